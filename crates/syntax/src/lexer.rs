@@ -1,0 +1,562 @@
+//! The lexer: preprocessed C++ text to a flat list of tokens (kind + length).
+//!
+//! It is context free and lossless: the lengths of all tokens add up to the
+//! input, trivia included. Lexical errors become `ERROR_TOKEN`s or are
+//! reported next to a well-formed token; the lexer never fails.
+//!
+//! `>` is always lexed alone: whether `>>`, `>=` and `>>=` are one operator
+//! or the ends of template argument lists is the parser's decision
+//! (it glues joint tokens, see `parser::Parser::at_composite`).
+
+use crate::SyntaxKind::{self, *};
+
+/// The language options that change lexing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LexOptions {
+    /// C++20 keywords (`char8_t`, `concept`, `requires`, `co_*`, `consteval`, `constinit`).
+    pub cxx20: bool,
+    /// Digit separators (C++14 and later).
+    pub digit_separators: bool,
+}
+
+impl Default for LexOptions {
+    fn default() -> Self {
+        LexOptions { cxx20: false, digit_separators: true }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexError {
+    /// Index of the offending token.
+    pub token: usize,
+    pub msg: String,
+}
+
+/// The result of lexing: parallel arrays of kinds and start offsets.
+#[derive(Debug, Default, Clone)]
+pub struct Lexed {
+    kinds: Vec<SyntaxKind>,
+    /// `starts[i]` is the offset of token `i`; one extra entry holds the text length.
+    starts: Vec<u32>,
+    pub errors: Vec<LexError>,
+}
+
+impl Lexed {
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+    pub fn kind(&self, i: usize) -> SyntaxKind {
+        self.kinds[i]
+    }
+    pub fn kinds(&self) -> &[SyntaxKind] {
+        &self.kinds
+    }
+    pub fn start(&self, i: usize) -> u32 {
+        self.starts[i]
+    }
+    pub fn range(&self, i: usize) -> std::ops::Range<usize> {
+        self.starts[i] as usize..self.starts[i + 1] as usize
+    }
+    pub fn text<'a>(&self, src: &'a str, i: usize) -> &'a str {
+        &src[self.range(i)]
+    }
+}
+
+/// Lexes `text`. Offsets are `u32`: inputs above 4 GiB are not supported.
+pub fn lex(text: &str, opts: LexOptions) -> Lexed {
+    let mut lx = Lexer { src: text.as_bytes(), text, pos: 0, opts, out: Lexed::default(), line_start: true };
+    lx.out.kinds.reserve(text.len() / 4);
+    lx.out.starts.reserve(text.len() / 4 + 1);
+    while lx.pos < lx.src.len() {
+        let start = lx.pos;
+        let kind = lx.next_token();
+        debug_assert!(lx.pos > start, "lexer made no progress");
+        lx.out.kinds.push(kind);
+        lx.out.starts.push(start as u32);
+        if kind == WHITESPACE {
+            if lx.src[start..lx.pos].contains(&b'\n') {
+                lx.line_start = true;
+            }
+        } else if kind != COMMENT {
+            lx.line_start = false;
+        }
+    }
+    lx.out.starts.push(text.len() as u32);
+    lx.out
+}
+
+/// Keyword kind for `text` under `opts`, or `None` for an identifier.
+pub fn keyword_kind(text: &str, opts: LexOptions) -> Option<SyntaxKind> {
+    let kind = SyntaxKind::from_keyword_text(text).or_else(|| alternative_token(text))?;
+    match kind {
+        CHAR8_T_KW | CONCEPT_KW | CONSTEVAL_KW | CONSTINIT_KW | CO_AWAIT_KW | CO_RETURN_KW
+        | CO_YIELD_KW | REQUIRES_KW
+            if !opts.cxx20 =>
+        {
+            None
+        }
+        // Not keywords in GNU C++ (EDG's gnu mode agrees).
+        RESTRICT_KW | DECLSPEC_KW | IMAGINARY_KW | GENERIC_KW | FP16_KW => None,
+        _ => Some(kind),
+    }
+}
+
+fn alternative_token(text: &str) -> Option<SyntaxKind> {
+    Some(match text {
+        "and" => AMP2,
+        "or" => PIPE2,
+        "not" => BANG,
+        "and_eq" => AMPEQ,
+        "or_eq" => PIPEEQ,
+        "xor" => CARET,
+        "xor_eq" => CARETEQ,
+        "bitand" => AMP,
+        "bitor" => PIPE,
+        "compl" => TILDE,
+        "not_eq" => NEQ,
+        _ => return None,
+    })
+}
+
+struct Lexer<'a> {
+    src: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    opts: LexOptions,
+    out: Lexed,
+    /// Only trivia since the last newline: a `#` here starts a directive.
+    line_start: bool,
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
+}
+fn is_ident_continue(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+impl Lexer<'_> {
+    fn peek(&self, n: usize) -> u8 {
+        self.src.get(self.pos + n).copied().unwrap_or(0)
+    }
+
+    fn error(&mut self, msg: impl Into<String>) {
+        let token = self.out.kinds.len();
+        self.out.errors.push(LexError { token, msg: msg.into() });
+    }
+
+    /// Advances past one (possibly multi-byte) character.
+    fn bump_char(&mut self) {
+        let len = self.text[self.pos..].chars().next().map_or(1, char::len_utf8);
+        self.pos += len;
+    }
+
+    fn next_token(&mut self) -> SyntaxKind {
+        let b = self.peek(0);
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.whitespace(),
+            b'\\' if matches!(self.peek(1), b'\n' | b'\r') => self.whitespace(),
+            b'/' if self.peek(1) == b'/' => {
+                self.skip_to_eol();
+                COMMENT
+            }
+            b'/' if self.peek(1) == b'*' => {
+                self.pos += 2;
+                match find(&self.src[self.pos..], b"*/") {
+                    Some(i) => self.pos += i + 2,
+                    None => {
+                        self.pos = self.src.len();
+                        self.error("unterminated comment");
+                    }
+                }
+                COMMENT
+            }
+            b'#' if self.line_start => self.directive(),
+            b'0'..=b'9' => self.number(),
+            b'.' if self.peek(1).is_ascii_digit() => self.number(),
+            b'"' | b'\'' => self.quoted(),
+            _ if is_ident_start(b) => self.ident_or_literal(),
+            b'\\' if matches!(self.peek(1), b'u' | b'U') => self.ident_or_literal(),
+            _ => self.punct(),
+        }
+    }
+
+    fn whitespace(&mut self) -> SyntaxKind {
+        loop {
+            match self.peek(0) {
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b'\\' if self.peek(1) == b'\n' => self.pos += 2,
+                b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => self.pos += 3,
+                _ => break,
+            }
+        }
+        WHITESPACE
+    }
+
+    /// Skips to the end of the line (not past the newline), honouring backslash continuations.
+    fn skip_to_eol(&mut self) {
+        while self.pos < self.src.len() {
+            match self.src[self.pos] {
+                b'\n' => break,
+                b'\\' if self.peek(1) == b'\n' => self.pos += 2,
+                b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => self.pos += 3,
+                _ => self.pos += 1,
+            }
+        }
+        // A `\r` right before the newline stays with the directive text.
+    }
+
+    fn directive(&mut self) -> SyntaxKind {
+        let mut i = self.pos + 1;
+        while i < self.src.len() && matches!(self.src[i], b' ' | b'\t') {
+            i += 1;
+        }
+        let rest = &self.src[i..];
+        let is_marker = rest.first().is_some_and(u8::is_ascii_digit) || rest.starts_with(b"line ");
+        self.skip_to_eol();
+        if is_marker { LINE_MARKER } else { PP_DIRECTIVE }
+    }
+
+    fn number(&mut self) -> SyntaxKind {
+        let start = self.pos;
+        let hex = self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X');
+        let mut is_float = false;
+        if hex {
+            self.pos += 2;
+        }
+        loop {
+            let c = self.peek(0);
+            if c.is_ascii_alphanumeric() || c == b'_' {
+                let exp = if hex { matches!(c, b'p' | b'P') } else { matches!(c, b'e' | b'E') };
+                self.pos += 1;
+                if exp && matches!(self.peek(0), b'+' | b'-') {
+                    // Only an exponent if it is not part of a suffix like `1_e`.
+                    let suffix_started = self.text[start..self.pos - 1].contains('_');
+                    if !suffix_started {
+                        is_float = true;
+                        self.pos += 1;
+                    }
+                } else if exp && !self.text[start..self.pos - 1].contains('_') {
+                    is_float = true;
+                }
+            } else if c == b'.' {
+                is_float = true;
+                self.pos += 1;
+            } else if c == b'\'' && self.opts.digit_separators && self.peek(1).is_ascii_alphanumeric() {
+                self.pos += 1;
+            } else if c >= 0x80 {
+                self.bump_char();
+            } else {
+                break;
+            }
+        }
+        if is_float { FLOAT_NUMBER } else { INT_NUMBER }
+    }
+
+    fn ident_or_literal(&mut self) -> SyntaxKind {
+        // Encoding prefixes: L, u, U, u8, optionally followed by R, then a quote.
+        let p: &[u8] = &self.src[self.pos..];
+        for prefix in [&b"u8R"[..], b"uR", b"UR", b"LR", b"R"] {
+            if p.starts_with(prefix) && p.get(prefix.len()) == Some(&b'"') {
+                self.pos += prefix.len();
+                return self.raw_string();
+            }
+        }
+        for prefix in [&b"u8"[..], b"u", b"U", b"L"] {
+            if p.starts_with(prefix) && matches!(p.get(prefix.len()), Some(b'"' | b'\'')) {
+                self.pos += prefix.len();
+                return self.quoted();
+            }
+        }
+        let start = self.pos;
+        self.ident_chars();
+        keyword_kind(&self.text[start..self.pos], self.opts).unwrap_or(IDENT)
+    }
+
+    fn ident_chars(&mut self) {
+        loop {
+            let c = self.peek(0);
+            if c >= 0x80 {
+                self.bump_char();
+            } else if is_ident_continue(c) {
+                self.pos += 1;
+            } else if c == b'\\' && matches!(self.peek(1), b'u' | b'U') {
+                self.pos += 2;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn udl_suffix(&mut self) {
+        if is_ident_start(self.peek(0)) {
+            self.ident_chars();
+        }
+    }
+
+    fn quoted(&mut self) -> SyntaxKind {
+        let quote = self.peek(0);
+        self.pos += 1;
+        loop {
+            match self.peek(0) {
+                0 if self.pos >= self.src.len() => break,
+                b'\n' => break,
+                b'\\' => {
+                    self.pos += 1;
+                    if self.pos < self.src.len() {
+                        self.bump_char();
+                    }
+                }
+                c if c == quote => {
+                    self.pos += 1;
+                    self.udl_suffix();
+                    return if quote == b'"' { STRING } else { CHAR };
+                }
+                _ => self.bump_char(),
+            }
+        }
+        self.error(if quote == b'"' { "missing closing quote" } else { "missing closing quote" });
+        ERROR_TOKEN
+    }
+
+    fn raw_string(&mut self) -> SyntaxKind {
+        debug_assert_eq!(self.peek(0), b'"');
+        self.pos += 1;
+        let dstart = self.pos;
+        while self.pos < self.src.len() && self.src[self.pos] != b'(' {
+            let c = self.src[self.pos];
+            if c == b'"' || c == b'\n' || c == b' ' || c == b')' || c == b'\\' || self.pos - dstart > 16 {
+                self.error("invalid raw string delimiter");
+                return ERROR_TOKEN;
+            }
+            self.pos += 1;
+        }
+        if self.pos >= self.src.len() {
+            self.error("unterminated raw string");
+            return ERROR_TOKEN;
+        }
+        let delim = self.text[dstart..self.pos].to_string();
+        self.pos += 1;
+        let mut close = String::with_capacity(delim.len() + 2);
+        close.push(')');
+        close.push_str(&delim);
+        close.push('"');
+        match find(&self.src[self.pos..], close.as_bytes()) {
+            Some(i) => {
+                self.pos += i + close.len();
+                self.udl_suffix();
+                STRING
+            }
+            None => {
+                self.pos = self.src.len();
+                self.error("unterminated raw string");
+                ERROR_TOKEN
+            }
+        }
+    }
+
+    fn punct(&mut self) -> SyntaxKind {
+        let (kind, len) = match (self.peek(0), self.peek(1), self.peek(2)) {
+            (b'-', b'>', b'*') => (ARROW_STAR, 3),
+            (b'<', b'<', b'=') => (SHLEQ, 3),
+            (b'<', b'=', b'>') => (SPACESHIP, 3),
+            (b'.', b'.', b'.') => (DOT3, 3),
+            (b'%', b':', b'%') if self.peek(3) == b':' => (POUND2, 4),
+            (b'<', b':', b':') if !matches!(self.peek(3), b':' | b'>') => (L_ANGLE, 1),
+            (b'<', b':', _) => (L_BRACK, 2),
+            (b':', b'>', _) => (R_BRACK, 2),
+            (b'<', b'%', _) => (L_CURLY, 2),
+            (b'%', b'>', _) => (R_CURLY, 2),
+            (b'%', b':', _) => (POUND, 2),
+            (b'-', b'>', _) => (ARROW, 2),
+            (b'+', b'+', _) => (PLUS2, 2),
+            (b'-', b'-', _) => (MINUS2, 2),
+            (b'<', b'<', _) => (SHL, 2),
+            (b'<', b'=', _) => (LTEQ, 2),
+            (b'=', b'=', _) => (EQ2, 2),
+            (b'!', b'=', _) => (NEQ, 2),
+            (b'&', b'&', _) => (AMP2, 2),
+            (b'|', b'|', _) => (PIPE2, 2),
+            (b'+', b'=', _) => (PLUSEQ, 2),
+            (b'-', b'=', _) => (MINUSEQ, 2),
+            (b'*', b'=', _) => (STAREQ, 2),
+            (b'/', b'=', _) => (SLASHEQ, 2),
+            (b'%', b'=', _) => (PERCENTEQ, 2),
+            (b'^', b'=', _) => (CARETEQ, 2),
+            (b'&', b'=', _) => (AMPEQ, 2),
+            (b'|', b'=', _) => (PIPEEQ, 2),
+            (b':', b':', _) => (COLON2, 2),
+            (b'.', b'*', _) => (DOT_STAR, 2),
+            (b'#', b'#', _) => (POUND2, 2),
+            (b'+', ..) => (PLUS, 1),
+            (b'-', ..) => (MINUS, 1),
+            (b'*', ..) => (STAR, 1),
+            (b'/', ..) => (SLASH, 1),
+            (b'%', ..) => (PERCENT, 1),
+            (b'^', ..) => (CARET, 1),
+            (b'&', ..) => (AMP, 1),
+            (b'|', ..) => (PIPE, 1),
+            (b'~', ..) => (TILDE, 1),
+            (b'!', ..) => (BANG, 1),
+            (b'=', ..) => (EQ, 1),
+            (b'<', ..) => (L_ANGLE, 1),
+            (b'>', ..) => (R_ANGLE, 1),
+            (b',', ..) => (COMMA, 1),
+            (b'(', ..) => (L_PAREN, 1),
+            (b')', ..) => (R_PAREN, 1),
+            (b'[', ..) => (L_BRACK, 1),
+            (b']', ..) => (R_BRACK, 1),
+            (b'{', ..) => (L_CURLY, 1),
+            (b'}', ..) => (R_CURLY, 1),
+            (b';', ..) => (SEMI, 1),
+            (b':', ..) => (COLON, 1),
+            (b'?', ..) => (QUESTION, 1),
+            (b'.', ..) => (DOT, 1),
+            (b'#', ..) => (POUND, 1),
+            (b'@', ..) => (AT, 1),
+            (b'\\', ..) => (BACKSLASH, 1),
+            _ => {
+                self.bump_char();
+                self.error("unrecognized token");
+                return ERROR_TOKEN;
+            }
+        };
+        self.pos += len;
+        kind
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    let first = needle[0];
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        match hay[i..].iter().position(|&b| b == first) {
+            Some(j) => {
+                i += j;
+                if hay[i..].starts_with(needle) {
+                    return Some(i);
+                }
+                i += 1;
+            }
+            None => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::{Expect, expect};
+
+    fn check(src: &str, expect: Expect) {
+        let lexed = lex(src, LexOptions { cxx20: true, digit_separators: true });
+        let mut out = String::new();
+        for i in 0..lexed.len() {
+            out.push_str(&format!("{:?} {:?}\n", lexed.kind(i), lexed.text(src, i)));
+        }
+        for e in &lexed.errors {
+            out.push_str(&format!("error at token {}: {}\n", e.token, e.msg));
+        }
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn literals() {
+        check(
+            r#"0x1p-3 1'000'000u 1e+5f 0b1010 .5 42_km 1.0_e u8"a" LR"x(a)")x" U'c' "s"_sv 0x1e+1"#,
+            expect![[r##"
+                FLOAT_NUMBER "0x1p-3"
+                WHITESPACE " "
+                INT_NUMBER "1'000'000u"
+                WHITESPACE " "
+                FLOAT_NUMBER "1e+5f"
+                WHITESPACE " "
+                INT_NUMBER "0b1010"
+                WHITESPACE " "
+                FLOAT_NUMBER ".5"
+                WHITESPACE " "
+                INT_NUMBER "42_km"
+                WHITESPACE " "
+                FLOAT_NUMBER "1.0_e"
+                WHITESPACE " "
+                STRING "u8\"a\""
+                WHITESPACE " "
+                STRING "LR\"x(a)\")x\""
+                WHITESPACE " "
+                CHAR "U'c'"
+                WHITESPACE " "
+                STRING "\"s\"_sv"
+                WHITESPACE " "
+                INT_NUMBER "0x1e"
+                PLUS "+"
+                INT_NUMBER "1"
+            "##]],
+        );
+    }
+
+    #[test]
+    fn directives_and_punct() {
+        check(
+            "# 1 \"a.cu\" 3\n#pragma pack(1)\nx>>=y<::z a<:0:> and not_eq ->* <=>",
+            expect![[r##"
+                LINE_MARKER "# 1 \"a.cu\" 3"
+                WHITESPACE "\n"
+                PP_DIRECTIVE "#pragma pack(1)"
+                WHITESPACE "\n"
+                IDENT "x"
+                R_ANGLE ">"
+                R_ANGLE ">"
+                EQ "="
+                IDENT "y"
+                L_ANGLE "<"
+                COLON2 "::"
+                IDENT "z"
+                WHITESPACE " "
+                IDENT "a"
+                L_BRACK "<:"
+                INT_NUMBER "0"
+                R_BRACK ":>"
+                WHITESPACE " "
+                AMP2 "and"
+                WHITESPACE " "
+                NEQ "not_eq"
+                WHITESPACE " "
+                ARROW_STAR "->*"
+                WHITESPACE " "
+                SPACESHIP "<=>"
+            "##]],
+        );
+    }
+
+    #[test]
+    fn keyword_gating() {
+        let o17 = LexOptions { cxx20: false, digit_separators: true };
+        assert_eq!(keyword_kind("char8_t", o17), None);
+        assert_eq!(keyword_kind("requires", o17), None);
+        assert_eq!(keyword_kind("restrict", o17), None);
+        assert_eq!(keyword_kind("__restrict__", o17), Some(RESTRICT2_KW));
+        let o20 = LexOptions { cxx20: true, ..o17 };
+        assert_eq!(keyword_kind("concept", o20), Some(CONCEPT_KW));
+    }
+
+    #[test]
+    fn errors_are_tokens() {
+        check(
+            "\"abc\n'x",
+            expect![[r##"
+                ERROR_TOKEN "\"abc"
+                WHITESPACE "\n"
+                ERROR_TOKEN "'x"
+                error at token 0: missing closing quote
+                error at token 2: missing closing quote
+            "##]],
+        );
+    }
+}
