@@ -15,6 +15,8 @@ pub mod names;
 mod parser;
 pub mod source_map;
 mod syntax_kind;
+#[cfg(test)]
+mod tests;
 
 pub use crate::lexer::{LexOptions, Lexed};
 pub use crate::names::{NameKind, Names};

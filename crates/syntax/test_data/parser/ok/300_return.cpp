@@ -1,0 +1,2 @@
+int x;
+void f() { return; }
