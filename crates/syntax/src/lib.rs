@@ -19,10 +19,14 @@ mod syntax_kind;
 mod tests;
 
 pub use crate::lexer::{LexOptions, Lexed};
-pub use crate::names::{NameKind, Names};
+pub use crate::names::{NameKind, Names, ScopeId};
 pub use crate::parser::{ParseOptions, SyntaxError, MAX_NESTING};
 pub use crate::syntax_kind::SyntaxKind;
 pub use rowan::{GreenNode, TextRange, TextSize};
+
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CppLanguage {}
@@ -42,11 +46,40 @@ pub type SyntaxToken = rowan::SyntaxToken<CppLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<CppLanguage>;
 
 /// A parsed translation unit (or a parsed lazy body).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// It keeps the name table of the declaration pass and the scope of every
+/// body left lazy, behind an `Arc`, so that `parse_body` can parse a
+/// `LAZY_BODY` on demand exactly as the full parse would have.
+#[derive(Clone)]
 pub struct Parse {
     green: GreenNode,
     errors: Vec<SyntaxError>,
+    bodies: Arc<BodyContext>,
 }
+
+/// What parsing a lazy body later needs.
+struct BodyContext {
+    opts: ParseOptions,
+    /// Locked only while a body is parsed; every parse rewinds it to the
+    /// state the declaration pass left.
+    names: Mutex<Names>,
+    /// Start offset of each `LAZY_BODY` in the tree → its scope and nesting depth.
+    lazy: FxHashMap<TextSize, (ScopeId, u32)>,
+}
+
+impl std::fmt::Debug for Parse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parse").field("green", &self.green).field("errors", &self.errors).finish_non_exhaustive()
+    }
+}
+
+/// Two parses are equal when their trees and errors are (the name tables follow from them).
+impl PartialEq for Parse {
+    fn eq(&self, other: &Parse) -> bool {
+        self.green == other.green && self.errors == other.errors
+    }
+}
+impl Eq for Parse {}
 
 impl Parse {
     pub fn green(&self) -> &GreenNode {
@@ -58,28 +91,170 @@ impl Parse {
     pub fn errors(&self) -> &[SyntaxError] {
         &self.errors
     }
+
+    /// Runs `f` on the name table the declaration pass built.
+    pub fn with_names<R>(&self, f: impl FnOnce(&Names) -> R) -> R {
+        let names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
+        f(&names)
+    }
+
+    /// Parses one `LAZY_BODY` of this tree (a node of `self.syntax_node()`)
+    /// in the scope it was written in. The result's root is a `FUNCTION_BODY`
+    /// whose text is the body's, with offsets (tree and errors) relative to
+    /// the body's start; bodies nested in it (members of local classes) are
+    /// parsed too. `None` if `body` is not a lazy body of this parse.
+    pub fn parse_body(&self, body: &SyntaxNode) -> Option<Parse> {
+        if body.kind() != SyntaxKind::LAZY_BODY {
+            return None;
+        }
+        let &(scope, depth) = self.bodies.lazy.get(&body.text_range().start())?;
+        let text = body.text().to_string();
+        let opts = self.bodies.opts;
+        let lexed = lexer::lex(&text, opts.lex);
+        let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
+        let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth };
+        let (mut parsed, mut errors) = parse_bodies(&text, &lexed, opts, &mut names, vec![rec]);
+        drop(names);
+        errors.extend(lex_errors(&lexed));
+        errors.sort_by_key(|e| e.range.start());
+        let green = parsed.pop().map(|(_, g)| g)?;
+        let bodies = Arc::new(BodyContext {
+            opts,
+            names: Mutex::new(Names::new()),
+            lazy: FxHashMap::default(),
+        });
+        Some(Parse { green, errors, bodies })
+    }
 }
 
-/// Parses a whole translation unit.
+/// Parses a whole translation unit: the declaration pass, then (unless
+/// `opts.lazy_bodies`) every function body in the scope it was written in.
 pub fn parse(text: &str, opts: ParseOptions) -> Parse {
     let lexed = lexer::lex(text, opts.lex);
-    parse_lexed(text, &lexed, opts, &mut Names::new())
+    parse_lexed(text, &lexed, opts, Names::new())
 }
 
-/// Parses a translation unit that is already lexed, with a caller-supplied
-/// name table (which ends up holding every name the TU declares).
-pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, names: &mut Names) -> Parse {
+/// Parses a translation unit that is already lexed, starting from the name
+/// table `names` (which the result keeps, see `Parse::with_names`).
+pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Names) -> Parse {
     let input = parser::Input::new(text, lexed);
-    let mut p = parser::Parser::new(&input, names, opts);
+    let mut p = parser::Parser::new(&input, &mut names, opts);
     grammar::source_file(&mut p);
-    let events = p.finish();
-    let (green, mut errors) = parser::build_tree(&input, 0..lexed.len(), events);
-    errors.extend(lexed.errors.iter().map(|e| {
+    let (events, recs) = p.finish_with_bodies();
+    let (mut green, mut errors) = parser::build_tree(&input, 0..lexed.len(), events);
+    let mut lazy = FxHashMap::default();
+    if opts.lazy_bodies {
+        lazy.extend(recs.iter().map(|r| (TextSize::from(lexed.start(r.raw_start as usize)), (r.scope, r.depth))));
+    } else {
+        let (parsed, body_errors) = parse_bodies(text, lexed, opts, &mut names, recs);
+        green = splice(&green, TextSize::from(0), &parsed);
+        errors.extend(body_errors);
+    }
+    errors.extend(lex_errors(lexed));
+    errors.sort_by_key(|e| e.range.start());
+    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
+}
+
+fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
+    lexed.errors.iter().map(|e| {
         let at = TextSize::from(lexed.start(e.token));
         SyntaxError { range: TextRange::new(at, TextSize::from(lexed.range(e.token).end as u32)), msg: e.msg.clone() }
-    }));
-    errors.sort_by_key(|e| e.range.start());
-    Parse { green, errors }
+    })
+}
+
+/// Parses the lazy bodies `recs` (and the bodies nested in them) with the
+/// name table re-entered at each one's scope and rewound after it. Returns
+/// each body of `recs` as a `FUNCTION_BODY` tree, keyed by its start offset
+/// and sorted, with its own nested bodies already spliced in.
+///
+/// A worklist, not recursion: local classes in bodies in local classes …
+/// cost no stack.
+fn parse_bodies(
+    text: &str,
+    lexed: &Lexed,
+    opts: ParseOptions,
+    names: &mut Names,
+    recs: Vec<parser::LazyBodyRec>,
+) -> (Vec<(TextSize, GreenNode)>, Vec<SyntaxError>) {
+    struct Work {
+        rec: parser::LazyBodyRec,
+        parent: Option<usize>,
+        green: Option<GreenNode>,
+        children: Vec<(TextSize, GreenNode)>,
+    }
+    let mut work: Vec<Work> =
+        recs.into_iter().map(|rec| Work { rec, parent: None, green: None, children: Vec::new() }).collect();
+    let mut errors = Vec::new();
+    let mut i = 0;
+    while i < work.len() {
+        let rec = work[i].rec;
+        let input = parser::Input::from_range(text, lexed, rec.raw_start as usize..rec.raw_end as usize);
+        let journal = names.journal_len();
+        names.enter_scope(rec.scope);
+        let mut p = parser::Parser::new(&input, names, opts);
+        p.set_depth(rec.depth);
+        grammar::body(&mut p);
+        let (events, nested) = p.finish_with_bodies();
+        // Body-local names (and the scope change) go away: the next body sees
+        // the table the declaration pass left.
+        names.rewind(journal);
+        let (green, errs) = parser::build_tree(&input, rec.raw_start as usize..rec.raw_end as usize, events);
+        errors.extend(errs);
+        work[i].green = Some(green);
+        work.extend(nested.into_iter().map(|rec| Work { rec, parent: Some(i), green: None, children: Vec::new() }));
+        i += 1;
+    }
+    // Children come after their parents: splice bottom-up, from the end.
+    let mut top = Vec::new();
+    for i in (0..work.len()).rev() {
+        let mut green = work[i].green.take().expect("every body was parsed");
+        let mut children = std::mem::take(&mut work[i].children);
+        let start = TextSize::from(lexed.start(work[i].rec.raw_start as usize));
+        if !children.is_empty() {
+            children.sort_by_key(|(o, _)| *o);
+            green = splice(&green, start, &children);
+        }
+        match work[i].parent {
+            Some(parent) => work[parent].children.push((start, green)),
+            None => top.push((start, green)),
+        }
+    }
+    top.sort_by_key(|(o, _)| *o);
+    (top, errors)
+}
+
+/// Replaces the `LAZY_BODY` nodes that start at the offsets in `repls`
+/// (sorted) with the given trees, rebuilding only the nodes on the paths to
+/// them: one pass, linear in the size of those nodes.
+fn splice(node: &rowan::GreenNodeData, start: TextSize, repls: &[(TextSize, GreenNode)]) -> GreenNode {
+    if repls.is_empty() {
+        return node.to_owned();
+    }
+    if node.kind() == SyntaxKind::LAZY_BODY.into() && repls[0].0 == start {
+        return repls[0].1.clone();
+    }
+    let mut rest = repls;
+    let mut offset = start;
+    let mut children = Vec::with_capacity(node.children().len());
+    for child in node.children() {
+        let end = offset + child.text_len();
+        match child {
+            rowan::NodeOrToken::Node(n) => {
+                let k = rest.partition_point(|(o, _)| *o < end);
+                let (mine, tail) = rest.split_at(k);
+                rest = tail;
+                let n = if mine.is_empty() {
+                    n.to_owned()
+                } else {
+                    stacker::maybe_grow(64 * 1024, 1024 * 1024, || splice(n, offset, mine))
+                };
+                children.push(rowan::NodeOrToken::Node(n));
+            }
+            rowan::NodeOrToken::Token(t) => children.push(rowan::NodeOrToken::Token(t.to_owned())),
+        }
+        offset = end;
+    }
+    GreenNode::new(node.kind(), children)
 }
 
 /// Debug form of a tree: one line per node/token with its range.

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use rowan::{GreenNode, GreenNodeBuilder, TextRange, TextSize};
 
 use crate::lexer::{Lexed, LexOptions};
-use crate::names::Names;
+use crate::names::{Names, ScopeId};
 use crate::SyntaxKind::{self, *};
 
 /// Nesting deeper than this is reported once and skipped as balanced tokens,
@@ -117,6 +117,20 @@ pub struct Parser<'t> {
     /// sub-expressions reset it.
     pub(crate) gt_closes: bool,
     steps: Cell<u32>,
+    /// The `LAZY_BODY`s made so far (see `grammar::statements::function_body`).
+    pub(crate) lazy_bodies: Vec<LazyBodyRec>,
+}
+
+/// A function body kept as tokens: where it is and what it needs to be parsed later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LazyBodyRec {
+    /// Raw token range (indices into `Lexed`) of the body.
+    pub(crate) raw_start: u32,
+    pub(crate) raw_end: u32,
+    /// The scope the body was written in (the function's parameter scope).
+    pub(crate) scope: ScopeId,
+    /// Nesting depth at the body, so that parsing it later keeps the global bound.
+    pub(crate) depth: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -124,6 +138,7 @@ pub(crate) struct Checkpoint {
     pos: usize,
     events: usize,
     names: usize,
+    bodies: usize,
 }
 
 impl<'t> Parser<'t> {
@@ -138,11 +153,33 @@ impl<'t> Parser<'t> {
             depth_error_reported: false,
             gt_closes: false,
             steps: Cell::new(0),
+            lazy_bodies: Vec::new(),
         }
     }
 
     pub(crate) fn finish(self) -> Vec<Event> {
         self.events
+    }
+
+    /// The events and the lazy bodies recorded on the way.
+    pub(crate) fn finish_with_bodies(self) -> (Vec<Event>, Vec<LazyBodyRec>) {
+        (self.events, self.lazy_bodies)
+    }
+
+    /// Starts at nesting depth `depth` (a lazy body parsed after the fact).
+    pub(crate) fn set_depth(&mut self, depth: u32) {
+        self.depth = depth;
+    }
+
+    /// Records the tokens from significant position `start` to the cursor as a lazy body.
+    pub(crate) fn record_lazy_body(&mut self, start: usize) {
+        if start >= self.pos {
+            return;
+        }
+        let raw_start = self.inp.sig[start];
+        let raw_end = self.inp.sig[self.pos - 1] + 1;
+        let scope = self.names.current_scope();
+        self.lazy_bodies.push(LazyBodyRec { raw_start, raw_end, scope, depth: self.depth });
     }
 
     // ---- looking at tokens
@@ -310,13 +347,19 @@ impl<'t> Parser<'t> {
     // ---- tentative parsing
 
     pub(crate) fn checkpoint(&self) -> Checkpoint {
-        Checkpoint { pos: self.pos, events: self.events.len(), names: self.names.journal_len() }
+        Checkpoint {
+            pos: self.pos,
+            events: self.events.len(),
+            names: self.names.journal_len(),
+            bodies: self.lazy_bodies.len(),
+        }
     }
 
     pub(crate) fn rewind(&mut self, cp: Checkpoint) {
         self.pos = cp.pos;
         self.events.truncate(cp.events);
         self.names.rewind(cp.names);
+        self.lazy_bodies.truncate(cp.bodies);
     }
 
     /// Did anything since `cp` report an error?
@@ -504,7 +547,7 @@ pub(crate) fn build_tree(inp: &Input<'_>, raw_range: std::ops::Range<usize>, mut
             }
             Event::Error { msg } => {
                 // Point at the next significant token (or the end of input).
-                let at = inp.sig.get(sig).map_or(text.len(), |&r| lexed.range(r as usize).start);
+                let at = inp.sig.get(sig).map_or(lexed.start(raw_range.end) as usize, |&r| lexed.range(r as usize).start);
                 let at = TextSize::from(at as u32);
                 errors.push(SyntaxError { range: TextRange::empty(at), msg });
             }

@@ -1,49 +1,677 @@
 //! Statements and function bodies.
+//!
+//! Function bodies are never parsed where they are written: `function_body`
+//! keeps them as `LAZY_BODY` token ranges and records the scope they were
+//! written in (`Parser::lazy_bodies`); `crate::parse` parses them afterwards
+//! (`grammar::body`), so that a member function body sees its whole class.
+//!
+//! Every statement form that contains a statement recurses through
+//! `statement`, which goes through `p.nested`: nesting depth is bounded.
+//! Each statement parser consumes at least one token, so that the loop in
+//! `compound_stmt` always progresses.
 
-use crate::grammar::{expressions, items};
-use crate::parser::Parser;
-use crate::SyntaxKind::*;
+use crate::grammar::{attributes, expressions, items};
+use crate::parser::{Marker, Parser};
+use crate::SyntaxKind::{self, *};
 
-/// The contents of a function body: a compound statement (or function-try-block).
+/// The contents of a function body parsed on its own: a compound statement
+/// or a function-try-block.
 pub(crate) fn body_contents(p: &mut Parser<'_>) {
-    compound_stmt(p);
+    if p.at(TRY_KW) {
+        let m = p.start();
+        p.bump(TRY_KW);
+        if p.at(COLON) {
+            ctor_initializer(p);
+        }
+        compound_stmt(p);
+        handlers(p);
+        m.complete(p, FUNCTION_TRY_BLOCK);
+    } else {
+        compound_stmt(p);
+    }
 }
 
-/// A function body at its definition: `LAZY_BODY` (balanced tokens) when
-/// lazy bodies are on, else the parsed compound statement in a `FUNCTION_BODY`.
+/// A function body at its definition (at `{` or `try`), kept as a
+/// `LAZY_BODY` of balanced tokens: the braces, or for a function-try-block
+/// `try`, the ctor-initializer, the braces and every handler.
 pub(crate) fn function_body(p: &mut Parser<'_>) {
     let m = p.start();
-    if p.opts.lazy_bodies {
+    let start = p.pos();
+    if p.eat(TRY_KW) {
+        // The ctor-initializer of a function-try-block: everything up to the body's `{`.
+        while !p.at_eof() && !p.at(L_CURLY) && !p.at(SEMI) && !p.at(R_CURLY) {
+            p.bump_balanced();
+        }
         p.bump_balanced();
-        m.complete(p, LAZY_BODY);
+        while p.at(CATCH_KW) {
+            p.bump(CATCH_KW);
+            if p.at(L_PAREN) {
+                p.bump_balanced();
+            }
+            if p.at(L_CURLY) {
+                p.bump_balanced();
+            }
+        }
     } else {
-        body_contents(p);
-        m.complete(p, FUNCTION_BODY);
+        p.bump_balanced();
     }
+    p.record_lazy_body(start);
+    m.complete(p, LAZY_BODY);
 }
 
+/// `{ statement* }`, in a block scope of its own.
 pub(crate) fn compound_stmt(p: &mut Parser<'_>) {
     let m = p.start();
-    p.expect(L_CURLY);
-    while !p.at_eof() && !p.at(R_CURLY) {
-        statement(p);
+    if !p.expect(L_CURLY) {
+        m.complete(p, COMPOUND_STMT);
+        return;
     }
+    in_block_scope(p, |p| {
+        while !p.at_eof() && !p.at(R_CURLY) {
+            let before = p.pos();
+            statement(p);
+            if p.pos() == before {
+                p.err_and_bump("expected a statement");
+            }
+        }
+    });
     p.expect(R_CURLY);
     m.complete(p, COMPOUND_STMT);
 }
 
+/// One statement; always consumes at least one token unless at `}` or the end.
 pub(crate) fn statement(p: &mut Parser<'_>) {
-    if p.at(L_CURLY) {
-        compound_stmt(p);
+    p.nested(statement_inner);
+}
+
+fn statement_inner(p: &mut Parser<'_>) {
+    let cp = p.checkpoint();
+    let m = p.start();
+    let has_attrs = at_attribute_start(p) && attributes::attribute_specifier_seq(p);
+    match p.current() {
+        L_CURLY if !has_attrs => {
+            m.abandon(p);
+            compound_stmt(p);
+        }
+        L_CURLY => {
+            compound_stmt(p);
+            m.complete(p, COMPOUND_STMT);
+        }
+        SEMI => {
+            p.bump(SEMI);
+            m.complete(p, NULL_STMT);
+        }
+        IF_KW => if_stmt(p, m),
+        SWITCH_KW => switch_stmt(p, m),
+        WHILE_KW => while_stmt(p, m),
+        DO_KW => do_stmt(p, m),
+        FOR_KW => for_stmt(p, m),
+        BREAK_KW | CONTINUE_KW => {
+            let kind = if p.at(BREAK_KW) { BREAK_STMT } else { CONTINUE_STMT };
+            p.bump_any();
+            stmt_end(p, cp);
+            m.complete(p, kind);
+        }
+        RETURN_KW | CO_RETURN_KW => return_stmt(p, m, cp),
+        GOTO_KW => goto_stmt(p, m, cp),
+        CASE_KW => case_stmt(p, m),
+        DEFAULT_KW if p.nth_at(1, COLON) => {
+            p.bump(DEFAULT_KW);
+            p.bump(COLON);
+            labeled_tail(p);
+            m.complete(p, DEFAULT_STMT);
+        }
+        IDENT if p.nth_at(1, COLON) => {
+            let n = p.start();
+            p.bump(IDENT);
+            n.complete(p, NAME);
+            p.bump(COLON);
+            labeled_tail(p);
+            m.complete(p, LABELED_STMT);
+        }
+        TRY_KW => {
+            p.bump(TRY_KW);
+            compound_stmt(p);
+            handlers(p);
+            m.complete(p, TRY_BLOCK);
+        }
+        ASM_KW | ASM2_KW | ASM3_KW => {
+            asm_after_keyword(p);
+            stmt_end(p, cp);
+            m.complete(p, ASM_STMT);
+        }
+        LABEL_KW => label_decl(p, m, cp),
+        _ if has_attrs => {
+            // `[[attr]] int x;` is a declaration with attributes, which the
+            // declaration parser reads itself.
+            m.abandon(p);
+            p.rewind(cp);
+            if !block_declaration(p) {
+                let m = p.start();
+                attributes::attribute_specifier_seq(p);
+                expr_stmt(p, m, cp);
+            }
+        }
+        EXTENSION_KW => {
+            // `__extension__` before a declaration or an expression statement.
+            p.bump(EXTENSION_KW);
+            while p.eat(EXTENSION_KW) {}
+            decl_or_expr_stmt(p, m, cp);
+        }
+        _ => decl_or_expr_stmt(p, m, cp),
+    }
+}
+
+fn at_attribute_start(p: &Parser<'_>) -> bool {
+    (p.at(L_BRACK) && p.nth_at(1, L_BRACK)) || p.at_any(&[ATTRIBUTE_KW, ATTRIBUTE2_KW, ALIGNAS_KW, DECLSPEC_KW])
+}
+
+fn decl_or_expr_stmt(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoint) {
+    if block_declaration(p) {
+        m.complete(p, DECL_STMT);
+    } else {
+        expr_stmt(p, m, cp);
+    }
+}
+
+/// A declaration statement's declaration, if one starts here (tentative).
+fn block_declaration(p: &mut Parser<'_>) -> bool {
+    items::try_block_declaration(p)
+}
+
+fn expr_stmt(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoint) {
+    let before = p.pos();
+    expressions::expr(p);
+    if p.pos() == before {
+        if !p.has_error_since(cp) {
+            p.error("expected an expression");
+        }
+        // Skip the offending token so that the statement makes progress.
+        if !p.at(SEMI) && !p.at(R_CURLY) && !p.at_eof() {
+            let e = p.start();
+            p.bump_balanced();
+            e.complete(p, ERROR);
+        }
+    }
+    stmt_end(p, cp);
+    m.complete(p, EXPR_STMT);
+}
+
+/// The `;` that ends a statement. Missing after a well-formed statement, it
+/// is reported and parsing resumes at the next token; after a statement that
+/// already has errors, tokens up to the next `;` (or `}`, or a statement
+/// keyword) are skipped quietly.
+fn stmt_end(p: &mut Parser<'_>, cp: crate::parser::Checkpoint) {
+    if p.eat(SEMI) {
         return;
     }
-    if items::try_block_declaration(p) {
+    if !p.has_error_since(cp) {
+        p.error("expected a \";\"");
+        return;
+    }
+    let m = p.start();
+    let mut skipped = false;
+    while !p.at_eof() && !p.at(SEMI) && !p.at(R_CURLY) && !at_statement_keyword(p) {
+        p.bump_balanced();
+        skipped = true;
+    }
+    if skipped {
+        m.complete(p, ERROR);
+    } else {
+        m.abandon(p);
+    }
+    p.eat(SEMI);
+}
+
+fn at_statement_keyword(p: &Parser<'_>) -> bool {
+    p.at_any(&[
+        IF_KW, SWITCH_KW, WHILE_KW, DO_KW, FOR_KW, BREAK_KW, CONTINUE_KW, RETURN_KW, GOTO_KW, CASE_KW,
+        DEFAULT_KW, TRY_KW, CO_RETURN_KW,
+    ])
+}
+
+/// The statement after a label. A label directly before `}` is accepted
+/// (C++23, and EDG in GNU mode).
+fn labeled_tail(p: &mut Parser<'_>) {
+    if !p.at(R_CURLY) && !p.at_eof() {
+        statement(p);
+    }
+}
+
+/// `if constexpr? (init; condition) stmt else stmt`, `if !? consteval { } else { }`.
+fn if_stmt(p: &mut Parser<'_>, m: Marker) {
+    p.bump(IF_KW);
+    in_block_scope(p, |p| {
+        if p.at(CONSTEVAL_KW) || (p.at(BANG) && p.nth_at(1, CONSTEVAL_KW)) {
+            p.eat(BANG);
+            p.bump(CONSTEVAL_KW);
+            compound_stmt(p);
+        } else {
+            p.eat(CONSTEXPR_KW);
+            if p.expect(L_PAREN) {
+                init_and_condition(p, R_PAREN);
+                p.expect(R_PAREN);
+            }
+            statement(p);
+        }
+        if p.at(ELSE_KW) {
+            let e = p.start();
+            p.bump(ELSE_KW);
+            statement(p);
+            e.complete(p, ELSE_BRANCH);
+        }
+    });
+    m.complete(p, IF_STMT);
+}
+
+/// `switch (init; condition) stmt`
+fn switch_stmt(p: &mut Parser<'_>, m: Marker) {
+    p.bump(SWITCH_KW);
+    in_block_scope(p, |p| {
+        if p.expect(L_PAREN) {
+            init_and_condition(p, R_PAREN);
+            p.expect(R_PAREN);
+        }
+        statement(p);
+    });
+    m.complete(p, SWITCH_STMT);
+}
+
+/// `while (condition) stmt`
+fn while_stmt(p: &mut Parser<'_>, m: Marker) {
+    p.bump(WHILE_KW);
+    in_block_scope(p, |p| {
+        if p.expect(L_PAREN) {
+            condition(p, R_PAREN);
+            p.expect(R_PAREN);
+        }
+        statement(p);
+    });
+    m.complete(p, WHILE_STMT);
+}
+
+/// `do stmt while (expr);`
+fn do_stmt(p: &mut Parser<'_>, m: Marker) {
+    let cp = p.checkpoint();
+    p.bump(DO_KW);
+    statement(p);
+    if p.eat(WHILE_KW) {
+        if p.expect(L_PAREN) {
+            expressions::expr(p);
+            p.expect(R_PAREN);
+        }
+    } else {
+        p.error("expected \"while\"");
+    }
+    stmt_end(p, cp);
+    m.complete(p, DO_STMT);
+}
+
+/// `for (init; condition; expr) stmt` and `for (init; decl : range) stmt`.
+fn for_stmt(p: &mut Parser<'_>, m: Marker) {
+    p.bump(FOR_KW);
+    let kind = in_block_scope(p, |p| {
+        if !p.expect(L_PAREN) {
+            statement(p);
+            return FOR_STMT;
+        }
+        // The first top-level `;` or `)` decides: a plain range-for has no `;`.
+        if !header_has_semi(p) && try_range_for_rest(p) {
+            return RANGE_FOR_STMT;
+        }
+        init_statement(p);
+        // C++20: `for (init; decl : range)`.
+        if !header_has_semi(p) && try_range_for_rest(p) {
+            return RANGE_FOR_STMT;
+        }
+        if !p.at(SEMI) {
+            condition(p, SEMI);
+        }
+        p.expect(SEMI);
+        if !p.at(R_PAREN) {
+            expressions::expr(p);
+        }
+        p.expect(R_PAREN);
+        statement(p);
+        FOR_STMT
+    });
+    m.complete(p, kind);
+}
+
+/// Is there a `;` at the top level of the parenthesised header before its `)`?
+/// (A bounded, balanced scan.)
+fn header_has_semi(p: &Parser<'_>) -> bool {
+    let mut depth = 0u32;
+    let mut n = 0;
+    loop {
+        match p.nth(n) {
+            EOF => return false,
+            SEMI if depth == 0 => return true,
+            L_PAREN | L_BRACK | L_CURLY => depth += 1,
+            R_PAREN | R_BRACK | R_CURLY => {
+                if depth == 0 {
+                    return false;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+        n += 1;
+    }
+}
+
+/// At the for-range-declaration: `decl : range) stmt`. Rewinds and returns
+/// `false` if no declaration followed by `:` is here.
+fn try_range_for_rest(p: &mut Parser<'_>) -> bool {
+    let cp = p.checkpoint();
+    let d = p.start();
+    if !(declaration_in(p, DeclCtx::ForRange) && p.at(COLON) && !p.has_error_since(cp)) {
+        d.abandon(p);
+        p.rewind(cp);
+        return false;
+    }
+    d.complete(p, FOR_INIT);
+    p.bump(COLON);
+    if p.at(L_CURLY) {
+        expressions::braced_init_list(p);
+    } else {
+        expressions::expr(p);
+    }
+    p.expect(R_PAREN);
+    statement(p);
+    true
+}
+
+/// The contexts in which a statement asks for a declaration.
+#[derive(Clone, Copy)]
+enum DeclCtx {
+    /// An init-statement (`int i = 0;`, the `;` included).
+    ForInit,
+    /// A condition (`if (auto x = f())`).
+    Condition,
+    /// A for-range-declaration (`auto& [k, v]`), stopping before `:`.
+    ForRange,
+    /// A handler's exception-declaration.
+    Exception,
+}
+
+/// A declaration in `ctx` (tentative: rewinds and returns `false` if none).
+fn declaration_in(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
+    // Until `items::try_simple_declaration(p, DeclContext)` exists, only
+    // block declarations are recognised (and only as init-statements).
+    match ctx {
+        DeclCtx::ForInit => items::try_block_declaration(p),
+        DeclCtx::Condition | DeclCtx::ForRange | DeclCtx::Exception => false,
+    }
+}
+
+/// The ctor-initializer of a function-try-block (`try : a(1) { … }`).
+fn ctor_initializer(p: &mut Parser<'_>) {
+    let m = p.start();
+    while !p.at_eof() && !p.at(L_CURLY) && !p.at(R_CURLY) && !p.at(SEMI) {
+        p.bump_balanced();
+    }
+    m.complete(p, CTOR_INITIALIZER);
+}
+
+/// An init-statement: `;`, a simple-declaration or an expression statement,
+/// as a `FOR_INIT` node.
+fn init_statement(p: &mut Parser<'_>) {
+    let cp = p.checkpoint();
+    let m = p.start();
+    if p.eat(SEMI) {
+        m.complete(p, FOR_INIT);
+        return;
+    }
+    if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
+        m.complete(p, FOR_INIT);
+        return;
+    }
+    m.abandon(p);
+    p.rewind(cp);
+    let m = p.start();
+    expressions::expr(p);
+    p.expect(SEMI);
+    m.complete(p, FOR_INIT);
+}
+
+/// `init-statement? condition` of `if` and `switch`, up to `end` (not consumed).
+fn init_and_condition(p: &mut Parser<'_>, end: SyntaxKind) {
+    let cp = p.checkpoint();
+    let m = p.start();
+    if p.eat(SEMI) {
+        m.complete(p, FOR_INIT);
+        condition(p, end);
+        return;
+    }
+    if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
+        m.complete(p, FOR_INIT);
+        condition(p, end);
+        return;
+    }
+    m.abandon(p);
+    p.rewind(cp);
+    if try_condition_decl(p, end) {
+        return;
+    }
+    // An expression: the init-statement if a `;` follows, else the condition.
+    let m = p.start();
+    expressions::expr(p);
+    if p.eat(SEMI) {
+        m.complete(p, FOR_INIT);
+        condition(p, end);
+    } else {
+        m.complete(p, CONDITION);
+    }
+}
+
+/// A condition (declaration or expression) as a `CONDITION` node.
+fn condition(p: &mut Parser<'_>, end: SyntaxKind) {
+    if try_condition_decl(p, end) {
         return;
     }
     let m = p.start();
     expressions::expr(p);
-    if !p.eat(SEMI) && !p.at(R_CURLY) {
-        p.err_and_bump("expected a \";\"");
+    m.complete(p, CONDITION);
+}
+
+fn try_condition_decl(p: &mut Parser<'_>, end: SyntaxKind) -> bool {
+    let cp = p.checkpoint();
+    let m = p.start();
+    if declaration_in(p, DeclCtx::Condition) && p.at(end) && !p.has_error_since(cp) {
+        m.complete(p, CONDITION);
+        return true;
     }
-    m.complete(p, EXPR_STMT);
+    m.abandon(p);
+    p.rewind(cp);
+    false
+}
+
+/// `return expr? ;`, `return {…};`, `co_return …;`
+fn return_stmt(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoint) {
+    let kind = if p.at(CO_RETURN_KW) { CO_RETURN_STMT } else { RETURN_STMT };
+    p.bump_any();
+    if p.at(L_CURLY) {
+        expressions::braced_init_list(p);
+    } else if !p.at(SEMI) {
+        expressions::expr(p);
+    }
+    stmt_end(p, cp);
+    m.complete(p, kind);
+}
+
+/// `goto label;` and GNU `goto *expr;`
+fn goto_stmt(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoint) {
+    p.bump(GOTO_KW);
+    if p.at(IDENT) {
+        let n = p.start();
+        p.bump(IDENT);
+        n.complete(p, NAME_REF);
+    } else if p.eat(STAR) {
+        expressions::expr(p);
+    } else {
+        p.error("expected an identifier");
+    }
+    stmt_end(p, cp);
+    m.complete(p, GOTO_STMT);
+}
+
+/// `case expr:` and GNU `case lo ... hi:`
+fn case_stmt(p: &mut Parser<'_>, m: Marker) {
+    p.bump(CASE_KW);
+    expressions::constant_expr(p);
+    if p.eat(DOT3) {
+        expressions::constant_expr(p);
+    }
+    if p.expect(COLON) {
+        labeled_tail(p);
+    }
+    m.complete(p, CASE_STMT);
+}
+
+/// `catch (exception-declaration) { … }` handlers, at least one.
+fn handlers(p: &mut Parser<'_>) {
+    if !p.at(CATCH_KW) {
+        p.error("try block requires at least one handler");
+        return;
+    }
+    while p.at(CATCH_KW) {
+        let m = p.start();
+        p.bump(CATCH_KW);
+        if p.expect(L_PAREN) {
+            in_block_scope(p, |p| {
+                let d = p.start();
+                if p.eat(DOT3) {
+                    d.complete(p, EXCEPTION_DECL);
+                } else if declaration_in(p, DeclCtx::Exception) {
+                    d.complete(p, EXCEPTION_DECL);
+                } else {
+                    d.abandon(p);
+                    p.error("handler requires an exception declaration");
+                    while !p.at_eof() && !p.at(R_PAREN) && !p.at(L_CURLY) && !p.at(R_CURLY) {
+                        p.bump_balanced();
+                    }
+                }
+                p.expect(R_PAREN);
+                compound_stmt(p);
+            });
+        } else if p.at(L_CURLY) {
+            compound_stmt(p);
+        }
+        m.complete(p, HANDLER);
+    }
+}
+
+/// GNU `__label__ a, b;` (local label declarations).
+fn label_decl(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoint) {
+    p.bump(LABEL_KW);
+    loop {
+        if p.at(IDENT) {
+            let n = p.start();
+            p.bump(IDENT);
+            n.complete(p, NAME);
+        } else {
+            p.error("expected an identifier");
+            break;
+        }
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    stmt_end(p, cp);
+    m.complete(p, LABEL_DECL);
+}
+
+/// After `asm`/`__asm__`: GNU qualifiers and `( template : outputs : inputs
+/// : clobbers : labels )`. Shared with namespace-scope asm declarations.
+pub(crate) fn asm_after_keyword(p: &mut Parser<'_>) {
+    p.bump_any();
+    while p.at_any(&[VOLATILE_KW, VOLATILE2_KW, VOLATILE3_KW, INLINE_KW, INLINE2_KW, INLINE3_KW, GOTO_KW]) {
+        p.bump_any();
+    }
+    if !p.expect(L_PAREN) {
+        return;
+    }
+    p.with_gt_closes(false, |p| {
+        if !asm_strings(p) {
+            p.error("expected an asm string");
+        }
+        // Sections are separated by `:`; `::` is two separators with an empty section between.
+        let mut section = 0u32;
+        loop {
+            if p.eat(COLON) {
+                section += 1;
+            } else if p.eat(COLON2) {
+                section += 2;
+            } else {
+                break;
+            }
+            if p.at(COLON) || p.at(COLON2) || p.at(R_PAREN) {
+                continue;
+            }
+            asm_section(p, section);
+        }
+    });
+    p.expect(R_PAREN);
+}
+
+/// One or more adjacent string literals.
+fn asm_strings(p: &mut Parser<'_>) -> bool {
+    if !p.at(STRING) {
+        return false;
+    }
+    let m = p.start();
+    while p.eat(STRING) {}
+    m.complete(p, STRING_LITERAL);
+    true
+}
+
+/// Section 1 and 2: operands `[name] "constraint" (expr)`; 3: clobbers; 4+: labels.
+fn asm_section(p: &mut Parser<'_>, section: u32) {
+    let list = p.start();
+    loop {
+        let m = p.start();
+        match section {
+            1 | 2 => {
+                if p.eat(L_BRACK) {
+                    p.expect(IDENT);
+                    p.expect(R_BRACK);
+                }
+                if !asm_strings(p) {
+                    p.error("expected an asm operand");
+                }
+                if p.expect(L_PAREN) {
+                    expressions::expr(p);
+                    p.expect(R_PAREN);
+                }
+            }
+            3 => {
+                if !asm_strings(p) {
+                    p.error("expected a register to clobber");
+                }
+            }
+            _ => {
+                if p.at(IDENT) {
+                    let n = p.start();
+                    p.bump(IDENT);
+                    n.complete(p, NAME_REF);
+                } else {
+                    p.error("expected a label");
+                }
+            }
+        }
+        m.complete(p, ASM_OPERAND);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    list.complete(p, ASM_OPERAND_LIST);
+}
+
+/// Runs `f` in a fresh block scope of the name table, restoring the current scope after.
+fn in_block_scope<T>(p: &mut Parser<'_>, f: impl FnOnce(&mut Parser<'_>) -> T) -> T {
+    let saved = p.names.push_block_scope();
+    let r = f(p);
+    p.names.enter_scope(saved);
+    r
 }
