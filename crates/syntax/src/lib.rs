@@ -163,12 +163,14 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
 }
 
 /// Parses the lazy bodies `recs` (and the bodies nested in them) with the
-/// name table re-entered at each one's scope and rewound after it. Returns
-/// each body of `recs` as a `FUNCTION_BODY` tree, keyed by its start offset
-/// and sorted, with its own nested bodies already spliced in.
+/// name table re-entered at each one's scope. Returns each body of `recs` as
+/// a `FUNCTION_BODY` tree, keyed by its start offset and sorted, with its own
+/// nested bodies already spliced in.
 ///
-/// A worklist, not recursion: local classes in bodies in local classes …
-/// cost no stack.
+/// The table is rewound after each body of `recs` and its nested bodies
+/// (which are recorded in scopes that the body's parse creates), so every
+/// body of `recs` sees the table the declaration pass left. A worklist, not
+/// recursion: local classes in bodies in local classes … cost no stack.
 fn parse_bodies(
     text: &str,
     lexed: &Lexed,
@@ -182,41 +184,46 @@ fn parse_bodies(
         green: Option<GreenNode>,
         children: Vec<(TextSize, GreenNode)>,
     }
-    let mut work: Vec<Work> =
-        recs.into_iter().map(|rec| Work { rec, parent: None, green: None, children: Vec::new() }).collect();
     let mut errors = Vec::new();
-    let mut i = 0;
-    while i < work.len() {
-        let rec = work[i].rec;
-        let input = parser::Input::from_range(text, lexed, rec.raw_start as usize..rec.raw_end as usize);
+    let mut top = Vec::with_capacity(recs.len());
+    let mut work: Vec<Work> = Vec::new();
+    for rec in recs {
         let journal = names.journal_len();
-        names.enter_scope(rec.scope);
-        let mut p = parser::Parser::new(&input, names, opts);
-        p.set_depth(rec.depth);
-        grammar::body(&mut p);
-        let (events, nested) = p.finish_with_bodies();
-        // Body-local names (and the scope change) go away: the next body sees
-        // the table the declaration pass left.
-        names.rewind(journal);
-        let (green, errs) = parser::build_tree(&input, rec.raw_start as usize..rec.raw_end as usize, events);
-        errors.extend(errs);
-        work[i].green = Some(green);
-        work.extend(nested.into_iter().map(|rec| Work { rec, parent: Some(i), green: None, children: Vec::new() }));
-        i += 1;
-    }
-    // Children come after their parents: splice bottom-up, from the end.
-    let mut top = Vec::new();
-    for i in (0..work.len()).rev() {
-        let mut green = work[i].green.take().expect("every body was parsed");
-        let mut children = std::mem::take(&mut work[i].children);
-        let start = TextSize::from(lexed.start(work[i].rec.raw_start as usize));
-        if !children.is_empty() {
-            children.sort_by_key(|(o, _)| *o);
-            green = splice(&green, start, &children);
+        let saved = names.current_scope();
+        work.clear();
+        work.push(Work { rec, parent: None, green: None, children: Vec::new() });
+        let mut i = 0;
+        while i < work.len() {
+            let rec = work[i].rec;
+            let range = rec.raw_start as usize..rec.raw_end as usize;
+            let input = parser::Input::from_range(text, lexed, range.clone());
+            names.enter_scope(rec.scope);
+            let mut p = parser::Parser::new(&input, names, opts);
+            p.set_depth(rec.depth);
+            grammar::body(&mut p);
+            let (events, nested) = p.finish_with_bodies();
+            let (green, errs) = parser::build_tree(&input, range, events);
+            errors.extend(errs);
+            work[i].green = Some(green);
+            work.extend(nested.into_iter().map(|rec| Work { rec, parent: Some(i), green: None, children: Vec::new() }));
+            i += 1;
         }
-        match work[i].parent {
-            Some(parent) => work[parent].children.push((start, green)),
-            None => top.push((start, green)),
+        // Body-local names go away: the next body sees the declaration pass's table.
+        names.rewind(journal);
+        names.enter_scope(saved);
+        // Children come after their parents: splice bottom-up, from the end.
+        for i in (0..work.len()).rev() {
+            let mut green = work[i].green.take().expect("every body was parsed");
+            let mut children = std::mem::take(&mut work[i].children);
+            let start = TextSize::from(lexed.start(work[i].rec.raw_start as usize));
+            if !children.is_empty() {
+                children.sort_by_key(|(o, _)| *o);
+                green = splice(&green, start, &children);
+            }
+            match work[i].parent {
+                Some(parent) => work[parent].children.push((start, green)),
+                None => top.push((start, green)),
+            }
         }
     }
     top.sort_by_key(|(o, _)| *o);
