@@ -21,7 +21,7 @@ pub(crate) fn body_contents(p: &mut Parser<'_>) {
         let m = p.start();
         p.bump(TRY_KW);
         if p.at(COLON) {
-            ctor_initializer(p);
+            items::ctor_initializer(p);
         }
         compound_stmt(p);
         handlers(p);
@@ -176,7 +176,7 @@ fn decl_or_expr_stmt(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoin
 
 /// A declaration statement's declaration, if one starts here (tentative).
 fn block_declaration(p: &mut Parser<'_>) -> bool {
-    items::try_block_declaration(p)
+    items::try_simple_declaration(p, items::DeclContext::Block)
 }
 
 fn expr_stmt(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoint) {
@@ -397,22 +397,16 @@ enum DeclCtx {
 
 /// A declaration in `ctx` (tentative: rewinds and returns `false` if none).
 fn declaration_in(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
-    // Until `items::try_simple_declaration(p, DeclContext)` exists, only
-    // block declarations are recognised (and only as init-statements).
-    match ctx {
-        DeclCtx::ForInit => items::try_block_declaration(p),
-        DeclCtx::Condition | DeclCtx::ForRange | DeclCtx::Exception => false,
-    }
+    let ctx = match ctx {
+        DeclCtx::ForInit => items::DeclContext::ForInit,
+        DeclCtx::Condition => items::DeclContext::Condition,
+        DeclCtx::ForRange => items::DeclContext::ForRange,
+        DeclCtx::Exception => items::DeclContext::Exception,
+    };
+    items::try_simple_declaration(p, ctx)
 }
 
-/// The ctor-initializer of a function-try-block (`try : a(1) { … }`).
-fn ctor_initializer(p: &mut Parser<'_>) {
-    let m = p.start();
-    while !p.at_eof() && !p.at(L_CURLY) && !p.at(R_CURLY) && !p.at(SEMI) {
-        p.bump_balanced();
-    }
-    m.complete(p, CTOR_INITIALIZER);
-}
+
 
 /// An init-statement: `;`, a simple-declaration or an expression statement,
 /// as a `FOR_INIT` node.
