@@ -63,6 +63,8 @@ pub mod message;
 mod number;
 pub mod render;
 mod severity;
+#[cfg(test)]
+mod tests;
 
 pub use crate::control::{Action, DiagPragma, Level, Overrides, PragmaLevel, PragmaProblem, PragmaTimeline, parse_pragma};
 pub use crate::diagnostic::{
