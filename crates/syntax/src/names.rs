@@ -2,8 +2,17 @@
 //! is (type, template, namespace, value). C++ cannot be parsed without it
 //! (`a<b>(c)`, `T * x;`).
 //!
-//! Every mutation is journaled so that the parser can rewind a tentative
-//! parse exactly (`journal_len` / `rewind`).
+//! `Names` is an arena of persistent scopes (`ScopeId`): a namespace keeps one
+//! scope however often it is reopened, a class keeps its members (and its
+//! non-dependent bases) so that `C::x`, inherited members and out-of-line
+//! definitions (`void C::f() {}` re-enters `C`) can be looked up later, and a
+//! lazily parsed function body re-enters the scope it was written in.
+//!
+//! Every mutation (declarations, new scopes, using-directives, bases, the
+//! current-scope pointer) is journaled so that the parser can rewind a
+//! tentative parse exactly (`journal_len` / `rewind`).
+//!
+//! The rules and the residual heuristics are described in `docs/name-oracle.md`.
 
 use rustc_hash::FxHashMap;
 
@@ -17,16 +26,129 @@ pub enum NameKind {
     Concept,
 }
 
-#[derive(Default, Debug, Clone)]
-pub struct Names {
-    map: FxHashMap<String, NameKind>,
-    journal: Vec<(String, Option<NameKind>)>,
+/// Persistent scope handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScopeId(u32);
+
+impl ScopeId {
+    /// The global namespace.
+    pub const GLOBAL: ScopeId = ScopeId(0);
 }
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScopeKind {
+    Namespace,
+    Class,
+    Enum,
+    /// `template<...>`: the template parameters.
+    Template,
+    /// Function parameters (and, for a body, its outermost block).
+    Function,
+    Block,
+    /// Re-entry into classes for an out-of-line member (`void A::B::f() {...}`):
+    /// transparent, looks into `imports` before its parent.
+    Reactivation,
+}
+
+/// What a name denotes, as far as parsing needs to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry {
+    pub kind: NameKind,
+    /// The scope that a qualified name looks into (`N::x`, `C::x`, `E::x`).
+    pub scope: Option<ScopeId>,
+    /// A template type parameter (or a type made from one): `T::x` is
+    /// dependent, so it is a value unless `typename` says otherwise.
+    pub dependent: bool,
+    /// A template whose specializations are types (class or alias template,
+    /// template template parameter). Without arguments it still names a type
+    /// (injected class name, class template argument deduction).
+    pub type_template: bool,
+}
+
+impl Entry {
+    pub fn new(kind: NameKind) -> Entry {
+        Entry { kind, scope: None, dependent: false, type_template: false }
+    }
+    pub fn with_scope(kind: NameKind, scope: ScopeId) -> Entry {
+        Entry { scope: Some(scope), ..Entry::new(kind) }
+    }
+    /// Does the name denote a type when used without template arguments?
+    pub fn is_type(&self) -> bool {
+        self.kind == NameKind::Type || (self.kind == NameKind::Template && self.type_template)
+    }
+    pub fn is_template(&self) -> bool {
+        matches!(self.kind, NameKind::Template | NameKind::Concept)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Scope {
+    kind: ScopeKind,
+    parent: Option<ScopeId>,
+    name: Box<str>,
+    names: FxHashMap<Box<str>, Entry>,
+    /// Namespaces named by using-directives here (and inline namespaces, which
+    /// behave as if nominated by one).
+    using: Vec<ScopeId>,
+    /// Non-dependent base classes (classes), or re-entered classes (reactivation).
+    bases: Vec<ScopeId>,
+    /// A class template, or a class inside one: names not found in it may
+    /// still be members of a specialization, so qualified lookup that misses
+    /// is treated as dependent.
+    templated: bool,
+    /// Has at least one dependent base: unqualified lookup does not look
+    /// there (two-phase lookup), qualified lookup that misses is dependent.
+    dependent_bases: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Declare { scope: ScopeId, name: Box<str>, old: Option<Entry> },
+    NewScope,
+    Using { scope: ScopeId },
+    Base { scope: ScopeId },
+    DependentBase { scope: ScopeId, old: bool },
+    Current { old: ScopeId },
+}
+
+#[derive(Debug, Clone)]
+pub struct Names {
+    scopes: Vec<Scope>,
+    current: ScopeId,
+    journal: Vec<Op>,
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names::new()
+    }
+}
+
+/// Bound on the nesting of using-directives and bases followed by one lookup
+/// (cycles are legal: `namespace a { using namespace b; }` and vice versa).
+const MAX_INDIRECTION: u32 = 12;
 
 impl Names {
     pub fn new() -> Names {
-        Names::default()
+        let global = Scope {
+            kind: ScopeKind::Namespace,
+            parent: None,
+            name: "".into(),
+            names: FxHashMap::default(),
+            using: Vec::new(),
+            bases: Vec::new(),
+            templated: false,
+            dependent_bases: false,
+        };
+        let mut names = Names { scopes: vec![global], current: ScopeId::GLOBAL, journal: Vec::new() };
+        // Types the GNU dialect provides without a declaration.
+        for builtin in ["__builtin_va_list", "__int128_t", "__uint128_t"] {
+            names.scopes[0].names.insert(builtin.into(), Entry::new(NameKind::Type));
+        }
+        names
     }
+
+    // ---- journal
 
     pub fn journal_len(&self) -> usize {
         self.journal.len()
@@ -34,20 +156,437 @@ impl Names {
 
     pub fn rewind(&mut self, len: usize) {
         while self.journal.len() > len {
-            let (name, old) = self.journal.pop().unwrap();
-            match old {
-                Some(k) => self.map.insert(name, k),
-                None => self.map.remove(&name),
-            };
+            match self.journal.pop().unwrap() {
+                Op::Declare { scope, name, old } => {
+                    let names = &mut self.scopes[scope.0 as usize].names;
+                    match old {
+                        Some(e) => names.insert(name, e),
+                        None => names.remove(&name),
+                    };
+                }
+                Op::NewScope => {
+                    self.scopes.pop();
+                }
+                Op::Using { scope } => {
+                    self.scopes[scope.0 as usize].using.pop();
+                }
+                Op::Base { scope } => {
+                    self.scopes[scope.0 as usize].bases.pop();
+                }
+                Op::DependentBase { scope, old } => self.scopes[scope.0 as usize].dependent_bases = old,
+                Op::Current { old } => self.current = old,
+            }
         }
     }
 
-    pub fn declare(&mut self, name: &str, kind: NameKind) {
-        let old = self.map.insert(name.to_string(), kind);
-        self.journal.push((name.to_string(), old));
+    // ---- scopes
+
+    pub fn current_scope(&self) -> ScopeId {
+        self.current
     }
 
+    /// Makes `id` the current scope; returns the previous one (give it back to `enter_scope` to restore).
+    pub fn enter_scope(&mut self, id: ScopeId) -> ScopeId {
+        let old = self.current;
+        if old != id {
+            self.journal.push(Op::Current { old });
+            self.current = id;
+        }
+        old
+    }
+
+    /// Creates a scope whose parent is the current scope (not entered).
+    pub fn new_scope(&mut self, kind: ScopeKind, name: &str) -> ScopeId {
+        let parent = self.current;
+        let templated = self.in_template_at(parent);
+        self.scopes.push(Scope {
+            kind,
+            parent: Some(parent),
+            name: name.into(),
+            names: FxHashMap::default(),
+            using: Vec::new(),
+            bases: Vec::new(),
+            templated: templated && matches!(kind, ScopeKind::Class | ScopeKind::Enum),
+            dependent_bases: false,
+        });
+        self.journal.push(Op::NewScope);
+        ScopeId(self.scopes.len() as u32 - 1)
+    }
+
+    /// Creates a scope of `kind` inside the current one and enters it; returns the previous scope.
+    pub fn push_scope(&mut self, kind: ScopeKind) -> ScopeId {
+        let id = self.new_scope(kind, "");
+        self.enter_scope(id)
+    }
+
+    pub fn push_block_scope(&mut self) -> ScopeId {
+        self.push_scope(ScopeKind::Block)
+    }
+
+    /// Leaves the current scope for its parent.
+    pub fn pop_scope(&mut self) {
+        if let Some(parent) = self.scope(self.current).parent {
+            self.enter_scope(parent);
+        }
+    }
+
+    /// Re-enters the classes `classes` (outermost first) for an out-of-line
+    /// member definition, on top of the current scope; returns the previous scope.
+    pub fn push_reactivation(&mut self, classes: &[ScopeId]) -> ScopeId {
+        let id = self.new_scope(ScopeKind::Reactivation, "");
+        for &c in classes.iter().rev() {
+            self.add_base(id, c);
+        }
+        self.enter_scope(id)
+    }
+
+    pub fn scope_kind(&self, id: ScopeId) -> ScopeKind {
+        self.scope(id).kind
+    }
+
+    pub fn scope_parent(&self, id: ScopeId) -> Option<ScopeId> {
+        self.scope(id).parent
+    }
+
+    pub fn scope_name(&self, id: ScopeId) -> &str {
+        &self.scope(id).name
+    }
+
+    /// The innermost class scope around the current scope (through template,
+    /// function and block scopes), or a re-entered class.
+    pub fn enclosing_class(&self) -> Option<ScopeId> {
+        let mut s = Some(self.current);
+        while let Some(id) = s {
+            let sc = self.scope(id);
+            match sc.kind {
+                ScopeKind::Class => return Some(id),
+                ScopeKind::Reactivation => return sc.bases.last().copied(),
+                ScopeKind::Namespace => return None,
+                _ => {}
+            }
+            s = sc.parent;
+        }
+        None
+    }
+
+    /// The innermost namespace or class scope: where a declaration's name goes
+    /// when it is not a block-scope declaration.
+    pub fn enclosing_decl_scope(&self) -> ScopeId {
+        let mut s = self.current;
+        loop {
+            let sc = self.scope(s);
+            match sc.kind {
+                ScopeKind::Namespace | ScopeKind::Class | ScopeKind::Block | ScopeKind::Function => return s,
+                _ => match sc.parent {
+                    Some(p) => s = p,
+                    None => return s,
+                },
+            }
+        }
+    }
+
+    /// Where a declaration written at the current point puts its name: the
+    /// current scope, skipping template parameter scopes (`template<class T>
+    /// struct X` declares `X` around the parameters).
+    pub fn declaration_scope(&self) -> ScopeId {
+        let mut s = self.current;
+        loop {
+            let sc = self.scope(s);
+            if !matches!(sc.kind, ScopeKind::Template | ScopeKind::Reactivation) {
+                return s;
+            }
+            match sc.parent {
+                Some(p) => s = p,
+                None => return s,
+            }
+        }
+    }
+
+    /// Is the declaration being parsed a template declaration (directly inside `template<...>`)?
+    pub fn at_template_declaration(&self) -> bool {
+        self.scope(self.current).kind == ScopeKind::Template
+    }
+
+    /// Lookup in `scope` alone (no bases, no using-directives).
+    pub fn lookup_local(&self, scope: ScopeId, name: &str) -> Option<Entry> {
+        self.scope(scope).names.get(name).copied()
+    }
+
+    /// The innermost namespace scope.
+    pub fn enclosing_namespace(&self) -> ScopeId {
+        let mut s = self.current;
+        loop {
+            let sc = self.scope(s);
+            if sc.kind == ScopeKind::Namespace {
+                return s;
+            }
+            match sc.parent {
+                Some(p) => s = p,
+                None => return s,
+            }
+        }
+    }
+
+    /// Is the current scope inside a template (a template parameter scope or a templated class)?
+    pub fn in_template(&self) -> bool {
+        self.in_template_at(self.current)
+    }
+
+    fn in_template_at(&self, start: ScopeId) -> bool {
+        let mut s = Some(start);
+        while let Some(id) = s {
+            let sc = self.scope(id);
+            if sc.kind == ScopeKind::Template || sc.templated {
+                return true;
+            }
+            if sc.kind == ScopeKind::Reactivation && sc.bases.iter().any(|&b| self.scope(b).templated) {
+                return true;
+            }
+            s = sc.parent;
+        }
+        false
+    }
+
+    pub fn is_templated(&self, id: ScopeId) -> bool {
+        self.scope(id).templated
+    }
+
+    fn scope(&self, id: ScopeId) -> &Scope {
+        &self.scopes[id.0 as usize]
+    }
+
+    // ---- declaring
+
+    /// Declares `name` in the current scope.
+    pub fn declare(&mut self, name: &str, kind: NameKind) {
+        self.declare_entry_in(self.current, name, Entry::new(kind));
+    }
+
+    pub fn declare_entry(&mut self, name: &str, entry: Entry) {
+        self.declare_entry_in(self.current, name, entry);
+    }
+
+    /// Declares `name` in `scope`, following the hiding rules that matter for
+    /// parsing: a class or enum name does not hide a function or variable of
+    /// the same scope (`struct stat` / `int stat(...)`), and a function does
+    /// not turn an overloaded function template back into a plain value.
+    pub fn declare_entry_in(&mut self, scope: ScopeId, name: &str, entry: Entry) {
+        if name.is_empty() {
+            return;
+        }
+        let old = self.scope(scope).names.get(name).copied();
+        if let Some(old) = old {
+            let keep_old = match (old.kind, entry.kind) {
+                // A class/enum name (or a redeclaration of one) never hides a value.
+                (NameKind::Value, NameKind::Type) if entry.scope.is_some() => true,
+                (NameKind::Template, NameKind::Value) if !old.type_template => true,
+                // `template<...> struct X;` then `struct X<int> {...}` style redeclarations keep the template.
+                (NameKind::Template, NameKind::Type) if old.type_template && entry.scope.is_some() => {
+                    if old.scope.is_none() {
+                        // A forward-declared template gets its scope when defined.
+                        let merged = Entry { scope: entry.scope, ..old };
+                        self.set(scope, name, merged, Some(old));
+                    }
+                    true
+                }
+                (NameKind::Namespace, NameKind::Namespace) => old.scope == entry.scope,
+                _ => old == entry,
+            };
+            if keep_old {
+                return;
+            }
+        }
+        self.set(scope, name, entry, old);
+    }
+
+    fn set(&mut self, scope: ScopeId, name: &str, entry: Entry, old: Option<Entry>) {
+        let name: Box<str> = name.into();
+        self.scopes[scope.0 as usize].names.insert(name.clone(), entry);
+        self.journal.push(Op::Declare { scope, name, old });
+    }
+
+    /// The namespace `name` in the current scope: reopened if it exists, else created.
+    pub fn namespace_scope(&mut self, name: &str, inline: bool) -> ScopeId {
+        let cur = self.current;
+        if !name.is_empty()
+            && let Some(e) = self.scope(cur).names.get(name).copied()
+            && e.kind == NameKind::Namespace
+            && let Some(s) = e.scope
+            && self.scope(s).parent == Some(cur)
+        {
+            if inline && !self.scope(cur).using.contains(&s) {
+                self.add_using(cur, s);
+            }
+            return s;
+        }
+        let id = self.new_scope(ScopeKind::Namespace, name);
+        if name.is_empty() {
+            // The unnamed namespace: its members are visible in the enclosing one.
+            self.add_using(cur, id);
+        } else {
+            self.declare_entry_in(cur, name, Entry::with_scope(NameKind::Namespace, id));
+            if inline {
+                self.add_using(cur, id);
+            }
+        }
+        id
+    }
+
+    /// `using namespace N;` in the current scope.
+    pub fn using_directive(&mut self, ns: ScopeId) {
+        let cur = self.current;
+        if cur != ns && !self.scope(cur).using.contains(&ns) {
+            self.add_using(cur, ns);
+        }
+    }
+
+    fn add_using(&mut self, scope: ScopeId, ns: ScopeId) {
+        self.scopes[scope.0 as usize].using.push(ns);
+        self.journal.push(Op::Using { scope });
+    }
+
+    /// Records a non-dependent base class of class `class`.
+    pub fn add_base(&mut self, class: ScopeId, base: ScopeId) {
+        if class == base {
+            return;
+        }
+        self.scopes[class.0 as usize].bases.push(base);
+        self.journal.push(Op::Base { scope: class });
+    }
+
+    /// Records that class `class` has a dependent base.
+    pub fn add_dependent_base(&mut self, class: ScopeId) {
+        let old = self.scope(class).dependent_bases;
+        self.scopes[class.0 as usize].dependent_bases = true;
+        self.journal.push(Op::DependentBase { scope: class, old });
+    }
+
+    // ---- looking up
+
+    /// Unqualified lookup from the current scope.
     pub fn lookup(&self, name: &str) -> Option<NameKind> {
-        self.map.get(name).copied()
+        self.lookup_entry(name).map(|e| e.kind)
+    }
+
+    /// Unqualified lookup from the current scope, walking outwards.
+    pub fn lookup_entry(&self, name: &str) -> Option<Entry> {
+        let mut s = Some(self.current);
+        while let Some(id) = s {
+            if let Some(e) = self.find_in(id, name, false, 0) {
+                return Some(e);
+            }
+            s = self.scope(id).parent;
+        }
+        None
+    }
+
+    /// Qualified lookup `scope::name` (members, bases, using-directives, inline namespaces).
+    pub fn lookup_in(&self, scope: ScopeId, name: &str) -> Option<Entry> {
+        self.find_in(scope, name, true, 0)
+    }
+
+    /// Does qualified lookup into `scope` miss only because the scope is
+    /// dependent (a member of a class template may come from a specialization
+    /// or a dependent base)?
+    pub fn is_dependent_scope(&self, scope: ScopeId) -> bool {
+        let sc = self.scope(scope);
+        sc.dependent_bases || sc.templated
+    }
+
+    fn find_in(&self, id: ScopeId, name: &str, qualified: bool, depth: u32) -> Option<Entry> {
+        let sc = self.scope(id);
+        if let Some(e) = sc.names.get(name) {
+            return Some(*e);
+        }
+        if depth >= MAX_INDIRECTION {
+            return None;
+        }
+        match sc.kind {
+            ScopeKind::Class | ScopeKind::Reactivation => {
+                for &b in sc.bases.iter() {
+                    if let Some(e) = self.find_in(b, name, true, depth + 1) {
+                        return Some(e);
+                    }
+                }
+            }
+            ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => {
+                for &u in sc.using.iter() {
+                    if let Some(e) = self.find_in(u, name, true, depth + 1) {
+                        return Some(e);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let _ = qualified;
+        None
+    }
+
+    /// The scope named by a declared name (a namespace, class or enum), looked up unqualified.
+    pub fn scope_of(&self, name: &str) -> Option<ScopeId> {
+        self.lookup_entry(name).and_then(|e| e.scope)
+    }
+
+    /// Does `name` name the class whose scope is `class` (its injected class name)?
+    pub fn is_class_name(&self, class: ScopeId, name: &str) -> bool {
+        let sc = self.scope(class);
+        sc.kind == ScopeKind::Class && &*sc.name == name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespaces_reopen_and_using_directives_make_members_visible() {
+        let mut n = Names::new();
+        let std = n.namespace_scope("std", false);
+        let old = n.enter_scope(std);
+        n.declare("vector", NameKind::Template);
+        n.enter_scope(old);
+        assert_eq!(n.lookup("vector"), None);
+        assert_eq!(n.lookup_in(std, "vector").map(|e| e.kind), Some(NameKind::Template));
+        assert_eq!(n.namespace_scope("std", false), std);
+        n.using_directive(std);
+        assert_eq!(n.lookup("vector"), Some(NameKind::Template));
+    }
+
+    #[test]
+    fn rewind_restores_names_scopes_and_current() {
+        let mut n = Names::new();
+        n.declare("a", NameKind::Type);
+        let len = n.journal_len();
+        let ns = n.namespace_scope("x", true);
+        n.enter_scope(ns);
+        n.declare("b", NameKind::Value);
+        n.enter_scope(ScopeId::GLOBAL);
+        n.declare("a", NameKind::Value);
+        assert_eq!(n.lookup("b"), Some(NameKind::Value));
+        n.rewind(len);
+        assert_eq!(n.current_scope(), ScopeId::GLOBAL);
+        assert_eq!(n.lookup("a"), Some(NameKind::Type));
+        assert_eq!(n.lookup("b"), None);
+        assert_eq!(n.lookup("x"), None);
+    }
+
+    #[test]
+    fn bases_and_hiding() {
+        let mut n = Names::new();
+        let b = n.new_scope(ScopeKind::Class, "B");
+        n.declare_entry("B", Entry::with_scope(NameKind::Type, b));
+        n.enter_scope(b);
+        n.declare("type", NameKind::Type);
+        n.pop_scope();
+        let d = n.new_scope(ScopeKind::Class, "D");
+        n.add_base(d, b);
+        n.enter_scope(d);
+        assert_eq!(n.lookup("type"), Some(NameKind::Type));
+        n.pop_scope();
+        // A function hides a class of the same scope in either order.
+        n.declare("stat", NameKind::Value);
+        let s = n.new_scope(ScopeKind::Class, "stat");
+        n.declare_entry("stat", Entry::with_scope(NameKind::Type, s));
+        assert_eq!(n.lookup("stat"), Some(NameKind::Value));
     }
 }
