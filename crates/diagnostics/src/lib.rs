@@ -57,12 +57,12 @@
 
 pub mod catalog;
 pub mod control;
-mod diagnostic;
-mod engine;
+pub mod diagnostic;
+pub mod engine;
 pub mod message;
-mod number;
+pub mod number;
 pub mod render;
-mod severity;
+pub mod severity;
 #[cfg(test)]
 mod tests;
 

@@ -943,15 +943,15 @@ fn rich_output() {
     e.emit(
         &Diagnostic::new(DiagId(3548), Severity::Warning)
             .with_args(vec![Arg::Str("__device__".into()), entity(EntityKind::Variable, "dv13")])
-            .at(Location::new("t13.cu", 2, 25).with_source_line("int main(){return dv13;}")),
+            .at(Location::new("t13.cu", 2, 19).with_source_line("int main(){return dv13;}")),
     );
     let (_, text) = finish(e);
     expect![[r#"
         warning[20091]: a __device__ variable "dv13" cannot be directly read in a host function
-          ┌─ t13.cu:2:25
+          ┌─ t13.cu:2:19
           │
         2 │ int main(){return dv13;}
-          │                         ^
+          │                   ^
 
         help[20252]: The warnings can be suppressed with "-diag-suppress <warning-number>"
 
