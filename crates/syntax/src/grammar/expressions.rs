@@ -1,42 +1,395 @@
-//! Expressions.
+//! Expressions: precedence climbing over unary and postfix expressions.
+//!
+//! Levels, loosest first (spec 50 §3.4): comma < assignment, conditional,
+//! `throw`, `co_yield` < `||` < `&&` < `|` < `^` < `&` < equality <
+//! relational < `<=>` < shift < additive < multiplicative < `.*`/`->*` <
+//! unary (casts included) < postfix < primary.
+//!
+//! Conventions the rest of the grammar relies on:
+//! - Inside a template argument list (`p.gt_closes`), a top-level `>` ends the
+//!   expression, and so does the first `>` of `>>`, `>=` and `>>=` (composites
+//!   of joint `>` tokens). Parentheses, brackets and braces reset that.
+//! - A binary operator directly followed by `...` is never consumed as a
+//!   binary operator: it belongs to an enclosing fold expression.
+//! - Every recursion goes through `p.nested`, so nesting depth is bounded.
+//! - `expr_list` parses the comma-separated arguments between parentheses;
+//!   `arg_list` the whole `( ... )` as an `ARG_LIST` node.
 
-use crate::parser::Parser;
-use crate::SyntaxKind::*;
+mod atoms;
+mod builtins;
+mod initializers;
+mod lambdas;
+mod requires;
+
+use crate::parser::{CompletedMarker, Parser};
+use crate::SyntaxKind::{self, *};
+
+pub(crate) use initializers::{arg_list, braced_init_list, expr_list, initializer_clause};
+pub(crate) use requires::constraint_expr;
 
 /// A full expression, comma operator included.
 pub(crate) fn expr(p: &mut Parser<'_>) {
-    assignment_expr(p);
-    while p.eat(COMMA) {
-        assignment_expr(p);
+    expr_opt(p);
+}
+
+/// A full expression; `None` (after reporting "expected an expression") when none starts here.
+pub(crate) fn expr_opt(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let mut lhs = assign(p)?;
+    while p.at(COMMA) && !p.nth_at(1, DOT3) {
+        let m = lhs.precede(p);
+        p.bump(COMMA);
+        assign(p);
+        lhs = m.complete(p, COMMA_EXPR);
     }
+    Some(lhs)
 }
 
 /// An assignment-expression (no top-level comma).
 pub(crate) fn assignment_expr(p: &mut Parser<'_>) {
-    let m = p.start();
-    while !p.at_eof() && !p.at_any(&[SEMI, COMMA, R_PAREN, R_BRACK, R_CURLY]) {
-        p.bump_balanced();
-    }
-    m.complete(p, BIN_EXPR);
+    assign(p);
 }
 
-/// A constant-expression (conditional-expression).
+/// A constant-expression (a conditional-expression; we accept an assignment-expression).
 pub(crate) fn constant_expr(p: &mut Parser<'_>) {
-    assignment_expr(p);
+    assign(p);
 }
 
-/// An initializer-clause: an assignment-expression or a braced-init-list.
-pub(crate) fn initializer_clause(p: &mut Parser<'_>) {
-    if p.at(L_CURLY) {
-        braced_init_list(p);
-    } else {
-        assignment_expr(p);
+/// Can an expression start at the cursor? (A cheap, conservative test used to
+/// decide between readings, e.g. whether `(T)` is followed by a cast operand.)
+pub(crate) fn at_expr_start(p: &Parser<'_>) -> bool {
+    let k = p.current();
+    match k {
+        IDENT | INT_NUMBER | FLOAT_NUMBER | CHAR | STRING | L_PAREN | L_BRACK | COLON2 | PLUS | MINUS | BANG
+        | TILDE | STAR | AMP | PLUS2 | MINUS2 | AMP2 => true,
+        _ => k.is_keyword() && !NOT_EXPR_KEYWORDS.contains(&k),
     }
 }
 
-/// `{ a, b, .x = c }`
-pub(crate) fn braced_init_list(p: &mut Parser<'_>) {
+/// Keywords that cannot start an expression operand.
+const NOT_EXPR_KEYWORDS: &[SyntaxKind] = &[
+    BREAK_KW, CASE_KW, CONTINUE_KW, DEFAULT_KW, DO_KW, ELSE_KW, ENUM_KW, EXTERN_KW, FOR_KW, GOTO_KW, IF_KW,
+    REGISTER_KW, RETURN_KW, STATIC_KW, STRUCT_KW, SWITCH_KW, TYPEDEF_KW, UNION_KW, WHILE_KW, CATCH_KW,
+    CLASS_KW, EXPLICIT_KW, EXPORT_KW, FRIEND_KW, INLINE_KW, MUTABLE_KW, NAMESPACE_KW, PRIVATE_KW,
+    PROTECTED_KW, PUBLIC_KW, TEMPLATE_KW, TRY_KW, USING_KW, VIRTUAL_KW, ALIGNAS_KW, CONSTEXPR_KW,
+    STATIC_ASSERT_KW, THREAD_LOCAL_KW, CONCEPT_KW, CONSTEVAL_KW, CONSTINIT_KW, CO_RETURN_KW, THROW_KW,
+    CO_YIELD_KW, ATTRIBUTE_KW, ATTRIBUTE2_KW, ASM_KW, ASM2_KW, ASM3_KW, THREAD_KW, LABEL_KW, CONST_KW,
+    VOLATILE_KW, CONST2_KW, CONST3_KW, VOLATILE2_KW, VOLATILE3_KW, RESTRICT_KW, RESTRICT2_KW, RESTRICT3_KW,
+    INLINE2_KW, INLINE3_KW, STATIC_ASSERT_C_KW, THREAD_LOCAL_C_KW, ALIGNAS_C_KW, NORETURN_KW, DECLSPEC_KW,
+];
+
+/// Tokens at which a missing operand is reported without consuming anything:
+/// they most likely close or continue an enclosing construct.
+const RECOVERY: &[SyntaxKind] =
+    &[SEMI, COMMA, R_PAREN, R_BRACK, R_CURLY, L_CURLY, COLON, R_ANGLE, EQ, QUESTION, DOT3, EOF];
+
+/// Reports a missing expression; consumes the offending token unless it is a likely delimiter.
+pub(crate) fn missing_expr(p: &mut Parser<'_>) {
+    // A binary operator stays: `a * / b` recovers as `(a * <missing>) / b`.
+    if p.at_eof() || p.at_any(RECOVERY) || binary_op(p).is_some() {
+        p.error("expected an expression");
+    } else {
+        p.err_and_bump("expected an expression");
+    }
+}
+
+/// An assignment-expression; `None` after reporting an error when none starts here.
+pub(crate) fn assign(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    match p.current() {
+        THROW_KW => return Some(atoms::throw_expr(p)),
+        CO_YIELD_KW => {
+            let m = p.start();
+            p.bump(CO_YIELD_KW);
+            if p.at(L_CURLY) {
+                braced_init_list(p);
+            } else {
+                p.nested(assign);
+            }
+            return Some(m.complete(p, CO_YIELD_EXPR));
+        }
+        _ => {}
+    }
+    let lhs = binary(p, PREC_LOGICAL_OR)?;
+    if p.at(QUESTION) {
+        let m = lhs.precede(p);
+        p.bump(QUESTION);
+        // GNU `a ?: b` omits the middle operand.
+        if !p.at(COLON) {
+            p.nested(expr_opt);
+        }
+        p.expect(COLON);
+        p.nested(assign);
+        return Some(m.complete(p, CONDITIONAL_EXPR));
+    }
+    if let Some((op, n)) = assign_op(p)
+        && !p.nth_at(n, DOT3)
+    {
+        let m = lhs.precede(p);
+        p.bump(op);
+        if p.at(L_CURLY) {
+            braced_init_list(p);
+        } else {
+            p.nested(assign);
+        }
+        return Some(m.complete(p, ASSIGN_EXPR));
+    }
+    Some(lhs)
+}
+
+/// The assignment operator at the cursor, with its length in tokens.
+fn assign_op(p: &Parser<'_>) -> Option<(SyntaxKind, usize)> {
+    let k = p.current();
+    match k {
+        EQ | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ | CARETEQ | AMPEQ | PIPEEQ | SHLEQ => Some((k, 1)),
+        R_ANGLE if !p.gt_closes && p.at(SHREQ) => Some((SHREQ, 3)),
+        _ => None,
+    }
+}
+
+const PREC_LOGICAL_OR: u8 = 3;
+
+/// The binary operator at the cursor: its kind, precedence and length in tokens.
+/// `>`-composites are operators only outside template argument lists.
+pub(crate) fn binary_op(p: &Parser<'_>) -> Option<(SyntaxKind, u8, usize)> {
+    let k = p.current();
+    let (prec, n) = match k {
+        PIPE2 => (3, 1),
+        AMP2 => (4, 1),
+        PIPE => (5, 1),
+        CARET => (6, 1),
+        AMP => (7, 1),
+        EQ2 | NEQ => (8, 1),
+        L_ANGLE | LTEQ => (9, 1),
+        R_ANGLE => {
+            if p.gt_closes {
+                return None;
+            }
+            if p.at(SHREQ) {
+                return None; // an assignment
+            }
+            if p.at(SHR) {
+                return Some((SHR, 11, 2));
+            }
+            if p.at(GTEQ) {
+                return Some((GTEQ, 9, 2));
+            }
+            (9, 1)
+        }
+        SPACESHIP => (10, 1),
+        SHL => {
+            // `<<` `<` is a kernel launch, handled as a postfix operator.
+            if p.nth_at(1, L_ANGLE) && p.inp.is_joint(p.pos()) {
+                return None;
+            }
+            (11, 1)
+        }
+        PLUS | MINUS => (12, 1),
+        STAR | SLASH | PERCENT => (13, 1),
+        DOT_STAR | ARROW_STAR => (14, 1),
+        _ => return None,
+    };
+    Some((k, prec, n))
+}
+
+/// Binary expressions whose operators bind at least as tightly as `min_prec`
+/// (all binary operators are left-associative).
+fn binary(p: &mut Parser<'_>, min_prec: u8) -> Option<CompletedMarker> {
+    let mut lhs = unary(p)?;
+    loop {
+        let Some((op, prec, n)) = binary_op(p) else { break };
+        if prec < min_prec || p.nth_at(n, DOT3) {
+            break;
+        }
+        let m = lhs.precede(p);
+        p.bump(op);
+        // A missing operand is reported by `unary`.
+        binary(p, prec + 1);
+        lhs = m.complete(p, BIN_EXPR);
+    }
+    Some(lhs)
+}
+
+/// The operand of a fold expression on the other side of `op ...`.
+pub(crate) fn fold_operand(p: &mut Parser<'_>, op: SyntaxKind) {
+    match binary_op_prec(op) {
+        Some(prec) => {
+            binary(p, prec + 1);
+        }
+        None => {
+            assign(p);
+        }
+    }
+}
+
+fn binary_op_prec(op: SyntaxKind) -> Option<u8> {
+    Some(match op {
+        PIPE2 => 3,
+        AMP2 => 4,
+        PIPE => 5,
+        CARET => 6,
+        AMP => 7,
+        EQ2 | NEQ => 8,
+        L_ANGLE | LTEQ | R_ANGLE | GTEQ => 9,
+        SPACESHIP => 10,
+        SHL | SHR => 11,
+        PLUS | MINUS => 12,
+        STAR | SLASH | PERCENT => 13,
+        DOT_STAR | ARROW_STAR => 14,
+        _ => return None,
+    })
+}
+
+/// The operator of a fold expression at the cursor (with its length), if one is followed by `...`.
+pub(crate) fn at_fold_op(p: &Parser<'_>) -> Option<(SyntaxKind, usize)> {
+    let (op, n) = if let Some((op, _, n)) = binary_op(p) {
+        (op, n)
+    } else if let Some((op, n)) = assign_op(p) {
+        (op, n)
+    } else if p.at(COMMA) {
+        (COMMA, 1)
+    } else {
+        return None;
+    };
+    p.nth_at(n, DOT3).then_some((op, n))
+}
+
+/// A unary expression or cast-expression.
+pub(crate) fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let k = p.current();
+    match k {
+        PLUS | MINUS | BANG | TILDE | STAR | AMP | PLUS2 | MINUS2 | EXTENSION_KW | REAL_KW | IMAG_KW => {
+            let m = p.start();
+            p.bump_any();
+            p.nested(unary);
+            Some(m.complete(p, PREFIX_EXPR))
+        }
+        // GNU `&&label`: the address of a label.
+        AMP2 if p.nth_at(1, IDENT) => {
+            let m = p.start();
+            p.bump(AMP2);
+            let n = p.start();
+            p.bump(IDENT);
+            n.complete(p, NAME_REF);
+            Some(m.complete(p, PREFIX_EXPR))
+        }
+        CO_AWAIT_KW => {
+            let m = p.start();
+            p.bump(CO_AWAIT_KW);
+            p.nested(unary);
+            Some(m.complete(p, CO_AWAIT_EXPR))
+        }
+        SIZEOF_KW => Some(atoms::sizeof_expr(p)),
+        ALIGNOF_KW | ALIGNOF2_KW | ALIGNOF3_KW | ALIGNOF_C_KW => Some(atoms::alignof_expr(p)),
+        NOEXCEPT_KW => Some(atoms::noexcept_expr(p)),
+        NEW_KW => Some(atoms::new_expr(p)),
+        DELETE_KW => Some(atoms::delete_expr(p)),
+        COLON2 if p.nth_at(1, NEW_KW) => Some(atoms::new_expr(p)),
+        COLON2 if p.nth_at(1, DELETE_KW) => Some(atoms::delete_expr(p)),
+        L_PAREN => {
+            let (lhs, is_primary) = p.nested(atoms::paren_or_cast)?;
+            Some(if is_primary { postfix(p, lhs) } else { lhs })
+        }
+        _ => {
+            let lhs = atoms::primary(p)?;
+            Some(postfix(p, lhs))
+        }
+    }
+}
+
+/// Postfix operators after `lhs`: calls, subscripts, member access, `++`/`--`, kernel launches.
+pub(crate) fn postfix(p: &mut Parser<'_>, mut lhs: CompletedMarker) -> CompletedMarker {
+    loop {
+        lhs = match p.current() {
+            L_PAREN => {
+                let m = lhs.precede(p);
+                arg_list(p);
+                m.complete(p, CALL_EXPR)
+            }
+            L_BRACK => {
+                let m = lhs.precede(p);
+                p.bump(L_BRACK);
+                p.with_gt_closes(false, |p| {
+                    if p.at(L_CURLY) {
+                        braced_init_list(p);
+                    } else {
+                        p.nested(expr_opt);
+                    }
+                });
+                p.expect(R_BRACK);
+                m.complete(p, INDEX_EXPR)
+            }
+            DOT | ARROW => {
+                let m = lhs.precede(p);
+                p.bump_any();
+                member_name(p);
+                m.complete(p, MEMBER_EXPR)
+            }
+            PLUS2 | MINUS2 => {
+                let m = lhs.precede(p);
+                p.bump_any();
+                m.complete(p, POSTFIX_EXPR)
+            }
+            SHL if p.nth_at(1, L_ANGLE) && p.inp.is_joint(p.pos()) => {
+                let m = lhs.precede(p);
+                launch_config(p);
+                if p.at(L_PAREN) {
+                    arg_list(p);
+                } else {
+                    p.error("expected a \"(\"");
+                }
+                m.complete(p, KERNEL_LAUNCH)
+            }
+            _ => return lhs,
+        };
+    }
+}
+
+/// The name after `.` or `->`: an id-expression (with `template`, `~T`,
+/// `operator X`, qualified names), or a pseudo-destructor `~decltype(x)`.
+fn member_name(p: &mut Parser<'_>) {
+    if p.at(TILDE) && p.nth_at(1, DECLTYPE_KW) {
+        let m = p.start();
+        p.bump(TILDE);
+        super::types::decltype_specifier(p);
+        m.complete(p, DESTRUCTOR_NAME);
+        return;
+    }
+    // `x.template f<T>`: after `template` a `<` always opens arguments.
+    if p.eat(TEMPLATE_KW) && p.at(IDENT) && p.nth_at(1, L_ANGLE) {
+        let m = p.start();
+        let n = p.start();
+        p.bump(IDENT);
+        n.complete(p, NAME_REF);
+        super::paths::template_arg_list(p);
+        m.complete(p, TEMPLATE_ID);
+        return;
+    }
+    if !super::paths::id_expression(p) {
+        p.error("expected an identifier");
+    }
+}
+
+/// `<<<grid, block, shmem, stream>>>`: the lexer gives `<<` `<` and three `>`.
+fn launch_config(p: &mut Parser<'_>) {
     let m = p.start();
-    p.bump_balanced();
-    m.complete(p, INIT_LIST);
+    p.bump(SHL);
+    p.bump(L_ANGLE);
+    p.with_gt_closes(true, |p| {
+        if !p.at(R_ANGLE) {
+            loop {
+                p.nested(assign);
+                if !p.eat(COMMA) {
+                    break;
+                }
+            }
+        }
+    });
+    let closed = (0..3).all(|i| p.nth_at(i, R_ANGLE));
+    if closed {
+        for _ in 0..3 {
+            p.bump(R_ANGLE);
+        }
+    } else {
+        p.error("expected a \">>>\"");
+    }
+    m.complete(p, LAUNCH_CONFIG);
 }

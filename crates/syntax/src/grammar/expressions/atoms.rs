@@ -1,0 +1,461 @@
+//! Primary expressions and the keyword-introduced unary forms: literals,
+//! names and functional casts, parentheses (grouping, C casts, compound
+//! literals, folds, GNU statement expressions), `sizeof`, `alignof`,
+//! `noexcept`, `typeid`, the C++ casts, `new`, `delete`, `throw`.
+
+use super::{
+    arg_list, assign, at_expr_start, at_fold_op, braced_init_list, builtins, expr_opt, fold_operand, lambdas,
+    missing_expr, requires, unary,
+};
+use crate::grammar::{paths, statements, types};
+use crate::parser::{CompletedMarker, Parser};
+use crate::SyntaxKind::{self, *};
+
+/// A primary expression; `None` after reporting an error when none starts here.
+pub(crate) fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let k = p.current();
+    let cm = match k {
+        INT_NUMBER | FLOAT_NUMBER | CHAR | TRUE_KW | FALSE_KW | NULLPTR_KW | GNU_NULL_KW | FUNC_KW | FUNCTION_KW
+        | PRETTY_FUNCTION_KW => {
+            let m = p.start();
+            p.bump_any();
+            m.complete(p, LITERAL)
+        }
+        STRING => {
+            // Adjacent string literals (prefixes and UDL suffixes are part of each token) are one literal.
+            let m = p.start();
+            while p.at(STRING) {
+                p.bump(STRING);
+            }
+            m.complete(p, STRING_LITERAL)
+        }
+        THIS_KW => {
+            let m = p.start();
+            p.bump(THIS_KW);
+            m.complete(p, THIS_EXPR)
+        }
+        L_PAREN => return p.nested(paren_or_cast).map(|(cm, _)| cm),
+        L_BRACK => return p.nested(lambdas::lambda_expr),
+        STATIC_CAST_KW | DYNAMIC_CAST_KW | CONST_CAST_KW | REINTERPRET_CAST_KW => cxx_cast(p),
+        TYPEID_KW => typeid_expr(p),
+        REQUIRES_KW => return p.nested(requires::requires_expr),
+        BUILTIN_OFFSETOF_KW | BUILTIN_VA_ARG_KW | BUILTIN_BIT_CAST_KW | BUILTIN_TYPES_COMPATIBLE_P_KW
+        | BUILTIN_CONVERTVECTOR_KW => builtins::builtin_call(p),
+        GENERIC_KW => builtins::generic_selection(p),
+        TYPENAME_KW => {
+            let m = p.start();
+            let t = p.start();
+            p.bump(TYPENAME_KW);
+            if !paths::id_expression(p) {
+                p.error("expected an identifier");
+            }
+            t.complete(p, TYPENAME_SPECIFIER);
+            functional_cast_args(p, m)
+        }
+        DECLTYPE_KW | DECLTYPE2_KW => {
+            if decltype_then(p, COLON2) {
+                // `decltype(x)::member`: a qualified name.
+                return name_expr(p);
+            }
+            let m = p.start();
+            types::decltype_specifier(p);
+            functional_cast_args(p, m)
+        }
+        IDENT if builtins::at_type_trait(p) => builtins::type_trait(p),
+        IDENT | COLON2 | OPERATOR_KW | TEMPLATE_KW | TILDE => return name_expr(p),
+        _ if is_simple_type_keyword(k) => {
+            let m = p.start();
+            let t = p.start();
+            while is_simple_type_keyword(p.current()) {
+                if p.at(TYPEOF_KW) || p.at(TYPEOF2_KW) || p.at(TYPEOF3_KW) {
+                    let tm = p.start();
+                    p.bump_any();
+                    paren_type_or_expr(p);
+                    tm.complete(p, TYPEOF_SPECIFIER);
+                } else {
+                    p.bump_any();
+                }
+            }
+            t.complete(p, SIMPLE_TYPE_SPECIFIER);
+            functional_cast_args(p, m)
+        }
+        _ => {
+            missing_expr(p);
+            return None;
+        }
+    };
+    Some(cm)
+}
+
+/// Keywords that can make up the type of a functional cast (`int(x)`, `unsigned long{}`).
+fn is_simple_type_keyword(k: SyntaxKind) -> bool {
+    matches!(
+        k,
+        CHAR_KW
+            | CHAR8_T_KW
+            | CHAR16_T_KW
+            | CHAR32_T_KW
+            | WCHAR_T_KW
+            | BOOL_KW
+            | BOOL_C_KW
+            | SHORT_KW
+            | INT_KW
+            | LONG_KW
+            | SIGNED_KW
+            | SIGNED2_KW
+            | SIGNED3_KW
+            | UNSIGNED_KW
+            | FLOAT_KW
+            | DOUBLE_KW
+            | VOID_KW
+            | AUTO_KW
+            | INT128_KW
+            | FLOAT16_KW
+            | FLOAT32_KW
+            | FLOAT32X_KW
+            | FLOAT64_KW
+            | FLOAT64X_KW
+            | FLOAT128_KW
+            | FLOAT128_GNU_KW
+            | FLOAT80_KW
+            | BF16_KW
+            | FP16_KW
+            | COMPLEX_KW
+            | COMPLEX2_KW
+            | TYPEOF_KW
+            | TYPEOF2_KW
+            | TYPEOF3_KW
+    )
+}
+
+/// The argument list of a functional cast, whose type `m` has already started.
+fn functional_cast_args(p: &mut Parser<'_>, m: crate::parser::Marker) -> CompletedMarker {
+    match p.current() {
+        L_PAREN => arg_list(p),
+        L_CURLY => braced_init_list(p),
+        _ => p.error("expected a \"(\""),
+    }
+    m.complete(p, FUNCTIONAL_CAST_EXPR)
+}
+
+/// A name (`x`, `N::f<int>`, `operator+`), or a functional cast when the name is a type followed by `(` or `{`.
+fn name_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let is_type = types::at_type_id_start(p);
+    let m = p.start();
+    if !paths::id_expression(p) {
+        m.abandon(p);
+        missing_expr(p);
+        return None;
+    }
+    if is_type && (p.at(L_PAREN) || p.at(L_CURLY)) {
+        return Some(functional_cast_args(p, m));
+    }
+    Some(m.complete(p, ID_EXPR))
+}
+
+/// At `decltype`: is the token after its closing parenthesis `next`?
+fn decltype_then(p: &Parser<'_>, next: SyntaxKind) -> bool {
+    if !p.nth_at(1, L_PAREN) {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut i = 1;
+    loop {
+        match p.nth(i) {
+            L_PAREN => depth += 1,
+            R_PAREN => {
+                depth -= 1;
+                if depth == 0 {
+                    return p.nth_at(i + 1, next);
+                }
+            }
+            EOF => return false,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// `( type-id )` if the parentheses hold exactly a type-id, else `( expr )`
+/// (`sizeof`, `alignof`, `typeid`, `typeof` operands). At `(`.
+fn paren_type_or_expr(p: &mut Parser<'_>) {
+    if !p.expect(L_PAREN) {
+        return;
+    }
+    p.with_gt_closes(false, |p| {
+        if !try_type_id_before(p, R_PAREN) {
+            p.nested(expr_opt);
+        }
+    });
+    p.expect(R_PAREN);
+}
+
+/// Tentatively parses a type-id that must be followed by `close`; rewinds and returns `false` if that fails.
+pub(crate) fn try_type_id_before(p: &mut Parser<'_>, close: SyntaxKind) -> bool {
+    try_type_id_before_any(p, &[close])
+}
+
+/// Tentatively parses a type-id that must be followed by one of `follow`.
+pub(crate) fn try_type_id_before_any(p: &mut Parser<'_>, follow: &[SyntaxKind]) -> bool {
+    if !types::at_type_id_start(p) {
+        return false;
+    }
+    let cp = p.checkpoint();
+    if types::type_id(p) && p.at_any(follow) && !p.has_error_since(cp) {
+        return true;
+    }
+    p.rewind(cp);
+    false
+}
+
+/// At `(`: a parenthesized expression, a C cast `(T)x`, a compound literal
+/// `(T){...}`, a fold expression or a GNU statement expression `({...})`.
+/// The flag says whether postfix operators may follow (not after a cast).
+pub(crate) fn paren_or_cast(p: &mut Parser<'_>) -> (CompletedMarker, bool) {
+    let m = p.start();
+    p.bump(L_PAREN);
+    if p.at(L_CURLY) {
+        p.with_gt_closes(false, statements::compound_stmt);
+        p.expect(R_PAREN);
+        return (m.complete(p, STMT_EXPR), true);
+    }
+    if p.at(DOT3) {
+        // `( ... op e )`
+        p.bump(DOT3);
+        p.with_gt_closes(false, |p| {
+            match at_fold_op_any(p) {
+                Some(op) => {
+                    p.bump(op);
+                    fold_operand(p, op);
+                }
+                None => p.error("expected an operator"),
+            }
+        });
+        close_paren(p);
+        return (m.complete(p, FOLD_EXPR), true);
+    }
+    if types::at_type_id_start(p) {
+        let cp = p.checkpoint();
+        if p.with_gt_closes(false, types::type_id) && p.at(R_PAREN) && !p.has_error_since(cp) {
+            p.bump(R_PAREN);
+            if p.at(L_CURLY) {
+                braced_init_list(p);
+                return (m.complete(p, CAST_EXPR), true);
+            }
+            // `(T())` or `(T)` followed by no operand is not a cast but a parenthesized expression.
+            if at_expr_start(p) {
+                p.nested(unary);
+                return (m.complete(p, CAST_EXPR), false);
+            }
+        }
+        p.rewind(cp);
+    }
+    let kind = p.with_gt_closes(false, |p| {
+        p.nested(expr_opt);
+        if let Some((op, _)) = at_fold_op(p) {
+            // `( e op ... )` or `( e op ... op init )`
+            p.bump(op);
+            p.bump(DOT3);
+            if let Some(op2) = at_fold_op_any(p) {
+                p.bump(op2);
+                fold_operand(p, op2);
+            }
+            FOLD_EXPR
+        } else {
+            PAREN_EXPR
+        }
+    });
+    close_paren(p);
+    (m.complete(p, kind), true)
+}
+
+/// Any operator a fold expression may use, at the cursor (composites glued).
+fn at_fold_op_any(p: &Parser<'_>) -> Option<SyntaxKind> {
+    const SIMPLE: &[SyntaxKind] = &[
+        PLUS, MINUS, STAR, SLASH, PERCENT, CARET, AMP, PIPE, EQ, L_ANGLE, PLUSEQ, MINUSEQ, STAREQ, SLASHEQ,
+        PERCENTEQ, CARETEQ, AMPEQ, PIPEEQ, SHL, SHLEQ, EQ2, NEQ, LTEQ, AMP2, PIPE2, COMMA, DOT_STAR, ARROW_STAR,
+    ];
+    for composite in [SHREQ, SHR, GTEQ] {
+        if p.at(composite) {
+            return Some(composite);
+        }
+    }
+    let k = p.current();
+    (SIMPLE.contains(&k) || k == R_ANGLE).then_some(k)
+}
+
+/// Expects the `)` of a parenthesized group; on anything else reports it and
+/// skips to the `)` so that one stray token does not derail the enclosing construct.
+pub(crate) fn close_paren(p: &mut Parser<'_>) {
+    if p.eat(R_PAREN) {
+        return;
+    }
+    p.error("expected a \")\"");
+    skip_to_close(p, R_PAREN);
+}
+
+/// After an error inside a group: skips balanced tokens up to and including
+/// `close`, stopping (without consuming) at `;`, `}` or the end of input.
+pub(crate) fn skip_to_close(p: &mut Parser<'_>, close: SyntaxKind) {
+    if p.at_any(&[SEMI, R_CURLY]) || p.at_eof() {
+        return;
+    }
+    let m = p.start();
+    while !p.at_eof() && !p.at(close) && !p.at_any(&[SEMI, R_CURLY, R_PAREN, R_BRACK]) {
+        p.bump_balanced();
+    }
+    m.complete(p, ERROR);
+    p.eat(close);
+}
+
+/// `throw` with an optional operand.
+pub(crate) fn throw_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(THROW_KW);
+    if at_expr_start(p) {
+        p.nested(assign);
+    }
+    m.complete(p, THROW_EXPR)
+}
+
+/// `sizeof x`, `sizeof(T)`, `sizeof...(pack)`.
+pub(crate) fn sizeof_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(SIZEOF_KW);
+    if p.at(DOT3) {
+        p.bump(DOT3);
+        if p.expect(L_PAREN) {
+            if !paths::id_expression(p) {
+                p.error("expected an identifier");
+            }
+            close_paren(p);
+        }
+        return m.complete(p, SIZEOF_PACK_EXPR);
+    }
+    type_in_parens_or_unary(p);
+    m.complete(p, SIZEOF_EXPR)
+}
+
+/// `(type-id)` if the parentheses hold a type-id, else a unary expression.
+fn type_in_parens_or_unary(p: &mut Parser<'_>) {
+    if p.at(L_PAREN) {
+        let cp = p.checkpoint();
+        p.bump(L_PAREN);
+        if p.with_gt_closes(false, |p| try_type_id_before(p, R_PAREN)) {
+            p.bump(R_PAREN);
+            // `sizeof(T){...}` would be a compound literal; we do not special-case it.
+            return;
+        }
+        p.rewind(cp);
+    }
+    p.nested(unary);
+}
+
+/// `alignof(T)`, GNU `__alignof__(T)` / `__alignof__ expr`, C `_Alignof`.
+pub(crate) fn alignof_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump_any();
+    type_in_parens_or_unary(p);
+    m.complete(p, ALIGNOF_EXPR)
+}
+
+/// `noexcept(expr)`.
+pub(crate) fn noexcept_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(NOEXCEPT_KW);
+    if p.expect(L_PAREN) {
+        p.with_gt_closes(false, |p| p.nested(expr_opt));
+        close_paren(p);
+    }
+    m.complete(p, NOEXCEPT_EXPR)
+}
+
+/// `typeid(T)` / `typeid(expr)`.
+fn typeid_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(TYPEID_KW);
+    paren_type_or_expr(p);
+    m.complete(p, TYPEID_EXPR)
+}
+
+/// `static_cast<T>(e)` and its siblings.
+fn cxx_cast(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump_any();
+    if p.expect(L_ANGLE) {
+        if !p.with_gt_closes(true, types::type_id) {
+            p.error("expected a type specifier");
+        }
+        p.expect(R_ANGLE);
+    }
+    if p.expect(L_PAREN) {
+        p.with_gt_closes(false, |p| p.nested(expr_opt));
+        close_paren(p);
+    }
+    m.complete(p, CXX_CAST_EXPR)
+}
+
+/// `[::] new [(placement)] (T) | T [initializer]`.
+pub(crate) fn new_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.eat(COLON2);
+    p.bump(NEW_KW);
+    if p.at(L_PAREN) {
+        // `new (T)` or a placement `new (args) T`: a parenthesized type-id
+        // followed by something that is not a type is the former.
+        let cp = p.checkpoint();
+        p.bump(L_PAREN);
+        let parenthesized_type = p.with_gt_closes(false, |p| try_type_id_before(p, R_PAREN)) && {
+            p.bump(R_PAREN);
+            !types::at_type_id_start(p) && !p.at(L_PAREN)
+        };
+        if parenthesized_type {
+            new_initializer(p);
+            return m.complete(p, NEW_EXPR);
+        }
+        p.rewind(cp);
+        let pl = p.start();
+        arg_list(p);
+        pl.complete(p, NEW_PLACEMENT);
+    }
+    if p.at(L_PAREN) {
+        p.bump(L_PAREN);
+        if !p.with_gt_closes(false, types::type_id) {
+            p.error("expected a type specifier");
+        }
+        close_paren(p);
+    } else if !types::new_type_id(p) {
+        p.error("expected a type specifier");
+    }
+    new_initializer(p);
+    m.complete(p, NEW_EXPR)
+}
+
+fn new_initializer(p: &mut Parser<'_>) {
+    match p.current() {
+        L_PAREN => {
+            let m = p.start();
+            arg_list(p);
+            m.complete(p, NEW_INITIALIZER);
+        }
+        L_CURLY => {
+            let m = p.start();
+            braced_init_list(p);
+            m.complete(p, NEW_INITIALIZER);
+        }
+        _ => {}
+    }
+}
+
+/// `[::] delete [[]] e`.
+pub(crate) fn delete_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.eat(COLON2);
+    p.bump(DELETE_KW);
+    if p.at(L_BRACK) && p.nth_at(1, R_BRACK) {
+        p.bump(L_BRACK);
+        p.bump(R_BRACK);
+    }
+    p.nested(unary);
+    m.complete(p, DELETE_EXPR)
+}

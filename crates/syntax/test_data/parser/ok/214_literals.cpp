@@ -1,0 +1,12 @@
+const char* s1 = "a" "b" "c";
+const char* s2 = u8"x" "y";
+const wchar_t* s3 = L"wide" L"er";
+const char* s4 = R"(raw)" "cooked";
+bool t = true, f = false;
+void* n1 = nullptr;
+void* n2 = __null;
+int i = 42 + 0x2A + 052 + 0b101 + 1'000;
+double d = 1.5e3 + .5 + 1.f;
+char c = 'a' + L'b';
+unsigned long long operator""_km(unsigned long long);
+unsigned long long km = 12_km;
