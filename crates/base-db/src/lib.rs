@@ -1,0 +1,195 @@
+//! cufront-base-db: the salsa inputs of cufront and the first derived queries.
+//!
+//! Inputs (set by a driver; nothing here does I/O):
+//! - [`Options`]: the language options that change how a translation unit is
+//!   read (standard, GNU/Clang compatibility, parse toggles). Set with
+//!   [`Durability::HIGH`]: a build or an editor session changes them rarely,
+//!   so salsa can skip re-validating everything that only depends on them.
+//! - [`TranslationUnit`]: one preprocessed `.ii` (its name as given on the
+//!   command line and its text) plus the [`Options`] it is read with. The text
+//!   is [`Durability::LOW`]: it is what users edit.
+//!
+//! Queries so far: `parse_options(options)` → `parse(tu)` (the lossless tree
+//! plus syntax errors) and `source_map(tu)` (line markers → original
+//! positions). `parse_options` gives an early cutoff: an option change that
+//! does not change how the text is parsed (e.g. `--gnu_version`) does not
+//! re-run `parse`.
+//!
+//! Invariants:
+//! - No I/O, no global state: every fact is an input or a query.
+//! - Query results are cheap to compare (green nodes compare structurally,
+//!   errors are a short list), so an unchanged result cuts off its readers.
+//!
+//! Per-segment durability (planned, see `docs/architecture.md`): the driver
+//! will split the `.ii` at line markers into segments, one input each,
+//! system-header/toolkit segments with HIGH durability and user segments with
+//! LOW, and re-set only the segments whose text changed.
+
+use std::sync::{Arc, Mutex};
+
+pub use salsa::{self, Durability, Setter};
+
+use cufront_syntax::{source_map::SourceMap, LexOptions, Parse, ParseOptions};
+
+/// The language a translation unit is written in, with its standard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LangStandard {
+    C89,
+    C99,
+    C11,
+    C17,
+    C23,
+    Cxx03,
+    Cxx11,
+    /// Also the effective default of cudafe++ when no standard flag is given.
+    Cxx14,
+    Cxx17,
+    Cxx20,
+    Cxx23,
+}
+
+impl LangStandard {
+    pub fn is_cxx(self) -> bool {
+        self >= LangStandard::Cxx03
+    }
+}
+
+/// Which compiler's dialect the input is in (it was preprocessed by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HostCompiler {
+    /// GNU mode at a version `major*10000 + minor*100 + patch`.
+    Gnu(u32),
+    /// Clang mode at a version `major*10000 + minor*100`.
+    Clang(u32),
+    /// Neither `--g++`/`--gcc` nor `--clang` (`--no_g++`).
+    None,
+}
+
+/// The options that change how a translation unit is read.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LangOptions {
+    pub standard: LangStandard,
+    pub host: HostCompiler,
+    /// `--digit_separators` / `--no_digit_separators`; `None` = by standard.
+    pub digit_separators: Option<bool>,
+    /// Keep function bodies as unparsed token ranges.
+    pub lazy_bodies: bool,
+}
+
+impl Default for LangOptions {
+    /// cudafe++'s defaults: C++14 behaviour, GNU mode at 8.1.0.
+    fn default() -> Self {
+        LangOptions {
+            standard: LangStandard::Cxx14,
+            host: HostCompiler::Gnu(80100),
+            digit_separators: None,
+            lazy_bodies: false,
+        }
+    }
+}
+
+#[salsa::input(debug)]
+pub struct Options {
+    #[returns(ref)]
+    pub lang: LangOptions,
+}
+
+#[salsa::input(debug)]
+pub struct TranslationUnit {
+    /// The input path as given (diagnostics print it verbatim).
+    #[returns(ref)]
+    pub name: String,
+    #[returns(ref)]
+    pub text: Arc<str>,
+    #[returns(copy)]
+    pub options: Options,
+}
+
+/// The databases that can answer the queries of this crate.
+#[salsa::db]
+pub trait SourceDatabase: salsa::Database {}
+
+#[salsa::db]
+impl<Db: salsa::Database> SourceDatabase for Db {}
+
+/// Creates the options input with HIGH durability.
+pub fn new_options(db: &dyn SourceDatabase, lang: LangOptions) -> Options {
+    Options::builder(lang).lang_durability(Durability::HIGH).new(db)
+}
+
+/// Creates a translation unit input; its text has LOW durability.
+pub fn new_translation_unit(
+    db: &dyn SourceDatabase,
+    name: String,
+    text: Arc<str>,
+    options: Options,
+) -> TranslationUnit {
+    TranslationUnit::builder(name, text, options)
+        .name_durability(Durability::LOW)
+        .text_durability(Durability::LOW)
+        .options_durability(Durability::HIGH)
+        .new(db)
+}
+
+/// How the syntax crate must read text under `options`.
+#[salsa::tracked(returns(copy))]
+pub fn parse_options(db: &dyn SourceDatabase, options: Options) -> ParseOptions {
+    let lang = options.lang(db);
+    let cxx = lang.standard.is_cxx();
+    ParseOptions {
+        lex: LexOptions {
+            cxx20: lang.standard >= LangStandard::Cxx20,
+            digit_separators: lang.digit_separators.unwrap_or(cxx && lang.standard >= LangStandard::Cxx14),
+        },
+        lazy_bodies: lang.lazy_bodies,
+    }
+}
+
+/// The lossless tree of a translation unit and its syntax errors.
+#[salsa::tracked(returns(ref))]
+pub fn parse(db: &dyn SourceDatabase, tu: TranslationUnit) -> Parse {
+    let opts = parse_options(db, tu.options(db));
+    cufront_syntax::parse(tu.text(db), opts)
+}
+
+/// Where each offset of the translation unit came from (gcc line markers).
+#[salsa::tracked(returns(ref))]
+pub fn source_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> SourceMap {
+    SourceMap::new(tu.text(db), tu.name(db))
+}
+
+/// Receives salsa events (e.g. to record which queries executed).
+pub type EventSink = Arc<Mutex<Vec<String>>>;
+
+/// The concrete database of the batch driver (higher layers will add their
+/// own database types that implement more traits).
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+impl RootDatabase {
+    pub fn new() -> RootDatabase {
+        RootDatabase::default()
+    }
+
+    /// A database that appends the name of every executed query to `sink`
+    /// (`"parse(Id(..))"`), for incrementality tests.
+    pub fn with_execution_log(sink: EventSink) -> RootDatabase {
+        let callback = move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                if let Ok(mut log) = sink.lock() {
+                    log.push(format!("{database_key:?}"));
+                }
+            }
+        };
+        RootDatabase { storage: salsa::Storage::new(Some(Box::new(callback))) }
+    }
+}
+
+#[cfg(test)]
+mod tests;
