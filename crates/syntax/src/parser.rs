@@ -313,15 +313,28 @@ impl<'t> Parser<'t> {
     /// (or the end of input). Flat: uses no recursion.
     pub(crate) fn bump_balanced(&mut self) {
         let mut stack: Vec<SyntaxKind> = Vec::new();
+        // How many of each closer the stack holds (`)`, `]`, `}`): O(1) "is it open?".
+        let mut open = [0u32; 3];
+        let slot = |k: SyntaxKind| match k {
+            R_PAREN => 0,
+            R_BRACK => 1,
+            _ => 2,
+        };
         loop {
             if self.at_eof() {
                 return;
             }
             let k = self.current();
             match k {
-                L_PAREN => stack.push(R_PAREN),
-                L_BRACK => stack.push(R_BRACK),
-                L_CURLY => stack.push(R_CURLY),
+                L_PAREN | L_BRACK | L_CURLY => {
+                    let close = match k {
+                        L_PAREN => R_PAREN,
+                        L_BRACK => R_BRACK,
+                        _ => R_CURLY,
+                    };
+                    stack.push(close);
+                    open[slot(close)] += 1;
+                }
                 R_PAREN | R_BRACK | R_CURLY => {
                     // A stray closer with nothing open: consume only it.
                     if stack.is_empty() {
@@ -329,9 +342,14 @@ impl<'t> Parser<'t> {
                         return;
                     }
                     // Pop to the matching opener; mismatched closers end inner groups.
-                    while let Some(top) = stack.pop() {
-                        if top == k {
-                            break;
+                    // A closer that matches nothing open is a stray token inside
+                    // the group (so that `{ ) }` stays one group).
+                    if open[slot(k)] > 0 {
+                        while let Some(top) = stack.pop() {
+                            open[slot(top)] -= 1;
+                            if top == k {
+                                break;
+                            }
                         }
                     }
                 }

@@ -1,0 +1,4 @@
+void f(int x) {
+  if (x) { x++;
+  while (x) {
+}

@@ -1,2 +1,0 @@
-int x;
-void f() { return; }
