@@ -98,11 +98,11 @@ pub fn fetch_pinned() -> Result<Toolkit, Error> {
     }
     if dir.exists() {
         progress(&format!("{} is incomplete; replacing it", dir.display()));
-        let stale = dir.with_extension(format!("stale-{}", std::process::id()));
+        let stale = dir.with_file_name(format!("{}.stale-{}", PINNED.cache_name, std::process::id()));
         fs::rename(&dir, &stale).map_err(|e| io_err("cannot move aside", &dir, e))?;
         fs::remove_dir_all(&stale).map_err(|e| io_err("cannot remove", &stale, e))?;
     }
-    let partial = dir.with_extension(format!("partial-{}", std::process::id()));
+    let partial = dir.with_file_name(format!("{}.partial-{}", PINNED.cache_name, std::process::id()));
     if partial.exists() {
         fs::remove_dir_all(&partial).map_err(|e| io_err("cannot remove", &partial, e))?;
     }
