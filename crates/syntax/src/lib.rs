@@ -9,6 +9,7 @@
 //! - Nesting is bounded (`parser::MAX_NESTING`): no input overflows the stack.
 //! - No I/O, no salsa, no CUDA semantics here.
 
+pub mod ast;
 mod grammar;
 pub mod lexer;
 pub mod names;

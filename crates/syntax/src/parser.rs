@@ -157,10 +157,6 @@ impl<'t> Parser<'t> {
         }
     }
 
-    pub(crate) fn finish(self) -> Vec<Event> {
-        self.events
-    }
-
     /// The events and the lazy bodies recorded on the way.
     pub(crate) fn finish_with_bodies(self) -> (Vec<Event>, Vec<LazyBodyRec>) {
         (self.events, self.lazy_bodies)
