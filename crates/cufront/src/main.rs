@@ -1,6 +1,7 @@
 //! The `cufront` binary: cufront-native commands (clap) and, when invoked as
 //! `cudafe++`, the cudafe++-compatible command line.
 
+mod cudafe;
 mod parse_cmd;
 mod toolkit_cmd;
 
@@ -23,13 +24,33 @@ enum Command {
     Check(toolkit_cmd::CheckArgs),
     /// Find or fetch the real CUDA toolkit (the oracle).
     Toolkit(toolkit_cmd::ToolkitArgs),
+    /// Behave exactly like cudafe++ (also when the binary is named `cudafe++`).
+    #[command(name = "cudafe++", disable_help_flag = true)]
+    Cudafe {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
+    // The cudafe++ grammar is not clap's (prefix abbreviations, `-e2`, values
+    // that start with `-`): hand its arguments over untouched.
+    let argv: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    if argv.first().is_some_and(|a0| cudafe::is_cudafe_name(a0.as_ref())) {
+        return exit_code(cudafe::main(&argv[1..]));
+    }
+    if argv.get(1).is_some_and(|a| a == "cudafe++") {
+        return exit_code(cudafe::main(&argv[2..]));
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Parse(args) => parse_cmd::run(args),
         Command::Check(args) => toolkit_cmd::run_check(args),
         Command::Toolkit(args) => toolkit_cmd::run_toolkit(args),
+        Command::Cudafe { args } => exit_code(cudafe::main(&args)),
     }
+}
+
+fn exit_code(code: i32) -> ExitCode {
+    ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX))
 }

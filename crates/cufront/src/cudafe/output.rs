@@ -1,0 +1,57 @@
+//! Output files are written whole or not at all: the bytes go to a temporary
+//! file in the destination's directory (so the rename cannot cross file
+//! systems), which is then renamed over the destination.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Writes `bytes` to `path` atomically. On any error the destination is left
+/// as it was and the temporary file is removed.
+// The host-file back end (next issue) is its first caller.
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().ok_or_else(|| std::io::Error::other("output path has no file name"))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".cufront-{}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_whole_file_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("cufront-out-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("a.int.c");
+        std::fs::write(&target, "old").unwrap();
+        write_atomically(&target, b"new contents").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new contents");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("a.int.c")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn failure_leaves_destination_untouched() {
+        let missing = std::env::temp_dir().join("cufront-no-such-dir-xyz").join("o.cpp");
+        assert!(write_atomically(&missing, b"x").is_err());
+        assert!(!missing.exists());
+    }
+}

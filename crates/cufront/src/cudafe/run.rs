@@ -1,0 +1,240 @@
+//! One cudafe++ compilation after the command line was accepted: read the
+//! input, parse it through the database, report diagnostics in input order,
+//! print the trailer (and `--timing` lines), and return the exit status.
+
+use std::io::{IsTerminal, Read, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+use cufront_base_db::{self as base_db, LangOptions, RootDatabase};
+use cufront_diagnostics::{
+    catalog, parse_pragma, Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow, Location, LocationKind,
+    OutputMode, Overrides, Palette, PragmaTimeline, Severity, TextOptions,
+};
+use cufront_syntax::source_map::SourceMap;
+
+use super::cmdline::{self, Config};
+
+/// Message 1696 `cannot open %s file %sq2`.
+const CANNOT_OPEN: DiagId = DiagId(1696);
+/// Message 1538 `%s`: carries a parser message that has no catalog entry.
+const RAW_TEXT: DiagId = DiagId(1538);
+
+pub fn run(cfg: &Config, out: impl Write) -> i32 {
+    let start = Clock::now();
+    let stdin = cfg.input == "-";
+    let mut engine = DiagnosticEngine::new(engine_options(cfg, stdin), out);
+
+    let text = match read_input(&cfg.input) {
+        Ok(t) => t,
+        Err(_) => {
+            let diag = Diagnostic::new(CANNOT_OPEN, Severity::Catastrophic)
+                .with_args(vec![Arg::Str("source".into()), Arg::Str(cfg.input.clone())]);
+            engine.emit(&diag);
+            return finish(engine, cfg, &start, None);
+        }
+    };
+
+    let db = RootDatabase::new();
+    let lang = LangOptions {
+        standard: cfg.standard,
+        host: cfg.host(),
+        digit_separators: cfg.digit_separators,
+        lazy_bodies: false,
+    };
+    let options = base_db::new_options(&db, lang);
+    let tu = base_db::new_translation_unit(&db, cfg.input.clone(), Arc::from(text.as_str()), options);
+    let parse = base_db::parse(&db, tu);
+    let map = base_db::source_map(&db, tu);
+
+    // Diagnostic pragmas apply by position; their own problems are warnings.
+    let mut records = Vec::new();
+    let mut found: Vec<(u32, Diagnostic)> = Vec::new();
+    for (line_start, line) in lines(&text) {
+        let trimmed = line.trim_start_matches([' ', '\t']);
+        if !trimmed.starts_with('#') {
+            continue;
+        }
+        let lead = line.len() - trimmed.len();
+        if let Some((pragma, problems)) = parse_pragma(trimmed) {
+            for p in problems {
+                let at = (line_start + lead + p.offset) as u32;
+                found.push((at, Diagnostic::new(p.id, Severity::Warning).at(location(&text, map, at, stdin))));
+            }
+            records.push((line_start as u32, pragma));
+        }
+    }
+    engine.set_pragmas(PragmaTimeline::new(records));
+
+    for e in parse.errors() {
+        let at: u32 = e.range.start().into();
+        let diag = match catalog::by_text(&e.msg) {
+            Some(id) => Diagnostic::new(id, Severity::HardError),
+            None => Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(e.msg.clone())),
+        };
+        found.push((at, diag.at(location(&text, map, at, stdin))));
+    }
+    // Stable: at one offset, pragma problems (found first) come first.
+    found.sort_by_key(|(at, _)| *at);
+    for (_, diag) in &found {
+        if engine.emit(diag) == Flow::Stop {
+            break;
+        }
+    }
+    let front_end = start.elapsed();
+    // The back end (host file, module id) is not written yet: it would run
+    // here when there are no errors and no `--no_code_gen`.
+    let back_end = (!engine.has_errors() && !cfg.no_code_gen).then(|| Clock::now().elapsed());
+    finish(engine, cfg, &start, Some((front_end, back_end)))
+}
+
+type Times = (Duration2, Option<Duration2>);
+
+fn finish<W: Write>(engine: DiagnosticEngine<W>, cfg: &Config, start: &Clock, times: Option<Times>) -> i32 {
+    let sarif = engine.options().mode == OutputMode::Sarif;
+    let (outcome, mut out) = engine.finish();
+    if cfg.timing && !sarif {
+        let total = start.elapsed();
+        let mut s = String::new();
+        // cudafe++ prints the phase lines before the trailer and the total after it;
+        // the trailer is already written, so keep the order that matters to
+        // scripts: the total comes last.
+        if let Some((fe, be)) = times {
+            s.push_str(&timing_line("Front end time", fe));
+            if let Some(be) = be {
+                s.push_str(&timing_line("Back end time", be));
+            }
+        }
+        s.push_str(&timing_line("Total compilation time", total));
+        let _ = out.write_all(s.as_bytes());
+    }
+    let _ = out.flush();
+    outcome.exit_code
+}
+
+/// CPU and wall-clock time since a point.
+struct Clock {
+    wall: Instant,
+    cpu: std::time::Duration,
+}
+
+#[derive(Clone, Copy)]
+struct Duration2 {
+    cpu: f64,
+    wall: f64,
+}
+
+impl Clock {
+    fn now() -> Clock {
+        Clock { wall: Instant::now(), cpu: cpu_time() }
+    }
+    fn elapsed(&self) -> Duration2 {
+        Duration2 {
+            cpu: cpu_time().saturating_sub(self.cpu).as_secs_f64(),
+            wall: self.wall.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// Process CPU time from `/proc/self/stat` (utime + stime, in clock ticks of
+/// 1/100 s on Linux); zero where it cannot be read.
+fn cpu_time() -> std::time::Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return Default::default() };
+    // Fields after the command name, which is parenthesised and may hold spaces.
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return Default::default() };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = [11, 12].iter().filter_map(|&i| fields.get(i)?.parse::<u64>().ok()).sum();
+    std::time::Duration::from_millis(ticks * 10)
+}
+
+fn timing_line(label: &str, d: Duration2) -> String {
+    format!("{label:<30} {:>10.2} (CPU) {:>10.2} (elapsed)\n", d.cpu, d.wall)
+}
+
+fn engine_options(cfg: &Config, stdin: bool) -> EngineOptions {
+    let d = &cfg.diag;
+    let mut overrides = Overrides::default();
+    for (action, ids) in &d.controls {
+        overrides.apply(*action, ids);
+    }
+    let palette = Palette::detect(d.colors == Some(false), std::io::stderr().is_terminal(), |k| std::env::var(k).ok());
+    EngineOptions {
+        mode: match d.output_mode {
+            cmdline::OutputMode::Text => OutputMode::Text,
+            cmdline::OutputMode::Sarif => OutputMode::Sarif,
+        },
+        text: TextOptions {
+            display_error_number: d.display_error_number,
+            brief: d.brief,
+            wrap: d.wrap,
+            context_limit: d.context_limit.min(u32::MAX as u64) as u32,
+            palette,
+        },
+        error_limit: d.error_limit.min(u32::MAX as u64) as u32,
+        remarks: d.remarks,
+        no_warnings: d.no_warnings,
+        promote_warnings: d.promote_warnings,
+        overrides,
+        source_name: match &cfg.orig_src_file_name {
+            Some(n) => Some(n.clone()),
+            None if stdin => None,
+            None => Some(cfg.input.clone()),
+        },
+        cwd: std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| "/".into()),
+        rich_color: false,
+    }
+}
+
+/// The input text; `-` is stdin. Bytes that are not UTF-8 are replaced (the
+/// parser works on `str`).
+fn read_input(path: &str) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    if path == "-" {
+        std::io::stdin().lock().read_to_end(&mut bytes)?;
+    } else {
+        let meta = std::fs::metadata(path)?;
+        if meta.is_dir() {
+            return Err(std::io::Error::other("is a directory"));
+        }
+        bytes = std::fs::read(path)?;
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// `(offset of line start, line without terminator)` for each physical line.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut start = 0;
+    text.split_inclusive('\n').map(move |l| {
+        let s = start;
+        start += l.len();
+        (s, l.trim_end_matches('\n').trim_end_matches('\r'))
+    })
+}
+
+/// The presumed location of `offset`, with its physical source line.
+fn location(text: &str, map: &SourceMap, offset: u32, stdin: bool) -> Location {
+    let off = (offset as usize).min(text.len());
+    // Past the last token: EDG says "At end of source".
+    if text[off..].trim().is_empty() {
+        let loc = map.location(offset);
+        let mut l = Location::new(map.file_name(loc.file), loc.line, 0).with_offset(offset);
+        l.kind = LocationKind::EndOfSource;
+        return l;
+    }
+    let loc = map.location(offset);
+    let line_start = text[..off].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[off..].find('\n').map_or(text.len(), |i| off + i);
+    let line = text[line_start..line_end].trim_end_matches('\r');
+    let column = text[line_start..off].chars().count() as u32 + 1;
+    let mut l = Location::new(map.file_name(loc.file), loc.line, column)
+        .with_source_line(line)
+        .with_offset(offset);
+    l.system_header = map.flags_at(offset).system;
+    if stdin {
+        l.kind = LocationKind::Stdin;
+    }
+    l
+}
