@@ -10,9 +10,9 @@
 //! Invariants:
 //! - Texts are the interface: templates come byte-exact from the embedded
 //!   catalog (`catalog.tsv`, a copy of `spec/diagnostics-catalog.tsv`), and
-//!   the text renderer reproduces cudafe++ 13.0's layout byte for byte
-//!   (checked against the binary; colour + `--wrap_diagnostics` together is
-//!   the one approximated case).
+//!   the text renderer reproduces cudafe++ 13.0's layout byte for byte,
+//!   colours and `--wrap_diagnostics` included (checked against the binary:
+//!   unit tests hold its observed output, `tests/oracle.rs` runs it).
 //! - [`DiagId`] is the raw table index; display numbers exist only at the
 //!   edges (parsing user input, printing).
 //! - Nothing here panics on any input (bad fill-ins render as nothing;

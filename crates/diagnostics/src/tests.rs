@@ -371,6 +371,24 @@ fn text_wrap() {
                      ^
 
     "#]]);
+    // With colours (cudafe++ on a terminal), escapes move around line breaks.
+    let colored = TextOptions { palette: Some(Palette::parse(render::palette::DEFAULT_PALETTE)), ..opts.clone() };
+    expect![[r#"
+        \e[01m\e[0m\e[01mwrap.ii(3)\e[0m: \e[01;31merror\e[0m: more than one instance of overloaded function
+        \e[01m\e[0m          \e[01m"averyveryverylongfunctionnamethatisverylong_abcdefghijklmnop"\e[0m
+                  matches the argument list:
+                    function
+        \e[01m\e[0m                      \e[01m"averyveryverylongfunctionnamethatisverylong_abcdefghijkl
+        \e[0m                      \e[01mmnop(int)"\e[0m\e[32m (declared at line 1)\e[0m
+                    function
+        \e[01m\e[0m                      \e[01m"averyveryverylongfunctionnamethatisverylong_abcdefghijkl
+        \e[0m                      \e[01mmnop(double)"\e[0m\e[32m (declared at line 2)\e[0m
+                    argument types are: (long)
+          void g() { averyveryverylongfunctionnamethatisverylong_abcdefghijklmnop(1L); }
+                     ^
+
+    "#]]
+    .assert_eq(&render_text(&d, &colored).replace('\x1b', "\\e"));
     let mut w = missing_return(4, "f1");
     w.location.as_mut().unwrap().file = "wrap.ii".into();
     check_text(&w, &opts, expect![[r#"
@@ -380,6 +398,14 @@ fn text_wrap() {
                      ^
 
     "#]]);
+    expect![[r#"
+        \e[01m\e[0m\e[01mwrap.ii(4)\e[0m: \e[01;35mwarning\e[0m #940-D: missing return statement at end of non-void
+                  function \e[01m"f1"\e[0m
+          int f1() { }
+                     ^
+
+    "#]]
+    .assert_eq(&render_text(&w, &colored).replace('\x1b', "\\e"));
 }
 
 #[test]

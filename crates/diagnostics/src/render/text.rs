@@ -185,57 +185,113 @@ impl Writer<'_> {
             out.push('\n');
             return;
         }
+        // cudafe++ wraps text that holds colour escapes: a closing escape
+        // stays at the end of its line; an opening escape before a word that
+        // moves to the next line goes after the newline; and a break inside a
+        // coloured run resets the colour for the indentation and reopens it:
+        // `\n` [escapes at the break] [`ESC[0m` indent `ESC[..m` | indent].
         let cont_indent = indent + WRAP_INDENT;
         let mut col = head_len;
         // Whether the current line holds only indentation so far.
         let mut fresh = head.bytes().all(|b| b == b' ');
-        let mut pending_space = false;
+        let mut current: Option<&str> = None;
+        // Spaces and opening escapes seen since the last word, in order.
+        let mut pending: Vec<Option<&str>> = Vec::new();
+        let newline = |out: &mut String, current: Option<&str>| {
+            match current {
+                Some(code) => {
+                    out.push_str("\x1b[0m");
+                    out.push_str(&" ".repeat(cont_indent));
+                    out.push_str("\x1b[");
+                    out.push_str(code);
+                    out.push('m');
+                }
+                None => out.push_str(&" ".repeat(cont_indent)),
+            }
+        };
         for s in &spans.0 {
+            let code = match s.style {
+                Style::Plain => None,
+                Style::Quote => self.colors.and_then(|p| p.get(Category::Quote)),
+                Style::Range1 => self.colors.and_then(|p| p.get(Category::Range1)),
+            };
+            if let Some(code) = code {
+                pending.push(Some(code));
+            }
             for (k, word) in s.text.split(' ').enumerate() {
                 if k > 0 {
-                    if pending_space {
-                        // Two spaces in a row: keep the first, as text.
-                        out.push(' ');
-                        col += 1;
-                    }
-                    pending_space = true;
+                    pending.push(None);
                 }
                 if word.is_empty() {
                     continue;
                 }
                 let len = word.chars().count();
-                let sep = usize::from(pending_space);
-                if !fresh && col + sep + len > WRAP_WIDTH {
+                let spaces = pending.iter().filter(|p| p.is_none()).count();
+                let opens = pending.iter().rev().find_map(|p| *p);
+                if let Some(code) = opens {
+                    current = Some(code);
+                }
+                if !fresh && col + spaces + len > WRAP_WIDTH {
                     out.push('\n');
-                    out.push_str(&" ".repeat(cont_indent));
+                    for code in pending.drain(..).flatten() {
+                        out.push_str("\x1b[");
+                        out.push_str(code);
+                        out.push('m');
+                    }
+                    newline(out, current);
                     col = cont_indent;
                     fresh = true;
-                } else if pending_space {
-                    out.push(' ');
-                    col += 1;
+                } else {
+                    for p in pending.drain(..) {
+                        match p {
+                            None => out.push(' '),
+                            Some(code) => {
+                                out.push_str("\x1b[");
+                                out.push_str(code);
+                                out.push('m');
+                            }
+                        }
+                    }
+                    col += spaces;
                 }
-                pending_space = false;
                 let mut rest = word;
                 loop {
                     let room = WRAP_WIDTH.saturating_sub(col).max(1);
                     let n = rest.chars().count();
                     if n <= room || !fresh {
-                        self.span(s.style, rest, out);
+                        out.push_str(rest);
                         col += n;
                         break;
                     }
                     let cut = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
-                    self.span(s.style, &rest[..cut], out);
+                    out.push_str(&rest[..cut]);
                     out.push('\n');
-                    out.push_str(&" ".repeat(cont_indent));
+                    newline(out, current);
                     col = cont_indent;
                     rest = &rest[cut..];
                 }
                 fresh = false;
             }
+            if code.is_some() {
+                // Close at once: the reset belongs to the end of this line.
+                for p in pending.drain(..) {
+                    match p {
+                        None => out.push(' '),
+                        Some(code) => {
+                            out.push_str("\x1b[");
+                            out.push_str(code);
+                            out.push('m');
+                        }
+                    }
+                }
+                out.push_str("\x1b[0m");
+                current = None;
+            }
         }
-        if pending_space {
-            out.push(' ');
+        for p in pending.drain(..) {
+            if p.is_none() {
+                out.push(' ');
+            }
         }
         out.push('\n');
     }
