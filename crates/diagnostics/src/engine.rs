@@ -179,20 +179,8 @@ impl<W: Write> DiagnosticEngine<W> {
     /// The severity `diag` is shown with, or `None` if it is dropped
     /// (steps 1–2 of spec 60 §5.5; `once` and counting happen in `emit`).
     pub fn resolve(&self, diag: &Diagnostic) -> Option<Severity> {
-        let mut s = diag.severity;
         let loc = diag.location.as_ref();
-        if s.is_discretionary() && s != Severity::Note {
-            let pragma = loc.and_then(|l| l.offset).and_then(|o| self.pragmas.level_at(diag.id, o));
-            let level = match pragma {
-                Some(PragmaLevel::Set(level)) => Some(level),
-                Some(PragmaLevel::Default) | None => self.opts.overrides.level(diag.id),
-            };
-            match level {
-                Some(Level::Suppressed) => return None,
-                Some(Level::Severity(new)) => s = new,
-                None => {}
-            }
-        }
+        let s = self.overridden(diag.id, diag.severity, loc.and_then(|l| l.offset))?;
         if s == Severity::Remark && !self.opts.remarks {
             return None;
         }
@@ -203,6 +191,25 @@ impl<W: Write> DiagnosticEngine<W> {
             return None;
         }
         Some(s)
+    }
+
+    /// Step 1: the pragma in force at `offset`, else the command-line
+    /// override, else `s`; `None` when suppressed. Only discretionary
+    /// severities can change.
+    fn overridden(&self, id: DiagId, s: Severity, offset: Option<u32>) -> Option<Severity> {
+        if !s.is_discretionary() || s == Severity::Note {
+            return Some(s);
+        }
+        let pragma = offset.and_then(|o| self.pragmas.level_at(id, o));
+        let level = match pragma {
+            Some(PragmaLevel::Set(level)) => Some(level),
+            Some(PragmaLevel::Default) | None => self.opts.overrides.level(id),
+        };
+        match level {
+            Some(Level::Suppressed) => None,
+            Some(Level::Severity(new)) => Some(new),
+            None => Some(s),
+        }
     }
 
     /// Applies options and pragmas to `diag`, prints it if it survives, and
@@ -222,18 +229,19 @@ impl<W: Write> DiagnosticEngine<W> {
         let shown = Shown { severity, promoted };
         self.print(diag, shown);
 
-        if severity.is_error() || promoted {
-            self.errors += 1;
-        } else if severity.is_fatal() {
-            self.catastrophic += 1;
-        } else if matches!(severity, Severity::Warning | Severity::CommandLineWarning) {
-            self.warnings += 1;
-        }
+        self.count(severity, promoted);
 
         if severity == Severity::Warning && !self.hint_given && self.opts.text.display_error_number {
+            // The hint bypasses the remark filter but obeys overrides, with
+            // the pragmas in force at the warning (checked with cudafe++:
+            // `--diag_error=20252` prints `Error: The warnings …` and exits 2).
             self.hint_given = true;
-            let hint = Diagnostic::new(HINT_REMARK, Severity::Remark);
-            self.print(&hint, Shown { severity: Severity::Remark, promoted: false });
+            let offset = diag.location.as_ref().and_then(|l| l.offset);
+            if let Some(hint_severity) = self.overridden(HINT_REMARK, Severity::Remark, offset) {
+                let hint = Diagnostic::new(HINT_REMARK, hint_severity);
+                self.print(&hint, Shown { severity: hint_severity, promoted: false });
+                self.count(hint_severity, false);
+            }
         }
 
         if severity.is_fatal() {
@@ -249,6 +257,16 @@ impl<W: Write> DiagnosticEngine<W> {
             return Flow::Stop;
         }
         Flow::Continue
+    }
+
+    fn count(&mut self, severity: Severity, promoted: bool) {
+        if severity.is_error() || promoted {
+            self.errors += 1;
+        } else if severity.is_fatal() {
+            self.catastrophic += 1;
+        } else if matches!(severity, Severity::Warning | Severity::CommandLineWarning) {
+            self.warnings += 1;
+        }
     }
 
     fn print(&mut self, diag: &Diagnostic, shown: Shown) {

@@ -221,6 +221,13 @@ int x;
         (text, &["--display_error_number", "--output_mode=sarif"]),
         (text, &["--display_error_number", "--output_mode=sarif", "--remarks", "--error_limit=1"]),
         ("int x;\n", &["--output_mode=sarif"]),
+        // The hint remark obeys overrides (at the first warning's position).
+        (text, &["--display_error_number", "--diag_suppress=20252"]),
+        (text, &["--display_error_number", "--diag_error=3709"]),
+        (text, &["--display_error_number", "--diag_warning=supress_warning"]),
+        ("#pragma nv_diag_suppress 20252\n#pragma nv_diag_suppress 99999\n", N),
+        ("#pragma nv_diag_error 20252\n#pragma nv_diag_suppress 99999\n", N),
+        ("#pragma nv_diag_suppress 99999\n#pragma nv_diag_suppress 20252\n#pragma nv_diag_suppress 99998\n", N),
     ]);
 }
 
