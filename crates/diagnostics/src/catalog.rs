@@ -59,7 +59,9 @@ fn parse_tsv() -> Catalog {
         let cols: Vec<&'static str> = line.split('\t').collect();
         let col = |i: usize| cols.get(i).copied().unwrap_or("");
         // Wiki rows that match no slot have an empty `internal` column.
-        let Ok(index) = col(1).parse::<u16>() else { continue };
+        let Ok(index) = col(1).parse::<u16>() else {
+            continue;
+        };
         if index >= TABLE_SIZE {
             continue;
         }
@@ -75,7 +77,14 @@ fn parse_tsv() -> Catalog {
         }
         let tag = Some(col(5)).filter(|t| !t.is_empty());
         let id = DiagId(index);
-        let entry = Entry { id, severity, discretionary, tag, category: col(6), template: col(7) };
+        let entry = Entry {
+            id,
+            severity,
+            discretionary,
+            tag,
+            category: col(6),
+            template: col(7),
+        };
         if let Some(tag) = tag {
             by_tag.entry(tag).or_insert(id);
         }
@@ -83,7 +92,11 @@ fn parse_tsv() -> Catalog {
         by_text.entry(entry.template).or_insert(id);
         slots[index as usize] = Some(entry);
     }
-    Catalog { slots, by_tag, by_text }
+    Catalog {
+        slots,
+        by_tag,
+        by_text,
+    }
 }
 
 /// The entry of a table slot; `None` for unused slots.

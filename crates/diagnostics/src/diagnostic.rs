@@ -34,7 +34,10 @@ pub struct Diagnostic {
 /// A message template with its fill-ins (continuation lines are these).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
-    Template { id: DiagId, args: Vec<Arg> },
+    Template {
+        id: DiagId,
+        args: Vec<Arg>,
+    },
     /// Literal text, for lines that are not table entries (the option list
     /// under "more than one command line option matches …").
     Text(String),
@@ -100,7 +103,10 @@ pub enum Arg {
     /// `%u`
     UInt(u64),
     /// `%t`: `"long *"`, plus ` (aka "int *")` when `aka` is given and differs.
-    Type { spelling: String, aka: Option<String> },
+    Type {
+        spelling: String,
+        aka: Option<String>,
+    },
     /// `%T`: a template argument list, rendered `"<int, float>"`; give the
     /// spellings between the angle brackets.
     TemplateArgs(String),
@@ -137,7 +143,11 @@ pub struct Entity {
 
 impl Entity {
     pub fn new(kind: EntityKind, name: impl Into<String>) -> Entity {
-        Entity { kind: Some(kind), name: name.into(), ..Entity::default() }
+        Entity {
+            kind: Some(kind),
+            name: name.into(),
+            ..Entity::default()
+        }
     }
 }
 
@@ -260,13 +270,17 @@ impl Diagnostic {
 
     /// With the catalog's usual severity for `id`.
     pub fn with_default_severity(id: DiagId) -> Diagnostic {
-        let severity = crate::catalog::entry(id).map_or(Severity::HardError, |e| e.default_severity());
+        let severity =
+            crate::catalog::entry(id).map_or(Severity::HardError, |e| e.default_severity());
         Diagnostic::new(id, severity)
     }
 
     /// A command-line error (`Command-line error: invalid option: --bogus`).
     pub fn command_line_error(id: DiagId, args: Vec<Arg>) -> Diagnostic {
-        Diagnostic { args, ..Diagnostic::new(id, Severity::CommandLineError) }
+        Diagnostic {
+            args,
+            ..Diagnostic::new(id, Severity::CommandLineError)
+        }
     }
 
     pub fn with_args(mut self, args: Vec<Arg>) -> Diagnostic {

@@ -14,8 +14,8 @@
 //! binary still prints continuation, context and note lines there).
 
 use crate::diagnostic::{ContextEntry, ContextKind, Diagnostic, LocationKind, Message};
-use crate::number::DiagId;
 use crate::message::{Span, Spans, Style, expand};
+use crate::number::DiagId;
 use crate::render::palette::{Category, Palette};
 use crate::severity::Severity;
 
@@ -34,7 +34,13 @@ pub struct TextOptions {
 
 impl Default for TextOptions {
     fn default() -> TextOptions {
-        TextOptions { display_error_number: false, brief: false, wrap: false, context_limit: 10, palette: None }
+        TextOptions {
+            display_error_number: false,
+            brief: false,
+            wrap: false,
+            context_limit: 10,
+            palette: None,
+        }
     }
 }
 
@@ -54,7 +60,11 @@ pub struct Shown {
 
 /// Appends the full text of `diag` (with its trailing empty line unless brief).
 pub fn render(diag: &Diagnostic, shown: Shown, opts: &TextOptions, out: &mut String) {
-    let colors = if shown.severity == Severity::CommandLineError { None } else { opts.palette.as_ref() };
+    let colors = if shown.severity == Severity::CommandLineError {
+        None
+    } else {
+        opts.palette.as_ref()
+    };
     let w = Writer { opts, colors };
     w.primary(diag, shown, out);
     if !opts.brief {
@@ -83,7 +93,11 @@ impl Writer<'_> {
 
     /// Primary line, continuation, source + caret, context, notes.
     fn primary(&self, diag: &Diagnostic, shown: Shown, out: &mut String) {
-        let label = if shown.promoted { Severity::Error } else { shown.severity };
+        let label = if shown.promoted {
+            Severity::Error
+        } else {
+            shown.severity
+        };
         let sev_cat = severity_category(label);
         let mut head = String::new();
         let show_number = self.opts.display_error_number && shown.severity <= Severity::Warning;
@@ -98,7 +112,11 @@ impl Writer<'_> {
                 match loc.kind {
                     LocationKind::Normal => {
                         self.esc(Category::Locus, "", &mut head);
-                        self.esc(Category::Locus, &format!("{}({})", loc.file, loc.line), &mut head);
+                        self.esc(
+                            Category::Locus,
+                            &format!("{}({})", loc.file, loc.line),
+                            &mut head,
+                        );
                     }
                     LocationKind::EndOfSource => head.push_str("At end of source"),
                     LocationKind::Stdin => head.push_str(&format!("Line {}", loc.line)),
@@ -113,12 +131,21 @@ impl Writer<'_> {
         head.push_str(": ");
         let file = diag.location.as_ref().map(|l| l.file.as_str());
         let message = expand(crate::catalog::template(diag.id), &diag.args, file);
-        self.line(&head, visible_len(&head, self.colors.is_some()), &message, 0, out);
+        self.line(
+            &head,
+            visible_len(&head, self.colors.is_some()),
+            &message,
+            0,
+            out,
+        );
 
         for cont in &diag.continuation {
             let spans = match cont {
                 Message::Template { id, args } => expand(crate::catalog::template(*id), args, file),
-                Message::Text(t) => Spans(vec![Span { style: Style::Plain, text: t.clone() }]),
+                Message::Text(t) => Spans(vec![Span {
+                    style: Style::Plain,
+                    text: t.clone(),
+                }]),
             };
             self.line(&" ".repeat(12), 12, &spans, 12, out);
         }
@@ -141,7 +168,14 @@ impl Writer<'_> {
         self.context(&diag.context, file, out);
 
         for note in &diag.notes {
-            self.primary(note, Shown { severity: note.severity, promoted: false }, out);
+            self.primary(
+                note,
+                Shown {
+                    severity: note.severity,
+                    promoted: false,
+                },
+                out,
+            );
         }
     }
 
@@ -197,17 +231,15 @@ impl Writer<'_> {
         let mut current: Option<&str> = None;
         // Spaces and opening escapes seen since the last word, in order.
         let mut pending: Vec<Option<&str>> = Vec::new();
-        let newline = |out: &mut String, current: Option<&str>| {
-            match current {
-                Some(code) => {
-                    out.push_str("\x1b[0m");
-                    out.push_str(&" ".repeat(cont_indent));
-                    out.push_str("\x1b[");
-                    out.push_str(code);
-                    out.push('m');
-                }
-                None => out.push_str(&" ".repeat(cont_indent)),
+        let newline = |out: &mut String, current: Option<&str>| match current {
+            Some(code) => {
+                out.push_str("\x1b[0m");
+                out.push_str(&" ".repeat(cont_indent));
+                out.push_str("\x1b[");
+                out.push_str(code);
+                out.push('m');
             }
+            None => out.push_str(&" ".repeat(cont_indent)),
         };
         for s in &spans.0 {
             let code = match s.style {
@@ -306,7 +338,10 @@ impl Writer<'_> {
 }
 
 fn plain(text: &str) -> Spans {
-    Spans(vec![Span { style: Style::Plain, text: text.to_owned() }])
+    Spans(vec![Span {
+        style: Style::Plain,
+        text: text.to_owned(),
+    }])
 }
 
 fn severity_category(s: Severity) -> Category {
@@ -339,7 +374,11 @@ fn visible_len(head: &str, has_escapes: bool) -> usize {
 /// so the caret lines up in a terminal.
 pub fn caret_indent(src: &str, column: u32) -> String {
     let want = column.saturating_sub(1) as usize;
-    let mut s: String = src.chars().take(want).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let mut s: String = src
+        .chars()
+        .take(want)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
     let have = src.chars().count().min(want);
     s.extend(std::iter::repeat_n(' ', want - have));
     s
@@ -358,9 +397,18 @@ fn context_template(kind: ContextKind, single: bool) -> &'static str {
     };
     let template = crate::catalog::template(DiagId(index));
     // The list form of 685–687 drops the single-line form's "detected during ".
-    if single { template } else { template.strip_prefix("detected during ").unwrap_or(template) }
+    if single {
+        template
+    } else {
+        template
+            .strip_prefix("detected during ")
+            .unwrap_or(template)
+    }
 }
 
 fn context_args(e: &ContextEntry) -> Vec<crate::diagnostic::Arg> {
-    vec![crate::diagnostic::Arg::Entity(e.entity.clone()), crate::diagnostic::Arg::Pos(e.at.clone())]
+    vec![
+        crate::diagnostic::Arg::Entity(e.entity.clone()),
+        crate::diagnostic::Arg::Pos(e.at.clone()),
+    ]
 }
