@@ -370,3 +370,48 @@ fn pragma_tokens(line: &str) -> Vec<PragmaToken<'_>> {
     }
     out
 }
+
+/// Finds every diagnostic pragma in a translation unit's text: the lines
+/// whose first non-blank character is `#` and that [`parse_pragma`] accepts.
+/// Returns the timeline (records at the offset of each line's start) and the
+/// problems as `(absolute offset, warning number)` in text order, including
+/// 3185 at the end of each `pop` line that closes no `push`.
+///
+/// Preprocessed input has no comments, so a `#` that starts a line is a
+/// directive (a raw string literal spanning lines is the one exception, and
+/// gcc does not put `#pragma` text at the start of such lines in practice).
+pub fn scan_pragmas(text: &str) -> (PragmaTimeline, Vec<(u32, DiagId)>) {
+    let mut records = Vec::new();
+    let mut problems = Vec::new();
+    let mut pop_ends = Vec::new();
+    let mut start = 0usize;
+    for line in text.split_inclusive('\n') {
+        let line_start = start;
+        start += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let trimmed = body.trim_start_matches([' ', '\t']);
+        if !trimmed.starts_with('#') {
+            continue;
+        }
+        let lead = body.len() - trimmed.len();
+        let Some((pragma, probs)) = parse_pragma(trimmed) else {
+            continue;
+        };
+        for p in probs {
+            problems.push(((line_start + lead + p.offset) as u32, p.id));
+        }
+        if pragma == DiagPragma::Pop {
+            pop_ends.push((line_start as u32, (line_start + body.len()) as u32));
+        }
+        records.push((line_start as u32, pragma));
+    }
+    let timeline = PragmaTimeline::new(records);
+    let unmatched: FxHashSet<u32> = timeline.unmatched_pops().collect();
+    for (line_start, end) in pop_ends {
+        if unmatched.contains(&line_start) {
+            problems.push((end, DiagId(3185)));
+        }
+    }
+    problems.sort_by_key(|(offset, _)| *offset);
+    (timeline, problems)
+}

@@ -50,6 +50,16 @@
 //! assert!(String::from_utf8(bytes).unwrap().ends_with("1 error detected in the compilation of \"x.cu\".\n"));
 //! ```
 //!
+//! Pragmas: [`scan_pragmas`] finds them in the TU text and returns the
+//! timeline plus the pragma syntax warnings (1222, 1223, 1224, 253, 3184,
+//! 3185) as `(offset, number)`; emit those as `Severity::Warning`.
+//!
+//! Order: emit diagnostics in source order, as cudafe++ does (`once` counts
+//! earlier emissions, the error limit stops at the N-th). A diagnostic that
+//! cudafe++ reports after reading the whole file (e.g. 177 "declared but
+//! never referenced") sets `Diagnostic::deferred`, so every `nv_diag_once`
+//! of the file applies to it.
+//!
 //! Command-line errors: `Diagnostic::command_line_error(id, args)` (e.g.
 //! `DiagListError::id()` with `Arg::Str(err.item())`), emitted like any other;
 //! the engine prints `Command-line error: …`, the "this compilation" trailer
@@ -68,6 +78,7 @@ mod tests;
 
 pub use crate::control::{
     Action, DiagPragma, Level, Overrides, PragmaLevel, PragmaProblem, PragmaTimeline, parse_pragma,
+    scan_pragmas,
 };
 pub use crate::diagnostic::{
     Arg, ContextEntry, ContextKind, Diagnostic, Entity, EntityKind, Location, LocationKind,

@@ -1366,3 +1366,24 @@ fn rich_output() {
     "#]]
     .assert_eq(&text);
 }
+
+#[test]
+fn scanning_a_translation_unit_for_pragmas() {
+    let text = "int a;\r\n  #pragma nv_diagnostic push\n# 3 \"x.cu\"\n#pragma nv_diag_suppress 940 177\n\
+                #pragma nv_diagnostic pop\n\t#pragma nv_diagnostic pop\nint b;\n#pragma GCC diagnostic pop\n";
+    let (timeline, problems) = scan_pragmas(text);
+    let at = |needle: &str| text.find(needle).unwrap() as u32;
+    assert_eq!(
+        problems,
+        vec![(at("177"), DiagId(253)), (at("\nint b"), DiagId(3185))]
+    );
+    assert_eq!(
+        timeline.level_at(DiagId(940), at("#pragma nv_diagnostic pop")),
+        Some(PragmaLevel::Set(Level::Suppressed))
+    );
+    assert_eq!(timeline.level_at(DiagId(940), at("int b")), None);
+    assert_eq!(
+        timeline.unmatched_pops().collect::<Vec<_>>(),
+        vec![at("\t#pragma nv_diagnostic pop")]
+    );
+}

@@ -116,39 +116,19 @@ fn run_ours(text: &str, flags: &[&str], cwd: &Path) -> (String, i32) {
         return (String::from_utf8(out).unwrap(), o.exit_code);
     }
 
-    let mut records = Vec::new();
-    // (offset of the pop's line if this is a 3185 candidate, diagnostic)
-    let mut problems = Vec::new();
-    let mut offset = 0u32;
-    for (i, line) in text.lines().enumerate() {
-        if let Some((pragma, probs)) = parse_pragma(line) {
-            records.push((offset, pragma.clone()));
-            let loc = |col: usize| {
-                Location::new("p.ii", i as u32 + 1, col as u32 + 1)
-                    .with_source_line(line)
-                    .with_offset(offset + col as u32)
-            };
-            for p in probs {
-                problems.push((
-                    None,
-                    Diagnostic::new(p.id, Severity::Warning).at(loc(p.offset)),
-                ));
-            }
-            if pragma == DiagPragma::Pop {
-                problems.push((
-                    Some(offset),
-                    Diagnostic::new(DiagId(3185), Severity::Warning).at(loc(line.len())),
-                ));
-            }
-        }
-        offset += line.len() as u32 + 1;
-    }
-    let timeline = PragmaTimeline::new(records);
-    let unmatched: Vec<u32> = timeline.unmatched_pops().collect();
-    let problems: Vec<Diagnostic> = problems
+    let (timeline, found) = scan_pragmas(text);
+    let problems: Vec<Diagnostic> = found
         .into_iter()
-        .filter(|(pop, _)| pop.is_none_or(|o| unmatched.contains(&o)))
-        .map(|(_, d)| d)
+        .map(|(offset, id)| {
+            let line_start = text[..offset as usize].rfind('\n').map_or(0, |i| i + 1);
+            let line_no = text[..line_start].matches('\n').count() as u32 + 1;
+            let line = text[line_start..].lines().next().unwrap_or("");
+            let column = offset - line_start as u32 + 1;
+            let loc = Location::new("p.ii", line_no, column)
+                .with_source_line(line)
+                .with_offset(offset);
+            Diagnostic::new(id, Severity::Warning).at(loc)
+        })
         .collect();
     let mut engine = DiagnosticEngine::new(opts, Vec::new());
     engine.set_pragmas(timeline);
