@@ -1387,3 +1387,68 @@ fn scanning_a_translation_unit_for_pragmas() {
         vec![at("\t#pragma nv_diagnostic pop")]
     );
 }
+
+#[test]
+fn text_wrap_context_lines() {
+    // wctx.ii with --wrap_diagnostics: context entries wrap 10 columns deeper.
+    let t = "TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT";
+    let one = "OneWithAVeryLongNameIndeedYesVeryLong";
+    let src = format!("template<class {t}> struct {one} {{ {t} x = 1.0; int *p = x; }};");
+    let d = Diagnostic::new(DiagId(144), Severity::HardError)
+        .with_args(vec![
+            Arg::Type {
+                spelling: "int".into(),
+                aka: None,
+            },
+            Arg::Type {
+                spelling: "int *".into(),
+                aka: None,
+            },
+        ])
+        .at(Location::new("wctx.ii", 1, 152).with_source_line(src))
+        .with_context(ContextEntry {
+            kind: ContextKind::ImplicitGeneration,
+            entity: Entity {
+                kind: None,
+                with_template_args: Some(format!("{one}<{t}>::{one}() [with {t}=int]")),
+                ..Entity::default()
+            },
+            at: Pos::At {
+                file: "wctx.ii".into(),
+                line: 2,
+            },
+        })
+        .with_context(ContextEntry {
+            kind: ContextKind::Instantiation,
+            entity: Entity {
+                with_template_args: Some(format!("{one}<{t}> [with {t}=int]")),
+                ..Entity::new(EntityKind::Class, format!("{one}<int>"))
+            },
+            at: Pos::At {
+                file: "wctx.ii".into(),
+                line: 2,
+            },
+        });
+    let opts = TextOptions {
+        wrap: true,
+        brief: true,
+        ..TextOptions::default()
+    };
+    check_text(
+        &d,
+        &opts,
+        expect![[r#"
+        wctx.ii(1): error: a value of type "int" cannot be used to initialize an entity
+                  of type "int *"
+                  detected during:
+                    implicit generation of
+                              "OneWithAVeryLongNameIndeedYesVeryLong<TTTTTTTTTTTTTTTTTT
+                              TTTTTTTTTTTTTTT>::OneWithAVeryLongNameIndeedYesVeryLong()
+                              [with TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT=int]" at line 2
+                    instantiation of class
+                              "OneWithAVeryLongNameIndeedYesVeryLong<TTTTTTTTTTTTTTTTTT
+                              TTTTTTTTTTTTTTT> [with
+                              TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT=int]" at line 2
+    "#]],
+    );
+}
