@@ -269,7 +269,8 @@ fn parse_inner(args: &[String], early: &mut Vec<Early>) -> Result<Outcome, CmdEr
         return Err(err0(593));
     };
     cfg.input = input.clone();
-    let name = Some(cfg.orig_src_file_name.clone().unwrap_or_else(|| input.clone()));
+    // Stdin has no name: "in this compilation".
+    let name = cfg.orig_src_file_name.clone().or_else(|| (input != "-").then(|| input.clone()));
     if positionals.len() > 1 {
         return Err(CmdError { name, ..err0(595) });
     }

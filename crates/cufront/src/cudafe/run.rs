@@ -2,7 +2,9 @@
 //! input, parse it through the database, report diagnostics in input order,
 //! print the trailer (and `--timing` lines), and return the exit status.
 
+use std::cell::RefCell;
 use std::io::{IsTerminal, Read, Write};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -17,21 +19,32 @@ use super::cmdline::{self, Config};
 
 /// Message 1696 `cannot open %s file %sq2`.
 const CANNOT_OPEN: DiagId = DiagId(1696);
+/// Message 1697 `cannot open %s file %sq2: %s3`.
+const CANNOT_OPEN_BECAUSE: DiagId = DiagId(1697);
 /// Message 1538 `%s`: carries a parser message that has no catalog entry.
 const RAW_TEXT: DiagId = DiagId(1538);
 
 pub fn run(cfg: &Config, out: impl Write) -> i32 {
     let start = Clock::now();
     let stdin = cfg.input == "-";
-    let mut engine = DiagnosticEngine::new(engine_options(cfg, stdin), out);
+    // The `--timing` lines go to the same stream, some before the trailer.
+    let out = Shared(Rc::new(RefCell::new(out)));
+    let mut engine = DiagnosticEngine::new(engine_options(cfg, stdin), out.clone());
 
     let text = match read_input(&cfg.input) {
         Ok(t) => t,
-        Err(_) => {
-            let diag = Diagnostic::new(CANNOT_OPEN, Severity::Catastrophic)
-                .with_args(vec![Arg::Str("source".into()), Arg::Str(cfg.input.clone())]);
+        Err(why) => {
+            let mut args = vec![Arg::Str("source".into()), Arg::Str(cfg.input.clone())];
+            let id = match why {
+                ReadError::IsDirectory => {
+                    args.push(Arg::Str("is a directory".into()));
+                    CANNOT_OPEN_BECAUSE
+                }
+                ReadError::Io => CANNOT_OPEN,
+            };
+            let diag = Diagnostic::new(id, Severity::Catastrophic).with_args(args);
             engine.emit(&diag);
-            return finish(engine, cfg, &start, None);
+            return finish(engine, &out, cfg, &start, None);
         }
     };
 
@@ -85,28 +98,50 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     // The back end (host file, module id) is not written yet: it would run
     // here when there are no errors and no `--no_code_gen`.
     let back_end = (!engine.has_errors() && !cfg.no_code_gen).then(|| Clock::now().elapsed());
-    finish(engine, cfg, &start, Some((front_end, back_end)))
+    finish(engine, &out, cfg, &start, Some((front_end, back_end)))
+}
+
+/// One writer used by the engine and by the timing lines.
+struct Shared<W>(Rc<RefCell<W>>);
+
+impl<W> Clone for Shared<W> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<W: Write> Write for Shared<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
 }
 
 type Times = (Duration2, Option<Duration2>);
 
-fn finish<W: Write>(engine: DiagnosticEngine<W>, cfg: &Config, start: &Clock, times: Option<Times>) -> i32 {
-    let sarif = engine.options().mode == OutputMode::Sarif;
-    let (outcome, mut out) = engine.finish();
-    if cfg.timing && !sarif {
-        let total = start.elapsed();
-        let mut s = String::new();
-        // cudafe++ prints the phase lines before the trailer and the total after it;
-        // the trailer is already written, so keep the order that matters to
-        // scripts: the total comes last.
-        if let Some((fe, be)) = times {
-            s.push_str(&timing_line("Front end time", fe));
-            if let Some(be) = be {
-                s.push_str(&timing_line("Back end time", be));
-            }
+/// Ends the compilation: phase times, trailer, total time (cudafe++'s order).
+/// A terminated compilation (catastrophic error, error limit) prints no times.
+fn finish<W: Write>(
+    engine: DiagnosticEngine<Shared<W>>,
+    out: &Shared<W>,
+    cfg: &Config,
+    start: &Clock,
+    times: Option<Times>,
+) -> i32 {
+    let timing = cfg.timing && engine.options().mode != OutputMode::Sarif && !engine.is_stopped();
+    let mut out = out.clone();
+    if timing && let Some((fe, be)) = times {
+        let mut s = timing_line("Front end time", fe);
+        if let Some(be) = be {
+            s.push_str(&timing_line("Back end time", be));
         }
-        s.push_str(&timing_line("Total compilation time", total));
         let _ = out.write_all(s.as_bytes());
+    }
+    let (outcome, _) = engine.finish();
+    if timing {
+        let _ = out.write_all(timing_line("Total compilation time", start.elapsed()).as_bytes());
     }
     let _ = out.flush();
     outcome.exit_code
@@ -187,16 +222,20 @@ fn engine_options(cfg: &Config, stdin: bool) -> EngineOptions {
 
 /// The input text; `-` is stdin. Bytes that are not UTF-8 are replaced (the
 /// parser works on `str`).
-fn read_input(path: &str) -> std::io::Result<String> {
+enum ReadError {
+    IsDirectory,
+    Io,
+}
+
+fn read_input(path: &str) -> Result<String, ReadError> {
     let mut bytes = Vec::new();
     if path == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes)?;
+        std::io::stdin().lock().read_to_end(&mut bytes).map_err(|_| ReadError::Io)?;
     } else {
-        let meta = std::fs::metadata(path)?;
-        if meta.is_dir() {
-            return Err(std::io::Error::other("is a directory"));
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(ReadError::IsDirectory);
         }
-        bytes = std::fs::read(path)?;
+        bytes = std::fs::read(path).map_err(|_| ReadError::Io)?;
     }
     Ok(match String::from_utf8(bytes) {
         Ok(s) => s,
@@ -218,8 +257,9 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 fn location(text: &str, map: &SourceMap, offset: u32, stdin: bool) -> Location {
     let off = (offset as usize).min(text.len());
     // Past the last token: EDG says "At end of source".
+    // Its line (SARIF shows it) is that of the end of the last token.
     if text[off..].trim().is_empty() {
-        let loc = map.location(offset);
+        let loc = map.location(text.trim_end().len() as u32);
         let mut l = Location::new(map.file_name(loc.file), loc.line, 0).with_offset(offset);
         l.kind = LocationKind::EndOfSource;
         return l;
