@@ -1452,3 +1452,44 @@ fn text_wrap_context_lines() {
     "#]],
     );
 }
+
+/// Arbitrary text never panics the pragma reader, the template expander or
+/// the wrapping text renderer (deterministic pseudo-random inputs).
+#[test]
+fn no_panics_on_arbitrary_text() {
+    let alphabet: Vec<char> =
+        "#pragma nv_diag_suppress diagnostic push pop 0123456789,()\"'\\%[]snpdtTuqo é\t\n\r"
+            .chars()
+            .collect();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let wrap = TextOptions {
+        wrap: true,
+        palette: Some(Palette::parse(render::palette::DEFAULT_PALETTE)),
+        ..TextOptions::default()
+    };
+    for _ in 0..3000 {
+        let len = (next() % 60) as usize;
+        let s: String = (0..len)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect();
+        let _ = parse_pragma(&s);
+        let _ = scan_pragmas(&s);
+        let args = [
+            Arg::Str(s.clone()),
+            entity(EntityKind::Function, &s),
+            Arg::Int(1),
+        ];
+        let _ = message::render_plain(&s, &args, Some("x"));
+        let d = Diagnostic::new(DiagId(1538), Severity::Warning)
+            .with_arg(Arg::Str(s.repeat(3)))
+            .at(Location::new("x", 1, (next() % 200) as u32).with_source_line(s.clone()));
+        let _ = render_text(&d, &wrap);
+        let _ = parse_diag_list(&s);
+    }
+}
