@@ -13,9 +13,9 @@
 //! 4. `-o` / `--output` is rejected (now with the source name known).
 
 use cufront_base_db::{HostCompiler, LangStandard};
-use cufront_diagnostics::{parse_diag_list, Action, DiagId};
+use cufront_diagnostics::{Action, DiagId, parse_diag_list};
 
-use super::flags::{self, FlagId, Lookup, FLAGS};
+use super::flags::{self, FLAGS, FlagId, Lookup};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostKind {
@@ -335,7 +335,11 @@ fn apply(
     let v = value.unwrap_or_default();
     // Language-mode options conflict as soon as both kinds were seen.
     let mode = |st: &mut State, c: bool| -> Result<(), CmdError> {
-        if c { st.c_mode = true } else { st.cxx_mode = true }
+        if c {
+            st.c_mode = true
+        } else {
+            st.cxx_mode = true
+        }
         if st.c_mode && st.cxx_mode { Err(err0(1027)) } else { Ok(()) }
     };
     match name {
@@ -519,8 +523,14 @@ fn apply(
                 return Err(err0(660));
             }
         }
-        "modify-stack-limit" | "time_limit" | "pending_instantiations" | "max_depth_constexpr_call"
-        | "max_cost_constexpr_call" | "pgi_version" | "icc_version" | "msvc_target_version" => {
+        "modify-stack-limit"
+        | "time_limit"
+        | "pending_instantiations"
+        | "max_depth_constexpr_call"
+        | "max_cost_constexpr_call"
+        | "pgi_version"
+        | "icc_version"
+        | "msvc_target_version" => {
             number(&v)?;
         }
         "pch_dir" => {
@@ -552,5 +562,97 @@ impl Config {
             HostKind::Clang => HostCompiler::Clang(self.clang_version),
             HostKind::None => HostCompiler::None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_words(s: &str) -> Parsed {
+        parse(&s.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+    }
+
+    /// `(message number, fill-in, trailer name)` of a rejected command line.
+    fn error(s: &str) -> (u16, Option<String>, Option<String>) {
+        match parse_words(s).outcome {
+            Outcome::Error(e) => (e.id.0, e.arg, e.name),
+            other => panic!("{s}: accepted: {other:?}"),
+        }
+    }
+
+    fn config(s: &str) -> Config {
+        match parse_words(s).outcome {
+            Outcome::Run(c) => *c,
+            other => panic!("{s}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn values_may_start_with_a_dash() {
+        assert_eq!(
+            error("--modify-stack-limit --stub_file_name s.c x.ii"),
+            (574, Some("--stub_file_name".into()), None)
+        );
+        assert_eq!(config("--gen_c_file_name -x x.ii").gen_c_file_name.as_deref(), Some("-x"));
+    }
+
+    #[test]
+    fn short_groups_and_attached_values() {
+        let c = config("-we5 x.ii");
+        assert!(c.diag.no_warnings);
+        assert_eq!(c.diag.error_limit, 5);
+        assert_eq!(error("-wZ x.ii").1.as_deref(), Some("-wZ"));
+        assert_eq!(error("-e").0, 571);
+    }
+
+    #[test]
+    fn ambiguity_lists_candidates_in_table_order() {
+        match parse_words("--diag_=940 x.ii").outcome {
+            Outcome::Error(e) => {
+                assert_eq!((e.id.0, e.arg.as_deref()), (923, Some("diag_=940")));
+                assert_eq!(
+                    e.continuation,
+                    ["--diag_suppress", "--diag_remark", "--diag_warning", "--diag_error", "--diag_once"]
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn order_of_checks() {
+        // Mode conflicts stop at once, before a later bad option.
+        assert_eq!(error("--c --c++17 --bogus x.ii").0, 1027);
+        // Dialect checks come before the positional words, without a name.
+        assert_eq!(error("-b x.ii x.ii"), (1908, None, None));
+        // Then too many arguments and -o, with the name.
+        assert_eq!(error("-o y x.ii x.ii"), (595, None, Some("x.ii".into())));
+        assert_eq!(error("--orig_src_file_name a.cu -o y x.ii"), (596, None, Some("a.cu".into())));
+        assert_eq!(error("ok.ii --bogus").0, 595);
+        assert_eq!(error("- x.ii").2, None, "stdin has no name");
+    }
+
+    #[test]
+    fn last_occurrence_wins_and_version_exits() {
+        let c = config("--c++20 --c++11 --gen_c_file_name a --gen_c_file_name b x.ii");
+        assert_eq!(c.standard, LangStandard::Cxx11);
+        assert_eq!(c.gen_c_file_name.as_deref(), Some("b"));
+        let p = parse_words("--version");
+        assert!(matches!(p.outcome, Outcome::Exit(0)));
+        assert_eq!(p.early, [Early::Stderr(VERSION_BANNER.into())]);
+        assert!(matches!(parse_words("-V --bogus").outcome, Outcome::Exit(1)));
+        assert_eq!(error("").0, 593);
+    }
+
+    #[test]
+    fn value_checks() {
+        assert_eq!(error("--gnu_version=30199 x.ii").0, 1358);
+        assert_eq!(config("--gnu_version=120200 x.ii").host(), HostCompiler::Gnu(120200));
+        assert_eq!(config("--clang --clang_version=170000 x.ii").host(), HostCompiler::Clang(170000));
+        assert_eq!(error("--diag_suppress=1,bogus x.ii").1.as_deref(), Some("bogus"));
+        assert_eq!(error("--error_limit=0 x.ii").0, 578);
+        assert_eq!(error("--timing=1 x.ii").0, 571);
+        assert_eq!(error("--error_limit= x.ii").0, 571);
     }
 }
