@@ -63,7 +63,20 @@
 //! Command-line errors: `Diagnostic::command_line_error(id, args)` (e.g.
 //! `DiagListError::id()` with `Arg::Str(err.item())`), emitted like any other;
 //! the engine prints `Command-line error: …`, the "this compilation" trailer
-//! and `Compilation terminated.`, exit status 4.
+//! and `Compilation terminated.`, exit status 4. An internal error gives
+//! exit status 134: cudafe++ calls `abort()`; the caller decides whether to.
+//! Set `EngineOptions::cwd` for SARIF (its URIs are absolute).
+//!
+//! Modules: `catalog` (the table), `number` (ids, `--diag_*` lists),
+//! `severity`, `control` (overrides, pragmas), `diagnostic` (the data),
+//! `message` (fill-in expansion), `render::{text, sarif, rich, palette}`,
+//! `engine` (the sink).
+//!
+//! Deliberate departures from cudafe++: SARIF is valid JSON (commas, escaped
+//! control characters, no `Error limit reached.` inside it); internal errors
+//! do not abort. Unverified guesses: `%[label]` prints the label, `%na`
+//! prints ` based on template argument(s) <list>`, `%p` at end of source
+//! prints `(at end of source)`.
 
 pub mod catalog;
 pub mod control;
