@@ -8,25 +8,22 @@
 //! text layout, the trailer and the exit status end to end, with nothing
 //! from the parser. The same holds for `--diag_*` list errors.
 //!
-//! Inputs are written here; nothing from the toolkit is committed. Without
-//! the pinned toolkit (`cufront toolkit fetch`) the tests say so and pass.
+//! Inputs are written here; nothing from the toolkit is committed. The pinned
+//! toolkit is fetched into the user cache on first use; a test never skips.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cufront_diagnostics::*;
 
-fn cudafe() -> Option<PathBuf> {
+fn cudafe() -> PathBuf {
     let locate = cufront_toolkit::Locate {
         require_pinned: true,
         ..Default::default()
     };
-    match cufront_toolkit::find(&locate) {
-        Ok(tk) => Some(tk.cudafe()),
-        Err(e) => {
-            eprintln!("oracle tests skipped: {e}");
-            None
-        }
+    match cufront_toolkit::find_or_fetch(&locate) {
+        Ok(tk) => tk.cudafe(),
+        Err(e) => panic!("the pinned CUDA toolkit is needed by the oracle tests: {e}"),
     }
 }
 
@@ -142,7 +139,7 @@ fn run_ours(text: &str, flags: &[&str], cwd: &Path) -> (String, i32) {
 }
 
 fn compare(cases: &[(&str, &[&str])]) {
-    let Some(cudafe) = cudafe() else { return };
+    let cudafe = cudafe();
     let dir = scratch();
     let mut failures = Vec::new();
     for (text, flags) in cases {
