@@ -21,7 +21,7 @@ mod initializers;
 mod lambdas;
 mod requires;
 
-use crate::parser::{CompletedMarker, Parser};
+use crate::parser::{CompletedMarker, Marker, Parser};
 use crate::SyntaxKind::{self, *};
 
 pub(crate) use initializers::{arg_list, braced_init_list, expr_list, initializer_clause};
@@ -34,14 +34,57 @@ pub(crate) fn expr(p: &mut Parser<'_>) {
 
 /// A full expression; `None` (after reporting "expected an expression") when none starts here.
 pub(crate) fn expr_opt(p: &mut Parser<'_>) -> Option<CompletedMarker> {
-    let mut lhs = assign(p)?;
+    let lhs = assign(p)?;
+    let mut chain = Chain::new(lhs);
     while p.at(COMMA) && !p.nth_at(1, DOT3) {
-        let m = lhs.precede(p);
-        p.bump(COMMA);
-        assign(p);
-        lhs = m.complete(p, COMMA_EXPR);
+        chain.wrap(p, |p| {
+            p.bump(COMMA);
+            assign(p);
+            COMMA_EXPR
+        });
     }
-    Some(lhs)
+    Some(chain.finish(p))
+}
+
+/// Left-associative chains (`a + b + c`, `f()()`, `a, b, c`) nest to the
+/// left, one tree level per operator. So that trees stay shallow whatever the
+/// input, a chain longer than `MAX_CHAIN` continues flat inside its last
+/// node: read such a node's operands and operators left to right.
+pub(crate) const MAX_CHAIN: u32 = 64;
+
+pub(crate) struct Chain {
+    lhs: CompletedMarker,
+    len: u32,
+    open: Option<(Marker, SyntaxKind)>,
+}
+
+impl Chain {
+    pub(crate) fn new(lhs: CompletedMarker) -> Chain {
+        Chain { lhs, len: 0, open: None }
+    }
+
+    /// Wraps the chain so far in a node whose remaining children `rest` parses, returning the node's kind.
+    pub(crate) fn wrap(&mut self, p: &mut Parser<'_>, rest: impl FnOnce(&mut Parser<'_>) -> SyntaxKind) {
+        if self.open.is_some() {
+            rest(p);
+            return;
+        }
+        let m = self.lhs.precede(p);
+        let kind = rest(p);
+        self.len += 1;
+        if self.len >= MAX_CHAIN {
+            self.open = Some((m, kind));
+        } else {
+            self.lhs = m.complete(p, kind);
+        }
+    }
+
+    pub(crate) fn finish(self, p: &mut Parser<'_>) -> CompletedMarker {
+        match self.open {
+            Some((m, kind)) => m.complete(p, kind),
+            None => self.lhs,
+        }
+    }
 }
 
 /// An assignment-expression (no top-level comma).
@@ -109,30 +152,37 @@ pub(crate) fn assign(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         _ => {}
     }
     let lhs = binary(p, PREC_LOGICAL_OR)?;
-    if p.at(QUESTION) {
-        let m = lhs.precede(p);
-        p.bump(QUESTION);
-        // GNU `a ?: b` omits the middle operand.
-        if !p.at(COLON) {
-            p.nested(expr_opt);
-        }
-        p.expect(COLON);
-        p.nested(assign);
-        return Some(m.complete(p, CONDITIONAL_EXPR));
-    }
-    if let Some((op, n)) = assign_op(p)
-        && !p.nth_at(n, DOT3)
-    {
-        let m = lhs.precede(p);
-        p.bump(op);
-        if p.at(L_CURLY) {
-            braced_init_list(p);
+    // Right-associative: the right operand takes the rest of the chain, so this
+    // loops only when nesting too deep cut that operand short.
+    let mut chain = Chain::new(lhs);
+    loop {
+        if p.at(QUESTION) {
+            chain.wrap(p, |p| {
+                p.bump(QUESTION);
+                // GNU `a ?: b` omits the middle operand.
+                if !p.at(COLON) {
+                    p.nested(expr_opt);
+                }
+                p.expect(COLON);
+                p.nested(assign);
+                CONDITIONAL_EXPR
+            });
+        } else if let Some((op, n)) = assign_op(p)
+            && !p.nth_at(n, DOT3)
+        {
+            chain.wrap(p, |p| {
+                p.bump(op);
+                if p.at(L_CURLY) {
+                    braced_init_list(p);
+                } else {
+                    p.nested(assign);
+                }
+                ASSIGN_EXPR
+            });
         } else {
-            p.nested(assign);
+            return Some(chain.finish(p));
         }
-        return Some(m.complete(p, ASSIGN_EXPR));
     }
-    Some(lhs)
 }
 
 /// The assignment operator at the cursor, with its length in tokens.
@@ -193,19 +243,21 @@ pub(crate) fn binary_op(p: &Parser<'_>) -> Option<(SyntaxKind, u8, usize)> {
 /// Binary expressions whose operators bind at least as tightly as `min_prec`
 /// (all binary operators are left-associative).
 fn binary(p: &mut Parser<'_>, min_prec: u8) -> Option<CompletedMarker> {
-    let mut lhs = unary(p)?;
+    let lhs = unary(p)?;
+    let mut chain = Chain::new(lhs);
     loop {
         let Some((op, prec, n)) = binary_op(p) else { break };
         if prec < min_prec || p.nth_at(n, DOT3) {
             break;
         }
-        let m = lhs.precede(p);
-        p.bump(op);
-        // A missing operand is reported by `unary`.
-        binary(p, prec + 1);
-        lhs = m.complete(p, BIN_EXPR);
+        chain.wrap(p, |p| {
+            p.bump(op);
+            // A missing operand is reported by `unary`.
+            binary(p, prec + 1);
+            BIN_EXPR
+        });
     }
-    Some(lhs)
+    Some(chain.finish(p))
 }
 
 /// The operand of a fold expression on the other side of `op ...`.
@@ -296,50 +348,59 @@ pub(crate) fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 }
 
 /// Postfix operators after `lhs`: calls, subscripts, member access, `++`/`--`, kernel launches.
-pub(crate) fn postfix(p: &mut Parser<'_>, mut lhs: CompletedMarker) -> CompletedMarker {
+pub(crate) fn postfix(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
+    let mut chain = Chain::new(lhs);
     loop {
-        lhs = match p.current() {
-            L_PAREN => {
-                let m = lhs.precede(p);
-                arg_list(p);
-                m.complete(p, CALL_EXPR)
-            }
-            L_BRACK => {
-                let m = lhs.precede(p);
-                p.bump(L_BRACK);
-                p.with_gt_closes(false, |p| {
-                    if p.at(L_CURLY) {
-                        braced_init_list(p);
-                    } else {
-                        p.nested(expr_opt);
-                    }
-                });
-                p.expect(R_BRACK);
-                m.complete(p, INDEX_EXPR)
-            }
-            DOT | ARROW => {
-                let m = lhs.precede(p);
-                p.bump_any();
-                member_name(p);
-                m.complete(p, MEMBER_EXPR)
-            }
-            PLUS2 | MINUS2 => {
-                let m = lhs.precede(p);
-                p.bump_any();
-                m.complete(p, POSTFIX_EXPR)
-            }
-            SHL if p.nth_at(1, L_ANGLE) && p.inp.is_joint(p.pos()) => {
-                let m = lhs.precede(p);
-                launch_config(p);
-                if p.at(L_PAREN) {
-                    arg_list(p);
+        let k = p.current();
+        match k {
+            L_PAREN | L_BRACK | DOT | ARROW | PLUS2 | MINUS2 => {}
+            SHL if p.nth_at(1, L_ANGLE) && p.inp.is_joint(p.pos()) => {}
+            _ => return chain.finish(p),
+        }
+        chain.wrap(p, |p| postfix_op(p, k));
+    }
+}
+
+/// One postfix operator (at `k`); returns the kind of the node it makes.
+fn postfix_op(p: &mut Parser<'_>, k: SyntaxKind) -> SyntaxKind {
+    match k {
+        L_PAREN => {
+            arg_list(p);
+            CALL_EXPR
+        }
+        L_BRACK => {
+            p.bump(L_BRACK);
+            p.with_gt_closes(false, |p| {
+                if p.at(L_CURLY) {
+                    braced_init_list(p);
                 } else {
-                    p.error("expected a \"(\"");
+                    p.nested(expr_opt);
                 }
-                m.complete(p, KERNEL_LAUNCH)
+            });
+            if !p.eat(R_BRACK) {
+                p.error("expected a \"]\"");
+                atoms::skip_to_close(p, R_BRACK);
             }
-            _ => return lhs,
-        };
+            INDEX_EXPR
+        }
+        DOT | ARROW => {
+            p.bump_any();
+            member_name(p);
+            MEMBER_EXPR
+        }
+        PLUS2 | MINUS2 => {
+            p.bump_any();
+            POSTFIX_EXPR
+        }
+        _ => {
+            launch_config(p);
+            if p.at(L_PAREN) {
+                arg_list(p);
+            } else {
+                p.error("expected a \"(\"");
+            }
+            KERNEL_LAUNCH
+        }
     }
 }
 
@@ -363,9 +424,32 @@ fn member_name(p: &mut Parser<'_>) {
         m.complete(p, TEMPLATE_ID);
         return;
     }
+    if p.at(IDENT) && p.nth_at(1, L_ANGLE) && try_member_template_call(p) {
+        return;
+    }
     if !super::paths::id_expression(p) {
         p.error("expected an identifier");
     }
+}
+
+/// `obj.f<T>(args)` with a non-dependent object: the member's class is not
+/// known to the parser (no types yet), so the name table cannot say that `f`
+/// is a member template. Arguments that parse cleanly and are followed by `(`
+/// are taken as a template-id; anything else rewinds (`a.x < b`).
+fn try_member_template_call(p: &mut Parser<'_>) -> bool {
+    let cp = p.checkpoint();
+    let m = p.start();
+    let n = p.start();
+    p.bump(IDENT);
+    n.complete(p, NAME_REF);
+    super::paths::template_arg_list(p);
+    if !p.has_error_since(cp) && p.at(L_PAREN) {
+        m.complete(p, TEMPLATE_ID);
+        return true;
+    }
+    m.abandon(p);
+    p.rewind(cp);
+    false
 }
 
 /// `<<<grid, block, shmem, stream>>>`: the lexer gives `<<` `<` and three `>`.
@@ -392,4 +476,51 @@ fn launch_config(p: &mut Parser<'_>) {
         p.error("expected a \">>>\"");
     }
     m.complete(p, LAUNCH_CONFIG);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse, ParseOptions};
+
+    fn errors(text: &str) -> Vec<String> {
+        let parse = parse(text, ParseOptions::default());
+        assert_eq!(parse.syntax_node().text().to_string(), text, "not lossless");
+        parse.errors().iter().map(|e| e.msg.clone()).collect()
+    }
+
+    /// Pathological nesting is reported, not a stack overflow, and stays linear.
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let n = 100_000;
+        let parens = format!("int x = {}1{};", "(".repeat(n), ")".repeat(n));
+        assert_eq!(errors(&parens), ["nesting too deep"]);
+        let unary = format!("int x = {}1;", "- ".repeat(n));
+        assert_eq!(errors(&unary), ["nesting too deep"]);
+        let assign = format!("void f() {{ int a; a{} = 1; }}", " = a".repeat(n));
+        assert_eq!(errors(&assign), ["nesting too deep"]);
+        let cond = format!("int x = {}1;", "1 ? 1 : ".repeat(n));
+        assert_eq!(errors(&cond), ["nesting too deep"]);
+        let lambdas = format!("auto x = {}1{};", "[]{ return ".repeat(n), "; }()".repeat(n));
+        assert!(errors(&lambdas).contains(&"nesting too deep".to_string()));
+        let braces = format!("int x[1] = {}1{};", "{".repeat(n), "}".repeat(n));
+        assert_eq!(errors(&braces), ["nesting too deep"]);
+    }
+
+    /// Moderate nesting that real code has parses without errors.
+    #[test]
+    fn moderate_nesting_is_fine() {
+        let n = 60;
+        let parens = format!("int x = {}1{};", "(".repeat(n), ")".repeat(n));
+        assert_eq!(errors(&parens), Vec::<String>::new());
+        let unary = format!("int x = {}1;", "-".repeat(1).repeat(1) + &" ~".repeat(n));
+        assert_eq!(errors(&unary), Vec::<String>::new());
+    }
+
+    #[test]
+    fn long_flat_chains_are_fine() {
+        let sum = format!("int x = 1{};", " + 1".repeat(200_000));
+        assert_eq!(errors(&sum), Vec::<String>::new());
+        let comma = format!("void f() {{ int a; a = 1{}; }}", ", a = 1".repeat(100_000));
+        assert_eq!(errors(&comma), Vec::<String>::new());
+    }
 }
