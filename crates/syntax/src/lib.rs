@@ -6,7 +6,9 @@
 //! Invariants:
 //! - Parsing never fails: every input yields a tree and a list of errors.
 //! - The tree is lossless: its text is the input, byte for byte.
-//! - Nesting is bounded (`parser::MAX_NESTING`): no input overflows the stack.
+//! - Nesting is bounded (`MAX_NESTING` for the parser's recursion,
+//!   `MAX_TREE_DEPTH` for trees): no input overflows the stack, in the parser
+//!   or in anything that walks or drops a tree.
 //! - No I/O, no salsa, no CUDA semantics here.
 
 pub mod ast;
@@ -21,7 +23,7 @@ mod tests;
 
 pub use crate::lexer::{LexOptions, Lexed};
 pub use crate::names::{NameKind, Names, ScopeId};
-pub use crate::parser::{ParseOptions, SyntaxError, MAX_NESTING};
+pub use crate::parser::{ParseOptions, SyntaxError, MAX_NESTING, MAX_TREE_DEPTH};
 pub use crate::syntax_kind::SyntaxKind;
 pub use rowan::{GreenNode, TextRange, TextSize};
 
@@ -64,8 +66,8 @@ struct BodyContext {
     /// Locked only while a body is parsed; every parse rewinds it to the
     /// state the declaration pass left.
     names: Mutex<Names>,
-    /// Start offset of each `LAZY_BODY` in the tree → its scope and nesting depth.
-    lazy: FxHashMap<TextSize, (ScopeId, u32)>,
+    /// Start offset of each `LAZY_BODY` in the tree → its scope, nesting depth and tree depth.
+    lazy: FxHashMap<TextSize, (ScopeId, u32, u32)>,
 }
 
 impl std::fmt::Debug for Parse {
@@ -108,12 +110,12 @@ impl Parse {
         if body.kind() != SyntaxKind::LAZY_BODY {
             return None;
         }
-        let &(scope, depth) = self.bodies.lazy.get(&body.text_range().start())?;
+        let &(scope, depth, tree_depth) = self.bodies.lazy.get(&body.text_range().start())?;
         let text = body.text().to_string();
         let opts = self.bodies.opts;
         let lexed = lexer::lex(&text, opts.lex);
         let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
-        let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth };
+        let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth, tree_depth };
         let (mut parsed, mut errors) = parse_bodies(&text, &lexed, opts, &mut names, vec![rec]);
         drop(names);
         errors.extend(lex_errors(&lexed));
@@ -141,11 +143,14 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     let input = parser::Input::new(text, lexed);
     let mut p = parser::Parser::new(&input, &mut names, opts);
     grammar::source_file(&mut p);
-    let (events, recs) = p.finish_with_bodies();
-    let (mut green, mut errors) = parser::build_tree(&input, 0..lexed.len(), events);
+    let (events, mut recs) = p.finish_with_bodies();
+    let (mut green, mut errors, depths) = parser::build_tree(&input, 0..lexed.len(), events, 0);
+    set_tree_depths(&mut recs, &depths);
     let mut lazy = FxHashMap::default();
     if opts.lazy_bodies {
-        lazy.extend(recs.iter().map(|r| (TextSize::from(lexed.start(r.raw_start as usize)), (r.scope, r.depth))));
+        lazy.extend(
+            recs.iter().map(|r| (TextSize::from(lexed.start(r.raw_start as usize)), (r.scope, r.depth, r.tree_depth))),
+        );
     } else {
         let (parsed, body_errors) = parse_bodies(text, lexed, opts, &mut names, recs);
         green = splice(&green, TextSize::from(0), &parsed);
@@ -181,6 +186,7 @@ fn parse_bodies(
 ) -> (Vec<(TextSize, GreenNode)>, Vec<SyntaxError>) {
     struct Work {
         rec: parser::LazyBodyRec,
+        level: u32,
         parent: Option<usize>,
         green: Option<GreenNode>,
         children: Vec<(TextSize, GreenNode)>,
@@ -192,7 +198,7 @@ fn parse_bodies(
         let journal = names.journal_len();
         let saved = names.current_scope();
         work.clear();
-        work.push(Work { rec, parent: None, green: None, children: Vec::new() });
+        work.push(Work { rec, level: 1, parent: None, green: None, children: Vec::new() });
         let mut i = 0;
         while i < work.len() {
             let rec = work[i].rec;
@@ -201,12 +207,18 @@ fn parse_bodies(
             names.enter_scope(rec.scope);
             let mut p = parser::Parser::new(&input, names, opts);
             p.set_depth(rec.depth);
+            p.body_level = work[i].level;
             grammar::body(&mut p);
             let (events, nested) = p.finish_with_bodies();
-            let (green, errs) = parser::build_tree(&input, range, events);
+            let (green, errs, depths) = parser::build_tree(&input, range, events, rec.tree_depth as usize);
+            let mut nested = nested;
+            set_tree_depths(&mut nested, &depths);
             errors.extend(errs);
             work[i].green = Some(green);
-            work.extend(nested.into_iter().map(|rec| Work { rec, parent: Some(i), green: None, children: Vec::new() }));
+            let level = work[i].level + 1;
+            work.extend(
+                nested.into_iter().map(|rec| Work { rec, level, parent: Some(i), green: None, children: Vec::new() }),
+            );
             i += 1;
         }
         // Body-local names go away: the next body sees the declaration pass's table.
@@ -229,6 +241,17 @@ fn parse_bodies(
     }
     top.sort_by_key(|(o, _)| *o);
     (top, errors)
+}
+
+/// Copies each `LAZY_BODY`'s depth in its tree into its record (a body whose
+/// node was flattened by the depth cap keeps depth 0 and is never spliced).
+fn set_tree_depths(recs: &mut [parser::LazyBodyRec], depths: &[(u32, u32)]) {
+    let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
+    for rec in recs {
+        if let Some(&d) = by_start.get(&rec.raw_start) {
+            rec.tree_depth = d;
+        }
+    }
 }
 
 /// Replaces the `LAZY_BODY` nodes that start at the offsets in `repls`
@@ -268,21 +291,27 @@ fn splice(node: &rowan::GreenNodeData, start: TextSize, repls: &[(TextSize, Gree
 /// Debug form of a tree: one line per node/token with its range.
 pub fn debug_tree(node: &SyntaxNode) -> String {
     let mut out = String::new();
+    debug_tree_to(node, &mut out).expect("writing to a String cannot fail");
+    out
+}
+
+/// `debug_tree` into any writer. Iterative: trees of any depth are fine.
+pub fn debug_tree_to(node: &SyntaxNode, out: &mut impl std::fmt::Write) -> std::fmt::Result {
     let mut indent = 0usize;
     for event in node.preorder_with_tokens() {
         match event {
             rowan::WalkEvent::Enter(el) => {
-                out.push_str(&"  ".repeat(indent));
+                for _ in 0..indent {
+                    out.write_str("  ")?;
+                }
                 match &el {
-                    rowan::NodeOrToken::Node(n) => out.push_str(&format!("{:?}@{:?}\n", n.kind(), n.text_range())),
-                    rowan::NodeOrToken::Token(t) => {
-                        out.push_str(&format!("{:?}@{:?} {:?}\n", t.kind(), t.text_range(), t.text()))
-                    }
+                    rowan::NodeOrToken::Node(n) => writeln!(out, "{:?}@{:?}", n.kind(), n.text_range())?,
+                    rowan::NodeOrToken::Token(t) => writeln!(out, "{:?}@{:?} {:?}", t.kind(), t.text_range(), t.text())?,
                 }
                 indent += 1;
             }
             rowan::WalkEvent::Leave(_) => indent -= 1,
         }
     }
-    out
+    Ok(())
 }

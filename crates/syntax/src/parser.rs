@@ -19,6 +19,11 @@ use crate::SyntaxKind::{self, *};
 /// so that the parser and every tree walk keep a bounded stack.
 pub const MAX_NESTING: u32 = 400;
 
+/// No tree is deeper than this (a few nodes per nesting level): consumers
+/// that recurse over trees (rowan's drop among them) need a bounded stack.
+/// `build_tree` flattens whatever a grammar rule nests deeper.
+pub const MAX_TREE_DEPTH: usize = 10 * MAX_NESTING as usize;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParseOptions {
     pub lex: LexOptions,
@@ -119,6 +124,8 @@ pub struct Parser<'t> {
     steps: Cell<u32>,
     /// The `LAZY_BODY`s made so far (see `grammar::statements::function_body`).
     pub(crate) lazy_bodies: Vec<LazyBodyRec>,
+    /// 0 in the declaration pass; 1 + the level of the body being parsed after it.
+    pub(crate) body_level: u32,
 }
 
 /// A function body kept as tokens: where it is and what it needs to be parsed later.
@@ -131,6 +138,9 @@ pub(crate) struct LazyBodyRec {
     pub(crate) scope: ScopeId,
     /// Nesting depth at the body, so that parsing it later keeps the global bound.
     pub(crate) depth: u32,
+    /// Depth of the `LAZY_BODY` node in its tree (filled in after `build_tree`),
+    /// so that the parsed body's tree keeps `MAX_TREE_DEPTH` once spliced.
+    pub(crate) tree_depth: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -154,6 +164,7 @@ impl<'t> Parser<'t> {
             gt_closes: false,
             steps: Cell::new(0),
             lazy_bodies: Vec::new(),
+            body_level: 0,
         }
     }
 
@@ -175,7 +186,7 @@ impl<'t> Parser<'t> {
         let raw_start = self.inp.sig[start];
         let raw_end = self.inp.sig[self.pos - 1] + 1;
         let scope = self.names.current_scope();
-        self.lazy_bodies.push(LazyBodyRec { raw_start, raw_end, scope, depth: self.depth });
+        self.lazy_bodies.push(LazyBodyRec { raw_start, raw_end, scope, depth: self.depth, tree_depth: 0 });
     }
 
     // ---- looking at tokens
@@ -491,7 +502,17 @@ pub(crate) fn describe(kind: SyntaxKind) -> String {
 /// Builds the rowan tree for `input` from the grammar's events. Trivia between
 /// significant tokens is attached before nodes open (so nodes start and end
 /// with significant tokens), and trailing trivia goes to the root.
-pub(crate) fn build_tree(inp: &Input<'_>, raw_range: std::ops::Range<usize>, mut events: Vec<Event>) -> (GreenNode, Vec<SyntaxError>) {
+///
+/// `base_depth` is the depth at which the tree will be spliced (a lazy body);
+/// the returned list gives, for each `LAZY_BODY` opened, its first raw token
+/// and its depth (`base_depth` included).
+pub(crate) fn build_tree(
+    inp: &Input<'_>,
+    raw_range: std::ops::Range<usize>,
+    mut events: Vec<Event>,
+    base_depth: usize,
+) -> (GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>) {
+    let mut lazy_depths = Vec::new();
     let lexed = inp.lexed;
     let text = inp.text;
     let mut builder = GreenNodeBuilder::new();
@@ -500,6 +521,7 @@ pub(crate) fn build_tree(inp: &Input<'_>, raw_range: std::ops::Range<usize>, mut
     let mut sig = 0usize; // next significant token
     let mut depth = 0usize;
     let mut forward_parents: Vec<SyntaxKind> = Vec::new();
+    let mut depth_capped = false;
 
     let flush_trivia = |builder: &mut GreenNodeBuilder<'static>, raw: &mut usize, end: usize| {
         while *raw < end && lexed.kind(*raw).is_trivia() {
@@ -529,8 +551,22 @@ pub(crate) fn build_tree(inp: &Input<'_>, raw_range: std::ops::Range<usize>, mut
                     if kind == TOMBSTONE {
                         continue;
                     }
+                    if depth > 0 && base_depth + depth >= MAX_TREE_DEPTH {
+                        // Too deep for recursive consumers (rowan's drop): the
+                        // node's contents go flat into its deepest allowed ancestor.
+                        if !depth_capped {
+                            depth_capped = true;
+                            let at = inp.sig.get(sig).map_or(lexed.start(raw_range.end) as usize, |&r| lexed.range(r as usize).start);
+                            errors.push(SyntaxError { range: TextRange::empty(TextSize::from(at as u32)), msg: "nesting too deep".into() });
+                        }
+                        depth += 1;
+                        continue;
+                    }
                     if depth > 0 {
                         flush_trivia(&mut builder, &mut raw, raw_range.end);
+                    }
+                    if kind == LAZY_BODY {
+                        lazy_depths.push((raw as u32, (base_depth + depth) as u32));
                     }
                     builder.start_node(kind.into());
                     depth += 1;
@@ -538,6 +574,9 @@ pub(crate) fn build_tree(inp: &Input<'_>, raw_range: std::ops::Range<usize>, mut
             }
             Event::Finish => {
                 depth -= 1;
+                if depth > 0 && base_depth + depth >= MAX_TREE_DEPTH {
+                    continue;
+                }
                 if depth == 0 {
                     // Root: everything left (trailing trivia, and tokens the grammar did not
                     // consume, which it should not leave) goes inside it, keeping the tree lossless.
@@ -567,5 +606,10 @@ pub(crate) fn build_tree(inp: &Input<'_>, raw_range: std::ops::Range<usize>, mut
             }
         }
     }
-    (builder.finish(), errors)
+    if depth_capped {
+        // One "nesting too deep" is enough (the parser's guard may have reported it too).
+        let mut seen = false;
+        errors.retain(|e| !(e.msg == "nesting too deep" && std::mem::replace(&mut seen, true)));
+    }
+    (builder.finish(), errors, lazy_depths)
 }

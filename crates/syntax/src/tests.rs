@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 use crate::{debug_tree, parse, LexOptions, ParseOptions};
 
+mod robustness;
+
 
 pub(crate) fn opts_for(name: &str, lazy_bodies: bool) -> ParseOptions {
     ParseOptions { lex: LexOptions { cxx20: name.contains("cxx20"), ..LexOptions::default() }, lazy_bodies }

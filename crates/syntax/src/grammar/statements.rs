@@ -31,11 +31,22 @@ pub(crate) fn body_contents(p: &mut Parser<'_>) {
     }
 }
 
+/// Bodies inside bodies are kept lazy (and so see their whole local class)
+/// up to this level of body nesting; deeper ones are parsed in place.
+const MAX_LAZY_BODY_LEVEL: u32 = 2;
+
 /// A function body at its definition (at `{` or `try`), kept as a
 /// `LAZY_BODY` of balanced tokens: the braces, or for a function-try-block
 /// `try`, the ctor-initializer, the braces and every handler.
 pub(crate) fn function_body(p: &mut Parser<'_>) {
     let m = p.start();
+    if p.body_level >= MAX_LAZY_BODY_LEVEL {
+        // A member of a local class in a member of a local class …: parsed
+        // here, so that deeply nested bodies are not re-scanned once per level.
+        body_contents(p);
+        m.complete(p, FUNCTION_BODY);
+        return;
+    }
     let start = p.pos();
     if p.eat(TRY_KW) {
         // The ctor-initializer of a function-try-block: everything up to the body's `{`.
@@ -81,7 +92,16 @@ pub(crate) fn compound_stmt(p: &mut Parser<'_>) {
 
 /// One statement; always consumes at least one token unless at `}` or the end.
 pub(crate) fn statement(p: &mut Parser<'_>) {
-    p.nested(statement_inner);
+    if p.nested(statement_inner).is_none() {
+        // Nested too deep (reported once): skip the rest of the block, so
+        // that a long chain (`if (x) if (x) …`, `else if …`) is not parsed
+        // again in slices of `MAX_NESTING` levels.
+        let m = p.start();
+        while !p.at_eof() && !p.at(R_CURLY) {
+            p.bump_balanced();
+        }
+        m.complete(p, ERROR);
+    }
 }
 
 fn statement_inner(p: &mut Parser<'_>) {

@@ -1,0 +1,226 @@
+//! Robustness: no input panics the parser, every tree is lossless, and trees
+//! stay shallow enough for recursive consumers (rowan's drop, tree walks).
+//!
+//! These run on the default test thread stack on purpose: `Parser::nested`
+//! must bound the recursion whatever the input.
+
+use crate::{parse, LexOptions, Parse, ParseOptions, SyntaxKind, SyntaxNode, MAX_TREE_DEPTH};
+
+/// Deepest node nesting in the tree (iterative walk).
+fn tree_depth(node: &SyntaxNode) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for ev in node.preorder() {
+        match ev {
+            rowan::WalkEvent::Enter(_) => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            rowan::WalkEvent::Leave(_) => depth -= 1,
+        }
+    }
+    max
+}
+
+
+fn opts(cxx20: bool, lazy_bodies: bool) -> ParseOptions {
+    ParseOptions { lex: LexOptions { cxx20, ..LexOptions::default() }, lazy_bodies }
+}
+
+/// Parses `text` both ways and checks the invariants; with `compare_bodies`,
+/// also that each lazy body parsed on demand is the body the full parse has.
+fn check(text: &str, cxx20: bool, compare_bodies: bool) -> Parse {
+    let full = parse(text, opts(cxx20, false));
+    let root = full.syntax_node();
+    assert_eq!(root.text().to_string(), text, "full parse is not lossless");
+    let depth = tree_depth(&root);
+    assert!(depth <= MAX_TREE_DEPTH, "tree depth {depth} exceeds {MAX_TREE_DEPTH}");
+    assert!(!root.descendants().any(|n| n.kind() == SyntaxKind::LAZY_BODY), "a body was left lazy");
+
+    let lazy = parse(text, opts(cxx20, true));
+    let lazy_root = lazy.syntax_node();
+    assert_eq!(lazy_root.text().to_string(), text, "lazy parse is not lossless");
+    if !compare_bodies {
+        return full;
+    }
+    // Parsing a lazy body on demand gives exactly the tree the full parse spliced in.
+    let full_bodies: Vec<SyntaxNode> =
+        root.descendants().filter(|n| n.kind() == SyntaxKind::FUNCTION_BODY).collect();
+    for body in lazy_root.descendants().filter(|n| n.kind() == SyntaxKind::LAZY_BODY) {
+        let parsed = lazy.parse_body(&body).expect("a lazy body of this parse");
+        assert_eq!(parsed.syntax_node().text().to_string(), body.text().to_string());
+        let spliced = full_bodies.iter().find(|b| b.text_range() == body.text_range());
+        let spliced = spliced.expect("the full parse has a body where the lazy parse has one");
+        assert_eq!(spliced.green().into_owned(), parsed.green().clone(), "on-demand body differs from the full parse");
+    }
+    full
+}
+
+// ---- (a) randomized inputs, seeded
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const FRAGMENTS: &[&str] = &[
+    "int", "x", "y", "T", "f", "(", ")", "{", "}", "[", "]", "<", ">", ">>", ">=", ";", ",", "::", ":", "...", "=",
+    "+", "-", "*", "&", "&&", "~", "!", "?", ".", "->", "0", "1.5e3", "0x1p3", "1'000", "'c'", "\"s\"", "R\"(raw)\"",
+    "template", "typename", "class", "struct", "union", "enum", "namespace", "using", "typedef", "auto", "const",
+    "static", "inline", "virtual", "operator", "decltype", "sizeof", "alignof", "new", "delete", "this", "if",
+    "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return", "goto", "try",
+    "catch", "throw", "asm", "volatile", "__label__", "__extension__", "__attribute__((unused))", "[[likely]]",
+    "co_return", "co_await", "requires", "concept", "consteval", "<<<", ">>>", "void f() {", "int g(int a) {",
+    "struct S {", "template <class U>", "[](int v) { return v; }", "({ 1; })", "\n", " ", "/* c */", "// c\n",
+    "\n# 12 \"f.h\" 3\n", "\n#pragma once\n", "\\", "@", "`", "\u{e9}", "\"unterminated", "'",
+];
+
+fn random_bytes(rng: &mut XorShift) -> String {
+    const ALPHABET: &[u8] = b"abxyzT_019 \n\t(){}[]<>;:,.+-*/%&|^!~?=#'\"\\@$";
+    let len = rng.below(120);
+    (0..len)
+        .map(|_| match rng.below(40) {
+            0 => char::from_u32(rng.below(0x3000) as u32).unwrap_or('?'),
+            _ => ALPHABET[rng.below(ALPHABET.len())] as char,
+        })
+        .collect()
+}
+
+fn token_soup(rng: &mut XorShift) -> String {
+    let n = rng.below(60);
+    let mut s = String::new();
+    for _ in 0..n {
+        s.push_str(FRAGMENTS[rng.below(FRAGMENTS.len())]);
+        if rng.below(3) != 0 {
+            s.push(' ');
+        }
+    }
+    s
+}
+
+#[test]
+fn random_inputs_do_not_panic() {
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    for i in 0..3000 {
+        let text = if i % 2 == 0 { random_bytes(&mut rng) } else { token_soup(&mut rng) };
+        let cxx20 = i % 3 == 0;
+        let r = std::panic::catch_unwind(|| {
+            check(&text, cxx20, true);
+        });
+        assert!(r.is_ok(), "input #{i} (cxx20: {cxx20}) failed: {text:?}");
+    }
+}
+
+// ---- (b) deep nesting, 100 000 levels
+
+const DEEP: usize = 100_000;
+/// For shapes beyond the ones above (statements, bodies in local classes),
+/// which cost more per level: still 50 times `MAX_NESTING`.
+const DEEP_EXTRA: usize = 20_000;
+
+fn deep(prefix: &str, open: &str, middle: &str, close: &str, suffix: &str) -> String {
+    deep_n(DEEP, prefix, open, middle, close, suffix)
+}
+
+fn deep_n(n: usize, prefix: &str, open: &str, middle: &str, close: &str, suffix: &str) -> String {
+    let mut s = String::with_capacity(prefix.len() + n * (open.len() + close.len()) + suffix.len() + 16);
+    s.push_str(prefix);
+    for _ in 0..n {
+        s.push_str(open);
+    }
+    s.push_str(middle);
+    for _ in 0..n {
+        s.push_str(close);
+    }
+    s.push_str(suffix);
+    s
+}
+
+/// Counts what a debug dump writes (the dump of a deep tree is big).
+struct CountingSink(usize);
+
+impl std::fmt::Write for CountingSink {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0 += s.len();
+        Ok(())
+    }
+}
+
+fn check_deep(text: &str) {
+    let parse = check(text, true, false);
+    // A debug dump walks the whole tree without recursion.
+    let mut sink = CountingSink(0);
+    crate::debug_tree_to(&parse.syntax_node(), &mut sink).unwrap();
+    assert!(sink.0 >= text.len());
+    // Dropping the tree (rowan drops recursively) happens here, on this thread's stack.
+    drop(parse);
+}
+
+#[test]
+fn deep_parens() {
+    check_deep(&deep("int x = ", "(", "1", ")", ";"));
+    check_deep(&deep("void f() { int x = ", "(", "1", ")", "; }"));
+}
+
+#[test]
+fn deep_braces() {
+    check_deep(&deep("int x = ", "{", "1", "}", ";"));
+    check_deep(&deep("void f() ", "{", "", "}", ""));
+}
+
+#[test]
+fn deep_brackets() {
+    check_deep(&deep("int a[1]; void f() { int x = ", "a[", "0", "]", "; }"));
+    check_deep(&deep("void f() { ", "[", "", "]", "; }"));
+}
+
+#[test]
+fn deep_template_args() {
+    check_deep(&deep("template <class T> struct a {}; ", "a<", "int", ">", " x;"));
+    check_deep(&deep("template <class T> struct a {}; void f() { ", "a<", "int", "> ", " x; }"));
+    // `a` a value: a chain of comparisons.
+    check_deep(&deep("int a; void f() { bool b = ", "a<", "a", "", "; }"));
+}
+
+#[test]
+fn deep_unary() {
+    check_deep(&deep("int x; void f() { int y = ", "-", "x", "", "; }"));
+    check_deep(&deep("int x; void f() { int y = ", "!", "x", "", "; }"));
+    check_deep(&deep("int x; void f() { int y = ", "(int)", "x", "", "; }"));
+    check_deep(&deep("void f() { int x = ", "*&", "x", "", "; }"));
+}
+
+#[test]
+fn deep_statements() {
+    check_deep(&deep_n(DEEP_EXTRA, "void f(int x) { ", "if (x) ", "x++;", "", " }"));
+    check_deep(&deep_n(DEEP_EXTRA, "void f(int x) { ", "if (x) x++; else ", "x--;", "", " }"));
+    check_deep(&deep_n(DEEP_EXTRA, "void f(int x) { ", "l: ", ";", "", " }"));
+    check_deep(&deep_n(DEEP_EXTRA, "void f(int x) { ", "x = ", "1", "", "; }"));
+    check_deep(&deep_n(DEEP_EXTRA, "void f() { ", "[]{ ", "", "}", " }"));
+}
+
+#[test]
+fn deep_classes_and_namespaces() {
+    check_deep(&deep("", "struct A { ", "int x;", "}; ", ""));
+    check_deep(&deep("", "namespace a { ", "int x;", "} ", ""));
+    // Bodies in local classes in bodies …: each level is a lazy body of the one outside.
+    check_deep(&deep_n(DEEP_EXTRA, "", "struct A { void f() { ", "", "} }; ", ""));
+}
+
+#[test]
+fn unclosed_openers() {
+    for open in ["(", "{", "[", "a<", "struct A { ", "namespace a { ", "void f() { ", "if (1) "] {
+        let text: String = std::iter::repeat_n(open, DEEP).collect();
+        check(&text, false, false);
+    }
+}
