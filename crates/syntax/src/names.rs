@@ -92,10 +92,6 @@ struct Scope {
     using: Vec<ScopeId>,
     /// Non-dependent base classes (classes), or re-entered classes (reactivation).
     bases: Vec<ScopeId>,
-    /// A class template, or a class inside one: names not found in it may
-    /// still be members of a specialization, so qualified lookup that misses
-    /// is treated as dependent.
-    templated: bool,
     /// Has at least one dependent base: unqualified lookup does not look
     /// there (two-phase lookup), qualified lookup that misses is dependent.
     dependent_bases: bool,
@@ -109,6 +105,7 @@ enum Op {
     Base { scope: ScopeId },
     DependentBase { scope: ScopeId, old: bool },
     Current { old: ScopeId },
+    Parent { scope: ScopeId, old: Option<ScopeId> },
 }
 
 #[derive(Debug, Clone)]
@@ -137,7 +134,6 @@ impl Names {
             names: FxHashMap::default(),
             using: Vec::new(),
             bases: Vec::new(),
-            templated: false,
             dependent_bases: false,
         };
         let mut names = Names { scopes: vec![global], current: ScopeId::GLOBAL, journal: Vec::new() };
@@ -175,6 +171,7 @@ impl Names {
                 }
                 Op::DependentBase { scope, old } => self.scopes[scope.0 as usize].dependent_bases = old,
                 Op::Current { old } => self.current = old,
+                Op::Parent { scope, old } => self.scopes[scope.0 as usize].parent = old,
             }
         }
     }
@@ -198,7 +195,6 @@ impl Names {
     /// Creates a scope whose parent is the current scope (not entered).
     pub fn new_scope(&mut self, kind: ScopeKind, name: &str) -> ScopeId {
         let parent = self.current;
-        let templated = self.in_template_at(parent);
         self.scopes.push(Scope {
             kind,
             parent: Some(parent),
@@ -206,7 +202,6 @@ impl Names {
             names: FxHashMap::default(),
             using: Vec::new(),
             bases: Vec::new(),
-            templated: templated && matches!(kind, ScopeKind::Class | ScopeKind::Enum),
             dependent_bases: false,
         });
         self.journal.push(Op::NewScope);
@@ -336,19 +331,23 @@ impl Names {
         let mut s = Some(start);
         while let Some(id) = s {
             let sc = self.scope(id);
-            if sc.kind == ScopeKind::Template || sc.templated {
-                return true;
-            }
-            if sc.kind == ScopeKind::Reactivation && sc.bases.iter().any(|&b| self.scope(b).templated) {
-                return true;
+            match sc.kind {
+                ScopeKind::Template => return true,
+                ScopeKind::Reactivation => {
+                    if sc.bases.iter().any(|&b| self.scope(b).kind != ScopeKind::Reactivation && self.in_template_at(b)) {
+                        return true;
+                    }
+                }
+                _ => {}
             }
             s = sc.parent;
         }
         false
     }
 
+    /// Is `id` a class template, or a class inside one?
     pub fn is_templated(&self, id: ScopeId) -> bool {
-        self.scope(id).templated
+        matches!(self.scope(id).kind, ScopeKind::Class | ScopeKind::Enum) && self.in_template_at(id)
     }
 
     fn scope(&self, id: ScopeId) -> &Scope {
@@ -445,6 +444,17 @@ impl Names {
         self.journal.push(Op::Using { scope });
     }
 
+    /// Makes `parent` the parent of `scope` (a class defined after its forward
+    /// declaration sees the template parameters of its definition).
+    pub fn reparent(&mut self, scope: ScopeId, parent: ScopeId) {
+        let old = self.scope(scope).parent;
+        if old == Some(parent) || scope == parent {
+            return;
+        }
+        self.scopes[scope.0 as usize].parent = Some(parent);
+        self.journal.push(Op::Parent { scope, old });
+    }
+
     /// Records a non-dependent base class of class `class`.
     pub fn add_base(&mut self, class: ScopeId, base: ScopeId) {
         if class == base {
@@ -489,8 +499,7 @@ impl Names {
     /// dependent (a member of a class template may come from a specialization
     /// or a dependent base)?
     pub fn is_dependent_scope(&self, scope: ScopeId) -> bool {
-        let sc = self.scope(scope);
-        sc.dependent_bases || sc.templated
+        self.scope(scope).dependent_bases || self.is_templated(scope)
     }
 
     fn find_in(&self, id: ScopeId, name: &str, qualified: bool, depth: u32) -> Option<Entry> {

@@ -636,6 +636,14 @@ fn declare_declarator(p: &mut Parser<'_>, specs: &DeclSpecs, d: &DeclaratorInfo,
     }
     let Some(idx) = d.ident else { return };
     let text = p.inp.text(idx);
+    // A constructor declares no name (the injected class name stays a type).
+    if ctx == SpecCtx::Member
+        && !specs.has_type
+        && let Some(class) = p.names.enclosing_class()
+        && p.names.is_class_name(class, text)
+    {
+        return;
+    }
     let templated = p.names.at_template_declaration();
     let entry = if specs.typedef {
         match specs.type_entry {

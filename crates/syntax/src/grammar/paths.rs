@@ -261,24 +261,25 @@ pub(crate) fn skip_angles(p: &Parser<'_>, open: usize) -> Option<usize> {
                     angles += 1;
                 }
             }
+            // `>=` is one operator token in C++ (our lexer splits it): not a closer.
+            R_ANGLE if brackets == 0 && p.nth(i + 1) == EQ && p.nth(i + 2) != EQ && p.inp.is_joint(p.pos() + i) => {
+                i += 1;
+            }
             R_ANGLE if brackets == 0 => {
                 angles -= 1;
                 if angles == 0 {
                     return Some(i + 1);
                 }
             }
-            L_PAREN | L_BRACK => brackets += 1,
-            R_PAREN | R_BRACK => {
+            L_PAREN | L_BRACK | L_CURLY => brackets += 1,
+            R_PAREN | R_BRACK | R_CURLY => {
                 if brackets == 0 {
                     return None;
                 }
                 brackets -= 1;
             }
-            SEMI | L_CURLY | R_CURLY | EOF => {
-                if brackets == 0 || k == EOF {
-                    return None;
-                }
-            }
+            SEMI if brackets == 0 => return None,
+            EOF => return None,
             _ => {}
         }
         i += 1;

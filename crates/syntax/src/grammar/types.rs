@@ -325,7 +325,7 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: SpecCtx) -> DeclSpecs {
         }
         s.any = true;
     }
-    if s.any || p.pos() > 0 {
+    if s.any {
         m.complete(p, DECL_SPECIFIERS);
     } else {
         m.abandon(p);
@@ -528,7 +528,9 @@ fn declarator_inner(p: &mut Parser<'_>, mode: DeclMode, ctx: SpecCtx) -> Declara
         info.pack = true;
     }
     let abstract_ok = matches!(mode, DeclMode::Param | DeclMode::Abstract);
-    if p.at(L_PAREN) && at_paren_declarator(p, mode) {
+    if matches!(mode, DeclMode::Named | DeclMode::NamedInit) && p.at(L_BRACK) && p.nth(1) != L_BRACK {
+        structured_binding(p, &mut info);
+    } else if p.at(L_PAREN) && at_paren_declarator(p, mode) {
         let pd = p.start();
         p.bump(L_PAREN);
         let inner = declarator(p, if abstract_ok { mode } else { DeclMode::Named }, ctx);
@@ -608,6 +610,39 @@ fn declarator_inner(p: &mut Parser<'_>, mode: DeclMode, ctx: SpecCtx) -> Declara
     info
 }
 
+/// `[a, b, c]` (after `auto` and ref-qualifiers): declares each name.
+fn structured_binding(p: &mut Parser<'_>, info: &mut DeclaratorInfo) {
+    let m = p.start();
+    p.bump(L_BRACK);
+    let start = p.pos();
+    while p.at(IDENT) {
+        let text = p.current_text();
+        let n = p.start();
+        p.bump(IDENT);
+        n.complete(p, NAME);
+        attributes::attribute_specifier_seq(p);
+        p.names.declare(text, NameKind::Value);
+        if !p.eat(COMMA) {
+            break;
+        }
+    }
+    if p.pos() == start {
+        p.error("expected an identifier");
+    }
+    p.expect(R_BRACK);
+    m.complete(p, STRUCTURED_BINDING);
+    // Stands for a declarator-id; the names are already declared.
+    info.name = Some(NameInfo {
+        entry: None,
+        qualified: false,
+        dependent: false,
+        last: Last::Ident,
+        last_ident: None,
+        quals: [None; 8],
+        ctor_like: false,
+    });
+}
+
 /// At a declarator-id: a name, `operator`, `~X`.
 fn at_declarator_id(p: &Parser<'_>) -> bool {
     match p.current() {
@@ -650,8 +685,13 @@ pub(crate) fn at_param_list_start(p: &Parser<'_>, ctx: SpecCtx) -> bool {
         return true;
     }
     if is_simple_type_keyword(k) || is_cv(k) || is_storage_or_function_specifier(k) {
-        // `int(3)` would be a functional cast in an initializer.
-        return !(matches!(p.nth(2), L_PAREN | L_CURLY) && k != AUTO_KW && !is_cv(k));
+        // `int(3)` / `int{3}` would be functional casts in an initializer;
+        // `void (*f)(int)`, `int(x)`, `int()` are parameters (spec 50 §3.4).
+        return match p.nth(2) {
+            L_CURLY => false,
+            L_PAREN => matches!(p.nth(3), STAR | AMP | AMP2 | R_PAREN | IDENT | COLON2),
+            _ => true,
+        };
     }
     match k {
         TYPENAME_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW | TYPEOF_KW | TYPEOF2_KW | TYPEOF3_KW | ATOMIC_KW => true,

@@ -91,7 +91,7 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
         m.complete(p, ELABORATED_TYPE_SPECIFIER);
         return ClassResult { defined: false, entry };
     }
-    // A definition.
+    // A definition. Its scope's parent is the current scope (template parameters included).
     let scope: ScopeId;
     let entry: Entry;
     match (name_text, info) {
@@ -140,6 +140,8 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
         p.bump(IDENT);
         v.complete(p, VIRT_SPECIFIER);
     }
+    let here = p.names.current_scope();
+    p.names.reparent(scope, here);
     let prev = p.names.enter_scope(scope);
     // The injected class name.
     let injected_name = p.names.scope_name(scope).to_string();

@@ -22,12 +22,14 @@ pub(crate) fn template_declaration(p: &mut Parser<'_>, ctx: SpecCtx) {
     }
     let m = p.start();
     p.bump(TEMPLATE_KW);
-    let prev = p.names.push_scope(ScopeKind::Template);
+    // `template<>` declares no parameters: what follows is not a template.
+    let prev = p.names.current_scope();
     let kind = if p.nth(0) == L_ANGLE && p.nth(1) == R_ANGLE {
         p.bump(L_ANGLE);
         p.bump(R_ANGLE);
         EXPLICIT_SPECIALIZATION
     } else {
+        p.names.push_scope(ScopeKind::Template);
         template_param_list(p);
         TEMPLATE_DECL
     };

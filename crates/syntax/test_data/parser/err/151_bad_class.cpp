@@ -1,0 +1,3 @@
+class C : public { };
+struct D { public int x; };
+int ok;

@@ -1,0 +1,10 @@
+enum Color { Red, Green = 2, Blue __attribute__((deprecated)) };
+enum class Scoped : unsigned char { X, Y, };
+enum struct S2 { P };
+enum class Opaque : int;
+enum Plain : long;
+enum { Anon1, Anon2 };
+Color c = Red;
+Scoped s = Scoped::X;
+int i = Anon1 + Green;
+enum Color c2;

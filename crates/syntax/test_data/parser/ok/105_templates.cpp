@@ -1,0 +1,22 @@
+template<class T, typename U = int, int N = 3> struct X { T t; U u[N]; };
+template<typename... Ts> struct Tuple {};
+template<template<class> class TT, class T> struct Apply { TT<T> v; };
+template<class T> struct X<T*, int, 3> { };
+template<> struct X<int, int, 3> { };
+template<class T> void f(T);
+template<> void f<int>(int);
+template void f<double>(double);
+extern template void f<char>(char);
+template class X<char>;
+extern template struct X<long>;
+template<class T> T var = T();
+template<class T> struct Outer { template<class U> struct Inner { U u; }; template<class U> void g(U); };
+template<class T> template<class U> void Outer<T>::g(U) {}
+template<class T, class = typename T::type, typename T::type* = nullptr> void h();
+template<int... Ns> struct Ints {};
+template<class T> struct Dep : T { typename T::type a; typename T::template rebind<int>::other b; };
+Tuple<int, char, X<int>> tup;
+X<int, (3 > 2)> xb;
+template<class T> struct Guide { Guide(T); };
+template<class T> Guide(T) -> Guide<T>;
+Guide(int) -> Guide<long>;
