@@ -7,8 +7,9 @@
 //!
 //! Conventions the rest of the grammar relies on:
 //! - Inside a template argument list (`p.gt_closes`), a top-level `>` ends the
-//!   expression, and so does the first `>` of `>>`, `>=` and `>>=` (composites
-//!   of joint `>` tokens). Parentheses, brackets and braces reset that.
+//!   expression, and so does the first `>` of `>>` (a composite of joint `>`
+//!   tokens); `>=` and `>>=` stay operators, as they are single tokens in
+//!   C++. Parentheses, brackets and braces reset that.
 //! - A binary operator directly followed by `...` is never consumed as a
 //!   binary operator: it belongs to an enclosing fold expression.
 //! - Every recursion goes through `p.nested`, so nesting depth is bounded.
@@ -190,12 +191,17 @@ fn assign_op(p: &Parser<'_>) -> Option<(SyntaxKind, usize)> {
     let k = p.current();
     match k {
         EQ | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ | CARETEQ | AMPEQ | PIPEEQ | SHLEQ => Some((k, 1)),
-        R_ANGLE if !p.gt_closes && p.at(SHREQ) => Some((SHREQ, 3)),
+        R_ANGLE if p.at(SHREQ) => Some((SHREQ, 3)),
         _ => None,
     }
 }
 
 const PREC_LOGICAL_OR: u8 = 3;
+
+/// A logical-or-expression (a nested requirement's constraint, for instance).
+pub(crate) fn logical_or_expr(p: &mut Parser<'_>) {
+    binary(p, PREC_LOGICAL_OR);
+}
 
 /// The binary operator at the cursor: its kind, precedence and length in tokens.
 /// `>`-composites are operators only outside template argument lists.
@@ -210,17 +216,19 @@ pub(crate) fn binary_op(p: &Parser<'_>) -> Option<(SyntaxKind, u8, usize)> {
         EQ2 | NEQ => (8, 1),
         L_ANGLE | LTEQ => (9, 1),
         R_ANGLE => {
-            if p.gt_closes {
-                return None;
-            }
+            // In a template argument list only `>` and `>>` close it: `>=`
+            // and `>>=` are single tokens in C++ (`enable_if_t<N >= 32>`).
             if p.at(SHREQ) {
                 return None; // an assignment
             }
-            if p.at(SHR) {
-                return Some((SHR, 11, 2));
-            }
             if p.at(GTEQ) {
                 return Some((GTEQ, 9, 2));
+            }
+            if p.gt_closes {
+                return None;
+            }
+            if p.at(SHR) {
+                return Some((SHR, 11, 2));
             }
             (9, 1)
         }

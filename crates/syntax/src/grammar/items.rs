@@ -120,11 +120,11 @@ fn attribute_declaration_ahead(p: &Parser<'_>) -> bool {
 
 /// `explicit(opt) TemplateName ( params ) -> type ;`
 fn at_deduction_guide(p: &Parser<'_>) -> bool {
-    let mut n = 0;
-    if p.at(EXPLICIT_KW) {
-        n = 1;
-        if p.nth(1) == L_PAREN {
-            match paths::skip_parens(p, 1) {
+    let mut n = attributes::skip_attributes(p, 0);
+    if p.nth(n) == EXPLICIT_KW {
+        n += 1;
+        if p.nth(n) == L_PAREN {
+            match paths::skip_parens(p, n) {
                 Some(e) => n = e,
                 None => return false,
             }
@@ -142,6 +142,7 @@ fn at_deduction_guide(p: &Parser<'_>) -> bool {
 
 fn deduction_guide(p: &mut Parser<'_>) {
     let m = p.start();
+    attributes::attribute_specifier_seq(p);
     if p.at(EXPLICIT_KW) {
         p.bump(EXPLICIT_KW);
         if p.at(L_PAREN) {

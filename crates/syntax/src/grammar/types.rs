@@ -578,10 +578,22 @@ fn declarator_inner(p: &mut Parser<'_>, mode: DeclMode, ctx: SpecCtx) -> Declara
             info.derived = true;
             first_suffix = false;
         } else if p.at(L_PAREN) {
-            if mode == DeclMode::NamedInit && first_suffix && info.name.is_some() && !at_param_list_start(p, ctx) {
-                break;
+            let mut cp = None;
+            if mode == DeclMode::NamedInit && first_suffix && info.name.is_some() {
+                match param_list_look(p, ctx) {
+                    ParamLook::No => break,
+                    ParamLook::Yes => {}
+                    ParamLook::Maybe => cp = Some(p.checkpoint()),
+                }
             }
             let scope = function_suffix(p);
+            if let Some(cp) = cp
+                && (p.has_error_since(cp) || !matches!(p.current(), SEMI | COMMA | EQ | L_CURLY | COLON | TRY_KW))
+            {
+                // Not a parameter list after all: a parenthesized initializer.
+                p.rewind(cp);
+                break;
+            }
             if first_suffix && !inner_function {
                 if info.name.is_some() || info.param_scope.is_none() {
                     info.param_scope = Some(scope);
@@ -679,44 +691,63 @@ fn at_paren_declarator(p: &Parser<'_>, mode: DeclMode) -> bool {
 
 /// After `T x`, at `(`: does a parameter list follow (a function), rather
 /// than a parenthesized initializer (a variable)?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParamLook {
+    No,
+    Yes,
+    /// `T x(U(...))`: a parameter if the whole list parses as parameters.
+    Maybe,
+}
+
 pub(crate) fn at_param_list_start(p: &Parser<'_>, ctx: SpecCtx) -> bool {
+    param_list_look(p, ctx) != ParamLook::No
+}
+
+pub(crate) fn param_list_look(p: &Parser<'_>, ctx: SpecCtx) -> ParamLook {
+    use ParamLook::*;
     let k = p.nth(1);
     if matches!(k, R_PAREN | DOT3) || attributes::at_attribute_nth(p, 1) {
-        return true;
+        return Yes;
     }
     if is_simple_type_keyword(k) || is_cv(k) || is_storage_or_function_specifier(k) {
         // `int(3)` / `int{3}` would be functional casts in an initializer;
         // `void (*f)(int)`, `int(x)`, `int()` are parameters (spec 50 §3.4).
         return match p.nth(2) {
-            L_CURLY => false,
-            L_PAREN => matches!(p.nth(3), STAR | AMP | AMP2 | R_PAREN | IDENT | COLON2),
-            _ => true,
+            L_CURLY => No,
+            L_PAREN => Maybe,
+            _ => Yes,
         };
     }
     match k {
-        TYPENAME_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW | TYPEOF_KW | TYPEOF2_KW | TYPEOF3_KW | ATOMIC_KW => true,
-        THIS_KW => false,
-        DECLTYPE_KW | DECLTYPE2_KW => true,
+        TYPENAME_KW | DECLTYPE_KW | DECLTYPE2_KW => Maybe,
+        STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW | TYPEOF_KW | TYPEOF2_KW | TYPEOF3_KW | ATOMIC_KW => Yes,
         IDENT | COLON2 => {
-            let Some(s) = paths::scan_name(p, 1) else { return false };
+            let Some(s) = paths::scan_name(p, 1) else { return No };
             let after = p.nth(1 + s.len);
             if s.is_type() {
                 return match after {
-                    L_PAREN => matches!(p.nth(2 + s.len), STAR | AMP | AMP2 | R_PAREN | IDENT),
-                    L_CURLY | DOT | ARROW => false,
-                    _ => true,
+                    L_PAREN => Maybe,
+                    L_CURLY | DOT | ARROW => No,
+                    _ => Yes,
                 };
             }
             if s.entry.is_some() || s.dependent {
-                return s.entry.is_some_and(|e| e.kind == NameKind::Concept);
+                return if s.entry.is_some_and(|e| e.kind == NameKind::Concept) { Yes } else { No };
             }
             // Unknown name: only a declaration has two names in a row.
+            let two_names = after == IDENT;
             match ctx {
-                SpecCtx::Block => after == IDENT,
-                _ => matches!(after, IDENT | STAR | AMP | AMP2 | COMMA | R_PAREN | COLON2) || is_cv(after),
+                SpecCtx::Block => if two_names { Yes } else { No },
+                _ => {
+                    if two_names || matches!(after, STAR | AMP | AMP2 | COMMA | R_PAREN | COLON2) || is_cv(after) {
+                        Yes
+                    } else {
+                        No
+                    }
+                }
             }
         }
-        _ => false,
+        _ => No,
     }
 }
 

@@ -58,9 +58,10 @@ fn requirement(p: &mut Parser<'_>) {
                 }
             }
         }
+        // A nested requirement takes a whole logical-or-expression (unlike a requires-clause).
         REQUIRES_KW => {
             p.bump(REQUIRES_KW);
-            constraint_expr(p);
+            super::logical_or_expr(p);
         }
         _ => {
             p.nested(expr_opt);
