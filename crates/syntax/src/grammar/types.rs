@@ -588,7 +588,11 @@ fn declarator_inner(p: &mut Parser<'_>, mode: DeclMode, ctx: SpecCtx) -> Declara
             }
             let scope = function_suffix(p);
             if let Some(cp) = cp
-                && (p.has_error_since(cp) || !matches!(p.current(), SEMI | COMMA | EQ | L_CURLY | COLON | TRY_KW))
+                && (p.has_error_since(cp)
+                    || !(matches!(p.current(), SEMI | COMMA | EQ | L_CURLY | COLON | TRY_KW | ASM_KW | ASM2_KW | ASM3_KW)
+                        || attributes::at_attribute(p)
+                        || p.at_contextual("override")
+                        || p.at_contextual("final")))
             {
                 // Not a parameter list after all: a parenthesized initializer.
                 p.rewind(cp);

@@ -81,7 +81,17 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
                     p.names.enclosing_namespace()
                 };
                 let new = new_class_scope(p, scope_at, text);
-                let e = class_entry(templated && full_decl, new);
+                let e = class_entry(templated, new);
+                p.names.declare_entry_in(scope_at, text, e);
+                entry = Some(e);
+            } else if let Some(old) = existing
+                && templated
+                && old.kind == NameKind::Type
+                && let Some(s) = old.scope
+            {
+                // First seen as a plain class (`friend class X;`), now known to be a template.
+                let e = class_entry(true, s);
+                let scope_at = if full_decl { target } else { p.names.enclosing_namespace() };
                 p.names.declare_entry_in(scope_at, text, e);
                 entry = Some(e);
             } else {
