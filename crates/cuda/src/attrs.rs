@@ -1,0 +1,151 @@
+//! CUDA attributes. nvcc's `crt/host_defines.h` spells every CUDA keyword as a
+//! GNU attribute (`__device__` → `__attribute__((device))`), so they are
+//! `GNU_ATTRIBUTE` nodes in the tree.
+
+use cufront_syntax::{SyntaxKind, SyntaxNode};
+
+/// The CUDA attributes found on one declaration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CudaAttrs {
+    pub host: bool,
+    pub device: bool,
+    pub global: bool,
+    pub shared: bool,
+    pub constant: bool,
+    pub managed: bool,
+    pub grid_constant: bool,
+    /// `__device_builtin__`: a type that `crt/host_runtime.h` supplies again.
+    pub device_builtin: bool,
+    /// `__launch_bounds__`, `__maxnreg__`, `__cluster_dims__`, ...
+    pub launch_config: bool,
+}
+
+impl CudaAttrs {
+    pub fn merge(self, o: CudaAttrs) -> CudaAttrs {
+        CudaAttrs {
+            host: self.host || o.host,
+            device: self.device || o.device,
+            global: self.global || o.global,
+            shared: self.shared || o.shared,
+            constant: self.constant || o.constant,
+            managed: self.managed || o.managed,
+            grid_constant: self.grid_constant || o.grid_constant,
+            device_builtin: self.device_builtin || o.device_builtin,
+            launch_config: self.launch_config || o.launch_config,
+        }
+    }
+    /// Any memory space (variables).
+    pub fn has_memory_space(&self) -> bool {
+        self.device || self.shared || self.constant || self.managed
+    }
+    fn add(&mut self, name: &str) {
+        match name {
+            "host" => self.host = true,
+            "device" => self.device = true,
+            "global" => self.global = true,
+            "shared" => self.shared = true,
+            "constant" => self.constant = true,
+            "managed" => self.managed = true,
+            "grid_constant" => self.grid_constant = true,
+            "device_builtin" => self.device_builtin = true,
+            "launch_bounds" | "maxnreg" | "local_maxnreg" | "cluster_dims" | "block_size" => self.launch_config = true,
+            _ => {}
+        }
+    }
+}
+
+/// The attribute names (GNU spelling, `__x__` folded to `x`) that only the CUDA
+/// compilers understand; the host output removes them (spec 20 §2, §9).
+pub fn is_cuda_only(name: &str) -> bool {
+    matches!(
+        name,
+        "host"
+            | "device"
+            | "global"
+            | "shared"
+            | "constant"
+            | "managed"
+            | "grid_constant"
+            | "tile_global"
+            | "tile"
+            | "tile_builtin"
+            | "device_builtin"
+            | "cudart_builtin"
+            | "launch_bounds"
+            | "maxnreg"
+            | "local_maxnreg"
+            | "cluster_dims"
+            | "block_size"
+            | "nv_inline_hint"
+            | "nv_register_params"
+    )
+}
+
+/// The name of an `ATTRIBUTE` node, with GNU's `__x__` folded to `x`.
+pub fn attribute_name(attr: &SyntaxNode) -> Option<String> {
+    let tok = attr
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .find(|t| !t.kind().is_trivia())?;
+    let text = tok.text();
+    if !(tok.kind() == SyntaxKind::IDENT || tok.kind().is_keyword()) {
+        return None;
+    }
+    let folded = text.strip_prefix("__").and_then(|t| t.strip_suffix("__")).unwrap_or(text);
+    Some(folded.to_string())
+}
+
+/// Adds the CUDA attributes of one `GNU_ATTRIBUTE` node.
+pub fn add_gnu_attribute(attrs: &mut CudaAttrs, gnu: &SyntaxNode) {
+    for a in gnu.children().filter(|c| c.kind() == SyntaxKind::ATTRIBUTE) {
+        if let Some(n) = attribute_name(&a) {
+            attrs.add(&n);
+        }
+    }
+}
+
+/// The CUDA attributes that apply to the entity a declaration declares: those
+/// among its specifiers and those inside its declarator, but not those of its
+/// parameters or its trailing return type.
+pub fn of_declaration(specifiers: Option<&SyntaxNode>, declarator: Option<&SyntaxNode>) -> CudaAttrs {
+    let mut attrs = CudaAttrs::default();
+    if let Some(s) = specifiers {
+        for c in s.children() {
+            if c.kind() == SyntaxKind::GNU_ATTRIBUTE {
+                add_gnu_attribute(&mut attrs, &c);
+            }
+        }
+    }
+    if let Some(d) = declarator {
+        collect_outside_params(d, &mut attrs);
+    }
+    attrs
+}
+
+fn collect_outside_params(node: &SyntaxNode, attrs: &mut CudaAttrs) {
+    for c in node.children() {
+        match c.kind() {
+            SyntaxKind::GNU_ATTRIBUTE => add_gnu_attribute(attrs, &c),
+            SyntaxKind::PARAM_LIST | SyntaxKind::TRAILING_RETURN_TYPE | SyntaxKind::NOEXCEPT_SPEC => {}
+            SyntaxKind::ARRAY_DECLARATOR | SyntaxKind::INITIALIZER | SyntaxKind::EQUAL_INITIALIZER => {}
+            _ => collect_outside_params(&c, attrs),
+        }
+    }
+}
+
+/// The CUDA attributes directly on a class specifier (`struct __device_builtin__ S`).
+pub fn of_class(class: &SyntaxNode) -> CudaAttrs {
+    let mut attrs = CudaAttrs::default();
+    for c in class.children() {
+        match c.kind() {
+            SyntaxKind::GNU_ATTRIBUTE => add_gnu_attribute(&mut attrs, &c),
+            SyntaxKind::CLASS_HEAD => {
+                for g in c.children().filter(|g| g.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+                    add_gnu_attribute(&mut attrs, &g)
+                }
+            }
+            _ => {}
+        }
+    }
+    attrs
+}

@@ -1,0 +1,146 @@
+//! The shape of declarators: which name they declare and how its type is
+//! derived from the declaration's specifiers (`int *a[3]`: array of 3
+//! pointers to int).
+
+use cufront_syntax::{SyntaxKind, SyntaxNode};
+
+/// One step of a declarator, from the declared name outwards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Deriv {
+    /// A `PTR_OPERATOR` (`*`, `&`, `&&`, `C::*`, with its cv-qualifiers).
+    Ptr(SyntaxNode),
+    /// An `ARRAY_DECLARATOR`.
+    Array(SyntaxNode),
+    /// A `FUNCTION_DECLARATOR`.
+    Function(SyntaxNode),
+}
+
+fn is_declarator(k: SyntaxKind) -> bool {
+    matches!(k, SyntaxKind::DECLARATOR | SyntaxKind::ABSTRACT_DECLARATOR)
+}
+
+/// The nested declarator of a `( D )` part, if any.
+fn inner(declarator: &SyntaxNode) -> Option<SyntaxNode> {
+    let paren = declarator.children().find(|c| c.kind() == SyntaxKind::PAREN_DECLARATOR)?;
+    paren.children().find(|c| is_declarator(c.kind()))
+}
+
+/// The declarator-id: a `NAME` or `QUALIFIED_NAME` node.
+pub fn name_node(declarator: &SyntaxNode) -> Option<SyntaxNode> {
+    if let Some(n) = declarator.children().find(|c| matches!(c.kind(), SyntaxKind::NAME | SyntaxKind::QUALIFIED_NAME)) {
+        return Some(n);
+    }
+    name_node(&inner(declarator)?)
+}
+
+/// The derivations from the declared name outwards. `int *a[3]` → [Array, Ptr];
+/// `int (*f)(int)` → [Ptr, Function]; `int (*fp(int))[4]` → [Function, Ptr, Array].
+pub fn derivations(declarator: &SyntaxNode) -> Vec<Deriv> {
+    let mut out = match inner(declarator) {
+        Some(i) => derivations(&i),
+        None => Vec::new(),
+    };
+    for c in declarator.children() {
+        match c.kind() {
+            SyntaxKind::ARRAY_DECLARATOR => out.push(Deriv::Array(c)),
+            SyntaxKind::FUNCTION_DECLARATOR => out.push(Deriv::Function(c)),
+            _ => {}
+        }
+    }
+    let ptrs: Vec<SyntaxNode> = declarator.children().filter(|c| c.kind() == SyntaxKind::PTR_OPERATOR).collect();
+    out.extend(ptrs.into_iter().rev().map(Deriv::Ptr));
+    out
+}
+
+/// The function declarator when the declarator declares a function.
+pub fn function_declarator(declarator: &SyntaxNode) -> Option<SyntaxNode> {
+    match derivations(declarator).into_iter().next()? {
+        Deriv::Function(f) => Some(f),
+        _ => None,
+    }
+}
+
+/// The parameters of a function declarator.
+pub fn params(function: &SyntaxNode) -> Vec<SyntaxNode> {
+    function
+        .children()
+        .find(|c| c.kind() == SyntaxKind::PARAM_LIST)
+        .map(|l| l.children().filter(|p| p.kind() == SyntaxKind::PARAM).collect())
+        .unwrap_or_default()
+}
+
+/// A function's parameter types as written, names, attributes and default
+/// arguments left out, plus its cv- and ref-qualifiers: the key that tells
+/// overloads apart (`(const int &,float)const`).
+pub fn signature_text(function: &SyntaxNode) -> String {
+    let mut out = String::from("(");
+    for (i, p) in params(function).iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&param_type_text(p));
+    }
+    if function
+        .children()
+        .find(|c| c.kind() == SyntaxKind::PARAM_LIST)
+        .is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == SyntaxKind::DOT3))
+    {
+        out.push_str(",...");
+    }
+    out.push(')');
+    for t in function.children_with_tokens() {
+        match t.kind() {
+            SyntaxKind::CONST_KW | SyntaxKind::VOLATILE_KW => {
+                out.push_str(t.as_token().map_or("", |t| t.text()));
+                out.push(' ');
+            }
+            SyntaxKind::REF_QUALIFIER => out.push_str(&t.as_node().map(|n| n.text().to_string()).unwrap_or_default()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The type of a parameter as written, without its name, attributes or default.
+pub fn param_type_text(param: &SyntaxNode) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let name = param.children().find(|c| c.kind() == SyntaxKind::DECLARATOR).and_then(|d| name_node(&d));
+    let mut skip_rest = false;
+    for e in param.descendants_with_tokens() {
+        let Some(t) = e.as_token() else { continue };
+        if t.kind().is_trivia() || skip_rest {
+            continue;
+        }
+        if t.kind() == SyntaxKind::EQ && t.parent().is_some_and(|p| p == *param) {
+            skip_rest = true; // default argument
+            continue;
+        }
+        if t.parent_ancestors().any(|a| a.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+            continue;
+        }
+        if name.as_ref().is_some_and(|n| n.text_range().contains_range(t.text_range())) {
+            continue;
+        }
+        words.push(t.text().to_string());
+    }
+    words.join(" ")
+}
+
+/// Whether the specifiers hold the keyword `kind` directly.
+pub fn has_keyword(specifiers: Option<&SyntaxNode>, kinds: &[SyntaxKind]) -> bool {
+    specifiers.is_some_and(|s| {
+        s.descendants_with_tokens().any(|t| {
+            kinds.contains(&t.kind())
+                && !t.as_token().is_some_and(|t| {
+                    t.parent_ancestors().take_while(|a| a != s).any(|a| {
+                        matches!(
+                            a.kind(),
+                            SyntaxKind::CLASS_SPECIFIER | SyntaxKind::ENUM_SPECIFIER | SyntaxKind::GNU_ATTRIBUTE
+                                | SyntaxKind::DECLTYPE_SPECIFIER | SyntaxKind::TYPEOF_SPECIFIER
+                                | SyntaxKind::TEMPLATE_ARG_LIST
+                        )
+                    })
+                })
+        })
+    })
+}

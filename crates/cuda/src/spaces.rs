@@ -1,0 +1,183 @@
+//! Execution spaces of functions (merged over redeclarations, spec 20 §3.1)
+//! and memory spaces of variables (spec 20 §8).
+
+use cufront_syntax::{SyntaxKind, SyntaxNode};
+use rustc_hash::FxHashMap;
+
+use crate::attrs::{self, CudaAttrs};
+use crate::decl;
+use crate::walk::{self, Ctx, Seg};
+
+/// Where a function runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecSpace {
+    /// No annotation: host.
+    ImplicitHost,
+    Host,
+    Device,
+    HostDevice,
+    Global,
+}
+
+impl ExecSpace {
+    pub fn from_attrs(a: &CudaAttrs) -> ExecSpace {
+        match (a.global, a.host, a.device) {
+            (true, _, _) => ExecSpace::Global,
+            (false, true, true) => ExecSpace::HostDevice,
+            (false, false, true) => ExecSpace::Device,
+            (false, true, false) => ExecSpace::Host,
+            (false, false, false) => ExecSpace::ImplicitHost,
+        }
+    }
+    /// Device-only: no host code exists for it (spec 20 §2 `is_device_only`).
+    pub fn is_device_only(self) -> bool {
+        self == ExecSpace::Device
+    }
+}
+
+/// Where a variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemSpace {
+    Host,
+    Device,
+    Constant,
+    Shared,
+    Managed,
+}
+
+impl MemSpace {
+    pub fn from_attrs(a: &CudaAttrs) -> MemSpace {
+        if a.managed {
+            MemSpace::Managed
+        } else if a.shared {
+            MemSpace::Shared
+        } else if a.constant {
+            MemSpace::Constant
+        } else if a.device {
+            MemSpace::Device
+        } else {
+            MemSpace::Host
+        }
+    }
+}
+
+/// The CUDA attributes of every function of a unit, merged over its
+/// declarations (an attribute on any declaration applies to all of them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpaceIndex {
+    functions: FxHashMap<String, CudaAttrs>,
+}
+
+impl SpaceIndex {
+    pub fn build(root: &SyntaxNode) -> SpaceIndex {
+        let mut index = SpaceIndex::default();
+        walk::walk(root, &mut |node, ctx| {
+            for (specs, declarator) in declarators(node) {
+                let Some(key) = function_key(&declarator, ctx) else { continue };
+                let a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
+                let slot = index.functions.entry(key).or_default();
+                *slot = slot.merge(a);
+            }
+        });
+        index
+    }
+
+    /// The merged attributes of the function declared by `declarator` in `ctx`.
+    pub fn function_attrs(&self, declarator: &SyntaxNode, ctx: &Ctx) -> Option<CudaAttrs> {
+        self.functions.get(&function_key(declarator, ctx)?).copied()
+    }
+
+    pub fn function_space(&self, declarator: &SyntaxNode, ctx: &Ctx) -> ExecSpace {
+        self.function_attrs(declarator, ctx).map_or(ExecSpace::ImplicitHost, |a| ExecSpace::from_attrs(&a))
+    }
+}
+
+/// The (specifiers, declarator) pairs of a `SIMPLE_DECL` or `FUNCTION_DEF`
+/// (nothing for other nodes).
+pub fn declarators(node: &SyntaxNode) -> Vec<(Option<SyntaxNode>, SyntaxNode)> {
+    let specs = node.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
+    match node.kind() {
+        SyntaxKind::FUNCTION_DEF => {
+            node.children().filter(|c| c.kind() == SyntaxKind::DECLARATOR).map(|d| (specs.clone(), d)).collect()
+        }
+        SyntaxKind::SIMPLE_DECL => node
+            .children()
+            .filter(|c| c.kind() == SyntaxKind::INIT_DECLARATOR_LIST)
+            .flat_map(|l| l.children())
+            .filter(|c| c.kind() == SyntaxKind::INIT_DECLARATOR)
+            .filter_map(|i| i.children().find(|c| c.kind() == SyntaxKind::DECLARATOR))
+            .map(|d| (specs.clone(), d))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The identity of a function for matching redeclarations: its scope and
+/// name (qualifiers of an out-of-class definition included), whether it is a
+/// template, and its parameter types as written.
+pub fn function_key(declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
+    let f = decl::function_declarator(declarator)?;
+    let name = decl::name_node(declarator)?;
+    let (quals, last) = name_parts(&name);
+    let mut key = String::new();
+    for s in &ctx.scope {
+        match s {
+            Seg::Namespace { name: Some(n), .. } | Seg::Class(n) => key.push_str(n),
+            Seg::Namespace { name: None, .. } => key.push_str("{anon}"),
+        }
+        key.push_str("::");
+    }
+    for q in quals {
+        key.push_str(&q);
+        key.push_str("::");
+    }
+    key.push_str(&last);
+    if ctx.templated {
+        key.push_str("<>");
+    }
+    key.push_str(&decl::signature_text(&f));
+    Some(key)
+}
+
+/// The qualifiers and the last component of a declarator-id, template
+/// arguments left out (`A<T>::B::f` → ([A, B], f); `S::operator+` → ([S], operator+)).
+pub fn name_parts(name: &SyntaxNode) -> (Vec<String>, String) {
+    let mut parts: Vec<String> = Vec::new();
+    collect_parts(name, &mut parts);
+    let last = parts.pop().unwrap_or_default();
+    (parts, last)
+}
+
+fn collect_parts(node: &SyntaxNode, out: &mut Vec<String>) {
+    use SyntaxKind as K;
+    for c in node.children_with_tokens() {
+        match c {
+            rowan::NodeOrToken::Token(t) if t.kind() == K::IDENT => out.push(t.text().to_string()),
+            rowan::NodeOrToken::Node(n) => match n.kind() {
+                K::NAME_REF => out.extend(walk::identifiers(&n).into_iter().take(1)),
+                K::NAME => collect_parts(&n, out),
+                K::TEMPLATE_ID => out.push(walk::last_component(&n).unwrap_or_default()),
+                K::NESTED_NAME_SPECIFIER | K::QUALIFIED_NAME => collect_parts(&n, out),
+                K::DESTRUCTOR_NAME | K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME => {
+                    out.push(compact_text(&n))
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+/// The text of a node without trivia, tokens joined by one space where two
+/// words would otherwise run together.
+pub fn compact_text(n: &SyntaxNode) -> String {
+    let mut out = String::new();
+    for t in n.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()) {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        if out.chars().last().is_some_and(word) && t.text().starts_with(word) {
+            out.push(' ');
+        }
+        out.push_str(t.text());
+    }
+    out
+}

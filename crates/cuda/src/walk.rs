@@ -1,0 +1,183 @@
+//! The declarations of a translation unit with their context. Function
+//! bodies are not entered: what they declare is local.
+
+use cufront_syntax::{SyntaxKind, SyntaxNode};
+
+/// One enclosing scope.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Seg {
+    /// `None` for an anonymous namespace.
+    Namespace { name: Option<String>, inline: bool },
+    Class(String),
+}
+
+/// Where a declaration is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ctx {
+    /// Enclosing namespaces and classes, outermost first.
+    pub scope: Vec<Seg>,
+    /// Inside `extern "C"`.
+    pub extern_c: bool,
+    /// Inside a `template <...>` (of the declaration itself or of an enclosing class).
+    pub templated: bool,
+    /// Directly under `template <>` (an explicit specialization).
+    pub specialization: bool,
+    /// An explicit instantiation (`template void f<int>(int);`).
+    pub instantiation: bool,
+    /// Class member (directly in a member list).
+    pub member: bool,
+}
+
+impl Ctx {
+    pub fn in_anonymous_namespace(&self) -> bool {
+        self.scope.iter().any(|s| matches!(s, Seg::Namespace { name: None, .. }))
+    }
+    pub fn in_class(&self) -> bool {
+        self.scope.iter().any(|s| matches!(s, Seg::Class(_)))
+    }
+}
+
+/// Calls `f` on every declaration node (any `Decl` kind, including the
+/// containers themselves) in source order, with its context. Class members
+/// are visited after the declaration that holds the class.
+pub fn walk(root: &SyntaxNode, f: &mut dyn FnMut(&SyntaxNode, &Ctx)) {
+    let ctx = Ctx::default();
+    for c in root.children() {
+        walk_decl(&c, &ctx, f);
+    }
+}
+
+fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx)) {
+    use SyntaxKind as K;
+    match node.kind() {
+        K::NAMESPACE_DEF => {
+            f(node, ctx);
+            let mut inner = ctx.clone();
+            let name = node
+                .children()
+                .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+                .map(|n| identifiers(&n));
+            let inline = node.children_with_tokens().any(|t| t.kind() == K::INLINE_KW);
+            match name {
+                // `namespace a::b::c {` (C++17 nested form) opens each in turn.
+                Some(parts) if !parts.is_empty() => {
+                    for p in parts {
+                        inner.scope.push(Seg::Namespace { name: Some(p), inline });
+                    }
+                }
+                _ => inner.scope.push(Seg::Namespace { name: None, inline }),
+            }
+            inner.member = false;
+            for c in node.children() {
+                walk_decl(&c, &inner, f);
+            }
+        }
+        K::LINKAGE_SPEC => {
+            f(node, ctx);
+            let mut inner = ctx.clone();
+            let abi = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::STRING);
+            inner.extern_c = abi.is_some_and(|t| t.text() == "\"C\"");
+            for c in node.children() {
+                walk_decl(&c, &inner, f);
+            }
+        }
+        K::TEMPLATE_DECL | K::EXPLICIT_SPECIALIZATION | K::EXPLICIT_INSTANTIATION | K::EXPORT_DECL | K::MEMBER_DECL => {
+            f(node, ctx);
+            let mut inner = ctx.clone();
+            match node.kind() {
+                K::TEMPLATE_DECL => {
+                    let empty = node
+                        .children()
+                        .find(|c| c.kind() == K::TEMPLATE_PARAM_LIST)
+                        .is_some_and(|l| l.children().next().is_none());
+                    if empty {
+                        inner.specialization = true;
+                    } else {
+                        inner.templated = true;
+                    }
+                }
+                K::EXPLICIT_SPECIALIZATION => inner.specialization = true,
+                K::EXPLICIT_INSTANTIATION => inner.instantiation = true,
+                _ => {}
+            }
+            for c in node.children() {
+                walk_decl(&c, &inner, f);
+            }
+        }
+        K::SIMPLE_DECL | K::FUNCTION_DEF | K::FRIEND_DECL => {
+            f(node, ctx);
+            let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
+            let classes = specs.iter().flat_map(|s| s.children()).filter(|c| c.kind() == K::CLASS_SPECIFIER);
+            for class in classes {
+                let Some(list) = class.children().find(|c| c.kind() == K::MEMBER_LIST) else { continue };
+                let mut inner = ctx.clone();
+                inner.scope.push(Seg::Class(class_name(&class).unwrap_or_default()));
+                inner.member = true;
+                inner.specialization = false;
+                for m in list.children() {
+                    walk_decl(&m, &inner, f);
+                }
+            }
+        }
+        _ => {
+            if is_decl_kind(node.kind()) {
+                f(node, ctx);
+            }
+        }
+    }
+}
+
+fn is_decl_kind(k: SyntaxKind) -> bool {
+    use SyntaxKind as K;
+    matches!(
+        k,
+        K::NAMESPACE_ALIAS
+            | K::USING_DIRECTIVE
+            | K::USING_DECL
+            | K::ALIAS_DECL
+            | K::DEDUCTION_GUIDE
+            | K::CONCEPT_DEF
+            | K::STATIC_ASSERT_DECL
+            | K::ASM_DECL
+            | K::EMPTY_DECL
+            | K::ATTRIBUTE_DECL
+            | K::ACCESS_SPECIFIER
+    )
+}
+
+/// The identifiers of a name node, in order (`a::b::c` → a, b, c).
+pub fn identifiers(n: &SyntaxNode) -> Vec<String> {
+    n.descendants_with_tokens()
+        .filter_map(|t| t.into_token())
+        .filter(|t| t.kind() == SyntaxKind::IDENT)
+        .map(|t| t.text().to_string())
+        .collect()
+}
+
+/// The name of a class specifier: the last component, without template arguments.
+pub fn class_name(class: &SyntaxNode) -> Option<String> {
+    use SyntaxKind as K;
+    let name = class.children().find(|c| c.kind() == K::NAME).or_else(|| {
+        class.children().find(|c| c.kind() == K::CLASS_HEAD)?.children().find(|c| c.kind() == K::NAME)
+    })?;
+    last_component(&name)
+}
+
+/// The last component of a (possibly qualified) name, without template arguments.
+pub fn last_component(name: &SyntaxNode) -> Option<String> {
+    use SyntaxKind as K;
+    let mut last = None;
+    for c in name.children_with_tokens() {
+        match c {
+            rowan::NodeOrToken::Token(t) if t.kind() == K::IDENT => last = Some(t.text().to_string()),
+            rowan::NodeOrToken::Node(n) => match n.kind() {
+                K::NAME_REF | K::NAME => last = n.descendants_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::IDENT).map(|t| t.text().to_string()),
+                K::TEMPLATE_ID => last = n.children().find(|c| c.kind() == K::NAME_REF).and_then(|r| last_component(&r)),
+                K::QUALIFIED_NAME => last = last_component(&n),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    last
+}

@@ -1,0 +1,1 @@
+//! cufront-emit (in progress).
