@@ -1,8 +1,10 @@
-//! `cufront parse FILE.ii [--tree] [--errors]`: a debugging aid for the parser.
+//! `cufront parse FILE.ii [--tree] [--errors] [--lazy] [--time [--repeat N]]`:
+//! a debugging and measuring aid for the parser.
 
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
-use cufront_syntax::{source_map::SourceMap, LexOptions, ParseOptions};
+use cufront_syntax::{source_map::SourceMap, LexOptions, Names, Parse, ParseOptions, SyntaxKind};
 
 #[derive(clap::Args)]
 pub struct ParseArgs {
@@ -20,6 +22,13 @@ pub struct ParseArgs {
     /// Keep function bodies unparsed (declarations only).
     #[arg(long)]
     lazy: bool,
+    /// Print the time spent lexing and parsing (medians over `--repeat` runs)
+    /// as one `key=value` line on stderr.
+    #[arg(long)]
+    time: bool,
+    /// Parse this many times (with `--time`).
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
 }
 
 pub fn run(args: ParseArgs) -> ExitCode {
@@ -30,11 +39,23 @@ pub fn run(args: ParseArgs) -> ExitCode {
             return ExitCode::from(4);
         }
     };
-    let opts = ParseOptions {
-        lex: LexOptions { cxx20: args.cxx20, digit_separators: true },
-        lazy_bodies: args.lazy,
-    };
-    let parse = cufront_syntax::parse(&text, opts);
+    let opts = ParseOptions { lex: LexOptions { cxx20: args.cxx20, digit_separators: true }, lazy_bodies: args.lazy };
+    let mut lex_times = Vec::new();
+    let mut parse_times = Vec::new();
+    let mut parse: Option<Parse> = None;
+    for _ in 0..args.repeat.max(1) {
+        // Drop the previous tree first, outside the timed region.
+        drop(parse.take());
+        let t0 = Instant::now();
+        let lexed = cufront_syntax::lexer::lex(&text, opts.lex);
+        let t1 = Instant::now();
+        let p = cufront_syntax::parse_lexed(&text, &lexed, opts, Names::new());
+        let t2 = Instant::now();
+        lex_times.push(t1 - t0);
+        parse_times.push(t2 - t1);
+        parse = Some(p);
+    }
+    let parse = parse.expect("parsed at least once");
     if args.tree {
         print!("{}", cufront_syntax::debug_tree(&parse.syntax_node()));
     }
@@ -45,6 +66,34 @@ pub fn run(args: ParseArgs) -> ExitCode {
             println!("{}:{}:{}: {}", map.file_name(loc.file), loc.line, loc.col, e.msg);
         }
     }
+    if args.time {
+        let root = parse.syntax_node();
+        let bodies = root
+            .descendants()
+            .filter(|n| matches!(n.kind(), SyntaxKind::LAZY_BODY | SyntaxKind::FUNCTION_BODY))
+            .count();
+        let (lex, parse_t) = (median(&mut lex_times), median(&mut parse_times));
+        eprintln!(
+            "mode={} bytes={} lines={} bodies={} runs={} lex_ms={:.1} parse_ms={:.1} total_ms={:.1}",
+            if args.lazy { "lazy" } else { "full" },
+            text.len(),
+            text.lines().count(),
+            bodies,
+            lex_times.len(),
+            ms(lex),
+            ms(parse_t),
+            ms(lex + parse_t),
+        );
+    }
     println!("{} syntax errors", parse.errors().len());
     if parse.errors().is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
