@@ -151,12 +151,20 @@ fn deduction_guide(p: &mut Parser<'_>) {
             p.expect(R_PAREN);
         }
     }
-    let n = p.start();
-    p.bump(IDENT);
-    n.complete(p, NAME_REF);
-    let prev = p.names.push_scope(crate::names::ScopeKind::Function);
-    types::param_list(p);
-    p.names.enter_scope(prev);
+    if p.at(IDENT) {
+        let n = p.start();
+        p.bump(IDENT);
+        n.complete(p, NAME_REF);
+    } else {
+        p.error("expected an identifier");
+    }
+    if p.at(L_PAREN) {
+        let prev = p.names.push_scope(crate::names::ScopeKind::Function);
+        types::param_list(p);
+        p.names.enter_scope(prev);
+    } else {
+        p.error("expected a \"(\"");
+    }
     p.expect(ARROW);
     if !types::type_id(p) {
         p.error("expected a type specifier");
@@ -269,7 +277,7 @@ pub(crate) fn using_declaration(p: &mut Parser<'_>) {
         p.bump(IDENT);
         n.complete(p, NAME);
         attributes::attribute_specifier_seq(p);
-        p.bump(EQ);
+        p.expect(EQ);
         let templated = p.names.at_template_declaration();
         let target = p.names.declaration_scope();
         let ty = type_id_entry(p);

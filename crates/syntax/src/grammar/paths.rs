@@ -79,6 +79,12 @@ const MAX_SCAN: usize = 4096;
 /// `decltype(...)`, `template`, `~X`, `operator`). Consumes nothing.
 /// `None` if no name starts there.
 pub(crate) fn scan_name(p: &Parser<'_>, n: usize) -> Option<NameScan> {
+    scan_name_impl(p, n, true)
+}
+
+/// `operators`: whether an `operator` name may end the name (not inside a
+/// conversion-type-id, which keeps the scan non-recursive).
+fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan> {
     let mut i = n;
     let mut scope: Option<ScopeId> = None; // qualifier scope
     let mut qualified = false;
@@ -133,6 +139,9 @@ pub(crate) fn scan_name(p: &Parser<'_>, n: usize) -> Option<NameScan> {
             });
         }
         if k == OPERATOR_KW {
+            if !operators {
+                return None;
+            }
             let end = scan_operator(p, i)?;
             let entry = if p.nth(end) == L_ANGLE {
                 let text = operator_key(p, i);
@@ -330,7 +339,7 @@ fn scan_operator(p: &Parser<'_>, i: usize) -> Option<usize> {
                     if t == TYPENAME_KW {
                         j += 1;
                     }
-                    let s = scan_name(p, j)?;
+                    let s = scan_name_impl(p, j, false)?;
                     j += s.len;
                     seen = true;
                 } else if seen && matches!(t, STAR | AMP | AMP2) {
@@ -439,7 +448,7 @@ pub(crate) fn name(p: &mut Parser<'_>, mode: NameMode) -> Option<NameInfo> {
         scope = Some(ScopeId::GLOBAL);
     } else if matches!(p.current(), DECLTYPE_KW | DECLTYPE2_KW) {
         types::decltype_specifier(p);
-        p.bump(COLON2);
+        p.expect(COLON2);
         info.qualified = true;
         dep_qual = true;
     }

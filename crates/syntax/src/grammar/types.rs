@@ -867,6 +867,9 @@ pub(crate) fn param_list(p: &mut Parser<'_>) {
             if p.pos() == before {
                 break;
             }
+            if p.at(R_PAREN) {
+                p.error("expected a type specifier");
+            }
         }
     });
     if !p.eat(R_PAREN) {

@@ -210,7 +210,7 @@ fn base_clause(p: &mut Parser<'_>, class: ScopeId) {
                         _ => p.names.add_dependent_base(class),
                     }
                 }
-                None => p.error("expected a class name"),
+                None => p.error("expected an identifier"),
             }
         }
         p.eat(DOT3);

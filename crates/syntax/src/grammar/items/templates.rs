@@ -131,7 +131,7 @@ fn template_param(p: &mut Parser<'_>) {
             }
             p.names.enter_scope(prev);
             if !(p.eat(CLASS_KW) || p.eat(TYPENAME_KW)) {
-                p.error("expected a \"class\"");
+                p.error("expected \"class\" or \"typename\"");
             }
             type_param_rest(p, true);
             m.complete(p, TEMPLATE_TEMPLATE_PARAM);
