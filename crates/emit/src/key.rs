@@ -1,0 +1,146 @@
+//! Linkage names of declared entities, and the module id's key: the first
+//! eligible definition outside system headers (spec 30 §4.2).
+
+use cufront_cuda::decl;
+use cufront_cuda::spaces::{declarators, name_parts};
+use cufront_cuda::walk::{self, Ctx};
+use cufront_syntax::source_map::SourceMap;
+use cufront_syntax::{SyntaxKind as K, SyntaxNode};
+
+use crate::items::{scope_key, Items, Ty};
+use crate::mangle::{self, FnName};
+
+/// The linkage name of the entity `declarator` declares in `ctx`: mangled,
+/// or plain for C linkage and global-namespace variables.
+pub fn linkage_name(items: &Items, specs: Option<&SyntaxNode>, declarator: &SyntaxNode, ctx: &Ctx) -> Result<String, String> {
+    let name = decl::name_node(declarator).ok_or("no declarator name")?;
+    let (quals, last) = name_parts(&name);
+    let here = scope_key(&ctx.scope);
+    let scope = items
+        .qualified_scope(&here, &quals)
+        .ok_or_else(|| format!("cannot resolve the qualifier of `{}`", name.text()))?;
+    let path = items.scope_path(&scope);
+    match decl::function_declarator(declarator) {
+        Some(f) => {
+            if ctx.extern_c && quals.is_empty() && !ctx.in_class() {
+                return Ok(last);
+            }
+            let ret = match specs {
+                Some(s) => items.specifier_type(s, &scope),
+                None => Ty::Builtin("v"),
+            };
+            // The function's own type: apply the derivations after the function one.
+            let fty = items.function_type(ret, &f, &scope);
+            let fname = function_name(items, &name, &scope, &last)?;
+            mangle::function(&path, &fname, &fty)
+        }
+        None => {
+            if ctx.extern_c && quals.is_empty() {
+                return Ok(last);
+            }
+            mangle::variable(&path, &last)
+        }
+    }
+}
+
+fn function_name(items: &Items, name: &SyntaxNode, scope: &Vec<String>, last: &str) -> Result<FnName, String> {
+    let last_node = name.descendants().filter(|n| {
+        matches!(n.kind(), K::DESTRUCTOR_NAME | K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME)
+    }).last();
+    if let Some(n) = last_node {
+        return Ok(match n.kind() {
+            K::DESTRUCTOR_NAME => FnName::Dtor,
+            K::CONVERSION_NAME => {
+                let t = n.children().find(|c| c.kind() == K::TYPE_ID).ok_or("conversion without a type")?;
+                FnName::Conversion(items.type_id(&t, scope))
+            }
+            K::LITERAL_OPERATOR_NAME => FnName::Literal(walk::identifiers(&n).last().cloned().unwrap_or_default()),
+            _ => {
+                let text = cufront_cuda::spaces::compact_text(&n);
+                let op = text.strip_prefix("operator").unwrap_or(&text).trim().replace(' ', "");
+                FnName::Operator(op)
+            }
+        });
+    }
+    if scope.last().is_some_and(|c| c == last) {
+        return Ok(FnName::Ctor);
+    }
+    Ok(FnName::Ident(last.to_string()))
+}
+
+fn keywords(specs: Option<&SyntaxNode>, kinds: &[K]) -> bool {
+    decl::has_keyword(specs, kinds)
+}
+
+const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
+
+/// Why a declarator is not eligible as the key, or `None` if it is.
+fn ineligible(items: &Items, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, ctx: &Ctx) -> bool {
+    if ctx.templated || ctx.specialization || ctx.instantiation || ctx.member || ctx.in_anonymous_namespace() {
+        return true;
+    }
+    if keywords(specs, &[K::STATIC_KW, K::TYPEDEF_KW, K::CONSTEXPR_KW, K::CONSTEVAL_KW, K::FRIEND_KW]) || keywords(specs, INLINE) {
+        return true;
+    }
+    let Some(name) = decl::name_node(d) else { return true };
+    if name.descendants().any(|n| n.kind() == K::TEMPLATE_ID) && decl::function_declarator(d).is_some() {
+        return true;
+    }
+    match decl::function_declarator(d) {
+        Some(f) => {
+            if node.kind() != K::FUNCTION_DEF {
+                return true;
+            }
+            if node.children().any(|c| c.kind() == K::DELETED_BODY) {
+                return true;
+            }
+            let trailing = f.children().any(|c| c.kind() == K::TRAILING_RETURN_TYPE);
+            let auto = keywords(specs, &[K::AUTO_KW]) || specs.is_some_and(|s| s.children().any(|c| c.kind() == K::DECLTYPE_SPECIFIER && c.text().to_string().replace(' ', "") == "decltype(auto)"));
+            auto && !trailing
+        }
+        None => {
+            let init = d.parent().is_some_and(|i| {
+                i.kind() == K::INIT_DECLARATOR
+                    && i.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))
+            });
+            if !init || node.kind() != K::SIMPLE_DECL {
+                return true;
+            }
+            if keywords(specs, &[K::AUTO_KW]) {
+                return true;
+            }
+            // Namespace-scope const without `extern` has internal linkage.
+            if !keywords(specs, &[K::EXTERN_KW]) {
+                let scope = scope_key(&ctx.scope);
+                let base = specs.map_or(Ty::Unknown(String::new()), |s| items.specifier_type(s, &scope));
+                if let Ty::Cv { c: true, .. } = items.declarator_type(base, d, &scope) {
+                    return true;
+                }
+            }
+            false
+        }
+    }
+}
+
+/// The key of the module id: the linkage name of the first eligible
+/// definition outside system headers, or `None` when there is none.
+/// `Err` when the first eligible entity cannot be mangled (yet).
+pub fn module_key(root: &SyntaxNode, map: &SourceMap) -> Option<Result<String, String>> {
+    let items = Items::build(root);
+    let mut found: Option<Result<String, String>> = None;
+    walk::walk(root, &mut |node, ctx| {
+        if found.is_some() || !matches!(node.kind(), K::FUNCTION_DEF | K::SIMPLE_DECL) {
+            return;
+        }
+        if map.flags_at(node.text_range().start().into()).system {
+            return;
+        }
+        for (specs, d) in declarators(node) {
+            if !ineligible(&items, node, specs.as_ref(), &d, ctx) {
+                found = Some(linkage_name(&items, specs.as_ref(), &d, ctx));
+                return;
+            }
+        }
+    });
+    found
+}

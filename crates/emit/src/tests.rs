@@ -1,0 +1,90 @@
+use cufront_syntax::source_map::SourceMap;
+use cufront_syntax::ParseOptions;
+
+use crate::key::module_key;
+
+fn key(src: &str) -> Option<Result<String, String>> {
+    let parse = cufront_syntax::parse(src, ParseOptions::default());
+    assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
+    let map = SourceMap::new(src, "t.cu");
+    module_key(&parse.syntax_node(), &map)
+}
+
+fn mangled(src: &str) -> String {
+    match key(src) {
+        Some(Ok(k)) => k,
+        other => panic!("{src}: {other:?}"),
+    }
+}
+
+/// spec 50 §8.7 vectors inside the core (non-template functions).
+#[test]
+fn test_vectors() {
+    let cases: &[(&str, &str)] = &[
+        ("struct S {}; void k(int, S, float *) {}", "_Z1ki1SPf"),
+        ("namespace ns { struct D {}; struct B {}; void k1(D, const B *) {} }", "_ZN2ns2k1ENS_1DEPKNS_1BE"),
+        ("namespace ns { namespace inner { void k1b(int) {} } }", "_ZN2ns5inner3k1bEi"),
+        ("struct S {}; void k2(int (*)(float, double), int S::*, void (S::*)(int)) {}", "_Z2k2PFifdEM1SiMS1_FviE"),
+        (
+            "enum E1 {}; enum class E2 {}; void k8(E1, E2, bool, char, signed char, unsigned char, wchar_t, char16_t, \
+             char32_t, short, unsigned short, long, unsigned long, long long, unsigned long long, __int128, \
+             unsigned __int128, float, double, decltype(nullptr)) {}",
+            "_Z2k82E12E2bcahwDsDistlmxynofdDn",
+        ),
+        ("void k12(const int &, volatile int *, const volatile char *, int *__restrict__) {}", "_Z3k12RKiPViPVKcPi"),
+        ("void k13(int[5], int (*)[3], int (&)[4]) {}", "_Z3k13PiPA3_iRA4_i"),
+        (
+            "namespace std { template <class A, class B> struct pair {}; template <class T, T v> struct integral_constant {}; \
+             typedef unsigned long size_t; } void kstd(std::pair<int, int>, std::size_t, std::integral_constant<int, 3>) {}",
+            "_Z4kstdSt4pairIiiEmSt17integral_constantIiLi3EE",
+        ),
+        ("struct S2 { int a; }; void kmpc(void (S2::*)(int) const, void (S2::*)() &&, int S2::*) {}", "_Z4kmpcM2S2KFviEMS_FvvOEMS_i"),
+        ("namespace outer { inline namespace v1 { struct InI {}; } } void kinl(outer::InI) {}", "_Z4kinlN5outer2v13InIE"),
+        ("void kconst(const int, const int *const) {}", "_Z6kconstiPKi"),
+        ("void knx(void (*)() noexcept, void (*)(int)) {}", "_Z3knxPDoFvvEPFviE"),
+        ("typedef struct { int a; } TS; void kts(TS) {}", "_Z3kts2TS"),
+        ("struct Op { Op operator+(const Op &) const; }; Op Op::operator+(const Op &o) const { return o; }", "_ZNK2OpplERKS_"),
+        ("struct Op { operator int() const; }; Op::operator int() const { return 0; }", "_ZNK2OpcviEv"),
+        ("struct Op { int operator()(int); }; int Op::operator()(int) { return 0; }", "_ZN2OpclEi"),
+        ("struct A { A(); }; A::A() {}", "_ZN1AC1Ev"),
+        ("struct A { int m(); }; int A::m() { return 1; }", "_ZN1A1mEv"),
+        ("namespace N { int nv = 1; }", "_ZN1N2nvE"),
+        ("int x = 1;", "x"),
+        ("struct A { static int s; }; int A::s = 1;", "_ZN1A1sE"),
+        ("extern \"C\" void cf() {}", "cf"),
+        ("extern \"C\" { int cv = 2; }", "cv"),
+        ("typedef int I; typedef I *IP; void td(IP, I) {}", "_Z2tdPii"),
+        ("namespace a { struct T {}; } using namespace a; void u(T, T *) {}", "_Z1uN1a1TEPS0_"),
+        ("__attribute__((global)) void kern(int *p, float f) {}", "_Z4kernPif"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(mangled(src), *want, "{src}");
+    }
+}
+
+/// The key is the first definition that qualifies (spec 30 §4.2).
+#[test]
+fn key_eligibility() {
+    let skipped = "int a; static int b = 1; const int c = 2; constexpr int d = 3; inline int e = 4; auto f = 5;\n\
+                   static void g() {} inline void h() {} constexpr int i() { return 1; } \n\
+                   template <class T> void t(T) {} template void t<int>(int);\n\
+                   namespace { void anon() {} int av = 1; }\n\
+                   struct C { void inl() {} static int s; };\n\
+                   void del() = delete; auto ded() { return 1; } extern int decl;\n";
+    assert_eq!(key(skipped), None);
+    assert_eq!(mangled(&format!("{skipped}int y = 2; void z() {{}}")), "y");
+    assert_eq!(mangled(&format!("{skipped}extern const int ec = 1;")), "ec");
+    assert_eq!(mangled(&format!("{skipped}auto tr() -> int {{ return 1; }}")), "_Z2trv");
+    assert_eq!(mangled("const int *p = 0;"), "p");
+}
+
+#[test]
+fn system_headers_do_not_count() {
+    let src = "# 1 \"/usr/include/x.h\" 1 3\nint sys = 1;\n# 2 \"t.cu\" 2\nint user = 2;\n";
+    assert_eq!(mangled(src), "user");
+}
+
+#[test]
+fn unresolved_types_are_errors_not_guesses() {
+    assert!(matches!(key("void f(Unknown) {}"), Some(Err(_))));
+}
