@@ -66,6 +66,10 @@ impl MemSpace {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SpaceIndex {
     functions: FxHashMap<String, CudaAttrs>,
+    /// Functions declared `constexpr` somewhere: EDG prints every
+    /// declaration of them with `constexpr` (g++ rejects a redeclaration
+    /// that differs in it).
+    constexpr: rustc_hash::FxHashSet<String>,
 }
 
 impl SpaceIndex {
@@ -75,6 +79,9 @@ impl SpaceIndex {
             for (specs, declarator) in declarators(node) {
                 let Some(key) = function_key(&declarator, ctx) else { continue };
                 let a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
+                if decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]) {
+                    index.constexpr.insert(key.clone());
+                }
                 let slot = index.functions.entry(key).or_default();
                 *slot = slot.merge(a);
             }
@@ -85,6 +92,11 @@ impl SpaceIndex {
     /// The merged attributes of the function declared by `declarator` in `ctx`.
     pub fn function_attrs(&self, declarator: &SyntaxNode, ctx: &Ctx) -> Option<CudaAttrs> {
         self.functions.get(&function_key(declarator, ctx)?).copied()
+    }
+
+    /// Whether any declaration of the function is `constexpr`.
+    pub fn is_constexpr(&self, declarator: &SyntaxNode, ctx: &Ctx) -> bool {
+        function_key(declarator, ctx).is_some_and(|k| self.constexpr.contains(&k))
     }
 
     pub fn function_space(&self, declarator: &SyntaxNode, ctx: &Ctx) -> ExecSpace {

@@ -13,6 +13,7 @@ pub mod items;
 pub mod key;
 pub mod mangle;
 pub mod module_id;
+pub mod host;
 
 #[cfg(test)]
 mod tests;

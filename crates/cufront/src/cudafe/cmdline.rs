@@ -50,6 +50,18 @@ pub struct Config {
     pub no_code_gen: bool,
     pub timing: bool,
     pub diag: DiagOptions,
+    /// Options that shape the host file (read by the emit back end).
+    pub emit: EmitFlags,
+}
+
+/// The options that change the host file (spec 30 §1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EmitFlags {
+    pub static_host_stub: bool,
+    pub extended_lambda: bool,
+    pub device_hidden_visibility: bool,
+    pub device_c: bool,
+    pub debug_mode: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -181,6 +193,7 @@ fn parse_inner(args: &[String], early: &mut Vec<Early>) -> Result<Outcome, CmdEr
         no_code_gen: false,
         timing: false,
         diag: DiagOptions::default(),
+        emit: EmitFlags::default(),
     };
     let mut st = State::default();
     let mut i = 0;
@@ -471,6 +484,11 @@ fn apply(
         "orig_src_path_name" => cfg.orig_src_path_name = Some(v),
         "no_code_gen" => cfg.no_code_gen = true,
         "timing" => cfg.timing = true,
+        "static-host-stub" => cfg.emit.static_host_stub = true,
+        "extended-lambda" => cfg.emit.extended_lambda = true,
+        "device-hidden-visibility" => cfg.emit.device_hidden_visibility = true,
+        "device-c" => cfg.emit.device_c = true,
+        "debug_mode" => cfg.emit.debug_mode = true,
 
         "no_warnings" => cfg.diag.no_warnings = true,
         "promote_warnings" => cfg.diag.promote_warnings = true,

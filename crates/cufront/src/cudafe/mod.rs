@@ -7,10 +7,10 @@
 //! (0 success, 1 after `--Version`, 2 errors, 4 catastrophic/command-line
 //! errors or the error limit). Output files are written whole or not at all.
 //!
-//! Not yet: the host output (`--gen_c_file_name`) and the module id file come
-//! with the emit crate; until then a successful run writes no file
-//! (`docs/cudafe-flags.md`).
+//! A successful run writes the host file (`--gen_c_file_name`) and the
+//! module id file (`back_end.rs`, through the emit crate).
 
+mod back_end;
 mod cmdline;
 mod flags;
 mod output;

@@ -7,8 +7,6 @@ use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically. On any error the destination is left
 /// as it was and the temporary file is removed.
-// The host-file back end (next issue) is its first caller.
-#[cfg_attr(not(test), allow(dead_code))]
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

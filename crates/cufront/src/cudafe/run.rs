@@ -95,9 +95,29 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         }
     }
     let front_end = start.elapsed();
-    // The back end (host file, module id) is not written yet: it would run
-    // here when there are no errors and no `--no_code_gen`.
-    let back_end = (!engine.has_errors() && !cfg.no_code_gen).then(|| Clock::now().elapsed());
+    // The back end (host file, module id) runs when there are no errors and
+    // no `--no_code_gen`; constructs it cannot translate yet are errors.
+    let mut back_end = None;
+    if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen {
+        let be_start = Clock::now();
+        match super::back_end::run(cfg, &text, &parse.syntax_node(), map) {
+            super::back_end::Outcome::Written => back_end = Some(be_start.elapsed()),
+            super::back_end::Outcome::Unsupported(list) => {
+                for (range, what) in list {
+                    let at: u32 = range.start().into();
+                    let diag = Diagnostic::new(RAW_TEXT, Severity::HardError)
+                        .with_arg(Arg::Str(format!("cufront: {what}")))
+                        .at(location(&text, map, at, stdin));
+                    if engine.emit(&diag) == Flow::Stop {
+                        break;
+                    }
+                }
+            }
+            super::back_end::Outcome::Failed(diag) => {
+                engine.emit(&diag);
+            }
+        }
+    }
     finish(engine, &out, cfg, &start, Some((front_end, back_end)))
 }
 

@@ -1,0 +1,603 @@
+//! The host file (spec 30 §2, spec 20 §9): the preprocessed input with an
+//! edit plan applied (DESIGN decision 4). Host code passes through as
+//! written; each edit implements one rule:
+//!
+//! - header pragmas and the managed-runtime block (§2.1), `crt/host_runtime.h`
+//!   after the global `size_t` typedef (§2.3), the trailer that includes the
+//!   stub file (§2.9);
+//! - non-template kernels: declaration only, body under `#if 0` (§2.4);
+//!   template kernels: the `__wrapper__device_stub_` template and a
+//!   forwarding definition, which cicc's stub specializes;
+//! - device-only functions: a dummy body, the real one under `#if 0` (§2.5);
+//! - `__device__`/`__constant__`/`__shared__` variables: host shadows (§2.6);
+//! - anonymous namespaces named `_GLOBAL__N_<module id>` (§2.7), so that the
+//!   stub can name their kernels and variables;
+//! - launches `k<<<c>>>(a)` → `((__cudaPushCallConfiguration(c)) ? (void)0 : k(a))`;
+//! - CUDA attributes removed, `__device_builtin__` types under `#if 0`
+//!   (host_runtime.h supplies them again), `#pragma nv_*` lines blanked.
+//!
+//! After an edit that changes the line structure, a line directive puts the
+//! host compiler back on the original line (and column, with spaces).
+//!
+//! Not supported yet (reported, never printed wrong): `__managed__`
+//! variables, extended lambdas, explicit specializations of kernel templates.
+
+use cufront_cuda::attrs::{self, is_cuda_only};
+use cufront_cuda::decl;
+use cufront_cuda::spaces::{declarators, name_parts, ExecSpace, MemSpace, SpaceIndex};
+use cufront_cuda::walk::{self, Ctx};
+use cufront_syntax::source_map::SourceMap;
+use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
+
+/// The options of the cudafe++ command line that shape the host file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostOptions {
+    /// `--gnu_version`; `None` behaves as a recent gcc.
+    pub gnu_version: Option<u32>,
+    pub static_host_stub: bool,
+    pub extended_lambda: bool,
+    pub device_hidden_visibility: bool,
+    /// `--device-c` (relocatable device code).
+    pub device_c: bool,
+    /// `--debug_mode` (-G).
+    pub debug_mode: bool,
+    /// `--stub_file_name`, copied byte for byte into the trailer.
+    pub stub_file_name: String,
+    pub module_id: String,
+}
+
+/// The host file, or why it cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostFile {
+    pub text: String,
+    /// Constructs cufront cannot translate yet, with where they are.
+    pub unsupported: Vec<(TextRange, String)>,
+}
+
+#[derive(Clone, Debug)]
+struct Edit {
+    start: u32,
+    end: u32,
+    text: String,
+}
+
+struct Plan<'a> {
+    text: &'a str,
+    opts: &'a HostOptions,
+    edits: Vec<Edit>,
+    unsupported: Vec<(TextRange, String)>,
+    anon_ns: String,
+}
+
+impl Plan<'_> {
+    fn replace(&mut self, r: TextRange, text: impl Into<String>) {
+        self.edits.push(Edit { start: r.start().into(), end: r.end().into(), text: text.into() });
+    }
+    fn insert(&mut self, at: u32, text: impl Into<String>) {
+        self.edits.push(Edit { start: at, end: at, text: text.into() });
+    }
+    fn slice(&self, r: TextRange) -> &str {
+        &self.text[usize::from(r.start())..usize::from(r.end())]
+    }
+    fn unsupported(&mut self, node: &SyntaxNode, what: &str) {
+        self.unsupported.push((significant_range(node), what.to_string()));
+    }
+}
+
+/// The range of a node without leading and trailing trivia.
+fn significant_range(n: &SyntaxNode) -> TextRange {
+    let toks: Vec<_> = n.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()).collect();
+    match (toks.first(), toks.last()) {
+        (Some(a), Some(b)) => TextRange::new(a.text_range().start(), b.text_range().end()),
+        _ => n.text_range(),
+    }
+}
+
+/// Prints the host file for the unit `text` (parsed as `root`).
+pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOptions) -> HostFile {
+    let mut plan = Plan {
+        text,
+        opts,
+        edits: Vec::new(),
+        unsupported: Vec::new(),
+        anon_ns: format!("_GLOBAL__N_{}", opts.module_id.trim_end_matches('\n')),
+    };
+    let index = SpaceIndex::build(root);
+    let mut size_t_done = false;
+    walk::walk(root, &mut |node, ctx| {
+        match node.kind() {
+            K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
+            K::SIMPLE_DECL => {
+                if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
+                    size_t_done = true;
+                    let end: u32 = significant_range(node).end().into();
+                    plan.insert(
+                        end,
+                        "\n#if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)\n#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n#endif\n#include \"crt/host_runtime.h\"\n",
+                    );
+                }
+                simple_decl(&mut plan, &index, node, ctx);
+            }
+            K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
+            _ => {}
+        }
+    });
+    for n in root.descendants() {
+        match n.kind() {
+            K::KERNEL_LAUNCH => launch(&mut plan, &n),
+            K::GNU_ATTRIBUTE => strip_cuda_attributes(&mut plan, &n),
+            K::LAMBDA_EXPR => {
+                let a = n
+                    .children()
+                    .filter(|c| c.kind() == K::GNU_ATTRIBUTE)
+                    .fold(attrs::CudaAttrs::default(), |mut a, g| {
+                        attrs::add_gnu_attribute(&mut a, &g);
+                        a
+                    });
+                if a.device || a.host || a.global {
+                    plan.unsupported(&n, "extended lambdas (__device__ or __host__ __device__ lambdas) are not supported yet");
+                }
+            }
+            _ => {}
+        }
+    }
+    nv_pragmas(&mut plan);
+    let mut out = header(opts, &primary_name(text));
+    apply(&mut out, text, map, plan.edits);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&trailer(opts));
+    // Only constructs in code that is printed count: the edits dropped inside
+    // `#if 0` bodies have the same ranges as their reports.
+    HostFile { text: out, unsupported: plan.unsupported }
+}
+
+fn is_size_t_typedef(node: &SyntaxNode) -> bool {
+    let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
+    decl::has_keyword(specs.as_ref(), &[K::TYPEDEF_KW])
+        && declarators(node)
+            .iter()
+            .any(|(_, d)| decl::name_node(d).and_then(|n| walk::last_component(&n)).is_some_and(|n| n == "size_t"))
+}
+
+const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
+
+fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: &Ctx) {
+    let Some(d) = node.children().find(|c| c.kind() == K::DECLARATOR) else { return };
+    let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
+    let Some(body) = node.children().find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY)) else { return };
+    let space = index.function_space(&d, ctx);
+    let start: u32 = significant_range(node).start().into();
+    let body_range = significant_range(&body);
+    let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
+    match space {
+        ExecSpace::Global if ctx.templated => template_kernel(plan, node, specs.as_ref(), &d, &body),
+        ExecSpace::Global if ctx.specialization => {
+            plan.unsupported(node, "explicit specializations of __global__ function templates are not supported yet")
+        }
+        ExecSpace::Global => {
+            if !static_kw && plan.opts.device_hidden_visibility {
+                plan.insert(start, "__attribute__((visibility(\"hidden\"))) ");
+            }
+            if plan.opts.debug_mode {
+                plan.insert(start, " __attribute((noinline)) ");
+            }
+            let text = format!(";\n#if 0\n{}\n#endif\n", plan.slice(body_range));
+            // Everything after the declarator (a ctor-initializer cannot
+            // occur on a kernel) goes: the body is in the stub.
+            let from = d.text_range().end();
+            plan.replace(TextRange::new(from, body_range.end()), text);
+        }
+        ExecSpace::Device => {
+            if decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW, K::CONSTEVAL_KW]) {
+                return; // constexpr device functions keep their body (spec 20 §9)
+            }
+            let Some(name) = decl::name_node(&d) else { return };
+            let (quals, last) = name_parts(&name);
+            let member = ctx.member || !quals.is_empty();
+            let is_ctor_dtor = last.starts_with('~')
+                || match quals.last() {
+                    Some(q) => *q == last,
+                    None => matches!(ctx.scope.last(), Some(walk::Seg::Class(c)) if *c == last),
+                };
+            let f = decl::function_declarator(&d);
+            let mut voids = String::new();
+            for p in f.iter().flat_map(decl::params) {
+                let pd = p.children().find(|c| c.kind() == K::DECLARATOR);
+                let is_pack = pd.as_ref().is_some_and(|pd| pd.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
+                if let Some(n) = pd.as_ref().and_then(decl::name_node).and_then(|n| walk::last_component(&n))
+                    && !is_pack
+                {
+                    voids.push_str(&format!("(void){n};"));
+                }
+            }
+            let dummy = if is_ctor_dtor {
+                format!("{{int *volatile ___ = 0;{voids}::free(___);}}")
+            } else {
+                format!("{{int volatile ___ = 1;{voids}::exit(___);}}")
+            };
+            if !member {
+                plan.insert(start, "__attribute__((unused)) ");
+            }
+            let _ = static_kw;
+            let _ = INLINE;
+            let text = format!("{dummy}\n#if 0\n{}\n#endif\n", plan.slice(body_range));
+            plan.replace(body_range, text);
+        }
+        _ => {}
+    }
+}
+
+/// Parameters as the wrapper and the forwarding definition print them:
+/// (wrapper parameter, forwarding parameter, argument) per parameter.
+fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode, node: &SyntaxNode) -> Option<Vec<(String, String, String)>> {
+    let mut out = Vec::new();
+    for (i, p) in decl::params(f).iter().enumerate() {
+        let d = p.children().find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR));
+        let pack = d.as_ref().is_some_and(|d| d.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
+        let name = d.as_ref().and_then(decl::name_node);
+        // Type tokens before the name (or the whole type if unnamed), and after it.
+        let mut before = String::new();
+        let mut after = String::new();
+        let mut seen_name = false;
+        let mut default = false;
+        for e in p.descendants_with_tokens() {
+            let Some(t) = e.as_token() else { continue };
+            if t.kind().is_trivia() || t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE) {
+                continue;
+            }
+            if t.kind() == K::EQ && t.parent().is_some_and(|x| x == *p) {
+                default = true;
+            }
+            if default {
+                continue;
+            }
+            if name.as_ref().is_some_and(|n| n.text_range().contains_range(t.text_range())) {
+                seen_name = true;
+                continue;
+            }
+            let buf = if seen_name { &mut after } else { &mut before };
+            if !buf.is_empty() {
+                buf.push(' ');
+            }
+            buf.push_str(t.text());
+        }
+        let pname = match name.as_ref().and_then(|n| walk::last_component(n)) {
+            Some(n) => n,
+            None => {
+                if !after.is_empty() || before.contains('(') || before.contains('[') {
+                    plan.unsupported(node, "an unnamed kernel parameter of this type is not supported yet");
+                    return None;
+                }
+                format!("__cuda_p{i}")
+            }
+        };
+        if !after.is_empty() {
+            plan.unsupported(node, "array or function parameters of kernel templates are not supported yet");
+            return None;
+        }
+        let (wrapper, arg) = if pack {
+            (format!("{} &...{pname}", before.trim_end_matches("...").trim_end()), format!("{pname}..."))
+        } else {
+            (format!("{before} &{pname}"), pname.clone())
+        };
+        out.push((wrapper, format!("{before} {pname}"), arg));
+    }
+    Some(out)
+}
+
+fn template_kernel(plan: &mut Plan<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, body: &SyntaxNode) {
+    let Some(tdecl) = node.parent().filter(|p| p.kind() == K::TEMPLATE_DECL) else {
+        plan.unsupported(node, "this form of __global__ function template is not supported yet");
+        return;
+    };
+    let Some(tparams) = tdecl.children().find(|c| c.kind() == K::TEMPLATE_PARAM_LIST) else { return };
+    let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else { return };
+    let Some(params) = kernel_params(plan, &f, node) else { return };
+    let simple_name = walk::last_component(&name).unwrap_or_default();
+    let targs: Vec<String> = tparams
+        .children()
+        .filter_map(|p| {
+            let pack = p
+                .children_with_tokens()
+                .chain(p.children().flat_map(|c| c.children_with_tokens()))
+                .any(|t| t.kind() == K::DOT3);
+            let n = match p.kind() {
+                K::NON_TYPE_TEMPLATE_PARAM | K::PARAM => {
+                    let param = if p.kind() == K::PARAM { Some(p.clone()) } else { p.children().find(|c| c.kind() == K::PARAM) };
+                    param
+                        .and_then(|pp| pp.children().find(|c| c.kind() == K::DECLARATOR))
+                        .and_then(|dd| decl::name_node(&dd))
+                        .and_then(|n| walk::last_component(&n))?
+                }
+                _ => p.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n))?,
+            };
+            Some(if pack { format!("{n}...") } else { n })
+        })
+        .collect();
+    let tpl = format!("template{}", plan.slice(tparams.text_range()));
+    let specs_text = specs.map(|s| text_without_cuda_attrs(s)).unwrap_or_default();
+    let static_kw = decl::has_keyword(specs, &[K::STATIC_KW]);
+    let linkage = if static_kw {
+        ""
+    } else if plan.opts.static_host_stub {
+        "static "
+    } else {
+        "__attribute__((visibility(\"hidden\"))) "
+    };
+    let wrapper_params: Vec<&str> = params.iter().map(|p| p.0.as_str()).collect();
+    let fwd_params: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
+    let args: Vec<&str> = params.iter().map(|p| p.2.as_str()).collect();
+    let body_text = plan.slice(significant_range(body));
+    let text = format!(
+        "\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n\
+         {tpl} static void __wrapper__device_stub_{simple_name}({}) {{ ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}}\n\
+         #pragma GCC diagnostic pop\n\
+         {tpl} {linkage}{specs_text} {}({}) {{__wrapper__device_stub_{simple_name}<{}>({});return;}}\n#if 0\n{body_text}\n#endif\n",
+        wrapper_params.join(", "),
+        cufront_cuda::spaces::compact_text(&name),
+        fwd_params.join(", "),
+        targs.join(","),
+        args.join(","),
+    );
+    plan.replace(significant_range(&tdecl), text);
+}
+
+/// The text of a node with its CUDA-only attributes left out.
+fn text_without_cuda_attrs(n: &SyntaxNode) -> String {
+    let mut out = String::new();
+    for e in n.descendants_with_tokens() {
+        let Some(t) = e.as_token() else { continue };
+        if t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE && all_cuda(&a)) {
+            continue;
+        }
+        out.push_str(t.text());
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn all_cuda(gnu: &SyntaxNode) -> bool {
+    let names: Vec<Option<String>> =
+        gnu.children().filter(|c| c.kind() == K::ATTRIBUTE).map(|a| attrs::attribute_name(&a)).collect();
+    !names.is_empty() && names.iter().all(|n| n.as_deref().is_some_and(is_cuda_only))
+}
+
+fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: &Ctx) {
+    let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
+    let start: u32 = significant_range(node).start().into();
+    // `__device_builtin__` types: host_runtime.h defines them again.
+    if let Some(s) = &specs {
+        let mut a = attrs::of_declaration(Some(s), None);
+        for c in s.children().filter(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER)) {
+            a = a.merge(attrs::of_class(&c));
+        }
+        let declares_function = declarators(node).iter().any(|(_, d)| decl::function_declarator(d).is_some());
+        if a.device_builtin && !declares_function && !ctx.member {
+            let end: u32 = significant_range(node).end().into();
+            plan.insert(start, "\n#if 0\n");
+            plan.insert(end, "\n#endif\n");
+            return;
+        }
+    }
+    let decls = declarators(node);
+    if decls.is_empty() || ctx.member {
+        return;
+    }
+    // Kernel declarations.
+    if let Some((_, d)) = decls.iter().find(|(_, d)| decl::function_declarator(d).is_some()) {
+        // EDG prints the merged declaration: constexpr from an earlier one stays.
+        if index.is_constexpr(d, ctx) && !decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW]) && decls.len() == 1 {
+            let at = specs.as_ref().map_or(start, |s| u32::from(significant_range(s).start()));
+            let extern_tok = specs.as_ref().and_then(|s| {
+                s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW)
+            });
+            match extern_tok {
+                Some(t) => plan.insert(t.text_range().end().into(), " constexpr"),
+                None => plan.insert(at, "constexpr "),
+            }
+        }
+        let space = index.function_space(d, ctx);
+        if space == ExecSpace::Global {
+            let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
+            if ctx.templated && plan.opts.static_host_stub && !static_kw {
+                plan.insert(start, "static ");
+            } else if !static_kw && plan.opts.device_hidden_visibility {
+                plan.insert(start, "__attribute__((visibility(\"hidden\"))) ");
+            }
+        }
+        return;
+    }
+    // Variables with a memory space.
+    let a = attrs::of_declaration(specs.as_ref(), Some(&decls[0].1));
+    let space = MemSpace::from_attrs(&a);
+    if space == MemSpace::Host {
+        return;
+    }
+    if space == MemSpace::Managed {
+        plan.unsupported(node, "__managed__ variables are not supported yet");
+        return;
+    }
+    let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
+    let const_kw = decl::has_keyword(specs.as_ref(), &[K::CONST_KW, K::CONSTEXPR_KW]);
+    let extern_tok = specs.as_ref().and_then(|s| {
+        s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW)
+    });
+    let mut prefix = String::new();
+    if space == MemSpace::Shared {
+        prefix.push_str("__attribute__((unused)) ");
+    }
+    if !plan.opts.device_c {
+        if !static_kw {
+            prefix.push_str("static ");
+        }
+        if let Some(t) = &extern_tok {
+            plan.replace(t.text_range(), "");
+        }
+    } else if !static_kw && plan.opts.device_hidden_visibility && space != MemSpace::Shared && !const_kw {
+        prefix.push_str("__attribute__((visibility(\"hidden\"))) ");
+    }
+    if !prefix.is_empty() {
+        plan.insert(start, prefix);
+    }
+    if !const_kw {
+        for (_, d) in &decls {
+            let Some(init) = d.parent() else { continue };
+            for c in init.children().filter(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST)) {
+                plan.replace(c.text_range(), "");
+            }
+        }
+    }
+}
+
+fn anonymous_namespace(plan: &mut Plan<'_>, node: &SyntaxNode) {
+    if node.children().any(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
+        return;
+    }
+    let kw = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::NAMESPACE_KW);
+    let brace = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::L_CURLY);
+    let (Some(kw), Some(brace)) = (kw, brace) else { return };
+    let n = &plan.anon_ns;
+    let text = format!(
+        "namespace {n} __attribute__((visibility(\"hidden\")))  {{ }}; using namespace {n}; \n\
+         #pragma GCC diagnostic ignored \"-Wattributes\"\nnamespace {n} __attribute__((visibility(\"hidden\")))  {{\n"
+    );
+    plan.replace(TextRange::new(kw.text_range().start(), brace.text_range().end()), text);
+}
+
+fn launch(plan: &mut Plan<'_>, n: &SyntaxNode) {
+    let (Some(callee), Some(config)) = (
+        n.children().find(|c| c.kind() != K::LAUNCH_CONFIG && c.kind() != K::ARG_LIST),
+        n.children().find(|c| c.kind() == K::LAUNCH_CONFIG),
+    ) else {
+        return;
+    };
+    let args: Vec<String> = config
+        .children()
+        .map(|c| c.text().to_string().split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let whole = significant_range(n);
+    plan.insert(
+        significant_range(&callee).start().into(),
+        format!("((__cudaPushCallConfiguration({})) ? (void)0 : ", args.join(", ")),
+    );
+    plan.replace(config.text_range(), "");
+    plan.insert(whole.end().into(), ")");
+}
+
+fn strip_cuda_attributes(plan: &mut Plan<'_>, gnu: &SyntaxNode) {
+    if all_cuda(gnu) {
+        plan.replace(gnu.text_range(), "");
+        return;
+    }
+    for a in gnu.children().filter(|c| c.kind() == K::ATTRIBUTE) {
+        if attrs::attribute_name(&a).as_deref().is_some_and(is_cuda_only) {
+            // GCC accepts empty entries in an attribute list.
+            plan.replace(a.text_range(), "");
+        }
+    }
+}
+
+/// `#pragma nv_...` lines are cudafe++'s, not the host compiler's.
+fn nv_pragmas(plan: &mut Plan<'_>) {
+    let mut off = 0usize;
+    for line in plan.text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("#pragma nv_") || t.starts_with("# pragma nv_") {
+            let end = off + line.trim_end_matches(['\n', '\r']).len();
+            plan.edits.push(Edit { start: off as u32, end: end as u32, text: String::new() });
+        }
+        off += line.len();
+    }
+}
+
+/// The primary source name as the first line marker spells it (escapes kept).
+fn primary_name(text: &str) -> String {
+    let first = text.lines().next().unwrap_or("");
+    if first.starts_with('#')
+        && let Some(q) = first.find('"')
+        && let Some(e) = first.rfind('"')
+        && e > q
+    {
+        return first[q + 1..e].to_string();
+    }
+    String::new()
+}
+
+/// The header (spec 30 §2.1, spec 10 §7.2).
+pub fn header(opts: &HostOptions, primary: &str) -> String {
+    let g = opts.gnu_version.unwrap_or(u32::MAX);
+    let mut s = format!("# 1 \"{primary}\"\n");
+    if g > 40799 {
+        s.push_str("#pragma GCC diagnostic ignored \"-Wunused-local-typedefs\"\n# 1\n");
+    }
+    if opts.static_host_stub {
+        s.push_str("\n#pragma GCC diagnostic ignored \"-Wattributes\"\n");
+    }
+    if g > 40599 {
+        s.push_str("#pragma GCC diagnostic push\n# 1\n");
+    }
+    if g > 40199 {
+        s.push_str("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n# 1\n");
+        s.push_str("#pragma GCC diagnostic ignored \"-Wunused-function\"\n# 1\n");
+    }
+    s.push_str("static char __nv_inited_managed_rt = 0; static void **__nv_fatbinhandle_for_managed_rt; static void __nv_save_fatbinhandle_for_managed_rt(void **in){__nv_fatbinhandle_for_managed_rt = in;} static char __nv_init_managed_rt_with_module(void **); static inline void __nv_init_managed_rt(void) { __nv_inited_managed_rt = (__nv_inited_managed_rt ? __nv_inited_managed_rt                 : __nv_init_managed_rt_with_module(__nv_fatbinhandle_for_managed_rt));}\n# 1\n");
+    if g > 40599 {
+        s.push_str("#pragma GCC diagnostic pop\n# 1\n");
+    }
+    if g > 40199 {
+        s.push_str("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n\n# 1\n");
+    }
+    if !opts.extended_lambda {
+        s.push_str(
+            "#define __nv_is_extended_device_lambda_closure_type(X) false\n\
+             #define __nv_is_extended_host_device_lambda_closure_type(X) false\n\
+             #define __nv_is_extended_device_lambda_with_preserved_return_type(X) false\n\
+             #if defined(__nv_is_extended_device_lambda_closure_type) && defined(__nv_is_extended_host_device_lambda_closure_type)&& defined(__nv_is_extended_device_lambda_with_preserved_return_type)\n\
+             #endif\n\n",
+        );
+    }
+    s.push_str("# 1\n");
+    s
+}
+
+/// The trailer (spec 30 §2.9): the stub file, with the anonymous namespace's name.
+pub fn trailer(opts: &HostOptions) -> String {
+    let s = &opts.stub_file_name;
+    format!(
+        "\n# 1 \"{s}\"\n#define _NV_ANON_NAMESPACE _GLOBAL__N_{}\n#ifdef _NV_ANON_NAMESPACE\n#endif\n# 1 \"{s}\"\n#include \"{s}\"\n# 1 \"{s}\"\n#undef _NV_ANON_NAMESPACE\n",
+        opts.module_id
+    )
+}
+
+/// Applies the edits (outer ones win over edits inside them) and resyncs
+/// lines after each edit that moved them.
+fn apply(out: &mut String, text: &str, map: &SourceMap, mut edits: Vec<Edit>) {
+    edits.sort_by_key(|e| (e.start, e.start != e.end, std::cmp::Reverse(e.end)));
+    let mut pos = 0u32;
+    for e in edits {
+        if e.start < pos || e.end as usize > text.len() {
+            continue;
+        }
+        out.push_str(&text[pos as usize..e.start as usize]);
+        let removed = &text[e.start as usize..e.end as usize];
+        let old_lines = removed.matches('\n').count();
+        out.push_str(&e.text);
+        if e.text.contains('\n') {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            let loc = map.location(e.end);
+            let file = map.file_name(loc.file).replace('\\', "\\\\").replace('"', "\\\"");
+            let sys = if map.flags_at(e.end).system { " 3" } else { "" };
+            out.push_str(&format!("# {} \"{file}\"{sys}\n", loc.line));
+            out.push_str(&" ".repeat(loc.col.saturating_sub(1) as usize));
+        } else {
+            for _ in 0..old_lines {
+                out.push('\n');
+            }
+        }
+        pos = e.end;
+    }
+    out.push_str(&text[pos as usize..]);
+}
