@@ -158,7 +158,8 @@ impl Lexer<'_> {
         let b = self.peek(0);
         match b {
             b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.whitespace(),
-            b'\\' if matches!(self.peek(1), b'\n' | b'\r') => self.whitespace(),
+            // A line splice (`\` newline); a `\` before a lone `\r` is a stray backslash.
+            b'\\' if self.peek(1) == b'\n' || (self.peek(1) == b'\r' && self.peek(2) == b'\n') => self.whitespace(),
             b'/' if self.peek(1) == b'/' => {
                 self.skip_to_eol();
                 COMMENT

@@ -86,7 +86,7 @@ const FRAGMENTS: &[&str] = &[
 ];
 
 fn random_bytes(rng: &mut XorShift) -> String {
-    const ALPHABET: &[u8] = b"abxyzT_019 \n\t(){}[]<>;:,.+-*/%&|^!~?=#'\"\\@$";
+    const ALPHABET: &[u8] = b"abxyzT_019 \n\r\t(){}[]<>;:,.+-*/%&|^!~?=#'\"\\@$";
     let len = rng.below(120);
     (0..len)
         .map(|_| match rng.below(40) {
@@ -118,6 +118,15 @@ fn random_inputs_do_not_panic() {
             check(&text, cxx20, true);
         });
         assert!(r.is_ok(), "input #{i} (cxx20: {cxx20}) failed: {text:?}");
+    }
+}
+
+/// Inputs that once broke an invariant (found by the fuzz target).
+#[test]
+fn regressions() {
+    // A backslash before a lone carriage return made the lexer loop without progress.
+    for text in ["\\\r", "\\\rx", "\r\r\\\r\u{7}\u{7}\n", "\\\r\n", "int x; \\\r"] {
+        check(text, false, true);
     }
 }
 
