@@ -839,8 +839,3 @@ pub(crate) fn try_simple_declaration(p: &mut Parser<'_>, ctx: DeclContext) -> bo
     m.complete(p, SIMPLE_DECL);
     true
 }
-
-/// Compatibility wrapper: a declaration statement in a block.
-pub(crate) fn try_block_declaration(p: &mut Parser<'_>) -> bool {
-    try_simple_declaration(p, DeclContext::Block)
-}

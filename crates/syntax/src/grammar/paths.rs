@@ -42,13 +42,9 @@ pub(crate) struct NameScan {
     pub qualified: bool,
     /// The qualifier is dependent and the last component was not found in it.
     pub dependent: bool,
-    /// A `template` keyword precedes the last component.
-    pub template_kw: bool,
     pub last: Last,
     /// The last identifier repeats the one before the last `::` (`X::X`, `X<T>::X`): a constructor.
     pub ctor_like: bool,
-    /// The scope the qualifier names (for `A::B::f`), if resolved.
-    pub qualifier_scope: Option<ScopeId>,
 }
 
 impl NameScan {
@@ -108,10 +104,8 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
                 entry: Some(Entry::new(NameKind::Type)),
                 qualified: false,
                 dependent: false,
-                template_kw: false,
                 last: Last::Decltype,
                 ctor_like: false,
-                qualifier_scope: None,
             });
         }
     }
@@ -132,10 +126,8 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
                 entry: None,
                 qualified,
                 dependent: dep_qual,
-                template_kw,
                 last: Last::Destructor,
                 ctor_like: false,
-                qualifier_scope: scope,
             });
         }
         if k == OPERATOR_KW {
@@ -158,10 +150,8 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
                 entry,
                 qualified,
                 dependent: dep_qual,
-                template_kw,
                 last,
                 ctor_like: false,
-                qualifier_scope: scope,
             });
         }
         if k != IDENT {
@@ -212,10 +202,8 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
             entry,
             qualified,
             dependent: dependent_here && entry.is_none_or(|e| e.dependent),
-            template_kw,
             last,
             ctor_like,
-            qualifier_scope: scope,
         });
     }
 }
@@ -393,13 +381,6 @@ pub(crate) struct NameInfo {
 impl NameInfo {
     pub(crate) fn qualifier_scopes(&self) -> impl Iterator<Item = ScopeId> + '_ {
         self.quals.iter().filter_map(|s| *s)
-    }
-    pub(crate) fn is_type(&self) -> bool {
-        match self.last {
-            Last::Decltype => true,
-            Last::Ident | Last::TemplateId => self.entry.is_some_and(|e| e.is_type()),
-            _ => false,
-        }
     }
 }
 
@@ -635,11 +616,6 @@ pub(crate) fn operator_name(p: &mut Parser<'_>) -> CompletedMarker {
 /// Returns `false` with nothing consumed if none starts here.
 pub(crate) fn id_expression(p: &mut Parser<'_>) -> bool {
     name(p, NameMode::Expr).is_some()
-}
-
-/// Like `id_expression`, but says what was parsed.
-pub(crate) fn id_expression_info(p: &mut Parser<'_>) -> Option<NameInfo> {
-    name(p, NameMode::Expr)
 }
 
 /// `< args >`: template arguments (types, expressions, template names,

@@ -703,10 +703,6 @@ pub(crate) enum ParamLook {
     Maybe,
 }
 
-pub(crate) fn at_param_list_start(p: &Parser<'_>, ctx: SpecCtx) -> bool {
-    param_list_look(p, ctx) != ParamLook::No
-}
-
 pub(crate) fn param_list_look(p: &Parser<'_>, ctx: SpecCtx) -> ParamLook {
     use ParamLook::*;
     let k = p.nth(1);
