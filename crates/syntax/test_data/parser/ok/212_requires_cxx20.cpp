@@ -5,6 +5,7 @@ template <typename T> concept C = requires (T a, T b) {
     { a.f() } noexcept -> same_as<int>;
     { a } -> same_as<T>;
     requires (sizeof(T) > 1);
+    requires sizeof(T) < 64 && true;
 };
 template <typename T> concept D = requires { typename T::type; } && C<T>;
 template <typename T> requires C<T> void f(T);

@@ -10,3 +10,4 @@ J<3 < 2> f;
 bool g = 3 > 2 && 4 >= 1;
 int h = 8 >> 1;
 void q(int x) { x >>= 1; }
+J<3 >= 2> ge;
