@@ -125,6 +125,10 @@ impl Default for Names {
 /// (cycles are legal: `namespace a { using namespace b; }` and vice versa).
 const MAX_INDIRECTION: u32 = 12;
 
+/// Bound on the scopes (beyond the first) that one lookup step visits through
+/// using-directives and bases.
+const MAX_VISITS: u32 = 256;
+
 impl Names {
     pub fn new() -> Names {
         let global = Scope {
@@ -503,31 +507,31 @@ impl Names {
     }
 
     fn find_in(&self, id: ScopeId, name: &str, qualified: bool, depth: u32) -> Option<Entry> {
+        let mut budget = MAX_VISITS;
+        self.find_in_budget(id, name, qualified, depth, &mut budget)
+    }
+
+    /// `budget` bounds the scopes one lookup visits: diamonds of
+    /// using-directives or bases would otherwise be walked once per path.
+    fn find_in_budget(&self, id: ScopeId, name: &str, qualified: bool, depth: u32, budget: &mut u32) -> Option<Entry> {
         let sc = self.scope(id);
         if let Some(e) = sc.names.get(name) {
             return Some(*e);
         }
-        if depth >= MAX_INDIRECTION {
+        if depth >= MAX_INDIRECTION || *budget == 0 {
             return None;
         }
-        match sc.kind {
-            ScopeKind::Class | ScopeKind::Reactivation => {
-                for &b in sc.bases.iter() {
-                    if let Some(e) = self.find_in(b, name, true, depth + 1) {
-                        return Some(e);
-                    }
-                }
+        *budget -= 1;
+        let next = match sc.kind {
+            ScopeKind::Class | ScopeKind::Reactivation => &sc.bases,
+            ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => &sc.using,
+            _ => return None,
+        };
+        for &s in next.iter() {
+            if let Some(e) = self.find_in_budget(s, name, qualified, depth + 1, budget) {
+                return Some(e);
             }
-            ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => {
-                for &u in sc.using.iter() {
-                    if let Some(e) = self.find_in(u, name, true, depth + 1) {
-                        return Some(e);
-                    }
-                }
-            }
-            _ => {}
         }
-        let _ = qualified;
         None
     }
 
