@@ -116,8 +116,9 @@ impl Parse {
         let lexed = lexer::lex(&text, opts.lex);
         let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
         let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth, tree_depth };
-        let (mut parsed, mut errors) = parse_bodies(&text, &lexed, opts, &mut names, vec![rec]);
+        let work = parse_bodies(&text, &lexed, opts, &mut names, vec![rec]);
         drop(names);
+        let (mut parsed, mut errors) = build_bodies(&text, &lexed, work);
         errors.extend(lex_errors(&lexed));
         errors.sort_by_key(|e| e.range.start());
         let green = parsed.pop().map(|(_, g)| g)?;
@@ -144,15 +145,30 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     let mut p = parser::Parser::new(&input, &mut names, opts);
     grammar::source_file(&mut p);
     let (events, mut recs) = p.finish_with_bodies();
-    let (mut green, mut errors, depths) = parser::build_tree(&input, 0..lexed.len(), events, 0);
-    set_tree_depths(&mut recs, &depths);
     let mut lazy = FxHashMap::default();
+    let (mut green, mut errors);
     if opts.lazy_bodies {
+        let depths;
+        (green, errors, depths) = parser::build_tree(&input, 0..lexed.len(), events, 0);
+        set_tree_depths(&mut recs, &depths);
         lazy.extend(
             recs.iter().map(|r| (TextSize::from(lexed.start(r.raw_start as usize)), (r.scope, r.depth, r.tree_depth))),
         );
     } else {
-        let (parsed, body_errors) = parse_bodies(text, lexed, opts, &mut names, recs);
+        // The declaration pass's tree is built on a second thread while the
+        // bodies are parsed (the grammar needs only the name table).
+        let (decl_tree, mut work) = std::thread::scope(|s| {
+            let builder = s.spawn(|| parser::build_tree(&input, 0..lexed.len(), events, 0));
+            let work = parse_bodies(text, lexed, opts, &mut names, recs);
+            (builder.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), work)
+        });
+        let depths;
+        (green, errors, depths) = decl_tree;
+        let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
+        for w in work.iter_mut().filter(|w| w.parent.is_none()) {
+            w.rec.tree_depth = by_start.get(&w.rec.raw_start).copied().unwrap_or(0);
+        }
+        let (parsed, body_errors) = build_bodies(text, lexed, work);
         green = splice(&green, TextSize::from(0), &parsed);
         errors.extend(body_errors);
     }
@@ -168,10 +184,18 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
     })
 }
 
-/// Parses the lazy bodies `recs` (and the bodies nested in them) with the
-/// name table re-entered at each one's scope. Returns each body of `recs` as
-/// a `FUNCTION_BODY` tree, keyed by its start offset and sorted, with its own
-/// nested bodies already spliced in.
+/// A lazy body on its way to a tree: its grammar events first, then its tree.
+struct BodyWork {
+    rec: parser::LazyBodyRec,
+    parent: Option<usize>,
+    events: Vec<parser::Event>,
+    green: Option<GreenNode>,
+    children: Vec<(TextSize, GreenNode)>,
+}
+
+/// Runs the grammar over the lazy bodies `recs` and the bodies nested in
+/// them, with the name table re-entered at each one's scope. Returns the
+/// work list (children after their parents) for `build_bodies`.
 ///
 /// The table is rewound after each body of `recs` and its nested bodies
 /// (which are recorded in scopes that the body's parse creates), so every
@@ -183,60 +207,75 @@ fn parse_bodies(
     opts: ParseOptions,
     names: &mut Names,
     recs: Vec<parser::LazyBodyRec>,
-) -> (Vec<(TextSize, GreenNode)>, Vec<SyntaxError>) {
-    struct Work {
-        rec: parser::LazyBodyRec,
-        level: u32,
-        parent: Option<usize>,
-        green: Option<GreenNode>,
-        children: Vec<(TextSize, GreenNode)>,
-    }
-    let mut errors = Vec::new();
-    let mut top = Vec::with_capacity(recs.len());
-    let mut work: Vec<Work> = Vec::new();
+) -> Vec<BodyWork> {
+    let mut work: Vec<BodyWork> = Vec::with_capacity(recs.len());
+    let mut levels: Vec<u32> = Vec::with_capacity(recs.len());
     for rec in recs {
         let journal = names.journal_len();
         let saved = names.current_scope();
-        work.clear();
-        work.push(Work { rec, level: 1, parent: None, green: None, children: Vec::new() });
-        let mut i = 0;
+        let mut i = work.len();
+        work.push(BodyWork { rec, parent: None, events: Vec::new(), green: None, children: Vec::new() });
+        levels.push(1);
         while i < work.len() {
             let rec = work[i].rec;
-            let range = rec.raw_start as usize..rec.raw_end as usize;
-            let input = parser::Input::from_range(text, lexed, range.clone());
+            let input = parser::Input::from_range(text, lexed, rec.raw_start as usize..rec.raw_end as usize);
             names.enter_scope(rec.scope);
             let mut p = parser::Parser::new(&input, names, opts);
             p.set_depth(rec.depth);
-            p.body_level = work[i].level;
+            p.body_level = levels[i];
             grammar::body(&mut p);
             let (events, nested) = p.finish_with_bodies();
-            let (green, errs, depths) = parser::build_tree(&input, range, events, rec.tree_depth as usize);
-            let mut nested = nested;
-            set_tree_depths(&mut nested, &depths);
-            errors.extend(errs);
-            work[i].green = Some(green);
-            let level = work[i].level + 1;
-            work.extend(
-                nested.into_iter().map(|rec| Work { rec, level, parent: Some(i), green: None, children: Vec::new() }),
-            );
+            work[i].events = events;
+            for rec in nested {
+                work.push(BodyWork { rec, parent: Some(i), events: Vec::new(), green: None, children: Vec::new() });
+                levels.push(levels[i] + 1);
+            }
             i += 1;
         }
         // Body-local names go away: the next body sees the declaration pass's table.
         names.rewind(journal);
         names.enter_scope(saved);
-        // Children come after their parents: splice bottom-up, from the end.
-        for i in (0..work.len()).rev() {
-            let mut green = work[i].green.take().expect("every body was parsed");
-            let mut children = std::mem::take(&mut work[i].children);
-            let start = TextSize::from(lexed.start(work[i].rec.raw_start as usize));
-            if !children.is_empty() {
-                children.sort_by_key(|(o, _)| *o);
-                green = splice(&green, start, &children);
+    }
+    work
+}
+
+/// Builds the trees of `parse_bodies`' work list (each at the depth its
+/// `LAZY_BODY` has, which `rec.tree_depth` holds for the top-level ones) and
+/// splices nested bodies into their parents. Returns each top-level body as
+/// a `FUNCTION_BODY` tree keyed by its start offset, sorted, and the errors.
+fn build_bodies(text: &str, lexed: &Lexed, mut work: Vec<BodyWork>) -> (Vec<(TextSize, GreenNode)>, Vec<SyntaxError>) {
+    let mut errors = Vec::new();
+    // Parents come before their children: building in order gives each child its depth.
+    for i in 0..work.len() {
+        let rec = work[i].rec;
+        let range = rec.raw_start as usize..rec.raw_end as usize;
+        let input = parser::Input::from_range(text, lexed, range.clone());
+        let events = std::mem::take(&mut work[i].events);
+        let (green, errs, depths) = parser::build_tree(&input, range, events, rec.tree_depth as usize);
+        errors.extend(errs);
+        work[i].green = Some(green);
+        if !depths.is_empty() {
+            let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
+            for child in work[i + 1..].iter_mut().filter(|w| w.parent == Some(i)) {
+                if let Some(&d) = by_start.get(&child.rec.raw_start) {
+                    child.rec.tree_depth = d;
+                }
             }
-            match work[i].parent {
-                Some(parent) => work[parent].children.push((start, green)),
-                None => top.push((start, green)),
-            }
+        }
+    }
+    // Splice bottom-up, from the end.
+    let mut top = Vec::new();
+    for i in (0..work.len()).rev() {
+        let mut green = work[i].green.take().expect("every body was built");
+        let mut children = std::mem::take(&mut work[i].children);
+        let start = TextSize::from(lexed.start(work[i].rec.raw_start as usize));
+        if !children.is_empty() {
+            children.sort_by_key(|(o, _)| *o);
+            green = splice(&green, start, &children);
+        }
+        match work[i].parent {
+            Some(parent) => work[parent].children.push((start, green)),
+            None => top.push((start, green)),
         }
     }
     top.sort_by_key(|(o, _)| *o);
