@@ -2,6 +2,7 @@
 //! `cudafe++`, the cudafe++-compatible command line.
 
 mod cudafe;
+mod overlay;
 mod parse_cmd;
 mod toolkit_cmd;
 
