@@ -895,7 +895,11 @@ pub(crate) fn param(p: &mut Parser<'_>) {
             p.error("expected a type specifier");
         }
     }
-    let d = declarator(p, DeclMode::Param, SpecCtx::Param);
+    let at_declarator = at_ptr_operator(p)
+        || matches!(p.current(), L_PAREN | DOT3 | IDENT | COLON2 | ASM_KW | ASM2_KW | ASM3_KW)
+        || (p.at(L_BRACK) && p.nth(1) != L_BRACK)
+        || attributes::at_attribute(p);
+    let d = if at_declarator { declarator(p, DeclMode::Param, SpecCtx::Param) } else { DeclaratorInfo::default() };
     if let Some(i) = d.ident {
         let text = p.inp.text(i);
         p.names.declare(text, NameKind::Value);

@@ -42,90 +42,15 @@ pub(crate) fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         BUILTIN_OFFSETOF_KW | BUILTIN_VA_ARG_KW | BUILTIN_BIT_CAST_KW | BUILTIN_TYPES_COMPATIBLE_P_KW
         | BUILTIN_CONVERTVECTOR_KW => builtins::builtin_call(p),
         GENERIC_KW => builtins::generic_selection(p),
-        TYPENAME_KW => {
-            let m = p.start();
-            let t = p.start();
-            p.bump(TYPENAME_KW);
-            if !paths::id_expression(p) {
-                p.error("expected an identifier");
-            }
-            t.complete(p, TYPENAME_SPECIFIER);
-            functional_cast_args(p, m)
-        }
-        DECLTYPE_KW | DECLTYPE2_KW => {
-            if decltype_then(p, COLON2) {
-                // `decltype(x)::member`: a qualified name.
-                return name_expr(p);
-            }
-            let m = p.start();
-            types::decltype_specifier(p);
-            functional_cast_args(p, m)
-        }
         IDENT if builtins::at_type_trait(p) => builtins::type_trait(p),
-        IDENT | COLON2 | OPERATOR_KW | TEMPLATE_KW | TILDE => return name_expr(p),
-        _ if is_simple_type_keyword(k) => {
-            let m = p.start();
-            let t = p.start();
-            while is_simple_type_keyword(p.current()) {
-                if p.at(TYPEOF_KW) || p.at(TYPEOF2_KW) || p.at(TYPEOF3_KW) {
-                    let tm = p.start();
-                    p.bump_any();
-                    paren_type_or_expr(p);
-                    tm.complete(p, TYPEOF_SPECIFIER);
-                } else {
-                    p.bump_any();
-                }
-            }
-            t.complete(p, SIMPLE_TYPE_SPECIFIER);
-            functional_cast_args(p, m)
-        }
+        IDENT | COLON2 | OPERATOR_KW | TYPENAME_KW | DECLTYPE_KW | DECLTYPE2_KW => return name_expr(p),
+        _ if types::at_type_id_start(p) => return name_expr(p),
         _ => {
             missing_expr(p);
             return None;
         }
     };
     Some(cm)
-}
-
-/// Keywords that can make up the type of a functional cast (`int(x)`, `unsigned long{}`).
-fn is_simple_type_keyword(k: SyntaxKind) -> bool {
-    matches!(
-        k,
-        CHAR_KW
-            | CHAR8_T_KW
-            | CHAR16_T_KW
-            | CHAR32_T_KW
-            | WCHAR_T_KW
-            | BOOL_KW
-            | BOOL_C_KW
-            | SHORT_KW
-            | INT_KW
-            | LONG_KW
-            | SIGNED_KW
-            | SIGNED2_KW
-            | SIGNED3_KW
-            | UNSIGNED_KW
-            | FLOAT_KW
-            | DOUBLE_KW
-            | VOID_KW
-            | AUTO_KW
-            | INT128_KW
-            | FLOAT16_KW
-            | FLOAT32_KW
-            | FLOAT32X_KW
-            | FLOAT64_KW
-            | FLOAT64X_KW
-            | FLOAT128_KW
-            | FLOAT128_GNU_KW
-            | FLOAT80_KW
-            | BF16_KW
-            | FP16_KW
-            | COMPLEX_KW
-            | COMPLEX2_KW
-            | TYPEOF_KW
-            | TYPEOF2_KW
-            | TYPEOF3_KW
-    )
 }
 
 /// The argument list of a functional cast, whose type `m` has already started.
@@ -138,42 +63,34 @@ fn functional_cast_args(p: &mut Parser<'_>, m: crate::parser::Marker) -> Complet
     m.complete(p, FUNCTIONAL_CAST_EXPR)
 }
 
-/// A name (`x`, `N::f<int>`, `operator+`), or a functional cast when the name is a type followed by `(` or `{`.
+/// A name (`x`, `N::f<int>`, `operator+`, `decltype(x)::y`), or a functional
+/// cast `T(x)` / `T{x}` when a type (a name the oracle calls a type, builtin
+/// type keywords, `typename T::U`, `decltype(e)`) is followed by `(` or `{`.
 fn name_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
-    let is_type = types::at_type_id_start(p);
+    if types::at_type_id_start(p) {
+        let first = p.current();
+        let cp = p.checkpoint();
+        let m = p.start();
+        let t = p.start();
+        let has_type = types::type_specifier_seq(p);
+        t.complete(p, TYPE_ID);
+        if has_type && (p.at(L_PAREN) || p.at(L_CURLY)) && !p.has_error_since(cp) {
+            return Some(functional_cast_args(p, m));
+        }
+        if !matches!(first, IDENT | COLON2 | DECLTYPE_KW | DECLTYPE2_KW) {
+            // A type keyword or `typename`: only a functional cast can follow.
+            return Some(functional_cast_args(p, m));
+        }
+        m.abandon(p);
+        p.rewind(cp);
+    }
     let m = p.start();
     if !paths::id_expression(p) {
         m.abandon(p);
         missing_expr(p);
         return None;
     }
-    if is_type && (p.at(L_PAREN) || p.at(L_CURLY)) {
-        return Some(functional_cast_args(p, m));
-    }
     Some(m.complete(p, ID_EXPR))
-}
-
-/// At `decltype`: is the token after its closing parenthesis `next`?
-fn decltype_then(p: &Parser<'_>, next: SyntaxKind) -> bool {
-    if !p.nth_at(1, L_PAREN) {
-        return false;
-    }
-    let mut depth = 0usize;
-    let mut i = 1;
-    loop {
-        match p.nth(i) {
-            L_PAREN => depth += 1,
-            R_PAREN => {
-                depth -= 1;
-                if depth == 0 {
-                    return p.nth_at(i + 1, next);
-                }
-            }
-            EOF => return false,
-            _ => {}
-        }
-        i += 1;
-    }
 }
 
 /// `( type-id )` if the parentheses hold exactly a type-id, else `( expr )`
