@@ -8,6 +8,8 @@
 //!   (`flags=` runs to the end of the line, split on whitespace).
 //! - [`host_ii`]: a program's host translation unit (what nvcc hands
 //!   cudafe++), produced by the real toolchain at test time and cached.
+//! - [`nvcc_pipeline`]: nvcc's own steps for a program (the real `cudafe++`
+//!   and `cicc` command lines), for differential tests and benchmarks.
 //!
 //! Invariants:
 //! - Generated `.ii` files live only under `target/cufront-test-cache/`;
@@ -21,7 +23,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub use cufront_toolkit::{CompileOptions, Std, Toolkit};
+pub use cufront_toolkit::{CompileOptions, Pipeline, Std, StepKind, Toolkit};
 
 /// The repository root.
 pub fn workspace_root() -> PathBuf {
@@ -160,6 +162,16 @@ pub fn host_ii(program: &Program, std: Std) -> PathBuf {
     out
 }
 
+/// nvcc's pipeline for `program` as `std`, with intermediates kept in
+/// `keep_dir` (nothing is run but `nvcc --dryrun`). Run a step with
+/// `pipeline.run(StepKind::HostPreprocess)`, then `StepKind::Cudafe`, to get
+/// the real `x.cudafe1.cpp` and `x.module_id` in `keep_dir`.
+pub fn nvcc_pipeline(program: &Program, std: Std, keep_dir: &Path) -> Pipeline {
+    toolkit()
+        .dryrun(&program.path, &program.options(std), keep_dir)
+        .unwrap_or_else(|e| panic!("{} ({}): {e}", program.name, std.as_str()))
+}
+
 /// FNV-1a over the parts, with a separator so `["ab","c"]` and `["a","bc"]`
 /// differ.
 pub fn cache_key(parts: &[&[u8]]) -> u64 {
@@ -238,6 +250,20 @@ mod tests {
         assert_eq!(out[3], Ok(6));
         assert!(out[7].as_ref().unwrap_err().contains("seven"));
         assert_eq!(out.iter().filter(|r| r.is_ok()).count(), 19);
+    }
+
+    /// The pipeline hands the real cudafe++ our host `.ii` path and nvcc's
+    /// flags for the program.
+    #[test]
+    fn pipeline_names_the_real_cudafe() {
+        let program = corpus().into_iter().find(|p| p.flags.iter().any(|f| f == "--extended-lambda")).unwrap();
+        let dir = std::env::temp_dir().join(format!("cufront-tests-pipeline-{}", std::process::id()));
+        let pipeline = nvcc_pipeline(&program, Std::Cxx17, &dir);
+        let cudafe = pipeline.step(StepKind::Cudafe).expect("a cudafe++ step");
+        assert_eq!(Path::new(&cudafe.argv[0]), toolkit().cudafe());
+        assert!(cudafe.argv.iter().any(|a| a == "--extended-lambda"), "{:?}", cudafe.argv);
+        assert_eq!(cudafe.argv.last().map(PathBuf::from), Some(pipeline.intermediate("cpp4.ii")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The corpus is what the project promises: at least 30 programs of real
