@@ -313,9 +313,7 @@ ast_nodes! {
     MemberExpr = MEMBER_EXPR { base: child<Expr>, name_ref: child<NameRef>, qualified_name: child<QualifiedName> }
     CastExpr = CAST_EXPR { type_id: child<TypeId>, expr: child<Expr> }
     CxxCastExpr = CXX_CAST_EXPR { type_id: child<TypeId>, expr: child<Expr> }
-    FunctionalCastExpr = FUNCTIONAL_CAST_EXPR {
-        specifier: child<SimpleTypeSpecifier>, args: child<ArgList>, init_list: child<InitList>,
-    }
+    FunctionalCastExpr = FUNCTIONAL_CAST_EXPR { type_id: child<TypeId>, args: child<ArgList>, init_list: child<InitList> }
     SizeofExpr = SIZEOF_EXPR { type_id: child<TypeId>, expr: child<Expr> }
     AlignofExpr = ALIGNOF_EXPR { type_id: child<TypeId>, expr: child<Expr> }
     NoexceptExpr = NOEXCEPT_EXPR { expr: child<Expr> }
