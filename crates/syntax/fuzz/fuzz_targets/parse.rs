@@ -2,8 +2,15 @@
 //! bodies parsed, and declarations only) re-print the input byte for byte,
 //! and each lazy body parsed on demand re-prints its text.
 //!
-//! Run: `cd crates/syntax/fuzz && cargo +nightly fuzz run parse`
-//! (seed it with `../test_data/parser/ok` for a head start).
+//! Run: `cd crates/syntax/fuzz && cargo +nightly fuzz run parse ../test_data/parser/ok`
+//! (the snapshot inputs make a good seed corpus). Without cargo-fuzz, the
+//! same instrumented build is
+//! `RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
+//! -Cllvm-args=-sanitizer-coverage-inline-8bit-counters
+//! -Cllvm-args=-sanitizer-coverage-pc-table
+//! -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions"
+//! cargo +nightly build --release --target x86_64-unknown-linux-gnu`, then
+//! `target/x86_64-unknown-linux-gnu/release/parse CORPUS_DIR`.
 
 #![no_main]
 
