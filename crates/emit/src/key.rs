@@ -22,7 +22,8 @@ pub fn linkage_name(items: &Items, specs: Option<&SyntaxNode>, declarator: &Synt
     let path = items.scope_path(&scope);
     match decl::function_declarator(declarator) {
         Some(f) => {
-            if ctx.extern_c && quals.is_empty() && !ctx.in_class() {
+            // `main` and C-linkage functions are not mangled.
+            if (ctx.extern_c && quals.is_empty() && !ctx.in_class()) || (path.is_empty() && last == "main") {
                 return Ok(last);
             }
             let ret = match specs {

@@ -52,6 +52,8 @@ fn test_vectors() {
         ("int x = 1;", "x"),
         ("struct A { static int s; }; int A::s = 1;", "_ZN1A1sE"),
         ("extern \"C\" void cf() {}", "cf"),
+        ("int main(int argc, char **argv) { return 0; }", "main"),
+        ("namespace n { int main() { return 0; } }", "_ZN1n4mainEv"),
         ("extern \"C\" { int cv = 2; }", "cv"),
         ("typedef int I; typedef I *IP; void td(IP, I) {}", "_Z2tdPii"),
         ("namespace a { struct T {}; } using namespace a; void u(T, T *) {}", "_Z1uN1a1TEPS0_"),
