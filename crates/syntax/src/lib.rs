@@ -3,6 +3,15 @@
 //! Input is what nvcc hands cudafe++ (a `.cpp4.ii`): gcc line markers, `#pragma`
 //! lines, CUDA keywords already expanded to `__attribute__((...))`.
 //!
+//! Parsing is two passes. The declaration pass parses everything but
+//! function bodies, which it keeps as `LAZY_BODY` token ranges, recording the
+//! scope each was written in; then (unless `ParseOptions::lazy_bodies`) each
+//! body is parsed with the name table re-entered at that scope, so a member
+//! function body sees its complete class, and the body trees replace the
+//! `LAZY_BODY` nodes in one bottom-up rebuild. `Parse::parse_body` parses one
+//! lazy body on demand, exactly as the full parse would. `ast` is the typed
+//! view of the tree.
+//!
 //! Invariants:
 //! - Parsing never fails: every input yields a tree and a list of errors.
 //! - The tree is lossless: its text is the input, byte for byte.
