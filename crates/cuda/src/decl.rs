@@ -105,15 +105,21 @@ pub fn signature_text(function: &SyntaxNode) -> String {
 pub fn param_type_text(param: &SyntaxNode) -> String {
     let mut words: Vec<String> = Vec::new();
     let name = param.children().find(|c| c.kind() == SyntaxKind::DECLARATOR).and_then(|d| name_node(&d));
-    let mut skip_rest = false;
+    // The type is spelled by the specifiers and the declarator; a default
+    // argument comes after them.
+    let type_end = param
+        .children()
+        .filter(|c| matches!(c.kind(), SyntaxKind::DECL_SPECIFIERS | SyntaxKind::DECLARATOR | SyntaxKind::ABSTRACT_DECLARATOR))
+        .map(|c| c.text_range().end())
+        .max()
+        .unwrap_or(param.text_range().end());
     for e in param.descendants_with_tokens() {
         let Some(t) = e.as_token() else { continue };
-        if t.kind().is_trivia() || skip_rest {
+        if t.kind().is_trivia() {
             continue;
         }
-        if t.kind() == SyntaxKind::EQ && t.parent().is_some_and(|p| p == *param) {
-            skip_rest = true; // default argument
-            continue;
+        if t.text_range().start() >= type_end {
+            break;
         }
         if t.parent_ancestors().any(|a| a.kind() == SyntaxKind::GNU_ATTRIBUTE) {
             continue;

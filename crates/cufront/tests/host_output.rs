@@ -13,8 +13,6 @@ use cufront_tests::{corpus, par_map, toolkit, Program};
 
 /// Corpus programs that do not pass yet, with the reason.
 const KNOWN: &[(&str, &str)] = &[
-    ("cub_block.cu", "member alias `using X = X<...>` needs qualifying (g++ 'changes meaning')"),
-    ("cub_device.cu", "kernel templates with array parameters"),
     ("cxx20_device.cu", "extended lambdas"),
     ("lambdas.cu", "extended lambdas"),
     ("libcudacxx.cu", "module id key needs default template arguments (cuda::std::span)"),
@@ -22,8 +20,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("job_scheduler.cu", "parser: <future>"),
     ("thrust_basics.cu", "extended lambdas / thrust"),
     ("thrust_zip.cu", "extended lambdas / thrust"),
-    ("variadic.cu", "not analysed yet"),
-    ("vector_add.cu", "not analysed yet"),
 ];
 
 fn overlay() -> &'static Path {

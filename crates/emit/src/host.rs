@@ -29,6 +29,8 @@ use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 
+use crate::items::{scope_key, Items};
+
 /// The options of the cudafe++ command line that shape the host file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostOptions {
@@ -103,6 +105,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         anon_ns: format!("_GLOBAL__N_{}", opts.module_id.trim_end_matches('\n')),
     };
     let index = SpaceIndex::build(root);
+    let items = Items::build(root);
     let mut size_t_done = false;
     walk::walk(root, &mut |node, ctx| {
         match node.kind() {
@@ -119,6 +122,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
                 simple_decl(&mut plan, &index, node, ctx);
             }
             K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
+            K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &items, node, ctx),
             _ => {}
         }
     });
@@ -241,17 +245,20 @@ fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode, node: &SyntaxNode) -> Opti
         let mut before = String::new();
         let mut after = String::new();
         let mut seen_name = false;
-        let mut default = false;
+        // The type is spelled by the specifiers and the declarator; a default
+        // argument (`= {}`) comes after them.
+        let type_end = d
+            .as_ref()
+            .map(|d| d.text_range().end())
+            .or_else(|| p.children().find(|c| c.kind() == K::DECL_SPECIFIERS).map(|s| s.text_range().end()))
+            .unwrap_or(p.text_range().end());
         for e in p.descendants_with_tokens() {
             let Some(t) = e.as_token() else { continue };
             if t.kind().is_trivia() || t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE) {
                 continue;
             }
-            if t.kind() == K::EQ && t.parent().is_some_and(|x| x == *p) {
-                default = true;
-            }
-            if default {
-                continue;
+            if t.text_range().start() >= type_end {
+                break;
             }
             if name.as_ref().is_some_and(|n| n.text_range().contains_range(t.text_range())) {
                 seen_name = true;
@@ -352,6 +359,11 @@ fn text_without_cuda_attrs(n: &SyntaxNode) -> String {
         if t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE && all_cuda(&a)) {
             continue;
         }
+        if t.kind().is_trivia() {
+            // Line markers and directives cannot move into the middle of a line.
+            out.push(' ');
+            continue;
+        }
         out.push_str(t.text());
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -372,8 +384,12 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         for c in s.children().filter(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER)) {
             a = a.merge(attrs::of_class(&c));
         }
+        // Types only: a class or enum definition, or a typedef (the builtin
+        // variables `threadIdx`... stay declared).
+        let defines_type = s.children().any(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER))
+            || decl::has_keyword(Some(s), &[K::TYPEDEF_KW]);
         let declares_function = declarators(node).iter().any(|(_, d)| decl::function_declarator(d).is_some());
-        if a.device_builtin && !declares_function && !ctx.member {
+        if a.device_builtin && defines_type && !declares_function && !ctx.member {
             let end: u32 = significant_range(node).end().into();
             plan.insert(start, "\n#if 0\n");
             plan.insert(end, "\n#endif\n");
@@ -448,6 +464,38 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
             }
         }
     }
+}
+
+/// `using X = X<...>;` in a class: g++ rejects a member that changes what
+/// `X` means in the class, so the outer `X` is written qualified (as EDG
+/// prints it).
+fn member_alias(plan: &mut Plan<'_>, items: &Items, node: &SyntaxNode, ctx: &Ctx) {
+    let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n)) else { return };
+    let Some(spec) = node
+        .children()
+        .find(|c| c.kind() == K::TYPE_ID)
+        .and_then(|t| t.children().find(|c| c.kind() == K::DECL_SPECIFIERS))
+        .and_then(|s| s.children().find(|c| c.kind() == K::SIMPLE_TYPE_SPECIFIER))
+    else {
+        return;
+    };
+    let Some(first) = spec.children().next() else { return };
+    if !matches!(first.kind(), K::NAME_REF | K::TEMPLATE_ID) || walk::last_component(&first).as_deref() != Some(&name) {
+        return;
+    }
+    let mut from = scope_key(&ctx.scope);
+    from.pop();
+    let Some(scope) = items.scope_of(&from, &name) else { return };
+    let mut qual = String::from("::");
+    for s in scope {
+        if s == "{anon}" {
+            qual.push_str(&plan.anon_ns);
+        } else {
+            qual.push_str(&s);
+        }
+        qual.push_str("::");
+    }
+    plan.insert(significant_range(&first).start().into(), qual);
 }
 
 fn anonymous_namespace(plan: &mut Plan<'_>, node: &SyntaxNode) {

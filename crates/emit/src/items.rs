@@ -257,6 +257,11 @@ impl Items {
         }
     }
 
+    /// The scope where `name`, looked up from `from`, is declared.
+    pub fn scope_of(&self, from: &ScopeKey, name: &str) -> Option<ScopeKey> {
+        self.lookup(from, name).map(|(s, _)| s)
+    }
+
     /// Qualified lookup in one scope, through inline namespaces and using-directives.
     fn lookup_in(&self, scope: &ScopeKey, name: &str, depth: u32) -> Option<(ScopeKey, Entity)> {
         if let Some(e) = self.entities.get(&(scope.clone(), name.to_string())) {
