@@ -41,7 +41,6 @@ pub(crate) fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         REQUIRES_KW => return p.nested(requires::requires_expr),
         BUILTIN_OFFSETOF_KW | BUILTIN_VA_ARG_KW | BUILTIN_BIT_CAST_KW | BUILTIN_TYPES_COMPATIBLE_P_KW
         | BUILTIN_CONVERTVECTOR_KW => builtins::builtin_call(p),
-        GENERIC_KW => builtins::generic_selection(p),
         IDENT if builtins::at_type_trait(p) => builtins::type_trait(p),
         IDENT | COLON2 | OPERATOR_KW | TYPENAME_KW | DECLTYPE_KW | DECLTYPE2_KW => return name_expr(p),
         _ if types::at_type_id_start(p) => return name_expr(p),

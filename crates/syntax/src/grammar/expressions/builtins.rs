@@ -1,10 +1,10 @@
 //! GNU builtins with type operands (`__builtin_offsetof`, `__builtin_va_arg`,
-//! `__builtin_bit_cast`, ...), type-trait pseudo-functions (`__is_same(T, U)`)
-//! and C11 `_Generic`. Builtins with only expression operands
-//! (`__builtin_expect`, `__builtin_choose_expr`) are ordinary calls.
+//! `__builtin_bit_cast`, ...) and type-trait pseudo-functions (`__is_same(T, U)`).
+//! Builtins with only expression operands (`__builtin_expect`,
+//! `__builtin_choose_expr`) are ordinary calls.
 
 use super::atoms::{close_paren, skip_to_close, try_type_id_before_any};
-use super::{assign, constant_expr};
+use super::assign;
 use crate::grammar::types;
 use crate::parser::{CompletedMarker, Parser};
 use crate::SyntaxKind::*;
@@ -124,24 +124,4 @@ pub(crate) fn type_trait(p: &mut Parser<'_>) -> CompletedMarker {
     });
     close_paren(p);
     m.complete(p, TYPE_TRAIT_EXPR)
-}
-
-/// C11 `_Generic(e, T: e1, default: e2)`.
-pub(crate) fn generic_selection(p: &mut Parser<'_>) -> CompletedMarker {
-    let m = p.start();
-    p.bump(GENERIC_KW);
-    if p.expect(L_PAREN) {
-        p.with_gt_closes(false, |p| {
-            assign(p);
-            while p.eat(COMMA) {
-                if !p.eat(DEFAULT_KW) && !p.nested(types::type_id).unwrap_or(true) {
-                    p.error("expected a type specifier");
-                }
-                p.expect(COLON);
-                constant_expr(p);
-            }
-        });
-        close_paren(p);
-    }
-    m.complete(p, GENERIC_SELECTION)
 }

@@ -4,15 +4,16 @@
 use super::atoms::{close_paren, skip_to_close};
 use super::{braced_init_list, expr_list, initializer_clause, requires};
 use crate::grammar::{attributes, items, statements, types};
+use crate::names::NameKind;
 use crate::parser::{CompletedMarker, Parser};
 use crate::SyntaxKind::*;
 
 /// `[captures] <tparams> requires-clause attrs (params) specifiers { body }` (at `[`).
 pub(crate) fn lambda_expr(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
-    introducer(p);
-    // Parameters and the body live in a scope of their own.
+    // Init-captures, parameters and the body live in a scope of their own.
     p.names.push_block_scope();
+    introducer(p);
     if p.at(L_ANGLE) {
         items::template_param_list(p);
         if p.at(REQUIRES_KW) {
@@ -77,11 +78,13 @@ fn capture(p: &mut Parser<'_>) -> bool {
                 m.abandon(p);
                 return false;
             }
+            let name = p.current_text();
             let n = p.start();
             p.bump(IDENT);
             n.complete(p, NAME);
-            // `x...` (a pack) or an init-capture `x = e`, `x(e)`, `x{e}`.
+            // `x...` (a pack) or an init-capture `x = e`, `x(e)`, `x{e}`, which declares `x`.
             p.eat(DOT3);
+            let init_capture = matches!(p.current(), EQ | L_PAREN | L_CURLY);
             match p.current() {
                 EQ => {
                     p.bump(EQ);
@@ -94,6 +97,9 @@ fn capture(p: &mut Parser<'_>) -> bool {
                 }
                 L_CURLY => braced_init_list(p),
                 _ => {}
+            }
+            if init_capture {
+                p.names.declare(name, NameKind::Value);
             }
         }
         _ => {

@@ -22,3 +22,5 @@ void f(int x, int y) {
     int r = [](int k) { return k * 2; }(3);
     auto l = [] () noexcept(true) -> decltype(auto) { return 1; };
 }
+struct r {};
+int shadow(int n) { auto l = [r = n] { return r * 2; }; return l(); }
