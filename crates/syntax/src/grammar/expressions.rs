@@ -445,6 +445,9 @@ fn member_name(p: &mut Parser<'_>) {
 /// is a member template. Arguments that parse cleanly and are followed by `(`
 /// are taken as a template-id; anything else rewinds (`a.x < b`).
 fn try_member_template_call(p: &mut Parser<'_>) -> bool {
+    if !plausible_member_template_args(p) {
+        return false;
+    }
     let cp = p.checkpoint();
     let m = p.start();
     let n = p.start();
@@ -458,6 +461,25 @@ fn try_member_template_call(p: &mut Parser<'_>) -> bool {
     m.abandon(p);
     p.rewind(cp);
     false
+}
+
+/// At `name <`: do the tokens up to the matching `>` look like template
+/// arguments rather than the middle of a condition (`a.x < b && c > (d)`)?
+/// Logical and equality operators at the top level say "condition"; `&&`
+/// right before `,` `>` `...` is an rvalue-reference type.
+fn plausible_member_template_args(p: &Parser<'_>) -> bool {
+    let Some(end) = super::paths::skip_angles(p, 1) else { return false };
+    let mut depth = 0usize;
+    for i in 2..end.saturating_sub(1) {
+        match p.nth(i) {
+            L_PAREN | L_BRACK | L_CURLY => depth += 1,
+            R_PAREN | R_BRACK | R_CURLY => depth = depth.saturating_sub(1),
+            PIPE2 | QUESTION | EQ2 | NEQ | LTEQ if depth == 0 => return false,
+            AMP2 if depth == 0 && !matches!(p.nth(i + 1), COMMA | R_ANGLE | DOT3) => return false,
+            _ => {}
+        }
+    }
+    p.nth_at(end, L_PAREN)
 }
 
 /// `<<<grid, block, shmem, stream>>>`: the lexer gives `<<` `<` and three `>`.

@@ -8,3 +8,4 @@ void g(A a, A* pa) {
     a.~A();
     pa->A::~A();
 }
+int cond(A a, int b, int c, int d) { return a.v < b && c > (d); }
