@@ -136,6 +136,8 @@ define_kinds! {
         "__null" => GNU_NULL_KW,
         "__edg_vector_type__" => EDG_VECTOR_TYPE_KW,
         "__declspec" => DECLSPEC_KW,
+        // CUDA: not a macro in the CUDA headers; EDG takes it as a function specifier.
+        "__noinline__" => NOINLINE_KW,
     }
     other_tokens: {
         IDENT, INT_NUMBER, FLOAT_NUMBER, CHAR, STRING,

@@ -696,7 +696,7 @@ fn look(p: &Parser<'_>, ctx: DeclContext) -> Look {
         NAMESPACE_KW => Look::Yes,
         STATIC_KW | EXTERN_KW | REGISTER_KW | MUTABLE_KW | THREAD_LOCAL_KW | THREAD_LOCAL_C_KW | THREAD_KW
         | INLINE_KW | INLINE2_KW | INLINE3_KW | CONSTEXPR_KW | CONSTEVAL_KW | CONSTINIT_KW | VIRTUAL_KW
-        | EXPLICIT_KW | FRIEND_KW => Look::Yes,
+        | EXPLICIT_KW | FRIEND_KW | NOINLINE_KW => Look::Yes,
         CONST_KW | CONST2_KW | CONST3_KW | VOLATILE_KW | VOLATILE2_KW | VOLATILE3_KW => Look::Yes,
         STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW => Look::Yes,
         ATOMIC_KW | BITINT_KW => Look::Yes,

@@ -64,7 +64,7 @@ fn is_storage_or_function_specifier(k: SyntaxKind) -> bool {
         k,
         STATIC_KW | EXTERN_KW | REGISTER_KW | MUTABLE_KW | THREAD_LOCAL_KW | THREAD_LOCAL_C_KW | THREAD_KW
             | INLINE_KW | INLINE2_KW | INLINE3_KW | VIRTUAL_KW | EXPLICIT_KW | CONSTEXPR_KW | CONSTEVAL_KW
-            | CONSTINIT_KW | NORETURN_KW
+            | CONSTINIT_KW | NORETURN_KW | NOINLINE_KW
     )
 }
 

@@ -150,6 +150,14 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
         p.bump(IDENT);
         v.complete(p, VIRT_SPECIFIER);
     }
+    // `struct N::X<...> {...}`: unqualified names in the body are looked up in `N` too.
+    // `N` is re-entered lexically (a reactivation scope between the body and the current
+    // scope), not as a base, so classes derived from `X` do not inherit `N`'s names.
+    let quals: Vec<ScopeId> = match info {
+        Some(i) if i.qualified && name_text.is_none() => i.qualifier_scopes().filter(|&q| q != scope).collect(),
+        _ => Vec::new(),
+    };
+    let before_quals = if quals.is_empty() { None } else { Some(p.names.push_reactivation(&quals)) };
     let here = p.names.current_scope();
     p.names.reparent(scope, here);
     let prev = p.names.enter_scope(scope);
@@ -163,7 +171,7 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
         base_clause(p, scope);
     }
     member_specification(p);
-    p.names.enter_scope(prev);
+    p.names.enter_scope(before_quals.unwrap_or(prev));
     attributes::gnu_attributes(p);
     let _ = key;
     m.complete(p, CLASS_SPECIFIER);
