@@ -253,8 +253,7 @@ pub(crate) fn binary_op(p: &Parser<'_>) -> Option<(SyntaxKind, u8, usize)> {
 fn binary(p: &mut Parser<'_>, min_prec: u8) -> Option<CompletedMarker> {
     let lhs = unary(p)?;
     let mut chain = Chain::new(lhs);
-    loop {
-        let Some((op, prec, n)) = binary_op(p) else { break };
+    while let Some((op, prec, n)) = binary_op(p) {
         if prec < min_prec || p.nth_at(n, DOT3) {
             break;
         }
