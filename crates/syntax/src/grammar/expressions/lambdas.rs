@@ -2,7 +2,7 @@
 //! appear in preprocessed text (`[=] __attribute__((device)) (int i) {...}`).
 
 use super::atoms::{close_paren, skip_to_close};
-use super::{braced_init_list, expr_list, initializer_clause, requires};
+use super::{braced_init_list, expr_list, initializer_clause};
 use crate::grammar::{attributes, items, statements, types};
 use crate::names::NameKind;
 use crate::parser::{CompletedMarker, Parser};
@@ -17,7 +17,7 @@ pub(crate) fn lambda_expr(p: &mut Parser<'_>) -> CompletedMarker {
     if p.at(L_ANGLE) {
         items::template_param_list(p);
         if p.at(REQUIRES_KW) {
-            requires::requires_clause(p);
+            items::templates::requires_clause(p);
         }
     }
     attributes::attribute_specifier_seq(p);
@@ -136,7 +136,7 @@ fn lambda_declarator(p: &mut Parser<'_>) {
                 }
                 t.complete(p, TRAILING_RETURN_TYPE);
             }
-            REQUIRES_KW => requires::requires_clause(p),
+            REQUIRES_KW => items::templates::requires_clause(p),
             _ if attributes::at_attribute(p) => {
                 attributes::attribute_specifier_seq(p);
             }

@@ -77,14 +77,6 @@ fn requirement(p: &mut Parser<'_>) {
     m.complete(p, REQUIREMENT);
 }
 
-/// `requires constraint` as a `REQUIRES_CLAUSE` (at `requires`).
-pub(crate) fn requires_clause(p: &mut Parser<'_>) {
-    let m = p.start();
-    p.bump(REQUIRES_KW);
-    constraint_expr(p);
-    m.complete(p, REQUIRES_CLAUSE);
-}
-
 /// A constraint-logical-or-expression: primary expressions joined by `&&` and `||`.
 /// No postfix operators: in `requires C<T> (T x)` the parenthesis is not a call.
 pub(crate) fn constraint_expr(p: &mut Parser<'_>) {
