@@ -78,7 +78,11 @@ impl SpaceIndex {
         walk::walk(root, &mut |node, ctx| {
             for (specs, declarator) in declarators(node) {
                 let Some(key) = function_key(&declarator, ctx) else { continue };
-                let a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
+                let mut a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
+                // Constructors have no specifiers: their attributes sit on the declaration.
+                for g in node.children().filter(|c| c.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+                    attrs::add_gnu_attribute(&mut a, &g);
+                }
                 if decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]) {
                     index.constexpr.insert(key.clone());
                 }
