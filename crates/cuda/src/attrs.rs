@@ -48,7 +48,9 @@ impl CudaAttrs {
             "managed" => self.managed = true,
             "grid_constant" => self.grid_constant = true,
             "device_builtin" => self.device_builtin = true,
-            "launch_bounds" | "maxnreg" | "local_maxnreg" | "cluster_dims" | "block_size" => self.launch_config = true,
+            "launch_bounds" | "maxnreg" | "local_maxnreg" | "cluster_dims" | "block_size" => {
+                self.launch_config = true
+            }
             _ => {}
         }
     }
@@ -91,7 +93,10 @@ pub fn attribute_name(attr: &SyntaxNode) -> Option<String> {
     if !(tok.kind() == SyntaxKind::IDENT || tok.kind().is_keyword()) {
         return None;
     }
-    let folded = text.strip_prefix("__").and_then(|t| t.strip_suffix("__")).unwrap_or(text);
+    let folded = text
+        .strip_prefix("__")
+        .and_then(|t| t.strip_suffix("__"))
+        .unwrap_or(text);
     Some(folded.to_string())
 }
 
@@ -107,7 +112,10 @@ pub fn add_gnu_attribute(attrs: &mut CudaAttrs, gnu: &SyntaxNode) {
 /// The CUDA attributes that apply to the entity a declaration declares: those
 /// among its specifiers and those inside its declarator, but not those of its
 /// parameters or its trailing return type.
-pub fn of_declaration(specifiers: Option<&SyntaxNode>, declarator: Option<&SyntaxNode>) -> CudaAttrs {
+pub fn of_declaration(
+    specifiers: Option<&SyntaxNode>,
+    declarator: Option<&SyntaxNode>,
+) -> CudaAttrs {
     let mut attrs = CudaAttrs::default();
     if let Some(s) = specifiers {
         for c in s.children() {
@@ -126,8 +134,12 @@ fn collect_outside_params(node: &SyntaxNode, attrs: &mut CudaAttrs) {
     for c in node.children() {
         match c.kind() {
             SyntaxKind::GNU_ATTRIBUTE => add_gnu_attribute(attrs, &c),
-            SyntaxKind::PARAM_LIST | SyntaxKind::TRAILING_RETURN_TYPE | SyntaxKind::NOEXCEPT_SPEC => {}
-            SyntaxKind::ARRAY_DECLARATOR | SyntaxKind::INITIALIZER | SyntaxKind::EQUAL_INITIALIZER => {}
+            SyntaxKind::PARAM_LIST
+            | SyntaxKind::TRAILING_RETURN_TYPE
+            | SyntaxKind::NOEXCEPT_SPEC => {}
+            SyntaxKind::ARRAY_DECLARATOR
+            | SyntaxKind::INITIALIZER
+            | SyntaxKind::EQUAL_INITIALIZER => {}
             _ => collect_outside_params(&c, attrs),
         }
     }
@@ -140,7 +152,10 @@ pub fn of_class(class: &SyntaxNode) -> CudaAttrs {
         match c.kind() {
             SyntaxKind::GNU_ATTRIBUTE => add_gnu_attribute(&mut attrs, &c),
             SyntaxKind::CLASS_HEAD => {
-                for g in c.children().filter(|g| g.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+                for g in c
+                    .children()
+                    .filter(|g| g.kind() == SyntaxKind::GNU_ATTRIBUTE)
+                {
                     add_gnu_attribute(&mut attrs, &g)
                 }
             }

@@ -21,13 +21,18 @@ fn is_declarator(k: SyntaxKind) -> bool {
 
 /// The nested declarator of a `( D )` part, if any.
 fn inner(declarator: &SyntaxNode) -> Option<SyntaxNode> {
-    let paren = declarator.children().find(|c| c.kind() == SyntaxKind::PAREN_DECLARATOR)?;
+    let paren = declarator
+        .children()
+        .find(|c| c.kind() == SyntaxKind::PAREN_DECLARATOR)?;
     paren.children().find(|c| is_declarator(c.kind()))
 }
 
 /// The declarator-id: a `NAME` or `QUALIFIED_NAME` node.
 pub fn name_node(declarator: &SyntaxNode) -> Option<SyntaxNode> {
-    if let Some(n) = declarator.children().find(|c| matches!(c.kind(), SyntaxKind::NAME | SyntaxKind::QUALIFIED_NAME)) {
+    if let Some(n) = declarator
+        .children()
+        .find(|c| matches!(c.kind(), SyntaxKind::NAME | SyntaxKind::QUALIFIED_NAME))
+    {
         return Some(n);
     }
     name_node(&inner(declarator)?)
@@ -47,7 +52,10 @@ pub fn derivations(declarator: &SyntaxNode) -> Vec<Deriv> {
             _ => {}
         }
     }
-    let ptrs: Vec<SyntaxNode> = declarator.children().filter(|c| c.kind() == SyntaxKind::PTR_OPERATOR).collect();
+    let ptrs: Vec<SyntaxNode> = declarator
+        .children()
+        .filter(|c| c.kind() == SyntaxKind::PTR_OPERATOR)
+        .collect();
     out.extend(ptrs.into_iter().rev().map(Deriv::Ptr));
     out
 }
@@ -65,7 +73,11 @@ pub fn params(function: &SyntaxNode) -> Vec<SyntaxNode> {
     function
         .children()
         .find(|c| c.kind() == SyntaxKind::PARAM_LIST)
-        .map(|l| l.children().filter(|p| p.kind() == SyntaxKind::PARAM).collect())
+        .map(|l| {
+            l.children()
+                .filter(|p| p.kind() == SyntaxKind::PARAM)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -83,7 +95,10 @@ pub fn signature_text(function: &SyntaxNode) -> String {
     if function
         .children()
         .find(|c| c.kind() == SyntaxKind::PARAM_LIST)
-        .is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == SyntaxKind::DOT3))
+        .is_some_and(|l| {
+            l.children_with_tokens()
+                .any(|t| t.kind() == SyntaxKind::DOT3)
+        })
     {
         out.push_str(",...");
     }
@@ -94,7 +109,11 @@ pub fn signature_text(function: &SyntaxNode) -> String {
                 out.push_str(t.as_token().map_or("", |t| t.text()));
                 out.push(' ');
             }
-            SyntaxKind::REF_QUALIFIER => out.push_str(&t.as_node().map(|n| n.text().to_string()).unwrap_or_default()),
+            SyntaxKind::REF_QUALIFIER => out.push_str(
+                &t.as_node()
+                    .map(|n| n.text().to_string())
+                    .unwrap_or_default(),
+            ),
             _ => {}
         }
     }
@@ -104,12 +123,22 @@ pub fn signature_text(function: &SyntaxNode) -> String {
 /// The type of a parameter as written, without its name, attributes or default.
 pub fn param_type_text(param: &SyntaxNode) -> String {
     let mut words: Vec<String> = Vec::new();
-    let name = param.children().find(|c| c.kind() == SyntaxKind::DECLARATOR).and_then(|d| name_node(&d));
+    let name = param
+        .children()
+        .find(|c| c.kind() == SyntaxKind::DECLARATOR)
+        .and_then(|d| name_node(&d));
     // The type is spelled by the specifiers and the declarator; a default
     // argument comes after them.
     let type_end = param
         .children()
-        .filter(|c| matches!(c.kind(), SyntaxKind::DECL_SPECIFIERS | SyntaxKind::DECLARATOR | SyntaxKind::ABSTRACT_DECLARATOR))
+        .filter(|c| {
+            matches!(
+                c.kind(),
+                SyntaxKind::DECL_SPECIFIERS
+                    | SyntaxKind::DECLARATOR
+                    | SyntaxKind::ABSTRACT_DECLARATOR
+            )
+        })
         .map(|c| c.text_range().end())
         .max()
         .unwrap_or(param.text_range().end());
@@ -121,10 +150,15 @@ pub fn param_type_text(param: &SyntaxNode) -> String {
         if t.text_range().start() >= type_end {
             break;
         }
-        if t.parent_ancestors().any(|a| a.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+        if t.parent_ancestors()
+            .any(|a| a.kind() == SyntaxKind::GNU_ATTRIBUTE)
+        {
             continue;
         }
-        if name.as_ref().is_some_and(|n| n.text_range().contains_range(t.text_range())) {
+        if name
+            .as_ref()
+            .is_some_and(|n| n.text_range().contains_range(t.text_range()))
+        {
             continue;
         }
         words.push(t.text().to_string());
@@ -141,8 +175,11 @@ pub fn has_keyword(specifiers: Option<&SyntaxNode>, kinds: &[SyntaxKind]) -> boo
                     t.parent_ancestors().take_while(|a| a != s).any(|a| {
                         matches!(
                             a.kind(),
-                            SyntaxKind::CLASS_SPECIFIER | SyntaxKind::ENUM_SPECIFIER | SyntaxKind::GNU_ATTRIBUTE
-                                | SyntaxKind::DECLTYPE_SPECIFIER | SyntaxKind::TYPEOF_SPECIFIER
+                            SyntaxKind::CLASS_SPECIFIER
+                                | SyntaxKind::ENUM_SPECIFIER
+                                | SyntaxKind::GNU_ATTRIBUTE
+                                | SyntaxKind::DECLTYPE_SPECIFIER
+                                | SyntaxKind::TYPEOF_SPECIFIER
                                 | SyntaxKind::TEMPLATE_ARG_LIST
                         )
                     })

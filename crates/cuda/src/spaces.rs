@@ -77,10 +77,15 @@ impl SpaceIndex {
         let mut index = SpaceIndex::default();
         walk::walk(root, &mut |node, ctx| {
             for (specs, declarator) in declarators(node) {
-                let Some(key) = function_key(&declarator, ctx) else { continue };
+                let Some(key) = function_key(&declarator, ctx) else {
+                    continue;
+                };
                 let mut a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
                 // Constructors have no specifiers: their attributes sit on the declaration.
-                for g in node.children().filter(|c| c.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+                for g in node
+                    .children()
+                    .filter(|c| c.kind() == SyntaxKind::GNU_ATTRIBUTE)
+                {
                     attrs::add_gnu_attribute(&mut a, &g);
                 }
                 if decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]) {
@@ -104,18 +109,23 @@ impl SpaceIndex {
     }
 
     pub fn function_space(&self, declarator: &SyntaxNode, ctx: &Ctx) -> ExecSpace {
-        self.function_attrs(declarator, ctx).map_or(ExecSpace::ImplicitHost, |a| ExecSpace::from_attrs(&a))
+        self.function_attrs(declarator, ctx)
+            .map_or(ExecSpace::ImplicitHost, |a| ExecSpace::from_attrs(&a))
     }
 }
 
 /// The (specifiers, declarator) pairs of a `SIMPLE_DECL` or `FUNCTION_DEF`
 /// (nothing for other nodes).
 pub fn declarators(node: &SyntaxNode) -> Vec<(Option<SyntaxNode>, SyntaxNode)> {
-    let specs = node.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
+    let specs = node
+        .children()
+        .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
     match node.kind() {
-        SyntaxKind::FUNCTION_DEF => {
-            node.children().filter(|c| c.kind() == SyntaxKind::DECLARATOR).map(|d| (specs.clone(), d)).collect()
-        }
+        SyntaxKind::FUNCTION_DEF => node
+            .children()
+            .filter(|c| c.kind() == SyntaxKind::DECLARATOR)
+            .map(|d| (specs.clone(), d))
+            .collect(),
         SyntaxKind::SIMPLE_DECL => node
             .children()
             .filter(|c| c.kind() == SyntaxKind::INIT_DECLARATOR_LIST)
@@ -174,9 +184,10 @@ fn collect_parts(node: &SyntaxNode, out: &mut Vec<String>) {
                 K::NAME => collect_parts(&n, out),
                 K::TEMPLATE_ID => out.push(walk::last_component(&n).unwrap_or_default()),
                 K::NESTED_NAME_SPECIFIER | K::QUALIFIED_NAME => collect_parts(&n, out),
-                K::DESTRUCTOR_NAME | K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME => {
-                    out.push(compact_text(&n))
-                }
+                K::DESTRUCTOR_NAME
+                | K::OPERATOR_NAME
+                | K::CONVERSION_NAME
+                | K::LITERAL_OPERATOR_NAME => out.push(compact_text(&n)),
                 _ => {}
             },
             _ => {}
@@ -188,7 +199,11 @@ fn collect_parts(node: &SyntaxNode, out: &mut Vec<String>) {
 /// words would otherwise run together.
 pub fn compact_text(n: &SyntaxNode) -> String {
     let mut out = String::new();
-    for t in n.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()) {
+    for t in n
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia())
+    {
         let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
         if out.chars().last().is_some_and(word) && t.text().starts_with(word) {
             out.push(' ');

@@ -1,6 +1,6 @@
 use cufront_syntax::{ParseOptions, SyntaxKind};
 
-use crate::spaces::{declarators, ExecSpace, SpaceIndex};
+use crate::spaces::{ExecSpace, SpaceIndex, declarators};
 use crate::walk;
 
 /// Each function declared in `src`, with its merged space, in source order.

@@ -7,7 +7,10 @@ use cufront_syntax::{SyntaxKind, SyntaxNode};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Seg {
     /// `None` for an anonymous namespace.
-    Namespace { name: Option<String>, inline: bool },
+    Namespace {
+        name: Option<String>,
+        inline: bool,
+    },
     Class(String),
 }
 
@@ -30,7 +33,9 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn in_anonymous_namespace(&self) -> bool {
-        self.scope.iter().any(|s| matches!(s, Seg::Namespace { name: None, .. }))
+        self.scope
+            .iter()
+            .any(|s| matches!(s, Seg::Namespace { name: None, .. }))
     }
     pub fn in_class(&self) -> bool {
         self.scope.iter().any(|s| matches!(s, Seg::Class(_)))
@@ -57,12 +62,17 @@ fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx))
                 .children()
                 .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
                 .map(|n| identifiers(&n));
-            let inline = node.children_with_tokens().any(|t| t.kind() == K::INLINE_KW);
+            let inline = node
+                .children_with_tokens()
+                .any(|t| t.kind() == K::INLINE_KW);
             match name {
                 // `namespace a::b::c {` (C++17 nested form) opens each in turn.
                 Some(parts) if !parts.is_empty() => {
                     for p in parts {
-                        inner.scope.push(Seg::Namespace { name: Some(p), inline });
+                        inner.scope.push(Seg::Namespace {
+                            name: Some(p),
+                            inline,
+                        });
                     }
                 }
                 _ => inner.scope.push(Seg::Namespace { name: None, inline }),
@@ -75,13 +85,20 @@ fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx))
         K::LINKAGE_SPEC => {
             f(node, ctx);
             let mut inner = ctx.clone();
-            let abi = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::STRING);
+            let abi = node
+                .children_with_tokens()
+                .filter_map(|t| t.into_token())
+                .find(|t| t.kind() == K::STRING);
             inner.extern_c = abi.is_some_and(|t| t.text() == "\"C\"");
             for c in node.children() {
                 walk_decl(&c, &inner, f);
             }
         }
-        K::TEMPLATE_DECL | K::EXPLICIT_SPECIALIZATION | K::EXPLICIT_INSTANTIATION | K::EXPORT_DECL | K::MEMBER_DECL => {
+        K::TEMPLATE_DECL
+        | K::EXPLICIT_SPECIALIZATION
+        | K::EXPLICIT_INSTANTIATION
+        | K::EXPORT_DECL
+        | K::MEMBER_DECL => {
             f(node, ctx);
             let mut inner = ctx.clone();
             match node.kind() {
@@ -107,11 +124,18 @@ fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx))
         K::SIMPLE_DECL | K::FUNCTION_DEF | K::FRIEND_DECL => {
             f(node, ctx);
             let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
-            let classes = specs.iter().flat_map(|s| s.children()).filter(|c| c.kind() == K::CLASS_SPECIFIER);
+            let classes = specs
+                .iter()
+                .flat_map(|s| s.children())
+                .filter(|c| c.kind() == K::CLASS_SPECIFIER);
             for class in classes {
-                let Some(list) = class.children().find(|c| c.kind() == K::MEMBER_LIST) else { continue };
+                let Some(list) = class.children().find(|c| c.kind() == K::MEMBER_LIST) else {
+                    continue;
+                };
                 let mut inner = ctx.clone();
-                inner.scope.push(Seg::Class(class_name(&class).unwrap_or_default()));
+                inner
+                    .scope
+                    .push(Seg::Class(class_name(&class).unwrap_or_default()));
                 inner.member = true;
                 inner.specialization = false;
                 for m in list.children() {
@@ -158,7 +182,11 @@ pub fn identifiers(n: &SyntaxNode) -> Vec<String> {
 pub fn class_name(class: &SyntaxNode) -> Option<String> {
     use SyntaxKind as K;
     let name = class.children().find(|c| c.kind() == K::NAME).or_else(|| {
-        class.children().find(|c| c.kind() == K::CLASS_HEAD)?.children().find(|c| c.kind() == K::NAME)
+        class
+            .children()
+            .find(|c| c.kind() == K::CLASS_HEAD)?
+            .children()
+            .find(|c| c.kind() == K::NAME)
     })?;
     last_component(&name)
 }
@@ -169,10 +197,23 @@ pub fn last_component(name: &SyntaxNode) -> Option<String> {
     let mut last = None;
     for c in name.children_with_tokens() {
         match c {
-            rowan::NodeOrToken::Token(t) if t.kind() == K::IDENT => last = Some(t.text().to_string()),
+            rowan::NodeOrToken::Token(t) if t.kind() == K::IDENT => {
+                last = Some(t.text().to_string())
+            }
             rowan::NodeOrToken::Node(n) => match n.kind() {
-                K::NAME_REF | K::NAME => last = n.descendants_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::IDENT).map(|t| t.text().to_string()),
-                K::TEMPLATE_ID => last = n.children().find(|c| c.kind() == K::NAME_REF).and_then(|r| last_component(&r)),
+                K::NAME_REF | K::NAME => {
+                    last = n
+                        .descendants_with_tokens()
+                        .filter_map(|t| t.into_token())
+                        .find(|t| t.kind() == K::IDENT)
+                        .map(|t| t.text().to_string())
+                }
+                K::TEMPLATE_ID => {
+                    last = n
+                        .children()
+                        .find(|c| c.kind() == K::NAME_REF)
+                        .and_then(|r| last_component(&r))
+                }
                 K::QUALIFIED_NAME => last = last_component(&n),
                 _ => {}
             },

@@ -10,15 +10,38 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cufront_tests::{corpus, par_map, toolkit, Program};
+use cufront_tests::{Program, corpus, par_map, toolkit};
 
 /// Corpus programs that pass: a regression here fails the test.
 const PASSING: &[&str] = &[
-    "atomics_warp.cu", "bitonic_sort.cu", "classes_ops.cu", "convolution2d.cu", "coop_groups.cu", "cub_block.cu",
-    "cub_device.cu", "cxx20_concepts.cu", "cxx20_ranges.cu", "histogram.cu", "host_stl.cu", "jacobi_solver.cu", "job_scheduler.cu",
-    "mandelbrot.cu", "matmul_tiled.cu", "monte_carlo.cu", "nbody.cu", "reduction.cu", "scan.cu",
-    "softmax_layernorm.cu", "spmv_csr.cu", "stencil3d.cu", "streams_graphs.cu", "templates_traits.cu",
-    "textures.cu", "transpose.cu", "variadic.cu", "vector_add.cu",
+    "atomics_warp.cu",
+    "bitonic_sort.cu",
+    "classes_ops.cu",
+    "convolution2d.cu",
+    "coop_groups.cu",
+    "cub_block.cu",
+    "cub_device.cu",
+    "cxx20_concepts.cu",
+    "cxx20_ranges.cu",
+    "histogram.cu",
+    "host_stl.cu",
+    "jacobi_solver.cu",
+    "job_scheduler.cu",
+    "mandelbrot.cu",
+    "matmul_tiled.cu",
+    "monte_carlo.cu",
+    "nbody.cu",
+    "reduction.cu",
+    "scan.cu",
+    "softmax_layernorm.cu",
+    "spmv_csr.cu",
+    "stencil3d.cu",
+    "streams_graphs.cu",
+    "templates_traits.cu",
+    "textures.cu",
+    "transpose.cu",
+    "variadic.cu",
+    "vector_add.cu",
 ];
 
 /// Corpus programs that do not pass yet, with the reason. Programs in neither
@@ -27,7 +50,10 @@ const KNOWN: &[(&str, &str)] = &[
     ("cccl_pipeline.cu", "extended lambdas"),
     ("cxx20_device.cu", "extended lambdas"),
     ("lambdas.cu", "extended lambdas"),
-    ("libcudacxx.cu", "module id key needs default template arguments (cuda::std::span)"),
+    (
+        "libcudacxx.cu",
+        "module id key needs default template arguments (cuda::std::span)",
+    ),
     ("device_vars.cu", "__managed__ variables"),
     ("thrust_basics.cu", "extended lambdas"),
     ("thrust_zip.cu", "extended lambdas"),
@@ -44,14 +70,24 @@ fn overlay() -> &'static Path {
             .arg(toolkit().root())
             .output()
             .expect("run cufront toolkit overlay");
-        assert!(out.status.success(), "overlay: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "overlay: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         dir
     })
 }
 
 /// Compiles `source` with `nvcc` keeping intermediates in `dir`; returns
 /// (`nm` lines "name type", module id) or nvcc's stderr.
-fn compile(nvcc: &Path, source: &Path, std: &str, flags: &[String], dir: &Path) -> Result<(Vec<String>, String), String> {
+fn compile(
+    nvcc: &Path,
+    source: &Path,
+    std: &str,
+    flags: &[String],
+    dir: &Path,
+) -> Result<(Vec<String>, String), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
     let obj = dir.join(format!("{stem}.o"));
@@ -72,7 +108,10 @@ fn compile(nvcc: &Path, source: &Path, std: &str, flags: &[String], dir: &Path) 
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
-    let nm = Command::new("nm").arg(&obj).output().map_err(|e| e.to_string())?;
+    let nm = Command::new("nm")
+        .arg(&obj)
+        .output()
+        .map_err(|e| e.to_string())?;
     let mut syms: Vec<String> = String::from_utf8_lossy(&nm.stdout)
         .lines()
         .map(|l| {
@@ -81,7 +120,8 @@ fn compile(nvcc: &Path, source: &Path, std: &str, flags: &[String], dir: &Path) 
         })
         .collect();
     syms.sort();
-    let id = std::fs::read_to_string(dir.join(format!("{stem}.module_id"))).map_err(|e| e.to_string())?;
+    let id = std::fs::read_to_string(dir.join(format!("{stem}.module_id")))
+        .map_err(|e| e.to_string())?;
     Ok((syms, id))
 }
 
@@ -89,22 +129,48 @@ fn compile(nvcc: &Path, source: &Path, std: &str, flags: &[String], dir: &Path) 
 fn compare(source: &Path, std: &str, flags: &[String], work: &Path) -> Result<(), String> {
     let real = compile(&toolkit().nvcc(), source, std, flags, &work.join("real"))
         .map_err(|e| format!("the real nvcc failed: {e}"))?;
-    let ours = compile(&overlay().join("bin/nvcc"), source, std, flags, &work.join("ours"))
-        .map_err(|e| format!("nvcc through the overlay failed: {}", e.lines().take(5).collect::<Vec<_>>().join("\n")))?;
+    let ours = compile(
+        &overlay().join("bin/nvcc"),
+        source,
+        std,
+        flags,
+        &work.join("ours"),
+    )
+    .map_err(|e| {
+        format!(
+            "nvcc through the overlay failed: {}",
+            e.lines().take(5).collect::<Vec<_>>().join("\n")
+        )
+    })?;
     if real.1 != ours.1 {
         return Err(format!("module id {:?} != real {:?}", ours.1, real.1));
     }
     if real.0 != ours.0 {
-        let only_real: Vec<&String> = real.0.iter().filter(|s| !ours.0.contains(s)).take(5).collect();
-        let only_ours: Vec<&String> = ours.0.iter().filter(|s| !real.0.contains(s)).take(5).collect();
-        return Err(format!("symbols differ: only real {only_real:?}, only ours {only_ours:?}"));
+        let only_real: Vec<&String> = real
+            .0
+            .iter()
+            .filter(|s| !ours.0.contains(s))
+            .take(5)
+            .collect();
+        let only_ours: Vec<&String> = ours
+            .0
+            .iter()
+            .filter(|s| !real.0.contains(s))
+            .take(5)
+            .collect();
+        return Err(format!(
+            "symbols differ: only real {only_real:?}, only ours {only_ours:?}"
+        ));
     }
     Ok(())
 }
 
 /// Small programs, one per host-output rule.
 const FOCUSED: &[(&str, &str)] = &[
-    ("kernel.cu", "__global__ void k(int *p, float f) { p[0] = (int)f; }\nint main() { k<<<1, 2>>>(0, 1.0f); }\n"),
+    (
+        "kernel.cu",
+        "__global__ void k(int *p, float f) { p[0] = (int)f; }\nint main() { k<<<1, 2>>>(0, 1.0f); }\n",
+    ),
     (
         "tmpl_kernel.cu",
         "template <typename T, int N> __global__ void kt(T *p, T v) { p[N] = v; }\n\
@@ -178,7 +244,12 @@ fn corpus_matches_the_real_build() {
     let work = std::env::temp_dir().join(format!("cufront-host-corpus-{}", std::process::id()));
     let results = par_map(&programs, |p| {
         let std = p.stds[0].as_str();
-        compare(&p.path, std, &p.flags, &work.join(p.name.trim_end_matches(".cu")))
+        compare(
+            &p.path,
+            std,
+            &p.flags,
+            &work.join(p.name.trim_end_matches(".cu")),
+        )
     });
     let mut problems = Vec::new();
     for (p, r) in programs.iter().zip(&results) {
@@ -186,8 +257,13 @@ fn corpus_matches_the_real_build() {
         let passing = PASSING.contains(&p.name.as_str());
         match (r, known) {
             // Fixed elsewhere (e.g. by a parser change): a note, not a failure.
-            (Ok(Ok(())), Some((_, why))) => eprintln!("{} now passes: move it from KNOWN ({why}) to PASSING", p.name),
-            (Ok(Ok(())), None) if !passing => eprintln!("{}: passes (new program: add it to PASSING)", p.name),
+            (Ok(Ok(())), Some((_, why))) => eprintln!(
+                "{} now passes: move it from KNOWN ({why}) to PASSING",
+                p.name
+            ),
+            (Ok(Ok(())), None) if !passing => {
+                eprintln!("{}: passes (new program: add it to PASSING)", p.name)
+            }
             (Ok(Ok(())), None) => {}
             (Ok(Err(_)), Some(_)) => {}
             (Ok(Err(e)), None) if passing => problems.push(format!("{}: {e}", p.name)),

@@ -24,12 +24,12 @@
 
 use cufront_cuda::attrs::{self, is_cuda_only};
 use cufront_cuda::decl;
-use cufront_cuda::spaces::{declarators, name_parts, ExecSpace, MemSpace, SpaceIndex};
+use cufront_cuda::spaces::{ExecSpace, MemSpace, SpaceIndex, declarators, name_parts};
 use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 
-use crate::items::{scope_key, Items};
+use crate::items::{Items, scope_key};
 
 /// The options of the cudafe++ command line that shape the host file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,22 +73,35 @@ struct Plan<'a> {
 
 impl Plan<'_> {
     fn replace(&mut self, r: TextRange, text: impl Into<String>) {
-        self.edits.push(Edit { start: r.start().into(), end: r.end().into(), text: text.into() });
+        self.edits.push(Edit {
+            start: r.start().into(),
+            end: r.end().into(),
+            text: text.into(),
+        });
     }
     fn insert(&mut self, at: u32, text: impl Into<String>) {
-        self.edits.push(Edit { start: at, end: at, text: text.into() });
+        self.edits.push(Edit {
+            start: at,
+            end: at,
+            text: text.into(),
+        });
     }
     fn slice(&self, r: TextRange) -> &str {
         &self.text[usize::from(r.start())..usize::from(r.end())]
     }
     fn unsupported(&mut self, node: &SyntaxNode, what: &str) {
-        self.unsupported.push((significant_range(node), what.to_string()));
+        self.unsupported
+            .push((significant_range(node), what.to_string()));
     }
 }
 
 /// The range of a node without leading and trailing trivia.
 fn significant_range(n: &SyntaxNode) -> TextRange {
-    let toks: Vec<_> = n.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()).collect();
+    let toks: Vec<_> = n
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia())
+        .collect();
     match (toks.first(), toks.last()) {
         (Some(a), Some(b)) => TextRange::new(a.text_range().start(), b.text_range().end()),
         _ => n.text_range(),
@@ -107,37 +120,35 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
     let index = SpaceIndex::build(root);
     let items = Items::build(root);
     let mut size_t_done = false;
-    walk::walk(root, &mut |node, ctx| {
-        match node.kind() {
-            K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
-            K::SIMPLE_DECL => {
-                if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
-                    size_t_done = true;
-                    let end: u32 = significant_range(node).end().into();
-                    plan.insert(
+    walk::walk(root, &mut |node, ctx| match node.kind() {
+        K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
+        K::SIMPLE_DECL => {
+            if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
+                size_t_done = true;
+                let end: u32 = significant_range(node).end().into();
+                plan.insert(
                         end,
                         "\n#if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)\n#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n#endif\n#include \"crt/host_runtime.h\"\n",
                     );
-                }
-                simple_decl(&mut plan, &index, node, ctx);
             }
-            K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
-            K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &items, node, ctx),
-            _ => {}
+            simple_decl(&mut plan, &index, node, ctx);
         }
+        K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
+        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &items, node, ctx),
+        _ => {}
     });
     for n in root.descendants() {
         match n.kind() {
             K::KERNEL_LAUNCH => launch(&mut plan, &n),
             K::GNU_ATTRIBUTE => strip_cuda_attributes(&mut plan, &n),
             K::LAMBDA_EXPR => {
-                let a = n
-                    .children()
-                    .filter(|c| c.kind() == K::GNU_ATTRIBUTE)
-                    .fold(attrs::CudaAttrs::default(), |mut a, g| {
+                let a = n.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).fold(
+                    attrs::CudaAttrs::default(),
+                    |mut a, g| {
                         attrs::add_gnu_attribute(&mut a, &g);
                         a
-                    });
+                    },
+                );
                 if a.device || a.host || a.global {
                     plan.unsupported(&n, "extended lambdas (__device__ or __host__ __device__ lambdas) are not supported yet");
                 }
@@ -154,32 +165,47 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
     out.push_str(&trailer(opts));
     // Only constructs in code that is printed count: the edits dropped inside
     // `#if 0` bodies have the same ranges as their reports.
-    HostFile { text: out, unsupported: plan.unsupported }
+    HostFile {
+        text: out,
+        unsupported: plan.unsupported,
+    }
 }
 
 fn is_size_t_typedef(node: &SyntaxNode) -> bool {
     let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
     decl::has_keyword(specs.as_ref(), &[K::TYPEDEF_KW])
-        && declarators(node)
-            .iter()
-            .any(|(_, d)| decl::name_node(d).and_then(|n| walk::last_component(&n)).is_some_and(|n| n == "size_t"))
+        && declarators(node).iter().any(|(_, d)| {
+            decl::name_node(d)
+                .and_then(|n| walk::last_component(&n))
+                .is_some_and(|n| n == "size_t")
+        })
 }
 
 const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
 
 fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: &Ctx) {
-    let Some(d) = node.children().find(|c| c.kind() == K::DECLARATOR) else { return };
+    let Some(d) = node.children().find(|c| c.kind() == K::DECLARATOR) else {
+        return;
+    };
     let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
-    let Some(body) = node.children().find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY)) else { return };
+    let Some(body) = node
+        .children()
+        .find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY))
+    else {
+        return;
+    };
     let space = index.function_space(&d, ctx);
     let start: u32 = significant_range(node).start().into();
     let body_range = significant_range(&body);
     let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
     match space {
-        ExecSpace::Global if ctx.templated => template_kernel(plan, node, specs.as_ref(), &d, &body),
-        ExecSpace::Global if ctx.specialization => {
-            plan.unsupported(node, "explicit specializations of __global__ function templates are not supported yet")
+        ExecSpace::Global if ctx.templated => {
+            template_kernel(plan, node, specs.as_ref(), &d, &body)
         }
+        ExecSpace::Global if ctx.specialization => plan.unsupported(
+            node,
+            "explicit specializations of __global__ function templates are not supported yet",
+        ),
         ExecSpace::Global => {
             if !static_kw && plan.opts.device_hidden_visibility {
                 plan.insert(start, "__attribute__((visibility(\"hidden\"))) ");
@@ -197,7 +223,9 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
             if decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW, K::CONSTEVAL_KW]) {
                 return; // constexpr device functions keep their body (spec 20 §9)
             }
-            let Some(name) = decl::name_node(&d) else { return };
+            let Some(name) = decl::name_node(&d) else {
+                return;
+            };
             let (quals, last) = name_parts(&name);
             let member = ctx.member || !quals.is_empty();
             let is_ctor_dtor = last.starts_with('~')
@@ -209,8 +237,13 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
             let mut voids = String::new();
             for p in f.iter().flat_map(decl::params) {
                 let pd = p.children().find(|c| c.kind() == K::DECLARATOR);
-                let is_pack = pd.as_ref().is_some_and(|pd| pd.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
-                if let Some(n) = pd.as_ref().and_then(decl::name_node).and_then(|n| walk::last_component(&n))
+                let is_pack = pd
+                    .as_ref()
+                    .is_some_and(|pd| pd.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
+                if let Some(n) = pd
+                    .as_ref()
+                    .and_then(decl::name_node)
+                    .and_then(|n| walk::last_component(&n))
                     && !is_pack
                 {
                     voids.push_str(&format!("(void){n};"));
@@ -235,11 +268,19 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
 
 /// Parameters as the wrapper and the forwarding definition print them:
 /// (wrapper parameter, forwarding parameter, argument) per parameter.
-fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode, node: &SyntaxNode) -> Option<Vec<(String, String, String)>> {
+fn kernel_params(
+    plan: &mut Plan<'_>,
+    f: &SyntaxNode,
+    node: &SyntaxNode,
+) -> Option<Vec<(String, String, String)>> {
     let mut out = Vec::new();
     for (i, p) in decl::params(f).iter().enumerate() {
-        let d = p.children().find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR));
-        let pack = d.as_ref().is_some_and(|d| d.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
+        let d = p
+            .children()
+            .find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR));
+        let pack = d
+            .as_ref()
+            .is_some_and(|d| d.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
         let name = d.as_ref().and_then(decl::name_node);
         // Type tokens before the name (or the whole type if unnamed), and after it.
         let mut before = String::new();
@@ -250,7 +291,11 @@ fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode, node: &SyntaxNode) -> Opti
         let type_end = d
             .as_ref()
             .map(|d| d.text_range().end())
-            .or_else(|| p.children().find(|c| c.kind() == K::DECL_SPECIFIERS).map(|s| s.text_range().end()))
+            .or_else(|| {
+                p.children()
+                    .find(|c| c.kind() == K::DECL_SPECIFIERS)
+                    .map(|s| s.text_range().end())
+            })
             .unwrap_or(p.text_range().end());
         for e in p.descendants_with_tokens() {
             let Some(t) = e.as_token() else { continue };
@@ -260,7 +305,10 @@ fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode, node: &SyntaxNode) -> Opti
             if t.text_range().start() >= type_end {
                 break;
             }
-            if name.as_ref().is_some_and(|n| n.text_range().contains_range(t.text_range())) {
+            if name
+                .as_ref()
+                .is_some_and(|n| n.text_range().contains_range(t.text_range()))
+            {
                 seen_name = true;
                 continue;
             }
@@ -274,18 +322,27 @@ fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode, node: &SyntaxNode) -> Opti
             Some(n) => n,
             None => {
                 if !after.is_empty() || before.contains('(') || before.contains('[') {
-                    plan.unsupported(node, "an unnamed kernel parameter of this type is not supported yet");
+                    plan.unsupported(
+                        node,
+                        "an unnamed kernel parameter of this type is not supported yet",
+                    );
                     return None;
                 }
                 format!("__cuda_p{i}")
             }
         };
         if !after.is_empty() {
-            plan.unsupported(node, "array or function parameters of kernel templates are not supported yet");
+            plan.unsupported(
+                node,
+                "array or function parameters of kernel templates are not supported yet",
+            );
             return None;
         }
         let (wrapper, arg) = if pack {
-            (format!("{} &...{pname}", before.trim_end_matches("...").trim_end()), format!("{pname}..."))
+            (
+                format!("{} &...{pname}", before.trim_end_matches("...").trim_end()),
+                format!("{pname}..."),
+            )
         } else {
             (format!("{before} &{pname}"), pname.clone())
         };
@@ -294,14 +351,32 @@ fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode, node: &SyntaxNode) -> Opti
     Some(out)
 }
 
-fn template_kernel(plan: &mut Plan<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, body: &SyntaxNode) {
+fn template_kernel(
+    plan: &mut Plan<'_>,
+    node: &SyntaxNode,
+    specs: Option<&SyntaxNode>,
+    d: &SyntaxNode,
+    body: &SyntaxNode,
+) {
     let Some(tdecl) = node.parent().filter(|p| p.kind() == K::TEMPLATE_DECL) else {
-        plan.unsupported(node, "this form of __global__ function template is not supported yet");
+        plan.unsupported(
+            node,
+            "this form of __global__ function template is not supported yet",
+        );
         return;
     };
-    let Some(tparams) = tdecl.children().find(|c| c.kind() == K::TEMPLATE_PARAM_LIST) else { return };
-    let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else { return };
-    let Some(params) = kernel_params(plan, &f, node) else { return };
+    let Some(tparams) = tdecl
+        .children()
+        .find(|c| c.kind() == K::TEMPLATE_PARAM_LIST)
+    else {
+        return;
+    };
+    let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else {
+        return;
+    };
+    let Some(params) = kernel_params(plan, &f, node) else {
+        return;
+    };
     let simple_name = walk::last_component(&name).unwrap_or_default();
     let targs: Vec<String> = tparams
         .children()
@@ -312,19 +387,28 @@ fn template_kernel(plan: &mut Plan<'_>, node: &SyntaxNode, specs: Option<&Syntax
                 .any(|t| t.kind() == K::DOT3);
             let n = match p.kind() {
                 K::NON_TYPE_TEMPLATE_PARAM | K::PARAM => {
-                    let param = if p.kind() == K::PARAM { Some(p.clone()) } else { p.children().find(|c| c.kind() == K::PARAM) };
+                    let param = if p.kind() == K::PARAM {
+                        Some(p.clone())
+                    } else {
+                        p.children().find(|c| c.kind() == K::PARAM)
+                    };
                     param
                         .and_then(|pp| pp.children().find(|c| c.kind() == K::DECLARATOR))
                         .and_then(|dd| decl::name_node(&dd))
                         .and_then(|n| walk::last_component(&n))?
                 }
-                _ => p.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n))?,
+                _ => p
+                    .children()
+                    .find(|c| c.kind() == K::NAME)
+                    .and_then(|n| walk::last_component(&n))?,
             };
             Some(if pack { format!("{n}...") } else { n })
         })
         .collect();
     let tpl = format!("template{}", plan.slice(tparams.text_range()));
-    let specs_text = specs.map(|s| text_without_cuda_attrs(s)).unwrap_or_default();
+    let specs_text = specs
+        .map(|s| text_without_cuda_attrs(s))
+        .unwrap_or_default();
     let static_kw = decl::has_keyword(specs, &[K::STATIC_KW]);
     let linkage = if static_kw {
         ""
@@ -356,7 +440,9 @@ fn text_without_cuda_attrs(n: &SyntaxNode) -> String {
     let mut out = String::new();
     for e in n.descendants_with_tokens() {
         let Some(t) = e.as_token() else { continue };
-        if t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE && all_cuda(&a)) {
+        if t.parent_ancestors()
+            .any(|a| a.kind() == K::GNU_ATTRIBUTE && all_cuda(&a))
+        {
             continue;
         }
         if t.kind().is_trivia() {
@@ -370,8 +456,11 @@ fn text_without_cuda_attrs(n: &SyntaxNode) -> String {
 }
 
 fn all_cuda(gnu: &SyntaxNode) -> bool {
-    let names: Vec<Option<String>> =
-        gnu.children().filter(|c| c.kind() == K::ATTRIBUTE).map(|a| attrs::attribute_name(&a)).collect();
+    let names: Vec<Option<String>> = gnu
+        .children()
+        .filter(|c| c.kind() == K::ATTRIBUTE)
+        .map(|a| attrs::attribute_name(&a))
+        .collect();
     !names.is_empty() && names.iter().all(|n| n.as_deref().is_some_and(is_cuda_only))
 }
 
@@ -381,14 +470,21 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
     // `__device_builtin__` types: host_runtime.h defines them again.
     if let Some(s) = &specs {
         let mut a = attrs::of_declaration(Some(s), None);
-        for c in s.children().filter(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER)) {
+        for c in s
+            .children()
+            .filter(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER))
+        {
             a = a.merge(attrs::of_class(&c));
         }
         // Types only: a class or enum definition, or a typedef (the builtin
         // variables `threadIdx`... stay declared).
-        let defines_type = s.children().any(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER))
+        let defines_type = s
+            .children()
+            .any(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER))
             || decl::has_keyword(Some(s), &[K::TYPEDEF_KW]);
-        let declares_function = declarators(node).iter().any(|(_, d)| decl::function_declarator(d).is_some());
+        let declares_function = declarators(node)
+            .iter()
+            .any(|(_, d)| decl::function_declarator(d).is_some());
         if a.device_builtin && defines_type && !declares_function && !ctx.member {
             let end: u32 = significant_range(node).end().into();
             plan.insert(start, "\n#if 0\n");
@@ -401,12 +497,22 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         return;
     }
     // Kernel declarations.
-    if let Some((_, d)) = decls.iter().find(|(_, d)| decl::function_declarator(d).is_some()) {
+    if let Some((_, d)) = decls
+        .iter()
+        .find(|(_, d)| decl::function_declarator(d).is_some())
+    {
         // EDG prints the merged declaration: constexpr from an earlier one stays.
-        if index.is_constexpr(d, ctx) && !decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW]) && decls.len() == 1 {
-            let at = specs.as_ref().map_or(start, |s| u32::from(significant_range(s).start()));
+        if index.is_constexpr(d, ctx)
+            && !decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW])
+            && decls.len() == 1
+        {
+            let at = specs
+                .as_ref()
+                .map_or(start, |s| u32::from(significant_range(s).start()));
             let extern_tok = specs.as_ref().and_then(|s| {
-                s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW)
+                s.children_with_tokens()
+                    .filter_map(|t| t.into_token())
+                    .find(|t| t.kind() == K::EXTERN_KW)
             });
             match extern_tok {
                 Some(t) => plan.insert(t.text_range().end().into(), " constexpr"),
@@ -437,7 +543,9 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
     let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
     let const_kw = decl::has_keyword(specs.as_ref(), &[K::CONST_KW, K::CONSTEXPR_KW]);
     let extern_tok = specs.as_ref().and_then(|s| {
-        s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW)
+        s.children_with_tokens()
+            .filter_map(|t| t.into_token())
+            .find(|t| t.kind() == K::EXTERN_KW)
     });
     let mut prefix = String::new();
     if space == MemSpace::Shared {
@@ -450,7 +558,11 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         if let Some(t) = &extern_tok {
             plan.replace(t.text_range(), "");
         }
-    } else if !static_kw && plan.opts.device_hidden_visibility && space != MemSpace::Shared && !const_kw {
+    } else if !static_kw
+        && plan.opts.device_hidden_visibility
+        && space != MemSpace::Shared
+        && !const_kw
+    {
         prefix.push_str("__attribute__((visibility(\"hidden\"))) ");
     }
     if !prefix.is_empty() {
@@ -459,7 +571,12 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
     if !const_kw {
         for (_, d) in &decls {
             let Some(init) = d.parent() else { continue };
-            for c in init.children().filter(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST)) {
+            for c in init.children().filter(|c| {
+                matches!(
+                    c.kind(),
+                    K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
+                )
+            }) {
                 plan.replace(c.text_range(), "");
             }
         }
@@ -470,7 +587,13 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
 /// `X` means in the class, so the outer `X` is written qualified (as EDG
 /// prints it).
 fn member_alias(plan: &mut Plan<'_>, items: &Items, node: &SyntaxNode, ctx: &Ctx) {
-    let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n)) else { return };
+    let Some(name) = node
+        .children()
+        .find(|c| c.kind() == K::NAME)
+        .and_then(|n| walk::last_component(&n))
+    else {
+        return;
+    };
     let Some(spec) = node
         .children()
         .find(|c| c.kind() == K::TYPE_ID)
@@ -479,13 +602,19 @@ fn member_alias(plan: &mut Plan<'_>, items: &Items, node: &SyntaxNode, ctx: &Ctx
     else {
         return;
     };
-    let Some(first) = spec.children().next() else { return };
-    if !matches!(first.kind(), K::NAME_REF | K::TEMPLATE_ID) || walk::last_component(&first).as_deref() != Some(&name) {
+    let Some(first) = spec.children().next() else {
+        return;
+    };
+    if !matches!(first.kind(), K::NAME_REF | K::TEMPLATE_ID)
+        || walk::last_component(&first).as_deref() != Some(&name)
+    {
         return;
     }
     let mut from = scope_key(&ctx.scope);
     from.pop();
-    let Some(scope) = items.scope_of(&from, &name) else { return };
+    let Some(scope) = items.scope_of(&from, &name) else {
+        return;
+    };
     let mut qual = String::from("::");
     for s in scope {
         if s == "{anon}" {
@@ -499,35 +628,59 @@ fn member_alias(plan: &mut Plan<'_>, items: &Items, node: &SyntaxNode, ctx: &Ctx
 }
 
 fn anonymous_namespace(plan: &mut Plan<'_>, node: &SyntaxNode) {
-    if node.children().any(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
+    if node
+        .children()
+        .any(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+    {
         return;
     }
-    let kw = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::NAMESPACE_KW);
-    let brace = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::L_CURLY);
-    let (Some(kw), Some(brace)) = (kw, brace) else { return };
+    let kw = node
+        .children_with_tokens()
+        .filter_map(|t| t.into_token())
+        .find(|t| t.kind() == K::NAMESPACE_KW);
+    let brace = node
+        .children_with_tokens()
+        .filter_map(|t| t.into_token())
+        .find(|t| t.kind() == K::L_CURLY);
+    let (Some(kw), Some(brace)) = (kw, brace) else {
+        return;
+    };
     let n = &plan.anon_ns;
     let text = format!(
         "namespace {n} __attribute__((visibility(\"hidden\")))  {{ }}; using namespace {n}; \n\
          #pragma GCC diagnostic ignored \"-Wattributes\"\nnamespace {n} __attribute__((visibility(\"hidden\")))  {{\n"
     );
-    plan.replace(TextRange::new(kw.text_range().start(), brace.text_range().end()), text);
+    plan.replace(
+        TextRange::new(kw.text_range().start(), brace.text_range().end()),
+        text,
+    );
 }
 
 fn launch(plan: &mut Plan<'_>, n: &SyntaxNode) {
     let (Some(callee), Some(config)) = (
-        n.children().find(|c| c.kind() != K::LAUNCH_CONFIG && c.kind() != K::ARG_LIST),
+        n.children()
+            .find(|c| c.kind() != K::LAUNCH_CONFIG && c.kind() != K::ARG_LIST),
         n.children().find(|c| c.kind() == K::LAUNCH_CONFIG),
     ) else {
         return;
     };
     let args: Vec<String> = config
         .children()
-        .map(|c| c.text().to_string().split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|c| {
+            c.text()
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect();
     let whole = significant_range(n);
     plan.insert(
         significant_range(&callee).start().into(),
-        format!("((__cudaPushCallConfiguration({})) ? (void)0 : ", args.join(", ")),
+        format!(
+            "((__cudaPushCallConfiguration({})) ? (void)0 : ",
+            args.join(", ")
+        ),
     );
     plan.replace(config.text_range(), "");
     plan.insert(whole.end().into(), ")");
@@ -539,7 +692,10 @@ fn strip_cuda_attributes(plan: &mut Plan<'_>, gnu: &SyntaxNode) {
         return;
     }
     for a in gnu.children().filter(|c| c.kind() == K::ATTRIBUTE) {
-        if attrs::attribute_name(&a).as_deref().is_some_and(is_cuda_only) {
+        if attrs::attribute_name(&a)
+            .as_deref()
+            .is_some_and(is_cuda_only)
+        {
             // GCC accepts empty entries in an attribute list.
             plan.replace(a.text_range(), "");
         }
@@ -553,7 +709,11 @@ fn nv_pragmas(plan: &mut Plan<'_>) {
         let t = line.trim_start();
         if t.starts_with("#pragma nv_") || t.starts_with("# pragma nv_") {
             let end = off + line.trim_end_matches(['\n', '\r']).len();
-            plan.edits.push(Edit { start: off as u32, end: end as u32, text: String::new() });
+            plan.edits.push(Edit {
+                start: off as u32,
+                end: end as u32,
+                text: String::new(),
+            });
         }
         off += line.len();
     }
@@ -636,7 +796,10 @@ fn apply(out: &mut String, text: &str, map: &SourceMap, mut edits: Vec<Edit>) {
                 out.push('\n');
             }
             let loc = map.location(e.end);
-            let file = map.file_name(loc.file).replace('\\', "\\\\").replace('"', "\\\"");
+            let file = map
+                .file_name(loc.file)
+                .replace('\\', "\\\\")
+                .replace('"', "\\\"");
             let sys = if map.flags_at(e.end).system { " 3" } else { "" };
             out.push_str(&format!("# {} \"{file}\"{sys}\n", loc.line));
             out.push_str(&" ".repeat(loc.col.saturating_sub(1) as usize));

@@ -49,7 +49,12 @@ pub enum Ty {
     LRef(Box<Ty>),
     RRef(Box<Ty>),
     /// restrict, volatile, const.
-    Cv { r: bool, v: bool, c: bool, inner: Box<Ty> },
+    Cv {
+        r: bool,
+        v: bool,
+        c: bool,
+        inner: Box<Ty>,
+    },
     /// Extent as decimal text; `None` for `[]`.
     Array(Option<String>, Box<Ty>),
     Func(Box<FnTy>),
@@ -77,10 +82,25 @@ impl Ty {
             return self;
         }
         match self {
-            Ty::Cv { r: r0, v: v0, c: c0, inner } => Ty::Cv { r: r || r0, v: v || v0, c: c || c0, inner },
+            Ty::Cv {
+                r: r0,
+                v: v0,
+                c: c0,
+                inner,
+            } => Ty::Cv {
+                r: r || r0,
+                v: v || v0,
+                c: c || c0,
+                inner,
+            },
             // cv on an array applies to its elements.
             Ty::Array(n, e) => Ty::Array(n, Box::new(e.cv(r, v, c))),
-            t => Ty::Cv { r, v, c, inner: Box::new(t) },
+            t => Ty::Cv {
+                r,
+                v,
+                c,
+                inner: Box::new(t),
+            },
         }
     }
     /// The first unresolved part, if any.
@@ -88,14 +108,20 @@ impl Ty {
         match self {
             Ty::Unknown(s) => Some(s),
             Ty::Builtin(_) => None,
-            Ty::Named(p) => p.iter().flat_map(|s| s.args.iter().flatten()).find_map(|a| match a {
-                TArg::Type(t) => t.unknown(),
-                TArg::Int(..) => None,
-            }),
+            Ty::Named(p) => p
+                .iter()
+                .flat_map(|s| s.args.iter().flatten())
+                .find_map(|a| match a {
+                    TArg::Type(t) => t.unknown(),
+                    TArg::Int(..) => None,
+                }),
             Ty::Ptr(t) | Ty::LRef(t) | Ty::RRef(t) | Ty::Array(_, t) => t.unknown(),
             Ty::Cv { inner, .. } => inner.unknown(),
             Ty::MemPtr(a, b) => a.unknown().or_else(|| b.unknown()),
-            Ty::Func(f) => f.ret.unknown().or_else(|| f.params.iter().find_map(|p| p.unknown())),
+            Ty::Func(f) => f
+                .ret
+                .unknown()
+                .or_else(|| f.params.iter().find_map(|p| p.unknown())),
         }
     }
     /// The type of a parameter after adjustment: arrays and functions decay,
@@ -153,7 +179,9 @@ impl Items {
         let scope = scope_key(&ctx.scope);
         match node.kind() {
             K::NAMESPACE_DEF => {
-                let inline = node.children_with_tokens().any(|t| t.kind() == K::INLINE_KW);
+                let inline = node
+                    .children_with_tokens()
+                    .any(|t| t.kind() == K::INLINE_KW);
                 let names = node
                     .children()
                     .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
@@ -163,11 +191,16 @@ impl Items {
                 if names.is_empty() {
                     let mut inner = s.clone();
                     inner.push("{anon}".into());
-                    self.entities.insert((s.clone(), "{anon}".into()), Entity::Namespace { inline: true });
+                    self.entities.insert(
+                        (s.clone(), "{anon}".into()),
+                        Entity::Namespace { inline: true },
+                    );
                     self.add_using(s.clone(), inner);
                 }
                 for n in names {
-                    self.entities.entry((s.clone(), n.clone())).or_insert(Entity::Namespace { inline });
+                    self.entities
+                        .entry((s.clone(), n.clone()))
+                        .or_insert(Entity::Namespace { inline });
                     let mut inner = s.clone();
                     inner.push(n);
                     if inline {
@@ -183,8 +216,14 @@ impl Items {
                 }
             }
             K::ALIAS_DECL => {
-                let name = node.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n));
-                let ty = node.children().find(|c| c.kind() == K::TYPE_ID).map(|t| self.type_id(&t, &scope));
+                let name = node
+                    .children()
+                    .find(|c| c.kind() == K::NAME)
+                    .and_then(|n| walk::last_component(&n));
+                let ty = node
+                    .children()
+                    .find(|c| c.kind() == K::TYPE_ID)
+                    .map(|t| self.type_id(&t, &scope));
                 if let (Some(n), Some(t)) = (name, ty) {
                     if !ctx.templated {
                         self.entities.insert((scope, n), Entity::Typedef(t));
@@ -192,7 +231,9 @@ impl Items {
                 }
             }
             K::SIMPLE_DECL | K::FUNCTION_DEF => {
-                let Some(specs) = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS) else { return };
+                let Some(specs) = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS) else {
+                    return;
+                };
                 for c in specs.children() {
                     let kind = match c.kind() {
                         K::CLASS_SPECIFIER => SegKind::Class,
@@ -200,9 +241,16 @@ impl Items {
                         K::ELABORATED_TYPE_SPECIFIER => {
                             // `struct S;` or `struct S *p;` declares S here if it is new.
                             if let Some(n) = walk::last_component(&c) {
-                                let is_enum = c.children_with_tokens().any(|t| t.kind() == K::ENUM_KW);
-                                if self.lookup(&scope, &n).is_none() && !c.children().any(|n| n.kind() == K::QUALIFIED_NAME) {
-                                    let k = if is_enum { SegKind::Enum } else { SegKind::Class };
+                                let is_enum =
+                                    c.children_with_tokens().any(|t| t.kind() == K::ENUM_KW);
+                                if self.lookup(&scope, &n).is_none()
+                                    && !c.children().any(|n| n.kind() == K::QUALIFIED_NAME)
+                                {
+                                    let k = if is_enum {
+                                        SegKind::Enum
+                                    } else {
+                                        SegKind::Class
+                                    };
                                     self.entities.insert((scope.clone(), n), Entity::Type(k));
                                 }
                             }
@@ -212,7 +260,10 @@ impl Items {
                     };
                     let name = match kind {
                         SegKind::Class => walk::class_name(&c),
-                        _ => c.children().find(|n| n.kind() == K::NAME).and_then(|n| walk::last_component(&n)),
+                        _ => c
+                            .children()
+                            .find(|n| n.kind() == K::NAME)
+                            .and_then(|n| walk::last_component(&n)),
                     };
                     if let Some(n) = name {
                         self.entities.insert((scope.clone(), n), Entity::Type(kind));
@@ -221,14 +272,25 @@ impl Items {
                 if decl::has_keyword(Some(&specs), &[K::TYPEDEF_KW]) && !ctx.templated {
                     let base = self.specifier_type(&specs, &scope);
                     for (_, d) in cufront_cuda::spaces::declarators(node) {
-                        let Some(name) = decl::name_node(&d).and_then(|n| walk::last_component(&n)) else { continue };
+                        let Some(name) = decl::name_node(&d).and_then(|n| walk::last_component(&n))
+                        else {
+                            continue;
+                        };
                         let ty = self.declarator_type(base.clone(), &d, &scope);
                         // `typedef struct {...} S;` names the class S for linkage.
-                        let ty = match (&ty, specs.children().find(|c| c.kind() == K::CLASS_SPECIFIER || c.kind() == K::ENUM_SPECIFIER)) {
-                            (Ty::Unknown(_), Some(_)) => Ty::Named(self.path_of(&scope, &name, SegKind::Class)),
+                        let ty = match (
+                            &ty,
+                            specs.children().find(|c| {
+                                c.kind() == K::CLASS_SPECIFIER || c.kind() == K::ENUM_SPECIFIER
+                            }),
+                        ) {
+                            (Ty::Unknown(_), Some(_)) => {
+                                Ty::Named(self.path_of(&scope, &name, SegKind::Class))
+                            }
                             _ => ty,
                         };
-                        self.entities.insert((scope.clone(), name), Entity::Typedef(ty));
+                        self.entities
+                            .insert((scope.clone(), name), Entity::Typedef(ty));
                     }
                 }
             }
@@ -308,9 +370,17 @@ impl Items {
                     _ => SegKind::Namespace,
                 }
             };
-            out.push(PathSeg { name: n.clone(), kind: k, args: None });
+            out.push(PathSeg {
+                name: n.clone(),
+                kind: k,
+                args: None,
+            });
         }
-        out.push(PathSeg { name: name.to_string(), kind, args: None });
+        out.push(PathSeg {
+            name: name.to_string(),
+            kind,
+            args: None,
+        });
         out
     }
 
@@ -373,7 +443,8 @@ impl Items {
                     }
                     K::ELABORATED_TYPE_SPECIFIER => named = Some(self.named_type(&n, scope)),
                     K::CLASS_SPECIFIER => {
-                        named = walk::class_name(&n).map(|name| self.named_in(scope, &name, SegKind::Class))
+                        named = walk::class_name(&n)
+                            .map(|name| self.named_in(scope, &name, SegKind::Class))
                     }
                     K::ENUM_SPECIFIER => {
                         named = n
@@ -416,12 +487,23 @@ impl Items {
     fn named_type(&self, n: &SyntaxNode, scope: &ScopeKey) -> Ty {
         let mut comps: Vec<SyntaxNode> = Vec::new();
         flatten_name(n, &mut comps);
-        let Some((last, quals)) = comps.split_last() else { return Ty::Unknown(n.text().to_string()) };
+        let Some((last, quals)) = comps.split_last() else {
+            return Ty::Unknown(n.text().to_string());
+        };
         let qual_names: Vec<String> = quals.iter().filter_map(comp_name).collect();
-        let Some(name) = comp_name(last) else { return Ty::Unknown(n.text().to_string()) };
-        let global = n.descendants_with_tokens().next().is_some_and(|t| t.kind() == K::COLON2);
+        let Some(name) = comp_name(last) else {
+            return Ty::Unknown(n.text().to_string());
+        };
+        let global = n
+            .descendants_with_tokens()
+            .next()
+            .is_some_and(|t| t.kind() == K::COLON2);
         let hit = if qual_names.is_empty() {
-            if global { self.lookup_in(&Vec::new(), &name, 0) } else { self.lookup(scope, &name) }
+            if global {
+                self.lookup_in(&Vec::new(), &name, 0)
+            } else {
+                self.lookup(scope, &name)
+            }
         } else {
             let base = if global { Some(Vec::new()) } else { None };
             let s = match base {
@@ -455,7 +537,9 @@ impl Items {
     }
 
     fn template_args(&self, tid: &SyntaxNode, scope: &ScopeKey) -> Vec<TArg> {
-        let Some(list) = tid.children().find(|c| c.kind() == K::TEMPLATE_ARG_LIST) else { return Vec::new() };
+        let Some(list) = tid.children().find(|c| c.kind() == K::TEMPLATE_ARG_LIST) else {
+            return Vec::new();
+        };
         list.children()
             .filter(|a| a.kind() == K::TEMPLATE_ARG)
             .map(|a| {
@@ -487,7 +571,10 @@ impl Items {
             ty = match d {
                 Deriv::Ptr(p) => self.ptr(ty, p, scope),
                 Deriv::Array(a) => {
-                    let size = a.children().find(|c| c.kind() != K::GNU_ATTRIBUTE).map(|e| e.text().to_string());
+                    let size = a
+                        .children()
+                        .find(|c| c.kind() != K::GNU_ATTRIBUTE)
+                        .map(|e| e.text().to_string());
                     match size {
                         None => Ty::Array(None, Box::new(ty)),
                         Some(s) => match int_value(s.trim()) {
@@ -557,7 +644,9 @@ impl Items {
                 Some(s) => self.specifier_type(&s, scope),
                 None => Ty::Unknown(p.text().to_string()),
             };
-            let d = p.children().find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR));
+            let d = p
+                .children()
+                .find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR));
             let t = match d {
                 Some(d) => self.declarator_type(base, &d, scope),
                 None => base,
@@ -572,7 +661,8 @@ impl Items {
             .children()
             .find(|c| c.kind() == K::PARAM_LIST)
             .is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
-        let (mut cr, mut cv, mut cc, mut ref_qual, mut noexcept) = (false, false, false, 0u8, false);
+        let (mut cr, mut cv, mut cc, mut ref_qual, mut noexcept) =
+            (false, false, false, 0u8, false);
         let mut ret = ret;
         for e in f.children_with_tokens() {
             match e.kind() {
@@ -580,21 +670,41 @@ impl Items {
                 K::VOLATILE_KW => cv = true,
                 K::RESTRICT_KW | K::RESTRICT2_KW | K::RESTRICT3_KW => cr = true,
                 K::REF_QUALIFIER => {
-                    ref_qual = if e.as_node().is_some_and(|n| n.text().to_string().contains("&&")) { 2 } else { 1 }
+                    ref_qual = if e
+                        .as_node()
+                        .is_some_and(|n| n.text().to_string().contains("&&"))
+                    {
+                        2
+                    } else {
+                        1
+                    }
                 }
                 K::NOEXCEPT_SPEC => {
-                    let t = e.as_node().map(|n| n.text().to_string().replace(' ', "")).unwrap_or_default();
+                    let t = e
+                        .as_node()
+                        .map(|n| n.text().to_string().replace(' ', ""))
+                        .unwrap_or_default();
                     noexcept = t == "noexcept" || t == "noexcept(true)";
                 }
                 K::TRAILING_RETURN_TYPE => {
-                    if let Some(t) = e.as_node().and_then(|n| n.children().find(|c| c.kind() == K::TYPE_ID)) {
+                    if let Some(t) = e
+                        .as_node()
+                        .and_then(|n| n.children().find(|c| c.kind() == K::TYPE_ID))
+                    {
                         ret = self.type_id(&t, scope);
                     }
                 }
                 _ => {}
             }
         }
-        FnTy { ret, params, variadic, cv: (cr, cv, cc), ref_qual, noexcept }
+        FnTy {
+            ret,
+            params,
+            variadic,
+            cv: (cr, cv, cc),
+            ref_qual,
+            noexcept,
+        }
     }
 }
 
@@ -642,7 +752,10 @@ fn literal_arg(a: &SyntaxNode) -> Option<TArg> {
         (false, _) => "x",
         (true, _) => "y",
     };
-    Some(TArg::Int(code, if neg { format!("n{value}") } else { value }))
+    Some(TArg::Int(
+        code,
+        if neg { format!("n{value}") } else { value },
+    ))
 }
 
 /// The decimal value of an integer literal (decimal, hex, octal, binary; suffixes ignored).
@@ -671,7 +784,13 @@ fn builtin(words: &[K]) -> Ty {
     } else if count(K::BOOL_KW) + count(K::BOOL_C_KW) > 0 {
         "b"
     } else if count(K::CHAR_KW) > 0 {
-        if unsigned { "h" } else if signed { "a" } else { "c" }
+        if unsigned {
+            "h"
+        } else if signed {
+            "a"
+        } else {
+            "c"
+        }
     } else if count(K::WCHAR_T_KW) > 0 {
         "w"
     } else if count(K::CHAR8_T_KW) > 0 {

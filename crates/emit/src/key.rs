@@ -7,12 +7,17 @@ use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 
-use crate::items::{scope_key, Items, Ty};
+use crate::items::{Items, Ty, scope_key};
 use crate::mangle::{self, FnName};
 
 /// The linkage name of the entity `declarator` declares in `ctx`: mangled,
 /// or plain for C linkage and global-namespace variables.
-pub fn linkage_name(items: &Items, specs: Option<&SyntaxNode>, declarator: &SyntaxNode, ctx: &Ctx) -> Result<String, String> {
+pub fn linkage_name(
+    items: &Items,
+    specs: Option<&SyntaxNode>,
+    declarator: &SyntaxNode,
+    ctx: &Ctx,
+) -> Result<String, String> {
     let name = decl::name_node(declarator).ok_or("no declarator name")?;
     let (quals, last) = name_parts(&name);
     let here = scope_key(&ctx.scope);
@@ -23,7 +28,9 @@ pub fn linkage_name(items: &Items, specs: Option<&SyntaxNode>, declarator: &Synt
     match decl::function_declarator(declarator) {
         Some(f) => {
             // `main` and C-linkage functions are not mangled.
-            if (ctx.extern_c && quals.is_empty() && !ctx.in_class()) || (path.is_empty() && last == "main") {
+            if (ctx.extern_c && quals.is_empty() && !ctx.in_class())
+                || (path.is_empty() && last == "main")
+            {
                 return Ok(last);
             }
             let ret = match specs {
@@ -44,21 +51,44 @@ pub fn linkage_name(items: &Items, specs: Option<&SyntaxNode>, declarator: &Synt
     }
 }
 
-fn function_name(items: &Items, name: &SyntaxNode, scope: &Vec<String>, last: &str) -> Result<FnName, String> {
-    let last_node = name.descendants().filter(|n| {
-        matches!(n.kind(), K::DESTRUCTOR_NAME | K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME)
-    }).last();
+fn function_name(
+    items: &Items,
+    name: &SyntaxNode,
+    scope: &Vec<String>,
+    last: &str,
+) -> Result<FnName, String> {
+    let last_node = name
+        .descendants()
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                K::DESTRUCTOR_NAME
+                    | K::OPERATOR_NAME
+                    | K::CONVERSION_NAME
+                    | K::LITERAL_OPERATOR_NAME
+            )
+        })
+        .last();
     if let Some(n) = last_node {
         return Ok(match n.kind() {
             K::DESTRUCTOR_NAME => FnName::Dtor,
             K::CONVERSION_NAME => {
-                let t = n.children().find(|c| c.kind() == K::TYPE_ID).ok_or("conversion without a type")?;
+                let t = n
+                    .children()
+                    .find(|c| c.kind() == K::TYPE_ID)
+                    .ok_or("conversion without a type")?;
                 FnName::Conversion(items.type_id(&t, scope))
             }
-            K::LITERAL_OPERATOR_NAME => FnName::Literal(walk::identifiers(&n).last().cloned().unwrap_or_default()),
+            K::LITERAL_OPERATOR_NAME => {
+                FnName::Literal(walk::identifiers(&n).last().cloned().unwrap_or_default())
+            }
             _ => {
                 let text = cufront_cuda::spaces::compact_text(&n);
-                let op = text.strip_prefix("operator").unwrap_or(&text).trim().replace(' ', "");
+                let op = text
+                    .strip_prefix("operator")
+                    .unwrap_or(&text)
+                    .trim()
+                    .replace(' ', "");
                 FnName::Operator(op)
             }
         });
@@ -76,15 +106,40 @@ fn keywords(specs: Option<&SyntaxNode>, kinds: &[K]) -> bool {
 const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
 
 /// Why a declarator is not eligible as the key, or `None` if it is.
-fn ineligible(items: &Items, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, ctx: &Ctx) -> bool {
-    if ctx.templated || ctx.specialization || ctx.instantiation || ctx.member || ctx.in_anonymous_namespace() {
+fn ineligible(
+    items: &Items,
+    node: &SyntaxNode,
+    specs: Option<&SyntaxNode>,
+    d: &SyntaxNode,
+    ctx: &Ctx,
+) -> bool {
+    if ctx.templated
+        || ctx.specialization
+        || ctx.instantiation
+        || ctx.member
+        || ctx.in_anonymous_namespace()
+    {
         return true;
     }
-    if keywords(specs, &[K::STATIC_KW, K::TYPEDEF_KW, K::CONSTEXPR_KW, K::CONSTEVAL_KW, K::FRIEND_KW]) || keywords(specs, INLINE) {
+    if keywords(
+        specs,
+        &[
+            K::STATIC_KW,
+            K::TYPEDEF_KW,
+            K::CONSTEXPR_KW,
+            K::CONSTEVAL_KW,
+            K::FRIEND_KW,
+        ],
+    ) || keywords(specs, INLINE)
+    {
         return true;
     }
-    let Some(name) = decl::name_node(d) else { return true };
-    if name.descendants().any(|n| n.kind() == K::TEMPLATE_ID) && decl::function_declarator(d).is_some() {
+    let Some(name) = decl::name_node(d) else {
+        return true;
+    };
+    if name.descendants().any(|n| n.kind() == K::TEMPLATE_ID)
+        && decl::function_declarator(d).is_some()
+    {
         return true;
     }
     match decl::function_declarator(d) {
@@ -96,13 +151,24 @@ fn ineligible(items: &Items, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &
                 return true;
             }
             let trailing = f.children().any(|c| c.kind() == K::TRAILING_RETURN_TYPE);
-            let auto = keywords(specs, &[K::AUTO_KW]) || specs.is_some_and(|s| s.children().any(|c| c.kind() == K::DECLTYPE_SPECIFIER && c.text().to_string().replace(' ', "") == "decltype(auto)"));
+            let auto = keywords(specs, &[K::AUTO_KW])
+                || specs.is_some_and(|s| {
+                    s.children().any(|c| {
+                        c.kind() == K::DECLTYPE_SPECIFIER
+                            && c.text().to_string().replace(' ', "") == "decltype(auto)"
+                    })
+                });
             auto && !trailing
         }
         None => {
             let init = d.parent().is_some_and(|i| {
                 i.kind() == K::INIT_DECLARATOR
-                    && i.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))
+                    && i.children().any(|c| {
+                        matches!(
+                            c.kind(),
+                            K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
+                        )
+                    })
             });
             if !init || node.kind() != K::SIMPLE_DECL {
                 return true;
@@ -113,7 +179,9 @@ fn ineligible(items: &Items, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &
             // Namespace-scope const without `extern` has internal linkage.
             if !keywords(specs, &[K::EXTERN_KW]) {
                 let scope = scope_key(&ctx.scope);
-                let base = specs.map_or(Ty::Unknown(String::new()), |s| items.specifier_type(s, &scope));
+                let base = specs.map_or(Ty::Unknown(String::new()), |s| {
+                    items.specifier_type(s, &scope)
+                });
                 if let Ty::Cv { c: true, .. } = items.declarator_type(base, d, &scope) {
                     return true;
                 }

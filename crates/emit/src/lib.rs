@@ -9,11 +9,11 @@
 //! options give the same bytes (except the id's documented PID fallback,
 //! which the caller computes from the time, directory and process it is given).
 
+pub mod host;
 pub mod items;
 pub mod key;
 pub mod mangle;
 pub mod module_id;
-pub mod host;
 
 #[cfg(test)]
 mod tests;

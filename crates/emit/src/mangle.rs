@@ -41,11 +41,15 @@ pub fn function(path: &[PathSeg], name: &FnName, f: &FnTy) -> Result<String, Str
     {
         return Err(format!("cannot mangle conversion type `{u}`"));
     }
-    let mut m = Mangler { out: String::from("_Z"), subs: Vec::new() };
+    let mut m = Mangler {
+        out: String::from("_Z"),
+        subs: Vec::new(),
+    };
     let member = path.last().is_some_and(|s| s.kind == SegKind::Class);
     let unqualified = unqualified_name(name, f, member)?;
     let (r, v, c) = f.cv;
-    let needs_nested = !path.is_empty() && !(path.len() == 1 && path[0].name == "std" && path[0].kind == SegKind::Namespace);
+    let needs_nested = !path.is_empty()
+        && !(path.len() == 1 && path[0].name == "std" && path[0].kind == SegKind::Namespace);
     if needs_nested {
         m.out.push('N');
         m.cv(r, v, c);
@@ -73,7 +77,10 @@ pub fn variable(path: &[PathSeg], name: &str) -> Result<String, String> {
     if path.is_empty() {
         return Ok(name.to_string());
     }
-    let mut m = Mangler { out: String::from("_Z"), subs: Vec::new() };
+    let mut m = Mangler {
+        out: String::from("_Z"),
+        subs: Vec::new(),
+    };
     if path.len() == 1 && path[0].name == "std" && path[0].args.is_none() {
         m.out.push_str("St");
         m.source_name(name);
@@ -98,7 +105,11 @@ fn unqualified_name(name: &FnName, f: &FnTy, member: bool) -> Result<Unq, String
         FnName::Dtor => Unq::Code("D1".into()),
         FnName::Operator(op) => {
             let arity = f.params.len() + usize::from(member);
-            Unq::Code(operator_code(op, arity).ok_or_else(|| format!("unknown operator `{op}`"))?.to_string())
+            Unq::Code(
+                operator_code(op, arity)
+                    .ok_or_else(|| format!("unknown operator `{op}`"))?
+                    .to_string(),
+            )
         }
         FnName::Conversion(_) => Unq::Code("cv".into()),
         FnName::Literal(s) => Unq::Code(format!("li{}{s}", s.len())),
@@ -365,7 +376,8 @@ impl Mangler {
             return Ok(());
         }
         let last = path.last().ok_or("empty type name")?;
-        let unscoped = path.len() == 1 || (path.len() == 2 && path[0].name == "std" && path[0].args.is_none());
+        let unscoped =
+            path.len() == 1 || (path.len() == 2 && path[0].name == "std" && path[0].args.is_none());
         if unscoped {
             if path.len() == 2 {
                 self.out.push_str("St");

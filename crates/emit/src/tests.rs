@@ -1,5 +1,5 @@
-use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::ParseOptions;
+use cufront_syntax::source_map::SourceMap;
 
 use crate::key::module_key;
 
@@ -22,32 +22,71 @@ fn mangled(src: &str) -> String {
 fn test_vectors() {
     let cases: &[(&str, &str)] = &[
         ("struct S {}; void k(int, S, float *) {}", "_Z1ki1SPf"),
-        ("namespace ns { struct D {}; struct B {}; void k1(D, const B *) {} }", "_ZN2ns2k1ENS_1DEPKNS_1BE"),
-        ("namespace ns { namespace inner { void k1b(int) {} } }", "_ZN2ns5inner3k1bEi"),
-        ("struct S {}; void k2(int (*)(float, double), int S::*, void (S::*)(int)) {}", "_Z2k2PFifdEM1SiMS1_FviE"),
+        (
+            "namespace ns { struct D {}; struct B {}; void k1(D, const B *) {} }",
+            "_ZN2ns2k1ENS_1DEPKNS_1BE",
+        ),
+        (
+            "namespace ns { namespace inner { void k1b(int) {} } }",
+            "_ZN2ns5inner3k1bEi",
+        ),
+        (
+            "struct S {}; void k2(int (*)(float, double), int S::*, void (S::*)(int)) {}",
+            "_Z2k2PFifdEM1SiMS1_FviE",
+        ),
         (
             "enum E1 {}; enum class E2 {}; void k8(E1, E2, bool, char, signed char, unsigned char, wchar_t, char16_t, \
              char32_t, short, unsigned short, long, unsigned long, long long, unsigned long long, __int128, \
              unsigned __int128, float, double, decltype(nullptr)) {}",
             "_Z2k82E12E2bcahwDsDistlmxynofdDn",
         ),
-        ("void k12(const int &, volatile int *, const volatile char *, int *__restrict__) {}", "_Z3k12RKiPViPVKcPi"),
-        ("void k13(int[5], int (*)[3], int (&)[4]) {}", "_Z3k13PiPA3_iRA4_i"),
+        (
+            "void k12(const int &, volatile int *, const volatile char *, int *__restrict__) {}",
+            "_Z3k12RKiPViPVKcPi",
+        ),
+        (
+            "void k13(int[5], int (*)[3], int (&)[4]) {}",
+            "_Z3k13PiPA3_iRA4_i",
+        ),
         (
             "namespace std { template <class A, class B> struct pair {}; template <class T, T v> struct integral_constant {}; \
              typedef unsigned long size_t; } void kstd(std::pair<int, int>, std::size_t, std::integral_constant<int, 3>) {}",
             "_Z4kstdSt4pairIiiEmSt17integral_constantIiLi3EE",
         ),
-        ("struct S2 { int a; }; void kmpc(void (S2::*)(int) const, void (S2::*)() &&, int S2::*) {}", "_Z4kmpcM2S2KFviEMS_FvvOEMS_i"),
-        ("namespace outer { inline namespace v1 { struct InI {}; } } void kinl(outer::InI) {}", "_Z4kinlN5outer2v13InIE"),
-        ("void kconst(const int, const int *const) {}", "_Z6kconstiPKi"),
-        ("void knx(void (*)() noexcept, void (*)(int)) {}", "_Z3knxPDoFvvEPFviE"),
+        (
+            "struct S2 { int a; }; void kmpc(void (S2::*)(int) const, void (S2::*)() &&, int S2::*) {}",
+            "_Z4kmpcM2S2KFviEMS_FvvOEMS_i",
+        ),
+        (
+            "namespace outer { inline namespace v1 { struct InI {}; } } void kinl(outer::InI) {}",
+            "_Z4kinlN5outer2v13InIE",
+        ),
+        (
+            "void kconst(const int, const int *const) {}",
+            "_Z6kconstiPKi",
+        ),
+        (
+            "void knx(void (*)() noexcept, void (*)(int)) {}",
+            "_Z3knxPDoFvvEPFviE",
+        ),
         ("typedef struct { int a; } TS; void kts(TS) {}", "_Z3kts2TS"),
-        ("struct Op { Op operator+(const Op &) const; }; Op Op::operator+(const Op &o) const { return o; }", "_ZNK2OpplERKS_"),
-        ("struct Op { operator int() const; }; Op::operator int() const { return 0; }", "_ZNK2OpcviEv"),
-        ("struct Op { int operator()(int); }; int Op::operator()(int) { return 0; }", "_ZN2OpclEi"),
+        (
+            "struct Op { Op operator+(const Op &) const; }; Op Op::operator+(const Op &o) const { return o; }",
+            "_ZNK2OpplERKS_",
+        ),
+        (
+            "struct Op { operator int() const; }; Op::operator int() const { return 0; }",
+            "_ZNK2OpcviEv",
+        ),
+        (
+            "struct Op { int operator()(int); }; int Op::operator()(int) { return 0; }",
+            "_ZN2OpclEi",
+        ),
         ("struct A { A(); }; A::A() {}", "_ZN1AC1Ev"),
-        ("struct A { int m(); }; int A::m() { return 1; }", "_ZN1A1mEv"),
+        (
+            "struct A { int m(); }; int A::m() { return 1; }",
+            "_ZN1A1mEv",
+        ),
         ("namespace N { int nv = 1; }", "_ZN1N2nvE"),
         ("int x = 1;", "x"),
         ("struct A { static int s; }; int A::s = 1;", "_ZN1A1sE"),
@@ -55,9 +94,18 @@ fn test_vectors() {
         ("int main(int argc, char **argv) { return 0; }", "main"),
         ("namespace n { int main() { return 0; } }", "_ZN1n4mainEv"),
         ("extern \"C\" { int cv = 2; }", "cv"),
-        ("typedef int I; typedef I *IP; void td(IP, I) {}", "_Z2tdPii"),
-        ("namespace a { struct T {}; } using namespace a; void u(T, T *) {}", "_Z1uN1a1TEPS0_"),
-        ("__attribute__((global)) void kern(int *p, float f) {}", "_Z4kernPif"),
+        (
+            "typedef int I; typedef I *IP; void td(IP, I) {}",
+            "_Z2tdPii",
+        ),
+        (
+            "namespace a { struct T {}; } using namespace a; void u(T, T *) {}",
+            "_Z1uN1a1TEPS0_",
+        ),
+        (
+            "__attribute__((global)) void kern(int *p, float f) {}",
+            "_Z4kernPif",
+        ),
     ];
     for (src, want) in cases {
         assert_eq!(mangled(src), *want, "{src}");
@@ -76,7 +124,10 @@ fn key_eligibility() {
     assert_eq!(key(skipped), None);
     assert_eq!(mangled(&format!("{skipped}int y = 2; void z() {{}}")), "y");
     assert_eq!(mangled(&format!("{skipped}extern const int ec = 1;")), "ec");
-    assert_eq!(mangled(&format!("{skipped}auto tr() -> int {{ return 1; }}")), "_Z2trv");
+    assert_eq!(
+        mangled(&format!("{skipped}auto tr() -> int {{ return 1; }}")),
+        "_Z2trv"
+    );
     assert_eq!(mangled("const int *p = 0;"), "p");
 }
 

@@ -2,10 +2,10 @@
 //! spec 20 §9. Only the part after the header is shown (the header has its
 //! own test); inputs are written as the preprocessed text cudafe++ reads.
 
-use cufront_emit::host::{header, host_file, trailer, HostOptions};
-use cufront_syntax::source_map::SourceMap;
+use cufront_emit::host::{HostOptions, header, host_file, trailer};
 use cufront_syntax::ParseOptions;
-use expect_test::{expect, Expect};
+use cufront_syntax::source_map::SourceMap;
+use expect_test::{Expect, expect};
 
 fn opts() -> HostOptions {
     HostOptions {
@@ -26,10 +26,16 @@ fn check_with(src: &str, o: &HostOptions, want: Expect) {
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
     let map = SourceMap::new(&text, "x.ii");
     let host = host_file(&text, &parse.syntax_node(), &map, o);
-    let body = host.text.strip_prefix(&header(o, "x.cu")).expect("header first");
+    let body = host
+        .text
+        .strip_prefix(&header(o, "x.cu"))
+        .expect("header first");
     let body = body.strip_suffix(&trailer(o)).expect("trailer last");
     // Trailing spaces (the column padding after a line directive) are not shown.
-    let mut shown: String = body.lines().map(|l| format!("{}\n", l.trim_end())).collect();
+    let mut shown: String = body
+        .lines()
+        .map(|l| format!("{}\n", l.trim_end()))
+        .collect();
     for (r, what) in host.unsupported {
         shown.push_str(&format!("unsupported at {r:?}: {what}\n"));
     }
@@ -149,7 +155,11 @@ fn device_variables_become_host_shadows() {
 
 #[test]
 fn device_variables_with_device_c() {
-    let o = HostOptions { device_c: true, static_host_stub: false, ..opts() };
+    let o = HostOptions {
+        device_c: true,
+        static_host_stub: false,
+        ..opts()
+    };
     check_with(
         "__attribute__((device)) int d = 1;\nstatic __attribute__((device)) int s;\n",
         &o,
@@ -274,8 +284,21 @@ fn header_variants() {
     let h = header(&opts(), "x.cu");
     assert!(h.starts_with("# 1 \"x.cu\"\n#pragma GCC diagnostic ignored \"-Wunused-local-typedefs\"\n# 1\n\n#pragma GCC diagnostic ignored \"-Wattributes\"\n#pragma GCC diagnostic push\n"));
     assert!(h.ends_with("#endif\n\n# 1\n"));
-    let old = header(&HostOptions { gnu_version: Some(40100), static_host_stub: false, ..opts() }, "x.cu");
+    let old = header(
+        &HostOptions {
+            gnu_version: Some(40100),
+            static_host_stub: false,
+            ..opts()
+        },
+        "x.cu",
+    );
     assert!(old.starts_with("# 1 \"x.cu\"\nstatic char __nv_inited_managed_rt"));
-    let el = header(&HostOptions { extended_lambda: true, ..opts() }, "x.cu");
+    let el = header(
+        &HostOptions {
+            extended_lambda: true,
+            ..opts()
+        },
+        "x.cu",
+    );
     assert!(el.ends_with("\"-Wunused-variable\"\n\n# 1\n# 1\n"));
 }
