@@ -328,17 +328,20 @@ impl Names {
 
     /// Is the current scope inside a template (a template parameter scope or a templated class)?
     pub fn in_template(&self) -> bool {
-        self.in_template_at(self.current)
+        self.in_template_at(self.current, 0)
     }
 
-    fn in_template_at(&self, start: ScopeId) -> bool {
+    /// `depth` counts the re-entered classes followed: a class's own parent
+    /// chain may pass through another reactivation scope, and those links are
+    /// not kept acyclic, so they get the same bound as bases.
+    fn in_template_at(&self, start: ScopeId, depth: u32) -> bool {
         let mut s = Some(start);
         while let Some(id) = s {
             let sc = self.scope(id);
             match sc.kind {
                 ScopeKind::Template => return true,
-                ScopeKind::Reactivation => {
-                    if sc.bases.iter().any(|&b| self.scope(b).kind != ScopeKind::Reactivation && self.in_template_at(b)) {
+                ScopeKind::Reactivation if depth < MAX_INDIRECTION => {
+                    if sc.bases.iter().any(|&b| self.scope(b).kind != ScopeKind::Reactivation && self.in_template_at(b, depth + 1)) {
                         return true;
                     }
                 }
@@ -351,7 +354,7 @@ impl Names {
 
     /// Is `id` a class template, or a class inside one?
     pub fn is_templated(&self, id: ScopeId) -> bool {
-        matches!(self.scope(id).kind, ScopeKind::Class | ScopeKind::Enum) && self.in_template_at(id)
+        matches!(self.scope(id).kind, ScopeKind::Class | ScopeKind::Enum) && self.in_template_at(id, 0)
     }
 
     fn scope(&self, id: ScopeId) -> &Scope {
@@ -450,13 +453,33 @@ impl Names {
 
     /// Makes `parent` the parent of `scope` (a class defined after its forward
     /// declaration sees the template parameters of its definition).
+    ///
+    /// Refused when `scope` is `parent` or one of its ancestors: the parent
+    /// links must stay a tree, since every outward walk (lookup, enclosing
+    /// scopes) follows them to the root. Ill-formed code asks for such a link,
+    /// e.g. `struct A { template<class T> struct ::A {}; }` or a member class
+    /// named like its class inside `template<...>`.
     pub fn reparent(&mut self, scope: ScopeId, parent: ScopeId) {
         let old = self.scope(scope).parent;
-        if old == Some(parent) || scope == parent {
+        if old == Some(parent) || self.is_ancestor_or_self(scope, parent) {
             return;
         }
         self.scopes[scope.0 as usize].parent = Some(parent);
         self.journal.push(Op::Parent { scope, old });
+    }
+
+    /// Is `ancestor` the scope `id` or one of its enclosing scopes? The walk ends
+    /// because the parent links form a tree (`new_scope` links to an existing
+    /// scope, `reparent` refuses cycles).
+    fn is_ancestor_or_self(&self, ancestor: ScopeId, id: ScopeId) -> bool {
+        let mut s = Some(id);
+        while let Some(cur) = s {
+            if cur == ancestor {
+                return true;
+            }
+            s = self.scope(cur).parent;
+        }
+        false
     }
 
     /// Records a non-dependent base class of class `class`.
@@ -581,6 +604,26 @@ mod tests {
         assert_eq!(n.lookup("a"), Some(NameKind::Type));
         assert_eq!(n.lookup("b"), None);
         assert_eq!(n.lookup("x"), None);
+    }
+
+    #[test]
+    fn reparent_never_makes_a_cycle() {
+        let mut n = Names::new();
+        let a = n.new_scope(ScopeKind::Class, "A");
+        n.enter_scope(a);
+        n.push_scope(ScopeKind::Template);
+        let inner = n.current_scope();
+        // `struct A { template<class T> struct ::A {}; }` asks for A's parent to be inside A.
+        n.reparent(a, inner);
+        n.reparent(a, a);
+        assert_eq!(n.scope_parent(a), Some(ScopeId::GLOBAL));
+        // Outward walks end.
+        assert_eq!(n.lookup("nothing"), None);
+        assert!(n.in_template());
+        // A legal re-parenting still happens.
+        let b = n.new_scope(ScopeKind::Class, "B");
+        n.reparent(b, ScopeId::GLOBAL);
+        assert_eq!(n.scope_parent(b), Some(ScopeId::GLOBAL));
     }
 
     #[test]

@@ -130,6 +130,41 @@ fn regressions() {
     }
 }
 
+/// Every reproducer in `fuzz/regressions/` (hangs and crashes the fuzz target
+/// found) parses, both ways, within a generous time limit. A hang must fail
+/// the test rather than stall it, so each file is parsed on its own thread.
+#[test]
+fn fuzz_regressions_finish() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("fuzz/regressions exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no reproducers in {}", dir.display());
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let ok = std::panic::catch_unwind(|| {
+                check(&text, false, true);
+                check(&text, true, true);
+            })
+            .is_ok();
+            let _ = tx.send(ok);
+        });
+        match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+            Ok(true) => {}
+            Ok(false) => panic!("{}: an invariant failed", path.display()),
+            // The stuck thread is left behind; the test process ends with the failure.
+            Err(_) => panic!("{}: parsing did not finish within 10 s", path.display()),
+        }
+    }
+}
+
 // ---- (b) deep nesting, 100 000 levels
 
 const DEEP: usize = 100_000;

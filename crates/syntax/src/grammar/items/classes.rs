@@ -106,7 +106,12 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
     let entry: Entry;
     match (name_text, info) {
         (Some(text), _) => {
-            let existing = p.names.lookup_local(target, text).filter(|e| e.scope.is_some() && (e.is_type() || e.kind == NameKind::Template));
+            // The injected class name of `target` itself is not an earlier
+            // declaration of a member class (`struct A { struct A {}; }` is ill-formed).
+            let existing = p
+                .names
+                .lookup_local(target, text)
+                .filter(|e| e.scope.is_some_and(|s| s != target) && (e.is_type() || e.kind == NameKind::Template));
             scope = match existing.and_then(|e| e.scope) {
                 Some(s) if p.names.scope_kind(s) == ScopeKind::Class => s,
                 _ => new_class_scope(p, target, text),
