@@ -7,11 +7,13 @@
 //! - `attributes`: `[[...]]`, `__attribute__((...))`, `alignas`, `__declspec`
 //! - `expressions`: every expression form, lambdas, initializers, kernel launches
 //! - `statements`: statements and function bodies (eager or lazy)
+//! - `recovery`: where to resume after a syntax error (EDG's stop tokens)
 
 pub(crate) mod attributes;
 pub(crate) mod expressions;
 pub(crate) mod items;
 pub(crate) mod paths;
+pub(crate) mod recovery;
 pub(crate) mod statements;
 pub(crate) mod types;
 

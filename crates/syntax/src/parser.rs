@@ -126,6 +126,8 @@ pub struct Parser<'t> {
     pub(crate) lazy_bodies: Vec<LazyBodyRec>,
     /// 0 in the declaration pass; 1 + the level of the body being parsed after it.
     pub(crate) body_level: u32,
+    /// Stop tokens for skipping after an error (`grammar::recovery`).
+    pub(crate) recovery: crate::grammar::recovery::Recovery,
 }
 
 /// A function body kept as tokens: where it is and what it needs to be parsed later.
@@ -165,6 +167,7 @@ impl<'t> Parser<'t> {
             steps: Cell::new(0),
             lazy_bodies: Vec::new(),
             body_level: 0,
+            recovery: Default::default(),
         }
     }
 

@@ -126,13 +126,14 @@ const NOT_EXPR_KEYWORDS: &[SyntaxKind] = &[
 const RECOVERY: &[SyntaxKind] =
     &[SEMI, COMMA, R_PAREN, R_BRACK, R_CURLY, L_CURLY, COLON, R_ANGLE, EQ, QUESTION, DOT3, EOF];
 
-/// Reports a missing expression; consumes the offending token unless it is a likely delimiter.
+/// Reports a missing expression; unless at a likely delimiter, skips to a
+/// stop token as EDG does (`f( { return 0; }` resumes at the `;`).
 pub(crate) fn missing_expr(p: &mut Parser<'_>) {
     // A binary operator stays: `a * / b` recovers as `(a * <missing>) / b`.
     if p.at_eof() || p.at_any(RECOVERY) || binary_op(p).is_some() {
         p.error("expected an expression");
     } else {
-        p.err_and_bump("expected an expression");
+        crate::grammar::recovery::error_and_skip(p, "expected an expression");
     }
 }
 

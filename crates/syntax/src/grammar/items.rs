@@ -51,7 +51,8 @@ pub(crate) fn declaration_seq(p: &mut Parser<'_>, end: SyntaxKind) {
 
 /// One declaration at namespace scope (`SpecCtx::Namespace`) or in a class body (`SpecCtx::Member`).
 pub(crate) fn declaration(p: &mut Parser<'_>, ctx: SpecCtx) {
-    p.nested(|p| declaration_inner(p, ctx));
+    // A declaration ends with `;`: error recovery inside it stops there.
+    p.nested(|p| crate::grammar::recovery::with_semi_stop(p, |p| declaration_inner(p, ctx)));
 }
 
 fn declaration_inner(p: &mut Parser<'_>, ctx: SpecCtx) {
@@ -386,30 +387,24 @@ fn asm_decl(p: &mut Parser<'_>) {
 }
 
 /// `;`, or an error and recovery to the next `;` (consumed) or `}` (not consumed).
+/// The `;` that ends a declaration: missing, it is reported and the parser
+/// skips to a stop token (the `;` itself, or a closer of an enclosing construct).
 pub(crate) fn expect_semi(p: &mut Parser<'_>) {
-    if p.eat(SEMI) {
-        return;
-    }
-    p.error("expected a \";\"");
-    recover_to_semi(p);
-}
-
-fn recover_to_semi(p: &mut Parser<'_>) {
-    if p.at(R_CURLY) || p.at_eof() {
-        return;
-    }
-    let m = p.start();
-    while !p.at_eof() && !p.at(SEMI) && !p.at(R_CURLY) {
-        p.bump_balanced();
-    }
-    m.complete(p, ERROR);
-    p.eat(SEMI);
+    crate::grammar::recovery::with_semi_stop(p, |p| crate::grammar::recovery::expect_or_skip(p, SEMI));
 }
 
 /// Decl-specifiers, then init-declarators or a function definition.
 pub(crate) fn simple_declaration(p: &mut Parser<'_>, ctx: SpecCtx) {
+    let cp = p.checkpoint();
     let m = p.start();
     let specs = types::decl_specifiers(p, ctx);
+    if specs.any && p.has_error_since(cp) && p.at(SEMI) {
+        // The decl-specifiers had an error and recovery stopped at the `;`
+        // (`A<int b;`): the declaration ends there.
+        p.bump(SEMI);
+        m.complete(p, SIMPLE_DECL);
+        return;
+    }
     if !specs.any && !at_declarator_start(p) {
         m.abandon(p);
         let e = p.start();
@@ -470,8 +465,10 @@ fn declarators_rest(
                 let before = p.pos();
                 let mode = if ctx == SpecCtx::Member { DeclMode::Named } else { DeclMode::NamedInit };
                 let d = types::declarator(p, mode, ctx);
-                if d.name.is_none() && (p.pos() == before || !specs.any) {
-                    p.error(if specs.any { "expected an identifier" } else { "expected a declaration" });
+                if d.name.is_none() && (p.pos() == before || !specs.any || !d.is_function) {
+                    // A declarator without a name (`int *;`, `A<int> > x;`): skip to a stop token.
+                    let msg = if specs.any { "expected an identifier" } else { "expected a declaration" };
+                    crate::grammar::recovery::error_and_skip(p, msg);
                 }
                 declare_declarator(p, specs, &d, ctx);
                 (idm, d)

@@ -635,9 +635,7 @@ pub(crate) fn template_arg_list(p: &mut Parser<'_>) {
             }
         }
     });
-    if !p.eat(R_ANGLE) {
-        p.error("expected a \">\"");
-    }
+    crate::grammar::recovery::expect_or_skip(p, R_ANGLE);
     m.complete(p, TEMPLATE_ARG_LIST);
 }
 
@@ -646,7 +644,19 @@ fn template_arg(p: &mut Parser<'_>) {
     p.nested(|p| {
         if types::at_type_id_start(p) {
             let cp = p.checkpoint();
-            if types::type_id(p) && !p.has_error_since(cp) && matches!(p.current(), COMMA | R_ANGLE | DOT3) {
+            if types::type_id(p) && !p.has_error_since(cp) {
+                if matches!(p.current(), COMMA | R_ANGLE | DOT3) {
+                    return;
+                }
+                // Something else follows the type (`A<int b;`): an expression
+                // argument if one parses, else the type (and a missing `>`).
+                p.rewind(cp);
+                expressions::assignment_expr(p);
+                if !p.has_error_since(cp) {
+                    return;
+                }
+                p.rewind(cp);
+                types::type_id(p);
                 return;
             }
             p.rewind(cp);

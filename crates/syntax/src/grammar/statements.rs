@@ -10,6 +10,7 @@
 //! Each statement parser consumes at least one token, so that the loop in
 //! `compound_stmt` always progresses.
 
+use crate::grammar::recovery::{self, error_and_skip, expect_or_skip, with_semi_stop};
 use crate::grammar::{attributes, expressions, items};
 use crate::parser::{Marker, Parser};
 use crate::SyntaxKind::{self, *};
@@ -80,9 +81,16 @@ pub(crate) fn compound_stmt(p: &mut Parser<'_>) {
     in_block_scope(p, |p| {
         while !p.at_eof() && !p.at(R_CURLY) {
             let before = p.pos();
+            let cp = p.checkpoint();
             statement(p);
             if p.pos() == before {
-                p.err_and_bump("expected a statement");
+                // Stopped at a closer of an enclosing construct: take it, so that the block progresses.
+                if !p.has_error_since(cp) {
+                    p.error("expected a statement");
+                }
+                let e = p.start();
+                p.bump_balanced();
+                e.complete(p, ERROR);
             }
         }
     });
@@ -105,6 +113,17 @@ pub(crate) fn statement(p: &mut Parser<'_>) {
 }
 
 fn statement_inner(p: &mut Parser<'_>) {
+    // Tokens that end or continue an enclosing construct start no statement
+    // (a missing statement before `}`, `else` without `if`).
+    if p.at_any(&[R_CURLY, EOF]) {
+        error_and_skip(p, "expected a statement");
+        return;
+    }
+    if p.at(ELSE_KW) {
+        // EDG takes the `else` alone and goes on with what follows it.
+        p.err_and_bump("expected a statement");
+        return;
+    }
     let cp = p.checkpoint();
     let m = p.start();
     let has_attrs = at_attribute_start(p) && attributes::attribute_specifier_seq(p);
@@ -129,11 +148,11 @@ fn statement_inner(p: &mut Parser<'_>) {
         BREAK_KW | CONTINUE_KW => {
             let kind = if p.at(BREAK_KW) { BREAK_STMT } else { CONTINUE_STMT };
             p.bump_any();
-            stmt_end(p, cp);
+            with_semi_stop(p, |p| stmt_end(p, cp));
             m.complete(p, kind);
         }
-        RETURN_KW | CO_RETURN_KW => return_stmt(p, m, cp),
-        GOTO_KW => goto_stmt(p, m, cp),
+        RETURN_KW | CO_RETURN_KW => with_semi_stop(p, |p| return_stmt(p, m, cp)),
+        GOTO_KW => with_semi_stop(p, |p| goto_stmt(p, m, cp)),
         CASE_KW => case_stmt(p, m),
         DEFAULT_KW if p.nth_at(1, COLON) => {
             p.bump(DEFAULT_KW);
@@ -155,30 +174,32 @@ fn statement_inner(p: &mut Parser<'_>) {
             handlers(p);
             m.complete(p, TRY_BLOCK);
         }
-        ASM_KW | ASM2_KW | ASM3_KW => {
+        ASM_KW | ASM2_KW | ASM3_KW => with_semi_stop(p, |p| {
             asm_after_keyword(p);
             stmt_end(p, cp);
             m.complete(p, ASM_STMT);
-        }
-        LABEL_KW => label_decl(p, m, cp),
+        }),
+        LABEL_KW => with_semi_stop(p, |p| label_decl(p, m, cp)),
         _ if has_attrs => {
             // `[[attr]] int x;` is a declaration with attributes, which the
             // declaration parser reads itself.
             m.abandon(p);
             p.rewind(cp);
-            if !block_declaration(p) {
-                let m = p.start();
-                attributes::attribute_specifier_seq(p);
-                expr_stmt(p, m, cp);
-            }
+            with_semi_stop(p, |p| {
+                if !block_declaration(p) {
+                    let m = p.start();
+                    attributes::attribute_specifier_seq(p);
+                    expr_stmt(p, m, cp);
+                }
+            });
         }
         EXTENSION_KW => {
             // `__extension__` before a declaration or an expression statement.
             p.bump(EXTENSION_KW);
             while p.eat(EXTENSION_KW) {}
-            decl_or_expr_stmt(p, m, cp);
+            with_semi_stop(p, |p| decl_or_expr_stmt(p, m, cp));
         }
-        _ => decl_or_expr_stmt(p, m, cp),
+        _ => with_semi_stop(p, |p| decl_or_expr_stmt(p, m, cp)),
     }
 }
 
@@ -203,51 +224,21 @@ fn expr_stmt(p: &mut Parser<'_>, m: Marker, cp: crate::parser::Checkpoint) {
     let before = p.pos();
     expressions::expr(p);
     if p.pos() == before {
+        // Nothing starts an expression here (a stray `)`): skip it.
         if !p.has_error_since(cp) {
             p.error("expected an expression");
         }
-        // Skip the offending token so that the statement makes progress.
-        if !p.at(SEMI) && !p.at(R_CURLY) && !p.at_eof() {
-            let e = p.start();
-            p.bump_balanced();
-            e.complete(p, ERROR);
-        }
+        recovery::skip_to_stop(p);
     }
     stmt_end(p, cp);
     m.complete(p, EXPR_STMT);
 }
 
-/// The `;` that ends a statement. Missing after a well-formed statement, it
-/// is reported and parsing resumes at the next token; after a statement that
-/// already has errors, tokens up to the next `;` (or `}`, or a statement
-/// keyword) are skipped quietly.
-fn stmt_end(p: &mut Parser<'_>, cp: crate::parser::Checkpoint) {
-    if p.eat(SEMI) {
-        return;
-    }
-    if !p.has_error_since(cp) {
-        p.error("expected a \";\"");
-        return;
-    }
-    let m = p.start();
-    let mut skipped = false;
-    while !p.at_eof() && !p.at(SEMI) && !p.at(R_CURLY) && !at_statement_keyword(p) {
-        p.bump_balanced();
-        skipped = true;
-    }
-    if skipped {
-        m.complete(p, ERROR);
-    } else {
-        m.abandon(p);
-    }
-    p.eat(SEMI);
-}
-
-fn at_statement_keyword(p: &Parser<'_>) -> bool {
-    p.at_any(&[
-        IF_KW, SWITCH_KW, WHILE_KW, DO_KW, FOR_KW, BREAK_KW, CONTINUE_KW, RETURN_KW, GOTO_KW, CASE_KW,
-        DEFAULT_KW, TRY_KW, CO_RETURN_KW,
-    ])
+/// The `;` that ends a statement (with `;` a stop token): missing, it is
+/// reported (also after earlier errors in the statement, as EDG does) and
+/// the parser skips to a stop token, taking it if it is a `;`.
+fn stmt_end(p: &mut Parser<'_>, _cp: crate::parser::Checkpoint) {
+    expect_or_skip(p, SEMI);
 }
 
 /// The statement after a label. A label directly before `}` is accepted
@@ -268,10 +259,7 @@ fn if_stmt(p: &mut Parser<'_>, m: Marker) {
             compound_stmt(p);
         } else {
             p.eat(CONSTEXPR_KW);
-            if p.expect(L_PAREN) {
-                init_and_condition(p, R_PAREN);
-                p.expect(R_PAREN);
-            }
+            parenthesized(p, |p| init_and_condition(p, R_PAREN));
             statement(p);
         }
         if p.at(ELSE_KW) {
@@ -288,10 +276,7 @@ fn if_stmt(p: &mut Parser<'_>, m: Marker) {
 fn switch_stmt(p: &mut Parser<'_>, m: Marker) {
     p.bump(SWITCH_KW);
     in_block_scope(p, |p| {
-        if p.expect(L_PAREN) {
-            init_and_condition(p, R_PAREN);
-            p.expect(R_PAREN);
-        }
+        parenthesized(p, |p| init_and_condition(p, R_PAREN));
         statement(p);
     });
     m.complete(p, SWITCH_STMT);
@@ -301,13 +286,21 @@ fn switch_stmt(p: &mut Parser<'_>, m: Marker) {
 fn while_stmt(p: &mut Parser<'_>, m: Marker) {
     p.bump(WHILE_KW);
     in_block_scope(p, |p| {
-        if p.expect(L_PAREN) {
-            condition(p, R_PAREN);
-            p.expect(R_PAREN);
-        }
+        parenthesized(p, |p| condition(p, R_PAREN));
         statement(p);
     });
     m.complete(p, WHILE_STMT);
+}
+
+/// `( f )` after `if`, `while`, `switch`, `do … while`. A missing `(` is
+/// reported and skipped past (EDG then still parses the condition where it
+/// stopped); a missing `)` likewise.
+fn parenthesized(p: &mut Parser<'_>, f: impl FnOnce(&mut Parser<'_>)) {
+    if !p.eat(L_PAREN) {
+        error_and_skip(p, "expected a \"(\"");
+    }
+    f(p);
+    expect_or_skip(p, R_PAREN);
 }
 
 /// `do stmt while (expr);`
@@ -315,15 +308,19 @@ fn do_stmt(p: &mut Parser<'_>, m: Marker) {
     let cp = p.checkpoint();
     p.bump(DO_KW);
     statement(p);
-    if p.eat(WHILE_KW) {
-        if p.expect(L_PAREN) {
-            expressions::expr(p);
-            p.expect(R_PAREN);
-        }
-    } else {
-        p.error("expected \"while\"");
+    if !p.eat(WHILE_KW) {
+        error_and_skip(p, "expected \"while\"");
     }
-    stmt_end(p, cp);
+    with_semi_stop(p, |p| {
+        parenthesized(p, |p| {
+            let before = p.pos();
+            expressions::expr(p);
+            if p.pos() == before {
+                recovery::skip_to_stop(p);
+            }
+        });
+        stmt_end(p, cp);
+    });
     m.complete(p, DO_STMT);
 }
 
@@ -351,7 +348,7 @@ fn for_stmt(p: &mut Parser<'_>, m: Marker) {
         if !p.at(R_PAREN) {
             expressions::expr(p);
         }
-        p.expect(R_PAREN);
+        expect_or_skip(p, R_PAREN);
         statement(p);
         FOR_STMT
     });
@@ -608,7 +605,7 @@ pub(crate) fn asm_after_keyword(p: &mut Parser<'_>) {
     }
     p.with_gt_closes(false, |p| {
         if !asm_strings(p) {
-            p.error("expected an asm string");
+            error_and_skip(p, "expected an asm string");
         }
         // Sections are separated by `:`; `::` is two separators with an empty section between.
         let mut section = 0u32;
@@ -626,7 +623,7 @@ pub(crate) fn asm_after_keyword(p: &mut Parser<'_>) {
             asm_section(p, section);
         }
     });
-    p.expect(R_PAREN);
+    expect_or_skip(p, R_PAREN);
 }
 
 /// One or more adjacent string literals.
