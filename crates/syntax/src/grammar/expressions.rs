@@ -139,6 +139,16 @@ pub(crate) fn missing_expr(p: &mut Parser<'_>) {
 
 /// An assignment-expression; `None` after reporting an error when none starts here.
 pub(crate) fn assign(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    assign_or_conditional(p, true)
+}
+
+/// A conditional-expression: no assignment at the top level (an array
+/// bound: `int a[3 = {1};` lacks a `]` before the `=`).
+pub(crate) fn conditional_expr(p: &mut Parser<'_>) {
+    assign_or_conditional(p, false);
+}
+
+fn assign_or_conditional(p: &mut Parser<'_>, allow_assign: bool) -> Option<CompletedMarker> {
     match p.current() {
         THROW_KW => return Some(atoms::throw_expr(p)),
         CO_YIELD_KW => {
@@ -169,7 +179,8 @@ pub(crate) fn assign(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 p.nested(assign);
                 CONDITIONAL_EXPR
             });
-        } else if let Some((op, n)) = assign_op(p)
+        } else if allow_assign
+            && let Some((op, n)) = assign_op(p)
             && !p.nth_at(n, DOT3)
         {
             chain.wrap(p, |p| {

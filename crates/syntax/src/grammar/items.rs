@@ -442,6 +442,11 @@ fn declarators_rest(
         p.bump(SEMI);
         return SIMPLE_DECL;
     }
+    if first.is_none() && specs.class_def && !at_declarator_start(p) {
+        // `struct S {} int b;`: the `;` is missing; what follows is the next declaration.
+        p.error("expected a \";\"");
+        return SIMPLE_DECL;
+    }
     let (list, mut first) = match first {
         Some((list, idm, d)) => (list, Some((idm, d))),
         None => (p.start(), None),

@@ -235,6 +235,9 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: SpecCtx) -> DeclSpecs {
                 t.complete(p, SIMPLE_TYPE_SPECIFIER);
                 s.has_type = true;
             }
+            // After a class or enum definition a type keyword starts the next
+            // declaration (`struct S {} int b;` lacks a `;`, as EDG reports).
+            _ if is_simple_type_keyword(k) && s.class_def => break,
             _ if is_simple_type_keyword(k) => {
                 p.bump_any();
                 if k != COMPLEX_KW && k != COMPLEX2_KW {
@@ -759,9 +762,9 @@ fn array_suffix(p: &mut Parser<'_>) {
         p.bump_any();
     }
     if !p.at(R_BRACK) {
-        p.with_gt_closes(false, expressions::expr);
+        p.with_gt_closes(false, expressions::conditional_expr);
     }
-    p.expect(R_BRACK);
+    crate::grammar::recovery::expect_or_skip(p, R_BRACK);
     attributes::attribute_specifier_seq(p);
     m.complete(p, ARRAY_DECLARATOR);
 }

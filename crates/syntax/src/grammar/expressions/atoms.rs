@@ -163,6 +163,12 @@ pub(crate) fn paren_or_cast(p: &mut Parser<'_>) -> (CompletedMarker, bool) {
                 p.nested(unary);
                 return (m.complete(p, CAST_EXPR), false);
             }
+        } else if !p.has_error_since(cp) && p.at_any(&[SEMI, R_CURLY, R_BRACK, EOF]) {
+            // A type-id that the group cannot go on from (`(int;`): a cast
+            // missing its `)`. EDG reports the `)`, then the missing operand.
+            crate::grammar::recovery::expect_or_skip(p, R_PAREN);
+            p.nested(unary);
+            return (m.complete(p, CAST_EXPR), false);
         }
         p.rewind(cp);
     }
@@ -304,10 +310,12 @@ fn cxx_cast(p: &mut Parser<'_>) -> CompletedMarker {
         }
         p.expect(R_ANGLE);
     }
-    if p.expect(L_PAREN) {
-        p.with_gt_closes(false, |p| p.nested(expr_opt));
-        close_paren(p);
+    // A missing `(` is reported and skipped past; the operand and `)` are still expected (EDG).
+    if !p.eat(L_PAREN) {
+        crate::grammar::recovery::error_and_skip(p, "expected a \"(\"");
     }
+    p.with_gt_closes(false, |p| p.nested(expr_opt));
+    close_paren(p);
     m.complete(p, CXX_CAST_EXPR)
 }
 
