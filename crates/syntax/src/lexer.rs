@@ -67,7 +67,7 @@ impl Lexed {
 
 /// Lexes `text`. Offsets are `u32`: inputs above 4 GiB are not supported.
 pub fn lex(text: &str, opts: LexOptions) -> Lexed {
-    let mut lx = Lexer { src: text.as_bytes(), text, pos: 0, opts, out: Lexed::default(), line_start: true };
+    let mut lx = Lexer { src: text.as_bytes(), text, pos: 0, opts, out: Lexed::default(), line_start: true, saw_newline: false };
     lx.out.kinds.reserve(text.len() / 4);
     lx.out.starts.reserve(text.len() / 4 + 1);
     while lx.pos < lx.src.len() {
@@ -77,7 +77,7 @@ pub fn lex(text: &str, opts: LexOptions) -> Lexed {
         lx.out.kinds.push(kind);
         lx.out.starts.push(start as u32);
         if kind == WHITESPACE {
-            if lx.src[start..lx.pos].contains(&b'\n') {
+            if lx.saw_newline {
                 lx.line_start = true;
             }
         } else if kind != COMMENT {
@@ -90,7 +90,20 @@ pub fn lex(text: &str, opts: LexOptions) -> Lexed {
 
 /// Keyword kind for `text` under `opts`, or `None` for an identifier.
 pub fn keyword_kind(text: &str, opts: LexOptions) -> Option<SyntaxKind> {
-    let kind = SyntaxKind::from_keyword_text(text).or_else(|| alternative_token(text))?;
+    // Every identifier is looked up: one hash probe beats matching the
+    // spelling against each keyword of its length.
+    static KEYWORDS: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, SyntaxKind>> =
+        std::sync::LazyLock::new(|| {
+            let keywords = (0..SyntaxKind::__LAST as u16).map(SyntaxKind::from).filter(|k| k.is_keyword());
+            let spelled = keywords.filter_map(|k| Some((k.text()?, k)));
+            let alternatives = ALTERNATIVE_TOKENS.iter().copied();
+            spelled.chain(alternatives).collect()
+        });
+    if text.len() > MAX_KEYWORD_LEN {
+        return None;
+    }
+    let kind = *KEYWORDS.get(text)?;
+    debug_assert_eq!(Some(kind), SyntaxKind::from_keyword_text(text).or_else(|| alternative_token(text)));
     match kind {
         CHAR8_T_KW | CONCEPT_KW | CONSTEVAL_KW | CONSTINIT_KW | CO_AWAIT_KW | CO_RETURN_KW
         | CO_YIELD_KW | REQUIRES_KW
@@ -104,21 +117,25 @@ pub fn keyword_kind(text: &str, opts: LexOptions) -> Option<SyntaxKind> {
     }
 }
 
+/// No keyword or alternative token is longer (`__builtin_...` names are not keywords).
+const MAX_KEYWORD_LEN: usize = 40;
+
+const ALTERNATIVE_TOKENS: &[(&str, SyntaxKind)] = &[
+    ("and", AMP2),
+    ("or", PIPE2),
+    ("not", BANG),
+    ("and_eq", AMPEQ),
+    ("or_eq", PIPEEQ),
+    ("xor", CARET),
+    ("xor_eq", CARETEQ),
+    ("bitand", AMP),
+    ("bitor", PIPE),
+    ("compl", TILDE),
+    ("not_eq", NEQ),
+];
+
 fn alternative_token(text: &str) -> Option<SyntaxKind> {
-    Some(match text {
-        "and" => AMP2,
-        "or" => PIPE2,
-        "not" => BANG,
-        "and_eq" => AMPEQ,
-        "or_eq" => PIPEEQ,
-        "xor" => CARET,
-        "xor_eq" => CARETEQ,
-        "bitand" => AMP,
-        "bitor" => PIPE,
-        "compl" => TILDE,
-        "not_eq" => NEQ,
-        _ => return None,
-    })
+    ALTERNATIVE_TOKENS.iter().find(|(t, _)| *t == text).map(|&(_, k)| k)
 }
 
 struct Lexer<'a> {
@@ -129,12 +146,25 @@ struct Lexer<'a> {
     out: Lexed,
     /// Only trivia since the last newline: a `#` here starts a directive.
     line_start: bool,
+    /// The last whitespace token has a newline.
+    saw_newline: bool,
 }
+
+/// `IDENT_ASCII[b]`: the ASCII byte `b` continues an identifier.
+static IDENT_ASCII: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = is_ident_continue(b as u8);
+        b += 1;
+    }
+    t
+};
 
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
 }
-fn is_ident_continue(b: u8) -> bool {
+const fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
@@ -186,14 +216,26 @@ impl Lexer<'_> {
     }
 
     fn whitespace(&mut self) -> SyntaxKind {
+        let mut newline = false;
         loop {
             match self.peek(0) {
-                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.pos += 1,
-                b'\\' if self.peek(1) == b'\n' => self.pos += 2,
-                b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => self.pos += 3,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b'\n' => {
+                    newline = true;
+                    self.pos += 1;
+                }
+                b'\\' if self.peek(1) == b'\n' => {
+                    newline = true;
+                    self.pos += 2;
+                }
+                b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => {
+                    newline = true;
+                    self.pos += 3;
+                }
                 _ => break,
             }
         }
+        self.saw_newline = newline;
         WHITESPACE
     }
 
@@ -260,16 +302,18 @@ impl Lexer<'_> {
     fn ident_or_literal(&mut self) -> SyntaxKind {
         // Encoding prefixes: L, u, U, u8, optionally followed by R, then a quote.
         let p: &[u8] = &self.src[self.pos..];
-        for prefix in [&b"u8R"[..], b"uR", b"UR", b"LR", b"R"] {
-            if p.starts_with(prefix) && p.get(prefix.len()) == Some(&b'"') {
-                self.pos += prefix.len();
-                return self.raw_string();
+        if matches!(p[0], b'u' | b'U' | b'L' | b'R') {
+            for prefix in [&b"u8R"[..], b"uR", b"UR", b"LR", b"R"] {
+                if p.starts_with(prefix) && p.get(prefix.len()) == Some(&b'"') {
+                    self.pos += prefix.len();
+                    return self.raw_string();
+                }
             }
-        }
-        for prefix in [&b"u8"[..], b"u", b"U", b"L"] {
-            if p.starts_with(prefix) && matches!(p.get(prefix.len()), Some(b'"' | b'\'')) {
-                self.pos += prefix.len();
-                return self.quoted();
+            for prefix in [&b"u8"[..], b"u", b"U", b"L"] {
+                if p.starts_with(prefix) && matches!(p.get(prefix.len()), Some(b'"' | b'\'')) {
+                    self.pos += prefix.len();
+                    return self.quoted();
+                }
             }
         }
         let start = self.pos;
@@ -279,11 +323,13 @@ impl Lexer<'_> {
 
     fn ident_chars(&mut self) {
         loop {
+            // The common case: ASCII letters, digits, `_`, `$`.
+            while self.pos < self.src.len() && IDENT_ASCII[self.src[self.pos] as usize] {
+                self.pos += 1;
+            }
             let c = self.peek(0);
             if c >= 0x80 {
                 self.bump_char();
-            } else if is_ident_continue(c) {
-                self.pos += 1;
             } else if c == b'\\' && matches!(self.peek(1), b'u' | b'U') {
                 self.pos += 2;
             } else {

@@ -23,6 +23,7 @@
 pub mod ast;
 mod grammar;
 pub mod lexer;
+pub mod matching;
 pub mod names;
 mod parser;
 pub mod source_map;
@@ -123,14 +124,18 @@ impl Parse {
         let text = body.text().to_string();
         let opts = self.bodies.opts;
         let lexed = lexer::lex(&text, opts.lex);
+        let sig = parser::SigTokens::new(&lexed);
+        let input = parser::Input::new(&text, &lexed, &sig);
         let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
         let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth, tree_depth };
-        let work = parse_bodies(&text, &lexed, opts, &mut names, vec![rec]);
+        let mut work = parse_bodies(input, opts, &mut names, vec![rec]);
         drop(names);
-        let (mut parsed, mut errors) = build_bodies(&text, &lexed, work);
+        let (_, events) = work.first_mut()?.take()?;
+        let mut builder = parser::TreeBuilder::new(&text, &lexed);
+        builder.build(input, 0..lexed.len(), events, tree_depth as usize, &mut body_source(input, &mut work));
+        let (green, mut errors, _) = builder.finish();
         errors.extend(lex_errors(&lexed));
         errors.sort_by_key(|e| e.range.start());
-        let green = parsed.pop().map(|(_, g)| g)?;
         let bodies = Arc::new(BodyContext {
             opts,
             names: Mutex::new(Names::new()),
@@ -150,36 +155,30 @@ pub fn parse(text: &str, opts: ParseOptions) -> Parse {
 /// Parses a translation unit that is already lexed, starting from the name
 /// table `names` (which the result keeps, see `Parse::with_names`).
 pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Names) -> Parse {
-    let input = parser::Input::new(text, lexed);
-    let mut p = parser::Parser::new(&input, &mut names, opts);
+    let sig = parser::SigTokens::new(lexed);
+    let input = parser::Input::new(text, lexed, &sig);
+    let mut p = parser::Parser::new(input, &mut names, opts);
     grammar::source_file(&mut p);
-    let (events, mut recs) = p.finish_with_bodies();
+    let (events, recs) = p.finish_with_bodies();
+    let mut builder = parser::TreeBuilder::new(text, lexed);
     let mut lazy = FxHashMap::default();
-    let (mut green, mut errors);
     if opts.lazy_bodies {
-        let depths;
-        (green, errors, depths) = parser::build_tree(&input, 0..lexed.len(), events, 0);
-        set_tree_depths(&mut recs, &depths);
-        lazy.extend(
-            recs.iter().map(|r| (TextSize::from(lexed.start(r.raw_start as usize)), (r.scope, r.depth, r.tree_depth))),
-        );
+        builder.build(input, 0..lexed.len(), events, 0, &mut |_| None);
     } else {
-        // The declaration pass's tree is built on a second thread while the
-        // bodies are parsed (the grammar needs only the name table).
-        let (decl_tree, mut work) = std::thread::scope(|s| {
-            let builder = s.spawn(|| parser::build_tree(&input, 0..lexed.len(), events, 0));
-            let work = parse_bodies(text, lexed, opts, &mut names, recs);
-            (builder.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), work)
-        });
-        let depths;
-        (green, errors, depths) = decl_tree;
+        // Every body is parsed first (the grammar needs only the name table),
+        // then one tree is built with each body in its place.
+        let mut work = parse_bodies(input, opts, &mut names, recs.clone());
+        builder.build(input, 0..lexed.len(), events, 0, &mut body_source(input, &mut work));
+    }
+    let (green, mut errors, depths) = builder.finish();
+    if opts.lazy_bodies {
+        // A body whose node was flattened by the depth cap has no node and
+        // is never looked up; its entry is harmless.
         let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
-        for w in work.iter_mut().filter(|w| w.parent.is_none()) {
-            w.rec.tree_depth = by_start.get(&w.rec.raw_start).copied().unwrap_or(0);
-        }
-        let (parsed, body_errors) = build_bodies(text, lexed, work);
-        green = splice(&green, TextSize::from(0), &parsed);
-        errors.extend(body_errors);
+        lazy.extend(recs.iter().map(|r| {
+            let tree_depth = by_start.get(&r.raw_start).copied().unwrap_or(0);
+            (TextSize::from(input.lexed.start(r.raw_start as usize)), (r.scope, r.depth, tree_depth))
+        }));
     }
     errors.extend(lex_errors(lexed));
     errors.sort_by_key(|e| e.range.start());
@@ -193,26 +192,19 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
     })
 }
 
-/// A lazy body on its way to a tree: its grammar events first, then its tree.
-struct BodyWork {
-    rec: parser::LazyBodyRec,
-    parent: Option<usize>,
-    events: Vec<parser::Event>,
-    green: Option<GreenNode>,
-    children: Vec<(TextSize, GreenNode)>,
-}
+/// A parsed lazy body: its record and the grammar's events (taken when its tree is built).
+type BodyWork = Option<(parser::LazyBodyRec, parser::Events)>;
 
 /// Runs the grammar over the lazy bodies `recs` and the bodies nested in
 /// them, with the name table re-entered at each one's scope. Returns the
-/// work list (children after their parents) for `build_bodies`.
+/// work list (children after their parents) for `body_source`.
 ///
 /// The table is rewound after each body of `recs` and its nested bodies
 /// (which are recorded in scopes that the body's parse creates), so every
 /// body of `recs` sees the table the declaration pass left. A worklist, not
 /// recursion: local classes in bodies in local classes … cost no stack.
 fn parse_bodies(
-    text: &str,
-    lexed: &Lexed,
+    input: parser::Input<'_>,
     opts: ParseOptions,
     names: &mut Names,
     recs: Vec<parser::LazyBodyRec>,
@@ -223,20 +215,20 @@ fn parse_bodies(
         let journal = names.journal_len();
         let saved = names.current_scope();
         let mut i = work.len();
-        work.push(BodyWork { rec, parent: None, events: Vec::new(), green: None, children: Vec::new() });
+        work.push(Some((rec, parser::Events::default())));
         levels.push(1);
         while i < work.len() {
-            let rec = work[i].rec;
-            let input = parser::Input::from_range(text, lexed, rec.raw_start as usize..rec.raw_end as usize);
+            let Some((rec, _)) = work[i] else { unreachable!("work is taken only when trees are built") };
+            let body = input.sub(rec.raw_start as usize..rec.raw_end as usize);
             names.enter_scope(rec.scope);
-            let mut p = parser::Parser::new(&input, names, opts);
+            let mut p = parser::Parser::new(body, names, opts);
             p.set_depth(rec.depth);
             p.body_level = levels[i];
             grammar::body(&mut p);
             let (events, nested) = p.finish_with_bodies();
-            work[i].events = events;
+            work[i] = Some((rec, events));
             for rec in nested {
-                work.push(BodyWork { rec, parent: Some(i), events: Vec::new(), green: None, children: Vec::new() });
+                work.push(Some((rec, parser::Events::default())));
                 levels.push(levels[i] + 1);
             }
             i += 1;
@@ -248,92 +240,22 @@ fn parse_bodies(
     work
 }
 
-/// Builds the trees of `parse_bodies`' work list (each at the depth its
-/// `LAZY_BODY` has, which `rec.tree_depth` holds for the top-level ones) and
-/// splices nested bodies into their parents. Returns each top-level body as
-/// a `FUNCTION_BODY` tree keyed by its start offset, sorted, and the errors.
-fn build_bodies(text: &str, lexed: &Lexed, mut work: Vec<BodyWork>) -> (Vec<(TextSize, GreenNode)>, Vec<SyntaxError>) {
-    let mut errors = Vec::new();
-    // Parents come before their children: building in order gives each child its depth.
-    for i in 0..work.len() {
-        let rec = work[i].rec;
-        let range = rec.raw_start as usize..rec.raw_end as usize;
-        let input = parser::Input::from_range(text, lexed, range.clone());
-        let events = std::mem::take(&mut work[i].events);
-        let (green, errs, depths) = parser::build_tree(&input, range, events, rec.tree_depth as usize);
-        errors.extend(errs);
-        work[i].green = Some(green);
-        if !depths.is_empty() {
-            let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
-            for child in work[i + 1..].iter_mut().filter(|w| w.parent == Some(i)) {
-                if let Some(&d) = by_start.get(&child.rec.raw_start) {
-                    child.rec.tree_depth = d;
-                }
-            }
-        }
+/// What `TreeBuilder::build` asks for at each `LAZY_BODY`: the events of the
+/// body of `work` that starts at that raw token (each is given once).
+fn body_source<'a, 't>(
+    input: parser::Input<'t>,
+    work: &'a mut [BodyWork],
+) -> impl FnMut(u32) -> Option<parser::BodyEvents<'t>> + 'a
+where
+    't: 'a,
+{
+    let index: FxHashMap<u32, usize> =
+        work.iter().enumerate().filter_map(|(i, w)| w.as_ref().map(|(rec, _)| (rec.raw_start, i))).collect();
+    move |raw_start| {
+        let (rec, events) = work[*index.get(&raw_start)?].take()?;
+        let raw_range = rec.raw_start as usize..rec.raw_end as usize;
+        Some(parser::BodyEvents { input: input.sub(raw_range.clone()), raw_range, events })
     }
-    // Splice bottom-up, from the end.
-    let mut top = Vec::new();
-    for i in (0..work.len()).rev() {
-        let mut green = work[i].green.take().expect("every body was built");
-        let mut children = std::mem::take(&mut work[i].children);
-        let start = TextSize::from(lexed.start(work[i].rec.raw_start as usize));
-        if !children.is_empty() {
-            children.sort_by_key(|(o, _)| *o);
-            green = splice(&green, start, &children);
-        }
-        match work[i].parent {
-            Some(parent) => work[parent].children.push((start, green)),
-            None => top.push((start, green)),
-        }
-    }
-    top.sort_by_key(|(o, _)| *o);
-    (top, errors)
-}
-
-/// Copies each `LAZY_BODY`'s depth in its tree into its record (a body whose
-/// node was flattened by the depth cap keeps depth 0 and is never spliced).
-fn set_tree_depths(recs: &mut [parser::LazyBodyRec], depths: &[(u32, u32)]) {
-    let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
-    for rec in recs {
-        if let Some(&d) = by_start.get(&rec.raw_start) {
-            rec.tree_depth = d;
-        }
-    }
-}
-
-/// Replaces the `LAZY_BODY` nodes that start at the offsets in `repls`
-/// (sorted) with the given trees, rebuilding only the nodes on the paths to
-/// them: one pass, linear in the size of those nodes.
-fn splice(node: &rowan::GreenNodeData, start: TextSize, repls: &[(TextSize, GreenNode)]) -> GreenNode {
-    if repls.is_empty() {
-        return node.to_owned();
-    }
-    if node.kind() == SyntaxKind::LAZY_BODY.into() && repls[0].0 == start {
-        return repls[0].1.clone();
-    }
-    let mut rest = repls;
-    let mut offset = start;
-    let mut children = Vec::with_capacity(node.children().len());
-    for child in node.children() {
-        let end = offset + child.text_len();
-        match child {
-            rowan::NodeOrToken::Node(n) => {
-                let k = rest.partition_point(|(o, _)| *o < end);
-                let (mine, tail) = rest.split_at(k);
-                rest = tail;
-                let n = if mine.is_empty() {
-                    n.to_owned()
-                } else {
-                    stacker::maybe_grow(64 * 1024, 1024 * 1024, || splice(n, offset, mine))
-                };
-                children.push(rowan::NodeOrToken::Node(n));
-            }
-            rowan::NodeOrToken::Token(t) => children.push(rowan::NodeOrToken::Token(t.to_owned())),
-        }
-        offset = end;
-    }
-    GreenNode::new(node.kind(), children)
 }
 
 /// Debug form of a tree: one line per node/token with its range.

@@ -9,11 +9,15 @@
 
 use std::cell::Cell;
 
-use rowan::{GreenNode, GreenNodeBuilder, TextRange, TextSize};
+use rowan::TextRange;
 
 use crate::lexer::{Lexed, LexOptions};
 use crate::names::{Names, ScopeId};
 use crate::SyntaxKind::{self, *};
+
+mod tree;
+
+pub(crate) use tree::{BodyEvents, TreeBuilder};
 
 /// Nesting deeper than this is reported once and skipped as balanced tokens,
 /// so that the parser and every tree walk keep a bounded stack.
@@ -43,50 +47,70 @@ pub struct SyntaxError {
     pub msg: String,
 }
 
-/// The non-trivia tokens the grammar sees, with their position among all tokens.
-pub(crate) struct Input<'t> {
-    pub(crate) text: &'t str,
-    pub(crate) lexed: &'t Lexed,
-    /// Indices (into `lexed`) of the non-trivia tokens.
-    pub(crate) sig: Vec<u32>,
+/// The significant (non-trivia) tokens of a lexed text, computed once per
+/// text and shared by the declaration pass and every body parsed after it.
+pub(crate) struct SigTokens {
+    /// Indices (into `Lexed`) of the non-trivia tokens.
+    raw: Vec<u32>,
+    /// Their kinds (a copy: the grammar looks at kinds all the time).
+    kinds: Vec<SyntaxKind>,
     /// `joint[i]`: significant token `i + 1` immediately follows token `i` (no trivia between).
-    pub(crate) joint: Vec<bool>,
+    joint: Vec<bool>,
 }
 
-impl<'t> Input<'t> {
-    pub(crate) fn new(text: &'t str, lexed: &'t Lexed) -> Input<'t> {
-        Input::from_range(text, lexed, 0..lexed.len())
-    }
-
-    /// The significant tokens among `lexed[range]`.
-    pub(crate) fn from_range(text: &'t str, lexed: &'t Lexed, range: std::ops::Range<usize>) -> Input<'t> {
-        let mut sig = Vec::with_capacity(range.len() / 2);
-        let mut joint = Vec::with_capacity(range.len() / 2);
+impl SigTokens {
+    pub(crate) fn new(lexed: &Lexed) -> SigTokens {
+        let n = lexed.len();
+        let mut raw = Vec::with_capacity(n / 2 + 1);
+        let mut kinds = Vec::with_capacity(n / 2 + 1);
+        let mut joint = Vec::with_capacity(n / 2 + 1);
         let mut prev_sig = false;
-        for i in range {
-            let k = lexed.kind(i);
+        for (i, &k) in lexed.kinds().iter().enumerate() {
             if k.is_trivia() {
                 prev_sig = false;
                 continue;
             }
-            if !sig.is_empty() {
+            if !raw.is_empty() {
                 joint.push(prev_sig);
             }
-            sig.push(i as u32);
+            raw.push(i as u32);
+            kinds.push(k);
             prev_sig = true;
         }
         joint.push(false);
-        Input { text, lexed, sig, joint }
+        SigTokens { raw, kinds, joint }
+    }
+}
+
+/// The significant tokens the grammar sees: all of a text's, or those of a
+/// range of it (a lazy body), with their position among all tokens.
+#[derive(Clone, Copy)]
+pub(crate) struct Input<'t> {
+    pub(crate) text: &'t str,
+    pub(crate) lexed: &'t Lexed,
+    /// Indices (into `lexed`) of the significant tokens.
+    pub(crate) sig: &'t [u32],
+    kinds: &'t [SyntaxKind],
+    joint: &'t [bool],
+}
+
+impl<'t> Input<'t> {
+    pub(crate) fn new(text: &'t str, lexed: &'t Lexed, sig: &'t SigTokens) -> Input<'t> {
+        Input { text, lexed, sig: &sig.raw, kinds: &sig.kinds, joint: &sig.joint }
+    }
+
+    /// The significant tokens among `lexed[range]` (a sub-range of `self`'s).
+    pub(crate) fn sub(&self, range: std::ops::Range<usize>) -> Input<'t> {
+        let lo = self.sig.partition_point(|&r| (r as usize) < range.start);
+        let hi = lo + self.sig[lo..].partition_point(|&r| (r as usize) < range.end);
+        Input { sig: &self.sig[lo..hi], kinds: &self.kinds[lo..hi], joint: &self.joint[lo..hi], ..*self }
     }
 
     pub(crate) fn len(&self) -> usize {
         self.sig.len()
     }
     pub(crate) fn kind(&self, i: usize) -> SyntaxKind {
-        match self.sig.get(i) {
-            Some(&raw) => self.lexed.kind(raw as usize),
-            None => EOF,
-        }
+        self.kinds.get(i).copied().unwrap_or(EOF)
     }
     pub(crate) fn text(&self, i: usize) -> &'t str {
         match self.sig.get(i) {
@@ -94,25 +118,56 @@ impl<'t> Input<'t> {
             None => "",
         }
     }
+    /// Is significant token `i + 1` right after token `i`? (Never past the input's end.)
     pub(crate) fn is_joint(&self, i: usize) -> bool {
-        self.joint.get(i).copied().unwrap_or(false)
+        i + 1 < self.joint.len() && self.joint[i]
     }
 }
 
-#[derive(Debug, Clone)]
+/// What the grammar records (8 bytes: there is about one per token).
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
-    /// `forward_parent` lets a node be wrapped after the fact (`CompletedMarker::precede`).
-    Start { kind: SyntaxKind, forward_parent: Option<u32> },
+    /// `forward_parent` (an offset to a later `Start`, 0 for none) lets a
+    /// node be wrapped after the fact (`CompletedMarker::precede`).
+    Start { kind: SyntaxKind, forward_parent: u32 },
     Finish,
-    /// `n_raw` significant tokens glued into one token of `kind` (`>` `>` → `>>`).
-    Token { kind: SyntaxKind, n_raw: u8 },
-    Error { msg: String },
+    /// `n_sig` significant tokens, and the trivia between them, as one token
+    /// of `kind`: `>` `>` → `>>`, or a whole lazy body → `BODY_TEXT`.
+    Token { kind: SyntaxKind, n_sig: u32 },
+    /// An error at the next token; its message is `Events::msgs[msg]`.
+    Error { msg: u32 },
+}
+
+/// A syntax error message, formatted only when the tree is built (most
+/// errors of tentative parses are rewound and never shown).
+#[derive(Debug, Clone)]
+pub(crate) enum ErrorMsg {
+    Text(std::borrow::Cow<'static, str>),
+    /// `expected <describe(kind)>`
+    Expected(SyntaxKind),
+}
+
+impl ErrorMsg {
+    fn into_string(self) -> String {
+        match self {
+            ErrorMsg::Text(t) => t.into_owned(),
+            ErrorMsg::Expected(kind) => format!("expected {}", describe(kind)),
+        }
+    }
+}
+
+/// The grammar's output for one input: events and the error messages they refer to.
+#[derive(Debug, Default)]
+pub(crate) struct Events {
+    pub(crate) events: Vec<Event>,
+    pub(crate) msgs: Vec<ErrorMsg>,
 }
 
 pub struct Parser<'t> {
-    pub(crate) inp: &'t Input<'t>,
+    pub(crate) inp: Input<'t>,
     pos: usize,
     events: Vec<Event>,
+    msgs: Vec<ErrorMsg>,
     pub(crate) names: &'t mut Names,
     pub(crate) opts: ParseOptions,
     depth: u32,
@@ -149,16 +204,18 @@ pub(crate) struct LazyBodyRec {
 pub(crate) struct Checkpoint {
     pos: usize,
     events: usize,
+    msgs: usize,
     names: usize,
     bodies: usize,
 }
 
 impl<'t> Parser<'t> {
-    pub(crate) fn new(inp: &'t Input<'t>, names: &'t mut Names, opts: ParseOptions) -> Parser<'t> {
+    pub(crate) fn new(inp: Input<'t>, names: &'t mut Names, opts: ParseOptions) -> Parser<'t> {
         Parser {
             inp,
             pos: 0,
             events: Vec::with_capacity(inp.len() * 2),
+            msgs: Vec::new(),
             names,
             opts,
             depth: 0,
@@ -172,8 +229,8 @@ impl<'t> Parser<'t> {
     }
 
     /// The events and the lazy bodies recorded on the way.
-    pub(crate) fn finish_with_bodies(self) -> (Vec<Event>, Vec<LazyBodyRec>) {
-        (self.events, self.lazy_bodies)
+    pub(crate) fn finish_with_bodies(self) -> (Events, Vec<LazyBodyRec>) {
+        (Events { events: self.events, msgs: self.msgs }, self.lazy_bodies)
     }
 
     /// Starts at nesting depth `depth` (a lazy body parsed after the fact).
@@ -181,11 +238,24 @@ impl<'t> Parser<'t> {
         self.depth = depth;
     }
 
-    /// Records the tokens from significant position `start` to the cursor as a lazy body.
+    /// Records the tokens from significant position `start` to the cursor as
+    /// a lazy body. They must be the last events, all tokens; they become one
+    /// `BODY_TEXT` token (most of a translation unit's tokens are in bodies:
+    /// the declaration pass's tree stays small).
     pub(crate) fn record_lazy_body(&mut self, start: usize) {
         if start >= self.pos {
             return;
         }
+        let n_sig = (self.pos - start) as u32;
+        let mut popped = 0;
+        while popped < n_sig {
+            match self.events.pop() {
+                Some(Event::Token { n_sig, .. }) => popped += n_sig,
+                other => unreachable!("a lazy body's events are tokens, found {other:?}"),
+            }
+        }
+        debug_assert_eq!(popped, n_sig);
+        self.events.push(Event::Token { kind: BODY_TEXT, n_sig });
         let raw_start = self.inp.sig[start];
         let raw_end = self.inp.sig[self.pos - 1] + 1;
         let scope = self.names.current_scope();
@@ -276,26 +346,26 @@ impl<'t> Parser<'t> {
         if !self.nth_at(0, kind) {
             return false;
         }
-        let n_raw = match kind {
+        let n_sig = match kind {
             SHR | GTEQ => 2,
             SHREQ => 3,
             _ => 1,
         };
-        self.do_bump(kind, n_raw);
+        self.do_bump(kind, n_sig);
         true
     }
 
-    fn do_bump(&mut self, kind: SyntaxKind, n_raw: u8) {
-        self.pos += n_raw as usize;
+    fn do_bump(&mut self, kind: SyntaxKind, n_sig: u32) {
+        self.pos += n_sig as usize;
         self.steps.set(0);
-        self.events.push(Event::Token { kind, n_raw });
+        self.events.push(Event::Token { kind, n_sig });
     }
 
     pub(crate) fn expect(&mut self, kind: SyntaxKind) -> bool {
         if self.eat(kind) {
             return true;
         }
-        self.error(format!("expected {}", describe(kind)));
+        self.push_error(ErrorMsg::Expected(kind));
         false
     }
 
@@ -303,16 +373,21 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn start(&mut self) -> Marker {
         let pos = self.events.len() as u32;
-        self.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None });
+        self.events.push(Event::Start { kind: TOMBSTONE, forward_parent: 0 });
         Marker { pos, completed: false }
     }
 
-    pub(crate) fn error(&mut self, msg: impl Into<String>) {
-        self.events.push(Event::Error { msg: msg.into() });
+    pub(crate) fn error(&mut self, msg: impl Into<std::borrow::Cow<'static, str>>) {
+        self.push_error(ErrorMsg::Text(msg.into()));
+    }
+
+    fn push_error(&mut self, msg: ErrorMsg) {
+        self.events.push(Event::Error { msg: self.msgs.len() as u32 });
+        self.msgs.push(msg);
     }
 
     /// Reports an error and consumes one token (a balanced group if it opens one) into an `ERROR` node.
-    pub(crate) fn err_and_bump(&mut self, msg: &str) {
+    pub(crate) fn err_and_bump(&mut self, msg: &'static str) {
         let m = self.start();
         self.error(msg);
         self.bump_balanced();
@@ -378,6 +453,7 @@ impl<'t> Parser<'t> {
         Checkpoint {
             pos: self.pos,
             events: self.events.len(),
+            msgs: self.msgs.len(),
             names: self.names.journal_len(),
             bodies: self.lazy_bodies.len(),
         }
@@ -386,13 +462,15 @@ impl<'t> Parser<'t> {
     pub(crate) fn rewind(&mut self, cp: Checkpoint) {
         self.pos = cp.pos;
         self.events.truncate(cp.events);
+        self.msgs.truncate(cp.msgs);
         self.names.rewind(cp.names);
         self.lazy_bodies.truncate(cp.bodies);
     }
 
     /// Did anything since `cp` report an error?
     pub(crate) fn has_error_since(&self, cp: Checkpoint) -> bool {
-        self.events[cp.events..].iter().any(|e| matches!(e, Event::Error { .. }))
+        // Errors and their events are pushed and truncated together.
+        self.msgs.len() > cp.msgs
     }
 
     // ---- nesting
@@ -472,7 +550,7 @@ impl CompletedMarker {
     pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
         let m = p.start();
         match &mut p.events[self.pos as usize] {
-            Event::Start { forward_parent, .. } => *forward_parent = Some(m.pos - self.pos),
+            Event::Start { forward_parent, .. } => *forward_parent = m.pos - self.pos,
             _ => unreachable!(),
         }
         m
@@ -500,119 +578,4 @@ pub(crate) fn describe(kind: SyntaxKind) -> String {
             _ => format!("{kind:?}"),
         },
     }
-}
-
-/// Builds the rowan tree for `input` from the grammar's events. Trivia between
-/// significant tokens is attached before nodes open (so nodes start and end
-/// with significant tokens), and trailing trivia goes to the root.
-///
-/// `base_depth` is the depth at which the tree will be spliced (a lazy body);
-/// the returned list gives, for each `LAZY_BODY` opened, its first raw token
-/// and its depth (`base_depth` included).
-pub(crate) fn build_tree(
-    inp: &Input<'_>,
-    raw_range: std::ops::Range<usize>,
-    mut events: Vec<Event>,
-    base_depth: usize,
-) -> (GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>) {
-    let mut lazy_depths = Vec::new();
-    let lexed = inp.lexed;
-    let text = inp.text;
-    let mut builder = GreenNodeBuilder::new();
-    let mut errors = Vec::new();
-    let mut raw = raw_range.start; // next raw token to emit
-    let mut sig = 0usize; // next significant token
-    let mut depth = 0usize;
-    let mut forward_parents: Vec<SyntaxKind> = Vec::new();
-    let mut depth_capped = false;
-
-    let flush_trivia = |builder: &mut GreenNodeBuilder<'static>, raw: &mut usize, end: usize| {
-        while *raw < end && lexed.kind(*raw).is_trivia() {
-            builder.token(lexed.kind(*raw).into(), lexed.text(text, *raw));
-            *raw += 1;
-        }
-    };
-
-    for i in 0..events.len() {
-        match std::mem::replace(&mut events[i], Event::Start { kind: TOMBSTONE, forward_parent: None }) {
-            Event::Start { kind, forward_parent } => {
-                // Collect the chain of forward parents, outermost first.
-                forward_parents.push(kind);
-                let mut idx = i;
-                let mut fp = forward_parent;
-                while let Some(delta) = fp {
-                    idx += delta as usize;
-                    fp = match std::mem::replace(&mut events[idx], Event::Start { kind: TOMBSTONE, forward_parent: None }) {
-                        Event::Start { kind, forward_parent } => {
-                            forward_parents.push(kind);
-                            forward_parent
-                        }
-                        _ => unreachable!(),
-                    };
-                }
-                for kind in forward_parents.drain(..).rev() {
-                    if kind == TOMBSTONE {
-                        continue;
-                    }
-                    if depth > 0 && base_depth + depth >= MAX_TREE_DEPTH {
-                        // Too deep for recursive consumers (rowan's drop): the
-                        // node's contents go flat into its deepest allowed ancestor.
-                        if !depth_capped {
-                            depth_capped = true;
-                            let at = inp.sig.get(sig).map_or(lexed.start(raw_range.end) as usize, |&r| lexed.range(r as usize).start);
-                            errors.push(SyntaxError { range: TextRange::empty(TextSize::from(at as u32)), msg: "nesting too deep".into() });
-                        }
-                        depth += 1;
-                        continue;
-                    }
-                    if depth > 0 {
-                        flush_trivia(&mut builder, &mut raw, raw_range.end);
-                    }
-                    if kind == LAZY_BODY {
-                        lazy_depths.push((raw as u32, (base_depth + depth) as u32));
-                    }
-                    builder.start_node(kind.into());
-                    depth += 1;
-                }
-            }
-            Event::Finish => {
-                depth -= 1;
-                if depth > 0 && base_depth + depth >= MAX_TREE_DEPTH {
-                    continue;
-                }
-                if depth == 0 {
-                    // Root: everything left (trailing trivia, and tokens the grammar did not
-                    // consume, which it should not leave) goes inside it, keeping the tree lossless.
-                    while raw < raw_range.end {
-                        builder.token(lexed.kind(raw).into(), lexed.text(text, raw));
-                        raw += 1;
-                    }
-                }
-                builder.finish_node();
-            }
-            Event::Token { kind, n_raw } => {
-                flush_trivia(&mut builder, &mut raw, raw_range.end);
-                let start = lexed.range(raw).start;
-                let mut end = start;
-                for _ in 0..n_raw {
-                    end = lexed.range(raw).end;
-                    raw += 1;
-                    sig += 1;
-                }
-                builder.token(kind.into(), &text[start..end]);
-            }
-            Event::Error { msg } => {
-                // Point at the next significant token (or the end of input).
-                let at = inp.sig.get(sig).map_or(lexed.start(raw_range.end) as usize, |&r| lexed.range(r as usize).start);
-                let at = TextSize::from(at as u32);
-                errors.push(SyntaxError { range: TextRange::empty(at), msg });
-            }
-        }
-    }
-    if depth_capped {
-        // One "nesting too deep" is enough (the parser's guard may have reported it too).
-        let mut seen = false;
-        errors.retain(|e| !(e.msg == "nesting too deep" && std::mem::replace(&mut seen, true)));
-    }
-    (builder.finish(), errors, lazy_depths)
 }

@@ -148,6 +148,8 @@ define_kinds! {
         LINE_MARKER,
         /// `#pragma ...` and any other `#` directive line left in preprocessed text.
         PP_DIRECTIVE,
+        /// The text of a lazy body (`LAZY_BODY`), from its first token to its last, as one token.
+        BODY_TEXT,
     }
     nodes: {
         SOURCE_FILE, ERROR,

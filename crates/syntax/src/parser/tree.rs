@@ -1,0 +1,298 @@
+//! Grammar events to a rowan tree.
+//!
+//! Rowan's `GreenNodeBuilder` interns every token and every small node in a
+//! hash table; on a translation unit of millions of tokens that costs more
+//! than the grammar. `TreeBuilder` interns only short tokens, in a table
+//! keyed by the source text itself (no allocation to look one up), gives
+//! punctuators and keywords one shared token per kind, and builds nodes
+//! directly.
+//!
+//! A full parse builds one tree: where the declaration pass left a
+//! `LAZY_BODY`, the builder asks for that body's events (parsed after the
+//! declaration pass) and builds them in place, at the depth the `LAZY_BODY`
+//! had. No tree is built twice and nothing is spliced afterwards.
+
+use rowan::{GreenNode, GreenToken, NodeOrToken, TextRange, TextSize};
+use rustc_hash::FxHashMap;
+
+use super::{Event, Events, Input, SyntaxError, MAX_TREE_DEPTH};
+use crate::lexer::Lexed;
+use crate::SyntaxKind::{self, *};
+
+type GreenElement = NodeOrToken<GreenNode, GreenToken>;
+
+/// Tokens longer than this are not interned (comments, long strings, whole
+/// lazy bodies: rarely repeated, and expensive to hash).
+const MAX_INTERNED_LEN: usize = 48;
+
+/// Nodes with at most this many children, all of them shared, are shared
+/// too (`NAME_REF` of `x`, `SIMPLE_TYPE_SPECIFIER` of `int`, …): green
+/// trees are immutable, and a table lookup is cheaper than an allocation.
+const MAX_SHARED_CHILDREN: usize = 3;
+
+/// One shared `GreenToken` per distinct short (kind, text), one shared
+/// `GreenNode` per distinct small node of shared children.
+struct Cache<'t> {
+    /// Punctuators and keywords spelled canonically, by kind.
+    fixed: Vec<Option<GreenToken>>,
+    tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    /// Keyed by kind and the addresses of the children (shared, so alive as long as the table).
+    nodes: FxHashMap<(SyntaxKind, [usize; MAX_SHARED_CHILDREN]), GreenNode>,
+}
+
+impl<'t> Cache<'t> {
+    fn new() -> Cache<'t> {
+        Cache { fixed: vec![None; SyntaxKind::__LAST as usize], tokens: FxHashMap::default(), nodes: FxHashMap::default() }
+    }
+
+    /// The token, and whether it is shared.
+    fn token(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
+        if kind.text() == Some(text) {
+            let t = self.fixed[kind as usize].get_or_insert_with(|| GreenToken::new(kind.into(), text));
+            return (t.clone(), true);
+        }
+        if text.len() > MAX_INTERNED_LEN || kind == BODY_TEXT {
+            return (GreenToken::new(kind.into(), text), false);
+        }
+        (self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone(), true)
+    }
+}
+
+fn address(e: &GreenElement) -> usize {
+    match e {
+        NodeOrToken::Node(n) => &**n as *const rowan::GreenNodeData as usize,
+        NodeOrToken::Token(t) => &**t as *const rowan::GreenTokenData as usize,
+    }
+}
+
+/// Builds one tree from the events of a text's declaration pass (or of one
+/// lazy body) and, in place of its `LAZY_BODY`s, those of the bodies.
+pub(crate) struct TreeBuilder<'t> {
+    text: &'t str,
+    lexed: &'t Lexed,
+    cache: Cache<'t>,
+    /// The children of the open nodes, innermost last, and whether each is shared.
+    children: Vec<GreenElement>,
+    shared: Vec<bool>,
+    /// Open nodes: kind and index of their first child in `children`.
+    parents: Vec<(SyntaxKind, usize)>,
+    errors: Vec<SyntaxError>,
+    /// Each `LAZY_BODY` node left in the tree: its first raw token and its depth.
+    lazy_depths: Vec<(u32, u32)>,
+    depth_capped: bool,
+}
+
+/// The events of a lazy body parsed after the declaration pass.
+pub(crate) struct BodyEvents<'t> {
+    pub(crate) input: Input<'t>,
+    pub(crate) raw_range: std::ops::Range<usize>,
+    pub(crate) events: Events,
+}
+
+impl<'t> TreeBuilder<'t> {
+    pub(crate) fn new(text: &'t str, lexed: &'t Lexed) -> TreeBuilder<'t> {
+        TreeBuilder {
+            text,
+            lexed,
+            cache: Cache::new(),
+            children: Vec::with_capacity(1024),
+            shared: Vec::with_capacity(1024),
+            parents: Vec::with_capacity(256),
+            errors: Vec::new(),
+            lazy_depths: Vec::new(),
+            depth_capped: false,
+        }
+    }
+
+    /// The tree, its errors, and for each `LAZY_BODY` node in it its first
+    /// raw token and its depth.
+    pub(crate) fn finish(mut self) -> (GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>) {
+        if self.depth_capped {
+            // One "nesting too deep" is enough (the parser's guard may have reported it too).
+            let mut seen = false;
+            self.errors.retain(|e| !(e.msg == "nesting too deep" && std::mem::replace(&mut seen, true)));
+        }
+        self.cache = Cache::new();
+        let root = match self.children.pop() {
+            Some(NodeOrToken::Node(n)) if self.children.is_empty() => n,
+            _ => unreachable!("the events describe exactly one root node"),
+        };
+        (root, self.errors, self.lazy_depths)
+    }
+
+    fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+        let (token, shared) = self.cache.token(kind, text);
+        self.children.push(NodeOrToken::Token(token));
+        self.shared.push(shared);
+    }
+
+    fn finish_node(&mut self) {
+        let (kind, first) = self.parents.pop().expect("finish matches a start");
+        let n = self.children.len() - first;
+        if n <= MAX_SHARED_CHILDREN && self.shared[first..].iter().all(|&s| s) {
+            let mut key = [0; MAX_SHARED_CHILDREN];
+            for (k, c) in key.iter_mut().zip(&self.children[first..]) {
+                *k = address(c);
+            }
+            let children = &mut self.children;
+            let node = self
+                .cache
+                .nodes
+                .entry((kind, key))
+                .or_insert_with(|| GreenNode::new(kind.into(), children[first..].iter().cloned()))
+                .clone();
+            self.children.truncate(first);
+            self.shared.truncate(first);
+            self.children.push(NodeOrToken::Node(node));
+            self.shared.push(true);
+        } else {
+            let node = GreenNode::new(kind.into(), self.children.drain(first..));
+            self.shared.truncate(first);
+            self.children.push(NodeOrToken::Node(node));
+            self.shared.push(false);
+        }
+    }
+
+    fn raw_token(&mut self, raw: usize) {
+        self.token(self.lexed.kind(raw), self.lexed.text(self.text, raw));
+    }
+
+    /// Builds the tree of `events` (the grammar's over `inp`, whose tokens
+    /// are `lexed[raw_range]`) as one node, a child of the open node if any.
+    /// Trivia between significant tokens is attached before nodes open (so
+    /// nodes start and end with significant tokens); trailing trivia goes to
+    /// the root.
+    ///
+    /// `base_depth` is the depth of the root in the final tree. Where a
+    /// `LAZY_BODY` starts, `bodies(first raw token)` may give the body's
+    /// events, which are then built in its place (recursively).
+    pub(crate) fn build(
+        &mut self,
+        inp: Input<'t>,
+        raw_range: std::ops::Range<usize>,
+        mut events: Events,
+        base_depth: usize,
+        bodies: &mut dyn FnMut(u32) -> Option<BodyEvents<'t>>,
+    ) {
+        let lexed = self.lexed;
+        let msgs = &mut events.msgs;
+        let events = &mut events.events;
+        let mut raw = raw_range.start; // next raw token to emit
+        let mut sig = 0usize; // next significant token
+        let mut depth = 0usize; // open nodes of this build (capped ones included)
+        // Events of a `LAZY_BODY` replaced by its parsed body: skipped.
+        let mut skip = 0usize;
+        let mut chain: Vec<SyntaxKind> = Vec::new();
+        let sig_start = |inp: &Input<'_>, sig: usize| {
+            inp.sig.get(sig).map_or(lexed.start(raw_range.end), |&r| lexed.start(r as usize))
+        };
+
+        for i in 0..events.len() {
+            let event = std::mem::replace(&mut events[i], Event::Start { kind: TOMBSTONE, forward_parent: 0 });
+            if skip > 0 {
+                match event {
+                    Event::Start { kind, .. } if kind != TOMBSTONE => skip += 1,
+                    Event::Finish => skip -= 1,
+                    _ => {}
+                }
+                continue;
+            }
+            match event {
+                Event::Start { kind, forward_parent } => {
+                    // The chain of forward parents, outermost last.
+                    chain.push(kind);
+                    let (mut idx, mut fp) = (i, forward_parent);
+                    while fp != 0 {
+                        idx += fp as usize;
+                        match std::mem::replace(&mut events[idx], Event::Start { kind: TOMBSTONE, forward_parent: 0 }) {
+                            Event::Start { kind, forward_parent } => {
+                                chain.push(kind);
+                                fp = forward_parent;
+                            }
+                            _ => unreachable!("a forward parent is a start event"),
+                        }
+                    }
+                    while let Some(kind) = chain.pop() {
+                        if kind == TOMBSTONE {
+                            continue;
+                        }
+                        if depth > 0 && base_depth + depth >= MAX_TREE_DEPTH {
+                            // Too deep for recursive consumers (rowan's drop): the
+                            // node's contents go flat into its deepest allowed ancestor.
+                            if !self.depth_capped {
+                                self.depth_capped = true;
+                                let at = TextSize::from(sig_start(&inp, sig));
+                                self.errors.push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                            }
+                            depth += 1;
+                            continue;
+                        }
+                        if depth > 0 {
+                            raw = self.flush_trivia(raw, raw_range.end);
+                        }
+                        if kind == LAZY_BODY {
+                            let at_depth = (base_depth + depth) as u32;
+                            // Only the innermost node of a chain can be replaced.
+                            if chain.is_empty() {
+                                if let Some(body) = bodies(raw as u32) {
+                                    let (n_sig, end) = (body.input.len(), body.raw_range.end);
+                                    self.build(body.input, body.raw_range, body.events, at_depth as usize, bodies);
+                                    raw = end;
+                                    sig += n_sig;
+                                    skip = 1;
+                                    break;
+                                }
+                            }
+                            self.lazy_depths.push((raw as u32, at_depth));
+                        }
+                        self.parents.push((kind, self.children.len()));
+                        depth += 1;
+                    }
+                    chain.clear();
+                }
+                Event::Finish => {
+                    depth -= 1;
+                    if depth > 0 && base_depth + depth >= MAX_TREE_DEPTH {
+                        continue;
+                    }
+                    if depth == 0 {
+                        // Root: everything left (trailing trivia, and tokens the grammar did not
+                        // consume, which it should not leave) goes inside it, keeping the tree lossless.
+                        while raw < raw_range.end {
+                            self.raw_token(raw);
+                            raw += 1;
+                        }
+                    }
+                    self.finish_node();
+                }
+                Event::Token { kind, n_sig } => {
+                    raw = self.flush_trivia(raw, raw_range.end);
+                    let n = (n_sig as usize).min(inp.len().saturating_sub(sig));
+                    if n == 0 {
+                        continue;
+                    }
+                    let (first, last) = (inp.sig[sig] as usize, inp.sig[sig + n - 1] as usize);
+                    let text = &self.text[lexed.start(first) as usize..lexed.range(last).end];
+                    self.token(kind, text);
+                    raw = last + 1;
+                    sig += n;
+                }
+                Event::Error { msg } => {
+                    // Point at the next significant token (or the end of input).
+                    let at = TextSize::from(sig_start(&inp, sig));
+                    let msg = std::mem::replace(&mut msgs[msg as usize], super::ErrorMsg::Expected(TOMBSTONE));
+                    self.errors.push(SyntaxError { range: TextRange::empty(at), msg: msg.into_string() });
+                }
+            }
+        }
+    }
+
+    /// Emits the trivia tokens from `raw` on; returns the next raw token.
+    fn flush_trivia(&mut self, mut raw: usize, end: usize) -> usize {
+        while raw < end && self.lexed.kind(raw).is_trivia() {
+            self.raw_token(raw);
+            raw += 1;
+        }
+        raw
+    }
+}
