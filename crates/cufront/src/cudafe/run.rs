@@ -23,6 +23,8 @@ const CANNOT_OPEN: DiagId = DiagId(1696);
 const CANNOT_OPEN_BECAUSE: DiagId = DiagId(1697);
 /// Message 1538 `%s`: carries a parser message that has no catalog entry.
 const RAW_TEXT: DiagId = DiagId(1538);
+/// Message 3196 `to match this "{"`: the note under a missing `}`.
+const MATCHING_LBRACE: DiagId = DiagId(3196);
 
 pub fn run(cfg: &Config, out: impl Write) -> i32 {
     let start = Clock::now();
@@ -79,13 +81,22 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     }
     engine.set_pragmas(PragmaTimeline::new(records));
 
+    let root = parse.syntax_node();
     for e in parse.errors() {
         let at: u32 = e.range.start().into();
-        let diag = match catalog::by_text(&e.msg) {
+        let mut diag = match catalog::by_text(&e.msg) {
             Some(id) => Diagnostic::new(id, Severity::HardError),
             None => Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(e.msg.clone())),
         };
-        found.push((at, diag.at(location(&text, map, at, stdin))));
+        diag = diag.at(location(&text, map, at, stdin));
+        // `expected a "}"` points back at the brace it was to close (EDG's note 3196).
+        if e.msg == "expected a \"}\""
+            && let Some(open) = cufront_syntax::matching::brace_to_match(&root, e.range.start())
+        {
+            let note = Diagnostic::new(MATCHING_LBRACE, Severity::Note).at(location(&text, map, open.start().into(), stdin));
+            diag = diag.with_note(note);
+        }
+        found.push((at, diag));
     }
     // Stable: at one offset, pragma problems (found first) come first.
     found.sort_by_key(|(at, _)| *at);

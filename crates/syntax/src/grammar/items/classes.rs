@@ -360,8 +360,6 @@ fn enumerator_list(p: &mut Parser<'_>, scope: ScopeId, outer: Option<ScopeId>) {
             }
         }
     });
-    if !p.eat(R_CURLY) {
-        p.error("expected a \"}\"");
-    }
+    crate::grammar::recovery::expect_or_skip(p, R_CURLY);
     m.complete(p, ENUMERATOR_LIST);
 }
