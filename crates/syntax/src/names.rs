@@ -506,6 +506,13 @@ impl Names {
     }
 
     /// Unqualified lookup from the current scope, walking outwards.
+    ///
+    /// Cost: one hash probe per enclosing scope (the parent links form a
+    /// tree, see `reparent`, whose depth the parser's nesting bound limits),
+    /// plus at most `MAX_VISITS` scopes reached through using-directives and
+    /// bases from each of them. The budget is per enclosing scope on purpose:
+    /// a shared one would let directives in inner blocks hide the names that
+    /// an outer scope's directives make visible.
     pub fn lookup_entry(&self, name: &str) -> Option<Entry> {
         let mut s = Some(self.current);
         while let Some(id) = s {
@@ -624,6 +631,34 @@ mod tests {
         let b = n.new_scope(ScopeKind::Class, "B");
         n.reparent(b, ScopeId::GLOBAL);
         assert_eq!(n.scope_parent(b), Some(ScopeId::GLOBAL));
+    }
+
+    #[test]
+    fn deep_blocks_with_using_directives_stay_bounded() {
+        let mut n = Names::new();
+        // A namespace reachable through a wide fan of directives.
+        let hub = n.namespace_scope("hub", false);
+        let old = n.enter_scope(hub);
+        for i in 0..300 {
+            let leaf = n.namespace_scope(&format!("leaf{i}"), false);
+            n.using_directive(leaf);
+        }
+        n.enter_scope(old);
+        let target = n.namespace_scope("target", false);
+        let old = n.enter_scope(target);
+        n.declare("found", NameKind::Type);
+        n.enter_scope(old);
+        n.using_directive(target);
+        // 400 nested blocks, each nominating the hub.
+        for _ in 0..400 {
+            n.push_block_scope();
+            n.using_directive(hub);
+        }
+        // A miss ends (at most `MAX_VISITS` indirect visits per enclosing
+        // scope), and a name that an outer scope's directive makes visible
+        // is still found past the inner blocks' directives.
+        assert_eq!(n.lookup("missing"), None);
+        assert_eq!(n.lookup("found"), Some(NameKind::Type));
     }
 
     #[test]
