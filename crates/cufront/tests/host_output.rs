@@ -23,6 +23,7 @@ const PASSING: &[&str] = &[
     "cub_device.cu",
     "cxx20_concepts.cu",
     "cxx20_ranges.cu",
+    "device_vars.cu",
     "histogram.cu",
     "host_stl.cu",
     "jacobi_solver.cu",
@@ -54,7 +55,6 @@ const KNOWN: &[(&str, &str)] = &[
         "libcudacxx.cu",
         "module id key needs default template arguments (cuda::std::span)",
     ),
-    ("device_vars.cu", "__managed__ variables"),
     ("thrust_basics.cu", "extended lambdas"),
     ("thrust_zip.cu", "extended lambdas"),
 ];
@@ -79,15 +79,28 @@ fn overlay() -> &'static Path {
     })
 }
 
-/// Compiles `source` with `nvcc` keeping intermediates in `dir`; returns
-/// (`nm` lines "name type", module id) or nvcc's stderr.
+/// What one nvcc build gives.
+struct Build {
+    /// `nm` of the host object: "name type", sorted.
+    syms: Vec<String>,
+    /// The module id file.
+    id: String,
+    /// The host-reference array entries (`--device-c`), in order.
+    host_refs: Vec<String>,
+    /// The linked program's exit status, stdout and stderr, when asked for.
+    run: Option<(Option<i32>, String, String)>,
+}
+
+/// Compiles `source` with `nvcc` keeping intermediates in `dir` (and links
+/// and runs the program when `link`); nvcc's stderr when a step fails.
 fn compile(
     nvcc: &Path,
     source: &Path,
     std: &str,
     flags: &[String],
     dir: &Path,
-) -> Result<(Vec<String>, String), String> {
+    link: bool,
+) -> Result<Build, String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
     let obj = dir.join(format!("{stem}.o"));
@@ -122,19 +135,127 @@ fn compile(
     syms.sort();
     let id = std::fs::read_to_string(dir.join(format!("{stem}.module_id")))
         .map_err(|e| e.to_string())?;
-    Ok((syms, id))
+    let host = std::fs::read_to_string(dir.join(format!("{stem}.cudafe1.cpp")))
+        .map_err(|e| e.to_string())?;
+    let host_refs = host
+        .rsplit_once("#undef _NV_ANON_NAMESPACE\n")
+        .map(|(_, arrays)| {
+            arrays
+                .lines()
+                .filter(|l| l.starts_with("/* ") || l.contains("hostRef"))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let run = if link {
+        Some(link_and_run(nvcc, &obj, flags, dir)?)
+    } else {
+        None
+    };
+    Ok(Build {
+        syms,
+        id,
+        host_refs,
+        run,
+    })
 }
 
+/// Links the object into a program (nvcc adds the device link for `-rdc`)
+/// and runs it. Without a GPU the host part runs up to its first CUDA call.
+fn link_and_run(
+    nvcc: &Path,
+    obj: &Path,
+    flags: &[String],
+    dir: &Path,
+) -> Result<(Option<i32>, String, String), String> {
+    let exe = dir.join("prog");
+    let out = Command::new(nvcc)
+        .arg("-arch=sm_90")
+        .args(flags.iter().filter(|f| f.starts_with("-rdc") || *f == "-G"))
+        .arg(obj)
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("link: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let run = Command::new("timeout")
+        .arg("30")
+        .arg(&exe)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    Ok((
+        run.status.code(),
+        String::from_utf8_lossy(&run.stdout).into_owned(),
+        String::from_utf8_lossy(&run.stderr).into_owned(),
+    ))
+}
+
+/// The id's key is cudafe++'s time/process fallback (`…_<crc>_<pid>`): it
+/// differs from run to run.
+fn is_fallback_id(id: &str) -> bool {
+    let mut parts = id.trim_end().rsplit('_');
+    let pid = parts.next().unwrap_or("");
+    let crc = parts.next().unwrap_or("");
+    !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && crc.len() == 8
+        && crc.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// How a program is built and what is compared.
+#[derive(Clone, Copy)]
+struct Mode {
+    flags: &'static [&'static str],
+    /// Link both objects and compare what the programs do.
+    link: bool,
+}
+
+const WHOLE: Mode = Mode {
+    flags: &[],
+    link: false,
+};
+const RDC: Mode = Mode {
+    flags: &["-rdc=true"],
+    link: true,
+};
+const DEBUG: Mode = Mode {
+    flags: &["-G"],
+    link: false,
+};
+
 /// Real vs overlay for one source: `Ok(())` when equal, else what differs.
-fn compare(source: &Path, std: &str, flags: &[String], work: &Path) -> Result<(), String> {
-    let real = compile(&toolkit().nvcc(), source, std, flags, &work.join("real"))
-        .map_err(|e| format!("the real nvcc failed: {e}"))?;
+fn compare(
+    source: &Path,
+    std: &str,
+    flags: &[String],
+    mode: Mode,
+    work: &Path,
+) -> Result<(), String> {
+    let flags: Vec<String> = flags
+        .iter()
+        .cloned()
+        .chain(mode.flags.iter().map(|f| f.to_string()))
+        .collect();
+    let real = compile(
+        &toolkit().nvcc(),
+        source,
+        std,
+        &flags,
+        &work.join("real"),
+        mode.link,
+    )
+    .map_err(|e| format!("the real nvcc failed: {e}"))?;
     let ours = compile(
         &overlay().join("bin/nvcc"),
         source,
         std,
-        flags,
+        &flags,
         &work.join("ours"),
+        mode.link,
     )
     .map_err(|e| {
         format!(
@@ -142,24 +263,58 @@ fn compare(source: &Path, std: &str, flags: &[String], work: &Path) -> Result<()
             e.lines().take(5).collect::<Vec<_>>().join("\n")
         )
     })?;
-    if real.1 != ours.1 {
-        return Err(format!("module id {:?} != real {:?}", ours.1, real.1));
-    }
-    if real.0 != ours.0 {
-        let only_real: Vec<&String> = real
-            .0
+    // The fallback id cannot repeat; both sides must have used it, and the
+    // symbols that embed it are compared with it masked.
+    let masked = |b: &Build| -> Build {
+        let id = b.id.trim_end();
+        let mask = |v: &[String]| v.iter().map(|s| s.replace(id, "<id>")).collect();
+        Build {
+            syms: mask(&b.syms),
+            id: String::new(),
+            host_refs: mask(&b.host_refs),
+            run: b.run.clone(),
+        }
+    };
+    let (real, ours) = if is_fallback_id(&real.id) {
+        if !is_fallback_id(&ours.id) {
+            return Err(format!(
+                "module id {:?}: the real one is the fallback {:?}",
+                ours.id, real.id
+            ));
+        }
+        (masked(&real), masked(&ours))
+    } else {
+        if real.id != ours.id {
+            return Err(format!("module id {:?} != real {:?}", ours.id, real.id));
+        }
+        (real, ours)
+    };
+    let (real_syms, our_syms) = (&real.syms, &ours.syms);
+    if real_syms != our_syms {
+        let only_real: Vec<&String> = real_syms
             .iter()
-            .filter(|s| !ours.0.contains(s))
+            .filter(|s| !our_syms.contains(s))
             .take(5)
             .collect();
-        let only_ours: Vec<&String> = ours
-            .0
+        let only_ours: Vec<&String> = our_syms
             .iter()
-            .filter(|s| !real.0.contains(s))
+            .filter(|s| !real_syms.contains(s))
             .take(5)
             .collect();
         return Err(format!(
             "symbols differ: only real {only_real:?}, only ours {only_ours:?}"
+        ));
+    }
+    if real.host_refs != ours.host_refs {
+        return Err(format!(
+            "host-reference arrays differ:\nreal {:?}\nours {:?}",
+            real.host_refs, ours.host_refs
+        ));
+    }
+    if real.run != ours.run {
+        return Err(format!(
+            "the linked programs behave differently:\nreal {:?}\nours {:?}",
+            real.run, ours.run
         ));
     }
     Ok(())
@@ -196,6 +351,33 @@ const FOCUSED: &[(&str, &str)] = &[
          int main() { int h = 0; cudaMemcpyToSymbol(d_int, &h, sizeof h); }\n",
     ),
     (
+        "managed.cu",
+        "namespace N { __managed__ double md; }\n__managed__ int m_int = 5;\n__managed__ float marr[4][8];\n\
+         struct P { int a; };\n__managed__ P mp;\nstatic __managed__ int *mptr;\n\
+         int f(int m_int) { return m_int; }\n\
+         int main() { m_int = 3; N::md = 2.0; float *q = &marr[1][2]; decltype((mp)) r = mp;\n\
+         return mp.a + r.a + (int)*q + (int)sizeof marr + (mptr ? 1 : 0); }\n",
+    ),
+    (
+        "noinline.cu",
+        "#include <memory>\n__device__ __noinline__ float lookup(float x) { return x; }\n\
+         __global__ void k(float *p) { p[0] = lookup(p[1]); }\n\
+         int main() { auto s = std::make_shared<int>(1); k<<<1, 1>>>(0); return *s; }\n",
+    ),
+    (
+        "host_refs.cu",
+        "__global__ void zz_kernel() {}\n__global__ void unused_kernel() {}\nstatic __global__ void k_static() {}\n\
+         extern \"C\" __global__ void kc() {}\n\
+         namespace nsA { __global__ void k_ns() {} __device__ int d_ns; }\n\
+         namespace { __constant__ int c_anon; }\n\
+         template <class T> __global__ void k_t(T) {}\n\
+         __device__ int d_ext; static __device__ int d_int_static;\n__managed__ int m;\n\
+         __device__ int only_device; __device__ void df() { only_device = 1; }\n\
+         int f(int *a, int *b, int c, int d, int e) { return (a == b) + c + d + e; }\n\
+         int main() { zz_kernel<<<1, 1>>>(); k_static<<<1, 1>>>(); kc<<<1, 1>>>(); nsA::k_ns<<<1, 1>>>();\n\
+         k_t<<<1, 1>>>(1); k_t<int><<<1, 1>>>(1); return f(&d_ext, &nsA::d_ns, c_anon, d_int_static, m); }\n",
+    ),
+    (
         "anon_ns.cu",
         "namespace { __global__ void ka(int x) {} __device__ int av; struct Loc { int a; }; }\n\
          namespace outer { namespace { __global__ void kb() {} } }\n\
@@ -215,62 +397,141 @@ const FOCUSED: &[(&str, &str)] = &[
     ),
 ];
 
-#[test]
-fn focused_programs_match_the_real_build() {
-    let work = std::env::temp_dir().join(format!("cufront-host-output-{}", std::process::id()));
-    let results = par_map(FOCUSED, |(name, text)| {
-        let dir = work.join(name.trim_end_matches(".cu"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let src = dir.join(name);
-        std::fs::write(&src, text).unwrap();
-        compare(&src, "c++17", &[], &dir)
+/// Runs `programs` (name, source, standard, flags) in `mode`; the failures.
+fn run_all(
+    programs: &[(String, PathBuf, String, Vec<String>)],
+    mode: Mode,
+    tag: &str,
+) -> Vec<(String, Result<(), String>)> {
+    let work = std::env::temp_dir().join(format!("cufront-host-{tag}-{}", std::process::id()));
+    let results = par_map(programs, |(name, path, std, flags)| {
+        compare(
+            path,
+            std,
+            flags,
+            mode,
+            &work.join(name.trim_end_matches(".cu")),
+        )
     });
-    let failures: Vec<String> = FOCUSED
+    let _ = std::fs::remove_dir_all(&work);
+    programs
         .iter()
-        .zip(&results)
-        .filter_map(|((n, _), r)| match r {
-            Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(format!("{n}: {e}")),
-            Err(p) => Some(format!("{n}: panic {p}")),
+        .zip(results)
+        .map(|((n, ..), r)| (n.clone(), r.unwrap_or_else(|p| Err(format!("panic {p}")))))
+        .collect()
+}
+
+fn focused(mode: Mode, tag: &str) {
+    let dir = std::env::temp_dir().join(format!("cufront-host-src-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let programs: Vec<(String, PathBuf, String, Vec<String>)> = FOCUSED
+        .iter()
+        .map(|(name, text)| {
+            let src = dir.join(name);
+            std::fs::write(&src, text).unwrap();
+            (name.to_string(), src, "c++17".to_string(), Vec::new())
         })
         .collect();
-    let _ = std::fs::remove_dir_all(&work);
+    let failures: Vec<String> = run_all(&programs, mode, tag)
+        .into_iter()
+        .filter_map(|(n, r)| r.err().map(|e| format!("{n}: {e}")))
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]
-fn corpus_matches_the_real_build() {
-    let programs: Vec<Program> = corpus();
-    let work = std::env::temp_dir().join(format!("cufront-host-corpus-{}", std::process::id()));
-    let results = par_map(&programs, |p| {
-        let std = p.stds[0].as_str();
-        compare(
-            &p.path,
-            std,
-            &p.flags,
-            &work.join(p.name.trim_end_matches(".cu")),
-        )
-    });
+fn focused_programs_match_the_real_build() {
+    focused(WHOLE, "focused");
+}
+
+/// `-rdc=true`: also the host-reference arrays, the device link and what
+/// the linked programs do.
+#[test]
+fn focused_programs_match_the_real_build_with_rdc() {
+    focused(RDC, "focused-rdc");
+}
+
+/// Corpus programs in `mode`: those in `PASSING` must pass; `KNOWN` ones
+/// that start passing and programs in neither list are notes on stderr.
+fn corpus_in(mode: Mode, tag: &str, subset: Option<&[&str]>) {
+    let programs: Vec<(String, PathBuf, String, Vec<String>)> = corpus()
+        .into_iter()
+        .filter(|p: &Program| subset.is_none_or(|s| s.contains(&p.name.as_str())))
+        .map(|p| {
+            (
+                p.name.clone(),
+                p.path.clone(),
+                p.stds[0].as_str().to_string(),
+                p.flags.clone(),
+            )
+        })
+        .collect();
+    if let Some(s) = subset {
+        assert_eq!(
+            programs.len(),
+            s.len(),
+            "a subset program is missing from the corpus"
+        );
+    }
     let mut problems = Vec::new();
-    for (p, r) in programs.iter().zip(&results) {
-        let known = KNOWN.iter().find(|(n, _)| *n == p.name);
-        let passing = PASSING.contains(&p.name.as_str());
+    for (name, r) in run_all(&programs, mode, tag) {
+        let known = KNOWN.iter().find(|(n, _)| *n == name);
+        let passing = PASSING.contains(&name.as_str());
         match (r, known) {
             // Fixed elsewhere (e.g. by a parser change): a note, not a failure.
-            (Ok(Ok(())), Some((_, why))) => eprintln!(
-                "{} now passes: move it from KNOWN ({why}) to PASSING",
-                p.name
-            ),
-            (Ok(Ok(())), None) if !passing => {
-                eprintln!("{}: passes (new program: add it to PASSING)", p.name)
+            (Ok(()), Some((_, why))) => {
+                eprintln!("{name} ({tag}) now passes: move it from KNOWN ({why}) to PASSING")
             }
-            (Ok(Ok(())), None) => {}
-            (Ok(Err(_)), Some(_)) => {}
-            (Ok(Err(e)), None) if passing => problems.push(format!("{}: {e}", p.name)),
-            (Ok(Err(e)), None) => eprintln!("{}: does not pass (new program): {e}", p.name),
-            (Err(e), _) => problems.push(format!("{}: panic {e}", p.name)),
+            (Ok(()), None) if !passing => {
+                eprintln!("{name} ({tag}): passes (new program: add it to PASSING)")
+            }
+            (Ok(()), None) => {}
+            (Err(_), Some(_)) => {}
+            (Err(e), None) if passing => problems.push(format!("{name} ({tag}): {e}")),
+            (Err(e), None) => eprintln!("{name} ({tag}): does not pass (new program): {e}"),
         }
     }
-    let _ = std::fs::remove_dir_all(&work);
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn corpus_matches_the_real_build() {
+    corpus_in(WHOLE, "corpus", None);
+}
+
+/// The whole corpus through cicc three times is too slow for one test run;
+/// the `-rdc` and `-G` builds use a representative subset (CCCL-heavy
+/// programs included).
+const RDC_SUBSET: &[&str] = &[
+    "atomics_warp.cu",
+    "classes_ops.cu",
+    "coop_groups.cu",
+    "cub_block.cu",
+    "cub_device.cu",
+    "cxx20_ranges.cu",
+    "device_vars.cu",
+    "host_stl.cu",
+    "job_scheduler.cu",
+    "streams_graphs.cu",
+    "templates_traits.cu",
+    "variadic.cu",
+];
+
+const DEBUG_SUBSET: &[&str] = &[
+    "classes_ops.cu",
+    "cub_block.cu",
+    "device_vars.cu",
+    "reduction.cu",
+    "templates_traits.cu",
+];
+
+#[test]
+fn corpus_subset_matches_the_real_build_with_rdc() {
+    corpus_in(RDC, "corpus-rdc", Some(RDC_SUBSET));
+}
+
+#[test]
+fn corpus_subset_matches_the_real_build_with_debug() {
+    corpus_in(DEBUG, "corpus-g", Some(DEBUG_SUBSET));
 }

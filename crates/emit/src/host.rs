@@ -31,6 +31,11 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 
 use crate::items::{Items, scope_key};
 
+mod href;
+mod refs;
+
+use refs::{Kind, Refs};
+
 /// The options of the cudafe++ command line that shape the host file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostOptions {
@@ -69,6 +74,8 @@ struct Plan<'a> {
     edits: Vec<Edit>,
     unsupported: Vec<(TextRange, String)>,
     anon_ns: String,
+    /// Bodies of kernels and device functions: not host code.
+    device_bodies: Vec<TextRange>,
 }
 
 impl Plan<'_> {
@@ -88,6 +95,12 @@ impl Plan<'_> {
     }
     fn slice(&self, r: TextRange) -> &str {
         &self.text[usize::from(r.start())..usize::from(r.end())]
+    }
+    fn in_device_body(&self, r: TextRange) -> bool {
+        let i = self
+            .device_bodies
+            .partition_point(|b| b.start() <= r.start());
+        i > 0 && self.device_bodies[i - 1].contains_range(r)
     }
     fn unsupported(&mut self, node: &SyntaxNode, what: &str) {
         self.unsupported
@@ -116,9 +129,12 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         edits: Vec::new(),
         unsupported: Vec::new(),
         anon_ns: format!("_GLOBAL__N_{}", opts.module_id.trim_end_matches('\n')),
+        device_bodies: Vec::new(),
     };
     let index = SpaceIndex::build(root);
     let items = Items::build(root);
+    let refs = Refs::build(root, &index);
+    let mut host_refs = href::HostRefs::default();
     let mut size_t_done = false;
     walk::walk(root, &mut |node, ctx| match node.kind() {
         K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
@@ -137,8 +153,19 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &items, node, ctx),
         _ => {}
     });
+    plan.device_bodies.sort_by_key(|r| r.start());
     for n in root.descendants() {
         match n.kind() {
+            K::ID_EXPR if !refs.is_empty() => {
+                if let Some(e) = refs.resolve(&n) {
+                    if e.kind == Kind::Managed {
+                        managed_use(&mut plan, &n);
+                    }
+                    if opts.device_c && !plan.in_device_body(n.text_range()) {
+                        host_refs.add(e, &opts.module_id);
+                    }
+                }
+            }
             K::KERNEL_LAUNCH => launch(&mut plan, &n),
             K::GNU_ATTRIBUTE => strip_cuda_attributes(&mut plan, &n),
             K::LAMBDA_EXPR => {
@@ -156,6 +183,19 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
             _ => {}
         }
     }
+    // `__noinline__` is a macro that cudafe++ predefines (spec 20 §2).
+    if text.contains("__noinline__") {
+        for t in root
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+        {
+            if t.kind() == K::NOINLINE_KW
+                && !t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE)
+            {
+                plan.replace(t.text_range(), "__attribute__((noinline))");
+            }
+        }
+    }
     nv_pragmas(&mut plan);
     let mut out = header(opts, &primary_name(text));
     apply(&mut out, text, map, plan.edits);
@@ -163,6 +203,9 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         out.push('\n');
     }
     out.push_str(&trailer(opts));
+    if opts.device_c {
+        out.push_str(&host_refs.print());
+    }
     // Only constructs in code that is printed count: the edits dropped inside
     // `#if 0` bodies have the same ranges as their reports.
     HostFile {
@@ -198,6 +241,9 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
     let start: u32 = significant_range(node).start().into();
     let body_range = significant_range(&body);
     let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
+    if matches!(space, ExecSpace::Global | ExecSpace::Device) {
+        plan.device_bodies.push(body.text_range());
+    }
     match space {
         ExecSpace::Global if ctx.templated => {
             template_kernel(plan, node, specs.as_ref(), &d, &body)
@@ -537,7 +583,7 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         return;
     }
     if space == MemSpace::Managed {
-        plan.unsupported(node, "__managed__ variables are not supported yet");
+        managed_decl(plan, node, specs.as_ref(), &decls, ctx);
         return;
     }
     let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
@@ -581,6 +627,88 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
             }
         }
     }
+}
+
+/// `__managed__ T x = v;` → `__attribute__((section("__nv_managed_data__")))
+/// static T *x = 0;` (spec 30 §2.6): the host sees a pointer that the
+/// runtime sets when the module is registered; arrays become pointers to
+/// arrays (`(*a)[8]`). `static` comes from whole-program mode, as for the
+/// other device variables; the visibility attribute from
+/// `--device-hidden-visibility` in `--device-c` mode (external linkage only).
+fn managed_decl(
+    plan: &mut Plan<'_>,
+    node: &SyntaxNode,
+    specs: Option<&SyntaxNode>,
+    decls: &[(Option<SyntaxNode>, SyntaxNode)],
+    ctx: &Ctx,
+) {
+    let start: u32 = significant_range(node).start().into();
+    let static_kw = decl::has_keyword(specs, &[K::STATIC_KW]);
+    let extern_tok = specs.and_then(|s| {
+        s.children_with_tokens()
+            .filter_map(|t| t.into_token())
+            .find(|t| t.kind() == K::EXTERN_KW)
+    });
+    let mut prefix = String::from("__attribute__((section(\"__nv_managed_data__\"))) ");
+    if !plan.opts.device_c {
+        if !static_kw {
+            prefix.push_str("static ");
+        }
+        if let Some(t) = &extern_tok {
+            plan.replace(t.text_range(), "");
+        }
+    } else if !static_kw && !ctx.in_anonymous_namespace() && plan.opts.device_hidden_visibility {
+        prefix.push_str("__attribute__((visibility(\"hidden\"))) ");
+    }
+    plan.insert(start, prefix);
+    for (_, d) in decls {
+        let Some(name) = decl::name_node(d) else {
+            continue;
+        };
+        let r = significant_range(&name);
+        let array_or_fn = name
+            .next_sibling()
+            .is_some_and(|n| matches!(n.kind(), K::ARRAY_DECLARATOR | K::FUNCTION_DECLARATOR));
+        if array_or_fn {
+            plan.insert(r.start().into(), "(*");
+            plan.insert(r.end().into(), ")");
+        } else {
+            plan.insert(r.start().into(), "*");
+        }
+        let Some(init_decl) = d.parent().filter(|p| p.kind() == K::INIT_DECLARATOR) else {
+            continue;
+        };
+        let init = init_decl.children().find(|c| {
+            matches!(
+                c.kind(),
+                K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
+            )
+        });
+        match init {
+            Some(i) => {
+                let text = if i.kind() == K::EQUAL_INITIALIZER {
+                    "= 0"
+                } else {
+                    " = 0"
+                };
+                plan.replace(significant_range(&i), text);
+            }
+            // A declaration stays one; a definition gets its null pointer.
+            None if extern_tok.is_some() => {}
+            None => plan.insert(significant_range(d).end().into(), " = 0"),
+        }
+    }
+}
+
+/// A use of a managed variable: the pointer, dereferenced after the
+/// runtime's lazy initialization (spec 30 §2.6), in every printed context.
+fn managed_use(plan: &mut Plan<'_>, id: &SyntaxNode) {
+    let r = significant_range(id);
+    plan.insert(
+        r.start().into(),
+        "(*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (",
+    );
+    plan.insert(r.end().into(), ")))");
 }
 
 /// `using X = X<...>;` in a class: g++ rejects a member that changes what

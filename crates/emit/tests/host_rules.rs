@@ -30,12 +30,16 @@ fn check_with(src: &str, o: &HostOptions, want: Expect) {
         .text
         .strip_prefix(&header(o, "x.cu"))
         .expect("header first");
-    let body = body.strip_suffix(&trailer(o)).expect("trailer last");
+    let (body, after) = body.split_once(&trailer(o)).expect("trailer");
     // Trailing spaces (the column padding after a line directive) are not shown.
     let mut shown: String = body
         .lines()
         .map(|l| format!("{}\n", l.trim_end()))
         .collect();
+    if !after.is_empty() {
+        shown.push_str("--- after the trailer ---\n");
+        shown.push_str(after);
+    }
     for (r, what) in host.unsupported {
         shown.push_str(&format!("unsupported at {r:?}: {what}\n"));
     }
@@ -163,11 +167,42 @@ fn device_variables_with_device_c() {
     check_with(
         "__attribute__((device)) int d = 1;\nstatic __attribute__((device)) int s;\n",
         &o,
-        expect![[r#"
+        expect![[r##"
             # 1 "x.cu"
             __attribute__((visibility("hidden")))  int d ;
             static  int s;
-        "#]],
+            --- after the trailer ---
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRKI"))) __attribute__((weak)) const unsigned char hostRefKernelArrayInternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRKE"))) __attribute__((weak)) const unsigned char hostRefKernelArrayExternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRDI"))) __attribute__((weak)) const unsigned char hostRefDeviceArrayInternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRDE"))) __attribute__((weak)) const unsigned char hostRefDeviceArrayExternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRCI"))) __attribute__((weak)) const unsigned char hostRefConstantArrayInternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRCE"))) __attribute__((weak)) const unsigned char hostRefConstantArrayExternalLinkage[] = {
+            0x0};
+            }
+        "##]],
     );
 }
 
@@ -268,13 +303,243 @@ fn member_alias_that_changes_meaning_is_qualified() {
 #[test]
 fn unsupported_constructs_are_reported() {
     check(
-        "__attribute__((managed)) int m;\nvoid h() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n",
+        "void h() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n",
         expect![[r##"
             # 1 "x.cu"
-             int m;
             void h() { auto l = []  (int x) { return x; }; }
-            unsupported at 11..42: __managed__ variables are not supported yet
-            unsupported at 63..111: extended lambdas (__device__ or __host__ __device__ lambdas) are not supported yet
+            unsupported at 31..79: extended lambdas (__device__ or __host__ __device__ lambdas) are not supported yet
+        "##]],
+    );
+}
+
+#[test]
+fn managed_variables_become_pointers_and_uses_are_wrapped() {
+    check(
+        "namespace N { __attribute__((managed)) __attribute__((device)) double md; }\n\
+         __attribute__((managed)) __attribute__((device)) int m = 5, a[4][8];\n\
+         struct P { int m; int f() { return m; } };\n\
+         int h(int q) { N::md = 2.0; int *p = &a[1][2]; return m + sizeof m + ::m + q; }\n\
+         int g(int m) { return m; }\n\
+         int e(P p) { { int m = 1; } return p.m; }\n",
+        expect![[r##"
+            # 1 "x.cu"
+            namespace N { __attribute__((section("__nv_managed_data__"))) static   double *md = 0; }
+            __attribute__((section("__nv_managed_data__"))) static   int *m = 0, (*a)[4][8] = 0;
+            struct P { int m; int f() { return m; } };
+            int h(int q) { (*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (N::md))) = 2.0; int *p = &(*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (a)))[1][2]; return (*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (m))) + sizeof (*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (m))) + (*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (::m))) + q; }
+            int g(int m) { return m; }
+            int e(P p) { { int m = 1; } return p.m; }
+        "##]],
+    );
+}
+
+#[test]
+fn managed_variables_with_device_c() {
+    let o = HostOptions {
+        device_c: true,
+        static_host_stub: false,
+        ..opts()
+    };
+    check_with(
+        "extern __attribute__((managed)) __attribute__((device)) int x;\n\
+         static __attribute__((managed)) __attribute__((device)) int s;\n\
+         namespace { __attribute__((managed)) __attribute__((device)) int an; }\n",
+        &o,
+        expect![[r##"
+            # 1 "x.cu"
+            __attribute__((section("__nv_managed_data__"))) __attribute__((visibility("hidden"))) extern   int *x;
+            __attribute__((section("__nv_managed_data__"))) static   int *s = 0;
+            namespace _GLOBAL__N__0_4_x_cu_k __attribute__((visibility("hidden")))  { }; using namespace _GLOBAL__N__0_4_x_cu_k;
+            #pragma GCC diagnostic ignored "-Wattributes"
+            namespace _GLOBAL__N__0_4_x_cu_k __attribute__((visibility("hidden")))  {
+            # 3 "x.cu"
+                        __attribute__((section("__nv_managed_data__")))   int *an = 0; }
+            --- after the trailer ---
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRKI"))) __attribute__((weak)) const unsigned char hostRefKernelArrayInternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRKE"))) __attribute__((weak)) const unsigned char hostRefKernelArrayExternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRDI"))) __attribute__((weak)) const unsigned char hostRefDeviceArrayInternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRDE"))) __attribute__((weak)) const unsigned char hostRefDeviceArrayExternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRCI"))) __attribute__((weak)) const unsigned char hostRefConstantArrayInternalLinkage[] = {
+            0x0};
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRCE"))) __attribute__((weak)) const unsigned char hostRefConstantArrayExternalLinkage[] = {
+            0x0};
+            }
+        "##]],
+    );
+}
+
+#[test]
+fn noinline_is_the_gnu_attribute() {
+    check(
+        "__attribute__((device)) __noinline__ int f() { return 1; }\n\
+         __attribute__((__noinline__)) void g() {}\n",
+        expect![[r##"
+            # 1 "x.cu"
+            __attribute__((unused))  __attribute__((noinline)) int f() {int volatile ___ = 1;::exit(___);}
+            #if 0
+            { return 1; }
+            #endif
+            # 1 "x.cu"
+
+            __attribute__((__noinline__)) void g() {}
+        "##]],
+    );
+}
+
+/// `--device-c`: the six host-reference arrays list what host code names.
+#[test]
+fn host_reference_arrays() {
+    let o = HostOptions {
+        device_c: true,
+        static_host_stub: false,
+        ..opts()
+    };
+    check_with(
+        "__attribute__((global)) void zz_kernel() {}\n\
+         __attribute__((global)) void unused_kernel() {}\n\
+         static __attribute__((global)) void k_static() {}\n\
+         extern \"C\" __attribute__((global)) void kc() {}\n\
+         namespace nsA { __attribute__((global)) void k_ns() {} __attribute__((device)) int d_ns; }\n\
+         namespace { __attribute__((constant)) int c_anon; }\n\
+         template <class T> __attribute__((global)) void k_t(T) {}\n\
+         __attribute__((device)) int d_ext; static __attribute__((device)) int d_int_static;\n\
+         __attribute__((managed)) __attribute__((device)) int m;\n\
+         __attribute__((device)) int only_device; __attribute__((device)) void df() { only_device = 1; }\n\
+         void h() { zz_kernel<<<1, 1>>>(); k_static<<<1, 1>>>(); kc<<<1, 1>>>(); nsA::k_ns<<<1, 1>>>();\n\
+         k_t<<<1, 1>>>(1); k_t<int><<<1, 1>>>(1); f(&d_ext, &nsA::d_ns, c_anon, d_int_static, m); }\n",
+        &o,
+        expect![[r##"
+            # 1 "x.cu"
+            __attribute__((visibility("hidden")))  void zz_kernel();
+            #if 0
+            {}
+            #endif
+            # 1 "x.cu"
+
+            __attribute__((visibility("hidden")))  void unused_kernel();
+            #if 0
+            {}
+            #endif
+            # 2 "x.cu"
+
+            static  void k_static();
+            #if 0
+            {}
+            #endif
+            # 3 "x.cu"
+
+            extern "C" __attribute__((visibility("hidden")))  void kc();
+            #if 0
+            {}
+            #endif
+            # 4 "x.cu"
+
+            namespace nsA { __attribute__((visibility("hidden")))  void k_ns();
+            #if 0
+            {}
+            #endif
+            # 5 "x.cu"
+                                                                   __attribute__((visibility("hidden")))  int d_ns; }
+            namespace _GLOBAL__N__0_4_x_cu_k __attribute__((visibility("hidden")))  { }; using namespace _GLOBAL__N__0_4_x_cu_k;
+            #pragma GCC diagnostic ignored "-Wattributes"
+            namespace _GLOBAL__N__0_4_x_cu_k __attribute__((visibility("hidden")))  {
+            # 6 "x.cu"
+                        __attribute__((visibility("hidden")))  int c_anon; }
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T> static void __wrapper__device_stub_k_t(T &__cuda_p0) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T> __attribute__((visibility("hidden"))) void k_t(T __cuda_p0) {__wrapper__device_stub_k_t<T>(__cuda_p0);return;}
+            #if 0
+            {}
+            #endif
+            # 7 "x.cu"
+
+            __attribute__((visibility("hidden")))  int d_ext; static  int d_int_static;
+            __attribute__((section("__nv_managed_data__"))) __attribute__((visibility("hidden")))   int *m = 0;
+            __attribute__((visibility("hidden")))  int only_device; __attribute__((unused))  void df() {int volatile ___ = 1;::exit(___);}
+            #if 0
+            { only_device = 1; }
+            #endif
+            # 10 "x.cu"
+
+            void h() { ((__cudaPushCallConfiguration(1, 1)) ? (void)0 : zz_kernel()); ((__cudaPushCallConfiguration(1, 1)) ? (void)0 : k_static()); ((__cudaPushCallConfiguration(1, 1)) ? (void)0 : kc()); ((__cudaPushCallConfiguration(1, 1)) ? (void)0 : nsA::k_ns());
+            ((__cudaPushCallConfiguration(1, 1)) ? (void)0 : k_t(1)); ((__cudaPushCallConfiguration(1, 1)) ? (void)0 : k_t<int>(1)); f(&d_ext, &nsA::d_ns, c_anon, d_int_static, (*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (m)))); }
+            --- after the trailer ---
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRKI"))) __attribute__((weak)) const unsigned char hostRefKernelArrayInternalLinkage[] = {
+            /* __nv_static_11__0_4_x_cu_k_*3k_t* */
+            0x5f,0x5f,0x6e,0x76,0x5f,0x73,0x74,0x61,0x74,0x69,0x63,0x5f,0x31,0x31,0x5f,0x5f,0x30,0x5f,0x34,0x5f,0x78,0x5f,0x63,0x75,0x5f,0x6b,0x5f,0x2a,0x33,0x6b,0x5f,0x74,0x2a,0x0,
+            /* __nv_static_11__0_4_x_cu_k_*8k_static* */
+            0x5f,0x5f,0x6e,0x76,0x5f,0x73,0x74,0x61,0x74,0x69,0x63,0x5f,0x31,0x31,0x5f,0x5f,0x30,0x5f,0x34,0x5f,0x78,0x5f,0x63,0x75,0x5f,0x6b,0x5f,0x2a,0x38,0x6b,0x5f,0x73,0x74,0x61,0x74,0x69,0x63,0x2a,0x0,
+            };
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRKE"))) __attribute__((weak)) const unsigned char hostRefKernelArrayExternalLinkage[] = {
+            /* _Z3k_t* */
+            0x5f,0x5a,0x33,0x6b,0x5f,0x74,0x2a,0x0,
+            /* _Z9zz_kernel* */
+            0x5f,0x5a,0x39,0x7a,0x7a,0x5f,0x6b,0x65,0x72,0x6e,0x65,0x6c,0x2a,0x0,
+            /* _ZN3nsA4k_ns* */
+            0x5f,0x5a,0x4e,0x33,0x6e,0x73,0x41,0x34,0x6b,0x5f,0x6e,0x73,0x2a,0x0,
+            /* kc */
+            0x6b,0x63,0x0,
+            };
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRDI"))) __attribute__((weak)) const unsigned char hostRefDeviceArrayInternalLinkage[] = {
+            /* __nv_static_11__0_4_x_cu_k_*d_int_static */
+            0x5f,0x5f,0x6e,0x76,0x5f,0x73,0x74,0x61,0x74,0x69,0x63,0x5f,0x31,0x31,0x5f,0x5f,0x30,0x5f,0x34,0x5f,0x78,0x5f,0x63,0x75,0x5f,0x6b,0x5f,0x2a,0x64,0x5f,0x69,0x6e,0x74,0x5f,0x73,0x74,0x61,0x74,0x69,0x63,0x0,
+            };
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRDE"))) __attribute__((weak)) const unsigned char hostRefDeviceArrayExternalLinkage[] = {
+            /* _ZN3nsA4d_ns* */
+            0x5f,0x5a,0x4e,0x33,0x6e,0x73,0x41,0x34,0x64,0x5f,0x6e,0x73,0x2a,0x0,
+            /* d_ext */
+            0x64,0x5f,0x65,0x78,0x74,0x0,
+            /* m */
+            0x6d,0x0,
+            };
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRCI"))) __attribute__((weak)) const unsigned char hostRefConstantArrayInternalLinkage[] = {
+            /* __nv_static_11__0_4_x_cu_k_*22_GLOBAL__N__0_4_x_cu_k6c_anon* */
+            0x5f,0x5f,0x6e,0x76,0x5f,0x73,0x74,0x61,0x74,0x69,0x63,0x5f,0x31,0x31,0x5f,0x5f,0x30,0x5f,0x34,0x5f,0x78,0x5f,0x63,0x75,0x5f,0x6b,0x5f,0x2a,0x32,0x32,0x5f,0x47,0x4c,0x4f,0x42,0x41,0x4c,0x5f,0x5f,0x4e,0x5f,0x5f,0x30,0x5f,0x34,0x5f,0x78,0x5f,0x63,0x75,0x5f,0x6b,0x36,0x63,0x5f,0x61,0x6e,0x6f,0x6e,0x2a,0x0,
+            };
+            }
+
+            extern "C" {
+            extern __attribute__ ((section (".nvHRCE"))) __attribute__((weak)) const unsigned char hostRefConstantArrayExternalLinkage[] = {
+            0x0};
+            }
         "##]],
     );
 }

@@ -1,0 +1,265 @@
+//! Which namespace-scope CUDA entity an id-expression names: managed
+//! variables (every use is rewritten, spec 30 §2.6) and the kernels and
+//! device variables that host code references (the `--device-c`
+//! host-reference arrays, spec 30 §2.10).
+//!
+//! Lookup is syntactic (no `hir` yet): a name matches an entity with the
+//! same last component whose namespace encloses the use (unqualified), or
+//! whose namespace path ends with the written qualifier (qualified; `::x`
+//! from the global namespace). Anonymous namespaces are transparent. An
+//! unqualified name declared by an enclosing block, parameter list, for/if
+//! condition or class member list is local and matches nothing.
+//! Using-directives and namespace aliases are not followed.
+
+use cufront_cuda::attrs;
+use cufront_cuda::decl;
+use cufront_cuda::spaces::{ExecSpace, MemSpace, SpaceIndex, declarators, name_parts};
+use cufront_cuda::walk::{self, Seg};
+use cufront_syntax::{SyntaxKind as K, SyntaxNode};
+use rustc_hash::FxHashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Kernel,
+    Device,
+    Constant,
+    Managed,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Entity {
+    pub kind: Kind,
+    /// Enclosing namespaces, outermost first; `None` for an anonymous one.
+    pub path: Vec<Option<String>>,
+    pub name: String,
+    /// `static`, const without `extern`, or in an anonymous namespace.
+    pub internal: bool,
+    pub extern_c: bool,
+    pub templated: bool,
+}
+
+impl Entity {
+    fn named_path(&self) -> Vec<&str> {
+        self.path.iter().flatten().map(String::as_str).collect()
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Refs {
+    entities: Vec<Entity>,
+    by_name: FxHashMap<String, Vec<usize>>,
+}
+
+impl Refs {
+    pub fn build(root: &SyntaxNode, index: &SpaceIndex) -> Refs {
+        let mut refs = Refs::default();
+        walk::walk(root, &mut |node, ctx| {
+            if ctx.member || ctx.in_class() {
+                return;
+            }
+            if !matches!(node.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF) {
+                return;
+            }
+            let path: Vec<Option<String>> = ctx
+                .scope
+                .iter()
+                .map(|s| match s {
+                    Seg::Namespace { name, .. } => name.clone(),
+                    Seg::Class(c) => Some(c.clone()),
+                })
+                .collect();
+            let anon = ctx.in_anonymous_namespace();
+            for (specs, d) in declarators(node) {
+                let Some(name) = decl::name_node(&d) else {
+                    continue;
+                };
+                let (quals, last) = name_parts(&name);
+                if !quals.is_empty() {
+                    continue;
+                }
+                let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
+                let kind = if decl::function_declarator(&d).is_some() {
+                    if index.function_space(&d, ctx) != ExecSpace::Global {
+                        continue;
+                    }
+                    Kind::Kernel
+                } else {
+                    let a = attrs::of_declaration(specs.as_ref(), Some(&d));
+                    match MemSpace::from_attrs(&a) {
+                        MemSpace::Device => Kind::Device,
+                        MemSpace::Constant => Kind::Constant,
+                        MemSpace::Managed => Kind::Managed,
+                        MemSpace::Host | MemSpace::Shared => continue,
+                    }
+                };
+                let const_internal = kind != Kind::Kernel
+                    && decl::has_keyword(specs.as_ref(), &[K::CONST_KW, K::CONSTEXPR_KW])
+                    && !decl::has_keyword(specs.as_ref(), &[K::EXTERN_KW]);
+                let e = Entity {
+                    kind,
+                    path: path.clone(),
+                    name: last.clone(),
+                    internal: static_kw || anon || const_internal,
+                    extern_c: ctx.extern_c,
+                    templated: ctx.templated || ctx.specialization,
+                };
+                let slot = refs.by_name.entry(last).or_default();
+                if slot
+                    .iter()
+                    .any(|&i| refs.entities[i].path == e.path && refs.entities[i].kind == e.kind)
+                {
+                    continue;
+                }
+                slot.push(refs.entities.len());
+                refs.entities.push(e);
+            }
+        });
+        refs
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entities.is_empty()
+    }
+
+    /// The entity an `ID_EXPR` names, if it is one of ours.
+    pub fn resolve(&self, id_expr: &SyntaxNode) -> Option<&Entity> {
+        let name = id_expr
+            .children()
+            .find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID))?;
+        let (quals, last) = name_parts(&name);
+        let candidates = self.by_name.get(&last)?;
+        // `x.name` / `p->name`: a member, not ours.
+        if let Some(p) = id_expr.parent()
+            && p.kind() == K::MEMBER_EXPR
+            && p.children().next().as_ref() != Some(id_expr)
+        {
+            return None;
+        }
+        let global = id_expr
+            .descendants_with_tokens()
+            .filter_map(|t| t.into_token())
+            .find(|t| !t.kind().is_trivia())
+            .is_some_and(|t| t.kind() == K::COLON2);
+        let here = enclosing_namespaces(id_expr);
+        let here: Vec<&str> = here.iter().flatten().map(String::as_str).collect();
+        let quals: Vec<&str> = quals.iter().map(String::as_str).collect();
+        let mut best: Option<&Entity> = None;
+        for &i in candidates {
+            let e = &self.entities[i];
+            let p = e.named_path();
+            let ok = if global {
+                p == quals
+            } else if quals.is_empty() {
+                here.starts_with(&p)
+            } else {
+                p.ends_with(&quals) && here.starts_with(&p[..p.len() - quals.len()])
+            };
+            if ok && best.is_none_or(|b| b.path.len() < e.path.len()) {
+                best = Some(e);
+            }
+        }
+        if quals.is_empty() && !global && best.is_some() && declared_locally(id_expr, &last) {
+            return None;
+        }
+        best
+    }
+}
+
+/// The namespaces around a node, outermost first (`None`: anonymous).
+fn enclosing_namespaces(n: &SyntaxNode) -> Vec<Option<String>> {
+    let mut out = Vec::new();
+    for a in n.ancestors().filter(|a| a.kind() == K::NAMESPACE_DEF) {
+        let names = a
+            .children()
+            .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+            .map(|n| walk::identifiers(&n));
+        match names {
+            Some(v) if !v.is_empty() => out.extend(v.into_iter().rev().map(Some)),
+            _ => out.push(None),
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// Whether `name` is declared by a scope between `n` and its namespace:
+/// earlier statements of enclosing blocks, parameters, conditions, for-init
+/// statements, lambda captures, or members of an enclosing class.
+fn declared_locally(n: &SyntaxNode, name: &str) -> bool {
+    let mut child = n.clone();
+    for a in n.ancestors().skip(1) {
+        match a.kind() {
+            K::NAMESPACE_DEF | K::SOURCE_FILE | K::LINKAGE_SPEC => return false,
+            K::MEMBER_LIST => {
+                if a.children().any(|m| member_declares(&m, name)) {
+                    return true;
+                }
+            }
+            _ => {
+                for s in a.children() {
+                    if s.text_range().start() >= child.text_range().start() {
+                        break;
+                    }
+                    if declares(&s, name) {
+                        return true;
+                    }
+                }
+            }
+        }
+        child = a;
+    }
+    false
+}
+
+/// Whether a member declaration (possibly under `template <...>`) declares `name`.
+fn member_declares(m: &SyntaxNode, name: &str) -> bool {
+    match m.kind() {
+        K::SIMPLE_DECL | K::FUNCTION_DEF => declarators(m).iter().any(|(_, d)| {
+            decl::name_node(d).is_some_and(|nn| {
+                nn.kind() == K::NAME && walk::last_component(&nn).as_deref() == Some(name)
+            })
+        }),
+        K::MEMBER_DECL | K::TEMPLATE_DECL => m.children().any(|c| member_declares(&c, name)),
+        _ => false,
+    }
+}
+
+/// Whether a node (a statement, a declarator, a parameter list, a capture)
+/// declares `name` in the scope it is part of; nested blocks, lambda bodies
+/// and class bodies are not entered.
+fn declares(s: &SyntaxNode, name: &str) -> bool {
+    let mut stack = vec![s.clone()];
+    while let Some(x) = stack.pop() {
+        match x.kind() {
+            K::COMPOUND_STMT
+            | K::FUNCTION_BODY
+            | K::LAZY_BODY
+            | K::LAMBDA_EXPR
+            | K::MEMBER_LIST
+            | K::EQUAL_INITIALIZER
+            | K::INITIALIZER
+            | K::INIT_LIST
+            | K::TEMPLATE_ARG_LIST => continue,
+            K::DECLARATOR => {
+                if let Some(nn) = decl::name_node(&x)
+                    && nn.kind() == K::NAME
+                    && walk::last_component(&nn).as_deref() == Some(name)
+                {
+                    return true;
+                }
+            }
+            K::CAPTURE => {
+                // Only an init-capture declares a new name.
+                if x.children_with_tokens().any(|t| t.kind() == K::EQ)
+                    && walk::identifiers(&x).first().map(String::as_str) == Some(name)
+                {
+                    return true;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        stack.extend(x.children());
+    }
+    false
+}
