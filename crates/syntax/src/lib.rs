@@ -128,11 +128,14 @@ impl Parse {
         let input = parser::Input::new(&text, &lexed, &sig);
         let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
         let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth, tree_depth };
-        let mut work = parse_bodies(input, opts, &mut names, vec![rec]);
+        let mut parsed = Vec::new();
+        parse_bodies(input, opts, &mut names, vec![rec], &mut |rec, events| parsed.push((rec, events)));
         drop(names);
-        let (_, events) = work.first_mut()?.take()?;
+        let mut parsed = parsed.into_iter();
+        let (_, events) = parsed.next()?;
+        let mut source = BodySource::new(input, parsed);
         let mut builder = parser::TreeBuilder::new(&text, &lexed);
-        builder.build(input, 0..lexed.len(), events, tree_depth as usize, &mut body_source(input, &mut work));
+        builder.build(input, 0..lexed.len(), events, tree_depth as usize, &mut |start| source.take(start));
         let (green, mut errors, _) = builder.finish();
         errors.extend(lex_errors(&lexed));
         errors.sort_by_key(|e| e.range.start());
@@ -160,25 +163,22 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     let mut p = parser::Parser::new(input, &mut names, opts);
     grammar::source_file(&mut p);
     let (events, recs) = p.finish_with_bodies();
-    let mut builder = parser::TreeBuilder::new(text, lexed);
     let mut lazy = FxHashMap::default();
+    let (green, mut errors);
     if opts.lazy_bodies {
+        let mut builder = parser::TreeBuilder::new(text, lexed);
         builder.build(input, 0..lexed.len(), events, 0, &mut |_| None);
-    } else {
-        // Every body is parsed first (the grammar needs only the name table),
-        // then one tree is built with each body in its place.
-        let mut work = parse_bodies(input, opts, &mut names, recs.clone());
-        builder.build(input, 0..lexed.len(), events, 0, &mut body_source(input, &mut work));
-    }
-    let (green, mut errors, depths) = builder.finish();
-    if opts.lazy_bodies {
+        let depths;
+        (green, errors, depths) = builder.finish();
         // A body whose node was flattened by the depth cap has no node and
         // is never looked up; its entry is harmless.
         let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
         lazy.extend(recs.iter().map(|r| {
             let tree_depth = by_start.get(&r.raw_start).copied().unwrap_or(0);
-            (TextSize::from(input.lexed.start(r.raw_start as usize)), (r.scope, r.depth, tree_depth))
+            (TextSize::from(lexed.start(r.raw_start as usize)), (r.scope, r.depth, tree_depth))
         }));
+    } else {
+        (green, errors) = build_full(input, events, recs, opts, &mut names);
     }
     errors.extend(lex_errors(lexed));
     errors.sort_by_key(|e| e.range.start());
@@ -192,12 +192,9 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
     })
 }
 
-/// A parsed lazy body: its record and the grammar's events (taken when its tree is built).
-type BodyWork = Option<(parser::LazyBodyRec, parser::Events)>;
-
 /// Runs the grammar over the lazy bodies `recs` and the bodies nested in
-/// them, with the name table re-entered at each one's scope. Returns the
-/// work list (children after their parents) for `body_source`.
+/// them, with the name table re-entered at each one's scope, and hands each
+/// parsed body to `sink` (a body before the bodies nested in it).
 ///
 /// The table is rewound after each body of `recs` and its nested bodies
 /// (which are recorded in scopes that the body's parse creates), so every
@@ -208,54 +205,101 @@ fn parse_bodies(
     opts: ParseOptions,
     names: &mut Names,
     recs: Vec<parser::LazyBodyRec>,
-) -> Vec<BodyWork> {
-    let mut work: Vec<BodyWork> = Vec::with_capacity(recs.len());
-    let mut levels: Vec<u32> = Vec::with_capacity(recs.len());
+    sink: &mut dyn FnMut(parser::LazyBodyRec, parser::Events),
+) {
+    // The bodies of one element of `recs`, with their level of body nesting.
+    let mut group: Vec<(parser::LazyBodyRec, u32)> = Vec::new();
     for rec in recs {
         let journal = names.journal_len();
         let saved = names.current_scope();
-        let mut i = work.len();
-        work.push(Some((rec, parser::Events::default())));
-        levels.push(1);
-        while i < work.len() {
-            let Some((rec, _)) = work[i] else { unreachable!("work is taken only when trees are built") };
+        group.clear();
+        group.push((rec, 1));
+        let mut i = 0;
+        while let Some(&(rec, level)) = group.get(i) {
             let body = input.sub(rec.raw_start as usize..rec.raw_end as usize);
             names.enter_scope(rec.scope);
             let mut p = parser::Parser::new(body, names, opts);
             p.set_depth(rec.depth);
-            p.body_level = levels[i];
+            p.body_level = level;
             grammar::body(&mut p);
             let (events, nested) = p.finish_with_bodies();
-            work[i] = Some((rec, events));
-            for rec in nested {
-                work.push(Some((rec, parser::Events::default())));
-                levels.push(levels[i] + 1);
-            }
+            sink(rec, events);
+            group.extend(nested.into_iter().map(|rec| (rec, level + 1)));
             i += 1;
         }
         // Body-local names go away: the next body sees the declaration pass's table.
         names.rewind(journal);
         names.enter_scope(saved);
     }
-    work
 }
 
-/// What `TreeBuilder::build` asks for at each `LAZY_BODY`: the events of the
-/// body of `work` that starts at that raw token (each is given once).
-fn body_source<'a, 't>(
+/// What `TreeBuilder::build` asks for at each `LAZY_BODY`: the parsed body
+/// that starts at that raw token, from the bodies `parse_bodies` gives, in
+/// its order (those not asked for yet wait in `pending`).
+struct BodySource<'t, I> {
     input: parser::Input<'t>,
-    work: &'a mut [BodyWork],
-) -> impl FnMut(u32) -> Option<parser::BodyEvents<'t>> + 'a
-where
-    't: 'a,
-{
-    let index: FxHashMap<u32, usize> =
-        work.iter().enumerate().filter_map(|(i, w)| w.as_ref().map(|(rec, _)| (rec.raw_start, i))).collect();
-    move |raw_start| {
-        let (rec, events) = work[*index.get(&raw_start)?].take()?;
-        let raw_range = rec.raw_start as usize..rec.raw_end as usize;
-        Some(parser::BodyEvents { input: input.sub(raw_range.clone()), raw_range, events })
+    parsed: I,
+    pending: FxHashMap<u32, (parser::LazyBodyRec, parser::Events)>,
+}
+
+impl<'t, I: Iterator<Item = (parser::LazyBodyRec, parser::Events)>> BodySource<'t, I> {
+    fn new(input: parser::Input<'t>, parsed: I) -> Self {
+        BodySource { input, parsed, pending: FxHashMap::default() }
     }
+
+    fn take(&mut self, raw_start: u32) -> Option<parser::BodyEvents<'t>> {
+        let (rec, events) = match self.pending.remove(&raw_start) {
+            Some(body) => body,
+            None => loop {
+                let (rec, events) = self.parsed.next()?;
+                if rec.raw_start == raw_start {
+                    break (rec, events);
+                }
+                self.pending.insert(rec.raw_start, (rec, events));
+            },
+        };
+        let raw_range = rec.raw_start as usize..rec.raw_end as usize;
+        Some(parser::BodyEvents { input: self.input.sub(raw_range.clone()), raw_range, events })
+    }
+}
+
+/// Below this many tokens a full parse builds its tree on the parsing thread.
+const PARALLEL_BUILD_MIN_TOKENS: usize = 200_000;
+
+/// The tree of a full parse: the declaration pass's `events` with each body
+/// of `recs` (parsed here) in place of its `LAZY_BODY`. On large inputs the
+/// tree is built on a second thread while the bodies are parsed (the
+/// grammar needs only the name table, the builder only the events).
+fn build_full(
+    input: parser::Input<'_>,
+    events: parser::Events,
+    recs: Vec<parser::LazyBodyRec>,
+    opts: ParseOptions,
+    names: &mut Names,
+) -> (GreenNode, Vec<SyntaxError>) {
+    let range = 0..input.lexed.len();
+    let mut builder = parser::TreeBuilder::new(input.text, input.lexed);
+    if input.lexed.len() < PARALLEL_BUILD_MIN_TOKENS {
+        let mut parsed = Vec::new();
+        parse_bodies(input, opts, names, recs, &mut |rec, events| parsed.push((rec, events)));
+        let mut source = BodySource::new(input, parsed.into_iter());
+        builder.build(input, range, events, 0, &mut |start| source.take(start));
+        let (green, errors, _) = builder.finish();
+        return (green, errors);
+    }
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let build = s.spawn(move || {
+            let mut source = BodySource::new(input, rx.into_iter());
+            builder.build(input, range, events, 0, &mut |start| source.take(start));
+            builder.finish()
+        });
+        // A closed channel means the builder panicked: `join` reports it.
+        parse_bodies(input, opts, names, recs, &mut |rec, events| drop(tx.send((rec, events))));
+        drop(tx);
+        let (green, errors, _) = build.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (green, errors)
+    })
 }
 
 /// Debug form of a tree: one line per node/token with its range.

@@ -30,38 +30,99 @@ const MAX_INTERNED_LEN: usize = 48;
 /// trees are immutable, and a table lookup is cheaper than an allocation.
 const MAX_SHARED_CHILDREN: usize = 3;
 
+/// A child of an open node. Shared tokens and nodes are held by the cache
+/// and named by index: pushing one, or dropping it when its parent turns
+/// out to be shared too, touches no reference count.
+enum Child {
+    SharedToken(u32),
+    SharedNode(u32),
+    Own(GreenElement),
+}
+
 /// One shared `GreenToken` per distinct short (kind, text), one shared
 /// `GreenNode` per distinct small node of shared children.
 struct Cache<'t> {
+    tokens: Vec<GreenToken>,
+    nodes: Vec<GreenNode>,
     /// Punctuators and keywords spelled canonically, by kind.
-    fixed: Vec<Option<GreenToken>>,
-    tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
-    /// Keyed by kind and the addresses of the children (shared, so alive as long as the table).
-    nodes: FxHashMap<(SyntaxKind, [usize; MAX_SHARED_CHILDREN]), GreenNode>,
+    fixed: Vec<Option<u32>>,
+    /// Whitespace made of an optional newline and up to `MAX_INDENT` spaces
+    /// (most of it), by `whitespace_slot`.
+    whitespace: Vec<Option<u32>>,
+    other_tokens: FxHashMap<(SyntaxKind, &'t str), u32>,
+    /// Keyed by kind and the children (`child_key`).
+    node_ids: FxHashMap<(SyntaxKind, [u32; MAX_SHARED_CHILDREN]), u32>,
+}
+
+const MAX_INDENT: usize = 63;
+
+/// `whitespace[whitespace_slot(text)]` caches `text`, if it is an optional newline and spaces.
+fn whitespace_slot(text: &str) -> Option<usize> {
+    let (newline, spaces) = match text.as_bytes() {
+        [b'\n', rest @ ..] => (1, rest),
+        rest => (0, rest),
+    };
+    (spaces.len() <= MAX_INDENT && spaces.iter().all(|&b| b == b' '))
+        .then_some(newline * (MAX_INDENT + 1) + spaces.len())
+}
+
+/// A shared child as part of a node key (never 0: 0 pads keys of fewer children).
+fn child_key(c: &Child) -> Option<u32> {
+    match *c {
+        Child::SharedToken(id) => Some(2 * id + 1),
+        Child::SharedNode(id) => Some(2 * id + 2),
+        Child::Own(_) => None,
+    }
 }
 
 impl<'t> Cache<'t> {
-    fn new() -> Cache<'t> {
-        Cache { fixed: vec![None; SyntaxKind::__LAST as usize], tokens: FxHashMap::default(), nodes: FxHashMap::default() }
+    /// Sized for a text of `len` bytes (the tables then rarely grow).
+    fn new(len: usize) -> Cache<'t> {
+        let capacity = (len / 256).clamp(64, 1 << 16);
+        Cache {
+            tokens: Vec::with_capacity(capacity),
+            nodes: Vec::with_capacity(capacity),
+            fixed: vec![None; SyntaxKind::__LAST as usize],
+            whitespace: vec![None; 2 * (MAX_INDENT + 1)],
+            other_tokens: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            node_ids: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+        }
     }
 
-    /// The token, and whether it is shared.
-    fn token(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
+    fn new_token(tokens: &mut Vec<GreenToken>, kind: SyntaxKind, text: &str) -> u32 {
+        tokens.push(GreenToken::new(kind.into(), text));
+        (tokens.len() - 1) as u32
+    }
+
+    fn token(&mut self, kind: SyntaxKind, text: &'t str) -> Child {
+        let tokens = &mut self.tokens;
         if kind.text() == Some(text) {
-            let t = self.fixed[kind as usize].get_or_insert_with(|| GreenToken::new(kind.into(), text));
-            return (t.clone(), true);
+            let id = *self.fixed[kind as usize].get_or_insert_with(|| Cache::new_token(tokens, kind, text));
+            return Child::SharedToken(id);
+        }
+        if kind == WHITESPACE {
+            if let Some(slot) = whitespace_slot(text) {
+                let id = *self.whitespace[slot].get_or_insert_with(|| Cache::new_token(tokens, kind, text));
+                return Child::SharedToken(id);
+            }
         }
         if text.len() > MAX_INTERNED_LEN || kind == BODY_TEXT {
-            return (GreenToken::new(kind.into(), text), false);
+            return Child::Own(NodeOrToken::Token(GreenToken::new(kind.into(), text)));
         }
-        (self.tokens.entry((kind, text)).or_insert_with(|| GreenToken::new(kind.into(), text)).clone(), true)
+        let id = *self.other_tokens.entry((kind, text)).or_insert_with(|| Cache::new_token(tokens, kind, text));
+        Child::SharedToken(id)
+    }
+
+    fn element(&self, c: Child) -> GreenElement {
+        cache_element(&self.tokens, &self.nodes, c)
     }
 }
 
-fn address(e: &GreenElement) -> usize {
-    match e {
-        NodeOrToken::Node(n) => &**n as *const rowan::GreenNodeData as usize,
-        NodeOrToken::Token(t) => &**t as *const rowan::GreenTokenData as usize,
+fn cache_element(tokens: &[GreenToken], nodes: &[GreenNode], c: Child) -> GreenElement {
+    match c {
+        Child::SharedToken(id) => NodeOrToken::Token(tokens[id as usize].clone()),
+        Child::SharedNode(id) => NodeOrToken::Node(nodes[id as usize].clone()),
+        Child::Own(e) => e,
     }
 }
 
@@ -71,9 +132,8 @@ pub(crate) struct TreeBuilder<'t> {
     text: &'t str,
     lexed: &'t Lexed,
     cache: Cache<'t>,
-    /// The children of the open nodes, innermost last, and whether each is shared.
-    children: Vec<GreenElement>,
-    shared: Vec<bool>,
+    /// The children of the open nodes, innermost last.
+    children: Vec<Child>,
     /// Open nodes: kind and index of their first child in `children`.
     parents: Vec<(SyntaxKind, usize)>,
     errors: Vec<SyntaxError>,
@@ -94,9 +154,8 @@ impl<'t> TreeBuilder<'t> {
         TreeBuilder {
             text,
             lexed,
-            cache: Cache::new(),
+            cache: Cache::new(text.len()),
             children: Vec::with_capacity(1024),
-            shared: Vec::with_capacity(1024),
             parents: Vec::with_capacity(256),
             errors: Vec::new(),
             lazy_depths: Vec::new(),
@@ -112,8 +171,7 @@ impl<'t> TreeBuilder<'t> {
             let mut seen = false;
             self.errors.retain(|e| !(e.msg == "nesting too deep" && std::mem::replace(&mut seen, true)));
         }
-        self.cache = Cache::new();
-        let root = match self.children.pop() {
+        let root = match self.children.pop().map(|c| self.cache.element(c)) {
             Some(NodeOrToken::Node(n)) if self.children.is_empty() => n,
             _ => unreachable!("the events describe exactly one root node"),
         };
@@ -121,36 +179,32 @@ impl<'t> TreeBuilder<'t> {
     }
 
     fn token(&mut self, kind: SyntaxKind, text: &'t str) {
-        let (token, shared) = self.cache.token(kind, text);
-        self.children.push(NodeOrToken::Token(token));
-        self.shared.push(shared);
+        let child = self.cache.token(kind, text);
+        self.children.push(child);
     }
 
     fn finish_node(&mut self) {
         let (kind, first) = self.parents.pop().expect("finish matches a start");
         let n = self.children.len() - first;
-        if n <= MAX_SHARED_CHILDREN && self.shared[first..].iter().all(|&s| s) {
-            let mut key = [0; MAX_SHARED_CHILDREN];
-            for (k, c) in key.iter_mut().zip(&self.children[first..]) {
-                *k = address(c);
-            }
+        let mut key = [0; MAX_SHARED_CHILDREN];
+        let shared = n <= MAX_SHARED_CHILDREN
+            && key.iter_mut().zip(&self.children[first..]).all(|(k, c)| child_key(c).map(|c| *k = c).is_some());
+        let cache = &mut self.cache;
+        let child = if shared {
             let children = &mut self.children;
-            let node = self
-                .cache
-                .nodes
-                .entry((kind, key))
-                .or_insert_with(|| GreenNode::new(kind.into(), children[first..].iter().cloned()))
-                .clone();
-            self.children.truncate(first);
-            self.shared.truncate(first);
-            self.children.push(NodeOrToken::Node(node));
-            self.shared.push(true);
+            let id = *cache.node_ids.entry((kind, key)).or_insert_with(|| {
+                let elements = children.drain(first..).map(|c| cache_element(&cache.tokens, &cache.nodes, c));
+                cache.nodes.push(GreenNode::new(kind.into(), elements));
+                (cache.nodes.len() - 1) as u32
+            });
+            Child::SharedNode(id)
         } else {
-            let node = GreenNode::new(kind.into(), self.children.drain(first..));
-            self.shared.truncate(first);
-            self.children.push(NodeOrToken::Node(node));
-            self.shared.push(false);
-        }
+            let elements = self.children.drain(first..).map(|c| cache.element(c));
+            Child::Own(NodeOrToken::Node(GreenNode::new(kind.into(), elements)))
+        };
+        // Children of a shared node found in the table are just indices.
+        self.children.truncate(first);
+        self.children.push(child);
     }
 
     fn raw_token(&mut self, raw: usize) {
