@@ -166,10 +166,8 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     let mut lazy = FxHashMap::default();
     let (green, mut errors);
     if opts.lazy_bodies {
-        let mut builder = parser::TreeBuilder::new(text, lexed);
-        builder.build(input, 0..lexed.len(), events, 0, &mut |_| None);
         let depths;
-        (green, errors, depths) = builder.finish();
+        (green, errors, depths) = parser::build_split(text, lexed, input, events);
         // A body whose node was flattened by the depth cap has no node and
         // is never looked up; its entry is harmless.
         let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();

@@ -17,7 +17,7 @@ use crate::SyntaxKind::{self, *};
 
 mod tree;
 
-pub(crate) use tree::{BodyEvents, TreeBuilder};
+pub(crate) use tree::{build_split, BodyEvents, TreeBuilder};
 
 /// Nesting deeper than this is reported once and skipped as balanced tokens,
 /// so that the parser and every tree walk keep a bounded stack.
@@ -157,7 +157,7 @@ impl ErrorMsg {
 }
 
 /// The grammar's output for one input: events and the error messages they refer to.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Events {
     pub(crate) events: Vec<Event>,
     pub(crate) msgs: Vec<ErrorMsg>,

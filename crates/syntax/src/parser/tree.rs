@@ -140,6 +140,19 @@ pub(crate) struct TreeBuilder<'t> {
     /// Each `LAZY_BODY` node left in the tree: its first raw token and its depth.
     lazy_depths: Vec<(u32, u32)>,
     depth_capped: bool,
+    /// Building the second part of a split build: how many of the open
+    /// nodes in `parents` were opened by the first part, and the children
+    /// this part gave the ones it finished, innermost first.
+    inherited: usize,
+    tails: Vec<Vec<GreenElement>>,
+}
+
+/// Where a build is: next raw token, next significant token, open nodes.
+#[derive(Clone, Copy, Debug)]
+struct Cursor {
+    raw: usize,
+    sig: usize,
+    depth: usize,
 }
 
 /// The events of a lazy body parsed after the declaration pass.
@@ -160,12 +173,15 @@ impl<'t> TreeBuilder<'t> {
             errors: Vec::new(),
             lazy_depths: Vec::new(),
             depth_capped: false,
+            inherited: 0,
+            tails: Vec::new(),
         }
     }
 
     /// The tree, its errors, and for each `LAZY_BODY` node in it its first
     /// raw token and its depth.
     pub(crate) fn finish(mut self) -> (GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>) {
+        debug_assert!(self.inherited == 0 && self.tails.is_empty());
         if self.depth_capped {
             // One "nesting too deep" is enough (the parser's guard may have reported it too).
             let mut seen = false;
@@ -185,6 +201,14 @@ impl<'t> TreeBuilder<'t> {
 
     fn finish_node(&mut self) {
         let (kind, first) = self.parents.pop().expect("finish matches a start");
+        if self.parents.len() < self.inherited {
+            // A node opened before this part of the events: its children
+            // from here on are the tail `build_split` completes it with.
+            let tail: Vec<GreenElement> = self.children.drain(first..).map(|c| self.cache.element(c)).collect();
+            self.tails.push(tail);
+            self.inherited -= 1;
+            return;
+        }
         let n = self.children.len() - first;
         let mut key = [0; MAX_SHARED_CHILDREN];
         let shared = n <= MAX_SHARED_CHILDREN
@@ -228,12 +252,26 @@ impl<'t> TreeBuilder<'t> {
         base_depth: usize,
         bodies: &mut dyn FnMut(u32) -> Option<BodyEvents<'t>>,
     ) {
+        let mut at = Cursor { raw: raw_range.start, sig: 0, depth: 0 };
+        self.build_events(inp, raw_range, &mut events.events, &mut events.msgs, 0, &mut at, base_depth, bodies);
+    }
+
+    /// `build` of `events`, a part of a build's events starting at `at`,
+    /// whose error messages are `msgs` (numbered from `msg_base`).
+    #[allow(clippy::too_many_arguments)]
+    fn build_events(
+        &mut self,
+        inp: Input<'t>,
+        raw_range: std::ops::Range<usize>,
+        events: &mut [Event],
+        msgs: &mut [super::ErrorMsg],
+        msg_base: u32,
+        at: &mut Cursor,
+        base_depth: usize,
+        bodies: &mut dyn FnMut(u32) -> Option<BodyEvents<'t>>,
+    ) {
         let lexed = self.lexed;
-        let msgs = &mut events.msgs;
-        let events = &mut events.events;
-        let mut raw = raw_range.start; // next raw token to emit
-        let mut sig = 0usize; // next significant token
-        let mut depth = 0usize; // open nodes of this build (capped ones included)
+        let Cursor { mut raw, mut sig, mut depth } = *at;
         // Events of a `LAZY_BODY` replaced by its parsed body: skipped.
         let mut skip = 0usize;
         let mut chain: Vec<SyntaxKind> = Vec::new();
@@ -334,11 +372,12 @@ impl<'t> TreeBuilder<'t> {
                 Event::Error { msg } => {
                     // Point at the next significant token (or the end of input).
                     let at = TextSize::from(sig_start(&inp, sig));
-                    let msg = std::mem::replace(&mut msgs[msg as usize], super::ErrorMsg::Expected(TOMBSTONE));
+                    let msg = std::mem::replace(&mut msgs[(msg - msg_base) as usize], super::ErrorMsg::Expected(TOMBSTONE));
                     self.errors.push(SyntaxError { range: TextRange::empty(at), msg: msg.into_string() });
                 }
             }
         }
+        *at = Cursor { raw, sig, depth };
     }
 
     /// Emits the trivia tokens from `raw` on; returns the next raw token.
@@ -348,5 +387,194 @@ impl<'t> TreeBuilder<'t> {
             raw += 1;
         }
         raw
+    }
+}
+
+/// Below this many events the declaration pass's tree is built on one thread.
+const SPLIT_MIN_EVENTS: usize = 400_000;
+
+/// Split points are only looked for this shallow (namespace members).
+const MAX_SPLIT_DEPTH: usize = 8;
+
+/// The tree of `events` (the declaration pass's over all of `inp`, with
+/// lazy bodies left as they are), built in two halves on two threads when
+/// it is large. Same result as `TreeBuilder::build` then `finish`.
+pub(crate) fn build_split<'t>(
+    text: &'t str,
+    lexed: &'t Lexed,
+    inp: Input<'t>,
+    mut events: Events,
+) -> (GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>) {
+    let split = match events.events.len() {
+        n if n >= SPLIT_MIN_EVENTS => find_split(&events.events, n / 2),
+        _ => None,
+    };
+    build_split_at(text, lexed, inp, events, split)
+}
+
+fn build_split_at<'t>(
+    text: &'t str,
+    lexed: &'t Lexed,
+    inp: Input<'t>,
+    mut events: Events,
+    split: Option<Split>,
+) -> (GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>) {
+    let raw_range = 0..lexed.len();
+    let Some(split) = split else {
+        let mut builder = TreeBuilder::new(text, lexed);
+        builder.build(inp, raw_range, events, 0, &mut |_| None);
+        return builder.finish();
+    };
+    let (events1, events2) = events.events.split_at_mut(split.index);
+    let (msgs1, msgs2) = events.msgs.split_at_mut(split.msgs);
+    // Where the first half stops emitting: after its last token, or after
+    // the trivia that follows if it opened a node since (nodes open after
+    // the trivia before them).
+    let raw = match (split.sig, split.trivia_flushed) {
+        (n, true) => inp.sig.get(n).map_or(raw_range.end, |&r| r as usize),
+        (0, false) => raw_range.start,
+        (n, false) => inp.sig[n - 1] as usize + 1,
+    };
+    let depth = split.open.len();
+    let mut first = TreeBuilder::new(text, lexed);
+    let mut second = TreeBuilder::new(text, lexed);
+    second.parents.extend(split.open.iter().map(|&k| (k, 0)));
+    second.inherited = depth;
+    std::thread::scope(|s| {
+        let range = raw_range.clone();
+        let second = s.spawn(move || {
+            let mut at = Cursor { raw, sig: split.sig, depth };
+            second.build_events(inp, range, events2, msgs2, split.msgs as u32, &mut at, 0, &mut |_| None);
+            second
+        });
+        let mut at = Cursor { raw: raw_range.start, sig: 0, depth: 0 };
+        first.build_events(inp, raw_range, events1, msgs1, 0, &mut at, 0, &mut |_| None);
+        let mut second = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // The open nodes of the first half, completed with the second half's tails.
+        let heads: Vec<(SyntaxKind, usize)> = std::mem::take(&mut first.parents);
+        let mut node: Option<GreenNode> = None;
+        for (level, &(kind, start)) in heads.iter().enumerate().rev() {
+            let head: Vec<Child> = first.children.drain(start..).collect();
+            let tail = second.tails.get_mut(depth - 1 - level).map(std::mem::take).unwrap_or_default();
+            let elements: Vec<GreenElement> = head
+                .into_iter()
+                .map(|c| first.cache.element(c))
+                .chain(node.take().map(NodeOrToken::Node))
+                .chain(tail)
+                .collect();
+            node = Some(GreenNode::new(kind.into(), elements));
+        }
+        let root = node.expect("a split point is inside the root");
+        first.errors.append(&mut second.errors);
+        first.lazy_depths.append(&mut second.lazy_depths);
+        if first.depth_capped || second.depth_capped {
+            let mut seen = false;
+            first.errors.retain(|e| !(e.msg == "nesting too deep" && std::mem::replace(&mut seen, true)));
+        }
+        (root, first.errors, first.lazy_depths)
+    })
+}
+
+/// A point to split a build at: before event `index`, with the kinds of the
+/// nodes open there (outermost first), the significant tokens and the error
+/// messages the events before it account for.
+struct Split {
+    index: usize,
+    open: Vec<SyntaxKind>,
+    sig: usize,
+    msgs: usize,
+    /// A node was opened inside the root since the last token.
+    trivia_flushed: bool,
+}
+
+/// The first event from `from` on that starts a node at most
+/// `MAX_SPLIT_DEPTH` deep, with no forward parent link across it.
+fn find_split(events: &[Event], from: usize) -> Option<Split> {
+    let mut open: Vec<SyntaxKind> = Vec::new();
+    let (mut sig, mut msgs) = (0usize, 0usize);
+    let mut trivia_flushed = false;
+    // Starts already opened as forward parents, and the furthest one linked to.
+    let mut taken: rustc_hash::FxHashSet<usize> = Default::default();
+    let mut furthest = 0usize;
+    for (i, event) in events.iter().enumerate() {
+        match *event {
+            Event::Start { kind, forward_parent } => {
+                if i >= from && furthest < i && open.len() <= MAX_SPLIT_DEPTH && !taken.contains(&i) {
+                    return Some(Split { index: i, open, sig, msgs, trivia_flushed });
+                }
+                if taken.remove(&i) {
+                    continue;
+                }
+                // The chain, outermost last, as `build_events` opens it.
+                let mut chain = vec![kind];
+                let (mut idx, mut fp) = (i, forward_parent);
+                while fp != 0 {
+                    idx += fp as usize;
+                    match events.get(idx) {
+                        Some(&Event::Start { kind, forward_parent }) => {
+                            taken.insert(idx);
+                            furthest = furthest.max(idx);
+                            chain.push(kind);
+                            fp = forward_parent;
+                        }
+                        _ => return None,
+                    }
+                }
+                for kind in chain.into_iter().rev().filter(|&k| k != TOMBSTONE) {
+                    trivia_flushed |= !open.is_empty();
+                    open.push(kind);
+                }
+                if open.len() >= MAX_TREE_DEPTH {
+                    return None;
+                }
+            }
+            Event::Finish => {
+                open.pop()?;
+            }
+            Event::Token { n_sig, .. } => {
+                sig += n_sig as usize;
+                trivia_flushed = false;
+            }
+            Event::Error { .. } => msgs += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::{ParseOptions, Parser, SigTokens};
+    use crate::{grammar, lexer, names::Names};
+
+    /// A build split anywhere gives the tree, errors and lazy body depths of
+    /// the build in one piece (trivia, forward parents, errors, bodies).
+    #[test]
+    fn split_builds_equal_whole_builds() {
+        let text = "# 1 \"a.cu\"\nnamespace n { // c\n  template <class T> struct S : T { int f() { return 1; } S() : x(1 + 2 * 3) {} int x; };\n\
+                    int g(int a, int b = 1 >> 2) { return a; }\n  enum E { A = 1, B };\n  int v = (1, 2) ? g(3) : 4;\n}\n\
+                    int bad( ; struct Q { void h() try {} catch (...) {} };\n  extern \"C\" { int k; }\n";
+        let lexed = lexer::lex(text, Default::default());
+        let sig = SigTokens::new(&lexed);
+        let inp = Input::new(text, &lexed, &sig);
+        let mut names = Names::new();
+        let mut p = Parser::new(inp, &mut names, ParseOptions { lazy_bodies: true, ..ParseOptions::default() });
+        grammar::source_file(&mut p);
+        let (events, _) = p.finish_with_bodies();
+        let whole = build_split_at(text, &lexed, inp, events.clone(), None);
+        assert!(!whole.1.is_empty() && !whole.2.is_empty(), "the text has errors and lazy bodies");
+        let mut splits = 0;
+        for from in 1..events.events.len() {
+            let Some(split) = find_split(&events.events, from) else { continue };
+            if split.index != from {
+                continue;
+            }
+            splits += 1;
+            let parts = build_split_at(text, &lexed, inp, events.clone(), Some(split));
+            assert_eq!(parts.0, whole.0, "split at event {from}");
+            assert_eq!(parts.1, whole.1, "errors, split at event {from}");
+            assert_eq!(parts.2, whole.2, "lazy bodies, split at event {from}");
+        }
+        assert!(splits > 20, "only {splits} split points");
     }
 }
