@@ -32,7 +32,7 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 use crate::items::{Items, scope_key};
 
 mod href;
-mod refs;
+pub(crate) mod refs;
 
 use refs::{Kind, Refs};
 

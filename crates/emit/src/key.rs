@@ -194,11 +194,32 @@ fn ineligible(
 /// The key of the module id: the linkage name of the first eligible
 /// definition outside system headers, or `None` when there is none.
 /// `Err` when the first eligible entity cannot be mangled (yet).
-pub fn module_key(root: &SyntaxNode, map: &SourceMap) -> Option<Result<String, String>> {
+///
+/// With `--device-c`, cudafe++ fixes the id when host code first names an
+/// entity whose host-reference entry carries the id (`__nv_static_<id>_`:
+/// static or anonymous-namespace kernels and device variables, any
+/// template kernel); an eligible definition must start before that point,
+/// else the id is the fallback (found by differential testing, spec 30 §4.2).
+pub fn module_key(
+    root: &SyntaxNode,
+    map: &SourceMap,
+    device_c: bool,
+) -> Option<Result<String, String>> {
     let items = Items::build(root);
+    let limit = if device_c {
+        let index = cufront_cuda::SpaceIndex::build(root);
+        crate::host::refs::Refs::build(root, &index).first_internal_host_ref(root, &index)
+    } else {
+        None
+    };
     let mut found: Option<Result<String, String>> = None;
+    let mut too_late = false;
     walk::walk(root, &mut |node, ctx| {
-        if found.is_some() || !matches!(node.kind(), K::FUNCTION_DEF | K::SIMPLE_DECL) {
+        if found.is_some() || too_late || !matches!(node.kind(), K::FUNCTION_DEF | K::SIMPLE_DECL) {
+            return;
+        }
+        if limit.is_some_and(|l| u32::from(node.text_range().start()) > l) {
+            too_late = true;
             return;
         }
         if map.flags_at(node.text_range().start().into()).system {

@@ -7,7 +7,7 @@ fn key(src: &str) -> Option<Result<String, String>> {
     let parse = cufront_syntax::parse(src, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
     let map = SourceMap::new(src, "t.cu");
-    module_key(&parse.syntax_node(), &map)
+    module_key(&parse.syntax_node(), &map, false)
 }
 
 fn mangled(src: &str) -> String {
@@ -140,4 +140,61 @@ fn system_headers_do_not_count() {
 #[test]
 fn unresolved_types_are_errors_not_guesses() {
     assert!(matches!(key("void f(Unknown) {}"), Some(Err(_))));
+}
+
+/// `--device-c`: a host reference that needs the id (`__nv_static_<id>_`)
+/// before any eligible definition gives the fallback (spec 30 §4.2; each
+/// case checked against cudafe++ 13.0).
+#[test]
+fn device_c_key_is_fixed_at_the_first_internal_host_reference() {
+    let rdc = |src: &str| {
+        let parse = cufront_syntax::parse(src, ParseOptions::default());
+        assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
+        let map = SourceMap::new(src, "t.cu");
+        module_key(&parse.syntax_node(), &map, true).map(|r| r.unwrap())
+    };
+    let g = "__attribute__((global))";
+    let d = "__attribute__((device))";
+    let cases: Vec<(String, Option<&str>)> = vec![
+        // A template kernel launched from a host template: always internal.
+        (
+            format!(
+                "template<class T> {g} void k(T){{}} template<class T> void f(T t){{ k<<<1,1>>>(t); }} int x = 1; int main(){{}}"
+            ),
+            None,
+        ),
+        (
+            format!(
+                "int x = 1; template<class T> {g} void k(T){{}} template<class T> void f(T t){{ k<<<1,1>>>(t); }}"
+            ),
+            Some("x"),
+        ),
+        // Launched from main itself: main is already the key.
+        (
+            format!("template<class T> {g} void k(T){{}} int main(){{ k<<<1,1>>>(1); }}"),
+            Some("main"),
+        ),
+        (
+            format!("static {g} void k(int){{}} static void h(){{ k<<<1,1>>>(1); }} int x = 1;"),
+            None,
+        ),
+        (
+            format!("static {d} int v; static int *h(){{ return &v; }} int x = 1;"),
+            None,
+        ),
+        // External entities and device code do not count.
+        (
+            format!("{d} int v; static int *h(){{ return &v; }} int x = 1;"),
+            Some("x"),
+        ),
+        (
+            format!("static {d} int v; static {g} void k(){{ v = 1; }} int x = 1;"),
+            Some("x"),
+        ),
+    ];
+    for (src, want) in cases {
+        assert_eq!(rdc(&src).as_deref(), want, "{src}");
+        let whole = key(&src).map(|r| r.unwrap());
+        assert!(whole.is_some(), "{src}: whole-program mode keeps a key");
+    }
 }

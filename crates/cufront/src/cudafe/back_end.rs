@@ -43,7 +43,7 @@ pub fn module_id(
         .orig_src_file_name
         .clone()
         .unwrap_or_else(|| cfg.input.clone());
-    let key = cufront_emit::key::module_key(root, map);
+    let key = cufront_emit::key::module_key(root, map, cfg.emit.device_c);
     match key {
         Some(Ok(key)) => module_id::module_id(&IdInputs {
             path_name: cfg.orig_src_path_name.as_deref(),

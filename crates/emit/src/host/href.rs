@@ -3,7 +3,7 @@
 //! patterns (`*` = any text) in six weak arrays after the trailer. The
 //! device linker keeps what they name.
 
-use super::refs::{Entity, Kind};
+use super::refs::{Entity, Kind, Refs};
 
 /// The patterns found so far, per array (KI, KE, DI, DE, CI, CE).
 #[derive(Default)]
@@ -62,12 +62,10 @@ impl HostRefs {
         // A template kernel's instantiations are named by one internal
         // pattern, plus the external one unless the template itself has
         // internal linkage.
-        if e.internal {
+        if Refs::internal_entry(e) {
             self.arrays[base].push(internal());
-        } else if e.kind == Kind::Kernel && e.templated {
-            self.arrays[base].push(internal());
-            self.arrays[base + 1].push(external());
-        } else {
+        }
+        if !e.internal {
             self.arrays[base + 1].push(external());
         }
     }

@@ -117,6 +117,49 @@ impl Refs {
         refs
     }
 
+    /// Whether host code naming `e` gives an internal-linkage
+    /// host-reference entry (spec 30 §2.10): internal entities, and
+    /// template kernels (always listed internally too).
+    pub fn internal_entry(e: &Entity) -> bool {
+        e.internal || (e.kind == Kind::Kernel && e.templated)
+    }
+
+    /// Where host code first names an entity with an internal-linkage
+    /// host-reference entry (templates and system headers included).
+    pub fn first_internal_host_ref(&self, root: &SyntaxNode, index: &SpaceIndex) -> Option<u32> {
+        if !self.entities.iter().any(Refs::internal_entry) {
+            return None;
+        }
+        let mut device = Vec::new();
+        walk::walk(root, &mut |node, ctx| {
+            if node.kind() != K::FUNCTION_DEF {
+                return;
+            }
+            let Some(d) = node.children().find(|c| c.kind() == K::DECLARATOR) else {
+                return;
+            };
+            if matches!(
+                index.function_space(&d, ctx),
+                ExecSpace::Global | ExecSpace::Device
+            ) && let Some(b) = node
+                .children()
+                .find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY))
+            {
+                device.push(b.text_range());
+            }
+        });
+        device.sort_by_key(|r| r.start());
+        root.descendants()
+            .filter(|n| n.kind() == K::ID_EXPR)
+            .filter(|n| {
+                let r = n.text_range();
+                let i = device.partition_point(|b| b.start() <= r.start());
+                !(i > 0 && device[i - 1].contains_range(r))
+            })
+            .find(|n| self.resolve(n).is_some_and(Refs::internal_entry))
+            .map(|n| n.text_range().start().into())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entities.is_empty()
     }
