@@ -64,13 +64,25 @@ cudafe_once() {
 }
 cudafe=$(for _ in $(seq "$runs"); do cudafe_once; done | median)
 
+# CPU time (user + sys) of one whole `cufront parse` process per mode: on
+# a loaded machine wall times wait for a core, CPU times do not (cufront
+# uses a second thread on large inputs, cudafe++ one).
+cpu_s() {
+    /usr/bin/time -f '%U %S' "$cufront" parse "$ii" "${cxx20_flag[@]}" "$@" 2>&1 >/dev/null | awk 'END {print $1 + $2}'
+}
+full_cpu=$(cpu_s)
+lazy_cpu=$(cpu_s --lazy)
+
 lines=$(wc -l <"$ii")
-printf '%s (%s, %s lines), medians of %s runs\n' "$ii" "$std" "$lines" "$runs"
+printf '%s (%s, %s lines), medians of %s runs; load average %s\n' "$ii" "$std" "$lines" "$runs" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '  cufront lex+parse, all bodies:   %8.1f ms\n' "$full"
 printf '  cufront lex+parse, lazy bodies:  %8.1f ms\n' "$lazy"
 printf '  cudafe++ total:                  %8.1f ms\n' "$cudafe"
+printf '  cufront process CPU, all bodies: %8.2f s (whole process: read, parse, drop)\n' "$full_cpu"
+printf '  cufront process CPU, lazy:       %8.2f s\n' "$lazy_cpu"
 awk -v f="$full" -v l="$lazy" -v c="$cudafe" 'BEGIN {
-    printf "  cudafe++ / cufront (all bodies):  %6.2fx\n", c / f
-    printf "  cudafe++ / cufront (lazy):        %6.2fx\n", c / l
+    printf "  cudafe++ / cufront (all bodies):  %6.2fx  (cufront = %.3f x cudafe++)\n", c / f, f / c
+    printf "  cudafe++ / cufront (lazy):        %6.2fx  (cufront = %.3f x cudafe++)\n", c / l, l / c
     printf "  all bodies / lazy:                %6.2fx\n", f / l
 }'
