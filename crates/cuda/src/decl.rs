@@ -27,12 +27,15 @@ fn inner(declarator: &SyntaxNode) -> Option<SyntaxNode> {
     paren.children().find(|c| is_declarator(c.kind()))
 }
 
-/// The declarator-id: a `NAME` or `QUALIFIED_NAME` node.
+/// The declarator-id: a `NAME` or `QUALIFIED_NAME` node, or the
+/// `TEMPLATE_ID` of an explicit specialization (`kt<float>`).
 pub fn name_node(declarator: &SyntaxNode) -> Option<SyntaxNode> {
-    if let Some(n) = declarator
-        .children()
-        .find(|c| matches!(c.kind(), SyntaxKind::NAME | SyntaxKind::QUALIFIED_NAME))
-    {
+    if let Some(n) = declarator.children().find(|c| {
+        matches!(
+            c.kind(),
+            SyntaxKind::NAME | SyntaxKind::QUALIFIED_NAME | SyntaxKind::TEMPLATE_ID
+        )
+    }) {
         return Some(n);
     }
     name_node(&inner(declarator)?)

@@ -378,6 +378,17 @@ const FOCUSED: &[(&str, &str)] = &[
          k_t<<<1, 1>>>(1); k_t<int><<<1, 1>>>(1); return f(&d_ext, &nsA::d_ns, c_anon, d_int_static, m); }\n",
     ),
     (
+        "friends_and_specializations.cu",
+        "struct S { int a; friend __device__ int f(S s) { return s.a; }\n\
+         friend __host__ __device__ bool operator==(S x, S y) { return x.a == y.a; }\n\
+         template <class T> friend __device__ T g(S s, T t) { return t; } };\n\
+         template <class T> __global__ void kt(T *p) { *p = T(); }\n\
+         template <> __global__ void kt<float>(float *p) { *p = 1.0f; }\n\
+         template <class T> __device__ T dt(T x);\ntemplate <> __device__ int dt<int>(int x) { return x; }\n\
+         __global__ void k(S s, int *o) { *o = f(s) + g(s, 1) + dt(1); }\n\
+         int main() { S a{1}, b{2}; float *fp = 0; kt<<<1, 1>>>(fp); kt<<<1, 1>>>((int *)0); return a == b; }\n",
+    ),
+    (
         "anon_ns.cu",
         "namespace { __global__ void ka(int x) {} __device__ int av; struct Loc { int a; }; }\n\
          namespace outer { namespace { __global__ void kb() {} } }\n\

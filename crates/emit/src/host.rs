@@ -237,7 +237,13 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
     else {
         return;
     };
-    let space = index.function_space(&d, ctx);
+    let mut space = index.function_space(&d, ctx);
+    if ctx.specialization && space == ExecSpace::ImplicitHost {
+        // An explicit specialization names the template with its arguments
+        // (`kt<float>`), which the index does not match to the primary: its
+        // own attributes tell.
+        space = ExecSpace::from_attrs(&attrs::of_declaration(specs.as_ref(), Some(&d)));
+    }
     let start: u32 = significant_range(node).start().into();
     let body_range = significant_range(&body);
     let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
@@ -248,10 +254,9 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
         ExecSpace::Global if ctx.templated => {
             template_kernel(plan, node, specs.as_ref(), &d, &body)
         }
-        ExecSpace::Global if ctx.specialization => plan.unsupported(
-            node,
-            "explicit specializations of __global__ function templates are not supported yet",
-        ),
+        ExecSpace::Global if ctx.specialization => {
+            kernel_specialization(plan, node, specs.as_ref(), &d, &body)
+        }
         ExecSpace::Global => {
             if !static_kw && plan.opts.device_hidden_visibility {
                 plan.insert(start, "__attribute__((visibility(\"hidden\"))) ");
@@ -476,6 +481,59 @@ fn template_kernel(
         cufront_cuda::spaces::compact_text(&name),
         fwd_params.join(", "),
         targs.join(","),
+        args.join(","),
+    );
+    plan.replace(significant_range(&tdecl), text);
+}
+
+/// `template <> __global__ void kt<float>(float *p) {…}` (spec 30 §2.4): a
+/// declaration of the wrapper's specialization (cicc's stub defines it) and
+/// a forwarding definition, each followed by the body under `#if 0`.
+fn kernel_specialization(
+    plan: &mut Plan<'_>,
+    node: &SyntaxNode,
+    specs: Option<&SyntaxNode>,
+    d: &SyntaxNode,
+    body: &SyntaxNode,
+) {
+    let Some(tdecl) = node
+        .parent()
+        .filter(|p| matches!(p.kind(), K::TEMPLATE_DECL | K::EXPLICIT_SPECIALIZATION))
+    else {
+        plan.unsupported(
+            node,
+            "this form of __global__ function template specialization is not supported yet",
+        );
+        return;
+    };
+    let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else {
+        return;
+    };
+    let Some(params) = kernel_params(plan, &f, node) else {
+        return;
+    };
+    let simple_name = walk::last_component(&name).unwrap_or_default();
+    // The template arguments as written; none when they are deduced.
+    let targs = name
+        .descendants()
+        .filter(|n| n.kind() == K::TEMPLATE_ID)
+        .last()
+        .and_then(|t| t.children().find(|c| c.kind() == K::TEMPLATE_ARG_LIST))
+        .map(|l| cufront_cuda::spaces::compact_text(&l))
+        .unwrap_or_default();
+    let specs_text = specs.map(text_without_cuda_attrs).unwrap_or_default();
+    let wrapper_params: Vec<&str> = params.iter().map(|p| p.0.as_str()).collect();
+    let fwd_params: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
+    let args: Vec<&str> = params.iter().map(|p| p.2.as_str()).collect();
+    let body_text = plan.slice(significant_range(body));
+    let text = format!(
+        "template<> __specialization_static void __wrapper__device_stub_{simple_name}{targs}({});\n\
+         #if 0\n{body_text}\n#endif\n\
+         template<> __specialization_static {specs_text} {}({}) {{__wrapper__device_stub_{simple_name}{targs}({});return;}}\n\
+         #if 0\n{body_text}\n#endif\n",
+        wrapper_params.join(", "),
+        cufront_cuda::spaces::compact_text(&name),
+        fwd_params.join(", "),
         args.join(","),
     );
     plan.replace(significant_range(&tdecl), text);

@@ -567,3 +567,44 @@ fn header_variants() {
     );
     assert!(el.ends_with("\"-Wunused-variable\"\n\n# 1\n# 1\n"));
 }
+
+#[test]
+fn explicit_specialization_of_a_kernel_template() {
+    check(
+        "template <class T> __attribute__((global)) void kt(T *p) { *p = T(); }\n\
+         template <> __attribute__((global)) void kt<float>(float *p) { *p = 1.0f; }\n\
+         template <class T> __attribute__((device)) T dt(T x);\n\
+         template <> __attribute__((device)) int dt<int>(int x) { return x; }\n",
+        expect![[r##"
+            # 1 "x.cu"
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T> static void __wrapper__device_stub_kt(T * &p) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T> static void kt(T * p) {__wrapper__device_stub_kt<T>(p);return;}
+            #if 0
+            { *p = T(); }
+            #endif
+            # 1 "x.cu"
+
+            template<> __specialization_static void __wrapper__device_stub_kt<float>(float * &p);
+            #if 0
+            { *p = 1.0f; }
+            #endif
+            template<> __specialization_static void kt<float>(float * p) {__wrapper__device_stub_kt<float>(p);return;}
+            #if 0
+            { *p = 1.0f; }
+            #endif
+            # 2 "x.cu"
+
+            template <class T>  T dt(T x);
+            template <> __attribute__((unused))  int dt<int>(int x) {int volatile ___ = 1;(void)x;::exit(___);}
+            #if 0
+            { return x; }
+            #endif
+            # 4 "x.cu"
+
+        "##]],
+    );
+}

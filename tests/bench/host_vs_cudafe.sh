@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The drop-in benchmark: for every corpus program, the time cufront and the
+# real cudafe++ take for nvcc's host front-end step (read the host `.ii`,
+# write the host file and the module id), and the median ratio.
+#
+#   tests/bench/host_vs_cudafe.sh [RUNS] [PROGRAM.cu...]
+#
+# Each program's host `.ii` and its cudafe++ command line come from the real
+# nvcc (`--dryrun`, with the program's standard and flags from its corpus
+# header); both front ends then run that same command line (cufront as
+# `cufront cudafe++`), RUNS times each (default 3), and the medians are
+# compared. Ratio = cufront / cudafe++ (the target is <= 0.25). A program
+# that cufront cannot translate yet (an error exit) is shown but left out
+# of the median. CUDA_HOME (default: the pinned toolkit under
+# ~/.cache/cufront) locates nvcc and cudafe++. Uses a release build.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+runs=${1:-3}
+shift || true
+cuda=${CUDA_HOME:-$HOME/.cache/cufront/cuda-13.0.88/nvidia/cu13}
+[[ -x $cuda/bin/nvcc && -x $cuda/bin/cudafe++ ]] || { echo "no toolkit at $cuda (set CUDA_HOME)" >&2; exit 2; }
+
+echo "building cufront (release)..." >&2
+(cd "$root" && cargo build --release -q -p cufront)
+cufront=${CARGO_TARGET_DIR:-$root/target}/release/cufront
+
+if [[ $# -gt 0 ]]; then
+    programs=()
+    for p in "$@"; do programs+=("$root/tests/corpus/$(basename "$p")"); done
+else
+    programs=("$root"/tests/corpus/*.cu)
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Median of the numbers on stdin.
+median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# Milliseconds one run of "$@" takes; empty if it fails.
+time_ms() {
+    local t0 t1
+    t0=$(date +%s%N)
+    if "$@" >/dev/null 2>"$tmp/last.err"; then
+        t1=$(date +%s%N)
+        awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) / 1e6}'
+    fi
+}
+
+printf '%-24s %8s %11s %11s %7s\n' program lines 'cufront ms' 'cudafe++ ms' ratio
+ratios=()
+for src in "${programs[@]}"; do
+    stem=$(basename "$src" .cu)
+    header=$(head -1 "$src")
+    std=$(sed -n 's/.*std=\(c++[0-9a-z]*\).*/\1/p' <<<"$header")
+    read -r -a flags <<<"$(sed -n 's/.*flags=//p' <<<"$header")"
+    dir=$tmp/$stem
+    mkdir -p "$dir"
+    # nvcc's own steps; its temporary names become files in $dir.
+    (cd "$dir" && "$cuda/bin/nvcc" "-std=${std:-c++17}" -arch=sm_90 ${flags[@]+"${flags[@]}"} --dryrun -c "$src" -o "$stem.o") 2>&1 \
+        | sed -n 's/^#\$ //p' \
+        | sed "s#\"[^\"]*tmpxft_[0-9a-f_]*-[0-9]*_#\"$dir/#g" >"$dir/steps"
+    pp=$(grep -m1 -- ' -E .*cpp4\.ii' "$dir/steps" || true)
+    fe=$(grep -m1 '^cudafe++ ' "$dir/steps" || true)
+    if [[ -z $pp || -z $fe ]]; then
+        echo "$stem: no preprocessing or cudafe++ step in nvcc --dryrun" >&2
+        continue
+    fi
+    (cd "$dir" && eval "$pp") || { echo "$stem: preprocessing failed" >&2; continue; }
+    # The cudafe++ arguments as a word list (nvcc quotes each path).
+    eval "args=(${fe#cudafe++ })"
+    lines=$(wc -l <"$dir/$stem.cpp4.ii")
+    ours=$(cd "$dir" && for _ in $(seq "$runs"); do time_ms "$cufront" cudafe++ "${args[@]}"; done | median)
+    ok=1
+    if ! (cd "$dir" && "$cufront" cudafe++ "${args[@]}" >/dev/null 2>&1); then ok=0; fi
+    real=$(cd "$dir" && for _ in $(seq "$runs"); do time_ms "$cuda/bin/cudafe++" "${args[@]}"; done | median)
+    if [[ $ok == 1 && $ours != nan && $real != nan ]]; then
+        ratio=$(awk -v a="$ours" -v b="$real" 'BEGIN {printf "%.3f", a / b}')
+        ratios+=("$ratio")
+    else
+        ratio="(fails)"
+    fi
+    printf '%-24s %8s %11s %11s %7s\n' "$stem" "$lines" "$ours" "$real" "$ratio"
+done
+
+med=$(printf '%s\n' "${ratios[@]}" | median)
+printf '\nmedian cufront/cudafe++ over %d programs: %s (target <= 0.25)\n' "${#ratios[@]}" "$med"
