@@ -169,24 +169,36 @@ pub fn param_type_text(param: &SyntaxNode) -> String {
     words.join(" ")
 }
 
-/// Whether the specifiers hold the keyword `kind` directly.
+/// Whether the specifiers hold the keyword `kind` directly (not inside a
+/// class or enum body, an attribute, `decltype`, or template arguments).
 pub fn has_keyword(specifiers: Option<&SyntaxNode>, kinds: &[SyntaxKind]) -> bool {
-    specifiers.is_some_and(|s| {
-        s.descendants_with_tokens().any(|t| {
-            kinds.contains(&t.kind())
-                && !t.as_token().is_some_and(|t| {
-                    t.parent_ancestors().take_while(|a| a != s).any(|a| {
-                        matches!(
-                            a.kind(),
-                            SyntaxKind::CLASS_SPECIFIER
-                                | SyntaxKind::ENUM_SPECIFIER
-                                | SyntaxKind::GNU_ATTRIBUTE
-                                | SyntaxKind::DECLTYPE_SPECIFIER
-                                | SyntaxKind::TYPEOF_SPECIFIER
-                                | SyntaxKind::TEMPLATE_ARG_LIST
-                        )
-                    })
-                })
-        })
-    })
+    let Some(s) = specifiers else {
+        return false;
+    };
+    let mut stack = vec![s.clone()];
+    while let Some(n) = stack.pop() {
+        for c in n.children_with_tokens() {
+            match c {
+                rowan::NodeOrToken::Token(t) => {
+                    if kinds.contains(&t.kind()) {
+                        return true;
+                    }
+                }
+                rowan::NodeOrToken::Node(c) => {
+                    if !matches!(
+                        c.kind(),
+                        SyntaxKind::CLASS_SPECIFIER
+                            | SyntaxKind::ENUM_SPECIFIER
+                            | SyntaxKind::GNU_ATTRIBUTE
+                            | SyntaxKind::DECLTYPE_SPECIFIER
+                            | SyntaxKind::TYPEOF_SPECIFIER
+                            | SyntaxKind::TEMPLATE_ARG_LIST
+                    ) {
+                        stack.push(c);
+                    }
+                }
+            }
+        }
+    }
+    false
 }

@@ -70,6 +70,10 @@ pub struct SpaceIndex {
     /// declaration of them with `constexpr` (g++ rejects a redeclaration
     /// that differs in it).
     constexpr: rustc_hash::FxHashSet<String>,
+    /// The keys without parameter types of every function in the maps:
+    /// most functions have no CUDA attribute, and their full keys (the
+    /// parameter types as text) are not computed.
+    names: rustc_hash::FxHashSet<String>,
 }
 
 impl SpaceIndex {
@@ -77,9 +81,9 @@ impl SpaceIndex {
         let mut index = SpaceIndex::default();
         walk::walk(root, &mut |node, ctx| {
             for (specs, declarator) in declarators(node) {
-                let Some(key) = function_key(&declarator, ctx) else {
+                if decl::function_declarator(&declarator).is_none() {
                     continue;
-                };
+                }
                 let mut a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
                 // Constructors have no specifiers: their attributes sit on the declaration.
                 for g in node
@@ -88,7 +92,19 @@ impl SpaceIndex {
                 {
                     attrs::add_gnu_attribute(&mut a, &g);
                 }
-                if decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]) {
+                let constexpr = decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]);
+                // Merging nothing changes nothing: only declarations that
+                // carry something are recorded.
+                if a == CudaAttrs::default() && !constexpr {
+                    continue;
+                }
+                let Some(key) = function_key(&declarator, ctx) else {
+                    continue;
+                };
+                if let Some(prefix) = function_key_prefix(&declarator, ctx) {
+                    index.names.insert(prefix);
+                }
+                if constexpr {
                     index.constexpr.insert(key.clone());
                 }
                 let slot = index.functions.entry(key).or_default();
@@ -98,14 +114,30 @@ impl SpaceIndex {
         index
     }
 
+    /// The key of a function that some declaration gives attributes or
+    /// `constexpr`; `None` for all others.
+    fn known_key(&self, declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
+        let mut key = function_key_prefix(declarator, ctx)?;
+        if !self.names.contains(&key) {
+            return None;
+        }
+        key.push_str(&decl::signature_text(&decl::function_declarator(
+            declarator,
+        )?));
+        Some(key)
+    }
+
     /// The merged attributes of the function declared by `declarator` in `ctx`.
     pub fn function_attrs(&self, declarator: &SyntaxNode, ctx: &Ctx) -> Option<CudaAttrs> {
-        self.functions.get(&function_key(declarator, ctx)?).copied()
+        self.functions
+            .get(&self.known_key(declarator, ctx)?)
+            .copied()
     }
 
     /// Whether any declaration of the function is `constexpr`.
     pub fn is_constexpr(&self, declarator: &SyntaxNode, ctx: &Ctx) -> bool {
-        function_key(declarator, ctx).is_some_and(|k| self.constexpr.contains(&k))
+        self.known_key(declarator, ctx)
+            .is_some_and(|k| self.constexpr.contains(&k))
     }
 
     pub fn function_space(&self, declarator: &SyntaxNode, ctx: &Ctx) -> ExecSpace {
@@ -143,6 +175,13 @@ pub fn declarators(node: &SyntaxNode) -> Vec<(Option<SyntaxNode>, SyntaxNode)> {
 /// template, and its parameter types as written.
 pub fn function_key(declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
     let f = decl::function_declarator(declarator)?;
+    let mut key = function_key_prefix(declarator, ctx)?;
+    key.push_str(&decl::signature_text(&f));
+    Some(key)
+}
+
+/// The key up to the parameter types: scope, name, template-ness.
+fn function_key_prefix(declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
     let name = decl::name_node(declarator)?;
     let (quals, last) = name_parts(&name);
     let mut key = String::new();
@@ -161,7 +200,6 @@ pub fn function_key(declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
     if ctx.templated {
         key.push_str("<>");
     }
-    key.push_str(&decl::signature_text(&f));
     Some(key)
 }
 

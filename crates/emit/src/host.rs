@@ -110,14 +110,16 @@ impl Plan<'_> {
 
 /// The range of a node without leading and trailing trivia.
 fn significant_range(n: &SyntaxNode) -> TextRange {
-    let toks: Vec<_> = n
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| !t.kind().is_trivia())
-        .collect();
-    match (toks.first(), toks.last()) {
+    let range = n.text_range();
+    let first = std::iter::successors(n.first_token(), |t| t.next_token())
+        .take_while(|t| range.contains_range(t.text_range()))
+        .find(|t| !t.kind().is_trivia());
+    let last = std::iter::successors(n.last_token(), |t| t.prev_token())
+        .take_while(|t| range.contains_range(t.text_range()))
+        .find(|t| !t.kind().is_trivia());
+    match (first, last) {
         (Some(a), Some(b)) => TextRange::new(a.text_range().start(), b.text_range().end()),
-        _ => n.text_range(),
+        _ => range,
     }
 }
 
@@ -132,7 +134,8 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         device_bodies: Vec::new(),
     };
     let index = SpaceIndex::build(root);
-    let items = Items::build(root);
+    // Built only when a member alias needs it.
+    let items = std::cell::OnceCell::new();
     let refs = Refs::build(root, &index);
     let mut host_refs = href::HostRefs::default();
     let mut size_t_done = false;
@@ -150,7 +153,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
             simple_decl(&mut plan, &index, node, ctx);
         }
         K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
-        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &items, node, ctx),
+        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, root, &items, node, ctx),
         _ => {}
     });
     plan.device_bodies.sort_by_key(|r| r.start());
@@ -772,7 +775,13 @@ fn managed_use(plan: &mut Plan<'_>, id: &SyntaxNode) {
 /// `using X = X<...>;` in a class: g++ rejects a member that changes what
 /// `X` means in the class, so the outer `X` is written qualified (as EDG
 /// prints it).
-fn member_alias(plan: &mut Plan<'_>, items: &Items, node: &SyntaxNode, ctx: &Ctx) {
+fn member_alias(
+    plan: &mut Plan<'_>,
+    root: &SyntaxNode,
+    items: &std::cell::OnceCell<Items>,
+    node: &SyntaxNode,
+    ctx: &Ctx,
+) {
     let Some(name) = node
         .children()
         .find(|c| c.kind() == K::NAME)
@@ -798,6 +807,7 @@ fn member_alias(plan: &mut Plan<'_>, items: &Items, node: &SyntaxNode, ctx: &Ctx
     }
     let mut from = scope_key(&ctx.scope);
     from.pop();
+    let items = items.get_or_init(|| Items::build(root));
     let Some(scope) = items.scope_of(&from, &name) else {
         return;
     };

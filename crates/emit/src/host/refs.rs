@@ -70,14 +70,6 @@ impl Refs {
                 .collect();
             let anon = ctx.in_anonymous_namespace();
             for (specs, d) in declarators(node) {
-                let Some(name) = decl::name_node(&d) else {
-                    continue;
-                };
-                let (quals, last) = name_parts(&name);
-                if !quals.is_empty() {
-                    continue;
-                }
-                let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
                 let kind = if decl::function_declarator(&d).is_some() {
                     if index.function_space(&d, ctx) != ExecSpace::Global {
                         continue;
@@ -92,6 +84,14 @@ impl Refs {
                         MemSpace::Host | MemSpace::Shared => continue,
                     }
                 };
+                let Some(name) = decl::name_node(&d) else {
+                    continue;
+                };
+                let (quals, last) = name_parts(&name);
+                if !quals.is_empty() {
+                    continue;
+                }
+                let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
                 let const_internal = kind != Kind::Kernel
                     && decl::has_keyword(specs.as_ref(), &[K::CONST_KW, K::CONSTEXPR_KW])
                     && !decl::has_keyword(specs.as_ref(), &[K::EXTERN_KW]);
