@@ -90,19 +90,36 @@ pub fn lex(text: &str, opts: LexOptions) -> Lexed {
 
 /// Keyword kind for `text` under `opts`, or `None` for an identifier.
 pub fn keyword_kind(text: &str, opts: LexOptions) -> Option<SyntaxKind> {
-    // Every identifier is looked up: one hash probe beats matching the
+    // Every identifier is looked up: a filter on (first byte, last byte,
+    // length) turns most away, then one hash probe beats matching the
     // spelling against each keyword of its length.
-    static KEYWORDS: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, SyntaxKind>> =
-        std::sync::LazyLock::new(|| {
-            let keywords = (0..SyntaxKind::__LAST as u16).map(SyntaxKind::from).filter(|k| k.is_keyword());
-            let spelled = keywords.filter_map(|k| Some((k.text()?, k)));
-            let alternatives = ALTERNATIVE_TOKENS.iter().copied();
-            spelled.chain(alternatives).collect()
-        });
-    if text.len() > MAX_KEYWORD_LEN {
+    struct Keywords {
+        table: rustc_hash::FxHashMap<&'static str, SyntaxKind>,
+        /// Bit `len` of `lengths[filter_slot(first, last)]`: a keyword could have that shape.
+        lengths: Vec<u64>,
+    }
+    fn filter_slot(t: &[u8]) -> usize {
+        (t[0] as usize & 0x3f) << 6 | (t[t.len() - 1] as usize & 0x3f)
+    }
+    static KEYWORDS: std::sync::LazyLock<Keywords> = std::sync::LazyLock::new(|| {
+        let keywords = (0..SyntaxKind::__LAST as u16).map(SyntaxKind::from).filter(|k| k.is_keyword());
+        let spelled = keywords.filter_map(|k| Some((k.text()?, k)));
+        let table: rustc_hash::FxHashMap<_, _> = spelled.chain(ALTERNATIVE_TOKENS.iter().copied()).collect();
+        let mut lengths = vec![0u64; 1 << 12];
+        for t in table.keys() {
+            lengths[filter_slot(t.as_bytes())] |= 1 << t.len();
+        }
+        Keywords { table, lengths }
+    });
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || bytes.len() > MAX_KEYWORD_LEN {
         return None;
     }
-    let kind = *KEYWORDS.get(text)?;
+    let keywords = &*KEYWORDS;
+    if keywords.lengths[filter_slot(bytes)] & (1 << bytes.len()) == 0 {
+        return None;
+    }
+    let kind = *keywords.table.get(text)?;
     debug_assert_eq!(Some(kind), SyntaxKind::from_keyword_text(text).or_else(|| alternative_token(text)));
     match kind {
         CHAR8_T_KW | CONCEPT_KW | CONSTEVAL_KW | CONSTINIT_KW | CO_AWAIT_KW | CO_RETURN_KW
@@ -117,7 +134,8 @@ pub fn keyword_kind(text: &str, opts: LexOptions) -> Option<SyntaxKind> {
     }
 }
 
-/// No keyword or alternative token is longer (`__builtin_...` names are not keywords).
+/// No keyword or alternative token is longer (`__builtin_...` names are not
+/// keywords); below 64, for the length filter of `keyword_kind`.
 const MAX_KEYWORD_LEN: usize = 40;
 
 const ALTERNATIVE_TOKENS: &[(&str, SyntaxKind)] = &[
@@ -196,7 +214,7 @@ impl Lexer<'_> {
             }
             b'/' if self.peek(1) == b'*' => {
                 self.pos += 2;
-                match find(&self.src[self.pos..], b"*/") {
+                match memchr::memmem::find(&self.src[self.pos..], b"*/") {
                     Some(i) => self.pos += i + 2,
                     None => {
                         self.pos = self.src.len();
@@ -241,15 +259,23 @@ impl Lexer<'_> {
 
     /// Skips to the end of the line (not past the newline), honouring backslash continuations.
     fn skip_to_eol(&mut self) {
-        while self.pos < self.src.len() {
-            match self.src[self.pos] {
-                b'\n' => break,
-                b'\\' if self.peek(1) == b'\n' => self.pos += 2,
-                b'\\' if self.peek(1) == b'\r' && self.peek(2) == b'\n' => self.pos += 3,
-                _ => self.pos += 1,
+        let start = self.pos;
+        loop {
+            let Some(i) = memchr::memchr(b'\n', &self.src[self.pos..]) else {
+                self.pos = self.src.len();
+                return;
+            };
+            let nl = self.pos + i;
+            // A line splice (`\` newline, or `\` CR LF) continues the line.
+            let before = &self.src[start..nl];
+            let spliced = before.ends_with(b"\\") || before.ends_with(b"\\\r");
+            if !spliced {
+                // A `\r` right before the newline stays with the directive text.
+                self.pos = nl;
+                return;
             }
+            self.pos = nl + 1;
         }
-        // A `\r` right before the newline stays with the directive text.
     }
 
     fn directive(&mut self) -> SyntaxKind {
@@ -362,7 +388,9 @@ impl Lexer<'_> {
                     self.udl_suffix();
                     return if quote == b'"' { STRING } else { CHAR };
                 }
-                _ => self.bump_char(),
+                // Bytes, not characters: no byte of a multi-byte UTF-8
+                // character is a quote, a backslash or a newline.
+                _ => self.pos += 1,
             }
         }
         self.error(if quote == b'"' { "missing closing quote" } else { "missing closing quote" });
@@ -391,7 +419,7 @@ impl Lexer<'_> {
         close.push(')');
         close.push_str(&delim);
         close.push('"');
-        match find(&self.src[self.pos..], close.as_bytes()) {
+        match memchr::memmem::find(&self.src[self.pos..], close.as_bytes()) {
             Some(i) => {
                 self.pos += i + close.len();
                 self.udl_suffix();
@@ -474,27 +502,6 @@ impl Lexer<'_> {
         self.pos += len;
         kind
     }
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(0);
-    }
-    let first = needle[0];
-    let mut i = 0;
-    while i + needle.len() <= hay.len() {
-        match hay[i..].iter().position(|&b| b == first) {
-            Some(j) => {
-                i += j;
-                if hay[i..].starts_with(needle) {
-                    return Some(i);
-                }
-                i += 1;
-            }
-            None => return None,
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -580,6 +587,22 @@ mod tests {
                 SPACESHIP "<=>"
             "##]],
         );
+    }
+
+    #[test]
+    fn every_keyword_passes_the_filter() {
+        let o20 = LexOptions { cxx20: true, digit_separators: true };
+        for kind in (0..SyntaxKind::__LAST as u16).map(SyntaxKind::from).filter(|k| k.is_keyword()) {
+            let text = kind.text().unwrap();
+            let not_gnu = matches!(kind, RESTRICT_KW | DECLSPEC_KW | IMAGINARY_KW | GENERIC_KW | FP16_KW);
+            assert_eq!(keyword_kind(text, o20), (!not_gnu).then_some(kind), "{text}");
+        }
+        for &(text, kind) in ALTERNATIVE_TOKENS {
+            assert_eq!(keyword_kind(text, o20), Some(kind), "{text}");
+        }
+        for ident in ["x", "_", "__x", "_Tp", "classes", "int_", "__attributes", "std"] {
+            assert_eq!(keyword_kind(ident, o20), None, "{ident}");
+        }
     }
 
     #[test]

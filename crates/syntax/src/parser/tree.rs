@@ -496,17 +496,20 @@ fn find_split(events: &[Event], from: usize) -> Option<Split> {
     // Starts already opened as forward parents, and the furthest one linked to.
     let mut taken: rustc_hash::FxHashSet<usize> = Default::default();
     let mut furthest = 0usize;
+    let mut chain: Vec<SyntaxKind> = Vec::new();
     for (i, event) in events.iter().enumerate() {
         match *event {
             Event::Start { kind, forward_parent } => {
-                if i >= from && furthest < i && open.len() <= MAX_SPLIT_DEPTH && !taken.contains(&i) {
+                let was_taken = !taken.is_empty() && taken.remove(&i);
+                if i >= from && furthest < i && open.len() <= MAX_SPLIT_DEPTH && !was_taken {
                     return Some(Split { index: i, open, sig, msgs, trivia_flushed });
                 }
-                if taken.remove(&i) {
+                if was_taken {
                     continue;
                 }
                 // The chain, outermost last, as `build_events` opens it.
-                let mut chain = vec![kind];
+                chain.clear();
+                chain.push(kind);
                 let (mut idx, mut fp) = (i, forward_parent);
                 while fp != 0 {
                     idx += fp as usize;
@@ -520,7 +523,7 @@ fn find_split(events: &[Event], from: usize) -> Option<Split> {
                         _ => return None,
                     }
                 }
-                for kind in chain.into_iter().rev().filter(|&k| k != TOMBSTONE) {
+                for &kind in chain.iter().rev().filter(|&&k| k != TOMBSTONE) {
                     trivia_flushed |= !open.is_empty();
                     open.push(kind);
                 }
