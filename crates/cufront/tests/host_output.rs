@@ -497,16 +497,7 @@ fn corpus_in(mode: Mode, tag: &str, subset: Option<&[&str]>) {
     }
     let mut problems = Vec::new();
     for (name, r) in run_all(&programs, mode, tag) {
-        let known = KNOWN
-            .iter()
-            .copied()
-            .chain(
-                KNOWN_IN_MODE
-                    .iter()
-                    .filter(|(t, _, _)| *t == tag)
-                    .map(|&(_, n, w)| (n, w)),
-            )
-            .find(|(n, _)| *n == name);
+        let known = KNOWN.iter().find(|(n, _)| *n == name);
         let passing = PASSING.contains(&name.as_str());
         match (r, known) {
             // Fixed elsewhere (e.g. by a parser change): a note, not a failure.
@@ -524,14 +515,6 @@ fn corpus_in(mode: Mode, tag: &str, subset: Option<&[&str]>) {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
-
-/// Known gaps of one mode only (tag, program, why): the program passes in the other modes.
-const KNOWN_IN_MODE: &[(&str, &str, &str)] = &[(
-    "corpus-rdc",
-    "cub_device.cu",
-    "the .nvHRK* arrays miss kernels that host code reaches only through CUB's dispatch \
-     templates (finding them needs template instantiation, issue 5)",
-)];
 
 #[test]
 fn corpus_matches_the_real_build() {
