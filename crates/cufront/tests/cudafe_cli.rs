@@ -60,9 +60,14 @@ fn scratch(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cufront-cli-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("dir.ii")).unwrap();
+    // Inputs are kept as `NAME.in` (no `.ii` is committed) and written out as `NAME.ii` here.
     for e in std::fs::read_dir(cli_dir().join("inputs")).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+        let path = e.unwrap().path();
+        let target = match path.extension().and_then(|x| x.to_str()) {
+            Some("in") => path.with_extension("ii"),
+            _ => path.clone(),
+        };
+        std::fs::copy(&path, dir.join(target.file_name().unwrap())).unwrap();
     }
     dir
 }
