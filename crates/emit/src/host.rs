@@ -32,7 +32,12 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 use crate::items::{Items, scope_key};
 
 mod href;
+mod lambda;
+mod preamble;
 pub(crate) mod refs;
+
+pub use lambda::HostError;
+pub use preamble::preamble;
 
 use refs::{Kind, Refs};
 
@@ -43,6 +48,8 @@ pub struct HostOptions {
     pub gnu_version: Option<u32>,
     pub static_host_stub: bool,
     pub extended_lambda: bool,
+    /// C++17 or later (the lambda preamble's `noexcept` traits).
+    pub cxx17: bool,
     pub device_hidden_visibility: bool,
     /// `--device-c` (relocatable device code).
     pub device_c: bool,
@@ -59,6 +66,8 @@ pub struct HostFile {
     pub text: String,
     /// Constructs cufront cannot translate yet, with where they are.
     pub unsupported: Vec<(TextRange, String)>,
+    /// Errors the real cudafe++ reports too (extended-lambda restrictions).
+    pub errors: Vec<HostError>,
 }
 
 #[derive(Clone, Debug)]
@@ -73,6 +82,7 @@ struct Plan<'a> {
     opts: &'a HostOptions,
     edits: Vec<Edit>,
     unsupported: Vec<(TextRange, String)>,
+    errors: Vec<HostError>,
     anon_ns: String,
     /// Bodies of kernels and device functions: not host code.
     device_bodies: Vec<TextRange>,
@@ -130,6 +140,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         opts,
         edits: Vec::new(),
         unsupported: Vec::new(),
+        errors: Vec::new(),
         anon_ns: format!("_GLOBAL__N_{}", opts.module_id.trim_end_matches('\n')),
         device_bodies: Vec::new(),
     };
@@ -157,6 +168,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         _ => {}
     });
     plan.device_bodies.sort_by_key(|r| r.start());
+    let mut lambdas = Vec::new();
     for n in root.descendants() {
         match n.kind() {
             K::ID_EXPR if !refs.is_empty() => {
@@ -171,21 +183,11 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
             }
             K::KERNEL_LAUNCH => launch(&mut plan, &n),
             K::GNU_ATTRIBUTE => strip_cuda_attributes(&mut plan, &n),
-            K::LAMBDA_EXPR => {
-                let a = n.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).fold(
-                    attrs::CudaAttrs::default(),
-                    |mut a, g| {
-                        attrs::add_gnu_attribute(&mut a, &g);
-                        a
-                    },
-                );
-                if a.device || a.host || a.global {
-                    plan.unsupported(&n, "extended lambdas (__device__ or __host__ __device__ lambdas) are not supported yet");
-                }
-            }
+            K::LAMBDA_EXPR => lambdas.push(n),
             _ => {}
         }
     }
+    lambda::rewrite(&mut plan, root, &lambdas);
     // `__noinline__` is a macro that cudafe++ predefines (spec 20 §2).
     if text.contains("__noinline__") {
         for t in root
@@ -214,6 +216,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
     HostFile {
         text: out,
         unsupported: plan.unsupported,
+        errors: plan.errors,
     }
 }
 

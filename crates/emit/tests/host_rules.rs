@@ -12,6 +12,7 @@ fn opts() -> HostOptions {
         gnu_version: Some(120200),
         static_host_stub: true,
         extended_lambda: false,
+        cxx17: true,
         device_hidden_visibility: true,
         device_c: false,
         debug_mode: false,

@@ -22,6 +22,9 @@ pub enum Outcome {
     Written,
     /// Constructs the host output cannot translate yet: errors at these places.
     Unsupported(Vec<(TextRange, String)>),
+    /// Errors of the real cudafe++ found while planning the host file
+    /// (extended-lambda restrictions): message number and fill-ins.
+    Errors(Vec<host::HostError>),
     /// An output could not be written (a catastrophic error).
     Failed(Diagnostic),
 }
@@ -105,6 +108,7 @@ pub fn run(cfg: &Config, text: &str, root: &SyntaxNode, map: &SourceMap) -> Outc
         },
         static_host_stub: cfg.emit.static_host_stub,
         extended_lambda: cfg.emit.extended_lambda,
+        cxx17: cfg.standard >= cufront_base_db::LangStandard::Cxx17,
         device_hidden_visibility: cfg.emit.device_hidden_visibility,
         device_c: cfg.emit.device_c,
         debug_mode: cfg.emit.debug_mode,
@@ -112,6 +116,9 @@ pub fn run(cfg: &Config, text: &str, root: &SyntaxNode, map: &SourceMap) -> Outc
         module_id: id.clone(),
     };
     let host = host::host_file(text, root, map, &opts);
+    if !host.errors.is_empty() {
+        return Outcome::Errors(host.errors);
+    }
     if !host.unsupported.is_empty() {
         return Outcome::Unsupported(host.unsupported);
     }
