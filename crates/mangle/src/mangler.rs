@@ -1,0 +1,874 @@
+//! The Itanium grammar over the tree, with the substitution dictionary.
+//!
+//! Candidates are recorded in the order the ABI defines (each prefix of a
+//! nested name, each template prefix, each non-builtin type, each
+//! template-parameter type) and looked up structurally: a candidate is a
+//! name prefix (its root and components) or a type.
+
+use crate::ops::Op;
+use crate::tree::*;
+
+/// `_Z <encoding>`: the mangled name of `e`.
+pub fn mangle(e: &Encoding) -> Result<String, String> {
+    let mut m = Mangler::default();
+    m.out.push_str("_Z");
+    m.encoding(e)?;
+    Ok(m.out)
+}
+
+/// The linkage name: like [`mangle`], except that a variable of the global
+/// namespace keeps its plain name (spec 50 §8.1). C linkage is the
+/// caller's business (it has no tree to mangle).
+pub fn symbol(e: &Encoding) -> Result<String, String> {
+    if let Encoding::Data(n) = e
+        && n.root == Root::Global
+        && let [c] = n.comps.as_slice()
+        && c.args.is_none()
+        && c.abi_tags.is_empty()
+        && let Unqualified::Source(s) = &c.name
+    {
+        return Ok(s.clone());
+    }
+    mangle(e)
+}
+
+/// A substitution candidate.
+#[derive(Debug)]
+enum Key {
+    /// A name prefix: the root and the components up to this one.
+    Name(Root, Vec<Component>),
+    /// Any other type.
+    Type(Type),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    /// A function or variable: the last component is not a candidate; a
+    /// member function's qualifiers go into the nested name.
+    Entity(Quals, RefQual),
+    /// A type, or a template's name (a template template argument).
+    Type,
+}
+
+#[derive(Default)]
+struct Mangler {
+    out: String,
+    subs: Vec<Key>,
+}
+
+fn is_std(c: &Component) -> bool {
+    c.args.is_none() && c.abi_tags.is_empty() && c.name == Unqualified::Source("std".into())
+}
+
+fn comp_eq(a: &Component, b: &Component, strip_args: bool) -> bool {
+    if strip_args {
+        a.args.is_none() && a.name == b.name && a.abi_tags == b.abi_tags
+    } else {
+        a == b
+    }
+}
+
+/// Does `k` name the prefix `comps` of `root` (with the last component's
+/// template arguments removed when `strip`: a template prefix)?
+fn key_is(k: &Key, root: &Root, comps: &[Component], strip: bool) -> bool {
+    let Key::Name(r, c) = k else { return false };
+    if r != root || c.len() != comps.len() {
+        return false;
+    }
+    let n = comps.len();
+    c[..n - 1] == comps[..n - 1] && comp_eq(&c[n - 1], &comps[n - 1], strip)
+}
+
+fn prefix_key(root: &Root, comps: &[Component], strip: bool) -> Key {
+    let mut c = comps.to_vec();
+    if strip && let Some(last) = c.last_mut() {
+        last.args = None;
+    }
+    Key::Name(root.clone(), c)
+}
+
+fn std_name(n: &str, args: Option<Vec<TArg>>) -> Type {
+    Type::Named(Name {
+        root: Root::Global,
+        comps: vec![
+            Component {
+                name: Unqualified::Source("std".into()),
+                abi_tags: Vec::new(),
+                args: None,
+            },
+            Component {
+                name: Unqualified::Source(n.into()),
+                abi_tags: Vec::new(),
+                args,
+            },
+        ],
+    })
+}
+
+/// `St`-family abbreviations: `Sa`, `Sb` (template names) and `Ss`, `Si`,
+/// `So`, `Sd` (the `char` specializations).
+fn abbreviation(root: &Root, comps: &[Component], strip: bool) -> Option<&'static str> {
+    if *root != Root::Global || comps.len() != 2 || !is_std(&comps[0]) {
+        return None;
+    }
+    let c = &comps[1];
+    if !c.abi_tags.is_empty() {
+        return None;
+    }
+    let Unqualified::Source(name) = &c.name else {
+        return None;
+    };
+    let args = if strip { None } else { c.args.as_ref() };
+    let char_ = || TArg::Type(Type::Builtin(Builtin::Char));
+    let traits = || TArg::Type(std_name("char_traits", Some(vec![char_()])));
+    match (name.as_str(), args) {
+        ("allocator", None) => Some("Sa"),
+        ("basic_string", None) => Some("Sb"),
+        ("basic_string", Some(a))
+            if *a == [char_(), traits(), TArg::Type(std_name("allocator", Some(vec![char_()])))] =>
+        {
+            Some("Ss")
+        }
+        ("basic_istream", Some(a)) if *a == [char_(), traits()] => Some("Si"),
+        ("basic_ostream", Some(a)) if *a == [char_(), traits()] => Some("So"),
+        ("basic_iostream", Some(a)) if *a == [char_(), traits()] => Some("Sd"),
+        _ => None,
+    }
+}
+
+fn seq_id(n: usize) -> String {
+    const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut n = n;
+    let mut s = Vec::new();
+    loop {
+        s.push(DIGITS[n % 36]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    s.reverse();
+    String::from_utf8(s).expect("ascii digits")
+}
+
+/// `_` for 0, `<n-1>_` otherwise (closure and unnamed-type numbers, `T_`, `S_`).
+fn number_(n: u32) -> String {
+    if n == 0 { "_".into() } else { format!("{}_", n - 1) }
+}
+
+/// Is `e` an id-expression or a class member access (`Dt`, not `DT`)?
+fn is_id_expression(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::FnParam { .. }
+            | Expr::TParam(_)
+            | Expr::Id(..)
+            | Expr::Scoped { .. }
+            | Expr::Member { .. }
+            | Expr::Entity(_)
+    )
+}
+
+impl Mangler {
+    fn add(&mut self, k: Key) {
+        let dup = self.subs.iter().any(|s| match (s, &k) {
+            (Key::Name(r, c), Key::Name(r2, c2)) => r == r2 && c == c2,
+            (Key::Type(a), Key::Type(b)) => a == b,
+            _ => false,
+        });
+        if !dup {
+            self.subs.push(k);
+        }
+    }
+
+    fn emit_sub(&mut self, i: usize) {
+        self.out.push('S');
+        if i > 0 {
+            self.out.push_str(&seq_id(i - 1));
+        }
+        self.out.push('_');
+    }
+
+    /// Emits a substitution (or `St` abbreviation) for the name prefix, if any.
+    fn try_name(&mut self, root: &Root, comps: &[Component], strip: bool) -> bool {
+        if comps.is_empty() {
+            return false;
+        }
+        if let Some(a) = abbreviation(root, comps, strip) {
+            self.out.push_str(a);
+            return true;
+        }
+        match self.subs.iter().position(|k| key_is(k, root, comps, strip)) {
+            Some(i) => {
+                self.emit_sub(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn try_type(&mut self, t: &Type) -> bool {
+        match self.subs.iter().position(|k| matches!(k, Key::Type(x) if x == t)) {
+            Some(i) => {
+                self.emit_sub(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn source_name(&mut self, s: &str) -> Result<(), String> {
+        if s.is_empty() {
+            return Err("empty identifier".into());
+        }
+        self.out.push_str(&s.len().to_string());
+        self.out.push_str(s);
+        Ok(())
+    }
+
+    fn quals(&mut self, q: Quals) {
+        if q.restrict {
+            self.out.push('r');
+        }
+        if q.volatile {
+            self.out.push('V');
+        }
+        if q.konst {
+            self.out.push('K');
+        }
+    }
+
+    fn ref_qual(&mut self, r: RefQual) {
+        match r {
+            RefQual::None => {}
+            RefQual::LValue => self.out.push('R'),
+            RefQual::RValue => self.out.push('O'),
+        }
+    }
+
+    fn encoding(&mut self, e: &Encoding) -> Result<(), String> {
+        match e {
+            Encoding::Function(name, f) => {
+                self.name(name, Use::Entity(f.quals, f.ref_qual))?;
+                let last = name.comps.last().ok_or("empty name")?;
+                let template = last.args.is_some()
+                    && !matches!(
+                        last.name,
+                        Unqualified::Ctor(_) | Unqualified::Dtor(_) | Unqualified::Conversion(_)
+                    );
+                if template {
+                    self.ty(&f.ret)?;
+                }
+                self.bare_function_type(&f.params, f.variadic)
+            }
+            Encoding::Data(name) => self.name(name, Use::Entity(Quals::NONE, RefQual::None)),
+            Encoding::Special(s) => match &**s {
+                Special::Vtable(t) => self.special("TV", t),
+                Special::Vtt(t) => self.special("TT", t),
+                Special::TypeInfo(t) => self.special("TI", t),
+                Special::TypeInfoName(t) => self.special("TS", t),
+                Special::Guard(n) => self.special_name("GV", n),
+                Special::TlsInit(n) => self.special_name("TH", n),
+                Special::TlsWrapper(n) => self.special_name("TW", n),
+                Special::ConstructionVtable { complete, base } => {
+                    self.out.push_str("TV");
+                    self.ty(base)?;
+                    self.out.push_str("__");
+                    self.ty(complete)
+                }
+            },
+        }
+    }
+
+    fn special(&mut self, code: &str, t: &Type) -> Result<(), String> {
+        self.out.push_str(code);
+        self.ty(t)
+    }
+
+    fn special_name(&mut self, code: &str, n: &Name) -> Result<(), String> {
+        self.out.push_str(code);
+        self.name(n, Use::Entity(Quals::NONE, RefQual::None))
+    }
+
+    fn name(&mut self, n: &Name, usage: Use) -> Result<(), String> {
+        let comps = n.comps.as_slice();
+        if comps.is_empty() {
+            return Err("empty name".into());
+        }
+        if usage == Use::Type && self.try_name(&n.root, comps, false) {
+            return Ok(());
+        }
+        let (quals, rq) = match usage {
+            Use::Entity(q, r) => (q, r),
+            Use::Type => (Quals::NONE, RefQual::None),
+        };
+        let member_quals = !quals.is_empty() || rq != RefQual::None;
+        match &n.root {
+            Root::Local { func, disc } => {
+                self.out.push('Z');
+                self.encoding(func)?;
+                self.out.push('E');
+                if comps.len() == 1 && !member_quals {
+                    self.last_component(&n.root, comps)?;
+                } else {
+                    self.nested(&n.root, comps, quals, rq)?;
+                }
+                if *disc > 0 {
+                    let d = disc - 1;
+                    if d < 10 {
+                        self.out.push_str(&format!("_{d}"));
+                    } else {
+                        self.out.push_str(&format!("__{d}_"));
+                    }
+                }
+            }
+            Root::Global
+                if !member_quals
+                    && (comps.len() == 1 || (comps.len() == 2 && is_std(&comps[0]))) =>
+            {
+                if comps.len() == 2 {
+                    // `St` belongs to the name, a substitution replaces both.
+                    match &comps[1].args {
+                        Some(args) if self.try_name(&n.root, comps, true) => {
+                            self.template_args(args)?
+                        }
+                        _ => {
+                            self.out.push_str("St");
+                            self.last_component(&n.root, comps)?
+                        }
+                    }
+                } else {
+                    self.last_component(&n.root, comps)?;
+                }
+            }
+            _ => self.nested(&n.root, comps, quals, rq)?,
+        }
+        if usage == Use::Type {
+            self.add(prefix_key(&n.root, comps, false));
+        }
+        Ok(())
+    }
+
+    /// The last component of `comps`: its unqualified name (or the
+    /// substitution of its template prefix) and template arguments.
+    fn last_component(&mut self, root: &Root, comps: &[Component]) -> Result<(), String> {
+        let last = comps.last().expect("non-empty");
+        match &last.args {
+            Some(args) => {
+                if !self.try_name(root, comps, true) {
+                    self.unqualified(last)?;
+                    self.add(prefix_key(root, comps, true));
+                }
+                self.template_args(args)
+            }
+            None => self.unqualified(last),
+        }
+    }
+
+    fn nested(
+        &mut self,
+        root: &Root,
+        comps: &[Component],
+        quals: Quals,
+        rq: RefQual,
+    ) -> Result<(), String> {
+        self.out.push('N');
+        self.quals(quals);
+        self.ref_qual(rq);
+        self.prefix_and_last(root, comps)?;
+        self.out.push('E');
+        Ok(())
+    }
+
+    /// `<prefix> <last component>`: a substitution of the last component's
+    /// template prefix stands for the whole prefix.
+    fn prefix_and_last(&mut self, root: &Root, comps: &[Component]) -> Result<(), String> {
+        if let Some(args) = &comps[comps.len() - 1].args
+            && self.try_name(root, comps, true)
+        {
+            return self.template_args(args);
+        }
+        self.prefix(root, &comps[..comps.len() - 1])?;
+        self.last_component(root, comps)
+    }
+
+    /// `<prefix>`: the longest prefix already seen as a substitution, then
+    /// the remaining components, each a new candidate.
+    fn prefix(&mut self, root: &Root, comps: &[Component]) -> Result<(), String> {
+        let mut start = None;
+        for i in (1..=comps.len()).rev() {
+            if self.try_name(root, &comps[..i], false) {
+                start = Some(i);
+                break;
+            }
+            if let Some(args) = &comps[i - 1].args
+                && self.try_name(root, &comps[..i], true)
+            {
+                self.template_args(args)?;
+                self.add(prefix_key(root, &comps[..i], false));
+                start = Some(i);
+                break;
+            }
+        }
+        let start = match start {
+            Some(s) => s,
+            None => match root {
+                Root::Global if comps.first().is_some_and(is_std) => {
+                    self.out.push_str("St");
+                    1
+                }
+                Root::Global | Root::Local { .. } => 0,
+                Root::Param(p) => {
+                    self.ty(&Type::Param(*p))?;
+                    0
+                }
+                Root::Decltype(e) => {
+                    self.ty(&Type::Decltype(e.clone()))?;
+                    0
+                }
+            },
+        };
+        for j in start..comps.len() {
+            let c = &comps[j];
+            self.unqualified(c)?;
+            if let Some(args) = &c.args {
+                self.add(prefix_key(root, &comps[..=j], true));
+                self.template_args(args)?;
+            }
+            self.add(prefix_key(root, &comps[..=j], false));
+        }
+        Ok(())
+    }
+
+    fn unqualified(&mut self, c: &Component) -> Result<(), String> {
+        match &c.name {
+            Unqualified::Source(s) => self.source_name(s)?,
+            Unqualified::AnonNamespace(None) => self.source_name("_GLOBAL__N_1")?,
+            Unqualified::AnonNamespace(Some(mid)) => self.source_name(&format!("_GLOBAL__N_{mid}"))?,
+            Unqualified::Internal(mid) => self.source_name(&format!("_INTERNAL{mid}"))?,
+            Unqualified::StaticSource(s) => {
+                self.out.push('L');
+                self.source_name(s)?
+            }
+            Unqualified::Ctor(k) => self.out.push_str(match k {
+                CtorKind::Complete => "C1",
+                CtorKind::Base => "C2",
+                CtorKind::Allocating => "C3",
+            }),
+            Unqualified::Dtor(k) => self.out.push_str(match k {
+                DtorKind::Deleting => "D0",
+                DtorKind::Complete => "D1",
+                DtorKind::Base => "D2",
+            }),
+            Unqualified::Operator(op) => {
+                if matches!(op, Op::PreInc | Op::PreDec | Op::Question) {
+                    return Err(format!("`{}` is not an operator function name", op.code()));
+                }
+                self.out.push_str(op.code())
+            }
+            Unqualified::Conversion(t) => {
+                self.out.push_str("cv");
+                self.ty(t)?
+            }
+            Unqualified::Literal(s) => {
+                self.out.push_str("li");
+                self.source_name(s)?
+            }
+            Unqualified::VendorOp(arity, s) => {
+                if *arity > 9 {
+                    return Err(format!("vendor operator arity {arity}"));
+                }
+                self.out.push_str(&format!("v{arity}"));
+                self.source_name(s)?
+            }
+            Unqualified::Lambda { params, variadic, index } => {
+                self.out.push_str("Ul");
+                self.bare_function_type(params, *variadic)?;
+                self.out.push('E');
+                self.out.push_str(&number_(*index));
+            }
+            Unqualified::Unnamed(i) => {
+                self.out.push_str("Ut");
+                self.out.push_str(&number_(*i));
+            }
+        }
+        for t in &c.abi_tags {
+            self.out.push('B');
+            self.source_name(t)?;
+        }
+        Ok(())
+    }
+
+    fn template_args(&mut self, args: &[TArg]) -> Result<(), String> {
+        self.out.push('I');
+        for a in args {
+            self.template_arg(a)?;
+        }
+        self.out.push('E');
+        Ok(())
+    }
+
+    fn template_arg(&mut self, a: &TArg) -> Result<(), String> {
+        match a {
+            TArg::Type(t) => self.ty(t),
+            TArg::Literal(l) => self.literal(l),
+            TArg::Expr(Expr::Literal(l)) => self.literal(l),
+            TArg::Expr(Expr::Entity(e)) => self.expr(&Expr::Entity(e.clone())),
+            TArg::Expr(e) => {
+                self.out.push('X');
+                self.expr(e)?;
+                self.out.push('E');
+                Ok(())
+            }
+            TArg::Pack(v) => {
+                self.out.push('J');
+                for a in v {
+                    self.template_arg(a)?;
+                }
+                self.out.push('E');
+                Ok(())
+            }
+            TArg::Template(n) => {
+                if n.comps.last().is_some_and(|c| c.args.is_some()) {
+                    return Err("a template template argument has no arguments".into());
+                }
+                self.name(n, Use::Type)
+            }
+        }
+    }
+
+    fn literal(&mut self, l: &Literal) -> Result<(), String> {
+        if let Type::Builtin(
+            b @ (Builtin::Float
+            | Builtin::Double
+            | Builtin::LongDouble
+            | Builtin::Float128
+            | Builtin::Float16
+            | Builtin::BFloat16
+            | Builtin::Float32
+            | Builtin::Float64
+            | Builtin::FloatN128
+            | Builtin::Float32x
+            | Builtin::Float64x
+            | Builtin::Void
+            | Builtin::Auto
+            | Builtin::DecltypeAuto),
+        ) = l.ty
+        {
+            return Err(format!("no literal form for type `{}`", b.code()));
+        }
+        self.out.push('L');
+        self.ty(&l.ty)?;
+        if l.ty == Type::Builtin(Builtin::NullPtr) {
+            if l.magnitude != 0 {
+                return Err("a nullptr_t literal is null".into());
+            }
+        } else {
+            if l.negative && l.magnitude != 0 {
+                self.out.push('n');
+            }
+            self.out.push_str(&l.magnitude.to_string());
+        }
+        self.out.push('E');
+        Ok(())
+    }
+
+    fn bare_function_type(&mut self, params: &[Type], variadic: bool) -> Result<(), String> {
+        if params.is_empty() && !variadic {
+            self.out.push('v');
+        }
+        for p in params {
+            self.ty(p)?;
+        }
+        if variadic {
+            self.out.push('z');
+        }
+        Ok(())
+    }
+
+    fn ty(&mut self, t: &Type) -> Result<(), String> {
+        match t {
+            Type::Builtin(b) => {
+                self.out.push_str(b.code());
+                return Ok(());
+            }
+            Type::Named(n) => return self.name(n, Use::Type),
+            Type::Qualified(q, inner) if q.is_empty() => return self.ty(inner),
+            _ => {}
+        }
+        if self.try_type(t) {
+            return Ok(());
+        }
+        match t {
+            Type::Builtin(_) | Type::Named(_) => unreachable!("handled above"),
+            Type::Vendor(s) => {
+                self.out.push('u');
+                self.source_name(s)?;
+            }
+            Type::Qualified(q, inner) => {
+                self.quals(*q);
+                match &**inner {
+                    // A qualified function type (of a member pointer): only
+                    // the qualified type is a candidate (as g++ and EDG do).
+                    Type::Func(f) if f.quals.is_empty() => self.function_type(f)?,
+                    Type::Func(_) => return Err("doubly qualified function type".into()),
+                    Type::Qualified(..) => return Err("nested qualifiers: merge them".into()),
+                    _ => self.ty(inner)?,
+                }
+            }
+            Type::Ptr(i) => {
+                self.out.push('P');
+                self.ty(i)?;
+            }
+            Type::LRef(i) => {
+                self.out.push('R');
+                self.ty(i)?;
+            }
+            Type::RRef(i) => {
+                self.out.push('O');
+                self.ty(i)?;
+            }
+            Type::Array(b, e) => {
+                self.out.push('A');
+                match b {
+                    ArrayBound::Unknown => {}
+                    ArrayBound::Known(n) => self.out.push_str(&n.to_string()),
+                    ArrayBound::Expr(x) => self.expr(x)?,
+                }
+                self.out.push('_');
+                self.ty(e)?;
+            }
+            Type::Func(f) => {
+                self.quals(f.quals);
+                self.function_type(f)?;
+            }
+            Type::MemPtr(c, m) => {
+                self.out.push('M');
+                self.ty(c)?;
+                self.ty(m)?;
+            }
+            Type::Param(p) => {
+                self.out.push('T');
+                self.out.push_str(&number_(p.0));
+            }
+            Type::ParamApp(p, args) => {
+                self.ty(&Type::Param(*p))?;
+                self.template_args(args)?;
+            }
+            Type::PackExpansion(i) => {
+                self.out.push_str("Dp");
+                self.ty(i)?;
+            }
+            Type::Decltype(e) => {
+                self.out.push_str(if is_id_expression(e) { "Dt" } else { "DT" });
+                self.expr(e)?;
+                self.out.push('E');
+            }
+        }
+        self.add(Key::Type(t.clone()));
+        Ok(())
+    }
+
+    /// `[exception-spec] F <return> <params> [ref-qualifier] E` (the
+    /// cv-qualifiers, if any, are already written).
+    fn function_type(&mut self, f: &FnType) -> Result<(), String> {
+        match &f.exception {
+            ExceptionSpec::None => {}
+            ExceptionSpec::Noexcept => self.out.push_str("Do"),
+            ExceptionSpec::Computed(e) => {
+                self.out.push_str("DO");
+                self.expr(e)?;
+                self.out.push('E');
+            }
+        }
+        self.out.push('F');
+        self.ty(&f.ret)?;
+        self.bare_function_type(&f.params, f.variadic)?;
+        self.ref_qual(f.ref_qual);
+        self.out.push('E');
+        Ok(())
+    }
+
+    fn simple_id(&mut self, name: &str, args: &Option<Vec<TArg>>) -> Result<(), String> {
+        self.source_name(name)?;
+        if let Some(a) = args {
+            self.template_args(a)?;
+        }
+        Ok(())
+    }
+
+    fn op_code(&mut self, op: Op, arity: usize) -> Result<(), String> {
+        let ok = match op {
+            Op::Pos | Op::Neg | Op::AddrOf | Op::Deref | Op::Compl | Op::Not => arity == 1,
+            Op::Inc | Op::Dec | Op::PreInc | Op::PreDec => arity == 1,
+            Op::New | Op::NewArray | Op::Delete | Op::DeleteArray | Op::Call | Op::Question => {
+                false
+            }
+            Op::CoAwait => arity == 1,
+            _ => arity == 2,
+        };
+        if !ok {
+            return Err(format!("operator `{}` with {arity} operands", op.code()));
+        }
+        self.out.push_str(op.code());
+        Ok(())
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<(), String> {
+        match e {
+            Expr::Literal(l) => self.literal(l)?,
+            Expr::Entity(enc) => {
+                self.out.push_str("L_Z");
+                self.encoding(enc)?;
+                self.out.push('E');
+            }
+            Expr::FnParam { level, index, quals } => {
+                if *level == 0 {
+                    self.out.push_str("fp");
+                } else {
+                    self.out.push_str(&format!("fL{}p", level - 1));
+                }
+                self.quals(*quals);
+                self.out.push_str(&number_(*index));
+            }
+            // A template parameter as a value is not a substitution candidate.
+            Expr::TParam(p) => {
+                self.out.push('T');
+                self.out.push_str(&number_(p.0));
+            }
+            Expr::Unary(op, a) => {
+                self.op_code(*op, 1)?;
+                self.expr(a)?;
+            }
+            Expr::Binary(op, a, b) => {
+                self.op_code(*op, 2)?;
+                self.expr(a)?;
+                self.expr(b)?;
+            }
+            Expr::Cond(a, b, c) => {
+                self.out.push_str("qu");
+                self.expr(a)?;
+                self.expr(b)?;
+                self.expr(c)?;
+            }
+            Expr::Call(f, args) => {
+                self.out.push_str("cl");
+                self.expr(f)?;
+                for a in args {
+                    self.expr(a)?;
+                }
+                self.out.push('E');
+            }
+            Expr::Member { arrow, object, name, args } => {
+                self.out.push_str(if *arrow { "pt" } else { "dt" });
+                self.expr(object)?;
+                self.simple_id(name, args)?;
+            }
+            Expr::Id(name, args) => self.simple_id(name, args)?,
+            Expr::Scoped { ty, name, args } => {
+                if !matches!(**ty, Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_)) {
+                    return Err("`sr` with a qualifier other than a template parameter or decltype".into());
+                }
+                self.out.push_str("sr");
+                self.ty(ty)?;
+                self.simple_id(name, args)?;
+            }
+            Expr::SizeofType(t) => {
+                self.out.push_str("st");
+                self.ty(t)?;
+            }
+            Expr::SizeofExpr(a) => {
+                self.out.push_str("sz");
+                self.expr(a)?;
+            }
+            Expr::AlignofType(t) => {
+                self.out.push_str("at");
+                self.ty(t)?;
+            }
+            Expr::AlignofExpr(a) => {
+                self.out.push_str("az");
+                self.expr(a)?;
+            }
+            Expr::SizeofPack(p) => {
+                self.out.push_str("sZ");
+                self.expr(&Expr::TParam(*p))?;
+            }
+            Expr::Noexcept(a) => {
+                self.out.push_str("nx");
+                self.expr(a)?;
+            }
+            Expr::Cast(kind, t, args) => {
+                let code = match kind {
+                    CastKind::Functional => "cv",
+                    CastKind::Static => "sc",
+                    CastKind::Dynamic => "dc",
+                    CastKind::Reinterpret => "rc",
+                    CastKind::Const => "cc",
+                };
+                self.out.push_str(code);
+                self.ty(t)?;
+                match (kind, args.as_slice()) {
+                    (_, [a]) => self.expr(a)?,
+                    (CastKind::Functional, args) => {
+                        self.out.push('_');
+                        for a in args {
+                            self.expr(a)?;
+                        }
+                        self.out.push('E');
+                    }
+                    _ => return Err(format!("`{code}` cast with {} operands", args.len())),
+                }
+            }
+            Expr::New { global, array, placement, ty, init } => {
+                if *global {
+                    self.out.push_str("gs");
+                }
+                self.out.push_str(if *array { "na" } else { "nw" });
+                for p in placement {
+                    self.expr(p)?;
+                }
+                self.out.push('_');
+                self.ty(ty)?;
+                if let Some(init) = init {
+                    self.out.push_str("pi");
+                    for a in init {
+                        self.expr(a)?;
+                    }
+                    self.out.push('E');
+                }
+                self.out.push('E');
+            }
+            Expr::Braced(t, args) => {
+                self.out.push_str("tl");
+                self.ty(t)?;
+                for a in args {
+                    self.expr(a)?;
+                }
+                self.out.push('E');
+            }
+            Expr::Fold { right, op, pack, init } => {
+                let code = match (init.is_some(), right) {
+                    (false, false) => "fl",
+                    (false, true) => "fr",
+                    (true, false) => "fL",
+                    (true, true) => "fR",
+                };
+                self.out.push_str(code);
+                self.op_code(*op, 2)?;
+                match init {
+                    None => self.expr(pack)?,
+                    // Operands in source order: `(init op ... op pack)`, `(pack op ... op init)`.
+                    Some(i) if !*right => {
+                        self.expr(i)?;
+                        self.expr(pack)?;
+                    }
+                    Some(i) => {
+                        self.expr(pack)?;
+                        self.expr(i)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
