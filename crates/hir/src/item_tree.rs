@@ -1,0 +1,1163 @@
+//! The item tree: what one top-level item of a translation unit declares, as
+//! plain data (names, syntactic types, constant expressions), lowered from its
+//! green tree alone.
+//!
+//! It is the invalidation barrier of the semantic model: it never reads a
+//! function body (bodies are skipped, lazy or not), and it holds no offsets,
+//! so editing a body, or anything before the item, leaves it equal and salsa
+//! cuts off everything that reads it.
+
+use cufront_syntax::{SyntaxKind as K, SyntaxNode, SyntaxToken};
+
+use crate::syntax_util::{self as su, Pack};
+
+/// The declarations of one top-level item. Entities live in arenas and are
+/// referred to by index (`Item`), so ids outside can be `(item, index)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ItemTree {
+    /// What the item declares at the scope it appears in.
+    pub top: Vec<Item>,
+    pub namespaces: Vec<NamespaceData>,
+    pub classes: Vec<ClassData>,
+    pub enums: Vec<EnumData>,
+    pub typedefs: Vec<TypedefData>,
+    pub vars: Vec<VarData>,
+    pub usings: Vec<UsingData>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    Namespace(u32),
+    Class(u32),
+    Enum(u32),
+    Typedef(u32),
+    Var(u32),
+    Using(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamespaceData {
+    /// `None` for an anonymous namespace. `namespace a::b {}` is lowered as
+    /// two nested namespaces.
+    pub name: Option<String>,
+    pub inline: bool,
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClassKey {
+    Struct,
+    Class,
+    Union,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Access {
+    Public,
+    Protected,
+    Private,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TemplateKind {
+    None,
+    /// A primary class template (dependent: never laid out).
+    Primary,
+    /// An explicit or partial specialization (instantiation is out of scope).
+    Specialization,
+}
+
+/// Layout attributes written on a class, a member or a typedef.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attrs {
+    pub packed: bool,
+    /// `__attribute__((aligned(e)))`; `None` = `aligned` without argument (16).
+    pub aligned: Vec<Option<ConstExpr>>,
+    pub alignas: Vec<AlignasArg>,
+    /// `__attribute__((vector_size(n)))`.
+    pub vector_size: Option<ConstExpr>,
+    pub no_unique_address: bool,
+}
+
+impl Attrs {
+    fn merge(&mut self, other: Attrs) {
+        self.packed |= other.packed;
+        self.aligned.extend(other.aligned);
+        self.alignas.extend(other.alignas);
+        if other.vector_size.is_some() {
+            self.vector_size = other.vector_size;
+        }
+        self.no_unique_address |= other.no_unique_address;
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AlignasArg {
+    Expr(ConstExpr),
+    Type(TypeRef),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassData {
+    pub name: Option<String>,
+    /// The first typedef name of an unnamed class (`typedef struct {…} S;`).
+    pub typedef_name: Option<String>,
+    pub key: ClassKey,
+    /// `struct A::B {…}`: the scope the class belongs to.
+    pub qualifier: Option<Path>,
+    pub template: TemplateKind,
+    /// Has a body (`{…}`), not just `struct S;`.
+    pub is_definition: bool,
+    /// Declared as an anonymous member (`struct { int q; };` inside a class).
+    pub anonymous_member: bool,
+    /// Access of a nested class in its parent.
+    pub access: Access,
+    pub bases: Vec<BaseRef>,
+    pub fields: Vec<Field>,
+    /// Nested declarations (types, typedefs, usings, static data members).
+    pub items: Vec<Item>,
+    pub attrs: Attrs,
+    /// `#pragma pack` in effect at the class head.
+    pub pack: Option<u32>,
+    pub has_virtual_fn: bool,
+    /// Facts that make the class a non-POD for layout (spec 50 §7.2).
+    pub user_ctor: bool,
+    pub user_copy_assign: bool,
+    pub user_dtor: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaseRef {
+    pub path: Path,
+    pub is_virtual: bool,
+    pub access: Access,
+}
+
+/// A non-static data member (or an anonymous struct/union member).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: Option<String>,
+    pub ty: TypeRef,
+    pub bit_width: Option<ConstExpr>,
+    pub access: Access,
+    pub attrs: Attrs,
+    /// A default member initializer.
+    pub has_init: bool,
+    /// An anonymous struct/union member: the class index.
+    pub anonymous: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumData {
+    pub name: Option<String>,
+    pub scoped: bool,
+    pub base: Option<TypeRef>,
+    pub enumerators: Vec<(String, Option<ConstExpr>)>,
+    pub is_definition: bool,
+    pub packed: bool,
+    pub access: Access,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypedefData {
+    pub name: String,
+    pub ty: TypeRef,
+    pub attrs: Attrs,
+    /// An alias template (`template<…> using X = …`): dependent.
+    pub templated: bool,
+}
+
+/// A variable (namespace scope, or a static data member).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarData {
+    pub name: String,
+    pub ty: TypeRef,
+    pub is_const: bool,
+    pub init: Option<ConstExpr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UsingData {
+    Directive(Path),
+    /// `using a::b;`: brings the last name in.
+    Decl(Path),
+    NamespaceAlias(String, Path),
+    /// A class template or alias template: found by lookup, never laid out.
+    Template(String),
+    /// A function or a name the tree does not model: found by lookup as a value.
+    Value(String),
+}
+
+/// A possibly qualified name, as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Path {
+    pub global: bool,
+    pub segments: Vec<PathSegment>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PathSegment {
+    pub name: String,
+    /// Template arguments, as text (templates are not instantiated yet).
+    pub args: Option<String>,
+}
+
+impl Path {
+    pub fn single(name: &str) -> Path {
+        Path { global: false, segments: vec![PathSegment { name: name.to_string(), args: None }] }
+    }
+    pub fn last(&self) -> Option<&str> {
+        self.segments.last().map(|s| s.name.as_str())
+    }
+}
+
+impl std::fmt::Display for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.global {
+            f.write_str("::")?;
+        }
+        for (i, s) in self.segments.iter().enumerate() {
+            if i > 0 {
+                f.write_str("::")?;
+            }
+            f.write_str(&s.name)?;
+            if let Some(a) = &s.args {
+                f.write_str(a)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Builtin {
+    Void,
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    WChar,
+    Char8,
+    Char16,
+    Char32,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+    Int128,
+    UInt128,
+    Float,
+    Double,
+    LongDouble,
+    Float128,
+    Float16,
+    BF16,
+    Float32,
+    Float64,
+    Float32x,
+    Float64x,
+    NullPtr,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Cv {
+    pub c: bool,
+    pub v: bool,
+    pub r: bool,
+}
+
+impl Cv {
+    pub fn is_empty(self) -> bool {
+        !(self.c || self.v || self.r)
+    }
+    pub fn union(self, o: Cv) -> Cv {
+        Cv { c: self.c || o.c, v: self.v || o.v, r: self.r || o.r }
+    }
+}
+
+/// A type as written: resolved to a `TyId` by `ty::lower` in a scope.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeRef {
+    Builtin(Builtin),
+    Path(Path),
+    /// A class defined in this item tree (`struct {…} x;`).
+    LocalClass(u32),
+    LocalEnum(u32),
+    Ptr(Box<TypeRef>),
+    LRef(Box<TypeRef>),
+    RRef(Box<TypeRef>),
+    MemPtr(Path, Box<TypeRef>),
+    /// `None` = unknown bound (`T[]`).
+    Array(Box<TypeRef>, Option<Box<ConstExpr>>),
+    Func(Box<FnRef>),
+    Cv(Box<TypeRef>, Cv),
+    Complex(Box<TypeRef>),
+    /// `decltype`, `typeof`, `auto`, `typename X::y`, or something unreadable.
+    Opaque(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FnRef {
+    pub ret: TypeRef,
+    pub params: Vec<TypeRef>,
+    pub variadic: bool,
+    pub noexcept: bool,
+    pub cv: Cv,
+    /// 0 none, 1 `&`, 2 `&&`.
+    pub ref_qual: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    And,
+    Or,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// An expression as far as integral constant evaluation needs it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ConstExpr {
+    /// An integer, character or boolean literal with its type.
+    Int(u128, Builtin),
+    Path(Path),
+    Unary(UnOp, Box<ConstExpr>),
+    Binary(BinOp, Box<ConstExpr>, Box<ConstExpr>),
+    Cond(Box<ConstExpr>, Box<ConstExpr>, Box<ConstExpr>),
+    Cast(TypeRef, Box<ConstExpr>),
+    SizeofType(TypeRef),
+    AlignofType(TypeRef),
+    /// Something not evaluated (the text says what).
+    Unsupported(String),
+}
+
+/// Lowers the green tree of one top-level item. `pack` is the `#pragma pack`
+/// state before it.
+pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
+    let mut cx = Lower { tree: ItemTree::default(), pack };
+    let mut top = Vec::new();
+    cx.decl(node, &mut top, None);
+    cx.tree.top = top;
+    cx.tree
+}
+
+struct Lower {
+    tree: ItemTree,
+    pack: Pack,
+}
+
+/// What lowering a declaration inside a class body collects besides items.
+struct ClassCx {
+    fields: Vec<Field>,
+    access: Access,
+    name: Option<String>,
+    has_virtual_fn: bool,
+    user_ctor: bool,
+    user_copy_assign: bool,
+    user_dtor: bool,
+}
+
+impl Lower {
+    fn push_using(&mut self, out: &mut Vec<Item>, u: UsingData) {
+        self.tree.usings.push(u);
+        out.push(Item::Using(self.tree.usings.len() as u32 - 1));
+    }
+
+    /// Lowers a declaration at namespace scope (`class` = None) or in a class body.
+    fn decl(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, mut class: Option<&mut ClassCx>) {
+        match node.kind() {
+            K::PP_DIRECTIVE => {}
+            K::NAMESPACE_DEF => self.namespace(node, out),
+            K::LINKAGE_SPEC | K::EXPORT_DECL => {
+                self.children_decls(node, out, None);
+            }
+            K::USING_DIRECTIVE => {
+                if let Some(p) = su::path_in(node) {
+                    self.push_using(out, UsingData::Directive(p));
+                }
+            }
+            K::USING_DECL => {
+                if let Some(p) = su::path_in(node) {
+                    self.push_using(out, UsingData::Decl(p));
+                }
+            }
+            K::NAMESPACE_ALIAS => {
+                let name = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+                let target = node.children().find(|c| c.kind() == K::QUALIFIED_NAME || c.kind() == K::NAME_REF);
+                if let (Some(n), Some(t)) = (name, target.and_then(|t| su::path_of(&t))) {
+                    self.push_using(out, UsingData::NamespaceAlias(n, t));
+                }
+            }
+            K::ALIAS_DECL => self.alias(node, out, false),
+            K::TEMPLATE_DECL => self.template(node, out, class),
+            K::EXPLICIT_SPECIALIZATION => {
+                // Specializations declare nothing lookup finds by a new name.
+                if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) {
+                    if let Some(specs) = su::child(&d, K::DECL_SPECIFIERS) {
+                        for c in specs.children().filter(|c| c.kind() == K::CLASS_SPECIFIER) {
+                            self.class(&c, TemplateKind::Specialization, Access::Public);
+                        }
+                    }
+                }
+            }
+            K::SIMPLE_DECL | K::FUNCTION_DEF => self.simple(node, out, class.as_deref_mut()),
+            K::ACCESS_SPECIFIER => {
+                if let Some(cx) = class {
+                    for t in su::tokens(node) {
+                        match t.kind() {
+                            K::PUBLIC_KW => cx.access = Access::Public,
+                            K::PROTECTED_KW => cx.access = Access::Protected,
+                            K::PRIVATE_KW => cx.access = Access::Private,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn children_decls(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, _class: Option<&mut ClassCx>) {
+        for el in node.children_with_tokens() {
+            match el {
+                rowan::NodeOrToken::Node(c) => self.decl(&c, out, None),
+                rowan::NodeOrToken::Token(t) => self.pragma(&t),
+            }
+        }
+    }
+
+    fn pragma(&mut self, t: &SyntaxToken) {
+        if t.kind() == K::PP_DIRECTIVE {
+            self.pack.apply(t.text());
+        }
+    }
+
+    fn namespace(&mut self, node: &SyntaxNode, out: &mut Vec<Item>) {
+        let inline = node.children_with_tokens().any(|t| t.kind() == K::INLINE_KW);
+        let names: Vec<String> = match node.children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
+            Some(n) => su::idents(&n),
+            None => Vec::new(),
+        };
+        let mut items = Vec::new();
+        self.children_decls(node, &mut items, None);
+        let names: Vec<Option<String>> =
+            if names.is_empty() { vec![None] } else { names.into_iter().map(Some).collect() };
+        // `namespace a::b { … }`: innermost first; only the last may be inline.
+        let n = names.len();
+        for (i, name) in names.into_iter().enumerate().rev() {
+            self.tree.namespaces.push(NamespaceData { name, inline: inline && i + 1 == n, items });
+            items = vec![Item::Namespace(self.tree.namespaces.len() as u32 - 1)];
+        }
+        out.extend(items);
+    }
+
+    fn alias(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, templated: bool) {
+        let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else {
+            return;
+        };
+        if templated {
+            self.push_using(out, UsingData::Template(name));
+            return;
+        }
+        let ty = match su::child(node, K::TYPE_ID) {
+            Some(t) => self.type_id(&t),
+            None => TypeRef::Opaque(node.text().to_string()),
+        };
+        self.tree.typedefs.push(TypedefData { name, ty, attrs: Attrs::default(), templated });
+        out.push(Item::Typedef(self.tree.typedefs.len() as u32 - 1));
+    }
+
+    fn template(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, class: Option<&mut ClassCx>) {
+        let Some(inner) = node.children().find(|c| {
+            !matches!(c.kind(), K::TEMPLATE_PARAM_LIST | K::REQUIRES_CLAUSE) && c.kind() != K::ERROR
+        }) else {
+            return;
+        };
+        match inner.kind() {
+            K::ALIAS_DECL => self.alias(&inner, out, true),
+            K::TEMPLATE_DECL => self.template(&inner, out, class),
+            K::SIMPLE_DECL | K::FUNCTION_DEF => {
+                let specs = su::child(&inner, K::DECL_SPECIFIERS);
+                let mut declared_class = false;
+                if let Some(specs) = &specs {
+                    for c in specs.children().filter(|c| c.kind() == K::CLASS_SPECIFIER) {
+                        declared_class = true;
+                        let partial = c.children().any(|n| n.kind() == K::TEMPLATE_ID);
+                        let kind = if partial { TemplateKind::Specialization } else { TemplateKind::Primary };
+                        let idx = self.class(&c, kind, Access::Public);
+                        if !partial {
+                            out.push(Item::Class(idx));
+                        }
+                    }
+                    if !declared_class {
+                        for c in specs.children().filter(|c| c.kind() == K::ELABORATED_TYPE_SPECIFIER) {
+                            if let Some(n) = su::path_of(&c).and_then(|p| p.last().map(str::to_string)) {
+                                self.push_using(out, UsingData::Template(n));
+                            }
+                        }
+                    }
+                }
+                // Member templates: a constructor template makes the class non-POD.
+                if let Some(cx) = class {
+                    for d in su::declarators(&inner) {
+                        if su::is_function_declarator(&d) && su::declarator_name(&d).as_deref() == cx.name.as_deref() {
+                            cx.user_ctor = true;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn simple(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, class: Option<&mut ClassCx>) {
+        let specs = su::child(node, K::DECL_SPECIFIERS);
+        let kws: Vec<K> = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
+        let is_typedef = kws.contains(&K::TYPEDEF_KW);
+        let is_friend = kws.contains(&K::FRIEND_KW);
+        let is_static = kws.contains(&K::STATIC_KW) || kws.contains(&K::EXTERN_KW);
+        let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
+        let access = class.as_ref().map_or(Access::Public, |c| c.access);
+        if is_friend {
+            return;
+        }
+
+        // Types the specifiers define or declare.
+        let mut base_ty: Option<TypeRef> = None;
+        let mut anon_class: Option<u32> = None;
+        let mut spec_attrs = Attrs::default();
+        if let Some(specs) = &specs {
+            for c in specs.children() {
+                match c.kind() {
+                    K::CLASS_SPECIFIER => {
+                        let idx = self.class(&c, TemplateKind::None, access);
+                        // Unnamed classes are items too: they have a scope and a layout.
+                        out.push(Item::Class(idx));
+                        if self.tree.classes[idx as usize].name.is_none() {
+                            anon_class = Some(idx);
+                        }
+                        base_ty = Some(TypeRef::LocalClass(idx));
+                    }
+                    K::ENUM_SPECIFIER => {
+                        let idx = self.enumeration(&c, access);
+                        out.push(Item::Enum(idx));
+                        base_ty = Some(TypeRef::LocalEnum(idx));
+                    }
+                    K::ELABORATED_TYPE_SPECIFIER => {
+                        // `struct S;` declares S; `struct S *p;` too when S is new (lookup decides).
+                        let no_declarators = su::child(node, K::INIT_DECLARATOR_LIST).is_none();
+                        if no_declarators && !c.children().any(|n| n.kind() == K::QUALIFIED_NAME) {
+                            if let Some(name) = su::path_of(&c).and_then(|p| p.last().map(str::to_string)) {
+                                if c.children_with_tokens().any(|t| t.kind() == K::ENUM_KW) {
+                                    let idx = self.push_enum(EnumData {
+                                        name: Some(name),
+                                        scoped: false,
+                                        base: None,
+                                        enumerators: Vec::new(),
+                                        is_definition: false,
+                                        packed: false,
+                                        access,
+                                    });
+                                    out.push(Item::Enum(idx));
+                                } else {
+                                    let key = su::class_key(&c);
+                                    let idx = self.push_class(empty_class(Some(name), key, access, self.pack.current()));
+                                    out.push(Item::Class(idx));
+                                }
+                            }
+                        }
+                    }
+                    K::GNU_ATTRIBUTE | K::ALIGNAS_SPECIFIER | K::ATTRIBUTE_LIST => {
+                        spec_attrs.merge(self.attrs_of(&c));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let base_ty = base_ty.unwrap_or_else(|| match &specs {
+            Some(s) => self.specifier_type(s),
+            None => TypeRef::Opaque(String::new()),
+        });
+
+        let declarators: Vec<SyntaxNode> = su::init_declarators(node);
+        if declarators.is_empty() {
+            // An anonymous struct/union member.
+            if let (Some(cx), Some(idx)) = (class, anon_class) {
+                self.tree.classes[idx as usize].anonymous_member = true;
+                cx.fields.push(Field {
+                    name: None,
+                    ty: TypeRef::LocalClass(idx),
+                    bit_width: None,
+                    access,
+                    attrs: spec_attrs,
+                    has_init: false,
+                    anonymous: Some(idx),
+                });
+            }
+            return;
+        }
+        let mut class = class;
+        for init in declarators {
+            let decl = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+            let bit_width = su::child(&init, K::BIT_FIELD_WIDTH)
+                .and_then(|b| b.children().find(|c| su::is_expr(c.kind())))
+                .map(|e| lower_expr(&e, self));
+            let mut attrs = spec_attrs.clone();
+            attrs.merge(self.declarator_attrs(&init));
+            let name = decl.as_ref().and_then(su::declarator_name);
+            let is_fn = decl.as_ref().is_some_and(su::is_function_declarator);
+            if is_fn {
+                if let Some(cx) = class.as_deref_mut() {
+                    self.member_function(node, decl.as_ref().expect("is_fn"), &kws, cx);
+                } else if let Some(n) = name {
+                    self.push_using(out, UsingData::Value(n));
+                }
+                continue;
+            }
+            let ty = match &decl {
+                Some(d) => self.declarator_type(base_ty.clone(), d),
+                None => base_ty.clone(),
+            };
+            if is_typedef {
+                if let Some(n) = name {
+                    if let Some(idx) = anon_class {
+                        let c = &mut self.tree.classes[idx as usize];
+                        if c.typedef_name.is_none() {
+                            c.typedef_name = Some(n.clone());
+                        }
+                    }
+                    self.tree.typedefs.push(TypedefData { name: n, ty, attrs, templated: false });
+                    out.push(Item::Typedef(self.tree.typedefs.len() as u32 - 1));
+                }
+                continue;
+            }
+            let init_expr = su::child(&init, K::EQUAL_INITIALIZER)
+                .and_then(|e| e.children().find(|c| su::is_expr(c.kind())))
+                .or_else(|| {
+                    su::child(&init, K::INITIALIZER)
+                        .and_then(|i| i.children().find(|c| matches!(c.kind(), K::INIT_LIST | K::ARG_LIST)))
+                        .and_then(|l| l.children().find(|c| su::is_expr(c.kind())))
+                });
+            let has_init = su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
+            match class.as_deref_mut() {
+                Some(cx) if !is_static => cx.fields.push(Field {
+                    name,
+                    ty,
+                    bit_width,
+                    access,
+                    attrs,
+                    has_init,
+                    anonymous: None,
+                }),
+                _ => {
+                    if let Some(n) = name {
+                        let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
+                        self.tree.vars.push(VarData { name: n, ty, is_const, init });
+                        out.push(Item::Var(self.tree.vars.len() as u32 - 1));
+                    }
+                }
+            }
+        }
+    }
+
+    fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {
+        if kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER) {
+            cx.has_virtual_fn = true;
+        }
+        let defaulted = su::child(node, K::DEFAULTED_BODY).is_some();
+        if d.children().any(|c| c.kind() == K::DESTRUCTOR_NAME) {
+            if !defaulted {
+                cx.user_dtor = true;
+            }
+            return;
+        }
+        if let Some(op) = d.children().find(|c| c.kind() == K::OPERATOR_NAME) {
+            if su::tokens(&op).any(|t| t.kind() == K::EQ) {
+                // A copy (or move) assignment: its parameter names the class.
+                let params = su::function_params(d);
+                if params.len() == 1 && cx.name.is_some() && su::idents(&params[0]).last() == cx.name.as_ref() {
+                    cx.user_copy_assign = true;
+                }
+            }
+            return;
+        }
+        if cx.name.is_some() && su::declarator_name(d) == cx.name {
+            cx.user_ctor = true;
+        }
+    }
+
+    fn push_class(&mut self, c: ClassData) -> u32 {
+        self.tree.classes.push(c);
+        self.tree.classes.len() as u32 - 1
+    }
+
+    fn push_enum(&mut self, e: EnumData) -> u32 {
+        self.tree.enums.push(e);
+        self.tree.enums.len() as u32 - 1
+    }
+
+    fn class(&mut self, node: &SyntaxNode, template: TemplateKind, access: Access) -> u32 {
+        let key = su::class_key(node);
+        let head = su::child(node, K::CLASS_HEAD).unwrap_or_else(|| node.clone());
+        let name_node = head.children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME | K::TEMPLATE_ID));
+        let (name, qualifier) = match &name_node {
+            Some(n) => match su::path_of(n) {
+                Some(mut p) if p.segments.len() > 1 || p.global => {
+                    let last = p.segments.pop().map(|s| s.name);
+                    (last, Some(p))
+                }
+                Some(p) => (p.last().map(str::to_string), None),
+                None => (None, None),
+            },
+            None => (None, None),
+        };
+        let mut data = empty_class(name.clone(), key, access, self.pack.current());
+        data.template = template;
+        data.qualifier = qualifier;
+        for c in head.children() {
+            match c.kind() {
+                K::GNU_ATTRIBUTE | K::ALIGNAS_SPECIFIER | K::ATTRIBUTE_LIST => data.attrs.merge(self.attrs_of(&c)),
+                _ => {}
+            }
+        }
+        if head != *node {
+            for c in node.children().filter(|c| matches!(c.kind(), K::GNU_ATTRIBUTE | K::ALIGNAS_SPECIFIER)) {
+                data.attrs.merge(self.attrs_of(&c));
+            }
+        }
+        if let Some(bc) = head.children().find(|c| c.kind() == K::BASE_CLAUSE) {
+            for b in bc.children().filter(|c| c.kind() == K::BASE_SPECIFIER) {
+                let is_virtual = b.children_with_tokens().any(|t| t.kind() == K::VIRTUAL_KW);
+                let access = su::tokens(&b)
+                    .find_map(|t| match t.kind() {
+                        K::PUBLIC_KW => Some(Access::Public),
+                        K::PROTECTED_KW => Some(Access::Protected),
+                        K::PRIVATE_KW => Some(Access::Private),
+                        _ => None,
+                    })
+                    .unwrap_or(if key == ClassKey::Class { Access::Private } else { Access::Public });
+                let path = b
+                    .children()
+                    .find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID | K::DECLTYPE_SPECIFIER))
+                    .and_then(|n| su::path_of(&n))
+                    .unwrap_or_default();
+                data.bases.push(BaseRef { path, is_virtual, access });
+            }
+        }
+        // Attributes after the closing brace belong to the class too.
+        if let Some(list) = su::child(node, K::MEMBER_LIST) {
+            data.is_definition = true;
+            let mut cx = ClassCx {
+                fields: Vec::new(),
+                access: if key == ClassKey::Class { Access::Private } else { Access::Public },
+                name: name.clone(),
+                has_virtual_fn: false,
+                user_ctor: false,
+                user_copy_assign: false,
+                user_dtor: false,
+            };
+            let mut items = Vec::new();
+            let saved_pack = self.pack.clone();
+            for el in list.children_with_tokens() {
+                match el {
+                    rowan::NodeOrToken::Node(c) => self.decl(&c, &mut items, Some(&mut cx)),
+                    rowan::NodeOrToken::Token(t) => self.pragma(&t),
+                }
+            }
+            // A `#pragma pack` inside a class body changes the state after it (as GCC).
+            let _ = saved_pack;
+            data.fields = cx.fields;
+            data.items = items;
+            data.has_virtual_fn = cx.has_virtual_fn;
+            data.user_ctor = cx.user_ctor;
+            data.user_copy_assign = cx.user_copy_assign;
+            data.user_dtor = cx.user_dtor;
+        }
+        self.push_class(data)
+    }
+
+    fn enumeration(&mut self, node: &SyntaxNode, access: Access) -> u32 {
+        let scoped = node.children_with_tokens().any(|t| matches!(t.kind(), K::CLASS_KW | K::STRUCT_KW));
+        let name = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+        let base = su::child(node, K::ENUM_BASE).map(|b| match su::child(&b, K::TYPE_ID) {
+            Some(t) => self.type_id(&t),
+            None => match su::child(&b, K::DECL_SPECIFIERS) {
+                Some(s) => self.specifier_type(&s),
+                None => TypeRef::Opaque(b.text().to_string()),
+            },
+        });
+        let list = su::child(node, K::ENUMERATOR_LIST);
+        let mut enumerators = Vec::new();
+        if let Some(list) = &list {
+            for e in list.children().filter(|c| c.kind() == K::ENUMERATOR) {
+                let Some(n) = e.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else {
+                    continue;
+                };
+                let v = su::child(&e, K::EQUAL_INITIALIZER)
+                    .and_then(|i| i.children().find(|c| su::is_expr(c.kind())))
+                    .or_else(|| e.children().find(|c| su::is_expr(c.kind())))
+                    .map(|x| lower_expr(&x, self));
+                enumerators.push((n, v));
+            }
+        }
+        let packed = node.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).any(|a| self.attrs_of(&a).packed);
+        self.push_enum(EnumData { name, scoped, base, enumerators, is_definition: list.is_some(), packed, access })
+    }
+
+    /// GNU attributes, `alignas` and `[[…]]` attributes of a node.
+    fn attrs_of(&mut self, node: &SyntaxNode) -> Attrs {
+        let mut a = Attrs::default();
+        match node.kind() {
+            K::ALIGNAS_SPECIFIER => {
+                if let Some(t) = su::child(node, K::TYPE_ID) {
+                    a.alignas.push(AlignasArg::Type(self.type_id(&t)));
+                } else if let Some(e) = node.children().find(|c| su::is_expr(c.kind())) {
+                    a.alignas.push(AlignasArg::Expr(lower_expr(&e, self)));
+                }
+            }
+            K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST => {
+                for at in node.children().filter(|c| c.kind() == K::ATTRIBUTE) {
+                    let Some(name) = su::tokens(&at).find(|t| t.kind() == K::IDENT || t.kind().is_keyword()) else {
+                        continue;
+                    };
+                    let name = name.text().trim_matches('_').to_string();
+                    let args = su::child(&at, K::ATTRIBUTE_ARGS);
+                    let arg = args.as_ref().map(|a| token_expr(a, self));
+                    match name.as_str() {
+                        "packed" => a.packed = true,
+                        "aligned" => a.aligned.push(arg),
+                        "vector_size" => a.vector_size = arg,
+                        "no_unique_address" => a.no_unique_address = true,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        a
+    }
+
+    /// Attributes inside a declarator (not inside its parameters or bounds).
+    fn declarator_attrs(&mut self, init: &SyntaxNode) -> Attrs {
+        let mut a = Attrs::default();
+        let mut stack = vec![init.clone()];
+        while let Some(n) = stack.pop() {
+            for c in n.children() {
+                match c.kind() {
+                    K::GNU_ATTRIBUTE | K::ALIGNAS_SPECIFIER | K::ATTRIBUTE_LIST => a.merge(self.attrs_of(&c)),
+                    K::DECLARATOR | K::PAREN_DECLARATOR | K::PTR_OPERATOR => stack.push(c),
+                    _ => {}
+                }
+            }
+        }
+        a
+    }
+
+    fn type_id(&mut self, t: &SyntaxNode) -> TypeRef {
+        let base = match su::child(t, K::DECL_SPECIFIERS) {
+            Some(s) => self.specifier_type(&s),
+            None => TypeRef::Opaque(t.text().to_string()),
+        };
+        match su::child(t, K::ABSTRACT_DECLARATOR) {
+            Some(d) => self.declarator_type(base, &d),
+            None => base,
+        }
+    }
+
+    /// The type the decl-specifiers spell (classes and enums they define are
+    /// handled by the caller).
+    fn specifier_type(&mut self, specs: &SyntaxNode) -> TypeRef {
+        let mut cv = Cv::default();
+        let mut words: Vec<K> = Vec::new();
+        let mut named: Option<TypeRef> = None;
+        let mut complex = false;
+        for e in specs.children_with_tokens() {
+            match e {
+                rowan::NodeOrToken::Token(t) => match t.kind() {
+                    K::CONST_KW | K::CONST2_KW | K::CONST3_KW => cv.c = true,
+                    K::VOLATILE_KW | K::VOLATILE2_KW | K::VOLATILE3_KW => cv.v = true,
+                    K::COMPLEX_KW | K::COMPLEX2_KW => complex = true,
+                    k if k.is_keyword() => words.push(k),
+                    _ => {}
+                },
+                rowan::NodeOrToken::Node(n) => match n.kind() {
+                    K::SIMPLE_TYPE_SPECIFIER => {
+                        if let Some(d) = su::child(&n, K::DECLTYPE_SPECIFIER) {
+                            named = Some(decltype_ref(&d));
+                        } else if n.children().next().is_none() {
+                            words.extend(su::tokens(&n).map(|t| t.kind()).filter(|k| k.is_keyword()));
+                        } else {
+                            named = Some(match su::path_of(&n) {
+                                Some(p) => TypeRef::Path(p),
+                                None => TypeRef::Opaque(n.text().to_string()),
+                            });
+                        }
+                    }
+                    K::DECLTYPE_SPECIFIER => named = Some(decltype_ref(&n)),
+                    K::ELABORATED_TYPE_SPECIFIER => {
+                        named = Some(match su::path_of(&n) {
+                            Some(p) => TypeRef::Path(p),
+                            None => TypeRef::Opaque(n.text().to_string()),
+                        })
+                    }
+                    K::TYPENAME_SPECIFIER | K::TYPEOF_SPECIFIER | K::ATOMIC_SPECIFIER => {
+                        named = Some(TypeRef::Opaque(n.text().to_string()))
+                    }
+                    _ => {}
+                },
+            }
+        }
+        let mut ty = match named {
+            Some(t) => t,
+            None => match builtin(&words) {
+                Some(b) => TypeRef::Builtin(b),
+                None if complex => TypeRef::Builtin(Builtin::Double),
+                None => TypeRef::Opaque(if words.contains(&K::AUTO_KW) { "auto".into() } else { "<no type>".into() }),
+            },
+        };
+        if complex {
+            ty = TypeRef::Complex(Box::new(ty));
+        }
+        with_cv(ty, cv)
+    }
+
+    /// Applies a declarator (or abstract declarator) to `base`.
+    fn declarator_type(&mut self, base: TypeRef, d: &SyntaxNode) -> TypeRef {
+        let mut ty = base;
+        let mut suffixes = Vec::new();
+        let mut inner = None;
+        for c in d.children() {
+            match c.kind() {
+                K::PTR_OPERATOR => ty = self.ptr(ty, &c),
+                K::ARRAY_DECLARATOR | K::FUNCTION_DECLARATOR => suffixes.push(c),
+                K::PAREN_DECLARATOR => {
+                    inner = c.children().find(|x| matches!(x.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR))
+                }
+                K::ABSTRACT_DECLARATOR | K::DECLARATOR => inner = Some(c),
+                _ => {}
+            }
+        }
+        for s in suffixes.iter().rev() {
+            ty = match s.kind() {
+                K::ARRAY_DECLARATOR => {
+                    let bound = s.children().find(|c| su::is_expr(c.kind())).map(|e| Box::new(lower_expr(&e, self)));
+                    TypeRef::Array(Box::new(ty), bound)
+                }
+                _ => TypeRef::Func(Box::new(self.function(ty, s))),
+            };
+        }
+        match inner {
+            Some(i) => self.declarator_type(ty, &i),
+            None => ty,
+        }
+    }
+
+    fn ptr(&mut self, ty: TypeRef, p: &SyntaxNode) -> TypeRef {
+        let mut cv = Cv::default();
+        let mut kind = K::STAR;
+        let mut class: Option<Path> = None;
+        for e in p.children_with_tokens() {
+            match e.kind() {
+                K::STAR | K::AMP | K::AMP2 => kind = e.kind(),
+                K::CONST_KW | K::CONST2_KW | K::CONST3_KW => cv.c = true,
+                K::VOLATILE_KW | K::VOLATILE2_KW | K::VOLATILE3_KW => cv.v = true,
+                K::RESTRICT_KW | K::RESTRICT2_KW | K::RESTRICT3_KW => cv.r = true,
+                K::QUALIFIED_NAME | K::NESTED_NAME_SPECIFIER | K::NAME_REF | K::TEMPLATE_ID => {
+                    class = e.as_node().and_then(su::path_of)
+                }
+                K::IDENT => class = e.as_token().map(|t| Path::single(t.text())),
+                _ => {}
+            }
+        }
+        let t = match (kind, class) {
+            (K::STAR, Some(c)) => TypeRef::MemPtr(c, Box::new(ty)),
+            (K::STAR, None) => TypeRef::Ptr(Box::new(ty)),
+            (K::AMP, _) => TypeRef::LRef(Box::new(ty)),
+            _ => TypeRef::RRef(Box::new(ty)),
+        };
+        with_cv(t, cv)
+    }
+
+    fn function(&mut self, ret: TypeRef, f: &SyntaxNode) -> FnRef {
+        let mut params = Vec::new();
+        for p in su::function_params_of(f) {
+            let base = match su::child(&p, K::DECL_SPECIFIERS) {
+                Some(s) => self.specifier_type(&s),
+                None => TypeRef::Opaque(p.text().to_string()),
+            };
+            let t = match p.children().find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR)) {
+                Some(d) => self.declarator_type(base, &d),
+                None => base,
+            };
+            params.push(t);
+        }
+        if params.len() == 1 && params[0] == TypeRef::Builtin(Builtin::Void) {
+            params.clear();
+        }
+        let variadic = su::child(f, K::PARAM_LIST).is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
+        let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0 };
+        for e in f.children_with_tokens() {
+            match e.kind() {
+                K::CONST_KW => r.cv.c = true,
+                K::VOLATILE_KW => r.cv.v = true,
+                K::REF_QUALIFIER => {
+                    r.ref_qual = if e.as_node().is_some_and(|n| su::tokens(n).any(|t| t.kind() == K::AMP2)) { 2 } else { 1 }
+                }
+                K::NOEXCEPT_SPEC => {
+                    let t: String = e.as_node().map(|n| su::tokens(n).map(|t| t.text().to_string()).collect()).unwrap_or_default();
+                    r.noexcept = t == "noexcept" || t == "noexcept(true)";
+                }
+                K::TRAILING_RETURN_TYPE => {
+                    if let Some(t) = e.as_node().and_then(|n| su::child(n, K::TYPE_ID)) {
+                        r.ret = self.type_id(&t);
+                    }
+                }
+                _ => {}
+            }
+        }
+        r
+    }
+}
+
+fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option<u32>) -> ClassData {
+    ClassData {
+        name,
+        typedef_name: None,
+        key,
+        qualifier: None,
+        template: TemplateKind::None,
+        is_definition: false,
+        anonymous_member: false,
+        access,
+        bases: Vec::new(),
+        fields: Vec::new(),
+        items: Vec::new(),
+        attrs: Attrs::default(),
+        pack,
+        has_virtual_fn: false,
+        user_ctor: false,
+        user_copy_assign: false,
+        user_dtor: false,
+    }
+}
+
+fn with_cv(t: TypeRef, cv: Cv) -> TypeRef {
+    if cv.is_empty() {
+        return t;
+    }
+    match t {
+        TypeRef::Cv(inner, cv0) => TypeRef::Cv(inner, cv0.union(cv)),
+        t => TypeRef::Cv(Box::new(t), cv),
+    }
+}
+
+fn decltype_ref(n: &SyntaxNode) -> TypeRef {
+    let text: String = su::tokens(n).map(|t| t.text().to_string()).collect();
+    if text == "decltype(nullptr)" { TypeRef::Builtin(Builtin::NullPtr) } else { TypeRef::Opaque(text) }
+}
+
+/// The builtin type a list of type keywords spells.
+pub(crate) fn builtin(words: &[K]) -> Option<Builtin> {
+    use Builtin::*;
+    let has = |k: K| words.contains(&k);
+    let unsigned = has(K::UNSIGNED_KW);
+    let signed = has(K::SIGNED_KW) || has(K::SIGNED2_KW) || has(K::SIGNED3_KW);
+    let longs = words.iter().filter(|w| **w == K::LONG_KW).count();
+    Some(if has(K::VOID_KW) {
+        Void
+    } else if has(K::BOOL_KW) || has(K::BOOL_C_KW) {
+        Bool
+    } else if has(K::CHAR_KW) {
+        if unsigned {
+            UChar
+        } else if signed {
+            SChar
+        } else {
+            Char
+        }
+    } else if has(K::WCHAR_T_KW) {
+        WChar
+    } else if has(K::CHAR8_T_KW) {
+        Char8
+    } else if has(K::CHAR16_T_KW) {
+        Char16
+    } else if has(K::CHAR32_T_KW) {
+        Char32
+    } else if has(K::FLOAT_KW) {
+        Float
+    } else if has(K::DOUBLE_KW) {
+        if longs > 0 { LongDouble } else { Double }
+    } else if has(K::FLOAT128_GNU_KW) || has(K::FLOAT128_KW) {
+        Float128
+    } else if has(K::FLOAT80_KW) || has(K::FLOAT64X_KW) {
+        Float64x
+    } else if has(K::FLOAT16_KW) || has(K::FP16_KW) {
+        Float16
+    } else if has(K::BF16_KW) {
+        BF16
+    } else if has(K::FLOAT32_KW) {
+        Float32
+    } else if has(K::FLOAT64_KW) {
+        Float64
+    } else if has(K::FLOAT32X_KW) {
+        Float32x
+    } else if has(K::INT128_KW) {
+        if unsigned { UInt128 } else { Int128 }
+    } else if has(K::SHORT_KW) {
+        if unsigned { UShort } else { Short }
+    } else if longs >= 2 {
+        if unsigned { ULongLong } else { LongLong }
+    } else if longs == 1 {
+        if unsigned { ULong } else { Long }
+    } else if unsigned {
+        UInt
+    } else if signed || has(K::INT_KW) {
+        Int
+    } else {
+        return None;
+    })
+}
+
+/// Lowers an expression node to a constant expression.
+fn lower_expr(e: &SyntaxNode, cx: &mut Lower) -> ConstExpr {
+    crate::syntax_util::lower_const_expr(e, &mut |t| cx.type_id(t))
+}
+
+/// Lowers the raw tokens of attribute arguments (`(2*sizeof(long))`).
+fn token_expr(args: &SyntaxNode, cx: &mut Lower) -> ConstExpr {
+    let toks: Vec<SyntaxToken> = su::tokens(args).collect();
+    // Drop the outer parentheses.
+    let inner = if toks.len() >= 2 && toks[0].kind() == K::L_PAREN && toks[toks.len() - 1].kind() == K::R_PAREN {
+        &toks[1..toks.len() - 1]
+    } else {
+        &toks[..]
+    };
+    let _ = cx;
+    crate::syntax_util::token_const_expr(inner)
+}

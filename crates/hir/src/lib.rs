@@ -1,0 +1,185 @@
+//! cufront-hir: the semantic model of a translation unit — items, scopes,
+//! lookup, types, integral constant evaluation and class layout — as salsa
+//! queries over `cufront-base-db`.
+//!
+//! Query graph (each arrow a salsa query; see `docs/architecture.md`):
+//!
+//! ```text
+//! parse(tu) ──> top_level_items(tu)            ids + green node + #pragma pack state per top-level item
+//!           ──> item_tree(item)                what one top-level item declares (plain data)
+//!           ──> def_map(tu)                    the scope graph of the TU (all item trees)
+//!           ──> typedef_ty / enum_info / var_value / class_info   (lowered on demand)
+//!           ──> layout(class)                  Itanium layout, EDG's deviations
+//! ```
+//!
+//! Ids are interned (`ItemId` = unit + key of a top-level item, `ClassId` =
+//! item + index into its item tree, `TyId` = interned `TyKind`), so they
+//! survive edits that do not touch what they name. Nothing is computed for an
+//! entity until someone asks.
+//!
+//! Invariants:
+//! - The item tree never reads a function body and holds no offsets: editing
+//!   a body re-runs `parse` and `top_level_items`, then stops (tested in
+//!   `tests/incremental.rs`).
+//! - Errors are values (`TyKind::Error`, `ConstError`, `LayoutError`); no
+//!   input makes a query panic. Cycles (a class containing itself, a
+//!   self-referential constant) end in an error value through salsa's cycle
+//!   fallback.
+//! - No I/O, no global state.
+//!
+//! Out of scope so far: templates (class templates and their specializations
+//! are found by lookup but never instantiated or laid out), function
+//! signatures, overloads, declaration order (lookup sees the whole unit).
+
+pub mod consteval;
+pub mod scopes;
+pub mod item_tree;
+pub mod layout;
+pub mod syntax_util;
+pub mod ty;
+
+use std::sync::Arc;
+
+use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_syntax::{GreenNode, SyntaxKind as K, SyntaxNode};
+use rustc_hash::FxHashMap;
+
+pub use crate::scopes::{def_map, Def, DefMap, ScopeIdx};
+pub use crate::item_tree::ItemTree;
+pub use crate::layout::{Layout, LayoutError};
+pub use crate::ty::{TyId, TyKind};
+use crate::syntax_util::Pack;
+
+/// A top-level item of a translation unit: identified by a hash of its
+/// first tokens and its rank among the items with the same hash, so that
+/// edits elsewhere keep its id.
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct ItemId {
+    #[returns(copy)]
+    pub tu: TranslationUnit,
+    #[returns(copy)]
+    pub key: u64,
+    #[returns(copy)]
+    pub ordinal: u32,
+}
+
+macro_rules! local_ids {
+    ($($(#[$m:meta])* $name:ident),*) => {$(
+        $(#[$m])*
+        #[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+        pub struct $name {
+            #[returns(copy)]
+            pub item: ItemId,
+            /// Index into the arena of the item's tree.
+            #[returns(copy)]
+            pub idx: u32,
+        }
+    )*};
+}
+
+local_ids!(
+    /// A class, struct or union (declaration or definition).
+    ClassId,
+    EnumId,
+    /// A typedef or alias declaration.
+    TypedefId,
+    /// A variable at namespace scope or a static data member.
+    VarId
+);
+
+/// The top-level items of a unit, in order, with their sources.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct TopLevel {
+    pub items: Vec<ItemId>,
+    sources: FxHashMap<ItemId, ItemSource>,
+}
+
+/// What lowering one top-level item reads: its green tree (no offsets) and
+/// the `#pragma pack` state before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemSource {
+    pub green: GreenNode,
+    pub pack: Pack,
+}
+
+/// Splits the tree of `tu` into top-level items. Re-runs on every edit; it
+/// reads only the first tokens of each item.
+#[salsa::tracked(returns(ref))]
+pub fn top_level_items(db: &dyn SourceDatabase, tu: TranslationUnit) -> TopLevel {
+    let parse = cufront_base_db::parse(db, tu);
+    let root = parse.syntax_node();
+    let text = tu.text(db);
+    let pragmas = pack_pragmas(text);
+    let mut next_pragma = 0;
+    let mut pack = Pack::default();
+    let mut seen: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut out = TopLevel::default();
+    for node in root.children() {
+        let start: usize = node.text_range().start().into();
+        while next_pragma < pragmas.len() && pragmas[next_pragma].0 < start {
+            pack.apply(pragmas[next_pragma].1);
+            next_pragma += 1;
+        }
+        let key = item_key(&node);
+        let ordinal = seen.entry(key).or_insert(0);
+        let id = ItemId::new(db, tu, key, *ordinal);
+        *ordinal += 1;
+        out.items.push(id);
+        out.sources.insert(id, ItemSource { green: node.green().into_owned(), pack: pack.clone() });
+    }
+    out
+}
+
+/// `#pragma pack` lines of the text, with their offsets (they are trivia,
+/// possibly inside items: the state before an item counts all of them).
+fn pack_pragmas(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("pragma") {
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let line = &text[line_start..line_end];
+        if line.trim_start().starts_with('#') && line.contains("pack") {
+            out.push((line_start, line));
+        }
+    }
+    out.dedup_by_key(|(s, _)| *s);
+    out
+}
+
+/// A hash of the first significant tokens of an item (its "head").
+fn item_key(node: &SyntaxNode) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    node.kind().hash(&mut h);
+    for t in syntax_util::tokens(node).filter(|t| t.kind() != K::BODY_TEXT).take(6) {
+        t.text().hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The source of one item (re-runs after every edit; equal sources cut off).
+#[salsa::tracked(returns(ref))]
+pub fn item_source(db: &dyn SourceDatabase, item: ItemId) -> Option<ItemSource> {
+    top_level_items(db, item.tu(db)).sources.get(&item).cloned()
+}
+
+/// What one top-level item declares.
+#[salsa::tracked(returns(clone))]
+pub fn item_tree_of(db: &dyn SourceDatabase, item: ItemId) -> Arc<ItemTree> {
+    match item_source(db, item) {
+        Some(src) => Arc::new(item_tree::lower(&SyntaxNode::new_root(src.green.clone()), src.pack.clone())),
+        None => Arc::new(ItemTree::default()),
+    }
+}
+
+impl ClassId {
+    pub fn data(self, db: &dyn SourceDatabase) -> Arc<ItemTree> {
+        item_tree_of(db, self.item(db))
+    }
+    pub fn tu(self, db: &dyn SourceDatabase) -> TranslationUnit {
+        self.item(db).tu(db)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,480 @@
+//! The scope graph of a translation unit and name lookup over it.
+//!
+//! `def_map(tu)` merges every item tree into one graph of scopes: the global
+//! namespace, namespaces (reopenings merged, inline and anonymous ones
+//! nominated by their parent like a using-directive), classes (with their
+//! injected name) and enums (their enumerators, for `E::A`). Using-directives,
+//! namespace aliases and out-of-line class definitions (`struct A::B {…}`)
+//! are resolved in a second pass, in source order.
+//!
+//! Lookup: `lookup` (unqualified: the scope chain outwards, each scope with
+//! what it nominates; class scopes also search their bases) and
+//! `resolve_path` (qualified). Lookup sees the whole unit, not only what is
+//! declared before the use (a simplification that valid code rarely notices).
+
+use std::sync::Arc;
+
+use cufront_base_db::{SourceDatabase, TranslationUnit};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::item_tree::{Item, ItemTree, Path, TemplateKind, UsingData};
+use crate::{item_tree_of, top_level_items, ClassId, EnumId, ItemId, TypedefId, VarId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScopeIdx(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    Root,
+    Namespace { name: Option<String>, inline: bool },
+    Class(ClassId),
+    Enum(EnumId),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scope {
+    pub kind: ScopeKind,
+    pub parent: Option<ScopeIdx>,
+    pub names: FxHashMap<String, Vec<Def>>,
+    /// Nominated namespaces: using-directives, inline and anonymous namespaces.
+    pub usings: Vec<ScopeIdx>,
+}
+
+/// What a name denotes in a scope.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Def {
+    Namespace(ScopeIdx),
+    Class(ClassId),
+    /// A class template (found, never instantiated yet).
+    ClassTemplate(ClassId),
+    /// An alias template or a template the tree does not model.
+    Template,
+    Enum(EnumId),
+    Enumerator(EnumId, u32),
+    Typedef(TypedefId),
+    Var(VarId),
+    /// `using a::b;` written in the scope: resolved when looked up.
+    UsingDecl(ScopeIdx, Path),
+    /// A function or another value the model does not describe.
+    Value,
+}
+
+/// Which kinds of entity a lookup wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ns {
+    /// A type name.
+    Type,
+    /// A value (enumerator, variable).
+    Value,
+    /// Something `::` can follow (namespace, class, enum, typedef).
+    Scope,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct DefMap {
+    pub scopes: Vec<Scope>,
+    /// The scope of each class definition.
+    pub class_scope: FxHashMap<ClassId, ScopeIdx>,
+    pub enum_scope: FxHashMap<EnumId, ScopeIdx>,
+    /// The scope each class, enum, typedef and variable is declared in.
+    pub parent: FxHashMap<DeclKey, ScopeIdx>,
+    /// A declaration of a class → its definition (when the unit has one).
+    pub definition: FxHashMap<ClassId, ClassId>,
+    /// Every class with a scope (definitions), in source order.
+    pub classes: Vec<ClassId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeclKey {
+    Class(ClassId),
+    Enum(EnumId),
+    Typedef(TypedefId),
+    Var(VarId),
+}
+
+pub const ROOT: ScopeIdx = ScopeIdx(0);
+
+impl DefMap {
+    pub fn scope(&self, s: ScopeIdx) -> &Scope {
+        &self.scopes[s.0 as usize]
+    }
+
+    /// The definition of a class if the unit has one, else the class itself.
+    pub fn class_definition(&self, c: ClassId) -> ClassId {
+        self.definition.get(&c).copied().unwrap_or(c)
+    }
+
+    fn new_scope(&mut self, kind: ScopeKind, parent: Option<ScopeIdx>) -> ScopeIdx {
+        self.scopes.push(Scope { kind, parent, names: FxHashMap::default(), usings: Vec::new() });
+        ScopeIdx(self.scopes.len() as u32 - 1)
+    }
+
+    fn add(&mut self, s: ScopeIdx, name: &str, d: Def) {
+        let v = self.scopes[s.0 as usize].names.entry(name.to_string()).or_default();
+        if !v.contains(&d) {
+            v.push(d);
+        }
+    }
+
+    fn add_using(&mut self, from: ScopeIdx, to: ScopeIdx) {
+        let u = &mut self.scopes[from.0 as usize].usings;
+        if !u.contains(&to) && from != to {
+            u.push(to);
+        }
+    }
+}
+
+/// Work left for the second pass, in source order.
+enum Pending {
+    Directive(ScopeIdx, Path),
+    Alias(ScopeIdx, String, Path),
+    QualifiedClass(ScopeIdx, ClassId, Path),
+}
+
+/// The scope graph of a translation unit.
+#[salsa::tracked(returns(clone))]
+pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
+    let mut map = DefMap::default();
+    map.new_scope(ScopeKind::Root, None);
+    let mut pending = Vec::new();
+    for &item in &top_level_items(db, tu).items {
+        let tree = item_tree_of(db, item);
+        let top = tree.top.clone();
+        collect(db, &mut map, &mut pending, item, &tree, &top, ROOT);
+    }
+    for p in pending {
+        match p {
+            Pending::Directive(s, path) => {
+                if let Some(Def::Namespace(t)) = resolve_path_in_map(&map, s, &path) {
+                    map.add_using(s, t);
+                }
+            }
+            Pending::Alias(s, name, path) => {
+                if let Some(Def::Namespace(t)) = resolve_path_in_map(&map, s, &path) {
+                    map.add(s, &name, Def::Namespace(t));
+                }
+            }
+            Pending::QualifiedClass(s, c, path) => {
+                let target = match resolve_path_in_map(&map, s, &path) {
+                    Some(Def::Namespace(t)) => Some(t),
+                    Some(Def::Class(k)) => map.class_scope.get(&map.class_definition(k)).copied(),
+                    _ => None,
+                };
+                if let Some(t) = target {
+                    let tree = item_tree_of(db, c.item(db));
+                    let data = &tree.classes[c.idx(db) as usize];
+                    if let Some(n) = &data.name {
+                        map.add(t, n, Def::Class(c));
+                    }
+                    map.parent.insert(DeclKey::Class(c), t);
+                    if let Some(&cs) = map.class_scope.get(&c) {
+                        map.scopes[cs.0 as usize].parent = Some(t);
+                    }
+                }
+            }
+        }
+    }
+    // Declarations of a class name → its definition in the same scope.
+    let mut defs = Vec::new();
+    for scope in &map.scopes {
+        for list in scope.names.values() {
+            let classes: Vec<ClassId> = list.iter().filter_map(|d| if let Def::Class(c) = d { Some(*c) } else { None }).collect();
+            if classes.len() > 1 {
+                if let Some(&def) = classes.iter().find(|c| map.class_scope.contains_key(c)) {
+                    for c in classes.into_iter().filter(|c| *c != def) {
+                        defs.push((c, def));
+                    }
+                }
+            }
+        }
+    }
+    map.definition.extend(defs);
+    Arc::new(map)
+}
+
+fn collect(db: &dyn SourceDatabase, map: &mut DefMap, pending: &mut Vec<Pending>, item: ItemId, tree: &ItemTree, items: &[Item], scope: ScopeIdx) {
+    for &it in items {
+        match it {
+            Item::Namespace(i) => {
+                let ns = &tree.namespaces[i as usize];
+                let key = ns.name.clone().unwrap_or_else(|| "{anon}".to_string());
+                let existing = map.scope(scope).names.get(&key).and_then(|v| {
+                    v.iter().find_map(|d| match d {
+                        Def::Namespace(s) if matches!(map.scope(*s).kind, ScopeKind::Namespace { .. }) => Some(*s),
+                        _ => None,
+                    })
+                });
+                let child = match existing {
+                    Some(c) => c,
+                    None => {
+                        let c = map.new_scope(ScopeKind::Namespace { name: ns.name.clone(), inline: ns.inline }, Some(scope));
+                        map.add(scope, &key, Def::Namespace(c));
+                        c
+                    }
+                };
+                if ns.inline || ns.name.is_none() {
+                    map.add_using(scope, child);
+                }
+                collect(db, map, pending, item, tree, &ns.items, child);
+            }
+            Item::Class(i) => {
+                let data = &tree.classes[i as usize];
+                let c = ClassId::new(db, item, i);
+                match data.template {
+                    TemplateKind::Specialization => continue,
+                    TemplateKind::Primary => {
+                        if let Some(n) = &data.name {
+                            map.add(scope, n, Def::ClassTemplate(c));
+                        }
+                        continue;
+                    }
+                    TemplateKind::None => {}
+                }
+                if let Some(q) = &data.qualifier {
+                    pending.push(Pending::QualifiedClass(scope, c, q.clone()));
+                } else {
+                    if let Some(n) = &data.name {
+                        map.add(scope, n, Def::Class(c));
+                    }
+                    map.parent.insert(DeclKey::Class(c), scope);
+                }
+                if data.is_definition {
+                    let cs = map.new_scope(ScopeKind::Class(c), Some(scope));
+                    map.class_scope.insert(c, cs);
+                    map.classes.push(c);
+                    if let Some(n) = &data.name {
+                        map.add(cs, n, Def::Class(c));
+                    }
+                    let nested = data.items.clone();
+                    collect(db, map, pending, item, tree, &nested, cs);
+                }
+            }
+            Item::Enum(i) => {
+                let data = &tree.enums[i as usize];
+                let e = EnumId::new(db, item, i);
+                if let Some(n) = &data.name {
+                    map.add(scope, n, Def::Enum(e));
+                }
+                map.parent.insert(DeclKey::Enum(e), scope);
+                let es = map.new_scope(ScopeKind::Enum(e), Some(scope));
+                map.enum_scope.insert(e, es);
+                for (k, (n, _)) in data.enumerators.iter().enumerate() {
+                    map.add(es, n, Def::Enumerator(e, k as u32));
+                    if !data.scoped {
+                        map.add(scope, n, Def::Enumerator(e, k as u32));
+                    }
+                }
+            }
+            Item::Typedef(i) => {
+                let t = TypedefId::new(db, item, i);
+                let data = &tree.typedefs[i as usize];
+                map.add(scope, &data.name, if data.templated { Def::Template } else { Def::Typedef(t) });
+                map.parent.insert(DeclKey::Typedef(t), scope);
+            }
+            Item::Var(i) => {
+                let v = VarId::new(db, item, i);
+                map.add(scope, &tree.vars[i as usize].name, Def::Var(v));
+                map.parent.insert(DeclKey::Var(v), scope);
+            }
+            Item::Using(i) => match &tree.usings[i as usize] {
+                UsingData::Directive(p) => pending.push(Pending::Directive(scope, p.clone())),
+                UsingData::NamespaceAlias(n, p) => pending.push(Pending::Alias(scope, n.clone(), p.clone())),
+                UsingData::Decl(p) => {
+                    if let Some(last) = p.last() {
+                        map.add(scope, last, Def::UsingDecl(scope, p.clone()));
+                    }
+                }
+                UsingData::Template(n) => map.add(scope, n, Def::Template),
+                UsingData::Value(n) => map.add(scope, n, Def::Value),
+            },
+        }
+    }
+}
+
+/// Qualified lookup during construction (namespaces and classes by name only).
+fn resolve_path_in_map(map: &DefMap, from: ScopeIdx, path: &Path) -> Option<Def> {
+    let (first, rest) = path.segments.split_first()?;
+    let mut d = if path.global {
+        member_in_map(map, ROOT, &first.name, &mut FxHashSet::default())?
+    } else {
+        let mut s = Some(from);
+        loop {
+            let cur = s?;
+            if let Some(d) = member_in_map(map, cur, &first.name, &mut FxHashSet::default()) {
+                break d;
+            }
+            s = map.scope(cur).parent;
+        }
+    };
+    for seg in rest {
+        let s = match d {
+            Def::Namespace(s) => s,
+            Def::Class(c) => *map.class_scope.get(&map.class_definition(c))?,
+            _ => return None,
+        };
+        d = member_in_map(map, s, &seg.name, &mut FxHashSet::default())?;
+    }
+    Some(d)
+}
+
+fn member_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<ScopeIdx>) -> Option<Def> {
+    if !seen.insert(s) {
+        return None;
+    }
+    if let Some(v) = map.scope(s).names.get(name) {
+        if let Some(d) = v.iter().find(|d| matches!(d, Def::Namespace(_) | Def::Class(_))) {
+            return Some(d.clone());
+        }
+    }
+    for &u in &map.scope(s).usings.clone() {
+        if let Some(d) = member_in_map(map, u, name, seen) {
+            return Some(d);
+        }
+    }
+    None
+}
+
+/// Picks the entity a list of declarations of one name denotes for `ns`.
+fn pick(db: &dyn SourceDatabase, map: &DefMap, defs: &[Def], ns: Ns, depth: u32) -> Option<Def> {
+    let rank = |d: &Def| -> Option<u8> {
+        match (ns, d) {
+            (_, Def::Class(c)) if map.class_scope.contains_key(c) => Some(0),
+            (_, Def::Class(_)) => Some(1),
+            (Ns::Type | Ns::Scope, Def::Typedef(_)) => Some(2),
+            (Ns::Type | Ns::Scope, Def::Enum(_)) => Some(3),
+            (Ns::Type | Ns::Scope, Def::ClassTemplate(_) | Def::Template) => Some(4),
+            (Ns::Scope, Def::Namespace(_)) => Some(0),
+            (Ns::Value, Def::Var(_) | Def::Enumerator(..) | Def::Value) => Some(0),
+            (_, Def::UsingDecl(..)) => Some(5),
+            _ => None,
+        }
+    };
+    let mut best: Option<(u8, &Def)> = None;
+    for d in defs {
+        if let Some(r) = rank(d) {
+            if best.is_none_or(|(b, _)| r < b) {
+                best = Some((r, d));
+            }
+        }
+    }
+    let (_, d) = best?;
+    match d {
+        Def::UsingDecl(from, path) if depth < 16 => resolve_path_depth(db, map, *from, path, ns, depth + 1),
+        Def::UsingDecl(..) => None,
+        // A class name hides nothing of its own: but in value lookup a class is not a value.
+        Def::Class(_) if ns == Ns::Value => None,
+        d => Some(d.clone()),
+    }
+}
+
+/// Looks `name` up in scope `s` only: its names, what it nominates, and for a
+/// class its bases.
+pub fn lookup_member(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str, ns: Ns) -> Option<Def> {
+    member(db, map, s, name, ns, &mut FxHashSet::default(), 0)
+}
+
+fn member(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    s: ScopeIdx,
+    name: &str,
+    ns: Ns,
+    seen: &mut FxHashSet<ScopeIdx>,
+    depth: u32,
+) -> Option<Def> {
+    if !seen.insert(s) || depth > 32 {
+        return None;
+    }
+    let scope = map.scope(s);
+    if let Some(v) = scope.names.get(name) {
+        if let Some(d) = pick(db, map, v, ns, depth) {
+            return Some(d);
+        }
+    }
+    for &u in &scope.usings {
+        if let Some(d) = member(db, map, u, name, ns, seen, depth + 1) {
+            return Some(d);
+        }
+    }
+    if let ScopeKind::Class(c) = scope.kind {
+        for b in crate::ty::class_bases(db, c).iter() {
+            if let Some(bc) = b.class {
+                if let Some(&bs) = map.class_scope.get(&bc) {
+                    if let Some(d) = member(db, map, bs, name, ns, seen, depth + 1) {
+                        return Some(d);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Unqualified lookup from scope `s` outwards.
+pub fn lookup(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str, ns: Ns) -> Option<Def> {
+    lookup_depth(db, map, s, name, ns, 0)
+}
+
+fn lookup_depth(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str, ns: Ns, depth: u32) -> Option<Def> {
+    let mut cur = Some(s);
+    while let Some(c) = cur {
+        if let Some(d) = member(db, map, c, name, ns, &mut FxHashSet::default(), depth) {
+            return Some(d);
+        }
+        cur = map.scope(c).parent;
+    }
+    None
+}
+
+/// The scope a definition opens for `::` (typedefs to classes included).
+pub fn scope_of(db: &dyn SourceDatabase, map: &DefMap, d: &Def) -> Option<ScopeIdx> {
+    match d {
+        Def::Namespace(s) => Some(*s),
+        Def::Class(c) => map.class_scope.get(&map.class_definition(*c)).copied(),
+        Def::Enum(e) => map.enum_scope.get(e).copied(),
+        Def::Typedef(t) => {
+            let ty = crate::ty::canonical(db, crate::ty::typedef_ty(db, *t));
+            match ty.kind(db) {
+                crate::TyKind::Class(c) => map.class_scope.get(&map.class_definition(*c)).copied(),
+                crate::TyKind::Enum(e) => map.enum_scope.get(e).copied(),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Qualified (or unqualified, for one segment) lookup of `path` from `from`.
+pub fn resolve_path(db: &dyn SourceDatabase, map: &DefMap, from: ScopeIdx, path: &Path, ns: Ns) -> Option<Def> {
+    resolve_path_depth(db, map, from, path, ns, 0)
+}
+
+fn resolve_path_depth(db: &dyn SourceDatabase, map: &DefMap, from: ScopeIdx, path: &Path, ns: Ns, depth: u32) -> Option<Def> {
+    let (last, quals) = path.segments.split_last()?;
+    if quals.is_empty() {
+        return if path.global {
+            member(db, map, ROOT, &last.name, ns, &mut FxHashSet::default(), depth)
+        } else {
+            lookup_depth(db, map, from, &last.name, ns, depth)
+        };
+    }
+    let first = &quals[0];
+    let d = if path.global {
+        member(db, map, ROOT, &first.name, Ns::Scope, &mut FxHashSet::default(), depth)?
+    } else {
+        lookup_depth(db, map, from, &first.name, Ns::Scope, depth)?
+    };
+    if first.args.is_some() {
+        return None;
+    }
+    let mut s = scope_of(db, map, &d)?;
+    for seg in &quals[1..] {
+        if seg.args.is_some() {
+            return None;
+        }
+        let d = member(db, map, s, &seg.name, Ns::Scope, &mut FxHashSet::default(), depth)?;
+        s = scope_of(db, map, &d)?;
+    }
+    member(db, map, s, &last.name, ns, &mut FxHashSet::default(), depth)
+}
+

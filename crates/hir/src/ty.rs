@@ -1,0 +1,383 @@
+//! Types: interned `TyId`s over `TyKind` (spec 50 §1), lowering from the
+//! syntactic `TypeRef` of the item tree in a scope, the typedef chase
+//! (`canonical`), and the per-entity type queries (`typedef_ty`,
+//! `class_bases`, `enum_info`).
+
+use std::sync::Arc;
+
+use cufront_base_db::SourceDatabase;
+
+use crate::consteval::{self, ConstError, EvalCx};
+use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx};
+use crate::item_tree::{Access, Builtin, Cv, TypeRef};
+use crate::{item_tree_of, ClassId, EnumId, ItemId, TypedefId};
+
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct TyId {
+    #[returns(ref)]
+    pub kind: TyKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TyKind {
+    /// Error recovery: the reason.
+    Error(String),
+    Builtin(Builtin),
+    Ptr(TyId),
+    LRef(TyId),
+    RRef(TyId),
+    MemPtr { class: TyId, pointee: TyId },
+    /// `None`: unknown bound.
+    Array(TyId, Option<u64>),
+    Func(FnSig),
+    Class(ClassId),
+    Enum(EnumId),
+    /// Sugar: a typedef name (`canonical` strips it).
+    Typedef(TypedefId),
+    Qualified(TyId, Cv),
+    Complex(TyId),
+    /// A GNU vector (`vector_size(bytes)`).
+    Vector(TyId, u64),
+    TemplateParam { depth: u32, index: u32 },
+    /// `decltype`, `typeof`, `auto`, `typename …`: opaque until templates are modelled.
+    Dependent(String),
+    /// A template-id (`vector<int>`): not instantiated yet.
+    Specialization(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FnSig {
+    pub ret: TyId,
+    pub params: Vec<TyId>,
+    pub variadic: bool,
+    pub noexcept: bool,
+    pub cv: Cv,
+    pub ref_qual: u8,
+}
+
+pub fn mk(db: &dyn SourceDatabase, k: TyKind) -> TyId {
+    TyId::new(db, k)
+}
+
+/// Where a type is written: the item (for its local classes) and the scope.
+#[derive(Clone, Copy)]
+pub struct LowerCx<'a> {
+    pub db: &'a dyn SourceDatabase,
+    pub map: &'a DefMap,
+    pub item: ItemId,
+    pub scope: ScopeIdx,
+}
+
+/// Lowers a syntactic type in a scope.
+pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
+    let db = cx.db;
+    let k = match t {
+        TypeRef::Builtin(b) => TyKind::Builtin(*b),
+        TypeRef::LocalClass(i) => TyKind::Class(cx.map.class_definition(ClassId::new(db, cx.item, *i))),
+        TypeRef::LocalEnum(i) => TyKind::Enum(EnumId::new(db, cx.item, *i)),
+        TypeRef::Path(p) => {
+            if let Some(seg) = p.segments.last().filter(|s| s.args.is_some()) {
+                let _ = seg;
+                TyKind::Specialization(p.to_string())
+            } else {
+                match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Type) {
+                    Some(Def::Class(c)) => TyKind::Class(cx.map.class_definition(c)),
+                    Some(Def::Enum(e)) => TyKind::Enum(e),
+                    Some(Def::Typedef(td)) => TyKind::Typedef(td),
+                    Some(Def::ClassTemplate(_) | Def::Template) => TyKind::Specialization(p.to_string()),
+                    _ => TyKind::Error(format!("unresolved type `{p}`")),
+                }
+            }
+        }
+        TypeRef::Ptr(t) => TyKind::Ptr(lower(cx, t)),
+        TypeRef::LRef(t) => TyKind::LRef(lower(cx, t)),
+        TypeRef::RRef(t) => TyKind::RRef(lower(cx, t)),
+        TypeRef::MemPtr(c, t) => {
+            let class = lower(cx, &TypeRef::Path(c.clone()));
+            TyKind::MemPtr { class, pointee: lower(cx, t) }
+        }
+        TypeRef::Array(e, bound) => {
+            let elem = lower(cx, e);
+            match bound {
+                None => TyKind::Array(elem, None),
+                Some(b) => match consteval::eval(&EvalCx::new(cx), b) {
+                    Ok(v) if v.v >= 0 => TyKind::Array(elem, Some(v.v as u64)),
+                    Ok(v) => TyKind::Error(format!("negative array bound {}", v.v)),
+                    Err(e) => TyKind::Error(format!("array bound: {e}")),
+                },
+            }
+        }
+        TypeRef::Func(f) => TyKind::Func(FnSig {
+            ret: lower(cx, &f.ret),
+            params: f.params.iter().map(|p| lower(cx, p)).collect(),
+            variadic: f.variadic,
+            noexcept: f.noexcept,
+            cv: f.cv,
+            ref_qual: f.ref_qual,
+        }),
+        TypeRef::Cv(t, cv) => TyKind::Qualified(lower(cx, t), *cv),
+        TypeRef::Complex(t) => TyKind::Complex(lower(cx, t)),
+        TypeRef::Opaque(s) => TyKind::Dependent(s.clone()),
+    };
+    mk(db, k)
+}
+
+/// The type a typedef names (one layer: the result may be another typedef).
+#[salsa::tracked(returns(copy), cycle_result = typedef_cycle)]
+pub fn typedef_ty(db: &dyn SourceDatabase, t: TypedefId) -> TyId {
+    let item = t.item(db);
+    let map = def_map(db, item.tu(db));
+    let tree = item_tree_of(db, item);
+    let Some(data) = tree.typedefs.get(t.idx(db) as usize) else {
+        return mk(db, TyKind::Error("no such typedef".into()));
+    };
+    let scope = map.parent.get(&DeclKey::Typedef(t)).copied().unwrap_or(scopes::ROOT);
+    let cx = LowerCx { db, map: &map, item, scope };
+    let ty = lower(cx, &data.ty);
+    match &data.attrs.vector_size {
+        Some(e) => match consteval::eval(&EvalCx::new(cx), e) {
+            Ok(v) if v.v > 0 => mk(db, TyKind::Vector(ty, v.v as u64)),
+            _ => mk(db, TyKind::Error("bad vector_size".into())),
+        },
+        None => ty,
+    }
+}
+
+fn typedef_cycle(db: &dyn SourceDatabase, _id: salsa::Id, _t: TypedefId) -> TyId {
+    mk(db, TyKind::Error("typedef refers to itself".into()))
+}
+
+/// The type with typedefs stripped, cv merged, cv on arrays moved to the elements.
+#[salsa::tracked(returns(copy), cycle_result = canonical_cycle)]
+pub fn canonical(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    let k = match t.kind(db).clone() {
+        TyKind::Typedef(td) => return canonical(db, typedef_ty(db, td)),
+        TyKind::Qualified(inner, cv) => {
+            let inner = canonical(db, inner);
+            return match inner.kind(db).clone() {
+                TyKind::Qualified(i, cv0) => mk(db, TyKind::Qualified(i, cv0.union(cv))),
+                TyKind::Array(e, n) => {
+                    let e = canonical(db, mk(db, TyKind::Qualified(e, cv)));
+                    mk(db, TyKind::Array(e, n))
+                }
+                _ if cv.is_empty() => inner,
+                _ => mk(db, TyKind::Qualified(inner, cv)),
+            };
+        }
+        TyKind::Ptr(x) => TyKind::Ptr(canonical(db, x)),
+        TyKind::LRef(x) => TyKind::LRef(canonical(db, x)),
+        TyKind::RRef(x) => TyKind::RRef(canonical(db, x)),
+        TyKind::MemPtr { class, pointee } => TyKind::MemPtr { class: canonical(db, class), pointee: canonical(db, pointee) },
+        TyKind::Array(e, n) => TyKind::Array(canonical(db, e), n),
+        TyKind::Complex(e) => TyKind::Complex(canonical(db, e)),
+        TyKind::Vector(e, n) => TyKind::Vector(canonical(db, e), n),
+        TyKind::Func(f) => TyKind::Func(FnSig {
+            ret: canonical(db, f.ret),
+            params: f.params.iter().map(|p| canonical(db, *p)).collect(),
+            ..f
+        }),
+        k => k,
+    };
+    mk(db, k)
+}
+
+fn canonical_cycle(db: &dyn SourceDatabase, _id: salsa::Id, _t: TyId) -> TyId {
+    mk(db, TyKind::Error("type refers to itself".into()))
+}
+
+/// One base class as resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaseInfo {
+    /// The definition of the base (None: unresolved, a template, …).
+    pub class: Option<ClassId>,
+    pub is_virtual: bool,
+    pub access: Access,
+    /// Why `class` is None.
+    pub error: Option<String>,
+}
+
+/// The bases of a class, resolved in its enclosing scope.
+#[salsa::tracked(returns(clone), cycle_result = bases_cycle)]
+pub fn class_bases(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
+    let item = c.item(db);
+    let map = def_map(db, item.tu(db));
+    let tree = item_tree_of(db, item);
+    let Some(data) = tree.classes.get(c.idx(db) as usize) else { return Arc::new(Vec::new()) };
+    let scope = map.parent.get(&DeclKey::Class(c)).copied().unwrap_or(scopes::ROOT);
+    let cx = LowerCx { db, map: &map, item, scope };
+    let bases = data
+        .bases
+        .iter()
+        .map(|b| {
+            let ty = canonical(db, lower(cx, &TypeRef::Path(b.path.clone())));
+            let (class, error) = match ty.kind(db) {
+                TyKind::Class(k) if *k != c => (Some(map.class_definition(*k)), None),
+                TyKind::Class(_) => (None, Some("class derives from itself".to_string())),
+                TyKind::Specialization(s) => (None, Some(format!("template base `{s}` (not instantiated)"))),
+                TyKind::Error(e) => (None, Some(e.clone())),
+                k => (None, Some(format!("base is not a class: {k:?}"))),
+            };
+            BaseInfo { class, is_virtual: b.is_virtual, access: b.access, error }
+        })
+        .collect();
+    Arc::new(bases)
+}
+
+fn bases_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _c: ClassId) -> Arc<Vec<BaseInfo>> {
+    Arc::new(Vec::new())
+}
+
+/// An enumeration's underlying type and enumerator values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumInfo {
+    pub underlying: Builtin,
+    pub values: Vec<Result<i128, ConstError>>,
+}
+
+#[salsa::tracked(returns(clone), cycle_result = enum_cycle)]
+pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
+    let item = e.item(db);
+    let map = def_map(db, item.tu(db));
+    let tree = item_tree_of(db, item);
+    let Some(data) = tree.enums.get(e.idx(db) as usize) else {
+        return Arc::new(EnumInfo { underlying: Builtin::Int, values: Vec::new() });
+    };
+    let scope = map.enum_scope.get(&e).copied().unwrap_or(scopes::ROOT);
+    let cx = LowerCx { db, map: &map, item, scope };
+    let fixed = data.base.as_ref().map(|b| {
+        let t = canonical(db, lower(cx, b));
+        match t.kind(db) {
+            TyKind::Builtin(b) => *b,
+            TyKind::Qualified(i, _) => match i.kind(db) {
+                TyKind::Builtin(b) => *b,
+                _ => Builtin::Int,
+            },
+            TyKind::Enum(e2) if *e2 != e => enum_info(db, *e2).underlying,
+            _ => Builtin::Int,
+        }
+    });
+    let mut values: Vec<Result<i128, ConstError>> = Vec::new();
+    let mut next: Result<i128, ConstError> = Ok(0);
+    for (_, init) in &data.enumerators {
+        let v = match init {
+            Some(x) => {
+                let known: Vec<i128> = values.iter().map(|v| v.clone().unwrap_or(0)).collect();
+                let mut ecx = EvalCx::new(cx);
+                ecx.enum_override = Some((e, &known));
+                consteval::eval(&ecx, x).map(|v| v.v)
+            }
+            None => next.clone(),
+        };
+        next = v.clone().map(|v| v + 1);
+        values.push(v);
+    }
+    let underlying = fixed.unwrap_or_else(|| {
+        if data.scoped {
+            return Builtin::Int;
+        }
+        let ok: Vec<i128> = values.iter().filter_map(|v| v.clone().ok()).collect();
+        let (min, max) = (ok.iter().copied().min().unwrap_or(0), ok.iter().copied().max().unwrap_or(0));
+        let fits = |b: Builtin| min >= consteval::min_value(b) && max >= 0 && (max as u128) <= consteval::max_value(b);
+        let order: &[Builtin] = if data.packed {
+            if min < 0 {
+                &[Builtin::SChar, Builtin::Short, Builtin::Int, Builtin::Long]
+            } else {
+                &[Builtin::UChar, Builtin::UShort, Builtin::UInt, Builtin::ULong]
+            }
+        } else if min < 0 {
+            &[Builtin::Int, Builtin::Long, Builtin::Int128]
+        } else {
+            &[Builtin::UInt, Builtin::ULong, Builtin::UInt128]
+        };
+        order.iter().copied().find(|b| fits(*b)).unwrap_or(Builtin::Long)
+    });
+    Arc::new(EnumInfo { underlying, values })
+}
+
+fn enum_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _e: EnumId) -> Arc<EnumInfo> {
+    Arc::new(EnumInfo { underlying: Builtin::Int, values: Vec::new() })
+}
+
+/// A readable spelling of a type (for `inspect` and test output).
+pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
+    match t.kind(db) {
+        TyKind::Error(e) => format!("<error: {e}>"),
+        TyKind::Builtin(b) => builtin_name(*b).to_string(),
+        TyKind::Ptr(x) => format!("{}*", display(db, *x)),
+        TyKind::LRef(x) => format!("{}&", display(db, *x)),
+        TyKind::RRef(x) => format!("{}&&", display(db, *x)),
+        TyKind::MemPtr { class, pointee } => format!("{} {}::*", display(db, *pointee), display(db, *class)),
+        TyKind::Array(e, Some(n)) => format!("{}[{n}]", display(db, *e)),
+        TyKind::Array(e, None) => format!("{}[]", display(db, *e)),
+        TyKind::Func(f) => {
+            let mut ps: Vec<String> = f.params.iter().map(|p| display(db, *p)).collect();
+            if f.variadic {
+                ps.push("...".into());
+            }
+            format!("{}({}){}", display(db, f.ret), ps.join(", "), if f.noexcept { " noexcept" } else { "" })
+        }
+        TyKind::Class(c) => crate::layout::class_name(db, *c),
+        TyKind::Enum(e) => {
+            let tree = item_tree_of(db, e.item(db));
+            tree.enums.get(e.idx(db) as usize).and_then(|d| d.name.clone()).unwrap_or_else(|| "(anonymous enum)".into())
+        }
+        TyKind::Typedef(td) => {
+            let tree = item_tree_of(db, td.item(db));
+            tree.typedefs.get(td.idx(db) as usize).map(|d| d.name.clone()).unwrap_or_default()
+        }
+        TyKind::Qualified(x, cv) => {
+            let mut s = String::new();
+            if cv.c {
+                s.push_str("const ");
+            }
+            if cv.v {
+                s.push_str("volatile ");
+            }
+            s.push_str(&display(db, *x));
+            if cv.r {
+                s.push_str(" __restrict");
+            }
+            s
+        }
+        TyKind::Complex(x) => format!("_Complex {}", display(db, *x)),
+        TyKind::Vector(x, n) => format!("{} __attribute__((vector_size({n})))", display(db, *x)),
+        TyKind::TemplateParam { depth, index } => format!("T{depth}_{index}"),
+        TyKind::Dependent(s) | TyKind::Specialization(s) => s.clone(),
+    }
+}
+
+pub fn builtin_name(b: Builtin) -> &'static str {
+    use Builtin::*;
+    match b {
+        Void => "void",
+        Bool => "bool",
+        Char => "char",
+        SChar => "signed char",
+        UChar => "unsigned char",
+        WChar => "wchar_t",
+        Char8 => "char8_t",
+        Char16 => "char16_t",
+        Char32 => "char32_t",
+        Short => "short",
+        UShort => "unsigned short",
+        Int => "int",
+        UInt => "unsigned int",
+        Long => "long",
+        ULong => "unsigned long",
+        LongLong => "long long",
+        ULongLong => "unsigned long long",
+        Int128 => "__int128",
+        UInt128 => "unsigned __int128",
+        Float => "float",
+        Double => "double",
+        LongDouble => "long double",
+        Float128 => "__float128",
+        Float16 => "_Float16",
+        BF16 => "__bf16",
+        Float32 => "_Float32",
+        Float64 => "_Float64",
+        Float32x => "_Float32x",
+        Float64x => "_Float64x",
+        NullPtr => "decltype(nullptr)",
+    }
+}
