@@ -12,6 +12,8 @@ use cufront_cuda::walk::{self, Ctx, Seg};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 use rustc_hash::FxHashMap;
 
+mod consts;
+
 /// A scope as a path of names (`{anon}` for an anonymous namespace).
 pub type ScopeKey = Vec<String>;
 
@@ -35,8 +37,11 @@ pub struct PathSeg {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TArg {
     Type(Ty),
-    /// An integral constant: its mangled type code and value (`i`, `-1`).
-    Int(&'static str, String),
+    /// An integral or enumeration constant: its type (a builtin or an
+    /// enum) and value in Itanium's spelling (`-1` is `n1`).
+    Int(Ty, String),
+    /// The arguments of a template parameter pack.
+    Pack(Vec<TArg>),
 }
 
 /// A C++ type as far as mangling needs it.
@@ -111,10 +116,7 @@ impl Ty {
             Ty::Named(p) => p
                 .iter()
                 .flat_map(|s| s.args.iter().flatten())
-                .find_map(|a| match a {
-                    TArg::Type(t) => t.unknown(),
-                    TArg::Int(..) => None,
-                }),
+                .find_map(TArg::unknown),
             Ty::Ptr(t) | Ty::LRef(t) | Ty::RRef(t) | Ty::Array(_, t) => t.unknown(),
             Ty::Cv { inner, .. } => inner.unknown(),
             Ty::MemPtr(a, b) => a.unknown().or_else(|| b.unknown()),
@@ -142,11 +144,23 @@ impl Ty {
     }
 }
 
+impl TArg {
+    /// The first unresolved part, if any.
+    pub fn unknown(&self) -> Option<&str> {
+        match self {
+            TArg::Type(t) | TArg::Int(t, _) => t.unknown(),
+            TArg::Pack(v) => v.iter().find_map(TArg::unknown),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Entity {
     Namespace { inline: bool },
     Type(SegKind),
     Typedef(Ty),
+    /// A named constant the evaluator can read.
+    Value(consts::Value),
 }
 
 /// What the unit declares, by scope.
@@ -155,6 +169,11 @@ pub struct Items {
     entities: FxHashMap<(ScopeKey, String), Entity>,
     /// using-directives (and the implicit ones of anonymous and inline namespaces).
     usings: FxHashMap<ScopeKey, Vec<ScopeKey>>,
+    /// Template parameter lists of class templates, defaults merged over
+    /// redeclarations.
+    templates: FxHashMap<(ScopeKey, String), Vec<consts::TParamDecl>>,
+    /// Template parameters bound while a default argument is resolved.
+    bindings: std::cell::RefCell<Vec<FxHashMap<String, TArg>>>,
 }
 
 pub fn scope_key(scope: &[Seg]) -> ScopeKey {
@@ -234,6 +253,8 @@ impl Items {
                 let Some(specs) = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS) else {
                     return;
                 };
+                self.add_template(node, &specs, &scope);
+                self.add_values(node, &specs, &scope, ctx);
                 for c in specs.children() {
                     let kind = match c.kind() {
                         K::CLASS_SPECIFIER => SegKind::Class,
@@ -344,7 +365,7 @@ impl Items {
     fn resolve_scope(&self, scope: &ScopeKey, names: &[String]) -> Option<ScopeKey> {
         let (first, rest) = names.split_first()?;
         let (mut s, e) = self.lookup(scope, first)?;
-        if matches!(e, Entity::Typedef(_)) {
+        if matches!(e, Entity::Typedef(_) | Entity::Value(_)) {
             return None;
         }
         s.push(first.clone());
@@ -498,6 +519,11 @@ impl Items {
             .descendants_with_tokens()
             .next()
             .is_some_and(|t| t.kind() == K::COLON2);
+        if qual_names.is_empty() && !global && last.kind() != K::TEMPLATE_ID
+            && let Some(TArg::Type(t)) = self.binding(&name)
+        {
+            return t;
+        }
         let hit = if qual_names.is_empty() {
             if global {
                 self.lookup_in(&Vec::new(), &name, 0)
@@ -512,16 +538,17 @@ impl Items {
             };
             s.and_then(|s| self.lookup_in(&s, &name, 0))
         };
-        let args = (last.kind() == K::TEMPLATE_ID).then(|| self.template_args(last, scope));
+        let is_tid = last.kind() == K::TEMPLATE_ID;
         match hit {
             Some((s, Entity::Type(k))) => {
+                let args = is_tid.then(|| self.class_template_args(&s, &name, last, scope));
                 let mut p = self.path_of(&s, &name, k);
                 if let Some(a) = args {
                     p.last_mut().expect("path_of ends with the name").args = Some(a);
                 }
                 Ty::Named(p)
             }
-            Some((_, Entity::Typedef(t))) if args.is_none() => t,
+            Some((_, Entity::Typedef(t))) if !is_tid => t,
             _ => Ty::Unknown(n.text().to_string()),
         }
     }
@@ -536,6 +563,7 @@ impl Items {
         Some(s)
     }
 
+    /// The arguments of a template-id as written (no parameter list known).
     fn template_args(&self, tid: &SyntaxNode, scope: &ScopeKey) -> Vec<TArg> {
         let Some(list) = tid.children().find(|c| c.kind() == K::TEMPLATE_ARG_LIST) else {
             return Vec::new();
@@ -732,8 +760,8 @@ fn literal_arg(a: &SyntaxNode) -> Option<TArg> {
         .map(|t| t.text().to_string())
         .collect();
     match text.as_str() {
-        "true" => return Some(TArg::Int("b", "1".into())),
-        "false" => return Some(TArg::Int("b", "0".into())),
+        "true" => return Some(TArg::Int(Ty::Builtin("b"), "1".into())),
+        "false" => return Some(TArg::Int(Ty::Builtin("b"), "0".into())),
         _ => {}
     }
     let (neg, digits) = match text.strip_prefix('-') {
@@ -753,7 +781,7 @@ fn literal_arg(a: &SyntaxNode) -> Option<TArg> {
         (true, _) => "y",
     };
     Some(TArg::Int(
-        code,
+        Ty::Builtin(code),
         if neg { format!("n{value}") } else { value },
     ))
 }

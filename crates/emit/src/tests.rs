@@ -198,3 +198,72 @@ fn device_c_key_is_fixed_at_the_first_internal_host_reference() {
         assert!(whole.is_some(), "{src}: whole-program mode keeps a key");
     }
 }
+
+/// Prints the key of the file in `CUFRONT_KEY_FILE` (a debugging aid:
+/// `CUFRONT_KEY_FILE=x.cpp4.ii cargo test -p cufront-emit key_of_file -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn key_of_file() {
+    let path = std::env::var("CUFRONT_KEY_FILE").expect("CUFRONT_KEY_FILE");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let parse = cufront_syntax::parse(&src, ParseOptions::default());
+    let map = SourceMap::new(&src, &path);
+    println!("key: {:?}", module_key(&parse.syntax_node(), &map, false));
+}
+
+/// Class template specializations spell every argument: defaults are filled
+/// in (evaluated where they are constants) and packs are grouped (`J…E`).
+#[test]
+fn default_template_arguments() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "typedef unsigned long size_t; namespace cuda { namespace std { inline namespace __4 {\n\
+             inline constexpr size_t dynamic_extent = static_cast<size_t>(-1);\n\
+             template <typename _Tp, size_t _Extent = dynamic_extent> class span;\n\
+             template <typename _Tp, size_t _Extent> class span {}; } } }\n\
+             void min_max_count(cuda::std::span<const float> xs) {}",
+            "_Z13min_max_countN4cuda3std3__44spanIKfLm18446744073709551615EEE",
+        ),
+        (
+            "namespace std { template <class T> struct allocator {}; template <class T, class A = allocator<T>> struct vector {}; }\n\
+             void v(std::vector<int>, std::vector<char>) {}",
+            "_Z1vSt6vectorIiSaIiEES_IcSaIcEE",
+        ),
+        (
+            "enum E { A = 3, B }; constexpr int k = B * 2 + (1 << 4); \n\
+             template <int N = k, bool F = (k > 3), E e = B, char c = 'a', long l = -(long)k> struct S {};\n\
+             void s(S<>, S<1>) {}",
+            "_Z1s1SILi24ELb1EL1E4ELc97ELln24EES_ILi1ELb1ELS0_4ELc97ELln24EE",
+        ),
+        (
+            "template <class T, T v> struct integral_constant {}; template <class T, int N = sizeof(T)> struct W {};\n\
+             void ic(integral_constant<unsigned, 7>, W<short>) {}",
+            "_Z2ic17integral_constantIjLj7EE1WIsLi2EE",
+        ),
+        (
+            "template <class... Ts> struct tuple {}; template <class T, int... Is> struct seq {};\n\
+             void t(tuple<float, float, int>, tuple<>, seq<char, 1, 2>) {}",
+            "_Z1t5tupleIJffiEES_IJEE3seqIcJLi1ELi2EEE",
+        ),
+        (
+            "namespace n { enum class Sc : short { X = 1, Y }; template <Sc s = Sc::Y> struct T {}; }\n\
+             void sc(n::T<>) {}",
+            "_Z2scN1n1TILNS_2ScE2EEE",
+        ),
+    ];
+    for (src, want) in cases {
+        assert_eq!(mangled(src), *want, "{src}");
+    }
+    // What the evaluator cannot read stays an error.
+    for src in [
+        "int f(); template <int N = f()> struct S {}; void g(S<>) {}",
+        "template <class T> struct S; void g(S<int>) {}",
+        "template <class T, class U> struct P {}; void g(P<int>) {}",
+    ] {
+        let k = key(src);
+        assert!(
+            matches!(k, Some(Err(_))) || src.contains("struct S;"),
+            "{src}: {k:?}"
+        );
+    }
+}
