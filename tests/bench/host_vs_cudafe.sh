@@ -11,7 +11,8 @@
 # `cufront cudafe++`), RUNS times each (default 3), and the medians are
 # compared. Ratio = cufront / cudafe++ (the target is <= 0.25). A program
 # that cufront cannot translate yet (an error exit) is shown but left out
-# of the median. CUDA_HOME (default: the pinned toolkit under
+# of the median. BENCH_DIR=DIR keeps every program's inputs in DIR/PROGRAM
+# (its cudafe++ arguments in DIR/PROGRAM/args, shell-quoted). CUDA_HOME (default: the pinned toolkit under
 # ~/.cache/cufront) locates nvcc and cudafe++. Uses a release build.
 set -euo pipefail
 
@@ -32,8 +33,14 @@ else
     programs=("$root"/tests/corpus/*.cu)
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# BENCH_DIR keeps each program's inputs and outputs (for profiling).
+if [[ -n ${BENCH_DIR:-} ]]; then
+    tmp=$BENCH_DIR
+    mkdir -p "$tmp"
+else
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+fi
 
 # Median of the numbers on stdin.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -69,6 +76,7 @@ for src in "${programs[@]}"; do
     (cd "$dir" && eval "$pp") || { echo "$stem: preprocessing failed" >&2; continue; }
     # The cudafe++ arguments as a word list (nvcc quotes each path).
     eval "args=(${fe#cudafe++ })"
+    printf '%q ' "${args[@]}" >"$dir/args"
     lines=$(wc -l <"$dir/$stem.cpp4.ii")
     ours=$(cd "$dir" && for _ in $(seq "$runs"); do time_ms "$cufront" cudafe++ "${args[@]}"; done | median)
     ok=1

@@ -1,6 +1,9 @@
 //! Output files are written whole or not at all: the bytes go to a temporary
 //! file in the destination's directory (so the rename cannot cross file
-//! systems), which is then renamed over the destination.
+//! systems), which is then renamed over the destination. The rename makes
+//! the write atomic for every reader; it is not forced to disk (no `fsync`):
+//! these are a compilation's intermediate files, which a crash makes stale
+//! anyway, and a sync costs a large part of a small compilation's time.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,7 +23,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
     if result.is_err() {
