@@ -86,6 +86,9 @@ struct Plan<'a> {
     anon_ns: String,
     /// Bodies of kernels and device functions: not host code.
     device_bodies: Vec<TextRange>,
+    /// The unit's `__T<n>` counter (unnamed template parameters of kernels,
+    /// the typedefs after closure variables).
+    next_t: u32,
 }
 
 impl Plan<'_> {
@@ -143,6 +146,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         errors: Vec::new(),
         anon_ns: format!("_GLOBAL__N_{}", opts.module_id.trim_end_matches('\n')),
         device_bodies: Vec::new(),
+        next_t: 0,
     };
     let index = SpaceIndex::build(root);
     // Built only when a member alias needs it.
@@ -435,34 +439,70 @@ fn template_kernel(
         return;
     };
     let simple_name = walk::last_component(&name).unwrap_or_default();
-    let targs: Vec<String> = tparams
-        .children()
-        .filter_map(|p| {
-            let pack = p
-                .children_with_tokens()
-                .chain(p.children().flat_map(|c| c.children_with_tokens()))
-                .any(|t| t.kind() == K::DOT3);
-            let n = match p.kind() {
-                K::NON_TYPE_TEMPLATE_PARAM | K::PARAM => {
-                    let param = if p.kind() == K::PARAM {
-                        Some(p.clone())
-                    } else {
-                        p.children().find(|c| c.kind() == K::PARAM)
-                    };
-                    param
-                        .and_then(|pp| pp.children().find(|c| c.kind() == K::DECLARATOR))
-                        .and_then(|dd| decl::name_node(&dd))
-                        .and_then(|n| walk::last_component(&n))?
-                }
-                _ => p
+    // Unnamed template parameters get the names `__T<n>` (from the unit's
+    // counter, as cudafe++ names them): the forwarding call passes them on.
+    let mut targs: Vec<String> = Vec::new();
+    let mut named: Vec<(u32, String)> = Vec::new();
+    for p in tparams.children() {
+        let pack = p
+            .children_with_tokens()
+            .chain(p.children().flat_map(|c| c.children_with_tokens()))
+            .any(|t| t.kind() == K::DOT3);
+        let (n, name_at) = match p.kind() {
+            K::NON_TYPE_TEMPLATE_PARAM | K::PARAM => {
+                let param = if p.kind() == K::PARAM {
+                    Some(p.clone())
+                } else {
+                    p.children().find(|c| c.kind() == K::PARAM)
+                };
+                let n = param
+                    .as_ref()
+                    .and_then(|pp| pp.children().find(|c| c.kind() == K::DECLARATOR))
+                    .and_then(|dd| decl::name_node(&dd))
+                    .and_then(|n| walk::last_component(&n));
+                let at = param.as_ref().and_then(|pp| {
+                    pp.children()
+                        .filter(|c| matches!(c.kind(), K::DECL_SPECIFIERS | K::ABSTRACT_DECLARATOR))
+                        .map(|c| u32::from(significant_range(&c).end()))
+                        .max()
+                });
+                (n, at)
+            }
+            K::TYPE_TEMPLATE_PARAM => {
+                let n = p
                     .children()
                     .find(|c| c.kind() == K::NAME)
-                    .and_then(|n| walk::last_component(&n))?,
-            };
-            Some(if pack { format!("{n}...") } else { n })
-        })
-        .collect();
-    let tpl = format!("template{}", plan.slice(tparams.text_range()));
+                    .and_then(|n| walk::last_component(&n));
+                let at = p
+                    .children_with_tokens()
+                    .filter(|t| matches!(t.kind(), K::CLASS_KW | K::TYPENAME_KW | K::DOT3))
+                    .last()
+                    .map(|t| u32::from(t.text_range().end()));
+                (n, at)
+            }
+            _ => continue,
+        };
+        let n = match (n, name_at) {
+            (Some(n), _) => n,
+            (None, Some(at)) => {
+                let n = format!("__T{}", plan.next_t);
+                plan.next_t += 1;
+                named.push((at, n.clone()));
+                n
+            }
+            (None, None) => continue,
+        };
+        targs.push(if pack { format!("{n}...") } else { n });
+    }
+    let mut tpl = String::from("template");
+    let mut pos: u32 = tparams.text_range().start().into();
+    for (at, n) in &named {
+        tpl.push_str(&plan.text[pos as usize..*at as usize]);
+        tpl.push(' ');
+        tpl.push_str(n);
+        pos = *at;
+    }
+    tpl.push_str(&plan.text[pos as usize..usize::from(tparams.text_range().end())]);
     let specs_text = specs
         .map(|s| text_without_cuda_attrs(s))
         .unwrap_or_default();

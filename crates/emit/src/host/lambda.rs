@@ -213,7 +213,6 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
     // Lambdas whose text is printed under `#if 0` (device lambdas): what is
     // inside them is device code.
     let mut hidden: Vec<TextRange> = Vec::new();
-    let mut typedefs = 0u32;
     for l in lambdas {
         let range = l.text_range();
         if plan.in_device_body(range) || hidden.iter().any(|h| h.contains_range(range)) {
@@ -232,7 +231,7 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
                 args: vec![],
             });
         }
-        typedef_line(plan, l, &mut typedefs);
+        typedef_line(plan, l);
     }
     if plan.opts.extended_lambda
         && let Some(at) = sentinel(plan.text, root)
@@ -547,7 +546,7 @@ fn non_extended_device(plan: &mut Plan<'_>, l: &SyntaxNode) {
 
 /// `auto v = <lambda>;` gets `typedef decltype(v) __T<n>;` after it, as
 /// cudafe++ prints it (not inside templates).
-fn typedef_line(plan: &mut Plan<'_>, l: &SyntaxNode, counter: &mut u32) {
+fn typedef_line(plan: &mut Plan<'_>, l: &SyntaxNode) {
     let Some(init) = l.parent().filter(|p| p.kind() == K::EQUAL_INITIALIZER) else {
         return;
     };
@@ -591,9 +590,9 @@ fn typedef_line(plan: &mut Plan<'_>, l: &SyntaxNode, counter: &mut u32) {
     };
     plan.insert(
         semi.text_range().end().into(),
-        format!(" typedef decltype({name}) __T{counter};"),
+        format!(" typedef decltype({name}) __T{};", plan.next_t),
     );
-    *counter += 1;
+    plan.next_t += 1;
 }
 
 const NOT_IN_TYPE: &[K] = &[
