@@ -684,3 +684,55 @@ fn indirect_primary_bases(db: &dyn SourceDatabase, bases: &[(ClassId, bool, Arc<
     }
     out
 }
+
+/// The layout as text (`cufront inspect layout`, tests): one header line,
+/// then one line per base and member. Offsets are in bytes; a bit-field is
+/// `byte.bit:width`.
+pub fn render(db: &dyn SourceDatabase, c: ClassId) -> String {
+    let name = class_name(db, c);
+    let l = match layout(db, c) {
+        Ok(l) => l,
+        Err(e) => return format!("{name}: not laid out: {e}\n"),
+    };
+    let mut out = format!("{name}: size {} align {}", l.size, l.align);
+    let mut flags = Vec::new();
+    if l.dynamic {
+        flags.push("dynamic");
+    }
+    if l.empty {
+        flags.push("empty");
+    }
+    if !l.pod_for_layout {
+        flags.push("non-pod");
+    }
+    if !flags.is_empty() {
+        out.push_str(&format!(" [{}]", flags.join(", ")));
+    }
+    for d in &l.deviations {
+        out.push_str(&format!(" (edg: {d})"));
+    }
+    out.push('\n');
+    if l.vptr {
+        out.push_str("  0: vptr\n");
+    }
+    for b in &l.bases {
+        let mut kind = String::new();
+        if b.is_virtual {
+            kind.push_str(" virtual");
+        }
+        if b.is_primary {
+            kind.push_str(" primary");
+        }
+        out.push_str(&format!("  {}: base {}{kind}\n", b.offset, class_name(db, b.class)));
+    }
+    for f in &l.fields {
+        let indent = if f.via_anonymous { "    " } else { "  " };
+        let name = f.name.as_deref().unwrap_or("(anonymous)");
+        let ty = ty::display(db, f.ty);
+        match f.bit_width {
+            Some(w) => out.push_str(&format!("{indent}{}.{}:{w}: {name} {ty}\n", f.offset_bits / 8, f.offset_bits % 8)),
+            None => out.push_str(&format!("{indent}{}: {name} {ty}\n", f.offset_bits / 8)),
+        }
+    }
+    out
+}

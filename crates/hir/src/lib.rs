@@ -6,6 +6,7 @@
 //!
 //! ```text
 //! parse(tu) ──> top_level_items(tu)            ids + green node + #pragma pack state per top-level item
+//!           ──> item_ids(tu)                   the ids alone (cut off after a body edit)
 //!           ──> item_tree(item)                what one top-level item declares (plain data)
 //!           ──> def_map(tu)                    the scope graph of the TU (all item trees)
 //!           ──> typedef_ty / enum_info / var_value / class_info   (lowered on demand)
@@ -146,15 +147,41 @@ fn pack_pragmas(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// A hash of the first significant tokens of an item (its "head").
+/// A hash of the first significant tokens of an item (its "head"), never
+/// from a function body or initializer, so that body edits keep the id.
 fn item_key(node: &SyntaxNode) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
     node.kind().hash(&mut h);
-    for t in syntax_util::tokens(node).filter(|t| t.kind() != K::BODY_TEXT).take(6) {
-        t.text().hash(&mut h);
+    let mut taken = 0;
+    let mut walk = node.preorder_with_tokens();
+    while let Some(ev) = walk.next() {
+        let rowan::WalkEvent::Enter(el) = ev else { continue };
+        match el {
+            rowan::NodeOrToken::Node(n) => {
+                if matches!(n.kind(), K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK) {
+                    walk.skip_subtree();
+                }
+            }
+            rowan::NodeOrToken::Token(t) => {
+                if !t.kind().is_trivia() {
+                    t.text().hash(&mut h);
+                    taken += 1;
+                    if taken == 6 {
+                        break;
+                    }
+                }
+            }
+        }
     }
     h.finish()
+}
+
+/// The ids of the top-level items (equal after a body edit: cuts off the
+/// scope graph).
+#[salsa::tracked(returns(clone))]
+pub fn item_ids(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<[ItemId]> {
+    top_level_items(db, tu).items.iter().copied().collect()
 }
 
 /// The source of one item (re-runs after every edit; equal sources cut off).
@@ -183,3 +210,27 @@ impl ClassId {
 
 #[cfg(test)]
 mod tests;
+
+/// The class a qualified name (`a::b::S`, typedef names included) denotes.
+pub fn find_class(db: &dyn SourceDatabase, tu: TranslationUnit, name: &str) -> Option<ClassId> {
+    let map = def_map(db, tu);
+    let mut path = item_tree::Path::default();
+    let name = match name.strip_prefix("::") {
+        Some(n) => {
+            path.global = true;
+            n
+        }
+        None => name,
+    };
+    for seg in name.split("::") {
+        path.segments.push(item_tree::PathSegment { name: seg.trim().to_string(), args: None });
+    }
+    match scopes::resolve_path(db, &map, scopes::ROOT, &path, scopes::Ns::Type)? {
+        Def::Class(c) => Some(map.class_definition(c)),
+        Def::Typedef(t) => match ty::canonical(db, ty::typedef_ty(db, t)).kind(db) {
+            TyKind::Class(c) => Some(map.class_definition(*c)),
+            _ => None,
+        },
+        _ => None,
+    }
+}

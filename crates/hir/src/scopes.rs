@@ -18,7 +18,7 @@ use cufront_base_db::{SourceDatabase, TranslationUnit};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::item_tree::{Item, ItemTree, Path, TemplateKind, UsingData};
-use crate::{item_tree_of, top_level_items, ClassId, EnumId, ItemId, TypedefId, VarId};
+use crate::{item_ids, item_tree_of, ClassId, EnumId, ItemId, TypedefId, VarId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ScopeIdx(pub u32);
@@ -137,7 +137,7 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
     let mut map = DefMap::default();
     map.new_scope(ScopeKind::Root, None);
     let mut pending = Vec::new();
-    for &item in &top_level_items(db, tu).items {
+    for &item in item_ids(db, tu).iter() {
         let tree = item_tree_of(db, item);
         let top = tree.top.clone();
         collect(db, &mut map, &mut pending, item, &tree, &top, ROOT);

@@ -1,1 +1,30 @@
+//! Tests: layout vectors of spec 50 §7, item tree / lookup / type lowering,
+//! incrementality.
+
+mod incremental;
+mod items;
 mod layout_vectors;
+
+use std::sync::Arc;
+
+use cufront_base_db::{new_options, new_translation_unit, LangOptions, LangStandard, RootDatabase, TranslationUnit};
+
+pub(crate) fn db_with(text: &str) -> (RootDatabase, TranslationUnit) {
+    let db = RootDatabase::new();
+    let opts = new_options(&db, LangOptions { standard: LangStandard::Cxx20, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(text), opts);
+    (db, tu)
+}
+
+/// The rendered layout of each named class, in order.
+pub(crate) fn layouts(text: &str, names: &[&str]) -> String {
+    let (db, tu) = db_with(text);
+    let mut out = String::new();
+    for n in names {
+        match crate::find_class(&db, tu, n) {
+            Some(c) => out.push_str(&crate::layout::render(&db, c)),
+            None => out.push_str(&format!("{n}: not found\n")),
+        }
+    }
+    out
+}
