@@ -156,7 +156,9 @@ impl TArg {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Entity {
-    Namespace { inline: bool },
+    Namespace {
+        inline: bool,
+    },
     Type(SegKind),
     Typedef(Ty),
     /// A named constant the evaluator can read.
@@ -519,7 +521,9 @@ impl Items {
             .descendants_with_tokens()
             .next()
             .is_some_and(|t| t.kind() == K::COLON2);
-        if qual_names.is_empty() && !global && last.kind() != K::TEMPLATE_ID
+        if qual_names.is_empty()
+            && !global
+            && last.kind() != K::TEMPLATE_ID
             && let Some(TArg::Type(t)) = self.binding(&name)
         {
             return t;

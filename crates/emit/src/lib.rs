@@ -1,8 +1,9 @@
 //! cufront-emit: what cufront writes for nvcc.
 //!
 //! - [`module_id`]: the module id (spec 30 §4), byte-identical to cudafe++'s.
-//! - [`items`] and [`mangle`]: the item index and the Itanium mangler core
-//!   that the id's key needs (spec 50 §8).
+//! - [`items`] and [`mangle`]: the item index (template parameter defaults,
+//!   constants) and its conversion to `cufront-mangle` trees, which the id's
+//!   key needs (spec 50 §8).
 //! - [`key`]: linkage names and the id's key entity (spec 30 §4.2).
 //!
 //! Invariants: no I/O (the driver reads and writes files); the same tree and

@@ -33,7 +33,8 @@ pub fn function(path: &[PathSeg], name: &FnName, f: &FnTy) -> Result<String, Str
         FnName::Operator(op) => {
             let arity = f.params.len() + usize::from(member);
             m::Unqualified::Operator(
-                m::Op::from_spelling(op, arity).ok_or_else(|| format!("unknown operator `{op}`"))?,
+                m::Op::from_spelling(op, arity)
+                    .ok_or_else(|| format!("unknown operator `{op}`"))?,
             )
         }
         FnName::Conversion(t) => m::Unqualified::Conversion(Box::new(ty(t)?)),
@@ -66,23 +67,36 @@ pub fn tree_name(path: &[PathSeg]) -> Result<m::Name, String> {
             Some(a) => Some(a.iter().map(targ).collect::<Result<Vec<_>, _>>()?),
             None => None,
         };
-        comps.push(m::Component { name, abi_tags: Vec::new(), args });
+        comps.push(m::Component {
+            name,
+            abi_tags: Vec::new(),
+            args,
+        });
     }
-    Ok(m::Name { root: m::Root::Global, comps })
+    Ok(m::Name {
+        root: m::Root::Global,
+        comps,
+    })
 }
 
 fn targ(a: &TArg) -> Result<m::TArg, String> {
     Ok(match a {
         TArg::Type(t) => m::TArg::Type(ty(t)?),
-        TArg::Int(code, v) => {
-            let b = builtin(code).ok_or_else(|| format!("no builtin type `{code}`"))?;
+        TArg::Int(t, v) => {
             let (negative, digits) = match v.strip_prefix('n') {
                 Some(d) => (true, d),
                 None => (false, v.as_str()),
             };
-            let magnitude = digits.parse::<u128>().map_err(|_| format!("bad literal `{v}`"))?;
-            m::TArg::Literal(m::Literal { ty: m::Type::Builtin(b), negative, magnitude })
+            let magnitude = digits
+                .parse::<u128>()
+                .map_err(|_| format!("bad literal `{v}`"))?;
+            m::TArg::Literal(m::Literal {
+                ty: ty(t)?,
+                negative,
+                magnitude,
+            })
         }
+        TArg::Pack(v) => m::TArg::Pack(v.iter().map(targ).collect::<Result<_, _>>()?),
     })
 }
 
@@ -131,13 +145,21 @@ fn fn_type(f: &FnTy) -> Result<m::FnType, String> {
         ret: ty(&f.ret)?,
         params: f.params.iter().map(ty).collect::<Result<_, _>>()?,
         variadic: f.variadic,
-        quals: m::Quals { restrict: r, volatile: v, konst: c },
+        quals: m::Quals {
+            restrict: r,
+            volatile: v,
+            konst: c,
+        },
         ref_qual: match f.ref_qual {
             1 => m::RefQual::LValue,
             2 => m::RefQual::RValue,
             _ => m::RefQual::None,
         },
-        exception: if f.noexcept { m::ExceptionSpec::Noexcept } else { m::ExceptionSpec::None },
+        exception: if f.noexcept {
+            m::ExceptionSpec::Noexcept
+        } else {
+            m::ExceptionSpec::None
+        },
     })
 }
 
@@ -152,7 +174,11 @@ pub fn ty(t: &Ty) -> Result<m::Type, String> {
         Ty::LRef(i) => m::Type::LRef(Box::new(ty(i)?)),
         Ty::RRef(i) => m::Type::RRef(Box::new(ty(i)?)),
         Ty::Cv { r, v, c, inner } => {
-            let q = m::Quals { restrict: *r, volatile: *v, konst: *c };
+            let q = m::Quals {
+                restrict: *r,
+                volatile: *v,
+                konst: *c,
+            };
             match &**inner {
                 // A cv-qualified function type (of a member pointer).
                 Ty::Func(f) => {
@@ -165,9 +191,9 @@ pub fn ty(t: &Ty) -> Result<m::Type, String> {
         }
         Ty::Array(n, e) => {
             let bound = match n {
-                Some(n) => m::ArrayBound::Known(
-                    n.parse().map_err(|_| format!("bad array bound `{n}`"))?,
-                ),
+                Some(n) => {
+                    m::ArrayBound::Known(n.parse().map_err(|_| format!("bad array bound `{n}`"))?)
+                }
                 None => m::ArrayBound::Unknown,
             };
             m::Type::Array(bound, Box::new(ty(e)?))

@@ -23,17 +23,28 @@ impl From<Builtin> for TArg {
 
 /// A component with an identifier.
 pub fn comp(s: &str) -> Component {
-    Component { name: Unqualified::Source(s.into()), abi_tags: Vec::new(), args: None }
+    Component {
+        name: Unqualified::Source(s.into()),
+        abi_tags: Vec::new(),
+        args: None,
+    }
 }
 
 /// A component with any unqualified name.
 pub fn comp_of(name: Unqualified) -> Component {
-    Component { name, abi_tags: Vec::new(), args: None }
+    Component {
+        name,
+        abi_tags: Vec::new(),
+        args: None,
+    }
 }
 
 /// `a::b::c` from the global namespace.
 pub fn name(path: &[&str]) -> Name {
-    Name { root: Root::Global, comps: path.iter().map(|s| comp(s)).collect() }
+    Name {
+        root: Root::Global,
+        comps: path.iter().map(|s| comp(s)).collect(),
+    }
 }
 
 /// The class or enum type `a::b::c`.
@@ -58,7 +69,11 @@ impl Name {
     }
     /// Tags the last component.
     pub fn tag(mut self, t: &str) -> Name {
-        self.comps.last_mut().expect("a name has a component").abi_tags.push(t.into());
+        self.comps
+            .last_mut()
+            .expect("a name has a component")
+            .abi_tags
+            .push(t.into());
         self
     }
     pub fn ty(self) -> Type {
@@ -67,7 +82,13 @@ impl Name {
     /// A name local to the function `func`; `disc` numbers same-named local
     /// entities from 0.
     pub fn local(func: Encoding, disc: u32, comps: Vec<Component>) -> Name {
-        Name { root: Root::Local { func: Box::new(func), disc }, comps }
+        Name {
+            root: Root::Local {
+                func: Box::new(func),
+                disc,
+            },
+            comps,
+        }
     }
 }
 
@@ -104,10 +125,16 @@ impl Type {
         self.qual(Quals::CONST)
     }
     pub fn volatile(self) -> Type {
-        self.qual(Quals { volatile: true, ..Quals::NONE })
+        self.qual(Quals {
+            volatile: true,
+            ..Quals::NONE
+        })
     }
     pub fn restrict(self) -> Type {
-        self.qual(Quals { restrict: true, ..Quals::NONE })
+        self.qual(Quals {
+            restrict: true,
+            ..Quals::NONE
+        })
     }
     pub fn array(self, n: u128) -> Type {
         Type::Array(ArrayBound::Known(n), Box::new(self))
@@ -171,7 +198,11 @@ pub fn data(name: Name) -> Encoding {
 
 /// An integral literal of builtin type `b`.
 pub fn lit(b: Builtin, v: i128) -> Literal {
-    Literal { ty: Type::Builtin(b), negative: v < 0, magnitude: v.unsigned_abs() }
+    Literal {
+        ty: Type::Builtin(b),
+        negative: v < 0,
+        magnitude: v.unsigned_abs(),
+    }
 }
 
 /// An integral template argument.
@@ -182,7 +213,11 @@ pub fn int_arg(b: Builtin, v: i128) -> TArg {
 /// A reference to a function parameter of the signature being mangled
 /// (`fL0p_`: level 1, spec 50 §8.2).
 pub fn fparam(index: u32) -> Expr {
-    Expr::FnParam { level: 1, index, quals: Quals::NONE }
+    Expr::FnParam {
+        level: 1,
+        index,
+        quals: Quals::NONE,
+    }
 }
 
 pub fn unary(op: Op, e: Expr) -> Expr {
@@ -194,7 +229,12 @@ pub fn binary(op: Op, a: Expr, b: Expr) -> Expr {
 }
 
 pub fn member(object: Expr, name: &str) -> Expr {
-    Expr::Member { arrow: false, object: Box::new(object), name: name.into(), args: None }
+    Expr::Member {
+        arrow: false,
+        object: Box::new(object),
+        name: name.into(),
+        args: None,
+    }
 }
 
 pub fn decltype(e: Expr) -> Type {
@@ -214,5 +254,9 @@ pub fn lambda_indices(sigs: &[(Vec<Type>, bool)]) -> Vec<u32> {
 
 /// A closure type's component.
 pub fn lambda(params: Vec<Type>, index: u32) -> Component {
-    comp_of(Unqualified::Lambda { params, variadic: false, index })
+    comp_of(Unqualified::Lambda {
+        params,
+        variadic: false,
+        index,
+    })
 }

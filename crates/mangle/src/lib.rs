@@ -26,10 +26,10 @@
 //!   the CUDA-specific spellings (`_INTERNAL<mid>`, `__nv_static_`, stubs,
 //!   spec 50 §8.4–§8.6) are in [`cuda`].
 
-mod mangler;
-mod ops;
 pub mod build;
 pub mod cuda;
+mod mangler;
+mod ops;
 pub mod tree;
 
 pub use mangler::{mangle, symbol};

@@ -125,7 +125,12 @@ fn abbreviation(root: &Root, comps: &[Component], strip: bool) -> Option<&'stati
         ("allocator", None) => Some("Sa"),
         ("basic_string", None) => Some("Sb"),
         ("basic_string", Some(a))
-            if *a == [char_(), traits(), TArg::Type(std_name("allocator", Some(vec![char_()])))] =>
+            if *a
+                == [
+                    char_(),
+                    traits(),
+                    TArg::Type(std_name("allocator", Some(vec![char_()]))),
+                ] =>
         {
             Some("Ss")
         }
@@ -153,7 +158,11 @@ fn seq_id(n: usize) -> String {
 
 /// `_` for 0, `<n-1>_` otherwise (closure and unnamed-type numbers, `T_`, `S_`).
 fn number_(n: u32) -> String {
-    if n == 0 { "_".into() } else { format!("{}_", n - 1) }
+    if n == 0 {
+        "_".into()
+    } else {
+        format!("{}_", n - 1)
+    }
 }
 
 /// Is `e` an id-expression or a class member access (`Dt`, not `DT`)?
@@ -208,7 +217,11 @@ impl Mangler {
     }
 
     fn try_type(&mut self, t: &Type) -> bool {
-        match self.subs.iter().position(|k| matches!(k, Key::Type(x) if x == t)) {
+        match self
+            .subs
+            .iter()
+            .position(|k| matches!(k, Key::Type(x) if x == t))
+        {
             Some(i) => {
                 self.emit_sub(i);
                 true
@@ -444,7 +457,9 @@ impl Mangler {
         match &c.name {
             Unqualified::Source(s) => self.source_name(s)?,
             Unqualified::AnonNamespace(None) => self.source_name("_GLOBAL__N_1")?,
-            Unqualified::AnonNamespace(Some(mid)) => self.source_name(&format!("_GLOBAL__N_{mid}"))?,
+            Unqualified::AnonNamespace(Some(mid)) => {
+                self.source_name(&format!("_GLOBAL__N_{mid}"))?
+            }
             Unqualified::Internal(mid) => self.source_name(&format!("_INTERNAL{mid}"))?,
             Unqualified::StaticSource(s) => {
                 self.out.push('L');
@@ -481,7 +496,11 @@ impl Mangler {
                 self.out.push_str(&format!("v{arity}"));
                 self.source_name(s)?
             }
-            Unqualified::Lambda { params, variadic, index } => {
+            Unqualified::Lambda {
+                params,
+                variadic,
+                index,
+            } => {
                 self.out.push_str("Ul");
                 self.bare_function_type(params, *variadic)?;
                 self.out.push('E');
@@ -660,7 +679,8 @@ impl Mangler {
                 self.ty(i)?;
             }
             Type::Decltype(e) => {
-                self.out.push_str(if is_id_expression(e) { "Dt" } else { "DT" });
+                self.out
+                    .push_str(if is_id_expression(e) { "Dt" } else { "DT" });
                 self.expr(e)?;
                 self.out.push('E');
             }
@@ -722,7 +742,11 @@ impl Mangler {
                 self.encoding(enc)?;
                 self.out.push('E');
             }
-            Expr::FnParam { level, index, quals } => {
+            Expr::FnParam {
+                level,
+                index,
+                quals,
+            } => {
                 if *level == 0 {
                     self.out.push_str("fp");
                 } else {
@@ -759,15 +783,25 @@ impl Mangler {
                 }
                 self.out.push('E');
             }
-            Expr::Member { arrow, object, name, args } => {
+            Expr::Member {
+                arrow,
+                object,
+                name,
+                args,
+            } => {
                 self.out.push_str(if *arrow { "pt" } else { "dt" });
                 self.expr(object)?;
                 self.simple_id(name, args)?;
             }
             Expr::Id(name, args) => self.simple_id(name, args)?,
             Expr::Scoped { ty, name, args } => {
-                if !matches!(**ty, Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_)) {
-                    return Err("`sr` with a qualifier other than a template parameter or decltype".into());
+                if !matches!(
+                    **ty,
+                    Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_)
+                ) {
+                    return Err(
+                        "`sr` with a qualifier other than a template parameter or decltype".into(),
+                    );
                 }
                 self.out.push_str("sr");
                 self.ty(ty)?;
@@ -819,7 +853,13 @@ impl Mangler {
                     _ => return Err(format!("`{code}` cast with {} operands", args.len())),
                 }
             }
-            Expr::New { global, array, placement, ty, init } => {
+            Expr::New {
+                global,
+                array,
+                placement,
+                ty,
+                init,
+            } => {
                 if *global {
                     self.out.push_str("gs");
                 }
@@ -846,7 +886,12 @@ impl Mangler {
                 }
                 self.out.push('E');
             }
-            Expr::Fold { right, op, pack, init } => {
+            Expr::Fold {
+                right,
+                op,
+                pack,
+                init,
+            } => {
                 let code = match (init.is_some(), right) {
                     (false, false) => "fl",
                     (false, true) => "fr",

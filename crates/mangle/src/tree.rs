@@ -228,7 +228,11 @@ pub enum Unqualified {
     /// A closure type: `Ul <params> E [<n>] _`. `index` counts closures
     /// with the same signature in the same context from 0 (EDG's rule,
     /// spec 50 §8.2; see [`crate::build::lambda_indices`]).
-    Lambda { params: Vec<Type>, variadic: bool, index: u32 },
+    Lambda {
+        params: Vec<Type>,
+        variadic: bool,
+        index: u32,
+    },
     /// An unnamed class or enum without a typedef name: `Ut [<n>] _`.
     Unnamed(u32),
 }
@@ -302,9 +306,14 @@ pub enum Expr {
     Entity(Box<Encoding>),
     /// A function parameter: `fp_`, `fp0_`, `fL0p_`… `level` counts the
     /// function-prototype scopes between the reference and the parameter
-    /// (0 = `fp`, n = `fL<n-1>p`); EDG and g++ use level 1 for a
-    /// signature's own parameters (spec 50 §8.2).
-    FnParam { level: u32, index: u32, quals: Quals },
+    /// (0 = `fp`, n = `fL<n-1>p`). For a signature's own parameters EDG
+    /// and g++ use level 1 inside the parameter list (spec 50 §8.2); g++
+    /// uses level 0 in a trailing return type (checked by `tests/gxx.rs`).
+    FnParam {
+        level: u32,
+        index: u32,
+        quals: Quals,
+    },
     /// A template parameter used as a value: `T_` (not a substitution candidate).
     TParam(TParam),
     Unary(Op, Box<Expr>),
@@ -314,11 +323,20 @@ pub enum Expr {
     /// `f(args)`: `cl <expr> <args> E`.
     Call(Box<Expr>, Vec<Expr>),
     /// `obj.name` (`dt`) or `obj->name` (`pt`).
-    Member { arrow: bool, object: Box<Expr>, name: String, args: Option<Vec<TArg>> },
+    Member {
+        arrow: bool,
+        object: Box<Expr>,
+        name: String,
+        args: Option<Vec<TArg>>,
+    },
     /// An unresolved unqualified name (a call's callee): `<source-name> [<template-args>]`.
     Id(String, Option<Vec<TArg>>),
     /// `T::name` with a dependent `T`: `sr <type> <name>`.
-    Scoped { ty: Box<Type>, name: String, args: Option<Vec<TArg>> },
+    Scoped {
+        ty: Box<Type>,
+        name: String,
+        args: Option<Vec<TArg>>,
+    },
     SizeofType(Box<Type>),
     SizeofExpr(Box<Expr>),
     AlignofType(Box<Type>),
@@ -329,11 +347,22 @@ pub enum Expr {
     Noexcept(Box<Expr>),
     Cast(CastKind, Box<Type>, Vec<Expr>),
     /// `new T(args)`: `[gs] nw <placement> _ <type> [pi <args> E] E`.
-    New { global: bool, array: bool, placement: Vec<Expr>, ty: Box<Type>, init: Option<Vec<Expr>> },
+    New {
+        global: bool,
+        array: bool,
+        placement: Vec<Expr>,
+        ty: Box<Type>,
+        init: Option<Vec<Expr>>,
+    },
     /// `T{args}` (also a class NTTP value): `tl <type> <args> E`.
     Braced(Box<Type>, Vec<Expr>),
     /// A fold expression: `fl`/`fr` (unary), `fL`/`fR` (binary, with `init`).
-    Fold { right: bool, op: Op, pack: Box<Expr>, init: Option<Box<Expr>> },
+    Fold {
+        right: bool,
+        op: Op,
+        pack: Box<Expr>,
+        init: Option<Box<Expr>>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -372,5 +401,8 @@ pub enum Special {
     TlsWrapper(Name),
     /// The construction vtable of `base` in `complete`: EDG spells it
     /// `TV <base> __ <complete>` (g++ `TC…`, spec 50 §8.2).
-    ConstructionVtable { complete: Type, base: Type },
+    ConstructionVtable {
+        complete: Type,
+        base: Type,
+    },
 }

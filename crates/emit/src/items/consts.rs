@@ -21,9 +21,17 @@ use super::{Entity, Items, ScopeKey, SegKind, TArg, Ty};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Value {
     /// A `const`/`constexpr` variable: its initializer and declared type.
-    Const { init: SyntaxNode, ty: Ty, scope: ScopeKey },
+    Const {
+        init: SyntaxNode,
+        ty: Ty,
+        scope: ScopeKey,
+    },
     /// The `index`th enumerator of the `ENUMERATOR_LIST` `list`.
-    Enumerator { list: SyntaxNode, index: usize, scope: ScopeKey },
+    Enumerator {
+        list: SyntaxNode,
+        index: usize,
+        scope: ScopeKey,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -89,21 +97,41 @@ fn wrap(v: i128, bits: u32, signed: bool) -> i128 {
         128 => v,
         _ => {
             let m = v & ((1i128 << bits) - 1);
-            if signed && (m >> (bits - 1)) & 1 == 1 { m - (1i128 << bits) } else { m }
+            if signed && (m >> (bits - 1)) & 1 == 1 {
+                m - (1i128 << bits)
+            } else {
+                m
+            }
         }
     }
 }
 
 impl Int {
     fn new(v: i128, bits: u32, signed: bool) -> Int {
-        Int { v: wrap(v, bits, signed), bits, signed }
+        Int {
+            v: wrap(v, bits, signed),
+            bits,
+            signed,
+        }
     }
     fn bool(b: bool) -> Int {
-        Int { v: i128::from(b), bits: 1, signed: false }
+        Int {
+            v: i128::from(b),
+            bits: 1,
+            signed: false,
+        }
     }
     /// Integral promotion.
     fn promote(self) -> Int {
-        if self.bits < 32 { Int { v: self.v, bits: 32, signed: true } } else { self }
+        if self.bits < 32 {
+            Int {
+                v: self.v,
+                bits: 32,
+                signed: true,
+            }
+        } else {
+            self
+        }
     }
 }
 
@@ -160,7 +188,11 @@ fn int_literal(text: &str) -> Option<Int> {
         }
     }
     let (bits, signed) = candidates.into_iter().find(|&(bits, signed)| {
-        let max = if signed { (1u128 << (bits - 1)) - 1 } else { (1u128 << bits) - 1 };
+        let max = if signed {
+            (1u128 << (bits - 1)) - 1
+        } else {
+            (1u128 << bits) - 1
+        };
         v <= max
     })?;
     Some(Int::new(v as i128, bits, signed))
@@ -229,7 +261,10 @@ impl Items {
         let Some(parent) = node.parent().filter(|p| p.kind() == K::TEMPLATE_DECL) else {
             return;
         };
-        let Some(list) = parent.children().find(|c| c.kind() == K::TEMPLATE_PARAM_LIST) else {
+        let Some(list) = parent
+            .children()
+            .find(|c| c.kind() == K::TEMPLATE_PARAM_LIST)
+        else {
             return;
         };
         if list.children().next().is_none() {
@@ -253,7 +288,9 @@ impl Items {
             {
                 continue;
             }
-            let Some(name) = walk::last_component(&name_node) else { continue };
+            let Some(name) = walk::last_component(&name_node) else {
+                continue;
+            };
             let params = template_params(&list);
             match self.templates.entry((scope.clone(), name)) {
                 std::collections::hash_map::Entry::Occupied(mut e) => {
@@ -272,21 +309,41 @@ impl Items {
     }
 
     /// Records enumerators and `const`/`constexpr` variables with initializers.
-    pub(super) fn add_values(&mut self, node: &SyntaxNode, specs: &SyntaxNode, scope: &ScopeKey, ctx: &Ctx) {
+    pub(super) fn add_values(
+        &mut self,
+        node: &SyntaxNode,
+        specs: &SyntaxNode,
+        scope: &ScopeKey,
+        ctx: &Ctx,
+    ) {
         for e in specs.children().filter(|c| c.kind() == K::ENUM_SPECIFIER) {
             let Some(list) = e.children().find(|c| c.kind() == K::ENUMERATOR_LIST) else {
                 continue;
             };
-            let enum_name = e.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n));
+            let enum_name = e
+                .children()
+                .find(|c| c.kind() == K::NAME)
+                .and_then(|n| walk::last_component(&n));
             let scoped = e
                 .children_with_tokens()
                 .any(|t| matches!(t.kind(), K::CLASS_KW | K::STRUCT_KW));
-            for (index, en) in list.children().filter(|c| c.kind() == K::ENUMERATOR).enumerate() {
-                let Some(name) = en.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n))
+            for (index, en) in list
+                .children()
+                .filter(|c| c.kind() == K::ENUMERATOR)
+                .enumerate()
+            {
+                let Some(name) = en
+                    .children()
+                    .find(|c| c.kind() == K::NAME)
+                    .and_then(|n| walk::last_component(&n))
                 else {
                     continue;
                 };
-                let v = Entity::Value(Value::Enumerator { list: list.clone(), index, scope: scope.clone() });
+                let v = Entity::Value(Value::Enumerator {
+                    list: list.clone(),
+                    index,
+                    scope: scope.clone(),
+                });
                 if let Some(en) = &enum_name {
                     let mut s = scope.clone();
                     s.push(en.clone());
@@ -297,7 +354,10 @@ impl Items {
                 }
             }
         }
-        if ctx.templated || node.kind() != K::SIMPLE_DECL || decl::has_keyword(Some(specs), &[K::TYPEDEF_KW]) {
+        if ctx.templated
+            || node.kind() != K::SIMPLE_DECL
+            || decl::has_keyword(Some(specs), &[K::TYPEDEF_KW])
+        {
             return;
         }
         let constexpr = decl::has_keyword(Some(specs), &[K::CONSTEXPR_KW]);
@@ -310,7 +370,10 @@ impl Items {
                 continue;
             };
             let ty = self.declarator_type(base.clone(), &d, scope);
-            let Ty::Cv { c: konst, inner, .. } = &ty else {
+            let Ty::Cv {
+                c: konst, inner, ..
+            } = &ty
+            else {
                 if !constexpr {
                     continue;
                 }
@@ -324,18 +387,31 @@ impl Items {
     }
 
     fn add_const(&mut self, d: &SyntaxNode, name: String, ty: Ty, scope: &ScopeKey) {
-        let Some(init) = d.parent().filter(|i| i.kind() == K::INIT_DECLARATOR).and_then(|i| {
-            let c = i.children().find(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))?;
-            // `= e`, `(e)`, `{e}`: the one expression.
-            let mut exprs = c.children().filter(|e| e.kind() != K::INIT_LIST);
-            let e = exprs.next()?;
-            exprs.next().is_none().then_some(e)
-        }) else {
+        let Some(init) = d
+            .parent()
+            .filter(|i| i.kind() == K::INIT_DECLARATOR)
+            .and_then(|i| {
+                let c = i.children().find(|c| {
+                    matches!(
+                        c.kind(),
+                        K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
+                    )
+                })?;
+                // `= e`, `(e)`, `{e}`: the one expression.
+                let mut exprs = c.children().filter(|e| e.kind() != K::INIT_LIST);
+                let e = exprs.next()?;
+                exprs.next().is_none().then_some(e)
+            })
+        else {
             return;
         };
         self.entities
             .entry((scope.clone(), name))
-            .or_insert(Entity::Value(Value::Const { init, ty, scope: scope.clone() }));
+            .or_insert(Entity::Value(Value::Const {
+                init,
+                ty,
+                scope: scope.clone(),
+            }));
     }
 
     /// The template parameter `name` bound while a default is resolved.
@@ -359,23 +435,40 @@ impl Items {
         tid: &SyntaxNode,
         scope: &ScopeKey,
     ) -> Vec<TArg> {
-        let Some(params) = self.templates.get(&(tscope.clone(), name.to_string())).cloned() else {
+        let Some(params) = self
+            .templates
+            .get(&(tscope.clone(), name.to_string()))
+            .cloned()
+        else {
             return self.template_args(tid, scope);
         };
         let given: Vec<SyntaxNode> = tid
             .children()
             .find(|c| c.kind() == K::TEMPLATE_ARG_LIST)
-            .map(|l| l.children().filter(|a| a.kind() == K::TEMPLATE_ARG).collect())
+            .map(|l| {
+                l.children()
+                    .filter(|a| a.kind() == K::TEMPLATE_ARG)
+                    .collect()
+            })
             .unwrap_or_default();
-        if given.iter().any(|a| a.descendants_with_tokens().any(|t| t.kind() == K::DOT3)) {
-            return vec![TArg::Type(Ty::Unknown(format!("pack expansion in `{}`", tid.text())))];
+        if given
+            .iter()
+            .any(|a| a.descendants_with_tokens().any(|t| t.kind() == K::DOT3))
+        {
+            return vec![TArg::Type(Ty::Unknown(format!(
+                "pack expansion in `{}`",
+                tid.text()
+            )))];
         }
         let mut env = FxHashMap::default();
         let mut out = Vec::new();
         let mut next = given.iter();
         for p in &params {
             if p.pack {
-                let rest = next.by_ref().map(|a| self.given_arg(p, a, tscope, scope, &env)).collect();
+                let rest = next
+                    .by_ref()
+                    .map(|a| self.given_arg(p, a, tscope, scope, &env))
+                    .collect();
                 out.push(TArg::Pack(rest));
                 continue;
             }
@@ -389,7 +482,10 @@ impl Items {
             out.push(a);
         }
         if next.next().is_some() {
-            out.push(TArg::Type(Ty::Unknown(format!("too many arguments in `{}`", tid.text()))));
+            out.push(TArg::Type(Ty::Unknown(format!(
+                "too many arguments in `{}`",
+                tid.text()
+            ))));
         }
         out
     }
@@ -409,17 +505,28 @@ impl Items {
                 None => unknown(),
             },
             TParamKind::NonType(param) => {
-                let Some(v) = self.eval(a, scope, 0) else { return unknown() };
-                self.nontype_arg(param, v, tscope, env).unwrap_or_else(unknown)
+                let Some(v) = self.eval(a, scope, 0) else {
+                    return unknown();
+                };
+                self.nontype_arg(param, v, tscope, env)
+                    .unwrap_or_else(unknown)
             }
             TParamKind::Template => unknown(),
         }
     }
 
-    fn default_arg(&self, p: &TParamDecl, tscope: &ScopeKey, env: &FxHashMap<String, TArg>) -> TArg {
+    fn default_arg(
+        &self,
+        p: &TParamDecl,
+        tscope: &ScopeKey,
+        env: &FxHashMap<String, TArg>,
+    ) -> TArg {
         let unknown = |why: String| TArg::Type(Ty::Unknown(why));
         let Some(d) = &p.default else {
-            return unknown(format!("no default for `{}`", p.name.as_deref().unwrap_or("?")));
+            return unknown(format!(
+                "no default for `{}`",
+                p.name.as_deref().unwrap_or("?")
+            ));
         };
         match &p.kind {
             TParamKind::Type => match d.children().find(|c| c.kind() == K::TYPE_ID) {
@@ -430,21 +537,33 @@ impl Items {
                 let Some(v) = self.with_bindings(env, || self.eval(d, tscope, 0)) else {
                     return unknown(d.text().to_string());
                 };
-                self.nontype_arg(param, v, tscope, env).unwrap_or_else(|| unknown(d.text().to_string()))
+                self.nontype_arg(param, v, tscope, env)
+                    .unwrap_or_else(|| unknown(d.text().to_string()))
             }
             TParamKind::Template => unknown(d.text().to_string()),
         }
     }
 
     /// The value `v` converted to the type of the non-type parameter `param`.
-    fn nontype_arg(&self, param: &SyntaxNode, v: Int, tscope: &ScopeKey, env: &FxHashMap<String, TArg>) -> Option<TArg> {
+    fn nontype_arg(
+        &self,
+        param: &SyntaxNode,
+        v: Int,
+        tscope: &ScopeKey,
+        env: &FxHashMap<String, TArg>,
+    ) -> Option<TArg> {
         let ty = self.with_bindings(env, || {
             let specs = param.children().find(|c| c.kind() == K::DECL_SPECIFIERS)?;
             let base = self.specifier_type(&specs, tscope);
-            Some(match param.children().find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR)) {
-                Some(d) => self.declarator_type(base, &d, tscope),
-                None => base,
-            })
+            Some(
+                match param
+                    .children()
+                    .find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR))
+                {
+                    Some(d) => self.declarator_type(base, &d, tscope),
+                    None => base,
+                },
+            )
         })?;
         let ty = match ty {
             Ty::Cv { inner, .. } => *inner,
@@ -456,13 +575,21 @@ impl Items {
                 (ty.clone(), bits, signed)
             }
             // `auto`: the argument's own type.
-            Ty::Unknown(u) if u == "auto" => (Ty::Builtin(code_of(v.bits, v.signed)), v.bits, v.signed),
+            Ty::Unknown(u) if u == "auto" => {
+                (Ty::Builtin(code_of(v.bits, v.signed)), v.bits, v.signed)
+            }
             // An enumeration: the value as is (its underlying type is not tracked).
-            Ty::Named(p) if p.last().is_some_and(|s| s.kind == SegKind::Enum) => (ty.clone(), 128, true),
+            Ty::Named(p) if p.last().is_some_and(|s| s.kind == SegKind::Enum) => {
+                (ty.clone(), 128, true)
+            }
             _ => return None,
         };
         let w = wrap(v.v, bits, signed);
-        let text = if w < 0 { format!("n{}", w.unsigned_abs()) } else { w.to_string() };
+        let text = if w < 0 {
+            format!("n{}", w.unsigned_abs())
+        } else {
+            w.to_string()
+        };
         Some(TArg::Int(ty, text))
     }
 
@@ -487,19 +614,26 @@ impl Items {
         }
         let sub = |n: &SyntaxNode| self.eval(n, scope, depth + 1);
         match e.kind() {
-            K::TEMPLATE_ARG | K::EQUAL_INITIALIZER | K::PAREN_EXPR | K::INITIALIZER => sub(&first_node(e)?),
+            K::TEMPLATE_ARG | K::EQUAL_INITIALIZER | K::PAREN_EXPR | K::INITIALIZER => {
+                sub(&first_node(e)?)
+            }
             K::TYPE_ID => {
                 // A name the parser took for a type (`A<N>`).
                 let specs = e.children().find(|c| c.kind() == K::DECL_SPECIFIERS)?;
                 if e.children().any(|c| c.kind() == K::ABSTRACT_DECLARATOR) {
                     return None;
                 }
-                let st = specs.children().find(|c| c.kind() == K::SIMPLE_TYPE_SPECIFIER)?;
+                let st = specs
+                    .children()
+                    .find(|c| c.kind() == K::SIMPLE_TYPE_SPECIFIER)?;
                 self.eval_name(&first_node(&st)?, scope, depth)
             }
             K::ID_EXPR => self.eval_name(&first_node(e)?, scope, depth),
             K::LITERAL => {
-                let t = e.children_with_tokens().filter_map(|t| t.into_token()).find(|t| !t.kind().is_trivia())?;
+                let t = e
+                    .children_with_tokens()
+                    .filter_map(|t| t.into_token())
+                    .find(|t| !t.kind().is_trivia())?;
                 match t.kind() {
                     K::INT_NUMBER => int_literal(t.text()),
                     K::CHAR => char_literal(t.text()),
@@ -545,7 +679,9 @@ impl Items {
             }
             K::CXX_CAST_EXPR | K::CAST_EXPR | K::FUNCTIONAL_CAST_EXPR => {
                 if e.kind() == K::CXX_CAST_EXPR
-                    && !e.children_with_tokens().any(|t| t.kind() == K::STATIC_CAST_KW)
+                    && !e
+                        .children_with_tokens()
+                        .any(|t| t.kind() == K::STATIC_CAST_KW)
                 {
                     return None;
                 }
@@ -593,7 +729,11 @@ impl Items {
             K::SHL | K::SHR => {
                 let p = x.promote();
                 let n = u32::try_from(y.v).ok().filter(|n| *n < p.bits)?;
-                let v = if op == K::SHL { p.v.checked_shl(n)? } else { p.v >> n };
+                let v = if op == K::SHL {
+                    p.v.checked_shl(n)?
+                } else {
+                    p.v >> n
+                };
                 Some(Int::new(v, p.bits, p.signed))
             }
             K::EQ2 => cmp(a == b),
@@ -616,7 +756,10 @@ impl Items {
         }
         let names = walk::identifiers(n);
         let (last, quals) = names.split_last()?;
-        let global = n.descendants_with_tokens().next().is_some_and(|t| t.kind() == K::COLON2);
+        let global = n
+            .descendants_with_tokens()
+            .next()
+            .is_some_and(|t| t.kind() == K::COLON2);
         if quals.is_empty() && !global {
             match self.binding(last) {
                 Some(TArg::Int(ty, v)) => {
@@ -635,7 +778,11 @@ impl Items {
             }
         }
         let hit = if quals.is_empty() {
-            if global { self.lookup_in(&Vec::new(), last, 0) } else { self.lookup(scope, last) }
+            if global {
+                self.lookup_in(&Vec::new(), last, 0)
+            } else {
+                self.lookup(scope, last)
+            }
         } else {
             let s = if global {
                 self.resolve_scope_from_root(&Vec::new(), quals)
@@ -644,7 +791,9 @@ impl Items {
             };
             s.and_then(|s| self.lookup_in(&s, last, 0))
         };
-        let Some((_, Entity::Value(v))) = hit else { return None };
+        let Some((_, Entity::Value(v))) = hit else {
+            return None;
+        };
         // A constant's initializer sees no template parameters.
         let none = FxHashMap::default();
         self.with_bindings(&none, || match v {
@@ -663,7 +812,11 @@ impl Items {
             }
             Value::Enumerator { list, index, scope } => {
                 let mut v = Int::new(-1, 32, true);
-                for en in list.children().filter(|c| c.kind() == K::ENUMERATOR).take(index + 1) {
+                for en in list
+                    .children()
+                    .filter(|c| c.kind() == K::ENUMERATOR)
+                    .take(index + 1)
+                {
                     v = match en.children().find(|c| c.kind() == K::EQUAL_INITIALIZER) {
                         Some(init) => self.eval(&init, &scope, depth + 1)?,
                         None => {
@@ -682,14 +835,15 @@ impl Items {
 fn template_params(list: &SyntaxNode) -> Vec<TParamDecl> {
     list.children()
         .filter_map(|p| {
-            let default = p
-                .children()
-                .find(|c| c.kind() == K::EQUAL_INITIALIZER);
-            let pack = default.is_none() && p.descendants_with_tokens().any(|t| t.kind() == K::DOT3);
+            let default = p.children().find(|c| c.kind() == K::EQUAL_INITIALIZER);
+            let pack =
+                default.is_none() && p.descendants_with_tokens().any(|t| t.kind() == K::DOT3);
             let (kind, name) = match p.kind() {
                 K::TYPE_TEMPLATE_PARAM => (
                     TParamKind::Type,
-                    p.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n)),
+                    p.children()
+                        .find(|c| c.kind() == K::NAME)
+                        .and_then(|n| walk::last_component(&n)),
                 ),
                 K::PARAM => (
                     TParamKind::NonType(p.clone()),
@@ -700,11 +854,19 @@ fn template_params(list: &SyntaxNode) -> Vec<TParamDecl> {
                 ),
                 K::TEMPLATE_TEMPLATE_PARAM => (
                     TParamKind::Template,
-                    p.children().filter(|c| c.kind() == K::NAME).last().and_then(|n| walk::last_component(&n)),
+                    p.children()
+                        .filter(|c| c.kind() == K::NAME)
+                        .last()
+                        .and_then(|n| walk::last_component(&n)),
                 ),
                 _ => return None,
             };
-            Some(TParamDecl { name, kind, pack, default })
+            Some(TParamDecl {
+                name,
+                kind,
+                pack,
+                default,
+            })
         })
         .collect()
 }
