@@ -361,6 +361,13 @@ impl Items {
             return;
         }
         let constexpr = decl::has_keyword(Some(specs), &[K::CONSTEXPR_KW]);
+        // Only integral constants matter: skip resolving every other declaration's type.
+        let konst = specs
+            .descendants_with_tokens()
+            .any(|t| matches!(t.kind(), K::CONST_KW | K::CONST2_KW | K::CONST3_KW));
+        if !(constexpr || konst) {
+            return;
+        }
         let base = self.specifier_type(specs, scope);
         for (_, d) in cufront_cuda::spaces::declarators(node) {
             if decl::function_declarator(&d).is_some() {
