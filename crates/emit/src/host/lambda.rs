@@ -615,7 +615,10 @@ const NOT_IN_TYPE: &[K] = &[
 fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     let d = f.children().find(|c| c.kind() == K::DECLARATOR)?;
     let fd = decl::function_declarator(&d)?;
-    let name = decl::name_node(&d)?;
+    let name = decl::name_node(&d).or_else(|| {
+        d.children()
+            .find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME))
+    })?;
     let specs = f.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
     // Return type: the specifiers that are types, and the declarator's
     // pointer operators (`int *f()`).
@@ -763,11 +766,17 @@ fn param_text(p: &SyntaxNode) -> String {
 /// The qualifier text of a declarator-id (`Obj`, `NS::Cls< T>`) and its last component.
 fn split_name(name: &SyntaxNode) -> Option<(String, String)> {
     let text = flat(name, None);
-    let simple = walk::last_component(name)?;
+    if matches!(name.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME) {
+        return Some((String::new(), cufront_cuda::spaces::compact_text(name)));
+    }
+    let (_, simple) = cufront_cuda::spaces::name_parts(name);
+    if simple.is_empty() {
+        return None;
+    }
     if name.kind() != K::QUALIFIED_NAME {
         return Some((String::new(), simple));
     }
-    let cut = text.rfind("::")?;
+    let cut = text[..text.len() - simple.len().min(text.len())].rfind("::")?;
     Some((text[..cut].trim().to_string(), simple))
 }
 
