@@ -2,6 +2,7 @@
 //! `cudafe++`, the cudafe++-compatible command line.
 
 mod cudafe;
+mod inspect;
 mod overlay;
 mod parse_cmd;
 mod toolkit_cmd;
@@ -23,6 +24,8 @@ enum Command {
     Parse(parse_cmd::ParseArgs),
     /// Preprocess a .cu file like nvcc, parse it, report syntax errors.
     Check(toolkit_cmd::CheckArgs),
+    /// Show what the semantic model computes (`inspect layout FILE.ii [TYPE]`).
+    Inspect(inspect::InspectArgs),
     /// Find or fetch the real CUDA toolkit (the oracle).
     Toolkit(toolkit_cmd::ToolkitArgs),
     /// Behave exactly like cudafe++ (also when the binary is named `cudafe++`).
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => parse_cmd::run(args),
         Command::Check(args) => toolkit_cmd::run_check(args),
         Command::Toolkit(args) => toolkit_cmd::run_toolkit(args),
+        Command::Inspect(args) => inspect::run(args),
         Command::Cudafe { args } => exit_code(cudafe::main(&args)),
     }
 }

@@ -736,3 +736,46 @@ pub fn render(db: &dyn SourceDatabase, c: ClassId) -> String {
     }
     out
 }
+
+/// How C++ code after the unit can name the class (`struct ::a::S`,
+/// `::T` for a typedef-named unnamed class), or None when it cannot:
+/// anonymous namespaces, unnamed classes, non-public nested classes.
+pub fn cxx_spelling(db: &dyn SourceDatabase, c: ClassId) -> Option<String> {
+    let map = def_map(db, c.tu(db));
+    let tree = item_tree_of(db, c.item(db));
+    let data = tree.classes.get(c.idx(db) as usize)?;
+    if data.anonymous_member || data.access != Access::Public {
+        return None;
+    }
+    let (own, elaborate) = match (&data.name, &data.typedef_name) {
+        (Some(n), _) => (n.clone(), true),
+        (None, Some(t)) => (t.clone(), false),
+        (None, None) => return None,
+    };
+    let mut parts = vec![own];
+    let mut s = map.parent.get(&DeclKey::Class(c)).copied();
+    while let Some(cur) = s {
+        let scope = map.scope(cur);
+        match &scope.kind {
+            ScopeKind::Root => break,
+            ScopeKind::Namespace { name: Some(n), .. } => parts.push(n.clone()),
+            ScopeKind::Namespace { name: None, .. } | ScopeKind::Enum(_) => return None,
+            ScopeKind::Class(k) => {
+                let t = item_tree_of(db, k.item(db));
+                let d = &t.classes[k.idx(db) as usize];
+                if d.access != Access::Public || d.anonymous_member {
+                    return None;
+                }
+                parts.push(d.name.clone()?);
+            }
+        }
+        s = scope.parent;
+    }
+    parts.reverse();
+    let key = match data.key {
+        ClassKey::Union => "union",
+        _ => "struct",
+    };
+    let path = format!("::{}", parts.join("::"));
+    Some(if elaborate { format!("{key} {path}") } else { path })
+}
