@@ -146,7 +146,9 @@ void hdi() { int a = 1; auto l = [b = a] __attribute__((host)) __attribute__((de
 void hdg() { auto l = [] __attribute__((host)) __attribute__((device)) (auto x) { return x; }; }\n\
 void ing() { auto g = [](auto y) { auto l = [] __attribute__((device)) (int x) { return x; }; return y; }; g(1); }\n\
 void inhd() { auto g = [] __attribute__((host)) __attribute__((device)) (int y) { auto l = [] __attribute__((device)) (int x) { return x; }; return y; }; }\n\
-void refall() { int a = 1; auto l = [&] __attribute__((device)) (int x) { return x + a; }; }\n";
+void refall() { int a = 1; auto l = [&] __attribute__((device)) (int x) { return x + a; }; }\n\
+struct S { S(int a) { auto l = [=] __attribute__((device)) (int x) { return x + a; }; } };\n\
+void hdref(int a) { auto l = [&] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; auto m = [&a] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; }\n";
 
 const NO_FLAG: &str = "# 1 \"f.cu\"\nvoid f() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n";
 

@@ -500,7 +500,9 @@ fn restrictions() {
          void hdg() { auto l = [] __attribute__((host)) __attribute__((device)) (auto x) { return x; }; }\n\
          void ing() { auto g = [](auto y) { auto l = [] __attribute__((device)) (int x) { return x; }; return y; }; }\n\
          void inhd() { auto g = [] __attribute__((host)) __attribute__((device)) (int y) { auto l = [] __attribute__((device)) (int x) { return x; }; return y; }; }\n\
-         void refall() { int a = 1; auto l = [&] __attribute__((device)) (int x) { return x + a; }; }\n",
+         void refall() { int a = 1; auto l = [&] __attribute__((device)) (int x) { return x + a; }; }\n\
+         struct S { S(int a) { auto l = [=] __attribute__((device)) (int x) { return x + a; }; } };\n\
+         void hdref(int a) { auto l = [&] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; auto m = [&a] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; }\n",
         expect![[r##"
             # 1 "x.cu"
             void ref() { int a = 1; auto l = [&a]  (int x) { return x + a; }; typedef decltype(l) __T0; }
@@ -511,6 +513,8 @@ fn restrictions() {
             void ing() { auto g = [](auto y) { auto l = []  (int x) { return x; }; typedef decltype(l) __T6; return y; }; typedef decltype(g) __T5; }
             void inhd() { auto g = __nv_hdl_create_wrapper_t< false, true, __nv_dl_tag<void (*)(void),(& ::inhd),1> >::__nv_hdl_create_wrapper( []   (int y) { auto l = []  (int x) { return x; }; typedef decltype(l) __T8; return y; } ) ; typedef decltype(g) __T7; }
             void refall() { int a = 1; auto l = [&]  (int x) { return x + a; }; typedef decltype(l) __T9; }
+            struct S { S(int a) { auto l = [=]  (int x) { return x + a; }; typedef decltype(l) __T10; } };
+            void hdref(int a) { auto l = [&]   (int x) { return x + a; }; typedef decltype(l) __T11; auto m = [&a]   (int x) { return x + a; }; typedef decltype(m) __T12; }
             error 20136 at 46..47 ["__device__"]
             error 20156 at 163..170 ["__device__", "ded"]
             error 20163 at 268..281 ["constexpr", "__device__"]
@@ -520,6 +524,10 @@ fn restrictions() {
             error 20162 at 725..732 ["__device__", "operator()"]
             error 20136 at 827..834 ["__device__"]
             error 20136 at 848..849 ["__device__"]
+            error 20143 at 915..922 ["__device__", "S"]
+            error 20136 at 1026..1033 ["__host__ __device__"]
+            error 20136 at 1047..1048 ["__host__ __device__"]
+            error 20136 at 1064..1065 ["__host__ __device__"]
         "##]],
     );
 }

@@ -48,6 +48,8 @@ pub struct HostError {
 
 /// `An extended %s lambda cannot capture variables by reference`
 const REFERENCE_CAPTURE: u32 = 20136;
+/// `The enclosing parent function (%sq2) for an extended %s1 lambda must allow its address to be taken`
+const NO_ADDRESS: u32 = 20143;
 /// `The enclosing parent function (%sq2) for an extended %s1 lambda must not have deduced return type`
 const DEDUCED_PARENT: u32 = 20156;
 /// `__host__ __device__ extended lambdas cannot be generic lambdas`
@@ -190,6 +192,8 @@ struct Parent {
     /// The simple name, for messages.
     simple: String,
     deduced_return: bool,
+    /// A constructor or destructor: its address cannot be taken.
+    no_address: bool,
     /// The class whose members `[=]` reaches through `this`.
     class: Option<SyntaxNode>,
 }
@@ -318,6 +322,10 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         plan.unsupported(l, "an extended lambda in this kind of function is not supported yet");
         return;
     };
+    if p.no_address {
+        err(plan, head_range(l), NO_ADDRESS, &[sp.word(), &p.simple]);
+        return;
+    }
     if p.deduced_return {
         err(plan, head_range(l), DEDUCED_PARENT, &[sp.word(), &p.simple]);
         return;
@@ -639,9 +647,9 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
             ret.push_str(t.text());
         }
     }
-    if ret.is_empty() {
-        return None; // constructors, destructors, conversion functions
-    }
+    // Constructors and destructors (conversion functions have their type
+    // in the name).
+    let no_address = ret.is_empty() && name.kind() != K::CONVERSION_NAME;
     for p in d.children().filter(|c| c.kind() == K::PTR_OPERATOR) {
         ret.push(' ');
         ret.push_str(&flat(&p, None));
@@ -743,6 +751,7 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
         name: qn,
         simple,
         deduced_return: deduced,
+        no_address,
         class: class_node,
     })
 }
