@@ -19,8 +19,13 @@
 //! After an edit that changes the line structure, a line directive puts the
 //! host compiler back on the original line (and column, with spaces).
 //!
-//! Not supported yet (reported, never printed wrong): `__managed__`
-//! variables, extended lambdas, explicit specializations of kernel templates.
+//! - extended lambdas (§5, `host/lambda.rs`): wrapper objects keyed by the
+//!   parent function, the preamble (`host/preamble.rs`) at the
+//!   `__nv_lambda_preheader_injection` sentinel, the §5.3 restrictions as
+//!   errors ([`HostFile::errors`]).
+//!
+//! Constructs not supported yet are reported ([`HostFile::unsupported`]),
+//! never printed wrong.
 
 use cufront_cuda::attrs::{self, is_cuda_only};
 use cufront_cuda::decl;
