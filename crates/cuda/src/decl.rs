@@ -65,10 +65,28 @@ pub fn derivations(declarator: &SyntaxNode) -> Vec<Deriv> {
 
 /// The function declarator when the declarator declares a function.
 pub fn function_declarator(declarator: &SyntaxNode) -> Option<SyntaxNode> {
-    match derivations(declarator).into_iter().next()? {
+    match first_derivation(declarator)? {
         Deriv::Function(f) => Some(f),
         _ => None,
     }
+}
+
+/// `derivations(declarator).first()`, without building the list (this is
+/// asked of every declarator of a unit, several times).
+fn first_derivation(declarator: &SyntaxNode) -> Option<Deriv> {
+    if let Some(d) = inner(declarator).and_then(|i| first_derivation(&i)) {
+        return Some(d);
+    }
+    let mut last_ptr = None;
+    for c in declarator.children() {
+        match c.kind() {
+            SyntaxKind::ARRAY_DECLARATOR => return Some(Deriv::Array(c)),
+            SyntaxKind::FUNCTION_DECLARATOR => return Some(Deriv::Function(c)),
+            SyntaxKind::PTR_OPERATOR => last_ptr = Some(c),
+            _ => {}
+        }
+    }
+    last_ptr.map(Deriv::Ptr)
 }
 
 /// The parameters of a function declarator.
@@ -89,20 +107,23 @@ pub fn params(function: &SyntaxNode) -> Vec<SyntaxNode> {
 /// overloads apart (`(const int &,float)const`).
 pub fn signature_text(function: &SyntaxNode) -> String {
     let mut out = String::from("(");
-    for (i, p) in params(function).iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+    let list = function.children().find(|c| c.kind() == SyntaxKind::PARAM_LIST);
+    let mut dots = false;
+    let mut first = true;
+    for c in list.iter().flat_map(|l| l.children_with_tokens()) {
+        match c {
+            rowan::NodeOrToken::Node(p) if p.kind() == SyntaxKind::PARAM => {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str(&param_type_text(&p));
+            }
+            rowan::NodeOrToken::Token(t) if t.kind() == SyntaxKind::DOT3 => dots = true,
+            _ => {}
         }
-        out.push_str(&param_type_text(p));
     }
-    if function
-        .children()
-        .find(|c| c.kind() == SyntaxKind::PARAM_LIST)
-        .is_some_and(|l| {
-            l.children_with_tokens()
-                .any(|t| t.kind() == SyntaxKind::DOT3)
-        })
-    {
+    if dots {
         out.push_str(",...");
     }
     out.push(')');
@@ -125,7 +146,6 @@ pub fn signature_text(function: &SyntaxNode) -> String {
 
 /// The type of a parameter as written, without its name, attributes or default.
 pub fn param_type_text(param: &SyntaxNode) -> String {
-    let mut words: Vec<String> = Vec::new();
     let name = param
         .children()
         .find(|c| c.kind() == SyntaxKind::DECLARATOR)
@@ -145,28 +165,33 @@ pub fn param_type_text(param: &SyntaxNode) -> String {
         .map(|c| c.text_range().end())
         .max()
         .unwrap_or(param.text_range().end());
-    for e in param.descendants_with_tokens() {
-        let Some(t) = e.as_token() else { continue };
-        if t.kind().is_trivia() {
-            continue;
+    // One preorder walk that skips attributes and the name whole (asking
+    // each token for its ancestors instead made this the back end's hot spot).
+    let mut out = String::new();
+    let mut events = param.preorder_with_tokens();
+    while let Some(event) = events.next() {
+        let rowan::WalkEvent::Enter(e) = event else { continue };
+        match e {
+            rowan::NodeOrToken::Node(n) => {
+                if n.kind() == SyntaxKind::GNU_ATTRIBUTE || name.as_ref() == Some(&n) {
+                    events.skip_subtree();
+                }
+            }
+            rowan::NodeOrToken::Token(t) => {
+                if t.kind().is_trivia() {
+                    continue;
+                }
+                if t.text_range().start() >= type_end {
+                    break;
+                }
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(t.text());
+            }
         }
-        if t.text_range().start() >= type_end {
-            break;
-        }
-        if t.parent_ancestors()
-            .any(|a| a.kind() == SyntaxKind::GNU_ATTRIBUTE)
-        {
-            continue;
-        }
-        if name
-            .as_ref()
-            .is_some_and(|n| n.text_range().contains_range(t.text_range()))
-        {
-            continue;
-        }
-        words.push(t.text().to_string());
     }
-    words.join(" ")
+    out
 }
 
 /// Whether the specifiers hold the keyword `kind` directly (not inside a

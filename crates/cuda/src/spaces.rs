@@ -1,7 +1,9 @@
 //! Execution spaces of functions (merged over redeclarations, spec 20 §3.1)
 //! and memory spaces of variables (spec 20 §8).
 
-use cufront_syntax::{SyntaxKind, SyntaxNode};
+use std::cell::RefCell;
+
+use cufront_syntax::{SyntaxKind, SyntaxNode, TextRange};
 use rustc_hash::FxHashMap;
 
 use crate::attrs::{self, CudaAttrs};
@@ -63,7 +65,11 @@ impl MemSpace {
 
 /// The CUDA attributes of every function of a unit, merged over its
 /// declarations (an attribute on any declaration applies to all of them).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// An index answers for declarators of the tree it was built from (the
+/// walk's context of a declarator follows from its place), and remembers
+/// each answer: the host output asks about every function several times.
+#[derive(Clone, Debug, Default)]
 pub struct SpaceIndex {
     functions: FxHashMap<String, CudaAttrs>,
     /// Functions declared `constexpr` somewhere: EDG prints every
@@ -74,7 +80,17 @@ pub struct SpaceIndex {
     /// most functions have no CUDA attribute, and their full keys (the
     /// parameter types as text) are not computed.
     names: rustc_hash::FxHashSet<String>,
+    /// Answers so far, by the declarator's range: (merged attributes, constexpr).
+    known: RefCell<FxHashMap<TextRange, (Option<CudaAttrs>, bool)>>,
 }
+
+/// Two indexes are equal when they hold the same facts (what was asked of them aside).
+impl PartialEq for SpaceIndex {
+    fn eq(&self, other: &SpaceIndex) -> bool {
+        self.functions == other.functions && self.constexpr == other.constexpr && self.names == other.names
+    }
+}
+impl Eq for SpaceIndex {}
 
 impl SpaceIndex {
     pub fn build(root: &SyntaxNode) -> SpaceIndex {
@@ -127,17 +143,29 @@ impl SpaceIndex {
         Some(key)
     }
 
+    /// What the index knows of the function declared by `declarator`,
+    /// computed once per declarator.
+    fn lookup(&self, declarator: &SyntaxNode, ctx: &Ctx) -> (Option<CudaAttrs>, bool) {
+        let range = declarator.text_range();
+        if let Some(&answer) = self.known.borrow().get(&range) {
+            return answer;
+        }
+        let answer = match self.known_key(declarator, ctx) {
+            Some(k) => (self.functions.get(&k).copied(), self.constexpr.contains(&k)),
+            None => (None, false),
+        };
+        self.known.borrow_mut().insert(range, answer);
+        answer
+    }
+
     /// The merged attributes of the function declared by `declarator` in `ctx`.
     pub fn function_attrs(&self, declarator: &SyntaxNode, ctx: &Ctx) -> Option<CudaAttrs> {
-        self.functions
-            .get(&self.known_key(declarator, ctx)?)
-            .copied()
+        self.lookup(declarator, ctx).0
     }
 
     /// Whether any declaration of the function is `constexpr`.
     pub fn is_constexpr(&self, declarator: &SyntaxNode, ctx: &Ctx) -> bool {
-        self.known_key(declarator, ctx)
-            .is_some_and(|k| self.constexpr.contains(&k))
+        self.lookup(declarator, ctx).1
     }
 
     pub fn function_space(&self, declarator: &SyntaxNode, ctx: &Ctx) -> ExecSpace {

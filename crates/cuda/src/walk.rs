@@ -46,18 +46,51 @@ impl Ctx {
 /// containers themselves) in source order, with its context. Class members
 /// are visited after the declaration that holds the class.
 pub fn walk(root: &SyntaxNode, f: &mut dyn FnMut(&SyntaxNode, &Ctx)) {
-    let ctx = Ctx::default();
+    // One context, changed on the way in and restored on the way out.
+    let mut ctx = Ctx::default();
     for c in root.children() {
-        walk_decl(&c, &ctx, f);
+        walk_decl(&c, &mut ctx, f);
     }
 }
 
-fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx)) {
+/// The parts of a `Ctx` that a container changes (the scope is pushed and truncated).
+#[derive(Clone, Copy)]
+struct Flags {
+    extern_c: bool,
+    templated: bool,
+    specialization: bool,
+    instantiation: bool,
+    member: bool,
+}
+
+fn save(ctx: &Ctx) -> (usize, Flags) {
+    (
+        ctx.scope.len(),
+        Flags {
+            extern_c: ctx.extern_c,
+            templated: ctx.templated,
+            specialization: ctx.specialization,
+            instantiation: ctx.instantiation,
+            member: ctx.member,
+        },
+    )
+}
+
+fn restore(ctx: &mut Ctx, (len, flags): (usize, Flags)) {
+    ctx.scope.truncate(len);
+    ctx.extern_c = flags.extern_c;
+    ctx.templated = flags.templated;
+    ctx.specialization = flags.specialization;
+    ctx.instantiation = flags.instantiation;
+    ctx.member = flags.member;
+}
+
+fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx)) {
     use SyntaxKind as K;
     match node.kind() {
         K::NAMESPACE_DEF => {
             f(node, ctx);
-            let mut inner = ctx.clone();
+            let saved = save(ctx);
             let name = node
                 .children()
                 .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
@@ -69,30 +102,32 @@ fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx))
                 // `namespace a::b::c {` (C++17 nested form) opens each in turn.
                 Some(parts) if !parts.is_empty() => {
                     for p in parts {
-                        inner.scope.push(Seg::Namespace {
+                        ctx.scope.push(Seg::Namespace {
                             name: Some(p),
                             inline,
                         });
                     }
                 }
-                _ => inner.scope.push(Seg::Namespace { name: None, inline }),
+                _ => ctx.scope.push(Seg::Namespace { name: None, inline }),
             }
-            inner.member = false;
+            ctx.member = false;
             for c in node.children() {
-                walk_decl(&c, &inner, f);
+                walk_decl(&c, ctx, f);
             }
+            restore(ctx, saved);
         }
         K::LINKAGE_SPEC => {
             f(node, ctx);
-            let mut inner = ctx.clone();
+            let saved = save(ctx);
             let abi = node
                 .children_with_tokens()
                 .filter_map(|t| t.into_token())
                 .find(|t| t.kind() == K::STRING);
-            inner.extern_c = abi.is_some_and(|t| t.text() == "\"C\"");
+            ctx.extern_c = abi.is_some_and(|t| t.text() == "\"C\"");
             for c in node.children() {
-                walk_decl(&c, &inner, f);
+                walk_decl(&c, ctx, f);
             }
+            restore(ctx, saved);
         }
         K::TEMPLATE_DECL
         | K::EXPLICIT_SPECIALIZATION
@@ -100,7 +135,7 @@ fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx))
         | K::EXPORT_DECL
         | K::MEMBER_DECL => {
             f(node, ctx);
-            let mut inner = ctx.clone();
+            let saved = save(ctx);
             match node.kind() {
                 K::TEMPLATE_DECL => {
                     let empty = node
@@ -108,39 +143,38 @@ fn walk_decl(node: &SyntaxNode, ctx: &Ctx, f: &mut dyn FnMut(&SyntaxNode, &Ctx))
                         .find(|c| c.kind() == K::TEMPLATE_PARAM_LIST)
                         .is_some_and(|l| l.children().next().is_none());
                     if empty {
-                        inner.specialization = true;
+                        ctx.specialization = true;
                     } else {
-                        inner.templated = true;
+                        ctx.templated = true;
                     }
                 }
-                K::EXPLICIT_SPECIALIZATION => inner.specialization = true,
-                K::EXPLICIT_INSTANTIATION => inner.instantiation = true,
+                K::EXPLICIT_SPECIALIZATION => ctx.specialization = true,
+                K::EXPLICIT_INSTANTIATION => ctx.instantiation = true,
                 _ => {}
             }
             for c in node.children() {
-                walk_decl(&c, &inner, f);
+                walk_decl(&c, ctx, f);
             }
+            restore(ctx, saved);
         }
         K::SIMPLE_DECL | K::FUNCTION_DEF | K::FRIEND_DECL => {
             f(node, ctx);
-            let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
-            let classes = specs
-                .iter()
-                .flat_map(|s| s.children())
-                .filter(|c| c.kind() == K::CLASS_SPECIFIER);
-            for class in classes {
+            let Some(specs) = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS) else {
+                return;
+            };
+            for class in specs.children().filter(|c| c.kind() == K::CLASS_SPECIFIER) {
                 let Some(list) = class.children().find(|c| c.kind() == K::MEMBER_LIST) else {
                     continue;
                 };
-                let mut inner = ctx.clone();
-                inner
-                    .scope
+                let saved = save(ctx);
+                ctx.scope
                     .push(Seg::Class(class_name(&class).unwrap_or_default()));
-                inner.member = true;
-                inner.specialization = false;
+                ctx.member = true;
+                ctx.specialization = false;
                 for m in list.children() {
-                    walk_decl(&m, &inner, f);
+                    walk_decl(&m, ctx, f);
                 }
+                restore(ctx, saved);
             }
         }
         _ => {
