@@ -744,11 +744,18 @@ pub fn cxx_spelling(db: &dyn SourceDatabase, c: ClassId) -> Option<String> {
     let map = def_map(db, c.tu(db));
     let tree = item_tree_of(db, c.item(db));
     let data = tree.classes.get(c.idx(db) as usize)?;
-    if data.anonymous_member || data.access != Access::Public {
+    // Out-of-line definitions (`struct A::B {…}`) keep the access of their
+    // in-class declaration, which the item tree does not join yet: skipped.
+    if data.anonymous_member || data.access != Access::Public || data.qualifier.is_some() {
+        return None;
+    }
+    if !map.parent.contains_key(&DeclKey::Class(c)) {
         return None;
     }
     let (own, elaborate) = match (&data.name, &data.typedef_name) {
         (Some(n), _) => (n.clone(), true),
+        // A typedef with its own alignment attribute is another type for alignof.
+        (None, Some(t)) if tree.typedefs.iter().any(|d| d.name == *t && (!d.attrs.aligned.is_empty() || !d.attrs.alignas.is_empty())) => return None,
         (None, Some(t)) => (t.clone(), false),
         (None, None) => return None,
     };

@@ -322,7 +322,9 @@ fn member_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<Sco
         return None;
     }
     if let Some(v) = map.scope(s).names.get(name) {
-        if let Some(d) = v.iter().find(|d| matches!(d, Def::Namespace(_) | Def::Class(_))) {
+        // A class definition before its declarations (the definition map is built later).
+        let def = v.iter().find(|d| matches!(d, Def::Class(c) if map.class_scope.contains_key(c)));
+        if let Some(d) = def.or_else(|| v.iter().find(|d| matches!(d, Def::Namespace(_) | Def::Class(_)))) {
             return Some(d.clone());
         }
     }
