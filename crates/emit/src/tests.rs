@@ -199,21 +199,6 @@ fn device_c_key_is_fixed_at_the_first_internal_host_reference() {
     }
 }
 
-/// Prints the key of the file in `CUFRONT_KEY_FILE` (a debugging aid:
-/// `CUFRONT_KEY_FILE=x.cpp4.ii cargo test -p cufront-emit key_of_file -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn key_of_file() {
-    let path = std::env::var("CUFRONT_KEY_FILE").expect("CUFRONT_KEY_FILE");
-    let src = std::fs::read_to_string(&path).unwrap();
-    let t0 = std::time::Instant::now();
-    let parse = cufront_syntax::parse(&src, ParseOptions::default());
-    let map = SourceMap::new(&src, &path);
-    let t1 = std::time::Instant::now();
-    println!("key: {:?}", module_key(&parse.syntax_node(), &map, false));
-    println!("parse {:?}, key {:?}", t1 - t0, t1.elapsed());
-}
-
 /// Class template specializations spell every argument: defaults are filled
 /// in (evaluated where they are constants) and packs are grouped (`J…E`).
 #[test]
