@@ -47,6 +47,18 @@ fn check(program: &Program, std: Std) -> Outcome {
             text.len()
         ))
     };
+    // Declarations only, then every body parsed in place: the same tree
+    // (what the cudafe++ mode relies on when it parses only some bodies).
+    let lazy = cufront_syntax::parse(&text, ParseOptions { lazy_bodies: true, ..opts });
+    let ranges: Vec<_> = lazy.lazy_body_ranges().collect();
+    let round_trip = round_trip.and_then(|()| {
+        let spliced = lazy.with_bodies_parsed(&ranges);
+        if spliced.green() == parse.green() && spliced.errors().len() == parse.errors().len() {
+            Ok(())
+        } else {
+            Err("the lazy parse with every body parsed in place differs from the full parse".to_string())
+        }
+    });
     Outcome { case: format!("{} ({})", program.name, std.as_str()), errors, error_count: parse.errors().len(), round_trip }
 }
 

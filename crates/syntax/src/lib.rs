@@ -35,7 +35,7 @@ pub use crate::lexer::{LexOptions, Lexed};
 pub use crate::names::{NameKind, Names, ScopeId};
 pub use crate::parser::{ParseOptions, SyntaxError, MAX_NESTING, MAX_TREE_DEPTH};
 pub use crate::syntax_kind::SyntaxKind;
-pub use rowan::{GreenNode, TextRange, TextSize};
+pub use rowan::{GreenNode, GreenToken, TextRange, TextSize};
 
 use std::sync::{Arc, Mutex};
 
@@ -76,8 +76,9 @@ struct BodyContext {
     /// Locked only while a body is parsed; every parse rewinds it to the
     /// state the declaration pass left.
     names: Mutex<Names>,
-    /// Start offset of each `LAZY_BODY` in the tree → its scope, nesting depth and tree depth.
-    lazy: FxHashMap<TextSize, (ScopeId, u32, u32)>,
+    /// Start offset of each `LAZY_BODY` in the tree → its scope, nesting
+    /// depth, tree depth and length.
+    lazy: FxHashMap<TextSize, (ScopeId, u32, u32, TextSize)>,
 }
 
 impl std::fmt::Debug for Parse {
@@ -117,10 +118,24 @@ impl Parse {
     /// the body's start; bodies nested in it (members of local classes) are
     /// parsed too. `None` if `body` is not a lazy body of this parse.
     pub fn parse_body(&self, body: &SyntaxNode) -> Option<Parse> {
+        let (green, mut errors, lexed) = self.parse_body_parts(body)?;
+        errors.extend(lex_errors(&lexed));
+        errors.sort_by_key(|e| e.range.start());
+        let bodies = Arc::new(BodyContext {
+            opts: self.bodies.opts,
+            names: Mutex::new(Names::new()),
+            lazy: FxHashMap::default(),
+        });
+        Some(Parse { green, errors, bodies })
+    }
+
+    /// The tree and the parser's errors (offsets relative to the body) of
+    /// one lazy body, and its tokens.
+    fn parse_body_parts(&self, body: &SyntaxNode) -> Option<(GreenNode, Vec<SyntaxError>, Lexed)> {
         if body.kind() != SyntaxKind::LAZY_BODY {
             return None;
         }
-        let &(scope, depth, tree_depth) = self.bodies.lazy.get(&body.text_range().start())?;
+        let &(scope, depth, tree_depth, _) = self.bodies.lazy.get(&body.text_range().start())?;
         let text = body.text().to_string();
         let opts = self.bodies.opts;
         let lexed = lexer::lex(&text, opts.lex);
@@ -136,16 +151,93 @@ impl Parse {
         let mut source = BodySource::new(input, parsed);
         let mut builder = parser::TreeBuilder::new(&text, &lexed);
         builder.build(input, 0..lexed.len(), events, tree_depth as usize, &mut |start| source.take(start));
-        let (green, mut errors, _) = builder.finish();
-        errors.extend(lex_errors(&lexed));
-        errors.sort_by_key(|e| e.range.start());
-        let bodies = Arc::new(BodyContext {
-            opts,
-            names: Mutex::new(Names::new()),
-            lazy: FxHashMap::default(),
-        });
-        Some(Parse { green, errors, bodies })
+        let (green, errors, _) = builder.finish();
+        Some((green, errors, lexed))
     }
+
+    /// The options this unit was parsed with (a caller that scans the
+    /// tokens of a lazy body lexes its text with `self.options().lex`).
+    pub fn options(&self) -> ParseOptions {
+        self.bodies.opts
+    }
+
+    /// The ranges of the bodies this parse left lazy, in no particular order
+    /// (bodies nested in them not included: they are parsed with them).
+    pub fn lazy_body_ranges(&self) -> impl Iterator<Item = TextRange> + '_ {
+        self.bodies.lazy.iter().map(|(&start, &(_, _, _, len))| TextRange::at(start, len))
+    }
+
+    /// This parse with the lazy bodies at `ranges` parsed in place (each as
+    /// `parse_body` parses it, errors included): for the bodies it parses,
+    /// the tree and the errors are those of a full parse. Ranges that are
+    /// not a lazy body of this tree are ignored; the other bodies stay lazy.
+    pub fn with_bodies_parsed(&self, ranges: &[TextRange]) -> Parse {
+        let root = self.syntax_node();
+        let mut ranges = ranges.to_vec();
+        ranges.sort_by_key(|r| (r.start(), std::cmp::Reverse(r.end())));
+        ranges.dedup();
+        let mut errors = self.errors.clone();
+        let mut parsed = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            let Some(body) = lazy_body_at(&root, r) else { continue };
+            let Some((green, body_errors, _)) = self.parse_body_parts(&body) else { continue };
+            // The unit's lexer errors are already in `errors`.
+            errors.extend(body_errors.into_iter().map(|e| SyntaxError { range: e.range + r.start(), msg: e.msg }));
+            parsed.push((r, green));
+        }
+        if parsed.is_empty() {
+            return self.clone();
+        }
+        errors.sort_by_key(|e| e.range.start());
+        let green = splice(&root, &parsed);
+        Parse { green, errors, bodies: self.bodies.clone() }
+    }
+}
+
+/// The `LAZY_BODY` node whose range is `range`, if any.
+fn lazy_body_at(root: &SyntaxNode, range: TextRange) -> Option<SyntaxNode> {
+    let mut node = root.clone();
+    loop {
+        if node.kind() == SyntaxKind::LAZY_BODY && node.text_range() == range {
+            return Some(node);
+        }
+        if !node.text_range().contains_range(range) {
+            return None;
+        }
+        node = node.child_or_token_at_range(range)?.into_node()?;
+    }
+}
+
+/// The green tree of `node` with each `LAZY_BODY` at a range of
+/// `replacements` (sorted by start, not overlapping, all inside `node`)
+/// replaced by its tree. Only the nodes on the way to a replaced body are rebuilt.
+fn splice(node: &SyntaxNode, replacements: &[(TextRange, GreenNode)]) -> GreenNode {
+    let green = node.green().into_owned();
+    let mut children: Vec<rowan::NodeOrToken<GreenNode, GreenToken>> = green
+        .children()
+        .map(|c| match c {
+            rowan::NodeOrToken::Node(n) => rowan::NodeOrToken::Node(n.to_owned()),
+            rowan::NodeOrToken::Token(t) => rowan::NodeOrToken::Token(t.to_owned()),
+        })
+        .collect();
+    let mut i = 0;
+    while i < replacements.len() {
+        let (range, body) = &replacements[i];
+        let Some(child) = node.child_or_token_at_range(*range).and_then(|c| c.into_node()) else {
+            i += 1;
+            continue;
+        };
+        let child_range = child.text_range();
+        let n = replacements[i..].iter().take_while(|(r, _)| child_range.contains_range(*r)).count();
+        let new = if child.kind() == SyntaxKind::LAZY_BODY && child_range == *range {
+            body.clone()
+        } else {
+            splice(&child, &replacements[i..i + n])
+        };
+        children[child.index()] = rowan::NodeOrToken::Node(new);
+        i += n;
+    }
+    GreenNode::new(green.kind(), children)
 }
 
 /// Parses a whole translation unit: the declaration pass, then (unless
@@ -173,7 +265,9 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
         let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
         lazy.extend(recs.iter().map(|r| {
             let tree_depth = by_start.get(&r.raw_start).copied().unwrap_or(0);
-            (TextSize::from(lexed.start(r.raw_start as usize)), (r.scope, r.depth, tree_depth))
+            let start = lexed.start(r.raw_start as usize);
+            let len = lexed.range(r.raw_end as usize - 1).end as u32 - start;
+            (TextSize::from(start), (r.scope, r.depth, tree_depth, TextSize::from(len)))
         }));
     } else {
         (green, errors) = build_full(input, events, recs, opts, &mut names);

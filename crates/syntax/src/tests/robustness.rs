@@ -39,6 +39,19 @@ fn check(text: &str, cxx20: bool, compare_bodies: bool) -> Parse {
     let lazy = parse(text, opts(cxx20, true));
     let lazy_root = lazy.syntax_node();
     assert_eq!(lazy_root.text().to_string(), text, "lazy parse is not lossless");
+    // Every lazy body parsed in place gives the full parse's tree and errors.
+    let ranges: Vec<_> = lazy.lazy_body_ranges().collect();
+    let nodes: Vec<_> =
+        lazy_root.descendants().filter(|n| n.kind() == SyntaxKind::LAZY_BODY).map(|n| n.text_range()).collect();
+    assert!(nodes.iter().all(|r| ranges.contains(r)), "a LAZY_BODY node whose range is not recorded");
+    let spliced = lazy.with_bodies_parsed(&ranges);
+    assert_eq!(spliced.green().clone(), full.green().clone(), "bodies parsed in place differ from the full parse");
+    let key = |p: &Parse| {
+        let mut e: Vec<_> = p.errors().iter().map(|e| (e.range.start(), e.range.end(), e.msg.clone())).collect();
+        e.sort();
+        e
+    };
+    assert_eq!(key(&spliced), key(&full), "errors of bodies parsed in place differ from the full parse");
     if !compare_bodies {
         return full;
     }
