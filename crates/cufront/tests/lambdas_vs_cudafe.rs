@@ -147,6 +147,10 @@ void hdg() { auto l = [] __attribute__((host)) __attribute__((device)) (auto x) 
 void ing() { auto g = [](auto y) { auto l = [] __attribute__((device)) (int x) { return x; }; return y; }; g(1); }\n\
 void inhd() { auto g = [] __attribute__((host)) __attribute__((device)) (int y) { auto l = [] __attribute__((device)) (int x) { return x; }; return y; }; }\n\
 void refall() { int a = 1; auto l = [&] __attribute__((device)) (int x) { return x + a; }; }\n\
+void none(int b) { auto l = [&] __attribute__((device)) (int x) { return x; }; }\n\
+struct M { int m; void f() { auto l = [&] __attribute__((device)) (int x) { return x + m; }; } };\n\
+void mix(int b) { int a = 1; auto l = [&, b] __attribute__((device)) (int x) { return x + a + b + a; }; }\n\
+void eqref(int b) { int a = 1; auto l = [=, &a] __attribute__((device)) (int x) { return x + a + b; }; }\n\
 struct S { S(int a) { auto l = [=] __attribute__((device)) (int x) { return x + a; }; } };\n\
 void hdref(int a) { auto l = [&] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; auto m = [&a] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; }\n";
 

@@ -427,8 +427,13 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
             }
         }
     }
+    if default_ref {
+        // A `&` default is an error even when nothing is captured; each
+        // variable it captures is reported again where it is first used.
+        err(plan, head_range(l), REFERENCE_CAPTURE, &[sp.word()]);
+        failed = true;
+    }
     if default_copy || default_ref {
-        let mut seen_ref_error = false;
         for (use_range, imp) in implicit_captures(cx, l, &parent, p.class.as_ref()) {
             match imp {
                 Implicit::This => {
@@ -442,12 +447,7 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
                         continue;
                     }
                     if default_ref {
-                        if !seen_ref_error {
-                            seen_ref_error = true;
-                            err(plan, head_range(l), REFERENCE_CAPTURE, &[sp.word()]);
-                        }
                         err(plan, use_range, REFERENCE_CAPTURE, &[sp.word()]);
-                        failed = true;
                         names.push(name);
                         continue;
                     }
