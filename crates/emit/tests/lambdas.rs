@@ -234,7 +234,13 @@ fn preamble_goes_at_the_sentinel_with_the_unit_counts() {
     let p = preamble(&set(&[2]), &set(&[1]), true);
     let shown = host.text.replace(&p, "<preamble dl={2} hdl={1}>");
     let body = shown.strip_prefix(&header(&opts(), "x.cu")).unwrap();
-    let body = body.split_once(&trailer(&opts())).unwrap().0;
+    let body: String = body
+        .split_once(&trailer(&opts()))
+        .unwrap()
+        .0
+        .lines()
+        .map(|l| format!("{}\n", l.trim_end()))
+        .collect();
     expect![[r##"
         # 1 "x.cu"
 
@@ -243,8 +249,8 @@ fn preamble_goes_at_the_sentinel_with_the_unit_counts() {
         struct  __nv_lambda_preheader_injection { };
         #endif
         # 1 "x.cu"
-                                                                           
-        void f(int a, int b) { auto l = __nv_dl_wrapper_t< __nv_dl_tag<void (*)(int a, int b),(& ::f),1> , typename __nvdl_remove_ref<decltype(a)>::type, typename __nvdl_remove_ref<decltype(b)>::type>( __nv_dl_tag<void (*)(int a, int b),(& ::f),1> {} , a, b) 
+
+        void f(int a, int b) { auto l = __nv_dl_wrapper_t< __nv_dl_tag<void (*)(int a, int b),(& ::f),1> , typename __nvdl_remove_ref<decltype(a)>::type, typename __nvdl_remove_ref<decltype(b)>::type>( __nv_dl_tag<void (*)(int a, int b),(& ::f),1> {} , a, b)
         #if 0
         [a, b]  (int x)
         { }
@@ -255,7 +261,7 @@ fn preamble_goes_at_the_sentinel_with_the_unit_counts() {
         # 2 "x.cu"
                                                                                                     ; typedef decltype(l) __T0; auto h = __nv_hdl_create_wrapper_t< false, false, __nv_dl_tag<void (*)(int a, int b),(& ::f),2> , typename __nvdl_remove_ref<decltype(a)>::type>::__nv_hdl_create_wrapper( [a]   (int x) { return x + a; } , a) ; typedef decltype(h) __T1; }
     "##]]
-    .assert_eq(body);
+    .assert_eq(&body);
 }
 
 #[test]
