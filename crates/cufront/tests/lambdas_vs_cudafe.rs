@@ -23,6 +23,8 @@ void run(int *out, int n) {
   kern<<<1, 1>>>(dl);
   auto d2 = [scale, y = n, w(scale)] __device__ (int x) -> long { return x + scale + y + w; };
   kern<<<1, 1>>>(d2);
+  auto d3 = [=] __device__ (int x) { return x + sizeof(scale) + (decltype(n))1; };
+  kern<<<1, 1>>>(d3);
   auto h1 = [] __host__ __device__ (int i) { return i; };
   auto h2 = [=] __host__ __device__ (int i) { return i; };
   auto h3 = [scale] __host__ __device__ (int i) mutable { return i + scale; };
@@ -30,6 +32,8 @@ void run(int *out, int n) {
   kern<<<1, 1>>>(h1); kern<<<1, 1>>>(h2); kern<<<1, 1>>>(h3); kern<<<1, 1>>>(h4);
   for (int k = 0; k < 2; ++k) { int j = k; kern<<<1, 1>>>([=] __device__ (int q) { int m = q; return m + j + k; }); }
 }
+void nested(int a) { auto h = [&](int b) { kern<<<1, 1>>>([=] __device__ (int x) { return x + a + b; }); }; h(1); }
+struct Fn { int m; void operator()(int z) const { kern<<<1, 1>>>([=] __device__ (int x) { return x + z + m; }); } };
 namespace NS { void nf(double d) { kern<<<1, 1>>>([d] __device__ (int) { return d; }); } }
 struct Obj {
   int mem = 1;
@@ -40,7 +44,7 @@ struct Obj {
 };
 void Obj::om(int q) { kern<<<1, 1>>>([=] __device__ (int x) { return x + mem + q; }); }
 template <typename T> void tfun(T v) { kern<<<1, 1>>>([=] __device__ (int x) { return x + v; }); }
-int main() { int o[1]; run(o, 1); tfun(1); Obj().meth(); Obj().cm(); Obj().mm(); Obj().om(1); NS::nf(1.0); }
+int main() { int o[1]; run(o, 1); nested(1); Fn{1}(2); tfun(1); Obj().meth(); Obj().cm(); Obj().mm(); Obj().om(1); NS::nf(1.0); }
 "#;
 
 /// A scratch folder for one test.
@@ -120,7 +124,7 @@ fn compare(std: &str) {
     let (real, ours) = both(std, &dir);
     assert!(preamble(&real) == preamble(&ours), "{std}: the preambles differ");
     let (r, o) = (rewrites(&real), rewrites(&ours));
-    assert_eq!(r.len(), 14, "{std}: the real rewrites: {r:#?}");
+    assert_eq!(r.len(), 17, "{std}: the real rewrites: {r:#?}");
     assert_eq!(r, o, "{std}: the lambda rewrites differ");
     let _ = std::fs::remove_dir_all(&dir);
 }
