@@ -386,6 +386,27 @@ fn this_and_star_this() {
 }
 
 #[test]
+fn members_of_base_classes_are_reached_through_this() {
+    check(
+        "struct B { int bm; }; struct D : public B { void run(int q) { \
+         auto a = [=] __attribute__((device)) (int x) { return x + q + bm; }; } };\n",
+        expect![[r##"
+            # 1 "x.cu"
+            struct B { int bm; }; struct D : public B { void run(int q) { auto a = __nv_dl_wrapper_t< __nv_dl_tag<void (D::*)(int q),(&D::run),1> , typename __nvdl_remove_ref<decltype(q)>::type, decltype(this) const>( __nv_dl_tag<void (D::*)(int q),(&D::run),1> {} , q, this)
+            #if 0
+            [=]  (int x)
+            { }
+            #if 0
+            { return x + q + bm; }
+            #endif
+            #endif
+            # 1 "x.cu"
+                                                                                                                                             ; typedef decltype(a) __T0; } };
+        "##]],
+    );
+}
+
+#[test]
 fn init_captures() {
     check(
         "void f(int n) { auto d = [y = n + 1, w(n)] __attribute__((device)) () { return y + w; }; }\n",

@@ -852,7 +852,12 @@ fn is_class_qualifier(plan: &Plan<'_>, f: &SyntaxNode, qualifiers: &str) -> bool
 
 /// The definition of the class `name` (for out-of-class member definitions).
 fn find_class(_plan: &Plan<'_>, f: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
-    let root = f.ancestors().last()?;
+    find_class_from(f, name)
+}
+
+/// The first definition of a class named `name` in the tree of `n`.
+fn find_class_from(n: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
+    let root = n.ancestors().last()?;
     root.descendants().find(|c| {
         c.kind() == K::CLASS_SPECIFIER
             && c.children().any(|m| m.kind() == K::MEMBER_LIST)
@@ -900,7 +905,7 @@ fn implicit_captures(
                     }
                     Res::Outer { captured: false } => {}
                     Res::NotLocal => {
-                        if !this_seen && class.is_some_and(|c| is_nonstatic_member(c, &name)) {
+                        if !this_seen && class.is_some_and(|c| is_nonstatic_member(c, &name, 0)) {
                             this_seen = true;
                             out.push((significant_range(&n), Implicit::This));
                         }
@@ -1065,12 +1070,38 @@ fn automatic(d: &SyntaxNode) -> bool {
     )
 }
 
-/// Whether the class declares a non-static data member or member function `name`.
-fn is_nonstatic_member(class: &SyntaxNode, name: &str) -> bool {
+/// Whether the class, or a base class defined in the unit, declares a
+/// non-static data member or member function `name` (then `[=]` reaches it
+/// through `this`).
+fn is_nonstatic_member(class: &SyntaxNode, name: &str, depth: u32) -> bool {
     let Some(list) = class.children().find(|c| c.kind() == K::MEMBER_LIST) else {
         return false;
     };
-    list.children().any(|m| member_declares(&m, name))
+    if list.children().any(|m| member_declares(&m, name)) {
+        return true;
+    }
+    if depth >= 8 {
+        return false;
+    }
+    let bases = class
+        .children()
+        .filter(|c| c.kind() == K::BASE_CLAUSE)
+        .flat_map(|b| b.children().filter(|s| s.kind() == K::BASE_SPECIFIER).collect::<Vec<_>>());
+    for b in bases {
+        let Some(base) = b
+            .children()
+            .find(|c| matches!(c.kind(), K::NAME_REF | K::NAME | K::TEMPLATE_ID | K::QUALIFIED_NAME))
+            .and_then(|n| walk::last_component(&n))
+        else {
+            continue;
+        };
+        if let Some(c) = find_class_from(class, &base)
+            && is_nonstatic_member(&c, name, depth + 1)
+        {
+            return true;
+        }
+    }
+    false
 }
 
 fn member_declares(m: &SyntaxNode, name: &str) -> bool {
