@@ -37,6 +37,7 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 use crate::items::{Items, scope_key};
 
 mod href;
+mod kparams;
 mod lambda;
 mod preamble;
 pub(crate) mod refs;
@@ -334,87 +335,11 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
 
 /// Parameters as the wrapper and the forwarding definition print them:
 /// (wrapper parameter, forwarding parameter, argument) per parameter.
-fn kernel_params(
-    plan: &mut Plan<'_>,
-    f: &SyntaxNode,
-    node: &SyntaxNode,
-) -> Option<Vec<(String, String, String)>> {
-    let mut out = Vec::new();
-    for (i, p) in decl::params(f).iter().enumerate() {
-        let d = p
-            .children()
-            .find(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR));
-        let pack = d
-            .as_ref()
-            .is_some_and(|d| d.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
-        let name = d.as_ref().and_then(decl::name_node);
-        // Type tokens before the name (or the whole type if unnamed), and after it.
-        let mut before = String::new();
-        let mut after = String::new();
-        let mut seen_name = false;
-        // The type is spelled by the specifiers and the declarator; a default
-        // argument (`= {}`) comes after them.
-        let type_end = d
-            .as_ref()
-            .map(|d| d.text_range().end())
-            .or_else(|| {
-                p.children()
-                    .find(|c| c.kind() == K::DECL_SPECIFIERS)
-                    .map(|s| s.text_range().end())
-            })
-            .unwrap_or(p.text_range().end());
-        for e in p.descendants_with_tokens() {
-            let Some(t) = e.as_token() else { continue };
-            if t.kind().is_trivia() || t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE) {
-                continue;
-            }
-            if t.text_range().start() >= type_end {
-                break;
-            }
-            if name
-                .as_ref()
-                .is_some_and(|n| n.text_range().contains_range(t.text_range()))
-            {
-                seen_name = true;
-                continue;
-            }
-            let buf = if seen_name { &mut after } else { &mut before };
-            if !buf.is_empty() {
-                buf.push(' ');
-            }
-            buf.push_str(t.text());
-        }
-        let pname = match name.as_ref().and_then(|n| walk::last_component(n)) {
-            Some(n) => n,
-            None => {
-                if !after.is_empty() || before.contains('(') || before.contains('[') {
-                    plan.unsupported(
-                        node,
-                        "an unnamed kernel parameter of this type is not supported yet",
-                    );
-                    return None;
-                }
-                format!("__cuda_p{i}")
-            }
-        };
-        if !after.is_empty() {
-            plan.unsupported(
-                node,
-                "array or function parameters of kernel templates are not supported yet",
-            );
-            return None;
-        }
-        let (wrapper, arg) = if pack {
-            (
-                format!("{} &...{pname}", before.trim_end_matches("...").trim_end()),
-                format!("{pname}..."),
-            )
-        } else {
-            (format!("{before} &{pname}"), pname.clone())
-        };
-        out.push((wrapper, format!("{before} {pname}"), arg));
-    }
-    Some(out)
+fn kernel_params(plan: &mut Plan<'_>, f: &SyntaxNode) -> Vec<(String, String, String)> {
+    kparams::kernel_params(&decl::params(f), &mut plan.next_t)
+        .into_iter()
+        .map(|p| (p.wrapper, p.forward, p.arg))
+        .collect()
 }
 
 fn template_kernel(
@@ -440,74 +365,11 @@ fn template_kernel(
     let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else {
         return;
     };
-    let Some(params) = kernel_params(plan, &f, node) else {
-        return;
-    };
+    // Function parameters take `__T<n>` names before template parameters.
+    let params = kernel_params(plan, &f);
     let simple_name = walk::last_component(&name).unwrap_or_default();
-    // Unnamed template parameters get the names `__T<n>` (from the unit's
-    // counter, as cudafe++ names them): the forwarding call passes them on.
-    let mut targs: Vec<String> = Vec::new();
-    let mut named: Vec<(u32, String)> = Vec::new();
-    for p in tparams.children() {
-        let pack = p
-            .children_with_tokens()
-            .chain(p.children().flat_map(|c| c.children_with_tokens()))
-            .any(|t| t.kind() == K::DOT3);
-        let (n, name_at) = match p.kind() {
-            K::NON_TYPE_TEMPLATE_PARAM | K::PARAM => {
-                let param = if p.kind() == K::PARAM {
-                    Some(p.clone())
-                } else {
-                    p.children().find(|c| c.kind() == K::PARAM)
-                };
-                let n = param
-                    .as_ref()
-                    .and_then(|pp| pp.children().find(|c| c.kind() == K::DECLARATOR))
-                    .and_then(|dd| decl::name_node(&dd))
-                    .and_then(|n| walk::last_component(&n));
-                let at = param.as_ref().and_then(|pp| {
-                    pp.children()
-                        .filter(|c| matches!(c.kind(), K::DECL_SPECIFIERS | K::ABSTRACT_DECLARATOR))
-                        .map(|c| u32::from(significant_range(&c).end()))
-                        .max()
-                });
-                (n, at)
-            }
-            K::TYPE_TEMPLATE_PARAM => {
-                let n = p
-                    .children()
-                    .find(|c| c.kind() == K::NAME)
-                    .and_then(|n| walk::last_component(&n));
-                let at = p
-                    .children_with_tokens()
-                    .filter(|t| matches!(t.kind(), K::CLASS_KW | K::TYPENAME_KW | K::DOT3))
-                    .last()
-                    .map(|t| u32::from(t.text_range().end()));
-                (n, at)
-            }
-            _ => continue,
-        };
-        let n = match (n, name_at) {
-            (Some(n), _) => n,
-            (None, Some(at)) => {
-                let n = format!("__T{}", plan.next_t);
-                plan.next_t += 1;
-                named.push((at, n.clone()));
-                n
-            }
-            (None, None) => continue,
-        };
-        targs.push(if pack { format!("{n}...") } else { n });
-    }
-    let mut tpl = String::from("template");
-    let mut pos: u32 = tparams.text_range().start().into();
-    for (at, n) in &named {
-        tpl.push_str(&plan.text[pos as usize..*at as usize]);
-        tpl.push(' ');
-        tpl.push_str(n);
-        pos = *at;
-    }
-    tpl.push_str(&plan.text[pos as usize..usize::from(tparams.text_range().end())]);
+    let wrapper_tpl = format!("template{}", plan.slice(tparams.text_range()));
+    let (tpl, targs) = kparams::template_params(&tparams, &mut plan.next_t);
     let specs_text = specs
         .map(|s| text_without_cuda_attrs(s))
         .unwrap_or_default();
@@ -525,7 +387,7 @@ fn template_kernel(
     let body_text = plan.slice(significant_range(body));
     let text = format!(
         "\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n\
-         {tpl} static void __wrapper__device_stub_{simple_name}({}) {{ ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}}\n\
+         {wrapper_tpl} static void __wrapper__device_stub_{simple_name}({}) {{ ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}}\n\
          #pragma GCC diagnostic pop\n\
          {tpl} {linkage}{specs_text} {}({}) {{__wrapper__device_stub_{simple_name}<{}>({});return;}}\n#if 0\n{body_text}\n#endif\n",
         wrapper_params.join(", "),
@@ -560,9 +422,7 @@ fn kernel_specialization(
     let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else {
         return;
     };
-    let Some(params) = kernel_params(plan, &f, node) else {
-        return;
-    };
+    let params = kernel_params(plan, &f);
     let simple_name = walk::last_component(&name).unwrap_or_default();
     // The template arguments as written; none when they are deduced.
     let targs = name

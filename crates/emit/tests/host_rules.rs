@@ -93,9 +93,9 @@ fn template_kernel_gets_wrapper_and_forwarding_definition() {
 
             #pragma GCC diagnostic push
             #pragma GCC diagnostic ignored "-Wunused-parameter"
-            template<typename T, int N> static void __wrapper__device_stub_kt(T * &p, T &v) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            template<typename T, int N> static void __wrapper__device_stub_kt(T *&p, T &v) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
             #pragma GCC diagnostic pop
-            template<typename T, int N> static void kt(T * p, T v) {__wrapper__device_stub_kt<T,N>(p,v);return;}
+            template<typename T, int N> static void kt(T *p, T v) {__wrapper__device_stub_kt<T,N>(p,v);return;}
             #if 0
             { p[N] = v; }
             #endif
@@ -303,12 +303,88 @@ fn member_alias_that_changes_meaning_is_qualified() {
 
 #[test]
 fn unsupported_constructs_are_reported() {
+    // A kernel defined in a friend declaration (an error for cudafe++ too).
     check(
-        "template <class T> __attribute__((global)) void k(T *p, int (*)(int)) { }\n",
+        "template <class T> struct X { friend __attribute__((global)) void fk(X) { } };\n",
         expect![[r##"
             # 1 "x.cu"
-            template <class T>  void k(T *p, int (*)(int)) { }
-            unsupported at 30..84: an unnamed kernel parameter of this type is not supported yet
+            template <class T> struct X { friend  void fk(X) { } };
+            unsupported at 41..86: this form of __global__ function template is not supported yet
+        "##]],
+    );
+}
+
+/// Kernel template parameters of every declarator shape (checked against
+/// cudafe++ 13.0): the wrapper takes a reference to each parameter unless it
+/// is declared as a reference, an array or a function; unnamed parameters
+/// get `__T<n>` names where the declarator-id would be (function
+/// parameters first, then template parameters); default arguments stay on
+/// the forwarding definition only.
+#[test]
+fn kernel_template_parameters_of_any_declarator() {
+    check(
+        "template <class T> __attribute__((global)) void k1(T *p, int (*)(int), int (*fp)(int), T (&arr)[4], T a2[3]) { }\n\
+         template <class T, int (*)(int), template <class> class C> __attribute__((global)) void k2(T, int g(int), int [3], int (*(*)(int))[3], int (T::*pm), C<T> c) { }\n\
+         template <class T = int, auto N = 3> __attribute__((global)) void k3(T v, int x = 4) { }\n\
+         template <class... Ts> __attribute__((global)) void k4(int n, Ts... ts, const Ts &... rs) { }\n\
+         template <class T, class... Us> __attribute__((global)) void k5(T const * const __restrict__ p, T __attribute__((unused)) v, T, void (*)(T), Us...) { }\n",
+        expect![[r##"
+            # 1 "x.cu"
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T> static void __wrapper__device_stub_k1(T *&p, int (*&__T0)(int), int (*&fp)(int), T (&arr)[4], T a2[3]) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T> static void k1(T *p, int (*__T0)(int), int (*fp)(int), T (&arr)[4], T a2[3]) {__wrapper__device_stub_k1<T>(p,__T0,fp,arr,a2);return;}
+            #if 0
+            { }
+            #endif
+            # 1 "x.cu"
+
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T, int (*)(int), template <class> class C> static void __wrapper__device_stub_k2(T &__T1, int g(int), int __T2[3], int (*(*&__T3)(int))[3], int (T::*&pm), C<T> &c) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T, int (*__T4)(int), template <class __T5> class C> static void k2(T __T1, int g(int), int __T2[3], int (*(*__T3)(int))[3], int (T::*pm), C<T> c) {__wrapper__device_stub_k2<T,__T4,C>(__T1,g,__T2,__T3,pm,c);return;}
+            #if 0
+            { }
+            #endif
+            # 2 "x.cu"
+
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T = int, auto N = 3> static void __wrapper__device_stub_k3(T &v, int &x) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T = int, auto N = 3> static void k3(T v, int x = 4) {__wrapper__device_stub_k3<T,N>(v,x);return;}
+            #if 0
+            { }
+            #endif
+            # 3 "x.cu"
+
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class... Ts> static void __wrapper__device_stub_k4(int &n, Ts &... ts, const Ts &... rs) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class... Ts> static void k4(int n, Ts... ts, const Ts &... rs) {__wrapper__device_stub_k4<Ts...>(n,ts...,rs...);return;}
+            #if 0
+            { }
+            #endif
+            # 4 "x.cu"
+
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T, class... Us> static void __wrapper__device_stub_k5(T const * const __restrict__ &p, T __attribute__((unused)) &v, T &__T6, void (*&__T7)(T), Us &...__T8) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T, class... Us> static void k5(T const * const __restrict__ p, T __attribute__((unused)) v, T __T6, void (*__T7)(T), Us...__T8) {__wrapper__device_stub_k5<T,Us...>(p,v,__T6,__T7,__T8...);return;}
+            #if 0
+            { }
+            #endif
+            # 5 "x.cu"
+
         "##]],
     );
 }
@@ -470,9 +546,9 @@ fn host_reference_arrays() {
 
             #pragma GCC diagnostic push
             #pragma GCC diagnostic ignored "-Wunused-parameter"
-            template<class T> static void __wrapper__device_stub_k_t(T &__cuda_p0) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            template<class T> static void __wrapper__device_stub_k_t(T &__T0) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
             #pragma GCC diagnostic pop
-            template<class T> __attribute__((visibility("hidden"))) void k_t(T __cuda_p0) {__wrapper__device_stub_k_t<T>(__cuda_p0);return;}
+            template<class T> __attribute__((visibility("hidden"))) void k_t(T __T0) {__wrapper__device_stub_k_t<T>(__T0);return;}
             #if 0
             {}
             #endif
@@ -581,19 +657,19 @@ fn explicit_specialization_of_a_kernel_template() {
 
             #pragma GCC diagnostic push
             #pragma GCC diagnostic ignored "-Wunused-parameter"
-            template<class T> static void __wrapper__device_stub_kt(T * &p) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            template<class T> static void __wrapper__device_stub_kt(T *&p) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
             #pragma GCC diagnostic pop
-            template<class T> static void kt(T * p) {__wrapper__device_stub_kt<T>(p);return;}
+            template<class T> static void kt(T *p) {__wrapper__device_stub_kt<T>(p);return;}
             #if 0
             { *p = T(); }
             #endif
             # 1 "x.cu"
 
-            template<> __specialization_static void __wrapper__device_stub_kt<float>(float * &p);
+            template<> __specialization_static void __wrapper__device_stub_kt<float>(float *&p);
             #if 0
             { *p = 1.0f; }
             #endif
-            template<> __specialization_static void kt<float>(float * p) {__wrapper__device_stub_kt<float>(p);return;}
+            template<> __specialization_static void kt<float>(float *p) {__wrapper__device_stub_kt<float>(p);return;}
             #if 0
             { *p = 1.0f; }
             #endif
