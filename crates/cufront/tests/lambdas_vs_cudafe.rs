@@ -156,7 +156,15 @@ struct M { int m; void f() { auto l = [&] __attribute__((device)) (int x) { retu
 void mix(int b) { int a = 1; auto l = [&, b] __attribute__((device)) (int x) { return x + a + b + a; }; }\n\
 void eqref(int b) { int a = 1; auto l = [=, &a] __attribute__((device)) (int x) { return x + a + b; }; }\n\
 struct S { S(int a) { auto l = [=] __attribute__((device)) (int x) { return x + a; }; } };\n\
-void hdref(int a) { auto l = [&] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; auto m = [&a] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; }\n";
+void hdref(int a) { auto l = [&] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; auto m = [&a] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; }\n\
+class C1 { void f() { auto l = [] __attribute__((device)) (int x) { return x; }; } public: void g(); };\n\
+struct C2 { protected: void f() { auto l = [] __attribute__((device)) (int x) { return x; }; } };\n\
+void outer() { struct L { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } }; }\n\
+struct { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } } unnamed_obj;\n\
+struct O { private: struct I { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } }; };\n\
+struct P { void h(); private: void k(); };\n\
+void P::k() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n\
+struct Q { protected: struct I { struct J { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } }; }; };\n";
 
 const NO_FLAG: &str = "# 1 \"f.cu\"\nvoid f() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n";
 

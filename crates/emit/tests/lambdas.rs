@@ -529,7 +529,15 @@ fn restrictions() {
          void inhd() { auto g = [] __attribute__((host)) __attribute__((device)) (int y) { auto l = [] __attribute__((device)) (int x) { return x; }; return y; }; }\n\
          void refall() { int a = 1; auto l = [&] __attribute__((device)) (int x) { return x + a; }; }\n\
          struct S { S(int a) { auto l = [=] __attribute__((device)) (int x) { return x + a; }; } };\n\
-         void hdref(int a) { auto l = [&] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; auto m = [&a] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; }\n",
+         void hdref(int a) { auto l = [&] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; auto m = [&a] __attribute__((host)) __attribute__((device)) (int x) { return x + a; }; }\n\
+         class C1 { void f() { auto l = [] __attribute__((device)) (int x) { return x; }; } public: void g(); };\n\
+         struct C2 { protected: void f() { auto l = [] __attribute__((device)) (int x) { return x; }; } };\n\
+         void outer() { struct L { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } }; }\n\
+         struct { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } } unnamed_obj;\n\
+         struct O { private: struct I { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } }; };\n\
+         struct P { void h(); private: void k(); };\n\
+         void P::k() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n\
+         struct Q { protected: struct I { struct J { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } }; }; };\n",
         expect![[r##"
             # 1 "x.cu"
             void ref() { int a = 1; auto l = [&a]  (int x) { return x + a; }; typedef decltype(l) __T0; }
@@ -542,6 +550,14 @@ fn restrictions() {
             void refall() { int a = 1; auto l = [&]  (int x) { return x + a; }; typedef decltype(l) __T9; }
             struct S { S(int a) { auto l = [=]  (int x) { return x + a; }; typedef decltype(l) __T10; } };
             void hdref(int a) { auto l = [&]   (int x) { return x + a; }; typedef decltype(l) __T11; auto m = [&a]   (int x) { return x + a; }; typedef decltype(m) __T12; }
+            class C1 { void f() { auto l = []  (int x) { return x; }; typedef decltype(l) __T13; } public: void g(); };
+            struct C2 { protected: void f() { auto l = []  (int x) { return x; }; typedef decltype(l) __T14; } };
+            void outer() { struct L { void m() { auto l = []  (int x) { return x; }; typedef decltype(l) __T15; } }; }
+            struct { void m() { auto l = []  (int x) { return x; }; typedef decltype(l) __T16; } } unnamed_obj;
+            struct O { private: struct I { void m() { auto l = []  (int x) { return x; }; typedef decltype(l) __T17; } }; };
+            struct P { void h(); private: void k(); };
+            void P::k() { auto l = []  (int x) { return x; }; typedef decltype(l) __T18; }
+            struct Q { protected: struct I { struct J { void m() { auto l = []  (int x) { return x; }; typedef decltype(l) __T19; } }; }; };
             error 20136 at 46..47 ["__device__"]
             error 20156 at 163..170 ["__device__", "ded"]
             error 20163 at 268..281 ["constexpr", "__device__"]
@@ -555,6 +571,13 @@ fn restrictions() {
             error 20136 at 1026..1033 ["__host__ __device__"]
             error 20136 at 1047..1048 ["__host__ __device__"]
             error 20136 at 1064..1065 ["__host__ __device__"]
+            error 20151 at 1200..1207 ["__device__", "f"]
+            error 20151 at 1316..1323 ["__device__", "f"]
+            error 20135 at 1417..1424 ["__device__", "m"]
+            error 20144 at 1503..1510 ["__device__", "m"]
+            error 20152 at 1621..1628 ["__device__", "I"]
+            error 20151 at 1745..1752 ["__device__", "k"]
+            error 20152 at 1861..1868 ["__device__", "I"]
         "##]],
     );
 }

@@ -48,6 +48,14 @@ pub struct HostError {
 
 /// `An extended %s lambda cannot capture variables by reference`
 const REFERENCE_CAPTURE: u32 = 20136;
+/// `The enclosing parent function (%sq2) for an extended %s1 lambda must not be defined inside another function`
+const PARENT_IN_LOCAL_CLASS: u32 = 20135;
+/// `The enclosing parent function (%sq2) for an extended %s1 lambda cannot be a member function of a class that is unnamed`
+const PARENT_IN_UNNAMED_CLASS: u32 = 20144;
+/// `The enclosing parent function (%sq2) for an extended %s1 lambda cannot have private or protected access within its class`
+const PRIVATE_PARENT: u32 = 20151;
+/// `An extended %s1 lambda cannot be defined inside a class (%sq2) with private or protected access within another class`
+const IN_PRIVATE_CLASS: u32 = 20152;
 /// `The enclosing parent function (%sq2) for an extended %s1 lambda must allow its address to be taken`
 const NO_ADDRESS: u32 = 20143;
 /// `The enclosing parent function (%sq2) for an extended %s1 lambda must not have deduced return type`
@@ -194,6 +202,9 @@ struct Parent {
     deduced_return: bool,
     /// A constructor or destructor: its address cannot be taken.
     no_address: bool,
+    /// The member function's declaration in its class (the definition, or
+    /// the declaration an out-of-class definition matches).
+    member: Option<SyntaxNode>,
     /// The class whose members `[=]` reaches through `this`.
     class: Option<SyntaxNode>,
 }
@@ -322,6 +333,11 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         plan.unsupported(l, "an extended lambda in this kind of function is not supported yet");
         return;
     };
+    if let Some((id, name)) = class_restriction(&p) {
+        let name = name.unwrap_or_else(|| p.simple.clone());
+        err(plan, head_range(l), id, &[sp.word(), &name]);
+        return;
+    }
     if p.no_address {
         err(plan, head_range(l), NO_ADDRESS, &[sp.word(), &p.simple]);
         return;
@@ -746,12 +762,18 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
             (format!("{ret} (*)({params}){quals}"), qn)
         }
     };
+    let member = match (&in_class, &class_node) {
+        (Some(_), _) => Some(f.clone()),
+        (None, Some(c)) => member_named(c, &simple),
+        _ => None,
+    };
     Some(Parent {
         pointer_type,
         name: qn,
         simple,
         deduced_return: deduced,
         no_address,
+        member,
         class: class_node,
     })
 }
@@ -863,6 +885,81 @@ fn find_class_from(n: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
             && c.children().any(|m| m.kind() == K::MEMBER_LIST)
             && walk::class_name(c).as_deref() == Some(name)
     })
+}
+
+/// The restriction (spec 30 §5.3) that the parent's class breaks, with
+/// the class to name (`None`: the parent function is named).
+fn class_restriction(p: &Parent) -> Option<(u32, Option<String>)> {
+    let class = p.class.as_ref()?;
+    if class
+        .ancestors()
+        .any(|a| matches!(a.kind(), K::COMPOUND_STMT | K::FUNCTION_BODY))
+    {
+        return Some((PARENT_IN_LOCAL_CLASS, None));
+    }
+    if walk::class_name(class).is_none() {
+        return Some((PARENT_IN_UNNAMED_CLASS, None));
+    }
+    if p.member.as_ref().is_some_and(|m| !is_public(m)) {
+        return Some((PRIVATE_PARENT, None));
+    }
+    // A private or protected class between the parent's class and the namespace.
+    let mut c = class.clone();
+    loop {
+        let Some(member) = c
+            .ancestors()
+            .skip(1)
+            .take_while(|a| a.kind() != K::CLASS_SPECIFIER)
+            .find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST))
+        else {
+            return None;
+        };
+        if !is_public(&member) {
+            return Some((IN_PRIVATE_CLASS, walk::class_name(&c)));
+        }
+        c = member.ancestors().find(|a| a.kind() == K::CLASS_SPECIFIER)?;
+    }
+}
+
+/// Whether a member (or a node inside a member declaration) has public access.
+fn is_public(m: &SyntaxNode) -> bool {
+    let Some(member) = m
+        .ancestors()
+        .find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST))
+    else {
+        return true;
+    };
+    let Some(list) = member.parent() else { return true };
+    let mut public = !list
+        .parent()
+        .is_some_and(|c| c.children_with_tokens().any(|t| t.kind() == K::CLASS_KW));
+    for c in list.children() {
+        if c == member {
+            break;
+        }
+        if c.kind() == K::ACCESS_SPECIFIER {
+            public = c.children_with_tokens().any(|t| t.kind() == K::PUBLIC_KW);
+        }
+    }
+    public
+}
+
+/// The first member declaration of `class` that declares `name`.
+fn member_named(class: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
+    let list = class.children().find(|c| c.kind() == K::MEMBER_LIST)?;
+    list.children().find(|m| declares_member(m, name))
+}
+
+fn declares_member(m: &SyntaxNode, name: &str) -> bool {
+    match m.kind() {
+        K::SIMPLE_DECL | K::FUNCTION_DEF => cufront_cuda::spaces::declarators(m).iter().any(|(_, d)| {
+            decl::name_node(d)
+                .or_else(|| d.children().find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME)))
+                .is_some_and(|nn| split_name(&nn).is_some_and(|(q, n)| q.is_empty() && n == name))
+        }),
+        K::MEMBER_DECL | K::TEMPLATE_DECL => m.children().any(|c| declares_member(&c, name)),
+        _ => false,
+    }
 }
 
 /// What `[=]` captures implicitly.
