@@ -219,7 +219,8 @@ fn preamble_cxx14_has_no_noexcept_traits() {
     .assert_eq(&counted(&[], &[], false));
 }
 
-const SENTINEL: &str = "struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };\n";
+const SENTINEL: &str =
+    "struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };\n";
 
 #[test]
 fn preamble_goes_at_the_sentinel_with_the_unit_counts() {

@@ -270,9 +270,12 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
 
 /// The start of the `__nv_lambda_preheader_injection` declaration.
 fn sentinel(text: &str, root: &SyntaxNode) -> Option<u32> {
-    let off = text.find("struct __attribute__((device_builtin)) __nv_lambda_preheader_injection")?;
+    let off =
+        text.find("struct __attribute__((device_builtin)) __nv_lambda_preheader_injection")?;
     let tok = root.token_at_offset((off as u32).into()).right_biased()?;
-    let decl = tok.parent_ancestors().find(|a| a.kind() == K::SIMPLE_DECL)?;
+    let decl = tok
+        .parent_ancestors()
+        .find(|a| a.kind() == K::SIMPLE_DECL)?;
     Some(significant_range(&decl).start().into())
 }
 
@@ -322,15 +325,28 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
             .iter()
             .any(|e| space(&annotations(e)) == Some(Space::HostDevice))
     {
-        err(plan, head_range(l), IN_HD_LAMBDA, &[sp.word(), "operator()"]);
+        err(
+            plan,
+            head_range(l),
+            IN_HD_LAMBDA,
+            &[sp.word(), "operator()"],
+        );
         return;
     }
     if enclosing.iter().any(is_generic) {
-        err(plan, head_range(l), IN_GENERIC_LAMBDA, &[sp.word(), "operator()"]);
+        err(
+            plan,
+            head_range(l),
+            IN_GENERIC_LAMBDA,
+            &[sp.word(), "operator()"],
+        );
         return;
     }
     let Some(p) = parent_info(plan, &parent) else {
-        plan.unsupported(l, "an extended lambda in this kind of function is not supported yet");
+        plan.unsupported(
+            l,
+            "an extended lambda in this kind of function is not supported yet",
+        );
         return;
     };
     if let Some((id, name)) = class_restriction(&p) {
@@ -353,7 +369,11 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
     for kw in [K::CONSTEXPR_KW, K::CONSTEVAL_KW] {
         if has_specifier(l, kw) {
             let at = body(l).map_or_else(|| head_range(l), |b| significant_range(&b));
-            let word = if kw == K::CONSTEXPR_KW { "constexpr" } else { "consteval" };
+            let word = if kw == K::CONSTEXPR_KW {
+                "constexpr"
+            } else {
+                "consteval"
+            };
             err(plan, at, CONSTEXPR_LAMBDA, &[word, sp.word()]);
             return;
         }
@@ -583,7 +603,12 @@ fn typedef_line(plan: &mut Plan<'_>, l: &SyntaxNode) {
     let Some(decl) = list.parent().filter(|p| p.kind() == K::SIMPLE_DECL) else {
         return;
     };
-    if list.children().filter(|c| c.kind() == K::INIT_DECLARATOR).count() != 1 {
+    if list
+        .children()
+        .filter(|c| c.kind() == K::INIT_DECLARATOR)
+        .count()
+        != 1
+    {
         return;
     }
     let specs = decl.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
@@ -652,7 +677,10 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
             if t.kind().is_trivia()
                 || NOT_IN_TYPE.contains(&t.kind())
                 || t.parent_ancestors().any(|a| {
-                    matches!(a.kind(), K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST | K::ALIGNAS_SPECIFIER | K::DECLSPEC)
+                    matches!(
+                        a.kind(),
+                        K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST | K::ALIGNAS_SPECIFIER | K::DECLSPEC
+                    )
                 })
             {
                 continue;
@@ -675,7 +703,8 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
         .find(|c| c.kind() == K::TRAILING_RETURN_TYPE)
         .and_then(|t| t.children().find(|c| c.kind() == K::TYPE_ID))
         .map(|t| flat(&t, None));
-    let deduced = trailing.is_none() && (ret == "auto" || ret == "decltype(auto)" || ret.ends_with(" auto"));
+    let deduced =
+        trailing.is_none() && (ret == "auto" || ret == "decltype(auto)" || ret.ends_with(" auto"));
     if let Some(t) = trailing {
         ret = t;
     }
@@ -688,7 +717,11 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     {
         params.push("...".into());
     }
-    let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+    let params = if params.is_empty() {
+        "void".to_string()
+    } else {
+        params.join(", ")
+    };
     let mut quals = String::new();
     for t in fd.children_with_tokens() {
         match t.kind() {
@@ -709,7 +742,11 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     let in_class = f
         .parent()
         .filter(|p| matches!(p.kind(), K::MEMBER_LIST | K::MEMBER_DECL | K::TEMPLATE_DECL))
-        .and_then(|_| f.ancestors().skip(1).find(|a| a.kind() != K::TEMPLATE_DECL && a.kind() != K::MEMBER_DECL))
+        .and_then(|_| {
+            f.ancestors()
+                .skip(1)
+                .find(|a| a.kind() != K::TEMPLATE_DECL && a.kind() != K::MEMBER_DECL)
+        })
         .filter(|a| a.kind() == K::MEMBER_LIST)
         .and_then(|m| m.parent())
         .filter(|c| c.kind() == K::CLASS_SPECIFIER);
@@ -727,7 +764,12 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     let (class_text, class_node) = match (&in_class, friend) {
         (Some(c), false) => (walk::class_name(c), Some(c.clone())),
         _ if !qualifiers.is_empty() && !friend => {
-            let last = qualifiers.rsplit("::").next().unwrap_or("").trim().to_string();
+            let last = qualifiers
+                .rsplit("::")
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
             let base = last.split('<').next().unwrap_or("").trim().to_string();
             (Some(qualifiers.clone()), find_class(plan, f, &base))
         }
@@ -788,7 +830,12 @@ fn needs_space(prev: &str, next: &str) -> bool {
 fn param_text(p: &SyntaxNode) -> String {
     let end = p
         .children()
-        .filter(|c| matches!(c.kind(), K::DECL_SPECIFIERS | K::DECLARATOR | K::ABSTRACT_DECLARATOR))
+        .filter(|c| {
+            matches!(
+                c.kind(),
+                K::DECL_SPECIFIERS | K::DECLARATOR | K::ABSTRACT_DECLARATOR
+            )
+        })
         .map(|c| u32::from(c.text_range().end()))
         .max();
     flat(p, end)
@@ -817,7 +864,10 @@ fn template_param_names(l: &SyntaxNode) -> Vec<String> {
         .filter(|p| {
             matches!(
                 p.kind(),
-                K::TYPE_TEMPLATE_PARAM | K::NON_TYPE_TEMPLATE_PARAM | K::TEMPLATE_TEMPLATE_PARAM | K::PARAM
+                K::TYPE_TEMPLATE_PARAM
+                    | K::NON_TYPE_TEMPLATE_PARAM
+                    | K::TEMPLATE_TEMPLATE_PARAM
+                    | K::PARAM
             )
         })
         .filter_map(|p| {
@@ -917,7 +967,9 @@ fn class_restriction(p: &Parent) -> Option<(u32, Option<String>)> {
         if !is_public(&member) {
             return Some((IN_PRIVATE_CLASS, walk::class_name(&c)));
         }
-        c = member.ancestors().find(|a| a.kind() == K::CLASS_SPECIFIER)?;
+        c = member
+            .ancestors()
+            .find(|a| a.kind() == K::CLASS_SPECIFIER)?;
     }
 }
 
@@ -929,7 +981,9 @@ fn is_public(m: &SyntaxNode) -> bool {
     else {
         return true;
     };
-    let Some(list) = member.parent() else { return true };
+    let Some(list) = member.parent() else {
+        return true;
+    };
     let mut public = !list
         .parent()
         .is_some_and(|c| c.children_with_tokens().any(|t| t.kind() == K::CLASS_KW));
@@ -952,11 +1006,18 @@ fn member_named(class: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
 
 fn declares_member(m: &SyntaxNode, name: &str) -> bool {
     match m.kind() {
-        K::SIMPLE_DECL | K::FUNCTION_DEF => cufront_cuda::spaces::declarators(m).iter().any(|(_, d)| {
-            decl::name_node(d)
-                .or_else(|| d.children().find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME)))
-                .is_some_and(|nn| split_name(&nn).is_some_and(|(q, n)| q.is_empty() && n == name))
-        }),
+        K::SIMPLE_DECL | K::FUNCTION_DEF => {
+            cufront_cuda::spaces::declarators(m).iter().any(|(_, d)| {
+                decl::name_node(d)
+                    .or_else(|| {
+                        d.children()
+                            .find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME))
+                    })
+                    .is_some_and(|nn| {
+                        split_name(&nn).is_some_and(|(q, n)| q.is_empty() && n == name)
+                    })
+            })
+        }
         K::MEMBER_DECL | K::TEMPLATE_DECL => m.children().any(|c| declares_member(&c, name)),
         _ => false,
     }
@@ -988,7 +1049,9 @@ fn implicit_captures(
                 }
             }
             rowan::NodeOrToken::Node(n) if n.kind() == K::ID_EXPR => {
-                let Some(name) = unqualified_name(&n) else { continue };
+                let Some(name) = unqualified_name(&n) else {
+                    continue;
+                };
                 if unevaluated(&n, &b) || in_local_class(&n, &b) {
                     continue;
                 }
@@ -1035,7 +1098,11 @@ fn unevaluated(n: &SyntaxNode, stop: &SyntaxNode) -> bool {
     n.ancestors().take_while(|a| a != stop).any(|a| {
         matches!(
             a.kind(),
-            K::SIZEOF_EXPR | K::ALIGNOF_EXPR | K::DECLTYPE_SPECIFIER | K::NOEXCEPT_EXPR | K::SIZEOF_PACK_EXPR
+            K::SIZEOF_EXPR
+                | K::ALIGNOF_EXPR
+                | K::DECLTYPE_SPECIFIER
+                | K::NOEXCEPT_EXPR
+                | K::SIZEOF_PACK_EXPR
         )
     })
 }
@@ -1065,11 +1132,7 @@ fn resolve(use_: &SyntaxNode, name: &str, l: &SyntaxNode, parent: &SyntaxNode) -
             let d = a.children().find(|c| c.kind() == K::DECLARATOR);
             let declared = d
                 .and_then(|d| decl::function_declarator(&d))
-                .is_some_and(|f| {
-                    decl::params(&f)
-                        .iter()
-                        .any(|p| declares(p, name).is_some())
-                });
+                .is_some_and(|f| decl::params(&f).iter().any(|p| declares(p, name).is_some()));
             return if declared {
                 Res::Outer { captured: true }
             } else {
@@ -1087,7 +1150,9 @@ fn resolve(use_: &SyntaxNode, name: &str, l: &SyntaxNode, parent: &SyntaxNode) -
                 return if lr.contains_range(a.text_range()) {
                     Res::Inner
                 } else {
-                    Res::Outer { captured: automatic }
+                    Res::Outer {
+                        captured: automatic,
+                    }
                 };
             }
         }
@@ -1163,7 +1228,12 @@ fn automatic(d: &SyntaxNode) -> bool {
     let specs = decl.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
     !decl::has_keyword(
         specs.as_ref(),
-        &[K::STATIC_KW, K::THREAD_LOCAL_KW, K::EXTERN_KW, K::TYPEDEF_KW],
+        &[
+            K::STATIC_KW,
+            K::THREAD_LOCAL_KW,
+            K::EXTERN_KW,
+            K::TYPEDEF_KW,
+        ],
     )
 }
 
@@ -1183,11 +1253,20 @@ fn is_nonstatic_member(class: &SyntaxNode, name: &str, depth: u32) -> bool {
     let bases = class
         .children()
         .filter(|c| c.kind() == K::BASE_CLAUSE)
-        .flat_map(|b| b.children().filter(|s| s.kind() == K::BASE_SPECIFIER).collect::<Vec<_>>());
+        .flat_map(|b| {
+            b.children()
+                .filter(|s| s.kind() == K::BASE_SPECIFIER)
+                .collect::<Vec<_>>()
+        });
     for b in bases {
         let Some(base) = b
             .children()
-            .find(|c| matches!(c.kind(), K::NAME_REF | K::NAME | K::TEMPLATE_ID | K::QUALIFIED_NAME))
+            .find(|c| {
+                matches!(
+                    c.kind(),
+                    K::NAME_REF | K::NAME | K::TEMPLATE_ID | K::QUALIFIED_NAME
+                )
+            })
             .and_then(|n| walk::last_component(&n))
         else {
             continue;
