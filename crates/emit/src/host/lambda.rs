@@ -870,7 +870,7 @@ fn template_param_names(l: &SyntaxNode) -> Vec<String> {
                     | K::PARAM
             )
         })
-        .filter_map(|p| {
+        .map(|p| {
             let pack = p
                 .descendants_with_tokens()
                 .take_while(|t| t.kind() != K::EQ)
@@ -893,7 +893,7 @@ fn template_param_names(l: &SyntaxNode) -> Vec<String> {
                 }
             }
             .unwrap_or_else(|| "__T".into());
-            Some(if pack { format!("{name}...") } else { name })
+            if pack { format!("{name}...") } else { name }
         })
         .collect()
 }
@@ -956,14 +956,11 @@ fn class_restriction(p: &Parent) -> Option<(u32, Option<String>)> {
     // A private or protected class between the parent's class and the namespace.
     let mut c = class.clone();
     loop {
-        let Some(member) = c
+        let member = c
             .ancestors()
             .skip(1)
             .take_while(|a| a.kind() != K::CLASS_SPECIFIER)
-            .find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST))
-        else {
-            return None;
-        };
+            .find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST))?;
         if !is_public(&member) {
             return Some((IN_PRIVATE_CLASS, walk::class_name(&c)));
         }
@@ -1042,11 +1039,13 @@ fn implicit_captures(
     let Some(b) = body(l) else { return out };
     for e in b.descendants_with_tokens() {
         match e {
-            rowan::NodeOrToken::Token(t) if t.kind() == K::THIS_KW => {
-                if !this_seen && !in_local_class(&t.parent().unwrap_or_else(|| b.clone()), &b) {
-                    this_seen = true;
-                    out.push((t.text_range(), Implicit::This));
-                }
+            rowan::NodeOrToken::Token(t)
+                if t.kind() == K::THIS_KW
+                    && !this_seen
+                    && !in_local_class(&t.parent().unwrap_or_else(|| b.clone()), &b) =>
+            {
+                this_seen = true;
+                out.push((t.text_range(), Implicit::This));
             }
             rowan::NodeOrToken::Node(n) if n.kind() == K::ID_EXPR => {
                 let Some(name) = unqualified_name(&n) else {
