@@ -91,10 +91,15 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
         K::NAMESPACE_DEF => {
             f(node, ctx);
             let saved = save(ctx);
+            // `namespace a::b {` has one NAME per component.
             let name = node
                 .children()
-                .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
-                .map(|n| identifiers(&n));
+                .filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+                .map(|n| identifiers(&n))
+                .reduce(|mut a, b| {
+                    a.extend(b);
+                    a
+                });
             let inline = node
                 .children_with_tokens()
                 .any(|t| t.kind() == K::INLINE_KW);

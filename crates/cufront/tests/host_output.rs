@@ -192,12 +192,7 @@ fn link_and_run(
 
 /// Programs whose `--device-c` host-reference arrays are not compared (their
 /// symbols, id, device link and run still are), with the reason.
-const ARRAYS_DIFFER: &[(&str, &str)] = &[(
-    "cub_device.cu",
-    "which CUB kernels host code references depends on the template \
-     instantiations (needs hir); syntactic references list kernels of \
-     uninstantiated templates and miss dependent ones",
-)];
+const ARRAYS_DIFFER: &[(&str, &str)] = &[];
 
 /// The id's key is cudafe++'s time/process fallback (`…_<crc>_<pid>`): it
 /// differs from run to run.

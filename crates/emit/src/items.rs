@@ -203,11 +203,12 @@ impl Items {
                 let inline = node
                     .children_with_tokens()
                     .any(|t| t.kind() == K::INLINE_KW);
-                let names = node
+                // `namespace a::b {` has one NAME per component.
+                let names: Vec<String> = node
                     .children()
-                    .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
-                    .map(|n| walk::identifiers(&n))
-                    .unwrap_or_default();
+                    .filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+                    .flat_map(|n| walk::identifiers(&n))
+                    .collect();
                 let mut s = scope.clone();
                 if names.is_empty() {
                     let mut inner = s.clone();

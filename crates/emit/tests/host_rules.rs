@@ -685,3 +685,61 @@ fn explicit_specialization_of_a_kernel_template() {
         "##]],
     );
 }
+
+/// `--device-c`: references from host code count wherever they are, in
+/// templates that are never instantiated too (checked against cudafe++
+/// 13.0: `kt_uninst`, `k_from_uninst`, `d_from_uninst` are listed; an
+/// explicit instantiation alone and a device function's launch are not);
+/// `namespace a::b {` opens both namespaces.
+#[test]
+fn host_reference_arrays_from_templates_and_nested_namespaces() {
+    let o = HostOptions {
+        device_c: true,
+        static_host_stub: false,
+        ..opts()
+    };
+    let src = "template <class T> __attribute__((global)) void kt_uninst(T) {}\n\
+         template <class T> __attribute__((global)) void kt_member(T) {}\n\
+         template <class T> __attribute__((global)) void kt_explicit(T) {}\n\
+         template __attribute__((global)) void kt_explicit<int>(int);\n\
+         __attribute__((global)) void k_from_uninst() {}\n\
+         __attribute__((global)) void k_from_dev() {}\n\
+         __attribute__((device)) int d_from_uninst;\n\
+         template <class T> void h_uninst(T t) { kt_uninst<<<1,1>>>(t); k_from_uninst<<<1,1>>>(); (void)&d_from_uninst; }\n\
+         template <class T> struct C { void unused(T t) { kt_member<<<1,1>>>(t); } };\n\
+         __attribute__((device)) void dev() { k_from_dev<<<1,1>>>(); }\n\
+         namespace a::b { __attribute__((global)) void kn() {} template <class T> __attribute__((global)) void knt(T) {} __attribute__((device)) int dn; }\n\
+         namespace a { namespace b::c { __attribute__((constant)) int cn; } void f() { b::kn<<<1,1>>>(); (void)&b::c::cn; } }\n\
+         template <class T> void h2(T t) { a::b::knt<<<1,1>>>(t); (void)&a::b::dn; }\n";
+    let text = format!("# 1 \"x.cu\"\n{src}");
+    let parse = cufront_syntax::parse(&text, ParseOptions::default());
+    assert!(parse.errors().is_empty(), "{:?}", parse.errors());
+    let map = SourceMap::new(&text, "x.ii");
+    let host = host_file(&text, &parse.syntax_node(), &map, &o);
+    // Only the patterns are shown.
+    let patterns: String = host
+        .text
+        .lines()
+        .filter(|l| l.starts_with("/* ") || l.contains("hostRef"))
+        .map(|l| format!("{}\n", l.split(" const unsigned char ").last().unwrap_or(l)))
+        .collect();
+    expect![[r#"
+        hostRefKernelArrayInternalLinkage[] = {
+        /* __nv_static_11__0_4_x_cu_k_*1a1b3knt* */
+        /* __nv_static_11__0_4_x_cu_k_*9kt_member* */
+        /* __nv_static_11__0_4_x_cu_k_*9kt_uninst* */
+        hostRefKernelArrayExternalLinkage[] = {
+        /* _Z13k_from_uninst* */
+        /* _Z9kt_member* */
+        /* _Z9kt_uninst* */
+        /* _ZN1a1b2kn* */
+        /* _ZN1a1b3knt* */
+        hostRefDeviceArrayInternalLinkage[] = {
+        hostRefDeviceArrayExternalLinkage[] = {
+        /* _ZN1a1b2dn* */
+        /* d_from_uninst */
+        hostRefConstantArrayInternalLinkage[] = {
+        hostRefConstantArrayExternalLinkage[] = {
+        /* _ZN1a1b1c2cn* */
+    "#]].assert_eq(&patterns);
+}

@@ -212,10 +212,15 @@ impl Refs {
 fn enclosing_namespaces(n: &SyntaxNode) -> Vec<Option<String>> {
     let mut out = Vec::new();
     for a in n.ancestors().filter(|a| a.kind() == K::NAMESPACE_DEF) {
+        // `namespace a::b {` has one NAME per component.
         let names = a
             .children()
-            .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
-            .map(|n| walk::identifiers(&n));
+            .filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+            .map(|n| walk::identifiers(&n))
+            .reduce(|mut x, y| {
+                x.extend(y);
+                x
+            });
         match names {
             Some(v) if !v.is_empty() => out.extend(v.into_iter().rev().map(Some)),
             _ => out.push(None),
