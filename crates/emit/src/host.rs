@@ -36,6 +36,7 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 
 use crate::items::{Items, scope_key};
 
+pub mod bodies;
 mod href;
 mod kparams;
 mod lambda;

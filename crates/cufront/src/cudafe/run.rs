@@ -13,7 +13,9 @@ use cufront_diagnostics::{
     catalog, parse_pragma, Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow, Location, LocationKind,
     OutputMode, Overrides, Palette, PragmaTimeline, Severity, TextOptions,
 };
+use cufront_emit::host::bodies::BodyNeeds;
 use cufront_syntax::source_map::SourceMap;
+use cufront_syntax::{Parse, TextRange};
 
 use super::cmdline::{self, Config};
 
@@ -55,12 +57,12 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         standard: cfg.standard,
         host: cfg.host(),
         digit_separators: cfg.digit_separators,
-        lazy_bodies: false,
+        lazy_bodies: true,
     };
     let options = base_db::new_options(&db, lang);
     let tu = base_db::new_translation_unit(&db, cfg.input.clone(), Arc::from(text.as_str()), options);
-    let parse = base_db::parse(&db, tu);
     let map = base_db::source_map(&db, tu);
+    let parse = with_needed_bodies(cfg, &text, base_db::parse(&db, tu), map);
 
     // Diagnostic pragmas apply by position; their own problems are warnings.
     let mut records = Vec::new();
@@ -142,6 +144,26 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         }
     }
     finish(engine, &out, cfg, &start, Some((front_end, back_end)))
+}
+
+/// The declarations-only parse with the bodies that are needed parsed in
+/// place (DESIGN decision 3): those of code outside system headers, whose
+/// syntax errors are reported (a system header's bodies are trusted, as
+/// the host compiler will parse them again), and those the host file looks
+/// into (`BodyNeeds`). With `CUFRONT_ALL_BODIES` set in the environment,
+/// every body (the reference the tests compare with).
+fn with_needed_bodies(cfg: &Config, text: &str, lazy: &Parse, map: &SourceMap) -> Parse {
+    let all = std::env::var_os("CUFRONT_ALL_BODIES").is_some();
+    let needs = (!all && !cfg.no_code_gen).then(|| BodyNeeds::new(&lazy.syntax_node()));
+    let lex = lazy.options().lex;
+    let ranges: Vec<TextRange> = lazy
+        .lazy_body_ranges()
+        .filter(|r| {
+            all || !map.flags_at(r.start().into()).system
+                || needs.as_ref().is_some_and(|n| n.needs(&text[*r], lex))
+        })
+        .collect();
+    lazy.with_bodies_parsed(&ranges)
 }
 
 /// One writer used by the engine and by the timing lines.
