@@ -165,6 +165,26 @@ pub fn param_type_text(param: &SyntaxNode) -> String {
         .map(|c| c.text_range().end())
         .max()
         .unwrap_or(param.text_range().end());
+    // Top-level cv-qualifiers are not part of the parameter type
+    // (`const int` and `int` declare the same function), and the order of
+    // specifiers does not matter (`int const *` is `const int *`): the
+    // specifiers' cv-qualifiers go first, or go when they are top-level,
+    // and so do those of a pointer operator that applies to the name.
+    let declarator = param
+        .children()
+        .find(|c| is_declarator(c.kind()));
+    let specs = param
+        .children()
+        .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
+    let top_ptr = match declarator.as_ref().and_then(first_derivation) {
+        Some(Deriv::Ptr(p)) => Some(p),
+        _ => None,
+    };
+    let spec_cv_is_top = declarator.as_ref().and_then(first_derivation).is_none();
+    let is_cv = |t: &cufront_syntax::SyntaxToken| {
+        matches!(t.kind(), SyntaxKind::CONST_KW | SyntaxKind::VOLATILE_KW)
+    };
+    let mut cv = [false; 2];
     // One preorder walk that skips attributes and the name whole (asking
     // each token for its ancestors instead made this the back end's hot spot).
     let mut out = String::new();
@@ -184,11 +204,29 @@ pub fn param_type_text(param: &SyntaxNode) -> String {
                 if t.text_range().start() >= type_end {
                     break;
                 }
+                if is_cv(&t) {
+                    let parent = t.parent();
+                    if parent.is_some() && parent == specs {
+                        cv[usize::from(t.kind() == SyntaxKind::VOLATILE_KW)] = true;
+                        continue;
+                    }
+                    if parent.is_some() && parent == top_ptr {
+                        continue;
+                    }
+                }
                 if !out.is_empty() {
                     out.push(' ');
                 }
                 out.push_str(t.text());
             }
+        }
+    }
+    if !spec_cv_is_top {
+        if cv[1] {
+            out.insert_str(0, "volatile ");
+        }
+        if cv[0] {
+            out.insert_str(0, "const ");
         }
     }
     out

@@ -213,7 +213,14 @@ fn function_key_prefix(declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
     let name = decl::name_node(declarator)?;
     let (quals, last) = name_parts(&name);
     let mut key = String::new();
-    for s in &ctx.scope {
+    // A friend function is a member of the innermost enclosing namespace.
+    let mut scope = &ctx.scope[..];
+    if ctx.member && is_friend(declarator) {
+        while let Some((Seg::Class(_), rest)) = scope.split_last() {
+            scope = rest;
+        }
+    }
+    for s in scope {
         match s {
             Seg::Namespace { name: Some(n), .. } | Seg::Class(n) => key.push_str(n),
             Seg::Namespace { name: None, .. } => key.push_str("{anon}"),
@@ -229,6 +236,18 @@ fn function_key_prefix(declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
         key.push_str("<>");
     }
     Some(key)
+}
+
+/// Whether the declaration of `declarator` is a `friend` declaration.
+fn is_friend(declarator: &SyntaxNode) -> bool {
+    let Some(d) = declarator
+        .ancestors()
+        .find(|a| matches!(a.kind(), SyntaxKind::SIMPLE_DECL | SyntaxKind::FUNCTION_DEF))
+    else {
+        return false;
+    };
+    let specs = d.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
+    decl::has_keyword(specs.as_ref(), &[SyntaxKind::FRIEND_KW])
 }
 
 /// The qualifiers and the last component of a declarator-id, template

@@ -743,3 +743,51 @@ fn host_reference_arrays_from_templates_and_nested_namespaces() {
         /* _ZN1a1b1c2cn* */
     "#]].assert_eq(&patterns);
 }
+
+/// Redeclarations are matched by what they declare, not by their spelling
+/// (checked against cudafe++ 13.0, which warns 20037 and still prints a
+/// dummy body): a friend declares a namespace member; `int const *` is
+/// `const int *`; top-level cv-qualifiers of parameters do not count;
+/// out-of-line definitions through a qualified name.
+#[test]
+fn redeclarations_match_what_they_declare() {
+    check(
+        "struct F { friend __attribute__((device)) int df(F); };\nint df(F) { return 1; }\n\
+         __attribute__((device)) int d5(const int *p);\nint d5(int const *p) { return 0; }\n\
+         __attribute__((device)) int d6(int *const p, const int n);\nint d6(int *p, int n) { return n; }\n\
+         namespace A { __attribute__((device)) int da(int); }\nint A::da(int x) { return x; }\n\
+         int d5(int *p) { return 1; }\n",
+        expect![[r##"
+            # 1 "x.cu"
+            struct F { friend  int df(F); };
+            __attribute__((unused)) int df(F) {int volatile ___ = 1;::exit(___);}
+            #if 0
+            { return 1; }
+            #endif
+            # 2 "x.cu"
+
+             int d5(const int *p);
+            __attribute__((unused)) int d5(int const *p) {int volatile ___ = 1;(void)p;::exit(___);}
+            #if 0
+            { return 0; }
+            #endif
+            # 4 "x.cu"
+
+             int d6(int *const p, const int n);
+            __attribute__((unused)) int d6(int *p, int n) {int volatile ___ = 1;(void)p;(void)n;::exit(___);}
+            #if 0
+            { return n; }
+            #endif
+            # 6 "x.cu"
+
+            namespace A {  int da(int); }
+            int A::da(int x) {int volatile ___ = 1;(void)x;::exit(___);}
+            #if 0
+            { return x; }
+            #endif
+            # 8 "x.cu"
+
+            int d5(int *p) { return 1; }
+        "##]],
+    );
+}
