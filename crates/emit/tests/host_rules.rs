@@ -791,3 +791,42 @@ fn redeclarations_match_what_they_declare() {
         "##]],
     );
 }
+
+/// `--device-c`: host references through using-directives,
+/// using-declarations (namespace scope and blocks) and namespace aliases
+/// (checked against cudafe++ 13.0).
+#[test]
+fn host_reference_arrays_through_usings_and_aliases() {
+    let o = HostOptions {
+        device_c: true,
+        static_host_stub: false,
+        ..opts()
+    };
+    let src = "namespace ns { __attribute__((global)) void k_using() {} __attribute__((global)) void k_dir() {} __attribute__((global)) void k_alias() {}\n\
+         __attribute__((device)) int d_using; __attribute__((device)) int d_dir; __attribute__((global)) void k_nsdir() {} }\n\
+         namespace nn = ns;\n\
+         void f2() { using ns::k_using; using ns::d_using; k_using<<<1,1>>>(); (void)&d_using; }\n\
+         void f3() { using namespace ns; k_dir<<<1,1>>>(); (void)&d_dir; }\n\
+         void f4() { nn::k_alias<<<1,1>>>(); }\n\
+         namespace user { using namespace ns; }\n\
+         namespace user { void f5() { k_nsdir<<<1,1>>>(); } }\n";
+    let text = format!("# 1 \"x.cu\"\n{src}");
+    let parse = cufront_syntax::parse(&text, ParseOptions::default());
+    assert!(parse.errors().is_empty(), "{:?}", parse.errors());
+    let map = SourceMap::new(&text, "x.ii");
+    let host = host_file(&text, &parse.syntax_node(), &map, &o);
+    let patterns: String = host
+        .text
+        .lines()
+        .filter(|l| l.starts_with("/* "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        /* _ZN2ns5k_dir* */
+        /* _ZN2ns7k_alias* */
+        /* _ZN2ns7k_nsdir* */
+        /* _ZN2ns7k_using* */
+        /* _ZN2ns5d_dir* */
+        /* _ZN2ns7d_using* */
+    "#]].assert_eq(&patterns);
+}

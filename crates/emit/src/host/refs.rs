@@ -9,7 +9,10 @@
 //! from the global namespace). Anonymous namespaces are transparent. An
 //! unqualified name declared by an enclosing block, parameter list, for/if
 //! condition or class member list is local and matches nothing.
-//! Using-directives and namespace aliases are not followed.
+//! Using-directives, using-declarations and namespace aliases are
+//! followed (at namespace scope wherever they are in an enclosing
+//! namespace, in blocks when they come earlier); argument-dependent lookup
+//! is not.
 
 use cufront_cuda::attrs;
 use cufront_cuda::decl;
@@ -48,6 +51,34 @@ impl Entity {
 pub(crate) struct Refs {
     entities: Vec<Entity>,
     by_name: FxHashMap<String, Vec<usize>>,
+    /// Namespace-scope using-directives and using-declarations: where
+    /// (named namespaces), and the names as written.
+    usings: Vec<(Vec<String>, Using)>,
+    /// Namespace aliases: name → the namespace as written.
+    aliases: FxHashMap<String, Vec<String>>,
+}
+
+/// A using-directive (`using namespace a::b;`: the names) or a
+/// using-declaration (`using a::k;`: the qualifiers and the name).
+#[derive(Clone, Debug)]
+enum Using {
+    Directive(Vec<String>),
+    Declaration(Vec<String>, String),
+}
+
+/// The using-directive or using-declaration a node is, if any.
+fn using_of(n: &SyntaxNode) -> Option<Using> {
+    match n.kind() {
+        K::USING_DIRECTIVE => Some(Using::Directive(walk::identifiers(n))),
+        K::USING_DECL => {
+            let name = n
+                .children()
+                .find(|c| matches!(c.kind(), K::QUALIFIED_NAME | K::NAME_REF | K::NAME))?;
+            let (quals, last) = name_parts(&name);
+            Some(Using::Declaration(quals, last))
+        }
+        _ => None,
+    }
 }
 
 impl Refs {
@@ -55,6 +86,33 @@ impl Refs {
         let mut refs = Refs::default();
         walk::walk(root, &mut |node, ctx| {
             if ctx.member || ctx.in_class() {
+                return;
+            }
+            if let Some(u) = using_of(node) {
+                let at = ctx
+                    .scope
+                    .iter()
+                    .filter_map(|s| match s {
+                        Seg::Namespace { name, .. } => name.clone(),
+                        Seg::Class(_) => None,
+                    })
+                    .collect();
+                refs.usings.push((at, u));
+                return;
+            }
+            if node.kind() == K::NAMESPACE_ALIAS {
+                let name = node
+                    .children()
+                    .find(|c| c.kind() == K::NAME)
+                    .and_then(|n| walk::last_component(&n));
+                let target = node
+                    .children()
+                    .filter(|c| matches!(c.kind(), K::QUALIFIED_NAME | K::NAME_REF))
+                    .last()
+                    .map(|n| walk::identifiers(&n));
+                if let (Some(n), Some(t)) = (name, target) {
+                    refs.aliases.insert(n, t);
+                }
                 return;
             }
             if !matches!(node.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF) {
@@ -185,7 +243,19 @@ impl Refs {
             .is_some_and(|t| t.kind() == K::COLON2);
         let here = enclosing_namespaces(id_expr);
         let here: Vec<&str> = here.iter().flatten().map(String::as_str).collect();
+        // `nn::k` with `namespace nn = a::b;`.
+        let mut quals = quals;
+        if !global
+            && let Some(first) = quals.first()
+            && let Some(target) = self.aliases.get(first)
+        {
+            quals.splice(0..1, target.iter().cloned());
+        }
         let quals: Vec<&str> = quals.iter().map(String::as_str).collect();
+        // The entity `written`::name as seen from `here`.
+        let names = |p: &[&str], written: &[&str]| {
+            p.ends_with(written) && here.starts_with(&p[..p.len() - written.len()])
+        };
         let mut best: Option<&Entity> = None;
         for &i in candidates {
             let e = &self.entities[i];
@@ -195,7 +265,7 @@ impl Refs {
             } else if quals.is_empty() {
                 here.starts_with(&p)
             } else {
-                p.ends_with(&quals) && here.starts_with(&p[..p.len() - quals.len()])
+                names(&p, &quals)
             };
             if ok && best.is_none_or(|b| b.path.len() < e.path.len()) {
                 best = Some(e);
@@ -204,8 +274,62 @@ impl Refs {
         if quals.is_empty() && !global && best.is_some() && declared_locally(id_expr, &last) {
             return None;
         }
-        best
+        if best.is_some() || global {
+            return best;
+        }
+        // Through using-directives and using-declarations: those of
+        // enclosing namespaces, and those earlier in enclosing blocks.
+        let mut usings: Vec<Using> = self
+            .usings
+            .iter()
+            .filter(|(at, _)| here.starts_with(&at.iter().map(String::as_str).collect::<Vec<_>>()))
+            .map(|(_, u)| u.clone())
+            .collect();
+        usings.extend(block_usings(id_expr));
+        if usings.is_empty() || (quals.is_empty() && declared_locally(id_expr, &last)) {
+            return None;
+        }
+        for u in &usings {
+            for &i in candidates {
+                let e = &self.entities[i];
+                let p = e.named_path();
+                let ok = match u {
+                    Using::Directive(ns) => {
+                        let mut w: Vec<&str> = ns.iter().map(String::as_str).collect();
+                        w.extend(quals.iter().copied());
+                        names(&p, &w)
+                    }
+                    Using::Declaration(q, n) => {
+                        quals.is_empty() && *n == last && {
+                            let w: Vec<&str> = q.iter().map(String::as_str).collect();
+                            names(&p, &w)
+                        }
+                    }
+                };
+                if ok {
+                    return Some(e);
+                }
+            }
+        }
+        None
     }
+}
+
+/// The using-directives and using-declarations of the blocks around `n`
+/// that come before it.
+fn block_usings(n: &SyntaxNode) -> Vec<Using> {
+    let mut out = Vec::new();
+    for a in n.ancestors().filter(|a| a.kind() == K::COMPOUND_STMT) {
+        for s in a.children() {
+            if s.text_range().start() >= n.text_range().start() {
+                break;
+            }
+            if s.kind() == K::DECL_STMT {
+                out.extend(s.children().filter_map(|c| using_of(&c)));
+            }
+        }
+    }
+    out
 }
 
 /// The namespaces around a node, outermost first (`None`: anonymous).
