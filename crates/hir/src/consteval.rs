@@ -187,6 +187,18 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
     let rec = |x: &ConstExpr| eval_depth(cx, x, depth + 1);
     match e {
         ConstExpr::Int(v, b) => Ok(Value { v: *v as i128, ty: *b }),
+        ConstExpr::Path(p) if cx.lower.env.is_some() || p.segments.iter().any(|s| s.args.is_some()) => {
+            use crate::templates::{member_value, resolve, Resolved, TemplateArg};
+            match resolve(cx.lower, p, Ns::Value) {
+                Ok(Resolved::Value(TemplateArg::Value(v, t))) => Ok(Value { v, ty: crate::templates::value_builtin(cx.lower.db, t) }),
+                Ok(Resolved::Value(_)) => Err(ConstError::NotConstant(format!("{p} (dependent)"))),
+                Ok(Resolved::Def(Def::Enumerator(en, k), None, _)) => enumerator_value(cx, en, k),
+                Ok(Resolved::Def(d, env, _)) => member_value(cx.lower, &d, env.as_ref().or(cx.lower.env)),
+                Ok(Resolved::Ty(_)) => Err(ConstError::NotConstant(p.to_string())),
+                Err(TyKind::Error(e)) => Err(ConstError::Unresolved(e)),
+                Err(k) => Err(ConstError::Unsupported(format!("{k:?}"))),
+            }
+        }
         ConstExpr::Path(p) => {
             let db = cx.lower.db;
             match scopes::resolve_path(db, cx.lower.map, cx.lower.scope, p, Ns::Value) {
@@ -261,6 +273,17 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             Ok(Value { v: v as i128, ty: Builtin::ULong })
         }
         ConstExpr::Unsupported(s) => Err(ConstError::Unsupported(s.clone())),
+        ConstExpr::SizeofPack(n) => match crate::templates::sizeof_pack(cx.lower.env, n) {
+            Some(k) => Ok(Value { v: k as i128, ty: Builtin::ULong }),
+            None => Err(ConstError::Unsupported(format!("sizeof...({n})"))),
+        },
+        ConstExpr::Trait(name, tys) => {
+            let tys: Vec<_> = tys.iter().map(|t| ty::lower(cx.lower, t)).collect();
+            match crate::templates::type_trait(cx.lower.db, name, &tys) {
+                Ok(b) => Ok(Value { v: b as i128, ty: Builtin::Bool }),
+                Err(e) => Err(ConstError::Unsupported(e)),
+            }
+        }
     }
 }
 
@@ -336,7 +359,7 @@ pub fn var_value(db: &dyn SourceDatabase, v: VarId) -> Result<Value, ConstError>
         return Err(ConstError::NotConstant(data.name.clone()));
     };
     let scope = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
-    let lower = LowerCx { db, map: &map, item, scope };
+    let lower = LowerCx { db, map: &map, item, scope, env: None };
     let val = eval(&EvalCx::new(lower), init)?;
     let ty = ty::canonical(db, ty::lower(lower, &data.ty));
     let target = match ty.kind(db) {

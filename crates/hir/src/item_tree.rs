@@ -106,6 +106,13 @@ pub struct ClassData {
     /// `struct A::B {…}`: the scope the class belongs to.
     pub qualifier: Option<Path>,
     pub template: TemplateKind,
+    /// The template parameters of a primary template or a partial
+    /// specialization (empty for an explicit specialization).
+    pub tparams: Option<Vec<TemplateParam>>,
+    /// The arguments of a (partial or explicit) specialization: `A<T*, 2>`.
+    pub spec_args: Option<Vec<TemplateArgRef>>,
+    /// Declared `final`.
+    pub is_final: bool,
     /// Has a body (`{…}`), not just `struct S;`.
     pub is_definition: bool,
     /// Declared as an anonymous member (`struct { int q; };` inside a class).
@@ -129,6 +136,8 @@ pub struct ClassData {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseRef {
     pub path: Path,
+    /// `Bases...`: a pack expansion.
+    pub pack: bool,
     pub is_virtual: bool,
     pub access: Access,
 }
@@ -165,6 +174,8 @@ pub struct TypedefData {
     pub attrs: Attrs,
     /// An alias template (`template<…> using X = …`): dependent.
     pub templated: bool,
+    /// The parameters of an alias template.
+    pub tparams: Option<Vec<TemplateParam>>,
 }
 
 /// A variable (namespace scope, or a static data member).
@@ -198,8 +209,35 @@ pub struct Path {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PathSegment {
     pub name: String,
-    /// Template arguments, as text (templates are not instantiated yet).
-    pub args: Option<String>,
+    /// Template arguments, as written.
+    pub args: Option<Vec<TemplateArgRef>>,
+}
+
+/// A template argument as written. Whether a lone name is a type or a value
+/// is settled against the parameter it binds (`ty::normalize_args`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TemplateArgRef {
+    Type(TypeRef),
+    Expr(ConstExpr),
+    /// `X...`: a pack expansion.
+    Expansion(Box<TemplateArgRef>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TemplateParamKind {
+    Type,
+    /// A non-type parameter of this type.
+    Value(TypeRef),
+    /// A template template parameter.
+    Template,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TemplateParam {
+    pub name: Option<String>,
+    pub kind: TemplateParamKind,
+    pub pack: bool,
+    pub default: Option<TemplateArgRef>,
 }
 
 impl Path {
@@ -222,10 +260,31 @@ impl std::fmt::Display for Path {
             }
             f.write_str(&s.name)?;
             if let Some(a) = &s.args {
-                f.write_str(a)?;
+                f.write_str("<")?;
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                f.write_str(">")?;
             }
         }
         Ok(())
+    }
+}
+
+impl std::fmt::Display for TemplateArgRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TemplateArgRef::Type(TypeRef::Path(p)) => write!(f, "{p}"),
+            TemplateArgRef::Type(TypeRef::Builtin(b)) => f.write_str(crate::ty::builtin_name(*b)),
+            TemplateArgRef::Type(t) => write!(f, "{t:?}"),
+            TemplateArgRef::Expr(ConstExpr::Int(v, _)) => write!(f, "{v}"),
+            TemplateArgRef::Expr(ConstExpr::Path(p)) => write!(f, "{p}"),
+            TemplateArgRef::Expr(e) => write!(f, "{e:?}"),
+            TemplateArgRef::Expansion(x) => write!(f, "{x}..."),
+        }
     }
 }
 
@@ -353,6 +412,10 @@ pub enum ConstExpr {
     Cast(TypeRef, Box<ConstExpr>),
     SizeofType(TypeRef),
     AlignofType(TypeRef),
+    /// `sizeof...(P)`.
+    SizeofPack(String),
+    /// A type trait builtin (`__is_empty(T)`), name without underscores.
+    Trait(String, Vec<TypeRef>),
     /// Something not evaluated (the text says what).
     Unsupported(String),
 }
@@ -414,14 +477,16 @@ impl Lower {
                     self.push_using(out, UsingData::NamespaceAlias(n, t));
                 }
             }
-            K::ALIAS_DECL => self.alias(node, out, false),
+            K::ALIAS_DECL => self.alias(node, out, None),
             K::TEMPLATE_DECL => self.template(node, out, class),
             K::EXPLICIT_SPECIALIZATION => {
                 // Specializations declare nothing lookup finds by a new name.
                 if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) {
                     if let Some(specs) = su::child(&d, K::DECL_SPECIFIERS) {
                         for c in specs.children().filter(|c| c.kind() == K::CLASS_SPECIFIER) {
-                            self.class(&c, TemplateKind::Specialization, Access::Public);
+                            let idx = self.class(&c, TemplateKind::Specialization, Access::Public);
+                            self.tree.classes[idx as usize].tparams = Some(Vec::new());
+                            out.push(Item::Class(idx));
                         }
                     }
                 }
@@ -477,19 +542,16 @@ impl Lower {
         out.extend(items);
     }
 
-    fn alias(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, templated: bool) {
+    fn alias(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Option<Vec<TemplateParam>>) {
         let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else {
             return;
         };
-        if templated {
-            self.push_using(out, UsingData::Template(name));
-            return;
-        }
         let ty = match su::child(node, K::TYPE_ID) {
             Some(t) => self.type_id(&t),
             None => TypeRef::Opaque(node.text().to_string()),
         };
-        self.tree.typedefs.push(TypedefData { name, ty, attrs: Attrs::default(), templated });
+        let templated = tparams.is_some();
+        self.tree.typedefs.push(TypedefData { name, ty, attrs: Attrs::default(), templated, tparams });
         out.push(Item::Typedef(self.tree.typedefs.len() as u32 - 1));
     }
 
@@ -499,8 +561,9 @@ impl Lower {
         }) else {
             return;
         };
+        let tparams = su::child(node, K::TEMPLATE_PARAM_LIST).map(|l| self.template_params(&l)).unwrap_or_default();
         match inner.kind() {
-            K::ALIAS_DECL => self.alias(&inner, out, true),
+            K::ALIAS_DECL => self.alias(&inner, out, Some(tparams)),
             K::TEMPLATE_DECL => self.template(&inner, out, class),
             K::SIMPLE_DECL | K::FUNCTION_DEF => {
                 let specs = su::child(&inner, K::DECL_SPECIFIERS);
@@ -511,14 +574,28 @@ impl Lower {
                         let partial = c.children().any(|n| n.kind() == K::TEMPLATE_ID);
                         let kind = if partial { TemplateKind::Specialization } else { TemplateKind::Primary };
                         let idx = self.class(&c, kind, Access::Public);
-                        if !partial {
-                            out.push(Item::Class(idx));
-                        }
+                        self.tree.classes[idx as usize].tparams = Some(tparams.clone());
+                        out.push(Item::Class(idx));
                     }
                     if !declared_class {
                         for c in specs.children().filter(|c| c.kind() == K::ELABORATED_TYPE_SPECIFIER) {
-                            if let Some(n) = su::path_of(&c).and_then(|p| p.last().map(str::to_string)) {
-                                self.push_using(out, UsingData::Template(n));
+                            if let Some(p) = su::path_of(&c) {
+                                let Some(n) = p.last().map(str::to_string) else { continue };
+                                let key = su::class_key(&c);
+                                let mut data = empty_class(Some(n), key, Access::Public, self.pack.current());
+                                data.tparams = Some(tparams.clone());
+                                if p.segments.last().is_some_and(|s| s.args.is_some()) {
+                                    // `template<class T> struct A<T*>;`: a partial specialization declared.
+                                    data.template = TemplateKind::Specialization;
+                                    data.spec_args = p.segments.last().and_then(|s| s.args.clone());
+                                } else {
+                                    data.template = TemplateKind::Primary;
+                                }
+                                if p.segments.len() > 1 {
+                                    continue;
+                                }
+                                let idx = self.push_class(data);
+                                out.push(Item::Class(idx));
                             }
                         }
                     }
@@ -652,7 +729,7 @@ impl Lower {
                             c.typedef_name = Some(n.clone());
                         }
                     }
-                    self.tree.typedefs.push(TypedefData { name: n, ty, attrs, templated: false });
+                    self.tree.typedefs.push(TypedefData { name: n, ty, attrs, templated: false, tparams: None });
                     out.push(Item::Typedef(self.tree.typedefs.len() as u32 - 1));
                 }
                 continue;
@@ -740,6 +817,13 @@ impl Lower {
         let mut data = empty_class(name.clone(), key, access, self.pack.current());
         data.template = template;
         data.qualifier = qualifier;
+        data.is_final = head.children().any(|c| c.kind() == K::VIRT_SPECIFIER);
+        if let Some(n) = name_node.as_ref() {
+            let tid = if n.kind() == K::TEMPLATE_ID { Some(n.clone()) } else { n.children().filter(|c| c.kind() == K::TEMPLATE_ID).last() };
+            if let Some(list) = tid.and_then(|t| su::child(&t, K::TEMPLATE_ARG_LIST)) {
+                data.spec_args = Some(template_args(&list));
+            }
+        }
         for c in head.children() {
             match c.kind() {
                 K::GNU_ATTRIBUTE | K::ALIGNAS_SPECIFIER | K::ATTRIBUTE_LIST => data.attrs.merge(self.attrs_of(&c)),
@@ -767,7 +851,8 @@ impl Lower {
                     .find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID | K::DECLTYPE_SPECIFIER))
                     .and_then(|n| su::path_of(&n))
                     .unwrap_or_default();
-                data.bases.push(BaseRef { path, is_virtual, access });
+                let pack = b.children_with_tokens().any(|t| t.kind() == K::DOT3);
+                data.bases.push(BaseRef { path, pack, is_virtual, access });
             }
         }
         // Attributes after the closing brace belong to the class too.
@@ -926,7 +1011,13 @@ impl Lower {
                             None => TypeRef::Opaque(n.text().to_string()),
                         })
                     }
-                    K::TYPENAME_SPECIFIER | K::TYPEOF_SPECIFIER | K::ATOMIC_SPECIFIER => {
+                    K::TYPENAME_SPECIFIER => {
+                        named = Some(match su::path_in(&n) {
+                            Some(p) => TypeRef::Path(p),
+                            None => TypeRef::Opaque(n.text().to_string()),
+                        })
+                    }
+                    K::TYPEOF_SPECIFIER | K::ATOMIC_SPECIFIER => {
                         named = Some(TypeRef::Opaque(n.text().to_string()))
                     }
                     _ => {}
@@ -1064,6 +1155,9 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         user_ctor: false,
         user_copy_assign: false,
         user_dtor: false,
+        tparams: None,
+        spec_args: None,
+        is_final: false,
     }
 }
 
@@ -1160,4 +1254,72 @@ fn token_expr(args: &SyntaxNode, cx: &mut Lower) -> ConstExpr {
     };
     let _ = cx;
     crate::syntax_util::token_const_expr(inner)
+}
+
+impl Lower {
+    /// A template parameter list.
+    fn template_params(&mut self, list: &SyntaxNode) -> Vec<TemplateParam> {
+        let mut out = Vec::new();
+        for p in list.children() {
+            let pack = p.children_with_tokens().any(|t| t.kind() == K::DOT3)
+                || p.children().filter(|c| c.kind() == K::DECLARATOR).any(|d| d.children_with_tokens().any(|t| t.kind() == K::DOT3));
+            let eq = su::child(&p, K::EQUAL_INITIALIZER);
+            let name = p.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let param = match p.kind() {
+                K::TYPE_TEMPLATE_PARAM => {
+                    let default = eq.as_ref().and_then(|e| {
+                        e.children().find(|c| c.kind() == K::TYPE_ID).map(|t| TemplateArgRef::Type(self.type_id(&t)))
+                    });
+                    TemplateParam { name, kind: TemplateParamKind::Type, pack, default }
+                }
+                K::TEMPLATE_TEMPLATE_PARAM => {
+                    let default = eq.as_ref().and_then(|e| {
+                        e.children()
+                            .find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::ID_EXPR | K::TYPE_ID))
+                            .and_then(|n| su::path_of(&n))
+                            .map(|p| TemplateArgRef::Type(TypeRef::Path(p)))
+                    });
+                    TemplateParam { name, kind: TemplateParamKind::Template, pack, default }
+                }
+                K::PARAM => {
+                    let base = match su::child(&p, K::DECL_SPECIFIERS) {
+                        Some(s) => self.specifier_type(&s),
+                        None => TypeRef::Opaque(p.text().to_string()),
+                    };
+                    let d = su::child(&p, K::DECLARATOR).or_else(|| su::child(&p, K::ABSTRACT_DECLARATOR));
+                    let ty = match &d {
+                        Some(d) => self.declarator_type(base, d),
+                        None => base,
+                    };
+                    let name = d.as_ref().and_then(su::declarator_name);
+                    let default = eq
+                        .as_ref()
+                        .and_then(|e| e.children().find(|c| su::is_expr(c.kind())))
+                        .map(|x| TemplateArgRef::Expr(lower_expr(&x, self)));
+                    TemplateParam { name, kind: TemplateParamKind::Value(ty), pack, default }
+                }
+                _ => continue,
+            };
+            out.push(param);
+        }
+        out
+    }
+}
+
+/// The arguments of a `TEMPLATE_ARG_LIST`.
+pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default() };
+    let mut out = Vec::new();
+    for a in list.children().filter(|c| c.kind() == K::TEMPLATE_ARG) {
+        let arg = if let Some(t) = su::child(&a, K::TYPE_ID) {
+            TemplateArgRef::Type(cx.type_id(&t))
+        } else if let Some(e) = a.children().find(|c| su::is_expr(c.kind())) {
+            TemplateArgRef::Expr(lower_expr(&e, &mut cx))
+        } else {
+            TemplateArgRef::Expr(ConstExpr::Unsupported(a.text().to_string()))
+        };
+        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3);
+        out.push(if expansion { TemplateArgRef::Expansion(Box::new(arg)) } else { arg });
+    }
+    out
 }

@@ -20,6 +20,66 @@ use crate::{item_tree_of, ClassId};
 /// `__BIGGEST_ALIGNMENT__` on x86-64: `aligned` without an argument.
 const BIGGEST_ALIGNMENT: u64 = 16;
 
+/// A class to lay out: an ordinary class (explicit specializations
+/// included) or a class of an instantiation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClassRef {
+    Class(ClassId),
+    Inst(crate::templates::InstId),
+}
+
+impl ClassRef {
+    /// The class whose item tree entry describes it (the pattern for an instance).
+    pub fn pattern(self, db: &dyn SourceDatabase) -> ClassId {
+        match self {
+            ClassRef::Class(c) => c,
+            ClassRef::Inst(i) => i.class(db),
+        }
+    }
+}
+
+/// The layout of a class or instance.
+pub fn layout_ref(db: &dyn SourceDatabase, c: ClassRef) -> Result<Arc<Layout>, LayoutError> {
+    match c {
+        ClassRef::Class(c) => layout(db, c),
+        ClassRef::Inst(i) => inst_layout(db, i),
+    }
+}
+
+/// The layout of a class of an instantiation.
+#[salsa::tracked(returns(clone), cycle_result = inst_layout_cycle)]
+pub fn inst_layout(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
+    let r = crate::templates::nested(|| Ok(compute(db, ClassRef::Inst(i))));
+    match r {
+        Ok(r) => r.map(Arc::new),
+        Err(e) => Err(LayoutError::Template(e)),
+    }
+}
+
+fn inst_layout_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
+    Err(LayoutError::Cycle)
+}
+
+/// The layout of a type that is a class (a specialization included).
+pub fn ty_layout(db: &dyn SourceDatabase, t: TyId) -> Result<Arc<Layout>, LayoutError> {
+    let t = ty::canonical(db, t);
+    match crate::templates::class_of(db, t) {
+        Ok(c) => layout_ref(db, c),
+        Err(e) => Err(match t.kind(db) {
+            TyKind::App(_) => LayoutError::Template(e),
+            _ => LayoutError::Invalid(format!("{} is not a class", ty::display(db, t))),
+        }),
+    }
+}
+
+/// The name of a class or instance for people.
+pub fn ref_name(db: &dyn SourceDatabase, c: ClassRef) -> String {
+    match c {
+        ClassRef::Class(c) => class_name(db, c),
+        ClassRef::Inst(i) => crate::templates::inst_name(db, i),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub size: u64,
@@ -36,9 +96,9 @@ pub struct Layout {
     pub pod_for_layout: bool,
     /// Standard-layout in the narrow sense `offsetof` checks rely on.
     pub standard_layout: bool,
-    pub primary_base: Option<ClassId>,
+    pub primary_base: Option<ClassRef>,
     /// Empty-class subobjects of the non-virtual part: (class, offset).
-    pub empties: Vec<(ClassId, u64)>,
+    pub empties: Vec<(ClassRef, u64)>,
     /// EDG rules that made this layout differ from GCC 12's (spec 50 §7.6).
     pub deviations: Vec<&'static str>,
 }
@@ -58,7 +118,9 @@ pub struct FieldLayout {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseLayout {
-    pub class: ClassId,
+    pub class: ClassRef,
+    /// The base's type as written (for `inspect` and the parity test).
+    pub ty: Option<TyId>,
     pub offset: u64,
     pub is_virtual: bool,
     pub is_primary: bool,
@@ -129,6 +191,10 @@ fn size_align_depth(db: &dyn SourceDatabase, t: TyId, depth: u32) -> Result<(u64
             let l = layout(db, *c)?;
             Ok((l.size, l.align))
         }
+        TyKind::App(_) | TyKind::Inst(_) => {
+            let l = ty_layout(db, t)?;
+            Ok((l.size, l.align))
+        }
         TyKind::Enum(e) => {
             let tree = item_tree_of(db, e.item(db));
             let data = tree.enums.get(e.idx(db) as usize);
@@ -166,7 +232,7 @@ fn typedef_align(db: &dyn SourceDatabase, td: crate::TypedefId) -> Option<u64> {
     }
     let map = def_map(db, item.tu(db));
     let scope = map.parent.get(&DeclKey::Typedef(td)).copied().unwrap_or(crate::scopes::ROOT);
-    attr_align(LowerCx { db, map: &map, item, scope }, &data.attrs).ok().flatten()
+    attr_align(LowerCx { db, map: &map, item, scope, env: None }, &data.attrs).ok().flatten()
 }
 
 /// The largest alignment that `aligned`/`alignas` attributes ask for.
@@ -201,7 +267,7 @@ fn attr_align(cx: LowerCx<'_>, attrs: &Attrs) -> Result<Option<u64>, LayoutError
 /// The layout of a class (its definition, when `c` is a declaration).
 #[salsa::tracked(returns(clone), cycle_result = layout_cycle)]
 pub fn layout(db: &dyn SourceDatabase, c: ClassId) -> Result<Arc<Layout>, LayoutError> {
-    compute(db, c).map(Arc::new)
+    compute(db, ClassRef::Class(c)).map(Arc::new)
 }
 
 fn layout_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _c: ClassId) -> Result<Arc<Layout>, LayoutError> {
@@ -239,7 +305,7 @@ struct Placer {
     /// Data end in bits (bit-fields end mid-byte).
     dbits: u64,
     align: u64,
-    empties: Vec<(ClassId, u64)>,
+    empties: Vec<(ClassRef, u64)>,
     deviations: Vec<&'static str>,
 }
 
@@ -248,7 +314,7 @@ impl Placer {
         self.dbits.div_ceil(8)
     }
 
-    fn conflicts(&self, comp: &[(ClassId, u64)], off: u64) -> bool {
+    fn conflicts(&self, comp: &[(ClassRef, u64)], off: u64) -> bool {
         comp.iter().any(|(c, o)| self.empties.iter().any(|(c2, o2)| c == c2 && *o2 == off + o))
     }
 
@@ -280,9 +346,9 @@ impl Placer {
 }
 
 /// Empty subobjects of a member of type `t` (classes and arrays of them).
-fn member_empties(db: &dyn SourceDatabase, t: TyId) -> Vec<(ClassId, u64)> {
+fn member_empties(db: &dyn SourceDatabase, t: TyId) -> Vec<(ClassRef, u64)> {
     match ty::canonical(db, t).kind(db) {
-        TyKind::Class(c) => layout(db, *c).map(|l| l.empties.clone()).unwrap_or_default(),
+        TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => ty_layout(db, t).map(|l| l.empties.clone()).unwrap_or_default(),
         TyKind::Qualified(x, _) => member_empties(db, *x),
         TyKind::Array(e, Some(n)) => {
             let inner = member_empties(db, *e);
@@ -301,9 +367,11 @@ fn member_empties(db: &dyn SourceDatabase, t: TyId) -> Vec<(ClassId, u64)> {
 }
 
 /// The class a member type is (through cv and arrays), for POD checks.
-fn member_class(db: &dyn SourceDatabase, t: TyId) -> Option<ClassId> {
-    match ty::canonical(db, t).kind(db) {
-        TyKind::Class(c) => Some(*c),
+fn member_class(db: &dyn SourceDatabase, t: TyId) -> Option<ClassRef> {
+    let t = ty::canonical(db, t);
+    match t.kind(db) {
+        TyKind::Class(c) => Some(ClassRef::Class(def_map(db, c.tu(db)).class_definition(*c))),
+        TyKind::App(_) | TyKind::Inst(_) => crate::templates::class_of(db, t).ok(),
         TyKind::Qualified(x, _) | TyKind::Array(x, _) => member_class(db, *x),
         _ => None,
     }
@@ -318,37 +386,51 @@ struct FieldIn {
     packed: bool,
     nua: bool,
     has_init: bool,
-    anonymous: Option<ClassId>,
+    anonymous: Option<ClassRef>,
 }
 
-fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
+fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutError> {
+    let c = cref.pattern(db);
     let tu = c.tu(db);
     let map = def_map(db, tu);
     let c = map.class_definition(c);
+    let cref = match cref {
+        ClassRef::Class(_) => ClassRef::Class(c),
+        i => i,
+    };
     let item = c.item(db);
     let tree = item_tree_of(db, item);
     let data = tree.classes.get(c.idx(db) as usize).ok_or(LayoutError::Invalid("no such class".into()))?;
-    let name = || class_name(db, c);
-    match data.template {
-        TemplateKind::None => {}
-        _ => return Err(LayoutError::Template(name())),
-    }
+    let name = || ref_name(db, cref);
+    let env = match cref {
+        ClassRef::Class(_) => {
+            if crate::templates::is_templated(db, &map, c) {
+                return Err(LayoutError::Template(name()));
+            }
+            None
+        }
+        ClassRef::Inst(i) => Some(crate::templates::inst_env(db, i).map_err(LayoutError::Template)?),
+    };
     if !data.is_definition {
         return Err(LayoutError::Incomplete(name()));
     }
+    let _ = TemplateKind::None;
     let scope = *map.class_scope.get(&c).ok_or_else(|| LayoutError::Incomplete(name()))?;
-    let cx = LowerCx { db, map: &map, item, scope };
+    let cx = LowerCx { db, map: &map, item, scope, env: env.as_ref() };
 
     // Bases.
-    let bases = ty::class_bases(db, c);
+    let bases = crate::templates::class_bases_of(db, cref);
     let mut base_layouts = Vec::new();
+    let mut base_tys = Vec::new();
     for b in bases.iter() {
         let Some(bc) = b.class else {
             let e = b.error.clone().unwrap_or_default();
-            return Err(if e.contains("template") { LayoutError::Template(e) } else { LayoutError::Invalid(e) });
+            return Err(if e.contains("template") || e.contains("dependent") { LayoutError::Template(e) } else { LayoutError::Invalid(e) });
         };
-        base_layouts.push((bc, b.is_virtual, layout(db, bc)?));
+        base_layouts.push((bc, b.is_virtual, layout_ref(db, bc)?));
+        base_tys.push((bc, b.ty));
     }
+    let base_ty = |bc: ClassRef| base_tys.iter().find(|(c, _)| *c == bc).and_then(|(_, t)| *t);
 
     // Members.
     let mut fields = Vec::new();
@@ -362,7 +444,13 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
                 Err(e) => return Err(LayoutError::Invalid(format!("bit-field width: {e}"))),
             },
         };
-        let anonymous = f.anonymous.map(|i| crate::ClassId::new(db, item, i));
+        let anonymous = f.anonymous.map(|i| {
+            let k = crate::ClassId::new(db, item, i);
+            match cref {
+                ClassRef::Inst(inst) => ClassRef::Inst(crate::templates::InstId::new(db, k, inst.args(db).clone())),
+                ClassRef::Class(_) => ClassRef::Class(k),
+            }
+        });
         fields.push(FieldIn {
             name: f.name.clone(),
             ty,
@@ -403,7 +491,7 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
             _ => access_seen = Some(f.access),
         }
         if let Some(mc) = member_class(db, f.ty) {
-            let ml = layout(db, mc)?;
+            let ml = layout_ref(db, mc)?;
             if !ml.pod_for_layout {
                 pod = false;
             }
@@ -423,9 +511,9 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
 
     // Primary base: the first non-virtual dynamic base; else the first
     // nearly-empty virtual base that is not an indirect primary base.
-    let vbases = virtual_bases_in_order(db, c);
+    let vbases = virtual_bases_in_order(db, cref);
     let indirect_primaries = indirect_primary_bases(db, &base_layouts);
-    let mut primary: Option<(ClassId, bool)> = None;
+    let mut primary: Option<(ClassRef, bool)> = None;
     if dynamic {
         primary = base_layouts.iter().find(|(_, v, l)| !v && l.dynamic).map(|(bc, _, _)| (*bc, false));
         if primary.is_none() {
@@ -433,7 +521,7 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
                 if indirect_primaries.contains(vb) {
                     continue;
                 }
-                if let Ok(l) = layout(db, *vb) {
+                if let Ok(l) = layout_ref(db, *vb) {
                     if l.dynamic && l.nvsize <= 8 {
                         primary = Some((*vb, true));
                         break;
@@ -445,12 +533,12 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
     let mut vptr = false;
     match primary {
         Some((pc, is_virtual)) => {
-            let l = layout(db, pc)?;
+            let l = layout_ref(db, pc)?;
             p.empties.extend(l.empties.iter().copied());
             p.dbits = l.nvsize * 8;
             p.size = l.nvsize;
             p.align = l.nvalign;
-            out_bases.push(BaseLayout { class: pc, offset: 0, is_virtual, is_primary: true });
+            out_bases.push(BaseLayout { class: pc, ty: base_ty(pc), offset: 0, is_virtual, is_primary: true });
         }
         None if dynamic => {
             vptr = true;
@@ -472,7 +560,7 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
         }
         p.size = p.size.max(off + l.nvsize.max(if l.empty { 1 } else { 0 }));
         p.align = p.align.max(l.nvalign);
-        out_bases.push(BaseLayout { class: *bc, offset: off, is_virtual: false, is_primary: false });
+        out_bases.push(BaseLayout { class: *bc, ty: base_ty(*bc), offset: off, is_virtual: false, is_primary: false });
     }
 
     // Data members.
@@ -532,7 +620,7 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
             off = 0;
             p.size = p.size.max(fsize);
         } else if let (Some(mc), true) = (class_l, f.nua) {
-            let l = layout(db, mc)?;
+            let l = layout_ref(db, mc)?;
             off = p.place_class(&l, eff_align, true);
             if l.empty {
                 if off > p.dsize() {
@@ -561,7 +649,7 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
         p.align = p.align.max(eff_align);
         out_fields.push(field_out(f, off * 8, fsize));
         if let Some(ac) = f.anonymous {
-            if let Ok(inner) = layout(db, ac) {
+            if let Ok(inner) = layout_ref(db, ac) {
                 for inf in &inner.fields {
                     let mut x = inf.clone();
                     x.offset_bits += off * 8;
@@ -581,14 +669,14 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
         if primary == Some((*vb, true)) || indirect_primaries.contains(vb) {
             continue;
         }
-        let l = layout(db, *vb)?;
+        let l = layout_ref(db, *vb)?;
         let off = p.place_class(&l, l.nvalign, true);
         if !l.empty {
             p.dbits = (off + l.nvsize) * 8;
         }
         p.size = p.size.max(off + l.nvsize.max(if l.empty { 1 } else { 0 }));
         p.align = p.align.max(l.nvalign);
-        out_bases.push(BaseLayout { class: *vb, offset: off, is_virtual: true, is_primary: false });
+        out_bases.push(BaseLayout { class: *vb, ty: None, offset: off, is_virtual: true, is_primary: false });
     }
 
     let mut align = p.align;
@@ -601,10 +689,10 @@ fn compute(db: &dyn SourceDatabase, c: ClassId) -> Result<Layout, LayoutError> {
     }
     let mut empties = p.empties;
     if empty {
-        empties.insert(0, (c, 0));
+        empties.insert(0, (cref, 0));
     }
     // The empties of virtual bases are not part of the non-virtual subobject.
-    let nv_empties: Vec<(ClassId, u64)> = empties.into_iter().filter(|(_, o)| *o < nvsize.max(1)).collect();
+    let nv_empties: Vec<(ClassRef, u64)> = empties.into_iter().filter(|(_, o)| *o < nvsize.max(1)).collect();
     let mut deviations = p.deviations;
     deviations.dedup();
     Ok(Layout {
@@ -639,18 +727,18 @@ fn field_out(f: &FieldIn, offset_bits: u64, size: u64) -> FieldLayout {
 
 /// All virtual bases of `c`, in inheritance-graph (depth-first, left to
 /// right, pre-order) order.
-fn virtual_bases_in_order(db: &dyn SourceDatabase, c: ClassId) -> Vec<ClassId> {
+fn virtual_bases_in_order(db: &dyn SourceDatabase, c: ClassRef) -> Vec<ClassRef> {
     let mut out = Vec::new();
     let mut stack_guard = FxHashSet::default();
     visit_vbases(db, c, &mut out, &mut stack_guard, 0);
     out
 }
 
-fn visit_vbases(db: &dyn SourceDatabase, c: ClassId, out: &mut Vec<ClassId>, seen: &mut FxHashSet<ClassId>, depth: u32) {
+fn visit_vbases(db: &dyn SourceDatabase, c: ClassRef, out: &mut Vec<ClassRef>, seen: &mut FxHashSet<ClassRef>, depth: u32) {
     if depth > 64 {
         return;
     }
-    for b in ty::class_bases(db, c).iter() {
+    for b in crate::templates::class_bases_of(db, c).iter() {
         let Some(bc) = b.class else { continue };
         if b.is_virtual {
             if seen.insert(bc) {
@@ -664,7 +752,7 @@ fn visit_vbases(db: &dyn SourceDatabase, c: ClassId, out: &mut Vec<ClassId>, see
 }
 
 /// Classes that are the primary base of some base in the hierarchy.
-fn indirect_primary_bases(db: &dyn SourceDatabase, bases: &[(ClassId, bool, Arc<Layout>)]) -> FxHashSet<ClassId> {
+fn indirect_primary_bases(db: &dyn SourceDatabase, bases: &[(ClassRef, bool, Arc<Layout>)]) -> FxHashSet<ClassRef> {
     let mut out = FxHashSet::default();
     let mut todo: Vec<Arc<Layout>> = bases.iter().map(|(_, _, l)| l.clone()).collect();
     let mut n = 0;
@@ -677,7 +765,7 @@ fn indirect_primary_bases(db: &dyn SourceDatabase, bases: &[(ClassId, bool, Arc<
             out.insert(p);
         }
         for b in &l.bases {
-            if let Ok(bl) = layout(db, b.class) {
+            if let Ok(bl) = layout_ref(db, b.class) {
                 todo.push(bl);
             }
         }
@@ -689,8 +777,21 @@ fn indirect_primary_bases(db: &dyn SourceDatabase, bases: &[(ClassId, bool, Arc<
 /// then one line per base and member. Offsets are in bytes; a bit-field is
 /// `byte.bit:width`.
 pub fn render(db: &dyn SourceDatabase, c: ClassId) -> String {
-    let name = class_name(db, c);
-    let l = match layout(db, c) {
+    render_ref(db, ClassRef::Class(c))
+}
+
+/// `render` for a type (a specialization).
+pub fn render_ty(db: &dyn SourceDatabase, t: TyId) -> String {
+    let t = ty::canonical(db, t);
+    match crate::templates::class_of(db, t) {
+        Ok(c) => render_ref(db, c).replacen(&ref_name(db, c), &ty::display(db, t), 1),
+        Err(e) => format!("{}: not laid out: {e}\n", ty::display(db, t)),
+    }
+}
+
+pub fn render_ref(db: &dyn SourceDatabase, c: ClassRef) -> String {
+    let name = ref_name(db, c);
+    let l = match layout_ref(db, c) {
         Ok(l) => l,
         Err(e) => return format!("{name}: not laid out: {e}\n"),
     };
@@ -723,7 +824,11 @@ pub fn render(db: &dyn SourceDatabase, c: ClassId) -> String {
         if b.is_primary {
             kind.push_str(" primary");
         }
-        out.push_str(&format!("  {}: base {}{kind}\n", b.offset, class_name(db, b.class)));
+        let bname = match b.ty {
+            Some(t) => ty::display(db, t),
+            None => ref_name(db, b.class),
+        };
+        out.push_str(&format!("  {}: base {bname}{kind}\n", b.offset));
     }
     for f in &l.fields {
         let indent = if f.via_anonymous { "    " } else { "  " };

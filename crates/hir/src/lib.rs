@@ -37,6 +37,7 @@ pub mod scopes;
 pub mod item_tree;
 pub mod layout;
 pub mod syntax_util;
+pub mod templates;
 pub mod ty;
 
 use std::sync::Arc;
@@ -233,4 +234,185 @@ pub fn find_class(db: &dyn SourceDatabase, tu: TranslationUnit, name: &str) -> O
         },
         _ => None,
     }
+}
+
+/// The type a type-id written as text denotes in the global scope of `tu`
+/// (`std::pair<int, double>`, `unsigned long`, `const S*`): a small reader
+/// for names, template-ids, builtin type words, cv, `*` and `&`.
+pub fn type_named(db: &dyn SourceDatabase, tu: TranslationUnit, text: &str) -> Option<TyId> {
+    let toks = type_tokens(text);
+    let mut pos = 0;
+    let t = read_type(&toks, &mut pos)?;
+    if pos != toks.len() {
+        return None;
+    }
+    let map = def_map(db, tu);
+    let item = *item_ids(db, tu).first()?;
+    let cx = ty::LowerCx { db, map: &map, item, scope: scopes::ROOT, env: None };
+    let t = ty::lower(cx, &t);
+    match t.kind(db) {
+        TyKind::Error(_) => None,
+        _ => Some(t),
+    }
+}
+
+fn type_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i] as char;
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            let s = i;
+            while i < b.len() && ((b[i] as char).is_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(text[s..i].to_string());
+        } else if text[i..].starts_with("::") {
+            out.push("::".into());
+            i += 2;
+        } else {
+            out.push(c.to_string());
+            i += 1;
+        }
+    }
+    out
+}
+
+fn read_type(t: &[String], pos: &mut usize) -> Option<item_tree::TypeRef> {
+    use item_tree::{Builtin as B, Cv, TypeRef};
+    let mut cv = Cv::default();
+    let mut words: Vec<&str> = Vec::new();
+    let mut named = None;
+    while let Some(w) = t.get(*pos) {
+        match w.as_str() {
+            "const" => cv.c = true,
+            "volatile" => cv.v = true,
+            "struct" | "class" | "union" | "enum" | "typename" => {}
+            "unsigned" | "signed" | "int" | "long" | "short" | "char" | "bool" | "float" | "double" | "void" | "wchar_t"
+            | "char16_t" | "char32_t" | "char8_t" | "__int128" => words.push(w.as_str()),
+            _ if named.is_none() && words.is_empty() && (w == "::" || w.chars().next()?.is_alphabetic() || w.starts_with('_')) => {
+                named = Some(read_path(t, pos)?);
+                continue;
+            }
+            _ => break,
+        }
+        *pos += 1;
+    }
+    let mut ty = match named {
+        Some(p) => TypeRef::Path(p),
+        None => {
+            let has = |x: &str| words.contains(&x);
+            let longs = words.iter().filter(|w| **w == "long").count();
+            let u = has("unsigned");
+            TypeRef::Builtin(if has("void") {
+                B::Void
+            } else if has("bool") {
+                B::Bool
+            } else if has("char") {
+                if u { B::UChar } else if has("signed") { B::SChar } else { B::Char }
+            } else if has("wchar_t") {
+                B::WChar
+            } else if has("char16_t") {
+                B::Char16
+            } else if has("char32_t") {
+                B::Char32
+            } else if has("char8_t") {
+                B::Char8
+            } else if has("float") {
+                B::Float
+            } else if has("double") {
+                if longs > 0 { B::LongDouble } else { B::Double }
+            } else if has("__int128") {
+                if u { B::UInt128 } else { B::Int128 }
+            } else if has("short") {
+                if u { B::UShort } else { B::Short }
+            } else if longs >= 2 {
+                if u { B::ULongLong } else { B::LongLong }
+            } else if longs == 1 {
+                if u { B::ULong } else { B::Long }
+            } else if u {
+                B::UInt
+            } else if !words.is_empty() {
+                B::Int
+            } else {
+                return None;
+            })
+        }
+    };
+    if !cv.is_empty() {
+        ty = TypeRef::Cv(Box::new(ty), cv);
+    }
+    loop {
+        match t.get(*pos).map(String::as_str) {
+            Some("*") => ty = TypeRef::Ptr(Box::new(ty)),
+            Some("&") => ty = TypeRef::LRef(Box::new(ty)),
+            Some("const") => ty = TypeRef::Cv(Box::new(ty), Cv { c: true, v: false, r: false }),
+            _ => break,
+        }
+        *pos += 1;
+    }
+    Some(ty)
+}
+
+fn read_path(t: &[String], pos: &mut usize) -> Option<item_tree::Path> {
+    use item_tree::{ConstExpr, PathSegment, TemplateArgRef};
+    let mut p = item_tree::Path::default();
+    if t.get(*pos).map(String::as_str) == Some("::") {
+        p.global = true;
+        *pos += 1;
+    }
+    loop {
+        let name = t.get(*pos)?.clone();
+        *pos += 1;
+        let mut seg = PathSegment { name, args: None };
+        if t.get(*pos).map(String::as_str) == Some("<") {
+            *pos += 1;
+            let mut args = Vec::new();
+            while t.get(*pos).map(String::as_str) != Some(">") {
+                let w = t.get(*pos)?;
+                let first = w.chars().next()?;
+                if first.is_ascii_digit() || w == "-" || w == "(" || w == "true" || w == "false" {
+                    // A value: digits, a sign, parentheses and casts, up to `,` or `>`.
+                    let mut depth = 0;
+                    let s = *pos;
+                    while let Some(x) = t.get(*pos) {
+                        match x.as_str() {
+                            "(" => depth += 1,
+                            ")" => depth -= 1,
+                            "," | ">" if depth == 0 => break,
+                            _ => {}
+                        }
+                        *pos += 1;
+                    }
+                    let text: Vec<&str> = t[s..*pos].iter().map(String::as_str).filter(|x| *x != "(" && *x != ")").collect();
+                    let e = match text.as_slice() {
+                        ["true"] => ConstExpr::Int(1, item_tree::Builtin::Bool),
+                        ["false"] => ConstExpr::Int(0, item_tree::Builtin::Bool),
+                        ["-", n] => ConstExpr::Unary(item_tree::UnOp::Neg, Box::new(syntax_util::int_literal(n)?)),
+                        [n] => syntax_util::int_literal(n)?,
+                        [.., n] => syntax_util::int_literal(n)?,
+                        [] => return None,
+                    };
+                    args.push(TemplateArgRef::Expr(e));
+                } else {
+                    args.push(TemplateArgRef::Type(read_type(t, pos)?));
+                }
+                if t.get(*pos).map(String::as_str) == Some(",") {
+                    *pos += 1;
+                }
+            }
+            *pos += 1;
+            seg.args = Some(args);
+        }
+        p.segments.push(seg);
+        if t.get(*pos).map(String::as_str) == Some("::") {
+            *pos += 1;
+        } else {
+            break;
+        }
+    }
+    Some(p)
 }

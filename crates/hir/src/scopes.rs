@@ -47,7 +47,9 @@ pub enum Def {
     Class(ClassId),
     /// A class template (found, never instantiated yet).
     ClassTemplate(ClassId),
-    /// An alias template or a template the tree does not model.
+    /// An alias template.
+    AliasTemplate(TypedefId),
+    /// A template the tree does not model.
     Template,
     Enum(EnumId),
     Enumerator(EnumId, u32),
@@ -80,8 +82,18 @@ pub struct DefMap {
     pub parent: FxHashMap<DeclKey, ScopeIdx>,
     /// A declaration of a class → its definition (when the unit has one).
     pub definition: FxHashMap<ClassId, ClassId>,
-    /// Every class with a scope (definitions), in source order.
+    /// Every class with a scope (definitions) outside templates, in source order.
     pub classes: Vec<ClassId>,
+    /// Class scopes of templates (primary and partial specialization
+    /// patterns) and of everything nested in them.
+    pub templated: FxHashSet<ScopeIdx>,
+    /// A declaration of a class template → the declaration that defines it
+    /// (or the first one).
+    pub template_def: FxHashMap<ClassId, ClassId>,
+    /// Every declaration of a class template (defaults may be on any), by its canonical id.
+    pub template_decls: FxHashMap<ClassId, Vec<ClassId>>,
+    /// Partial and explicit specializations of each class template (canonical id).
+    pub specializations: FxHashMap<ClassId, Vec<ClassId>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,6 +141,8 @@ enum Pending {
     Directive(ScopeIdx, Path),
     Alias(ScopeIdx, String, Path),
     QualifiedClass(ScopeIdx, ClassId, Path),
+    /// A specialization of the template `name` declared in the scope (or in `qualifier`).
+    Specialization(ScopeIdx, ClassId, String, Option<Path>),
 }
 
 /// The scope graph of a translation unit.
@@ -140,7 +154,26 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
     for &item in item_ids(db, tu).iter() {
         let tree = item_tree_of(db, item);
         let top = tree.top.clone();
-        collect(db, &mut map, &mut pending, item, &tree, &top, ROOT);
+        collect(db, &mut map, &mut pending, item, &tree, &top, ROOT, false);
+    }
+    // Class templates: the defining declaration of each (by scope and name).
+    let mut groups: Vec<Vec<ClassId>> = Vec::new();
+    for scope in &map.scopes {
+        for list in scope.names.values() {
+            let mut ts: Vec<ClassId> = list.iter().filter_map(|d| if let Def::ClassTemplate(c) = d { Some(*c) } else { None }).collect();
+            ts.dedup();
+            if !ts.is_empty() {
+                groups.push(ts);
+            }
+        }
+    }
+    for ts in groups {
+        let def = ts.iter().copied().find(|c| map.class_scope.contains_key(c)).unwrap_or(ts[0]);
+        for &c in &ts {
+            map.template_def.entry(c).or_insert(def);
+        }
+        // The injected-class-name lists the definition alone: keep the full list.
+        map.template_decls.entry(def).or_insert(ts);
     }
     for p in pending {
         match p {
@@ -152,6 +185,32 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
             Pending::Alias(s, name, path) => {
                 if let Some(Def::Namespace(t)) = resolve_path_in_map(&map, s, &path) {
                     map.add(s, &name, Def::Namespace(t));
+                }
+            }
+            Pending::Specialization(s, c, name, qualifier) => {
+                let target = match &qualifier {
+                    None => Some(s),
+                    Some(q) => match resolve_path_in_map(&map, s, q) {
+                        Some(Def::Namespace(t)) => Some(t),
+                        Some(Def::Class(k)) => map.class_scope.get(&map.class_definition(k)).copied(),
+                        _ => None,
+                    },
+                };
+                let mut found = None;
+                let mut cur = target;
+                while let Some(sc) = cur {
+                    if let Some(t) = template_in_map(&map, sc, &name, &mut FxHashSet::default()) {
+                        found = Some(t);
+                        break;
+                    }
+                    if qualifier.is_some() {
+                        break;
+                    }
+                    cur = map.scope(sc).parent;
+                }
+                if let Some(t) = found {
+                    let t = map.template_def.get(&t).copied().unwrap_or(t);
+                    map.specializations.entry(t).or_default().push(c);
                 }
             }
             Pending::QualifiedClass(s, c, path) => {
@@ -192,7 +251,17 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
     Arc::new(map)
 }
 
-fn collect(db: &dyn SourceDatabase, map: &mut DefMap, pending: &mut Vec<Pending>, item: ItemId, tree: &ItemTree, items: &[Item], scope: ScopeIdx) {
+#[allow(clippy::too_many_arguments)]
+fn collect(
+    db: &dyn SourceDatabase,
+    map: &mut DefMap,
+    pending: &mut Vec<Pending>,
+    item: ItemId,
+    tree: &ItemTree,
+    items: &[Item],
+    scope: ScopeIdx,
+    templated: bool,
+) {
     for &it in items {
         match it {
             Item::Namespace(i) => {
@@ -215,16 +284,45 @@ fn collect(db: &dyn SourceDatabase, map: &mut DefMap, pending: &mut Vec<Pending>
                 if ns.inline || ns.name.is_none() {
                     map.add_using(scope, child);
                 }
-                collect(db, map, pending, item, tree, &ns.items, child);
+                collect(db, map, pending, item, tree, &ns.items, child, templated);
             }
             Item::Class(i) => {
                 let data = &tree.classes[i as usize];
                 let c = ClassId::new(db, item, i);
+                let mut inner_templated = templated;
                 match data.template {
-                    TemplateKind::Specialization => continue,
+                    TemplateKind::Specialization => {
+                        if let Some(n) = &data.name {
+                            pending.push(Pending::Specialization(scope, c, n.clone(), data.qualifier.clone()));
+                        }
+                        map.parent.insert(DeclKey::Class(c), scope);
+                        inner_templated |= data.tparams.as_ref().is_some_and(|p| !p.is_empty());
+                        if data.is_definition {
+                            let cs = map.new_scope(ScopeKind::Class(c), Some(scope));
+                            map.class_scope.insert(c, cs);
+                            if inner_templated {
+                                map.templated.insert(cs);
+                            }
+                            let nested = data.items.clone();
+                            collect(db, map, pending, item, tree, &nested, cs, inner_templated);
+                        }
+                        continue;
+                    }
                     TemplateKind::Primary => {
                         if let Some(n) = &data.name {
                             map.add(scope, n, Def::ClassTemplate(c));
+                        }
+                        map.parent.insert(DeclKey::Class(c), scope);
+                        if data.is_definition && data.qualifier.is_none() {
+                            let cs = map.new_scope(ScopeKind::Class(c), Some(scope));
+                            map.class_scope.insert(c, cs);
+                            map.templated.insert(cs);
+                            if let Some(n) = &data.name {
+                                // The injected-class-name: the current instantiation.
+                                map.add(cs, n, Def::ClassTemplate(c));
+                            }
+                            let nested = data.items.clone();
+                            collect(db, map, pending, item, tree, &nested, cs, true);
                         }
                         continue;
                     }
@@ -241,12 +339,16 @@ fn collect(db: &dyn SourceDatabase, map: &mut DefMap, pending: &mut Vec<Pending>
                 if data.is_definition {
                     let cs = map.new_scope(ScopeKind::Class(c), Some(scope));
                     map.class_scope.insert(c, cs);
-                    map.classes.push(c);
+                    if templated {
+                        map.templated.insert(cs);
+                    } else {
+                        map.classes.push(c);
+                    }
                     if let Some(n) = &data.name {
                         map.add(cs, n, Def::Class(c));
                     }
                     let nested = data.items.clone();
-                    collect(db, map, pending, item, tree, &nested, cs);
+                    collect(db, map, pending, item, tree, &nested, cs, templated);
                 }
             }
             Item::Enum(i) => {
@@ -268,7 +370,7 @@ fn collect(db: &dyn SourceDatabase, map: &mut DefMap, pending: &mut Vec<Pending>
             Item::Typedef(i) => {
                 let t = TypedefId::new(db, item, i);
                 let data = &tree.typedefs[i as usize];
-                map.add(scope, &data.name, if data.templated { Def::Template } else { Def::Typedef(t) });
+                map.add(scope, &data.name, if data.templated { Def::AliasTemplate(t) } else { Def::Typedef(t) });
                 map.parent.insert(DeclKey::Typedef(t), scope);
             }
             Item::Var(i) => {
@@ -336,6 +438,24 @@ fn member_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<Sco
     None
 }
 
+/// A class template named `name` in scope `s` (or what it nominates).
+fn template_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<ScopeIdx>) -> Option<ClassId> {
+    if !seen.insert(s) {
+        return None;
+    }
+    if let Some(v) = map.scope(s).names.get(name) {
+        if let Some(c) = v.iter().find_map(|d| if let Def::ClassTemplate(c) = d { Some(*c) } else { None }) {
+            return Some(c);
+        }
+    }
+    for &u in &map.scope(s).usings.clone() {
+        if let Some(c) = template_in_map(map, u, name, seen) {
+            return Some(c);
+        }
+    }
+    None
+}
+
 /// Picks the entity a list of declarations of one name denotes for `ns`.
 fn pick(db: &dyn SourceDatabase, map: &DefMap, defs: &[Def], ns: Ns, depth: u32) -> Option<Def> {
     let rank = |d: &Def| -> Option<u8> {
@@ -344,7 +464,7 @@ fn pick(db: &dyn SourceDatabase, map: &DefMap, defs: &[Def], ns: Ns, depth: u32)
             (_, Def::Class(_)) => Some(1),
             (Ns::Type | Ns::Scope, Def::Typedef(_)) => Some(2),
             (Ns::Type | Ns::Scope, Def::Enum(_)) => Some(3),
-            (Ns::Type | Ns::Scope, Def::ClassTemplate(_) | Def::Template) => Some(4),
+            (Ns::Type | Ns::Scope, Def::ClassTemplate(_) | Def::AliasTemplate(_) | Def::Template) => Some(4),
             (Ns::Scope, Def::Namespace(_)) => Some(0),
             (Ns::Value, Def::Var(_) | Def::Enumerator(..) | Def::Value) => Some(0),
             (_, Def::UsingDecl(..)) => Some(5),
@@ -400,7 +520,7 @@ fn member(
     }
     if let ScopeKind::Class(c) = scope.kind {
         for b in crate::ty::class_bases(db, c).iter() {
-            if let Some(bc) = b.class {
+            if let Some(crate::layout::ClassRef::Class(bc)) = b.class {
                 if let Some(&bs) = map.class_scope.get(&bc) {
                     if let Some(d) = member(db, map, bs, name, ns, seen, depth + 1) {
                         return Some(d);

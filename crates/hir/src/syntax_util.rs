@@ -104,9 +104,8 @@ fn collect_path(node: &SyntaxNode, p: &mut Path, first: &mut bool) {
             },
             rowan::NodeOrToken::Node(n) => match n.kind() {
                 K::TEMPLATE_ARG_LIST => {
-                    let text: String = tokens(&n).map(|t| t.text().to_string()).collect::<Vec<_>>().join(" ");
                     if let Some(last) = p.segments.last_mut() {
-                        last.args = Some(text);
+                        last.args = Some(crate::item_tree::template_args(&n));
                     }
                     *first = false;
                 }
@@ -302,6 +301,17 @@ pub fn lower_const_expr(e: &SyntaxNode, ty: &mut dyn FnMut(&SyntaxNode) -> TypeR
             Some(t) => ConstExpr::AlignofType(ty(t.syntax())),
             None => unsupported(),
         },
+        _ if e.kind() == K::SIZEOF_PACK_EXPR => match e.children().find(|c| c.kind() == K::NAME_REF).and_then(|n| name_text(&n)) {
+            Some(n) => ConstExpr::SizeofPack(n),
+            None => unsupported(),
+        },
+        _ if e.kind() == K::TYPE_TRAIT_EXPR => {
+            let Some(name) = e.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::IDENT || t.kind().is_keyword()) else {
+                return unsupported();
+            };
+            let tys = e.children().filter(|c| c.kind() == K::TYPE_ID).map(|t| ty(&t)).collect();
+            ConstExpr::Trait(name.text().trim_matches('_').to_string(), tys)
+        }
         _ => unsupported(),
     }
 }

@@ -41,8 +41,13 @@ pub enum TyKind {
     TemplateParam { depth: u32, index: u32 },
     /// `decltype`, `typeof`, `auto`, `typename …`: opaque until templates are modelled.
     Dependent(String),
-    /// A template-id (`vector<int>`): not instantiated yet.
+    /// A template-id that cannot be formed (kept for display).
     Specialization(String),
+    /// A class template specialization (`std::pair<int, double>`).
+    App(crate::templates::AppId),
+    /// A class of an instantiation that is not itself a template-id: a
+    /// class nested in a class template specialization (`A<int>::B`).
+    Inst(crate::templates::InstId),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -66,6 +71,8 @@ pub struct LowerCx<'a> {
     pub map: &'a DefMap,
     pub item: ItemId,
     pub scope: ScopeIdx,
+    /// Template arguments in effect (inside an instance), if any.
+    pub env: Option<&'a crate::templates::Env>,
 }
 
 /// Lowers a syntactic type in a scope.
@@ -73,20 +80,39 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
     let db = cx.db;
     let k = match t {
         TypeRef::Builtin(b) => TyKind::Builtin(*b),
-        TypeRef::LocalClass(i) => TyKind::Class(cx.map.class_definition(ClassId::new(db, cx.item, *i))),
+        TypeRef::LocalClass(i) => {
+            let c = ClassId::new(db, cx.item, *i);
+            if cx.env.is_some() {
+                return crate::templates::def_to_ty(cx, Def::Class(c), cx.env, cx.scope, None);
+            }
+            TyKind::Class(cx.map.class_definition(c))
+        }
         TypeRef::LocalEnum(i) => TyKind::Enum(EnumId::new(db, cx.item, *i)),
         TypeRef::Path(p) => {
-            if let Some(seg) = p.segments.last().filter(|s| s.args.is_some()) {
-                let _ = seg;
-                TyKind::Specialization(p.to_string())
-            } else {
-                match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Type) {
-                    Some(Def::Class(c)) => TyKind::Class(cx.map.class_definition(c)),
-                    Some(Def::Enum(e)) => TyKind::Enum(e),
-                    Some(Def::Typedef(td)) => TyKind::Typedef(td),
-                    Some(Def::ClassTemplate(_) | Def::Template) => TyKind::Specialization(p.to_string()),
-                    _ => TyKind::Error(format!("unresolved type `{p}`")),
+            if cx.env.is_some() || p.segments.iter().any(|s| s.args.is_some()) {
+                return crate::templates::lower_path(cx, p);
+            }
+            match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Type) {
+                Some(Def::Class(c)) => {
+                    let c = cx.map.class_definition(c);
+                    if cx.map.parent.get(&DeclKey::Class(c)).is_some_and(|s| cx.map.templated.contains(s)) {
+                        TyKind::Dependent(p.to_string())
+                    } else {
+                        TyKind::Class(c)
+                    }
                 }
+                Some(Def::Enum(e)) => TyKind::Enum(e),
+                Some(Def::Typedef(td)) => {
+                    if cx.map.parent.get(&DeclKey::Typedef(td)).is_some_and(|s| cx.map.templated.contains(s)) {
+                        TyKind::Dependent(p.to_string())
+                    } else {
+                        TyKind::Typedef(td)
+                    }
+                }
+                Some(Def::ClassTemplate(_) | Def::AliasTemplate(_) | Def::Template) => TyKind::Specialization(p.to_string()),
+                // `P::type` where P is a typedef of a specialization, …
+                _ if p.segments.len() > 1 => return crate::templates::lower_path(cx, p),
+                _ => TyKind::Error(format!("unresolved type `{p}`")),
             }
         }
         TypeRef::Ptr(t) => TyKind::Ptr(lower(cx, t)),
@@ -132,7 +158,7 @@ pub fn typedef_ty(db: &dyn SourceDatabase, t: TypedefId) -> TyId {
         return mk(db, TyKind::Error("no such typedef".into()));
     };
     let scope = map.parent.get(&DeclKey::Typedef(t)).copied().unwrap_or(scopes::ROOT);
-    let cx = LowerCx { db, map: &map, item, scope };
+    let cx = LowerCx { db, map: &map, item, scope, env: None };
     let ty = lower(cx, &data.ty);
     match &data.attrs.vector_size {
         Some(e) => match consteval::eval(&EvalCx::new(cx), e) {
@@ -188,8 +214,10 @@ fn canonical_cycle(db: &dyn SourceDatabase, _id: salsa::Id, _t: TyId) -> TyId {
 /// One base class as resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseInfo {
-    /// The definition of the base (None: unresolved, a template, …).
-    pub class: Option<ClassId>,
+    /// The definition of the base (None: unresolved, …).
+    pub class: Option<crate::layout::ClassRef>,
+    /// The base's type.
+    pub ty: Option<TyId>,
     pub is_virtual: bool,
     pub access: Access,
     /// Why `class` is None.
@@ -204,23 +232,38 @@ pub fn class_bases(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
     let tree = item_tree_of(db, item);
     let Some(data) = tree.classes.get(c.idx(db) as usize) else { return Arc::new(Vec::new()) };
     let scope = map.parent.get(&DeclKey::Class(c)).copied().unwrap_or(scopes::ROOT);
-    let cx = LowerCx { db, map: &map, item, scope };
+    let cx = LowerCx { db, map: &map, item, scope, env: None };
     let bases = data
         .bases
         .iter()
         .map(|b| {
             let ty = canonical(db, lower(cx, &TypeRef::Path(b.path.clone())));
-            let (class, error) = match ty.kind(db) {
-                TyKind::Class(k) if *k != c => (Some(map.class_definition(*k)), None),
-                TyKind::Class(_) => (None, Some("class derives from itself".to_string())),
-                TyKind::Specialization(s) => (None, Some(format!("template base `{s}` (not instantiated)"))),
-                TyKind::Error(e) => (None, Some(e.clone())),
-                k => (None, Some(format!("base is not a class: {k:?}"))),
-            };
-            BaseInfo { class, is_virtual: b.is_virtual, access: b.access, error }
+            base_info(db, ty, crate::layout::ClassRef::Class(c), b.is_virtual, b.access)
         })
         .collect();
     Arc::new(bases)
+}
+
+/// A base of `of` with type `ty`.
+pub fn base_info(db: &dyn SourceDatabase, ty: TyId, of: crate::layout::ClassRef, is_virtual: bool, access: Access) -> BaseInfo {
+    use crate::layout::ClassRef;
+    let (class, error) = match ty.kind(db) {
+        TyKind::Class(k) => {
+            let map = def_map(db, k.tu(db));
+            let k = map.class_definition(*k);
+            if ClassRef::Class(k) == of { (None, Some("class derives from itself".to_string())) } else { (Some(ClassRef::Class(k)), None) }
+        }
+        TyKind::App(_) | TyKind::Inst(_) => match crate::templates::class_of(db, ty) {
+            Ok(r) if r == of => (None, Some("class derives from itself".to_string())),
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(format!("template base: {e}"))),
+        },
+        TyKind::Specialization(s) => (None, Some(format!("template base `{s}` (not instantiated)"))),
+        TyKind::Dependent(s) => (None, Some(format!("template base: dependent `{s}`"))),
+        TyKind::Error(e) => (None, Some(e.clone())),
+        k => (None, Some(format!("base is not a class: {k:?}"))),
+    };
+    BaseInfo { class, ty: Some(ty), is_virtual, access, error }
 }
 
 fn bases_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _c: ClassId) -> Arc<Vec<BaseInfo>> {
@@ -243,7 +286,7 @@ pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
         return Arc::new(EnumInfo { underlying: Builtin::Int, values: Vec::new() });
     };
     let scope = map.enum_scope.get(&e).copied().unwrap_or(scopes::ROOT);
-    let cx = LowerCx { db, map: &map, item, scope };
+    let cx = LowerCx { db, map: &map, item, scope, env: None };
     let fixed = data.base.as_ref().map(|b| {
         let t = canonical(db, lower(cx, b));
         match t.kind(db) {
@@ -343,6 +386,12 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
         TyKind::Vector(x, n) => format!("{} __attribute__((vector_size({n})))", display(db, *x)),
         TyKind::TemplateParam { depth, index } => format!("T{depth}_{index}"),
         TyKind::Dependent(s) | TyKind::Specialization(s) => s.clone(),
+        TyKind::App(a) => {
+            let args = crate::templates::display_args(db, a.args(db));
+            let sep = if args.ends_with('>') { " " } else { "" };
+            format!("{}<{args}{sep}>", crate::layout::class_name(db, a.template(db)))
+        }
+        TyKind::Inst(i) => crate::templates::inst_name(db, *i),
     }
 }
 

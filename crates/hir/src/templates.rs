@@ -1,0 +1,1553 @@
+//! Class templates (spec 50 §4): template-ids as types (`AppId` = template +
+//! normalised arguments), argument normalisation (defaults substituted with
+//! the earlier arguments, packs grouped, canonical types, evaluated values),
+//! selection of the specialization an `AppId` names (explicit, partial by
+//! deduction and partial ordering, or the primary), and the substitution
+//! environment (`Env`) that lowering uses inside an instance (`InstId` =
+//! pattern class + the arguments of its template chain).
+//!
+//! Instantiation is lazy: nothing here runs until layout or lookup asks for
+//! the members of a specialization. Member types, bases, member typedefs and
+//! alias templates are substituted as they are lowered (`ty::lower` with an
+//! `Env`); there is no instantiated copy of a class.
+//!
+//! Limits: the nesting depth of instantiations is capped at 200 (§4.3; an
+//! error value, never a stack overflow); template template parameters
+//! applied inside patterns, member-template partial specializations and
+//! anything needing overload resolution or constexpr calls are error values.
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use cufront_base_db::SourceDatabase;
+
+use crate::consteval::{self, EvalCx};
+use crate::item_tree::{Builtin, ConstExpr, TemplateArgRef, TemplateKind, TemplateParam, TemplateParamKind, TypeRef};
+use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
+use crate::ty::{self, mk, LowerCx, TyId, TyKind};
+use crate::{item_tree_of, ClassId, TypedefId};
+
+/// The instantiation depth limit (spec 50 §4.3).
+pub const MAX_DEPTH: u32 = 200;
+
+/// A template argument, normalised.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TemplateArg {
+    /// A canonical type.
+    Type(TyId),
+    /// A value with its (canonical) type.
+    Value(i128, TyId),
+    Template(TemplateRef),
+    /// The arguments of a parameter pack.
+    Pack(Vec<TemplateArg>),
+    /// A value parameter of a pattern (deduction only).
+    ValueParam { depth: u32, index: u32 },
+    /// Something a pattern cannot say yet (matches anything in deduction).
+    Dependent(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TemplateRef {
+    Class(ClassId),
+    Alias(TypedefId),
+    Param { depth: u32, index: u32 },
+}
+
+/// A class template specialization as a type: the template (canonical
+/// declaration) and its normalised arguments (outer levels first).
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct AppId {
+    #[returns(copy)]
+    pub template: ClassId,
+    #[returns(ref)]
+    pub args: Vec<TemplateArg>,
+}
+
+/// A class of an instantiation: a pattern (primary template definition,
+/// partial specialization, or a class nested in one) with the arguments of
+/// its chain of enclosing templates, outermost first.
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct InstId {
+    #[returns(copy)]
+    pub class: ClassId,
+    #[returns(ref)]
+    pub args: Vec<TemplateArg>,
+}
+
+/// The substitution in effect while lowering inside an instance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Env {
+    pub names: Vec<(String, TemplateArg)>,
+    /// Class scopes of the current instantiation (members found there are substituted).
+    pub scopes: Vec<ScopeIdx>,
+    /// The arguments of the chain (`InstId::args` of its classes).
+    pub args: Vec<TemplateArg>,
+}
+
+impl Env {
+    pub fn get(&self, name: &str) -> Option<&TemplateArg> {
+        self.names.iter().rev().find(|(n, _)| n == name).map(|(_, a)| a)
+    }
+}
+
+thread_local! {
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Runs `f` one instantiation level deeper, or fails past `MAX_DEPTH`.
+pub fn nested<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let d = DEPTH.with(|d| d.get());
+    if d >= MAX_DEPTH {
+        return Err(format!("instantiation depth exceeds {MAX_DEPTH}"));
+    }
+    DEPTH.with(|x| x.set(d + 1));
+    let r = f();
+    DEPTH.with(|x| x.set(d));
+    r
+}
+
+/// The classes of the template chain of a class scope, outermost first, with
+/// their template parameters (None for non-template levels).
+fn chain(db: &dyn SourceDatabase, map: &DefMap, class: ClassId) -> Vec<(ClassId, ScopeIdx, Option<Vec<TemplateParam>>)> {
+    let mut out = Vec::new();
+    let mut cur = map.class_scope.get(&class).copied();
+    while let Some(s) = cur {
+        if !map.templated.contains(&s) {
+            break;
+        }
+        if let ScopeKind::Class(k) = map.scope(s).kind {
+            let tree = item_tree_of(db, k.item(db));
+            let data = &tree.classes[k.idx(db) as usize];
+            let params = data.tparams.clone().filter(|p| !p.is_empty());
+            out.push((k, s, params));
+        }
+        cur = map.scope(s).parent;
+    }
+    out.reverse();
+    out
+}
+
+/// The number of template arguments the classes enclosing `scope` take.
+fn outer_arity(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx) -> usize {
+    match map.scope(scope).kind {
+        ScopeKind::Class(k) if map.templated.contains(&scope) => {
+            chain(db, map, k).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum()
+        }
+        _ => 0,
+    }
+}
+
+/// The environment of an instance.
+pub fn inst_env(db: &dyn SourceDatabase, inst: InstId) -> Result<Env, String> {
+    let map = def_map(db, inst.class(db).tu(db));
+    env_for(db, &map, inst.class(db), inst.args(db))
+}
+
+fn env_for(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[TemplateArg]) -> Result<Env, String> {
+    let mut env = Env { args: args.to_vec(), ..Env::default() };
+    let mut i = 0;
+    for (_, s, params) in chain(db, map, class) {
+        env.scopes.push(s);
+        for p in params.iter().flatten() {
+            let a = args.get(i).ok_or("too few template arguments for the pattern")?;
+            if let Some(n) = &p.name {
+                env.names.push((n.clone(), a.clone()));
+            }
+            i += 1;
+        }
+    }
+    if i != args.len() {
+        return Err("too many template arguments for the pattern".into());
+    }
+    Ok(env)
+}
+
+/// What an `AppId` names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selected {
+    /// An explicit specialization (an ordinary class).
+    Class(ClassId),
+    Inst(InstId),
+}
+
+fn canonical_template(map: &DefMap, c: ClassId) -> ClassId {
+    map.template_def.get(&c).copied().unwrap_or(c)
+}
+
+/// Makes the type `template<written>` (outer levels from `outer`).
+pub fn apply(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, written: &[TemplateArgRef]) -> TyId {
+    let db = cx.db;
+    let template = canonical_template(cx.map, template);
+    match normalize_class_args(cx, template, outer, written) {
+        Ok(args) => {
+            if args.iter().any(is_dependent_arg) {
+                return mk(db, TyKind::Dependent(format!("{}<…>", crate::layout::class_name(db, template))));
+            }
+            mk(db, TyKind::App(AppId::new(db, template, args)))
+        }
+        Err(e) => mk(db, TyKind::Error(e)),
+    }
+}
+
+/// Whether an argument still mentions a pattern's parameters.
+fn is_dependent_arg(a: &TemplateArg) -> bool {
+    matches!(a, TemplateArg::Dependent(_))
+}
+
+/// Normalises the arguments of a class template.
+fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, written: &[TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
+    let db = cx.db;
+    let decls = cx.map.template_decls.get(&template).cloned().unwrap_or_else(|| vec![template]);
+    let mut levels: Vec<(ClassId, Vec<TemplateParam>)> = Vec::new();
+    for d in decls {
+        let tree = item_tree_of(db, d.item(db));
+        if let Some(p) = tree.classes.get(d.idx(db) as usize).and_then(|c| c.tparams.clone()) {
+            levels.push((d, p));
+        }
+    }
+    if levels.is_empty() {
+        return Err("no template parameters".into());
+    }
+    // Defaults: the first declaration that has one for each position.
+    let decl_cx = |d: ClassId| -> (ScopeIdx, crate::ItemId) {
+        (cx.map.parent.get(&DeclKey::Class(d)).copied().unwrap_or(scopes::ROOT), d.item(db))
+    };
+    let outer_env = match cx.map.parent.get(&DeclKey::Class(template)).copied() {
+        Some(s) if outer_arity(db, cx.map, s) > 0 => match cx.map.scope(s).kind {
+            ScopeKind::Class(k) => env_for(db, cx.map, k, &outer)?,
+            _ => Env::default(),
+        },
+        _ => Env::default(),
+    };
+    let params = levels[0].1.clone();
+    let defaults: Vec<Option<(ClassId, usize)>> = (0..params.len())
+        .map(|i| levels.iter().find(|(_, p)| p.get(i).is_some_and(|p| p.default.is_some())).map(|(d, _)| (*d, i)))
+        .collect();
+    let mut own = bind(cx, &params, written, &mut |i, sofar| {
+        let (d, _) = defaults.get(i).copied().flatten()?;
+        let (scope, item) = decl_cx(d);
+        let dparams = &levels.iter().find(|(x, _)| *x == d)?.1;
+        let mut env = outer_env.clone();
+        for (k, a) in sofar.iter().enumerate() {
+            if let Some(n) = dparams.get(k).and_then(|p| p.name.clone()) {
+                env.names.push((n, a.clone()));
+            }
+        }
+        let dcx = LowerCx { db, map: cx.map, item, scope, env: Some(&env) };
+        let p = &dparams[i];
+        Some(lower_arg(dcx, &p.kind, p.default.as_ref()?))
+    })?;
+    let mut args = outer;
+    args.append(&mut own);
+    Ok(args)
+}
+
+/// Binds written arguments (pack expansions expanded) to parameters;
+/// `default(i, args so far)` supplies missing ones.
+fn bind(
+    cx: LowerCx<'_>,
+    params: &[TemplateParam],
+    written: &[TemplateArgRef],
+    default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, String>>,
+) -> Result<Vec<TemplateArg>, String> {
+    // Expand `X...` first: each yields finished arguments.
+    enum W<'a> {
+        Ref(&'a TemplateArgRef),
+        Done(TemplateArg),
+    }
+    let mut ws: Vec<W<'_>> = Vec::new();
+    for w in written {
+        match w {
+            TemplateArgRef::Expansion(x) => {
+                for a in expand(cx, x)? {
+                    ws.push(W::Done(a));
+                }
+            }
+            w => ws.push(W::Ref(w)),
+        }
+    }
+    let mut out: Vec<TemplateArg> = Vec::new();
+    let mut it = ws.into_iter().peekable();
+    for (i, p) in params.iter().enumerate() {
+        if p.pack {
+            let mut elems = Vec::new();
+            for w in it.by_ref() {
+                elems.push(match w {
+                    W::Done(a) => a,
+                    W::Ref(r) => lower_arg(cx, &p.kind, r)?,
+                });
+            }
+            out.push(TemplateArg::Pack(elems));
+            continue;
+        }
+        let a = match it.next() {
+            Some(W::Done(a)) => a,
+            Some(W::Ref(r)) => lower_arg(cx, &p.kind, r)?,
+            None => match default(i, &out) {
+                Some(r) => r?,
+                None => return Err(format!("too few template arguments ({} of {})", out.len(), params.len())),
+            },
+        };
+        out.push(a);
+    }
+    if it.next().is_some() {
+        return Err("too many template arguments".into());
+    }
+    Ok(out)
+}
+
+/// The names used by a written argument that are packs of the environment.
+fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
+    fn path(env: &Env, p: &crate::item_tree::Path, out: &mut Vec<(String, Vec<TemplateArg>)>) {
+        if let Some(first) = p.segments.first() {
+            if let Some(TemplateArg::Pack(v)) = env.get(&first.name) {
+                if !out.iter().any(|(n, _)| *n == first.name) {
+                    out.push((first.name.clone(), v.clone()));
+                }
+            }
+        }
+        for s in &p.segments {
+            for a in s.args.iter().flatten() {
+                if !matches!(a, TemplateArgRef::Expansion(_)) {
+                    packs_in(env, a, out);
+                }
+            }
+        }
+    }
+    fn ty(env: &Env, t: &TypeRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
+        match t {
+            TypeRef::Path(p) => path(env, p, out),
+            TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) | TypeRef::Array(x, _) => ty(env, x, out),
+            TypeRef::MemPtr(p, x) => {
+                path(env, p, out);
+                ty(env, x, out)
+            }
+            TypeRef::Func(f) => {
+                ty(env, &f.ret, out);
+                for p in &f.params {
+                    ty(env, p, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn expr(env: &Env, e: &ConstExpr, out: &mut Vec<(String, Vec<TemplateArg>)>) {
+        match e {
+            ConstExpr::Path(p) => path(env, p, out),
+            ConstExpr::Unary(_, x) | ConstExpr::Cast(_, x) => expr(env, x, out),
+            ConstExpr::Binary(_, a, b) => {
+                expr(env, a, out);
+                expr(env, b, out)
+            }
+            ConstExpr::Cond(a, b, c) => {
+                expr(env, a, out);
+                expr(env, b, out);
+                expr(env, c, out)
+            }
+            ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => ty(env, t, out),
+            ConstExpr::Trait(_, ts) => {
+                for t in ts {
+                    ty(env, t, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    match a {
+        TemplateArgRef::Type(t) => ty(env, t, out),
+        TemplateArgRef::Expr(e) => expr(env, e, out),
+        TemplateArgRef::Expansion(x) => packs_in(env, x, out),
+    }
+}
+
+/// Expands `x...` over the packs of the environment it names.
+fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<TemplateArg>, String> {
+    let Some(env) = cx.env else { return Err("pack expansion outside a template".into()) };
+    let mut packs = Vec::new();
+    packs_in(env, x, &mut packs);
+    let Some(n) = packs.first().map(|(_, v)| v.len()) else {
+        return Ok(vec![TemplateArg::Dependent(format!("{x}..."))]);
+    };
+    if packs.iter().any(|(_, v)| v.len() != n) {
+        return Err("pack expansion over packs of different lengths".into());
+    }
+    // `Ts...` alone: the elements themselves.
+    if let TemplateArgRef::Type(TypeRef::Path(p)) | TemplateArgRef::Expr(ConstExpr::Path(p)) = x {
+        if p.segments.len() == 1 && p.segments[0].args.is_none() && !p.global {
+            if let Some((_, v)) = packs.iter().find(|(name, _)| *name == p.segments[0].name) {
+                return Ok(v.clone());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for i in 0..n {
+        let mut e = env.clone();
+        for (name, v) in &packs {
+            e.names.push((name.clone(), v[i].clone()));
+        }
+        let ecx = LowerCx { env: Some(&e), ..cx };
+        out.push(match x {
+            TemplateArgRef::Type(t) => TemplateArg::Type(ty::canonical(cx.db, ty::lower(ecx, t))),
+            TemplateArgRef::Expr(ex) => value_arg(ecx, ex, None)?,
+            TemplateArgRef::Expansion(_) => return Err("nested pack expansion".into()),
+        });
+    }
+    Ok(out)
+}
+
+/// Lowers one written argument for a parameter of kind `kind`.
+pub fn lower_arg(cx: LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
+    let db = cx.db;
+    match (kind, a) {
+        (TemplateParamKind::Type, TemplateArgRef::Type(t)) => Ok(type_arg(cx, t)),
+        (TemplateParamKind::Type, TemplateArgRef::Expr(ConstExpr::Path(p))) => Ok(type_arg(cx, &TypeRef::Path(p.clone()))),
+        (TemplateParamKind::Type, TemplateArgRef::Expr(e)) => Err(format!("a value ({e:?}) for a type parameter")),
+        (TemplateParamKind::Value(t), TemplateArgRef::Expr(e)) => value_arg(cx, e, Some(t)),
+        (TemplateParamKind::Value(t), TemplateArgRef::Type(TypeRef::Path(p))) => value_arg(cx, &ConstExpr::Path(p.clone()), Some(t)),
+        (TemplateParamKind::Value(_), TemplateArgRef::Type(_)) => Err("a type for a value parameter".into()),
+        (TemplateParamKind::Template, TemplateArgRef::Type(TypeRef::Path(p)) | TemplateArgRef::Expr(ConstExpr::Path(p))) => {
+            if p.segments.len() == 1 {
+                if let Some(a @ TemplateArg::Template(_)) = cx.env.and_then(|e| e.get(&p.segments[0].name)) {
+                    return Ok(a.clone());
+                }
+            }
+            match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Type) {
+                Some(Def::ClassTemplate(c)) => Ok(TemplateArg::Template(TemplateRef::Class(canonical_template(cx.map, c)))),
+                Some(Def::AliasTemplate(t)) => Ok(TemplateArg::Template(TemplateRef::Alias(t))),
+                _ => Err(format!("`{p}` is not a template")),
+            }
+        }
+        (TemplateParamKind::Template, _) => Err("not a template".into()),
+        (_, TemplateArgRef::Expansion(_)) => Err("unexpanded pack".into()),
+    }
+}
+
+fn type_arg(cx: LowerCx<'_>, t: &TypeRef) -> TemplateArg {
+    let db = cx.db;
+    let ty = ty::canonical(db, ty::lower(cx, t));
+    match ty.kind(db) {
+        TyKind::Dependent(s) => TemplateArg::Dependent(s.clone()),
+        _ => TemplateArg::Type(ty),
+    }
+}
+
+/// Evaluates a value argument, converted to the parameter's type.
+fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRef>) -> Result<TemplateArg, String> {
+    let db = cx.db;
+    // A value parameter of a pattern stands for itself.
+    if let ConstExpr::Path(p) = e {
+        if p.segments.len() == 1 && !p.global {
+            if let Some(a @ (TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_))) = cx.env.and_then(|env| env.get(&p.segments[0].name)) {
+                return Ok(a.clone());
+            }
+        }
+    }
+    let ty = param_ty.map(|t| ty::canonical(db, ty::lower(cx, t)));
+    let v = match consteval::eval(&EvalCx::new(cx), e) {
+        Ok(v) => v,
+        Err(err) if cx.env.is_some_and(|env| env.names.iter().any(|(_, a)| matches!(a, TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_)) || has_param(db, a))) => {
+            return Ok(TemplateArg::Dependent(format!("{err}")));
+        }
+        Err(err) => return Err(format!("template argument: {err}")),
+    };
+    let ty = match ty {
+        Some(t) if !matches!(t.kind(db), TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) => t,
+        _ => mk(db, TyKind::Builtin(v.ty)),
+    };
+    let b = value_builtin(db, ty);
+    Ok(TemplateArg::Value(consteval::convert(v.v, b), ty))
+}
+
+fn has_param(db: &dyn SourceDatabase, a: &TemplateArg) -> bool {
+    match a {
+        TemplateArg::Type(t) => matches!(t.kind(db), TyKind::TemplateParam { .. }),
+        TemplateArg::Pack(v) => v.iter().any(|x| has_param(db, x)),
+        TemplateArg::Template(TemplateRef::Param { .. }) => true,
+        _ => false,
+    }
+}
+
+/// The builtin a value of type `t` is stored as.
+pub fn value_builtin(db: &dyn SourceDatabase, t: TyId) -> Builtin {
+    match ty::canonical(db, t).kind(db) {
+        TyKind::Builtin(b) => *b,
+        TyKind::Qualified(i, _) => value_builtin(db, *i),
+        TyKind::Enum(e) => ty::enum_info(db, *e).underlying,
+        _ => Builtin::Long,
+    }
+}
+
+/// Lowers `alias<written>` (an alias template) in `cx`.
+pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) -> TyId {
+    let db = cx.db;
+    let tree = item_tree_of(db, t.item(db));
+    let Some(data) = tree.typedefs.get(t.idx(db) as usize) else { return mk(db, TyKind::Error("no such alias".into())) };
+    let params = data.tparams.clone().unwrap_or_default();
+    let scope = cx.map.parent.get(&DeclKey::Typedef(t)).copied().unwrap_or(scopes::ROOT);
+    // A member alias template of the current instantiation sees its environment.
+    let mut env = match cx.env {
+        Some(e) if e.scopes.contains(&scope) => e.clone(),
+        _ => Env::default(),
+    };
+    let item = t.item(db);
+    let mut defaults = |i: usize, sofar: &[TemplateArg]| -> Option<Result<TemplateArg, String>> {
+        let p = params.get(i)?;
+        let d = p.default.as_ref()?;
+        let mut e = env.clone();
+        for (k, a) in sofar.iter().enumerate() {
+            if let Some(n) = params.get(k).and_then(|p| p.name.clone()) {
+                e.names.push((n, a.clone()));
+            }
+        }
+        Some(lower_arg(LowerCx { db, map: cx.map, item, scope, env: Some(&e) }, &p.kind, d))
+    };
+    let args = match bind(cx, &params, written, &mut defaults) {
+        Ok(a) => a,
+        Err(e) => return mk(db, TyKind::Error(e)),
+    };
+    for (p, a) in params.iter().zip(args) {
+        if let Some(n) = &p.name {
+            env.names.push((n.clone(), a));
+        }
+    }
+    nested(|| Ok(ty::lower(LowerCx { db, map: cx.map, item, scope, env: Some(&env) }, &data.ty))).unwrap_or_else(|e| mk(db, TyKind::Error(e)))
+}
+
+/// The specialization an `AppId` names: an explicit specialization, the
+/// most specialized matching partial specialization, or the primary.
+#[salsa::tracked(returns(clone), cycle_result = select_cycle)]
+pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
+    let template = app.template(db);
+    let map = def_map(db, template.tu(db));
+    let args = app.args(db);
+    let n_outer = map.parent.get(&DeclKey::Class(template)).map_or(0, |s| outer_arity(db, &map, *s));
+    let (outer, own) = args.split_at(n_outer.min(args.len()));
+    let specs = map.specializations.get(&template).cloned().unwrap_or_default();
+    let mut viable: Vec<(ClassId, Vec<TemplateArg>, Vec<TemplateArg>)> = Vec::new();
+    for s in specs {
+        let pat = spec_pattern(db, s);
+        let Ok((nparams, pattern)) = pat.as_ref() else { continue };
+        if *nparams == 0 {
+            if pattern.as_slice() == own {
+                let tree = item_tree_of(db, s.item(db));
+                if tree.classes[s.idx(db) as usize].is_definition {
+                    return Ok(Selected::Class(s));
+                }
+                // Declared, not (yet) defined: a later definition may follow.
+                if let Some(def) = map.specializations.get(&template).into_iter().flatten().find(|k| {
+                    **k != s && spec_pattern(db, **k).as_ref().as_ref().is_ok_and(|(n, p)| *n == 0 && p.as_slice() == own)
+                        && item_tree_of(db, k.item(db)).classes[k.idx(db) as usize].is_definition
+                }) {
+                    return Ok(Selected::Class(*def));
+                }
+                return Err(format!("incomplete explicit specialization {}", crate::layout::class_name(db, s)));
+            }
+            continue;
+        }
+        let Some(deduced) = deduce(db, pattern, own, 1, *nparams) else { continue };
+        // Substitution: the pattern with the deduced arguments must give the
+        // arguments exactly (non-deduced parts, SFINAE in aliases).
+        let mut full = outer.to_vec();
+        full.extend(deduced.iter().cloned());
+        match substituted_pattern(db, &map, s, &full) {
+            Ok(p) if p.as_slice() == own => {}
+            _ => continue,
+        }
+        viable.push((s, pattern.clone(), full));
+    }
+    // Partial specializations need a definition to be chosen… but a
+    // declared one is still chosen (and then incomplete).
+    let pick = match viable.len() {
+        0 => None,
+        1 => Some(0),
+        _ => {
+            let mut best = None;
+            for i in 0..viable.len() {
+                let all = (0..viable.len()).all(|j| {
+                    i == j || (more_specialized(db, &viable[i].1, &viable[j].1, spec_arity(db, viable[j].0)) && !more_specialized(db, &viable[j].1, &viable[i].1, spec_arity(db, viable[i].0)))
+                });
+                if all {
+                    best = Some(i);
+                    break;
+                }
+            }
+            match best {
+                Some(b) => Some(b),
+                None => {
+                    let names: Vec<String> = viable.iter().map(|v| display_pattern(db, v.0)).collect();
+                    return Err(format!("ambiguous partial specializations: {}", names.join(", ")));
+                }
+            }
+        }
+    };
+    if let Some(i) = pick {
+        let (s, _, full) = viable.swap_remove(i);
+        return Ok(Selected::Inst(InstId::new(db, s, full)));
+    }
+    let tree = item_tree_of(db, template.item(db));
+    if !tree.classes[template.idx(db) as usize].is_definition {
+        return Err(format!("incomplete class template {}", crate::layout::class_name(db, template)));
+    }
+    Ok(Selected::Inst(InstId::new(db, template, args.to_vec())))
+}
+
+fn select_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _app: AppId) -> Result<Selected, String> {
+    Err("specialization selection refers to itself".into())
+}
+
+fn spec_arity(db: &dyn SourceDatabase, s: ClassId) -> u32 {
+    spec_pattern(db, s).as_ref().as_ref().map_or(0, |(n, _)| *n)
+}
+
+/// A specialization's arguments (its own level) with its parameters as
+/// placeholders of depth 1, and the number of its parameters.
+#[salsa::tracked(returns(clone))]
+pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
+    let map = def_map(db, s.tu(db));
+    let tree = item_tree_of(db, s.item(db));
+    let data = &tree.classes[s.idx(db) as usize];
+    let params = data.tparams.clone().unwrap_or_default();
+    let mut env = Env::default();
+    for (i, p) in params.iter().enumerate() {
+        let i = i as u32;
+        let a = match p.kind {
+            TemplateParamKind::Type => TemplateArg::Type(mk(db, TyKind::TemplateParam { depth: 1, index: i })),
+            TemplateParamKind::Value(_) => TemplateArg::ValueParam { depth: 1, index: i },
+            TemplateParamKind::Template => TemplateArg::Template(TemplateRef::Param { depth: 1, index: i }),
+        };
+        let a = if p.pack { TemplateArg::Pack(vec![TemplateArg::Dependent(format!("pack:{i}"))]) } else { a };
+        if let Some(n) = &p.name {
+            env.names.push((n.clone(), a));
+        }
+    }
+    Arc::new(pattern_args(db, &map, s, &env).map(|a| (params.len() as u32, a)))
+}
+
+/// The specialization's written arguments lowered in `env`, normalised
+/// against the primary template (own level only).
+fn pattern_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env) -> Result<Vec<TemplateArg>, String> {
+    let tree = item_tree_of(db, s.item(db));
+    let data = &tree.classes[s.idx(db) as usize];
+    let written = data.spec_args.clone().ok_or("specialization without arguments")?;
+    let scope = map.parent.get(&DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
+    let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(env) };
+    let Some(primary) = map.specializations.iter().find(|(_, v)| v.contains(&s)).map(|(k, _)| *k) else {
+        return Err("specialization of an unknown template".into());
+    };
+    let n_outer = outer_arity(db, map, scope);
+    let outer = env.args.get(..n_outer).map(<[TemplateArg]>::to_vec).unwrap_or_default();
+    let mut all = normalize_class_args(cx, primary, outer, &written)?;
+    Ok(all.split_off(n_outer.min(all.len())))
+}
+
+/// The pattern of specialization `s` with its parameters bound to `args`
+/// (outer levels first), for the substitution check.
+fn substituted_pattern(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, args: &[TemplateArg]) -> Result<Vec<TemplateArg>, String> {
+    let tree = item_tree_of(db, s.item(db));
+    let data = &tree.classes[s.idx(db) as usize];
+    let params = data.tparams.clone().unwrap_or_default();
+    let own = &args[args.len() - params.len().min(args.len())..];
+    let mut env = Env { args: args.to_vec(), ..Env::default() };
+    for (p, a) in params.iter().zip(own) {
+        if let Some(n) = &p.name {
+            env.names.push((n.clone(), a.clone()));
+        }
+    }
+    let r = pattern_args(db, map, s, &env)?;
+    if r.iter().any(|a| matches!(a, TemplateArg::Dependent(_))) {
+        return Err("substitution failure".into());
+    }
+    Ok(r)
+}
+
+/// Flattens packs (deduction and comparison see one list).
+fn flat(args: &[TemplateArg]) -> Vec<TemplateArg> {
+    let mut out = Vec::new();
+    for a in args {
+        match a {
+            TemplateArg::Pack(v) => out.extend(flat(v)),
+            a => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+/// Deduces the parameters (placeholders of `depth`) of a pattern from
+/// arguments. Every parameter must be deduced.
+fn deduce(db: &dyn SourceDatabase, pattern: &[TemplateArg], args: &[TemplateArg], depth: u32, n: u32) -> Option<Vec<TemplateArg>> {
+    let mut out: Vec<Option<TemplateArg>> = vec![None; n as usize];
+    // A pack parameter in the pattern is `Pack([Dependent("pack:i")])`: it takes the rest.
+    let mut pi = 0;
+    let mut ai = 0;
+    let fa = flat_keep_pack_marker(pattern);
+    let aa = flat(args);
+    while pi < fa.len() {
+        if let TemplateArg::Dependent(s) = &fa[pi] {
+            if let Some(i) = s.strip_prefix("pack:").and_then(|i| i.parse::<usize>().ok()) {
+                if pi + 1 != fa.len() {
+                    return None;
+                }
+                *out.get_mut(i)? = Some(TemplateArg::Pack(aa[ai.min(aa.len())..].to_vec()));
+                ai = aa.len();
+                pi += 1;
+                continue;
+            }
+        }
+        let a = aa.get(ai)?;
+        if !match_arg(db, &fa[pi], a, depth, &mut out) {
+            return None;
+        }
+        pi += 1;
+        ai += 1;
+    }
+    if ai != aa.len() {
+        return None;
+    }
+    out.into_iter().collect()
+}
+
+fn flat_keep_pack_marker(args: &[TemplateArg]) -> Vec<TemplateArg> {
+    flat(args)
+}
+
+fn bind_slot(out: &mut [Option<TemplateArg>], i: u32, a: TemplateArg) -> bool {
+    let Some(slot) = out.get_mut(i as usize) else { return false };
+    match slot {
+        Some(x) => *x == a,
+        None => {
+            *slot = Some(a);
+            true
+        }
+    }
+}
+
+fn match_arg(db: &dyn SourceDatabase, p: &TemplateArg, a: &TemplateArg, depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+    match (p, a) {
+        (TemplateArg::Dependent(_), _) => true,
+        (TemplateArg::Type(pt), TemplateArg::Type(at)) => match_ty(db, *pt, *at, depth, out),
+        (TemplateArg::ValueParam { depth: d, index }, TemplateArg::Value(..) | TemplateArg::ValueParam { .. }) if *d == depth => {
+            bind_slot(out, *index, a.clone())
+        }
+        (TemplateArg::Value(v, _), TemplateArg::Value(w, _)) => v == w,
+        (TemplateArg::Template(TemplateRef::Param { depth: d, index }), TemplateArg::Template(_)) if *d == depth => {
+            bind_slot(out, *index, a.clone())
+        }
+        (TemplateArg::Pack(ps), TemplateArg::Pack(xs)) => deduce_into(db, ps, xs, depth, out),
+        _ => p == a,
+    }
+}
+
+fn deduce_into(db: &dyn SourceDatabase, ps: &[TemplateArg], xs: &[TemplateArg], depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+    let (fp, fx) = (flat(ps), flat(xs));
+    let mut i = 0;
+    for (k, p) in fp.iter().enumerate() {
+        if let TemplateArg::Dependent(s) = p {
+            if let Some(n) = s.strip_prefix("pack:").and_then(|n| n.parse::<u32>().ok()) {
+                return k + 1 == fp.len() && bind_slot(out, n, TemplateArg::Pack(fx[i.min(fx.len())..].to_vec()));
+            }
+        }
+        let Some(x) = fx.get(i) else { return false };
+        if !match_arg(db, p, x, depth, out) {
+            return false;
+        }
+        i += 1;
+    }
+    i == fx.len()
+}
+
+fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+    if p == a {
+        return true;
+    }
+    match (p.kind(db), a.kind(db)) {
+        (TyKind::TemplateParam { depth: d, index }, _) if *d == depth => bind_slot(out, *index, TemplateArg::Type(a)),
+        (TyKind::Dependent(_), _) => true,
+        (TyKind::Qualified(pi, pcv), TyKind::Qualified(ai, acv)) => {
+            if (pcv.c && !acv.c) || (pcv.v && !acv.v) || (pcv.r && !acv.r) {
+                return false;
+            }
+            let rest = crate::item_tree::Cv { c: acv.c && !pcv.c, v: acv.v && !pcv.v, r: acv.r && !pcv.r };
+            let a2 = if rest.is_empty() { *ai } else { mk(db, TyKind::Qualified(*ai, rest)) };
+            match_ty(db, *pi, a2, depth, out)
+        }
+        (TyKind::Ptr(x), TyKind::Ptr(y)) | (TyKind::LRef(x), TyKind::LRef(y)) | (TyKind::RRef(x), TyKind::RRef(y)) | (TyKind::Complex(x), TyKind::Complex(y)) => {
+            match_ty(db, *x, *y, depth, out)
+        }
+        (TyKind::Array(x, n), TyKind::Array(y, m)) => n == m && match_ty(db, *x, *y, depth, out),
+        (TyKind::MemPtr { class: c1, pointee: p1 }, TyKind::MemPtr { class: c2, pointee: p2 }) => {
+            match_ty(db, *c1, *c2, depth, out) && match_ty(db, *p1, *p2, depth, out)
+        }
+        (TyKind::Func(f), TyKind::Func(g)) => {
+            f.params.len() == g.params.len()
+                && f.variadic == g.variadic
+                && match_ty(db, f.ret, g.ret, depth, out)
+                && f.params.iter().zip(&g.params).all(|(x, y)| match_ty(db, *x, *y, depth, out))
+        }
+        (TyKind::App(x), TyKind::App(y)) => x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out),
+        _ => false,
+    }
+}
+
+/// Whether pattern `p` is at least as specialized as `q`: `q` deduces from
+/// `p` (with `p`'s parameters as unique types).
+fn more_specialized(db: &dyn SourceDatabase, p: &[TemplateArg], q: &[TemplateArg], q_arity: u32) -> bool {
+    let p2: Vec<TemplateArg> = p.iter().map(|a| relabel(db, a)).collect();
+    deduce(db, q, &p2, 1, q_arity).is_some()
+}
+
+/// Placeholders of depth 1 → depth 2 (unique types for partial ordering).
+fn relabel(db: &dyn SourceDatabase, a: &TemplateArg) -> TemplateArg {
+    match a {
+        TemplateArg::Type(t) => TemplateArg::Type(relabel_ty(db, *t)),
+        TemplateArg::ValueParam { depth: 1, index } => TemplateArg::ValueParam { depth: 2, index: *index },
+        TemplateArg::Template(TemplateRef::Param { depth: 1, index }) => TemplateArg::Template(TemplateRef::Param { depth: 2, index: *index }),
+        TemplateArg::Pack(v) => TemplateArg::Pack(v.iter().map(|x| relabel(db, x)).collect()),
+        TemplateArg::Dependent(s) if s.starts_with("pack:") => TemplateArg::Pack(vec![TemplateArg::Dependent(format!("unique{s}"))]),
+        a => a.clone(),
+    }
+}
+
+fn relabel_ty(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    let k = match t.kind(db).clone() {
+        TyKind::TemplateParam { depth: 1, index } => TyKind::TemplateParam { depth: 2, index },
+        TyKind::Ptr(x) => TyKind::Ptr(relabel_ty(db, x)),
+        TyKind::LRef(x) => TyKind::LRef(relabel_ty(db, x)),
+        TyKind::RRef(x) => TyKind::RRef(relabel_ty(db, x)),
+        TyKind::Qualified(x, cv) => TyKind::Qualified(relabel_ty(db, x), cv),
+        TyKind::Array(x, n) => TyKind::Array(relabel_ty(db, x), n),
+        TyKind::App(a) => TyKind::App(AppId::new(db, a.template(db), a.args(db).iter().map(|x| relabel(db, x)).collect::<Vec<_>>())),
+        _ => return t,
+    };
+    mk(db, k)
+}
+
+fn display_pattern(db: &dyn SourceDatabase, s: ClassId) -> String {
+    let tree = item_tree_of(db, s.item(db));
+    let d = &tree.classes[s.idx(db) as usize];
+    let args: Vec<String> = d.spec_args.iter().flatten().map(|a| a.to_string()).collect();
+    format!("{}<{}>", d.name.clone().unwrap_or_default(), args.join(", "))
+}
+
+/// Resolves a type path that involves templates or the environment (template
+/// parameters, template-ids, members of specializations).
+pub fn lower_path(cx: LowerCx<'_>, p: &crate::item_tree::Path) -> TyId {
+    match resolve(cx, p, Ns::Type) {
+        Ok(Resolved::Ty(t)) => t,
+        Ok(Resolved::Def(d, env, scope)) => def_to_ty(cx, d, env.as_ref(), scope, None),
+        Ok(Resolved::Value(_)) => mk(cx.db, TyKind::Error(format!("`{p}` is a value"))),
+        Err(e) => mk(cx.db, e),
+    }
+}
+
+/// What a path resolves to.
+pub enum Resolved {
+    Ty(TyId),
+    /// A declaration, with the environment of the instance it was found in
+    /// (None: not in an instance) and the scope lookup started from.
+    Def(Def, Option<Env>, ScopeIdx),
+    Value(TemplateArg),
+}
+
+fn dependent(s: String) -> TyKind {
+    TyKind::Dependent(s)
+}
+
+/// Resolves `p`. Errors are `TyKind`s to build.
+pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Resolved, TyKind> {
+    let db = cx.db;
+    let map = cx.map;
+    let (first, rest) = p.segments.split_first().ok_or_else(|| TyKind::Error("empty path".into()))?;
+    let last_ns = |i: usize| if i + 1 == p.segments.len() { ns } else { Ns::Scope };
+    // The first segment: a template parameter, or ordinary lookup.
+    let mut cur: Resolved = 'first: {
+        if !p.global {
+            if let Some(a) = cx.env.and_then(|e| e.get(&first.name)) {
+                break 'first match (a, &first.args) {
+                    (TemplateArg::Type(t), None) => Resolved::Ty(*t),
+                    (TemplateArg::Template(TemplateRef::Class(c)), Some(args)) => Resolved::Ty(apply(cx, *c, Vec::new(), args)),
+                    (TemplateArg::Template(TemplateRef::Alias(t)), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
+                    (TemplateArg::Dependent(s), _) => return Err(dependent(s.clone())),
+                    (TemplateArg::Template(TemplateRef::Param { .. }), _) => return Err(dependent(p.to_string())),
+                    (a @ (TemplateArg::Value(..) | TemplateArg::ValueParam { .. }), None) => Resolved::Value(a.clone()),
+                    (TemplateArg::Pack(_), _) => return Err(TyKind::Error(format!("unexpanded pack `{}`", first.name))),
+                    _ => return Err(TyKind::Error(format!("bad use of template parameter `{}`", first.name))),
+                };
+            }
+        }
+        let want = if first.args.is_some() { Ns::Type } else { last_ns(0) };
+        let d = if p.global {
+            scopes::lookup_member(db, map, scopes::ROOT, &first.name, want)
+        } else {
+            scopes::lookup(db, map, cx.scope, &first.name, want)
+        };
+        let Some(d) = d else { return Err(TyKind::Error(format!("unresolved type `{p}`"))) };
+        match (&d, &first.args) {
+            (_, None) => Resolved::Def(d, cx.env.cloned(), cx.scope),
+            (Def::ClassTemplate(c), Some(args)) => {
+                let outer = outer_args_for(cx, *c);
+                Resolved::Ty(apply(cx, *c, outer, args))
+            }
+            (Def::AliasTemplate(t), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
+            _ => return Err(TyKind::Error(format!("`{}` is not a template", first.name))),
+        }
+    };
+    for (i, seg) in rest.iter().enumerate() {
+        let want = if seg.args.is_some() { Ns::Type } else { last_ns(i + 1) };
+        // A class or typedef that is (or names) a specialization: go through its type.
+        if let Resolved::Def(d, env, from) = &cur {
+            let conv = match d {
+                Def::ClassTemplate(c) if seg.args.is_none() || true => {
+                    let cs = map.class_scope.get(c).copied();
+                    env.as_ref().is_some_and(|e| cs.is_some_and(|s| e.scopes.contains(&s)))
+                }
+                Def::Class(_) => env.is_some(),
+                Def::Typedef(_) => true,
+                _ => false,
+            };
+            if conv {
+                let t = ty::canonical(db, def_to_ty(cx, d.clone(), env.as_ref(), *from, None));
+                if matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_) | TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) {
+                    cur = Resolved::Ty(t);
+                }
+            }
+        }
+        // Find the member in what we have so far.
+        let (d, env, scope) = match cur {
+            Resolved::Ty(t) => {
+                let t = ty::canonical(db, t);
+                match t.kind(db) {
+                    TyKind::App(_) | TyKind::Inst(_) => {
+                        let inst = match class_of(db, t) {
+                            Ok(x) => x,
+                            Err(e) => return Err(TyKind::Error(e)),
+                        };
+                        match member_of(db, inst, &seg.name, want, 0) {
+                            Some((d, env, scope)) => (d, env, scope),
+                            None => return Err(TyKind::Error(format!("no member `{}` in {}", seg.name, ty::display(db, t)))),
+                        }
+                    }
+                    TyKind::Class(c) => {
+                        let Some(&s) = map.class_scope.get(&map.class_definition(*c)) else {
+                            return Err(TyKind::Error(format!("incomplete {}", ty::display(db, t))));
+                        };
+                        match scopes::lookup_member(db, map, s, &seg.name, want) {
+                            Some(d) => (d, None, s),
+                            None => return Err(TyKind::Error(format!("no member `{}` in {}", seg.name, ty::display(db, t)))),
+                        }
+                    }
+                    TyKind::Enum(e) => {
+                        let Some(&s) = map.enum_scope.get(e) else { return Err(TyKind::Error("enum".into())) };
+                        match scopes::lookup_member(db, map, s, &seg.name, want) {
+                            Some(d) => (d, None, s),
+                            None => return Err(TyKind::Error(format!("no enumerator `{}`", seg.name))),
+                        }
+                    }
+                    TyKind::Dependent(s) => return Err(dependent(format!("{s}::{}", seg.name))),
+                    TyKind::TemplateParam { .. } => return Err(dependent(p.to_string())),
+                    TyKind::Error(e) => return Err(TyKind::Error(e.clone())),
+                    _ => return Err(TyKind::Error(format!("`{}` is not a class", ty::display(db, t)))),
+                }
+            }
+            Resolved::Def(d, env, _from) => {
+                let Some(s) = scopes::scope_of(db, map, &d) else {
+                    return Err(TyKind::Error(format!("`{}` is not a scope", p)));
+                };
+                match scopes::lookup_member(db, map, s, &seg.name, want) {
+                    Some(d2) => (d2, env.filter(|e| e.scopes.contains(&s)), s),
+                    None => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                }
+            }
+            Resolved::Value(_) => return Err(TyKind::Error(format!("`{p}`: a value has no members"))),
+        };
+        let _ = scope;
+        cur = match (&d, &seg.args) {
+            (_, None) => Resolved::Def(d, env, scope),
+            (Def::ClassTemplate(c), Some(args)) => {
+                let ecx = LowerCx { env: env.as_ref().or(cx.env), ..cx };
+                let outer = match &env {
+                    Some(e) => e.args.get(..outer_arity(db, map, map.parent.get(&DeclKey::Class(*c)).copied().unwrap_or(scopes::ROOT))).map(<[_]>::to_vec).unwrap_or_default(),
+                    None => Vec::new(),
+                };
+                let _ = ecx;
+                Resolved::Ty(apply(cx, *c, outer, args))
+            }
+            (Def::AliasTemplate(t), Some(args)) => {
+                // Written arguments are lowered where they are written (cx);
+                // the alias sees the instance's environment.
+                Resolved::Ty(apply_alias_in(cx, *t, args, env.as_ref()))
+            }
+            _ => return Err(TyKind::Error(format!("`{}` is not a template", seg.name))),
+        };
+    }
+    Ok(cur)
+}
+
+fn apply_alias_in(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef], inst_env: Option<&Env>) -> TyId {
+    // Lower the written arguments here, then let the alias see the instance.
+    match inst_env {
+        None => apply_alias(cx, t, written),
+        Some(ie) => {
+            let db = cx.db;
+            let tree = item_tree_of(db, t.item(db));
+            let params = tree.typedefs.get(t.idx(db) as usize).and_then(|d| d.tparams.clone()).unwrap_or_default();
+            let args = match bind(cx, &params, written, &mut |_, _| None) {
+                Ok(a) => a,
+                Err(e) => return mk(db, TyKind::Error(e)),
+            };
+            let mut env = ie.clone();
+            let mut refs = Vec::new();
+            for (k, a) in args.into_iter().enumerate() {
+                let name = format!("__arg{k}");
+                env.names.push((name.clone(), a));
+                refs.push(TemplateArgRef::Type(TypeRef::Path(crate::item_tree::Path::single(&name))));
+            }
+            // Bound through names: kinds are re-read from the parameters.
+            let refs: Vec<TemplateArgRef> = refs
+                .into_iter()
+                .zip(&params)
+                .map(|(r, p)| match (&p.kind, r) {
+                    (TemplateParamKind::Value(_), TemplateArgRef::Type(TypeRef::Path(x))) => TemplateArgRef::Expr(ConstExpr::Path(x)),
+                    (_, r) => r,
+                })
+                .collect();
+            apply_alias(LowerCx { env: Some(&env), ..cx }, t, &refs)
+        }
+    }
+}
+
+/// The outer arguments for a class template found by lookup from `cx`: those
+/// of the current instantiation when it is a member of it.
+fn outer_args_for(cx: LowerCx<'_>, c: ClassId) -> Vec<TemplateArg> {
+    let Some(env) = cx.env else { return Vec::new() };
+    let parent = cx.map.parent.get(&DeclKey::Class(c)).copied().unwrap_or(scopes::ROOT);
+    if env.scopes.contains(&parent) {
+        let n = outer_arity(cx.db, cx.map, parent);
+        return env.args.get(..n).map(<[_]>::to_vec).unwrap_or_default();
+    }
+    Vec::new()
+}
+
+/// The type a declaration found by lookup denotes, substituting members of
+/// the instance `env` describes.
+pub fn def_to_ty(cx: LowerCx<'_>, d: Def, env: Option<&Env>, _from: ScopeIdx, _args: Option<&[TemplateArgRef]>) -> TyId {
+    let db = cx.db;
+    let map = cx.map;
+    let in_env = |s: Option<ScopeIdx>| -> bool { s.is_some_and(|s| env.is_some_and(|e| e.scopes.contains(&s))) };
+    let k = match d {
+        Def::Class(c) => {
+            let c = map.class_definition(c);
+            let parent = map.parent.get(&DeclKey::Class(c)).copied();
+            if in_env(parent) {
+                let env = env.expect("in env");
+                let n = parent.map_or(0, |p| outer_arity(db, map, p));
+                TyKind::Inst(InstId::new(db, c, env.args.get(..n).map(<[_]>::to_vec).unwrap_or_default()))
+            } else if parent.is_some_and(|p| map.templated.contains(&p)) {
+                TyKind::Dependent(crate::layout::class_name(db, c))
+            } else {
+                TyKind::Class(c)
+            }
+        }
+        Def::Typedef(td) => {
+            let parent = map.parent.get(&DeclKey::Typedef(td)).copied();
+            if in_env(parent) {
+                let tree = item_tree_of(db, td.item(db));
+                let Some(data) = tree.typedefs.get(td.idx(db) as usize) else { return mk(db, TyKind::Error("typedef".into())) };
+                let scope = parent.expect("in env");
+                let tcx = LowerCx { db, map, item: td.item(db), scope, env };
+                return nested(|| Ok(ty::lower(tcx, &data.ty))).unwrap_or_else(|e| mk(db, TyKind::Error(e)));
+            } else if parent.is_some_and(|p| map.templated.contains(&p)) {
+                TyKind::Dependent(format!("member typedef of a template"))
+            } else {
+                TyKind::Typedef(td)
+            }
+        }
+        Def::Enum(e) => TyKind::Enum(e),
+        Def::ClassTemplate(c) => {
+            // The injected-class-name: the current instantiation.
+            let cs = map.class_scope.get(&c).copied();
+            match (env, cs) {
+                (Some(e), Some(s)) if e.scopes.contains(&s) => {
+                    let n = chain(db, map, c).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum::<usize>();
+                    let args = e.args.get(..n).map(<[_]>::to_vec).unwrap_or_default();
+                    TyKind::App(AppId::new(db, canonical_template(map, c), args))
+                }
+                _ => TyKind::Error(format!("template `{}` used without arguments", crate::layout::class_name(db, c))),
+            }
+        }
+        Def::AliasTemplate(_) | Def::Template => TyKind::Error("template used without arguments".into()),
+        _ => TyKind::Error("not a type".into()),
+    };
+    mk(db, k)
+}
+
+/// The class a (canonical) App or Inst type denotes.
+pub fn class_of(db: &dyn SourceDatabase, t: TyId) -> Result<ClassRefT, String> {
+    match t.kind(db) {
+        TyKind::App(a) => match select(db, *a)? {
+            Selected::Class(c) => Ok(ClassRefT::Class(c)),
+            Selected::Inst(i) => Ok(ClassRefT::Inst(i)),
+        },
+        TyKind::Inst(i) => Ok(ClassRefT::Inst(*i)),
+        TyKind::Class(c) => Ok(ClassRefT::Class(*c)),
+        _ => Err("not a class".into()),
+    }
+}
+
+pub use crate::layout::ClassRef as ClassRefT;
+
+/// Looks `name` up as a member of a class (instance or not): its own scope,
+/// then its bases (instantiated). Returns the declaration, the environment
+/// it is to be read in and its scope.
+pub fn member_of(db: &dyn SourceDatabase, c: ClassRefT, name: &str, ns: Ns, depth: u32) -> Option<(Def, Option<Env>, ScopeIdx)> {
+    if depth > 32 {
+        return None;
+    }
+    let (class, env) = match c {
+        ClassRefT::Class(k) => (k, None),
+        ClassRefT::Inst(i) => (i.class(db), Some(inst_env(db, i).ok()?)),
+    };
+    let map = def_map(db, class.tu(db));
+    let class = map.class_definition(class);
+    let s = *map.class_scope.get(&class)?;
+    if let Some(v) = map.scope(s).names.get(name) {
+        let d = v
+            .iter()
+            .find(|d| match ns {
+                Ns::Value => matches!(d, Def::Var(_) | Def::Enumerator(..) | Def::Value),
+                _ => matches!(d, Def::Class(_) | Def::Typedef(_) | Def::Enum(_) | Def::ClassTemplate(_) | Def::AliasTemplate(_) | Def::Var(_) | Def::Enumerator(..)),
+            })
+            .or_else(|| v.first())
+            .cloned();
+        if let Some(d) = d {
+            let d = match d {
+                Def::UsingDecl(from, p) => {
+                    // `using Base::type;`: resolve in the instance.
+                    let cx = LowerCx { db, map: &map, item: class.item(db), scope: from, env: env.as_ref() };
+                    match resolve(cx, &p, ns) {
+                        Ok(Resolved::Def(d, e, sc)) => return Some((d, e, sc)),
+                        _ => return None,
+                    }
+                }
+                d => d,
+            };
+            return Some((d, env, s));
+        }
+    }
+    // Enumerators of unscoped enums are in the class scope already; bases next.
+    for b in class_bases_of(db, c).iter() {
+        if let Some(bc) = b.class {
+            if let Some(r) = member_of(db, bc, name, ns, depth + 1) {
+                return Some(r);
+            }
+        }
+    }
+    None
+}
+
+/// The bases of a class or an instance.
+pub fn class_bases_of(db: &dyn SourceDatabase, c: ClassRefT) -> Arc<Vec<ty::BaseInfo>> {
+    match c {
+        ClassRefT::Class(k) => ty::class_bases(db, k),
+        ClassRefT::Inst(i) => inst_bases(db, i),
+    }
+}
+
+/// The bases of an instance, substituted (pack expansions expanded).
+#[salsa::tracked(returns(clone), cycle_result = inst_bases_cycle)]
+pub fn inst_bases(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
+    let class = i.class(db);
+    let map = def_map(db, class.tu(db));
+    let tree = item_tree_of(db, class.item(db));
+    let Some(data) = tree.classes.get(class.idx(db) as usize) else { return Arc::new(Vec::new()) };
+    let env = match inst_env(db, i) {
+        Ok(e) => e,
+        Err(e) => return Arc::new(vec![ty::BaseInfo { class: None, ty: None, is_virtual: false, access: crate::item_tree::Access::Public, error: Some(e) }]),
+    };
+    // Bases are looked up from inside the class (they may name members of the enclosing instance).
+    let scope = map.parent.get(&DeclKey::Class(class)).copied().unwrap_or(scopes::ROOT);
+    let scope = map.class_scope.get(&class).copied().unwrap_or(scope);
+    let mut out = Vec::new();
+    for b in &data.bases {
+        let mut tys = Vec::new();
+        if b.pack {
+            let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
+            match expand(cx, &TemplateArgRef::Type(TypeRef::Path(b.path.clone()))) {
+                Ok(v) => {
+                    for a in v {
+                        match a {
+                            TemplateArg::Type(t) => tys.push(t),
+                            _ => tys.push(mk(db, TyKind::Error("pack base is not a type".into()))),
+                        }
+                    }
+                }
+                Err(e) => tys.push(mk(db, TyKind::Error(e))),
+            }
+        } else {
+            let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
+            tys.push(ty::canonical(db, ty::lower(cx, &TypeRef::Path(b.path.clone()))));
+        }
+        for t in tys {
+            out.push(ty::base_info(db, t, ClassRefT::Inst(i), b.is_virtual, b.access));
+        }
+    }
+    Arc::new(out)
+}
+
+fn inst_bases_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _i: InstId) -> Arc<Vec<ty::BaseInfo>> {
+    Arc::new(Vec::new())
+}
+
+/// The value of a member (static constexpr variable or enumerator) of an
+/// instance, or a variable/enumerator of the current instantiation.
+pub fn member_value(cx: LowerCx<'_>, d: &Def, env: Option<&Env>) -> Result<consteval::Value, consteval::ConstError> {
+    let db = cx.db;
+    let map = cx.map;
+    match d {
+        Def::Var(v) => {
+            let parent = map.parent.get(&DeclKey::Var(*v)).copied().unwrap_or(scopes::ROOT);
+            let in_env = env.is_some_and(|e| e.scopes.contains(&parent));
+            if !in_env {
+                return consteval::var_value(db, *v);
+            }
+            let tree = item_tree_of(db, v.item(db));
+            let data = tree.vars.get(v.idx(db) as usize).ok_or(consteval::ConstError::Cycle)?;
+            let (true, Some(init)) = (data.is_const, &data.init) else {
+                return Err(consteval::ConstError::NotConstant(data.name.clone()));
+            };
+            let vcx = LowerCx { db, map, item: v.item(db), scope: parent, env };
+            let val = nested(|| consteval::eval(&EvalCx::new(vcx), init).map_err(|e| e.to_string()))
+                .map_err(consteval::ConstError::Unsupported)?;
+            let t = ty::canonical(db, ty::lower(vcx, &data.ty));
+            let b = match t.kind(db) {
+                TyKind::Builtin(_) | TyKind::Qualified(..) | TyKind::Enum(_) => value_builtin(db, t),
+                _ => val.ty,
+            };
+            Ok(consteval::Value { v: consteval::convert(val.v, b), ty: b })
+        }
+        Def::Enumerator(e, k) => {
+            let es = map.enum_scope.get(e).copied().and_then(|s| map.scope(s).parent).unwrap_or(scopes::ROOT);
+            let in_env = env.is_some_and(|x| x.scopes.contains(&es));
+            if !in_env {
+                let info = ty::enum_info(db, *e);
+                return match info.values.get(*k as usize) {
+                    Some(Ok(v)) => Ok(consteval::Value { v: *v, ty: info.underlying }),
+                    Some(Err(e)) => Err(e.clone()),
+                    None => Err(consteval::ConstError::Cycle),
+                };
+            }
+            let tree = item_tree_of(db, e.item(db));
+            let data = tree.enums.get(e.idx(db) as usize).ok_or(consteval::ConstError::Cycle)?;
+            let ecx = LowerCx { db, map, item: e.item(db), scope: es, env };
+            let mut next = 0i128;
+            for (i, (_, init)) in data.enumerators.iter().enumerate() {
+                let v = match init {
+                    Some(x) => consteval::eval(&EvalCx::new(ecx), x)?.v,
+                    None => next,
+                };
+                if i == *k as usize {
+                    return Ok(consteval::Value { v, ty: Builtin::Int });
+                }
+                next = v + 1;
+            }
+            Err(consteval::ConstError::Cycle)
+        }
+        _ => Err(consteval::ConstError::NotConstant("not a constant".into())),
+    }
+}
+
+/// Whether class `c` is a template pattern or declared inside one.
+pub fn is_templated(db: &dyn SourceDatabase, map: &DefMap, c: ClassId) -> bool {
+    let tree = item_tree_of(db, c.item(db));
+    let data = &tree.classes[c.idx(db) as usize];
+    match data.template {
+        TemplateKind::Primary => return true,
+        TemplateKind::Specialization if data.tparams.as_ref().is_some_and(|p| !p.is_empty()) => return true,
+        _ => {}
+    }
+    map.parent.get(&DeclKey::Class(c)).is_some_and(|p| map.templated.contains(p))
+}
+
+/// A readable spelling of an argument list.
+pub fn display_args(db: &dyn SourceDatabase, args: &[TemplateArg]) -> String {
+    let parts: Vec<String> = flat(args).iter().map(|a| display_arg(db, a)).collect();
+    parts.join(", ")
+}
+
+fn display_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> String {
+    match a {
+        TemplateArg::Type(t) => ty::display(db, *t),
+        TemplateArg::Value(v, t) => match ty::canonical(db, *t).kind(db) {
+            TyKind::Builtin(Builtin::Bool) => (if *v != 0 { "true" } else { "false" }).to_string(),
+            _ => v.to_string(),
+        },
+        TemplateArg::Template(TemplateRef::Class(c)) => crate::layout::class_name(db, *c),
+        TemplateArg::Template(TemplateRef::Alias(t)) => {
+            let tree = item_tree_of(db, t.item(db));
+            tree.typedefs.get(t.idx(db) as usize).map(|d| d.name.clone()).unwrap_or_default()
+        }
+        TemplateArg::Template(TemplateRef::Param { depth, index }) | TemplateArg::ValueParam { depth, index } => format!("P{depth}_{index}"),
+        TemplateArg::Pack(v) => display_args(db, v),
+        TemplateArg::Dependent(s) => s.clone(),
+    }
+}
+
+/// The display name of an instance: the pattern's qualified name with the
+/// arguments of each template level (`std::pair<int, double>`,
+/// `A<int>::B`).
+pub fn inst_name(db: &dyn SourceDatabase, i: InstId) -> String {
+    level_names(db, i, &|db, a| display_arg(db, a), &|db, c| Some(crate::layout::class_name(db, c)))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// Builds a name level by level; `arg` spells an argument, `base` the
+/// outermost templated class's qualified name.
+fn level_names(
+    db: &dyn SourceDatabase,
+    i: InstId,
+    arg: &dyn Fn(&dyn SourceDatabase, &TemplateArg) -> String,
+    base: &dyn Fn(&dyn SourceDatabase, ClassId) -> Option<String>,
+) -> Option<String> {
+    let class = i.class(db);
+    let map = def_map(db, class.tu(db));
+    let args = i.args(db);
+    let ch = chain(db, &map, class);
+    let mut out = String::new();
+    let mut k = 0;
+    for (n, (c, _, params)) in ch.iter().enumerate() {
+        let tree = item_tree_of(db, c.item(db));
+        let data = &tree.classes[c.idx(db) as usize];
+        if n == 0 {
+            // The enclosing namespaces, with the name: the primary template's.
+            let named = match data.template {
+                TemplateKind::Specialization => map.specializations.iter().find(|(_, v)| v.contains(c)).map(|(p, _)| *p)?,
+                _ => *c,
+            };
+            out.push_str(&base(db, named)?);
+        } else {
+            out.push_str("::");
+            out.push_str(data.name.as_deref()?);
+        }
+        let np = params.as_ref().map_or(0, Vec::len);
+        let level_args = args.get(k..k + np)?.to_vec();
+        k += np;
+        let shown: Vec<TemplateArg> = if data.template == TemplateKind::Specialization && params.is_some() {
+            // A partial specialization: the arguments it matched.
+            let env = env_for(db, &map, *c, args.get(..k)?).ok()?;
+            pattern_args(db, &map, *c, &env).ok()?
+        } else {
+            level_args
+        };
+        if params.is_some() {
+            let parts: Vec<String> = flat(&shown).iter().map(|a| arg(db, a)).collect();
+            let s = parts.join(", ");
+            out.push('<');
+            out.push_str(&s);
+            if s.ends_with('>') {
+                out.push(' ');
+            }
+            out.push('>');
+        }
+    }
+    Some(out)
+}
+
+/// How C++ code after the unit names a type (`::std::pair<int, double>`), or None.
+pub fn cxx_type(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
+    Some(match t.kind(db) {
+        TyKind::Builtin(b) => ty::builtin_name(*b).to_string(),
+        TyKind::Ptr(x) => match x.kind(db) {
+            TyKind::Func(_) | TyKind::Array(..) => return None,
+            _ => format!("{}*", cxx_type(db, *x)?),
+        },
+        TyKind::LRef(x) => format!("{}&", cxx_type(db, *x)?),
+        TyKind::RRef(x) => format!("{}&&", cxx_type(db, *x)?),
+        TyKind::Qualified(x, cv) => {
+            let mut s = cxx_type(db, *x)?;
+            if matches!(x.kind(db), TyKind::Array(..) | TyKind::Func(_)) {
+                return None;
+            }
+            if cv.c {
+                s.push_str(" const");
+            }
+            if cv.v {
+                s.push_str(" volatile");
+            }
+            s
+        }
+        TyKind::Class(c) => {
+            let s = crate::layout::cxx_spelling(db, *c)?;
+            s
+        }
+        TyKind::App(a) => match select(db, *a).ok()? {
+            Selected::Class(_) | Selected::Inst(_) => {
+                let template = a.template(db);
+                let name = class_path(db, template)?;
+                let parts: Option<Vec<String>> = flat(a.args(db)).iter().map(|x| cxx_arg(db, x)).collect();
+                let s = parts?.join(", ");
+                if s.ends_with('>') { format!("{name}<{s} >") } else { format!("{name}<{s}>") }
+            }
+        },
+        TyKind::Inst(i) => level_names(db, *i, &|db, a| cxx_arg(db, a).unwrap_or_else(|| "?".into()), &|db, c| class_path(db, c))
+            .filter(|s| !s.contains('?'))?,
+        TyKind::Enum(e) => {
+            let map = def_map(db, e.item(db).tu(db));
+            let tree = item_tree_of(db, e.item(db));
+            let name = tree.enums.get(e.idx(db) as usize)?.name.clone()?;
+            let parent = map.parent.get(&DeclKey::Enum(*e)).copied()?;
+            format!("{}::{name}", scope_path(db, &map, parent)?)
+        }
+        _ => return None,
+    })
+}
+
+fn cxx_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> Option<String> {
+    Some(match a {
+        TemplateArg::Type(t) => cxx_type(db, *t)?,
+        TemplateArg::Value(v, t) => {
+            let t = ty::canonical(db, *t);
+            match t.kind(db) {
+                TyKind::Builtin(Builtin::Bool) => (if *v != 0 { "true" } else { "false" }).to_string(),
+                TyKind::Builtin(b) => format!("(({}){v})", ty::builtin_name(*b)),
+                TyKind::Enum(_) => format!("(({}){v})", cxx_type(db, t)?),
+                _ => return None,
+            }
+        }
+        TemplateArg::Template(TemplateRef::Class(c)) => class_path(db, *c)?,
+        _ => return None,
+    })
+}
+
+/// `::ns::Name` of a class template or class (no elaboration).
+fn class_path(db: &dyn SourceDatabase, c: ClassId) -> Option<String> {
+    let map = def_map(db, c.tu(db));
+    let tree = item_tree_of(db, c.item(db));
+    let data = tree.classes.get(c.idx(db) as usize)?;
+    if data.access != crate::item_tree::Access::Public || data.qualifier.is_some() {
+        return None;
+    }
+    let name = data.name.clone()?;
+    let parent = map.parent.get(&DeclKey::Class(c)).copied()?;
+    Some(format!("{}::{name}", scope_path(db, &map, parent)?))
+}
+
+/// `::a::b` for a namespace scope (empty for the global one); None for
+/// anonymous namespaces and class scopes.
+fn scope_path(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut cur = Some(s);
+    while let Some(c) = cur {
+        let scope = map.scope(c);
+        match &scope.kind {
+            ScopeKind::Root => break,
+            ScopeKind::Namespace { name: Some(n), .. } => parts.push(n.clone()),
+            ScopeKind::Class(k) if !map.templated.contains(&c) => {
+                let t = item_tree_of(db, k.item(db));
+                let d = &t.classes[k.idx(db) as usize];
+                if d.access != crate::item_tree::Access::Public || d.qualifier.is_some() {
+                    return None;
+                }
+                parts.push(d.name.clone()?);
+            }
+            _ => return None,
+        }
+        cur = scope.parent;
+    }
+    parts.reverse();
+    Some(parts.iter().map(|p| format!("::{p}")).collect())
+}
+
+/// A type trait builtin on types (spec 50 §1).
+pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<bool, String> {
+    let class = |t: TyId| -> Option<ClassRefT> {
+        let t = ty::canonical(db, t);
+        let t = match t.kind(db) {
+            TyKind::Qualified(x, _) => *x,
+            _ => t,
+        };
+        class_of(db, t).ok()
+    };
+    let key = |c: ClassRefT| -> Option<crate::item_tree::ClassKey> {
+        let k = match c {
+            ClassRefT::Class(k) => k,
+            ClassRefT::Inst(i) => i.class(db),
+        };
+        Some(item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize)?.key)
+    };
+    let t0 = *tys.first().ok_or("trait without a type")?;
+    let c0 = ty::canonical(db, t0);
+    Ok(match name {
+        "is_same" => {
+            let t1 = *tys.get(1).ok_or("is_same needs two types")?;
+            c0 == ty::canonical(db, t1)
+        }
+        "is_class" => class(t0).and_then(key).is_some_and(|k| k != crate::item_tree::ClassKey::Union),
+        "is_union" => class(t0).and_then(key) == Some(crate::item_tree::ClassKey::Union),
+        "is_enum" => matches!(c0.kind(db), TyKind::Enum(_)),
+        "is_empty" => match class(t0) {
+            Some(c) => crate::layout::layout_ref(db, c).map_err(|e| e.to_string())?.empty,
+            None => false,
+        },
+        "is_polymorphic" => match class(t0) {
+            Some(c) => crate::layout::layout_ref(db, c).map_err(|e| e.to_string())?.dynamic,
+            None => false,
+        },
+        "is_final" => match class(t0) {
+            Some(c) => {
+                let k = match c {
+                    ClassRefT::Class(k) => k,
+                    ClassRefT::Inst(i) => i.class(db),
+                };
+                item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).is_some_and(|d| d.is_final)
+            }
+            None => false,
+        },
+        _ => return Err(format!("type trait __{name} not evaluated")),
+    })
+}
+
+/// `sizeof...(name)` in an environment.
+pub fn sizeof_pack(env: Option<&Env>, name: &str) -> Option<usize> {
+    match env?.get(name)? {
+        TemplateArg::Pack(v) => Some(v.len()),
+        _ => None,
+    }
+}
+
+/// The specializations the complete classes of a unit need (as members,
+/// bases, array elements; transitively), in the order they are reached.
+pub fn needed_specializations(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> Vec<TyId> {
+    let map = def_map(db, tu);
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    let mut todo: Vec<ClassRefT> = map.classes.iter().map(|c| ClassRefT::Class(*c)).collect();
+    todo.reverse();
+    let mut visit = |t: TyId, todo: &mut Vec<ClassRefT>, out: &mut Vec<TyId>| {
+        let mut t = ty::canonical(db, t);
+        loop {
+            match t.kind(db) {
+                TyKind::Array(e, _) | TyKind::Qualified(e, _) => t = *e,
+                _ => break,
+            }
+        }
+        if matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_)) && seen.insert(t) {
+            out.push(t);
+            if let Ok(c) = class_of(db, t) {
+                todo.push(c);
+            }
+        }
+    };
+    let mut n = 0;
+    while let Some(c) = todo.pop() {
+        n += 1;
+        if n > 100_000 {
+            break;
+        }
+        let Ok(l) = crate::layout::layout_ref(db, c) else { continue };
+        let mut tys: Vec<TyId> = l.fields.iter().map(|f| f.ty).collect();
+        tys.extend(l.bases.iter().filter_map(|b| b.ty));
+        for t in tys.into_iter().rev() {
+            visit(t, &mut todo, &mut out);
+        }
+    }
+    out
+}
