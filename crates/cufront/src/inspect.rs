@@ -15,11 +15,13 @@ pub struct InspectArgs {
 #[derive(clap::Subcommand)]
 enum What {
     /// Print size, alignment and member/base offsets of every complete,
-    /// non-template class of the unit (or of TYPE, a qualified name).
+    /// non-template class of the unit and of the class template
+    /// specializations they need (or of TYPE, a qualified name or a
+    /// template-id such as `std::pair<int, double>`).
     Layout {
         /// The preprocessed file (`.ii`).
         file: std::path::PathBuf,
-        /// A qualified class name (`ns::S`, or a typedef name).
+        /// A qualified class name (`ns::S`, a typedef name, or a template-id).
         r#type: Option<String>,
         /// Read the unit as C++20 (C++20 keywords).
         #[arg(long)]
@@ -52,16 +54,29 @@ fn layout(file: &std::path::Path, ty: Option<&str>, cxx20: bool, all: bool) -> E
     match ty {
         Some(name) => match cufront_hir::find_class(&db, tu, name) {
             Some(c) => out.push_str(&cufront_hir::layout::render(&db, c)),
-            None => {
-                eprintln!("cufront: no class `{name}` in {}", file.display());
-                return ExitCode::from(1);
-            }
+            None => match cufront_hir::type_named(&db, tu, name) {
+                Some(t) => out.push_str(&cufront_hir::layout::render_ty(&db, t)),
+                None => {
+                    eprintln!("cufront: no class `{name}` in {}", file.display());
+                    return ExitCode::from(1);
+                }
+            },
         },
         None => {
             let map = cufront_hir::def_map(&db, tu);
             for &c in &map.classes {
                 if all || cufront_hir::layout::layout(&db, c).is_ok() {
                     out.push_str(&cufront_hir::layout::render(&db, c));
+                }
+            }
+            // The specializations those classes need (members, bases, transitively).
+            let specs = cufront_hir::templates::needed_specializations(&db, tu);
+            if !specs.is_empty() {
+                out.push_str("# specializations\n");
+            }
+            for t in specs {
+                if all || cufront_hir::layout::ty_layout(&db, t).is_ok() {
+                    out.push_str(&cufront_hir::layout::render_ty(&db, t));
                 }
             }
         }
