@@ -9,7 +9,8 @@
 # nvcc (`--dryrun`, with the program's standard and flags from its corpus
 # header); both front ends then run that same command line (cufront as
 # `cufront cudafe++`), RUNS times each (default 3), and the medians are
-# compared. Ratio = cufront / cudafe++ (the target is <= 0.25). A program
+# compared, wall clock and CPU time (user + system) each. Ratio = cufront /
+# cudafe++ (the target is <= 0.25). A program
 # that cufront cannot translate yet (an error exit) is shown but left out
 # of the median. BENCH_DIR=DIR keeps every program's inputs in DIR/PROGRAM
 # (its cudafe++ arguments in DIR/PROGRAM/args, shell-quoted). CUDA_HOME (default: the pinned toolkit under
@@ -45,17 +46,21 @@ fi
 # Median of the numbers on stdin.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-# Milliseconds one run of "$@" takes (wall clock; a failing run counts too).
+# Milliseconds one run of "$@" takes: wall clock and CPU (user + system),
+# on one line (a failing run counts too). On a loaded machine the wall time
+# waits for a core; the CPU time does not (cufront uses a second thread on
+# large inputs, cudafe++ one).
 time_ms() {
-    local t0 t1
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>"$tmp/last.err" || true
-    t1=$(date +%s%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) / 1e6}'
+    /usr/bin/time -f '%e %U %S' -o "$tmp/last.time" "$@" >/dev/null 2>"$tmp/last.err" || true
+    awk '{printf "%.1f %.1f\n", $1 * 1000, ($2 + $3) * 1000}' "$tmp/last.time"
 }
 
-printf '%-24s %8s %11s %11s %7s\n' program lines 'cufront ms' 'cudafe++ ms' ratio
+# Median of column $1 of stdin.
+median_col() { awk -v c="$1" '{print $c}' | median; }
+
+printf '%-24s %8s %11s %11s %7s %9s %9s %7s\n' program lines 'cufront ms' 'cudafe++ ms' ratio 'cpu ms' 'cpu ms' 'cpu'
 ratios=()
+cpu_ratios=()
 for src in "${programs[@]}"; do
     stem=$(basename "$src" .cu)
     header=$(head -1 "$src")
@@ -78,18 +83,27 @@ for src in "${programs[@]}"; do
     eval "args=(${fe#cudafe++ })"
     printf '%q ' "${args[@]}" >"$dir/args"
     lines=$(wc -l <"$dir/$stem.cpp4.ii")
-    ours=$(cd "$dir" && for _ in $(seq "$runs"); do time_ms "$cufront" cudafe++ "${args[@]}"; done | median)
+    ours_runs=$(cd "$dir" && for _ in $(seq "$runs"); do time_ms "$cufront" cudafe++ "${args[@]}"; done)
     ok=1
     if ! (cd "$dir" && "$cufront" cudafe++ "${args[@]}" >/dev/null 2>&1); then ok=0; fi
-    real=$(cd "$dir" && for _ in $(seq "$runs"); do time_ms "$cuda/bin/cudafe++" "${args[@]}"; done | median)
+    real_runs=$(cd "$dir" && for _ in $(seq "$runs"); do time_ms "$cuda/bin/cudafe++" "${args[@]}"; done)
+    ours=$(median_col 1 <<<"$ours_runs")
+    real=$(median_col 1 <<<"$real_runs")
+    ours_cpu=$(median_col 2 <<<"$ours_runs")
+    real_cpu=$(median_col 2 <<<"$real_runs")
     if [[ $ok == 1 ]]; then
         ratio=$(awk -v a="$ours" -v b="$real" 'BEGIN {printf "%.3f", a / b}')
+        cpu_ratio=$(awk -v a="$ours_cpu" -v b="$real_cpu" 'BEGIN {printf "%.3f", (b > 0) ? a / b : 0}')
         ratios+=("$ratio")
+        cpu_ratios+=("$cpu_ratio")
     else
         ratio="(fails)"
+        cpu_ratio="-"
     fi
-    printf '%-24s %8s %11s %11s %7s\n' "$stem" "$lines" "$ours" "$real" "$ratio"
+    printf '%-24s %8s %11s %11s %7s %9s %9s %7s\n' "$stem" "$lines" "$ours" "$real" "$ratio" "$ours_cpu" "$real_cpu" "$cpu_ratio"
 done
 
 med=$(printf '%s\n' "${ratios[@]}" | median)
-printf '\nmedian cufront/cudafe++ over %d programs: %s (target <= 0.25)\n' "${#ratios[@]}" "$med"
+cpu_med=$(printf '%s\n' "${cpu_ratios[@]}" | median)
+printf '\nmedian cufront/cudafe++ over %d programs: %s wall, %s CPU (target <= 0.25); load average %s\n' \
+    "${#ratios[@]}" "$med" "$cpu_med" "$(cut -d' ' -f1-3 /proc/loadavg)"
