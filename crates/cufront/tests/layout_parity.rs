@@ -1,8 +1,10 @@
 //! Layout parity with g++: for every corpus unit (as each standard it
-//! declares), every class cufront can lay out and C++ can name gets
-//! `static_assert`s of its `sizeof`, `alignof` and (standard-layout classes,
-//! public non-bit-field members) `__builtin_offsetof`, appended to the same
-//! `.ii`; one `g++ -fsyntax-only` per unit must accept them. Classes whose
+//! declares), every class cufront can lay out and C++ can name, and every
+//! class template specialization those classes need (members, bases,
+//! transitively) plus a few named ones (`NAMED`), gets `static_assert`s of
+//! its `sizeof`, `alignof` and (standard-layout classes, public
+//! non-bit-field members) `__builtin_offsetof`, appended to the same `.ii`;
+//! one `g++ -fsyntax-only` per unit must accept them. Classes whose
 //! layout uses one of EDG's deviations from GCC (spec 50 §7.6) are left out
 //! here (the hir unit tests check them). Kernel launches, which g++ cannot
 //! read, are replaced by `((void)0)` in the probe copy.
@@ -30,6 +32,31 @@ const KNOWN: &[&str] = &[
     "struct ::cub::CUB_300001_SM_900::detail::prefetch_config",
 ];
 
+/// Specializations probed in every unit that declares their template (the
+/// ones no class of the unit happens to need are still worth checking).
+const NAMED: &[&str] = &[
+    "std::pair<int, double>",
+    "std::pair<char, std::pair<short, long> >",
+    "std::tuple<int, double, char>",
+    "std::tuple<>",
+    "std::array<int, 4>",
+    "std::array<char, 0>",
+    "std::vector<int>",
+    "std::basic_string<char>",
+    "std::shared_ptr<int>",
+    "std::deque<int>",
+    "std::list<int>",
+    "std::atomic<int>",
+    "std::map<int, int>",
+    "std::unique_ptr<int>",
+    "std::optional<int>",
+    "thrust::tuple<int, float>",
+    "thrust::pair<int, char>",
+    "cuda::std::array<int, 3>",
+    "cuda::std::pair<int, double>",
+    "cuda::std::tuple<int, double, char>",
+];
+
 /// Every unit must check at least this many classes (the C library and
 /// CUDA runtime headers alone declare far more).
 const MIN_CLASSES: usize = 30;
@@ -37,6 +64,7 @@ const MIN_CLASSES: usize = 30;
 struct Outcome {
     case: String,
     checked: usize,
+    specializations: usize,
     offsets: usize,
     errors: Vec<String>,
 }
@@ -94,21 +122,30 @@ fn check(program: &Program, std: Std) -> Outcome {
             continue;
         }
         checked += 1;
-        lines.push(format!("static_assert(sizeof({name}) == {}, \"size of {name}\");", l.size));
-        lines.push(format!("static_assert(alignof({name}) == {}, \"align of {name}\");", l.align));
-        if l.standard_layout {
-            for f in &l.fields {
-                let (Some(field), None) = (&f.name, f.bit_width) else { continue };
-                if f.access != cufront_hir::item_tree::Access::Public {
-                    continue;
-                }
-                offsets += 1;
-                lines.push(format!(
-                    "static_assert(__builtin_offsetof({name}, {field}) == {}, \"offset of {name}::{field}\");",
-                    f.offset_bits / 8
-                ));
+        probe_class(&mut lines, &mut offsets, &name, &l);
+    }
+    // Specializations: those the classes need, then the named ones.
+    let mut specs = cufront_hir::templates::needed_specializations(&db, tu);
+    for n in NAMED {
+        if let Some(t) = cufront_hir::type_named(&db, tu, n) {
+            let t = cufront_hir::ty::canonical(&db, t);
+            if !specs.contains(&t) {
+                specs.push(t);
             }
         }
+    }
+    let mut specializations = 0;
+    for t in specs {
+        let Ok(l) = cufront_hir::layout::ty_layout(&db, t) else { continue };
+        if !l.deviations.is_empty() {
+            continue;
+        }
+        let Some(name) = cufront_hir::templates::cxx_type(&db, t) else { continue };
+        if KNOWN.contains(&name.as_str()) {
+            continue;
+        }
+        specializations += 1;
+        probe_class(&mut lines, &mut offsets, &name, &l);
     }
     for l in &lines {
         let _ = writeln!(probe, "{l}");
@@ -140,7 +177,25 @@ fn check(program: &Program, std: Std) -> Outcome {
     if out.status.code().is_none() {
         errors.push(format!("g++ crashed: {stderr}"));
     }
-    Outcome { case, checked, offsets, errors }
+    Outcome { case, checked, specializations, offsets, errors }
+}
+
+/// The `static_assert`s for one class: size, alignment, offsets of the
+/// public non-bit-field members of standard-layout classes.
+fn probe_class(lines: &mut Vec<String>, offsets: &mut usize, name: &str, l: &cufront_hir::Layout) {
+    // `"` cannot appear in a name; keep the message short for template-ids.
+    lines.push(format!("static_assert(sizeof({name}) == {}, \"size\");", l.size));
+    lines.push(format!("static_assert(alignof({name}) == {}, \"align\");", l.align));
+    if l.standard_layout {
+        for f in &l.fields {
+            let (Some(field), None) = (&f.name, f.bit_width) else { continue };
+            if f.access != cufront_hir::item_tree::Access::Public {
+                continue;
+            }
+            *offsets += 1;
+            lines.push(format!("static_assert(__builtin_offsetof({name}, {field}) == {}, \"offset of {field}\");", f.offset_bits / 8));
+        }
+    }
 }
 
 #[test]
@@ -150,7 +205,7 @@ fn corpus_layouts_match_gxx() {
     let outcomes = par_map(&cases, |(p, s)| check(p, *s));
     let mut report = String::new();
     let mut failed = 0;
-    let (mut total, mut total_offsets) = (0, 0);
+    let (mut total, mut total_specs, mut total_offsets) = (0, 0, 0);
     for ((p, s), o) in cases.iter().zip(outcomes) {
         match o {
             Err(panic) => {
@@ -158,8 +213,9 @@ fn corpus_layouts_match_gxx() {
                 let _ = writeln!(report, "{} ({}): {panic}", p.name, s.as_str());
             }
             Ok(o) => {
-                eprintln!("{}: {} classes checked ({} offsets)", o.case, o.checked, o.offsets);
+                eprintln!("{}: {} classes, {} specializations checked ({} offsets)", o.case, o.checked, o.specializations, o.offsets);
                 total += o.checked;
+                total_specs += o.specializations;
                 total_offsets += o.offsets;
                 if o.checked < MIN_CLASSES {
                     failed += 1;
@@ -175,6 +231,6 @@ fn corpus_layouts_match_gxx() {
             }
         }
     }
-    eprintln!("layout parity: {total} classes, {total_offsets} offsets, {} units", cases.len());
+    eprintln!("layout parity: {total} classes, {total_specs} specializations, {total_offsets} offsets, {} units", cases.len());
     assert!(failed == 0, "{failed} of {} units failed:\n{report}", cases.len());
 }

@@ -577,7 +577,8 @@ impl Lower {
                         self.tree.classes[idx as usize].tparams = Some(tparams.clone());
                         out.push(Item::Class(idx));
                     }
-                    if !declared_class {
+                    let friend = su::spec_keywords(specs).contains(&K::FRIEND_KW);
+                    if !declared_class && !friend {
                         for c in specs.children().filter(|c| c.kind() == K::ELABORATED_TYPE_SPECIFIER) {
                             if let Some(p) = su::path_of(&c) {
                                 let Some(n) = p.last().map(str::to_string) else { continue };

@@ -10,6 +10,7 @@
 //!           ──> item_tree(item)                what one top-level item declares (plain data)
 //!           ──> def_map(tu)                    the scope graph of the TU (all item trees)
 //!           ──> typedef_ty / enum_info / var_value / class_info   (lowered on demand)
+//!           ──> select(app) / inst_layout(inst)  class template specializations
 //!           ──> layout(class)                  Itanium layout, EDG's deviations
 //! ```
 //!
@@ -28,9 +29,14 @@
 //!   fallback.
 //! - No I/O, no global state.
 //!
-//! Out of scope so far: templates (class templates and their specializations
-//! are found by lookup but never instantiated or laid out), function
-//! signatures, overloads, declaration order (lookup sees the whole unit).
+//! Class templates (`templates.rs`): template-ids are interned types
+//! (`AppId`), `select` picks the specialization, and lowering inside an
+//! instance substitutes through an `Env`; only what layout or lookup asks for
+//! is instantiated.
+//!
+//! Out of scope so far: function templates, function signatures, overloads,
+//! constexpr calls, variable templates, declaration order (lookup sees the
+//! whole unit).
 
 pub mod consteval;
 pub mod scopes;

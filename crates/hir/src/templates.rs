@@ -1387,6 +1387,7 @@ pub fn cxx_type(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
                 if s.ends_with('>') { format!("{name}<{s} >") } else { format!("{name}<{s}>") }
             }
         },
+        TyKind::Inst(i) if !chain_is_public(db, *i) => return None,
         TyKind::Inst(i) => level_names(db, *i, &|db, a| cxx_arg(db, a).unwrap_or_else(|| "?".into()), &|db, c| class_path(db, c))
             .filter(|s| !s.contains('?'))?,
         TyKind::Enum(e) => {
@@ -1397,6 +1398,17 @@ pub fn cxx_type(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
             format!("{}::{name}", scope_path(db, &map, parent)?)
         }
         _ => return None,
+    })
+}
+
+/// Whether every nested class of an instance's chain is public (C++ can name it).
+fn chain_is_public(db: &dyn SourceDatabase, i: InstId) -> bool {
+    let class = i.class(db);
+    let map = def_map(db, class.tu(db));
+    chain(db, &map, class).iter().skip(1).all(|(c, _, _)| {
+        let tree = item_tree_of(db, c.item(db));
+        let d = &tree.classes[c.idx(db) as usize];
+        d.access == crate::item_tree::Access::Public && !d.anonymous_member && d.name.is_some()
     })
 }
 
