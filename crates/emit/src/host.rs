@@ -536,7 +536,8 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
             }
         }
         let space = index.function_space(d, ctx);
-        if space == ExecSpace::Global {
+        // An explicit instantiation (`template void kt<int>(int *);`) adds no linkage.
+        if space == ExecSpace::Global && !ctx.instantiation {
             let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
             if ctx.templated && plan.opts.static_host_stub && !static_kw {
                 plan.insert(start, "static ");

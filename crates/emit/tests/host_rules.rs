@@ -830,3 +830,53 @@ fn host_reference_arrays_through_usings_and_aliases() {
         /* _ZN2ns7d_using* */
     "#]].assert_eq(&patterns);
 }
+
+/// Explicit instantiations and specializations of a kernel template with
+/// unnamed parameters and default arguments (checked against cudafe++
+/// 13.0): the instantiation is printed as written, without linkage; the
+/// counter names the specialization's parameters too.
+#[test]
+fn kernel_template_instantiation_and_specialization_with_unnamed_parameters() {
+    check(
+        "template <class T> __attribute__((global)) void kt(T *, int (*)(int), T a[2]) { }\n\
+         template __attribute__((global)) void kt<int>(int *, int (*)(int), int a[2]);\n\
+         template <> __attribute__((global)) void kt<float>(float *, int (*)(int), float a[2]) { }\n\
+         template <class T, class U = int> __attribute__((global)) void kd(T, U = U()) { }\n",
+        expect![[r##"
+            # 1 "x.cu"
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T> static void __wrapper__device_stub_kt(T *&__T0, int (*&__T1)(int), T a[2]) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T> static void kt(T *__T0, int (*__T1)(int), T a[2]) {__wrapper__device_stub_kt<T>(__T0,__T1,a);return;}
+            #if 0
+            { }
+            #endif
+            # 1 "x.cu"
+
+            template  void kt<int>(int *, int (*)(int), int a[2]);
+            template<> __specialization_static void __wrapper__device_stub_kt<float>(float *&__T2, int (*&__T3)(int), float a[2]);
+            #if 0
+            { }
+            #endif
+            template<> __specialization_static void kt<float>(float *__T2, int (*__T3)(int), float a[2]) {__wrapper__device_stub_kt<float>(__T2,__T3,a);return;}
+            #if 0
+            { }
+            #endif
+            # 3 "x.cu"
+
+
+            #pragma GCC diagnostic push
+            #pragma GCC diagnostic ignored "-Wunused-parameter"
+            template<class T, class U = int> static void __wrapper__device_stub_kd(T &__T4, U &__T5) { ::cudaLaunchKernel(0, 0, 0, 0, 0, 0);}
+            #pragma GCC diagnostic pop
+            template<class T, class U = int> static void kd(T __T4, U __T5= U()) {__wrapper__device_stub_kd<T,U>(__T4,__T5);return;}
+            #if 0
+            { }
+            #endif
+            # 4 "x.cu"
+
+        "##]],
+    );
+}
