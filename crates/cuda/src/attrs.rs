@@ -3,6 +3,9 @@
 //! `GNU_ATTRIBUTE` nodes in the tree.
 
 use cufront_syntax::{SyntaxKind, SyntaxNode};
+use rowan::GreenNodeData;
+
+use crate::green;
 
 /// The CUDA attributes found on one declaration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -85,26 +88,28 @@ pub fn is_cuda_only(name: &str) -> bool {
 
 /// The name of an `ATTRIBUTE` node, with GNU's `__x__` folded to `x`.
 pub fn attribute_name(attr: &SyntaxNode) -> Option<String> {
-    let tok = attr
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .find(|t| !t.kind().is_trivia())?;
-    let text = tok.text();
-    if !(tok.kind() == SyntaxKind::IDENT || tok.kind().is_keyword()) {
+    green_attribute_name(&attr.green()).map(str::to_string)
+}
+
+fn green_attribute_name(attr: &GreenNodeData) -> Option<&str> {
+    let tok = green::first_significant(attr)?;
+    let kind = SyntaxKind::from(tok.kind().0);
+    if !(kind == SyntaxKind::IDENT || kind.is_keyword()) {
         return None;
     }
-    let folded = text
-        .strip_prefix("__")
-        .and_then(|t| t.strip_suffix("__"))
-        .unwrap_or(text);
-    Some(folded.to_string())
+    let text = tok.text();
+    Some(text.strip_prefix("__").and_then(|t| t.strip_suffix("__")).unwrap_or(text))
 }
 
 /// Adds the CUDA attributes of one `GNU_ATTRIBUTE` node.
 pub fn add_gnu_attribute(attrs: &mut CudaAttrs, gnu: &SyntaxNode) {
-    for a in gnu.children().filter(|c| c.kind() == SyntaxKind::ATTRIBUTE) {
-        if let Some(n) = attribute_name(&a) {
-            attrs.add(&n);
+    add_green_attribute(attrs, &gnu.green());
+}
+
+fn add_green_attribute(attrs: &mut CudaAttrs, gnu: &GreenNodeData) {
+    for a in green::child_nodes(gnu).filter(|c| green::node_kind(c) == SyntaxKind::ATTRIBUTE) {
+        if let Some(n) = green_attribute_name(a) {
+            attrs.add(n);
         }
     }
 }
@@ -118,29 +123,29 @@ pub fn of_declaration(
 ) -> CudaAttrs {
     let mut attrs = CudaAttrs::default();
     if let Some(s) = specifiers {
-        for c in s.children() {
-            if c.kind() == SyntaxKind::GNU_ATTRIBUTE {
-                add_gnu_attribute(&mut attrs, &c);
+        for c in green::child_nodes(&s.green()) {
+            if green::node_kind(c) == SyntaxKind::GNU_ATTRIBUTE {
+                add_green_attribute(&mut attrs, c);
             }
         }
     }
     if let Some(d) = declarator {
-        collect_outside_params(d, &mut attrs);
+        collect_outside_params(&d.green(), &mut attrs);
     }
     attrs
 }
 
-fn collect_outside_params(node: &SyntaxNode, attrs: &mut CudaAttrs) {
-    for c in node.children() {
-        match c.kind() {
-            SyntaxKind::GNU_ATTRIBUTE => add_gnu_attribute(attrs, &c),
+fn collect_outside_params(node: &GreenNodeData, attrs: &mut CudaAttrs) {
+    for c in green::child_nodes(node) {
+        match green::node_kind(c) {
+            SyntaxKind::GNU_ATTRIBUTE => add_green_attribute(attrs, c),
             SyntaxKind::PARAM_LIST
             | SyntaxKind::TRAILING_RETURN_TYPE
             | SyntaxKind::NOEXCEPT_SPEC => {}
             SyntaxKind::ARRAY_DECLARATOR
             | SyntaxKind::INITIALIZER
             | SyntaxKind::EQUAL_INITIALIZER => {}
-            _ => collect_outside_params(&c, attrs),
+            _ => collect_outside_params(c, attrs),
         }
     }
 }

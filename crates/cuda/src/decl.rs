@@ -2,7 +2,9 @@
 //! derived from the declaration's specifiers (`int *a[3]`: array of 3
 //! pointers to int).
 
-use cufront_syntax::{SyntaxKind, SyntaxNode};
+use cufront_syntax::{SyntaxKind, SyntaxNode, TextRange, TextSize};
+
+use crate::green;
 
 /// One step of a declarator, from the declared name outwards.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,60 +178,106 @@ pub fn param_type_text(param: &SyntaxNode) -> String {
     let specs = param
         .children()
         .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
-    let top_ptr = match declarator.as_ref().and_then(first_derivation) {
-        Some(Deriv::Ptr(p)) => Some(p),
+    let first = declarator.as_ref().and_then(first_derivation);
+    let top_ptr = match &first {
+        Some(Deriv::Ptr(p)) => Some(p.text_range()),
         _ => None,
     };
-    let spec_cv_is_top = declarator.as_ref().and_then(first_derivation).is_none();
-    let is_cv = |t: &cufront_syntax::SyntaxToken| {
-        matches!(t.kind(), SyntaxKind::CONST_KW | SyntaxKind::VOLATILE_KW)
+    let spec_cv_is_top = first.is_none();
+    // Through the green tree (no cursor per token), skipping attributes
+    // and the name whole.
+    let mut text = ParamText {
+        name: name.map(|n| n.text_range()),
+        type_end,
+        specs: specs.map(|s| s.text_range()),
+        top_ptr,
+        cv: [false; 2],
+        out: String::new(),
     };
-    let mut cv = [false; 2];
-    // One preorder walk that skips attributes and the name whole (asking
-    // each token for its ancestors instead made this the back end's hot spot).
-    let mut out = String::new();
-    let mut events = param.preorder_with_tokens();
-    while let Some(event) = events.next() {
-        let rowan::WalkEvent::Enter(e) = event else { continue };
-        match e {
-            rowan::NodeOrToken::Node(n) => {
-                if n.kind() == SyntaxKind::GNU_ATTRIBUTE || name.as_ref() == Some(&n) {
-                    events.skip_subtree();
-                }
-            }
-            rowan::NodeOrToken::Token(t) => {
-                if t.kind().is_trivia() {
-                    continue;
-                }
-                if t.text_range().start() >= type_end {
-                    break;
-                }
-                if is_cv(&t) {
-                    let parent = t.parent();
-                    if parent.is_some() && parent == specs {
-                        cv[usize::from(t.kind() == SyntaxKind::VOLATILE_KW)] = true;
-                        continue;
-                    }
-                    if parent.is_some() && parent == top_ptr {
-                        continue;
-                    }
-                }
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(t.text());
-            }
-        }
-    }
+    text.visit(&param.green(), param.text_range(), Parent::Other);
+    let mut out = text.out;
     if !spec_cv_is_top {
-        if cv[1] {
+        if text.cv[1] {
             out.insert_str(0, "volatile ");
         }
-        if cv[0] {
+        if text.cv[0] {
             out.insert_str(0, "const ");
         }
     }
     out
+}
+
+/// What `param_type_text` needs to know of a token's parent.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Parent {
+    Specs,
+    TopPtr,
+    Other,
+}
+
+struct ParamText {
+    name: Option<TextRange>,
+    type_end: TextSize,
+    specs: Option<TextRange>,
+    top_ptr: Option<TextRange>,
+    /// The specifiers' `const`, `volatile`.
+    cv: [bool; 2],
+    out: String,
+}
+
+impl ParamText {
+    /// Adds the type's tokens under `n` (at `range`); false once past the type.
+    fn visit(&mut self, n: &rowan::GreenNodeData, range: TextRange, parent: Parent) -> bool {
+        let mut at = range.start();
+        for c in n.children() {
+            match c {
+                rowan::NodeOrToken::Node(c) => {
+                    let r = TextRange::at(at, c.text_len());
+                    at = r.end();
+                    let kind = green::node_kind(c);
+                    if kind == SyntaxKind::GNU_ATTRIBUTE || self.name.is_some_and(|n| n.contains_range(r)) {
+                        continue;
+                    }
+                    let p = if kind == SyntaxKind::DECL_SPECIFIERS && parent == Parent::Other && self.specs == Some(r) {
+                        Parent::Specs
+                    } else if kind == SyntaxKind::PTR_OPERATOR && self.top_ptr == Some(r) {
+                        Parent::TopPtr
+                    } else {
+                        Parent::Other
+                    };
+                    if !self.visit(c, r, p) {
+                        return false;
+                    }
+                }
+                rowan::NodeOrToken::Token(t) => {
+                    let start = at;
+                    at += t.text_len();
+                    let kind = SyntaxKind::from(t.kind().0);
+                    if kind.is_trivia() {
+                        continue;
+                    }
+                    if start >= self.type_end {
+                        return false;
+                    }
+                    if matches!(kind, SyntaxKind::CONST_KW | SyntaxKind::VOLATILE_KW) {
+                        match parent {
+                            Parent::Specs => {
+                                self.cv[usize::from(kind == SyntaxKind::VOLATILE_KW)] = true;
+                                continue;
+                            }
+                            Parent::TopPtr => continue,
+                            Parent::Other => {}
+                        }
+                    }
+                    if !self.out.is_empty() {
+                        self.out.push(' ');
+                    }
+                    self.out.push_str(t.text());
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Whether the specifiers hold the keyword `kind` directly (not inside a
@@ -238,30 +286,24 @@ pub fn has_keyword(specifiers: Option<&SyntaxNode>, kinds: &[SyntaxKind]) -> boo
     let Some(s) = specifiers else {
         return false;
     };
-    let mut stack = vec![s.clone()];
-    while let Some(n) = stack.pop() {
-        for c in n.children_with_tokens() {
-            match c {
-                rowan::NodeOrToken::Token(t) => {
-                    if kinds.contains(&t.kind()) {
-                        return true;
-                    }
-                }
-                rowan::NodeOrToken::Node(c) => {
-                    if !matches!(
-                        c.kind(),
-                        SyntaxKind::CLASS_SPECIFIER
-                            | SyntaxKind::ENUM_SPECIFIER
-                            | SyntaxKind::GNU_ATTRIBUTE
-                            | SyntaxKind::DECLTYPE_SPECIFIER
-                            | SyntaxKind::TYPEOF_SPECIFIER
-                            | SyntaxKind::TEMPLATE_ARG_LIST
-                    ) {
-                        stack.push(c);
-                    }
-                }
-            }
-        }
-    }
-    false
+    let mut found = false;
+    green::tokens(
+        &s.green(),
+        &mut |n| {
+            matches!(
+                green::node_kind(n),
+                SyntaxKind::CLASS_SPECIFIER
+                    | SyntaxKind::ENUM_SPECIFIER
+                    | SyntaxKind::GNU_ATTRIBUTE
+                    | SyntaxKind::DECLTYPE_SPECIFIER
+                    | SyntaxKind::TYPEOF_SPECIFIER
+                    | SyntaxKind::TEMPLATE_ARG_LIST
+            )
+        },
+        &mut |t| {
+            found = kinds.contains(&SyntaxKind::from(t.kind().0));
+            !found
+        },
+    );
+    found
 }

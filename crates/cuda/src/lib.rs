@@ -20,6 +20,7 @@
 
 pub mod attrs;
 pub mod decl;
+mod green;
 pub mod spaces;
 pub mod walk;
 

@@ -4,10 +4,12 @@
 use std::cell::RefCell;
 
 use cufront_syntax::{SyntaxKind, SyntaxNode, TextRange};
+use rowan::GreenNodeData;
 use rustc_hash::FxHashMap;
 
 use crate::attrs::{self, CudaAttrs};
 use crate::decl;
+use crate::green;
 use crate::walk::{self, Ctx, Seg};
 
 /// Where a function runs.
@@ -254,25 +256,25 @@ fn is_friend(declarator: &SyntaxNode) -> bool {
 /// arguments left out (`A<T>::B::f` → ([A, B], f); `S::operator+` → ([S], operator+)).
 pub fn name_parts(name: &SyntaxNode) -> (Vec<String>, String) {
     let mut parts: Vec<String> = Vec::new();
-    collect_parts(name, &mut parts);
+    collect_parts(&name.green(), &mut parts);
     let last = parts.pop().unwrap_or_default();
     (parts, last)
 }
 
-fn collect_parts(node: &SyntaxNode, out: &mut Vec<String>) {
+fn collect_parts(node: &GreenNodeData, out: &mut Vec<String>) {
     use SyntaxKind as K;
-    for c in node.children_with_tokens() {
+    for c in node.children() {
         match c {
-            rowan::NodeOrToken::Token(t) if t.kind() == K::IDENT => out.push(t.text().to_string()),
-            rowan::NodeOrToken::Node(n) => match n.kind() {
-                K::NAME_REF => out.extend(walk::identifiers(&n).into_iter().take(1)),
-                K::NAME => collect_parts(&n, out),
-                K::TEMPLATE_ID => out.push(walk::last_component(&n).unwrap_or_default()),
-                K::NESTED_NAME_SPECIFIER | K::QUALIFIED_NAME => collect_parts(&n, out),
+            rowan::NodeOrToken::Token(t) if SyntaxKind::from(t.kind().0) == K::IDENT => out.push(t.text().to_string()),
+            rowan::NodeOrToken::Node(n) => match green::node_kind(n) {
+                K::NAME_REF => out.extend(green::first_of(n, K::IDENT).map(|t| t.text().to_string())),
+                K::NAME => collect_parts(n, out),
+                K::TEMPLATE_ID => out.push(walk::green_last_component(n).unwrap_or_default().to_string()),
+                K::NESTED_NAME_SPECIFIER | K::QUALIFIED_NAME => collect_parts(n, out),
                 K::DESTRUCTOR_NAME
                 | K::OPERATOR_NAME
                 | K::CONVERSION_NAME
-                | K::LITERAL_OPERATOR_NAME => out.push(compact_text(&n)),
+                | K::LITERAL_OPERATOR_NAME => out.push(green_compact_text(n)),
                 _ => {}
             },
             _ => {}
@@ -283,17 +285,21 @@ fn collect_parts(node: &SyntaxNode, out: &mut Vec<String>) {
 /// The text of a node without trivia, tokens joined by one space where two
 /// words would otherwise run together.
 pub fn compact_text(n: &SyntaxNode) -> String {
+    green_compact_text(&n.green())
+}
+
+fn green_compact_text(n: &GreenNodeData) -> String {
     let mut out = String::new();
-    for t in n
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| !t.kind().is_trivia())
-    {
-        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    green::tokens(n, &mut |_| false, &mut |t| {
+        if SyntaxKind::from(t.kind().0).is_trivia() {
+            return true;
+        }
         if out.chars().last().is_some_and(word) && t.text().starts_with(word) {
             out.push(' ');
         }
         out.push_str(t.text());
-    }
+        true
+    });
     out
 }

@@ -2,6 +2,9 @@
 //! bodies are not entered: what they declare is local.
 
 use cufront_syntax::{SyntaxKind, SyntaxNode};
+use rowan::GreenNodeData;
+
+use crate::green;
 
 /// One enclosing scope.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -210,50 +213,50 @@ fn is_decl_kind(k: SyntaxKind) -> bool {
 
 /// The identifiers of a name node, in order (`a::b::c` → a, b, c).
 pub fn identifiers(n: &SyntaxNode) -> Vec<String> {
-    n.descendants_with_tokens()
-        .filter_map(|t| t.into_token())
-        .filter(|t| t.kind() == SyntaxKind::IDENT)
-        .map(|t| t.text().to_string())
-        .collect()
+    green_identifiers(&n.green())
+}
+
+pub(crate) fn green_identifiers(n: &GreenNodeData) -> Vec<String> {
+    let mut out = Vec::new();
+    green::tokens(n, &mut |_| false, &mut |t| {
+        if SyntaxKind::from(t.kind().0) == SyntaxKind::IDENT {
+            out.push(t.text().to_string());
+        }
+        true
+    });
+    out
 }
 
 /// The name of a class specifier: the last component, without template arguments.
 pub fn class_name(class: &SyntaxNode) -> Option<String> {
     use SyntaxKind as K;
-    let name = class.children().find(|c| c.kind() == K::NAME).or_else(|| {
-        class
-            .children()
-            .find(|c| c.kind() == K::CLASS_HEAD)?
-            .children()
-            .find(|c| c.kind() == K::NAME)
+    let class = class.green();
+    let name = green::child_nodes(&class).find(|c| green::node_kind(c) == K::NAME).or_else(|| {
+        green::child_nodes(green::child_nodes(&class).find(|c| green::node_kind(c) == K::CLASS_HEAD)?)
+            .find(|c| green::node_kind(c) == K::NAME)
     })?;
-    last_component(&name)
+    green_last_component(name).map(str::to_string)
 }
 
 /// The last component of a (possibly qualified) name, without template arguments.
 pub fn last_component(name: &SyntaxNode) -> Option<String> {
+    green_last_component(&name.green()).map(str::to_string)
+}
+
+pub(crate) fn green_last_component(name: &GreenNodeData) -> Option<&str> {
     use SyntaxKind as K;
     let mut last = None;
-    for c in name.children_with_tokens() {
+    for c in name.children() {
         match c {
-            rowan::NodeOrToken::Token(t) if t.kind() == K::IDENT => {
-                last = Some(t.text().to_string())
-            }
-            rowan::NodeOrToken::Node(n) => match n.kind() {
-                K::NAME_REF | K::NAME => {
-                    last = n
-                        .descendants_with_tokens()
-                        .filter_map(|t| t.into_token())
-                        .find(|t| t.kind() == K::IDENT)
-                        .map(|t| t.text().to_string())
-                }
+            rowan::NodeOrToken::Token(t) if SyntaxKind::from(t.kind().0) == K::IDENT => last = Some(t.text()),
+            rowan::NodeOrToken::Node(n) => match green::node_kind(n) {
+                K::NAME_REF | K::NAME => last = green::first_of(n, K::IDENT).map(|t| t.text()),
                 K::TEMPLATE_ID => {
-                    last = n
-                        .children()
-                        .find(|c| c.kind() == K::NAME_REF)
-                        .and_then(|r| last_component(&r))
+                    last = green::child_nodes(n)
+                        .find(|c| green::node_kind(c) == K::NAME_REF)
+                        .and_then(green_last_component)
                 }
-                K::QUALIFIED_NAME => last = last_component(&n),
+                K::QUALIFIED_NAME => last = green_last_component(n),
                 _ => {}
             },
             _ => {}
