@@ -285,6 +285,27 @@ fn device_lambda_without_captures() {
     );
 }
 
+/// `namespace a::b {` (C++17 nested form) names both namespaces in the tag.
+#[test]
+fn parent_in_a_nested_namespace_definition() {
+    check(
+        "namespace a::b { void run() { auto d = [] __attribute__((device)) (int x) { return x; }; } }\n",
+        expect![[r##"
+            # 1 "x.cu"
+            namespace a::b { void run() { auto d = __nv_dl_wrapper_t< __nv_dl_tag<void (*)(void),(& ::a::b::run),1> >( __nv_dl_tag<void (*)(void),(& ::a::b::run),1> {} )
+            #if 0
+            []  (int x)
+            { }
+            #if 0
+            { return x; }
+            #endif
+            #endif
+            # 1 "x.cu"
+                                                                                                   ; typedef decltype(d) __T0; } }
+        "##]],
+    );
+}
+
 #[test]
 fn device_lambda_with_explicit_captures_and_trailing_return() {
     check(

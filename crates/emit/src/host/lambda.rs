@@ -902,13 +902,13 @@ fn template_param_names(l: &SyntaxNode) -> Vec<String> {
 fn namespaces(n: &SyntaxNode) -> Vec<String> {
     let mut out = Vec::new();
     for a in n.ancestors().filter(|a| a.kind() == K::NAMESPACE_DEF) {
-        if let Some(names) = a
+        // `namespace a::b {` has one NAME per component.
+        let names: Vec<String> = a
             .children()
-            .find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
-            .map(|n| walk::identifiers(&n))
-        {
-            out.extend(names.into_iter().rev());
-        }
+            .filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+            .flat_map(|n| walk::identifiers(&n))
+            .collect();
+        out.extend(names.into_iter().rev());
     }
     out.reverse();
     out
