@@ -1513,6 +1513,23 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
             }
             None => false,
         },
+        // Approximations from what the item tree knows of special members.
+        "is_pod" | "is_trivial" | "is_trivially_copyable" | "is_standard_layout" | "is_trivially_destructible" | "has_trivial_destructor" => {
+            match class(t0) {
+                Some(c) => {
+                    let l = crate::layout::layout_ref(db, c).map_err(|e| e.to_string())?;
+                    let k = c.pattern(db);
+                    let tree = item_tree_of(db, k.item(db));
+                    let d = tree.classes.get(k.idx(db) as usize).ok_or("no class")?;
+                    match name {
+                        "is_standard_layout" => l.standard_layout,
+                        "is_trivially_destructible" | "has_trivial_destructor" => !d.user_dtor && !l.dynamic,
+                        _ => l.pod_for_layout && l.standard_layout,
+                    }
+                }
+                None => !matches!(c0.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Func(_) | TyKind::Dependent(_) | TyKind::Error(_)),
+            }
+        }
         _ => return Err(format!("type trait __{name} not evaluated")),
     })
 }

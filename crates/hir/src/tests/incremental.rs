@@ -61,3 +61,28 @@ fn editing_a_class_reruns_its_layout() {
     let ran = take(&log);
     assert!(ran.iter().any(|q| q == "layout"), "{ran:?}");
 }
+
+const TBEFORE: &str = "template<class T> struct P { T a; char c; };\nint f() { return 1; }\nstruct B { P<int> p; P<double> q; };\n";
+const TAFTER: &str = "template<class T> struct P { T a; char c; };\nint f() { int y = 2; return y + 1; }\nstruct B { P<int> p; P<double> q; };\n";
+
+#[test]
+fn editing_a_body_reruns_no_instantiation() {
+    let log: EventSink = Arc::new(Mutex::new(Vec::new()));
+    let mut db = RootDatabase::with_execution_log(log.clone());
+    let opts = new_options(&db, LangOptions::default());
+    let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(TBEFORE), opts);
+    let b = crate::find_class(&db, tu, "B").expect("B");
+    assert_eq!(crate::layout::layout(&db, b).expect("layout").size, 24);
+    let first = take(&log);
+    assert!(first.iter().any(|q| q == "select") && first.iter().any(|q| q == "inst_layout"), "{first:?}");
+    tu.set_text(&mut db).to(Arc::from(TAFTER));
+    let b = crate::find_class(&db, tu, "B").expect("B");
+    assert_eq!(crate::layout::layout(&db, b).expect("layout").size, 24);
+    let ran = take(&log);
+    for q in &ran {
+        assert!(
+            matches!(q.as_str(), "parse" | "top_level_items" | "item_ids" | "item_source" | "item_tree_of"),
+            "no instantiation or layout may re-run after a body edit, ran: {ran:?}"
+        );
+    }
+}
