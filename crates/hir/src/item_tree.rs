@@ -23,6 +23,8 @@ pub struct ItemTree {
     pub typedefs: Vec<TypedefData>,
     pub vars: Vec<VarData>,
     pub usings: Vec<UsingData>,
+    /// Functions declared or defined (not function templates).
+    pub fns: Vec<FnData>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,6 +35,7 @@ pub enum Item {
     Typedef(u32),
     Var(u32),
     Using(u32),
+    Fn(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +188,53 @@ pub struct VarData {
     pub ty: TypeRef,
     pub is_const: bool,
     pub init: Option<ConstExpr>,
+    pub linkage: Linkage,
+    /// `int S::x = 1;`: the scope the variable belongs to.
+    pub qualifier: Option<Path>,
+}
+
+/// What a declaration says about its linkage and definition (the
+/// specifiers, the enclosing `extern "C"`, whether it has a body or an
+/// initializer). Anonymous namespaces are the scope graph's business.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Linkage {
+    pub is_static: bool,
+    pub is_extern: bool,
+    pub is_inline: bool,
+    pub is_constexpr: bool,
+    /// Inside `extern "C"` (braced or not).
+    pub extern_c: bool,
+    /// A function with a body (`= default`/`= delete` included) or a
+    /// variable that is not `extern` without initializer.
+    pub is_definition: bool,
+    /// `__global__` (its stub is what the host side defines).
+    pub kernel: bool,
+}
+
+/// How a function's declarator names it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FnName {
+    Ident(String),
+    Ctor,
+    Dtor,
+    /// `operator@` by its spelling without `operator` (`+`, `()`, `new[]`).
+    Operator(String),
+    Conversion(TypeRef),
+    /// `operator"" _x`.
+    Literal(String),
+}
+
+/// A function (not a template): its name as declared, the scope a
+/// qualified declarator names, and its declared type (parameters not yet
+/// adjusted: `mangle.rs` decays arrays and functions and drops top-level cv).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnData {
+    pub name: FnName,
+    pub qualifier: Option<Path>,
+    pub ty: FnRef,
+    pub linkage: Linkage,
+    /// Declared in a class body (a member; static members say so in `linkage`).
+    pub in_class: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -423,16 +473,37 @@ pub enum ConstExpr {
 /// Lowers the green tree of one top-level item. `pack` is the `#pragma pack`
 /// state before it.
 pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
-    let mut cx = Lower { tree: ItemTree::default(), pack };
+    lower_with_offsets(node, pack).0
+}
+
+/// Offsets (in `node`'s tree) of the declarator of each function and
+/// variable of an item tree, by index.
+#[derive(Clone, Debug, Default)]
+pub struct Offsets {
+    pub fns: Vec<u32>,
+    pub vars: Vec<u32>,
+}
+
+/// [`lower`], plus where each function and variable is declared: what
+/// `inspect symbols` needs for locations, kept out of the tree so that
+/// edits before a declaration do not change it.
+pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) {
+    let mut cx = Lower { tree: ItemTree::default(), pack, extern_c: false, fn_at: Vec::new(), var_at: Vec::new() };
     let mut top = Vec::new();
     cx.decl(node, &mut top, None);
     cx.tree.top = top;
-    cx.tree
+    (cx.tree, Offsets { fns: cx.fn_at, vars: cx.var_at })
 }
 
 struct Lower {
     tree: ItemTree,
     pack: Pack,
+    /// Inside `extern "C"`.
+    extern_c: bool,
+    /// Offsets of the names of `tree.fns` and `tree.vars` (for locations;
+    /// never part of the tree).
+    fn_at: Vec<u32>,
+    var_at: Vec<u32>,
 }
 
 /// What lowering a declaration inside a class body collects besides items.
@@ -458,7 +529,12 @@ impl Lower {
             K::PP_DIRECTIVE => {}
             K::NAMESPACE_DEF => self.namespace(node, out),
             K::LINKAGE_SPEC | K::EXPORT_DECL => {
+                let saved = self.extern_c;
+                if node.kind() == K::LINKAGE_SPEC {
+                    self.extern_c = su::tokens(node).find(|t| t.kind() == K::STRING).is_some_and(|t| t.text() == "\"C\"");
+                }
                 self.children_decls(node, out, None);
+                self.extern_c = saved;
             }
             K::USING_DIRECTIVE => {
                 if let Some(p) = su::path_in(node) {
@@ -711,10 +787,17 @@ impl Lower {
             let name = decl.as_ref().and_then(su::declarator_name);
             let is_fn = decl.as_ref().is_some_and(su::is_function_declarator);
             if is_fn {
+                let d = decl.as_ref().expect("is_fn");
+                let class_name = class.as_ref().and_then(|c| c.name.clone());
                 if let Some(cx) = class.as_deref_mut() {
-                    self.member_function(node, decl.as_ref().expect("is_fn"), &kws, cx);
+                    self.member_function(node, d, &kws, cx);
                 } else if let Some(n) = name {
                     self.push_using(out, UsingData::Value(n));
+                }
+                if let Some((f, at)) = self.fn_data(node, d, &base_ty, &kws, specs.as_ref(), class_name.as_deref()) {
+                    self.tree.fns.push(f);
+                    self.fn_at.push(at);
+                    out.push(Item::Fn(self.tree.fns.len() as u32 - 1));
                 }
                 continue;
             }
@@ -755,13 +838,99 @@ impl Lower {
                 }),
                 _ => {
                     if let Some(n) = name {
+                        let (qualifier, at) = match &decl {
+                            Some(d) => declarator_qualifier(d),
+                            None => (None, u32::from(init.text_range().start())),
+                        };
                         let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
-                        self.tree.vars.push(VarData { name: n, ty, is_const, init });
+                        let mut linkage = self.linkage(&kws, specs.as_ref());
+                        linkage.is_definition = if class.is_some() {
+                            // In-class: a definition only when `inline` (C++17) or constexpr.
+                            linkage.is_inline || linkage.is_constexpr
+                        } else {
+                            !linkage.is_extern || has_init
+                        };
+                        self.tree.vars.push(VarData { name: n, ty, is_const, init, linkage, qualifier });
+                        self.var_at.push(at);
                         out.push(Item::Var(self.tree.vars.len() as u32 - 1));
                     }
                 }
             }
         }
+    }
+
+    /// The linkage facts the specifiers state.
+    fn linkage(&self, kws: &[K], specs: Option<&SyntaxNode>) -> Linkage {
+        Linkage {
+            is_static: kws.contains(&K::STATIC_KW),
+            is_extern: kws.contains(&K::EXTERN_KW) || (self.extern_c && specs.is_some_and(|s| s.parent().is_some_and(|p| p.parent().is_some_and(|g| g.kind() == K::LINKAGE_SPEC && su::child(&g, K::L_CURLY).is_none() && !g.children_with_tokens().any(|t| t.kind() == K::L_CURLY))))),
+            is_inline: kws.iter().any(|k| matches!(k, K::INLINE_KW)) || specs.is_some_and(|s| su::tokens(s).any(|t| t.text() == "__inline__" || t.text() == "__inline")),
+            is_constexpr: kws.contains(&K::CONSTEXPR_KW),
+            extern_c: self.extern_c,
+            is_definition: false,
+            kernel: specs.is_some_and(|s| {
+                s.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).any(|a| su::tokens(&a).any(|t| t.text() == "global" || t.text() == "__global__"))
+            }),
+        }
+    }
+
+    /// A function declarator as a function entity: its name, the scope a
+    /// qualified name names, its declared type, and where its name is.
+    fn fn_data(
+        &mut self,
+        node: &SyntaxNode,
+        d: &SyntaxNode,
+        base: &TypeRef,
+        kws: &[K],
+        specs: Option<&SyntaxNode>,
+        class_name: Option<&str>,
+    ) -> Option<(FnData, u32)> {
+        let TypeRef::Func(ty) = self.declarator_type(base.clone(), d) else { return None };
+        let inner = su::innermost(d);
+        let n = inner.children().find(|c| {
+            matches!(c.kind(), K::NAME | K::QUALIFIED_NAME | K::OPERATOR_NAME | K::DESTRUCTOR_NAME | K::CONVERSION_NAME | K::TEMPLATE_ID)
+        })?;
+        if n.kind() == K::TEMPLATE_ID {
+            return None; // an explicit specialization of a function template
+        }
+        let at = u32::from(n.text_range().start());
+        let (last, qualifier) = if n.kind() == K::QUALIFIED_NAME {
+            let last = n.children().filter(|c| c.kind() != K::ERROR).last()?;
+            let mut p = su::path_of(&n)?;
+            p.segments.pop();
+            if last.kind() == K::TEMPLATE_ID || p.segments.is_empty() && !p.global {
+                return None;
+            }
+            (last, Some(p))
+        } else {
+            (n.clone(), None)
+        };
+        let name = match last.kind() {
+            K::DESTRUCTOR_NAME => FnName::Dtor,
+            K::CONVERSION_NAME => {
+                let t = su::child(&last, K::TYPE_ID)?;
+                FnName::Conversion(self.type_id(&t))
+            }
+            K::OPERATOR_NAME => {
+                let toks: Vec<SyntaxToken> = su::tokens(&last).filter(|t| t.kind() != K::OPERATOR_KW).collect();
+                match toks.first() {
+                    Some(t) if t.kind() == K::STRING => FnName::Literal(toks.get(1)?.text().to_string()),
+                    Some(t) if t.text().starts_with("\"\"") => FnName::Literal(t.text()[2..].trim().to_string()),
+                    _ => FnName::Operator(toks.iter().map(|t| t.text()).collect()),
+                }
+            }
+            _ => {
+                let id = su::path_of(&last)?.segments.pop()?.name;
+                let owner = match &qualifier {
+                    Some(q) => q.last().map(str::to_string),
+                    None => class_name.map(str::to_string),
+                };
+                if owner.as_deref() == Some(id.as_str()) { FnName::Ctor } else { FnName::Ident(id) }
+            }
+        };
+        let mut linkage = self.linkage(kws, specs);
+        linkage.is_definition = node.kind() == K::FUNCTION_DEF || su::child(node, K::DEFAULTED_BODY).is_some();
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some() }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {
@@ -1162,6 +1331,24 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
     }
 }
 
+/// The qualifier of a declarator's name (`S::x` → `S`) and the offset of the name.
+fn declarator_qualifier(d: &SyntaxNode) -> (Option<Path>, u32) {
+    let inner = su::innermost(d);
+    match inner.children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
+        Some(n) => {
+            let at = u32::from(n.text_range().start());
+            if n.kind() == K::QUALIFIED_NAME {
+                let mut p = su::path_of(&n).unwrap_or_default();
+                p.segments.pop();
+                (Some(p), at)
+            } else {
+                (None, at)
+            }
+        }
+        None => (None, u32::from(d.text_range().start())),
+    }
+}
+
 fn with_cv(t: TypeRef, cv: Cv) -> TypeRef {
     if cv.is_empty() {
         return t;
@@ -1309,7 +1496,7 @@ impl Lower {
 
 /// The arguments of a `TEMPLATE_ARG_LIST`.
 pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default() };
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new() };
     let mut out = Vec::new();
     for a in list.children().filter(|c| c.kind() == K::TEMPLATE_ARG) {
         let arg = if let Some(t) = su::child(&a, K::TYPE_ID) {

@@ -34,7 +34,12 @@
 //! instance substitutes through an `Env`; only what layout or lookup asks for
 //! is instantiated.
 //!
-//! Out of scope so far: function templates, function signatures, overloads,
+//! Functions and variables (`symbols.rs`): non-template functions (members,
+//! ctors/dtors, operators, conversions) and variables are item-tree
+//! entities (`FnData`, `VarData`, signatures as written); `mangled_name`
+//! gives their host-side linkage names through `cufront-mangle`.
+//!
+//! Out of scope so far: function templates, overloads,
 //! constexpr calls, variable templates, declaration order (lookup sees the
 //! whole unit).
 
@@ -42,6 +47,7 @@ pub mod consteval;
 pub mod scopes;
 pub mod item_tree;
 pub mod layout;
+pub mod symbols;
 pub mod syntax_util;
 pub mod templates;
 pub mod ty;
@@ -92,8 +98,17 @@ local_ids!(
     /// A typedef or alias declaration.
     TypedefId,
     /// A variable at namespace scope or a static data member.
-    VarId
+    VarId,
+    /// A function (not a template), member or not.
+    FnId
 );
+
+/// A function or variable: what has a linkage name (`symbols::mangled_name`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
+pub enum Entity {
+    Fn(FnId),
+    Var(VarId),
+}
 
 /// The top-level items of a unit, in order, with their sources.
 #[derive(Debug, Default, PartialEq, Eq)]

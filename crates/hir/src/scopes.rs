@@ -18,7 +18,7 @@ use cufront_base_db::{SourceDatabase, TranslationUnit};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::item_tree::{Item, ItemTree, Path, TemplateKind, UsingData};
-use crate::{item_ids, item_tree_of, ClassId, EnumId, ItemId, TypedefId, VarId};
+use crate::{item_ids, item_tree_of, ClassId, EnumId, FnId, ItemId, TypedefId, VarId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ScopeIdx(pub u32);
@@ -94,6 +94,9 @@ pub struct DefMap {
     pub template_decls: FxHashMap<ClassId, Vec<ClassId>>,
     /// Partial and explicit specializations of each class template (canonical id).
     pub specializations: FxHashMap<ClassId, Vec<ClassId>>,
+    /// Functions and variables outside templates, in source order (what
+    /// has a linkage name; out-of-line definitions and redeclarations too).
+    pub entities: Vec<crate::Entity>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,6 +105,7 @@ pub enum DeclKey {
     Enum(EnumId),
     Typedef(TypedefId),
     Var(VarId),
+    Fn(FnId),
 }
 
 pub const ROOT: ScopeIdx = ScopeIdx(0);
@@ -377,6 +381,18 @@ fn collect(
                 let v = VarId::new(db, item, i);
                 map.add(scope, &tree.vars[i as usize].name, Def::Var(v));
                 map.parent.insert(DeclKey::Var(v), scope);
+                if !templated {
+                    map.entities.push(crate::Entity::Var(v));
+                }
+            }
+            Item::Fn(i) => {
+                // Functions are found by lookup through `UsingData::Value`
+                // (namespace scope) or not at all (members) so far.
+                let f = FnId::new(db, item, i);
+                map.parent.insert(DeclKey::Fn(f), scope);
+                if !templated {
+                    map.entities.push(crate::Entity::Fn(f));
+                }
             }
             Item::Using(i) => match &tree.usings[i as usize] {
                 UsingData::Directive(p) => pending.push(Pending::Directive(scope, p.clone())),

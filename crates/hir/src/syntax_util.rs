@@ -160,7 +160,7 @@ pub fn declarators(node: &SyntaxNode) -> Vec<SyntaxNode> {
 }
 
 /// The declarator that holds the name (through parentheses).
-fn innermost(d: &SyntaxNode) -> SyntaxNode {
+pub fn innermost(d: &SyntaxNode) -> SyntaxNode {
     let mut d = d.clone();
     loop {
         let next = child(&d, K::PAREN_DECLARATOR).and_then(|p| child(&p, K::DECLARATOR));

@@ -4,6 +4,7 @@
 mod incremental;
 mod items;
 mod layout_vectors;
+mod symbols;
 mod templates;
 
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! Editing a function body re-runs `parse` and the cheap split into items,
-//! but no item tree, scope graph or layout query.
+//! but no item tree, scope graph, layout or `mangled_name` query.
 
 use std::sync::{Arc, Mutex};
 
@@ -22,8 +22,10 @@ fn editing_a_body_reruns_no_item_tree_or_layout() {
     let b = crate::find_class(&db, tu, "B").expect("B");
     let size = crate::layout::layout(&db, b).expect("layout").size;
     assert_eq!(size, 12);
+    let names1 = crate::symbols::entities(&db, tu);
     let first = take(&log);
     assert!(first.iter().any(|q| q == "layout"), "{first:?}");
+    assert!(first.iter().any(|q| q == "mangled_name"), "{first:?}");
     assert!(first.iter().any(|q| q == "item_tree_of"), "{first:?}");
 
     let ids1 = crate::item_ids(&db, tu);
@@ -33,6 +35,7 @@ fn editing_a_body_reruns_no_item_tree_or_layout() {
     let b2 = crate::find_class(&db, tu, "B").expect("B");
     assert_eq!(b, b2, "the class keeps its id");
     assert_eq!(crate::layout::layout(&db, b2).expect("layout").size, 12);
+    assert_eq!(crate::symbols::entities(&db, tu), names1, "the body edit changes no linkage name");
     let ran = take(&log);
     for q in &ran {
         assert!(

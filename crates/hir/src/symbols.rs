@@ -1,0 +1,337 @@
+//! Linkage names of functions and variables (spec 50 §8): the entity's
+//! scope chain and adjusted signature as `cufront-mangle`'s tree, then the
+//! mangler (substitutions, `St`, … are its business).
+//!
+//! The spelling is the host side's (what g++ writes in the host object
+//! for the code cudafe++ emits): internal-linkage entities declared
+//! `static` (or `const` at namespace scope) carry Itanium's `L` marker
+//! (`_ZL2sfi`, `_ZN1NL2svE`) and anonymous namespaces are `_GLOBAL__N_1`.
+//! The device side's `_INTERNAL<mid>` / `_GLOBAL__N_<mid>` / `__nv_static_`
+//! forms (spec 50 §8.4) need the module id and the execution space:
+//! `cufront_mangle::cuda` spells them from this tree, nothing here does yet.
+//!
+//! Never a guess: a type the model cannot spell (a dependent type, a member
+//! class of a specialization, `_Complex`, a GNU vector, an unnamed class
+//! without a typedef name) makes the name an `Err`.
+
+use cufront_base_db::SourceDatabase;
+use cufront_mangle::{self as m, Component, Unqualified};
+
+use crate::item_tree::{Builtin, Cv, FnName, Linkage, Path, TemplateKind};
+use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
+use crate::templates::{TemplateArg, TemplateRef};
+use crate::ty::{self, canonical, TyId, TyKind};
+use crate::{item_tree_of, ClassId, Entity, EnumId};
+
+/// What `inspect symbols` prints about an entity besides its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntityInfo {
+    pub is_fn: bool,
+    pub linkage: Linkage,
+}
+
+pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
+    match e {
+        Entity::Fn(f) => {
+            let tree = item_tree_of(db, f.item(db));
+            tree.fns.get(f.idx(db) as usize).map(|d| EntityInfo { is_fn: true, linkage: d.linkage })
+        }
+        Entity::Var(v) => {
+            let tree = item_tree_of(db, v.item(db));
+            tree.vars.get(v.idx(db) as usize).map(|d| EntityInfo { is_fn: false, linkage: d.linkage })
+        }
+    }
+}
+
+/// The linkage name of a function or variable, as the host object spells it.
+#[salsa::tracked(returns(clone))]
+pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+    match e {
+        Entity::Fn(f) => {
+            let item = f.item(db);
+            let tree = item_tree_of(db, item);
+            let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
+            let map = def_map(db, item.tu(db));
+            let parent = map.parent.get(&DeclKey::Fn(f)).copied().unwrap_or(scopes::ROOT);
+            let scope = entity_scope(db, &map, parent, data.qualifier.as_ref())?;
+            let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
+            let last = match &data.name {
+                FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(s.clone()),
+                FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
+                FnName::Ident(s) => Unqualified::Source(s.clone()),
+                FnName::Ctor => Unqualified::Ctor(m::CtorKind::Complete),
+                FnName::Dtor => Unqualified::Dtor(m::DtorKind::Complete),
+                FnName::Operator(op) => {
+                    let arity = data.ty.params.len() + usize::from(member && !data.linkage.is_static);
+                    Unqualified::Operator(m::Op::from_spelling(op, arity).ok_or_else(|| format!("unknown operator `{op}`"))?)
+                }
+                FnName::Conversion(t) => {
+                    let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+                    Unqualified::Conversion(Box::new(mangle_ty(db, &map, ty::lower(cx, t))?))
+                }
+                FnName::Literal(s) => Unqualified::Literal(s.clone()),
+            };
+            let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+            let params = data
+                .ty
+                .params
+                .iter()
+                .map(|p| mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p))))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut name = scope_name(db, &map, scope)?;
+            name.comps.push(m::build::comp_of(last));
+            let f = m::FnType {
+                // Not part of the name of a function that is not a template.
+                ret: m::Type::Builtin(m::Builtin::Void),
+                params,
+                variadic: data.ty.variadic,
+                quals: quals(data.ty.cv),
+                ref_qual: match data.ty.ref_qual {
+                    1 => m::RefQual::LValue,
+                    2 => m::RefQual::RValue,
+                    _ => m::RefQual::None,
+                },
+                exception: m::ExceptionSpec::None,
+            };
+            m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)))
+        }
+        Entity::Var(v) => {
+            let item = v.item(db);
+            let tree = item_tree_of(db, item);
+            let data = tree.vars.get(v.idx(db) as usize).ok_or("no such variable")?;
+            let map = def_map(db, item.tu(db));
+            let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+            let scope = entity_scope(db, &map, parent, data.qualifier.as_ref())?;
+            let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
+            if data.linkage.extern_c && !member {
+                return Ok(data.name.clone());
+            }
+            let internal = !member
+                && (data.linkage.is_static
+                    || (!data.linkage.is_extern && !data.linkage.is_inline && {
+                        let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
+                        is_const_object(db, ty::lower(cx, &data.ty))
+                    }));
+            let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
+            let mut name = scope_name(db, &map, scope)?;
+            name.comps.push(m::build::comp_of(last));
+            m::symbol(&m::Encoding::Data(name))
+        }
+    }
+}
+
+/// Every function and variable outside templates, with its linkage name
+/// (in source order; redeclarations repeat the name).
+pub fn entities(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> Vec<(Entity, Result<String, String>)> {
+    def_map(db, tu).entities.iter().map(|&e| (e, mangled_name(db, e))).collect()
+}
+
+fn is_const_object(db: &dyn SourceDatabase, t: TyId) -> bool {
+    match canonical(db, t).kind(db) {
+        TyKind::Qualified(_, cv) => cv.c && !cv.v,
+        TyKind::Array(e, _) => is_const_object(db, *e),
+        _ => false,
+    }
+}
+
+/// The scope a (possibly qualified) declaration belongs to.
+fn entity_scope(db: &dyn SourceDatabase, map: &DefMap, parent: ScopeIdx, qualifier: Option<&Path>) -> Result<ScopeIdx, String> {
+    let s = match qualifier {
+        None => parent,
+        Some(q) if q.segments.is_empty() => scopes::ROOT,
+        Some(q) => match scopes::resolve_path(db, map, parent, q, Ns::Scope) {
+            Some(Def::Namespace(s)) => s,
+            Some(Def::Class(c)) => {
+                map.class_scope.get(&map.class_definition(c)).copied().ok_or_else(|| format!("`{q}` is not defined"))?
+            }
+            _ => return Err(format!("unresolved scope `{q}`")),
+        },
+    };
+    if map.templated.contains(&s) {
+        return Err("member of a template".into());
+    }
+    Ok(s)
+}
+
+/// The name of a scope (namespaces and classes), rooted at the global namespace.
+fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Result<m::Name, String> {
+    let mut comps: Vec<Component> = Vec::new();
+    let mut cur = Some(s);
+    while let Some(c) = cur {
+        let scope = map.scope(c);
+        match &scope.kind {
+            ScopeKind::Root => break,
+            ScopeKind::Namespace { name: Some(n), .. } => comps.push(m::build::comp(n)),
+            ScopeKind::Namespace { name: None, .. } => comps.push(m::build::comp_of(Unqualified::AnonNamespace(None))),
+            ScopeKind::Class(k) => {
+                let mut n = class_name(db, map, *k)?;
+                comps.push(n.comps.pop().expect("a class name has a component"));
+                comps.extend(n.comps.into_iter().rev());
+                break;
+            }
+            ScopeKind::Enum(_) => return Err("enum scope".into()),
+        }
+        cur = scope.parent;
+    }
+    comps.reverse();
+    Ok(m::Name { root: m::Root::Global, comps })
+}
+
+/// The name of a class that is not a template.
+fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId) -> Result<m::Name, String> {
+    let tree = item_tree_of(db, c.item(db));
+    let data = tree.classes.get(c.idx(db) as usize).ok_or("no such class")?;
+    if data.template != TemplateKind::None {
+        return Err("a class template specialization written out (not modelled)".into());
+    }
+    let own = data.name.clone().or_else(|| data.typedef_name.clone()).ok_or("unnamed class")?;
+    let parent = map.parent.get(&DeclKey::Class(c)).copied().unwrap_or(scopes::ROOT);
+    let mut n = scope_name(db, map, parent)?;
+    n.comps.push(m::build::comp(&own));
+    Ok(n)
+}
+
+fn enum_name(db: &dyn SourceDatabase, map: &DefMap, e: EnumId) -> Result<m::Name, String> {
+    let tree = item_tree_of(db, e.item(db));
+    let own = tree.enums.get(e.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed enum")?;
+    let parent = map.parent.get(&DeclKey::Enum(e)).copied().unwrap_or(scopes::ROOT);
+    let mut n = scope_name(db, map, parent)?;
+    n.comps.push(m::build::comp(&own));
+    Ok(n)
+}
+
+/// A parameter's type as the function type holds it: top-level cv dropped,
+/// arrays and functions decayed to pointers.
+fn adjust_param(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    let mut t = canonical(db, t);
+    if let TyKind::Qualified(inner, _) = t.kind(db) {
+        t = *inner;
+    }
+    match t.kind(db).clone() {
+        TyKind::Array(e, _) => ty::mk(db, TyKind::Ptr(e)),
+        TyKind::Func(_) => ty::mk(db, TyKind::Ptr(t)),
+        _ => t,
+    }
+}
+
+fn quals(cv: Cv) -> m::Quals {
+    m::Quals { restrict: cv.r, volatile: cv.v, konst: cv.c }
+}
+
+/// A type as the mangler's tree (typedefs resolved).
+pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Type, String> {
+    let t = canonical(db, t);
+    Ok(match t.kind(db) {
+        TyKind::Builtin(b) => m::Type::Builtin(builtin(*b)),
+        TyKind::Ptr(x) => mangle_ty(db, map, *x)?.ptr(),
+        TyKind::LRef(x) => mangle_ty(db, map, *x)?.lref(),
+        TyKind::RRef(x) => mangle_ty(db, map, *x)?.rref(),
+        TyKind::MemPtr { class, pointee } => {
+            let p = match pointee.kind(db) {
+                // A member function's type: params adjusted, quals kept.
+                TyKind::Func(_) => mangle_ty(db, map, *pointee)?,
+                _ => mangle_ty(db, map, *pointee)?,
+            };
+            p.member_of(mangle_ty(db, map, *class)?)
+        }
+        TyKind::Array(e, n) => m::Type::Array(
+            match n {
+                Some(n) => m::ArrayBound::Known(u128::from(*n)),
+                None => m::ArrayBound::Unknown,
+            },
+            Box::new(mangle_ty(db, map, *e)?),
+        ),
+        TyKind::Func(f) => m::FnType {
+            ret: mangle_ty(db, map, f.ret)?,
+            params: f.params.iter().map(|p| mangle_ty(db, map, adjust_param(db, *p))).collect::<Result<_, _>>()?,
+            variadic: f.variadic,
+            quals: quals(f.cv),
+            ref_qual: match f.ref_qual {
+                1 => m::RefQual::LValue,
+                2 => m::RefQual::RValue,
+                _ => m::RefQual::None,
+            },
+            exception: if f.noexcept { m::ExceptionSpec::Noexcept } else { m::ExceptionSpec::None },
+        }
+        .ty(),
+        TyKind::Class(c) => m::Type::Named(class_name(db, map, map.class_definition(*c))?),
+        TyKind::Enum(e) => m::Type::Named(enum_name(db, map, *e)?),
+        TyKind::Qualified(x, cv) => mangle_ty(db, map, *x)?.qual(quals(*cv)),
+        TyKind::App(a) => {
+            let template = a.template(db);
+            let parent = map.parent.get(&DeclKey::Class(template)).copied().unwrap_or(scopes::ROOT);
+            if map.templated.contains(&parent) {
+                return Err("member template of a class template".into());
+            }
+            let tree = item_tree_of(db, template.item(db));
+            let own = tree.classes.get(template.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed template")?;
+            let mut n = scope_name(db, map, parent)?;
+            let args = a.args(db).iter().map(|x| targ(db, map, x)).collect::<Result<Vec<_>, _>>()?;
+            n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args: Some(args) });
+            m::Type::Named(n)
+        }
+        TyKind::Typedef(_) => unreachable!("canonical strips typedefs"),
+        TyKind::Inst(_) => return Err("a member class of a specialization".into()),
+        TyKind::Complex(_) => return Err("_Complex".into()),
+        TyKind::Vector(..) => return Err("GNU vector type".into()),
+        TyKind::TemplateParam { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
+            return Err(format!("dependent type `{}`", ty::display(db, t)));
+        }
+        TyKind::Error(e) => return Err(e.clone()),
+    })
+}
+
+fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TArg, String> {
+    Ok(match a {
+        TemplateArg::Type(t) => m::TArg::Type(mangle_ty(db, map, *t)?),
+        TemplateArg::Value(v, t) => {
+            m::TArg::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })
+        }
+        TemplateArg::Pack(v) => m::TArg::Pack(v.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?),
+        TemplateArg::Template(TemplateRef::Class(c)) => {
+            let parent = map.parent.get(&DeclKey::Class(*c)).copied().unwrap_or(scopes::ROOT);
+            let tree = item_tree_of(db, c.item(db));
+            let own = tree.classes.get(c.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed template")?;
+            let mut n = scope_name(db, map, parent)?;
+            n.comps.push(m::build::comp(&own));
+            m::TArg::Template(n)
+        }
+        other => return Err(format!("template argument {other:?}")),
+    })
+}
+
+fn builtin(b: Builtin) -> m::Builtin {
+    use m::Builtin as M;
+    match b {
+        Builtin::Void => M::Void,
+        Builtin::Bool => M::Bool,
+        Builtin::Char => M::Char,
+        Builtin::SChar => M::SChar,
+        Builtin::UChar => M::UChar,
+        Builtin::WChar => M::WChar,
+        Builtin::Char8 => M::Char8,
+        Builtin::Char16 => M::Char16,
+        Builtin::Char32 => M::Char32,
+        Builtin::Short => M::Short,
+        Builtin::UShort => M::UShort,
+        Builtin::Int => M::Int,
+        Builtin::UInt => M::UInt,
+        Builtin::Long => M::Long,
+        Builtin::ULong => M::ULong,
+        Builtin::LongLong => M::LongLong,
+        Builtin::ULongLong => M::ULongLong,
+        Builtin::Int128 => M::Int128,
+        Builtin::UInt128 => M::UInt128,
+        Builtin::Float => M::Float,
+        Builtin::Double => M::Double,
+        Builtin::LongDouble => M::LongDouble,
+        Builtin::Float128 => M::Float128,
+        Builtin::Float16 => M::Float16,
+        Builtin::BF16 => M::BFloat16,
+        Builtin::Float32 => M::Float32,
+        Builtin::Float64 => M::Float64,
+        Builtin::Float32x => M::Float32x,
+        Builtin::Float64x => M::Float64x,
+        Builtin::NullPtr => M::NullPtr,
+    }
+}

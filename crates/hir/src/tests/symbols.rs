@@ -1,0 +1,98 @@
+//! Signatures → linkage names (host spelling, spec 50 §8).
+
+use expect_test::{expect, Expect};
+
+fn check(text: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let mut out = String::new();
+    for (_, name) in crate::symbols::entities(&db, tu) {
+        match name {
+            Ok(n) => out.push_str(&format!("{n}\n")),
+            Err(e) => out.push_str(&format!("error: {e}\n")),
+        }
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn functions_and_parameters() {
+    check(
+        "void f(); int g(int a[3], const int b, void h(int), ...); long k(const char*, int (*)[4]) noexcept;\n\
+         extern \"C\" void cf(int); extern \"C\" { int cv; }\n\
+         typedef unsigned long size_t; void t(size_t, size_t*);",
+        expect![[r#"
+            _Z1fv
+            _Z1gPiiPFviEz
+            _Z1kPKcPA4_i
+            cf
+            cv
+            _Z1tmPm
+        "#]],
+    );
+}
+
+#[test]
+fn members_ctors_operators() {
+    check(
+        "namespace ns { struct S { S(); S(const S&); ~S(); int operator+(int) const; bool operator==(const S&) const;\n\
+           operator int() &&; static int sm; void m() volatile &; static void st(S*); int &operator[](long); };\n\
+           S::S() {} int S::sm = 1; S operator-(const S&); void *operator new(unsigned long); }\n\
+         void ns::S::m() volatile & {}",
+        expect![[r#"
+            _ZN2ns1SC1Ev
+            _ZN2ns1SC1ERKS0_
+            _ZN2ns1SD1Ev
+            _ZNK2ns1SplEi
+            _ZNK2ns1SeqERKS0_
+            _ZNO2ns1ScviEv
+            _ZN2ns1S2smE
+            _ZNVR2ns1S1mEv
+            _ZN2ns1S2stEPS0_
+            _ZN2ns1SixEl
+            _ZN2ns1SC1Ev
+            _ZN2ns1S2smE
+            _ZN2nsngERKNS_1SE
+            _ZN2nsnwEm
+            _ZNVR2ns1S1mEv
+        "#]],
+    );
+}
+
+#[test]
+fn std_and_templates_as_parameters() {
+    check(
+        "namespace std { template<class T> struct allocator {}; template<class C> struct char_traits {};\n\
+           template<class C, class T = char_traits<C>, class A = allocator<C>> struct basic_string {};\n\
+           typedef basic_string<char> string; template<class T, class A = allocator<T>> struct vector {}; }\n\
+         void f(std::string); void g(std::vector<int>, std::vector<int>); template<int N> struct A {};\n\
+         void h(A<3>, A<-1>); void u(std::allocator<char>&);",
+        expect![[r#"
+            _Z1fSs
+            _Z1gSt6vectorIiSaIiEES1_
+            _Z1h1AILi3EES_ILin1EE
+            _Z1uRSaIcE
+        "#]],
+    );
+}
+
+#[test]
+fn internal_linkage_and_anonymous_namespaces() {
+    check(
+        "static int sx = 1; const int cx = 2; extern const int ex; namespace N { static int nsx; int nx; static void sf(int); }\n\
+         namespace { int ax; void af(); struct P {}; } void usep(P); static void gsf(int);\n\
+         extern \"C\" { static void csf(); }",
+        expect![[r#"
+            _ZL2sx
+            _ZL2cx
+            ex
+            _ZN1NL3nsxE
+            _ZN1N2nxE
+            _ZN1NL2sfEi
+            _ZN12_GLOBAL__N_12axE
+            _ZN12_GLOBAL__N_12afEv
+            _Z4usepN12_GLOBAL__N_11PE
+            _ZL3gsfi
+            csf
+        "#]],
+    );
+}
