@@ -55,7 +55,7 @@ impl SourceMap {
         let mut line_start = 0usize;
         while line_start <= bytes.len() {
             map.line_starts.push(line_start as u32);
-            let end = memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+            let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
             if let Some((line, file, flags)) = parse_marker(&text[line_start..end]) {
                 let file = match file {
                     Some(f) => map.intern(&mut file_ids, &f),
@@ -112,9 +112,6 @@ impl SourceMap {
     }
 }
 
-fn memchr(b: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&c| c == b)
-}
 
 /// `# 12 "file" 1 3` or `#line 12 "file"` → (12, Some(file), flags).
 pub fn parse_marker(line: &str) -> Option<(u32, Option<String>, MarkerFlags)> {
