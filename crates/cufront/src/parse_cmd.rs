@@ -33,7 +33,8 @@ pub struct ParseArgs {
 
 pub fn run(args: ParseArgs) -> ExitCode {
     let text = match std::fs::read(&args.file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // Valid UTF-8 (nearly always) is taken as is, without a copy.
+        Ok(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
         Err(e) => {
             eprintln!("cufront: cannot read {}: {e}", args.file.display());
             return ExitCode::from(4);
