@@ -1,5 +1,7 @@
 //! `cufront inspect layout FILE.ii [TYPE]`: the layouts cufront computes
-//! (spec 50 §7), for checking against compilers. Format: `docs/inspect.md`.
+//! (spec 50 §7), and `cufront inspect symbols FILE.ii`: the linkage names of
+//! the functions and variables it knows (spec 50 §8), for checking against
+//! compilers. Formats: `docs/inspect.md`.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -30,12 +32,93 @@ enum What {
         #[arg(long)]
         all: bool,
     },
+    /// Print the linkage name of every function and variable outside
+    /// templates (declared or defined, headers included), one per line:
+    /// `NAME KIND STATE FILE:LINE`.
+    Symbols {
+        /// The preprocessed file (`.ii`).
+        file: std::path::PathBuf,
+        /// Read the unit as C++20 (C++20 keywords).
+        #[arg(long)]
+        cxx20: bool,
+        /// Also list the entities that get no name, with the reason.
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 pub fn run(args: InspectArgs) -> ExitCode {
     match args.what {
         What::Layout { file, r#type, cxx20, all } => layout(&file, r#type.as_deref(), cxx20, all),
+        What::Symbols { file, cxx20, all } => symbols(&file, cxx20, all),
     }
+}
+
+fn symbols(file: &std::path::Path, cxx20: bool, all: bool) -> ExitCode {
+    use cufront_hir::symbols;
+    let text = match std::fs::read(file) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("cufront: cannot read {}: {e}", file.display());
+            return ExitCode::from(4);
+        }
+    };
+    let db = RootDatabase::new();
+    let standard = if cxx20 { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
+    let opts = new_options(&db, LangOptions { standard, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, file.display().to_string(), Arc::from(text), opts);
+    let offsets = symbols::entity_offsets(&db, tu);
+    let map = cufront_base_db::source_map(&db, tu);
+    // One line per name: defined if any declaration defines it, located at
+    // the (first) definition, else at the first declaration.
+    struct Line {
+        kind: &'static str,
+        defined: bool,
+        at: u32,
+    }
+    let mut order: Vec<String> = Vec::new();
+    let mut lines: std::collections::HashMap<String, Line> = std::collections::HashMap::new();
+    let mut errors = Vec::new();
+    for (e, name) in symbols::entities(&db, tu) {
+        let Some(info) = symbols::entity_info(&db, e) else { continue };
+        let at = offsets.get(&e).copied().unwrap_or(0);
+        let name = match name {
+            Ok(n) => n,
+            Err(why) => {
+                errors.push((at, why));
+                continue;
+            }
+        };
+        let defined = info.linkage.is_definition;
+        match lines.get_mut(&name) {
+            Some(l) => {
+                if defined && !l.defined {
+                    l.defined = true;
+                    l.at = at;
+                }
+            }
+            None => {
+                order.push(name.clone());
+                lines.insert(name, Line { kind: if info.is_fn { "function" } else { "variable" }, defined, at });
+            }
+        }
+    }
+    let mut out = String::new();
+    let loc = |at: u32| {
+        let l = map.location(at);
+        format!("{}:{}", map.file_name(l.file), l.line)
+    };
+    for name in &order {
+        let l = &lines[name];
+        out.push_str(&format!("{name} {} {} {}\n", l.kind, if l.defined { "defined" } else { "declared" }, loc(l.at)));
+    }
+    if all {
+        for (at, why) in errors {
+            out.push_str(&format!("# no name: {why} {}\n", loc(at)));
+        }
+    }
+    print!("{out}");
+    ExitCode::SUCCESS
 }
 
 fn layout(file: &std::path::Path, ty: Option<&str>, cxx20: bool, all: bool) -> ExitCode {

@@ -53,7 +53,7 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
             let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
             let map = def_map(db, item.tu(db));
             let parent = map.parent.get(&DeclKey::Fn(f)).copied().unwrap_or(scopes::ROOT);
-            let scope = entity_scope(db, &map, parent, data.qualifier.as_ref())?;
+            let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
             let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
             let last = match &data.name {
                 FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(s.clone()),
@@ -101,7 +101,7 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
             let data = tree.vars.get(v.idx(db) as usize).ok_or("no such variable")?;
             let map = def_map(db, item.tu(db));
             let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
-            let scope = entity_scope(db, &map, parent, data.qualifier.as_ref())?;
+            let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
             let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
             if data.linkage.extern_c && !member {
                 return Ok(data.name.clone());
@@ -135,7 +135,7 @@ fn is_const_object(db: &dyn SourceDatabase, t: TyId) -> bool {
 }
 
 /// The scope a (possibly qualified) declaration belongs to.
-fn entity_scope(db: &dyn SourceDatabase, map: &DefMap, parent: ScopeIdx, qualifier: Option<&Path>) -> Result<ScopeIdx, String> {
+fn entity_scope(db: &dyn SourceDatabase, map: &DefMap, item: crate::ItemId, parent: ScopeIdx, qualifier: Option<&Path>) -> Result<ScopeIdx, String> {
     let s = match qualifier {
         None => parent,
         Some(q) if q.segments.is_empty() => scopes::ROOT,
@@ -143,6 +143,22 @@ fn entity_scope(db: &dyn SourceDatabase, map: &DefMap, parent: ScopeIdx, qualifi
             Some(Def::Namespace(s)) => s,
             Some(Def::Class(c)) => {
                 map.class_scope.get(&map.class_definition(c)).copied().ok_or_else(|| format!("`{q}` is not defined"))?
+            }
+            // `S<int>::f`: a member of an explicit specialization.
+            _ if q.segments.last().is_some_and(|s| s.args.is_some()) => {
+                let cx = ty::LowerCx { db, map, item, scope: parent, env: None };
+                let t = canonical(db, ty::lower(cx, &crate::item_tree::TypeRef::Path(q.clone())));
+                match t.kind(db) {
+                    TyKind::App(a) => match crate::templates::select(db, *a) {
+                        Ok(crate::templates::Selected::Class(c)) => map
+                            .class_scope
+                            .get(&map.class_definition(c))
+                            .copied()
+                            .ok_or_else(|| format!("`{q}` is not defined"))?,
+                        _ => return Err(format!("`{q}` is not an explicit specialization")),
+                    },
+                    _ => return Err(format!("unresolved scope `{q}`")),
+                }
             }
             _ => return Err(format!("unresolved scope `{q}`")),
         },
@@ -181,13 +197,21 @@ fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Result<m::N
 fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId) -> Result<m::Name, String> {
     let tree = item_tree_of(db, c.item(db));
     let data = tree.classes.get(c.idx(db) as usize).ok_or("no such class")?;
-    if data.template != TemplateKind::None {
-        return Err("a class template specialization written out (not modelled)".into());
-    }
     let own = data.name.clone().or_else(|| data.typedef_name.clone()).ok_or("unnamed class")?;
     let parent = map.parent.get(&DeclKey::Class(c)).copied().unwrap_or(scopes::ROOT);
+    let args = match data.template {
+        TemplateKind::None => None,
+        TemplateKind::Primary => return Err("a class template".into()),
+        // `template<> struct S<int> {…}`: named by the primary template and its arguments.
+        TemplateKind::Specialization if data.tparams.as_ref().is_some_and(Vec::is_empty) => {
+            let pattern = crate::templates::spec_pattern(db, c);
+            let (_, args) = pattern.as_ref().as_ref().map_err(Clone::clone)?;
+            Some(args.iter().map(|a| targ(db, map, a)).collect::<Result<Vec<_>, _>>()?)
+        }
+        TemplateKind::Specialization => return Err("a partial specialization".into()),
+    };
     let mut n = scope_name(db, map, parent)?;
-    n.comps.push(m::build::comp(&own));
+    n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args });
     Ok(n)
 }
 
@@ -334,4 +358,30 @@ fn builtin(b: Builtin) -> m::Builtin {
         Builtin::Float64x => M::Float64x,
         Builtin::NullPtr => M::NullPtr,
     }
+}
+
+/// Where each function and variable of the unit is declared: the offset of
+/// its declarator's name in the unit's text. Re-lowers every item that
+/// declares one (offsets are kept out of the item tree so that edits before
+/// an entity keep its tree): for `inspect`, not for incremental use.
+pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> rustc_hash::FxHashMap<Entity, u32> {
+    let mut out = rustc_hash::FxHashMap::default();
+    let parse = cufront_base_db::parse(db, tu);
+    let root = parse.syntax_node();
+    let items = &crate::top_level_items(db, tu).items;
+    for (node, &item) in root.children().zip(items.iter()) {
+        let tree = item_tree_of(db, item);
+        if tree.fns.is_empty() && tree.vars.is_empty() {
+            continue;
+        }
+        let pack = crate::item_source(db, item).as_ref().map(|s| s.pack.clone()).unwrap_or_default();
+        let (_, offs) = crate::item_tree::lower_with_offsets(&node, pack);
+        for (i, at) in offs.fns.iter().enumerate() {
+            out.insert(Entity::Fn(crate::FnId::new(db, item, i as u32)), *at);
+        }
+        for (i, at) in offs.vars.iter().enumerate() {
+            out.insert(Entity::Var(crate::VarId::new(db, item, i as u32)), *at);
+        }
+    }
+    out
 }

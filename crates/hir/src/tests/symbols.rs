@@ -96,3 +96,16 @@ fn internal_linkage_and_anonymous_namespaces() {
         "#]],
     );
 }
+
+#[test]
+fn members_of_explicit_specializations() {
+    check(
+        "namespace std { template<class T> struct atomic; template<> struct atomic<bool> { bool load() const; static const bool always; };\n\
+         bool atomic<bool>::load() const { return 0; } }",
+        expect![[r#"
+            _ZNKSt6atomicIbE4loadEv
+            _ZNSt6atomicIbE6alwaysE
+            _ZNKSt6atomicIbE4loadEv
+        "#]],
+    );
+}
