@@ -209,6 +209,9 @@ pub struct Linkage {
     pub is_definition: bool,
     /// `__global__` (its stub is what the host side defines).
     pub kernel: bool,
+    /// `__device__`, `__constant__` or `__managed__` (on a variable: a
+    /// host shadow, which cudafe++ makes `static` in whole-program mode).
+    pub device_var: bool,
 }
 
 /// How a function's declarator names it.
@@ -868,9 +871,8 @@ impl Lower {
             is_constexpr: kws.contains(&K::CONSTEXPR_KW),
             extern_c: self.extern_c,
             is_definition: false,
-            kernel: specs.is_some_and(|s| {
-                s.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).any(|a| su::tokens(&a).any(|t| t.text() == "global" || t.text() == "__global__"))
-            }),
+            kernel: has_cuda_attr(specs, &["global", "__global__"]),
+            device_var: has_cuda_attr(specs, &["device", "__device__", "constant", "__constant__", "managed", "__managed__"]),
         }
     }
 
@@ -1329,6 +1331,14 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         spec_args: None,
         is_final: false,
     }
+}
+
+/// Whether the specifiers carry a GNU attribute named one of `names`
+/// (CUDA's `__global__` is `__attribute__((global))` once preprocessed).
+fn has_cuda_attr(specs: Option<&SyntaxNode>, names: &[&str]) -> bool {
+    specs.is_some_and(|s| {
+        s.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).any(|a| su::tokens(&a).any(|t| names.contains(&t.text())))
+    })
 }
 
 /// The qualifier of a declarator's name (`S::x` → `S`) and the offset of the name.

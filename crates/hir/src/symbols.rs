@@ -5,10 +5,14 @@
 //! The spelling is the host side's (what g++ writes in the host object
 //! for the code cudafe++ emits): internal-linkage entities declared
 //! `static` (or `const` at namespace scope) carry Itanium's `L` marker
-//! (`_ZL2sfi`, `_ZN1NL2svE`) and anonymous namespaces are `_GLOBAL__N_1`.
-//! The device side's `_INTERNAL<mid>` / `_GLOBAL__N_<mid>` / `__nv_static_`
-//! forms (spec 50 §8.4) need the module id and the execution space:
-//! `cufront_mangle::cuda` spells them from this tree, nothing here does yet.
+//! (`_ZL2sfi`, `_ZN1NL2svE`), `__device__`/`__constant__`/`__managed__`
+//! variables too (cudafe++ makes their host shadows `static` in
+//! whole-program mode), and anonymous namespaces are g++'s `_GLOBAL__N_1`.
+//! cudafe++'s host output names anonymous namespaces `_GLOBAL__N_<mid>`
+//! (`_NV_ANON_NAMESPACE`), which needs the module id: [`with_module_id`]
+//! rewrites a name once it is known. The device side's `_INTERNAL<mid>` /
+//! `__nv_static_` forms (spec 50 §8.4) also need the execution space:
+//! `cufront_mangle::cuda` spells them, nothing here uses it yet.
 //!
 //! Never a guess: a type the model cannot spell (a dependent type, a member
 //! class of a specialization, `_Complex`, a GNU vector, an unnamed class
@@ -57,6 +61,7 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
             let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
             let last = match &data.name {
                 FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(s.clone()),
+                FnName::Ident(s) if s == "main" && scope == scopes::ROOT => return Ok(s.clone()),
                 FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
                 FnName::Ident(s) => Unqualified::Source(s.clone()),
                 FnName::Ctor => Unqualified::Ctor(m::CtorKind::Complete),
@@ -106,8 +111,14 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
             if data.linkage.extern_c && !member {
                 return Ok(data.name.clone());
             }
+            // Namespace-scope `const` (and `constexpr`) objects have internal
+            // linkage unless `extern` or `inline`; device variables' host
+            // shadows are `static` in whole-program mode (cudafe++'s output;
+            // `-rdc` keeps their linkage: not modelled yet).
             let internal = !member
                 && (data.linkage.is_static
+                    || data.linkage.device_var
+                    || (!data.linkage.is_extern && !data.linkage.is_inline && data.linkage.is_constexpr)
                     || (!data.linkage.is_extern && !data.linkage.is_inline && {
                         let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
                         is_const_object(db, ty::lower(cx, &data.ty))
@@ -118,6 +129,18 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
             m::symbol(&m::Encoding::Data(name))
         }
     }
+}
+
+/// A host name with the anonymous namespace as cudafe++'s output names it,
+/// `_GLOBAL__N_<mid>` (`mid` with its leading `_`), instead of g++'s
+/// `_GLOBAL__N_1`. The component count is unchanged, so substitutions are
+/// too: only the source name and its length differ.
+pub fn with_module_id(name: &str, mid: &str) -> String {
+    if mid.is_empty() || !name.starts_with("_Z") {
+        return name.to_string();
+    }
+    let anon = format!("_GLOBAL__N_{mid}");
+    name.replace("12_GLOBAL__N_1", &format!("{}{anon}", anon.len()))
 }
 
 /// Every function and variable outside templates, with its linkage name
