@@ -44,17 +44,22 @@ enum What {
         /// Also list the entities that get no name, with the reason.
         #[arg(long)]
         all: bool,
+        /// The module id (`_5f1e…_6_x_cu_…`, as `x.module_id` holds it):
+        /// anonymous namespaces become `_GLOBAL__N_<mid>`, as cudafe++'s
+        /// host output names them (default: g++'s `_GLOBAL__N_1`).
+        #[arg(long)]
+        module_id: Option<String>,
     },
 }
 
 pub fn run(args: InspectArgs) -> ExitCode {
     match args.what {
         What::Layout { file, r#type, cxx20, all } => layout(&file, r#type.as_deref(), cxx20, all),
-        What::Symbols { file, cxx20, all } => symbols(&file, cxx20, all),
+        What::Symbols { file, cxx20, all, module_id } => symbols(&file, cxx20, all, module_id.as_deref()),
     }
 }
 
-fn symbols(file: &std::path::Path, cxx20: bool, all: bool) -> ExitCode {
+fn symbols(file: &std::path::Path, cxx20: bool, all: bool, module_id: Option<&str>) -> ExitCode {
     use cufront_hir::symbols;
     let text = match std::fs::read(file) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -83,7 +88,7 @@ fn symbols(file: &std::path::Path, cxx20: bool, all: bool) -> ExitCode {
         let Some(info) = symbols::entity_info(&db, e) else { continue };
         let at = offsets.get(&e).copied().unwrap_or(0);
         let name = match name {
-            Ok(n) => n,
+            Ok(n) => symbols::with_module_id(&n, module_id.unwrap_or("")),
             Err(why) => {
                 errors.push((at, why));
                 continue;

@@ -109,3 +109,21 @@ fn members_of_explicit_specializations() {
         "#]],
     );
 }
+
+#[test]
+fn device_variables_main_and_module_id() {
+    check(
+        "__attribute__((device)) int dv; static __attribute__((constant)) float cv[4]; namespace ns { __attribute__((managed)) int mv; }\n\
+         int main(); int main(int, char**); constexpr int k = 3;",
+        expect![[r#"
+            _ZL2dv
+            _ZL2cv
+            _ZN2nsL2mvE
+            main
+            main
+            _ZL1k
+        "#]],
+    );
+    let n = crate::symbols::with_module_id("_ZN12_GLOBAL__N_12afEv", "_a5a9e84b_6_x_cu_e72c1746");
+    assert_eq!(n, "_ZN36_GLOBAL__N__a5a9e84b_6_x_cu_e72c17462afEv");
+}
