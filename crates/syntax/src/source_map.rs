@@ -103,6 +103,19 @@ impl SourceMap {
         }
     }
 
+    /// Every file the markers name, with its id.
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &str)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f.as_str()))
+    }
+
+    /// The file that `offset` is in.
+    pub fn file_at(&self, offset: u32) -> FileId {
+        match self.segments.binary_search_by(|s| s.start.cmp(&offset)) {
+            Ok(i) => self.segments[i].file,
+            Err(i) => self.segments[i - 1].file,
+        }
+    }
+
     /// Flags of the line marker that governs `offset` (e.g. "system header").
     pub fn flags_at(&self, offset: u32) -> MarkerFlags {
         match self.segments.binary_search_by(|s| s.start.cmp(&offset)) {

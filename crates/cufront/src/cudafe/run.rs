@@ -147,23 +147,40 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
 }
 
 /// The declarations-only parse with the bodies that are needed parsed in
-/// place (DESIGN decision 3): those of code outside system headers, whose
-/// syntax errors are reported (a system header's bodies are trusted, as
-/// the host compiler will parse them again), and those the host file looks
-/// into (`BodyNeeds`). With `CUFRONT_ALL_BODIES` set in the environment,
-/// every body (the reference the tests compare with).
+/// place (DESIGN decision 3): those of the user's code, whose syntax errors
+/// are reported, and those the host file looks into (`BodyNeeds`). The
+/// bodies of system headers and of the toolkit's own headers are trusted
+/// (the host compiler parses them again, cicc their device side). With
+/// `CUFRONT_ALL_BODIES` set in the environment, every body (the reference
+/// the tests compare with).
 fn with_needed_bodies(cfg: &Config, text: &str, lazy: &Parse, map: &SourceMap) -> Parse {
     let all = std::env::var_os("CUFRONT_ALL_BODIES").is_some();
     let needs = (!all && !cfg.no_code_gen).then(|| BodyNeeds::new(&lazy.syntax_node()));
+    let toolkit = toolkit_files(map);
     let lex = lazy.options().lex;
     let ranges: Vec<TextRange> = lazy
         .lazy_body_ranges()
         .filter(|r| {
-            all || !map.flags_at(r.start().into()).system
+            let at = r.start().into();
+            all || !(map.flags_at(at).system || toolkit.get(map.file_at(at).0 as usize).is_some_and(|&t| t))
                 || needs.as_ref().is_some_and(|n| n.needs(&text[*r], lex))
         })
         .collect();
     lazy.with_bodies_parsed(&ranges)
+}
+
+/// The toolkit's headers: the files under the directory of the
+/// `cuda_runtime.h` that nvcc includes first into every unit (nvcc names
+/// its include directory with `-I`, so the markers do not flag them as
+/// system headers). By file id.
+fn toolkit_files(map: &SourceMap) -> Vec<bool> {
+    let Some(dir) = map
+        .files()
+        .find_map(|(_, f)| f.strip_suffix("cuda_runtime.h").filter(|d| d.ends_with('/')))
+    else {
+        return Vec::new();
+    };
+    map.files().map(|(_, f)| f.starts_with(dir)).collect()
 }
 
 /// One writer used by the engine and by the timing lines.
