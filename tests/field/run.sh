@@ -5,7 +5,7 @@
 # name and type) and the module ids. Manual: it needs the network the first
 # time (the sources are fetched by package name with cargo). See README.md.
 #
-# usage: tests/field/run.sh [-j N] [--mode whole|rdc|both] [--only REGEX] [--fresh] [--quick]
+# usage: tests/field/run.sh [-j N] [--mode whole|rdc|both] [--only REGEX] [--skip REGEX] [--fresh] [--quick]
 #   CUFRONT=path/to/cufront   use this binary (default: cargo build --release)
 #   CUFRONT_FIELD_CACHE=dir   cache (default ~/.cache/cufront/field)
 set -uo pipefail
@@ -13,7 +13,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${CUFRONT_FIELD_CACHE:-$HOME/.cache/cufront/field}
-jobs=2 modes="whole rdc" only="" fresh=0 arch=-arch=sm_90
+jobs=2 modes="whole rdc" only="" skip="" fresh=0 arch=-arch=sm_90
 
 # The packages: crate name, version, the folder of its CUDA sources, and the
 # nvcc flags its build script passes (-O3 and -fPIC left out: they change
@@ -84,6 +84,7 @@ while (($#)); do
     -j) jobs=$2; shift 2 ;;
     --mode) [[ $2 == both ]] && modes="whole rdc" || modes=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --skip) skip=$2; shift 2 ;;
     --fresh) fresh=1; shift ;;
     # PTX only: no ptxas (a third of the time on big kernels); the host side,
     # what is compared, is the same as with sm_90.
@@ -134,6 +135,7 @@ for p in "${packages[@]}"; do
   # Small files first: the first rows come early.
   find "$src" -name '*.cu' -printf '%s %p\n' | sort -n | cut -d' ' -f2- | while read -r f; do
     [[ -n $only && ! $f =~ $only ]] && continue
+    [[ -n $skip && $f =~ $skip ]] && continue
     for m in $modes; do
       printf '%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' "$name" "$src" "$f" "$m" "$flags" \
         "$real_root/bin/nvcc" "$overlay/bin/nvcc" "$arch"
