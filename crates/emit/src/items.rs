@@ -793,16 +793,7 @@ fn literal_arg(a: &SyntaxNode) -> Option<TArg> {
 
 /// The decimal value of an integer literal (decimal, hex, octal, binary; suffixes ignored).
 fn int_value(s: &str) -> Option<String> {
-    let s = s.trim_end_matches(['u', 'U', 'l', 'L']).replace('\'', "");
-    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        u128::from_str_radix(h, 16).ok()?
-    } else if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
-        u128::from_str_radix(b, 2).ok()?
-    } else if s.len() > 1 && s.starts_with('0') {
-        u128::from_str_radix(&s[1..], 8).ok()?
-    } else {
-        s.parse::<u128>().ok()?
-    };
+    let v = cufront_syntax::literal::IntLiteral::parse(s)?.value;
     Some(v.to_string())
 }
 

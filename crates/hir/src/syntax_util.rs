@@ -354,23 +354,13 @@ fn literal(t: &SyntaxToken) -> Option<ConstExpr> {
 /// An integer literal with its type ([lex.icon]: the first of int, long,
 /// long long, … that holds the value; hex/octal also try the unsigned ones).
 pub fn int_literal(text: &str) -> Option<ConstExpr> {
-    let s = text.replace('\'', "");
-    let lower = s.to_ascii_lowercase();
-    let digits = lower.trim_end_matches(['u', 'l', 'z']);
-    let suffix = &lower[digits.len()..];
-    let (radix, body) = if let Some(h) = digits.strip_prefix("0x") {
-        (16, h)
-    } else if let Some(b) = digits.strip_prefix("0b") {
-        (2, b)
-    } else if digits.len() > 1 && digits.starts_with('0') {
-        (8, &digits[1..])
-    } else {
-        (10, digits)
-    };
-    let v = u128::from_str_radix(body, radix).ok()?;
-    let unsigned = suffix.contains('u');
-    let longs = suffix.matches('l').count();
-    let decimal = radix == 10;
+    let cufront_syntax::literal::IntLiteral {
+        value: v,
+        unsigned,
+        longs,
+        decimal,
+        ..
+    } = cufront_syntax::literal::IntLiteral::parse(text)?;
     use Builtin::*;
     let candidates: &[Builtin] = match (unsigned, longs, decimal) {
         (false, 0, true) => &[Int, Long, LongLong],

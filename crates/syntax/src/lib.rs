@@ -23,6 +23,7 @@
 pub mod ast;
 mod grammar;
 pub mod lexer;
+pub mod literal;
 pub mod matching;
 pub mod names;
 mod parser;

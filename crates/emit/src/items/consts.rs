@@ -158,22 +158,14 @@ fn op_token(n: &SyntaxNode) -> Option<K> {
 
 /// The value of an integer literal token (`10`, `0x10ul`, `1'000`) and its type.
 fn int_literal(text: &str) -> Option<Int> {
-    let lower = text.to_ascii_lowercase().replace('\'', "");
-    let digits = lower.trim_end_matches(['u', 'l', 'z']);
-    let suffix = &lower[digits.len()..];
-    let (radix, body) = if let Some(h) = digits.strip_prefix("0x") {
-        (16, h)
-    } else if let Some(b) = digits.strip_prefix("0b") {
-        (2, b)
-    } else if digits.len() > 1 && digits.starts_with('0') {
-        (8, &digits[1..])
-    } else {
-        (10, digits)
-    };
-    let v = u128::from_str_radix(body, radix).ok()?;
-    let unsigned = suffix.contains('u');
-    let longs = suffix.matches('l').count();
-    let decimal = radix == 10;
+    let cufront_syntax::literal::IntLiteral {
+        value: v,
+        unsigned,
+        longs,
+        decimal,
+        ..
+    } = cufront_syntax::literal::IntLiteral::parse(text)?;
+    let longs = usize::from(longs);
     // The first type of the list that holds the value ([lex.icon]).
     let mut candidates: Vec<(u32, bool)> = Vec::new();
     for (bits, min_longs) in [(32, 0), (64, 1), (64, 2)] {
