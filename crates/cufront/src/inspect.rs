@@ -6,7 +6,9 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use cufront_base_db::{new_options, new_translation_unit, LangOptions, LangStandard, RootDatabase};
+use cufront_base_db::{
+    new_options, new_translation_unit, LangOptions, LangStandard, RootDatabase, TranslationUnit,
+};
 
 #[derive(clap::Args)]
 pub struct InspectArgs {
@@ -59,19 +61,29 @@ pub fn run(args: InspectArgs) -> ExitCode {
     }
 }
 
-fn symbols(file: &std::path::Path, cxx20: bool, all: bool, module_id: Option<&str>) -> ExitCode {
-    use cufront_hir::symbols;
+/// A database holding `file` as its one translation unit (exit status 4 when
+/// the file cannot be read, as for the other commands).
+fn load(file: &std::path::Path, cxx20: bool) -> Result<(RootDatabase, TranslationUnit), ExitCode> {
     let text = match std::fs::read(file) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
             eprintln!("cufront: cannot read {}: {e}", file.display());
-            return ExitCode::from(4);
+            return Err(ExitCode::from(4));
         }
     };
     let db = RootDatabase::new();
     let standard = if cxx20 { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
     let opts = new_options(&db, LangOptions { standard, ..LangOptions::default() });
     let tu = new_translation_unit(&db, file.display().to_string(), Arc::from(text), opts);
+    Ok((db, tu))
+}
+
+fn symbols(file: &std::path::Path, cxx20: bool, all: bool, module_id: Option<&str>) -> ExitCode {
+    use cufront_hir::symbols;
+    let (db, tu) = match load(file, cxx20) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
     let offsets = symbols::entity_offsets(&db, tu);
     let map = cufront_base_db::source_map(&db, tu);
     // One line per name: defined if any declaration defines it, located at
@@ -127,17 +139,10 @@ fn symbols(file: &std::path::Path, cxx20: bool, all: bool, module_id: Option<&st
 }
 
 fn layout(file: &std::path::Path, ty: Option<&str>, cxx20: bool, all: bool) -> ExitCode {
-    let text = match std::fs::read(file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            eprintln!("cufront: cannot read {}: {e}", file.display());
-            return ExitCode::from(4);
-        }
+    let (db, tu) = match load(file, cxx20) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
-    let db = RootDatabase::new();
-    let standard = if cxx20 { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
-    let opts = new_options(&db, LangOptions { standard, ..LangOptions::default() });
-    let tu = new_translation_unit(&db, file.display().to_string(), Arc::from(text), opts);
     let mut out = String::new();
     match ty {
         Some(name) => match cufront_hir::find_class(&db, tu, name) {
