@@ -56,7 +56,7 @@ cudafe_once() {
     t0=$(date +%s%N)
     "$cudafe" --"$std" --static-host-stub --device-hidden-visibility --gnu_version=120200 \
         --display_error_number --orig_src_file_name x.cu --orig_src_path_name "$tmp/x.cu" \
-        --allow_managed --m64 --parse_templates --gen_c_file_name "$tmp/x.cudafe1.cpp" \
+        --allow_managed --extended-lambda --m64 --parse_templates --gen_c_file_name "$tmp/x.cudafe1.cpp" \
         --stub_file_name x.cudafe1.stub.c --gen_module_id_file --module_id_file_name "$tmp/x.module_id" \
         "$ii" >/dev/null 2>"$tmp/cudafe.err" || { echo "cudafe++ failed:" >&2; head "$tmp/cudafe.err" >&2; exit 1; }
     t1=$(date +%s%N)
