@@ -341,7 +341,7 @@ fn bin_op(k: K) -> Option<BinOp> {
 }
 
 /// An integer, character or boolean literal.
-fn literal(t: &SyntaxToken) -> Option<ConstExpr> {
+pub fn literal(t: &SyntaxToken) -> Option<ConstExpr> {
     match t.kind() {
         K::TRUE_KW => Some(ConstExpr::Int(1, Builtin::Bool)),
         K::FALSE_KW => Some(ConstExpr::Int(0, Builtin::Bool)),

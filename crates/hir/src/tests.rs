@@ -1,6 +1,7 @@
 //! Tests: layout vectors of spec 50 §7, item tree / lookup / type lowering,
 //! incrementality.
 
+mod body;
 mod incremental;
 mod items;
 mod layout_vectors;
