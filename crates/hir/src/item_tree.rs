@@ -25,6 +25,10 @@ pub struct ItemTree {
     pub usings: Vec<UsingData>,
     /// Functions declared or defined (not function templates).
     pub fns: Vec<FnData>,
+    /// Function templates and member function templates.
+    pub fn_templates: Vec<FnTemplateData>,
+    /// Variable templates (and static data member templates).
+    pub var_templates: Vec<VarTemplateData>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,6 +40,8 @@ pub enum Item {
     Var(u32),
     Using(u32),
     Fn(u32),
+    FnTemplate(u32),
+    VarTemplate(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,6 +197,17 @@ pub struct VarData {
     pub linkage: Linkage,
     /// `int S::x = 1;`: the scope the variable belongs to.
     pub qualifier: Option<Path>,
+    /// The template heads of an out-of-line definition of a static data
+    /// member of a class template (`template<class T> int S<T>::x = 1;`),
+    /// outermost first: a templated declaration, not an entity.
+    pub outer_tparams: Vec<Vec<TemplateParam>>,
+}
+
+/// A variable template (`template<class T> constexpr T pi = T(3);`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarTemplateData {
+    pub tparams: Vec<TemplateParam>,
+    pub var: VarData,
 }
 
 /// What a declaration says about its linkage and definition (the
@@ -238,6 +255,21 @@ pub struct FnData {
     pub linkage: Linkage,
     /// Declared in a class body (a member; static members say so in `linkage`).
     pub in_class: bool,
+    /// The template heads of an out-of-line member definition of a class
+    /// template (`template<class T> void S<T>::f(T) {}`), outermost first:
+    /// a templated declaration, not an entity.
+    pub outer_tparams: Vec<Vec<TemplateParam>>,
+    /// Indices of the parameters that are pack expansions (`Ts... xs`).
+    pub pack_params: Vec<u32>,
+}
+
+/// A function template (member or not): its own template parameters and
+/// the function as declared (`f.outer_tparams`: the heads of the classes of
+/// an out-of-line member template definition).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnTemplateData {
+    pub tparams: Vec<TemplateParam>,
+    pub f: FnData,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -557,7 +589,7 @@ impl Lower {
                 }
             }
             K::ALIAS_DECL => self.alias(node, out, None),
-            K::TEMPLATE_DECL => self.template(node, out, class),
+            K::TEMPLATE_DECL => self.template(node, out, class, Vec::new()),
             K::EXPLICIT_SPECIALIZATION => {
                 // Specializations declare nothing lookup finds by a new name.
                 if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) {
@@ -604,10 +636,9 @@ impl Lower {
 
     fn namespace(&mut self, node: &SyntaxNode, out: &mut Vec<Item>) {
         let inline = node.children_with_tokens().any(|t| t.kind() == K::INLINE_KW);
-        let names: Vec<String> = match node.children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
-            Some(n) => su::idents(&n),
-            None => Vec::new(),
-        };
+        // `namespace a::b {`: the parser gives one `NAME` per component.
+        let names: Vec<String> =
+            node.children().filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)).flat_map(|n| su::idents(&n)).collect();
         let mut items = Vec::new();
         self.children_decls(node, &mut items, None);
         let names: Vec<Option<String>> =
@@ -634,7 +665,7 @@ impl Lower {
         out.push(Item::Typedef(self.tree.typedefs.len() as u32 - 1));
     }
 
-    fn template(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, class: Option<&mut ClassCx>) {
+    fn template(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, class: Option<&mut ClassCx>, mut heads: Vec<Vec<TemplateParam>>) {
         let Some(inner) = node.children().find(|c| {
             !matches!(c.kind(), K::TEMPLATE_PARAM_LIST | K::REQUIRES_CLAUSE) && c.kind() != K::ERROR
         }) else {
@@ -643,7 +674,10 @@ impl Lower {
         let tparams = su::child(node, K::TEMPLATE_PARAM_LIST).map(|l| self.template_params(&l)).unwrap_or_default();
         match inner.kind() {
             K::ALIAS_DECL => self.alias(&inner, out, Some(tparams)),
-            K::TEMPLATE_DECL => self.template(&inner, out, class),
+            K::TEMPLATE_DECL => {
+                heads.push(tparams);
+                self.template(&inner, out, class, heads)
+            }
             K::SIMPLE_DECL | K::FUNCTION_DEF => {
                 let specs = su::child(&inner, K::DECL_SPECIFIERS);
                 let mut declared_class = false;
@@ -681,6 +715,7 @@ impl Lower {
                     }
                 }
                 // Member templates: a constructor template makes the class non-POD.
+                let class_name = class.as_ref().and_then(|c| c.name.clone());
                 if let Some(cx) = class {
                     for d in su::declarators(&inner) {
                         if su::is_function_declarator(&d) && su::declarator_name(&d).as_deref() == cx.name.as_deref() {
@@ -688,8 +723,76 @@ impl Lower {
                         }
                     }
                 }
+                if !declared_class {
+                    heads.push(tparams);
+                    self.templated_decl(&inner, out, heads, class_name.as_deref());
+                }
             }
             _ => {}
+        }
+    }
+
+    /// The functions and variables a template declaration declares, given
+    /// its template heads (outermost first). A qualifier naming `k`
+    /// specializations (`S<T>::`) consumes `k` heads; with one head left the
+    /// declaration is a function or variable template, with none it is an
+    /// out-of-line member of a class template (templated, not an entity).
+    fn templated_decl(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, mut heads: Vec<Vec<TemplateParam>>, class_name: Option<&str>) {
+        let specs = su::child(node, K::DECL_SPECIFIERS);
+        let kws: Vec<K> = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
+        if kws.contains(&K::FRIEND_KW) || kws.contains(&K::TYPEDEF_KW) {
+            return;
+        }
+        let base = match &specs {
+            Some(s) => self.specifier_type(s),
+            None => TypeRef::Opaque(String::new()),
+        };
+        for init in su::init_declarators(node) {
+            let Some(decl) = (if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) }) else {
+                continue;
+            };
+            if su::is_function_declarator(&decl) {
+                let Some((mut f, at)) = self.fn_data(node, &decl, &base, &kws, specs.as_ref(), class_name) else { continue };
+                let k = f.qualifier.as_ref().map_or(0, |q| q.segments.iter().filter(|s| s.args.is_some()).count());
+                if heads.len() > k + 1 || heads.is_empty() {
+                    continue;
+                }
+                if heads.len() == k {
+                    f.outer_tparams = std::mem::take(&mut heads);
+                    self.tree.fns.push(f);
+                    self.fn_at.push(at);
+                    out.push(Item::Fn(self.tree.fns.len() as u32 - 1));
+                } else {
+                    let tparams = heads.pop().unwrap_or_default();
+                    f.outer_tparams = std::mem::take(&mut heads);
+                    self.tree.fn_templates.push(FnTemplateData { tparams, f });
+                    out.push(Item::FnTemplate(self.tree.fn_templates.len() as u32 - 1));
+                }
+                return;
+            }
+            let Some(name) = su::declarator_name(&decl) else { continue };
+            let (qualifier, _) = declarator_qualifier(&decl);
+            let ty = self.declarator_type(base.clone(), &decl);
+            let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
+            let init_expr = su::child(&init, K::EQUAL_INITIALIZER).and_then(|e| e.children().find(|c| su::is_expr(c.kind())));
+            let has_init = su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
+            let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
+            let mut linkage = self.linkage(&kws, specs.as_ref());
+            linkage.is_definition = if class_name.is_some() { linkage.is_inline || linkage.is_constexpr } else { !linkage.is_extern || has_init };
+            let k = qualifier.as_ref().map_or(0, |q| q.segments.iter().filter(|s| s.args.is_some()).count());
+            let mut var = VarData { name, ty, is_const, init, linkage, qualifier, outer_tparams: Vec::new() };
+            if heads.len() == k && k > 0 {
+                var.outer_tparams = std::mem::take(&mut heads);
+                self.tree.vars.push(var);
+                self.var_at.push(u32::from(decl.text_range().start()));
+                out.push(Item::Var(self.tree.vars.len() as u32 - 1));
+            } else if heads.len() == k + 1 {
+                let tparams = heads.pop().unwrap_or_default();
+                var.outer_tparams = std::mem::take(&mut heads);
+                self.tree.var_templates.push(VarTemplateData { tparams, var });
+                out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
+            }
+            return;
         }
     }
 
@@ -792,15 +895,17 @@ impl Lower {
             if is_fn {
                 let d = decl.as_ref().expect("is_fn");
                 let class_name = class.as_ref().and_then(|c| c.name.clone());
+                let in_class = class.is_some();
                 if let Some(cx) = class.as_deref_mut() {
                     self.member_function(node, d, &kws, cx);
-                } else if let Some(n) = name {
-                    self.push_using(out, UsingData::Value(n));
                 }
                 if let Some((f, at)) = self.fn_data(node, d, &base_ty, &kws, specs.as_ref(), class_name.as_deref()) {
                     self.tree.fns.push(f);
                     self.fn_at.push(at);
                     out.push(Item::Fn(self.tree.fns.len() as u32 - 1));
+                } else if let (false, Some(n)) = (in_class, name) {
+                    // Not modelled as a function (an explicit specialization, …): a value.
+                    self.push_using(out, UsingData::Value(n));
                 }
                 continue;
             }
@@ -853,7 +958,7 @@ impl Lower {
                         } else {
                             !linkage.is_extern || has_init
                         };
-                        self.tree.vars.push(VarData { name: n, ty, is_const, init, linkage, qualifier });
+                        self.tree.vars.push(VarData { name: n, ty, is_const, init, linkage, qualifier, outer_tparams: Vec::new() });
                         self.var_at.push(at);
                         out.push(Item::Var(self.tree.vars.len() as u32 - 1));
                     }
@@ -932,7 +1037,13 @@ impl Lower {
         };
         let mut linkage = self.linkage(kws, specs);
         linkage.is_definition = node.kind() == K::FUNCTION_DEF || su::child(node, K::DEFAULTED_BODY).is_some();
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some() }, at))
+        let pack_params = su::function_params(d)
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| is_pack_param(p))
+            .map(|(i, _)| i as u32)
+            .collect();
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {
@@ -1357,6 +1468,21 @@ fn declarator_qualifier(d: &SyntaxNode) -> (Option<Path>, u32) {
         }
         None => (None, u32::from(d.text_range().start())),
     }
+}
+
+/// Whether a parameter declares a pack expansion (`Ts... xs`, `Ts&&...`).
+fn is_pack_param(p: &SyntaxNode) -> bool {
+    let mut stack: Vec<SyntaxNode> = p.children().filter(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR)).collect();
+    while let Some(d) = stack.pop() {
+        for e in d.children_with_tokens() {
+            match e {
+                rowan::NodeOrToken::Token(t) if t.kind() == K::DOT3 => return true,
+                rowan::NodeOrToken::Node(n) if matches!(n.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR | K::PAREN_DECLARATOR | K::PTR_OPERATOR) => stack.push(n),
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 fn with_cv(t: TypeRef, cv: Cv) -> TypeRef {

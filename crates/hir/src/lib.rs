@@ -45,6 +45,7 @@
 
 pub mod body;
 pub mod consteval;
+pub mod instances;
 pub mod scopes;
 pub mod item_tree;
 pub mod layout;
@@ -101,7 +102,11 @@ local_ids!(
     /// A variable at namespace scope or a static data member.
     VarId,
     /// A function (not a template), member or not.
-    FnId
+    FnId,
+    /// A function template or member function template.
+    FnTemplateId,
+    /// A variable template.
+    VarTemplateId
 );
 
 /// A function or variable: what has a linkage name (`symbols::mangled_name`).
@@ -109,6 +114,12 @@ local_ids!(
 pub enum Entity {
     Fn(FnId),
     Var(VarId),
+    /// A function template specialization, or a member (template or not)
+    /// of a class template specialization (`instances.rs`).
+    FnInst(instances::FnInstanceId),
+    /// A variable template specialization, or a static data member of a
+    /// class template specialization.
+    VarInst(instances::VarInstanceId),
 }
 
 /// The top-level items of a unit, in order, with their sources.

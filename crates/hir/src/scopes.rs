@@ -17,8 +17,9 @@ use std::sync::Arc;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::item_tree::{Item, ItemTree, Path, TemplateKind, UsingData};
-use crate::{item_ids, item_tree_of, ClassId, EnumId, FnId, ItemId, TypedefId, VarId};
+use crate::instances::FnDecl;
+use crate::item_tree::{FnName, Item, ItemTree, Path, TemplateKind, UsingData};
+use crate::{item_ids, item_tree_of, ClassId, EnumId, FnId, FnTemplateId, ItemId, TypedefId, VarId, VarTemplateId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ScopeIdx(pub u32);
@@ -59,6 +60,31 @@ pub enum Def {
     UsingDecl(ScopeIdx, Path),
     /// A function or another value the model does not describe.
     Value,
+    /// A function (one of the overload set the scope's list of `Def`s
+    /// holds for the name: see `lookup_fns`). Constructors are listed
+    /// under `CTOR_KEY`, destructors `DTOR_KEY`, conversion functions
+    /// `CONV_KEY`, operators as `operator+`.
+    Fn(FnId),
+    FnTemplate(FnTemplateId),
+    VarTemplate(VarTemplateId),
+}
+
+/// The name keys of special member functions in a class scope (braces:
+/// never an identifier).
+pub const CTOR_KEY: &str = "{ctor}";
+pub const DTOR_KEY: &str = "{dtor}";
+pub const CONV_KEY: &str = "{conv}";
+
+/// The key a function's name is listed under in its scope.
+pub fn fn_name_key(n: &FnName) -> String {
+    match n {
+        FnName::Ident(s) => s.clone(),
+        FnName::Ctor => CTOR_KEY.to_string(),
+        FnName::Dtor => DTOR_KEY.to_string(),
+        FnName::Operator(op) => format!("operator{op}"),
+        FnName::Conversion(_) => CONV_KEY.to_string(),
+        FnName::Literal(s) => format!("operator\"\"{s}"),
+    }
 }
 
 /// Which kinds of entity a lookup wants.
@@ -97,6 +123,15 @@ pub struct DefMap {
     /// Functions and variables outside templates, in source order (what
     /// has a linkage name; out-of-line definitions and redeclarations too).
     pub entities: Vec<crate::Entity>,
+    /// Out-of-line definitions (`void S::f() {}`, `template<class T> void
+    /// S<T>::f() {}`, `void N::g() {}`), by the scope their qualifier names
+    /// and their name key: what `instances::fn_definition` matches a
+    /// declaration with.
+    pub qualified_fns: FxHashMap<(ScopeIdx, String), Vec<FnDecl>>,
+    /// Function templates and variable templates outside templated scopes,
+    /// in source order (roots of nothing: listed for `inspect`).
+    pub fn_templates: Vec<FnTemplateId>,
+    pub var_templates: Vec<VarTemplateId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,6 +141,8 @@ pub enum DeclKey {
     Typedef(TypedefId),
     Var(VarId),
     Fn(FnId),
+    FnTemplate(FnTemplateId),
+    VarTemplate(VarTemplateId),
 }
 
 pub const ROOT: ScopeIdx = ScopeIdx(0);
@@ -147,6 +184,8 @@ enum Pending {
     QualifiedClass(ScopeIdx, ClassId, Path),
     /// A specialization of the template `name` declared in the scope (or in `qualifier`).
     Specialization(ScopeIdx, ClassId, String, Option<Path>),
+    /// An out-of-line function definition `qualifier::name`.
+    QualifiedFn(ScopeIdx, FnDecl, String, Path),
 }
 
 /// The scope graph of a translation unit.
@@ -215,6 +254,23 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
                 if let Some(t) = found {
                     let t = map.template_def.get(&t).copied().unwrap_or(t);
                     map.specializations.entry(t).or_default().push(c);
+                }
+            }
+            Pending::QualifiedFn(s, f, key, q) => {
+                // `S<int>::f` (a member of an explicit specialization) is
+                // not a member of the primary template's scope.
+                let templated = match f {
+                    FnDecl::Fn(x) => !item_tree_of(db, x.item(db)).fns[x.idx(db) as usize].outer_tparams.is_empty(),
+                    FnDecl::Template(x) => !item_tree_of(db, x.item(db)).fn_templates[x.idx(db) as usize].f.outer_tparams.is_empty(),
+                };
+                if !templated && q.segments.iter().any(|s| s.args.is_some()) {
+                    continue;
+                }
+                if let Some(t) = qualifier_scope_in_map(&map, s, &q) {
+                    let v = map.qualified_fns.entry((t, key)).or_default();
+                    if !v.contains(&f) {
+                        v.push(f);
+                    }
                 }
             }
             Pending::QualifiedClass(s, c, path) => {
@@ -379,19 +435,50 @@ fn collect(
             }
             Item::Var(i) => {
                 let v = VarId::new(db, item, i);
-                map.add(scope, &tree.vars[i as usize].name, Def::Var(v));
+                let data = &tree.vars[i as usize];
+                if data.qualifier.is_none() {
+                    map.add(scope, &data.name, Def::Var(v));
+                }
                 map.parent.insert(DeclKey::Var(v), scope);
-                if !templated {
+                if !templated && data.outer_tparams.is_empty() {
                     map.entities.push(crate::Entity::Var(v));
                 }
             }
             Item::Fn(i) => {
-                // Functions are found by lookup through `UsingData::Value`
-                // (namespace scope) or not at all (members) so far.
                 let f = FnId::new(db, item, i);
+                let data = &tree.fns[i as usize];
+                let key = fn_name_key(&data.name);
+                match &data.qualifier {
+                    None => map.add(scope, &key, Def::Fn(f)),
+                    Some(q) => pending.push(Pending::QualifiedFn(scope, FnDecl::Fn(f), key, q.clone())),
+                }
                 map.parent.insert(DeclKey::Fn(f), scope);
-                if !templated {
+                if !templated && data.outer_tparams.is_empty() {
                     map.entities.push(crate::Entity::Fn(f));
+                }
+            }
+            Item::FnTemplate(i) => {
+                let f = FnTemplateId::new(db, item, i);
+                let data = &tree.fn_templates[i as usize];
+                let key = fn_name_key(&data.f.name);
+                match &data.f.qualifier {
+                    None => map.add(scope, &key, Def::FnTemplate(f)),
+                    Some(q) => pending.push(Pending::QualifiedFn(scope, FnDecl::Template(f), key, q.clone())),
+                }
+                map.parent.insert(DeclKey::FnTemplate(f), scope);
+                if !templated && data.f.outer_tparams.is_empty() {
+                    map.fn_templates.push(f);
+                }
+            }
+            Item::VarTemplate(i) => {
+                let v = VarTemplateId::new(db, item, i);
+                let data = &tree.var_templates[i as usize];
+                if data.var.qualifier.is_none() {
+                    map.add(scope, &data.var.name, Def::VarTemplate(v));
+                }
+                map.parent.insert(DeclKey::VarTemplate(v), scope);
+                if !templated && data.var.outer_tparams.is_empty() {
+                    map.var_templates.push(v);
                 }
             }
             Item::Using(i) => match &tree.usings[i as usize] {
@@ -433,6 +520,41 @@ fn resolve_path_in_map(map: &DefMap, from: ScopeIdx, path: &Path) -> Option<Def>
         d = member_in_map(map, s, &seg.name, &mut FxHashSet::default())?;
     }
     Some(d)
+}
+
+/// The scope a qualifier names during construction: namespaces, classes,
+/// and class templates (`S<T>::`: the primary template's scope).
+fn qualifier_scope_in_map(map: &DefMap, from: ScopeIdx, q: &Path) -> Option<ScopeIdx> {
+    if q.segments.is_empty() {
+        return q.global.then_some(ROOT);
+    }
+    let mut cur: Option<ScopeIdx> = None;
+    for (i, seg) in q.segments.iter().enumerate() {
+        let find = |s: ScopeIdx| -> Option<ScopeIdx> {
+            match member_in_map(map, s, &seg.name, &mut FxHashSet::default()) {
+                Some(Def::Namespace(t)) => Some(t),
+                Some(Def::Class(k)) => map.class_scope.get(&map.class_definition(k)).copied(),
+                _ => {
+                    let t = template_in_map(map, s, &seg.name, &mut FxHashSet::default())?;
+                    let t = map.template_def.get(&t).copied().unwrap_or(t);
+                    map.class_scope.get(&t).copied()
+                }
+            }
+        };
+        cur = Some(if i == 0 && !q.global {
+            let mut s = Some(from);
+            loop {
+                let c = s?;
+                if let Some(t) = find(c) {
+                    break t;
+                }
+                s = map.scope(c).parent;
+            }
+        } else {
+            find(cur.unwrap_or(ROOT))?
+        });
+    }
+    cur
 }
 
 fn member_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<ScopeIdx>) -> Option<Def> {
@@ -482,7 +604,8 @@ fn pick(db: &dyn SourceDatabase, map: &DefMap, defs: &[Def], ns: Ns, depth: u32)
             (Ns::Type | Ns::Scope, Def::Enum(_)) => Some(3),
             (Ns::Type | Ns::Scope, Def::ClassTemplate(_) | Def::AliasTemplate(_) | Def::Template) => Some(4),
             (Ns::Scope, Def::Namespace(_)) => Some(0),
-            (Ns::Value, Def::Var(_) | Def::Enumerator(..) | Def::Value) => Some(0),
+            (Ns::Value, Def::Var(_) | Def::Enumerator(..) | Def::Value | Def::VarTemplate(_)) => Some(0),
+            (Ns::Value, Def::Fn(_) | Def::FnTemplate(_)) => Some(1),
             (_, Def::UsingDecl(..)) => Some(5),
             _ => None,
         }
@@ -616,3 +739,105 @@ fn resolve_path_depth(db: &dyn SourceDatabase, map: &DefMap, from: ScopeIdx, pat
     member(db, map, s, &last.name, ns, &mut FxHashSet::default(), depth)
 }
 
+
+/// The functions and function templates scope `s` itself declares under
+/// `name` (`fn_name_key`), with what its using-declarations bring in and
+/// (for a namespace) what it nominates. No bases: see
+/// `instances::member_fns` for classes.
+pub fn own_fns(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str) -> Vec<FnDecl> {
+    let mut out = Vec::new();
+    own_fns_into(db, map, s, name, &mut FxHashSet::default(), 0, &mut out);
+    out
+}
+
+fn own_fns_into(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<ScopeIdx>, depth: u32, out: &mut Vec<FnDecl>) {
+    if !seen.insert(s) || depth > 16 {
+        return;
+    }
+    let scope = map.scope(s);
+    for d in scope.names.get(name).into_iter().flatten() {
+        match d {
+            Def::Fn(f) => push_fn(out, FnDecl::Fn(*f)),
+            Def::FnTemplate(t) => push_fn(out, FnDecl::Template(*t)),
+            Def::UsingDecl(from, path) => {
+                // `using N::f;` / `using Base::f;`: the functions of the named scope.
+                let mut q = path.clone();
+                let Some(last) = q.segments.pop() else { continue };
+                let target = if q.segments.is_empty() {
+                    if q.global { Some(ROOT) } else { None }
+                } else {
+                    resolve_path(db, map, *from, &q, Ns::Scope).and_then(|d| scope_of(db, map, &d))
+                };
+                if let Some(t) = target {
+                    let mut inner = FxHashSet::default();
+                    own_fns_into(db, map, t, &last.name, &mut inner, depth + 1, out);
+                    if out.is_empty() {
+                        if let ScopeKind::Class(_) = map.scope(t).kind {
+                            for f in lookup_fns(db, map, t, &last.name) {
+                                push_fn(out, f);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if !matches!(scope.kind, ScopeKind::Class(_)) {
+        for &u in &scope.usings {
+            own_fns_into(db, map, u, name, seen, depth + 1, out);
+        }
+    }
+}
+
+fn push_fn(out: &mut Vec<FnDecl>, f: FnDecl) {
+    if !out.contains(&f) {
+        out.push(f);
+    }
+}
+
+/// The overload set unqualified lookup of `name` finds from scope `s`: the
+/// functions of the innermost enclosing scope that declares any (class
+/// scopes with their non-template bases). Argument-dependent lookup is the
+/// caller's (`own_fns` in the associated namespaces).
+pub fn lookup_fns(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str) -> Vec<FnDecl> {
+    let mut cur = Some(s);
+    let mut steps = 0;
+    while let Some(c) = cur {
+        let mut out = own_fns(db, map, c, name);
+        if out.is_empty() {
+            if let ScopeKind::Class(k) = map.scope(c).kind {
+                class_base_fns(db, map, k, name, 0, &mut out);
+            }
+        }
+        if !out.is_empty() {
+            return out;
+        }
+        steps += 1;
+        if steps > 256 {
+            break;
+        }
+        cur = map.scope(c).parent;
+    }
+    Vec::new()
+}
+
+fn class_base_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, name: &str, depth: u32, out: &mut Vec<FnDecl>) {
+    if depth > 32 {
+        return;
+    }
+    for b in crate::ty::class_bases(db, c).iter() {
+        if let Some(crate::layout::ClassRef::Class(bc)) = b.class {
+            if let Some(&bs) = map.class_scope.get(&bc) {
+                let own = own_fns(db, map, bs, name);
+                if own.is_empty() {
+                    class_base_fns(db, map, bc, name, depth + 1, out);
+                } else {
+                    for f in own {
+                        push_fn(out, f);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -44,6 +44,8 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
             let tree = item_tree_of(db, v.item(db));
             tree.vars.get(v.idx(db) as usize).map(|d| EntityInfo { is_fn: false, linkage: d.linkage })
         }
+        Entity::FnInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: true, linkage: d.linkage }),
+        Entity::VarInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: false, linkage: d.linkage }),
     }
 }
 
@@ -128,6 +130,8 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
             name.comps.push(m::build::comp_of(last));
             m::symbol(&m::Encoding::Data(name))
         }
+        Entity::FnInst(i) => fn_instance_name(db, i),
+        Entity::VarInst(i) => var_instance_name(db, i),
     }
 }
 
@@ -407,4 +411,16 @@ pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationU
         }
     }
     out
+}
+
+/// The linkage name of a function instance (spec 50 §8).
+fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<String, String> {
+    let _ = i.decl(db);
+    Err("not yet".into())
+}
+
+/// The linkage name of a variable instance.
+fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId) -> Result<String, String> {
+    let _ = i.decl(db);
+    Err("not yet".into())
 }

@@ -1,0 +1,488 @@
+//! Function templates, members of class template specializations and
+//! variable templates as entities (spec 50 §4, §8), and the instantiation
+//! closure of a unit.
+//!
+//! An instance is interned: `FnInstanceId` = declaration (a function or a
+//! function template) + the class template specialization it is a member of
+//! (`outer`) + its own template arguments; `VarInstanceId` likewise. Nothing
+//! is instantiated eagerly: `signature` substitutes a declaration's written
+//! types through `instance_env`, `symbols::mangled_name` spells an instance.
+//!
+//! The closure (`required_entities`) starts from what g++ emits without
+//! being asked (non-inline functions defined in the unit, namespace-scope
+//! variables) and follows what each emitted body odr-uses (`infer`'s
+//! `required`), depth- and count-limited, deterministic (first-use order).
+//!
+//! Invariants: no panics on any input (errors are `Err(String)` values);
+//! every walk has an explicit limit.
+
+use std::sync::Arc;
+
+use cufront_base_db::{SourceDatabase, TranslationUnit};
+use rustc_hash::FxHashSet;
+
+use crate::item_tree::{FnData, FnName, TemplateParam, TemplateParamKind, TypeRef, VarData};
+use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
+use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
+use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
+use crate::{item_tree_of, Entity, FnId, FnTemplateId, ItemId, VarId, VarTemplateId};
+
+/// A function declaration: a function, or a function template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
+pub enum FnDecl {
+    Fn(FnId),
+    Template(FnTemplateId),
+}
+
+/// A variable declaration: a variable (or static data member), or a
+/// variable template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
+pub enum VarDecl {
+    Var(VarId),
+    Template(VarTemplateId),
+}
+
+/// A function of the program that is not written as such: a function
+/// template specialization (`args` non-empty), a member of a class template
+/// specialization (`outer`), or both (a member template of a
+/// specialization).
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct FnInstanceId {
+    #[returns(copy)]
+    pub decl: FnDecl,
+    /// The class template specialization the function is a member of.
+    #[returns(copy)]
+    pub outer: Option<InstId>,
+    /// The function's own template arguments (empty: not a template).
+    #[returns(ref)]
+    pub args: Vec<TemplateArg>,
+}
+
+/// A variable template specialization or a static data member of a class
+/// template specialization.
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct VarInstanceId {
+    #[returns(copy)]
+    pub decl: VarDecl,
+    #[returns(copy)]
+    pub outer: Option<InstId>,
+    #[returns(ref)]
+    pub args: Vec<TemplateArg>,
+}
+
+/// The instance of `decl` (a member of `outer` when given) with its own
+/// template arguments `args` (normalised: canonical types, packs grouped).
+pub fn fn_instance(db: &dyn SourceDatabase, decl: FnDecl, outer: Option<InstId>, args: Vec<TemplateArg>) -> FnInstanceId {
+    FnInstanceId::new(db, decl, outer, args)
+}
+
+pub fn var_instance(db: &dyn SourceDatabase, decl: VarDecl, outer: Option<InstId>, args: Vec<TemplateArg>) -> VarInstanceId {
+    VarInstanceId::new(db, decl, outer, args)
+}
+
+impl FnDecl {
+    pub fn item(self, db: &dyn SourceDatabase) -> ItemId {
+        match self {
+            FnDecl::Fn(f) => f.item(db),
+            FnDecl::Template(t) => t.item(db),
+        }
+    }
+    pub fn tu(self, db: &dyn SourceDatabase) -> TranslationUnit {
+        self.item(db).tu(db)
+    }
+    /// The function as declared.
+    pub fn data(self, db: &dyn SourceDatabase) -> Option<FnData> {
+        let tree = item_tree_of(db, self.item(db));
+        match self {
+            FnDecl::Fn(f) => tree.fns.get(f.idx(db) as usize).cloned(),
+            FnDecl::Template(t) => tree.fn_templates.get(t.idx(db) as usize).map(|d| d.f.clone()),
+        }
+    }
+    /// Its own template parameters (empty for a function).
+    pub fn tparams(self, db: &dyn SourceDatabase) -> Vec<TemplateParam> {
+        match self {
+            FnDecl::Fn(_) => Vec::new(),
+            FnDecl::Template(t) => {
+                item_tree_of(db, t.item(db)).fn_templates.get(t.idx(db) as usize).map(|d| d.tparams.clone()).unwrap_or_default()
+            }
+        }
+    }
+    fn key(self) -> DeclKey {
+        match self {
+            FnDecl::Fn(f) => DeclKey::Fn(f),
+            FnDecl::Template(t) => DeclKey::FnTemplate(t),
+        }
+    }
+    /// The scope the declaration appears in (for an out-of-line
+    /// definition: where it is written, not the class it names).
+    pub fn parent(self, db: &dyn SourceDatabase, map: &DefMap) -> ScopeIdx {
+        let _ = db;
+        map.parent.get(&self.key()).copied().unwrap_or(scopes::ROOT)
+    }
+}
+
+impl VarDecl {
+    pub fn item(self, db: &dyn SourceDatabase) -> ItemId {
+        match self {
+            VarDecl::Var(v) => v.item(db),
+            VarDecl::Template(t) => t.item(db),
+        }
+    }
+    pub fn data(self, db: &dyn SourceDatabase) -> Option<VarData> {
+        let tree = item_tree_of(db, self.item(db));
+        match self {
+            VarDecl::Var(v) => tree.vars.get(v.idx(db) as usize).cloned(),
+            VarDecl::Template(t) => tree.var_templates.get(t.idx(db) as usize).map(|d| d.var.clone()),
+        }
+    }
+    pub fn tparams(self, db: &dyn SourceDatabase) -> Vec<TemplateParam> {
+        match self {
+            VarDecl::Var(_) => Vec::new(),
+            VarDecl::Template(t) => {
+                item_tree_of(db, t.item(db)).var_templates.get(t.idx(db) as usize).map(|d| d.tparams.clone()).unwrap_or_default()
+            }
+        }
+    }
+    fn key(self) -> DeclKey {
+        match self {
+            VarDecl::Var(v) => DeclKey::Var(v),
+            VarDecl::Template(t) => DeclKey::VarTemplate(t),
+        }
+    }
+}
+
+/// The scope a declaration's name belongs to: its parent, or the scope its
+/// qualifier names (`void S::f()`, `template<class T> void S<T>::f()`).
+pub fn decl_scope(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, parent: ScopeIdx, qualifier: Option<&crate::item_tree::Path>) -> Option<ScopeIdx> {
+    let Some(q) = qualifier else { return Some(parent) };
+    if q.segments.is_empty() {
+        return Some(scopes::ROOT);
+    }
+    let _ = item;
+    let mut cur: Option<ScopeIdx> = None;
+    for (i, seg) in q.segments.iter().enumerate() {
+        let path = crate::item_tree::Path { global: false, segments: vec![crate::item_tree::PathSegment { name: seg.name.clone(), args: None }] };
+        let d = if i == 0 {
+            if q.global {
+                scopes::lookup_member(db, map, scopes::ROOT, &seg.name, scopes::Ns::Scope)
+                    .or_else(|| scopes::lookup_member(db, map, scopes::ROOT, &seg.name, scopes::Ns::Type))
+            } else {
+                scopes::resolve_path(db, map, parent, &path, scopes::Ns::Scope)
+                    .or_else(|| scopes::resolve_path(db, map, parent, &path, scopes::Ns::Type))
+            }
+        } else {
+            let s = cur?;
+            scopes::lookup_member(db, map, s, &seg.name, scopes::Ns::Scope)
+                .or_else(|| scopes::lookup_member(db, map, s, &seg.name, scopes::Ns::Type))
+        };
+        cur = match d? {
+            Def::ClassTemplate(c) => {
+                let c = map.template_def.get(&c).copied().unwrap_or(c);
+                map.class_scope.get(&c).copied()
+            }
+            d => scopes::scope_of(db, map, &d),
+        };
+    }
+    cur
+}
+
+/// The scope a function's name belongs to (its class for a member).
+pub fn fn_scope(db: &dyn SourceDatabase, decl: FnDecl) -> Option<ScopeIdx> {
+    let map = def_map(db, decl.tu(db));
+    let data = decl.data(db)?;
+    decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())
+}
+
+/// The declaration that defines `decl` (has its body): itself when it
+/// does, else an out-of-line definition of the same name in the scope it
+/// belongs to, matched by parameter count (and written types when several
+/// match). `None`: the unit does not define it.
+#[salsa::tracked(returns(copy))]
+pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
+    let data = decl.data(db)?;
+    if data.linkage.is_definition {
+        return Some(decl);
+    }
+    let map = def_map(db, decl.tu(db));
+    let scope = decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())?;
+    let key = scopes::fn_name_key(&data.name);
+    let cands = map.qualified_fns.get(&(scope, key))?;
+    let is_template = matches!(decl, FnDecl::Template(_));
+    let mut best: Option<FnDecl> = None;
+    for &c in cands {
+        if matches!(c, FnDecl::Template(_)) != is_template {
+            continue;
+        }
+        let Some(cd) = c.data(db) else { continue };
+        if !cd.linkage.is_definition || cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv {
+            continue;
+        }
+        if cd.ty.params == data.ty.params {
+            return Some(c);
+        }
+        if best.is_none() {
+            best = Some(c);
+        }
+    }
+    best
+}
+
+/// The substitution in effect inside an instance: the outer
+/// specialization's, plus the function's own parameters bound to `args`,
+/// plus (for an out-of-line definition) the names its template heads give
+/// the outer parameters.
+pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, String> {
+    let decl = inst.decl(db);
+    let mut env = match inst.outer(db) {
+        Some(o) => templates::inst_env(db, o)?,
+        None => Env::default(),
+    };
+    if let Some(def) = fn_definition(db, decl) {
+        if def != decl {
+            if let Some(d) = def.data(db) {
+                let names: Vec<Option<String>> = d.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect();
+                for (n, a) in names.into_iter().zip(env.args.clone()) {
+                    if let Some(n) = n {
+                        env.names.push((n, a));
+                    }
+                }
+            }
+        }
+    }
+    bind_own(&mut env, &decl.tparams(db), inst.args(db))?;
+    Ok(env)
+}
+
+/// The environment of a variable instance.
+pub fn var_instance_env(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<Env, String> {
+    let mut env = match inst.outer(db) {
+        Some(o) => templates::inst_env(db, o)?,
+        None => Env::default(),
+    };
+    bind_own(&mut env, &inst.decl(db).tparams(db), inst.args(db))?;
+    Ok(env)
+}
+
+fn bind_own(env: &mut Env, params: &[TemplateParam], args: &[TemplateArg]) -> Result<(), String> {
+    if args.len() > params.len() {
+        return Err("too many template arguments".into());
+    }
+    for (p, a) in params.iter().zip(args) {
+        if let Some(n) = &p.name {
+            env.names.push((n.clone(), a.clone()));
+        }
+    }
+    if args.len() < params.len() {
+        return Err(format!("too few template arguments ({} of {})", args.len(), params.len()));
+    }
+    Ok(())
+}
+
+/// Where the types of a function's declaration are read: its item, and the
+/// scope its name belongs to (a class's for members, so that member types
+/// are found).
+fn fn_lower_scope(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl, data: &FnData) -> Result<ScopeIdx, String> {
+    decl_scope(db, map, decl.item(db), decl.parent(db, map), data.qualifier.as_ref()).ok_or_else(|| "unresolved qualifier".to_string())
+}
+
+/// The parameter and return types of an instance after substitution
+/// (parameters as declared: not adjusted; pack expansions expanded).
+#[salsa::tracked(returns(clone))]
+pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
+    let decl = inst.decl(db);
+    let data = decl.data(db).ok_or("no such function")?;
+    let map = def_map(db, decl.tu(db));
+    let scope = fn_lower_scope(db, &map, decl, &data)?;
+    let env = instance_env(db, inst)?;
+    templates::nested(|| {
+        let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+        let ret = match data.name {
+            FnName::Ctor | FnName::Dtor => ty::mk(db, TyKind::Builtin(crate::item_tree::Builtin::Void)),
+            FnName::Conversion(ref t) => ty::lower(cx, t),
+            _ => ty::lower(cx, &data.ty.ret),
+        };
+        let mut params = Vec::new();
+        for (i, p) in data.ty.params.iter().enumerate() {
+            if data.pack_params.contains(&(i as u32)) {
+                params.extend(expand_param(cx, &env, p)?);
+            } else {
+                params.push(ty::lower(cx, p));
+            }
+        }
+        Ok(FnSig {
+            ret,
+            params,
+            variadic: data.ty.variadic,
+            noexcept: data.ty.noexcept,
+            cv: data.ty.cv,
+            ref_qual: data.ty.ref_qual,
+        })
+    })
+}
+
+/// A parameter `P...` expanded: one type per element of the packs it names.
+fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, String> {
+    let mut names = Vec::new();
+    typeref_names(p, &mut names);
+    let packs: Vec<(String, Vec<TemplateArg>)> = names
+        .into_iter()
+        .filter_map(|n| match env.get(&n) {
+            Some(TemplateArg::Pack(v)) => Some((n, v.clone())),
+            _ => None,
+        })
+        .collect();
+    let Some(len) = packs.first().map(|(_, v)| v.len()) else {
+        return Err("a pack expansion names no pack".into());
+    };
+    if packs.iter().any(|(_, v)| v.len() != len) {
+        return Err("packs of different lengths".into());
+    }
+    let mut out = Vec::new();
+    for i in 0..len {
+        let mut e = env.clone();
+        for (n, v) in &packs {
+            e.names.push((n.clone(), v[i].clone()));
+        }
+        out.push(ty::lower(LowerCx { env: Some(&e), ..cx }, p));
+    }
+    Ok(out)
+}
+
+/// The first segment names of the paths a written type mentions.
+pub(crate) fn typeref_names(t: &TypeRef, out: &mut Vec<String>) {
+    match t {
+        TypeRef::Path(p) => path_names(p, out),
+        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) | TypeRef::Array(x, _) => {
+            typeref_names(x, out)
+        }
+        TypeRef::MemPtr(p, x) => {
+            path_names(p, out);
+            typeref_names(x, out);
+        }
+        TypeRef::Func(f) => {
+            typeref_names(&f.ret, out);
+            for p in &f.params {
+                typeref_names(p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn path_names(p: &crate::item_tree::Path, out: &mut Vec<String>) {
+    if let Some(s) = p.segments.first() {
+        if !p.global && !out.contains(&s.name) {
+            out.push(s.name.clone());
+        }
+    }
+    for s in &p.segments {
+        for a in s.args.iter().flatten() {
+            match a {
+                crate::item_tree::TemplateArgRef::Type(t) => typeref_names(t, out),
+                crate::item_tree::TemplateArgRef::Expansion(x) => {
+                    if let crate::item_tree::TemplateArgRef::Type(t) = &**x {
+                        typeref_names(t, out)
+                    }
+                }
+                crate::item_tree::TemplateArgRef::Expr(_) => {}
+            }
+        }
+    }
+}
+
+/// The type of a variable instance.
+pub fn var_type(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<TyId, String> {
+    let decl = inst.decl(db);
+    let data = decl.data(db).ok_or("no such variable")?;
+    let map = def_map(db, decl.item(db).tu(db));
+    let parent = map.parent.get(&decl.key()).copied().unwrap_or(scopes::ROOT);
+    let scope = decl_scope(db, &map, decl.item(db), parent, data.qualifier.as_ref()).ok_or("unresolved qualifier")?;
+    let env = var_instance_env(db, inst)?;
+    let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    Ok(ty::lower(cx, &data.ty))
+}
+
+/// The functions named `name` that are members of a class or a class
+/// template specialization (its own, else its bases', instantiated), each
+/// with the specialization it is a member of.
+pub fn member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str) -> Vec<(FnDecl, Option<InstId>)> {
+    member_fns_depth(db, c, name, 0)
+}
+
+fn member_fns_depth(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u32) -> Vec<(FnDecl, Option<InstId>)> {
+    if depth > 32 {
+        return Vec::new();
+    }
+    let (class, outer) = match c {
+        ClassRefT::Class(k) => (k, None),
+        ClassRefT::Inst(i) => (i.class(db), Some(i)),
+    };
+    let map = def_map(db, class.tu(db));
+    let class = map.class_definition(class);
+    let Some(&s) = map.class_scope.get(&class) else { return Vec::new() };
+    let own: Vec<(FnDecl, Option<InstId>)> =
+        scopes::own_fns(db, &map, s, name).into_iter().map(|f| (f, outer)).collect();
+    if !own.is_empty() {
+        return own;
+    }
+    for b in templates::class_bases_of(db, c).iter() {
+        if let Some(bc) = b.class {
+            let r = member_fns_depth(db, bc, name, depth + 1);
+            if !r.is_empty() {
+                return r;
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// Whether a scope is a class scope.
+pub fn is_class_scope(map: &DefMap, s: ScopeIdx) -> bool {
+    matches!(map.scope(s).kind, ScopeKind::Class(_))
+}
+
+/// The largest number of entities the closure collects (a guard against
+/// runaway instantiation; spec 50 §4.3's depth limit bounds each chain).
+pub const MAX_ENTITIES: usize = 200_000;
+
+/// The roots of the closure: what g++ emits for the unit without being
+/// asked — functions defined in the unit that are neither inline nor
+/// templated, and variables at namespace scope (and static data members)
+/// that are defined — plus everything declared (they have linkage names
+/// whether or not emitted: `nm` lists undefined references too).
+pub fn roots(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Entity> {
+    def_map(db, tu).entities.clone()
+}
+
+/// Every entity the unit names: its own functions and variables, and the
+/// instances their bodies require, transitively (first-use order, no
+/// duplicates). Bodies are read through `infer` once it exists; until
+/// then the closure is the roots plus what declarations require.
+#[salsa::tracked(returns(clone))]
+pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Entity>> {
+    let mut seen: FxHashSet<Entity> = FxHashSet::default();
+    let mut out = Vec::new();
+    for e in roots(db, tu) {
+        if seen.insert(e) {
+            out.push(e);
+        }
+        if out.len() >= MAX_ENTITIES {
+            break;
+        }
+    }
+    Arc::new(out)
+}
+
+/// Whether a `Def` is a function or a function template.
+pub fn def_fn(d: &Def) -> Option<FnDecl> {
+    match d {
+        Def::Fn(f) => Some(FnDecl::Fn(*f)),
+        Def::FnTemplate(t) => Some(FnDecl::Template(*t)),
+        _ => None,
+    }
+}
+
+#[allow(dead_code)]
+fn kind_of(p: &TemplateParam) -> &TemplateParamKind {
+    &p.kind
+}
