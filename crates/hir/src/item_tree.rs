@@ -517,17 +517,19 @@ pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
 pub struct Offsets {
     pub fns: Vec<u32>,
     pub vars: Vec<u32>,
+    /// Function templates, by index (`infer::fn_template_body` finds their bodies).
+    pub fn_templates: Vec<u32>,
 }
 
 /// [`lower`], plus where each function and variable is declared: what
 /// `inspect symbols` needs for locations, kept out of the tree so that
 /// edits before a declaration do not change it.
 pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) {
-    let mut cx = Lower { tree: ItemTree::default(), pack, extern_c: false, fn_at: Vec::new(), var_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack, extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
     let mut top = Vec::new();
     cx.decl(node, &mut top, None);
     cx.tree.top = top;
-    (cx.tree, Offsets { fns: cx.fn_at, vars: cx.var_at })
+    (cx.tree, Offsets { fns: cx.fn_at, vars: cx.var_at, fn_templates: cx.tmpl_at })
 }
 
 struct Lower {
@@ -538,6 +540,7 @@ struct Lower {
     /// Offsets of the names of `tree.fns` and `tree.vars` (for locations;
     /// never part of the tree).
     fn_at: Vec<u32>,
+    tmpl_at: Vec<u32>,
     var_at: Vec<u32>,
 }
 
@@ -766,6 +769,7 @@ impl Lower {
                     let tparams = heads.pop().unwrap_or_default();
                     f.outer_tparams = std::mem::take(&mut heads);
                     self.tree.fn_templates.push(FnTemplateData { tparams, f });
+                    self.tmpl_at.push(at);
                     out.push(Item::FnTemplate(self.tree.fn_templates.len() as u32 - 1));
                 }
                 return;
@@ -1632,7 +1636,7 @@ impl Lower {
 
 /// The arguments of a `TEMPLATE_ARG_LIST`.
 pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
     let mut out = Vec::new();
     for a in list.children().filter(|c| c.kind() == K::TEMPLATE_ARG) {
         let arg = if let Some(t) = su::child(&a, K::TYPE_ID) {
@@ -1651,14 +1655,14 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
 /// A `TYPE_ID` node as a `TypeRef` (types written in function bodies: casts,
 /// `new`, `sizeof`; `body.rs`).
 pub fn type_id_ref(t: &SyntaxNode) -> TypeRef {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
     cx.type_id(t)
 }
 
 /// The type a declarator (or abstract declarator) declares with these
 /// decl-specifiers (locals and parameters in bodies; `body.rs`).
 pub fn declared_type(specs: Option<&SyntaxNode>, d: Option<&SyntaxNode>) -> TypeRef {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
     let base = match specs {
         Some(s) => cx.specifier_type(s),
         None => TypeRef::Opaque(String::new()),

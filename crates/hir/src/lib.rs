@@ -45,6 +45,7 @@
 
 pub mod body;
 pub mod consteval;
+pub mod infer;
 pub mod instances;
 pub mod scopes;
 pub mod item_tree;

@@ -755,7 +755,8 @@ fn deduce_into(db: &dyn SourceDatabase, ps: &[TemplateArg], xs: &[TemplateArg], 
     i == fx.len()
 }
 
-fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+/// Matches a pattern type (placeholders of `depth`) against a type, binding `out`.
+pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
     if p == a {
         return true;
     }

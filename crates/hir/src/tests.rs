@@ -3,6 +3,7 @@
 
 mod body;
 mod incremental;
+mod infer;
 mod items;
 mod layout_vectors;
 mod symbols;

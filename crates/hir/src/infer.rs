@@ -1,0 +1,2699 @@
+//! Expression typing and call resolution over a `Body` (rust-analyzer's
+//! `hir-ty` `InferenceResult`, adapted): the type and value category of
+//! every expression, what every name and call resolves to (locals,
+//! variables, enumerators, functions chosen by overload resolution with
+//! template argument deduction), the implicit constructor and destructor
+//! calls of locals and temporaries, and `required`: every function and
+//! variable the body odr-uses, in first-use order (what the instantiation
+//! closure follows).
+//!
+//! The owner is a function or an *instance* (a function template
+//! specialization or a member of a class template specialization): types
+//! written in the body are lowered in the definition's scope through the
+//! instance's `Env`, so dependent expressions are typed only after
+//! substitution. A templated body without an instance is not inferred.
+//!
+//! Errors are values: an expression that cannot be typed gets
+//! `TyKind::Error`, a call that cannot be resolved `Callee::Unresolved`;
+//! nothing panics. Overload resolution is an approximation of [over.match]
+//! (viability by arity, ranks exact / promotion / conversion /
+//! user-defined / ellipsis, reference-binding tie-breaks, non-template over
+//! template, a crude "more specialized" by the number of bare parameter
+//! types); deduction covers `T`, `T&`, `const T&`, forwarding `T&&`, `T*`,
+//! `X<T…>`, arrays, function types and trailing packs.
+
+use std::sync::Arc;
+
+use cufront_base_db::SourceDatabase;
+use rustc_hash::FxHashMap;
+
+use crate::body::{self, Body, Cond, Expr, ExprId, Init, Literal, LocalId, Stmt, StmtId, UnaryOp};
+use crate::instances::{self, FnDecl, FnInstanceId};
+use crate::item_tree::{Builtin, Cv, FnName, Path, PathSegment, TemplateArgRef, TemplateParam, TemplateParamKind, TypeRef};
+use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
+use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
+use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
+use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
+
+/// What `infer` runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
+pub enum InferOwner {
+    /// A function that is not templated.
+    Fn(FnId),
+    /// A function template specialization or a member of a class template specialization.
+    Inst(FnInstanceId),
+}
+
+/// lvalue, xvalue or prvalue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Category {
+    LValue,
+    XValue,
+    PRValue,
+}
+
+/// What a function call (or an implicit one) resolved to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Entity(Entity),
+    /// A builtin operator, a call through a pointer or closure, a pseudo-destructor.
+    Builtin,
+    Unresolved(String),
+}
+
+/// What a name (or member name) denotes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    Local(LocalId),
+    Entity(Entity),
+    Enumerator,
+    /// A non-static data member.
+    Field,
+    /// A non-type template argument.
+    TemplateValue,
+    Type(TyId),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InferenceResult {
+    /// The type of each expression (references stripped: see `categories`).
+    pub expr_tys: Vec<Option<TyId>>,
+    pub categories: Vec<Category>,
+    /// The type of each local (after `auto` deduction).
+    pub local_tys: Vec<Option<TyId>>,
+    pub resolutions: FxHashMap<ExprId, Resolution>,
+    /// Calls: explicit (call expressions, operators, `new`/`delete`) and
+    /// implicit (constructors of declarations and temporaries), by the
+    /// expression or local they belong to, in the order met.
+    pub calls: Vec<(CallSite, Callee)>,
+    /// Every function and variable the body odr-uses, first use first.
+    pub required: Vec<Entity>,
+    /// Why the owner was not inferred, if it was not.
+    pub skipped: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallSite {
+    Expr(ExprId),
+    /// The initialization or destruction of a local.
+    Local(LocalId),
+    /// A member initializer (index) of a constructor, or a base/member's implicit one.
+    MemInit(u32),
+    /// The owner itself (implicit member destructors of a destructor).
+    Owner,
+}
+
+impl InferenceResult {
+    pub fn ty(&self, e: ExprId) -> Option<TyId> {
+        self.expr_tys.get(e.0 as usize).copied().flatten()
+    }
+}
+
+/// Infers a body. Cached per owner.
+#[salsa::tracked(returns(clone))]
+pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
+    Arc::new(infer_owner(db, owner))
+}
+
+/// Where a body is read: the definition, its scope, item and environment.
+struct OwnerInfo {
+    body: Arc<Body>,
+    item: ItemId,
+    scope: ScopeIdx,
+    env: Option<Env>,
+    /// The class of a member function (the instance for members of specializations).
+    class: Option<ClassRefT>,
+    is_static: bool,
+    method_cv: Cv,
+    name: FnName,
+    /// The signature (return type for `auto` deduction is not attempted).
+    ret: Option<TyId>,
+}
+
+fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, String> {
+    let (decl, outer, inst) = match owner {
+        InferOwner::Fn(f) => (FnDecl::Fn(f), None, None),
+        InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
+    };
+    let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
+    let data = def.data(db).ok_or("no such function")?;
+    let map = def_map(db, decl.tu(db));
+    let scope = instances::fn_scope(db, def).ok_or("unresolved qualifier")?;
+    let env = match inst {
+        Some(i) => Some(instances::instance_env(db, i)?),
+        None => {
+            if map.templated.contains(&scope) || !data.outer_tparams.is_empty() || matches!(def, FnDecl::Template(_)) {
+                return Err("templated (inferred per instance)".into());
+            }
+            None
+        }
+    };
+    let body = decl_body(db, def);
+    let class = match map.scope(scope).kind {
+        ScopeKind::Class(c) => Some(match outer {
+            Some(o) => ClassRefT::Inst(o),
+            None => ClassRefT::Class(map.class_definition(c)),
+        }),
+        _ => None,
+    };
+    let ret = match inst {
+        Some(i) => instances::signature(db, i).ok().map(|s| s.ret),
+        None => instances::signature(db, instances::fn_instance(db, decl, None, Vec::new())).ok().map(|s| s.ret),
+    };
+    Ok(OwnerInfo {
+        body,
+        item: def.item(db),
+        scope,
+        env,
+        class,
+        is_static: data.linkage.is_static,
+        method_cv: data.ty.cv,
+        name: data.name.clone(),
+        ret,
+    })
+}
+
+/// The body of a function or function template declaration.
+pub fn decl_body(db: &dyn SourceDatabase, d: FnDecl) -> Arc<Body> {
+    match d {
+        FnDecl::Fn(f) => body::fn_body(db, f),
+        FnDecl::Template(t) => fn_template_body(db, t),
+    }
+}
+
+/// The body of a function template (found like `fn_body`, through the
+/// offsets of the item's function templates).
+#[salsa::tracked(returns(clone))]
+pub fn fn_template_body(db: &dyn SourceDatabase, t: crate::FnTemplateId) -> Arc<Body> {
+    let item = t.item(db);
+    let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
+    let node = cufront_syntax::SyntaxNode::new_root(src.green.clone());
+    let offs = crate::item_tree::lower_with_offsets(&node, src.pack.clone()).1;
+    match offs.fn_templates.get(t.idx(db) as usize) {
+        Some(&at) => Arc::new(body::body_at(db, item, at).unwrap_or_default()),
+        None => Arc::default(),
+    }
+}
+
+fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
+    let info = match owner_info(db, owner) {
+        Ok(i) => i,
+        Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
+    };
+    let tu = info.item.tu(db);
+    let map = def_map(db, tu);
+    let body = info.body.clone();
+    let mut cx = Infer {
+        db,
+        map: &map,
+        body: &body,
+        item: info.item,
+        scope: info.scope,
+        env: info.env.clone(),
+        class: info.class,
+        this_cv: info.method_cv,
+        has_this: info.class.is_some() && !info.is_static,
+        ret: info.ret,
+        res: InferenceResult {
+            expr_tys: vec![None; body.exprs.len()],
+            categories: vec![Category::PRValue; body.exprs.len()],
+            local_tys: vec![None; body.locals.len()],
+            ..Default::default()
+        },
+        scopes: vec![Vec::new()],
+        seen: Default::default(),
+        depth: 0,
+    };
+    for &p in &body.params {
+        let t = cx.local_declared_ty(p, None);
+        cx.res.local_tys[p.0 as usize] = Some(t);
+        cx.bind_local(p);
+    }
+    for p in body.params.clone() {
+        if let Some(d) = body.local(p).default {
+            cx.expr(d);
+        }
+    }
+    // Constructors: member initializers, then the implicit ones.
+    if matches!(info.name, FnName::Ctor) {
+        cx.ctor_inits();
+    }
+    if let Some(r) = body.root {
+        cx.stmt(r);
+    }
+    if let Some(e) = body.root_expr {
+        cx.expr(e);
+    }
+    if matches!(info.name, FnName::Dtor) {
+        cx.dtor_members();
+    }
+    cx.res
+}
+
+struct Infer<'a> {
+    db: &'a dyn SourceDatabase,
+    map: &'a DefMap,
+    body: &'a Body,
+    item: ItemId,
+    scope: ScopeIdx,
+    env: Option<Env>,
+    class: Option<ClassRefT>,
+    this_cv: Cv,
+    has_this: bool,
+    ret: Option<TyId>,
+    res: InferenceResult,
+    /// Block scopes: the locals visible, innermost last.
+    scopes: Vec<Vec<(String, LocalId)>>,
+    seen: rustc_hash::FxHashSet<Entity>,
+    depth: u32,
+}
+
+/// A candidate function: its declaration and the specialization it is a member of.
+type Cand = (FnDecl, Option<InstId>);
+
+/// An argument as overload resolution sees it.
+#[derive(Clone, Copy, Debug)]
+struct Arg {
+    ty: TyId,
+    cat: Category,
+    /// A literal `0` / `nullptr`-like null pointer constant.
+    null: bool,
+    /// A braced list (converts to classes and aggregates).
+    braced: bool,
+}
+
+/// What a name in value position denotes.
+enum Value {
+    Local(LocalId),
+    Var(Entity, TyId),
+    Field(TyId),
+    Enumerator(TyId),
+    TemplateValue(TyId),
+    Fns(Vec<Cand>, Option<Vec<TemplateArgRef>>),
+    Type(TyId),
+    Unknown(String),
+}
+
+const MAX_EXPR_DEPTH: u32 = 300;
+
+impl<'a> Infer<'a> {
+    fn lcx(&self) -> LowerCx<'_> {
+        LowerCx { db: self.db, map: self.map, item: self.item, scope: self.scope, env: self.env.as_ref() }
+    }
+
+    fn error(&self, s: &str) -> TyId {
+        mk(self.db, TyKind::Error(s.to_string()))
+    }
+
+    fn builtin(&self, b: Builtin) -> TyId {
+        mk(self.db, TyKind::Builtin(b))
+    }
+
+    fn lower(&self, t: &TypeRef) -> TyId {
+        templates::nested(|| Ok(ty::lower(self.lcx(), t))).unwrap_or_else(|e| self.error(&e))
+    }
+
+    fn require(&mut self, e: Entity) {
+        if self.seen.insert(e) {
+            self.res.required.push(e);
+        }
+    }
+
+    fn entity_of(&self, c: Cand, args: Vec<TemplateArg>) -> Entity {
+        match (c, args.is_empty()) {
+            ((FnDecl::Fn(f), None), true) => Entity::Fn(f),
+            ((d, outer), _) => Entity::FnInst(instances::fn_instance(self.db, d, outer, args)),
+        }
+    }
+
+    fn set(&mut self, e: ExprId, t: TyId, cat: Category) -> TyId {
+        if let Some(slot) = self.res.expr_tys.get_mut(e.0 as usize) {
+            *slot = Some(t);
+        }
+        if let Some(slot) = self.res.categories.get_mut(e.0 as usize) {
+            *slot = cat;
+        }
+        t
+    }
+
+    /// The type of an expression of declared type `t` (references stripped) and its category.
+    fn of_declared(&self, t: TyId) -> (TyId, Category) {
+        let c = collapse(self.db, canonical(self.db, t));
+        match c.kind(self.db) {
+            TyKind::LRef(x) => (*x, Category::LValue),
+            TyKind::RRef(x) => (*x, Category::XValue),
+            _ => (t, Category::LValue),
+        }
+    }
+
+    /// The type and category of a call returning `t`.
+    fn of_return(&self, t: TyId) -> (TyId, Category) {
+        let c = collapse(self.db, canonical(self.db, t));
+        match c.kind(self.db) {
+            TyKind::LRef(x) => (*x, Category::LValue),
+            TyKind::RRef(x) => (*x, Category::XValue),
+            _ => (t, Category::PRValue),
+        }
+    }
+
+    fn bind_local(&mut self, l: LocalId) {
+        if let Some(n) = &self.body.local(l).name {
+            if let Some(s) = self.scopes.last_mut() {
+                s.push((n.clone(), l));
+            }
+        }
+    }
+
+    fn find_local(&self, name: &str) -> Option<LocalId> {
+        for s in self.scopes.iter().rev() {
+            if let Some((_, l)) = s.iter().rev().find(|(n, _)| n == name) {
+                return Some(*l);
+            }
+        }
+        None
+    }
+
+    // ---- statements
+
+    fn block<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.scopes.push(Vec::new());
+        let r = f(self);
+        // Locals of class type are destroyed at the end of their block.
+        if let Some(locals) = self.scopes.pop() {
+            for (_, l) in locals.into_iter().rev() {
+                if self.body.local(l).is_static {
+                    // Local statics: destroyed at exit (still a use of the destructor).
+                }
+                if let Some(t) = self.res.local_tys[l.0 as usize] {
+                    if !matches!(canonical(self.db, t).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
+                        self.destroy(CallSite::Local(l), t);
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    fn stmt(&mut self, s: StmtId) {
+        if self.depth > MAX_EXPR_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        self.stmt_inner(s);
+        self.depth -= 1;
+    }
+
+    fn stmt_inner(&mut self, s: StmtId) {
+        let body = self.body;
+        match body.stmt(s).clone() {
+            Stmt::Compound(ss) => self.block(|cx| {
+                for x in ss {
+                    cx.stmt(x);
+                }
+            }),
+            Stmt::Expr(e) => {
+                self.expr(e);
+            }
+            Stmt::Decl(ls) => {
+                for l in ls {
+                    self.local(l);
+                }
+            }
+            Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
+            Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
+                if let Some(i) = init {
+                    cx.stmt(i);
+                }
+                let c = cx.cond(&cond);
+                if constexpr {
+                    // Only the branch the condition selects is instantiated.
+                    if let Some(v) = c.and_then(|e| cx.const_bool(e)) {
+                        if v {
+                            cx.stmt(then);
+                        } else if let Some(e) = els {
+                            cx.stmt(e);
+                        }
+                        return;
+                    }
+                }
+                cx.block(|cx| cx.stmt(then));
+                if let Some(e) = els {
+                    cx.block(|cx| cx.stmt(e));
+                }
+            }),
+            Stmt::Switch { init, cond, body } => self.block(|cx| {
+                if let Some(i) = init {
+                    cx.stmt(i);
+                }
+                cx.cond(&cond);
+                cx.stmt(body);
+            }),
+            Stmt::While { cond, body } => self.block(|cx| {
+                cx.cond(&cond);
+                cx.stmt(body);
+            }),
+            Stmt::Do { body, cond } => {
+                self.block(|cx| cx.stmt(body));
+                self.expr(cond);
+            }
+            Stmt::For { init, cond, step, body } => self.block(|cx| {
+                if let Some(i) = init {
+                    cx.stmt(i);
+                }
+                if let Some(c) = &cond {
+                    cx.cond(c);
+                }
+                if let Some(s) = step {
+                    cx.expr(s);
+                }
+                cx.block(|cx| cx.stmt(body));
+            }),
+            Stmt::RangeFor { init, var, range, body } => self.block(|cx| {
+                if let Some(i) = init {
+                    cx.stmt(i);
+                }
+                let (rt, rc) = cx.expr_cat(range);
+                let elem = cx.range_elem(range, rt, rc);
+                if let Some(v) = var {
+                    let t = cx.local_declared_ty(v, elem.map(|t| (t, Category::LValue)));
+                    cx.res.local_tys[v.0 as usize] = Some(t);
+                    cx.bind_local(v);
+                }
+                cx.block(|cx| cx.stmt(body));
+            }),
+            Stmt::Return(e) => {
+                if let Some(e) = e {
+                    let a = self.arg(e);
+                    // Returning another type into a class: a converting construction.
+                    if let Some(r) = self.ret {
+                        if self.is_class(r) && !self.same_class(r, a.ty) && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
+                            let args: Vec<Arg> = match self.body.expr(e).clone() {
+                                Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
+                                _ => vec![a],
+                            };
+                            self.construct(CallSite::Expr(e), r, &args, a.braced);
+                        }
+                    }
+                }
+            }
+            Stmt::Label { stmt, .. } | Stmt::Case { stmt, .. } | Stmt::Default(stmt) => {
+                if let Stmt::Case { value, .. } = body.stmt(s) {
+                    self.expr(*value);
+                }
+                self.stmt(stmt);
+            }
+            Stmt::Try { body: b, handlers } => {
+                self.stmt(b);
+                for h in handlers {
+                    self.block(|cx| {
+                        if let Some(p) = h.param {
+                            let t = cx.local_declared_ty(p, None);
+                            cx.res.local_tys[p.0 as usize] = Some(t);
+                            cx.bind_local(p);
+                        }
+                        cx.stmt(h.body);
+                    });
+                }
+            }
+            Stmt::Asm(es) => {
+                for e in es {
+                    self.expr(e);
+                }
+            }
+        }
+    }
+
+    fn cond(&mut self, c: &Cond) -> Option<ExprId> {
+        match c {
+            Cond::Expr(e) => {
+                self.expr(*e);
+                Some(*e)
+            }
+            Cond::Decl(l) => {
+                self.local(*l);
+                None
+            }
+        }
+    }
+
+    /// A `bool` constant condition (`if constexpr`), when it evaluates.
+    fn const_bool(&mut self, e: ExprId) -> Option<bool> {
+        match self.body.expr(e) {
+            Expr::Literal(Literal::Int(v, _)) => Some(*v != 0),
+            Expr::Unary { op: UnaryOp::Not, expr } => self.const_bool(*expr).map(|b| !b),
+            Expr::Path(p) => {
+                // `X<T>::value` and friends through the item-tree evaluator.
+                let cx = self.lcx();
+                let ce = crate::item_tree::ConstExpr::Path(p.clone());
+                crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v != 0)
+            }
+            Expr::Builtin { name, tys, .. } => {
+                let tys: Vec<TyId> = tys.iter().map(|t| canonical(self.db, self.lower(t))).collect();
+                templates::type_trait(self.db, name.trim_start_matches('_'), &tys).ok()
+            }
+            Expr::Binary { op: body::BinaryOp::And, lhs, rhs } => Some(self.const_bool(*lhs)? && self.const_bool(*rhs)?),
+            Expr::Binary { op: body::BinaryOp::Or, lhs, rhs } => Some(self.const_bool(*lhs)? || self.const_bool(*rhs)?),
+            _ => None,
+        }
+    }
+
+    /// The element type of a range-for over `range`.
+    fn range_elem(&mut self, range: ExprId, t: TyId, cat: Category) -> Option<TyId> {
+        let c = strip_cv(self.db, canonical(self.db, t));
+        match c.kind(self.db) {
+            TyKind::Array(e, _) => Some(*e),
+            _ => {
+                let class = self.class_ref(c)?;
+                let arg = Arg { ty: t, cat, null: false, braced: false };
+                let (it, _) = self.member_call(CallSite::Expr(range), class, arg, "begin", &[], None)?;
+                let _ = self.member_call(CallSite::Expr(range), class, arg, "end", &[], None);
+                let it_c = strip_cv(self.db, canonical(self.db, it));
+                match it_c.kind(self.db) {
+                    TyKind::Ptr(x) => Some(*x),
+                    _ => {
+                        let ic = self.class_ref(it_c)?;
+                        let ia = Arg { ty: it, cat: Category::LValue, null: false, braced: false };
+                        let (e, _) = self.member_call(CallSite::Expr(range), ic, ia, "operator*", &[], None)?;
+                        let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator++", &[], None);
+                        let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator!=", &[ia], None);
+                        Some(e)
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- locals
+
+    /// The type of a local as declared, `auto` deduced from `init` (type, category).
+    fn local_declared_ty(&mut self, l: LocalId, init: Option<(TyId, Category)>) -> TyId {
+        let loc = self.body.local(l).clone();
+        if let Some((hidden, _)) = loc.binding_of {
+            let _ = hidden;
+            return mk(self.db, TyKind::Dependent("structured binding".into()));
+        }
+        if contains_auto(&loc.ty) {
+            return match init {
+                Some((t, cat)) => self.deduce_auto(&loc.ty, t, cat),
+                None => mk(self.db, TyKind::Dependent("auto".into())),
+            };
+        }
+        if loc.pack {
+            // A function parameter pack: its type is per element (see `pack_elems`).
+            return mk(self.db, TyKind::Dependent("pack".into()));
+        }
+        self.lower(&loc.ty)
+    }
+
+    fn deduce_auto(&self, t: &TypeRef, a: TyId, cat: Category) -> TyId {
+        let db = self.db;
+        match t {
+            TypeRef::Opaque(s) if s.contains("decltype") => match cat {
+                Category::LValue => mk(db, TyKind::LRef(a)),
+                Category::XValue => mk(db, TyKind::RRef(a)),
+                Category::PRValue => a,
+            },
+            TypeRef::Opaque(_) => decay(db, strip_cv(db, canonical(db, a))),
+            TypeRef::Cv(x, cv) => {
+                let inner = self.deduce_auto(x, a, cat);
+                mk(db, TyKind::Qualified(inner, *cv))
+            }
+            TypeRef::LRef(x) => {
+                let inner = match &**x {
+                    TypeRef::Cv(_, cv) => mk(db, TyKind::Qualified(strip_cv(db, canonical(db, a)), *cv)),
+                    _ => a,
+                };
+                mk(db, TyKind::LRef(inner))
+            }
+            TypeRef::RRef(x) if matches!(&**x, TypeRef::Opaque(_)) => {
+                // `auto&&`: a forwarding reference.
+                if cat == Category::LValue { mk(db, TyKind::LRef(a)) } else { mk(db, TyKind::RRef(a)) }
+            }
+            TypeRef::Ptr(_) => strip_cv(db, canonical(db, a)),
+            _ => strip_cv(db, canonical(db, a)),
+        }
+    }
+
+    fn local(&mut self, l: LocalId) {
+        let loc = self.body.local(l).clone();
+        if loc.binding_of.is_some() {
+            self.res.local_tys[l.0 as usize] = Some(self.local_declared_ty(l, None));
+            self.bind_local(l);
+            return;
+        }
+        let init_ty = match &loc.init {
+            Init::Assign(e) => Some(self.expr_cat(*e)),
+            Init::Paren(a) | Init::Brace(a) if a.len() == 1 && contains_auto(&loc.ty) => Some(self.expr_cat(a[0])),
+            _ => None,
+        };
+        let t = self.local_declared_ty(l, init_ty);
+        self.res.local_tys[l.0 as usize] = Some(t);
+        // The initializer is in scope of the name (`int x = x;`), bind first.
+        self.bind_local(l);
+        let site = CallSite::Local(l);
+        match &loc.init {
+            Init::None => {
+                self.construct(site, t, &[], false);
+            }
+            Init::Assign(e) => {
+                let (et, ec) = init_ty.unwrap_or((self.error("init"), Category::PRValue));
+                // Copy-initialization: from a prvalue of the same class, elided.
+                if !self.same_class(t, et) || ec != Category::PRValue {
+                    let braced = matches!(self.body.expr(*e), Expr::InitList(_));
+                    let args: Vec<Arg> = if braced {
+                        match self.body.expr(*e).clone() {
+                            Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        vec![Arg { ty: et, cat: ec, null: self.is_null(*e), braced: false }]
+                    };
+                    self.construct(site, t, &args, braced);
+                }
+            }
+            Init::Paren(a) | Init::Brace(a) => {
+                let braced = matches!(loc.init, Init::Brace(_));
+                let args: Vec<Arg> = a.iter().map(|x| self.arg(*x)).collect();
+                self.construct(site, t, &args, braced);
+            }
+        }
+    }
+
+    /// Constructs an object of type `t` from `args` (a constructor call when `t` is a class).
+    fn construct(&mut self, site: CallSite, t: TyId, args: &[Arg], braced: bool) -> Option<Callee> {
+        let c = strip_cv(self.db, canonical(self.db, t));
+        if let TyKind::Array(e, _) = c.kind(self.db) {
+            // Arrays: each element default- or copy-constructed.
+            let e = *e;
+            if args.is_empty() {
+                return self.construct(site, e, &[], false);
+            }
+            return None;
+        }
+        let class = self.class_ref(c)?;
+        // Copy/move from the same class: prvalues are elided.
+        if args.len() == 1 && !args[0].braced && self.same_class(args[0].ty, c) && args[0].cat == Category::PRValue {
+            return None;
+        }
+        let ctors = instances::member_fns(self.db, class, scopes::CTOR_KEY);
+        if ctors.is_empty() {
+            // An aggregate or a class with only implicit constructors.
+            return None;
+        }
+        if braced && args.iter().all(|a| !a.braced) {
+            // Aggregates are not modelled: try constructors, quietly.
+            let r = self.resolve_overload(&ctors, None, args, None);
+            return match r {
+                Ok((cand, targs, _)) => {
+                    let e = self.entity_of(cand, targs);
+                    self.require(e);
+                    self.res.calls.push((site, Callee::Entity(e)));
+                    Some(Callee::Entity(e))
+                }
+                Err(_) => None,
+            };
+        }
+        let callee = match self.resolve_overload(&ctors, None, args, None) {
+            Ok((cand, targs, _)) => {
+                let e = self.entity_of(cand, targs);
+                self.require(e);
+                Callee::Entity(e)
+            }
+            Err(e) => Callee::Unresolved(e),
+        };
+        self.res.calls.push((site, callee.clone()));
+        Some(callee)
+    }
+
+    /// The destructor call of an object of type `t` (classes with a declared destructor).
+    fn destroy(&mut self, site: CallSite, t: TyId) {
+        let c = strip_cv(self.db, canonical(self.db, t));
+        let c = match c.kind(self.db) {
+            TyKind::Array(e, _) => strip_cv(self.db, canonical(self.db, *e)),
+            _ => c,
+        };
+        let Some(class) = self.class_ref(c) else { return };
+        let dtors = instances::member_fns(self.db, class, scopes::DTOR_KEY);
+        if let Some(&(d, outer)) = dtors.first() {
+            let e = self.entity_of((d, outer), Vec::new());
+            self.require(e);
+            self.res.calls.push((site, Callee::Entity(e)));
+        }
+    }
+
+    /// Member initializers of a constructor, and the default construction of
+    /// bases and members it does not name.
+    fn ctor_inits(&mut self) {
+        let Some(class) = self.class else { return };
+        let body = self.body;
+        let mut named: Vec<String> = Vec::new();
+        for (i, m) in body.mem_inits.iter().enumerate() {
+            let args: Vec<Arg> = m.args.iter().map(|x| self.arg(*x)).collect();
+            let name = m.name.last().unwrap_or_default().to_string();
+            named.push(name.clone());
+            // A member, else a base (or a delegating constructor).
+            let t = match self.field_ty(class, &name) {
+                Some(t) => Some(t),
+                None => {
+                    let t = self.lower(&TypeRef::Path(m.name.clone()));
+                    (!matches!(t.kind(self.db), TyKind::Error(_))).then_some(t)
+                }
+            };
+            if let Some(t) = t {
+                self.construct(CallSite::MemInit(i as u32), t, &args, m.braced);
+            }
+        }
+        let n = body.mem_inits.len() as u32;
+        for (k, (name, t)) in self.fields_and_bases(class).into_iter().enumerate() {
+            if named.iter().any(|x| Some(x) == name.as_ref()) {
+                continue;
+            }
+            if let Some(name) = &name {
+                if self.field_has_init(class, name) {
+                    continue;
+                }
+            }
+            self.construct(CallSite::MemInit(n + k as u32), t, &[], false);
+        }
+    }
+
+    /// Members and bases of the owner's class are destroyed by its destructor.
+    fn dtor_members(&mut self) {
+        let Some(class) = self.class else { return };
+        for (_, t) in self.fields_and_bases(class) {
+            self.destroy(CallSite::Owner, t);
+        }
+    }
+
+    /// Non-static data members (with names) and bases (None) of a class, types lowered.
+    fn fields_and_bases(&self, class: ClassRefT) -> Vec<(Option<String>, TyId)> {
+        let mut out = Vec::new();
+        for b in templates::class_bases_of(self.db, class).iter() {
+            if let Some(t) = b.ty {
+                out.push((None, t));
+            }
+        }
+        let (c, env) = match class {
+            ClassRefT::Class(c) => (c, None),
+            ClassRefT::Inst(i) => (i.class(self.db), templates::inst_env(self.db, i).ok()),
+        };
+        let c = self.map.class_definition(c);
+        let Some(&s) = self.map.class_scope.get(&c) else { return out };
+        let tree = item_tree_of(self.db, c.item(self.db));
+        let Some(data) = tree.classes.get(c.idx(self.db) as usize) else { return out };
+        let cx = LowerCx { db: self.db, map: self.map, item: c.item(self.db), scope: s, env: env.as_ref() };
+        for f in &data.fields {
+            if f.name.is_some() {
+                let t = templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e));
+                out.push((f.name.clone(), t));
+            }
+        }
+        out
+    }
+
+    fn field_has_init(&self, class: ClassRefT, name: &str) -> bool {
+        let c = match class {
+            ClassRefT::Class(c) => c,
+            ClassRefT::Inst(i) => i.class(self.db),
+        };
+        let c = self.map.class_definition(c);
+        let tree = item_tree_of(self.db, c.item(self.db));
+        tree.classes.get(c.idx(self.db) as usize).is_some_and(|d| d.fields.iter().any(|f| f.name.as_deref() == Some(name) && f.has_init))
+    }
+
+    /// The type of a non-static data member of a class (or its bases).
+    fn field_ty(&self, class: ClassRefT, name: &str) -> Option<TyId> {
+        self.field_ty_depth(class, name, 0)
+    }
+
+    fn field_ty_depth(&self, class: ClassRefT, name: &str, depth: u32) -> Option<TyId> {
+        if depth > 32 {
+            return None;
+        }
+        let (c, env) = match class {
+            ClassRefT::Class(c) => (c, None),
+            ClassRefT::Inst(i) => (i.class(self.db), templates::inst_env(self.db, i).ok()),
+        };
+        let c = self.map.class_definition(c);
+        let s = *self.map.class_scope.get(&c)?;
+        let tree = item_tree_of(self.db, c.item(self.db));
+        let data = tree.classes.get(c.idx(self.db) as usize)?;
+        for f in &data.fields {
+            if f.name.as_deref() == Some(name) {
+                let cx = LowerCx { db: self.db, map: self.map, item: c.item(self.db), scope: s, env: env.as_ref() };
+                return Some(templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e)));
+            }
+            // Members of anonymous structs/unions are members of the class.
+            if let Some(idx) = f.anonymous {
+                let inner = crate::ClassId::new(self.db, c.item(self.db), idx);
+                if let Some(t) = self.field_ty_depth(ClassRefT::Class(inner), name, depth + 1) {
+                    return Some(t);
+                }
+            }
+        }
+        for b in templates::class_bases_of(self.db, class).iter() {
+            if let Some(bc) = b.class {
+                if let Some(t) = self.field_ty_depth(bc, name, depth + 1) {
+                    return Some(t);
+                }
+            }
+        }
+        None
+    }
+
+    // ---- expressions
+
+    fn expr(&mut self, e: ExprId) -> TyId {
+        self.expr_cat(e).0
+    }
+
+    fn arg(&mut self, e: ExprId) -> Arg {
+        let (ty, cat) = self.expr_cat(e);
+        Arg { ty, cat, null: self.is_null(e), braced: matches!(self.body.expr(e), Expr::InitList(_)) }
+    }
+
+    fn is_null(&self, e: ExprId) -> bool {
+        matches!(self.body.expr(e), Expr::Literal(Literal::Int(0, _)) | Expr::Literal(Literal::Nullptr))
+    }
+
+    fn expr_cat(&mut self, e: ExprId) -> (TyId, Category) {
+        if self.depth > MAX_EXPR_DEPTH {
+            return (self.error("nested too deeply"), Category::PRValue);
+        }
+        self.depth += 1;
+        let (t, c) = self.expr_inner(e);
+        self.depth -= 1;
+        self.set(e, t, c);
+        (t, c)
+    }
+
+    fn expr_inner(&mut self, e: ExprId) -> (TyId, Category) {
+        let db = self.db;
+        let body = self.body;
+        let pr = Category::PRValue;
+        match body.expr(e).clone() {
+            Expr::Missing(s) => (self.error(&format!("not lowered: {s}")), pr),
+            Expr::Literal(l) => match l {
+                Literal::Int(_, b) | Literal::Float(b) => (self.builtin(b), pr),
+                Literal::String(b, n) => {
+                    let c = mk(db, TyKind::Qualified(self.builtin(b), Cv { c: true, v: false, r: false }));
+                    (mk(db, TyKind::Array(c, Some(n as u64))), Category::LValue)
+                }
+                Literal::Nullptr => (self.builtin(Builtin::NullPtr), pr),
+            },
+            Expr::This => match self.class {
+                Some(c) if self.has_this => {
+                    let t = class_ty(db, c);
+                    let t = if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                    (mk(db, TyKind::Ptr(t)), pr)
+                }
+                _ => (self.error("`this` outside a member function"), pr),
+            },
+            Expr::Path(p) => {
+                let v = self.resolve_value(&p);
+                self.value_expr(e, v)
+            }
+            Expr::Member { base, arrow, name } => {
+                let (bt, bc) = self.expr_cat(base);
+                let (obj, cat) = self.object_of(bt, bc, arrow, e);
+                let Some(class) = self.class_ref(strip_cv(db, canonical(db, obj))) else {
+                    return (self.error("member of a non-class"), pr);
+                };
+                let last = name.last().unwrap_or_default().to_string();
+                if let Some(ft) = self.field_ty(class, &last) {
+                    self.res.resolutions.insert(e, Resolution::Field);
+                    let cv = cv_of(db, canonical(db, obj));
+                    let (t, _) = self.of_declared(ft);
+                    let t = if cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, cv)) };
+                    let c = if matches!(canonical(db, ft).kind(db), TyKind::LRef(_)) { Category::LValue } else { cat };
+                    return (t, c);
+                }
+                if let Some((Def::Var(v), env, _)) = templates::member_of(db, class, &last, Ns::Value, 0) {
+                    let ent = self.var_entity(v, class_inst(class), env.as_ref());
+                    self.require(ent);
+                    self.res.resolutions.insert(e, Resolution::Entity(ent));
+                    let t = self.var_ty(v, env.as_ref());
+                    return self.of_declared(t);
+                }
+                // A member function: typed at the call.
+                (mk(db, TyKind::Dependent(format!("member function {last}"))), pr)
+            }
+            Expr::Call { callee, args } => self.call(e, callee, &args),
+            Expr::KernelLaunch { callee, config, args } => {
+                for c in config {
+                    self.expr(c);
+                }
+                self.call(e, callee, &args)
+            }
+            Expr::Construct { ty, args, braced } => {
+                let t = self.lower(&ty);
+                let a: Vec<Arg> = self.args(&args);
+                if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
+                    self.construct(CallSite::Expr(e), t, &a, braced);
+                    self.destroy(CallSite::Expr(e), t);
+                }
+                let (t2, c) = self.of_return(t);
+                (t2, c)
+            }
+            Expr::Unary { op, expr } => {
+                let (t, c) = self.expr_cat(expr);
+                self.unary(e, op, t, c)
+            }
+            Expr::Binary { op, lhs, rhs } => {
+                let l = self.arg(lhs);
+                let r = self.arg(rhs);
+                self.binary(e, op, l, r)
+            }
+            Expr::Assign { op, lhs, rhs } => {
+                let l = self.arg(lhs);
+                let r = self.arg(rhs);
+                let name = match op {
+                    None => "operator=".to_string(),
+                    Some(o) => format!("operator{}=", bin_op_name(o)),
+                };
+                if let Some(r) = self.operator(e, &name, &[l, r]) {
+                    return r;
+                }
+                (l.ty, Category::LValue)
+            }
+            Expr::Cond { cond, then, els } => {
+                self.expr(cond);
+                let (t, c) = self.expr_cat(then);
+                let (t2, c2) = self.expr_cat(els);
+                if matches!(t.kind(db), TyKind::Error(_)) || is_null_ty(db, t) {
+                    return (t2, c2);
+                }
+                (t, if c == c2 { c } else { pr })
+            }
+            Expr::Comma { lhs, rhs } => {
+                let l = self.arg(lhs);
+                let r = self.arg(rhs);
+                if self.is_class(l.ty) || self.is_class(r.ty) {
+                    if let Some(res) = self.operator(e, "operator,", &[l, r]) {
+                        return res;
+                    }
+                }
+                (r.ty, r.cat)
+            }
+            Expr::Cast { ty, expr, .. } => {
+                let (st, sc) = self.expr_cat(expr);
+                let t = self.lower(&ty);
+                let ct = strip_cv(db, canonical(db, t));
+                if self.class_ref(ct).is_some() && !self.same_class(ct, st) {
+                    let a = Arg { ty: st, cat: sc, null: false, braced: false };
+                    self.construct(CallSite::Expr(e), t, &[a], false);
+                } else if self.is_class(st) && self.class_ref(ct).is_none() && !matches!(ct.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Ptr(_)) {
+                    // A conversion function of the operand.
+                    self.conversion(e, st, sc, ct);
+                }
+                self.of_return(t)
+            }
+            Expr::Index { base, index } => {
+                let b = self.arg(base);
+                let i = self.arg(index);
+                if self.is_class(b.ty) {
+                    if let Some(r) = self.operator(e, "operator[]", &[b, i]) {
+                        return r;
+                    }
+                }
+                let bt = canonical(db, b.ty);
+                match strip_cv(db, bt).kind(db) {
+                    TyKind::Array(x, _) | TyKind::Ptr(x) => (*x, Category::LValue),
+                    _ => match strip_cv(db, canonical(db, i.ty)).kind(db) {
+                        TyKind::Array(x, _) | TyKind::Ptr(x) => (*x, Category::LValue),
+                        _ => (self.error("subscript of a non-pointer"), Category::LValue),
+                    },
+                }
+            }
+            Expr::New { placement, ty, args, braced, array } => {
+                let mut pa: Vec<Arg> = Vec::new();
+                let size_t = self.builtin(Builtin::ULong);
+                pa.push(Arg { ty: size_t, cat: pr, null: false, braced: false });
+                for p in placement {
+                    pa.push(self.arg(p));
+                }
+                let t = self.lower(&ty);
+                let elem = match canonical(db, t).kind(db) {
+                    TyKind::Array(x, _) => *x,
+                    _ => t,
+                };
+                let name = if array { "operator new[]" } else { "operator new" };
+                self.global_operator(e, name, &pa, self.class_ref(strip_cv(db, canonical(db, elem))));
+                let a = args.map(|a| self.args(&a)).unwrap_or_default();
+                if self.class_ref(strip_cv(db, canonical(db, elem))).is_some() {
+                    self.construct(CallSite::Expr(e), elem, &a, braced);
+                }
+                (mk(db, TyKind::Ptr(elem)), pr)
+            }
+            Expr::Delete { expr, array } => {
+                let t = self.expr(expr);
+                let pointee = match strip_cv(db, canonical(db, t)).kind(db) {
+                    TyKind::Ptr(x) => Some(*x),
+                    _ => None,
+                };
+                if let Some(p) = pointee {
+                    self.destroy(CallSite::Expr(e), p);
+                }
+                let void_ptr = mk(db, TyKind::Ptr(self.builtin(Builtin::Void)));
+                let size_t = self.builtin(Builtin::ULong);
+                let name = if array { "operator delete[]" } else { "operator delete" };
+                let class = pointee.and_then(|p| self.class_ref(strip_cv(db, canonical(db, p))));
+                // Sized deallocation (C++14) first, as g++ does for complete types.
+                let sized = [Arg { ty: void_ptr, cat: pr, null: false, braced: false }, Arg { ty: size_t, cat: pr, null: false, braced: false }];
+                if !self.global_operator(e, name, &sized, class) {
+                    self.global_operator(e, name, &sized[..1], class);
+                }
+                (self.builtin(Builtin::Void), pr)
+            }
+            Expr::Throw(x) => {
+                if let Some(x) = x {
+                    self.expr(x);
+                }
+                (self.builtin(Builtin::Void), pr)
+            }
+            Expr::SizeofType(t) | Expr::AlignofType(t) => {
+                let _ = self.lower(&t);
+                (self.builtin(Builtin::ULong), pr)
+            }
+            Expr::SizeofExpr(_) | Expr::AlignofExpr(_) | Expr::SizeofPack(_) => (self.builtin(Builtin::ULong), pr),
+            Expr::Noexcept(_) => (self.builtin(Builtin::Bool), pr),
+            Expr::TypeidType(_) | Expr::TypeidExpr(_) => (mk(db, TyKind::Dependent("std::type_info".into())), Category::LValue),
+            Expr::Builtin { name, args, .. } => {
+                for a in args {
+                    self.expr(a);
+                }
+                let n = name.trim_start_matches('_');
+                if n.starts_with("is_") || n.starts_with("has_") {
+                    (self.builtin(Builtin::Bool), pr)
+                } else if n.starts_with("builtin_offsetof") {
+                    (self.builtin(Builtin::ULong), pr)
+                } else {
+                    (mk(db, TyKind::Dependent(name)), pr)
+                }
+            }
+            Expr::InitList(xs) => {
+                for x in xs {
+                    self.expr(x);
+                }
+                (mk(db, TyKind::Dependent("init-list".into())), pr)
+            }
+            Expr::Designated(x) => self.expr_cat(x),
+            Expr::Lambda { params, body: b, .. } => {
+                self.scopes.push(Vec::new());
+                for p in params {
+                    let t = self.local_declared_ty(p, None);
+                    self.res.local_tys[p.0 as usize] = Some(t);
+                    self.bind_local(p);
+                }
+                // The closure's own members (`this` of the enclosing function stays).
+                if let Some(b) = b {
+                    self.stmt(b);
+                }
+                self.scopes.pop();
+                (mk(db, TyKind::Dependent("closure".into())), pr)
+            }
+            Expr::Fold { lhs, rhs, .. } => {
+                for x in [lhs, rhs].into_iter().flatten() {
+                    self.pack_elems(x);
+                }
+                (mk(db, TyKind::Dependent("fold".into())), pr)
+            }
+            Expr::PackExpansion(x) => {
+                self.pack_elems(x);
+                (mk(db, TyKind::Dependent("pack expansion".into())), pr)
+            }
+            Expr::Requires(_) => (self.builtin(Builtin::Bool), pr),
+            Expr::StmtExpr(s) => {
+                self.block(|cx| cx.stmt(s));
+                // The value of the last expression statement.
+                let last = match body.stmt(s) {
+                    Stmt::Compound(ss) => ss.last().and_then(|x| match body.stmt(*x) {
+                        Stmt::Expr(e) => Some(*e),
+                        _ => None,
+                    }),
+                    _ => None,
+                };
+                match last.and_then(|x| self.res.ty(x)) {
+                    Some(t) => (t, pr),
+                    None => (self.builtin(Builtin::Void), pr),
+                }
+            }
+        }
+    }
+
+    fn args(&mut self, xs: &[ExprId]) -> Vec<Arg> {
+        let mut out = Vec::new();
+        for &x in xs {
+            if let Expr::PackExpansion(p) = self.body.expr(x) {
+                let p = *p;
+                let elems = self.pack_elems(p);
+                self.set(x, mk(self.db, TyKind::Dependent("pack expansion".into())), Category::PRValue);
+                out.extend(elems);
+                continue;
+            }
+            out.push(self.arg(x));
+        }
+        out
+    }
+
+    /// Infers a pack expansion's pattern once per element of the packs it
+    /// names (parameter packs of the function, template parameter packs).
+    fn pack_elems(&mut self, pattern: ExprId) -> Vec<Arg> {
+        let Some(env) = self.env.clone() else {
+            self.expr(pattern);
+            return Vec::new();
+        };
+        let mut names: Vec<String> = Vec::new();
+        self.pack_names(pattern, &mut names, 0);
+        let mut len = None;
+        for n in &names {
+            if let Some(TemplateArg::Pack(v)) = env.get(n) {
+                len = Some(v.len());
+                break;
+            }
+        }
+        let Some(len) = len else {
+            self.expr(pattern);
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for i in 0..len.min(256) {
+            let mut e2 = env.clone();
+            for (n, a) in env.names.iter() {
+                if let TemplateArg::Pack(v) = a {
+                    if v.len() == len {
+                        e2.names.push((n.clone(), v[i].clone()));
+                    }
+                }
+            }
+            let saved = std::mem::replace(&mut self.env, Some(e2));
+            // Function parameter packs: their element type under this binding.
+            let packs: Vec<LocalId> =
+                self.body.params.iter().copied().filter(|p| self.body.local(*p).pack).collect();
+            let saved_tys: Vec<(LocalId, Option<TyId>)> = packs.iter().map(|p| (*p, self.res.local_tys[p.0 as usize])).collect();
+            for p in &packs {
+                let t = self.lower(&self.body.local(*p).ty.clone());
+                self.res.local_tys[p.0 as usize] = Some(t);
+            }
+            out.push(self.arg(pattern));
+            for (p, t) in saved_tys {
+                self.res.local_tys[p.0 as usize] = t;
+            }
+            self.env = saved;
+        }
+        out
+    }
+
+    /// Names of packs a pattern mentions: its parameter packs' type names and template arguments.
+    fn pack_names(&self, e: ExprId, out: &mut Vec<String>, depth: u32) {
+        if depth > 64 {
+            return;
+        }
+        let body = self.body;
+        let sub = |x: ExprId, out: &mut Vec<String>| self.pack_names(x, out, depth + 1);
+        match body.expr(e) {
+            Expr::Path(p) => {
+                if p.segments.len() == 1 && !p.global {
+                    if let Some(l) = self.find_local(&p.segments[0].name) {
+                        if body.local(l).pack {
+                            instances::typeref_names(&body.local(l).ty, out);
+                        }
+                    }
+                    out.push(p.segments[0].name.clone());
+                }
+                for s in &p.segments {
+                    for a in s.args.iter().flatten() {
+                        if let TemplateArgRef::Type(t) = a {
+                            instances::typeref_names(t, out);
+                        }
+                    }
+                }
+            }
+            Expr::Call { callee, args } => {
+                sub(*callee, out);
+                for a in args {
+                    sub(*a, out);
+                }
+            }
+            Expr::Member { base, .. } => sub(*base, out),
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => {
+                sub(*expr, out);
+                if let Expr::Cast { ty, .. } = body.expr(e) {
+                    instances::typeref_names(ty, out);
+                }
+            }
+            Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } => {
+                sub(*lhs, out);
+                sub(*rhs, out);
+            }
+            Expr::Construct { ty, args, .. } => {
+                instances::typeref_names(ty, out);
+                for a in args {
+                    sub(*a, out);
+                }
+            }
+            Expr::SizeofType(t) => instances::typeref_names(t, out),
+            _ => {}
+        }
+    }
+
+    /// The object a member access designates: `*base` for `->`.
+    fn object_of(&mut self, bt: TyId, bc: Category, arrow: bool, e: ExprId) -> (TyId, Category) {
+        let db = self.db;
+        if !arrow {
+            return (bt, bc);
+        }
+        let c = strip_cv(db, canonical(db, bt));
+        match c.kind(db) {
+            TyKind::Ptr(x) => (*x, Category::LValue),
+            _ => {
+                // `operator->` of a class (smart pointers, iterators), chained.
+                let mut cur = bt;
+                let mut cat = bc;
+                for _ in 0..8 {
+                    let cc = strip_cv(db, canonical(db, cur));
+                    if let TyKind::Ptr(x) = cc.kind(db) {
+                        return (*x, Category::LValue);
+                    }
+                    let Some(class) = self.class_ref(cc) else { break };
+                    let a = Arg { ty: cur, cat, null: false, braced: false };
+                    match self.member_call(CallSite::Expr(e), class, a, "operator->", &[], None) {
+                        Some((t, c)) => {
+                            cur = t;
+                            cat = c;
+                        }
+                        None => break,
+                    }
+                }
+                (self.error("operator-> not resolved"), Category::LValue)
+            }
+        }
+    }
+
+    fn value_expr(&mut self, e: ExprId, v: Value) -> (TyId, Category) {
+        let db = self.db;
+        match v {
+            Value::Local(l) => {
+                self.res.resolutions.insert(e, Resolution::Local(l));
+                let t = self.res.local_tys[l.0 as usize].unwrap_or_else(|| self.error("local"));
+                self.of_declared(t)
+            }
+            Value::Var(ent, t) => {
+                self.require(ent);
+                self.res.resolutions.insert(e, Resolution::Entity(ent));
+                self.of_declared(t)
+            }
+            Value::Field(t) => {
+                self.res.resolutions.insert(e, Resolution::Field);
+                let (t, _) = self.of_declared(t);
+                let t = if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                (t, Category::LValue)
+            }
+            Value::Enumerator(t) => {
+                self.res.resolutions.insert(e, Resolution::Enumerator);
+                (t, Category::PRValue)
+            }
+            Value::TemplateValue(t) => {
+                self.res.resolutions.insert(e, Resolution::TemplateValue);
+                (t, Category::PRValue)
+            }
+            Value::Type(t) => {
+                self.res.resolutions.insert(e, Resolution::Type(t));
+                (t, Category::PRValue)
+            }
+            Value::Fns(cands, targs) => {
+                // A function named without a call: its address (a use when the set has one member).
+                if let [c] = cands.as_slice() {
+                    let args = match (c.0, &targs) {
+                        (FnDecl::Template(_), Some(ta)) => match self.explicit_args(*c, ta) {
+                            Ok((a, true)) => Some(a),
+                            _ => None,
+                        },
+                        (FnDecl::Template(_), None) => None,
+                        _ => Some(Vec::new()),
+                    };
+                    if let Some(a) = args {
+                        let ent = self.entity_of(*c, a);
+                        self.require(ent);
+                        self.res.resolutions.insert(e, Resolution::Entity(ent));
+                        if let Entity::Fn(_) | Entity::FnInst(_) = ent {
+                            if let Some(sig) = self.sig_of_entity(ent) {
+                                return (mk(db, TyKind::Func(sig)), Category::LValue);
+                            }
+                        }
+                    }
+                }
+                (mk(db, TyKind::Dependent("overload set".into())), Category::LValue)
+            }
+            Value::Unknown(s) => (self.error(&s), Category::LValue),
+        }
+    }
+
+    fn sig_of_entity(&self, e: Entity) -> Option<FnSig> {
+        let inst = match e {
+            Entity::Fn(f) => instances::fn_instance(self.db, FnDecl::Fn(f), None, Vec::new()),
+            Entity::FnInst(i) => i,
+            _ => return None,
+        };
+        instances::signature(self.db, inst).ok()
+    }
+
+    // ---- names
+
+    fn resolve_value(&mut self, p: &Path) -> Value {
+        let db = self.db;
+        let Some(last) = p.segments.last() else { return Value::Unknown("empty path".into()) };
+        let name = norm_name(&last.name);
+        if p.segments.len() == 1 && !p.global {
+            if last.args.is_none() {
+                if let Some(l) = self.find_local(&name) {
+                    return Value::Local(l);
+                }
+                if let Some(a) = self.env.as_ref().and_then(|e| e.get(&name)).cloned() {
+                    match a {
+                        TemplateArg::Value(_, t) => return Value::TemplateValue(t),
+                        TemplateArg::Type(t) => return Value::Type(t),
+                        TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_) | TemplateArg::Pack(_) => {
+                            return Value::TemplateValue(self.builtin(Builtin::Int));
+                        }
+                        TemplateArg::Template(_) => {}
+                    }
+                }
+            }
+            // Members of the class (and its bases), instances included.
+            if let Some(class) = self.class {
+                if let Some(t) = self.field_ty(class, &name) {
+                    return Value::Field(t);
+                }
+                let fns = instances::member_fns(db, class, &name);
+                if !fns.is_empty() {
+                    return Value::Fns(fns, last.args.clone());
+                }
+                if let Some((d, env, _)) = templates::member_of(db, class, &name, Ns::Value, 0) {
+                    if let Some(v) = self.def_value(d, env.as_ref(), class_inst(class)) {
+                        return v;
+                    }
+                }
+            }
+            let d = scopes::lookup(db, self.map, self.scope, &name, Ns::Value);
+            return match d {
+                Some(Def::Fn(_) | Def::FnTemplate(_)) => {
+                    let fns = scopes::lookup_fns(db, self.map, self.scope, &name);
+                    Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone())
+                }
+                Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`{name}`"))),
+                None => {
+                    let fns = scopes::lookup_fns(db, self.map, self.scope, &name);
+                    if !fns.is_empty() {
+                        return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
+                    }
+                    // A type name used as a value (`S(1)` parsed as a call).
+                    let t = self.lower(&TypeRef::Path(p.clone()));
+                    if !matches!(t.kind(db), TyKind::Error(_)) {
+                        return Value::Type(t);
+                    }
+                    Value::Unknown(format!("unresolved name `{name}`"))
+                }
+            };
+        }
+        // Qualified: resolve the qualifier to a namespace or a class.
+        let mut q = p.clone();
+        q.segments.pop();
+        if q.segments.is_empty() {
+            // `::name`
+            let fns = scopes::own_fns(db, self.map, scopes::ROOT, &name);
+            if !fns.is_empty() {
+                return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
+            }
+            return match scopes::lookup_member(db, self.map, scopes::ROOT, &name, Ns::Value) {
+                Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`::{name}`"))),
+                None => Value::Unknown(format!("unresolved `::{name}`")),
+            };
+        }
+        let r = templates::resolve(self.lcx(), &q, Ns::Scope);
+        let target: Result<Result<ScopeIdx, TyId>, String> = match r {
+            Ok(templates::Resolved::Def(Def::Namespace(s), _, _)) => Ok(Ok(s)),
+            Ok(templates::Resolved::Def(d, env, from)) => {
+                let t = templates::def_to_ty(self.lcx(), d, env.as_ref(), from, None);
+                Ok(Err(t))
+            }
+            Ok(templates::Resolved::Ty(t)) => Ok(Err(t)),
+            Ok(templates::Resolved::Value(_)) => Err("a value as qualifier".into()),
+            Err(k) => Err(format!("qualifier: {k:?}")),
+        };
+        match target {
+            Ok(Ok(ns)) => {
+                let fns = scopes::own_fns(db, self.map, ns, &name);
+                if !fns.is_empty() {
+                    return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
+                }
+                match scopes::lookup_member(db, self.map, ns, &name, Ns::Value) {
+                    Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`{p}`"))),
+                    None => {
+                        let t = self.lower(&TypeRef::Path(p.clone()));
+                        if !matches!(t.kind(db), TyKind::Error(_)) {
+                            return Value::Type(t);
+                        }
+                        Value::Unknown(format!("unresolved `{p}`"))
+                    }
+                }
+            }
+            Ok(Err(t)) => {
+                let c = strip_cv(db, canonical(db, t));
+                if let TyKind::Enum(en) = c.kind(db) {
+                    let _ = en;
+                    return Value::Enumerator(c);
+                }
+                let Some(class) = self.class_ref(c) else { return Value::Unknown(format!("`{p}`: qualifier is not a class")) };
+                let key = if name.starts_with('~') { scopes::DTOR_KEY.to_string() } else { name.clone() };
+                let fns = instances::member_fns(db, class, &key);
+                if !fns.is_empty() {
+                    return Value::Fns(fns, last.args.clone());
+                }
+                if let Some(t) = self.field_ty(class, &name) {
+                    return Value::Field(t);
+                }
+                match templates::member_of(db, class, &name, Ns::Value, 0) {
+                    Some((d, env, _)) => self.def_value(d, env.as_ref(), class_inst(class)).unwrap_or_else(|| Value::Unknown(format!("`{p}`"))),
+                    None => {
+                        let t = self.lower(&TypeRef::Path(p.clone()));
+                        if !matches!(t.kind(db), TyKind::Error(_)) {
+                            return Value::Type(t);
+                        }
+                        Value::Unknown(format!("no member `{name}`"))
+                    }
+                }
+            }
+            Err(e) => Value::Unknown(e),
+        }
+    }
+
+    fn def_value(&mut self, d: Def, env: Option<&Env>, outer: Option<InstId>) -> Option<Value> {
+        self.def_value_args(d, env, outer, None)
+    }
+
+    fn def_value_args(&mut self, d: Def, env: Option<&Env>, outer: Option<InstId>, args: Option<&[TemplateArgRef]>) -> Option<Value> {
+        let db = self.db;
+        Some(match d {
+            Def::Var(v) => {
+                let ent = self.var_entity(v, outer, env);
+                let t = self.var_ty(v, env);
+                Value::Var(ent, t)
+            }
+            Def::Enumerator(en, _) => Value::Enumerator(mk(db, TyKind::Enum(en))),
+            Def::VarTemplate(vt) => {
+                let decl = instances::VarDecl::Template(vt);
+                let params = decl.tparams(db);
+                let written = args.unwrap_or(&[]);
+                let mut out = Vec::new();
+                for (p, a) in params.iter().zip(written) {
+                    out.push(templates::lower_arg(self.lcx(), &p.kind, a).ok()?);
+                }
+                let inst = instances::var_instance(db, decl, outer, out);
+                let t = instances::var_type(db, inst).unwrap_or_else(|e| self.error(&e));
+                Value::Var(Entity::VarInst(inst), t)
+            }
+            Def::Fn(f) => Value::Fns(vec![(FnDecl::Fn(f), outer)], args.map(<[_]>::to_vec)),
+            Def::FnTemplate(f) => Value::Fns(vec![(FnDecl::Template(f), outer)], args.map(<[_]>::to_vec)),
+            _ => return None,
+        })
+    }
+
+    /// A variable as an entity: a static data member of a specialization is an instance.
+    fn var_entity(&self, v: VarId, outer: Option<InstId>, env: Option<&Env>) -> Entity {
+        let templated = self.map.parent.get(&DeclKey::Var(v)).is_some_and(|s| self.map.templated.contains(s));
+        match (templated, outer.or_else(|| env.and(None))) {
+            (true, Some(o)) => Entity::VarInst(instances::var_instance(self.db, instances::VarDecl::Var(v), Some(o), Vec::new())),
+            _ => Entity::Var(v),
+        }
+    }
+
+    fn var_ty(&self, v: VarId, env: Option<&Env>) -> TyId {
+        let tree = item_tree_of(self.db, v.item(self.db));
+        let Some(data) = tree.vars.get(v.idx(self.db) as usize) else { return self.error("var") };
+        let scope = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+        let cx = LowerCx { db: self.db, map: self.map, item: v.item(self.db), scope, env };
+        templates::nested(|| Ok(ty::lower(cx, &data.ty))).unwrap_or_else(|e| self.error(&e))
+    }
+
+    // ---- calls
+
+    fn call(&mut self, e: ExprId, callee: ExprId, args: &[ExprId]) -> (TyId, Category) {
+        let db = self.db;
+        let pr = Category::PRValue;
+        match self.body.expr(callee).clone() {
+            Expr::Path(p) => {
+                let a = self.args(args);
+                let v = self.resolve_value(&p);
+                match v {
+                    Value::Fns(cands, targs) => {
+                        let mut cands = cands;
+                        // Unqualified non-member calls also look in the arguments' namespaces.
+                        if p.segments.len() == 1 && !p.global && cands.iter().all(|c| c.1.is_none()) {
+                            let name = norm_name(&p.segments[0].name);
+                            let member = cands.first().is_some_and(|c| self.is_member(c.0));
+                            if !member {
+                                for c in self.adl(&name, &a) {
+                                    if !cands.contains(&c) {
+                                        cands.push(c);
+                                    }
+                                }
+                            }
+                        }
+                        // Members called without an object: `this->f()`.
+                        let this_arg = self.class.filter(|_| self.has_this).map(|c| {
+                            let t = class_ty(db, c);
+                            let t = if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                            Arg { ty: t, cat: Category::LValue, null: false, braced: false }
+                        });
+                        self.set(callee, mk(db, TyKind::Dependent("overload set".into())), Category::LValue);
+                        self.finish_call(e, &cands, targs.as_deref(), &a, this_arg)
+                    }
+                    Value::Type(t) => {
+                        self.res.resolutions.insert(callee, Resolution::Type(t));
+                        if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
+                            self.construct(CallSite::Expr(e), t, &a, false);
+                            self.destroy(CallSite::Expr(e), t);
+                        }
+                        self.of_return(t)
+                    }
+                    Value::Unknown(why) if p.segments.len() == 1 && !p.global => {
+                        // Found only by argument-dependent lookup.
+                        let name = norm_name(&p.segments[0].name);
+                        let cands = self.adl(&name, &a);
+                        if cands.is_empty() {
+                            self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(why.clone())));
+                            return (self.error(&why), pr);
+                        }
+                        let targs = p.segments[0].args.clone();
+                        self.finish_call(e, &cands, targs.as_deref(), &a, None)
+                    }
+                    other => {
+                        let (t, c) = self.value_expr(callee, other);
+                        self.set(callee, t, c);
+                        self.call_object(e, t, c, &a)
+                    }
+                }
+            }
+            Expr::Member { base, arrow, name } => {
+                let (bt, bc) = self.expr_cat(base);
+                let a = self.args(args);
+                let (obj, cat) = self.object_of(bt, bc, arrow, callee);
+                let oc = strip_cv(db, canonical(db, obj));
+                let last = name.last().unwrap_or_default().to_string();
+                let last = norm_name(&last);
+                if last.starts_with('~') {
+                    // An explicit destructor call (pseudo-destructor for scalars).
+                    self.destroy(CallSite::Expr(e), oc);
+                    return (self.builtin(Builtin::Void), pr);
+                }
+                let Some(class) = self.class_ref(oc) else {
+                    return (self.error("member call on a non-class"), pr);
+                };
+                if let Some(ft) = self.field_ty(class, &last) {
+                    // A data member called: a pointer to function or a functor.
+                    let (t, c) = self.of_declared(ft);
+                    self.set(callee, t, c);
+                    return self.call_object(e, t, c, &a);
+                }
+                let obj_arg = Arg { ty: obj, cat, null: false, braced: false };
+                let targs = name.segments.last().and_then(|s| s.args.clone());
+                match self.member_call(CallSite::Expr(e), class, obj_arg, &last, &a, targs.as_deref()) {
+                    Some(r) => r,
+                    None => (self.error("unresolved member call"), pr),
+                }
+            }
+            _ => {
+                let (t, c) = self.expr_cat(callee);
+                let a = self.args(args);
+                self.call_object(e, t, c, &a)
+            }
+        }
+    }
+
+    /// A call of an object: a pointer to function, a function, or a class with `operator()`.
+    fn call_object(&mut self, e: ExprId, t: TyId, c: Category, a: &[Arg]) -> (TyId, Category) {
+        let db = self.db;
+        let ct = strip_cv(db, canonical(db, t));
+        let f = match ct.kind(db) {
+            TyKind::Func(f) => Some(f.clone()),
+            TyKind::Ptr(x) => match canonical(db, *x).kind(db) {
+                TyKind::Func(f) => Some(f.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(f) = f {
+            self.res.calls.push((CallSite::Expr(e), Callee::Builtin));
+            return self.of_return(f.ret);
+        }
+        if let Some(class) = self.class_ref(ct) {
+            let obj = Arg { ty: t, cat: c, null: false, braced: false };
+            if let Some(r) = self.member_call(CallSite::Expr(e), class, obj, "operator()", a, None) {
+                return r;
+            }
+        }
+        self.res.calls.push((CallSite::Expr(e), Callee::Unresolved("call of a non-function".into())));
+        (self.error("call of a non-function"), Category::PRValue)
+    }
+
+    /// Calls member `name` of `class` on `obj`.
+    fn member_call(&mut self, site: CallSite, class: ClassRefT, obj: Arg, name: &str, a: &[Arg], targs: Option<&[TemplateArgRef]>) -> Option<(TyId, Category)> {
+        let cands = instances::member_fns(self.db, class, name);
+        if cands.is_empty() {
+            return None;
+        }
+        let r = match self.resolve_overload(&cands, targs, a, Some(obj)) {
+            Ok((cand, ta, sig)) => {
+                let ent = self.entity_of(cand, ta);
+                self.require(ent);
+                self.res.calls.push((site, Callee::Entity(ent)));
+                Some(self.returned(site, sig.ret))
+            }
+            Err(err) => {
+                self.res.calls.push((site, Callee::Unresolved(err)));
+                None
+            }
+        };
+        r
+    }
+
+    /// The result of a call returning `ret`: a class temporary is destroyed.
+    fn returned(&mut self, site: CallSite, ret: TyId) -> (TyId, Category) {
+        let (t, c) = self.of_return(ret);
+        if c == Category::PRValue && self.is_class(t) {
+            self.destroy(site, t);
+        }
+        (t, c)
+    }
+
+    fn finish_call(&mut self, e: ExprId, cands: &[Cand], targs: Option<&[TemplateArgRef]>, a: &[Arg], this_arg: Option<Arg>) -> (TyId, Category) {
+        match self.resolve_overload(cands, targs, a, this_arg) {
+            Ok((cand, ta, sig)) => {
+                let ent = self.entity_of(cand, ta);
+                self.require(ent);
+                self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+                self.returned(CallSite::Expr(e), sig.ret)
+            }
+            Err(err) => {
+                self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err.clone())));
+                (self.error(&err), Category::PRValue)
+            }
+        }
+    }
+
+    /// Functions named `name` in the namespaces associated with the arguments' classes.
+    fn adl(&self, name: &str, a: &[Arg]) -> Vec<Cand> {
+        let db = self.db;
+        let mut nss: Vec<ScopeIdx> = Vec::new();
+        for x in a {
+            let mut stack = vec![strip_cv(db, canonical(db, x.ty))];
+            let mut n = 0;
+            while let Some(t) = stack.pop() {
+                n += 1;
+                if n > 16 {
+                    break;
+                }
+                let t = strip_cv(db, canonical(db, t));
+                match t.kind(db) {
+                    TyKind::Ptr(y) | TyKind::LRef(y) | TyKind::RRef(y) | TyKind::Array(y, _) => stack.push(*y),
+                    TyKind::Class(c) => self.push_ns(&mut nss, DeclKey::Class(*c)),
+                    TyKind::Enum(en) => self.push_ns(&mut nss, DeclKey::Enum(*en)),
+                    TyKind::App(app) => {
+                        self.push_ns(&mut nss, DeclKey::Class(app.template(db)));
+                        for ta in app.args(db) {
+                            if let TemplateArg::Type(t) = ta {
+                                stack.push(*t);
+                            }
+                        }
+                    }
+                    TyKind::Inst(i) => self.push_ns(&mut nss, DeclKey::Class(i.class(db))),
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for ns in nss {
+            for f in scopes::own_fns(db, self.map, ns, name) {
+                if !self.is_member(f) {
+                    out.push((f, None));
+                }
+            }
+        }
+        out
+    }
+
+    fn push_ns(&self, out: &mut Vec<ScopeIdx>, k: DeclKey) {
+        let mut s = self.map.parent.get(&k).copied();
+        while let Some(x) = s {
+            if !matches!(self.map.scope(x).kind, ScopeKind::Class(_)) {
+                if !out.contains(&x) {
+                    out.push(x);
+                }
+                return;
+            }
+            s = self.map.scope(x).parent;
+        }
+    }
+
+    fn is_member(&self, f: FnDecl) -> bool {
+        let Some(data) = f.data(self.db) else { return false };
+        data.in_class || instances::fn_scope(self.db, f).is_some_and(|s| instances::is_class_scope(self.map, s))
+    }
+
+    /// Overloaded operator `name` for `args` (the first is the object for members), if any.
+    fn operator(&mut self, e: ExprId, name: &str, args: &[Arg]) -> Option<(TyId, Category)> {
+        let db = self.db;
+        if !args.iter().any(|a| self.is_class(a.ty) || self.is_enum(a.ty)) {
+            return None;
+        }
+        let mut cands: Vec<Cand> = Vec::new();
+        let first_class = self.class_ref(strip_cv(db, canonical(db, args[0].ty)));
+        let members = match first_class {
+            Some(c) => instances::member_fns(db, c, name),
+            None => Vec::new(),
+        };
+        for f in scopes::lookup_fns(db, self.map, self.scope, name) {
+            if !self.is_member(f) {
+                cands.push((f, None));
+            }
+        }
+        for c in self.adl(name, args) {
+            if !cands.contains(&c) {
+                cands.push(c);
+            }
+        }
+        // Members take the first operand as the object; try both sets together.
+        let mut best: Option<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = None;
+        if !members.is_empty() {
+            if let Ok(r) = self.resolve_overload_ranked(&members, None, &args[1..], Some(args[0])) {
+                best = Some(r);
+            }
+        }
+        if !cands.is_empty() {
+            if let Ok(r) = self.resolve_overload_ranked(&cands, None, args, None) {
+                let better = match &best {
+                    None => true,
+                    Some(b) => compare(&r.3, &b.3) == std::cmp::Ordering::Less,
+                };
+                if better {
+                    best = Some(r);
+                }
+            }
+        }
+        let (cand, ta, sig, _) = best?;
+        let ent = self.entity_of(cand, ta);
+        self.require(ent);
+        self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+        Some(self.returned(CallSite::Expr(e), sig.ret))
+    }
+
+    /// `operator new`/`operator delete`: the class's own, else the global ones.
+    fn global_operator(&mut self, e: ExprId, name: &str, args: &[Arg], class: Option<ClassRefT>) -> bool {
+        let db = self.db;
+        let mut cands: Vec<Cand> = Vec::new();
+        if let Some(c) = class {
+            cands = instances::member_fns(db, c, name);
+        }
+        if cands.is_empty() {
+            cands = scopes::own_fns(db, self.map, scopes::ROOT, name).into_iter().map(|f| (f, None)).collect();
+        }
+        if cands.is_empty() {
+            return false;
+        }
+        let exact: Vec<Cand> = cands
+            .iter()
+            .copied()
+            .filter(|c| c.0.data(db).is_some_and(|d| d.ty.params.len() == args.len() || (d.ty.params.len() > args.len() && args.len() > 1)))
+            .collect();
+        if exact.is_empty() {
+            return false;
+        }
+        match self.resolve_overload(&exact, None, args, None) {
+            Ok((cand, ta, _)) => {
+                let ent = self.entity_of(cand, ta);
+                self.require(ent);
+                self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// A class operand converted to a non-class type: its conversion function.
+    fn conversion(&mut self, e: ExprId, from: TyId, cat: Category, to: TyId) {
+        let db = self.db;
+        let Some(class) = self.class_ref(strip_cv(db, canonical(db, from))) else { return };
+        let cands = instances::member_fns(db, class, scopes::CONV_KEY);
+        let obj = Arg { ty: from, cat, null: false, braced: false };
+        let mut best: Option<(Cand, u32)> = None;
+        for c in cands {
+            let Ok(sig) = instances::signature(db, instances::fn_instance(db, c.0, c.1, Vec::new())) else { continue };
+            let r = strip_cv(db, canonical(db, sig.ret));
+            let score = if r == to { 0 } else if is_arith(db, r) && is_arith(db, to) { 1 } else { 2 };
+            if best.is_none_or(|(_, s)| score < s) {
+                best = Some((c, score));
+            }
+        }
+        let _ = obj;
+        if let Some((c, _)) = best {
+            let ent = self.entity_of(c, Vec::new());
+            self.require(ent);
+            self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+        }
+    }
+
+    fn unary(&mut self, e: ExprId, op: UnaryOp, t: TyId, c: Category) -> (TyId, Category) {
+        let db = self.db;
+        let pr = Category::PRValue;
+        let a = Arg { ty: t, cat: c, null: false, braced: false };
+        let name = match op {
+            UnaryOp::Neg => "operator-",
+            UnaryOp::Plus => "operator+",
+            UnaryOp::Not => "operator!",
+            UnaryOp::BitNot => "operator~",
+            UnaryOp::Deref => "operator*",
+            UnaryOp::AddrOf => "",
+            UnaryOp::PreInc | UnaryOp::PostInc => "operator++",
+            UnaryOp::PreDec | UnaryOp::PostDec => "operator--",
+            UnaryOp::Other => "",
+        };
+        if !name.is_empty() && (self.is_class(t) || self.is_enum(t)) {
+            let int = Arg { ty: self.builtin(Builtin::Int), cat: pr, null: true, braced: false };
+            let args: Vec<Arg> = if matches!(op, UnaryOp::PostInc | UnaryOp::PostDec) { vec![a, int] } else { vec![a] };
+            if let Some(r) = self.operator(e, name, &args) {
+                return r;
+            }
+        }
+        let ct = canonical(db, t);
+        match op {
+            UnaryOp::Deref => match strip_cv(db, ct).kind(db) {
+                TyKind::Ptr(x) | TyKind::Array(x, _) => (*x, Category::LValue),
+                TyKind::Func(_) => (t, Category::LValue),
+                _ => (self.error("dereference of a non-pointer"), Category::LValue),
+            },
+            UnaryOp::AddrOf => {
+                if let Expr::Path(_) = self.body.expr(self.inner_operand(e)) {
+                    if let Some(Resolution::Field) = self.res.resolutions.get(&self.inner_operand(e)) {
+                        // `&S::m`: a pointer to member (the class is not tracked).
+                        return (mk(db, TyKind::Dependent("pointer to member".into())), pr);
+                    }
+                }
+                (mk(db, TyKind::Ptr(t)), pr)
+            }
+            UnaryOp::Not => (self.builtin(Builtin::Bool), pr),
+            UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot => (promote(db, strip_cv(db, ct)), pr),
+            UnaryOp::PreInc | UnaryOp::PreDec => (t, Category::LValue),
+            UnaryOp::PostInc | UnaryOp::PostDec => (strip_cv(db, ct), pr),
+            UnaryOp::Other => (t, c),
+        }
+    }
+
+    fn inner_operand(&self, e: ExprId) -> ExprId {
+        match self.body.expr(e) {
+            Expr::Unary { expr, .. } => *expr,
+            _ => e,
+        }
+    }
+
+    fn binary(&mut self, e: ExprId, op: body::BinaryOp, l: Arg, r: Arg) -> (TyId, Category) {
+        use body::BinaryOp as B;
+        let db = self.db;
+        let pr = Category::PRValue;
+        if !matches!(op, B::PtrMem | B::PtrMemArrow) && (self.is_class(l.ty) || self.is_class(r.ty) || self.is_enum(l.ty) || self.is_enum(r.ty)) {
+            if let Some(res) = self.operator(e, &format!("operator{}", bin_op_name(op)), &[l, r]) {
+                return res;
+            }
+        }
+        let lt = strip_cv(db, canonical(db, l.ty));
+        let rt = strip_cv(db, canonical(db, r.ty));
+        match op {
+            B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge | B::And | B::Or => (self.builtin(Builtin::Bool), pr),
+            B::Spaceship => (mk(db, TyKind::Dependent("std::strong_ordering".into())), pr),
+            B::PtrMem | B::PtrMemArrow => match rt.kind(db) {
+                TyKind::MemPtr { pointee, .. } => (*pointee, Category::LValue),
+                _ => (self.error("pointer to member"), Category::LValue),
+            },
+            B::Shl | B::Shr => (promote(db, lt), pr),
+            B::Add | B::Sub => {
+                let lp = matches!(lt.kind(db), TyKind::Ptr(_) | TyKind::Array(..));
+                let rp = matches!(rt.kind(db), TyKind::Ptr(_) | TyKind::Array(..));
+                match (lp, rp) {
+                    (true, true) => (self.builtin(Builtin::Long), pr),
+                    (true, false) => (decay(db, lt), pr),
+                    (false, true) => (decay(db, rt), pr),
+                    _ => (arith(db, lt, rt), pr),
+                }
+            }
+            _ => (arith(db, lt, rt), pr),
+        }
+    }
+
+    // ---- overload resolution
+
+    fn resolve_overload(&mut self, cands: &[Cand], targs: Option<&[TemplateArgRef]>, args: &[Arg], obj: Option<Arg>) -> Result<(Cand, Vec<TemplateArg>, FnSig), String> {
+        self.resolve_overload_ranked(cands, targs, args, obj).map(|(c, a, s, _)| (c, a, s))
+    }
+
+    fn resolve_overload_ranked(
+        &mut self,
+        cands: &[Cand],
+        targs: Option<&[TemplateArgRef]>,
+        args: &[Arg],
+        obj: Option<Arg>,
+    ) -> Result<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>), String> {
+        let db = self.db;
+        let mut viable: Vec<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = Vec::new();
+        let mut why = String::from("no viable candidate");
+        for &c in cands.iter().take(256) {
+            let Some(data) = c.0.data(db) else { continue };
+            // Non-static members need an object; static ones and non-members ignore it.
+            let is_static_member = data.linkage.is_static;
+            let member = data.in_class || c.1.is_some() || instances::fn_scope(db, c.0).is_some_and(|s| instances::is_class_scope(self.map, s));
+            let takes_obj = member && !is_static_member && !matches!(data.name, FnName::Ctor);
+            if data.ty.params.len() < args.len() && !data.ty.variadic && data.pack_params.is_empty() {
+                continue;
+            }
+            let (targs_v, sig) = match c.0 {
+                FnDecl::Fn(_) => {
+                    if targs.is_some() {
+                        continue;
+                    }
+                    match instances::signature(db, instances::fn_instance(db, c.0, c.1, Vec::new())) {
+                        Ok(s) => (Vec::new(), s),
+                        Err(e) => {
+                            why = e;
+                            continue;
+                        }
+                    }
+                }
+                FnDecl::Template(_) => match self.deduce(c, &data, targs, args) {
+                    Ok(a) => match instances::signature(db, instances::fn_instance(db, c.0, c.1, a.clone())) {
+                        Ok(s) => (a, s),
+                        Err(e) => {
+                            why = e;
+                            continue;
+                        }
+                    },
+                    Err(e) => {
+                        why = e;
+                        continue;
+                    }
+                },
+            };
+            if sig.params.len() < args.len() && !sig.variadic {
+                continue;
+            }
+            // Missing arguments must have defaults (not recorded: assumed, ranked last).
+            let missing = sig.params.len().saturating_sub(args.len());
+            let mut ranks = Vec::new();
+            let mut ok = true;
+            if takes_obj {
+                if let Some(o) = obj {
+                    // The implicit object parameter: cv of the method must cover the object's.
+                    let ocv = cv_of(db, canonical(db, o.ty));
+                    if (ocv.c && !sig.cv.c) || (ocv.v && !sig.cv.v) {
+                        ok = false;
+                    }
+                    if sig.ref_qual == 1 && o.cat != Category::LValue && !sig.cv.c {
+                        ok = false;
+                    }
+                    if sig.ref_qual == 2 && o.cat == Category::LValue {
+                        ok = false;
+                    }
+                    ranks.push(Rank { major: 0, minor: if ocv.c == sig.cv.c { 0 } else { 1 } });
+                } else {
+                    ranks.push(Rank { major: 0, minor: 0 });
+                }
+            }
+            for (i, a) in args.iter().enumerate() {
+                let r = match sig.params.get(i) {
+                    Some(p) => self.conv_rank(*a, *p),
+                    None => Some(Rank { major: 4, minor: 0 }),
+                };
+                match r {
+                    Some(r) => ranks.push(r),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                why = "no conversion for an argument".into();
+                continue;
+            }
+            // Tie-breaks: defaults used, templates, generality.
+            let generic = match c.0 {
+                FnDecl::Template(_) => 1 + self.generic_params(&data) as u16,
+                FnDecl::Fn(_) => 0,
+            };
+            ranks.push(Rank { major: 0, minor: missing as u16 });
+            ranks.push(Rank { major: 0, minor: generic });
+            viable.push((c, targs_v, sig, ranks));
+        }
+        if viable.is_empty() {
+            return Err(why);
+        }
+        let mut best = 0;
+        for i in 1..viable.len() {
+            if compare(&viable[i].3, &viable[best].3) == std::cmp::Ordering::Less {
+                best = i;
+            }
+        }
+        Ok(viable.swap_remove(best))
+    }
+
+    /// Parameters whose written type is a bare template parameter (`T`, `T&&`, `const T&`): less specialized.
+    fn generic_params(&self, data: &crate::item_tree::FnData) -> usize {
+        data.ty
+            .params
+            .iter()
+            .filter(|p| {
+                let mut t = *p;
+                loop {
+                    match t {
+                        TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) => t = x,
+                        TypeRef::Path(p) => return p.segments.len() == 1 && p.segments[0].args.is_none() && p.segments[0].name.len() <= 2,
+                        _ => return false,
+                    }
+                }
+            })
+            .count()
+    }
+
+    /// Explicit template arguments of a candidate (all of them given: `true`).
+    fn explicit_args(&self, c: Cand, written: &[TemplateArgRef]) -> Result<(Vec<TemplateArg>, bool), String> {
+        let params = c.0.tparams(self.db);
+        let mut out = Vec::new();
+        let mut wi = 0;
+        for p in &params {
+            if p.pack {
+                let mut v = Vec::new();
+                while wi < written.len() {
+                    v.push(templates::lower_arg(self.lcx(), &p.kind, &written[wi])?);
+                    wi += 1;
+                }
+                out.push(TemplateArg::Pack(v));
+                continue;
+            }
+            let Some(w) = written.get(wi) else { break };
+            out.push(templates::lower_arg(self.lcx(), &p.kind, w)?);
+            wi += 1;
+        }
+        if wi < written.len() {
+            return Err("too many template arguments".into());
+        }
+        let complete = out.len() == params.len();
+        Ok((out, complete))
+    }
+
+    /// Deduces a function template's arguments from a call (explicit ones first, then defaults).
+    fn deduce(&self, c: Cand, data: &crate::item_tree::FnData, targs: Option<&[TemplateArgRef]>, args: &[Arg]) -> Result<Vec<TemplateArg>, String> {
+        let db = self.db;
+        let params: Vec<TemplateParam> = c.0.tparams(db);
+        let n = params.len();
+        let mut out: Vec<Option<TemplateArg>> = vec![None; n];
+        if let Some(w) = targs {
+            let (given, _) = self.explicit_args(c, w)?;
+            for (i, a) in given.into_iter().enumerate() {
+                out[i] = Some(a);
+            }
+        }
+        let scope = instances::fn_scope(db, c.0).ok_or("unresolved scope")?;
+        let mut env = match c.1 {
+            Some(o) => templates::inst_env(db, o)?,
+            None => Env::default(),
+        };
+        // Parameters as placeholders (explicit ones substituted).
+        for (i, p) in params.iter().enumerate() {
+            let a = match &out[i] {
+                Some(a) if !p.pack => a.clone(),
+                _ => placeholder(db, p, i as u32),
+            };
+            if let Some(nm) = &p.name {
+                env.names.push((nm.clone(), a));
+            }
+        }
+        let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
+        let mut ai = 0;
+        for (pi, pref) in data.ty.params.iter().enumerate() {
+            let is_pack = data.pack_params.contains(&(pi as u32));
+            let pt = templates::nested(|| Ok(ty::lower(cx, pref))).map_err(|e| e.to_string())?;
+            if is_pack {
+                // A trailing function parameter pack takes the rest of the arguments.
+                let mut names = Vec::new();
+                instances::typeref_names(pref, &mut names);
+                let slot = params.iter().position(|p| p.pack && p.name.as_ref().is_some_and(|n| names.contains(n)));
+                let mut elems = Vec::new();
+                while ai < args.len() {
+                    let mut scratch = out.clone();
+                    if let Some(s) = slot {
+                        scratch[s] = None;
+                    }
+                    if !deduce_one(db, pt, args[ai], &mut scratch) {
+                        return Err("deduction failed (pack)".into());
+                    }
+                    if let Some(s) = slot {
+                        elems.push(scratch[s].clone().unwrap_or(TemplateArg::Dependent("?".into())));
+                    }
+                    ai += 1;
+                }
+                if let Some(s) = slot {
+                    if out[s].is_none() || !targs.is_some_and(|t| !t.is_empty()) {
+                        out[s] = Some(TemplateArg::Pack(elems));
+                    }
+                }
+                continue;
+            }
+            let Some(&a) = args.get(ai) else { break };
+            ai += 1;
+            if !deduce_one(db, pt, a, &mut out) {
+                return Err("deduction failed".into());
+            }
+        }
+        // Undeduced: trailing packs are empty; defaults are substituted.
+        let mut final_args = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let a = match out[i].clone() {
+                Some(a) => a,
+                None if p.pack => TemplateArg::Pack(Vec::new()),
+                None => {
+                    let Some(d) = &p.default else { return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default())) };
+                    let mut denv = match c.1 {
+                        Some(o) => templates::inst_env(db, o)?,
+                        None => Env::default(),
+                    };
+                    for (j, q) in params.iter().enumerate().take(i) {
+                        if let Some(nm) = &q.name {
+                            denv.names.push((nm.clone(), final_args.get(j).cloned().unwrap_or(TemplateArg::Dependent("?".into()))));
+                        }
+                    }
+                    let dcx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&denv) };
+                    let v = templates::nested(|| templates::lower_arg(dcx, &p.kind, d))?;
+                    if let TemplateArg::Type(t) = &v {
+                        if matches!(t.kind(db), TyKind::Error(_)) {
+                            return Err("substitution failure in a default argument".into());
+                        }
+                    }
+                    v
+                }
+            };
+            final_args.push(normalize(db, a));
+        }
+        if final_args.iter().any(|a| has_placeholder(db, a)) {
+            return Err("incomplete deduction".into());
+        }
+        Ok(final_args)
+    }
+
+    /// The implicit conversion sequence rank from argument `a` to parameter type `p` (None: no conversion).
+    fn conv_rank(&self, a: Arg, p: TyId) -> Option<Rank> {
+        let db = self.db;
+        let pc = collapse(db, canonical(db, p));
+        let at = canonical(db, a.ty);
+        let unknown = |t: TyId| matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_));
+        if unknown(at) || unknown(strip_cv(db, at)) {
+            return Some(Rank { major: 2, minor: 5 });
+        }
+        // Reference parameters.
+        let (target, refk) = match pc.kind(db) {
+            TyKind::LRef(x) => (canonical(db, *x), 1),
+            TyKind::RRef(x) => (canonical(db, *x), 2),
+            _ => (pc, 0),
+        };
+        if unknown(target) || unknown(strip_cv(db, target)) {
+            return Some(Rank { major: 2, minor: 5 });
+        }
+        let tcv = cv_of(db, target);
+        let acv = cv_of(db, at);
+        let tb = strip_cv(db, target);
+        let ab = strip_cv(db, at);
+        if a.braced {
+            return if self.class_ref(tb).is_some() || matches!(tb.kind(db), TyKind::Array(..)) {
+                Some(Rank { major: 3, minor: 0 })
+            } else {
+                Some(Rank { major: 2, minor: 0 })
+            };
+        }
+        let same = tb == ab || self.same_class(tb, ab);
+        let derived = !same && self.derives(ab, tb);
+        match refk {
+            1 if !tcv.c || tcv.v => {
+                // Non-const lvalue reference: binds lvalues of the same (or derived) type only.
+                if a.cat != Category::LValue || (acv.c && !tcv.c) || (acv.v && !tcv.v) {
+                    return None;
+                }
+                if same {
+                    return Some(Rank { major: 0, minor: 0 });
+                }
+                if derived {
+                    return Some(Rank { major: 2, minor: 0 });
+                }
+                return None;
+            }
+            1 | 2 => {
+                if refk == 2 && a.cat == Category::LValue && (same || derived) {
+                    // An rvalue reference does not bind an lvalue.
+                    return None;
+                }
+                if same || derived {
+                    if (acv.c && !tcv.c) || (acv.v && !tcv.v) {
+                        return None;
+                    }
+                    // Binding an rvalue to `&&` beats `const&`; an lvalue to `&` beats `const&`.
+                    let minor = if refk == 2 { 0 } else if a.cat == Category::LValue { 1 } else { 2 };
+                    return Some(Rank { major: if same { 0 } else { 2 }, minor });
+                }
+                // A temporary is made: the rank of the value conversion.
+                let r = self.value_rank(a, ab, tb)?;
+                return Some(Rank { major: r.major, minor: r.minor + 3 });
+            }
+            _ => {}
+        }
+        if same {
+            return Some(Rank { major: 0, minor: 0 });
+        }
+        if derived && self.class_ref(tb).is_some() {
+            // Copying a derived object into a base parameter (slicing, via the copy constructor).
+            return Some(Rank { major: 2, minor: 0 });
+        }
+        self.value_rank(a, ab, tb)
+    }
+
+    fn value_rank(&self, a: Arg, from: TyId, to: TyId) -> Option<Rank> {
+        let db = self.db;
+        if from == to || self.same_class(from, to) {
+            return Some(Rank { major: 0, minor: 0 });
+        }
+        let to_class = self.class_ref(to).is_some();
+        let from_class = self.class_ref(from).is_some();
+        if to_class || from_class {
+            if to_class && from_class && self.derives(from, to) {
+                return Some(Rank { major: 2, minor: 0 });
+            }
+            // A user-defined conversion (constructor or conversion function): assumed possible.
+            return Some(Rank { major: 3, minor: 0 });
+        }
+        let f = decay(db, from);
+        match (f.kind(db), to.kind(db)) {
+            (TyKind::Builtin(x), TyKind::Builtin(y)) => {
+                if x == y {
+                    return Some(Rank { major: 0, minor: 0 });
+                }
+                if *y == Builtin::NullPtr {
+                    return None;
+                }
+                if *x == Builtin::NullPtr {
+                    return if *y == Builtin::Bool { Some(Rank { major: 2, minor: 0 }) } else { None };
+                }
+                if *x == Builtin::Void || *y == Builtin::Void {
+                    return None;
+                }
+                let promo = matches!((x, y), (Builtin::Float, Builtin::Double))
+                    || (int_rank(*x) < int_rank(Builtin::Int) && *y == Builtin::Int && is_int(*x));
+                Some(Rank { major: if promo { 1 } else { 2 }, minor: 0 })
+            }
+            (TyKind::Enum(_), TyKind::Builtin(y)) => {
+                if *y == Builtin::NullPtr || *y == Builtin::Void {
+                    return None;
+                }
+                Some(Rank { major: if *y == Builtin::Int { 1 } else { 2 }, minor: 0 })
+            }
+            (TyKind::Enum(x), TyKind::Enum(y)) => (x == y).then_some(Rank { major: 0, minor: 0 }),
+            (TyKind::Builtin(_), TyKind::Enum(_)) => None,
+            (TyKind::Ptr(x), TyKind::Ptr(y)) => {
+                let (x, y) = (canonical(db, *x), canonical(db, *y));
+                let (xb, yb) = (strip_cv(db, x), strip_cv(db, y));
+                let (xcv, ycv) = (cv_of(db, x), cv_of(db, y));
+                if (xcv.c && !ycv.c) || (xcv.v && !ycv.v) {
+                    return None;
+                }
+                if xb == yb || self.same_class(xb, yb) {
+                    return Some(Rank { major: 0, minor: if xcv == ycv { 0 } else { 1 } });
+                }
+                if matches!(yb.kind(db), TyKind::Builtin(Builtin::Void)) {
+                    return Some(Rank { major: 2, minor: 1 });
+                }
+                if self.derives(xb, yb) {
+                    return Some(Rank { major: 2, minor: 0 });
+                }
+                None
+            }
+            (TyKind::Builtin(Builtin::NullPtr), TyKind::Ptr(_) | TyKind::MemPtr { .. }) => Some(Rank { major: 2, minor: 0 }),
+            (TyKind::Builtin(b), TyKind::Ptr(_)) if a.null && is_int(*b) => Some(Rank { major: 2, minor: 0 }),
+            (TyKind::Ptr(_) | TyKind::MemPtr { .. }, TyKind::Builtin(Builtin::Bool)) => Some(Rank { major: 2, minor: 2 }),
+            (TyKind::Func(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => Some(Rank { major: 0, minor: 0 }),
+            (TyKind::MemPtr { .. }, TyKind::MemPtr { .. }) => Some(Rank { major: 0, minor: 1 }),
+            (TyKind::Vector(..), _) | (_, TyKind::Vector(..)) => Some(Rank { major: 2, minor: 0 }),
+            (TyKind::Complex(_), _) | (_, TyKind::Complex(_)) => Some(Rank { major: 2, minor: 0 }),
+            _ => None,
+        }
+    }
+
+    // ---- classes
+
+    fn class_ref(&self, t: TyId) -> Option<ClassRefT> {
+        let t = strip_cv(self.db, canonical(self.db, t));
+        match t.kind(self.db) {
+            TyKind::Class(c) => Some(ClassRefT::Class(self.map.class_definition(*c))),
+            TyKind::App(_) | TyKind::Inst(_) => templates::class_of(self.db, t).ok(),
+            _ => None,
+        }
+    }
+
+    fn is_class(&self, t: TyId) -> bool {
+        self.class_ref(t).is_some()
+    }
+
+    fn is_enum(&self, t: TyId) -> bool {
+        matches!(strip_cv(self.db, canonical(self.db, t)).kind(self.db), TyKind::Enum(_))
+    }
+
+    fn same_class(&self, a: TyId, b: TyId) -> bool {
+        let (a, b) = (strip_cv(self.db, canonical(self.db, a)), strip_cv(self.db, canonical(self.db, b)));
+        if a == b {
+            return true;
+        }
+        match (self.class_ref(a), self.class_ref(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    /// Whether class `d` derives (directly or not) from class `b`.
+    fn derives(&self, d: TyId, b: TyId) -> bool {
+        let (Some(dc), Some(bc)) = (self.class_ref(d), self.class_ref(b)) else { return false };
+        let mut stack = vec![(dc, 0u32)];
+        while let Some((c, depth)) = stack.pop() {
+            if depth > 32 {
+                continue;
+            }
+            for base in templates::class_bases_of(self.db, c).iter() {
+                if let Some(x) = base.class {
+                    if x == bc {
+                        return true;
+                    }
+                    stack.push((x, depth + 1));
+                }
+            }
+        }
+        false
+    }
+}
+
+/// One implicit conversion sequence's rank: `major` exact 0 / promotion 1 /
+/// conversion 2 / user-defined 3 / ellipsis 4, `minor` the tie-breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Rank {
+    major: u8,
+    minor: u16,
+}
+
+/// `Less`: `a` is the better candidate (lexicographic on major ranks summed, then the tie-breaks).
+fn compare(a: &[Rank], b: &[Rank]) -> std::cmp::Ordering {
+    let worst = |r: &[Rank]| r.iter().map(|x| x.major).max().unwrap_or(0);
+    let sum = |r: &[Rank]| r.iter().map(|x| x.major as u32 * 100 + x.minor as u32).sum::<u32>();
+    worst(a).cmp(&worst(b)).then(sum(a).cmp(&sum(b)))
+}
+
+fn placeholder(db: &dyn SourceDatabase, p: &TemplateParam, i: u32) -> TemplateArg {
+    match p.kind {
+        TemplateParamKind::Type => TemplateArg::Type(mk(db, TyKind::TemplateParam { depth: 1, index: i })),
+        TemplateParamKind::Value(_) => TemplateArg::ValueParam { depth: 1, index: i },
+        TemplateParamKind::Template => TemplateArg::Template(TemplateRef::Param { depth: 1, index: i }),
+    }
+}
+
+fn has_placeholder(db: &dyn SourceDatabase, a: &TemplateArg) -> bool {
+    match a {
+        TemplateArg::Type(t) => ty_has_placeholder(db, *t, 0),
+        TemplateArg::ValueParam { .. } => true,
+        TemplateArg::Template(TemplateRef::Param { .. }) => true,
+        TemplateArg::Pack(v) => v.iter().any(|x| has_placeholder(db, x)),
+        _ => false,
+    }
+}
+
+fn ty_has_placeholder(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    match t.kind(db) {
+        TyKind::TemplateParam { .. } => true,
+        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_placeholder(db, *x, depth + 1),
+        TyKind::App(a) => a.args(db).iter().any(|x| has_placeholder(db, x)),
+        TyKind::Func(f) => ty_has_placeholder(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_has_placeholder(db, *p, depth + 1)),
+        _ => false,
+    }
+}
+
+fn normalize(db: &dyn SourceDatabase, a: TemplateArg) -> TemplateArg {
+    match a {
+        TemplateArg::Type(t) => TemplateArg::Type(canonical(db, t)),
+        TemplateArg::Pack(v) => TemplateArg::Pack(v.into_iter().map(|x| normalize(db, x)).collect()),
+        a => a,
+    }
+}
+
+/// Deduces from one argument: P/A adjustments of [temp.deduct.call].
+fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<TemplateArg>]) -> bool {
+    let pc = canonical(db, p);
+    let mut at = canonical(db, a.ty);
+    if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
+        return false;
+    }
+    let target = match pc.kind(db) {
+        TyKind::RRef(x) if matches!(x.kind(db), TyKind::TemplateParam { .. }) => {
+            // A forwarding reference: an lvalue deduces `A&`.
+            if a.cat == Category::LValue {
+                at = mk(db, TyKind::LRef(at));
+            }
+            *x
+        }
+        TyKind::LRef(x) | TyKind::RRef(x) => canonical(db, *x),
+        _ => {
+            // By value: arrays and functions decay, top-level cv dropped.
+            at = decay(db, strip_cv(db, at));
+            pc
+        }
+    };
+    if templates::match_ty(db, target, at, 1, out) {
+        return true;
+    }
+    // `const T&` from a non-const A: match without the parameter's qualifiers.
+    if let TyKind::Qualified(inner, _) = target.kind(db) {
+        if templates::match_ty(db, *inner, strip_cv(db, at), 1, out) {
+            return true;
+        }
+    }
+    // A derived class deduces a base `B<T>`: try the bases.
+    if let TyKind::App(_) = strip_cv(db, target).kind(db) {
+        if let Ok(c) = templates::class_of(db, strip_cv(db, at)) {
+            for b in templates::class_bases_of(db, c).iter() {
+                if let Some(bt) = b.ty {
+                    let mut scratch = out.to_vec();
+                    if templates::match_ty(db, strip_cv(db, target), canonical(db, bt), 1, &mut scratch) {
+                        out.clone_from_slice(&scratch);
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    // A non-deduced context (or a conversion later): succeed when nothing is to be deduced.
+    !ty_has_placeholder(db, target, 0)
+}
+
+/// Reference collapsing (`T&&` with `T = int&` is `int&`).
+fn collapse(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match t.kind(db) {
+        TyKind::LRef(x) | TyKind::RRef(x) => {
+            let inner = collapse(db, canonical(db, *x));
+            match inner.kind(db) {
+                TyKind::LRef(_) => inner,
+                TyKind::RRef(y) if matches!(t.kind(db), TyKind::RRef(_)) => mk(db, TyKind::RRef(*y)),
+                TyKind::RRef(y) => mk(db, TyKind::LRef(*y)),
+                _ => t,
+            }
+        }
+        _ => t,
+    }
+}
+
+fn contains_auto(t: &TypeRef) -> bool {
+    match t {
+        TypeRef::Opaque(s) => s == "auto" || s.contains("decltype(auto)"),
+        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) => contains_auto(x),
+        _ => false,
+    }
+}
+
+fn class_ty(db: &dyn SourceDatabase, c: ClassRefT) -> TyId {
+    match c {
+        ClassRefT::Class(k) => mk(db, TyKind::Class(k)),
+        ClassRefT::Inst(i) => mk(db, TyKind::Inst(i)),
+    }
+}
+
+fn class_inst(c: ClassRefT) -> Option<InstId> {
+    match c {
+        ClassRefT::Inst(i) => Some(i),
+        ClassRefT::Class(_) => None,
+    }
+}
+
+pub(crate) fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match t.kind(db) {
+        TyKind::Qualified(x, _) => strip_cv(db, *x),
+        _ => t,
+    }
+}
+
+fn cv_of(db: &dyn SourceDatabase, t: TyId) -> Cv {
+    match t.kind(db) {
+        TyKind::Qualified(_, cv) => *cv,
+        _ => Cv::default(),
+    }
+}
+
+fn decay(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match t.kind(db) {
+        TyKind::Array(e, _) => mk(db, TyKind::Ptr(*e)),
+        TyKind::Func(_) => mk(db, TyKind::Ptr(t)),
+        _ => t,
+    }
+}
+
+fn is_null_ty(db: &dyn SourceDatabase, t: TyId) -> bool {
+    matches!(t.kind(db), TyKind::Builtin(Builtin::NullPtr))
+}
+
+fn is_int(b: Builtin) -> bool {
+    !matches!(
+        b,
+        Builtin::Float
+            | Builtin::Double
+            | Builtin::LongDouble
+            | Builtin::Float128
+            | Builtin::Float16
+            | Builtin::BF16
+            | Builtin::Float32
+            | Builtin::Float64
+            | Builtin::Float32x
+            | Builtin::Float64x
+            | Builtin::Void
+            | Builtin::NullPtr
+    )
+}
+
+fn is_arith(db: &dyn SourceDatabase, t: TyId) -> bool {
+    matches!(t.kind(db), TyKind::Builtin(b) if *b != Builtin::Void && *b != Builtin::NullPtr)
+}
+
+fn int_rank(b: Builtin) -> u8 {
+    use Builtin::*;
+    match b {
+        Bool => 0,
+        Char | SChar | UChar | Char8 => 1,
+        Short | UShort | Char16 | WChar => 2,
+        Int | UInt | Char32 => 3,
+        Long | ULong => 4,
+        LongLong | ULongLong => 5,
+        Int128 | UInt128 => 6,
+        _ => 7,
+    }
+}
+
+fn promote(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match t.kind(db) {
+        TyKind::Builtin(b) if is_int(*b) && int_rank(*b) < 3 => mk(db, TyKind::Builtin(Builtin::Int)),
+        TyKind::Enum(e) => mk(db, TyKind::Builtin(ty::enum_info(db, *e).underlying)),
+        _ => t,
+    }
+}
+
+/// The usual arithmetic conversions (approximate).
+fn arith(db: &dyn SourceDatabase, a: TyId, b: TyId) -> TyId {
+    let (a, b) = (promote(db, a), promote(db, b));
+    let fl = |b: Builtin| match b {
+        Builtin::LongDouble | Builtin::Float128 => 3,
+        Builtin::Double | Builtin::Float64 => 2,
+        Builtin::Float | Builtin::Float32 | Builtin::Float16 | Builtin::BF16 => 1,
+        _ => 0,
+    };
+    match (a.kind(db), b.kind(db)) {
+        (TyKind::Builtin(x), TyKind::Builtin(y)) => {
+            if fl(*x) > 0 || fl(*y) > 0 {
+                return if fl(*x) >= fl(*y) { a } else { b };
+            }
+            let unsigned = |b: Builtin| matches!(b, Builtin::UInt | Builtin::ULong | Builtin::ULongLong | Builtin::UInt128);
+            match int_rank(*x).cmp(&int_rank(*y)) {
+                std::cmp::Ordering::Greater => a,
+                std::cmp::Ordering::Less => b,
+                std::cmp::Ordering::Equal => {
+                    if unsigned(*y) { b } else { a }
+                }
+            }
+        }
+        (TyKind::Builtin(_), _) => a,
+        _ => b,
+    }
+}
+
+fn bin_op_name(op: body::BinaryOp) -> &'static str {
+    use body::BinaryOp as B;
+    match op {
+        B::Add => "+",
+        B::Sub => "-",
+        B::Mul => "*",
+        B::Div => "/",
+        B::Rem => "%",
+        B::Shl => "<<",
+        B::Shr => ">>",
+        B::BitAnd => "&",
+        B::BitOr => "|",
+        B::BitXor => "^",
+        B::And => "&&",
+        B::Or => "||",
+        B::Eq => "==",
+        B::Ne => "!=",
+        B::Lt => "<",
+        B::Le => "<=",
+        B::Gt => ">",
+        B::Ge => ">=",
+        B::Spaceship => "<=>",
+        B::PtrMem => ".*",
+        B::PtrMemArrow => "->*",
+    }
+}
+
+/// A name as the scope graph keys it (`operator +` → `operator+`).
+fn norm_name(s: &str) -> String {
+    if s.starts_with("operator") || s.starts_with('~') {
+        s.chars().filter(|c| !c.is_whitespace()).collect()
+    } else {
+        s.to_string()
+    }
+}
+
+/// A readable dump of what a body's calls resolved to (tests, `inspect`).
+pub fn render_calls(db: &dyn SourceDatabase, r: &InferenceResult) -> String {
+    let mut out = String::new();
+    if let Some(s) = &r.skipped {
+        out.push_str(&format!("skipped: {s}\n"));
+    }
+    for e in &r.required {
+        let name = crate::symbols::mangled_name(db, *e).unwrap_or_else(|x| format!("<{x}>"));
+        out.push_str(&format!("{name}\n"));
+    }
+    for (site, c) in &r.calls {
+        if let Callee::Unresolved(why) = c {
+            out.push_str(&format!("unresolved {site:?}: {why}\n"));
+        }
+    }
+    out
+}
+
+#[allow(dead_code)]
+fn unused(_: PathSegment) {}
