@@ -5,6 +5,9 @@
 //! `constexpr` integral variables. Values are `i128` with their type; errors
 //! are values (EDG's notes where it has one: out of range, division by zero).
 
+pub mod interp;
+pub mod traits;
+
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -30,6 +33,8 @@ pub enum ConstError {
     Unsupported(String),
     Layout(String),
     Cycle,
+    /// A limit of spec 50 §6.2 (call depth, cost): EDG's note 2431.
+    Limit(String),
 }
 
 impl std::fmt::Display for ConstError {
@@ -42,6 +47,7 @@ impl std::fmt::Display for ConstError {
             ConstError::Unsupported(s) => write!(f, "not evaluated: {s}"),
             ConstError::Layout(s) => write!(f, "layout: {s}"),
             ConstError::Cycle => f.write_str("constant refers to itself"),
+            ConstError::Limit(s) => f.write_str(s),
         }
     }
 }
@@ -91,7 +97,7 @@ pub fn min_value(b: Builtin) -> i128 {
     if is_unsigned(b) { 0 } else if bits(b) == 128 { i128::MIN } else { -(1i128 << (bits(b) - 1)) }
 }
 
-fn is_integral(b: Builtin) -> bool {
+pub(crate) fn is_integral(b: Builtin) -> bool {
     !matches!(
         b,
         Builtin::Void
@@ -208,16 +214,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
                 None => Err(ConstError::Unresolved(p.to_string())),
             }
         }
-        ConstExpr::Unary(op, x) => {
-            let a = rec(x)?;
-            let t = promote(a.ty);
-            match op {
-                UnOp::Plus => Ok(Value { v: a.v, ty: t }),
-                UnOp::Neg => checked(-a.v, t),
-                UnOp::BitNot => Ok(Value { v: convert(!a.v, t), ty: t }),
-                UnOp::Not => Ok(Value { v: (a.v == 0) as i128, ty: Builtin::Bool }),
-            }
-        }
+        ConstExpr::Unary(op, x) => unary(*op, rec(x)?),
         ConstExpr::Binary(op, l, r) => {
             match op {
                 BinOp::And => {
@@ -287,7 +284,17 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
     }
 }
 
-fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, ConstError> {
+pub(crate) fn unary(op: UnOp, a: Value) -> Result<Value, ConstError> {
+    let t = promote(a.ty);
+    match op {
+        UnOp::Plus => Ok(Value { v: a.v, ty: t }),
+        UnOp::Neg => checked(-a.v, t),
+        UnOp::BitNot => Ok(Value { v: convert(!a.v, t), ty: t }),
+        UnOp::Not => Ok(Value { v: (a.v == 0) as i128, ty: Builtin::Bool }),
+    }
+}
+
+pub(crate) fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, ConstError> {
     let t = common(a.ty, b.ty);
     let (x, y) = (convert(a.v, t), convert(b.v, t));
     let cmp = |c: bool| Ok(Value { v: c as i128, ty: Builtin::Bool });

@@ -48,6 +48,7 @@ pub mod consteval;
 pub mod infer;
 pub mod instances;
 pub mod scopes;
+pub mod static_asserts;
 pub mod item_tree;
 pub mod layout;
 pub mod symbols;

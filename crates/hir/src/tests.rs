@@ -2,6 +2,7 @@
 //! incrementality.
 
 mod body;
+mod consteval;
 mod incremental;
 mod infer;
 mod items;

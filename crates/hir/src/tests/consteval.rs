@@ -1,0 +1,154 @@
+//! Constant evaluation: `static_assert`s in their contexts, the constexpr
+//! interpreter (calls, loops, locals, class values, folds), its limits and
+//! errors as values.
+
+use expect_test::{expect, Expect};
+
+use super::db_with;
+use crate::static_asserts::{evaluate, unit_asserts, Context, Outcome};
+
+/// One line per assert of the unit: its context kind and outcome.
+fn check(text: &str, want: Expect) {
+    let (db, tu) = db_with(text);
+    let mut out = String::new();
+    for a in unit_asserts(&db, tu).iter() {
+        let ctx = match &a.context {
+            Context::Namespace(_) => "namespace".to_string(),
+            Context::Class(_) => "class".to_string(),
+            Context::Instance(i) => format!("instance {}", crate::templates::inst_name(&db, *i)),
+            Context::Function(Some(_), _) => "function".to_string(),
+            Context::Function(None, _) => "function?".to_string(),
+            Context::Template => "template".to_string(),
+            Context::Unknown => "unknown".to_string(),
+        };
+        let o = match evaluate(&db, tu, a) {
+            Outcome::True => "true".to_string(),
+            Outcome::False => "FALSE".to_string(),
+            Outcome::Dependent => "dependent".to_string(),
+            Outcome::NotEvaluated(e) => format!("error: {e}"),
+        };
+        out.push_str(&format!("{ctx}: {o}\n"));
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn integral_sizeof_traits() {
+    check(
+        "struct A { int x; char c; };
+         struct B : A {};
+         enum E { e0, e1 = 5 };
+         static_assert(sizeof(A) == 8 && alignof(A) == 4, \"A\");
+         static_assert(__is_base_of(A, B) && !__is_base_of(B, A));
+         static_assert(__is_same(int, signed int) || false);
+         static_assert(e1 == 5 && sizeof(E) == 4);
+         static_assert(-7 / 2 == -3 && -7 % 2 == -1 && (unsigned char)300 == 44);
+         namespace n { constexpr int k = 3; static_assert(k * 2 == 6); }
+         struct C { static constexpr int v = 4; static_assert(v == 4); };",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            class: true
+        "#]],
+    );
+}
+
+#[test]
+fn constexpr_calls_loops_recursion() {
+    check(
+        "constexpr unsigned next_pow2(unsigned v) { v--; v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16; return v + 1; }
+         static_assert(next_pow2(100) == 128, \"next_pow2\");
+         constexpr int ilog2(unsigned v) { return v <= 1 ? 0 : 1 + ilog2(v / 2); }
+         static_assert(ilog2(1024) == 10);
+         constexpr int sum(int n) { int s = 0; for (int i = 0; i < n; ++i) { if (i % 2) continue; s += i; } return s; }
+         static_assert(sum(10) == 20);
+         constexpr int w(int n) { int k = 0; while (true) { if (k == n) break; k++; } switch (k) { case 1: return 10; case 3: return 30; default: return -1; } }
+         static_assert(w(3) == 30 && w(1) == 10 && w(2) == -1);
+         constexpr double half(double x) { return x / 2; }
+         static_assert(half(3.0) == 1.5 && 1.0f < 2);",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn class_values_templates_folds() {
+    check(
+        "template <typename T> class Complex {
+           public:
+             constexpr Complex(T re, T im) : re_(re), im_(im) {}
+             constexpr T real() const { return re_; }
+             constexpr T imag() const { return im_; }
+           private:
+             T re_, im_;
+         };
+         struct P { int a; int b; constexpr int sum() const { return a + b; } };
+         static_assert(P{1, 2}.sum() == 3);
+         template <class... Ts> constexpr auto sum_all(Ts... xs) { return (xs + ...); }
+         template <class... Ts> constexpr bool all_positive(Ts... xs) { return ((xs > 0) && ...); }
+         template <class T> constexpr T twice(T x) { return x + x; }
+         template <class T, class... R> struct max_size { static constexpr unsigned long value = sizeof(T) > max_size<R...>::value ? sizeof(T) : max_size<R...>::value; };
+         template <class T> struct max_size<T> { static constexpr unsigned long value = sizeof(T); };
+         template <class T> struct checked { static_assert(sizeof(T) >= 4, \"small\"); T t; };
+         struct H { checked<int> a; checked<double> b; };
+         using C = Complex<float>;
+         int main() {
+             constexpr C i(0.0f, 1.0f);
+             static_assert(i.imag() == 1.0f, \"constexpr complex\");
+             static_assert(sum_all(1, 2, 3, 4) == 10, \"fold\");
+             static_assert(all_positive(1, 2.5, 3L), \"fold &&\");
+             static_assert(max_size<char, double, short>::value == sizeof(double), \"max_size\");
+             static_assert(twice(21) == 42 && twice(1.5) == 3.0);
+             return 0;
+         }",
+        expect![[r#"
+            namespace: true
+            template: dependent
+            function: true
+            function: true
+            function: true
+            function: true
+            function: true
+            instance checked<double>: true
+            instance checked<int>: true
+        "#]],
+    );
+}
+
+#[test]
+fn errors_are_values() {
+    check(
+        "constexpr int forever(int n) { while (true) { n++; } return n; }
+         static_assert(forever(0) == 1);
+         constexpr int deep(int n) { return n == 0 ? 0 : 1 + deep(n - 1); }
+         static_assert(deep(100) == 100);
+         static_assert(deep(300) == 300);
+         static_assert(1 / 0 == 0);
+         static_assert(2147483647 + 1 > 0);
+         int runtime(int);
+         static_assert(runtime(1) == 1);
+         static_assert(undeclared == 1);
+         constexpr int uninit() { int x; return x; }
+         static_assert(uninit() == 0);",
+        expect![[r#"
+            namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
+            namespace: true
+            namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
+            namespace: error: division by zero
+            namespace: error: integer operation result is out of range
+            namespace: error: "call to non-constexpr function `runtime`" is not a constant
+            namespace: error: identifier "unresolved type `undeclared`" is undefined
+            namespace: error: "`x` is not initialized" is not a constant
+        "#]],
+    );
+}
+
