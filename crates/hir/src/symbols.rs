@@ -311,20 +311,29 @@ pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Ty
         TyKind::App(a) => {
             let template = a.template(db);
             let parent = map.parent.get(&DeclKey::Class(template)).copied().unwrap_or(scopes::ROOT);
-            if map.templated.contains(&parent) {
-                return Err("member template of a class template".into());
-            }
             let tree = item_tree_of(db, template.item(db));
-            let own = tree.classes.get(template.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed template")?;
-            let mut n = scope_name(db, map, parent)?;
-            let args = a.args(db).iter().map(|x| targ(db, map, x)).collect::<Result<Vec<_>, _>>()?;
+            let data = tree.classes.get(template.idx(db) as usize).ok_or("no such class")?;
+            let own = data.name.clone().ok_or("unnamed template")?;
+            let all = a.args(db);
+            let n_own = data.tparams.as_ref().map_or(0, Vec::len).min(all.len());
+            let (outer, own_args) = all.split_at(all.len() - n_own);
+            // A member template of a class template: nested in the outer specialization.
+            let mut n = match map.scope(parent).kind {
+                ScopeKind::Class(k) if map.templated.contains(&parent) => inst_name(db, map, k, outer, 0)?,
+                _ if !outer.is_empty() => return Err("outer arguments of a template outside a class".into()),
+                _ => scope_name(db, map, parent)?,
+            };
+            let args = own_args.iter().map(|x| targ(db, map, x)).collect::<Result<Vec<_>, _>>()?;
             n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args: Some(args) });
             m::Type::Named(n)
         }
         TyKind::Typedef(_) => unreachable!("canonical strips typedefs"),
-        TyKind::Inst(_) => return Err("a member class of a specialization".into()),
+        TyKind::Inst(i) => m::Type::Named(inst_name(db, map, i.class(db), i.args(db), 0)?),
         TyKind::Complex(_) => return Err("_Complex".into()),
         TyKind::Vector(..) => return Err("GNU vector type".into()),
+        // A function template's own parameter in its declared signature
+        // (`instances`' mangling environment binds them at depth 0).
+        TyKind::TemplateParam { depth: 0, index } => m::Type::Param(m::TParam(*index)),
         TyKind::TemplateParam { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
             return Err(format!("dependent type `{}`", ty::display(db, t)));
         }
@@ -413,14 +422,201 @@ pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationU
     out
 }
 
-/// The linkage name of a function instance (spec 50 §8).
-fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<String, String> {
-    let _ = i.decl(db);
-    Err("not yet".into())
+/// The name of a class of an instantiation: a pattern (primary template
+/// definition, partial specialization, or a class nested in one) with the
+/// arguments of its template chain (outermost first). Each templated level
+/// is named by its primary template and its arguments (a partial
+/// specialization's pattern substituted).
+fn inst_name(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[TemplateArg], depth: u32) -> Result<m::Name, String> {
+    if depth > 64 {
+        return Err("nesting too deep".into());
+    }
+    let tree = item_tree_of(db, class.item(db));
+    let data = tree.classes.get(class.idx(db) as usize).ok_or("no such class")?;
+    let own_name = data.name.clone().or_else(|| data.typedef_name.clone()).ok_or("unnamed class")?;
+    let n_own = data.tparams.as_ref().map_or(0, Vec::len);
+    if n_own > args.len() {
+        return Err("too few arguments for an instance".into());
+    }
+    let (outer, own) = args.split_at(args.len() - n_own);
+    let parent = map.parent.get(&DeclKey::Class(class)).copied().unwrap_or(scopes::ROOT);
+    let mut n = match map.scope(parent).kind {
+        ScopeKind::Class(k) if map.templated.contains(&parent) => inst_name(db, map, k, outer, depth + 1)?,
+        _ if !outer.is_empty() => return Err("outer arguments of a class outside a template".into()),
+        _ => scope_name(db, map, parent)?,
+    };
+    let comp_args = match data.template {
+        TemplateKind::Primary => Some(own.iter().map(|a| targ(db, map, a)).collect::<Result<Vec<_>, _>>()?),
+        TemplateKind::Specialization if n_own > 0 => {
+            let app = crate::templates::substituted_pattern(db, map, class, args)?;
+            Some(app.iter().map(|a| targ(db, map, a)).collect::<Result<Vec<_>, _>>()?)
+        }
+        TemplateKind::Specialization => {
+            let pattern = crate::templates::spec_pattern(db, class);
+            let (_, a) = pattern.as_ref().as_ref().map_err(Clone::clone)?;
+            Some(a.iter().map(|x| targ(db, map, x)).collect::<Result<Vec<_>, _>>()?)
+        }
+        TemplateKind::None => None,
+    };
+    n.comps.push(Component { name: Unqualified::Source(own_name), abi_tags: Vec::new(), args: comp_args });
+    Ok(n)
 }
 
-/// The linkage name of a variable instance.
+/// The unqualified name of a function as its declaration names it.
+fn fn_unqualified(db: &dyn SourceDatabase, map: &DefMap, data: &crate::item_tree::FnData, member: bool, cx: ty::LowerCx<'_>) -> Result<Unqualified, String> {
+    Ok(match &data.name {
+        FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
+        FnName::Ident(s) => Unqualified::Source(s.clone()),
+        FnName::Ctor => Unqualified::Ctor(m::CtorKind::Complete),
+        FnName::Dtor => Unqualified::Dtor(m::DtorKind::Complete),
+        FnName::Operator(op) => {
+            let arity = data.ty.params.len() + usize::from(member && !data.linkage.is_static);
+            Unqualified::Operator(m::Op::from_spelling(op, arity).ok_or_else(|| format!("unknown operator `{op}`"))?)
+        }
+        FnName::Conversion(t) => Unqualified::Conversion(Box::new(mangle_ty(db, map, ty::lower(cx, t))?)),
+        FnName::Literal(s) => Unqualified::Literal(s.clone()),
+    })
+}
+
+fn ref_qual(r: u8) -> m::RefQual {
+    match r {
+        1 => m::RefQual::LValue,
+        2 => m::RefQual::RValue,
+        _ => m::RefQual::None,
+    }
+}
+
+/// The linkage name of a function instance (spec 50 §8): a member of a
+/// class template specialization is nested in the specialization's name
+/// and mangles its substituted parameter types; a function template
+/// specialization carries its arguments (`I…E`) and mangles its *declared*
+/// signature, return type first, its own parameters as `T_`, `T0_`, …
+/// (pack expansions `Dp`).
+fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<String, String> {
+    use crate::instances::{self as inst, FnDecl};
+    let decl = i.decl(db);
+    let data = decl.data(db).ok_or("no such function")?;
+    let tu = decl.tu(db);
+    let map = def_map(db, tu);
+    let item = decl.item(db);
+    let scope = inst::fn_scope(db, decl).ok_or("unresolved qualifier")?;
+    let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
+    let mut name = match i.outer(db) {
+        Some(o) => inst_name(db, &map, o.class(db), o.args(db), 0)?,
+        None => {
+            if map.templated.contains(&scope) {
+                return Err("member of a template without its specialization".into());
+            }
+            scope_name(db, &map, scope)?
+        }
+    };
+    let outer_env = match i.outer(db) {
+        Some(o) => crate::templates::inst_env(db, o)?,
+        None => crate::templates::Env::default(),
+    };
+    let own_args = i.args(db);
+    if let FnName::Ident(s) = &data.name {
+        if data.linkage.extern_c && !member && own_args.is_empty() {
+            return Ok(s.clone());
+        }
+    }
+    let (tparams, is_template) = match decl {
+        FnDecl::Template(_) => (decl.tparams(db), true),
+        FnDecl::Fn(_) => (Vec::new(), false),
+    };
+    if !is_template {
+        // A member of a specialization: its substituted type.
+        let sig = inst::signature(db, i)?;
+        let cx = ty::LowerCx { db, map: &map, item, scope, env: Some(&outer_env) };
+        let last = fn_unqualified(db, &map, &data, member, cx)?;
+        name.comps.push(m::build::comp_of(last));
+        let params = sig.params.iter().map(|p| mangle_ty(db, &map, adjust_param(db, *p))).collect::<Result<Vec<_>, _>>()?;
+        let f = m::FnType {
+            ret: m::Type::Builtin(m::Builtin::Void),
+            params,
+            variadic: data.ty.variadic,
+            quals: quals(data.ty.cv),
+            ref_qual: ref_qual(data.ty.ref_qual),
+            exception: m::ExceptionSpec::None,
+        };
+        return m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)));
+    }
+    // A function template specialization: the declared signature with the
+    // template's own parameters as `T_`…
+    if own_args.len() != tparams.len() {
+        return Err("template arguments do not match the parameters".into());
+    }
+    let mut env = outer_env.clone();
+    for (k, p) in tparams.iter().enumerate() {
+        let a = match p.kind {
+            crate::item_tree::TemplateParamKind::Type => {
+                TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 0, index: k as u32 }))
+            }
+            crate::item_tree::TemplateParamKind::Value(_) => TemplateArg::ValueParam { depth: 0, index: k as u32 },
+            crate::item_tree::TemplateParamKind::Template => {
+                TemplateArg::Template(TemplateRef::Param { depth: 0, index: k as u32 })
+            }
+        };
+        if let Some(n) = &p.name {
+            env.names.push((n.clone(), a));
+        }
+    }
+    let cx = ty::LowerCx { db, map: &map, item, scope, env: Some(&env) };
+    // g++ spells a specialization of a `static` function template without `L`.
+    let mut plain = data.clone();
+    plain.linkage.is_static = false;
+    let last = fn_unqualified(db, &map, &plain, member, cx)?;
+    let targs = own_args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;
+    name.comps.push(Component { name: last, abi_tags: Vec::new(), args: Some(targs) });
+    let ret = match &data.name {
+        FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
+        _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
+    };
+    let mut params = Vec::new();
+    for (k, p) in data.ty.params.iter().enumerate() {
+        let t = mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p)))?;
+        params.push(if data.pack_params.contains(&(k as u32)) { m::Type::PackExpansion(Box::new(t)) } else { t });
+    }
+    let f = m::FnType {
+        ret,
+        params,
+        variadic: data.ty.variadic,
+        quals: quals(data.ty.cv),
+        ref_qual: ref_qual(data.ty.ref_qual),
+        exception: m::ExceptionSpec::None,
+    };
+    m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)))
+}
+
+/// The linkage name of a variable instance: a static data member of a
+/// class template specialization, or a variable template specialization.
 fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId) -> Result<String, String> {
-    let _ = i.decl(db);
-    Err("not yet".into())
+    let decl = i.decl(db);
+    let data = decl.data(db).ok_or("no such variable")?;
+    let item = decl.item(db);
+    let map = def_map(db, item.tu(db));
+    let mut name = match i.outer(db) {
+        Some(o) => inst_name(db, &map, o.class(db), o.args(db), 0)?,
+        None => {
+            let parent = match decl {
+                crate::instances::VarDecl::Var(v) => map.parent.get(&DeclKey::Var(v)),
+                crate::instances::VarDecl::Template(t) => map.parent.get(&DeclKey::VarTemplate(t)),
+            }
+            .copied()
+            .unwrap_or(scopes::ROOT);
+            let scope = crate::instances::decl_scope(db, &map, item, parent, data.qualifier.as_ref()).ok_or("unresolved qualifier")?;
+            if map.templated.contains(&scope) {
+                return Err("member of a template without its specialization".into());
+            }
+            scope_name(db, &map, scope)?
+        }
+    };
+    let args = i.args(db);
+    let comp_args = if args.is_empty() { None } else { Some(args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?) };
+    let member = i.outer(db).is_some() || data.qualifier.is_some();
+    // Namespace-scope const variable templates have internal linkage like variables.
+    let internal = !member && !data.linkage.is_extern && !data.linkage.is_inline && (data.linkage.is_static || data.linkage.is_constexpr || data.is_const);
+    let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
+    name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
+    m::symbol(&m::Encoding::Data(name))
 }

@@ -642,7 +642,7 @@ fn pattern_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env) ->
 
 /// The pattern of specialization `s` with its parameters bound to `args`
 /// (outer levels first), for the substitution check.
-fn substituted_pattern(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, args: &[TemplateArg]) -> Result<Vec<TemplateArg>, String> {
+pub fn substituted_pattern(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, args: &[TemplateArg]) -> Result<Vec<TemplateArg>, String> {
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
     let params = data.tparams.clone().unwrap_or_default();

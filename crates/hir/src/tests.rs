@@ -5,6 +5,7 @@ mod body;
 mod consteval;
 mod incremental;
 mod infer;
+mod instances;
 mod items;
 mod layout_vectors;
 mod symbols;

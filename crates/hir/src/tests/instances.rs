@@ -1,0 +1,193 @@
+//! Function template specializations, members of class template
+//! specializations and variable template specializations: linkage names
+//! (g++'s `nm` is the oracle: each expected name below is what g++ 12
+//! emits for the same declarations), signatures, lookup.
+
+use expect_test::{expect, Expect};
+
+use crate::instances::{self, FnDecl, VarDecl};
+use crate::scopes::{self, Def, ROOT};
+use crate::templates::{self, ClassRefT, TemplateArg};
+use crate::ty::{self, TyKind};
+use crate::Entity;
+
+/// What a test asks for: `f<int,char>` (a function template
+/// specialization; `[..]` groups a pack), `S<int>::f` (a member of a
+/// specialization), `S<int>::g<char>`, `var<int>`.
+fn spell(text: &str, wants: &[&str]) -> String {
+    let (db, tu) = super::db_with(text);
+    let map = crate::def_map(&db, tu);
+    let arg = |s: &str| -> TemplateArg {
+        if let Some(inner) = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+            let v = if inner.is_empty() { Vec::new() } else { split(inner).iter().map(|x| ty_arg(&db, tu, x)).collect() };
+            return TemplateArg::Pack(v);
+        }
+        ty_arg(&db, tu, s)
+    };
+    let mut out = String::new();
+    for w in wants {
+        // `Class<args>::name<args>` or `name<args>`.
+        let (class, rest) = match top_level_rfind(w, "::") {
+            Some(i) => (Some(&w[..i]), &w[i + 2..]),
+            None => (None, *w),
+        };
+        let (name, args) = match rest.find('<') {
+            Some(i) => (&rest[..i], split(&rest[i + 1..rest.len() - 1]).iter().map(|a| arg(a)).collect::<Vec<_>>()),
+            None => (rest, Vec::new()),
+        };
+        let r = match class {
+            None => {
+                if let Some(Def::VarTemplate(v)) = scopes::lookup(&db, &map, ROOT, name, scopes::Ns::Value) {
+                    let i = instances::var_instance(&db, VarDecl::Template(v), None, args);
+                    crate::symbols::mangled_name(&db, Entity::VarInst(i))
+                } else {
+                    let fs = scopes::lookup_fns(&db, &map, ROOT, name);
+                    match fs.iter().find(|f| matches!(f, FnDecl::Template(_))) {
+                        Some(&f) => crate::symbols::mangled_name(&db, Entity::FnInst(instances::fn_instance(&db, f, None, args))),
+                        None => Err(format!("no function template `{name}`")),
+                    }
+                }
+            }
+            Some(c) => {
+                let t = crate::type_named(&db, tu, c).map(|t| ty::canonical(&db, t));
+                match t.map(|t| templates::class_of(&db, t)) {
+                    Some(Ok(ClassRefT::Inst(inst))) => {
+                        let key = if name == "{ctor}" || name == "{dtor}" { name.to_string() } else { name.to_string() };
+                        let fs = instances::member_fns(&db, ClassRefT::Inst(inst), &key);
+                        let want_template = !args.is_empty();
+                        if let Some(&(f, outer)) = fs.iter().find(|(f, _)| matches!(f, FnDecl::Template(_)) == want_template) {
+                            crate::symbols::mangled_name(&db, Entity::FnInst(instances::fn_instance(&db, f, outer, args)))
+                        } else if let Some((Def::Var(v), _, _)) = templates::member_of(&db, ClassRefT::Inst(inst), name, scopes::Ns::Value, 0) {
+                            crate::symbols::mangled_name(&db, Entity::VarInst(instances::var_instance(&db, VarDecl::Var(v), Some(inst), args)))
+                        } else {
+                            Err(format!("no member `{name}`"))
+                        }
+                    }
+                    other => Err(format!("`{c}` is not a specialization: {other:?}")),
+                }
+            }
+        };
+        match r {
+            Ok(n) => out.push_str(&format!("{w}: {n}\n")),
+            Err(e) => out.push_str(&format!("{w}: error: {e}\n")),
+        }
+    }
+    out
+}
+
+fn ty_arg(db: &dyn cufront_base_db::SourceDatabase, tu: cufront_base_db::TranslationUnit, s: &str) -> TemplateArg {
+    match crate::type_named(db, tu, s) {
+        Some(t) => TemplateArg::Type(ty::canonical(db, t)),
+        None => TemplateArg::Type(ty::mk(db, TyKind::Error(format!("bad type `{s}`")))),
+    }
+}
+
+/// The last `pat` outside `<…>`.
+fn top_level_rfind(s: &str, pat: &str) -> Option<usize> {
+    let mut depth = 0;
+    let mut found = None;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 && s[i..].starts_with(pat) => found = Some(i),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Splits at top-level commas.
+fn split(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '<' | '[' => depth += 1,
+            '>' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn check(text: &str, wants: &[&str], want: Expect) {
+    want.assert_eq(&spell(text, wants));
+}
+
+const O1: &str = "namespace ns { struct P {}; template<class T> struct V { T* p; }; }
+template<class T> void f(T) {}
+template<class T> T g(const T&, T*) { return T(); }
+template<class... Ts> void h(Ts... xs) {}
+template<class T> void k(ns::V<T>, T&&) {}
+template<class T, class U> U cvt(T) { return U(); }
+template<class T> struct S {
+  static int m;
+  S() {}
+  ~S() {}
+  void f(T) {}
+  T get() const { return T(); }
+  template<class U> void g(T, U) {}
+  template<class U> S(U, int) {}
+  struct In { void q(T) {} };
+};
+template<class T> int S<T>::m = 1;
+template<class T> struct S<T*> { void pf(T) {} };
+template<class T> T var = T(1);
+template<class T> static void sf(T) {}
+";
+
+#[test]
+fn function_template_specializations() {
+    check(
+        O1,
+        &["f<int>", "f<ns::P>", "g<double>", "h<[int, char, double]>", "h<[]>", "k<int>", "cvt<int, long>", "sf<int>"],
+        expect![[r#"
+            f<int>: _Z1fIiEvT_
+            f<ns::P>: _Z1fIN2ns1PEEvT_
+            g<double>: _Z1gIdET_RKS0_PS0_
+            h<[int, char, double]>: _Z1hIJicdEEvDpT_
+            h<[]>: _Z1hIJEEvDpT_
+            k<int>: _Z1kIiEvN2ns1VIT_EEOS2_
+            cvt<int, long>: _Z3cvtIilET0_T_
+            sf<int>: _Z2sfIiEvT_
+        "#]],
+    );
+}
+
+#[test]
+fn members_of_class_template_specializations() {
+    check(
+        O1,
+        &["S<int>::f", "S<int>::get", "S<int>::{ctor}", "S<int>::{dtor}", "S<int>::g<char>", "S<int>::{ctor}<char>", "S<int>::m", "S<ns::P>::In::q", "S<char*>::pf"],
+        expect![[r#"
+            S<int>::f: _ZN1SIiE1fEi
+            S<int>::get: _ZNK1SIiE3getEv
+            S<int>::{ctor}: _ZN1SIiEC1Ev
+            S<int>::{dtor}: _ZN1SIiED1Ev
+            S<int>::g<char>: _ZN1SIiE1gIcEEviT_
+            S<int>::{ctor}<char>: _ZN1SIiEC1IcEET_i
+            S<int>::m: _ZN1SIiE1mE
+            S<ns::P>::In::q: _ZN1SIN2ns1PEE2In1qES1_
+            S<char*>::pf: _ZN1SIPcE2pfEc
+        "#]],
+    );
+}
+
+#[test]
+fn variable_template_specializations() {
+    check(O1, &["var<int>", "var<ns::P*>"], expect![[r#"
+        var<int>: _Z3varIiE
+        var<ns::P*>: _Z3varIPN2ns1PEE
+    "#]]);
+}
