@@ -10,7 +10,9 @@
 //! function body sees its complete class, and the body trees replace the
 //! `LAZY_BODY` nodes in one bottom-up rebuild. `Parse::parse_body` parses one
 //! lazy body on demand, exactly as the full parse would. `ast` is the typed
-//! view of the tree.
+//! view of the tree. With lazy bodies, a large unit's tree is built on a
+//! second thread while the grammar runs, from the events of each finished
+//! namespace-level declaration (`parser::build_streamed`).
 //!
 //! Invariants:
 //! - Parsing never fails: every input yields a tree and a list of errors.
@@ -253,6 +255,9 @@ pub fn parse(text: &str, opts: ParseOptions) -> Parse {
 pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Names) -> Parse {
     let sig = parser::SigTokens::new(lexed);
     let input = parser::Input::new(text, lexed, &sig);
+    if opts.lazy_bodies && input.len() >= STREAM_MIN_TOKENS {
+        return parse_lazy_streamed(text, lexed, input, opts, names, parser::STREAM_CHUNK);
+    }
     let mut p = parser::Parser::new(input, &mut names, opts);
     grammar::source_file(&mut p);
     let (events, recs) = p.finish_with_bodies();
@@ -261,21 +266,84 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     if opts.lazy_bodies {
         let depths;
         (green, errors, depths) = parser::build_split(text, lexed, input, events);
-        // A body whose node was flattened by the depth cap has no node and
-        // is never looked up; its entry is harmless.
-        let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
-        lazy.extend(recs.iter().map(|r| {
-            let tree_depth = by_start.get(&r.raw_start).copied().unwrap_or(0);
-            let start = lexed.start(r.raw_start as usize);
-            let len = lexed.range(r.raw_end as usize - 1).end as u32 - start;
-            (TextSize::from(start), (r.scope, r.depth, tree_depth, TextSize::from(len)))
-        }));
+        lazy = lazy_map(lexed, &recs, &depths);
     } else {
         (green, errors) = build_full(input, events, recs, opts, &mut names);
     }
     errors.extend(lex_errors(lexed));
     errors.sort_by_key(|e| e.range.start());
     Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
+}
+
+/// At least this many significant tokens: a declaration pass's tree is
+/// built on a second thread while the grammar runs (`parser::build_streamed`).
+const STREAM_MIN_TOKENS: usize = 100_000;
+
+/// How many streamed builds fell back to building after the grammar.
+#[cfg(test)]
+static STREAM_FALLBACKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// `parse` with lazy bodies and the tree streamed in chunks of `chunk`
+/// events, whatever the size of `text`, and whether it fell back to a build
+/// after the grammar.
+#[cfg(test)]
+pub(crate) fn parse_streamed(text: &str, opts: ParseOptions, chunk: usize) -> (Parse, bool) {
+    use std::sync::atomic::Ordering;
+    let lexed = lexer::lex(text, opts.lex);
+    let sig = parser::SigTokens::new(&lexed);
+    let input = parser::Input::new(text, &lexed, &sig);
+    let before = STREAM_FALLBACKS.load(Ordering::Relaxed);
+    let parse = parse_lazy_streamed(text, &lexed, input, ParseOptions { lazy_bodies: true, ..opts }, Names::new(), chunk);
+    (parse, STREAM_FALLBACKS.load(Ordering::Relaxed) != before)
+}
+
+/// `parse_lexed` with lazy bodies, the tree built while the grammar runs.
+fn parse_lazy_streamed(
+    text: &str,
+    lexed: &Lexed,
+    input: parser::Input<'_>,
+    opts: ParseOptions,
+    mut names: Names,
+    chunk: usize,
+) -> Parse {
+    let (tree, events, recs) = std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let build = s.spawn(move || parser::build_streamed(text, lexed, input, rx));
+        let mut p = parser::Parser::new(input, &mut names, opts);
+        p.stream_to(tx, chunk);
+        grammar::source_file(&mut p);
+        let intact = p.end_stream();
+        let (events, recs) = p.finish_with_bodies();
+        let tree = build.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (tree.filter(|_| intact), events, recs)
+    });
+    // A sent event changed (the grammar rewound or rewrapped past a
+    // declaration it had called final): build the tree now.
+    let (green, mut errors, depths) = tree.unwrap_or_else(|| {
+        #[cfg(test)]
+        STREAM_FALLBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        parser::build_split(text, lexed, input, events)
+    });
+    let lazy = lazy_map(lexed, &recs, &depths);
+    errors.extend(lex_errors(lexed));
+    errors.sort_by_key(|e| e.range.start());
+    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
+}
+
+/// `BodyContext::lazy` of a declaration pass's lazy bodies `recs`, given
+/// the first raw token and tree depth of each `LAZY_BODY` node.
+fn lazy_map(lexed: &Lexed, recs: &[parser::LazyBodyRec], depths: &[(u32, u32)]) -> FxHashMap<TextSize, (ScopeId, u32, u32, TextSize)> {
+    // A body whose node was flattened by the depth cap has no node and
+    // is never looked up; its entry is harmless.
+    let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
+    recs.iter()
+        .map(|r| {
+            let tree_depth = by_start.get(&r.raw_start).copied().unwrap_or(0);
+            let start = lexed.start(r.raw_start as usize);
+            let len = lexed.range(r.raw_end as usize - 1).end as u32 - start;
+            (TextSize::from(start), (r.scope, r.depth, tree_depth, TextSize::from(len)))
+        })
+        .collect()
 }
 
 fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {

@@ -6,6 +6,12 @@
 //! captures the cursor, the events and the name table journal, and `rewind`
 //! returns to it. Because nothing but events and the journal are mutated,
 //! rewinding is exact.
+//!
+//! A declaration pass may stream its events to a tree built on another
+//! thread (`Parser::stream_to`): between two namespace-level declarations
+//! the grammar calls the events so far final (`publish`). That is a claim,
+//! not a proof: any later change to a sent event (a rewind, `precede`,
+//! `abandon`) ends the stream, and the tree is built after the grammar.
 
 use std::cell::Cell;
 
@@ -17,7 +23,7 @@ use crate::SyntaxKind::{self, *};
 
 mod tree;
 
-pub(crate) use tree::{build_split, BodyEvents, TreeBuilder};
+pub(crate) use tree::{build_split, build_streamed, BodyEvents, TreeBuilder};
 
 /// Nesting deeper than this is reported once and skipped as balanced tokens,
 /// so that the parser and every tree walk keep a bounded stack.
@@ -128,7 +134,8 @@ impl<'t> Input<'t> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
     /// `forward_parent` (an offset to a later `Start`, 0 for none) lets a
-    /// node be wrapped after the fact (`CompletedMarker::precede`).
+    /// node be wrapped after the fact (`CompletedMarker::precede`); `OPEN`
+    /// while the node's marker is neither completed nor abandoned.
     Start { kind: SyntaxKind, forward_parent: u32 },
     Finish,
     /// `n_sig` significant tokens, and the trivia between them, as one token
@@ -136,6 +143,36 @@ pub(crate) enum Event {
     Token { kind: SyntaxKind, n_sig: u32 },
     /// An error at the next token; its message is `Events::msgs[msg]`.
     Error { msg: u32 },
+}
+
+/// `Event::Start::forward_parent` of a node still open (a streamed build
+/// tells it from an abandoned `TOMBSTONE` by this).
+pub(crate) const OPEN: u32 = u32::MAX;
+
+/// A declaration pass hands its events to a streamed build
+/// (`tree::build_streamed`) in chunks of at least this many.
+pub(crate) const STREAM_CHUNK: usize = 1 << 14;
+
+/// Events of a declaration pass that are final (see `Parser::publish`),
+/// for the build on the other thread.
+pub(crate) struct Chunk {
+    pub(crate) events: Vec<Event>,
+    /// The error messages pushed since the previous chunk.
+    pub(crate) msgs: Vec<ErrorMsg>,
+    /// Nodes open when their start was sent, completed since: start event
+    /// index and kind.
+    pub(crate) completed: Vec<(u32, SyntaxKind)>,
+    /// The grammar is done: this is the last chunk.
+    pub(crate) last: bool,
+}
+
+/// Where a declaration pass sends its final events.
+struct Stream {
+    tx: std::sync::mpsc::Sender<Chunk>,
+    /// Events per chunk, at least (`STREAM_CHUNK`; tests use fewer).
+    chunk: usize,
+    msgs_sent: usize,
+    completed: Vec<(u32, SyntaxKind)>,
 }
 
 /// A syntax error message, formatted only when the tree is built (most
@@ -183,6 +220,10 @@ pub struct Parser<'t> {
     pub(crate) body_level: u32,
     /// Stop tokens for skipping after an error (`grammar::recovery`).
     pub(crate) recovery: crate::grammar::recovery::Recovery,
+    /// How many events went to `stream` (0 when not streaming): they must
+    /// not change any more, but for the kinds of nodes still open.
+    sent: u32,
+    stream: Option<Stream>,
 }
 
 /// A function body kept as tokens: where it is and what it needs to be parsed later.
@@ -225,6 +266,74 @@ impl<'t> Parser<'t> {
             lazy_bodies: Vec::new(),
             body_level: 0,
             recovery: Default::default(),
+            sent: 0,
+            stream: None,
+        }
+    }
+
+    /// Sends the events to `tx` as they become final (see `publish`), in
+    /// chunks of at least `chunk` events.
+    pub(crate) fn stream_to(&mut self, tx: std::sync::mpsc::Sender<Chunk>, chunk: usize) {
+        self.stream = Some(Stream { tx, chunk, msgs_sent: 0, completed: Vec::new() });
+    }
+
+    /// A point where the events so far are final (between two declarations
+    /// of a namespace): nothing before them will be rewound, abandoned or
+    /// wrapped, and the nodes still open will be completed. The grammar only
+    /// claims it; every change to a sent event is checked (`stream_changed`)
+    /// and ends the stream, and the tree is then built after the grammar.
+    pub(crate) fn publish(&mut self) {
+        if let Some(stream) = &self.stream {
+            if self.events.len() - self.sent as usize >= stream.chunk {
+                self.send(false);
+            }
+        }
+    }
+
+    fn send(&mut self, last: bool) {
+        let Some(stream) = &mut self.stream else { return };
+        let chunk = Chunk {
+            events: self.events[self.sent as usize..].to_vec(),
+            msgs: self.msgs[stream.msgs_sent..].to_vec(),
+            completed: std::mem::take(&mut stream.completed),
+            last,
+        };
+        stream.msgs_sent = self.msgs.len();
+        self.sent = self.events.len() as u32;
+        if stream.tx.send(chunk).is_err() {
+            // The build is gone (it panicked: `join` reports it).
+            self.stream_changed();
+        }
+    }
+
+    /// Sends the rest of the events; `false` if the stream ended early (a
+    /// sent event changed), or there was none.
+    pub(crate) fn end_stream(&mut self) -> bool {
+        if self.stream.is_none() {
+            return false;
+        }
+        self.send(true);
+        let intact = self.stream.is_some();
+        self.stream = None;
+        self.sent = 0;
+        intact
+    }
+
+    /// A sent event changed: the streamed tree would be wrong. Ends the
+    /// stream (the build sees it closed before the last chunk).
+    #[cold]
+    fn stream_changed(&mut self) {
+        self.stream = None;
+        self.sent = 0;
+    }
+
+    /// The node started at event `pos`, sent while open, is complete.
+    #[cold]
+    fn stream_completed(&mut self, pos: u32, kind: SyntaxKind) {
+        match &mut self.stream {
+            // A `LAZY_BODY` must be known at its start (its depth is recorded there).
+            Some(stream) if kind != LAZY_BODY => stream.completed.push((pos, kind)),
+            _ => self.stream_changed(),
         }
     }
 
@@ -255,6 +364,9 @@ impl<'t> Parser<'t> {
             }
         }
         debug_assert_eq!(popped, n_sig);
+        if self.events.len() < self.sent as usize {
+            self.stream_changed();
+        }
         self.events.push(Event::Token { kind: BODY_TEXT, n_sig });
         let raw_start = self.inp.sig[start];
         let raw_end = self.inp.sig[self.pos - 1] + 1;
@@ -373,7 +485,7 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn start(&mut self) -> Marker {
         let pos = self.events.len() as u32;
-        self.events.push(Event::Start { kind: TOMBSTONE, forward_parent: 0 });
+        self.events.push(Event::Start { kind: TOMBSTONE, forward_parent: OPEN });
         Marker { pos, completed: false }
     }
 
@@ -460,6 +572,9 @@ impl<'t> Parser<'t> {
     }
 
     pub(crate) fn rewind(&mut self, cp: Checkpoint) {
+        if cp.events < self.sent as usize {
+            self.stream_changed();
+        }
         self.pos = cp.pos;
         self.events.truncate(cp.events);
         self.msgs.truncate(cp.msgs);
@@ -514,8 +629,11 @@ impl Marker {
     pub(crate) fn complete(mut self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
         self.completed = true;
         match &mut p.events[self.pos as usize] {
-            Event::Start { kind: slot, .. } => *slot = kind,
+            e @ Event::Start { .. } => *e = Event::Start { kind, forward_parent: 0 },
             _ => unreachable!(),
+        }
+        if self.pos < p.sent {
+            p.stream_completed(self.pos, kind);
         }
         p.events.push(Event::Finish);
         CompletedMarker { pos: self.pos, kind }
@@ -524,10 +642,15 @@ impl Marker {
     pub(crate) fn abandon(mut self, p: &mut Parser<'_>) {
         self.completed = true;
         let idx = self.pos as usize;
+        if self.pos < p.sent {
+            p.stream_changed();
+        }
         if idx == p.events.len() - 1 {
             p.events.pop();
+        } else {
+            // A TOMBSTONE start: the builder skips it.
+            p.events[idx] = Event::Start { kind: TOMBSTONE, forward_parent: 0 };
         }
-        // Otherwise the start stays a TOMBSTONE and the builder skips it.
     }
 }
 
@@ -548,6 +671,9 @@ pub(crate) struct CompletedMarker {
 impl CompletedMarker {
     /// Starts a new node that will contain this one (`a` → `a + b`).
     pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
+        if self.pos < p.sent {
+            p.stream_changed();
+        }
         let m = p.start();
         match &mut p.events[self.pos as usize] {
             Event::Start { forward_parent, .. } => *forward_parent = m.pos - self.pos,
@@ -562,6 +688,9 @@ impl CompletedMarker {
 
     /// Changes the kind of the completed node.
     pub(crate) fn change_kind(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+        if self.pos < p.sent {
+            p.stream_changed();
+        }
         match &mut p.events[self.pos as usize] {
             Event::Start { kind: slot, .. } => *slot = kind,
             _ => unreachable!(),

@@ -56,6 +56,19 @@ fn run_dir(dir: &str, expect_errors: bool) {
         // The lazy-bodies (declarations only) parse must be lossless too.
         let lazy = parse(&text, opts_for(&name, true));
         assert_eq!(lazy.syntax_node().text().to_string(), text, "{name}: the lazy tree is not lossless");
+        // So must the tree built while the grammar runs, and be the same.
+        for chunk in [1, 7] {
+            let (streamed, fell_back) = crate::parse_streamed(&text, opts_for(&name, true), chunk);
+            assert!(streamed == lazy, "{name}: the streamed lazy parse (chunks of {chunk}) differs");
+            // Between two declarations of a namespace nothing is rewound (errors aside).
+            assert!(expect_errors || !fell_back, "{name}: the streamed build gave up (chunks of {chunk})");
+            let ranges = |p: &crate::Parse| {
+                let mut r: Vec<_> = p.lazy_body_ranges().collect();
+                r.sort_by_key(|r| r.start());
+                r
+            };
+            assert_eq!(ranges(&streamed), ranges(&lazy), "{name}: lazy bodies, chunks of {chunk}");
+        }
         if expect_errors && n_errors == 0 {
             failures.push(format!("{name}: expected at least one syntax error, got none"));
         }

@@ -46,6 +46,7 @@ pub(crate) fn declaration_seq(p: &mut Parser<'_>, end: SyntaxKind) {
         if p.pos() == before {
             p.err_and_bump("expected a declaration");
         }
+        p.publish();
     }
 }
 

@@ -15,7 +15,7 @@
 use rowan::{GreenNode, GreenToken, NodeOrToken, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
-use super::{Event, Events, Input, SyntaxError, MAX_TREE_DEPTH};
+use super::{Chunk, Event, Events, Input, SyntaxError, MAX_TREE_DEPTH, OPEN};
 use crate::lexer::Lexed;
 use crate::SyntaxKind::{self, *};
 
@@ -145,6 +145,13 @@ pub(crate) struct TreeBuilder<'t> {
     /// this part gave the ones it finished, innermost first.
     inherited: usize,
     tails: Vec<Vec<GreenElement>>,
+    /// A streamed build (`build_streamed`): index of the first event of the
+    /// chunk being built, the open nodes whose kind was not known when their
+    /// start was sent (index in `parents`, event index), and the kinds of
+    /// such nodes completed since, by event index.
+    event_base: u32,
+    unresolved: Vec<(usize, u32)>,
+    completed: FxHashMap<u32, SyntaxKind>,
 }
 
 /// Where a build is: next raw token, next significant token, open nodes.
@@ -175,6 +182,9 @@ impl<'t> TreeBuilder<'t> {
             depth_capped: false,
             inherited: 0,
             tails: Vec::new(),
+            event_base: 0,
+            unresolved: Vec::new(),
+            completed: FxHashMap::default(),
         }
     }
 
@@ -290,6 +300,23 @@ impl<'t> TreeBuilder<'t> {
                 continue;
             }
             match event {
+                Event::Start { forward_parent: OPEN, .. } => {
+                    // Streamed while open: its kind comes with a later chunk.
+                    if depth > 0 && base_depth + depth >= MAX_TREE_DEPTH {
+                        if !self.depth_capped {
+                            self.depth_capped = true;
+                            let at = TextSize::from(sig_start(&inp, sig));
+                            self.errors.push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                        }
+                    } else {
+                        if depth > 0 {
+                            raw = self.flush_trivia(raw, raw_range.end);
+                        }
+                        self.unresolved.push((self.parents.len(), self.event_base + i as u32));
+                        self.parents.push((TOMBSTONE, self.children.len()));
+                    }
+                    depth += 1;
+                }
                 Event::Start { kind, forward_parent } => {
                     // The chain of forward parents, outermost last.
                     chain.push(kind);
@@ -355,6 +382,13 @@ impl<'t> TreeBuilder<'t> {
                             raw += 1;
                         }
                     }
+                    if let Some(&(parent, event)) = self.unresolved.last() {
+                        if parent + 1 == self.parents.len() {
+                            self.unresolved.pop();
+                            let kind = self.completed.remove(&event).expect("a streamed open node is completed before it finishes");
+                            self.parents[parent].0 = kind;
+                        }
+                    }
                     self.finish_node();
                 }
                 Event::Token { kind, n_sig } => {
@@ -388,6 +422,30 @@ impl<'t> TreeBuilder<'t> {
         }
         raw
     }
+}
+
+/// The tree of a declaration pass over all of `inp` whose events come in
+/// chunks from `rx` while the grammar runs (`Parser::stream_to`): the same
+/// as `build_split`'s, or `None` if the stream ended before its last chunk.
+pub(crate) fn build_streamed<'t>(
+    text: &'t str,
+    lexed: &'t Lexed,
+    inp: Input<'t>,
+    rx: std::sync::mpsc::Receiver<Chunk>,
+) -> Option<(GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>)> {
+    let mut builder = TreeBuilder::new(text, lexed);
+    let mut msgs = Vec::new();
+    let mut at = Cursor { raw: 0, sig: 0, depth: 0 };
+    for mut chunk in rx {
+        builder.completed.extend(chunk.completed);
+        msgs.append(&mut chunk.msgs);
+        builder.build_events(inp, 0..lexed.len(), &mut chunk.events, &mut msgs, 0, &mut at, 0, &mut |_| None);
+        builder.event_base += chunk.events.len() as u32;
+        if chunk.last {
+            return Some(builder.finish());
+        }
+    }
+    None
 }
 
 /// Below this many events the declaration pass's tree is built on one thread.
@@ -579,5 +637,57 @@ mod tests {
             assert_eq!(parts.2, whole.2, "lazy bodies, split at event {from}");
         }
         assert!(splits > 20, "only {splits} split points");
+    }
+
+    /// A streamed build gives up (and the caller builds after the grammar)
+    /// when the grammar changes an event it already sent.
+    #[test]
+    fn streamed_build_gives_up_on_changed_events() {
+        let text = "int a; int b; int c;";
+        let lexed = lexer::lex(text, Default::default());
+        let sig = SigTokens::new(&lexed);
+        let inp = Input::new(text, &lexed, &sig);
+        let changes: [fn(&mut Parser<'_>); 3] = [
+            // Rewound past a sent event.
+            |p| {
+                let cp = p.checkpoint();
+                let m = p.start();
+                p.bump_any();
+                m.complete(p, ERROR);
+                p.publish();
+                p.rewind(cp);
+            },
+            // A sent node wrapped.
+            |p| {
+                let m = p.start();
+                p.bump_any();
+                let done = m.complete(p, ERROR);
+                p.publish();
+                done.precede(p).complete(p, ERROR);
+            },
+            // A node open when sent abandoned.
+            |p| {
+                let outer = p.start();
+                let m = p.start();
+                p.bump_any();
+                m.complete(p, ERROR);
+                p.publish();
+                outer.abandon(p);
+            },
+        ];
+        for (i, change) in changes.into_iter().enumerate() {
+            let mut names = Names::new();
+            let (tx, rx) = std::sync::mpsc::channel();
+            let mut p = Parser::new(inp, &mut names, ParseOptions { lazy_bodies: true, ..ParseOptions::default() });
+            p.stream_to(tx, 1);
+            let root = p.start();
+            change(&mut p);
+            while !p.at_eof() {
+                p.bump_any();
+            }
+            root.complete(&mut p, SOURCE_FILE);
+            assert!(!p.end_stream(), "change {i}");
+            assert!(build_streamed(text, &lexed, inp, rx).is_none(), "change {i}");
+        }
     }
 }
