@@ -19,18 +19,7 @@ use cufront_tests::{Program, Std, cache_dir, corpus, host_ii, par_map};
 
 /// Classes where cufront and g++ still disagree (or g++ cannot name them
 /// as cufront spells them), to be investigated: their probes are dropped.
-const KNOWN: &[&str] = &[
-    // Declared with a variable in one declaration inside libstdc++'s
-    // `__cust_access`; the spelling cufront derives is not the one g++ finds.
-    "struct ::std::ranges::_Decay_copy",
-    "struct ::std::ranges::views::_RangeAdaptorClosure",
-    // CUB detail classes: size differs (12 vs g++), not yet understood.
-    "struct ::cub::CUB_300001_SM_900::detail::elem_counts",
-    "struct ::cub::CUB_300001_SM_900::detail::VSMemHelper",
-    // Every probe rejected, offsets of two ints included: g++ does not find
-    // the name as spelled (a naming gap, not a layout difference).
-    "struct ::cub::CUB_300001_SM_900::detail::prefetch_config",
-];
+const KNOWN: &[&str] = &[];
 
 /// Specializations probed in every unit that declares their template (the
 /// ones no class of the unit happens to need are still worth checking).
