@@ -34,7 +34,7 @@ use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 
-use crate::items::{Items, scope_key};
+use crate::items::{LazyItems, scope_key};
 
 pub mod bodies;
 mod href;
@@ -156,8 +156,8 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         next_t: 0,
     };
     let index = SpaceIndex::build(root);
-    // Built only when a member alias needs it.
-    let items = std::cell::OnceCell::new();
+    // Indexes only what a member alias needs.
+    let mut items = LazyItems::new(root);
     let refs = Refs::build(root, &index);
     let mut host_refs = href::HostRefs::default();
     let mut size_t_done = false;
@@ -175,7 +175,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
             simple_decl(&mut plan, &index, node, ctx);
         }
         K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
-        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, root, &items, node, ctx),
+        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut items, node, ctx),
         _ => {}
     });
     plan.device_bodies.sort_by_key(|r| r.start());
@@ -687,8 +687,7 @@ fn managed_use(plan: &mut Plan<'_>, id: &SyntaxNode) {
 /// prints it).
 fn member_alias(
     plan: &mut Plan<'_>,
-    root: &SyntaxNode,
-    items: &std::cell::OnceCell<Items>,
+    items: &mut LazyItems<'_>,
     node: &SyntaxNode,
     ctx: &Ctx,
 ) {
@@ -717,8 +716,7 @@ fn member_alias(
     }
     let mut from = scope_key(&ctx.scope);
     from.pop();
-    let items = items.get_or_init(|| Items::build(root));
-    let Some(scope) = items.scope_of(&from, &name) else {
+    let Some(scope) = items.query(|items| items.scope_of(&from, &name)) else {
         return;
     };
     let mut qual = String::from("::");

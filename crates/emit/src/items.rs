@@ -8,11 +8,14 @@
 //! resolve becomes [`Ty::Unknown`] and mangling reports it instead of guessing.
 
 use cufront_cuda::decl::{self, Deriv};
-use cufront_cuda::walk::{self, Ctx, Seg};
+use cufront_cuda::walk::{self, Seg};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 mod consts;
+mod lazy;
+
+pub use lazy::LazyItems;
 
 /// A scope as a path of names (`{anon}` for an anonymous namespace).
 pub type ScopeKey = Vec<String>;
@@ -176,6 +179,13 @@ pub struct Items {
     templates: FxHashMap<(ScopeKey, String), Vec<consts::TParamDecl>>,
     /// Template parameters bound while a default argument is resolved.
     bindings: std::cell::RefCell<Vec<FxHashMap<String, TArg>>>,
+    /// Only entities with these names are indexed (`None`: all); namespaces
+    /// and using-directives always are. See [`LazyItems`].
+    only: Option<FxHashSet<String>>,
+    /// The names read (looked up, or a scope component's kind asked for)
+    /// since recording started: what a result of an index built with
+    /// `only` depends on.
+    consulted: std::cell::RefCell<Option<FxHashSet<String>>>,
 }
 
 pub fn scope_key(scope: &[Seg]) -> ScopeKey {
@@ -192,12 +202,30 @@ impl Items {
     /// Indexes `root` in source order (a typedef is resolved where it is declared).
     pub fn build(root: &SyntaxNode) -> Items {
         let mut items = Items::default();
-        walk::walk(root, &mut |node, ctx| items.add(node, ctx));
+        walk::walk(root, &mut |node, ctx| items.add(node, &scope_key(&ctx.scope), ctx.templated));
         items
     }
 
-    fn add(&mut self, node: &SyntaxNode, ctx: &Ctx) {
-        let scope = scope_key(&ctx.scope);
+    /// Is an entity named `name` indexed?
+    fn wants(&self, name: &str) -> bool {
+        self.only.as_ref().is_none_or(|w| w.contains(name))
+    }
+
+    /// Notes that a result depends on the entities named `name`.
+    fn consult(&self, name: &str) {
+        if let Some(c) = self.consulted.borrow_mut().as_mut()
+            && !c.contains(name)
+        {
+            c.insert(name.to_string());
+        }
+    }
+
+    /// Adds what the declaration `node` (in `scope`, inside a template if
+    /// `templated`) declares. With `only`, entities with other names are left
+    /// out before their types are resolved; what is added is what a full
+    /// index has for those names, as long as every name it reads is wanted too.
+    fn add(&mut self, node: &SyntaxNode, scope: &ScopeKey, templated: bool) {
+        let scope = scope.clone();
         match node.kind() {
             K::NAMESPACE_DEF => {
                 let inline = node
@@ -242,12 +270,15 @@ impl Items {
                     .children()
                     .find(|c| c.kind() == K::NAME)
                     .and_then(|n| walk::last_component(&n));
+                if name.as_ref().is_none_or(|n| !self.wants(n)) {
+                    return;
+                }
                 let ty = node
                     .children()
                     .find(|c| c.kind() == K::TYPE_ID)
                     .map(|t| self.type_id(&t, &scope));
                 if let (Some(n), Some(t)) = (name, ty) {
-                    if !ctx.templated {
+                    if !templated {
                         self.entities.insert((scope, n), Entity::Typedef(t));
                     }
                 }
@@ -257,14 +288,16 @@ impl Items {
                     return;
                 };
                 self.add_template(node, &specs, &scope);
-                self.add_values(node, &specs, &scope, ctx);
+                self.add_values(node, &specs, &scope, templated);
                 for c in specs.children() {
                     let kind = match c.kind() {
                         K::CLASS_SPECIFIER => SegKind::Class,
                         K::ENUM_SPECIFIER => SegKind::Enum,
                         K::ELABORATED_TYPE_SPECIFIER => {
                             // `struct S;` or `struct S *p;` declares S here if it is new.
-                            if let Some(n) = walk::last_component(&c) {
+                            if let Some(n) = walk::last_component(&c)
+                                && self.wants(&n)
+                            {
                                 let is_enum =
                                     c.children_with_tokens().any(|t| t.kind() == K::ENUM_KW);
                                 if self.lookup(&scope, &n).is_none()
@@ -289,18 +322,24 @@ impl Items {
                             .find(|n| n.kind() == K::NAME)
                             .and_then(|n| walk::last_component(&n)),
                     };
-                    if let Some(n) = name {
+                    if let Some(n) = name
+                        && self.wants(&n)
+                    {
                         self.entities.insert((scope.clone(), n), Entity::Type(kind));
                     }
                 }
-                if decl::has_keyword(Some(&specs), &[K::TYPEDEF_KW]) && !ctx.templated {
-                    let base = self.specifier_type(&specs, &scope);
+                if decl::has_keyword(Some(&specs), &[K::TYPEDEF_KW]) && !templated {
+                    let mut base = None;
                     for (_, d) in cufront_cuda::spaces::declarators(node) {
                         let Some(name) = decl::name_node(&d).and_then(|n| walk::last_component(&n))
                         else {
                             continue;
                         };
-                        let ty = self.declarator_type(base.clone(), &d, &scope);
+                        if !self.wants(&name) {
+                            continue;
+                        }
+                        let base = base.get_or_insert_with(|| self.specifier_type(&specs, &scope)).clone();
+                        let ty = self.declarator_type(base, &d, &scope);
                         // `typedef struct {...} S;` names the class S for linkage.
                         let ty = match (
                             &ty,
@@ -350,6 +389,7 @@ impl Items {
 
     /// Qualified lookup in one scope, through inline namespaces and using-directives.
     fn lookup_in(&self, scope: &ScopeKey, name: &str, depth: u32) -> Option<(ScopeKey, Entity)> {
+        self.consult(name);
         if let Some(e) = self.entities.get(&(scope.clone(), name.to_string())) {
             return Some((scope.clone(), e.clone()));
         }
@@ -389,6 +429,7 @@ impl Items {
             let k = if n == "{anon}" {
                 SegKind::AnonNamespace
             } else {
+                self.consult(n);
                 match self.entities.get(&(parent, n.clone())) {
                     Some(Entity::Type(k)) => *k,
                     _ => SegKind::Namespace,
@@ -412,6 +453,7 @@ impl Items {
     pub fn scope_path(&self, scope: &ScopeKey) -> Vec<PathSeg> {
         match scope.split_last() {
             Some((last, parent)) => {
+                self.consult(last);
                 let kind = match self.entities.get(&(parent.to_vec(), last.clone())) {
                     Some(Entity::Type(k)) => *k,
                     _ if last == "{anon}" => SegKind::AnonNamespace,

@@ -7,7 +7,7 @@ use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 
-use crate::items::{Items, Ty, scope_key};
+use crate::items::{Items, LazyItems, Ty, scope_key};
 use crate::mangle::{self, FnName};
 
 /// The linkage name of the entity `declarator` declares in `ctx`: mangled,
@@ -205,7 +205,17 @@ pub fn module_key(
     map: &SourceMap,
     device_c: bool,
 ) -> Option<Result<String, String>> {
-    let items = Items::build(root);
+    // Only the names the candidates' types read are indexed.
+    module_key_with(root, map, device_c, LazyItems::new(root))
+}
+
+/// [`module_key`] from the index `items`.
+pub(crate) fn module_key_with(
+    root: &SyntaxNode,
+    map: &SourceMap,
+    device_c: bool,
+    mut items: LazyItems<'_>,
+) -> Option<Result<String, String>> {
     let limit = if device_c {
         let index = cufront_cuda::SpaceIndex::build(root);
         crate::host::refs::Refs::build(root, &index).first_internal_host_ref(root, &index)
@@ -226,8 +236,8 @@ pub fn module_key(
             return;
         }
         for (specs, d) in declarators(node) {
-            if !ineligible(&items, node, specs.as_ref(), &d, ctx) {
-                found = Some(linkage_name(&items, specs.as_ref(), &d, ctx));
+            if !items.query(|items| ineligible(items, node, specs.as_ref(), &d, ctx)) {
+                found = Some(items.query(|items| linkage_name(items, specs.as_ref(), &d, ctx)));
                 return;
             }
         }

@@ -1,13 +1,18 @@
 use cufront_syntax::ParseOptions;
 use cufront_syntax::source_map::SourceMap;
 
-use crate::key::module_key;
+use crate::items::LazyItems;
+use crate::key::{module_key, module_key_with};
 
 fn key(src: &str) -> Option<Result<String, String>> {
     let parse = cufront_syntax::parse(src, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
     let map = SourceMap::new(src, "t.cu");
-    module_key(&parse.syntax_node(), &map, false)
+    let root = parse.syntax_node();
+    let key = module_key(&root, &map, false);
+    // The index built on demand reads what the full one has.
+    assert_eq!(key, module_key_with(&root, &map, false, LazyItems::full(&root)), "{src}");
+    key
 }
 
 fn mangled(src: &str) -> String {
@@ -253,5 +258,33 @@ fn default_template_arguments() {
             matches!(k, Some(Err(_))) || src.contains("struct S;"),
             "{src}: {k:?}"
         );
+    }
+}
+
+/// The key from the on-demand index equals the full index's over every
+/// `.ii` in `$CUFRONT_II_DIR` (the tests' cache, `target/cufront-test-cache`).
+/// Slow; run by hand: `CUFRONT_II_DIR=… cargo test -p cufront-emit --release -- --ignored lazy_index`.
+#[test]
+#[ignore]
+fn lazy_index_agrees_on_real_units() {
+    let Some(dir) = std::env::var_os("CUFRONT_II_DIR") else { return };
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ii"))
+        .collect();
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let opts = ParseOptions { lazy_bodies: true, ..ParseOptions::default() };
+        let parse = cufront_syntax::parse(&text, opts);
+        let map = SourceMap::new(&text, "t.cu");
+        let root = parse.syntax_node();
+        for device_c in [false, true] {
+            let lazy = module_key(&root, &map, device_c);
+            let full = module_key_with(&root, &map, device_c, LazyItems::full(&root));
+            assert_eq!(lazy, full, "{}", f.display());
+            eprintln!("{}: {lazy:?}", f.display());
+        }
     }
 }

@@ -11,7 +11,7 @@
 //! argument becomes [`Ty::Unknown`]: mangling then fails instead of guessing.
 
 use cufront_cuda::decl;
-use cufront_cuda::walk::{self, Ctx};
+use cufront_cuda::walk;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 use rustc_hash::FxHashMap;
 
@@ -283,6 +283,9 @@ impl Items {
             let Some(name) = walk::last_component(&name_node) else {
                 continue;
             };
+            if !self.wants(&name) {
+                continue;
+            }
             let params = template_params(&list);
             match self.templates.entry((scope.clone(), name)) {
                 std::collections::hash_map::Entry::Occupied(mut e) => {
@@ -306,7 +309,7 @@ impl Items {
         node: &SyntaxNode,
         specs: &SyntaxNode,
         scope: &ScopeKey,
-        ctx: &Ctx,
+        templated: bool,
     ) {
         for e in specs.children().filter(|c| c.kind() == K::ENUM_SPECIFIER) {
             let Some(list) = e.children().find(|c| c.kind() == K::ENUMERATOR_LIST) else {
@@ -331,6 +334,9 @@ impl Items {
                 else {
                     continue;
                 };
+                if !self.wants(&name) {
+                    continue;
+                }
                 let v = Entity::Value(Value::Enumerator {
                     list: list.clone(),
                     index,
@@ -346,7 +352,7 @@ impl Items {
                 }
             }
         }
-        if ctx.templated
+        if templated
             || node.kind() != K::SIMPLE_DECL
             || decl::has_keyword(Some(specs), &[K::TYPEDEF_KW])
         {
@@ -360,7 +366,7 @@ impl Items {
         if !(constexpr || konst) {
             return;
         }
-        let base = self.specifier_type(specs, scope);
+        let mut base = None;
         for (_, d) in cufront_cuda::spaces::declarators(node) {
             if decl::function_declarator(&d).is_some() {
                 continue;
@@ -368,7 +374,11 @@ impl Items {
             let Some(name) = decl::name_node(&d).and_then(|n| walk::last_component(&n)) else {
                 continue;
             };
-            let ty = self.declarator_type(base.clone(), &d, scope);
+            if !self.wants(&name) {
+                continue;
+            }
+            let base = base.get_or_insert_with(|| self.specifier_type(specs, scope)).clone();
+            let ty = self.declarator_type(base, &d, scope);
             let Ty::Cv {
                 c: konst, inner, ..
             } = &ty
@@ -434,6 +444,7 @@ impl Items {
         tid: &SyntaxNode,
         scope: &ScopeKey,
     ) -> Vec<TArg> {
+        self.consult(name);
         let Some(params) = self
             .templates
             .get(&(tscope.clone(), name.to_string()))
