@@ -1577,6 +1577,10 @@ impl<'a> Infer<'a> {
                         }
                         self.of_return(t)
                     }
+                    Value::Unknown(_) if p.segments.len() == 1 && is_builtin_fn(&p.segments[0].name) => {
+                        self.res.calls.push((CallSite::Expr(e), Callee::Builtin));
+                        self.builtin_call(&p.segments[0].name, &a)
+                    }
                     Value::Unknown(why) if p.segments.len() == 1 && !p.global => {
                         // Found only by argument-dependent lookup.
                         let name = norm_name(&p.segments[0].name);
@@ -1629,6 +1633,46 @@ impl<'a> Infer<'a> {
                 self.call_object(e, t, c, &a)
             }
         }
+    }
+
+    /// The type of a call of a compiler builtin (`__builtin_*`, `__atomic_*`, `__sync_*`).
+    fn builtin_call(&self, name: &str, a: &[Arg]) -> (TyId, Category) {
+        let db = self.db;
+        let pr = Category::PRValue;
+        let n = name.trim_start_matches("__builtin_");
+        let arg0 = a.first().map(|x| strip_cv(db, canonical(db, x.ty)));
+        let void_ptr = || mk(db, TyKind::Ptr(self.builtin(Builtin::Void)));
+        let t = match n {
+            "addressof" => return (mk(db, TyKind::Ptr(a.first().map_or_else(|| self.error("addressof"), |x| x.ty))), pr),
+            "launder" | "assume_aligned" => return (arg0.unwrap_or_else(void_ptr), pr),
+            "expect" | "expect_with_probability" => arg0.unwrap_or_else(|| self.builtin(Builtin::Long)),
+            "unreachable" | "trap" | "abort" | "prefetch" => self.builtin(Builtin::Void),
+            "memcpy" | "memmove" | "memset" | "alloca" | "malloc" | "__memcpy_chk" | "__memmove_chk" | "__memset_chk" => void_ptr(),
+            "strlen" | "object_size" | "dynamic_object_size" => self.builtin(Builtin::ULong),
+            "constant_p" | "strcmp" | "memcmp" | "strncmp" | "clz" | "clzl" | "clzll" | "ctz" | "ctzl" | "ctzll" | "popcount"
+            | "popcountl" | "popcountll" | "ffs" | "ffsl" | "ffsll" | "parity" | "fpclassify" | "isinf_sign" => self.builtin(Builtin::Int),
+            "is_constant_evaluated" => self.builtin(Builtin::Bool),
+            _ if n.starts_with("is") || n.starts_with("signbit") => self.builtin(Builtin::Int),
+            _ if n.starts_with("huge_val") || n.starts_with("inf") || n.starts_with("nan") => match n.chars().last() {
+                Some('f') => self.builtin(Builtin::Float),
+                Some('l') => self.builtin(Builtin::LongDouble),
+                _ => self.builtin(Builtin::Double),
+            },
+            _ if name.starts_with("__atomic_") || name.starts_with("__sync_") => {
+                if n.contains("test_and_set") || n.contains("compare_exchange") || n.contains("bool_compare") || n.contains("always_lock_free") || n.contains("is_lock_free") {
+                    self.builtin(Builtin::Bool)
+                } else if n.ends_with("fence") || n.ends_with("clear") || n.ends_with("store") || n.ends_with("store_n") {
+                    self.builtin(Builtin::Void)
+                } else {
+                    match arg0.map(|t| t.kind(db).clone()) {
+                        Some(TyKind::Ptr(x)) => strip_cv(db, canonical(db, x)),
+                        _ => self.builtin(Builtin::Int),
+                    }
+                }
+            }
+            _ => arg0.unwrap_or_else(|| self.builtin(Builtin::Int)),
+        };
+        (t, pr)
     }
 
     /// A call of an object: a pointer to function, a function, or a class with `operator()`.
@@ -2666,6 +2710,10 @@ fn bin_op_name(op: body::BinaryOp) -> &'static str {
         B::PtrMem => ".*",
         B::PtrMemArrow => "->*",
     }
+}
+
+fn is_builtin_fn(name: &str) -> bool {
+    name.starts_with("__builtin_") || name.starts_with("__atomic_") || name.starts_with("__sync_")
 }
 
 /// A name as the scope graph keys it (`operator +` → `operator+`).
