@@ -686,6 +686,16 @@ impl<'a> Interp<'a> {
             }
         }
         let (item, scope, env) = self.cx();
+        // A variable template specialization (`is_same_v<A, B>`).
+        if let Some(written) = p.segments.last().and_then(|s| s.args.clone()) {
+            let mut bare = p.clone();
+            if let Some(l) = bare.segments.last_mut() {
+                l.args = None;
+            }
+            if let Some(Def::VarTemplate(vt)) = scopes::resolve_path(self.db, self.map, scope, &bare, Ns::Value) {
+                return self.var_template_value(vt, &written);
+            }
+        }
         let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
         match templates::resolve(cx, p, Ns::Value) {
             Ok(Resolved::Value(TemplateArg::Value(v, t))) => Ok(CValue::int(v, templates::value_builtin(self.db, t))),
@@ -716,6 +726,66 @@ impl<'a> Interp<'a> {
                 }
             }
             _ => Err(ConstError::NotConstant(p.to_string())),
+        }
+    }
+
+    /// The value of a variable template specialization: its arguments
+    /// lowered here, its initializer evaluated with them bound.
+    fn var_template_value(&mut self, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef]) -> R<CValue> {
+        use crate::item_tree::TemplateArgRef as W;
+        let db = self.db;
+        let (item, scope, env) = self.cx();
+        let cx = LowerCx { db, map: self.map, item, scope, env: env.as_ref() };
+        let tree = item_tree_of(db, vt.item(db));
+        let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
+        let lower = |kind: &TemplateParamKind, a: &W| templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported);
+        let mut names = Vec::new();
+        let mut w = written.iter();
+        for p in &data.tparams {
+            let Some(name) = p.name.clone() else {
+                w.next();
+                continue;
+            };
+            if p.pack {
+                let mut elems = Vec::new();
+                for a in w.by_ref() {
+                    match a {
+                        W::Expansion(x) => {
+                            let n = match &**x {
+                                W::Type(TypeRef::Path(q)) | W::Expr(crate::item_tree::ConstExpr::Path(q)) if q.segments.len() == 1 => q.segments[0].name.clone(),
+                                _ => return unsupported("pack expansion pattern in a variable template argument"),
+                            };
+                            match env.as_ref().and_then(|e| e.get(&n)) {
+                                Some(TemplateArg::Pack(v)) => elems.extend(v.iter().cloned()),
+                                _ => return unsupported(format!("pack `{n}`")),
+                            }
+                        }
+                        a => elems.push(lower(&p.kind, a)?),
+                    }
+                }
+                names.push((name, TemplateArg::Pack(elems)));
+            } else if let Some(a) = w.next() {
+                names.push((name, lower(&p.kind, a)?));
+            } else {
+                return unsupported(format!("default argument of variable template `{}`", data.var.name));
+            }
+        }
+        if names.iter().any(|(_, a)| matches!(a, TemplateArg::Dependent(_))) {
+            return Err(ConstError::NotConstant(format!("{} (dependent)", data.var.name)));
+        }
+        let venv = Env { names, scopes: Vec::new(), args: Vec::new() };
+        let vscope = self.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
+        let vcx = LowerCx { db, map: self.map, item: vt.item(db), scope: vscope, env: Some(&venv) };
+        let Some(init) = &data.var.init else { return Err(ConstError::NotConstant(data.var.name.clone())) };
+        let v = templates::nested(|| super::eval(&super::EvalCx::new(vcx), init).map_err(|e| e.to_string())).map_err(ConstError::Unsupported)?;
+        let t = ty::canonical(db, ty::lower(vcx, &data.var.ty));
+        let t = match t.kind(db) {
+            TyKind::Qualified(x, _) => ty::canonical(db, *x),
+            _ => t,
+        };
+        match t.kind(db) {
+            TyKind::Builtin(b) if super::is_integral(*b) => Ok(CValue::int(convert(v.v, *b), *b)),
+            _ => Ok(CValue::Int(v)),
         }
     }
 
@@ -964,17 +1034,24 @@ impl<'a> Interp<'a> {
         out
     }
 
-    /// Picks a function of `cands` for the arguments and calls it.
+    /// Picks a function of `cands` for the arguments and calls it. A tie
+    /// between different signatures, or a constrained template among
+    /// several viable ones, is not decided (constraints are not evaluated).
     fn call_overloads(&mut self, cands: &[FnDecl], env: Option<Env>, args: Vec<CValue>, this: Option<CValue>, p: &Path) -> R<(CValue, Option<CValue>)> {
-        let mut best: Option<(i32, FnDecl)> = None;
-        for c in cands {
-            if let Some(score) = self.viability(*c, &args, env.as_ref()) {
-                if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                    best = Some((score, *c));
-                }
-            }
+        let viable: Vec<(i32, FnDecl)> = cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
+        let Some(best) = viable.iter().map(|(s, _)| *s).max() else {
+            return Err(ConstError::Unresolved(format!("no viable function `{p}`")));
+        };
+        let top: Vec<FnDecl> = viable.iter().filter(|(s, _)| *s == best).map(|(_, f)| *f).collect();
+        let f = top[0];
+        let sig = |f: FnDecl| fn_data(self.db, f).map(|(d, t)| (d.ty.params, t));
+        if top.iter().any(|g| sig(*g) != sig(f)) {
+            return unsupported(format!("call to `{p}`: overloads not told apart"));
         }
-        let Some((_, f)) = best else { return Err(ConstError::Unresolved(format!("no viable function `{p}`"))) };
+        let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
+        if viable.len() > 1 && viable.iter().any(|(_, g)| constrained(g)) {
+            return unsupported(format!("call to `{p}`: constrained overloads (constraints are not evaluated)"));
+        }
         self.invoke(f, env, args, this)
     }
 
@@ -1242,7 +1319,9 @@ impl<'a> Interp<'a> {
                     ClassRefT::Inst(i) => templates::inst_env(db, i).ok(),
                     ClassRefT::Class(_) => None,
                 };
-                let user: Vec<FnDecl> = ctors.into_iter().filter(|f| fn_data(db, *f).is_some_and(|(d, _)| !is_copy_or_move(&d))).collect();
+                let class_name = item_tree_of(db, pattern.item(db)).classes.get(pattern.idx(db) as usize).and_then(|d| d.name.clone());
+                let user: Vec<FnDecl> =
+                    ctors.into_iter().filter(|f| fn_data(db, *f).is_some_and(|(d, _)| !is_copy_or_move(&d, class_name.as_deref()))).collect();
                 if !user.is_empty() {
                     let p = Path::single("constructor");
                     let (_, this) = self.call_overloads(&user, env, args, Some(obj), &p)?;
@@ -1582,10 +1661,12 @@ fn fn_name(d: &crate::item_tree::FnData) -> String {
     }
 }
 
-/// A copy or move constructor (approximately: one reference-to-class
-/// parameter); copies of objects are made directly.
-fn is_copy_or_move(d: &crate::item_tree::FnData) -> bool {
-    d.ty.params.len() == 1 && matches!(&d.ty.params[0], TypeRef::LRef(x) | TypeRef::RRef(x) if matches!(strip_cv(x), TypeRef::Path(_)))
+/// A copy or move constructor: one parameter, a reference to the class
+/// itself (its injected name); copies of objects are made directly.
+fn is_copy_or_move(d: &crate::item_tree::FnData, class: Option<&str>) -> bool {
+    d.ty.params.len() == 1
+        && matches!(&d.ty.params[0], TypeRef::LRef(x) | TypeRef::RRef(x)
+            if matches!(strip_cv(x), TypeRef::Path(p) if p.segments.last().is_some_and(|s| s.args.is_none() && Some(s.name.as_str()) == class)))
 }
 
 fn strip_cv(t: &TypeRef) -> &TypeRef {
@@ -1617,20 +1698,31 @@ fn definition(db: &dyn SourceDatabase, f: FnDecl) -> Option<(FnDecl, Arc<Body>)>
 fn fn_decl_body(db: &dyn SourceDatabase, f: FnDecl) -> Option<Arc<Body>> {
     match f {
         FnDecl::Fn(f) => Some(body::fn_body(db, f)),
-        FnDecl::Template(t) => template_body(db, t),
+        FnDecl::Template(t) => template_def(db, t).body.clone(),
     }
 }
 
-/// The body of a function template: its `FUNCTION_DEF` found by name and
-/// rank among the item's function templates of that name.
+/// A function template's definition as syntax gives it: its body (None:
+/// declared only) and whether it is constrained (a requires-clause, or a
+/// type-constraint on a parameter), which overload choice does not model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateDef {
+    pub body: Option<Arc<Body>>,
+    pub constrained: bool,
+}
+
+/// The definition of a function template: its `FUNCTION_DEF` (or
+/// declaration) found by name and rank among the item's function templates
+/// of that name.
 #[salsa::tracked(returns(clone))]
-pub fn template_body(db: &dyn SourceDatabase, t: FnTemplateId) -> Option<Arc<Body>> {
+pub fn template_def(db: &dyn SourceDatabase, t: FnTemplateId) -> Arc<TemplateDef> {
+    let none = || Arc::new(TemplateDef { body: None, constrained: false });
     let item = t.item(db);
     let tree = item_tree_of(db, item);
-    let data = tree.fn_templates.get(t.idx(db) as usize)?;
-    let FnName::Ident(name) = &data.f.name else { return None };
+    let Some(data) = tree.fn_templates.get(t.idx(db) as usize) else { return none() };
+    let name = scopes::fn_name_key(&data.f.name);
     let rank = tree.fn_templates[..t.idx(db) as usize].iter().filter(|x| x.f.name == data.f.name).count();
-    let src = crate::item_source(db, item).as_ref()?.clone();
+    let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return none() };
     let root = SyntaxNode::new_root(src.green.clone());
     let mut k = 0;
     let mut walk = root.preorder();
@@ -1638,13 +1730,20 @@ pub fn template_body(db: &dyn SourceDatabase, t: FnTemplateId) -> Option<Arc<Bod
         let rowan::WalkEvent::Enter(n) = ev else { continue };
         match n.kind() {
             K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK => walk.skip_subtree(),
-            K::FUNCTION_DEF | K::SIMPLE_DECL | K::MEMBER_DECL
-                if n.parent().is_some_and(|p| p.kind() == K::TEMPLATE_DECL) =>
-            {
+            K::FUNCTION_DEF | K::SIMPLE_DECL | K::MEMBER_DECL if n.parent().is_some_and(|p| p.kind() == K::TEMPLATE_DECL) => {
                 let d = su::declarators(&n).into_iter().find(su::is_function_declarator);
-                if d.as_ref().and_then(su::declarator_name).as_deref() == Some(name.as_str()) {
+                if d.as_ref().and_then(|d| syntax_fn_key(&n, d)).as_deref() == Some(name.as_str()) {
                     if k == rank {
-                        return (n.kind() == K::FUNCTION_DEF).then(|| Arc::new(body::lower_function(db, item, &n)));
+                        let head = n.parent().expect("checked");
+                        let constrained = su::child(&head, K::REQUIRES_CLAUSE).is_some()
+                            || su::child(&n, K::REQUIRES_CLAUSE).is_some()
+                            || su::child(&head, K::TEMPLATE_PARAM_LIST).is_some_and(|l| {
+                                l.children().filter(|p| p.kind() == K::TYPE_TEMPLATE_PARAM).any(|p| {
+                                    p.children_with_tokens().find(|t| !t.kind().is_trivia()).is_some_and(|t| t.kind() == K::NAME_REF || t.kind() == K::QUALIFIED_NAME || t.kind() == K::TEMPLATE_ID)
+                                })
+                            });
+                        let body = (n.kind() == K::FUNCTION_DEF).then(|| Arc::new(body::lower_function(db, item, &n)));
+                        return Arc::new(TemplateDef { body, constrained });
                     }
                     k += 1;
                 }
@@ -1652,7 +1751,23 @@ pub fn template_body(db: &dyn SourceDatabase, t: FnTemplateId) -> Option<Arc<Bod
             _ => {}
         }
     }
-    None
+    none()
+}
+
+/// The name key (`scopes::fn_name_key`) of a function declarator: a
+/// constructor is named after its class.
+fn syntax_fn_key(decl: &SyntaxNode, d: &SyntaxNode) -> Option<String> {
+    let n = su::declarator_name(d)?;
+    let class = decl.ancestors().find(|a| a.kind() == K::CLASS_SPECIFIER);
+    let class_name = class.and_then(|c| {
+        let head = su::child(&c, K::CLASS_HEAD).unwrap_or(c);
+        let nn = head.children().find(|x| matches!(x.kind(), K::NAME | K::QUALIFIED_NAME | K::TEMPLATE_ID))?;
+        su::path_of(&nn)?.last().map(str::to_string)
+    });
+    if class_name.as_deref() == Some(n.as_str()) {
+        return Some(scopes::CTOR_KEY.to_string());
+    }
+    Some(n)
 }
 
 /// The text of an item (what its bodies' ranges index).

@@ -152,3 +152,34 @@ fn errors_are_values() {
     );
 }
 
+
+#[test]
+fn variable_templates_and_overloads() {
+    check(
+        "template <class T, class U> struct is_same { static constexpr bool value = false; };
+         template <class T> struct is_same<T, T> { static constexpr bool value = true; };
+         template <class T, class U> constexpr bool is_same_v = is_same<T, U>::value;
+         template <class T> constexpr unsigned long size_v = sizeof(T) * 2;
+         static_assert(is_same_v<int, int> && !is_same_v<int, long>);
+         static_assert(size_v<short> == 4);
+         template <class R> struct dur {
+             R r;
+             dur() = default;
+             template <class R2> constexpr explicit dur(const R2& x) : r(x) {}
+             static constexpr dur zero() { return dur(0); }
+             static constexpr dur one() { return dur(1); }
+             constexpr R count() const { return r; }
+         };
+         static_assert(dur<long>::zero().count() < dur<long>::one().count());
+         template <class T> concept Small = sizeof(T) <= 4;
+         template <Small T> constexpr int kind(T) { return 1; }
+         template <class T> requires Small<T> && (sizeof(T) == 4) constexpr int kind(T) { return 2; }
+         static_assert(kind(1) == 2);",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: error: not evaluated: call to `kind`: constrained overloads (constraints are not evaluated)
+        "#]],
+    );
+}
