@@ -10,9 +10,12 @@
 //!   cudafe++), produced by the real toolchain at test time and cached.
 //! - [`nvcc_pipeline`]: nvcc's own steps for a program (the real `cudafe++`
 //!   and `cicc` command lines), for differential tests and benchmarks.
+//! - [`cached_dir`]: a folder of generated files (e.g. a real build's
+//!   outputs), made once and cached like the `.ii` files.
 //!
 //! Invariants:
-//! - Generated `.ii` files live only under `target/cufront-test-cache/`;
+//! - Generated `.ii` files (and other real tool outputs) live only under
+//!   `target/cufront-test-cache/`;
 //!   they hold NVIDIA and libstdc++ text and are never committed.
 //! - A cache entry is keyed by a hash of everything that shapes it (source
 //!   text and path, standard, arch, flags, toolkit version), and is written
@@ -160,6 +163,42 @@ pub fn host_ii(program: &Program, std: Std) -> PathBuf {
     std::fs::rename(&ii, &out).unwrap_or_else(|e| panic!("cannot rename {} to {}: {e}", ii.display(), out.display()));
     let _ = std::fs::remove_dir_all(&work);
     out
+}
+
+/// A cached folder, `cache_dir()/NAME.KEY` (`key` from [`cache_key`] over
+/// everything that shapes its contents), filled by `make` on first use:
+/// `make` fills a fresh work folder, which is then renamed into place, under
+/// the same per-entry lock as [`host_ii`] (concurrent test processes never
+/// see a partial folder and never make it twice). When `make` fails,
+/// nothing is cached and its error is returned.
+pub fn cached_dir(name: &str, key: u64, make: impl FnOnce(&Path) -> Result<(), String>) -> Result<PathBuf, String> {
+    let dir = cache_dir();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let out = dir.join(format!("{name}.{key:016x}"));
+    if out.is_dir() {
+        return Ok(out);
+    }
+    let lock_path = dir.join(format!("{name}.{key:016x}.lock"));
+    let lock = std::fs::File::create(&lock_path).map_err(|e| format!("cannot create {}: {e}", lock_path.display()))?;
+    lock.lock().map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+    if out.is_dir() {
+        return Ok(out); // another process made it while we waited
+    }
+    let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
+    let work = dir.join(format!("{name}.{key:016x}.work-{}-{thread}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    match make(&work) {
+        Ok(()) => {
+            std::fs::rename(&work, &out)
+                .map_err(|e| format!("cannot rename {} to {}: {e}", work.display(), out.display()))?;
+            Ok(out)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&work);
+            Err(e)
+        }
+    }
 }
 
 /// nvcc's pipeline for `program` as `std`, with intermediates kept in

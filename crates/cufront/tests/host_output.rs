@@ -1,7 +1,46 @@
-//! The drop-in test of the host output: programs compiled by the real nvcc
-//! and by nvcc through `cufront toolkit overlay` (cufront as cudafe++) must
-//! both succeed, give host objects with the same symbols (`nm`: name and
-//! type) and the same module id.
+//! The drop-in test of the host output. Every program is built by the real
+//! nvcc and with cufront as its cudafe++, in three modes: whole program,
+//! `-rdc=true` and `-G`. Both builds must succeed (or both be rejected),
+//! give host objects with the same symbols (`nm`: name and type) and the
+//! same module id, under `-rdc` the same host-reference arrays, and linked
+//! programs that behave the same (exit status, stdout, stderr; without a GPU
+//! the host part runs up to its first CUDA call).
+//!
+//! How cufront's side is built:
+//! - Whole program, and the focused programs in every mode: nvcc through
+//!   `cufront toolkit overlay` (the whole pipeline, the overlay's own paths
+//!   and all).
+//! - `-rdc=true` and `-G` corpus builds: a replay of the real build, because
+//!   running the device steps twice (cicc, and ptxas above all, most of a
+//!   CCCL build's time, and more under `-G`) would make three modes too
+//!   slow for CI. The only step the overlay changes is cudafe++, and later
+//!   steps read two of the files it writes: the module id (cicc, via
+//!   `--module_id_file_name`) and `x.cudafe1.cpp` (the host compile; it
+//!   includes the stub `x.cudafe1.stub.c` that cicc writes, which includes
+//!   the fatbinary). So the replay runs nvcc's own cudafe++ command line
+//!   (`nvcc --dryrun`, same flags) through the overlay's cudafe++ on the
+//!   real build's `x.cpp4.ii`; when the module id file it writes is byte for
+//!   byte the real one, every device step would get the same arguments and
+//!   files as in the real build, so its outputs are the real build's, and
+//!   only the host compile runs again, on cufront's `x.cudafe1.cpp` next to
+//!   the real stub and fatbinary. The replay checks that premise on nvcc's
+//!   step list (a later step that names a file cudafe++ writes must be cicc
+//!   reading the module id or the host compile reading `x.cudafe1.cpp`, else
+//!   the test fails), and falls back to a full overlay build where the ids
+//!   cannot match: the real id is cudafe++'s time/process fallback, which
+//!   no second run repeats. (A different non-fallback id is a failure
+//!   either way.) The overlay's own paths are covered by the whole-program
+//!   builds.
+//! - A program the real nvcc rejects must be rejected through the overlay
+//!   too (a full overlay build, which must fail).
+//!
+//! The real builds of corpus programs are cached (`cached_dir`, keyed by
+//! the toolkit version, the host compiler's version, the source's path and
+//! text, the standard, the flags and the mode): what is compared
+//! (`build.json`), and for a replay the files it reads (`x.cpp4.ii`, the
+//! stub, the fatbinary, the module id). So a warm run builds only cufront's
+//! side. The focused programs live in a fresh folder each run; they are
+//! built every time.
 //!
 //! Corpus programs that pass are listed in `PASSING` (a regression fails the
 //! test); known gaps in `KNOWN`, with a note on stderr when one starts to
@@ -10,7 +49,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cufront_tests::{Program, corpus, par_map, toolkit};
+use cufront_tests::{
+    CompileOptions, Program, Std, StepKind, cache_key, cached_dir, corpus, par_map, toolkit,
+};
+use serde_json::{Value, json};
 
 /// Corpus programs that pass: a regression here fails the test.
 const PASSING: &[&str] = &[
@@ -51,9 +93,11 @@ const PASSING: &[&str] = &[
     "vector_add.cu",
 ];
 
-/// Corpus programs that do not pass yet, with the reason. Programs in neither
-/// list (new ones) are reported on stderr without failing the test.
-const KNOWN: &[(&str, &str)] = &[];
+/// Corpus programs that do not pass yet in a mode (`Mode::name`), with the
+/// reason; a `PASSING` program listed here is exempt in that mode only.
+/// Programs in neither list (new ones) are reported on stderr without
+/// failing the test.
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 fn overlay() -> &'static Path {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
@@ -75,7 +119,7 @@ fn overlay() -> &'static Path {
     })
 }
 
-/// What one nvcc build gives.
+/// What one build gives.
 struct Build {
     /// `nm` of the host object: "name type", sorted.
     syms: Vec<String>,
@@ -87,19 +131,17 @@ struct Build {
     run: Option<(Option<i32>, String, String)>,
 }
 
-/// Compiles `source` with `nvcc` keeping intermediates in `dir` (and links
-/// and runs the program when `link`); nvcc's stderr when a step fails.
-fn compile(
+/// Compiles `source` with `nvcc` to `dir/STEM.o`, keeping intermediates in
+/// `dir`; nvcc's stderr when it fails.
+fn nvcc_compile(
     nvcc: &Path,
     source: &Path,
     std: &str,
     flags: &[String],
     dir: &Path,
-    link: bool,
-) -> Result<Build, String> {
+) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
-    let obj = dir.join(format!("{stem}.o"));
     let out = Command::new(nvcc)
         .arg(format!("-std={std}"))
         .arg("-arch=sm_90")
@@ -110,17 +152,34 @@ fn compile(
         .arg("-c")
         .arg(source)
         .arg("-o")
-        .arg(&obj)
+        .arg(dir.join(format!("{stem}.o")))
         .current_dir(dir)
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
+    Ok(())
+}
+
+/// What the build in `dir` gave (`STEM.o`, `STEM.module_id`,
+/// `STEM.cudafe1.cpp`); links the object with `nvcc` and runs the program
+/// when `link`.
+fn inspect(
+    nvcc: &Path,
+    stem: &str,
+    flags: &[String],
+    dir: &Path,
+    link: bool,
+) -> Result<Build, String> {
+    let obj = dir.join(format!("{stem}.o"));
     let nm = Command::new("nm")
         .arg(&obj)
         .output()
         .map_err(|e| e.to_string())?;
+    if !nm.status.success() {
+        return Err(format!("nm: {}", String::from_utf8_lossy(&nm.stderr)));
+    }
     let mut syms: Vec<String> = String::from_utf8_lossy(&nm.stdout)
         .lines()
         .map(|l| {
@@ -190,6 +249,247 @@ fn link_and_run(
     ))
 }
 
+fn build_to_json(b: &Build) -> String {
+    let run = b
+        .run
+        .as_ref()
+        .map(|(code, out, err)| json!({"code": code, "stdout": out, "stderr": err}));
+    json!({"syms": b.syms, "id": b.id, "host_refs": b.host_refs, "run": run}).to_string()
+}
+
+fn build_from_json(text: &str) -> Result<Build, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let run = v["run"].as_object().map(|r| {
+        (
+            r["code"].as_i64().map(|c| c as i32),
+            text(&r["stdout"]),
+            text(&r["stderr"]),
+        )
+    });
+    Ok(Build {
+        syms: strings(&v["syms"]),
+        id: text(&v["id"]),
+        host_refs: strings(&v["host_refs"]),
+        run,
+    })
+}
+
+/// The host compiler nvcc runs (`gcc`), as `gcc --version` names it.
+fn gcc_version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        Command::new("gcc")
+            .arg("--version")
+            .output()
+            .map(|o| {
+                String::from_utf8_lossy(&o.stdout)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .unwrap_or_default()
+    })
+}
+
+/// What the real nvcc made of a program.
+enum Real {
+    /// What is compared, and the folder of its kept intermediates.
+    Built(Build, PathBuf),
+    /// nvcc's stderr.
+    Rejected(String),
+}
+
+/// The real build of `source` in `mode` (`flags` include the mode's):
+/// cached when `cache` (see the module docs), else made in `work/real`.
+fn real_build(
+    source: &Path,
+    std: &str,
+    flags: &[String],
+    mode: Mode,
+    cache: bool,
+    work: &Path,
+) -> Result<Real, String> {
+    let nvcc = toolkit().nvcc();
+    let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
+    let make = |dir: &Path| -> Result<(), String> {
+        if let Err(e) = nvcc_compile(&nvcc, source, std, flags, dir) {
+            return std::fs::write(dir.join("rejected"), e).map_err(|e| e.to_string());
+        }
+        let build = inspect(&nvcc, &stem, flags, dir, mode.link)
+            .map_err(|e| format!("the real build failed: {e}"))?;
+        std::fs::write(dir.join("build.json"), build_to_json(&build)).map_err(|e| e.to_string())
+    };
+    let dir = if cache {
+        let text = std::fs::read(source).map_err(|e| e.to_string())?;
+        let key = cache_key(&[
+            b"host-output real build v1",
+            toolkit().version().as_bytes(),
+            gcc_version().as_bytes(),
+            source.to_string_lossy().as_bytes(),
+            std.as_bytes(),
+            flags.join("\0").as_bytes(),
+            &[u8::from(mode.link)],
+            &text,
+        ]);
+        cached_dir(&format!("{stem}.{}.real", mode.name), key, |dir| {
+            make(dir)?;
+            // Keep what is compared and what a replay reads.
+            let replays = std::fs::read_to_string(dir.join("build.json")).is_ok_and(|j| {
+                mode.replay && build_from_json(&j).is_ok_and(|b| !is_fallback_id(&b.id))
+            });
+            let kept = ["cpp4.ii", "cudafe1.stub.c", "fatbin.c", "module_id"];
+            for entry in std::fs::read_dir(dir).map_err(|e| e.to_string())? {
+                let path = entry.map_err(|e| e.to_string())?.path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                let keep = name == "build.json"
+                    || name == "rejected"
+                    || (replays && kept.iter().any(|k| name == format!("{stem}.{k}")));
+                if !keep {
+                    std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                }
+            }
+            Ok(())
+        })?
+    } else {
+        let dir = work.join("real");
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        make(&dir)?;
+        dir
+    };
+    if let Ok(e) = std::fs::read_to_string(dir.join("rejected")) {
+        return Ok(Real::Rejected(e));
+    }
+    let json = std::fs::read_to_string(dir.join("build.json")).map_err(|e| e.to_string())?;
+    Ok(Real::Built(build_from_json(&json)?, dir))
+}
+
+/// Whether a command-line word names `file` (`FILE`, or `--opt=FILE`).
+fn names(word: &str, file: &Path) -> bool {
+    let file = file.to_string_lossy();
+    word == file || word.strip_suffix(&*file).is_some_and(|w| w.ends_with('='))
+}
+
+/// cufront's side of a replayed build (see the module docs): nvcc's own
+/// cudafe++ step through the overlay's cudafe++, on the real build's files
+/// in `real`, then the host compile, in `ours`, which ends up holding what
+/// `nvcc --keep` would leave there (cufront's `STEM.o`, `STEM.module_id`
+/// and `STEM.cudafe1.cpp`; the real build's other files, linked).
+/// `Ok(false)` when cufront's module id is not the real one: the device
+/// steps' outputs are not the ones cufront's build would get, and there is
+/// no object.
+fn replay(
+    source: &Path,
+    std: &str,
+    flags: &[String],
+    real: &Path,
+    ours: &Path,
+) -> Result<bool, String> {
+    let opts = CompileOptions {
+        std: Std::parse(std).ok_or_else(|| format!("unknown standard {std}"))?,
+        arch: "sm_90".into(),
+        flags: flags.to_vec(),
+    };
+    let pipeline = toolkit()
+        .dryrun(source, &opts, real)
+        .map_err(|e| e.to_string())?;
+    let at = pipeline
+        .steps
+        .iter()
+        .position(|s| s.kind == StepKind::Cudafe)
+        .ok_or("nvcc's pipeline has no cudafe++ step")?;
+    let cudafe = &pipeline.steps[at];
+    let host_file = pipeline.intermediate("cudafe1.cpp");
+    let id_file = pipeline.intermediate("module_id");
+    // The premise: cudafe++ writes the host file and the module id (its
+    // only file arguments in the keep folder besides its input), and of the
+    // later steps only cicc reads the id and only the host compile reads
+    // the host file.
+    let real_prefix = format!("{}/", real.display());
+    let written: Vec<&String> = cudafe.argv[1..cudafe.argv.len() - 1]
+        .iter()
+        .filter(|a| a.starts_with(&real_prefix))
+        .collect();
+    let expected = [
+        host_file.to_string_lossy().into_owned(),
+        id_file.to_string_lossy().into_owned(),
+    ];
+    if written.len() != 2 || !written.iter().all(|w| expected.contains(*w)) {
+        return Err(format!(
+            "replay: cudafe++ writes {written:?}, expected the host file and the module id"
+        ));
+    }
+    let mut host_compiles = Vec::new();
+    for step in &pipeline.steps[at + 1..] {
+        let reads = |f: &Path| step.argv.iter().any(|a| names(a, f));
+        match (reads(&id_file), reads(&host_file), step.kind) {
+            (false, false, _) | (true, false, StepKind::Cicc) => {}
+            (false, true, StepKind::HostCompile) => host_compiles.push(step),
+            _ => {
+                return Err(format!(
+                    "replay: a step that reads cudafe++'s output cannot be replayed: {}",
+                    step.argv.join(" ")
+                ));
+            }
+        }
+    }
+    if host_compiles.len() != 1 {
+        return Err(format!(
+            "replay: {} host compiles of {}",
+            host_compiles.len(),
+            host_file.display()
+        ));
+    }
+    let object = pipeline.intermediate("o");
+    std::fs::create_dir_all(ours).map_err(|e| e.to_string())?;
+    for entry in std::fs::read_dir(real).map_err(|e| e.to_string())? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        // Not cudafe++'s outputs, the object, or the linked program.
+        let mine = [&host_file, &id_file, &object].contains(&&path);
+        if mine || path.file_name().is_some_and(|n| n == "prog") || !path.is_file() {
+            continue;
+        }
+        let at = ours.join(path.file_name().unwrap());
+        std::os::unix::fs::symlink(&path, &at).map_err(|e| format!("{}: {e}", at.display()))?;
+    }
+    let ours_prefix = format!("{}/", ours.display());
+    let run = |argv: &[String], program: &Path| -> Result<(), String> {
+        let args = argv[1..]
+            .iter()
+            .map(|a| a.replace(&real_prefix, &ours_prefix));
+        let out = Command::new(program)
+            .args(args)
+            .envs(pipeline.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(ours)
+            .output()
+            .map_err(|e| format!("{}: {e}", program.display()))?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        Ok(())
+    };
+    run(&cudafe.argv, &overlay().join("bin/cudafe++"))
+        .map_err(|e| format!("cufront as cudafe++ failed: {e}"))?;
+    let id = |dir: &Path| std::fs::read(dir.join(id_file.file_name().unwrap()));
+    if id(real).map_err(|e| e.to_string())? != id(ours).map_err(|e| e.to_string())? {
+        return Ok(false);
+    }
+    let compile = host_compiles[0];
+    run(&compile.argv, Path::new(&compile.argv[0]))
+        .map_err(|e| format!("the host compile of cufront's output failed: {e}"))?;
+    Ok(true)
+}
+
 /// Programs whose `--device-c` host-reference arrays are not compared (their
 /// symbols, id, device link and run still are), with the reason.
 const ARRAYS_DIFFER: &[(&str, &str)] = &[];
@@ -209,60 +509,93 @@ fn is_fallback_id(id: &str) -> bool {
 /// How a program is built and what is compared.
 #[derive(Clone, Copy)]
 struct Mode {
+    /// As `KNOWN` names it.
+    name: &'static str,
     flags: &'static [&'static str],
     /// Link both objects and compare what the programs do.
     link: bool,
+    /// Build cufront's side by replaying the real build (module docs).
+    replay: bool,
 }
 
 const WHOLE: Mode = Mode {
+    name: "whole",
     flags: &[],
-    link: false,
+    link: true,
+    replay: false,
 };
 const RDC: Mode = Mode {
+    name: "rdc",
     flags: &["-rdc=true"],
     link: true,
+    replay: true,
 };
 const DEBUG: Mode = Mode {
+    name: "debug",
     flags: &["-G"],
-    link: false,
+    link: true,
+    replay: true,
 };
 
-/// Real vs overlay for one source: `Ok(())` when equal, else what differs.
+/// How cufront's side of a comparison was built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// nvcc through the overlay.
+    Overlay,
+    /// A replay of the real build.
+    Replayed,
+    /// The real nvcc and nvcc through the overlay both reject the program.
+    BothReject,
+}
+
+/// Real vs cufront for one source: how cufront's side was built when
+/// equal, else what differs.
 fn compare(
     source: &Path,
     std: &str,
     flags: &[String],
     mode: Mode,
+    cache: bool,
     work: &Path,
-) -> Result<(), String> {
+) -> Result<Side, String> {
     let flags: Vec<String> = flags
         .iter()
         .cloned()
         .chain(mode.flags.iter().map(|f| f.to_string()))
         .collect();
-    let real = compile(
-        &toolkit().nvcc(),
-        source,
-        std,
-        &flags,
-        &work.join("real"),
-        mode.link,
-    )
-    .map_err(|e| format!("the real nvcc failed: {e}"))?;
-    let ours = compile(
-        &overlay().join("bin/nvcc"),
-        source,
-        std,
-        &flags,
-        &work.join("ours"),
-        mode.link,
-    )
-    .map_err(|e| {
-        format!(
-            "nvcc through the overlay failed: {}",
-            e.lines().take(5).collect::<Vec<_>>().join("\n")
-        )
-    })?;
+    let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
+    let ours_dir = work.join("ours");
+    let overlay_nvcc = overlay().join("bin/nvcc");
+    let (real, real_dir) = match real_build(source, std, &flags, mode, cache, work)? {
+        Real::Built(build, dir) => (build, dir),
+        Real::Rejected(real_err) => {
+            let first = real_err.lines().find(|l| l.contains("error")).unwrap_or("");
+            return match nvcc_compile(&overlay_nvcc, source, std, &flags, &ours_dir) {
+                Err(_) => Ok(Side::BothReject),
+                Ok(()) => Err(format!(
+                    "the real nvcc rejects it ({first}), nvcc through the overlay accepts it"
+                )),
+            };
+        }
+    };
+    let side = if mode.replay && !is_fallback_id(&real.id) {
+        if !replay(source, std, &flags, &real_dir, &ours_dir)? {
+            let ours = std::fs::read_to_string(ours_dir.join(format!("{stem}.module_id")))
+                .map_err(|e| e.to_string())?;
+            return Err(format!("module id {ours:?} != real {:?}", real.id));
+        }
+        Side::Replayed
+    } else {
+        nvcc_compile(&overlay_nvcc, source, std, &flags, &ours_dir).map_err(|e| {
+            format!(
+                "nvcc through the overlay failed: {}",
+                e.lines().take(5).collect::<Vec<_>>().join("\n")
+            )
+        })?;
+        Side::Overlay
+    };
+    let ours = inspect(&overlay_nvcc, &stem, &flags, &ours_dir, mode.link)
+        .map_err(|e| format!("cufront's build failed: {e}"))?;
     // The fallback id cannot repeat; both sides must have used it, and the
     // symbols that embed it are compared with it masked.
     let masked = |b: &Build| -> Build {
@@ -318,7 +651,7 @@ fn compare(
             real.run, ours.run
         ));
     }
-    Ok(())
+    Ok(side)
 }
 
 /// Small programs, one per host-output rule.
@@ -409,12 +742,14 @@ const FOCUSED: &[(&str, &str)] = &[
     ),
 ];
 
-/// Runs `programs` (name, source, standard, flags) in `mode`; the failures.
+/// Runs `programs` (name, source, standard, flags) in `mode`, their real
+/// builds cached when `cache`; the results.
 fn run_all(
     programs: &[(String, PathBuf, String, Vec<String>)],
     mode: Mode,
+    cache: bool,
     tag: &str,
-) -> Vec<(String, Result<(), String>)> {
+) -> Vec<(String, Result<Side, String>)> {
     let work = std::env::temp_dir().join(format!("cufront-host-{tag}-{}", std::process::id()));
     let results = par_map(programs, |(name, path, std, flags)| {
         compare(
@@ -422,6 +757,7 @@ fn run_all(
             std,
             flags,
             mode,
+            cache,
             &work.join(name.trim_end_matches(".cu")),
         )
     });
@@ -433,6 +769,7 @@ fn run_all(
         .collect()
 }
 
+/// The focused programs, through the overlay (no replay) in `mode`.
 fn focused(mode: Mode, tag: &str) {
     let dir = std::env::temp_dir().join(format!("cufront-host-src-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -444,7 +781,11 @@ fn focused(mode: Mode, tag: &str) {
             (name.to_string(), src, "c++17".to_string(), Vec::new())
         })
         .collect();
-    let failures: Vec<String> = run_all(&programs, mode, tag)
+    let mode = Mode {
+        replay: false,
+        ..mode
+    };
+    let failures: Vec<String> = run_all(&programs, mode, false, tag)
         .into_iter()
         .filter_map(|(n, r)| r.err().map(|e| format!("{n}: {e}")))
         .collect();
@@ -464,13 +805,19 @@ fn focused_programs_match_the_real_build_with_rdc() {
     focused(RDC, "focused-rdc");
 }
 
-/// Corpus programs in `mode`: those in `PASSING` must pass; `KNOWN` ones
-/// that start passing and programs in neither list are notes on stderr.
-fn corpus_in(mode: Mode, tag: &str, subset: Option<&[&str]>) {
+/// Every corpus program in `mode`: those in `PASSING` must pass unless
+/// `KNOWN` for `mode`; `KNOWN` ones that start passing and programs in
+/// neither list are notes on stderr. `CUFRONT_HOST_PROGRAMS=a.cu,b.cu`
+/// picks some programs (to look into one).
+fn corpus_in(mode: Mode, tag: &str) {
+    let only = std::env::var("CUFRONT_HOST_PROGRAMS").ok();
     let programs: Vec<(String, PathBuf, String, Vec<String>)> = corpus()
         .into_iter()
-        .filter(|p: &Program| subset.is_none_or(|s| s.contains(&p.name.as_str())))
-        .map(|p| {
+        .filter(|p| {
+            only.as_ref()
+                .is_none_or(|o| o.split(',').any(|n| n == p.name))
+        })
+        .map(|p: Program| {
             (
                 p.name.clone(),
                 p.path.clone(),
@@ -479,71 +826,53 @@ fn corpus_in(mode: Mode, tag: &str, subset: Option<&[&str]>) {
             )
         })
         .collect();
-    if let Some(s) = subset {
-        assert_eq!(
-            programs.len(),
-            s.len(),
-            "a subset program is missing from the corpus"
-        );
-    }
     let mut problems = Vec::new();
-    for (name, r) in run_all(&programs, mode, tag) {
-        let known = KNOWN.iter().find(|(n, _)| *n == name);
+    let mut sides: Vec<Side> = Vec::new();
+    for (name, r) in run_all(&programs, mode, true, tag) {
+        let known = KNOWN.iter().find(|(n, m, _)| *n == name && *m == mode.name);
         let passing = PASSING.contains(&name.as_str());
         match (r, known) {
             // Fixed elsewhere (e.g. by a parser change): a note, not a failure.
-            (Ok(()), Some((_, why))) => {
+            (Ok(_), Some((.., why))) => {
                 eprintln!("{name} ({tag}) now passes: move it from KNOWN ({why}) to PASSING")
             }
-            (Ok(()), None) if !passing => {
+            (Ok(_), None) if !passing => {
                 eprintln!("{name} ({tag}): passes (new program: add it to PASSING)")
             }
-            (Ok(()), None) => {}
-            (Err(_), Some(_)) => {}
+            (Ok(side), None) => {
+                if side == Side::BothReject {
+                    eprintln!("{name} ({tag}): the real nvcc and the overlay both reject it");
+                }
+                sides.push(side);
+            }
+            (Err(e), Some(_)) => eprintln!("{name} ({tag}): known failure: {e}"),
             (Err(e), None) if passing => problems.push(format!("{name} ({tag}): {e}")),
             (Err(e), None) => eprintln!("{name} ({tag}): does not pass (new program): {e}"),
         }
     }
+    let count = |s: Side| sides.iter().filter(|&&x| x == s).count();
+    eprintln!(
+        "{tag}: {} of {} programs pass ({} replayed, {} through the overlay, {} rejected by both)",
+        sides.len(),
+        programs.len(),
+        count(Side::Replayed),
+        count(Side::Overlay),
+        count(Side::BothReject)
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
 #[test]
 fn corpus_matches_the_real_build() {
-    corpus_in(WHOLE, "corpus", None);
-}
-
-/// The whole corpus through cicc three times is too slow for one test run;
-/// the `-rdc` and `-G` builds use a representative subset (CCCL-heavy
-/// programs included).
-const RDC_SUBSET: &[&str] = &[
-    "atomics_warp.cu",
-    "classes_ops.cu",
-    "coop_groups.cu",
-    "cub_block.cu",
-    "cub_device.cu",
-    "cxx20_ranges.cu",
-    "device_vars.cu",
-    "host_stl.cu",
-    "job_scheduler.cu",
-    "streams_graphs.cu",
-    "templates_traits.cu",
-    "variadic.cu",
-];
-
-const DEBUG_SUBSET: &[&str] = &[
-    "classes_ops.cu",
-    "cub_block.cu",
-    "device_vars.cu",
-    "reduction.cu",
-    "templates_traits.cu",
-];
-
-#[test]
-fn corpus_subset_matches_the_real_build_with_rdc() {
-    corpus_in(RDC, "corpus-rdc", Some(RDC_SUBSET));
+    corpus_in(WHOLE, "corpus");
 }
 
 #[test]
-fn corpus_subset_matches_the_real_build_with_debug() {
-    corpus_in(DEBUG, "corpus-g", Some(DEBUG_SUBSET));
+fn corpus_matches_the_real_build_with_rdc() {
+    corpus_in(RDC, "corpus-rdc");
+}
+
+#[test]
+fn corpus_matches_the_real_build_with_debug() {
+    corpus_in(DEBUG, "corpus-g");
 }
