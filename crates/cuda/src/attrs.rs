@@ -101,6 +101,13 @@ fn green_attribute_name(attr: &GreenNodeData) -> Option<&str> {
     Some(text.strip_prefix("__").and_then(|t| t.strip_suffix("__")).unwrap_or(text))
 }
 
+/// Whether a `GNU_ATTRIBUTE` node (green) lists a CUDA-only attribute.
+pub fn lists_cuda_only(gnu: &GreenNodeData) -> bool {
+    green::child_nodes(gnu)
+        .filter(|c| green::node_kind(c) == SyntaxKind::ATTRIBUTE)
+        .any(|a| green_attribute_name(a).is_some_and(is_cuda_only))
+}
+
 /// Adds the CUDA attributes of one `GNU_ATTRIBUTE` node.
 pub fn add_gnu_attribute(attrs: &mut CudaAttrs, gnu: &SyntaxNode) {
     add_green_attribute(attrs, &gnu.green());

@@ -255,8 +255,13 @@ fn is_friend(declarator: &SyntaxNode) -> bool {
 /// The qualifiers and the last component of a declarator-id, template
 /// arguments left out (`A<T>::B::f` → ([A, B], f); `S::operator+` → ([S], operator+)).
 pub fn name_parts(name: &SyntaxNode) -> (Vec<String>, String) {
+    green_name_parts(&name.green())
+}
+
+/// [`name_parts`] of a green node.
+pub fn green_name_parts(name: &GreenNodeData) -> (Vec<String>, String) {
     let mut parts: Vec<String> = Vec::new();
-    collect_parts(&name.green(), &mut parts);
+    collect_parts(name, &mut parts);
     let last = parts.pop().unwrap_or_default();
     (parts, last)
 }

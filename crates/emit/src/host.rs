@@ -32,11 +32,12 @@ use cufront_cuda::decl;
 use cufront_cuda::spaces::{ExecSpace, MemSpace, SpaceIndex, declarators, name_parts};
 use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
-use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
+use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize};
 
 use crate::items::{LazyItems, scope_key};
 
 pub mod bodies;
+mod find;
 mod href;
 mod kparams;
 mod lambda;
@@ -128,19 +129,56 @@ impl Plan<'_> {
     }
 }
 
-/// The range of a node without leading and trailing trivia.
+/// The range of a node without leading and trailing trivia (the whole
+/// range when it has only trivia). Read from the green node: no cursor.
 fn significant_range(n: &SyntaxNode) -> TextRange {
     let range = n.text_range();
-    let first = std::iter::successors(n.first_token(), |t| t.next_token())
-        .take_while(|t| range.contains_range(t.text_range()))
-        .find(|t| !t.kind().is_trivia());
-    let last = std::iter::successors(n.last_token(), |t| t.prev_token())
-        .take_while(|t| range.contains_range(t.text_range()))
-        .find(|t| !t.kind().is_trivia());
-    match (first, last) {
-        (Some(a), Some(b)) => TextRange::new(a.text_range().start(), b.text_range().end()),
+    let green = n.green();
+    match (trivia_before(&green), trivia_after(&green)) {
+        (Ok(lead), Ok(trail)) => TextRange::new(range.start() + lead, range.end() - trail),
         _ => range,
     }
+}
+
+/// The length of the trivia before the first significant token under `n`;
+/// `Err(length of n)` when there is none.
+fn trivia_before(n: &rowan::GreenNodeData) -> Result<TextSize, TextSize> {
+    let mut len = TextSize::from(0);
+    for c in n.children() {
+        match c {
+            rowan::NodeOrToken::Token(t) => {
+                if !K::from(t.kind().0).is_trivia() {
+                    return Ok(len);
+                }
+                len += t.text_len();
+            }
+            rowan::NodeOrToken::Node(c) => match trivia_before(c) {
+                Ok(l) => return Ok(len + l),
+                Err(l) => len += l,
+            },
+        }
+    }
+    Err(len)
+}
+
+/// The length of the trivia after the last significant token under `n`.
+fn trivia_after(n: &rowan::GreenNodeData) -> Result<TextSize, TextSize> {
+    let mut len = TextSize::from(0);
+    for c in n.children().rev() {
+        match c {
+            rowan::NodeOrToken::Token(t) => {
+                if !K::from(t.kind().0).is_trivia() {
+                    return Ok(len);
+                }
+                len += t.text_len();
+            }
+            rowan::NodeOrToken::Node(c) => match trivia_after(c) {
+                Ok(l) => return Ok(len + l),
+                Err(l) => len += l,
+            },
+        }
+    }
+    Err(len)
 }
 
 /// Prints the host file for the unit `text` (parsed as `root`).
@@ -158,10 +196,13 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
     let index = SpaceIndex::build(root);
     // Indexes only what a member alias needs.
     let mut items = LazyItems::new(root);
-    let refs = Refs::build(root, &index);
+    // Filled by the same walk as the plan (neither reads the other).
+    let mut refs = Refs::default();
     let mut host_refs = href::HostRefs::default();
     let mut size_t_done = false;
-    walk::walk(root, &mut |node, ctx| match node.kind() {
+    walk::walk(root, &mut |node, ctx| {
+        refs.add(node, ctx, &index);
+        match node.kind() {
         K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
         K::SIMPLE_DECL => {
             if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
@@ -177,12 +218,20 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
         K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut items, node, ctx),
         _ => {}
+        }
     });
     plan.device_bodies.sort_by_key(|r| r.start());
     let mut lambdas = Vec::new();
-    for n in root.descendants() {
+    // The nodes the rules below act on (the others would match no arm).
+    let mut pick = |kind: K, g: &rowan::GreenNodeData| match kind {
+        K::ID_EXPR => !refs.is_empty() && refs.may_name(g),
+        K::GNU_ATTRIBUTE => attrs::lists_cuda_only(g),
+        K::KERNEL_LAUNCH | K::LAMBDA_EXPR => true,
+        _ => false,
+    };
+    find::nodes(root, &mut pick, &mut |n| {
         match n.kind() {
-            K::ID_EXPR if !refs.is_empty() => {
+            K::ID_EXPR => {
                 if let Some(e) = refs.resolve(&n) {
                     if e.kind == Kind::Managed {
                         managed_use(&mut plan, &n);
@@ -197,7 +246,7 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
             K::LAMBDA_EXPR => lambdas.push(n),
             _ => {}
         }
-    }
+    });
     lambda::rewrite(&mut plan, root, &lambdas);
     // `__noinline__` is a macro that cudafe++ predefines (spec 20 §2).
     if text.contains("__noinline__") {

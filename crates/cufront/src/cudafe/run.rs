@@ -143,7 +143,13 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
             }
         }
     }
-    finish(engine, &out, cfg, &start, Some((front_end, back_end)))
+    let status = finish(engine, &out, cfg, &start, Some((front_end, back_end)));
+    // The process ends with this compilation: freeing the trees node by
+    // node, the database and the text would only cost time.
+    std::mem::forget(parse);
+    std::mem::forget(db);
+    std::mem::forget(text);
+    status
 }
 
 /// The declarations-only parse with the bodies that are needed parsed in

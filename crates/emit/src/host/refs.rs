@@ -84,7 +84,14 @@ fn using_of(n: &SyntaxNode) -> Option<Using> {
 impl Refs {
     pub fn build(root: &SyntaxNode, index: &SpaceIndex) -> Refs {
         let mut refs = Refs::default();
-        walk::walk(root, &mut |node, ctx| {
+        walk::walk(root, &mut |node, ctx| refs.add(node, ctx, index));
+        refs
+    }
+
+    /// Adds what the declaration `node` of the walk (in `ctx`) declares.
+    pub fn add(&mut self, node: &SyntaxNode, ctx: &walk::Ctx, index: &SpaceIndex) {
+        let refs = self;
+        {
             if ctx.member || ctx.in_class() {
                 return;
             }
@@ -171,8 +178,7 @@ impl Refs {
                 slot.push(refs.entities.len());
                 refs.entities.push(e);
             }
-        });
-        refs
+        }
     }
 
     /// Whether host code naming `e` gives an internal-linkage
@@ -220,6 +226,18 @@ impl Refs {
 
     pub fn is_empty(&self) -> bool {
         self.entities.is_empty()
+    }
+
+    /// Whether an `ID_EXPR` (green) can name one of ours: its last name
+    /// component is an entity's name ([`Refs::resolve`] is `None` otherwise).
+    pub fn may_name(&self, id_expr: &rowan::GreenNodeData) -> bool {
+        let Some(name) = id_expr.children().filter_map(|c| c.into_node()).find(|c| {
+            matches!(K::from(c.kind().0), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID)
+        }) else {
+            return false;
+        };
+        let (_, last) = cufront_cuda::spaces::green_name_parts(name);
+        self.by_name.contains_key(&last)
     }
 
     /// The entity an `ID_EXPR` names, if it is one of ours.
