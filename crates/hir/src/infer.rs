@@ -223,6 +223,8 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
         scopes: vec![Vec::new()],
         seen: Default::default(),
         depth: 0,
+        implicit_depth: 0,
+        vtables: Default::default(),
     };
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
@@ -266,6 +268,8 @@ struct Infer<'a> {
     scopes: Vec<Vec<(String, LocalId)>>,
     seen: rustc_hash::FxHashSet<Entity>,
     depth: u32,
+    implicit_depth: u32,
+    vtables: rustc_hash::FxHashSet<ClassRefT>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -695,9 +699,31 @@ impl<'a> Infer<'a> {
         if args.len() == 1 && !args[0].braced && self.same_class(args[0].ty, c) && args[0].cat == Category::PRValue {
             return None;
         }
+        self.vtable_uses(class);
         let ctors = instances::member_fns(self.db, class, scopes::CTOR_KEY);
         if ctors.is_empty() {
-            // An aggregate or a class with only implicit constructors.
+            // Only implicit constructors: what they call is what the members' and bases' do.
+            if args.is_empty() || (args.len() == 1 && self.same_class(args[0].ty, c)) {
+                self.implicit_members(class, |cx, t| {
+                    let a: Vec<Arg> = args.iter().map(|x| Arg { ty: t, cat: x.cat, null: false, braced: false }).collect();
+                    cx.construct(site, t, &a, false);
+                });
+            }
+            // An aggregate or a class with only implicit constructors: the
+            // implicit one, which g++ defines when it is not trivial
+            // (`instances::implicit_special`; hir-inst).
+            let kind = match args {
+                [] if !braced => Some(instances::SpecialKind::DefaultCtor),
+                [a] if !a.braced && self.same_class(a.ty, c) => {
+                    Some(if a.cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor })
+                }
+                _ => None,
+            };
+            if let Some(e) = kind.and_then(|k| instances::implicit_special(self.db, class, k)) {
+                self.require(e);
+                self.res.calls.push((site, Callee::Entity(e)));
+                return Some(Callee::Entity(e));
+            }
             return None;
         }
         if braced && args.iter().all(|a| !a.braced) {
@@ -738,6 +764,70 @@ impl<'a> Infer<'a> {
             let e = self.entity_of((d, outer), Vec::new());
             self.require(e);
             self.res.calls.push((site, Callee::Entity(e)));
+        } else {
+            if let Some(e) = instances::implicit_special(self.db, class, instances::SpecialKind::Dtor) {
+                // The implicit destructor, when not trivial (hir-inst).
+                self.require(e);
+                self.res.calls.push((site, Callee::Entity(e)));
+            }
+            // It destroys the members and bases.
+            self.implicit_members(class, |cx, t| cx.destroy(site, t));
+        }
+    }
+
+    /// Runs `f` on the type of each base and non-static member of `class`
+    /// (what an implicit special member does), nesting bounded.
+    fn implicit_members(&mut self, class: ClassRefT, mut f: impl FnMut(&mut Self, TyId)) {
+        if self.implicit_depth > 6 {
+            return;
+        }
+        self.implicit_depth += 1;
+        for (_, t) in self.fields_and_bases(class) {
+            f(self, t);
+        }
+        self.implicit_depth -= 1;
+    }
+
+    /// Constructing an object of a polymorphic class emits its vtable, which
+    /// names every virtual function: the class's member functions are used.
+    fn vtable_uses(&mut self, class: ClassRefT) {
+        if !self.vtables.insert(class) {
+            return;
+        }
+        let (c, outer) = match class {
+            ClassRefT::Class(c) => (c, None),
+            ClassRefT::Inst(i) => (i.class(self.db), Some(i)),
+        };
+        let c = self.map.class_definition(c);
+        let tree = item_tree_of(self.db, c.item(self.db));
+        let Some(data) = tree.classes.get(c.idx(self.db) as usize) else { return };
+        if !data.has_virtual_fn {
+            return;
+        }
+        let Some(&s) = self.map.class_scope.get(&c) else { return };
+        let mut keys: Vec<&String> = self.map.scope(s).names.keys().collect();
+        keys.sort();
+        let mut found = Vec::new();
+        for k in keys {
+            if k == scopes::CTOR_KEY {
+                continue;
+            }
+            for d in &self.map.scope(s).names[k] {
+                if let Def::Fn(f) = d {
+                    let Some(fd) = tree.fns.get(f.idx(self.db) as usize).filter(|_| f.item(self.db) == c.item(self.db)) else { continue };
+                    if fd.linkage.is_static {
+                        continue;
+                    }
+                    found.push(*f);
+                }
+            }
+        }
+        for f in found {
+            let e = self.entity_of((FnDecl::Fn(f), outer), Vec::new());
+            self.require(e);
+        }
+        if let Some(e) = instances::implicit_special(self.db, class, instances::SpecialKind::Dtor) {
+            self.require(e);
         }
     }
 

@@ -25,6 +25,11 @@ use crate::item_tree::{FnData, FnName, TemplateParam, TemplateParamKind, TypeRef
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
+mod special;
+
+pub use special::{class_of_object, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
+
+use crate::infer::{infer, InferOwner};
 use crate::{item_tree_of, Entity, FnId, FnTemplateId, ItemId, VarId, VarTemplateId};
 
 /// A function declaration: a function, or a function template.
@@ -445,29 +450,115 @@ pub fn is_class_scope(map: &DefMap, s: ScopeIdx) -> bool {
 /// runaway instantiation; spec 50 §4.3's depth limit bounds each chain).
 pub const MAX_ENTITIES: usize = 200_000;
 
-/// The roots of the closure: what g++ emits for the unit without being
-/// asked — functions defined in the unit that are neither inline nor
-/// templated, and variables at namespace scope (and static data members)
-/// that are defined — plus everything declared (they have linkage names
-/// whether or not emitted: `nm` lists undefined references too).
+/// The roots of the closure: every function and variable the unit
+/// declares outside templates (they have linkage names whether or not
+/// emitted: `nm` lists undefined references too), in source order.
 pub fn roots(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Entity> {
     def_map(db, tu).entities.clone()
 }
 
-/// Every entity the unit names: its own functions and variables, and the
-/// instances their bodies require, transitively (first-use order, no
-/// duplicates). Bodies are read through `infer` once it exists; until
-/// then the closure is the roots plus what declarations require.
+/// The body g++ would emit for an entity, as what `infer` runs on: a
+/// function defined in the unit (through its definition when `e` is a
+/// declaration) or an instance. `None`: no body to walk.
+fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
+    match e {
+        Entity::Fn(f) => match fn_definition(db, FnDecl::Fn(f))? {
+            FnDecl::Fn(d) => Some(InferOwner::Fn(d)),
+            FnDecl::Template(_) => None,
+        },
+        Entity::FnInst(i) => {
+            fn_definition(db, i.decl(db))?;
+            Some(InferOwner::Inst(i))
+        }
+        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) => None,
+    }
+}
+
+/// The class whose constructor `e` is.
+fn ctor_class(db: &dyn SourceDatabase, e: Entity) -> Option<ClassRefT> {
+    let (decl, outer) = match e {
+        Entity::Fn(f) => (FnDecl::Fn(f), None),
+        Entity::FnInst(i) => (i.decl(db), i.outer(db)),
+        _ => return None,
+    };
+    if !matches!(decl.data(db)?.name, FnName::Ctor) {
+        return None;
+    }
+    if let Some(o) = outer {
+        return Some(ClassRefT::Inst(o));
+    }
+    let map = def_map(db, decl.tu(db));
+    match map.scope(fn_scope(db, decl)?).kind {
+        ScopeKind::Class(k) => Some(ClassRefT::Class(map.class_definition(k))),
+        _ => None,
+    }
+}
+
+/// Every entity the unit names: its own functions and variables (the
+/// roots), then the instances and inline functions the bodies g++ emits
+/// require, transitively (first-use order, no duplicates). A body is
+/// walked once (`infer` on its definition); chains deeper than the
+/// instantiation depth limit (spec 50 §4.3) and lists longer than
+/// `MAX_ENTITIES` are cut.
 #[salsa::tracked(returns(clone))]
 pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Entity>> {
     let mut seen: FxHashSet<Entity> = FxHashSet::default();
+    let mut walked: FxHashSet<InferOwner> = FxHashSet::default();
     let mut out = Vec::new();
+    let mut queue: std::collections::VecDeque<(Entity, u32)> = std::collections::VecDeque::new();
     for e in roots(db, tu) {
         if seen.insert(e) {
             out.push(e);
         }
+        // What g++ emits unasked: functions defined in the unit that are
+        // neither inline nor templated (inline ones only when used).
+        if let Entity::Fn(f) = e {
+            let tree = item_tree_of(db, f.item(db));
+            if let Some(d) = tree.fns.get(f.idx(db) as usize) {
+                let inline = d.linkage.is_inline || d.linkage.is_constexpr || (d.in_class && d.qualifier.is_none());
+                if d.linkage.is_definition && !inline {
+                    queue.push_back((e, 0));
+                }
+            }
+        }
+    }
+    while let Some((e, depth)) = queue.pop_front() {
         if out.len() >= MAX_ENTITIES {
             break;
+        }
+        if let Entity::Special(sp) = e {
+            let mut required = special_required(db, sp);
+            if sp.kind(db) != SpecialKind::Dtor {
+                required.extend(vtable_entities(db, sp.class(db)));
+            }
+            for x in required {
+                if seen.insert(x) {
+                    out.push(x);
+                }
+                if depth + 1 < templates::MAX_DEPTH {
+                    queue.push_back((x, depth + 1));
+                }
+            }
+            continue;
+        }
+        let Some(owner) = body_owner(db, e) else { continue };
+        if !walked.insert(owner) {
+            continue;
+        }
+        let r = infer(db, owner);
+        // A constructor emits its class's vtable, which refers to the
+        // class's virtual functions.
+        let mut required = r.required.clone();
+        if let Some(c) = ctor_class(db, e) {
+            required.extend(vtable_entities(db, c));
+        }
+        for &x in &required {
+            if seen.insert(x) {
+                out.push(x);
+            }
+            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_)) {
+                queue.push_back((x, depth + 1));
+            }
         }
     }
     Arc::new(out)

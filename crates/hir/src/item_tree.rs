@@ -261,6 +261,9 @@ pub struct FnData {
     pub outer_tparams: Vec<Vec<TemplateParam>>,
     /// Indices of the parameters that are pack expansions (`Ts... xs`).
     pub pack_params: Vec<u32>,
+    /// Declared `virtual`, `override` or `final` (an overrider declared
+    /// without them is found through the bases: `instances::is_virtual`).
+    pub is_virtual: bool,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -1047,7 +1050,8 @@ impl Lower {
             .filter(|(_, p)| is_pack_param(p))
             .map(|(i, _)| i as u32)
             .collect();
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params }, at))
+        let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {

@@ -122,6 +122,9 @@ pub enum Entity {
     /// A variable template specialization, or a static data member of a
     /// class template specialization.
     VarInst(instances::VarInstanceId),
+    /// An implicitly declared special member function that g++ defines
+    /// when used (`instances::implicit_special`).
+    Special(instances::SpecialMemberId),
 }
 
 /// The top-level items of a unit, in order, with their sources.

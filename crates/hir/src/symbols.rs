@@ -46,6 +46,7 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
         }
         Entity::FnInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: true, linkage: d.linkage }),
         Entity::VarInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: false, linkage: d.linkage }),
+        Entity::Special(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
     }
 }
 
@@ -132,6 +133,7 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
         }
         Entity::FnInst(i) => fn_instance_name(db, i),
         Entity::VarInst(i) => var_instance_name(db, i),
+        Entity::Special(sp) => special_name(db, sp),
     }
 }
 
@@ -147,10 +149,12 @@ pub fn with_module_id(name: &str, mid: &str) -> String {
     name.replace("12_GLOBAL__N_1", &format!("{}{anon}", anon.len()))
 }
 
-/// Every function and variable outside templates, with its linkage name
-/// (in source order; redeclarations repeat the name).
+/// Every function and variable outside templates (in source order;
+/// redeclarations repeat the name), then the instances and inline
+/// functions the unit's bodies require (`instances::required_entities`),
+/// each with its linkage name.
 pub fn entities(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> Vec<(Entity, Result<String, String>)> {
-    def_map(db, tu).entities.iter().map(|&e| (e, mangled_name(db, e))).collect()
+    crate::instances::required_entities(db, tu).iter().map(|&e| (e, mangled_name(db, e))).collect()
 }
 
 fn is_const_object(db: &dyn SourceDatabase, t: TyId) -> bool {
@@ -562,6 +566,16 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
         }
     }
     let cx = ty::LowerCx { db, map: &map, item, scope, env: Some(&env) };
+    // A member of a specialization that depends on the template's own
+    // parameters (`typename remove_reference<T>::type`, an alias template
+    // applied to them) is mangled as a dependent name, which the model
+    // does not keep after lowering: no name rather than a wrong one.
+    let names: Vec<String> = tparams.iter().filter_map(|p| p.name.clone()).collect();
+    let mut written: Vec<&crate::item_tree::TypeRef> = data.ty.params.iter().collect();
+    written.push(&data.ty.ret);
+    if written.iter().any(|t| dependent_member(db, &map, scope, t, &names)) {
+        return Err("a dependent member type in the signature".into());
+    }
     // g++ spells a specialization of a `static` function template without `L`.
     let mut plain = data.clone();
     plain.linkage.is_static = false;
@@ -619,4 +633,101 @@ fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId
     let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
     m::symbol(&m::Encoding::Data(name))
+}
+
+/// The linkage name of an implicit special member: the class's name, the
+/// complete-object constructor or destructor, and its parameter
+/// (`const C&`, `C&&`) for copy and move constructors.
+fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) -> Result<String, String> {
+    use crate::instances::SpecialKind as S;
+    let c = sp.class(db);
+    let k = c.pattern(db);
+    let map = def_map(db, k.tu(db));
+    let mut name = match c {
+        crate::layout::ClassRef::Class(k) => class_name(db, &map, map.class_definition(k))?,
+        crate::layout::ClassRef::Inst(i) => inst_name(db, &map, i.class(db), i.args(db), 0)?,
+    };
+    let class_ty = m::Type::Named(name.clone());
+    let (last, params) = match sp.kind(db) {
+        S::DefaultCtor => (Unqualified::Ctor(m::CtorKind::Complete), Vec::new()),
+        S::CopyCtor => (Unqualified::Ctor(m::CtorKind::Complete), vec![class_ty.konst().lref()]),
+        S::MoveCtor => (Unqualified::Ctor(m::CtorKind::Complete), vec![class_ty.rref()]),
+        S::Dtor => (Unqualified::Dtor(m::DtorKind::Complete), Vec::new()),
+    };
+    name.comps.push(m::build::comp_of(last));
+    let f = m::FnType {
+        ret: m::Type::Builtin(m::Builtin::Void),
+        params,
+        variadic: false,
+        quals: m::Quals::default(),
+        ref_qual: m::RefQual::None,
+        exception: m::ExceptionSpec::None,
+    };
+    m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)))
+}
+
+/// Whether a written type names a member of something that depends on
+/// `names` (`T::x`, `A<T>::x`) or applies an alias template to them.
+fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &crate::item_tree::TypeRef, names: &[String]) -> bool {
+    use crate::item_tree::{TemplateArgRef, TypeRef};
+    let mentions = |t: &TypeRef| -> bool {
+        let mut v = Vec::new();
+        crate::instances::typeref_names(t, &mut v);
+        v.iter().any(|n| names.contains(n))
+    };
+    let arg_mentions = |a: &TemplateArgRef| -> bool {
+        match a {
+            TemplateArgRef::Type(t) => mentions(t),
+            TemplateArgRef::Expansion(x) => matches!(&**x, TemplateArgRef::Type(t) if mentions(t)) || matches!(&**x, TemplateArgRef::Expr(_)),
+            // A value argument that depends on them is an expression: not modelled.
+            TemplateArgRef::Expr(e) => expr_mentions(e, names),
+        }
+    };
+    match t {
+        TypeRef::Path(p) => {
+            let n = p.segments.len();
+            for (i, seg) in p.segments.iter().enumerate() {
+                let dep = (i == 0 && !p.global && names.contains(&seg.name)) || seg.args.iter().flatten().any(arg_mentions);
+                if dep && i + 1 < n {
+                    return true;
+                }
+                if dep && i + 1 == n && seg.args.is_some() {
+                    let mut q = p.clone();
+                    for s in &mut q.segments {
+                        s.args = None;
+                    }
+                    if matches!(scopes::resolve_path(db, map, scope, &q, Ns::Type), Some(Def::AliasTemplate(_)) | None) {
+                        return true;
+                    }
+                }
+                for a in seg.args.iter().flatten() {
+                    if let TemplateArgRef::Type(t) = a {
+                        if dependent_member(db, map, scope, t, names) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        }
+        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) => dependent_member(db, map, scope, x, names),
+        TypeRef::Array(x, b) => dependent_member(db, map, scope, x, names) || b.as_ref().is_some_and(|b| expr_mentions(b, names)),
+        TypeRef::MemPtr(p, x) => dependent_member(db, map, scope, &TypeRef::Path(p.clone()), names) || dependent_member(db, map, scope, x, names),
+        TypeRef::Func(f) => dependent_member(db, map, scope, &f.ret, names) || f.params.iter().any(|p| dependent_member(db, map, scope, p, names)),
+        TypeRef::Opaque(_) => true,
+        _ => false,
+    }
+}
+
+/// Whether a constant expression mentions one of `names`.
+fn expr_mentions(e: &crate::item_tree::ConstExpr, names: &[String]) -> bool {
+    use crate::item_tree::ConstExpr as E;
+    match e {
+        E::Int(..) => false,
+        E::Path(p) => p.segments.iter().any(|s| names.contains(&s.name) || s.args.is_some()),
+        E::Unary(_, x) | E::Cast(_, x) => expr_mentions(x, names),
+        E::Binary(_, a, b) => expr_mentions(a, names) || expr_mentions(b, names),
+        E::Cond(a, b, c) => expr_mentions(a, names) || expr_mentions(b, names) || expr_mentions(c, names),
+        _ => true,
+    }
 }

@@ -601,7 +601,7 @@ fn spec_arity(db: &dyn SourceDatabase, s: ClassId) -> u32 {
 
 /// A specialization's arguments (its own level) with its parameters as
 /// placeholders of depth 1, and the number of its parameters.
-#[salsa::tracked(returns(clone))]
+#[salsa::tracked(returns(clone), cycle_result = spec_pattern_cycle)]
 pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
     let map = def_map(db, s.tu(db));
     let tree = item_tree_of(db, s.item(db));
@@ -621,6 +621,10 @@ pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec
         }
     }
     Arc::new(pattern_args(db, &map, s, &env).map(|a| (params.len() as u32, a)))
+}
+
+fn spec_pattern_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
+    Arc::new(Err("the arguments of a specialization depend on themselves".into()))
 }
 
 /// The specialization's written arguments lowered in `env`, normalised

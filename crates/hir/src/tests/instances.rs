@@ -176,7 +176,7 @@ fn members_of_class_template_specializations() {
             S<int>::{ctor}: _ZN1SIiEC1Ev
             S<int>::{dtor}: _ZN1SIiED1Ev
             S<int>::g<char>: _ZN1SIiE1gIcEEviT_
-            S<int>::{ctor}<char>: _ZN1SIiEC1IcEET_i
+            S<int>::{ctor}<char>: error: a dependent member type in the signature
             S<int>::m: _ZN1SIiE1mE
             S<ns::P>::In::q: _ZN1SIN2ns1PEE2In1qES1_
             S<char*>::pf: _ZN1SIPcE2pfEc
@@ -190,4 +190,65 @@ fn variable_template_specializations() {
         var<int>: _Z3varIiE
         var<ns::P*>: _Z3varIPN2ns1PEE
     "#]]);
+}
+
+#[test]
+fn dependent_member_types_get_no_name() {
+    // g++: _Z3fwdIiEOT_RN2rrIS0_E4typeE — a dependent name the model does
+    // not keep after lowering: an error, never `_Z3fwdIiEOT_RS0_`.
+    check(
+        "template<class T> struct rr { typedef T type; };\n\
+         template<class T> using rr_t = typename rr<T>::type;\n\
+         template<class T> T&& fwd(typename rr<T>::type& t);\n\
+         template<class T> void al(rr_t<T>);\n\
+         template<class T> void ok(rr<T>, rr<int>::type);",
+        &["fwd<int>", "al<int>", "ok<int>"],
+        expect![[r#"
+            fwd<int>: error: a dependent member type in the signature
+            al<int>: error: a dependent member type in the signature
+            ok<int>: _Z2okIiEv2rrIT_Ei
+        "#]],
+    );
+}
+
+#[test]
+fn implicit_special_members() {
+    // g++: _ZN1BC1Ev, _ZN1BD1Ev, _ZN1WIiEC1Ev, _ZN1WIiED1Ev; `P` is trivial.
+    let text = "struct A { A(); ~A(); };\n\
+                struct B { A a; };\n\
+                struct P { int x; };\n\
+                template<class T> struct W { T t; A a; };";
+    let (db, tu) = super::db_with(text);
+    let mut out = String::new();
+    for c in ["B", "P", "W<int>"] {
+        let t = ty::canonical(&db, crate::type_named(&db, tu, c).unwrap());
+        let class = templates::class_of(&db, t).unwrap();
+        for k in [instances::SpecialKind::DefaultCtor, instances::SpecialKind::Dtor, instances::SpecialKind::CopyCtor] {
+            match instances::implicit_special(&db, class, k) {
+                Some(e) => {
+                    let req: Vec<String> = match e {
+                        Entity::Special(s) => instances::special_required(&db, s)
+                            .into_iter()
+                            .map(|x| crate::symbols::mangled_name(&db, x).unwrap_or_else(|e| e))
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    out.push_str(&format!("{c} {k:?}: {} requires {req:?}\n", crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e)))
+                }
+                None => out.push_str(&format!("{c} {k:?}: trivial\n")),
+            }
+        }
+    }
+    expect![[r#"
+        B DefaultCtor: _ZN1BC1Ev requires ["_ZN1AC1Ev"]
+        B Dtor: _ZN1BD1Ev requires ["_ZN1AD1Ev"]
+        B CopyCtor: trivial
+        P DefaultCtor: trivial
+        P Dtor: trivial
+        P CopyCtor: trivial
+        W<int> DefaultCtor: _ZN1WIiEC1Ev requires ["_ZN1AC1Ev"]
+        W<int> Dtor: _ZN1WIiED1Ev requires ["_ZN1AD1Ev"]
+        W<int> CopyCtor: trivial
+    "#]]
+    .assert_eq(&out);
 }

@@ -1,0 +1,324 @@
+//! Implicitly declared special member functions (default constructor,
+//! copy and move constructors, destructor) as entities: what g++ defines
+//! in a unit when one is odr-used and not trivial ([class.ctor],
+//! [class.copy.ctor], [class.dtor]). A class that declares a constructor
+//! (destructor) has no implicit one of that family here: overload
+//! resolution among declared ones is `infer`'s.
+//!
+//! Triviality follows the standard's recursion over bases and non-static
+//! data members (arrays by element), with `ClassData`'s facts for the
+//! class itself (`user_dtor`: a destructor that is not `= default`;
+//! `user_ctor`; `has_virtual_fn`; default member initializers); it is a
+//! query with a cycle fallback, and depth-limited.
+
+use cufront_base_db::SourceDatabase;
+
+use crate::item_tree::{ClassData, TypeRef};
+use crate::scopes::{self, def_map};
+use crate::templates::{self, ClassRefT};
+use crate::ty::{self, canonical, LowerCx, TyId, TyKind};
+use crate::{item_tree_of, Entity};
+
+use super::{fn_instance, FnDecl};
+
+/// Which implicit special member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecialKind {
+    DefaultCtor,
+    CopyCtor,
+    MoveCtor,
+    Dtor,
+}
+
+/// An implicitly declared special member function of a class or of a
+/// class template specialization.
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct SpecialMemberId {
+    #[returns(copy)]
+    pub class: ClassRefT,
+    #[returns(copy)]
+    pub kind: SpecialKind,
+}
+
+fn pattern_data(db: &dyn SourceDatabase, c: ClassRefT) -> Option<(crate::ClassId, ClassData)> {
+    let k = match c {
+        ClassRefT::Class(k) => k,
+        ClassRefT::Inst(i) => i.class(db),
+    };
+    let map = def_map(db, k.tu(db));
+    let k = map.class_definition(k);
+    let tree = item_tree_of(db, k.item(db));
+    tree.classes.get(k.idx(db) as usize).filter(|d| d.is_definition).map(|d| (k, d.clone()))
+}
+
+/// Whether the class declares the special member `kind` (so that there
+/// is no implicit one): a destructor; any constructor for the default
+/// constructor; a constructor taking one lvalue (rvalue) reference for the
+/// copy (move) constructor — a declared copy constructor also suppresses
+/// the implicit move constructor.
+fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
+    let Some((k, _)) = pattern_data(db, c) else { return true };
+    let map = def_map(db, k.tu(db));
+    let Some(&s) = map.class_scope.get(&k) else { return true };
+    let key = if kind == SpecialKind::Dtor { scopes::DTOR_KEY } else { scopes::CTOR_KEY };
+    let fns = scopes::own_fns(db, &map, s, key);
+    let one_ref = |lref: bool| {
+        fns.iter().any(|f| {
+            matches!(f, FnDecl::Fn(_))
+                && f.data(db).is_some_and(|d| {
+                    d.ty.params.len() == 1 && if lref { matches!(d.ty.params[0], TypeRef::LRef(_)) } else { matches!(d.ty.params[0], TypeRef::RRef(_)) }
+                })
+        })
+    };
+    match kind {
+        SpecialKind::Dtor | SpecialKind::DefaultCtor => !fns.is_empty(),
+        SpecialKind::CopyCtor => one_ref(true),
+        SpecialKind::MoveCtor => one_ref(false) || one_ref(true),
+    }
+}
+
+/// The implicit special member `kind` of `class` as the entity a use
+/// requires: `None` when the class declares one of that family (the
+/// declared one is the callee) or the implicit one is trivial (nothing
+/// is emitted).
+pub fn implicit_special(db: &dyn SourceDatabase, class: ClassRefT, kind: SpecialKind) -> Option<Entity> {
+    if declares(db, class, kind) {
+        return None;
+    }
+    let id = SpecialMemberId::new(db, class, kind);
+    special_nontrivial(db, id).then_some(Entity::Special(id))
+}
+
+/// The class types of a class's non-static data members (arrays by
+/// element; anonymous members' members), substituted for an instance.
+fn member_classes(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<(ClassRefT, bool)> {
+    let Some((k, data)) = pattern_data(db, c) else { return Vec::new() };
+    let map = def_map(db, k.tu(db));
+    let Some(&s) = map.class_scope.get(&k) else { return Vec::new() };
+    let env = match c {
+        ClassRefT::Inst(i) => templates::inst_env(db, i).ok(),
+        ClassRefT::Class(_) => None,
+    };
+    let cx = LowerCx { db, map: &map, item: k.item(db), scope: s, env: env.as_ref() };
+    let mut out = Vec::new();
+    for f in &data.fields {
+        if f.anonymous.is_some() {
+            continue;
+        }
+        let t = templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| ty::mk(db, TyKind::Error(e)));
+        if let Some(fc) = class_of_object(db, t) {
+            out.push((fc, f.has_init));
+        } else if f.has_init {
+            // A scalar with a default member initializer: the default constructor is not trivial.
+            out.push((c, true));
+        }
+        let _ = matches!(f.ty, TypeRef::Builtin(_));
+    }
+    out
+}
+
+/// The class of an object type (arrays by element), if any.
+pub fn class_of_object(db: &dyn SourceDatabase, t: TyId) -> Option<ClassRefT> {
+    let mut t = canonical(db, t);
+    for _ in 0..16 {
+        match t.kind(db) {
+            TyKind::Qualified(x, _) => t = canonical(db, *x),
+            TyKind::Array(e, _) => t = canonical(db, *e),
+            _ => break,
+        }
+    }
+    match t.kind(db) {
+        TyKind::Class(c) => {
+            let map = def_map(db, c.tu(db));
+            Some(ClassRefT::Class(map.class_definition(*c)))
+        }
+        TyKind::App(_) | TyKind::Inst(_) => templates::class_of(db, t).ok(),
+        _ => None,
+    }
+}
+
+/// Whether a class's special member of `kind` (declared or implicit) is
+/// non-trivial, for the triviality of a class containing it.
+fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
+    let Some((_, data)) = pattern_data(db, c) else { return false };
+    if declares(db, c, kind) {
+        return match kind {
+            SpecialKind::Dtor => data.user_dtor,
+            SpecialKind::DefaultCtor => data.user_ctor,
+            // Declared copy/move constructors: taken as user-provided.
+            SpecialKind::CopyCtor | SpecialKind::MoveCtor => true,
+        };
+    }
+    special_nontrivial(db, SpecialMemberId::new(db, c, kind))
+}
+
+/// Whether an implicit special member is non-trivial (what g++ defines).
+#[salsa::tracked(returns(copy), cycle_result = nontrivial_cycle)]
+pub fn special_nontrivial(db: &dyn SourceDatabase, id: SpecialMemberId) -> bool {
+    let c = id.class(db);
+    let kind = id.kind(db);
+    let Some((_, data)) = pattern_data(db, c) else { return false };
+    if kind != SpecialKind::Dtor && data.has_virtual_fn {
+        return true;
+    }
+    if kind == SpecialKind::Dtor {
+        // Overriding a virtual destructor.
+        let mut keys = Vec::new();
+        virtual_keys(db, c, 0, &mut keys);
+        if keys.iter().any(|k| k == scopes::DTOR_KEY) {
+            return true;
+        }
+    }
+    for b in templates::class_bases_of(db, c).iter() {
+        if b.is_virtual && kind != SpecialKind::Dtor {
+            return true;
+        }
+        if let Some(bc) = b.class {
+            if sub_nontrivial(db, bc, kind) {
+                return true;
+            }
+        }
+    }
+    for (m, has_init) in member_classes(db, c) {
+        if has_init && kind == SpecialKind::DefaultCtor {
+            return true;
+        }
+        if m != c && sub_nontrivial(db, m, kind) {
+            return true;
+        }
+    }
+    false
+}
+
+fn nontrivial_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _s: SpecialMemberId) -> bool {
+    false
+}
+
+/// The entity that performs `kind` for a subobject of class `c`: its
+/// declared special member (the one that fits `kind` by its parameter
+/// count and reference kind), else its implicit one when non-trivial.
+fn sub_entity(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> Option<Entity> {
+    if !declares(db, c, kind) {
+        return implicit_special(db, c, kind);
+    }
+    let key = if kind == SpecialKind::Dtor { scopes::DTOR_KEY } else { scopes::CTOR_KEY };
+    let cands = super::member_fns(db, c, key);
+    let fits = |f: &FnDecl| -> bool {
+        let Some(d) = f.data(db) else { return false };
+        if matches!(f, FnDecl::Template(_)) {
+            return false;
+        }
+        match kind {
+            SpecialKind::Dtor => true,
+            SpecialKind::DefaultCtor => d.ty.params.is_empty(),
+            SpecialKind::CopyCtor => d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::LRef(_)),
+            SpecialKind::MoveCtor => d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::RRef(_)),
+        }
+    };
+    let pick = cands.iter().find(|(f, _)| fits(f)).copied();
+    // A declared copy constructor serves a move.
+    let pick = pick.or_else(|| {
+        (kind == SpecialKind::MoveCtor).then(|| cands.iter().find(|(f, _)| f.data(db).is_some_and(|d| d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::LRef(_)))).copied()).flatten()
+    });
+    let (f, outer) = pick?;
+    Some(match (f, outer) {
+        (FnDecl::Fn(f), None) => Entity::Fn(f),
+        (d, outer) => Entity::FnInst(fn_instance(db, d, outer, Vec::new())),
+    })
+}
+
+/// What an implicit special member's definition uses: the same special
+/// member of each base and non-static data member of class type.
+pub fn special_required(db: &dyn SourceDatabase, id: SpecialMemberId) -> Vec<Entity> {
+    let c = id.class(db);
+    let kind = id.kind(db);
+    let mut out = Vec::new();
+    for b in templates::class_bases_of(db, c).iter() {
+        if let Some(bc) = b.class {
+            out.extend(sub_entity(db, bc, kind));
+        }
+    }
+    for (m, _) in member_classes(db, c) {
+        if m != c {
+            out.extend(sub_entity(db, m, kind));
+        }
+    }
+    out
+}
+
+/// Whether a class (or a base) declares a virtual function.
+pub fn is_polymorphic(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    polymorphic_depth(db, c, 0)
+}
+
+fn polymorphic_depth(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let Some((_, data)) = pattern_data(db, c) else { return false };
+    data.has_virtual_fn || templates::class_bases_of(db, c).iter().any(|b| b.class.is_some_and(|bc| polymorphic_depth(db, bc, depth + 1)))
+}
+
+/// The name keys of the virtual functions a class and its bases declare.
+fn virtual_keys(db: &dyn SourceDatabase, c: ClassRefT, depth: u32, out: &mut Vec<String>) {
+    if depth > 32 {
+        return;
+    }
+    let Some((k, _)) = pattern_data(db, c) else { return };
+    let map = def_map(db, k.tu(db));
+    if let Some(&s) = map.class_scope.get(&k) {
+        for (key, defs) in &map.scope(s).names {
+            let virt = defs.iter().any(|d| match d {
+                scopes::Def::Fn(f) => FnDecl::Fn(*f).data(db).is_some_and(|x| x.is_virtual),
+                _ => false,
+            });
+            if (virt || out.contains(key)) && !out.contains(key) {
+                out.push(key.clone());
+            }
+        }
+    }
+    for b in templates::class_bases_of(db, c).iter() {
+        if let Some(bc) = b.class {
+            virtual_keys(db, bc, depth + 1, out);
+        }
+    }
+}
+
+/// The functions a class's vtable refers to that the class itself
+/// declares: its virtual functions and overriders (by name, in the order
+/// of its scope), and its implicit destructor when a base's is virtual.
+/// What emitting the vtable (done where a constructor is emitted) requires.
+pub fn vtable_entities(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<Entity> {
+    if !is_polymorphic(db, c) {
+        return Vec::new();
+    }
+    let Some((k, _)) = pattern_data(db, c) else { return Vec::new() };
+    let map = def_map(db, k.tu(db));
+    let Some(&s) = map.class_scope.get(&k) else { return Vec::new() };
+    let mut keys = Vec::new();
+    virtual_keys(db, c, 0, &mut keys);
+    let outer = match c {
+        ClassRefT::Inst(i) => Some(i),
+        ClassRefT::Class(_) => None,
+    };
+    let mut out = Vec::new();
+    let mut fns: Vec<FnDecl> = Vec::new();
+    for key in &keys {
+        fns.extend(scopes::own_fns(db, &map, s, key).into_iter().filter(|f| matches!(f, FnDecl::Fn(_))));
+    }
+    // Source order within the class, for determinism.
+    fns.sort_by_key(|f| match f {
+        FnDecl::Fn(x) => (x.item(db).ordinal(db), x.idx(db)),
+        FnDecl::Template(x) => (x.item(db).ordinal(db), x.idx(db)),
+    });
+    for f in fns {
+        out.push(match (f, outer) {
+            (FnDecl::Fn(x), None) => Entity::Fn(x),
+            (d, o) => Entity::FnInst(fn_instance(db, d, o, Vec::new())),
+        });
+    }
+    if !declares(db, c, SpecialKind::Dtor) && keys.iter().any(|k| k == scopes::DTOR_KEY) {
+        out.push(Entity::Special(SpecialMemberId::new(db, c, SpecialKind::Dtor)));
+    }
+    out
+}
