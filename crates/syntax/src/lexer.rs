@@ -39,6 +39,12 @@ pub struct Lexed {
     /// `starts[i]` is the offset of token `i`; one extra entry holds the text length.
     starts: Vec<u32>,
     pub errors: Vec<LexError>,
+    /// The significant (non-trivia) tokens, for the parser: their indices,
+    /// their kinds, and whether each immediately follows the one before (no
+    /// trivia between). Made while lexing, where the tokens are at hand.
+    sig: Vec<u32>,
+    sig_kinds: Vec<SyntaxKind>,
+    sig_follows: Vec<bool>,
 }
 
 impl Lexed {
@@ -63,29 +69,74 @@ impl Lexed {
     pub fn text<'a>(&self, src: &'a str, i: usize) -> &'a str {
         &src[self.range(i)]
     }
+    /// The significant tokens: indices, kinds, and "follows the previous one".
+    pub(crate) fn significant(&self) -> (&[u32], &[SyntaxKind], &[bool]) {
+        (&self.sig, &self.sig_kinds, &self.sig_follows)
+    }
 }
 
 /// Lexes `text`. Offsets are `u32`: inputs above 4 GiB are not supported.
+///
+/// A large text is lexed in two halves on two threads, split at the start
+/// of a line; the result is the same as lexing it in one piece.
 pub fn lex(text: &str, opts: LexOptions) -> Lexed {
-    let mut lx = Lexer { src: text.as_bytes(), text, pos: 0, opts, out: Lexed::default(), line_start: true, saw_newline: false };
-    lx.out.kinds.reserve(text.len() / 4);
-    lx.out.starts.reserve(text.len() / 4 + 1);
-    while lx.pos < lx.src.len() {
-        let start = lx.pos;
-        let kind = lx.next_token();
-        debug_assert!(lx.pos > start, "lexer made no progress");
-        lx.out.kinds.push(kind);
-        lx.out.starts.push(start as u32);
-        if kind == WHITESPACE {
-            if lx.saw_newline {
-                lx.line_start = true;
-            }
-        } else if kind != COMMENT {
-            lx.line_start = false;
+    match split_point(text) {
+        Some(split) if text.len() >= PARALLEL_LEX_MIN_BYTES => lex_split(text, opts, split),
+        _ => {
+            let mut lx = Lexer::new(text, opts, 0, text.len());
+            lx.run(text.len());
+            lx.finish()
         }
     }
-    lx.out.starts.push(text.len() as u32);
-    lx.out
+}
+
+/// Texts at least this long are lexed on two threads.
+const PARALLEL_LEX_MIN_BYTES: usize = 1 << 20;
+
+/// Where to split `text` for lexing its halves apart: the start of a line
+/// near the middle that begins with neither whitespace nor a backslash.
+/// Lexing is context free but for "at the start of a line" (directives),
+/// so if lexing the first half ends exactly there (the newline ends a
+/// whitespace token), the second half's tokens are the same lexed apart.
+fn split_point(text: &str) -> Option<usize> {
+    let src = text.as_bytes();
+    let mid = src.len() / 2;
+    let window = &src[mid..src.len().min(mid + (1 << 20))];
+    memchr::memchr_iter(b'\n', window)
+        .map(|i| mid + i + 1)
+        .find(|&at| src.get(at).is_some_and(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b'\\')))
+}
+
+/// `lex` with the text split at `split` (see `split_point`), the second
+/// half lexed on another thread; if the first half's last token runs past
+/// `split` (a comment, a raw string), the first half's lexer goes on alone.
+fn lex_split(text: &str, opts: LexOptions, split: usize) -> Lexed {
+    let (mut first, second) = std::thread::scope(|s| {
+        let second = s.spawn(|| {
+            let mut lx = Lexer::new(text, opts, split, text.len() - split);
+            lx.run(text.len());
+            lx
+        });
+        let mut first = Lexer::new(text, opts, 0, text.len());
+        first.run(split);
+        (first, second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    if first.pos != split || !first.line_start {
+        first.run(text.len());
+        return first.finish();
+    }
+    let offset = first.out.kinds.len();
+    let Lexed { kinds, starts, errors, sig, sig_kinds, sig_follows } = second.out;
+    let out = &mut first.out;
+    out.kinds.extend_from_slice(&kinds);
+    out.starts.extend_from_slice(&starts);
+    out.errors.extend(errors.into_iter().map(|e| LexError { token: e.token + offset, ..e }));
+    // The second half starts after a newline: its first significant token follows trivia.
+    out.sig.extend(sig.iter().map(|&i| i + offset as u32));
+    out.sig_kinds.extend_from_slice(&sig_kinds);
+    out.sig_follows.extend_from_slice(&sig_follows);
+    first.pos = second.pos;
+    first.finish()
 }
 
 /// Keyword kind for `text` under `opts`, or `None` for an identifier.
@@ -166,6 +217,8 @@ struct Lexer<'a> {
     line_start: bool,
     /// The last whitespace token has a newline.
     saw_newline: bool,
+    /// The last token is significant.
+    prev_sig: bool,
 }
 
 /// `IDENT_ASCII[b]`: the ASCII byte `b` continues an identifier.
@@ -186,7 +239,51 @@ const fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
+    /// A lexer at `pos` (at the start of a line), sized for about `len` bytes of text.
+    fn new(text: &'a str, opts: LexOptions, pos: usize, len: usize) -> Lexer<'a> {
+        let mut out = Lexed::default();
+        out.kinds.reserve(len / 4);
+        out.starts.reserve(len / 4 + 1);
+        out.sig.reserve(len / 6);
+        out.sig_kinds.reserve(len / 6);
+        out.sig_follows.reserve(len / 6);
+        Lexer { src: text.as_bytes(), text, pos, opts, out, line_start: true, saw_newline: false, prev_sig: false }
+    }
+
+    /// Lexes tokens while the next one starts before `stop`.
+    fn run(&mut self, stop: usize) {
+        while self.pos < stop {
+            let start = self.pos;
+            let kind = self.next_token();
+            debug_assert!(self.pos > start, "lexer made no progress");
+            let index = self.out.kinds.len() as u32;
+            self.out.kinds.push(kind);
+            self.out.starts.push(start as u32);
+            if kind.is_trivia() {
+                self.prev_sig = false;
+            } else {
+                self.out.sig.push(index);
+                self.out.sig_kinds.push(kind);
+                self.out.sig_follows.push(self.prev_sig);
+                self.prev_sig = true;
+            }
+            if kind == WHITESPACE {
+                if self.saw_newline {
+                    self.line_start = true;
+                }
+            } else if kind != COMMENT {
+                self.line_start = false;
+            }
+        }
+    }
+
+    fn finish(mut self) -> Lexed {
+        debug_assert_eq!(self.pos, self.src.len());
+        self.out.starts.push(self.src.len() as u32);
+        self.out
+    }
+
     fn peek(&self, n: usize) -> u8 {
         self.src.get(self.pos + n).copied().unwrap_or(0)
     }
@@ -508,6 +605,28 @@ impl Lexer<'_> {
 mod tests {
     use super::*;
     use expect_test::{Expect, expect};
+
+    /// Lexing split anywhere gives the tokens and errors of lexing in one piece.
+    #[test]
+    fn split_lexing_equals_whole_lexing() {
+        let src = "# 1 \"a.cu\"\nint x = 1; /* a\n# 2 */ auto s = R\"d(\n#x\n)d\";\n  #pragma once\n// c \\\n int y;\n\
+                   \"unterminated\n'c' u8\"s\" 1.5e+3 \\\n#define z\n\t\n#line 4\nchar c = '\\n'; @ x\n/* open";
+        let opts = LexOptions { cxx20: true, digit_separators: true };
+        let whole = lex(src, opts);
+        assert!(!whole.errors.is_empty());
+        for split in 1..src.len() {
+            if !src.is_char_boundary(split) {
+                continue;
+            }
+            let parts = lex_split(src, opts, split);
+            assert_eq!(parts.kinds, whole.kinds, "split at {split}");
+            assert_eq!(parts.starts, whole.starts, "split at {split}");
+            assert_eq!(parts.errors, whole.errors, "split at {split}");
+            assert_eq!(parts.significant(), whole.significant(), "split at {split}");
+        }
+        let at = split_point(src).expect("a line start past the middle");
+        assert!(src[..at].ends_with('\n'));
+    }
 
     fn check(src: &str, expect: Expect) {
         let lexed = lex(src, LexOptions { cxx20: true, digit_separators: true });

@@ -12,6 +12,10 @@
 //! current-scope pointer) is journaled so that the parser can rewind a
 //! tentative parse exactly (`journal_len` / `rewind`).
 //!
+//! Names are interned (`Sym`): a lookup hashes its string once, then probes
+//! each scope it walks with a number; a name never declared anywhere is not
+//! interned, and its lookup stops at the first probe.
+//!
 //! The rules and the residual heuristics are described in `docs/name-oracle.md`.
 
 use rustc_hash::FxHashMap;
@@ -81,12 +85,16 @@ impl Entry {
     }
 }
 
+/// An interned name (`Names::symbols`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Sym(u32);
+
 #[derive(Debug, Clone)]
 struct Scope {
     kind: ScopeKind,
     parent: Option<ScopeId>,
     name: Box<str>,
-    names: FxHashMap<Box<str>, Entry>,
+    names: FxHashMap<Sym, Entry>,
     /// Namespaces named by using-directives here (and inline namespaces, which
     /// behave as if nominated by one).
     using: Vec<ScopeId>,
@@ -99,7 +107,7 @@ struct Scope {
 
 #[derive(Debug, Clone)]
 enum Op {
-    Declare { scope: ScopeId, name: Box<str>, old: Option<Entry> },
+    Declare { scope: ScopeId, name: Sym, old: Option<Entry> },
     NewScope,
     Using { scope: ScopeId },
     Base { scope: ScopeId },
@@ -113,6 +121,9 @@ pub struct Names {
     scopes: Vec<Scope>,
     current: ScopeId,
     journal: Vec<Op>,
+    /// Every name ever declared (rewinding keeps them: a symbol without
+    /// declarations is harmless).
+    symbols: FxHashMap<Box<str>, Sym>,
 }
 
 impl Default for Names {
@@ -140,12 +151,28 @@ impl Names {
             bases: Vec::new(),
             dependent_bases: false,
         };
-        let mut names = Names { scopes: vec![global], current: ScopeId::GLOBAL, journal: Vec::new() };
+        let mut names =
+            Names { scopes: vec![global], current: ScopeId::GLOBAL, journal: Vec::new(), symbols: FxHashMap::default() };
         // Types the GNU dialect provides without a declaration.
         for builtin in ["__builtin_va_list", "__int128_t", "__uint128_t"] {
-            names.scopes[0].names.insert(builtin.into(), Entry::new(NameKind::Type));
+            let sym = names.intern(builtin);
+            names.scopes[0].names.insert(sym, Entry::new(NameKind::Type));
         }
         names
+    }
+
+    /// The symbol of `name`, if it was ever declared.
+    fn sym(&self, name: &str) -> Option<Sym> {
+        self.symbols.get(name).copied()
+    }
+
+    fn intern(&mut self, name: &str) -> Sym {
+        if let Some(sym) = self.sym(name) {
+            return sym;
+        }
+        let sym = Sym(self.symbols.len() as u32);
+        self.symbols.insert(name.into(), sym);
+        sym
     }
 
     // ---- journal
@@ -308,7 +335,7 @@ impl Names {
 
     /// Lookup in `scope` alone (no bases, no using-directives).
     pub fn lookup_local(&self, scope: ScopeId, name: &str) -> Option<Entry> {
-        self.scope(scope).names.get(name).copied()
+        self.scope(scope).names.get(&self.sym(name)?).copied()
     }
 
     /// The innermost namespace scope.
@@ -380,7 +407,8 @@ impl Names {
         if name.is_empty() {
             return;
         }
-        let old = self.scope(scope).names.get(name).copied();
+        let name = self.intern(name);
+        let old = self.scope(scope).names.get(&name).copied();
         if let Some(old) = old {
             let keep_old = match (old.kind, entry.kind) {
                 // A class/enum name (or a redeclaration of one) never hides a value.
@@ -405,9 +433,8 @@ impl Names {
         self.set(scope, name, entry, old);
     }
 
-    fn set(&mut self, scope: ScopeId, name: &str, entry: Entry, old: Option<Entry>) {
-        let name: Box<str> = name.into();
-        self.scopes[scope.0 as usize].names.insert(name.clone(), entry);
+    fn set(&mut self, scope: ScopeId, name: Sym, entry: Entry, old: Option<Entry>) {
+        self.scopes[scope.0 as usize].names.insert(name, entry);
         self.journal.push(Op::Declare { scope, name, old });
     }
 
@@ -415,7 +442,8 @@ impl Names {
     pub fn namespace_scope(&mut self, name: &str, inline: bool) -> ScopeId {
         let cur = self.current;
         if !name.is_empty()
-            && let Some(e) = self.scope(cur).names.get(name).copied()
+            && let Some(sym) = self.sym(name)
+            && let Some(e) = self.scope(cur).names.get(&sym).copied()
             && e.kind == NameKind::Namespace
             && let Some(s) = e.scope
             && self.scope(s).parent == Some(cur)
@@ -514,6 +542,7 @@ impl Names {
     /// a shared one would let directives in inner blocks hide the names that
     /// an outer scope's directives make visible.
     pub fn lookup_entry(&self, name: &str) -> Option<Entry> {
+        let name = self.sym(name)?;
         let mut s = Some(self.current);
         while let Some(id) = s {
             if let Some(e) = self.find_in(id, name, false, 0) {
@@ -526,7 +555,7 @@ impl Names {
 
     /// Qualified lookup `scope::name` (members, bases, using-directives, inline namespaces).
     pub fn lookup_in(&self, scope: ScopeId, name: &str) -> Option<Entry> {
-        self.find_in(scope, name, true, 0)
+        self.find_in(scope, self.sym(name)?, true, 0)
     }
 
     /// Does qualified lookup into `scope` miss only because the scope is
@@ -536,16 +565,16 @@ impl Names {
         self.scope(scope).dependent_bases || self.is_templated(scope)
     }
 
-    fn find_in(&self, id: ScopeId, name: &str, qualified: bool, depth: u32) -> Option<Entry> {
+    fn find_in(&self, id: ScopeId, name: Sym, qualified: bool, depth: u32) -> Option<Entry> {
         let mut budget = MAX_VISITS;
         self.find_in_budget(id, name, qualified, depth, &mut budget)
     }
 
     /// `budget` bounds the scopes one lookup visits: diamonds of
     /// using-directives or bases would otherwise be walked once per path.
-    fn find_in_budget(&self, id: ScopeId, name: &str, qualified: bool, depth: u32, budget: &mut u32) -> Option<Entry> {
+    fn find_in_budget(&self, id: ScopeId, name: Sym, qualified: bool, depth: u32, budget: &mut u32) -> Option<Entry> {
         let sc = self.scope(id);
-        if let Some(e) = sc.names.get(name) {
+        if let Some(e) = sc.names.get(&name) {
             return Some(*e);
         }
         if depth >= MAX_INDIRECTION || *budget == 0 {

@@ -53,38 +53,21 @@ pub struct SyntaxError {
     pub msg: String,
 }
 
-/// The significant (non-trivia) tokens of a lexed text, computed once per
-/// text and shared by the declaration pass and every body parsed after it.
-pub(crate) struct SigTokens {
+/// The significant (non-trivia) tokens of a lexed text (the lexer lists
+/// them), shared by the declaration pass and every body parsed after it.
+pub(crate) struct SigTokens<'t> {
     /// Indices (into `Lexed`) of the non-trivia tokens.
-    raw: Vec<u32>,
+    raw: &'t [u32],
     /// Their kinds (a copy: the grammar looks at kinds all the time).
-    kinds: Vec<SyntaxKind>,
-    /// `joint[i]`: significant token `i + 1` immediately follows token `i` (no trivia between).
-    joint: Vec<bool>,
+    kinds: &'t [SyntaxKind],
+    /// `follows[i]`: significant token `i` immediately follows token `i - 1` (no trivia between).
+    follows: &'t [bool],
 }
 
-impl SigTokens {
-    pub(crate) fn new(lexed: &Lexed) -> SigTokens {
-        let n = lexed.len();
-        let mut raw = Vec::with_capacity(n / 2 + 1);
-        let mut kinds = Vec::with_capacity(n / 2 + 1);
-        let mut joint = Vec::with_capacity(n / 2 + 1);
-        let mut prev_sig = false;
-        for (i, &k) in lexed.kinds().iter().enumerate() {
-            if k.is_trivia() {
-                prev_sig = false;
-                continue;
-            }
-            if !raw.is_empty() {
-                joint.push(prev_sig);
-            }
-            raw.push(i as u32);
-            kinds.push(k);
-            prev_sig = true;
-        }
-        joint.push(false);
-        SigTokens { raw, kinds, joint }
+impl<'t> SigTokens<'t> {
+    pub(crate) fn new(lexed: &'t Lexed) -> SigTokens<'t> {
+        let (raw, kinds, follows) = lexed.significant();
+        SigTokens { raw, kinds, follows }
     }
 }
 
@@ -97,19 +80,19 @@ pub(crate) struct Input<'t> {
     /// Indices (into `lexed`) of the significant tokens.
     pub(crate) sig: &'t [u32],
     kinds: &'t [SyntaxKind],
-    joint: &'t [bool],
+    follows: &'t [bool],
 }
 
 impl<'t> Input<'t> {
-    pub(crate) fn new(text: &'t str, lexed: &'t Lexed, sig: &'t SigTokens) -> Input<'t> {
-        Input { text, lexed, sig: &sig.raw, kinds: &sig.kinds, joint: &sig.joint }
+    pub(crate) fn new(text: &'t str, lexed: &'t Lexed, sig: &SigTokens<'t>) -> Input<'t> {
+        Input { text, lexed, sig: sig.raw, kinds: sig.kinds, follows: sig.follows }
     }
 
     /// The significant tokens among `lexed[range]` (a sub-range of `self`'s).
     pub(crate) fn sub(&self, range: std::ops::Range<usize>) -> Input<'t> {
         let lo = self.sig.partition_point(|&r| (r as usize) < range.start);
         let hi = lo + self.sig[lo..].partition_point(|&r| (r as usize) < range.end);
-        Input { sig: &self.sig[lo..hi], kinds: &self.kinds[lo..hi], joint: &self.joint[lo..hi], ..*self }
+        Input { sig: &self.sig[lo..hi], kinds: &self.kinds[lo..hi], follows: &self.follows[lo..hi], ..*self }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -126,7 +109,7 @@ impl<'t> Input<'t> {
     }
     /// Is significant token `i + 1` right after token `i`? (Never past the input's end.)
     pub(crate) fn is_joint(&self, i: usize) -> bool {
-        i + 1 < self.joint.len() && self.joint[i]
+        i + 1 < self.follows.len() && self.follows[i + 1]
     }
 }
 
@@ -509,53 +492,19 @@ impl<'t> Parser<'t> {
     /// Consumes one token; if it opens a bracket, consumes through the matching close
     /// (or the end of input). Flat: uses no recursion.
     pub(crate) fn bump_balanced(&mut self) {
-        let mut stack: Vec<SyntaxKind> = Vec::new();
-        // How many of each closer the stack holds (`)`, `]`, `}`): O(1) "is it open?".
-        let mut open = [0u32; 3];
-        let slot = |k: SyntaxKind| match k {
-            R_PAREN => 0,
-            R_BRACK => 1,
-            _ => 2,
-        };
-        loop {
-            if self.at_eof() {
-                return;
-            }
-            let k = self.current();
-            match k {
-                L_PAREN | L_BRACK | L_CURLY => {
-                    let close = match k {
-                        L_PAREN => R_PAREN,
-                        L_BRACK => R_BRACK,
-                        _ => R_CURLY,
-                    };
-                    stack.push(close);
-                    open[slot(close)] += 1;
-                }
-                R_PAREN | R_BRACK | R_CURLY => {
-                    // A stray closer with nothing open: consume only it.
-                    if stack.is_empty() {
-                        self.bump_any();
-                        return;
-                    }
-                    // Pop to the matching opener; mismatched closers end inner groups.
-                    // A closer that matches nothing open is a stray token inside
-                    // the group (so that `{ ) }` stays one group).
-                    if open[slot(k)] > 0 {
-                        while let Some(top) = stack.pop() {
-                            open[slot(top)] -= 1;
-                            if top == k {
-                                break;
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
+        let end = balanced_end(self.inp.kinds, self.pos);
+        while self.pos < end {
             self.bump_any();
-            if stack.is_empty() {
-                return;
-            }
+        }
+    }
+
+    /// `bump_balanced` for a lazy body: the group becomes one token event,
+    /// which `record_lazy_body` takes with the body's other events (a body's
+    /// tokens never get an event each).
+    pub(crate) fn bump_balanced_lazy(&mut self) {
+        let end = balanced_end(self.inp.kinds, self.pos);
+        if end > self.pos {
+            self.do_bump(BODY_TEXT, (end - self.pos) as u32);
         }
     }
 
@@ -617,6 +566,57 @@ impl<'t> Parser<'t> {
         self.gt_closes = saved;
         r
     }
+}
+
+/// The end of the group `Parser::bump_balanced` consumes from significant
+/// token `start` of `kinds`: one token, or if it opens a bracket, through
+/// the matching close (or the end). Flat: uses no recursion.
+fn balanced_end(kinds: &[SyntaxKind], start: usize) -> usize {
+    let mut stack: Vec<SyntaxKind> = Vec::new();
+    // How many of each closer the stack holds (`)`, `]`, `}`): O(1) "is it open?".
+    let mut open = [0u32; 3];
+    let slot = |k: SyntaxKind| match k {
+        R_PAREN => 0,
+        R_BRACK => 1,
+        _ => 2,
+    };
+    let mut i = start;
+    while let Some(&k) = kinds.get(i) {
+        match k {
+            L_PAREN | L_BRACK | L_CURLY => {
+                let close = match k {
+                    L_PAREN => R_PAREN,
+                    L_BRACK => R_BRACK,
+                    _ => R_CURLY,
+                };
+                stack.push(close);
+                open[slot(close)] += 1;
+            }
+            R_PAREN | R_BRACK | R_CURLY => {
+                // A stray closer with nothing open: only it.
+                if stack.is_empty() {
+                    return i + 1;
+                }
+                // Pop to the matching opener; mismatched closers end inner groups.
+                // A closer that matches nothing open is a stray token inside
+                // the group (so that `{ ) }` stays one group).
+                if open[slot(k)] > 0 {
+                    while let Some(top) = stack.pop() {
+                        open[slot(top)] -= 1;
+                        if top == k {
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+        if stack.is_empty() {
+            return i;
+        }
+    }
+    i
 }
 
 /// A started node; must be completed or abandoned.

@@ -52,20 +52,20 @@ pub(crate) fn function_body(p: &mut Parser<'_>) {
     if p.eat(TRY_KW) {
         // The ctor-initializer of a function-try-block: everything up to the body's `{`.
         while !p.at_eof() && !p.at(L_CURLY) && !p.at(SEMI) && !p.at(R_CURLY) {
-            p.bump_balanced();
+            p.bump_balanced_lazy();
         }
-        p.bump_balanced();
+        p.bump_balanced_lazy();
         while p.at(CATCH_KW) {
             p.bump(CATCH_KW);
             if p.at(L_PAREN) {
-                p.bump_balanced();
+                p.bump_balanced_lazy();
             }
             if p.at(L_CURLY) {
-                p.bump_balanced();
+                p.bump_balanced_lazy();
             }
         }
     } else {
-        p.bump_balanced();
+        p.bump_balanced_lazy();
     }
     p.record_lazy_body(start);
     m.complete(p, LAZY_BODY);
