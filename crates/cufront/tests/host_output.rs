@@ -324,6 +324,11 @@ fn real_build(
     let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
     let make = |dir: &Path| -> Result<(), String> {
         if let Err(e) = nvcc_compile(&nvcc, source, std, flags, dir) {
+            // A diagnostic is a rejection, kept like a build; anything else
+            // (a killed tool) is a failure, not cached.
+            if !e.contains("error") {
+                return Err(format!("the real nvcc failed: {e}"));
+            }
             return std::fs::write(dir.join("rejected"), e).map_err(|e| e.to_string());
         }
         let build = inspect(&nvcc, &stem, flags, dir, mode.link)
