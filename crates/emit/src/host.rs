@@ -194,8 +194,8 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         next_t: 0,
     };
     let index = SpaceIndex::build(root);
-    // Indexes only what a member alias needs.
-    let mut items = LazyItems::new(root);
+    // Member aliases that may need a qualifier: (edit to fill, scope, name).
+    let mut aliases: Vec<(usize, Vec<String>, String)> = Vec::new();
     // Filled by the same walk as the plan (neither reads the other).
     let mut refs = Refs::default();
     let mut host_refs = href::HostRefs::default();
@@ -216,11 +216,12 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
             simple_decl(&mut plan, &index, node, ctx);
         }
         K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
-        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut items, node, ctx),
+        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut aliases, node, ctx),
         _ => {}
         }
     });
     plan.device_bodies.sort_by_key(|r| r.start());
+    qualify_aliases(&mut plan, root, aliases);
     let mut lambdas = Vec::new();
     // The nodes the rules below act on (the others would match no arm).
     let mut pick = |kind: K, g: &rowan::GreenNodeData| match kind {
@@ -733,10 +734,12 @@ fn managed_use(plan: &mut Plan<'_>, id: &SyntaxNode) {
 
 /// `using X = X<...>;` in a class: g++ rejects a member that changes what
 /// `X` means in the class, so the outer `X` is written qualified (as EDG
-/// prints it).
+/// prints it). The qualifier needs the item index: the walk leaves an
+/// empty insertion in its place (so that it keeps its order among the
+/// edits at that offset), and [`qualify_aliases`] fills it.
 fn member_alias(
     plan: &mut Plan<'_>,
-    items: &mut LazyItems<'_>,
+    aliases: &mut Vec<(usize, Vec<String>, String)>,
     node: &SyntaxNode,
     ctx: &Ctx,
 ) {
@@ -765,19 +768,43 @@ fn member_alias(
     }
     let mut from = scope_key(&ctx.scope);
     from.pop();
-    let Some(scope) = items.query(|items| items.scope_of(&from, &name)) else {
+    aliases.push((plan.edits.len(), from, name));
+    plan.insert(significant_range(&first).start().into(), String::new());
+}
+
+/// Fills the qualifiers of the member aliases (`member_alias`), from one
+/// item index of all their names; an alias whose name it does not find
+/// loses its edit.
+fn qualify_aliases(plan: &mut Plan<'_>, root: &SyntaxNode, aliases: Vec<(usize, Vec<String>, String)>) {
+    if aliases.is_empty() {
         return;
-    };
-    let mut qual = String::from("::");
-    for s in scope {
-        if s == "{anon}" {
-            qual.push_str(&plan.anon_ns);
-        } else {
-            qual.push_str(&s);
-        }
-        qual.push_str("::");
     }
-    plan.insert(significant_range(&first).start().into(), qual);
+    let mut items = LazyItems::new(root);
+    items.prefetch(aliases.iter().map(|(_, _, n)| n.clone()));
+    let mut unused = Vec::new();
+    for (edit, from, name) in aliases {
+        let Some(scope) = items.query(|items| items.scope_of(&from, &name)) else {
+            unused.push(edit);
+            continue;
+        };
+        let mut qual = String::from("::");
+        for s in scope {
+            if s == "{anon}" {
+                qual.push_str(&plan.anon_ns);
+            } else {
+                qual.push_str(&s);
+            }
+            qual.push_str("::");
+        }
+        plan.edits[edit].text = qual;
+    }
+    if !unused.is_empty() {
+        let mut i = 0;
+        plan.edits.retain(|_| {
+            i += 1;
+            unused.binary_search(&(i - 1)).is_err()
+        });
+    }
 }
 
 fn anonymous_namespace(plan: &mut Plan<'_>, node: &SyntaxNode) {
@@ -855,10 +882,20 @@ fn strip_cuda_attributes(plan: &mut Plan<'_>, gnu: &SyntaxNode) {
     }
 }
 
-/// `#pragma nv_...` lines are cudafe++'s, not the host compiler's.
+/// `#pragma nv_...` lines are cudafe++'s, not the host compiler's. Only
+/// the lines that contain `pragma nv_` are looked at.
 fn nv_pragmas(plan: &mut Plan<'_>) {
-    let mut off = 0usize;
-    for line in plan.text.split_inclusive('\n') {
+    let text = plan.text;
+    let bytes = text.as_bytes();
+    let mut last_line = None;
+    for at in memchr::memmem::find_iter(bytes, b"pragma nv_") {
+        let off = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        if last_line == Some(off) {
+            continue;
+        }
+        last_line = Some(off);
+        let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        let line = &text[off..line_end];
         let t = line.trim_start();
         if t.starts_with("#pragma nv_") || t.starts_with("# pragma nv_") {
             let end = off + line.trim_end_matches(['\n', '\r']).len();
@@ -868,7 +905,6 @@ fn nv_pragmas(plan: &mut Plan<'_>) {
                 text: String::new(),
             });
         }
-        off += line.len();
     }
 }
 

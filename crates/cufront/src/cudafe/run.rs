@@ -67,7 +67,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     // Diagnostic pragmas apply by position; their own problems are warnings.
     let mut records = Vec::new();
     let mut found: Vec<(u32, Diagnostic)> = Vec::new();
-    for (line_start, line) in lines(&text) {
+    for (line_start, line) in pragma_lines(&text) {
         let trimmed = line.trim_start_matches([' ', '\t']);
         if !trimmed.starts_with('#') {
             continue;
@@ -331,13 +331,20 @@ fn read_input(path: &str) -> Result<String, ReadError> {
     })
 }
 
-/// `(offset of line start, line without terminator)` for each physical line.
-fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut start = 0;
-    text.split_inclusive('\n').map(move |l| {
-        let s = start;
-        start += l.len();
-        (s, l.trim_end_matches('\n').trim_end_matches('\r'))
+/// `(offset of line start, line without terminator)` for each physical
+/// line that can be a diagnostic pragma (`parse_pragma` knows only
+/// `nv_diagnostic` and `nv_diag_*`), in order: the others are not read.
+fn pragma_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut last = None;
+    memchr::memmem::find_iter(bytes, b"nv_diag").filter_map(move |at| {
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        if last == Some(start) {
+            return None;
+        }
+        last = Some(start);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        Some((start, text[start..end].trim_end_matches('\r')))
     })
 }
 

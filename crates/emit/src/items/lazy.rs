@@ -177,6 +177,18 @@ impl<'a> LazyItems<'a> {
         }
     }
 
+    /// Indexes `names` now, in one replay, for the questions to come.
+    pub fn prefetch(&mut self, names: impl IntoIterator<Item = String>) {
+        if self.items.only.is_none() {
+            return;
+        }
+        let before = self.want.len();
+        self.want.extend(names);
+        if self.want.len() != before {
+            self.rebuild();
+        }
+    }
+
     /// `f`'s answer from the full index of the unit. `f` may be called more
     /// than once; it must depend on nothing but the index and its captures.
     pub fn query<R>(&mut self, mut f: impl FnMut(&Items) -> R) -> R {
