@@ -184,9 +184,16 @@ pub fn cached_dir(name: &str, key: u64, make: impl FnOnce(&Path) -> Result<(), S
     if out.is_dir() {
         return Ok(out); // another process made it while we waited
     }
+    // Under the lock, work folders of this entry are leftovers of killed
+    // runs.
+    let leftover = format!("{name}.{key:016x}.work-");
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&leftover) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
     let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
-    let work = dir.join(format!("{name}.{key:016x}.work-{}-{thread}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&work);
+    let work = dir.join(format!("{leftover}{}-{thread}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
     match make(&work) {
         Ok(()) => {
