@@ -26,7 +26,8 @@ use crate::consteval::ConstError;
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
 use crate::syntax_util as su;
 use crate::templates::{self, InstId};
-use crate::{item_ids, item_source, item_tree_of, ClassId, FnId, ItemId};
+use crate::instances::{self, FnDecl, FnInstanceId};
+use crate::{item_ids, item_source, item_tree_of, ClassId, Entity, FnId, ItemId};
 
 /// Where a `static_assert` is written, as read from syntax.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +55,10 @@ pub struct ItemAssert {
     /// The text its ranges are relative to (the item's, or a lazy body's).
     pub text: Arc<str>,
     pub message: Option<String>,
+    /// In a function body: the typedefs and alias declarations of the body
+    /// written before the assert (block scopes flattened), which shadow
+    /// the names of the enclosing scopes.
+    pub local_types: Vec<(String, crate::item_tree::TypeRef)>,
 }
 
 /// The `static_assert`s of one top-level item, in source order.
@@ -197,6 +202,16 @@ fn read_assert(
     }
     namespaces.reverse();
     let class_idx = class.as_ref().and_then(|c| classes.iter().find(|(r, _)| *r == c.text_range()).map(|(_, i)| *i));
+    let mut local_types = Vec::new();
+    if let Some(f) = &in_fn {
+        let body = match lazy {
+            Some(b) => Some(b.clone()),
+            None => f.children().find(|c| c.kind() == K::FUNCTION_BODY),
+        };
+        if let Some(b) = body {
+            local_types = block_types(&b, n.text_range().start());
+        }
+    }
     let place = match in_fn {
         Some(f) => {
             let at = su::child(&f, K::DECLARATOR).and_then(|d| name_offset(&d));
@@ -205,12 +220,43 @@ fn read_assert(
         None if class.is_some() => Place::Class { idx: class_idx, templated },
         None => Place::Namespace(namespaces),
     };
-    ItemAssert { at, place, cond: Arc::new(cond), text, message }
+    ItemAssert { at, place, cond: Arc::new(cond), text, message, local_types }
+}
+
+/// The typedefs and alias declarations of a body before `before`.
+fn block_types(body: &SyntaxNode, before: TextSize) -> Vec<(String, crate::item_tree::TypeRef)> {
+    let mut out = Vec::new();
+    for d in body.descendants() {
+        if d.text_range().start() >= before {
+            break;
+        }
+        match d.kind() {
+            K::ALIAS_DECL => {
+                let name = d.children().find(|c| c.kind() == K::NAME).and_then(|x| su::name_text(&x));
+                if let (Some(name), Some(t)) = (name, su::child(&d, K::TYPE_ID)) {
+                    out.push((name, crate::item_tree::type_id_ref(&t)));
+                }
+            }
+            K::SIMPLE_DECL => {
+                let specs = su::child(&d, K::DECL_SPECIFIERS);
+                if !specs.as_ref().is_some_and(|s| su::spec_keywords(s).contains(&K::TYPEDEF_KW)) {
+                    continue;
+                }
+                for decl in su::declarators(&d) {
+                    if let Some(name) = su::declarator_name(&decl) {
+                        out.push((name, crate::item_tree::declared_type(specs.as_ref(), Some(&decl))));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The offset of a declarator's name: the first token of its innermost
 /// declarator-id (what the item tree records for functions).
-fn name_offset(d: &SyntaxNode) -> Option<u32> {
+pub(crate) fn name_offset(d: &SyntaxNode) -> Option<u32> {
     let inner = su::innermost(d);
     let name = inner.children().find(|c| {
         matches!(c.kind(), K::NAME | K::QUALIFIED_NAME | K::OPERATOR_NAME | K::DESTRUCTOR_NAME | K::CONVERSION_NAME | K::TEMPLATE_ID)
@@ -244,6 +290,10 @@ pub enum Context {
     /// A non-template function's body (`None`: the function was not found;
     /// evaluated in the enclosing scope).
     Function(Option<FnId>, ScopeIdx),
+    /// The body of a function template specialization or of a member of a
+    /// class template specialization that the unit requires
+    /// (`instances::required_entities`).
+    FnInstance(FnInstanceId),
     /// Templated and not instantiated by the unit: not evaluated.
     Template,
     /// The class could not be matched with the item tree.
@@ -337,6 +387,42 @@ pub fn unit_asserts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Sta
     Arc::new(out)
 }
 
+/// The asserts of the bodies of the function template specializations and
+/// members of class template specializations the unit requires
+/// (`instances::required_entities`), one per instance.
+#[salsa::tracked(returns(clone))]
+pub fn instance_asserts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<StaticAssert>> {
+    let mut by_fn: rustc_hash::FxHashMap<(ItemId, u32), Vec<(u32, u32)>> = rustc_hash::FxHashMap::default();
+    for a in unit_asserts(db, tu).iter() {
+        if a.context != Context::Template {
+            continue;
+        }
+        let ia = item_asserts(db, a.item);
+        if let Some(Place::Function { at: Some(at), .. }) = ia.get(a.index as usize).map(|x| &x.place) {
+            by_fn.entry((a.item, *at)).or_default().push((a.index, a.offset));
+        }
+    }
+    let mut out = Vec::new();
+    if by_fn.is_empty() {
+        return Arc::new(out);
+    }
+    for e in instances::required_entities(db, tu).iter() {
+        let Entity::FnInst(fi) = e else { continue };
+        let Some(def) = instances::fn_definition(db, fi.decl(db)) else { continue };
+        let key = match def {
+            FnDecl::Fn(f) => body::item_fn_offsets(db, f.item(db)).get(f.idx(db) as usize).map(|at| (f.item(db), *at)),
+            FnDecl::Template(t) => crate::consteval::interp::template_def(db, t).at.map(|at| (t.item(db), at)),
+        };
+        let Some(key) = key else { continue };
+        if let Some(v) = by_fn.get(&key) {
+            for &(index, offset) in v {
+                out.push(StaticAssert { item: key.0, index, offset, context: Context::FnInstance(*fi) });
+            }
+        }
+    }
+    Arc::new(out)
+}
+
 /// The scope of a function's body: its class for a member (in-class or
 /// out-of-line `S::f`), else its namespace.
 pub fn fn_scope(db: &dyn SourceDatabase, map: &DefMap, f: FnId) -> ScopeIdx {
@@ -403,8 +489,29 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
             (map.class_scope.get(&class).copied().unwrap_or(scopes::ROOT), Some(env), a.item, None)
         }
         Context::Function(f, s) => (*s, None, a.item, *f),
+        Context::FnInstance(fi) => {
+            let env = match instances::instance_env(db, *fi) {
+                Ok(e) => e,
+                Err(e) => return Outcome::NotEvaluated(ConstError::Unsupported(e)),
+            };
+            let def = instances::fn_definition(db, fi.decl(db)).unwrap_or(fi.decl(db));
+            let scope = instances::fn_scope(db, def).unwrap_or(scopes::ROOT);
+            (scope, Some(env), a.item, None)
+        }
         Context::Template => return Outcome::Dependent,
         Context::Unknown => return Outcome::NotEvaluated(ConstError::Unsupported("class not matched with the item tree".into())),
+    };
+    // Local typedefs shadow: bound like template parameters.
+    let env = if ia.local_types.is_empty() {
+        env
+    } else {
+        let mut e = env.unwrap_or_default();
+        for (name, t) in &ia.local_types {
+            let cx = crate::ty::LowerCx { db, map: &map, item, scope, env: Some(&e) };
+            let ty = crate::ty::canonical(db, crate::ty::lower(cx, t));
+            e.names.push((name.clone(), templates::TemplateArg::Type(ty)));
+        }
+        Some(e)
     };
     let site = Site { item, scope, env: env.as_ref(), text: ia.text.clone(), func, before: ia.at };
     match interp::eval_condition(db, &map, &site, &ia.cond) {
@@ -426,16 +533,21 @@ pub struct Summary {
 
 /// Evaluates every assert of a unit (what `inspect static-asserts` and the
 /// corpus test print).
-pub fn summarize(db: &dyn SourceDatabase, tu: TranslationUnit) -> Summary {
+pub fn summarize(db: &dyn SourceDatabase, tu: TranslationUnit, fn_instances: bool) -> Summary {
     let mut s = Summary::default();
     let text = tu.text(db);
-    for a in unit_asserts(db, tu).iter() {
+    let mut all: Vec<StaticAssert> = unit_asserts(db, tu).to_vec();
+    if fn_instances {
+        all.extend(instance_asserts(db, tu).iter().cloned());
+    }
+    for a in all.iter() {
         s.found += 1;
         let describe = |why: &str| {
             let end = (a.offset as usize + 120).min(text.len());
             let snippet: String = text[a.offset as usize..text.floor_char_boundary(end)].split_whitespace().collect::<Vec<_>>().join(" ");
             let ctx = match &a.context {
                 Context::Instance(i) => format!(" in {}", templates::inst_name(db, *i)),
+                Context::FnInstance(fi) => format!(" in an instance of {:?}", fi.decl(db)),
                 _ => String::new(),
             };
             format!("@{}{ctx}: {snippet} -- {why}", a.offset)

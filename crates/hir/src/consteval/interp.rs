@@ -586,6 +586,11 @@ impl<'a> Interp<'a> {
     }
 
     fn arith(&mut self, op: BinaryOp, a: CValue, b: CValue) -> R<CValue> {
+        if matches!(a, CValue::Object(..)) || matches!(b, CValue::Object(..)) {
+            if let Some(v) = self.overloaded_operator(op, &a, &b)? {
+                return Ok(v);
+            }
+        }
         let a = match a {
             o @ CValue::Object(..) => self.object_scalar(&o)?.ok_or(ConstError::Unsupported("operator on class objects".into()))?,
             v => v,
@@ -634,6 +639,75 @@ impl<'a> Interp<'a> {
             (CValue::Uninit, _) | (_, CValue::Uninit) => Err(ConstError::NotConstant("read of an uninitialized object".into())),
             _ => unsupported("operator on non-scalars"),
         }
+    }
+
+    /// A binary operator on class operands: a member `operator@` of the
+    /// left operand's class, else a non-member one found from here or in
+    /// the operands' namespaces. `None`: there is none.
+    fn overloaded_operator(&mut self, op: BinaryOp, a: &CValue, b: &CValue) -> R<Option<CValue>> {
+        let sym = match op {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "|",
+            BinaryOp::BitXor => "^",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            _ => return Ok(None),
+        };
+        let key = format!("operator{sym}");
+        let db = self.db;
+        let path = Path::single(&key);
+        // Non-members: from the current scope, and in the operands' namespaces.
+        let mut cands = scopes::lookup_fns(db, self.map, self.frame().scope, &key);
+        for v in [a, b] {
+            let CValue::Object(Some(t), _) = v else { continue };
+            let Ok(c) = templates::class_of(db, *t) else { continue };
+            let mut s = self.map.parent.get(&DeclKey::Class(c.pattern(db))).copied();
+            while let Some(x) = s {
+                if !matches!(self.map.scope(x).kind, scopes::ScopeKind::Class(_)) {
+                    break;
+                }
+                s = self.map.scope(x).parent;
+            }
+            if let Some(ns) = s {
+                for f in scopes::own_fns(db, self.map, ns, &key) {
+                    if !cands.contains(&f) {
+                        cands.push(f);
+                    }
+                }
+            }
+        }
+        cands.retain(|f| fn_data(db, *f).is_some_and(|(d, _)| !d.in_class || d.linkage.is_static));
+        if !cands.is_empty() {
+            match self.call_overloads(&cands, None, vec![a.clone(), b.clone()], None, &path) {
+                Ok((v, _)) => return Ok(Some(v)),
+                Err(ConstError::Unresolved(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        // Members of the left operand's class.
+        if let CValue::Object(Some(t), _) = a {
+            if let Ok(c) = templates::class_of(db, *t) {
+                let members = crate::instances::member_fns(db, c, &key);
+                if let Some((_, outer)) = members.first() {
+                    let env = outer.and_then(|i| templates::inst_env(db, i).ok());
+                    let fs: Vec<FnDecl> = members.iter().map(|(f, _)| *f).collect();
+                    let (v, _) = self.call_overloads(&fs, env, vec![b.clone()], Some(a.clone()), &path)?;
+                    return Ok(Some(v));
+                }
+            }
+        }
+        Ok(None)
     }
 
     // ---- names ----
@@ -1065,9 +1139,32 @@ impl<'a> Interp<'a> {
             FnDecl::Fn(f) => n - body::fn_body(db, f).params.iter().rev().take_while(|l| body::fn_body(db, f).local(**l).default.is_some()).count().min(n),
             FnDecl::Template(_) => n.saturating_sub(if has_pack { 1 } else { 0 }),
         };
-        let _ = env;
         if args.len() < min || (args.len() > n && !has_pack && !data.ty.variadic) {
             return None;
+        }
+        // A class parameter takes an object of that class (or a derived one).
+        if !templated {
+            let scope = crate::instances::fn_scope(db, f).unwrap_or(scopes::ROOT);
+            let cx = LowerCx { db, map: self.map, item: f.item(db), scope, env };
+            for (a, pt) in args.iter().zip(&data.ty.params) {
+                let CValue::Object(Some(at), _) = a else { continue };
+                let TypeRef::Path(_) = strip_ref(pt) else { continue };
+                let mut t = ty::canonical(db, ty::lower(cx, strip_ref(pt)));
+                if let TyKind::Qualified(x, _) = t.kind(db) {
+                    t = ty::canonical(db, *x);
+                }
+                if !matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) {
+                    continue;
+                }
+                let same = ty::canonical(db, *at) == t;
+                let derived = || match (templates::class_of(db, *at), templates::class_of(db, t)) {
+                    (Ok(d), Ok(b)) => super::traits::derives(db, d, b, 0),
+                    _ => false,
+                };
+                if !same && !derived() {
+                    return None;
+                }
+            }
         }
         // Prefer a parameter list whose scalar kinds match; non-templates win ties.
         let mut score = if templated { 0 } else { 1 };
@@ -1135,7 +1232,27 @@ impl<'a> Interp<'a> {
         for (i, pt) in data.f.ty.params.iter().enumerate() {
             let is_pack = data.f.pack_params.contains(&(i as u32));
             let TypeRef::Path(p) = strip_ref(pt) else { continue };
-            if p.segments.len() != 1 || p.segments[0].args.is_some() {
+            // `X<A, B>` against an argument of a specialization of X: its arguments by position.
+            if let Some(written) = p.segments.last().and_then(|s| s.args.as_ref()) {
+                let Some(at) = args.get(i).and_then(|a| self.type_of(a)) else { continue };
+                let given: Vec<TemplateArg> = match ty::canonical(db, at).kind(db) {
+                    TyKind::App(app) => app.args(db).clone(),
+                    TyKind::Inst(inst) => inst.args(db).clone(),
+                    _ => continue,
+                };
+                for (w, g) in written.iter().zip(given) {
+                    use crate::item_tree::{ConstExpr, TemplateArgRef as W};
+                    let name = match w {
+                        W::Type(TypeRef::Path(q)) | W::Expr(ConstExpr::Path(q)) if q.segments.len() == 1 && q.segments[0].args.is_none() => &q.segments[0].name,
+                        _ => continue,
+                    };
+                    if data.tparams.iter().any(|tp| tp.name.as_deref() == Some(name.as_str())) && !bound.iter().any(|(n, _)| n == name) {
+                        bound.push((name.clone(), g));
+                    }
+                }
+                continue;
+            }
+            if p.segments.len() != 1 {
                 continue;
             }
             let name = &p.segments[0].name;
@@ -1709,6 +1826,8 @@ fn fn_decl_body(db: &dyn SourceDatabase, f: FnDecl) -> Option<Arc<Body>> {
 pub struct TemplateDef {
     pub body: Option<Arc<Body>>,
     pub constrained: bool,
+    /// Offset (in the item) of the declarator's name.
+    pub at: Option<u32>,
 }
 
 /// The definition of a function template: its `FUNCTION_DEF` (or
@@ -1716,7 +1835,7 @@ pub struct TemplateDef {
 /// of that name.
 #[salsa::tracked(returns(clone))]
 pub fn template_def(db: &dyn SourceDatabase, t: FnTemplateId) -> Arc<TemplateDef> {
-    let none = || Arc::new(TemplateDef { body: None, constrained: false });
+    let none = || Arc::new(TemplateDef { body: None, constrained: false, at: None });
     let item = t.item(db);
     let tree = item_tree_of(db, item);
     let Some(data) = tree.fn_templates.get(t.idx(db) as usize) else { return none() };
@@ -1743,7 +1862,8 @@ pub fn template_def(db: &dyn SourceDatabase, t: FnTemplateId) -> Arc<TemplateDef
                                 })
                             });
                         let body = (n.kind() == K::FUNCTION_DEF).then(|| Arc::new(body::lower_function(db, item, &n)));
-                        return Arc::new(TemplateDef { body, constrained });
+                        let at = d.as_ref().and_then(crate::static_asserts::name_offset);
+                        return Arc::new(TemplateDef { body, constrained, at });
                     }
                     k += 1;
                 }
@@ -1757,6 +1877,11 @@ pub fn template_def(db: &dyn SourceDatabase, t: FnTemplateId) -> Arc<TemplateDef
 /// The name key (`scopes::fn_name_key`) of a function declarator: a
 /// constructor is named after its class.
 fn syntax_fn_key(decl: &SyntaxNode, d: &SyntaxNode) -> Option<String> {
+    let inner = su::innermost(d);
+    if let Some(op) = inner.descendants().find(|c| c.kind() == K::OPERATOR_NAME) {
+        let toks: String = su::tokens(&op).filter(|t| t.kind() != K::OPERATOR_KW).map(|t| t.text().to_string()).collect();
+        return Some(format!("operator{toks}"));
+    }
     let n = su::declarator_name(d)?;
     let class = decl.ancestors().find(|a| a.kind() == K::CLASS_SPECIFIER);
     let class_name = class.and_then(|c| {

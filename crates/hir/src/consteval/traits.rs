@@ -79,7 +79,7 @@ fn strip(db: &dyn SourceDatabase, t: TyId) -> TyId {
 }
 
 /// Whether `d` has `b` as a (direct or indirect) base.
-fn derives(db: &dyn SourceDatabase, d: ClassRefT, b: ClassRefT, depth: u32) -> bool {
+pub(crate) fn derives(db: &dyn SourceDatabase, d: ClassRefT, b: ClassRefT, depth: u32) -> bool {
     if depth > 32 {
         return false;
     }

@@ -18,6 +18,7 @@ fn check(text: &str, want: Expect) {
             Context::Instance(i) => format!("instance {}", crate::templates::inst_name(&db, *i)),
             Context::Function(Some(_), _) => "function".to_string(),
             Context::Function(None, _) => "function?".to_string(),
+            Context::FnInstance(_) => "function instance".to_string(),
             Context::Template => "template".to_string(),
             Context::Unknown => "unknown".to_string(),
         };
@@ -180,6 +181,43 @@ fn variable_templates_and_overloads() {
             namespace: true
             namespace: true
             namespace: error: not evaluated: call to `kind`: constrained overloads (constraints are not evaluated)
+        "#]],
+    );
+}
+
+#[test]
+fn overloaded_operators() {
+    check(
+        "struct V { int x; constexpr bool operator==(const V& o) const { return x == o.x; } };
+         constexpr bool operator<(V a, V b) { return a.x < b.x; }
+         static_assert(V{1} < V{2} && !(V{3} < V{2}));
+         static_assert(V{4} == V{4});
+         namespace c {
+           template <class R, class P> struct dur { R r; constexpr R count() const { return r; } };
+           template <class R1, class P1, class R2, class P2>
+           constexpr bool operator<(const dur<R1, P1>& a, const dur<R2, P2>& b) { return a.count() < b.count(); }
+         }
+         static_assert(c::dur<long, int>{-5} < c::dur<long, int>{0});",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn local_typedefs_shadow() {
+    check(
+        "template <class T> struct id { using type = T; };
+         typedef char I;
+         void f() {
+             typedef id<int>::type I;
+             using L = long;
+             static_assert(sizeof(I) == 4 && sizeof(L) == 8);
+         }",
+        expect![[r#"
+            function: true
         "#]],
     );
 }

@@ -1,0 +1,91 @@
+//! Constant evaluation over the corpus (spec 50 §6): every `static_assert`
+//! of every corpus unit (headers included), in each standard the program
+//! declares, is listed by `cufront_hir::static_asserts::unit_asserts` with
+//! its context (namespace scope, non-template class, class template
+//! instance the unit needs, non-template function body) and evaluated.
+//!
+//! Printed per unit: asserts found in evaluated contexts, true, false, not
+//! evaluated (with the first reasons), and templated ones no instance
+//! reaches (`dependent`).
+//!
+//! Asserted:
+//! - none is false: the real compiler accepted the unit, so a false assert
+//!   is a cufront bug;
+//! - evaluating never panics (a panic is reported as that unit's failure);
+//! - per unit, the share of evaluated-context asserts that evaluate (to
+//!   true) is at least the floor in `FLOORS` (a ratchet; the target is all).
+
+use std::sync::Arc;
+
+use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_translation_unit};
+use cufront_tests::{Program, Std, corpus, host_ii, par_map};
+
+/// Minimum share (percent) of a unit's asserts (in evaluated contexts)
+/// that evaluate to true: what the interpreter reached when measured, a
+/// little lower. Units absent here use `DEFAULT_FLOOR`.
+const FLOORS: &[(&str, f64)] = &[];
+
+const DEFAULT_FLOOR: f64 = 0.0;
+
+struct Outcome {
+    case: String,
+    program: String,
+    summary: cufront_hir::static_asserts::Summary,
+}
+
+fn check(program: &Program, std: Std) -> Outcome {
+    let ii = host_ii(program, std);
+    let text = std::fs::read_to_string(&ii).unwrap_or_else(|e| panic!("cannot read {}: {e}", ii.display()));
+    let db = RootDatabase::new();
+    let standard = if std.is_cxx20() { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
+    let opts = new_options(&db, LangOptions { standard, lazy_bodies: true, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, ii.display().to_string(), Arc::from(text.as_str()), opts);
+    let summary = cufront_hir::static_asserts::summarize(&db, tu, true);
+    Outcome { case: format!("{} ({})", program.name, std.as_str()), program: program.name.clone(), summary }
+}
+
+#[test]
+fn every_static_assert_holds() {
+    let cases: Vec<(Program, Std)> =
+        corpus().into_iter().flat_map(|p| p.stds.clone().into_iter().map(move |s| (p.clone(), s))).collect();
+    let outcomes = par_map(&cases, |(p, s)| check(p, *s));
+    let mut failures = Vec::new();
+    let mut report = String::new();
+    let (mut all_found, mut all_true) = (0, 0);
+    for ((p, s), o) in cases.iter().zip(outcomes) {
+        let o = match o {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!("{} ({}): panicked: {e}", p.name, s.as_str()));
+                continue;
+            }
+        };
+        let s = &o.summary;
+        let evaluated_ctx = s.found - s.dependent;
+        let share = if evaluated_ctx == 0 { 100.0 } else { 100.0 * s.true_ as f64 / evaluated_ctx as f64 };
+        all_found += evaluated_ctx;
+        all_true += s.true_;
+        report.push_str(&format!(
+            "{}: found {} true {} false {} not evaluated {} (dependent, not instantiated: {}) share {share:.1}%\n",
+            o.case,
+            evaluated_ctx,
+            s.true_,
+            s.false_.len(),
+            s.not_evaluated.len(),
+            s.dependent
+        ));
+        for m in s.not_evaluated.iter().take(4) {
+            report.push_str(&format!("    not evaluated {m}\n"));
+        }
+        for m in &s.false_ {
+            failures.push(format!("{}: false: {m}", o.case));
+        }
+        let floor = FLOORS.iter().find(|(n, _)| *n == o.program).map_or(DEFAULT_FLOOR, |(_, f)| *f);
+        if share + 1e-9 < floor {
+            failures.push(format!("{}: share {share:.1}% below the floor {floor}%", o.case));
+        }
+    }
+    report.push_str(&format!("all units: {all_true} of {all_found} asserts evaluated true\n"));
+    eprintln!("{report}");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
