@@ -50,8 +50,55 @@ struct Cache<'t> {
     /// (most of it), by `whitespace_slot`.
     whitespace: Vec<Option<u32>>,
     other_tokens: FxHashMap<(SyntaxKind, &'t str), u32>,
+    /// A direct-mapped cache in front of `other_tokens` for texts of up to
+    /// `RECENT_TOKEN_LEN` bytes, which it holds itself: a probe of the table
+    /// compares with the token's first occurrence, far back in the text.
+    recent_tokens: Box<[RecentToken]>,
     /// Keyed by kind and the children (`child_key`).
-    node_ids: FxHashMap<(SyntaxKind, [u32; MAX_SHARED_CHILDREN]), u32>,
+    node_ids: FxHashMap<NodeKey, u32>,
+    /// A direct-mapped cache in front of `node_ids` (by `NodeKey` hash): the
+    /// table is megabytes and each probe a cache miss, while most small
+    /// nodes recur close together (`NAME_REF` of `T`, `SIMPLE_TYPE_SPECIFIER` of `int`).
+    recent_nodes: Box<[(NodeKey, u32)]>,
+}
+
+type NodeKey = (SyntaxKind, [u32; MAX_SHARED_CHILDREN]);
+
+const RECENT_TOKEN_LEN: usize = 24;
+
+/// `Cache::recent_tokens` has `1 << RECENT_TOKEN_BITS` entries.
+const RECENT_TOKEN_BITS: u32 = 12;
+
+#[derive(Clone, Copy)]
+struct RecentToken {
+    kind: SyntaxKind,
+    len: u8,
+    text: [u8; RECENT_TOKEN_LEN],
+    id: u32,
+}
+
+impl RecentToken {
+    fn holds(&self, kind: SyntaxKind, text: &str) -> bool {
+        self.kind == kind && self.len as usize == text.len() && &self.text[..text.len()] == text.as_bytes()
+    }
+}
+
+fn recent_token_slot(kind: SyntaxKind, text: &str) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    kind.hash(&mut h);
+    text.hash(&mut h);
+    (h.finish() >> (64 - RECENT_TOKEN_BITS)) as usize
+}
+
+/// `Cache::recent_nodes` has `1 << RECENT_NODE_BITS` entries.
+const RECENT_NODE_BITS: u32 = 12;
+
+fn recent_node_slot(key: &NodeKey) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    key.hash(&mut h);
+    (h.finish() >> (64 - RECENT_NODE_BITS)) as usize
 }
 
 const MAX_INDENT: usize = 63;
@@ -85,7 +132,12 @@ impl<'t> Cache<'t> {
             fixed: vec![None; SyntaxKind::__LAST as usize],
             whitespace: vec![None; 2 * (MAX_INDENT + 1)],
             other_tokens: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            // `TOMBSTONE` is never a token kind: the empty entries match no token.
+            recent_tokens: vec![RecentToken { kind: TOMBSTONE, len: 0, text: [0; RECENT_TOKEN_LEN], id: 0 }; 1 << RECENT_TOKEN_BITS]
+                .into_boxed_slice(),
             node_ids: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            // `TOMBSTONE` is never a node kind: the empty entries match no key.
+            recent_nodes: vec![((TOMBSTONE, [0; MAX_SHARED_CHILDREN]), 0); 1 << RECENT_NODE_BITS].into_boxed_slice(),
         }
     }
 
@@ -109,7 +161,19 @@ impl<'t> Cache<'t> {
         if text.len() > MAX_INTERNED_LEN || kind == BODY_TEXT {
             return Child::Own(NodeOrToken::Token(GreenToken::new(kind.into(), text)));
         }
+        if text.len() > RECENT_TOKEN_LEN {
+            let id = *self.other_tokens.entry((kind, text)).or_insert_with(|| Cache::new_token(tokens, kind, text));
+            return Child::SharedToken(id);
+        }
+        let slot = recent_token_slot(kind, text);
+        let recent = &mut self.recent_tokens[slot];
+        if recent.holds(kind, text) {
+            return Child::SharedToken(recent.id);
+        }
         let id = *self.other_tokens.entry((kind, text)).or_insert_with(|| Cache::new_token(tokens, kind, text));
+        let mut held = [0; RECENT_TOKEN_LEN];
+        held[..text.len()].copy_from_slice(text.as_bytes());
+        *recent = RecentToken { kind, len: text.len() as u8, text: held, id };
         Child::SharedToken(id)
     }
 
@@ -225,12 +289,21 @@ impl<'t> TreeBuilder<'t> {
             && key.iter_mut().zip(&self.children[first..]).all(|(k, c)| child_key(c).map(|c| *k = c).is_some());
         let cache = &mut self.cache;
         let child = if shared {
-            let children = &mut self.children;
-            let id = *cache.node_ids.entry((kind, key)).or_insert_with(|| {
-                let elements = children.drain(first..).map(|c| cache_element(&cache.tokens, &cache.nodes, c));
-                cache.nodes.push(GreenNode::new(kind.into(), elements));
-                (cache.nodes.len() - 1) as u32
-            });
+            let key = (kind, key);
+            let slot = recent_node_slot(&key);
+            let id = match cache.recent_nodes[slot] {
+                (k, id) if k == key => id,
+                _ => {
+                    let children = &mut self.children;
+                    let id = *cache.node_ids.entry(key).or_insert_with(|| {
+                        let elements = children.drain(first..).map(|c| cache_element(&cache.tokens, &cache.nodes, c));
+                        cache.nodes.push(GreenNode::new(kind.into(), elements));
+                        (cache.nodes.len() - 1) as u32
+                    });
+                    cache.recent_nodes[slot] = (key, id);
+                    id
+                }
+            };
             Child::SharedNode(id)
         } else {
             let elements = self.children.drain(first..).map(|c| cache.element(c));
