@@ -11,6 +11,10 @@ pub(crate) fn node_kind(n: &GreenNodeData) -> SyntaxKind {
     SyntaxKind::from(n.kind().0)
 }
 
+pub(crate) fn token_kind(t: &GreenTokenData) -> SyntaxKind {
+    SyntaxKind::from(t.kind().0)
+}
+
 /// The child nodes of `n`.
 pub(crate) fn child_nodes(n: &GreenNodeData) -> impl Iterator<Item = &GreenNodeData> {
     n.children().filter_map(|c| c.into_node())

@@ -103,9 +103,7 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
                     a.extend(b);
                     a
                 });
-            let inline = node
-                .children_with_tokens()
-                .any(|t| t.kind() == K::INLINE_KW);
+            let inline = node.green().children().any(|t| t.as_token().is_some_and(|t| green::token_kind(t) == K::INLINE_KW));
             match name {
                 // `namespace a::b::c {` (C++17 nested form) opens each in turn.
                 Some(parts) if !parts.is_empty() => {
@@ -127,10 +125,11 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
         K::LINKAGE_SPEC => {
             f(node, ctx);
             let saved = save(ctx);
-            let abi = node
-                .children_with_tokens()
+            let green = node.green();
+            let abi = green
+                .children()
                 .filter_map(|t| t.into_token())
-                .find(|t| t.kind() == K::STRING);
+                .find(|t| green::token_kind(t) == K::STRING);
             ctx.extern_c = abi.is_some_and(|t| t.text() == "\"C\"");
             for c in node.children() {
                 walk_decl(&c, ctx, f);
@@ -146,10 +145,10 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
             let saved = save(ctx);
             match node.kind() {
                 K::TEMPLATE_DECL => {
-                    let empty = node
-                        .children()
-                        .find(|c| c.kind() == K::TEMPLATE_PARAM_LIST)
-                        .is_some_and(|l| l.children().next().is_none());
+                    let green = node.green();
+                    let empty = green::child_nodes(&green)
+                        .find(|c| green::node_kind(c) == K::TEMPLATE_PARAM_LIST)
+                        .is_some_and(|l| green::child_nodes(l).next().is_none());
                     if empty {
                         ctx.specialization = true;
                     } else {
@@ -167,6 +166,22 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
         }
         K::SIMPLE_DECL | K::FUNCTION_DEF | K::FRIEND_DECL => {
             f(node, ctx);
+            // Most declarations define no class: asked of the green tree
+            // first, so that only class definitions make cursors.
+            let defines_class = {
+                let green = node.green();
+                green::child_nodes(&green)
+                    .find(|c| green::node_kind(c) == K::DECL_SPECIFIERS)
+                    .is_some_and(|s| {
+                        green::child_nodes(s).any(|c| {
+                            green::node_kind(c) == K::CLASS_SPECIFIER
+                                && green::child_nodes(c).any(|l| green::node_kind(l) == K::MEMBER_LIST)
+                        })
+                    })
+            };
+            if !defines_class {
+                return;
+            }
             let Some(specs) = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS) else {
                 return;
             };

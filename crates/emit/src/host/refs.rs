@@ -125,14 +125,8 @@ impl Refs {
             if !matches!(node.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF) {
                 return;
             }
-            let path: Vec<Option<String>> = ctx
-                .scope
-                .iter()
-                .map(|s| match s {
-                    Seg::Namespace { name, .. } => name.clone(),
-                    Seg::Class(c) => Some(c.clone()),
-                })
-                .collect();
+            // Made for the first entity found: most declarations hold none.
+            let mut path: Option<Vec<Option<String>>> = None;
             let anon = ctx.in_anonymous_namespace();
             for (specs, d) in declarators(node) {
                 let kind = if decl::function_declarator(&d).is_some() {
@@ -160,6 +154,15 @@ impl Refs {
                 let const_internal = kind != Kind::Kernel
                     && decl::has_keyword(specs.as_ref(), &[K::CONST_KW, K::CONSTEXPR_KW])
                     && !decl::has_keyword(specs.as_ref(), &[K::EXTERN_KW]);
+                let path = path.get_or_insert_with(|| {
+                    ctx.scope
+                        .iter()
+                        .map(|s| match s {
+                            Seg::Namespace { name, .. } => name.clone(),
+                            Seg::Class(c) => Some(c.clone()),
+                        })
+                        .collect()
+                });
                 let e = Entity {
                     kind,
                     path: path.clone(),
