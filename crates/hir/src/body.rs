@@ -290,6 +290,24 @@ pub fn item_fn_offsets(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<u32>> {
     }
 }
 
+/// How many trailing parameters of each function and function template of
+/// an item have default arguments (as the declaration at hand writes them),
+/// by index: what overload resolution's viability check needs.
+#[salsa::tracked(returns(clone))]
+pub fn item_param_defaults(db: &dyn SourceDatabase, item: ItemId) -> Arc<(Vec<u32>, Vec<u32>)> {
+    let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
+    let root = SyntaxNode::new_root(src.green.clone());
+    let offs = item_tree::lower_with_offsets(&root, src.pack.clone()).1;
+    let count = |at: &u32| -> u32 {
+        let Some(tok) = root.token_at_offset(TextSize::from(*at)).right_biased() else { return 0 };
+        // The declarator that holds the name, then its function declarator.
+        let Some(d) = tok.parent_ancestors().find(|n| n.kind() == K::DECLARATOR) else { return 0 };
+        let params = su::function_params(&d);
+        params.iter().rev().take_while(|p| su::child(p, K::EQUAL_INITIALIZER).is_some()).count() as u32
+    };
+    Arc::new((offs.fns.iter().map(count).collect(), offs.fn_templates.iter().map(count).collect()))
+}
+
 /// The body of a function: empty for a declaration without a definition.
 #[salsa::tracked(returns(clone))]
 pub fn fn_body(db: &dyn SourceDatabase, f: FnId) -> Arc<Body> {

@@ -223,8 +223,6 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
         scopes: vec![Vec::new()],
         seen: Default::default(),
         depth: 0,
-        implicit_depth: 0,
-        vtables: Default::default(),
     };
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
@@ -268,8 +266,6 @@ struct Infer<'a> {
     scopes: Vec<Vec<(String, LocalId)>>,
     seen: rustc_hash::FxHashSet<Entity>,
     depth: u32,
-    implicit_depth: u32,
-    vtables: rustc_hash::FxHashSet<ClassRefT>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -699,16 +695,8 @@ impl<'a> Infer<'a> {
         if args.len() == 1 && !args[0].braced && self.same_class(args[0].ty, c) && args[0].cat == Category::PRValue {
             return None;
         }
-        self.vtable_uses(class);
         let ctors = instances::member_fns(self.db, class, scopes::CTOR_KEY);
         if ctors.is_empty() {
-            // Only implicit constructors: what they call is what the members' and bases' do.
-            if args.is_empty() || (args.len() == 1 && self.same_class(args[0].ty, c)) {
-                self.implicit_members(class, |cx, t| {
-                    let a: Vec<Arg> = args.iter().map(|x| Arg { ty: t, cat: x.cat, null: false, braced: false }).collect();
-                    cx.construct(site, t, &a, false);
-                });
-            }
             // An aggregate or a class with only implicit constructors: the
             // implicit one, which g++ defines when it is not trivial
             // (`instances::implicit_special`; hir-inst).
@@ -770,64 +758,6 @@ impl<'a> Infer<'a> {
                 self.require(e);
                 self.res.calls.push((site, Callee::Entity(e)));
             }
-            // It destroys the members and bases.
-            self.implicit_members(class, |cx, t| cx.destroy(site, t));
-        }
-    }
-
-    /// Runs `f` on the type of each base and non-static member of `class`
-    /// (what an implicit special member does), nesting bounded.
-    fn implicit_members(&mut self, class: ClassRefT, mut f: impl FnMut(&mut Self, TyId)) {
-        if self.implicit_depth > 6 {
-            return;
-        }
-        self.implicit_depth += 1;
-        for (_, t) in self.fields_and_bases(class) {
-            f(self, t);
-        }
-        self.implicit_depth -= 1;
-    }
-
-    /// Constructing an object of a polymorphic class emits its vtable, which
-    /// names every virtual function: the class's member functions are used.
-    fn vtable_uses(&mut self, class: ClassRefT) {
-        if !self.vtables.insert(class) {
-            return;
-        }
-        let (c, outer) = match class {
-            ClassRefT::Class(c) => (c, None),
-            ClassRefT::Inst(i) => (i.class(self.db), Some(i)),
-        };
-        let c = self.map.class_definition(c);
-        let tree = item_tree_of(self.db, c.item(self.db));
-        let Some(data) = tree.classes.get(c.idx(self.db) as usize) else { return };
-        if !data.has_virtual_fn {
-            return;
-        }
-        let Some(&s) = self.map.class_scope.get(&c) else { return };
-        let mut keys: Vec<&String> = self.map.scope(s).names.keys().collect();
-        keys.sort();
-        let mut found = Vec::new();
-        for k in keys {
-            if k == scopes::CTOR_KEY {
-                continue;
-            }
-            for d in &self.map.scope(s).names[k] {
-                if let Def::Fn(f) = d {
-                    let Some(fd) = tree.fns.get(f.idx(self.db) as usize).filter(|_| f.item(self.db) == c.item(self.db)) else { continue };
-                    if fd.linkage.is_static {
-                        continue;
-                    }
-                    found.push(*f);
-                }
-            }
-        }
-        for f in found {
-            let e = self.entity_of((FnDecl::Fn(f), outer), Vec::new());
-            self.require(e);
-        }
-        if let Some(e) = instances::implicit_special(self.db, class, instances::SpecialKind::Dtor) {
-            self.require(e);
         }
     }
 
@@ -835,10 +765,12 @@ impl<'a> Infer<'a> {
     /// bases and members it does not name.
     fn ctor_inits(&mut self) {
         let Some(class) = self.class else { return };
+        let db = self.db;
         let body = self.body;
         let mut named: Vec<String> = Vec::new();
+        let mut inited: Vec<TyId> = Vec::new();
         for (i, m) in body.mem_inits.iter().enumerate() {
-            let args: Vec<Arg> = m.args.iter().map(|x| self.arg(*x)).collect();
+            let args: Vec<Arg> = self.args(&m.args);
             let name = m.name.last().unwrap_or_default().to_string();
             named.push(name.clone());
             // A member, else a base (or a delegating constructor).
@@ -846,24 +778,53 @@ impl<'a> Infer<'a> {
                 Some(t) => Some(t),
                 None => {
                     let t = self.lower(&TypeRef::Path(m.name.clone()));
-                    (!matches!(t.kind(self.db), TyKind::Error(_))).then_some(t)
+                    (!matches!(t.kind(db), TyKind::Error(_))).then_some(t)
                 }
             };
             if let Some(t) = t {
+                inited.push(t);
                 self.construct(CallSite::MemInit(i as u32), t, &args, m.braced);
             }
         }
+        // A delegating constructor initializes nothing else.
+        let own = class_ty(db, class);
+        if inited.iter().any(|t| self.same_class(*t, own)) {
+            return;
+        }
+        // A copy or move constructor copies or moves what it does not name.
+        let from = match body.params.as_slice() {
+            [p] => self.res.local_tys[p.0 as usize].and_then(|t| match collapse(db, canonical(db, t)).kind(db) {
+                TyKind::LRef(x) if self.same_class(*x, own) => Some(Category::LValue),
+                TyKind::RRef(x) if self.same_class(*x, own) => Some(Category::XValue),
+                _ => None,
+            }),
+            _ => None,
+        };
         let n = body.mem_inits.len() as u32;
         for (k, (name, t)) in self.fields_and_bases(class).into_iter().enumerate() {
-            if named.iter().any(|x| Some(x) == name.as_ref()) {
-                continue;
-            }
-            if let Some(name) = &name {
-                if self.field_has_init(class, name) {
-                    continue;
+            match &name {
+                Some(nm) => {
+                    if named.contains(nm) || (from.is_none() && self.field_has_init(class, nm)) {
+                        continue;
+                    }
+                }
+                None => {
+                    if inited.iter().any(|x| self.same_class(*x, t)) {
+                        continue;
+                    }
                 }
             }
-            self.construct(CallSite::MemInit(n + k as u32), t, &[], false);
+            let args: Vec<Arg> = match from {
+                Some(cat) => vec![Arg { ty: t, cat, null: false, braced: false }],
+                None => Vec::new(),
+            };
+            let site = CallSite::MemInit(n + k as u32);
+            // Implicit initializations that do not resolve are not errors of the body.
+            let before = self.res.calls.len();
+            self.construct(site, t, &args, false);
+            if let Some((_, Callee::Unresolved(_))) = self.res.calls.get(before) {
+                self.res.calls.truncate(before);
+            }
         }
     }
 
@@ -2108,6 +2069,14 @@ impl<'a> Infer<'a> {
             if data.ty.params.len() < args.len() && !data.ty.variadic && data.pack_params.is_empty() {
                 continue;
             }
+            // Too few arguments: the missing ones must have defaults.
+            if data.pack_params.is_empty() && args.len() < data.ty.params.len() {
+                let defaults = param_defaults(db, c.0);
+                if args.len() + (defaults as usize) < data.ty.params.len() {
+                    why = "too few arguments".into();
+                    continue;
+                }
+            }
             let (targs_v, sig) = match c.0 {
                 FnDecl::Fn(_) => {
                     if targs.is_some() {
@@ -2534,6 +2503,17 @@ impl<'a> Infer<'a> {
         }
         false
     }
+}
+
+/// The number of trailing parameters of a declaration that have default arguments.
+pub fn param_defaults(db: &dyn SourceDatabase, d: FnDecl) -> u32 {
+    let (item, idx, tmpl) = match d {
+        FnDecl::Fn(f) => (f.item(db), f.idx(db), false),
+        FnDecl::Template(t) => (t.item(db), t.idx(db), true),
+    };
+    let all = body::item_param_defaults(db, item);
+    let v = if tmpl { &all.1 } else { &all.0 };
+    v.get(idx as usize).copied().unwrap_or(0)
 }
 
 /// One implicit conversion sequence's rank: `major` exact 0 / promotion 1 /

@@ -1,0 +1,135 @@
+//! A probe of `infer` over a real unit (not run by default): infers the
+//! unit's bodies and what they require, transitively, prints the calls left
+//! unresolved by reason, and with `CUFRONT_SYMS` (a symbols file of the
+//! parity test's cache) the share of the host object's symbols named.
+
+/// A probe over a real unit (not run by default): `CUFRONT_II=/abs/path.ii cargo
+/// test -p cufront-hir --test infer_probe -- --ignored --nocapture` infers the
+/// unit's bodies and what they require, transitively, and prints the
+/// calls left unresolved by reason.
+#[test]
+#[ignore]
+fn probe() {
+    use cufront_hir::infer::{Callee, InferOwner};
+    use cufront_hir::Entity;
+    let Ok(path) = std::env::var("CUFRONT_II") else { return };
+    let text = std::fs::read_to_string(&path).expect("read");
+    let db = cufront_base_db::RootDatabase::new();
+    let std = if path.contains("c++20") { cufront_base_db::LangStandard::Cxx20 } else { cufront_base_db::LangStandard::Cxx17 };
+    let opts = cufront_base_db::new_options(&db, cufront_base_db::LangOptions { standard: std, ..Default::default() });
+    let tu = cufront_base_db::new_translation_unit(&db, path.clone(), std::sync::Arc::from(text.as_str()), opts);
+    let t0 = std::time::Instant::now();
+    let map = cufront_hir::def_map(&db, tu);
+    let mut work: Vec<Entity> = map.entities.iter().copied().filter(|e| matches!(e, Entity::Fn(_))).collect();
+    work.reverse();
+    let mut seen: rustc_hash::FxHashSet<Entity> = work.iter().copied().collect();
+    let (mut bodies, mut calls, mut unresolved) = (0, 0, 0);
+    let mut reasons: std::collections::BTreeMap<String, (usize, String)> = Default::default();
+    let limit: usize = std::env::var("CUFRONT_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(20000);
+    while let Some(e) = work.pop() {
+        let owner = match e {
+            Entity::Fn(f) => InferOwner::Fn(f),
+            Entity::FnInst(i) => InferOwner::Inst(i),
+            _ => continue,
+        };
+        let r = cufront_hir::infer::infer(&db, owner);
+        if let Ok(d) = std::env::var("CUFRONT_DUMP") {
+            if cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == d) {
+                let body = match owner {
+                    InferOwner::Fn(f) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::FnDecl::Fn(f)),
+                    InferOwner::Inst(i) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::fn_definition(&db, i.decl(&db)).unwrap_or(i.decl(&db))),
+                };
+                println!("{}", cufront_hir::body::render(&body));
+                println!("{:?}", r.skipped);
+                for (site, c) in &r.calls {
+                    let c = match c {
+                        Callee::Entity(x) => cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| match x {
+                            cufront_hir::Entity::FnInst(i) => {
+                                let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
+                                format!("<{e}> {d} <{}>", cufront_hir::templates::display_args(&db, i.args(&db)))
+                            }
+                            _ => format!("<{e}>"),
+                        }),
+                        c => format!("{c:?}"),
+                    };
+                    println!("  {site:?} -> {c} ");
+                }
+                for x in &r.required {
+                    println!("  req {} ", cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>")));
+                }
+            }
+        }
+        if r.skipped.is_some() {
+            continue;
+        }
+        bodies += 1;
+        if bodies > limit {
+            break;
+        }
+        for (_, c) in &r.calls {
+            calls += 1;
+            if let Callee::Unresolved(why) = c {
+                unresolved += 1;
+                let key: String = why.chars().take(60).collect();
+                let ent = reasons.entry(key).or_insert((0, String::new()));
+                ent.0 += 1;
+                if ent.1.is_empty() {
+                    ent.1 = cufront_hir::symbols::mangled_name(&db, e).unwrap_or_default();
+                }
+            }
+        }
+        for &x in r.required.iter().rev() {
+            if seen.insert(x) {
+                work.push(x);
+            }
+        }
+    }
+    println!("{path}: {bodies} bodies, {calls} calls, {unresolved} unresolved, {} entities, {:?}", seen.len(), t0.elapsed());
+    if let Ok(syms) = std::env::var("CUFRONT_SYMS") {
+        // The share of the host object's symbols named (as the parity test counts them, roughly).
+        let mut names: rustc_hash::FxHashSet<String> = Default::default();
+        for e in seen.iter().chain(map.entities.iter()) {
+            if let Ok(n) = cufront_hir::symbols::mangled_name(&db, *e) {
+                names.insert(n);
+            }
+        }
+        let text = std::fs::read_to_string(&syms).expect("symbols");
+        let norm = |s: &str| {
+            let mut s = s.to_string();
+            for (a, b) in [("C2E", "C1E"), ("C5E", "C1E"), ("D2E", "D1E"), ("D0E", "D1E"), ("D5E", "D1E"), ("C2I", "C1I"), ("C5I", "C1I"), ("CI2", "CI1"), ("CI5", "CI1")] {
+                s = s.replace(a, b);
+            }
+            s
+        };
+        let mut counted: rustc_hash::FxHashSet<String> = Default::default();
+        let names: rustc_hash::FxHashSet<String> = names.iter().map(|n| norm(n)).collect();
+        let (mut total, mut hit) = (0, 0);
+        let mut missed = Vec::new();
+        for l in text.lines() {
+            let Some(s) = l.strip_prefix("sym ") else { continue };
+            let special = ["_ZTV", "_ZTI", "_ZTS", "_ZTT", "_ZTC", "_ZGV", "_ZTH", "_ZTW", "__cuda", "__nv", "__device_stub_", "__fatbinwrap", "__sti", "_GLOBAL_", "_Unwind", "__cxa", "__gxx", "__dso", "DW.", "__static_init"];
+            if special.iter().any(|p| s.starts_with(p)) || s.contains('.') || s.contains("__device_stub") {
+                continue;
+            }
+            if !counted.insert(norm(s)) {
+                continue;
+            }
+            total += 1;
+            if names.contains(&norm(s)) {
+                hit += 1;
+            } else {
+                missed.push(s.to_string());
+            }
+        }
+        println!("share {hit}/{total} = {:.1}%", 100.0 * hit as f64 / total.max(1) as f64);
+        for m in missed.iter().take(std::env::var("CUFRONT_MISSES").ok().and_then(|s| s.parse().ok()).unwrap_or(30)) {
+            println!("  miss {m}");
+        }
+    }
+    let mut v: Vec<_> = reasons.into_iter().collect();
+    v.sort_by(|a, b| b.1.0.cmp(&a.1.0));
+    for (k, (n, ex)) in v.iter().take(40) {
+        println!("{n:6} {k}   [{ex}]");
+    }
+}
+
