@@ -571,11 +571,6 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
     // applied to them) is mangled as a dependent name, which the model
     // does not keep after lowering: no name rather than a wrong one.
     let names: Vec<String> = tparams.iter().filter_map(|p| p.name.clone()).collect();
-    let mut written: Vec<&crate::item_tree::TypeRef> = data.ty.params.iter().collect();
-    written.push(&data.ty.ret);
-    if written.iter().any(|t| dependent_member(db, &map, scope, t, &names)) {
-        return Err("a dependent member type in the signature".into());
-    }
     // g++ spells a specialization of a `static` function template without `L`.
     let mut plain = data.clone();
     plain.linkage.is_static = false;
@@ -584,11 +579,20 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: Some(targs) });
     let ret = match &data.name {
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
+        _ if dependent_member(db, &map, scope, &data.ty.ret, &names) => mangle_written(db, &map, cx, &data.ty.ret, &names, 0)?,
         _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
     };
     let mut params = Vec::new();
     for (k, p) in data.ty.params.iter().enumerate() {
-        let t = mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p)))?;
+        let t = if dependent_member(db, &map, scope, p, &names) {
+            // Top-level cv is not part of a parameter's type.
+            match mangle_written(db, &map, cx, p, &names, 0)? {
+                m::Type::Qualified(_, inner) => *inner,
+                t => t,
+            }
+        } else {
+            mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p)))?
+        };
         params.push(if data.pack_params.contains(&(k as u32)) { m::Type::PackExpansion(Box::new(t)) } else { t });
     }
     let f = m::FnType {
@@ -729,5 +733,116 @@ fn expr_mentions(e: &crate::item_tree::ConstExpr, names: &[String]) -> bool {
         E::Binary(_, a, b) => expr_mentions(a, names) || expr_mentions(b, names),
         E::Cond(a, b, c) => expr_mentions(a, names) || expr_mentions(b, names) || expr_mentions(c, names),
         _ => true,
+    }
+}
+
+/// Mangles a type written in a function template's signature that names a
+/// member of something depending on the template's own parameters
+/// (`names`, bound in `cx.env` to placeholders): kept as a dependent name
+/// (`typename T::x` → `NT_1xE`, `A<T>::x` → `N1AIT_E1xE`), alias
+/// templates expanded (as g++ does); everything else lowered and mangled.
+fn mangle_written(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, t: &crate::item_tree::TypeRef, names: &[String], depth: u32) -> Result<m::Type, String> {
+    use crate::item_tree::TypeRef;
+    if depth > 32 {
+        return Err("alias expansion too deep".into());
+    }
+    if !dependent_member(db, map, cx.scope, t, names) {
+        return mangle_ty(db, map, ty::lower(cx, t));
+    }
+    Ok(match t {
+        TypeRef::Ptr(x) => mangle_written(db, map, cx, x, names, depth)?.ptr(),
+        TypeRef::LRef(x) => mangle_written(db, map, cx, x, names, depth)?.lref(),
+        TypeRef::RRef(x) => mangle_written(db, map, cx, x, names, depth)?.rref(),
+        TypeRef::Cv(x, cv) => mangle_written(db, map, cx, x, names, depth)?.qual(quals(*cv)),
+        TypeRef::Path(p) => return mangle_written_path(db, map, cx, p, names, depth),
+        _ => return Err("a dependent type the model does not spell".into()),
+    })
+}
+
+fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, p: &Path, names: &[String], depth: u32) -> Result<m::Type, String> {
+    use crate::item_tree::{PathSegment, TypeRef};
+    let segs = &p.segments;
+    let rest_comps = |from: usize| -> Result<Vec<Component>, String> {
+        segs[from..]
+            .iter()
+            .map(|s| if s.args.is_some() { Err("a dependent member template".to_string()) } else { Ok(m::build::comp(&s.name)) })
+            .collect()
+    };
+    // `T::x`: rooted at the parameter.
+    if let (false, Some(first)) = (p.global, segs.first()) {
+        if names.contains(&first.name) && first.args.is_none() && segs.len() > 1 {
+            let base = mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(Path::single(&first.name))))?;
+            return match base {
+                m::Type::Param(tp) => Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(1)? })),
+                _ => Err("a member of a dependent type".into()),
+            };
+        }
+    }
+    // The first template-id whose arguments depend on the parameters.
+    let mentions = |s: &PathSegment| s.args.iter().flatten().any(|a| match a {
+        crate::item_tree::TemplateArgRef::Type(t) => {
+            let mut v = Vec::new();
+            crate::instances::typeref_names(t, &mut v);
+            v.iter().any(|n| names.contains(n))
+        }
+        _ => true,
+    });
+    let Some(i) = segs.iter().position(mentions) else {
+        return mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(p.clone())));
+    };
+    let mut bare = Path { global: p.global, segments: segs[..=i].to_vec() };
+    for s in &mut bare.segments {
+        s.args = None;
+    }
+    match scopes::resolve_path(db, map, cx.scope, &bare, Ns::Type) {
+        Some(Def::AliasTemplate(td)) => {
+            // Expanded: its parameters bound to the written arguments
+            // (lowered here), its type read where it is declared.
+            let tree = item_tree_of(db, td.item(db));
+            let alias = tree.typedefs.get(td.idx(db) as usize).ok_or("no such alias")?;
+            let params = alias.tparams.clone().unwrap_or_default();
+            let written = segs[i].args.clone().unwrap_or_default();
+            if written.len() > params.len() {
+                return Err("too many alias arguments".into());
+            }
+            let mut env = cx.env.cloned().unwrap_or_default();
+            let mut inner_names = Vec::new();
+            for (k, prm) in params.iter().enumerate() {
+                let a = match written.get(k).or(prm.default.as_ref()) {
+                    Some(crate::item_tree::TemplateArgRef::Type(t)) => TemplateArg::Type(ty::lower(cx, t)),
+                    _ => return Err("a value or defaulted alias argument".into()),
+                };
+                if let Some(n) = &prm.name {
+                    env.names.push((n.clone(), a));
+                    inner_names.push(n.clone());
+                }
+            }
+            let parent = map.parent.get(&DeclKey::Typedef(td)).copied().unwrap_or(scopes::ROOT);
+            let acx = ty::LowerCx { db, map, item: td.item(db), scope: parent, env: Some(&env) };
+            let expanded = mangle_written(db, map, acx, &alias.ty, &inner_names, depth + 1)?;
+            if i + 1 == segs.len() {
+                return Ok(expanded);
+            }
+            match expanded {
+                m::Type::Named(mut n) => {
+                    n.comps.extend(rest_comps(i + 1)?);
+                    Ok(m::Type::Named(n))
+                }
+                m::Type::Param(tp) => Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(i + 1)? })),
+                _ => Err("a member of a dependent type".into()),
+            }
+        }
+        Some(Def::ClassTemplate(_)) if i + 1 < segs.len() => {
+            // `A<T>::x`: the template-id (defaults filled in), then the member.
+            let prefix = Path { global: p.global, segments: segs[..=i].to_vec() };
+            match mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(prefix)))? {
+                m::Type::Named(mut n) => {
+                    n.comps.extend(rest_comps(i + 1)?);
+                    Ok(m::Type::Named(n))
+                }
+                _ => Err("a member of a dependent type".into()),
+            }
+        }
+        _ => mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(p.clone()))),
     }
 }

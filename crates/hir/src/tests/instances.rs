@@ -176,7 +176,7 @@ fn members_of_class_template_specializations() {
             S<int>::{ctor}: _ZN1SIiEC1Ev
             S<int>::{dtor}: _ZN1SIiED1Ev
             S<int>::g<char>: _ZN1SIiE1gIcEEviT_
-            S<int>::{ctor}<char>: error: a dependent member type in the signature
+            S<int>::{ctor}<char>: _ZN1SIiEC1IcEET_i
             S<int>::m: _ZN1SIiE1mE
             S<ns::P>::In::q: _ZN1SIN2ns1PEE2In1qES1_
             S<char*>::pf: _ZN1SIPcE2pfEc
@@ -193,20 +193,27 @@ fn variable_template_specializations() {
 }
 
 #[test]
-fn dependent_member_types_get_no_name() {
-    // g++: _Z3fwdIiEOT_RN2rrIS0_E4typeE — a dependent name the model does
-    // not keep after lowering: an error, never `_Z3fwdIiEOT_RS0_`.
+fn dependent_member_types() {
+    // g++: _Z3fwdIiEOT_RN2rrIS0_E4typeE, _Z2alIiEvN2rrIT_E4typeE,
+    // _Z2okIiEv2rrIT_Ei, _Z2tmI1HENT_4typeES1_,
+    // _Z2scIfEvPKT_PN4meta9scalar_ofIS0_E4typeEi: dependent names kept as
+    // written (alias templates expanded), never `_Z3fwdIiEOT_RS0_`.
     check(
         "template<class T> struct rr { typedef T type; };\n\
          template<class T> using rr_t = typename rr<T>::type;\n\
          template<class T> T&& fwd(typename rr<T>::type& t);\n\
          template<class T> void al(rr_t<T>);\n\
-         template<class T> void ok(rr<T>, rr<int>::type);",
-        &["fwd<int>", "al<int>", "ok<int>"],
+         template<class T> void ok(rr<T>, rr<int>::type);\n\
+         struct H { typedef int type; }; template<class T> typename T::type tm(T);\n\
+         namespace meta { template<class T> struct scalar_of { using type = T; }; template<class T> using scalar_of_t = typename scalar_of<T>::type; }\n\
+         template<class T> void sc(const T*, meta::scalar_of_t<T>*, int);",
+        &["fwd<int>", "al<int>", "ok<int>", "tm<H>", "sc<float>"],
         expect![[r#"
-            fwd<int>: error: a dependent member type in the signature
-            al<int>: error: a dependent member type in the signature
+            fwd<int>: _Z3fwdIiEOT_RN2rrIS0_E4typeE
+            al<int>: _Z2alIiEvN2rrIT_E4typeE
             ok<int>: _Z2okIiEv2rrIT_Ei
+            tm<H>: _Z2tmI1HENT_4typeES1_
+            sc<float>: _Z2scIfEvPKT_PN4meta9scalar_ofIS0_E4typeEi
         "#]],
     );
 }
