@@ -44,6 +44,7 @@ mod lambda;
 mod preamble;
 pub(crate) mod refs;
 
+pub use cufront_cuda::SpaceIndex as HostSpaceIndex;
 pub use lambda::HostError;
 pub use preamble::preamble;
 
@@ -183,6 +184,19 @@ fn trivia_after(n: &rowan::GreenNodeData) -> Result<TextSize, TextSize> {
 
 /// Prints the host file for the unit `text` (parsed as `root`).
 pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOptions) -> HostFile {
+    host_file_with(text, root, map, opts, SpaceIndex::build(root))
+}
+
+/// [`host_file`] with the unit's execution-space index built already (it
+/// reads only declarations, so the tree with lazy bodies gives the same
+/// index, and the caller may build it while bodies are parsed).
+pub fn host_file_with(
+    text: &str,
+    root: &SyntaxNode,
+    map: &SourceMap,
+    opts: &HostOptions,
+    index: SpaceIndex,
+) -> HostFile {
     let mut plan = Plan {
         text,
         opts,
@@ -193,7 +207,6 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         device_bodies: Vec::new(),
         next_t: 0,
     };
-    let index = SpaceIndex::build(root);
     // Member aliases that may need a qualifier: (edit to fill, scope, name).
     let mut aliases: Vec<(usize, Vec<String>, String)> = Vec::new();
     // Filled by the same walk as the plan (neither reads the other).

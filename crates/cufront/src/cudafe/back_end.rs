@@ -98,7 +98,13 @@ pub fn host_path(cfg: &Config) -> Option<PathBuf> {
 }
 
 /// Computes and writes the outputs.
-pub fn run(cfg: &Config, text: &str, root: &SyntaxNode, map: &SourceMap) -> Outcome {
+pub fn run(
+    cfg: &Config,
+    text: &str,
+    root: &SyntaxNode,
+    map: &SourceMap,
+    index: cufront_emit::host::HostSpaceIndex,
+) -> Outcome {
     let out_path = host_path(cfg);
     let id = module_id(cfg, root, map, None);
     let opts = HostOptions {
@@ -115,7 +121,7 @@ pub fn run(cfg: &Config, text: &str, root: &SyntaxNode, map: &SourceMap) -> Outc
         stub_file_name: cfg.stub_file_name.clone().unwrap_or_default(),
         module_id: id.clone(),
     };
-    let host = host::host_file(text, root, map, &opts);
+    let host = host::host_file_with(text, root, map, &opts, index);
     if !host.errors.is_empty() {
         return Outcome::Errors(host.errors);
     }

@@ -62,7 +62,15 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     let options = base_db::new_options(&db, lang);
     let tu = base_db::new_translation_unit(&db, cfg.input.clone(), Arc::from(text.as_str()), options);
     let map = base_db::source_map(&db, tu);
-    let parse = with_needed_bodies(cfg, &text, base_db::parse(&db, tu), map);
+    let lazy = base_db::parse(&db, tu);
+    // The back end's execution-space index reads only declarations: it is
+    // built from the declarations-only tree on a second thread while the
+    // needed bodies are parsed and the diagnostics reported.
+    let index = (!cfg.no_code_gen).then(|| {
+        let green = lazy.syntax_node().green().into_owned();
+        std::thread::spawn(move || cufront_emit::host::HostSpaceIndex::build(&cufront_syntax::SyntaxNode::new_root(green)))
+    });
+    let parse = with_needed_bodies(cfg, &text, lazy, map);
 
     // Diagnostic pragmas apply by position; their own problems are warnings.
     let mut records = Vec::new();
@@ -113,7 +121,12 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     let mut back_end = None;
     if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen {
         let be_start = Clock::now();
-        match super::back_end::run(cfg, &text, &parse.syntax_node(), map) {
+        let root = parse.syntax_node();
+        let index = match index {
+            Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            None => cufront_emit::host::HostSpaceIndex::build(&root),
+        };
+        match super::back_end::run(cfg, &text, &root, map, index) {
             super::back_end::Outcome::Written => back_end = Some(be_start.elapsed()),
             super::back_end::Outcome::Unsupported(list) => {
                 for (range, what) in list {
