@@ -269,6 +269,11 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             let v = if matches!(e, ConstExpr::SizeofType(_)) { size } else { align };
             Ok(Value { v: v as i128, ty: Builtin::ULong })
         }
+        // `sizeof(f<T>(0))` (the detection idiom): overload resolution decides (`infer`).
+        ConstExpr::Unsupported(s) if s.trim_start().starts_with("sizeof") => match crate::infer::sizeof_call(cx.lower, s) {
+            Some(v) => Ok(Value { v: v as i128, ty: Builtin::ULong }),
+            None => Err(ConstError::Unsupported(s.clone())),
+        },
         ConstExpr::Unsupported(s) => Err(ConstError::Unsupported(s.clone())),
         ConstExpr::SizeofPack(n) => match crate::templates::sizeof_pack(cx.lower.env, n) {
             Some(k) => Ok(Value { v: k as i128, ty: Builtin::ULong }),

@@ -2158,6 +2158,10 @@ impl<'a> Infer<'a> {
         if viable.is_empty() {
             return Err(why);
         }
+        // Substitution failures (error types in a signature) lose to clean candidates (SFINAE).
+        if viable.iter().any(|v| !sig_has_error(db, &v.2)) {
+            viable.retain(|v| !sig_has_error(db, &v.2));
+        }
         let mut best = 0;
         for i in 1..viable.len() {
             if compare(&viable[i].3, &viable[best].3) == std::cmp::Ordering::Less {
@@ -2503,6 +2507,86 @@ impl<'a> Infer<'a> {
         }
         false
     }
+}
+
+fn sig_has_error(db: &dyn SourceDatabase, s: &FnSig) -> bool {
+    s.params.iter().chain(std::iter::once(&s.ret)).any(|t| ty_has_error(db, *t, 0))
+}
+
+fn ty_has_error(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    match t.kind(db) {
+        TyKind::Error(_) => true,
+        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_error(db, *x, depth + 1),
+        _ => false,
+    }
+}
+
+/// The value of `sizeof(f<Args>(0))` written in a constant expression (the
+/// detection idiom: which overload of `f` a null pointer argument selects,
+/// substitution failures removing candidates), read from its text in the
+/// scope and environment of `cx`. None when the text is not of that shape.
+pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
+    let db = cx.db;
+    let inner = text.trim().strip_prefix("sizeof")?.trim();
+    let inner = inner.strip_prefix('(')?.strip_suffix(')')?.trim();
+    let toks = crate::type_tokens(inner);
+    let mut pos = 0;
+    let path = crate::read_path(&toks, &mut pos)?;
+    if toks.get(pos).map(String::as_str) != Some("(") {
+        return None;
+    }
+    pos += 1;
+    let mut args = Vec::new();
+    while let Some(t) = toks.get(pos) {
+        match t.as_str() {
+            ")" => break,
+            "," => {}
+            "0" => args.push(Arg { ty: mk(db, TyKind::Builtin(Builtin::Int)), cat: Category::PRValue, null: true, braced: false }),
+            "nullptr" => args.push(Arg { ty: mk(db, TyKind::Builtin(Builtin::NullPtr)), cat: Category::PRValue, null: true, braced: false }),
+            _ => return None,
+        }
+        pos += 1;
+    }
+    if pos + 1 != toks.len() {
+        return None;
+    }
+    let body = Body::default();
+    let class = match cx.map.scope(cx.scope).kind {
+        ScopeKind::Class(c) => Some(match cx.env {
+            Some(e) if e.scopes.contains(&cx.scope) => ClassRefT::Inst(InstId::new(db, c, e.args.clone())),
+            _ => ClassRefT::Class(cx.map.class_definition(c)),
+        }),
+        _ => None,
+    };
+    let mut inf = Infer {
+        db,
+        map: cx.map,
+        body: &body,
+        item: cx.item,
+        scope: cx.scope,
+        env: cx.env.cloned(),
+        class,
+        this_cv: Cv::default(),
+        has_this: false,
+        ret: None,
+        res: InferenceResult::default(),
+        scopes: vec![Vec::new()],
+        seen: Default::default(),
+        depth: 0,
+    };
+    let r = templates::nested(|| {
+        let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
+        inf.resolve_overload(&cands, targs.as_deref(), &args, None).map(|(_, _, sig)| sig.ret)
+    });
+    let ret = r.ok()?;
+    let mut t = canonical(db, ret);
+    if let TyKind::LRef(x) | TyKind::RRef(x) = t.kind(db) {
+        t = *x;
+    }
+    crate::layout::size_align(db, t).ok().map(|(size, _)| size)
 }
 
 /// The number of trailing parameters of a declaration that have default arguments.

@@ -112,3 +112,21 @@ fn classes_ops_like() {
         "#]],
     );
 }
+
+#[test]
+fn detection_idiom() {
+    check(
+        "template<class T> struct has_ptr { typedef char yes; typedef int no;\n\
+           template<class S> static yes test(typename S::pointer*);\n\
+           template<class S> static no test(...);\n\
+           static const bool value = sizeof(test<T>(0)) == sizeof(yes); };\n\
+         struct A { typedef int* pointer; }; struct B {};\n\
+         template<bool> struct pick { void f(); };\n\
+         void user() { pick<has_ptr<A>::value> a; a.f(); pick<has_ptr<B>::value> b; b.f(); }",
+        "user",
+        expect![[r#"
+            _ZN4pickILb1EE1fEv
+            _ZN4pickILb0EE1fEv
+        "#]],
+    );
+}
