@@ -52,12 +52,31 @@ enum What {
         #[arg(long)]
         module_id: Option<String>,
     },
+    /// Evaluate every `static_assert` of the unit in the contexts cufront
+    /// evaluates (`inspect_asserts.rs`): `FILE:LINE CONTEXT OUTCOME`.
+    StaticAsserts {
+        /// The preprocessed file (`.ii`).
+        file: std::path::PathBuf,
+        /// Read the unit as C++20 (C++20 keywords).
+        #[arg(long)]
+        cxx20: bool,
+        /// Also list the templated asserts no instance reaches.
+        #[arg(long)]
+        all: bool,
+    },
 }
+
+#[path = "inspect_asserts.rs"]
+mod asserts;
 
 pub fn run(args: InspectArgs) -> ExitCode {
     match args.what {
         What::Layout { file, r#type, cxx20, all } => layout(&file, r#type.as_deref(), cxx20, all),
         What::Symbols { file, cxx20, all, module_id } => symbols(&file, cxx20, all, module_id.as_deref()),
+        What::StaticAsserts { file, cxx20, all } => match load(&file, cxx20) {
+            Ok((db, tu)) => asserts::run(&db, tu, all),
+            Err(code) => code,
+        },
     }
 }
 

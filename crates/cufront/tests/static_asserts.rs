@@ -21,9 +21,30 @@ use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_
 use cufront_tests::{Program, Std, corpus, host_ii, par_map};
 
 /// Minimum share (percent) of a unit's asserts (in evaluated contexts)
-/// that evaluate to true: what the interpreter reached when measured, a
-/// little lower. Units absent here use `DEFAULT_FLOOR`.
-const FLOORS: &[(&str, f64)] = &[];
+/// that evaluate to true, over its standards: what the interpreter reached
+/// when measured, minus 10 points (units with few asserts: 50), since the
+/// function instances `instances::required_entities` lists (and so the
+/// asserts found) grow as the model does. A ratchet; the target is 100.
+/// Units absent here (no assert in an evaluated context when measured) use
+/// `DEFAULT_FLOOR`.
+const FLOORS: &[(&str, f64)] = &[
+    ("bitonic_sort.cu", 90.0),
+    ("cccl_pipeline.cu", 63.0),
+    ("classes_ops.cu", 50.0),
+    ("coop_groups.cu", 42.0),
+    ("cub_block.cu", 50.0),
+    ("cub_device.cu", 54.0),
+    ("cxx20_concepts.cu", 0.0),
+    ("cxx20_ranges.cu", 90.0),
+    ("histogram.cu", 90.0),
+    ("host_stl.cu", 70.0),
+    ("job_scheduler.cu", 75.0),
+    ("libcudacxx.cu", 35.0),
+    ("matmul_tiled.cu", 90.0),
+    ("nbody.cu", 90.0),
+    ("thrust_basics.cu", 62.0),
+    ("thrust_zip.cu", 63.0),
+];
 
 const DEFAULT_FLOOR: f64 = 0.0;
 

@@ -281,7 +281,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         },
         ConstExpr::Trait(name, tys) => {
             let tys: Vec<_> = tys.iter().map(|t| ty::lower(cx.lower, t)).collect();
-            match crate::templates::type_trait(cx.lower.db, name, &tys) {
+            match traits::eval_trait(cx.lower.db, name, &tys) {
                 Ok(b) => Ok(Value { v: b as i128, ty: Builtin::Bool }),
                 Err(e) => Err(ConstError::Unsupported(e)),
             }

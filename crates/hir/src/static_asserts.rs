@@ -462,6 +462,24 @@ fn namespace_scope(map: &DefMap, names: &[Option<String>]) -> ScopeIdx {
     s
 }
 
+/// Whether a type is, or is built from, an error or an opaque type.
+fn contains_error(db: &dyn SourceDatabase, t: crate::TyId, depth: u32) -> bool {
+    use crate::TyKind as T;
+    if depth > 16 {
+        return true;
+    }
+    match crate::ty::canonical(db, t).kind(db) {
+        T::Error(_) | T::Dependent(_) | T::Specialization(_) | T::TemplateParam { .. } => true,
+        T::Ptr(x) | T::LRef(x) | T::RRef(x) | T::Qualified(x, _) | T::Array(x, _) | T::Complex(x) | T::Vector(x, _) => contains_error(db, *x, depth + 1),
+        T::App(a) => a.args(db).iter().any(|x| match x {
+            templates::TemplateArg::Type(t) => contains_error(db, *t, depth + 1),
+            templates::TemplateArg::Dependent(_) | templates::TemplateArg::ValueParam { .. } => true,
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
 /// The outcome of one assert.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -509,7 +527,13 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
         for (name, t) in &ia.local_types {
             let cx = crate::ty::LowerCx { db, map: &map, item, scope, env: Some(&e) };
             let ty = crate::ty::canonical(db, crate::ty::lower(cx, t));
-            e.names.push((name.clone(), templates::TemplateArg::Type(ty)));
+            // A type cufront cannot compute stays unknown (never a guess).
+            let arg = if contains_error(db, ty, 0) {
+                templates::TemplateArg::Dependent(name.clone())
+            } else {
+                templates::TemplateArg::Type(ty)
+            };
+            e.names.push((name.clone(), arg));
         }
         Some(e)
     };

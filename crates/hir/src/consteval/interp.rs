@@ -1166,6 +1166,16 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+        // A template-id parameter (`X<T>`) takes only a class object.
+        if templated {
+            for (a, pt) in args.iter().zip(&data.ty.params) {
+                if let TypeRef::Path(p) = strip_ref(pt) {
+                    if p.segments.last().is_some_and(|s| s.args.is_some()) && !matches!(a, CValue::Object(Some(_), _)) {
+                        return None;
+                    }
+                }
+            }
+        }
         // Prefer a parameter list whose scalar kinds match; non-templates win ties.
         let mut score = if templated { 0 } else { 1 };
         for (a, pt) in args.iter().zip(&data.ty.params) {

@@ -42,22 +42,26 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
         "is_null_pointer" => matches!(c0.kind(db), TyKind::Builtin(Builtin::NullPtr)),
         "is_trivially_constructible" | "is_trivially_assignable" | "is_nothrow_constructible" | "is_nothrow_assignable"
         | "is_constructible" | "is_assignable" => {
-            // Scalars from scalars; classes without user special members.
-            let scalar = |t: TyId| matches!(strip(db, t).kind(db), TyKind::Builtin(_) | TyKind::Enum(_) | TyKind::Ptr(_));
+            // Scalars from scalars (references looked through); classes
+            // whose special members are all implicit and trivial.
+            let scalar = |t: TyId| {
+                let t = strip_ref(db, t);
+                matches!(t.kind(db), TyKind::Builtin(b) if *b != Builtin::Void) || matches!(t.kind(db), TyKind::Enum(_) | TyKind::Ptr(_))
+            };
             let args_scalar = tys[1..].iter().all(|t| scalar(*t));
+            let is_ref = matches!(ty::canonical(db, t0).kind(db), TyKind::LRef(_) | TyKind::RRef(_));
             match class(t0) {
-                None if scalar(t0) => args_scalar && tys.len() <= 2,
+                None if scalar(t0) && !is_ref => args_scalar && tys.len() <= 2,
                 None => return Err(format!("type trait __{name} on this type not evaluated")),
                 Some(c) => {
-                    let k = c.pattern(db);
-                    let tree = crate::item_tree_of(db, k.item(db));
-                    let d = tree.classes.get(k.idx(db) as usize).ok_or("no class")?;
-                    let trivial = !d.user_ctor && !d.user_copy_assign && !d.user_dtor && !d.has_virtual_fn;
+                    if !trivial_class(db, c) {
+                        return Err(format!("type trait __{name} on a class with special members not evaluated"));
+                    }
                     let same = tys[1..].iter().all(|t| class(*t) == Some(c));
-                    if trivial && (tys.len() == 1 || same) {
+                    if tys.len() == 1 || same {
                         true
                     } else {
-                        return Err(format!("type trait __{name} on a class with user-declared special members not evaluated"));
+                        return Err(format!("type trait __{name} with other argument types not evaluated"));
                     }
                 }
             }
@@ -68,6 +72,34 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
         },
         _ => return Err(format!("type trait __{name} not evaluated")),
     })
+}
+
+/// A class whose special members are all implicit and trivial: no user
+/// constructor, assignment or destructor, nothing virtual, no default
+/// member initializer, no base, only scalar members.
+fn trivial_class(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    let k = c.pattern(db);
+    let tree = crate::item_tree_of(db, k.item(db));
+    let Some(d) = tree.classes.get(k.idx(db) as usize) else { return false };
+    if d.user_ctor || d.user_copy_assign || d.user_dtor || d.has_virtual_fn || !d.bases.is_empty() || d.fields.iter().any(|f| f.has_init) {
+        return false;
+    }
+    let Ok(l) = crate::layout::layout_ref(db, c) else { return false };
+    l.fields.iter().all(|f| {
+        let mut t = ty::canonical(db, f.ty);
+        while let TyKind::Array(x, _) | TyKind::Qualified(x, _) = t.kind(db) {
+            t = ty::canonical(db, *x);
+        }
+        matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Enum(_) | TyKind::Ptr(_))
+    })
+}
+
+fn strip_ref(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    let t = strip(db, t);
+    match t.kind(db) {
+        TyKind::LRef(x) | TyKind::RRef(x) => strip(db, *x),
+        _ => t,
+    }
 }
 
 fn strip(db: &dyn SourceDatabase, t: TyId) -> TyId {
