@@ -39,6 +39,14 @@
 //! entities (`FnData`, `VarData`, signatures as written); `mangled_name`
 //! gives their host-side linkage names through `cufront-mangle`.
 //!
+//! Bodies (`body.rs`, `infer.rs`): `fn_body` lowers a definition (the
+//! item's green tree; a lazy body parsed in place) into expression,
+//! statement and local arenas; `infer` types it in the definition's scope
+//! (through the instance's `Env`), resolves names and calls (overload
+//! resolution, template argument deduction, implicit constructor and
+//! destructor calls) and lists what it odr-uses (`required`), which the
+//! instantiation closure follows.
+//!
 //! Out of scope so far: function templates, overloads,
 //! constexpr calls, variable templates, declaration order (lookup sees the
 //! whole unit).
