@@ -223,6 +223,7 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
         scopes: vec![Vec::new()],
         seen: Default::default(),
         depth: 0,
+        implicit_depth: 0,
     };
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
@@ -266,6 +267,8 @@ struct Infer<'a> {
     scopes: Vec<Vec<(String, LocalId)>>,
     seen: rustc_hash::FxHashSet<Entity>,
     depth: u32,
+    /// Nesting of implicit conversions being resolved.
+    implicit_depth: u32,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -1763,6 +1766,7 @@ impl<'a> Infer<'a> {
                 let ent = self.entity_of(cand, ta);
                 self.require(ent);
                 self.res.calls.push((site, Callee::Entity(ent)));
+                self.convert_args(site, &sig, a);
                 Some(self.returned(site, sig.ret))
             }
             Err(err) => {
@@ -1788,6 +1792,7 @@ impl<'a> Infer<'a> {
                 let ent = self.entity_of(cand, ta);
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+                self.convert_args(CallSite::Expr(e), &sig, a);
                 self.returned(CallSite::Expr(e), sig.ret)
             }
             Err(err) => {
@@ -1795,6 +1800,41 @@ impl<'a> Infer<'a> {
                 (self.error(&err), Category::PRValue)
             }
         }
+    }
+
+    /// Arguments converted to a class parameter by a converting constructor
+    /// (a user-defined conversion): the constructor, and the temporary's destructor.
+    fn convert_args(&mut self, site: CallSite, sig: &FnSig, a: &[Arg]) {
+        let db = self.db;
+        if self.implicit_depth > 2 {
+            return;
+        }
+        self.implicit_depth += 1;
+        for (arg, p) in a.iter().zip(&sig.params) {
+            if arg.braced {
+                continue;
+            }
+            let pc = collapse(db, canonical(db, *p));
+            let target = match pc.kind(db) {
+                TyKind::LRef(x) | TyKind::RRef(x) => strip_cv(db, canonical(db, *x)),
+                _ => strip_cv(db, pc),
+            };
+            if self.class_ref(target).is_none() {
+                continue;
+            }
+            let at = strip_cv(db, canonical(db, arg.ty));
+            if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) || self.same_class(at, target) || self.derives(at, target) {
+                continue;
+            }
+            let before = self.res.calls.len();
+            self.construct(site, target, &[*arg], false);
+            if let Some((_, Callee::Unresolved(_))) = self.res.calls.get(before) {
+                self.res.calls.truncate(before);
+            } else {
+                self.destroy(site, target);
+            }
+        }
+        self.implicit_depth -= 1;
     }
 
     /// Functions named `name` in the namespaces associated with the arguments' classes.
@@ -2576,6 +2616,7 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         scopes: vec![Vec::new()],
         seen: Default::default(),
         depth: 0,
+        implicit_depth: 0,
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
