@@ -602,10 +602,18 @@ fn compare(
     let ours = inspect(&overlay_nvcc, &stem, &flags, &ours_dir, mode.link)
         .map_err(|e| format!("cufront's build failed: {e}"))?;
     // The fallback id cannot repeat; both sides must have used it, and the
-    // symbols that embed it are compared with it masked.
+    // symbols that embed it are compared with it masked, with the length of
+    // the anonymous namespace's mangled name that holds it (the ids' PIDs
+    // can differ in length).
     let masked = |b: &Build| -> Build {
         let id = b.id.trim_end();
-        let mask = |v: &[String]| v.iter().map(|s| s.replace(id, "<id>")).collect();
+        let anon = format!("_GLOBAL__N_{id}");
+        let anon = format!("{}{anon}", anon.len());
+        let mask = |v: &[String]| {
+            v.iter()
+                .map(|s| s.replace(&anon, "<n>_GLOBAL__N_<id>").replace(id, "<id>"))
+                .collect()
+        };
         Build {
             syms: mask(&b.syms),
             id: String::new(),
