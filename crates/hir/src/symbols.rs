@@ -44,7 +44,12 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
             let tree = item_tree_of(db, v.item(db));
             tree.vars.get(v.idx(db) as usize).map(|d| EntityInfo { is_fn: false, linkage: d.linkage })
         }
-        Entity::FnInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: true, linkage: d.linkage }),
+        Entity::FnInst(i) => i.decl(db).data(db).map(|d| {
+            // Defined when the unit defines the template (or member) it instantiates.
+            let mut linkage = d.linkage;
+            linkage.is_definition = crate::instances::fn_definition(db, i.decl(db)).is_some();
+            EntityInfo { is_fn: true, linkage }
+        }),
         Entity::VarInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: false, linkage: d.linkage }),
         Entity::Special(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
     }
@@ -406,12 +411,13 @@ fn builtin(b: Builtin) -> m::Builtin {
 /// an entity keep its tree): for `inspect`, not for incremental use.
 pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> rustc_hash::FxHashMap<Entity, u32> {
     let mut out = rustc_hash::FxHashMap::default();
+    let mut templates: rustc_hash::FxHashMap<crate::FnTemplateId, u32> = rustc_hash::FxHashMap::default();
     let parse = cufront_base_db::parse(db, tu);
     let root = parse.syntax_node();
     let items = &crate::top_level_items(db, tu).items;
     for (node, &item) in root.children().zip(items.iter()) {
         let tree = item_tree_of(db, item);
-        if tree.fns.is_empty() && tree.vars.is_empty() {
+        if tree.fns.is_empty() && tree.vars.is_empty() && tree.fn_templates.is_empty() {
             continue;
         }
         let pack = crate::item_source(db, item).as_ref().map(|s| s.pack.clone()).unwrap_or_default();
@@ -421,6 +427,27 @@ pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationU
         }
         for (i, at) in offs.vars.iter().enumerate() {
             out.insert(Entity::Var(crate::VarId::new(db, item, i as u32)), *at);
+        }
+        for (i, at) in offs.fn_templates.iter().enumerate() {
+            templates.insert(crate::FnTemplateId::new(db, item, i as u32), *at);
+        }
+    }
+    // Instances are located at their declaration (function templates by
+    // their own offsets, members of specializations by the member's).
+    for &e in crate::instances::required_entities(db, tu).iter() {
+        let at = match e {
+            Entity::FnInst(i) => match i.decl(db) {
+                crate::instances::FnDecl::Fn(f) => out.get(&Entity::Fn(f)).copied(),
+                crate::instances::FnDecl::Template(t) => templates.get(&t).copied(),
+            },
+            Entity::VarInst(i) => match i.decl(db) {
+                crate::instances::VarDecl::Var(v) => out.get(&Entity::Var(v)).copied(),
+                crate::instances::VarDecl::Template(_) => None,
+            },
+            _ => None,
+        };
+        if let Some(at) = at {
+            out.insert(e, at);
         }
     }
     out
