@@ -47,9 +47,15 @@
 //! destructor calls) and lists what it odr-uses (`required`), which the
 //! instantiation closure follows.
 //!
-//! Out of scope so far: function templates, overloads,
-//! constexpr calls, variable templates, declaration order (lookup sees the
-//! whole unit).
+//! Instances (`instances.rs`): function templates, member templates and
+//! variable templates are item-tree entities too; `FnInstanceId` /
+//! `VarInstanceId` (declaration + outer specialization + own arguments) and
+//! implicit special members are `Entity`s that `mangled_name` spells as
+//! g++ does; `required_entities(tu)` is the instantiation closure over
+//! `infer`'s `required`.
+//!
+//! Out of scope so far: local statics and closures as entities,
+//! declaration order (lookup sees the whole unit).
 
 pub mod body;
 pub mod consteval;
