@@ -5,9 +5,11 @@
 //! (new lines too, so every later offset moves).
 //!
 //! What may re-run: `parse`, the split into top-level items and their
-//! sources (each reads the whole tree), and the item tree of the one edited
-//! item (it comes out equal, which cuts off everything downstream). Queries
-//! of the edited function's own body are allowed too, once per query kind.
+//! sources (each reads the whole tree); the item tree and function offsets
+//! of the one edited item (they come out equal, which cuts off everything
+//! downstream); the edited function's own body and inference, once each;
+//! and the unit's instantiation closure (`required_entities`: it reads
+//! every emitted body's `required`, and comes out equal).
 
 use std::sync::{Arc, Mutex};
 
@@ -81,15 +83,15 @@ fn a_body_edit_in_a_corpus_unit_reruns_no_other_entitys_queries() {
         *per_query.entry(query_name(k)).or_default() += 1;
     }
     eprintln!("re-ran after the edit: {per_query:?}");
-    let whole_unit = ["parse", "top_level_items", "item_ids", "item_source"];
-    let edited_item_only = ["item_tree_of"];
+    let whole_unit = ["parse", "top_level_items", "item_ids", "item_source", "required_entities"];
+    let edited_item_only = ["item_tree_of", "item_fn_offsets", "fn_body", "infer"];
     for (q, n) in &per_query {
         if whole_unit.contains(q) {
             continue;
         }
         assert!(
             edited_item_only.contains(q) && *n <= 1,
-            "`{q}` re-ran {n} time(s) after an edit inside main's body; only the edited item's tree may: {ran:?}"
+            "`{q}` re-ran {n} time(s) after an edit inside main's body; only the edited item's tree and body queries may: {ran:?}"
         );
     }
     assert!(per_query.contains_key("parse"), "the edit was seen: {ran:?}");
