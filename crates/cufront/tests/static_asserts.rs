@@ -35,7 +35,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("cub_block.cu", 50.0),
     ("cub_device.cu", 54.0),
     ("cxx20_concepts.cu", 0.0),
-    ("cxx20_ranges.cu", 90.0),
+    ("cxx20_ranges.cu", 80.0),
     ("histogram.cu", 90.0),
     ("host_stl.cu", 70.0),
     ("job_scheduler.cu", 75.0),

@@ -281,7 +281,10 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         },
         ConstExpr::Trait(name, tys) => {
             let tys: Vec<_> = tys.iter().map(|t| ty::lower(cx.lower, t)).collect();
-            match traits::eval_trait(cx.lower.db, name, &tys) {
+            // Layout's traits only: the approximations of `traits` stay with
+            // the interpreter (through class template arguments they reach
+            // specializations that other approximations then misjudge).
+            match crate::templates::type_trait(cx.lower.db, name, &tys) {
                 Ok(b) => Ok(Value { v: b as i128, ty: Builtin::Bool }),
                 Err(e) => Err(ConstError::Unsupported(e)),
             }
