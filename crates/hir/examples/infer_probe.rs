@@ -1,18 +1,22 @@
-//! A probe of `infer` over a real unit (not run by default): infers the
-//! unit's bodies and what they require, transitively, prints the calls left
-//! unresolved by reason, and with `CUFRONT_SYMS` (a symbols file of the
-//! parity test's cache) the share of the host object's symbols named.
+//! A probe of `infer` over a real unit, for people working on the model:
+//! infers the unit's bodies and what they require, transitively, prints the
+//! calls left unresolved by reason, and with `CUFRONT_SYMS` (a symbols file
+//! of the parity test's cache) the share of the host object's symbols named.
+//!
+//!     cargo run --release -p cufront-hir --example infer_probe -- FILE.ii
+//!
+//! `CUFRONT_LIMIT` bounds the bodies inferred (default 20000), `CUFRONT_DUMP`
+//! prints the inference of bodies whose name contains it, `CUFRONT_MISSES`
+//! how many missed symbols are shown (default 30). The acceptance measure is
+//! `crates/cufront/tests/symbol_parity.rs`; this is its magnifying glass.
 
-/// A probe over a real unit (not run by default): `CUFRONT_II=/abs/path.ii cargo
-/// test -p cufront-hir --test infer_probe -- --ignored --nocapture` infers the
-/// unit's bodies and what they require, transitively, and prints the
-/// calls left unresolved by reason.
-#[test]
-#[ignore]
-fn probe() {
+fn main() {
     use cufront_hir::infer::{Callee, InferOwner};
     use cufront_hir::Entity;
-    let Ok(path) = std::env::var("CUFRONT_II") else { return };
+    let Some(path) = std::env::args().nth(1).or_else(|| std::env::var("CUFRONT_II").ok()) else {
+        eprintln!("usage: infer_probe FILE.ii (or CUFRONT_II=FILE.ii)");
+        std::process::exit(2);
+    };
     let text = std::fs::read_to_string(&path).expect("read");
     let db = cufront_base_db::RootDatabase::new();
     let std = if path.contains("c++20") { cufront_base_db::LangStandard::Cxx20 } else { cufront_base_db::LangStandard::Cxx17 };
