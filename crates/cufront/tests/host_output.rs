@@ -336,6 +336,10 @@ fn real_build(
         }
         let build = inspect(&nvcc, &stem, flags, dir, mode.link)
             .map_err(|e| format!("the real build failed: {e}"))?;
+        // A run cut off by the time limit is not cached as the real result.
+        if build.run.as_ref().is_some_and(|r| r.0 == Some(124)) {
+            return Err("the real program ran past the time limit".into());
+        }
         std::fs::write(dir.join("build.json"), build_to_json(&build)).map_err(|e| e.to_string())
     };
     let dir = if cache {
