@@ -260,31 +260,3 @@ fn default_template_arguments() {
         );
     }
 }
-
-/// The key from the on-demand index equals the full index's over every
-/// `.ii` in `$CUFRONT_II_DIR` (the tests' cache, `target/cufront-test-cache`).
-/// Slow; run by hand: `CUFRONT_II_DIR=… cargo test -p cufront-emit --release -- --ignored lazy_index`.
-#[test]
-#[ignore]
-fn lazy_index_agrees_on_real_units() {
-    let Some(dir) = std::env::var_os("CUFRONT_II_DIR") else { return };
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ii"))
-        .collect();
-    files.sort();
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let opts = ParseOptions { lazy_bodies: true, ..ParseOptions::default() };
-        let parse = cufront_syntax::parse(&text, opts);
-        let map = SourceMap::new(&text, "t.cu");
-        let root = parse.syntax_node();
-        for device_c in [false, true] {
-            let lazy = module_key(&root, &map, device_c);
-            let full = module_key_with(&root, &map, device_c, LazyItems::full(&root));
-            assert_eq!(lazy, full, "{}", f.display());
-            eprintln!("{}: {lazy:?}", f.display());
-        }
-    }
-}
