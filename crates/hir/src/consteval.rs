@@ -98,10 +98,14 @@ pub fn min_value(b: Builtin) -> i128 {
 }
 
 pub(crate) fn is_integral(b: Builtin) -> bool {
-    !matches!(
+    !is_floating(b) && !matches!(b, Builtin::Void | Builtin::NullPtr)
+}
+
+/// The floating-point builtins (incl. the `_FloatN` and bfloat16 types).
+pub(crate) fn is_floating(b: Builtin) -> bool {
+    matches!(
         b,
-        Builtin::Void
-            | Builtin::Float
+        Builtin::Float
             | Builtin::Double
             | Builtin::LongDouble
             | Builtin::Float128
@@ -111,7 +115,6 @@ pub(crate) fn is_integral(b: Builtin) -> bool {
             | Builtin::Float64
             | Builtin::Float32x
             | Builtin::Float64x
-            | Builtin::NullPtr
     )
 }
 

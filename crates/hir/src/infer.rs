@@ -22,6 +22,7 @@
 //! types); deduction covers `T`, `T&`, `const T&`, forwarding `T&&`, `T*`,
 //! `X<T…>`, arrays, function types and trailing packs.
 
+use crate::consteval::is_integral as is_int;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -2808,23 +2809,6 @@ fn is_null_ty(db: &dyn SourceDatabase, t: TyId) -> bool {
     matches!(t.kind(db), TyKind::Builtin(Builtin::NullPtr))
 }
 
-fn is_int(b: Builtin) -> bool {
-    !matches!(
-        b,
-        Builtin::Float
-            | Builtin::Double
-            | Builtin::LongDouble
-            | Builtin::Float128
-            | Builtin::Float16
-            | Builtin::BF16
-            | Builtin::Float32
-            | Builtin::Float64
-            | Builtin::Float32x
-            | Builtin::Float64x
-            | Builtin::Void
-            | Builtin::NullPtr
-    )
-}
 
 fn is_arith(db: &dyn SourceDatabase, t: TyId) -> bool {
     matches!(t.kind(db), TyKind::Builtin(b) if *b != Builtin::Void && *b != Builtin::NullPtr)

@@ -14,6 +14,7 @@
 //! Errors are values (`ConstError`): whatever is not modelled is
 //! `Unsupported` with what it was, never a panic.
 
+use crate::consteval::is_floating as is_float;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -1933,21 +1934,6 @@ fn initializer_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
     None
 }
 
-fn is_float(b: Builtin) -> bool {
-    matches!(
-        b,
-        Builtin::Float
-            | Builtin::Double
-            | Builtin::LongDouble
-            | Builtin::Float128
-            | Builtin::Float16
-            | Builtin::BF16
-            | Builtin::Float32
-            | Builtin::Float64
-            | Builtin::Float32x
-            | Builtin::Float64x
-    )
-}
 
 fn wider(a: Builtin, b: Builtin) -> Builtin {
     let rank = |x: Builtin| match x {
