@@ -618,7 +618,7 @@ fn compare(
         let anon = format!("{}{anon}", anon.len());
         let mask = |v: &[String]| {
             v.iter()
-                .map(|s| s.replace(&anon, "<n>_GLOBAL__N_<id>").replace(id, "<id>"))
+                .map(|s| mask_static_len(&s.replace(&anon, "<n>_GLOBAL__N_<id>").replace(id, "<id>")))
                 .collect()
         };
         Build {
@@ -895,4 +895,31 @@ fn corpus_matches_the_real_build_with_rdc() {
 #[test]
 fn corpus_matches_the_real_build_with_debug() {
     corpus_in(DEBUG, "corpus-g");
+}
+
+/// `__nv_static_<n>_<id>_…` (the `.nvHR` arrays' names of internal kernels):
+/// `<n>` counts the characters of the fallback id too, so it is masked with it.
+fn mask_static_len(s: &str) -> String {
+    const PREFIX: &str = "__nv_static_";
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find(PREFIX) {
+        let (head, tail) = rest.split_at(at + PREFIX.len());
+        out.push_str(head);
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && tail[digits..].starts_with("_<id>") {
+            out.push_str("<n>");
+            rest = &tail[digits..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn static_names_with_a_fallback_id_are_masked_with_their_length() {
+    assert_eq!(mask_static_len("/* __nv_static_43_<id>_*3cub6KernelE */"), "/* __nv_static_<n>_<id>_*3cub6KernelE */");
+    assert_eq!(mask_static_len("__nv_static_12_abc __nv_static_"), "__nv_static_12_abc __nv_static_");
 }
