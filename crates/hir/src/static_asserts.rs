@@ -93,7 +93,7 @@ pub fn item_asserts(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<ItemAssert
     }
     // Lazy bodies: parsed through the unit's parse.
     for l in lazy {
-        let Some((parsed, start)) = parse_lazy(db, item, &l) else { continue };
+        let Some((parsed, start)) = crate::body::parse_lazy(db, item, &l) else { continue };
         let text: Arc<str> = Arc::from(parsed.text().to_string());
         for n in parsed.descendants().filter(|n| n.kind() == K::STATIC_ASSERT_DECL) {
             out.push(read_assert(&n, &l, Some(&parsed), &classes, text.clone(), u32::from(start)));
@@ -262,21 +262,6 @@ pub(crate) fn name_offset(d: &SyntaxNode) -> Option<u32> {
         matches!(c.kind(), K::NAME | K::QUALIFIED_NAME | K::OPERATOR_NAME | K::DESTRUCTOR_NAME | K::CONVERSION_NAME | K::TEMPLATE_ID)
     })?;
     Some(u32::from(name.text_range().start()))
-}
-
-/// Parses a `LAZY_BODY` of `item` through the unit's parse: the body's tree
-/// and its offset in the item.
-fn parse_lazy(db: &dyn SourceDatabase, item: ItemId, lazy: &SyntaxNode) -> Option<(SyntaxNode, TextSize)> {
-    let tu = item.tu(db);
-    let parse = cufront_base_db::parse(db, tu);
-    let items = &crate::top_level_items(db, tu).items;
-    let idx = items.iter().position(|i| *i == item)?;
-    let item_node = parse.syntax_node().children().nth(idx)?;
-    let abs = item_node.text_range().start() + lazy.text_range().start();
-    let range = TextRange::at(abs, lazy.text_range().len());
-    let node = item_node.descendants().find(|n| n.kind() == K::LAZY_BODY && n.text_range() == range)?;
-    let body = parse.parse_body(&node)?;
-    Some((body.syntax_node(), lazy.text_range().start()))
 }
 
 /// The context a `static_assert` of the unit is evaluated in.
