@@ -100,7 +100,14 @@ pub fn parse_header(line: &str) -> Result<(Vec<Std>, Vec<String>), String> {
 
 /// `tests/corpus/`.
 pub fn corpus_dir() -> PathBuf {
-    workspace_root().join("tests/corpus")
+    data_root().join("tests/corpus")
+}
+
+/// Where the corpus and the test cache are read: this workspace, or the
+/// checkout `CUFRONT_TEST_DATA_ROOT` names, so that several work trees of
+/// one repository share one cache (its keys hold the corpus paths).
+fn data_root() -> PathBuf {
+    std::env::var_os("CUFRONT_TEST_DATA_ROOT").map_or_else(workspace_root, PathBuf::from)
 }
 
 /// Every `.cu` program of the corpus, sorted by name. Panics on a program
@@ -127,7 +134,7 @@ pub fn corpus() -> Vec<Program> {
 
 /// Where generated inputs are cached.
 pub fn cache_dir() -> PathBuf {
-    workspace_root().join("target/cufront-test-cache")
+    data_root().join("target/cufront-test-cache")
 }
 
 /// The host `.ii` of `program` as `std` (nvcc's `x.cpp4.ii`), produced by

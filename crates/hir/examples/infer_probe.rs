@@ -89,6 +89,27 @@ fn main() {
         }
     }
     println!("{path}: {bodies} bodies, {calls} calls, {unresolved} unresolved, {} entities, {:?}", seen.len(), t0.elapsed());
+    // Entities reached but not named: their bodies are not followed by
+    // the parity test's listing either, so each error hides a subtree.
+    let mut unnamed: std::collections::BTreeMap<String, (usize, String)> = Default::default();
+    for e in &seen {
+        if let Err(why) = cufront_hir::symbols::mangled_name(&db, *e) {
+            let key: String = why.chars().take(60).collect();
+            let ent = unnamed.entry(key).or_insert((0, String::new()));
+            ent.0 += 1;
+            if ent.1.is_empty() {
+                if let Entity::FnInst(i) = e {
+                    let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
+                    ent.1 = format!("{d} <{}>", cufront_hir::templates::display_args(&db, i.args(&db)));
+                }
+            }
+        }
+    }
+    let mut v: Vec<_> = unnamed.into_iter().collect();
+    v.sort_by(|a, b| b.1.0.cmp(&a.1.0));
+    for (k, (n, ex)) in v.iter().take(25) {
+        println!("unnamed {n:6} {k}   [{ex}]");
+    }
     if let Ok(syms) = std::env::var("CUFRONT_SYMS") {
         // The share of the host object's symbols named (as the parity test counts them, roughly).
         let mut names: rustc_hash::FxHashSet<String> = Default::default();
