@@ -139,6 +139,10 @@ pub enum Entity {
     /// An implicitly declared special member function that g++ defines
     /// when used (`instances::implicit_special`).
     Special(instances::SpecialMemberId),
+    /// A member function of a closure type (`infer/closure.rs`).
+    Closure(infer::ClosureFnId),
+    /// A static local variable (`instances/local.rs`).
+    LocalStatic(instances::LocalStaticId),
 }
 
 /// The top-level items of a unit, in order, with their sources.

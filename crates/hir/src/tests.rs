@@ -2,6 +2,7 @@
 //! incrementality.
 
 mod body;
+mod closures;
 mod consteval;
 mod incremental;
 mod infer;

@@ -48,6 +48,8 @@ pub enum TyKind {
     /// A class of an instantiation that is not itself a template-id: a
     /// class nested in a class template specialization (`A<int>::B`).
     Inst(crate::templates::InstId),
+    /// The closure type of a lambda expression (`infer/closure.rs`).
+    Closure(crate::infer::ClosureId),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -392,6 +394,7 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
             format!("{}<{args}{sep}>", crate::layout::class_name(db, a.template(db)))
         }
         TyKind::Inst(i) => crate::templates::inst_name(db, *i),
+        TyKind::Closure(c) => format!("{{lambda #{}}}", c.expr(db).0),
     }
 }
 
