@@ -707,6 +707,7 @@ impl<'a> Infer<'a> {
             }
             Init::Assign(e) => {
                 let (et, ec) = init_ty.unwrap_or((self.error("init"), Category::PRValue));
+                self.closure_to_pointer(et, t);
                 // Copy-initialization: from a prvalue of the same class, elided.
                 if !self.same_class(t, et) || ec != Category::PRValue {
                     let braced = matches!(self.body.expr(*e), Expr::InitList(_));
