@@ -36,6 +36,7 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
+mod auto_ret;
 mod closure;
 pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
@@ -1805,7 +1806,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((site, Callee::Entity(ent)));
                 self.convert_args(site, &sig, a);
-                Some(self.returned(site, sig.ret))
+                let ret = self.deduced_return(ent, sig.ret);
+                Some(self.returned(site, ret))
             }
             Err(err) => {
                 self.res.calls.push((site, Callee::Unresolved(err)));
@@ -1831,7 +1833,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
                 self.convert_args(CallSite::Expr(e), &sig, a);
-                self.returned(CallSite::Expr(e), sig.ret)
+                let ret = self.deduced_return(ent, sig.ret);
+                self.returned(CallSite::Expr(e), ret)
             }
             Err(err) => {
                 self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err.clone())));

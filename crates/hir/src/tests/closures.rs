@@ -59,6 +59,8 @@ fn generic_lambdas_and_conversions() {
             _ZZ1hvENKUlT_T0_E_clIiiEEDaS_S0_
             _ZZ1hvENKUlPKcT_E0_clIfEEDaS0_S1_
             _ZZ1hvENKUliE1_clEi
+            _ZZ1hvENKUliE1_cvPFiiEEv
+            _ZZ1hvENUliE1_4_FUNEi
         "#]],
     );
 }
@@ -99,5 +101,7 @@ fn calls_of_closures() {
         _ZZ1hvENKUlT_T0_E_clIiiEEDaS_S0_
         _ZZ1hvENKUlPKcT_E0_clIfEEDaS0_S1_
         _ZZ1hvENKUliE1_clEi
+        _ZZ1hvENKUliE1_cvPFiiEEv
+        _ZZ1hvENUliE1_4_FUNEi
     "#]].assert_eq(&crate::infer::render_calls(&db, &r));
 }
