@@ -9,6 +9,7 @@ mod infer;
 mod instances;
 mod items;
 mod layout_vectors;
+mod packs;
 mod symbols;
 mod templates;
 
