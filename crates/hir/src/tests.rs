@@ -2,6 +2,7 @@
 //! incrementality.
 
 mod body;
+mod cccl;
 mod consteval;
 mod incremental;
 mod infer;
