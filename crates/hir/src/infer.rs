@@ -2747,7 +2747,7 @@ fn ty_has_placeholder(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
         return false;
     }
     match t.kind(db) {
-        TyKind::TemplateParam { .. } => true,
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => true,
         TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_placeholder(db, *x, depth + 1),
         TyKind::App(a) => a.args(db).iter().any(|x| has_placeholder(db, x)),
         TyKind::Func(f) => ty_has_placeholder(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_has_placeholder(db, *p, depth + 1)),

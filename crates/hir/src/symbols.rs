@@ -378,7 +378,10 @@ pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Ty
         // A function template's own parameter in its declared signature
         // (`instances`' mangling environment binds them at depth 0).
         TyKind::TemplateParam { depth: 0, index } => m::Type::Param(m::TParam(*index)),
-        TyKind::TemplateParam { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
+        TyKind::ParamApp { depth: 0, index, args } => {
+            m::Type::ParamApp(m::TParam(*index), args.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?)
+        }
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
             return Err(format!("dependent type `{}`", ty::display(db, t)));
         }
         TyKind::Error(e) => return Err(e.clone()),

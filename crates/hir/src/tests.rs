@@ -3,6 +3,7 @@
 
 mod body;
 mod closures;
+mod cccl;
 mod consteval;
 mod incremental;
 mod infer;

@@ -39,6 +39,9 @@ pub enum TyKind {
     /// A GNU vector (`vector_size(bytes)`).
     Vector(TyId, u64),
     TemplateParam { depth: u32, index: u32 },
+    /// A template template parameter applied to arguments (`Ptr<T, Tail...>`
+    /// in a pattern): deduced like a template-id, substituted into one.
+    ParamApp { depth: u32, index: u32, args: Vec<crate::templates::TemplateArg> },
     /// `decltype`, `typeof`, `auto`, `typename …`: opaque until templates are modelled.
     Dependent(String),
     /// A template-id that cannot be formed (kept for display).
@@ -387,6 +390,7 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
         TyKind::Complex(x) => format!("_Complex {}", display(db, *x)),
         TyKind::Vector(x, n) => format!("{} __attribute__((vector_size({n})))", display(db, *x)),
         TyKind::TemplateParam { depth, index } => format!("T{depth}_{index}"),
+        TyKind::ParamApp { depth, index, args } => format!("P{depth}_{index}<{}>", crate::templates::display_args(db, args)),
         TyKind::Dependent(s) | TyKind::Specialization(s) => s.clone(),
         TyKind::App(a) => {
             let args = crate::templates::display_args(db, a.args(db));
