@@ -6,6 +6,7 @@
 //! are values (EDG's notes where it has one: out of range, division by zero).
 
 pub mod interp;
+pub mod text;
 pub mod traits;
 
 use std::sync::Arc;
@@ -275,8 +276,11 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         // `sizeof(f<T>(0))` (the detection idiom): overload resolution decides (`infer`).
         ConstExpr::Unsupported(s) if s.trim_start().starts_with("sizeof") => match crate::infer::sizeof_call(cx.lower, s) {
             Some(v) => Ok(Value { v: v as i128, ty: Builtin::ULong }),
-            None => Err(ConstError::Unsupported(s.clone())),
+            None => text::eval_text(cx.lower, s),
         },
+        // Calls and the rest: found again in the item's syntax and
+        // evaluated by the interpreter.
+        ConstExpr::Unsupported(s) if !s.is_empty() && cx.enum_override.is_none() => text::eval_text(cx.lower, s),
         ConstExpr::Unsupported(s) => Err(ConstError::Unsupported(s.clone())),
         ConstExpr::SizeofPack(n) => match crate::templates::sizeof_pack(cx.lower.env, n) {
             Some(k) => Ok(Value { v: k as i128, ty: Builtin::ULong }),

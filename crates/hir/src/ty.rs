@@ -143,6 +143,11 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         }),
         TypeRef::Cv(t, cv) => TyKind::Qualified(lower(cx, t), *cv),
         TypeRef::Complex(t) => TyKind::Complex(lower(cx, t)),
+        // `__underlying_type(E)` of an enum known here (consteval::traits).
+        TypeRef::Opaque(s) if s.starts_with("__underlying_type") => match crate::consteval::traits::underlying_type_text(cx, s) {
+            Some(t) => return t,
+            None => TyKind::Dependent(s.clone()),
+        },
         TypeRef::Opaque(s) => TyKind::Dependent(s.clone()),
     };
     mk(db, k)

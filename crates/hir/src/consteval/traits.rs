@@ -117,3 +117,21 @@ pub(crate) fn derives(db: &dyn SourceDatabase, d: ClassRefT, b: ClassRefT, depth
     }
     templates::class_bases_of(db, d).iter().filter_map(|x| x.class).any(|x| x == b || derives(db, x, b, depth + 1))
 }
+
+/// `__underlying_type(E)`, a type the item tree keeps as text: the
+/// underlying type of the enum `E` (a path) lowered in `cx`. `None`: not an
+/// enum here (a dependent argument, or not read).
+pub fn underlying_type_text(cx: ty::LowerCx<'_>, s: &str) -> Option<TyId> {
+    let inner = s.strip_prefix("__underlying_type")?.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
+    let toks = crate::type_tokens(inner);
+    let mut pos = 0;
+    let p = crate::read_path(&toks, &mut pos)?;
+    if pos != toks.len() {
+        return None;
+    }
+    let t = strip(cx.db, ty::lower(cx, &crate::item_tree::TypeRef::Path(p)));
+    match t.kind(cx.db) {
+        TyKind::Enum(e) => Some(ty::mk(cx.db, TyKind::Builtin(ty::enum_info(cx.db, *e).underlying))),
+        _ => None,
+    }
+}
