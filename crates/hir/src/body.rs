@@ -55,6 +55,9 @@ pub struct Body {
     /// `= default` / `= delete`.
     pub defaulted: bool,
     pub deleted: bool,
+    /// The typedefs and alias declarations of the body, in order (block
+    /// scopes flattened): what the constexpr interpreter binds by name.
+    pub local_types: Vec<(String, TypeRef)>,
 }
 
 /// How a local is initialized.
@@ -635,12 +638,25 @@ impl Lower {
 
     /// A declaration in a statement: its variables.
     fn decl_stmt(&mut self, decl: &SyntaxNode, d: u32) -> Stmt {
+        if decl.kind() == K::ALIAS_DECL {
+            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|x| su::name_text(&x));
+            if let (Some(name), Some(t)) = (name, su::child(decl, K::TYPE_ID)) {
+                self.body.local_types.push((name, item_tree::type_id_ref(&t)));
+            }
+        }
         if decl.kind() != K::SIMPLE_DECL {
             return Stmt::Other(format!("{:?}", decl.kind()));
         }
         let specs = su::child(decl, K::DECL_SPECIFIERS);
         let kws = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
         if kws.contains(&K::TYPEDEF_KW) || kws.contains(&K::FRIEND_KW) {
+            if kws.contains(&K::TYPEDEF_KW) {
+                for dn in su::declarators(decl) {
+                    if let Some(name) = su::declarator_name(&dn) {
+                        self.body.local_types.push((name, item_tree::declared_type(specs.as_ref(), Some(&dn))));
+                    }
+                }
+            }
             return Stmt::Other("typedef".into());
         }
         let is_static = kws.contains(&K::STATIC_KW);

@@ -287,11 +287,17 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             None => Err(ConstError::Unsupported(format!("sizeof...({n})"))),
         },
         ConstExpr::Trait(name, tys) => {
-            let tys: Vec<_> = tys.iter().map(|t| ty::lower(cx.lower, t)).collect();
-            // Layout's traits only: the approximations of `traits` stay with
-            // the interpreter (through class template arguments they reach
-            // specializations that other approximations then misjudge).
-            match crate::templates::type_trait(cx.lower.db, name, &tys) {
+            let tys = traits::lower_trait_args(cx.lower, tys);
+            // Layout's traits, and of `traits` those decided exactly (the
+            // construct/assign family on scalars and trivial classes, class
+            // relations); its approximations stay with the interpreter
+            // (through class template arguments they reach specializations
+            // that other approximations then misjudge).
+            let r = match crate::templates::type_trait(cx.lower.db, name, &tys) {
+                Err(e) if traits::exact(name) && e.contains("not evaluated") => traits::eval_trait(cx.lower.db, name, &tys),
+                r => r,
+            };
+            match r {
                 Ok(b) => Ok(Value { v: b as i128, ty: Builtin::Bool }),
                 Err(e) => Err(ConstError::Unsupported(e)),
             }

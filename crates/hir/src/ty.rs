@@ -325,7 +325,7 @@ pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
         }
         let ok: Vec<i128> = values.iter().filter_map(|v| v.clone().ok()).collect();
         let (min, max) = (ok.iter().copied().min().unwrap_or(0), ok.iter().copied().max().unwrap_or(0));
-        let fits = |b: Builtin| min >= consteval::min_value(b) && max >= 0 && (max as u128) <= consteval::max_value(b);
+        let fits = |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
         let order: &[Builtin] = if data.packed {
             if min < 0 {
                 &[Builtin::SChar, Builtin::Short, Builtin::Int, Builtin::Long]

@@ -1216,12 +1216,19 @@ impl<'a> Interp<'a> {
                 }
             }
         }
-        // A template-id parameter (`X<T>`) takes only a class object.
+        // A template-id parameter (`X<T>`) takes only a class object, of a
+        // specialization of X (or a class derived from one): `duration`'s
+        // `operator<` is not `time_point`'s.
         if templated {
             for (a, pt) in args.iter().zip(&data.ty.params) {
                 if let TypeRef::Path(p) = strip_ref(pt) {
-                    if p.segments.last().is_some_and(|s| s.args.is_some()) && !matches!(a, CValue::Object(Some(_), _)) {
-                        return None;
+                    if p.segments.last().is_some_and(|s| s.args.is_some()) {
+                        let CValue::Object(Some(at), _) = a else { return None };
+                        if let Some(x) = self.named_template(f, p) {
+                            if !self.specializes(*at, x, 0) {
+                                return None;
+                            }
+                        }
                     }
                 }
             }
@@ -1241,6 +1248,33 @@ impl<'a> Interp<'a> {
             }
         }
         Some(score)
+    }
+
+    /// The class template a parameter's template-id names, looked up
+    /// where `f` is declared.
+    fn named_template(&self, f: FnDecl, p: &Path) -> Option<crate::ClassId> {
+        let mut bare = p.clone();
+        bare.segments.last_mut()?.args = None;
+        match scopes::resolve_path(self.db, self.map, decl_scope(self.db, f), &bare, Ns::Type)? {
+            Def::ClassTemplate(c) => Some(self.map.template_def.get(&c).copied().unwrap_or(c)),
+            _ => None,
+        }
+    }
+
+    /// Whether `t` is a specialization of the class template `x` or derives from one.
+    fn specializes(&self, t: TyId, x: crate::ClassId, depth: u32) -> bool {
+        let db = self.db;
+        let canon = |c: crate::ClassId| self.map.template_def.get(&c).copied().unwrap_or(c);
+        let Ok(c) = templates::class_of(db, t) else { return false };
+        let own = match ty::canonical(db, t).kind(db) {
+            TyKind::App(a) => Some(canon(a.template(db))),
+            _ => None,
+        };
+        let pattern = canon(c.pattern(db));
+        if own == Some(x) || pattern == x || self.map.specializations.get(&x).is_some_and(|v| v.contains(&c.pattern(db)) || v.contains(&pattern)) {
+            return true;
+        }
+        depth < 16 && templates::class_bases_of(db, c).iter().filter_map(|b| b.ty).any(|b| self.specializes(b, x, depth + 1))
     }
 
     /// Calls `f` (its definition): binds the parameters, runs the body.
@@ -1415,10 +1449,31 @@ impl<'a> Interp<'a> {
             }
             let _ = (k, nparams);
         }
+        let env = self.bind_local_types(&body, item, scope, env);
         self.frames.push(Frame { body: body.clone(), text, item, scope, env, locals, this, named: Vec::new(), pack_index: None });
         let r = self.run_in_frame(&body, &pending_defaults);
         let frame = self.frames.pop().expect("frame");
         r.map(|v| (v, frame.this))
+    }
+
+    /// A body's typedefs and alias declarations bound by name, like
+    /// template parameters (a type cufront cannot compute stays unknown).
+    fn bind_local_types(&self, body: &Body, item: ItemId, scope: ScopeIdx, env: Option<Env>) -> Option<Env> {
+        if body.local_types.is_empty() {
+            return env;
+        }
+        let db = self.db;
+        let mut e = env.unwrap_or_default();
+        for (name, t) in &body.local_types {
+            let cx = LowerCx { db, map: self.map, item, scope, env: Some(&e) };
+            let ty = ty::canonical(db, ty::lower(cx, t));
+            let arg = match ty.kind(db) {
+                TyKind::Dependent(_) | TyKind::Error(_) => TemplateArg::Dependent(name.clone()),
+                _ => TemplateArg::Type(ty),
+            };
+            e.names.push((name.clone(), arg));
+        }
+        Some(e)
     }
 
     fn run_in_frame(&mut self, body: &Body, defaults: &[LocalId]) -> R<CValue> {
@@ -1617,7 +1672,11 @@ impl<'a> Interp<'a> {
                 _ => unsupported(format!("builtin {name}")),
             };
         }
-        let tys: Vec<TyId> = tys.iter().map(|t| self.lower_ty(t)).collect();
+        let tys: Vec<TyId> = {
+            let f = self.frame();
+            let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
+            super::traits::lower_trait_args(cx, tys).into_iter().map(|t| ty::canonical(self.db, t)).collect()
+        };
         match super::traits::eval_trait(self.db, trimmed, &tys) {
             Ok(b) => Ok(CValue::boolean(b)),
             Err(e) => unsupported(e),
