@@ -55,6 +55,9 @@ pub struct Body {
     /// `= default` / `= delete`.
     pub defaulted: bool,
     pub deleted: bool,
+    /// The typedefs and alias declarations of the body, in order (block
+    /// scopes flattened): what the constexpr interpreter binds by name.
+    pub local_types: Vec<(String, TypeRef)>,
 }
 
 /// How a local is initialized.
@@ -644,7 +647,10 @@ impl Lower {
             let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
             let ty = su::child(decl, K::TYPE_ID).map(|t| item_tree::type_id_ref(&t));
             return match (name, ty) {
-                (Some(n), Some(t)) => Stmt::Alias(vec![(n, t)]),
+                (Some(n), Some(t)) => {
+                    self.body.local_types.push((n.clone(), t.clone()));
+                    Stmt::Alias(vec![(n, t)])
+                }
                 _ => Stmt::Other("alias".into()),
             };
         }
@@ -661,6 +667,8 @@ impl Lower {
                     out.push((name, item_tree::declared_type(specs.as_ref(), decl_node.as_ref())));
                 }
             }
+            // The interpreter binds the body's types by name, without scopes.
+            self.body.local_types.extend(out.iter().cloned());
             return if out.is_empty() { Stmt::Other("typedef".into()) } else { Stmt::Alias(out) };
         }
         if kws.contains(&K::TYPEDEF_KW) || kws.contains(&K::FRIEND_KW) {

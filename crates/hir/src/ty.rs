@@ -148,6 +148,11 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         }),
         TypeRef::Cv(t, cv) => TyKind::Qualified(lower(cx, t), *cv),
         TypeRef::Complex(t) => TyKind::Complex(lower(cx, t)),
+        // `__underlying_type(E)` of an enum known here (consteval::traits).
+        TypeRef::Opaque(s) if s.starts_with("__underlying_type") => match crate::consteval::traits::underlying_type_text(cx, s) {
+            Some(t) => return t,
+            None => TyKind::Dependent(s.clone()),
+        },
         TypeRef::Opaque(s) => TyKind::Dependent(s.clone()),
     };
     mk(db, k)
@@ -325,7 +330,7 @@ pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
         }
         let ok: Vec<i128> = values.iter().filter_map(|v| v.clone().ok()).collect();
         let (min, max) = (ok.iter().copied().min().unwrap_or(0), ok.iter().copied().max().unwrap_or(0));
-        let fits = |b: Builtin| min >= consteval::min_value(b) && max >= 0 && (max as u128) <= consteval::max_value(b);
+        let fits = |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
         let order: &[Builtin] = if data.packed {
             if min < 0 {
                 &[Builtin::SChar, Builtin::Short, Builtin::Int, Builtin::Long]
