@@ -23,6 +23,9 @@
 //! `X<T…>`, arrays, function types and trailing packs.
 
 use crate::consteval::is_integral as is_int;
+
+mod aliases;
+mod packs;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -416,7 +419,9 @@ impl<'a> Infer<'a> {
 
     fn block<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         self.scopes.push(Vec::new());
+        let aliases = self.alias_mark();
         let r = f(self);
+        self.alias_release(aliases);
         // Locals of class type are destroyed at the end of their block.
         if let Some(locals) = self.scopes.pop() {
             for (_, l) in locals.into_iter().rev() {
@@ -458,6 +463,7 @@ impl<'a> Infer<'a> {
                     self.local(l);
                 }
             }
+            Stmt::Alias(aliases) => self.local_aliases(&aliases),
             Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
                 if let Some(i) = init {
@@ -784,6 +790,19 @@ impl<'a> Infer<'a> {
                 let e = self.entity_of(cand, targs);
                 self.require(e);
                 Callee::Entity(e)
+            }
+            // The implicitly declared copy or move constructor is a candidate
+            // beside the declared ones (a class that declares neither).
+            Err(_) if matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) => {
+                let kind = if args[0].cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor };
+                match instances::implicit_special(self.db, class, kind) {
+                    Some(e) => {
+                        self.require(e);
+                        Callee::Entity(e)
+                    }
+                    // Trivial: no call.
+                    None => return None,
+                }
             }
             Err(e) => Callee::Unresolved(e),
         };
@@ -2322,6 +2341,7 @@ impl<'a> Infer<'a> {
         for (i, p) in params.iter().enumerate() {
             let a = match &out[i] {
                 Some(a) if !p.pack => a.clone(),
+                _ if p.pack => packs::pack_placeholder(i as u32),
                 _ => placeholder(db, p, i as u32),
             };
             if let Some(nm) = &p.name {
@@ -2329,10 +2349,12 @@ impl<'a> Infer<'a> {
             }
         }
         let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
+        let elem_env = packs::element_env(db, &env, &params);
         let mut ai = 0;
         for (pi, pref) in data.ty.params.iter().enumerate() {
             let is_pack = data.pack_params.contains(&(pi as u32));
-            let pt = templates::nested(|| Ok(ty::lower(cx, pref))).map_err(|e| e.to_string())?;
+            let pcx = if is_pack { LowerCx { env: Some(&elem_env), ..cx } } else { cx };
+            let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).map_err(|e| e.to_string())?;
             if is_pack {
                 // A trailing function parameter pack takes the rest of the arguments.
                 let mut names = Vec::new();
@@ -2729,7 +2751,7 @@ fn ty_has_placeholder(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
         return false;
     }
     match t.kind(db) {
-        TyKind::TemplateParam { .. } => true,
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => true,
         TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_placeholder(db, *x, depth + 1),
         TyKind::App(a) => a.args(db).iter().any(|x| has_placeholder(db, x)),
         TyKind::Func(f) => ty_has_placeholder(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_has_placeholder(db, *p, depth + 1)),

@@ -27,6 +27,8 @@ use crate::templates::{TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, TyId, TyKind};
 use crate::{item_tree_of, ClassId, Entity, EnumId};
 
+mod packs;
+
 /// What `inspect symbols` prints about an entity besides its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EntityInfo {
@@ -376,7 +378,10 @@ pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Ty
         // A function template's own parameter in its declared signature
         // (`instances`' mangling environment binds them at depth 0).
         TyKind::TemplateParam { depth: 0, index } => m::Type::Param(m::TParam(*index)),
-        TyKind::TemplateParam { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
+        TyKind::ParamApp { depth: 0, index, args } => {
+            m::Type::ParamApp(m::TParam(*index), args.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?)
+        }
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
             return Err(format!("dependent type `{}`", ty::display(db, t)));
         }
         TyKind::Error(e) => return Err(e.clone()),
@@ -390,6 +395,8 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TAr
             m::TArg::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })
         }
         TemplateArg::Pack(v) => m::TArg::Pack(v.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?),
+        // A value parameter of the function template whose signature is mangled.
+        TemplateArg::ValueParam { depth: 0, index } => m::TArg::Expr(m::Expr::TParam(m::TParam(*index))),
         TemplateArg::Template(TemplateRef::Class(c)) => {
             let parent = map.parent.get(&DeclKey::Class(*c)).copied().unwrap_or(scopes::ROOT);
             let tree = item_tree_of(db, c.item(db));
@@ -616,6 +623,12 @@ pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances:
     }
     let mut env = outer_env.clone();
     for (k, p) in tparams.iter().enumerate() {
+        if p.pack {
+            if let Some(n) = &p.name {
+                env.names.push((n.clone(), TemplateArg::Pack(vec![packs::element(db, p, k as u32)])));
+            }
+            continue;
+        }
         let a = match p.kind {
             crate::item_tree::TemplateParamKind::Type => {
                 TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 0, index: k as u32 }))
@@ -649,8 +662,11 @@ pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances:
         _ if dependent_member(db, &map, scope, &data.ty.ret, &names) => mangle_written(db, &map, cx, &data.ty.ret, &names, 0)?,
         _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
     };
+    let elem_env = packs::element_env(db, &env, &tparams);
     let mut params = Vec::new();
     for (k, p) in data.ty.params.iter().enumerate() {
+        let is_pack = data.pack_params.contains(&(k as u32));
+        let cx = if is_pack { ty::LowerCx { env: Some(&elem_env), ..cx } } else { cx };
         let t = if dependent_member(db, &map, scope, p, &names) {
             // Top-level cv is not part of a parameter's type.
             match mangle_written(db, &map, cx, p, &names, 0)? {
@@ -660,9 +676,9 @@ pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances:
         } else {
             mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p)))?
         };
-        params.push(if data.pack_params.contains(&(k as u32)) { m::Type::PackExpansion(Box::new(t)) } else { t });
+        params.push(if is_pack { m::Type::PackExpansion(Box::new(t)) } else { t });
     }
-    let f = m::FnType {
+    let mut f = m::FnType {
         ret,
         params,
         variadic: data.ty.variadic,
@@ -670,6 +686,7 @@ pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances:
         ref_qual: ref_qual(data.ty.ref_qual),
         exception: m::ExceptionSpec::None,
     };
+    packs::mark_fn(&mut f, &packs::pack_indices(&tparams));
     Ok(FnEncoding::Tree(m::Encoding::Function(Box::new(name), Box::new(f))))
 }
 

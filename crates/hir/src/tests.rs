@@ -3,12 +3,14 @@
 
 mod body;
 mod closures;
+mod cccl;
 mod consteval;
 mod incremental;
 mod infer;
 mod instances;
 mod items;
 mod layout_vectors;
+mod packs;
 mod symbols;
 mod templates;
 
