@@ -283,6 +283,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         implicit_depth: 0,
         owner: Some(owner),
         returns: Vec::new(),
+        ns_aliases: Vec::new(),
     }
 }
 
@@ -308,6 +309,8 @@ struct Infer<'a> {
     owner: Option<InferOwner>,
     /// The first returned type of each lambda body being walked, innermost last.
     returns: Vec<Option<TyId>>,
+    /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
+    ns_aliases: Vec<(String, Path)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -464,6 +467,7 @@ impl<'a> Infer<'a> {
                 }
             }
             Stmt::Alias(aliases) => self.local_aliases(&aliases),
+            Stmt::NamespaceAlias(n, p) => self.ns_aliases.push((n, p)),
             Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
                 if let Some(i) = init {
@@ -1470,6 +1474,8 @@ impl<'a> Infer<'a> {
     // ---- names
 
     fn resolve_value(&mut self, p: &Path) -> Value {
+        let expanded = self.expand_ns_alias(p);
+        let p = expanded.as_ref().unwrap_or(p);
         let db = self.db;
         let Some(last) = p.segments.last() else { return Value::Unknown("empty path".into()) };
         let name = norm_name(&last.name);
@@ -2689,6 +2695,7 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         implicit_depth: 0,
         owner: None,
         returns: Vec::new(),
+        ns_aliases: Vec::new(),
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };

@@ -454,6 +454,17 @@ impl Infer<'_> {
         }
     }
 
+    /// `p` with a leading block-scope namespace alias replaced by its target.
+    pub(super) fn expand_ns_alias(&self, p: &Path) -> Option<Path> {
+        if p.global || p.segments.len() < 2 {
+            return None;
+        }
+        let (_, target) = self.ns_aliases.iter().rev().find(|(n, _)| *n == p.segments[0].name)?;
+        let mut out = target.clone();
+        out.segments.extend(p.segments[1..].iter().cloned());
+        Some(out)
+    }
+
     /// A call of an object of closure type `c`.
     pub(super) fn call_closure(&mut self, e: ExprId, c: ClosureId, a: &[Arg]) -> (TyId, Category) {
         let db = self.db;
