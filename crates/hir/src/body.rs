@@ -165,8 +165,9 @@ pub enum Capture {
     /// `[=]` / `[&]`.
     Default { by_ref: bool },
     This { by_copy: bool },
-    /// `x`, `&x`, `x = e`, `&x = e`.
-    Var { name: String, by_ref: bool, init: Option<ExprId> },
+    /// `x`, `&x`, `x = e`, `&x = e`. An init-capture declares a local of
+    /// the lambda's body (`auto x = e;` / `auto& x = e;`): `local`.
+    Var { name: String, by_ref: bool, init: Option<ExprId>, local: Option<LocalId> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1053,8 +1054,25 @@ impl Lower {
                 let name = c.name().and_then(|n| n.text());
                 let init = c.initializer().map(|e| self.expr_node(e.syntax(), d));
                 let by_ref = toks.first() == Some(&K::AMP);
+                let local = match (&name, init) {
+                    (Some(n), Some(e)) => {
+                        let auto = TypeRef::Opaque("auto".into());
+                        Some(self.alloc_local(Local {
+                            name: Some(n.clone()),
+                            ty: if by_ref { TypeRef::LRef(Box::new(auto)) } else { auto },
+                            init: Init::Assign(e),
+                            is_static: false,
+                            is_thread_local: false,
+                            is_constexpr: false,
+                            pack: false,
+                            binding_of: None,
+                            default: None,
+                        }))
+                    }
+                    _ => None,
+                };
                 let c = match (name, toks.as_slice()) {
-                    (Some(name), _) => Capture::Var { name, by_ref, init },
+                    (Some(name), _) => Capture::Var { name, by_ref, init, local },
                     (None, [K::AMP]) => Capture::Default { by_ref: true },
                     (None, [K::EQ]) => Capture::Default { by_ref: false },
                     (None, [K::THIS_KW]) => Capture::This { by_copy: false },
@@ -1062,7 +1080,7 @@ impl Lower {
                     (None, _) => {
                         // `x` as a bare identifier token.
                         match su::tokens(c.syntax()).find(|t| t.kind() == K::IDENT) {
-                            Some(t) => Capture::Var { name: t.text().to_string(), by_ref, init },
+                            Some(t) => Capture::Var { name: t.text().to_string(), by_ref, init, local: None },
                             None => continue,
                         }
                     }

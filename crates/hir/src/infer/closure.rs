@@ -365,12 +365,25 @@ impl Infer<'_> {
         let Some(data) = lambda_data(self.body, e) else { return (self.error("lambda"), pr) };
         let Some(owner) = self.owner else { return (mk(db, TyKind::Dependent("closure".into())), pr) };
         let closure = ClosureId::new(db, owner, e);
+        // Init-captures: their initializers are evaluated here, their names
+        // are the body's (not this scope's).
+        let mut captured = Vec::new();
         for c in &data.captures {
-            if let Capture::Var { init: Some(x), .. } = c {
-                self.expr(*x);
+            match c {
+                Capture::Var { name, local: Some(l), init: Some(x), .. } => {
+                    let init = self.expr_cat(*x);
+                    let t = self.local_declared_ty(*l, Some(init));
+                    self.res.local_tys[l.0 as usize] = Some(t);
+                    captured.push((name.clone(), *l));
+                }
+                Capture::Var { init: Some(x), .. } => {
+                    self.expr(*x);
+                }
+                _ => {}
             }
         }
-        let visible: Vec<(String, LocalId)> = self.scopes.iter().flatten().cloned().collect();
+        let mut visible: Vec<(String, LocalId)> = self.scopes.iter().flatten().cloned().collect();
+        visible.extend(captured);
         self.res.lambda_scopes.insert(e, visible);
         let t = mk(db, TyKind::Closure(closure));
         if data.is_extended_device() || is_generic(self.body, &data.params) {

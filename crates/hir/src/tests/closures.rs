@@ -160,3 +160,25 @@ fn block_scope_namespace_alias_and_redeclared_templates() {
     });
     assert!(defined.is_some(), "the definition of `rem` is found");
 }
+
+#[test]
+fn init_captures() {
+    // g++: _ZNK1S1mEv, _ZZ4mainENKUlvE_clEv.
+    check(
+        "struct S { int m() const { return 1; } };\n\
+         int main() { S s; auto l = [t = s, &r = s]() { return t.m() + r.m(); }; return l(); }",
+        expect![[r#"
+            _ZZ4mainENKUlvE_clEv
+        "#]],
+    );
+    let (db, tu) = super::db_with(
+        "struct S { int m() const { return 1; } };\n\
+         int main() { S s; auto l = [t = s, &r = s]() { return t.m() + r.m(); }; return l(); }",
+    );
+    let f = super::body::fn_named(&db, tu, "main").expect("function");
+    let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+    expect![[r#"
+        _ZNK1S1mEv
+        _ZZ4mainENKUlvE_clEv
+    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
+}
