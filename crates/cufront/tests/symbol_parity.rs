@@ -7,8 +7,10 @@
 //!
 //! Left out of the count (not entities cufront names, or runtime plumbing):
 //! special names (`_ZTV _ZTI _ZTS _ZTT _ZTC _ZGV _ZTH _ZTW`), the CUDA
-//! runtime's and cudafe++'s helpers (`__cuda*`, `__nv*`, `__device_stub_*`
-//! and the stubs' own `_Z<n>__device_stub_…`, `__fatbinwrap*`, `__sti*`),
+//! runtime's and cudafe++'s helpers (`__cuda*`, `__nv*`, `____nv*`, `__device_stub_*`
+//! and the stubs' own `_Z<n>__device_stub_…`, `__fatbinwrap*`, `__sti*`;
+//! the same names with internal linkage, `_ZL<n>__nv…`, and their locals,
+//! `_ZZ[L]<n>__device_stub_…E5__tmp`; the fatbin include's `fatbinData`),
 //! the C++ runtime's and linker's (`_GLOBAL_OFFSET_TABLE_`, `_Unwind_*`,
 //! `__cxa_*`, `__gxx_personality_v0`, `__dso_handle`), static initialisers
 //! (`_GLOBAL__sub_I_*`, `__static_initialization_and_destruction_0`),
@@ -190,10 +192,23 @@ fn is_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The CUDA runtime's and cudafe++'s helpers, by the prefix of their plain names.
+/// (`____nv_dummy_param_ref` is cudafe++'s too.)
+const PLUMBING: &[&str] = &["__cuda", "__nv", "____nv", "__device_stub_", "__fatbinwrap", "__sti"];
+
+/// The plain name under a `_ZL<n>` (internal linkage) or `_ZZ[L]<n>` (a
+/// local of an unscoped function) symbol: the `<n>` characters after the length.
+fn unscoped_name(s: &str) -> Option<&str> {
+    let rest = ["_ZZL", "_ZZ", "_ZL"].iter().find_map(|p| s.strip_prefix(p))?;
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let n: usize = rest[..digits].parse().ok()?;
+    rest.get(digits..digits + n)
+}
+
 fn is_special(s: &str) -> bool {
-    ["_ZTV", "_ZTI", "_ZTS", "_ZTT", "_ZTC", "_ZGV", "_ZTH", "_ZTW", "__cuda", "__nv", "__device_stub_", "__fatbinwrap", "__sti", "_GLOBAL__sub_I"]
-        .iter()
-        .any(|p| s.starts_with(p))
+    ["_ZTV", "_ZTI", "_ZTS", "_ZTT", "_ZTC", "_ZGV", "_ZTH", "_ZTW", "_GLOBAL__sub_I"].iter().any(|p| s.starts_with(p))
+        || PLUMBING.iter().any(|p| s.starts_with(p) || unscoped_name(s).is_some_and(|n| n.starts_with(p)))
+        || s == "fatbinData"
         || s.contains('.')
         // The C++ runtime and the linker's.
         || ["_GLOBAL_OFFSET_TABLE_", "_Unwind_", "__cxa_", "__gxx_personality", "__dso_handle", "_Z41__static_initialization_and_destruction_0"]

@@ -2358,7 +2358,8 @@ impl<'a> Infer<'a> {
     /// The implicit conversion sequence rank from argument `a` to parameter type `p` (None: no conversion).
     fn conv_rank(&self, a: Arg, p: TyId) -> Option<Rank> {
         let db = self.db;
-        let pc = collapse(db, canonical(db, p));
+        // A parameter declared as an array or function is a pointer ([dcl.fct]/5).
+        let pc = decay(db, collapse(db, canonical(db, p)));
         let at = canonical(db, a.ty);
         let unknown = |t: TyId| matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_));
         if unknown(at) || unknown(strip_cv(db, at)) {
@@ -2700,6 +2701,13 @@ fn normalize(db: &dyn SourceDatabase, a: TemplateArg) -> TemplateArg {
 fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<TemplateArg>]) -> bool {
     let pc = canonical(db, p);
     let mut at = canonical(db, a.ty);
+    // A parameter that names no template parameter left to deduce (all
+    // given explicitly) takes no part in deduction ([temp.deduct.call]/1),
+    // nor does one whose argument is a braced list (a non-deduced context,
+    // unless `P` is an initializer list or array, not modelled here).
+    if !ty_has_placeholder(db, pc, 0) || a.braced {
+        return true;
+    }
     if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
         return false;
     }

@@ -26,6 +26,7 @@ use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
 mod special;
+pub mod stub;
 
 pub use special::{class_of_object, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
@@ -470,7 +471,7 @@ fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             fn_definition(db, i.decl(db))?;
             Some(InferOwner::Inst(i))
         }
-        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) => None,
+        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Stub(_) => None,
     }
 }
 
@@ -537,6 +538,16 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
                 }
                 if depth + 1 < templates::MAX_DEPTH {
                     queue.push_back((x, depth + 1));
+                }
+            }
+            continue;
+        }
+        // A kernel's host body is its stub's call (cudafe++ puts the
+        // device body in `#if 0`): what the stubs require, not the body's.
+        if stub::kernel_decl(db, e).is_some() {
+            for x in stub::kernel_stub_entities(db, e) {
+                if seen.insert(x) {
+                    out.push(x);
                 }
             }
             continue;

@@ -52,6 +52,7 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
         }),
         Entity::VarInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: false, linkage: d.linkage }),
         Entity::Special(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
+        Entity::Stub(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_static: true, is_inline: true, is_definition: true, ..Linkage::default() } }),
     }
 }
 
@@ -139,6 +140,7 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
         Entity::FnInst(i) => fn_instance_name(db, i),
         Entity::VarInst(i) => var_instance_name(db, i),
         Entity::Special(sp) => special_name(db, sp),
+        Entity::Stub(s) => crate::instances::stub::stub_entity_name(db, s),
     }
 }
 
@@ -524,9 +526,17 @@ fn ref_qual(r: u8) -> m::RefQual {
 /// signature, return type first, its own parameters as `T_`, `T0_`, …
 /// (pack expansions `Dp`).
 fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<String, String> {
+    let data = i.decl(db).data(db).ok_or("no such function")?;
+    fn_instance_name_as(db, i, &data)
+}
+
+/// The linkage name of the instance `i` were its declaration `data`
+/// (same scope and template parameters, other name or signature): what
+/// the functions cudafe++ derives from a function template are named by
+/// (`instances::stub`'s wrappers).
+pub(crate) fn fn_instance_name_as(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId, data: &crate::item_tree::FnData) -> Result<String, String> {
     use crate::instances::{self as inst, FnDecl};
     let decl = i.decl(db);
-    let data = decl.data(db).ok_or("no such function")?;
     let tu = decl.tu(db);
     let map = def_map(db, tu);
     let item = decl.item(db);
@@ -598,9 +608,11 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
     // applied to them) is mangled as a dependent name, which the model
     // does not keep after lowering: no name rather than a wrong one.
     let names: Vec<String> = tparams.iter().filter_map(|p| p.name.clone()).collect();
-    // g++ spells a specialization of a `static` function template without `L`.
+    // g++ spells a specialization of a `static` function template without
+    // `L` at global scope (`_Z1fIiEvT_`), with it in a namespace
+    // (`_ZN2nsL1gIiEEvT_`, `_ZN12_GLOBAL__N_1L1aIiEEvT_`).
     let mut plain = data.clone();
-    plain.linkage.is_static = false;
+    plain.linkage.is_static &= scope != scopes::ROOT;
     let last = fn_unqualified(db, &map, &plain, member, cx)?;
     let targs = own_args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: Some(targs) });

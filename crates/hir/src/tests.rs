@@ -8,6 +8,7 @@ mod infer;
 mod instances;
 mod items;
 mod layout_vectors;
+mod stub;
 mod symbols;
 mod templates;
 
