@@ -7,7 +7,8 @@
 //!
 //! Left out of the count (not entities cufront names, or runtime plumbing):
 //! special names (`_ZTV _ZTI _ZTS _ZTT _ZTC _ZGV _ZTH _ZTW`), the CUDA
-//! runtime's and cudafe++'s helpers (`__cuda*`, `__nv*`, `____nv*`, `__device_stub_*`
+//! runtime's and cudafe++'s helpers (`__cuda*`, `__nv*`, `____nv*`, `__device_stub_*`,
+//! `__fatDeviceText`, `__module_id_str`
 //! and the stubs' own `_Z<n>__device_stub_…`, `__fatbinwrap*`, `__sti*`;
 //! the same names with internal linkage, `_ZL<n>__nv…`, and their locals,
 //! `_ZZ[L]<n>__device_stub_…E5__tmp`; the fatbin include's `fatbinData`),
@@ -193,8 +194,9 @@ fn is_name(name: &str) -> bool {
 }
 
 /// The CUDA runtime's and cudafe++'s helpers, by the prefix of their plain names.
-/// (`____nv_dummy_param_ref` is cudafe++'s too.)
-const PLUMBING: &[&str] = &["__cuda", "__nv", "____nv", "__device_stub_", "__fatbinwrap", "__sti"];
+/// (`____nv_dummy_param_ref` is cudafe++'s too; the stub file defines
+/// `static` `__fatDeviceText` and `__module_id_str`.)
+const PLUMBING: &[&str] = &["__cuda", "__nv", "____nv", "__device_stub_", "__fatbinwrap", "__sti", "__fatDeviceText", "__module_id_str"];
 
 /// The plain name under a `_ZL<n>` (internal linkage) or `_ZZ[L]<n>` (a
 /// local of an unscoped function) symbol: the `<n>` characters after the length.
@@ -383,7 +385,9 @@ fn host_spellings(device: &str, mid: &str) -> Vec<String> {
 
 #[test]
 fn host_symbols_match_the_real_build() {
-    let cases: Vec<(Program, Std)> = corpus().into_iter().map(|p| {
+    // `CUFRONT_PARITY_ONLY=vector_add,scan` measures those programs alone.
+    let only: Option<Vec<String>> = std::env::var("CUFRONT_PARITY_ONLY").ok().map(|s| s.split(',').map(|x| x.trim().trim_end_matches(".cu").to_string()).collect());
+    let cases: Vec<(Program, Std)> = corpus().into_iter().filter(|p| only.as_ref().is_none_or(|o| o.iter().any(|x| *x == p.name.trim_end_matches(".cu")))).map(|p| {
         let std = p.stds[0];
         (p, std)
     }).collect();
