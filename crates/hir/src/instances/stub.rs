@@ -150,7 +150,7 @@ pub fn stub_entity_name(db: &dyn SourceDatabase, id: StubEntityId) -> Result<Str
     match id.kind(db) {
         StubKind::Wrapper(i) => {
             let data = i.decl(db).data(db).ok_or("no such function")?;
-            crate::symbols::fn_instance_name_as(db, i, &wrapper_data(&data)?)
+            crate::symbols::fn_instance_encoding_as(db, i, &wrapper_data(&data)?)?.mangle()
         }
         StubKind::AddressOf(t) => {
             let map = def_map(db, address_of_unit(db, t)?);
