@@ -231,6 +231,8 @@ pub enum Stmt {
     /// Block-scope type aliases (`typedef T X;`, `using X = T;`): name and
     /// type as written, visible to the end of the block.
     Alias(Vec<(String, TypeRef)>),
+    /// `namespace n = a::b;` at block scope.
+    NamespaceAlias(String, Path),
     /// A declaration that declares no variable (local class, using, static_assert…).
     Other(String),
     Null,
@@ -643,6 +645,14 @@ impl Lower {
 
     /// A declaration in a statement: its variables.
     fn decl_stmt(&mut self, decl: &SyntaxNode, d: u32) -> Stmt {
+        if decl.kind() == K::NAMESPACE_ALIAS {
+            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let target = decl.children().find(|c| c.kind() == K::QUALIFIED_NAME || c.kind() == K::NAME_REF);
+            return match (name, target.and_then(|t| su::path_of(&t))) {
+                (Some(n), Some(p)) => Stmt::NamespaceAlias(n, p),
+                _ => Stmt::Other("namespace alias".into()),
+            };
+        }
         if decl.kind() == K::ALIAS_DECL {
             let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
             let ty = su::child(decl, K::TYPE_ID).map(|t| item_tree::type_id_ref(&t));

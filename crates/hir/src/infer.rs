@@ -39,6 +39,7 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
+mod auto_ret;
 mod closure;
 pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
@@ -282,6 +283,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         implicit_depth: 0,
         owner: Some(owner),
         returns: Vec::new(),
+        ns_aliases: Vec::new(),
     }
 }
 
@@ -307,6 +309,8 @@ struct Infer<'a> {
     owner: Option<InferOwner>,
     /// The first returned type of each lambda body being walked, innermost last.
     returns: Vec<Option<TyId>>,
+    /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
+    ns_aliases: Vec<(String, Path)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -463,6 +467,7 @@ impl<'a> Infer<'a> {
                 }
             }
             Stmt::Alias(aliases) => self.local_aliases(&aliases),
+            Stmt::NamespaceAlias(n, p) => self.ns_aliases.push((n, p)),
             Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
                 if let Some(i) = init {
@@ -713,6 +718,7 @@ impl<'a> Infer<'a> {
             }
             Init::Assign(e) => {
                 let (et, ec) = init_ty.unwrap_or((self.error("init"), Category::PRValue));
+                self.closure_to_pointer(et, t);
                 // Copy-initialization: from a prvalue of the same class, elided.
                 if !self.same_class(t, et) || ec != Category::PRValue {
                     let braced = matches!(self.body.expr(*e), Expr::InitList(_));
@@ -1468,6 +1474,8 @@ impl<'a> Infer<'a> {
     // ---- names
 
     fn resolve_value(&mut self, p: &Path) -> Value {
+        let expanded = self.expand_ns_alias(p);
+        let p = expanded.as_ref().unwrap_or(p);
         let db = self.db;
         let Some(last) = p.segments.last() else { return Value::Unknown("empty path".into()) };
         let name = norm_name(&last.name);
@@ -1823,7 +1831,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((site, Callee::Entity(ent)));
                 self.convert_args(site, &sig, a);
-                Some(self.returned(site, sig.ret))
+                let ret = self.deduced_return(ent, sig.ret);
+                Some(self.returned(site, ret))
             }
             Err(err) => {
                 self.res.calls.push((site, Callee::Unresolved(err)));
@@ -1849,7 +1858,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
                 self.convert_args(CallSite::Expr(e), &sig, a);
-                self.returned(CallSite::Expr(e), sig.ret)
+                let ret = self.deduced_return(ent, sig.ret);
+                self.returned(CallSite::Expr(e), ret)
             }
             Err(err) => {
                 self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err.clone())));
@@ -2686,6 +2696,7 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         implicit_depth: 0,
         owner: None,
         returns: Vec::new(),
+        ns_aliases: Vec::new(),
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };

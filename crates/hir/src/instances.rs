@@ -215,10 +215,14 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let map = def_map(db, decl.tu(db));
     let scope = decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())?;
     let key = scopes::fn_name_key(&data.name);
-    let cands = map.qualified_fns.get(&(scope, key))?;
+    // Out-of-line definitions (`N::f`), and redeclarations in the same
+    // scope (`std::remove_if` declared in <bits/algorithmfwd.h>, defined in
+    // <bits/stl_algo.h>).
+    let mut cands: Vec<FnDecl> = map.qualified_fns.get(&(scope, key.clone())).cloned().unwrap_or_default();
+    cands.extend(map.scope(scope).names.get(&key).into_iter().flatten().filter_map(def_fn));
     let is_template = matches!(decl, FnDecl::Template(_));
     let mut best: Option<FnDecl> = None;
-    for &c in cands {
+    for c in cands {
         if matches!(c, FnDecl::Template(_)) != is_template {
             continue;
         }

@@ -668,6 +668,9 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: Some(targs) });
     let ret = match &data.name {
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
+        // A deduced return type is mangled as declared: `Da`, `Dc`.
+        _ if matches!(&data.ty.ret, crate::item_tree::TypeRef::Opaque(s) if s == "auto") => m::Type::Builtin(m::Builtin::Auto),
+        _ if matches!(&data.ty.ret, crate::item_tree::TypeRef::Opaque(s) if s.contains("decltype(auto)")) => m::Type::Builtin(m::Builtin::DecltypeAuto),
         _ if dependent_member(db, &map, scope, &data.ty.ret, &names) => mangle_written(db, &map, cx, &data.ty.ret, &names, 0)?,
         _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
     };

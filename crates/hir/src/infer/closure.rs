@@ -444,6 +444,27 @@ impl Infer<'_> {
         }
     }
 
+    /// A closure converted to `to` (a pointer to function): its conversion.
+    pub(super) fn closure_to_pointer(&mut self, from: TyId, to: TyId) {
+        let db = self.db;
+        if let TyKind::Closure(k) = super::strip_cv(db, canonical(db, from)).kind(db) {
+            if matches!(canonical(db, to).kind(db), TyKind::Ptr(_)) {
+                self.closure_conversion(*k);
+            }
+        }
+    }
+
+    /// `p` with a leading block-scope namespace alias replaced by its target.
+    pub(super) fn expand_ns_alias(&self, p: &Path) -> Option<Path> {
+        if p.global || p.segments.len() < 2 {
+            return None;
+        }
+        let (_, target) = self.ns_aliases.iter().rev().find(|(n, _)| *n == p.segments[0].name)?;
+        let mut out = target.clone();
+        out.segments.extend(p.segments[1..].iter().cloned());
+        Some(out)
+    }
+
     /// A call of an object of closure type `c`.
     pub(super) fn call_closure(&mut self, e: ExprId, c: ClosureId, a: &[Arg]) -> (TyId, Category) {
         let db = self.db;
@@ -537,10 +558,11 @@ impl Infer<'_> {
         out.into_iter().map(|x| x.ok_or_else(|| "generic lambda parameter not deduced".to_string())).collect()
     }
 
-    /// A parameter type with the `k`-th invented parameter as `TemplateParam { 0, k }`.
+    /// A parameter type with the `k`-th invented parameter as deduction's
+    /// placeholder (`TemplateParam { 1, k }`).
     fn invented_ty(&self, t: &TypeRef, k: usize) -> TyId {
         let mut env: Env = self.env.clone().unwrap_or_default();
-        env.names.push((auto_name(k), TemplateArg::Type(mk(self.db, TyKind::TemplateParam { depth: 0, index: k as u32 }))));
+        env.names.push((auto_name(k), TemplateArg::Type(mk(self.db, TyKind::TemplateParam { depth: 1, index: k as u32 }))));
         let cx = ty::LowerCx { db: self.db, map: self.map, item: self.item, scope: self.scope, env: Some(&env) };
         crate::templates::nested(|| Ok(ty::lower(cx, t))).unwrap_or_else(|e| self.error(&e))
     }

@@ -55,7 +55,12 @@ fn generic_lambdas_and_conversions() {
            int (*fp)(int) = [](int x) { return x * 2; };\n\
          }",
         expect![[r#"
+            _ZZ1hvENKUlT_T0_E_clIidEEDaS_S0_
+            _ZZ1hvENKUlT_T0_E_clIiiEEDaS_S0_
+            _ZZ1hvENKUlPKcT_E0_clIfEEDaS0_S1_
             _ZZ1hvENKUliE1_clEi
+            _ZZ1hvENKUliE1_cvPFiiEEv
+            _ZZ1hvENUliE1_4_FUNEi
         "#]],
     );
 }
@@ -77,4 +82,26 @@ fn local_statics() {
             _ZZ1fIlEivENKUlvE_clEv
         "#]],
     );
+}
+
+#[test]
+fn calls_of_closures() {
+    let text = "void h() {\n\
+           auto gen = [](auto v, auto w) { return v + w; };\n\
+           gen(1, 2.0); gen(1, 2);\n\
+           auto r = [](const char *s, auto x) { return x; };\n\
+           r(\"a\", 1.5f);\n\
+           int (*fp)(int) = [](int x) { return x * 2; };\n\
+         }";
+    let (db, tu) = super::db_with(text);
+    let f = super::body::fn_named(&db, tu, "h").expect("function");
+    let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+    expect![[r#"
+        _ZZ1hvENKUlT_T0_E_clIidEEDaS_S0_
+        _ZZ1hvENKUlT_T0_E_clIiiEEDaS_S0_
+        _ZZ1hvENKUlPKcT_E0_clIfEEDaS0_S1_
+        _ZZ1hvENKUliE1_clEi
+        _ZZ1hvENKUliE1_cvPFiiEEv
+        _ZZ1hvENUliE1_4_FUNEi
+    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
 }
