@@ -1650,7 +1650,9 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
         } else {
             TemplateArgRef::Expr(ConstExpr::Unsupported(a.text().to_string()))
         };
-        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3);
+        // `Ts...`, and `Ts*...` where the `...` ends the type-id's declarator.
+        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3)
+            || a.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()).last().is_some_and(|t| t.kind() == K::DOT3);
         out.push(if expansion { TemplateArgRef::Expansion(Box::new(arg)) } else { arg });
     }
     out

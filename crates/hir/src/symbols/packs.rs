@@ -149,3 +149,19 @@ fn expr_mentions(x: &m::Expr, packs: &[u32]) -> bool {
         _ => false,
     }
 }
+
+/// A placeholder return type (`auto`, `decltype(auto)`, `const auto&`) as
+/// a function template's signature spells it (`Da`, `Dc`, `RKDa`); None
+/// when the written type has no placeholder.
+pub(super) fn placeholder_ret(t: &crate::item_tree::TypeRef) -> Option<m::Type> {
+    use crate::item_tree::TypeRef;
+    Some(match t {
+        TypeRef::Opaque(s) if s.trim() == "auto" => m::Type::Builtin(m::Builtin::Auto),
+        TypeRef::Opaque(s) if s.replace(' ', "") == "decltype(auto)" => m::Type::Builtin(m::Builtin::DecltypeAuto),
+        TypeRef::Ptr(x) => placeholder_ret(x)?.ptr(),
+        TypeRef::LRef(x) => placeholder_ret(x)?.lref(),
+        TypeRef::RRef(x) => placeholder_ret(x)?.rref(),
+        TypeRef::Cv(x, cv) => placeholder_ret(x)?.qual(super::quals(*cv)),
+        _ => return None,
+    })
+}
