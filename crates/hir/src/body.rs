@@ -55,6 +55,9 @@ pub struct Body {
     /// `= default` / `= delete`.
     pub defaulted: bool,
     pub deleted: bool,
+    /// The typedefs and alias declarations of the body, in order (block
+    /// scopes flattened): what the constexpr interpreter binds by name.
+    pub local_types: Vec<(String, TypeRef)>,
 }
 
 /// How a local is initialized.
@@ -206,7 +209,9 @@ pub enum Expr {
     InitList(Vec<ExprId>),
     Designated(ExprId),
     /// A lambda: its own parameters (locals of this body) and body statement.
-    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool },
+    /// `host`/`device`: its CUDA annotations (`__device__` alone in a
+    /// function makes it an extended lambda, which cudafe++ replaces).
+    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
     Fold { op: Option<BinaryOp>, lhs: Option<ExprId>, rhs: Option<ExprId> },
     /// `x...` in an argument list.
@@ -642,7 +647,10 @@ impl Lower {
             let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
             let ty = su::child(decl, K::TYPE_ID).map(|t| item_tree::type_id_ref(&t));
             return match (name, ty) {
-                (Some(n), Some(t)) => Stmt::Alias(vec![(n, t)]),
+                (Some(n), Some(t)) => {
+                    self.body.local_types.push((n.clone(), t.clone()));
+                    Stmt::Alias(vec![(n, t)])
+                }
                 _ => Stmt::Other("alias".into()),
             };
         }
@@ -659,6 +667,8 @@ impl Lower {
                     out.push((name, item_tree::declared_type(specs.as_ref(), decl_node.as_ref())));
                 }
             }
+            // The interpreter binds the body's types by name, without scopes.
+            self.body.local_types.extend(out.iter().cloned());
             return if out.is_empty() { Stmt::Other("typedef".into()) } else { Stmt::Alias(out) };
         }
         if kws.contains(&K::TYPEDEF_KW) || kws.contains(&K::FRIEND_KW) {
@@ -1063,8 +1073,28 @@ impl Lower {
             mutable = decl.syntax().children_with_tokens().any(|t| t.kind() == K::MUTABLE_KW);
         }
         let body = l.body().map(|b| self.stmt(b.syntax(), d));
-        Expr::Lambda { captures, params, ret, body, mutable }
+        let (host, device) = lambda_spaces(l.syntax());
+        Expr::Lambda { captures, params, ret, body, mutable, host, device }
     }
+}
+
+/// The `__host__` / `__device__` annotations of a lambda (GNU attributes
+/// before or in its declarator, `__x__` spellings folded).
+fn lambda_spaces(l: &SyntaxNode) -> (bool, bool) {
+    let (mut host, mut device) = (false, false);
+    let decl = l.children().filter(|c| c.kind() == K::LAMBDA_DECLARATOR);
+    for g in l.children().chain(decl.flat_map(|d| d.children())).filter(|c| c.kind() == K::GNU_ATTRIBUTE) {
+        for a in g.descendants().filter(|a| a.kind() == K::ATTRIBUTE) {
+            let Some(t) = su::tokens(&a).next() else { continue };
+            let text = t.text();
+            match text.strip_prefix("__").and_then(|x| x.strip_suffix("__")).unwrap_or(text) {
+                "host" => host = true,
+                "device" => device = true,
+                _ => {}
+            }
+        }
+    }
+    (host, device)
 }
 
 fn bin_op(k: K) -> Option<BinaryOp> {

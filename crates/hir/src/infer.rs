@@ -39,6 +39,9 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
+mod closure;
+pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
 pub enum InferOwner {
@@ -46,6 +49,8 @@ pub enum InferOwner {
     Fn(FnId),
     /// A function template specialization or a member of a class template specialization.
     Inst(FnInstanceId),
+    /// The `operator()` of a closure (`infer/closure.rs`).
+    Closure(ClosureFnId),
 }
 
 /// lvalue, xvalue or prvalue.
@@ -94,6 +99,14 @@ pub struct InferenceResult {
     pub required: Vec<Entity>,
     /// Why the owner was not inferred, if it was not.
     pub skipped: Option<String>,
+    /// The locals visible at each lambda expression (what its body sees).
+    pub lambda_scopes: FxHashMap<ExprId, Vec<(String, LocalId)>>,
+    /// The deduced return type of each non-generic lambda without a
+    /// trailing return type (walked in place).
+    pub closure_rets: FxHashMap<ExprId, TyId>,
+    /// The type of the owner's first `return` with a value (what `auto`
+    /// return type deduction starts from).
+    pub returned: Option<TyId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,9 +127,15 @@ impl InferenceResult {
 }
 
 /// Infers a body. Cached per owner.
-#[salsa::tracked(returns(clone))]
+#[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
     Arc::new(infer_owner(db, owner))
+}
+
+/// A body whose inference needs itself (a generic lambda handed to itself
+/// and called: its return type depends on its own inference).
+fn infer_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _owner: InferOwner) -> Arc<InferenceResult> {
+    Arc::new(InferenceResult { skipped: Some("inference cycle".into()), ..Default::default() })
 }
 
 /// Where a body is read: the definition, its scope, item and environment.
@@ -138,6 +157,8 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
     let (decl, outer, inst) = match owner {
         InferOwner::Fn(f) => (FnDecl::Fn(f), None, None),
         InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
+        // A closure's body is read where its owner's is.
+        InferOwner::Closure(f) => return owner_info(db, f.closure(db).owner(db)).map(|i| OwnerInfo { ret: None, ..i }),
     };
     let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
     let data = def.data(db).ok_or("no such function")?;
@@ -204,31 +225,13 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
         Ok(i) => i,
         Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
     };
+    if let InferOwner::Closure(f) = owner {
+        return closure::infer_closure(db, f, info);
+    }
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
-    let mut cx = Infer {
-        db,
-        map: &map,
-        body: &body,
-        item: info.item,
-        scope: info.scope,
-        env: info.env.clone(),
-        class: info.class,
-        this_cv: info.method_cv,
-        has_this: info.class.is_some() && !info.is_static,
-        ret: info.ret,
-        res: InferenceResult {
-            expr_tys: vec![None; body.exprs.len()],
-            categories: vec![Category::PRValue; body.exprs.len()],
-            local_tys: vec![None; body.locals.len()],
-            ..Default::default()
-        },
-        scopes: vec![Vec::new()],
-        seen: Default::default(),
-        depth: 0,
-        implicit_depth: 0,
-    };
+    let mut cx = new_infer(db, &map, &body, &info, owner);
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
         cx.res.local_tys[p.0 as usize] = Some(t);
@@ -255,6 +258,33 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
     cx.res
 }
 
+fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: InferOwner) -> Infer<'a> {
+    Infer {
+        db,
+        map,
+        body,
+        item: info.item,
+        scope: info.scope,
+        env: info.env.clone(),
+        class: info.class,
+        this_cv: info.method_cv,
+        has_this: info.class.is_some() && !info.is_static,
+        ret: info.ret,
+        res: InferenceResult {
+            expr_tys: vec![None; body.exprs.len()],
+            categories: vec![Category::PRValue; body.exprs.len()],
+            local_tys: vec![None; body.locals.len()],
+            ..Default::default()
+        },
+        scopes: vec![Vec::new()],
+        seen: Default::default(),
+        depth: 0,
+        implicit_depth: 0,
+        owner: Some(owner),
+        returns: Vec::new(),
+    }
+}
+
 struct Infer<'a> {
     db: &'a dyn SourceDatabase,
     map: &'a DefMap,
@@ -273,6 +303,10 @@ struct Infer<'a> {
     depth: u32,
     /// Nesting of implicit conversions being resolved.
     implicit_depth: u32,
+    /// What is inferred (none: a type-level query such as `sizeof_call`).
+    owner: Option<InferOwner>,
+    /// The first returned type of each lambda body being walked, innermost last.
+    returns: Vec<Option<TyId>>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -494,6 +528,15 @@ impl<'a> Infer<'a> {
             Stmt::Return(e) => {
                 if let Some(e) = e {
                     let a = self.arg(e);
+                    match self.returns.last_mut() {
+                        Some(slot @ None) => *slot = Some(a.ty),
+                        Some(_) => {}
+                        None => {
+                            if self.res.returned.is_none() {
+                                self.res.returned = Some(a.ty);
+                            }
+                        }
+                    }
                     // Returning another type into a class: a converting construction.
                     if let Some(r) = self.ret {
                         if self.is_class(r) && !self.same_class(r, a.ty) && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
@@ -646,6 +689,9 @@ impl<'a> Infer<'a> {
 
     fn local(&mut self, l: LocalId) {
         let loc = self.body.local(l).clone();
+        if loc.is_static {
+            self.local_static(l);
+        }
         if loc.binding_of.is_some() {
             self.res.local_tys[l.0 as usize] = Some(self.local_declared_ty(l, None));
             self.bind_local(l);
@@ -1172,20 +1218,7 @@ impl<'a> Infer<'a> {
                 (mk(db, TyKind::Dependent("init-list".into())), pr)
             }
             Expr::Designated(x) => self.expr_cat(x),
-            Expr::Lambda { params, body: b, .. } => {
-                self.scopes.push(Vec::new());
-                for p in params {
-                    let t = self.local_declared_ty(p, None);
-                    self.res.local_tys[p.0 as usize] = Some(t);
-                    self.bind_local(p);
-                }
-                // The closure's own members (`this` of the enclosing function stays).
-                if let Some(b) = b {
-                    self.stmt(b);
-                }
-                self.scopes.pop();
-                (mk(db, TyKind::Dependent("closure".into())), pr)
-            }
+            Expr::Lambda { .. } => self.lambda_expr(e),
             Expr::Fold { lhs, rhs, .. } => {
                 for x in [lhs, rhs].into_iter().flatten() {
                     self.pack_elems(x);
@@ -1763,6 +1796,9 @@ impl<'a> Infer<'a> {
             self.res.calls.push((CallSite::Expr(e), Callee::Builtin));
             return self.of_return(f.ret);
         }
+        if let TyKind::Closure(k) = ct.kind(db) {
+            return self.call_closure(e, *k, a);
+        }
         if let Some(class) = self.class_ref(ct) {
             let obj = Arg { ty: t, cat: c, null: false, braced: false };
             if let Some(r) = self.member_call(CallSite::Expr(e), class, obj, "operator()", a, None) {
@@ -1831,6 +1867,11 @@ impl<'a> Infer<'a> {
         for (arg, p) in a.iter().zip(&sig.params) {
             if arg.braced {
                 continue;
+            }
+            if let TyKind::Closure(k) = strip_cv(db, canonical(db, arg.ty)).kind(db) {
+                if matches!(canonical(db, *p).kind(db), TyKind::Ptr(_)) {
+                    self.closure_conversion(*k);
+                }
             }
             let pc = collapse(db, canonical(db, *p));
             let target = match pc.kind(db) {
@@ -2522,6 +2563,8 @@ impl<'a> Infer<'a> {
             (TyKind::MemPtr { .. }, TyKind::MemPtr { .. }) => Some(Rank { major: 0, minor: 1 }),
             (TyKind::Vector(..), _) | (_, TyKind::Vector(..)) => Some(Rank { major: 2, minor: 0 }),
             (TyKind::Complex(_), _) | (_, TyKind::Complex(_)) => Some(Rank { major: 2, minor: 0 }),
+            // A captureless closure's conversion function.
+            (TyKind::Closure(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => Some(Rank { major: 3, minor: 0 }),
             _ => None,
         }
     }
@@ -2645,6 +2688,8 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
+        owner: None,
+        returns: Vec::new(),
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
@@ -2707,7 +2752,7 @@ fn ty_has_placeholder(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
         return false;
     }
     match t.kind(db) {
-        TyKind::TemplateParam { .. } => true,
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => true,
         TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_placeholder(db, *x, depth + 1),
         TyKind::App(a) => a.args(db).iter().any(|x| has_placeholder(db, x)),
         TyKind::Func(f) => ty_has_placeholder(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_has_placeholder(db, *p, depth + 1)),

@@ -662,9 +662,16 @@ impl Lower {
         let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else {
             return;
         };
-        let ty = match su::child(node, K::TYPE_ID) {
-            Some(t) => self.type_id(&t),
-            None => TypeRef::Opaque(node.text().to_string()),
+        // `using E = enum E { … };` defines the enum too (libcu++'s `memory_order`).
+        let defined = su::child(node, K::TYPE_ID).and_then(|t| su::child(&t, K::DECL_SPECIFIERS)).and_then(|s| su::child(&s, K::ENUM_SPECIFIER));
+        let ty = match (su::child(node, K::TYPE_ID), defined) {
+            (Some(t), Some(e)) if tparams.is_none() && su::child(&t, K::ABSTRACT_DECLARATOR).is_none() => {
+                let idx = self.enumeration(&e, Access::Public);
+                out.push(Item::Enum(idx));
+                TypeRef::LocalEnum(idx)
+            }
+            (Some(t), _) => self.type_id(&t),
+            (None, _) => TypeRef::Opaque(node.text().to_string()),
         };
         let templated = tparams.is_some();
         self.tree.typedefs.push(TypedefData { name, ty, attrs: Attrs::default(), templated, tparams });

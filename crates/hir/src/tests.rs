@@ -2,6 +2,8 @@
 //! incrementality.
 
 mod body;
+mod closures;
+mod cccl;
 mod consteval;
 mod incremental;
 mod infer;

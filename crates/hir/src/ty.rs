@@ -39,6 +39,9 @@ pub enum TyKind {
     /// A GNU vector (`vector_size(bytes)`).
     Vector(TyId, u64),
     TemplateParam { depth: u32, index: u32 },
+    /// A template template parameter applied to arguments (`Ptr<T, Tail...>`
+    /// in a pattern): deduced like a template-id, substituted into one.
+    ParamApp { depth: u32, index: u32, args: Vec<crate::templates::TemplateArg> },
     /// `decltype`, `typeof`, `auto`, `typename …`: opaque until templates are modelled.
     Dependent(String),
     /// A template-id that cannot be formed (kept for display).
@@ -48,6 +51,8 @@ pub enum TyKind {
     /// A class of an instantiation that is not itself a template-id: a
     /// class nested in a class template specialization (`A<int>::B`).
     Inst(crate::templates::InstId),
+    /// The closure type of a lambda expression (`infer/closure.rs`).
+    Closure(crate::infer::ClosureId),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -143,6 +148,11 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         }),
         TypeRef::Cv(t, cv) => TyKind::Qualified(lower(cx, t), *cv),
         TypeRef::Complex(t) => TyKind::Complex(lower(cx, t)),
+        // `__underlying_type(E)` of an enum known here (consteval::traits).
+        TypeRef::Opaque(s) if s.starts_with("__underlying_type") => match crate::consteval::traits::underlying_type_text(cx, s) {
+            Some(t) => return t,
+            None => TyKind::Dependent(s.clone()),
+        },
         TypeRef::Opaque(s) => TyKind::Dependent(s.clone()),
     };
     mk(db, k)
@@ -320,7 +330,7 @@ pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
         }
         let ok: Vec<i128> = values.iter().filter_map(|v| v.clone().ok()).collect();
         let (min, max) = (ok.iter().copied().min().unwrap_or(0), ok.iter().copied().max().unwrap_or(0));
-        let fits = |b: Builtin| min >= consteval::min_value(b) && max >= 0 && (max as u128) <= consteval::max_value(b);
+        let fits = |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
         let order: &[Builtin] = if data.packed {
             if min < 0 {
                 &[Builtin::SChar, Builtin::Short, Builtin::Int, Builtin::Long]
@@ -385,6 +395,7 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
         TyKind::Complex(x) => format!("_Complex {}", display(db, *x)),
         TyKind::Vector(x, n) => format!("{} __attribute__((vector_size({n})))", display(db, *x)),
         TyKind::TemplateParam { depth, index } => format!("T{depth}_{index}"),
+        TyKind::ParamApp { depth, index, args } => format!("P{depth}_{index}<{}>", crate::templates::display_args(db, args)),
         TyKind::Dependent(s) | TyKind::Specialization(s) => s.clone(),
         TyKind::App(a) => {
             let args = crate::templates::display_args(db, a.args(db));
@@ -392,6 +403,7 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
             format!("{}<{args}{sep}>", crate::layout::class_name(db, a.template(db)))
         }
         TyKind::Inst(i) => crate::templates::inst_name(db, *i),
+        TyKind::Closure(c) => format!("{{lambda #{}}}", c.expr(db).0),
     }
 }
 

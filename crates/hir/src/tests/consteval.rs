@@ -228,7 +228,7 @@ fn special_member_traits() {
         "struct P { int a; double b; };
          struct N { int a = 1; };
          struct U { U(int); };
-         static_assert(__is_constructible(int, int&&) && __is_trivially_constructible(P) && __is_assignable(long, int));
+         static_assert(__is_constructible(int, int&&) && __is_trivially_constructible(P) && __is_assignable(long&, int) && !__is_assignable(long, int));
          static_assert(__is_trivially_constructible(N));
          static_assert(__is_constructible(U, int));",
         expect![[r#"
