@@ -51,7 +51,16 @@ pub(super) fn mark_type(t: &mut m::Type, packs: &[u32]) {
         m::Type::Qualified(_, x) | m::Type::Ptr(x) | m::Type::LRef(x) | m::Type::RRef(x) | m::Type::Array(_, x) | m::Type::PackExpansion(x) => {
             mark_type(x, packs)
         }
-        m::Type::Func(f) => mark_fn(f, packs),
+        m::Type::Func(f) => {
+            mark_fn(f, packs);
+            // A function type's parameter naming a pack is an expansion (`PFvDpT_E`).
+            for p in &mut f.params {
+                if !matches!(p, m::Type::PackExpansion(_)) && type_mentions(p, packs, 0) {
+                    let inner = std::mem::replace(p, m::Type::Builtin(m::Builtin::Void));
+                    *p = m::Type::PackExpansion(Box::new(inner));
+                }
+            }
+        }
         m::Type::MemPtr(a, b) => {
             mark_type(a, packs);
             mark_type(b, packs);

@@ -116,3 +116,20 @@ fn tuple_get_and_index_sequences() {
         "#]],
     );
 }
+
+/// A pack expanded in a function type's parameters (libstdc++'s `__stoa`
+/// behind `std::stoi`): deduced from the trailing pack, spelled `DpT1_`
+/// inside the function type.
+#[test]
+fn pack_in_function_type() {
+    check(
+        "long cv(const char*, char**, int);\n\
+         template<typename R, typename C, typename... B> R stoa(R (*f)(const C*, C**, B...), const C* s, B... b) { return f(s, 0, b...); }\n\
+         int main() { return (int)stoa(&cv, \"1\", 10); }",
+        expect![[r#"
+            _Z2cvPKcPPci
+            main
+            _Z4stoaIlcJiEET_PFS0_PKT0_PPS1_DpT1_ES3_S7_
+        "#]],
+    );
+}
