@@ -1336,9 +1336,7 @@ impl<'a> Infer<'a> {
                 }
                 for s in &p.segments {
                     for a in s.args.iter().flatten() {
-                        if let TemplateArgRef::Type(t) = a {
-                            instances::typeref_names(t, out);
-                        }
+                        packs::template_arg_names(a, out);
                     }
                 }
             }
@@ -2335,7 +2333,10 @@ impl<'a> Infer<'a> {
         if let Some(w) = targs {
             let (given, _) = self.explicit_args(c, w)?;
             for (i, a) in given.into_iter().enumerate() {
-                out[i] = Some(a);
+                // A trailing pack with no explicit element is deduced, not empty.
+                if !matches!(&a, TemplateArg::Pack(v) if v.is_empty()) {
+                    out[i] = Some(a);
+                }
             }
         }
         let scope = instances::fn_scope(db, c.0).ok_or("unresolved scope")?;
@@ -2355,6 +2356,7 @@ impl<'a> Infer<'a> {
             }
         }
         let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
+        packs::convert_explicit_values(cx, &params, &mut out);
         let elem_env = packs::element_env(db, &env, &params);
         let mut ai = 0;
         for (pi, pref) in data.ty.params.iter().enumerate() {
@@ -2398,6 +2400,9 @@ impl<'a> Infer<'a> {
         for (i, p) in params.iter().enumerate() {
             let a = match out[i].clone() {
                 Some(a) => a,
+                None if p.pack && packs::in_deduced_context(p, data) => {
+                    return Err(format!("could not deduce pack `{}` from its pattern", p.name.clone().unwrap_or_default()));
+                }
                 None if p.pack => TemplateArg::Pack(Vec::new()),
                 None => {
                     let Some(d) = &p.default else { return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default())) };
@@ -2815,14 +2820,25 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     }
     // A derived class deduces a base `B<T>`: try the bases.
     if let TyKind::App(_) = strip_cv(db, target).kind(db) {
-        if let Ok(c) = templates::class_of(db, strip_cv(db, at)) {
+        // Indirect bases too, nearest first ([temp.deduct.call]/4.3:
+        // `_Tuple_impl<1, char>` from `tuple<int, char>`).
+        let mut queue: std::collections::VecDeque<TyId> = std::collections::VecDeque::from([strip_cv(db, at)]);
+        let mut seen = 0;
+        while let Some(cur) = queue.pop_front() {
+            seen += 1;
+            if seen > 64 {
+                break;
+            }
+            let Ok(c) = templates::class_of(db, cur) else { continue };
             for b in templates::class_bases_of(db, c).iter() {
                 if let Some(bt) = b.ty {
+                    let bt = canonical(db, bt);
                     let mut scratch = out.to_vec();
-                    if templates::match_ty(db, strip_cv(db, target), canonical(db, bt), 1, &mut scratch) {
+                    if templates::match_ty(db, strip_cv(db, target), bt, 1, &mut scratch) {
                         out.clone_from_slice(&scratch);
                         return true;
                     }
+                    queue.push_back(bt);
                 }
             }
         }

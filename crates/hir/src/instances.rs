@@ -333,6 +333,23 @@ pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, S
     })
 }
 
+/// The parameter types of a function type as written, pack expansions
+/// (`Args...`) expanded over the packs of the environment (kept as one
+/// parameter when it binds none).
+pub(crate) fn lower_fn_type_params(cx: LowerCx<'_>, f: &crate::item_tree::FnRef) -> Vec<TyId> {
+    let mut out = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        match cx.env {
+            Some(env) if f.pack_params.contains(&(i as u32)) => match expand_param(cx, env, p) {
+                Ok(v) => out.extend(v),
+                Err(_) => out.push(ty::lower(cx, p)),
+            },
+            _ => out.push(ty::lower(cx, p)),
+        }
+    }
+    out
+}
+
 /// A parameter `P...` expanded: one type per element of the packs it names.
 pub(crate) fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, String> {
     let mut names = Vec::new();

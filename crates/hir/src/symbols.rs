@@ -669,8 +669,7 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
     let ret = match &data.name {
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
         // A deduced return type is mangled as declared: `Da`, `Dc`.
-        _ if matches!(&data.ty.ret, crate::item_tree::TypeRef::Opaque(s) if s == "auto") => m::Type::Builtin(m::Builtin::Auto),
-        _ if matches!(&data.ty.ret, crate::item_tree::TypeRef::Opaque(s) if s.contains("decltype(auto)")) => m::Type::Builtin(m::Builtin::DecltypeAuto),
+        _ if packs::placeholder_ret(&data.ty.ret).is_some() => packs::placeholder_ret(&data.ty.ret).unwrap_or(m::Type::Builtin(m::Builtin::Auto)),
         _ if dependent_member(db, &map, scope, &data.ty.ret, &names) => mangle_written(db, &map, cx, &data.ty.ret, &names, 0)?,
         _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
     };
@@ -898,16 +897,10 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             let alias = tree.typedefs.get(td.idx(db) as usize).ok_or("no such alias")?;
             let params = alias.tparams.clone().unwrap_or_default();
             let written = segs[i].args.clone().unwrap_or_default();
-            if written.len() > params.len() {
-                return Err("too many alias arguments".into());
-            }
+            let bound = crate::templates::alias::bind_args(cx, td, &written)?;
             let mut env = cx.env.cloned().unwrap_or_default();
             let mut inner_names = Vec::new();
-            for (k, prm) in params.iter().enumerate() {
-                let a = match written.get(k).or(prm.default.as_ref()) {
-                    Some(crate::item_tree::TemplateArgRef::Type(t)) => TemplateArg::Type(ty::lower(cx, t)),
-                    _ => return Err("a value or defaulted alias argument".into()),
-                };
+            for (prm, a) in params.iter().zip(bound) {
                 if let Some(n) = &prm.name {
                     env.names.push((n.clone(), a));
                     inner_names.push(n.clone());
