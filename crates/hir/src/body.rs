@@ -209,7 +209,9 @@ pub enum Expr {
     InitList(Vec<ExprId>),
     Designated(ExprId),
     /// A lambda: its own parameters (locals of this body) and body statement.
-    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool },
+    /// `host`/`device`: its CUDA annotations (`__device__` alone in a
+    /// function makes it an extended lambda, which cudafe++ replaces).
+    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
     Fold { op: Option<BinaryOp>, lhs: Option<ExprId>, rhs: Option<ExprId> },
     /// `x...` in an argument list.
@@ -226,7 +228,10 @@ pub enum Stmt {
     Expr(ExprId),
     /// Local variables (in order); static ones are in `Local::is_static`.
     Decl(Vec<LocalId>),
-    /// A declaration that declares no variable (local class, typedef, using, static_assert…).
+    /// Block-scope type aliases (`typedef T X;`, `using X = T;`): name and
+    /// type as written, visible to the end of the block.
+    Alias(Vec<(String, TypeRef)>),
+    /// A declaration that declares no variable (local class, using, static_assert…).
     Other(String),
     Null,
     If { init: Option<StmtId>, cond: Cond, then: StmtId, els: Option<StmtId>, constexpr: bool },
@@ -639,24 +644,34 @@ impl Lower {
     /// A declaration in a statement: its variables.
     fn decl_stmt(&mut self, decl: &SyntaxNode, d: u32) -> Stmt {
         if decl.kind() == K::ALIAS_DECL {
-            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|x| su::name_text(&x));
-            if let (Some(name), Some(t)) = (name, su::child(decl, K::TYPE_ID)) {
-                self.body.local_types.push((name, item_tree::type_id_ref(&t)));
-            }
+            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let ty = su::child(decl, K::TYPE_ID).map(|t| item_tree::type_id_ref(&t));
+            return match (name, ty) {
+                (Some(n), Some(t)) => {
+                    self.body.local_types.push((n.clone(), t.clone()));
+                    Stmt::Alias(vec![(n, t)])
+                }
+                _ => Stmt::Other("alias".into()),
+            };
         }
         if decl.kind() != K::SIMPLE_DECL {
             return Stmt::Other(format!("{:?}", decl.kind()));
         }
         let specs = su::child(decl, K::DECL_SPECIFIERS);
         let kws = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
-        if kws.contains(&K::TYPEDEF_KW) || kws.contains(&K::FRIEND_KW) {
-            if kws.contains(&K::TYPEDEF_KW) {
-                for dn in su::declarators(decl) {
-                    if let Some(name) = su::declarator_name(&dn) {
-                        self.body.local_types.push((name, item_tree::declared_type(specs.as_ref(), Some(&dn))));
-                    }
+        if kws.contains(&K::TYPEDEF_KW) && !kws.contains(&K::FRIEND_KW) {
+            let mut out = Vec::new();
+            for init in su::init_declarators(decl) {
+                let decl_node = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+                if let Some(name) = decl_node.as_ref().and_then(su::declarator_name) {
+                    out.push((name, item_tree::declared_type(specs.as_ref(), decl_node.as_ref())));
                 }
             }
+            // The interpreter binds the body's types by name, without scopes.
+            self.body.local_types.extend(out.iter().cloned());
+            return if out.is_empty() { Stmt::Other("typedef".into()) } else { Stmt::Alias(out) };
+        }
+        if kws.contains(&K::TYPEDEF_KW) || kws.contains(&K::FRIEND_KW) {
             return Stmt::Other("typedef".into());
         }
         let is_static = kws.contains(&K::STATIC_KW);
@@ -1058,8 +1073,28 @@ impl Lower {
             mutable = decl.syntax().children_with_tokens().any(|t| t.kind() == K::MUTABLE_KW);
         }
         let body = l.body().map(|b| self.stmt(b.syntax(), d));
-        Expr::Lambda { captures, params, ret, body, mutable }
+        let (host, device) = lambda_spaces(l.syntax());
+        Expr::Lambda { captures, params, ret, body, mutable, host, device }
     }
+}
+
+/// The `__host__` / `__device__` annotations of a lambda (GNU attributes
+/// before or in its declarator, `__x__` spellings folded).
+fn lambda_spaces(l: &SyntaxNode) -> (bool, bool) {
+    let (mut host, mut device) = (false, false);
+    let decl = l.children().filter(|c| c.kind() == K::LAMBDA_DECLARATOR);
+    for g in l.children().chain(decl.flat_map(|d| d.children())).filter(|c| c.kind() == K::GNU_ATTRIBUTE) {
+        for a in g.descendants().filter(|a| a.kind() == K::ATTRIBUTE) {
+            let Some(t) = su::tokens(&a).next() else { continue };
+            let text = t.text();
+            match text.strip_prefix("__").and_then(|x| x.strip_suffix("__")).unwrap_or(text) {
+                "host" => host = true,
+                "device" => device = true,
+                _ => {}
+            }
+        }
+    }
+    (host, device)
 }
 
 fn bin_op(k: K) -> Option<BinaryOp> {

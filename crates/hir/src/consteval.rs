@@ -8,6 +8,7 @@
 pub mod interp;
 pub mod text;
 pub mod traits;
+mod var_template;
 
 use std::sync::Arc;
 
@@ -199,6 +200,9 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         ConstExpr::Int(v, b) => Ok(Value { v: *v as i128, ty: *b }),
         ConstExpr::Path(p) if cx.lower.env.is_some() || p.segments.iter().any(|s| s.args.is_some()) => {
             use crate::templates::{member_value, resolve, Resolved, TemplateArg};
+            if let Some(v) = var_template::eval_path(cx, p, depth) {
+                return v;
+            }
             match resolve(cx.lower, p, Ns::Value) {
                 Ok(Resolved::Value(TemplateArg::Value(v, t))) => Ok(Value { v, ty: crate::templates::value_builtin(cx.lower.db, t) }),
                 Ok(Resolved::Value(_)) => Err(ConstError::NotConstant(format!("{p} (dependent)"))),

@@ -23,6 +23,9 @@
 //! `X<T…>`, arrays, function types and trailing packs.
 
 use crate::consteval::is_integral as is_int;
+
+mod aliases;
+mod packs;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -36,6 +39,9 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
+mod closure;
+pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
 pub enum InferOwner {
@@ -43,6 +49,8 @@ pub enum InferOwner {
     Fn(FnId),
     /// A function template specialization or a member of a class template specialization.
     Inst(FnInstanceId),
+    /// The `operator()` of a closure (`infer/closure.rs`).
+    Closure(ClosureFnId),
 }
 
 /// lvalue, xvalue or prvalue.
@@ -91,6 +99,14 @@ pub struct InferenceResult {
     pub required: Vec<Entity>,
     /// Why the owner was not inferred, if it was not.
     pub skipped: Option<String>,
+    /// The locals visible at each lambda expression (what its body sees).
+    pub lambda_scopes: FxHashMap<ExprId, Vec<(String, LocalId)>>,
+    /// The deduced return type of each non-generic lambda without a
+    /// trailing return type (walked in place).
+    pub closure_rets: FxHashMap<ExprId, TyId>,
+    /// The type of the owner's first `return` with a value (what `auto`
+    /// return type deduction starts from).
+    pub returned: Option<TyId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,9 +127,15 @@ impl InferenceResult {
 }
 
 /// Infers a body. Cached per owner.
-#[salsa::tracked(returns(clone))]
+#[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
     Arc::new(infer_owner(db, owner))
+}
+
+/// A body whose inference needs itself (a generic lambda handed to itself
+/// and called: its return type depends on its own inference).
+fn infer_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _owner: InferOwner) -> Arc<InferenceResult> {
+    Arc::new(InferenceResult { skipped: Some("inference cycle".into()), ..Default::default() })
 }
 
 /// Where a body is read: the definition, its scope, item and environment.
@@ -135,6 +157,8 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
     let (decl, outer, inst) = match owner {
         InferOwner::Fn(f) => (FnDecl::Fn(f), None, None),
         InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
+        // A closure's body is read where its owner's is.
+        InferOwner::Closure(f) => return owner_info(db, f.closure(db).owner(db)).map(|i| OwnerInfo { ret: None, ..i }),
     };
     let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
     let data = def.data(db).ok_or("no such function")?;
@@ -201,31 +225,13 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
         Ok(i) => i,
         Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
     };
+    if let InferOwner::Closure(f) = owner {
+        return closure::infer_closure(db, f, info);
+    }
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
-    let mut cx = Infer {
-        db,
-        map: &map,
-        body: &body,
-        item: info.item,
-        scope: info.scope,
-        env: info.env.clone(),
-        class: info.class,
-        this_cv: info.method_cv,
-        has_this: info.class.is_some() && !info.is_static,
-        ret: info.ret,
-        res: InferenceResult {
-            expr_tys: vec![None; body.exprs.len()],
-            categories: vec![Category::PRValue; body.exprs.len()],
-            local_tys: vec![None; body.locals.len()],
-            ..Default::default()
-        },
-        scopes: vec![Vec::new()],
-        seen: Default::default(),
-        depth: 0,
-        implicit_depth: 0,
-    };
+    let mut cx = new_infer(db, &map, &body, &info, owner);
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
         cx.res.local_tys[p.0 as usize] = Some(t);
@@ -252,6 +258,33 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
     cx.res
 }
 
+fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: InferOwner) -> Infer<'a> {
+    Infer {
+        db,
+        map,
+        body,
+        item: info.item,
+        scope: info.scope,
+        env: info.env.clone(),
+        class: info.class,
+        this_cv: info.method_cv,
+        has_this: info.class.is_some() && !info.is_static,
+        ret: info.ret,
+        res: InferenceResult {
+            expr_tys: vec![None; body.exprs.len()],
+            categories: vec![Category::PRValue; body.exprs.len()],
+            local_tys: vec![None; body.locals.len()],
+            ..Default::default()
+        },
+        scopes: vec![Vec::new()],
+        seen: Default::default(),
+        depth: 0,
+        implicit_depth: 0,
+        owner: Some(owner),
+        returns: Vec::new(),
+    }
+}
+
 struct Infer<'a> {
     db: &'a dyn SourceDatabase,
     map: &'a DefMap,
@@ -270,6 +303,10 @@ struct Infer<'a> {
     depth: u32,
     /// Nesting of implicit conversions being resolved.
     implicit_depth: u32,
+    /// What is inferred (none: a type-level query such as `sizeof_call`).
+    owner: Option<InferOwner>,
+    /// The first returned type of each lambda body being walked, innermost last.
+    returns: Vec<Option<TyId>>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -381,7 +418,9 @@ impl<'a> Infer<'a> {
 
     fn block<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         self.scopes.push(Vec::new());
+        let aliases = self.alias_mark();
         let r = f(self);
+        self.alias_release(aliases);
         // Locals of class type are destroyed at the end of their block.
         if let Some(locals) = self.scopes.pop() {
             for (_, l) in locals.into_iter().rev() {
@@ -423,6 +462,7 @@ impl<'a> Infer<'a> {
                     self.local(l);
                 }
             }
+            Stmt::Alias(aliases) => self.local_aliases(&aliases),
             Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
                 if let Some(i) = init {
@@ -488,6 +528,15 @@ impl<'a> Infer<'a> {
             Stmt::Return(e) => {
                 if let Some(e) = e {
                     let a = self.arg(e);
+                    match self.returns.last_mut() {
+                        Some(slot @ None) => *slot = Some(a.ty),
+                        Some(_) => {}
+                        None => {
+                            if self.res.returned.is_none() {
+                                self.res.returned = Some(a.ty);
+                            }
+                        }
+                    }
                     // Returning another type into a class: a converting construction.
                     if let Some(r) = self.ret {
                         if self.is_class(r) && !self.same_class(r, a.ty) && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
@@ -640,6 +689,9 @@ impl<'a> Infer<'a> {
 
     fn local(&mut self, l: LocalId) {
         let loc = self.body.local(l).clone();
+        if loc.is_static {
+            self.local_static(l);
+        }
         if loc.binding_of.is_some() {
             self.res.local_tys[l.0 as usize] = Some(self.local_declared_ty(l, None));
             self.bind_local(l);
@@ -736,6 +788,19 @@ impl<'a> Infer<'a> {
                 let e = self.entity_of(cand, targs);
                 self.require(e);
                 Callee::Entity(e)
+            }
+            // The implicitly declared copy or move constructor is a candidate
+            // beside the declared ones (a class that declares neither).
+            Err(_) if matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) => {
+                let kind = if args[0].cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor };
+                match instances::implicit_special(self.db, class, kind) {
+                    Some(e) => {
+                        self.require(e);
+                        Callee::Entity(e)
+                    }
+                    // Trivial: no call.
+                    None => return None,
+                }
             }
             Err(e) => Callee::Unresolved(e),
         };
@@ -1153,20 +1218,7 @@ impl<'a> Infer<'a> {
                 (mk(db, TyKind::Dependent("init-list".into())), pr)
             }
             Expr::Designated(x) => self.expr_cat(x),
-            Expr::Lambda { params, body: b, .. } => {
-                self.scopes.push(Vec::new());
-                for p in params {
-                    let t = self.local_declared_ty(p, None);
-                    self.res.local_tys[p.0 as usize] = Some(t);
-                    self.bind_local(p);
-                }
-                // The closure's own members (`this` of the enclosing function stays).
-                if let Some(b) = b {
-                    self.stmt(b);
-                }
-                self.scopes.pop();
-                (mk(db, TyKind::Dependent("closure".into())), pr)
-            }
+            Expr::Lambda { .. } => self.lambda_expr(e),
             Expr::Fold { lhs, rhs, .. } => {
                 for x in [lhs, rhs].into_iter().flatten() {
                     self.pack_elems(x);
@@ -1746,6 +1798,9 @@ impl<'a> Infer<'a> {
             self.res.calls.push((CallSite::Expr(e), Callee::Builtin));
             return self.of_return(f.ret);
         }
+        if let TyKind::Closure(k) = ct.kind(db) {
+            return self.call_closure(e, *k, a);
+        }
         if let Some(class) = self.class_ref(ct) {
             let obj = Arg { ty: t, cat: c, null: false, braced: false };
             if let Some(r) = self.member_call(CallSite::Expr(e), class, obj, "operator()", a, None) {
@@ -1814,6 +1869,11 @@ impl<'a> Infer<'a> {
         for (arg, p) in a.iter().zip(&sig.params) {
             if arg.braced {
                 continue;
+            }
+            if let TyKind::Closure(k) = strip_cv(db, canonical(db, arg.ty)).kind(db) {
+                if matches!(canonical(db, *p).kind(db), TyKind::Ptr(_)) {
+                    self.closure_conversion(*k);
+                }
             }
             let pc = collapse(db, canonical(db, *p));
             let target = match pc.kind(db) {
@@ -2277,6 +2337,7 @@ impl<'a> Infer<'a> {
         for (i, p) in params.iter().enumerate() {
             let a = match &out[i] {
                 Some(a) if !p.pack => a.clone(),
+                _ if p.pack => packs::pack_placeholder(i as u32),
                 _ => placeholder(db, p, i as u32),
             };
             if let Some(nm) = &p.name {
@@ -2284,10 +2345,12 @@ impl<'a> Infer<'a> {
             }
         }
         let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
+        let elem_env = packs::element_env(db, &env, &params);
         let mut ai = 0;
         for (pi, pref) in data.ty.params.iter().enumerate() {
             let is_pack = data.pack_params.contains(&(pi as u32));
-            let pt = templates::nested(|| Ok(ty::lower(cx, pref))).map_err(|e| e.to_string())?;
+            let pcx = if is_pack { LowerCx { env: Some(&elem_env), ..cx } } else { cx };
+            let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).map_err(|e| e.to_string())?;
             if is_pack {
                 // A trailing function parameter pack takes the rest of the arguments.
                 let mut names = Vec::new();
@@ -2495,6 +2558,8 @@ impl<'a> Infer<'a> {
             (TyKind::MemPtr { .. }, TyKind::MemPtr { .. }) => Some(Rank { major: 0, minor: 1 }),
             (TyKind::Vector(..), _) | (_, TyKind::Vector(..)) => Some(Rank { major: 2, minor: 0 }),
             (TyKind::Complex(_), _) | (_, TyKind::Complex(_)) => Some(Rank { major: 2, minor: 0 }),
+            // A captureless closure's conversion function.
+            (TyKind::Closure(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => Some(Rank { major: 3, minor: 0 }),
             _ => None,
         }
     }
@@ -2618,6 +2683,8 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
+        owner: None,
+        returns: Vec::new(),
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
@@ -2680,7 +2747,7 @@ fn ty_has_placeholder(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
         return false;
     }
     match t.kind(db) {
-        TyKind::TemplateParam { .. } => true,
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => true,
         TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_placeholder(db, *x, depth + 1),
         TyKind::App(a) => a.args(db).iter().any(|x| has_placeholder(db, x)),
         TyKind::Func(f) => ty_has_placeholder(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_has_placeholder(db, *p, depth + 1)),

@@ -25,7 +25,10 @@ use crate::item_tree::{FnData, FnName, TemplateParam, TemplateParamKind, TypeRef
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
+mod local;
 mod special;
+
+pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
 pub use special::{class_of_object, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
@@ -326,7 +329,7 @@ pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, S
 }
 
 /// A parameter `P...` expanded: one type per element of the packs it names.
-fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, String> {
+pub(crate) fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, String> {
     let mut names = Vec::new();
     typeref_names(p, &mut names);
     let packs: Vec<(String, Vec<TemplateArg>)> = names
@@ -470,7 +473,8 @@ fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             fn_definition(db, i.decl(db))?;
             Some(InferOwner::Inst(i))
         }
-        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) => None,
+        Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
+        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) => None,
     }
 }
 
@@ -556,7 +560,7 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             if seen.insert(x) {
                 out.push(x);
             }
-            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_)) {
+            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_)) {
                 queue.push_back((x, depth + 1));
             }
         }

@@ -68,6 +68,7 @@ pub mod layout;
 pub mod symbols;
 pub mod syntax_util;
 pub mod templates;
+mod templates_params;
 pub mod ty;
 
 use std::sync::Arc;
@@ -139,6 +140,10 @@ pub enum Entity {
     /// An implicitly declared special member function that g++ defines
     /// when used (`instances::implicit_special`).
     Special(instances::SpecialMemberId),
+    /// A member function of a closure type (`infer/closure.rs`).
+    Closure(infer::ClosureFnId),
+    /// A static local variable (`instances/local.rs`).
+    LocalStatic(instances::LocalStaticId),
 }
 
 /// The top-level items of a unit, in order, with their sources.
@@ -292,6 +297,17 @@ pub fn find_class(db: &dyn SourceDatabase, tu: TranslationUnit, name: &str) -> O
 /// (`std::pair<int, double>`, `unsigned long`, `const S*`): a small reader
 /// for names, template-ids, builtin type words, cv, `*` and `&`.
 pub fn type_named(db: &dyn SourceDatabase, tu: TranslationUnit, text: &str) -> Option<TyId> {
+    let t = type_named_or_error(db, tu, text)?;
+    match t.kind(db) {
+        TyKind::Error(_) => None,
+        _ => Some(t),
+    }
+}
+
+/// Like `type_named`, but a type that fails to lower is returned as its
+/// error value (for probes that want the reason); `None` only when the text
+/// is not read as a type.
+pub fn type_named_or_error(db: &dyn SourceDatabase, tu: TranslationUnit, text: &str) -> Option<TyId> {
     let toks = type_tokens(text);
     let mut pos = 0;
     let t = read_type(&toks, &mut pos)?;
@@ -301,11 +317,7 @@ pub fn type_named(db: &dyn SourceDatabase, tu: TranslationUnit, text: &str) -> O
     let map = def_map(db, tu);
     let item = *item_ids(db, tu).first()?;
     let cx = ty::LowerCx { db, map: &map, item, scope: scopes::ROOT, env: None };
-    let t = ty::lower(cx, &t);
-    match t.kind(db) {
-        TyKind::Error(_) => None,
-        _ => Some(t),
-    }
+    Some(ty::lower(cx, &t))
 }
 
 fn type_tokens(text: &str) -> Vec<String> {

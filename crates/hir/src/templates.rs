@@ -128,7 +128,7 @@ fn chain(db: &dyn SourceDatabase, map: &DefMap, class: ClassId) -> Vec<(ClassId,
 }
 
 /// The number of template arguments the classes enclosing `scope` take.
-fn outer_arity(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx) -> usize {
+pub(crate) fn outer_arity(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx) -> usize {
     match map.scope(scope).kind {
         ScopeKind::Class(k) if map.templated.contains(&scope) => {
             chain(db, map, k).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum()
@@ -244,7 +244,7 @@ fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateA
 
 /// Binds written arguments (pack expansions expanded) to parameters;
 /// `default(i, args so far)` supplies missing ones.
-fn bind(
+pub(crate) fn bind(
     cx: LowerCx<'_>,
     params: &[TemplateParam],
     written: &[TemplateArgRef],
@@ -361,7 +361,7 @@ fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateAr
 }
 
 /// Expands `x...` over the packs of the environment it names.
-fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<TemplateArg>, String> {
+pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<TemplateArg>, String> {
     let Some(env) = cx.env else { return Err("pack expansion outside a template".into()) };
     let mut packs = Vec::new();
     packs_in(env, x, &mut packs);
@@ -422,7 +422,7 @@ pub fn lower_arg(cx: LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef) 
     }
 }
 
-fn type_arg(cx: LowerCx<'_>, t: &TypeRef) -> TemplateArg {
+pub(crate) fn type_arg(cx: LowerCx<'_>, t: &TypeRef) -> TemplateArg {
     let db = cx.db;
     let ty = ty::canonical(db, ty::lower(cx, t));
     match ty.kind(db) {
@@ -432,7 +432,7 @@ fn type_arg(cx: LowerCx<'_>, t: &TypeRef) -> TemplateArg {
 }
 
 /// Evaluates a value argument, converted to the parameter's type.
-fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRef>) -> Result<TemplateArg, String> {
+pub(crate) fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRef>) -> Result<TemplateArg, String> {
     let db = cx.db;
     // A value parameter of a pattern stands for itself.
     if let ConstExpr::Path(p) = e {
@@ -720,7 +720,7 @@ fn flat_keep_pack_marker(args: &[TemplateArg]) -> Vec<TemplateArg> {
     flat(args)
 }
 
-fn bind_slot(out: &mut [Option<TemplateArg>], i: u32, a: TemplateArg) -> bool {
+pub(crate) fn bind_slot(out: &mut [Option<TemplateArg>], i: u32, a: TemplateArg) -> bool {
     let Some(slot) = out.get_mut(i as usize) else { return false };
     match slot {
         Some(x) => *x == a,
@@ -747,7 +747,7 @@ fn match_arg(db: &dyn SourceDatabase, p: &TemplateArg, a: &TemplateArg, depth: u
     }
 }
 
-fn deduce_into(db: &dyn SourceDatabase, ps: &[TemplateArg], xs: &[TemplateArg], depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+pub(crate) fn deduce_into(db: &dyn SourceDatabase, ps: &[TemplateArg], xs: &[TemplateArg], depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
     let (fp, fx) = (flat(ps), flat(xs));
     let mut i = 0;
     for (k, p) in fp.iter().enumerate() {
@@ -795,6 +795,10 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
                 && f.params.iter().zip(&g.params).all(|(x, y)| match_ty(db, *x, *y, depth, out))
         }
         (TyKind::App(x), TyKind::App(y)) => x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out),
+        (TyKind::ParamApp { depth: d, index, args }, _) if *d == depth => crate::templates_params::match_param_app(db, *index, args, a, depth, out),
+        (TyKind::ParamApp { depth: d, index, args }, TyKind::ParamApp { depth: d2, index: i2, args: a2 }) if d == d2 => {
+            index == i2 && deduce_into(db, args, a2, depth, out)
+        }
         _ => false,
     }
 }
@@ -827,6 +831,7 @@ fn relabel_ty(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::Qualified(x, cv) => TyKind::Qualified(relabel_ty(db, x), cv),
         TyKind::Array(x, n) => TyKind::Array(relabel_ty(db, x), n),
         TyKind::App(a) => TyKind::App(AppId::new(db, a.template(db), a.args(db).iter().map(|x| relabel(db, x)).collect::<Vec<_>>())),
+        TyKind::ParamApp { depth: 1, index, args } => TyKind::ParamApp { depth: 2, index, args: args.iter().map(|x| relabel(db, x)).collect() },
         _ => return t,
     };
     mk(db, k)
@@ -878,6 +883,12 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                     (TemplateArg::Template(TemplateRef::Class(c)), Some(args)) => Resolved::Ty(apply(cx, *c, Vec::new(), args)),
                     (TemplateArg::Template(TemplateRef::Alias(t)), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
                     (TemplateArg::Dependent(s), _) => return Err(dependent(s.clone())),
+                    (TemplateArg::Template(TemplateRef::Param { depth, index }), Some(args)) => {
+                        match crate::templates_params::param_app(cx, *depth, *index, args) {
+                            Some(t) => Resolved::Ty(t),
+                            None => return Err(dependent(p.to_string())),
+                        }
+                    }
                     (TemplateArg::Template(TemplateRef::Param { .. }), _) => return Err(dependent(p.to_string())),
                     (a @ (TemplateArg::Value(..) | TemplateArg::ValueParam { .. }), None) => Resolved::Value(a.clone()),
                     (TemplateArg::Pack(_), _) => return Err(TyKind::Error(format!("unexpanded pack `{}`", first.name))),

@@ -39,6 +39,9 @@ pub enum TyKind {
     /// A GNU vector (`vector_size(bytes)`).
     Vector(TyId, u64),
     TemplateParam { depth: u32, index: u32 },
+    /// A template template parameter applied to arguments (`Ptr<T, Tail...>`
+    /// in a pattern): deduced like a template-id, substituted into one.
+    ParamApp { depth: u32, index: u32, args: Vec<crate::templates::TemplateArg> },
     /// `decltype`, `typeof`, `auto`, `typename …`: opaque until templates are modelled.
     Dependent(String),
     /// A template-id that cannot be formed (kept for display).
@@ -48,6 +51,8 @@ pub enum TyKind {
     /// A class of an instantiation that is not itself a template-id: a
     /// class nested in a class template specialization (`A<int>::B`).
     Inst(crate::templates::InstId),
+    /// The closure type of a lambda expression (`infer/closure.rs`).
+    Closure(crate::infer::ClosureId),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -390,6 +395,7 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
         TyKind::Complex(x) => format!("_Complex {}", display(db, *x)),
         TyKind::Vector(x, n) => format!("{} __attribute__((vector_size({n})))", display(db, *x)),
         TyKind::TemplateParam { depth, index } => format!("T{depth}_{index}"),
+        TyKind::ParamApp { depth, index, args } => format!("P{depth}_{index}<{}>", crate::templates::display_args(db, args)),
         TyKind::Dependent(s) | TyKind::Specialization(s) => s.clone(),
         TyKind::App(a) => {
             let args = crate::templates::display_args(db, a.args(db));
@@ -397,6 +403,7 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
             format!("{}<{args}{sep}>", crate::layout::class_name(db, a.template(db)))
         }
         TyKind::Inst(i) => crate::templates::inst_name(db, *i),
+        TyKind::Closure(c) => format!("{{lambda #{}}}", c.expr(db).0),
     }
 }
 

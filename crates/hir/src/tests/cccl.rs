@@ -1,0 +1,76 @@
+//! CCCL-style template machinery (thrust, cub, libcu++): template template
+//! parameters deduced in partial specializations, variable templates in
+//! template arguments, and what they feed into mangled names.
+
+use expect_test::{expect, Expect};
+
+use super::db_with;
+use crate::ty;
+
+/// Renders the canonical type each type-id of `text` denotes.
+fn types(text: &str, names: &[&str], want: Expect) {
+    let (db, tu) = db_with(text);
+    let mut out = String::new();
+    for n in names {
+        match crate::type_named_or_error(&db, tu, n) {
+            Some(t) => out.push_str(&format!("{n} = {}\n", ty::display(&db, ty::canonical(&db, t)))),
+            None => out.push_str(&format!("{n}: not a type\n")),
+        }
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn template_template_parameter_in_partial_specialization() {
+    // thrust's `rebind_pointer`: `Ptr<OldT, Tail...>` deduces the template
+    // and its arguments (defaults included); the more specialized pattern
+    // wins for a `pointer<T, Tag, Ref<T>>`.
+    types(
+        "template <typename Ptr, typename T> struct rebind_pointer;
+         template <typename T, typename U> struct rebind_pointer<T*, U> { using type = U*; };
+         template <template <typename, typename...> class Ptr, typename OldT, typename... Tail, typename T>
+         struct rebind_pointer<Ptr<OldT, Tail...>, T> { using type = Ptr<T, Tail...>; };
+         template <template <typename, typename, typename, typename...> class Ptr, typename OldT, typename Tag,
+                   template <typename...> class Ref, typename... RefTail, typename... PtrTail, typename T>
+         struct rebind_pointer<Ptr<OldT, Tag, Ref<OldT, RefTail...>, PtrTail...>, T> {
+             using type = Ptr<T, Tag, Ref<T, RefTail...>, PtrTail...>;
+         };
+         template <typename T> class dptr { T* p; };
+         template <typename T, typename A = int> class two { T* p; };
+         template <typename T, typename Tag, typename Ref, typename D = void> class ptr3 { T* p; };
+         template <typename T> struct refr {};
+         struct tag {};",
+        &[
+            "rebind_pointer<dptr<void>, float>::type",
+            "rebind_pointer<two<void>, float>::type",
+            "rebind_pointer<two<void, char>, float>::type",
+            "rebind_pointer<void*, float>::type",
+            "rebind_pointer<ptr3<int, tag, refr<int>>, float>::type",
+        ],
+        expect![[r#"
+            rebind_pointer<dptr<void>, float>::type = dptr<float>
+            rebind_pointer<two<void>, float>::type = two<float, int>
+            rebind_pointer<two<void, char>, float>::type = two<float, char>
+            rebind_pointer<void*, float>::type = float*
+            rebind_pointer<ptr3<int, tag, refr<int>>, float>::type = ptr3<float, tag, refr<float>, void>
+        "#]],
+    );
+}
+
+#[test]
+fn variable_template_in_template_argument() {
+    types(
+        "template <class T, class U> constexpr bool is_same_v = __is_same(T, U);
+         template <bool B, class T, class F> struct cond { using type = T; };
+         template <class T, class F> struct cond<false, T, F> { using type = F; };
+         struct use_default {};
+         template <class T, class R = use_default> struct ref {
+             using type = typename cond<is_same_v<R, use_default>, T&, R>::type;
+         };",
+        &["ref<int>::type", "ref<int, long>::type"],
+        expect![[r#"
+            ref<int>::type = int&
+            ref<int, long>::type = long
+        "#]],
+    );
+}
