@@ -1336,9 +1336,7 @@ impl<'a> Infer<'a> {
                 }
                 for s in &p.segments {
                     for a in s.args.iter().flatten() {
-                        if let TemplateArgRef::Type(t) = a {
-                            instances::typeref_names(t, out);
-                        }
+                        packs::template_arg_names(a, out);
                     }
                 }
             }
@@ -2335,7 +2333,10 @@ impl<'a> Infer<'a> {
         if let Some(w) = targs {
             let (given, _) = self.explicit_args(c, w)?;
             for (i, a) in given.into_iter().enumerate() {
-                out[i] = Some(a);
+                // A trailing pack with no explicit element is deduced, not empty.
+                if !matches!(&a, TemplateArg::Pack(v) if v.is_empty()) {
+                    out[i] = Some(a);
+                }
             }
         }
         let scope = instances::fn_scope(db, c.0).ok_or("unresolved scope")?;
@@ -2355,6 +2356,7 @@ impl<'a> Infer<'a> {
             }
         }
         let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
+        packs::convert_explicit_values(cx, &params, &mut out);
         let elem_env = packs::element_env(db, &env, &params);
         let mut ai = 0;
         for (pi, pref) in data.ty.params.iter().enumerate() {
@@ -2398,6 +2400,9 @@ impl<'a> Infer<'a> {
         for (i, p) in params.iter().enumerate() {
             let a = match out[i].clone() {
                 Some(a) => a,
+                None if p.pack && packs::in_deduced_context(p, data) => {
+                    return Err(format!("could not deduce pack `{}` from its pattern", p.name.clone().unwrap_or_default()));
+                }
                 None if p.pack => TemplateArg::Pack(Vec::new()),
                 None => {
                     let Some(d) = &p.default else { return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default())) };
@@ -2431,7 +2436,8 @@ impl<'a> Infer<'a> {
     /// The implicit conversion sequence rank from argument `a` to parameter type `p` (None: no conversion).
     fn conv_rank(&self, a: Arg, p: TyId) -> Option<Rank> {
         let db = self.db;
-        let pc = collapse(db, canonical(db, p));
+        // A parameter declared as an array or function is a pointer ([dcl.fct]/5).
+        let pc = decay(db, collapse(db, canonical(db, p)));
         let at = canonical(db, a.ty);
         let unknown = |t: TyId| matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_));
         if unknown(at) || unknown(strip_cv(db, at)) {
@@ -2778,8 +2784,15 @@ fn normalize(db: &dyn SourceDatabase, a: TemplateArg) -> TemplateArg {
 fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<TemplateArg>]) -> bool {
     let pc = canonical(db, p);
     let mut at = canonical(db, a.ty);
+    // A parameter that names no template parameter left to deduce (all
+    // given explicitly) takes no part in deduction ([temp.deduct.call]/1),
+    // nor does one whose argument is a braced list (a non-deduced context,
+    // unless `P` is an initializer list or array, not modelled here).
+    if a.braced {
+        return true;
+    }
     if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
-        return false;
+        return !ty_has_placeholder(db, pc, 0);
     }
     let target = match pc.kind(db) {
         TyKind::RRef(x) if matches!(x.kind(db), TyKind::TemplateParam { .. }) => {
@@ -2807,14 +2820,25 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     }
     // A derived class deduces a base `B<T>`: try the bases.
     if let TyKind::App(_) = strip_cv(db, target).kind(db) {
-        if let Ok(c) = templates::class_of(db, strip_cv(db, at)) {
+        // Indirect bases too, nearest first ([temp.deduct.call]/4.3:
+        // `_Tuple_impl<1, char>` from `tuple<int, char>`).
+        let mut queue: std::collections::VecDeque<TyId> = std::collections::VecDeque::from([strip_cv(db, at)]);
+        let mut seen = 0;
+        while let Some(cur) = queue.pop_front() {
+            seen += 1;
+            if seen > 64 {
+                break;
+            }
+            let Ok(c) = templates::class_of(db, cur) else { continue };
             for b in templates::class_bases_of(db, c).iter() {
                 if let Some(bt) = b.ty {
+                    let bt = canonical(db, bt);
                     let mut scratch = out.to_vec();
-                    if templates::match_ty(db, strip_cv(db, target), canonical(db, bt), 1, &mut scratch) {
+                    if templates::match_ty(db, strip_cv(db, target), bt, 1, &mut scratch) {
                         out.clone_from_slice(&scratch);
                         return true;
                     }
+                    queue.push_back(bt);
                 }
             }
         }

@@ -69,7 +69,7 @@ pub struct Site<'a> {
     pub text: Arc<str>,
     /// The function whose body holds the assert: its constexpr locals
     /// declared before `before` (an offset in the item) are visible.
-    pub func: Option<FnId>,
+    pub func: Option<FnDecl>,
     pub before: u32,
 }
 
@@ -128,7 +128,7 @@ pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, co
     let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
     let mut named = Vec::new();
     if let Some(f) = site.func {
-        named = it.enclosing_locals(f, site.before)?;
+        named = it.enclosing_locals(f, site)?;
     }
     it.frames.push(Frame {
         body: Arc::new(cond.clone()),
@@ -205,16 +205,21 @@ impl<'a> Interp<'a> {
     }
 
     /// The constexpr locals of `f`'s body declared before `before`.
-    fn enclosing_locals(&mut self, f: FnId, before: u32) -> R<Vec<(String, CValue)>> {
-        let body = body::fn_body(self.db, f);
+    fn enclosing_locals(&mut self, f: FnDecl, site: &Site<'_>) -> R<Vec<(String, CValue)>> {
+        let before = site.before;
+        let Some(body) = fn_decl_body(self.db, f) else { return Ok(Vec::new()) };
         let text = item_text(self.db, f.item(self.db));
-        let scope = crate::static_asserts::fn_scope(self.db, self.map, f);
+        let scope = match f {
+            FnDecl::Fn(f) => crate::static_asserts::fn_scope(self.db, self.map, f),
+            FnDecl::Template(_) => site.scope,
+        };
+        let env = self.bind_local_types(&body, f.item(self.db), scope, site.env.cloned());
         self.frames.push(Frame {
             body: body.clone(),
             text,
             item: f.item(self.db),
             scope,
-            env: None,
+            env,
             locals: vec![CValue::Uninit; body.locals.len()],
             this: None,
             named: Vec::new(),
@@ -493,6 +498,15 @@ impl<'a> Interp<'a> {
                     stack.extend(args.iter().copied());
                 }
                 Expr::Construct { args, .. } => stack.extend(args.iter().copied()),
+                // `__is_same(T, Ts)...`: a pack among a trait's types.
+                Expr::Builtin { tys, args, .. } => {
+                    for t in tys {
+                        if let Some(TemplateArg::Pack(v)) = super::traits::pack_head(t).and_then(|h| self.frame().env.as_ref().and_then(|e| e.get(h))) {
+                            n = Some(v.len());
+                        }
+                    }
+                    stack.extend(args.iter().copied());
+                }
                 Expr::Member { base, .. } => stack.push(*base),
                 Expr::Cond { cond, then, els } => stack.extend([*cond, *then, *els]),
                 Expr::Index { base, index } => stack.extend([*base, *index]),
@@ -1675,7 +1689,7 @@ impl<'a> Interp<'a> {
         let tys: Vec<TyId> = {
             let f = self.frame();
             let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
-            super::traits::lower_trait_args(cx, tys).into_iter().map(|t| ty::canonical(self.db, t)).collect()
+            super::traits::lower_trait_args_at(cx, tys, f.pack_index).into_iter().map(|t| ty::canonical(self.db, t)).collect()
         };
         match super::traits::eval_trait(self.db, trimmed, &tys) {
             Ok(b) => Ok(CValue::boolean(b)),

@@ -232,15 +232,24 @@ pub fn exact(name: &str) -> bool {
 /// is expanded (a pack can appear there only expanded; the item tree drops
 /// the `...`).
 pub fn lower_trait_args(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::TypeRef]) -> Vec<TyId> {
+    lower_trait_args_at(cx, tys, None)
+}
+
+/// The name a trait's type argument is built on (`Args` of `const Args&`).
+pub(crate) fn pack_head(t: &crate::item_tree::TypeRef) -> Option<&str> {
     use crate::item_tree::TypeRef as T;
-    use crate::templates::TemplateArg;
-    fn head(t: &T) -> Option<&str> {
-        match t {
-            T::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].args.is_none() => Some(&p.segments[0].name),
-            T::Ptr(x) | T::LRef(x) | T::RRef(x) | T::Cv(x, _) => head(x),
-            _ => None,
-        }
+    match t {
+        T::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].args.is_none() => Some(&p.segments[0].name),
+        T::Ptr(x) | T::LRef(x) | T::RRef(x) | T::Cv(x, _) => pack_head(x),
+        _ => None,
     }
+}
+
+/// `lower_trait_args`; inside a pack expansion (`{ __is_same(T, Ts)... }`
+/// at element `index`) a pack stands for that element only.
+pub(crate) fn lower_trait_args_at(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::TypeRef], index: Option<usize>) -> Vec<TyId> {
+    use crate::templates::TemplateArg;
+    let head = pack_head;
     let mut out = Vec::new();
     for t in tys {
         let pack = head(t).and_then(|n| match cx.env.and_then(|e| e.get(n)) {
@@ -248,6 +257,12 @@ pub fn lower_trait_args(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::TypeRef]) 
             _ => None,
         });
         match (pack, cx.env) {
+            (Some((n, elems)), Some(env)) if index.is_some() => {
+                let mut e = env.clone();
+                let el = index.and_then(|i| elems.get(i).cloned()).unwrap_or(TemplateArg::Dependent(n.clone()));
+                e.names.push((n.clone(), el));
+                out.push(ty::lower(ty::LowerCx { env: Some(&e), ..cx }, t));
+            }
             (Some((n, elems)), Some(env)) => {
                 for el in elems {
                     let mut e = env.clone();
