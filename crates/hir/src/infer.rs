@@ -1448,7 +1448,11 @@ impl<'a> Infer<'a> {
                         self.require(ent);
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
                         if let Entity::Fn(_) | Entity::FnInst(_) = ent {
-                            if let Some(sig) = self.sig_of_entity(ent) {
+                            if let Some(mut sig) = self.sig_of_entity(ent) {
+                                // The function's type: parameters without top-level cv or `restrict`.
+                                for p in &mut sig.params {
+                                    *p = strip_cv(db, canonical(db, *p));
+                                }
                                 return (mk(db, TyKind::Func(sig)), Category::LValue);
                             }
                         }
@@ -2558,6 +2562,12 @@ impl<'a> Infer<'a> {
                 }
                 if xb == yb || self.same_class(xb, yb) {
                     return Some(Rank { major: 0, minor: if xcv == ycv { 0 } else { 1 } });
+                }
+                // The function pointer conversion: `noexcept` dropped (exact match rank).
+                if let (TyKind::Func(fx), TyKind::Func(fy)) = (xb.kind(db), yb.kind(db)) {
+                    if fx.noexcept && !fy.noexcept && mk(db, TyKind::Func(ty::FnSig { noexcept: false, ..fx.clone() })) == yb {
+                        return Some(Rank { major: 0, minor: 1 });
+                    }
                 }
                 if matches!(yb.kind(db), TyKind::Builtin(Builtin::Void)) {
                     return Some(Rank { major: 2, minor: 1 });
