@@ -795,6 +795,16 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
         (TyKind::MemPtr { class: c1, pointee: p1 }, TyKind::MemPtr { class: c2, pointee: p2 }) => {
             match_ty(db, *c1, *c2, depth, out) && match_ty(db, *p1, *p2, depth, out)
         }
+        (TyKind::Func(f), TyKind::Func(g)) if trailing_pack(db, f).is_some() => {
+            // `R(Ts...)` (a partial specialization's pattern, `function<_Res(_ArgTypes...)>`):
+            // the pack takes the parameters the others leave.
+            let (n, i) = trailing_pack(db, f).unwrap_or_default();
+            g.params.len() >= n
+                && f.variadic == g.variadic
+                && match_ty(db, f.ret, g.ret, depth, out)
+                && f.params[..n].iter().zip(&g.params).all(|(x, y)| match_ty(db, *x, *y, depth, out))
+                && bind_slot(out, i, TemplateArg::Pack(g.params[n..].iter().map(|t| TemplateArg::Type(*t)).collect()))
+        }
         (TyKind::Func(f), TyKind::Func(g)) => {
             f.params.len() == g.params.len()
                 && f.variadic == g.variadic
@@ -818,6 +828,15 @@ fn param_adjusted(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::Qualified(x, _) => *x,
         _ => c,
     }
+}
+
+/// A function type pattern ending in a pack expansion of a pattern's pack
+/// parameter (`spec_pattern`'s `Dependent("pack:i")`): the number of
+/// parameters before it and the pack's index.
+fn trailing_pack(db: &dyn SourceDatabase, f: &ty::FnSig) -> Option<(usize, u32)> {
+    let TyKind::Dependent(s) = f.params.last()?.kind(db) else { return None };
+    let i = s.strip_prefix("pack:")?.parse().ok()?;
+    Some((f.params.len() - 1, i))
 }
 
 /// Whether pattern `p` is at least as specialized as `q`: `q` deduces from

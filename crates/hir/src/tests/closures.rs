@@ -109,7 +109,8 @@ fn calls_of_closures() {
 #[test]
 fn closure_into_a_function_wrapper() {
     // libstdc++'s `std::function` shape: a partial specialization on a
-    // function type, constructed from a closure.
+    // function type whose parameters are a pack (`function<_Res(_ArgTypes...)>`),
+    // constructed from a closure.
     let (db, tu) = super::db_with(
         "template<typename _Signature> class function;\n\
          template<typename _Res, typename... _ArgTypes>\n\
@@ -128,9 +129,13 @@ fn closure_into_a_function_wrapper() {
             Err(e) => out.push_str(&format!("error: {e}\n")),
         }
     }
+    // g++: _ZN8functionIFffEEC1IZ4mainEUlfE_EEOT_, _ZN8functionIFffEED1Ev, _ZNK8functionIFffEEclEf.
     expect![[r#"
         main
         _ZZ4mainENKUlfE_clEf
+        _ZN8functionIFffEEC1IZ4mainEUlfE_EEOT_
+        _ZNK8functionIFffEEclEf
+        _ZN8functionIFffEED1Ev
     "#]].assert_eq(&out);
 }
 
