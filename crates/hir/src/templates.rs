@@ -789,6 +789,15 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
         (TyKind::MemPtr { class: c1, pointee: p1 }, TyKind::MemPtr { class: c2, pointee: p2 }) => {
             match_ty(db, *c1, *c2, depth, out) && match_ty(db, *p1, *p2, depth, out)
         }
+        (TyKind::Func(f), TyKind::Func(g)) if trailing_pack(db, &f.params).is_some() => {
+            // `R(*)(C, B...)` with `B` being deduced: the pack takes the remaining parameters.
+            let (n, i) = (f.params.len() - 1, trailing_pack(db, &f.params).unwrap_or(0));
+            g.params.len() >= n
+                && f.variadic == g.variadic
+                && match_ty(db, f.ret, g.ret, depth, out)
+                && f.params[..n].iter().zip(&g.params).all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
+                && bind_slot(out, i, TemplateArg::Pack(g.params[n..].iter().map(|t| TemplateArg::Type(param_adjusted(db, *t))).collect()))
+        }
         (TyKind::Func(f), TyKind::Func(g)) => {
             f.params.len() == g.params.len()
                 && f.variadic == g.variadic
@@ -801,6 +810,15 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             index == i2 && deduce_into(db, args, a2, depth, out)
         }
         _ => false,
+    }
+}
+
+/// The pack parameter a function type's last parameter expands while it is
+/// being deduced (the `pack:i` marker, see `deduce`).
+fn trailing_pack(db: &dyn SourceDatabase, params: &[TyId]) -> Option<u32> {
+    match params.last()?.kind(db) {
+        TyKind::Dependent(s) => s.strip_prefix("pack:")?.parse().ok(),
+        _ => None,
     }
 }
 

@@ -141,12 +141,15 @@ fn pack_in_function_type() {
 fn deduction_from_restrict_parameters() {
     check(
         "extern \"C\" long cv(const char* __restrict, char** __restrict, int) noexcept;\n\
+         extern \"C\" float cf(const char* __restrict, char** __restrict) noexcept;\n\
          template<typename R, typename C, typename... B> R stoa(R (*f)(const C*, C**, B...), const C* s, B... b) { return f(s, 0, b...); }\n\
-         int main() { return (int)stoa(&cv, \"1\", 10); }",
+         int main() { return (int)stoa(&cv, \"1\", 10) + (int)stoa(&cf, \"1\"); }",
         expect![[r#"
             cv
+            cf
             main
             _Z4stoaIlcJiEET_PFS0_PKT0_PPS1_DpT1_ES3_S7_
+            _Z4stoaIfcJEET_PFS0_PKT0_PPS1_DpT1_ES3_S7_
         "#]],
     );
 }
