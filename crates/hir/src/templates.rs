@@ -562,6 +562,12 @@ pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
         }
         viable.push((s, pattern.clone(), full));
     }
+    // A declaration of a partial specialization (`template <class T>
+    // requires C<T> struct X<T*>;`) and its definition are one
+    // specialization: of equal patterns, a declaration gives way to a definition.
+    let is_def = |c: ClassId| item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize).is_some_and(|d| d.is_definition);
+    let snapshot: Vec<(ClassId, Vec<TemplateArg>)> = viable.iter().map(|v| (v.0, v.1.clone())).collect();
+    viable.retain(|v| is_def(v.0) || !snapshot.iter().any(|(c, p)| *c != v.0 && *p == v.1 && is_def(*c)));
     // Partial specializations need a definition to be chosen… but a
     // declared one is still chosen (and then incomplete).
     let pick = match viable.len() {

@@ -69,7 +69,7 @@ pub struct Site<'a> {
     pub text: Arc<str>,
     /// The function whose body holds the assert: its constexpr locals
     /// declared before `before` (an offset in the item) are visible.
-    pub func: Option<FnId>,
+    pub func: Option<FnDecl>,
     pub before: u32,
 }
 
@@ -118,6 +118,19 @@ fn unsupported<T>(s: impl Into<String>) -> R<T> {
     Err(ConstError::Unsupported(s.into()))
 }
 
+thread_local! {
+    /// Calls in progress on this thread, over every interpreter (an
+    /// expression kept as text is evaluated by a nested one): EDG's depth
+    /// limit, and a bound on the native stack.
+    static CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether one more call would pass EDG's 256 frames (`g(255)` recursing
+/// down to `g(0)` is fine, `g(256)` is not).
+fn calls_exhausted() -> bool {
+    CALLS.with(|c| c.get()) >= MAX_CALL_DEPTH
+}
+
 fn too_complex() -> ConstError {
     ConstError::Limit("expression not folded to a constant due to excessive constexpr function call complexity".into())
 }
@@ -128,7 +141,7 @@ pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, co
     let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
     let mut named = Vec::new();
     if let Some(f) = site.func {
-        named = it.enclosing_locals(f, site.before)?;
+        named = it.enclosing_locals(f, site)?;
     }
     it.frames.push(Frame {
         body: Arc::new(cond.clone()),
@@ -205,16 +218,21 @@ impl<'a> Interp<'a> {
     }
 
     /// The constexpr locals of `f`'s body declared before `before`.
-    fn enclosing_locals(&mut self, f: FnId, before: u32) -> R<Vec<(String, CValue)>> {
-        let body = body::fn_body(self.db, f);
+    fn enclosing_locals(&mut self, f: FnDecl, site: &Site<'_>) -> R<Vec<(String, CValue)>> {
+        let before = site.before;
+        let Some(body) = fn_decl_body(self.db, f) else { return Ok(Vec::new()) };
         let text = item_text(self.db, f.item(self.db));
-        let scope = crate::static_asserts::fn_scope(self.db, self.map, f);
+        let scope = match f {
+            FnDecl::Fn(f) => crate::static_asserts::fn_scope(self.db, self.map, f),
+            FnDecl::Template(_) => site.scope,
+        };
+        let env = self.bind_local_types(&body, f.item(self.db), scope, site.env.cloned());
         self.frames.push(Frame {
             body: body.clone(),
             text,
             item: f.item(self.db),
             scope,
-            env: None,
+            env,
             locals: vec![CValue::Uninit; body.locals.len()],
             this: None,
             named: Vec::new(),
@@ -493,6 +511,15 @@ impl<'a> Interp<'a> {
                     stack.extend(args.iter().copied());
                 }
                 Expr::Construct { args, .. } => stack.extend(args.iter().copied()),
+                // `__is_same(T, Ts)...`: a pack among a trait's types.
+                Expr::Builtin { tys, args, .. } => {
+                    for t in tys {
+                        if let Some(TemplateArg::Pack(v)) = super::traits::pack_head(t).and_then(|h| self.frame().env.as_ref().and_then(|e| e.get(h))) {
+                            n = Some(v.len());
+                        }
+                    }
+                    stack.extend(args.iter().copied());
+                }
                 Expr::Member { base, .. } => stack.push(*base),
                 Expr::Cond { cond, then, els } => stack.extend([*cond, *then, *els]),
                 Expr::Index { base, index } => stack.extend([*base, *index]),
@@ -916,7 +943,7 @@ impl<'a> Interp<'a> {
         let body = Arc::new(body::lower_expr_owner(&init));
         let parent = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
         let text = item_text(db, item);
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let root_expr = body.root_expr.ok_or(ConstError::Cycle)?;
@@ -931,7 +958,9 @@ impl<'a> Interp<'a> {
             named: Vec::new(),
             pack_index: None,
         });
+        CALLS.with(|c| c.set(c.get() + 1));
         let r = self.expr(root_expr);
+        CALLS.with(|c| c.set(c.get() - 1));
         let t = self.lower_ty(&data.ty);
         let r = r.and_then(|v| self.convert_to(v, t));
         self.frames.pop();
@@ -1281,7 +1310,7 @@ impl<'a> Interp<'a> {
     /// Returns the result and the object `this` ended as.
     fn invoke(&mut self, f: FnDecl, outer_env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
         let db = self.db;
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let (data, _) = fn_data(db, f).ok_or(ConstError::Cycle)?;
@@ -1430,7 +1459,7 @@ impl<'a> Interp<'a> {
     /// constructor applied to `this`.
     #[allow(clippy::too_many_arguments)]
     fn run_body(&mut self, body: Arc<Body>, text: Arc<str>, item: ItemId, scope: ScopeIdx, env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let mut locals = vec![CValue::Uninit; body.locals.len()];
@@ -1451,7 +1480,9 @@ impl<'a> Interp<'a> {
         }
         let env = self.bind_local_types(&body, item, scope, env);
         self.frames.push(Frame { body: body.clone(), text, item, scope, env, locals, this, named: Vec::new(), pack_index: None });
+        CALLS.with(|c| c.set(c.get() + 1));
         let r = self.run_in_frame(&body, &pending_defaults);
+        CALLS.with(|c| c.set(c.get() - 1));
         let frame = self.frames.pop().expect("frame");
         r.map(|v| (v, frame.this))
     }
@@ -1675,7 +1706,7 @@ impl<'a> Interp<'a> {
         let tys: Vec<TyId> = {
             let f = self.frame();
             let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
-            super::traits::lower_trait_args(cx, tys).into_iter().map(|t| ty::canonical(self.db, t)).collect()
+            super::traits::lower_trait_args_at(cx, tys, f.pack_index).into_iter().map(|t| ty::canonical(self.db, t)).collect()
         };
         match super::traits::eval_trait(self.db, trimmed, &tys) {
             Ok(b) => Ok(CValue::boolean(b)),
@@ -1709,7 +1740,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Flow::Normal)
             }
-            Stmt::Other(_) | Stmt::Alias(_) | Stmt::Null => Ok(Flow::Normal),
+            Stmt::Other(_) | Stmt::Alias(_) | Stmt::NamespaceAlias(..) | Stmt::Null => Ok(Flow::Normal),
             Stmt::If { init, cond, then, els, .. } => {
                 if let Some(i) = init {
                     if let f @ (Flow::Return(_) | Flow::Break | Flow::Continue) = self.stmt(*i)? {
