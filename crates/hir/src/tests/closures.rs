@@ -131,6 +131,9 @@ fn closure_into_a_function_wrapper() {
     expect![[r#"
         main
         _ZZ4mainENKUlfE_clEf
+        _ZN8functionIFffEEC1IZ4mainEUlfE_EEOT_
+        _ZNK8functionIFffEEclEf
+        _ZN8functionIFffEED1Ev
     "#]].assert_eq(&out);
 }
 

@@ -153,3 +153,20 @@ fn deduction_from_restrict_parameters() {
         "#]],
     );
 }
+
+/// Explicit template arguments that are pack expansions (`f<T, Ts...>()`,
+/// libstdc++'s `holds_alternative` → `__find_uniq_type_in_pack<_Tp, _Types...>()`).
+#[test]
+fn explicit_pack_expansion_arguments() {
+    check(
+        "template<class T, class... Ts> int find() { return 0; }\n\
+         template<class T, class... Ts> int holds(T, Ts...) { return find<T, Ts...>() + find<Ts..., T>(); }\n\
+         int main() { return holds(1, 'c', 2.0); }",
+        expect![[r#"
+            main
+            _Z5holdsIiJcdEEiT_DpT0_
+            _Z4findIiJcdEEiv
+            _Z4findIcJdiEEiv
+        "#]],
+    );
+}
