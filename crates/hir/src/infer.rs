@@ -2305,20 +2305,26 @@ impl<'a> Infer<'a> {
     /// Explicit template arguments of a candidate (all of them given: `true`).
     fn explicit_args(&self, c: Cand, written: &[TemplateArgRef]) -> Result<(Vec<TemplateArg>, bool), String> {
         let params = c.0.tparams(self.db);
+        // `f<T, Ts...>`: expansions expanded first, one argument per element.
+        let written = packs::expand_written(self.lcx(), written)?;
+        let lower = |p: &TemplateParam, w: &packs::Written<'_>| match w {
+            packs::Written::Ref(r) => templates::lower_arg(self.lcx(), &p.kind, r),
+            packs::Written::Done(a) => Ok(a.clone()),
+        };
         let mut out = Vec::new();
         let mut wi = 0;
         for p in &params {
             if p.pack {
                 let mut v = Vec::new();
                 while wi < written.len() {
-                    v.push(templates::lower_arg(self.lcx(), &p.kind, &written[wi])?);
+                    v.push(lower(p, &written[wi])?);
                     wi += 1;
                 }
                 out.push(TemplateArg::Pack(v));
                 continue;
             }
             let Some(w) = written.get(wi) else { break };
-            out.push(templates::lower_arg(self.lcx(), &p.kind, w)?);
+            out.push(lower(p, w)?);
             wi += 1;
         }
         if wi < written.len() {

@@ -795,15 +795,15 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
         (TyKind::MemPtr { class: c1, pointee: p1 }, TyKind::MemPtr { class: c2, pointee: p2 }) => {
             match_ty(db, *c1, *c2, depth, out) && match_ty(db, *p1, *p2, depth, out)
         }
-        (TyKind::Func(f), TyKind::Func(g)) if trailing_pack(db, f).is_some() => {
-            // `R(Ts...)` (a partial specialization's pattern, `function<_Res(_ArgTypes...)>`):
-            // the pack takes the parameters the others leave.
-            let (n, i) = trailing_pack(db, f).unwrap_or_default();
+        (TyKind::Func(f), TyKind::Func(g)) if trailing_pack(db, &f.params).is_some() => {
+            // `R(*)(C, B...)` with `B` being deduced, or a partial specialization's
+            // `function<_Res(_ArgTypes...)>`: the pack takes the remaining parameters.
+            let (n, i) = (f.params.len() - 1, trailing_pack(db, &f.params).unwrap_or(0));
             g.params.len() >= n
                 && f.variadic == g.variadic
                 && match_ty(db, f.ret, g.ret, depth, out)
-                && f.params[..n].iter().zip(&g.params).all(|(x, y)| match_ty(db, *x, *y, depth, out))
-                && bind_slot(out, i, TemplateArg::Pack(g.params[n..].iter().map(|t| TemplateArg::Type(*t)).collect()))
+                && f.params[..n].iter().zip(&g.params).all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
+                && bind_slot(out, i, TemplateArg::Pack(g.params[n..].iter().map(|t| TemplateArg::Type(param_adjusted(db, *t))).collect()))
         }
         (TyKind::Func(f), TyKind::Func(g)) => {
             f.params.len() == g.params.len()
@@ -820,6 +820,15 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
     }
 }
 
+/// The pack parameter a function type's last parameter expands while it is
+/// being deduced (the `pack:i` marker, see `deduce`).
+fn trailing_pack(db: &dyn SourceDatabase, params: &[TyId]) -> Option<u32> {
+    match params.last()?.kind(db) {
+        TyKind::Dependent(s) => s.strip_prefix("pack:")?.parse().ok(),
+        _ => None,
+    }
+}
+
 /// A parameter's type in a function type: top-level cv and `restrict`
 /// are not part of it (glibc's `strtol(const char* __restrict, …)`).
 fn param_adjusted(db: &dyn SourceDatabase, t: TyId) -> TyId {
@@ -828,15 +837,6 @@ fn param_adjusted(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::Qualified(x, _) => *x,
         _ => c,
     }
-}
-
-/// A function type pattern ending in a pack expansion of a pattern's pack
-/// parameter (`spec_pattern`'s `Dependent("pack:i")`): the number of
-/// parameters before it and the pack's index.
-fn trailing_pack(db: &dyn SourceDatabase, f: &ty::FnSig) -> Option<(usize, u32)> {
-    let TyKind::Dependent(s) = f.params.last()?.kind(db) else { return None };
-    let i = s.strip_prefix("pack:")?.parse().ok()?;
-    Some((f.params.len() - 1, i))
 }
 
 /// Whether pattern `p` is at least as specialized as `q`: `q` deduces from

@@ -111,3 +111,24 @@ pub(super) fn convert_explicit_values(cx: crate::ty::LowerCx<'_>, params: &[Temp
         }
     }
 }
+
+/// An explicit template argument: as written, or an element of an expansion.
+pub(super) enum Written<'a> {
+    Ref(&'a crate::item_tree::TemplateArgRef),
+    Done(TemplateArg),
+}
+
+/// Explicit template arguments with their pack expansions (`Ts...`)
+/// expanded over the packs of the environment.
+pub(super) fn expand_written<'a>(cx: crate::ty::LowerCx<'_>, written: &'a [crate::item_tree::TemplateArgRef]) -> Result<Vec<Written<'a>>, String> {
+    let mut out = Vec::new();
+    for w in written {
+        match w {
+            crate::item_tree::TemplateArgRef::Expansion(x) => {
+                out.extend(crate::templates::expand(cx, x)?.into_iter().map(Written::Done));
+            }
+            w => out.push(Written::Ref(w)),
+        }
+    }
+    Ok(out)
+}

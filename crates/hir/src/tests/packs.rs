@@ -141,12 +141,32 @@ fn pack_in_function_type() {
 fn deduction_from_restrict_parameters() {
     check(
         "extern \"C\" long cv(const char* __restrict, char** __restrict, int) noexcept;\n\
+         extern \"C\" float cf(const char* __restrict, char** __restrict) noexcept;\n\
          template<typename R, typename C, typename... B> R stoa(R (*f)(const C*, C**, B...), const C* s, B... b) { return f(s, 0, b...); }\n\
-         int main() { return (int)stoa(&cv, \"1\", 10); }",
+         int main() { return (int)stoa(&cv, \"1\", 10) + (int)stoa(&cf, \"1\"); }",
         expect![[r#"
             cv
+            cf
             main
             _Z4stoaIlcJiEET_PFS0_PKT0_PPS1_DpT1_ES3_S7_
+            _Z4stoaIfcJEET_PFS0_PKT0_PPS1_DpT1_ES3_S7_
+        "#]],
+    );
+}
+
+/// Explicit template arguments that are pack expansions (`f<T, Ts...>()`,
+/// libstdc++'s `holds_alternative` → `__find_uniq_type_in_pack<_Tp, _Types...>()`).
+#[test]
+fn explicit_pack_expansion_arguments() {
+    check(
+        "template<class T, class... Ts> int find() { return 0; }\n\
+         template<class T, class... Ts> int holds(T, Ts...) { return find<T, Ts...>() + find<Ts..., T>(); }\n\
+         int main() { return holds(1, 'c', 2.0); }",
+        expect![[r#"
+            main
+            _Z5holdsIiJcdEEiT_DpT0_
+            _Z4findIiJcdEEiv
+            _Z4findIcJdiEEiv
         "#]],
     );
 }
