@@ -165,8 +165,9 @@ pub enum Capture {
     /// `[=]` / `[&]`.
     Default { by_ref: bool },
     This { by_copy: bool },
-    /// `x`, `&x`, `x = e`, `&x = e`.
-    Var { name: String, by_ref: bool, init: Option<ExprId> },
+    /// `x`, `&x`, `x = e`, `&x = e`. An init-capture declares a local of
+    /// the lambda's body (`auto x = e;` / `auto& x = e;`): `local`.
+    Var { name: String, by_ref: bool, init: Option<ExprId>, local: Option<LocalId> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,6 +232,8 @@ pub enum Stmt {
     /// Block-scope type aliases (`typedef T X;`, `using X = T;`): name and
     /// type as written, visible to the end of the block.
     Alias(Vec<(String, TypeRef)>),
+    /// `namespace n = a::b;` at block scope.
+    NamespaceAlias(String, Path),
     /// A declaration that declares no variable (local class, using, static_assert…).
     Other(String),
     Null,
@@ -643,6 +646,14 @@ impl Lower {
 
     /// A declaration in a statement: its variables.
     fn decl_stmt(&mut self, decl: &SyntaxNode, d: u32) -> Stmt {
+        if decl.kind() == K::NAMESPACE_ALIAS {
+            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let target = decl.children().find(|c| c.kind() == K::QUALIFIED_NAME || c.kind() == K::NAME_REF);
+            return match (name, target.and_then(|t| su::path_of(&t))) {
+                (Some(n), Some(p)) => Stmt::NamespaceAlias(n, p),
+                _ => Stmt::Other("namespace alias".into()),
+            };
+        }
         if decl.kind() == K::ALIAS_DECL {
             let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
             let ty = su::child(decl, K::TYPE_ID).map(|t| item_tree::type_id_ref(&t));
@@ -1043,8 +1054,25 @@ impl Lower {
                 let name = c.name().and_then(|n| n.text());
                 let init = c.initializer().map(|e| self.expr_node(e.syntax(), d));
                 let by_ref = toks.first() == Some(&K::AMP);
+                let local = match (&name, init) {
+                    (Some(n), Some(e)) => {
+                        let auto = TypeRef::Opaque("auto".into());
+                        Some(self.alloc_local(Local {
+                            name: Some(n.clone()),
+                            ty: if by_ref { TypeRef::LRef(Box::new(auto)) } else { auto },
+                            init: Init::Assign(e),
+                            is_static: false,
+                            is_thread_local: false,
+                            is_constexpr: false,
+                            pack: false,
+                            binding_of: None,
+                            default: None,
+                        }))
+                    }
+                    _ => None,
+                };
                 let c = match (name, toks.as_slice()) {
-                    (Some(name), _) => Capture::Var { name, by_ref, init },
+                    (Some(name), _) => Capture::Var { name, by_ref, init, local },
                     (None, [K::AMP]) => Capture::Default { by_ref: true },
                     (None, [K::EQ]) => Capture::Default { by_ref: false },
                     (None, [K::THIS_KW]) => Capture::This { by_copy: false },
@@ -1052,7 +1080,7 @@ impl Lower {
                     (None, _) => {
                         // `x` as a bare identifier token.
                         match su::tokens(c.syntax()).find(|t| t.kind() == K::IDENT) {
-                            Some(t) => Capture::Var { name: t.text().to_string(), by_ref, init },
+                            Some(t) => Capture::Var { name: t.text().to_string(), by_ref, init, local: None },
                             None => continue,
                         }
                     }

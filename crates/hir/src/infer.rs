@@ -39,6 +39,7 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
+mod auto_ret;
 mod closure;
 pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
@@ -282,6 +283,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         implicit_depth: 0,
         owner: Some(owner),
         returns: Vec::new(),
+        ns_aliases: Vec::new(),
     }
 }
 
@@ -307,6 +309,8 @@ struct Infer<'a> {
     owner: Option<InferOwner>,
     /// The first returned type of each lambda body being walked, innermost last.
     returns: Vec<Option<TyId>>,
+    /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
+    ns_aliases: Vec<(String, Path)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -463,6 +467,7 @@ impl<'a> Infer<'a> {
                 }
             }
             Stmt::Alias(aliases) => self.local_aliases(&aliases),
+            Stmt::NamespaceAlias(n, p) => self.ns_aliases.push((n, p)),
             Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
                 if let Some(i) = init {
@@ -713,6 +718,7 @@ impl<'a> Infer<'a> {
             }
             Init::Assign(e) => {
                 let (et, ec) = init_ty.unwrap_or((self.error("init"), Category::PRValue));
+                self.closure_to_pointer(et, t);
                 // Copy-initialization: from a prvalue of the same class, elided.
                 if !self.same_class(t, et) || ec != Category::PRValue {
                     let braced = matches!(self.body.expr(*e), Expr::InitList(_));
@@ -1330,9 +1336,7 @@ impl<'a> Infer<'a> {
                 }
                 for s in &p.segments {
                     for a in s.args.iter().flatten() {
-                        if let TemplateArgRef::Type(t) = a {
-                            instances::typeref_names(t, out);
-                        }
+                        packs::template_arg_names(a, out);
                     }
                 }
             }
@@ -1444,7 +1448,11 @@ impl<'a> Infer<'a> {
                         self.require(ent);
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
                         if let Entity::Fn(_) | Entity::FnInst(_) = ent {
-                            if let Some(sig) = self.sig_of_entity(ent) {
+                            if let Some(mut sig) = self.sig_of_entity(ent) {
+                                // The function's type: parameters without top-level cv or `restrict`.
+                                for p in &mut sig.params {
+                                    *p = strip_cv(db, canonical(db, *p));
+                                }
                                 return (mk(db, TyKind::Func(sig)), Category::LValue);
                             }
                         }
@@ -1468,6 +1476,8 @@ impl<'a> Infer<'a> {
     // ---- names
 
     fn resolve_value(&mut self, p: &Path) -> Value {
+        let expanded = self.expand_ns_alias(p);
+        let p = expanded.as_ref().unwrap_or(p);
         let db = self.db;
         let Some(last) = p.segments.last() else { return Value::Unknown("empty path".into()) };
         let name = norm_name(&last.name);
@@ -1823,7 +1833,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((site, Callee::Entity(ent)));
                 self.convert_args(site, &sig, a);
-                Some(self.returned(site, sig.ret))
+                let ret = self.deduced_return(ent, sig.ret);
+                Some(self.returned(site, ret))
             }
             Err(err) => {
                 self.res.calls.push((site, Callee::Unresolved(err)));
@@ -1849,7 +1860,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
                 self.convert_args(CallSite::Expr(e), &sig, a);
-                self.returned(CallSite::Expr(e), sig.ret)
+                let ret = self.deduced_return(ent, sig.ret);
+                self.returned(CallSite::Expr(e), ret)
             }
             Err(err) => {
                 self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err.clone())));
@@ -2325,7 +2337,10 @@ impl<'a> Infer<'a> {
         if let Some(w) = targs {
             let (given, _) = self.explicit_args(c, w)?;
             for (i, a) in given.into_iter().enumerate() {
-                out[i] = Some(a);
+                // A trailing pack with no explicit element is deduced, not empty.
+                if !matches!(&a, TemplateArg::Pack(v) if v.is_empty()) {
+                    out[i] = Some(a);
+                }
             }
         }
         let scope = instances::fn_scope(db, c.0).ok_or("unresolved scope")?;
@@ -2345,6 +2360,7 @@ impl<'a> Infer<'a> {
             }
         }
         let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
+        packs::convert_explicit_values(cx, &params, &mut out);
         let elem_env = packs::element_env(db, &env, &params);
         let mut ai = 0;
         for (pi, pref) in data.ty.params.iter().enumerate() {
@@ -2388,6 +2404,9 @@ impl<'a> Infer<'a> {
         for (i, p) in params.iter().enumerate() {
             let a = match out[i].clone() {
                 Some(a) => a,
+                None if p.pack && packs::in_deduced_context(p, data) => {
+                    return Err(format!("could not deduce pack `{}` from its pattern", p.name.clone().unwrap_or_default()));
+                }
                 None if p.pack => TemplateArg::Pack(Vec::new()),
                 None => {
                     let Some(d) = &p.default else { return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default())) };
@@ -2421,7 +2440,8 @@ impl<'a> Infer<'a> {
     /// The implicit conversion sequence rank from argument `a` to parameter type `p` (None: no conversion).
     fn conv_rank(&self, a: Arg, p: TyId) -> Option<Rank> {
         let db = self.db;
-        let pc = collapse(db, canonical(db, p));
+        // A parameter declared as an array or function is a pointer ([dcl.fct]/5).
+        let pc = decay(db, collapse(db, canonical(db, p)));
         let at = canonical(db, a.ty);
         let unknown = |t: TyId| matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_));
         if unknown(at) || unknown(strip_cv(db, at)) {
@@ -2542,6 +2562,12 @@ impl<'a> Infer<'a> {
                 }
                 if xb == yb || self.same_class(xb, yb) {
                     return Some(Rank { major: 0, minor: if xcv == ycv { 0 } else { 1 } });
+                }
+                // The function pointer conversion: `noexcept` dropped (exact match rank).
+                if let (TyKind::Func(fx), TyKind::Func(fy)) = (xb.kind(db), yb.kind(db)) {
+                    if fx.noexcept && !fy.noexcept && mk(db, TyKind::Func(ty::FnSig { noexcept: false, ..fx.clone() })) == yb {
+                        return Some(Rank { major: 0, minor: 1 });
+                    }
                 }
                 if matches!(yb.kind(db), TyKind::Builtin(Builtin::Void)) {
                     return Some(Rank { major: 2, minor: 1 });
@@ -2685,6 +2711,7 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         implicit_depth: 0,
         owner: None,
         returns: Vec::new(),
+        ns_aliases: Vec::new(),
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
@@ -2767,8 +2794,15 @@ fn normalize(db: &dyn SourceDatabase, a: TemplateArg) -> TemplateArg {
 fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<TemplateArg>]) -> bool {
     let pc = canonical(db, p);
     let mut at = canonical(db, a.ty);
+    // A parameter that names no template parameter left to deduce (all
+    // given explicitly) takes no part in deduction ([temp.deduct.call]/1),
+    // nor does one whose argument is a braced list (a non-deduced context,
+    // unless `P` is an initializer list or array, not modelled here).
+    if a.braced {
+        return true;
+    }
     if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
-        return false;
+        return !ty_has_placeholder(db, pc, 0);
     }
     let target = match pc.kind(db) {
         TyKind::RRef(x) if matches!(x.kind(db), TyKind::TemplateParam { .. }) => {
@@ -2796,14 +2830,25 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     }
     // A derived class deduces a base `B<T>`: try the bases.
     if let TyKind::App(_) = strip_cv(db, target).kind(db) {
-        if let Ok(c) = templates::class_of(db, strip_cv(db, at)) {
+        // Indirect bases too, nearest first ([temp.deduct.call]/4.3:
+        // `_Tuple_impl<1, char>` from `tuple<int, char>`).
+        let mut queue: std::collections::VecDeque<TyId> = std::collections::VecDeque::from([strip_cv(db, at)]);
+        let mut seen = 0;
+        while let Some(cur) = queue.pop_front() {
+            seen += 1;
+            if seen > 64 {
+                break;
+            }
+            let Ok(c) = templates::class_of(db, cur) else { continue };
             for b in templates::class_bases_of(db, c).iter() {
                 if let Some(bt) = b.ty {
+                    let bt = canonical(db, bt);
                     let mut scratch = out.to_vec();
-                    if templates::match_ty(db, strip_cv(db, target), canonical(db, bt), 1, &mut scratch) {
+                    if templates::match_ty(db, strip_cv(db, target), bt, 1, &mut scratch) {
                         out.clone_from_slice(&scratch);
                         return true;
                     }
+                    queue.push_back(bt);
                 }
             }
         }

@@ -27,6 +27,7 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
 mod local;
 mod special;
+pub mod stub;
 
 pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
@@ -214,10 +215,14 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let map = def_map(db, decl.tu(db));
     let scope = decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())?;
     let key = scopes::fn_name_key(&data.name);
-    let cands = map.qualified_fns.get(&(scope, key))?;
+    // Out-of-line definitions (`N::f`), and redeclarations in the same
+    // scope (`std::remove_if` declared in <bits/algorithmfwd.h>, defined in
+    // <bits/stl_algo.h>).
+    let mut cands: Vec<FnDecl> = map.qualified_fns.get(&(scope, key.clone())).cloned().unwrap_or_default();
+    cands.extend(map.scope(scope).names.get(&key).into_iter().flatten().filter_map(def_fn));
     let is_template = matches!(decl, FnDecl::Template(_));
     let mut best: Option<FnDecl> = None;
-    for &c in cands {
+    for c in cands {
         if matches!(c, FnDecl::Template(_)) != is_template {
             continue;
         }
@@ -326,6 +331,23 @@ pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, S
             ref_qual: data.ty.ref_qual,
         })
     })
+}
+
+/// The parameter types of a function type as written, pack expansions
+/// (`Args...`) expanded over the packs of the environment (kept as one
+/// parameter when it binds none).
+pub(crate) fn lower_fn_type_params(cx: LowerCx<'_>, f: &crate::item_tree::FnRef) -> Vec<TyId> {
+    let mut out = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        match cx.env {
+            Some(env) if f.pack_params.contains(&(i as u32)) => match expand_param(cx, env, p) {
+                Ok(v) => out.extend(v),
+                Err(_) => out.push(ty::lower(cx, p)),
+            },
+            _ => out.push(ty::lower(cx, p)),
+        }
+    }
+    out
 }
 
 /// A parameter `P...` expanded: one type per element of the packs it names.
@@ -474,7 +496,7 @@ fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             Some(InferOwner::Inst(i))
         }
         Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
-        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) => None,
+        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) => None,
     }
 }
 
@@ -541,6 +563,16 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
                 }
                 if depth + 1 < templates::MAX_DEPTH {
                     queue.push_back((x, depth + 1));
+                }
+            }
+            continue;
+        }
+        // A kernel's host body is its stub's call (cudafe++ puts the
+        // device body in `#if 0`): what the stubs require, not the body's.
+        if stub::kernel_decl(db, e).is_some() {
+            for x in stub::kernel_stub_entities(db, e) {
+                if seen.insert(x) {
+                    out.push(x);
                 }
             }
             continue;

@@ -456,6 +456,8 @@ pub struct FnRef {
     pub cv: Cv,
     /// 0 none, 1 `&`, 2 `&&`.
     pub ref_qual: u8,
+    /// Parameters that are pack expansions (`void(*)(const C*, Args...)`).
+    pub pack_params: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1395,7 +1397,11 @@ impl Lower {
 
     fn function(&mut self, ret: TypeRef, f: &SyntaxNode) -> FnRef {
         let mut params = Vec::new();
+        let mut pack_params = Vec::new();
         for p in su::function_params_of(f) {
+            if is_pack_param(&p) {
+                pack_params.push(params.len() as u32);
+            }
             let base = match su::child(&p, K::DECL_SPECIFIERS) {
                 Some(s) => self.specifier_type(&s),
                 None => TypeRef::Opaque(p.text().to_string()),
@@ -1410,7 +1416,7 @@ impl Lower {
             params.clear();
         }
         let variadic = su::child(f, K::PARAM_LIST).is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
-        let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0 };
+        let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0, pack_params };
         for e in f.children_with_tokens() {
             match e.kind() {
                 K::CONST_KW => r.cv.c = true,
@@ -1657,7 +1663,9 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
         } else {
             TemplateArgRef::Expr(ConstExpr::Unsupported(a.text().to_string()))
         };
-        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3);
+        // `Ts...`, and `Ts*...` where the `...` ends the type-id's declarator.
+        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3)
+            || a.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()).last().is_some_and(|t| t.kind() == K::DOT3);
         out.push(if expansion { TemplateArgRef::Expansion(Box::new(arg)) } else { arg });
     }
     out

@@ -144,6 +144,9 @@ pub enum Entity {
     Closure(infer::ClosureFnId),
     /// A static local variable (`instances/local.rs`).
     LocalStatic(instances::LocalStaticId),
+    /// A function a kernel's host stub brings in (`instances::stub`): a
+    /// kernel template's `__wrapper__device_stub_…`, `__cudaAddressOf<T>`.
+    Stub(instances::stub::StubEntityId),
 }
 
 /// The top-level items of a unit, in order, with their sources.

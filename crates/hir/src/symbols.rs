@@ -55,6 +55,7 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
         Entity::VarInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: false, linkage: d.linkage }),
         Entity::Special(_) | Entity::Closure(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
         Entity::LocalStatic(_) => Some(EntityInfo { is_fn: false, linkage: Linkage { is_static: true, is_definition: true, ..Linkage::default() } }),
+        Entity::Stub(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_static: true, is_inline: true, is_definition: true, ..Linkage::default() } }),
     }
 }
 
@@ -96,6 +97,7 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
         Entity::Special(sp) => special_name(db, sp),
         Entity::Closure(f) => crate::instances::closure_fn_name(db, f),
         Entity::LocalStatic(v) => crate::instances::local_static_name(db, v),
+        Entity::Stub(s) => crate::instances::stub::stub_entity_name(db, s),
     }
 }
 
@@ -568,9 +570,17 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
 }
 
 pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<FnEncoding, String> {
+    let data = i.decl(db).data(db).ok_or("no such function")?;
+    fn_instance_encoding_as(db, i, &data)
+}
+
+/// The encoding of the instance `i` were its declaration `data` (same
+/// scope and template parameters, other name or signature): what the
+/// functions cudafe++ derives from a function template are named by
+/// (`instances::stub`'s wrappers).
+pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId, data: &crate::item_tree::FnData) -> Result<FnEncoding, String> {
     use crate::instances::{self as inst, FnDecl};
     let decl = i.decl(db);
-    let data = decl.data(db).ok_or("no such function")?;
     let tu = decl.tu(db);
     let map = def_map(db, tu);
     let item = decl.item(db);
@@ -648,14 +658,18 @@ pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances:
     // applied to them) is mangled as a dependent name, which the model
     // does not keep after lowering: no name rather than a wrong one.
     let names: Vec<String> = tparams.iter().filter_map(|p| p.name.clone()).collect();
-    // g++ spells a specialization of a `static` function template without `L`.
+    // g++ spells a specialization of a `static` function template without
+    // `L` at global scope (`_Z1fIiEvT_`), with it in a namespace
+    // (`_ZN2nsL1gIiEEvT_`, `_ZN12_GLOBAL__N_1L1aIiEEvT_`).
     let mut plain = data.clone();
-    plain.linkage.is_static = false;
+    plain.linkage.is_static &= scope != scopes::ROOT;
     let last = fn_unqualified(db, &map, &plain, member, cx)?;
     let targs = own_args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: Some(targs) });
     let ret = match &data.name {
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
+        // A deduced return type is mangled as declared: `Da`, `Dc`.
+        _ if packs::placeholder_ret(&data.ty.ret).is_some() => packs::placeholder_ret(&data.ty.ret).unwrap_or(m::Type::Builtin(m::Builtin::Auto)),
         _ if dependent_member(db, &map, scope, &data.ty.ret, &names) => mangle_written(db, &map, cx, &data.ty.ret, &names, 0)?,
         _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
     };
@@ -883,16 +897,10 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             let alias = tree.typedefs.get(td.idx(db) as usize).ok_or("no such alias")?;
             let params = alias.tparams.clone().unwrap_or_default();
             let written = segs[i].args.clone().unwrap_or_default();
-            if written.len() > params.len() {
-                return Err("too many alias arguments".into());
-            }
+            let bound = crate::templates::alias::bind_args(cx, td, &written)?;
             let mut env = cx.env.cloned().unwrap_or_default();
             let mut inner_names = Vec::new();
-            for (k, prm) in params.iter().enumerate() {
-                let a = match written.get(k).or(prm.default.as_ref()) {
-                    Some(crate::item_tree::TemplateArgRef::Type(t)) => TemplateArg::Type(ty::lower(cx, t)),
-                    _ => return Err("a value or defaulted alias argument".into()),
-                };
+            for (prm, a) in params.iter().zip(bound) {
                 if let Some(n) = &prm.name {
                     env.names.push((n.clone(), a));
                     inner_names.push(n.clone());

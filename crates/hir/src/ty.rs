@@ -140,7 +140,7 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         }
         TypeRef::Func(f) => TyKind::Func(FnSig {
             ret: lower(cx, &f.ret),
-            params: f.params.iter().map(|p| lower(cx, p)).collect(),
+            params: crate::instances::lower_fn_type_params(cx, f),
             variadic: f.variadic,
             noexcept: f.noexcept,
             cv: f.cv,

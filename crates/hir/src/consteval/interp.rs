@@ -1740,7 +1740,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Flow::Normal)
             }
-            Stmt::Other(_) | Stmt::Alias(_) | Stmt::Null => Ok(Flow::Normal),
+            Stmt::Other(_) | Stmt::Alias(_) | Stmt::NamespaceAlias(..) | Stmt::Null => Ok(Flow::Normal),
             Stmt::If { init, cond, then, els, .. } => {
                 if let Some(i) = init {
                     if let f @ (Flow::Return(_) | Flow::Break | Flow::Continue) = self.stmt(*i)? {

@@ -365,12 +365,25 @@ impl Infer<'_> {
         let Some(data) = lambda_data(self.body, e) else { return (self.error("lambda"), pr) };
         let Some(owner) = self.owner else { return (mk(db, TyKind::Dependent("closure".into())), pr) };
         let closure = ClosureId::new(db, owner, e);
+        // Init-captures: their initializers are evaluated here, their names
+        // are the body's (not this scope's).
+        let mut captured = Vec::new();
         for c in &data.captures {
-            if let Capture::Var { init: Some(x), .. } = c {
-                self.expr(*x);
+            match c {
+                Capture::Var { name, local: Some(l), init: Some(x), .. } => {
+                    let init = self.expr_cat(*x);
+                    let t = self.local_declared_ty(*l, Some(init));
+                    self.res.local_tys[l.0 as usize] = Some(t);
+                    captured.push((name.clone(), *l));
+                }
+                Capture::Var { init: Some(x), .. } => {
+                    self.expr(*x);
+                }
+                _ => {}
             }
         }
-        let visible: Vec<(String, LocalId)> = self.scopes.iter().flatten().cloned().collect();
+        let mut visible: Vec<(String, LocalId)> = self.scopes.iter().flatten().cloned().collect();
+        visible.extend(captured);
         self.res.lambda_scopes.insert(e, visible);
         let t = mk(db, TyKind::Closure(closure));
         if data.is_extended_device() || is_generic(self.body, &data.params) {
@@ -442,6 +455,27 @@ impl Infer<'_> {
         if let Some(o) = self.owner {
             self.require(Entity::LocalStatic(crate::instances::LocalStaticId::new(self.db, o, l)));
         }
+    }
+
+    /// A closure converted to `to` (a pointer to function): its conversion.
+    pub(super) fn closure_to_pointer(&mut self, from: TyId, to: TyId) {
+        let db = self.db;
+        if let TyKind::Closure(k) = super::strip_cv(db, canonical(db, from)).kind(db) {
+            if matches!(canonical(db, to).kind(db), TyKind::Ptr(_)) {
+                self.closure_conversion(*k);
+            }
+        }
+    }
+
+    /// `p` with a leading block-scope namespace alias replaced by its target.
+    pub(super) fn expand_ns_alias(&self, p: &Path) -> Option<Path> {
+        if p.global || p.segments.len() < 2 {
+            return None;
+        }
+        let (_, target) = self.ns_aliases.iter().rev().find(|(n, _)| *n == p.segments[0].name)?;
+        let mut out = target.clone();
+        out.segments.extend(p.segments[1..].iter().cloned());
+        Some(out)
     }
 
     /// A call of an object of closure type `c`.
@@ -537,10 +571,11 @@ impl Infer<'_> {
         out.into_iter().map(|x| x.ok_or_else(|| "generic lambda parameter not deduced".to_string())).collect()
     }
 
-    /// A parameter type with the `k`-th invented parameter as `TemplateParam { 0, k }`.
+    /// A parameter type with the `k`-th invented parameter as deduction's
+    /// placeholder (`TemplateParam { 1, k }`).
     fn invented_ty(&self, t: &TypeRef, k: usize) -> TyId {
         let mut env: Env = self.env.clone().unwrap_or_default();
-        env.names.push((auto_name(k), TemplateArg::Type(mk(self.db, TyKind::TemplateParam { depth: 0, index: k as u32 }))));
+        env.names.push((auto_name(k), TemplateArg::Type(mk(self.db, TyKind::TemplateParam { depth: 1, index: k as u32 }))));
         let cx = ty::LowerCx { db: self.db, map: self.map, item: self.item, scope: self.scope, env: Some(&env) };
         crate::templates::nested(|| Ok(ty::lower(cx, t))).unwrap_or_else(|e| self.error(&e))
     }

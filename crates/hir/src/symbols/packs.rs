@@ -51,7 +51,16 @@ pub(super) fn mark_type(t: &mut m::Type, packs: &[u32]) {
         m::Type::Qualified(_, x) | m::Type::Ptr(x) | m::Type::LRef(x) | m::Type::RRef(x) | m::Type::Array(_, x) | m::Type::PackExpansion(x) => {
             mark_type(x, packs)
         }
-        m::Type::Func(f) => mark_fn(f, packs),
+        m::Type::Func(f) => {
+            mark_fn(f, packs);
+            // A function type's parameter naming a pack is an expansion (`PFvDpT_E`).
+            for p in &mut f.params {
+                if !matches!(p, m::Type::PackExpansion(_)) && type_mentions(p, packs, 0) {
+                    let inner = std::mem::replace(p, m::Type::Builtin(m::Builtin::Void));
+                    *p = m::Type::PackExpansion(Box::new(inner));
+                }
+            }
+        }
         m::Type::MemPtr(a, b) => {
             mark_type(a, packs);
             mark_type(b, packs);
@@ -148,4 +157,20 @@ fn expr_mentions(x: &m::Expr, packs: &[u32]) -> bool {
         m::Expr::Binary(_, a, b) => expr_mentions(a, packs) || expr_mentions(b, packs),
         _ => false,
     }
+}
+
+/// A placeholder return type (`auto`, `decltype(auto)`, `const auto&`) as
+/// a function template's signature spells it (`Da`, `Dc`, `RKDa`); None
+/// when the written type has no placeholder.
+pub(super) fn placeholder_ret(t: &crate::item_tree::TypeRef) -> Option<m::Type> {
+    use crate::item_tree::TypeRef;
+    Some(match t {
+        TypeRef::Opaque(s) if s.trim() == "auto" => m::Type::Builtin(m::Builtin::Auto),
+        TypeRef::Opaque(s) if s.replace(' ', "") == "decltype(auto)" => m::Type::Builtin(m::Builtin::DecltypeAuto),
+        TypeRef::Ptr(x) => placeholder_ret(x)?.ptr(),
+        TypeRef::LRef(x) => placeholder_ret(x)?.lref(),
+        TypeRef::RRef(x) => placeholder_ret(x)?.rref(),
+        TypeRef::Cv(x, cv) => placeholder_ret(x)?.qual(super::quals(*cv)),
+        _ => return None,
+    })
 }
