@@ -4,6 +4,9 @@
 //! integral types, `sizeof`/`alignof` of types, enumerators and `const`/
 //! `constexpr` integral variables. Values are `i128` with their type; errors
 //! are values (EDG's notes where it has one: out of range, division by zero).
+//! What the item tree keeps only as text (a call in a default template
+//! argument, …) is found again in syntax and evaluated by the interpreter
+//! (`text`).
 
 pub mod interp;
 pub mod text;

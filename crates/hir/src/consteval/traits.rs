@@ -43,12 +43,27 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
         "is_trivially_constructible" | "is_trivially_assignable" | "is_nothrow_constructible" | "is_nothrow_assignable"
         | "is_constructible" | "is_assignable" => {
             let assign = name.ends_with("assignable");
-            match class(t0) {
+            let target = if assign { class(strip_ref(db, t0)) } else { class(t0) };
+            match target {
                 None => match scalar_special(db, t0, &tys[1..], assign) {
                     Some(b) => b,
                     None => return Err(format!("type trait __{name} on this type not evaluated")),
                 },
-                Some(c) if !assign && !name.contains("trivially") && tys.len() == 2 && class(strip_ref(db, tys[1])) == Some(c) && implicit_copy_move(db, c, 0) => {
+                Some(c)
+                    if !name.contains("trivially")
+                        && tys.len() == 2
+                        && class(strip_ref(db, tys[1])) == Some(c)
+                        && implicit_copy_move(db, c, assign, 0) =>
+                {
+                    // The implicit `operator=` is a non-const member: any
+                    // non-const object expression (an rvalue of class type too).
+                    if assign {
+                        let referee = match ty::canonical(db, t0).kind(db) {
+                            TyKind::LRef(x) | TyKind::RRef(x) => ty::canonical(db, *x),
+                            _ => ty::canonical(db, t0),
+                        };
+                        return Ok(!matches!(referee.kind(db), TyKind::Qualified(_, cv) if cv.c));
+                    }
                     // Copy/move construction of a class whose copy and move
                     // constructors are implicit and not deleted: valid;
                     // implicit ones are noexcept when every member's is,
@@ -60,8 +75,12 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
                     }
                     // Default construction, or copy/move from the same class.
-                    let same = tys[1..].len() == 1 && tys[1..].iter().all(|t| class(*t) == Some(c));
-                    let ok_target = !assign || matches!(ty::canonical(db, t0).kind(db), TyKind::LRef(_));
+                    let same = tys[1..].len() == 1 && tys[1..].iter().all(|t| class(strip_ref(db, *t)) == Some(c));
+                    let ok_target = !assign || lvalue_ref_to_non_const(db, t0);
+                    // A const member deletes the implicit assignments.
+                    if assign && same && const_field(db, c) {
+                        return Ok(false);
+                    }
                     if (tys.len() == 1 && !assign) || (same && ok_target) {
                         true
                     } else {
@@ -288,7 +307,16 @@ pub(crate) fn lower_trait_args_at(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::
 /// destructor (a user-declared one could be deleted or suppress the move
 /// constructor), not a union, nothing virtual; every base and non-static
 /// member a scalar, a pointer, or a class of which the same holds.
-fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool {
+fn lvalue_ref_to_non_const(db: &dyn SourceDatabase, t: TyId) -> bool {
+    match ty::canonical(db, t).kind(db) {
+        TyKind::LRef(x) => !matches!(ty::canonical(db, *x).kind(db), TyKind::Qualified(_, cv) if cv.c),
+        _ => false,
+    }
+}
+
+/// For `assign`, the same of the copy and move assignment operators: no
+/// user-declared `operator=` either, and no const member.
+fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, assign: bool, depth: u32) -> bool {
     if depth > 16 {
         return false;
     }
@@ -322,8 +350,14 @@ fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool
             }
         }
     }
+    if assign && crate::instances::member_fns(db, c, "operator=").iter().any(|(f, _)| matches!(f, crate::instances::FnDecl::Fn(_))) {
+        return false;
+    }
     let Ok(l) = crate::layout::layout_ref(db, c) else { return false };
     let mut tys: Vec<TyId> = l.fields.iter().map(|f| f.ty).collect();
+    if assign && const_field(db, c) {
+        return false;
+    }
     for b in templates::class_bases_of(db, c).iter() {
         match b.ty {
             Some(t) if !b.is_virtual => tys.push(t),
@@ -338,7 +372,19 @@ fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool
         match t.kind(db) {
             TyKind::Builtin(b) => *b != Builtin::Void,
             TyKind::Enum(_) | TyKind::Ptr(_) => true,
-            _ => templates::class_of(db, t).is_ok_and(|fc| implicit_copy_move(db, fc, depth + 1)),
+            _ => templates::class_of(db, t).is_ok_and(|fc| implicit_copy_move(db, fc, assign, depth + 1)),
         }
+    })
+}
+
+/// Whether a class has a const non-static data member (arrays looked through).
+fn const_field(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    let Ok(l) = crate::layout::layout_ref(db, c) else { return false };
+    l.fields.iter().any(|f| {
+        let mut t = ty::canonical(db, f.ty);
+        while let TyKind::Array(x, _) = t.kind(db) {
+            t = ty::canonical(db, *x);
+        }
+        matches!(t.kind(db), TyKind::Qualified(_, cv) if cv.c)
     })
 }

@@ -398,11 +398,16 @@ fn implicit_copy_and_move_construction() {
          struct M { M(M&&); };
          static_assert(__is_constructible(del<J>, del<J>&&) && __is_constructible(H, const H&) && __is_nothrow_constructible(H, H&&));
          static_assert(__is_constructible(C, const C&));
-         static_assert(!__is_constructible(M, const M&));",
+         static_assert(!__is_constructible(M, const M&));
+         struct K { const int k; };
+         static_assert(__is_assignable(del<J>&, del<J>&&) && __is_assignable(H&, const H&) && !__is_assignable(const H&, H));
+         static_assert(!__is_assignable(K&, const K&));",
         expect![[r#"
             namespace: true
             namespace: error: not evaluated: type trait __is_constructible on a class with special members not evaluated
             namespace: error: not evaluated: type trait __is_constructible on a class with special members not evaluated
+            namespace: true
+            namespace: true
         "#]],
     );
 }
