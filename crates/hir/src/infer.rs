@@ -23,6 +23,11 @@
 //! `X<T…>`, arrays, function types and trailing packs.
 
 use crate::consteval::is_integral as is_int;
+
+mod conversions;
+mod decltype;
+mod local_decls;
+pub use decltype::decltype_text;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -225,6 +230,7 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
+        local_names: Default::default(),
     };
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
@@ -270,6 +276,8 @@ struct Infer<'a> {
     depth: u32,
     /// Nesting of implicit conversions being resolved.
     implicit_depth: u32,
+    /// Block-scope using-declarations and using-directives.
+    local_names: local_decls::LocalNames,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -423,7 +431,8 @@ impl<'a> Infer<'a> {
                     self.local(l);
                 }
             }
-            Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
+            Stmt::Other(_) => self.local_decl_stmt(s),
+            Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
                 if let Some(i) = init {
                     cx.stmt(i);
@@ -1435,6 +1444,10 @@ impl<'a> Infer<'a> {
                     }
                 }
             }
+            // Block-scope using-declarations come before class members.
+            if let Some(fns) = self.local_using_fns(&name) {
+                return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
+            }
             // Members of the class (and its bases), instances included.
             if let Some(class) = self.class {
                 if let Some(t) = self.field_ty(class, &name) {
@@ -1458,7 +1471,10 @@ impl<'a> Infer<'a> {
                 }
                 Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`{name}`"))),
                 None => {
-                    let fns = scopes::lookup_fns(db, self.map, self.scope, &name);
+                    let mut fns = scopes::lookup_fns(db, self.map, self.scope, &name);
+                    if fns.is_empty() {
+                        fns = self.directive_fns(&name);
+                    }
                     if !fns.is_empty() {
                         return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
                     }
@@ -2396,7 +2412,7 @@ impl<'a> Infer<'a> {
                     return Some(Rank { major: 0, minor: 0 });
                 }
                 if derived {
-                    return Some(Rank { major: 2, minor: 0 });
+                    return Some(Rank { major: 2, minor: self.base_distance_penalty(ab, tb) });
                 }
                 return None;
             }
@@ -2411,6 +2427,7 @@ impl<'a> Infer<'a> {
                     }
                     // Binding an rvalue to `&&` beats `const&`; an lvalue to `&` beats `const&`.
                     let minor = if refk == 2 { 0 } else if a.cat == Category::LValue { 1 } else { 2 };
+                    let minor = if same { minor } else { minor + self.base_distance_penalty(ab, tb) };
                     return Some(Rank { major: if same { 0 } else { 2 }, minor });
                 }
                 // A temporary is made: the rank of the value conversion.
@@ -2424,7 +2441,7 @@ impl<'a> Infer<'a> {
         }
         if derived && self.class_ref(tb).is_some() {
             // Copying a derived object into a base parameter (slicing, via the copy constructor).
-            return Some(Rank { major: 2, minor: 0 });
+            return Some(Rank { major: 2, minor: self.base_distance_penalty(ab, tb) });
         }
         self.value_rank(a, ab, tb)
     }
@@ -2440,8 +2457,8 @@ impl<'a> Infer<'a> {
             if to_class && from_class && self.derives(from, to) {
                 return Some(Rank { major: 2, minor: 0 });
             }
-            // A user-defined conversion (constructor or conversion function): assumed possible.
-            return Some(Rank { major: 3, minor: 0 });
+            // A user-defined conversion (constructor or conversion function).
+            return self.user_conversion_possible(a, from, to).then_some(Rank { major: 3, minor: 0 });
         }
         let f = decay(db, from);
         match (f.kind(db), to.kind(db)) {
@@ -2618,6 +2635,7 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
+        local_names: Default::default(),
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };

@@ -25,6 +25,7 @@ use crate::item_tree::{FnData, FnName, TemplateParam, TemplateParamKind, TypeRef
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
+mod redecl;
 mod special;
 
 pub use special::{class_of_object, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
@@ -211,7 +212,9 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let map = def_map(db, decl.tu(db));
     let scope = decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())?;
     let key = scopes::fn_name_key(&data.name);
-    let cands = map.qualified_fns.get(&(scope, key))?;
+    let Some(cands) = map.qualified_fns.get(&(scope, key.clone())) else {
+        return redecl::unqualified_definition(db, &map, decl, &data, scope, &key);
+    };
     let is_template = matches!(decl, FnDecl::Template(_));
     let mut best: Option<FnDecl> = None;
     for &c in cands {
@@ -229,7 +232,7 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
             best = Some(c);
         }
     }
-    best
+    best.or_else(|| redecl::unqualified_definition(db, &map, decl, &data, scope, &key))
 }
 
 /// The substitution in effect inside an instance: the outer
@@ -255,6 +258,11 @@ pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, 
         }
     }
     bind_own(&mut env, &decl.tparams(db), inst.args(db))?;
+    // A definition apart from the declaration may name its own parameters
+    // differently: its body reads its names.
+    if let Some(def) = fn_definition(db, decl).filter(|d| *d != decl) {
+        let _ = bind_own(&mut env, &def.tparams(db), inst.args(db));
+    }
     Ok(env)
 }
 
@@ -290,9 +298,15 @@ fn fn_lower_scope(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl, data: &Fn
     decl_scope(db, map, decl.item(db), decl.parent(db, map), data.qualifier.as_ref()).ok_or_else(|| "unresolved qualifier".to_string())
 }
 
+/// A signature that needs itself (`decltype` of a call of the function in
+/// its own return type).
+fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Result<FnSig, String> {
+    Err("signature refers to itself".into())
+}
+
 /// The parameter and return types of an instance after substitution
 /// (parameters as declared: not adjusted; pack expansions expanded).
-#[salsa::tracked(returns(clone))]
+#[salsa::tracked(returns(clone), cycle_result = signature_cycle)]
 pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
     let decl = inst.decl(db);
     let data = decl.data(db).ok_or("no such function")?;

@@ -146,6 +146,10 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         }),
         TypeRef::Cv(t, cv) => TyKind::Qualified(lower(cx, t), *cv),
         TypeRef::Complex(t) => TyKind::Complex(lower(cx, t)),
+        TypeRef::Opaque(s) if s.starts_with("decltype(") => match crate::infer::decltype_text(cx, s) {
+            Some(t) => return t,
+            None => TyKind::Dependent(s.clone()),
+        },
         TypeRef::Opaque(s) => TyKind::Dependent(s.clone()),
     };
     mk(db, k)
