@@ -7,7 +7,7 @@
 
 pub mod interp;
 pub mod traits;
-mod var_template;
+pub(crate) mod var_template;
 
 use std::sync::Arc;
 

@@ -1573,13 +1573,14 @@ impl<'a> Infer<'a> {
             }
             Def::Enumerator(en, _) => Value::Enumerator(mk(db, TyKind::Enum(en))),
             Def::VarTemplate(vt) => {
-                let decl = instances::VarDecl::Template(vt);
-                let params = decl.tparams(db);
                 let written = args.unwrap_or(&[]);
-                let mut out = Vec::new();
-                for (p, a) in params.iter().zip(written) {
-                    out.push(templates::lower_arg(self.lcx(), &p.kind, a).ok()?);
-                }
+                let out = crate::consteval::var_template::var_template_args(self.lcx(), vt, written).ok()?;
+                // A partial specialization when one matches (`declval<T>` of libcu++).
+                let (vt, out) = match outer {
+                    None => crate::consteval::var_template::select_var_template(db, self.map, vt, &out),
+                    Some(_) => (vt, out),
+                };
+                let decl = instances::VarDecl::Template(vt);
                 let inst = instances::var_instance(db, decl, outer, out);
                 let t = instances::var_type(db, inst).unwrap_or_else(|e| self.error(&e));
                 Value::Var(Entity::VarInst(inst), t)

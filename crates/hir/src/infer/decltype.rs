@@ -117,6 +117,26 @@ fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> 
             }
             Err(e) => Err(e),
         }),
+        // A call through a variable of function pointer type (libcu++'s `declval<T>()`).
+        Value::Var(_, vt) if open == "(" => {
+            let vt = canonical(db, vt);
+            let f = match vt.kind(db) {
+                TyKind::Ptr(x) => canonical(db, *x),
+                _ => vt,
+            };
+            match f.kind(db) {
+                TyKind::Func(sig) if sig.params.len() == args.len() => {
+                    let r = canonical(db, sig.ret);
+                    Some(Ok(match r.kind(db) {
+                        TyKind::LRef(x) => Arg { ty: *x, cat: Category::LValue, null: false, braced: false },
+                        TyKind::RRef(x) => Arg { ty: *x, cat: Category::XValue, null: false, braced: false },
+                        _ => Arg { ty: r, cat: Category::PRValue, null: false, braced: false },
+                    }))
+                }
+                TyKind::Error(e) => Some(Err(e.clone())),
+                _ => None,
+            }
+        }
         // `T{}` / `T()`: a prvalue of the type.
         Value::Type(ty) if args.is_empty() => {
             let ty = canonical(db, ty);

@@ -124,3 +124,29 @@ fn nearer_base_wins_overload_resolution() {
         "#]],
     );
 }
+
+#[test]
+fn variable_template_partial_specialization() {
+    // libcu++'s `is_same_v` and `declval` are variable templates with
+    // partial specializations (`declval` a function pointer).
+    types(
+        "template <class T, class U> constexpr bool same_v = false;
+         template <class T> constexpr bool same_v<T, T> = true;
+         template <class...> using void_t = void;
+         template <class T> using id_t = T;
+         template <class T, class = void> extern id_t<void (*)() noexcept> dv;
+         template <class T> extern id_t<T && (*)() noexcept> dv<T, void_t<T&&>>;
+         template <bool B, class T, class F> struct cond { using type = T; };
+         template <class T, class F> struct cond<false, T, F> { using type = F; };
+         struct S { int m(); };
+         using a = cond<same_v<int, int>, char, long>::type;
+         using b = cond<same_v<int, long>, char, long>::type;
+         using c = decltype(dv<S>());",
+        &["a", "b", "c"],
+        expect![[r#"
+            a = char
+            b = long
+            c = S&&
+        "#]],
+    );
+}
