@@ -22,6 +22,9 @@ pub fn run(db: &RootDatabase, tu: TranslationUnit, all: bool) -> ExitCode {
             Context::Class(_) => "class".to_string(),
             Context::Instance(i) => format!("instance {}", cufront_hir::templates::inst_name(db, *i)),
             Context::Function(..) => "function".to_string(),
+            Context::FnInstance(fi) if std::env::var_os("CUFRONT_ASSERT_ENV").is_some() => {
+                format!("function-instance {:?}", cufront_hir::instances::instance_env(db, *fi).map(|e| e.names))
+            }
             Context::FnInstance(_) => "function-instance".to_string(),
             Context::Template => "template".to_string(),
             Context::Unknown => "unknown".to_string(),

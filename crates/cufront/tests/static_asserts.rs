@@ -22,31 +22,53 @@ use cufront_tests::{Program, Std, corpus, host_ii, par_map};
 
 /// Minimum share (percent) of a unit's asserts (in evaluated contexts)
 /// that evaluate to true, over its standards: what the interpreter reached
-/// when measured, minus 10 points (units with few asserts: 50), since the
-/// function instances `instances::required_entities` lists (and so the
-/// asserts found) grow as the model does. A ratchet; the target is 100.
+/// when measured, minus 5 points (10 for units with fewer than 20), since the function instances
+/// `instances::required_entities` lists (and so the asserts found) grow as
+/// the model does. A ratchet; the target is 100.
 /// Units absent here (no assert in an evaluated context when measured) use
 /// `DEFAULT_FLOOR`.
 const FLOORS: &[(&str, f64)] = &[
+    ("atomics_warp.cu", 90.0),
     ("bitonic_sort.cu", 90.0),
-    ("cccl_pipeline.cu", 63.0),
-    ("classes_ops.cu", 50.0),
-    ("coop_groups.cu", 42.0),
-    ("cub_block.cu", 50.0),
-    ("cub_device.cu", 54.0),
+    ("cccl_pipeline.cu", 91.0),
+    ("classes_ops.cu", 82.0),
+    ("convolution2d.cu", 90.0),
+    ("coop_groups.cu", 80.0),
+    ("cub_block.cu", 90.0),
+    ("cub_device.cu", 82.0),
     ("cxx20_concepts.cu", 0.0),
-    ("cxx20_ranges.cu", 80.0),
+    ("cxx20_device.cu", 90.0),
+    ("cxx20_ranges.cu", 95.0),
+    ("device_vars.cu", 90.0),
     ("histogram.cu", 90.0),
-    ("host_stl.cu", 70.0),
-    ("job_scheduler.cu", 75.0),
-    ("libcudacxx.cu", 35.0),
+    ("host_stl.cu", 82.0),
+    ("job_scheduler.cu", 80.0),
+    ("lambdas.cu", 90.0),
+    ("libcudacxx.cu", 80.0),
+    ("mandelbrot.cu", 90.0),
     ("matmul_tiled.cu", 90.0),
+    ("monte_carlo.cu", 90.0),
     ("nbody.cu", 90.0),
-    ("thrust_basics.cu", 62.0),
-    ("thrust_zip.cu", 63.0),
+    ("reduction.cu", 90.0),
+    ("scan.cu", 90.0),
+    ("softmax_layernorm.cu", 90.0),
+    ("spmv_csr.cu", 90.0),
+    ("stencil3d.cu", 90.0),
+    ("templates_traits.cu", 90.0),
+    ("textures.cu", 90.0),
+    ("thrust_basics.cu", 91.0),
+    ("thrust_zip.cu", 91.0),
+    ("transpose.cu", 90.0),
+    ("variadic.cu", 67.0),
+    ("vector_add.cu", 90.0),
 ];
 
 const DEFAULT_FLOOR: f64 = 0.0;
+
+/// Minimum number of asserts evaluated to true over all units and
+/// standards (752 when measured): a ratchet against regressions that a
+/// per-unit share hides.
+const MIN_TRUE_TOTAL: usize = 745;
 
 struct Outcome {
     case: String,
@@ -95,7 +117,9 @@ fn every_static_assert_holds() {
             s.not_evaluated.len(),
             s.dependent
         ));
-        for m in s.not_evaluated.iter().take(4) {
+        // `CUFRONT_ASSERTS_ALL=1` prints every assert not evaluated.
+        let shown = if std::env::var_os("CUFRONT_ASSERTS_ALL").is_some() { usize::MAX } else { 4 };
+        for m in s.not_evaluated.iter().take(shown) {
             report.push_str(&format!("    not evaluated {m}\n"));
         }
         for m in &s.false_ {
@@ -107,6 +131,9 @@ fn every_static_assert_holds() {
         }
     }
     report.push_str(&format!("all units: {all_true} of {all_found} asserts evaluated true\n"));
+    if all_true < MIN_TRUE_TOTAL {
+        failures.push(format!("{all_true} asserts evaluated true over all units, below {MIN_TRUE_TOTAL}"));
+    }
     eprintln!("{report}");
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

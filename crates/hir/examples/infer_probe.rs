@@ -34,6 +34,7 @@ fn main() {
         let owner = match e {
             Entity::Fn(f) => InferOwner::Fn(f),
             Entity::FnInst(i) => InferOwner::Inst(i),
+            Entity::Closure(f) if f.kind(&db) == cufront_hir::infer::ClosureFnKind::Call => InferOwner::Closure(f),
             _ => continue,
         };
         let r = cufront_hir::infer::infer(&db, owner);
@@ -42,6 +43,7 @@ fn main() {
                 let body = match owner {
                     InferOwner::Fn(f) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::FnDecl::Fn(f)),
                     InferOwner::Inst(i) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::fn_definition(&db, i.decl(&db)).unwrap_or(i.decl(&db))),
+                    InferOwner::Closure(_) => cufront_hir::infer::owner_body(&db, owner),
                 };
                 println!("{}", cufront_hir::body::render(&body));
                 println!("{:?}", r.skipped);

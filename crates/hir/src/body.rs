@@ -86,6 +86,9 @@ pub struct Body {
     /// `= default` / `= delete`.
     pub defaulted: bool,
     pub deleted: bool,
+    /// The typedefs and alias declarations of the body, in order (block
+    /// scopes flattened): what the constexpr interpreter binds by name.
+    pub local_types: Vec<(String, TypeRef)>,
     /// Block-scope declarations that declare names, not objects (their
     /// statement is `Stmt::Other`): aliases, typedefs, using-declarations
     /// and using-directives, with the statement they are.
@@ -208,8 +211,9 @@ pub enum Capture {
     /// `[=]` / `[&]`.
     Default { by_ref: bool },
     This { by_copy: bool },
-    /// `x`, `&x`, `x = e`, `&x = e`.
-    Var { name: String, by_ref: bool, init: Option<ExprId> },
+    /// `x`, `&x`, `x = e`, `&x = e`. An init-capture declares a local of
+    /// the lambda's body (`auto x = e;` / `auto& x = e;`): `local`.
+    Var { name: String, by_ref: bool, init: Option<ExprId>, local: Option<LocalId> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -252,7 +256,9 @@ pub enum Expr {
     InitList(Vec<ExprId>),
     Designated(ExprId),
     /// A lambda: its own parameters (locals of this body) and body statement.
-    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool },
+    /// `host`/`device`: its CUDA annotations (`__device__` alone in a
+    /// function makes it an extended lambda, which cudafe++ replaces).
+    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
     Fold { op: Option<BinaryOp>, lhs: Option<ExprId>, rhs: Option<ExprId> },
     /// `x...` in an argument list.
@@ -269,7 +275,12 @@ pub enum Stmt {
     Expr(ExprId),
     /// Local variables (in order); static ones are in `Local::is_static`.
     Decl(Vec<LocalId>),
-    /// A declaration that declares no variable (local class, typedef, using, static_assert…).
+    /// Block-scope type aliases (`typedef T X;`, `using X = T;`): name and
+    /// type as written, visible to the end of the block.
+    Alias(Vec<(String, TypeRef)>),
+    /// `namespace n = a::b;` at block scope.
+    NamespaceAlias(String, Path),
+    /// A declaration that declares no variable (local class, using, static_assert…).
     Other(String),
     Null,
     If { init: Option<StmtId>, cond: Cond, then: StmtId, els: Option<StmtId>, constexpr: bool },
@@ -691,11 +702,42 @@ impl Lower {
 
     /// A declaration in a statement: its variables.
     fn decl_stmt(&mut self, decl: &SyntaxNode, d: u32) -> Stmt {
+        if decl.kind() == K::NAMESPACE_ALIAS {
+            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let target = decl.children().find(|c| c.kind() == K::QUALIFIED_NAME || c.kind() == K::NAME_REF);
+            return match (name, target.and_then(|t| su::path_of(&t))) {
+                (Some(n), Some(p)) => Stmt::NamespaceAlias(n, p),
+                _ => Stmt::Other("namespace alias".into()),
+            };
+        }
+        if decl.kind() == K::ALIAS_DECL {
+            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let ty = su::child(decl, K::TYPE_ID).map(|t| item_tree::type_id_ref(&t));
+            return match (name, ty) {
+                (Some(n), Some(t)) => {
+                    self.body.local_types.push((n.clone(), t.clone()));
+                    Stmt::Alias(vec![(n, t)])
+                }
+                _ => Stmt::Other("alias".into()),
+            };
+        }
         if decl.kind() != K::SIMPLE_DECL {
             return Stmt::Other(format!("{:?}", decl.kind()));
         }
         let specs = su::child(decl, K::DECL_SPECIFIERS);
         let kws = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
+        if kws.contains(&K::TYPEDEF_KW) && !kws.contains(&K::FRIEND_KW) {
+            let mut out = Vec::new();
+            for init in su::init_declarators(decl) {
+                let decl_node = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+                if let Some(name) = decl_node.as_ref().and_then(su::declarator_name) {
+                    out.push((name, item_tree::declared_type(specs.as_ref(), decl_node.as_ref())));
+                }
+            }
+            // The interpreter binds the body's types by name, without scopes.
+            self.body.local_types.extend(out.iter().cloned());
+            return if out.is_empty() { Stmt::Other("typedef".into()) } else { Stmt::Alias(out) };
+        }
         if kws.contains(&K::TYPEDEF_KW) || kws.contains(&K::FRIEND_KW) {
             return Stmt::Other("typedef".into());
         }
@@ -1068,8 +1110,25 @@ impl Lower {
                 let name = c.name().and_then(|n| n.text());
                 let init = c.initializer().map(|e| self.expr_node(e.syntax(), d));
                 let by_ref = toks.first() == Some(&K::AMP);
+                let local = match (&name, init) {
+                    (Some(n), Some(e)) => {
+                        let auto = TypeRef::Opaque("auto".into());
+                        Some(self.alloc_local(Local {
+                            name: Some(n.clone()),
+                            ty: if by_ref { TypeRef::LRef(Box::new(auto)) } else { auto },
+                            init: Init::Assign(e),
+                            is_static: false,
+                            is_thread_local: false,
+                            is_constexpr: false,
+                            pack: false,
+                            binding_of: None,
+                            default: None,
+                        }))
+                    }
+                    _ => None,
+                };
                 let c = match (name, toks.as_slice()) {
-                    (Some(name), _) => Capture::Var { name, by_ref, init },
+                    (Some(name), _) => Capture::Var { name, by_ref, init, local },
                     (None, [K::AMP]) => Capture::Default { by_ref: true },
                     (None, [K::EQ]) => Capture::Default { by_ref: false },
                     (None, [K::THIS_KW]) => Capture::This { by_copy: false },
@@ -1077,7 +1136,7 @@ impl Lower {
                     (None, _) => {
                         // `x` as a bare identifier token.
                         match su::tokens(c.syntax()).find(|t| t.kind() == K::IDENT) {
-                            Some(t) => Capture::Var { name: t.text().to_string(), by_ref, init },
+                            Some(t) => Capture::Var { name: t.text().to_string(), by_ref, init, local: None },
                             None => continue,
                         }
                     }
@@ -1098,8 +1157,28 @@ impl Lower {
             mutable = decl.syntax().children_with_tokens().any(|t| t.kind() == K::MUTABLE_KW);
         }
         let body = l.body().map(|b| self.stmt(b.syntax(), d));
-        Expr::Lambda { captures, params, ret, body, mutable }
+        let (host, device) = lambda_spaces(l.syntax());
+        Expr::Lambda { captures, params, ret, body, mutable, host, device }
     }
+}
+
+/// The `__host__` / `__device__` annotations of a lambda (GNU attributes
+/// before or in its declarator, `__x__` spellings folded).
+fn lambda_spaces(l: &SyntaxNode) -> (bool, bool) {
+    let (mut host, mut device) = (false, false);
+    let decl = l.children().filter(|c| c.kind() == K::LAMBDA_DECLARATOR);
+    for g in l.children().chain(decl.flat_map(|d| d.children())).filter(|c| c.kind() == K::GNU_ATTRIBUTE) {
+        for a in g.descendants().filter(|a| a.kind() == K::ATTRIBUTE) {
+            let Some(t) = su::tokens(&a).next() else { continue };
+            let text = t.text();
+            match text.strip_prefix("__").and_then(|x| x.strip_suffix("__")).unwrap_or(text) {
+                "host" => host = true,
+                "device" => device = true,
+                _ => {}
+            }
+        }
+    }
+    (host, device)
 }
 
 fn bin_op(k: K) -> Option<BinaryOp> {

@@ -6,6 +6,7 @@
 //! are values (EDG's notes where it has one: out of range, division by zero).
 
 pub mod interp;
+pub mod text;
 pub mod traits;
 pub(crate) mod var_template;
 
@@ -279,19 +280,28 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         // `sizeof(f<T>(0))` (the detection idiom): overload resolution decides (`infer`).
         ConstExpr::Unsupported(s) if s.trim_start().starts_with("sizeof") => match crate::infer::sizeof_call(cx.lower, s) {
             Some(v) => Ok(Value { v: v as i128, ty: Builtin::ULong }),
-            None => Err(ConstError::Unsupported(s.clone())),
+            None => text::eval_text(cx.lower, s),
         },
+        // Calls and the rest: found again in the item's syntax and
+        // evaluated by the interpreter.
+        ConstExpr::Unsupported(s) if !s.is_empty() && cx.enum_override.is_none() => text::eval_text(cx.lower, s),
         ConstExpr::Unsupported(s) => Err(ConstError::Unsupported(s.clone())),
         ConstExpr::SizeofPack(n) => match crate::templates::sizeof_pack(cx.lower.env, n) {
             Some(k) => Ok(Value { v: k as i128, ty: Builtin::ULong }),
             None => Err(ConstError::Unsupported(format!("sizeof...({n})"))),
         },
         ConstExpr::Trait(name, tys) => {
-            let tys: Vec<_> = tys.iter().map(|t| ty::lower(cx.lower, t)).collect();
-            // Layout's traits only: the approximations of `traits` stay with
-            // the interpreter (through class template arguments they reach
-            // specializations that other approximations then misjudge).
-            match crate::templates::type_trait(cx.lower.db, name, &tys) {
+            let tys = traits::lower_trait_args(cx.lower, tys);
+            // Layout's traits, and of `traits` those decided exactly (the
+            // construct/assign family on scalars and trivial classes, class
+            // relations); its approximations stay with the interpreter
+            // (through class template arguments they reach specializations
+            // that other approximations then misjudge).
+            let r = match crate::templates::type_trait(cx.lower.db, name, &tys) {
+                Err(e) if traits::exact(name) && e.contains("not evaluated") => traits::eval_trait(cx.lower.db, name, &tys),
+                r => r,
+            };
+            match r {
                 Ok(b) => Ok(Value { v: b as i128, ty: Builtin::Bool }),
                 Err(e) => Err(ConstError::Unsupported(e)),
             }

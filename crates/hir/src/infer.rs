@@ -28,6 +28,8 @@ mod conversions;
 mod decltype;
 mod local_decls;
 pub use decltype::decltype_text;
+mod aliases;
+mod packs;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -41,6 +43,10 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
+mod auto_ret;
+mod closure;
+pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
 pub enum InferOwner {
@@ -48,6 +54,8 @@ pub enum InferOwner {
     Fn(FnId),
     /// A function template specialization or a member of a class template specialization.
     Inst(FnInstanceId),
+    /// The `operator()` of a closure (`infer/closure.rs`).
+    Closure(ClosureFnId),
 }
 
 /// lvalue, xvalue or prvalue.
@@ -96,6 +104,14 @@ pub struct InferenceResult {
     pub required: Vec<Entity>,
     /// Why the owner was not inferred, if it was not.
     pub skipped: Option<String>,
+    /// The locals visible at each lambda expression (what its body sees).
+    pub lambda_scopes: FxHashMap<ExprId, Vec<(String, LocalId)>>,
+    /// The deduced return type of each non-generic lambda without a
+    /// trailing return type (walked in place).
+    pub closure_rets: FxHashMap<ExprId, TyId>,
+    /// The type of the owner's first `return` with a value (what `auto`
+    /// return type deduction starts from).
+    pub returned: Option<TyId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,9 +132,15 @@ impl InferenceResult {
 }
 
 /// Infers a body. Cached per owner.
-#[salsa::tracked(returns(clone))]
+#[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
     Arc::new(infer_owner(db, owner))
+}
+
+/// A body whose inference needs itself (a generic lambda handed to itself
+/// and called: its return type depends on its own inference).
+fn infer_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _owner: InferOwner) -> Arc<InferenceResult> {
+    Arc::new(InferenceResult { skipped: Some("inference cycle".into()), ..Default::default() })
 }
 
 /// Where a body is read: the definition, its scope, item and environment.
@@ -140,6 +162,8 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
     let (decl, outer, inst) = match owner {
         InferOwner::Fn(f) => (FnDecl::Fn(f), None, None),
         InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
+        // A closure's body is read where its owner's is.
+        InferOwner::Closure(f) => return owner_info(db, f.closure(db).owner(db)).map(|i| OwnerInfo { ret: None, ..i }),
     };
     let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
     let data = def.data(db).ok_or("no such function")?;
@@ -206,32 +230,13 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
         Ok(i) => i,
         Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
     };
+    if let InferOwner::Closure(f) = owner {
+        return closure::infer_closure(db, f, info);
+    }
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
-    let mut cx = Infer {
-        db,
-        map: &map,
-        body: &body,
-        item: info.item,
-        scope: info.scope,
-        env: info.env.clone(),
-        class: info.class,
-        this_cv: info.method_cv,
-        has_this: info.class.is_some() && !info.is_static,
-        ret: info.ret,
-        res: InferenceResult {
-            expr_tys: vec![None; body.exprs.len()],
-            categories: vec![Category::PRValue; body.exprs.len()],
-            local_tys: vec![None; body.locals.len()],
-            ..Default::default()
-        },
-        scopes: vec![Vec::new()],
-        seen: Default::default(),
-        depth: 0,
-        implicit_depth: 0,
-        local_names: Default::default(),
-    };
+    let mut cx = new_infer(db, &map, &body, &info, owner);
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
         cx.res.local_tys[p.0 as usize] = Some(t);
@@ -258,6 +263,35 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
     cx.res
 }
 
+fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: InferOwner) -> Infer<'a> {
+    Infer {
+        db,
+        map,
+        body,
+        item: info.item,
+        scope: info.scope,
+        env: info.env.clone(),
+        class: info.class,
+        this_cv: info.method_cv,
+        has_this: info.class.is_some() && !info.is_static,
+        ret: info.ret,
+        res: InferenceResult {
+            expr_tys: vec![None; body.exprs.len()],
+            categories: vec![Category::PRValue; body.exprs.len()],
+            local_tys: vec![None; body.locals.len()],
+            ..Default::default()
+        },
+        scopes: vec![Vec::new()],
+        seen: Default::default(),
+        depth: 0,
+        implicit_depth: 0,
+        owner: Some(owner),
+        returns: Vec::new(),
+        ns_aliases: Vec::new(),
+        local_names: Default::default(),
+    }
+}
+
 struct Infer<'a> {
     db: &'a dyn SourceDatabase,
     map: &'a DefMap,
@@ -278,6 +312,12 @@ struct Infer<'a> {
     implicit_depth: u32,
     /// Block-scope using-declarations and using-directives.
     local_names: local_decls::LocalNames,
+    /// What is inferred (none: a type-level query such as `sizeof_call`).
+    owner: Option<InferOwner>,
+    /// The first returned type of each lambda body being walked, innermost last.
+    returns: Vec<Option<TyId>>,
+    /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
+    ns_aliases: Vec<(String, Path)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -389,7 +429,9 @@ impl<'a> Infer<'a> {
 
     fn block<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         self.scopes.push(Vec::new());
+        let aliases = self.alias_mark();
         let r = f(self);
+        self.alias_release(aliases);
         // Locals of class type are destroyed at the end of their block.
         if let Some(locals) = self.scopes.pop() {
             for (_, l) in locals.into_iter().rev() {
@@ -431,6 +473,8 @@ impl<'a> Infer<'a> {
                     self.local(l);
                 }
             }
+            Stmt::Alias(aliases) => self.local_aliases(&aliases),
+            Stmt::NamespaceAlias(n, p) => self.ns_aliases.push((n, p)),
             Stmt::Other(_) => self.local_decl_stmt(s),
             Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
@@ -497,6 +541,15 @@ impl<'a> Infer<'a> {
             Stmt::Return(e) => {
                 if let Some(e) = e {
                     let a = self.arg(e);
+                    match self.returns.last_mut() {
+                        Some(slot @ None) => *slot = Some(a.ty),
+                        Some(_) => {}
+                        None => {
+                            if self.res.returned.is_none() {
+                                self.res.returned = Some(a.ty);
+                            }
+                        }
+                    }
                     // Returning another type into a class: a converting construction.
                     if let Some(r) = self.ret {
                         if self.is_class(r) && !self.same_class(r, a.ty) && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
@@ -649,6 +702,9 @@ impl<'a> Infer<'a> {
 
     fn local(&mut self, l: LocalId) {
         let loc = self.body.local(l).clone();
+        if loc.is_static {
+            self.local_static(l);
+        }
         if loc.binding_of.is_some() {
             self.res.local_tys[l.0 as usize] = Some(self.local_declared_ty(l, None));
             self.bind_local(l);
@@ -670,6 +726,7 @@ impl<'a> Infer<'a> {
             }
             Init::Assign(e) => {
                 let (et, ec) = init_ty.unwrap_or((self.error("init"), Category::PRValue));
+                self.closure_to_pointer(et, t);
                 // Copy-initialization: from a prvalue of the same class, elided.
                 if !self.same_class(t, et) || ec != Category::PRValue {
                     let braced = matches!(self.body.expr(*e), Expr::InitList(_));
@@ -745,6 +802,19 @@ impl<'a> Infer<'a> {
                 let e = self.entity_of(cand, targs);
                 self.require(e);
                 Callee::Entity(e)
+            }
+            // The implicitly declared copy or move constructor is a candidate
+            // beside the declared ones (a class that declares neither).
+            Err(_) if matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) => {
+                let kind = if args[0].cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor };
+                match instances::implicit_special(self.db, class, kind) {
+                    Some(e) => {
+                        self.require(e);
+                        Callee::Entity(e)
+                    }
+                    // Trivial: no call.
+                    None => return None,
+                }
             }
             Err(e) => Callee::Unresolved(e),
         };
@@ -1162,20 +1232,7 @@ impl<'a> Infer<'a> {
                 (mk(db, TyKind::Dependent("init-list".into())), pr)
             }
             Expr::Designated(x) => self.expr_cat(x),
-            Expr::Lambda { params, body: b, .. } => {
-                self.scopes.push(Vec::new());
-                for p in params {
-                    let t = self.local_declared_ty(p, None);
-                    self.res.local_tys[p.0 as usize] = Some(t);
-                    self.bind_local(p);
-                }
-                // The closure's own members (`this` of the enclosing function stays).
-                if let Some(b) = b {
-                    self.stmt(b);
-                }
-                self.scopes.pop();
-                (mk(db, TyKind::Dependent("closure".into())), pr)
-            }
+            Expr::Lambda { .. } => self.lambda_expr(e),
             Expr::Fold { lhs, rhs, .. } => {
                 for x in [lhs, rhs].into_iter().flatten() {
                     self.pack_elems(x);
@@ -1287,9 +1344,7 @@ impl<'a> Infer<'a> {
                 }
                 for s in &p.segments {
                     for a in s.args.iter().flatten() {
-                        if let TemplateArgRef::Type(t) = a {
-                            instances::typeref_names(t, out);
-                        }
+                        packs::template_arg_names(a, out);
                     }
                 }
             }
@@ -1401,7 +1456,11 @@ impl<'a> Infer<'a> {
                         self.require(ent);
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
                         if let Entity::Fn(_) | Entity::FnInst(_) = ent {
-                            if let Some(sig) = self.sig_of_entity(ent) {
+                            if let Some(mut sig) = self.sig_of_entity(ent) {
+                                // The function's type: parameters without top-level cv or `restrict`.
+                                for p in &mut sig.params {
+                                    *p = strip_cv(db, canonical(db, *p));
+                                }
                                 return (mk(db, TyKind::Func(sig)), Category::LValue);
                             }
                         }
@@ -1425,6 +1484,8 @@ impl<'a> Infer<'a> {
     // ---- names
 
     fn resolve_value(&mut self, p: &Path) -> Value {
+        let expanded = self.expand_ns_alias(p);
+        let p = expanded.as_ref().unwrap_or(p);
         let db = self.db;
         let Some(last) = p.segments.last() else { return Value::Unknown("empty path".into()) };
         let name = norm_name(&last.name);
@@ -1763,6 +1824,9 @@ impl<'a> Infer<'a> {
             self.res.calls.push((CallSite::Expr(e), Callee::Builtin));
             return self.of_return(f.ret);
         }
+        if let TyKind::Closure(k) = ct.kind(db) {
+            return self.call_closure(e, *k, a);
+        }
         if let Some(class) = self.class_ref(ct) {
             let obj = Arg { ty: t, cat: c, null: false, braced: false };
             if let Some(r) = self.member_call(CallSite::Expr(e), class, obj, "operator()", a, None) {
@@ -1785,7 +1849,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((site, Callee::Entity(ent)));
                 self.convert_args(site, &sig, a);
-                Some(self.returned(site, sig.ret))
+                let ret = self.deduced_return(ent, sig.ret);
+                Some(self.returned(site, ret))
             }
             Err(err) => {
                 self.res.calls.push((site, Callee::Unresolved(err)));
@@ -1811,7 +1876,8 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
                 self.convert_args(CallSite::Expr(e), &sig, a);
-                self.returned(CallSite::Expr(e), sig.ret)
+                let ret = self.deduced_return(ent, sig.ret);
+                self.returned(CallSite::Expr(e), ret)
             }
             Err(err) => {
                 self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err.clone())));
@@ -1831,6 +1897,11 @@ impl<'a> Infer<'a> {
         for (arg, p) in a.iter().zip(&sig.params) {
             if arg.braced {
                 continue;
+            }
+            if let TyKind::Closure(k) = strip_cv(db, canonical(db, arg.ty)).kind(db) {
+                if matches!(canonical(db, *p).kind(db), TyKind::Ptr(_)) {
+                    self.closure_conversion(*k);
+                }
             }
             let pc = collapse(db, canonical(db, *p));
             let target = match pc.kind(db) {
@@ -2282,7 +2353,10 @@ impl<'a> Infer<'a> {
         if let Some(w) = targs {
             let (given, _) = self.explicit_args(c, w)?;
             for (i, a) in given.into_iter().enumerate() {
-                out[i] = Some(a);
+                // A trailing pack with no explicit element is deduced, not empty.
+                if !matches!(&a, TemplateArg::Pack(v) if v.is_empty()) {
+                    out[i] = Some(a);
+                }
             }
         }
         let scope = instances::fn_scope(db, c.0).ok_or("unresolved scope")?;
@@ -2294,6 +2368,7 @@ impl<'a> Infer<'a> {
         for (i, p) in params.iter().enumerate() {
             let a = match &out[i] {
                 Some(a) if !p.pack => a.clone(),
+                _ if p.pack => packs::pack_placeholder(i as u32),
                 _ => placeholder(db, p, i as u32),
             };
             if let Some(nm) = &p.name {
@@ -2301,10 +2376,13 @@ impl<'a> Infer<'a> {
             }
         }
         let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
+        packs::convert_explicit_values(cx, &params, &mut out);
+        let elem_env = packs::element_env(db, &env, &params);
         let mut ai = 0;
         for (pi, pref) in data.ty.params.iter().enumerate() {
             let is_pack = data.pack_params.contains(&(pi as u32));
-            let pt = templates::nested(|| Ok(ty::lower(cx, pref))).map_err(|e| e.to_string())?;
+            let pcx = if is_pack { LowerCx { env: Some(&elem_env), ..cx } } else { cx };
+            let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).map_err(|e| e.to_string())?;
             if is_pack {
                 // A trailing function parameter pack takes the rest of the arguments.
                 let mut names = Vec::new();
@@ -2342,6 +2420,9 @@ impl<'a> Infer<'a> {
         for (i, p) in params.iter().enumerate() {
             let a = match out[i].clone() {
                 Some(a) => a,
+                None if p.pack && packs::in_deduced_context(p, data) => {
+                    return Err(format!("could not deduce pack `{}` from its pattern", p.name.clone().unwrap_or_default()));
+                }
                 None if p.pack => TemplateArg::Pack(Vec::new()),
                 None => {
                     let Some(d) = &p.default else { return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default())) };
@@ -2375,7 +2456,8 @@ impl<'a> Infer<'a> {
     /// The implicit conversion sequence rank from argument `a` to parameter type `p` (None: no conversion).
     fn conv_rank(&self, a: Arg, p: TyId) -> Option<Rank> {
         let db = self.db;
-        let pc = collapse(db, canonical(db, p));
+        // A parameter declared as an array or function is a pointer ([dcl.fct]/5).
+        let pc = decay(db, collapse(db, canonical(db, p)));
         let at = canonical(db, a.ty);
         let unknown = |t: TyId| matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_));
         if unknown(at) || unknown(strip_cv(db, at)) {
@@ -2498,6 +2580,12 @@ impl<'a> Infer<'a> {
                 if xb == yb || self.same_class(xb, yb) {
                     return Some(Rank { major: 0, minor: if xcv == ycv { 0 } else { 1 } });
                 }
+                // The function pointer conversion: `noexcept` dropped (exact match rank).
+                if let (TyKind::Func(fx), TyKind::Func(fy)) = (xb.kind(db), yb.kind(db)) {
+                    if fx.noexcept && !fy.noexcept && mk(db, TyKind::Func(ty::FnSig { noexcept: false, ..fx.clone() })) == yb {
+                        return Some(Rank { major: 0, minor: 1 });
+                    }
+                }
                 if matches!(yb.kind(db), TyKind::Builtin(Builtin::Void)) {
                     return Some(Rank { major: 2, minor: 1 });
                 }
@@ -2513,6 +2601,8 @@ impl<'a> Infer<'a> {
             (TyKind::MemPtr { .. }, TyKind::MemPtr { .. }) => Some(Rank { major: 0, minor: 1 }),
             (TyKind::Vector(..), _) | (_, TyKind::Vector(..)) => Some(Rank { major: 2, minor: 0 }),
             (TyKind::Complex(_), _) | (_, TyKind::Complex(_)) => Some(Rank { major: 2, minor: 0 }),
+            // A captureless closure's conversion function.
+            (TyKind::Closure(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => Some(Rank { major: 3, minor: 0 }),
             _ => None,
         }
     }
@@ -2637,6 +2727,9 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         depth: 0,
         implicit_depth: 0,
         local_names: Default::default(),
+        owner: None,
+        returns: Vec::new(),
+        ns_aliases: Vec::new(),
     };
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
@@ -2719,8 +2812,15 @@ fn normalize(db: &dyn SourceDatabase, a: TemplateArg) -> TemplateArg {
 fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<TemplateArg>]) -> bool {
     let pc = canonical(db, p);
     let mut at = canonical(db, a.ty);
+    // A parameter that names no template parameter left to deduce (all
+    // given explicitly) takes no part in deduction ([temp.deduct.call]/1),
+    // nor does one whose argument is a braced list (a non-deduced context,
+    // unless `P` is an initializer list or array, not modelled here).
+    if a.braced {
+        return true;
+    }
     if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
-        return false;
+        return !ty_has_placeholder(db, pc, 0);
     }
     let target = match pc.kind(db) {
         TyKind::RRef(x) if matches!(x.kind(db), TyKind::TemplateParam { .. }) => {
@@ -2748,14 +2848,25 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     }
     // A derived class deduces a base `B<T>`: try the bases.
     if let TyKind::App(_) = strip_cv(db, target).kind(db) {
-        if let Ok(c) = templates::class_of(db, strip_cv(db, at)) {
+        // Indirect bases too, nearest first ([temp.deduct.call]/4.3:
+        // `_Tuple_impl<1, char>` from `tuple<int, char>`).
+        let mut queue: std::collections::VecDeque<TyId> = std::collections::VecDeque::from([strip_cv(db, at)]);
+        let mut seen = 0;
+        while let Some(cur) = queue.pop_front() {
+            seen += 1;
+            if seen > 64 {
+                break;
+            }
+            let Ok(c) = templates::class_of(db, cur) else { continue };
             for b in templates::class_bases_of(db, c).iter() {
                 if let Some(bt) = b.ty {
+                    let bt = canonical(db, bt);
                     let mut scratch = out.to_vec();
-                    if templates::match_ty(db, strip_cv(db, target), canonical(db, bt), 1, &mut scratch) {
+                    if templates::match_ty(db, strip_cv(db, target), bt, 1, &mut scratch) {
                         out.clone_from_slice(&scratch);
                         return true;
                     }
+                    queue.push_back(bt);
                 }
             }
         }

@@ -25,8 +25,11 @@ use crate::item_tree::{FnData, FnName, TemplateParam, TemplateParamKind, TypeRef
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
-mod redecl;
+mod local;
 mod special;
+pub mod stub;
+
+pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
 pub use special::{class_of_object, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
@@ -212,12 +215,14 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let map = def_map(db, decl.tu(db));
     let scope = decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())?;
     let key = scopes::fn_name_key(&data.name);
-    let Some(cands) = map.qualified_fns.get(&(scope, key.clone())) else {
-        return redecl::unqualified_definition(db, &map, decl, &data, scope, &key);
-    };
+    // Out-of-line definitions (`N::f`), and redeclarations in the same
+    // scope (`std::remove_if` declared in <bits/algorithmfwd.h>, defined in
+    // <bits/stl_algo.h>).
+    let mut cands: Vec<FnDecl> = map.qualified_fns.get(&(scope, key.clone())).cloned().unwrap_or_default();
+    cands.extend(map.scope(scope).names.get(&key).into_iter().flatten().filter_map(def_fn));
     let is_template = matches!(decl, FnDecl::Template(_));
     let mut best: Option<FnDecl> = None;
-    for &c in cands {
+    for c in cands {
         if matches!(c, FnDecl::Template(_)) != is_template {
             continue;
         }
@@ -232,7 +237,7 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
             best = Some(c);
         }
     }
-    best.or_else(|| redecl::unqualified_definition(db, &map, decl, &data, scope, &key))
+    best
 }
 
 /// The substitution in effect inside an instance: the outer
@@ -339,8 +344,25 @@ pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, S
     })
 }
 
+/// The parameter types of a function type as written, pack expansions
+/// (`Args...`) expanded over the packs of the environment (kept as one
+/// parameter when it binds none).
+pub(crate) fn lower_fn_type_params(cx: LowerCx<'_>, f: &crate::item_tree::FnRef) -> Vec<TyId> {
+    let mut out = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        match cx.env {
+            Some(env) if f.pack_params.contains(&(i as u32)) => match expand_param(cx, env, p) {
+                Ok(v) => out.extend(v),
+                Err(_) => out.push(ty::lower(cx, p)),
+            },
+            _ => out.push(ty::lower(cx, p)),
+        }
+    }
+    out
+}
+
 /// A parameter `P...` expanded: one type per element of the packs it names.
-fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, String> {
+pub(crate) fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, String> {
     let mut names = Vec::new();
     typeref_names(p, &mut names);
     let packs: Vec<(String, Vec<TemplateArg>)> = names
@@ -484,7 +506,8 @@ fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             fn_definition(db, i.decl(db))?;
             Some(InferOwner::Inst(i))
         }
-        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) => None,
+        Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
+        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) => None,
     }
 }
 
@@ -555,6 +578,16 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             }
             continue;
         }
+        // A kernel's host body is its stub's call (cudafe++ puts the
+        // device body in `#if 0`): what the stubs require, not the body's.
+        if stub::kernel_decl(db, e).is_some() {
+            for x in stub::kernel_stub_entities(db, e) {
+                if seen.insert(x) {
+                    out.push(x);
+                }
+            }
+            continue;
+        }
         let Some(owner) = body_owner(db, e) else { continue };
         if !walked.insert(owner) {
             continue;
@@ -570,7 +603,7 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             if seen.insert(x) {
                 out.push(x);
             }
-            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_)) {
+            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_)) {
                 queue.push_back((x, depth + 1));
             }
         }

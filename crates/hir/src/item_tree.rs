@@ -458,6 +458,8 @@ pub struct FnRef {
     pub cv: Cv,
     /// 0 none, 1 `&`, 2 `&&`.
     pub ref_qual: u8,
+    /// Parameters that are pack expansions (`void(*)(const C*, Args...)`).
+    pub pack_params: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -664,9 +666,16 @@ impl Lower {
         let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else {
             return;
         };
-        let ty = match su::child(node, K::TYPE_ID) {
-            Some(t) => self.type_id(&t),
-            None => TypeRef::Opaque(node.text().to_string()),
+        // `using E = enum E { … };` defines the enum too (libcu++'s `memory_order`).
+        let defined = su::child(node, K::TYPE_ID).and_then(|t| su::child(&t, K::DECL_SPECIFIERS)).and_then(|s| su::child(&s, K::ENUM_SPECIFIER));
+        let ty = match (su::child(node, K::TYPE_ID), defined) {
+            (Some(t), Some(e)) if tparams.is_none() && su::child(&t, K::ABSTRACT_DECLARATOR).is_none() => {
+                let idx = self.enumeration(&e, Access::Public);
+                out.push(Item::Enum(idx));
+                TypeRef::LocalEnum(idx)
+            }
+            (Some(t), _) => self.type_id(&t),
+            (None, _) => TypeRef::Opaque(node.text().to_string()),
         };
         let templated = tparams.is_some();
         self.tree.typedefs.push(TypedefData { name, ty, attrs: Attrs::default(), templated, tparams });
@@ -1392,7 +1401,11 @@ impl Lower {
 
     fn function(&mut self, ret: TypeRef, f: &SyntaxNode) -> FnRef {
         let mut params = Vec::new();
+        let mut pack_params = Vec::new();
         for p in su::function_params_of(f) {
+            if is_pack_param(&p) {
+                pack_params.push(params.len() as u32);
+            }
             let base = match su::child(&p, K::DECL_SPECIFIERS) {
                 Some(s) => self.specifier_type(&s),
                 None => TypeRef::Opaque(p.text().to_string()),
@@ -1407,7 +1420,7 @@ impl Lower {
             params.clear();
         }
         let variadic = su::child(f, K::PARAM_LIST).is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
-        let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0 };
+        let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0, pack_params };
         for e in f.children_with_tokens() {
             match e.kind() {
                 K::CONST_KW => r.cv.c = true,
@@ -1669,7 +1682,9 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
         } else {
             TemplateArgRef::Expr(ConstExpr::Unsupported(a.text().to_string()))
         };
-        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3);
+        // `Ts...`, and `Ts*...` where the `...` ends the type-id's declarator.
+        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3)
+            || a.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()).last().is_some_and(|t| t.kind() == K::DOT3);
         out.push(if expansion { TemplateArgRef::Expansion(Box::new(arg)) } else { arg });
     }
     out

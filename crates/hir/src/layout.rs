@@ -220,6 +220,7 @@ fn size_align_depth(db: &dyn SourceDatabase, t: TyId, depth: u32) -> Result<(u64
         TyKind::Vector(_, n) => Ok((*n, *n)),
         TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) => Err(LayoutError::Dependent(ty::display(db, t))),
         TyKind::Specialization(s) => Err(LayoutError::Template(s.clone())),
+        TyKind::Closure(_) => Err(LayoutError::Invalid("closure type (captures not laid out)".into())),
     }
 }
 

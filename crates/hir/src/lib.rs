@@ -140,6 +140,13 @@ pub enum Entity {
     /// An implicitly declared special member function that g++ defines
     /// when used (`instances::implicit_special`).
     Special(instances::SpecialMemberId),
+    /// A member function of a closure type (`infer/closure.rs`).
+    Closure(infer::ClosureFnId),
+    /// A static local variable (`instances/local.rs`).
+    LocalStatic(instances::LocalStaticId),
+    /// A function a kernel's host stub brings in (`instances::stub`): a
+    /// kernel template's `__wrapper__device_stub_…`, `__cudaAddressOf<T>`.
+    Stub(instances::stub::StubEntityId),
 }
 
 /// The top-level items of a unit, in order, with their sources.

@@ -491,7 +491,7 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
             };
             (map.class_scope.get(&class).copied().unwrap_or(scopes::ROOT), Some(env), a.item, None)
         }
-        Context::Function(f, s) => (*s, None, a.item, *f),
+        Context::Function(f, s) => (*s, None, a.item, f.map(FnDecl::Fn)),
         Context::FnInstance(fi) => {
             let env = match instances::instance_env(db, *fi) {
                 Ok(e) => e,
@@ -499,7 +499,7 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
             };
             let def = instances::fn_definition(db, fi.decl(db)).unwrap_or(fi.decl(db));
             let scope = instances::fn_scope(db, def).unwrap_or(scopes::ROOT);
-            (scope, Some(env), a.item, None)
+            (scope, Some(env), a.item, Some(def))
         }
         Context::Template => return Outcome::Dependent,
         Context::Unknown => return Outcome::NotEvaluated(ConstError::Unsupported("class not matched with the item tree".into())),
@@ -525,9 +525,20 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
     let site = Site { item, scope, env: env.as_ref(), text: ia.text.clone(), func, before: ia.at };
     match interp::eval_condition(db, &map, &site, &ia.cond) {
         Ok(true) => Outcome::True,
+        // The real compiler accepted the unit: a false assert in a function
+        // template instance whose arguments hold an empty pack is taken for
+        // a pack the instance model did not deduce (`get<T>(tuple<Ts...>&)`),
+        // not for a false assert.
+        Ok(false) if matches!(a.context, Context::FnInstance(_)) && env.as_ref().is_some_and(has_empty_pack) => {
+            Outcome::NotEvaluated(ConstError::Unsupported("false with an empty pack among the instance's arguments (pack deduction suspected)".into()))
+        }
         Ok(false) => Outcome::False,
         Err(e) => Outcome::NotEvaluated(e),
     }
+}
+
+fn has_empty_pack(env: &templates::Env) -> bool {
+    env.names.iter().any(|(_, a)| matches!(a, templates::TemplateArg::Pack(v) if v.is_empty()))
 }
 
 /// Counts of a unit's asserts by outcome, with the first few failures.

@@ -27,6 +27,8 @@ use crate::templates::{TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, TyId, TyKind};
 use crate::{item_tree_of, ClassId, Entity, EnumId};
 
+mod packs;
+
 /// What `inspect symbols` prints about an entity besides its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EntityInfo {
@@ -51,7 +53,9 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
             EntityInfo { is_fn: true, linkage }
         }),
         Entity::VarInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: false, linkage: d.linkage }),
-        Entity::Special(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
+        Entity::Special(_) | Entity::Closure(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
+        Entity::LocalStatic(_) => Some(EntityInfo { is_fn: false, linkage: Linkage { is_static: true, is_definition: true, ..Linkage::default() } }),
+        Entity::Stub(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_static: true, is_inline: true, is_definition: true, ..Linkage::default() } }),
     }
 }
 
@@ -59,55 +63,7 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
 #[salsa::tracked(returns(clone))]
 pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
     match e {
-        Entity::Fn(f) => {
-            let item = f.item(db);
-            let tree = item_tree_of(db, item);
-            let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
-            let map = def_map(db, item.tu(db));
-            let parent = map.parent.get(&DeclKey::Fn(f)).copied().unwrap_or(scopes::ROOT);
-            let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
-            let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
-            let last = match &data.name {
-                FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(s.clone()),
-                FnName::Ident(s) if s == "main" && scope == scopes::ROOT => return Ok(s.clone()),
-                FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
-                FnName::Ident(s) => Unqualified::Source(s.clone()),
-                FnName::Ctor => Unqualified::Ctor(m::CtorKind::Complete),
-                FnName::Dtor => Unqualified::Dtor(m::DtorKind::Complete),
-                FnName::Operator(op) => {
-                    let arity = data.ty.params.len() + usize::from(member && !data.linkage.is_static);
-                    Unqualified::Operator(m::Op::from_spelling(op, arity).ok_or_else(|| format!("unknown operator `{op}`"))?)
-                }
-                FnName::Conversion(t) => {
-                    let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
-                    Unqualified::Conversion(Box::new(mangle_ty(db, &map, ty::lower(cx, t))?))
-                }
-                FnName::Literal(s) => Unqualified::Literal(s.clone()),
-            };
-            let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
-            let params = data
-                .ty
-                .params
-                .iter()
-                .map(|p| mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p))))
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut name = scope_name(db, &map, scope)?;
-            name.comps.push(m::build::comp_of(last));
-            let f = m::FnType {
-                // Not part of the name of a function that is not a template.
-                ret: m::Type::Builtin(m::Builtin::Void),
-                params,
-                variadic: data.ty.variadic,
-                quals: quals(data.ty.cv),
-                ref_qual: match data.ty.ref_qual {
-                    1 => m::RefQual::LValue,
-                    2 => m::RefQual::RValue,
-                    _ => m::RefQual::None,
-                },
-                exception: m::ExceptionSpec::None,
-            };
-            m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)))
-        }
+        Entity::Fn(f) => fn_encoding(db, f)?.mangle(),
         Entity::Var(v) => {
             let item = v.item(db);
             let tree = item_tree_of(db, item);
@@ -139,7 +95,87 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
         Entity::FnInst(i) => fn_instance_name(db, i),
         Entity::VarInst(i) => var_instance_name(db, i),
         Entity::Special(sp) => special_name(db, sp),
+        Entity::Closure(f) => crate::instances::closure_fn_name(db, f),
+        Entity::LocalStatic(v) => crate::instances::local_static_name(db, v),
+        Entity::Stub(s) => crate::instances::stub::stub_entity_name(db, s),
     }
+}
+
+/// A function's linkage name as the mangler's tree, or its plain name
+/// (`extern "C"` functions, `main`): what a local entity's name starts
+/// with (`Z <encoding> E`; a plain name is an unscoped `<source-name>`,
+/// `_ZZ4mainE…`).
+#[derive(Clone, Debug)]
+pub(crate) enum FnEncoding {
+    Plain(String),
+    Tree(m::Encoding),
+}
+
+impl FnEncoding {
+    pub(crate) fn mangle(self) -> Result<String, String> {
+        match self {
+            FnEncoding::Plain(s) => Ok(s),
+            FnEncoding::Tree(e) => m::mangle(&e),
+        }
+    }
+    /// The encoding a local name nests in.
+    pub(crate) fn into_encoding(self) -> m::Encoding {
+        match self {
+            FnEncoding::Plain(s) => m::Encoding::Data(m::Name { root: m::Root::Global, comps: vec![m::build::comp(&s)] }),
+            FnEncoding::Tree(e) => e,
+        }
+    }
+}
+
+/// The encoding of a function that is not a template (`mangled_name`'s).
+pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnEncoding, String> {
+    let item = f.item(db);
+    let tree = item_tree_of(db, item);
+    let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
+    let map = def_map(db, item.tu(db));
+    let parent = map.parent.get(&DeclKey::Fn(f)).copied().unwrap_or(scopes::ROOT);
+    let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
+    let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
+    let last = match &data.name {
+        FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(FnEncoding::Plain(s.clone())),
+        FnName::Ident(s) if s == "main" && scope == scopes::ROOT => return Ok(FnEncoding::Plain(s.clone())),
+        FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
+        FnName::Ident(s) => Unqualified::Source(s.clone()),
+        FnName::Ctor => Unqualified::Ctor(m::CtorKind::Complete),
+        FnName::Dtor => Unqualified::Dtor(m::DtorKind::Complete),
+        FnName::Operator(op) => {
+            let arity = data.ty.params.len() + usize::from(member && !data.linkage.is_static);
+            Unqualified::Operator(m::Op::from_spelling(op, arity).ok_or_else(|| format!("unknown operator `{op}`"))?)
+        }
+        FnName::Conversion(t) => {
+            let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+            Unqualified::Conversion(Box::new(mangle_ty(db, &map, ty::lower(cx, t))?))
+        }
+        FnName::Literal(s) => Unqualified::Literal(s.clone()),
+    };
+    let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+    let params = data
+        .ty
+        .params
+        .iter()
+        .map(|p| mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut name = scope_name(db, &map, scope)?;
+    name.comps.push(m::build::comp_of(last));
+    let f = m::FnType {
+        // Not part of the name of a function that is not a template.
+        ret: m::Type::Builtin(m::Builtin::Void),
+        params,
+        variadic: data.ty.variadic,
+        quals: quals(data.ty.cv),
+        ref_qual: match data.ty.ref_qual {
+            1 => m::RefQual::LValue,
+            2 => m::RefQual::RValue,
+            _ => m::RefQual::None,
+        },
+        exception: m::ExceptionSpec::None,
+    };
+    Ok(FnEncoding::Tree(m::Encoding::Function(Box::new(name), Box::new(f))))
 }
 
 /// A host name with the anonymous namespace as cudafe++'s output names it,
@@ -338,6 +374,7 @@ pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Ty
         }
         TyKind::Typedef(_) => unreachable!("canonical strips typedefs"),
         TyKind::Inst(i) => m::Type::Named(inst_name(db, map, i.class(db), i.args(db), 0)?),
+        TyKind::Closure(c) => m::Type::Named(crate::instances::closure_type_name(db, *c)?),
         TyKind::Complex(_) => return Err("_Complex".into()),
         TyKind::Vector(..) => return Err("GNU vector type".into()),
         // A function template's own parameter in its declared signature
@@ -360,6 +397,8 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TAr
             m::TArg::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })
         }
         TemplateArg::Pack(v) => m::TArg::Pack(v.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?),
+        // A value parameter of the function template whose signature is mangled.
+        TemplateArg::ValueParam { depth: 0, index } => m::TArg::Expr(m::Expr::TParam(m::TParam(*index))),
         TemplateArg::Template(TemplateRef::Class(c)) => {
             let parent = map.parent.get(&DeclKey::Class(*c)).copied().unwrap_or(scopes::ROOT);
             let tree = item_tree_of(db, c.item(db));
@@ -527,9 +566,21 @@ fn ref_qual(r: u8) -> m::RefQual {
 /// signature, return type first, its own parameters as `T_`, `T0_`, …
 /// (pack expansions `Dp`).
 fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<String, String> {
+    fn_instance_encoding(db, i)?.mangle()
+}
+
+pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<FnEncoding, String> {
+    let data = i.decl(db).data(db).ok_or("no such function")?;
+    fn_instance_encoding_as(db, i, &data)
+}
+
+/// The encoding of the instance `i` were its declaration `data` (same
+/// scope and template parameters, other name or signature): what the
+/// functions cudafe++ derives from a function template are named by
+/// (`instances::stub`'s wrappers).
+pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId, data: &crate::item_tree::FnData) -> Result<FnEncoding, String> {
     use crate::instances::{self as inst, FnDecl};
     let decl = i.decl(db);
-    let data = decl.data(db).ok_or("no such function")?;
     let tu = decl.tu(db);
     let map = def_map(db, tu);
     let item = decl.item(db);
@@ -551,7 +602,7 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
     let own_args = i.args(db);
     if let FnName::Ident(s) = &data.name {
         if data.linkage.extern_c && !member && own_args.is_empty() {
-            return Ok(s.clone());
+            return Ok(FnEncoding::Plain(s.clone()));
         }
     }
     let (tparams, is_template) = match decl {
@@ -573,7 +624,7 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
             ref_qual: ref_qual(data.ty.ref_qual),
             exception: m::ExceptionSpec::None,
         };
-        return m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)));
+        return Ok(FnEncoding::Tree(m::Encoding::Function(Box::new(name), Box::new(f))));
     }
     // A function template specialization: the declared signature with the
     // template's own parameters as `T_`…
@@ -582,6 +633,12 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
     }
     let mut env = outer_env.clone();
     for (k, p) in tparams.iter().enumerate() {
+        if p.pack {
+            if let Some(n) = &p.name {
+                env.names.push((n.clone(), TemplateArg::Pack(vec![packs::element(db, p, k as u32)])));
+            }
+            continue;
+        }
         let a = match p.kind {
             crate::item_tree::TemplateParamKind::Type => {
                 TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 0, index: k as u32 }))
@@ -601,19 +658,26 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
     // applied to them) is mangled as a dependent name, which the model
     // does not keep after lowering: no name rather than a wrong one.
     let names: Vec<String> = tparams.iter().filter_map(|p| p.name.clone()).collect();
-    // g++ spells a specialization of a `static` function template without `L`.
+    // g++ spells a specialization of a `static` function template without
+    // `L` at global scope (`_Z1fIiEvT_`), with it in a namespace
+    // (`_ZN2nsL1gIiEEvT_`, `_ZN12_GLOBAL__N_1L1aIiEEvT_`).
     let mut plain = data.clone();
-    plain.linkage.is_static = false;
+    plain.linkage.is_static &= scope != scopes::ROOT;
     let last = fn_unqualified(db, &map, &plain, member, cx)?;
     let targs = own_args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: Some(targs) });
     let ret = match &data.name {
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
+        // A deduced return type is mangled as declared: `Da`, `Dc`.
+        _ if packs::placeholder_ret(&data.ty.ret).is_some() => packs::placeholder_ret(&data.ty.ret).unwrap_or(m::Type::Builtin(m::Builtin::Auto)),
         _ if dependent_member(db, &map, scope, &data.ty.ret, &names) => mangle_written(db, &map, cx, &data.ty.ret, &names, 0)?,
         _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
     };
+    let elem_env = packs::element_env(db, &env, &tparams);
     let mut params = Vec::new();
     for (k, p) in data.ty.params.iter().enumerate() {
+        let is_pack = data.pack_params.contains(&(k as u32));
+        let cx = if is_pack { ty::LowerCx { env: Some(&elem_env), ..cx } } else { cx };
         let t = if dependent_member(db, &map, scope, p, &names) {
             // Top-level cv is not part of a parameter's type.
             match mangle_written(db, &map, cx, p, &names, 0)? {
@@ -623,9 +687,9 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
         } else {
             mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p)))?
         };
-        params.push(if data.pack_params.contains(&(k as u32)) { m::Type::PackExpansion(Box::new(t)) } else { t });
+        params.push(if is_pack { m::Type::PackExpansion(Box::new(t)) } else { t });
     }
-    let f = m::FnType {
+    let mut f = m::FnType {
         ret,
         params,
         variadic: data.ty.variadic,
@@ -633,7 +697,8 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
         ref_qual: ref_qual(data.ty.ref_qual),
         exception: m::ExceptionSpec::None,
     };
-    m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)))
+    packs::mark_fn(&mut f, &packs::pack_indices(&tparams));
+    Ok(FnEncoding::Tree(m::Encoding::Function(Box::new(name), Box::new(f))))
 }
 
 /// The linkage name of a variable instance: a static data member of a
@@ -832,16 +897,10 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             let alias = tree.typedefs.get(td.idx(db) as usize).ok_or("no such alias")?;
             let params = alias.tparams.clone().unwrap_or_default();
             let written = segs[i].args.clone().unwrap_or_default();
-            if written.len() > params.len() {
-                return Err("too many alias arguments".into());
-            }
+            let bound = crate::templates::alias::bind_args(cx, td, &written)?;
             let mut env = cx.env.cloned().unwrap_or_default();
             let mut inner_names = Vec::new();
-            for (k, prm) in params.iter().enumerate() {
-                let a = match written.get(k).or(prm.default.as_ref()) {
-                    Some(crate::item_tree::TemplateArgRef::Type(t)) => TemplateArg::Type(ty::lower(cx, t)),
-                    _ => return Err("a value or defaulted alias argument".into()),
-                };
+            for (prm, a) in params.iter().zip(bound) {
                 if let Some(n) = &prm.name {
                     env.names.push((n.clone(), a));
                     inner_names.push(n.clone());

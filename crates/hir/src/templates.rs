@@ -27,6 +27,10 @@ use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind
 use crate::ty::{self, mk, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, ClassId, TypedefId};
 
+pub(crate) mod alias;
+mod injected;
+mod integer_pack;
+
 /// The instantiation depth limit (spec 50 §4.3).
 pub const MAX_DEPTH: u32 = 200;
 
@@ -362,6 +366,9 @@ fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateAr
 
 /// Expands `x...` over the packs of the environment it names.
 pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<TemplateArg>, String> {
+    if let Some(r) = integer_pack::expand(cx, x) {
+        return r;
+    }
     let Some(env) = cx.env else { return Err("pack expansion outside a template".into()) };
     let mut packs = Vec::new();
     packs_in(env, x, &mut packs);
@@ -555,6 +562,12 @@ pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
         }
         viable.push((s, pattern.clone(), full));
     }
+    // A declaration of a partial specialization (`template <class T>
+    // requires C<T> struct X<T*>;`) and its definition are one
+    // specialization: of equal patterns, a declaration gives way to a definition.
+    let is_def = |c: ClassId| item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize).is_some_and(|d| d.is_definition);
+    let snapshot: Vec<(ClassId, Vec<TemplateArg>)> = viable.iter().map(|v| (v.0, v.1.clone())).collect();
+    viable.retain(|v| is_def(v.0) || !snapshot.iter().any(|(c, p)| *c != v.0 && *p == v.1 && is_def(*c)));
     // Partial specializations need a definition to be chosen… but a
     // declared one is still chosen (and then incomplete).
     let pick = match viable.len() {
@@ -786,7 +799,7 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             f.params.len() == g.params.len()
                 && f.variadic == g.variadic
                 && match_ty(db, f.ret, g.ret, depth, out)
-                && f.params.iter().zip(&g.params).all(|(x, y)| match_ty(db, *x, *y, depth, out))
+                && f.params.iter().zip(&g.params).all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
         }
         (TyKind::App(x), TyKind::App(y)) => x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out),
         (TyKind::ParamApp { depth: d, index, args }, _) if *d == depth => crate::templates_params::match_param_app(db, *index, args, a, depth, out),
@@ -794,6 +807,16 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             index == i2 && deduce_into(db, args, a2, depth, out)
         }
         _ => false,
+    }
+}
+
+/// A parameter's type in a function type: top-level cv and `restrict`
+/// are not part of it (glibc's `strtol(const char* __restrict, …)`).
+fn param_adjusted(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    let c = ty::canonical(db, t);
+    match c.kind(db) {
+        TyKind::Qualified(x, _) => *x,
+        _ => c,
     }
 }
 
@@ -1087,7 +1110,10 @@ pub fn def_to_ty(cx: LowerCx<'_>, d: Def, env: Option<&Env>, _from: ScopeIdx, _a
                     let args = e.args.get(..n).map(<[_]>::to_vec).unwrap_or_default();
                     TyKind::App(AppId::new(db, canonical_template(map, c), args))
                 }
-                _ => TyKind::Error(format!("template `{}` used without arguments", crate::layout::class_name(db, c))),
+                _ => match env.and_then(|e| injected::in_partial_specialization(db, map, c, e)) {
+                    Some(k) => k,
+                    None => TyKind::Error(format!("template `{}` used without arguments", crate::layout::class_name(db, c))),
+                },
             }
         }
         Def::AliasTemplate(_) | Def::Template => TyKind::Error("template used without arguments".into()),

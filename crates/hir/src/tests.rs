@@ -2,6 +2,7 @@
 //! incrementality.
 
 mod body;
+mod closures;
 mod cccl;
 mod consteval;
 mod incremental;
@@ -9,6 +10,8 @@ mod infer;
 mod instances;
 mod items;
 mod layout_vectors;
+mod packs;
+mod stub;
 mod symbols;
 mod templates;
 

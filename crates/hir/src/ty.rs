@@ -51,6 +51,8 @@ pub enum TyKind {
     /// A class of an instantiation that is not itself a template-id: a
     /// class nested in a class template specialization (`A<int>::B`).
     Inst(crate::templates::InstId),
+    /// The closure type of a lambda expression (`infer/closure.rs`).
+    Closure(crate::infer::ClosureId),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -138,7 +140,7 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         }
         TypeRef::Func(f) => TyKind::Func(FnSig {
             ret: lower(cx, &f.ret),
-            params: f.params.iter().map(|p| lower(cx, p)).collect(),
+            params: crate::instances::lower_fn_type_params(cx, f),
             variadic: f.variadic,
             noexcept: f.noexcept,
             cv: f.cv,
@@ -146,6 +148,11 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         }),
         TypeRef::Cv(t, cv) => TyKind::Qualified(lower(cx, t), *cv),
         TypeRef::Complex(t) => TyKind::Complex(lower(cx, t)),
+        // `__underlying_type(E)` of an enum known here (consteval::traits).
+        TypeRef::Opaque(s) if s.starts_with("__underlying_type") => match crate::consteval::traits::underlying_type_text(cx, s) {
+            Some(t) => return t,
+            None => TyKind::Dependent(s.clone()),
+        },
         TypeRef::Opaque(s) if s.starts_with("decltype(") => match crate::infer::decltype_text(cx, s) {
             Some(t) => return t,
             None => TyKind::Dependent(s.clone()),
@@ -327,7 +334,7 @@ pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
         }
         let ok: Vec<i128> = values.iter().filter_map(|v| v.clone().ok()).collect();
         let (min, max) = (ok.iter().copied().min().unwrap_or(0), ok.iter().copied().max().unwrap_or(0));
-        let fits = |b: Builtin| min >= consteval::min_value(b) && max >= 0 && (max as u128) <= consteval::max_value(b);
+        let fits = |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
         let order: &[Builtin] = if data.packed {
             if min < 0 {
                 &[Builtin::SChar, Builtin::Short, Builtin::Int, Builtin::Long]
@@ -400,6 +407,7 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
             format!("{}<{args}{sep}>", crate::layout::class_name(db, a.template(db)))
         }
         TyKind::Inst(i) => crate::templates::inst_name(db, *i),
+        TyKind::Closure(c) => format!("{{lambda #{}}}", c.expr(db).0),
     }
 }
 

@@ -827,6 +827,10 @@ impl Mangler {
                 self.out.push_str("sZ");
                 self.expr(&Expr::TParam(*p))?;
             }
+            Expr::PackExpansion(e) => {
+                self.out.push_str("sp");
+                self.expr(e)?;
+            }
             Expr::Noexcept(a) => {
                 self.out.push_str("nx");
                 self.expr(a)?;

@@ -343,6 +343,8 @@ pub enum Expr {
     AlignofExpr(Box<Expr>),
     /// `sizeof...(T)`: `sZ <template-param>`.
     SizeofPack(TParam),
+    /// `e...` (a value pack expanded in a template argument list): `sp <expr>`.
+    PackExpansion(Box<Expr>),
     /// `noexcept(e)`: `nx`.
     Noexcept(Box<Expr>),
     Cast(CastKind, Box<Type>, Vec<Expr>),

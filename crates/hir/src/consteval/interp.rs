@@ -69,7 +69,7 @@ pub struct Site<'a> {
     pub text: Arc<str>,
     /// The function whose body holds the assert: its constexpr locals
     /// declared before `before` (an offset in the item) are visible.
-    pub func: Option<FnId>,
+    pub func: Option<FnDecl>,
     pub before: u32,
 }
 
@@ -99,12 +99,36 @@ struct Interp<'a> {
     map: &'a DefMap,
     steps: u64,
     frames: Vec<Frame>,
+    /// The explicit template arguments of the call being made (`f<T>()`),
+    /// with the caller's item, scope and environment to lower them in.
+    explicit: Option<Explicit>,
+}
+
+#[derive(Clone)]
+struct Explicit {
+    written: Vec<crate::item_tree::TemplateArgRef>,
+    item: ItemId,
+    scope: ScopeIdx,
+    env: Option<Env>,
 }
 
 type R<T> = Result<T, ConstError>;
 
 fn unsupported<T>(s: impl Into<String>) -> R<T> {
     Err(ConstError::Unsupported(s.into()))
+}
+
+thread_local! {
+    /// Calls in progress on this thread, over every interpreter (an
+    /// expression kept as text is evaluated by a nested one): EDG's depth
+    /// limit, and a bound on the native stack.
+    static CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether one more call would pass EDG's 256 frames (`g(255)` recursing
+/// down to `g(0)` is fine, `g(256)` is not).
+fn calls_exhausted() -> bool {
+    CALLS.with(|c| c.get()) >= MAX_CALL_DEPTH
 }
 
 fn too_complex() -> ConstError {
@@ -114,10 +138,10 @@ fn too_complex() -> ConstError {
 /// Evaluates a `static_assert` condition (contextually converted to bool).
 pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: &Body) -> Result<bool, ConstError> {
     let Some(root) = cond.root_expr else { return unsupported("no condition") };
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new() };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
     let mut named = Vec::new();
     if let Some(f) = site.func {
-        named = it.enclosing_locals(f, site.before)?;
+        named = it.enclosing_locals(f, site)?;
     }
     it.frames.push(Frame {
         body: Arc::new(cond.clone()),
@@ -134,10 +158,33 @@ pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, co
     it.truth(v)
 }
 
+/// Evaluates an expression (`cond.root_expr`) at a site to its value (an
+/// object converted to its scalar when it has one): what
+/// `consteval::text` needs for expressions the item tree keeps as text.
+pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: &Body) -> Result<CValue, ConstError> {
+    let Some(root) = cond.root_expr else { return unsupported("no expression") };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    it.frames.push(Frame {
+        body: Arc::new(cond.clone()),
+        text: site.text.clone(),
+        item: site.item,
+        scope: site.scope,
+        env: site.env.cloned(),
+        locals: vec![CValue::Uninit; cond.locals.len()],
+        this: None,
+        named: Vec::new(),
+        pack_index: None,
+    });
+    match it.expr(root)? {
+        o @ CValue::Object(..) => Ok(it.object_scalar(&o)?.unwrap_or(o)),
+        v => Ok(v),
+    }
+}
+
 /// Evaluates a whole `Body` as a function call in a scope (for tests and
 /// `inspect`): the result of its `return`.
 pub fn eval_function_body(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, scope: ScopeIdx, body: Arc<Body>, text: Arc<str>, args: Vec<CValue>) -> R<CValue> {
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new() };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
     it.run_body(body, text, item, scope, None, args, None).map(|(v, _)| v)
 }
 
@@ -171,16 +218,21 @@ impl<'a> Interp<'a> {
     }
 
     /// The constexpr locals of `f`'s body declared before `before`.
-    fn enclosing_locals(&mut self, f: FnId, before: u32) -> R<Vec<(String, CValue)>> {
-        let body = body::fn_body(self.db, f);
+    fn enclosing_locals(&mut self, f: FnDecl, site: &Site<'_>) -> R<Vec<(String, CValue)>> {
+        let before = site.before;
+        let Some(body) = fn_decl_body(self.db, f) else { return Ok(Vec::new()) };
         let text = item_text(self.db, f.item(self.db));
-        let scope = crate::static_asserts::fn_scope(self.db, self.map, f);
+        let scope = match f {
+            FnDecl::Fn(f) => crate::static_asserts::fn_scope(self.db, self.map, f),
+            FnDecl::Template(_) => site.scope,
+        };
+        let env = self.bind_local_types(&body, f.item(self.db), scope, site.env.cloned());
         self.frames.push(Frame {
             body: body.clone(),
             text,
             item: f.item(self.db),
             scope,
-            env: None,
+            env,
             locals: vec![CValue::Uninit; body.locals.len()],
             this: None,
             named: Vec::new(),
@@ -459,6 +511,15 @@ impl<'a> Interp<'a> {
                     stack.extend(args.iter().copied());
                 }
                 Expr::Construct { args, .. } => stack.extend(args.iter().copied()),
+                // `__is_same(T, Ts)...`: a pack among a trait's types.
+                Expr::Builtin { tys, args, .. } => {
+                    for t in tys {
+                        if let Some(TemplateArg::Pack(v)) = super::traits::pack_head(t).and_then(|h| self.frame().env.as_ref().and_then(|e| e.get(h))) {
+                            n = Some(v.len());
+                        }
+                    }
+                    stack.extend(args.iter().copied());
+                }
                 Expr::Member { base, .. } => stack.push(*base),
                 Expr::Cond { cond, then, els } => stack.extend([*cond, *then, *els]),
                 Expr::Index { base, index } => stack.extend([*base, *index]),
@@ -882,7 +943,7 @@ impl<'a> Interp<'a> {
         let body = Arc::new(body::lower_expr_owner(&init));
         let parent = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
         let text = item_text(db, item);
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let root_expr = body.root_expr.ok_or(ConstError::Cycle)?;
@@ -897,7 +958,9 @@ impl<'a> Interp<'a> {
             named: Vec::new(),
             pack_index: None,
         });
+        CALLS.with(|c| c.set(c.get() + 1));
         let r = self.expr(root_expr);
+        CALLS.with(|c| c.set(c.get() - 1));
         let t = self.lower_ty(&data.ty);
         let r = r.and_then(|v| self.convert_to(v, t));
         self.frames.pop();
@@ -1050,6 +1113,21 @@ impl<'a> Interp<'a> {
             Expr::Path(p) => {
                 let argv = self.args(args)?;
                 let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+                // `f<A, B>(…)`: a function template with explicit arguments.
+                if let Some(written) = p.segments.last().and_then(|s| s.args.clone()) {
+                    let mut bare = p.clone();
+                    if let Some(l) = bare.segments.last_mut() {
+                        l.args = None;
+                    }
+                    if let Ok(Resolved::Def(d @ Def::FnTemplate(_), denv, _)) = templates::resolve(cx, &bare, Ns::Value) {
+                        let cands: Vec<FnDecl> = self.overloads(&d, &bare).into_iter().filter(|f| matches!(f, FnDecl::Template(_))).collect();
+                        let this = self.frame().this.clone();
+                        let saved = self.explicit.replace(Explicit { written, item, scope, env: env.clone() });
+                        let r = self.call_overloads(&cands, denv.or(env), argv, this, p);
+                        self.explicit = saved;
+                        return r.map(|(v, _)| v);
+                    }
+                }
                 // A member function of the current class called without `this->`.
                 let resolved = templates::resolve(cx, p, Ns::Value);
                 match resolved {
@@ -1167,12 +1245,19 @@ impl<'a> Interp<'a> {
                 }
             }
         }
-        // A template-id parameter (`X<T>`) takes only a class object.
+        // A template-id parameter (`X<T>`) takes only a class object, of a
+        // specialization of X (or a class derived from one): `duration`'s
+        // `operator<` is not `time_point`'s.
         if templated {
             for (a, pt) in args.iter().zip(&data.ty.params) {
                 if let TypeRef::Path(p) = strip_ref(pt) {
-                    if p.segments.last().is_some_and(|s| s.args.is_some()) && !matches!(a, CValue::Object(Some(_), _)) {
-                        return None;
+                    if p.segments.last().is_some_and(|s| s.args.is_some()) {
+                        let CValue::Object(Some(at), _) = a else { return None };
+                        if let Some(x) = self.named_template(f, p) {
+                            if !self.specializes(*at, x, 0) {
+                                return None;
+                            }
+                        }
                     }
                 }
             }
@@ -1194,11 +1279,38 @@ impl<'a> Interp<'a> {
         Some(score)
     }
 
+    /// The class template a parameter's template-id names, looked up
+    /// where `f` is declared.
+    fn named_template(&self, f: FnDecl, p: &Path) -> Option<crate::ClassId> {
+        let mut bare = p.clone();
+        bare.segments.last_mut()?.args = None;
+        match scopes::resolve_path(self.db, self.map, decl_scope(self.db, f), &bare, Ns::Type)? {
+            Def::ClassTemplate(c) => Some(self.map.template_def.get(&c).copied().unwrap_or(c)),
+            _ => None,
+        }
+    }
+
+    /// Whether `t` is a specialization of the class template `x` or derives from one.
+    fn specializes(&self, t: TyId, x: crate::ClassId, depth: u32) -> bool {
+        let db = self.db;
+        let canon = |c: crate::ClassId| self.map.template_def.get(&c).copied().unwrap_or(c);
+        let Ok(c) = templates::class_of(db, t) else { return false };
+        let own = match ty::canonical(db, t).kind(db) {
+            TyKind::App(a) => Some(canon(a.template(db))),
+            _ => None,
+        };
+        let pattern = canon(c.pattern(db));
+        if own == Some(x) || pattern == x || self.map.specializations.get(&x).is_some_and(|v| v.contains(&c.pattern(db)) || v.contains(&pattern)) {
+            return true;
+        }
+        depth < 16 && templates::class_bases_of(db, c).iter().filter_map(|b| b.ty).any(|b| self.specializes(b, x, depth + 1))
+    }
+
     /// Calls `f` (its definition): binds the parameters, runs the body.
     /// Returns the result and the object `this` ended as.
     fn invoke(&mut self, f: FnDecl, outer_env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
         let db = self.db;
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let (data, _) = fn_data(db, f).ok_or(ConstError::Cycle)?;
@@ -1210,8 +1322,10 @@ impl<'a> Interp<'a> {
         let scope = decl_scope(db, def);
         // Function templates: the environment deduced from the arguments.
         let mut env = outer_env;
+        // Explicit arguments belong to this call only, not to the calls its body makes.
+        let explicit = self.explicit.take();
         if let FnDecl::Template(t) = f {
-            env = Some(self.deduce(t, env, &args)?);
+            env = Some(self.deduce(t, env, &args, explicit.as_ref())?);
         }
         let text = item_text(db, item);
         let ret_env = env.clone();
@@ -1232,14 +1346,62 @@ impl<'a> Interp<'a> {
         Ok((v, this))
     }
 
+    /// Binds a function template's parameters, in order, to the explicit
+    /// arguments of a call (a pack parameter takes the rest; a pack
+    /// expansion argument contributes its elements).
+    fn explicit_args(&self, tparams: &[crate::item_tree::TemplateParam], x: &Explicit) -> R<Vec<(String, TemplateArg)>> {
+        use crate::item_tree::TemplateArgRef as W;
+        let cx = LowerCx { db: self.db, map: self.map, item: x.item, scope: x.scope, env: x.env.as_ref() };
+        let mut flat: Vec<Result<TemplateArg, &W>> = Vec::new();
+        for a in &x.written {
+            match a {
+                W::Expansion(inner) => {
+                    let n = match &**inner {
+                        W::Type(TypeRef::Path(q)) | W::Expr(crate::item_tree::ConstExpr::Path(q)) if q.segments.len() == 1 => q.segments[0].name.clone(),
+                        _ => return unsupported("pack expansion pattern in explicit template arguments"),
+                    };
+                    match x.env.as_ref().and_then(|e| e.get(&n)) {
+                        Some(TemplateArg::Pack(v)) => flat.extend(v.iter().cloned().map(Ok)),
+                        _ => return unsupported(format!("pack `{n}`")),
+                    }
+                }
+                a => flat.push(Err(a)),
+            }
+        }
+        let mut out = Vec::new();
+        let mut it = flat.into_iter();
+        for tp in tparams {
+            let lower = |a: Result<TemplateArg, &W>| match a {
+                Ok(t) => Ok(t),
+                Err(w) => templates::lower_arg(cx, &tp.kind, w).map_err(ConstError::Unsupported),
+            };
+            if tp.pack {
+                let v = it.by_ref().map(lower).collect::<R<Vec<_>>>()?;
+                if let Some(n) = &tp.name {
+                    out.push((n.clone(), TemplateArg::Pack(v)));
+                }
+                break;
+            }
+            let Some(a) = it.next() else { break };
+            let a = lower(a)?;
+            if let Some(n) = &tp.name {
+                out.push((n.clone(), a));
+            }
+        }
+        Ok(out)
+    }
+
     /// Deduces a function template's arguments from call arguments: a
     /// parameter declared `T`, `const T&`, `T&&`, `Ts...` binds the argument's type.
-    fn deduce(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue]) -> R<Env> {
+    fn deduce(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue], explicit: Option<&Explicit>) -> R<Env> {
         let db = self.db;
         let tree = item_tree_of(db, t.item(db));
         let data = tree.fn_templates.get(t.idx(db) as usize).ok_or(ConstError::Cycle)?;
         let mut env = outer.unwrap_or_default();
-        let mut bound: Vec<(String, TemplateArg)> = Vec::new();
+        let mut bound: Vec<(String, TemplateArg)> = match explicit {
+            Some(x) => self.explicit_args(&data.tparams, x)?,
+            None => Vec::new(),
+        };
         for (i, pt) in data.f.ty.params.iter().enumerate() {
             let is_pack = data.f.pack_params.contains(&(i as u32));
             let TypeRef::Path(p) = strip_ref(pt) else { continue };
@@ -1297,7 +1459,7 @@ impl<'a> Interp<'a> {
     /// constructor applied to `this`.
     #[allow(clippy::too_many_arguments)]
     fn run_body(&mut self, body: Arc<Body>, text: Arc<str>, item: ItemId, scope: ScopeIdx, env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let mut locals = vec![CValue::Uninit; body.locals.len()];
@@ -1316,10 +1478,33 @@ impl<'a> Interp<'a> {
             }
             let _ = (k, nparams);
         }
+        let env = self.bind_local_types(&body, item, scope, env);
         self.frames.push(Frame { body: body.clone(), text, item, scope, env, locals, this, named: Vec::new(), pack_index: None });
+        CALLS.with(|c| c.set(c.get() + 1));
         let r = self.run_in_frame(&body, &pending_defaults);
+        CALLS.with(|c| c.set(c.get() - 1));
         let frame = self.frames.pop().expect("frame");
         r.map(|v| (v, frame.this))
+    }
+
+    /// A body's typedefs and alias declarations bound by name, like
+    /// template parameters (a type cufront cannot compute stays unknown).
+    fn bind_local_types(&self, body: &Body, item: ItemId, scope: ScopeIdx, env: Option<Env>) -> Option<Env> {
+        if body.local_types.is_empty() {
+            return env;
+        }
+        let db = self.db;
+        let mut e = env.unwrap_or_default();
+        for (name, t) in &body.local_types {
+            let cx = LowerCx { db, map: self.map, item, scope, env: Some(&e) };
+            let ty = ty::canonical(db, ty::lower(cx, t));
+            let arg = match ty.kind(db) {
+                TyKind::Dependent(_) | TyKind::Error(_) => TemplateArg::Dependent(name.clone()),
+                _ => TemplateArg::Type(ty),
+            };
+            e.names.push((name.clone(), arg));
+        }
+        Some(e)
     }
 
     fn run_in_frame(&mut self, body: &Body, defaults: &[LocalId]) -> R<CValue> {
@@ -1518,7 +1703,11 @@ impl<'a> Interp<'a> {
                 _ => unsupported(format!("builtin {name}")),
             };
         }
-        let tys: Vec<TyId> = tys.iter().map(|t| self.lower_ty(t)).collect();
+        let tys: Vec<TyId> = {
+            let f = self.frame();
+            let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
+            super::traits::lower_trait_args_at(cx, tys, f.pack_index).into_iter().map(|t| ty::canonical(self.db, t)).collect()
+        };
         match super::traits::eval_trait(self.db, trimmed, &tys) {
             Ok(b) => Ok(CValue::boolean(b)),
             Err(e) => unsupported(e),
@@ -1551,7 +1740,7 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Flow::Normal)
             }
-            Stmt::Other(_) | Stmt::Null => Ok(Flow::Normal),
+            Stmt::Other(_) | Stmt::Alias(_) | Stmt::NamespaceAlias(..) | Stmt::Null => Ok(Flow::Normal),
             Stmt::If { init, cond, then, els, .. } => {
                 if let Some(i) = init {
                     if let f @ (Flow::Return(_) | Flow::Break | Flow::Continue) = self.stmt(*i)? {

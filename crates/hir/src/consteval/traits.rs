@@ -42,23 +42,27 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
         "is_null_pointer" => matches!(c0.kind(db), TyKind::Builtin(Builtin::NullPtr)),
         "is_trivially_constructible" | "is_trivially_assignable" | "is_nothrow_constructible" | "is_nothrow_assignable"
         | "is_constructible" | "is_assignable" => {
-            // Scalars from scalars (references looked through); classes
-            // whose special members are all implicit and trivial.
-            let scalar = |t: TyId| {
-                let t = strip_ref(db, t);
-                matches!(t.kind(db), TyKind::Builtin(b) if *b != Builtin::Void) || matches!(t.kind(db), TyKind::Enum(_) | TyKind::Ptr(_))
-            };
-            let args_scalar = tys[1..].iter().all(|t| scalar(*t));
-            let is_ref = matches!(ty::canonical(db, t0).kind(db), TyKind::LRef(_) | TyKind::RRef(_));
+            let assign = name.ends_with("assignable");
             match class(t0) {
-                None if scalar(t0) && !is_ref => args_scalar && tys.len() <= 2,
-                None => return Err(format!("type trait __{name} on this type not evaluated")),
+                None => match scalar_special(db, t0, &tys[1..], assign) {
+                    Some(b) => b,
+                    None => return Err(format!("type trait __{name} on this type not evaluated")),
+                },
+                Some(c) if !assign && !name.contains("trivially") && tys.len() == 2 && class(strip_ref(db, tys[1])) == Some(c) && implicit_copy_move(db, c, 0) => {
+                    // Copy/move construction of a class whose copy and move
+                    // constructors are implicit and not deleted: valid;
+                    // implicit ones are noexcept when every member's is,
+                    // which `implicit_copy_move` requires of the scalars and classes it accepts.
+                    true
+                }
                 Some(c) => {
                     if !trivial_class(db, c) {
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
                     }
-                    let same = tys[1..].iter().all(|t| class(*t) == Some(c));
-                    if tys.len() == 1 || same {
+                    // Default construction, or copy/move from the same class.
+                    let same = tys[1..].len() == 1 && tys[1..].iter().all(|t| class(*t) == Some(c));
+                    let ok_target = !assign || matches!(ty::canonical(db, t0).kind(db), TyKind::LRef(_));
+                    if (tys.len() == 1 && !assign) || (same && ok_target) {
                         true
                     } else {
                         return Err(format!("type trait __{name} with other argument types not evaluated"));
@@ -116,4 +120,225 @@ pub(crate) fn derives(db: &dyn SourceDatabase, d: ClassRefT, b: ClassRefT, depth
         return false;
     }
     templates::class_bases_of(db, d).iter().filter_map(|x| x.class).any(|x| x == b || derives(db, x, b, depth + 1))
+}
+
+/// `__underlying_type(E)`, a type the item tree keeps as text: the
+/// underlying type of the enum `E` (a path) lowered in `cx`. `None`: not an
+/// enum here (a dependent argument, or not read).
+pub fn underlying_type_text(cx: ty::LowerCx<'_>, s: &str) -> Option<TyId> {
+    let inner = s.strip_prefix("__underlying_type")?.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
+    let toks = crate::type_tokens(inner);
+    let mut pos = 0;
+    let p = crate::read_path(&toks, &mut pos)?;
+    if pos != toks.len() {
+        return None;
+    }
+    let t = strip(cx.db, ty::lower(cx, &crate::item_tree::TypeRef::Path(p)));
+    match t.kind(cx.db) {
+        TyKind::Enum(e) => Some(ty::mk(cx.db, TyKind::Builtin(ty::enum_info(cx.db, *e).underlying))),
+        _ => None,
+    }
+}
+
+/// What a scalar category a type is in, for the construct/assign traits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scalar {
+    Arith,
+    Bool,
+    Enum(bool),
+    Ptr,
+    NullPtr,
+}
+
+fn scalar_kind(db: &dyn SourceDatabase, t: TyId) -> Option<Scalar> {
+    match strip(db, t).kind(db) {
+        TyKind::Builtin(Builtin::Void) => None,
+        TyKind::Builtin(Builtin::NullPtr) => Some(Scalar::NullPtr),
+        TyKind::Builtin(Builtin::Bool) => Some(Scalar::Bool),
+        TyKind::Builtin(_) => Some(Scalar::Arith),
+        TyKind::Enum(e) => {
+            let scoped = crate::item_tree_of(db, e.item(db)).enums.get(e.idx(db) as usize).is_some_and(|d| d.scoped);
+            Some(Scalar::Enum(scoped))
+        }
+        TyKind::Ptr(_) => Some(Scalar::Ptr),
+        _ => None,
+    }
+}
+
+/// `__is_constructible(T, Args…)` / `__is_assignable(T, U)` where T (or,
+/// for assignment, the type T refers to) is a scalar: direct-initialization
+/// from one scalar by a standard conversion (scoped enums and pointers only
+/// from their own type; a null pointer constant's type to a pointer), value-
+/// initialization from none; assignment only to a non-const lvalue.
+/// `None`: not decided here.
+fn scalar_special(db: &dyn SourceDatabase, t0: TyId, args: &[TyId], assign: bool) -> Option<bool> {
+    let c0 = ty::canonical(db, t0);
+    let target = if assign {
+        match c0.kind(db) {
+            TyKind::LRef(x) => {
+                if matches!(ty::canonical(db, *x).kind(db), TyKind::Qualified(_, cv) if cv.c) {
+                    return Some(false);
+                }
+                *x
+            }
+            // An rvalue (or a prvalue) of scalar type is not assignable.
+            TyKind::RRef(x) => return scalar_kind(db, *x).map(|_| false),
+            _ => return scalar_kind(db, c0).map(|_| false),
+        }
+    } else {
+        if matches!(c0.kind(db), TyKind::LRef(_) | TyKind::RRef(_)) {
+            return None;
+        }
+        c0
+    };
+    let to = scalar_kind(db, target)?;
+    let from = match args {
+        [] => return (!assign).then_some(true),
+        [a] => *a,
+        _ => return Some(false),
+    };
+    let from_ty = strip_ref(db, from);
+    let Some(fk) = scalar_kind(db, from_ty) else {
+        // A class source (conversion operators) is not decided here.
+        return if class_like(db, from_ty) { None } else { Some(false) };
+    };
+    let same = strip(db, target) == strip(db, from_ty);
+    Some(match (to, fk) {
+        _ if same => true,
+        (Scalar::Arith | Scalar::Bool, Scalar::Arith | Scalar::Bool | Scalar::Enum(false)) => true,
+        // `bool b(p)`: a boolean conversion (not in assignment either way… it is: `b = p` is valid).
+        (Scalar::Bool, Scalar::Ptr) => true,
+        (Scalar::Bool, Scalar::NullPtr) => !assign,
+        (Scalar::Ptr, Scalar::NullPtr) => true,
+        (Scalar::Ptr, Scalar::Ptr) => return None,
+        _ => false,
+    })
+}
+
+fn class_like(db: &dyn SourceDatabase, t: TyId) -> bool {
+    !matches!(strip(db, t).kind(db), TyKind::Builtin(_) | TyKind::Enum(_) | TyKind::Ptr(_) | TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Array(..) | TyKind::Func(_))
+}
+
+/// The traits `eval_trait` decides exactly or not at all (no approximation).
+pub fn exact(name: &str) -> bool {
+    matches!(
+        name,
+        "is_trivially_constructible"
+            | "is_trivially_assignable"
+            | "is_nothrow_constructible"
+            | "is_nothrow_assignable"
+            | "is_constructible"
+            | "is_assignable"
+            | "is_base_of"
+            | "is_null_pointer"
+    )
+}
+
+/// Lowers a trait's type arguments; one that names a template parameter
+/// pack of the environment (`__is_constructible(T, Args...)`, `Args&&...`)
+/// is expanded (a pack can appear there only expanded; the item tree drops
+/// the `...`).
+pub fn lower_trait_args(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::TypeRef]) -> Vec<TyId> {
+    lower_trait_args_at(cx, tys, None)
+}
+
+/// The name a trait's type argument is built on (`Args` of `const Args&`).
+pub(crate) fn pack_head(t: &crate::item_tree::TypeRef) -> Option<&str> {
+    use crate::item_tree::TypeRef as T;
+    match t {
+        T::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].args.is_none() => Some(&p.segments[0].name),
+        T::Ptr(x) | T::LRef(x) | T::RRef(x) | T::Cv(x, _) => pack_head(x),
+        _ => None,
+    }
+}
+
+/// `lower_trait_args`; inside a pack expansion (`{ __is_same(T, Ts)... }`
+/// at element `index`) a pack stands for that element only.
+pub(crate) fn lower_trait_args_at(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::TypeRef], index: Option<usize>) -> Vec<TyId> {
+    use crate::templates::TemplateArg;
+    let head = pack_head;
+    let mut out = Vec::new();
+    for t in tys {
+        let pack = head(t).and_then(|n| match cx.env.and_then(|e| e.get(n)) {
+            Some(TemplateArg::Pack(v)) => Some((n.to_string(), v.clone())),
+            _ => None,
+        });
+        match (pack, cx.env) {
+            (Some((n, elems)), Some(env)) if index.is_some() => {
+                let mut e = env.clone();
+                let el = index.and_then(|i| elems.get(i).cloned()).unwrap_or(TemplateArg::Dependent(n.clone()));
+                e.names.push((n.clone(), el));
+                out.push(ty::lower(ty::LowerCx { env: Some(&e), ..cx }, t));
+            }
+            (Some((n, elems)), Some(env)) => {
+                for el in elems {
+                    let mut e = env.clone();
+                    e.names.push((n.clone(), el));
+                    out.push(ty::lower(ty::LowerCx { env: Some(&e), ..cx }, t));
+                }
+            }
+            _ => out.push(ty::lower(cx, t)),
+        }
+    }
+    out
+}
+
+/// Whether a class's copy and move constructors are both implicit and not
+/// deleted: no user-declared copy or move constructor, copy assignment or
+/// destructor (a user-declared one could be deleted or suppress the move
+/// constructor), not a union, nothing virtual; every base and non-static
+/// member a scalar, a pointer, or a class of which the same holds.
+fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    let k = c.pattern(db);
+    let tree = crate::item_tree_of(db, k.item(db));
+    let Some(d) = tree.classes.get(k.idx(db) as usize) else { return false };
+    if d.user_copy_assign || d.user_dtor || d.has_virtual_fn || d.key == crate::item_tree::ClassKey::Union || !d.is_definition {
+        return false;
+    }
+    if d.user_ctor {
+        // A copy or move constructor among the user-declared ones (a
+        // template is never one): its first parameter refers to the class.
+        let own = d.name.clone().unwrap_or_default();
+        for (f, _) in crate::instances::member_fns(db, c, crate::scopes::CTOR_KEY) {
+            let crate::instances::FnDecl::Fn(_) = f else { continue };
+            let Some(data) = f.data(db) else { return false };
+            let first = data.ty.params.first().map(|p| match p {
+                crate::item_tree::TypeRef::LRef(x) | crate::item_tree::TypeRef::RRef(x) => Some(&**x),
+                _ => None,
+            });
+            if let Some(Some(t)) = first {
+                let t = match t {
+                    crate::item_tree::TypeRef::Cv(x, _) => &**x,
+                    t => t,
+                };
+                if let crate::item_tree::TypeRef::Path(p) = t {
+                    if p.segments.last().is_some_and(|s| s.name == own) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    let Ok(l) = crate::layout::layout_ref(db, c) else { return false };
+    let mut tys: Vec<TyId> = l.fields.iter().map(|f| f.ty).collect();
+    for b in templates::class_bases_of(db, c).iter() {
+        match b.ty {
+            Some(t) if !b.is_virtual => tys.push(t),
+            _ => return false,
+        }
+    }
+    tys.into_iter().all(|t| {
+        let mut t = ty::canonical(db, t);
+        while let TyKind::Array(x, _) | TyKind::Qualified(x, _) = t.kind(db) {
+            t = ty::canonical(db, *x);
+        }
+        match t.kind(db) {
+            TyKind::Builtin(b) => *b != Builtin::Void,
+            TyKind::Enum(_) | TyKind::Ptr(_) => true,
+            _ => templates::class_of(db, t).is_ok_and(|fc| implicit_copy_move(db, fc, depth + 1)),
+        }
+    })
 }

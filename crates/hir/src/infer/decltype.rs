@@ -45,6 +45,9 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
         depth: 0,
         implicit_depth: 0,
         local_names: Default::default(),
+        owner: None,
+        returns: Vec::new(),
+        ns_aliases: Vec::new(),
     };
     let r = templates::nested(|| Ok(read_expr(&mut inf, &toks, &mut pos, 0)));
     let r = r.ok()??;

@@ -9,9 +9,19 @@ use crate::static_asserts::{evaluate, unit_asserts, Context, Outcome};
 
 /// One line per assert of the unit: its context kind and outcome.
 fn check(text: &str, want: Expect) {
+    check_with(text, false, want)
+}
+
+/// `check`, with the asserts of the function template instances the unit
+/// requires after the unit's own.
+fn check_with(text: &str, fn_instances: bool, want: Expect) {
     let (db, tu) = db_with(text);
     let mut out = String::new();
-    for a in unit_asserts(&db, tu).iter() {
+    let mut all = unit_asserts(&db, tu).to_vec();
+    if fn_instances {
+        all.extend(crate::static_asserts::instance_asserts(&db, tu).iter().cloned());
+    }
+    for a in all.iter() {
         let ctx = match &a.context {
             Context::Namespace(_) => "namespace".to_string(),
             Context::Class(_) => "class".to_string(),
@@ -133,6 +143,8 @@ fn errors_are_values() {
          constexpr int deep(int n) { return n == 0 ? 0 : 1 + deep(n - 1); }
          static_assert(deep(100) == 100);
          static_assert(deep(300) == 300);
+         static_assert(deep(255) == 255);
+         static_assert(deep(256) == 256);
          static_assert(1 / 0 == 0);
          static_assert(2147483647 + 1 > 0);
          int runtime(int);
@@ -141,6 +153,8 @@ fn errors_are_values() {
          constexpr int uninit() { int x; return x; }
          static_assert(uninit() == 0);",
         expect![[r#"
+            namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
+            namespace: true
             namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
             namespace: true
             namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
@@ -228,12 +242,166 @@ fn special_member_traits() {
         "struct P { int a; double b; };
          struct N { int a = 1; };
          struct U { U(int); };
-         static_assert(__is_constructible(int, int&&) && __is_trivially_constructible(P) && __is_assignable(long, int));
+         static_assert(__is_constructible(int, int&&) && __is_trivially_constructible(P) && __is_assignable(long&, int) && !__is_assignable(long, int));
          static_assert(__is_trivially_constructible(N));
          static_assert(__is_constructible(U, int));",
         expect![[r#"
             namespace: true
             namespace: error: not evaluated: type trait __is_trivially_constructible on a class with special members not evaluated
+            namespace: error: not evaluated: type trait __is_constructible on a class with special members not evaluated
+        "#]],
+    );
+}
+
+#[test]
+fn default_template_argument_calls_constexpr_function() {
+    // libcu++'s numeric_limits: the default argument calls a constexpr
+    // function template with explicit arguments and `if constexpr`.
+    check(
+        "enum class K { a, b, c };
+         template <class T> constexpr K make() { if constexpr (sizeof(T) == 1) { return K::a; } else if constexpr (sizeof(T) == 4) { return K::b; } else { return K::c; } }
+         static_assert(make<int>() == K::b);
+         template <class T, K = make<T>()> struct impl { static constexpr int digits = 0; };
+         template <class T> struct impl<T, K::b> { static constexpr bool is_signed = T(-1) < T(0); static constexpr int digits = static_cast<int>(sizeof(T) * 8 - is_signed); };
+         template <class T> struct lim : impl<T> {};
+         static_assert(lim<int>::digits == 31 && lim<unsigned>::digits == 32 && lim<double>::digits == 0);
+         constexpr int sq(int x) { return x * x; }
+         template <int N = sq(3)> struct A { static constexpr int v = N; };
+         static_assert(A<>::v == 9);
+         using arr = int[sq(2)];
+         static_assert(sizeof(arr) == 16);",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn underlying_type_and_enums_in_alias_declarations() {
+    // g++: `enum { -1 }` is int; `using E = enum E {…}` declares both.
+    check(
+        "template <class A, class B> struct same { static constexpr bool value = false; };
+         template <class A> struct same<A, A> { static constexpr bool value = true; };
+         enum F { f1 = -1 };
+         using E3 = enum E3 { z1 = -1 };
+         using E4 = enum E4x { z2 = 1 };
+         enum E5 : short { y1 };
+         static_assert(sizeof(F) == 4 && sizeof(E3) == 4 && sizeof(z1) == 4);
+         static_assert(same<__underlying_type(E3), int>::value && same<__underlying_type(E4), unsigned>::value);
+         static_assert(same<__underlying_type(E4x), unsigned>::value && same<__underlying_type(E5), short>::value);
+         template <class T> struct ut { using type = __underlying_type(T); };
+         static_assert(same<ut<F>::type, int>::value);",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn template_id_parameters_and_local_typedefs() {
+    // `duration`'s `operator<` vs `time_point`'s: a template-id parameter
+    // takes only a specialization of that template; a constexpr body's
+    // typedefs are visible to its expressions.
+    check(
+        "namespace c {
+           template <class R, class P = int> struct dur;
+           template <class R, class P> struct dur { R r; constexpr R count() const { return r; } static constexpr dur zero() { return dur(0); } constexpr dur(R x) : r(x) {} };
+           template <class C, class D> struct tp { D d; constexpr D since() const { return d; } };
+           template <class T> struct id { using type = T; };
+           template <class R1, class P1, class R2, class P2>
+           constexpr bool operator<(const dur<R1, P1>& a, const dur<R2, P2>& b) { typedef dur<R1, P1> d1; using t = typename id<d1>::type; return t(a).count() < b.count(); }
+           template <class C, class D1, class D2>
+           constexpr bool operator<(const tp<C, D1>& a, const tp<C, D2>& b) { return a.since() < b.since(); }
+           struct clk { typedef dur<long> duration; static_assert(duration(-3) < duration::zero(), \"x\"); };
+         }",
+        expect![[r#"
+            class: true
+        "#]],
+    );
+}
+
+#[test]
+fn construct_assign_traits_on_scalars_and_packs() {
+    // Checked against g++ 12 (`std::is_constructible` & co.).
+    check(
+        "enum class S { a }; enum U { u };
+         template <class T, class... A> struct ctor { static constexpr bool value = __is_constructible(T, A...); };
+         template <class T> struct mv { static constexpr bool value = __is_constructible(T, T&&); };
+         static_assert(ctor<int, int&&>::value && ctor<int>::value && ctor<S, const S&>::value && mv<S>::value);
+         static_assert(!ctor<int, int*>::value && !ctor<S, int>::value && !ctor<U, int>::value && ctor<int, U>::value && !ctor<int, S>::value);
+         static_assert(!ctor<int, int, int>::value && ctor<bool, int*>::value && ctor<int*, decltype(nullptr)>::value);
+         static_assert(__is_assignable(int&, long) && !__is_assignable(int, int) && !__is_assignable(const int&, int) && __is_assignable(S&, S));
+         static_assert(!__is_assignable(S&, int) && __is_nothrow_constructible(double, int) && __is_trivially_constructible(U, U));",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn pack_expansion_of_traits_and_instance_locals() {
+    // libstdc++'s `__find_uniq_type_in_pack`, and a constexpr local of a
+    // function template instance read by its `static_assert`.
+    check_with(
+        "template <class T, class... Ts> constexpr unsigned long find() {
+           constexpr unsigned long n = sizeof...(Ts);
+           constexpr bool found[n] = { __is_same(T, Ts)... };
+           unsigned long k = n;
+           for (unsigned long i = 0; i < n; ++i) { if (found[i]) { if (k < n) return n; k = i; } }
+           return k;
+         }
+         static_assert(find<long, int, long>() == 1 && find<int, int, long>() == 0 && find<char, int, long>() == 2);
+         template <class T, class... Ts> int get() { constexpr unsigned long i = find<T, Ts...>(); static_assert(i < sizeof...(Ts)); return i; }
+         int use() { return get<int, long, int>(); }",
+        true,
+        expect![[r#"
+            namespace: true
+            template: dependent
+            function instance: true
+        "#]],
+    );
+}
+
+#[test]
+fn declared_and_defined_constrained_partial_specialization() {
+    // libstdc++ (C++20) declares `iterator_traits<_Tp*>` before defining it.
+    check(
+        "template <class T> constexpr bool obj = true;
+         template <class T> struct tr { static constexpr int v = 0; };
+         template <class T> requires obj<T> struct tr<T*>;
+         template <class T> requires obj<T> struct tr<T*> { static constexpr int v = 1; };
+         static_assert(tr<int*>::v == 1 && tr<int>::v == 0);",
+        expect![[r#"
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn implicit_copy_and_move_construction() {
+    // `std::default_delete`: user constructors, none of them copy or move.
+    check(
+        "template <class T> struct del { constexpr del() noexcept = default; template <class U> del(const del<U>&) noexcept {} };
+         struct J;
+         struct H { del<J> d; int* p; };
+         struct C { C(const C&); };
+         struct M { M(M&&); };
+         static_assert(__is_constructible(del<J>, del<J>&&) && __is_constructible(H, const H&) && __is_nothrow_constructible(H, H&&));
+         static_assert(__is_constructible(C, const C&));
+         static_assert(!__is_constructible(M, const M&));",
+        expect![[r#"
+            namespace: true
+            namespace: error: not evaluated: type trait __is_constructible on a class with special members not evaluated
             namespace: error: not evaluated: type trait __is_constructible on a class with special members not evaluated
         "#]],
     );

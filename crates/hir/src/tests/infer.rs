@@ -157,3 +157,23 @@ fn block_scope_aliases_and_using_declarations() {
         assert!(names.iter().any(|n| n == want), "{want} missing from {names:?}");
     }
 }
+
+#[test]
+fn explicit_arguments_braced_lists_and_array_parameters() {
+    // A parameter with no template parameter left to deduce takes no part
+    // in deduction; a braced list is a non-deduced context; an array
+    // parameter is a pointer (a null pointer constant converts to it).
+    check(
+        "struct B { int v; }; template<class T> struct Box { T v; };\n\
+         template<class T, int N> void f(const T x, Box<T> b, int arr[4], int (*fp)(int));\n\
+         template<class T> void g(T x, B b);\n\
+         template<class... Ts> void h(Ts... ts);\n\
+         void user() { f<int, 3>(1, {}, 0, 0); g(1, {}); h<int, B>(1, {}); }",
+        "user",
+        expect![[r#"
+            _Z1fIiLi3EEvT_3BoxIS0_EPiPFiiE
+            _Z1gIiEvT_1B
+            _Z1hIJi1BEEvDpT_
+        "#]],
+    );
+}

@@ -1,0 +1,113 @@
+//! Template parameter packs in function template argument deduction
+//! ([temp.deduct.call], [temp.deduct.type]): while a candidate's parameter
+//! types are lowered for deduction, a pack parameter `Ts` is bound to the
+//! pack marker `templates` deduces class patterns with
+//! (`Pack([Dependent("pack:i")])`), so that `X<Ts...>` deduces the whole
+//! pack from `X<int, char>`; a function parameter pack (`Ts&&... xs`) is
+//! lowered with `Ts` bound to its single placeholder and deduced once per
+//! argument.
+
+use cufront_base_db::SourceDatabase;
+
+use crate::item_tree::TemplateParam;
+use crate::templates::{Env, TemplateArg};
+
+/// The deduction marker of pack parameter `i` (see `templates::deduce`).
+pub(super) fn pack_placeholder(i: u32) -> TemplateArg {
+    TemplateArg::Pack(vec![TemplateArg::Dependent(format!("pack:{i}"))])
+}
+
+/// `env` with every pack parameter rebound to its single placeholder.
+pub(super) fn element_env(db: &dyn SourceDatabase, env: &Env, params: &[TemplateParam]) -> Env {
+    let mut e = env.clone();
+    for (i, p) in params.iter().enumerate() {
+        if let (true, Some(n)) = (p.pack, &p.name) {
+            e.names.push((n.clone(), super::placeholder(db, p, i as u32)));
+        }
+    }
+    e
+}
+
+/// The names a written template argument mentions (`get<I>`, `X<Ts*>`),
+/// where a pack expansion's pattern looks for the packs it expands.
+pub(super) fn template_arg_names(a: &crate::item_tree::TemplateArgRef, out: &mut Vec<String>) {
+    use crate::item_tree::{ConstExpr, TemplateArgRef};
+    fn expr(e: &ConstExpr, out: &mut Vec<String>, depth: u32) {
+        if depth > 32 {
+            return;
+        }
+        match e {
+            ConstExpr::Path(p) => {
+                if let (false, Some(s)) = (p.global, p.segments.first()) {
+                    if !out.contains(&s.name) {
+                        out.push(s.name.clone());
+                    }
+                }
+                for s in &p.segments {
+                    for a in s.args.iter().flatten() {
+                        template_arg_names(a, out);
+                    }
+                }
+            }
+            ConstExpr::Unary(_, x) | ConstExpr::Cast(_, x) => expr(x, out, depth + 1),
+            ConstExpr::Binary(_, a, b) => {
+                expr(a, out, depth + 1);
+                expr(b, out, depth + 1);
+            }
+            ConstExpr::Cond(a, b, c) => {
+                expr(a, out, depth + 1);
+                expr(b, out, depth + 1);
+                expr(c, out, depth + 1);
+            }
+            _ => {}
+        }
+    }
+    match a {
+        TemplateArgRef::Type(t) => crate::instances::typeref_names(t, out),
+        TemplateArgRef::Expr(e) => expr(e, out, 0),
+        // An inner expansion expands its own packs.
+        TemplateArgRef::Expansion(_) => {}
+    }
+}
+
+/// Whether pack parameter `p` appears in a function parameter that is not
+/// itself a pack (`X<Ts*...>`): left undeduced there, it is not empty but
+/// unknown (a pattern deduction the model does not do), so the candidate
+/// fails rather than naming a wrong specialization.
+pub(super) fn in_deduced_context(p: &TemplateParam, data: &crate::item_tree::FnData) -> bool {
+    let Some(name) = &p.name else { return false };
+    data.ty.params.iter().enumerate().any(|(k, t)| {
+        if data.pack_params.contains(&(k as u32)) {
+            return false;
+        }
+        let mut names = Vec::new();
+        crate::instances::typeref_names(t, &mut names);
+        names.contains(name)
+    })
+}
+
+/// Explicit value arguments converted to their parameter's type as the
+/// template declares it (`get<0>` for `size_t I` is `0ul`: the caller's
+/// scope may not even see the type's name).
+pub(super) fn convert_explicit_values(cx: crate::ty::LowerCx<'_>, params: &[TemplateParam], out: &mut [Option<TemplateArg>]) {
+    use crate::item_tree::TemplateParamKind;
+    use crate::ty::{canonical, TyKind};
+    let db = cx.db;
+    for (p, slot) in params.iter().zip(out.iter_mut()) {
+        let TemplateParamKind::Value(t) = &p.kind else { continue };
+        let convert = |a: &mut TemplateArg| {
+            if let TemplateArg::Value(v, ty) = a {
+                let pt = canonical(db, crate::ty::lower(cx, t));
+                if matches!(pt.kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) && pt != *ty {
+                    *v = crate::consteval::convert(*v, crate::templates::value_builtin(db, pt));
+                    *ty = pt;
+                }
+            }
+        };
+        match slot {
+            Some(TemplateArg::Pack(elems)) if p.pack => elems.iter_mut().for_each(convert),
+            Some(a) if !p.pack => convert(a),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Local entities (spec 50 §8, Itanium `<local-name>`): what is declared in
+//! a function body and still has a linkage name, `Z <function> E <entity>
+//! [<discriminator>]` — static local variables (`_ZZ4mainE1x`, `_ZZ4mainE1x_0`
+//! for the second `x`), closure types (`Z4mainEUlfE0_`) and their members
+//! (`_ZZ4mainENKUlfE0_clEf`, `_FUN`, the conversion to a pointer to
+//! function).
+//!
+//! The enclosing function is an inference owner: a function, an instance
+//! (`_ZZ1fIiEvvE…`), or the `operator()` of a closure (nested lambdas,
+//! statics in a lambda's body: `_ZZZ4mainENKUlvE_clEvE1x`). Its encoding
+//! comes from `symbols` (`FnEncoding`; `main` and `extern "C"` functions
+//! are a bare `<source-name>`).
+//!
+//! Discriminators count the entities of the same name in the same function
+//! in order of declaration (guard variables are special names and do not
+//! count); statics in a lambda's body belong to its `operator()`, so the
+//! walk over a context's statements does not enter expressions.
+
+use cufront_base_db::SourceDatabase;
+use cufront_mangle::{self as m, Component, Unqualified};
+
+use crate::body::{Body, LocalId, Stmt, StmtId};
+use crate::infer::{closure_fn_sig, lambda_index, owner_body, ClosureFnId, ClosureFnKind, ClosureId, InferOwner};
+use crate::symbols::{self, FnEncoding};
+use crate::templates::TemplateArg;
+
+/// A static local variable of an owner's body.
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct LocalStaticId {
+    #[returns(copy)]
+    pub owner: InferOwner,
+    #[returns(copy)]
+    pub local: LocalId,
+}
+
+/// The encoding of the function a local entity is declared in.
+fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Result<m::Encoding, String> {
+    let e = match owner {
+        InferOwner::Fn(f) => symbols::fn_encoding(db, f)?,
+        InferOwner::Inst(i) => symbols::fn_instance_encoding(db, i)?,
+        InferOwner::Closure(f) => FnEncoding::Tree(closure_fn_encoding(db, f)?),
+    };
+    Ok(e.into_encoding())
+}
+
+/// The name of a closure type: `Z <function> E Ul <params> E <n> _`.
+pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Name, String> {
+    let owner = c.owner(db);
+    let body = owner_body(db, owner);
+    let index = lambda_index(&body, c.expr(db));
+    // The declared parameters: a generic lambda's `auto`s are its
+    // invented template parameters (`UlT_E_`).
+    let sig = closure_fn_sig(db, ClosureFnId::new(db, c, ClosureFnKind::Call, Vec::new()));
+    let params = match sig {
+        Ok(s) => s.params,
+        Err(e) => return Err(format!("closure signature: {e}")),
+    };
+    let map = crate::def_map(db, crate::infer::owner_tu(db, owner));
+    let params = params.iter().map(|p| symbols::mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?;
+    let func = context_encoding(db, owner)?;
+    Ok(m::Name {
+        root: m::Root::Local { func: Box::new(func), disc: 0 },
+        comps: vec![m::build::comp_of(Unqualified::Lambda { params, variadic: false, index })],
+    })
+}
+
+/// The encoding of a closure member.
+fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Encoding, String> {
+    let c = f.closure(db);
+    let map = crate::def_map(db, crate::infer::owner_tu(db, c.owner(db)));
+    let mut name = closure_type_name(db, c)?;
+    let args = f.args(db);
+    let generic = !args.is_empty();
+    // A specialization of a generic `operator()` mangles its declared
+    // signature (`auto` return: `Da`; parameters `T_`…), like any function
+    // template specialization.
+    let declared = closure_fn_sig(db, ClosureFnId::new(db, c, ClosureFnKind::Call, Vec::new()));
+    let sig = if generic { declared.clone()? } else { closure_fn_sig(db, f)? };
+    let params = sig.params.iter().map(|p| symbols::mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?;
+    let (last, quals, ret) = match f.kind(db) {
+        ClosureFnKind::Call => {
+            let ret = if generic {
+                match crate::infer::closure_written_ret(db, c) {
+                    Some(t) => symbols::mangle_ty(db, &map, t)?,
+                    None => m::Type::Builtin(m::Builtin::Auto),
+                }
+            } else {
+                m::Type::Builtin(m::Builtin::Void)
+            };
+            (Unqualified::Operator(m::Op::Call), if sig.cv.c { m::Quals::CONST } else { m::Quals::NONE }, ret)
+        }
+        ClosureFnKind::Invoker => (Unqualified::Source("_FUN".into()), m::Quals::NONE, m::Type::Builtin(m::Builtin::Void)),
+        ClosureFnKind::Conversion => {
+            let fp = closure_fn_sig(db, f)?.ret;
+            (Unqualified::Conversion(Box::new(symbols::mangle_ty(db, &map, fp)?)), m::Quals::CONST, m::Type::Builtin(m::Builtin::Void))
+        }
+    };
+    let (params, comp_args) = match f.kind(db) {
+        ClosureFnKind::Conversion => (Vec::new(), None),
+        ClosureFnKind::Call if generic => {
+            let targs = args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;
+            (params, Some(targs))
+        }
+        _ => (params, None),
+    };
+    name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
+    let f = m::FnType { ret, params, variadic: false, quals, ref_qual: m::RefQual::None, exception: m::ExceptionSpec::None };
+    Ok(m::Encoding::Function(Box::new(name), Box::new(f)))
+}
+
+fn targ(db: &dyn SourceDatabase, map: &crate::DefMap, a: &TemplateArg) -> Result<m::TArg, String> {
+    Ok(match a {
+        TemplateArg::Type(t) => m::TArg::Type(symbols::mangle_ty(db, map, *t)?),
+        TemplateArg::Pack(xs) => m::TArg::Pack(xs.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?),
+        other => return Err(format!("generic lambda argument {other:?}")),
+    })
+}
+
+/// The linkage name of a closure member.
+pub fn closure_fn_name(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<String, String> {
+    m::mangle(&closure_fn_encoding(db, f)?)
+}
+
+/// The linkage name of a static local: `Z <function> E <name> [_<n>]`.
+pub fn local_static_name(db: &dyn SourceDatabase, v: LocalStaticId) -> Result<String, String> {
+    let owner = v.owner(db);
+    let body = owner_body(db, owner);
+    let local = v.local(db);
+    let name = body.locals.get(local.0 as usize).and_then(|l| l.name.clone()).ok_or("unnamed static local")?;
+    let statics = context_statics(db, owner, &body);
+    let disc = statics.iter().take_while(|l| **l != local).filter(|l| body.local(**l).name.as_deref() == Some(name.as_str())).count() as u32;
+    let func = context_encoding(db, owner)?;
+    m::symbol(&m::Encoding::Data(m::Name { root: m::Root::Local { func: Box::new(func), disc }, comps: vec![m::build::comp(&name)] }))
+}
+
+/// The static locals of a context, in order of declaration: its statements
+/// (a lambda's body for a closure's `operator()`), expressions not entered.
+fn context_statics(db: &dyn SourceDatabase, owner: InferOwner, body: &Body) -> Vec<LocalId> {
+    let root = match owner {
+        InferOwner::Closure(f) => match body.exprs.get(f.closure(db).expr(db).0 as usize) {
+            Some(crate::body::Expr::Lambda { body: b, .. }) => *b,
+            _ => None,
+        },
+        _ => body.root,
+    };
+    let mut out = Vec::new();
+    if let Some(r) = root {
+        statics_in(body, r, &mut out, 0);
+    }
+    out
+}
+
+fn statics_in(body: &Body, s: StmtId, out: &mut Vec<LocalId>, depth: u32) {
+    if depth > 200 {
+        return;
+    }
+    let Some(st) = body.stmts.get(s.0 as usize) else { return };
+    let sub = |x: StmtId, out: &mut Vec<LocalId>| statics_in(body, x, out, depth + 1);
+    match st {
+        Stmt::Compound(ss) => ss.iter().for_each(|x| sub(*x, out)),
+        Stmt::Decl(ls) => out.extend(ls.iter().copied().filter(|l| body.local(*l).is_static)),
+        Stmt::If { init, then, els, .. } => {
+            init.iter().chain(Some(then)).chain(els.iter()).for_each(|x| sub(*x, out));
+        }
+        Stmt::Switch { init, body: b, .. } => init.iter().chain(Some(b)).for_each(|x| sub(*x, out)),
+        Stmt::While { body: b, .. } | Stmt::Do { body: b, .. } => sub(*b, out),
+        Stmt::For { init, body: b, .. } | Stmt::RangeFor { init, body: b, .. } => init.iter().chain(Some(b)).for_each(|x| sub(*x, out)),
+        Stmt::Label { stmt, .. } | Stmt::Case { stmt, .. } | Stmt::Default(stmt) => sub(*stmt, out),
+        Stmt::Try { body: b, handlers } => {
+            sub(*b, out);
+            handlers.iter().for_each(|h| sub(h.body, out));
+        }
+        _ => {}
+    }
+}

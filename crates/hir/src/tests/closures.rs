@@ -1,0 +1,184 @@
+//! Closure types and local entities (`infer/closure.rs`,
+//! `instances/local.rs`): every expected name below is what g++ 12 writes
+//! (`g++ -std=c++17 -c`, `nm`) for the same snippet.
+
+use expect_test::{expect, Expect};
+
+/// The names of the entities the unit requires that are local (`_ZZ…`) or
+/// involve a closure type, in order.
+fn check(text: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let mut out = String::new();
+    for (_, name) in crate::symbols::entities(&db, tu) {
+        match name {
+            Ok(n) if n.starts_with("_ZZ") || n.contains("Ul") => out.push_str(&format!("{n}\n")),
+            Ok(_) => {}
+            Err(e) => out.push_str(&format!("error: {e}\n")),
+        }
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn closures_numbered_per_function() {
+    check(
+        "template<class F> void call(F f) { f(1); }\n\
+         void h() {\n\
+           auto a = [](int v) { return v; };\n\
+           auto b = [](float v) { return v; };\n\
+           call(a); call(b); a(2);\n\
+           auto c = [](int v) { auto n = [](int w) { return w; }; return n(v); };\n\
+           call(c);\n\
+         }\n\
+         int main() { int k = 0; auto m = [&k]() mutable { return k++; }; m(); h(); }",
+        expect![[r#"
+            _ZZ1hvENKUliE_clEi
+            _ZZ1hvENKUlfE0_clEf
+            _Z4callIZ1hvEUliE_EvT_
+            _Z4callIZ1hvEUlfE0_EvT_
+            _ZZZ1hvENKUliE1_clEiENKUliE_clEi
+            _ZZ1hvENKUliE1_clEi
+            _Z4callIZ1hvEUliE1_EvT_
+            _ZZ4mainENUlvE_clEv
+        "#]],
+    );
+}
+
+#[test]
+fn generic_lambdas_and_conversions() {
+    check(
+        "void h() {\n\
+           auto gen = [](auto v, auto w) { return v + w; };\n\
+           gen(1, 2.0); gen(1, 2);\n\
+           auto r = [](const char *s, auto x) { return x; };\n\
+           r(\"a\", 1.5f);\n\
+           int (*fp)(int) = [](int x) { return x * 2; };\n\
+         }",
+        expect![[r#"
+            _ZZ1hvENKUlT_T0_E_clIidEEDaS_S0_
+            _ZZ1hvENKUlT_T0_E_clIiiEEDaS_S0_
+            _ZZ1hvENKUlPKcT_E0_clIfEEDaS0_S1_
+            _ZZ1hvENKUliE1_clEi
+            _ZZ1hvENKUliE1_cvPFiiEEv
+            _ZZ1hvENUliE1_4_FUNEi
+        "#]],
+    );
+}
+
+#[test]
+fn local_statics() {
+    check(
+        "template<class T> int f() { auto l = []{ static int c; return ++c; }; return l(); }\n\
+         void h() { static int x = 1; static int y; { static int x = 2; } f<int>(); f<long>(); }\n\
+         extern \"C\" void cf() { static int z; }",
+        expect![[r#"
+            _ZZ1hvE1x
+            _ZZ1hvE1y
+            _ZZ1hvE1x_0
+            _ZZ2cfE1z
+            _ZZZ1fIiEivENKUlvE_clEvE1c
+            _ZZ1fIiEivENKUlvE_clEv
+            _ZZZ1fIlEivENKUlvE_clEvE1c
+            _ZZ1fIlEivENKUlvE_clEv
+        "#]],
+    );
+}
+
+#[test]
+fn calls_of_closures() {
+    let text = "void h() {\n\
+           auto gen = [](auto v, auto w) { return v + w; };\n\
+           gen(1, 2.0); gen(1, 2);\n\
+           auto r = [](const char *s, auto x) { return x; };\n\
+           r(\"a\", 1.5f);\n\
+           int (*fp)(int) = [](int x) { return x * 2; };\n\
+         }";
+    let (db, tu) = super::db_with(text);
+    let f = super::body::fn_named(&db, tu, "h").expect("function");
+    let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+    expect![[r#"
+        _ZZ1hvENKUlT_T0_E_clIidEEDaS_S0_
+        _ZZ1hvENKUlT_T0_E_clIiiEEDaS_S0_
+        _ZZ1hvENKUlPKcT_E0_clIfEEDaS0_S1_
+        _ZZ1hvENKUliE1_clEi
+        _ZZ1hvENKUliE1_cvPFiiEEv
+        _ZZ1hvENUliE1_4_FUNEi
+    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
+}
+
+#[test]
+fn closure_into_a_function_wrapper() {
+    // libstdc++'s `std::function` shape: a partial specialization on a
+    // function type, constructed from a closure.
+    let (db, tu) = super::db_with(
+        "template<typename _Signature> class function;\n\
+         template<typename _Res, typename... _ArgTypes>\n\
+         class function<_Res(_ArgTypes...)> {\n\
+         public:\n\
+           template<typename _Functor> function(_Functor&& __f) { }\n\
+           _Res operator()(_ArgTypes... __args) const { return _Res(); }\n\
+           ~function() {}\n\
+         };\n\
+         int main() { function<float(float)> twice = [](float v) { return 2 * v; }; twice(1.0f); }",
+    );
+    let mut out = String::new();
+    for (_, name) in crate::symbols::entities(&db, tu) {
+        match name {
+            Ok(n) => out.push_str(&format!("{n}\n")),
+            Err(e) => out.push_str(&format!("error: {e}\n")),
+        }
+    }
+    expect![[r#"
+        main
+        _ZZ4mainENKUlfE_clEf
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn block_scope_namespace_alias_and_redeclared_templates() {
+    // g++: _Z3remIiET_S0_S0_, _ZN1a1b1fE, _ZN1a1b1gEi, _ZNK1a1b1FclIdEEiT_
+    // (`rem` is declared first and defined after: its body is the definition's).
+    let (db, tu) = super::db_with(
+        "namespace a { namespace b { struct F { template<class T> int operator()(T t) const { return 1; } };\n\
+           inline constexpr F f{}; int g(int x) { return x; } } }\n\
+         template<class T> T rem(T, T);\n\
+         template<class U> U rem(U x, U y) { return x; }\n\
+         int main() { namespace ab = a::b; int s = ab::g(1); s += ab::f(2.0); return rem(s, 1); }",
+    );
+    let f = super::body::fn_named(&db, tu, "main").expect("function");
+    let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+    expect![[r#"
+        _ZN1a1b1gEi
+        _ZN1a1b1fE
+        _ZNK1a1b1FclIdEEiT_
+        _Z3remIiET_S0_S0_
+    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
+    let rem = r.required.iter().find(|e| matches!(e, crate::Entity::FnInst(_))).copied();
+    let defined = rem.and_then(|e| match e {
+        crate::Entity::FnInst(i) => crate::instances::fn_definition(&db, i.decl(&db)),
+        _ => None,
+    });
+    assert!(defined.is_some(), "the definition of `rem` is found");
+}
+
+#[test]
+fn init_captures() {
+    // g++: _ZNK1S1mEv, _ZZ4mainENKUlvE_clEv.
+    check(
+        "struct S { int m() const { return 1; } };\n\
+         int main() { S s; auto l = [t = s, &r = s]() { return t.m() + r.m(); }; return l(); }",
+        expect![[r#"
+            _ZZ4mainENKUlvE_clEv
+        "#]],
+    );
+    let (db, tu) = super::db_with(
+        "struct S { int m() const { return 1; } };\n\
+         int main() { S s; auto l = [t = s, &r = s]() { return t.m() + r.m(); }; return l(); }",
+    );
+    let f = super::body::fn_named(&db, tu, "main").expect("function");
+    let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+    expect![[r#"
+        _ZNK1S1mEv
+        _ZZ4mainENKUlvE_clEv
+    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
+}
