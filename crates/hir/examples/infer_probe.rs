@@ -76,6 +76,10 @@ fn main() {
             calls += 1;
             if let Callee::Unresolved(why) = c {
                 unresolved += 1;
+                // `CUFRONT_REASON=text`: every body with such a call.
+                if std::env::var("CUFRONT_REASON").is_ok_and(|r| why.contains(&r)) {
+                    println!("reason {why}: {}", cufront_hir::symbols::mangled_name(&db, e).unwrap_or_default());
+                }
                 let key: String = why.chars().take(60).collect();
                 let ent = reasons.entry(key).or_insert((0, String::new()));
                 ent.0 += 1;

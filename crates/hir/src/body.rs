@@ -36,6 +36,37 @@ pub struct StmtId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LocalId(pub u32);
 
+/// The names a block-scope declaration declares (none for one that
+/// declares objects or is not modelled).
+fn local_decls(decl: &SyntaxNode) -> Vec<LocalDecl> {
+    match decl.kind() {
+        K::ALIAS_DECL => {
+            let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let ty = su::child(decl, K::TYPE_ID).map(|t| item_tree::type_id_ref(&t));
+            match (name, ty) {
+                (Some(name), Some(ty)) => vec![LocalDecl::Alias { name, ty }],
+                _ => Vec::new(),
+            }
+        }
+        K::USING_DECL => su::path_in(decl).map(LocalDecl::Using).into_iter().collect(),
+        K::USING_DIRECTIVE => su::path_in(decl).map(LocalDecl::UsingNamespace).into_iter().collect(),
+        K::SIMPLE_DECL => {
+            let specs = su::child(decl, K::DECL_SPECIFIERS);
+            if !specs.as_ref().map(su::spec_keywords).unwrap_or_default().contains(&K::TYPEDEF_KW) {
+                return Vec::new();
+            }
+            su::init_declarators(decl).into_iter()
+                .filter_map(|init| {
+                    let d = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+                    let name = d.as_ref().and_then(su::declarator_name)?;
+                    Some(LocalDecl::Alias { name, ty: item_tree::declared_type(specs.as_ref(), d.as_ref()) })
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// A lowered body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Body {
@@ -58,6 +89,21 @@ pub struct Body {
     /// The typedefs and alias declarations of the body, in order (block
     /// scopes flattened): what the constexpr interpreter binds by name.
     pub local_types: Vec<(String, TypeRef)>,
+    /// Block-scope declarations that declare names, not objects (their
+    /// statement is `Stmt::Other`): aliases, typedefs, using-declarations
+    /// and using-directives, with the statement they are.
+    pub local_decls: Vec<(StmtId, LocalDecl)>,
+}
+
+/// A block-scope declaration of a name (`body::Body::local_decls`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocalDecl {
+    /// `using N = T;` / `typedef T N;`.
+    Alias { name: String, ty: TypeRef },
+    /// `using X::f;`.
+    Using(Path),
+    /// `using namespace N;`.
+    UsingNamespace(Path),
 }
 
 /// How a local is initialized.
@@ -529,7 +575,17 @@ impl Lower {
                 None => Stmt::Null,
             },
             ast::Stmt::DeclStmt(ds) => match ds.syntax().children().next() {
-                Some(decl) => self.decl_stmt(&decl, d),
+                Some(decl) => {
+                    let s = self.decl_stmt(&decl, d);
+                    if matches!(s, Stmt::Other(_)) {
+                        // The statement is allocated next.
+                        let at = StmtId(self.body.stmts.len() as u32);
+                        for ld in local_decls(&decl) {
+                            self.body.local_decls.push((at, ld));
+                        }
+                    }
+                    s
+                }
                 None => Stmt::Null,
             },
             ast::Stmt::NullStmt(_) => Stmt::Null,

@@ -11,7 +11,7 @@
 pub mod interp;
 pub mod text;
 pub mod traits;
-mod var_template;
+pub(crate) mod var_template;
 
 use std::sync::Arc;
 

@@ -24,6 +24,10 @@
 
 use crate::consteval::is_integral as is_int;
 
+mod conversions;
+mod decltype;
+mod local_decls;
+pub use decltype::decltype_text;
 mod aliases;
 mod packs;
 use std::sync::Arc;
@@ -284,6 +288,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         owner: Some(owner),
         returns: Vec::new(),
         ns_aliases: Vec::new(),
+        local_names: Default::default(),
     }
 }
 
@@ -305,6 +310,8 @@ struct Infer<'a> {
     depth: u32,
     /// Nesting of implicit conversions being resolved.
     implicit_depth: u32,
+    /// Block-scope using-declarations and using-directives.
+    local_names: local_decls::LocalNames,
     /// What is inferred (none: a type-level query such as `sizeof_call`).
     owner: Option<InferOwner>,
     /// The first returned type of each lambda body being walked, innermost last.
@@ -468,7 +475,8 @@ impl<'a> Infer<'a> {
             }
             Stmt::Alias(aliases) => self.local_aliases(&aliases),
             Stmt::NamespaceAlias(n, p) => self.ns_aliases.push((n, p)),
-            Stmt::Other(_) | Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
+            Stmt::Other(_) => self.local_decl_stmt(s),
+            Stmt::Null | Stmt::Break | Stmt::Continue | Stmt::Goto(_) => {}
             Stmt::If { init, cond, then, els, constexpr } => self.block(|cx| {
                 if let Some(i) = init {
                     cx.stmt(i);
@@ -1497,6 +1505,10 @@ impl<'a> Infer<'a> {
                     }
                 }
             }
+            // Block-scope using-declarations come before class members.
+            if let Some(fns) = self.local_using_fns(&name) {
+                return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
+            }
             // Members of the class (and its bases), instances included.
             if let Some(class) = self.class {
                 if let Some(t) = self.field_ty(class, &name) {
@@ -1520,7 +1532,10 @@ impl<'a> Infer<'a> {
                 }
                 Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`{name}`"))),
                 None => {
-                    let fns = scopes::lookup_fns(db, self.map, self.scope, &name);
+                    let mut fns = scopes::lookup_fns(db, self.map, self.scope, &name);
+                    if fns.is_empty() {
+                        fns = self.directive_fns(&name);
+                    }
                     if !fns.is_empty() {
                         return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
                     }
@@ -1619,13 +1634,14 @@ impl<'a> Infer<'a> {
             }
             Def::Enumerator(en, _) => Value::Enumerator(mk(db, TyKind::Enum(en))),
             Def::VarTemplate(vt) => {
-                let decl = instances::VarDecl::Template(vt);
-                let params = decl.tparams(db);
                 let written = args.unwrap_or(&[]);
-                let mut out = Vec::new();
-                for (p, a) in params.iter().zip(written) {
-                    out.push(templates::lower_arg(self.lcx(), &p.kind, a).ok()?);
-                }
+                let out = crate::consteval::var_template::var_template_args(self.lcx(), vt, written).ok()?;
+                // A partial specialization when one matches (`declval<T>` of libcu++).
+                let (vt, out) = match outer {
+                    None => crate::consteval::var_template::select_var_template(db, self.map, vt, &out),
+                    Some(_) => (vt, out),
+                };
+                let decl = instances::VarDecl::Template(vt);
                 let inst = instances::var_instance(db, decl, outer, out);
                 let t = instances::var_type(db, inst).unwrap_or_else(|e| self.error(&e));
                 Value::Var(Entity::VarInst(inst), t)
@@ -2485,7 +2501,7 @@ impl<'a> Infer<'a> {
                     return Some(Rank { major: 0, minor: 0 });
                 }
                 if derived {
-                    return Some(Rank { major: 2, minor: 0 });
+                    return Some(Rank { major: 2, minor: self.base_distance_penalty(ab, tb) });
                 }
                 return None;
             }
@@ -2500,6 +2516,7 @@ impl<'a> Infer<'a> {
                     }
                     // Binding an rvalue to `&&` beats `const&`; an lvalue to `&` beats `const&`.
                     let minor = if refk == 2 { 0 } else if a.cat == Category::LValue { 1 } else { 2 };
+                    let minor = if same { minor } else { minor + self.base_distance_penalty(ab, tb) };
                     return Some(Rank { major: if same { 0 } else { 2 }, minor });
                 }
                 // A temporary is made: the rank of the value conversion.
@@ -2513,7 +2530,7 @@ impl<'a> Infer<'a> {
         }
         if derived && self.class_ref(tb).is_some() {
             // Copying a derived object into a base parameter (slicing, via the copy constructor).
-            return Some(Rank { major: 2, minor: 0 });
+            return Some(Rank { major: 2, minor: self.base_distance_penalty(ab, tb) });
         }
         self.value_rank(a, ab, tb)
     }
@@ -2529,8 +2546,8 @@ impl<'a> Infer<'a> {
             if to_class && from_class && self.derives(from, to) {
                 return Some(Rank { major: 2, minor: 0 });
             }
-            // A user-defined conversion (constructor or conversion function): assumed possible.
-            return Some(Rank { major: 3, minor: 0 });
+            // A user-defined conversion (constructor or conversion function).
+            return self.user_conversion_possible(a, from, to).then_some(Rank { major: 3, minor: 0 });
         }
         let f = decay(db, from);
         match (f.kind(db), to.kind(db)) {
@@ -2715,6 +2732,7 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
+        local_names: Default::default(),
         owner: None,
         returns: Vec::new(),
         ns_aliases: Vec::new(),

@@ -263,6 +263,11 @@ pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, 
         }
     }
     bind_own(&mut env, &decl.tparams(db), inst.args(db))?;
+    // A definition apart from the declaration may name its own parameters
+    // differently: its body reads its names.
+    if let Some(def) = fn_definition(db, decl).filter(|d| *d != decl) {
+        let _ = bind_own(&mut env, &def.tparams(db), inst.args(db));
+    }
     Ok(env)
 }
 
@@ -298,9 +303,15 @@ fn fn_lower_scope(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl, data: &Fn
     decl_scope(db, map, decl.item(db), decl.parent(db, map), data.qualifier.as_ref()).ok_or_else(|| "unresolved qualifier".to_string())
 }
 
+/// A signature that needs itself (`decltype` of a call of the function in
+/// its own return type).
+fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Result<FnSig, String> {
+    Err("signature refers to itself".into())
+}
+
 /// The parameter and return types of an instance after substitution
 /// (parameters as declared: not adjusted; pack expansions expanded).
-#[salsa::tracked(returns(clone))]
+#[salsa::tracked(returns(clone), cycle_result = signature_cycle)]
 pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
     let decl = inst.decl(db);
     let data = decl.data(db).ok_or("no such function")?;

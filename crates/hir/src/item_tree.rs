@@ -213,6 +213,8 @@ pub struct VarData {
 pub struct VarTemplateData {
     pub tparams: Vec<TemplateParam>,
     pub var: VarData,
+    /// A partial specialization's arguments (`is_same_v<T, T>`).
+    pub spec_args: Option<Vec<TemplateArgRef>>,
 }
 
 /// What a declaration says about its linkage and definition (the
@@ -791,7 +793,8 @@ impl Lower {
                 }
                 return;
             }
-            let Some(name) = su::declarator_name(&decl) else { continue };
+            // `v<T, T>`: a variable template partial specialization is named by a template-id.
+            let Some(name) = su::declarator_name(&decl).or_else(|| declarator_template_id(&decl).and_then(|t| t.children().find(|c| matches!(c.kind(), K::NAME | K::NAME_REF))).map(|n| n.text().to_string().trim().to_string())) else { continue };
             let (qualifier, _) = declarator_qualifier(&decl);
             let ty = self.declarator_type(base.clone(), &decl);
             let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
@@ -810,7 +813,8 @@ impl Lower {
             } else if heads.len() == k + 1 {
                 let tparams = heads.pop().unwrap_or_default();
                 var.outer_tparams = std::mem::take(&mut heads);
-                self.tree.var_templates.push(VarTemplateData { tparams, var });
+                let spec_args = declarator_template_args(&decl);
+                self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args });
                 out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
             }
             return;
@@ -1694,6 +1698,21 @@ impl Lower {
 }
 
 /// The arguments of a `TEMPLATE_ARG_LIST`.
+/// The template arguments of a declarator's name (`v<T, T>` of a variable
+/// template partial specialization), none elsewhere in the declarator.
+fn declarator_template_args(decl: &SyntaxNode) -> Option<Vec<TemplateArgRef>> {
+    su::child(&declarator_template_id(decl)?, K::TEMPLATE_ARG_LIST).map(|l| template_args(&l))
+}
+
+fn declarator_template_id(decl: &SyntaxNode) -> Option<SyntaxNode> {
+    decl.descendants().find(|n| {
+        n.kind() == K::TEMPLATE_ID
+            && n.ancestors().take_while(|a| a != decl).all(|a| {
+                !matches!(a.kind(), K::TEMPLATE_ARG_LIST | K::PARAM_LIST | K::FUNCTION_DECLARATOR) && !su::is_expr(a.kind())
+            })
+    })
+}
+
 pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
     let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
     let mut out = Vec::new();

@@ -691,7 +691,7 @@ fn flat(args: &[TemplateArg]) -> Vec<TemplateArg> {
 
 /// Deduces the parameters (placeholders of `depth`) of a pattern from
 /// arguments. Every parameter must be deduced.
-fn deduce(db: &dyn SourceDatabase, pattern: &[TemplateArg], args: &[TemplateArg], depth: u32, n: u32) -> Option<Vec<TemplateArg>> {
+pub(crate) fn deduce(db: &dyn SourceDatabase, pattern: &[TemplateArg], args: &[TemplateArg], depth: u32, n: u32) -> Option<Vec<TemplateArg>> {
     let mut out: Vec<Option<TemplateArg>> = vec![None; n as usize];
     // A pack parameter in the pattern is `Pack([Dependent("pack:i")])`: it takes the rest.
     let mut pi = 0;
@@ -841,7 +841,7 @@ fn param_adjusted(db: &dyn SourceDatabase, t: TyId) -> TyId {
 
 /// Whether pattern `p` is at least as specialized as `q`: `q` deduces from
 /// `p` (with `p`'s parameters as unique types).
-fn more_specialized(db: &dyn SourceDatabase, p: &[TemplateArg], q: &[TemplateArg], q_arity: u32) -> bool {
+pub(crate) fn more_specialized(db: &dyn SourceDatabase, p: &[TemplateArg], q: &[TemplateArg], q_arity: u32) -> bool {
     let p2: Vec<TemplateArg> = p.iter().map(|a| relabel(db, a)).collect();
     deduce(db, q, &p2, 1, q_arity).is_some()
 }

@@ -153,6 +153,10 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
             Some(t) => return t,
             None => TyKind::Dependent(s.clone()),
         },
+        TypeRef::Opaque(s) if s.starts_with("decltype(") => match crate::infer::decltype_text(cx, s) {
+            Some(t) => return t,
+            None => TyKind::Dependent(s.clone()),
+        },
         TypeRef::Opaque(s) => TyKind::Dependent(s.clone()),
     };
     mk(db, k)

@@ -34,25 +34,15 @@ fn eval_var_template(cx: LowerCx<'_>, vt: crate::VarTemplateId, written: &[crate
     if depth > 64 {
         return Err(ConstError::Limit("variable templates nested too deeply".into()));
     }
+    let args = var_template_args(cx, vt, written).map_err(ConstError::Unsupported)?;
+    if args.iter().any(|a| dependent(db, a)) {
+        return Err(ConstError::NotConstant("variable template (dependent)".into()));
+    }
+    let (vt, args) = select_var_template(db, cx.map, vt, &args);
     let tree = item_tree_of(db, vt.item(db));
     let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
     let vscope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
     let params = data.tparams.clone();
-    let args = templates::bind(cx, &params, written, &mut |i, sofar| {
-        let p = params.get(i)?;
-        let mut env = Env::default();
-        for (k, a) in sofar.iter().enumerate() {
-            if let Some(n) = params.get(k).and_then(|p| p.name.clone()) {
-                env.names.push((n, a.clone()));
-            }
-        }
-        let dcx = LowerCx { db, map: cx.map, item: vt.item(db), scope: vscope, env: Some(&env) };
-        Some(templates::lower_arg(dcx, &p.kind, p.default.as_ref()?))
-    })
-    .map_err(ConstError::Unsupported)?;
-    if args.iter().any(|a| dependent(db, a)) {
-        return Err(ConstError::NotConstant(format!("{} (dependent)", data.var.name)));
-    }
     let mut env = Env::default();
     for (p, a) in params.iter().zip(&args) {
         if let Some(n) = &p.name {
@@ -94,5 +84,113 @@ fn ty_dependent(db: &dyn cufront_base_db::SourceDatabase, t: crate::TyId, depth:
         TyKind::App(a) => a.args(db).iter().any(|x| dependent(db, x)),
         TyKind::Func(f) => ty_dependent(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_dependent(db, *p, depth + 1)),
         _ => false,
+    }
+}
+
+/// The arguments of `vt<written>`: written ones lowered in `cx`, defaults
+/// filled in where the template is declared.
+pub(crate) fn var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
+    let db = cx.db;
+    let vt = primary_var_template(db, cx.map, vt);
+    let tree = item_tree_of(db, vt.item(db));
+    let data = tree.var_templates.get(vt.idx(db) as usize).ok_or("no such variable template")?;
+    let vscope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
+    let params = data.tparams.clone();
+    templates::bind(cx, &params, written, &mut |i, sofar| {
+        let p = params.get(i)?;
+        let mut env = Env::default();
+        for (k, a) in sofar.iter().enumerate() {
+            if let Some(n) = params.get(k).and_then(|p| p.name.clone()) {
+                env.names.push((n, a.clone()));
+            }
+        }
+        let dcx = LowerCx { db, map: cx.map, item: vt.item(db), scope: vscope, env: Some(&env) };
+        Some(templates::lower_arg(dcx, &p.kind, p.default.as_ref()?))
+    })
+}
+
+/// The primary declaration of the variable template `vt` names (lookup
+/// may find one of its partial specializations, declared with the same
+/// name in the same scope).
+pub(crate) fn primary_var_template(db: &dyn cufront_base_db::SourceDatabase, map: &scopes::DefMap, vt: crate::VarTemplateId) -> crate::VarTemplateId {
+    let tree = item_tree_of(db, vt.item(db));
+    let Some(data) = tree.var_templates.get(vt.idx(db) as usize) else { return vt };
+    if data.spec_args.is_none() {
+        return vt;
+    }
+    let scope = map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
+    map.scope(scope)
+        .names
+        .get(&data.var.name)
+        .into_iter()
+        .flatten()
+        .find_map(|d| match d {
+            Def::VarTemplate(v) if item_tree_of(db, v.item(db)).var_templates.get(v.idx(db) as usize).is_some_and(|d| d.spec_args.is_none()) => Some(*v),
+            _ => None,
+        })
+        .unwrap_or(vt)
+}
+
+/// The declaration a variable template specialization `vt<args>` uses:
+/// the most specialized partial specialization whose pattern deduces from
+/// `args` and substitutes back to them, with its own arguments; else the
+/// primary with `args`.
+pub(crate) fn select_var_template(db: &dyn cufront_base_db::SourceDatabase, map: &scopes::DefMap, vt: crate::VarTemplateId, args: &[TemplateArg]) -> (crate::VarTemplateId, Vec<TemplateArg>) {
+    let tree = item_tree_of(db, vt.item(db));
+    let Some(data) = tree.var_templates.get(vt.idx(db) as usize) else { return (vt, args.to_vec()) };
+    let scope = map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
+    let name = data.var.name.clone();
+    // The primary: the declaration without arguments (its parameters give kinds).
+    let decls: Vec<crate::VarTemplateId> = map.scope(scope).names.get(&name).into_iter().flatten().filter_map(|d| match d {
+        Def::VarTemplate(v) => Some(*v),
+        _ => None,
+    }).collect();
+    let spec_of = |v: crate::VarTemplateId| item_tree_of(db, v.item(db)).var_templates.get(v.idx(db) as usize).cloned();
+    let Some(primary) = decls.iter().copied().find(|v| spec_of(*v).is_some_and(|d| d.spec_args.is_none())) else { return (vt, args.to_vec()) };
+    let Some(pdata) = spec_of(primary) else { return (vt, args.to_vec()) };
+    let mut viable: Vec<(crate::VarTemplateId, Vec<TemplateArg>, Vec<TemplateArg>, u32)> = Vec::new();
+    for s in decls {
+        let Some(sd) = spec_of(s) else { continue };
+        let Some(written) = &sd.spec_args else { continue };
+        let n = sd.tparams.len() as u32;
+        let lower_pattern = |env: &Env| -> Result<Vec<TemplateArg>, String> {
+            let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(env) };
+            templates::bind(cx, &pdata.tparams, written, &mut |_, _| None)
+        };
+        let mut penv = Env::default();
+        for (i, p) in sd.tparams.iter().enumerate() {
+            let i = i as u32;
+            let a = match p.kind {
+                crate::item_tree::TemplateParamKind::Type => TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 1, index: i })),
+                crate::item_tree::TemplateParamKind::Value(_) => TemplateArg::ValueParam { depth: 1, index: i },
+                crate::item_tree::TemplateParamKind::Template => TemplateArg::Template(templates::TemplateRef::Param { depth: 1, index: i }),
+            };
+            let a = if p.pack { TemplateArg::Pack(vec![TemplateArg::Dependent(format!("pack:{i}"))]) } else { a };
+            if let Some(nm) = &p.name {
+                penv.names.push((nm.clone(), a));
+            }
+        }
+        let Ok(pattern) = lower_pattern(&penv) else { continue };
+        let Some(deduced) = templates::deduce(db, &pattern, args, 1, n) else { continue };
+        let mut senv = Env::default();
+        for (p, a) in sd.tparams.iter().zip(&deduced) {
+            if let Some(nm) = &p.name {
+                senv.names.push((nm.clone(), a.clone()));
+            }
+        }
+        match lower_pattern(&senv) {
+            Ok(back) if back.as_slice() == args => viable.push((s, pattern, deduced, n)),
+            _ => {}
+        }
+    }
+    let pick = (0..viable.len()).find(|&i| {
+        (0..viable.len()).all(|j| i == j || templates::more_specialized(db, &viable[i].1, &viable[j].1, viable[j].3))
+    });
+    match pick {
+        Some(i) => {
+            let (s, _, deduced, _) = viable.swap_remove(i);
+            (s, deduced)
+        }
+        None => (primary, args.to_vec()),
     }
 }

@@ -74,3 +74,79 @@ fn variable_template_in_template_argument() {
         "#]],
     );
 }
+
+#[test]
+fn decltype_detection_and_user_conversions() {
+    // `is_convertible` through `decltype(test<To>(declval<From>()))`: a
+    // class converts to an unrelated class only through a converting
+    // constructor or a conversion function; derived-to-base always.
+    types(
+        "template <class T> T&& declval() noexcept;
+         template <bool B> struct bc { static constexpr bool value = B; };
+         namespace imp {
+         template <class T> void test_convert(T);
+         template <class From, class To, class = void> struct conv : bc<false> {};
+         template <class From, class To> struct conv<From, To, decltype(imp::test_convert<To>(declval<From>()))> : bc<true> {};
+         }
+         struct A {}; struct B : A {}; struct C {}; struct D { D(int); }; struct E { operator A() const; };
+         template <bool> struct pick { using type = int; };
+         template <> struct pick<false> { using type = long; };",
+        &[
+            "pick<imp::conv<B, A>::value>::type",
+            "pick<imp::conv<A, B>::value>::type",
+            "pick<imp::conv<C, A>::value>::type",
+            "pick<imp::conv<int, D>::value>::type",
+            "pick<imp::conv<E, A>::value>::type",
+            "pick<imp::conv<A, int>::value>::type",
+        ],
+        expect![[r#"
+            pick<imp::conv<B, A>::value>::type = int
+            pick<imp::conv<A, B>::value>::type = long
+            pick<imp::conv<C, A>::value>::type = long
+            pick<imp::conv<int, D>::value>::type = int
+            pick<imp::conv<E, A>::value>::type = int
+            pick<imp::conv<A, int>::value>::type = long
+        "#]],
+    );
+}
+
+#[test]
+fn nearer_base_wins_overload_resolution() {
+    // [over.ics.rank]/4.4: binding to a nearer base is better (tag dispatch).
+    types(
+        "struct t1 {}; struct t2 : t1 {}; struct t3 : t2 {};
+         struct r1 {}; struct r2 {};
+         r1 f(const t1&); r2 f(const t2&);
+         using x = decltype(f(t3{}));",
+        &["x"],
+        expect![[r#"
+            x = r2
+        "#]],
+    );
+}
+
+#[test]
+fn variable_template_partial_specialization() {
+    // libcu++'s `is_same_v` and `declval` are variable templates with
+    // partial specializations (`declval` a function pointer).
+    types(
+        "template <class T, class U> constexpr bool same_v = false;
+         template <class T> constexpr bool same_v<T, T> = true;
+         template <class...> using void_t = void;
+         template <class T> using id_t = T;
+         template <class T, class = void> extern id_t<void (*)() noexcept> dv;
+         template <class T> extern id_t<T && (*)() noexcept> dv<T, void_t<T&&>>;
+         template <bool B, class T, class F> struct cond { using type = T; };
+         template <class T, class F> struct cond<false, T, F> { using type = F; };
+         struct S { int m(); };
+         using a = cond<same_v<int, int>, char, long>::type;
+         using b = cond<same_v<int, long>, char, long>::type;
+         using c = decltype(dv<S>());",
+        &["a", "b", "c"],
+        expect![[r#"
+            a = char
+            b = long
+            c = S&&
+        "#]],
+    );
+}

@@ -132,6 +132,33 @@ fn detection_idiom() {
 }
 
 #[test]
+fn block_scope_aliases_and_using_declarations() {
+    // Local aliases and typedefs type later locals; a block-scope
+    // using-declaration makes `sel` visible; an unqualified redeclaration
+    // that defines a declared template is its definition.
+    check(
+        "namespace a { struct S { void m(); }; template<class T> struct tr { using type = S; }; int sel(S); }\n\
+         template<class T> void g(T x);\n\
+         template<class T> void g(T x) { using a::sel; using U = typename a::tr<T>::type; typedef typename a::tr<T>::type V; U u; V v; u.m(); v.m(); sel(u); }\n\
+         void user() { g(1); }",
+        "user",
+        expect![[r#"
+            _Z1gIiEvT_
+        "#]],
+    );
+    let (db, tu) = super::db_with(
+        "namespace a { struct S { void m(); }; template<class T> struct tr { using type = S; }; int sel(S); }\n\
+         template<class T> void g(T x);\n\
+         template<class T> void g(T y) { using a::sel; using U = typename a::tr<T>::type; typedef typename a::tr<T>::type V; U u; V v; u.m(); v.m(); sel(u); }\n\
+         void user() { g(1); }",
+    );
+    let names: Vec<String> = crate::symbols::entities(&db, tu).into_iter().filter_map(|(_, n)| n.ok()).collect();
+    for want in ["_Z1gIiEvT_", "_ZN1a1S1mEv", "_ZN1a3selENS_1SE"] {
+        assert!(names.iter().any(|n| n == want), "{want} missing from {names:?}");
+    }
+}
+
+#[test]
 fn explicit_arguments_braced_lists_and_array_parameters() {
     // A parameter with no template parameter left to deduce takes no part
     // in deduction; a braced list is a non-deduced context; an array

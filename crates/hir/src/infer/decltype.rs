@@ -1,0 +1,154 @@
+//! `decltype(expr)` in a type, read from its text (the item tree keeps it
+//! opaque) for the shapes template metaprogramming uses to detect
+//! well-formedness: calls of (template-)functions — `f<A>(declval<T>())`,
+//! `g(T{})`, `h(T())`, `f(0)` — whose type is the selected overload's
+//! return type. A call whose overload resolution fails with concrete
+//! arguments is a substitution failure (an error type: a partial
+//! specialization whose pattern needs it is not chosen); a call that still
+//! names a pattern's parameters stays dependent.
+
+use super::*;
+
+/// The type `text` (`decltype(…)`) denotes in `cx`: `None` when the
+/// expression is not of a modelled shape or still dependent.
+pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
+    let db = cx.db;
+    let inner = text.trim().strip_prefix("decltype")?.trim();
+    let inner = inner.strip_prefix('(')?.strip_suffix(')')?;
+    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+        return None;
+    }
+    let toks = crate::type_tokens(inner);
+    let mut pos = 0;
+    let body = Body::default();
+    let class = match cx.map.scope(cx.scope).kind {
+        ScopeKind::Class(c) => Some(match cx.env {
+            Some(e) if e.scopes.contains(&cx.scope) => ClassRefT::Inst(InstId::new(db, c, e.args.clone())),
+            _ => ClassRefT::Class(cx.map.class_definition(c)),
+        }),
+        _ => None,
+    };
+    let mut inf = Infer {
+        db,
+        map: cx.map,
+        body: &body,
+        item: cx.item,
+        scope: cx.scope,
+        env: cx.env.cloned(),
+        class,
+        this_cv: Cv::default(),
+        has_this: false,
+        ret: None,
+        res: InferenceResult::default(),
+        scopes: vec![Vec::new()],
+        seen: Default::default(),
+        depth: 0,
+        implicit_depth: 0,
+        local_names: Default::default(),
+        owner: None,
+        returns: Vec::new(),
+        ns_aliases: Vec::new(),
+    };
+    let r = templates::nested(|| Ok(read_expr(&mut inf, &toks, &mut pos, 0)));
+    let r = r.ok()??;
+    if pos != toks.len() {
+        return None;
+    }
+    Some(match r {
+        Ok(a) => match a.cat {
+            Category::LValue => mk(db, TyKind::LRef(a.ty)),
+            Category::XValue => mk(db, TyKind::RRef(a.ty)),
+            Category::PRValue => a.ty,
+        },
+        Err(e) => mk(db, TyKind::Error(format!("substitution failure in decltype: {e}"))),
+    })
+}
+
+/// Reads one expression: `None` when its shape is not modelled,
+/// `Some(Err)` when it is but does not resolve.
+fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> Option<Result<Arg, String>> {
+    if depth > 16 {
+        return None;
+    }
+    let db = inf.db;
+    let w = t.get(*pos)?;
+    if w == "0" || w == "nullptr" {
+        *pos += 1;
+        let b = if w == "0" { Builtin::Int } else { Builtin::NullPtr };
+        return Some(Ok(Arg { ty: mk(db, TyKind::Builtin(b)), cat: Category::PRValue, null: true, braced: false }));
+    }
+    if !(w == "::" || w.starts_with(|c: char| c.is_alphabetic() || c == '_')) {
+        return None;
+    }
+    let path = crate::read_path(t, pos)?;
+    let open = t.get(*pos)?.clone();
+    let close = match open.as_str() {
+        "(" => ")",
+        "{" => "}",
+        _ => return None,
+    };
+    *pos += 1;
+    let mut args = Vec::new();
+    let mut failed = None;
+    while t.get(*pos).map(String::as_str) != Some(close) {
+        match read_expr(inf, t, pos, depth + 1)? {
+            Ok(a) => args.push(a),
+            Err(e) => failed = Some(e),
+        }
+        match t.get(*pos).map(String::as_str) {
+            Some(",") => *pos += 1,
+            Some(c) if c == close => {}
+            _ => return None,
+        }
+    }
+    *pos += 1;
+    if let Some(e) = failed {
+        return Some(Err(e));
+    }
+    match inf.resolve_value(&path) {
+        Value::Fns(cands, targs) if open == "(" => Some(match inf.resolve_overload(&cands, targs.as_deref(), &args, None) {
+            Ok((_, _, sig)) => {
+                let r = canonical(db, sig.ret);
+                if matches!(r.kind(db), TyKind::Dependent(_) | TyKind::TemplateParam { .. }) {
+                    return None;
+                }
+                Ok(match r.kind(db) {
+                    TyKind::LRef(x) => Arg { ty: *x, cat: Category::LValue, null: false, braced: false },
+                    TyKind::RRef(x) => Arg { ty: *x, cat: Category::XValue, null: false, braced: false },
+                    _ => Arg { ty: r, cat: Category::PRValue, null: false, braced: false },
+                })
+            }
+            Err(e) => Err(e),
+        }),
+        // A call through a variable of function pointer type (libcu++'s `declval<T>()`).
+        Value::Var(_, vt) if open == "(" => {
+            let vt = canonical(db, vt);
+            let f = match vt.kind(db) {
+                TyKind::Ptr(x) => canonical(db, *x),
+                _ => vt,
+            };
+            match f.kind(db) {
+                TyKind::Func(sig) if sig.params.len() == args.len() => {
+                    let r = canonical(db, sig.ret);
+                    Some(Ok(match r.kind(db) {
+                        TyKind::LRef(x) => Arg { ty: *x, cat: Category::LValue, null: false, braced: false },
+                        TyKind::RRef(x) => Arg { ty: *x, cat: Category::XValue, null: false, braced: false },
+                        _ => Arg { ty: r, cat: Category::PRValue, null: false, braced: false },
+                    }))
+                }
+                TyKind::Error(e) => Some(Err(e.clone())),
+                _ => None,
+            }
+        }
+        // `T{}` / `T()`: a prvalue of the type.
+        Value::Type(ty) if args.is_empty() => {
+            let ty = canonical(db, ty);
+            match ty.kind(db) {
+                TyKind::Error(e) => Some(Err(e.clone())),
+                TyKind::Dependent(_) | TyKind::TemplateParam { .. } => None,
+                _ => Some(Ok(Arg { ty, cat: Category::PRValue, null: false, braced: false })),
+            }
+        }
+        _ => None,
+    }
+}
