@@ -1448,7 +1448,11 @@ impl<'a> Infer<'a> {
                         self.require(ent);
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
                         if let Entity::Fn(_) | Entity::FnInst(_) = ent {
-                            if let Some(sig) = self.sig_of_entity(ent) {
+                            if let Some(mut sig) = self.sig_of_entity(ent) {
+                                // The function's type: parameters without top-level cv or `restrict`.
+                                for p in &mut sig.params {
+                                    *p = strip_cv(db, canonical(db, *p));
+                                }
                                 return (mk(db, TyKind::Func(sig)), Category::LValue);
                             }
                         }
@@ -2452,10 +2456,10 @@ impl<'a> Infer<'a> {
         if unknown(target) || unknown(strip_cv(db, target)) {
             return Some(Rank { major: 2, minor: 5 });
         }
-        let tcv = cv_of(db, target);
-        let acv = cv_of(db, at);
-        let tb = strip_cv(db, target);
-        let ab = strip_cv(db, at);
+        // The cv of an array is its elements' ([basic.type.qualifier]/3):
+        // a reference to `const T[N]` binds a `T[N]` lvalue directly.
+        let (tcv, tb) = array_cv(db, target);
+        let (acv, ab) = array_cv(db, at);
         if a.braced {
             return if self.class_ref(tb).is_some() || matches!(tb.kind(db), TyKind::Array(..)) {
                 Some(Rank { major: 3, minor: 0 })
@@ -2558,6 +2562,12 @@ impl<'a> Infer<'a> {
                 }
                 if xb == yb || self.same_class(xb, yb) {
                     return Some(Rank { major: 0, minor: if xcv == ycv { 0 } else { 1 } });
+                }
+                // The function pointer conversion: `noexcept` dropped (exact match rank).
+                if let (TyKind::Func(fx), TyKind::Func(fy)) = (xb.kind(db), yb.kind(db)) {
+                    if fx.noexcept && !fy.noexcept && mk(db, TyKind::Func(ty::FnSig { noexcept: false, ..fx.clone() })) == yb {
+                        return Some(Rank { major: 0, minor: 1 });
+                    }
                 }
                 if matches!(yb.kind(db), TyKind::Builtin(Builtin::Void)) {
                     return Some(Rank { major: 2, minor: 1 });
@@ -2735,7 +2745,25 @@ struct Rank {
 }
 
 /// `Less`: `a` is the better candidate (lexicographic on major ranks summed, then the tie-breaks).
+/// Orders two viable candidates by their ranks (one per argument, the
+/// implicit object's first when both have one, then the two tie-breaks:
+/// defaults used, template generality). A candidate whose every conversion
+/// is at least as good and one better wins ([over.match.best]/2.1: an
+/// identity beats a qualification adjustment, whatever the tie-breaks
+/// say); otherwise (equal, or ambiguous) the tie-breaks, then totals.
 fn compare(a: &[Rank], b: &[Rank]) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    if a.len() == b.len() && a.len() >= 2 {
+        let n = a.len() - 2;
+        let key = |r: &Rank| (r.major, r.minor);
+        let a_better = (0..n).any(|i| key(&a[i]) < key(&b[i]));
+        let b_better = (0..n).any(|i| key(&b[i]) < key(&a[i]));
+        match (a_better, b_better) {
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+    }
     let worst = |r: &[Rank]| r.iter().map(|x| x.major).max().unwrap_or(0);
     let sum = |r: &[Rank]| r.iter().map(|x| x.major as u32 * 100 + x.minor as u32).sum::<u32>();
     worst(a).cmp(&worst(b)).then(sum(a).cmp(&sum(b)))
@@ -2889,6 +2917,18 @@ pub(crate) fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
     match t.kind(db) {
         TyKind::Qualified(x, _) => strip_cv(db, *x),
         _ => t,
+    }
+}
+
+/// The cv of an object type and the type without it, arrays by element
+/// (`const int[4]` is `int[4]` with `const`).
+fn array_cv(db: &dyn SourceDatabase, t: TyId) -> (Cv, TyId) {
+    match t.kind(db) {
+        TyKind::Array(e, n) => {
+            let e = canonical(db, *e);
+            (cv_of(db, e), mk(db, TyKind::Array(strip_cv(db, e), *n)))
+        }
+        _ => (cv_of(db, t), strip_cv(db, t)),
     }
 }
 

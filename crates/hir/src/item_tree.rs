@@ -140,6 +140,11 @@ pub struct ClassData {
     pub user_ctor: bool,
     pub user_copy_assign: bool,
     pub user_dtor: bool,
+    /// Named first by an elaborated-type-specifier inside another
+    /// declaration (`typedef struct X *P;`, `void f(struct X*);`): it
+    /// declares `X` in the nearest enclosing namespace unless lookup finds
+    /// one ([basic.scope.pdecl]/7; `scopes` decides).
+    pub elaborated: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -812,6 +817,39 @@ impl Lower {
         }
     }
 
+    /// `struct X` (a class-key and a plain identifier) anywhere in a
+    /// declaration with declarators, outside bodies and class definitions:
+    /// a possible first declaration of `X` (`ClassData::elaborated`).
+    fn elaborated_uses(&mut self, node: &SyntaxNode, out: &mut Vec<Item>) {
+        let mut walk = node.preorder();
+        let mut seen: Vec<String> = Vec::new();
+        while let Some(ev) = walk.next() {
+            let rowan::WalkEvent::Enter(n) = ev else { continue };
+            match n.kind() {
+                K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK | K::CLASS_SPECIFIER | K::ENUM_SPECIFIER => {
+                    walk.skip_subtree();
+                }
+                K::ELABORATED_TYPE_SPECIFIER => {
+                    walk.skip_subtree();
+                    if n.children_with_tokens().any(|t| t.kind() == K::ENUM_KW) || n.children().any(|c| c.kind() == K::QUALIFIED_NAME) {
+                        continue;
+                    }
+                    let Some(p) = su::path_of(&n) else { continue };
+                    if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() || seen.contains(&p.segments[0].name) {
+                        continue;
+                    }
+                    let name = p.segments[0].name.clone();
+                    seen.push(name.clone());
+                    let mut data = empty_class(Some(name), su::class_key(&n), Access::Public, self.pack.current());
+                    data.elaborated = true;
+                    let idx = self.push_class(data);
+                    out.push(Item::Class(idx));
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn simple(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, class: Option<&mut ClassCx>) {
         let specs = su::child(node, K::DECL_SPECIFIERS);
         let kws: Vec<K> = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
@@ -882,6 +920,9 @@ impl Lower {
         });
 
         let declarators: Vec<SyntaxNode> = su::init_declarators(node);
+        if !declarators.is_empty() {
+            self.elaborated_uses(node, out);
+        }
         if declarators.is_empty() {
             // An anonymous struct/union member.
             if let (Some(cx), Some(idx)) = (class, anon_class) {
@@ -1462,6 +1503,7 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         tparams: None,
         spec_args: None,
         is_final: false,
+        elaborated: false,
     }
 }
 

@@ -186,6 +186,8 @@ enum Pending {
     Specialization(ScopeIdx, ClassId, String, Option<Path>),
     /// An out-of-line function definition `qualifier::name`.
     QualifiedFn(ScopeIdx, FnDecl, String, Path),
+    /// `struct X` inside a declaration (`ClassData::elaborated`), seen in the scope.
+    Elaborated(ScopeIdx, ClassId, String),
 }
 
 /// The scope graph of a translation unit.
@@ -272,6 +274,19 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
                         v.push(f);
                     }
                 }
+            }
+            Pending::Elaborated(s, c, name) => {
+                // Declared in the nearest enclosing namespace when lookup
+                // (types only, [basic.lookup.elab]) finds no `name`.
+                if type_in_map(&map, s, &name) {
+                    continue;
+                }
+                let mut ns = s;
+                while let Some(p) = matches!(map.scope(ns).kind, ScopeKind::Class(_) | ScopeKind::Enum(_)).then(|| map.scope(ns).parent).flatten() {
+                    ns = p;
+                }
+                map.add(ns, &name, Def::Class(c));
+                map.parent.insert(DeclKey::Class(c), ns);
             }
             Pending::QualifiedClass(s, c, path) => {
                 let target = match resolve_path_in_map(&map, s, &path) {
@@ -387,6 +402,12 @@ fn collect(
                         continue;
                     }
                     TemplateKind::None => {}
+                }
+                if data.elaborated {
+                    if let Some(n) = &data.name {
+                        pending.push(Pending::Elaborated(scope, c, n.clone()));
+                    }
+                    continue;
                 }
                 if let Some(q) = &data.qualifier {
                     pending.push(Pending::QualifiedClass(scope, c, q.clone()));
@@ -574,6 +595,28 @@ fn member_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<Sco
         }
     }
     None
+}
+
+/// Whether unqualified lookup of `name` from `s` finds a type (a class,
+/// class template, enum, typedef or using-declaration) during construction.
+fn type_in_map(map: &DefMap, s: ScopeIdx, name: &str) -> bool {
+    fn in_scope(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<ScopeIdx>) -> bool {
+        if !seen.insert(s) {
+            return false;
+        }
+        let here = map.scope(s).names.get(name).is_some_and(|v| {
+            v.iter().any(|d| matches!(d, Def::Class(_) | Def::ClassTemplate(_) | Def::Enum(_) | Def::Typedef(_) | Def::AliasTemplate(_) | Def::UsingDecl(..)))
+        });
+        here || map.scope(s).usings.iter().any(|&u| in_scope(map, u, name, seen))
+    }
+    let mut cur = Some(s);
+    while let Some(c) = cur {
+        if in_scope(map, c, name, &mut FxHashSet::default()) {
+            return true;
+        }
+        cur = map.scope(c).parent;
+    }
+    false
 }
 
 /// A class template named `name` in scope `s` (or what it nominates).

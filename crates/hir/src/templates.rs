@@ -809,7 +809,7 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             f.params.len() == g.params.len()
                 && f.variadic == g.variadic
                 && match_ty(db, f.ret, g.ret, depth, out)
-                && f.params.iter().zip(&g.params).all(|(x, y)| match_ty(db, *x, *y, depth, out))
+                && f.params.iter().zip(&g.params).all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
         }
         (TyKind::App(x), TyKind::App(y)) => x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out),
         (TyKind::ParamApp { depth: d, index, args }, _) if *d == depth => crate::templates_params::match_param_app(db, *index, args, a, depth, out),
@@ -817,6 +817,16 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             index == i2 && deduce_into(db, args, a2, depth, out)
         }
         _ => false,
+    }
+}
+
+/// A parameter's type in a function type: top-level cv and `restrict`
+/// are not part of it (glibc's `strtol(const char* __restrict, …)`).
+fn param_adjusted(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    let c = ty::canonical(db, t);
+    match c.kind(db) {
+        TyKind::Qualified(x, _) => *x,
+        _ => c,
     }
 }
 

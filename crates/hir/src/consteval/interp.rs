@@ -118,6 +118,19 @@ fn unsupported<T>(s: impl Into<String>) -> R<T> {
     Err(ConstError::Unsupported(s.into()))
 }
 
+thread_local! {
+    /// Calls in progress on this thread, over every interpreter (an
+    /// expression kept as text is evaluated by a nested one): EDG's depth
+    /// limit, and a bound on the native stack.
+    static CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether one more call would pass EDG's 256 frames (`g(255)` recursing
+/// down to `g(0)` is fine, `g(256)` is not).
+fn calls_exhausted() -> bool {
+    CALLS.with(|c| c.get()) >= MAX_CALL_DEPTH
+}
+
 fn too_complex() -> ConstError {
     ConstError::Limit("expression not folded to a constant due to excessive constexpr function call complexity".into())
 }
@@ -930,7 +943,7 @@ impl<'a> Interp<'a> {
         let body = Arc::new(body::lower_expr_owner(&init));
         let parent = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
         let text = item_text(db, item);
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let root_expr = body.root_expr.ok_or(ConstError::Cycle)?;
@@ -945,7 +958,9 @@ impl<'a> Interp<'a> {
             named: Vec::new(),
             pack_index: None,
         });
+        CALLS.with(|c| c.set(c.get() + 1));
         let r = self.expr(root_expr);
+        CALLS.with(|c| c.set(c.get() - 1));
         let t = self.lower_ty(&data.ty);
         let r = r.and_then(|v| self.convert_to(v, t));
         self.frames.pop();
@@ -1295,7 +1310,7 @@ impl<'a> Interp<'a> {
     /// Returns the result and the object `this` ended as.
     fn invoke(&mut self, f: FnDecl, outer_env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
         let db = self.db;
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let (data, _) = fn_data(db, f).ok_or(ConstError::Cycle)?;
@@ -1444,7 +1459,7 @@ impl<'a> Interp<'a> {
     /// constructor applied to `this`.
     #[allow(clippy::too_many_arguments)]
     fn run_body(&mut self, body: Arc<Body>, text: Arc<str>, item: ItemId, scope: ScopeIdx, env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
-        if self.frames.len() >= MAX_CALL_DEPTH {
+        if calls_exhausted() {
             return Err(too_complex());
         }
         let mut locals = vec![CValue::Uninit; body.locals.len()];
@@ -1465,7 +1480,9 @@ impl<'a> Interp<'a> {
         }
         let env = self.bind_local_types(&body, item, scope, env);
         self.frames.push(Frame { body: body.clone(), text, item, scope, env, locals, this, named: Vec::new(), pack_index: None });
+        CALLS.with(|c| c.set(c.get() + 1));
         let r = self.run_in_frame(&body, &pending_defaults);
+        CALLS.with(|c| c.set(c.get() - 1));
         let frame = self.frames.pop().expect("frame");
         r.map(|v| (v, frame.this))
     }

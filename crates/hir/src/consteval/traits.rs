@@ -48,6 +48,13 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
                     Some(b) => b,
                     None => return Err(format!("type trait __{name} on this type not evaluated")),
                 },
+                Some(c) if !assign && !name.contains("trivially") && tys.len() == 2 && class(strip_ref(db, tys[1])) == Some(c) && implicit_copy_move(db, c, 0) => {
+                    // Copy/move construction of a class whose copy and move
+                    // constructors are implicit and not deleted: valid;
+                    // implicit ones are noexcept when every member's is,
+                    // which `implicit_copy_move` requires of the scalars and classes it accepts.
+                    true
+                }
                 Some(c) => {
                     if !trivial_class(db, c) {
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
@@ -274,4 +281,64 @@ pub(crate) fn lower_trait_args_at(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::
         }
     }
     out
+}
+
+/// Whether a class's copy and move constructors are both implicit and not
+/// deleted: no user-declared copy or move constructor, copy assignment or
+/// destructor (a user-declared one could be deleted or suppress the move
+/// constructor), not a union, nothing virtual; every base and non-static
+/// member a scalar, a pointer, or a class of which the same holds.
+fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    let k = c.pattern(db);
+    let tree = crate::item_tree_of(db, k.item(db));
+    let Some(d) = tree.classes.get(k.idx(db) as usize) else { return false };
+    if d.user_copy_assign || d.user_dtor || d.has_virtual_fn || d.key == crate::item_tree::ClassKey::Union || !d.is_definition {
+        return false;
+    }
+    if d.user_ctor {
+        // A copy or move constructor among the user-declared ones (a
+        // template is never one): its first parameter refers to the class.
+        let own = d.name.clone().unwrap_or_default();
+        for (f, _) in crate::instances::member_fns(db, c, crate::scopes::CTOR_KEY) {
+            let crate::instances::FnDecl::Fn(_) = f else { continue };
+            let Some(data) = f.data(db) else { return false };
+            let first = data.ty.params.first().map(|p| match p {
+                crate::item_tree::TypeRef::LRef(x) | crate::item_tree::TypeRef::RRef(x) => Some(&**x),
+                _ => None,
+            });
+            if let Some(Some(t)) = first {
+                let t = match t {
+                    crate::item_tree::TypeRef::Cv(x, _) => &**x,
+                    t => t,
+                };
+                if let crate::item_tree::TypeRef::Path(p) = t {
+                    if p.segments.last().is_some_and(|s| s.name == own) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    let Ok(l) = crate::layout::layout_ref(db, c) else { return false };
+    let mut tys: Vec<TyId> = l.fields.iter().map(|f| f.ty).collect();
+    for b in templates::class_bases_of(db, c).iter() {
+        match b.ty {
+            Some(t) if !b.is_virtual => tys.push(t),
+            _ => return false,
+        }
+    }
+    tys.into_iter().all(|t| {
+        let mut t = ty::canonical(db, t);
+        while let TyKind::Array(x, _) | TyKind::Qualified(x, _) = t.kind(db) {
+            t = ty::canonical(db, *x);
+        }
+        match t.kind(db) {
+            TyKind::Builtin(b) => *b != Builtin::Void,
+            TyKind::Enum(_) | TyKind::Ptr(_) => true,
+            _ => templates::class_of(db, t).is_ok_and(|fc| implicit_copy_move(db, fc, depth + 1)),
+        }
+    })
 }

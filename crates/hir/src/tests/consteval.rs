@@ -143,6 +143,8 @@ fn errors_are_values() {
          constexpr int deep(int n) { return n == 0 ? 0 : 1 + deep(n - 1); }
          static_assert(deep(100) == 100);
          static_assert(deep(300) == 300);
+         static_assert(deep(255) == 255);
+         static_assert(deep(256) == 256);
          static_assert(1 / 0 == 0);
          static_assert(2147483647 + 1 > 0);
          int runtime(int);
@@ -151,6 +153,8 @@ fn errors_are_values() {
          constexpr int uninit() { int x; return x; }
          static_assert(uninit() == 0);",
         expect![[r#"
+            namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
+            namespace: true
             namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
             namespace: true
             namespace: error: expression not folded to a constant due to excessive constexpr function call complexity
@@ -379,6 +383,26 @@ fn declared_and_defined_constrained_partial_specialization() {
          static_assert(tr<int*>::v == 1 && tr<int>::v == 0);",
         expect![[r#"
             namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn implicit_copy_and_move_construction() {
+    // `std::default_delete`: user constructors, none of them copy or move.
+    check(
+        "template <class T> struct del { constexpr del() noexcept = default; template <class U> del(const del<U>&) noexcept {} };
+         struct J;
+         struct H { del<J> d; int* p; };
+         struct C { C(const C&); };
+         struct M { M(M&&); };
+         static_assert(__is_constructible(del<J>, del<J>&&) && __is_constructible(H, const H&) && __is_nothrow_constructible(H, H&&));
+         static_assert(__is_constructible(C, const C&));
+         static_assert(!__is_constructible(M, const M&));",
+        expect![[r#"
+            namespace: true
+            namespace: error: not evaluated: type trait __is_constructible on a class with special members not evaluated
+            namespace: error: not evaluated: type trait __is_constructible on a class with special members not evaluated
         "#]],
     );
 }

@@ -150,3 +150,37 @@ fn explicit_arguments_braced_lists_and_array_parameters() {
         "#]],
     );
 }
+
+#[test]
+fn runtime_template_overloads() {
+    // The CUDA runtime's template overloads beside its C functions (as
+    // cuda_runtime.h declares them): a reference to `const T` binds an
+    // array lvalue directly (`T = float[289]`, exact) where the C function
+    // converts it to `const void*`; `T*` from `void*` is an identity where
+    // `const void*` adds a qualification: the templates win (g++'s names).
+    check(
+        "enum cudaError { cudaSuccess }; typedef enum cudaError cudaError_t; typedef unsigned long size_t;\n\
+         enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1 };\n\
+         struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1); };\n\
+         typedef struct CUstream_st *cudaStream_t;\n\
+         extern \"C\" cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);\n\
+         extern \"C\" cudaError_t cudaMalloc(void **devPtr, size_t size);\n\
+         extern \"C\" cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);\n\
+         template<class T> static cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);\n\
+         template<class T> static cudaError_t cudaMalloc(T **devPtr, size_t size);\n\
+         template<class T> static cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0);\n\
+         static float c_filter[289];\n\
+         void k();\n\
+         void user() { float *p; cudaMemcpyToSymbol(c_filter, p, 4); cudaMalloc(&p, 4); void *args[] = {&p};\n\
+           cudaLaunchCooperativeKernel(reinterpret_cast<void *>(k), dim3(2), dim3(256), args, 0, nullptr); }",
+        "user",
+        expect![[r#"
+            _ZL8c_filter
+            _Z18cudaMemcpyToSymbolIA289_fE9cudaErrorRKT_PKvmm14cudaMemcpyKind
+            _Z10cudaMallocIfE9cudaErrorPPT_m
+            _Z1kv
+            _ZN4dim3C1Ejjj
+            _Z27cudaLaunchCooperativeKernelIvE9cudaErrorPT_4dim3S3_PPvmP11CUstream_st
+        "#]],
+    );
+}

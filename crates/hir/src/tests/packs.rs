@@ -133,3 +133,20 @@ fn pack_in_function_type() {
         "#]],
     );
 }
+
+/// Deduction from a function whose parameters are `restrict`-qualified
+/// and `noexcept` (glibc's `strtol`): top-level qualifiers are not part of
+/// the function type.
+#[test]
+fn deduction_from_restrict_parameters() {
+    check(
+        "extern \"C\" long cv(const char* __restrict, char** __restrict, int) noexcept;\n\
+         template<typename R, typename C, typename... B> R stoa(R (*f)(const C*, C**, B...), const C* s, B... b) { return f(s, 0, b...); }\n\
+         int main() { return (int)stoa(&cv, \"1\", 10); }",
+        expect![[r#"
+            cv
+            main
+            _Z4stoaIlcJiEET_PFS0_PKT0_PPS1_DpT1_ES3_S7_
+        "#]],
+    );
+}

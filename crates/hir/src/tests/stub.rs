@@ -89,3 +89,4 @@ void use() { f(1); ns::g(1); ns::in::h(1); a(1); }
     .assert_debug_eq(&names);
 }
 
+

@@ -127,3 +127,26 @@ fn device_variables_main_and_module_id() {
     let n = crate::symbols::with_module_id("_ZN12_GLOBAL__N_12afEv", "_a5a9e84b_6_x_cu_e72c1746");
     assert_eq!(n, "_ZN36_GLOBAL__N__a5a9e84b_6_x_cu_e72c17462afEv");
 }
+
+#[test]
+fn elaborated_type_specifiers_declare_classes() {
+    // `struct X` in a declaration declares X in the nearest enclosing
+    // namespace when lookup finds none ([basic.scope.pdecl]/7), also from a
+    // class member; found ones (`struct stat` beside the function `stat`) are
+    // reused. g++: _Z1kPN1n1QE, _ZN1n1gEPNS_6HiddenE, _ZN1n1hEPNS_6Inner2E,
+    // _ZN1m3useEP4stat.
+    check(
+        "struct stat { int x; }; int stat(const char*, struct stat*);\n\
+         namespace n { typedef struct Hidden *H; struct C { struct Inner2 *p; }; void f(struct Q*); void g(H); void h(Inner2*); }\n\
+         namespace m { void use(struct stat*); }\n\
+         void k(n::Q*) {}",
+        expect![[r#"
+            _Z4statPKcP4stat
+            _ZN1n1fEPNS_1QE
+            _ZN1n1gEPNS_6HiddenE
+            _ZN1n1hEPNS_6Inner2E
+            _ZN1m3useEP4stat
+            _Z1kPN1n1QE
+        "#]],
+    );
+}
