@@ -66,9 +66,9 @@ const FLOORS: &[(&str, f64)] = &[
 const DEFAULT_FLOOR: f64 = 0.0;
 
 /// Minimum number of asserts evaluated to true over all units and
-/// standards (752 when measured): a ratchet against regressions that a
+/// standards (816 when measured): a ratchet against regressions that a
 /// per-unit share hides.
-const MIN_TRUE_TOTAL: usize = 745;
+const MIN_TRUE_TOTAL: usize = 810;
 
 struct Outcome {
     case: String,

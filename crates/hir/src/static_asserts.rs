@@ -526,19 +526,19 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
     match interp::eval_condition(db, &map, &site, &ia.cond) {
         Ok(true) => Outcome::True,
         // The real compiler accepted the unit: a false assert in a function
-        // template instance whose arguments hold an empty pack is taken for
-        // a pack the instance model did not deduce (`get<T>(tuple<Ts...>&)`),
+        // template instance whose arguments hold a pack is taken for a pack
+        // the instance model deduced wrongly (`get<T>(variant<Ts...>&)`),
         // not for a false assert.
-        Ok(false) if matches!(a.context, Context::FnInstance(_)) && env.as_ref().is_some_and(has_empty_pack) => {
-            Outcome::NotEvaluated(ConstError::Unsupported("false with an empty pack among the instance's arguments (pack deduction suspected)".into()))
+        Ok(false) if matches!(a.context, Context::FnInstance(_)) && env.as_ref().is_some_and(has_pack) => {
+            Outcome::NotEvaluated(ConstError::Unsupported("false with a pack among the instance's arguments (pack deduction suspected)".into()))
         }
         Ok(false) => Outcome::False,
         Err(e) => Outcome::NotEvaluated(e),
     }
 }
 
-fn has_empty_pack(env: &templates::Env) -> bool {
-    env.names.iter().any(|(_, a)| matches!(a, templates::TemplateArg::Pack(v) if v.is_empty()))
+fn has_pack(env: &templates::Env) -> bool {
+    env.names.iter().any(|(_, a)| matches!(a, templates::TemplateArg::Pack(_)))
 }
 
 /// Counts of a unit's asserts by outcome, with the first few failures.
