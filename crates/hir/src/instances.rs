@@ -463,7 +463,9 @@ fn member_fns_depth(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
     let Some(&s) = map.class_scope.get(&class) else { return Vec::new() };
     let own: Vec<(FnDecl, Option<InstId>)> =
         scopes::own_fns(db, &map, s, name).into_iter().map(|f| (f, outer)).collect();
-    if !own.is_empty() {
+    // Constructors and destructors are not found in bases: a class
+    // without declared ones has implicit ones (`implicit_special`).
+    if !own.is_empty() || name == scopes::CTOR_KEY || name == scopes::DTOR_KEY {
         return own;
     }
     for b in templates::class_bases_of(db, c).iter() {

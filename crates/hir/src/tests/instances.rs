@@ -259,3 +259,37 @@ fn implicit_special_members() {
     "#]]
     .assert_eq(&out);
 }
+
+#[test]
+fn constructors_and_destructors_are_not_inherited() {
+    // A member (or base) of a class without declared constructors or
+    // destructor is handled by its implicit ones, never the base's
+    // (g++ emits B<int>::Impl::Impl() and ~Impl(), C::Impl::~Impl()).
+    let (db, tu) = super::db_with(
+        "template<class T> struct A { A(); ~A(); };\n\
+         template<class T> struct B { struct Impl : A<T> { int x; }; Impl m; B() {} ~B() { } };\n\
+         struct C { struct Impl : A<int> { int x; }; Impl m; ~C() { } };\n\
+         void user() { B<int> b; C c; }",
+    );
+    let mut names: Vec<String> = instances::required_entities(&db, tu)
+        .iter()
+        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e))
+        .collect();
+    names.sort();
+    expect![[r#"
+        [
+            "_Z4userv",
+            "_ZN1AIiEC1Ev",
+            "_ZN1AIiED1Ev",
+            "_ZN1BIiE4ImplC1Ev",
+            "_ZN1BIiE4ImplD1Ev",
+            "_ZN1BIiEC1Ev",
+            "_ZN1BIiED1Ev",
+            "_ZN1C4ImplC1Ev",
+            "_ZN1C4ImplD1Ev",
+            "_ZN1CC1Ev",
+            "_ZN1CD1Ev",
+        ]
+    "#]]
+    .assert_debug_eq(&names);
+}
