@@ -525,13 +525,6 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
     let site = Site { item, scope, env: env.as_ref(), text: ia.text.clone(), func, before: ia.at };
     match interp::eval_condition(db, &map, &site, &ia.cond) {
         Ok(true) => Outcome::True,
-        // The real compiler accepted the unit: a false assert in a function
-        // template instance whose arguments hold a pack is taken for a pack
-        // the instance model deduced wrongly (`get<T>(variant<Ts...>&)`),
-        // not for a false assert.
-        Ok(false) if matches!(a.context, Context::FnInstance(_)) && env.as_ref().is_some_and(has_pack) => {
-            Outcome::NotEvaluated(ConstError::Unsupported("false with a pack among the instance's arguments (pack deduction suspected)".into()))
-        }
         Ok(false) => Outcome::False,
         Err(e) => Outcome::NotEvaluated(e),
     }

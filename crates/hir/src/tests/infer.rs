@@ -211,3 +211,24 @@ fn runtime_template_overloads() {
         "#]],
     );
 }
+
+#[test]
+fn nearer_base_picks_the_system_overload() {
+    // thrust's dispatch: a generic fallback made visible by a block-scope
+    // using-declaration and the system's overload found by ADL both bind
+    // the policy by reference to a base; the nearer base wins.
+    check(
+        "namespace th {\n\
+           template<class D> struct policy_base {};\n\
+           template<class D> struct policy : policy_base<D> {};\n\
+           namespace generic { template<class DP, class It> It each(th::policy<DP>&, It first); }\n\
+           namespace sys { template<class D> struct policy : th::policy<D> {}; struct tag : policy<tag> {};\n\
+             template<class D, class It> It each(policy<D>&, It first); }\n\
+           template<class DP> DP& derived(policy_base<DP>& p);\n\
+         }\n\
+         void user(th::sys::tag& t, int* p) { using th::generic::each; each(th::derived(t), p); }",
+        "user",
+        expect![[r#"
+        "#]],
+    );
+}
