@@ -215,29 +215,41 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let map = def_map(db, decl.tu(db));
     let scope = decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())?;
     let key = scopes::fn_name_key(&data.name);
-    // Out-of-line definitions (`N::f`), and redeclarations in the same
-    // scope (`std::remove_if` declared in <bits/algorithmfwd.h>, defined in
-    // <bits/stl_algo.h>).
+    // Out-of-line definitions (`void S::f() {}`), then redeclarations in
+    // the scope itself (`template<class T> T f(T);` … `template<class T> T f(T) {…}`).
     let mut cands: Vec<FnDecl> = map.qualified_fns.get(&(scope, key.clone())).cloned().unwrap_or_default();
-    cands.extend(map.scope(scope).names.get(&key).into_iter().flatten().filter_map(def_fn));
+    let out_of_line = cands.len();
+    for d in map.scope(scope).names.get(&key).into_iter().flatten() {
+        if let Some(f) = def_fn(d) {
+            if !cands.contains(&f) {
+                cands.push(f);
+            }
+        }
+    }
     let is_template = matches!(decl, FnDecl::Template(_));
+    let arity = decl.tparams(db).len();
     let mut best: Option<FnDecl> = None;
-    for c in cands {
-        if matches!(c, FnDecl::Template(_)) != is_template {
+    let mut fits = 0;
+    let mut best_out_of_line = false;
+    for (i, c) in cands.into_iter().enumerate() {
+        if matches!(c, FnDecl::Template(_)) != is_template || c.tparams(db).len() != arity {
             continue;
         }
         let Some(cd) = c.data(db) else { continue };
-        if !cd.linkage.is_definition || cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv {
+        if !cd.linkage.is_definition || cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual {
             continue;
         }
         if cd.ty.params == data.ty.params {
             return Some(c);
         }
+        fits += 1;
         if best.is_none() {
             best = Some(c);
+            best_out_of_line = i < out_of_line;
         }
     }
-    best
+    // Written otherwise (other parameter names): a redeclaration only when unambiguous.
+    if fits == 1 || best_out_of_line { best } else { None }
 }
 
 /// The substitution in effect inside an instance: the outer

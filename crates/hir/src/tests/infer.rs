@@ -229,6 +229,8 @@ fn nearer_base_picks_the_system_overload() {
          void user(th::sys::tag& t, int* p) { using th::generic::each; each(th::derived(t), p); }",
         "user",
         expect![[r#"
+            _ZN2th7derivedINS_3sys3tagEEERT_RNS_11policy_baseIS3_EE
+            _ZN2th3sys4eachINS0_3tagEPiEET0_RNS0_6policyIT_EES4_
         "#]],
     );
 }

@@ -293,3 +293,30 @@ fn constructors_and_destructors_are_not_inherited() {
     "#]]
     .assert_debug_eq(&names);
 }
+
+#[test]
+fn templates_declared_before_their_definition() {
+    // A function template declared (as <bits/algorithmfwd.h> does) and
+    // defined later in the same namespace: the instance's body is the
+    // definition's, and what it calls is required.
+    let (db, tu) = super::db_with(
+        "namespace std { template<class T> const T& mn(const T&, const T&);\n\
+         template<class T> const T& cl(const T&, const T&, const T&);\n\
+         template<class T> const T& mn(const T& a, const T& b) { return b < a ? b : a; }\n\
+         template<class T> const T& cl(const T& v, const T& lo, const T& hi) { return std::mn(v, hi); } }\n\
+         void user() { float f = 1; std::cl(f, 0.0f, 2.0f); }",
+    );
+    let mut names: Vec<String> = instances::required_entities(&db, tu)
+        .iter()
+        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e))
+        .collect();
+    names.sort();
+    expect![[r#"
+        [
+            "_Z4userv",
+            "_ZSt2clIfERKT_S2_S2_S2_",
+            "_ZSt2mnIfERKT_S2_S2_",
+        ]
+    "#]]
+    .assert_debug_eq(&names);
+}
