@@ -2679,6 +2679,44 @@ fn ty_has_error(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
     }
 }
 
+impl<'a> Infer<'a> {
+    /// An inference context for a question asked at type level (`sizeof(f<T>(0))`,
+    /// `decltype(call)`): no body of its own, the class of `cx`'s scope (as an
+    /// instance when `cx` is inside one) for member lookup.
+    pub(crate) fn type_level(cx: LowerCx<'a>, body: &'a Body) -> Infer<'a> {
+        let db = cx.db;
+        let class = match cx.map.scope(cx.scope).kind {
+            ScopeKind::Class(c) => Some(match cx.env {
+                Some(e) if e.scopes.contains(&cx.scope) => ClassRefT::Inst(InstId::new(db, c, e.args.clone())),
+                _ => ClassRefT::Class(cx.map.class_definition(c)),
+            }),
+            _ => None,
+        };
+        Infer {
+            db,
+            map: cx.map,
+            body,
+            item: cx.item,
+            scope: cx.scope,
+            env: cx.env.cloned(),
+            class,
+            this_cv: Cv::default(),
+            has_this: false,
+            ret: None,
+            res: InferenceResult::default(),
+            scopes: vec![Vec::new()],
+            seen: Default::default(),
+            depth: 0,
+            implicit_depth: 0,
+            local_names: Default::default(),
+            owner: None,
+            returns: Vec::new(),
+            ns_aliases: Vec::new(),
+        }
+    }
+}
+
+
 /// The value of `sizeof(f<Args>(0))` written in a constant expression (the
 /// detection idiom: which overload of `f` a null pointer argument selects,
 /// substitution failures removing candidates), read from its text in the
@@ -2709,34 +2747,7 @@ pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         return None;
     }
     let body = Body::default();
-    let class = match cx.map.scope(cx.scope).kind {
-        ScopeKind::Class(c) => Some(match cx.env {
-            Some(e) if e.scopes.contains(&cx.scope) => ClassRefT::Inst(InstId::new(db, c, e.args.clone())),
-            _ => ClassRefT::Class(cx.map.class_definition(c)),
-        }),
-        _ => None,
-    };
-    let mut inf = Infer {
-        db,
-        map: cx.map,
-        body: &body,
-        item: cx.item,
-        scope: cx.scope,
-        env: cx.env.cloned(),
-        class,
-        this_cv: Cv::default(),
-        has_this: false,
-        ret: None,
-        res: InferenceResult::default(),
-        scopes: vec![Vec::new()],
-        seen: Default::default(),
-        depth: 0,
-        implicit_depth: 0,
-        local_names: Default::default(),
-        owner: None,
-        returns: Vec::new(),
-        ns_aliases: Vec::new(),
-    };
+    let mut inf = Infer::type_level(cx, &body);
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
         inf.resolve_overload(&cands, targs.as_deref(), &args, None).map(|(_, _, sig)| sig.ret)

@@ -530,10 +530,6 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
     }
 }
 
-fn has_pack(env: &templates::Env) -> bool {
-    env.names.iter().any(|(_, a)| matches!(a, templates::TemplateArg::Pack(_)))
-}
-
 /// Counts of a unit's asserts by outcome, with the first few failures.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {

@@ -28,7 +28,7 @@ use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx};
 use crate::syntax_util as su;
 use crate::templates::{self, ClassRefT, Env, Resolved, TemplateArg};
 use crate::ty::{self, LowerCx, TyId, TyKind};
-use crate::{item_tree_of, FnId, FnTemplateId, ItemId};
+use crate::{item_tree_of, FnTemplateId, ItemId};
 
 /// EDG's call depth limit.
 pub const MAX_CALL_DEPTH: usize = 256;

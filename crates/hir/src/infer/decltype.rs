@@ -21,34 +21,7 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     let toks = crate::type_tokens(inner);
     let mut pos = 0;
     let body = Body::default();
-    let class = match cx.map.scope(cx.scope).kind {
-        ScopeKind::Class(c) => Some(match cx.env {
-            Some(e) if e.scopes.contains(&cx.scope) => ClassRefT::Inst(InstId::new(db, c, e.args.clone())),
-            _ => ClassRefT::Class(cx.map.class_definition(c)),
-        }),
-        _ => None,
-    };
-    let mut inf = Infer {
-        db,
-        map: cx.map,
-        body: &body,
-        item: cx.item,
-        scope: cx.scope,
-        env: cx.env.cloned(),
-        class,
-        this_cv: Cv::default(),
-        has_this: false,
-        ret: None,
-        res: InferenceResult::default(),
-        scopes: vec![Vec::new()],
-        seen: Default::default(),
-        depth: 0,
-        implicit_depth: 0,
-        local_names: Default::default(),
-        owner: None,
-        returns: Vec::new(),
-        ns_aliases: Vec::new(),
-    };
+    let mut inf = Infer::type_level(cx, &body);
     let r = templates::nested(|| Ok(read_expr(&mut inf, &toks, &mut pos, 0)));
     let r = r.ok()??;
     if pos != toks.len() {
