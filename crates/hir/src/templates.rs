@@ -497,18 +497,7 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
         _ => Env::default(),
     };
     let item = t.item(db);
-    let mut defaults = |i: usize, sofar: &[TemplateArg]| -> Option<Result<TemplateArg, String>> {
-        let p = params.get(i)?;
-        let d = p.default.as_ref()?;
-        let mut e = env.clone();
-        for (k, a) in sofar.iter().enumerate() {
-            if let Some(n) = params.get(k).and_then(|p| p.name.clone()) {
-                e.names.push((n, a.clone()));
-            }
-        }
-        Some(lower_arg(LowerCx { db, map: cx.map, item, scope, env: Some(&e) }, &p.kind, d))
-    };
-    let args = match bind(cx, &params, written, &mut defaults) {
+    let args = match alias::bind_args(cx, t, written) {
         Ok(a) => a,
         Err(e) => return mk(db, TyKind::Error(e)),
     };
