@@ -29,10 +29,11 @@
 //!   another spelling (same demangled qualified name and the only one of
 //!   that name on both sides, or the same demangled signature), unless
 //!   listed in `KNOWN_MISMATCHES`;
-//! - every non-template kernel registered in cicc's stub file
+//! - every kernel registered in cicc's stub file
 //!   (`x.cudafe1.stub.c`, `__cudaRegisterEntry(…, name, MANGLED, …)`) is
 //!   listed by cufront with that name (static kernels: the device name has
-//!   no `L`).
+//!   no `L`); template kernels not listed yet are allowed per program by
+//!   `TEMPLATE_KERNEL_GAPS`, a ratchet.
 //!
 //! Anonymous namespaces: cudafe++'s host output names them
 //! `_GLOBAL__N_<mid>` (its `_NV_ANON_NAMESPACE`), so cufront's names are
@@ -50,6 +51,17 @@ use cufront_tests::{Program, Std, cache_dir, cache_key, corpus, host_ii, par_map
 /// closure over `infer`'s required entities), minus one point. A ratchet:
 /// raise it as the model grows (calls `infer` leaves unresolved, local
 /// statics and closures are most of what is missing).
+/// Template kernels (specializations registered in the stub file) that
+/// cufront does not list yet, per program: a ratchet towards none.
+const TEMPLATE_KERNEL_GAPS: &[(&str, usize)] = &[
+    ("cccl_pipeline.cu", 27),
+    ("cub_device.cu", 24),
+    ("lambdas.cu", 3),
+    ("templates_traits.cu", 1),
+    ("thrust_basics.cu", 39),
+    ("thrust_zip.cu", 31),
+];
+
 const FLOORS: &[(&str, f64)] = &[
     ("atomics_warp.cu", 85.0),
     ("bitonic_sort.cu", 84.6),
@@ -289,6 +301,10 @@ struct Outcome {
     /// Non-template kernels checked against the stub file.
     kernels: usize,
     kernel_errors: Vec<String>,
+    /// Template kernels (specializations) registered in the stub file, and
+    /// those cufront does not list.
+    template_kernels: usize,
+    template_kernel_misses: Vec<String>,
 }
 
 fn check(program: &Program, std: Std) -> Outcome {
@@ -356,17 +372,27 @@ fn check(program: &Program, std: Std) -> Outcome {
     let mut kernel_errors = Vec::new();
     let mut kernels = 0;
     let d_kernels = demangle(&f.kernels);
+    let mut template_kernels = 0;
+    let mut template_kernel_misses = Vec::new();
     for (k, d) in f.kernels.iter().zip(&d_kernels) {
-        if is_template(d) || k.starts_with("__nv_static_") {
+        if k.starts_with("__nv_static_") {
+            continue;
+        }
+        let host_forms = host_spellings(k, &f.module_id);
+        let found = host_forms.iter().any(|h| listed.contains(h));
+        if is_template(d) {
+            template_kernels += 1;
+            if !found {
+                template_kernel_misses.push(format!("{k} ({d})"));
+            }
             continue;
         }
         kernels += 1;
-        let host_forms = host_spellings(k, &f.module_id);
-        if !host_forms.iter().any(|h| listed.contains(h)) {
+        if !found {
             kernel_errors.push(format!("{k} ({d})"));
         }
     }
-    Outcome { case, total: syms.len(), matched, misses, mismatches, kernels, kernel_errors }
+    Outcome { case, total: syms.len(), matched, misses, mismatches, kernels, kernel_errors, template_kernels, template_kernel_misses }
 }
 
 /// The host spellings a kernel's device name may correspond to: itself, a
@@ -404,13 +430,18 @@ fn host_symbols_match_the_real_build() {
         };
         let share = if o.total == 0 { 100.0 } else { 100.0 * o.matched as f64 / o.total as f64 };
         report.push_str(&format!(
-            "{}: total {} matched {} share {share:.1}% (non-template kernels {}, all listed: {})\n",
+            "{}: total {} matched {} share {share:.1}% (non-template kernels {}, all listed: {}; template kernels {}, unlisted {})\n",
             o.case,
             o.total,
             o.matched,
             o.kernels,
-            o.kernel_errors.is_empty()
+            o.kernel_errors.is_empty(),
+            o.template_kernels,
+            o.template_kernel_misses.len()
         ));
+        for k in &o.template_kernel_misses {
+            report.push_str(&format!("    template kernel not listed: {k}\n"));
+        }
         // `CUFRONT_PARITY_ALL=1` prints every miss (to work on them), else the first five.
         let shown = if std::env::var_os("CUFRONT_PARITY_ALL").is_some() { usize::MAX } else { 5 };
         for m in o.misses.iter().take(shown) {
@@ -425,6 +456,10 @@ fn host_symbols_match_the_real_build() {
         }
         for k in &o.kernel_errors {
             failures.push(format!("{}: kernel not listed with its stub's name: {k}", o.case));
+        }
+        let allowed = TEMPLATE_KERNEL_GAPS.iter().find(|(n, _)| *n == p.name).map_or(0, |(_, n)| *n);
+        if o.template_kernel_misses.len() > allowed {
+            failures.push(format!("{}: {} template kernels not listed (at most {allowed} known)", o.case, o.template_kernel_misses.len()));
         }
     }
     eprintln!("{report}");

@@ -901,15 +901,26 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             let bound = crate::templates::alias::bind_args(cx, td, &written)?;
             let mut env = cx.env.cloned().unwrap_or_default();
             let mut inner_names = Vec::new();
-            for (prm, a) in params.iter().zip(bound) {
+            let mut written_values = Vec::new();
+            for (k, (prm, a)) in params.iter().zip(bound).enumerate() {
                 if let Some(n) = &prm.name {
+                    // A value-dependent argument stays an expression of the outer signature.
+                    // (Never evaluated: a primary template's value would be a wrong literal.)
+                    if let (false, Some(crate::item_tree::TemplateArgRef::Expr(e))) = (prm.pack, written.get(k)) {
+                        if matches!(a, TemplateArg::Dependent(_)) || expr_mentions(e, names) {
+                            written_values.push(dependent::WrittenValue::new(n, e, cx, names));
+                            env.names.push((n.clone(), TemplateArg::Dependent(format!("{n} as written"))));
+                            inner_names.push(n.clone());
+                            continue;
+                        }
+                    }
                     env.names.push((n.clone(), a));
                     inner_names.push(n.clone());
                 }
             }
             let parent = map.parent.get(&DeclKey::Typedef(td)).copied().unwrap_or(scopes::ROOT);
             let acx = ty::LowerCx { db, map, item: td.item(db), scope: parent, env: Some(&env) };
-            let expanded = mangle_written(db, map, acx, &alias.ty, &inner_names, depth + 1)?;
+            let expanded = dependent::with_written(written_values, || mangle_written(db, map, acx, &alias.ty, &inner_names, depth + 1))?;
             if i + 1 == segs.len() {
                 return Ok(expanded);
             }

@@ -8,8 +8,57 @@
 //! The model lowers such an argument to `TemplateArg::Dependent` (no value
 //! yet), so these names are built from the written arguments instead.
 
+use std::cell::RefCell;
+
 use super::*;
 use crate::item_tree::{BinOp, ConstExpr, TemplateArgRef, TemplateParamKind, TypeRef, UnOp};
+use crate::templates::Env;
+
+/// A value parameter of an alias template being expanded, bound to a
+/// value-dependent argument: the argument as written, with the context it
+/// was written in (`_Require<…>` = `__enable_if_t<__and_<_Cond...>::value>`).
+pub(super) struct WrittenValue {
+    name: String,
+    expr: ConstExpr,
+    item: crate::ItemId,
+    scope: ScopeIdx,
+    env: Option<Env>,
+    names: Vec<String>,
+}
+
+impl WrittenValue {
+    pub(super) fn new(name: &str, expr: &ConstExpr, cx: ty::LowerCx<'_>, names: &[String]) -> WrittenValue {
+        WrittenValue { name: name.to_string(), expr: expr.clone(), item: cx.item, scope: cx.scope, env: cx.env.cloned(), names: names.to_vec() }
+    }
+}
+
+thread_local! {
+    /// The alias expansions in progress, innermost last.
+    static WRITTEN: RefCell<Vec<Vec<WrittenValue>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with `values` visible to [`expr`] by name.
+pub(super) fn with_written<R>(values: Vec<WrittenValue>, f: impl FnOnce() -> R) -> R {
+    WRITTEN.with(|w| w.borrow_mut().push(values));
+    let r = f();
+    WRITTEN.with(|w| w.borrow_mut().pop());
+    r
+}
+
+/// The expression written for alias parameter `name`, mangled where it was
+/// written (the expansions inside it do not see this one's bindings).
+fn written_value(db: &dyn SourceDatabase, map: &DefMap, name: &str, depth: u32) -> Option<Result<m::Expr, String>> {
+    let (level, v) = WRITTEN.with(|w| {
+        let w = w.borrow();
+        w.iter().enumerate().rev().find_map(|(i, vs)| vs.iter().find(|v| v.name == name).map(|v| (i, (v.expr.clone(), v.item, v.scope, v.env.clone(), v.names.clone()))))
+    })?;
+    let (e, item, scope, env, names) = v;
+    let saved: Vec<Vec<WrittenValue>> = WRITTEN.with(|w| w.borrow_mut().drain(level..).collect());
+    let cx = ty::LowerCx { db, map, item, scope, env: env.as_ref() };
+    let r = expr(db, map, cx, &e, &names, depth + 1);
+    WRITTEN.with(|w| w.borrow_mut().extend(saved));
+    Some(r)
+}
 
 /// `template<written>` as a name, each argument mangled as written.
 pub(super) fn template_id(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, template: ClassId, written: &[TemplateArgRef], names: &[String], depth: u32) -> Result<m::Name, String> {
@@ -95,6 +144,7 @@ fn expr(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, e: &ConstExp
         ConstExpr::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].args.is_none() => {
             match cx.env.and_then(|e| e.get(&p.segments[0].name)) {
                 Some(TemplateArg::ValueParam { depth: 0, index }) => m::Expr::TParam(m::TParam(*index)),
+                Some(TemplateArg::Dependent(_)) => return written_value(db, map, &p.segments[0].name, depth).unwrap_or_else(|| value_literal(db, map, cx, e)),
                 _ => return value_literal(db, map, cx, e),
             }
         }

@@ -334,7 +334,8 @@ fn dependent_value_arguments_in_signatures_are_mangled_as_written() {
            template<class T> struct __not_ { static constexpr bool value = true; };\n\
            template<class T> struct is_move_constructible { static constexpr bool value = true; };\n\
            template<class T> struct __is_scalar { enum { __value = 0 }; };\n\
-           template<class T> inline typename enable_if<__and_<__not_<T>, is_move_constructible<T>>::value>::type\n\
+           template<class T> struct __is_tuple_like { static constexpr bool value = false; };\n\
+           template<class T> inline typename enable_if<__and_<__not_<__is_tuple_like<T>>, is_move_constructible<T>>::value>::type\n\
              swap(T& a, T& b) { T t = a; a = b; b = t; }\n\
            template<class T, int N> typename enable_if<(N > 2) && !__is_scalar<T>::__value, int>::type big(T*) { return N; }\n\
          }\n\
@@ -342,8 +343,34 @@ fn dependent_value_arguments_in_signatures_are_mangled_as_written() {
          void user(double* a, double* b, P* p) { std::swap(a, b); std::big<P, 3>(p); }",
         "user",
         expect![[r#"
-            _ZSt4swapIPdENSt9enable_ifIXsrSt6__and_IJSt6__not_IT_ESt21is_move_constructibleIS4_EEE5valueEvE4typeERS4_SB_
+            _ZSt4swapIPdENSt9enable_ifIXsrSt6__and_IJSt6__not_ISt15__is_tuple_likeIT_EESt21is_move_constructibleIS5_EEE5valueEvE4typeERS5_SD_
             _ZSt3bigI1PLi3EENSt9enable_ifIXaagtT0_Li2EntsrSt11__is_scalarIT_E7__valueEiE4typeEPS3_
+        "#]],
+    );
+}
+
+#[test]
+fn value_dependent_arguments_through_alias_templates() {
+    // `_Require<C...>` = `__enable_if_t<__and_<C...>::value>`: the alias's
+    // value parameter is mangled as the expression written for it.
+    check(
+        "namespace std {\n\
+           template<bool, class T = void> struct enable_if {};\n\
+           template<class T> struct enable_if<true, T> { typedef T type; };\n\
+           template<bool C, class T = void> using __enable_if_t = typename enable_if<C, T>::type;\n\
+           template<class...> struct __and_;\n\
+           template<class A, class B> struct __and_<A, B> { static constexpr bool value = A::value && B::value; };\n\
+           template<class T> struct is_a { static constexpr bool value = true; };\n\
+           template<class T> struct is_b { static constexpr bool value = true; };\n\
+           template<class... C> using _Require = __enable_if_t<__and_<C...>::value>;\n\
+           template<class T, class = _Require<is_a<T>, is_b<T>>> void f(T) {}\n\
+           template<class T> _Require<is_a<T>, is_b<T>> g(T*) {}\n\
+         }\n\
+         void user(int i) { std::f(i); std::g(&i); }",
+        "user",
+        expect![[r#"
+            _ZSt1fIivEvT_
+            _ZSt1gIiENSt9enable_ifIXsrSt6__and_IJSt4is_aIT_ESt4is_bIS3_EEE5valueEvE4typeEPS3_
         "#]],
     );
 }
