@@ -2722,6 +2722,10 @@ impl<'a> Infer<'a> {
 /// substitution failures removing candidates), read from its text in the
 /// scope and environment of `cx`. None when the text is not of that shape.
 pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
+    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text))
+}
+
+fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
     let db = cx.db;
     let inner = text.trim().strip_prefix("sizeof")?.trim();
     let inner = inner.strip_prefix('(')?.strip_suffix(')')?.trim();

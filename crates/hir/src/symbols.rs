@@ -27,6 +27,7 @@ use crate::templates::{TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, TyId, TyKind};
 use crate::{item_tree_of, ClassId, Entity, EnumId};
 
+mod dependent;
 mod packs;
 
 /// What `inspect symbols` prints about an entity besides its name.
@@ -790,6 +791,10 @@ fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &
                 if dep && i + 1 < n {
                     return true;
                 }
+                if dep && i + 1 == n && dependent::has_dependent_value_arg(seg.args.as_deref().unwrap_or(&[]), names) {
+                    // `X<is_x<T>::value>`: spelled as written (`symbols::dependent`).
+                    return true;
+                }
                 if dep && i + 1 == n && seg.args.is_some() {
                     let mut q = p.clone();
                     for s in &mut q.segments {
@@ -921,10 +926,23 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
                 _ => Err("a member of a dependent type".into()),
             }
         }
-        Some(Def::ClassTemplate(_)) if i + 1 < segs.len() => {
+        Some(Def::ClassTemplate(c)) => {
             // `A<T>::x`: the template-id (defaults filled in), then the member.
             let prefix = Path { global: p.global, segments: segs[..=i].to_vec() };
-            match mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(prefix)))? {
+            let lowered = ty::canonical(db, ty::lower(cx, &TypeRef::Path(prefix)));
+            // A value argument that is an expression of the parameters
+            // (`enable_if<is_x<T>::value>`) lowers to a dependent type: spelled as written.
+            let written = segs[i].args.as_deref().unwrap_or(&[]);
+            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_)) || dependent::has_dependent_value_arg(written, names);
+            let named = if dependent && segs[..i].iter().all(|s| s.args.is_none()) {
+                m::Type::Named(dependent::template_id(db, map, cx, c, written, names, depth)?)
+            } else {
+                mangle_ty(db, map, lowered)?
+            };
+            if i + 1 == segs.len() {
+                return Ok(named);
+            }
+            match named {
                 m::Type::Named(mut n) => {
                     n.comps.extend(rest_comps(i + 1)?);
                     Ok(m::Type::Named(n))

@@ -795,9 +795,11 @@ impl Mangler {
             }
             Expr::Id(name, args) => self.simple_id(name, args)?,
             Expr::Scoped { ty, name, args } => {
+                // g++ writes any dependent qualifier as a type (`sr4is_xIT_E5value`,
+                // `srNT_4typeE5value`, `srN1n4is_xIT_EE5value`).
                 if !matches!(
                     **ty,
-                    Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_)
+                    Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_) | Type::Named(_)
                 ) {
                     return Err(
                         "`sr` with a qualifier other than a template parameter or decltype".into(),

@@ -1,0 +1,213 @@
+//! Template-ids in a function template's signature whose value arguments
+//! are expressions of the template's own parameters
+//! (`typename enable_if<is_x<T>::value, int>::type`,
+//! `disable_if<select_system1_exists<S>::value, S&>`): the lowering keeps
+//! such an argument only as `TemplateArg::Dependent`, so it is mangled
+//! here from what is written, as g++ does: `X <expression> E`, a member
+//! of a dependent type as `sr <type> <name>` (g++ writes the qualifier as
+//! a type: `sr4is_xIT_E5value`, `srNT_4typeE5value`), operators by their
+//! codes, `sizeof(T)` as `st`, a functional or C-style cast as `cv`.
+//! Arguments the template's defaults supply are lowered as usual.
+//!
+//! Never a guess: an expression shape not listed (a call, a trait builtin,
+//! a non-dependent named constant, which g++ spells as `L_Z…E`) is an
+//! error, so the function gets no name rather than a wrong one.
+
+use cufront_mangle::{self as m, Component, Op};
+
+use super::{mangle_ty, mangle_written, scope_name, targ};
+use crate::item_tree::{BinOp, ConstExpr, Path, TemplateArgRef, TypeRef, UnOp};
+use crate::scopes::{self, DeclKey, DefMap, ScopeKind};
+use crate::templates::TemplateArg;
+use crate::ty::{self, LowerCx, TyKind};
+use crate::{item_tree_of, ClassId};
+use cufront_base_db::SourceDatabase;
+
+/// The name of `template<written>` where some value argument depends on
+/// the template's parameters (`names`). Only a namespace-scope template
+/// (no outer arguments) and arguments bound one to one (no packs).
+pub(super) fn template_id(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    template: ClassId,
+    written: &[TemplateArgRef],
+    names: &[String],
+    depth: u32,
+) -> Result<m::Name, String> {
+    let template = map.template_def.get(&template).copied().unwrap_or(template);
+    let parent = map.parent.get(&DeclKey::Class(template)).copied().unwrap_or(scopes::ROOT);
+    if matches!(map.scope(parent).kind, ScopeKind::Class(_)) && map.templated.contains(&parent) {
+        return Err("a dependent member template of a class template".into());
+    }
+    let tree = item_tree_of(db, template.item(db));
+    let data = tree.classes.get(template.idx(db) as usize).ok_or("no such class")?;
+    let own = data.name.clone().ok_or("unnamed template")?;
+    let params = data.tparams.clone().unwrap_or_default();
+    if written.iter().any(|w| matches!(w, TemplateArgRef::Expansion(_))) {
+        return Err("a pack expansion in a dependent template-id".into());
+    }
+    let args = crate::templates::normalize_class_args(cx, template, Vec::new(), written)?;
+    let mut out = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        let mangled = match (a, written.get(i)) {
+            (_, Some(w)) if dependent_arg(a, w, names) && !params.get(i).is_some_and(|p| p.pack) => match w {
+                TemplateArgRef::Type(t) => m::TArg::Type(mangle_written(db, map, cx, t, names, depth + 1)?),
+                TemplateArgRef::Expr(e) => match const_expr(db, map, cx, e, names, depth + 1)? {
+                    m::Expr::Literal(l) => m::TArg::Literal(l),
+                    m::Expr::TParam(p) => m::TArg::Expr(m::Expr::TParam(p)),
+                    e => m::TArg::Expr(e),
+                },
+                TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
+            },
+            (TemplateArg::Dependent(s), _) => return Err(format!("dependent default argument `{s}`")),
+            _ => targ(db, map, a)?,
+        };
+        out.push(mangled);
+    }
+    let mut n = scope_name(db, map, parent)?;
+    n.comps.push(Component { name: m::Unqualified::Source(own), abi_tags: Vec::new(), args: Some(out) });
+    Ok(n)
+}
+
+/// Whether the written argument `w` (normalised to `a`) is spelled as
+/// written: a type the lowering leaves dependent, or an expression of the
+/// parameters (even one the lowering managed to evaluate).
+fn dependent_arg(a: &TemplateArg, w: &TemplateArgRef, names: &[String]) -> bool {
+    match w {
+        TemplateArgRef::Expr(e) => expr_mentions(e, names) && !matches!(a, TemplateArg::ValueParam { .. }),
+        _ => matches!(a, TemplateArg::Dependent(_)),
+    }
+}
+
+/// Whether a written template-id has a value argument that is an
+/// expression of the parameters (and so is spelled by [`template_id`]).
+/// A parameter named alone (`X<N>`) lowers as itself.
+pub(super) fn has_dependent_value_arg(args: &[TemplateArgRef], names: &[String]) -> bool {
+    let alone = |e: &ConstExpr| matches!(e, ConstExpr::Path(p) if p.segments.len() == 1 && p.segments[0].args.is_none());
+    args.iter().any(|a| matches!(a, TemplateArgRef::Expr(e) if expr_mentions(e, names) && !alone(e)))
+}
+
+/// A constant expression written in a signature, mangled as an expression.
+pub(super) fn const_expr(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    e: &ConstExpr,
+    names: &[String],
+    depth: u32,
+) -> Result<m::Expr, String> {
+    if depth > 32 {
+        return Err("expression too deep".into());
+    }
+    let sub = |x: &ConstExpr| const_expr(db, map, cx, x, names, depth + 1).map(Box::new);
+    Ok(match e {
+        ConstExpr::Int(v, b) => m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(*b)))?, negative: false, magnitude: *v }),
+        ConstExpr::Path(p) => path_expr(db, map, cx, p, names, depth)?,
+        ConstExpr::Unary(op, x) => m::Expr::Unary(
+            match op {
+                UnOp::Neg => Op::Neg,
+                UnOp::Plus => Op::Pos,
+                UnOp::Not => Op::Not,
+                UnOp::BitNot => Op::Compl,
+            },
+            sub(x)?,
+        ),
+        ConstExpr::Binary(op, a, b) => m::Expr::Binary(bin_op(*op), sub(a)?, sub(b)?),
+        ConstExpr::Cond(a, b, c) => m::Expr::Cond(sub(a)?, sub(b)?, sub(c)?),
+        ConstExpr::Cast(t, x) => m::Expr::Cast(m::CastKind::Functional, Box::new(written_ty(db, map, cx, t, names, depth)?), vec![*sub(x)?]),
+        ConstExpr::SizeofType(t) => m::Expr::SizeofType(Box::new(written_ty(db, map, cx, t, names, depth)?)),
+        ConstExpr::AlignofType(t) => m::Expr::AlignofType(Box::new(written_ty(db, map, cx, t, names, depth)?)),
+        ConstExpr::SizeofPack(_) | ConstExpr::Trait(..) | ConstExpr::Unsupported(_) => {
+            return Err("an expression the model does not mangle".into());
+        }
+    })
+}
+
+fn written_ty(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, t: &TypeRef, names: &[String], depth: u32) -> Result<m::Type, String> {
+    mangle_written(db, map, cx, t, names, depth + 1)
+}
+
+/// A name in an expression: a value parameter (`T_`), or a member of a
+/// dependent type (`T::value`, `is_x<T>::value`: `sr <type> <name>`).
+fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, names: &[String], depth: u32) -> Result<m::Expr, String> {
+    let last = p.segments.last().ok_or("empty path")?;
+    if p.segments.len() == 1 && !p.global && last.args.is_none() {
+        return match cx.env.and_then(|e| e.get(&last.name)) {
+            Some(TemplateArg::ValueParam { depth: 0, index }) => Ok(m::Expr::TParam(m::TParam(*index))),
+            _ => Err(format!("`{}` in a dependent expression", last.name)),
+        };
+    }
+    if last.args.is_some() {
+        return Err("a dependent member template in an expression".into());
+    }
+    let prefix = Path { global: p.global, segments: p.segments[..p.segments.len() - 1].to_vec() };
+    let mut v = Vec::new();
+    let qualifier = TypeRef::Path(prefix);
+    crate::instances::typeref_names(&qualifier, &mut v);
+    if !v.iter().any(|n| names.contains(n)) {
+        return Err("a non-dependent name in a dependent expression".into());
+    }
+    let ty = mangle_written(db, map, cx, &qualifier, names, depth + 1)?;
+    Ok(m::Expr::Scoped { ty: Box::new(ty), name: last.name.clone(), args: None })
+}
+
+fn bin_op(op: BinOp) -> Op {
+    match op {
+        BinOp::Add => Op::Plus,
+        BinOp::Sub => Op::Minus,
+        BinOp::Mul => Op::Mul,
+        BinOp::Div => Op::Div,
+        BinOp::Rem => Op::Rem,
+        BinOp::Shl => Op::Shl,
+        BinOp::Shr => Op::Shr,
+        BinOp::BitAnd => Op::And,
+        BinOp::BitOr => Op::Or,
+        BinOp::BitXor => Op::Xor,
+        BinOp::And => Op::AndAnd,
+        BinOp::Or => Op::OrOr,
+        BinOp::Eq => Op::Eq,
+        BinOp::Ne => Op::Ne,
+        BinOp::Lt => Op::Lt,
+        BinOp::Le => Op::Le,
+        BinOp::Gt => Op::Gt,
+        BinOp::Ge => Op::Ge,
+    }
+}
+
+/// Whether a written expression names one of `names` (the template's own
+/// parameters): decided on what is written, not by trying to evaluate —
+/// `is_x<T>::value` is value-dependent even where every `is_x` says `true`.
+pub(super) fn expr_mentions(e: &ConstExpr, names: &[String]) -> bool {
+    match e {
+        ConstExpr::Int(..) => false,
+        ConstExpr::Path(p) => path_mentions(p, names),
+        ConstExpr::Unary(_, x) => expr_mentions(x, names),
+        ConstExpr::Binary(_, a, b) => expr_mentions(a, names) || expr_mentions(b, names),
+        ConstExpr::Cond(a, b, c) => expr_mentions(a, names) || expr_mentions(b, names) || expr_mentions(c, names),
+        ConstExpr::Cast(t, x) => type_mentions(t, names) || expr_mentions(x, names),
+        ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => type_mentions(t, names),
+        ConstExpr::Trait(_, tys) => tys.iter().any(|t| type_mentions(t, names)),
+        ConstExpr::SizeofPack(n) => names.contains(n),
+        ConstExpr::Unsupported(text) => crate::type_tokens(text).iter().any(|t| names.contains(t)),
+    }
+}
+
+fn path_mentions(p: &Path, names: &[String]) -> bool {
+    let first = p.segments.first().is_some_and(|s| !p.global && names.contains(&s.name));
+    first || p.segments.iter().flat_map(|s| s.args.iter().flatten()).any(|a| arg_mentions(a, names))
+}
+
+fn arg_mentions(a: &TemplateArgRef, names: &[String]) -> bool {
+    match a {
+        TemplateArgRef::Type(t) => type_mentions(t, names),
+        TemplateArgRef::Expr(e) => expr_mentions(e, names),
+        TemplateArgRef::Expansion(x) => arg_mentions(x, names),
+    }
+}
+
+fn type_mentions(t: &TypeRef, names: &[String]) -> bool {
+    let mut v = Vec::new();
+    crate::instances::typeref_names(t, &mut v);
+    v.iter().any(|n| names.contains(n)) || matches!(t, TypeRef::Path(p) if path_mentions(p, names))
+}

@@ -1,0 +1,76 @@
+//! thrust-style dispatch: system selection by overload resolution and
+//! SFINAE, policies bound through bases, the names g++ gives the result.
+
+use expect_test::{expect, Expect};
+
+use crate::infer::{infer, render_calls, InferOwner};
+
+fn check(text: &str, name: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let f = super::body::fn_named(&db, tu, name).expect("function");
+    let r = infer(&db, InferOwner::Fn(f));
+    want.assert_eq(&render_calls(&db, &r));
+}
+
+#[test]
+fn select_system_through_a_detection_trait() {
+    // `select_system1_exists<S>::value` is `sizeof(check(select_system(tag)))`
+    // in a namespace where only the catch-all overload is visible: false, so
+    // `disable_if<…, S&>::type` is `S&` and the result binds the next call.
+    // Names checked against g++ 12.
+    check(
+        "namespace th {\n\
+          template<bool B, class T=void> struct disable_if { typedef T type; };\n\
+          template<class T> struct disable_if<true, T> {};\n\
+          template<class D> struct execution_policy {};\n\
+          struct tag : execution_policy<tag> {};\n\
+          namespace generic {\n\
+            template<class Tag> struct select_system1_exists;\n\
+            template<class S> typename disable_if<select_system1_exists<S>::value, S&>::type select_system(execution_policy<S>& s);\n\
+            namespace ns {\n\
+              typedef char yes; typedef char (&no)[2];\n\
+              struct any_conversion { template<class T> any_conversion(const T&); };\n\
+              no select_system(const any_conversion&);\n\
+              template<class T> yes check(const T&);\n\
+              no check(no);\n\
+              template<class Tag> struct select_system1_exists { static Tag& tag; static const bool value = sizeof(check(select_system(tag))) == sizeof(yes); };\n\
+            }\n\
+            template<class Tag> struct select_system1_exists : ns::select_system1_exists<Tag> {};\n\
+          }\n\
+          template<class S, class It> void seq(execution_policy<S>& s, It a);\n\
+         }\n\
+         void user(th::tag& t, int* p) { using th::generic::select_system; th::seq(select_system(t), p); }",
+        "user",
+        expect![[r#"
+            _ZN2th7generic13select_systemINS_3tagEEENS_10disable_ifIXsrNS0_21select_system1_existsIT_EE5valueERS5_E4typeERNS_16execution_policyIS5_EE
+            _ZN2th3seqINS_3tagEPiEEvRNS_16execution_policyIT_EET0_
+        "#]],
+    );
+}
+
+#[test]
+fn value_arguments_written_as_expressions_of_the_parameters() {
+    // g++ 12: `X <expr> E`, `sr <type> <name>`, operators, `st`, `cv`.
+    check(
+        "template<bool B, class T=void> struct enable_if { typedef T type; };\n\
+         namespace n { template<class T> struct is_x { static const bool value = true; }; }\n\
+         template<class T> struct is_y { static const bool value = true; };\n\
+         struct Y { typedef Y type; static const bool value = true; };\n\
+         template<class T> typename enable_if<T::type::value, int>::type a(T);\n\
+         template<class T> typename enable_if<T::value, int>::type b(T);\n\
+         template<class T, int N> typename enable_if<(N > 2) || -N == sizeof(T), int>::type d(T);\n\
+         template<class T> typename enable_if<n::is_x<T>::value>::type e(typename enable_if<!n::is_x<T>::value, T>::type*);\n\
+         template<class T> typename enable_if<(bool)n::is_x<T>::value>::type f(T);\n\
+         template<class T> typename enable_if<is_y<T>::value>::type g(T);\n\
+         void u() { Y y; a(y); b(y); d<int,3>(1); e<int>(0); f(1); g(1); }",
+        "u",
+        expect![[r#"
+            _Z1aI1YEN9enable_ifIXsrNT_4typeE5valueEiE4typeES2_
+            _Z1bI1YEN9enable_ifIXsrT_5valueEiE4typeES2_
+            _Z1dIiLi3EEN9enable_ifIXoogtT0_Li2EeqngT0_stT_EiE4typeES1_
+            _Z1eIiEN9enable_ifIXsrN1n4is_xIT_EE5valueEvE4typeEPNS0_IXntsrS4_5valueES3_E4typeE
+            _Z1fIiEN9enable_ifIXcvbsrN1n4is_xIT_EE5valueEvE4typeES3_
+            _Z1gIiEN9enable_ifIXsr4is_yIT_E5valueEvE4typeES2_
+        "#]],
+    );
+}
