@@ -791,7 +791,7 @@ fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &
                 if dep && i + 1 < n {
                     return true;
                 }
-                if dep && i + 1 == n && dependent::has_dependent_value_arg(seg.args.as_deref().unwrap_or(&[]), names) {
+                if dep && i + 1 == n && dependent::has_dependent_value_arg(seg.args.as_deref().unwrap_or(&[]), names, &[]) {
                     // `X<is_x<T>::value>`: spelled as written (`symbols::dependent`).
                     return true;
                 }
@@ -842,38 +842,55 @@ fn expr_mentions(e: &crate::item_tree::ConstExpr, names: &[String]) -> bool {
 /// (`typename T::x` → `NT_1xE`, `A<T>::x` → `N1AIT_E1xE`), alias
 /// templates expanded (as g++ does); everything else lowered and mangled.
 fn mangle_written(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, t: &crate::item_tree::TypeRef, names: &[String], depth: u32) -> Result<m::Type, String> {
+    mangle_written_in(db, map, cx, t, names, &[], depth)
+}
+
+/// [`mangle_written`] inside an alias template's expansion, `sp` spelling
+/// the alias parameters whose arguments are dependent (`dependent::Spelled`).
+fn mangle_written_in(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, t: &crate::item_tree::TypeRef, names: &[String], sp: &dependent::Spelled, depth: u32) -> Result<m::Type, String> {
     use crate::item_tree::TypeRef;
     if depth > 32 {
         return Err("alias expansion too deep".into());
     }
-    if !dependent_member(db, map, cx.scope, t, names) {
+    if let Some(spelled) = dependent::spelled_type(t, sp) {
+        return Ok(spelled);
+    }
+    if !dependent_member(db, map, cx.scope, t, names) && !dependent::type_mentions_spelled(t, sp) {
         return mangle_ty(db, map, ty::lower(cx, t));
     }
     Ok(match t {
-        TypeRef::Ptr(x) => mangle_written(db, map, cx, x, names, depth)?.ptr(),
-        TypeRef::LRef(x) => mangle_written(db, map, cx, x, names, depth)?.lref(),
-        TypeRef::RRef(x) => mangle_written(db, map, cx, x, names, depth)?.rref(),
-        TypeRef::Cv(x, cv) => mangle_written(db, map, cx, x, names, depth)?.qual(quals(*cv)),
-        TypeRef::Path(p) => return mangle_written_path(db, map, cx, p, names, depth),
+        TypeRef::Ptr(x) => mangle_written_in(db, map, cx, x, names, sp, depth)?.ptr(),
+        TypeRef::LRef(x) => mangle_written_in(db, map, cx, x, names, sp, depth)?.lref(),
+        TypeRef::RRef(x) => mangle_written_in(db, map, cx, x, names, sp, depth)?.rref(),
+        TypeRef::Cv(x, cv) => mangle_written_in(db, map, cx, x, names, sp, depth)?.qual(quals(*cv)),
+        TypeRef::Path(p) => return mangle_written_path(db, map, cx, p, names, sp, depth),
         _ => return Err("a dependent type the model does not spell".into()),
     })
 }
 
-fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, p: &Path, names: &[String], depth: u32) -> Result<m::Type, String> {
+fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, p: &Path, names: &[String], sp: &dependent::Spelled, depth: u32) -> Result<m::Type, String> {
     use crate::item_tree::{PathSegment, TypeRef};
     let segs = &p.segments;
+    // Members named after the dependent part: `::x`, `::template y<A>`.
     let rest_comps = |from: usize| -> Result<Vec<Component>, String> {
-        segs[from..]
-            .iter()
-            .map(|s| if s.args.is_some() { Err("a dependent member template".to_string()) } else { Ok(m::build::comp(&s.name)) })
-            .collect()
+        segs[from..].iter().map(|s| dependent::member_comp(db, map, cx, s, names, sp, depth)).collect()
     };
     // `T::x`: rooted at the parameter.
     if let (false, Some(first)) = (p.global, segs.first()) {
         if names.contains(&first.name) && first.args.is_none() && segs.len() > 1 {
-            let base = mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(Path::single(&first.name))))?;
+            let single = TypeRef::Path(Path::single(&first.name));
+            let base = match dependent::spelled_type(&single, sp) {
+                Some(t) => t,
+                None => mangle_ty(db, map, ty::lower(cx, &single))?,
+            };
             return match base {
                 m::Type::Param(tp) => Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(1)? })),
+                // `typename F::difference_type` with `F` an alias parameter
+                // standing for `iterator_facade<T…>`: a member of that.
+                m::Type::Named(mut n) => {
+                    n.comps.extend(rest_comps(1)?);
+                    Ok(m::Type::Named(n))
+                }
                 _ => Err("a member of a dependent type".into()),
             };
         }
@@ -903,6 +920,9 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             let params = alias.tparams.clone().unwrap_or_default();
             let written = segs[i].args.clone().unwrap_or_default();
             let bound = crate::templates::alias::bind_args(cx, td, &written)?;
+            // Arguments the lowering cannot keep (dependent types,
+            // expressions of the parameters) are spelled here, where they are written.
+            let inner_sp = dependent::spell_alias_args(db, map, cx, &params, &bound, &written, names, sp, depth)?;
             let mut env = cx.env.cloned().unwrap_or_default();
             let mut inner_names = Vec::new();
             for (prm, a) in params.iter().zip(bound) {
@@ -913,7 +933,7 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             }
             let parent = map.parent.get(&DeclKey::Typedef(td)).copied().unwrap_or(scopes::ROOT);
             let acx = ty::LowerCx { db, map, item: td.item(db), scope: parent, env: Some(&env) };
-            let expanded = mangle_written(db, map, acx, &alias.ty, &inner_names, depth + 1)?;
+            let expanded = mangle_written_in(db, map, acx, &alias.ty, &inner_names, &inner_sp, depth + 1)?;
             if i + 1 == segs.len() {
                 return Ok(expanded);
             }
@@ -933,9 +953,9 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             // A value argument that is an expression of the parameters
             // (`enable_if<is_x<T>::value>`) lowers to a dependent type: spelled as written.
             let written = segs[i].args.as_deref().unwrap_or(&[]);
-            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_)) || dependent::has_dependent_value_arg(written, names);
+            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_)) || dependent::has_dependent_value_arg(written, names, sp);
             let named = if dependent && segs[..i].iter().all(|s| s.args.is_none()) {
-                m::Type::Named(dependent::template_id(db, map, cx, c, written, names, depth)?)
+                m::Type::Named(dependent::template_id(db, map, cx, c, written, names, sp, depth)?)
             } else {
                 mangle_ty(db, map, lowered)?
             };

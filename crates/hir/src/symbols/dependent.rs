@@ -15,13 +15,132 @@
 
 use cufront_mangle::{self as m, Component, Op};
 
-use super::{mangle_ty, mangle_written, scope_name, targ};
-use crate::item_tree::{BinOp, ConstExpr, Path, TemplateArgRef, TypeRef, UnOp};
-use crate::scopes::{self, DeclKey, DefMap, ScopeKind};
+use super::{mangle_ty, mangle_written_in, scope_name, targ};
+use crate::item_tree::{BinOp, ConstExpr, Path, PathSegment, TemplateArgRef, TemplateParam, TypeRef, UnOp};
+use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeKind};
 use crate::templates::TemplateArg;
 use crate::ty::{self, LowerCx, TyKind};
 use crate::{item_tree_of, ClassId};
 use cufront_base_db::SourceDatabase;
+
+/// What the parameters of an alias template being expanded stand for when
+/// their written arguments cannot be lowered faithfully (a dependent type,
+/// an expression of the parameters): spelled where they are written
+/// (`enable_if_t<is_x<T>::value, int>` → `_Bp` is `Xsr4is_xIT_E5valueE`).
+pub(super) type Spelled = [(String, m::TArg)];
+
+/// An alias parameter named alone, as a type.
+pub(super) fn spelled_type(t: &TypeRef, sp: &Spelled) -> Option<m::Type> {
+    let TypeRef::Path(p) = t else { return None };
+    let [seg] = p.segments.as_slice() else { return None };
+    if p.global || seg.args.is_some() {
+        return None;
+    }
+    match sp.iter().find(|(n, _)| *n == seg.name)? {
+        (_, m::TArg::Type(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
+/// Whether a written type names a spelled alias parameter.
+pub(super) fn type_mentions_spelled(t: &TypeRef, sp: &Spelled) -> bool {
+    if sp.is_empty() {
+        return false;
+    }
+    let names: Vec<String> = sp.iter().map(|(n, _)| n.clone()).collect();
+    type_mentions(t, &names)
+}
+
+/// The alias parameters whose written arguments are spelled (see
+/// [`Spelled`]); `bound` are the lowered arguments, one per parameter.
+/// Only one-to-one bindings (no packs): otherwise nothing is spelled and
+/// the lowering decides, as before.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn spell_alias_args(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    params: &[TemplateParam],
+    bound: &[TemplateArg],
+    written: &[TemplateArgRef],
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<Vec<(String, m::TArg)>, String> {
+    let mut out = Vec::new();
+    if params.iter().any(|p| p.pack) || written.iter().any(|w| matches!(w, TemplateArgRef::Expansion(_))) {
+        return Ok(out);
+    }
+    for ((p, a), w) in params.iter().zip(bound).zip(written) {
+        let Some(n) = &p.name else { continue };
+        let spelled = match w {
+            // A member of a type depending on the parameters stays a
+            // dependent name even where the lowering resolves it.
+            TemplateArgRef::Type(t)
+                if matches!(a, TemplateArg::Dependent(_)) || type_mentions_spelled(t, sp) || super::dependent_member(db, map, cx.scope, t, names) =>
+            {
+                m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)
+            }
+            TemplateArgRef::Expr(e) if dependent_arg(a, w, names, sp) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
+            _ => continue,
+        };
+        out.push((n.clone(), spelled));
+    }
+    Ok(out)
+}
+
+/// A member named after a dependent prefix: `x`, or `template y<A…>`
+/// (libcu++'s `_IfImpl<C>::template _Select<A, B>`).
+pub(super) fn member_comp(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    seg: &PathSegment,
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<Component, String> {
+    let Some(args) = &seg.args else { return Ok(m::build::comp(&seg.name)) };
+    let args = written_args(db, map, cx, args, names, sp, depth)?;
+    Ok(Component { name: m::Unqualified::Source(seg.name.clone()), abi_tags: Vec::new(), args: Some(args) })
+}
+
+/// Template arguments as written, without a template to normalise them
+/// against (a member template of a dependent type, a variable template
+/// in an expression): types spelled, expressions of the parameters
+/// spelled, other expressions evaluated.
+fn written_args(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    args: &[TemplateArgRef],
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<Vec<m::TArg>, String> {
+    args.iter()
+        .map(|a| match a {
+            TemplateArgRef::Type(t) => Ok(m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)),
+            TemplateArgRef::Expr(e) if expr_mentions(e, names) => Ok(expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?)),
+            TemplateArgRef::Expr(e) => {
+                let v = crate::consteval::eval(&crate::consteval::EvalCx::new(cx), e).map_err(|e| format!("template argument: {e}"))?;
+                Ok(m::TArg::Literal(m::Literal {
+                    ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(v.ty)))?,
+                    negative: v.v < 0,
+                    magnitude: v.v.unsigned_abs(),
+                }))
+            }
+            TemplateArgRef::Expansion(_) => Err("a pack expansion in a dependent template-id".into()),
+        })
+        .collect()
+}
+
+fn expr_arg(e: m::Expr) -> m::TArg {
+    match e {
+        m::Expr::Literal(l) => m::TArg::Literal(l),
+        e => m::TArg::Expr(e),
+    }
+}
 
 /// The name of `template<written>` where some value argument depends on
 /// the template's parameters (`names`). Only a namespace-scope template
@@ -33,6 +152,7 @@ pub(super) fn template_id(
     template: ClassId,
     written: &[TemplateArgRef],
     names: &[String],
+    sp: &Spelled,
     depth: u32,
 ) -> Result<m::Name, String> {
     let template = map.template_def.get(&template).copied().unwrap_or(template);
@@ -51,13 +171,9 @@ pub(super) fn template_id(
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         let mangled = match (a, written.get(i)) {
-            (_, Some(w)) if dependent_arg(a, w, names) && !params.get(i).is_some_and(|p| p.pack) => match w {
-                TemplateArgRef::Type(t) => m::TArg::Type(mangle_written(db, map, cx, t, names, depth + 1)?),
-                TemplateArgRef::Expr(e) => match const_expr(db, map, cx, e, names, depth + 1)? {
-                    m::Expr::Literal(l) => m::TArg::Literal(l),
-                    m::Expr::TParam(p) => m::TArg::Expr(m::Expr::TParam(p)),
-                    e => m::TArg::Expr(e),
-                },
+            (_, Some(w)) if dependent_arg(a, w, names, sp) && !params.get(i).is_some_and(|p| p.pack) => match w {
+                TemplateArgRef::Type(t) => m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?),
+                TemplateArgRef::Expr(e) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
                 TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
             },
             (TemplateArg::Dependent(s), _) => return Err(format!("dependent default argument `{s}`")),
@@ -73,8 +189,9 @@ pub(super) fn template_id(
 /// Whether the written argument `w` (normalised to `a`) is spelled as
 /// written: a type the lowering leaves dependent, or an expression of the
 /// parameters (even one the lowering managed to evaluate).
-fn dependent_arg(a: &TemplateArg, w: &TemplateArgRef, names: &[String]) -> bool {
+fn dependent_arg(a: &TemplateArg, w: &TemplateArgRef, names: &[String], sp: &Spelled) -> bool {
     match w {
+        TemplateArgRef::Expr(e) if alone(e, sp) => matches!(a, TemplateArg::Dependent(_)),
         TemplateArgRef::Expr(e) => expr_mentions(e, names) && !matches!(a, TemplateArg::ValueParam { .. }),
         _ => matches!(a, TemplateArg::Dependent(_)),
     }
@@ -83,9 +200,14 @@ fn dependent_arg(a: &TemplateArg, w: &TemplateArgRef, names: &[String]) -> bool 
 /// Whether a written template-id has a value argument that is an
 /// expression of the parameters (and so is spelled by [`template_id`]).
 /// A parameter named alone (`X<N>`) lowers as itself.
-pub(super) fn has_dependent_value_arg(args: &[TemplateArgRef], names: &[String]) -> bool {
-    let alone = |e: &ConstExpr| matches!(e, ConstExpr::Path(p) if p.segments.len() == 1 && p.segments[0].args.is_none());
-    args.iter().any(|a| matches!(a, TemplateArgRef::Expr(e) if expr_mentions(e, names) && !alone(e)))
+/// An alias parameter spelled (`_Bp` of `enable_if_t`) counts.
+pub(super) fn has_dependent_value_arg(args: &[TemplateArgRef], names: &[String], sp: &Spelled) -> bool {
+    args.iter().any(|a| matches!(a, TemplateArgRef::Expr(e) if expr_mentions(e, names) && !alone(e, sp)))
+}
+
+/// A name alone that is not a spelled alias parameter: lowered as itself.
+fn alone(e: &ConstExpr, sp: &Spelled) -> bool {
+    matches!(e, ConstExpr::Path(p) if p.segments.len() == 1 && p.segments[0].args.is_none() && !sp.iter().any(|(n, _)| *n == p.segments[0].name))
 }
 
 /// A constant expression written in a signature, mangled as an expression.
@@ -95,15 +217,16 @@ pub(super) fn const_expr(
     cx: LowerCx<'_>,
     e: &ConstExpr,
     names: &[String],
+    sp: &Spelled,
     depth: u32,
 ) -> Result<m::Expr, String> {
     if depth > 32 {
         return Err("expression too deep".into());
     }
-    let sub = |x: &ConstExpr| const_expr(db, map, cx, x, names, depth + 1).map(Box::new);
+    let sub = |x: &ConstExpr| const_expr(db, map, cx, x, names, sp, depth + 1).map(Box::new);
     Ok(match e {
         ConstExpr::Int(v, b) => m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(*b)))?, negative: false, magnitude: *v }),
-        ConstExpr::Path(p) => path_expr(db, map, cx, p, names, depth)?,
+        ConstExpr::Path(p) => path_expr(db, map, cx, p, names, sp, depth)?,
         ConstExpr::Unary(op, x) => m::Expr::Unary(
             match op {
                 UnOp::Neg => Op::Neg,
@@ -115,30 +238,49 @@ pub(super) fn const_expr(
         ),
         ConstExpr::Binary(op, a, b) => m::Expr::Binary(bin_op(*op), sub(a)?, sub(b)?),
         ConstExpr::Cond(a, b, c) => m::Expr::Cond(sub(a)?, sub(b)?, sub(c)?),
-        ConstExpr::Cast(t, x) => m::Expr::Cast(m::CastKind::Functional, Box::new(written_ty(db, map, cx, t, names, depth)?), vec![*sub(x)?]),
-        ConstExpr::SizeofType(t) => m::Expr::SizeofType(Box::new(written_ty(db, map, cx, t, names, depth)?)),
-        ConstExpr::AlignofType(t) => m::Expr::AlignofType(Box::new(written_ty(db, map, cx, t, names, depth)?)),
+        ConstExpr::Cast(t, x) => m::Expr::Cast(m::CastKind::Functional, Box::new(written_ty(db, map, cx, t, names, sp, depth)?), vec![*sub(x)?]),
+        ConstExpr::SizeofType(t) => m::Expr::SizeofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
+        ConstExpr::AlignofType(t) => m::Expr::AlignofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
         ConstExpr::SizeofPack(_) | ConstExpr::Trait(..) | ConstExpr::Unsupported(_) => {
             return Err("an expression the model does not mangle".into());
         }
     })
 }
 
-fn written_ty(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, t: &TypeRef, names: &[String], depth: u32) -> Result<m::Type, String> {
-    mangle_written(db, map, cx, t, names, depth + 1)
+fn written_ty(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, t: &TypeRef, names: &[String], sp: &Spelled, depth: u32) -> Result<m::Type, String> {
+    mangle_written_in(db, map, cx, t, names, sp, depth + 1)
 }
 
-/// A name in an expression: a value parameter (`T_`), or a member of a
-/// dependent type (`T::value`, `is_x<T>::value`: `sr <type> <name>`).
-fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, names: &[String], depth: u32) -> Result<m::Expr, String> {
+/// A name in an expression: a value parameter (`T_`), a spelled alias
+/// parameter, a variable template specialization (g++ writes it
+/// unqualified: `16is_convertible_vIT_T0_E`), or a member of a dependent
+/// type (`T::value`, `is_x<T>::value`: `sr <type> <name>`).
+fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, names: &[String], sp: &Spelled, depth: u32) -> Result<m::Expr, String> {
     let last = p.segments.last().ok_or("empty path")?;
     if p.segments.len() == 1 && !p.global && last.args.is_none() {
+        if let Some((_, a)) = sp.iter().find(|(n, _)| *n == last.name) {
+            return match a {
+                m::TArg::Expr(e) => Ok(e.clone()),
+                m::TArg::Literal(l) => Ok(m::Expr::Literal(l.clone())),
+                _ => Err(format!("type `{}` in an expression", last.name)),
+            };
+        }
         return match cx.env.and_then(|e| e.get(&last.name)) {
             Some(TemplateArg::ValueParam { depth: 0, index }) => Ok(m::Expr::TParam(m::TParam(*index))),
+            Some(TemplateArg::Value(v, t)) => Ok(m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })),
             _ => Err(format!("`{}` in a dependent expression", last.name)),
         };
     }
-    if last.args.is_some() {
+    if let Some(args) = &last.args {
+        let mut bare = p.clone();
+        for s in &mut bare.segments {
+            s.args = None;
+        }
+        if p.segments[..p.segments.len() - 1].iter().all(|s| s.args.is_none()) {
+            if let Some(Def::VarTemplate(_)) = scopes::resolve_path(db, map, cx.scope, &bare, Ns::Value) {
+                return Ok(m::Expr::Id(last.name.clone(), Some(written_args(db, map, cx, args, names, sp, depth)?)));
+            }
+        }
         return Err("a dependent member template in an expression".into());
     }
     let prefix = Path { global: p.global, segments: p.segments[..p.segments.len() - 1].to_vec() };
@@ -148,7 +290,7 @@ fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, n
     if !v.iter().any(|n| names.contains(n)) {
         return Err("a non-dependent name in a dependent expression".into());
     }
-    let ty = mangle_written(db, map, cx, &qualifier, names, depth + 1)?;
+    let ty = mangle_written_in(db, map, cx, &qualifier, names, sp, depth + 1)?;
     Ok(m::Expr::Scoped { ty: Box::new(ty), name: last.name.clone(), args: None })
 }
 

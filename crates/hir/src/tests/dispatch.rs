@@ -74,3 +74,33 @@ fn value_arguments_written_as_expressions_of_the_parameters() {
         "#]],
     );
 }
+
+#[test]
+fn alias_templates_with_dependent_arguments_are_expanded_as_written() {
+    // `enable_if_t<cond>` and libcu++'s `_If<C, A, B>` (a member alias
+    // template of `_IfImpl<C>`): the alias parameters stand for what is
+    // written; a variable template in an expression is unqualified.
+    // Names checked against g++ 12.
+    check(
+        "namespace n { template<class T> constexpr bool is_x_v = true; template<class T> struct is_x { static const bool value = true; };\n\
+           template<bool B, class T=void> struct enable_if { typedef T type; };\n\
+           template<bool B, class T=void> using enable_if_t = typename enable_if<B,T>::type;\n\
+           template<bool> struct _IfImpl { template<class A, class B> using _Select = A; };\n\
+           template<bool C, class A, class B> using _If = typename _IfImpl<C>::template _Select<A, B>;\n\
+         }\n\
+         template<class F1, class F2> using dist = n::_If<n::is_x_v<F2>, typename F1::difference_type, typename F2::difference_type>;\n\
+         template<class T> struct fac { typedef long difference_type; };\n\
+         template<class T> n::enable_if_t<n::is_x<T>::value, int> g(T);\n\
+         template<class T> n::enable_if_t<n::is_x_v<T> && sizeof(T) == 4> h(T);\n\
+         template<class T> n::enable_if_t<!n::is_x_v<T>, T> k(T*);\n\
+         template<class A, class B> dist<fac<A>, fac<B>> d(fac<A>, fac<B>);\n\
+         void u() { g(1); h(1); k((int*)0); d(fac<int>(), fac<char>()); }",
+        "u",
+        expect![[r#"
+            _Z1gIiEN1n9enable_ifIXsrNS0_4is_xIT_EE5valueEiE4typeES3_
+            _Z1hIiEN1n9enable_ifIXaa6is_x_vIT_EeqstS2_Li4EEvE4typeES2_
+            _Z1kIiEN1n9enable_ifIXnt6is_x_vIT_EES2_E4typeEPS2_
+            _Z1dIicEN1n7_IfImplIX6is_x_vI3facIT0_EEEE7_SelectINS2_IT_E15difference_typeENS4_15difference_typeEEES8_S4_
+        "#]],
+    );
+}
