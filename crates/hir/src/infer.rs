@@ -1939,6 +1939,9 @@ impl<'a> Infer<'a> {
                     break;
                 }
                 let t = strip_cv(db, canonical(db, t));
+                if matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) {
+                    self.push_base_nss(&mut nss, t);
+                }
                 match t.kind(db) {
                     TyKind::Ptr(y) | TyKind::LRef(y) | TyKind::RRef(y) | TyKind::Array(y, _) => stack.push(*y),
                     TyKind::Class(c) => self.push_ns(&mut nss, DeclKey::Class(*c)),
@@ -1965,6 +1968,33 @@ impl<'a> Infer<'a> {
             }
         }
         out
+    }
+
+    /// [basic.lookup.argdep]/3: the namespaces of a class's direct and
+    /// indirect bases are associated too (not their template arguments'):
+    /// thrust's `derived_cast(policy)` is found in `thrust::detail` through
+    /// `execution_policy_base<D>`.
+    fn push_base_nss(&self, out: &mut Vec<ScopeIdx>, t: TyId) {
+        let db = self.db;
+        let Ok(c) = templates::class_of(db, t) else { return };
+        let mut stack = vec![c];
+        let mut seen = 0;
+        while let Some(c) = stack.pop() {
+            seen += 1;
+            if seen > 64 {
+                break;
+            }
+            for b in templates::class_bases_of(db, c).iter() {
+                if let Some(bc) = b.class {
+                    let k = match bc {
+                        ClassRefT::Class(k) => k,
+                        ClassRefT::Inst(i) => i.class(db),
+                    };
+                    self.push_ns(out, DeclKey::Class(k));
+                    stack.push(bc);
+                }
+            }
+        }
     }
 
     fn push_ns(&self, out: &mut Vec<ScopeIdx>, k: DeclKey) {

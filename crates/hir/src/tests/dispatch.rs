@@ -12,6 +12,38 @@ fn check(text: &str, name: &str, want: Expect) {
     want.assert_eq(&render_calls(&db, &r));
 }
 
+/// The instantiation closure of a unit: every entity named, in order.
+fn closure(text: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let mut out = String::new();
+    for e in crate::instances::required_entities(&db, tu).iter() {
+        let name = crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>"));
+        out.push_str(&name);
+        out.push('\n');
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn adl_looks_in_the_namespaces_of_base_classes() {
+    // thrust's `derived_cast(policy)` inside `cuda_cub`: found in
+    // `thrust::detail` through the policy's base `execution_policy_base<D>`.
+    closure(
+        "namespace th { namespace detail { template<class D> struct policy_base {}; template<class D> D& derived_cast(policy_base<D>& p); }\n\
+           template<class D> struct execution_policy : detail::policy_base<D> {};\n\
+           namespace cub { template<class D> struct execution_policy : th::execution_policy<D> {}; struct tag : execution_policy<tag> {};\n\
+             void* get_stream(tag&);\n\
+             template<class D> void* stream(execution_policy<D>& p) { return get_stream(derived_cast(p)); } } }\n\
+         void user(th::cub::tag& t) { th::cub::stream(t); }",
+        expect![[r#"
+            _ZN2th3cub10get_streamERNS0_3tagE
+            _Z4userRN2th3cub3tagE
+            _ZN2th3cub6streamINS0_3tagEEEPvRNS0_16execution_policyIT_EE
+            _ZN2th6detail12derived_castINS_3cub3tagEEERT_RNS0_11policy_baseIS4_EE
+        "#]],
+    );
+}
+
 #[test]
 fn select_system_through_a_detection_trait() {
     // `select_system1_exists<S>::value` is `sizeof(check(select_system(tag)))`
