@@ -2146,6 +2146,9 @@ impl<'a> Infer<'a> {
             UnaryOp::Not => "operator!",
             UnaryOp::BitNot => "operator~",
             UnaryOp::Deref => "operator*",
+            // An overloaded unary `operator&` (thrust's `reference<T>`
+            // gives its `pointer<T>`), unless `&C::m` forms a member pointer.
+            UnaryOp::AddrOf if !self.names_field(e) => "operator&",
             UnaryOp::AddrOf => "",
             UnaryOp::PreInc | UnaryOp::PostInc => "operator++",
             UnaryOp::PreDec | UnaryOp::PostDec => "operator--",
@@ -2180,6 +2183,12 @@ impl<'a> Infer<'a> {
             UnaryOp::PostInc | UnaryOp::PostDec => (strip_cv(db, ct), pr),
             UnaryOp::Other => (t, c),
         }
+    }
+
+    /// Whether the operand of `&` is a name that resolved to a field.
+    fn names_field(&self, e: ExprId) -> bool {
+        let x = self.inner_operand(e);
+        matches!(self.body.expr(x), Expr::Path(_)) && matches!(self.res.resolutions.get(&x), Some(Resolution::Field))
     }
 
     fn inner_operand(&self, e: ExprId) -> ExprId {

@@ -136,3 +136,25 @@ fn alias_templates_with_dependent_arguments_are_expanded_as_written() {
         "#]],
     );
 }
+
+#[test]
+fn unary_address_of_calls_an_overloaded_operator() {
+    // thrust's `raw_pointer_cast(&*it)`: `&` of a `reference<T>` is its
+    // `operator&` (member or not); `&S::m` still forms a member pointer.
+    check(
+        "namespace th { template<class T> struct ptr { T* p; }; template<class T> struct ref { ptr<T> operator&() const; T* x; };\n\
+           template<class T> struct ref2 { T* x; }; template<class T> ptr<T> operator&(const ref2<T>&);\n\
+           template<class P> void* raw(P p); }\n\
+         struct S { int m; S* operator&(); };\n\
+         void user(th::ref<int>& r, th::ref2<float>& r2, S& s) { th::raw(&r); th::raw(&r2); th::raw(&s); int S::*pm = &S::m; (void)pm; }",
+        "user",
+        expect![[r#"
+            _ZNK2th3refIiEadEv
+            _ZN2th3rawINS_3ptrIiEEEEPvT_
+            _ZN2thadIfEENS_3ptrIT_EERKNS_4ref2IS2_EE
+            _ZN2th3rawINS_3ptrIfEEEEPvT_
+            _ZN1SadEv
+            _ZN2th3rawIP1SEEPvT_
+        "#]],
+    );
+}
