@@ -321,3 +321,29 @@ fn braced_lists_as_initializer_lists() {
         "#]],
     );
 }
+
+#[test]
+fn dependent_value_arguments_in_signatures_are_mangled_as_written() {
+    // `enable_if<__and_<…>::value>::type` keeps its expression (`X sr … E`)
+    // and the omitted default (`v`); `!__is_scalar<T>::__value` is `nt sr`.
+    check(
+        "namespace std {\n\
+           template<bool B, class T = void> struct enable_if {};\n\
+           template<class T> struct enable_if<true, T> { typedef T type; };\n\
+           template<class...> struct __and_ { static constexpr bool value = true; };\n\
+           template<class T> struct __not_ { static constexpr bool value = true; };\n\
+           template<class T> struct is_move_constructible { static constexpr bool value = true; };\n\
+           template<class T> struct __is_scalar { enum { __value = 0 }; };\n\
+           template<class T> inline typename enable_if<__and_<__not_<T>, is_move_constructible<T>>::value>::type\n\
+             swap(T& a, T& b) { T t = a; a = b; b = t; }\n\
+           template<class T, int N> typename enable_if<(N > 2) && !__is_scalar<T>::__value, int>::type big(T*) { return N; }\n\
+         }\n\
+         struct P { int x; };\n\
+         void user(double* a, double* b, P* p) { std::swap(a, b); std::big<P, 3>(p); }",
+        "user",
+        expect![[r#"
+            _ZSt4swapIPdENSt9enable_ifIXsrSt6__and_IJSt6__not_IT_ESt21is_move_constructibleIS4_EEE5valueEvE4typeERS4_SB_
+            _ZSt3bigI1PLi3EENSt9enable_ifIXaagtT0_Li2EntsrSt11__is_scalarIT_E7__valueEiE4typeEPS3_
+        "#]],
+    );
+}
