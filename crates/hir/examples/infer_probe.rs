@@ -95,11 +95,41 @@ fn main() {
         }
     }
     println!("{path}: {bodies} bodies, {calls} calls, {unresolved} unresolved, {} entities, {:?}", seen.len(), t0.elapsed());
+    // `CUFRONT_LIST=text`: every entity reached whose name contains it, and who requires it.
+    if let Ok(pat) = std::env::var("CUFRONT_LIST") {
+        for e in &seen {
+            let Ok(n) = cufront_hir::symbols::mangled_name(&db, *e) else { continue };
+            if !n.contains(&pat) {
+                continue;
+            }
+            println!("list {n}");
+            for x in &seen {
+                let owner = match x {
+                    Entity::Fn(f) => InferOwner::Fn(*f),
+                    Entity::FnInst(i) => InferOwner::Inst(*i),
+                    _ => continue,
+                };
+                if cufront_hir::infer::infer(&db, owner).required.contains(e) {
+                    println!("  from {}", cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>")));
+                }
+            }
+        }
+    }
     // Entities reached but not named: their bodies are not followed by
     // the parity test's listing either, so each error hides a subtree.
     let mut unnamed: std::collections::BTreeMap<String, (usize, String)> = Default::default();
     for e in &seen {
         if let Err(why) = cufront_hir::symbols::mangled_name(&db, *e) {
+            // `CUFRONT_UNNAMED=text`: every entity whose name fails so.
+            if std::env::var("CUFRONT_UNNAMED").is_ok_and(|r| why.contains(&r)) {
+                if let Entity::FnInst(i) = e {
+                    let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
+                    let outer = i.outer(&db).map(|o| cufront_hir::templates::display_args(&db, o.args(&db))).unwrap_or_default();
+                    println!("unnamed-entity {why}: {d} outer <{outer}> <{}>", cufront_hir::templates::display_args(&db, i.args(&db)));
+                } else {
+                    println!("unnamed-entity {why}: {e:?}");
+                }
+            }
             let key: String = why.chars().take(60).collect();
             let ent = unnamed.entry(key).or_insert((0, String::new()));
             ent.0 += 1;

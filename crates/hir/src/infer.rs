@@ -1958,6 +1958,9 @@ impl<'a> Infer<'a> {
                     break;
                 }
                 let t = strip_cv(db, canonical(db, t));
+                if matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) {
+                    self.push_base_nss(&mut nss, t);
+                }
                 match t.kind(db) {
                     TyKind::Ptr(y) | TyKind::LRef(y) | TyKind::RRef(y) | TyKind::Array(y, _) => stack.push(*y),
                     TyKind::Class(c) => self.push_ns(&mut nss, DeclKey::Class(*c)),
@@ -1984,6 +1987,33 @@ impl<'a> Infer<'a> {
             }
         }
         out
+    }
+
+    /// [basic.lookup.argdep]/3: the namespaces of a class's direct and
+    /// indirect bases are associated too (not their template arguments'):
+    /// thrust's `derived_cast(policy)` is found in `thrust::detail` through
+    /// `execution_policy_base<D>`.
+    fn push_base_nss(&self, out: &mut Vec<ScopeIdx>, t: TyId) {
+        let db = self.db;
+        let Ok(c) = templates::class_of(db, t) else { return };
+        let mut stack = vec![c];
+        let mut seen = 0;
+        while let Some(c) = stack.pop() {
+            seen += 1;
+            if seen > 64 {
+                break;
+            }
+            for b in templates::class_bases_of(db, c).iter() {
+                if let Some(bc) = b.class {
+                    let k = match bc {
+                        ClassRefT::Class(k) => k,
+                        ClassRefT::Inst(i) => i.class(db),
+                    };
+                    self.push_ns(out, DeclKey::Class(k));
+                    stack.push(bc);
+                }
+            }
+        }
     }
 
     fn push_ns(&self, out: &mut Vec<ScopeIdx>, k: DeclKey) {
@@ -2116,6 +2146,9 @@ impl<'a> Infer<'a> {
             UnaryOp::Not => "operator!",
             UnaryOp::BitNot => "operator~",
             UnaryOp::Deref => "operator*",
+            // An overloaded unary `operator&` (thrust's `reference<T>`
+            // gives its `pointer<T>`), unless `&C::m` forms a member pointer.
+            UnaryOp::AddrOf if !self.names_field(e) => "operator&",
             UnaryOp::AddrOf => "",
             UnaryOp::PreInc | UnaryOp::PostInc => "operator++",
             UnaryOp::PreDec | UnaryOp::PostDec => "operator--",
@@ -2150,6 +2183,12 @@ impl<'a> Infer<'a> {
             UnaryOp::PostInc | UnaryOp::PostDec => (strip_cv(db, ct), pr),
             UnaryOp::Other => (t, c),
         }
+    }
+
+    /// Whether the operand of `&` is a name that resolved to a field.
+    fn names_field(&self, e: ExprId) -> bool {
+        let x = self.inner_operand(e);
+        matches!(self.body.expr(x), Expr::Path(_)) && matches!(self.res.resolutions.get(&x), Some(Resolution::Field))
     }
 
     fn inner_operand(&self, e: ExprId) -> ExprId {
@@ -2742,6 +2781,10 @@ impl<'a> Infer<'a> {
 /// substitution failures removing candidates), read from its text in the
 /// scope and environment of `cx`. None when the text is not of that shape.
 pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
+    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text))
+}
+
+fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
     let db = cx.db;
     let inner = text.trim().strip_prefix("sizeof")?.trim();
     let inner = inner.strip_prefix('(')?.strip_suffix(')')?.trim();

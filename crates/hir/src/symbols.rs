@@ -791,6 +791,10 @@ fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &
                 if dep && i + 1 < n {
                     return true;
                 }
+                if dep && i + 1 == n && dependent::has_dependent_value_arg(seg.args.as_deref().unwrap_or(&[]), names, &[]) {
+                    // `X<is_x<T>::value>`: spelled as written (`symbols::dependent`).
+                    return true;
+                }
                 if dep && i + 1 == n && seg.args.is_some() {
                     let mut q = p.clone();
                     for s in &mut q.segments {
@@ -838,38 +842,55 @@ fn expr_mentions(e: &crate::item_tree::ConstExpr, names: &[String]) -> bool {
 /// (`typename T::x` → `NT_1xE`, `A<T>::x` → `N1AIT_E1xE`), alias
 /// templates expanded (as g++ does); everything else lowered and mangled.
 fn mangle_written(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, t: &crate::item_tree::TypeRef, names: &[String], depth: u32) -> Result<m::Type, String> {
+    mangle_written_in(db, map, cx, t, names, &[], depth)
+}
+
+/// [`mangle_written`] inside an alias template's expansion, `sp` spelling
+/// the alias parameters whose arguments are dependent (`dependent::Spelled`).
+fn mangle_written_in(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, t: &crate::item_tree::TypeRef, names: &[String], sp: &dependent::Spelled, depth: u32) -> Result<m::Type, String> {
     use crate::item_tree::TypeRef;
     if depth > 32 {
         return Err("alias expansion too deep".into());
     }
-    if !dependent_member(db, map, cx.scope, t, names) {
+    if let Some(spelled) = dependent::spelled_type(t, sp) {
+        return Ok(spelled);
+    }
+    if !dependent_member(db, map, cx.scope, t, names) && !dependent::type_mentions_spelled(t, sp) {
         return mangle_ty(db, map, ty::lower(cx, t));
     }
     Ok(match t {
-        TypeRef::Ptr(x) => mangle_written(db, map, cx, x, names, depth)?.ptr(),
-        TypeRef::LRef(x) => mangle_written(db, map, cx, x, names, depth)?.lref(),
-        TypeRef::RRef(x) => mangle_written(db, map, cx, x, names, depth)?.rref(),
-        TypeRef::Cv(x, cv) => mangle_written(db, map, cx, x, names, depth)?.qual(quals(*cv)),
-        TypeRef::Path(p) => return mangle_written_path(db, map, cx, p, names, depth),
+        TypeRef::Ptr(x) => mangle_written_in(db, map, cx, x, names, sp, depth)?.ptr(),
+        TypeRef::LRef(x) => mangle_written_in(db, map, cx, x, names, sp, depth)?.lref(),
+        TypeRef::RRef(x) => mangle_written_in(db, map, cx, x, names, sp, depth)?.rref(),
+        TypeRef::Cv(x, cv) => mangle_written_in(db, map, cx, x, names, sp, depth)?.qual(quals(*cv)),
+        TypeRef::Path(p) => return mangle_written_path(db, map, cx, p, names, sp, depth),
         _ => return Err("a dependent type the model does not spell".into()),
     })
 }
 
-fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, p: &Path, names: &[String], depth: u32) -> Result<m::Type, String> {
+fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, p: &Path, names: &[String], sp: &dependent::Spelled, depth: u32) -> Result<m::Type, String> {
     use crate::item_tree::{PathSegment, TypeRef};
     let segs = &p.segments;
+    // Members named after the dependent part: `::x`, `::template y<A>`.
     let rest_comps = |from: usize| -> Result<Vec<Component>, String> {
-        segs[from..]
-            .iter()
-            .map(|s| if s.args.is_some() { Err("a dependent member template".to_string()) } else { Ok(m::build::comp(&s.name)) })
-            .collect()
+        segs[from..].iter().map(|s| dependent::member_comp(db, map, cx, s, names, sp, depth)).collect()
     };
     // `T::x`: rooted at the parameter.
     if let (false, Some(first)) = (p.global, segs.first()) {
         if names.contains(&first.name) && first.args.is_none() && segs.len() > 1 {
-            let base = mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(Path::single(&first.name))))?;
+            let single = TypeRef::Path(Path::single(&first.name));
+            let base = match dependent::spelled_type(&single, sp) {
+                Some(t) => t,
+                None => mangle_ty(db, map, ty::lower(cx, &single))?,
+            };
             return match base {
                 m::Type::Param(tp) => Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(1)? })),
+                // `typename F::difference_type` with `F` an alias parameter
+                // standing for `iterator_facade<T…>`: a member of that.
+                m::Type::Named(mut n) => {
+                    n.comps.extend(rest_comps(1)?);
+                    Ok(m::Type::Named(n))
+                }
                 _ => Err("a member of a dependent type".into()),
             };
         }
@@ -899,28 +920,20 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             let params = alias.tparams.clone().unwrap_or_default();
             let written = segs[i].args.clone().unwrap_or_default();
             let bound = crate::templates::alias::bind_args(cx, td, &written)?;
+            // Arguments the lowering cannot keep (dependent types,
+            // expressions of the parameters) are spelled here, where they are written.
+            let inner_sp = dependent::spell_alias_args(db, map, cx, &params, &bound, &written, names, sp, depth)?;
             let mut env = cx.env.cloned().unwrap_or_default();
             let mut inner_names = Vec::new();
-            let mut written_values = Vec::new();
-            for (k, (prm, a)) in params.iter().zip(bound).enumerate() {
+            for (prm, a) in params.iter().zip(bound) {
                 if let Some(n) = &prm.name {
-                    // A value-dependent argument stays an expression of the outer signature.
-                    // (Never evaluated: a primary template's value would be a wrong literal.)
-                    if let (false, Some(crate::item_tree::TemplateArgRef::Expr(e))) = (prm.pack, written.get(k)) {
-                        if matches!(a, TemplateArg::Dependent(_)) || expr_mentions(e, names) {
-                            written_values.push(dependent::WrittenValue::new(n, e, cx, names));
-                            env.names.push((n.clone(), TemplateArg::Dependent(format!("{n} as written"))));
-                            inner_names.push(n.clone());
-                            continue;
-                        }
-                    }
                     env.names.push((n.clone(), a));
                     inner_names.push(n.clone());
                 }
             }
             let parent = map.parent.get(&DeclKey::Typedef(td)).copied().unwrap_or(scopes::ROOT);
             let acx = ty::LowerCx { db, map, item: td.item(db), scope: parent, env: Some(&env) };
-            let expanded = dependent::with_written(written_values, || mangle_written(db, map, acx, &alias.ty, &inner_names, depth + 1))?;
+            let expanded = mangle_written_in(db, map, acx, &alias.ty, &inner_names, &inner_sp, depth + 1)?;
             if i + 1 == segs.len() {
                 return Ok(expanded);
             }
@@ -934,20 +947,28 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             }
         }
         Some(Def::ClassTemplate(c)) => {
-            // `A<T>::x`: the template-id (defaults filled in), then the member;
-            // one with a dependent value argument as written.
+            // `A<T>::x`: the template-id (defaults filled in), then the member.
             let prefix = Path { global: p.global, segments: segs[..=i].to_vec() };
-            // A value-dependent argument is never evaluated here (a primary
-            // template's `value` would give a wrong literal).
-            let value_dependent = segs[i].args.iter().flatten().any(|a| matches!(a, crate::item_tree::TemplateArgRef::Expr(e) if expr_mentions(e, names)));
-            let lowered = if value_dependent { Err(String::new()) } else { mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(prefix))) };
-            let mut n = match lowered {
-                Ok(m::Type::Named(n)) => n,
-                Ok(_) => return Err("a member of a dependent type".into()),
-                Err(_) => dependent::template_id(db, map, cx, c, segs[i].args.as_deref().unwrap_or_default(), names, depth)?,
+            let lowered = ty::canonical(db, ty::lower(cx, &TypeRef::Path(prefix)));
+            // A value argument that is an expression of the parameters
+            // (`enable_if<is_x<T>::value>`) lowers to a dependent type: spelled as written.
+            let written = segs[i].args.as_deref().unwrap_or(&[]);
+            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_)) || dependent::has_dependent_value_arg(written, names, sp);
+            let named = if dependent && segs[..i].iter().all(|s| s.args.is_none()) {
+                m::Type::Named(dependent::template_id(db, map, cx, c, written, names, sp, depth)?)
+            } else {
+                mangle_ty(db, map, lowered)?
             };
-            n.comps.extend(rest_comps(i + 1)?);
-            Ok(m::Type::Named(n))
+            if i + 1 == segs.len() {
+                return Ok(named);
+            }
+            match named {
+                m::Type::Named(mut n) => {
+                    n.comps.extend(rest_comps(i + 1)?);
+                    Ok(m::Type::Named(n))
+                }
+                _ => Err("a member of a dependent type".into()),
+            }
         }
         _ => mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(p.clone()))),
     }

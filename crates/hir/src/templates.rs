@@ -199,7 +199,7 @@ fn is_dependent_arg(a: &TemplateArg) -> bool {
 }
 
 /// Normalises the arguments of a class template.
-fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, written: &[TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
+pub(crate) fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, written: &[TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
     let db = cx.db;
     let decls = cx.map.template_decls.get(&template).cloned().unwrap_or_else(|| vec![template]);
     let mut levels: Vec<(ClassId, Vec<TemplateParam>)> = Vec::new();

@@ -5,6 +5,7 @@ mod body;
 mod closures;
 mod cccl;
 mod consteval;
+mod dispatch;
 mod incremental;
 mod infer;
 mod instances;

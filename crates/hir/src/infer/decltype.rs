@@ -37,6 +37,27 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     })
 }
 
+/// `sizeof(expr)` written in a constant expression, for the same shapes
+/// (the detection idiom `sizeof(check(f(tag)))`: which overload the call
+/// selects decides the size): `None` when not modelled or not resolved.
+pub(crate) fn sizeof_text(cx: LowerCx<'_>, text: &str) -> Option<u64> {
+    let db = cx.db;
+    let inner = text.trim().strip_prefix("sizeof")?.trim();
+    let inner = inner.strip_prefix('(')?.strip_suffix(')')?;
+    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+        return None;
+    }
+    let toks = crate::type_tokens(inner);
+    let mut pos = 0;
+    let body = Body::default();
+    let mut inf = Infer::type_level(cx, &body);
+    let a = templates::nested(|| Ok(read_expr(&mut inf, &toks, &mut pos, 0))).ok()??.ok()?;
+    if pos != toks.len() {
+        return None;
+    }
+    crate::layout::size_align(db, canonical(db, a.ty)).ok().map(|(size, _)| size)
+}
+
 /// Reads one expression: `None` when its shape is not modelled,
 /// `Some(Err)` when it is but does not resolve.
 fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> Option<Result<Arg, String>> {
@@ -54,11 +75,29 @@ fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> 
         return None;
     }
     let path = crate::read_path(t, pos)?;
-    let open = t.get(*pos)?.clone();
+    let open = t.get(*pos).cloned().unwrap_or_default();
     let close = match open.as_str() {
         "(" => ")",
         "{" => "}",
-        _ => return None,
+        // A variable named alone (a static data member `static T& x;` of
+        // the detection traits): an lvalue of its declared type.
+        _ => {
+            return match inf.resolve_value(&path) {
+                Value::Var(_, vt) => {
+                    let vt = canonical(db, vt);
+                    let ty = match vt.kind(db) {
+                        TyKind::LRef(x) | TyKind::RRef(x) => canonical(db, *x),
+                        _ => vt,
+                    };
+                    match ty.kind(db) {
+                        TyKind::Error(e) => Some(Err(e.clone())),
+                        TyKind::Dependent(_) | TyKind::TemplateParam { .. } => None,
+                        _ => Some(Ok(Arg { ty, cat: Category::LValue, null: false, braced: false })),
+                    }
+                }
+                _ => None,
+            };
+        }
     };
     *pos += 1;
     let mut args = Vec::new();

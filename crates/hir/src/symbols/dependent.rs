@@ -1,211 +1,355 @@
-//! Template-ids in a function template's declared signature whose value
-//! arguments are expressions depending on the template's own parameters:
-//! `enable_if<__and_<is_x<T>, is_y<T>>::value>::type` is mangled as
-//! written, `N St9enable_if I X sr St6__and_ IJ…E E 5value E v E 4type E`
-//! (Itanium 5.1.5.7 `X <expression> E`, `sr <unresolved-type> <name>`),
-//! with omitted arguments taken from the template's defaults.
+//! Template-ids in a function template's signature whose value arguments
+//! are expressions of the template's own parameters
+//! (`typename enable_if<is_x<T>::value, int>::type`,
+//! `disable_if<select_system1_exists<S>::value, S&>`): the lowering keeps
+//! such an argument only as `TemplateArg::Dependent`, so it is mangled
+//! here from what is written, as g++ does: `X <expression> E`, a member
+//! of a dependent type as `sr <type> <name>` (g++ writes the qualifier as
+//! a type: `sr4is_xIT_E5value`, `srNT_4typeE5value`), operators by their
+//! codes, `sizeof(T)` as `st`, a functional or C-style cast as `cv`.
+//! Arguments the template's defaults supply are lowered as usual.
 //!
-//! The model lowers such an argument to `TemplateArg::Dependent` (no value
-//! yet), so these names are built from the written arguments instead.
+//! Never a guess: an expression shape not listed (a call, a trait builtin,
+//! a non-dependent named constant, which g++ spells as `L_Z…E`) is an
+//! error, so the function gets no name rather than a wrong one.
 
-use std::cell::RefCell;
+use cufront_mangle::{self as m, Component, Op};
 
-use super::*;
-use crate::item_tree::{BinOp, ConstExpr, TemplateArgRef, TemplateParamKind, TypeRef, UnOp};
-use crate::templates::Env;
+use super::{mangle_ty, mangle_written_in, scope_name, targ};
+use crate::item_tree::{BinOp, ConstExpr, Path, PathSegment, TemplateArgRef, TemplateParam, TypeRef, UnOp};
+use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeKind};
+use crate::templates::TemplateArg;
+use crate::ty::{self, LowerCx, TyKind};
+use crate::{item_tree_of, ClassId};
+use cufront_base_db::SourceDatabase;
 
-/// A value parameter of an alias template being expanded, bound to a
-/// value-dependent argument: the argument as written, with the context it
-/// was written in (`_Require<…>` = `__enable_if_t<__and_<_Cond...>::value>`).
-pub(super) struct WrittenValue {
-    name: String,
-    expr: ConstExpr,
-    item: crate::ItemId,
-    scope: ScopeIdx,
-    env: Option<Env>,
-    names: Vec<String>,
-}
+/// What the parameters of an alias template being expanded stand for when
+/// their written arguments cannot be lowered faithfully (a dependent type,
+/// an expression of the parameters): spelled where they are written
+/// (`enable_if_t<is_x<T>::value, int>` → `_Bp` is `Xsr4is_xIT_E5valueE`).
+pub(super) type Spelled = [(String, m::TArg)];
 
-impl WrittenValue {
-    pub(super) fn new(name: &str, expr: &ConstExpr, cx: ty::LowerCx<'_>, names: &[String]) -> WrittenValue {
-        WrittenValue { name: name.to_string(), expr: expr.clone(), item: cx.item, scope: cx.scope, env: cx.env.cloned(), names: names.to_vec() }
+/// An alias parameter named alone, as a type.
+pub(super) fn spelled_type(t: &TypeRef, sp: &Spelled) -> Option<m::Type> {
+    let TypeRef::Path(p) = t else { return None };
+    let [seg] = p.segments.as_slice() else { return None };
+    if p.global || seg.args.is_some() {
+        return None;
+    }
+    match sp.iter().find(|(n, _)| *n == seg.name)? {
+        (_, m::TArg::Type(t)) => Some(t.clone()),
+        _ => None,
     }
 }
 
-thread_local! {
-    /// The alias expansions in progress, innermost last.
-    static WRITTEN: RefCell<Vec<Vec<WrittenValue>>> = const { RefCell::new(Vec::new()) };
+/// Whether a written type names a spelled alias parameter.
+pub(super) fn type_mentions_spelled(t: &TypeRef, sp: &Spelled) -> bool {
+    if sp.is_empty() {
+        return false;
+    }
+    let names: Vec<String> = sp.iter().map(|(n, _)| n.clone()).collect();
+    type_mentions(t, &names)
 }
 
-/// Runs `f` with `values` visible to [`expr`] by name.
-pub(super) fn with_written<R>(values: Vec<WrittenValue>, f: impl FnOnce() -> R) -> R {
-    WRITTEN.with(|w| w.borrow_mut().push(values));
-    let r = f();
-    WRITTEN.with(|w| w.borrow_mut().pop());
-    r
+/// The alias parameters whose written arguments are spelled (see
+/// [`Spelled`]); `bound` are the lowered arguments, one per parameter.
+/// Only one-to-one bindings (no packs): otherwise nothing is spelled and
+/// the lowering decides, as before.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn spell_alias_args(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    params: &[TemplateParam],
+    bound: &[TemplateArg],
+    written: &[TemplateArgRef],
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<Vec<(String, m::TArg)>, String> {
+    let mut out = Vec::new();
+    if params.iter().any(|p| p.pack) || written.iter().any(|w| matches!(w, TemplateArgRef::Expansion(_))) {
+        return Ok(out);
+    }
+    for ((p, a), w) in params.iter().zip(bound).zip(written) {
+        let Some(n) = &p.name else { continue };
+        let spelled = match w {
+            // A member of a type depending on the parameters stays a
+            // dependent name even where the lowering resolves it.
+            TemplateArgRef::Type(t)
+                if matches!(a, TemplateArg::Dependent(_)) || type_mentions_spelled(t, sp) || super::dependent_member(db, map, cx.scope, t, names) =>
+            {
+                m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)
+            }
+            TemplateArgRef::Expr(e) if dependent_arg(a, w, names, sp) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
+            _ => continue,
+        };
+        out.push((n.clone(), spelled));
+    }
+    Ok(out)
 }
 
-/// The expression written for alias parameter `name`, mangled where it was
-/// written (the expansions inside it do not see this one's bindings).
-fn written_value(db: &dyn SourceDatabase, map: &DefMap, name: &str, depth: u32) -> Option<Result<m::Expr, String>> {
-    let (level, v) = WRITTEN.with(|w| {
-        let w = w.borrow();
-        w.iter().enumerate().rev().find_map(|(i, vs)| vs.iter().find(|v| v.name == name).map(|v| (i, (v.expr.clone(), v.item, v.scope, v.env.clone(), v.names.clone()))))
-    })?;
-    let (e, item, scope, env, names) = v;
-    let saved: Vec<Vec<WrittenValue>> = WRITTEN.with(|w| w.borrow_mut().drain(level..).collect());
-    let cx = ty::LowerCx { db, map, item, scope, env: env.as_ref() };
-    let r = expr(db, map, cx, &e, &names, depth + 1);
-    WRITTEN.with(|w| w.borrow_mut().extend(saved));
-    Some(r)
+/// A member named after a dependent prefix: `x`, or `template y<A…>`
+/// (libcu++'s `_IfImpl<C>::template _Select<A, B>`).
+pub(super) fn member_comp(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    seg: &PathSegment,
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<Component, String> {
+    let Some(args) = &seg.args else { return Ok(m::build::comp(&seg.name)) };
+    let args = written_args(db, map, cx, args, names, sp, depth)?;
+    Ok(Component { name: m::Unqualified::Source(seg.name.clone()), abi_tags: Vec::new(), args: Some(args) })
 }
 
-/// `template<written>` as a name, each argument mangled as written.
-pub(super) fn template_id(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, template: ClassId, written: &[TemplateArgRef], names: &[String], depth: u32) -> Result<m::Name, String> {
+/// Template arguments as written, without a template to normalise them
+/// against (a member template of a dependent type, a variable template
+/// in an expression): types spelled, expressions of the parameters
+/// spelled, other expressions evaluated.
+fn written_args(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    args: &[TemplateArgRef],
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<Vec<m::TArg>, String> {
+    args.iter()
+        .map(|a| match a {
+            TemplateArgRef::Type(t) => Ok(m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)),
+            TemplateArgRef::Expr(e) if expr_mentions(e, names) => Ok(expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?)),
+            TemplateArgRef::Expr(e) => {
+                let v = crate::consteval::eval(&crate::consteval::EvalCx::new(cx), e).map_err(|e| format!("template argument: {e}"))?;
+                Ok(m::TArg::Literal(m::Literal {
+                    ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(v.ty)))?,
+                    negative: v.v < 0,
+                    magnitude: v.v.unsigned_abs(),
+                }))
+            }
+            TemplateArgRef::Expansion(_) => Err("a pack expansion in a dependent template-id".into()),
+        })
+        .collect()
+}
+
+fn expr_arg(e: m::Expr) -> m::TArg {
+    match e {
+        m::Expr::Literal(l) => m::TArg::Literal(l),
+        e => m::TArg::Expr(e),
+    }
+}
+
+/// The name of `template<written>` where some value argument depends on
+/// the template's parameters (`names`). Only a namespace-scope template
+/// (no outer arguments) and arguments bound one to one (no packs).
+pub(super) fn template_id(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    template: ClassId,
+    written: &[TemplateArgRef],
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<m::Name, String> {
     let template = map.template_def.get(&template).copied().unwrap_or(template);
     let parent = map.parent.get(&DeclKey::Class(template)).copied().unwrap_or(scopes::ROOT);
-    if map.templated.contains(&parent) {
-        return Err("a member template of a dependent class".into());
+    if matches!(map.scope(parent).kind, ScopeKind::Class(_)) && map.templated.contains(&parent) {
+        return Err("a dependent member template of a class template".into());
     }
     let tree = item_tree_of(db, template.item(db));
     let data = tree.classes.get(template.idx(db) as usize).ok_or("no such class")?;
     let own = data.name.clone().ok_or("unnamed template")?;
     let params = data.tparams.clone().unwrap_or_default();
-    let mut args = Vec::new();
-    for (k, prm) in params.iter().enumerate() {
-        if prm.pack {
-            let rest = written.get(k..).unwrap_or_default();
-            let elems = rest.iter().map(|a| arg(db, map, cx, &prm.kind, a, names, depth)).collect::<Result<Vec<_>, _>>()?;
-            args.push(m::TArg::Pack(elems));
-            break;
-        }
-        match written.get(k) {
-            Some(a) => args.push(arg(db, map, cx, &prm.kind, a, names, depth)?),
-            None => {
-                // A default: only those that do not refer to earlier parameters.
-                let d = prm.default.as_ref().ok_or("too few template arguments")?;
-                let earlier: Vec<String> = params[..k].iter().filter_map(|p| p.name.clone()).collect();
-                if arg_mentions(d, &earlier) {
-                    return Err("a default argument depending on earlier parameters".into());
-                }
-                let dcx = ty::LowerCx { db, map, item: template.item(db), scope: parent, env: None };
-                let lowered = crate::templates::lower_arg(dcx, &prm.kind, d)?;
-                args.push(targ(db, map, &lowered)?);
-            }
-        }
+    if written.iter().any(|w| matches!(w, TemplateArgRef::Expansion(_))) {
+        return Err("a pack expansion in a dependent template-id".into());
+    }
+    let args = crate::templates::normalize_class_args(cx, template, Vec::new(), written)?;
+    let mut out = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        let mangled = match (a, written.get(i)) {
+            (_, Some(w)) if dependent_arg(a, w, names, sp) && !params.get(i).is_some_and(|p| p.pack) => match w {
+                TemplateArgRef::Type(t) => m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?),
+                TemplateArgRef::Expr(e) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
+                TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
+            },
+            (TemplateArg::Dependent(s), _) => return Err(format!("dependent default argument `{s}`")),
+            _ => targ(db, map, a)?,
+        };
+        out.push(mangled);
     }
     let mut n = scope_name(db, map, parent)?;
-    n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args: Some(args) });
+    n.comps.push(Component { name: m::Unqualified::Source(own), abi_tags: Vec::new(), args: Some(out) });
     Ok(n)
+}
+
+/// Whether the written argument `w` (normalised to `a`) is spelled as
+/// written: a type the lowering leaves dependent, or an expression of the
+/// parameters (even one the lowering managed to evaluate).
+fn dependent_arg(a: &TemplateArg, w: &TemplateArgRef, names: &[String], sp: &Spelled) -> bool {
+    match w {
+        TemplateArgRef::Expr(e) if alone(e, sp) => matches!(a, TemplateArg::Dependent(_)),
+        TemplateArgRef::Expr(e) => expr_mentions(e, names) && !matches!(a, TemplateArg::ValueParam { .. }),
+        _ => matches!(a, TemplateArg::Dependent(_)),
+    }
+}
+
+/// Whether a written template-id has a value argument that is an
+/// expression of the parameters (and so is spelled by [`template_id`]).
+/// A parameter named alone (`X<N>`) lowers as itself.
+/// An alias parameter spelled (`_Bp` of `enable_if_t`) counts.
+pub(super) fn has_dependent_value_arg(args: &[TemplateArgRef], names: &[String], sp: &Spelled) -> bool {
+    args.iter().any(|a| matches!(a, TemplateArgRef::Expr(e) if expr_mentions(e, names) && !alone(e, sp)))
+}
+
+/// A name alone that is not a spelled alias parameter: lowered as itself.
+fn alone(e: &ConstExpr, sp: &Spelled) -> bool {
+    matches!(e, ConstExpr::Path(p) if p.segments.len() == 1 && p.segments[0].args.is_none() && !sp.iter().any(|(n, _)| *n == p.segments[0].name))
+}
+
+/// A constant expression written in a signature, mangled as an expression.
+pub(super) fn const_expr(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    e: &ConstExpr,
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<m::Expr, String> {
+    if depth > 32 {
+        return Err("expression too deep".into());
+    }
+    let sub = |x: &ConstExpr| const_expr(db, map, cx, x, names, sp, depth + 1).map(Box::new);
+    Ok(match e {
+        ConstExpr::Int(v, b) => m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(*b)))?, negative: false, magnitude: *v }),
+        ConstExpr::Path(p) => path_expr(db, map, cx, p, names, sp, depth)?,
+        ConstExpr::Unary(op, x) => m::Expr::Unary(
+            match op {
+                UnOp::Neg => Op::Neg,
+                UnOp::Plus => Op::Pos,
+                UnOp::Not => Op::Not,
+                UnOp::BitNot => Op::Compl,
+            },
+            sub(x)?,
+        ),
+        ConstExpr::Binary(op, a, b) => m::Expr::Binary(bin_op(*op), sub(a)?, sub(b)?),
+        ConstExpr::Cond(a, b, c) => m::Expr::Cond(sub(a)?, sub(b)?, sub(c)?),
+        ConstExpr::Cast(t, x) => m::Expr::Cast(m::CastKind::Functional, Box::new(written_ty(db, map, cx, t, names, sp, depth)?), vec![*sub(x)?]),
+        ConstExpr::SizeofType(t) => m::Expr::SizeofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
+        ConstExpr::AlignofType(t) => m::Expr::AlignofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
+        ConstExpr::SizeofPack(_) | ConstExpr::Trait(..) | ConstExpr::Unsupported(_) => {
+            return Err("an expression the model does not mangle".into());
+        }
+    })
+}
+
+fn written_ty(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, t: &TypeRef, names: &[String], sp: &Spelled, depth: u32) -> Result<m::Type, String> {
+    mangle_written_in(db, map, cx, t, names, sp, depth + 1)
+}
+
+/// A name in an expression: a value parameter (`T_`), a spelled alias
+/// parameter, a variable template specialization (g++ writes it
+/// unqualified: `16is_convertible_vIT_T0_E`), or a member of a dependent
+/// type (`T::value`, `is_x<T>::value`: `sr <type> <name>`).
+fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, names: &[String], sp: &Spelled, depth: u32) -> Result<m::Expr, String> {
+    let last = p.segments.last().ok_or("empty path")?;
+    if p.segments.len() == 1 && !p.global && last.args.is_none() {
+        if let Some((_, a)) = sp.iter().find(|(n, _)| *n == last.name) {
+            return match a {
+                m::TArg::Expr(e) => Ok(e.clone()),
+                m::TArg::Literal(l) => Ok(m::Expr::Literal(l.clone())),
+                _ => Err(format!("type `{}` in an expression", last.name)),
+            };
+        }
+        return match cx.env.and_then(|e| e.get(&last.name)) {
+            Some(TemplateArg::ValueParam { depth: 0, index }) => Ok(m::Expr::TParam(m::TParam(*index))),
+            Some(TemplateArg::Value(v, t)) => Ok(m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })),
+            _ => Err(format!("`{}` in a dependent expression", last.name)),
+        };
+    }
+    if let Some(args) = &last.args {
+        let mut bare = p.clone();
+        for s in &mut bare.segments {
+            s.args = None;
+        }
+        if p.segments[..p.segments.len() - 1].iter().all(|s| s.args.is_none()) {
+            if let Some(Def::VarTemplate(_)) = scopes::resolve_path(db, map, cx.scope, &bare, Ns::Value) {
+                return Ok(m::Expr::Id(last.name.clone(), Some(written_args(db, map, cx, args, names, sp, depth)?)));
+            }
+        }
+        return Err("a dependent member template in an expression".into());
+    }
+    let prefix = Path { global: p.global, segments: p.segments[..p.segments.len() - 1].to_vec() };
+    let mut v = Vec::new();
+    let qualifier = TypeRef::Path(prefix);
+    crate::instances::typeref_names(&qualifier, &mut v);
+    if !v.iter().any(|n| names.contains(n)) {
+        return Err("a non-dependent name in a dependent expression".into());
+    }
+    let ty = mangle_written_in(db, map, cx, &qualifier, names, sp, depth + 1)?;
+    Ok(m::Expr::Scoped { ty: Box::new(ty), name: last.name.clone(), args: None })
+}
+
+fn bin_op(op: BinOp) -> Op {
+    match op {
+        BinOp::Add => Op::Plus,
+        BinOp::Sub => Op::Minus,
+        BinOp::Mul => Op::Mul,
+        BinOp::Div => Op::Div,
+        BinOp::Rem => Op::Rem,
+        BinOp::Shl => Op::Shl,
+        BinOp::Shr => Op::Shr,
+        BinOp::BitAnd => Op::And,
+        BinOp::BitOr => Op::Or,
+        BinOp::BitXor => Op::Xor,
+        BinOp::And => Op::AndAnd,
+        BinOp::Or => Op::OrOr,
+        BinOp::Eq => Op::Eq,
+        BinOp::Ne => Op::Ne,
+        BinOp::Lt => Op::Lt,
+        BinOp::Le => Op::Le,
+        BinOp::Gt => Op::Gt,
+        BinOp::Ge => Op::Ge,
+    }
+}
+
+/// Whether a written expression names one of `names` (the template's own
+/// parameters): decided on what is written, not by trying to evaluate —
+/// `is_x<T>::value` is value-dependent even where every `is_x` says `true`.
+pub(super) fn expr_mentions(e: &ConstExpr, names: &[String]) -> bool {
+    match e {
+        ConstExpr::Int(..) => false,
+        ConstExpr::Path(p) => path_mentions(p, names),
+        ConstExpr::Unary(_, x) => expr_mentions(x, names),
+        ConstExpr::Binary(_, a, b) => expr_mentions(a, names) || expr_mentions(b, names),
+        ConstExpr::Cond(a, b, c) => expr_mentions(a, names) || expr_mentions(b, names) || expr_mentions(c, names),
+        ConstExpr::Cast(t, x) => type_mentions(t, names) || expr_mentions(x, names),
+        ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => type_mentions(t, names),
+        ConstExpr::Trait(_, tys) => tys.iter().any(|t| type_mentions(t, names)),
+        ConstExpr::SizeofPack(n) => names.contains(n),
+        ConstExpr::Unsupported(text) => crate::type_tokens(text).iter().any(|t| names.contains(t)),
+    }
+}
+
+fn path_mentions(p: &Path, names: &[String]) -> bool {
+    let first = p.segments.first().is_some_and(|s| !p.global && names.contains(&s.name));
+    first || p.segments.iter().flat_map(|s| s.args.iter().flatten()).any(|a| arg_mentions(a, names))
 }
 
 fn arg_mentions(a: &TemplateArgRef, names: &[String]) -> bool {
     match a {
-        TemplateArgRef::Type(t) => {
-            let mut v = Vec::new();
-            crate::instances::typeref_names(t, &mut v);
-            v.iter().any(|n| names.contains(n))
-        }
+        TemplateArgRef::Type(t) => type_mentions(t, names),
         TemplateArgRef::Expr(e) => expr_mentions(e, names),
         TemplateArgRef::Expansion(x) => arg_mentions(x, names),
     }
 }
 
-/// One written argument for a parameter of kind `kind`.
-fn arg(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef, names: &[String], depth: u32) -> Result<m::TArg, String> {
-    match (kind, a) {
-        (TemplateParamKind::Type, TemplateArgRef::Type(t)) => Ok(m::TArg::Type(mangle_written(db, map, cx, t, names, depth + 1)?)),
-        (TemplateParamKind::Type, TemplateArgRef::Expr(ConstExpr::Path(p))) => {
-            Ok(m::TArg::Type(mangle_written(db, map, cx, &TypeRef::Path(p.clone()), names, depth + 1)?))
-        }
-        (TemplateParamKind::Value(_), TemplateArgRef::Expr(e)) if expr_mentions(e, names) => Ok(m::TArg::Expr(expr(db, map, cx, e, names, depth)?)),
-        (TemplateParamKind::Value(_), TemplateArgRef::Type(TypeRef::Path(p))) if expr_mentions(&ConstExpr::Path(p.clone()), names) => {
-            Ok(m::TArg::Expr(expr(db, map, cx, &ConstExpr::Path(p.clone()), names, depth)?))
-        }
-        (_, TemplateArgRef::Expansion(_)) => Err("a pack expansion in a dependent template-id".into()),
-        _ => {
-            let lowered = crate::templates::lower_arg(cx, kind, a)?;
-            if matches!(lowered, TemplateArg::Dependent(_)) {
-                return Err("a dependent template argument".into());
-            }
-            targ(db, map, &lowered)
-        }
-    }
-}
-
-/// A value expression depending on the template's parameters.
-fn expr(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, e: &ConstExpr, names: &[String], depth: u32) -> Result<m::Expr, String> {
-    if depth > 32 {
-        return Err("expression too deep".into());
-    }
-    let rec = |x: &ConstExpr| expr(db, map, cx, x, names, depth + 1);
-    Ok(match e {
-        ConstExpr::Int(v, b) => m::Expr::Literal(m::Literal { ty: m::Type::Builtin(builtin(*b)), negative: false, magnitude: *v }),
-        ConstExpr::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].args.is_none() => {
-            match cx.env.and_then(|e| e.get(&p.segments[0].name)) {
-                Some(TemplateArg::ValueParam { depth: 0, index }) => m::Expr::TParam(m::TParam(*index)),
-                Some(TemplateArg::Dependent(_)) => return written_value(db, map, &p.segments[0].name, depth).unwrap_or_else(|| value_literal(db, map, cx, e)),
-                _ => return value_literal(db, map, cx, e),
-            }
-        }
-        ConstExpr::Path(p) if !expr_mentions(e, names) => {
-            let _ = p;
-            return value_literal(db, map, cx, e);
-        }
-        ConstExpr::Path(p) => {
-            // `Q::name`: `sr <type of Q> <name>`.
-            let (last, prefix) = p.segments.split_last().ok_or("empty path")?;
-            if prefix.is_empty() || last.args.is_some() {
-                return Err("a dependent name the model does not spell".into());
-            }
-            let q = Path { global: p.global, segments: prefix.to_vec() };
-            let ty = mangle_written(db, map, cx, &TypeRef::Path(q), names, depth + 1)?;
-            m::Expr::Scoped { ty: Box::new(ty), name: last.name.clone(), args: None }
-        }
-        ConstExpr::Unary(op, x) => {
-            let op = match op {
-                UnOp::Neg => m::Op::Neg,
-                UnOp::Plus => m::Op::Pos,
-                UnOp::Not => m::Op::Not,
-                UnOp::BitNot => m::Op::Compl,
-            };
-            m::Expr::Unary(op, Box::new(rec(x)?))
-        }
-        ConstExpr::Binary(op, a, b) => m::Expr::Binary(bin_op(*op), Box::new(rec(a)?), Box::new(rec(b)?)),
-        ConstExpr::Cond(a, b, c) => m::Expr::Cond(Box::new(rec(a)?), Box::new(rec(b)?), Box::new(rec(c)?)),
-        ConstExpr::SizeofType(t) => m::Expr::SizeofType(Box::new(mangle_written(db, map, cx, t, names, depth + 1)?)),
-        ConstExpr::AlignofType(t) => m::Expr::AlignofType(Box::new(mangle_written(db, map, cx, t, names, depth + 1)?)),
-        _ => return Err("a dependent expression the model does not spell".into()),
-    })
-}
-
-/// A non-dependent part of a dependent expression: its value.
-fn value_literal(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, e: &ConstExpr) -> Result<m::Expr, String> {
-    match crate::templates::value_arg(cx, e, None)? {
-        TemplateArg::Value(v, t) => Ok(m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, t)?, negative: v < 0, magnitude: v.unsigned_abs() })),
-        _ => Err("a dependent value".into()),
-    }
-}
-
-fn bin_op(op: BinOp) -> m::Op {
-    match op {
-        BinOp::Add => m::Op::Plus,
-        BinOp::Sub => m::Op::Minus,
-        BinOp::Mul => m::Op::Mul,
-        BinOp::Div => m::Op::Div,
-        BinOp::Rem => m::Op::Rem,
-        BinOp::Shl => m::Op::Shl,
-        BinOp::Shr => m::Op::Shr,
-        BinOp::BitAnd => m::Op::And,
-        BinOp::BitOr => m::Op::Or,
-        BinOp::BitXor => m::Op::Xor,
-        BinOp::And => m::Op::AndAnd,
-        BinOp::Or => m::Op::OrOr,
-        BinOp::Eq => m::Op::Eq,
-        BinOp::Ne => m::Op::Ne,
-        BinOp::Lt => m::Op::Lt,
-        BinOp::Le => m::Op::Le,
-        BinOp::Gt => m::Op::Gt,
-        BinOp::Ge => m::Op::Ge,
-    }
+fn type_mentions(t: &TypeRef, names: &[String]) -> bool {
+    let mut v = Vec::new();
+    crate::instances::typeref_names(t, &mut v);
+    v.iter().any(|n| names.contains(n)) || matches!(t, TypeRef::Path(p) if path_mentions(p, names))
 }
