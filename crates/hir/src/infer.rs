@@ -45,7 +45,7 @@ use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
 mod auto_ret;
 mod closure;
-pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
@@ -226,17 +226,24 @@ pub fn fn_template_body(db: &dyn SourceDatabase, t: crate::FnTemplateId) -> Arc<
 }
 
 fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
+    infer_owner_until(db, owner, None)
+}
+
+/// `infer_owner`, stopped at the lambda expression `stop` if it has one
+/// (`closure::lambda_site`).
+fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<ExprId>) -> InferenceResult {
     let info = match owner_info(db, owner) {
         Ok(i) => i,
         Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
     };
     if let InferOwner::Closure(f) = owner {
-        return closure::infer_closure(db, f, info);
+        return closure::infer_closure(db, f, info, stop);
     }
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
     let mut cx = new_infer(db, &map, &body, &info, owner);
+    cx.stop_at = stop;
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
         cx.res.local_tys[p.0 as usize] = Some(t);
@@ -289,6 +296,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         returns: Vec::new(),
         ns_aliases: Vec::new(),
         local_names: Default::default(),
+        stop_at: None,
     }
 }
 
@@ -318,6 +326,9 @@ struct Infer<'a> {
     returns: Vec<Option<TyId>>,
     /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
     ns_aliases: Vec<(String, Path)>,
+    /// Stop at this lambda expression (`closure::lambda_site`): what its
+    /// body sees is known there, and what follows may need the closure.
+    stop_at: Option<ExprId>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -2712,6 +2723,7 @@ impl<'a> Infer<'a> {
             owner: None,
             returns: Vec::new(),
             ns_aliases: Vec::new(),
+            stop_at: None,
         }
     }
 }

@@ -187,3 +187,27 @@ fn init_captures() {
         _ZZ4mainENKUlvE_clEv
     "#]].assert_eq(&crate::infer::render_calls(&db, &r));
 }
+
+#[test]
+fn generic_lambda_packs() {
+    // `auto...` parameters: the closure's name has the declared pattern
+    // as a pack expansion (`UlDpT_E_`, `UliDpPT_E0_`).
+    check(
+        "template <class F, class... A> auto app(F f, A... a) { return f(a...); }\n\
+         template <class... T> int g(T... t) { return app([](auto *&...p) { return sizeof...(p); }, t...); }\n\
+         int h() {\n\
+           int x = 1; double y = 2;\n\
+           auto l = [](auto... v) { return (v + ... + 0); };\n\
+           int *px = &x; double *py = &y;\n\
+           return app(l, 1, 2) + app([x](int a, auto *...q) { return a; }, 3, px, py) + g(px, py);\n\
+         }",
+        expect![[r#"
+            _Z3appIZ1hvEUlDpT_E_JiiEEDaT_DpT0_
+            _Z3appIZ1hvEUliDpPT_E0_JiPiPdEEDaT_DpT0_
+            _ZZ1hvENKUlDpT_E_clIJiiEEEDaS0_
+            _ZZ1hvENKUliDpPT_E0_clIJidEEEDaiS1_
+            _Z3appIZ1gIJPiPdEEiDpT_EUlDpRPS3_E_JS1_S2_EEDaT_DpT0_
+            _ZZ1gIJPiPdEEiDpT_ENKUlDpRPS2_E_clIJidEEEDaS6_
+        "#]],
+    );
+}
