@@ -45,6 +45,7 @@ use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
 mod auto_ret;
 mod closure;
+mod ext_lambda;
 pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
 /// What `infer` runs on.
@@ -762,6 +763,9 @@ impl<'a> Infer<'a> {
 
     /// Constructs an object of type `t` from `args` (a constructor call when `t` is a class).
     fn construct(&mut self, site: CallSite, t: TyId, args: &[Arg], braced: bool) -> Option<Callee> {
+        if self.stopped() {
+            return None;
+        }
         let c = strip_cv(self.db, canonical(self.db, t));
         if let TyKind::Array(e, _) = c.kind(self.db) {
             // Arrays: each element default- or copy-constructed.
@@ -1507,7 +1511,7 @@ impl<'a> Infer<'a> {
                 }
                 if let Some(a) = self.env.as_ref().and_then(|e| e.get(&name)).cloned() {
                     match a {
-                        TemplateArg::Value(_, t) => return Value::TemplateValue(t),
+                        TemplateArg::Value(_, t) | TemplateArg::Addr(_, t) => return Value::TemplateValue(t),
                         TemplateArg::Type(t) => return Value::Type(t),
                         TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_) | TemplateArg::Pack(_) => {
                             return Value::TemplateValue(self.builtin(Builtin::Int));
@@ -2197,6 +2201,9 @@ impl<'a> Infer<'a> {
         args: &[Arg],
         obj: Option<Arg>,
     ) -> Result<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>), String> {
+        if self.stopped() {
+            return Err("stopped at a lambda".into());
+        }
         let db = self.db;
         let mut viable: Vec<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = Vec::new();
         let mut why = String::from("no viable candidate");

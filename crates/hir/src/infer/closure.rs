@@ -374,7 +374,17 @@ pub(crate) fn lambda_site(db: &dyn SourceDatabase, c: ClosureId) -> Arc<Inferenc
     Arc::new(super::infer_owner_until(db, c.owner(db), Some(c.expr(db))))
 }
 
+/// The walk depth that stops an inference at its `stop_at` lambda.
+const STOPPED: u32 = u32::MAX / 2;
+
 impl Infer<'_> {
+    /// Whether the inference has reached its `stop_at` lambda: what the
+    /// frames above still do (a call's overload resolution, a declaration's
+    /// constructor) may need the closure's inference, which reads this one.
+    pub(super) fn stopped(&self) -> bool {
+        self.depth >= STOPPED / 2
+    }
+
     /// Binds a lambda's parameters to the types of its `operator()`
     /// (expanded packs: the pack's local gets its first element's type).
     fn bind_params(&mut self, params: &[LocalId], tys: &[TyId]) {
@@ -423,11 +433,15 @@ impl Infer<'_> {
         self.res.lambda_scopes.insert(e, visible);
         let t = mk(db, TyKind::Closure(closure));
         if self.stop_at == Some(e) {
-            // `lambda_site`: every walk above returns at once from here on.
-            self.depth = u32::MAX / 2;
+            // `lambda_site`: every walk above returns at once from here on,
+            // and nothing is resolved any more (`stopped`).
+            self.depth = STOPPED;
             return (t, pr);
         }
-        if data.is_extended_device() || is_generic(self.body, &data.params) {
+        if data.is_extended_device() {
+            return (self.extended_lambda(e, &data, t).unwrap_or(t), pr);
+        }
+        if is_generic(self.body, &data.params) {
             return (t, pr);
         }
         let ret = self.walk_lambda(e, &data, &[]);
@@ -442,6 +456,11 @@ impl Infer<'_> {
             // cudafe++'s host-device wrapper keeps the conversion to a
             // pointer to function of a captureless lambda (spec 30 §5).
             self.closure_conversion(closure);
+        }
+        if data.host && data.device {
+            if let Some(w) = self.extended_lambda(e, &data, t) {
+                return (w, pr);
+            }
         }
         (t, pr)
     }
@@ -478,6 +497,17 @@ impl Infer<'_> {
         self.ret = saved_ret;
         self.owner = saved_owner;
         ret
+    }
+
+    /// The call operator's type of the non-generic lambda `e` walked in
+    /// place (its return type deduced there): `R(P…)`.
+    pub(super) fn closure_call_type(&mut self, e: ExprId, data: &LambdaData) -> Option<TyId> {
+        let params = closure_params(self.db, &self.site(), self.body, data, &[]).ok()?;
+        let ret = match &data.ret {
+            Some(r) => self.lower(r),
+            None => *self.res.closure_rets.get(&e)?,
+        };
+        Some(mk(self.db, TyKind::Func(FnSig { ret, params, variadic: false, noexcept: false, cv: Cv::default(), ref_qual: 0 })))
     }
 
     /// The conversion of a captureless closure to a pointer to function:
