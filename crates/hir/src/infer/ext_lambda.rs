@@ -240,7 +240,7 @@ fn decls_in(body: &Body, s: StmtId, out: &mut Vec<String>, depth: u32) {
         return;
     }
     let Some(st) = body.stmts.get(s.0 as usize) else { return };
-    let mut sub = |x: StmtId, out: &mut Vec<String>| decls_in(body, x, out, depth + 1);
+    let sub = |x: StmtId, out: &mut Vec<String>| decls_in(body, x, out, depth + 1);
     match st {
         Stmt::Compound(ss) => ss.iter().for_each(|x| sub(*x, out)),
         Stmt::Decl(ls) => out.extend(ls.iter().filter_map(|l| body.local(*l).name.clone())),
