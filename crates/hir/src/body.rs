@@ -456,7 +456,15 @@ pub(crate) fn parse_lazy(db: &dyn SourceDatabase, item: ItemId, lazy: &SyntaxNod
     let parse = cufront_base_db::parse(db, tu);
     let items = &crate::top_level_items(db, tu).items;
     let idx = items.iter().position(|i| *i == item)?;
-    let item_node = parse.syntax_node().children().nth(idx)?;
+    let root = parse.syntax_node();
+    let (parse, item_node) = match root.children().nth(idx) {
+        Some(n) => (parse, n),
+        // An item of the extended-lambda model (after the unit's own).
+        None => {
+            let model = crate::lambda_wrappers::unit_wrapper_parse(db, tu)?;
+            (model, model.syntax_node().children().nth(idx - root.children().count())?)
+        }
+    };
     let abs = item_node.text_range().start() + lazy.text_range().start();
     let range = TextRange::at(abs, lazy.text_range().len());
     let node = item_node.descendants().find(|n| n.kind() == K::LAZY_BODY && n.text_range() == range)?;

@@ -47,7 +47,8 @@ use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
 mod auto_ret;
 mod closure;
-pub use closure::{closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+mod ext_lambda;
+pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
@@ -228,17 +229,24 @@ pub fn fn_template_body(db: &dyn SourceDatabase, t: crate::FnTemplateId) -> Arc<
 }
 
 fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
+    infer_owner_until(db, owner, None)
+}
+
+/// `infer_owner`, stopped at the lambda expression `stop` if it has one
+/// (`closure::lambda_site`).
+fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<ExprId>) -> InferenceResult {
     let info = match owner_info(db, owner) {
         Ok(i) => i,
         Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
     };
     if let InferOwner::Closure(f) = owner {
-        return closure::infer_closure(db, f, info);
+        return closure::infer_closure(db, f, info, stop);
     }
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
     let mut cx = new_infer(db, &map, &body, &info, owner);
+    cx.stop_at = stop;
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
         cx.res.local_tys[p.0 as usize] = Some(t);
@@ -291,6 +299,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         returns: Vec::new(),
         ns_aliases: Vec::new(),
         local_names: Default::default(),
+        stop_at: None,
         const_locals: Vec::new(),
     }
 }
@@ -321,6 +330,9 @@ struct Infer<'a> {
     returns: Vec<Option<TyId>>,
     /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
     ns_aliases: Vec<(String, Path)>,
+    /// Stop at this lambda expression (`closure::lambda_site`): what its
+    /// body sees is known there, and what follows may need the closure.
+    stop_at: Option<ExprId>,
     /// Values of the block-scope variables usable in constant expressions seen so far.
     const_locals: Vec<(LocalId, crate::consteval::interp::CValue)>,
 }
@@ -762,6 +774,9 @@ impl<'a> Infer<'a> {
 
     /// Constructs an object of type `t` from `args` (a constructor call when `t` is a class).
     fn construct(&mut self, site: CallSite, t: TyId, args: &[Arg], braced: bool) -> Option<Callee> {
+        if self.stopped() {
+            return None;
+        }
         let c = strip_cv(self.db, canonical(self.db, t));
         if let TyKind::Array(e, _) = c.kind(self.db) {
             // Arrays: each element default- or copy-constructed.
@@ -1515,7 +1530,7 @@ impl<'a> Infer<'a> {
                 }
                 if let Some(a) = self.env.as_ref().and_then(|e| e.get(&name)).cloned() {
                     match a {
-                        TemplateArg::Value(_, t) => return Value::TemplateValue(t),
+                        TemplateArg::Value(_, t) | TemplateArg::Addr(_, t) => return Value::TemplateValue(t),
                         TemplateArg::Type(t) => return Value::Type(t),
                         TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_) | TemplateArg::Pack(_) => {
                             return Value::TemplateValue(self.builtin(Builtin::Int));
@@ -2244,6 +2259,9 @@ impl<'a> Infer<'a> {
         args: &[Arg],
         obj: Option<Arg>,
     ) -> Result<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>), String> {
+        if self.stopped() {
+            return Err("stopped at a lambda".into());
+        }
         let db = self.db;
         let mut viable: Vec<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = Vec::new();
         let mut why = String::from("no viable candidate");
@@ -2770,6 +2788,7 @@ impl<'a> Infer<'a> {
             owner: None,
             returns: Vec::new(),
             ns_aliases: Vec::new(),
+            stop_at: None,
             const_locals: Vec::new(),
         }
     }

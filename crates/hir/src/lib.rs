@@ -64,6 +64,7 @@ pub mod instances;
 pub mod scopes;
 pub mod static_asserts;
 pub mod item_tree;
+pub mod lambda_wrappers;
 pub mod layout;
 pub mod symbols;
 pub mod syntax_util;
@@ -188,6 +189,17 @@ pub fn top_level_items(db: &dyn SourceDatabase, tu: TranslationUnit) -> TopLevel
         *ordinal += 1;
         out.items.push(id);
         out.sources.insert(id, ItemSource { green: node.green().into_owned(), pack: pack.clone() });
+    }
+    // Extended lambdas' wrapper templates (`lambda_wrappers`), after the unit's items.
+    if let Some(model) = lambda_wrappers::unit_wrapper_parse(db, tu) {
+        for node in model.syntax_node().children() {
+            let key = item_key(&node);
+            let ordinal = seen.entry(key).or_insert(0);
+            let id = ItemId::new(db, tu, key, *ordinal);
+            *ordinal += 1;
+            out.items.push(id);
+            out.sources.insert(id, ItemSource { green: node.green().into_owned(), pack: Pack::default() });
+        }
     }
     out
 }

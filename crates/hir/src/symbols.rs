@@ -182,13 +182,26 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
 /// A host name with the anonymous namespace as cudafe++'s output names it,
 /// `_GLOBAL__N_<mid>` (`mid` with its leading `_`), instead of g++'s
 /// `_GLOBAL__N_1`. The component count is unchanged, so substitutions are
-/// too: only the source name and its length differ.
+/// too: only the source name and its length differ. The anonymous
+/// namespace of cudafe++'s extended-lambda preamble (`__nv_hdl_helper`,
+/// `lambda_wrappers`) is text it inserts, not one it prints from the
+/// source: g++ names that one.
 pub fn with_module_id(name: &str, mid: &str) -> String {
     if mid.is_empty() || !name.starts_with("_Z") {
         return name.to_string();
     }
     let anon = format!("_GLOBAL__N_{mid}");
-    name.replace("12_GLOBAL__N_1", &format!("{}{anon}", anon.len()))
+    let renamed = format!("{}{anon}", anon.len());
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find("12_GLOBAL__N_1") {
+        let after = &rest[at + "12_GLOBAL__N_1".len()..];
+        out.push_str(&rest[..at]);
+        out.push_str(if after.starts_with("15__nv_hdl_helper") { "12_GLOBAL__N_1" } else { &renamed });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Every function and variable outside templates (in source order;
@@ -398,6 +411,15 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TAr
             m::TArg::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })
         }
         TemplateArg::Pack(v) => m::TArg::Pack(v.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?),
+        // `&f`: `XadL_Z <encoding> EE`, the encoding's substitutions shared with the name's.
+        TemplateArg::Addr(e, _) => {
+            let enc = match e {
+                Entity::Fn(f) => fn_encoding(db, *f)?.into_encoding(),
+                Entity::FnInst(i) => fn_instance_encoding(db, *i)?.into_encoding(),
+                other => return Err(format!("the address of {other:?} as a template argument")),
+            };
+            m::TArg::Expr(m::Expr::Unary(m::Op::AddrOf, Box::new(m::Expr::Entity(Box::new(enc)))))
+        }
         // A value parameter of the function template whose signature is mangled.
         TemplateArg::ValueParam { depth: 0, index } => m::TArg::Expr(m::Expr::TParam(m::TParam(*index))),
         TemplateArg::Template(TemplateRef::Class(c)) => {
@@ -676,8 +698,21 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
     };
     let elem_env = packs::element_env(db, &env, &tparams);
     let mut params = Vec::new();
+    let own_packs: Vec<&String> = tparams.iter().filter(|p| p.pack).filter_map(|p| p.name.as_ref()).collect();
     for (k, p) in data.ty.params.iter().enumerate() {
         let is_pack = data.pack_params.contains(&(k as u32));
+        if is_pack && i.outer(db).is_some() && {
+            let mut v = Vec::new();
+            crate::instances::typeref_names(p, &mut v);
+            !v.iter().any(|n| own_packs.contains(&n))
+        } {
+            // A pack of the enclosing specialization (`Ts... in` in a member
+            // template of `X<Ts...>`): its elements, substituted.
+            for t in crate::instances::expand_param(cx, &env, p)? {
+                params.push(mangle_ty(db, &map, adjust_param(db, t))?);
+            }
+            continue;
+        }
         let cx = if is_pack { ty::LowerCx { env: Some(&elem_env), ..cx } } else { cx };
         let t = if dependent_member(db, &map, scope, p, &names) {
             // Top-level cv is not part of a parameter's type.

@@ -48,6 +48,10 @@ pub enum TemplateArg {
     ValueParam { depth: u32, index: u32 },
     /// Something a pattern cannot say yet (matches anything in deduction).
     Dependent(String),
+    /// The address of a function (`&f`, `&S::m`) for a value parameter of
+    /// pointer or pointer-to-member type, with that type (the tags of
+    /// extended lambdas name their enclosing function so: `infer/ext_lambda.rs`).
+    Addr(crate::Entity, TyId),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1338,6 +1342,7 @@ fn display_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> String {
         TemplateArg::Template(TemplateRef::Param { depth, index }) | TemplateArg::ValueParam { depth, index } => format!("P{depth}_{index}"),
         TemplateArg::Pack(v) => display_args(db, v),
         TemplateArg::Dependent(s) => s.clone(),
+        TemplateArg::Addr(e, _) => format!("&{}", crate::symbols::mangled_name(db, *e).unwrap_or_default()),
     }
 }
 

@@ -39,6 +39,12 @@ enum Key {
     Name(Root, Vec<Component>),
     /// Any other type.
     Type(Type),
+    /// A template parameter inside a pack expansion (`T_` of `DpT_`): g++
+    /// compares parameters with their pack-ness, so it is not the same
+    /// candidate as a `T_` outside one (a generic lambda's `auto...` in
+    /// the closure's name vs the enclosing template's `F`:
+    /// `_Z1aIZ1hvEUlDpT_E_EvT_`, but `_Z1aIZ1hvEUlT_E_EvS0_`).
+    PackParam(TParam),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -54,6 +60,8 @@ enum Use {
 struct Mangler {
     out: String,
     subs: Vec<Key>,
+    /// Nesting of `Dp` (pack expansions) being written.
+    pack_depth: u32,
 }
 
 fn is_std(c: &Component) -> bool {
@@ -183,6 +191,7 @@ impl Mangler {
         let dup = self.subs.iter().any(|s| match (s, &k) {
             (Key::Name(r, c), Key::Name(r2, c2)) => r == r2 && c == c2,
             (Key::Type(a), Key::Type(b)) => a == b,
+            (Key::PackParam(a), Key::PackParam(b)) => a == b,
             _ => false,
         });
         if !dup {
@@ -217,11 +226,15 @@ impl Mangler {
     }
 
     fn try_type(&mut self, t: &Type) -> bool {
-        match self
-            .subs
-            .iter()
-            .position(|k| matches!(k, Key::Type(x) if x == t))
-        {
+        let pack_param = match t {
+            Type::Param(p) if self.pack_depth > 0 => Some(*p),
+            _ => None,
+        };
+        match self.subs.iter().position(|k| match (k, pack_param) {
+            (Key::PackParam(q), Some(p)) => *q == p,
+            (Key::Type(x), None) => x == t,
+            _ => false,
+        }) {
             Some(i) => {
                 self.emit_sub(i);
                 true
@@ -676,7 +689,10 @@ impl Mangler {
             }
             Type::PackExpansion(i) => {
                 self.out.push_str("Dp");
-                self.ty(i)?;
+                self.pack_depth += 1;
+                let r = self.ty(i);
+                self.pack_depth -= 1;
+                r?;
             }
             Type::Decltype(e) => {
                 self.out
@@ -685,7 +701,10 @@ impl Mangler {
                 self.out.push('E');
             }
         }
-        self.add(Key::Type(t.clone()));
+        match t {
+            Type::Param(p) if self.pack_depth > 0 => self.add(Key::PackParam(*p)),
+            _ => self.add(Key::Type(t.clone())),
+        }
         Ok(())
     }
 

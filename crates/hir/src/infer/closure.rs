@@ -210,6 +210,27 @@ pub fn lambda_index(body: &Body, e: ExprId) -> u32 {
 /// (`TemplateParam { depth: 0, index: k }`). `args` binds the invented
 /// parameters (empty: they stay parameters).
 pub(crate) fn closure_params(db: &dyn SourceDatabase, at: &Site, body: &Body, data: &LambdaData, args: &[TemplateArg]) -> Result<Vec<TyId>, String> {
+    let marked = params_marked(db, at, body, data, args)?;
+    if marked.iter().any(|(_, pack)| *pack) {
+        return Err("generic pack not deduced".into());
+    }
+    Ok(marked.into_iter().map(|(t, _)| t).collect())
+}
+
+/// The parameters of a closure's `operator()` as declared, for its mangled
+/// names: a generic lambda's `auto`s as its invented parameters, and an
+/// `auto...` pack as its pattern marked `true` (mangled `Dp <pattern>`,
+/// `UlDpT_E_`), which `closure_params` cannot expand without arguments.
+pub fn closure_declared_params(db: &dyn SourceDatabase, c: ClosureId) -> Result<Vec<(TyId, bool)>, String> {
+    let info = owner_info(db, c.owner(db))?;
+    let body = owner_body(db, c.owner(db));
+    let data = lambda_data(&body, c.expr(db)).ok_or("not a lambda expression")?;
+    params_marked(db, &Site::of(&info), &body, &data, &[])
+}
+
+/// `closure_params`, an unexpanded `auto...` pack (no arguments) given as
+/// its pattern, marked `true`.
+fn params_marked(db: &dyn SourceDatabase, at: &Site, body: &Body, data: &LambdaData, args: &[TemplateArg]) -> Result<Vec<(TyId, bool)>, String> {
     let map = crate::def_map(db, at.item.tu(db));
     let mut env: Env = at.env.clone().unwrap_or_default();
     let autos = auto_params(body, &data.params);
@@ -244,14 +265,18 @@ pub(crate) fn closure_params(db: &dyn SourceDatabase, at: &Site, body: &Body, da
                     v
                 }
                 Some(_) => return Err("pack parameter without a pack".into()),
-                None if k.is_some() => return Err("generic pack not deduced".into()),
+                None if k.is_some() => {
+                    let t = crate::templates::nested(|| Ok(ty::lower(cx, &written)))?;
+                    out.push((adjust(db, t), true));
+                    continue;
+                }
                 None => crate::instances::expand_param(cx, &env, &written)?,
             };
-            out.extend(elems.into_iter().map(|t| adjust(db, t)));
+            out.extend(elems.into_iter().map(|t| (adjust(db, t), false)));
             continue;
         }
         let t = crate::templates::nested(|| Ok(ty::lower(cx, &written)))?;
-        out.push(adjust(db, t));
+        out.push((adjust(db, t), false));
     }
     Ok(out)
 }
@@ -301,9 +326,9 @@ pub fn closure_fn_sig(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, 
 /// arena, the owner's locals visible where the lambda is (with the types
 /// the owner's inference gave them), its parameters typed from the
 /// signature.
-pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: OwnerInfo) -> InferenceResult {
+pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: OwnerInfo, stop: Option<ExprId>) -> InferenceResult {
     let c = f.closure(db);
-    let parent = super::infer(db, c.owner(db));
+    let parent = lambda_site(db, c);
     let body = info.body.clone();
     let Some(data) = lambda_data(&body, c.expr(db)) else {
         return InferenceResult { skipped: Some("not a lambda expression".into()), ..Default::default() };
@@ -318,6 +343,7 @@ pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: Owner
     let tu = info.item.tu(db);
     let map = crate::def_map(db, tu);
     let mut cx = super::new_infer(db, &map, &body, &info, InferOwner::Closure(f));
+    cx.stop_at = stop;
     // The captures: the owner's locals, as the owner typed them.
     for (i, t) in parent.local_tys.iter().enumerate() {
         if let Some(slot) = cx.res.local_tys.get_mut(i) {
@@ -338,7 +364,27 @@ pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: Owner
     cx.res
 }
 
+/// The owner's inference up to the lambda expression of `c` (what its body
+/// sees: the owner's locals with their types and the names visible there),
+/// not the whole owner's: a call after the lambda may need the closure's
+/// own inference (`auto` return type deduction of the template it is
+/// handed to), which reads this, so reading the whole owner would cycle.
+#[salsa::tracked(returns(clone))]
+pub(crate) fn lambda_site(db: &dyn SourceDatabase, c: ClosureId) -> Arc<InferenceResult> {
+    Arc::new(super::infer_owner_until(db, c.owner(db), Some(c.expr(db))))
+}
+
+/// The walk depth that stops an inference at its `stop_at` lambda.
+const STOPPED: u32 = u32::MAX / 2;
+
 impl Infer<'_> {
+    /// Whether the inference has reached its `stop_at` lambda: what the
+    /// frames above still do (a call's overload resolution, a declaration's
+    /// constructor) may need the closure's inference, which reads this one.
+    pub(super) fn stopped(&self) -> bool {
+        self.depth >= STOPPED / 2
+    }
+
     /// Binds a lambda's parameters to the types of its `operator()`
     /// (expanded packs: the pack's local gets its first element's type).
     fn bind_params(&mut self, params: &[LocalId], tys: &[TyId]) {
@@ -386,7 +432,16 @@ impl Infer<'_> {
         visible.extend(captured);
         self.res.lambda_scopes.insert(e, visible);
         let t = mk(db, TyKind::Closure(closure));
-        if data.is_extended_device() || is_generic(self.body, &data.params) {
+        if self.stop_at == Some(e) {
+            // `lambda_site`: every walk above returns at once from here on,
+            // and nothing is resolved any more (`stopped`).
+            self.depth = STOPPED;
+            return (t, pr);
+        }
+        if data.is_extended_device() {
+            return (self.extended_lambda(e, &data, t).unwrap_or(t), pr);
+        }
+        if is_generic(self.body, &data.params) {
             return (t, pr);
         }
         let ret = self.walk_lambda(e, &data, &[]);
@@ -401,6 +456,11 @@ impl Infer<'_> {
             // cudafe++'s host-device wrapper keeps the conversion to a
             // pointer to function of a captureless lambda (spec 30 §5).
             self.closure_conversion(closure);
+        }
+        if data.host && data.device {
+            if let Some(w) = self.extended_lambda(e, &data, t) {
+                return (w, pr);
+            }
         }
         (t, pr)
     }
@@ -437,6 +497,17 @@ impl Infer<'_> {
         self.ret = saved_ret;
         self.owner = saved_owner;
         ret
+    }
+
+    /// The call operator's type of the non-generic lambda `e` walked in
+    /// place (its return type deduced there): `R(P…)`.
+    pub(super) fn closure_call_type(&mut self, e: ExprId, data: &LambdaData) -> Option<TyId> {
+        let params = closure_params(self.db, &self.site(), self.body, data, &[]).ok()?;
+        let ret = match &data.ret {
+            Some(r) => self.lower(r),
+            None => *self.res.closure_rets.get(&e)?,
+        };
+        Some(mk(self.db, TyKind::Func(FnSig { ret, params, variadic: false, noexcept: false, cv: Cv::default(), ref_qual: 0 })))
     }
 
     /// The conversion of a captureless closure to a pointer to function:

@@ -50,13 +50,9 @@ pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Nam
     let index = lambda_index(&body, c.expr(db));
     // The declared parameters: a generic lambda's `auto`s are its
     // invented template parameters (`UlT_E_`).
-    let sig = closure_fn_sig(db, ClosureFnId::new(db, c, ClosureFnKind::Call, Vec::new()));
-    let params = match sig {
-        Ok(s) => s.params,
-        Err(e) => return Err(format!("closure signature: {e}")),
-    };
+    let params = crate::infer::closure_declared_params(db, c).map_err(|e| format!("closure signature: {e}"))?;
     let map = crate::def_map(db, crate::infer::owner_tu(db, owner));
-    let params = params.iter().map(|p| symbols::mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?;
+    let params = declared_mangled(db, &map, &params)?;
     let func = context_encoding(db, owner)?;
     Ok(m::Name {
         root: m::Root::Local { func: Box::new(func), disc: 0 },
@@ -74,9 +70,12 @@ fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Enc
     // A specialization of a generic `operator()` mangles its declared
     // signature (`auto` return: `Da`; parameters `T_`…), like any function
     // template specialization.
-    let declared = closure_fn_sig(db, ClosureFnId::new(db, c, ClosureFnKind::Call, Vec::new()));
-    let sig = if generic { declared.clone()? } else { closure_fn_sig(db, f)? };
-    let params = sig.params.iter().map(|p| symbols::mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?;
+    let sig = closure_fn_sig(db, f)?;
+    let params = if generic {
+        declared_mangled(db, &map, &crate::infer::closure_declared_params(db, c)?)?
+    } else {
+        sig.params.iter().map(|p| symbols::mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?
+    };
     let (last, quals, ret) = match f.kind(db) {
         ClosureFnKind::Call => {
             let ret = if generic {
@@ -106,6 +105,18 @@ fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Enc
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
     let f = m::FnType { ret, params, variadic: false, quals, ref_qual: m::RefQual::None, exception: m::ExceptionSpec::None };
     Ok(m::Encoding::Function(Box::new(name), Box::new(f)))
+}
+
+/// Declared parameters (`closure_declared_params`) as the mangler's types:
+/// an `auto...` pack as `Dp <pattern>`.
+fn declared_mangled(db: &dyn SourceDatabase, map: &crate::DefMap, params: &[(crate::TyId, bool)]) -> Result<Vec<m::Type>, String> {
+    params
+        .iter()
+        .map(|&(t, pack)| {
+            let t = symbols::mangle_ty(db, map, t)?;
+            Ok(if pack { m::Type::PackExpansion(Box::new(t)) } else { t })
+        })
+        .collect()
 }
 
 fn targ(db: &dyn SourceDatabase, map: &crate::DefMap, a: &TemplateArg) -> Result<m::TArg, String> {

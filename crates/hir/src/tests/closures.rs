@@ -187,3 +187,93 @@ fn init_captures() {
         _ZZ4mainENKUlvE_clEv
     "#]].assert_eq(&crate::infer::render_calls(&db, &r));
 }
+
+#[test]
+fn generic_lambda_packs() {
+    // `auto...` parameters: the closure's name has the declared pattern
+    // as a pack expansion (`UlDpT_E_`, `UliDpPT_E0_`).
+    check(
+        "template <class F, class... A> auto app(F f, A... a) { return f(a...); }\n\
+         template <class... T> int g(T... t) { return app([](auto *&...p) { return sizeof...(p); }, t...); }\n\
+         int h() {\n\
+           int x = 1; double y = 2;\n\
+           auto l = [](auto... v) { return (v + ... + 0); };\n\
+           int *px = &x; double *py = &y;\n\
+           return app(l, 1, 2) + app([x](int a, auto *...q) { return a; }, 3, px, py) + g(px, py);\n\
+         }",
+        expect![[r#"
+            _Z3appIZ1hvEUlDpT_E_JiiEEDaT_DpT0_
+            _Z3appIZ1hvEUliDpPT_E0_JiPiPdEEDaT_DpT0_
+            _ZZ1hvENKUlDpT_E_clIJiiEEEDaS0_
+            _ZZ1hvENKUliDpPT_E0_clIJidEEEDaiS1_
+            _Z3appIZ1gIJPiPdEEiDpT_EUlDpRPS3_E_JS1_S2_EEDaT_DpT0_
+            _ZZ1gIJPiPdEEiDpT_ENKUlDpRPS2_E_clIJidEEEDaS6_
+        "#]],
+    );
+}
+
+/// A unit compiled with `--extended-lambda` (it declares the sentinel), with
+/// the little of `<utility>` the wrappers use.
+const EXTENDED: &str = "namespace std { template<class T> struct remove_reference { typedef T type; };\n\
+    template<class T> struct remove_reference<T&> { typedef T type; };\n\
+    template<class T> typename remove_reference<T>::type&& move(T&& t) { return static_cast<typename remove_reference<T>::type&&>(t); }\n\
+    template<class T> T&& forward(typename remove_reference<T>::type& t) { return static_cast<T&&>(t); } }\n\
+    struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };\n";
+
+#[test]
+fn extended_lambdas() {
+    // The names g++ gives the same program with cudafe++'s wrappers
+    // (spec 30 §5.2) and its real preamble: `_ZN12_GLOBAL__N_1…` is the
+    // preamble's own anonymous namespace.
+    let text = format!(
+        "{EXTENDED}template <typename F> void parallel_for(int n, F f) {{}}\n\
+         template <typename F> void call(F f) {{ f(1.5f); }}\n\
+         struct S {{ int a; void run(); }};\n\
+         void S::run() {{ parallel_for(1, [*this] __attribute__((device)) (int i) {{ return a; }}); }}\n\
+         int main() {{ float *x = 0; const float s = 1;\n\
+           parallel_for(1, [=] __attribute__((device)) (int i) {{ x[i] = s; }});\n\
+           auto c = [] __attribute__((host)) __attribute__((device)) (float v) {{ return v; }};\n\
+           c(1.5f); call(c);\n\
+           int k = 3;\n\
+           auto d = [k] __attribute__((host)) __attribute__((device)) (float v) {{ return v + k; }};\n\
+           call(d);\n\
+         }}"
+    );
+    let (db, tu) = super::db_with(&text);
+    let mut out = String::new();
+    for (_, name) in crate::symbols::entities(&db, tu) {
+        match name {
+            Ok(n) if n.contains("__nv") || n.contains("Ul") => out.push_str(&format!("{n}\n")),
+            Ok(_) => {}
+            Err(e) => out.push_str(&format!("error: {e}\n")),
+        }
+    }
+    expect![[r#"
+        _ZN17__nv_dl_wrapper_tI11__nv_dl_tagIM1SFvvEXadL_ZNS1_3runEvEELj1EEJKS1_EEC1ES4_S1_
+        _Z12parallel_forI17__nv_dl_wrapper_tI11__nv_dl_tagIM1SFvvEXadL_ZNS2_3runEvEELj1EEJKS2_EEEviT_
+        _ZN17__nv_dl_wrapper_tI11__nv_dl_tagIPFivEXadL_Z4mainEELj1EEJPfKfEEC1ES3_S4_f
+        _Z12parallel_forI17__nv_dl_wrapper_tI11__nv_dl_tagIPFivEXadL_Z4mainEELj1EEJPfKfEEEviT_
+        _ZZ4mainENKUlfE_clEf
+        _ZZ4mainENKUlfE_cvPFffEEv
+        _ZZ4mainENUlfE_4_FUNEf
+        error: a dependent type the model does not spell
+        _ZN18__nv_hdl_wrapper_tILb0ELb1ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEFffEJEEC1IZ4mainEUlfE_EES3_OT_
+        _ZNK18__nv_hdl_wrapper_tILb0ELb1ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEFffEJEEclEf
+        _Z4callI18__nv_hdl_wrapper_tILb0ELb1ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEFffEJEEEvT_
+        _ZZ4mainENKUlfE0_clEf
+        error: a dependent type the model does not spell
+        _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEC1IZ4mainEUlfE0_EES3_OT_i
+        _Z4callI18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEEvT_
+        _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEED1Ev
+        _ZSt4moveIZ4mainEUlfE_EONSt16remove_referenceIT_E4typeEOS2_
+        _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEfJfEE18fp_noobject_callerE
+        _ZSt4moveIZ4mainEUlfE0_EONSt16remove_referenceIT_E4typeEOS2_
+        _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEfJfEE9fp_copierE
+        _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEE7managerIZ4mainEUlfE0_E7do_copyEPv
+        _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEfJfEE10fp_deleterE
+        _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEE7managerIZ4mainEUlfE0_E9do_deleteEPv
+        _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEfJfEE9fp_callerE
+        _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEE7managerIZ4mainEUlfE0_E7do_callEPvf
+        _ZNK18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEclEf
+    "#]].assert_eq(&out);
+}
