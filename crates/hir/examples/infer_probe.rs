@@ -100,6 +100,18 @@ fn main() {
     let mut unnamed: std::collections::BTreeMap<String, (usize, String)> = Default::default();
     for e in &seen {
         if let Err(why) = cufront_hir::symbols::mangled_name(&db, *e) {
+            // `CUFRONT_UNNAMED=text`: every unnamed entity whose reason contains it.
+            if std::env::var("CUFRONT_UNNAMED").is_ok_and(|r| why.contains(&r)) {
+                let what = match e {
+                    Entity::FnInst(i) => {
+                        let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
+                        let outer = i.outer(&db).map(|o| cufront_hir::templates::display_args(&db, o.args(&db))).unwrap_or_default();
+                        format!("{d} outer <{outer}> args <{}>", cufront_hir::templates::display_args(&db, i.args(&db)))
+                    }
+                    e => format!("{e:?}"),
+                };
+                println!("unnamed-entity {why}: {what}");
+            }
             let key: String = why.chars().take(60).collect();
             let ent = unnamed.entry(key).or_insert((0, String::new()));
             ent.0 += 1;

@@ -5,6 +5,7 @@ mod body;
 mod closures;
 mod cccl;
 mod consteval;
+mod cub;
 mod incremental;
 mod infer;
 mod instances;
