@@ -2191,8 +2191,10 @@ impl<'a> Infer<'a> {
                 _ => (self.error("dereference of a non-pointer"), Category::LValue),
             },
             UnaryOp::AddrOf => {
-                if let Expr::Path(_) = self.body.expr(self.inner_operand(e)) {
-                    if let Some(Resolution::Field) = self.res.resolutions.get(&self.inner_operand(e)) {
+                // Only a qualified name forms a pointer to member
+                // ([expr.unary.op]/4): `&m` in a member function is `&this->m`.
+                if let Expr::Path(p) = self.body.expr(self.inner_operand(e)) {
+                    if let (true, Some(Resolution::Field)) = (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e))) {
                         // `&S::m`: a pointer to member (the class is not tracked).
                         return (mk(db, TyKind::Dependent("pointer to member".into())), pr);
                     }
