@@ -642,70 +642,7 @@ impl<'a> Infer<'a> {
             }
             Expr::Binary { op: body::BinaryOp::And, lhs, rhs } => Some(self.const_bool(*lhs)? && self.const_bool(*rhs)?),
             Expr::Binary { op: body::BinaryOp::Or, lhs, rhs } => Some(self.const_bool(*lhs)? || self.const_bool(*rhs)?),
-            // `if constexpr (DevicePtxVersion < PolicyPtxVersion)` (CUB's policy chain).
-            Expr::Binary { .. } | Expr::Cond { .. } => self.const_int(e, 0).map(|v| v != 0),
             _ => None,
-        }
-    }
-
-    /// An integral constant expression over literals, template value
-    /// arguments and the item-tree evaluator's names (for `if constexpr`).
-    fn const_int(&mut self, e: ExprId, depth: u32) -> Option<i128> {
-        use body::BinaryOp as B;
-        if depth > 32 {
-            return None;
-        }
-        match self.body.expr(e).clone() {
-            Expr::Literal(Literal::Int(v, _)) => Some(v as i128),
-            Expr::Path(_) | Expr::Builtin { .. } => self.const_bool_or_value(e),
-            Expr::Unary { op: UnaryOp::Neg, expr } => self.const_int(expr, depth + 1).map(|v| v.wrapping_neg()),
-            Expr::Unary { op: UnaryOp::Plus, expr } => self.const_int(expr, depth + 1),
-            Expr::Unary { op: UnaryOp::Not, expr } => self.const_int(expr, depth + 1).map(|v| (v == 0) as i128),
-            Expr::Unary { op: UnaryOp::BitNot, expr } => self.const_int(expr, depth + 1).map(|v| !v),
-            Expr::Cond { cond, then, els } => {
-                if self.const_int(cond, depth + 1)? != 0 { self.const_int(then, depth + 1) } else { self.const_int(els, depth + 1) }
-            }
-            Expr::Binary { op, lhs, rhs } => {
-                let a = self.const_int(lhs, depth + 1)?;
-                // `&&`/`||` short-circuit.
-                match op {
-                    B::And if a == 0 => return Some(0),
-                    B::Or if a != 0 => return Some(1),
-                    _ => {}
-                }
-                let b = self.const_int(rhs, depth + 1)?;
-                Some(match op {
-                    B::Add => a.wrapping_add(b),
-                    B::Sub => a.wrapping_sub(b),
-                    B::Mul => a.wrapping_mul(b),
-                    B::Div if b != 0 => a / b,
-                    B::Rem if b != 0 => a % b,
-                    B::BitAnd => a & b,
-                    B::BitOr => a | b,
-                    B::BitXor => a ^ b,
-                    B::And | B::Or => (b != 0) as i128,
-                    B::Lt => (a < b) as i128,
-                    B::Gt => (a > b) as i128,
-                    B::Le => (a <= b) as i128,
-                    B::Ge => (a >= b) as i128,
-                    B::Eq => (a == b) as i128,
-                    B::Ne => (a != b) as i128,
-                    _ => return None,
-                })
-            }
-            _ => None,
-        }
-    }
-
-    /// A name or trait builtin as an integer (through the item-tree evaluator).
-    fn const_bool_or_value(&mut self, e: ExprId) -> Option<i128> {
-        match self.body.expr(e) {
-            Expr::Path(p) => {
-                let cx = self.lcx();
-                let ce = crate::item_tree::ConstExpr::Path(p.clone());
-                crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v as i128)
-            }
-            _ => self.const_bool(e).map(|b| b as i128),
         }
     }
 

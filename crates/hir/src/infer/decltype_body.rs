@@ -43,8 +43,8 @@ pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<S
 /// operand, or the operand is still dependent or not modelled.
 pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     let db = cx.db;
-    // A closure's call operator is inferred with its enclosing body, which
-    // may be the body asking (`std::apply(lambda, t)` in `main` reaches
+    // A closure's call operator may be inferred with its enclosing body's
+    // result, which may be the body asking (`std::apply(lambda, t)` in `main` reaches
     // `decltype(declval<F>()(…))` with `F` the closure): left unknown, as
     // before, rather than a cycle.
     if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| arg_mentions_closure(db, a, 0))) {

@@ -197,20 +197,3 @@ fn address_of_an_unqualified_member_is_a_pointer() {
         "#]],
     );
 }
-
-#[test]
-fn if_constexpr_on_a_comparison_of_value_parameters() {
-    // `cub::ChainedPolicy::invoke_static<DevicePtxVersion>`: `if constexpr
-    // (DevicePtxVersion < PolicyPtxVersion)` selects one branch (the
-    // function's own value argument against the class's).
-    expect![[r#"
-        _Z1aIiEiv
-        _Z4userv
-        _ZN2CPILi500EE1fILi900EEEiv
-    "#]]
-    .assert_eq(&entities(
-        "template <class T> int a() { return 1; } template <class T> int b() { return 2; }\n\
-         template <int P> struct CP { template <int D> static int f() { if constexpr (D < P * 2 && !(D == 7)) { return a<int>(); } else { return b<int>(); } } };\n\
-         int user() { return CP<500>::f<900>(); }",
-    ));
-}
