@@ -141,6 +141,16 @@ fn main() {
             }
         }
     }
+    // `CUFRONT_LIST=text`: every entity reached whose name contains it.
+    if let Ok(want) = std::env::var("CUFRONT_LIST") {
+        for e in &seen {
+            if let Ok(n) = cufront_hir::symbols::mangled_name(&db, *e) {
+                if n.contains(&want) {
+                    println!("listed {n}");
+                }
+            }
+        }
+    }
     let mut v: Vec<_> = unnamed.into_iter().collect();
     v.sort_by(|a, b| b.1.0.cmp(&a.1.0));
     for (k, (n, ex)) in v.iter().take(25) {

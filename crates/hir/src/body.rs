@@ -481,6 +481,33 @@ pub fn lower_expr_owner(node: &SyntaxNode) -> Body {
     cx.body
 }
 
+/// Lowers the operand of a `decltype` (`node`: its `DECLTYPE_SPECIFIER`)
+/// as a single-expression body. The parameters of the function declarator
+/// it is written in (a trailing return type, `-> decltype(t + u)`, names
+/// them) are the body's parameters.
+pub fn lower_decltype(node: &SyntaxNode) -> Option<Body> {
+    let operand = node.children().next()?;
+    let mut cx = Lower::new(TextSize::from(0));
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        match n.kind() {
+            K::FUNCTION_DECLARATOR => {
+                for p in su::function_params_of(&n) {
+                    let l = cx.param(&p);
+                    cx.body.params.push(l);
+                }
+                break;
+            }
+            K::FUNCTION_DEF | K::SIMPLE_DECL | K::MEMBER_DECL | K::LAMBDA_EXPR => break,
+            _ => {}
+        }
+        cur = n.parent();
+    }
+    let e = cx.expr_node(&operand, 0);
+    cx.body.root_expr = Some(e);
+    Some(cx.body)
+}
+
 struct Lower {
     body: Body,
     /// Offset of the tree being read within the item (lazy bodies).

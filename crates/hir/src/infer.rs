@@ -26,10 +26,12 @@ use crate::consteval::is_integral as is_int;
 
 mod conversions;
 mod decltype;
+mod decltype_body;
 mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
 mod const_locals;
+mod deduce_conv;
 mod init_list;
 mod packs;
 use std::sync::Arc;
@@ -410,7 +412,9 @@ impl<'a> Infer<'a> {
         let c = collapse(self.db, canonical(self.db, t));
         match c.kind(self.db) {
             TyKind::LRef(x) => (*x, Category::LValue),
-            TyKind::RRef(x) => (*x, Category::XValue),
+            // A named rvalue reference is an lvalue ([expr.prim.id.unqual]/3):
+            // `forward<T>(t)` binds its `remove_reference_t<T>&` parameter.
+            TyKind::RRef(x) => (*x, Category::LValue),
             _ => (t, Category::LValue),
         }
     }
@@ -429,6 +433,15 @@ impl<'a> Infer<'a> {
         if let Some(n) = &self.body.local(l).name {
             if let Some(s) = self.scopes.last_mut() {
                 s.push((n.clone(), l));
+            }
+            // `decltype(x)` of a local in a type written later in a
+            // template's body (CUB's `ThreadReduce<decltype(array), …>`):
+            // its declared type, found by `ty::lower` under that text.
+            if let (Some(env), Some(t)) = (self.env.as_mut(), self.res.local_tys.get(l.0 as usize).copied().flatten()) {
+                let c = canonical(self.db, t);
+                if !ty_has_placeholder(self.db, c, 0) && !matches!(c.kind(self.db), TyKind::Dependent(_)) {
+                    env.names.push((format!("decltype({n})"), TemplateArg::Type(t)));
+                }
             }
         }
     }
@@ -738,6 +751,7 @@ impl<'a> Infer<'a> {
             _ => None,
         };
         let t = self.local_declared_ty(l, init_ty);
+        let t = self.bound_from_init(t, &loc.init, init_ty);
         self.res.local_tys[l.0 as usize] = Some(t);
         // The initializer is in scope of the name (`int x = x;`), bind first.
         self.bind_local(l);
@@ -770,6 +784,34 @@ impl<'a> Infer<'a> {
                 self.construct(site, t, &args, braced);
             }
         }
+    }
+
+    /// An array of unknown bound takes its bound from the initializer
+    /// ([dcl.init.aggr]/7: `size_t sizes[]{a, b, c}`, `char s[] = "ab"`), so
+    /// that `T (&)[N]` deduces `N` from it.
+    fn bound_from_init(&self, t: TyId, init: &Init, init_ty: Option<(TyId, Category)>) -> TyId {
+        let db = self.db;
+        let c = canonical(db, t);
+        let TyKind::Array(e, None) = c.kind(db) else { return t };
+        let list = match init {
+            Init::Brace(xs) => Some(xs.clone()),
+            Init::Assign(x) => match self.body.expr(*x) {
+                Expr::InitList(xs) => Some(xs.clone()),
+                _ => None,
+            },
+            Init::Paren(_) | Init::None => None,
+        };
+        let n = match list {
+            Some(xs) if xs.iter().any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_) | Expr::Designated(_))) => return t,
+            // Brace elision (`int a[][2] = {1, 2, 3}`) is not counted.
+            Some(xs) if matches!(canonical(db, *e).kind(db), TyKind::Array(..)) && xs.iter().any(|x| !matches!(self.body.expr(*x), Expr::InitList(_))) => return t,
+            Some(xs) => xs.len() as u64,
+            None => match init_ty.map(|(it, _)| canonical(db, it).kind(db).clone()) {
+                Some(TyKind::Array(_, Some(n))) => n,
+                _ => return t,
+            },
+        };
+        mk(db, TyKind::Array(*e, Some(n)))
     }
 
     /// Constructs an object of type `t` from `args` (a constructor call when `t` is a class).
@@ -1014,7 +1056,13 @@ impl<'a> Infer<'a> {
             // Members of anonymous structs/unions are members of the class.
             if let Some(idx) = f.anonymous {
                 let inner = crate::ClassId::new(self.db, c.item(self.db), idx);
-                if let Some(t) = self.field_ty_depth(ClassRefT::Class(inner), name, depth + 1) {
+                // In an instance, the anonymous class is one of its classes
+                // (`union { T m; }` of `InputValue<int>` has an `int`).
+                let inner = match class {
+                    ClassRefT::Inst(i) => ClassRefT::Inst(InstId::new(self.db, inner, i.args(self.db).clone())),
+                    ClassRefT::Class(_) => ClassRefT::Class(inner),
+                };
+                if let Some(t) = self.field_ty_depth(inner, name, depth + 1) {
                     return Some(t);
                 }
             }
@@ -1388,7 +1436,30 @@ impl<'a> Infer<'a> {
                     sub(*a, out);
                 }
             }
-            Expr::Member { base, .. } => sub(*base, out),
+            Expr::Member { base, name, .. } => {
+                sub(*base, out);
+                for s in &name.segments {
+                    for a in s.args.iter().flatten() {
+                        packs::template_arg_names(a, out);
+                    }
+                }
+            }
+            // CUB's `(..., (v == Archs ? (e = f<Archs>(op)) : ok))`.
+            Expr::Cond { cond, then, els } => {
+                sub(*cond, out);
+                sub(*then, out);
+                sub(*els, out);
+            }
+            Expr::Comma { lhs, rhs } | Expr::Index { base: lhs, index: rhs } => {
+                sub(*lhs, out);
+                sub(*rhs, out);
+            }
+            Expr::SizeofExpr(x) | Expr::Designated(x) => sub(*x, out),
+            Expr::InitList(xs) => {
+                for a in xs {
+                    sub(*a, out);
+                }
+            }
             Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => {
                 sub(*expr, out);
                 if let Expr::Cast { ty, .. } = body.expr(e) {
@@ -1480,6 +1551,9 @@ impl<'a> Infer<'a> {
                     let args = match (c.0, &targs) {
                         (FnDecl::Template(_), Some(ta)) => match self.explicit_args(*c, ta) {
                             Ok((a, true)) => Some(a),
+                            // The rest from their defaults (CUB's kernels:
+                            // `&DeviceScanKernel<…>` with `RealInitValueT = …`).
+                            Ok((_, false)) => c.0.data(db).and_then(|d| self.deduce(*c, &d, Some(ta), &[]).ok()),
                             _ => None,
                         },
                         (FnDecl::Template(_), None) => None,
@@ -2184,8 +2258,10 @@ impl<'a> Infer<'a> {
                 _ => (self.error("dereference of a non-pointer"), Category::LValue),
             },
             UnaryOp::AddrOf => {
-                if let Expr::Path(_) = self.body.expr(self.inner_operand(e)) {
-                    if let Some(Resolution::Field) = self.res.resolutions.get(&self.inner_operand(e)) {
+                // Only a qualified name forms a pointer to member
+                // ([expr.unary.op]/4): `&m` in a member function is `&this->m`.
+                if let Expr::Path(p) = self.body.expr(self.inner_operand(e)) {
+                    if let (true, Some(Resolution::Field)) = (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e))) {
                         // `&S::m`: a pointer to member (the class is not tracked).
                         return (mk(db, TyKind::Dependent("pointer to member".into())), pr);
                     }
@@ -2493,6 +2569,16 @@ impl<'a> Infer<'a> {
             }
             let Some(&a) = args.get(ai) else { break };
             ai += 1;
+            // `T (&)[N]`: `N` from the argument's bound, then the rest with `N` known.
+            let bound = deduce_conv::deduce_array_bounds(cx, pref, a.ty, &params, &mut out);
+            let pt = if bound.is_empty() {
+                pt
+            } else {
+                let mut env2 = env.clone();
+                env2.names.extend(bound);
+                let cx2 = LowerCx { env: Some(&env2), ..cx };
+                templates::nested(|| Ok(ty::lower(cx2, pref))).map_err(|e| e.to_string())?
+            };
             if !deduce_one(db, pt, a, &mut out) {
                 return Err("deduction failed".into());
             }
@@ -2957,7 +3043,14 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     if templates::match_ty(db, target, at, 1, out) {
         return true;
     }
+    // `const T*` from `int*`, `B<T>*` from `D*` ([temp.deduct.call]/4.2, 4.3).
+    if deduce_conv::deduce_pointer_conversion(db, target, at, out) {
+        return true;
+    }
     // `const T&` from a non-const A: match without the parameter's qualifiers.
+    if deduce_conv::deduce_more_qualified_array(db, target, at, out) {
+        return true;
+    }
     if let TyKind::Qualified(inner, _) = target.kind(db) {
         if templates::match_ty(db, *inner, strip_cv(db, at), 1, out) {
             return true;

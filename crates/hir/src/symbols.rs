@@ -899,6 +899,20 @@ fn mangle_written_in(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>,
         TypeRef::RRef(x) => mangle_written_in(db, map, cx, x, names, sp, depth)?.rref(),
         TypeRef::Cv(x, cv) => mangle_written_in(db, map, cx, x, names, sp, depth)?.qual(quals(*cv)),
         TypeRef::Path(p) => return mangle_written_path(db, map, cx, p, names, sp, depth),
+        // `T (&)[N]` with `N` a value parameter: `A` `T_` `_` (CUB's `AliasTemporaries`).
+        TypeRef::Array(x, Some(b)) => {
+            let bound = match &**b {
+                crate::item_tree::ConstExpr::Path(p) if p.segments.len() == 1 && !p.global => cx.env.and_then(|e| e.get(&p.segments[0].name)),
+                _ => None,
+            };
+            match bound {
+                Some(crate::templates::TemplateArg::ValueParam { depth: 0, index }) => m::Type::Array(
+                    m::ArrayBound::Expr(Box::new(m::Expr::TParam(m::TParam(*index)))),
+                    Box::new(mangle_written_in(db, map, cx, x, names, sp, depth)?),
+                ),
+                _ => return Err("a dependent type the model does not spell".into()),
+            }
+        }
         _ => return Err("a dependent type the model does not spell".into()),
     })
 }

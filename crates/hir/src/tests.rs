@@ -6,6 +6,7 @@ mod closures;
 mod cccl;
 mod consteval;
 mod dispatch;
+mod cub;
 mod incremental;
 mod infer;
 mod instances;

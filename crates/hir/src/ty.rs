@@ -153,6 +153,13 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
             Some(t) => return t,
             None => TyKind::Dependent(s.clone()),
         },
+        // `decltype(x)` of a local of the body being inferred (bound by `infer`).
+        TypeRef::Opaque(s) if s.starts_with("decltype(") && matches!(cx.env.and_then(|e| e.get(s)), Some(crate::templates::TemplateArg::Type(_))) => {
+            match cx.env.and_then(|e| e.get(s)) {
+                Some(crate::templates::TemplateArg::Type(t)) => return *t,
+                _ => TyKind::Dependent(s.clone()),
+            }
+        }
         TypeRef::Opaque(s) if s.starts_with("decltype(") => match crate::infer::decltype_text(cx, s) {
             Some(t) => return t,
             None => TyKind::Dependent(s.clone()),

@@ -23,10 +23,11 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     let body = Body::default();
     let mut inf = Infer::type_level(cx, &body);
     let r = templates::nested(|| Ok(read_expr(&mut inf, &toks, &mut pos, 0)));
-    let r = r.ok()??;
-    if pos != toks.len() {
-        return None;
-    }
+    // Shapes the reader does not model: the operand inferred as a body.
+    let r = match r.ok().flatten() {
+        Some(r) if pos == toks.len() => r,
+        _ => return super::decltype_body::decltype_full(cx, text),
+    };
     Some(match r {
         Ok(a) => match a.cat {
             Category::LValue => mk(db, TyKind::LRef(a.ty)),

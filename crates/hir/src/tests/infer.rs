@@ -67,10 +67,10 @@ fn function_templates() {
             _Z2idIlET_S0_
             _Z3fwdIRiEvOT_
             _Z3fwdIiEvOT_
+            _Z4sizeIiLi4EEiRAT0__T_
             _Z4manyIJidcEEvDpT_
             _ZN1VIiE4pushERKi
             _ZN1VIiE4dataEv
-            unresolved Expr(ExprId(15)): could not deduce `T`
         "#]],
     );
 }

@@ -1,0 +1,199 @@
+//! CUB's device-wide algorithms (`cub::DeviceReduce`, `DeviceRadixSort`, …):
+//! the C++ rules their dispatch chains lean on, on small snippets. Names
+//! checked against g++ 12's `nm`.
+
+use expect_test::{expect, Expect};
+
+use crate::infer::{infer, render_calls, InferOwner};
+
+fn check(text: &str, name: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let f = super::body::fn_named(&db, tu, name).expect("function");
+    let r = infer(&db, InferOwner::Fn(f));
+    want.assert_eq(&render_calls(&db, &r));
+}
+
+#[test]
+fn deduction_through_pointer_conversions() {
+    // [temp.deduct.call]/4: `const T*` from `int*` (qualification
+    // conversion), `const B<T>*` from `D*`.
+    check(
+        "template <class T> T fetch(const T* d) { return *d; }\n\
+         template <class T> struct B {};\n\
+         struct D : B<long> {};\n\
+         template <class T> int base(const B<T>* p) { return 0; }\n\
+         int user() { int* p = 0; D d; return fetch(p) + base(&d); }",
+        "user",
+        expect![[r#"
+            _Z5fetchIiET_PKS0_
+            _Z4baseIlEiPK1BIT_E
+        "#]],
+    );
+}
+
+/// Every entity the unit lists (its own and the instantiation closure), sorted.
+fn entities(text: &str) -> String {
+    let (db, tu) = super::db_with(text);
+    let mut names: Vec<String> = crate::symbols::entities(&db, tu)
+        .into_iter()
+        .map(|(_, n)| n.unwrap_or_else(|e| format!("error: {e}")))
+        .collect();
+    names.sort();
+    names.dedup();
+    names.join("\n") + "\n"
+}
+
+#[test]
+fn array_bounds_deduced_and_fold_over_a_value_pack() {
+    // CUB's `AliasTemporaries(…, void* (&)[N], const size_t (&)[N])` with a
+    // `size_t sizes[]{…}` (the bound comes from the initializer), and
+    // `ChainedPolicy::runtime_to_compiletime`'s fold of a conditional over
+    // a value pack with explicit template arguments in the pattern.
+    expect![[r#"
+        _Z4pickILi70EEiRi
+        _Z4pickILi90EEiRi
+        _Z5aliasILi3EEiRAT__PvRAT__Km
+        _Z5user1v
+        _Z5user3v
+        _Z8dispatchIJLi7ELi9EEEii
+    "#]]
+    .assert_eq(&entities(
+        "template <int N> int alias(void* (&a)[N], const unsigned long (&s)[N]) { return N; }\n\
+         int user1() { unsigned long s[]{1, 2, 3}; void* a[3] = {}; return alias(a, s); }\n\
+         template <int V> int pick(int& e) { return e = V; }\n\
+         template <int... Archs> int dispatch(int v) { int e = 0; (..., (v == Archs * 10 ? (e = pick<Archs * 10>(e)) : 0)); return e; }\n\
+         int user3() { return dispatch<7, 9>(70); }",
+    ));
+}
+
+#[test]
+fn named_rvalue_reference_is_an_lvalue() {
+    check(
+        "template <class T> void g(T&&) {}\n\
+         void user(int&& x) { g(x); }",
+        "user",
+        expect![[r#"
+            _Z1gIRiEvOT_
+        "#]],
+    );
+}
+
+#[test]
+fn decltype_of_any_expression_through_invocability_traits() {
+    // libcu++'s `__invoke_of<F, Args...>::type`: `decltype` of a call of a
+    // call result with pack expansions, down to `plus<void>::operator()`'s
+    // trailing `decltype(forward<_T1>(__t) + forward<_T2>(__u))`, whose
+    // parameters are in scope. `cub::DeviceReduce::Sum` takes its
+    // accumulator type from it.
+    check(
+        "namespace cs {\n\
+         template <class T> T&& declval() noexcept;\n\
+         template <class T> struct remove_reference { using type = T; };\n\
+         template <class T> struct remove_reference<T&> { using type = T; };\n\
+         template <class T> struct remove_reference<T&&> { using type = T; };\n\
+         template <class T> constexpr T&& forward(typename remove_reference<T>::type& t) noexcept { return static_cast<T&&>(t); }\n\
+         template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { using type = T; };\n\
+         template <class A, class B> struct is_same { static const bool value = false; };\n\
+         template <class A> struct is_same<A, A> { static const bool value = true; };\n\
+         struct __nat {};\n\
+         template <class _Fp, class... _Args>\n\
+         constexpr decltype(cs::declval<_Fp>()(cs::declval<_Args>()...))\n\
+         __invoke(_Fp&& __f, _Args&&... __args) { return static_cast<_Fp&&>(__f)(static_cast<_Args&&>(__args)...); }\n\
+         template <class _Ret, class _Fp, class... _Args>\n\
+         struct __invokable_r {\n\
+           template <class _XFp, class... _XArgs>\n\
+           static decltype(cs::__invoke(cs::declval<_XFp>(), cs::declval<_XArgs>()...)) __try_call(int);\n\
+           template <class _XFp, class... _XArgs>\n\
+           static __nat __try_call(...);\n\
+           using _Result = decltype(__try_call<_Fp, _Args...>(0));\n\
+           static const bool value = !is_same<_Result, __nat>::value;\n\
+         };\n\
+         template <class _Fp, class... _Args>\n\
+         struct __invoke_of : public enable_if<__invokable_r<void, _Fp, _Args...>::value, typename __invokable_r<void, _Fp, _Args...>::_Result> {};\n\
+         template <class T = void> struct plus;\n\
+         template <> struct plus<void> {\n\
+           template <class _T1, class _T2>\n\
+           constexpr auto operator()(_T1&& __t, _T2&& __u) const -> decltype(cs::forward<_T1>(__t) + cs::forward<_T2>(__u)) { return cs::forward<_T1>(__t) + cs::forward<_T2>(__u); }\n\
+         };\n\
+         }\n\
+         template <class T> void show(T) {}\n\
+         struct X {};\n\
+         void user() {\n\
+           typename cs::__invoke_of<cs::plus<void>, int, long>::type x = 0; show(x);\n\
+         }",
+        "user",
+        expect![[r#"
+            _Z4showIlEvT_
+        "#]],
+    );
+}
+
+#[test]
+fn address_of_a_specialization_with_defaulted_arguments() {
+    // CUB's kernel getters: `&DeviceScanKernel<…>` names all but the
+    // trailing defaulted parameters (`RealInitValueT = typename
+    // InitValueT::value_type`): the one specialization, its function type.
+    check(
+        "template <class T> struct V { using value_type = T; };\n\
+         template <class P, class I, class R = typename I::value_type> void k(P, I) {}\n\
+         template <class F> void launch(F f) {}\n\
+         void user() { launch(&k<int, V<long>>); }",
+        "user",
+        expect![[r#"
+            _Z1kIi1VIlElEvT_T0_
+            _Z6launchIPFvi1VIlEEEvT_
+        "#]],
+    );
+}
+
+#[test]
+fn anonymous_union_member_of_a_template_instance() {
+    // `cub::detail::InputValue<T, IterT>`: `union { FutureValue<…> …; T
+    // m_immediate_value; }`, its members typed with the instance's `T`.
+    expect![[r#"
+        _Z3ucsIiRKiEvPT_OT0_
+        _Z4userR2IVIiE
+        _ZN2IVIiEC1ERKS0_
+    "#]]
+    .assert_eq(&entities(
+        "template <class T, class U> void ucs(T* p, U&& v) {}\n\
+         template <class T> struct IV {\n\
+           IV(int) : f(false) {}\n\
+           IV(const IV& o) : f(o.f) { if (f) { g = o.g; } else { ucs(&m, o.m); } }\n\
+           bool f;\n\
+           union { long g; T m; };\n\
+         };\n\
+         void user(IV<int>& x) { IV<int> y(x); }",
+    ));
+}
+
+#[test]
+fn decltype_of_a_local_in_a_template_body() {
+    // `cub::ThreadReduce<decltype(array), …>(array, op)`, and
+    // `dispatch_streaming_arg_reduce_t<…, decltype(out_it), …>`.
+    expect![[r#"
+        _Z1fIiEvT_
+        _Z2trIclEvRKT0_
+        _Z2trIiA4_iEvRKT0_
+        _Z4userv
+    "#]]
+    .assert_eq(&entities(
+        "template <class T, class A> void tr(const A& a) {}\n\
+         template <class T> void f(T x) { T arr[4] = {}; auto y = x + 1L; tr<int, decltype(arr)>(arr); tr<char, decltype(y)>(y); }\n\
+         void user() { f(1); }",
+    ));
+}
+
+#[test]
+fn address_of_an_unqualified_member_is_a_pointer() {
+    // `&m` in a member function is `&this->m` (only `&S::m` is a pointer to member).
+    check(
+        "template <class T> void one(T* p) {}\n\
+         struct D { void f() { one(&m); } long m; };",
+        "f",
+        expect![[r#"
+            _Z3oneIlEvPT_
+        "#]],
+    );
+}
