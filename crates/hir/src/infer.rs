@@ -24,6 +24,10 @@
 
 use crate::consteval::is_integral as is_int;
 
+mod constraints;
+pub use constraints::constraints_satisfied;
+mod requires;
+pub(crate) use requires::requires_satisfied;
 mod conversions;
 mod decltype;
 mod local_decls;
@@ -1243,7 +1247,7 @@ impl<'a> Infer<'a> {
                 self.pack_elems(x);
                 (mk(db, TyKind::Dependent("pack expansion".into())), pr)
             }
-            Expr::Requires(_) => (self.builtin(Builtin::Bool), pr),
+            Expr::Requires { .. } => (self.builtin(Builtin::Bool), pr),
             Expr::StmtExpr(s) => {
                 self.block(|cx| cx.stmt(s));
                 // The value of the last expression statement.
@@ -1633,6 +1637,8 @@ impl<'a> Infer<'a> {
                 Value::Var(ent, t)
             }
             Def::Enumerator(en, _) => Value::Enumerator(mk(db, TyKind::Enum(en))),
+            // A concept-id is a `bool` prvalue, not a variable.
+            Def::VarTemplate(vt) if constraints::is_concept(db, vt) => Value::TemplateValue(self.builtin(Builtin::Bool)),
             Def::VarTemplate(vt) => {
                 let written = args.unwrap_or(&[]);
                 let out = crate::consteval::var_template::var_template_args(self.lcx(), vt, written).ok()?;
@@ -2236,6 +2242,11 @@ impl<'a> Infer<'a> {
             if sig.params.len() < args.len() && !sig.variadic {
                 continue;
             }
+            // Unsatisfied constraints make a candidate not viable (unknown ones do not).
+            if !data.constraints.is_empty() && constraints::constraints_satisfied(db, instances::fn_instance(db, c.0, c.1, targs_v.clone())) == Some(false) {
+                why = "constraints not satisfied".into();
+                continue;
+            }
             // Missing arguments must have defaults (not recorded: assumed, ranked last).
             let missing = sig.params.len().saturating_sub(args.len());
             let mut ranks = Vec::new();
@@ -2295,6 +2306,20 @@ impl<'a> Infer<'a> {
         for i in 1..viable.len() {
             if compare(&viable[i].3, &viable[best].3) == std::cmp::Ordering::Less {
                 best = i;
+            }
+        }
+        // Otherwise equal: the more constrained wins.
+        if viable.iter().enumerate().any(|(i, v)| i != best && v.3 == viable[best].3) {
+            let w = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| constraints::weight(db, self.map, v.0 .0);
+            let mut bw = w(&viable[best]);
+            for i in 0..viable.len() {
+                if i != best && viable[i].3 == viable[best].3 {
+                    let wi = w(&viable[i]);
+                    if wi > bw {
+                        best = i;
+                        bw = wi;
+                    }
+                }
             }
         }
         Ok(viable.swap_remove(best))

@@ -215,6 +215,9 @@ pub struct VarTemplateData {
     pub var: VarData,
     /// A partial specialization's arguments (`is_same_v<T, T>`).
     pub spec_args: Option<Vec<TemplateArgRef>>,
+    /// A concept (`template<class T> concept C = e;`), lowered as a `bool`
+    /// variable template: a concept-id is its value; never an entity.
+    pub concept: bool,
 }
 
 /// What a declaration says about its linkage and definition (the
@@ -271,6 +274,10 @@ pub struct FnData {
     /// Declared `virtual`, `override` or `final` (an overrider declared
     /// without them is found through the bases: `instances::is_virtual`).
     pub is_virtual: bool,
+    /// Its constraints, conjoined: the template head's requires-clause
+    /// and type-constraints (`template<C T>` as `C<T>`), then the trailing
+    /// requires-clause (`infer/constraints.rs` evaluates them).
+    pub constraints: Vec<ConstExpr>,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -696,6 +703,7 @@ impl Lower {
         let tparams = su::child(node, K::TEMPLATE_PARAM_LIST).map(|l| self.template_params(&l)).unwrap_or_default();
         match inner.kind() {
             K::ALIAS_DECL => self.alias(&inner, out, Some(tparams)),
+            K::CONCEPT_DEF => self.concept(&inner, out, tparams),
             K::TEMPLATE_DECL => {
                 heads.push(tparams);
                 self.template(&inner, out, class, heads)
@@ -746,12 +754,28 @@ impl Lower {
                     }
                 }
                 if !declared_class {
+                    let head = head_constraints(node, self);
                     heads.push(tparams);
+                    let before = out.len();
                     self.templated_decl(&inner, out, heads, class_name.as_deref());
+                    if let (true, Some(Item::FnTemplate(i))) = (out.len() > before, out.last()) {
+                        let f = &mut self.tree.fn_templates[*i as usize].f;
+                        f.constraints.splice(0..0, head);
+                    }
                 }
             }
             _ => {}
         }
+    }
+
+    /// `concept C = e;`: a `bool` variable template whose value is `e`.
+    fn concept(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>) {
+        let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else { return };
+        let init = node.children().find(|c| su::is_expr(c.kind())).map(|e| lower_expr(&e, self));
+        let linkage = Linkage { is_inline: true, is_constexpr: true, is_definition: true, extern_c: self.extern_c, ..Linkage::default() };
+        let var = VarData { name, ty: TypeRef::Builtin(Builtin::Bool), is_const: true, init, linkage, qualifier: None, outer_tparams: Vec::new() };
+        self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args: None, concept: true });
+        out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
     }
 
     /// The functions and variables a template declaration declares, given
@@ -814,7 +838,7 @@ impl Lower {
                 let tparams = heads.pop().unwrap_or_default();
                 var.outer_tparams = std::mem::take(&mut heads);
                 let spec_args = declarator_template_args(&decl);
-                self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args });
+                self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args, concept: false });
                 out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
             }
             return;
@@ -1105,7 +1129,8 @@ impl Lower {
             .map(|(i, _)| i as u32)
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual }, at))
+        let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {
@@ -1695,6 +1720,38 @@ impl Lower {
         }
         out
     }
+}
+
+/// The constraints a template head states: its type-constraints
+/// (`template<C T>` is `C<T>`, `template<C<U> T>` is `C<T, U>`; packs are
+/// left out) and its requires-clause, in that order.
+fn head_constraints(template: &SyntaxNode, cx: &mut Lower) -> Vec<ConstExpr> {
+    let mut out = Vec::new();
+    if let Some(list) = su::child(template, K::TEMPLATE_PARAM_LIST) {
+        for p in list.children().filter(|p| p.kind() == K::TYPE_TEMPLATE_PARAM) {
+            let Some(first) = p.children_with_tokens().find(|t| !t.kind().is_trivia()) else { continue };
+            let Some(c) = first.into_node().filter(|n| matches!(n.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID)) else { continue };
+            let pack = p.children_with_tokens().any(|t| t.kind() == K::DOT3);
+            let name = p.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let (Some(mut path), Some(name), false) = (su::path_of(&c), name, pack) else { continue };
+            let Some(last) = path.segments.last_mut() else { continue };
+            let mut args = vec![TemplateArgRef::Type(TypeRef::Path(Path::single(&name)))];
+            args.extend(last.args.take().unwrap_or_default());
+            last.args = Some(args);
+            out.push(ConstExpr::Path(path));
+        }
+    }
+    if let Some(e) = su::child(template, K::REQUIRES_CLAUSE).and_then(|r| r.children().find(|c| su::is_expr(c.kind()))) {
+        out.push(lower_expr(&e, cx));
+    }
+    out
+}
+
+/// The expression of a function declarator's trailing requires-clause.
+fn trailing_requires(d: &SyntaxNode) -> Option<SyntaxNode> {
+    let f = d.descendants().find(|n| n.kind() == K::FUNCTION_DECLARATOR)?;
+    let r = f.children().find(|c| c.kind() == K::REQUIRES_CLAUSE)?;
+    r.children().find(|c| su::is_expr(c.kind()))
 }
 
 /// The arguments of a `TEMPLATE_ARG_LIST`.

@@ -423,7 +423,7 @@ impl<'a> Interp<'a> {
             Expr::PackExpansion(_) => unsupported("pack expansion outside an argument list"),
             Expr::Noexcept(_) => unsupported("noexcept(expression)"),
             Expr::Lambda { .. } => unsupported("lambda in a constant expression"),
-            Expr::Requires(_) => unsupported("requires-expression"),
+            Expr::Requires { params, reqs } => self.requires(params, reqs),
             Expr::New { .. } | Expr::Delete { .. } => unsupported("new/delete in a constant expression"),
             Expr::Throw(_) => Err(ConstError::NotConstant("throw".into())),
             Expr::KernelLaunch { .. } => Err(ConstError::NotConstant("kernel launch".into())),
@@ -862,6 +862,33 @@ impl<'a> Interp<'a> {
                 }
             }
             _ => Err(ConstError::NotConstant(p.to_string())),
+        }
+    }
+
+    /// A requires-expression: its nested requirements evaluated here, the
+    /// others checked by `infer::requires_satisfied` in the frame's
+    /// environment; what neither decides leaves it not evaluated.
+    fn requires(&mut self, params: &[LocalId], reqs: &[body::Requirement]) -> R<CValue> {
+        let mut unknown = None;
+        for r in reqs {
+            if let body::Requirement::Nested(x) = r {
+                match self.expr(*x).and_then(|v| self.truth(v)) {
+                    Ok(false) => return Ok(CValue::boolean(false)),
+                    Ok(true) => {}
+                    Err(e) => unknown = Some(e),
+                }
+            }
+        }
+        let (item, scope, env) = self.cx();
+        let body = self.frame().body.clone();
+        let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+        match crate::infer::requires_satisfied(cx, &body, params, reqs) {
+            Some(false) => Ok(CValue::boolean(false)),
+            Some(true) => match unknown {
+                None => Ok(CValue::boolean(true)),
+                Some(e) => Err(e),
+            },
+            None => unsupported("requires-expression (not decided)"),
         }
     }
 
