@@ -30,6 +30,7 @@ mod requires;
 pub(crate) use requires::requires_satisfied;
 mod conversions;
 mod decltype;
+mod friends;
 mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
@@ -200,7 +201,8 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
         scope,
         env,
         class,
-        is_static: data.linkage.is_static,
+        // A hidden friend has its class's scope but no `this`.
+        is_static: data.linkage.is_static || data.friend,
         method_cv: data.ty.cv,
         name: data.name.clone(),
         ret,
@@ -1932,10 +1934,13 @@ impl<'a> Infer<'a> {
         self.implicit_depth -= 1;
     }
 
-    /// Functions named `name` in the namespaces associated with the arguments' classes.
+    /// Functions named `name` in the namespaces associated with the
+    /// arguments' classes (and their bases), and the hidden friends of
+    /// those classes.
     fn adl(&self, name: &str, a: &[Arg]) -> Vec<Cand> {
         let db = self.db;
         let mut nss: Vec<ScopeIdx> = Vec::new();
+        let mut classes: Vec<ClassRefT> = Vec::new();
         for x in a {
             let mut stack = vec![strip_cv(db, canonical(db, x.ty))];
             let mut n = 0;
@@ -1947,20 +1952,33 @@ impl<'a> Infer<'a> {
                 let t = strip_cv(db, canonical(db, t));
                 match t.kind(db) {
                     TyKind::Ptr(y) | TyKind::LRef(y) | TyKind::RRef(y) | TyKind::Array(y, _) => stack.push(*y),
-                    TyKind::Class(c) => self.push_ns(&mut nss, DeclKey::Class(*c)),
+                    TyKind::Class(c) => {
+                        self.push_ns(&mut nss, DeclKey::Class(*c));
+                        friends::push_class(&mut classes, ClassRefT::Class(self.map.class_definition(*c)));
+                    }
                     TyKind::Enum(en) => self.push_ns(&mut nss, DeclKey::Enum(*en)),
                     TyKind::App(app) => {
                         self.push_ns(&mut nss, DeclKey::Class(app.template(db)));
+                        if let Some(c) = self.class_ref(t) {
+                            friends::push_class(&mut classes, c);
+                        }
                         for ta in app.args(db) {
                             if let TemplateArg::Type(t) = ta {
                                 stack.push(*t);
                             }
                         }
                     }
-                    TyKind::Inst(i) => self.push_ns(&mut nss, DeclKey::Class(i.class(db))),
+                    TyKind::Inst(i) => {
+                        self.push_ns(&mut nss, DeclKey::Class(i.class(db)));
+                        friends::push_class(&mut classes, ClassRefT::Inst(*i));
+                    }
                     _ => {}
                 }
             }
+        }
+        // The bases of the associated classes are associated too.
+        for k in friends::with_bases(db, &mut classes) {
+            self.push_ns(&mut nss, DeclKey::Class(k));
         }
         let mut out = Vec::new();
         for ns in nss {
@@ -1968,6 +1986,11 @@ impl<'a> Infer<'a> {
                 if !self.is_member(f) {
                     out.push((f, None));
                 }
+            }
+        }
+        for c in friends::hidden_friends(db, self.map, &classes, name) {
+            if !out.contains(&c) {
+                out.push(c);
             }
         }
         out
@@ -1988,7 +2011,7 @@ impl<'a> Infer<'a> {
 
     fn is_member(&self, f: FnDecl) -> bool {
         let Some(data) = f.data(self.db) else { return false };
-        data.in_class || instances::fn_scope(self.db, f).is_some_and(|s| instances::is_class_scope(self.map, s))
+        !data.friend && (data.in_class || instances::fn_scope(self.db, f).is_some_and(|s| instances::is_class_scope(self.map, s)))
     }
 
     /// Overloaded operator `name` for `args` (the first is the object for members), if any.
@@ -2199,7 +2222,7 @@ impl<'a> Infer<'a> {
             let Some(data) = c.0.data(db) else { continue };
             // Non-static members need an object; static ones and non-members ignore it.
             let is_static_member = data.linkage.is_static;
-            let member = data.in_class || c.1.is_some() || instances::fn_scope(db, c.0).is_some_and(|s| instances::is_class_scope(self.map, s));
+            let member = !data.friend && (data.in_class || c.1.is_some() || instances::fn_scope(db, c.0).is_some_and(|s| instances::is_class_scope(self.map, s)));
             let takes_obj = member && !is_static_member && !matches!(data.name, FnName::Ctor);
             if data.ty.params.len() < args.len() && !data.ty.variadic && data.pack_params.is_empty() {
                 continue;

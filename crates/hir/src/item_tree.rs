@@ -278,6 +278,10 @@ pub struct FnData {
     /// and type-constraints (`template<C T>` as `C<T>`), then the trailing
     /// requires-clause (`infer/constraints.rs` evaluates them).
     pub constraints: Vec<ConstExpr>,
+    /// A friend defined in a class body (a hidden friend): a member of the
+    /// enclosing namespace found only by argument-dependent lookup through
+    /// its class; its scope (for names in it) is the class's.
+    pub friend: bool,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -768,6 +772,29 @@ impl Lower {
         }
     }
 
+    /// A friend function a class body defines (`friend bool operator==(…) {…}`):
+    /// `FnData::friend`, inline. Friend declarations without a body name a
+    /// function declared elsewhere: nothing here.
+    fn friend_fn(&mut self, node: &SyntaxNode, specs: Option<&SyntaxNode>, kws: &[K], out: &mut Vec<Item>) {
+        let base = match specs {
+            Some(s) => self.specifier_type(s),
+            None => TypeRef::Opaque(String::new()),
+        };
+        let Some(d) = su::init_declarators(node).into_iter().find_map(|i| if i.kind() == K::DECLARATOR { Some(i) } else { su::child(&i, K::DECLARATOR) }) else { return };
+        if !su::is_function_declarator(&d) {
+            return;
+        }
+        let Some((mut f, at)) = self.fn_data(node, &d, &base, kws, specs, None) else { return };
+        if f.qualifier.is_some() {
+            return;
+        }
+        f.friend = true;
+        f.linkage.is_inline = true;
+        self.tree.fns.push(f);
+        self.fn_at.push(at);
+        out.push(Item::Fn(self.tree.fns.len() as u32 - 1));
+    }
+
     /// `concept C = e;`: a `bool` variable template whose value is `e`.
     fn concept(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>) {
         let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else { return };
@@ -786,9 +813,12 @@ impl Lower {
     fn templated_decl(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, mut heads: Vec<Vec<TemplateParam>>, class_name: Option<&str>) {
         let specs = su::child(node, K::DECL_SPECIFIERS);
         let kws: Vec<K> = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
-        if kws.contains(&K::FRIEND_KW) || kws.contains(&K::TYPEDEF_KW) {
+        // Friends: only the templates a class body defines (hidden friends).
+        let friend = kws.contains(&K::FRIEND_KW);
+        if kws.contains(&K::TYPEDEF_KW) || (friend && (class_name.is_none() || node.kind() != K::FUNCTION_DEF)) {
             return;
         }
+        let class_name = if friend { None } else { class_name };
         let base = match &specs {
             Some(s) => self.specifier_type(s),
             None => TypeRef::Opaque(String::new()),
@@ -799,6 +829,10 @@ impl Lower {
             };
             if su::is_function_declarator(&decl) {
                 let Some((mut f, at)) = self.fn_data(node, &decl, &base, &kws, specs.as_ref(), class_name) else { continue };
+                if friend && f.qualifier.is_some() {
+                    return;
+                }
+                f.friend = friend;
                 let k = f.qualifier.as_ref().map_or(0, |q| q.segments.iter().filter(|s| s.args.is_some()).count());
                 if heads.len() > k + 1 || heads.is_empty() {
                     continue;
@@ -887,6 +921,9 @@ impl Lower {
         let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
         let access = class.as_ref().map_or(Access::Public, |c| c.access);
         if is_friend {
+            if class.is_some() && node.kind() == K::FUNCTION_DEF {
+                self.friend_fn(node, specs.as_ref(), &kws, out);
+            }
             return;
         }
 
@@ -1130,7 +1167,7 @@ impl Lower {
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints }, at))
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {

@@ -868,6 +868,7 @@ impl<'a> Interp<'a> {
     /// A requires-expression: its nested requirements evaluated here, the
     /// others checked by `infer::requires_satisfied` in the frame's
     /// environment; what neither decides leaves it not evaluated.
+    #[inline(never)] // keeps `expr`'s frame small: constexpr recursion is deep
     fn requires(&mut self, params: &[LocalId], reqs: &[body::Requirement]) -> R<CValue> {
         let mut unknown = None;
         for r in reqs {

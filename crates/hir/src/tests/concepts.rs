@@ -86,7 +86,6 @@ fn concept_ids_in_static_asserts() {
 }
 
 #[test]
-#[ignore = "using-declared base operator() not yet found"]
 fn inherited_call_operator_of_an_adaptor() {
     check(
         "template <class D> struct Adaptor { template <class A> int operator()(A a) const { return 0; } };
@@ -106,7 +105,6 @@ fn inherited_call_operator_of_an_adaptor() {
 }
 
 #[test]
-#[ignore = "hidden friends not yet modelled"]
 fn hidden_friend_operators_found_by_adl() {
     check(
         "template <class T> struct rr { using type = T; };
@@ -128,6 +126,27 @@ fn hidden_friend_operators_found_by_adl() {
         expect![[r#"
             _ZN2adorINS_1PER5RangeEEiOT0_OT_
             _ZN2adorINS_1PES1_EElT_T0_
+        "#]],
+    );
+}
+
+#[test]
+fn hidden_friends_of_specializations_and_nested_classes() {
+    check(
+        "namespace ns {
+         template <class T> struct It {
+             T* p;
+             friend bool operator==(const It& a, const It& b) { return a.p == b.p; }
+             struct Sub { friend int dist(Sub, Sub) { return 0; } };
+         };
+         struct S { friend bool operator!=(S, S) { return false; } };
+         }
+         void user() { ns::It<int> a, b; (void)(a == b); ns::S s; (void)(s != s); ns::It<long>::Sub u; dist(u, u); }",
+        "user",
+        expect![[r#"
+            _ZN2nseqERKNS_2ItIiEES3_
+            _ZN2nsneENS_1SES0_
+            _ZN2ns4distENS_2ItIlE3SubES2_
         "#]],
     );
 }
