@@ -26,6 +26,7 @@ use crate::consteval::is_integral as is_int;
 
 mod constraints;
 pub use constraints::constraints_satisfied;
+pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;
 pub(crate) use requires::requires_satisfied;
 mod conversions;

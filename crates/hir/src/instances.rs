@@ -523,9 +523,21 @@ fn using_declared_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassRefT, s: Sc
         if q.segments.is_empty() {
             continue;
         }
+        let base_name = q.last().map(str::to_string);
         let cx = LowerCx { db, map, item, scope: s, env: env.as_ref() };
         let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
-        let Ok(base) = templates::class_of(db, t) else { continue };
+        // The base's injected-class-name (`using _RangeAdaptor<_Filter>::operator();`
+        // where `_RangeAdaptor` is only visible as the base's own name).
+        let by_name = || {
+            templates::class_bases_of(db, c).iter().filter_map(|b| b.class).find(|b| {
+                let k = match b {
+                    ClassRefT::Class(k) => *k,
+                    ClassRefT::Inst(i) => i.class(db),
+                };
+                item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).and_then(|d| d.name.clone()) == base_name
+            })
+        };
+        let Some(base) = templates::class_of(db, t).ok().or_else(by_name) else { continue };
         let from = member_fns_depth(db, base, name, depth + 1);
         own.retain(|(f, _)| !from.iter().any(|(g, _)| g == f));
         own.extend(from);

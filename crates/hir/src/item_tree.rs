@@ -145,6 +145,10 @@ pub struct ClassData {
     /// declares `X` in the nearest enclosing namespace unless lookup finds
     /// one ([basic.scope.pdecl]/7; `scopes` decides).
     pub elaborated: bool,
+    /// The constraints of a partial specialization (its template head's
+    /// type-constraints and requires-clause): `templates::select` skips it
+    /// when they are false and prefers the more constrained of equals.
+    pub constraints: Vec<ConstExpr>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -722,6 +726,9 @@ impl Lower {
                         let kind = if partial { TemplateKind::Specialization } else { TemplateKind::Primary };
                         let idx = self.class(&c, kind, Access::Public);
                         self.tree.classes[idx as usize].tparams = Some(tparams.clone());
+                        if partial {
+                            self.tree.classes[idx as usize].constraints = head_constraints(node, self);
+                        }
                         out.push(Item::Class(idx));
                     }
                     let friend = su::spec_keywords(specs).contains(&K::FRIEND_KW);
@@ -736,6 +743,7 @@ impl Lower {
                                     // `template<class T> struct A<T*>;`: a partial specialization declared.
                                     data.template = TemplateKind::Specialization;
                                     data.spec_args = p.segments.last().and_then(|s| s.args.clone());
+                                    data.constraints = head_constraints(node, self);
                                 } else {
                                     data.template = TemplateKind::Primary;
                                 }
@@ -1570,6 +1578,7 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         spec_args: None,
         is_final: false,
         elaborated: false,
+        constraints: Vec::new(),
     }
 }
 

@@ -421,7 +421,7 @@ impl<'a> Interp<'a> {
             Expr::Designated(x) => self.expr(*x),
             Expr::Fold { op, lhs, rhs } => self.fold(*op, *lhs, *rhs),
             Expr::PackExpansion(_) => unsupported("pack expansion outside an argument list"),
-            Expr::Noexcept(_) => unsupported("noexcept(expression)"),
+            Expr::Noexcept(x) => self.noexcept(*x),
             Expr::Lambda { .. } => unsupported("lambda in a constant expression"),
             Expr::Requires { params, reqs } => self.requires(params, reqs),
             Expr::New { .. } | Expr::Delete { .. } => unsupported("new/delete in a constant expression"),
@@ -868,6 +868,26 @@ impl<'a> Interp<'a> {
     /// A requires-expression: its nested requirements evaluated here, the
     /// others checked by `infer::requires_satisfied` in the frame's
     /// environment; what neither decides leaves it not evaluated.
+    /// `noexcept(e)`: a destructor call is non-throwing (destructors are
+    /// implicitly `noexcept`: what `is_nothrow_destructible` asks, of
+    /// `declval<T&>()`, itself `noexcept`; the object expression is not
+    /// checked); other expressions are not evaluated.
+    #[inline(never)]
+    fn noexcept(&mut self, x: ExprId) -> R<CValue> {
+        let body = self.frame().body.clone();
+        if let Expr::Call { callee, .. } = body.expr(x) {
+            if let (Expr::Member { .. }, Some(r)) = (body.expr(*callee), body.expr_ranges.get(callee.0 as usize)) {
+                // The lowered name drops the `~`: the text has it.
+                let text = self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("");
+                let compact: String = text.split_whitespace().collect();
+                if compact.contains(".~") || compact.contains("->~") {
+                    return Ok(CValue::boolean(true));
+                }
+            }
+        }
+        unsupported("noexcept(expression)")
+    }
+
     #[inline(never)] // keeps `expr`'s frame small: constexpr recursion is deep
     fn requires(&mut self, params: &[LocalId], reqs: &[body::Requirement]) -> R<CValue> {
         let mut unknown = None;

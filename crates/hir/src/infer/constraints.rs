@@ -70,6 +70,37 @@ fn truth(cx: LowerCx<'_>, e: &ConstExpr) -> Option<bool> {
     }
 }
 
+/// Whether the constraints of partial specialization `s` hold for the
+/// arguments `full` it deduced (outer arguments first): as
+/// `constraints_satisfied`.
+pub(crate) fn spec_constraints_satisfied(db: &dyn SourceDatabase, map: &DefMap, s: crate::ClassId, full: &[TemplateArg]) -> Option<bool> {
+    let tree = item_tree_of(db, s.item(db));
+    let data = tree.classes.get(s.idx(db) as usize)?;
+    if data.constraints.is_empty() {
+        return Some(true);
+    }
+    let env = templates::inst_env(db, InstId::new(db, s, full.to_vec())).ok()?;
+    let scope = map.parent.get(&scopes::DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
+    let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(&env) };
+    let mut all = Some(true);
+    for c in &data.constraints {
+        match truth(cx, c) {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => all = None,
+        }
+    }
+    all
+}
+
+/// How constrained a partial specialization is (as `weight`).
+pub(crate) fn spec_constraint_weight(db: &dyn SourceDatabase, map: &DefMap, s: crate::ClassId) -> u32 {
+    let tree = item_tree_of(db, s.item(db));
+    let Some(data) = tree.classes.get(s.idx(db) as usize) else { return 0 };
+    let scope = map.parent.get(&scopes::DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
+    data.constraints.iter().map(|c| atoms(db, map, s.item(db), scope, c, 0)).sum()
+}
+
 /// How constrained a candidate is: the number of atomic constraints of its
 /// normal form's conjunction (concept-ids expanded, to a bounded depth).
 pub(super) fn weight(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl) -> u32 {

@@ -150,3 +150,38 @@ fn hidden_friends_of_specializations_and_nested_classes() {
         "#]],
     );
 }
+
+#[test]
+fn constrained_partial_specializations_and_nothrow_destruction() {
+    // `_Partial<_Adaptor, _Arg>` of libstdc++'s ranges: two partial
+    // specializations with equal patterns, one constrained. `noexcept` of a
+    // destructor call is what `is_nothrow_destructible` asks.
+    asserts(
+        "template <class T> concept Big = sizeof(T) > 4;
+         template <class T, class U> struct P { static constexpr int v = 0; };
+         template <class T, class U> struct P<T, U*> { static constexpr int v = 1; };
+         template <class T, class U> requires Big<T> struct P<T, U*> { static constexpr int v = 2; };
+         static_assert(P<int, int*>::v == 1 && P<double, int*>::v == 2 && P<int, int>::v == 0);
+         struct D { ~D(); };
+         template <class T> T&& dv() noexcept;
+         static_assert(noexcept(dv<D&>().~D()));",
+        expect![[r#"
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn using_declaration_through_the_base_injected_name() {
+    check(
+        "namespace a { template <class D> struct Ad { template <class A> int operator()(A) const { return 0; } }; }
+         namespace b { struct F : a::Ad<F> { using Ad<F>::operator(); long operator()(int, int) const { return 1; } }; inline constexpr F f; }
+         void user() { b::f(1); }",
+        "user",
+        expect![[r#"
+            _ZN1b1fE
+            _ZNK1a2AdIN1b1FEEclIiEEiT_
+        "#]],
+    );
+}
