@@ -35,6 +35,8 @@ mod friends;
 mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
+mod const_locals;
+mod init_list;
 mod packs;
 use std::sync::Arc;
 
@@ -296,6 +298,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         returns: Vec::new(),
         ns_aliases: Vec::new(),
         local_names: Default::default(),
+        const_locals: Vec::new(),
     }
 }
 
@@ -325,6 +328,8 @@ struct Infer<'a> {
     returns: Vec<Option<TyId>>,
     /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
     ns_aliases: Vec<(String, Path)>,
+    /// Values of the block-scope variables usable in constant expressions seen so far.
+    const_locals: Vec<(LocalId, crate::consteval::interp::CValue)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -537,6 +542,11 @@ impl<'a> Infer<'a> {
                     cx.stmt(i);
                 }
                 let (rt, rc) = cx.expr_cat(range);
+                // `for (x : {a, b})`: the list is a `std::initializer_list<E>`.
+                let (rt, rc) = match cx.braced_list_ty(range) {
+                    Some(t) => (t, Category::PRValue),
+                    None => (rt, rc),
+                };
                 let elem = cx.range_elem(range, rt, rc);
                 if let Some(v) = var {
                     let t = cx.local_declared_ty(v, elem.map(|t| (t, Category::LValue)));
@@ -726,6 +736,7 @@ impl<'a> Infer<'a> {
         self.res.local_tys[l.0 as usize] = Some(t);
         // The initializer is in scope of the name (`int x = x;`), bind first.
         self.bind_local(l);
+        self.const_local(l, t);
         let site = CallSite::Local(l);
         match &loc.init {
             Init::None => {
@@ -790,6 +801,14 @@ impl<'a> Infer<'a> {
                 return Some(Callee::Entity(e));
             }
             return None;
+        }
+        if braced {
+            if let Some(cand) = self.init_list_ctor(&ctors, args) {
+                let e = self.entity_of(cand, Vec::new());
+                self.require(e);
+                self.res.calls.push((site, Callee::Entity(e)));
+                return Some(Callee::Entity(e));
+            }
         }
         if braced && args.iter().all(|a| !a.braced) {
             // Aggregates are not modelled: try constructors, quietly.
@@ -2761,6 +2780,7 @@ impl<'a> Infer<'a> {
             owner: None,
             returns: Vec::new(),
             ns_aliases: Vec::new(),
+            const_locals: Vec::new(),
         }
     }
 }
@@ -2928,6 +2948,23 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     if let TyKind::Qualified(inner, _) = target.kind(db) {
         if templates::match_ty(db, *inner, strip_cv(db, at), 1, out) {
             return true;
+        }
+    }
+    // `const T*` from `double*`: A may differ by a qualification conversion
+    // ([temp.deduct.call]/4.2) when the pointee's qualifiers only add to A's.
+    if let (TyKind::Ptr(pp), TyKind::Ptr(ap)) = (target.kind(db), at.kind(db)) {
+        let (pp, ap) = (canonical(db, *pp), canonical(db, *ap));
+        let cv_of = |t: TyId| match t.kind(db) {
+            TyKind::Qualified(_, cv) => *cv,
+            _ => Cv::default(),
+        };
+        let (pcv, acv) = (cv_of(pp), cv_of(ap));
+        if pcv != acv && (!acv.c || pcv.c) && (!acv.v || pcv.v) {
+            let mut scratch = out.to_vec();
+            if templates::match_ty(db, strip_cv(db, pp), strip_cv(db, ap), 1, &mut scratch) {
+                out.clone_from_slice(&scratch);
+                return true;
+            }
         }
     }
     // A derived class deduces a base `B<T>`: try the bases.
