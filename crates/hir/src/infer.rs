@@ -2285,11 +2285,6 @@ impl<'a> Infer<'a> {
             if sig.params.len() < args.len() && !sig.variadic {
                 continue;
             }
-            // Unsatisfied constraints make a candidate not viable (unknown ones do not).
-            if !data.constraints.is_empty() && constraints::constraints_satisfied(db, instances::fn_instance(db, c.0, c.1, targs_v.clone())) == Some(false) {
-                why = "constraints not satisfied".into();
-                continue;
-            }
             // Missing arguments must have defaults (not recorded: assumed, ranked last).
             let missing = sig.params.len().saturating_sub(args.len());
             let mut ranks = Vec::new();
@@ -2351,17 +2346,27 @@ impl<'a> Infer<'a> {
                 best = i;
             }
         }
-        // Otherwise equal: the more constrained wins.
+        // Otherwise equal candidates: those whose constraints are false are
+        // not viable, and the more constrained wins. Constraints decide only
+        // ties: a candidate with better conversions is kept even when its
+        // constraints evaluate false, since a wrong `false` of the model
+        // would hide the function g++ calls.
         if viable.iter().enumerate().any(|(i, v)| i != best && v.3 == viable[best].3) {
+            let tied: Vec<usize> = (0..viable.len()).filter(|&i| viable[i].3 == viable[best].3).collect();
+            let unsat = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| {
+                v.0 .0.data(db).is_some_and(|d| !d.constraints.is_empty())
+                    && constraints::constraints_satisfied(db, instances::fn_instance(db, v.0 .0, v.0 .1, v.1.clone())) == Some(false)
+            };
+            let sat: Vec<usize> = tied.iter().copied().filter(|&i| !unsat(&viable[i])).collect();
+            let pool = if sat.is_empty() { tied } else { sat };
             let w = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| constraints::weight(db, self.map, v.0 .0);
+            best = pool[0];
             let mut bw = w(&viable[best]);
-            for i in 0..viable.len() {
-                if i != best && viable[i].3 == viable[best].3 {
-                    let wi = w(&viable[i]);
-                    if wi > bw {
-                        best = i;
-                        bw = wi;
-                    }
+            for &i in &pool[1..] {
+                let wi = w(&viable[i]);
+                if wi > bw {
+                    best = i;
+                    bw = wi;
                 }
             }
         }
