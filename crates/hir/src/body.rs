@@ -263,10 +263,24 @@ pub enum Expr {
     Fold { op: Option<BinaryOp>, lhs: Option<ExprId>, rhs: Option<ExprId> },
     /// `x...` in an argument list.
     PackExpansion(ExprId),
-    /// `requires (…) { … }`: opaque (evaluated by constraint checking, not here).
-    Requires(String),
+    /// `requires (params) { requirements }`: its parameters (locals of this
+    /// body) and requirements (`infer/requires.rs` checks them).
+    Requires { params: Vec<LocalId>, reqs: Vec<Requirement> },
     /// GNU `({ … })`.
     StmtExpr(StmtId),
+}
+
+/// One requirement of a requires-expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Requirement {
+    /// `e;`: `e` is well-formed.
+    Simple(ExprId),
+    /// `typename T::x;`: the type exists.
+    Type(TypeRef),
+    /// `{ e } -> C<A…>;`: `e` is well-formed and `C<decltype((e)), A…>` holds.
+    Compound { expr: ExprId, constraint: Option<Path> },
+    /// `requires e;`: the constant expression is true.
+    Nested(ExprId),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1110,7 +1124,7 @@ impl Lower {
                 };
                 Expr::Fold { op, lhs, rhs }
             }
-            ast::Expr::RequiresExpr(_) => Expr::Requires(n.text().to_string()),
+            ast::Expr::RequiresExpr(_) => self.requires_expr(n, d),
             ast::Expr::StmtExpr(s) => match s.compound() {
                 Some(c) => Expr::StmtExpr(self.stmt(c.syntax(), d)),
                 None => return self.missing(n),
@@ -1135,6 +1149,43 @@ impl Lower {
             ast::Expr::GenericSelection(_) => return self.missing(n),
         };
         self.alloc_expr(expr, range)
+    }
+
+    fn requires_expr(&mut self, n: &SyntaxNode, d: u32) -> Expr {
+        let params = match su::child(n, K::PARAM_LIST) {
+            Some(pl) => pl.children().filter(|p| p.kind() == K::PARAM).map(|p| self.param(&p)).collect(),
+            None => Vec::new(),
+        };
+        let mut reqs = Vec::new();
+        for r in n.children().filter(|c| c.kind() == K::REQUIREMENT) {
+            let first = r.children_with_tokens().find(|t| !t.kind().is_trivia()).map(|t| t.kind());
+            let expr = r.children().find(|c| su::is_expr(c.kind()));
+            let req = match first {
+                Some(K::TYPENAME_KW) => {
+                    let Some(p) = r.children().find_map(|c| su::path_of(&c)) else { continue };
+                    Requirement::Type(TypeRef::Path(p))
+                }
+                Some(K::L_CURLY) => {
+                    let Some(e) = expr else { continue };
+                    let constraint = r
+                        .children_with_tokens()
+                        .skip_while(|t| t.kind() != K::ARROW)
+                        .filter_map(|t| t.into_node())
+                        .find_map(|c| su::path_of(&c));
+                    Requirement::Compound { expr: self.expr_node(&e, d), constraint }
+                }
+                Some(K::REQUIRES_KW) => {
+                    let Some(e) = expr else { continue };
+                    Requirement::Nested(self.expr_node(&e, d))
+                }
+                _ => {
+                    let Some(e) = expr else { continue };
+                    Requirement::Simple(self.expr_node(&e, d))
+                }
+            };
+            reqs.push(req);
+        }
+        Expr::Requires { params, reqs }
     }
 
     fn lambda(&mut self, l: &ast::LambdaExpr, d: u32) -> Expr {

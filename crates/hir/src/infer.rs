@@ -24,9 +24,15 @@
 
 use crate::consteval::is_integral as is_int;
 
+mod constraints;
+pub use constraints::constraints_satisfied;
+pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
+mod requires;
+pub(crate) use requires::requires_satisfied;
 mod conversions;
 mod decltype;
 mod decltype_body;
+mod friends;
 mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
@@ -201,7 +207,8 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
         scope,
         env,
         class,
-        is_static: data.linkage.is_static,
+        // A hidden friend has its class's scope but no `this`.
+        is_static: data.linkage.is_static || data.friend,
         method_cv: data.ty.cv,
         name: data.name.clone(),
         ret,
@@ -1325,7 +1332,7 @@ impl<'a> Infer<'a> {
                 self.pack_elems(x);
                 (mk(db, TyKind::Dependent("pack expansion".into())), pr)
             }
-            Expr::Requires(_) => (self.builtin(Builtin::Bool), pr),
+            Expr::Requires { .. } => (self.builtin(Builtin::Bool), pr),
             Expr::StmtExpr(s) => {
                 self.block(|cx| cx.stmt(s));
                 // The value of the last expression statement.
@@ -1741,6 +1748,8 @@ impl<'a> Infer<'a> {
                 Value::Var(ent, t)
             }
             Def::Enumerator(en, _) => Value::Enumerator(mk(db, TyKind::Enum(en))),
+            // A concept-id is a `bool` prvalue, not a variable.
+            Def::VarTemplate(vt) if constraints::is_concept(db, vt) => Value::TemplateValue(self.builtin(Builtin::Bool)),
             Def::VarTemplate(vt) => {
                 let written = args.unwrap_or(&[]);
                 let out = crate::consteval::var_template::var_template_args(self.lcx(), vt, written).ok()?;
@@ -2034,10 +2043,13 @@ impl<'a> Infer<'a> {
         self.implicit_depth -= 1;
     }
 
-    /// Functions named `name` in the namespaces associated with the arguments' classes.
+    /// Functions named `name` in the namespaces associated with the
+    /// arguments' classes (and their bases), and the hidden friends of
+    /// those classes.
     fn adl(&self, name: &str, a: &[Arg]) -> Vec<Cand> {
         let db = self.db;
         let mut nss: Vec<ScopeIdx> = Vec::new();
+        let mut classes: Vec<ClassRefT> = Vec::new();
         for x in a {
             let mut stack = vec![strip_cv(db, canonical(db, x.ty))];
             let mut n = 0;
@@ -2052,20 +2064,33 @@ impl<'a> Infer<'a> {
                 }
                 match t.kind(db) {
                     TyKind::Ptr(y) | TyKind::LRef(y) | TyKind::RRef(y) | TyKind::Array(y, _) => stack.push(*y),
-                    TyKind::Class(c) => self.push_ns(&mut nss, DeclKey::Class(*c)),
+                    TyKind::Class(c) => {
+                        self.push_ns(&mut nss, DeclKey::Class(*c));
+                        friends::push_class(&mut classes, ClassRefT::Class(self.map.class_definition(*c)));
+                    }
                     TyKind::Enum(en) => self.push_ns(&mut nss, DeclKey::Enum(*en)),
                     TyKind::App(app) => {
                         self.push_ns(&mut nss, DeclKey::Class(app.template(db)));
+                        if let Some(c) = self.class_ref(t) {
+                            friends::push_class(&mut classes, c);
+                        }
                         for ta in app.args(db) {
                             if let TemplateArg::Type(t) = ta {
                                 stack.push(*t);
                             }
                         }
                     }
-                    TyKind::Inst(i) => self.push_ns(&mut nss, DeclKey::Class(i.class(db))),
+                    TyKind::Inst(i) => {
+                        self.push_ns(&mut nss, DeclKey::Class(i.class(db)));
+                        friends::push_class(&mut classes, ClassRefT::Inst(*i));
+                    }
                     _ => {}
                 }
             }
+        }
+        // The bases of the associated classes are associated too.
+        for k in friends::with_bases(db, &mut classes) {
+            self.push_ns(&mut nss, DeclKey::Class(k));
         }
         let mut out = Vec::new();
         for ns in nss {
@@ -2073,6 +2098,11 @@ impl<'a> Infer<'a> {
                 if !self.is_member(f) {
                     out.push((f, None));
                 }
+            }
+        }
+        for c in friends::hidden_friends(db, self.map, &classes, name) {
+            if !out.contains(&c) {
+                out.push(c);
             }
         }
         out
@@ -2120,7 +2150,7 @@ impl<'a> Infer<'a> {
 
     fn is_member(&self, f: FnDecl) -> bool {
         let Some(data) = f.data(self.db) else { return false };
-        data.in_class || instances::fn_scope(self.db, f).is_some_and(|s| instances::is_class_scope(self.map, s))
+        !data.friend && (data.in_class || instances::fn_scope(self.db, f).is_some_and(|s| instances::is_class_scope(self.map, s)))
     }
 
     /// Overloaded operator `name` for `args` (the first is the object for members), if any.
@@ -2345,7 +2375,7 @@ impl<'a> Infer<'a> {
             let Some(data) = c.0.data(db) else { continue };
             // Non-static members need an object; static ones and non-members ignore it.
             let is_static_member = data.linkage.is_static;
-            let member = data.in_class || c.1.is_some() || instances::fn_scope(db, c.0).is_some_and(|s| instances::is_class_scope(self.map, s));
+            let member = !data.friend && (data.in_class || c.1.is_some() || instances::fn_scope(db, c.0).is_some_and(|s| instances::is_class_scope(self.map, s)));
             let takes_obj = member && !is_static_member && !matches!(data.name, FnName::Ctor);
             if data.ty.params.len() < args.len() && !data.ty.variadic && data.pack_params.is_empty() {
                 continue;
@@ -2447,6 +2477,30 @@ impl<'a> Infer<'a> {
         for i in 1..viable.len() {
             if compare(&viable[i].3, &viable[best].3) == std::cmp::Ordering::Less {
                 best = i;
+            }
+        }
+        // Otherwise equal candidates: those whose constraints are false are
+        // not viable, and the more constrained wins. Constraints decide only
+        // ties: a candidate with better conversions is kept even when its
+        // constraints evaluate false, since a wrong `false` of the model
+        // would hide the function g++ calls.
+        if viable.iter().enumerate().any(|(i, v)| i != best && v.3 == viable[best].3) {
+            let tied: Vec<usize> = (0..viable.len()).filter(|&i| viable[i].3 == viable[best].3).collect();
+            let unsat = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| {
+                v.0 .0.data(db).is_some_and(|d| !d.constraints.is_empty())
+                    && constraints::constraints_satisfied(db, instances::fn_instance(db, v.0 .0, v.0 .1, v.1.clone())) == Some(false)
+            };
+            let sat: Vec<usize> = tied.iter().copied().filter(|&i| !unsat(&viable[i])).collect();
+            let pool = if sat.is_empty() { tied } else { sat };
+            let w = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| constraints::weight(db, self.map, v.0 .0);
+            best = pool[0];
+            let mut bw = w(&viable[best]);
+            for &i in &pool[1..] {
+                let wi = w(&viable[i]);
+                if wi > bw {
+                    best = i;
+                    bw = wi;
+                }
             }
         }
         Ok(viable.swap_remove(best))

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use rustc_hash::FxHashSet;
 
-use crate::item_tree::{FnData, FnName, TemplateParam, TemplateParamKind, TypeRef, VarData};
+use crate::item_tree::{FnData, FnName, Path, TemplateParam, TemplateParamKind, TypeRef, VarData};
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
@@ -473,8 +473,9 @@ fn member_fns_depth(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
     let map = def_map(db, class.tu(db));
     let class = map.class_definition(class);
     let Some(&s) = map.class_scope.get(&class) else { return Vec::new() };
-    let own: Vec<(FnDecl, Option<InstId>)> =
+    let mut own: Vec<(FnDecl, Option<InstId>)> =
         scopes::own_fns(db, &map, s, name).into_iter().map(|f| (f, outer)).collect();
+    using_declared_fns(db, &map, c, s, name, depth, &mut own);
     // Constructors and destructors are not found in bases: a class
     // without declared ones has implicit ones (`implicit_special`).
     if !own.is_empty() || name == scopes::CTOR_KEY || name == scopes::DTOR_KEY {
@@ -489,6 +490,71 @@ fn member_fns_depth(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
         }
     }
     Vec::new()
+}
+
+/// `using Base<T>::f;` in class `c` (scope `s`): the base's functions `f`
+/// as members of the base specialization the derived class names (what
+/// `own_fns` found through the pattern's scope is replaced).
+fn using_declared_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassRefT, s: ScopeIdx, name: &str, depth: u32, own: &mut Vec<(FnDecl, Option<InstId>)>) {
+    let usings: Vec<Path> = map
+        .scope(s)
+        .names
+        .get(name)
+        .into_iter()
+        .flatten()
+        .filter_map(|d| match d {
+            Def::UsingDecl(_, p) => Some(p.clone()),
+            _ => None,
+        })
+        .collect();
+    if usings.is_empty() {
+        return;
+    }
+    let env = match c {
+        ClassRefT::Inst(i) => templates::inst_env(db, i).ok(),
+        ClassRefT::Class(_) => None,
+    };
+    let item = match c {
+        ClassRefT::Class(k) => k.item(db),
+        ClassRefT::Inst(i) => i.class(db).item(db),
+    };
+    for mut q in usings {
+        q.segments.pop();
+        if q.segments.is_empty() {
+            continue;
+        }
+        let base_name = q.last().map(str::to_string);
+        let cx = LowerCx { db, map, item, scope: s, env: env.as_ref() };
+        let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
+        // The base's injected-class-name (`using _RangeAdaptor<_Filter>::operator();`
+        // where `_RangeAdaptor` is only visible as the base's own name).
+        let by_name = || {
+            templates::class_bases_of(db, c).iter().filter_map(|b| b.class).find(|b| {
+                let k = match b {
+                    ClassRefT::Class(k) => *k,
+                    ClassRefT::Inst(i) => i.class(db),
+                };
+                item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).and_then(|d| d.name.clone()) == base_name
+            })
+        };
+        let Some(base) = templates::class_of(db, t).ok().or_else(by_name) else { continue };
+        let from = member_fns_depth(db, base, name, depth + 1);
+        own.retain(|(f, _)| !from.iter().any(|(g, _)| g == f));
+        own.extend(from);
+    }
+}
+
+/// The nearest scope around `s` (itself included) that is not a class: where
+/// a hidden friend of a class in `s` is a member.
+pub fn enclosing_namespace(map: &DefMap, s: ScopeIdx) -> ScopeIdx {
+    let mut cur = s;
+    for _ in 0..64 {
+        match (&map.scope(cur).kind, map.scope(cur).parent) {
+            (ScopeKind::Class(_), Some(p)) => cur = p,
+            _ => break,
+        }
+    }
+    cur
 }
 
 /// Whether a scope is a class scope.

@@ -145,6 +145,10 @@ pub struct ClassData {
     /// declares `X` in the nearest enclosing namespace unless lookup finds
     /// one ([basic.scope.pdecl]/7; `scopes` decides).
     pub elaborated: bool,
+    /// The constraints of a partial specialization (its template head's
+    /// type-constraints and requires-clause): `templates::select` skips it
+    /// when they are false and prefers the more constrained of equals.
+    pub constraints: Vec<ConstExpr>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,6 +219,9 @@ pub struct VarTemplateData {
     pub var: VarData,
     /// A partial specialization's arguments (`is_same_v<T, T>`).
     pub spec_args: Option<Vec<TemplateArgRef>>,
+    /// A concept (`template<class T> concept C = e;`), lowered as a `bool`
+    /// variable template: a concept-id is its value; never an entity.
+    pub concept: bool,
 }
 
 /// What a declaration says about its linkage and definition (the
@@ -271,6 +278,14 @@ pub struct FnData {
     /// Declared `virtual`, `override` or `final` (an overrider declared
     /// without them is found through the bases: `instances::is_virtual`).
     pub is_virtual: bool,
+    /// Its constraints, conjoined: the template head's requires-clause
+    /// and type-constraints (`template<C T>` as `C<T>`), then the trailing
+    /// requires-clause (`infer/constraints.rs` evaluates them).
+    pub constraints: Vec<ConstExpr>,
+    /// A friend defined in a class body (a hidden friend): a member of the
+    /// enclosing namespace found only by argument-dependent lookup through
+    /// its class; its scope (for names in it) is the class's.
+    pub friend: bool,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -696,6 +711,7 @@ impl Lower {
         let tparams = su::child(node, K::TEMPLATE_PARAM_LIST).map(|l| self.template_params(&l)).unwrap_or_default();
         match inner.kind() {
             K::ALIAS_DECL => self.alias(&inner, out, Some(tparams)),
+            K::CONCEPT_DEF => self.concept(&inner, out, tparams),
             K::TEMPLATE_DECL => {
                 heads.push(tparams);
                 self.template(&inner, out, class, heads)
@@ -710,6 +726,9 @@ impl Lower {
                         let kind = if partial { TemplateKind::Specialization } else { TemplateKind::Primary };
                         let idx = self.class(&c, kind, Access::Public);
                         self.tree.classes[idx as usize].tparams = Some(tparams.clone());
+                        if partial {
+                            self.tree.classes[idx as usize].constraints = head_constraints(node, self);
+                        }
                         out.push(Item::Class(idx));
                     }
                     let friend = su::spec_keywords(specs).contains(&K::FRIEND_KW);
@@ -724,6 +743,7 @@ impl Lower {
                                     // `template<class T> struct A<T*>;`: a partial specialization declared.
                                     data.template = TemplateKind::Specialization;
                                     data.spec_args = p.segments.last().and_then(|s| s.args.clone());
+                                    data.constraints = head_constraints(node, self);
                                 } else {
                                     data.template = TemplateKind::Primary;
                                 }
@@ -746,12 +766,51 @@ impl Lower {
                     }
                 }
                 if !declared_class {
+                    let head = head_constraints(node, self);
                     heads.push(tparams);
+                    let before = out.len();
                     self.templated_decl(&inner, out, heads, class_name.as_deref());
+                    if let (true, Some(Item::FnTemplate(i))) = (out.len() > before, out.last()) {
+                        let f = &mut self.tree.fn_templates[*i as usize].f;
+                        f.constraints.splice(0..0, head);
+                    }
                 }
             }
             _ => {}
         }
+    }
+
+    /// A friend function a class body defines (`friend bool operator==(…) {…}`):
+    /// `FnData::friend`, inline. Friend declarations without a body name a
+    /// function declared elsewhere: nothing here.
+    fn friend_fn(&mut self, node: &SyntaxNode, specs: Option<&SyntaxNode>, kws: &[K], out: &mut Vec<Item>) {
+        let base = match specs {
+            Some(s) => self.specifier_type(s),
+            None => TypeRef::Opaque(String::new()),
+        };
+        let Some(d) = su::init_declarators(node).into_iter().find_map(|i| if i.kind() == K::DECLARATOR { Some(i) } else { su::child(&i, K::DECLARATOR) }) else { return };
+        if !su::is_function_declarator(&d) {
+            return;
+        }
+        let Some((mut f, at)) = self.fn_data(node, &d, &base, kws, specs, None) else { return };
+        if f.qualifier.is_some() {
+            return;
+        }
+        f.friend = true;
+        f.linkage.is_inline = true;
+        self.tree.fns.push(f);
+        self.fn_at.push(at);
+        out.push(Item::Fn(self.tree.fns.len() as u32 - 1));
+    }
+
+    /// `concept C = e;`: a `bool` variable template whose value is `e`.
+    fn concept(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>) {
+        let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else { return };
+        let init = node.children().find(|c| su::is_expr(c.kind())).map(|e| lower_expr(&e, self));
+        let linkage = Linkage { is_inline: true, is_constexpr: true, is_definition: true, extern_c: self.extern_c, ..Linkage::default() };
+        let var = VarData { name, ty: TypeRef::Builtin(Builtin::Bool), is_const: true, init, linkage, qualifier: None, outer_tparams: Vec::new() };
+        self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args: None, concept: true });
+        out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
     }
 
     /// The functions and variables a template declaration declares, given
@@ -762,9 +821,12 @@ impl Lower {
     fn templated_decl(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, mut heads: Vec<Vec<TemplateParam>>, class_name: Option<&str>) {
         let specs = su::child(node, K::DECL_SPECIFIERS);
         let kws: Vec<K> = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
-        if kws.contains(&K::FRIEND_KW) || kws.contains(&K::TYPEDEF_KW) {
+        // Friends: only the templates a class body defines (hidden friends).
+        let friend = kws.contains(&K::FRIEND_KW);
+        if kws.contains(&K::TYPEDEF_KW) || (friend && (class_name.is_none() || node.kind() != K::FUNCTION_DEF)) {
             return;
         }
+        let class_name = if friend { None } else { class_name };
         let base = match &specs {
             Some(s) => self.specifier_type(s),
             None => TypeRef::Opaque(String::new()),
@@ -775,6 +837,10 @@ impl Lower {
             };
             if su::is_function_declarator(&decl) {
                 let Some((mut f, at)) = self.fn_data(node, &decl, &base, &kws, specs.as_ref(), class_name) else { continue };
+                if friend && f.qualifier.is_some() {
+                    return;
+                }
+                f.friend = friend;
                 let k = f.qualifier.as_ref().map_or(0, |q| q.segments.iter().filter(|s| s.args.is_some()).count());
                 if heads.len() > k + 1 || heads.is_empty() {
                     continue;
@@ -814,7 +880,7 @@ impl Lower {
                 let tparams = heads.pop().unwrap_or_default();
                 var.outer_tparams = std::mem::take(&mut heads);
                 let spec_args = declarator_template_args(&decl);
-                self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args });
+                self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args, concept: false });
                 out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
             }
             return;
@@ -863,6 +929,9 @@ impl Lower {
         let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
         let access = class.as_ref().map_or(Access::Public, |c| c.access);
         if is_friend {
+            if class.is_some() && node.kind() == K::FUNCTION_DEF {
+                self.friend_fn(node, specs.as_ref(), &kws, out);
+            }
             return;
         }
 
@@ -1105,7 +1174,8 @@ impl Lower {
             .map(|(i, _)| i as u32)
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual }, at))
+        let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {
@@ -1508,6 +1578,7 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         spec_args: None,
         is_final: false,
         elaborated: false,
+        constraints: Vec::new(),
     }
 }
 
@@ -1695,6 +1766,38 @@ impl Lower {
         }
         out
     }
+}
+
+/// The constraints a template head states: its type-constraints
+/// (`template<C T>` is `C<T>`, `template<C<U> T>` is `C<T, U>`; packs are
+/// left out) and its requires-clause, in that order.
+fn head_constraints(template: &SyntaxNode, cx: &mut Lower) -> Vec<ConstExpr> {
+    let mut out = Vec::new();
+    if let Some(list) = su::child(template, K::TEMPLATE_PARAM_LIST) {
+        for p in list.children().filter(|p| p.kind() == K::TYPE_TEMPLATE_PARAM) {
+            let Some(first) = p.children_with_tokens().find(|t| !t.kind().is_trivia()) else { continue };
+            let Some(c) = first.into_node().filter(|n| matches!(n.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID)) else { continue };
+            let pack = p.children_with_tokens().any(|t| t.kind() == K::DOT3);
+            let name = p.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+            let (Some(mut path), Some(name), false) = (su::path_of(&c), name, pack) else { continue };
+            let Some(last) = path.segments.last_mut() else { continue };
+            let mut args = vec![TemplateArgRef::Type(TypeRef::Path(Path::single(&name)))];
+            args.extend(last.args.take().unwrap_or_default());
+            last.args = Some(args);
+            out.push(ConstExpr::Path(path));
+        }
+    }
+    if let Some(e) = su::child(template, K::REQUIRES_CLAUSE).and_then(|r| r.children().find(|c| su::is_expr(c.kind()))) {
+        out.push(lower_expr(&e, cx));
+    }
+    out
+}
+
+/// The expression of a function declarator's trailing requires-clause.
+fn trailing_requires(d: &SyntaxNode) -> Option<SyntaxNode> {
+    let f = d.descendants().find(|n| n.kind() == K::FUNCTION_DECLARATOR)?;
+    let r = f.children().find(|c| c.kind() == K::REQUIRES_CLAUSE)?;
+    r.children().find(|c| su::is_expr(c.kind()))
 }
 
 /// The arguments of a `TEMPLATE_ARG_LIST`.

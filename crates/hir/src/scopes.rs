@@ -132,6 +132,10 @@ pub struct DefMap {
     /// in source order (roots of nothing: listed for `inspect`).
     pub fn_templates: Vec<FnTemplateId>,
     pub var_templates: Vec<VarTemplateId>,
+    /// Hidden friends (`FnData::friend`) by the scope of the class that
+    /// defines them: not names of any scope, found by argument-dependent
+    /// lookup through the class (`infer`'s `adl`).
+    pub friends: FxHashMap<ScopeIdx, Vec<FnDecl>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -470,6 +474,7 @@ fn collect(
                 let data = &tree.fns[i as usize];
                 let key = fn_name_key(&data.name);
                 match &data.qualifier {
+                    None if data.friend => map.friends.entry(scope).or_default().push(FnDecl::Fn(f)),
                     None => map.add(scope, &key, Def::Fn(f)),
                     Some(q) => pending.push(Pending::QualifiedFn(scope, FnDecl::Fn(f), key, q.clone())),
                 }
@@ -483,6 +488,7 @@ fn collect(
                 let data = &tree.fn_templates[i as usize];
                 let key = fn_name_key(&data.f.name);
                 match &data.f.qualifier {
+                    None if data.f.friend => map.friends.entry(scope).or_default().push(FnDecl::Template(f)),
                     None => map.add(scope, &key, Def::FnTemplate(f)),
                     Some(q) => pending.push(Pending::QualifiedFn(scope, FnDecl::Template(f), key, q.clone())),
                 }
@@ -507,7 +513,9 @@ fn collect(
                 UsingData::NamespaceAlias(n, p) => pending.push(Pending::Alias(scope, n.clone(), p.clone())),
                 UsingData::Decl(p) => {
                     if let Some(last) = p.last() {
-                        map.add(scope, last, Def::UsingDecl(scope, p.clone()));
+                        // `using B::operator ();` is found under `fn_name_key`'s spelling.
+                        let key: String = if last.starts_with("operator") { last.split_whitespace().collect() } else { last.to_string() };
+                        map.add(scope, &key, Def::UsingDecl(scope, p.clone()));
                     }
                 }
                 UsingData::Template(n) => map.add(scope, n, Def::Template),

@@ -136,7 +136,7 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
     let map = def_map(db, item.tu(db));
     let parent = map.parent.get(&DeclKey::Fn(f)).copied().unwrap_or(scopes::ROOT);
     let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
-    let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
+    let member = matches!(map.scope(scope).kind, ScopeKind::Class(_)) && !data.friend;
     let last = match &data.name {
         FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(FnEncoding::Plain(s.clone())),
         FnName::Ident(s) if s == "main" && scope == scopes::ROOT => return Ok(FnEncoding::Plain(s.clone())),
@@ -161,7 +161,8 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
         .iter()
         .map(|p| mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p))))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut name = scope_name(db, &map, scope)?;
+    // A hidden friend is named in the class's namespace.
+    let mut name = scope_name(db, &map, if data.friend { crate::instances::enclosing_namespace(&map, scope) } else { scope })?;
     name.comps.push(m::build::comp_of(last));
     let f = m::FnType {
         // Not part of the name of a function that is not a template.
@@ -608,9 +609,12 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
     let map = def_map(db, tu);
     let item = decl.item(db);
     let scope = inst::fn_scope(db, decl).ok_or("unresolved qualifier")?;
-    let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
+    let member = matches!(map.scope(scope).kind, ScopeKind::Class(_)) && !data.friend;
     let mut name = match i.outer(db) {
+        // A hidden friend of a specialization is named in its namespace.
+        Some(_) if data.friend => scope_name(db, &map, inst::enclosing_namespace(&map, scope))?,
         Some(o) => inst_name(db, &map, o.class(db), o.args(db), 0)?,
+        None if data.friend => scope_name(db, &map, inst::enclosing_namespace(&map, scope))?,
         None => {
             if map.templated.contains(&scope) {
                 return Err("member of a template without its specialization".into());

@@ -555,6 +555,8 @@ pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
         }
         viable.push((s, pattern.clone(), full));
     }
+    // Constraints: a partial specialization whose constraints are false is not a match.
+    viable.retain(|v| crate::infer::spec_constraints_satisfied(db, &map, v.0, &v.2) != Some(false));
     // A declaration of a partial specialization (`template <class T>
     // requires C<T> struct X<T*>;`) and its definition are one
     // specialization: of equal patterns, a declaration gives way to a definition.
@@ -568,9 +570,13 @@ pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
         1 => Some(0),
         _ => {
             let mut best = None;
+            // Of equal patterns, the more constrained ([temp.spec.partial.order]).
+            let w: Vec<u32> = viable.iter().map(|v| crate::infer::spec_constraint_weight(db, &map, v.0)).collect();
             for i in 0..viable.len() {
                 let all = (0..viable.len()).all(|j| {
-                    i == j || (more_specialized(db, &viable[i].1, &viable[j].1, spec_arity(db, viable[j].0)) && !more_specialized(db, &viable[j].1, &viable[i].1, spec_arity(db, viable[i].0)))
+                    let ij = more_specialized(db, &viable[i].1, &viable[j].1, spec_arity(db, viable[j].0));
+                    let ji = more_specialized(db, &viable[j].1, &viable[i].1, spec_arity(db, viable[i].0));
+                    i == j || (ij && !ji) || (ij && ji && w[i] > w[j])
                 });
                 if all {
                     best = Some(i);

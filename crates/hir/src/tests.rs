@@ -3,6 +3,7 @@
 
 mod body;
 mod closures;
+mod concepts;
 mod cccl;
 mod consteval;
 mod dispatch;

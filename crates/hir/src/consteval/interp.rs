@@ -456,9 +456,9 @@ impl<'a> Interp<'a> {
             Expr::Designated(x) => self.expr(*x),
             Expr::Fold { op, lhs, rhs } => self.fold(*op, *lhs, *rhs),
             Expr::PackExpansion(_) => unsupported("pack expansion outside an argument list"),
-            Expr::Noexcept(_) => unsupported("noexcept(expression)"),
+            Expr::Noexcept(x) => self.noexcept(*x),
             Expr::Lambda { .. } => unsupported("lambda in a constant expression"),
-            Expr::Requires(_) => unsupported("requires-expression"),
+            Expr::Requires { params, reqs } => self.requires(params, reqs),
             Expr::New { .. } | Expr::Delete { .. } => unsupported("new/delete in a constant expression"),
             Expr::Throw(_) => Err(ConstError::NotConstant("throw".into())),
             Expr::KernelLaunch { .. } => Err(ConstError::NotConstant("kernel launch".into())),
@@ -897,6 +897,54 @@ impl<'a> Interp<'a> {
                 }
             }
             _ => Err(ConstError::NotConstant(p.to_string())),
+        }
+    }
+
+    /// A requires-expression: its nested requirements evaluated here, the
+    /// others checked by `infer::requires_satisfied` in the frame's
+    /// environment; what neither decides leaves it not evaluated.
+    /// `noexcept(e)`: a destructor call is non-throwing (destructors are
+    /// implicitly `noexcept`: what `is_nothrow_destructible` asks, of
+    /// `declval<T&>()`, itself `noexcept`; the object expression is not
+    /// checked); other expressions are not evaluated.
+    #[inline(never)]
+    fn noexcept(&mut self, x: ExprId) -> R<CValue> {
+        let body = self.frame().body.clone();
+        if let Expr::Call { callee, .. } = body.expr(x) {
+            if let (Expr::Member { .. }, Some(r)) = (body.expr(*callee), body.expr_ranges.get(callee.0 as usize)) {
+                // The lowered name drops the `~`: the text has it.
+                let text = self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("");
+                let compact: String = text.split_whitespace().collect();
+                if compact.contains(".~") || compact.contains("->~") {
+                    return Ok(CValue::boolean(true));
+                }
+            }
+        }
+        unsupported("noexcept(expression)")
+    }
+
+    #[inline(never)] // keeps `expr`'s frame small: constexpr recursion is deep
+    fn requires(&mut self, params: &[LocalId], reqs: &[body::Requirement]) -> R<CValue> {
+        let mut unknown = None;
+        for r in reqs {
+            if let body::Requirement::Nested(x) = r {
+                match self.expr(*x).and_then(|v| self.truth(v)) {
+                    Ok(false) => return Ok(CValue::boolean(false)),
+                    Ok(true) => {}
+                    Err(e) => unknown = Some(e),
+                }
+            }
+        }
+        let (item, scope, env) = self.cx();
+        let body = self.frame().body.clone();
+        let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+        match crate::infer::requires_satisfied(cx, &body, params, reqs) {
+            Some(false) => Ok(CValue::boolean(false)),
+            Some(true) => match unknown {
+                None => Ok(CValue::boolean(true)),
+                Some(e) => Err(e),
+            },
+            None => unsupported("requires-expression (not decided)"),
         }
     }
 

@@ -30,11 +30,21 @@ pub(crate) fn eval_path(cx: &EvalCx<'_>, p: &Path, depth: u32) -> Option<Result<
 }
 
 fn eval_var_template(cx: LowerCx<'_>, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef], depth: u32) -> Result<Value, ConstError> {
-    let db = cx.db;
     if depth > 64 {
         return Err(ConstError::Limit("variable templates nested too deeply".into()));
     }
     let args = var_template_args(cx, vt, written).map_err(ConstError::Unsupported)?;
+    eval_var_template_args(cx, vt, args, depth)
+}
+
+/// The value of `vt<args>` for arguments already lowered (a compound
+/// requirement's `{ e } -> C<…>` passes `decltype((e))` first).
+pub(crate) fn eval_with_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<TemplateArg>) -> Option<Value> {
+    eval_var_template_args(cx, vt, args, 0).ok()
+}
+
+fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<TemplateArg>, depth: u32) -> Result<Value, ConstError> {
+    let db = cx.db;
     if args.iter().any(|a| dependent(db, a)) {
         return Err(ConstError::NotConstant("variable template (dependent)".into()));
     }

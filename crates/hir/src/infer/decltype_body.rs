@@ -70,7 +70,7 @@ pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     if ty_has_error(db, t, 0) {
         // A failure is a substitution failure only when every part of the
         // operand is modelled; otherwise the answer is unknown.
-        if body.exprs.iter().any(|e| matches!(e, Expr::Missing(_) | Expr::Requires(_) | Expr::StmtExpr(_) | Expr::Lambda { .. })) {
+        if body.exprs.iter().any(|e| matches!(e, Expr::Missing(_) | Expr::Requires { .. } | Expr::StmtExpr(_) | Expr::Lambda { .. })) {
             return None;
         }
         let why = match t.kind(db) {

@@ -1,0 +1,187 @@
+//! C++20 constraints: concepts as boolean variable templates, requires-
+//! clauses and type-constraints filtering overload candidates, subsumption
+//! as a tie-break, requires-expressions in constant expressions; the
+//! libstdc++ ranges idioms that rest on them (inherited `operator()` of a
+//! range adaptor, hidden friend `operator|`). Mangled names checked
+//! against g++ 12 (`-std=c++20`, `nm`): constraints are not mangled.
+
+use expect_test::{expect, Expect};
+
+use crate::infer::{infer, render_calls, InferOwner};
+
+fn check(text: &str, name: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let f = super::body::fn_named(&db, tu, name).expect("function");
+    let r = infer(&db, InferOwner::Fn(f));
+    want.assert_eq(&render_calls(&db, &r));
+}
+
+fn asserts(text: &str, want: Expect) {
+    use crate::static_asserts::{evaluate, unit_asserts, Outcome};
+    let (db, tu) = super::db_with(text);
+    let mut out = String::new();
+    for a in unit_asserts(&db, tu).iter() {
+        let o = match evaluate(&db, tu, a) {
+            Outcome::True => "true".to_string(),
+            Outcome::False => "FALSE".to_string(),
+            Outcome::Dependent => "dependent".to_string(),
+            Outcome::NotEvaluated(e) => format!("error: {e}"),
+        };
+        out.push_str(&o);
+        out.push('\n');
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn constraints_filter_candidates() {
+    check(
+        "template <class T> concept Small = sizeof(T) <= 4;
+         template <class T> requires Small<T> int f(T) { return 1; }
+         template <class T> requires (!Small<T>) long f(T) { return 2; }
+         template <Small T> int g(T) { return 1; }
+         template <class T> requires Small<T> && (sizeof(T) == 4) long g(T) { return 2; }
+         template <class T> int h(T) requires Small<T> { return 1; }
+         template <class T> long h(T) requires (!Small<T>) { return 2; }
+         void user() { f(1); f(1.0); g(1); g('c'); h(1.0); }",
+        "user",
+        expect![[r#"
+            _Z1fIiEiT_
+            _Z1fIdElT_
+            _Z1gIiElT_
+            _Z1gIcEiT_
+            _Z1hIdElT_
+        "#]],
+    );
+}
+
+#[test]
+fn concept_ids_in_static_asserts() {
+    asserts(
+        "template <class T, class U> struct same { static constexpr bool value = false; };
+         template <class T> struct same<T, T> { static constexpr bool value = true; };
+         template <class T, class U> concept same_as = same<T, U>::value && same<U, T>::value;
+         template <class T> struct is_int { static constexpr bool value = false; };
+         template <> struct is_int<int> { static constexpr bool value = true; };
+         template <> struct is_int<long> { static constexpr bool value = true; };
+         template <class T> concept integral = is_int<T>::value;
+         template <class T> concept Small = integral<T> && sizeof(T) <= 4;
+         struct V { float x, y; };
+         template <class T> concept HasX = requires(T v) { v.x; };
+         template <class T> concept HasScale = requires(T t, float s) { t.scale(s); typename T::value_type; };
+         struct M { using value_type = float; void scale(float); };
+         static_assert(same_as<int, int> && !same_as<int, long>);
+         static_assert(Small<int> && !Small<long> && !Small<float>);
+         static_assert(HasX<V> && !HasX<float> && !HasX<M>);
+         static_assert(HasScale<M> && !HasScale<V>);
+         static_assert(requires { sizeof(int); });",
+        expect![[r#"
+            true
+            true
+            true
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn inherited_call_operator_of_an_adaptor() {
+    check(
+        "template <class D> struct Adaptor { template <class A> int operator()(A a) const { return 0; } };
+         struct F : Adaptor<F> {
+             using Adaptor<F>::operator();
+             template <class R, class P> long operator()(R r, P p) const { return 1; }
+         };
+         inline constexpr F filt;
+         void user() { filt(1); filt(1, 2); }",
+        "user",
+        expect![[r#"
+            filt
+            _ZNK7AdaptorI1FEclIiEEiT_
+            _ZNK1FclIiiEElT_T0_
+        "#]],
+    );
+}
+
+#[test]
+fn hidden_friend_operators_found_by_adl() {
+    check(
+        "template <class T> struct rr { using type = T; };
+         template <class T> struct rr<T&> { using type = T; };
+         namespace ad {
+         struct Closure;
+         template <class T> concept closure = __is_base_of(Closure, typename rr<T>::type);
+         struct Closure {
+             template <class S, class R> requires closure<S> && (!closure<R>)
+             friend int operator|(R&& r, S&& s) { return 1; }
+             template <class L, class R> requires closure<L> && closure<R>
+             friend long operator|(L l, R r) { return 2; }
+         };
+         struct P : Closure {};
+         }
+         struct Range {};
+         void user() { Range r; r | ad::P{}; ad::P{} | ad::P{}; }",
+        "user",
+        expect![[r#"
+            _ZN2adorINS_1PER5RangeEEiOT0_OT_
+            _ZN2adorINS_1PES1_EElT_T0_
+        "#]],
+    );
+}
+
+#[test]
+fn hidden_friends_of_specializations_and_nested_classes() {
+    check(
+        "namespace ns {
+         template <class T> struct It {
+             T* p;
+             friend bool operator==(const It& a, const It& b) { return a.p == b.p; }
+             struct Sub { friend int dist(Sub, Sub) { return 0; } };
+         };
+         struct S { friend bool operator!=(S, S) { return false; } };
+         }
+         void user() { ns::It<int> a, b; (void)(a == b); ns::S s; (void)(s != s); ns::It<long>::Sub u; dist(u, u); }",
+        "user",
+        expect![[r#"
+            _ZN2nseqERKNS_2ItIiEES3_
+            _ZN2nsneENS_1SES0_
+            _ZN2ns4distENS_2ItIlE3SubES2_
+        "#]],
+    );
+}
+
+#[test]
+fn constrained_partial_specializations_and_nothrow_destruction() {
+    // `_Partial<_Adaptor, _Arg>` of libstdc++'s ranges: two partial
+    // specializations with equal patterns, one constrained. `noexcept` of a
+    // destructor call is what `is_nothrow_destructible` asks.
+    asserts(
+        "template <class T> concept Big = sizeof(T) > 4;
+         template <class T, class U> struct P { static constexpr int v = 0; };
+         template <class T, class U> struct P<T, U*> { static constexpr int v = 1; };
+         template <class T, class U> requires Big<T> struct P<T, U*> { static constexpr int v = 2; };
+         static_assert(P<int, int*>::v == 1 && P<double, int*>::v == 2 && P<int, int>::v == 0);
+         struct D { ~D(); };
+         template <class T> T&& dv() noexcept;
+         static_assert(noexcept(dv<D&>().~D()));",
+        expect![[r#"
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn using_declaration_through_the_base_injected_name() {
+    check(
+        "namespace a { template <class D> struct Ad { template <class A> int operator()(A) const { return 0; } }; }
+         namespace b { struct F : a::Ad<F> { using Ad<F>::operator(); long operator()(int, int) const { return 1; } }; inline constexpr F f; }
+         void user() { b::f(1); }",
+        "user",
+        expect![[r#"
+            _ZN1b1fE
+            _ZNK1a2AdIN1b1FEEclIiEEiT_
+        "#]],
+    );
+}
