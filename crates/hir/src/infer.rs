@@ -27,6 +27,7 @@ use crate::consteval::is_integral as is_int;
 mod conversions;
 mod decltype;
 mod local_decls;
+mod local_consts;
 pub use decltype::decltype_text;
 mod aliases;
 mod packs;
@@ -719,6 +720,7 @@ impl<'a> Infer<'a> {
         self.res.local_tys[l.0 as usize] = Some(t);
         // The initializer is in scope of the name (`int x = x;`), bind first.
         self.bind_local(l);
+        self.local_constant(l, t);
         let site = CallSite::Local(l);
         match &loc.init {
             Init::None => {
@@ -2879,6 +2881,23 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     if let TyKind::Qualified(inner, _) = target.kind(db) {
         if templates::match_ty(db, *inner, strip_cv(db, at), 1, out) {
             return true;
+        }
+    }
+    // `const T*` from `float*`: a qualification conversion ([temp.deduct.call]/4.2).
+    if let (TyKind::Ptr(pi), TyKind::Ptr(ai)) = (target.kind(db), at.kind(db)) {
+        if let TyKind::Qualified(pii, pcv) = canonical(db, *pi).kind(db) {
+            let ai = canonical(db, *ai);
+            let (aii, acv) = match ai.kind(db) {
+                TyKind::Qualified(x, c) => (*x, *c),
+                _ => (ai, Cv::default()),
+            };
+            let rest = Cv { c: acv.c && !pcv.c, v: acv.v && !pcv.v, r: acv.r && !pcv.r };
+            let a2 = if rest.is_empty() { aii } else { mk(db, TyKind::Qualified(aii, rest)) };
+            let mut scratch = out.to_vec();
+            if templates::match_ty(db, *pii, a2, 1, &mut scratch) {
+                out.clone_from_slice(&scratch);
+                return true;
+            }
         }
     }
     // A derived class deduces a base `B<T>`: try the bases.

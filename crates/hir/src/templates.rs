@@ -187,9 +187,28 @@ pub fn apply(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, writte
             if args.iter().any(is_dependent_arg) {
                 return mk(db, TyKind::Dependent(format!("{}<…>", crate::layout::class_name(db, template))));
             }
+            // An ill-formed argument makes the template-id ill-formed: in
+            // SFINAE contexts (`_RequireInputIter<int>`'s
+            // `is_convertible<iterator_traits<int>::iterator_category, …>`)
+            // that failure is what removes a candidate.
+            if let Some(e) = args.iter().find_map(|a| error_arg(db, a)) {
+                return mk(db, TyKind::Error(e));
+            }
             mk(db, TyKind::App(AppId::new(db, template, args)))
         }
         Err(e) => mk(db, TyKind::Error(e)),
+    }
+}
+
+/// The error an argument is (a pack's first erroneous element).
+fn error_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> Option<String> {
+    match a {
+        TemplateArg::Type(t) => match t.kind(db) {
+            TyKind::Error(e) => Some(e.clone()),
+            _ => None,
+        },
+        TemplateArg::Pack(v) => v.iter().find_map(|x| error_arg(db, x)),
+        _ => None,
     }
 }
 
