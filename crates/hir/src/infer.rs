@@ -27,7 +27,6 @@ use crate::consteval::is_integral as is_int;
 mod conversions;
 mod decltype;
 mod local_decls;
-mod local_consts;
 pub use decltype::decltype_text;
 mod aliases;
 mod packs;
@@ -720,7 +719,6 @@ impl<'a> Infer<'a> {
         self.res.local_tys[l.0 as usize] = Some(t);
         // The initializer is in scope of the name (`int x = x;`), bind first.
         self.bind_local(l);
-        self.local_constant(l, t);
         let site = CallSite::Local(l);
         match &loc.init {
             Init::None => {

@@ -181,36 +181,6 @@ pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: 
     }
 }
 
-/// The value of the local constant `l` of `body` (the constexpr locals
-/// declared before it evaluated first, errors among them ignored): what a
-/// template argument naming it reads (`block_reduce<BLOCK><<<…>>>`).
-pub fn local_value(db: &dyn SourceDatabase, map: &DefMap, body: Arc<Body>, item: ItemId, scope: ScopeIdx, env: Option<&Env>, l: LocalId) -> R<CValue> {
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
-    let n = body.locals.len();
-    it.frames.push(Frame {
-        body: body.clone(),
-        text: item_text(db, item),
-        item,
-        scope,
-        env: env.cloned(),
-        locals: vec![CValue::Uninit; n],
-        this: None,
-        named: Vec::new(),
-        pack_index: None,
-    });
-    for i in 0..(l.0 as usize).min(n) {
-        if body.locals[i].is_constexpr {
-            if let Ok(v) = it.init_local(LocalId(i as u32)) {
-                it.frame_mut().locals[i] = v;
-            }
-        }
-    }
-    match it.init_local(l)? {
-        o @ CValue::Object(..) => Ok(it.object_scalar(&o)?.unwrap_or(o)),
-        v => Ok(v),
-    }
-}
-
 /// Evaluates a whole `Body` as a function call in a scope (for tests and
 /// `inspect`): the result of its `return`.
 pub fn eval_function_body(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, scope: ScopeIdx, body: Arc<Body>, text: Arc<str>, args: Vec<CValue>) -> R<CValue> {
