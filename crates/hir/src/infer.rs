@@ -29,6 +29,7 @@ mod decltype;
 mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
+mod const_locals;
 mod packs;
 use std::sync::Arc;
 
@@ -289,6 +290,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         returns: Vec::new(),
         ns_aliases: Vec::new(),
         local_names: Default::default(),
+        const_locals: Vec::new(),
     }
 }
 
@@ -318,6 +320,8 @@ struct Infer<'a> {
     returns: Vec<Option<TyId>>,
     /// Block-scope namespace aliases seen so far (`namespace rv = std::views;`).
     ns_aliases: Vec<(String, Path)>,
+    /// Values of the block-scope variables usable in constant expressions seen so far.
+    const_locals: Vec<(LocalId, crate::consteval::interp::CValue)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -719,6 +723,7 @@ impl<'a> Infer<'a> {
         self.res.local_tys[l.0 as usize] = Some(t);
         // The initializer is in scope of the name (`int x = x;`), bind first.
         self.bind_local(l);
+        self.const_local(l, t);
         let site = CallSite::Local(l);
         match &loc.init {
             Init::None => {
@@ -2712,6 +2717,7 @@ impl<'a> Infer<'a> {
             owner: None,
             returns: Vec::new(),
             ns_aliases: Vec::new(),
+            const_locals: Vec::new(),
         }
     }
 }

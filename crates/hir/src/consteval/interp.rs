@@ -181,6 +181,41 @@ pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: 
     }
 }
 
+/// Evaluates the initializer of local `l` of `body`, a function body being
+/// inferred, where it is usable in constant expressions: `known` holds the
+/// values of the earlier such locals (`constexpr int B2 = BLOCK * 2;`).
+pub fn eval_local_init(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    (item, scope, env): (ItemId, ScopeIdx, Option<&Env>),
+    body: &Body,
+    known: &[(LocalId, CValue)],
+    l: LocalId,
+) -> R<CValue> {
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    let mut locals = vec![CValue::Uninit; body.locals.len()];
+    for (k, v) in known {
+        if let Some(slot) = locals.get_mut(k.0 as usize) {
+            *slot = v.clone();
+        }
+    }
+    it.frames.push(Frame {
+        body: Arc::new(body.clone()),
+        text: item_text(db, item),
+        item,
+        scope,
+        env: env.cloned(),
+        locals,
+        this: None,
+        named: Vec::new(),
+        pack_index: None,
+    });
+    match it.init_value(l)? {
+        o @ CValue::Object(..) => Ok(it.object_scalar(&o)?.unwrap_or(o)),
+        v => Ok(v),
+    }
+}
+
 /// Evaluates a whole `Body` as a function call in a scope (for tests and
 /// `inspect`): the result of its `return`.
 pub fn eval_function_body(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, scope: ScopeIdx, body: Arc<Body>, text: Arc<str>, args: Vec<CValue>) -> R<CValue> {
@@ -1897,6 +1932,13 @@ impl<'a> Interp<'a> {
         if local.is_static {
             return Err(ConstError::NotConstant("static local in a constant expression".into()));
         }
+        self.init_value(l)
+    }
+
+    /// The value a local's initializer gives it.
+    fn init_value(&mut self, l: LocalId) -> R<CValue> {
+        let body = self.frame().body.clone();
+        let local = body.local(l);
         let t = self.lower_ty(&local.ty);
         let is_auto = matches!(t.kind(self.db), TyKind::Dependent(_)) || matches!(&local.ty, TypeRef::Opaque(_));
         match &local.init {

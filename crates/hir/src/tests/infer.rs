@@ -234,3 +234,32 @@ fn nearer_base_picks_the_system_overload() {
         "#]],
     );
 }
+
+#[test]
+fn block_scope_constants_as_template_arguments() {
+    // A local usable in constant expressions (constexpr, or const integral
+    // with a constant initializer) names a value in a template argument.
+    check(
+        "template<int N> void run(float*) {}\n\
+         template<int A, int B> int pick() { return A + B; }\n\
+         enum class E { a = 3 };\n\
+         template<E e> void tag() {}\n\
+         void user(float* p) {\n\
+           constexpr int BLOCK = 256;\n\
+           const int twice = BLOCK * 2;\n\
+           run<BLOCK>(p);\n\
+           pick<twice, BLOCK / 4>();\n\
+           constexpr E which = E::a;\n\
+           tag<which>();\n\
+           { constexpr int BLOCK = 8; run<BLOCK>(p); }\n\
+           int runtime = 5; (void)runtime;\n\
+         }",
+        "user",
+        expect![[r#"
+            _Z3runILi256EEvPf
+            _Z4pickILi512ELi64EEiv
+            _Z3tagIL1E3EEvv
+            _Z3runILi8EEvPf
+        "#]],
+    );
+}

@@ -1,0 +1,38 @@
+//! Block-scope variables usable in constant expressions ([expr.const]/4:
+//! `constexpr`, or `const` of integral or enumeration type with a constant
+//! initializer). Their values are bound by name in the inference
+//! environment, so that template arguments (`price_call<BLOCK><<<…>>>`),
+//! `if constexpr` conditions and array bounds written later in the body see
+//! them; the binding ends with the block, like an alias's.
+
+use super::*;
+use crate::consteval::interp::{self, CValue};
+
+impl Infer<'_> {
+    pub(super) fn const_local(&mut self, l: LocalId, t: TyId) {
+        let loc = self.body.local(l);
+        let Some(name) = loc.name.clone() else { return };
+        if matches!(loc.init, Init::None) || loc.pack || loc.binding_of.is_some() {
+            return;
+        }
+        let c = canonical(self.db, t);
+        let (base, cv) = match c.kind(self.db) {
+            TyKind::Qualified(b, cv) => (canonical(self.db, *b), *cv),
+            _ => (c, Cv::default()),
+        };
+        let scalar = match base.kind(self.db) {
+            TyKind::Builtin(b) => Some(*b).filter(|b| is_int(*b)),
+            TyKind::Enum(_) => Some(crate::templates::value_builtin(self.db, base)),
+            _ => None,
+        };
+        if !(loc.is_constexpr || (cv.c && scalar.is_some())) {
+            return;
+        }
+        let env = self.env.clone();
+        let Ok(v) = interp::eval_local_init(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &self.const_locals, l) else { return };
+        if let (CValue::Int(i), Some(_)) = (&v, scalar) {
+            self.env.get_or_insert_with(Env::default).names.push((name, TemplateArg::Value(i.v, base)));
+        }
+        self.const_locals.push((l, v));
+    }
+}
