@@ -105,3 +105,38 @@ fn qualification_conversion_in_deduction() {
         "#]],
     );
 }
+
+#[test]
+fn common_type_through_a_conditional_in_decltype() {
+    // libstdc++'s `common_type<T, U>`: `decltype(true ? declval<T>() :
+    // declval<U>())` (same types keep their category; arithmetic types
+    // take the usual arithmetic conversions), decayed.
+    check(
+        "namespace std {\n\
+         template<class T> T&& declval() noexcept;\n\
+         template<class T> struct remove_reference { typedef T type; };\n\
+         template<class T> struct remove_reference<T&> { typedef T type; };\n\
+         template<class T> struct remove_reference<T&&> { typedef T type; };\n\
+         template<class T> struct __success_type { typedef T type; };\n\
+         struct __failure_type {};\n\
+         template<class... T> struct common_type;\n\
+         struct __do_common_type_impl {\n\
+           template<typename _Tp, typename _Up> using __cond_t = decltype(true ? std::declval<_Tp>() : std::declval<_Up>());\n\
+           template<typename _Tp, typename _Up> static __success_type<typename remove_reference<__cond_t<_Tp, _Up>>::type> _S_test(int);\n\
+           template<typename, typename> static __failure_type _S_test_2(...);\n\
+           template<typename _Tp, typename _Up> static decltype(_S_test_2<_Tp, _Up>(0)) _S_test(...);\n\
+         };\n\
+         template<typename _Tp1, typename _Tp2> struct __common_type_impl : private __do_common_type_impl {\n\
+           using type = decltype(_S_test<_Tp1, _Tp2>(0)); };\n\
+         template<typename _Tp1, typename _Tp2> struct common_type<_Tp1, _Tp2> : public __common_type_impl<_Tp1, _Tp2>::type { };\n\
+         }\n\
+         template<class T> void f(T) {}\n\
+         void user() { f(std::common_type<long, long>::type()); f(std::common_type<int, double>::type()); f(std::common_type<short, char>::type()); }",
+        "user",
+        expect![[r#"
+            _Z1fIlEvT_
+            _Z1fIdEvT_
+            _Z1fIiEvT_
+        "#]],
+    );
+}
