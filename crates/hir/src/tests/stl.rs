@@ -140,3 +140,20 @@ fn common_type_through_a_conditional_in_decltype() {
         "#]],
     );
 }
+
+#[test]
+fn default_constructible_through_a_declared_constructor() {
+    // `is_default_constructible<default_delete<T>>` (unique_ptr's
+    // `_DeleterConstraint`): a declared constructor without parameters.
+    check(
+        "template<class T> struct default_delete { constexpr default_delete() noexcept = default;\n\
+           template<class U> default_delete(const default_delete<U>&) noexcept {} void operator()(T* p) const { delete p; } };\n\
+         template<bool B> void b() {}\n\
+         struct Job { int a; };\n\
+         void user() { b<__is_constructible(default_delete<Job>)>(); }",
+        "user",
+        expect![[r#"
+            _Z1bILb1EEvv
+        "#]],
+    );
+}
