@@ -30,6 +30,7 @@ mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
 mod const_locals;
+mod init_list;
 mod packs;
 use std::sync::Arc;
 
@@ -534,6 +535,11 @@ impl<'a> Infer<'a> {
                     cx.stmt(i);
                 }
                 let (rt, rc) = cx.expr_cat(range);
+                // `for (x : {a, b})`: the list is a `std::initializer_list<E>`.
+                let (rt, rc) = match cx.braced_list_ty(range) {
+                    Some(t) => (t, Category::PRValue),
+                    None => (rt, rc),
+                };
                 let elem = cx.range_elem(range, rt, rc);
                 if let Some(v) = var {
                     let t = cx.local_declared_ty(v, elem.map(|t| (t, Category::LValue)));
@@ -788,6 +794,14 @@ impl<'a> Infer<'a> {
                 return Some(Callee::Entity(e));
             }
             return None;
+        }
+        if braced {
+            if let Some(cand) = self.init_list_ctor(&ctors, args) {
+                let e = self.entity_of(cand, Vec::new());
+                self.require(e);
+                self.res.calls.push((site, Callee::Entity(e)));
+                return Some(Callee::Entity(e));
+            }
         }
         if braced && args.iter().all(|a| !a.braced) {
             // Aggregates are not modelled: try constructors, quietly.
@@ -2888,18 +2902,18 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
             return true;
         }
     }
-    // `const T*` from `float*`: a qualification conversion ([temp.deduct.call]/4.2).
-    if let (TyKind::Ptr(pi), TyKind::Ptr(ai)) = (target.kind(db), at.kind(db)) {
-        if let TyKind::Qualified(pii, pcv) = canonical(db, *pi).kind(db) {
-            let ai = canonical(db, *ai);
-            let (aii, acv) = match ai.kind(db) {
-                TyKind::Qualified(x, c) => (*x, *c),
-                _ => (ai, Cv::default()),
-            };
-            let rest = Cv { c: acv.c && !pcv.c, v: acv.v && !pcv.v, r: acv.r && !pcv.r };
-            let a2 = if rest.is_empty() { aii } else { mk(db, TyKind::Qualified(aii, rest)) };
+    // `const T*` from `double*`: A may differ by a qualification conversion
+    // ([temp.deduct.call]/4.2) when the pointee's qualifiers only add to A's.
+    if let (TyKind::Ptr(pp), TyKind::Ptr(ap)) = (target.kind(db), at.kind(db)) {
+        let (pp, ap) = (canonical(db, *pp), canonical(db, *ap));
+        let cv_of = |t: TyId| match t.kind(db) {
+            TyKind::Qualified(_, cv) => *cv,
+            _ => Cv::default(),
+        };
+        let (pcv, acv) = (cv_of(pp), cv_of(ap));
+        if pcv != acv && (!acv.c || pcv.c) && (!acv.v || pcv.v) {
             let mut scratch = out.to_vec();
-            if templates::match_ty(db, *pii, a2, 1, &mut scratch) {
+            if templates::match_ty(db, strip_cv(db, pp), strip_cv(db, ap), 1, &mut scratch) {
                 out.clone_from_slice(&scratch);
                 return true;
             }

@@ -27,6 +27,7 @@ use crate::templates::{TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, TyId, TyKind};
 use crate::{item_tree_of, ClassId, Entity, EnumId};
 
+mod dependent;
 mod packs;
 
 /// What `inspect symbols` prints about an entity besides its name.
@@ -921,16 +922,21 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
                 _ => Err("a member of a dependent type".into()),
             }
         }
-        Some(Def::ClassTemplate(_)) if i + 1 < segs.len() => {
-            // `A<T>::x`: the template-id (defaults filled in), then the member.
+        Some(Def::ClassTemplate(c)) => {
+            // `A<T>::x`: the template-id (defaults filled in), then the member;
+            // one with a dependent value argument as written.
             let prefix = Path { global: p.global, segments: segs[..=i].to_vec() };
-            match mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(prefix)))? {
-                m::Type::Named(mut n) => {
-                    n.comps.extend(rest_comps(i + 1)?);
-                    Ok(m::Type::Named(n))
-                }
-                _ => Err("a member of a dependent type".into()),
-            }
+            // A value-dependent argument is never evaluated here (a primary
+            // template's `value` would give a wrong literal).
+            let value_dependent = segs[i].args.iter().flatten().any(|a| matches!(a, crate::item_tree::TemplateArgRef::Expr(e) if expr_mentions(e, names)));
+            let lowered = if value_dependent { Err(String::new()) } else { mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(prefix))) };
+            let mut n = match lowered {
+                Ok(m::Type::Named(n)) => n,
+                Ok(_) => return Err("a member of a dependent type".into()),
+                Err(_) => dependent::template_id(db, map, cx, c, segs[i].args.as_deref().unwrap_or_default(), names, depth)?,
+            };
+            n.comps.extend(rest_comps(i + 1)?);
+            Ok(m::Type::Named(n))
         }
         _ => mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(p.clone()))),
     }

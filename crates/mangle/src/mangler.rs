@@ -795,12 +795,15 @@ impl Mangler {
             }
             Expr::Id(name, args) => self.simple_id(name, args)?,
             Expr::Scoped { ty, name, args } => {
+                // g++ writes a class (template-id) qualifier as a whole
+                // type too: `srSt11__is_scalarIT_E7__value`,
+                // `srNS_6detail5is_fooIT_EE5value`.
                 if !matches!(
                     **ty,
-                    Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_)
+                    Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_) | Type::Named(_)
                 ) {
                     return Err(
-                        "`sr` with a qualifier other than a template parameter or decltype".into(),
+                        "`sr` with a qualifier other than a template parameter, class or decltype".into(),
                     );
                 }
                 self.out.push_str("sr");

@@ -888,10 +888,18 @@ fn unspellable_is_an_error() {
     };
     assert!(mangle(&tf("f", vec![TArg::Literal(float_lit)], vec![])).is_err());
     let sr = Expr::Scoped {
-        ty: bt(named(&["A"])),
+        ty: bt(Type::Vendor("v".into())),
         name: "m".into(),
         args: None,
     };
     assert!(mangle(&tf("f", vec![e(sr)], vec![])).is_err());
+    // A class qualifier is written as a type, as g++ does
+    // (`srSt11__is_scalarIT_E7__value`).
+    let sr = Expr::Scoped {
+        ty: bt(named(&["A"])),
+        name: "m".into(),
+        args: None,
+    };
+    assert_eq!(mangle(&tf("f", vec![e(sr)], vec![])).unwrap(), "_Z1fIXsr1A1mEEvv");
     assert!(mangle(&vf(&["A"], vec![]).clone_with(name(&["A"]).push(op(Op::PreInc)))).is_err());
 }

@@ -263,3 +263,87 @@ fn block_scope_constants_as_template_arguments() {
         "#]],
     );
 }
+
+#[test]
+fn kernel_launch_deduces_through_qualification() {
+    check(
+        "template<class T> struct Buf { T* p; T* get() const { return p; } };\n\
+         template<class T> __attribute__((global)) void k(int n, const int* r, const T* v, T* y) {}\n\
+         void user() {\n\
+           using T = double;\n\
+           Buf<int> rp; Buf<T> vals, y;\n\
+           k<<<1, 2>>>(3, rp.get(), vals.get(), y.get());\n\
+           k(3, rp.get(), vals.get(), y.get());\n\
+           double* d = 0; const int* ci = 0; k(3, ci, d, d); k(3, rp.p, d, d);\n\
+         }",
+        "user",
+        expect![[r#"
+            _ZNK3BufIiE3getEv
+            _ZNK3BufIdE3getEv
+            _Z1kIdEviPKiPKT_PS2_
+        "#]],
+    );
+}
+
+#[test]
+fn braced_lists_as_initializer_lists() {
+    // A range-for over a braced list iterates a std::initializer_list<E>;
+    // list-initialization prefers an initializer-list constructor.
+    check(
+        "namespace std { typedef unsigned long size_t;\n\
+           template<class E> class initializer_list { const E* b; size_t n;\n\
+             public: constexpr initializer_list() : b(0), n(0) {}\n\
+             constexpr size_t size() const { return n; }\n\
+             constexpr const E* begin() const { return b; }\n\
+             constexpr const E* end() const { return begin() + size(); } };\n\
+           template<class T> struct alloc { alloc(); };\n\
+           template<class T, class A = alloc<T>> struct vec {\n\
+             vec(size_t n, const T& v, const A& a = A());\n\
+             vec(initializer_list<T> l, const A& a = A());\n\
+             ~vec(); }; }\n\
+         void use(double*);\n\
+         void user(double* a, double* b) {\n\
+           for (double* p : {a, b}) use(p);\n\
+           std::vec<int> v{1, 2, 3};\n\
+           std::vec<double> w = {1.0, 2};\n\
+           std::vec<int> n(3, 4);\n\
+         }",
+        "user",
+        expect![[r#"
+            _ZNKSt16initializer_listIPdE5beginEv
+            _ZNKSt16initializer_listIPdE3endEv
+            _Z3usePd
+            _ZNSt3vecIiSt5allocIiEEC1ESt16initializer_listIiERKS1_
+            _ZNSt3vecIdSt5allocIdEEC1ESt16initializer_listIdERKS1_
+            _ZNSt3vecIiSt5allocIiEEC1EmRKiRKS1_
+            _ZNSt3vecIiSt5allocIiEED1Ev
+            _ZNSt3vecIdSt5allocIdEED1Ev
+        "#]],
+    );
+}
+
+#[test]
+fn dependent_value_arguments_in_signatures_are_mangled_as_written() {
+    // `enable_if<__and_<…>::value>::type` keeps its expression (`X sr … E`)
+    // and the omitted default (`v`); `!__is_scalar<T>::__value` is `nt sr`.
+    check(
+        "namespace std {\n\
+           template<bool B, class T = void> struct enable_if {};\n\
+           template<class T> struct enable_if<true, T> { typedef T type; };\n\
+           template<class...> struct __and_ { static constexpr bool value = true; };\n\
+           template<class T> struct __not_ { static constexpr bool value = true; };\n\
+           template<class T> struct is_move_constructible { static constexpr bool value = true; };\n\
+           template<class T> struct __is_scalar { enum { __value = 0 }; };\n\
+           template<class T> inline typename enable_if<__and_<__not_<T>, is_move_constructible<T>>::value>::type\n\
+             swap(T& a, T& b) { T t = a; a = b; b = t; }\n\
+           template<class T, int N> typename enable_if<(N > 2) && !__is_scalar<T>::__value, int>::type big(T*) { return N; }\n\
+         }\n\
+         struct P { int x; };\n\
+         void user(double* a, double* b, P* p) { std::swap(a, b); std::big<P, 3>(p); }",
+        "user",
+        expect![[r#"
+            _ZSt4swapIPdENSt9enable_ifIXsrSt6__and_IJSt6__not_IT_ESt21is_move_constructibleIS4_EEE5valueEvE4typeERS4_SB_
+            _ZSt3bigI1PLi3EENSt9enable_ifIXaagtT0_Li2EntsrSt11__is_scalarIT_E7__valueEiE4typeEPS3_
+        "#]],
+    );
+}

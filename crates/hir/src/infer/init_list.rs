@@ -1,0 +1,93 @@
+//! `std::initializer_list<E>`: the type a braced list takes where the
+//! language gives it one ([dcl.init.list]/5): a range-for over `{a, b}`
+//! ([stmt.ranged]), and list-initialization of a class whose
+//! initializer-list constructor wins ([over.match.list]/1.1).
+
+use super::*;
+
+impl Infer<'_> {
+    /// The class template `std::initializer_list`, when the TU declares it.
+    fn init_list_template(&self) -> Option<crate::ClassId> {
+        let path = Path {
+            global: true,
+            segments: ["std", "initializer_list"].iter().map(|n| PathSegment { name: (*n).to_string(), args: None }).collect(),
+        };
+        let Some(Def::ClassTemplate(c)) = scopes::resolve_path(self.db, self.map, scopes::ROOT, &path, Ns::Type) else { return None };
+        Some(self.map.template_def.get(&c).copied().unwrap_or(c))
+    }
+
+    /// `std::initializer_list<elem>`.
+    pub(super) fn init_list_ty(&self, elem: TyId) -> Option<TyId> {
+        let c = self.init_list_template()?;
+        Some(mk(self.db, TyKind::App(templates::AppId::new(self.db, c, vec![TemplateArg::Type(elem)]))))
+    }
+
+    /// `E` of a (possibly cv- or reference-qualified) `std::initializer_list<E>`.
+    pub(super) fn init_list_elem(&self, t: TyId) -> Option<TyId> {
+        let db = self.db;
+        let c = strip_cv(db, canonical(db, t));
+        let c = match c.kind(db) {
+            TyKind::LRef(x) | TyKind::RRef(x) => strip_cv(db, canonical(db, *x)),
+            _ => c,
+        };
+        let TyKind::App(a) = c.kind(db) else { return None };
+        if Some(a.template(db)) != self.init_list_template() {
+            return None;
+        }
+        match a.args(db).first() {
+            Some(TemplateArg::Type(e)) => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// The elements of braced list `e` (already inferred) as arguments.
+    pub(super) fn braced_elems(&self, e: ExprId) -> Option<Vec<Arg>> {
+        let Expr::InitList(xs) = self.body.expr(e) else { return None };
+        xs.iter()
+            .map(|x| {
+                let ty = self.res.expr_tys.get(x.0 as usize).copied().flatten()?;
+                let cat = self.res.categories.get(x.0 as usize).copied().unwrap_or(Category::PRValue);
+                Some(Arg { ty, cat, null: self.is_null(*x), braced: matches!(self.body.expr(*x), Expr::InitList(_)) })
+            })
+            .collect()
+    }
+
+    /// The type `auto` deduces from braced list `e` in a range-for or
+    /// `auto x = {…}`: `std::initializer_list<E>`, E from the first element
+    /// (decayed, without cv).
+    pub(super) fn braced_list_ty(&self, e: ExprId) -> Option<TyId> {
+        let elems = self.braced_elems(e)?;
+        let first = elems.first()?;
+        if first.braced {
+            return None;
+        }
+        let elem = decay(self.db, strip_cv(self.db, canonical(self.db, first.ty)));
+        if matches!(elem.kind(self.db), TyKind::Error(_) | TyKind::Dependent(_)) {
+            return None;
+        }
+        self.init_list_ty(elem)
+    }
+
+    /// List-initialization of `class` from the braced list `args`: its
+    /// initializer-list constructor when one is viable (phase 1 of
+    /// [over.match.list]; an empty list prefers the default constructor).
+    pub(super) fn init_list_ctor(&mut self, ctors: &[Cand], args: &[Arg]) -> Option<Cand> {
+        let db = self.db;
+        if args.is_empty() {
+            return None;
+        }
+        for &c in ctors {
+            let FnDecl::Fn(_) = c.0 else { continue };
+            let Ok(sig) = instances::signature(db, instances::fn_instance(db, c.0, c.1, Vec::new())) else { continue };
+            let Some(&first) = sig.params.first() else { continue };
+            let Some(elem) = self.init_list_elem(first) else { continue };
+            if sig.params.len() > 1 && (param_defaults(db, c.0) as usize) < sig.params.len() - 1 {
+                continue;
+            }
+            if args.iter().all(|a| self.conv_rank(*a, elem).is_some()) {
+                return Some(c);
+            }
+        }
+        None
+    }
+}
