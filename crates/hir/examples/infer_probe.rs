@@ -134,9 +134,20 @@ fn main() {
             let ent = unnamed.entry(key).or_insert((0, String::new()));
             ent.0 += 1;
             if ent.1.is_empty() {
-                if let Entity::FnInst(i) = e {
-                    let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
-                    ent.1 = format!("{d} <{}>", cufront_hir::templates::display_args(&db, i.args(&db)));
+                match e {
+                    Entity::FnInst(i) => {
+                        let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
+                        let outer = i.outer(&db).map(|o| cufront_hir::templates::inst_name(&db, o) + "::").unwrap_or_default();
+                        ent.1 = format!("{outer}{d} <{}>", cufront_hir::templates::display_args(&db, i.args(&db)));
+                    }
+                    Entity::Special(sp) => {
+                        let c = match sp.class(&db) {
+                            cufront_hir::templates::ClassRefT::Inst(i) => cufront_hir::templates::inst_name(&db, i),
+                            cufront_hir::templates::ClassRefT::Class(k) => cufront_hir::layout::class_name(&db, k),
+                        };
+                        ent.1 = format!("{c}: {:?}", sp.kind(&db));
+                    }
+                    _ => ent.1 = format!("{e:?}"),
                 }
             }
         }

@@ -1720,8 +1720,9 @@ impl<'a> Infer<'a> {
                 if let Some(t) = self.field_ty(class, &name) {
                     return Value::Field(t);
                 }
-                match templates::member_of(db, class, &name, Ns::Value, 0) {
-                    Some((d, env, _)) => self.def_value(d, env.as_ref(), class_inst(class)).unwrap_or_else(|| Value::Unknown(format!("`{p}`"))),
+                match templates::member_of(db, class, &name, Ns::Value, 0).and_then(|(d, env, _)| self.def_value(d, env.as_ref(), class_inst(class))) {
+                    Some(v) => v,
+                    // A member type (`common_type<A, B>::type()`, found in a base).
                     None => {
                         let t = self.lower(&TypeRef::Path(p.clone()));
                         if !matches!(t.kind(db), TyKind::Error(_)) {

@@ -191,10 +191,38 @@ pub fn apply(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, writte
             if args.iter().any(is_dependent_arg) {
                 return mk(db, TyKind::Dependent(format!("{}<…>", crate::layout::class_name(db, template))));
             }
+            // An argument whose substitution failed makes the template-id
+            // ill-formed: in SFINAE contexts (`_RequireInputIter<int>`'s
+            // `is_convertible<iterator_traits<int>::iterator_category, …>`)
+            // that failure is what removes a candidate. Errors that only
+            // say the model stops short (an unsupported argument) are kept
+            // inside, so the rest of the type stays usable.
+            if let Some(e) = args.iter().find_map(|a| error_arg(db, a)).filter(|e| is_substitution_failure(e)) {
+                return mk(db, TyKind::Error(e));
+            }
             mk(db, TyKind::App(AppId::new(db, template, args)))
         }
         Err(e) => mk(db, TyKind::Error(e)),
     }
+}
+
+/// The error an argument is (a pack's first erroneous element).
+fn error_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> Option<String> {
+    match a {
+        TemplateArg::Type(t) => match t.kind(db) {
+            TyKind::Error(e) => Some(e.clone()),
+            _ => None,
+        },
+        TemplateArg::Pack(v) => v.iter().find_map(|x| error_arg(db, x)),
+        _ => None,
+    }
+}
+
+/// Whether an error is what substitution reports for an invalid type or
+/// expression ([temp.deduct.general]/8: a member that does not exist, a
+/// member of a non-class), as opposed to a gap of the model.
+pub(crate) fn is_substitution_failure(e: &str) -> bool {
+    e.starts_with("no member `") || e.ends_with("is not a class") || e.starts_with("substitution failure")
 }
 
 /// Whether an argument still mentions a pattern's parameters.

@@ -14,6 +14,7 @@ mod instances;
 mod items;
 mod layout_vectors;
 mod packs;
+mod stl;
 mod stub;
 mod symbols;
 mod templates;

@@ -70,6 +70,9 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
                     // which `implicit_copy_move` requires of the scalars and classes it accepts.
                     true
                 }
+                // Default construction through a declared constructor without
+                // parameters (`constexpr default_delete() noexcept = default;`).
+                Some(c) if name == "is_constructible" && tys.len() == 1 && declares_default_ctor(db, c) => true,
                 Some(c) => {
                     if !trivial_class(db, c) {
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
@@ -95,6 +98,17 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
         },
         _ => return Err(format!("type trait __{name} not evaluated")),
     })
+}
+
+/// Whether the class declares a non-template constructor without
+/// parameters (`= delete` is not seen by the item tree: such a constructor
+/// is taken as usable).
+fn declares_default_ctor(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    let own = |(f, _): &(crate::instances::FnDecl, Option<templates::InstId>)| match f {
+        crate::instances::FnDecl::Fn(_) => f.data(db).is_some_and(|d| d.ty.params.is_empty() && !d.ty.variadic),
+        _ => false,
+    };
+    crate::instances::member_fns(db, c, crate::scopes::CTOR_KEY).iter().any(own)
 }
 
 /// A class whose special members are all implicit and trivial: no user

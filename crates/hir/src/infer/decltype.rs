@@ -60,13 +60,63 @@ pub(crate) fn sizeof_text(cx: LowerCx<'_>, text: &str) -> Option<u64> {
 }
 
 /// Reads one expression: `None` when its shape is not modelled,
-/// `Some(Err)` when it is but does not resolve.
+/// `Some(Err)` when it is but does not resolve. A conditional `c ? a : b`
+/// (common_type's `true ? declval<T>() : declval<U>()`) is typed by
+/// `conditional_type`.
 fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> Option<Result<Arg, String>> {
+    let first = read_primary(inf, t, pos, depth)?;
+    if t.get(*pos).map(String::as_str) != Some("?") {
+        return Some(first);
+    }
+    *pos += 1;
+    let a = read_expr(inf, t, pos, depth + 1)?;
+    if t.get(*pos).map(String::as_str) != Some(":") {
+        return None;
+    }
+    *pos += 1;
+    let b = read_expr(inf, t, pos, depth + 1)?;
+    Some(match (first, a, b) {
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
+        (Ok(_), Ok(a), Ok(b)) => return conditional_type(inf.db, a, b).map(Ok),
+    })
+}
+
+/// The type and category of `c ? a : b` ([expr.cond]) for operands of the
+/// same type (glvalues of one category stay so; otherwise a prvalue of the
+/// cv-unqualified type) or of arithmetic types (the usual arithmetic
+/// conversions); `None` for what is not modelled (class conversions,
+/// pointers).
+fn conditional_type(db: &dyn SourceDatabase, a: Arg, b: Arg) -> Option<Arg> {
+    let (ta, tb) = (canonical(db, a.ty), canonical(db, b.ty));
+    let unknown = |t: TyId| matches!(t.kind(db), TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Error(_));
+    if unknown(ta) || unknown(tb) {
+        return None;
+    }
+    let prvalue = |ty: TyId| Arg { ty, cat: Category::PRValue, null: false, braced: false };
+    if ta == tb {
+        return Some(if a.cat == b.cat { Arg { ty: ta, cat: a.cat, null: false, braced: false } } else { prvalue(strip_cv(db, ta)) });
+    }
+    let (sa, sb) = (strip_cv(db, ta), strip_cv(db, tb));
+    let arithmetic = |t: TyId| matches!(t.kind(db), TyKind::Builtin(b) if is_int(*b) || crate::consteval::is_floating(*b)) || matches!(t.kind(db), TyKind::Enum(_));
+    if sa == sb && !arithmetic(sa) {
+        return Some(prvalue(sa));
+    }
+    if arithmetic(sa) && arithmetic(sb) {
+        return Some(prvalue(if sa == sb { sa } else { arith(db, sa, sb) }));
+    }
+    None
+}
+
+fn read_primary(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> Option<Result<Arg, String>> {
     if depth > 16 {
         return None;
     }
     let db = inf.db;
     let w = t.get(*pos)?;
+    if w == "true" || w == "false" {
+        *pos += 1;
+        return Some(Ok(Arg { ty: mk(db, TyKind::Builtin(Builtin::Bool)), cat: Category::PRValue, null: false, braced: false }));
+    }
     if w == "0" || w == "nullptr" {
         *pos += 1;
         let b = if w == "0" { Builtin::Int } else { Builtin::NullPtr };

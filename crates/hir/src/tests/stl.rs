@@ -1,0 +1,159 @@
+//! libstdc++'s container idioms, reduced: SFINAE through alias templates,
+//! iterator adaptors, allocation chains (names checked against g++ `nm`).
+
+use expect_test::{expect, Expect};
+
+use crate::infer::{infer, render_calls, InferOwner};
+
+fn check(text: &str, name: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let f = super::body::fn_named(&db, tu, name).expect("function");
+    let r = infer(&db, InferOwner::Fn(f));
+    want.assert_eq(&render_calls(&db, &r));
+}
+
+/// libstdc++'s iterator traits and `_RequireInputIter` (stl_iterator_base_types.h).
+const ITER_TRAITS: &str = "namespace std {\n\
+    template<typename...> using __void_t = void;\n\
+    template<bool B, class T = void> struct enable_if {};\n\
+    template<class T> struct enable_if<true, T> { typedef T type; };\n\
+    template<bool B, class T = void> using __enable_if_t = typename enable_if<B, T>::type;\n\
+    template<class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+    typedef integral_constant<bool, true> true_type; typedef integral_constant<bool, false> false_type;\n\
+    template<class T> struct is_void : false_type {};\n\
+    template<class From, class To, bool = is_void<From>::value> struct __is_convertible_helper { typedef true_type type; };\n\
+    template<class From, class To> struct __is_convertible_helper<From, To, false> {\n\
+      typedef integral_constant<bool, __is_base_of(To, From)> type; };\n\
+    template<class From, class To> struct is_convertible : __is_convertible_helper<From, To>::type {};\n\
+    struct input_iterator_tag {};\n\
+    struct random_access_iterator_tag : input_iterator_tag {};\n\
+    template<typename _Iterator, typename = __void_t<>> struct __iterator_traits { };\n\
+    template<typename _Iterator> struct __iterator_traits<_Iterator, __void_t<typename _Iterator::iterator_category>> {\n\
+      typedef typename _Iterator::iterator_category iterator_category; };\n\
+    template<typename _Iterator> struct iterator_traits : public __iterator_traits<_Iterator> { };\n\
+    template<class T> struct iterator_traits<T*> { typedef random_access_iterator_tag iterator_category; };\n\
+    template<class It> using __iterator_category_t = typename iterator_traits<It>::iterator_category;\n\
+    template<class It> using _RequireInputIter = __enable_if_t<is_convertible<__iterator_category_t<It>, input_iterator_tag>::value>;\n\
+    }\n";
+
+#[test]
+fn require_input_iter_rejects_integers() {
+    // `vector<int>(3, 4)`: deducing `It = int` for the range constructor
+    // makes its default argument `_RequireInputIter<int>` ill-formed
+    // (`iterator_traits<int>` has no `iterator_category`): a deduction
+    // failure, so the count constructor is called.
+    check(
+        &format!(
+            "{ITER_TRAITS}namespace std {{ template<class T> struct vector {{\n\
+               vector(unsigned long n, const T& v);\n\
+               template<class It, class = _RequireInputIter<It>> vector(It a, It b); }}; }}\n\
+             void user() {{ std::vector<int> v(3, 4); int* p = 0; std::vector<int> w(p, p); }}"
+        ),
+        "user",
+        expect![[r#"
+            _ZNSt6vectorIiEC1EmRKi
+            _ZNSt6vectorIiEC1IPivEET_S3_
+        "#]],
+    );
+}
+
+/// Every name the unit's symbol list holds (sorted; errors as `error: …`).
+fn entities(text: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let mut names: Vec<String> = crate::symbols::entities(&db, tu)
+        .into_iter()
+        .map(|(_, n)| n.unwrap_or_else(|e| format!("error: {e}")))
+        .collect();
+    names.sort();
+    names.dedup();
+    want.assert_eq(&(names.join("\n") + "\n"));
+}
+
+#[test]
+fn local_constants_as_template_arguments() {
+    // `k<BLOCK>(…)` with `constexpr int BLOCK` (and const integral or
+    // enumeration locals with constant initializers) in a function template.
+    entities(
+        "template<int B, class T> void k(T* p, int n) {}\n\
+         enum E { E3 = 3 };\n\
+         template<E e> void g() {}\n\
+         template<class T> T run(T* p) { constexpr int BLOCK = 256; const int blocks = BLOCK / 2; const E e = E3;\n\
+           k<BLOCK>(p, 1); k<blocks + 1>(p, 2); g<e>(); return T(); }\n\
+         void user() { float* p = 0; run(p); }",
+        expect![[r#"
+            _Z1gIL1E3EEvv
+            _Z1kILi129EfEvPT0_i
+            _Z1kILi256EfEvPT0_i
+            _Z3runIfET_PS0_
+            _Z4userv
+        "#]],
+    );
+}
+
+#[test]
+fn qualification_conversion_in_deduction() {
+    // `const T*` from `float*` deduces `T = float` ([temp.deduct.call]/4.2).
+    check(
+        "template <int B, typename T> void f(const T *in, T* out) {}\n\
+         template <typename T> void g(const volatile T *in) {}\n\
+         void u(float* p, const int* q) { f<1>(p, p); g(p); g(q); }",
+        "u",
+        expect![[r#"
+            _Z1fILi1EfEvPKT0_PS0_
+            _Z1gIfEvPVKT_
+            _Z1gIiEvPVKT_
+        "#]],
+    );
+}
+
+#[test]
+fn common_type_through_a_conditional_in_decltype() {
+    // libstdc++'s `common_type<T, U>`: `decltype(true ? declval<T>() :
+    // declval<U>())` (same types keep their category; arithmetic types
+    // take the usual arithmetic conversions), decayed.
+    check(
+        "namespace std {\n\
+         template<class T> T&& declval() noexcept;\n\
+         template<class T> struct remove_reference { typedef T type; };\n\
+         template<class T> struct remove_reference<T&> { typedef T type; };\n\
+         template<class T> struct remove_reference<T&&> { typedef T type; };\n\
+         template<class T> struct __success_type { typedef T type; };\n\
+         struct __failure_type {};\n\
+         template<class... T> struct common_type;\n\
+         struct __do_common_type_impl {\n\
+           template<typename _Tp, typename _Up> using __cond_t = decltype(true ? std::declval<_Tp>() : std::declval<_Up>());\n\
+           template<typename _Tp, typename _Up> static __success_type<typename remove_reference<__cond_t<_Tp, _Up>>::type> _S_test(int);\n\
+           template<typename, typename> static __failure_type _S_test_2(...);\n\
+           template<typename _Tp, typename _Up> static decltype(_S_test_2<_Tp, _Up>(0)) _S_test(...);\n\
+         };\n\
+         template<typename _Tp1, typename _Tp2> struct __common_type_impl : private __do_common_type_impl {\n\
+           using type = decltype(_S_test<_Tp1, _Tp2>(0)); };\n\
+         template<typename _Tp1, typename _Tp2> struct common_type<_Tp1, _Tp2> : public __common_type_impl<_Tp1, _Tp2>::type { };\n\
+         }\n\
+         template<class T> void f(T) {}\n\
+         void user() { f(std::common_type<long, long>::type()); f(std::common_type<int, double>::type()); f(std::common_type<short, char>::type()); }",
+        "user",
+        expect![[r#"
+            _Z1fIlEvT_
+            _Z1fIdEvT_
+            _Z1fIiEvT_
+        "#]],
+    );
+}
+
+#[test]
+fn default_constructible_through_a_declared_constructor() {
+    // `is_default_constructible<default_delete<T>>` (unique_ptr's
+    // `_DeleterConstraint`): a declared constructor without parameters.
+    check(
+        "template<class T> struct default_delete { constexpr default_delete() noexcept = default;\n\
+           template<class U> default_delete(const default_delete<U>&) noexcept {} void operator()(T* p) const { delete p; } };\n\
+         template<bool B> void b() {}\n\
+         struct Job { int a; };\n\
+         void user() { b<__is_constructible(default_delete<Job>)>(); }",
+        "user",
+        expect![[r#"
+            _Z1bILb1EEvv
+        "#]],
+    );
+}
