@@ -265,9 +265,9 @@ fn extended_lambdas() {
         _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEC1IZ4mainEUlfE0_EES3_OT_i
         _Z4callI18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEEvT_
         _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEED1Ev
-        _ZSt4moveIZ4mainEUlfE_EONSt16remove_referenceIT_E4typeEOS2_
+        _ZSt4moveIRZ4mainEUlfE_EONSt16remove_referenceIT_E4typeEOS3_
         _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEfJfEE18fp_noobject_callerE
-        _ZSt4moveIZ4mainEUlfE0_EONSt16remove_referenceIT_E4typeEOS2_
+        _ZSt4moveIRZ4mainEUlfE0_EONSt16remove_referenceIT_E4typeEOS3_
         _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEfJfEE9fp_copierE
         _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEE7managerIZ4mainEUlfE0_E7do_copyEPv
         _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEfJfEE10fp_deleterE
