@@ -3111,23 +3111,6 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
             return true;
         }
     }
-    // `const T*` from `double*`: A may differ by a qualification conversion
-    // ([temp.deduct.call]/4.2) when the pointee's qualifiers only add to A's.
-    if let (TyKind::Ptr(pp), TyKind::Ptr(ap)) = (target.kind(db), at.kind(db)) {
-        let (pp, ap) = (canonical(db, *pp), canonical(db, *ap));
-        let cv_of = |t: TyId| match t.kind(db) {
-            TyKind::Qualified(_, cv) => *cv,
-            _ => Cv::default(),
-        };
-        let (pcv, acv) = (cv_of(pp), cv_of(ap));
-        if pcv != acv && (!acv.c || pcv.c) && (!acv.v || pcv.v) {
-            let mut scratch = out.to_vec();
-            if templates::match_ty(db, strip_cv(db, pp), strip_cv(db, ap), 1, &mut scratch) {
-                out.clone_from_slice(&scratch);
-                return true;
-            }
-        }
-    }
     // A derived class deduces a base `B<T>`: try the bases.
     if let TyKind::App(_) = strip_cv(db, target).kind(db) {
         // Indirect bases too, nearest first ([temp.deduct.call]/4.3:
