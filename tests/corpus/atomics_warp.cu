@@ -139,9 +139,9 @@ int main()
     compact_positive<<<blocks, 256>>>(x, out, count, n);
     votes<<<blocks, 256>>>(ints, ballots, flags, n);
 
-    float hmax;
-    double hsum;
-    int hcount, hflags[4];
+    float hmax = 0; // initialized: without a GPU the copies fail and these are printed
+    double hsum = 0;
+    int hcount = 0, hflags[4] = {};
     cudaMemcpy(&hmax, max_v, sizeof hmax, cudaMemcpyDeviceToHost);
     cudaMemcpy(&hsum, sum, sizeof hsum, cudaMemcpyDeviceToHost);
     cudaMemcpy(&hcount, count, sizeof hcount, cudaMemcpyDeviceToHost);
