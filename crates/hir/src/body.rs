@@ -1027,10 +1027,13 @@ impl Lower {
                 // The member name: everything after the `.`/`->` token.
                 let mut name = Path::default();
                 let mut after = false;
+                let mut tilde = false;
                 for el in m.syntax().children_with_tokens() {
                     match el {
                         rowan::NodeOrToken::Token(t) if matches!(t.kind(), K::DOT | K::ARROW) => after = true,
+                        rowan::NodeOrToken::Token(t) if after && t.kind() == K::TILDE => tilde = true,
                         rowan::NodeOrToken::Node(c) if after => {
+                            tilde |= c.text().to_string().trim_start().starts_with('~');
                             if let Some(p) = su::path_of(&c).or_else(|| Some(Path::single(&c.text().to_string()))) {
                                 name.segments.extend(p.segments);
                                 name.global |= p.global;
@@ -1040,6 +1043,14 @@ impl Lower {
                             name.segments.push(item_tree::PathSegment { name: t.text().to_string(), args: None })
                         }
                         _ => {}
+                    }
+                }
+                // `x.~T()`: the destructor's name keeps its `~` (a tilde token before the name).
+                if tilde {
+                    if let Some(l) = name.segments.last_mut() {
+                        if !l.name.starts_with('~') {
+                            l.name.insert(0, '~');
+                        }
                     }
                 }
                 Expr::Member { base, arrow, name }

@@ -434,3 +434,21 @@ fn instance_asserts_reach_members_of_other_classes() {
         "#]],
     );
 }
+
+#[test]
+fn explicit_destructor_calls_in_decltype() {
+    // libstdc++'s `__is_destructible_impl`: SFINAE on `declval<T&>().~T()`.
+    check(
+        "template <class T> T&& declval() noexcept;
+         struct V { ~V(); };
+         template <class T> struct W { ~W(); };
+         template <class T, class = decltype(declval<T&>().~T())> char test(int);
+         template <class> long test(...);
+         static_assert(sizeof(decltype(test<V>(0))) == 1 && sizeof(decltype(test<W<int>>(0))) == 1 && sizeof(decltype(test<int>(0))) == 1);
+         static_assert(sizeof(decltype(declval<W<int>*>()->~W())*) == sizeof(void*));",
+        expect![[r#"
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
