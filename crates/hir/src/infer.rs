@@ -37,6 +37,8 @@ mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
 mod const_locals;
+mod const_cond;
+mod cast_call;
 mod deduce_conv;
 mod init_list;
 mod packs;
@@ -661,6 +663,8 @@ impl<'a> Infer<'a> {
             }
             Expr::Binary { op: body::BinaryOp::And, lhs, rhs } => Some(self.const_bool(*lhs)? && self.const_bool(*rhs)?),
             Expr::Binary { op: body::BinaryOp::Or, lhs, rhs } => Some(self.const_bool(*lhs)? || self.const_bool(*rhs)?),
+            // Comparisons and arithmetic (`infer/const_cond.rs`).
+            Expr::Binary { .. } | Expr::Cond { .. } => self.const_int(e, 0).map(|v| v != 0),
             _ => None,
         }
     }
@@ -1169,6 +1173,10 @@ impl<'a> Infer<'a> {
                 self.call(e, callee, &args)
             }
             Expr::Construct { ty, args, braced } => {
+                // `X::template f<N>(op)` parsed as a functional cast (`infer/cast_call.rs`).
+                if let Some(r) = self.construct_as_call(e, &ty, &args, braced) {
+                    return r;
+                }
                 let t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
                 if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {

@@ -197,3 +197,62 @@ fn address_of_an_unqualified_member_is_a_pointer() {
         "#]],
     );
 }
+
+#[test]
+fn policy_chain_through_a_dependent_member_template_call() {
+    // `cub::ChainedPolicy`: `if constexpr (DevicePtxVersion <
+    // PolicyPtxVersion)` walks down to `PrevPolicyT::template
+    // invoke_static<DevicePtxVersion>(op)` (a dependent name after
+    // `template`, parsed as a functional cast, is the call) and ends in
+    // `op.template Invoke<Policy600>()` of the partial specialization; the
+    // branch not taken (`Invoke<Policy1000>`) is not instantiated. Names
+    // from g++ 12's `nm`.
+    expect![[r#"
+        _Z4userv
+        _ZN13ChainedPolicyILi1000EN3hubIiE10Policy1000ENS1_9Policy600EE13invoke_staticILi900E4DispEEiRT0_
+        _ZN13ChainedPolicyILi1000EN3hubIiE10Policy1000ENS1_9Policy600EE6InvokeI4DispEEiiRT_
+        _ZN13ChainedPolicyILi600EN3hubIiE9Policy600ES2_E13invoke_staticILi900E4DispEEiRT0_
+        _ZN4Disp6InvokeIN3hubIiE9Policy600EEEiv
+    "#]]
+    .assert_eq(&entities(
+        "template <int PolicyPtxVersion, typename PolicyT, typename PrevPolicyT>\n\
+         struct ChainedPolicy {\n\
+           template <typename FunctorT> static int Invoke(int v, FunctorT& op) { return invoke_static<900>(op); }\n\
+         private:\n\
+           template <int, typename, typename> friend struct ChainedPolicy;\n\
+           template <int DevicePtxVersion, typename FunctorT> static int invoke_static(FunctorT& op) {\n\
+             if constexpr (DevicePtxVersion < PolicyPtxVersion) { return PrevPolicyT::template invoke_static<DevicePtxVersion>(op); }\n\
+             else { return op.template Invoke<PolicyT>(); }\n\
+           }\n\
+         };\n\
+         template <int PolicyPtxVersion, typename PolicyT>\n\
+         struct ChainedPolicy<PolicyPtxVersion, PolicyT, PolicyT> {\n\
+           template <int, typename, typename> friend struct ChainedPolicy;\n\
+         private:\n\
+           template <int, typename FunctorT> static int invoke_static(FunctorT& op) { return op.template Invoke<PolicyT>(); }\n\
+         };\n\
+         template <class T> struct hub {\n\
+           struct Policy600 : ChainedPolicy<600, Policy600, Policy600> {};\n\
+           struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy600> {};\n\
+           using MaxPolicy = Policy1000;\n\
+         };\n\
+         struct Disp { template <class P> int Invoke() { return 1; } };\n\
+         int user() { Disp d; return hub<int>::MaxPolicy::Invoke(900, d); }",
+    ));
+}
+
+#[test]
+fn if_constexpr_on_a_comparison_of_value_parameters() {
+    // `if constexpr (D < P * 2 && !(D == 7))`: the function's own value
+    // argument against the class's selects one branch.
+    expect![[r#"
+        _Z1aIiEiv
+        _Z4userv
+        _ZN2CPILi500EE1fILi900EEEiv
+    "#]]
+    .assert_eq(&entities(
+        "template <class T> int a() { return 1; } template <class T> int b() { return 2; }\n\
+         template <int P> struct CP { template <int D> static int f() { if constexpr (D < P * 2 && !(D == 7)) { return a<int>(); } else { return b<int>(); } } };\n\
+         int user() { return CP<500>::f<900>(); }",
+    ));
+}
