@@ -399,7 +399,9 @@ fn check(program: &Program, std: Std) -> Outcome {
 
 /// The host spellings a kernel's device name may correspond to: itself, a
 /// static kernel's `L` form (anonymous namespaces are spelled with the
-/// module id on both sides).
+/// module id on both sides), and a kernel template specialization's in a
+/// namespace, whose host stub is `static` in whole-program mode
+/// (`_ZN2ns2nkIiEEvPT_` → `_ZN2nsL2nkIiEEvPT_`).
 fn host_spellings(device: &str, mid: &str) -> Vec<String> {
     let mut out = vec![device.to_string()];
     if let Some(rest) = device.strip_prefix("_Z")
@@ -407,8 +409,33 @@ fn host_spellings(device: &str, mid: &str) -> Vec<String> {
     {
         out.push(format!("_ZL{rest}"));
     }
+    if let Some(at) = last_nested_component(device) {
+        out.push(format!("{}L{}", &device[..at], &device[at..]));
+    }
     let _ = mid;
     out
+}
+
+/// Where the last `<source-name>` of a `_ZN…` nested name made only of
+/// source names starts (`None` for any other form).
+fn last_nested_component(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = s.strip_prefix("_ZN")?.len();
+    i = s.len() - i;
+    let mut last = None;
+    while i < b.len() && b[i].is_ascii_digit() {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let n: usize = s[start..i].parse().ok()?;
+        last = Some(start);
+        i += n;
+    }
+    match b.get(i) {
+        Some(b'I' | b'E') => last,
+        _ => None,
+    }
 }
 
 #[test]

@@ -39,6 +39,7 @@ mod aliases;
 mod const_locals;
 mod const_cond;
 mod cast_call;
+mod enum_operands;
 mod deduce_conv;
 mod init_list;
 mod packs;
@@ -2183,6 +2184,10 @@ impl<'a> Infer<'a> {
             if !cands.contains(&c) {
                 cands.push(c);
             }
+        }
+        // Enumeration operands only (`infer/enum_operands.rs`).
+        if first_class.is_none() && !args.iter().any(|a| self.is_class(a.ty)) {
+            cands.retain(|c| self.enum_operator_candidate(*c, args));
         }
         // Members take the first operand as the object; try both sets together.
         let mut best: Option<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = None;

@@ -25,6 +25,7 @@ impl Infer<'_> {
                 crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v as i128)
             }
             Expr::Builtin { .. } => self.const_bool(e).map(|b| b as i128),
+            Expr::Call { args, .. } if args.is_empty() => self.const_call(e),
             Expr::Unary { op: UnaryOp::Neg, expr } => self.const_int(expr, depth + 1).map(|v| v.wrapping_neg()),
             Expr::Unary { op: UnaryOp::Plus, expr } => self.const_int(expr, depth + 1),
             Expr::Unary { op: UnaryOp::Not, expr } => self.const_int(expr, depth + 1).map(|v| (v == 0) as i128),
@@ -66,5 +67,40 @@ impl Infer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// A call (already resolved by the condition's inference) of a
+    /// `constexpr` function without parameters whose body is `return N;`
+    /// (`wrapped_policy.GetAlgorithm()` returning `StaticPolicyT::algorithm`,
+    /// CUB's transform dispatch): `N` evaluated in the callee's instance.
+    fn const_call(&mut self, e: ExprId) -> Option<i128> {
+        let db = self.db;
+        let ent = self.res.calls.iter().find_map(|(site, c)| match (site, c) {
+            (CallSite::Expr(x), Callee::Entity(ent)) if *x == e => Some(*ent),
+            _ => None,
+        })?;
+        let (decl, env) = match ent {
+            Entity::FnInst(i) => (i.decl(db), Some(instances::instance_env(db, i).ok()?)),
+            Entity::Fn(f) => (FnDecl::Fn(f), None),
+            _ => return None,
+        };
+        let def = instances::fn_definition(db, decl)?;
+        let data = def.data(db)?;
+        if !data.linkage.is_constexpr || !data.ty.params.is_empty() {
+            return None;
+        }
+        let body = decl_body(db, def);
+        let Stmt::Compound(ss) = body.stmt(body.root?) else { return None };
+        let [s] = ss.as_slice() else { return None };
+        let Stmt::Return(Some(r)) = body.stmt(*s) else { return None };
+        let ce = match body.expr(*r) {
+            Expr::Path(p) => crate::item_tree::ConstExpr::Path(p.clone()),
+            Expr::Literal(Literal::Int(v, _)) => return Some(*v as i128),
+            _ => return None,
+        };
+        let scope = instances::fn_scope(db, def)?;
+        let map = def_map(db, decl.tu(db));
+        let cx = LowerCx { db, map: &map, item: def.item(db), scope, env: env.as_ref() };
+        crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v as i128)
     }
 }

@@ -256,3 +256,61 @@ fn if_constexpr_on_a_comparison_of_value_parameters() {
          int user() { return CP<500>::f<900>(); }",
     ));
 }
+
+#[test]
+fn enumeration_operands_take_no_converting_operator() {
+    // [over.match.oper]/3.2: with no class operand, `e != A` considers only
+    // non-member operators with a parameter of the enumeration type; `H`'s
+    // `operator!=` (reachable through `H(int)`) is no candidate, the
+    // built-in comparison is used.
+    check(
+        "enum E { A, B };\n\
+         struct H { H(int); };\n\
+         bool operator!=(const H&, const H&);\n\
+         bool operator==(E, E);\n\
+         bool user(E e) { return (e != A) && (e == B); }",
+        "user",
+        expect![[r#"
+            _Zeq1ES_
+        "#]],
+    );
+}
+
+#[test]
+fn auto_variable_template_takes_its_initializers_type() {
+    // CUB's `detail::bool_constant_v<V>` (`inline constexpr auto … =
+    // bool_constant<V>{}`) selects `many(true_type)`; g++ 12 emits
+    // `_Z4manyI1PEi17integral_constantIbLb1EE`.
+    let names = entities(
+        "template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <bool B> using bool_constant = integral_constant<bool, B>;\n\
+         using true_type = bool_constant<true>; using false_type = bool_constant<false>;\n\
+         template <bool Value> inline constexpr auto bool_constant_v = bool_constant<Value>{};\n\
+         struct P { enum { ONESWEEP = true }; };\n\
+         template <class T> int many(false_type) { return 0; }\n\
+         template <class T> int many(true_type) { return 1; }\n\
+         template <class A> int inv() { return many<A>(bool_constant_v<A::ONESWEEP>); }\n\
+         int user() { return inv<P>(); }",
+    );
+    assert!(names.contains("_Z4manyI1PEi17integral_constantIbLb1EE\n"), "{names}");
+    assert!(!names.contains("_Z4manyI1PEi17integral_constantIbLb0EE"), "{names}");
+}
+
+#[test]
+fn if_constexpr_on_a_constexpr_member_call() {
+    // CUB's transform dispatch: `if constexpr (Algorithm::ublkcp ==
+    // wrapped_policy.GetAlgorithm())`, a static constexpr member returning
+    // the policy's `algorithm`, selects the prefetch branch (g++ 12's `nm`:
+    // `_Z1bIiEiv`, no `_Z1aIiEiv`).
+    let names = entities(
+        "enum class Algorithm { prefetch, ublkcp };\n\
+         struct P9 { static constexpr Algorithm algorithm = Algorithm::prefetch; };\n\
+         template <class SP> struct W : SP { static constexpr Algorithm GetAlgorithm() { return SP::algorithm; } };\n\
+         template <class T> int a() { return 1; }\n\
+         template <class T> int b() { return 2; }\n\
+         template <class P> int inv(P p) { W<P> w; if constexpr (Algorithm::ublkcp == w.GetAlgorithm()) { return a<int>(); } else { return b<int>(); } }\n\
+         int user() { return inv(P9{}); }",
+    );
+    assert!(names.contains("_Z1bIiEiv\n") && names.contains("_Z3invI2P9EiT_\n"), "{names}");
+    assert!(!names.contains("_Z1aIiEiv"), "{names}");
+}
