@@ -348,8 +348,13 @@ pub(crate) fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, ConstError>
                     Ok(Value { v: convert(x << b.v, lt), ty: lt })
                 } else if x < 0 {
                     Err(ConstError::OutOfRange)
+                } else if bits(lt) < 128 && (x << b.v) >> bits(lt) == 0 {
+                    // C++14/17 (CWG 1457): a value representable in the
+                    // unsigned counterpart is converted (`1 << 31` is
+                    // `INT_MIN`: libcu++'s `__int_min`); C++20 wraps.
+                    Ok(Value { v: convert(x << b.v, lt), ty: lt })
                 } else {
-                    // C++20 wraps; C++17 and EDG reject a result that does not fit.
+                    // Beyond the unsigned counterpart: rejected (EDG too).
                     checked(x << b.v, lt)
                 }
             } else {

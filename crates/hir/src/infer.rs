@@ -37,6 +37,9 @@ mod local_decls;
 pub use decltype::decltype_text;
 mod aliases;
 mod const_locals;
+mod const_cond;
+mod cast_call;
+mod enum_operands;
 mod deduce_conv;
 mod init_list;
 mod packs;
@@ -661,6 +664,8 @@ impl<'a> Infer<'a> {
             }
             Expr::Binary { op: body::BinaryOp::And, lhs, rhs } => Some(self.const_bool(*lhs)? && self.const_bool(*rhs)?),
             Expr::Binary { op: body::BinaryOp::Or, lhs, rhs } => Some(self.const_bool(*lhs)? || self.const_bool(*rhs)?),
+            // Comparisons and arithmetic (`infer/const_cond.rs`).
+            Expr::Binary { .. } | Expr::Cond { .. } => self.const_int(e, 0).map(|v| v != 0),
             _ => None,
         }
     }
@@ -1169,6 +1174,10 @@ impl<'a> Infer<'a> {
                 self.call(e, callee, &args)
             }
             Expr::Construct { ty, args, braced } => {
+                // `X::template f<N>(op)` parsed as a functional cast (`infer/cast_call.rs`).
+                if let Some(r) = self.construct_as_call(e, &ty, &args, braced) {
+                    return r;
+                }
                 let t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
                 if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
@@ -2175,6 +2184,10 @@ impl<'a> Infer<'a> {
             if !cands.contains(&c) {
                 cands.push(c);
             }
+        }
+        // Enumeration operands only (`infer/enum_operands.rs`).
+        if first_class.is_none() && !args.iter().any(|a| self.is_class(a.ty)) {
+            cands.retain(|c| self.enum_operator_candidate(*c, args));
         }
         // Members take the first operand as the object; try both sets together.
         let mut best: Option<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = None;

@@ -25,6 +25,7 @@ use crate::item_tree::{FnData, FnName, Path, TemplateParam, TemplateParamKind, T
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
+mod auto_var;
 mod local;
 mod special;
 pub mod stub;
@@ -452,6 +453,9 @@ pub fn var_type(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<TyId, St
     let scope = decl_scope(db, &map, decl.item(db), parent, data.qualifier.as_ref()).ok_or("unresolved qualifier")?;
     let env = var_instance_env(db, inst)?;
     let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    if let Some(t) = auto_var::deduced_auto_type(db, cx, &data) {
+        return Ok(t);
+    }
     Ok(ty::lower(cx, &data.ty))
 }
 

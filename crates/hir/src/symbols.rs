@@ -689,6 +689,11 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
     // `L` at global scope (`_Z1fIiEvT_`), with it in a namespace
     // (`_ZN2nsL1gIiEEvT_`, `_ZN12_GLOBAL__N_1L1aIiEEvT_`).
     let mut plain = data.clone();
+    // A kernel template's specializations are `static` in the host object
+    // in whole-program mode (nvcc's default `-static-global-template-stub`;
+    // `-rdc` keeps their linkage: not modelled yet), so the same rule names
+    // them: `_Z2gkIiEvPT_`, `_ZN2nsL2nkIiEEvPT_` (nvcc 13's `nm`).
+    plain.linkage.is_static |= data.linkage.kernel && !member;
     plain.linkage.is_static &= scope != scopes::ROOT;
     let last = fn_unqualified(db, &map, &plain, member, cx)?;
     let targs = own_args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;

@@ -449,6 +449,17 @@ fn explicit_destructor_calls_in_decltype() {
         expect![[r#"
             namespace: true
             namespace: true
+fn signed_shift_into_the_sign_bit_is_a_constant() {
+    // C++17 [expr.shift]/2 (CWG 1457): `1 << 31` is representable in
+    // `unsigned`, so it is `INT_MIN` (libcu++'s `__int_min<int, 31, true>`
+    // behind `numeric_limits<int>::max()`); `3 << 31` is not.
+    check(
+        "constexpr int m = 1 << 31;
+         static_assert(m < 0 && (int(~0) ^ m) == 2147483647);
+         static_assert((3 << 31) != 0);",
+        expect![[r#"
+            namespace: true
+            namespace: error: integer operation result is out of range
         "#]],
     );
 }

@@ -197,3 +197,120 @@ fn address_of_an_unqualified_member_is_a_pointer() {
         "#]],
     );
 }
+
+#[test]
+fn policy_chain_through_a_dependent_member_template_call() {
+    // `cub::ChainedPolicy`: `if constexpr (DevicePtxVersion <
+    // PolicyPtxVersion)` walks down to `PrevPolicyT::template
+    // invoke_static<DevicePtxVersion>(op)` (a dependent name after
+    // `template`, parsed as a functional cast, is the call) and ends in
+    // `op.template Invoke<Policy600>()` of the partial specialization; the
+    // branch not taken (`Invoke<Policy1000>`) is not instantiated. Names
+    // from g++ 12's `nm`.
+    expect![[r#"
+        _Z4userv
+        _ZN13ChainedPolicyILi1000EN3hubIiE10Policy1000ENS1_9Policy600EE13invoke_staticILi900E4DispEEiRT0_
+        _ZN13ChainedPolicyILi1000EN3hubIiE10Policy1000ENS1_9Policy600EE6InvokeI4DispEEiiRT_
+        _ZN13ChainedPolicyILi600EN3hubIiE9Policy600ES2_E13invoke_staticILi900E4DispEEiRT0_
+        _ZN4Disp6InvokeIN3hubIiE9Policy600EEEiv
+    "#]]
+    .assert_eq(&entities(
+        "template <int PolicyPtxVersion, typename PolicyT, typename PrevPolicyT>\n\
+         struct ChainedPolicy {\n\
+           template <typename FunctorT> static int Invoke(int v, FunctorT& op) { return invoke_static<900>(op); }\n\
+         private:\n\
+           template <int, typename, typename> friend struct ChainedPolicy;\n\
+           template <int DevicePtxVersion, typename FunctorT> static int invoke_static(FunctorT& op) {\n\
+             if constexpr (DevicePtxVersion < PolicyPtxVersion) { return PrevPolicyT::template invoke_static<DevicePtxVersion>(op); }\n\
+             else { return op.template Invoke<PolicyT>(); }\n\
+           }\n\
+         };\n\
+         template <int PolicyPtxVersion, typename PolicyT>\n\
+         struct ChainedPolicy<PolicyPtxVersion, PolicyT, PolicyT> {\n\
+           template <int, typename, typename> friend struct ChainedPolicy;\n\
+         private:\n\
+           template <int, typename FunctorT> static int invoke_static(FunctorT& op) { return op.template Invoke<PolicyT>(); }\n\
+         };\n\
+         template <class T> struct hub {\n\
+           struct Policy600 : ChainedPolicy<600, Policy600, Policy600> {};\n\
+           struct Policy1000 : ChainedPolicy<1000, Policy1000, Policy600> {};\n\
+           using MaxPolicy = Policy1000;\n\
+         };\n\
+         struct Disp { template <class P> int Invoke() { return 1; } };\n\
+         int user() { Disp d; return hub<int>::MaxPolicy::Invoke(900, d); }",
+    ));
+}
+
+#[test]
+fn if_constexpr_on_a_comparison_of_value_parameters() {
+    // `if constexpr (D < P * 2 && !(D == 7))`: the function's own value
+    // argument against the class's selects one branch.
+    expect![[r#"
+        _Z1aIiEiv
+        _Z4userv
+        _ZN2CPILi500EE1fILi900EEEiv
+    "#]]
+    .assert_eq(&entities(
+        "template <class T> int a() { return 1; } template <class T> int b() { return 2; }\n\
+         template <int P> struct CP { template <int D> static int f() { if constexpr (D < P * 2 && !(D == 7)) { return a<int>(); } else { return b<int>(); } } };\n\
+         int user() { return CP<500>::f<900>(); }",
+    ));
+}
+
+#[test]
+fn enumeration_operands_take_no_converting_operator() {
+    // [over.match.oper]/3.2: with no class operand, `e != A` considers only
+    // non-member operators with a parameter of the enumeration type; `H`'s
+    // `operator!=` (reachable through `H(int)`) is no candidate, the
+    // built-in comparison is used.
+    check(
+        "enum E { A, B };\n\
+         struct H { H(int); };\n\
+         bool operator!=(const H&, const H&);\n\
+         bool operator==(E, E);\n\
+         bool user(E e) { return (e != A) && (e == B); }",
+        "user",
+        expect![[r#"
+            _Zeq1ES_
+        "#]],
+    );
+}
+
+#[test]
+fn auto_variable_template_takes_its_initializers_type() {
+    // CUB's `detail::bool_constant_v<V>` (`inline constexpr auto … =
+    // bool_constant<V>{}`) selects `many(true_type)`; g++ 12 emits
+    // `_Z4manyI1PEi17integral_constantIbLb1EE`.
+    let names = entities(
+        "template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <bool B> using bool_constant = integral_constant<bool, B>;\n\
+         using true_type = bool_constant<true>; using false_type = bool_constant<false>;\n\
+         template <bool Value> inline constexpr auto bool_constant_v = bool_constant<Value>{};\n\
+         struct P { enum { ONESWEEP = true }; };\n\
+         template <class T> int many(false_type) { return 0; }\n\
+         template <class T> int many(true_type) { return 1; }\n\
+         template <class A> int inv() { return many<A>(bool_constant_v<A::ONESWEEP>); }\n\
+         int user() { return inv<P>(); }",
+    );
+    assert!(names.contains("_Z4manyI1PEi17integral_constantIbLb1EE\n"), "{names}");
+    assert!(!names.contains("_Z4manyI1PEi17integral_constantIbLb0EE"), "{names}");
+}
+
+#[test]
+fn if_constexpr_on_a_constexpr_member_call() {
+    // CUB's transform dispatch: `if constexpr (Algorithm::ublkcp ==
+    // wrapped_policy.GetAlgorithm())`, a static constexpr member returning
+    // the policy's `algorithm`, selects the prefetch branch (g++ 12's `nm`:
+    // `_Z1bIiEiv`, no `_Z1aIiEiv`).
+    let names = entities(
+        "enum class Algorithm { prefetch, ublkcp };\n\
+         struct P9 { static constexpr Algorithm algorithm = Algorithm::prefetch; };\n\
+         template <class SP> struct W : SP { static constexpr Algorithm GetAlgorithm() { return SP::algorithm; } };\n\
+         template <class T> int a() { return 1; }\n\
+         template <class T> int b() { return 2; }\n\
+         template <class P> int inv(P p) { W<P> w; if constexpr (Algorithm::ublkcp == w.GetAlgorithm()) { return a<int>(); } else { return b<int>(); } }\n\
+         int user() { return inv(P9{}); }",
+    );
+    assert!(names.contains("_Z1bIiEiv\n") && names.contains("_Z3invI2P9EiT_\n"), "{names}");
+    assert!(!names.contains("_Z1aIiEiv"), "{names}");
+}

@@ -91,3 +91,19 @@ void use() { f(1); ns::g(1); ns::in::h(1); a(1); }
 
 
 
+
+#[test]
+fn kernel_template_specializations_are_static_in_a_namespace() {
+    // Whole-program mode: a kernel template's host stub is `static`
+    // (`-static-global-template-stub`), which g++ spells with `L` in a
+    // namespace and without at global scope (nvcc 13's `nm`:
+    // `t _ZN2nsL2nkIiEEvPT_`, `t _Z2gkIiEvPT_`).
+    let (db, tu) = super::db_with(
+        "namespace ns { template <class T> __attribute__((global)) void nk(T* p) {} }\n\
+         template <class T> __attribute__((global)) void gk(T* p) {}\n\
+         int main() { int* p = 0; ns::nk<int><<<1,1>>>(p); gk<int><<<1,1>>>(p); }",
+    );
+    let names: Vec<String> = crate::symbols::entities(&db, tu).into_iter().filter_map(|(_, n)| n.ok()).collect();
+    assert!(names.iter().any(|n| n == "_ZN2nsL2nkIiEEvPT_"), "{names:?}");
+    assert!(names.iter().any(|n| n == "_Z2gkIiEvPT_"), "{names:?}");
+}
