@@ -449,6 +449,11 @@ fn explicit_destructor_calls_in_decltype() {
         expect![[r#"
             namespace: true
             namespace: true
+        "#]],
+    );
+}
+
+#[test]
 fn signed_shift_into_the_sign_bit_is_a_constant() {
     // C++17 [expr.shift]/2 (CWG 1457): `1 << 31` is representable in
     // `unsigned`, so it is `INT_MIN` (libcu++'s `__int_min<int, 31, true>`
