@@ -236,7 +236,7 @@ fn is_special(s: &str) -> bool {
 
 /// `C2`/`D2`/`D0` symbols are the entity `C1`/`D1` names.
 fn as_entity(s: &str) -> String {
-    for (from, to) in [("C2E", "C1E"), ("C5E", "C1E"), ("D2E", "D1E"), ("D0E", "D1E"), ("D5E", "D1E"), ("C2I", "C1I"), ("C2B", "C1B")] {
+    for (from, to) in [("C2E", "C1E"), ("C5E", "C1E"), ("D2E", "D1E"), ("D0E", "D1E"), ("D5E", "D1E"), ("C2I", "C1I"), ("C2B", "C1B"), ("CI2", "CI1"), ("CI5", "CI1")] {
         if let Some(i) = s.find(from) {
             let mut t = s.to_string();
             t.replace_range(i..i + 3, to);
