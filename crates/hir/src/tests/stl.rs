@@ -189,3 +189,23 @@ fn inheriting_constructors() {
         "#]],
     );
 }
+
+#[test]
+fn deduction_from_an_explicit_specialization() {
+    // `this` in `promise<void>` (an explicit specialization) has the class
+    // type, which deduces `promise<R>` with `R = void` (libstdc++'s
+    // `promise<void>::set_value` calling `__setter(this)`). Checked against g++ `nm`.
+    entities(
+        "template<class R> struct promise { };\n\
+         template<class R> int setter(promise<R>* p) { return 0; }\n\
+         template<> struct promise<void> { void set(); void set2() { setter(this); } };\n\
+         void promise<void>::set() { setter(this); }\n\
+         void user() { promise<void> p; p.set2(); }",
+        expect![[r#"
+            _Z4userv
+            _Z6setterIvEiP7promiseIT_E
+            _ZN7promiseIvE3setEv
+            _ZN7promiseIvE4set2Ev
+        "#]],
+    );
+}
