@@ -646,15 +646,6 @@ impl<'a> Infer<'a> {
 
     /// A `bool` constant condition (`if constexpr`), when it evaluates.
     fn const_bool(&mut self, e: ExprId) -> Option<bool> {
-        let quick = self.const_bool_quick(e);
-        // Comparisons, `sizeof...`, block-scope constants: the interpreter.
-        quick.or_else(|| {
-            let env = self.env.clone();
-            crate::consteval::interp::eval_body_condition(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &self.const_locals, e).ok()
-        })
-    }
-
-    fn const_bool_quick(&mut self, e: ExprId) -> Option<bool> {
         match self.body.expr(e) {
             Expr::Literal(Literal::Int(v, _)) => Some(*v != 0),
             Expr::Unary { op: UnaryOp::Not, expr } => self.const_bool(*expr).map(|b| !b),

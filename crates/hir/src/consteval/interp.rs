@@ -181,39 +181,6 @@ pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: 
     }
 }
 
-/// Evaluates expression `e` of `body`, a function body being inferred, as
-/// a condition (`if constexpr (sizeof...(_Variants) == 0)`, `N < __n` with
-/// `__n` a block-scope constant in `known`).
-pub fn eval_body_condition(
-    db: &dyn SourceDatabase,
-    map: &DefMap,
-    (item, scope, env): (ItemId, ScopeIdx, Option<&Env>),
-    body: &Body,
-    known: &[(LocalId, CValue)],
-    e: ExprId,
-) -> R<bool> {
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
-    let mut locals = vec![CValue::Uninit; body.locals.len()];
-    for (k, v) in known {
-        if let Some(slot) = locals.get_mut(k.0 as usize) {
-            *slot = v.clone();
-        }
-    }
-    it.frames.push(Frame {
-        body: Arc::new(body.clone()),
-        text: item_text(db, item),
-        item,
-        scope,
-        env: env.cloned(),
-        locals,
-        this: None,
-        named: Vec::new(),
-        pack_index: None,
-    });
-    let v = it.expr(e)?;
-    it.truth(v)
-}
-
 /// Evaluates the initializer of local `l` of `body`, a function body being
 /// inferred, where it is usable in constant expressions: `known` holds the
 /// values of the earlier such locals (`constexpr int B2 = BLOCK * 2;`).

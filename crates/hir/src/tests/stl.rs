@@ -209,26 +209,3 @@ fn deduction_from_an_explicit_specialization() {
         "#]],
     );
 }
-
-#[test]
-fn if_constexpr_conditions_through_the_interpreter() {
-    // libstdc++'s `__do_visit`: `if constexpr (sizeof...(_Variants) == 0)`
-    // and `N < __n` with `__n` a block-scope constant select one branch;
-    // the discarded one is not instantiated. Checked against g++ `nm`.
-    entities(
-        "template<class T> void one(T) {}\n\
-         template<class T> void none() {}\n\
-         template<class... Ts> void g(Ts... ts) {\n\
-           if constexpr (sizeof...(Ts) == 0) none<int>(); else one(ts...);\n\
-           constexpr int n = 4;\n\
-           if constexpr (2 < n) one(1.0); else one('c');\n\
-         }\n\
-         void user() { g(1); }",
-        expect![[r#"
-            _Z1gIJiEEvDpT_
-            _Z3oneIdEvT_
-            _Z3oneIiEvT_
-            _Z4userv
-        "#]],
-    );
-}
