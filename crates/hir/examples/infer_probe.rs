@@ -35,6 +35,13 @@ fn main() {
             Entity::Fn(f) => InferOwner::Fn(f),
             Entity::FnInst(i) => InferOwner::Inst(i),
             Entity::Closure(f) if f.kind(&db) == cufront_hir::infer::ClosureFnKind::Call => InferOwner::Closure(f),
+            // An inheriting constructor calls the base's.
+            Entity::Inherited(ic) => {
+                if seen.insert(ic.base(&db)) {
+                    work.push(ic.base(&db));
+                }
+                continue;
+            }
             _ => continue,
         };
         let r = cufront_hir::infer::infer(&db, owner);

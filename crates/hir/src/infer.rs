@@ -845,8 +845,17 @@ impl<'a> Infer<'a> {
         if args.len() == 1 && !args[0].braced && self.same_class(args[0].ty, c) && args[0].cat == Category::PRValue {
             return None;
         }
-        let ctors = instances::member_fns(self.db, class, scopes::CTOR_KEY);
-        if ctors.is_empty() {
+        let mut ctors = instances::member_fns(self.db, class, scopes::CTOR_KEY);
+        // Inherited constructors (`using B::B;`) are candidates beside the
+        // declared ones; the implicit default, copy and move constructors
+        // hide the base's.
+        let inherited = instances::inherited::inherited_ctors(self.db, class, 0);
+        let implicit_only = match args {
+            [] => !braced,
+            [a] => !a.braced && self.same_class(a.ty, c),
+            _ => false,
+        };
+        if ctors.is_empty() && (inherited.is_empty() || implicit_only) {
             // An aggregate or a class with only implicit constructors: the
             // implicit one, which g++ defines when it is not trivial
             // (`instances::implicit_special`; hir-inst).
@@ -864,9 +873,22 @@ impl<'a> Infer<'a> {
             }
             return None;
         }
+        let n_own = ctors.len();
+        ctors.extend(inherited);
+        let own = ctors[..n_own].to_vec();
+        // The entity a chosen candidate names: an inherited one is the
+        // derived class's inheriting constructor.
+        let db = self.db;
+        let wrap = |cand: Cand, e: Entity| {
+            if own.contains(&cand) {
+                e
+            } else {
+                Entity::Inherited(instances::inherited::InheritedCtorId::new(db, class, e))
+            }
+        };
         if braced {
             if let Some(cand) = self.init_list_ctor(&ctors, args) {
-                let e = self.entity_of(cand, Vec::new());
+                let e = wrap(cand, self.entity_of(cand, Vec::new()));
                 self.require(e);
                 self.res.calls.push((site, Callee::Entity(e)));
                 return Some(Callee::Entity(e));
@@ -877,7 +899,7 @@ impl<'a> Infer<'a> {
             let r = self.resolve_overload(&ctors, None, args, None);
             return match r {
                 Ok((cand, targs, _)) => {
-                    let e = self.entity_of(cand, targs);
+                    let e = wrap(cand, self.entity_of(cand, targs));
                     self.require(e);
                     self.res.calls.push((site, Callee::Entity(e)));
                     Some(Callee::Entity(e))
@@ -887,7 +909,7 @@ impl<'a> Infer<'a> {
         }
         let callee = match self.resolve_overload(&ctors, None, args, None) {
             Ok((cand, targs, _)) => {
-                let e = self.entity_of(cand, targs);
+                let e = wrap(cand, self.entity_of(cand, targs));
                 self.require(e);
                 Callee::Entity(e)
             }

@@ -26,6 +26,7 @@ use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
 mod auto_var;
+pub mod inherited;
 mod local;
 mod special;
 pub mod stub;
@@ -591,7 +592,7 @@ fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             Some(InferOwner::Inst(i))
         }
         Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
-        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) => None,
+        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => None,
     }
 }
 
@@ -662,6 +663,17 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             }
             continue;
         }
+        // An inheriting constructor calls the base constructor it inherits.
+        if let Entity::Inherited(ic) = e {
+            let x = ic.base(db);
+            if seen.insert(x) {
+                out.push(x);
+            }
+            if depth + 1 < templates::MAX_DEPTH {
+                queue.push_back((x, depth + 1));
+            }
+            continue;
+        }
         // A kernel's host body is its stub's call (cudafe++ puts the
         // device body in `#if 0`): what the stubs require, not the body's.
         if stub::kernel_decl(db, e).is_some() {
@@ -687,7 +699,7 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             if seen.insert(x) {
                 out.push(x);
             }
-            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_)) {
+            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_)) {
                 queue.push_back((x, depth + 1));
             }
         }

@@ -148,6 +148,9 @@ pub enum Entity {
     /// A function a kernel's host stub brings in (`instances::stub`): a
     /// kernel template's `__wrapper__device_stub_…`, `__cudaAddressOf<T>`.
     Stub(instances::stub::StubEntityId),
+    /// A constructor a class inherits (`using B::B;`,
+    /// `instances::inherited`).
+    Inherited(instances::inherited::InheritedCtorId),
 }
 
 /// The top-level items of a unit, in order, with their sources.

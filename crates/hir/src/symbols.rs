@@ -57,6 +57,7 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
         Entity::Special(_) | Entity::Closure(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
         Entity::LocalStatic(_) => Some(EntityInfo { is_fn: false, linkage: Linkage { is_static: true, is_definition: true, ..Linkage::default() } }),
         Entity::Stub(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_static: true, is_inline: true, is_definition: true, ..Linkage::default() } }),
+        Entity::Inherited(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
     }
 }
 
@@ -99,6 +100,7 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
         Entity::Closure(f) => crate::instances::closure_fn_name(db, f),
         Entity::LocalStatic(v) => crate::instances::local_static_name(db, v),
         Entity::Stub(s) => crate::instances::stub::stub_entity_name(db, s),
+        Entity::Inherited(i) => crate::instances::inherited::inherited_ctor_name(db, i),
     }
 }
 
@@ -782,6 +784,14 @@ fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId
 /// The linkage name of an implicit special member: the class's name, the
 /// complete-object constructor or destructor, and its parameter
 /// (`const C&`, `C&&`) for copy and move constructors.
+/// The name of a class or of a class template specialization.
+pub(crate) fn class_ref_name(db: &dyn SourceDatabase, map: &DefMap, c: crate::layout::ClassRef) -> Result<m::Name, String> {
+    match c {
+        crate::layout::ClassRef::Class(k) => class_name(db, map, map.class_definition(k)),
+        crate::layout::ClassRef::Inst(i) => inst_name(db, map, i.class(db), i.args(db), 0),
+    }
+}
+
 fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) -> Result<String, String> {
     use crate::instances::SpecialKind as S;
     let c = sp.class(db);

@@ -280,7 +280,7 @@ impl Mangler {
                 let template = last.args.is_some()
                     && !matches!(
                         last.name,
-                        Unqualified::Ctor(_) | Unqualified::Dtor(_) | Unqualified::Conversion(_)
+                        Unqualified::Ctor(_) | Unqualified::InheritingCtor(..) | Unqualified::Dtor(_) | Unqualified::Conversion(_)
                     );
                 if template {
                     self.ty(&f.ret)?;
@@ -483,6 +483,14 @@ impl Mangler {
                 CtorKind::Base => "C2",
                 CtorKind::Allocating => "C3",
             }),
+            Unqualified::InheritingCtor(k, base) => {
+                self.out.push_str(match k {
+                    CtorKind::Complete => "CI1",
+                    CtorKind::Base => "CI2",
+                    CtorKind::Allocating => "CI3",
+                });
+                self.ty(base)?
+            }
             Unqualified::Dtor(k) => self.out.push_str(match k {
                 DtorKind::Deleting => "D0",
                 DtorKind::Complete => "D1",

@@ -217,6 +217,9 @@ pub enum Unqualified {
     /// entities (spec 50 §8.4).
     Internal(String),
     Ctor(CtorKind),
+    /// An inheriting constructor (`using B::B;`): `CI1 <base type>`, the
+    /// base class it inherits from.
+    InheritingCtor(CtorKind, Box<Type>),
     Dtor(DtorKind),
     Operator(Op),
     /// `operator T`: `cv <type>`.

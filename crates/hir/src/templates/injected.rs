@@ -25,3 +25,24 @@ pub(super) fn in_partial_specialization(db: &dyn SourceDatabase, map: &DefMap, c
     let args = substituted_pattern(db, map, *s, &env.args).ok()?;
     Some(TyKind::App(AppId::new(db, primary, args)))
 }
+
+/// The template-id an explicit specialization `template<> class X<void>`
+/// is ([temp.expl.spec]): inside it, `*this` and its injected-class-name
+/// have the class type, which deduction must still see as `X<void>`
+/// (`promise<void>::set_value` deducing `promise<_Res>` from `this`).
+#[salsa::tracked]
+pub fn explicit_specialization_app(db: &dyn SourceDatabase, k: ClassId) -> Option<AppId> {
+    let tree = crate::item_tree_of(db, k.item(db));
+    let data = tree.classes.get(k.idx(db) as usize)?;
+    if data.template != crate::item_tree::TemplateKind::Specialization || data.tparams.as_ref().is_some_and(|p| !p.is_empty()) {
+        return None;
+    }
+    let map = crate::scopes::def_map(db, k.tu(db));
+    let primary = map.specializations.iter().find(|(_, v)| v.contains(&k)).map(|(p, _)| *p)?;
+    let pattern = super::spec_pattern(db, k);
+    let (n, args) = pattern.as_ref().as_ref().ok()?;
+    if *n != 0 {
+        return None;
+    }
+    Some(AppId::new(db, canonical_template(&map, primary), args.clone()))
+}

@@ -157,3 +157,55 @@ fn default_constructible_through_a_declared_constructor() {
         "#]],
     );
 }
+
+#[test]
+fn inheriting_constructors() {
+    // `using Impl<T>::Impl;` (libstdc++'s `__uniq_ptr_data`, variant's and
+    // optional's storage bases): the base's constructors are candidates,
+    // and g++ names the one chosen `<derived> CI1 <base> …` with the base
+    // constructor's signature; it calls the base constructor. The
+    // derived class's move constructor is not hidden; the base's copy
+    // and move constructors are not inherited. Names checked against g++ `nm`.
+    entities(
+        "template<class T> struct Impl {\n\
+           Impl() = default;\n\
+           Impl(T* p) : p_(p) {}\n\
+           template<class D> Impl(T* p, D&& d) : p_(p) {}\n\
+           T* p_; };\n\
+         template<class T> struct Data : Impl<T> { using Impl<T>::Impl; Data(Data&&) = default; };\n\
+         struct B { B(int) {} };\n\
+         struct D : B { using B::B; };\n\
+         void user() { int x = 0; Data<int> a(&x); Data<int> b(&x, 1); Data<int> c; D d(3); }",
+        expect![[r#"
+            _Z4userv
+            _ZN1BC1Ei
+            _ZN1DCI11BEi
+            _ZN4DataIiECI14ImplIiEEPi
+            _ZN4DataIiECI14ImplIiEEv
+            _ZN4DataIiECI14ImplIiEIiEEPiOT_
+            _ZN4ImplIiEC1EPi
+            _ZN4ImplIiEC1Ev
+            _ZN4ImplIiEC1IiEEPiOT_
+        "#]],
+    );
+}
+
+#[test]
+fn deduction_from_an_explicit_specialization() {
+    // `this` in `promise<void>` (an explicit specialization) has the class
+    // type, which deduces `promise<R>` with `R = void` (libstdc++'s
+    // `promise<void>::set_value` calling `__setter(this)`). Checked against g++ `nm`.
+    entities(
+        "template<class R> struct promise { };\n\
+         template<class R> int setter(promise<R>* p) { return 0; }\n\
+         template<> struct promise<void> { void set(); void set2() { setter(this); } };\n\
+         void promise<void>::set() { setter(this); }\n\
+         void user() { promise<void> p; p.set2(); }",
+        expect![[r#"
+            _Z4userv
+            _Z6setterIvEiP7promiseIT_E
+            _ZN7promiseIvE3setEv
+            _ZN7promiseIvE4set2Ev
+        "#]],
+    );
+}
