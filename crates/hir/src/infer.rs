@@ -40,6 +40,7 @@ mod const_locals;
 mod deduce_conv;
 mod init_list;
 mod packs;
+mod partial_order;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -2480,6 +2481,7 @@ impl<'a> Infer<'a> {
                 best = i;
             }
         }
+        best = partial_order::prefer_more_specialized(self, &viable, best, args.len());
         // Otherwise equal candidates: those whose constraints are false are
         // not viable, and the more constrained wins. Constraints decide only
         // ties: a candidate with better conversions is kept even when its
@@ -2494,9 +2496,10 @@ impl<'a> Infer<'a> {
             let sat: Vec<usize> = tied.iter().copied().filter(|&i| !unsat(&viable[i])).collect();
             let pool = if sat.is_empty() { tied } else { sat };
             let w = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| constraints::weight(db, self.map, v.0 .0);
-            best = pool[0];
+            // The partial-ordering winner stays unless a candidate is more constrained.
+            best = if pool.contains(&best) { best } else { pool[0] };
             let mut bw = w(&viable[best]);
-            for &i in &pool[1..] {
+            for &i in &pool {
                 let wi = w(&viable[i]);
                 if wi > bw {
                     best = i;

@@ -157,3 +157,27 @@ fn default_constructible_through_a_declared_constructor() {
         "#]],
     );
 }
+
+#[test]
+fn partial_ordering_prefers_allocator_overloads() {
+    // [temp.func.order]: `(_Fwd, _Size, allocator<_Tp>&)` is more
+    // specialized than `(_Fwd, _Size, _Allocator&)`, whatever the names of
+    // the parameters; the generic one still takes other allocators.
+    check(
+        "namespace std {\n\
+         template<class T> struct allocator {};\n\
+         template<class _ForwardIterator, class _Size, class _Allocator> _ForwardIterator __uninitialized_default_n_a(_ForwardIterator f, _Size n, _Allocator& a) { return f; }\n\
+         template<class _ForwardIterator, class _Size, class _Tp> inline _ForwardIterator __uninitialized_default_n_a(_ForwardIterator f, _Size n, allocator<_Tp>&) { return f; }\n\
+         template<class _ForwardIterator, class _Allocator> void _Destroy(_ForwardIterator, _ForwardIterator, _Allocator&) {}\n\
+         template<class _ForwardIterator, class _Tp> void _Destroy(_ForwardIterator, _ForwardIterator, allocator<_Tp>&) {}\n\
+         }\n\
+         struct Other {};\n\
+         void user() { std::allocator<float> a; float* p = 0; std::__uninitialized_default_n_a(p, 3ul, a); std::_Destroy(p, p, a); Other o; std::_Destroy(p, p, o); }",
+        "user",
+        expect![[r#"
+            _ZSt27__uninitialized_default_n_aIPfmfET_S1_T0_RSaIT1_E
+            _ZSt8_DestroyIPffEvT_S1_RSaIT0_E
+            _ZSt8_DestroyIPf5OtherEvT_S2_RT0_
+        "#]],
+    );
+}
