@@ -41,6 +41,8 @@ mod deduce_conv;
 mod init_list;
 mod packs;
 mod partial_order;
+mod object_param;
+mod nttp_sfinae;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -684,7 +686,9 @@ impl<'a> Infer<'a> {
                         let ia = Arg { ty: it, cat: Category::LValue, null: false, braced: false };
                         let (e, _) = self.member_call(CallSite::Expr(range), ic, ia, "operator*", &[], None)?;
                         let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator++", &[], None);
-                        let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator!=", &[ia], None);
+                        // `__begin != __end` is an expression: members, then non-members and ADL
+                        // (`__gnu_cxx::operator!=(const __normal_iterator&, …)`).
+                        let _ = self.operator(range, "operator!=", &[ia, ia]);
                         Some(e)
                     }
                 }
@@ -2437,7 +2441,7 @@ impl<'a> Infer<'a> {
                     if sig.ref_qual == 2 && o.cat == Category::LValue {
                         ok = false;
                     }
-                    ranks.push(Rank { major: 0, minor: if ocv.c == sig.cv.c { 0 } else { 1 } });
+                    ranks.push(self.object_rank(c, o, sig.cv));
                 } else {
                     ranks.push(Rank { major: 0, minor: 0 });
                 }
@@ -2676,6 +2680,7 @@ impl<'a> Infer<'a> {
         if final_args.iter().any(|a| has_placeholder(db, a)) {
             return Err("incomplete deduction".into());
         }
+        self.nttp_types_substitute(c, &params, &final_args)?;
         Ok(final_args)
     }
 
