@@ -43,6 +43,9 @@ mod enum_operands;
 mod deduce_conv;
 mod init_list;
 mod packs;
+mod partial_order;
+mod object_param;
+mod nttp_sfinae;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -688,7 +691,9 @@ impl<'a> Infer<'a> {
                         let ia = Arg { ty: it, cat: Category::LValue, null: false, braced: false };
                         let (e, _) = self.member_call(CallSite::Expr(range), ic, ia, "operator*", &[], None)?;
                         let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator++", &[], None);
-                        let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator!=", &[ia], None);
+                        // `__begin != __end` is an expression: members, then non-members and ADL
+                        // (`__gnu_cxx::operator!=(const __normal_iterator&, …)`).
+                        let _ = self.operator(range, "operator!=", &[ia, ia]);
                         Some(e)
                     }
                 }
@@ -2471,7 +2476,7 @@ impl<'a> Infer<'a> {
                     if sig.ref_qual == 2 && o.cat == Category::LValue {
                         ok = false;
                     }
-                    ranks.push(Rank { major: 0, minor: if ocv.c == sig.cv.c { 0 } else { 1 } });
+                    ranks.push(self.object_rank(c, o, sig.cv));
                 } else {
                     ranks.push(Rank { major: 0, minor: 0 });
                 }
@@ -2515,6 +2520,7 @@ impl<'a> Infer<'a> {
                 best = i;
             }
         }
+        best = partial_order::prefer_more_specialized(self, &viable, best, args.len());
         // Otherwise equal candidates: those whose constraints are false are
         // not viable, and the more constrained wins. Constraints decide only
         // ties: a candidate with better conversions is kept even when its
@@ -2529,9 +2535,10 @@ impl<'a> Infer<'a> {
             let sat: Vec<usize> = tied.iter().copied().filter(|&i| !unsat(&viable[i])).collect();
             let pool = if sat.is_empty() { tied } else { sat };
             let w = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| constraints::weight(db, self.map, v.0 .0);
-            best = pool[0];
+            // The partial-ordering winner stays unless a candidate is more constrained.
+            best = if pool.contains(&best) { best } else { pool[0] };
             let mut bw = w(&viable[best]);
-            for &i in &pool[1..] {
+            for &i in &pool {
                 let wi = w(&viable[i]);
                 if wi > bw {
                     best = i;
@@ -2708,6 +2715,7 @@ impl<'a> Infer<'a> {
         if final_args.iter().any(|a| has_placeholder(db, a)) {
             return Err("incomplete deduction".into());
         }
+        self.nttp_types_substitute(c, &params, &final_args)?;
         Ok(final_args)
     }
 

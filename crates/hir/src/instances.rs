@@ -28,6 +28,7 @@ use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
 mod auto_var;
 pub mod inherited;
 mod local;
+mod redecl;
 mod special;
 pub mod stub;
 
@@ -241,7 +242,7 @@ pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
         if !cd.linkage.is_definition || cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual {
             continue;
         }
-        if cd.ty.params == data.ty.params {
+        if cd.ty.params == data.ty.params || redecl::same_params_renamed(db, decl, c) {
             return Some(c);
         }
         fits += 1;

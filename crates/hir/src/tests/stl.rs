@@ -209,3 +209,111 @@ fn deduction_from_an_explicit_specialization() {
         "#]],
     );
 }
+
+#[test]
+fn partial_ordering_prefers_allocator_overloads() {
+    // [temp.func.order]: `(_Fwd, _Size, allocator<_Tp>&)` is more
+    // specialized than `(_Fwd, _Size, _Allocator&)`, whatever the names of
+    // the parameters; the generic one still takes other allocators.
+    check(
+        "namespace std {\n\
+         template<class T> struct allocator {};\n\
+         template<class _ForwardIterator, class _Size, class _Allocator> _ForwardIterator __uninitialized_default_n_a(_ForwardIterator f, _Size n, _Allocator& a) { return f; }\n\
+         template<class _ForwardIterator, class _Size, class _Tp> inline _ForwardIterator __uninitialized_default_n_a(_ForwardIterator f, _Size n, allocator<_Tp>&) { return f; }\n\
+         template<class _ForwardIterator, class _Allocator> void _Destroy(_ForwardIterator, _ForwardIterator, _Allocator&) {}\n\
+         template<class _ForwardIterator, class _Tp> void _Destroy(_ForwardIterator, _ForwardIterator, allocator<_Tp>&) {}\n\
+         }\n\
+         struct Other {};\n\
+         void user() { std::allocator<float> a; float* p = 0; std::__uninitialized_default_n_a(p, 3ul, a); std::_Destroy(p, p, a); Other o; std::_Destroy(p, p, o); }",
+        "user",
+        expect![[r#"
+            _ZSt27__uninitialized_default_n_aIPfmfET_S1_T0_RSaIT1_E
+            _ZSt8_DestroyIPffEvT_S1_RSaIT0_E
+            _ZSt8_DestroyIPf5OtherEvT_S2_RT0_
+        "#]],
+    );
+}
+
+#[test]
+fn out_of_line_member_templates_match_by_position() {
+    // basic_string's two `_M_construct` templates are both defined with
+    // `_InIterator`: the definition of the `fwd_tag` one is the one whose
+    // types match once the own parameters are compared by position.
+    entities(
+        "struct in_tag {}; struct fwd_tag : in_tag {};\n\
+         template<class T> void from_input() {} template<class T> void from_forward() {}\n\
+         template<class C> struct S {\n\
+           template<class _InIterator> void build(_InIterator b, _InIterator e, in_tag);\n\
+           template<class _FwdIterator> void build(_FwdIterator b, _FwdIterator e, fwd_tag);\n\
+         };\n\
+         template<class C> template<class _InIterator> void S<C>::build(_InIterator b, _InIterator e, in_tag) { from_input<C>(); }\n\
+         template<class C> template<class _InIterator> void S<C>::build(_InIterator b, _InIterator e, fwd_tag) { from_forward<C>(); }\n\
+         void user() { S<char> s; const char* p = 0; s.build(p, p, fwd_tag()); }",
+        expect![[r#"
+            _Z12from_forwardIcEvv
+            _Z4userv
+            _ZN1SIcE5buildIPKcEEvT_S4_7fwd_tag
+        "#]],
+    );
+}
+
+#[test]
+fn derived_object_and_range_for_inequality() {
+    // `ofstream << "P6"`: the implicit object binds through a
+    // derived-to-base Conversion, so the non-member `operator<<(basic_ostream<char, T>&,
+    // const char*)` (the more specialized of two templates) beats the member
+    // `operator<<(const void*)`. A range-for's `__begin != __end` finds the
+    // non-member `operator!=` of the iterator's namespace (the more
+    // specialized one, with one iterator parameter). `Vec::begin`/`end`
+    // are listed though only declared (g++'s `U` symbols).
+    entities(
+        "namespace std {\n\
+         template<class C> struct char_traits {};\n\
+         template<class C, class T = char_traits<C>> struct basic_ostream {\n\
+           basic_ostream& operator<<(const void* p) { return *this; }\n\
+           basic_ostream& operator<<(int n) { return *this; }\n\
+         };\n\
+         template<class C, class T> basic_ostream<C, T>& operator<<(basic_ostream<C, T>& o, const C* s) { return o; }\n\
+         template<class T> basic_ostream<char, T>& operator<<(basic_ostream<char, T>& o, const char* s) { return o; }\n\
+         template<class C, class T = char_traits<C>> struct basic_ofstream : basic_ostream<C, T> {};\n\
+         }\n\
+         namespace gx {\n\
+         template<class I, class C> struct normal_iterator { I p; I base() const { return p; } normal_iterator& operator++() { ++p; return *this; } int& operator*() const { return *p; } };\n\
+         template<class L, class R, class C> bool operator!=(const normal_iterator<L, C>& a, const normal_iterator<R, C>& b) { return a.base() != b.base(); }\n\
+         template<class I, class C> bool operator!=(const normal_iterator<I, C>& a, const normal_iterator<I, C>& b) { return a.base() != b.base(); }\n\
+         }\n\
+         struct Vec { gx::normal_iterator<int*, Vec> begin(); gx::normal_iterator<int*, Vec> end(); };\n\
+         void user(Vec& v) { std::basic_ofstream<char> out; out << \"P6\" << 3; for (int x : v) (void)x; }",
+        expect![[r#"
+            _Z4userR3Vec
+            _ZN2gx15normal_iteratorIPi3VecEppEv
+            _ZN2gxneIPi3VecEEbRKNS_15normal_iteratorIT_T0_EES8_
+            _ZN3Vec3endEv
+            _ZN3Vec5beginEv
+            _ZNK2gx15normal_iteratorIPi3VecE4baseEv
+            _ZNK2gx15normal_iteratorIPi3VecEdeEv
+            _ZNSolsEi
+            _ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc
+        "#]],
+    );
+}
+
+#[test]
+fn nttp_type_substitution_failure_removes_candidate() {
+    // `enable_if_t<…, int> = 0` as a non-type parameter: the disabled
+    // overload is not viable, even where partial ordering would prefer it.
+    check(
+        "template<bool B, class T = void> struct enable_if {}; template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;\n\
+         template<class T> struct is_int { static constexpr bool value = false; }; template<> struct is_int<int> { static constexpr bool value = true; };\n\
+         template<class P> struct policy {};\n\
+         template<class P, class T, enable_if_t<!is_int<T>::value, int> = 0> void pick(P&, T) {}\n\
+         template<class P, class T, enable_if_t<is_int<T>::value, int> = 0> void pick(policy<P>&, T) {}\n\
+         void user() { policy<char> p; pick(p, 1.0); pick(p, 1); }",
+        "user",
+        expect![[r#"
+            _Z4pickI6policyIcEdLi0EEvRT_T0_
+            _Z4pickIciLi0EEvR6policyIT_ET0_
+        "#]],
+    );
+}

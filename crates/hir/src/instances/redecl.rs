@@ -1,0 +1,30 @@
+//! Matching an out-of-line definition of a member function template to its
+//! declaration when the two name their own template parameters differently
+//! ([temp.over.link]/6: equivalence is positional, not by name).
+//! libstdc++ declares `_M_construct(_InIterator, _InIterator,
+//! input_iterator_tag)` and `_M_construct(_FwdIterator, _FwdIterator,
+//! forward_iterator_tag)` in `basic_string` and defines both out of line
+//! with `_InIterator`: only the tag tells the definitions apart.
+
+use cufront_base_db::SourceDatabase;
+
+use super::FnDecl;
+
+/// Whether `a` and `b` write the same parameter types once each one's own
+/// template parameters are replaced by their positions.
+pub(super) fn same_params_renamed(db: &dyn SourceDatabase, a: FnDecl, b: FnDecl) -> bool {
+    let (Some(ad), Some(bd)) = (a.data(db), b.data(db)) else { return false };
+    let (ap, bp) = (a.tparams(db), b.tparams(db));
+    if ap.is_empty() || ap.len() != bp.len() || ad.ty.params.len() != bd.ty.params.len() {
+        return false;
+    }
+    // The written types' debug form quotes every name (`name: "_Tp"`), so a
+    // quoted parameter name is replaced as a whole token.
+    let positional = |text: String, params: &[crate::item_tree::TemplateParam]| {
+        params.iter().enumerate().fold(text, |t, (i, p)| match &p.name {
+            Some(n) => t.replace(&format!("{n:?}"), &format!("\"#{i}\"")),
+            None => t,
+        })
+    };
+    positional(format!("{:?}", ad.ty.params), &ap) == positional(format!("{:?}", bd.ty.params), &bp)
+}
