@@ -53,3 +53,27 @@ int main() {
         "#]],
     );
 }
+
+#[test]
+fn default_arguments_on_the_declaration_of_an_out_of_line_member() {
+    // thrust's `contiguous_storage(const allocator_type& = allocator_type())`
+    // is defined outside its class: the default on the declaration still
+    // instantiates the allocator's constructor.
+    closure(
+        r#"
+template <class T> struct alloc { alloc() {} };
+template <class T, class A> struct storage {
+  typedef A allocator_type;
+  explicit storage(const allocator_type& a = allocator_type());
+  A m;
+};
+template <class T, class A> storage<T, A>::storage(const A& a) : m(a) {}
+int main() { storage<int, alloc<int>> s; }
+"#,
+        expect![[r#"
+            main
+            _ZN7storageIi5allocIiEEC1ERKS1_
+            _ZN5allocIiEC1Ev
+        "#]],
+    );
+}
