@@ -77,3 +77,44 @@ int main() { storage<int, alloc<int>> s; }
         "#]],
     );
 }
+
+#[test]
+fn out_of_line_members_with_attributes_and_noexcept() {
+    // contiguous_storage.inl: `template <…> __host__ __device__ void
+    // contiguous_storage<T, Alloc>::destroy(…) noexcept { … }` (a pragma
+    // between the template head and the definition): the bodies are read.
+    closure(
+        r#"
+template <class A> void destroy_range(A& a, int n) {}
+template <class T> struct alloc { };
+template <class T, class A> struct storage {
+  typedef int iterator;
+  void destroy(iterator first, iterator last) noexcept;
+  void deallocate() noexcept;
+  ~storage() { deallocate(); }
+  A m;
+};
+template <class T, class A>
+#pragma nv_exec_check_disable
+__attribute__((host)) __attribute__((device))
+void storage<T, A>::destroy(iterator first, iterator last) noexcept
+{
+  destroy_range(m, last - first);
+}
+template <class T, class A>
+__attribute__((host)) __attribute__((device))
+void storage<T, A>::deallocate() noexcept
+{
+  destroy(0, 1);
+}
+int main() { storage<int, alloc<int>> s; }
+"#,
+        expect![[r#"
+            main
+            _ZN7storageIi5allocIiEED1Ev
+            _ZN7storageIi5allocIiEE10deallocateEv
+            _ZN7storageIi5allocIiEE7destroyEii
+            _Z13destroy_rangeI5allocIiEEvRT_i
+        "#]],
+    );
+}
