@@ -96,7 +96,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("templates_traits.cu", 97.1),
     ("textures.cu", 99.0),
     ("thrust_basics.cu", 67.7),
-    ("thrust_zip.cu", 57.5),
+    ("thrust_zip.cu", 59.9),
     ("transpose.cu", 82.3),
     ("variadic.cu", 87.2),
     ("vector_add.cu", 99.0),

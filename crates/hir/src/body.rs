@@ -397,6 +397,23 @@ pub fn body_at(db: &dyn SourceDatabase, item: ItemId, at: u32) -> Option<Body> {
     Some(lower_function(db, item, &def))
 }
 
+/// The parameters (default arguments included) of the function-like
+/// declaration whose declarator name is at `at`, definition or not: a member
+/// declared in its class and defined outside keeps its defaults on the
+/// declaration (`infer/default_args.rs`).
+pub fn decl_params_at(db: &dyn SourceDatabase, item: ItemId, at: u32) -> Option<Body> {
+    let src = crate::item_source(db, item).as_ref()?.clone();
+    let root = SyntaxNode::new_root(src.green.clone());
+    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let d = tok.parent_ancestors().find(|n| n.kind() == K::DECLARATOR)?;
+    let mut cx = Lower::new(TextSize::from(0));
+    for p in su::function_params(&d) {
+        let l = cx.param(&p);
+        cx.body.params.push(l);
+    }
+    Some(cx.body)
+}
+
 /// The `FUNCTION_DEF` (or declaration) whose declarator name starts at `at`.
 pub fn function_def_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
     let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;

@@ -231,6 +231,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
                 BinOp::And => {
                     let a = rec(l)?;
                     if a.v == 0 {
+                        unevaluated_operand(cx, r, depth)?;
                         return Ok(Value { v: 0, ty: Builtin::Bool });
                     }
                     return Ok(Value { v: (rec(r)?.v != 0) as i128, ty: Builtin::Bool });
@@ -238,6 +239,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
                 BinOp::Or => {
                     let a = rec(l)?;
                     if a.v != 0 {
+                        unevaluated_operand(cx, r, depth)?;
                         return Ok(Value { v: 1, ty: Builtin::Bool });
                     }
                     return Ok(Value { v: (rec(r)?.v != 0) as i128, ty: Builtin::Bool });
@@ -249,8 +251,10 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         }
         ConstExpr::Cond(c, t, f) => {
             if rec(c)?.v != 0 {
+                unevaluated_operand(cx, f, depth)?;
                 rec(t)
             } else {
+                unevaluated_operand(cx, t, depth)?;
                 rec(f)
             }
         }
@@ -272,6 +276,12 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => {
             let db = cx.lower.db;
             let mut ty = ty::canonical(db, ty::lower(cx.lower, t));
+            // `sizeof(typename T::x)` with no such member: a substitution failure.
+            if let TyKind::Error(e) = ty.kind(db) {
+                if crate::templates::is_substitution_failure(e) {
+                    return Err(ConstError::Unresolved(e.clone()));
+                }
+            }
             // sizeof(T&) is sizeof(T).
             if let TyKind::LRef(x) | TyKind::RRef(x) = ty.kind(db) {
                 ty = *x;
@@ -371,6 +381,24 @@ pub(crate) fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, ConstError>
         BinOp::Gt => cmp(x > y),
         BinOp::Ge => cmp(x >= y),
         BinOp::And | BinOp::Or => unreachable!("handled before both sides are evaluated"),
+    }
+}
+
+/// The operand that `&&`, `||` or `?:` does not evaluate. Substitution
+/// ([temp.deduct.general]/7) still substitutes into it, so where the
+/// expression has template arguments (`is_same<R, void>::value ||
+/// is_convertible<R, decltype(declval<T>().destroy(…))>::value` in a partial
+/// specialization's `enable_if_t`), an invalid type there is a substitution
+/// failure of the whole expression. Only that failure counts: any other
+/// error (a construct the model does not evaluate) leaves the short-circuit
+/// value, since the operand's value is not needed.
+fn unevaluated_operand(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<(), ConstError> {
+    if cx.lower.env.is_none() {
+        return Ok(());
+    }
+    match eval_depth(cx, e, depth + 1) {
+        Err(ConstError::Unresolved(m)) if crate::templates::is_substitution_failure(&m) => Err(ConstError::Unresolved(m)),
+        _ => Ok(()),
     }
 }
 

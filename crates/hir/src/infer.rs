@@ -41,6 +41,7 @@ mod const_cond;
 mod cast_call;
 mod enum_operands;
 mod deduce_conv;
+mod default_args;
 mod init_list;
 mod packs;
 mod partial_order;
@@ -270,6 +271,28 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     for p in body.params.clone() {
         if let Some(d) = body.local(p).default {
             cx.expr(d);
+        }
+    }
+    // Defaults written on the declaration the definition is not.
+    let decl = match owner {
+        InferOwner::Fn(f) => Some(FnDecl::Fn(f)),
+        InferOwner::Inst(i) => Some(i.decl(db)),
+        InferOwner::Closure(_) => None,
+    };
+    if let Some(dbody) = decl.and_then(|d| default_args::declared_defaults(db, d)) {
+        let mut dcx = new_infer(db, &map, &dbody, &info, owner);
+        for &p in &dbody.params {
+            let t = dcx.local_declared_ty(p, None);
+            dcx.res.local_tys[p.0 as usize] = Some(t);
+            dcx.bind_local(p);
+        }
+        for &p in &dbody.params {
+            if let Some(d) = dbody.local(p).default {
+                dcx.expr(d);
+            }
+        }
+        for e in std::mem::take(&mut dcx.res.required) {
+            cx.require(e);
         }
     }
     // Constructors: member initializers, then the implicit ones.

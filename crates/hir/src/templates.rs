@@ -27,6 +27,7 @@ use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind
 use crate::ty::{self, mk, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, ClassId, TypedefId};
 
+mod addr_arg;
 pub(crate) mod alias;
 mod injected;
 mod integer_pack;
@@ -482,6 +483,9 @@ pub(crate) fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRe
         }
     }
     let ty = param_ty.map(|t| ty::canonical(db, ty::lower(cx, t)));
+    if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
+        return Ok(a);
+    }
     let v = match consteval::eval(&EvalCx::new(cx), e) {
         Ok(v) => v,
         Err(err) if cx.env.is_some_and(|env| env.names.iter().any(|(_, a)| matches!(a, TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_)) || has_param(db, a))) => {

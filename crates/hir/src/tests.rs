@@ -18,6 +18,7 @@ mod stl;
 mod stub;
 mod symbols;
 mod templates;
+mod thrust;
 
 use std::sync::Arc;
 

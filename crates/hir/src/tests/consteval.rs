@@ -468,3 +468,40 @@ fn signed_shift_into_the_sign_bit_is_a_constant() {
         "#]],
     );
 }
+
+#[test]
+fn substitution_failure_in_a_short_circuited_operand() {
+    // [temp.deduct.general]/7: substitution goes into every operand, also
+    // the one `||`/`&&` does not evaluate; an invalid `decltype` or
+    // `typename T::x` there removes the partial specialization (thrust's
+    // `has_member_destroy_impl_has_member`). Checked against g++ 12.
+    check(
+        "template <bool B, class T = void> struct enable_if {};
+         template <class T> struct enable_if<true, T> { typedef T type; };
+         template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;
+         template <class T, T v> struct integral_constant { static constexpr T value = v; };
+         typedef integral_constant<bool, true> true_type;
+         typedef integral_constant<bool, false> false_type;
+         template <class A, class B> struct is_same : false_type {};
+         template <class A> struct is_same<A, A> : true_type {};
+         template <class T> T&& declval();
+         template <class T, class Sig, class = void> struct has_destroy : false_type {};
+         template <class T, class R, class A>
+         struct has_destroy<T, R(A), enable_if_t<is_same<R, void>::value || is_same<R, decltype(declval<T>().destroy(declval<A>()))>::value>> : true_type {};
+         struct with { void destroy(int*); };
+         struct without {};
+         template <class T, class = void> struct has_size : false_type {};
+         template <class T> struct has_size<T, enable_if_t<sizeof(T) != 0 && (true || sizeof(typename T::size_type) != 0)>> : true_type {};
+         struct sz { using size_type = int; };
+         static_assert(has_destroy<with, void(int*)>::value, \"\");
+         static_assert(!has_destroy<without, void(int*)>::value, \"\");
+         static_assert(has_size<sz>::value, \"\");
+         static_assert(!has_size<int>::value, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}

@@ -1,0 +1,120 @@
+//! thrust's own layers (allocators, memory resources, vectors): the C++
+//! rules they lean on. Expected names are g++ 12's (`nm` of the same
+//! snippet compiled with `-std=c++17`).
+
+use expect_test::{expect, Expect};
+
+/// The instantiation closure of a unit: every entity named, in order.
+fn closure(text: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let mut out = String::new();
+    for e in crate::instances::required_entities(&db, tu).iter() {
+        let name = crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>"));
+        out.push_str(&name);
+        out.push('\n');
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn function_addresses_as_template_arguments() {
+    // `cuda_memory_resource<cudaMalloc, cudaFree, …>`: the parameter's
+    // pointer-to-function type picks the C function out of the overload set
+    // (a `cudaMalloc<T>` template is beside it); `&` is optional.
+    closure(
+        r#"
+typedef unsigned long size_t;
+extern "C" int cMalloc(void**, size_t);
+extern "C" int cFree(void*);
+template <class T> int cMalloc(T** p, size_t n) { return cMalloc((void**)p, n); }
+namespace ns { int g(int) noexcept; int g(double); }
+using alloc_fn = int (*)(void**, size_t);
+using free_fn = int (*)(void*);
+template <alloc_fn A, free_fn F> struct res {
+  int allocate(void** p) { return A(p, 4); }
+};
+template <int (*G)(int)> struct h { int call() { return G(1); } };
+int main() {
+  res<cMalloc, &cFree> r;
+  void* p;
+  r.allocate(&p);
+  h<&ns::g> q;
+  return q.call();
+}
+"#,
+        expect![[r#"
+            cMalloc
+            cFree
+            _ZN2ns1gEi
+            _ZN2ns1gEd
+            main
+            _ZN3resIXadL_Z7cMallocEEXadL_Z5cFreeEEE8allocateEPPv
+            _ZN1hIXadL_ZN2ns1gEiEEE4callEv
+        "#]],
+    );
+}
+
+#[test]
+fn default_arguments_on_the_declaration_of_an_out_of_line_member() {
+    // thrust's `contiguous_storage(const allocator_type& = allocator_type())`
+    // is defined outside its class: the default on the declaration still
+    // instantiates the allocator's constructor.
+    closure(
+        r#"
+template <class T> struct alloc { alloc() {} };
+template <class T, class A> struct storage {
+  typedef A allocator_type;
+  explicit storage(const allocator_type& a = allocator_type());
+  A m;
+};
+template <class T, class A> storage<T, A>::storage(const A& a) : m(a) {}
+int main() { storage<int, alloc<int>> s; }
+"#,
+        expect![[r#"
+            main
+            _ZN7storageIi5allocIiEEC1ERKS1_
+            _ZN5allocIiEC1Ev
+        "#]],
+    );
+}
+
+#[test]
+fn out_of_line_members_with_attributes_and_noexcept() {
+    // contiguous_storage.inl: `template <…> __host__ __device__ void
+    // contiguous_storage<T, Alloc>::destroy(…) noexcept { … }` (a pragma
+    // between the template head and the definition): the bodies are read.
+    closure(
+        r#"
+template <class A> void destroy_range(A& a, int n) {}
+template <class T> struct alloc { };
+template <class T, class A> struct storage {
+  typedef int iterator;
+  void destroy(iterator first, iterator last) noexcept;
+  void deallocate() noexcept;
+  ~storage() { deallocate(); }
+  A m;
+};
+template <class T, class A>
+#pragma nv_exec_check_disable
+__attribute__((host)) __attribute__((device))
+void storage<T, A>::destroy(iterator first, iterator last) noexcept
+{
+  destroy_range(m, last - first);
+}
+template <class T, class A>
+__attribute__((host)) __attribute__((device))
+void storage<T, A>::deallocate() noexcept
+{
+  destroy(0, 1);
+}
+int main() { storage<int, alloc<int>> s; }
+"#,
+        expect![[r#"
+            main
+            _ZN7storageIi5allocIiEED1Ev
+            _ZN7storageIi5allocIiEE10deallocateEv
+            _ZN7storageIi5allocIiEE7destroyEii
+            _Z13destroy_rangeI5allocIiEEvRT_i
+        "#]],
+    );
+}
