@@ -430,13 +430,6 @@ impl<'t> Parser<'t> {
         assert!(self.eat(kind), "bump: expected {kind:?}, found {:?}", self.current());
     }
 
-    /// Consumes the current token but records it as `kind` (e.g. an `IDENT` used as a keyword).
-    pub(crate) fn bump_remap(&mut self, kind: SyntaxKind) {
-        if !self.at_eof() {
-            self.do_bump(kind, 1);
-        }
-    }
-
     pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
         if !self.nth_at(0, kind) {
             return false;
@@ -684,18 +677,6 @@ impl CompletedMarker {
 
     pub(crate) fn kind(&self) -> SyntaxKind {
         self.kind
-    }
-
-    /// Changes the kind of the completed node.
-    pub(crate) fn change_kind(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
-        if self.pos < p.sent {
-            p.stream_changed();
-        }
-        match &mut p.events[self.pos as usize] {
-            Event::Start { kind: slot, .. } => *slot = kind,
-            _ => unreachable!(),
-        }
-        CompletedMarker { kind, ..self }
     }
 }
 

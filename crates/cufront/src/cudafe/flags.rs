@@ -435,6 +435,7 @@ pub fn lookup_long(name: &str) -> Lookup {
     }
 }
 
+#[cfg(test)]
 pub fn id(name: &str) -> FlagId {
     FLAGS.iter().position(|f| f.name == name).unwrap_or(usize::MAX)
 }

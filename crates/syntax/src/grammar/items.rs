@@ -734,10 +734,36 @@ fn look(p: &Parser<'_>, ctx: DeclContext) -> Look {
             if (s.is_unknown() || s.dependent) && matches!(s.last, Last::Ident | Last::TemplateId) && after == IDENT {
                 return Look::Yes;
             }
+            // `X<long>::type* p;`: the parser cannot see members of a class
+            // template's specializations, but as an expression this statement
+            // would be a discarded product (or an assignment to one), so the
+            // declaration is the only reading that means anything.
+            if s.qualified
+                && (s.is_unknown() || s.dependent)
+                && matches!(s.last, Last::Ident | Last::TemplateId)
+                && ptr_declarator_follows(p, n + s.len)
+            {
+                return Look::Yes;
+            }
             Look::No
         }
         _ => Look::No,
     }
+}
+
+/// At `i`: cv-qualifiers and at least one pointer/reference operator, then an identifier, then a
+/// token that ends an init-declarator (`;`, `=`, `,`, `[`, `{`).
+fn ptr_declarator_follows(p: &Parser<'_>, mut i: usize) -> bool {
+    let mut ptr_ops = 0;
+    loop {
+        match p.nth(i) {
+            STAR | AMP | AMP2 => ptr_ops += 1,
+            CONST_KW | CONST2_KW | VOLATILE_KW | VOLATILE2_KW | RESTRICT2_KW | RESTRICT3_KW => {}
+            _ => break,
+        }
+        i += 1;
+    }
+    ptr_ops > 0 && p.nth(i) == IDENT && matches!(p.nth(i + 1), SEMI | EQ | COMMA | L_BRACK | L_CURLY)
 }
 
 /// In a block, a for-init, a condition, a range-for or a handler: parses a

@@ -534,7 +534,7 @@ pub(crate) fn build_split<'t>(
     text: &'t str,
     lexed: &'t Lexed,
     inp: Input<'t>,
-    mut events: Events,
+    events: Events,
 ) -> (GreenNode, Vec<SyntaxError>, Vec<(u32, u32)>) {
     let split = match events.events.len() {
         n if n >= SPLIT_MIN_EVENTS => find_split(&events.events, n / 2),
