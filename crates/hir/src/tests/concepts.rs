@@ -248,3 +248,21 @@ fn non_deduced_specialization_arguments() {
         "#]],
     );
 }
+
+#[test]
+fn abbreviated_function_templates() {
+    // g++ 12: each `auto` parameter invents a template parameter after the
+    // declared ones; `Arith auto` is a constrained placeholder.
+    check(
+        "template <class T> concept Arith = sizeof(T) >= 4;
+         Arith auto twice(Arith auto x) { return x + x; }
+         template <class T> int pair_of(T a, const auto& b) { return 0; }
+         void user() { twice(1.25); twice(2); pair_of(1, 2.0f); }",
+        "user",
+        expect![[r#"
+            _Z5twiceIdEDaT_
+            _Z5twiceIiEDaT_
+            _Z7pair_ofIifEiT_RKT0_
+        "#]],
+    );
+}
