@@ -73,7 +73,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("coop_groups.cu", 92.0),
     ("cub_block.cu", 93.2),
     ("cub_device.cu", 71.3),
-    ("cxx20_concepts.cu", 76.6),
+    ("cxx20_concepts.cu", 77.5),
     ("cxx20_device.cu", 96.9),
     ("cxx20_ranges.cu", 53.2),
     ("device_vars.cu", 88.6),
