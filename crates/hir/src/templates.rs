@@ -1022,7 +1022,14 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
         } else {
             scopes::lookup(db, map, cx.scope, &first.name, want)
         };
-        let Some(d) = d else { return Err(TyKind::Error(format!("unresolved type `{p}`"))) };
+        let Some(d) = d else {
+            if first.args.is_none() {
+                if let Some(r) = using_of_dependent_base(cx, &first.name, want) {
+                    break 'first r;
+                }
+            }
+            return Err(TyKind::Error(format!("unresolved type `{p}`")));
+        };
         match (&d, &first.args) {
             (_, None) => Resolved::Def(d, cx.env.cloned(), cx.scope),
             (Def::ClassTemplate(c), Some(args)) => {
@@ -1243,6 +1250,34 @@ pub use crate::layout::ClassRef as ClassRefT;
 /// Looks `name` up as a member of a class (instance or not): its own scope,
 /// then its bases (instantiated). Returns the declaration, the environment
 /// it is to be read in and its scope.
+/// `using Base<T>::value;` in a class template, found by unqualified lookup
+/// from inside an instance: the base is dependent, so the declaration names
+/// something only with the instance's arguments (`cx.env`).
+fn using_of_dependent_base(cx: LowerCx<'_>, name: &str, ns: Ns) -> Option<Resolved> {
+    let env = cx.env?;
+    let mut cur = Some(cx.scope);
+    let mut steps = 0;
+    while let Some(s) = cur {
+        steps += 1;
+        if steps > 64 {
+            return None;
+        }
+        let scope = cx.map.scope(s);
+        if matches!(scope.kind, ScopeKind::Class(_)) && env.scopes.contains(&s) {
+            for d in scope.names.get(name).into_iter().flatten() {
+                if let Def::UsingDecl(from, path) = d {
+                    let inner = LowerCx { scope: *from, ..cx };
+                    if let Ok(r @ (Resolved::Def(..) | Resolved::Ty(_) | Resolved::Value(_))) = resolve(inner, path, ns) {
+                        return Some(r);
+                    }
+                }
+            }
+        }
+        cur = scope.parent;
+    }
+    None
+}
+
 pub fn member_of(db: &dyn SourceDatabase, c: ClassRefT, name: &str, ns: Ns, depth: u32) -> Option<(Def, Option<Env>, ScopeIdx)> {
     if depth > 32 {
         return None;

@@ -411,3 +411,26 @@ fn implicit_copy_and_move_construction() {
         "#]],
     );
 }
+
+#[test]
+fn instance_asserts_reach_members_of_other_classes() {
+    // libstdc++'s `counting_semaphore`: the bound is a static member of a
+    // non-template class whose initializer goes through traits that name a
+    // dependent base's enumerator by a using-declaration.
+    check(
+        "template <typename T> struct is_int { enum { value = 1 }; };
+         template <typename T> struct nonstrict : is_int<T> { using is_int<T>::value; enum { width = value ? sizeof(T) * 8 : 0 }; };
+         template <typename V> struct traits { static const int digits = nonstrict<V>::width - 1;
+           static const V max = ((((V)1 << (digits - 1)) - 1) << 1) + 1; };
+         template <typename V> const V traits<V>::max;
+         struct sem { static constexpr long S_max = traits<int>::max; };
+         template <long least = sem::S_max> class counting { static_assert(least <= sem::S_max); };
+         struct user { counting<1> c; };
+         static_assert(sem::S_max == 2147483647);",
+        expect![[r#"
+            template: dependent
+            namespace: true
+            instance counting<1>: true
+        "#]],
+    );
+}
