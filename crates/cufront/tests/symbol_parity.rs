@@ -56,9 +56,6 @@ use cufront_tests::{Program, Std, cache_dir, cache_key, corpus, host_ii, par_map
 const TEMPLATE_KERNEL_GAPS: &[(&str, usize)] = &[
     ("cccl_pipeline.cu", 20),
     ("cub_device.cu", 9),
-    // Two constrained template kernels lost at the merge of constraint tie-breaking (not investigated yet).
-    ("cxx20_device.cu", 2),
-    ("lambdas.cu", 4),
     ("templates_traits.cu", 1),
     ("thrust_basics.cu", 10),
     ("thrust_zip.cu", 23),
@@ -75,7 +72,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("cub_device.cu", 82.5),
     ("cxx20_concepts.cu", 85.0),
     ("cxx20_device.cu", 96.9),
-    ("cxx20_ranges.cu", 49.5),
+    ("cxx20_ranges.cu", 53.2),
     ("device_vars.cu", 99.0),
     ("histogram.cu", 89.5),
     ("host_stl.cu", 49.0),
@@ -376,12 +373,16 @@ fn check(program: &Program, std: Std) -> Outcome {
     let d_kernels = demangle(&f.kernels);
     let mut template_kernels = 0;
     let mut template_kernel_misses = Vec::new();
+    let mut wrapper_budget: BTreeMap<String, usize> = BTreeMap::new();
     for (k, d) in f.kernels.iter().zip(&d_kernels) {
         if k.starts_with("__nv_static_") {
             continue;
         }
         let host_forms = host_spellings(k, &f.module_id);
-        let found = host_forms.iter().any(|h| listed.contains(h));
+        let mut found = host_forms.iter().any(|h| listed.contains(h));
+        if !found && d.contains("{lambda(") {
+            found = take_wrapper_instance(k, &listed, &mut wrapper_budget);
+        }
         if is_template(d) {
             template_kernels += 1;
             if !found {
@@ -395,6 +396,28 @@ fn check(program: &Program, std: Std) -> Outcome {
         }
     }
     Outcome { case, total: syms.len(), matched, misses, mismatches, kernels, kernel_errors, template_kernels, template_kernel_misses }
+}
+
+/// A kernel template instantiated with an extended lambda: cicc's stub file
+/// names it with the closure type (`_Z5applyIZ4mainEUlfE_…`), the host side
+/// with the wrapper cudafe++ substitutes (`__nv_dl_wrapper_t<__nv_dl_tag<…>,
+/// captures…>` / `__nv_hdl_wrapper_t<…>`), which the device name does not
+/// determine (tag ordinal, capture types). Counted as listed when a listed
+/// host instance of the same template takes a wrapper, each host instance
+/// standing for one device kernel.
+fn take_wrapper_instance(device: &str, listed: &BTreeSet<String>, budget: &mut BTreeMap<String, usize>) -> bool {
+    let Some(rest) = device.strip_prefix("_Z") else { return false };
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let Ok(len) = digits.parse::<usize>() else { return false };
+    let Some(prefix) = device.get(..2 + digits.len() + len).map(|p| format!("{p}I")) else { return false };
+    let left = budget.entry(prefix.clone()).or_insert_with(|| {
+        listed.iter().filter(|h| h.starts_with(&prefix) && (h.contains("17__nv_dl_wrapper_t") || h.contains("18__nv_hdl_wrapper_t"))).count()
+    });
+    if *left == 0 {
+        return false;
+    }
+    *left -= 1;
+    true
 }
 
 /// The host spellings a kernel's device name may correspond to: itself, a

@@ -2537,6 +2537,25 @@ impl<'a> Infer<'a> {
         if viable.iter().any(|v| !sig_has_error(db, &v.2)) {
             viable.retain(|v| !sig_has_error(db, &v.2));
         }
+        // Candidates whose constraints are false are not viable
+        // ([over.match.viable]/3). When every candidate is rejected so, the
+        // model is more likely wrong than the program: all are kept.
+        if viable.len() > 1 {
+            let unsat: Vec<bool> = viable
+                .iter()
+                .map(|v| {
+                    v.0 .0.data(db).is_some_and(|d| !d.constraints.is_empty())
+                        && constraints::constraints_satisfied(db, instances::fn_instance(db, v.0 .0, v.0 .1, v.1.clone())) == Some(false)
+                })
+                .collect();
+            if unsat.iter().any(|u| !u) {
+                let mut k = 0;
+                viable.retain(|_| {
+                    k += 1;
+                    !unsat[k - 1]
+                });
+            }
+        }
         let mut best = 0;
         for i in 1..viable.len() {
             if compare(&viable[i].3, &viable[best].3) == std::cmp::Ordering::Less {
@@ -2544,11 +2563,8 @@ impl<'a> Infer<'a> {
             }
         }
         best = partial_order::prefer_more_specialized(self, &viable, best, args.len());
-        // Otherwise equal candidates: those whose constraints are false are
-        // not viable, and the more constrained wins. Constraints decide only
-        // ties: a candidate with better conversions is kept even when its
-        // constraints evaluate false, since a wrong `false` of the model
-        // would hide the function g++ calls.
+        // Otherwise equal candidates: the more constrained wins (those
+        // left whose constraints are false are the all-false case above).
         if viable.iter().enumerate().any(|(i, v)| i != best && v.3 == viable[best].3) {
             let tied: Vec<usize> = (0..viable.len()).filter(|&i| viable[i].3 == viable[best].3).collect();
             let unsat = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| {

@@ -842,6 +842,14 @@ impl Lower {
                 }
                 f.friend = friend;
                 let k = f.qualifier.as_ref().map_or(0, |q| q.segments.iter().filter(|s| s.args.is_some()).count());
+                let own = if heads.len() == k + 1 { heads.last().map_or(0, Vec::len) } else { 0 };
+                let invented = if f.pack_params.is_empty() { invent_auto_params(&mut f.ty.params, own) } else { Vec::new() };
+                if !invented.is_empty() && heads.len() == k {
+                    heads.push(Vec::new());
+                }
+                if let (false, Some(h)) = (invented.is_empty(), heads.last_mut()) {
+                    h.extend(invented);
+                }
                 if heads.len() > k + 1 || heads.is_empty() {
                     continue;
                 }
@@ -1029,7 +1037,15 @@ impl Lower {
                 if let Some(cx) = class.as_deref_mut() {
                     self.member_function(node, d, &kws, cx);
                 }
-                if let Some((f, at)) = self.fn_data(node, d, &base_ty, &kws, specs.as_ref(), class_name.as_deref()) {
+                if let Some((mut f, at)) = self.fn_data(node, d, &base_ty, &kws, specs.as_ref(), class_name.as_deref()) {
+                    let invented = if in_class || !f.pack_params.is_empty() { Vec::new() } else { invent_auto_params(&mut f.ty.params, 0) };
+                    if !invented.is_empty() {
+                        // An abbreviated function template.
+                        self.tree.fn_templates.push(FnTemplateData { tparams: invented, f });
+                        self.tmpl_at.push(at);
+                        out.push(Item::FnTemplate(self.tree.fn_templates.len() as u32 - 1));
+                        continue;
+                    }
                     self.tree.fns.push(f);
                     self.fn_at.push(at);
                     out.push(Item::Fn(self.tree.fns.len() as u32 - 1));
@@ -1447,6 +1463,12 @@ impl Lower {
                 None => TypeRef::Opaque(if words.contains(&K::AUTO_KW) { "auto".into() } else { "<no type>".into() }),
             },
         };
+        // `Arithmetic auto`: a placeholder with a type-constraint (the
+        // parser keeps `auto` inside the concept's type specifier).
+        let constrained_auto = specs.children().any(|n| n.kind() == K::SIMPLE_TYPE_SPECIFIER && n.children().next().is_some() && n.children_with_tokens().any(|t| t.kind() == K::AUTO_KW));
+        if matches!(ty, TypeRef::Path(_)) && constrained_auto {
+            ty = TypeRef::Opaque("auto".into());
+        }
         if complex {
             ty = TypeRef::Complex(Box::new(ty));
         }
@@ -1854,4 +1876,27 @@ pub fn declared_type(specs: Option<&SyntaxNode>, d: Option<&SyntaxNode>) -> Type
         Some(d) => cx.declarator_type(base, d),
         None => base,
     }
+}
+
+/// `auto twice(Arithmetic auto x)`: an abbreviated function template
+/// ([dcl.fct]/22). Each placeholder of a parameter type (under pointers,
+/// references, cv) invents a type parameter after the `first` declared ones,
+/// named `auto:N` as g++ names them; the parameter then names it.
+fn invent_auto_params(params: &mut [TypeRef], first: usize) -> Vec<TemplateParam> {
+    fn invent(t: &mut TypeRef, out: &mut Vec<TemplateParam>, first: usize) {
+        match t {
+            TypeRef::Opaque(s) if s == "auto" => {
+                let name = format!("auto:{}", first + out.len() + 1);
+                *t = TypeRef::Path(Path::single(&name));
+                out.push(TemplateParam { name: Some(name), kind: TemplateParamKind::Type, pack: false, default: None });
+            }
+            TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) => invent(x, out, first),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for p in params {
+        invent(p, &mut out, first);
+    }
+    out
 }

@@ -664,7 +664,7 @@ pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec
             env.names.push((n.clone(), a));
         }
     }
-    Arc::new(pattern_args(db, &map, s, &env).map(|a| (params.len() as u32, a)))
+    Arc::new(pattern_written_args(db, &map, s, &env, true).map(|a| (params.len() as u32, a)))
 }
 
 fn spec_pattern_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
@@ -674,11 +674,32 @@ fn spec_pattern_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _s: ClassId) -> 
 /// The specialization's written arguments lowered in `env`, normalised
 /// against the primary template (own level only).
 fn pattern_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env) -> Result<Vec<TemplateArg>, String> {
+    pattern_written_args(db, map, s, env, false)
+}
+
+/// [`pattern_args`]; with `placeholders` (the pattern for deduction), a
+/// type argument that fails with the parameters as placeholders is a
+/// non-deduced context kept dependent ([temp.deduct.type]/5): libstdc++'s
+/// `_Require<is_convertible<_Xp&&, …>>` or `__enable_if_t<is_x<_Tp>::value>`
+/// evaluate the trait on the placeholders, which is no answer. The
+/// substitution check (`substituted_pattern`) decides them.
+fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env, placeholders: bool) -> Result<Vec<TemplateArg>, String> {
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
-    let written = data.spec_args.clone().ok_or("specialization without arguments")?;
+    let mut written = data.spec_args.clone().ok_or("specialization without arguments")?;
     let scope = map.parent.get(&DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
     let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(env) };
+    if placeholders {
+        let names: Vec<String> = data.tparams.iter().flatten().filter_map(|p| p.name.clone()).collect();
+        non_deduced_args(db, map, scope, &names, &mut written);
+        for w in &mut written {
+            if let TemplateArgRef::Type(t) = w {
+                if matches!(ty::canonical(db, ty::lower(cx, t)).kind(db), TyKind::Error(_)) {
+                    *w = TemplateArgRef::Type(TypeRef::Opaque("<non-deduced>".into()));
+                }
+            }
+        }
+    }
     let Some(primary) = map.specializations.iter().find(|(_, v)| v.contains(&s)).map(|(k, _)| *k) else {
         return Err("specialization of an unknown template".into());
     };
@@ -686,6 +707,42 @@ fn pattern_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env) ->
     let outer = env.args.get(..n_outer).map(<[TemplateArg]>::to_vec).unwrap_or_default();
     let mut all = normalize_class_args(cx, primary, outer, &written)?;
     Ok(all.split_off(n_outer.min(all.len())))
+}
+
+/// Marks written arguments that are non-deduced contexts by their form
+/// (an alias template's id, `typename X<T>::type`, `T::type`, naming the
+/// parameters) as `<non-deduced>`, without lowering them: lowering
+/// `_Require<is_convertible<_Xp&&, __common_ref_C<_Xp, _Yp>>>` on the
+/// placeholders selects a specialization of the template being matched,
+/// which needs this very pattern. Only where each parameter they name is
+/// also named by another argument, which deduces it.
+fn non_deduced_args(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, names: &[String], written: &mut [TemplateArgRef]) {
+    let idents = |w: &TemplateArgRef| -> Vec<String> {
+        w.to_string().split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|x| names.iter().any(|n| n == x)).map(str::to_string).collect()
+    };
+    let marked: Vec<bool> = written
+        .iter()
+        .map(|w| {
+            let TemplateArgRef::Type(TypeRef::Path(p)) = w else { return false };
+            let n = p.segments.len();
+            let param_rooted = n > 1 && !p.global && p.segments[0].args.is_none() && names.contains(&p.segments[0].name);
+            let member_of_id = p.segments[..n.saturating_sub(1)].iter().any(|s| s.args.is_some());
+            let alias_id = p.segments.last().is_some_and(|s| s.args.is_some()) && {
+                let mut q = p.clone();
+                for s in &mut q.segments {
+                    s.args = None;
+                }
+                matches!(scopes::resolve_path(db, map, scope, &q, Ns::Type), Some(Def::AliasTemplate(_)))
+            };
+            (param_rooted || member_of_id || alias_id) && !idents(w).is_empty()
+        })
+        .collect();
+    let deduced: Vec<String> = written.iter().zip(&marked).filter(|(_, m)| !**m).flat_map(|(w, _)| idents(w)).collect();
+    for (w, m) in written.iter_mut().zip(&marked) {
+        if *m && idents(w).iter().all(|n| deduced.contains(n)) {
+            *w = TemplateArgRef::Type(TypeRef::Opaque("<non-deduced>".into()));
+        }
+    }
 }
 
 /// The pattern of specialization `s` with its parameters bound to `args`

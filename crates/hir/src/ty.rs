@@ -208,12 +208,30 @@ pub fn canonical(db: &dyn SourceDatabase, t: TyId) -> TyId {
                     mk(db, TyKind::Array(e, n))
                 }
                 _ if cv.is_empty() => inner,
+                // cv applied to a reference through a typedef or a
+                // template argument is ignored ([dcl.ref]/1).
+                TyKind::LRef(_) | TyKind::RRef(_) => inner,
                 _ => mk(db, TyKind::Qualified(inner, cv)),
             };
         }
         TyKind::Ptr(x) => TyKind::Ptr(canonical(db, x)),
-        TyKind::LRef(x) => TyKind::LRef(canonical(db, x)),
-        TyKind::RRef(x) => TyKind::RRef(canonical(db, x)),
+        // Reference collapsing ([dcl.ref]/6): a reference to a reference,
+        // formed through a typedef or a template argument (`T&&` with
+        // `T = int&`), is `int&` unless both are rvalue references.
+        TyKind::LRef(x) => {
+            let x = canonical(db, x);
+            match x.kind(db) {
+                TyKind::LRef(y) | TyKind::RRef(y) => TyKind::LRef(*y),
+                _ => TyKind::LRef(x),
+            }
+        }
+        TyKind::RRef(x) => {
+            let x = canonical(db, x);
+            match x.kind(db) {
+                TyKind::LRef(_) | TyKind::RRef(_) => return x,
+                _ => TyKind::RRef(x),
+            }
+        }
         TyKind::MemPtr { class, pointee } => TyKind::MemPtr { class: canonical(db, class), pointee: canonical(db, pointee) },
         TyKind::Array(e, n) => TyKind::Array(canonical(db, e), n),
         TyKind::Complex(e) => TyKind::Complex(canonical(db, e)),

@@ -185,3 +185,84 @@ fn using_declaration_through_the_base_injected_name() {
         "#]],
     );
 }
+
+#[test]
+fn false_constraints_remove_better_candidates() {
+    // `f<long>` is an exact match but not viable: `f(double)` is called
+    // (g++ 12: `_Z1fd`).
+    check(
+        "template <class T> concept Small = sizeof(T) <= 4;
+         template <class T> requires Small<T> int f(T) { return 1; }
+         long f(double) { return 2; }
+         void user() { long x = 0; f(x); f(1); }",
+        "user",
+        expect![[r#"
+            _Z1fd
+            _Z1fIiEiT_
+        "#]],
+    );
+}
+
+#[test]
+fn references_collapse() {
+    asserts(
+        "template <class T, class U> struct same { static constexpr bool value = false; };
+         template <class T> struct same<T, T> { static constexpr bool value = true; };
+         template <class T, class U = T&&> U dv(int);
+         template <class T> struct ar { using type = T&&; };
+         template <class T> struct lr { using type = const T&; };
+         static_assert(same<decltype(dv<int&>(0)), int&>::value);
+         static_assert(same<ar<int&>::type, int&>::value && same<ar<int&&>::type, int&&>::value);
+         static_assert(same<lr<int&&>::type, int&>::value);",
+        expect![[r#"
+            true
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn non_deduced_specialization_arguments() {
+    // libstdc++'s `__common_ref_impl<_Xp&&, _Yp&&, _Require<…>>`: the third
+    // argument names the template being specialized and a trait of the
+    // parameters; it is decided by substitution, not deduction.
+    asserts(
+        "template <bool B, class T = void> struct enable_if {};
+         template <class T> struct enable_if<true, T> { using type = T; };
+         template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;
+         template <class T, class U> struct same { static constexpr bool value = false; };
+         template <class T> struct same<T, T> { static constexpr bool value = true; };
+         template <class T> struct is_ref { static constexpr bool value = false; };
+         template <class T> struct is_ref<T&> { static constexpr bool value = true; };
+         template <class X, class Y, class = void> struct C {};
+         template <class X, class Y> struct C<X&, Y&, void> { using type = X&; };
+         template <class X, class Y> struct C<X&&, Y&&, enable_if_t<is_ref<typename C<X&, Y&>::type>::value>> { using type = X&&; };
+         template <class X, class = void> struct D { static constexpr int value = 0; };
+         template <class X> struct D<X, enable_if_t<!is_ref<X>::value>> { static constexpr int value = 1; };
+         static_assert(same<C<int&&, int&&>::type, int&&>::value);
+         static_assert(D<int>::value == 1 && D<int&>::value == 0);",
+        expect![[r#"
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn abbreviated_function_templates() {
+    // g++ 12: each `auto` parameter invents a template parameter after the
+    // declared ones; `Arith auto` is a constrained placeholder.
+    check(
+        "template <class T> concept Arith = sizeof(T) >= 4;
+         Arith auto twice(Arith auto x) { return x + x; }
+         template <class T> int pair_of(T a, const auto& b) { return 0; }
+         void user() { twice(1.25); twice(2); pair_of(1, 2.0f); }",
+        "user",
+        expect![[r#"
+            _Z5twiceIdEDaT_
+            _Z5twiceIiEDaT_
+            _Z7pair_ofIifEiT_RKT0_
+        "#]],
+    );
+}
