@@ -93,6 +93,11 @@ pub struct Body {
     /// statement is `Stmt::Other`): aliases, typedefs, using-declarations
     /// and using-directives, with the statement they are.
     pub local_decls: Vec<(StmtId, LocalDecl)>,
+    /// The operands of `decltype(…)` in block-scope aliases and typedefs
+    /// (`using _From = decltype(*__first);`), by the specifier's token text
+    /// (what the alias's `TypeRef::Opaque` holds): they name the body's
+    /// locals, so only the body's inference can type them.
+    pub alias_decltypes: Vec<(String, ExprId)>,
 }
 
 /// A block-scope declaration of a name (`body::Body::local_decls`).
@@ -766,6 +771,27 @@ impl Lower {
         Cond::Expr(e)
     }
 
+    /// The `decltype` operands of a block-scope alias or typedef, lowered
+    /// as (unevaluated) expressions of the body.
+    fn alias_decltypes(&mut self, decl: &SyntaxNode, d: u32) {
+        if decl.kind() == K::SIMPLE_DECL {
+            let kws = su::child(decl, K::DECL_SPECIFIERS).as_ref().map(su::spec_keywords).unwrap_or_default();
+            if !kws.contains(&K::TYPEDEF_KW) {
+                return;
+            }
+        }
+        let specs: Vec<SyntaxNode> = decl.descendants().filter(|n| n.kind() == K::DECLTYPE_SPECIFIER).collect();
+        for n in specs {
+            let Some(operand) = n.children().next() else { continue };
+            let text: String = su::tokens(&n).map(|t| t.text().to_string()).collect();
+            if self.body.alias_decltypes.iter().any(|(t, _)| *t == text) {
+                continue;
+            }
+            let e = self.expr_node(&operand, d + 1);
+            self.body.alias_decltypes.push((text, e));
+        }
+    }
+
     /// A declaration in a statement: its variables.
     fn decl_stmt(&mut self, decl: &SyntaxNode, d: u32) -> Stmt {
         if decl.kind() == K::NAMESPACE_ALIAS {
@@ -775,6 +801,9 @@ impl Lower {
                 (Some(n), Some(p)) => Stmt::NamespaceAlias(n, p),
                 _ => Stmt::Other("namespace alias".into()),
             };
+        }
+        if decl.kind() == K::ALIAS_DECL || decl.kind() == K::SIMPLE_DECL {
+            self.alias_decltypes(decl, d);
         }
         if decl.kind() == K::ALIAS_DECL {
             let name = decl.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));

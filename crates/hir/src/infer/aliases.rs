@@ -5,18 +5,51 @@
 //! libstdc++ leans on them (`chrono::duration_cast`'s `__dc::__cast`,
 //! `system_clock::from_time_t`'s `__from(…)`).
 
+use crate::body::Expr;
 use crate::item_tree::TypeRef;
 use crate::templates::{Env, TemplateArg};
+use crate::ty::{canonical, mk, TyId, TyKind};
 
-use super::Infer;
+use super::{ty_has_placeholder, Category, Infer};
 
 impl Infer<'_> {
     /// Binds the aliases of one declaration, in order (a later one may use an earlier one).
     pub(super) fn local_aliases(&mut self, aliases: &[(String, TypeRef)]) {
         for (name, t) in aliases {
-            let ty = self.lower(t);
+            let ty = match self.alias_decltype(t) {
+                Some(ty) => ty,
+                None => self.lower(t),
+            };
             self.env.get_or_insert_with(Env::default).names.push((name.clone(), TemplateArg::Type(ty)));
         }
+    }
+
+    /// `decltype(e)` as a whole alias (`using _From = decltype(*__first);`):
+    /// `e` typed in the body ([dcl.type.decltype]: an lvalue gives `T&`, an
+    /// xvalue `T&&`, a prvalue `T`). An unparenthesized name is left to
+    /// `lower`, which sees the local's declared type (`bind_local`).
+    fn alias_decltype(&mut self, t: &TypeRef) -> Option<TyId> {
+        let TypeRef::Opaque(text) = t else { return None };
+        let &(_, e) = self.body.alias_decltypes.iter().find(|(s, _)| s == text.trim())?;
+        if matches!(self.body.expr(e), Expr::Path(_)) {
+            return None;
+        }
+        // An unevaluated operand: what it would call is not odr-used.
+        let (required, calls) = (self.res.required.len(), self.res.calls.len());
+        let (ty, cat) = self.expr_cat(e);
+        for r in self.res.required.drain(required..) {
+            self.seen.remove(&r);
+        }
+        self.res.calls.truncate(calls);
+        let c = canonical(self.db, ty);
+        if ty_has_placeholder(self.db, c, 0) || matches!(c.kind(self.db), TyKind::Dependent(_) | TyKind::Error(_)) {
+            return None;
+        }
+        Some(match cat {
+            Category::LValue => mk(self.db, TyKind::LRef(ty)),
+            Category::XValue => mk(self.db, TyKind::RRef(ty)),
+            Category::PRValue => ty,
+        })
     }
 
     /// What `alias_release` restores at the end of a block.

@@ -505,3 +505,21 @@ fn substitution_failure_in_a_short_circuited_operand() {
         "#]],
     );
 }
+
+#[test]
+fn block_scope_decltype_alias_of_an_expression() {
+    // libstdc++'s `uninitialized_copy`: `using _From = decltype(*__first);`
+    // passed on as a template argument to a constexpr check.
+    check_with(
+        "template <class V, class T> constexpr bool check() { static_assert(__is_constructible(V, T), \"c\"); return true; }
+         template <class It> int copy(It first) { using From = decltype(*first); typedef decltype(first + 1) Next;
+           const bool ok = check<int, From>() && check<It, Next>(); return ok; }
+         int user() { int a[2] = {}; return copy(a); }",
+        true,
+        expect![[r#"
+            template: dependent
+            function instance: true
+            function instance: true
+        "#]],
+    );
+}
