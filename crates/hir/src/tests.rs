@@ -31,6 +31,18 @@ pub(crate) fn db_with(text: &str) -> (RootDatabase, TranslationUnit) {
     (db, tu)
 }
 
+/// The instantiation closure of a unit: every entity named, in order.
+pub(crate) fn closure(text: &str, want: expect_test::Expect) {
+    let (db, tu) = db_with(text);
+    let mut out = String::new();
+    for e in crate::instances::required_entities(&db, tu).iter() {
+        let name = crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>"));
+        out.push_str(&name);
+        out.push('\n');
+    }
+    want.assert_eq(&out);
+}
+
 /// The rendered layout of each named class, in order.
 pub(crate) fn layouts(text: &str, names: &[&str]) -> String {
     let (db, tu) = db_with(text);

@@ -3,6 +3,7 @@
 
 use expect_test::{expect, Expect};
 
+use super::closure;
 use crate::infer::{infer, render_calls, InferOwner};
 
 fn check(text: &str, name: &str, want: Expect) {
@@ -10,18 +11,6 @@ fn check(text: &str, name: &str, want: Expect) {
     let f = super::body::fn_named(&db, tu, name).expect("function");
     let r = infer(&db, InferOwner::Fn(f));
     want.assert_eq(&render_calls(&db, &r));
-}
-
-/// The instantiation closure of a unit: every entity named, in order.
-fn closure(text: &str, want: Expect) {
-    let (db, tu) = super::db_with(text);
-    let mut out = String::new();
-    for e in crate::instances::required_entities(&db, tu).iter() {
-        let name = crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>"));
-        out.push_str(&name);
-        out.push('\n');
-    }
-    want.assert_eq(&out);
 }
 
 #[test]

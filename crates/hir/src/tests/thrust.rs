@@ -2,19 +2,9 @@
 //! rules they lean on. Expected names are g++ 12's (`nm` of the same
 //! snippet compiled with `-std=c++17`).
 
-use expect_test::{expect, Expect};
+use expect_test::expect;
 
-/// The instantiation closure of a unit: every entity named, in order.
-fn closure(text: &str, want: Expect) {
-    let (db, tu) = super::db_with(text);
-    let mut out = String::new();
-    for e in crate::instances::required_entities(&db, tu).iter() {
-        let name = crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>"));
-        out.push_str(&name);
-        out.push('\n');
-    }
-    want.assert_eq(&out);
-}
+use super::closure;
 
 #[test]
 fn function_addresses_as_template_arguments() {
