@@ -50,6 +50,9 @@ pub struct NamespaceData {
     /// two nested namespaces.
     pub name: Option<String>,
     pub inline: bool,
+    /// `__attribute__((__abi_tag__("cxx11")))` on this declaration: the
+    /// tags every entity declared in the namespace carries implicitly.
+    pub abi_tags: Vec<String>,
     pub items: Vec<Item>,
 }
 
@@ -675,8 +678,10 @@ impl Lower {
             if names.is_empty() { vec![None] } else { names.into_iter().map(Some).collect() };
         // `namespace a::b { … }`: innermost first; only the last may be inline.
         let n = names.len();
+        let tags = abi_tags(node);
         for (i, name) in names.into_iter().enumerate().rev() {
-            self.tree.namespaces.push(NamespaceData { name, inline: inline && i + 1 == n, items });
+            let abi_tags = if i + 1 == n { tags.clone() } else { Vec::new() };
+            self.tree.namespaces.push(NamespaceData { name, inline: inline && i + 1 == n, abi_tags, items });
             items = vec![Item::Namespace(self.tree.namespaces.len() as u32 - 1)];
         }
         out.extend(items);
@@ -1653,6 +1658,27 @@ fn with_cv(t: TypeRef, cv: Cv) -> TypeRef {
         TypeRef::Cv(inner, cv0) => TypeRef::Cv(inner, cv0.union(cv)),
         t => TypeRef::Cv(Box::new(t), cv),
     }
+}
+
+/// The strings of the `abi_tag` attributes (GNU or standard spelling)
+/// written directly on a declaration.
+fn abi_tags(node: &SyntaxNode) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in node.children().filter(|c| matches!(c.kind(), K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST)) {
+        for a in attr.descendants().filter(|d| d.kind() == K::ATTRIBUTE) {
+            let named = a.children_with_tokens().filter_map(|t| t.into_token()).filter(|t| t.kind() == K::IDENT).last();
+            if !named.is_some_and(|t| matches!(t.text().trim_matches('_'), "abi_tag")) {
+                continue;
+            }
+            for t in a.descendants_with_tokens().filter_map(|t| t.into_token()).filter(|t| t.kind() == K::STRING) {
+                let v = t.text().trim_matches('"').to_string();
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn decltype_ref(n: &SyntaxNode) -> TypeRef {

@@ -103,6 +103,8 @@ pub struct DefMap {
     pub scopes: Vec<Scope>,
     /// The scope of each class definition.
     pub class_scope: FxHashMap<ClassId, ScopeIdx>,
+    /// Namespaces declared with `abi_tag`s (libstdc++'s `__cxx11`).
+    pub ns_abi_tags: FxHashMap<ScopeIdx, Vec<String>>,
     pub enum_scope: FxHashMap<EnumId, ScopeIdx>,
     /// The scope each class, enum, typedef and variable is declared in.
     pub parent: FxHashMap<DeclKey, ScopeIdx>,
@@ -360,6 +362,14 @@ fn collect(
                         c
                     }
                 };
+                if !ns.abi_tags.is_empty() {
+                    let tags = map.ns_abi_tags.entry(child).or_default();
+                    for t in &ns.abi_tags {
+                        if !tags.contains(t) {
+                            tags.push(t.clone());
+                        }
+                    }
+                }
                 if ns.inline || ns.name.is_none() {
                     map.add_using(scope, child);
                 }

@@ -27,6 +27,7 @@ use crate::templates::{TemplateArg, TemplateRef};
 use crate::ty::{self, canonical, TyId, TyKind};
 use crate::{item_tree_of, ClassId, Entity, EnumId};
 
+mod abi_tags;
 mod dependent;
 mod packs;
 
@@ -157,15 +158,17 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
         FnName::Literal(s) => Unqualified::Literal(s.clone()),
     };
     let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
-    let params = data
-        .ty
-        .params
-        .iter()
-        .map(|p| mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p))))
-        .collect::<Result<Vec<_>, _>>()?;
+    let param_tys: Vec<TyId> = data.ty.params.iter().map(|p| adjust_param(db, ty::lower(cx, p))).collect();
+    let params = param_tys.iter().map(|p| mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?;
     // A hidden friend is named in the class's namespace.
-    let mut name = scope_name(db, &map, if data.friend { crate::instances::enclosing_namespace(&map, scope) } else { scope })?;
-    name.comps.push(m::build::comp_of(last));
+    let name_scope = if data.friend { crate::instances::enclosing_namespace(&map, scope) } else { scope };
+    let mut name = scope_name(db, &map, name_scope)?;
+    let tagged = matches!(data.name, FnName::Ident(_) | FnName::Operator(_) | FnName::Literal(_));
+    let mut comp = m::build::comp_of(last);
+    if tagged {
+        comp.abi_tags = abi_tags::missing_tags(db, &map, name_scope, &param_tys, ty::lower(cx, &data.ty.ret));
+    }
+    name.comps.push(comp);
     let f = m::FnType {
         // Not part of the name of a function that is not a template.
         ret: m::Type::Builtin(m::Builtin::Void),

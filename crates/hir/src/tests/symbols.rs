@@ -152,3 +152,31 @@ fn elaborated_type_specifiers_declare_classes() {
         "#]],
     );
 }
+
+#[test]
+fn implicit_abi_tags_from_the_return_type() {
+    // libstdc++'s `__cxx11` namespace carries `abi_tag("cxx11")`: a function
+    // that is not a template and returns such a type gets the tag on its name
+    // unless the namespace or a parameter already carries it. Checked against g++ `nm`.
+    check(
+        "namespace std { inline namespace __cxx11 __attribute__((__abi_tag__ (\"cxx11\"))) { struct str { str(); ~str(); }; str to_s(int); } }\n\
+         struct Job { virtual std::str name() const; std::str id(std::str) const; };\n\
+         std::str Job::name() const { return {}; }\n\
+         std::str Job::id(std::str s) const { return s; }\n\
+         std::str free_fn(int) { return {}; }\n\
+         namespace ns { std::str* ptr(); }\n\
+         std::str* ns::ptr() { return nullptr; }",
+        expect![[r#"
+            _ZNSt7__cxx113strC1Ev
+            _ZNSt7__cxx113strD1Ev
+            _ZNSt7__cxx114to_sEi
+            _ZNK3Job4nameB5cxx11Ev
+            _ZNK3Job2idENSt7__cxx113strE
+            _ZNK3Job4nameB5cxx11Ev
+            _ZNK3Job2idENSt7__cxx113strE
+            _Z7free_fnB5cxx11i
+            _ZN2ns3ptrB5cxx11Ev
+            _ZN2ns3ptrB5cxx11Ev
+        "#]],
+    );
+}
