@@ -1022,6 +1022,12 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 };
             }
         }
+        // `decltype(__test<_Tp>(12))::value` (libcu++'s detection traits).
+        if first.args.is_none() && !rest.is_empty() && first.name.starts_with("decltype(") {
+            if let Some(t) = crate::infer::decltype_text(cx, &first.name) {
+                break 'first Resolved::Ty(t);
+            }
+        }
         let want = if first.args.is_some() { Ns::Type } else { last_ns(0) };
         let d = if p.global {
             scopes::lookup_member(db, map, scopes::ROOT, &first.name, want)

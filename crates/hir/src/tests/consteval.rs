@@ -523,3 +523,21 @@ fn block_scope_decltype_alias_of_an_expression() {
         "#]],
     );
 }
+
+#[test]
+fn decltype_as_a_nested_name_specifier() {
+    // libcu++'s `__is_destructor_wellformed`: `decltype(__test<_Tp>(12))::value`.
+    check(
+        "template <class T> T&& declval() noexcept;
+         struct tt { static const bool value = true; }; struct ff { static const bool value = false; };
+         template <class> struct apply { typedef int type; };
+         struct wf { template <class T1> static tt test(typename apply<decltype(declval<T1&>().~T1())>::type);
+                     template <class T1> static ff test(...); };
+         template <class T> struct is_d { static const bool value = decltype(wf::test<T>(12))::value; };
+         struct V { ~V(); };
+         static_assert(is_d<int>::value && is_d<V>::value && is_d<float*>::value);",
+        expect![[r#"
+            namespace: true
+        "#]],
+    );
+}
