@@ -534,20 +534,24 @@ fn using_declared_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassRefT, s: Sc
         let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
         // The base's injected-class-name (`using _RangeAdaptor<_Filter>::operator();`
         // where `_RangeAdaptor` is only visible as the base's own name).
-        let by_name = || {
-            templates::class_bases_of(db, c).iter().filter_map(|b| b.class).find(|b| {
-                let k = match b {
-                    ClassRefT::Class(k) => *k,
-                    ClassRefT::Inst(i) => i.class(db),
-                };
-                item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).and_then(|d| d.name.clone()) == base_name
-            })
-        };
-        let Some(base) = templates::class_of(db, t).ok().or_else(by_name) else { continue };
+        let Some(base) = templates::class_of(db, t).ok().or_else(|| base_named(db, c, base_name.as_deref())) else { continue };
         let from = member_fns_depth(db, base, name, depth + 1);
         own.retain(|(f, _)| !from.iter().any(|(g, _)| g == f));
         own.extend(from);
     }
+}
+
+/// The base of `c` whose class is named `name`: a using-declaration names
+/// a base by its injected-class-name, visible only from inside it
+/// (`using _RangeAdaptor<_Filter>::operator();`, `using _Base::_Base;`).
+pub(crate) fn base_named(db: &dyn SourceDatabase, c: ClassRefT, name: Option<&str>) -> Option<ClassRefT> {
+    templates::class_bases_of(db, c).iter().filter_map(|b| b.class).find(|b| {
+        let k = match b {
+            ClassRefT::Class(k) => *k,
+            ClassRefT::Inst(i) => i.class(db),
+        };
+        item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).and_then(|d| d.name.as_deref()) == name
+    })
 }
 
 /// The nearest scope around `s` (itself included) that is not a class: where

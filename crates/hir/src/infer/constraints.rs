@@ -34,8 +34,13 @@ pub fn constraints_satisfied(db: &dyn SourceDatabase, inst: FnInstanceId) -> Opt
     let scope = instances::fn_scope(db, decl)?;
     let map = def_map(db, decl.tu(db));
     let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    all_hold(cx, &data.constraints)
+}
+
+/// Every constraint true: false as soon as one is, unknown if one is.
+fn all_hold(cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Option<bool> {
     let mut all = Some(true);
-    for c in &data.constraints {
+    for c in constraints {
         match truth(cx, c) {
             Some(false) => return Some(false),
             Some(true) => {}
@@ -82,15 +87,7 @@ pub(crate) fn spec_constraints_satisfied(db: &dyn SourceDatabase, map: &DefMap, 
     let env = templates::inst_env(db, InstId::new(db, s, full.to_vec())).ok()?;
     let scope = map.parent.get(&scopes::DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
     let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(&env) };
-    let mut all = Some(true);
-    for c in &data.constraints {
-        match truth(cx, c) {
-            Some(false) => return Some(false),
-            Some(true) => {}
-            None => all = None,
-        }
-    }
-    all
+    all_hold(cx, &data.constraints)
 }
 
 /// How constrained a partial specialization is (as `weight`).

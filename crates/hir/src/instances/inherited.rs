@@ -17,7 +17,7 @@ use crate::item_tree::{FnName, TypeRef};
 use crate::scopes::{self, def_map, Def};
 use crate::templates::{self, ClassRefT, InstId};
 use crate::ty::{self, LowerCx};
-use crate::{item_tree_of, Entity};
+use crate::Entity;
 
 /// The constructor of `class` that inherits the base constructor `base`
 /// (an `Entity::Fn` or `Entity::FnInst`).
@@ -60,18 +60,7 @@ pub(crate) fn inherited_ctors(db: &dyn SourceDatabase, c: ClassRefT, depth: u32)
             let base_name = q.segments[n - 2].name.clone();
             let cx = LowerCx { db, map: &map, item, scope: s, env: env.as_ref() };
             let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
-            // The base's injected-class-name (`using _Base::_Base;` where
-            // `_Base` names the base only from inside it).
-            let by_name = || {
-                templates::class_bases_of(db, c).iter().filter_map(|b| b.class).find(|b| {
-                    let k = match b {
-                        ClassRefT::Class(k) => *k,
-                        ClassRefT::Inst(i) => i.class(db),
-                    };
-                    item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).and_then(|d| d.name.clone()).as_deref() == Some(base_name.as_str())
-                })
-            };
-            let Some(base) = templates::class_of(db, t).ok().or_else(by_name) else { continue };
+            let Some(base) = templates::class_of(db, t).ok().or_else(|| super::base_named(db, c, Some(&base_name))) else { continue };
             for (f, outer) in member_fns_depth(db, base, scopes::CTOR_KEY, depth + 1) {
                 if !is_copy_or_move(db, f, &base_name) {
                     out.push((f, outer));
