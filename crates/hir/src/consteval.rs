@@ -311,7 +311,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             // (through class template arguments they reach specializations
             // that other approximations then misjudge).
             let r = match crate::templates::type_trait(cx.lower.db, name, &tys) {
-                Err(e) if traits::exact(name) && e.contains("not evaluated") => traits::eval_trait(cx.lower.db, name, &tys),
+                Err(e) if traits::exact(name) && e.contains("not evaluated") => traits::eval_trait(cx.lower, name, &tys),
                 r => r,
             };
             match r {

@@ -47,6 +47,8 @@ mod packs;
 mod partial_order;
 mod object_param;
 mod nttp_sfinae;
+mod constructible;
+pub(crate) use constructible::class_constructible;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -377,6 +379,9 @@ struct Infer<'a> {
 
 /// A candidate function: its declaration and the specialization it is a member of.
 type Cand = (FnDecl, Option<InstId>);
+
+/// Why overload resolution fails when its best candidate is deleted.
+pub(crate) const DELETED: &str = "call of a deleted function";
 
 /// An argument as overload resolution sees it.
 #[derive(Clone, Copy, Debug)]
@@ -943,7 +948,7 @@ impl<'a> Infer<'a> {
             }
             // The implicitly declared copy or move constructor is a candidate
             // beside the declared ones (a class that declares neither).
-            Err(_) if matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) => {
+            Err(e) if e != DELETED && matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) => {
                 let kind = if args[0].cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor };
                 match instances::implicit_special(self.db, class, kind) {
                     Some(e) => {
@@ -2584,6 +2589,11 @@ impl<'a> Infer<'a> {
                     bw = wi;
                 }
             }
+        }
+        // A deleted function takes part in overload resolution; selecting
+        // it makes the call ill-formed ([dcl.fct.def.delete]/2).
+        if viable[best].0 .0.data(db).is_some_and(|d| d.deleted) {
+            return Err(DELETED.into());
         }
         Ok(viable.swap_remove(best))
     }

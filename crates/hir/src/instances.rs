@@ -468,9 +468,20 @@ pub fn member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str) -> Vec<(FnD
     member_fns_depth(db, c, name, 0)
 }
 
+/// `member_fns` with the class whose scope the lookup found them in (its
+/// own declarations and using-declarations): the class of their implicit
+/// object parameter ([over.match.funcs]/4).
+pub(crate) fn member_fns_found(db: &dyn SourceDatabase, c: ClassRefT, name: &str) -> Option<(ClassRefT, Vec<(FnDecl, Option<InstId>)>)> {
+    found_member_fns(db, c, name, 0)
+}
+
 fn member_fns_depth(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u32) -> Vec<(FnDecl, Option<InstId>)> {
+    found_member_fns(db, c, name, depth).map(|(_, v)| v).unwrap_or_default()
+}
+
+fn found_member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u32) -> Option<(ClassRefT, Vec<(FnDecl, Option<InstId>)>)> {
     if depth > 32 {
-        return Vec::new();
+        return None;
     }
     let (class, outer) = match c {
         ClassRefT::Class(k) => (k, None),
@@ -478,24 +489,23 @@ fn member_fns_depth(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
     };
     let map = def_map(db, class.tu(db));
     let class = map.class_definition(class);
-    let Some(&s) = map.class_scope.get(&class) else { return Vec::new() };
+    let &s = map.class_scope.get(&class)?;
     let mut own: Vec<(FnDecl, Option<InstId>)> =
         scopes::own_fns(db, &map, s, name).into_iter().map(|f| (f, outer)).collect();
     using_declared_fns(db, &map, c, s, name, depth, &mut own);
     // Constructors and destructors are not found in bases: a class
     // without declared ones has implicit ones (`implicit_special`).
     if !own.is_empty() || name == scopes::CTOR_KEY || name == scopes::DTOR_KEY {
-        return own;
+        return Some((c, own));
     }
     for b in templates::class_bases_of(db, c).iter() {
         if let Some(bc) = b.class {
-            let r = member_fns_depth(db, bc, name, depth + 1);
-            if !r.is_empty() {
-                return r;
+            if let Some(r) = found_member_fns(db, bc, name, depth + 1).filter(|r| !r.1.is_empty()) {
+                return Some(r);
             }
         }
     }
-    Vec::new()
+    None
 }
 
 /// `using Base<T>::f;` in class `c` (scope `s`): the base's functions `f`

@@ -289,6 +289,10 @@ pub struct FnData {
     /// enclosing namespace found only by argument-dependent lookup through
     /// its class; its scope (for names in it) is the class's.
     pub friend: bool,
+    /// Defined as deleted (`= delete`): a candidate of overload resolution
+    /// whose selection makes the call ill-formed (a substitution failure in
+    /// SFINAE contexts, `false` for `__is_constructible`).
+    pub deleted: bool,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -1188,6 +1192,7 @@ impl Lower {
         };
         let mut linkage = self.linkage(kws, specs);
         linkage.is_definition = node.kind() == K::FUNCTION_DEF || su::child(node, K::DEFAULTED_BODY).is_some();
+        let deleted = su::child(node, K::DELETED_BODY).is_some();
         let pack_params = su::function_params(d)
             .iter()
             .enumerate()
@@ -1196,7 +1201,7 @@ impl Lower {
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false }, at))
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false, deleted }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {

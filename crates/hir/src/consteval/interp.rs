@@ -1791,7 +1791,9 @@ impl<'a> Interp<'a> {
             let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
             super::traits::lower_trait_args_at(cx, tys, f.pack_index).into_iter().map(|t| ty::canonical(self.db, t)).collect()
         };
-        match super::traits::eval_trait(self.db, trimmed, &tys) {
+        let f = self.frame();
+        let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
+        match super::traits::eval_trait(cx, trimmed, &tys) {
             Ok(b) => Ok(CValue::boolean(b)),
             Err(e) => unsupported(e),
         }

@@ -10,7 +10,8 @@ use crate::templates::{self, ClassRefT};
 use crate::ty::{self, TyId, TyKind};
 
 /// Evaluates the trait `name` (without underscores) on `tys`.
-pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<bool, String> {
+pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool, String> {
+    let db = cx.db;
     match templates::type_trait(db, name, tys) {
         Ok(b) => return Ok(b),
         Err(e) if !e.contains("not evaluated") => return Err(e),
@@ -75,6 +76,12 @@ pub fn eval_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
                 Some(c) if name == "is_constructible" && tys.len() == 1 && declares_default_ctor(db, c) => true,
                 Some(c) => {
                     if !trivial_class(db, c) {
+                        // Construction through declared constructors: overload resolution.
+                        if name == "is_constructible" {
+                            if let Some(b) = crate::infer::class_constructible(cx, t0, &tys[1..]) {
+                                return Ok(b);
+                            }
+                        }
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
                     }
                     // Default construction, or copy/move from the same class.

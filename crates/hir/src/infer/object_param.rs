@@ -4,7 +4,8 @@
 //! and non-members compete: `ofstream << "text"` calls
 //! `operator<<(basic_ostream<char, _Traits>&, const char*)` (Conversion,
 //! Exact) over the member `basic_ostream::operator<<(const void*)`
-//! (Conversion, Conversion).
+//! (Conversion, Conversion). A member brought in by a using-declaration
+//! binds as a member of the class that declares it so.
 
 use super::*;
 
@@ -20,6 +21,17 @@ impl Infer<'_> {
                 ScopeKind::Class(k) => Some(class_ty(db, ClassRefT::Class(self.map.class_definition(k)))),
                 _ => None,
             }),
+        };
+        // A base's member brought in by a using-declaration counts as a
+        // member of the class that names it (the class lookup found it in).
+        let owner = match (owner, self.class_ref(obj.ty), c.0.data(db)) {
+            (Some(b), Some(oc), Some(d)) if !self.same_class(obj.ty, b) => {
+                match instances::member_fns_found(db, oc, &scopes::fn_name_key(&d.name)) {
+                    Some((found, fns)) if fns.contains(&c) => Some(class_ty(db, found)),
+                    _ => Some(b),
+                }
+            }
+            (o, ..) => o,
         };
         match owner {
             Some(b) if !self.same_class(obj.ty, b) && self.derives(obj.ty, b) => Rank { major: 2, minor: qual + self.base_distance_penalty(obj.ty, b) },

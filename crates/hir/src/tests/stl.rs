@@ -317,3 +317,27 @@ fn nttp_type_substitution_failure_removes_candidate() {
         "#]],
     );
 }
+
+#[test]
+fn using_declared_base_member_binds_as_the_naming_class_member() {
+    // libstdc++'s `_Insert` brings `_Insert_base::insert(const value_type&)`
+    // in with a using-declaration beside its own `insert(_Pair&&)`
+    // template: both take the object as an `_Insert` ([over.match.funcs]/4),
+    // so the tie goes to the non-template (checked with g++ 12 `nm`).
+    entities(
+        "template <class T> struct Base { int insert(const T& v) { return 1; } };\n\
+         template <class T> struct Ins : Base<T> {\n\
+           using Base<T>::insert;\n\
+           template <class P> long insert(P&& p) { return 2; }\n\
+         };\n\
+         struct Table : Ins<int> {\n\
+           void fill(const int* f, const int* l) { for (; f != l; ++f) this->insert(*f); }\n\
+         };\n\
+         void user(Table& t, const int* a) { t.fill(a, a + 1); }",
+        expect![[r#"
+            _Z4userR5TablePKi
+            _ZN4BaseIiE6insertERKi
+            _ZN5Table4fillEPKiS1_
+        "#]],
+    );
+}
