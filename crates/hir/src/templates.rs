@@ -1084,6 +1084,12 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         };
                         match member_of(db, inst, &seg.name, want, 0) {
                             Some((d, env, scope)) => (d, env, scope),
+                            // `typename X<T>::type` with `T` a pattern's parameter: the
+                            // member may come from a dependent base or a specialization
+                            // not chosen yet, so it is a dependent type, not an error.
+                            None if matches!(t.kind(db), TyKind::App(a) if a.args(db).iter().any(|x| crate::consteval::var_template::dependent(db, x))) => {
+                                return Err(dependent(format!("{}::{}", ty::display(db, t), seg.name)));
+                            }
                             None => return Err(TyKind::Error(format!("no member `{}` in {}", seg.name, ty::display(db, t)))),
                         }
                     }

@@ -108,3 +108,41 @@ int main() { storage<int, alloc<int>> s; }
         "#]],
     );
 }
+
+#[test]
+fn dependent_members_from_dependent_bases_in_signatures() {
+    // libcu++'s `make_pair`/`make_tuple` return `pair<typename
+    // __unwrap_ref_decay<T>::type, …>`, whose `type` comes from a base
+    // that depends on `T`: a dependent name, spelled as written, also as
+    // the pattern of a pack expansion (`Dp`). Names from g++ 12's `nm`.
+    closure(
+        r#"
+template <class T> struct unref { using type = T; };
+template <class T> struct decay_ { using type = T; };
+template <class T> struct unref_decay : unref<typename decay_<T>::type> {};
+template <class A, class B> struct pr { pr(A, B) {} };
+template <class... T> struct tup { tup(T...) {} };
+template <class A, class B>
+pr<typename unref_decay<A>::type, typename unref_decay<B>::type> mkpair(A&& a, B&& b) {
+  return pr<typename unref_decay<A>::type, typename unref_decay<B>::type>(a, b);
+}
+template <class... T>
+tup<typename unref_decay<T>::type...> mktup(T&&... t) {
+  return tup<typename unref_decay<T>::type...>(t...);
+}
+int main() {
+  int x = 1;
+  mkpair(x, 2L);
+  mktup(x, 2.0);
+  return 0;
+}
+"#,
+        expect![[r#"
+            main
+            _Z6mkpairIRilE2prIN11unref_decayIT_E4typeENS2_IT0_E4typeEEOS3_OS6_
+            _Z5mktupIJRidEE3tupIJDpN11unref_decayIT_E4typeEEEDpOS3_
+            _ZN2prIRilEC1ES0_l
+            _ZN3tupIJRidEEC1ES0_d
+        "#]],
+    );
+}
