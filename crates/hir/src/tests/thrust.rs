@@ -146,3 +146,33 @@ int main() {
         "#]],
     );
 }
+
+#[test]
+fn member_alias_templates_as_template_template_arguments() {
+    // libcu++'s type lists (zip_iterator's reference and difference types):
+    // `_Fn::template __call` passed to a template template parameter, the
+    // member alias read in its specialization (`quote<pr>::call<Ts...>` is
+    // `pr<Ts...>`). Names from g++ 12's `nm`.
+    closure(
+        r#"
+template <template <class...> class F> struct quote { template <class... Ts> using call = F<Ts...>; };
+template <int N> struct indirect { template <template <class...> class F, class... Ts> using call = F<Ts...>; };
+template <class Fn, class... Ts> using call_indirect = typename indirect<1>::template call<Fn::template call, Ts...>;
+struct plain { template <class T> using call = T*; };
+template <class A, class B> struct pr {};
+template <class T> void use(T) {}
+int main() {
+  call_indirect<quote<pr>, int, long> p;
+  use(p);
+  call_indirect<plain, int> q = 0;
+  use(q);
+  return 0;
+}
+"#,
+        expect![[r#"
+            main
+            _Z3useI2prIilEEvT_
+            _Z3useIPiEvT_
+        "#]],
+    );
+}
