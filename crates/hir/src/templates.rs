@@ -391,6 +391,17 @@ fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateAr
                     ty(env, t, out);
                 }
             }
+            // Kept as text (`((void) _Pred, true)...`, libcu++'s `__all`):
+            // the packs it names by their tokens.
+            ConstExpr::Unsupported(text) => {
+                for tok in crate::type_tokens(text) {
+                    if let Some(TemplateArg::Pack(v)) = env.get(&tok) {
+                        if !out.iter().any(|(n, _)| *n == tok) {
+                            out.push((tok.clone(), v.clone()));
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }

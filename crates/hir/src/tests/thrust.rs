@@ -176,3 +176,32 @@ int main() {
         "#]],
     );
 }
+
+#[test]
+fn pack_expansions_of_comma_expressions() {
+    // libcu++'s `__all<_Pred...>` is `is_same<__all_dummy<_Pred...>,
+    // __all_dummy<((void) _Pred, true)...>>`: the pattern is kept as text,
+    // and still expands over the pack it names (tuple's constructor
+    // constraints rest on it).
+    closure(
+        r#"
+template <bool... B> struct dummy;
+template <class A, class B> struct same { static constexpr bool value = false; };
+template <class A> struct same<A, A> { static constexpr bool value = true; };
+template <bool... P> using all = same<dummy<P...>, dummy<((void) P, true)...>>;
+template <bool B> struct yes { static void f() {} };
+template <bool B> struct no { static void f() {} };
+int main() {
+  yes<all<true, true>::value>::f();
+  no<all<true, false>::value>::f();
+  yes<all<>::value>::f();
+  return 0;
+}
+"#,
+        expect![[r#"
+            main
+            _ZN3yesILb1EE1fEv
+            _ZN2noILb0EE1fEv
+        "#]],
+    );
+}
