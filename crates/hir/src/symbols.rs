@@ -862,6 +862,11 @@ fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &
                     }
                 }
                 for a in seg.args.iter().flatten() {
+                    // An expansion's pattern too (`tuple<typename X<Ts>::type...>`).
+                    let a = match a {
+                        TemplateArgRef::Expansion(x) => &**x,
+                        a => a,
+                    };
                     if let TemplateArgRef::Type(t) = a {
                         if dependent_member(db, map, scope, t, names) {
                             return true;
@@ -1024,7 +1029,11 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             // A value argument that is an expression of the parameters
             // (`enable_if<is_x<T>::value>`) lowers to a dependent type: spelled as written.
             let written = segs[i].args.as_deref().unwrap_or(&[]);
-            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_)) || dependent::has_dependent_value_arg(written, names, sp);
+            // So is one whose pack takes a dependent member (`tuple<typename X<Ts>::type...>`).
+            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_))
+                || matches!(lowered.kind(db), TyKind::App(a) if a.args(db).iter().any(|x| dependent::has_dependent_element(db, x)))
+                || dependent::has_dependent_value_arg(written, names, sp)
+                || written.iter().any(|w| dependent::written_member_arg(db, map, cx.scope, w, names));
             let named = if dependent && segs[..i].iter().all(|s| s.args.is_none()) {
                 m::Type::Named(dependent::template_id(db, map, cx, c, written, names, sp, depth)?)
             } else {

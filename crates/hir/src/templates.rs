@@ -31,6 +31,7 @@ mod addr_arg;
 pub(crate) mod alias;
 mod injected;
 mod integer_pack;
+mod member_template;
 
 /// The instantiation depth limit (spec 50 §4.3).
 pub const MAX_DEPTH: u32 = 200;
@@ -60,6 +61,9 @@ pub enum TemplateRef {
     Class(ClassId),
     Alias(TypedefId),
     Param { depth: u32, index: u32 },
+    /// A member alias template of a specialization, read in it
+    /// (`templates/member_template.rs`).
+    Member(InstId, TypedefId),
 }
 
 /// A class template specialization as a type: the template (canonical
@@ -387,6 +391,17 @@ fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateAr
                     ty(env, t, out);
                 }
             }
+            // Kept as text (`((void) _Pred, true)...`, libcu++'s `__all`):
+            // the packs it names by their tokens.
+            ConstExpr::Unsupported(text) => {
+                for tok in crate::type_tokens(text) {
+                    if let Some(TemplateArg::Pack(v)) = env.get(&tok) {
+                        if !out.iter().any(|(n, _)| *n == tok) {
+                            out.push((tok.clone(), v.clone()));
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -454,7 +469,7 @@ pub fn lower_arg(cx: LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef) 
             match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Type) {
                 Some(Def::ClassTemplate(c)) => Ok(TemplateArg::Template(TemplateRef::Class(canonical_template(cx.map, c)))),
                 Some(Def::AliasTemplate(t)) => Ok(TemplateArg::Template(TemplateRef::Alias(t))),
-                _ => Err(format!("`{p}` is not a template")),
+                _ => member_template::arg(cx, p).unwrap_or_else(|| Err(format!("`{p}` is not a template"))),
             }
         }
         (TemplateParamKind::Template, _) => Err("not a template".into()),
@@ -1008,6 +1023,9 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                     (TemplateArg::Type(t), None) => Resolved::Ty(*t),
                     (TemplateArg::Template(TemplateRef::Class(c)), Some(args)) => Resolved::Ty(apply(cx, *c, Vec::new(), args)),
                     (TemplateArg::Template(TemplateRef::Alias(t)), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
+                    (TemplateArg::Template(TemplateRef::Member(i, t)), Some(args)) => {
+                        Resolved::Ty(apply_alias_in(cx, *t, args, inst_env(db, *i).ok().as_ref()))
+                    }
                     (TemplateArg::Dependent(s), _) => return Err(dependent(s.clone())),
                     (TemplateArg::Template(TemplateRef::Param { depth, index }), Some(args)) => {
                         match crate::templates_params::param_app(cx, *depth, *index, args) {
@@ -1084,6 +1102,12 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         };
                         match member_of(db, inst, &seg.name, want, 0) {
                             Some((d, env, scope)) => (d, env, scope),
+                            // `typename X<T>::type` with `T` a pattern's parameter: the
+                            // member may come from a dependent base or a specialization
+                            // not chosen yet, so it is a dependent type, not an error.
+                            None if matches!(t.kind(db), TyKind::App(a) if a.args(db).iter().any(|x| crate::consteval::var_template::dependent(db, x))) => {
+                                return Err(dependent(format!("{}::{}", ty::display(db, t), seg.name)));
+                            }
                             None => return Err(TyKind::Error(format!("no member `{}` in {}", seg.name, ty::display(db, t)))),
                         }
                     }
@@ -1170,6 +1194,9 @@ fn apply_alias_in(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef], ins
                     (TemplateParamKind::Value(_), TemplateArgRef::Type(TypeRef::Path(x))) => TemplateArgRef::Expr(ConstExpr::Path(x)),
                     (_, r) => r,
                 })
+                // A pack is bound whole: `__argk...` gives its elements.
+                .zip(&params)
+                .map(|(r, p)| if p.pack { TemplateArgRef::Expansion(Box::new(r)) } else { r })
                 .collect();
             apply_alias(LowerCx { env: Some(&env), ..cx }, t, &refs)
         }
@@ -1473,7 +1500,7 @@ fn display_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> String {
             _ => v.to_string(),
         },
         TemplateArg::Template(TemplateRef::Class(c)) => crate::layout::class_name(db, *c),
-        TemplateArg::Template(TemplateRef::Alias(t)) => {
+        TemplateArg::Template(TemplateRef::Alias(t) | TemplateRef::Member(_, t)) => {
             let tree = item_tree_of(db, t.item(db));
             tree.typedefs.get(t.idx(db) as usize).map(|d| d.name.clone()).unwrap_or_default()
         }

@@ -74,7 +74,7 @@ fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<T
 }
 
 /// Whether an argument still names a pattern's parameters.
-fn dependent(db: &dyn cufront_base_db::SourceDatabase, a: &TemplateArg) -> bool {
+pub(crate) fn dependent(db: &dyn cufront_base_db::SourceDatabase, a: &TemplateArg) -> bool {
     match a {
         TemplateArg::Dependent(_) | TemplateArg::ValueParam { .. } => true,
         TemplateArg::Template(templates::TemplateRef::Param { .. }) => true,

@@ -164,14 +164,22 @@ pub(super) fn template_id(
     let data = tree.classes.get(template.idx(db) as usize).ok_or("no such class")?;
     let own = data.name.clone().ok_or("unnamed template")?;
     let params = data.tparams.clone().unwrap_or_default();
-    if written.iter().any(|w| matches!(w, TemplateArgRef::Expansion(_))) {
+    // Expansions only where the template's pack takes them (`tuple<typename
+    // X<Ts>::type...>`): spelled there, below.
+    let pack_at = params.iter().position(|p| p.pack);
+    if written.iter().enumerate().any(|(i, w)| matches!(w, TemplateArgRef::Expansion(_)) && pack_at.is_none_or(|k| i < k)) {
         return Err("a pack expansion in a dependent template-id".into());
     }
     let args = crate::templates::normalize_class_args(cx, template, Vec::new(), written)?;
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
+        let rest = written.get(i..).unwrap_or(&[]);
+        if pack_at == Some(i) && (has_dependent_element(db, a) || rest.iter().any(|w| written_member_arg(db, map, cx.scope, w, names))) {
+            out.push(m::TArg::Pack(pack_elements(db, map, cx, written.get(i..).unwrap_or(&[]), names, sp, depth)?));
+            continue;
+        }
         let mangled = match (a, written.get(i)) {
-            (_, Some(w)) if dependent_arg(a, w, names, sp) && !params.get(i).is_some_and(|p| p.pack) => match w {
+            (_, Some(w)) if (dependent_arg(a, w, names, sp) || written_member_arg(db, map, cx.scope, w, names)) && !params.get(i).is_some_and(|p| p.pack) => match w {
                 TemplateArgRef::Type(t) => m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?),
                 TemplateArgRef::Expr(e) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
                 TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
@@ -184,6 +192,63 @@ pub(super) fn template_id(
     let mut n = scope_name(db, map, parent)?;
     n.comps.push(Component { name: m::Unqualified::Source(own), abi_tags: Vec::new(), args: Some(out) });
     Ok(n)
+}
+
+/// Whether a written argument is (or expands) a member of a type that
+/// depends on the parameters (`typename X<T>::type`): a dependent name,
+/// spelled as written even where the lowering resolves it.
+pub(super) fn written_member_arg(db: &dyn SourceDatabase, map: &DefMap, scope: crate::scopes::ScopeIdx, w: &TemplateArgRef, names: &[String]) -> bool {
+    match w {
+        TemplateArgRef::Type(t) => super::dependent_member(db, map, scope, t, names),
+        TemplateArgRef::Expansion(x) => written_member_arg(db, map, scope, x, names),
+        TemplateArgRef::Expr(_) => false,
+    }
+}
+
+/// Whether a pack argument has an element the lowering leaves dependent.
+pub(super) fn has_dependent_element(db: &dyn SourceDatabase, a: &TemplateArg) -> bool {
+    match a {
+        TemplateArg::Dependent(_) => true,
+        TemplateArg::Type(t) => matches!(t.kind(db), TyKind::Dependent(_)),
+        TemplateArg::Pack(v) => v.iter().any(|x| has_dependent_element(db, x)),
+        _ => false,
+    }
+}
+
+/// The written arguments a template's pack parameter takes, spelled: an
+/// expansion's pattern with each pack of the signature bound to its
+/// element (`T_k`), which `packs::mark_fn` then marks `Dp`.
+fn pack_elements(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    written: &[TemplateArgRef],
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<Vec<m::TArg>, String> {
+    let mut env = cx.env.cloned().unwrap_or_default();
+    let elems: Vec<(String, TemplateArg)> = env
+        .names
+        .iter()
+        .filter_map(|(n, a)| match a {
+            TemplateArg::Pack(v) if v.len() == 1 => Some((n.clone(), v[0].clone())),
+            _ => None,
+        })
+        .collect();
+    env.names.extend(elems);
+    let ecx = LowerCx { env: Some(&env), ..cx };
+    written
+        .iter()
+        .map(|w| match w {
+            TemplateArgRef::Expansion(x) => match &**x {
+                TemplateArgRef::Type(t) => Ok(m::TArg::Type(mangle_written_in(db, map, ecx, t, names, sp, depth + 1)?)),
+                _ => Err("a value pack expansion in a dependent template-id".into()),
+            },
+            TemplateArgRef::Type(t) => Ok(m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)),
+            TemplateArgRef::Expr(_) => Err("a value in a dependent template-id's pack".into()),
+        })
+        .collect()
 }
 
 /// Whether the written argument `w` (normalised to `a`) is spelled as

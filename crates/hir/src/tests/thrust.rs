@@ -108,3 +108,100 @@ int main() { storage<int, alloc<int>> s; }
         "#]],
     );
 }
+
+#[test]
+fn dependent_members_from_dependent_bases_in_signatures() {
+    // libcu++'s `make_pair`/`make_tuple` return `pair<typename
+    // __unwrap_ref_decay<T>::type, …>`, whose `type` comes from a base
+    // that depends on `T`: a dependent name, spelled as written, also as
+    // the pattern of a pack expansion (`Dp`). Names from g++ 12's `nm`.
+    closure(
+        r#"
+template <class T> struct unref { using type = T; };
+template <class T> struct decay_ { using type = T; };
+template <class T> struct unref_decay : unref<typename decay_<T>::type> {};
+template <class A, class B> struct pr { pr(A, B) {} };
+template <class... T> struct tup { tup(T...) {} };
+template <class A, class B>
+pr<typename unref_decay<A>::type, typename unref_decay<B>::type> mkpair(A&& a, B&& b) {
+  return pr<typename unref_decay<A>::type, typename unref_decay<B>::type>(a, b);
+}
+template <class... T>
+tup<typename unref_decay<T>::type...> mktup(T&&... t) {
+  return tup<typename unref_decay<T>::type...>(t...);
+}
+int main() {
+  int x = 1;
+  mkpair(x, 2L);
+  mktup(x, 2.0);
+  return 0;
+}
+"#,
+        expect![[r#"
+            main
+            _Z6mkpairIRilE2prIN11unref_decayIT_E4typeENS2_IT0_E4typeEEOS3_OS6_
+            _Z5mktupIJRidEE3tupIJDpN11unref_decayIT_E4typeEEEDpOS3_
+            _ZN2prIRilEC1ES0_l
+            _ZN3tupIJRidEEC1ES0_d
+        "#]],
+    );
+}
+
+#[test]
+fn member_alias_templates_as_template_template_arguments() {
+    // libcu++'s type lists (zip_iterator's reference and difference types):
+    // `_Fn::template __call` passed to a template template parameter, the
+    // member alias read in its specialization (`quote<pr>::call<Ts...>` is
+    // `pr<Ts...>`). Names from g++ 12's `nm`.
+    closure(
+        r#"
+template <template <class...> class F> struct quote { template <class... Ts> using call = F<Ts...>; };
+template <int N> struct indirect { template <template <class...> class F, class... Ts> using call = F<Ts...>; };
+template <class Fn, class... Ts> using call_indirect = typename indirect<1>::template call<Fn::template call, Ts...>;
+struct plain { template <class T> using call = T*; };
+template <class A, class B> struct pr {};
+template <class T> void use(T) {}
+int main() {
+  call_indirect<quote<pr>, int, long> p;
+  use(p);
+  call_indirect<plain, int> q = 0;
+  use(q);
+  return 0;
+}
+"#,
+        expect![[r#"
+            main
+            _Z3useI2prIilEEvT_
+            _Z3useIPiEvT_
+        "#]],
+    );
+}
+
+#[test]
+fn pack_expansions_of_comma_expressions() {
+    // libcu++'s `__all<_Pred...>` is `is_same<__all_dummy<_Pred...>,
+    // __all_dummy<((void) _Pred, true)...>>`: the pattern is kept as text,
+    // and still expands over the pack it names (tuple's constructor
+    // constraints rest on it).
+    closure(
+        r#"
+template <bool... B> struct dummy;
+template <class A, class B> struct same { static constexpr bool value = false; };
+template <class A> struct same<A, A> { static constexpr bool value = true; };
+template <bool... P> using all = same<dummy<P...>, dummy<((void) P, true)...>>;
+template <bool B> struct yes { static void f() {} };
+template <bool B> struct no { static void f() {} };
+int main() {
+  yes<all<true, true>::value>::f();
+  no<all<true, false>::value>::f();
+  yes<all<>::value>::f();
+  return 0;
+}
+"#,
+        expect![[r#"
+            main
+            _ZN3yesILb1EE1fEv
+            _ZN2noILb0EE1fEv
+        "#]],
+    );
+}
