@@ -30,6 +30,8 @@ use crate::templates::{self, ClassRefT, Env, Resolved, TemplateArg};
 use crate::ty::{self, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, FnTemplateId, ItemId};
 
+mod pattern_packs;
+
 /// EDG's call depth limit.
 pub const MAX_CALL_DEPTH: usize = 256;
 /// EDG's cost limit, counted here in statements and loop iterations.
@@ -502,11 +504,9 @@ impl<'a> Interp<'a> {
             match body.expr(*a) {
                 Expr::PackExpansion(p) => {
                     let n = self.pack_len(*p)?;
+                    let packs = self.pattern_packs(*p);
                     for i in 0..n {
-                        let saved = self.frame_mut().pack_index.replace(i);
-                        let v = self.expr(*p);
-                        self.frame_mut().pack_index = saved;
-                        out.push(v?);
+                        out.push(self.expansion_element(*p, i, &packs)?);
                     }
                 }
                 _ => out.push(self.expr(*a)?),
@@ -561,6 +561,10 @@ impl<'a> Interp<'a> {
                 _ => {}
             }
         }
+        // Packs named in types and template arguments (`is_same_v<T, Ts>`).
+        if n.is_none() {
+            n = self.pattern_packs(e).first().map(|(_, v)| v.len());
+        }
         n.ok_or(ConstError::Unsupported("pack expansion of a template parameter pack".into()))
     }
 
@@ -577,12 +581,10 @@ impl<'a> Interp<'a> {
             _ => return unsupported("empty fold"),
         };
         let n = self.pack_len(pack)?;
+        let packs = self.pattern_packs(pack);
         let mut vals = Vec::new();
         for i in 0..n {
-            let saved = self.frame_mut().pack_index.replace(i);
-            let v = self.expr(pack);
-            self.frame_mut().pack_index = saved;
-            vals.push(v?);
+            vals.push(self.expansion_element(pack, i, &packs)?);
         }
         if let Some(i) = init {
             let v = self.expr(i)?;
@@ -957,6 +959,13 @@ impl<'a> Interp<'a> {
         let cx = LowerCx { db, map: self.map, item, scope, env: env.as_ref() };
         let tree = item_tree_of(db, vt.item(db));
         let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
+        // The specialization its arguments select (`is_same_v<A, A>`), as
+        // the item-tree evaluator does; what it cannot bind, below.
+        if let Ok(args) = super::var_template::var_template_args(cx, vt, written)
+            && let Some(v) = super::var_template::eval_with_args(cx, vt, args)
+        {
+            return Ok(CValue::Int(v));
+        }
         let lower = |kind: &TemplateParamKind, a: &W| templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported);
         let mut names = Vec::new();
         let mut w = written.iter();
