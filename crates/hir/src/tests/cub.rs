@@ -379,3 +379,26 @@ fn fold_over_a_pack_named_in_template_arguments() {
          int user(int* p) { return f(p) + f(p, p) + g(p, p, p) + h(1, p); }",
     ));
 }
+
+#[test]
+fn value_parameter_type_names_the_templates_own_parameter() {
+    // `integral_constant<bool, true>` written inside `is_integral<_Tp>`:
+    // the value parameter's type `_Tp` is integral_constant's own first
+    // parameter (bool), not the enclosing `_Tp` (int) — else the base is
+    // `integral_constant<bool, (int)1>` and `is_integral<int>` does not
+    // convert to `true_type` (CUB's `DeviceSegmentedReduce::Max`).
+    expect![[r#"
+        _Z4takeIiEiN2ns17integral_constantIbLb1EEET_
+        _Z4userv
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns {\n\
+         template <class _Tp, _Tp __v> struct integral_constant { static constexpr const _Tp value = __v; };\n\
+         using true_type = integral_constant<bool, true>;\n\
+         template <class _Tp> struct is_integral : public integral_constant<bool, true> {};\n\
+         }\n\
+         template <class T> int take(ns::true_type, T) { return 1; }\n\
+         template <class T> int take(ns::integral_constant<bool, false>, T) { return 0; }\n\
+         int user() { using C = ns::is_integral<int>; return take(C{}, 1); }",
+    ));
+}
