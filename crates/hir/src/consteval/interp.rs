@@ -659,6 +659,11 @@ impl<'a> Interp<'a> {
     }
 
     fn binary_expr(&mut self, op: BinaryOp, l: ExprId, r: ExprId) -> R<CValue> {
+        // A left operand the model does not evaluate: a right one that
+        // decides the result does (the program is well-formed).
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            return self.logical(op == BinaryOp::Or, l, r);
+        }
         match op {
             BinaryOp::And => {
                 let a = self.expr(l)?;
@@ -681,6 +686,24 @@ impl<'a> Interp<'a> {
                 let b = self.expr(r)?;
                 self.arith(op, a, b)
             }
+        }
+    }
+
+    /// `l || r` (`or`) or `l && r`. Kept out of `binary_expr`, whose
+    /// frame every level of a recursive constexpr call holds.
+    #[inline(never)]
+    fn logical(&mut self, or: bool, l: ExprId, r: ExprId) -> R<CValue> {
+        let a = self.expr(l).and_then(|a| self.truth(a));
+        match a {
+            Ok(a) if a == or => Ok(CValue::boolean(or)),
+            Ok(_) => {
+                let b = self.expr(r)?;
+                Ok(CValue::boolean(self.truth(b)?))
+            }
+            Err(e) => match self.expr(r).and_then(|b| self.truth(b)) {
+                Ok(b) if b == or => Ok(CValue::boolean(or)),
+                _ => Err(e),
+            },
         }
     }
 

@@ -402,3 +402,26 @@ fn value_parameter_type_names_the_templates_own_parameter() {
          int user() { using C = ns::is_integral<int>; return take(C{}, 1); }",
     ));
 }
+
+#[test]
+fn logical_or_decided_by_an_operand_the_model_evaluates() {
+    // thrust's `is_contiguous_iterator_impl` is `contiguous_iterator<It> ||
+    // … || proclaim_contiguous_iterator<It>::value`: when one operand of
+    // `||` is true (of `&&`, false) the result does not depend on an
+    // operand the model cannot evaluate (here a comma in `sizeof`).
+    expect![[r#"
+        _Z1vILb1EEiv
+        _Z4userv
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns {\n\
+         template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <class T> struct claimed : integral_constant<bool, false> {};\n\
+         template <> struct claimed<int*> : integral_constant<bool, true> {};\n\
+         template <class T> struct gap { static const bool value = sizeof(static_cast<T*>(nullptr), 0) == 4; };\n\
+         template <class T> struct contig : integral_constant<bool, gap<T>::value || claimed<T>::value> {};\n\
+         }\n\
+         template <bool B> int v() { return B; }\n\
+         int user() { return v<ns::contig<int*>::value>(); }",
+    ));
+}
