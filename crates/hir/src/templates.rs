@@ -260,7 +260,9 @@ pub(crate) fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Ve
     let defaults: Vec<Option<(ClassId, usize)>> = (0..params.len())
         .map(|i| levels.iter().find(|(_, p)| p.get(i).is_some_and(|p| p.default.is_some())).map(|(d, _)| (*d, i)))
         .collect();
-    let mut own = bind(cx, &params, written, &mut |i, sofar| {
+    let (pscope, pitem) = decl_cx(levels[0].0);
+    let pcx = LowerCx { db, map: cx.map, item: pitem, scope: pscope, env: Some(&outer_env) };
+    let mut own = bind_in(cx, Some(pcx), &params, written, &mut |i, sofar| {
         let (d, _) = defaults.get(i).copied().flatten()?;
         let (scope, item) = decl_cx(d);
         let dparams = &levels.iter().find(|(x, _)| *x == d)?.1;
@@ -283,6 +285,20 @@ pub(crate) fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Ve
 /// `default(i, args so far)` supplies missing ones.
 pub(crate) fn bind(
     cx: LowerCx<'_>,
+    params: &[TemplateParam],
+    written: &[TemplateArgRef],
+    default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, String>>,
+) -> Result<Vec<TemplateArg>, String> {
+    bind_in(cx, None, params, written, default)
+}
+
+/// `bind`, value parameters' types lowered where the template is declared
+/// (`param_cx`: its item and scope, its outer arguments in the
+/// environment) — `template <requires_stable_address S>` names an
+/// enumeration of the template's namespace, not of the arguments' scope.
+pub(crate) fn bind_in(
+    cx: LowerCx<'_>,
+    param_cx: Option<LowerCx<'_>>,
     params: &[TemplateParam],
     written: &[TemplateArgRef],
     default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, String>>,
@@ -312,7 +328,7 @@ pub(crate) fn bind(
         // arguments are written ([temp.arg.nontype]/1).
         let penv = match &p.kind {
             TemplateParamKind::Value(t) if !matches!(t, TypeRef::Builtin(_)) => {
-                let mut e = cx.env.cloned().unwrap_or_default();
+                let mut e = param_cx.map_or(cx.env, |p| p.env).cloned().unwrap_or_default();
                 for (q, a) in params.iter().zip(&out) {
                     if let Some(n) = &q.name {
                         e.names.push((n.clone(), a.clone()));
@@ -327,7 +343,7 @@ pub(crate) fn bind(
             for w in it.by_ref() {
                 elems.push(match w {
                     W::Done(a) => a,
-                    W::Ref(r) => lower_arg_in(cx, penv.as_ref(), &p.kind, r)?,
+                    W::Ref(r) => lower_arg_in(cx, param_cx, penv.as_ref(), &p.kind, r)?,
                 });
             }
             out.push(TemplateArg::Pack(elems));
@@ -335,7 +351,7 @@ pub(crate) fn bind(
         }
         let a = match it.next() {
             Some(W::Done(a)) => a,
-            Some(W::Ref(r)) => lower_arg_in(cx, penv.as_ref(), &p.kind, r)?,
+            Some(W::Ref(r)) => lower_arg_in(cx, param_cx, penv.as_ref(), &p.kind, r)?,
             None => match default(i, &out) {
                 Some(r) => r?,
                 None => return Err(format!("too few template arguments ({} of {})", out.len(), params.len())),
@@ -453,15 +469,15 @@ pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<Template
 
 /// Lowers one written argument for a parameter of kind `kind`.
 pub fn lower_arg(cx: LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
-    lower_arg_in(cx, None, kind, a)
+    lower_arg_in(cx, None, None, kind, a)
 }
 
 /// `lower_arg`, a value parameter's type lowered in `param_env` (the
 /// template's parameters bound so far) when given.
-fn lower_arg_in(cx: LowerCx<'_>, param_env: Option<&Env>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
+fn lower_arg_in(cx: LowerCx<'_>, param_cx: Option<LowerCx<'_>>, param_env: Option<&Env>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
     let db = cx.db;
     if let (Some(penv), TemplateParamKind::Value(t)) = (param_env, kind) {
-        let pt = ty::canonical(db, ty::lower(LowerCx { env: Some(penv), ..cx }, t));
+        let pt = ty::canonical(db, ty::lower(LowerCx { env: Some(penv), ..param_cx.unwrap_or(cx) }, t));
         let e = match a {
             TemplateArgRef::Expr(e) => Some(e.clone()),
             TemplateArgRef::Type(TypeRef::Path(p)) => Some(ConstExpr::Path(p.clone())),

@@ -425,3 +425,20 @@ fn logical_or_decided_by_an_operand_the_model_evaluates() {
          int user() { return v<ns::contig<int*>::value>(); }",
     ));
 }
+
+#[test]
+fn value_parameter_of_an_enumeration_of_the_templates_namespace() {
+    // `template <mode M, class T> struct D` in `ns`, written `ns::D<ns::mode::yes, int>`
+    // elsewhere: `M`'s type is looked up where D is declared (CUB's
+    // `transform::dispatch_t<requires_stable_address S, …>`), so the
+    // argument keeps its enumeration type in the mangled name.
+    expect![[r#"
+        _Z4userv
+        _ZN2ns1DILNS_4modeE1EiE1fEv
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns { enum class mode { no, yes };\n\
+         template <mode M, class T> struct D { static int f() { return 1; } }; }\n\
+         int user() { return ns::D<ns::mode::yes, int>::f(); }",
+    ));
+}
