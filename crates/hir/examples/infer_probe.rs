@@ -54,6 +54,14 @@ fn main() {
                 };
                 println!("{}", cufront_hir::body::render(&body));
                 println!("{:?}", r.skipped);
+                // `CUFRONT_TYS=1`: every expression's type.
+                if std::env::var_os("CUFRONT_TYS").is_some() {
+                    for (i, t) in r.expr_tys.iter().enumerate() {
+                        if let Some(t) = t {
+                            println!("  ty e{i}: {}", cufront_hir::ty::display(&db, *t));
+                        }
+                    }
+                }
                 for (site, c) in &r.calls {
                     let c = match c {
                         Callee::Entity(x) => cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| match x {

@@ -228,19 +228,23 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         ConstExpr::Unary(op, x) => unary(*op, rec(x)?),
         ConstExpr::Binary(op, l, r) => {
             match op {
-                BinOp::And => {
-                    let a = rec(l)?;
-                    if a.v == 0 {
+                // An operand the model does not evaluate decides nothing
+                // when the other one decides the result: the program is
+                // well-formed, so it has a value ([expr.log.and], [expr.log.or]).
+                BinOp::And | BinOp::Or => {
+                    let or = *op == BinOp::Or;
+                    let a = match rec(l) {
+                        Ok(a) => a,
+                        Err(e) => {
+                            return match rec(r) {
+                                Ok(b) if (b.v != 0) == or => Ok(Value { v: or as i128, ty: Builtin::Bool }),
+                                _ => Err(e),
+                            };
+                        }
+                    };
+                    if (a.v != 0) == or {
                         unevaluated_operand(cx, r, depth)?;
-                        return Ok(Value { v: 0, ty: Builtin::Bool });
-                    }
-                    return Ok(Value { v: (rec(r)?.v != 0) as i128, ty: Builtin::Bool });
-                }
-                BinOp::Or => {
-                    let a = rec(l)?;
-                    if a.v != 0 {
-                        unevaluated_operand(cx, r, depth)?;
-                        return Ok(Value { v: 1, ty: Builtin::Bool });
+                        return Ok(Value { v: or as i128, ty: Builtin::Bool });
                     }
                     return Ok(Value { v: (rec(r)?.v != 0) as i128, ty: Builtin::Bool });
                 }

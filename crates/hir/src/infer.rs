@@ -39,6 +39,7 @@ mod aliases;
 mod const_locals;
 mod const_cond;
 mod cast_call;
+mod ctad;
 mod enum_operands;
 mod deduce_conv;
 mod default_args;
@@ -1235,6 +1236,11 @@ impl<'a> Infer<'a> {
                 }
                 let t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
+                // A class template named without arguments: deduced (`infer/ctad.rs`).
+                let t = match t.kind(db) {
+                    TyKind::Error(_) | TyKind::Specialization(_) => self.deduce_class_args(&ty, &a).unwrap_or(t),
+                    _ => t,
+                };
                 if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     self.destroy(CallSite::Expr(e), t);

@@ -721,6 +721,10 @@ impl Lower {
         match inner.kind() {
             K::ALIAS_DECL => self.alias(&inner, out, Some(tparams)),
             K::CONCEPT_DEF => self.concept(&inner, out, tparams),
+            K::DEDUCTION_GUIDE if class.is_none() && heads.is_empty() => {
+                let head = head_constraints(node, self);
+                self.deduction_guide(&inner, out, tparams, head)
+            }
             K::TEMPLATE_DECL => {
                 heads.push(tparams);
                 self.template(&inner, out, class, heads)
@@ -787,6 +791,33 @@ impl Lower {
             }
             _ => {}
         }
+    }
+
+    /// A deduction guide of a namespace-scope class template
+    /// (`template<class T, class... U> array(T, U...) -> array<T, 1 + sizeof...(U)>;`):
+    /// a function template whose return type is the guide's target, named
+    /// [`guide_name`] of the template's name, which no lookup of an
+    /// identifier finds — class template argument deduction does
+    /// (`infer/ctad.rs`). It has no definition and is never an entity.
+    fn deduction_guide(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>, constraints: Vec<ConstExpr>) {
+        let (Some(name), Some(target)) = (su::child(node, K::NAME_REF), su::child(node, K::TYPE_ID)) else { return };
+        let ret = self.type_id(&target);
+        let ty = self.function(ret, node);
+        let f = FnData {
+            name: FnName::Ident(guide_name(name.text().to_string().trim())),
+            qualifier: None,
+            pack_params: ty.pack_params.clone(),
+            ty,
+            linkage: Linkage::default(),
+            in_class: false,
+            outer_tparams: Vec::new(),
+            is_virtual: false,
+            constraints,
+            friend: false,
+        };
+        self.tree.fn_templates.push(FnTemplateData { tparams, f });
+        self.tmpl_at.push(u32::from(name.text_range().start()));
+        out.push(Item::FnTemplate(self.tree.fn_templates.len() as u32 - 1));
     }
 
     /// A friend function a class body defines (`friend bool operator==(…) {…}`):
@@ -1585,6 +1616,13 @@ impl Lower {
         }
         r
     }
+}
+
+/// The name the deduction guides of class template `template` are
+/// declared under in its scope: not an identifier, so only class template
+/// argument deduction looks it up.
+pub fn guide_name(template: &str) -> String {
+    format!("{template} <deduction guide>")
 }
 
 fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option<u32>) -> ClassData {

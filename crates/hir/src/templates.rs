@@ -264,7 +264,9 @@ pub(crate) fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Ve
     let defaults: Vec<Option<(ClassId, usize)>> = (0..params.len())
         .map(|i| levels.iter().find(|(_, p)| p.get(i).is_some_and(|p| p.default.is_some())).map(|(d, _)| (*d, i)))
         .collect();
-    let mut own = bind(cx, &params, written, &mut |i, sofar| {
+    let (pscope, pitem) = decl_cx(levels[0].0);
+    let pcx = LowerCx { db, map: cx.map, item: pitem, scope: pscope, env: Some(&outer_env) };
+    let mut own = bind_in(cx, Some(pcx), &params, written, &mut |i, sofar| {
         let (d, _) = defaults.get(i).copied().flatten()?;
         let (scope, item) = decl_cx(d);
         let dparams = &levels.iter().find(|(x, _)| *x == d)?.1;
@@ -291,6 +293,20 @@ pub(crate) fn bind(
     written: &[TemplateArgRef],
     default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, String>>,
 ) -> Result<Vec<TemplateArg>, String> {
+    bind_in(cx, None, params, written, default)
+}
+
+/// `bind`, value parameters' types lowered where the template is declared
+/// (`param_cx`: its item and scope, its outer arguments in the
+/// environment) — `template <requires_stable_address S>` names an
+/// enumeration of the template's namespace, not of the arguments' scope.
+pub(crate) fn bind_in(
+    cx: LowerCx<'_>,
+    param_cx: Option<LowerCx<'_>>,
+    params: &[TemplateParam],
+    written: &[TemplateArgRef],
+    default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, String>>,
+) -> Result<Vec<TemplateArg>, String> {
     // Expand `X...` first: each yields finished arguments.
     enum W<'a> {
         Ref(&'a TemplateArgRef),
@@ -310,12 +326,28 @@ pub(crate) fn bind(
     let mut out: Vec<TemplateArg> = Vec::new();
     let mut it = ws.into_iter().peekable();
     for (i, p) in params.iter().enumerate() {
+        // A value parameter's type names the template's own earlier
+        // parameters (`template <class _Tp, _Tp __v>`): those bind to the
+        // arguments so far, not to what the names mean where the
+        // arguments are written ([temp.arg.nontype]/1).
+        let penv = match &p.kind {
+            TemplateParamKind::Value(t) if !matches!(t, TypeRef::Builtin(_)) => {
+                let mut e = param_cx.map_or(cx.env, |p| p.env).cloned().unwrap_or_default();
+                for (q, a) in params.iter().zip(&out) {
+                    if let Some(n) = &q.name {
+                        e.names.push((n.clone(), a.clone()));
+                    }
+                }
+                Some(e)
+            }
+            _ => None,
+        };
         if p.pack {
             let mut elems = Vec::new();
             for w in it.by_ref() {
                 elems.push(match w {
                     W::Done(a) => a,
-                    W::Ref(r) => lower_arg(cx, &p.kind, r)?,
+                    W::Ref(r) => lower_arg_in(cx, param_cx, penv.as_ref(), &p.kind, r)?,
                 });
             }
             out.push(TemplateArg::Pack(elems));
@@ -323,7 +355,7 @@ pub(crate) fn bind(
         }
         let a = match it.next() {
             Some(W::Done(a)) => a,
-            Some(W::Ref(r)) => lower_arg(cx, &p.kind, r)?,
+            Some(W::Ref(r)) => lower_arg_in(cx, param_cx, penv.as_ref(), &p.kind, r)?,
             None => match default(i, &out) {
                 Some(r) => r?,
                 None => return Err(format!("too few template arguments ({} of {})", out.len(), params.len())),
@@ -452,7 +484,24 @@ pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<Template
 
 /// Lowers one written argument for a parameter of kind `kind`.
 pub fn lower_arg(cx: LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
+    lower_arg_in(cx, None, None, kind, a)
+}
+
+/// `lower_arg`, a value parameter's type lowered in `param_env` (the
+/// template's parameters bound so far) when given.
+fn lower_arg_in(cx: LowerCx<'_>, param_cx: Option<LowerCx<'_>>, param_env: Option<&Env>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
     let db = cx.db;
+    if let (Some(penv), TemplateParamKind::Value(t)) = (param_env, kind) {
+        let pt = ty::canonical(db, ty::lower(LowerCx { env: Some(penv), ..param_cx.unwrap_or(cx) }, t));
+        let e = match a {
+            TemplateArgRef::Expr(e) => Some(e.clone()),
+            TemplateArgRef::Type(TypeRef::Path(p)) => Some(ConstExpr::Path(p.clone())),
+            _ => None,
+        };
+        if let Some(e) = e {
+            return value_arg_typed(cx, &e, Some(pt));
+        }
+    }
     match (kind, a) {
         (TemplateParamKind::Type, TemplateArgRef::Type(t)) => Ok(type_arg(cx, t)),
         (TemplateParamKind::Type, TemplateArgRef::Expr(ConstExpr::Path(p))) => Ok(type_arg(cx, &TypeRef::Path(p.clone()))),
@@ -498,6 +547,19 @@ pub(crate) fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRe
         }
     }
     let ty = param_ty.map(|t| ty::canonical(db, ty::lower(cx, t)));
+    value_arg_typed(cx, e, ty)
+}
+
+/// `value_arg` for a parameter of (lowered) type `ty`.
+fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<TemplateArg, String> {
+    let db = cx.db;
+    if let ConstExpr::Path(p) = e {
+        if p.segments.len() == 1 && !p.global {
+            if let Some(a @ (TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_))) = cx.env.and_then(|env| env.get(&p.segments[0].name)) {
+                return Ok(a.clone());
+            }
+        }
+    }
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
     }

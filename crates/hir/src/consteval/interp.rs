@@ -30,6 +30,8 @@ use crate::templates::{self, ClassRefT, Env, Resolved, TemplateArg};
 use crate::ty::{self, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, FnTemplateId, ItemId};
 
+mod pattern_packs;
+
 /// EDG's call depth limit.
 pub const MAX_CALL_DEPTH: usize = 256;
 /// EDG's cost limit, counted here in statements and loop iterations.
@@ -502,11 +504,9 @@ impl<'a> Interp<'a> {
             match body.expr(*a) {
                 Expr::PackExpansion(p) => {
                     let n = self.pack_len(*p)?;
+                    let packs = self.pattern_packs(*p);
                     for i in 0..n {
-                        let saved = self.frame_mut().pack_index.replace(i);
-                        let v = self.expr(*p);
-                        self.frame_mut().pack_index = saved;
-                        out.push(v?);
+                        out.push(self.expansion_element(*p, i, &packs)?);
                     }
                 }
                 _ => out.push(self.expr(*a)?),
@@ -561,6 +561,10 @@ impl<'a> Interp<'a> {
                 _ => {}
             }
         }
+        // Packs named in types and template arguments (`is_same_v<T, Ts>`).
+        if n.is_none() {
+            n = self.pattern_packs(e).first().map(|(_, v)| v.len());
+        }
         n.ok_or(ConstError::Unsupported("pack expansion of a template parameter pack".into()))
     }
 
@@ -577,12 +581,10 @@ impl<'a> Interp<'a> {
             _ => return unsupported("empty fold"),
         };
         let n = self.pack_len(pack)?;
+        let packs = self.pattern_packs(pack);
         let mut vals = Vec::new();
         for i in 0..n {
-            let saved = self.frame_mut().pack_index.replace(i);
-            let v = self.expr(pack);
-            self.frame_mut().pack_index = saved;
-            vals.push(v?);
+            vals.push(self.expansion_element(pack, i, &packs)?);
         }
         if let Some(i) = init {
             let v = self.expr(i)?;
@@ -657,6 +659,11 @@ impl<'a> Interp<'a> {
     }
 
     fn binary_expr(&mut self, op: BinaryOp, l: ExprId, r: ExprId) -> R<CValue> {
+        // A left operand the model does not evaluate: a right one that
+        // decides the result does (the program is well-formed).
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            return self.logical(op == BinaryOp::Or, l, r);
+        }
         match op {
             BinaryOp::And => {
                 let a = self.expr(l)?;
@@ -679,6 +686,24 @@ impl<'a> Interp<'a> {
                 let b = self.expr(r)?;
                 self.arith(op, a, b)
             }
+        }
+    }
+
+    /// `l || r` (`or`) or `l && r`. Kept out of `binary_expr`, whose
+    /// frame every level of a recursive constexpr call holds.
+    #[inline(never)]
+    fn logical(&mut self, or: bool, l: ExprId, r: ExprId) -> R<CValue> {
+        let a = self.expr(l).and_then(|a| self.truth(a));
+        match a {
+            Ok(a) if a == or => Ok(CValue::boolean(or)),
+            Ok(_) => {
+                let b = self.expr(r)?;
+                Ok(CValue::boolean(self.truth(b)?))
+            }
+            Err(e) => match self.expr(r).and_then(|b| self.truth(b)) {
+                Ok(b) if b == or => Ok(CValue::boolean(or)),
+                _ => Err(e),
+            },
         }
     }
 
@@ -957,6 +982,13 @@ impl<'a> Interp<'a> {
         let cx = LowerCx { db, map: self.map, item, scope, env: env.as_ref() };
         let tree = item_tree_of(db, vt.item(db));
         let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
+        // The specialization its arguments select (`is_same_v<A, A>`), as
+        // the item-tree evaluator does; what it cannot bind, below.
+        if let Ok(args) = super::var_template::var_template_args(cx, vt, written)
+            && let Some(v) = super::var_template::eval_with_args(cx, vt, args)
+        {
+            return Ok(CValue::Int(v));
+        }
         let lower = |kind: &TemplateParamKind, a: &W| templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported);
         let mut names = Vec::new();
         let mut w = written.iter();

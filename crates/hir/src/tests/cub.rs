@@ -314,3 +314,131 @@ fn if_constexpr_on_a_constexpr_member_call() {
     assert!(names.contains("_Z1bIiEiv\n") && names.contains("_Z3invI2P9EiT_\n"), "{names}");
     assert!(!names.contains("_Z1aIiEiv"), "{names}");
 }
+
+#[test]
+fn class_template_arguments_deduced_from_guides() {
+    // [over.match.class.deduct]: `array{p}` through a guide whose target's
+    // bound is `1 + sizeof...(U)` (libcu++'s `cuda::std::array`, CUB's
+    // `DeviceHistogram::HistogramEven`), `pair(1, 2.0)` and `pair{p, 'c'}`,
+    // and the copy deduction candidate (`array{two}` is `two`'s type).
+    expect![[r#"
+        _Z3anyIiLm2EEiN2ns5arrayIT_XT0_EEE
+        _Z3anyIiLm3EEiN2ns5arrayIT_XT0_EEE
+        _Z4bothIPicEiN2ns4pairIT_T0_EE
+        _Z4bothIidEiN2ns4pairIT_T0_EE
+        _Z4takeILi1EPiEiN2ns5arrayIT0_XT_EEE
+        _Z4userPi
+        _ZN2ns4pairIPicEC1ES1_c
+        _ZN2ns4pairIidEC1Eid
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns {\n\
+         template <class T, unsigned long N> struct array { T elems[N]; };\n\
+         template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { typedef T type; };\n\
+         template <class A, class B> inline constexpr bool is_same_v = false;\n\
+         template <class A> inline constexpr bool is_same_v<A, A> = true;\n\
+         template <class T, class... U, class = typename enable_if<(is_same_v<T, U> && ...)>::type>\n\
+         __attribute__((host)) __attribute__((device)) array(T, U...) -> array<T, 1 + sizeof...(U)>;\n\
+         template <class A, class B> struct pair { A a; B b; pair(A x, B y) : a(x), b(y) {} };\n\
+         template <class A, class B> pair(A, B) -> pair<A, B>;\n\
+         }\n\
+         template <int N, class T> int take(ns::array<T, N> a) { return N; }\n\
+         template <class T, unsigned long N> int any(ns::array<T, N> a) { return N; }\n\
+         template <class A, class B> int both(ns::pair<A, B> p) { return 0; }\n\
+         int user(int* p) { ns::array<int, 2> two{}; return take<1>(ns::array{p}) + any(ns::array{1, 2, 3}) + both(ns::pair(1, 2.0)) + both(ns::pair{p, 'c'}) + any(ns::array{two}); }",
+    ));
+}
+
+#[test]
+fn fold_over_a_pack_named_in_template_arguments() {
+    // [temp.variadic]/8: in a default template argument's fold, the pack
+    // named among a variable or class template's arguments stands for each
+    // element in turn (libcu++'s `array` guide's
+    // `enable_if_t<(is_same_v<_Tp, _Args> && ...)>`); an empty `&&` fold is true.
+    expect![[r#"
+        _Z1fIPiJEvEiT_DpT0_
+        _Z1fIPiJS0_EvEiT_DpT0_
+        _Z1gIPiJS0_S0_EvEiT_DpT0_
+        _Z1hIiJPiEvEiT_DpT0_
+        _Z4userPi
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns {\n\
+         template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { typedef T type; };\n\
+         template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;\n\
+         template <class A, class B> inline constexpr bool is_same_v = false;\n\
+         template <class A> inline constexpr bool is_same_v<A, A> = true;\n\
+         template <class A, class B> struct is_same { static constexpr bool value = false; };\n\
+         template <class A> struct is_same<A, A> { static constexpr bool value = true; };\n\
+         }\n\
+         template <class T, class... U, class = ns::enable_if_t<(ns::is_same_v<T, U> && ...)>> int f(T, U...) { return 0; }\n\
+         template <class T, class... U, class = ns::enable_if_t<(ns::is_same<T, U>::value && ...)>> int g(T, U...) { return 0; }\n\
+         template <class T, class... U, class = ns::enable_if_t<((sizeof(U) == 8) && ...)>> int h(T, U...) { return 0; }\n\
+         int user(int* p) { return f(p) + f(p, p) + g(p, p, p) + h(1, p); }",
+    ));
+}
+
+#[test]
+fn value_parameter_type_names_the_templates_own_parameter() {
+    // `integral_constant<bool, true>` written inside `is_integral<_Tp>`:
+    // the value parameter's type `_Tp` is integral_constant's own first
+    // parameter (bool), not the enclosing `_Tp` (int) — else the base is
+    // `integral_constant<bool, (int)1>` and `is_integral<int>` does not
+    // convert to `true_type` (CUB's `DeviceSegmentedReduce::Max`).
+    expect![[r#"
+        _Z4takeIiEiN2ns17integral_constantIbLb1EEET_
+        _Z4userv
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns {\n\
+         template <class _Tp, _Tp __v> struct integral_constant { static constexpr const _Tp value = __v; };\n\
+         using true_type = integral_constant<bool, true>;\n\
+         template <class _Tp> struct is_integral : public integral_constant<bool, true> {};\n\
+         }\n\
+         template <class T> int take(ns::true_type, T) { return 1; }\n\
+         template <class T> int take(ns::integral_constant<bool, false>, T) { return 0; }\n\
+         int user() { using C = ns::is_integral<int>; return take(C{}, 1); }",
+    ));
+}
+
+#[test]
+fn logical_or_decided_by_an_operand_the_model_evaluates() {
+    // thrust's `is_contiguous_iterator_impl` is `contiguous_iterator<It> ||
+    // … || proclaim_contiguous_iterator<It>::value`: when one operand of
+    // `||` is true (of `&&`, false) the result does not depend on an
+    // operand the model cannot evaluate (here a comma in `sizeof`).
+    expect![[r#"
+        _Z1vILb1EEiv
+        _Z4userv
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns {\n\
+         template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <class T> struct claimed : integral_constant<bool, false> {};\n\
+         template <> struct claimed<int*> : integral_constant<bool, true> {};\n\
+         template <class T> struct gap { static const bool value = sizeof(static_cast<T*>(nullptr), 0) == 4; };\n\
+         template <class T> struct contig : integral_constant<bool, gap<T>::value || claimed<T>::value> {};\n\
+         }\n\
+         template <bool B> int v() { return B; }\n\
+         int user() { return v<ns::contig<int*>::value>(); }",
+    ));
+}
+
+#[test]
+fn value_parameter_of_an_enumeration_of_the_templates_namespace() {
+    // `template <mode M, class T> struct D` in `ns`, written `ns::D<ns::mode::yes, int>`
+    // elsewhere: `M`'s type is looked up where D is declared (CUB's
+    // `transform::dispatch_t<requires_stable_address S, …>`), so the
+    // argument keeps its enumeration type in the mangled name.
+    expect![[r#"
+        _Z4userv
+        _ZN2ns1DILNS_4modeE1EiE1fEv
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns { enum class mode { no, yes };\n\
+         template <mode M, class T> struct D { static int f() { return 1; } }; }\n\
+         int user() { return ns::D<ns::mode::yes, int>::f(); }",
+    ));
+}
