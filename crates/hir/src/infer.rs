@@ -61,6 +61,7 @@ use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
 mod auto_ret;
+mod ctad;
 mod closure;
 mod ext_lambda;
 pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
@@ -1228,8 +1229,14 @@ impl<'a> Infer<'a> {
                 if let Some(r) = self.construct_as_call(e, &ty, &args, braced) {
                     return r;
                 }
-                let t = self.lower(&ty);
+                let mut t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
+                // `C(args)` naming a class template: its arguments deduced (`infer/ctad.rs`).
+                if !matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_)) {
+                    if let Some(d) = self.ctad_template(&ty).and_then(|c| self.ctad(c, &a)) {
+                        t = d;
+                    }
+                }
                 if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     self.destroy(CallSite::Expr(e), t);
@@ -1880,6 +1887,8 @@ impl<'a> Infer<'a> {
                         self.finish_call(e, &cands, targs.as_deref(), &a, this_arg)
                     }
                     Value::Type(t) => {
+                        let ctad = |s: &mut Self| s.ctad_template(&TypeRef::Path(p.clone())).and_then(|c| s.ctad(c, &a));
+                        let t = if matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_)) { t } else { ctad(self).unwrap_or(t) };
                         self.res.resolutions.insert(callee, Resolution::Type(t));
                         if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                             self.construct(CallSite::Expr(e), t, &a, false);

@@ -29,6 +29,8 @@ pub struct ItemTree {
     pub fn_templates: Vec<FnTemplateData>,
     /// Variable templates (and static data member templates).
     pub var_templates: Vec<VarTemplateData>,
+    /// Deduction guides (`infer/ctad.rs`).
+    pub guides: Vec<GuideData>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +44,9 @@ pub enum Item {
     Fn(u32),
     FnTemplate(u32),
     VarTemplate(u32),
+    /// A deduction guide: no name of its own; `DefMap::guides` lists it
+    /// under the template it names.
+    Guide(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -298,6 +303,18 @@ pub struct FnData {
 pub struct FnTemplateData {
     pub tparams: Vec<TemplateParam>,
     pub f: FnData,
+}
+
+/// A deduction guide (`template<class R> ref_view(R&) -> ref_view<R>;`):
+/// not an entity; class template argument deduction (`infer/ctad.rs`)
+/// tries it for the template it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuideData {
+    /// The class template's name, as written.
+    pub template: String,
+    pub tparams: Vec<TemplateParam>,
+    /// Its parameters; `ret` is the type it deduces.
+    pub f: FnRef,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -623,6 +640,7 @@ impl Lower {
             }
             K::ALIAS_DECL => self.alias(node, out, None),
             K::TEMPLATE_DECL => self.template(node, out, class, Vec::new()),
+            K::DEDUCTION_GUIDE => self.guide(node, out, Vec::new()),
             K::EXPLICIT_SPECIALIZATION => {
                 // Specializations declare nothing lookup finds by a new name.
                 if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) {
@@ -717,6 +735,7 @@ impl Lower {
         match inner.kind() {
             K::ALIAS_DECL => self.alias(&inner, out, Some(tparams)),
             K::CONCEPT_DEF => self.concept(&inner, out, tparams),
+            K::DEDUCTION_GUIDE => self.guide(&inner, out, tparams),
             K::TEMPLATE_DECL => {
                 heads.push(tparams);
                 self.template(&inner, out, class, heads)
@@ -783,6 +802,17 @@ impl Lower {
             }
             _ => {}
         }
+    }
+
+    /// A deduction guide: the template it names, its parameters and the
+    /// type it deduces.
+    fn guide(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>) {
+        let Some(template) = su::child(node, K::NAME_REF).and_then(|n| su::name_text(&n)) else { return };
+        let Some(target) = su::child(node, K::TYPE_ID) else { return };
+        let ret = self.type_id(&target);
+        let f = self.function(ret, node);
+        self.tree.guides.push(GuideData { template, tparams, f });
+        out.push(Item::Guide(self.tree.guides.len() as u32 - 1));
     }
 
     /// A friend function a class body defines (`friend bool operator==(…) {…}`):
