@@ -62,6 +62,7 @@ use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
 mod auto_ret;
 mod ctad;
+mod certain_deduction;
 mod closure;
 mod ext_lambda;
 pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};

@@ -266,3 +266,27 @@ fn abbreviated_function_templates() {
         "#]],
     );
 }
+
+#[test]
+fn requirement_with_a_call_no_candidate_deduces_is_false() {
+    // libstdc++'s `__is_derived_from_view_interface` (`enable_view`): the
+    // only candidate's `const view_interface<U>&` cannot be deduced from a
+    // complete class that derives from no `view_interface<…>`.
+    asserts(
+        "namespace n {\n\
+         template<class D> struct view_interface {};\n\
+         template<class T, class U> void is_vi_fn(const T&, const view_interface<U>&);\n\
+         template<class T> concept is_vi = requires (T t) { is_vi_fn(t, t); };\n\
+         struct V : view_interface<V> {};\n\
+         struct B {}; struct W : B {};\n\
+         }\n\
+         static_assert(n::is_vi<n::V>);\n\
+         static_assert(!n::is_vi<n::W>);\n\
+         static_assert(!n::is_vi<int>);",
+        expect![[r#"
+            true
+            true
+            error: not evaluated: not evaluated: requires-expression (not decided)
+        "#]],
+    );
+}
