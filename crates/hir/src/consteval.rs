@@ -229,7 +229,13 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         ConstExpr::Binary(op, l, r) => {
             match op {
                 BinOp::And => {
-                    let a = rec(l)?;
+                    // An operand the model cannot evaluate beside one that is
+                    // false: the conjunction is false either way (`view<T>`'s
+                    // `movable<T> && enable_view<T>`).
+                    let a = match rec(l) {
+                        Ok(a) => a,
+                        Err(e) => return if rec(r).is_ok_and(|b| b.v == 0) { Ok(Value { v: 0, ty: Builtin::Bool }) } else { Err(e) },
+                    };
                     if a.v == 0 {
                         unevaluated_operand(cx, r, depth)?;
                         return Ok(Value { v: 0, ty: Builtin::Bool });
@@ -237,7 +243,10 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
                     return Ok(Value { v: (rec(r)?.v != 0) as i128, ty: Builtin::Bool });
                 }
                 BinOp::Or => {
-                    let a = rec(l)?;
+                    let a = match rec(l) {
+                        Ok(a) => a,
+                        Err(e) => return if rec(r).is_ok_and(|b| b.v != 0) { Ok(Value { v: 1, ty: Builtin::Bool }) } else { Err(e) },
+                    };
                     if a.v != 0 {
                         unevaluated_operand(cx, r, depth)?;
                         return Ok(Value { v: 1, ty: Builtin::Bool });

@@ -2271,7 +2271,9 @@ impl<'a> Infer<'a> {
         let ent = self.entity_of(cand, ta);
         self.require(ent);
         self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
-        Some(self.returned(CallSite::Expr(e), sig.ret))
+        // `friend constexpr auto operator|(R&&, Self&&)`: the deduced type.
+        let ret = self.deduced_return(ent, sig.ret);
+        Some(self.returned(CallSite::Expr(e), ret))
     }
 
     /// `operator new`/`operator delete`: the class's own, else the global ones.

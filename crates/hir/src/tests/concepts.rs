@@ -290,3 +290,40 @@ fn requirement_with_a_call_no_candidate_deduces_is_false() {
         "#]],
     );
 }
+
+#[test]
+fn conjunction_with_a_false_operand_is_false() {
+    // `view<T>` is `range<T> && movable<T> && enable_view<T>`: with
+    // `movable<T>` beyond the model, a false `enable_view<T>` decides.
+    asserts(
+        "struct S { S(); S(const S&); };\n\
+         template<class T> concept Big = __is_constructible(T, T) && sizeof(T) > 100;\n\
+         template<class T> concept Small = __is_constructible(T, T) || sizeof(T) < 100;\n\
+         static_assert(!Big<S>);\n\
+         static_assert(Small<S>);",
+        expect![[r#"
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn operator_with_a_deduced_return_type() {
+    // A range adaptor's `operator|` returns `auto`: the pipeline's type is
+    // what its body returns (`use<int>` found from `wrap<int>`).
+    check(
+        "namespace v {\n\
+         template<class T> struct wrap { T t; };\n\
+         struct A {};\n\
+         template<class T> auto operator|(const T& x, A) { return wrap<T>{x}; }\n\
+         template<class T> int use(const wrap<T>&) { return 1; }\n\
+         }\n\
+         void user() { int i = 0; auto w = i | v::A{}; v::use(w); }",
+        "user",
+        expect![[r#"
+            _ZN1vorIiEEDaRKT_NS_1AE
+            _ZN1v3useIiEEiRKNS_4wrapIT_EE
+        "#]],
+    );
+}
