@@ -63,6 +63,7 @@ use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 mod auto_ret;
 mod ctad;
 mod certain_deduction;
+mod rewritten;
 mod closure;
 mod ext_lambda;
 pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
@@ -707,7 +708,7 @@ impl<'a> Infer<'a> {
                 let class = self.class_ref(c)?;
                 let arg = Arg { ty: t, cat, null: false, braced: false };
                 let (it, _) = self.member_call(CallSite::Expr(range), class, arg, "begin", &[], None)?;
-                let _ = self.member_call(CallSite::Expr(range), class, arg, "end", &[], None);
+                let end = self.member_call(CallSite::Expr(range), class, arg, "end", &[], None);
                 let it_c = strip_cv(self.db, canonical(self.db, it));
                 match it_c.kind(self.db) {
                     TyKind::Ptr(x) => Some(*x),
@@ -718,7 +719,9 @@ impl<'a> Infer<'a> {
                         let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator++", &[], None);
                         // `__begin != __end` is an expression: members, then non-members and ADL
                         // (`__gnu_cxx::operator!=(const __normal_iterator&, …)`).
-                        let _ = self.operator(range, "operator!=", &[ia, ia]);
+                        // The end may be a sentinel of another type (`take_view`'s).
+                        let ea = end.map_or(ia, |(t, _)| Arg { ty: t, cat: Category::LValue, null: false, braced: false });
+                        let _ = self.operator(range, "operator!=", &[ia, ea]);
                         Some(e)
                     }
                 }
@@ -2267,7 +2270,7 @@ impl<'a> Infer<'a> {
                 }
             }
         }
-        let (cand, ta, sig, _) = best?;
+        let Some((cand, ta, sig, _)) = best else { return self.rewritten_operator(e, name, args) };
         let ent = self.entity_of(cand, ta);
         self.require(ent);
         self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
@@ -2368,7 +2371,14 @@ impl<'a> Infer<'a> {
                 // ([expr.unary.op]/4): `&m` in a member function is `&this->m`.
                 if let Expr::Path(p) = self.body.expr(self.inner_operand(e)) {
                     if let (true, Some(Resolution::Field)) = (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e))) {
-                        // `&S::m`: a pointer to member (the class is not tracked).
+                        // `&S::m`: a pointer to member of the class the
+                        // qualifier names (`std::string Measurement::*`).
+                        let mut q = p.clone();
+                        q.segments.pop();
+                        let class = strip_cv(db, canonical(db, self.lower(&TypeRef::Path(q))));
+                        if self.class_ref(class).is_some() {
+                            return (mk(db, TyKind::MemPtr { class, pointee: strip_cv(db, canonical(db, t)) }), pr);
+                        }
                         return (mk(db, TyKind::Dependent("pointer to member".into())), pr);
                     }
                 }

@@ -327,3 +327,19 @@ fn operator_with_a_deduced_return_type() {
         "#]],
     );
 }
+
+#[test]
+fn rewritten_comparison_candidates() {
+    // C++20: `a != b` as `!(a == b)`, `s == a` and `s != a` with the
+    // operands reversed (g++ 12 `-std=c++20` calls only the two `operator==`).
+    check(
+        "namespace n { struct It { int* p; }; bool operator==(const It&, const It&);\n\
+         struct S {}; bool operator==(const It&, const S&); }\n\
+         void user() { n::It a{}, b{}; n::S s; (void)(a != b); (void)(s == a); (void)(s != a); }",
+        "user",
+        expect![[r#"
+            _ZN1neqERKNS_2ItES2_
+            _ZN1neqERKNS_2ItERKNS_1SE
+        "#]],
+    );
+}
