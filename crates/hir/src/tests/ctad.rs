@@ -37,3 +37,18 @@ fn guides_constructors_and_copy_deduction() {
         "#]],
     );
 }
+
+#[test]
+fn pointer_to_data_member_deduces() {
+    // `views::transform(&Measurement::name)`: `&S::m` is an `int S::*`.
+    check(
+        "struct S { int m; double d; };\n\
+         template<class T> void take(T) {}\n\
+         void user() { take(&S::m); take(&S::d); }",
+        "user",
+        expect![[r#"
+            _Z4takeIM1SiEvT_
+            _Z4takeIM1SdEvT_
+        "#]],
+    );
+}
