@@ -75,6 +75,17 @@ fn main() {
                     };
                     println!("  {site:?} -> {c} ");
                 }
+                // `CUFRONT_TYS=1`: the type of every expression and local too.
+                if std::env::var("CUFRONT_TYS").is_ok() {
+                    for (i, t) in r.expr_tys.iter().enumerate() {
+                        let t = t.map(|t| cufront_hir::ty::display(&db, t)).unwrap_or_else(|| "-".into());
+                        println!("  ty e{i} {:?} : {t}", r.categories.get(i));
+                    }
+                    for (i, t) in r.local_tys.iter().enumerate() {
+                        let t = t.map(|t| cufront_hir::ty::display(&db, t)).unwrap_or_else(|| "-".into());
+                        println!("  ty local{i} : {t}");
+                    }
+                }
                 for x in &r.required {
                     println!("  req {} ", cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>")));
                 }

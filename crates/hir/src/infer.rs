@@ -39,7 +39,6 @@ mod aliases;
 mod const_locals;
 mod const_cond;
 mod cast_call;
-mod ctad;
 mod enum_operands;
 mod deduce_conv;
 mod default_args;
@@ -64,6 +63,9 @@ use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
 
 mod auto_ret;
+mod ctad;
+mod certain_deduction;
+mod rewritten;
 mod closure;
 mod ext_lambda;
 pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
@@ -711,7 +713,7 @@ impl<'a> Infer<'a> {
                 let class = self.class_ref(c)?;
                 let arg = Arg { ty: t, cat, null: false, braced: false };
                 let (it, _) = self.member_call(CallSite::Expr(range), class, arg, "begin", &[], None)?;
-                let _ = self.member_call(CallSite::Expr(range), class, arg, "end", &[], None);
+                let end = self.member_call(CallSite::Expr(range), class, arg, "end", &[], None);
                 let it_c = strip_cv(self.db, canonical(self.db, it));
                 match it_c.kind(self.db) {
                     TyKind::Ptr(x) => Some(*x),
@@ -722,7 +724,9 @@ impl<'a> Infer<'a> {
                         let _ = self.member_call(CallSite::Expr(range), ic, ia, "operator++", &[], None);
                         // `__begin != __end` is an expression: members, then non-members and ADL
                         // (`__gnu_cxx::operator!=(const __normal_iterator&, …)`).
-                        let _ = self.operator(range, "operator!=", &[ia, ia]);
+                        // The end may be a sentinel of another type (`take_view`'s).
+                        let ea = end.map_or(ia, |(t, _)| Arg { ty: t, cat: Category::LValue, null: false, braced: false });
+                        let _ = self.operator(range, "operator!=", &[ia, ea]);
                         Some(e)
                     }
                 }
@@ -1234,13 +1238,14 @@ impl<'a> Infer<'a> {
                 if let Some(r) = self.construct_as_call(e, &ty, &args, braced) {
                     return r;
                 }
-                let t = self.lower(&ty);
+                let mut t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
-                // A class template named without arguments: deduced (`infer/ctad.rs`).
-                let t = match t.kind(db) {
-                    TyKind::Error(_) | TyKind::Specialization(_) => self.deduce_class_args(&ty, &a).unwrap_or(t),
-                    _ => t,
-                };
+                // `C(args)` naming a class template: its arguments deduced (`infer/ctad.rs`).
+                if !matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_)) {
+                    if let Some(d) = self.ctad_template(&ty).and_then(|c| self.ctad(c, &a)) {
+                        t = d;
+                    }
+                }
                 if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     self.destroy(CallSite::Expr(e), t);
@@ -1891,6 +1896,8 @@ impl<'a> Infer<'a> {
                         self.finish_call(e, &cands, targs.as_deref(), &a, this_arg)
                     }
                     Value::Type(t) => {
+                        let ctad = |s: &mut Self| s.ctad_template(&TypeRef::Path(p.clone())).and_then(|c| s.ctad(c, &a));
+                        let t = if matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_)) { t } else { ctad(self).unwrap_or(t) };
                         self.res.resolutions.insert(callee, Resolution::Type(t));
                         if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                             self.construct(CallSite::Expr(e), t, &a, false);
@@ -2268,11 +2275,13 @@ impl<'a> Infer<'a> {
                 }
             }
         }
-        let (cand, ta, sig, _) = best?;
+        let Some((cand, ta, sig, _)) = best else { return self.rewritten_operator(e, name, args) };
         let ent = self.entity_of(cand, ta);
         self.require(ent);
         self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
-        Some(self.returned(CallSite::Expr(e), sig.ret))
+        // `friend constexpr auto operator|(R&&, Self&&)`: the deduced type.
+        let ret = self.deduced_return(ent, sig.ret);
+        Some(self.returned(CallSite::Expr(e), ret))
     }
 
     /// `operator new`/`operator delete`: the class's own, else the global ones.
@@ -2367,7 +2376,14 @@ impl<'a> Infer<'a> {
                 // ([expr.unary.op]/4): `&m` in a member function is `&this->m`.
                 if let Expr::Path(p) = self.body.expr(self.inner_operand(e)) {
                     if let (true, Some(Resolution::Field)) = (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e))) {
-                        // `&S::m`: a pointer to member (the class is not tracked).
+                        // `&S::m`: a pointer to member of the class the
+                        // qualifier names (`std::string Measurement::*`).
+                        let mut q = p.clone();
+                        q.segments.pop();
+                        let class = strip_cv(db, canonical(db, self.lower(&TypeRef::Path(q))));
+                        if self.class_ref(class).is_some() {
+                            return (mk(db, TyKind::MemPtr { class, pointee: strip_cv(db, canonical(db, t)) }), pr);
+                        }
                         return (mk(db, TyKind::Dependent("pointer to member".into())), pr);
                     }
                 }

@@ -29,6 +29,8 @@ pub struct ItemTree {
     pub fn_templates: Vec<FnTemplateData>,
     /// Variable templates (and static data member templates).
     pub var_templates: Vec<VarTemplateData>,
+    /// Deduction guides (`infer/ctad.rs`).
+    pub guides: Vec<GuideData>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +44,9 @@ pub enum Item {
     Fn(u32),
     FnTemplate(u32),
     VarTemplate(u32),
+    /// A deduction guide: no name of its own; `DefMap::guides` lists it
+    /// under the template it names.
+    Guide(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -302,6 +307,18 @@ pub struct FnData {
 pub struct FnTemplateData {
     pub tparams: Vec<TemplateParam>,
     pub f: FnData,
+}
+
+/// A deduction guide (`template<class R> ref_view(R&) -> ref_view<R>;`):
+/// not an entity; class template argument deduction (`infer/ctad.rs`)
+/// tries it for the template it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuideData {
+    /// The class template's name, as written.
+    pub template: String,
+    pub tparams: Vec<TemplateParam>,
+    /// Its parameters; `ret` is the type it deduces.
+    pub f: FnRef,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -627,6 +644,7 @@ impl Lower {
             }
             K::ALIAS_DECL => self.alias(node, out, None),
             K::TEMPLATE_DECL => self.template(node, out, class, Vec::new()),
+            K::DEDUCTION_GUIDE => self.guide(node, out, Vec::new()),
             K::EXPLICIT_SPECIALIZATION => {
                 // Specializations declare nothing lookup finds by a new name.
                 if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) {
@@ -721,10 +739,7 @@ impl Lower {
         match inner.kind() {
             K::ALIAS_DECL => self.alias(&inner, out, Some(tparams)),
             K::CONCEPT_DEF => self.concept(&inner, out, tparams),
-            K::DEDUCTION_GUIDE if class.is_none() && heads.is_empty() => {
-                let head = head_constraints(node, self);
-                self.deduction_guide(&inner, out, tparams, head)
-            }
+            K::DEDUCTION_GUIDE => self.guide(&inner, out, tparams),
             K::TEMPLATE_DECL => {
                 heads.push(tparams);
                 self.template(&inner, out, class, heads)
@@ -793,31 +808,15 @@ impl Lower {
         }
     }
 
-    /// A deduction guide of a namespace-scope class template
-    /// (`template<class T, class... U> array(T, U...) -> array<T, 1 + sizeof...(U)>;`):
-    /// a function template whose return type is the guide's target, named
-    /// [`guide_name`] of the template's name, which no lookup of an
-    /// identifier finds — class template argument deduction does
-    /// (`infer/ctad.rs`). It has no definition and is never an entity.
-    fn deduction_guide(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>, constraints: Vec<ConstExpr>) {
-        let (Some(name), Some(target)) = (su::child(node, K::NAME_REF), su::child(node, K::TYPE_ID)) else { return };
+    /// A deduction guide: the template it names, its parameters and the
+    /// type it deduces.
+    fn guide(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>) {
+        let Some(template) = su::child(node, K::NAME_REF).and_then(|n| su::name_text(&n)) else { return };
+        let Some(target) = su::child(node, K::TYPE_ID) else { return };
         let ret = self.type_id(&target);
-        let ty = self.function(ret, node);
-        let f = FnData {
-            name: FnName::Ident(guide_name(name.text().to_string().trim())),
-            qualifier: None,
-            pack_params: ty.pack_params.clone(),
-            ty,
-            linkage: Linkage::default(),
-            in_class: false,
-            outer_tparams: Vec::new(),
-            is_virtual: false,
-            constraints,
-            friend: false,
-        };
-        self.tree.fn_templates.push(FnTemplateData { tparams, f });
-        self.tmpl_at.push(u32::from(name.text_range().start()));
-        out.push(Item::FnTemplate(self.tree.fn_templates.len() as u32 - 1));
+        let f = self.function(ret, node);
+        self.tree.guides.push(GuideData { template, tparams, f });
+        out.push(Item::Guide(self.tree.guides.len() as u32 - 1));
     }
 
     /// A friend function a class body defines (`friend bool operator==(…) {…}`):
@@ -1616,13 +1615,6 @@ impl Lower {
         }
         r
     }
-}
-
-/// The name the deduction guides of class template `template` are
-/// declared under in its scope: not an identifier, so only class template
-/// argument deduction looks it up.
-pub fn guide_name(template: &str) -> String {
-    format!("{template} <deduction guide>")
 }
 
 fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option<u32>) -> ClassData {

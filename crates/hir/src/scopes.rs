@@ -138,6 +138,9 @@ pub struct DefMap {
     /// defines them: not names of any scope, found by argument-dependent
     /// lookup through the class (`infer`'s `adl`).
     pub friends: FxHashMap<ScopeIdx, Vec<FnDecl>>,
+    /// Deduction guides (item, index into its `guides`) by the scope they
+    /// are declared in and the template they name (`infer/ctad.rs`).
+    pub guides: FxHashMap<(ScopeIdx, String), Vec<(ItemId, u32)>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -517,6 +520,10 @@ fn collect(
                 if !templated && data.var.outer_tparams.is_empty() {
                     map.var_templates.push(v);
                 }
+            }
+            Item::Guide(i) => {
+                let name = tree.guides[i as usize].template.clone();
+                map.guides.entry((scope, name)).or_default().push((item, i));
             }
             Item::Using(i) => match &tree.usings[i as usize] {
                 UsingData::Directive(p) => pending.push(Pending::Directive(scope, p.clone())),

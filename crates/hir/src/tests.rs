@@ -6,6 +6,7 @@ mod closures;
 mod concepts;
 mod cccl;
 mod consteval;
+mod ctad;
 mod dispatch;
 mod cub;
 mod incremental;

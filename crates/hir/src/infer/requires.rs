@@ -102,7 +102,9 @@ fn certainly_ill_formed(inf: &Infer<'_>, e: ExprId, depth: u32) -> bool {
                 None => is_concrete_scalar(db, t),
             }
         }
-        Expr::Call { callee, args } => sub(*callee) || args.iter().any(|a| sub(*a)),
+        Expr::Call { callee, args } => {
+            sub(*callee) || args.iter().any(|a| sub(*a)) || super::certain_deduction::call_certainly_fails(inf, e, *callee, args)
+        }
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::SizeofExpr(expr) | Expr::Noexcept(expr) => sub(*expr),
         Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } | Expr::Comma { lhs, rhs } => sub(*lhs) || sub(*rhs),
         Expr::Index { base, index } => sub(*base) || sub(*index),

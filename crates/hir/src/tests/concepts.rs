@@ -266,3 +266,80 @@ fn abbreviated_function_templates() {
         "#]],
     );
 }
+
+#[test]
+fn requirement_with_a_call_no_candidate_deduces_is_false() {
+    // libstdc++'s `__is_derived_from_view_interface` (`enable_view`): the
+    // only candidate's `const view_interface<U>&` cannot be deduced from a
+    // complete class that derives from no `view_interface<…>`.
+    asserts(
+        "namespace n {\n\
+         template<class D> struct view_interface {};\n\
+         template<class T, class U> void is_vi_fn(const T&, const view_interface<U>&);\n\
+         template<class T> concept is_vi = requires (T t) { is_vi_fn(t, t); };\n\
+         struct V : view_interface<V> {};\n\
+         struct B {}; struct W : B {};\n\
+         }\n\
+         static_assert(n::is_vi<n::V>);\n\
+         static_assert(!n::is_vi<n::W>);\n\
+         static_assert(!n::is_vi<int>);",
+        expect![[r#"
+            true
+            true
+            error: not evaluated: not evaluated: requires-expression (not decided)
+        "#]],
+    );
+}
+
+#[test]
+fn conjunction_with_a_false_operand_is_false() {
+    // `view<T>` is `range<T> && movable<T> && enable_view<T>`: with
+    // `movable<T>` beyond the model, a false `enable_view<T>` decides.
+    asserts(
+        "struct S { S(); S(const S&); };\n\
+         template<class T> concept Big = __is_constructible(T, T) && sizeof(T) > 100;\n\
+         template<class T> concept Small = __is_constructible(T, T) || sizeof(T) < 100;\n\
+         static_assert(!Big<S>);\n\
+         static_assert(Small<S>);",
+        expect![[r#"
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn operator_with_a_deduced_return_type() {
+    // A range adaptor's `operator|` returns `auto`: the pipeline's type is
+    // what its body returns (`use<int>` found from `wrap<int>`).
+    check(
+        "namespace v {\n\
+         template<class T> struct wrap { T t; };\n\
+         struct A {};\n\
+         template<class T> auto operator|(const T& x, A) { return wrap<T>{x}; }\n\
+         template<class T> int use(const wrap<T>&) { return 1; }\n\
+         }\n\
+         void user() { int i = 0; auto w = i | v::A{}; v::use(w); }",
+        "user",
+        expect![[r#"
+            _ZN1vorIiEEDaRKT_NS_1AE
+            _ZN1v3useIiEEiRKNS_4wrapIT_EE
+        "#]],
+    );
+}
+
+#[test]
+fn rewritten_comparison_candidates() {
+    // C++20: `a != b` as `!(a == b)`, `s == a` and `s != a` with the
+    // operands reversed (g++ 12 `-std=c++20` calls only the two `operator==`).
+    check(
+        "namespace n { struct It { int* p; }; bool operator==(const It&, const It&);\n\
+         struct S {}; bool operator==(const It&, const S&); }\n\
+         void user() { n::It a{}, b{}; n::S s; (void)(a != b); (void)(s == a); (void)(s != a); }",
+        "user",
+        expect![[r#"
+            _ZN1neqERKNS_2ItES2_
+            _ZN1neqERKNS_2ItERKNS_1SE
+        "#]],
+    );
+}
