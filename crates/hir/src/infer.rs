@@ -43,6 +43,7 @@ mod enum_operands;
 mod deduce_conv;
 mod default_args;
 mod init_list;
+mod aggregate;
 mod packs;
 mod partial_order;
 mod object_param;
@@ -807,6 +808,11 @@ impl<'a> Infer<'a> {
                 // Copy-initialization: from a prvalue of the same class, elided.
                 if !self.same_class(t, et) || ec != Category::PRValue {
                     let braced = matches!(self.body.expr(*e), Expr::InitList(_));
+                    if let Expr::InitList(xs) = self.body.expr(*e).clone() {
+                        if self.aggregate_init(t, &xs) {
+                            return;
+                        }
+                    }
                     let args: Vec<Arg> = if braced {
                         match self.body.expr(*e).clone() {
                             Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
@@ -821,6 +827,9 @@ impl<'a> Infer<'a> {
             Init::Paren(a) | Init::Brace(a) => {
                 let braced = matches!(loc.init, Init::Brace(_));
                 let args: Vec<Arg> = a.iter().map(|x| self.arg(*x)).collect();
+                if braced && self.aggregate_init(t, a) {
+                    return;
+                }
                 self.construct(site, t, &args, braced);
             }
         }
@@ -1230,7 +1239,9 @@ impl<'a> Infer<'a> {
                 }
                 let t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
-                if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
+                if braced && self.aggregate_init(t, &args) {
+                    self.destroy(CallSite::Expr(e), t);
+                } else if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     self.destroy(CallSite::Expr(e), t);
                 }

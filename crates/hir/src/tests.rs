@@ -2,6 +2,7 @@
 //! incrementality.
 
 mod body;
+mod aggregate_init;
 mod closures;
 mod concepts;
 mod cccl;
