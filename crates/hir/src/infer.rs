@@ -340,6 +340,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         local_names: Default::default(),
         stop_at: None,
         const_locals: Vec::new(),
+        lambda_packs: Vec::new(),
     }
 }
 
@@ -374,6 +375,10 @@ struct Infer<'a> {
     stop_at: Option<ExprId>,
     /// Values of the block-scope variables usable in constant expressions seen so far.
     const_locals: Vec<(LocalId, crate::consteval::interp::CValue)>,
+    /// A generic lambda's `auto...` parameter packs (its `operator()`'s
+    /// inference): each with its type as written, `auto` named as the
+    /// invented pack parameter the `Env` binds (`closure::bind_lambda_packs`).
+    lambda_packs: Vec<(LocalId, TypeRef)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -1468,11 +1473,17 @@ impl<'a> Infer<'a> {
             }
             let saved = std::mem::replace(&mut self.env, Some(e2));
             // Function parameter packs: their element type under this binding.
-            let packs: Vec<LocalId> =
-                self.body.params.iter().copied().filter(|p| self.body.local(*p).pack).collect();
-            let saved_tys: Vec<(LocalId, Option<TyId>)> = packs.iter().map(|p| (*p, self.res.local_tys[p.0 as usize])).collect();
-            for p in &packs {
-                let t = self.lower(&self.body.local(*p).ty.clone());
+            let mut packs: Vec<(LocalId, TypeRef)> = self
+                .body
+                .params
+                .iter()
+                .filter(|p| self.body.local(**p).pack)
+                .map(|p| (*p, self.body.local(*p).ty.clone()))
+                .collect();
+            packs.extend(self.lambda_packs.iter().cloned());
+            let saved_tys: Vec<(LocalId, Option<TyId>)> = packs.iter().map(|(p, _)| (*p, self.res.local_tys[p.0 as usize])).collect();
+            for (p, written) in &packs {
+                let t = self.lower(written);
                 self.res.local_tys[p.0 as usize] = Some(t);
             }
             out.push(self.arg(pattern));
@@ -1495,7 +1506,9 @@ impl<'a> Infer<'a> {
             Expr::Path(p) => {
                 if p.segments.len() == 1 && !p.global {
                     if let Some(l) = self.find_local(&p.segments[0].name) {
-                        if body.local(l).pack {
+                        if let Some((_, written)) = self.lambda_packs.iter().find(|(x, _)| *x == l) {
+                            instances::typeref_names(written, out);
+                        } else if body.local(l).pack {
                             instances::typeref_names(&body.local(l).ty, out);
                         }
                     }
@@ -3024,6 +3037,7 @@ impl<'a> Infer<'a> {
             ns_aliases: Vec::new(),
             stop_at: None,
             const_locals: Vec::new(),
+            lambda_packs: Vec::new(),
         }
     }
 }
