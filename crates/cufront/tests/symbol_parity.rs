@@ -78,8 +78,8 @@ const FLOORS: &[(&str, f64)] = &[
     ("host_stl.cu", 51.0),
     ("jacobi_solver.cu", 99.0),
     ("job_scheduler.cu", 75.3),
-    ("lambdas.cu", 85.3),
-    ("libcudacxx.cu", 92.4),
+    ("lambdas.cu", 96.8),
+    ("libcudacxx.cu", 97.4),
     ("mandelbrot.cu", 94.4),
     ("matmul_tiled.cu", 99.0),
     ("monte_carlo.cu", 99.0),
@@ -94,8 +94,8 @@ const FLOORS: &[(&str, f64)] = &[
     ("textures.cu", 99.0),
     ("thrust_basics.cu", 73.8),
     ("thrust_zip.cu", 61.3),
-    ("transpose.cu", 82.3),
-    ("variadic.cu", 87.2),
+    ("transpose.cu", 93.9),
+    ("variadic.cu", 96.1),
     ("vector_add.cu", 99.0),
 ];
 

@@ -1244,6 +1244,9 @@ impl<'a> Infer<'a> {
                 }
                 let t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
+                // `T{}`: value-initialization (g++ calls an aggregate's
+                // implicit default constructor when it is not trivial).
+                let braced = braced && !args.is_empty();
                 if braced && self.aggregate_init(t, &args) {
                     self.destroy(CallSite::Expr(e), t);
                 } else if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
@@ -1337,8 +1340,12 @@ impl<'a> Infer<'a> {
                 };
                 let name = if array { "operator new[]" } else { "operator new" };
                 self.global_operator(e, name, &pa, self.class_ref(strip_cv(db, canonical(db, elem))));
-                let a = args.map(|a| self.args(&a)).unwrap_or_default();
-                if self.class_ref(strip_cv(db, canonical(db, elem))).is_some() {
+                let exprs = args.unwrap_or_default();
+                let a = self.args(&exprs);
+                // `new T{}`: value-initialization, as `T{}`.
+                let braced = braced && !a.is_empty();
+                if braced && !array && self.aggregate_init(elem, &exprs) {
+                } else if self.class_ref(strip_cv(db, canonical(db, elem))).is_some() {
                     self.construct(CallSite::Expr(e), elem, &a, braced);
                 }
                 (mk(db, TyKind::Ptr(elem)), pr)

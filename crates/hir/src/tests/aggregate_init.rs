@@ -23,3 +23,26 @@ fn aggregate_members_are_copy_initialized() {
         "#]],
     );
 }
+
+#[test]
+fn empty_braces_value_initialize() {
+    // `new (p) E{}` and `E{}` call the aggregate's implicit default
+    // constructor (g++ 12 emits `E::E()`); `new (p) F{3}` initializes
+    // `F::b` from `3`.
+    super::closure(
+        "inline void* operator new(unsigned long, void* p) noexcept { return p; }\n\
+         template<class T> struct B { B() {} B(int) {} };\n\
+         struct E { B<short> b; int x; };\n\
+         struct F { B<long> b; int x; };\n\
+         void f(void* p) { new (p) E{}; new (p) F{3}; }\n\
+         void g() { E e = E{}; }\n",
+        expect![[r#"
+            _ZnwmPv
+            _Z1fPv
+            _Z1gv
+            _ZN1EC1Ev
+            _ZN1BIlEC1Ei
+            _ZN1BIsEC1Ev
+        "#]],
+    );
+}
