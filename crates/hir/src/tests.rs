@@ -20,6 +20,7 @@ mod stub;
 mod symbols;
 mod templates;
 mod thrust;
+mod value_args;
 
 use std::sync::Arc;
 
