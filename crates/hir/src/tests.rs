@@ -19,6 +19,7 @@ mod stl;
 mod stub;
 mod symbols;
 mod templates;
+mod out_of_line;
 mod thrust;
 mod value_args;
 
