@@ -43,6 +43,7 @@ mod enum_operands;
 mod deduce_conv;
 mod default_args;
 mod init_list;
+mod aggregate;
 mod packs;
 mod partial_order;
 mod object_param;
@@ -344,6 +345,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         local_names: Default::default(),
         stop_at: None,
         const_locals: Vec::new(),
+        lambda_packs: Vec::new(),
     }
 }
 
@@ -378,6 +380,10 @@ struct Infer<'a> {
     stop_at: Option<ExprId>,
     /// Values of the block-scope variables usable in constant expressions seen so far.
     const_locals: Vec<(LocalId, crate::consteval::interp::CValue)>,
+    /// A generic lambda's `auto...` parameter packs (its `operator()`'s
+    /// inference): each with its type as written, `auto` named as the
+    /// invented pack parameter the `Env` binds (`closure::bind_lambda_packs`).
+    lambda_packs: Vec<(LocalId, TypeRef)>,
 }
 
 /// A candidate function: its declaration and the specialization it is a member of.
@@ -817,6 +823,11 @@ impl<'a> Infer<'a> {
                 // Copy-initialization: from a prvalue of the same class, elided.
                 if !self.same_class(t, et) || ec != Category::PRValue {
                     let braced = matches!(self.body.expr(*e), Expr::InitList(_));
+                    if let Expr::InitList(xs) = self.body.expr(*e).clone() {
+                        if self.aggregate_init(t, &xs) {
+                            return;
+                        }
+                    }
                     let args: Vec<Arg> = if braced {
                         match self.body.expr(*e).clone() {
                             Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
@@ -831,6 +842,9 @@ impl<'a> Infer<'a> {
             Init::Paren(a) | Init::Brace(a) => {
                 let braced = matches!(loc.init, Init::Brace(_));
                 let args: Vec<Arg> = a.iter().map(|x| self.arg(*x)).collect();
+                if braced && self.aggregate_init(t, a) {
+                    return;
+                }
                 self.construct(site, t, &args, braced);
             }
         }
@@ -1246,7 +1260,12 @@ impl<'a> Infer<'a> {
                         t = d;
                     }
                 }
-                if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
+                // `T{}`: value-initialization (g++ calls an aggregate's
+                // implicit default constructor when it is not trivial).
+                let braced = braced && !args.is_empty();
+                if braced && self.aggregate_init(t, &args) {
+                    self.destroy(CallSite::Expr(e), t);
+                } else if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     self.destroy(CallSite::Expr(e), t);
                 }
@@ -1337,8 +1356,12 @@ impl<'a> Infer<'a> {
                 };
                 let name = if array { "operator new[]" } else { "operator new" };
                 self.global_operator(e, name, &pa, self.class_ref(strip_cv(db, canonical(db, elem))));
-                let a = args.map(|a| self.args(&a)).unwrap_or_default();
-                if self.class_ref(strip_cv(db, canonical(db, elem))).is_some() {
+                let exprs = args.unwrap_or_default();
+                let a = self.args(&exprs);
+                // `new T{}`: value-initialization, as `T{}`.
+                let braced = braced && !a.is_empty();
+                if braced && !array && self.aggregate_init(elem, &exprs) {
+                } else if self.class_ref(strip_cv(db, canonical(db, elem))).is_some() {
                     self.construct(CallSite::Expr(e), elem, &a, braced);
                 }
                 (mk(db, TyKind::Ptr(elem)), pr)
@@ -1473,11 +1496,17 @@ impl<'a> Infer<'a> {
             }
             let saved = std::mem::replace(&mut self.env, Some(e2));
             // Function parameter packs: their element type under this binding.
-            let packs: Vec<LocalId> =
-                self.body.params.iter().copied().filter(|p| self.body.local(*p).pack).collect();
-            let saved_tys: Vec<(LocalId, Option<TyId>)> = packs.iter().map(|p| (*p, self.res.local_tys[p.0 as usize])).collect();
-            for p in &packs {
-                let t = self.lower(&self.body.local(*p).ty.clone());
+            let mut packs: Vec<(LocalId, TypeRef)> = self
+                .body
+                .params
+                .iter()
+                .filter(|p| self.body.local(**p).pack)
+                .map(|p| (*p, self.body.local(*p).ty.clone()))
+                .collect();
+            packs.extend(self.lambda_packs.iter().cloned());
+            let saved_tys: Vec<(LocalId, Option<TyId>)> = packs.iter().map(|(p, _)| (*p, self.res.local_tys[p.0 as usize])).collect();
+            for (p, written) in &packs {
+                let t = self.lower(written);
                 self.res.local_tys[p.0 as usize] = Some(t);
             }
             out.push(self.arg(pattern));
@@ -1500,7 +1529,9 @@ impl<'a> Infer<'a> {
             Expr::Path(p) => {
                 if p.segments.len() == 1 && !p.global {
                     if let Some(l) = self.find_local(&p.segments[0].name) {
-                        if body.local(l).pack {
+                        if let Some((_, written)) = self.lambda_packs.iter().find(|(x, _)| *x == l) {
+                            instances::typeref_names(written, out);
+                        } else if body.local(l).pack {
                             instances::typeref_names(&body.local(l).ty, out);
                         }
                     }
@@ -3045,6 +3076,7 @@ impl<'a> Infer<'a> {
             ns_aliases: Vec::new(),
             stop_at: None,
             const_locals: Vec::new(),
+            lambda_packs: Vec::new(),
         }
     }
 }

@@ -29,6 +29,7 @@ use crate::{item_tree_of, ClassId, Entity, EnumId};
 
 mod abi_tags;
 mod dependent;
+mod inline_home;
 mod packs;
 
 /// What `inspect symbols` prints about an entity besides its name.
@@ -138,7 +139,10 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
     let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
     let map = def_map(db, item.tu(db));
     let parent = map.parent.get(&DeclKey::Fn(f)).copied().unwrap_or(scopes::ROOT);
-    let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
+    let mut scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
+    if data.qualifier.is_some() && matches!(map.scope(scope).kind, ScopeKind::Namespace { .. }) {
+        scope = inline_home::inline_home(&map, scope, &scopes::fn_name_key(&data.name));
+    }
     let member = matches!(map.scope(scope).kind, ScopeKind::Class(_)) && !data.friend;
     let last = match &data.name {
         FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(FnEncoding::Plain(s.clone())),

@@ -361,12 +361,38 @@ pub(crate) fn bind_in(
                 None => return Err(format!("too few template arguments ({} of {})", out.len(), params.len())),
             },
         };
+        let a = retyped_value(cx.db, params, i, &out, a);
         out.push(a);
     }
     if it.next().is_some() {
         return Err("too many template arguments".into());
     }
     Ok(out)
+}
+
+/// A value argument for a parameter whose type is an earlier parameter
+/// (`template<class T, T v>`: `mersenne_twister_engine<unsigned long, …,
+/// 0xb5026f5aa96619e9ULL, …>`), converted to that parameter's argument: the
+/// written expression's own type is not the argument's ([temp.arg.nontype]).
+fn retyped_value(db: &dyn SourceDatabase, params: &[TemplateParam], i: usize, sofar: &[TemplateArg], a: TemplateArg) -> TemplateArg {
+    let TemplateArg::Value(v, _) = a else { return a };
+    let Some(TemplateParamKind::Value(t)) = params.get(i).map(|p| &p.kind) else { return a };
+    let name = match t {
+        TypeRef::Path(p) if !p.global && p.segments.len() == 1 && p.segments[0].args.is_none() => &p.segments[0].name,
+        TypeRef::Cv(x, _) => match &**x {
+            TypeRef::Path(p) if !p.global && p.segments.len() == 1 && p.segments[0].args.is_none() => &p.segments[0].name,
+            _ => return a,
+        },
+        _ => return a,
+    };
+    let Some(k) = params[..i].iter().position(|p| p.name.as_deref() == Some(name.as_str()) && !p.pack) else { return a };
+    match sofar.get(k) {
+        Some(TemplateArg::Type(pt)) if matches!(ty::canonical(db, *pt).kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) => {
+            let pt = ty::canonical(db, *pt);
+            TemplateArg::Value(consteval::convert(v, value_builtin(db, pt)), pt)
+        }
+        _ => a,
+    }
 }
 
 /// The names used by a written argument that are packs of the environment.

@@ -2,6 +2,7 @@
 //! incrementality.
 
 mod body;
+mod aggregate_init;
 mod closures;
 mod concepts;
 mod cccl;
@@ -19,7 +20,9 @@ mod stl;
 mod stub;
 mod symbols;
 mod templates;
+mod out_of_line;
 mod thrust;
+mod value_args;
 
 use std::sync::Arc;
 

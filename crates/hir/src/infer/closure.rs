@@ -354,6 +354,7 @@ pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: Owner
         cx.scopes = vec![visible.clone()];
     }
     cx.scopes.push(Vec::new());
+    cx.bind_lambda_packs(&data, f.args(db));
     cx.bind_params(&data.params, &params);
     cx.returns.push(None);
     if let Some(b) = data.body {
@@ -383,6 +384,27 @@ impl Infer<'_> {
     /// constructor) may need the closure's inference, which reads this one.
     pub(super) fn stopped(&self) -> bool {
         self.depth >= STOPPED / 2
+    }
+
+    /// A specialization of a generic `operator()` with an `auto...` pack:
+    /// its invented parameters are bound in the `Env` (a pack to its
+    /// elements) and the pack parameters recorded, so that a pack expansion
+    /// in the body (`(cudaMalloc(&col, n), ...)`, `f(v...)`) is inferred
+    /// once per element (`pack_elems`).
+    fn bind_lambda_packs(&mut self, data: &LambdaData, args: &[TemplateArg]) {
+        let autos = auto_params(self.body, &data.params);
+        if args.is_empty() || !autos.iter().any(|p| self.body.local(*p).pack) {
+            return;
+        }
+        let mut env = self.env.clone().unwrap_or_default();
+        for (k, p) in autos.iter().enumerate() {
+            let Some(a) = args.get(k) else { return };
+            env.names.push((auto_name(k), a.clone()));
+            if self.body.local(*p).pack {
+                self.lambda_packs.push((*p, with_auto_named(&self.body.local(*p).ty, k)));
+            }
+        }
+        self.env = Some(env);
     }
 
     /// Binds a lambda's parameters to the types of its `operator()`

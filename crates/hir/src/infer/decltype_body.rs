@@ -43,13 +43,10 @@ pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<S
 /// operand, or the operand is still dependent or not modelled.
 pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     let db = cx.db;
-    // A closure's call operator may be inferred with its enclosing body's
-    // result, which may be the body asking (`std::apply(lambda, t)` in `main` reaches
-    // `decltype(declval<F>()(…))` with `F` the closure): left unknown, as
-    // before, rather than a cycle.
-    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| arg_mentions_closure(db, a, 0))) {
-        return None;
-    }
+    // A closure's call operator is inferred through `closure::lambda_site`
+    // (its owner's inference up to the lambda), never the owner's whole
+    // inference, so `decltype(declval<F&>()(…))` with `F` a closure is
+    // answered (`std::function<float(float)> f = lambda;`'s constraint).
     let bodies = decltype_bodies(db, cx.item);
     let body = bodies.get(text.trim())?.clone();
     let root = body.root_expr?;
@@ -98,23 +95,3 @@ pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     })
 }
 
-fn arg_mentions_closure(db: &dyn SourceDatabase, a: &TemplateArg, depth: u32) -> bool {
-    match a {
-        TemplateArg::Type(t) => ty_mentions_closure(db, *t, depth),
-        TemplateArg::Pack(v) => v.iter().any(|x| arg_mentions_closure(db, x, depth)),
-        _ => false,
-    }
-}
-
-fn ty_mentions_closure(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
-    if depth > 16 {
-        return false;
-    }
-    match canonical(db, t).kind(db) {
-        TyKind::Closure(_) => true,
-        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_mentions_closure(db, *x, depth + 1),
-        TyKind::App(a) => a.args(db).iter().any(|x| arg_mentions_closure(db, x, depth + 1)),
-        TyKind::Inst(i) => i.args(db).iter().any(|x| arg_mentions_closure(db, x, depth + 1)),
-        _ => false,
-    }
-}

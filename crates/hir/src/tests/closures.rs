@@ -277,3 +277,55 @@ fn extended_lambdas() {
         _ZNK18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEclEf
     "#]].assert_eq(&out);
 }
+
+#[test]
+fn decltype_of_a_closure_call_is_known() {
+    // `std::function<float(float)> f = lambda;`: the converting
+    // constructor's `invoke_result<F&, A...>::type` needs the closure's
+    // `operator()` return type; it is known, so the constructor template is
+    // viable (g++ 12: `_ZNSt8functionIFffEEC1IZ4uservEUlfE_fEET_`).
+    super::closure(
+        "namespace std {\n\
+         template<class T> T&& declval();\n\
+         template<class F, class... A> struct invoke_result { typedef decltype(declval<F>()(declval<A>()...)) type; };\n\
+         template<class Sig> struct function;\n\
+         template<class R, class... A> struct function<R(A...)> {\n\
+           function(const function&) {}\n\
+           template<class F, class = typename invoke_result<F&, A...>::type> function(F f) {}\n\
+         };\n\
+         }\n\
+         void user() { std::function<float(float)> f = [](float v) { return 2 * v; }; }\n",
+        expect![[r#"
+            _Z4userv
+            _ZZ4uservENKUlfE_clEf
+            _ZNSt8functionIFffEEC1IZ4uservEUlfE_fEET_
+        "#]],
+    );
+}
+
+#[test]
+fn generic_lambda_packs_expand_per_element() {
+    // `auto*&... col` and `auto... v`: the pack expansions in the bodies
+    // are inferred once per element (g++ 12 emits `alloc<float>`,
+    // `alloc<double>` and `total<int, int>`).
+    super::closure(
+        "template<class T> int alloc(T** p, unsigned long n) { return 0; }\n\
+         template<class... T> int total(T... xs) { return (0 + ... + xs); }\n\
+         template<class F, class... T> void apply_all(F f, T&... xs) { f(xs...); }\n\
+         void user() {\n\
+           float* a; double* b; int i = 1, j = 2;\n\
+           apply_all([](auto*&... col) { (alloc(&col, 4ul), ...); }, a, b);\n\
+           apply_all([](auto... v) { return total(v...); }, i, j);\n\
+         }\n",
+        expect![[r#"
+            _Z4userv
+            _Z9apply_allIZ4uservEUlDpRPT_E_JPfPdEEvT_DpRT0_
+            _Z9apply_allIZ4uservEUlDpT_E0_JiiEEvT_DpRT0_
+            _ZZ4uservENKUlDpRPT_E_clIJfdEEEDaS2_
+            _ZZ4uservENKUlDpT_E0_clIJiiEEEDaS0_
+            _Z5allocIfEiPPT_m
+            _Z5allocIdEiPPT_m
+            _Z5totalIJiiEEiDpT_
+        "#]],
+    );
+}
