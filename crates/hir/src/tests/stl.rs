@@ -317,3 +317,52 @@ fn nttp_type_substitution_failure_removes_candidate() {
         "#]],
     );
 }
+
+#[test]
+fn member_template_partial_specialization_in_sfinae() {
+    // libstdc++'s `__shared_count<_Lp>::__not_alloc_shared_tag`: a member
+    // template of a class template whose partial specialization has no
+    // `type` removes the deleter constructors for `_Sp_alloc_shared_tag`.
+    check(
+        "template<typename A> struct Tag { };\n\
+         template<int L> struct C {\n\
+           template<typename T> struct N { using type = void; };\n\
+           template<typename T> struct N<Tag<T>> { };\n\
+           template<typename T, typename = typename N<T>::type> static void g(T t) { }\n\
+           template<typename T> static void g(T t, int = 0) { }\n\
+           template<typename T> static typename N<T>::type k(T t) { }\n\
+           template<typename T> static void k(T t, int = 0) { }\n\
+         };\n\
+         void user() { Tag<int> t; C<2>::g(t); C<2>::k(t); }",
+        "user",
+        expect![[r#"
+            _ZN1CILi2EE1gI3TagIiEEEvT_i
+            _ZN1CILi2EE1kI3TagIiEEEvT_i
+        "#]],
+    );
+}
+
+#[test]
+fn void_t_of_an_ill_formed_argument_is_a_substitution_failure() {
+    // `__uniq_ptr_impl::_Ptr`: `__void_t<typename remove_reference<_Ep>::type::pointer>`
+    // is ill-formed (not `void`) for a deleter without `pointer`.
+    check(
+        "template<typename...> using __void_t = void;\n\
+         template<typename T> struct remove_reference { typedef T type; };\n\
+         template<typename T> struct DD { };\n\
+         template<typename T> struct PD { typedef long* pointer; };\n\
+         template<typename _Tp, typename _Dp> struct U {\n\
+           template<typename _Up, typename _Ep, typename = void> struct _Ptr { using type = _Up*; };\n\
+           template<typename _Up, typename _Ep> struct _Ptr<_Up, _Ep, __void_t<typename remove_reference<_Ep>::type::pointer>> {\n\
+             using type = typename remove_reference<_Ep>::type::pointer; };\n\
+           using pointer = typename _Ptr<_Tp, _Dp>::type;\n\
+           static void f(pointer p) {}\n\
+         };\n\
+         void user() { U<int, DD<int>>::f(0); U<int, PD<int>>::f(0); }",
+        "user",
+        expect![[r#"
+            _ZN1UIi2DDIiEE1fEPi
+            _ZN1UIi2PDIiEE1fEPl
+        "#]],
+    );
+}
