@@ -1024,7 +1024,8 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             // A value argument that is an expression of the parameters
             // (`enable_if<is_x<T>::value>`) lowers to a dependent type: spelled as written.
             let written = segs[i].args.as_deref().unwrap_or(&[]);
-            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_)) || dependent::has_dependent_value_arg(written, names, sp);
+            let dependent = matches!(lowered.kind(db), TyKind::Dependent(_)) || dependent::has_dependent_value_arg(written, names, sp)
+                || dependent::has_dependent_member_arg(db, map, cx, written, names);
             let named = if dependent && segs[..i].iter().all(|s| s.args.is_none()) {
                 m::Type::Named(dependent::template_id(db, map, cx, c, written, names, sp, depth)?)
             } else {

@@ -366,3 +366,50 @@ fn void_t_of_an_ill_formed_argument_is_a_substitution_failure() {
         "#]],
     );
 }
+
+#[test]
+fn dependent_member_in_a_template_argument_is_spelled() {
+    // `make_shared`'s `shared_ptr<_NonArray<_Tp>>`: g++ spells the alias's
+    // `typename enable_if<!is_array<_Tp>::value, _Tp>::type` as written
+    // (the placeholders must not evaluate the primary `is_array`).
+    check(
+        "namespace std {\n\
+         template<bool B, class T = void> struct enable_if {};\n\
+         template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<bool _Cond, typename _Tp = void> using __enable_if_t = typename enable_if<_Cond, _Tp>::type;\n\
+         template<class T> struct is_array { static constexpr bool value = false; };\n\
+         template<class T> struct sp { };\n\
+         template<typename _Tp> using _NonArray = __enable_if_t<!is_array<_Tp>::value, _Tp>;\n\
+         template<typename _Tp, typename... _Args> inline sp<_NonArray<_Tp>> make_shared(_Args&&... __args) { return sp<_Tp>(); }\n\
+         template<typename _Tp> inline sp<__enable_if_t<!is_array<_Tp>::value, _Tp>> ms2() { return sp<_Tp>(); }\n\
+         template<typename _Tp> inline sp<typename enable_if<!is_array<_Tp>::value, _Tp>::type> ms3() { return sp<_Tp>(); }\n\
+         }\n\
+         void user() { std::make_shared<int>(1); std::ms2<int>(); std::ms3<int>(); }",
+        "user",
+        expect![[r#"
+            _ZSt11make_sharedIiJiEESt2spINSt9enable_ifIXntsrSt8is_arrayIT_E5valueES3_E4typeEEDpOT0_
+            _ZSt3ms2IiESt2spINSt9enable_ifIXntsrSt8is_arrayIT_E5valueES3_E4typeEEv
+            _ZSt3ms3IiESt2spINSt9enable_ifIXntsrSt8is_arrayIT_E5valueES3_E4typeEEv
+        "#]],
+    );
+}
+
+#[test]
+fn defaulted_destructor_of_a_base_is_not_trivial_by_declaration() {
+    // `shared_ptr` declares no destructor; `__shared_ptr`'s is `= default`
+    // but its `__shared_count` member's is user-provided: the implicit
+    // destructors are non-trivial and emitted (`_ZN2spIiED1Ev`, `_ZN2S3D1Ev`).
+    check(
+        "struct cnt { ~cnt() {} };\n\
+         template<class T> struct base { ~base() = default; cnt c; };\n\
+         struct B3 { ~B3() = default; cnt c; };\n\
+         template<class T> struct sp : public base<T> { };\n\
+         struct S3 : B3 {};\n\
+         void user() { sp<int> q; S3 s3; }",
+        "user",
+        expect![[r#"
+            _ZN2S3D1Ev
+            _ZN2spIiED1Ev
+        "#]],
+    );
+}
