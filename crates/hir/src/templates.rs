@@ -765,7 +765,16 @@ pub fn substituted_pattern(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, ar
     let data = &tree.classes[s.idx(db) as usize];
     let params = data.tparams.clone().unwrap_or_default();
     let own = &args[args.len() - params.len().min(args.len())..];
-    let mut env = Env { args: args.to_vec(), ..Env::default() };
+    // A member template's partial specialization sees the enclosing
+    // instance (its member alias templates name the outer parameters:
+    // `__shared_ptr<_Tp, _Lp>::__esft_base_t<_Yp>` uses `_Lp`).
+    let n_outer = args.len() - own.len();
+    let scope = map.parent.get(&DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
+    let mut env = match map.scope(scope).kind {
+        ScopeKind::Class(k) if n_outer > 0 => env_for(db, map, k, &args[..n_outer]).unwrap_or_default(),
+        _ => Env::default(),
+    };
+    env.args = args.to_vec();
     for (p, a) in params.iter().zip(own) {
         if let Some(n) = &p.name {
             env.names.push((n.clone(), a.clone()));

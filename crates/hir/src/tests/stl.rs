@@ -413,3 +413,36 @@ fn defaulted_destructor_of_a_base_is_not_trivial_by_declaration() {
         "#]],
     );
 }
+
+#[test]
+fn hidden_friend_not_found_by_adl_is_a_substitution_failure() {
+    // `__shared_ptr::__has_esft_base`: `__esft_base_t<V>` calls a hidden
+    // friend of `enable_shared_from_this` that ADL cannot find for `V*`:
+    // the partial specialization does not match, `has<V>` is false.
+    check(
+        "namespace std {\n\
+         template<class T> T&& declval();\n\
+         template<typename...> using __void_t = void;\n\
+         struct false_type { static constexpr bool value = false; };\n\
+         struct true_type { static constexpr bool value = true; };\n\
+         template<bool B, class T = void> struct enable_if {};\n\
+         template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<class T> struct esft { friend const esft* __esft_base(const esft* p) { return p; } };\n\
+         template<class T> struct sp {\n\
+           template<class Y> using __esft_base_t = decltype(__esft_base(declval<Y*>()));\n\
+           template<class Y, class = void> struct has : false_type {};\n\
+           template<class Y> struct has<Y, __void_t<__esft_base_t<Y>>> : true_type {};\n\
+           template<class Y> typename enable_if<has<Y>::value>::type with(Y*) {}\n\
+           template<class Y> typename enable_if<!has<Y>::value>::type with(Y*) {}\n\
+         };\n\
+         }\n\
+         struct V {};\n\
+         struct W : std::esft<W> {};\n\
+         void user() { V* v = 0; std::sp<V> a; a.with(v); W* w = 0; std::sp<W> b; b.with(w); }",
+        "user",
+        expect![[r#"
+            _ZNSt2spI1VE4withIS0_EENSt9enable_ifIXntsrNS1_3hasIT_vEE5valueEvE4typeEPS5_
+            _ZNSt2spI1WE4withIS0_EENSt9enable_ifIXsrNS1_3hasIT_vEE5valueEvE4typeEPS5_
+        "#]],
+    );
+}
