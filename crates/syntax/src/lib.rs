@@ -147,7 +147,7 @@ impl Parse {
         let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
         let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth, tree_depth };
         let mut parsed = Vec::new();
-        parse_bodies(input, opts, &mut names, vec![rec], &mut |rec, events| parsed.push((rec, events)));
+        parse_bodies(input, &mut names, vec![rec], &mut |rec, events| parsed.push((rec, events)));
         drop(names);
         let mut parsed = parsed.into_iter();
         let (_, events) = parsed.next()?;
@@ -258,7 +258,7 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     if opts.lazy_bodies && input.len() >= STREAM_MIN_TOKENS {
         return parse_lazy_streamed(text, lexed, input, opts, names, parser::STREAM_CHUNK);
     }
-    let mut p = parser::Parser::new(input, &mut names, opts);
+    let mut p = parser::Parser::new(input, &mut names);
     grammar::source_file(&mut p);
     let (events, recs) = p.finish_with_bodies();
     let mut lazy = FxHashMap::default();
@@ -268,7 +268,7 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
         (green, errors, depths) = parser::build_split(text, lexed, input, events);
         lazy = lazy_map(lexed, &recs, &depths);
     } else {
-        (green, errors) = build_full(input, events, recs, opts, &mut names);
+        (green, errors) = build_full(input, events, recs, &mut names);
     }
     errors.extend(lex_errors(lexed));
     errors.sort_by_key(|e| e.range.start());
@@ -309,7 +309,7 @@ fn parse_lazy_streamed(
     let (tree, events, recs) = std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel();
         let build = s.spawn(move || parser::build_streamed(text, lexed, input, rx));
-        let mut p = parser::Parser::new(input, &mut names, opts);
+        let mut p = parser::Parser::new(input, &mut names);
         p.stream_to(tx, chunk);
         grammar::source_file(&mut p);
         let intact = p.end_stream();
@@ -363,7 +363,6 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
 /// recursion: local classes in bodies in local classes … cost no stack.
 fn parse_bodies(
     input: parser::Input<'_>,
-    opts: ParseOptions,
     names: &mut Names,
     recs: Vec<parser::LazyBodyRec>,
     sink: &mut dyn FnMut(parser::LazyBodyRec, parser::Events),
@@ -379,7 +378,7 @@ fn parse_bodies(
         while let Some(&(rec, level)) = group.get(i) {
             let body = input.sub(rec.raw_start as usize..rec.raw_end as usize);
             names.enter_scope(rec.scope);
-            let mut p = parser::Parser::new(body, names, opts);
+            let mut p = parser::Parser::new(body, names);
             p.set_depth(rec.depth);
             p.body_level = level;
             grammar::body(&mut p);
@@ -435,14 +434,13 @@ fn build_full(
     input: parser::Input<'_>,
     events: parser::Events,
     recs: Vec<parser::LazyBodyRec>,
-    opts: ParseOptions,
     names: &mut Names,
 ) -> (GreenNode, Vec<SyntaxError>) {
     let range = 0..input.lexed.len();
     let mut builder = parser::TreeBuilder::new(input.text, input.lexed);
     if input.lexed.len() < PARALLEL_BUILD_MIN_TOKENS {
         let mut parsed = Vec::new();
-        parse_bodies(input, opts, names, recs, &mut |rec, events| parsed.push((rec, events)));
+        parse_bodies(input, names, recs, &mut |rec, events| parsed.push((rec, events)));
         let mut source = BodySource::new(input, parsed.into_iter());
         builder.build(input, range, events, 0, &mut |start| source.take(start));
         let (green, errors, _) = builder.finish();
@@ -456,7 +454,7 @@ fn build_full(
             builder.finish()
         });
         // A closed channel means the builder panicked: `join` reports it.
-        parse_bodies(input, opts, names, recs, &mut |rec, events| drop(tx.send((rec, events))));
+        parse_bodies(input, names, recs, &mut |rec, events| drop(tx.send((rec, events))));
         drop(tx);
         let (green, errors, _) = build.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (green, errors)

@@ -189,7 +189,6 @@ pub struct Parser<'t> {
     events: Vec<Event>,
     msgs: Vec<ErrorMsg>,
     pub(crate) names: &'t mut Names,
-    pub(crate) opts: ParseOptions,
     depth: u32,
     depth_error_reported: bool,
     /// Inside a template argument list, a top-level `>` ends the argument
@@ -234,14 +233,13 @@ pub(crate) struct Checkpoint {
 }
 
 impl<'t> Parser<'t> {
-    pub(crate) fn new(inp: Input<'t>, names: &'t mut Names, opts: ParseOptions) -> Parser<'t> {
+    pub(crate) fn new(inp: Input<'t>, names: &'t mut Names) -> Parser<'t> {
         Parser {
             inp,
             pos: 0,
             events: Vec::with_capacity(inp.len() * 2),
             msgs: Vec::new(),
             names,
-            opts,
             depth: 0,
             depth_error_reported: false,
             gt_closes: false,

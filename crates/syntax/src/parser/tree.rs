@@ -678,7 +678,7 @@ fn find_split(events: &[Event], from: usize) -> Option<Split> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parser::{ParseOptions, Parser, SigTokens};
+    use crate::parser::{Parser, SigTokens};
     use crate::{grammar, lexer, names::Names};
 
     /// A build split anywhere gives the tree, errors and lazy body depths of
@@ -692,7 +692,7 @@ mod tests {
         let sig = SigTokens::new(&lexed);
         let inp = Input::new(text, &lexed, &sig);
         let mut names = Names::new();
-        let mut p = Parser::new(inp, &mut names, ParseOptions { lazy_bodies: true, ..ParseOptions::default() });
+        let mut p = Parser::new(inp, &mut names);
         grammar::source_file(&mut p);
         let (events, _) = p.finish_with_bodies();
         let whole = build_split_at(text, &lexed, inp, events.clone(), None);
@@ -751,7 +751,7 @@ mod tests {
         for (i, change) in changes.into_iter().enumerate() {
             let mut names = Names::new();
             let (tx, rx) = std::sync::mpsc::channel();
-            let mut p = Parser::new(inp, &mut names, ParseOptions { lazy_bodies: true, ..ParseOptions::default() });
+            let mut p = Parser::new(inp, &mut names);
             p.stream_to(tx, 1);
             let root = p.start();
             change(&mut p);
