@@ -1945,6 +1945,7 @@ impl<'a> Infer<'a> {
                         let name = norm_name(&p.segments[0].name);
                         let cands = self.adl(&name, &a);
                         if cands.is_empty() {
+                            let why = friends::adl_only_miss(self, &name, &a).unwrap_or_else(|| why.clone());
                             self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(why.clone())));
                             return (self.error(&why), pr);
                         }

@@ -640,6 +640,12 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
         Ok(a) => a,
         Err(e) => return mk(db, TyKind::Error(e)),
     };
+    // An ill-formed argument makes the alias-id ill-formed even where the
+    // alias does not use it (`__void_t<typename _Ep::pointer>` is a
+    // substitution failure, not `void`: the detection idiom).
+    if let Some(e) = args.iter().find_map(|a| error_arg(db, a)).filter(|e| is_substitution_failure(e)) {
+        return mk(db, TyKind::Error(e));
+    }
     for (p, a) in params.iter().zip(args) {
         if let Some(n) = &p.name {
             env.names.push((n.clone(), a));
@@ -755,6 +761,13 @@ pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec
     let data = &tree.classes[s.idx(db) as usize];
     let params = data.tparams.clone().unwrap_or_default();
     let mut env = Env::default();
+    // A member template's partial specialization (`__shared_count<_Lp>::
+    // __not_alloc_shared_tag<_Sp_alloc_shared_tag<_Tp>>`): the enclosing
+    // levels' arguments are not part of the pattern (matching sees the own
+    // level only), but normalising the written arguments needs one per
+    // outer parameter.
+    let scope = map.parent.get(&DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
+    env.args = vec![TemplateArg::Dependent("outer template argument".into()); outer_arity(db, &map, scope)];
     for (i, p) in params.iter().enumerate() {
         let i = i as u32;
         let a = match p.kind {
@@ -855,7 +868,16 @@ pub fn substituted_pattern(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, ar
     let data = &tree.classes[s.idx(db) as usize];
     let params = data.tparams.clone().unwrap_or_default();
     let own = &args[args.len() - params.len().min(args.len())..];
-    let mut env = Env { args: args.to_vec(), ..Env::default() };
+    // A member template's partial specialization sees the enclosing
+    // instance (its member alias templates name the outer parameters:
+    // `__shared_ptr<_Tp, _Lp>::__esft_base_t<_Yp>` uses `_Lp`).
+    let n_outer = args.len() - own.len();
+    let scope = map.parent.get(&DeclKey::Class(s)).copied().unwrap_or(scopes::ROOT);
+    let mut env = match map.scope(scope).kind {
+        ScopeKind::Class(k) if n_outer > 0 => env_for(db, map, k, &args[..n_outer]).unwrap_or_default(),
+        _ => Env::default(),
+    };
+    env.args = args.to_vec();
     for (p, a) in params.iter().zip(own) {
         if let Some(n) = &p.name {
             env.names.push((n.clone(), a.clone()));

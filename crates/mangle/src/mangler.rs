@@ -482,12 +482,14 @@ impl Mangler {
                 CtorKind::Complete => "C1",
                 CtorKind::Base => "C2",
                 CtorKind::Allocating => "C3",
+                CtorKind::Unified => "C4",
             }),
             Unqualified::InheritingCtor(k, base) => {
                 self.out.push_str(match k {
                     CtorKind::Complete => "CI1",
                     CtorKind::Base => "CI2",
                     CtorKind::Allocating => "CI3",
+                    CtorKind::Unified => "CI4",
                 });
                 self.ty(base)?
             }
@@ -495,6 +497,7 @@ impl Mangler {
                 DtorKind::Deleting => "D0",
                 DtorKind::Complete => "D1",
                 DtorKind::Base => "D2",
+                DtorKind::Unified => "D4",
             }),
             Unqualified::Operator(op) => {
                 if matches!(op, Op::PreInc | Op::PreDec | Op::Question) {

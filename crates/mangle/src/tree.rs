@@ -248,6 +248,9 @@ pub enum CtorKind {
     Base,
     /// `C3`
     Allocating,
+    /// `C4`: the unified constructor g++ names the entities local to a
+    /// constructor by (`_ZZN1SC4EiE1k`, `ZN1SC4EiEUlvE_`).
+    Unified,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -258,6 +261,8 @@ pub enum DtorKind {
     Complete,
     /// `D2`
     Base,
+    /// `D4`: the unified destructor (entities local to a destructor).
+    Unified,
 }
 
 /// One component of a qualified name.

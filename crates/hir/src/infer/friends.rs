@@ -54,3 +54,23 @@ pub(super) fn hidden_friends(db: &dyn SourceDatabase, map: &DefMap, classes: &[C
     }
     out
 }
+
+/// Why an unqualified call that ordinary lookup does not resolve and
+/// argument-dependent lookup finds nothing for fails, when the name is a
+/// hidden friend of some class (no other lookup can find it) and every
+/// argument's type is known: no viable function, which in `decltype`
+/// (`__esft_base_t<_Yp>`: `__enable_shared_from_this_base(…, declval<_Yp*>())`
+/// for a `_Yp` without an `enable_shared_from_this` base) is a substitution
+/// failure, not a gap of the model. `None` otherwise.
+pub(super) fn adl_only_miss(inf: &Infer<'_>, name: &str, args: &[Arg]) -> Option<String> {
+    let db = inf.db;
+    let known = |t: TyId| {
+        let t = canonical(db, t);
+        !ty_has_error(db, t, 0) && !ty_has_placeholder(db, t, 0) && !matches!(t.kind(db), TyKind::Dependent(_))
+    };
+    if args.is_empty() || !args.iter().all(|a| known(a.ty)) {
+        return None;
+    }
+    let is_friend = inf.map.friends.values().flatten().any(|f| f.data(db).is_some_and(|d| scopes::fn_name_key(&d.name) == name));
+    is_friend.then(|| format!("no viable function: argument-dependent lookup finds no `{name}`"))
+}

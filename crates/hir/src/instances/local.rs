@@ -40,7 +40,19 @@ fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Result<m::Enc
         InferOwner::Inst(i) => symbols::fn_instance_encoding(db, i)?,
         InferOwner::Closure(f) => FnEncoding::Tree(closure_fn_encoding(db, f)?),
     };
-    Ok(e.into_encoding())
+    let mut e = e.into_encoding();
+    // g++ names what is local to a constructor or destructor by the
+    // unified variant (`C4`/`D4`), whichever variant is emitted.
+    if let m::Encoding::Function(name, _) = &mut e {
+        if let Some(c) = name.comps.last_mut() {
+            match &mut c.name {
+                Unqualified::Ctor(k) => *k = m::CtorKind::Unified,
+                Unqualified::Dtor(k) => *k = m::DtorKind::Unified,
+                _ => {}
+            }
+        }
+    }
+    Ok(e)
 }
 
 /// The name of a closure type: `Z <function> E Ul <params> E <n> _`.

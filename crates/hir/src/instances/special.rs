@@ -143,6 +143,9 @@ fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> b
     let Some((_, data)) = pattern_data(db, c) else { return false };
     if declares(db, c, kind) {
         return match kind {
+            // Defaulted on its first declaration (`~__shared_ptr() = default;`):
+            // trivial exactly when the implicit one would be.
+            SpecialKind::Dtor if !data.user_dtor => special_nontrivial(db, SpecialMemberId::new(db, c, kind)),
             SpecialKind::Dtor => data.user_dtor,
             SpecialKind::DefaultCtor => data.user_ctor,
             // Declared copy/move constructors: taken as user-provided.

@@ -329,3 +329,25 @@ fn generic_lambda_packs_expand_per_element() {
         "#]],
     );
 }
+
+#[test]
+fn locals_of_constructors_and_destructors_use_the_unified_variant() {
+    // g++ names a closure or static local of a constructor (destructor)
+    // by `C4` (`D4`), whichever variant the object holds.
+    check(
+        "template<class F> void call(F f) { f(); }\n\
+         struct S { S(int x) { static int k = x; call([&]{ k++; }); } ~S() { static int j; call([]{ j++; }); } };\n\
+         template<class T> struct U { U() { call([]{}); } };\n\
+         void user() { S s(1); U<int> u; }",
+        expect![[r#"
+            _ZZN1SC4EiE1k
+            _ZZN1SC4EiENKUlvE_clEv
+            _Z4callIZN1SC4EiEUlvE_EvT_
+            _ZZN1UIiEC4EvENKUlvE_clEv
+            _Z4callIZN1UIiEC4EvEUlvE_EvT_
+            _ZZN1SD4EvE1j
+            _ZZN1SD4EvENKUlvE_clEv
+            _Z4callIZN1SD4EvEUlvE_EvT_
+        "#]],
+    );
+}

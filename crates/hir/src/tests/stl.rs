@@ -341,3 +341,132 @@ fn using_declared_base_member_binds_as_the_naming_class_member() {
         "#]],
     );
 }
+
+#[test]
+fn member_template_partial_specialization_in_sfinae() {
+    // libstdc++'s `__shared_count<_Lp>::__not_alloc_shared_tag`: a member
+    // template of a class template whose partial specialization has no
+    // `type` removes the deleter constructors for `_Sp_alloc_shared_tag`.
+    check(
+        "template<typename A> struct Tag { };\n\
+         template<int L> struct C {\n\
+           template<typename T> struct N { using type = void; };\n\
+           template<typename T> struct N<Tag<T>> { };\n\
+           template<typename T, typename = typename N<T>::type> static void g(T t) { }\n\
+           template<typename T> static void g(T t, int = 0) { }\n\
+           template<typename T> static typename N<T>::type k(T t) { }\n\
+           template<typename T> static void k(T t, int = 0) { }\n\
+         };\n\
+         void user() { Tag<int> t; C<2>::g(t); C<2>::k(t); }",
+        "user",
+        expect![[r#"
+            _ZN1CILi2EE1gI3TagIiEEEvT_i
+            _ZN1CILi2EE1kI3TagIiEEEvT_i
+        "#]],
+    );
+}
+
+#[test]
+fn void_t_of_an_ill_formed_argument_is_a_substitution_failure() {
+    // `__uniq_ptr_impl::_Ptr`: `__void_t<typename remove_reference<_Ep>::type::pointer>`
+    // is ill-formed (not `void`) for a deleter without `pointer`.
+    check(
+        "template<typename...> using __void_t = void;\n\
+         template<typename T> struct remove_reference { typedef T type; };\n\
+         template<typename T> struct DD { };\n\
+         template<typename T> struct PD { typedef long* pointer; };\n\
+         template<typename _Tp, typename _Dp> struct U {\n\
+           template<typename _Up, typename _Ep, typename = void> struct _Ptr { using type = _Up*; };\n\
+           template<typename _Up, typename _Ep> struct _Ptr<_Up, _Ep, __void_t<typename remove_reference<_Ep>::type::pointer>> {\n\
+             using type = typename remove_reference<_Ep>::type::pointer; };\n\
+           using pointer = typename _Ptr<_Tp, _Dp>::type;\n\
+           static void f(pointer p) {}\n\
+         };\n\
+         void user() { U<int, DD<int>>::f(0); U<int, PD<int>>::f(0); }",
+        "user",
+        expect![[r#"
+            _ZN1UIi2DDIiEE1fEPi
+            _ZN1UIi2PDIiEE1fEPl
+        "#]],
+    );
+}
+
+#[test]
+fn dependent_member_in_a_template_argument_is_spelled() {
+    // `make_shared`'s `shared_ptr<_NonArray<_Tp>>`: g++ spells the alias's
+    // `typename enable_if<!is_array<_Tp>::value, _Tp>::type` as written
+    // (the placeholders must not evaluate the primary `is_array`).
+    check(
+        "namespace std {\n\
+         template<bool B, class T = void> struct enable_if {};\n\
+         template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<bool _Cond, typename _Tp = void> using __enable_if_t = typename enable_if<_Cond, _Tp>::type;\n\
+         template<class T> struct is_array { static constexpr bool value = false; };\n\
+         template<class T> struct sp { };\n\
+         template<typename _Tp> using _NonArray = __enable_if_t<!is_array<_Tp>::value, _Tp>;\n\
+         template<typename _Tp, typename... _Args> inline sp<_NonArray<_Tp>> make_shared(_Args&&... __args) { return sp<_Tp>(); }\n\
+         template<typename _Tp> inline sp<__enable_if_t<!is_array<_Tp>::value, _Tp>> ms2() { return sp<_Tp>(); }\n\
+         template<typename _Tp> inline sp<typename enable_if<!is_array<_Tp>::value, _Tp>::type> ms3() { return sp<_Tp>(); }\n\
+         }\n\
+         void user() { std::make_shared<int>(1); std::ms2<int>(); std::ms3<int>(); }",
+        "user",
+        expect![[r#"
+            _ZSt11make_sharedIiJiEESt2spINSt9enable_ifIXntsrSt8is_arrayIT_E5valueES3_E4typeEEDpOT0_
+            _ZSt3ms2IiESt2spINSt9enable_ifIXntsrSt8is_arrayIT_E5valueES3_E4typeEEv
+            _ZSt3ms3IiESt2spINSt9enable_ifIXntsrSt8is_arrayIT_E5valueES3_E4typeEEv
+        "#]],
+    );
+}
+
+#[test]
+fn defaulted_destructor_of_a_base_is_not_trivial_by_declaration() {
+    // `shared_ptr` declares no destructor; `__shared_ptr`'s is `= default`
+    // but its `__shared_count` member's is user-provided: the implicit
+    // destructors are non-trivial and emitted (`_ZN2spIiED1Ev`, `_ZN2S3D1Ev`).
+    check(
+        "struct cnt { ~cnt() {} };\n\
+         template<class T> struct base { ~base() = default; cnt c; };\n\
+         struct B3 { ~B3() = default; cnt c; };\n\
+         template<class T> struct sp : public base<T> { };\n\
+         struct S3 : B3 {};\n\
+         void user() { sp<int> q; S3 s3; }",
+        "user",
+        expect![[r#"
+            _ZN2S3D1Ev
+            _ZN2spIiED1Ev
+        "#]],
+    );
+}
+
+#[test]
+fn hidden_friend_not_found_by_adl_is_a_substitution_failure() {
+    // `__shared_ptr::__has_esft_base`: `__esft_base_t<V>` calls a hidden
+    // friend of `enable_shared_from_this` that ADL cannot find for `V*`:
+    // the partial specialization does not match, `has<V>` is false.
+    check(
+        "namespace std {\n\
+         template<class T> T&& declval();\n\
+         template<typename...> using __void_t = void;\n\
+         struct false_type { static constexpr bool value = false; };\n\
+         struct true_type { static constexpr bool value = true; };\n\
+         template<bool B, class T = void> struct enable_if {};\n\
+         template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<class T> struct esft { friend const esft* __esft_base(const esft* p) { return p; } };\n\
+         template<class T> struct sp {\n\
+           template<class Y> using __esft_base_t = decltype(__esft_base(declval<Y*>()));\n\
+           template<class Y, class = void> struct has : false_type {};\n\
+           template<class Y> struct has<Y, __void_t<__esft_base_t<Y>>> : true_type {};\n\
+           template<class Y> typename enable_if<has<Y>::value>::type with(Y*) {}\n\
+           template<class Y> typename enable_if<!has<Y>::value>::type with(Y*) {}\n\
+         };\n\
+         }\n\
+         struct V {};\n\
+         struct W : std::esft<W> {};\n\
+         void user() { V* v = 0; std::sp<V> a; a.with(v); W* w = 0; std::sp<W> b; b.with(w); }",
+        "user",
+        expect![[r#"
+            _ZNSt2spI1VE4withIS0_EENSt9enable_ifIXntsrNS1_3hasIT_vEE5valueEvE4typeEPS5_
+            _ZNSt2spI1WE4withIS0_EENSt9enable_ifIXsrNS1_3hasIT_vEE5valueEvE4typeEPS5_
+        "#]],
+    );
+}
