@@ -32,7 +32,6 @@ use cufront_tests::{Program, Std, corpus, host_ii, par_map};
 /// start of the assert's text, the bug). Any other false assert fails.
 const KNOWN_FALSE: &[(&str, &str, &str)] = &[
     ("host_stl.cu", "static_assert(__detail::__variant::__exactly_once<", "variant's `__exactly_once` over the instance's pack evaluates false"),
-    ("job_scheduler.cu", "static_assert( __is_invocable<typename decay<_Callable>::type", "std::thread's `__is_invocable` of a closure type (reached since locals of constructors are named `C4`) evaluates false"),
 ];
 
 const FLOORS: &[(&str, f64)] = &[
@@ -49,7 +48,7 @@ const FLOORS: &[(&str, f64)] = &[
     // 33 of 36 since range pipelines keep their view types (class template
     // argument deduction): the newly reached `view_interface<filter_view<…>>`
     // and `_Temporary_buffer` asserts need `__is_constructible` on classes.
-    ("cxx20_ranges.cu", 91.0),
+    ("cxx20_ranges.cu", 95.0),
     ("device_vars.cu", 90.0),
     ("histogram.cu", 90.0),
     ("host_stl.cu", 82.0),
@@ -79,10 +78,11 @@ const DEFAULT_FLOOR: f64 = 0.0;
 /// Minimum number of asserts evaluated to true over all units and
 /// standards (816 when measured): a ratchet against regressions that a
 /// per-unit share hides.
-// 909 measured when the libstdc++ chains that vectors and strings use were
+// 949 measured (session 7: class constructibility by overload resolution, CTAD,
+// aggregates); 909 before, when the libstdc++ chains that vectors and strings use were
 // followed (more instances, so more asserts found); the floor leaves room for
 // instances that a more exact model stops requiring.
-const MIN_TRUE_TOTAL: usize = 900;
+const MIN_TRUE_TOTAL: usize = 940;
 
 struct Outcome {
     case: String,

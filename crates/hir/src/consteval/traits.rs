@@ -44,6 +44,16 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
         "is_trivially_constructible" | "is_trivially_assignable" | "is_nothrow_constructible" | "is_nothrow_assignable"
         | "is_constructible" | "is_assignable" => {
             let assign = name.ends_with("assignable");
+            // A closure's implicit copy and move constructors (deleted only
+            // for a capture that cannot be copied, which is not modelled):
+            // `std::function`'s `is_copy_constructible<__decay_t<_Functor>>`.
+            if name == "is_constructible" && matches!(c0.kind(db), TyKind::Closure(_)) {
+                if let [_, from] = tys {
+                    if strip_ref(db, *from) == c0 {
+                        return Ok(true);
+                    }
+                }
+            }
             let target = if assign { class(strip_ref(db, t0)) } else { class(t0) };
             match target {
                 None => match scalar_special(db, t0, &tys[1..], assign) {

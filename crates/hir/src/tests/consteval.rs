@@ -591,3 +591,19 @@ fn is_constructible_by_constructor_overload_resolution() {
         "#]],
     );
 }
+
+#[test]
+fn closure_types_are_copy_and_move_constructible() {
+    // `std::function`'s constructor asserts `is_copy_constructible` of the
+    // closure type it is given (true for g++ 12: a lambda capturing a copyable value).
+    check_with(
+        "template <class T> struct is_cc { static constexpr bool value = __is_constructible(T, const T&) && __is_constructible(T, T&&); };
+         template <class F> void take(F f) { static_assert(is_cc<F>::value); }
+         void user() { int k = 2; take([k](float v) { return k * v; }); }",
+        true,
+        expect![[r#"
+            template: dependent
+            function instance: true
+        "#]],
+    );
+}
