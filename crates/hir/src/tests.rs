@@ -47,6 +47,15 @@ pub(crate) fn closure(text: &str, want: expect_test::Expect) {
     want.assert_eq(&out);
 }
 
+/// The calls in the body of function `name`: each callee (mangled) and
+/// the calls left unresolved.
+pub(crate) fn calls(text: &str, name: &str, want: expect_test::Expect) {
+    let (db, tu) = db_with(text);
+    let f = body::fn_named(&db, tu, name).expect("function");
+    let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+    want.assert_eq(&crate::infer::render_calls(&db, &r));
+}
+
 /// The rendered layout of each named class, in order.
 pub(crate) fn layouts(text: &str, names: &[&str]) -> String {
     let (db, tu) = db_with(text);

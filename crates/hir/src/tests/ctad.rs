@@ -2,16 +2,9 @@
 //! constructors as guides, the copy deduction candidate (names checked
 //! against g++ `nm`).
 
-use expect_test::{expect, Expect};
+use expect_test::expect;
 
-use crate::infer::{infer, render_calls, InferOwner};
-
-fn check(text: &str, name: &str, want: Expect) {
-    let (db, tu) = super::db_with(text);
-    let f = super::body::fn_named(&db, tu, name).expect("function");
-    let r = infer(&db, InferOwner::Fn(f));
-    want.assert_eq(&render_calls(&db, &r));
-}
+use super::calls as check;
 
 #[test]
 fn guides_constructors_and_copy_deduction() {

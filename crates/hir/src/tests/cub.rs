@@ -2,16 +2,9 @@
 //! the C++ rules their dispatch chains lean on, on small snippets. Names
 //! checked against g++ 12's `nm`.
 
-use expect_test::{expect, Expect};
+use expect_test::expect;
 
-use crate::infer::{infer, render_calls, InferOwner};
-
-fn check(text: &str, name: &str, want: Expect) {
-    let (db, tu) = super::db_with(text);
-    let f = super::body::fn_named(&db, tu, name).expect("function");
-    let r = infer(&db, InferOwner::Fn(f));
-    want.assert_eq(&render_calls(&db, &r));
-}
+use super::calls as check;
 
 #[test]
 fn deduction_through_pointer_conversions() {

@@ -1,17 +1,10 @@
 //! thrust-style dispatch: system selection by overload resolution and
 //! SFINAE, policies bound through bases, the names g++ gives the result.
 
-use expect_test::{expect, Expect};
+use expect_test::expect;
 
+use super::calls as check;
 use super::closure;
-use crate::infer::{infer, render_calls, InferOwner};
-
-fn check(text: &str, name: &str, want: Expect) {
-    let (db, tu) = super::db_with(text);
-    let f = super::body::fn_named(&db, tu, name).expect("function");
-    let r = infer(&db, InferOwner::Fn(f));
-    want.assert_eq(&render_calls(&db, &r));
-}
 
 #[test]
 fn adl_looks_in_the_namespaces_of_base_classes() {

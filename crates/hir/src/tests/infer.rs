@@ -1,15 +1,8 @@
 //! Inference: snippets → what each body requires (mangled), and the calls left unresolved.
 
-use expect_test::{expect, Expect};
+use expect_test::expect;
 
-use crate::infer::{infer, render_calls, InferOwner};
-
-fn check(text: &str, name: &str, want: Expect) {
-    let (db, tu) = super::db_with(text);
-    let f = super::body::fn_named(&db, tu, name).expect("function");
-    let r = infer(&db, InferOwner::Fn(f));
-    want.assert_eq(&render_calls(&db, &r));
-}
+use super::calls as check;
 
 #[test]
 fn free_functions_and_overloads() {
