@@ -50,6 +50,8 @@ mod object_param;
 mod nttp_sfinae;
 mod constructible;
 pub(crate) use constructible::class_constructible;
+mod assignable;
+pub(crate) use assignable::class_assignable;
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -808,6 +810,7 @@ impl<'a> Infer<'a> {
         };
         let t = self.local_declared_ty(l, init_ty);
         let t = self.bound_from_init(t, &loc.init, init_ty);
+        let t = if loc.is_constexpr { const_locals::constexpr_ty(self.db, t) } else { t };
         self.res.local_tys[l.0 as usize] = Some(t);
         // The initializer is in scope of the name (`int x = x;`), bind first.
         self.bind_local(l);
@@ -837,6 +840,9 @@ impl<'a> Infer<'a> {
                         vec![Arg { ty: et, cat: ec, null: self.is_null(*e), braced: false }]
                     };
                     self.construct(site, t, &args, braced);
+                    if let Expr::InitList(xs) = self.body.expr(*e).clone() {
+                        self.init_list_elements(t, &xs);
+                    }
                 }
             }
             Init::Paren(a) | Init::Brace(a) => {
@@ -846,6 +852,9 @@ impl<'a> Infer<'a> {
                     return;
                 }
                 self.construct(site, t, &args, braced);
+                if braced {
+                    self.init_list_elements(t, a);
+                }
             }
         }
     }
@@ -959,10 +968,12 @@ impl<'a> Infer<'a> {
                 Err(_) => None,
             };
         }
+        let mut converted = None;
         let callee = match self.resolve_overload(&ctors, None, args, None) {
-            Ok((cand, targs, _)) => {
+            Ok((cand, targs, sig)) => {
                 let e = wrap(cand, self.entity_of(cand, targs));
                 self.require(e);
+                converted = Some(sig);
                 Callee::Entity(e)
             }
             // The implicitly declared copy or move constructor is a candidate
@@ -981,6 +992,11 @@ impl<'a> Infer<'a> {
             Err(e) => Callee::Unresolved(e),
         };
         self.res.calls.push((site, callee.clone()));
+        // Arguments converted by a converting constructor of a class
+        // parameter (a lambda passed as `std::function`), as for calls.
+        if let Some(sig) = converted {
+            self.convert_args(site, &sig, args);
+        }
         Some(callee)
     }
 
@@ -1267,6 +1283,9 @@ impl<'a> Infer<'a> {
                     self.destroy(CallSite::Expr(e), t);
                 } else if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
+                    if braced {
+                        self.init_list_elements(t, &args);
+                    }
                     self.destroy(CallSite::Expr(e), t);
                 }
                 let (t2, c) = self.of_return(t);
@@ -1868,6 +1887,10 @@ impl<'a> Infer<'a> {
                 let decl = instances::VarDecl::Template(vt);
                 let inst = instances::var_instance(db, decl, outer, out);
                 let t = instances::var_type(db, inst).unwrap_or_else(|e| self.error(&e));
+                let t = match inst.decl(db).data(db) {
+                    Some(d) => const_locals::constexpr_object_ty(db, t, &d),
+                    None => t,
+                };
                 Value::Var(Entity::VarInst(inst), t)
             }
             Def::Fn(f) => Value::Fns(vec![(FnDecl::Fn(f), outer)], args.map(<[_]>::to_vec)),
@@ -1890,7 +1913,8 @@ impl<'a> Infer<'a> {
         let Some(data) = tree.vars.get(v.idx(self.db) as usize) else { return self.error("var") };
         let scope = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
         let cx = LowerCx { db: self.db, map: self.map, item: v.item(self.db), scope, env };
-        templates::nested(|| Ok(ty::lower(cx, &data.ty))).unwrap_or_else(|e| self.error(&e))
+        let t = templates::nested(|| Ok(ty::lower(cx, &data.ty))).unwrap_or_else(|e| self.error(&e));
+        const_locals::constexpr_object_ty(self.db, t, data)
     }
 
     // ---- calls
@@ -2882,9 +2906,12 @@ impl<'a> Infer<'a> {
                     let minor = if same { minor } else { minor + self.base_distance_penalty(ab, tb) };
                     return Some(Rank { major: if same { 0 } else { 2 }, minor });
                 }
-                // A temporary is made: the rank of the value conversion.
+                // A temporary is made: the rank of the value conversion. The
+                // temporary is an rvalue: binding it to `&&` beats `const&`
+                // ([over.ics.rank]/3.2.3; `unique_ptr(p, D&&)` over
+                // `unique_ptr(p, const D&)` from a lambda).
                 let r = self.value_rank(a, ab, tb)?;
-                return Some(Rank { major: r.major, minor: r.minor + 3 });
+                return Some(Rank { major: r.major, minor: r.minor + 3 + u16::from(refk == 1) });
             }
             _ => {}
         }

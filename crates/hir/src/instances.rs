@@ -680,7 +680,7 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
         }
         // An inheriting constructor calls the base constructor it inherits.
         if let Entity::Inherited(ic) = e {
-            let x = ic.base(db);
+            let x = inherited::forwarded(db, ic);
             if seen.insert(x) {
                 out.push(x);
             }

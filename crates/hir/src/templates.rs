@@ -32,6 +32,7 @@ pub(crate) mod alias;
 mod injected;
 mod integer_pack;
 mod member_template;
+mod value_dep;
 
 /// The instantiation depth limit (spec 50 §4.3).
 pub const MAX_DEPTH: u32 = 200;
@@ -588,6 +589,9 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
     }
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
+    }
+    if cx.env.is_some_and(|env| value_dep::is_value_dependent(db, env, e)) {
+        return Ok(TemplateArg::Dependent("value-dependent expression".into()));
     }
     let v = match consteval::eval(&EvalCx::new(cx), e) {
         Ok(v) => v,

@@ -23,6 +23,7 @@ mod templates;
 mod out_of_line;
 mod thrust;
 mod value_args;
+mod stl_ctors;
 
 use std::sync::Arc;
 

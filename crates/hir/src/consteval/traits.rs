@@ -92,6 +92,11 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                                 return Ok(b);
                             }
                         }
+                        if name == "is_assignable" {
+                            if let Some(b) = crate::infer::class_assignable(cx, t0, &tys[1..]) {
+                                return Ok(b);
+                            }
+                        }
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
                     }
                     // Default construction, or copy/move from the same class.

@@ -53,7 +53,13 @@ fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<T
     let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
     let vscope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
     let params = data.tparams.clone();
-    let mut env = Env::default();
+    // A member variable template of the current instantiation sees the
+    // class's parameters (`variant<_Types...>::__exactly_once<_Tp>` is
+    // `__detail::__variant::__exactly_once<_Tp, _Types...>`).
+    let mut env = match cx.env {
+        Some(e) if e.scopes.contains(&vscope) => e.clone(),
+        _ => Env::default(),
+    };
     for (p, a) in params.iter().zip(&args) {
         if let Some(n) = &p.name {
             env.names.push((n.clone(), a.clone()));

@@ -84,7 +84,7 @@ impl Infer<'_> {
     }
 
     /// Copy-initializes an element of type `ft` from initializer-clause `x`.
-    fn init_element(&mut self, x: ExprId, ft: TyId, depth: u32) {
+    pub(super) fn init_element(&mut self, x: ExprId, ft: TyId, depth: u32) {
         let db = self.db;
         let ft_c = strip_cv(db, canonical(db, ft));
         if let Expr::InitList(ys) = self.body.expr(x).clone() {
@@ -130,7 +130,7 @@ impl Infer<'_> {
 
     /// The argument an inferred expression gives (not inferred again: that
     /// would record its calls twice).
-    fn stored_arg(&mut self, x: ExprId) -> Arg {
+    pub(super) fn stored_arg(&mut self, x: ExprId) -> Arg {
         let ty = match self.stored_ty(x) {
             Some(t) => t,
             None => return self.arg(x),

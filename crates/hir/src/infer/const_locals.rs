@@ -36,3 +36,23 @@ impl Infer<'_> {
         self.const_locals.push((l, v));
     }
 }
+
+/// The type of an object declared `constexpr`: `const T` ([dcl.constexpr]/10).
+/// `std::piecewise_construct` is a `const piecewise_construct_t` lvalue, so a
+/// forwarding reference deduces `const piecewise_construct_t&`. References
+/// and arrays (whose cv is their elements', `array_cv`) are left as written.
+pub(super) fn constexpr_object_ty(db: &dyn SourceDatabase, t: TyId, data: &crate::item_tree::VarData) -> TyId {
+    if !data.linkage.is_constexpr {
+        return t;
+    }
+    constexpr_ty(db, t)
+}
+
+pub(super) fn constexpr_ty(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match canonical(db, t).kind(db) {
+        TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Array(..) | TyKind::Error(_) | TyKind::Dependent(_) => t,
+        TyKind::Qualified(_, cv) if cv.c => t,
+        TyKind::Qualified(b, cv) => mk(db, TyKind::Qualified(*b, Cv { c: true, ..*cv })),
+        _ => mk(db, TyKind::Qualified(t, Cv { c: true, ..Cv::default() })),
+    }
+}

@@ -90,4 +90,21 @@ impl Infer<'_> {
         }
         None
     }
+
+    /// After list-initialization of `t` from the braced list `xs`: when an
+    /// initializer-list constructor takes it, each element copy-initializes
+    /// an `E` of the backing array ([dcl.init.list]/5): `{"k", 1}` in
+    /// `map<string, V>{{"k", 1}}` calls `pair`'s converting constructor.
+    pub(super) fn init_list_elements(&mut self, t: TyId, xs: &[ExprId]) {
+        let db = self.db;
+        let Some(class) = self.class_ref(strip_cv(db, canonical(db, t))) else { return };
+        let ctors = instances::member_fns(db, class, scopes::CTOR_KEY);
+        let args: Vec<Arg> = xs.iter().map(|x| self.stored_arg(*x)).collect();
+        let Some(cand) = self.init_list_ctor(&ctors, &args) else { return };
+        let Ok(sig) = instances::signature(db, instances::fn_instance(db, cand.0, cand.1, Vec::new())) else { return };
+        let Some(elem) = sig.params.first().and_then(|p| self.init_list_elem(*p)) else { return };
+        for &x in xs {
+            self.init_element(x, elem, 0);
+        }
+    }
 }

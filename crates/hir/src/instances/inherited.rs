@@ -66,6 +66,65 @@ pub(crate) fn inherited_ctors(db: &dyn SourceDatabase, c: ClassRefT, depth: u32)
                     out.push((f, outer));
                 }
             }
+            // The base's own inherited constructors are its constructors
+            // too (`variant`'s `_Move_assign_base` → `_Copy_assign_base` →
+            // … → `_Variant_storage`, each `using _Base::_Base;`).
+            if depth < MAX_INHERIT_DEPTH {
+                out.extend(inherited_ctors(db, base, depth + 1));
+            }
+        }
+    }
+    out
+}
+
+/// Levels of `using B::B;` followed (each level is a base class).
+const MAX_INHERIT_DEPTH: u32 = 8;
+
+/// What the inheriting constructor `id` calls: the base constructor itself
+/// when the base through which `id.class` inherits it declares it, else
+/// that base's own inheriting constructor (g++ emits one per level:
+/// `_ZN2MA…CI12St…` calls `_ZN2CC…CI12St…`, which calls `St`'s).
+pub(crate) fn forwarded(db: &dyn SourceDatabase, id: InheritedCtorId) -> Entity {
+    let target = id.base(db);
+    let key = match target {
+        Entity::Fn(f) => (FnDecl::Fn(f), None),
+        Entity::FnInst(i) => (i.decl(db), i.outer(db)),
+        _ => return target,
+    };
+    for base in using_bases(db, id.class(db)) {
+        if member_fns_depth(db, base, scopes::CTOR_KEY, 1).contains(&key) {
+            return target;
+        }
+        if inherited_ctors(db, base, 1).contains(&key) {
+            return Entity::Inherited(InheritedCtorId::new(db, base, target));
+        }
+    }
+    target
+}
+
+/// The bases whose constructors `c` inherits (named by `using B::B;`).
+fn using_bases(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<ClassRefT> {
+    let (class, env) = match c {
+        ClassRefT::Class(k) => (k, None),
+        ClassRefT::Inst(i) => (i.class(db), templates::inst_env(db, i).ok()),
+    };
+    let map = def_map(db, class.tu(db));
+    let class = map.class_definition(class);
+    let Some(&s) = map.class_scope.get(&class) else { return Vec::new() };
+    let mut out = Vec::new();
+    for d in map.scope(s).names.values().flatten() {
+        let Def::UsingDecl(_, p) = d else { continue };
+        let n = p.segments.len();
+        if n < 2 || p.segments[n - 1].name != p.segments[n - 2].name {
+            continue;
+        }
+        let mut q = p.clone();
+        q.segments.pop();
+        let base_name = q.segments[n - 2].name.clone();
+        let cx = LowerCx { db, map: &map, item: class.item(db), scope: s, env: env.as_ref() };
+        let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
+        if let Some(b) = templates::class_of(db, t).ok().or_else(|| super::base_named(db, c, Some(&base_name))) {
+            out.push(b);
         }
     }
     out
