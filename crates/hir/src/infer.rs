@@ -833,7 +833,7 @@ impl<'a> Infer<'a> {
                     }
                     let args: Vec<Arg> = if braced {
                         match self.body.expr(*e).clone() {
-                            Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
+                            Expr::InitList(xs) => self.args(&xs),
                             _ => Vec::new(),
                         }
                     } else {
@@ -847,7 +847,9 @@ impl<'a> Infer<'a> {
             }
             Init::Paren(a) | Init::Brace(a) => {
                 let braced = matches!(loc.init, Init::Brace(_));
-                let args: Vec<Arg> = a.iter().map(|x| self.arg(*x)).collect();
+                // Pack expansions give one argument per element
+                // (`_Auto_node __z(*this, std::forward<_Args>(__args)...)`).
+                let args: Vec<Arg> = self.args(a);
                 if braced && self.aggregate_init(t, a) {
                     return;
                 }

@@ -1718,6 +1718,12 @@ fn abi_tags(node: &SyntaxNode) -> Vec<String> {
 
 fn decltype_ref(n: &SyntaxNode) -> TypeRef {
     let text: String = su::tokens(n).map(|t| t.text().to_string()).collect();
+    // `__decltype` is GNU's spelling of `decltype` (libstdc++'s C++98-clean
+    // headers: `__decltype(__iter_comp_val(…)) __cmp(…)` in `__adjust_heap`).
+    let text = match text.strip_prefix("__decltype") {
+        Some(rest) => format!("decltype{rest}"),
+        None => text,
+    };
     if text == "decltype(nullptr)" { TypeRef::Builtin(Builtin::NullPtr) } else { TypeRef::Opaque(text) }
 }
 

@@ -97,6 +97,9 @@ impl Infer<'_> {
     /// `map<string, V>{{"k", 1}}` calls `pair`'s converting constructor.
     pub(super) fn init_list_elements(&mut self, t: TyId, xs: &[ExprId]) {
         let db = self.db;
+        if xs.iter().any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_))) {
+            return;
+        }
         let Some(class) = self.class_ref(strip_cv(db, canonical(db, t))) else { return };
         let ctors = instances::member_fns(db, class, scopes::CTOR_KEY);
         let args: Vec<Arg> = xs.iter().map(|x| self.stored_arg(*x)).collect();

@@ -166,3 +166,53 @@ fn constructors_inherited_over_two_levels() {
         "#]],
     );
 }
+
+#[test]
+fn gnu_decltype_spelling() {
+    // libstdc++'s `__adjust_heap`: `__decltype(__iter_comp_val(…)) __cmp(…);`.
+    calls(
+        "struct C {};\n\
+         template<class T> struct W { explicit W(T c) {} };\n\
+         template<class T> W<T> wrap(T c) { return W<T>(c); }\n\
+         void user() { C c; __decltype(wrap(c)) w(c); }",
+        "user",
+        expect![[r#"
+            _ZN1WI1CEC1ES0_
+        "#]],
+    );
+}
+
+#[test]
+fn pack_expansion_in_a_local_initializer() {
+    // `_Auto_node __z(*this, std::forward<_Args>(__args)...)` in `_Rb_tree`.
+    super::closure(
+        "template<class T> T&& fwd(T& t) { return static_cast<T&&>(t); }\n\
+         struct Node { template<class... A> Node(A&&... a) {} };\n\
+         template<class... A> void emplace(A&&... a) { Node z(fwd<A>(a)...); }\n\
+         void user() { emplace(1, 2.0); }",
+        expect![[r#"
+            _Z4userv
+            _Z7emplaceIJidEEvDpOT_
+            _Z3fwdIiEOT_RS0_
+            _Z3fwdIdEOT_RS0_
+            _ZN4NodeC1IJidEEEDpOT_
+        "#]],
+    );
+}
+
+#[test]
+fn inherited_constructor_chain_is_required() {
+    super::closure(
+        "template<unsigned long N> struct tag {};\n\
+         template<class... Ts> struct St { template<unsigned long N, class... A> St(tag<N>, A&&... a) {} St() {} };\n\
+         template<class T> struct D0 : St<T> { using St<T>::St; };\n\
+         template<class T> struct D : D0<T> { using D0<T>::D0; };\n\
+         void user() { D<int> d(tag<0>{}, 1); }",
+        expect![[r#"
+            _Z4userv
+            _ZN1DIiECI12StIJiEEILm0EJiEEE3tagIXT_EEDpOT0_
+            _ZN2D0IiECI12StIJiEEILm0EJiEEE3tagIXT_EEDpOT0_
+            _ZN2StIJiEEC1ILm0EJiEEE3tagIXT_EEDpOT0_
+        "#]],
+    );
+}
