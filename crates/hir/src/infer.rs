@@ -642,6 +642,7 @@ impl<'a> Infer<'a> {
                         if self.is_class(r) && !self.same_class(r, a.ty) && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
                             let args: Vec<Arg> = match self.body.expr(e).clone() {
                                 Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
+                                Expr::Path(p) if self.implicitly_movable(&p) => vec![Arg { cat: Category::XValue, ..a }],
                                 _ => vec![a],
                             };
                             self.construct(CallSite::Expr(e), r, &args, a.braced);
@@ -1724,6 +1725,22 @@ impl<'a> Infer<'a> {
     }
 
     // ---- names
+
+    /// `return x;` naming a local object or parameter (automatic, not a
+    /// reference): overload resolution first treats it as an rvalue
+    /// ([class.copy.elision]/3), so `optional<int>`'s `optional(_Up&&)`
+    /// takes `int&&`, not `int&`.
+    fn implicitly_movable(&self, p: &Path) -> bool {
+        if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() {
+            return false;
+        }
+        let Some(l) = self.find_local(&norm_name(&p.segments[0].name)) else { return false };
+        if self.body.local(l).is_static {
+            return false;
+        }
+        let t = self.res.local_tys.get(l.0 as usize).copied().flatten();
+        !t.is_some_and(|t| matches!(canonical(self.db, t).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)))
+    }
 
     fn resolve_value(&mut self, p: &Path) -> Value {
         let expanded = self.expand_ns_alias(p);

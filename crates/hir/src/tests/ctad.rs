@@ -25,8 +25,8 @@ fn guides_constructors_and_copy_deduction() {
         "user",
         expect![[r#"
             _ZN1r11filter_viewINS_8ref_viewI1VEE4PredEC1ES3_S4_
-            _ZN1r3boxIiEC1Ei
             _ZN1r8ref_viewI1VEC1ERS1_
+            _ZN1r3boxIiEC1Ei
         "#]],
     );
 }

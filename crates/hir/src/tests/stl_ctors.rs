@@ -29,7 +29,9 @@ fn value_dependent_enable_if_parameter_is_not_deduced() {
         ),
         "user",
         expect![[r#"
+            _ZZ4uservENKUlPfE_clES_
             _ZN2UPIf2FnEC1IS0_vEEfN9enable_ifIXntsr7is_lrefIT_E5valueEOS5_E4typeE
+            _ZN2FnC1IZ4uservEUlPfE_EET_
         "#]],
     );
 }
@@ -42,7 +44,9 @@ fn converted_temporary_binds_rvalue_reference_first() {
          void user() { Q q(nullptr, [](float*){}); }",
         "user",
         expect![[r#"
+            _ZZ4uservENKUlPfE_clES_
             _ZN1QC1EPfO2Fni
+            _ZN2FnC1IZ4uservEUlPfE_EET_
         "#]],
     );
 }
@@ -56,7 +60,7 @@ fn constexpr_object_is_const() {
          void user() { constexpr T u{}; f(t); f(u); }",
         "user",
         expect![[r#"
-            _Z1fIRK1TEvOT_
+            _ZL1t
             _Z1fIRK1TEvOT_
         "#]],
     );
@@ -128,6 +132,7 @@ fn constructor_arguments_are_converted_by_converting_constructors() {
          void user() { Q q(nullptr, [](float*){}); }",
         "user",
         expect![[r#"
+            _ZZ4uservENKUlPfE_clES_
             _ZN1QC1EPfO2Fni
             _ZN2FnC1IZ4uservEUlPfE_EET_
         "#]],
@@ -143,7 +148,6 @@ fn class_assignability_by_overload_resolution() {
          void user() { X<__is_assignable(F&, F&&)>::f(); X<__is_assignable(F&, int)>::f(); X<__is_assignable(N&, const N&)>::f(); }",
         "user",
         expect![[r#"
-            _ZN1XILb1EE1fEv
             _ZN1XILb1EE1fEv
             _ZN1XILb0EE1fEv
         "#]],
@@ -174,7 +178,7 @@ fn gnu_decltype_spelling() {
         "struct C {};\n\
          template<class T> struct W { explicit W(T c) {} };\n\
          template<class T> W<T> wrap(T c) { return W<T>(c); }\n\
-         void user() { C c; __decltype(wrap(c)) w(c); }",
+         void user() { C c; __decltype(wrap(C())) w(c); }",
         "user",
         expect![[r#"
             _ZN1WI1CEC1ES0_
@@ -213,6 +217,20 @@ fn inherited_constructor_chain_is_required() {
             _ZN1DIiECI12StIJiEEILm0EJiEEE3tagIXT_EEDpOT0_
             _ZN2D0IiECI12StIJiEEILm0EJiEEE3tagIXT_EEDpOT0_
             _ZN2StIJiEEC1ILm0EJiEEE3tagIXT_EEDpOT0_
+        "#]],
+    );
+}
+
+#[test]
+fn returned_local_is_moved_first() {
+    // `std::optional<int> f(int v) { return v; }` constructs through
+    // `optional(_Up&&)` with `_Up = int`.
+    calls(
+        "template<class T> struct opt { template<class U> opt(U&& u) {} };\n\
+         opt<int> parse(int v) { int w = v; if (v) return v; return w; }",
+        "parse",
+        expect![[r#"
+            _ZN3optIiEC1IiEEOT_
         "#]],
     );
 }
