@@ -51,7 +51,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("cxx20_ranges.cu", 95.0),
     ("device_vars.cu", 90.0),
     ("histogram.cu", 90.0),
-    ("host_stl.cu", 82.0),
+    ("host_stl.cu", 85.0),
     ("job_scheduler.cu", 80.0),
     ("lambdas.cu", 90.0),
     ("libcudacxx.cu", 80.0),
@@ -82,7 +82,9 @@ const DEFAULT_FLOOR: f64 = 0.0;
 // aggregates); 909 before, when the libstdc++ chains that vectors and strings use were
 // followed (more instances, so more asserts found); the floor leaves room for
 // instances that a more exact model stops requiring.
-const MIN_TRUE_TOTAL: usize = 925;
+// 939 of 957 measured (session 8: value-dependent arguments, member variable templates
+// over the class's pack, class assignability, converting constructors of arguments).
+const MIN_TRUE_TOTAL: usize = 930;
 
 struct Outcome {
     case: String,
