@@ -69,8 +69,49 @@ fn lazy_truth(cx: LowerCx<'_>, e: &ConstExpr, depth: u32) -> Option<bool> {
                 _ => None,
             },
         },
+        ConstExpr::Path(p) => match concept_definition(cx, p) {
+            // A concept-id's normal form is its definition's: checked
+            // operand by operand, in the concept's own environment.
+            Some((env, vt)) => {
+                let db = cx.db;
+                let tree = item_tree_of(db, vt.item(db));
+                let Some(init) = tree.var_templates.get(vt.idx(db) as usize).and_then(|d| d.var.init.as_ref()) else { return None };
+                let scope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
+                let inner = LowerCx { db, map: cx.map, item: vt.item(db), scope, env: Some(&env) };
+                lazy_truth(inner, init, depth + 1)
+            }
+            None => constraints::truth(cx, e),
+        },
         e => constraints::truth(cx, e),
     }
+}
+
+/// The environment of a concept-id `C<args…>` (its parameters bound to the
+/// arguments lowered in `cx`) and the concept; `None` when `p` names no
+/// concept or an argument is dependent or a pack.
+fn concept_definition(cx: LowerCx<'_>, p: &Path) -> Option<(Env, crate::VarTemplateId)> {
+    let db = cx.db;
+    let written = p.segments.last()?.args.clone()?;
+    let mut bare = p.clone();
+    bare.segments.last_mut()?.args = None;
+    let vt = match scopes::resolve_path(db, cx.map, cx.scope, &bare, Ns::Value) {
+        Some(Def::VarTemplate(vt)) if constraints::is_concept(db, vt) => vt,
+        _ => return None,
+    };
+    let args = var_template::var_template_args(cx, vt, &written).ok()?;
+    if args.iter().any(|a| var_template::dependent(db, a)) {
+        return None;
+    }
+    let tree = item_tree_of(db, vt.item(db));
+    let data = tree.var_templates.get(vt.idx(db) as usize)?;
+    if data.tparams.iter().any(|t| t.pack) || data.tparams.len() != args.len() {
+        return None;
+    }
+    let mut env = Env::default();
+    for (t, a) in data.tparams.iter().zip(args) {
+        env.names.push((t.name.clone()?, a));
+    }
+    Some((env, vt))
 }
 
 /// Whether a template argument names (at any depth) the closure type of a
