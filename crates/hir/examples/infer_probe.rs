@@ -34,6 +34,9 @@ fn main() {
         // As `required_entities`: what checking its constraints instantiated.
         if let Entity::FnInst(i) = e {
             seen.extend(cufront_hir::infer::constraint_var_uses(&db, i));
+            if let Some(o) = i.outer(&db) {
+                seen.extend(cufront_hir::infer::class_constraint_var_uses(&db, o));
+            }
         }
         let owner = match e {
             Entity::Fn(f) => InferOwner::Fn(f),

@@ -33,8 +33,32 @@ pub fn constraint_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<E
     let Some(scope) = instances::fn_scope(db, decl) else { return Vec::new() };
     let map = def_map(db, decl.tu(db));
     let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    emitted(db, cx, &data.constraints)
+}
+
+/// As [`constraint_var_uses`], for the constraints of the class template
+/// (primary or partial specialization) that `inst` specializes: naming the
+/// specialization checks them.
+#[salsa::tracked(returns(clone))]
+pub fn class_constraint_var_uses(db: &dyn SourceDatabase, inst: InstId) -> Vec<Entity> {
+    let class = inst.class(db);
+    let tree = item_tree_of(db, class.item(db));
+    let Some(data) = tree.classes.get(class.idx(db) as usize) else { return Vec::new() };
+    if data.constraints.is_empty() {
+        return Vec::new();
+    }
+    let Ok(env) = templates::inst_env(db, inst) else { return Vec::new() };
+    let map = def_map(db, class.item(db).tu(db));
+    let scope = map.parent.get(&DeclKey::Class(class)).copied().unwrap_or(scopes::ROOT);
+    let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
+    emitted(db, cx, &data.constraints)
+}
+
+/// The emitted variable template specializations checking `constraints`
+/// in `cx` instantiates.
+fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Vec<Entity> {
     let ((), uses) = var_template::recording(|| {
-        for c in &data.constraints {
+        for c in constraints {
             if lazy_truth(cx, c, 0) == Some(false) {
                 break;
             }
