@@ -156,6 +156,8 @@ pub struct ClassData {
     /// The constraints of a partial specialization (its template head's
     /// type-constraints and requires-clause): `templates::select` skips it
     /// when they are false and prefers the more constrained of equals.
+    /// A primary template's too (`infer/constraint_vars.rs` checks them
+    /// as naming a specialization does).
     pub constraints: Vec<ConstExpr>,
 }
 
@@ -757,9 +759,7 @@ impl Lower {
                         let kind = if partial { TemplateKind::Specialization } else { TemplateKind::Primary };
                         let idx = self.class(&c, kind, Access::Public);
                         self.tree.classes[idx as usize].tparams = Some(tparams.clone());
-                        if partial {
-                            self.tree.classes[idx as usize].constraints = head_constraints(node, self);
-                        }
+                        self.tree.classes[idx as usize].constraints = head_constraints(node, self);
                         out.push(Item::Class(idx));
                     }
                     let friend = su::spec_keywords(specs).contains(&K::FRIEND_KW);

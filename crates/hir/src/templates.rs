@@ -1799,6 +1799,14 @@ fn scope_path(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Option<Stri
     Some(parts.iter().map(|p| format!("::{p}")).collect())
 }
 
+/// `t` without top-level cv-qualifiers.
+fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match t.kind(db) {
+        TyKind::Qualified(x, _) => *x,
+        _ => t,
+    }
+}
+
 /// A type trait builtin on types (spec 50 §1).
 pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<bool, String> {
     let class = |t: TyId| -> Option<ClassRefT> {
@@ -1823,7 +1831,10 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
             let t1 = *tys.get(1).ok_or("is_same needs two types")?;
             c0 == ty::canonical(db, t1)
         }
-        "is_class" => class(t0).and_then(key).is_some_and(|k| k != crate::item_tree::ClassKey::Union),
+        // A closure type is a (non-union) class type ([expr.prim.lambda.closure]/1).
+        "is_class" => {
+            matches!(strip_cv(db, c0).kind(db), TyKind::Closure(_)) || class(t0).and_then(key).is_some_and(|k| k != crate::item_tree::ClassKey::Union)
+        }
         "is_union" => class(t0).and_then(key) == Some(crate::item_tree::ClassKey::Union),
         "is_enum" => matches!(c0.kind(db), TyKind::Enum(_)),
         "is_empty" => match class(t0) {
