@@ -82,9 +82,10 @@ const DEFAULT_FLOOR: f64 = 0.0;
 // aggregates); 909 before, when the libstdc++ chains that vectors and strings use were
 // followed (more instances, so more asserts found); the floor leaves room for
 // instances that a more exact model stops requiring.
-// 939 of 957 measured (session 8: value-dependent arguments, member variable templates
-// over the class's pack, class assignability, converting constructors of arguments).
-const MIN_TRUE_TOTAL: usize = 930;
+// 939 of 957 measured on h-stl before merging main (session 8: value-dependent arguments,
+// member variable templates over the class's pack, class assignability, converting
+// constructors of arguments); main had 937 of 952.
+const MIN_TRUE_TOTAL: usize = 935;
 
 struct Outcome {
     case: String,
