@@ -15,6 +15,7 @@ mod infer;
 mod instances;
 mod items;
 mod layout_vectors;
+mod local_classes;
 mod packs;
 mod stl;
 mod stub;
