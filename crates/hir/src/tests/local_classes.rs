@@ -61,3 +61,37 @@ fn members_of_local_classes() {
     );
 }
 
+
+#[test]
+fn found_from_nested_lambdas() {
+    check(
+        r#"
+int g() {
+  struct P { static int twice(int x) { return 2 * x; } };
+  auto f = [](int y) { return P::twice(y); };
+  return f(3);
+}
+"#,
+        expect![[r#"
+            _ZZ1gvEN1P5twiceEi
+            _ZZ1gvENKUliE_clEi"#]],
+    );
+}
+
+#[test]
+fn layout_of_local_classes() {
+    let (db, tu) = db_with("int h() { struct L { char c; double d; int i; }; L l{}; return l.i; }");
+    let map = crate::def_map(&db, tu);
+    let mut out = String::new();
+    for cs in map.block_classes.values() {
+        for c in cs {
+            out.push_str(&crate::layout::render(&db, *c));
+        }
+    }
+    expect![[r#"
+        h()::L: size 24 align 8
+          0: c char
+          8: d double
+          16: i int
+    "#]].assert_eq(&out);
+}
