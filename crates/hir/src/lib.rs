@@ -54,8 +54,11 @@
 //! g++ does; `required_entities(tu)` is the instantiation closure over
 //! `infer`'s `required`.
 //!
-//! Out of scope so far: local statics and closures as entities,
-//! declaration order (lookup sees the whole unit).
+//! Local classes (`local_classes.rs`): a class defined in a function body
+//! is an item of its own, in a block scope of the function (`def_map`),
+//! instantiated with the enclosing instance.
+//!
+//! Out of scope so far: declaration order (lookup sees the whole unit).
 
 pub mod body;
 pub mod consteval;
