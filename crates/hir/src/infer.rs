@@ -228,6 +228,21 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
         }),
         _ => None,
     };
+    // A body that defines classes is read in its block scope (they are
+    // found from it; in an instance, with the function's own arguments).
+    let (scope, env) = match map.blocks.get(&def) {
+        Some(&b) => {
+            let env = env.map(|mut e| {
+                e.scopes.push(b);
+                if let Some(i) = inst.filter(|_| matches!(def, FnDecl::Template(_))) {
+                    e.args.extend(i.args(db).iter().cloned());
+                }
+                e
+            });
+            (b, env)
+        }
+        None => (scope, env),
+    };
     let ret = match inst {
         Some(i) => instances::signature(db, i).ok().map(|s| s.ret),
         None => instances::signature(db, instances::fn_instance(db, decl, None, Vec::new())).ok().map(|s| s.ret),

@@ -27,7 +27,7 @@ use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
 mod auto_var;
 pub mod inherited;
-mod local;
+pub(crate) mod local;
 mod redecl;
 mod special;
 pub mod stub;

@@ -1495,6 +1495,14 @@ impl Lower {
                     K::TYPEOF_SPECIFIER | K::ATOMIC_SPECIFIER => {
                         named = Some(TypeRef::Opaque(n.text().to_string()))
                     }
+                    // `struct G {…} g;` in a body: the class by its name
+                    // (`local_classes` makes it an item of its own).
+                    K::CLASS_SPECIFIER => {
+                        let head = su::child(&n, K::CLASS_HEAD).unwrap_or_else(|| n.clone());
+                        if let Some(p) = head.children().find(|c| c.kind() == K::NAME).and_then(|c| su::name_text(&c)) {
+                            named = Some(TypeRef::Path(Path::single(&p)));
+                        }
+                    }
                     _ => {}
                 },
             }

@@ -294,6 +294,8 @@ pub fn class_name(db: &dyn SourceDatabase, c: ClassId) -> String {
                 parts.push(d.name.clone().or_else(|| d.typedef_name.clone()).unwrap_or_else(|| "(anonymous)".into()));
             }
             ScopeKind::Enum(_) => {}
+            // A local class: `f()::S` as g++ prints it.
+            ScopeKind::Block(f) => parts.push(format!("{}()", f.data(db).map_or_else(|| "?".into(), |d| crate::scopes::fn_name_key(&d.name)))),
         }
         s = scope.parent;
     }
@@ -872,7 +874,7 @@ pub fn cxx_spelling(db: &dyn SourceDatabase, c: ClassId) -> Option<String> {
         match &scope.kind {
             ScopeKind::Root => break,
             ScopeKind::Namespace { name: Some(n), .. } => parts.push(n.clone()),
-            ScopeKind::Namespace { name: None, .. } | ScopeKind::Enum(_) => return None,
+            ScopeKind::Namespace { name: None, .. } | ScopeKind::Enum(_) | ScopeKind::Block(_) => return None,
             ScopeKind::Class(k) => {
                 let t = item_tree_of(db, k.item(db));
                 let d = &t.classes[k.idx(db) as usize];

@@ -54,8 +54,11 @@
 //! g++ does; `required_entities(tu)` is the instantiation closure over
 //! `infer`'s `required`.
 //!
-//! Out of scope so far: local statics and closures as entities,
-//! declaration order (lookup sees the whole unit).
+//! Local classes (`local_classes.rs`): a class defined in a function body
+//! is an item of its own, in a block scope of the function (`def_map`),
+//! instantiated with the enclosing instance.
+//!
+//! Out of scope so far: declaration order (lookup sees the whole unit).
 
 pub mod body;
 pub mod consteval;
@@ -66,6 +69,7 @@ pub mod static_asserts;
 pub mod item_tree;
 pub mod lambda_wrappers;
 pub mod layout;
+pub mod local_classes;
 pub mod symbols;
 pub mod syntax_util;
 pub mod templates;
@@ -263,6 +267,9 @@ pub fn item_ids(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<[ItemId]> {
 /// The source of one item (re-runs after every edit; equal sources cut off).
 #[salsa::tracked(returns(ref))]
 pub fn item_source(db: &dyn SourceDatabase, item: ItemId) -> Option<ItemSource> {
+    if local_classes::is_local_item(db, item) {
+        return local_classes::local_item_source(db, item);
+    }
     top_level_items(db, item.tu(db)).sources.get(&item).cloned()
 }
 
@@ -270,7 +277,15 @@ pub fn item_source(db: &dyn SourceDatabase, item: ItemId) -> Option<ItemSource> 
 #[salsa::tracked(returns(clone))]
 pub fn item_tree_of(db: &dyn SourceDatabase, item: ItemId) -> Arc<ItemTree> {
     match item_source(db, item) {
-        Some(src) => Arc::new(item_tree::lower(&SyntaxNode::new_root(src.green.clone()), src.pack.clone())),
+        Some(src) => {
+            let mut tree = item_tree::lower(&SyntaxNode::new_root(src.green.clone()), src.pack.clone());
+            if local_classes::is_local_item(db, item) {
+                // The objects a local class's declaration declares are the
+                // body's locals, not items.
+                tree.top.retain(|i| !matches!(i, item_tree::Item::Var(_)));
+            }
+            Arc::new(tree)
+        }
         None => Arc::new(ItemTree::default()),
     }
 }

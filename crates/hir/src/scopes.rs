@@ -30,6 +30,9 @@ pub enum ScopeKind {
     Namespace { name: Option<String>, inline: bool },
     Class(ClassId),
     Enum(EnumId),
+    /// The body of a function definition that defines local classes
+    /// (`local_classes`).
+    Block(FnDecl),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,6 +144,10 @@ pub struct DefMap {
     /// Deduction guides (item, index into its `guides`) by the scope they
     /// are declared in and the template they name (`infer/ctad.rs`).
     pub guides: FxHashMap<(ScopeIdx, String), Vec<(ItemId, u32)>>,
+    /// The block scope of each function definition with local classes
+    /// (`local_classes`), and the local classes of each, in order.
+    pub blocks: FxHashMap<FnDecl, ScopeIdx>,
+    pub block_classes: FxHashMap<ScopeIdx, Vec<ClassId>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -166,12 +173,12 @@ impl DefMap {
         self.definition.get(&c).copied().unwrap_or(c)
     }
 
-    fn new_scope(&mut self, kind: ScopeKind, parent: Option<ScopeIdx>) -> ScopeIdx {
+    pub(crate) fn new_scope(&mut self, kind: ScopeKind, parent: Option<ScopeIdx>) -> ScopeIdx {
         self.scopes.push(Scope { kind, parent, names: FxHashMap::default(), usings: Vec::new() });
         ScopeIdx(self.scopes.len() as u32 - 1)
     }
 
-    fn add(&mut self, s: ScopeIdx, name: &str, d: Def) {
+    pub(crate) fn add(&mut self, s: ScopeIdx, name: &str, d: Def) {
         let v = self.scopes[s.0 as usize].names.entry(name.to_string()).or_default();
         if !v.contains(&d) {
             v.push(d);
@@ -187,7 +194,7 @@ impl DefMap {
 }
 
 /// Work left for the second pass, in source order.
-enum Pending {
+pub(crate) enum Pending {
     Directive(ScopeIdx, Path),
     Alias(ScopeIdx, String, Path),
     QualifiedClass(ScopeIdx, ClassId, Path),
@@ -210,6 +217,7 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
         let top = tree.top.clone();
         collect(db, &mut map, &mut pending, item, &tree, &top, ROOT, false);
     }
+    let blocks = crate::local_classes::collect_blocks(db, &mut map, &mut pending, tu);
     // Class templates: the defining declaration of each (by scope and name).
     let mut groups: Vec<Vec<ClassId>> = Vec::new();
     for scope in &map.scopes {
@@ -317,6 +325,7 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
             }
         }
     }
+    crate::local_classes::place_blocks(db, &mut map, blocks);
     // Declarations of a class name → its definition in the same scope.
     let mut defs = Vec::new();
     for scope in &map.scopes {
@@ -336,7 +345,7 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn collect(
+pub(crate) fn collect(
     db: &dyn SourceDatabase,
     map: &mut DefMap,
     pending: &mut Vec<Pending>,
@@ -570,7 +579,7 @@ fn resolve_path_in_map(map: &DefMap, from: ScopeIdx, path: &Path) -> Option<Def>
 
 /// The scope a qualifier names during construction: namespaces, classes,
 /// and class templates (`S<T>::`: the primary template's scope).
-fn qualifier_scope_in_map(map: &DefMap, from: ScopeIdx, q: &Path) -> Option<ScopeIdx> {
+pub(crate) fn qualifier_scope_in_map(map: &DefMap, from: ScopeIdx, q: &Path) -> Option<ScopeIdx> {
     if q.segments.is_empty() {
         return q.global.then_some(ROOT);
     }

@@ -268,6 +268,7 @@ fn entity_scope(db: &dyn SourceDatabase, map: &DefMap, item: crate::ItemId, pare
 /// The name of a scope (namespaces and classes), rooted at the global namespace.
 fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Result<m::Name, String> {
     let mut comps: Vec<Component> = Vec::new();
+    let mut root = m::Root::Global;
     let mut cur = Some(s);
     while let Some(c) = cur {
         let scope = map.scope(c);
@@ -279,14 +280,17 @@ fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Result<m::N
                 let mut n = class_name(db, map, *k)?;
                 comps.push(n.comps.pop().expect("a class name has a component"));
                 comps.extend(n.comps.into_iter().rev());
+                // A local class's: `Z <function> E`.
+                root = n.root;
                 break;
             }
             ScopeKind::Enum(_) => return Err("enum scope".into()),
+            ScopeKind::Block(_) => return Err("block scope".into()),
         }
         cur = scope.parent;
     }
     comps.reverse();
-    Ok(m::Name { root: m::Root::Global, comps })
+    Ok(m::Name { root, comps })
 }
 
 /// The name of a class that is not a template.
@@ -306,7 +310,10 @@ fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId) -> Result<m::Na
         }
         TemplateKind::Specialization => return Err("a partial specialization".into()),
     };
-    let mut n = scope_name(db, map, parent)?;
+    let mut n = match map.scope(parent).kind {
+        ScopeKind::Block(_) => crate::local_classes::local_root(db, map, parent, c, &[])?,
+        _ => scope_name(db, map, parent)?,
+    };
     n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args });
     Ok(n)
 }
@@ -548,6 +555,7 @@ fn inst_name(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[Temp
     let parent = map.parent.get(&DeclKey::Class(class)).copied().unwrap_or(scopes::ROOT);
     let mut n = match map.scope(parent).kind {
         ScopeKind::Class(k) if map.templated.contains(&parent) => inst_name(db, map, k, outer, depth + 1)?,
+        ScopeKind::Block(_) => crate::local_classes::local_root(db, map, parent, class, outer)?,
         _ if !outer.is_empty() => return Err("outer arguments of a class outside a template".into()),
         _ => scope_name(db, map, parent)?,
     };

@@ -123,18 +123,29 @@ pub fn nested<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
 
 /// The classes of the template chain of a class scope, outermost first, with
 /// their template parameters (None for non-template levels).
-fn chain(db: &dyn SourceDatabase, map: &DefMap, class: ClassId) -> Vec<(ClassId, ScopeIdx, Option<Vec<TemplateParam>>)> {
+fn chain(db: &dyn SourceDatabase, map: &DefMap, class: ClassId) -> Vec<(Option<ClassId>, ScopeIdx, Option<Vec<TemplateParam>>)> {
+    chain_from(db, map, map.class_scope.get(&class).copied())
+}
+
+/// The templated scopes from `start` outwards, outermost first: classes,
+/// and the bodies of templated functions with local classes (`None`; their
+/// parameters are the function template's own).
+fn chain_from(db: &dyn SourceDatabase, map: &DefMap, start: Option<ScopeIdx>) -> Vec<(Option<ClassId>, ScopeIdx, Option<Vec<TemplateParam>>)> {
     let mut out = Vec::new();
-    let mut cur = map.class_scope.get(&class).copied();
+    let mut cur = start;
     while let Some(s) = cur {
         if !map.templated.contains(&s) {
             break;
         }
-        if let ScopeKind::Class(k) = map.scope(s).kind {
-            let tree = item_tree_of(db, k.item(db));
-            let data = &tree.classes[k.idx(db) as usize];
-            let params = data.tparams.clone().filter(|p| !p.is_empty());
-            out.push((k, s, params));
+        match map.scope(s).kind {
+            ScopeKind::Class(k) => {
+                let tree = item_tree_of(db, k.item(db));
+                let data = &tree.classes[k.idx(db) as usize];
+                let params = data.tparams.clone().filter(|p| !p.is_empty());
+                out.push((Some(k), s, params));
+            }
+            ScopeKind::Block(f) => out.push((None, s, Some(f.tparams(db)).filter(|p| !p.is_empty()))),
+            _ => {}
         }
         cur = map.scope(s).parent;
     }
@@ -147,6 +158,9 @@ pub(crate) fn outer_arity(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx
     match map.scope(scope).kind {
         ScopeKind::Class(k) if map.templated.contains(&scope) => {
             chain(db, map, k).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum()
+        }
+        ScopeKind::Block(_) if map.templated.contains(&scope) => {
+            chain_from(db, map, Some(scope)).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum()
         }
         _ => 0,
     }
@@ -161,8 +175,18 @@ pub fn inst_env(db: &dyn SourceDatabase, inst: InstId) -> Result<Env, String> {
 fn env_for(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[TemplateArg]) -> Result<Env, String> {
     let mut env = Env { args: args.to_vec(), ..Env::default() };
     let mut i = 0;
-    for (_, s, params) in chain(db, map, class) {
+    for (k, s, params) in chain(db, map, class) {
         env.scopes.push(s);
+        if let (None, ScopeKind::Block(f)) = (k, &map.scope(s).kind) {
+            // An out-of-line definition may name the class's parameters
+            // its own way: its body (the local class's too) reads its names.
+            let names: Vec<Option<String>> = f.data(db).map(|d| d.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect()).unwrap_or_default();
+            for (n, a) in names.into_iter().zip(args) {
+                if let Some(n) = n {
+                    env.names.push((n, a.clone()));
+                }
+            }
+        }
         for p in params.iter().flatten() {
             let a = args.get(i).ok_or("too few template arguments for the pattern")?;
             if let Some(n) = &p.name {
@@ -1649,6 +1673,7 @@ fn level_names(
     let mut out = String::new();
     let mut k = 0;
     for (n, (c, _, params)) in ch.iter().enumerate() {
+        let c = c.as_ref()?;
         let tree = item_tree_of(db, c.item(db));
         let data = &tree.classes[c.idx(db) as usize];
         if n == 0 {
@@ -1741,6 +1766,7 @@ fn chain_is_public(db: &dyn SourceDatabase, i: InstId) -> bool {
     let class = i.class(db);
     let map = def_map(db, class.tu(db));
     chain(db, &map, class).iter().skip(1).all(|(c, _, _)| {
+        let Some(c) = c else { return false };
         let tree = item_tree_of(db, c.item(db));
         let d = &tree.classes[c.idx(db) as usize];
         d.access == crate::item_tree::Access::Public && !d.anonymous_member && d.name.is_some()

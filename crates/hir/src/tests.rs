@@ -16,6 +16,7 @@ mod infer;
 mod instances;
 mod items;
 mod layout_vectors;
+mod local_classes;
 mod packs;
 mod stl;
 mod stub;

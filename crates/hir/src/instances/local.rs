@@ -34,7 +34,7 @@ pub struct LocalStaticId {
 }
 
 /// The encoding of the function a local entity is declared in.
-fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Result<m::Encoding, String> {
+pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Result<m::Encoding, String> {
     let e = match owner {
         InferOwner::Fn(f) => symbols::fn_encoding(db, f)?,
         InferOwner::Inst(i) => symbols::fn_instance_encoding(db, i)?,

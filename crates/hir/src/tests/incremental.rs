@@ -41,6 +41,8 @@ fn editing_a_body_reruns_no_item_tree_or_layout() {
     for q in &ran {
         assert!(
             matches!(q.as_str(), "parse" | "top_level_items" | "item_ids" | "item_source" | "item_tree_of")
+                // The split of the edited item's local classes (equal after the edit).
+                || matches!(q.as_str(), "item_local_classes" | "unit_local_classes")
                 // The edited body and the closure that reads it (`entities`
                 // lists what bodies require): never a name or a layout.
                 || matches!(q.as_str(), "item_fn_offsets" | "fn_body" | "fn_template_body" | "infer" | "required_entities"),
@@ -88,7 +90,7 @@ fn editing_a_body_reruns_no_instantiation() {
     let ran = take(&log);
     for q in &ran {
         assert!(
-            matches!(q.as_str(), "parse" | "top_level_items" | "item_ids" | "item_source" | "item_tree_of"),
+            matches!(q.as_str(), "parse" | "top_level_items" | "item_ids" | "item_source" | "item_tree_of" | "item_local_classes" | "unit_local_classes"),
             "no instantiation or layout may re-run after a body edit, ran: {ran:?}"
         );
     }
