@@ -1195,7 +1195,12 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
             };
             if conv {
                 let t = ty::canonical(db, def_to_ty(cx, d.clone(), env.as_ref(), *from, None));
-                if matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_) | TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) {
+                // A member typedef of an instance naming a plain class
+                // (`remove_reference<_Ep>::type` with `_Ep` a non-template
+                // deleter): its scope is that class's, which `scope_of`
+                // cannot see through the unsubstituted typedef.
+                let plain = matches!(d, Def::Typedef(_)) && env.is_some() && matches!(t.kind(db), TyKind::Class(_) | TyKind::Enum(_));
+                if plain || matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_) | TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) {
                     cur = Resolved::Ty(t);
                 }
             }

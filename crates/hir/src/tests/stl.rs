@@ -470,3 +470,38 @@ fn hidden_friend_not_found_by_adl_is_a_substitution_failure() {
         "#]],
     );
 }
+
+#[test]
+fn member_of_a_typedef_naming_a_plain_class() {
+    // `__uniq_ptr_impl::_Ptr`'s partial specialization asks for
+    // `remove_reference<_Ep>::type::pointer`; with a deleter that is a
+    // plain (non-template) nested class without `pointer`, substitution
+    // fails and the primary (`_Up*`) is chosen; with one that has it,
+    // `pointer` is the deleter's (names checked against g++ `nm`).
+    super::calls(
+        "namespace std {\n\
+         template<typename...> using __void_t = void;\n\
+         template<class T> struct remove_reference { typedef T type; };\n\
+         template<class T> struct remove_reference<T&> { typedef T type; };\n\
+         template <typename _Tp, typename _Dp> class __uniq_ptr_impl {\n\
+           template <typename _Up, typename _Ep, typename = void> struct _Ptr { using type = _Up*; };\n\
+           template <typename _Up, typename _Ep> struct _Ptr<_Up, _Ep, __void_t<typename remove_reference<_Ep>::type::pointer>> { using type = typename remove_reference<_Ep>::type::pointer; };\n\
+         public:\n\
+           using pointer = typename _Ptr<_Tp, _Dp>::type;\n\
+           pointer _M_p;\n\
+           pointer _M_ptr() const { return _M_p; } };\n\
+         template<class T, class D> class unique_ptr { __uniq_ptr_impl<T, D> _M_t;\n\
+         public: using pointer = typename __uniq_ptr_impl<T, D>::pointer;\n\
+           pointer get() const { return _M_t._M_ptr(); }\n\
+           void reset(pointer p) { } }; }\n\
+         struct R { struct D { void operator()(R*) const; }; };\n\
+         struct P { struct D { typedef long pointer; }; };\n\
+         void user() { std::unique_ptr<R, R::D> u; u.get(); u.reset(0); std::unique_ptr<P, P::D> v; v.reset(0); }",
+        "user",
+        expect![[r#"
+            _ZNKSt10unique_ptrI1RNS0_1DEE3getEv
+            _ZNSt10unique_ptrI1RNS0_1DEE5resetEPS0_
+            _ZNSt10unique_ptrI1PNS0_1DEE5resetEl
+        "#]],
+    );
+}
