@@ -1027,6 +1027,8 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
         (TyKind::App(x), TyKind::App(y)) => x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out),
         (TyKind::App(x), TyKind::Class(k)) => injected::explicit_specialization_app(db, *k)
             .is_some_and(|y| x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out)),
+        (TyKind::App(x), TyKind::Inst(i)) => injected::inst_app(db, *i)
+            .is_some_and(|y| x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out)),
         (TyKind::ParamApp { depth: d, index, args }, _) if *d == depth => crate::templates_params::match_param_app(db, *index, args, a, depth, out),
         (TyKind::ParamApp { depth: d, index, args }, TyKind::ParamApp { depth: d2, index: i2, args: a2 }) if d == d2 => {
             index == i2 && deduce_into(db, args, a2, depth, out)

@@ -505,3 +505,28 @@ fn member_of_a_typedef_naming_a_plain_class() {
         "#]],
     );
 }
+
+#[test]
+fn this_of_an_instance_deduces_its_template_id() {
+    // `promise<_Res>*` deduced from `this` inside `promise<int>` (an
+    // instance of the primary) and inside `promise<long&>` (an instance of
+    // the partial specialization `promise<R&>`): libstdc++'s
+    // `_State_baseV2::__setter(this, …)` (names checked against g++ `nm`).
+    super::closure(
+        "template<class R> class promise;\n\
+         struct FB {\n\
+           template<class R, class A> struct S { };\n\
+           template<typename _Res, typename _Arg>\n\
+           static S<_Res, _Arg&&> setter(promise<_Res>* p, _Arg&& a) noexcept { return S<_Res, _Arg&&>(); } };\n\
+         template<class R> class promise { public: void set(R&& r) { FB::setter(this, static_cast<R&&>(r)); } };\n\
+         template<class R> class promise<R&> { public: void set(R& r) { FB::setter(this, r); } };\n\
+         void user() { promise<int> p; p.set(1); promise<long&> q; long l = 0; q.set(l); }",
+        expect![[r#"
+            _Z4userv
+            _ZN7promiseIiE3setEOi
+            _ZN7promiseIRlE3setES0_
+            _ZN2FB6setterIiiEENS_1SIT_OT0_EEP7promiseIS2_ES4_
+            _ZN2FB6setterIRlS1_EENS_1SIT_OT0_EEP7promiseIS3_ES5_
+        "#]],
+    );
+}
