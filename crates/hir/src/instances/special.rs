@@ -325,3 +325,40 @@ pub fn vtable_entities(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<Entity> {
     }
     out
 }
+
+/// What an explicitly defaulted special member uses
+/// (`__shared_ptr(const __shared_ptr&) noexcept = default;`): its body is
+/// the implicit one's ([dcl.fct.def.default]), so the same special member
+/// of each base and member (`__shared_count`'s copy constructor). Empty
+/// for anything else.
+pub fn defaulted_required(db: &dyn SourceDatabase, e: Entity) -> Vec<Entity> {
+    let (decl, outer) = match e {
+        Entity::Fn(f) => (FnDecl::Fn(f), None),
+        Entity::FnInst(i) => (i.decl(db), i.outer(db)),
+        _ => return Vec::new(),
+    };
+    let Some(d) = decl.data(db) else { return Vec::new() };
+    let kind = match (&d.name, d.ty.params.as_slice()) {
+        (crate::item_tree::FnName::Dtor, _) => SpecialKind::Dtor,
+        (crate::item_tree::FnName::Ctor, []) => SpecialKind::DefaultCtor,
+        (crate::item_tree::FnName::Ctor, [TypeRef::LRef(_)]) => SpecialKind::CopyCtor,
+        (crate::item_tree::FnName::Ctor, [TypeRef::RRef(_)]) => SpecialKind::MoveCtor,
+        _ => return Vec::new(),
+    };
+    let def = super::fn_definition(db, decl).unwrap_or(decl);
+    if !crate::infer::decl_body(db, def).defaulted {
+        return Vec::new();
+    }
+    let class = match outer {
+        Some(o) => ClassRefT::Inst(o),
+        None => {
+            let map = def_map(db, decl.tu(db));
+            let Some(s) = super::fn_scope(db, decl) else { return Vec::new() };
+            match map.scope(s).kind {
+                scopes::ScopeKind::Class(k) => ClassRefT::Class(map.class_definition(k)),
+                _ => return Vec::new(),
+            }
+        }
+    };
+    special_required(db, SpecialMemberId::new(db, class, kind))
+}
