@@ -25,6 +25,8 @@
 use crate::consteval::is_integral as is_int;
 
 mod constraints;
+mod constraint_vars;
+pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;
@@ -130,6 +132,9 @@ pub struct InferenceResult {
     pub skipped: Option<String>,
     /// The locals visible at each lambda expression (what its body sees).
     pub lambda_scopes: FxHashMap<ExprId, Vec<(String, LocalId)>>,
+    /// The `Env` at each lambda expression, where block-scope aliases
+    /// precede it (`closure::lambda_env`).
+    pub lambda_envs: FxHashMap<ExprId, Env>,
     /// The deduced return type of each non-generic lambda without a
     /// trailing return type (walked in place).
     pub closure_rets: FxHashMap<ExprId, TyId>,
@@ -182,12 +187,23 @@ struct OwnerInfo {
     ret: Option<TyId>,
 }
 
+/// The owner's info as the lambda of closure `c` sees it: its `Env`
+/// with the block-scope aliases declared before the lambda expression
+/// (`using KV = Pair<int, float>;` then `[](const KV& a, …)`).
+fn closure_site_info(db: &dyn SourceDatabase, c: closure::ClosureId) -> Result<OwnerInfo, String> {
+    let mut info = owner_info(db, c.owner(db))?;
+    if let Some(env) = closure::lambda_env(db, c) {
+        info.env = Some(env);
+    }
+    Ok(info)
+}
+
 fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, String> {
     let (decl, outer, inst) = match owner {
         InferOwner::Fn(f) => (FnDecl::Fn(f), None, None),
         InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
         // A closure's body is read where its owner's is.
-        InferOwner::Closure(f) => return owner_info(db, f.closure(db).owner(db)).map(|i| OwnerInfo { ret: None, ..i }),
+        InferOwner::Closure(f) => return closure_site_info(db, f.closure(db)).map(|i| OwnerInfo { ret: None, ..i }),
     };
     let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
     let data = def.data(db).ok_or("no such function")?;
@@ -2765,25 +2781,12 @@ impl<'a> Infer<'a> {
             let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).map_err(|e| e.to_string())?;
             if is_pack {
                 // A trailing function parameter pack takes the rest of the arguments.
-                let mut names = Vec::new();
-                instances::typeref_names(pref, &mut names);
-                let slot = params.iter().position(|p| p.pack && p.name.as_ref().is_some_and(|n| names.contains(n)));
-                let mut elems = Vec::new();
-                while ai < args.len() {
-                    let mut scratch = out.clone();
-                    if let Some(s) = slot {
-                        scratch[s] = None;
-                    }
-                    if !deduce_one(db, pt, args[ai], &mut scratch) {
-                        return Err("deduction failed (pack)".into());
-                    }
-                    if let Some(s) = slot {
-                        elems.push(scratch[s].clone().unwrap_or(TemplateArg::Dependent("?".into())));
-                    }
-                    ai += 1;
-                }
+                let rest = args.get(ai..).unwrap_or(&[]);
+                ai = args.len();
+                let (slot, elems) = packs::deduce_param_pack(db, pt, pref, &params, rest, &out).ok_or("deduction failed (pack)")?;
                 if let Some(s) = slot {
                     if out[s].is_none() || !targs.is_some_and(|t| !t.is_empty()) {
+                        let elems = elems.into_iter().map(|e| e.unwrap_or(TemplateArg::Dependent("?".into()))).collect();
                         out[s] = Some(TemplateArg::Pack(elems));
                     }
                 }
