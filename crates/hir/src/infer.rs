@@ -1088,10 +1088,16 @@ impl<'a> Infer<'a> {
         }
         // A copy or move constructor copies or moves what it does not name.
         let from = match body.params.as_slice() {
-            [p] => self.res.local_tys[p.0 as usize].and_then(|t| match collapse(db, canonical(db, t)).kind(db) {
-                TyKind::LRef(x) if self.same_class(*x, own) => Some(Category::LValue),
-                TyKind::RRef(x) if self.same_class(*x, own) => Some(Category::XValue),
-                _ => None,
+            [p] => self.res.local_tys[p.0 as usize].and_then(|t| {
+                let cv = |x: TyId| match canonical(db, x).kind(db) {
+                    TyKind::Qualified(_, cv) => *cv,
+                    _ => Cv::default(),
+                };
+                match collapse(db, canonical(db, t)).kind(db) {
+                    TyKind::LRef(x) if self.same_class(*x, own) => Some((Category::LValue, cv(*x))),
+                    TyKind::RRef(x) if self.same_class(*x, own) => Some((Category::XValue, cv(*x))),
+                    _ => None,
+                }
             }),
             _ => None,
         };
@@ -1110,7 +1116,23 @@ impl<'a> Infer<'a> {
                 }
             }
             let args: Vec<Arg> = match from {
-                Some(cat) => vec![Arg { ty: t, cat, null: false, braced: false }],
+                Some((cat, cv)) => {
+                    // The source's subobjects have its cv-qualification: a
+                    // `const C&` copy passes const lvalues, so a template
+                    // constructor by value (`__shared_count(_Ptr)`) does not
+                    // beat the copy constructor. A reference member stays as is.
+                    let is_ref = matches!(canonical(db, t).kind(db), TyKind::LRef(_) | TyKind::RRef(_));
+                    let ty = if (cv.c || cv.v) && !is_ref {
+                        let own = match canonical(db, t).kind(db) {
+                            TyKind::Qualified(_, m) => *m,
+                            _ => Cv::default(),
+                        };
+                        mk(db, TyKind::Qualified(strip_cv(db, canonical(db, t)), Cv { c: cv.c || own.c, v: cv.v || own.v, r: own.r }))
+                    } else {
+                        t
+                    };
+                    vec![Arg { ty, cat, null: false, braced: false }]
+                }
                 None => Vec::new(),
             };
             let site = CallSite::MemInit(n + k as u32);
@@ -2953,6 +2975,13 @@ impl<'a> Infer<'a> {
             _ => {}
         }
         if same {
+            // A class passed by value from a const lvalue: no better than
+            // binding it to `const C&` (minor 1 above; the ranks between
+            // reference bindings, [over.ics.rank]/3.2.6, do not prefer a
+            // copy), so `template<class P> S(P)` does not beat `S(const S&)`.
+            if a.cat == Category::LValue && acv.c && self.class_ref(tb).is_some() {
+                return Some(Rank { major: 0, minor: 1 });
+            }
             return Some(Rank { major: 0, minor: 0 });
         }
         if derived && self.class_ref(tb).is_some() {

@@ -1056,6 +1056,8 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
         (TyKind::App(x), TyKind::App(y)) => x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out),
         (TyKind::App(x), TyKind::Class(k)) => injected::explicit_specialization_app(db, *k)
             .is_some_and(|y| x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out)),
+        (TyKind::App(x), TyKind::Inst(i)) => injected::inst_app(db, *i)
+            .is_some_and(|y| x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out)),
         (TyKind::ParamApp { depth: d, index, args }, _) if *d == depth => crate::templates_params::match_param_app(db, *index, args, a, depth, out),
         (TyKind::ParamApp { depth: d, index, args }, TyKind::ParamApp { depth: d2, index: i2, args: a2 }) if d == d2 => {
             index == i2 && deduce_into(db, args, a2, depth, out)
@@ -1224,7 +1226,12 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
             };
             if conv {
                 let t = ty::canonical(db, def_to_ty(cx, d.clone(), env.as_ref(), *from, None));
-                if matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_) | TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) {
+                // A member typedef of an instance naming a plain class
+                // (`remove_reference<_Ep>::type` with `_Ep` a non-template
+                // deleter): its scope is that class's, which `scope_of`
+                // cannot see through the unsubstituted typedef.
+                let plain = matches!(d, Def::Typedef(_)) && env.is_some() && matches!(t.kind(db), TyKind::Class(_) | TyKind::Enum(_));
+                if plain || matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_) | TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) {
                     cur = Resolved::Ty(t);
                 }
             }

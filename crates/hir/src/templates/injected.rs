@@ -46,3 +46,32 @@ pub fn explicit_specialization_app(db: &dyn SourceDatabase, k: ClassId) -> Optio
     }
     Some(AppId::new(db, canonical_template(&map, primary), args.clone()))
 }
+
+/// The template-id an instance is, in the primary template's form: inside
+/// a member of `promise<vector<float>>`, `this` has the instance's type,
+/// which deduction must still see as `promise<vector<float>>`
+/// (`__setter(promise<_Res>*, …)` called with `this`). Instances of a
+/// primary template carry its arguments (outer levels first, as template-ids
+/// do); those of a top-level partial specialization are its pattern with
+/// their arguments substituted. Classes nested in a template are no
+/// template-id.
+#[salsa::tracked]
+pub fn inst_app(db: &dyn SourceDatabase, i: super::InstId) -> Option<AppId> {
+    let k = i.class(db);
+    let tree = crate::item_tree_of(db, k.item(db));
+    let data = tree.classes.get(k.idx(db) as usize)?;
+    let map = crate::scopes::def_map(db, k.tu(db));
+    match data.template {
+        crate::item_tree::TemplateKind::Primary => Some(AppId::new(db, canonical_template(&map, k), i.args(db).clone())),
+        crate::item_tree::TemplateKind::Specialization => {
+            let n_own = data.tparams.as_ref().map_or(0, Vec::len);
+            if n_own != i.args(db).len() {
+                return None;
+            }
+            let primary = map.specializations.iter().find(|(_, v)| v.contains(&k)).map(|(p, _)| *p)?;
+            let args = substituted_pattern(db, &map, k, i.args(db)).ok()?;
+            Some(AppId::new(db, canonical_template(&map, primary), args))
+        }
+        crate::item_tree::TemplateKind::None => None,
+    }
+}

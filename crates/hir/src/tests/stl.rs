@@ -470,3 +470,86 @@ fn hidden_friend_not_found_by_adl_is_a_substitution_failure() {
         "#]],
     );
 }
+
+#[test]
+fn member_of_a_typedef_naming_a_plain_class() {
+    // `__uniq_ptr_impl::_Ptr`'s partial specialization asks for
+    // `remove_reference<_Ep>::type::pointer`; with a deleter that is a
+    // plain (non-template) nested class without `pointer`, substitution
+    // fails and the primary (`_Up*`) is chosen; with one that has it,
+    // `pointer` is the deleter's (names checked against g++ `nm`).
+    super::calls(
+        "namespace std {\n\
+         template<typename...> using __void_t = void;\n\
+         template<class T> struct remove_reference { typedef T type; };\n\
+         template<class T> struct remove_reference<T&> { typedef T type; };\n\
+         template <typename _Tp, typename _Dp> class __uniq_ptr_impl {\n\
+           template <typename _Up, typename _Ep, typename = void> struct _Ptr { using type = _Up*; };\n\
+           template <typename _Up, typename _Ep> struct _Ptr<_Up, _Ep, __void_t<typename remove_reference<_Ep>::type::pointer>> { using type = typename remove_reference<_Ep>::type::pointer; };\n\
+         public:\n\
+           using pointer = typename _Ptr<_Tp, _Dp>::type;\n\
+           pointer _M_p;\n\
+           pointer _M_ptr() const { return _M_p; } };\n\
+         template<class T, class D> class unique_ptr { __uniq_ptr_impl<T, D> _M_t;\n\
+         public: using pointer = typename __uniq_ptr_impl<T, D>::pointer;\n\
+           pointer get() const { return _M_t._M_ptr(); }\n\
+           void reset(pointer p) { } }; }\n\
+         struct R { struct D { void operator()(R*) const; }; };\n\
+         struct P { struct D { typedef long pointer; }; };\n\
+         void user() { std::unique_ptr<R, R::D> u; u.get(); u.reset(0); std::unique_ptr<P, P::D> v; v.reset(0); }",
+        "user",
+        expect![[r#"
+            _ZNKSt10unique_ptrI1RNS0_1DEE3getEv
+            _ZNSt10unique_ptrI1RNS0_1DEE5resetEPS0_
+            _ZNSt10unique_ptrI1PNS0_1DEE5resetEl
+        "#]],
+    );
+}
+
+#[test]
+fn this_of_an_instance_deduces_its_template_id() {
+    // `promise<_Res>*` deduced from `this` inside `promise<int>` (an
+    // instance of the primary) and inside `promise<long&>` (an instance of
+    // the partial specialization `promise<R&>`): libstdc++'s
+    // `_State_baseV2::__setter(this, …)` (names checked against g++ `nm`).
+    super::closure(
+        "template<class R> class promise;\n\
+         struct FB {\n\
+           template<class R, class A> struct S { };\n\
+           template<typename _Res, typename _Arg>\n\
+           static S<_Res, _Arg&&> setter(promise<_Res>* p, _Arg&& a) noexcept { return S<_Res, _Arg&&>(); } };\n\
+         template<class R> class promise { public: void set(R&& r) { FB::setter(this, static_cast<R&&>(r)); } };\n\
+         template<class R> class promise<R&> { public: void set(R& r) { FB::setter(this, r); } };\n\
+         void user() { promise<int> p; p.set(1); promise<long&> q; long l = 0; q.set(l); }",
+        expect![[r#"
+            _Z4userv
+            _ZN7promiseIiE3setEOi
+            _ZN7promiseIRlE3setES0_
+            _ZN2FB6setterIiiEENS_1SIT_OT0_EEP7promiseIS2_ES4_
+            _ZN2FB6setterIRlS1_EENS_1SIT_OT0_EEP7promiseIS3_ES5_
+        "#]],
+    );
+}
+
+#[test]
+fn defaulted_special_members_use_the_members_ones() {
+    // `__shared_ptr(const __shared_ptr&) noexcept = default;` copies its
+    // `__shared_count` through that class's copy constructor (the source's
+    // members are const: `__shared_count`'s `template<class _Ptr> explicit
+    // __shared_count(_Ptr)` does not beat it), like the implicit one would
+    // (names checked against g++ `nm`).
+    super::closure(
+        "template<class U> struct Count { Count() {} Count(const Count&) {} template<class P> explicit Count(P p) {} ~Count() {} };\n\
+         template<class T> struct SP { T* p; Count<T> c; SP() {} SP(const SP&) = default; ~SP() = default; };\n\
+         void user() { SP<int> a; SP<int> b(a); }",
+        expect![[r#"
+            _Z4userv
+            _ZN2SPIiEC1Ev
+            _ZN2SPIiEC1ERKS0_
+            _ZN2SPIiED1Ev
+            _ZN5CountIiEC1Ev
+            _ZN5CountIiEC1ERKS0_
+            _ZN5CountIiED1Ev
+        "#]],
+    );
+}
