@@ -2745,25 +2745,12 @@ impl<'a> Infer<'a> {
             let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).map_err(|e| e.to_string())?;
             if is_pack {
                 // A trailing function parameter pack takes the rest of the arguments.
-                let mut names = Vec::new();
-                instances::typeref_names(pref, &mut names);
-                let slot = params.iter().position(|p| p.pack && p.name.as_ref().is_some_and(|n| names.contains(n)));
-                let mut elems = Vec::new();
-                while ai < args.len() {
-                    let mut scratch = out.clone();
-                    if let Some(s) = slot {
-                        scratch[s] = None;
-                    }
-                    if !deduce_one(db, pt, args[ai], &mut scratch) {
-                        return Err("deduction failed (pack)".into());
-                    }
-                    if let Some(s) = slot {
-                        elems.push(scratch[s].clone().unwrap_or(TemplateArg::Dependent("?".into())));
-                    }
-                    ai += 1;
-                }
+                let rest = args.get(ai..).unwrap_or(&[]);
+                ai = args.len();
+                let (slot, elems) = packs::deduce_param_pack(db, pt, pref, &params, rest, &out).ok_or("deduction failed (pack)")?;
                 if let Some(s) = slot {
                     if out[s].is_none() || !targs.is_some_and(|t| !t.is_empty()) {
+                        let elems = elems.into_iter().map(|e| e.unwrap_or(TemplateArg::Dependent("?".into()))).collect();
                         out[s] = Some(TemplateArg::Pack(elems));
                     }
                 }

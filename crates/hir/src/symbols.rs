@@ -1037,8 +1037,7 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
             let dependent = matches!(lowered.kind(db), TyKind::Dependent(_))
                 || matches!(lowered.kind(db), TyKind::App(a) if a.args(db).iter().any(|x| dependent::has_dependent_element(db, x)))
                 || dependent::has_dependent_value_arg(written, names, sp)
-                || written.iter().any(|w| dependent::written_member_arg(db, map, cx.scope, w, names))
-                || dependent::has_dependent_member_arg(db, map, cx, written, names);
+                || written.iter().any(|w| dependent::written_member_arg(db, map, cx.scope, w, names));
             let named = if dependent && segs[..i].iter().all(|s| s.args.is_none()) {
                 m::Type::Named(dependent::template_id(db, map, cx, c, written, names, sp, depth)?)
             } else {

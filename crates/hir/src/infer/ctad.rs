@@ -8,8 +8,9 @@
 //! constructor of the primary template (the class's parameters, then the
 //! constructor's own; the result is `C<params…>`, defaults filling what is
 //! not deduced) and the copy deduction candidate `C(C<T…>)`. Each is
-//! deduced like a function template call (`deduce_one`); the viable one
-//! with the best conversion ranks wins, a deduction guide over a
+//! deduced like a function template call (`deduce_one`,
+//! `packs::deduce_param_pack`); the viable one with the best conversion
+//! ranks wins, a deduction guide over a
 //! constructor on a tie ([over.match.best]/2.10). Not modelled: a class
 //! template parameter's `T&&` in a constructor is not a forwarding
 //! reference there; aggregate deduction; guides of member templates.
@@ -153,25 +154,11 @@ impl Infer<'_> {
             let pcx = if is_pack { LowerCx { env: Some(&elem_env), ..cx } } else { cx };
             let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).ok()?;
             if is_pack {
-                let mut names = Vec::new();
-                instances::typeref_names(pref, &mut names);
-                let slot = cand.tparams.iter().position(|p| p.pack && p.name.as_ref().is_some_and(|n| names.contains(n)));
-                let mut elems = Vec::new();
-                while ai < args.len() {
-                    let mut scratch = out.clone();
-                    if let Some(s) = slot {
-                        scratch[s] = None;
-                    }
-                    if !deduce_one(db, pt, args[ai], &mut scratch) {
-                        return None;
-                    }
-                    if let Some(s) = slot {
-                        elems.push(scratch[s].clone()?);
-                    }
-                    ai += 1;
-                }
+                let rest = args.get(ai..).unwrap_or(&[]);
+                ai = args.len();
+                let (slot, elems) = packs::deduce_param_pack(db, pt, pref, &cand.tparams, rest, &out)?;
                 if let Some(s) = slot {
-                    out[s] = Some(TemplateArg::Pack(elems));
+                    out[s] = Some(TemplateArg::Pack(elems.into_iter().collect::<Option<Vec<_>>>()?));
                 }
                 continue;
             }

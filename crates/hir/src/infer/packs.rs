@@ -28,6 +28,38 @@ pub(super) fn element_env(db: &dyn SourceDatabase, env: &Env, params: &[Template
     e
 }
 
+/// Deduces a trailing function parameter pack (written `pref`, lowered to
+/// `pt` with its packs bound to their element placeholders) from every
+/// argument left: the index of the template parameter pack it expands, if
+/// any, and that pack's element deduced from each argument (`None` where
+/// the argument deduces only other parameters). `None` overall when an
+/// argument does not match the pattern. Each argument is deduced on its
+/// own against what is deduced so far (`out`), the pack's slot cleared.
+pub(super) fn deduce_param_pack(
+    db: &dyn SourceDatabase,
+    pt: crate::ty::TyId,
+    pref: &crate::item_tree::TypeRef,
+    tparams: &[TemplateParam],
+    args: &[super::Arg],
+    out: &[Option<TemplateArg>],
+) -> Option<(Option<usize>, Vec<Option<TemplateArg>>)> {
+    let mut names = Vec::new();
+    crate::instances::typeref_names(pref, &mut names);
+    let slot = tparams.iter().position(|p| p.pack && p.name.as_ref().is_some_and(|n| names.contains(n)));
+    let mut elems = Vec::with_capacity(args.len());
+    for &a in args {
+        let mut scratch = out.to_vec();
+        if let Some(s) = slot {
+            scratch[s] = None;
+        }
+        if !super::deduce_one(db, pt, a, &mut scratch) {
+            return None;
+        }
+        elems.push(slot.and_then(|s| scratch[s].take()));
+    }
+    Some((slot, elems))
+}
+
 /// The names a written template argument mentions (`get<I>`, `X<Ts*>`),
 /// where a pack expansion's pattern looks for the packs it expands.
 pub(super) fn template_arg_names(a: &crate::item_tree::TemplateArgRef, out: &mut Vec<String>) {

@@ -179,7 +179,7 @@ pub(super) fn template_id(
             continue;
         }
         let mangled = match (a, written.get(i)) {
-            (_, Some(w)) if (dependent_arg(a, w, names, sp) || written_member_arg(db, map, cx.scope, w, names) || dependent_member_arg(db, map, cx, w, names)) && !params.get(i).is_some_and(|p| p.pack) => match w {
+            (_, Some(w)) if (dependent_arg(a, w, names, sp) || written_member_arg(db, map, cx.scope, w, names)) && !params.get(i).is_some_and(|p| p.pack) => match w {
                 TemplateArgRef::Type(t) => m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?),
                 TemplateArgRef::Expr(e) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
                 TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
@@ -195,8 +195,11 @@ pub(super) fn template_id(
 }
 
 /// Whether a written argument is (or expands) a member of a type that
-/// depends on the parameters (`typename X<T>::type`): a dependent name,
-/// spelled as written even where the lowering resolves it.
+/// depends on the parameters (`typename X<T>::type`, `shared_ptr<typename
+/// enable_if<!is_array<_Tp>::value, _Tp>::type>`, or an alias to one:
+/// `shared_ptr<_NonArray<_Tp>>`): a dependent name, which g++ spells as
+/// written even where the lowering resolves it on the placeholders (the
+/// primary `is_array` says `false`).
 pub(super) fn written_member_arg(db: &dyn SourceDatabase, map: &DefMap, scope: crate::scopes::ScopeIdx, w: &TemplateArgRef, names: &[String]) -> bool {
     match w {
         TemplateArgRef::Type(t) => super::dependent_member(db, map, scope, t, names),
@@ -260,23 +263,6 @@ fn dependent_arg(a: &TemplateArg, w: &TemplateArgRef, names: &[String], sp: &Spe
         TemplateArgRef::Expr(e) => expr_mentions(e, names) && !matches!(a, TemplateArg::ValueParam { .. }),
         _ => matches!(a, TemplateArg::Dependent(_)),
     }
-}
-
-/// Whether a written type argument names a member of a template-id that
-/// depends on the parameters (`shared_ptr<typename enable_if<!is_array<_Tp>
-/// ::value, _Tp>::type>`, or an alias to one: `shared_ptr<_NonArray<_Tp>>`):
-/// g++ spells it as written, while the lowering may evaluate it on the
-/// placeholders (the primary `is_array` says `false`).
-fn dependent_member_arg(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, w: &TemplateArgRef, names: &[String]) -> bool {
-    match w {
-        TemplateArgRef::Type(t @ TypeRef::Path(_)) => super::dependent_member(db, map, cx.scope, t, names),
-        _ => false,
-    }
-}
-
-/// [`dependent_member_arg`] for any argument of a written template-id.
-pub(super) fn has_dependent_member_arg(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, args: &[TemplateArgRef], names: &[String]) -> bool {
-    args.iter().any(|a| dependent_member_arg(db, map, cx, a, names))
 }
 
 /// Whether a written template-id has a value argument that is an
