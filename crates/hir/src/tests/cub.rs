@@ -455,3 +455,20 @@ fn non_deduced_alias_of_an_explicit_specialization() {
     );
 }
 
+
+#[test]
+fn member_type_of_a_cv_qualified_class_parameter() {
+    // libcu++'s `__atomic_load_dispatch(const _Tp*, …)` called with a
+    // `const volatile __atomic_storage<int>*`: `_Tp` is `volatile
+    // __atomic_storage<int>` and `typename _Tp::__underlying_t` names the
+    // member of the class (cv ignored in a nested-name-specifier).
+    check(
+        "template<class T> struct St { using U = T; };\n\
+         template<class Tp> typename Tp::U load(const Tp* a) { return 0; }\n\
+         int user() { const volatile St<int>* p = 0; return load(p); }",
+        "user",
+        expect![[r#"
+            _Z4loadIV2StIiEENT_1UEPKS3_
+        "#]],
+    );
+}
