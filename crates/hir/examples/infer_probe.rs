@@ -31,6 +31,13 @@ fn main() {
     let mut reasons: std::collections::BTreeMap<String, (usize, String)> = Default::default();
     let limit: usize = std::env::var("CUFRONT_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(20000);
     while let Some(e) = work.pop() {
+        // As `required_entities`: what checking its constraints instantiated.
+        if let Entity::FnInst(i) = e {
+            seen.extend(cufront_hir::infer::constraint_var_uses(&db, i));
+            if let Some(o) = i.outer(&db) {
+                seen.extend(cufront_hir::infer::class_constraint_var_uses(&db, o));
+            }
+        }
         let owner = match e {
             Entity::Fn(f) => InferOwner::Fn(f),
             Entity::FnInst(i) => InferOwner::Inst(i),

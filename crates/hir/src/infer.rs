@@ -25,6 +25,8 @@
 use crate::consteval::is_integral as is_int;
 
 mod constraints;
+mod constraint_vars;
+pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;
@@ -131,6 +133,9 @@ pub struct InferenceResult {
     pub skipped: Option<String>,
     /// The locals visible at each lambda expression (what its body sees).
     pub lambda_scopes: FxHashMap<ExprId, Vec<(String, LocalId)>>,
+    /// The `Env` at each lambda expression, where block-scope aliases
+    /// precede it (`closure::lambda_env`).
+    pub lambda_envs: FxHashMap<ExprId, Env>,
     /// The deduced return type of each non-generic lambda without a
     /// trailing return type (walked in place).
     pub closure_rets: FxHashMap<ExprId, TyId>,
@@ -183,12 +188,23 @@ struct OwnerInfo {
     ret: Option<TyId>,
 }
 
+/// The owner's info as the lambda of closure `c` sees it: its `Env`
+/// with the block-scope aliases declared before the lambda expression
+/// (`using KV = Pair<int, float>;` then `[](const KV& a, …)`).
+fn closure_site_info(db: &dyn SourceDatabase, c: closure::ClosureId) -> Result<OwnerInfo, String> {
+    let mut info = owner_info(db, c.owner(db))?;
+    if let Some(env) = closure::lambda_env(db, c) {
+        info.env = Some(env);
+    }
+    Ok(info)
+}
+
 fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, String> {
     let (decl, outer, inst) = match owner {
         InferOwner::Fn(f) => (FnDecl::Fn(f), None, None),
         InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
         // A closure's body is read where its owner's is.
-        InferOwner::Closure(f) => return owner_info(db, f.closure(db).owner(db)).map(|i| OwnerInfo { ret: None, ..i }),
+        InferOwner::Closure(f) => return closure_site_info(db, f.closure(db)).map(|i| OwnerInfo { ret: None, ..i }),
     };
     let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
     let data = def.data(db).ok_or("no such function")?;

@@ -699,6 +699,16 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             }
             continue;
         }
+        // Checking its constraints instantiated variable templates that
+        // g++ emits unasked (`infer/constraint_vars.rs`).
+        if let Entity::FnInst(i) = e {
+            let of_class = i.outer(db).map(|o| crate::infer::class_constraint_var_uses(db, o)).unwrap_or_default();
+            for x in crate::infer::constraint_var_uses(db, i).into_iter().chain(of_class) {
+                if seen.insert(x) {
+                    out.push(x);
+                }
+            }
+        }
         let Some(owner) = body_owner(db, e) else { continue };
         if !walked.insert(owner) {
             continue;

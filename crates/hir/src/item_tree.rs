@@ -156,6 +156,8 @@ pub struct ClassData {
     /// The constraints of a partial specialization (its template head's
     /// type-constraints and requires-clause): `templates::select` skips it
     /// when they are false and prefers the more constrained of equals.
+    /// A primary template's too (`infer/constraint_vars.rs` checks them
+    /// as naming a specialization does).
     pub constraints: Vec<ConstExpr>,
 }
 
@@ -298,6 +300,9 @@ pub struct FnData {
     /// whose selection makes the call ill-formed (a substitution failure in
     /// SFINAE contexts, `false` for `__is_constructible`).
     pub deleted: bool,
+    /// Explicitly defaulted (`= default`) where it is declared: not
+    /// user-provided, so it may be trivial (`templates/trivial.rs`).
+    pub defaulted: bool,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -754,9 +759,7 @@ impl Lower {
                         let kind = if partial { TemplateKind::Specialization } else { TemplateKind::Primary };
                         let idx = self.class(&c, kind, Access::Public);
                         self.tree.classes[idx as usize].tparams = Some(tparams.clone());
-                        if partial {
-                            self.tree.classes[idx as usize].constraints = head_constraints(node, self);
-                        }
+                        self.tree.classes[idx as usize].constraints = head_constraints(node, self);
                         out.push(Item::Class(idx));
                     }
                     let friend = su::spec_keywords(specs).contains(&K::FRIEND_KW);
@@ -1223,6 +1226,7 @@ impl Lower {
         let mut linkage = self.linkage(kws, specs);
         linkage.is_definition = node.kind() == K::FUNCTION_DEF || su::child(node, K::DEFAULTED_BODY).is_some();
         let deleted = su::child(node, K::DELETED_BODY).is_some();
+        let defaulted = su::child(node, K::DEFAULTED_BODY).is_some();
         let pack_params = su::function_params(d)
             .iter()
             .enumerate()
@@ -1231,7 +1235,7 @@ impl Lower {
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false, deleted }, at))
+        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false, deleted, defaulted }, at))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {

@@ -32,6 +32,7 @@ pub(crate) mod alias;
 mod injected;
 mod integer_pack;
 mod member_template;
+pub(crate) mod trivial;
 
 /// The instantiation depth limit (spec 50 §4.3).
 pub const MAX_DEPTH: u32 = 200;
@@ -1804,6 +1805,14 @@ fn scope_path(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Option<Stri
     Some(parts.iter().map(|p| format!("::{p}")).collect())
 }
 
+/// `t` without top-level cv-qualifiers.
+fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match t.kind(db) {
+        TyKind::Qualified(x, _) => *x,
+        _ => t,
+    }
+}
+
 /// A type trait builtin on types (spec 50 §1).
 pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<bool, String> {
     let class = |t: TyId| -> Option<ClassRefT> {
@@ -1828,7 +1837,10 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
             let t1 = *tys.get(1).ok_or("is_same needs two types")?;
             c0 == ty::canonical(db, t1)
         }
-        "is_class" => class(t0).and_then(key).is_some_and(|k| k != crate::item_tree::ClassKey::Union),
+        // A closure type is a (non-union) class type ([expr.prim.lambda.closure]/1).
+        "is_class" => {
+            matches!(strip_cv(db, c0).kind(db), TyKind::Closure(_)) || class(t0).and_then(key).is_some_and(|k| k != crate::item_tree::ClassKey::Union)
+        }
         "is_union" => class(t0).and_then(key) == Some(crate::item_tree::ClassKey::Union),
         "is_enum" => matches!(c0.kind(db), TyKind::Enum(_)),
         "is_empty" => match class(t0) {
@@ -1849,21 +1861,25 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
             }
             None => false,
         },
-        // Approximations from what the item tree knows of special members.
         "is_pod" | "is_trivial" | "is_trivially_copyable" | "is_standard_layout" | "is_trivially_destructible" | "has_trivial_destructor" => {
-            match class(t0) {
+            // An array has its element type's properties.
+            let mut e = c0;
+            while let TyKind::Array(x, _) = e.kind(db) {
+                e = ty::canonical(db, *x);
+            }
+            match class(e) {
                 Some(c) => {
-                    let l = crate::layout::layout_ref(db, c).map_err(|e| e.to_string())?;
-                    let k = c.pattern(db);
-                    let tree = item_tree_of(db, k.item(db));
-                    let d = tree.classes.get(k.idx(db) as usize).ok_or("no class")?;
+                    use trivial::Trivially;
+                    let standard = || crate::layout::layout_ref(db, c).map(|l| l.standard_layout).map_err(|e| e.to_string());
                     match name {
-                        "is_standard_layout" => l.standard_layout,
-                        "is_trivially_destructible" | "has_trivial_destructor" => !d.user_dtor && !l.dynamic,
-                        _ => l.pod_for_layout && l.standard_layout,
+                        "is_standard_layout" => standard()?,
+                        "is_trivially_destructible" | "has_trivial_destructor" => trivial::class_is(db, c, Trivially::Destructible, 0)?,
+                        "is_trivially_copyable" => trivial::class_is(db, c, Trivially::Copyable, 0)?,
+                        "is_trivial" => trivial::class_is(db, c, Trivially::Trivial, 0)?,
+                        _ => trivial::class_is(db, c, Trivially::Trivial, 0)? && standard()?,
                     }
                 }
-                None => !matches!(c0.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Func(_) | TyKind::Dependent(_) | TyKind::Error(_)),
+                None => !matches!(e.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Func(_) | TyKind::Dependent(_) | TyKind::Error(_)),
             }
         }
         _ => return Err(format!("type trait __{name} not evaluated")),

@@ -5,6 +5,7 @@ mod body;
 mod aggregate_init;
 mod closures;
 mod concepts;
+mod constraint_vars;
 mod cccl;
 mod consteval;
 mod ctad;

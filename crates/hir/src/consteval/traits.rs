@@ -381,7 +381,17 @@ fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, assign: bool, depth
             }
         }
     }
-    if assign && crate::instances::member_fns(db, c, "operator=").iter().any(|(f, _)| matches!(f, crate::instances::FnDecl::Fn(_))) {
+    // A declared `operator=` from another type (`__half`'s from
+    // `__half_raw`) needs a conversion where the implicit ones bind
+    // directly: it leaves them the best. A template or a declared copy or
+    // move assignment decides itself.
+    if assign && crate::instances::member_fns(db, c, "operator=").iter().any(|&(f, outer)| match f {
+        crate::instances::FnDecl::Template(_) => true,
+        crate::instances::FnDecl::Fn(_) => match crate::instances::signature(db, crate::instances::fn_instance(db, f, outer, Vec::new())) {
+            Ok(sig) => sig.params.len() != 1 || templates::trivial::self_param(db, c, sig.params[0]).is_some(),
+            Err(_) => true,
+        },
+    }) {
         return false;
     }
     let Ok(l) = crate::layout::layout_ref(db, c) else { return false };

@@ -15,6 +15,35 @@ use crate::item_tree_of;
 
 use super::{ConstError, EvalCx, Value};
 
+thread_local! {
+    /// The specializations `eval_var_template_args` instantiates while a
+    /// [`recording`] call is under way (`None`: nobody asks).
+    static USES: std::cell::RefCell<Option<Vec<(crate::VarTemplateId, Vec<TemplateArg>)>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `f()`, and the variable template specializations (concepts included)
+/// evaluated meanwhile, in first-use order without duplicates. Nested calls
+/// keep their own lists. What a memoized query evaluated before is not seen
+/// again: callers ask at the level where the evaluation itself happens
+/// (`infer::constraint_var_uses`).
+pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, Vec<(crate::VarTemplateId, Vec<TemplateArg>)>) {
+    let saved = USES.with(|u| u.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let got = USES.with(|u| std::mem::replace(&mut *u.borrow_mut(), saved)).unwrap_or_default();
+    (r, got)
+}
+
+fn record_use(vt: crate::VarTemplateId, args: &[TemplateArg]) {
+    USES.with(|u| {
+        if let Some(list) = u.borrow_mut().as_mut() {
+            // Bounded: a runaway evaluation cannot grow the list forever.
+            if list.len() < 4096 && !list.iter().any(|(v, a)| *v == vt && a.as_slice() == args) {
+                list.push((vt, args.to_vec()));
+            }
+        }
+    });
+}
+
 /// The value of `p` when its last segment names a variable template with
 /// arguments; `None` when it does not.
 pub(crate) fn eval_path(cx: &EvalCx<'_>, p: &Path, depth: u32) -> Option<Result<Value, ConstError>> {
@@ -49,6 +78,7 @@ fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<T
         return Err(ConstError::NotConstant("variable template (dependent)".into()));
     }
     let (vt, args) = select_var_template(db, cx.map, vt, &args);
+    record_use(vt, &args);
     let tree = item_tree_of(db, vt.item(db));
     let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
     let vscope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);

@@ -131,7 +131,7 @@ pub fn owner_tu(db: &dyn SourceDatabase, owner: InferOwner) -> cufront_base_db::
 /// A lambda's trailing return type as written (the invented parameters of
 /// a generic lambda as `TemplateParam { 0, k }`), if it has one.
 pub fn closure_written_ret(db: &dyn SourceDatabase, c: ClosureId) -> Option<TyId> {
-    let info = owner_info(db, c.owner(db)).ok()?;
+    let info = super::closure_site_info(db, c).ok()?;
     let body = owner_body(db, c.owner(db));
     let data = lambda_data(&body, c.expr(db))?;
     let r = data.ret.as_ref()?;
@@ -222,7 +222,7 @@ pub(crate) fn closure_params(db: &dyn SourceDatabase, at: &Site, body: &Body, da
 /// `auto...` pack as its pattern marked `true` (mangled `Dp <pattern>`,
 /// `UlDpT_E_`), which `closure_params` cannot expand without arguments.
 pub fn closure_declared_params(db: &dyn SourceDatabase, c: ClosureId) -> Result<Vec<(TyId, bool)>, String> {
-    let info = owner_info(db, c.owner(db))?;
+    let info = super::closure_site_info(db, c)?;
     let body = owner_body(db, c.owner(db));
     let data = lambda_data(&body, c.expr(db)).ok_or("not a lambda expression")?;
     params_marked(db, &Site::of(&info), &body, &data, &[])
@@ -294,7 +294,7 @@ fn adjust(db: &dyn SourceDatabase, t: TyId) -> TyId {
 #[salsa::tracked(returns(clone))]
 pub fn closure_fn_sig(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {
     let c = f.closure(db);
-    let info = owner_info(db, c.owner(db))?;
+    let info = super::closure_site_info(db, c)?;
     let body = owner_body(db, c.owner(db));
     let data = lambda_data(&body, c.expr(db)).ok_or("not a lambda expression")?;
     let params = closure_params(db, &Site::of(&info), &body, &data, f.args(db))?;
@@ -363,6 +363,21 @@ pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: Owner
     let ret = cx.returns.pop().flatten();
     cx.res.returned = ret;
     cx.res
+}
+
+/// The `Env` the lambda of `c` is written in, where it differs from its
+/// owner's: block-scope aliases declared before it (the owner's inference
+/// up to the lambda binds them). `None` for a body without any.
+pub(crate) fn lambda_env(db: &dyn SourceDatabase, c: ClosureId) -> Option<Env> {
+    if !has_local_aliases(&owner_body(db, c.owner(db))) {
+        return None;
+    }
+    lambda_site(db, c).lambda_envs.get(&c.expr(db)).cloned()
+}
+
+fn has_local_aliases(body: &Body) -> bool {
+    body.stmts.iter().any(|s| matches!(s, crate::body::Stmt::Alias(_)))
+        || body.local_decls.iter().any(|(_, d)| matches!(d, crate::body::LocalDecl::Alias { .. }))
 }
 
 /// The owner's inference up to the lambda expression of `c` (what its body
@@ -453,6 +468,9 @@ impl Infer<'_> {
         let mut visible: Vec<(String, LocalId)> = self.scopes.iter().flatten().cloned().collect();
         visible.extend(captured);
         self.res.lambda_scopes.insert(e, visible);
+        if has_local_aliases(self.body) {
+            self.res.lambda_envs.insert(e, self.env.clone().unwrap_or_default());
+        }
         let t = mk(db, TyKind::Closure(closure));
         if self.stop_at == Some(e) {
             // `lambda_site`: every walk above returns at once from here on,

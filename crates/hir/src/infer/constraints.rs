@@ -59,7 +59,7 @@ fn satisfied_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId
 /// The truth of one constraint: conjunctions and disjunctions are decided
 /// from the operands that could be evaluated (`unknown || true` is true,
 /// `unknown && false` is false).
-fn truth(cx: LowerCx<'_>, e: &ConstExpr) -> Option<bool> {
+pub(super) fn truth(cx: LowerCx<'_>, e: &ConstExpr) -> Option<bool> {
     match e {
         ConstExpr::Binary(BinOp::And, l, r) => match (truth(cx, l), truth(cx, r)) {
             (Some(false), _) | (_, Some(false)) => Some(false),

@@ -351,3 +351,29 @@ fn locals_of_constructors_and_destructors_use_the_unified_variant() {
         "#]],
     );
 }
+
+#[test]
+fn lambda_parameters_see_block_scope_aliases() {
+    // The aliases declared before a lambda name its parameter types (and a
+    // nested lambda's, declared inside the enclosing one's body).
+    check(
+        "template <class K, class V> struct Pair { K key; V val; };\n\
+         template<class F> void call(F f) { Pair<int, float> p{}; f(p, p); }\n\
+         void h() {\n\
+           using KV = Pair<int, float>;\n\
+           call([](const KV& a, const KV& b) { return a.key < b.key; });\n\
+           {\n\
+             typedef long L;\n\
+             auto g = [](L x) { using M = L; return [](M y) { return y; }(x); };\n\
+             g(1);\n\
+           }\n\
+         }\n\
+         int main() { h(); }",
+        expect![[r#"
+            _ZZ1hvENKUlRK4PairIifES2_E_clES2_S2_
+            _Z4callIZ1hvEUlRK4PairIifES3_E_EvT_
+            _ZZZ1hvENKUllE0_clElENKUllE_clEl
+            _ZZ1hvENKUllE0_clEl
+        "#]],
+    );
+}

@@ -607,3 +607,77 @@ fn closure_types_are_copy_and_move_constructible() {
         "#]],
     );
 }
+
+#[test]
+fn triviality_traits_follow_gcc() {
+    // Checked with g++ 12: a special member is trivial unless it is
+    // user-provided (deleted ones count as trivial); access, converting
+    // constructors and assignments from other types do not matter.
+    check(
+        "struct Raw { unsigned short x; };
+         struct H { protected: unsigned short x; public: H() = default; H(const Raw& r) : x(r.x) {} H& operator=(const Raw& r) { x = r.x; return *this; } };
+         struct UserDefault { UserDefault() {} int a; };
+         struct Init { int a = 1; };
+         struct CopyUser { CopyUser(const CopyUser&) {} int a; };
+         struct DefaultedCopy { DefaultedCopy() = default; DefaultedCopy(const DefaultedCopy&) = default; int a; };
+         struct Virt { virtual void f(); };
+         struct VDtor { virtual ~VDtor() = default; };
+         struct Dtor { ~Dtor() {} };
+         struct HasDtorMember { Dtor d; };
+         struct Ref { int& r; };
+         struct OnlyCtor { OnlyCtor(int); int a; };
+         struct Arr { H h[4]; };
+         struct Derived : H { int y; };
+         struct MoveOnly { MoveOnly() = default; MoveOnly(MoveOnly&&) = default; };
+         struct NoCopy { NoCopy(const NoCopy&) = delete; NoCopy& operator=(const NoCopy&) = delete; };
+         template <class T> struct W { T v; W() = default; W(const W&) = default; };
+         static_assert(__is_trivial(H) && __is_trivially_copyable(H) && __is_pod(H));
+         static_assert(!__is_trivial(UserDefault) && __is_trivially_copyable(UserDefault));
+         static_assert(!__is_trivial(Init) && __is_trivially_copyable(Init));
+         static_assert(!__is_trivially_copyable(CopyUser) && __has_trivial_destructor(CopyUser));
+         static_assert(__is_trivial(DefaultedCopy) && __is_pod(DefaultedCopy));
+         static_assert(!__is_trivially_copyable(Virt) && __has_trivial_destructor(Virt));
+         static_assert(!__is_trivially_copyable(VDtor) && !__has_trivial_destructor(VDtor));
+         static_assert(!__is_trivially_copyable(Dtor) && !__has_trivial_destructor(HasDtorMember) && !__is_trivially_copyable(HasDtorMember));
+         static_assert(__is_trivial(Ref) && __is_trivially_copyable(Ref));
+         static_assert(!__is_trivial(OnlyCtor) && __is_trivially_copyable(OnlyCtor));
+         static_assert(__is_trivial(Arr) && __is_trivial(H[3]) && !__is_trivial(Dtor[2]));
+         static_assert(__is_trivial(Derived) && !__is_pod(Derived));
+         static_assert(__is_trivial(MoveOnly) && __is_trivially_copyable(MoveOnly));
+         static_assert(__is_trivially_copyable(NoCopy));
+         static_assert(__is_trivial(W<int>) && !__is_trivially_copyable(W<Dtor>));
+         struct DelDef { DelDef() = delete; int a; };
+         struct DelDtor { ~DelDtor() = delete; };
+         struct RefD : Ref {};
+         struct CM { const int c; };
+         static_assert(__is_trivial(DelDef));
+         static_assert(__is_trivially_copyable(DelDtor));
+         static_assert(__has_trivial_destructor(DelDtor));
+         static_assert(__is_trivial(RefD));
+         static_assert(__is_trivial(CM));
+         static_assert(__is_assignable(H&, const H&) && __is_assignable(H&, H&&));",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
