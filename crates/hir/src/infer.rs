@@ -50,6 +50,7 @@ mod packs;
 mod partial_order;
 mod object_param;
 mod nttp_sfinae;
+mod non_deduced;
 mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
@@ -2833,6 +2834,7 @@ impl<'a> Infer<'a> {
         packs::convert_explicit_values(cx, &params, &mut out);
         let elem_env = packs::element_env(db, &env, &params);
         let mut ai = 0;
+        let mut deferred = Vec::new();
         for (pi, pref) in data.ty.params.iter().enumerate() {
             let is_pack = data.pack_params.contains(&(pi as u32));
             let pcx = if is_pack { LowerCx { env: Some(&elem_env), ..cx } } else { cx };
@@ -2852,6 +2854,11 @@ impl<'a> Infer<'a> {
             }
             let Some(&a) = args.get(ai) else { break };
             ai += 1;
+            // A possibly non-deduced parameter (`typename X<T>::type`): last.
+            if non_deduced::maybe_non_deduced(db, self.map, scope, pref, &params) {
+                deferred.push((pt, a));
+                continue;
+            }
             // `T (&)[N]`: `N` from the argument's bound, then the rest with `N` known.
             let bound = deduce_conv::deduce_array_bounds(cx, pref, a.ty, &params, &mut out);
             let pt = if bound.is_empty() {
@@ -2864,6 +2871,12 @@ impl<'a> Infer<'a> {
             };
             if !deduce_one(db, pt, a, &mut out) {
                 return Err("deduction failed".into());
+            }
+        }
+        for (pt, a) in deferred {
+            let mut scratch = out.clone();
+            if deduce_one(db, pt, a, &mut scratch) {
+                out = scratch;
             }
         }
         // Undeduced: trailing packs are empty; defaults are substituted.

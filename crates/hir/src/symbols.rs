@@ -837,7 +837,7 @@ fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) 
 
 /// Whether a written type names a member of something that depends on
 /// `names` (`T::x`, `A<T>::x`) or applies an alias template to them.
-fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &crate::item_tree::TypeRef, names: &[String]) -> bool {
+pub(crate) fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &crate::item_tree::TypeRef, names: &[String]) -> bool {
     use crate::item_tree::{TemplateArgRef, TypeRef};
     let mentions = |t: &TypeRef| -> bool {
         let mut v = Vec::new();

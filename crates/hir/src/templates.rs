@@ -1240,6 +1240,12 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
         let (d, env, scope) = match cur {
             Resolved::Ty(t) => {
                 let t = ty::canonical(db, t);
+                // `typename T::x` with `T = volatile C`: a cv-qualified class
+                // names the class ([basic.lookup.qual]).
+                let t = match t.kind(db) {
+                    TyKind::Qualified(inner, _) => ty::canonical(db, *inner),
+                    _ => t,
+                };
                 match t.kind(db) {
                     TyKind::App(_) | TyKind::Inst(_) => {
                         let inst = match class_of(db, t) {

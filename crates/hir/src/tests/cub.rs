@@ -435,3 +435,40 @@ fn value_parameter_of_an_enumeration_of_the_templates_namespace() {
          int user() { return ns::D<ns::mode::yes, int>::f(); }",
     ));
 }
+
+#[test]
+fn non_deduced_alias_of_an_explicit_specialization() {
+    // A parameter `meta::scalar_of_t<T>*` (an alias of a dependent member
+    // type) is a non-deduced context: T comes from the other parameter, and
+    // the substituted type (`scalar_of<S>::type`, an explicit
+    // specialization's member) must match the argument afterwards.
+    check(
+        "struct S { float x; };\n\
+         namespace meta { template<class T> struct scalar_of { using type = T; }; template<> struct scalar_of<S> { using type = float; };\n\
+         template<class T> using scalar_of_t = typename scalar_of<T>::type; }\n\
+         template<class T> void sc(const T*, meta::scalar_of_t<T>*, int) {}\n\
+         void user() { S* v = 0; float* f = 0; sc(v, f, 10); }",
+        "user",
+        expect![[r#"
+            _Z2scI1SEvPKT_PN4meta9scalar_ofIS1_E4typeEi
+        "#]],
+    );
+}
+
+
+#[test]
+fn member_type_of_a_cv_qualified_class_parameter() {
+    // libcu++'s `__atomic_load_dispatch(const _Tp*, …)` called with a
+    // `const volatile __atomic_storage<int>*`: `_Tp` is `volatile
+    // __atomic_storage<int>` and `typename _Tp::__underlying_t` names the
+    // member of the class (cv ignored in a nested-name-specifier).
+    check(
+        "template<class T> struct St { using U = T; };\n\
+         template<class Tp> typename Tp::U load(const Tp* a) { return 0; }\n\
+         int user() { const volatile St<int>* p = 0; return load(p); }",
+        "user",
+        expect![[r#"
+            _Z4loadIV2StIiEENT_1UEPKS3_
+        "#]],
+    );
+}
