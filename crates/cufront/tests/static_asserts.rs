@@ -82,7 +82,8 @@ const DEFAULT_FLOOR: f64 = 0.0;
 // aggregates); 909 before, when the libstdc++ chains that vectors and strings use were
 // followed (more instances, so more asserts found); the floor leaves room for
 // instances that a more exact model stops requiring.
-const MIN_TRUE_TOTAL: usize = 955;
+// 968 of 982 measured after the session-8 merges.
+const MIN_TRUE_TOTAL: usize = 965;
 
 struct Outcome {
     case: String,
