@@ -12,22 +12,29 @@ use std::cell::Cell;
 use super::*;
 
 thread_local! {
-    /// Nesting of `class_constructible` (constructor constraints ask for
-    /// other classes' constructibility, and sometimes their own class's).
+    /// Nesting of the special-member traits decided by overload resolution
+    /// (`class_constructible`, `assignable::class_assignable`): constructor
+    /// and operator constraints ask for other classes' constructibility or
+    /// assignability, and sometimes their own class's.
     static DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
-/// `None`: not decided here (no declared constructor, a type the model
-/// does not know, or too deep).
-pub(crate) fn class_constructible(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
+/// `f()` one level deeper in the special-member traits; `None` when too deep.
+pub(super) fn nested_trait(f: impl FnOnce() -> Option<bool>) -> Option<bool> {
     let depth = DEPTH.with(Cell::get);
     if depth >= 8 {
         return None;
     }
     DEPTH.with(|d| d.set(depth + 1));
-    let r = decide(cx, t, args);
+    let r = f();
     DEPTH.with(|d| d.set(depth));
     r
+}
+
+/// `None`: not decided here (no declared constructor, a type the model
+/// does not know, or too deep).
+pub(crate) fn class_constructible(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
+    nested_trait(|| decide(cx, t, args))
 }
 
 fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
@@ -75,7 +82,7 @@ fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
 }
 
 /// The argument `declval<U>()` is.
-fn declval_arg(db: &dyn SourceDatabase, u: TyId) -> Option<Arg> {
+pub(super) fn declval_arg(db: &dyn SourceDatabase, u: TyId) -> Option<Arg> {
     let u = canonical(db, u);
     let (ty, cat) = match u.kind(db) {
         TyKind::LRef(x) => (*x, Category::LValue),
