@@ -21,6 +21,7 @@ mod packs;
 mod stl;
 mod stub;
 mod symbols;
+mod decltype_ret;
 mod templates;
 mod out_of_line;
 mod thrust;

@@ -906,14 +906,18 @@ impl Mangler {
                 }
                 self.out.push('_');
                 self.ty(ty)?;
-                if let Some(init) = init {
-                    self.out.push_str("pi");
-                    for a in init {
-                        self.expr(a)?;
+                // `<initializer>` (`pi … E`) closes the expression itself
+                // (`gsnwcvPvLi0E_T_pispcl7declvalIT0_EEEE`, g++ `nm`).
+                match init {
+                    Some(init) => {
+                        self.out.push_str("pi");
+                        for a in init {
+                            self.expr(a)?;
+                        }
+                        self.out.push('E');
                     }
-                    self.out.push('E');
+                    None => self.out.push('E'),
                 }
-                self.out.push('E');
             }
             Expr::Braced(t, args) => {
                 self.out.push_str("tl");
