@@ -1144,7 +1144,8 @@ impl Lower {
             },
             ast::Expr::NoexceptExpr(x) => Expr::Noexcept(self.sub(x.expr(), n, d)),
             ast::Expr::NewExpr(x) => {
-                let placement = x.placement().map(|p| self.args_d(p.syntax(), d)).unwrap_or_default();
+                // The placement node holds an ARG_LIST (`new_expr` in the grammar).
+                let placement = x.placement().map(|p| { let l = p.syntax().children().find(|c| c.kind() == K::ARG_LIST).unwrap_or_else(|| p.syntax().clone()); self.args_d(&l, d) }).unwrap_or_default();
                 let ty = x.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
                 let array = matches!(ty, TypeRef::Array(..));
                 let (args, braced) = match x.initializer() {

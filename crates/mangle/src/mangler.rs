@@ -862,7 +862,12 @@ impl Mangler {
             }
             Expr::PackExpansion(e) => {
                 self.out.push_str("sp");
-                self.expr(e)?;
+                // A pack named under `sp` is the same substitution as
+                // under `Dp` (`…spcl7declvalIT0_EE…DpOS2_`, g++ `nm`).
+                self.pack_depth += 1;
+                let r = self.expr(e);
+                self.pack_depth -= 1;
+                r?;
             }
             Expr::Noexcept(a) => {
                 self.out.push_str("nx");
