@@ -720,15 +720,25 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
         // A deduced return type is mangled as declared: `Da`, `Dc`.
         _ if packs::placeholder_ret(&data.ty.ret).is_some() => packs::placeholder_ret(&data.ty.ret).unwrap_or(m::Type::Builtin(m::Builtin::Auto)),
-        // `decltype(expr)`: the expression as written (`symbols/decltype_ret.rs`).
-        _ if matches!(&data.ty.ret, crate::item_tree::TypeRef::Opaque(t) if t.starts_with("decltype(")) => {
-            let crate::item_tree::TypeRef::Opaque(t) = &data.ty.ret else { return Err("not a decltype".into()) };
-            // A pack named in the operand is under its expansion (`sp`): its element, `T0_`.
-            let elem_env = packs::element_env(db, &env, &tparams);
-            decltype_ret::decltype_ret(db, &map, ty::LowerCx { env: Some(&elem_env), ..cx }, scope, t, &names)?
+        _ => {
+            let old = if dependent_member(db, &map, scope, &data.ty.ret, &names) {
+                mangle_written(db, &map, cx, &data.ty.ret, &names, 0)
+            } else {
+                mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))
+            };
+            match (old, &data.ty.ret) {
+                (Ok(t), _) => t,
+                // `decltype(expr)` the lowering does not spell: the
+                // expression as written (`symbols/decltype_ret.rs`); a pack
+                // named in the operand is under its `sp`: its element, `T0_`.
+                (Err(_), crate::item_tree::TypeRef::Opaque(t)) if t.starts_with("decltype(") => {
+                    let elem_env = packs::element_env(db, &env, &tparams);
+                    let own_packs: Vec<String> = tparams.iter().filter(|p| p.pack).filter_map(|p| p.name.clone()).collect();
+                    decltype_ret::decltype_ret(db, &map, ty::LowerCx { env: Some(&elem_env), ..cx }, scope, t, &names, &own_packs)?
+                }
+                (Err(e), _) => return Err(e),
+            }
         }
-        _ if dependent_member(db, &map, scope, &data.ty.ret, &names) => mangle_written(db, &map, cx, &data.ty.ret, &names, 0)?,
-        _ => mangle_ty(db, &map, ty::lower(cx, &data.ty.ret))?,
     };
     let elem_env = packs::element_env(db, &env, &tparams);
     let mut params = Vec::new();

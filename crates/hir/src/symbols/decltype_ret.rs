@@ -24,11 +24,12 @@ use cufront_base_db::SourceDatabase;
 
 /// `decltype(…)` as written in `text` (the item tree's token text), in the
 /// signature of a function template whose own parameters are `names`.
-pub(super) fn decltype_ret(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, scope: ScopeIdx, text: &str, names: &[String]) -> Result<m::Type, String> {
+pub(super) fn decltype_ret(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, scope: ScopeIdx, text: &str, names: &[String], own_packs: &[String]) -> Result<m::Type, String> {
     let bodies = crate::infer::decltype_bodies(db, cx.item);
     let body = bodies.get(text.trim()).ok_or_else(|| format!("`{text}`: operand not lowered"))?;
     let root = body.root_expr.ok_or("decltype without operand")?;
-    let w = Writer { db, map, cx, scope, body, names, global_new: text.contains("::new") };
+    let own_packs: Vec<String> = own_packs.to_vec();
+    let w = Writer { db, map, cx, scope, body, names, global_new: text.contains("::new"), own_packs: &own_packs, in_sp: std::cell::Cell::new(0) };
     Ok(m::Type::Decltype(Box::new(w.expr(root, 0)?)))
 }
 
@@ -40,6 +41,10 @@ struct Writer<'a> {
     body: &'a Body,
     names: &'a [String],
     global_new: bool,
+    /// The function's own template parameter packs.
+    own_packs: &'a [String],
+    /// How many `sp` expansions enclose the expression being written.
+    in_sp: std::cell::Cell<u32>,
 }
 
 impl Writer<'_> {
@@ -98,7 +103,12 @@ impl Writer<'_> {
                 ty: Box::new(self.ty(ty)?),
                 init: args.as_deref().map(subs).transpose()?,
             },
-            Expr::PackExpansion(x) => m::Expr::PackExpansion(Box::new(sub(*x)?)),
+            Expr::PackExpansion(x) => {
+                self.in_sp.set(self.in_sp.get() + 1);
+                let r = sub(*x);
+                self.in_sp.set(self.in_sp.get() - 1);
+                m::Expr::PackExpansion(Box::new(r?))
+            }
             _ => return Err("expression shape not mangled in decltype".into()),
         })
     }
@@ -109,6 +119,16 @@ impl Writer<'_> {
         let Some((last, quals)) = p.segments.split_last() else { return Err("empty path".into()) };
         if quals.is_empty() && !p.global && last.args.is_none() {
             if let Some(k) = self.body.params.iter().position(|&l| self.body.locals[l.0 as usize].name.as_deref() == Some(last.name.as_str())) {
+                // A pack of the enclosing specialization is expanded there
+                // (`get(fp, args...)` with `args` of an outer `Ts...` is
+                // `3getfp_E` when `Ts` is empty): not modelled.
+                if self.in_sp.get() > 0 {
+                    let mut v = Vec::new();
+                    crate::instances::typeref_names(&self.body.locals[self.body.params[k].0 as usize].ty, &mut v);
+                    if !v.iter().any(|n| self.own_packs.contains(n)) {
+                        return Err(format!("`{}`: a pack of the enclosing specialization in decltype", last.name));
+                    }
+                }
                 return Ok(m::Expr::FnParam { level: 0, index: k as u32, quals: m::Quals::default() });
             }
             match self.cx.env.and_then(|e| e.get(&last.name)) {

@@ -256,12 +256,12 @@ fn extended_lambdas() {
         _ZZ4mainENKUlfE_clEf
         _ZZ4mainENKUlfE_cvPFffEEv
         _ZZ4mainENUlfE_4_FUNEf
-        error: a dependent type the model does not spell
+        error: `args`: a pack of the enclosing specialization in decltype
         _ZN18__nv_hdl_wrapper_tILb0ELb1ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEFffEJEEC1IZ4mainEUlfE_EES3_OT_
         _ZNK18__nv_hdl_wrapper_tILb0ELb1ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEFffEJEEclEf
         _Z4callI18__nv_hdl_wrapper_tILb0ELb1ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEFffEJEEEvT_
         _ZZ4mainENKUlfE0_clEf
-        error: a dependent type the model does not spell
+        error: `args`: a pack of the enclosing specialization in decltype
         _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEC1IZ4mainEUlfE0_EES3_OT_i
         _Z4callI18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEEvT_
         _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEED1Ev
