@@ -35,43 +35,18 @@ pub struct InheritedCtorId {
 /// left out (they are never chosen to construct the derived class,
 /// [over.match.funcs]/8).
 pub(crate) fn inherited_ctors(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> Vec<(FnDecl, Option<InstId>)> {
-    let (class, _) = match c {
-        ClassRefT::Class(k) => (k, None::<InstId>),
-        ClassRefT::Inst(i) => (i.class(db), Some(i)),
-    };
-    let map = def_map(db, class.tu(db));
-    let class = map.class_definition(class);
-    let Some(&s) = map.class_scope.get(&class) else { return Vec::new() };
-    let env = match c {
-        ClassRefT::Inst(i) => templates::inst_env(db, i).ok(),
-        ClassRefT::Class(_) => None,
-    };
-    let item = class.item(db);
     let mut out = Vec::new();
-    for defs in map.scope(s).names.values() {
-        for d in defs {
-            let Def::UsingDecl(_, p) = d else { continue };
-            let n = p.segments.len();
-            if n < 2 || p.segments[n - 1].name != p.segments[n - 2].name {
-                continue;
+    for (base, base_name) in using_bases(db, c) {
+        for (f, outer) in member_fns_depth(db, base, scopes::CTOR_KEY, depth + 1) {
+            if !is_copy_or_move(db, f, &base_name) {
+                out.push((f, outer));
             }
-            let mut q = p.clone();
-            q.segments.pop();
-            let base_name = q.segments[n - 2].name.clone();
-            let cx = LowerCx { db, map: &map, item, scope: s, env: env.as_ref() };
-            let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
-            let Some(base) = templates::class_of(db, t).ok().or_else(|| super::base_named(db, c, Some(&base_name))) else { continue };
-            for (f, outer) in member_fns_depth(db, base, scopes::CTOR_KEY, depth + 1) {
-                if !is_copy_or_move(db, f, &base_name) {
-                    out.push((f, outer));
-                }
-            }
-            // The base's own inherited constructors are its constructors
-            // too (`variant`'s `_Move_assign_base` → `_Copy_assign_base` →
-            // … → `_Variant_storage`, each `using _Base::_Base;`).
-            if depth < MAX_INHERIT_DEPTH {
-                out.extend(inherited_ctors(db, base, depth + 1));
-            }
+        }
+        // The base's own inherited constructors are its constructors
+        // too (`variant`'s `_Move_assign_base` → `_Copy_assign_base` →
+        // … → `_Variant_storage`, each `using _Base::_Base;`).
+        if depth < MAX_INHERIT_DEPTH {
+            out.extend(inherited_ctors(db, base, depth + 1));
         }
     }
     out
@@ -91,7 +66,7 @@ pub(crate) fn forwarded(db: &dyn SourceDatabase, id: InheritedCtorId) -> Entity 
         Entity::FnInst(i) => (i.decl(db), i.outer(db)),
         _ => return target,
     };
-    for base in using_bases(db, id.class(db)) {
+    for (base, _) in using_bases(db, id.class(db)) {
         if member_fns_depth(db, base, scopes::CTOR_KEY, 1).contains(&key) {
             return target;
         }
@@ -102,8 +77,9 @@ pub(crate) fn forwarded(db: &dyn SourceDatabase, id: InheritedCtorId) -> Entity 
     target
 }
 
-/// The bases whose constructors `c` inherits (named by `using B::B;`).
-fn using_bases(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<ClassRefT> {
+/// The bases whose constructors `c` inherits (named by `using B::B;`),
+/// each with the name the using-declaration gives it.
+fn using_bases(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<(ClassRefT, String)> {
     let (class, env) = match c {
         ClassRefT::Class(k) => (k, None),
         ClassRefT::Inst(i) => (i.class(db), templates::inst_env(db, i).ok()),
@@ -124,7 +100,7 @@ fn using_bases(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<ClassRefT> {
         let cx = LowerCx { db, map: &map, item: class.item(db), scope: s, env: env.as_ref() };
         let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
         if let Some(b) = templates::class_of(db, t).ok().or_else(|| super::base_named(db, c, Some(&base_name))) {
-            out.push(b);
+            out.push((b, base_name));
         }
     }
     out
