@@ -1339,6 +1339,12 @@ impl<'a> Infer<'a> {
                 let braced = braced && !args.is_empty();
                 if braced && self.aggregate_init(t, &args) {
                     self.destroy(CallSite::Expr(e), t);
+                    if self.list_narrows(t, &args) {
+                        return (self.error("narrowing conversion in list-initialization"), Category::PRValue);
+                    }
+                } else if braced && self.list_narrows(t, &args) {
+                    // `T{x}` of a scalar `T`.
+                    return (self.error("narrowing conversion in list-initialization"), Category::PRValue);
                 } else if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     if braced {

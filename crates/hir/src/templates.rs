@@ -422,7 +422,7 @@ fn retyped_value(db: &dyn SourceDatabase, params: &[TemplateParam], i: usize, so
 }
 
 /// The names used by a written argument that are packs of the environment.
-fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
+pub(crate) fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
     fn path(env: &Env, p: &crate::item_tree::Path, out: &mut Vec<(String, Vec<TemplateArg>)>) {
         if let Some(first) = p.segments.first() {
             if let Some(TemplateArg::Pack(v)) = env.get(&first.name) {
