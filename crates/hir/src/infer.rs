@@ -56,6 +56,8 @@ mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
 pub(crate) use assignable::class_assignable;
+mod trivially;
+pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
