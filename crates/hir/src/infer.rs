@@ -1300,7 +1300,8 @@ impl<'a> Infer<'a> {
                 let last = name.last().unwrap_or_default().to_string();
                 if let Some(ft) = self.field_ty(class, &last) {
                     self.res.resolutions.insert(e, Resolution::Field);
-                    let cv = cv_of(db, canonical(db, obj));
+                    // A reference member names its referee, whatever the object's cv.
+                    let cv = if is_ref(db, ft) { Cv::default() } else { cv_of(db, canonical(db, obj)) };
                     let (t, _) = self.of_declared(ft);
                     let t = if cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, cv)) };
                     let c = if matches!(canonical(db, ft).kind(db), TyKind::LRef(_)) { Category::LValue } else { cat };
@@ -1727,8 +1728,9 @@ impl<'a> Infer<'a> {
             }
             Value::Field(t) => {
                 self.res.resolutions.insert(e, Resolution::Field);
+                let referee = is_ref(db, t);
                 let (t, _) = self.of_declared(t);
-                let t = if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                let t = if self.this_cv.is_empty() || referee { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
                 (t, Category::LValue)
             }
             Value::Enumerator(t) => {
@@ -3472,6 +3474,11 @@ fn decay(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::Func(_) => mk(db, TyKind::Ptr(t)),
         _ => t,
     }
+}
+
+/// A reference type (a member of it is not made const by a const object).
+fn is_ref(db: &dyn SourceDatabase, t: TyId) -> bool {
+    matches!(canonical(db, t).kind(db), TyKind::LRef(_) | TyKind::RRef(_))
 }
 
 fn is_null_ty(db: &dyn SourceDatabase, t: TyId) -> bool {
