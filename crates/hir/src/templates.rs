@@ -836,6 +836,7 @@ fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: 
     let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(env) };
     if placeholders {
         let names: Vec<String> = data.tparams.iter().flatten().filter_map(|p| p.name.clone()).collect();
+        builtin_alias_args(db, map, scope, &mut written);
         non_deduced_args(db, map, scope, &names, &mut written);
         for w in &mut written {
             if let TemplateArgRef::Type(t) = w {
@@ -852,6 +853,31 @@ fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: 
     let outer = env.args.get(..n_outer).map(<[TemplateArg]>::to_vec).unwrap_or_default();
     let mut all = normalize_class_args(cx, primary, outer, &written)?;
     Ok(all.split_off(n_outer.min(all.len())))
+}
+
+/// Replaces a written argument that is an alias template's id whose
+/// target is a builtin type (`void_t<typename T::type>`) by that type: it
+/// names it whatever its arguments, so partial ordering compares `void`
+/// with `void` (libstdc++'s `__common_type_fold` specializations are
+/// ordered so). Whether the arguments substitute is still checked when a
+/// specialization is matched (`substituted_pattern` re-lowers the written
+/// arguments).
+fn builtin_alias_args(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, written: &mut [TemplateArgRef]) {
+    for w in written.iter_mut() {
+        let TemplateArgRef::Type(TypeRef::Path(p)) = w else { continue };
+        if !p.segments.last().is_some_and(|s| s.args.is_some()) {
+            continue;
+        }
+        let mut q = p.clone();
+        for s in &mut q.segments {
+            s.args = None;
+        }
+        let Some(Def::AliasTemplate(t)) = scopes::resolve_path(db, map, scope, &q, Ns::Type) else { continue };
+        let tree = item_tree_of(db, t.item(db));
+        if let Some(TypeRef::Builtin(b)) = tree.typedefs.get(t.idx(db) as usize).map(|d| &d.ty) {
+            *w = TemplateArgRef::Type(TypeRef::Builtin(*b));
+        }
+    }
 }
 
 /// Marks written arguments that are non-deduced contexts by their form

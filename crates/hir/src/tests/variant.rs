@@ -105,3 +105,28 @@ fn reference_member_of_const_object() {
         _ZN1A1gEv
     "#]]);
 }
+
+#[test]
+fn void_alias_orders_partial_specializations() {
+    // libstdc++'s `common_type<T1, T2, R...>` folds through
+    // `__common_type_fold<CT, __common_type_pack<R...>, __void_t<typename CT::type>>`,
+    // more specialized than `__common_type_fold<CT, R, void>`: the alias
+    // names `void` whatever its argument, so partial ordering sees `void`.
+    check_asserts_true(
+        "template<typename...> using __void_t = void;\n\
+         template<class T> struct id { typedef T type; };\n\
+         template<typename...> struct common_type;\n\
+         template<typename T1, typename T2> struct common_type<T1, T2> : id<T1> {};\n\
+         template<typename...> struct __common_type_pack {};\n\
+         template<typename, typename, typename = void> struct __common_type_fold;\n\
+         template<typename _Tp1, typename _Tp2, typename... _Rp>\n\
+         struct common_type<_Tp1, _Tp2, _Rp...> : public __common_type_fold<common_type<_Tp1, _Tp2>, __common_type_pack<_Rp...>> {};\n\
+         template<typename _CTp, typename... _Rp>\n\
+         struct __common_type_fold<_CTp, __common_type_pack<_Rp...>, __void_t<typename _CTp::type>> : public common_type<typename _CTp::type, _Rp...> {};\n\
+         template<typename _CTp, typename _Rp>\n\
+         struct __common_type_fold<_CTp, _Rp, void> {};\n\
+         template<class A, class B> struct is_same { static constexpr bool value = false; };\n\
+         template<class A> struct is_same<A, A> { static constexpr bool value = true; };\n\
+         static_assert(is_same<common_type<long, long, long>::type, long>::value);\n",
+    );
+}
