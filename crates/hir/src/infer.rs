@@ -1765,6 +1765,12 @@ impl<'a> Infer<'a> {
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
                         if let Entity::Fn(_) | Entity::FnInst(_) = ent {
                             if let Some(mut sig) = self.sig_of_entity(ent) {
+                                // `&f<A>` whose signature does not substitute names no
+                                // function ([temp.deduct.general]/8: a failure in the
+                                // return type removes the specialization).
+                                if let Some(why) = sig_substitution_failure(db, &sig) {
+                                    return (self.error(&format!("substitution failure in the signature of a function named: {why}")), Category::LValue);
+                                }
                                 // The function's type: parameters without top-level cv or `restrict`.
                                 for p in &mut sig.params {
                                     *p = strip_cv(db, canonical(db, *p));
@@ -1962,7 +1968,13 @@ impl<'a> Infer<'a> {
             Def::VarTemplate(vt) if constraints::is_concept(db, vt) => Value::TemplateValue(self.builtin(Builtin::Bool)),
             Def::VarTemplate(vt) => {
                 let written = args.unwrap_or(&[]);
-                let out = crate::consteval::var_template::var_template_args(self.lcx(), vt, written).ok()?;
+                let out = match crate::consteval::var_template::var_template_args(self.lcx(), vt, written) {
+                    Ok(out) => out,
+                    // `requires_<false>` with `template <bool B, enable_if_t<B, int> = 0>`:
+                    // the template-id names no specialization (libcu++'s concept emulation).
+                    Err(e) if templates::is_substitution_failure(&e) => return Some(Value::Unknown(e)),
+                    Err(_) => return None,
+                };
                 // A partial specialization when one matches (`declval<T>` of libcu++).
                 let (vt, out) = match outer {
                     None => crate::consteval::var_template::select_var_template(db, self.map, vt, &out),
@@ -3148,6 +3160,15 @@ fn sig_has_error(db: &dyn SourceDatabase, s: &FnSig) -> bool {
     s.params.iter().chain(std::iter::once(&s.ret)).any(|t| ty_has_error(db, *t, 0))
 }
 
+/// The reason a signature's parameter or return type failed to substitute,
+/// when one did (an error that is a substitution failure, not a gap).
+fn sig_substitution_failure(db: &dyn SourceDatabase, s: &FnSig) -> Option<String> {
+    s.params.iter().chain(std::iter::once(&s.ret)).find_map(|t| match canonical(db, *t).kind(db) {
+        TyKind::Error(e) if templates::is_substitution_failure(e) => Some(e.clone()),
+        _ => None,
+    })
+}
+
 fn ty_has_error(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
     if depth > 16 {
         return false;
@@ -3205,7 +3226,7 @@ impl<'a> Infer<'a> {
 /// substitution failures removing candidates), read from its text in the
 /// scope and environment of `cx`. None when the text is not of that shape.
 pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
-    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text))
+    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text)).or_else(|| decltype_body::sizeof_full(cx, text))
 }
 
 fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {

@@ -612,6 +612,14 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
             }
         }
     }
+    // A parameter whose type does not substitute (`template <bool B,
+    // enable_if_t<B, int> = 0>` with `B` false) takes no argument at all: the
+    // template-id is invalid, a substitution failure where SFINAE applies.
+    if let Some(TyKind::Error(why)) = ty.map(|t| t.kind(db)) {
+        if is_substitution_failure(why) {
+            return Err(format!("substitution failure in a template parameter's type: {why}"));
+        }
+    }
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
     }
@@ -623,6 +631,9 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
         Err(err) if cx.env.is_some_and(|env| env.names.iter().any(|(_, a)| matches!(a, TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_)) || has_param(db, a))) => {
             return Ok(TemplateArg::Dependent(format!("{err}")));
         }
+        // An invalid type or expression in the argument (`!(decltype(…){})`
+        // whose operand does not substitute): the template-id is invalid.
+        Err(consteval::ConstError::Unresolved(m)) if is_substitution_failure(&m) => return Err(m),
         Err(err) => return Err(format!("template argument: {err}")),
     };
     let ty = match ty {
