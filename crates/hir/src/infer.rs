@@ -55,6 +55,8 @@ mod non_deduced;
 mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
+mod nsdmi;
+pub use nsdmi::{field_init_bodies, field_init_required};
 pub(crate) use assignable::class_assignable;
 use std::sync::Arc;
 
@@ -302,7 +304,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
-    let mut cx = new_infer(db, &map, &body, &info, owner);
+    let mut cx = new_infer(db, &map, &body, &info, Some(owner));
     cx.stop_at = stop;
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
@@ -321,7 +323,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
         InferOwner::Closure(_) => None,
     };
     if let Some(dbody) = decl.and_then(|d| default_args::declared_defaults(db, d)) {
-        let mut dcx = new_infer(db, &map, &dbody, &info, owner);
+        let mut dcx = new_infer(db, &map, &dbody, &info, Some(owner));
         for &p in &dbody.params {
             let t = dcx.local_declared_ty(p, None);
             dcx.res.local_tys[p.0 as usize] = Some(t);
@@ -352,7 +354,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     cx.res
 }
 
-fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: InferOwner) -> Infer<'a> {
+fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: Option<InferOwner>) -> Infer<'a> {
     Infer {
         db,
         map,
@@ -374,7 +376,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
-        owner: Some(owner),
+        owner,
         returns: Vec::new(),
         ns_aliases: Vec::new(),
         local_names: Default::default(),
@@ -1107,7 +1109,16 @@ impl<'a> Infer<'a> {
         for (k, (name, t)) in self.fields_and_bases(class).into_iter().enumerate() {
             match &name {
                 Some(nm) => {
-                    if named.contains(nm) || (from.is_none() && self.field_has_init(class, nm)) {
+                    if named.contains(nm) {
+                        continue;
+                    }
+                    // A member it does not name is initialized from its default
+                    // member initializer, unless the constructor is a defaulted
+                    // copy or move ([class.base.init]/9, [class.copy.ctor]/14).
+                    if (from.is_none() || !body.defaulted) && self.field_has_init(class, nm) {
+                        for e in nsdmi::field_init_required(db, class, nm) {
+                            self.require(e);
+                        }
                         continue;
                     }
                 }

@@ -1,0 +1,33 @@
+//! Default member initializers: a constructor that does not name a member
+//! (and the implicit default constructor) initializes it from its default
+//! member initializer, and uses what that initializer uses. Names checked
+//! against g++ 12 `nm`.
+
+use expect_test::expect;
+
+use super::closure;
+
+#[test]
+fn constructors_use_default_member_initializers() {
+    // `S()` (implicit) and `T(int)`, `T(const T&)` (user-written, not naming
+    // `a`) construct `a` with `A<int>(int)`, never `A<int>()`; `T` names `c`.
+    closure(
+        "template<class T> struct A { A(T v) : v(v) {} A() {} T v; };\n\
+         struct S { A<int> a{0}; A<long> b = A<long>(2L); int n = 3; };\n\
+         struct T { T(int); T(const T&); A<int> a{0}; A<char> c; };\n\
+         T::T(int x) : c('x') {}\n\
+         T::T(const T& o) : c(o.c) {}\n\
+         void user() { S s; }",
+        expect![[r#"
+            _ZN1TC1Ei
+            _ZN1TC1ERKS_
+            _ZN1TC1Ei
+            _ZN1TC1ERKS_
+            _Z4userv
+            _ZN1AIcEC1Ec
+            _ZN1AIiEC1Ei
+            _ZN1SC1Ev
+            _ZN1AIlEC1El
+        "#]],
+    );
+}
