@@ -56,6 +56,7 @@ mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
 mod nsdmi;
+mod defaulted_assign;
 pub use nsdmi::{field_init_bodies, field_init_required};
 pub(crate) use assignable::class_assignable;
 use std::sync::Arc;
@@ -350,6 +351,9 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     }
     if matches!(info.name, FnName::Dtor) {
         cx.dtor_members();
+    }
+    if body.defaulted && matches!(&info.name, FnName::Operator(o) if o == "=") {
+        cx.defaulted_assign();
     }
     cx.res
 }

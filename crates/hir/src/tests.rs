@@ -28,6 +28,7 @@ mod thrust;
 mod value_args;
 mod stl_ctors;
 mod nsdmi;
+mod defaulted_assign;
 
 use std::sync::Arc;
 

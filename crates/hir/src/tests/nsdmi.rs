@@ -31,3 +31,19 @@ fn constructors_use_default_member_initializers() {
         "#]],
     );
 }
+
+#[test]
+fn initializers_of_a_specialization_are_substituted() {
+    closure(
+        "template<class T> struct A { A(T v) : v(v) {} A() {} T v; };\n\
+         template<class T> struct W { W() {} explicit W(int) : n(1) {} A<T> a{T()}; int n = sizeof(T); };\n\
+         void user() { W<long> w; W<char> v(1); }",
+        expect![[r#"
+            _Z4userv
+            _ZN1WIlEC1Ev
+            _ZN1WIcEC1Ei
+            _ZN1AIlEC1El
+            _ZN1AIcEC1Ec
+        "#]],
+    );
+}
