@@ -685,6 +685,25 @@ impl<'a> Infer<'a> {
                                 _ => vec![a],
                             };
                             self.construct(CallSite::Expr(e), r, &args, a.braced);
+                        } else if self.is_class(r) && self.same_class(r, a.ty) && a.cat != Category::PRValue && self.returns.is_empty() {
+                            // The same class from a glvalue: copied or moved
+                            // (`return std::move(_M_storage);`), except a local
+                            // object returned by name, which g++ constructs in
+                            // place (NRVO); a parameter by name is moved.
+                            let arg = match self.body.expr(e) {
+                                Expr::Path(p) if self.implicitly_movable(p) => {
+                                    let l = self.find_local(&norm_name(&p.segments[0].name));
+                                    if l.is_some_and(|l| !self.body.params.contains(&l)) {
+                                        None
+                                    } else {
+                                        Some(Arg { cat: Category::XValue, ..a })
+                                    }
+                                }
+                                _ => Some(a),
+                            };
+                            if let Some(arg) = arg {
+                                self.construct(CallSite::Expr(e), r, &[arg], false);
+                            }
                         }
                     }
                 }

@@ -29,6 +29,7 @@ mod value_args;
 mod stl_ctors;
 mod nsdmi;
 mod defaulted_assign;
+mod return_copy;
 
 use std::sync::Arc;
 
