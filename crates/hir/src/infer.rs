@@ -1105,6 +1105,11 @@ impl<'a> Infer<'a> {
             };
             if let Some(t) = t {
                 inited.push(t);
+                // `_M_func{{std::forward<_Args>(__args)...}}`: an aggregate
+                // member is initialized element by element.
+                if m.braced && self.aggregate_init(t, &m.args) {
+                    continue;
+                }
                 self.construct(CallSite::MemInit(i as u32), t, &args, m.braced);
             }
         }

@@ -34,7 +34,9 @@ impl Infer<'_> {
             return false;
         }
         let c = strip_cv(db, canonical(db, t));
-        let targets: Vec<(TyId, bool)> = match c.kind(db) {
+        // Each element's type, and for a member with a default member
+        // initializer its class and name.
+        let targets: Vec<(TyId, Option<(templates::ClassRefT, String)>)> = match c.kind(db) {
             TyKind::Array(e, n) => {
                 let e = *e;
                 // Brace elision into class elements is not modelled.
@@ -45,17 +47,17 @@ impl Infer<'_> {
                 if n < elems.len() {
                     return false;
                 }
-                (0..n).map(|_| (e, false)).collect()
+                (0..n).map(|_| (e, None)).collect()
             }
             _ => {
                 let Some(class) = self.class_ref(c) else { return false };
                 if !self.is_aggregate(class) {
                     return false;
                 }
-                let mut out: Vec<(TyId, bool)> = Vec::new();
+                let mut out = Vec::new();
                 for (name, ft) in self.fields_and_bases(class) {
-                    let has_init = name.as_deref().is_some_and(|n| self.field_has_init(class, n));
-                    out.push((ft, has_init));
+                    let init = name.filter(|n| self.field_has_init(class, n)).map(|n| (class, n));
+                    out.push((ft, init));
                 }
                 if out.len() < elems.len() {
                     return false;
@@ -63,13 +65,17 @@ impl Infer<'_> {
                 out
             }
         };
-        for (k, (ft, has_init)) in targets.into_iter().enumerate() {
-            match elems.get(k) {
-                Some(&x) => self.init_element(x, ft, depth),
-                // Not named: the default member initializer (inferred with
-                // the class), else value-initialized (`{}`).
-                None if has_init => {}
-                None => {
+        for (k, (ft, init)) in targets.into_iter().enumerate() {
+            match (elems.get(k), init) {
+                (Some(&x), _) => self.init_element(x, ft, depth),
+                // Not named: the default member initializer (`infer/nsdmi.rs`),
+                // else value-initialized (`{}`).
+                (None, Some((class, name))) => {
+                    for e in super::nsdmi::field_init_required(db, class, &name) {
+                        self.require(e);
+                    }
+                }
+                (None, None) => {
                     if self.is_class(ft) {
                         let before = self.res.calls.len();
                         self.construct(CallSite::Expr(elems.last().copied().unwrap_or(ExprId(0))), ft, &[], false);

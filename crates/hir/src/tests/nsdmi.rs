@@ -47,3 +47,24 @@ fn initializers_of_a_specialization_are_substituted() {
         "#]],
     );
 }
+
+#[test]
+fn braced_member_initializer_of_an_aggregate_and_omitted_aggregate_members() {
+    // `f{{a}}` initializes the aggregate `Inv<F>` member by member (its
+    // `Tup<F>` from `F&&`, as `thread::_State_impl` does); `Agg g{1}` takes
+    // `b` from its default member initializer.
+    closure(
+        "template<class T> struct Tup { template<class U> Tup(U&& u) : t(static_cast<U&&>(u)) {} T t; };\n\
+         template<class T> struct Inv { Tup<T> _M_t; };\n\
+         template<class T> struct State { Inv<T> f; template<class A> State(A&& a) : f{{static_cast<A&&>(a)}} {} };\n\
+         struct F {};\n\
+         struct Agg { int a; Tup<long> b{1}; };\n\
+         void user() { State<F> s(F{}); Agg g{1}; }",
+        expect![[r#"
+            _Z4userv
+            _ZN5StateI1FEC1IS0_EEOT_
+            _ZN3TupIlEC1IiEEOT_
+            _ZN3TupI1FEC1IS0_EEOT_
+        "#]],
+    );
+}
