@@ -98,7 +98,13 @@ impl Infer<'_> {
                 return;
             }
             if self.is_class(ft_c) {
-                let args: Vec<Arg> = ys.iter().map(|y| self.stored_arg(*y)).collect();
+                // A pack expansion gives one argument per element (its
+                // pattern inferred again per element: `{std::forward<_Args>(__args)...}`).
+                let args: Vec<Arg> = if ys.iter().any(|y| matches!(self.body.expr(*y), Expr::PackExpansion(_))) {
+                    self.args(&ys)
+                } else {
+                    ys.iter().map(|y| self.stored_arg(*y)).collect()
+                };
                 self.construct(CallSite::Expr(x), ft_c, &args, true);
             }
             return;

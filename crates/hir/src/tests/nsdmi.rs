@@ -56,13 +56,13 @@ fn braced_member_initializer_of_an_aggregate_and_omitted_aggregate_members() {
     closure(
         "template<class T> struct Tup { template<class U> Tup(U&& u) : t(static_cast<U&&>(u)) {} T t; };\n\
          template<class T> struct Inv { Tup<T> _M_t; };\n\
-         template<class T> struct State { Inv<T> f; template<class A> State(A&& a) : f{{static_cast<A&&>(a)}} {} };\n\
+         template<class T> struct State { Inv<T> f; template<class... A> State(A&&... a) : f{{static_cast<A&&>(a)...}} {} };\n\
          struct F {};\n\
          struct Agg { int a; Tup<long> b{1}; };\n\
          void user() { State<F> s(F{}); Agg g{1}; }",
         expect![[r#"
             _Z4userv
-            _ZN5StateI1FEC1IS0_EEOT_
+            _ZN5StateI1FEC1IJS0_EEEDpOT_
             _ZN3TupIlEC1IiEEOT_
             _ZN3TupI1FEC1IS0_EEOT_
         "#]],
