@@ -77,7 +77,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("histogram.cu", 99.0),
     ("host_stl.cu", 67.5),
     ("jacobi_solver.cu", 99.0),
-    ("job_scheduler.cu", 96.4),
+    ("job_scheduler.cu", 97.1),
     ("lambdas.cu", 96.8),
     ("libcudacxx.cu", 97.4),
     ("mandelbrot.cu", 99.0),
