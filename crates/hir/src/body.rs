@@ -517,6 +517,31 @@ pub fn lower_expr_owner(node: &SyntaxNode) -> Body {
     cx.body
 }
 
+/// Lowers a default member initializer: `init` is the member's
+/// init-declarator (`x = e`, `x{a}`, `x(a)` never: a member cannot be
+/// initialized with parentheses). The body holds one local standing for the
+/// member, of type `ty`, with the initializer: inferring its declaration is
+/// what a constructor that does not name the member does ([class.base.init]/9).
+pub fn lower_field_init(init: &SyntaxNode, ty: TypeRef) -> Body {
+    let mut cx = Lower::new(TextSize::from(0));
+    let init = cx.initializer(init, 0);
+    // Unnamed: the initializer's names are the class's members, never this local.
+    let l = cx.alloc_local(Local {
+        name: None,
+        ty,
+        init,
+        is_static: false,
+        is_thread_local: false,
+        is_constexpr: false,
+        pack: false,
+        binding_of: None,
+        default: None,
+    });
+    let s = cx.alloc_stmt(Stmt::Decl(vec![l]));
+    cx.body.root = Some(s);
+    cx.body
+}
+
 /// Lowers the operand of a `decltype` (`node`: its `DECLTYPE_SPECIFIER`)
 /// as a single-expression body. The parameters of the function declarator
 /// it is written in (a trailing return type, `-> decltype(t + u)`, names

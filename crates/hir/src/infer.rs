@@ -55,6 +55,9 @@ mod non_deduced;
 mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
+mod nsdmi;
+mod defaulted_assign;
+pub use nsdmi::{field_init_bodies, field_init_required};
 pub(crate) use assignable::class_assignable;
 mod trivially;
 pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
@@ -304,7 +307,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
-    let mut cx = new_infer(db, &map, &body, &info, owner);
+    let mut cx = new_infer(db, &map, &body, &info, Some(owner));
     cx.stop_at = stop;
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
@@ -323,7 +326,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
         InferOwner::Closure(_) => None,
     };
     if let Some(dbody) = decl.and_then(|d| default_args::declared_defaults(db, d)) {
-        let mut dcx = new_infer(db, &map, &dbody, &info, owner);
+        let mut dcx = new_infer(db, &map, &dbody, &info, Some(owner));
         for &p in &dbody.params {
             let t = dcx.local_declared_ty(p, None);
             dcx.res.local_tys[p.0 as usize] = Some(t);
@@ -351,10 +354,13 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     if matches!(info.name, FnName::Dtor) {
         cx.dtor_members();
     }
+    if body.defaulted && matches!(&info.name, FnName::Operator(o) if o == "=") {
+        cx.defaulted_assign();
+    }
     cx.res
 }
 
-fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: InferOwner) -> Infer<'a> {
+fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: Option<InferOwner>) -> Infer<'a> {
     Infer {
         db,
         map,
@@ -376,7 +382,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
-        owner: Some(owner),
+        owner,
         returns: Vec::new(),
         ns_aliases: Vec::new(),
         local_names: Default::default(),
@@ -681,6 +687,25 @@ impl<'a> Infer<'a> {
                                 _ => vec![a],
                             };
                             self.construct(CallSite::Expr(e), r, &args, a.braced);
+                        } else if self.is_class(r) && self.same_class(r, a.ty) && a.cat != Category::PRValue && self.returns.is_empty() {
+                            // The same class from a glvalue: copied or moved
+                            // (`return std::move(_M_storage);`), except a local
+                            // object returned by name, which g++ constructs in
+                            // place (NRVO); a parameter by name is moved.
+                            let arg = match self.body.expr(e) {
+                                Expr::Path(p) if self.implicitly_movable(p) => {
+                                    let l = self.find_local(&norm_name(&p.segments[0].name));
+                                    if l.is_some_and(|l| !self.body.params.contains(&l)) {
+                                        None
+                                    } else {
+                                        Some(Arg { cat: Category::XValue, ..a })
+                                    }
+                                }
+                                _ => Some(a),
+                            };
+                            if let Some(arg) = arg {
+                                self.construct(CallSite::Expr(e), r, &[arg], false);
+                            }
                         }
                     }
                 }
@@ -1082,6 +1107,11 @@ impl<'a> Infer<'a> {
             };
             if let Some(t) = t {
                 inited.push(t);
+                // `_M_func{{std::forward<_Args>(__args)...}}`: an aggregate
+                // member is initialized element by element.
+                if m.braced && self.aggregate_init(t, &m.args) {
+                    continue;
+                }
                 self.construct(CallSite::MemInit(i as u32), t, &args, m.braced);
             }
         }
@@ -1109,7 +1139,16 @@ impl<'a> Infer<'a> {
         for (k, (name, t)) in self.fields_and_bases(class).into_iter().enumerate() {
             match &name {
                 Some(nm) => {
-                    if named.contains(nm) || (from.is_none() && self.field_has_init(class, nm)) {
+                    if named.contains(nm) {
+                        continue;
+                    }
+                    // A member it does not name is initialized from its default
+                    // member initializer, unless the constructor is a defaulted
+                    // copy or move ([class.base.init]/9, [class.copy.ctor]/14).
+                    if (from.is_none() || !body.defaulted) && self.field_has_init(class, nm) {
+                        for e in nsdmi::field_init_required(db, class, nm) {
+                            self.require(e);
+                        }
                         continue;
                     }
                 }

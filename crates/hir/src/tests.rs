@@ -28,6 +28,9 @@ mod thrust;
 mod value_args;
 mod stl_ctors;
 mod variant;
+mod nsdmi;
+mod defaulted_assign;
+mod return_copy;
 
 use std::sync::Arc;
 

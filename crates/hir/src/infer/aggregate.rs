@@ -26,6 +26,7 @@ impl Infer<'_> {
     }
 
     fn aggregate_init_depth(&mut self, t: TyId, elems: &[ExprId], depth: u32) -> bool {
+        let db = self.db;
         if depth > MAX_AGGREGATE_DEPTH || self.stopped() {
             return false;
         }
@@ -33,13 +34,17 @@ impl Infer<'_> {
             return false;
         }
         let Some(targets) = self.aggregate_targets(t, elems) else { return false };
-        for (k, (ft, has_init)) in targets.into_iter().enumerate() {
-            match elems.get(k) {
-                Some(&x) => self.init_element(x, ft, depth),
-                // Not named: the default member initializer (inferred with
-                // the class), else value-initialized (`{}`).
-                None if has_init => {}
-                None => {
+        for (k, (ft, init)) in targets.into_iter().enumerate() {
+            match (elems.get(k), init) {
+                (Some(&x), _) => self.init_element(x, ft, depth),
+                // Not named: the default member initializer (`infer/nsdmi.rs`),
+                // else value-initialized (`{}`).
+                (None, Some((class, name))) => {
+                    for e in super::nsdmi::field_init_required(db, class, &name) {
+                        self.require(e);
+                    }
+                }
+                (None, None) => {
                     if self.is_class(ft) {
                         let before = self.res.calls.len();
                         self.construct(CallSite::Expr(elems.last().copied().unwrap_or(ExprId(0))), ft, &[], false);
@@ -56,7 +61,7 @@ impl Infer<'_> {
     /// The elements an aggregate `t` list-initialized from `elems` has, with
     /// whether each has a default member initializer: None when `t` is not
     /// an aggregate or the list is not of a modelled shape.
-    fn aggregate_targets(&mut self, t: TyId, elems: &[ExprId]) -> Option<Vec<(TyId, bool)>> {
+    fn aggregate_targets(&mut self, t: TyId, elems: &[ExprId]) -> Option<Vec<(TyId, Option<(templates::ClassRefT, String)>)>> {
         let db = self.db;
         let c = strip_cv(db, canonical(db, t));
         match c.kind(db) {
@@ -70,17 +75,17 @@ impl Infer<'_> {
                 if n < elems.len() {
                     return None;
                 }
-                Some((0..n).map(|_| (e, false)).collect())
+                Some((0..n).map(|_| (e, None)).collect())
             }
             _ => {
                 let class = self.class_ref(c)?;
                 if !self.is_aggregate(class) {
                     return None;
                 }
-                let mut out: Vec<(TyId, bool)> = Vec::new();
+                let mut out = Vec::new();
                 for (name, ft) in self.fields_and_bases(class) {
-                    let has_init = name.as_deref().is_some_and(|n| self.field_has_init(class, n));
-                    out.push((ft, has_init));
+                    let init = name.filter(|n| self.field_has_init(class, n)).map(|n| (class, n));
+                    out.push((ft, init));
                 }
                 if out.len() < elems.len() {
                     return None;
@@ -176,7 +181,13 @@ impl Infer<'_> {
                 return;
             }
             if self.is_class(ft_c) {
-                let args: Vec<Arg> = ys.iter().map(|y| self.stored_arg(*y)).collect();
+                // A pack expansion gives one argument per element (its
+                // pattern inferred again per element: `{std::forward<_Args>(__args)...}`).
+                let args: Vec<Arg> = if ys.iter().any(|y| matches!(self.body.expr(*y), Expr::PackExpansion(_))) {
+                    self.args(&ys)
+                } else {
+                    ys.iter().map(|y| self.stored_arg(*y)).collect()
+                };
                 self.construct(CallSite::Expr(x), ft_c, &args, true);
             }
             return;
