@@ -31,6 +31,8 @@ pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;
 pub(crate) use requires::requires_satisfied;
+mod noexcept;
+pub(crate) use noexcept::noexcept_operand;
 mod conversions;
 mod decltype;
 mod decltype_body;

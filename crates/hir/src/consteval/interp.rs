@@ -931,7 +931,7 @@ impl<'a> Interp<'a> {
     /// `noexcept(e)`: a destructor call is non-throwing (destructors are
     /// implicitly `noexcept`: what `is_nothrow_destructible` asks, of
     /// `declval<T&>()`, itself `noexcept`; the object expression is not
-    /// checked); other expressions are not evaluated.
+    /// checked); other expressions by `infer::noexcept_operand`.
     #[inline(never)]
     fn noexcept(&mut self, x: ExprId) -> R<CValue> {
         let body = self.frame().body.clone();
@@ -945,7 +945,17 @@ impl<'a> Interp<'a> {
                 }
             }
         }
-        unsupported("noexcept(expression)")
+        let (item, scope, env) = self.cx();
+        let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+        let text = match body.expr_ranges.get(x.0 as usize) {
+            Some(r) => self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("throw").to_string(),
+            None => "throw".to_string(),
+        };
+        let known = crate::infer::noexcept_operand(cx, &body, x, &text);
+        match known {
+            Some(b) => Ok(CValue::boolean(b)),
+            None => unsupported("noexcept(expression)"),
+        }
     }
 
     #[inline(never)] // keeps `expr`'s frame small: constexpr recursion is deep

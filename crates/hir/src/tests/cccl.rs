@@ -244,3 +244,26 @@ fn function_returning_a_reference_to_an_array() {
         "#]],
     );
 }
+
+#[test]
+fn noexcept_operator_of_a_construction() {
+    // libcu++'s `is_nothrow_constructible`: `noexcept(_Tp(declval<_Args>()...))`,
+    // whose value selects `expected`'s base specializations. g++ 12: true
+    // for the trivial move and the `noexcept` one, false for `Q`'s.
+    asserts(
+        "template<class T> T&& declval() noexcept;
+         template<class T, T v> struct integral_constant { static constexpr const T value = v; };
+         template<class T, class... A> struct is_nt : integral_constant<bool, noexcept(T(declval<A>()...))> {};
+         struct P { int a; };
+         struct Q { Q(); Q(Q&&); };
+         struct R { R(); R(R&&) noexcept; };
+         static_assert(is_nt<P, P&&>::value, \"\");
+         static_assert(!is_nt<Q, Q&&>::value, \"\");
+         static_assert(is_nt<R, R&&>::value, \"\");",
+        expect![[r#"
+            true
+            true
+            true
+        "#]],
+    );
+}
