@@ -252,8 +252,7 @@ fn noexcept_operator_of_a_construction() {
     // for the trivial move and the `noexcept` one, false for `Q`'s.
     asserts(
         "template<class T> T&& declval() noexcept;
-         template<class T, T v> struct integral_constant { static constexpr const T value = v; };
-         template<class T, class... A> struct is_nt : integral_constant<bool, noexcept(T(declval<A>()...))> {};
+         template<class T, class... A> struct is_nt { static constexpr bool value = noexcept(T(declval<A>()...)); };
          struct P { int a; };
          struct Q { Q(); Q(Q&&); };
          struct R { R(); R(R&&) noexcept; };
