@@ -46,6 +46,7 @@ mod enum_operands;
 mod deduce_conv;
 mod default_args;
 mod init_list;
+mod bindings;
 mod aggregate;
 mod packs;
 mod partial_order;
@@ -663,6 +664,10 @@ impl<'a> Infer<'a> {
                     let t = cx.local_declared_ty(v, elem.map(|t| (t, Category::LValue)));
                     cx.res.local_tys[v.0 as usize] = Some(t);
                     cx.bind_local(v);
+                    // `for (auto& [k, v] : m)`: the bindings of the hidden element.
+                    for b in cx.bindings_of(v) {
+                        cx.local(b);
+                    }
                 }
                 cx.block(|cx| cx.stmt(body));
             }),
@@ -859,9 +864,8 @@ impl<'a> Infer<'a> {
         if loc.is_static {
             self.local_static(l);
         }
-        if loc.binding_of.is_some() {
-            self.res.local_tys[l.0 as usize] = Some(self.local_declared_ty(l, None));
-            self.bind_local(l);
+        if let Some((hidden, i)) = loc.binding_of {
+            self.binding(l, hidden, i);
             return;
         }
         let init_ty = match &loc.init {
