@@ -2581,6 +2581,26 @@ impl<'a> Infer<'a> {
                         }
                         return (mk(db, TyKind::Dependent("pointer to member".into())), pr);
                     }
+                    // `&C::f` of a non-static member function: a pointer to
+                    // member function (`void (C::*)(A) const`), what
+                    // `call_once(flag, &C::f, this, a)` deduces.
+                    if let (true, Some(Resolution::Entity(ent)), TyKind::Func(_)) =
+                        (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e)).cloned(), ct.kind(db))
+                    {
+                        let decl = match ent {
+                            Entity::Fn(f) => Some(FnDecl::Fn(f)),
+                            Entity::FnInst(i) => Some(i.decl(db)),
+                            _ => None,
+                        };
+                        if decl.is_some_and(|d| self.is_member(d) && d.data(db).is_some_and(|x| !x.linkage.is_static)) {
+                            let mut q = p.clone();
+                            q.segments.pop();
+                            let class = strip_cv(db, canonical(db, self.lower(&TypeRef::Path(q))));
+                            if self.class_ref(class).is_some() {
+                                return (mk(db, TyKind::MemPtr { class, pointee: ct }), pr);
+                            }
+                        }
+                    }
                 }
                 (mk(db, TyKind::Ptr(t)), pr)
             }

@@ -125,3 +125,18 @@ fn structured_bindings_of_members_and_arrays() {
         _Z4showd
     "#]]);
 }
+
+/// `&C::f` of a non-static member function is a pointer to member function
+/// (`M1CKFvPiE`); of a static one a plain function pointer (g++ 12's `nm`).
+#[test]
+fn address_of_a_qualified_member_function_is_a_member_pointer() {
+    const T: &str = "template<class F, class... A> void co(F&& f, A&&... a) {}\n\
+        struct C { void f(int*) const; static void s(); void run() { int x; co(&C::f, this, &x); co(&C::s); } };\n\
+        void g(C& c) { c.run(); }\n";
+    calls(T, "run", expect![[r#"
+        _ZNK1C1fEPi
+        _Z2coIM1CKFvPiEJPS0_S1_EEvOT_DpOT0_
+        _ZN1C1sEv
+        _Z2coIPFvvEJEEvOT_DpOT0_
+    "#]]);
+}
