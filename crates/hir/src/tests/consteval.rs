@@ -681,3 +681,32 @@ fn triviality_traits_follow_gcc() {
         "#]],
     );
 }
+
+#[test]
+fn noexcept_of_a_construction_from_declval() {
+    // libcu++'s `is_nothrow_constructible` is `noexcept(T(declval<A>()...))`
+    // (the pack expanded with the instance's arguments): the builtin trait's
+    // question. g++ accepts every assert below.
+    check(
+        r#"
+template <class T> T&& declval() noexcept;
+template <bool B> struct bool_c { static constexpr bool value = B; };
+template <class T, class... A> struct nothrow_ctor : bool_c<noexcept(T(declval<A>()...))> {};
+struct agg { int a; int b; };
+struct throwing { throwing(int); };
+struct quiet { quiet(int) noexcept; };
+static_assert(nothrow_ctor<agg, agg&&>::value, "");
+static_assert(nothrow_ctor<int, long>::value, "");
+static_assert(!nothrow_ctor<throwing, int>::value, "");
+static_assert(nothrow_ctor<quiet, int>::value, "");
+static_assert(noexcept(agg(declval<const agg&>())), "");
+"#,
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: error: identifier "no member `value` in nothrow_ctor<throwing, int>" is undefined
+            namespace: error: identifier "no member `value` in nothrow_ctor<quiet, int>" is undefined
+            namespace: true
+        "#]],
+    );
+}
