@@ -30,13 +30,20 @@ pub(super) fn nondependent_base_member(cx: LowerCx<'_>, name: &str, ns: Ns) -> O
         let scope = map.scope(s);
         match scope.kind {
             ScopeKind::Class(c) => {
-                // The class's own members and its plain bases come first.
-                if scopes::lookup_member(db, map, s, name, ns).is_some() {
+                // The class's own members (using-declarations of a
+                // dependent base's members included) and its plain bases
+                // come first.
+                if scope.names.contains_key(name) || scopes::lookup_member(db, map, s, name, ns).is_some() {
                     return None;
                 }
                 if map.templated.contains(&s) {
                     for b in crate::ty::class_bases(db, c).iter() {
                         if let Some(ClassRef::Inst(bi)) = b.class {
+                            // `B<T>` resolves to a specialization with the
+                            // parameters as arguments: dependent, not searched.
+                            if bi.args(db).iter().any(|a| crate::consteval::var_template::dependent(db, a)) {
+                                continue;
+                            }
                             if let Some((d, env, sc)) = member_of(db, ClassRef::Inst(bi), name, ns, 1) {
                                 return Some(Resolved::Def(d, env, sc));
                             }

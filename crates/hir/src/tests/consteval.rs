@@ -710,3 +710,33 @@ static_assert(noexcept(agg(declval<const agg&>())), "");
         "#]],
     );
 }
+
+#[test]
+fn members_of_dependent_and_non_dependent_bases() {
+    // libstdc++'s `__is_integer_nonstrict<T> : __is_integer<T>` names
+    // `__value` through a using-declaration (the base is dependent and not
+    // searched); a non-dependent base (`tag_base<long>`) is searched by
+    // unqualified lookup. g++ accepts every assert below.
+    check(
+        r#"
+template <class T> struct is_int { enum { value = 0 }; };
+template <> struct is_int<int> { enum { value = 1 }; };
+template <class T> struct nonstrict : is_int<T> {
+  using is_int<T>::value;
+  enum { width = value ? sizeof(T) * 8 : 0 };
+};
+template <class T> struct tag_base { enum { value = 7 }; };
+template <class T> struct other : tag_base<long> {
+  enum { w = value + 1 };
+};
+static_assert(nonstrict<int>::width == 32, "");
+static_assert(nonstrict<float>::width == 0, "");
+static_assert(other<int>::w == 8, "");
+"#,
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}

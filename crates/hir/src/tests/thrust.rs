@@ -243,3 +243,44 @@ int main() { res<int> r; r.do_allocate(1); }
         "#]],
     );
 }
+
+#[test]
+fn block_scope_using_declaration_of_a_class_template() {
+    // thrust's `__unique::doit_step`: `using core::detail::AgentLauncher;`
+    // then `using unique_agent = AgentLauncher<UniqueAgent<…>>;` and
+    // `unique_agent::get_plan(…)`. The using-declaration names the class
+    // template in the types written after it. g++ emits the four members.
+    closure(
+        r#"
+namespace core { namespace detail {
+template <class A> struct Launcher {
+  typedef int State;
+  static int get_plan() { return 1; }
+  Launcher(int p, long n) {}
+  void launch(A a) const {}
+};
+template <class T> struct get_plan_t { typedef int type; };
+} }
+template <class T> struct Agent {};
+template <class T> int step(T t) {
+  using core::detail::Launcher;
+  using agent = Launcher<Agent<T>>;
+  using State = typename agent::State;
+  using core::detail::get_plan_t;
+  typename get_plan_t<agent>::type plan = agent::get_plan();
+  agent a(plan, 2);
+  a.launch(Agent<T>());
+  State s = 0;
+  return s;
+}
+int main() { return step(1); }
+"#,
+        expect![[r#"
+            main
+            _Z4stepIiEiT_
+            _ZN4core6detail8LauncherI5AgentIiEE8get_planEv
+            _ZN4core6detail8LauncherI5AgentIiEEC1Eil
+            _ZNK4core6detail8LauncherI5AgentIiEE6launchES3_
+        "#]],
+    );
+}
