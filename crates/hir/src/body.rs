@@ -523,12 +523,22 @@ pub fn lower_expr_owner(node: &SyntaxNode) -> Body {
 /// them) are the body's parameters.
 pub fn lower_decltype(node: &SyntaxNode) -> Option<Body> {
     let operand = node.children().next()?;
+    lower_operand(node, &operand)
+}
+
+/// The operand of an unevaluated operator `node` (`decltype`, `sizeof`) as a
+/// body, the parameters of the function declarator it is written in (a
+/// trailing return type names them) as its parameters.
+pub fn lower_operand(node: &SyntaxNode, operand: &SyntaxNode) -> Option<Body> {
     let mut cx = Lower::new(TextSize::from(0));
     let mut cur = node.parent();
     while let Some(n) = cur {
         match n.kind() {
             K::FUNCTION_DECLARATOR => {
-                for p in su::function_params_of(&n) {
+                // Only the parameters declared before the operand are in
+                // scope: one in a parameter's own type (`f(tag<As...>*,
+                // decltype(&g<As...>))`) sees those before it, never itself.
+                for p in su::function_params_of(&n).into_iter().filter(|p| p.text_range().end() <= node.text_range().start()) {
                     let l = cx.param(&p);
                     cx.body.params.push(l);
                 }
@@ -539,7 +549,7 @@ pub fn lower_decltype(node: &SyntaxNode) -> Option<Body> {
         }
         cur = n.parent();
     }
-    let e = cx.expr_node(&operand, 0);
+    let e = cx.expr_node(operand, 0);
     cx.body.root_expr = Some(e);
     Some(cx.body)
 }

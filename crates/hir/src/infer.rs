@@ -56,6 +56,8 @@ mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
 pub(crate) use assignable::class_assignable;
+mod trivially;
+pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -1298,7 +1300,8 @@ impl<'a> Infer<'a> {
                 let last = name.last().unwrap_or_default().to_string();
                 if let Some(ft) = self.field_ty(class, &last) {
                     self.res.resolutions.insert(e, Resolution::Field);
-                    let cv = cv_of(db, canonical(db, obj));
+                    // A reference member names its referee, whatever the object's cv.
+                    let cv = if is_ref(db, ft) { Cv::default() } else { cv_of(db, canonical(db, obj)) };
                     let (t, _) = self.of_declared(ft);
                     let t = if cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, cv)) };
                     let c = if matches!(canonical(db, ft).kind(db), TyKind::LRef(_)) { Category::LValue } else { cat };
@@ -1339,6 +1342,12 @@ impl<'a> Infer<'a> {
                 let braced = braced && !args.is_empty();
                 if braced && self.aggregate_init(t, &args) {
                     self.destroy(CallSite::Expr(e), t);
+                    if self.list_narrows(t, &args) {
+                        return (self.error("narrowing conversion in list-initialization"), Category::PRValue);
+                    }
+                } else if braced && self.list_narrows(t, &args) {
+                    // `T{x}` of a scalar `T`.
+                    return (self.error("narrowing conversion in list-initialization"), Category::PRValue);
                 } else if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     if braced {
@@ -1719,8 +1728,9 @@ impl<'a> Infer<'a> {
             }
             Value::Field(t) => {
                 self.res.resolutions.insert(e, Resolution::Field);
+                let referee = is_ref(db, t);
                 let (t, _) = self.of_declared(t);
-                let t = if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                let t = if self.this_cv.is_empty() || referee { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
                 (t, Category::LValue)
             }
             Value::Enumerator(t) => {
@@ -1755,6 +1765,12 @@ impl<'a> Infer<'a> {
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
                         if let Entity::Fn(_) | Entity::FnInst(_) = ent {
                             if let Some(mut sig) = self.sig_of_entity(ent) {
+                                // `&f<A>` whose signature does not substitute names no
+                                // function ([temp.deduct.general]/8: a failure in the
+                                // return type removes the specialization).
+                                if let Some(why) = sig_substitution_failure(db, &sig) {
+                                    return (self.error(&format!("substitution failure in the signature of a function named: {why}")), Category::LValue);
+                                }
                                 // The function's type: parameters without top-level cv or `restrict`.
                                 for p in &mut sig.params {
                                     *p = strip_cv(db, canonical(db, *p));
@@ -1952,7 +1968,13 @@ impl<'a> Infer<'a> {
             Def::VarTemplate(vt) if constraints::is_concept(db, vt) => Value::TemplateValue(self.builtin(Builtin::Bool)),
             Def::VarTemplate(vt) => {
                 let written = args.unwrap_or(&[]);
-                let out = crate::consteval::var_template::var_template_args(self.lcx(), vt, written).ok()?;
+                let out = match crate::consteval::var_template::var_template_args(self.lcx(), vt, written) {
+                    Ok(out) => out,
+                    // `requires_<false>` with `template <bool B, enable_if_t<B, int> = 0>`:
+                    // the template-id names no specialization (libcu++'s concept emulation).
+                    Err(e) if templates::is_substitution_failure(&e) => return Some(Value::Unknown(e)),
+                    Err(_) => return None,
+                };
                 // A partial specialization when one matches (`declval<T>` of libcu++).
                 let (vt, out) = match outer {
                     None => crate::consteval::var_template::select_var_template(db, self.map, vt, &out),
@@ -3138,6 +3160,15 @@ fn sig_has_error(db: &dyn SourceDatabase, s: &FnSig) -> bool {
     s.params.iter().chain(std::iter::once(&s.ret)).any(|t| ty_has_error(db, *t, 0))
 }
 
+/// The reason a signature's parameter or return type failed to substitute,
+/// when one did (an error that is a substitution failure, not a gap).
+fn sig_substitution_failure(db: &dyn SourceDatabase, s: &FnSig) -> Option<String> {
+    s.params.iter().chain(std::iter::once(&s.ret)).find_map(|t| match canonical(db, *t).kind(db) {
+        TyKind::Error(e) if templates::is_substitution_failure(e) => Some(e.clone()),
+        _ => None,
+    })
+}
+
 fn ty_has_error(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
     if depth > 16 {
         return false;
@@ -3195,7 +3226,7 @@ impl<'a> Infer<'a> {
 /// substitution failures removing candidates), read from its text in the
 /// scope and environment of `cx`. None when the text is not of that shape.
 pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
-    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text))
+    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text)).or_else(|| decltype_body::sizeof_full(cx, text))
 }
 
 fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
@@ -3464,6 +3495,11 @@ fn decay(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::Func(_) => mk(db, TyKind::Ptr(t)),
         _ => t,
     }
+}
+
+/// A reference type (a member of it is not made const by a const object).
+fn is_ref(db: &dyn SourceDatabase, t: TyId) -> bool {
+    matches!(canonical(db, t).kind(db), TyKind::LRef(_) | TyKind::RRef(_))
 }
 
 fn is_null_ty(db: &dyn SourceDatabase, t: TyId) -> bool {

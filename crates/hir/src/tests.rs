@@ -27,6 +27,7 @@ mod out_of_line;
 mod thrust;
 mod value_args;
 mod stl_ctors;
+mod variant;
 
 use std::sync::Arc;
 
