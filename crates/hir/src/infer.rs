@@ -145,6 +145,11 @@ pub struct InferenceResult {
     /// The type of the owner's first `return` with a value (what `auto`
     /// return type deduction starts from).
     pub returned: Option<TyId>,
+    /// Variable template specializations that inferring the body
+    /// instantiated (checking the constraints of candidates, selected or
+    /// not, requires-expressions, traits) and that g++ emits unasked
+    /// (`infer/constraint_vars.rs`).
+    pub instantiated_vars: Vec<Entity>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -167,7 +172,9 @@ impl InferenceResult {
 /// Infers a body. Cached per owner.
 #[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
-    Arc::new(infer_owner(db, owner))
+    let (mut r, uses) = crate::consteval::var_template::recording(|| infer_owner(db, owner));
+    r.instantiated_vars = constraint_vars::emitted_uses(db, uses);
+    Arc::new(r)
 }
 
 /// A body whose inference needs itself (a generic lambda handed to itself

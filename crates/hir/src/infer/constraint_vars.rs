@@ -64,6 +64,12 @@ fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) 
             }
         }
     });
+    emitted_uses(db, uses)
+}
+
+/// Of the variable template specializations an evaluation instantiated,
+/// those g++ emits (see the module comment).
+pub(crate) fn emitted_uses(db: &dyn SourceDatabase, uses: Vec<(crate::VarTemplateId, Vec<TemplateArg>)>) -> Vec<Entity> {
     uses.into_iter()
         .filter(|(vt, args)| !constraints::is_concept(db, *vt) && args.iter().any(|a| arg_names_local_closure(db, a, 0)))
         .map(|(vt, args)| Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(vt), None, args)))
