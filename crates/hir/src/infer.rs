@@ -478,6 +478,13 @@ impl<'a> Infer<'a> {
 
     fn require(&mut self, e: Entity) {
         if self.seen.insert(e) {
+            // Selecting a function instantiates its `noexcept(expr)`: what
+            // that evaluates counts as this body's (`instantiated_vars`).
+            if let Entity::FnInst(i) = e {
+                for (vt, args) in constraint_vars::noexcept_var_uses(self.db, i) {
+                    crate::consteval::var_template::record_use(vt, &args);
+                }
+            }
             self.res.required.push(e);
         }
     }
@@ -3592,3 +3599,4 @@ pub fn render_calls(db: &dyn SourceDatabase, r: &InferenceResult) -> String {
 
 #[allow(dead_code)]
 fn unused(_: PathSegment) {}
+

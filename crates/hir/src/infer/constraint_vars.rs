@@ -54,6 +54,28 @@ pub fn class_constraint_var_uses(db: &dyn SourceDatabase, inst: InstId) -> Vec<E
     emitted(db, cx, &data.constraints)
 }
 
+/// The variable template specializations that instantiating the
+/// `noexcept(expr)` specifier of `inst` evaluates (every one, emitted or
+/// not: the caller re-records them in its own evaluation). g++ instantiates
+/// the specifier whenever a call selects the function, in unevaluated
+/// operands and requires-expressions too (`ranges::swap`'s
+/// `noexcept(_S_noexcept<_Tp, _Up>())` reads `is_nothrow_move_constructible_v`).
+#[salsa::tracked(returns(clone), cycle_result = noexcept_cycle)]
+pub fn noexcept_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
+    let decl = inst.decl(db);
+    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return Vec::new() };
+    let Ok(env) = instances::instance_env(db, inst) else { return Vec::new() };
+    let Some(scope) = instances::fn_scope(db, decl) else { return Vec::new() };
+    let map = def_map(db, decl.tu(db));
+    let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    var_template::recording(|| constraints::truth(cx, &e)).1
+}
+
+/// A specifier whose evaluation needs itself instantiates nothing more.
+fn noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
+    Vec::new()
+}
+
 /// The emitted variable template specializations checking `constraints`
 /// in `cx` instantiates.
 fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Vec<Entity> {
@@ -188,3 +210,4 @@ fn closure_has_no_linkage(db: &dyn SourceDatabase, c: ClosureId, depth: u32) -> 
         InferOwner::Closure(cf) => closure_has_no_linkage(db, cf.closure(db), depth + 1),
     }
 }
+
