@@ -305,8 +305,9 @@ pub struct FnData {
     pub defaulted: bool,
     /// The operand of a `noexcept(expr)` specifier (a plain `noexcept` is
     /// `ty.noexcept`): instantiated when a call selects the function
-    /// (`infer/constraint_vars.rs`).
-    pub noexcept_expr: Option<ConstExpr>,
+    /// (`infer/constraint_vars.rs`). Boxed: `FnData` is cloned into the
+    /// interpreter's frames, whose depth the stack bounds.
+    pub noexcept_expr: Option<Box<ConstExpr>>,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -1239,7 +1240,7 @@ impl Lower {
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
-        let noexcept_expr = noexcept_operand(d).map(|e| lower_expr(&e, self));
+        let noexcept_expr = noexcept_operand(d).map(|e| Box::new(lower_expr(&e, self)));
         Some((
             FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false, deleted, defaulted, noexcept_expr },
             at,
