@@ -27,7 +27,6 @@ use crate::consteval::is_integral as is_int;
 mod constraints;
 mod constraint_vars;
 pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
-pub(crate) use constraint_vars::emitted_uses;
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;

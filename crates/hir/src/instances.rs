@@ -659,10 +659,6 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             }
         }
     }
-    // What is evaluated outside any body's inference (a special member's
-    // overload resolution, a memoized constraint first checked here)
-    // instantiates variable templates too (`infer/constraint_vars.rs`).
-    let ((), outside) = crate::consteval::var_template::recording(|| {
     while let Some((e, depth)) = queue.pop_front() {
         if out.len() >= MAX_ENTITIES {
             break;
@@ -732,12 +728,6 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
             if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_)) {
                 queue.push_back((x, depth + 1));
             }
-        }
-    }
-    });
-    for x in crate::infer::emitted_uses(db, outside) {
-        if seen.insert(x) {
-            out.push(x);
         }
     }
     Arc::new(out)

@@ -14,6 +14,12 @@
 //! disjunction at its first true one, so only the atomic constraints g++
 //! substitutes are evaluated. What the evaluation instantiates is recorded
 //! (`consteval::var_template::recording`).
+//!
+//! The same specializations come from elsewhere too, and are recorded the
+//! same way: `infer` records its whole body's inference (the constraints
+//! of candidates overload resolution rejects, requires-expressions), and a
+//! call selecting a function instantiates its `noexcept(expr)`
+//! ([`noexcept_var_uses`]).
 
 use super::*;
 use crate::consteval::var_template;
