@@ -517,18 +517,53 @@ pub fn lower_expr_owner(node: &SyntaxNode) -> Body {
     cx.body
 }
 
+/// Lowers a default member initializer: `init` is the member's
+/// init-declarator (`x = e`, `x{a}`, `x(a)` never: a member cannot be
+/// initialized with parentheses). The body holds one local standing for the
+/// member, of type `ty`, with the initializer: inferring its declaration is
+/// what a constructor that does not name the member does ([class.base.init]/9).
+pub fn lower_field_init(init: &SyntaxNode, ty: TypeRef) -> Body {
+    let mut cx = Lower::new(TextSize::from(0));
+    let init = cx.initializer(init, 0);
+    // Unnamed: the initializer's names are the class's members, never this local.
+    let l = cx.alloc_local(Local {
+        name: None,
+        ty,
+        init,
+        is_static: false,
+        is_thread_local: false,
+        is_constexpr: false,
+        pack: false,
+        binding_of: None,
+        default: None,
+    });
+    let s = cx.alloc_stmt(Stmt::Decl(vec![l]));
+    cx.body.root = Some(s);
+    cx.body
+}
+
 /// Lowers the operand of a `decltype` (`node`: its `DECLTYPE_SPECIFIER`)
 /// as a single-expression body. The parameters of the function declarator
 /// it is written in (a trailing return type, `-> decltype(t + u)`, names
 /// them) are the body's parameters.
 pub fn lower_decltype(node: &SyntaxNode) -> Option<Body> {
     let operand = node.children().next()?;
+    lower_operand(node, &operand)
+}
+
+/// The operand of an unevaluated operator `node` (`decltype`, `sizeof`) as a
+/// body, the parameters of the function declarator it is written in (a
+/// trailing return type names them) as its parameters.
+pub fn lower_operand(node: &SyntaxNode, operand: &SyntaxNode) -> Option<Body> {
     let mut cx = Lower::new(TextSize::from(0));
     let mut cur = node.parent();
     while let Some(n) = cur {
         match n.kind() {
             K::FUNCTION_DECLARATOR => {
-                for p in su::function_params_of(&n) {
+                // Only the parameters declared before the operand are in
+                // scope: one in a parameter's own type (`f(tag<As...>*,
+                // decltype(&g<As...>))`) sees those before it, never itself.
+                for p in su::function_params_of(&n).into_iter().filter(|p| p.text_range().end() <= node.text_range().start()) {
                     let l = cx.param(&p);
                     cx.body.params.push(l);
                 }
@@ -539,7 +574,7 @@ pub fn lower_decltype(node: &SyntaxNode) -> Option<Body> {
         }
         cur = n.parent();
     }
-    let e = cx.expr_node(&operand, 0);
+    let e = cx.expr_node(operand, 0);
     cx.body.root_expr = Some(e);
     Some(cx.body)
 }

@@ -55,7 +55,12 @@ mod non_deduced;
 mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
+mod nsdmi;
+mod defaulted_assign;
+pub use nsdmi::{field_init_bodies, field_init_required};
 pub(crate) use assignable::class_assignable;
+mod trivially;
+pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
@@ -309,7 +314,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     let tu = info.item.tu(db);
     let map = def_map(db, tu);
     let body = info.body.clone();
-    let mut cx = new_infer(db, &map, &body, &info, owner);
+    let mut cx = new_infer(db, &map, &body, &info, Some(owner));
     cx.stop_at = stop;
     for &p in &body.params {
         let t = cx.local_declared_ty(p, None);
@@ -328,7 +333,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
         InferOwner::Closure(_) => None,
     };
     if let Some(dbody) = decl.and_then(|d| default_args::declared_defaults(db, d)) {
-        let mut dcx = new_infer(db, &map, &dbody, &info, owner);
+        let mut dcx = new_infer(db, &map, &dbody, &info, Some(owner));
         for &p in &dbody.params {
             let t = dcx.local_declared_ty(p, None);
             dcx.res.local_tys[p.0 as usize] = Some(t);
@@ -356,10 +361,13 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     if matches!(info.name, FnName::Dtor) {
         cx.dtor_members();
     }
+    if body.defaulted && matches!(&info.name, FnName::Operator(o) if o == "=") {
+        cx.defaulted_assign();
+    }
     cx.res
 }
 
-fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: InferOwner) -> Infer<'a> {
+fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: Option<InferOwner>) -> Infer<'a> {
     Infer {
         db,
         map,
@@ -381,7 +389,7 @@ fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, in
         seen: Default::default(),
         depth: 0,
         implicit_depth: 0,
-        owner: Some(owner),
+        owner,
         returns: Vec::new(),
         ns_aliases: Vec::new(),
         local_names: Default::default(),
@@ -693,6 +701,25 @@ impl<'a> Infer<'a> {
                                 _ => vec![a],
                             };
                             self.construct(CallSite::Expr(e), r, &args, a.braced);
+                        } else if self.is_class(r) && self.same_class(r, a.ty) && a.cat != Category::PRValue && self.returns.is_empty() {
+                            // The same class from a glvalue: copied or moved
+                            // (`return std::move(_M_storage);`), except a local
+                            // object returned by name, which g++ constructs in
+                            // place (NRVO); a parameter by name is moved.
+                            let arg = match self.body.expr(e) {
+                                Expr::Path(p) if self.implicitly_movable(p) => {
+                                    let l = self.find_local(&norm_name(&p.segments[0].name));
+                                    if l.is_some_and(|l| !self.body.params.contains(&l)) {
+                                        None
+                                    } else {
+                                        Some(Arg { cat: Category::XValue, ..a })
+                                    }
+                                }
+                                _ => Some(a),
+                            };
+                            if let Some(arg) = arg {
+                                self.construct(CallSite::Expr(e), r, &[arg], false);
+                            }
                         }
                     }
                 }
@@ -1094,6 +1121,11 @@ impl<'a> Infer<'a> {
             };
             if let Some(t) = t {
                 inited.push(t);
+                // `_M_func{{std::forward<_Args>(__args)...}}`: an aggregate
+                // member is initialized element by element.
+                if m.braced && self.aggregate_init(t, &m.args) {
+                    continue;
+                }
                 self.construct(CallSite::MemInit(i as u32), t, &args, m.braced);
             }
         }
@@ -1121,7 +1153,16 @@ impl<'a> Infer<'a> {
         for (k, (name, t)) in self.fields_and_bases(class).into_iter().enumerate() {
             match &name {
                 Some(nm) => {
-                    if named.contains(nm) || (from.is_none() && self.field_has_init(class, nm)) {
+                    if named.contains(nm) {
+                        continue;
+                    }
+                    // A member it does not name is initialized from its default
+                    // member initializer, unless the constructor is a defaulted
+                    // copy or move ([class.base.init]/9, [class.copy.ctor]/14).
+                    if (from.is_none() || !body.defaulted) && self.field_has_init(class, nm) {
+                        for e in nsdmi::field_init_required(db, class, nm) {
+                            self.require(e);
+                        }
                         continue;
                     }
                 }
@@ -1312,7 +1353,8 @@ impl<'a> Infer<'a> {
                 let last = name.last().unwrap_or_default().to_string();
                 if let Some(ft) = self.field_ty(class, &last) {
                     self.res.resolutions.insert(e, Resolution::Field);
-                    let cv = cv_of(db, canonical(db, obj));
+                    // A reference member names its referee, whatever the object's cv.
+                    let cv = if is_ref(db, ft) { Cv::default() } else { cv_of(db, canonical(db, obj)) };
                     let (t, _) = self.of_declared(ft);
                     let t = if cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, cv)) };
                     let c = if matches!(canonical(db, ft).kind(db), TyKind::LRef(_)) { Category::LValue } else { cat };
@@ -1353,6 +1395,12 @@ impl<'a> Infer<'a> {
                 let braced = braced && !args.is_empty();
                 if braced && self.aggregate_init(t, &args) {
                     self.destroy(CallSite::Expr(e), t);
+                    if self.list_narrows(t, &args) {
+                        return (self.error("narrowing conversion in list-initialization"), Category::PRValue);
+                    }
+                } else if braced && self.list_narrows(t, &args) {
+                    // `T{x}` of a scalar `T`.
+                    return (self.error("narrowing conversion in list-initialization"), Category::PRValue);
                 } else if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                     self.construct(CallSite::Expr(e), t, &a, braced);
                     if braced {
@@ -1733,8 +1781,9 @@ impl<'a> Infer<'a> {
             }
             Value::Field(t) => {
                 self.res.resolutions.insert(e, Resolution::Field);
+                let referee = is_ref(db, t);
                 let (t, _) = self.of_declared(t);
-                let t = if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                let t = if self.this_cv.is_empty() || referee { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
                 (t, Category::LValue)
             }
             Value::Enumerator(t) => {
@@ -1769,6 +1818,12 @@ impl<'a> Infer<'a> {
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
                         if let Entity::Fn(_) | Entity::FnInst(_) = ent {
                             if let Some(mut sig) = self.sig_of_entity(ent) {
+                                // `&f<A>` whose signature does not substitute names no
+                                // function ([temp.deduct.general]/8: a failure in the
+                                // return type removes the specialization).
+                                if let Some(why) = sig_substitution_failure(db, &sig) {
+                                    return (self.error(&format!("substitution failure in the signature of a function named: {why}")), Category::LValue);
+                                }
                                 // The function's type: parameters without top-level cv or `restrict`.
                                 for p in &mut sig.params {
                                     *p = strip_cv(db, canonical(db, *p));
@@ -1966,7 +2021,13 @@ impl<'a> Infer<'a> {
             Def::VarTemplate(vt) if constraints::is_concept(db, vt) => Value::TemplateValue(self.builtin(Builtin::Bool)),
             Def::VarTemplate(vt) => {
                 let written = args.unwrap_or(&[]);
-                let out = crate::consteval::var_template::var_template_args(self.lcx(), vt, written).ok()?;
+                let out = match crate::consteval::var_template::var_template_args(self.lcx(), vt, written) {
+                    Ok(out) => out,
+                    // `requires_<false>` with `template <bool B, enable_if_t<B, int> = 0>`:
+                    // the template-id names no specialization (libcu++'s concept emulation).
+                    Err(e) if templates::is_substitution_failure(&e) => return Some(Value::Unknown(e)),
+                    Err(_) => return None,
+                };
                 // A partial specialization when one matches (`declval<T>` of libcu++).
                 let (vt, out) = match outer {
                     None => crate::consteval::var_template::select_var_template(db, self.map, vt, &out),
@@ -3152,6 +3213,15 @@ fn sig_has_error(db: &dyn SourceDatabase, s: &FnSig) -> bool {
     s.params.iter().chain(std::iter::once(&s.ret)).any(|t| ty_has_error(db, *t, 0))
 }
 
+/// The reason a signature's parameter or return type failed to substitute,
+/// when one did (an error that is a substitution failure, not a gap).
+fn sig_substitution_failure(db: &dyn SourceDatabase, s: &FnSig) -> Option<String> {
+    s.params.iter().chain(std::iter::once(&s.ret)).find_map(|t| match canonical(db, *t).kind(db) {
+        TyKind::Error(e) if templates::is_substitution_failure(e) => Some(e.clone()),
+        _ => None,
+    })
+}
+
 fn ty_has_error(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
     if depth > 16 {
         return false;
@@ -3209,7 +3279,7 @@ impl<'a> Infer<'a> {
 /// substitution failures removing candidates), read from its text in the
 /// scope and environment of `cx`. None when the text is not of that shape.
 pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
-    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text))
+    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text)).or_else(|| decltype_body::sizeof_full(cx, text))
 }
 
 fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
@@ -3478,6 +3548,11 @@ fn decay(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::Func(_) => mk(db, TyKind::Ptr(t)),
         _ => t,
     }
+}
+
+/// A reference type (a member of it is not made const by a const object).
+fn is_ref(db: &dyn SourceDatabase, t: TyId) -> bool {
+    matches!(canonical(db, t).kind(db), TyKind::LRef(_) | TyKind::RRef(_))
 }
 
 fn is_null_ty(db: &dyn SourceDatabase, t: TyId) -> bool {

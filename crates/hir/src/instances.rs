@@ -21,7 +21,7 @@ use std::sync::Arc;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use rustc_hash::FxHashSet;
 
-use crate::item_tree::{FnData, FnName, Path, TemplateParam, TemplateParamKind, TypeRef, VarData};
+use crate::item_tree::{FnData, FnName, Path, TemplateParam, TemplateArgRef, TemplateParamKind, TypeRef, VarData};
 use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
@@ -541,11 +541,39 @@ fn using_declared_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassRefT, s: Sc
         }
         let base_name = q.last().map(str::to_string);
         let cx = LowerCx { db, map, item, scope: s, env: env.as_ref() };
-        let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q)));
-        // The base's injected-class-name (`using _RangeAdaptor<_Filter>::operator();`
-        // where `_RangeAdaptor` is only visible as the base's own name).
-        let Some(base) = templates::class_of(db, t).ok().or_else(|| base_named(db, c, base_name.as_deref())) else { continue };
-        let from = member_fns_depth(db, base, name, depth + 1);
+        let written = TemplateArgRef::Type(TypeRef::Path(q));
+        // A qualifier naming packs of the instance is a pack expansion
+        // (`using _Build_FUN<_Ind, _Tp, _Ti>::_S_fun...;`): one base per element.
+        let mut packs = Vec::new();
+        if let Some(e) = &env {
+            templates::packs_in(e, &written, &mut packs);
+        }
+        let bases: Vec<ClassRefT> = if packs.is_empty() {
+            let TemplateArgRef::Type(q) = &written else { continue };
+            let t = ty::canonical(db, ty::lower(cx, q));
+            // The base's injected-class-name (`using _RangeAdaptor<_Filter>::operator();`
+            // where `_RangeAdaptor` is only visible as the base's own name).
+            match templates::class_of(db, t).ok().or_else(|| base_named(db, c, base_name.as_deref())) {
+                Some(b) => vec![b],
+                None => continue,
+            }
+        } else {
+            let Ok(v) = templates::expand(cx, &written) else { continue };
+            v.into_iter()
+                .filter_map(|a| match a {
+                    TemplateArg::Type(t) => templates::class_of(db, ty::canonical(db, t)).ok(),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut from = Vec::new();
+        for base in bases {
+            for f in member_fns_depth(db, base, name, depth + 1) {
+                if !from.contains(&f) {
+                    from.push(f);
+                }
+            }
+        }
         own.retain(|(f, _)| !from.iter().any(|(g, _)| g == f));
         own.extend(from);
     }

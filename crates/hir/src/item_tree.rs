@@ -580,17 +580,21 @@ pub struct Offsets {
     pub vars: Vec<u32>,
     /// Function templates, by index (`infer::fn_template_body` finds their bodies).
     pub fn_templates: Vec<u32>,
+    /// Default member initializers: (class index, field index, offset of
+    /// the init-declarator), what `infer::nsdmi` lowers (kept out of the
+    /// tree: an edit inside an initializer leaves the tree equal).
+    pub field_inits: Vec<(u32, u32, u32)>,
 }
 
 /// [`lower`], plus where each function and variable is declared: what
 /// `inspect symbols` needs for locations, kept out of the tree so that
 /// edits before a declaration do not change it.
 pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) {
-    let mut cx = Lower { tree: ItemTree::default(), pack, extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack, extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
     let mut top = Vec::new();
     cx.decl(node, &mut top, None);
     cx.tree.top = top;
-    (cx.tree, Offsets { fns: cx.fn_at, vars: cx.var_at, fn_templates: cx.tmpl_at })
+    (cx.tree, Offsets { fns: cx.fn_at, vars: cx.var_at, fn_templates: cx.tmpl_at, field_inits: cx.field_init_at })
 }
 
 struct Lower {
@@ -603,11 +607,15 @@ struct Lower {
     fn_at: Vec<u32>,
     tmpl_at: Vec<u32>,
     var_at: Vec<u32>,
+    /// `Offsets::field_inits`.
+    field_init_at: Vec<(u32, u32, u32)>,
 }
 
 /// What lowering a declaration inside a class body collects besides items.
 struct ClassCx {
     fields: Vec<Field>,
+    /// (field index, offset of its init-declarator) of each default member initializer.
+    init_at: Vec<(u32, u32)>,
     access: Access,
     name: Option<String>,
     has_virtual_fn: bool,
@@ -1128,15 +1136,12 @@ impl Lower {
                 });
             let has_init = su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
             match class.as_deref_mut() {
-                Some(cx) if !is_static => cx.fields.push(Field {
-                    name,
-                    ty,
-                    bit_width,
-                    access,
-                    attrs,
-                    has_init,
-                    anonymous: None,
-                }),
+                Some(cx) if !is_static => {
+                    if has_init {
+                        cx.init_at.push((cx.fields.len() as u32, u32::from(init.text_range().start())));
+                    }
+                    cx.fields.push(Field { name, ty, bit_width, access, attrs, has_init, anonymous: None });
+                }
                 _ => {
                     if let Some(n) = name {
                         let (qualifier, at) = match &decl {
@@ -1344,6 +1349,7 @@ impl Lower {
             data.is_definition = true;
             let mut cx = ClassCx {
                 fields: Vec::new(),
+                init_at: Vec::new(),
                 access: if key == ClassKey::Class { Access::Private } else { Access::Public },
                 name: name.clone(),
                 has_virtual_fn: false,
@@ -1367,6 +1373,9 @@ impl Lower {
             data.user_ctor = cx.user_ctor;
             data.user_copy_assign = cx.user_copy_assign;
             data.user_dtor = cx.user_dtor;
+            let idx = self.push_class(data);
+            self.field_init_at.extend(cx.init_at.into_iter().map(|(f, at)| (idx, f, at)));
+            return idx;
         }
         self.push_class(data)
     }
@@ -1935,7 +1944,7 @@ fn declarator_template_id(decl: &SyntaxNode) -> Option<SyntaxNode> {
 }
 
 pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
     let mut out = Vec::new();
     for a in list.children().filter(|c| c.kind() == K::TEMPLATE_ARG) {
         let arg = if let Some(t) = su::child(&a, K::TYPE_ID) {
@@ -1956,14 +1965,14 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
 /// A `TYPE_ID` node as a `TypeRef` (types written in function bodies: casts,
 /// `new`, `sizeof`; `body.rs`).
 pub fn type_id_ref(t: &SyntaxNode) -> TypeRef {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
     cx.type_id(t)
 }
 
 /// The type a declarator (or abstract declarator) declares with these
 /// decl-specifiers (locals and parameters in bodies; `body.rs`).
 pub fn declared_type(specs: Option<&SyntaxNode>, d: Option<&SyntaxNode>) -> TypeRef {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new() };
+    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
     let base = match specs {
         Some(s) => cx.specifier_type(s),
         None => TypeRef::Opaque(String::new()),

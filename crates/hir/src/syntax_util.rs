@@ -171,14 +171,24 @@ pub fn innermost(d: &SyntaxNode) -> SyntaxNode {
     }
 }
 
+/// The declarator whose suffix or pointer operator applies to the name
+/// first: from the innermost parenthesized declarator outwards, the first
+/// one with a function/array suffix or a pointer operator (suffixes bind
+/// tighter than operators in the same declarator). In `char (&f(int))[2]`
+/// it is `&f(int)`, whose function suffix makes `f` a function (returning a
+/// reference to an array); in `void (*p)(int)` it is `*p`: a pointer.
+fn binding_declarator(d: &SyntaxNode) -> Option<SyntaxNode> {
+    let mut chain = vec![d.clone()];
+    while let Some(n) = child(chain.last()?, K::PAREN_DECLARATOR).and_then(|p| child(&p, K::DECLARATOR)) {
+        chain.push(n);
+    }
+    chain.into_iter().rev().find(|n| n.children().any(|c| matches!(c.kind(), K::FUNCTION_DECLARATOR | K::ARRAY_DECLARATOR | K::PTR_OPERATOR)))
+}
+
 /// Whether the declarator declares a function (not a pointer to one).
 pub fn is_function_declarator(d: &SyntaxNode) -> bool {
-    let inner = innermost(d);
-    let has_ptr = inner != *d && inner.children().any(|c| c.kind() == K::PTR_OPERATOR);
-    if has_ptr {
-        return false;
-    }
-    inner.children().find(|c| matches!(c.kind(), K::FUNCTION_DECLARATOR | K::ARRAY_DECLARATOR)).is_some_and(|c| c.kind() == K::FUNCTION_DECLARATOR)
+    let Some(b) = binding_declarator(d) else { return false };
+    b.children().find(|c| matches!(c.kind(), K::FUNCTION_DECLARATOR | K::ARRAY_DECLARATOR)).is_some_and(|c| c.kind() == K::FUNCTION_DECLARATOR)
 }
 
 /// The name a declarator declares (last component of a qualified name).
@@ -193,7 +203,7 @@ pub fn declarator_name(d: &SyntaxNode) -> Option<String> {
 
 /// The parameters of a function declarator.
 pub fn function_params(d: &SyntaxNode) -> Vec<SyntaxNode> {
-    match child(&innermost(d), K::FUNCTION_DECLARATOR) {
+    match binding_declarator(d).and_then(|b| child(&b, K::FUNCTION_DECLARATOR)) {
         Some(f) => function_params_of(&f),
         None => Vec::new(),
     }

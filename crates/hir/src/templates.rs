@@ -422,7 +422,7 @@ fn retyped_value(db: &dyn SourceDatabase, params: &[TemplateParam], i: usize, so
 }
 
 /// The names used by a written argument that are packs of the environment.
-fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
+pub(crate) fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
     fn path(env: &Env, p: &crate::item_tree::Path, out: &mut Vec<(String, Vec<TemplateArg>)>) {
         if let Some(first) = p.segments.first() {
             if let Some(TemplateArg::Pack(v)) = env.get(&first.name) {
@@ -612,6 +612,14 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
             }
         }
     }
+    // A parameter whose type does not substitute (`template <bool B,
+    // enable_if_t<B, int> = 0>` with `B` false) takes no argument at all: the
+    // template-id is invalid, a substitution failure where SFINAE applies.
+    if let Some(TyKind::Error(why)) = ty.map(|t| t.kind(db)) {
+        if is_substitution_failure(why) {
+            return Err(format!("substitution failure in a template parameter's type: {why}"));
+        }
+    }
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
     }
@@ -623,6 +631,9 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
         Err(err) if cx.env.is_some_and(|env| env.names.iter().any(|(_, a)| matches!(a, TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_)) || has_param(db, a))) => {
             return Ok(TemplateArg::Dependent(format!("{err}")));
         }
+        // An invalid type or expression in the argument (`!(decltype(…){})`
+        // whose operand does not substitute): the template-id is invalid.
+        Err(consteval::ConstError::Unresolved(m)) if is_substitution_failure(&m) => return Err(m),
         Err(err) => return Err(format!("template argument: {err}")),
     };
     let ty = match ty {
@@ -836,6 +847,7 @@ fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: 
     let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(env) };
     if placeholders {
         let names: Vec<String> = data.tparams.iter().flatten().filter_map(|p| p.name.clone()).collect();
+        builtin_alias_args(db, map, scope, &mut written);
         non_deduced_args(db, map, scope, &names, &mut written);
         for w in &mut written {
             if let TemplateArgRef::Type(t) = w {
@@ -852,6 +864,31 @@ fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: 
     let outer = env.args.get(..n_outer).map(<[TemplateArg]>::to_vec).unwrap_or_default();
     let mut all = normalize_class_args(cx, primary, outer, &written)?;
     Ok(all.split_off(n_outer.min(all.len())))
+}
+
+/// Replaces a written argument that is an alias template's id whose
+/// target is a builtin type (`void_t<typename T::type>`) by that type: it
+/// names it whatever its arguments, so partial ordering compares `void`
+/// with `void` (libstdc++'s `__common_type_fold` specializations are
+/// ordered so). Whether the arguments substitute is still checked when a
+/// specialization is matched (`substituted_pattern` re-lowers the written
+/// arguments).
+fn builtin_alias_args(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, written: &mut [TemplateArgRef]) {
+    for w in written.iter_mut() {
+        let TemplateArgRef::Type(TypeRef::Path(p)) = w else { continue };
+        if !p.segments.last().is_some_and(|s| s.args.is_some()) {
+            continue;
+        }
+        let mut q = p.clone();
+        for s in &mut q.segments {
+            s.args = None;
+        }
+        let Some(Def::AliasTemplate(t)) = scopes::resolve_path(db, map, scope, &q, Ns::Type) else { continue };
+        let tree = item_tree_of(db, t.item(db));
+        if let Some(TypeRef::Builtin(b)) = tree.typedefs.get(t.idx(db) as usize).map(|d| &d.ty) {
+            *w = TemplateArgRef::Type(TypeRef::Builtin(*b));
+        }
+    }
 }
 
 /// Marks written arguments that are non-deduced contexts by their form

@@ -27,6 +27,10 @@ mod out_of_line;
 mod thrust;
 mod value_args;
 mod stl_ctors;
+mod variant;
+mod nsdmi;
+mod defaulted_assign;
+mod return_copy;
 
 use std::sync::Arc;
 

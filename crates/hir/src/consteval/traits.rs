@@ -97,6 +97,16 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                                 return Ok(b);
                             }
                         }
+                        if name == "is_trivially_constructible" {
+                            if let Some(b) = crate::infer::class_trivially_constructible(cx, t0, &tys[1..]) {
+                                return Ok(b);
+                            }
+                        }
+                        if name == "is_trivially_assignable" {
+                            if let Some(b) = crate::infer::class_trivially_assignable(cx, t0, &tys[1..]) {
+                                return Ok(b);
+                            }
+                        }
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
                     }
                     // Default construction, or copy/move from the same class.

@@ -33,43 +33,18 @@ impl Infer<'_> {
         if elems.iter().any(|x| matches!(self.body.expr(*x), Expr::Designated(_) | Expr::PackExpansion(_))) {
             return false;
         }
-        let c = strip_cv(db, canonical(db, t));
-        let targets: Vec<(TyId, bool)> = match c.kind(db) {
-            TyKind::Array(e, n) => {
-                let e = *e;
-                // Brace elision into class elements is not modelled.
-                if self.is_class(e) && elems.iter().any(|x| !self.is_braced(*x) && !self.same_class(self.stored_ty(*x).unwrap_or(e), e)) {
-                    return false;
+        let Some(targets) = self.aggregate_targets(t, elems) else { return false };
+        for (k, (ft, init)) in targets.into_iter().enumerate() {
+            match (elems.get(k), init) {
+                (Some(&x), _) => self.init_element(x, ft, depth),
+                // Not named: the default member initializer (`infer/nsdmi.rs`),
+                // else value-initialized (`{}`).
+                (None, Some((class, name))) => {
+                    for e in super::nsdmi::field_init_required(db, class, &name) {
+                        self.require(e);
+                    }
                 }
-                let n = n.map_or(elems.len(), |n| n as usize);
-                if n < elems.len() {
-                    return false;
-                }
-                (0..n).map(|_| (e, false)).collect()
-            }
-            _ => {
-                let Some(class) = self.class_ref(c) else { return false };
-                if !self.is_aggregate(class) {
-                    return false;
-                }
-                let mut out: Vec<(TyId, bool)> = Vec::new();
-                for (name, ft) in self.fields_and_bases(class) {
-                    let has_init = name.as_deref().is_some_and(|n| self.field_has_init(class, n));
-                    out.push((ft, has_init));
-                }
-                if out.len() < elems.len() {
-                    return false;
-                }
-                out
-            }
-        };
-        for (k, (ft, has_init)) in targets.into_iter().enumerate() {
-            match elems.get(k) {
-                Some(&x) => self.init_element(x, ft, depth),
-                // Not named: the default member initializer (inferred with
-                // the class), else value-initialized (`{}`).
-                None if has_init => {}
-                None => {
+                (None, None) => {
                     if self.is_class(ft) {
                         let before = self.res.calls.len();
                         self.construct(CallSite::Expr(elems.last().copied().unwrap_or(ExprId(0))), ft, &[], false);
@@ -83,6 +58,120 @@ impl Infer<'_> {
         true
     }
 
+    /// The elements an aggregate `t` list-initialized from `elems` has, with
+    /// whether each has a default member initializer: None when `t` is not
+    /// an aggregate or the list is not of a modelled shape.
+    fn aggregate_targets(&mut self, t: TyId, elems: &[ExprId]) -> Option<Vec<(TyId, Option<(templates::ClassRefT, String)>)>> {
+        let db = self.db;
+        let c = strip_cv(db, canonical(db, t));
+        match c.kind(db) {
+            TyKind::Array(e, n) => {
+                let e = *e;
+                // Brace elision into class elements is not modelled.
+                if self.is_class(e) && elems.iter().any(|x| !self.is_braced(*x) && !self.same_class(self.stored_ty(*x).unwrap_or(e), e)) {
+                    return None;
+                }
+                let n = n.map_or(elems.len(), |n| n as usize);
+                if n < elems.len() {
+                    return None;
+                }
+                Some((0..n).map(|_| (e, None)).collect())
+            }
+            _ => {
+                let class = self.class_ref(c)?;
+                if !self.is_aggregate(class) {
+                    return None;
+                }
+                let mut out = Vec::new();
+                for (name, ft) in self.fields_and_bases(class) {
+                    let init = name.filter(|n| self.field_has_init(class, n)).map(|n| (class, n));
+                    out.push((ft, init));
+                }
+                if out.len() < elems.len() {
+                    return None;
+                }
+                Some(out)
+            }
+        }
+    }
+
+    /// Whether list-initializing `t` from the (inferred) `elems` performs
+    /// a narrowing conversion ([dcl.init.list]/3.9, /7): a scalar `T{x}`,
+    /// or an aggregate's scalar element, nested lists followed. Such a
+    /// list is ill-formed, so in a substitution (`decltype(_Arr<T>{{declval<U>()}})`,
+    /// libstdc++'s `variant` converting constructor) it is a failure.
+    pub(super) fn list_narrows(&mut self, t: TyId, elems: &[ExprId]) -> bool {
+        self.list_narrows_depth(t, elems, 0)
+    }
+
+    fn list_narrows_depth(&mut self, t: TyId, elems: &[ExprId], depth: u32) -> bool {
+        let db = self.db;
+        if depth > MAX_AGGREGATE_DEPTH {
+            return false;
+        }
+        let c = strip_cv(db, canonical(db, t));
+        if let TyKind::Builtin(_) = c.kind(db) {
+            return match elems {
+                [x] if !self.is_braced(*x) => self.narrows(*x, c),
+                [x] => match self.body.expr(*x).clone() {
+                    Expr::InitList(ys) => self.list_narrows_depth(c, &ys, depth + 1),
+                    _ => false,
+                },
+                _ => false,
+            };
+        }
+        let Some(targets) = self.aggregate_targets(c, elems) else { return false };
+        for (&x, (ft, _)) in elems.iter().zip(targets) {
+            let narrows = match self.body.expr(x).clone() {
+                Expr::InitList(ys) => self.list_narrows_depth(ft, &ys, depth + 1),
+                _ => !self.is_class(ft) && self.narrows(x, strip_cv(db, canonical(db, ft))),
+            };
+            if narrows {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether initializing a scalar `to` from the expression `x` narrows:
+    /// only certain cases count (an arithmetic conversion that loses
+    /// range from an operand that is certainly not a constant expression),
+    /// since a constant whose value fits is not narrowing.
+    fn narrows(&mut self, x: ExprId, to: TyId) -> bool {
+        let db = self.db;
+        let Some(from) = self.stored_ty(x) else { return false };
+        let from = strip_cv(db, canonical(db, from));
+        // Enumerations (their range is not their underlying type's) are not modelled.
+        let (TyKind::Builtin(f), TyKind::Builtin(t)) = (from.kind(db), to.kind(db)) else { return false };
+        if !narrowing_conversion(*f, *t) {
+            return false;
+        }
+        self.certainly_not_constant(x)
+    }
+
+    /// An operand that is not a constant expression whatever its value: a
+    /// call of a function that is not `constexpr` (`std::declval<T>()`), or
+    /// a variable not usable in constant expressions.
+    fn certainly_not_constant(&self, x: ExprId) -> bool {
+        let db = self.db;
+        match self.body.expr(x) {
+            Expr::Call { .. } => {
+                let callee = self.res.calls.iter().find(|(s, _)| *s == CallSite::Expr(x)).map(|(_, c)| c);
+                let decl = match callee {
+                    Some(Callee::Entity(Entity::Fn(f))) => instances::FnDecl::Fn(*f),
+                    Some(Callee::Entity(Entity::FnInst(i))) => i.decl(db),
+                    _ => return false,
+                };
+                decl.data(db).is_some_and(|d| !d.linkage.is_constexpr)
+            }
+            Expr::Path(_) => match self.res.resolutions.get(&x) {
+                Some(Resolution::Local(l)) => !self.const_locals.iter().any(|(k, _)| k == l),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Copy-initializes an element of type `ft` from initializer-clause `x`.
     pub(super) fn init_element(&mut self, x: ExprId, ft: TyId, depth: u32) {
         let db = self.db;
@@ -92,7 +181,13 @@ impl Infer<'_> {
                 return;
             }
             if self.is_class(ft_c) {
-                let args: Vec<Arg> = ys.iter().map(|y| self.stored_arg(*y)).collect();
+                // A pack expansion gives one argument per element (its
+                // pattern inferred again per element: `{std::forward<_Args>(__args)...}`).
+                let args: Vec<Arg> = if ys.iter().any(|y| matches!(self.body.expr(*y), Expr::PackExpansion(_))) {
+                    self.args(&ys)
+                } else {
+                    ys.iter().map(|y| self.stored_arg(*y)).collect()
+                };
                 self.construct(CallSite::Expr(x), ft_c, &args, true);
             }
             return;
@@ -137,5 +232,35 @@ impl Infer<'_> {
         };
         let cat = self.res.categories.get(x.0 as usize).copied().unwrap_or(Category::PRValue);
         Arg { ty, cat, null: self.is_null(x), braced: self.is_braced(x) }
+    }
+}
+
+/// [dcl.init.list]/7 between arithmetic types, for an operand that is not a
+/// constant expression: floating to integral, integral to floating, a
+/// floating type to one of less precision, an integral type to one that
+/// cannot represent all its values (`bool` to anything but `bool` from
+/// another integral type).
+fn narrowing_conversion(from: Builtin, to: Builtin) -> bool {
+    use crate::consteval::{is_floating, is_integral, max_value, min_value};
+    if from == to || matches!(from, Builtin::Void | Builtin::NullPtr) || matches!(to, Builtin::Void | Builtin::NullPtr) {
+        return false;
+    }
+    match (is_floating(from), is_floating(to)) {
+        (true, false) => is_integral(to),
+        (false, true) => is_integral(from),
+        (true, true) => float_rank(from) > float_rank(to),
+        (false, false) => min_value(from) < min_value(to) || max_value(from) > max_value(to),
+    }
+}
+
+/// Precision order of the floating-point builtins (x86-64: `long double`
+/// is the 80-bit format, `_Float128` above it).
+fn float_rank(b: Builtin) -> u8 {
+    match b {
+        Builtin::Float16 | Builtin::BF16 => 0,
+        Builtin::Float | Builtin::Float32 => 1,
+        Builtin::Double | Builtin::Float64 | Builtin::Float32x => 2,
+        Builtin::LongDouble | Builtin::Float64x => 3,
+        _ => 4,
     }
 }

@@ -342,7 +342,7 @@ pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: Owner
     };
     let tu = info.item.tu(db);
     let map = crate::def_map(db, tu);
-    let mut cx = super::new_infer(db, &map, &body, &info, InferOwner::Closure(f));
+    let mut cx = super::new_infer(db, &map, &body, &info, Some(InferOwner::Closure(f)));
     cx.stop_at = stop;
     // The captures: the owner's locals, as the owner typed them.
     for (i, t) in parent.local_tys.iter().enumerate() {

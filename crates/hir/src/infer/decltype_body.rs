@@ -15,8 +15,10 @@ use super::*;
 use crate::syntax_util as su;
 use cufront_syntax::SyntaxNode;
 
-/// The `decltype` operands of one top-level item, by the token text of the
-/// whole specifier (`decltype(t+u)`), as bodies (first occurrence wins).
+/// The operands of `decltype` and of `sizeof` applied to an expression in
+/// one top-level item (outside function bodies), by the text of the whole
+/// operator with whitespace removed (`operand_key`), as bodies (first
+/// occurrence wins).
 #[salsa::tracked(returns(clone))]
 pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<String, Arc<Body>>> {
     let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
@@ -26,16 +28,38 @@ pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<S
     // Not those in function bodies: they name the body's locals, which only
     // the body's own inference knows.
     let in_body = |n: &SyntaxNode| n.ancestors().any(|a| matches!(a.kind(), K::FUNCTION_BODY | K::LAZY_BODY | K::COMPOUND_STMT | K::CTOR_INITIALIZER));
-    for n in root.descendants().filter(|n| n.kind() == K::DECLTYPE_SPECIFIER && !in_body(n)) {
-        let text: String = su::tokens(&n).map(|t| t.text().to_string()).collect();
+    for n in root.descendants().filter(|n| matches!(n.kind(), K::DECLTYPE_SPECIFIER | K::SIZEOF_EXPR) && !in_body(n)) {
+        let text = operand_key(&su::tokens(&n).map(|t| t.text().to_string()).collect::<String>());
         if out.contains_key(&text) {
             continue;
         }
-        if let Some(b) = body::lower_decltype(&n) {
+        let b = if n.kind() == K::DECLTYPE_SPECIFIER {
+            body::lower_decltype(&n)
+        } else {
+            // `sizeof(expr)`, not `sizeof(type)` (read by layout).
+            use cufront_syntax::ast::{self, AstNode};
+            match ast::SizeofExpr::cast(n.clone()) {
+                Some(s) if s.type_id().is_none() => s.expr().and_then(|e| body::lower_operand(&n, e.syntax())),
+                _ => None,
+            }
+        };
+        if let Some(b) = b {
             out.insert(text, Arc::new(b));
         }
     }
     Arc::new(out)
+}
+
+/// The key of an operand in `decltype_bodies`: its text without
+/// whitespace, so the item tree's token text (`TypeRef::Opaque`) and a
+/// constant expression's source text (`ConstExpr::Unsupported`) agree.
+fn operand_key(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The body of the `decltype`/`sizeof` operand written as `text` in `item`.
+pub(crate) fn operand_body(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<Arc<Body>> {
+    decltype_bodies(db, item).get(&operand_key(text)).cloned()
 }
 
 /// The type `decltype(…)` (`text`, as the item tree keeps it) denotes in
@@ -47,10 +71,44 @@ pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     // (its owner's inference up to the lambda), never the owner's whole
     // inference, so `decltype(declval<F&>()(…))` with `F` a closure is
     // answered (`std::function<float(float)> f = lambda;`'s constraint).
-    let bodies = decltype_bodies(db, cx.item);
-    let body = bodies.get(text.trim())?.clone();
+    let body = operand_body(db, cx.item, text)?;
+    let (t, cat, declared) = operand_type(cx, &body)?;
+    // `decltype(x)` of a name (a parameter) is its declared type.
+    if let Some(d) = declared {
+        return Some(d);
+    }
+    Some(match cat {
+        Category::LValue => mk(db, TyKind::LRef(t)),
+        Category::XValue => mk(db, TyKind::RRef(t)),
+        Category::PRValue => t,
+    })
+}
+
+/// The value of `sizeof(expr)` (`text`, as the constant expression keeps
+/// it) in `cx`, the operand inferred as a body: the detection idiom
+/// `sizeof(f(static_cast<tag<T>*>(nullptr), nullptr))`, whose overload
+/// decides the size. None when not modelled, dependent, or invalid.
+pub(super) fn sizeof_full(cx: LowerCx<'_>, text: &str) -> Option<u64> {
+    let db = cx.db;
+    // In a pattern the size is not known yet.
+    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+        return None;
+    }
+    let body = operand_body(db, cx.item, text)?;
+    let (t, _, _) = operand_type(cx, &body)?;
+    if matches!(t.kind(db), TyKind::Error(_)) {
+        return None;
+    }
+    crate::layout::size_align(db, t).ok().map(|(size, _)| size)
+}
+
+/// The type (references stripped) and category of an operand's body in
+/// `cx` (an error type only for a substitution failure), and the declared
+/// type of a parameter named alone.
+fn operand_type(cx: LowerCx<'_>, body: &Body) -> Option<(TyId, Category, Option<TyId>)> {
+    let db = cx.db;
     let root = body.root_expr?;
-    let mut inf = Infer::type_level(cx, &body);
+    let mut inf = Infer::type_level(cx, body);
     inf.res.expr_tys = vec![None; body.exprs.len()];
     inf.res.categories = vec![Category::PRValue; body.exprs.len()];
     inf.res.local_tys = vec![None; body.locals.len()];
@@ -64,6 +122,13 @@ pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     if ty_has_placeholder(db, t, 0) || matches!(t.kind(db), TyKind::Dependent(_)) {
         return None;
     }
+    // Any invalid operand makes the whole operand invalid, whatever type the
+    // expression would have: `decltype(void(), requires_<false>, false)` (a
+    // comma's left operand; libcu++'s concept emulation) is a substitution
+    // failure, not `bool`.
+    if let Some(why) = subexpression_failure(db, body, &inf.res) {
+        return Some((mk(db, TyKind::Error(format!("substitution failure in decltype: {why}"))), cat, None));
+    }
     if ty_has_error(db, t, 0) {
         // A failure is a substitution failure only when every part of the
         // operand is modelled; otherwise the answer is unknown.
@@ -74,24 +139,39 @@ pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
             TyKind::Error(e) => e.clone(),
             _ => String::new(),
         };
-        // A name not found is a gap of the model more often than SFINAE.
-        if why.contains("unresolved name") || why.contains("unresolved type") {
+        if !counts_as_failure(&why) {
             return None;
         }
-        return Some(mk(db, TyKind::Error(format!("substitution failure in decltype: {why}"))));
+        return Some((mk(db, TyKind::Error(format!("substitution failure in decltype: {why}"))), cat, None));
     }
-    // `decltype(x)` of a name (a parameter) is its declared type.
+    let mut declared = None;
     if let Expr::Path(p) = body.expr(root) {
         if let ([seg], false) = (p.segments.as_slice(), p.global) {
             if let Some(l) = body.params.iter().find(|l| body.local(**l).name.as_deref() == Some(seg.name.as_str())) {
-                return inf.res.local_tys[l.0 as usize];
+                declared = inf.res.local_tys[l.0 as usize];
             }
         }
     }
-    Some(match cat {
-        Category::LValue => mk(db, TyKind::LRef(t)),
-        Category::XValue => mk(db, TyKind::RRef(t)),
-        Category::PRValue => t,
-    })
+    Some((t, cat, declared))
 }
 
+/// Whether an error in an operand whose every part is modelled is a
+/// substitution failure: a name not found is a gap of the model more often
+/// than SFINAE.
+fn counts_as_failure(why: &str) -> bool {
+    !(why.contains("unresolved name") || why.contains("unresolved type"))
+}
+
+/// The first failure among the operand's subexpressions (by the rule of
+/// `counts_as_failure`), in operands whose every part is modelled and in
+/// the immediate context (a lambda's body or a requires-expression's
+/// requirements are not).
+fn subexpression_failure(db: &dyn SourceDatabase, body: &Body, res: &InferenceResult) -> Option<String> {
+    if body.exprs.iter().any(|e| matches!(e, Expr::Missing(_) | Expr::Requires { .. } | Expr::StmtExpr(_) | Expr::Lambda { .. })) {
+        return None;
+    }
+    res.expr_tys.iter().flatten().find_map(|t| match t.kind(db) {
+        TyKind::Error(e) if counts_as_failure(e) => Some(e.clone()),
+        _ => None,
+    })
+}

@@ -92,6 +92,12 @@ pub fn implicit_special(db: &dyn SourceDatabase, class: ClassRefT, kind: Special
 /// The class types of a class's non-static data members (arrays by
 /// element; anonymous members' members), substituted for an instance.
 fn member_classes(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<(ClassRefT, bool)> {
+    members(db, c).into_iter().map(|(_, m, has_init)| (m, has_init)).collect()
+}
+
+/// `member_classes`, with each member's name (the class itself stands for
+/// a scalar member with a default member initializer).
+fn members(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<(Option<String>, ClassRefT, bool)> {
     let Some((k, data)) = pattern_data(db, c) else { return Vec::new() };
     let map = def_map(db, k.tu(db));
     let Some(&s) = map.class_scope.get(&k) else { return Vec::new() };
@@ -107,10 +113,10 @@ fn member_classes(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<(ClassRefT, bool
         }
         let t = templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| ty::mk(db, TyKind::Error(e)));
         if let Some(fc) = class_of_object(db, t) {
-            out.push((fc, f.has_init));
+            out.push((f.name.clone(), fc, f.has_init));
         } else if f.has_init {
             // A scalar with a default member initializer: the default constructor is not trivial.
-            out.push((c, true));
+            out.push((f.name.clone(), c, true));
         }
         let _ = matches!(f.ty, TypeRef::Builtin(_));
     }
@@ -241,7 +247,15 @@ pub fn special_required(db: &dyn SourceDatabase, id: SpecialMemberId) -> Vec<Ent
             out.extend(sub_entity(db, bc, kind));
         }
     }
-    for (m, _) in member_classes(db, c) {
+    for (name, m, has_init) in members(db, c) {
+        // The implicit default constructor initializes a member from its
+        // default member initializer (`atomic<int> n{0};`), when it has one.
+        if has_init && kind == SpecialKind::DefaultCtor {
+            if let Some(name) = &name {
+                out.extend(crate::infer::field_init_required(db, c, name));
+            }
+            continue;
+        }
         if m != c {
             out.extend(sub_entity(db, m, kind));
         }

@@ -150,3 +150,97 @@ fn variable_template_partial_specialization() {
         "#]],
     );
 }
+
+/// One line per `static_assert` of the unit: its outcome.
+fn asserts(text: &str, want: Expect) {
+    use crate::static_asserts::{evaluate, unit_asserts, Outcome};
+    let (db, tu) = db_with(text);
+    let mut out = String::new();
+    for a in unit_asserts(&db, tu).iter() {
+        let o = match evaluate(&db, tu, a) {
+            Outcome::True => "true".to_string(),
+            Outcome::False => "FALSE".to_string(),
+            Outcome::Dependent => "dependent".to_string(),
+            Outcome::NotEvaluated(e) => format!("error: {e}"),
+        };
+        out.push_str(&o);
+        out.push('\n');
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn concept_emulation_true_and_false() {
+    // libcu++'s C++17 concept emulation (`_CCCL_CONCEPT_FRAGMENT`,
+    // `_CCCL_FRAGMENT`, `__cccl_requires`) as it expands: a concept is true
+    // when `sizeof` of a call picks the overload whose second parameter is
+    // `decltype(&impl<As...>)`; `impl`'s return type fails to substitute when
+    // a requirement does — `requires_<false>` (its defaulted non-type
+    // parameter's type does not exist) or an invalid expression (`*i`) in a
+    // comma's left operand — and the ellipsis overload (`char (&f(...))[2]`,
+    // a function returning a reference to an array) is picked instead.
+    // Checked against g++ 12; false concepts must read false.
+    asserts(
+        "template <bool> struct sel {};
+         template <> struct sel<true> { template <class T> using type = T; };
+         template <bool B, class T = void> using enable_if_t = typename sel<B>::template type<T>;
+         template <class...> struct tag;
+         template <bool B, enable_if_t<B, int> = 0> constexpr int requires_ = 0;
+         template <class T> struct is_ptr { static constexpr bool value = false; };
+         template <class T> struct is_ptr<T*> { static constexpr bool value = true; };
+         template <class T> constexpr bool is_ptr_v = is_ptr<T>::value;
+         template <class I>
+         auto ptr_impl() -> enable_if_t<!(decltype(void(), ::requires_<is_ptr_v<I>>, void(), false){})> {}
+         template <class... As> char ptr_(tag<As...>*, decltype(&ptr_impl<As...>));
+         char (&ptr_(...))[2];
+         template <class I> constexpr bool ptr = (1u == sizeof(ptr_(static_cast<tag<I>*>(nullptr), nullptr)));
+         template <class I>
+         auto deref_impl(const I& i) -> enable_if_t<!(decltype(void(), *i, void(), false){})> {}
+         template <class... As> char deref_(tag<As...>*, decltype(&deref_impl<As...>));
+         char (&deref_(...))[2];
+         template <class I> constexpr bool deref = (1u == sizeof(deref_(static_cast<tag<I>*>(nullptr), nullptr)));
+         struct S {};
+         struct D { int operator*() const; };
+         static_assert(ptr<int*>, \"\");
+         static_assert(!ptr<S>, \"\");
+         static_assert(!ptr<D>, \"\");
+         static_assert(deref<int*>, \"\");
+         static_assert(!deref<S>, \"\");
+         static_assert(deref<D>, \"\");
+         template <class I> constexpr unsigned size = sizeof(decltype(ptr_(static_cast<tag<I>*>(nullptr), nullptr)));
+         static_assert(size<S> == 2, \"\");
+         static_assert(size<int*> == 1, \"\");",
+        expect![[r#"
+            true
+            true
+            true
+            true
+            true
+            true
+            true
+            true
+        "#]],
+    );
+}
+
+#[test]
+fn function_returning_a_reference_to_an_array() {
+    // `char (&f(...))[2]` declares a function (the suffix next to the name
+    // binds first), not a reference: it is a candidate, worse than any
+    // non-ellipsis one. Checked against g++ 12.
+    types(
+        "char g(int*); char (&g(...))[2];
+         template <class T> char h(T*); char (&h(...))[2];
+         using a = decltype(g((int*)0));
+         using b = decltype(g(1.0));
+         using c = decltype(h((int*)0));
+         using d = decltype(h(1));",
+        &["a", "b", "c", "d"],
+        expect![[r#"
+            a = char
+            b = char[2]&
+            c = char
+            d = char[2]&
+        "#]],
+    );
+}

@@ -1,0 +1,132 @@
+//! libstdc++'s `variant` machinery, reduced: the converting constructor's
+//! alternative chosen by overload resolution over imaginary functions
+//! `FUN(Ti)` that exist only where `Ti x[] = {t}` does not narrow, and the
+//! base chain picked by `__is_trivially_*` on the alternatives (names
+//! checked against g++ 12 `nm`).
+
+use expect_test::{expect, Expect};
+
+use crate::infer::{infer, render_calls, InferOwner};
+use crate::static_asserts::{evaluate, unit_asserts, Outcome};
+
+fn check_calls(text: &str, name: &str, want: Expect) {
+    let (db, tu) = super::db_with(text);
+    let f = super::body::fn_named(&db, tu, name).expect("function");
+    let r = infer(&db, InferOwner::Fn(f));
+    want.assert_eq(&render_calls(&db, &r));
+}
+
+/// Every assert of the unit must evaluate to true.
+fn check_asserts_true(text: &str) {
+    let (db, tu) = super::db_with(text);
+    let all = unit_asserts(&db, tu);
+    assert!(!all.is_empty());
+    for a in all.iter() {
+        let o = evaluate(&db, tu, a);
+        assert!(matches!(o, Outcome::True), "assert at {} is {o:?}", a.offset);
+    }
+}
+
+#[test]
+fn narrowing_excludes_alternatives() {
+    // `_Build_FUN<I, T, Ti>` gets its `_S_fun(Ti)` only when
+    // `_Arr<Ti>{{declval<T>()}}` is well-formed: double → int and
+    // double → bool narrow (not constant expressions), int → bool and
+    // int → double too, bool → int does not. The using-declaration is a
+    // pack expansion over the bases.
+    check_calls(
+        "namespace std {\n\
+         template<class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template<typename...> using void_t = void;\n\
+         template<class T> T&& declval() noexcept;\n\
+         template<unsigned long... I> struct index_sequence {};\n\
+         template<typename _Ti> struct _Arr { _Ti _M_x[1]; };\n\
+         template<unsigned long _Ind, typename _Tp, typename _Ti, typename = void>\n\
+         struct _Build_FUN { void _S_fun(); };\n\
+         template<unsigned long _Ind, typename _Tp, typename _Ti>\n\
+         struct _Build_FUN<_Ind, _Tp, _Ti, void_t<decltype(_Arr<_Ti>{{std::declval<_Tp>()}})>>\n\
+         { static integral_constant<unsigned long, _Ind> _S_fun(_Ti); };\n\
+         template<typename _Tp, typename _Seq, typename... _Ti> struct _Build_FUNs;\n\
+         template<typename _Tp, unsigned long... _Ind, typename... _Ti>\n\
+         struct _Build_FUNs<_Tp, index_sequence<_Ind...>, _Ti...> : _Build_FUN<_Ind, _Tp, _Ti>... {\n\
+           using _Build_FUN<_Ind, _Tp, _Ti>::_S_fun...;\n\
+         };\n\
+         template<class... T> struct variant {\n\
+           template<class U, class I = decltype(_Build_FUNs<U, index_sequence<0, 1, 2>, T...>::_S_fun(std::declval<U>()))>\n\
+           variant(U&&, I = I()) {}\n\
+         };\n\
+         }\n\
+         void user() { std::variant<int, double, bool> a(1.5), b(2), c(true); }",
+        "user",
+        expect![[r#"
+            _ZNSt7variantIJidbEEC1IdSt17integral_constantImLm1EEEEOT_T0_
+            _ZNSt7variantIJidbEEC1IiSt17integral_constantImLm0EEEEOT_T0_
+            _ZNSt7variantIJidbEEC1IbSt17integral_constantImLm2EEEEOT_T0_
+        "#]],
+    );
+}
+
+#[test]
+fn trivially_constructible_and_assignable_classes() {
+    // The selected constructor or `operator=`: user-provided or a template
+    // is not trivial; a defaulted one is when the bases' and members' are.
+    check_asserts_true(
+        "struct S { S(); S(const S&); S(S&&); ~S(); S& operator=(const S&); };\n\
+         struct P { int a; S s; P(const P&) = default; P& operator=(const P&) = default; };\n\
+         struct Q { int a; double b; Q(const Q&) = default; Q& operator=(const Q&); Q(int); };\n\
+         template<class T> struct W { T t; W(const W&) = default; template<class U> W(U&&); };\n\
+         static_assert(!__is_trivially_constructible(S, const S&));\n\
+         static_assert(!__is_trivially_constructible(P, const P&));\n\
+         static_assert(!__is_trivially_assignable(P&, const P&));\n\
+         static_assert(__is_trivially_constructible(Q, const Q&));\n\
+         static_assert(__is_trivially_constructible(Q, Q&&));\n\
+         static_assert(!__is_trivially_assignable(Q&, const Q&));\n\
+         static_assert(!__is_trivially_constructible(Q, int));\n\
+         static_assert(__is_trivially_constructible(W<int>, const W<int>&));\n\
+         static_assert(!__is_trivially_constructible(W<int>, W<int>&));\n\
+         static_assert(!__is_trivially_constructible(W<S>, const W<S>&));\n",
+    );
+}
+
+#[test]
+fn reference_member_of_const_object() {
+    // A reference member names its referee whatever the object's cv: a
+    // non-const member function is callable through it from a const
+    // member function (`_AllocNode::operator() const` calls
+    // `_M_h._M_allocate_node(…)`), and through a const object.
+    let text = "struct A { void g(); };\n\
+                struct B { A& a; void h() const; };\n\
+                void B::h() const { a.g(); }\n\
+                void user(const B& b) { b.a.g(); }";
+    check_calls(text, "h", expect![[r#"
+        _ZN1A1gEv
+    "#]]);
+    check_calls(text, "user", expect![[r#"
+        _ZN1A1gEv
+    "#]]);
+}
+
+#[test]
+fn void_alias_orders_partial_specializations() {
+    // libstdc++'s `common_type<T1, T2, R...>` folds through
+    // `__common_type_fold<CT, __common_type_pack<R...>, __void_t<typename CT::type>>`,
+    // more specialized than `__common_type_fold<CT, R, void>`: the alias
+    // names `void` whatever its argument, so partial ordering sees `void`.
+    check_asserts_true(
+        "template<typename...> using __void_t = void;\n\
+         template<class T> struct id { typedef T type; };\n\
+         template<typename...> struct common_type;\n\
+         template<typename T1, typename T2> struct common_type<T1, T2> : id<T1> {};\n\
+         template<typename...> struct __common_type_pack {};\n\
+         template<typename, typename, typename = void> struct __common_type_fold;\n\
+         template<typename _Tp1, typename _Tp2, typename... _Rp>\n\
+         struct common_type<_Tp1, _Tp2, _Rp...> : public __common_type_fold<common_type<_Tp1, _Tp2>, __common_type_pack<_Rp...>> {};\n\
+         template<typename _CTp, typename... _Rp>\n\
+         struct __common_type_fold<_CTp, __common_type_pack<_Rp...>, __void_t<typename _CTp::type>> : public common_type<typename _CTp::type, _Rp...> {};\n\
+         template<typename _CTp, typename _Rp>\n\
+         struct __common_type_fold<_CTp, _Rp, void> {};\n\
+         template<class A, class B> struct is_same { static constexpr bool value = false; };\n\
+         template<class A> struct is_same<A, A> { static constexpr bool value = true; };\n\
+         static_assert(is_same<common_type<long, long, long>::type, long>::value);\n",
+    );
+}
