@@ -99,7 +99,7 @@ fn main() {
             }
         }
         // As `required_entities`: what inferring it instantiated.
-        seen.extend(r.instantiated_vars.iter().copied());
+        seen.extend(cufront_hir::infer::instantiated_vars(&db, owner));
         if r.skipped.is_some() {
             continue;
         }
