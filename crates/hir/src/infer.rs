@@ -24,9 +24,9 @@
 
 use crate::consteval::is_integral as is_int;
 
-mod constraints;
-mod constraint_vars;
-pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
+pub(crate) mod constraints;
+pub(crate) mod constraint_vars;
+pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses, instantiated_vars};
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;
@@ -48,6 +48,7 @@ mod enum_operands;
 mod deduce_conv;
 mod default_args;
 mod init_list;
+mod bindings;
 mod aggregate;
 mod packs;
 mod partial_order;
@@ -481,6 +482,11 @@ impl<'a> Infer<'a> {
 
     fn require(&mut self, e: Entity) {
         if self.seen.insert(e) {
+            // Selecting a function instantiates its `noexcept(expr)`: what
+            // that instantiates counts as this body's (`instantiated_vars`).
+            if let Entity::FnInst(i) = e {
+                constraint_vars::noexcept_check(self.db, i);
+            }
             self.res.required.push(e);
         }
     }
@@ -665,6 +671,10 @@ impl<'a> Infer<'a> {
                     let t = cx.local_declared_ty(v, elem.map(|t| (t, Category::LValue)));
                     cx.res.local_tys[v.0 as usize] = Some(t);
                     cx.bind_local(v);
+                    // `for (auto& [k, v] : m)`: the bindings of the hidden element.
+                    for b in cx.bindings_of(v) {
+                        cx.local(b);
+                    }
                 }
                 cx.block(|cx| cx.stmt(body));
             }),
@@ -861,9 +871,8 @@ impl<'a> Infer<'a> {
         if loc.is_static {
             self.local_static(l);
         }
-        if loc.binding_of.is_some() {
-            self.res.local_tys[l.0 as usize] = Some(self.local_declared_ty(l, None));
-            self.bind_local(l);
+        if let Some((hidden, i)) = loc.binding_of {
+            self.binding(l, hidden, i);
             return;
         }
         let init_ty = match &loc.init {
@@ -2579,6 +2588,26 @@ impl<'a> Infer<'a> {
                         }
                         return (mk(db, TyKind::Dependent("pointer to member".into())), pr);
                     }
+                    // `&C::f` of a non-static member function: a pointer to
+                    // member function (`void (C::*)(A) const`), what
+                    // `call_once(flag, &C::f, this, a)` deduces.
+                    if let (true, Some(Resolution::Entity(ent)), TyKind::Func(_)) =
+                        (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e)).cloned(), ct.kind(db))
+                    {
+                        let decl = match ent {
+                            Entity::Fn(f) => Some(FnDecl::Fn(f)),
+                            Entity::FnInst(i) => Some(i.decl(db)),
+                            _ => None,
+                        };
+                        if decl.is_some_and(|d| self.is_member(d) && d.data(db).is_some_and(|x| !x.linkage.is_static)) {
+                            let mut q = p.clone();
+                            q.segments.pop();
+                            let class = strip_cv(db, canonical(db, self.lower(&TypeRef::Path(q))));
+                            if self.class_ref(class).is_some() {
+                                return (mk(db, TyKind::MemPtr { class, pointee: ct }), pr);
+                            }
+                        }
+                    }
                 }
                 (mk(db, TyKind::Ptr(t)), pr)
             }
@@ -3662,3 +3691,4 @@ pub fn render_calls(db: &dyn SourceDatabase, r: &InferenceResult) -> String {
 
 #[allow(dead_code)]
 fn unused(_: PathSegment) {}
+

@@ -31,6 +31,7 @@ mod variant;
 mod nsdmi;
 mod defaulted_assign;
 mod return_copy;
+mod bindings;
 
 use std::sync::Arc;
 

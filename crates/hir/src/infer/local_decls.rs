@@ -27,7 +27,15 @@ impl Infer<'_> {
                     let t = canonical(self.db, self.lower(ty));
                     self.env.get_or_insert_with(Env::default).names.push((name.clone(), TemplateArg::Type(t)));
                 }
-                LocalDecl::Using(p) => self.local_names.usings.push(p.clone()),
+                LocalDecl::Using(p) => {
+                    self.local_names.usings.push(p.clone());
+                    // `using core::detail::AgentLauncher;`: a type or class
+                    // template is bound like an alias, so that later types
+                    // (`AgentLauncher<A>`, `get_plan<A>::type`) name it.
+                    if let Some((name, arg)) = self.using_type(p) {
+                        self.env.get_or_insert_with(Env::default).names.push((name, arg));
+                    }
+                }
                 LocalDecl::UsingNamespace(p) => {
                     if let Some(Def::Namespace(n)) = scopes::resolve_path(self.db, self.map, self.scope, p, Ns::Scope) {
                         self.local_names.directives.push(n);
@@ -35,6 +43,39 @@ impl Infer<'_> {
                 }
             }
         }
+    }
+
+    /// The type or namespace-scope template a using-declaration names, as
+    /// the template argument its name is then bound to (None for functions,
+    /// variables, and what does not resolve).
+    fn using_type(&self, p: &Path) -> Option<(String, TemplateArg)> {
+        let name = p.segments.last()?.name.clone();
+        let arg = match templates::resolve(self.lcx(), p, Ns::Type).ok()? {
+            templates::Resolved::Ty(t) => TemplateArg::Type(canonical(self.db, t)),
+            // Members of namespaces only: a member template of a class
+            // would need the class's arguments.
+            templates::Resolved::Def(Def::ClassTemplate(c), ..) if self.in_namespace(DeclKey::Class(c)) => {
+                TemplateArg::Template(templates::TemplateRef::Class(c))
+            }
+            templates::Resolved::Def(Def::AliasTemplate(t), ..) if self.in_namespace(DeclKey::Typedef(t)) => {
+                TemplateArg::Template(templates::TemplateRef::Alias(t))
+            }
+            templates::Resolved::Def(d @ (Def::Class(_) | Def::Typedef(_) | Def::Enum(_)), env, from) => {
+                let t = templates::def_to_ty(self.lcx(), d, env.as_ref(), from, None);
+                TemplateArg::Type(canonical(self.db, t))
+            }
+            _ => return None,
+        };
+        if let TemplateArg::Type(t) = &arg {
+            if matches!(t.kind(self.db), TyKind::Error(_) | TyKind::Dependent(_)) {
+                return None;
+            }
+        }
+        Some((name, arg))
+    }
+
+    fn in_namespace(&self, k: DeclKey) -> bool {
+        self.map.parent.get(&k).is_some_and(|&s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root))
     }
 
     /// The functions a block-scope using-declaration of `name` brings in
