@@ -1,7 +1,8 @@
 //! Block-scope declarations of names in a body being inferred: aliases and
 //! typedefs (bound in the inference environment, so that later types and
 //! names see them), using-declarations (`using N::f;`: the functions
-//! unqualified lookup then finds first) and using-directives (`using
+//! unqualified lookup then finds first; of a type or a template, bound
+//! like an alias) and using-directives (`using
 //! namespace N;`: searched when ordinary lookup finds nothing).
 //!
 //! Names are visible from their declaration to the end of the function
@@ -27,7 +28,10 @@ impl Infer<'_> {
                     let t = canonical(self.db, self.lower(ty));
                     self.env.get_or_insert_with(Env::default).names.push((name.clone(), TemplateArg::Type(t)));
                 }
-                LocalDecl::Using(p) => self.local_names.usings.push(p.clone()),
+                LocalDecl::Using(p) => {
+                    self.local_names.usings.push(p.clone());
+                    self.bind_using_type(p);
+                }
                 LocalDecl::UsingNamespace(p) => {
                     if let Some(Def::Namespace(n)) = scopes::resolve_path(self.db, self.map, self.scope, p, Ns::Scope) {
                         self.local_names.directives.push(n);
@@ -35,6 +39,21 @@ impl Infer<'_> {
                 }
             }
         }
+    }
+
+    /// A block-scope using-declaration of a type or a template (`using
+    /// __detail::__variant::__gen_vtable_impl;` in `std::__do_visit`):
+    /// bound in the environment like an alias, so that later types and
+    /// template-ids written with the bare name see it.
+    fn bind_using_type(&mut self, p: &Path) {
+        let Some(name) = p.segments.last().map(|s| s.name.clone()) else { return };
+        let arg = match scopes::resolve_path(self.db, self.map, self.scope, p, Ns::Type) {
+            Some(Def::ClassTemplate(c)) => TemplateArg::Template(TemplateRef::Class(c)),
+            Some(Def::AliasTemplate(t)) => TemplateArg::Template(TemplateRef::Alias(t)),
+            Some(Def::Class(_) | Def::Enum(_) | Def::Typedef(_)) => TemplateArg::Type(canonical(self.db, self.lower(&TypeRef::Path(p.clone())))),
+            _ => return,
+        };
+        self.env.get_or_insert_with(Env::default).names.push((name, arg));
     }
 
     /// The functions a block-scope using-declaration of `name` brings in
