@@ -98,6 +98,8 @@ fn main() {
                 }
             }
         }
+        // As `required_entities`: what inferring it instantiated.
+        seen.extend(r.instantiated_vars.iter().copied());
         if r.skipped.is_some() {
             continue;
         }

@@ -150,6 +150,11 @@ pub struct InferenceResult {
     /// The type of the owner's first `return` with a value (what `auto`
     /// return type deduction starts from).
     pub returned: Option<TyId>,
+    /// Variable template specializations that inferring the body
+    /// instantiated (checking the constraints of candidates, selected or
+    /// not, requires-expressions, traits) and that g++ emits unasked
+    /// (`infer/constraint_vars.rs`).
+    pub instantiated_vars: Vec<Entity>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,7 +177,9 @@ impl InferenceResult {
 /// Infers a body. Cached per owner.
 #[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
-    Arc::new(infer_owner(db, owner))
+    let (mut r, uses) = crate::consteval::var_template::recording(|| infer_owner(db, owner));
+    r.instantiated_vars = constraint_vars::emitted_uses(db, uses);
+    Arc::new(r)
 }
 
 /// A body whose inference needs itself (a generic lambda handed to itself
@@ -479,6 +486,13 @@ impl<'a> Infer<'a> {
 
     fn require(&mut self, e: Entity) {
         if self.seen.insert(e) {
+            // Selecting a function instantiates its `noexcept(expr)`: what
+            // that evaluates counts as this body's (`instantiated_vars`).
+            if let Entity::FnInst(i) = e {
+                for (vt, args) in constraint_vars::noexcept_var_uses(self.db, i) {
+                    crate::consteval::var_template::record_use(vt, &args);
+                }
+            }
             self.res.required.push(e);
         }
     }
@@ -3660,3 +3674,4 @@ pub fn render_calls(db: &dyn SourceDatabase, r: &InferenceResult) -> String {
 
 #[allow(dead_code)]
 fn unused(_: PathSegment) {}
+

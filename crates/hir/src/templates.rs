@@ -28,6 +28,7 @@ use crate::ty::{self, mk, LowerCx, TyId, TyKind};
 use crate::{item_tree_of, ClassId, TypedefId};
 
 mod addr_arg;
+mod base_lookup;
 pub(crate) mod alias;
 mod injected;
 mod integer_pack;
@@ -1235,6 +1236,11 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
             }
         }
         let want = if first.args.is_some() { Ns::Type } else { last_ns(0) };
+        if base_lookup::applies(p) {
+            if let Some(r) = base_lookup::nondependent_base_member(cx, &first.name, want) {
+                break 'first r;
+            }
+        }
         let d = if p.global {
             scopes::lookup_member(db, map, scopes::ROOT, &first.name, want)
         } else {

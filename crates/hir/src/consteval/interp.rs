@@ -945,7 +945,59 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+        // `noexcept(T(declval<A>()...))` (libcu++'s `is_nothrow_constructible`):
+        // whether the construction is non-throwing is the builtin trait's question.
+        if let Expr::Construct { ty, args, braced: false } = body.expr(x) {
+            if let Some(mut tys) = self.declval_types(&body, args) {
+                let t = self.lower_ty(ty);
+                if !matches!(t.kind(self.db), TyKind::Dependent(_) | TyKind::Error(_)) {
+                    tys.insert(0, t);
+                    let (item, scope, env) = self.cx();
+                    let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+                    if let Ok(b) = super::traits::eval_trait(cx, "is_nothrow_constructible", &tys) {
+                        return Ok(CValue::boolean(b));
+                    }
+                }
+            }
+        }
         unsupported("noexcept(expression)")
+    }
+
+    /// The types `A…` of operands that are all `declval<A>()` (or a pack
+    /// expansion `declval<As>()...` of a bound pack): what a trait asks
+    /// with such operands; None for any other operand.
+    fn declval_types(&self, body: &Body, args: &[ExprId]) -> Option<Vec<TyId>> {
+        let mut out = Vec::new();
+        for &a in args {
+            let (call, expand) = match body.expr(a) {
+                Expr::PackExpansion(inner) => (*inner, true),
+                _ => (a, false),
+            };
+            let Expr::Call { callee, args: call_args } = body.expr(call) else { return None };
+            let Expr::Path(p) = body.expr(*callee) else { return None };
+            let last = p.segments.last()?;
+            if last.name != "declval" || !call_args.is_empty() {
+                return None;
+            }
+            let [crate::item_tree::TemplateArgRef::Type(t)] = last.args.as_deref()? else { return None };
+            if expand {
+                let TypeRef::Path(tp) = t else { return None };
+                let [seg] = tp.segments.as_slice() else { return None };
+                let env = self.frame().env.as_ref()?;
+                let Some(TemplateArg::Pack(items)) = env.get(&seg.name) else { return None };
+                for i in items {
+                    let TemplateArg::Type(it) = i else { return None };
+                    out.push(*it);
+                }
+            } else {
+                let t = self.lower_ty(t);
+                if matches!(t.kind(self.db), TyKind::Dependent(_) | TyKind::Error(_)) {
+                    return None;
+                }
+                out.push(t);
+            }
+        }
+        Some(out)
     }
 
     #[inline(never)] // keeps `expr`'s frame small: constexpr recursion is deep

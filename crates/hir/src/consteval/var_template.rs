@@ -33,7 +33,7 @@ pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, Vec<(crate::VarTemplate
     (r, got)
 }
 
-fn record_use(vt: crate::VarTemplateId, args: &[TemplateArg]) {
+pub(crate) fn record_use(vt: crate::VarTemplateId, args: &[TemplateArg]) {
     USES.with(|u| {
         if let Some(list) = u.borrow_mut().as_mut() {
             // Bounded: a runaway evaluation cannot grow the list forever.
@@ -240,3 +240,4 @@ pub(crate) fn select_var_template(db: &dyn cufront_base_db::SourceDatabase, map:
         None => (primary, args.to_vec()),
     }
 }
+

@@ -14,6 +14,12 @@
 //! disjunction at its first true one, so only the atomic constraints g++
 //! substitutes are evaluated. What the evaluation instantiates is recorded
 //! (`consteval::var_template::recording`).
+//!
+//! The same specializations come from elsewhere too, and are recorded the
+//! same way: `infer` records its whole body's inference (the constraints
+//! of candidates overload resolution rejects, requires-expressions), and a
+//! call selecting a function instantiates its `noexcept(expr)`
+//! ([`noexcept_var_uses`]).
 
 use super::*;
 use crate::consteval::var_template;
@@ -54,6 +60,28 @@ pub fn class_constraint_var_uses(db: &dyn SourceDatabase, inst: InstId) -> Vec<E
     emitted(db, cx, &data.constraints)
 }
 
+/// The variable template specializations that instantiating the
+/// `noexcept(expr)` specifier of `inst` evaluates (every one, emitted or
+/// not: the caller re-records them in its own evaluation). g++ instantiates
+/// the specifier whenever a call selects the function, in unevaluated
+/// operands and requires-expressions too (`ranges::swap`'s
+/// `noexcept(_S_noexcept<_Tp, _Up>())` reads `is_nothrow_move_constructible_v`).
+#[salsa::tracked(returns(clone), cycle_result = noexcept_cycle)]
+pub fn noexcept_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
+    let decl = inst.decl(db);
+    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return Vec::new() };
+    let Ok(env) = instances::instance_env(db, inst) else { return Vec::new() };
+    let Some(scope) = instances::fn_scope(db, decl) else { return Vec::new() };
+    let map = def_map(db, decl.tu(db));
+    let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    var_template::recording(|| constraints::truth(cx, &e)).1
+}
+
+/// A specifier whose evaluation needs itself instantiates nothing more.
+fn noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
+    Vec::new()
+}
+
 /// The emitted variable template specializations checking `constraints`
 /// in `cx` instantiates.
 fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Vec<Entity> {
@@ -64,6 +92,12 @@ fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) 
             }
         }
     });
+    emitted_uses(db, uses)
+}
+
+/// Of the variable template specializations an evaluation instantiated,
+/// those g++ emits (see the module comment).
+pub(crate) fn emitted_uses(db: &dyn SourceDatabase, uses: Vec<(crate::VarTemplateId, Vec<TemplateArg>)>) -> Vec<Entity> {
     uses.into_iter()
         .filter(|(vt, args)| !constraints::is_concept(db, *vt) && args.iter().any(|a| arg_names_local_closure(db, a, 0)))
         .map(|(vt, args)| Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(vt), None, args)))
@@ -182,3 +216,4 @@ fn closure_has_no_linkage(db: &dyn SourceDatabase, c: ClosureId, depth: u32) -> 
         InferOwner::Closure(cf) => closure_has_no_linkage(db, cf.closure(db), depth + 1),
     }
 }
+

@@ -1,8 +1,7 @@
 //! Block-scope declarations of names in a body being inferred: aliases and
 //! typedefs (bound in the inference environment, so that later types and
 //! names see them), using-declarations (`using N::f;`: the functions
-//! unqualified lookup then finds first; of a type or a template, bound
-//! like an alias) and using-directives (`using
+//! unqualified lookup then finds first) and using-directives (`using
 //! namespace N;`: searched when ordinary lookup finds nothing).
 //!
 //! Names are visible from their declaration to the end of the function
@@ -30,7 +29,12 @@ impl Infer<'_> {
                 }
                 LocalDecl::Using(p) => {
                     self.local_names.usings.push(p.clone());
-                    self.bind_using_type(p);
+                    // `using core::detail::AgentLauncher;`: a type or class
+                    // template is bound like an alias, so that later types
+                    // (`AgentLauncher<A>`, `get_plan<A>::type`) name it.
+                    if let Some((name, arg)) = self.using_type(p) {
+                        self.env.get_or_insert_with(Env::default).names.push((name, arg));
+                    }
                 }
                 LocalDecl::UsingNamespace(p) => {
                     if let Some(Def::Namespace(n)) = scopes::resolve_path(self.db, self.map, self.scope, p, Ns::Scope) {
@@ -41,19 +45,37 @@ impl Infer<'_> {
         }
     }
 
-    /// A block-scope using-declaration of a type or a template (`using
-    /// __detail::__variant::__gen_vtable_impl;` in `std::__do_visit`):
-    /// bound in the environment like an alias, so that later types and
-    /// template-ids written with the bare name see it.
-    fn bind_using_type(&mut self, p: &Path) {
-        let Some(name) = p.segments.last().map(|s| s.name.clone()) else { return };
-        let arg = match scopes::resolve_path(self.db, self.map, self.scope, p, Ns::Type) {
-            Some(Def::ClassTemplate(c)) => TemplateArg::Template(TemplateRef::Class(c)),
-            Some(Def::AliasTemplate(t)) => TemplateArg::Template(TemplateRef::Alias(t)),
-            Some(Def::Class(_) | Def::Enum(_) | Def::Typedef(_)) => TemplateArg::Type(canonical(self.db, self.lower(&TypeRef::Path(p.clone())))),
-            _ => return,
+    /// The type or namespace-scope template a using-declaration names, as
+    /// the template argument its name is then bound to (None for functions,
+    /// variables, and what does not resolve).
+    fn using_type(&self, p: &Path) -> Option<(String, TemplateArg)> {
+        let name = p.segments.last()?.name.clone();
+        let arg = match templates::resolve(self.lcx(), p, Ns::Type).ok()? {
+            templates::Resolved::Ty(t) => TemplateArg::Type(canonical(self.db, t)),
+            // Members of namespaces only: a member template of a class
+            // would need the class's arguments.
+            templates::Resolved::Def(Def::ClassTemplate(c), ..) if self.in_namespace(DeclKey::Class(c)) => {
+                TemplateArg::Template(templates::TemplateRef::Class(c))
+            }
+            templates::Resolved::Def(Def::AliasTemplate(t), ..) if self.in_namespace(DeclKey::Typedef(t)) => {
+                TemplateArg::Template(templates::TemplateRef::Alias(t))
+            }
+            templates::Resolved::Def(d @ (Def::Class(_) | Def::Typedef(_) | Def::Enum(_)), env, from) => {
+                let t = templates::def_to_ty(self.lcx(), d, env.as_ref(), from, None);
+                TemplateArg::Type(canonical(self.db, t))
+            }
+            _ => return None,
         };
-        self.env.get_or_insert_with(Env::default).names.push((name, arg));
+        if let TemplateArg::Type(t) = &arg {
+            if matches!(t.kind(self.db), TyKind::Error(_) | TyKind::Dependent(_)) {
+                return None;
+            }
+        }
+        Some((name, arg))
+    }
+
+    fn in_namespace(&self, k: DeclKey) -> bool {
+        self.map.parent.get(&k).is_some_and(|&s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root))
     }
 
     /// The functions a block-scope using-declaration of `name` brings in

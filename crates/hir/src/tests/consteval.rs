@@ -681,3 +681,62 @@ fn triviality_traits_follow_gcc() {
         "#]],
     );
 }
+
+#[test]
+fn noexcept_of_a_construction_from_declval() {
+    // libcu++'s `is_nothrow_constructible` is `noexcept(T(declval<A>()...))`
+    // (the pack expanded with the instance's arguments): the builtin trait's
+    // question. g++ accepts every assert below.
+    check(
+        r#"
+template <class T> T&& declval() noexcept;
+template <bool B> struct bool_c { static constexpr bool value = B; };
+template <class T, class... A> struct nothrow_ctor : bool_c<noexcept(T(declval<A>()...))> {};
+struct agg { int a; int b; };
+struct throwing { throwing(int); };
+struct quiet { quiet(int) noexcept; };
+static_assert(nothrow_ctor<agg, agg&&>::value, "");
+static_assert(nothrow_ctor<int, long>::value, "");
+static_assert(!nothrow_ctor<throwing, int>::value, "");
+static_assert(nothrow_ctor<quiet, int>::value, "");
+static_assert(noexcept(agg(declval<const agg&>())), "");
+"#,
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: error: identifier "no member `value` in nothrow_ctor<throwing, int>" is undefined
+            namespace: error: identifier "no member `value` in nothrow_ctor<quiet, int>" is undefined
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn members_of_dependent_and_non_dependent_bases() {
+    // libstdc++'s `__is_integer_nonstrict<T> : __is_integer<T>` names
+    // `__value` through a using-declaration (the base is dependent and not
+    // searched); a non-dependent base (`tag_base<long>`) is searched by
+    // unqualified lookup. g++ accepts every assert below.
+    check(
+        r#"
+template <class T> struct is_int { enum { value = 0 }; };
+template <> struct is_int<int> { enum { value = 1 }; };
+template <class T> struct nonstrict : is_int<T> {
+  using is_int<T>::value;
+  enum { width = value ? sizeof(T) * 8 : 0 };
+};
+template <class T> struct tag_base { enum { value = 7 }; };
+template <class T> struct other : tag_base<long> {
+  enum { w = value + 1 };
+};
+static_assert(nonstrict<int>::width == 32, "");
+static_assert(nonstrict<float>::width == 0, "");
+static_assert(other<int>::w == 8, "");
+"#,
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}

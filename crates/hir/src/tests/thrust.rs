@@ -205,3 +205,82 @@ int main() {
         "#]],
     );
 }
+
+#[test]
+fn member_typedef_of_a_non_dependent_base_hides_a_namespace_template() {
+    // thrust's `device_ptr_memory_resource<Upstream>` derives from
+    // `memory_resource<device_ptr<void>>` and writes `pointer` for the base's
+    // member typedef while a `thrust::pointer` template is in the namespace:
+    // the base does not depend on the template's parameters, so its members
+    // are found first ([temp.dep]/3). g++: `_ZN3resIiE13do_deallocateE7pointerIvEi`.
+    closure(
+        r#"
+template <class P> struct memory_resource {
+  typedef P pointer;
+  virtual ~memory_resource() = default;
+  virtual pointer do_allocate(int n) = 0;
+  virtual void do_deallocate(pointer p, int n) = 0;
+  virtual bool do_is_equal(const memory_resource& o) const noexcept { return this == &o; }
+};
+template <class T> struct pointer { T* p; };
+template <class U> struct res final : memory_resource<pointer<void>> {
+  pointer do_allocate(int n) override { return pointer(); }
+  void do_deallocate(pointer p, int n) override {}
+};
+int main() { res<int> r; r.do_allocate(1); }
+"#,
+        expect![[r#"
+            main
+            _ZN3resIiEC1Ev
+            _ZN3resIiE11do_allocateEi
+            _ZN3resIiED1Ev
+            _ZN15memory_resourceI7pointerIvEEC1Ev
+            _ZN3resIiE13do_deallocateE7pointerIvEi
+            _ZN15memory_resourceI7pointerIvEED1Ev
+            _ZN15memory_resourceI7pointerIvEE11do_allocateEi
+            _ZN15memory_resourceI7pointerIvEE13do_deallocateES1_i
+            _ZNK15memory_resourceI7pointerIvEE11do_is_equalERKS2_
+        "#]],
+    );
+}
+
+#[test]
+fn block_scope_using_declaration_of_a_class_template() {
+    // thrust's `__unique::doit_step`: `using core::detail::AgentLauncher;`
+    // then `using unique_agent = AgentLauncher<UniqueAgent<…>>;` and
+    // `unique_agent::get_plan(…)`. The using-declaration names the class
+    // template in the types written after it. g++ emits the four members.
+    closure(
+        r#"
+namespace core { namespace detail {
+template <class A> struct Launcher {
+  typedef int State;
+  static int get_plan() { return 1; }
+  Launcher(int p, long n) {}
+  void launch(A a) const {}
+};
+template <class T> struct get_plan_t { typedef int type; };
+} }
+template <class T> struct Agent {};
+template <class T> int step(T t) {
+  using core::detail::Launcher;
+  using agent = Launcher<Agent<T>>;
+  using State = typename agent::State;
+  using core::detail::get_plan_t;
+  typename get_plan_t<agent>::type plan = agent::get_plan();
+  agent a(plan, 2);
+  a.launch(Agent<T>());
+  State s = 0;
+  return s;
+}
+int main() { return step(1); }
+"#,
+        expect![[r#"
+            main
+            _Z4stepIiEiT_
+            _ZN4core6detail8LauncherI5AgentIiEE8get_planEv
+            _ZN4core6detail8LauncherI5AgentIiEEC1Eil
+            _ZNK4core6detail8LauncherI5AgentIiEE6launchES3_
+        "#]],
+    );
+}
