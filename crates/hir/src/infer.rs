@@ -24,9 +24,9 @@
 
 use crate::consteval::is_integral as is_int;
 
-mod constraints;
-mod constraint_vars;
-pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
+pub(crate) mod constraints;
+pub(crate) mod constraint_vars;
+pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses, instantiated_vars};
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;
@@ -479,6 +479,11 @@ impl<'a> Infer<'a> {
 
     fn require(&mut self, e: Entity) {
         if self.seen.insert(e) {
+            // Selecting a function instantiates its `noexcept(expr)`: what
+            // that instantiates counts as this body's (`instantiated_vars`).
+            if let Entity::FnInst(i) = e {
+                constraint_vars::noexcept_check(self.db, i);
+            }
             self.res.required.push(e);
         }
     }
@@ -3660,3 +3665,4 @@ pub fn render_calls(db: &dyn SourceDatabase, r: &InferenceResult) -> String {
 
 #[allow(dead_code)]
 fn unused(_: PathSegment) {}
+

@@ -303,6 +303,11 @@ pub struct FnData {
     /// Explicitly defaulted (`= default`) where it is declared: not
     /// user-provided, so it may be trivial (`templates/trivial.rs`).
     pub defaulted: bool,
+    /// The operand of a `noexcept(expr)` specifier (a plain `noexcept` is
+    /// `ty.noexcept`): instantiated when a call selects the function
+    /// (`infer/constraint_vars.rs`). Boxed: `FnData` is cloned into the
+    /// interpreter's frames, whose depth the stack bounds.
+    pub noexcept_expr: Option<Box<ConstExpr>>,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -1240,7 +1245,11 @@ impl Lower {
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
-        Some((FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false, deleted, defaulted }, at))
+        let noexcept_expr = noexcept_operand(d).map(|e| Box::new(lower_expr(&e, self)));
+        Some((
+            FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false, deleted, defaulted, noexcept_expr },
+            at,
+        ))
     }
 
     fn member_function(&mut self, node: &SyntaxNode, d: &SyntaxNode, kws: &[K], cx: &mut ClassCx) {
@@ -1904,6 +1913,14 @@ fn head_constraints(template: &SyntaxNode, cx: &mut Lower) -> Vec<ConstExpr> {
 }
 
 /// The expression of a function declarator's trailing requires-clause.
+/// The operand of the function declarator's `noexcept(expr)`, unless it is
+/// a literal (`noexcept(true)` is in the type already).
+fn noexcept_operand(d: &SyntaxNode) -> Option<SyntaxNode> {
+    let f = d.descendants().find(|n| n.kind() == K::FUNCTION_DECLARATOR)?;
+    let spec = f.children().find(|c| c.kind() == K::NOEXCEPT_SPEC)?;
+    spec.children().find(|c| su::is_expr(c.kind()) && !matches!(c.text().to_string().trim(), "true" | "false"))
+}
+
 fn trailing_requires(d: &SyntaxNode) -> Option<SyntaxNode> {
     let f = d.descendants().find(|n| n.kind() == K::FUNCTION_DECLARATOR)?;
     let r = f.children().find(|c| c.kind() == K::REQUIRES_CLAUSE)?;

@@ -64,7 +64,14 @@ fn dependent_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> bool {
 /// Types `e`; false when it certainly is ill-formed, unknown when its type
 /// is an error for another reason.
 fn expr_holds(inf: &mut Infer<'_>, e: ExprId) -> Option<bool> {
+    let before = inf.res.calls.len();
     let t = inf.expr(e);
+    // Overload resolution selected a deleted function (a poison pill such
+    // as `template<class T> void swap(T&, T&) = delete;`): ill-formed, as
+    // `__is_constructible` decides (`infer/constructible.rs`).
+    if inf.res.calls[before..].iter().any(|(_, c)| matches!(c, Callee::Unresolved(w) if w == DELETED)) {
+        return Some(false);
+    }
     if certainly_ill_formed(inf, e, 0) {
         return Some(false);
     }
