@@ -97,8 +97,6 @@ fn main() {
                 }
             }
         }
-        // As `required_entities`: what inferring it instantiated.
-        seen.extend(cufront_hir::infer::instantiated_vars(&db, owner));
         if r.skipped.is_some() {
             continue;
         }
