@@ -745,7 +745,7 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
         // A constructor emits its class's vtable, which refers to the
         // class's virtual functions.
         let mut required = r.required.clone();
-        required.extend(crate::infer::instantiated_vars(db, owner));
+        required.extend(r.instantiated_vars.iter().copied());
         if let Some(c) = ctor_class(db, e) {
             required.extend(vtable_entities(db, c));
         }
