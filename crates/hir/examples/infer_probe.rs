@@ -24,36 +24,35 @@ fn main() {
     let tu = cufront_base_db::new_translation_unit(&db, path.clone(), std::sync::Arc::from(text.as_str()), opts);
     let t0 = std::time::Instant::now();
     let map = cufront_hir::def_map(&db, tu);
-    let mut work: Vec<Entity> = map.entities.iter().copied().filter(|e| matches!(e, Entity::Fn(_))).collect();
-    work.reverse();
-    let mut seen: rustc_hash::FxHashSet<Entity> = work.iter().copied().collect();
+    // The closure the parity test lists (`instances::required_entities`):
+    // implicit special members, vtables and inherited constructors
+    // included, so a dump finds any function the listing reaches.
+    let closure = cufront_hir::instances::required_entities(&db, tu);
+    let seen: rustc_hash::FxHashSet<Entity> = closure.iter().copied().collect();
+    let mut walked: rustc_hash::FxHashSet<InferOwner> = Default::default();
     let (mut bodies, mut calls, mut unresolved) = (0, 0, 0);
     let mut reasons: std::collections::BTreeMap<String, (usize, String)> = Default::default();
     let limit: usize = std::env::var("CUFRONT_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(20000);
-    while let Some(e) = work.pop() {
-        // As `required_entities`: what checking its constraints instantiated.
-        if let Entity::FnInst(i) = e {
-            seen.extend(cufront_hir::infer::constraint_var_uses(&db, i));
-            if let Some(o) = i.outer(&db) {
-                seen.extend(cufront_hir::infer::class_constraint_var_uses(&db, o));
-            }
-        }
-        let owner = match e {
-            Entity::Fn(f) => InferOwner::Fn(f),
-            Entity::FnInst(i) => InferOwner::Inst(i),
-            Entity::Closure(f) if f.kind(&db) == cufront_hir::infer::ClosureFnKind::Call => InferOwner::Closure(f),
-            // An inheriting constructor calls the base's.
-            Entity::Inherited(ic) => {
-                if seen.insert(ic.base(&db)) {
-                    work.push(ic.base(&db));
+    let dump = std::env::var("CUFRONT_DUMP").ok();
+    for &e in closure.iter() {
+        // A special member or inheriting constructor has no body to
+        // infer: a dump shows what it requires.
+        if matches!(e, Entity::Special(_) | Entity::Inherited(_)) {
+            if dump.as_deref().is_some_and(|d| cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == d)) {
+                println!("{e:?} (no body)");
+                for x in required_of(&db, e) {
+                    println!("  req {} ", cufront_hir::symbols::mangled_name(&db, x).unwrap_or_else(|e| format!("<{e}>")));
                 }
-                continue;
             }
-            _ => continue,
-        };
+            continue;
+        }
+        let Some(owner) = cufront_hir::instances::body_owner(&db, e) else { continue };
+        if !walked.insert(owner) {
+            continue;
+        }
         let r = cufront_hir::infer::infer(&db, owner);
-        if let Ok(d) = std::env::var("CUFRONT_DUMP") {
-            if cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == d) {
+        if let Some(d) = &dump {
+            if cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == *d) {
                 let body = match owner {
                     InferOwner::Fn(f) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::FnDecl::Fn(f)),
                     InferOwner::Inst(i) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::fn_definition(&db, i.decl(&db)).unwrap_or(i.decl(&db))),
@@ -98,8 +97,6 @@ fn main() {
                 }
             }
         }
-        // As `required_entities`: what inferring it instantiated.
-        seen.extend(cufront_hir::infer::instantiated_vars(&db, owner));
         if r.skipped.is_some() {
             continue;
         }
@@ -123,11 +120,6 @@ fn main() {
                 }
             }
         }
-        for &x in r.required.iter().rev() {
-            if seen.insert(x) {
-                work.push(x);
-            }
-        }
     }
     println!("{path}: {bodies} bodies, {calls} calls, {unresolved} unresolved, {} entities, {:?}", seen.len(), t0.elapsed());
     // `CUFRONT_LIST=text`: every entity reached whose name contains it, and who requires it.
@@ -139,12 +131,7 @@ fn main() {
             }
             println!("list {n}");
             for x in &seen {
-                let owner = match x {
-                    Entity::Fn(f) => InferOwner::Fn(*f),
-                    Entity::FnInst(i) => InferOwner::Inst(*i),
-                    _ => continue,
-                };
-                if cufront_hir::infer::infer(&db, owner).required.contains(e) {
+                if required_of(&db, *x).contains(e) {
                     println!("  from {}", cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>")));
                 }
             }
@@ -250,3 +237,16 @@ fn main() {
     }
 }
 
+/// What the parity test's closure follows from `e`: an inferred body's
+/// requirements, a special member's or an inheriting constructor's callees.
+fn required_of(db: &cufront_base_db::RootDatabase, e: cufront_hir::Entity) -> Vec<cufront_hir::Entity> {
+    use cufront_hir::Entity;
+    match e {
+        Entity::Special(sp) => cufront_hir::instances::special_required(db, sp),
+        Entity::Inherited(ic) => vec![cufront_hir::instances::inherited::forwarded(db, ic)],
+        _ => match cufront_hir::instances::body_owner(db, e) {
+            Some(o) => cufront_hir::infer::infer(db, o).required.clone(),
+            None => Vec::new(),
+        },
+    }
+}

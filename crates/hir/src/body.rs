@@ -142,6 +142,14 @@ pub struct Local {
     pub default: Option<ExprId>,
 }
 
+impl Local {
+    /// An ordinary automatic local (not static, not constexpr, no pack,
+    /// no binding, no default argument).
+    pub fn plain(name: Option<String>, ty: TypeRef, init: Init) -> Local {
+        Local { name, ty, init, is_static: false, is_thread_local: false, is_constexpr: false, pack: false, binding_of: None, default: None }
+    }
+}
+
 /// `member(args)` / `Base(args)` / `member{args}` in a constructor.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemInit {
@@ -526,17 +534,7 @@ pub fn lower_field_init(init: &SyntaxNode, ty: TypeRef) -> Body {
     let mut cx = Lower::new(TextSize::from(0));
     let init = cx.initializer(init, 0);
     // Unnamed: the initializer's names are the class's members, never this local.
-    let l = cx.alloc_local(Local {
-        name: None,
-        ty,
-        init,
-        is_static: false,
-        is_thread_local: false,
-        is_constexpr: false,
-        pack: false,
-        binding_of: None,
-        default: None,
-    });
+    let l = cx.alloc_local(Local::plain(None, ty, init));
     let s = cx.alloc_stmt(Stmt::Decl(vec![l]));
     cx.body.root = Some(s);
     cx.body
@@ -621,17 +619,7 @@ impl Lower {
         let default = su::child(p, K::EQUAL_INITIALIZER)
             .and_then(|e| e.children().find(|c| su::is_expr(c.kind())))
             .map(|e| self.expr_node(&e, 0));
-        self.alloc_local(Local {
-            name,
-            ty,
-            init: Init::None,
-            is_static: false,
-            is_thread_local: false,
-            is_constexpr: false,
-            pack,
-            binding_of: None,
-            default,
-        })
+        self.alloc_local(Local { pack, default, ..Local::plain(name, ty, Init::None) })
     }
 
     fn mem_inits(&mut self, ci: &SyntaxNode) {
@@ -1292,17 +1280,8 @@ impl Lower {
                 let local = match (&name, init) {
                     (Some(n), Some(e)) => {
                         let auto = TypeRef::Opaque("auto".into());
-                        Some(self.alloc_local(Local {
-                            name: Some(n.clone()),
-                            ty: if by_ref { TypeRef::LRef(Box::new(auto)) } else { auto },
-                            init: Init::Assign(e),
-                            is_static: false,
-                            is_thread_local: false,
-                            is_constexpr: false,
-                            pack: false,
-                            binding_of: None,
-                            default: None,
-                        }))
+                        let ty = if by_ref { TypeRef::LRef(Box::new(auto)) } else { auto };
+                        Some(self.alloc_local(Local::plain(Some(n.clone()), ty, Init::Assign(e))))
                     }
                     _ => None,
                 };

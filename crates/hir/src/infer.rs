@@ -24,9 +24,9 @@
 
 use crate::consteval::is_integral as is_int;
 
-pub(crate) mod constraints;
-pub(crate) mod constraint_vars;
-pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses, instantiated_vars};
+mod constraints;
+mod constraint_vars;
+pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;
@@ -153,6 +153,11 @@ pub struct InferenceResult {
     /// The type of the owner's first `return` with a value (what `auto`
     /// return type deduction starts from).
     pub returned: Option<TyId>,
+    /// Variable template specializations that inferring the body
+    /// instantiated (checking the constraints of candidates, selected or
+    /// not, requires-expressions, traits) and that g++ emits unasked
+    /// (`infer/constraint_vars.rs`).
+    pub instantiated_vars: Vec<Entity>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,7 +180,9 @@ impl InferenceResult {
 /// Infers a body. Cached per owner.
 #[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
-    Arc::new(infer_owner(db, owner))
+    let (mut r, uses) = crate::consteval::var_template::recording(|| infer_owner(db, owner));
+    r.instantiated_vars = constraint_vars::emitted_uses(db, uses);
+    Arc::new(r)
 }
 
 /// A body whose inference needs itself (a generic lambda handed to itself
@@ -483,9 +490,11 @@ impl<'a> Infer<'a> {
     fn require(&mut self, e: Entity) {
         if self.seen.insert(e) {
             // Selecting a function instantiates its `noexcept(expr)`: what
-            // that instantiates counts as this body's (`instantiated_vars`).
+            // that evaluates counts as this body's (`instantiated_vars`).
             if let Entity::FnInst(i) = e {
-                constraint_vars::noexcept_check(self.db, i);
+                for (vt, args) in constraint_vars::noexcept_var_uses(self.db, i) {
+                    crate::consteval::var_template::record_use(vt, &args);
+                }
             }
             self.res.required.push(e);
         }

@@ -624,7 +624,7 @@ pub fn roots(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Entity> {
 /// The body g++ would emit for an entity, as what `infer` runs on: a
 /// function defined in the unit (through its definition when `e` is a
 /// declaration) or an instance. `None`: no body to walk.
-fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
+pub fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
     match e {
         Entity::Fn(f) => match fn_definition(db, FnDecl::Fn(f))? {
             FnDecl::Fn(d) => Some(InferOwner::Fn(d)),
@@ -745,7 +745,7 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
         // A constructor emits its class's vtable, which refers to the
         // class's virtual functions.
         let mut required = r.required.clone();
-        required.extend(crate::infer::instantiated_vars(db, owner));
+        required.extend(r.instantiated_vars.iter().copied());
         if let Some(c) = ctor_class(db, e) {
             required.extend(vtable_entities(db, c));
         }

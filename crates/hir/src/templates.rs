@@ -1150,6 +1150,16 @@ fn relabel_ty(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::RRef(x) => TyKind::RRef(relabel_ty(db, x)),
         TyKind::Qualified(x, cv) => TyKind::Qualified(relabel_ty(db, x), cv),
         TyKind::Array(x, n) => TyKind::Array(relabel_ty(db, x), n),
+        TyKind::MemPtr { class, pointee } => TyKind::MemPtr { class: relabel_ty(db, class), pointee: relabel_ty(db, pointee) },
+        // `_Multi_array<_Result_type (*)(_Visitor, _Variants...)>`: the
+        // signature's parameters are the pattern's too; a trailing pack
+        // becomes one unique type (no longer a pack to deduce).
+        TyKind::Func(mut f) => {
+            f.ret = relabel_ty(db, f.ret);
+            f.params = f.params.iter().map(|p| relabel_ty(db, *p)).collect();
+            TyKind::Func(f)
+        }
+        TyKind::Dependent(s) if s.starts_with("pack:") => TyKind::Dependent(format!("unique{s}")),
         TyKind::App(a) => TyKind::App(AppId::new(db, a.template(db), a.args(db).iter().map(|x| relabel(db, x)).collect::<Vec<_>>())),
         TyKind::ParamApp { depth: 1, index, args } => TyKind::ParamApp { depth: 2, index, args: args.iter().map(|x| relabel(db, x)).collect() },
         _ => return t,

@@ -15,32 +15,33 @@ use crate::item_tree_of;
 
 use super::{ConstError, EvalCx, Value};
 
-/// A variable template specialization that an evaluation instantiated
-/// and that has no linkage: an argument names the closure type of a
-/// function that is neither inline nor a template, so g++ emits it as a
-/// local constant wherever it is instantiated
-/// ([`crate::infer::constraint_vars`]). Concepts are left out (never
-/// emitted).
-///
-/// Why an accumulator: salsa keeps these beside the result of the query
-/// that ran the evaluation, and `q::accumulated` returns those of `q` and of
-/// every query it called, memoized or not. What a caller collects so does
-/// not depend on which query happened to evaluate a specialization first
-/// (a thread-local recorder did, which made incremental runs list fewer).
-#[salsa::accumulator]
-pub(crate) struct NoLinkageVarUse(pub crate::VarTemplateId, pub Vec<TemplateArg>);
+thread_local! {
+    /// The specializations `eval_var_template_args` instantiates while a
+    /// [`recording`] call is under way (`None`: nobody asks).
+    static USES: std::cell::RefCell<Option<Vec<(crate::VarTemplateId, Vec<TemplateArg>)>>> = const { std::cell::RefCell::new(None) };
+}
 
-fn record_use(db: &dyn cufront_base_db::SourceDatabase, vt: crate::VarTemplateId, args: &[TemplateArg]) {
-    if !args.iter().any(|a| crate::infer::constraint_vars::arg_names_local_closure(db, a, 0)) || crate::infer::constraints::is_concept(db, vt) {
-        return;
-    }
-    // Accumulating needs an active query: every tracked function attaches
-    // the database while it runs. An evaluation outside any (a test calling
-    // the evaluator directly) has nobody to report to.
-    if salsa::with_attached_database(|_| ()).is_some() {
-        use salsa::Accumulator;
-        NoLinkageVarUse(vt, args.to_vec()).accumulate(db);
-    }
+/// `f()`, and the variable template specializations (concepts included)
+/// evaluated meanwhile, in first-use order without duplicates. Nested calls
+/// keep their own lists. What a memoized query evaluated before is not seen
+/// again: callers ask at the level where the evaluation itself happens
+/// (`infer::constraint_var_uses`).
+pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, Vec<(crate::VarTemplateId, Vec<TemplateArg>)>) {
+    let saved = USES.with(|u| u.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let got = USES.with(|u| std::mem::replace(&mut *u.borrow_mut(), saved)).unwrap_or_default();
+    (r, got)
+}
+
+pub(crate) fn record_use(vt: crate::VarTemplateId, args: &[TemplateArg]) {
+    USES.with(|u| {
+        if let Some(list) = u.borrow_mut().as_mut() {
+            // Bounded: a runaway evaluation cannot grow the list forever.
+            if list.len() < 4096 && !list.iter().any(|(v, a)| *v == vt && a.as_slice() == args) {
+                list.push((vt, args.to_vec()));
+            }
+        }
+    });
 }
 
 /// The value of `p` when its last segment names a variable template with
@@ -77,7 +78,7 @@ fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<T
         return Err(ConstError::NotConstant("variable template (dependent)".into()));
     }
     let (vt, args) = select_var_template(db, cx.map, vt, &args);
-    record_use(db, vt, &args);
+    record_use(vt, &args);
     let tree = item_tree_of(db, vt.item(db));
     let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
     let vscope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);

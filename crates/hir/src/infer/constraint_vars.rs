@@ -12,17 +12,14 @@
 //! resolution does ([`constraints_satisfied`]), but lazily as [temp.constr]
 //! checks them: a conjunction stops at its first false operand, a
 //! disjunction at its first true one, so only the atomic constraints g++
-//! substitutes are evaluated.
+//! substitutes are evaluated. What the evaluation instantiates is recorded
+//! (`consteval::var_template::recording`).
 //!
-//! The same specializations come from elsewhere too: a body's whole
-//! inference (the constraints of candidates overload resolution rejects,
-//! requires-expressions: [`instantiated_vars`]), and a call selecting a
-//! function instantiates its `noexcept(expr)` ([`noexcept_check`]).
-//!
-//! The evaluator reports each such specialization through salsa's
-//! accumulator `consteval::var_template::NoLinkageVarUse`; the checks are
-//! queries of their own so that their uses, those of the memoized queries
-//! they call included, can be read back (`q::accumulated`).
+//! The same specializations come from elsewhere too, and are recorded the
+//! same way: `infer` records its whole body's inference (the constraints
+//! of candidates overload resolution rejects, requires-expressions), and a
+//! call selecting a function instantiates its `noexcept(expr)`
+//! ([`noexcept_var_uses`]).
 
 use super::*;
 use crate::consteval::var_template;
@@ -33,23 +30,16 @@ use crate::item_tree::{BinOp, ConstExpr};
 /// first-use order.
 #[salsa::tracked(returns(clone))]
 pub fn constraint_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<Entity> {
-    emitted(db, fn_constraint_check::accumulated::<var_template::NoLinkageVarUse>(db, inst))
-}
-
-/// Checks the constraints of `inst` as [temp.constr] does, for what the
-/// check instantiates (the truth itself is `constraints_satisfied`'s).
-#[salsa::tracked]
-fn fn_constraint_check(db: &dyn SourceDatabase, inst: FnInstanceId) {
     let decl = inst.decl(db);
-    let Some(data) = decl.data(db) else { return };
+    let Some(data) = decl.data(db) else { return Vec::new() };
     if data.constraints.is_empty() {
-        return;
+        return Vec::new();
     }
-    let Ok(env) = instances::instance_env(db, inst) else { return };
-    let Some(scope) = instances::fn_scope(db, decl) else { return };
+    let Ok(env) = instances::instance_env(db, inst) else { return Vec::new() };
+    let Some(scope) = instances::fn_scope(db, decl) else { return Vec::new() };
     let map = def_map(db, decl.tu(db));
     let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
-    check_lazily(cx, &data.constraints);
+    emitted(db, cx, &data.constraints)
 }
 
 /// As [`constraint_var_uses`], for the constraints of the class template
@@ -57,73 +47,61 @@ fn fn_constraint_check(db: &dyn SourceDatabase, inst: FnInstanceId) {
 /// specialization checks them.
 #[salsa::tracked(returns(clone))]
 pub fn class_constraint_var_uses(db: &dyn SourceDatabase, inst: InstId) -> Vec<Entity> {
-    emitted(db, class_constraint_check::accumulated::<var_template::NoLinkageVarUse>(db, inst))
-}
-
-#[salsa::tracked]
-fn class_constraint_check(db: &dyn SourceDatabase, inst: InstId) {
     let class = inst.class(db);
     let tree = item_tree_of(db, class.item(db));
-    let Some(data) = tree.classes.get(class.idx(db) as usize) else { return };
+    let Some(data) = tree.classes.get(class.idx(db) as usize) else { return Vec::new() };
     if data.constraints.is_empty() {
-        return;
+        return Vec::new();
     }
-    let Ok(env) = templates::inst_env(db, inst) else { return };
+    let Ok(env) = templates::inst_env(db, inst) else { return Vec::new() };
     let map = def_map(db, class.item(db).tu(db));
     let scope = map.parent.get(&DeclKey::Class(class)).copied().unwrap_or(scopes::ROOT);
     let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
-    check_lazily(cx, &data.constraints);
+    emitted(db, cx, &data.constraints)
 }
 
-/// The emitted variable template specializations that inferring `owner`'s
-/// body instantiated: the constraints of candidates, selected or not,
-/// requires-expressions, traits, the `noexcept` specifiers of selected
-/// functions, and whatever the queries it called evaluated.
-#[salsa::tracked(returns(clone))]
-pub fn instantiated_vars(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Entity> {
-    emitted(db, infer::accumulated::<var_template::NoLinkageVarUse>(db, owner))
-}
-
-/// Instantiates the `noexcept(expr)` specifier of `inst` (for what that
-/// instantiates). g++ instantiates it whenever a call selects the
-/// function, in unevaluated operands and requires-expressions too
-/// (`ranges::swap`'s `noexcept(_S_noexcept<_Tp, _Up>())` reads
-/// `is_nothrow_move_constructible_v`).
-#[salsa::tracked(cycle_result = noexcept_cycle)]
-pub(crate) fn noexcept_check(db: &dyn SourceDatabase, inst: FnInstanceId) {
+/// The variable template specializations that instantiating the
+/// `noexcept(expr)` specifier of `inst` evaluates (every one, emitted or
+/// not: the caller re-records them in its own evaluation). g++ instantiates
+/// the specifier whenever a call selects the function, in unevaluated
+/// operands and requires-expressions too (`ranges::swap`'s
+/// `noexcept(_S_noexcept<_Tp, _Up>())` reads `is_nothrow_move_constructible_v`).
+#[salsa::tracked(returns(clone), cycle_result = noexcept_cycle)]
+pub fn noexcept_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
     let decl = inst.decl(db);
-    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return };
-    let Ok(env) = instances::instance_env(db, inst) else { return };
-    let Some(scope) = instances::fn_scope(db, decl) else { return };
+    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return Vec::new() };
+    let Ok(env) = instances::instance_env(db, inst) else { return Vec::new() };
+    let Some(scope) = instances::fn_scope(db, decl) else { return Vec::new() };
     let map = def_map(db, decl.tu(db));
     let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
-    constraints::truth(cx, &e);
+    var_template::recording(|| constraints::truth(cx, &e)).1
 }
 
 /// A specifier whose evaluation needs itself instantiates nothing more.
-fn noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) {}
-
-/// The variable template instances of the reported uses, first use first,
-/// without duplicates.
-fn emitted(db: &dyn SourceDatabase, uses: Vec<&var_template::NoLinkageVarUse>) -> Vec<Entity> {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut out = Vec::new();
-    for u in uses {
-        let e = Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(u.0), None, u.1.clone()));
-        if seen.insert(e) {
-            out.push(e);
-        }
-    }
-    out
+fn noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
+    Vec::new()
 }
 
-/// Checks a conjunction of constraints until one is false.
-fn check_lazily(cx: LowerCx<'_>, constraints: &[ConstExpr]) {
-    for c in constraints {
-        if lazy_truth(cx, c, 0) == Some(false) {
-            break;
+/// The emitted variable template specializations checking `constraints`
+/// in `cx` instantiates.
+fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Vec<Entity> {
+    let ((), uses) = var_template::recording(|| {
+        for c in constraints {
+            if lazy_truth(cx, c, 0) == Some(false) {
+                break;
+            }
         }
-    }
+    });
+    emitted_uses(db, uses)
+}
+
+/// Of the variable template specializations an evaluation instantiated,
+/// those g++ emits (see the module comment).
+pub(crate) fn emitted_uses(db: &dyn SourceDatabase, uses: Vec<(crate::VarTemplateId, Vec<TemplateArg>)>) -> Vec<Entity> {
+    uses.into_iter()
+        .filter(|(vt, args)| !constraints::is_concept(db, *vt) && args.iter().any(|a| arg_names_local_closure(db, a, 0)))
+        .map(|(vt, args)| Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(vt), None, args)))
+        .collect()
 }
 
 /// The truth of a constraint, operands of `&&` and `||` evaluated in order

@@ -59,7 +59,7 @@ const MAX_INHERIT_DEPTH: u32 = 8;
 /// when the base through which `id.class` inherits it declares it, else
 /// that base's own inheriting constructor (g++ emits one per level:
 /// `_ZN2MA…CI12St…` calls `_ZN2CC…CI12St…`, which calls `St`'s).
-pub(crate) fn forwarded(db: &dyn SourceDatabase, id: InheritedCtorId) -> Entity {
+pub fn forwarded(db: &dyn SourceDatabase, id: InheritedCtorId) -> Entity {
     let target = id.base(db);
     let key = match target {
         Entity::Fn(f) => (FnDecl::Fn(f), None),

@@ -99,37 +99,3 @@ fn noexcept_specifiers_of_selected_calls_emit_variable_templates_of_local_closur
         "#]],
     );
 }
-
-/// What a constraint check instantiates is read back from salsa, the
-/// memoized sub-queries' share included, so the list does not depend on
-/// which query evaluated a specialization first: here overload resolution
-/// in `s` selects `W<closure>`'s specialization (checking the rejected
-/// partial specialization's constraint) before anything asks for the list.
-#[test]
-fn constraint_var_uses_do_not_depend_on_query_order() {
-    // g++ 12: `r _ZSt10is_union_vIZL1svEUllE_E`.
-    let text = "namespace std {
-         template<class T> inline constexpr bool is_union_v = __is_union(T);
-         }
-         template<class T> struct W { static constexpr bool value = true; };
-         template<class T> requires std::is_union_v<T> struct W<T> { static constexpr bool value = false; };
-         template<class T> requires (W<T>::value) int f(T) { return 1; }
-         static int s() { auto l = [](long x){ return x; }; return f(l); }
-         int main() { return s(); }";
-    let names = |warm_first: bool| {
-        let (db, tu) = super::db_with(text);
-        if warm_first {
-            let s = crate::tests::body::fn_named(&db, tu, "s").expect("s");
-            crate::infer::infer(&db, crate::infer::InferOwner::Fn(s));
-        }
-        let mut out = String::new();
-        for e in crate::instances::required_entities(&db, tu).iter() {
-            out.push_str(&crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>")));
-            out.push('\n');
-        }
-        out
-    };
-    let cold = names(false);
-    assert!(cold.contains("_ZSt10is_union_vIZL1svEUllE_E\n"), "{cold}");
-    assert_eq!(cold, names(true));
-}

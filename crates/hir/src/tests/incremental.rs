@@ -44,9 +44,8 @@ fn editing_a_body_reruns_no_item_tree_or_layout() {
                 // The split of the edited item's local classes (equal after the edit).
                 || matches!(q.as_str(), "item_local_classes" | "unit_local_classes")
                 // The edited body and the closure that reads it (`entities`
-                // lists what bodies require, and the variable templates
-                // their inference instantiated): never a name or a layout.
-                || matches!(q.as_str(), "item_fn_offsets" | "fn_body" | "fn_template_body" | "infer" | "instantiated_vars" | "required_entities"),
+                // lists what bodies require): never a name or a layout.
+                || matches!(q.as_str(), "item_fn_offsets" | "fn_body" | "fn_template_body" | "infer" | "required_entities"),
             "only parse, the item split and the edited body's queries may re-run after a body edit, ran: {ran:?}"
         );
     }

@@ -130,3 +130,72 @@ fn void_alias_orders_partial_specializations() {
          static_assert(is_same<common_type<long, long, long>::type, long>::value);\n",
     );
 }
+
+#[test]
+fn gen_vtable_impl_picks_the_leaf_specialization() {
+    // `__gen_vtable_impl<_Multi_array<R (*)(V, Vs...)>, …>` matches both
+    // partial specializations (the first with `__dimensions...` empty):
+    // the second, without the dimension pack, is more specialized and is
+    // the one that declares `__visit_invoke`.
+    check_calls(
+        "namespace std {\n\
+         template<unsigned long... I> struct index_sequence {};\n\
+         template<typename _Tp, unsigned long... _Dims> struct _Multi_array { _Tp _M_data; };\n\
+         template<typename _Ret, typename _Visitor, typename... _Variants, unsigned long __first, unsigned long... __rest>\n\
+         struct _Multi_array<_Ret(*)(_Visitor, _Variants...), __first, __rest...> {\n\
+           using _Tp = _Ret(*)(_Visitor, _Variants...);\n\
+           _Multi_array<_Tp, __rest...> _M_arr[__first];\n\
+         };\n\
+         template<typename _Array_type, typename _Index_seq> struct __gen_vtable_impl;\n\
+         template<typename _Result_type, typename _Visitor, unsigned long... __dimensions, typename... _Variants, unsigned long... __indices>\n\
+         struct __gen_vtable_impl<_Multi_array<_Result_type (*)(_Visitor, _Variants...), __dimensions...>, std::index_sequence<__indices...>> {\n\
+           static constexpr int _S_apply() { return 0; }\n\
+         };\n\
+         template<typename _Result_type, typename _Visitor, typename... _Variants, unsigned long... __indices>\n\
+         struct __gen_vtable_impl<_Multi_array<_Result_type (*)(_Visitor, _Variants...)>, std::index_sequence<__indices...>> {\n\
+           static _Result_type __visit_invoke(_Visitor&& __visitor, _Variants... __vars) { return __visitor(__vars...); }\n\
+         };\n\
+         }\n\
+         struct P { void operator()(int) {} };\n\
+         void user(int i) {\n\
+           using _Ma = std::_Multi_array<void (*)(P&&, int&&)>;\n\
+           std::__gen_vtable_impl<_Ma, std::index_sequence<0>>::__visit_invoke(P{}, static_cast<int&&>(i));\n\
+         }",
+        "user",
+        expect![[r#"
+            _ZNSt17__gen_vtable_implISt12_Multi_arrayIPFvO1POiEJEESt14index_sequenceIJLm0EEEE14__visit_invokeES2_S3_
+        "#]],
+    );
+}
+
+#[test]
+fn block_scope_using_declaration_of_a_class_template() {
+    // `std::__do_visit` writes `using __detail::__variant::__gen_vtable_impl;`
+    // and then `__gen_vtable_impl<_Ma, …>::__visit_invoke(…)`: the bare
+    // template name must find the template the using-declaration names.
+    check_calls(
+        "namespace std {\n\
+         template<typename _Tp, _Tp... _Idx> struct integer_sequence {};\n\
+         template<unsigned long... I> using index_sequence = integer_sequence<unsigned long, I...>;\n\
+         namespace __detail { namespace __variant {\n\
+         template<typename _Tp, unsigned long... _Dims> struct _Multi_array { _Tp _M_data; };\n\
+         template<typename _Array_type, typename _Index_seq> struct __gen_vtable_impl;\n\
+         template<typename _Result_type, typename _Visitor, typename... _Variants, unsigned long... __indices>\n\
+         struct __gen_vtable_impl<_Multi_array<_Result_type (*)(_Visitor, _Variants...)>, std::index_sequence<__indices...>> {\n\
+           static void __visit_invoke(_Visitor&& __visitor, _Variants... __vars) { }\n\
+         };\n\
+         }}\n\
+         }\n\
+         struct P { void operator()(int) {} };\n\
+         void u2(int i) {\n\
+           using std::__detail::__variant::_Multi_array;\n\
+           using std::__detail::__variant::__gen_vtable_impl;\n\
+           using _Ma = _Multi_array<void (*)(P&&, int&&)>;\n\
+           __gen_vtable_impl<_Ma, std::index_sequence<0>>::__visit_invoke(P{}, static_cast<int&&>(i));\n\
+         }",
+        "u2",
+        expect![[r#"
+            _ZNSt8__detail9__variant17__gen_vtable_implINS0_12_Multi_arrayIPFvO1POiEJEEESt16integer_sequenceImJLm0EEEE14__visit_invokeES4_S5_
+        "#]],
+    );
+}
