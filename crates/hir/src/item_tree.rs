@@ -509,10 +509,6 @@ pub struct FnRef {
     pub params: Vec<TypeRef>,
     pub variadic: bool,
     pub noexcept: bool,
-    /// The exception specification is `noexcept(<expression>)` (other than
-    /// `true`/`false`): its value is the template's to evaluate, so
-    /// `noexcept` says nothing either way.
-    pub noexcept_cond: bool,
     pub cv: Cv,
     /// 0 none, 1 `&`, 2 `&&`.
     pub ref_qual: u8,
@@ -1627,7 +1623,7 @@ impl Lower {
             params.clear();
         }
         let variadic = su::child(f, K::PARAM_LIST).is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
-        let mut r = FnRef { ret, params, variadic, noexcept: false, noexcept_cond: false, cv: Cv::default(), ref_qual: 0, pack_params };
+        let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0, pack_params };
         for e in f.children_with_tokens() {
             match e.kind() {
                 K::CONST_KW => r.cv.c = true,
@@ -1638,7 +1634,6 @@ impl Lower {
                 K::NOEXCEPT_SPEC => {
                     let t: String = e.as_node().map(|n| su::tokens(n).map(|t| t.text().to_string()).collect()).unwrap_or_default();
                     r.noexcept = t == "noexcept" || t == "noexcept(true)";
-                    r.noexcept_cond = t.starts_with("noexcept(") && !r.noexcept && t != "noexcept(false)";
                 }
                 K::TRAILING_RETURN_TYPE => {
                     if let Some(t) = e.as_node().and_then(|n| su::child(n, K::TYPE_ID)) {

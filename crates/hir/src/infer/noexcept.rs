@@ -70,7 +70,9 @@ fn entity_noexcept(db: &dyn SourceDatabase, x: Entity) -> Option<bool> {
     if matches!(data.name, FnName::Dtor) || data.ty.noexcept {
         return Some(true);
     }
-    if data.ty.noexcept_cond {
+    // `noexcept(<expression>)`: the template's to evaluate, so the
+    // declared type says nothing either way.
+    if data.noexcept_expr.is_some() {
         return None;
     }
     Some(false)
