@@ -93,10 +93,10 @@ pub struct Body {
     /// statement is `Stmt::Other`): aliases, typedefs, using-declarations
     /// and using-directives, with the statement they are.
     pub local_decls: Vec<(StmtId, LocalDecl)>,
-    /// The operands of `decltype(…)` in block-scope aliases and typedefs
-    /// (`using _From = decltype(*__first);`), by the specifier's token text
-    /// (what the alias's `TypeRef::Opaque` holds): they name the body's
-    /// locals, so only the body's inference can type them.
+    /// The operands of `decltype(…)` in block-scope aliases, typedefs and
+    /// variable declarations' specifiers (`using _From = decltype(*__first);`),
+    /// by the specifier's token text (what the `TypeRef::Opaque` holds): they
+    /// name the body's locals, so only the body's inference can type them.
     pub alias_decltypes: Vec<(String, ExprId)>,
 }
 
@@ -794,19 +794,25 @@ impl Lower {
         Cond::Expr(e)
     }
 
-    /// The `decltype` operands of a block-scope alias or typedef, lowered
-    /// as (unevaluated) expressions of the body.
+    /// The `decltype` operands of a block-scope alias or typedef, and of a
+    /// variable declaration's specifiers (`decltype(__iter_comp_val(
+    /// std::move(__comp))) __cmp(…);`), lowered as (unevaluated)
+    /// expressions of the body. A variable's initializer is left out: its
+    /// lambdas and requires-expressions are not the declared type.
     fn alias_decltypes(&mut self, decl: &SyntaxNode, d: u32) {
+        let mut scope = decl.clone();
         if decl.kind() == K::SIMPLE_DECL {
-            let kws = su::child(decl, K::DECL_SPECIFIERS).as_ref().map(su::spec_keywords).unwrap_or_default();
-            if !kws.contains(&K::TYPEDEF_KW) {
-                return;
+            let Some(specs) = su::child(decl, K::DECL_SPECIFIERS) else { return };
+            if !su::spec_keywords(&specs).contains(&K::TYPEDEF_KW) {
+                scope = specs;
             }
         }
-        let specs: Vec<SyntaxNode> = decl.descendants().filter(|n| n.kind() == K::DECLTYPE_SPECIFIER).collect();
+        let specs: Vec<SyntaxNode> = scope.descendants().filter(|n| n.kind() == K::DECLTYPE_SPECIFIER).collect();
         for n in specs {
             let Some(operand) = n.children().next() else { continue };
-            let text: String = su::tokens(&n).map(|t| t.text().to_string()).collect();
+            // The key is the text the item tree's `TypeRef::Opaque` holds
+            // (`__decltype` spelled `decltype`).
+            let TypeRef::Opaque(text) = item_tree::decltype_ref(&n) else { continue };
             if self.body.alias_decltypes.iter().any(|(t, _)| *t == text) {
                 continue;
             }

@@ -61,6 +61,7 @@ mod assignable;
 mod nsdmi;
 mod defaulted_assign;
 pub use nsdmi::{field_init_bodies, field_init_required};
+pub use defaulted_assign::implicit_assign_required;
 pub(crate) use assignable::class_assignable;
 mod trivially;
 pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
@@ -843,6 +844,10 @@ impl<'a> Infer<'a> {
             // A function parameter pack: its type is per element (see `pack_elems`).
             return mk(self.db, TyKind::Dependent("pack".into()));
         }
+        // `decltype(e) x;`: `e` names the body's locals (`infer/aliases.rs`).
+        if let Some(t) = self.alias_decltype(&loc.ty) {
+            return t;
+        }
         self.lower(&loc.ty)
     }
 
@@ -1435,6 +1440,16 @@ impl<'a> Infer<'a> {
                 };
                 if let Some(r) = self.operator(e, &name, &[l, r]) {
                     return r;
+                }
+                // No viable declared `operator=`: the class's implicit copy
+                // or move assignment, defined when not trivial.
+                if op.is_none() && self.same_class(strip_cv(db, canonical(db, r.ty)), strip_cv(db, canonical(db, l.ty))) {
+                    if let Some(class) = self.class_ref(strip_cv(db, canonical(db, l.ty))) {
+                        if let Some(ent) = instances::implicit_assign(db, class, r.cat != Category::LValue) {
+                            self.require(ent);
+                            self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+                        }
+                    }
                 }
                 (l.ty, Category::LValue)
             }

@@ -34,7 +34,7 @@ pub mod stub;
 
 pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
-pub use special::{class_of_object, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
+pub use special::{class_of_object, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
 use crate::infer::{infer, InferOwner};
 use crate::{item_tree_of, Entity, FnId, FnTemplateId, ItemId, VarId, VarTemplateId};
@@ -493,9 +493,10 @@ fn found_member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
     let mut own: Vec<(FnDecl, Option<InstId>)> =
         scopes::own_fns(db, &map, s, name).into_iter().map(|f| (f, outer)).collect();
     using_declared_fns(db, &map, c, s, name, depth, &mut own);
-    // Constructors and destructors are not found in bases: a class
-    // without declared ones has implicit ones (`implicit_special`).
-    if !own.is_empty() || name == scopes::CTOR_KEY || name == scopes::DTOR_KEY {
+    // Constructors, destructors and assignments are not found in bases: a
+    // class without declared ones has implicit ones (`implicit_special`,
+    // `implicit_assign`) that hide the bases' ([class.copy.assign]/8).
+    if !own.is_empty() || name == scopes::CTOR_KEY || name == scopes::DTOR_KEY || name == "operator=" {
         return Some((c, own));
     }
     for b in templates::class_bases_of(db, c).iter() {
@@ -693,7 +694,8 @@ pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Ve
         }
         if let Entity::Special(sp) = e {
             let mut required = special_required(db, sp);
-            if sp.kind(db) != SpecialKind::Dtor {
+            // A constructor emits the vtable (assignments and destructors do not).
+            if matches!(sp.kind(db), SpecialKind::DefaultCtor | SpecialKind::CopyCtor | SpecialKind::MoveCtor) {
                 required.extend(vtable_entities(db, sp.class(db)));
             }
             for x in required {

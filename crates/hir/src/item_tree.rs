@@ -1746,7 +1746,7 @@ fn abi_tags(node: &SyntaxNode) -> Vec<String> {
     out
 }
 
-fn decltype_ref(n: &SyntaxNode) -> TypeRef {
+pub(crate) fn decltype_ref(n: &SyntaxNode) -> TypeRef {
     let text: String = su::tokens(n).map(|t| t.text().to_string()).collect();
     // `__decltype` is GNU's spelling of `decltype` (libstdc++'s C++98-clean
     // headers: `__decltype(__iter_comp_val(…)) __cmp(…)` in `__adjust_heap`).

@@ -840,6 +840,8 @@ fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) 
         S::CopyCtor => (Unqualified::Ctor(m::CtorKind::Complete), vec![class_ty.konst().lref()]),
         S::MoveCtor => (Unqualified::Ctor(m::CtorKind::Complete), vec![class_ty.rref()]),
         S::Dtor => (Unqualified::Dtor(m::DtorKind::Complete), Vec::new()),
+        S::CopyAssign => (Unqualified::Operator(m::Op::Assign), vec![class_ty.konst().lref()]),
+        S::MoveAssign => (Unqualified::Operator(m::Op::Assign), vec![class_ty.rref()]),
     };
     name.comps.push(m::build::comp_of(last));
     let f = m::FnType {

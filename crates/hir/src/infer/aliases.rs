@@ -28,7 +28,7 @@ impl Infer<'_> {
     /// `e` typed in the body ([dcl.type.decltype]: an lvalue gives `T&`, an
     /// xvalue `T&&`, a prvalue `T`). An unparenthesized name is left to
     /// `lower`, which sees the local's declared type (`bind_local`).
-    fn alias_decltype(&mut self, t: &TypeRef) -> Option<TyId> {
+    pub(super) fn alias_decltype(&mut self, t: &TypeRef) -> Option<TyId> {
         let TypeRef::Opaque(text) = t else { return None };
         let &(_, e) = self.body.alias_decltypes.iter().find(|(s, _)| s == text.trim())?;
         if matches!(self.body.expr(e), Expr::Path(_)) {

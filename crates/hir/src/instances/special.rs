@@ -1,9 +1,13 @@
 //! Implicitly declared special member functions (default constructor,
-//! copy and move constructors, destructor) as entities: what g++ defines
-//! in a unit when one is odr-used and not trivial ([class.ctor],
-//! [class.copy.ctor], [class.dtor]). A class that declares a constructor
-//! (destructor) has no implicit one of that family here: overload
-//! resolution among declared ones is `infer`'s.
+//! copy and move constructors, copy and move assignments, destructor) as
+//! entities: what g++ defines in a unit when one is odr-used and not
+//! trivial ([class.ctor], [class.copy.ctor], [class.copy.assign],
+//! [class.dtor]). A class that declares a constructor (destructor) has no
+//! implicit one of that family here: overload resolution among declared
+//! ones is `infer`'s. An assignment's implicit member is used only where
+//! no declared `operator=` is viable (`implicit_assign`); a declared copy
+//! constructor, copy assignment, move constructor or destructor suppresses
+//! the implicit move assignment, and a move then copies.
 //!
 //! Triviality follows the standard's recursion over bases and non-static
 //! data members (arrays by element), with `ClassData`'s facts for the
@@ -28,6 +32,14 @@ pub enum SpecialKind {
     CopyCtor,
     MoveCtor,
     Dtor,
+    CopyAssign,
+    MoveAssign,
+}
+
+impl SpecialKind {
+    fn is_assign(self) -> bool {
+        matches!(self, SpecialKind::CopyAssign | SpecialKind::MoveAssign)
+    }
 }
 
 /// An implicitly declared special member function of a class or of a
@@ -60,7 +72,11 @@ fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
     let Some((k, _)) = pattern_data(db, c) else { return true };
     let map = def_map(db, k.tu(db));
     let Some(&s) = map.class_scope.get(&k) else { return true };
-    let key = if kind == SpecialKind::Dtor { scopes::DTOR_KEY } else { scopes::CTOR_KEY };
+    let key = match kind {
+        SpecialKind::Dtor => scopes::DTOR_KEY,
+        SpecialKind::CopyAssign | SpecialKind::MoveAssign => "operator=",
+        _ => scopes::CTOR_KEY,
+    };
     let fns = scopes::own_fns(db, &map, s, key);
     let one_ref = |lref: bool| {
         fns.iter().any(|f| {
@@ -74,7 +90,25 @@ fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
         SpecialKind::Dtor | SpecialKind::DefaultCtor => !fns.is_empty(),
         SpecialKind::CopyCtor => one_ref(true),
         SpecialKind::MoveCtor => one_ref(false) || one_ref(true),
+        SpecialKind::CopyAssign => one_ref(true),
+        SpecialKind::MoveAssign => one_ref(false),
     }
+}
+
+/// Whether the implicit move assignment is not declared ([class.copy.assign]/4):
+/// the class declares a copy constructor, copy assignment, move constructor
+/// or destructor (a move then uses the copy assignment).
+fn move_assign_suppressed(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    [SpecialKind::CopyCtor, SpecialKind::MoveCtor, SpecialKind::CopyAssign, SpecialKind::Dtor].into_iter().any(|k| declares(db, c, k))
+}
+
+/// The implicit assignment `x = y` uses when no declared `operator=` of
+/// the class is viable: the move assignment for an rvalue `y` unless it is
+/// suppressed, else the copy assignment; `None` when that one is declared
+/// or trivial.
+pub fn implicit_assign(db: &dyn SourceDatabase, class: ClassRefT, rvalue: bool) -> Option<Entity> {
+    let kind = if rvalue && !move_assign_suppressed(db, class) { SpecialKind::MoveAssign } else { SpecialKind::CopyAssign };
+    implicit_special(db, class, kind)
 }
 
 /// The implicit special member `kind` of `class` as the entity a use
@@ -146,7 +180,10 @@ pub fn class_of_object(db: &dyn SourceDatabase, t: TyId) -> Option<ClassRefT> {
 /// Whether a class's special member of `kind` (declared or implicit) is
 /// non-trivial, for the triviality of a class containing it.
 fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
-    let Some((_, data)) = pattern_data(db, c) else { return false };
+    let Some((k, data)) = pattern_data(db, c) else { return false };
+    if kind == SpecialKind::MoveAssign && !declares(db, c, kind) && move_assign_suppressed(db, c) {
+        return sub_nontrivial(db, c, SpecialKind::CopyAssign);
+    }
     if declares(db, c, kind) {
         return match kind {
             // Defaulted on its first declaration (`~__shared_ptr() = default;`):
@@ -156,6 +193,12 @@ fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> b
             SpecialKind::DefaultCtor => data.user_ctor,
             // Declared copy/move constructors: taken as user-provided.
             SpecialKind::CopyCtor | SpecialKind::MoveCtor => true,
+            // User-provided unless every declared one is `= default`.
+            SpecialKind::CopyAssign | SpecialKind::MoveAssign => {
+                let map = def_map(db, k.tu(db));
+                let own = map.class_scope.get(&k).map(|&s| scopes::own_fns(db, &map, s, "operator=")).unwrap_or_default();
+                !own.iter().all(|f| f.data(db).is_some_and(|d| d.defaulted)) || special_nontrivial(db, SpecialMemberId::new(db, c, kind))
+            }
         };
     }
     special_nontrivial(db, SpecialMemberId::new(db, c, kind))
@@ -167,6 +210,8 @@ pub fn special_nontrivial(db: &dyn SourceDatabase, id: SpecialMemberId) -> bool 
     let c = id.class(db);
     let kind = id.kind(db);
     let Some((_, data)) = pattern_data(db, c) else { return false };
+    // A virtual function makes constructors non-trivial; assignments too
+    // ([class.copy.assign]/9).
     if kind != SpecialKind::Dtor && data.has_virtual_fn {
         return true;
     }
@@ -207,6 +252,7 @@ fn nontrivial_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _s: SpecialMemberI
 /// declared special member (the one that fits `kind` by its parameter
 /// count and reference kind), else its implicit one when non-trivial.
 fn sub_entity(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> Option<Entity> {
+    debug_assert!(!kind.is_assign());
     if !declares(db, c, kind) {
         return implicit_special(db, c, kind);
     }
@@ -222,6 +268,7 @@ fn sub_entity(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> Optio
             SpecialKind::DefaultCtor => d.ty.params.is_empty(),
             SpecialKind::CopyCtor => d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::LRef(_)),
             SpecialKind::MoveCtor => d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::RRef(_)),
+            SpecialKind::CopyAssign | SpecialKind::MoveAssign => false,
         }
     };
     let pick = cands.iter().find(|(f, _)| fits(f)).copied();
@@ -241,6 +288,11 @@ fn sub_entity(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> Optio
 pub fn special_required(db: &dyn SourceDatabase, id: SpecialMemberId) -> Vec<Entity> {
     let c = id.class(db);
     let kind = id.kind(db);
+    // Each subobject's assignment is chosen by overload resolution over its
+    // declared `operator=` (templated, conditionally typed) first.
+    if kind.is_assign() {
+        return crate::infer::implicit_assign_required(db, c, kind == SpecialKind::MoveAssign);
+    }
     let mut out = Vec::new();
     for b in templates::class_bases_of(db, c).iter() {
         if let Some(bc) = b.class {

@@ -39,3 +39,30 @@ fn defaulted_assignment_assigns_bases_and_members() {
         "#]],
     );
 }
+
+#[test]
+fn implicit_assignment_assigns_bases_and_members() {
+    // `M`'s implicit move assignment moves `S` and copies the base `B`
+    // (whose declared copy assignment suppresses its move); `K`'s destructor
+    // suppresses its implicit move assignment, so a move
+    // copies; `T`'s are trivial (nothing emitted).
+    closure(
+        "struct S { S& operator=(const S&) { return *this; } S& operator=(S&&) { return *this; } };\n\
+         struct B { B& operator=(const B&) { return *this; } };\n\
+         struct M : B { S s; int v; };\n\
+         struct K { ~K() {} K() {} S s; };\n\
+         struct T { int a; double b; };\n\
+         void user() { M a, b; a = b; a = static_cast<M&&>(b); K k, l; k = static_cast<K&&>(l); T t, u; t = u; }",
+        expect![[r#"
+            _ZN1SaSERKS_
+            _ZN1SaSEOS_
+            _ZN1BaSERKS_
+            _ZN1KD1Ev
+            _ZN1KC1Ev
+            _Z4userv
+            _ZN1MaSERKS_
+            _ZN1MaSEOS_
+            _ZN1KaSERKS_
+        "#]],
+    );
+}

@@ -187,6 +187,25 @@ fn gnu_decltype_spelling() {
 }
 
 #[test]
+fn decltype_of_locals_in_a_variable_type() {
+    // `__adjust_heap`'s `__decltype(__iter_comp_val(std::move(__comp)))
+    // __cmp(…);`: the operand names a parameter, so only the body types it.
+    super::closure(
+        "template<class T> struct W { W(T c) {} };\n\
+         template<class T> W<T> wrap(T c) { return W<T>(c); }\n\
+         template<class T> void use(W<T>& w) {}\n\
+         template<class T> void f(T c) { __decltype(wrap(c)) w(c); decltype(wrap(c)) v(c); use(w); use(v); }\n\
+         void user() { f(1); }",
+        expect![[r#"
+            _Z4userv
+            _Z1fIiEvT_
+            _ZN1WIiEC1Ei
+            _Z3useIiEvR1WIT_E
+        "#]],
+    );
+}
+
+#[test]
 fn pack_expansion_in_a_local_initializer() {
     // `_Auto_node __z(*this, std::forward<_Args>(__args)...)` in `_Rb_tree`.
     super::closure(
