@@ -72,10 +72,24 @@ fn expr_holds(inf: &mut Infer<'_>, e: ExprId) -> Option<bool> {
     if inf.res.calls[before..].iter().any(|(_, c)| matches!(c, Callee::Unresolved(w) if w == DELETED)) {
         return Some(false);
     }
+    // A call whose selected function's constraints are false: overload
+    // resolution keeps a lone candidate so in a body (the program compiled,
+    // the model is likelier wrong), but in a requirement it is the failure
+    // being asked about (`range<T>`'s `ranges::begin(__t)` with `T` an
+    // iterator: `_Begin::operator()`'s constraints are false).
+    let db = inf.db;
+    let unsatisfied = |c: &Callee| match c {
+        Callee::Entity(Entity::FnInst(i)) => {
+            i.decl(db).data(db).is_some_and(|d| !d.constraints.is_empty()) && constraints::constraints_satisfied(db, *i) == Some(false)
+        }
+        _ => false,
+    };
+    if inf.res.calls[before..].iter().any(|(_, c)| unsatisfied(c)) {
+        return Some(false);
+    }
     if certainly_ill_formed(inf, e, 0) {
         return Some(false);
     }
-    let db = inf.db;
     if ty_has_error(db, t, 0) || matches!(canonical(db, t).kind(db), TyKind::Dependent(_)) {
         return None;
     }
@@ -120,9 +134,12 @@ fn certainly_ill_formed(inf: &Infer<'_>, e: ExprId, depth: u32) -> bool {
     }
 }
 
-/// A type that has no members at all: builtins, pointers, enums.
+/// A type that has no members at all: builtins, pointers, enums, and
+/// arrays, functions and pointers to members whatever their element
+/// (`__t.begin()` with `__t` an `int(&)[4]`: a range concept's member
+/// requirement on an array).
 fn is_concrete_scalar(db: &dyn SourceDatabase, t: TyId) -> bool {
-    matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Ptr(_) | TyKind::Enum(_))
+    matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Ptr(_) | TyKind::Enum(_) | TyKind::Array(..) | TyKind::Func(_) | TyKind::MemPtr { .. })
 }
 
 /// Whether a complete class, every base of which resolves, has no member

@@ -343,3 +343,62 @@ fn rewritten_comparison_candidates() {
         "#]],
     );
 }
+
+#[test]
+fn member_requirement_on_an_array_is_false() {
+    // `ranges::find_if(first, last, pred)` with `first` an array: the range
+    // overload's `t.begin()` on `int(&)[4]` is ill-formed (arrays have no
+    // members), so the iterator overload is called.
+    check(
+        "struct identity { template<class T> T&& operator()(T&& t) const { return static_cast<T&&>(t); } };\n\
+         struct Odd { bool operator()(int x) const { return x % 2 == 1; } };\n\
+         template<class T> concept Rg = requires(T& t) { t.begin(); };\n\
+         struct find_fn {\n\
+           template<class I, class S, class P = identity, class Pred>\n\
+           I operator()(I f, S l, Pred p, P proj = {}) const { return f; }\n\
+           template<Rg R, class P = identity, class Pred>\n\
+           int operator()(R&& r, Pred p, P proj = {}) const { return 0; }\n\
+         };\n\
+         inline constexpr find_fn find{};\n\
+         int user() { int a[4] = {1, 2, 3, 4}; int* it = find(a, a + 4, Odd{}); return *it; }",
+        "user",
+        expect![[r#"
+            find
+            _ZNK7find_fnclIPiS1_8identity3OddEET_S4_T0_T2_T1_
+        "#]],
+    );
+}
+
+#[test]
+fn requirement_calling_an_unsatisfied_function_is_false() {
+    // libstdc++'s `range<T>` is `requires(T& t) { ranges::begin(t); }`:
+    // with `T` an iterator, `_Begin::operator()`'s constraints are false
+    // (no member `begin`, ADL finds the deleted poison pill), so the
+    // requirement fails and `find_if(first, last, pred)` takes the
+    // iterator overload.
+    check(
+        "namespace s {\n\
+         template<class C> auto begin(C& c) -> decltype(c.begin()) { return c.begin(); }\n\
+         template<class T> struct it { T p; };\n\
+         namespace ca {\n\
+           void begin(auto&) = delete;\n\
+           template<class T> concept adl_begin = requires(T& t) { begin(t); };\n\
+           template<class T> concept mem_begin = requires(T& t) { t.begin(); };\n\
+           struct B { template<class T> requires mem_begin<T&> || adl_begin<T&> int operator()(T&& t) const { return 0; } };\n\
+         }\n\
+         inline constexpr ca::B bg{};\n\
+         template<class T> concept range = requires(T& t) { bg(t); };\n\
+         struct F {\n\
+           template<class I, class Pred> int operator()(I f, I l, Pred p) const { return 1; }\n\
+           template<class R, class P, class Pred> requires range<R> int operator()(R&& r, Pred p, P proj) const { return 0; }\n\
+         };\n\
+         inline constexpr F find{};\n\
+         }\n\
+         int user() { s::it<int*> a{}, b{}; return s::find(a, b, 3); }",
+        "user",
+        expect![[r#"
+            _ZN1s4findE
+            _ZNK1s1FclINS_2itIPiEEiEEiT_S5_T0_
+        "#]],
+    );
+}
