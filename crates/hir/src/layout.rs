@@ -220,7 +220,14 @@ fn size_align_depth(db: &dyn SourceDatabase, t: TyId, depth: u32) -> Result<(u64
         TyKind::Vector(_, n) => Ok((*n, *n)),
         TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) => Err(LayoutError::Dependent(ty::display(db, t))),
         TyKind::Specialization(s) => Err(LayoutError::Template(s.clone())),
-        TyKind::Closure(_) => Err(LayoutError::Invalid("closure type (captures not laid out)".into())),
+        // A lambda without captures is an empty class ([expr.prim.lambda.closure]).
+        TyKind::Closure(c) => {
+            let body = crate::infer::owner_body(db, c.owner(db));
+            match body.exprs.get(c.expr(db).0 as usize) {
+                Some(crate::body::Expr::Lambda { captures, .. }) if captures.is_empty() => Ok((1, 1)),
+                _ => Err(LayoutError::Invalid("closure type (captures not laid out)".into())),
+            }
+        }
     }
 }
 

@@ -740,3 +740,18 @@ static_assert(other<int>::w == 8, "");
         "#]],
     );
 }
+
+#[test]
+fn captureless_closure_is_an_empty_class() {
+    // `reference_wrapper<L>::operator()`'s `static_assert(sizeof(type), …)`
+    // with `L` a captureless lambda's closure type: size 1.
+    check_with(
+        "template <class F> int call(F f) { static_assert(sizeof(F) == 1, \"empty\"); return f(1); }\n\
+         int user() { return call([](int v) { return v; }); }",
+        true,
+        expect![[r#"
+            template: dependent
+            function instance: true
+        "#]],
+    );
+}
