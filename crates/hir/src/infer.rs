@@ -181,7 +181,7 @@ impl InferenceResult {
 #[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
     let (mut r, uses) = crate::consteval::var_template::recording(|| infer_owner(db, owner));
-    r.instantiated_vars = constraint_vars::emitted_uses(db, uses);
+    r.instantiated_vars = constraint_vars::emitted_uses(db, &uses);
     Arc::new(r)
 }
 
@@ -492,9 +492,7 @@ impl<'a> Infer<'a> {
             // Selecting a function instantiates its `noexcept(expr)`: what
             // that evaluates counts as this body's (`instantiated_vars`).
             if let Entity::FnInst(i) = e {
-                for (vt, args) in constraint_vars::noexcept_var_uses(self.db, i) {
-                    crate::consteval::var_template::record_use(vt, &args);
-                }
+                crate::consteval::var_template::record_uses(&constraint_vars::noexcept_var_uses(self.db, i));
             }
             self.res.required.push(e);
         }

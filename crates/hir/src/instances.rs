@@ -209,8 +209,18 @@ pub fn fn_scope(db: &dyn SourceDatabase, decl: FnDecl) -> Option<ScopeIdx> {
 /// does, else an out-of-line definition of the same name in the scope it
 /// belongs to, matched by parameter count (and written types when several
 /// match). `None`: the unit does not define it.
-#[salsa::tracked(returns(copy))]
 pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
+    crate::consteval::var_template::replay(fn_definition_uses(db, decl))
+}
+
+/// [`fn_definition`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref))]
+fn fn_definition_uses(db: &dyn SourceDatabase, decl: FnDecl) -> (Option<FnDecl>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| fn_definition_of(db, decl))
+}
+
+fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let data = decl.data(db)?;
     if data.linkage.is_definition {
         return Some(decl);
@@ -326,8 +336,22 @@ fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId
 
 /// The parameter and return types of an instance after substitution
 /// (parameters as declared: not adjusted; pack expansions expanded).
-#[salsa::tracked(returns(clone), cycle_result = signature_cycle)]
 pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
+    crate::consteval::var_template::replay(signature_uses(db, inst))
+}
+
+/// [`signature`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = signature_uses_cycle)]
+fn signature_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| signature_of(db, inst))
+}
+
+fn signature_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
+    (signature_cycle(db, id, inst), None)
+}
+
+fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
     let decl = inst.decl(db);
     let data = decl.data(db).ok_or("no such function")?;
     let map = def_map(db, decl.tu(db));
@@ -667,6 +691,11 @@ fn ctor_class(db: &dyn SourceDatabase, e: Entity) -> Option<ClassRefT> {
 /// `MAX_ENTITIES` are cut.
 #[salsa::tracked(returns(clone))]
 pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Entity>> {
+    // What it evaluates is no caller's (`consteval::var_template`).
+    crate::consteval::var_template::isolated(|| required_entities_of(db, tu))
+}
+
+fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Entity>> {
     let mut seen: FxHashSet<Entity> = FxHashSet::default();
     let mut walked: FxHashSet<InferOwner> = FxHashSet::default();
     let mut out = Vec::new();

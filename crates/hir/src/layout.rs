@@ -47,8 +47,22 @@ pub fn layout_ref(db: &dyn SourceDatabase, c: ClassRef) -> Result<Arc<Layout>, L
 }
 
 /// The layout of a class of an instantiation.
-#[salsa::tracked(returns(clone), cycle_result = inst_layout_cycle)]
 pub fn inst_layout(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
+    crate::consteval::var_template::replay(inst_layout_uses(db, i))
+}
+
+/// [`inst_layout`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = inst_layout_uses_cycle)]
+fn inst_layout_uses(db: &dyn SourceDatabase, i: crate::templates::InstId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| inst_layout_of(db, i))
+}
+
+fn inst_layout_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, i: crate::templates::InstId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    (inst_layout_cycle(db, id, i), None)
+}
+
+fn inst_layout_of(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
     let r = crate::templates::nested(|| Ok(compute(db, ClassRef::Inst(i))));
     match r {
         Ok(r) => r.map(Arc::new),
@@ -266,8 +280,22 @@ fn attr_align(cx: LowerCx<'_>, attrs: &Attrs) -> Result<Option<u64>, LayoutError
 }
 
 /// The layout of a class (its definition, when `c` is a declaration).
-#[salsa::tracked(returns(clone), cycle_result = layout_cycle)]
 pub fn layout(db: &dyn SourceDatabase, c: ClassId) -> Result<Arc<Layout>, LayoutError> {
+    crate::consteval::var_template::replay(layout_uses(db, c))
+}
+
+/// [`layout`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = layout_uses_cycle)]
+fn layout_uses(db: &dyn SourceDatabase, c: ClassId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| layout_of(db, c))
+}
+
+fn layout_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, c: ClassId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    (layout_cycle(db, id, c), None)
+}
+
+fn layout_of(db: &dyn SourceDatabase, c: ClassId) -> Result<Arc<Layout>, LayoutError> {
     compute(db, ClassRef::Class(c)).map(Arc::new)
 }
 

@@ -291,8 +291,18 @@ fn adjust(db: &dyn SourceDatabase, t: TyId) -> TyId {
 
 /// The signature of a closure member (`operator()`'s return type deduced
 /// from its body when not written: the closure's own inference).
-#[salsa::tracked(returns(clone))]
 pub fn closure_fn_sig(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {
+    crate::consteval::var_template::replay(closure_fn_sig_uses(db, f))
+}
+
+/// [`closure_fn_sig`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref))]
+fn closure_fn_sig_uses(db: &dyn SourceDatabase, f: ClosureFnId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| closure_fn_sig_of(db, f))
+}
+
+fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {
     let c = f.closure(db);
     let info = super::closure_site_info(db, c)?;
     let body = owner_body(db, c.owner(db));
@@ -387,6 +397,11 @@ fn has_local_aliases(body: &Body) -> bool {
 /// handed to), which reads this, so reading the whole owner would cycle.
 #[salsa::tracked(returns(clone))]
 pub(crate) fn lambda_site(db: &dyn SourceDatabase, c: ClosureId) -> Arc<InferenceResult> {
+    // What it evaluates is no caller's (`consteval::var_template`).
+    crate::consteval::var_template::isolated(|| lambda_site_of(db, c))
+}
+
+fn lambda_site_of(db: &dyn SourceDatabase, c: ClosureId) -> Arc<InferenceResult> {
     Arc::new(super::infer_owner_until(db, c.owner(db), Some(c.expr(db))))
 }
 
