@@ -24,7 +24,7 @@
 
 use crate::consteval::is_integral as is_int;
 
-mod constraints;
+pub(crate) mod constraints;
 mod constraint_vars;
 pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
 pub use constraints::constraints_satisfied;

@@ -1365,25 +1365,63 @@ impl<'a> Interp<'a> {
         out
     }
 
-    /// Picks a function of `cands` for the arguments and calls it. A tie
-    /// between different signatures, or a constrained template among
-    /// several viable ones, is not decided (constraints are not evaluated).
+    /// Picks a function of `cands` for the arguments and calls it. Among
+    /// several viable candidates, a constrained template whose constraints
+    /// (with the arguments deduced from the call) are false is not viable
+    /// ([over.match.viable]/3), and of candidates otherwise equal the more
+    /// constrained wins ([over.match.best]/2.6, `infer::constraints::weight`).
+    /// A tie between different signatures, or constraints that cannot be
+    /// evaluated, is not decided.
     fn call_overloads(&mut self, cands: &[FnDecl], env: Option<Env>, args: Vec<CValue>, this: Option<CValue>, p: &Path) -> R<(CValue, Option<CValue>)> {
-        let viable: Vec<(i32, FnDecl)> = cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
+        let mut viable: Vec<(i32, FnDecl)> = cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
+        let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
+        let any_constrained = viable.len() > 1 && viable.iter().any(|(_, g)| constrained(g));
+        if any_constrained {
+            let mut kept = Vec::new();
+            for (s, g) in viable {
+                match self.constraints_hold(g, env.as_ref(), &args) {
+                    Some(true) => kept.push((s, g)),
+                    Some(false) => {}
+                    None => return unsupported(format!("call to `{p}`: constrained overloads (constraints not decided)")),
+                }
+            }
+            viable = kept;
+        }
         let Some(best) = viable.iter().map(|(s, _)| *s).max() else {
             return Err(ConstError::Unresolved(format!("no viable function `{p}`")));
         };
-        let top: Vec<FnDecl> = viable.iter().filter(|(s, _)| *s == best).map(|(_, f)| *f).collect();
+        let mut top: Vec<FnDecl> = viable.iter().filter(|(s, _)| *s == best).map(|(_, f)| *f).collect();
+        if any_constrained && top.len() > 1 {
+            let w: Vec<u32> = top.iter().map(|g| crate::infer::constraints::weight(self.db, self.map, *g)).collect();
+            let max = w.iter().copied().max().unwrap_or(0);
+            if w.iter().filter(|x| **x == max).count() > 1 {
+                return unsupported(format!("call to `{p}`: constrained overloads not told apart"));
+            }
+            top = top.into_iter().zip(w).filter(|(_, x)| *x == max).map(|(g, _)| g).collect();
+        }
         let f = top[0];
         let sig = |f: FnDecl| fn_data(self.db, f).map(|(d, t)| (d.ty.params, t));
         if top.iter().any(|g| sig(*g) != sig(f)) {
             return unsupported(format!("call to `{p}`: overloads not told apart"));
         }
-        let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
-        if viable.len() > 1 && viable.iter().any(|(_, g)| constrained(g)) {
-            return unsupported(format!("call to `{p}`: constrained overloads (constraints are not evaluated)"));
-        }
         self.invoke(f, env, args, this)
+    }
+
+    /// Whether the constraints of candidate `f` hold for a call with
+    /// `args`: a template's with its arguments deduced from them (`None`:
+    /// not deduced, or not evaluated).
+    fn constraints_hold(&self, f: FnDecl, env: Option<&Env>, args: &[CValue]) -> Option<bool> {
+        let db = self.db;
+        let (data, _) = fn_data(db, f)?;
+        if data.constraints.is_empty() {
+            return Some(true);
+        }
+        let env = match f {
+            FnDecl::Template(t) => self.deduce(t, env.cloned(), args, self.explicit.as_ref()).ok()?,
+            FnDecl::Fn(_) => env.cloned().unwrap_or_default(),
+        };
+        let cx = LowerCx { db, map: self.map, item: f.item(db), scope: decl_scope(db, f), env: Some(&env) };
+        crate::infer::constraints::all_hold(cx, &data.constraints)
     }
 
     /// A score for calling `f` with `args` (None: not viable by arity).

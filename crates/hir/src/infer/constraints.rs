@@ -52,7 +52,7 @@ fn constraints_satisfied_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Opti
 }
 
 /// Every constraint true: false as soon as one is, unknown if one is.
-fn all_hold(cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Option<bool> {
+pub(crate) fn all_hold(cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Option<bool> {
     let mut all = Some(true);
     for c in constraints {
         match truth(cx, c) {
@@ -114,7 +114,7 @@ pub(crate) fn spec_constraint_weight(db: &dyn SourceDatabase, map: &DefMap, s: c
 
 /// How constrained a candidate is: the number of atomic constraints of its
 /// normal form's conjunction (concept-ids expanded, to a bounded depth).
-pub(super) fn weight(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl) -> u32 {
+pub(crate) fn weight(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl) -> u32 {
     let Some(data) = decl.data(db) else { return 0 };
     let Some(scope) = instances::fn_scope(db, decl) else { return 0 };
     let mut n = 0;
