@@ -284,3 +284,55 @@ int main() { return step(1); }
         "#]],
     );
 }
+
+#[test]
+fn tuple_base_built_from_integer_pack_indices() {
+    // libcu++'s `tuple`: `_BaseT __base_` is `__tuple_impl<__tuple_indices<
+    // 0, 1>, _Tp...>`, whose indices come from `__integer_pack(_Ep - _Sp)...`
+    // (an operand that is an expression) into `template <size_t...>` (an
+    // unnamed value pack); `__tuple_impl`'s mem-initializer
+    // `__tuple_leaf<_Indx, _Tp>(forward<_Up>(__u))...` constructs one base
+    // per element.
+    closure(
+        r#"
+typedef unsigned long size_t;
+template <class T> T&& fwd(T& t) noexcept { return static_cast<T&&>(t); }
+template <size_t...> struct tindices {};
+template <class I, I... V> struct iseq {
+  template <size_t S> using to_idx = tindices<(V + S)...>;
+};
+template <size_t E, size_t S>
+using make_imp = typename iseq<size_t, __integer_pack(E - S)...>::template to_idx<S>;
+template <size_t E, size_t S = 0> struct make_idx { using type = make_imp<E, S>; };
+template <size_t E, size_t S = 0> using make_idx_t = typename make_idx<E, S>::type;
+struct vtag {};
+template <size_t I, class T> struct leaf {
+  T v;
+  template <class U> leaf(U&& u) : v(fwd<U>(u)) {}
+  T& get() { return v; }
+};
+template <class Ix, class... T> struct impl;
+template <size_t... Ix, class... T> struct impl<tindices<Ix...>, T...> : leaf<Ix, T>... {
+  template <class... U> explicit impl(vtag, U&&... u) : leaf<Ix, T>(fwd<U>(u))... {}
+};
+template <class... T> struct tup {
+  using B = impl<make_idx_t<sizeof...(T)>, T...>;
+  B base;
+  template <class... U> tup(U&&... u) : base(vtag{}, fwd<U>(u)...) {}
+};
+struct P { P() {} P(const P&) {} };
+int main() { P a; int b = 1; tup<P, int> t(a, b); }
+"#,
+        expect![[r#"
+            _ZN1PC1Ev
+            _ZN1PC1ERKS_
+            main
+            _ZN3tupIJ1PiEEC1IJRS0_RiEEEDpOT_
+            _Z3fwdIR1PEOT_RS2_
+            _Z3fwdIRiEOT_RS1_
+            _ZN4implI8tindicesIJLm0ELm1EEEJ1PiEEC1IJRS2_RiEEE4vtagDpOT_
+            _ZN4leafILm0E1PEC1IRS0_EEOT_
+            _ZN4leafILm1EiEC1IRiEEOT_
+        "#]],
+    );
+}
