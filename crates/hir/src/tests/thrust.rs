@@ -336,3 +336,31 @@ int main() { P a; int b = 1; tup<P, int> t(a, b); }
         "#]],
     );
 }
+
+#[test]
+fn implicit_copy_assignment_of_an_aggregate_around_a_user_assignable_member() {
+    // libcu++'s `__must_synthesize_assignment_v` asks
+    // `is_copy_assignable<_TestSynthesizeAssignment<T>>`: the implicit
+    // copy assignment of an aggregate is usable when its member's
+    // user-declared `operator=` is, deleted when the member's is.
+    closure(
+        r#"
+template <class T> struct TSA { T d; };
+struct It { It() {} It& operator=(const It&) { return *this; } };
+struct R { R() {} R& operator=(const R&) = delete; };
+template <class T, bool = __is_assignable(TSA<T>&, const TSA<T>&)> struct pick { pick() {} };
+template <class T> struct pick<T, false> { pick() {} void no() {} };
+int main() { pick<It> a; pick<R> b; b.no(); }
+"#,
+        expect![[r#"
+            _ZN2ItC1Ev
+            _ZN2ItaSERKS_
+            _ZN1RC1Ev
+            _ZN1RaSERKS_
+            main
+            _ZN4pickI2ItLb1EEC1Ev
+            _ZN4pickI1RLb0EEC1Ev
+            _ZN4pickI1RLb0EE2noEv
+        "#]],
+    );
+}
