@@ -156,6 +156,9 @@ pub struct MemInit {
     pub name: Path,
     pub args: Vec<ExprId>,
     pub braced: bool,
+    /// `B<Is, Ts>(args)...`: a pack expansion, one initializer per element
+    /// of the packs it names.
+    pub pack: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -630,7 +633,8 @@ impl Lower {
                 (None, Some(l)) => (self.args(&l), true),
                 _ => (Vec::new(), false),
             };
-            self.body.mem_inits.push(MemInit { name, args, braced });
+            let pack = m.children_with_tokens().any(|t| t.kind() == K::DOT3);
+            self.body.mem_inits.push(MemInit { name, args, braced, pack });
         }
     }
 

@@ -1112,6 +1112,29 @@ impl<'a> Infer<'a> {
         let mut named: Vec<String> = Vec::new();
         let mut inited: Vec<TyId> = Vec::new();
         for (i, m) in body.mem_inits.iter().enumerate() {
+            if m.pack {
+                // `__tuple_leaf<_Indx, _Tp>(forward<_Up>(__u))...`: one base
+                // per element of the packs the initializer names.
+                let mut names = Vec::new();
+                for s in &m.name.segments {
+                    for a in s.args.iter().flatten() {
+                        packs::template_arg_names(a, &mut names);
+                    }
+                }
+                for &a in &m.args {
+                    self.pack_names(a, &mut names, 0);
+                }
+                self.for_each_pack_element(&names, |cx| {
+                    let t = cx.lower(&TypeRef::Path(m.name.clone()));
+                    if matches!(t.kind(db), TyKind::Error(_)) {
+                        return;
+                    }
+                    let args: Vec<Arg> = cx.args(&m.args);
+                    inited.push(t);
+                    cx.construct(CallSite::MemInit(i as u32), t, &args, m.braced);
+                });
+                continue;
+            }
             let args: Vec<Arg> = self.args(&m.args);
             let name = m.name.last().unwrap_or_default().to_string();
             named.push(name.clone());
@@ -1610,24 +1633,29 @@ impl<'a> Infer<'a> {
     /// Infers a pack expansion's pattern once per element of the packs it
     /// names (parameter packs of the function, template parameter packs).
     fn pack_elems(&mut self, pattern: ExprId) -> Vec<Arg> {
-        let Some(env) = self.env.clone() else {
-            self.expr(pattern);
-            return Vec::new();
-        };
         let mut names: Vec<String> = Vec::new();
         self.pack_names(pattern, &mut names, 0);
+        let mut out = Vec::new();
+        if !self.for_each_pack_element(&names, |cx| out.push(cx.arg(pattern))) {
+            self.expr(pattern);
+        }
+        out
+    }
+
+    /// Runs `f` once per element of the first of `names` bound to a pack,
+    /// with every pack of that length bound to its element and the
+    /// function parameter packs typed accordingly; false (and `f` never
+    /// run) when none of `names` is a pack here.
+    fn for_each_pack_element(&mut self, names: &[String], mut f: impl FnMut(&mut Self)) -> bool {
+        let Some(env) = self.env.clone() else { return false };
         let mut len = None;
-        for n in &names {
+        for n in names {
             if let Some(TemplateArg::Pack(v)) = env.get(n) {
                 len = Some(v.len());
                 break;
             }
         }
-        let Some(len) = len else {
-            self.expr(pattern);
-            return Vec::new();
-        };
-        let mut out = Vec::new();
+        let Some(len) = len else { return false };
         for i in 0..len.min(256) {
             let mut e2 = env.clone();
             for (n, a) in env.names.iter() {
@@ -1652,13 +1680,13 @@ impl<'a> Infer<'a> {
                 let t = self.lower(written);
                 self.res.local_tys[p.0 as usize] = Some(t);
             }
-            out.push(self.arg(pattern));
+            f(self);
             for (p, t) in saved_tys {
                 self.res.local_tys[p.0 as usize] = t;
             }
             self.env = saved;
         }
-        out
+        true
     }
 
     /// Names of packs a pattern mentions: its parameter packs' type names and template arguments.
