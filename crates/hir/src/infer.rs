@@ -2318,7 +2318,15 @@ impl<'a> Infer<'a> {
                 continue;
             }
             let at = strip_cv(db, canonical(db, arg.ty));
-            if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) || self.same_class(at, target) || self.derives(at, target) {
+            if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
+                continue;
+            }
+            // A reference binds an object of its class (or a derived one)
+            // directly; a class parameter is copy- or move-constructed from
+            // a glvalue (a prvalue of its own class initializes it in place).
+            let by_value = !matches!(pc.kind(db), TyKind::LRef(_) | TyKind::RRef(_));
+            let related = self.same_class(at, target) || self.derives(at, target);
+            if related && (!by_value || (arg.cat == Category::PRValue && self.same_class(at, target))) {
                 continue;
             }
             let before = self.res.calls.len();

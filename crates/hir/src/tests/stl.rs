@@ -553,3 +553,28 @@ fn defaulted_special_members_use_the_members_ones() {
         "#]],
     );
 }
+
+#[test]
+fn class_parameters_copy_or_move_their_argument() {
+    // A parameter of class type initialized from a glvalue of its class is
+    // copy- or move-constructed (`pair(piecewise_construct_t, tuple<_Args1...>,
+    // tuple<_Args2...>)` given `std::forward<tuple<string&&>>(t)`): the
+    // defaulted constructors of the instance are emitted.
+    entities(
+        "struct I { I() {} I(I&&) {} I(const I&) {} };\n\
+         template<class T> struct Tup { I i; Tup() {} Tup(Tup&&) = default; Tup(const Tup&) = default; };\n\
+         void take(Tup<int> b) {}\n\
+         void take2(Tup<long> b) {}\n\
+         void user(Tup<int>& x, Tup<long>& y) { take(static_cast<Tup<int>&&>(x)); take2(y); }\n",
+        expect![[r#"
+            _Z4take3TupIiE
+            _Z4userR3TupIiERS_IlE
+            _Z5take23TupIlE
+            _ZN1IC1EOS_
+            _ZN1IC1ERKS_
+            _ZN1IC1Ev
+            _ZN3TupIiEC1EOS0_
+            _ZN3TupIlEC1ERKS0_
+        "#]],
+    );
+}
