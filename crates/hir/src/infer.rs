@@ -2329,6 +2329,17 @@ impl<'a> Infer<'a> {
             if related && (!by_value || (arg.cat == Category::PRValue && self.same_class(at, target))) {
                 continue;
             }
+            // A trivially copyable class is copied bitwise: its defaulted
+            // copy and move constructors have no symbol
+            // (`pair<_Base_ptr, _Base_ptr>` passed by value).
+            if related {
+                let trivial = self.class_ref(target).is_some_and(|c| {
+                    crate::templates::trivial::class_is(db, c, crate::templates::trivial::Trivially::Copyable, 0).unwrap_or(false)
+                });
+                if trivial {
+                    continue;
+                }
+            }
             let before = self.res.calls.len();
             self.construct(site, target, &[*arg], false);
             if let Some((_, Callee::Unresolved(_))) = self.res.calls.get(before) {

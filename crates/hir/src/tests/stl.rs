@@ -559,17 +559,21 @@ fn class_parameters_copy_or_move_their_argument() {
     // A parameter of class type initialized from a glvalue of its class is
     // copy- or move-constructed (`pair(piecewise_construct_t, tuple<_Args1...>,
     // tuple<_Args2...>)` given `std::forward<tuple<string&&>>(t)`): the
-    // defaulted constructors of the instance are emitted.
+    // defaulted constructors of the instance are emitted, unless the class
+    // is trivially copyable (`Pod<int>`).
     entities(
         "struct I { I(I&&) {} I(const I&) {} };\n\
          template<class T> struct Tup { I i; Tup(Tup&&) = default; Tup(const Tup&) = default; };\n\
+         template<class T> struct Pod { T a; Pod() {} Pod(const Pod&) = default; };\n\
          void take(Tup<int> b) {}\n\
          void take2(Tup<long> b) {}\n\
-         void user(Tup<int>& x, Tup<long>& y) { take(static_cast<Tup<int>&&>(x)); take2(y); }\n",
+         void take3(Pod<int> b) {}\n\
+         void user(Tup<int>& x, Tup<long>& y, Pod<int>& z) { take(static_cast<Tup<int>&&>(x)); take2(y); take3(z); }\n",
         expect![[r#"
             _Z4take3TupIiE
-            _Z4userR3TupIiERS_IlE
+            _Z4userR3TupIiERS_IlER3PodIiE
             _Z5take23TupIlE
+            _Z5take33PodIiE
             _ZN1IC1EOS_
             _ZN1IC1ERKS_
             _ZN3TupIiEC1EOS0_
