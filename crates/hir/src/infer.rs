@@ -2344,8 +2344,27 @@ impl<'a> Infer<'a> {
                 continue;
             }
             let at = strip_cv(db, canonical(db, arg.ty));
-            if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) || self.same_class(at, target) || self.derives(at, target) {
+            if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
                 continue;
+            }
+            // A reference binds an object of its class (or a derived one)
+            // directly; a class parameter is copy- or move-constructed from
+            // a glvalue (a prvalue of its own class initializes it in place).
+            let by_value = !matches!(pc.kind(db), TyKind::LRef(_) | TyKind::RRef(_));
+            let related = self.same_class(at, target) || self.derives(at, target);
+            if related && (!by_value || (arg.cat == Category::PRValue && self.same_class(at, target))) {
+                continue;
+            }
+            // A trivially copyable class is copied bitwise: its defaulted
+            // copy and move constructors have no symbol
+            // (`pair<_Base_ptr, _Base_ptr>` passed by value).
+            if related {
+                let trivial = self.class_ref(target).is_some_and(|c| {
+                    crate::templates::trivial::class_is(db, c, crate::templates::trivial::Trivially::Copyable, 0).unwrap_or(false)
+                });
+                if trivial {
+                    continue;
+                }
             }
             let before = self.res.calls.len();
             self.construct(site, target, &[*arg], false);

@@ -29,6 +29,7 @@ mod auto_var;
 pub mod inherited;
 pub(crate) mod local;
 mod redecl;
+pub(crate) use redecl::positional_text;
 mod special;
 pub mod stub;
 
@@ -167,6 +168,9 @@ impl VarDecl {
 /// qualifier names (`void S::f()`, `template<class T> void S<T>::f()`).
 pub fn decl_scope(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, parent: ScopeIdx, qualifier: Option<&crate::item_tree::Path>) -> Option<ScopeIdx> {
     let Some(q) = qualifier else { return Some(parent) };
+    if let Some(&s) = map.spec_qualifiers.get(&(parent, q.clone())) {
+        return Some(s);
+    }
     if q.segments.is_empty() {
         return Some(scopes::ROOT);
     }
