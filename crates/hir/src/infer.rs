@@ -624,7 +624,7 @@ impl<'a> Infer<'a> {
                 let c = cx.cond(&cond);
                 if constexpr {
                     // Only the branch the condition selects is instantiated.
-                    if let Some(v) = c.and_then(|e| cx.const_bool(e)) {
+                    if let Some(v) = c.and_then(|e| cx.const_bool(e).or_else(|| cx.const_bool_interp(e))) {
                         if v {
                             cx.stmt(then);
                         } else if let Some(e) = els {

@@ -199,3 +199,37 @@ fn block_scope_using_declaration_of_a_class_template() {
         "#]],
     );
 }
+
+#[test]
+fn if_constexpr_on_pack_size_and_constant_locals() {
+    // `std::__do_visit`: `if constexpr (sizeof...(_Variants) == 0)`, then
+    // `if constexpr (sizeof...(_Variants) > 1 || __n > __max)` over two
+    // `constexpr` locals (one `auto`, from a variable template): only the
+    // selected branch is instantiated.
+    super::closure(
+        "template<class T> struct size_of { static constexpr unsigned long value = 4; };\n\
+         template<class T> inline constexpr unsigned long size_v = size_of<T>::value;\n\
+         template<class T> void many(T) {}\n\
+         template<class T> void few(T) {}\n\
+         template<class T> void none(T) {}\n\
+         template<class F, class... Vs> void visit(F f, Vs... vs) {\n\
+           if constexpr (sizeof...(Vs) == 0)\n\
+             none(f);\n\
+           else {\n\
+             constexpr unsigned long __max = 11;\n\
+             constexpr auto __n = size_v<F>;\n\
+             if constexpr (sizeof...(Vs) > 1 || __n > __max)\n\
+               many(f);\n\
+             else\n\
+               few(f);\n\
+           }\n\
+         }\n\
+         void user() { visit(1, 2); }\n",
+        expect![[r#"
+            _Z4userv
+            _Z5visitIiJiEEvT_DpT0_
+            _Z6size_vIiE
+            _Z3fewIiEvT_
+        "#]],
+    );
+}
