@@ -153,6 +153,10 @@ pub struct InferenceResult {
     /// The type of the owner's first `return` with a value (what `auto`
     /// return type deduction starts from).
     pub returned: Option<TyId>,
+    /// That `return`'s value category, and the declared type of what it
+    /// names when it is an id-expression (a local or a variable): what
+    /// `decltype(auto)` and `auto&&` return types read.
+    pub returned_cat: Option<(Category, Option<TyId>)>,
     /// Variable template specializations that inferring the body
     /// instantiated (checking the constraints of candidates, selected or
     /// not, requires-expressions, traits) and that g++ emits unasked
@@ -696,6 +700,8 @@ impl<'a> Infer<'a> {
                         None => {
                             if self.res.returned.is_none() {
                                 self.res.returned = Some(a.ty);
+                                let declared = self.id_expr_declared_ty(e);
+                                self.res.returned_cat = Some((a.cat, declared));
                             }
                         }
                     }

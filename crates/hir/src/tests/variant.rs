@@ -233,3 +233,47 @@ fn if_constexpr_on_pack_size_and_constant_locals() {
         "#]],
     );
 }
+
+#[test]
+fn decltype_auto_return_through_nested_if_constexpr() {
+    // `std::__variant_cast<_Types...>(*this)` from a base's member: the
+    // selected `return static_cast<variant<_Types...>&>(__rhs);` makes the
+    // `decltype(auto)` return an lvalue reference, so `take` deduces `V&`.
+    super::closure(
+        "namespace std {\n\
+         template<class T> inline constexpr bool is_lvalue_reference_v = false;\n\
+         template<class T> inline constexpr bool is_lvalue_reference_v<T&> = true;\n\
+         template<class T> inline constexpr bool is_const_v = false;\n\
+         template<class T> inline constexpr bool is_const_v<const T> = true;\n\
+         template<class T> struct remove_reference { using type = T; };\n\
+         template<class T> struct remove_reference<T&> { using type = T; };\n\
+         template<class T> using remove_reference_t = typename remove_reference<T>::type;\n\
+         template<class... Ts> struct storage;\n\
+         template<class... Ts> struct variant : storage<Ts...> { ~variant() {} };\n\
+         template <typename... _Types, typename _Tp>\n\
+         decltype(auto) __variant_cast(_Tp&& __rhs) {\n\
+           if constexpr (is_lvalue_reference_v<_Tp>) {\n\
+             if constexpr (is_const_v<remove_reference_t<_Tp>>)\n\
+               return static_cast<const variant<_Types...>&>(__rhs);\n\
+             else\n\
+               return static_cast<variant<_Types...>&>(__rhs);\n\
+           } else\n\
+             return static_cast<variant<_Types...>&&>(__rhs);\n\
+         }\n\
+         template<class V> void take(V&&) {}\n\
+         template<class... Ts> struct storage {\n\
+           ~storage() {}\n\
+           void reset() { take(__variant_cast<Ts...>(*this)); }\n\
+         };\n\
+         }\n\
+         void user(std::storage<int, double>& s) { s.reset(); }\n",
+        expect![[r#"
+            _Z4userRSt7storageIJidEE
+            _ZNSt7storageIJidEE5resetEv
+            _ZSt14__variant_castIJidERSt7storageIJidEEEDcOT0_
+            _ZSt4takeIRSt7variantIJidEEEvOT_
+            _ZSt21is_lvalue_reference_vISt7storageIJidEEE
+            _ZSt10is_const_vISt7storageIJidEEE
+        "#]],
+    );
+}
