@@ -83,7 +83,7 @@ mod certain_deduction;
 mod rewritten;
 mod closure;
 mod ext_lambda;
-pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+pub use closure::{closure_declared_params, closure_fn_sig, closure_variadic, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]

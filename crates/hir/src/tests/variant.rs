@@ -277,3 +277,26 @@ fn decltype_auto_return_through_nested_if_constexpr() {
         "#]],
     );
 }
+
+#[test]
+fn lambda_with_c_ellipsis() {
+    // `std::__do_visit` picks its first variant with
+    // `[](_V0& __v, ...) -> _V0& { return __v; }(__variants...)`: the
+    // ellipsis is part of the closure's name and of its `operator()`'s
+    // signature (`UlRS1_zE_clES7_z`), and takes the extra arguments.
+    super::closure(
+        "template<class T> struct box { T v; };\n\
+         template<class V, class... Vs> int first(V& v, Vs&... vs) {\n\
+           V& r = [](V& x, ...) -> V& { return x; }(v, vs...);\n\
+           return r.v;\n\
+         }\n\
+         int user() { box<int> a{1}, b{2}; return first(a, b) + first(a); }\n",
+        expect![[r#"
+            _Z4userv
+            _Z5firstI3boxIiEJS1_EEiRT_DpRT0_
+            _Z5firstI3boxIiEJEEiRT_DpRT0_
+            _ZZ5firstI3boxIiEJS1_EEiRT_DpRT0_ENKUlRS1_zE_clES7_z
+            _ZZ5firstI3boxIiEJEEiRT_DpRT0_ENKUlRS1_zE_clES7_z
+        "#]],
+    );
+}
