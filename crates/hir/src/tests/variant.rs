@@ -300,3 +300,25 @@ fn lambda_with_c_ellipsis() {
         "#]],
     );
 }
+
+#[test]
+fn value_pack_in_a_functional_cast_pattern() {
+    // `__visit_invoke` passes `integral_constant<size_t, __indices>()...`:
+    // the pattern names the value pack only in a template argument of the
+    // type it constructs.
+    super::closure(
+        "template<class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template<unsigned long... I> struct index_sequence {};\n\
+         template<class... A> void sink(A&&...) {}\n\
+         template<class S> struct gen;\n\
+         template<unsigned long... I> struct gen<index_sequence<I...>> {\n\
+           static void run() { sink(integral_constant<unsigned long, I>()...); }\n\
+         };\n\
+         void user() { gen<index_sequence<0, 2>>::run(); }\n",
+        expect![[r#"
+            _Z4userv
+            _ZN3genI14index_sequenceIJLm0ELm2EEEE3runEv
+            _Z4sinkIJ17integral_constantImLm0EES0_ImLm2EEEEvDpOT_
+        "#]],
+    );
+}
