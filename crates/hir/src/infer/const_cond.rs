@@ -75,7 +75,8 @@ impl Infer<'_> {
     /// far (`if constexpr (__variant::__never_valueless<_Types...>())`).
     pub(super) fn const_bool_interp(&mut self, e: ExprId) -> Option<bool> {
         let env = self.env.clone();
-        crate::consteval::interp::eval_body_condition(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &self.const_locals, e).ok()
+        let known = self.const_known();
+        crate::consteval::interp::eval_body_condition(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &known, e).ok()
     }
 
     /// `sizeof...(n)`: a template parameter pack of the environment, or a

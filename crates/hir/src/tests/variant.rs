@@ -322,3 +322,36 @@ fn value_pack_in_a_functional_cast_pattern() {
         "#]],
     );
 }
+
+#[test]
+fn constexpr_local_from_a_class_parameter() {
+    // `_Copy_ctor_base`'s visitor: `constexpr size_t __j = __rhs_index;`
+    // converts an `integral_constant` parameter through its constexpr
+    // conversion (which reads none of the object), so `in_place_index<__j>`
+    // and `if constexpr (__j != variant_npos)` are constants.
+    super::closure(
+        "template<class T, T v> struct integral_constant {\n\
+           static constexpr T value = v;\n\
+           constexpr operator T() const noexcept { return value; }\n\
+         };\n\
+         template<unsigned long N> struct in_place_index_t { explicit in_place_index_t() = default; };\n\
+         template<unsigned long N> inline constexpr in_place_index_t<N> in_place_index{};\n\
+         template<class T, class... A> void construct(T*, A&&...) {}\n\
+         template<class F> void call(F f) { f(1, integral_constant<unsigned long, 2>()); }\n\
+         struct U { int x; };\n\
+         void user(U* u) {\n\
+           call([u](auto&& m, auto idx) {\n\
+             constexpr unsigned long j = idx;\n\
+             if constexpr (j != 7)\n\
+               construct(u, in_place_index<j>, m);\n\
+           });\n\
+         }\n",
+        expect![[r#"
+            _Z4userP1U
+            _Z4callIZ4userP1UEUlOT_T0_E_EvS2_
+            _ZZ4userP1UENKUlOT_T0_E_clIi17integral_constantImLm2EEEEDaS2_S3_
+            _Z14in_place_indexILm2EE
+            _Z9constructI1UJRK16in_place_index_tILm2EERiEEvPT_DpOT0_
+        "#]],
+    );
+}
