@@ -355,3 +355,26 @@ fn constexpr_local_from_a_class_parameter() {
         "#]],
     );
 }
+
+#[test]
+fn type_pack_expansion_in_a_dependent_variable_template_id() {
+    // `std::__invoke_r`'s return type
+    // `enable_if<is_invocable_r_v<_Res, _Callable, _Args...>, _Res>::type`:
+    // the expansion is spelled `Dp T1_` among the variable template's
+    // arguments.
+    super::closure(
+        "template<bool B, class T = void> struct enable_if {};\n\
+         template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<class R, class F, class... A> inline constexpr bool is_invocable_r_v = true;\n\
+         template<typename _Res, typename _Callable, typename... _Args>\n\
+         typename enable_if<is_invocable_r_v<_Res, _Callable, _Args...>, _Res>::type\n\
+         invoke_r(_Callable&& f, _Args&&... a) { f(a...); }\n\
+         void user() { invoke_r<void>([](int, double) {}, 1, 2.0); }\n",
+        expect![[r#"
+            _Z4userv
+            _ZZ4uservENKUlidE_clEid
+            _Z8invoke_rIvZ4uservEUlidE_JidEEN9enable_ifIX16is_invocable_r_vIT_T0_DpT1_EES2_E4typeEOS3_DpOS4_
+            _Z16is_invocable_r_vIvZ4uservEUlidE_JidEE
+        "#]],
+    );
+}
