@@ -274,7 +274,8 @@ pub enum Expr {
     /// A lambda: its own parameters (locals of this body) and body statement.
     /// `host`/`device`: its CUDA annotations (`__device__` alone in a
     /// function makes it an extended lambda, which cudafe++ replaces).
-    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
+    /// `variadic`: the parameter list ends in a C ellipsis (`(T& v, ...)`).
+    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, variadic: bool, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
     Fold { op: Option<BinaryOp>, lhs: Option<ExprId>, rhs: Option<ExprId> },
     /// `x...` in an argument list.
@@ -1309,18 +1310,21 @@ impl Lower {
         let mut params = Vec::new();
         let mut ret = None;
         let mut mutable = false;
+        let mut variadic = false;
         if let Some(decl) = l.declarator() {
             if let Some(pl) = decl.params() {
                 for p in pl.params() {
                     params.push(self.param(p.syntax()));
                 }
+                // A `...` token directly in the list (not in a parameter: `auto... xs`).
+                variadic = pl.syntax().children_with_tokens().any(|t| t.kind() == K::DOT3);
             }
             ret = decl.trailing_return_type().and_then(|t| t.type_id()).map(|t| item_tree::type_id_ref(t.syntax()));
             mutable = decl.syntax().children_with_tokens().any(|t| t.kind() == K::MUTABLE_KW);
         }
         let body = l.body().map(|b| self.stmt(b.syntax(), d));
         let (host, device) = lambda_spaces(l.syntax());
-        Expr::Lambda { captures, params, ret, body, mutable, host, device }
+        Expr::Lambda { captures, params, variadic, ret, body, mutable, host, device }
     }
 }
 

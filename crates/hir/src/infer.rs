@@ -83,7 +83,7 @@ mod certain_deduction;
 mod rewritten;
 mod closure;
 mod ext_lambda;
-pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+pub use closure::{closure_declared_params, closure_fn_sig, closure_variadic, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
@@ -153,6 +153,10 @@ pub struct InferenceResult {
     /// The type of the owner's first `return` with a value (what `auto`
     /// return type deduction starts from).
     pub returned: Option<TyId>,
+    /// That `return`'s value category, and the declared type of what it
+    /// names when it is an id-expression (a local or a variable): what
+    /// `decltype(auto)` and `auto&&` return types read.
+    pub returned_cat: Option<(Category, Option<TyId>)>,
     /// Variable template specializations that inferring the body
     /// instantiated (checking the constraints of candidates, selected or
     /// not, requires-expressions, traits) and that g++ emits unasked
@@ -622,7 +626,7 @@ impl<'a> Infer<'a> {
                 let c = cx.cond(&cond);
                 if constexpr {
                     // Only the branch the condition selects is instantiated.
-                    if let Some(v) = c.and_then(|e| cx.const_bool(e)) {
+                    if let Some(v) = c.and_then(|e| cx.const_bool(e).or_else(|| cx.const_bool_interp(e))) {
                         if v {
                             cx.stmt(then);
                         } else if let Some(e) = els {
@@ -694,6 +698,8 @@ impl<'a> Infer<'a> {
                         None => {
                             if self.res.returned.is_none() {
                                 self.res.returned = Some(a.ty);
+                                let declared = self.id_expr_declared_ty(e);
+                                self.res.returned_cat = Some((a.cat, declared));
                             }
                         }
                     }

@@ -468,9 +468,34 @@ fn path_names(p: &crate::item_tree::Path, out: &mut Vec<String>) {
                         typeref_names(t, out)
                     }
                 }
-                crate::item_tree::TemplateArgRef::Expr(_) => {}
+                // `integral_constant<size_t, __indices>()...`: a value
+                // argument names the pack it expands.
+                crate::item_tree::TemplateArgRef::Expr(e) => const_expr_names(e, out, 0),
             }
         }
+    }
+}
+
+/// Names a value expression of a template argument mentions (the first
+/// segment of each path, and the names in its template arguments).
+pub(crate) fn const_expr_names(e: &crate::item_tree::ConstExpr, out: &mut Vec<String>, depth: u32) {
+    use crate::item_tree::ConstExpr;
+    if depth > 32 {
+        return;
+    }
+    match e {
+        ConstExpr::Path(p) => path_names(p, out),
+        ConstExpr::Unary(_, x) | ConstExpr::Cast(_, x) => const_expr_names(x, out, depth + 1),
+        ConstExpr::Binary(_, a, b) => {
+            const_expr_names(a, out, depth + 1);
+            const_expr_names(b, out, depth + 1);
+        }
+        ConstExpr::Cond(a, b, c) => {
+            const_expr_names(a, out, depth + 1);
+            const_expr_names(b, out, depth + 1);
+            const_expr_names(c, out, depth + 1);
+        }
+        _ => {}
     }
 }
 

@@ -189,32 +189,60 @@ pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: 
 pub fn eval_local_init(
     db: &dyn SourceDatabase,
     map: &DefMap,
-    (item, scope, env): (ItemId, ScopeIdx, Option<&Env>),
+    site: (ItemId, ScopeIdx, Option<&Env>),
     body: &Body,
     known: &[(LocalId, CValue)],
     l: LocalId,
 ) -> R<CValue> {
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
-    let mut locals = vec![CValue::Uninit; body.locals.len()];
-    for (k, v) in known {
-        if let Some(slot) = locals.get_mut(k.0 as usize) {
-            *slot = v.clone();
-        }
-    }
-    it.frames.push(Frame {
-        body: Arc::new(body.clone()),
-        text: item_text(db, item),
-        item,
-        scope,
-        env: env.cloned(),
-        locals,
-        this: None,
-        named: Vec::new(),
-        pack_index: None,
-    });
+    let mut it = Interp::in_body(db, map, site, body, known);
     match it.init_value(l)? {
         o @ CValue::Object(..) => Ok(it.object_scalar(&o)?.unwrap_or(o)),
         v => Ok(v),
+    }
+}
+
+/// Evaluates expression `e` of `body`, a function body being inferred,
+/// contextually converted to `bool` (an `if constexpr` condition the
+/// inference's own folding does not decide: a `constexpr` function called
+/// with arguments, a trait over a block-scope alias). `known` holds the
+/// values of the constant locals declared before it; any other local read
+/// is not a constant and fails the evaluation.
+pub fn eval_body_condition(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    site: (ItemId, ScopeIdx, Option<&Env>),
+    body: &Body,
+    known: &[(LocalId, CValue)],
+    e: crate::body::ExprId,
+) -> R<bool> {
+    let mut it = Interp::in_body(db, map, site, body, known);
+    let v = it.expr(e)?;
+    it.truth(v)
+}
+
+impl<'a> Interp<'a> {
+    /// An interpreter with one frame: `body` at its site, the locals in
+    /// `known` set, the others uninitialized.
+    fn in_body(db: &'a dyn SourceDatabase, map: &'a DefMap, (item, scope, env): (ItemId, ScopeIdx, Option<&Env>), body: &Body, known: &[(LocalId, CValue)]) -> Self {
+        let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+        let mut locals = vec![CValue::Uninit; body.locals.len()];
+        for (k, v) in known {
+            if let Some(slot) = locals.get_mut(k.0 as usize) {
+                *slot = v.clone();
+            }
+        }
+        it.frames.push(Frame {
+            body: Arc::new(body.clone()),
+            text: item_text(db, item),
+            item,
+            scope,
+            env: env.cloned(),
+            locals,
+            this: None,
+            named: Vec::new(),
+            pack_index: None,
+        });
+        it
     }
 }
 

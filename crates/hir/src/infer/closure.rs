@@ -76,6 +76,7 @@ pub struct ClosureFnId {
 pub(crate) struct LambdaData {
     pub captures: Vec<Capture>,
     pub params: Vec<LocalId>,
+    pub variadic: bool,
     pub ret: Option<TypeRef>,
     pub body: Option<crate::body::StmtId>,
     pub mutable: bool,
@@ -95,9 +96,10 @@ impl LambdaData {
 
 pub(crate) fn lambda_data(body: &Body, e: ExprId) -> Option<LambdaData> {
     match body.exprs.get(e.0 as usize)? {
-        Expr::Lambda { captures, params, ret, body: b, mutable, host, device } => Some(LambdaData {
+        Expr::Lambda { captures, params, variadic, ret, body: b, mutable, host, device } => Some(LambdaData {
             captures: captures.clone(),
             params: params.clone(),
+            variadic: *variadic,
             ret: ret.clone(),
             body: *b,
             mutable: *mutable,
@@ -228,6 +230,13 @@ pub fn closure_declared_params(db: &dyn SourceDatabase, c: ClosureId) -> Result<
     params_marked(db, &Site::of(&info), &body, &data, &[])
 }
 
+/// Whether a closure's parameter list ends in a C ellipsis
+/// (`[](_V0& __v, ...) -> _V0& { return __v; }`, mangled `…zE_`).
+pub fn closure_variadic(db: &dyn SourceDatabase, c: ClosureId) -> bool {
+    let body = owner_body(db, c.owner(db));
+    lambda_data(&body, c.expr(db)).is_some_and(|d| d.variadic)
+}
+
 /// `closure_params`, an unexpanded `auto...` pack (no arguments) given as
 /// its pattern, marked `true`.
 fn params_marked(db: &dyn SourceDatabase, at: &Site, body: &Body, data: &LambdaData, args: &[TemplateArg]) -> Result<Vec<(TyId, bool)>, String> {
@@ -320,7 +329,7 @@ fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, S
             r.returned.unwrap_or_else(|| mk(db, TyKind::Builtin(crate::item_tree::Builtin::Void)))
         }
     };
-    let call_sig = FnSig { ret: call_ret, params, variadic: false, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 };
+    let call_sig = FnSig { ret: call_ret, params, variadic: data.variadic, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 };
     Ok(match f.kind(db) {
         ClosureFnKind::Call => call_sig,
         ClosureFnKind::Invoker => FnSig { cv: Cv::default(), ..call_sig },
@@ -562,7 +571,7 @@ impl Infer<'_> {
             Some(r) => self.lower(r),
             None => *self.res.closure_rets.get(&e)?,
         };
-        Some(mk(self.db, TyKind::Func(FnSig { ret, params, variadic: false, noexcept: false, cv: Cv::default(), ref_qual: 0 })))
+        Some(mk(self.db, TyKind::Func(FnSig { ret, params, variadic: data.variadic, noexcept: false, cv: Cv::default(), ref_qual: 0 })))
     }
 
     /// The conversion of a captureless closure to a pointer to function:
@@ -635,7 +644,7 @@ impl Infer<'_> {
                     r.unwrap_or_else(|| self.builtin(crate::item_tree::Builtin::Void))
                 }
             };
-            Ok(FnSig { ret, params, variadic: false, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 })
+            Ok(FnSig { ret, params, variadic: data.variadic, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 })
         } else {
             closure_fn_sig(db, f)
         };
