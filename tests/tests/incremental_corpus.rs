@@ -68,7 +68,7 @@ fn a_body_edit_in_a_corpus_unit_reruns_no_other_entitys_queries() {
     let tu = new_translation_unit(&db, path.display().to_string(), Arc::from(before.as_str()), opts);
     let first = warm(&db, tu);
     let ran = take(&log);
-    for q in ["layout", "mangled_name", "def_map", "item_tree_of"] {
+    for q in ["layout_uses", "mangled_name", "def_map", "item_tree_of"] {
         assert!(ran.iter().any(|k| query_name(k) == q), "the first run executes `{q}`");
     }
     assert!(first.lines().count() > 100, "the unit has classes and entities:\n{first}");

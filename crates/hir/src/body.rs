@@ -156,6 +156,9 @@ pub struct MemInit {
     pub name: Path,
     pub args: Vec<ExprId>,
     pub braced: bool,
+    /// `B<Is, Ts>(args)...`: a pack expansion, one initializer per element
+    /// of the packs it names.
+    pub pack: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -271,7 +274,8 @@ pub enum Expr {
     /// A lambda: its own parameters (locals of this body) and body statement.
     /// `host`/`device`: its CUDA annotations (`__device__` alone in a
     /// function makes it an extended lambda, which cudafe++ replaces).
-    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
+    /// `variadic`: the parameter list ends in a C ellipsis (`(T& v, ...)`).
+    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, variadic: bool, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
     Fold { op: Option<BinaryOp>, lhs: Option<ExprId>, rhs: Option<ExprId> },
     /// `x...` in an argument list.
@@ -630,7 +634,8 @@ impl Lower {
                 (None, Some(l)) => (self.args(&l), true),
                 _ => (Vec::new(), false),
             };
-            self.body.mem_inits.push(MemInit { name, args, braced });
+            let pack = m.children_with_tokens().any(|t| t.kind() == K::DOT3);
+            self.body.mem_inits.push(MemInit { name, args, braced, pack });
         }
     }
 
@@ -1311,18 +1316,21 @@ impl Lower {
         let mut params = Vec::new();
         let mut ret = None;
         let mut mutable = false;
+        let mut variadic = false;
         if let Some(decl) = l.declarator() {
             if let Some(pl) = decl.params() {
                 for p in pl.params() {
                     params.push(self.param(p.syntax()));
                 }
+                // A `...` token directly in the list (not in a parameter: `auto... xs`).
+                variadic = pl.syntax().children_with_tokens().any(|t| t.kind() == K::DOT3);
             }
             ret = decl.trailing_return_type().and_then(|t| t.type_id()).map(|t| item_tree::type_id_ref(t.syntax()));
             mutable = decl.syntax().children_with_tokens().any(|t| t.kind() == K::MUTABLE_KW);
         }
         let body = l.body().map(|b| self.stmt(b.syntax(), d));
         let (host, device) = lambda_spaces(l.syntax());
-        Expr::Lambda { captures, params, ret, body, mutable, host, device }
+        Expr::Lambda { captures, params, variadic, ret, body, mutable, host, device }
     }
 }
 

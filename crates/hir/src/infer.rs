@@ -24,7 +24,7 @@
 
 use crate::consteval::is_integral as is_int;
 
-mod constraints;
+pub(crate) mod constraints;
 mod constraint_vars;
 pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
 pub use constraints::constraints_satisfied;
@@ -84,7 +84,7 @@ mod certain_deduction;
 mod rewritten;
 mod closure;
 mod ext_lambda;
-pub use closure::{closure_declared_params, closure_fn_sig, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+pub use closure::{closure_declared_params, closure_fn_sig, closure_variadic, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
@@ -154,6 +154,10 @@ pub struct InferenceResult {
     /// The type of the owner's first `return` with a value (what `auto`
     /// return type deduction starts from).
     pub returned: Option<TyId>,
+    /// That `return`'s value category, and the declared type of what it
+    /// names when it is an id-expression (a local or a variable): what
+    /// `decltype(auto)` and `auto&&` return types read.
+    pub returned_cat: Option<(Category, Option<TyId>)>,
     /// Variable template specializations that inferring the body
     /// instantiated (checking the constraints of candidates, selected or
     /// not, requires-expressions, traits) and that g++ emits unasked
@@ -182,7 +186,7 @@ impl InferenceResult {
 #[salsa::tracked(returns(clone), cycle_result = infer_cycle)]
 pub fn infer(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<InferenceResult> {
     let (mut r, uses) = crate::consteval::var_template::recording(|| infer_owner(db, owner));
-    r.instantiated_vars = constraint_vars::emitted_uses(db, uses);
+    r.instantiated_vars = constraint_vars::emitted_uses(db, &uses);
     Arc::new(r)
 }
 
@@ -493,9 +497,7 @@ impl<'a> Infer<'a> {
             // Selecting a function instantiates its `noexcept(expr)`: what
             // that evaluates counts as this body's (`instantiated_vars`).
             if let Entity::FnInst(i) = e {
-                for (vt, args) in constraint_vars::noexcept_var_uses(self.db, i) {
-                    crate::consteval::var_template::record_use(vt, &args);
-                }
+                crate::consteval::var_template::record_uses(&constraint_vars::noexcept_var_uses(self.db, i));
             }
             self.res.required.push(e);
         }
@@ -625,7 +627,7 @@ impl<'a> Infer<'a> {
                 let c = cx.cond(&cond);
                 if constexpr {
                     // Only the branch the condition selects is instantiated.
-                    if let Some(v) = c.and_then(|e| cx.const_bool(e)) {
+                    if let Some(v) = c.and_then(|e| cx.const_bool(e).or_else(|| cx.const_bool_interp(e))) {
                         if v {
                             cx.stmt(then);
                         } else if let Some(e) = els {
@@ -697,6 +699,8 @@ impl<'a> Infer<'a> {
                         None => {
                             if self.res.returned.is_none() {
                                 self.res.returned = Some(a.ty);
+                                let declared = self.id_expr_declared_ty(e);
+                                self.res.returned_cat = Some((a.cat, declared));
                             }
                         }
                     }
@@ -1119,6 +1123,29 @@ impl<'a> Infer<'a> {
         let mut named: Vec<String> = Vec::new();
         let mut inited: Vec<TyId> = Vec::new();
         for (i, m) in body.mem_inits.iter().enumerate() {
+            if m.pack {
+                // `__tuple_leaf<_Indx, _Tp>(forward<_Up>(__u))...`: one base
+                // per element of the packs the initializer names.
+                let mut names = Vec::new();
+                for s in &m.name.segments {
+                    for a in s.args.iter().flatten() {
+                        packs::template_arg_names(a, &mut names);
+                    }
+                }
+                for &a in &m.args {
+                    self.pack_names(a, &mut names, 0);
+                }
+                self.for_each_pack_element(&names, |cx| {
+                    let t = cx.lower(&TypeRef::Path(m.name.clone()));
+                    if matches!(t.kind(db), TyKind::Error(_)) {
+                        return;
+                    }
+                    let args: Vec<Arg> = cx.args(&m.args);
+                    inited.push(t);
+                    cx.construct(CallSite::MemInit(i as u32), t, &args, m.braced);
+                });
+                continue;
+            }
             let args: Vec<Arg> = self.args(&m.args);
             let name = m.name.last().unwrap_or_default().to_string();
             named.push(name.clone());
@@ -1627,24 +1654,29 @@ impl<'a> Infer<'a> {
     /// Infers a pack expansion's pattern once per element of the packs it
     /// names (parameter packs of the function, template parameter packs).
     fn pack_elems(&mut self, pattern: ExprId) -> Vec<Arg> {
-        let Some(env) = self.env.clone() else {
-            self.expr(pattern);
-            return Vec::new();
-        };
         let mut names: Vec<String> = Vec::new();
         self.pack_names(pattern, &mut names, 0);
+        let mut out = Vec::new();
+        if !self.for_each_pack_element(&names, |cx| out.push(cx.arg(pattern))) {
+            self.expr(pattern);
+        }
+        out
+    }
+
+    /// Runs `f` once per element of the first of `names` bound to a pack,
+    /// with every pack of that length bound to its element and the
+    /// function parameter packs typed accordingly; false (and `f` never
+    /// run) when none of `names` is a pack here.
+    fn for_each_pack_element(&mut self, names: &[String], mut f: impl FnMut(&mut Self)) -> bool {
+        let Some(env) = self.env.clone() else { return false };
         let mut len = None;
-        for n in &names {
+        for n in names {
             if let Some(TemplateArg::Pack(v)) = env.get(n) {
                 len = Some(v.len());
                 break;
             }
         }
-        let Some(len) = len else {
-            self.expr(pattern);
-            return Vec::new();
-        };
-        let mut out = Vec::new();
+        let Some(len) = len else { return false };
         for i in 0..len.min(256) {
             let mut e2 = env.clone();
             for (n, a) in env.names.iter() {
@@ -1669,13 +1701,13 @@ impl<'a> Infer<'a> {
                 let t = self.lower(written);
                 self.res.local_tys[p.0 as usize] = Some(t);
             }
-            out.push(self.arg(pattern));
+            f(self);
             for (p, t) in saved_tys {
                 self.res.local_tys[p.0 as usize] = t;
             }
             self.env = saved;
         }
-        out
+        true
     }
 
     /// Names of packs a pattern mentions: its parameter packs' type names and template arguments.
@@ -2333,8 +2365,27 @@ impl<'a> Infer<'a> {
                 continue;
             }
             let at = strip_cv(db, canonical(db, arg.ty));
-            if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) || self.same_class(at, target) || self.derives(at, target) {
+            if matches!(at.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) {
                 continue;
+            }
+            // A reference binds an object of its class (or a derived one)
+            // directly; a class parameter is copy- or move-constructed from
+            // a glvalue (a prvalue of its own class initializes it in place).
+            let by_value = !matches!(pc.kind(db), TyKind::LRef(_) | TyKind::RRef(_));
+            let related = self.same_class(at, target) || self.derives(at, target);
+            if related && (!by_value || (arg.cat == Category::PRValue && self.same_class(at, target))) {
+                continue;
+            }
+            // A trivially copyable class is copied bitwise: its defaulted
+            // copy and move constructors have no symbol
+            // (`pair<_Base_ptr, _Base_ptr>` passed by value).
+            if related {
+                let trivial = self.class_ref(target).is_some_and(|c| {
+                    crate::templates::trivial::class_is(db, c, crate::templates::trivial::Trivially::Copyable, 0).unwrap_or(false)
+                });
+                if trivial {
+                    continue;
+                }
             }
             let before = self.res.calls.len();
             self.construct(site, target, &[*arg], false);

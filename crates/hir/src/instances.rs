@@ -29,6 +29,7 @@ mod auto_var;
 pub mod inherited;
 pub(crate) mod local;
 mod redecl;
+pub(crate) use redecl::positional_text;
 mod special;
 pub mod stub;
 
@@ -167,6 +168,9 @@ impl VarDecl {
 /// qualifier names (`void S::f()`, `template<class T> void S<T>::f()`).
 pub fn decl_scope(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, parent: ScopeIdx, qualifier: Option<&crate::item_tree::Path>) -> Option<ScopeIdx> {
     let Some(q) = qualifier else { return Some(parent) };
+    if let Some(&s) = map.spec_qualifiers.get(&(parent, q.clone())) {
+        return Some(s);
+    }
     if q.segments.is_empty() {
         return Some(scopes::ROOT);
     }
@@ -209,8 +213,18 @@ pub fn fn_scope(db: &dyn SourceDatabase, decl: FnDecl) -> Option<ScopeIdx> {
 /// does, else an out-of-line definition of the same name in the scope it
 /// belongs to, matched by parameter count (and written types when several
 /// match). `None`: the unit does not define it.
-#[salsa::tracked(returns(copy))]
 pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
+    crate::consteval::var_template::replay(fn_definition_uses(db, decl))
+}
+
+/// [`fn_definition`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref))]
+fn fn_definition_uses(db: &dyn SourceDatabase, decl: FnDecl) -> (Option<FnDecl>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| fn_definition_of(db, decl))
+}
+
+fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let data = decl.data(db)?;
     if data.linkage.is_definition {
         return Some(decl);
@@ -326,8 +340,22 @@ fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId
 
 /// The parameter and return types of an instance after substitution
 /// (parameters as declared: not adjusted; pack expansions expanded).
-#[salsa::tracked(returns(clone), cycle_result = signature_cycle)]
 pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
+    crate::consteval::var_template::replay(signature_uses(db, inst))
+}
+
+/// [`signature`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = signature_uses_cycle)]
+fn signature_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| signature_of(db, inst))
+}
+
+fn signature_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
+    (signature_cycle(db, id, inst), None)
+}
+
+fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
     let decl = inst.decl(db);
     let data = decl.data(db).ok_or("no such function")?;
     let map = def_map(db, decl.tu(db));
@@ -440,9 +468,34 @@ fn path_names(p: &crate::item_tree::Path, out: &mut Vec<String>) {
                         typeref_names(t, out)
                     }
                 }
-                crate::item_tree::TemplateArgRef::Expr(_) => {}
+                // `integral_constant<size_t, __indices>()...`: a value
+                // argument names the pack it expands.
+                crate::item_tree::TemplateArgRef::Expr(e) => const_expr_names(e, out, 0),
             }
         }
+    }
+}
+
+/// Names a value expression of a template argument mentions (the first
+/// segment of each path, and the names in its template arguments).
+pub(crate) fn const_expr_names(e: &crate::item_tree::ConstExpr, out: &mut Vec<String>, depth: u32) {
+    use crate::item_tree::ConstExpr;
+    if depth > 32 {
+        return;
+    }
+    match e {
+        ConstExpr::Path(p) => path_names(p, out),
+        ConstExpr::Unary(_, x) | ConstExpr::Cast(_, x) => const_expr_names(x, out, depth + 1),
+        ConstExpr::Binary(_, a, b) => {
+            const_expr_names(a, out, depth + 1);
+            const_expr_names(b, out, depth + 1);
+        }
+        ConstExpr::Cond(a, b, c) => {
+            const_expr_names(a, out, depth + 1);
+            const_expr_names(b, out, depth + 1);
+            const_expr_names(c, out, depth + 1);
+        }
+        _ => {}
     }
 }
 
@@ -668,6 +721,11 @@ fn ctor_class(db: &dyn SourceDatabase, e: Entity) -> Option<ClassRefT> {
 /// `MAX_ENTITIES` are cut.
 #[salsa::tracked(returns(clone))]
 pub fn required_entities(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Entity>> {
+    // What it evaluates is no caller's (`consteval::var_template`).
+    crate::consteval::var_template::isolated(|| required_entities_of(db, tu))
+}
+
+fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Entity>> {
     let mut seen: FxHashSet<Entity> = FxHashSet::default();
     let mut walked: FxHashSet<InferOwner> = FxHashSet::default();
     let mut out = Vec::new();

@@ -1842,8 +1842,13 @@ impl Lower {
     fn template_params(&mut self, list: &SyntaxNode) -> Vec<TemplateParam> {
         let mut out = Vec::new();
         for p in list.children() {
+            // `class... Ts`, `int... Ns`, and the unnamed `size_t...`
+            // (libcu++'s `template <size_t...> struct __tuple_indices`),
+            // whose `...` is an abstract declarator.
             let pack = p.children_with_tokens().any(|t| t.kind() == K::DOT3)
-                || p.children().filter(|c| c.kind() == K::DECLARATOR).any(|d| d.children_with_tokens().any(|t| t.kind() == K::DOT3));
+                || p.children()
+                    .filter(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR))
+                    .any(|d| d.children_with_tokens().any(|t| t.kind() == K::DOT3));
             let eq = su::child(&p, K::EQUAL_INITIALIZER);
             let name = p.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
             let param = match p.kind() {

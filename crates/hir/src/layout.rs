@@ -47,8 +47,22 @@ pub fn layout_ref(db: &dyn SourceDatabase, c: ClassRef) -> Result<Arc<Layout>, L
 }
 
 /// The layout of a class of an instantiation.
-#[salsa::tracked(returns(clone), cycle_result = inst_layout_cycle)]
 pub fn inst_layout(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
+    crate::consteval::var_template::replay(inst_layout_uses(db, i))
+}
+
+/// [`inst_layout`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = inst_layout_uses_cycle)]
+fn inst_layout_uses(db: &dyn SourceDatabase, i: crate::templates::InstId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| inst_layout_of(db, i))
+}
+
+fn inst_layout_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, i: crate::templates::InstId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    (inst_layout_cycle(db, id, i), None)
+}
+
+fn inst_layout_of(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
     let r = crate::templates::nested(|| Ok(compute(db, ClassRef::Inst(i))));
     match r {
         Ok(r) => r.map(Arc::new),
@@ -94,7 +108,8 @@ pub struct Layout {
     pub dynamic: bool,
     pub empty: bool,
     pub pod_for_layout: bool,
-    /// Standard-layout in the narrow sense `offsetof` checks rely on.
+    /// Standard-layout ([class.prop]/3): what `__is_standard_layout` and
+    /// `__is_pod` ask, and where `offsetof` is valid.
     pub standard_layout: bool,
     pub primary_base: Option<ClassRef>,
     /// Empty-class subobjects of the non-virtual part: (class, offset).
@@ -273,8 +288,22 @@ fn attr_align(cx: LowerCx<'_>, attrs: &Attrs) -> Result<Option<u64>, LayoutError
 }
 
 /// The layout of a class (its definition, when `c` is a declaration).
-#[salsa::tracked(returns(clone), cycle_result = layout_cycle)]
 pub fn layout(db: &dyn SourceDatabase, c: ClassId) -> Result<Arc<Layout>, LayoutError> {
+    crate::consteval::var_template::replay(layout_uses(db, c))
+}
+
+/// [`layout`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = layout_uses_cycle)]
+fn layout_uses(db: &dyn SourceDatabase, c: ClassId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| layout_of(db, c))
+}
+
+fn layout_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, c: ClassId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
+    (layout_cycle(db, id, c), None)
+}
+
+fn layout_of(db: &dyn SourceDatabase, c: ClassId) -> Result<Arc<Layout>, LayoutError> {
     compute(db, ClassRef::Class(c)).map(Arc::new)
 }
 
@@ -387,6 +416,17 @@ fn member_class(db: &dyn SourceDatabase, t: TyId) -> Option<ClassRef> {
     }
 }
 
+/// Whether a class of layout `l` or one of its bases declares a
+/// non-static data member.
+fn declares_data(db: &dyn SourceDatabase, l: &Layout, depth: u32) -> bool {
+    !l.fields.is_empty() || (depth < 32 && l.bases.iter().any(|b| layout_ref(db, b.class).is_ok_and(|bl| declares_data(db, &bl, depth + 1))))
+}
+
+/// Whether `c` is a base of a class of layout `l`, at any depth.
+fn derives_from(db: &dyn SourceDatabase, l: &Layout, c: ClassRef, depth: u32) -> bool {
+    depth < 32 && l.bases.iter().any(|b| b.class == c || layout_ref(db, b.class).is_ok_and(|bl| derives_from(db, &bl, c, depth + 1)))
+}
+
 struct FieldIn {
     name: Option<String>,
     ty: TyId,
@@ -488,7 +528,20 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
         && base_layouts.is_empty();
     let mut access_seen: Option<Access> = None;
     let mut same_access = true;
-    let mut standard_layout = !dynamic && base_layouts.is_empty();
+    // [class.prop]/3: standard-layout bases, the data members declared in
+    // one class of the hierarchy at most, and no base of the first
+    // member's class (an empty base beside a member of its type would have
+    // to be at another address). Equal base subobjects are not checked.
+    let mut standard_layout = !dynamic && base_layouts.iter().all(|(_, _, l)| l.standard_layout);
+    let data_classes = usize::from(!fields.is_empty()) + base_layouts.iter().filter(|(_, _, l)| declares_data(db, l, 0)).count();
+    if data_classes > 1 {
+        standard_layout = false;
+    }
+    if let Some(first) = fields.first().and_then(|f| member_class(db, f.ty)) {
+        if base_layouts.iter().any(|(bc, _, l)| *bc == first || derives_from(db, l, first, 0)) {
+            standard_layout = false;
+        }
+    }
     for f in &fields {
         if f.has_init || matches!(ty::canonical(db, f.ty).kind(db), TyKind::LRef(_) | TyKind::RRef(_)) {
             pod = false;

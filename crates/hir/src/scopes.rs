@@ -133,6 +133,11 @@ pub struct DefMap {
     /// and their name key: what `instances::fn_definition` matches a
     /// declaration with.
     pub qualified_fns: FxHashMap<(ScopeIdx, String), Vec<FnDecl>>,
+    /// An out-of-line member definition's qualifier (by the scope it is
+    /// written in) that names a partial specialization
+    /// (`template<class K> X<K, true>::f`) → that specialization's class
+    /// scope: the qualifier's name alone finds the primary template.
+    pub spec_qualifiers: FxHashMap<(ScopeIdx, Path), ScopeIdx>,
     /// Function templates and variable templates outside templated scopes,
     /// in source order (roots of nothing: listed for `inspect`).
     pub fn_templates: Vec<FnTemplateId>,
@@ -286,6 +291,13 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
                     continue;
                 }
                 if let Some(t) = qualifier_scope_in_map(&map, s, &q) {
+                    let t = match partial_spec_named(db, &map, t, &q, f) {
+                        Some(spec) => {
+                            map.spec_qualifiers.insert((s, q.clone()), spec);
+                            spec
+                        }
+                        None => t,
+                    };
                     let v = map.qualified_fns.entry((t, key)).or_default();
                     if !v.contains(&f) {
                         v.push(f);
@@ -610,6 +622,31 @@ pub(crate) fn qualifier_scope_in_map(map: &DefMap, from: ScopeIdx, q: &Path) -> 
         });
     }
     cur
+}
+
+/// The partial specialization of the class template whose scope is
+/// `primary` that an out-of-line definition `f` names by its qualifier's
+/// last template-id (`template<class K, class V> auto X<K, pair<const K,
+/// V>, true>::f() {…}`): the one whose written arguments are the
+/// qualifier's once each side's template parameters are replaced by their
+/// positions ([temp.class.spec.mfunc]; the names need not agree).
+fn partial_spec_named(db: &dyn SourceDatabase, map: &DefMap, primary: ScopeIdx, q: &Path, f: FnDecl) -> Option<ScopeIdx> {
+    let args = q.segments.last()?.args.as_ref()?;
+    let ScopeKind::Class(k) = map.scope(primary).kind else { return None };
+    let specs = map.specializations.get(&k)?;
+    let heads = match f {
+        FnDecl::Fn(x) => item_tree_of(db, x.item(db)).fns[x.idx(db) as usize].outer_tparams.clone(),
+        FnDecl::Template(x) => item_tree_of(db, x.item(db)).fn_templates[x.idx(db) as usize].f.outer_tparams.clone(),
+    };
+    let head = heads.last()?;
+    let written = crate::instances::positional_text(format!("{args:?}"), head);
+    specs.iter().copied().find_map(|c| {
+        let scope = *map.class_scope.get(&c)?;
+        let tree = item_tree_of(db, c.item(db));
+        let d = tree.classes.get(c.idx(db) as usize)?;
+        let (tparams, spec_args) = (d.tparams.as_ref()?, d.spec_args.as_ref()?);
+        (tparams.len() == head.len() && crate::instances::positional_text(format!("{spec_args:?}"), tparams) == written).then_some(scope)
+    })
 }
 
 fn member_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<ScopeIdx>) -> Option<Def> {

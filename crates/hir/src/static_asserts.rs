@@ -302,6 +302,11 @@ pub struct StaticAssert {
 /// instance reaches are listed with `Context::Template`.
 #[salsa::tracked(returns(clone))]
 pub fn unit_asserts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<StaticAssert>> {
+    // What it evaluates is no caller's (`consteval::var_template`).
+    crate::consteval::var_template::isolated(|| unit_asserts_of(db, tu))
+}
+
+fn unit_asserts_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<StaticAssert>> {
     let map = def_map(db, tu);
     let items = item_ids(db, tu);
     let parse_start = {
@@ -377,6 +382,11 @@ pub fn unit_asserts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Sta
 /// (`instances::required_entities`), one per instance.
 #[salsa::tracked(returns(clone))]
 pub fn instance_asserts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<StaticAssert>> {
+    // What it evaluates is no caller's (`consteval::var_template`).
+    crate::consteval::var_template::isolated(|| instance_asserts_of(db, tu))
+}
+
+fn instance_asserts_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<StaticAssert>> {
     let mut by_fn: rustc_hash::FxHashMap<(ItemId, u32), Vec<(u32, u32)>> = rustc_hash::FxHashMap::default();
     for a in unit_asserts(db, tu).iter() {
         if a.context != Context::Template {

@@ -67,6 +67,12 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
 /// The linkage name of a function or variable, as the host object spells it.
 #[salsa::tracked(returns(clone))]
 pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+    // Naming instantiates nothing: what the queries it asks evaluate is
+    // theirs, not a caller's (`consteval::var_template`).
+    crate::consteval::var_template::isolated(|| mangled_name_of(db, e))
+}
+
+fn mangled_name_of(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
     match e {
         Entity::Fn(f) => fn_encoding(db, f)?.mangle(),
         Entity::Var(v) => {

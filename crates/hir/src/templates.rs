@@ -697,8 +697,22 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
 
 /// The specialization an `AppId` names: an explicit specialization, the
 /// most specialized matching partial specialization, or the primary.
-#[salsa::tracked(returns(clone), cycle_result = select_cycle)]
 pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
+    crate::consteval::var_template::replay(select_uses(db, app))
+}
+
+/// [`select`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = select_uses_cycle)]
+fn select_uses(db: &dyn SourceDatabase, app: AppId) -> (Result<Selected, String>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| select_of(db, app))
+}
+
+fn select_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, app: AppId) -> (Result<Selected, String>, crate::consteval::var_template::VarUses) {
+    (select_cycle(db, id, app), None)
+}
+
+fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
     let template = app.template(db);
     let map = def_map(db, template.tu(db));
     let args = app.args(db);
@@ -795,8 +809,22 @@ fn spec_arity(db: &dyn SourceDatabase, s: ClassId) -> u32 {
 
 /// A specialization's arguments (its own level) with its parameters as
 /// placeholders of depth 1, and the number of its parameters.
-#[salsa::tracked(returns(clone), cycle_result = spec_pattern_cycle)]
 pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
+    crate::consteval::var_template::replay(spec_pattern_uses(db, s))
+}
+
+/// [`spec_pattern`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = spec_pattern_uses_cycle)]
+fn spec_pattern_uses(db: &dyn SourceDatabase, s: ClassId) -> (Arc<Result<(u32, Vec<TemplateArg>), String>>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| spec_pattern_of(db, s))
+}
+
+fn spec_pattern_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, s: ClassId) -> (Arc<Result<(u32, Vec<TemplateArg>), String>>, crate::consteval::var_template::VarUses) {
+    (spec_pattern_cycle(db, id, s), None)
+}
+
+fn spec_pattern_of(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
     let map = def_map(db, s.tu(db));
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
@@ -1577,8 +1605,22 @@ pub fn class_bases_of(db: &dyn SourceDatabase, c: ClassRefT) -> Arc<Vec<ty::Base
 }
 
 /// The bases of an instance, substituted (pack expansions expanded).
-#[salsa::tracked(returns(clone), cycle_result = inst_bases_cycle)]
 pub fn inst_bases(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
+    crate::consteval::var_template::replay(inst_bases_uses(db, i))
+}
+
+/// [`inst_bases`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = inst_bases_uses_cycle)]
+fn inst_bases_uses(db: &dyn SourceDatabase, i: InstId) -> (Arc<Vec<ty::BaseInfo>>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| inst_bases_of(db, i))
+}
+
+fn inst_bases_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, i: InstId) -> (Arc<Vec<ty::BaseInfo>>, crate::consteval::var_template::VarUses) {
+    (inst_bases_cycle(db, id, i), None)
+}
+
+fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
     let class = i.class(db);
     let map = def_map(db, class.tu(db));
     let tree = item_tree_of(db, class.item(db));

@@ -170,8 +170,22 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
 }
 
 /// The type a typedef names (one layer: the result may be another typedef).
-#[salsa::tracked(returns(copy), cycle_result = typedef_cycle)]
 pub fn typedef_ty(db: &dyn SourceDatabase, t: TypedefId) -> TyId {
+    crate::consteval::var_template::replay(typedef_ty_uses(db, t))
+}
+
+/// [`typedef_ty`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = typedef_ty_uses_cycle)]
+fn typedef_ty_uses(db: &dyn SourceDatabase, t: TypedefId) -> (TyId, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| typedef_ty_of(db, t))
+}
+
+fn typedef_ty_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, t: TypedefId) -> (TyId, crate::consteval::var_template::VarUses) {
+    (typedef_cycle(db, id, t), None)
+}
+
+fn typedef_ty_of(db: &dyn SourceDatabase, t: TypedefId) -> TyId {
     let item = t.item(db);
     let map = def_map(db, item.tu(db));
     let tree = item_tree_of(db, item);
@@ -195,8 +209,22 @@ fn typedef_cycle(db: &dyn SourceDatabase, _id: salsa::Id, _t: TypedefId) -> TyId
 }
 
 /// The type with typedefs stripped, cv merged, cv on arrays moved to the elements.
-#[salsa::tracked(returns(copy), cycle_result = canonical_cycle)]
 pub fn canonical(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    crate::consteval::var_template::replay(canonical_uses(db, t))
+}
+
+/// [`canonical`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = canonical_uses_cycle)]
+fn canonical_uses(db: &dyn SourceDatabase, t: TyId) -> (TyId, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| canonical_of(db, t))
+}
+
+fn canonical_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, t: TyId) -> (TyId, crate::consteval::var_template::VarUses) {
+    (canonical_cycle(db, id, t), None)
+}
+
+fn canonical_of(db: &dyn SourceDatabase, t: TyId) -> TyId {
     let k = match t.kind(db).clone() {
         TyKind::Typedef(td) => return canonical(db, typedef_ty(db, td)),
         TyKind::Qualified(inner, cv) => {
@@ -264,8 +292,22 @@ pub struct BaseInfo {
 }
 
 /// The bases of a class, resolved in its enclosing scope.
-#[salsa::tracked(returns(clone), cycle_result = bases_cycle)]
 pub fn class_bases(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
+    crate::consteval::var_template::replay(class_bases_uses(db, c))
+}
+
+/// [`class_bases`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = class_bases_uses_cycle)]
+fn class_bases_uses(db: &dyn SourceDatabase, c: ClassId) -> (Arc<Vec<BaseInfo>>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| class_bases_of(db, c))
+}
+
+fn class_bases_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, c: ClassId) -> (Arc<Vec<BaseInfo>>, crate::consteval::var_template::VarUses) {
+    (bases_cycle(db, id, c), None)
+}
+
+fn class_bases_of(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
     let item = c.item(db);
     let map = def_map(db, item.tu(db));
     let tree = item_tree_of(db, item);
@@ -316,8 +358,22 @@ pub struct EnumInfo {
     pub values: Vec<Result<i128, ConstError>>,
 }
 
-#[salsa::tracked(returns(clone), cycle_result = enum_cycle)]
 pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
+    crate::consteval::var_template::replay(enum_info_uses(db, e))
+}
+
+/// [`enum_info`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = enum_info_uses_cycle)]
+fn enum_info_uses(db: &dyn SourceDatabase, e: EnumId) -> (Arc<EnumInfo>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| enum_info_of(db, e))
+}
+
+fn enum_info_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, e: EnumId) -> (Arc<EnumInfo>, crate::consteval::var_template::VarUses) {
+    (enum_cycle(db, id, e), None)
+}
+
+fn enum_info_of(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
     let item = e.item(db);
     let map = def_map(db, item.tu(db));
     let tree = item_tree_of(db, item);

@@ -189,32 +189,60 @@ pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: 
 pub fn eval_local_init(
     db: &dyn SourceDatabase,
     map: &DefMap,
-    (item, scope, env): (ItemId, ScopeIdx, Option<&Env>),
+    site: (ItemId, ScopeIdx, Option<&Env>),
     body: &Body,
     known: &[(LocalId, CValue)],
     l: LocalId,
 ) -> R<CValue> {
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
-    let mut locals = vec![CValue::Uninit; body.locals.len()];
-    for (k, v) in known {
-        if let Some(slot) = locals.get_mut(k.0 as usize) {
-            *slot = v.clone();
-        }
-    }
-    it.frames.push(Frame {
-        body: Arc::new(body.clone()),
-        text: item_text(db, item),
-        item,
-        scope,
-        env: env.cloned(),
-        locals,
-        this: None,
-        named: Vec::new(),
-        pack_index: None,
-    });
+    let mut it = Interp::in_body(db, map, site, body, known);
     match it.init_value(l)? {
         o @ CValue::Object(..) => Ok(it.object_scalar(&o)?.unwrap_or(o)),
         v => Ok(v),
+    }
+}
+
+/// Evaluates expression `e` of `body`, a function body being inferred,
+/// contextually converted to `bool` (an `if constexpr` condition the
+/// inference's own folding does not decide: a `constexpr` function called
+/// with arguments, a trait over a block-scope alias). `known` holds the
+/// values of the constant locals declared before it; any other local read
+/// is not a constant and fails the evaluation.
+pub fn eval_body_condition(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    site: (ItemId, ScopeIdx, Option<&Env>),
+    body: &Body,
+    known: &[(LocalId, CValue)],
+    e: crate::body::ExprId,
+) -> R<bool> {
+    let mut it = Interp::in_body(db, map, site, body, known);
+    let v = it.expr(e)?;
+    it.truth(v)
+}
+
+impl<'a> Interp<'a> {
+    /// An interpreter with one frame: `body` at its site, the locals in
+    /// `known` set, the others uninitialized.
+    fn in_body(db: &'a dyn SourceDatabase, map: &'a DefMap, (item, scope, env): (ItemId, ScopeIdx, Option<&Env>), body: &Body, known: &[(LocalId, CValue)]) -> Self {
+        let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+        let mut locals = vec![CValue::Uninit; body.locals.len()];
+        for (k, v) in known {
+            if let Some(slot) = locals.get_mut(k.0 as usize) {
+                *slot = v.clone();
+            }
+        }
+        it.frames.push(Frame {
+            body: Arc::new(body.clone()),
+            text: item_text(db, item),
+            item,
+            scope,
+            env: env.cloned(),
+            locals,
+            this: None,
+            named: Vec::new(),
+            pack_index: None,
+        });
+        it
     }
 }
 
@@ -1365,25 +1393,63 @@ impl<'a> Interp<'a> {
         out
     }
 
-    /// Picks a function of `cands` for the arguments and calls it. A tie
-    /// between different signatures, or a constrained template among
-    /// several viable ones, is not decided (constraints are not evaluated).
+    /// Picks a function of `cands` for the arguments and calls it. Among
+    /// several viable candidates, a constrained template whose constraints
+    /// (with the arguments deduced from the call) are false is not viable
+    /// ([over.match.viable]/3), and of candidates otherwise equal the more
+    /// constrained wins ([over.match.best]/2.6, `infer::constraints::weight`).
+    /// A tie between different signatures, or constraints that cannot be
+    /// evaluated, is not decided.
     fn call_overloads(&mut self, cands: &[FnDecl], env: Option<Env>, args: Vec<CValue>, this: Option<CValue>, p: &Path) -> R<(CValue, Option<CValue>)> {
-        let viable: Vec<(i32, FnDecl)> = cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
+        let mut viable: Vec<(i32, FnDecl)> = cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
+        let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
+        let any_constrained = viable.len() > 1 && viable.iter().any(|(_, g)| constrained(g));
+        if any_constrained {
+            let mut kept = Vec::new();
+            for (s, g) in viable {
+                match self.constraints_hold(g, env.as_ref(), &args) {
+                    Some(true) => kept.push((s, g)),
+                    Some(false) => {}
+                    None => return unsupported(format!("call to `{p}`: constrained overloads (constraints not decided)")),
+                }
+            }
+            viable = kept;
+        }
         let Some(best) = viable.iter().map(|(s, _)| *s).max() else {
             return Err(ConstError::Unresolved(format!("no viable function `{p}`")));
         };
-        let top: Vec<FnDecl> = viable.iter().filter(|(s, _)| *s == best).map(|(_, f)| *f).collect();
+        let mut top: Vec<FnDecl> = viable.iter().filter(|(s, _)| *s == best).map(|(_, f)| *f).collect();
+        if any_constrained && top.len() > 1 {
+            let w: Vec<u32> = top.iter().map(|g| crate::infer::constraints::weight(self.db, self.map, *g)).collect();
+            let max = w.iter().copied().max().unwrap_or(0);
+            if w.iter().filter(|x| **x == max).count() > 1 {
+                return unsupported(format!("call to `{p}`: constrained overloads not told apart"));
+            }
+            top = top.into_iter().zip(w).filter(|(_, x)| *x == max).map(|(g, _)| g).collect();
+        }
         let f = top[0];
         let sig = |f: FnDecl| fn_data(self.db, f).map(|(d, t)| (d.ty.params, t));
         if top.iter().any(|g| sig(*g) != sig(f)) {
             return unsupported(format!("call to `{p}`: overloads not told apart"));
         }
-        let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
-        if viable.len() > 1 && viable.iter().any(|(_, g)| constrained(g)) {
-            return unsupported(format!("call to `{p}`: constrained overloads (constraints are not evaluated)"));
-        }
         self.invoke(f, env, args, this)
+    }
+
+    /// Whether the constraints of candidate `f` hold for a call with
+    /// `args`: a template's with its arguments deduced from them (`None`:
+    /// not deduced, or not evaluated).
+    fn constraints_hold(&self, f: FnDecl, env: Option<&Env>, args: &[CValue]) -> Option<bool> {
+        let db = self.db;
+        let (data, _) = fn_data(db, f)?;
+        if data.constraints.is_empty() {
+            return Some(true);
+        }
+        let env = match f {
+            FnDecl::Template(t) => self.deduce(t, env.cloned(), args, self.explicit.as_ref()).ok()?,
+            FnDecl::Fn(_) => env.cloned().unwrap_or_default(),
+        };
+        let cx = LowerCx { db, map: self.map, item: f.item(db), scope: decl_scope(db, f), env: Some(&env) };
+        crate::infer::constraints::all_hold(cx, &data.constraints)
     }
 
     /// A score for calling `f` with `args` (None: not viable by arity).

@@ -6,42 +6,153 @@
 //! Arguments that still name a pattern's parameters make the value
 //! dependent (`NotConstant`), which template argument lowering turns into
 //! a dependent argument rather than an error.
+//!
+//! The specializations an evaluation instantiates are part of the values
+//! of the queries that evaluate (g++ emits some of them unasked,
+//! `infer/constraint_vars.rs`), so that the list is a function of the
+//! inputs, not of which query ran first. Invariant: every tracked query
+//! whose execution may evaluate a constant runs its whole body under
+//! [`recording`] and either returns `(value, uses)` (its public function
+//! [`replay`]s the uses into the caller's frame, memoized or not: `canonical`,
+//! `signature`, `select`, `constraints_satisfied`, …), or keeps them
+//! (`infer`'s `instantiated_vars`) or drops them ([`isolated`]: a unit's
+//! static assertions, `mangled_name`). The frame itself is a per-thread
+//! stack of the executions under way, never read across a query boundary;
+//! queries that only parse (item trees, bodies, scopes) need none.
 
 use crate::item_tree::{ConstExpr, Path};
 use crate::scopes::{self, DeclKey, Def, Ns};
 use crate::templates::{self, Env, TemplateArg};
 use crate::ty::{self, LowerCx, TyKind};
 use crate::item_tree_of;
+use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 use super::{ConstError, EvalCx, Value};
 
+/// A variable template specialization an evaluation instantiated.
+pub type VarUse = (crate::VarTemplateId, Vec<TemplateArg>);
+
+/// The specializations an evaluation instantiated, in first-use order
+/// without duplicates, as a query's value carries them (`None`: none).
+/// Shared: a memoized query hands the same list to every caller.
+pub type VarUses = Option<Arc<[VarUse]>>;
+
+/// The longest list kept: a runaway evaluation cannot grow it forever.
+const MAX_USES: usize = 4096;
+
+/// What a frame has seen, in order: a use it made itself, or the whole
+/// list a query it asked returned (kept whole, so that asking a memoized
+/// query again costs a pointer comparison, not a walk of its list).
+enum Entry {
+    One(VarUse),
+    Query(Arc<[VarUse]>),
+}
+
+/// The uses of the query execution under way on this thread (one frame
+/// per [`recording`]).
+#[derive(Default)]
+struct Frame {
+    entries: Vec<Entry>,
+    ones: FxHashSet<VarUse>,
+    /// The lists of `Entry::Query`, by address.
+    queries: FxHashSet<usize>,
+}
+
+impl Frame {
+    fn finish(self) -> VarUses {
+        match self.entries.as_slice() {
+            [] => return None,
+            [Entry::Query(l)] => return Some(l.clone()),
+            _ => {}
+        }
+        let mut seen: FxHashSet<&VarUse> = FxHashSet::default();
+        let mut out: Vec<VarUse> = Vec::new();
+        for e in &self.entries {
+            let list: &[VarUse] = match e {
+                Entry::One(u) => std::slice::from_ref(u),
+                Entry::Query(l) => l,
+            };
+            for u in list {
+                if out.len() < MAX_USES && seen.insert(u) {
+                    out.push(u.clone());
+                }
+            }
+        }
+        Some(out.into())
+    }
+}
+
 thread_local! {
-    /// The specializations `eval_var_template_args` instantiates while a
-    /// [`recording`] call is under way (`None`: nobody asks).
-    static USES: std::cell::RefCell<Option<Vec<(crate::VarTemplateId, Vec<TemplateArg>)>>> = const { std::cell::RefCell::new(None) };
+    static FRAME: std::cell::RefCell<Option<Frame>> = const { std::cell::RefCell::new(None) };
 }
 
 /// `f()`, and the variable template specializations (concepts included)
-/// evaluated meanwhile, in first-use order without duplicates. Nested calls
-/// keep their own lists. What a memoized query evaluated before is not seen
-/// again: callers ask at the level where the evaluation itself happens
-/// (`infer::constraint_var_uses`).
-pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, Vec<(crate::VarTemplateId, Vec<TemplateArg>)>) {
-    let saved = USES.with(|u| u.borrow_mut().replace(Vec::new()));
+/// evaluated meanwhile. Nested calls keep their own lists; a query that
+/// returns its list as part of its value hands it to its caller with
+/// [`replay`], so a memoized answer contributes the same uses as a fresh
+/// one (see the module comment).
+pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, VarUses) {
+    /// Puts the caller's frame back if `f` unwinds (a cancelled query).
+    struct Restore(Option<Option<Frame>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(saved) = self.0.take() {
+                FRAME.with(|u| *u.borrow_mut() = saved);
+            }
+        }
+    }
+    let mut restore = Restore(Some(FRAME.with(|u| u.borrow_mut().replace(Frame::default()))));
     let r = f();
-    let got = USES.with(|u| std::mem::replace(&mut *u.borrow_mut(), saved)).unwrap_or_default();
-    (r, got)
+    let saved = restore.0.take().flatten();
+    let got = FRAME.with(|u| std::mem::replace(&mut *u.borrow_mut(), saved));
+    (r, got.and_then(Frame::finish))
 }
 
-pub(crate) fn record_use(vt: crate::VarTemplateId, args: &[TemplateArg]) {
-    USES.with(|u| {
-        if let Some(list) = u.borrow_mut().as_mut() {
-            // Bounded: a runaway evaluation cannot grow the list forever.
-            if list.len() < 4096 && !list.iter().any(|(v, a)| *v == vt && a.as_slice() == args) {
-                list.push((vt, args.to_vec()));
+/// `f()` in a frame of its own whose uses are dropped: the body of a query
+/// that keeps what it evaluates to itself (a constraint check records its
+/// own part, a unit's static assertions answer for none), so that nothing
+/// reaches its caller's frame whether it runs or is memoized.
+pub(crate) fn isolated<R>(f: impl FnOnce() -> R) -> R {
+    recording(f).0
+}
+
+/// The value of a query that returns its uses (`(value, uses)`, computed
+/// under [`recording`]), its uses recorded as the caller's own.
+pub(crate) fn replay<T: Clone>(r: &(T, VarUses)) -> T {
+    record_uses(&r.1);
+    r.0.clone()
+}
+
+/// Records a list a query returned as the current frame's.
+pub(crate) fn record_uses(uses: &VarUses) {
+    let Some(l) = uses else { return };
+    FRAME.with(|u| {
+        if let Some(f) = u.borrow_mut().as_mut() {
+            if f.queries.insert(Arc::as_ptr(l) as *const VarUse as usize) {
+                f.entries.push(Entry::Query(l.clone()));
             }
         }
     });
+}
+
+pub(crate) fn record_use(vt: crate::VarTemplateId, args: &[TemplateArg]) {
+    FRAME.with(|u| {
+        if let Some(f) = u.borrow_mut().as_mut() {
+            if f.ones.len() < MAX_USES {
+                let key = (vt, args.to_vec());
+                if !f.ones.contains(&key) {
+                    f.ones.insert(key.clone());
+                    f.entries.push(Entry::One(key));
+                }
+            }
+        }
+    });
+}
+
+/// The uses of a list, in order.
+pub(crate) fn uses_of(uses: &VarUses) -> &[VarUse] {
+    uses.as_deref().unwrap_or(&[])
 }
 
 /// The value of `p` when its last segment names a variable template with

@@ -11,7 +11,7 @@
 
 use std::cell::Cell;
 
-use super::{canonical, decay, infer, mk, strip_cv, Infer, InferOwner, TyId, TyKind};
+use super::{canonical, decay, infer, mk, strip_cv, Category, Infer, InferOwner, TyId, TyKind};
 use crate::instances::{fn_definition, FnDecl};
 use crate::Entity;
 
@@ -28,27 +28,46 @@ enum Placeholder {
     Value,
     /// `auto&`, `const auto&`: a reference to the returned type.
     LRef(crate::item_tree::Cv),
-    /// `auto&&`, `decltype(auto)`: the returned type as it is.
-    Exact,
+    /// `decltype(auto)`: `decltype` of the returned expression.
+    Decltype,
+    /// `auto&&`: a forwarding reference bound to the returned expression.
+    Forwarding,
 }
 
 fn placeholder(db: &dyn cufront_base_db::SourceDatabase, t: TyId) -> Option<Placeholder> {
     let is_auto = |t: TyId| matches!(t.kind(db), TyKind::Dependent(s) if s == "auto");
     match t.kind(db) {
         TyKind::Dependent(s) if s == "auto" => Some(Placeholder::Value),
-        TyKind::Dependent(s) if s.contains("decltype(auto)") => Some(Placeholder::Exact),
+        TyKind::Dependent(s) if s.contains("decltype(auto)") => Some(Placeholder::Decltype),
         TyKind::Qualified(x, _) if is_auto(*x) => Some(Placeholder::Value),
         TyKind::LRef(x) => match x.kind(db) {
             TyKind::Qualified(y, cv) if is_auto(*y) => Some(Placeholder::LRef(*cv)),
             _ if is_auto(*x) => Some(Placeholder::LRef(crate::item_tree::Cv::default())),
             _ => None,
         },
-        TyKind::RRef(x) if is_auto(*x) => Some(Placeholder::Exact),
+        TyKind::RRef(x) if is_auto(*x) => Some(Placeholder::Forwarding),
         _ => None,
     }
 }
 
 impl Infer<'_> {
+    /// The declared type of what `e` names when it is an unparenthesized
+    /// id-expression naming a local (parentheses are not kept in bodies, so
+    /// `return (x);` reads as `return x;`).
+    pub(super) fn id_expr_declared_ty(&self, e: super::ExprId) -> Option<TyId> {
+        let super::Expr::Path(p) = self.body.expr(e) else { return None };
+        if p.segments.len() != 1 || p.global || p.segments[0].args.is_some() {
+            return None;
+        }
+        let l = self.find_local(&p.segments[0].name)?;
+        // A structured binding's `decltype` is its referenced type, not the
+        // reference it is stored as.
+        if self.body.local(l).binding_of.is_some() {
+            return None;
+        }
+        self.res.local_tys.get(l.0 as usize).copied().flatten().map(|t| canonical(self.db, t))
+    }
+
     /// The return type of a call of `ent` declared to return `ret`: the
     /// deduced one when `ret` is a placeholder.
     pub(super) fn deduced_return(&mut self, ent: Entity, ret: TyId) -> TyId {
@@ -82,7 +101,18 @@ impl Infer<'_> {
             Placeholder::Value => decay(db, strip_cv(db, canonical(db, t))),
             Placeholder::LRef(cv) if cv.is_empty() => mk(db, TyKind::LRef(t)),
             Placeholder::LRef(cv) => mk(db, TyKind::LRef(mk(db, TyKind::Qualified(strip_cv(db, canonical(db, t)), cv)))),
-            Placeholder::Exact => t,
+            // [dcl.type.decltype]: a name's declared type, else an lvalue
+            // `T&`, an xvalue `T&&`, a prvalue `T`.
+            Placeholder::Decltype => match r.returned_cat {
+                Some((_, Some(declared))) => declared,
+                Some((Category::LValue, None)) => mk(db, TyKind::LRef(t)),
+                Some((Category::XValue, None)) => mk(db, TyKind::RRef(t)),
+                _ => t,
+            },
+            Placeholder::Forwarding => match r.returned_cat {
+                Some((Category::LValue, _)) => mk(db, TyKind::LRef(t)),
+                _ => mk(db, TyKind::RRef(t)),
+            },
         }
     }
 }

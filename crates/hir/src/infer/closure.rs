@@ -76,6 +76,7 @@ pub struct ClosureFnId {
 pub(crate) struct LambdaData {
     pub captures: Vec<Capture>,
     pub params: Vec<LocalId>,
+    pub variadic: bool,
     pub ret: Option<TypeRef>,
     pub body: Option<crate::body::StmtId>,
     pub mutable: bool,
@@ -95,9 +96,10 @@ impl LambdaData {
 
 pub(crate) fn lambda_data(body: &Body, e: ExprId) -> Option<LambdaData> {
     match body.exprs.get(e.0 as usize)? {
-        Expr::Lambda { captures, params, ret, body: b, mutable, host, device } => Some(LambdaData {
+        Expr::Lambda { captures, params, variadic, ret, body: b, mutable, host, device } => Some(LambdaData {
             captures: captures.clone(),
             params: params.clone(),
+            variadic: *variadic,
             ret: ret.clone(),
             body: *b,
             mutable: *mutable,
@@ -228,6 +230,13 @@ pub fn closure_declared_params(db: &dyn SourceDatabase, c: ClosureId) -> Result<
     params_marked(db, &Site::of(&info), &body, &data, &[])
 }
 
+/// Whether a closure's parameter list ends in a C ellipsis
+/// (`[](_V0& __v, ...) -> _V0& { return __v; }`, mangled `…zE_`).
+pub fn closure_variadic(db: &dyn SourceDatabase, c: ClosureId) -> bool {
+    let body = owner_body(db, c.owner(db));
+    lambda_data(&body, c.expr(db)).is_some_and(|d| d.variadic)
+}
+
 /// `closure_params`, an unexpanded `auto...` pack (no arguments) given as
 /// its pattern, marked `true`.
 fn params_marked(db: &dyn SourceDatabase, at: &Site, body: &Body, data: &LambdaData, args: &[TemplateArg]) -> Result<Vec<(TyId, bool)>, String> {
@@ -291,8 +300,18 @@ fn adjust(db: &dyn SourceDatabase, t: TyId) -> TyId {
 
 /// The signature of a closure member (`operator()`'s return type deduced
 /// from its body when not written: the closure's own inference).
-#[salsa::tracked(returns(clone))]
 pub fn closure_fn_sig(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {
+    crate::consteval::var_template::replay(closure_fn_sig_uses(db, f))
+}
+
+/// [`closure_fn_sig`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref))]
+fn closure_fn_sig_uses(db: &dyn SourceDatabase, f: ClosureFnId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| closure_fn_sig_of(db, f))
+}
+
+fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {
     let c = f.closure(db);
     let info = super::closure_site_info(db, c)?;
     let body = owner_body(db, c.owner(db));
@@ -310,7 +329,7 @@ pub fn closure_fn_sig(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, 
             r.returned.unwrap_or_else(|| mk(db, TyKind::Builtin(crate::item_tree::Builtin::Void)))
         }
     };
-    let call_sig = FnSig { ret: call_ret, params, variadic: false, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 };
+    let call_sig = FnSig { ret: call_ret, params, variadic: data.variadic, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 };
     Ok(match f.kind(db) {
         ClosureFnKind::Call => call_sig,
         ClosureFnKind::Invoker => FnSig { cv: Cv::default(), ..call_sig },
@@ -387,6 +406,11 @@ fn has_local_aliases(body: &Body) -> bool {
 /// handed to), which reads this, so reading the whole owner would cycle.
 #[salsa::tracked(returns(clone))]
 pub(crate) fn lambda_site(db: &dyn SourceDatabase, c: ClosureId) -> Arc<InferenceResult> {
+    // What it evaluates is no caller's (`consteval::var_template`).
+    crate::consteval::var_template::isolated(|| lambda_site_of(db, c))
+}
+
+fn lambda_site_of(db: &dyn SourceDatabase, c: ClosureId) -> Arc<InferenceResult> {
     Arc::new(super::infer_owner_until(db, c.owner(db), Some(c.expr(db))))
 }
 
@@ -547,7 +571,7 @@ impl Infer<'_> {
             Some(r) => self.lower(r),
             None => *self.res.closure_rets.get(&e)?,
         };
-        Some(mk(self.db, TyKind::Func(FnSig { ret, params, variadic: false, noexcept: false, cv: Cv::default(), ref_qual: 0 })))
+        Some(mk(self.db, TyKind::Func(FnSig { ret, params, variadic: data.variadic, noexcept: false, cv: Cv::default(), ref_qual: 0 })))
     }
 
     /// The conversion of a captureless closure to a pointer to function:
@@ -620,7 +644,7 @@ impl Infer<'_> {
                     r.unwrap_or_else(|| self.builtin(crate::item_tree::Builtin::Void))
                 }
             };
-            Ok(FnSig { ret, params, variadic: false, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 })
+            Ok(FnSig { ret, params, variadic: data.variadic, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 })
         } else {
             closure_fn_sig(db, f)
         };

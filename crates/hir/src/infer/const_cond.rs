@@ -25,6 +25,7 @@ impl Infer<'_> {
                 crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v as i128)
             }
             Expr::Builtin { .. } => self.const_bool(e).map(|b| b as i128),
+            Expr::SizeofPack(n) => self.pack_len(&n).map(|k| k as i128),
             Expr::Call { args, .. } if args.is_empty() => self.const_call(e),
             Expr::Unary { op: UnaryOp::Neg, expr } => self.const_int(expr, depth + 1).map(|v| v.wrapping_neg()),
             Expr::Unary { op: UnaryOp::Plus, expr } => self.const_int(expr, depth + 1),
@@ -67,6 +68,34 @@ impl Infer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// A condition the folding above leaves undecided, evaluated by the
+    /// constant interpreter over the body with the constant locals known so
+    /// far (`if constexpr (__variant::__never_valueless<_Types...>())`).
+    pub(super) fn const_bool_interp(&mut self, e: ExprId) -> Option<bool> {
+        let env = self.env.clone();
+        let known = self.const_known();
+        crate::consteval::interp::eval_body_condition(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &known, e).ok()
+    }
+
+    /// `sizeof...(n)`: a template parameter pack of the environment, or a
+    /// function (or generic lambda) parameter pack, whose length is that of
+    /// the first template pack its declared type names (`Vs... vs`).
+    pub(super) fn pack_len(&self, n: &str) -> Option<usize> {
+        let env = self.env.as_ref()?;
+        if let Some(k) = templates::sizeof_pack(Some(env), n) {
+            return Some(k);
+        }
+        let l = self.find_local(n)?;
+        let written = match self.lambda_packs.iter().find(|(x, _)| *x == l) {
+            Some((_, w)) => w.clone(),
+            None if self.body.local(l).pack => self.body.local(l).ty.clone(),
+            None => return None,
+        };
+        let mut names = Vec::new();
+        instances::typeref_names(&written, &mut names);
+        names.iter().find_map(|x| templates::sizeof_pack(Some(env), x))
     }
 
     /// A call (already resolved by the condition's inference) of a

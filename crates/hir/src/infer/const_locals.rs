@@ -29,11 +29,36 @@ impl Infer<'_> {
             return;
         }
         let env = self.env.clone();
-        let Ok(v) = interp::eval_local_init(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &self.const_locals, l) else { return };
+        let known = self.const_known();
+        let Ok(v) = interp::eval_local_init(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &known, l) else { return };
         if let (CValue::Int(i), Some(_)) = (&v, scalar) {
             self.env.get_or_insert_with(Env::default).names.push((name, TemplateArg::Value(i.v, base)));
         }
         self.const_locals.push((l, v));
+    }
+}
+
+impl Infer<'_> {
+    /// What the constant interpreter knows of the body's locals: the values
+    /// of those usable in constant expressions, and, for a parameter or
+    /// other uninitialized local of class type, an object whose state is
+    /// unknown: a member function that reads none of it may still be called
+    /// in a constant expression ([expr.const]/5), as `constexpr size_t __j
+    /// = __rhs_index;` does through `integral_constant`'s conversion.
+    pub(super) fn const_known(&self) -> Vec<(LocalId, CValue)> {
+        let mut out = self.const_locals.clone();
+        for (i, loc) in self.body.locals.iter().enumerate() {
+            let l = LocalId(i as u32);
+            if !matches!(loc.init, Init::None) || loc.pack || loc.binding_of.is_some() || out.iter().any(|(k, _)| *k == l) {
+                continue;
+            }
+            let Some(t) = self.res.local_tys.get(i).copied().flatten() else { continue };
+            let c = strip_cv(self.db, canonical(self.db, t));
+            if matches!(c.kind(self.db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) {
+                out.push((l, CValue::Object(Some(c), Vec::new())));
+            }
+        }
+        out
     }
 }
 

@@ -17,9 +17,12 @@
 //!
 //! The same specializations come from elsewhere too, and are recorded the
 //! same way: `infer` records its whole body's inference (the constraints
-//! of candidates overload resolution rejects, requires-expressions), and a
-//! call selecting a function instantiates its `noexcept(expr)`
-//! ([`noexcept_var_uses`]).
+//! of candidates overload resolution rejects, requires-expressions, and
+//! what the memoized queries it asks evaluated, which return their uses
+//! with their values), and a call selecting a function instantiates its
+//! `noexcept(expr)` ([`noexcept_var_uses`]). These queries keep their
+//! preparation (the instance's environment) out of their lists
+//! (`var_template::isolated`).
 
 use super::*;
 use crate::consteval::var_template;
@@ -30,6 +33,10 @@ use crate::item_tree::{BinOp, ConstExpr};
 /// first-use order.
 #[salsa::tracked(returns(clone))]
 pub fn constraint_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<Entity> {
+    var_template::isolated(|| constraint_var_uses_of(db, inst))
+}
+
+fn constraint_var_uses_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<Entity> {
     let decl = inst.decl(db);
     let Some(data) = decl.data(db) else { return Vec::new() };
     if data.constraints.is_empty() {
@@ -47,6 +54,10 @@ pub fn constraint_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<E
 /// specialization checks them.
 #[salsa::tracked(returns(clone))]
 pub fn class_constraint_var_uses(db: &dyn SourceDatabase, inst: InstId) -> Vec<Entity> {
+    var_template::isolated(|| class_constraint_var_uses_of(db, inst))
+}
+
+fn class_constraint_var_uses_of(db: &dyn SourceDatabase, inst: InstId) -> Vec<Entity> {
     let class = inst.class(db);
     let tree = item_tree_of(db, class.item(db));
     let Some(data) = tree.classes.get(class.idx(db) as usize) else { return Vec::new() };
@@ -67,19 +78,23 @@ pub fn class_constraint_var_uses(db: &dyn SourceDatabase, inst: InstId) -> Vec<E
 /// operands and requires-expressions too (`ranges::swap`'s
 /// `noexcept(_S_noexcept<_Tp, _Up>())` reads `is_nothrow_move_constructible_v`).
 #[salsa::tracked(returns(clone), cycle_result = noexcept_cycle)]
-pub fn noexcept_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
+pub fn noexcept_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> var_template::VarUses {
+    var_template::isolated(|| noexcept_var_uses_of(db, inst))
+}
+
+fn noexcept_var_uses_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> var_template::VarUses {
     let decl = inst.decl(db);
-    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return Vec::new() };
-    let Ok(env) = instances::instance_env(db, inst) else { return Vec::new() };
-    let Some(scope) = instances::fn_scope(db, decl) else { return Vec::new() };
+    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return None };
+    let Ok(env) = instances::instance_env(db, inst) else { return None };
+    let Some(scope) = instances::fn_scope(db, decl) else { return None };
     let map = def_map(db, decl.tu(db));
     let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
     var_template::recording(|| constraints::truth(cx, &e)).1
 }
 
 /// A specifier whose evaluation needs itself instantiates nothing more.
-fn noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Vec<(crate::VarTemplateId, Vec<TemplateArg>)> {
-    Vec::new()
+fn noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> var_template::VarUses {
+    None
 }
 
 /// The emitted variable template specializations checking `constraints`
@@ -92,15 +107,16 @@ fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) 
             }
         }
     });
-    emitted_uses(db, uses)
+    emitted_uses(db, &uses)
 }
 
 /// Of the variable template specializations an evaluation instantiated,
 /// those g++ emits (see the module comment).
-pub(crate) fn emitted_uses(db: &dyn SourceDatabase, uses: Vec<(crate::VarTemplateId, Vec<TemplateArg>)>) -> Vec<Entity> {
-    uses.into_iter()
+pub(crate) fn emitted_uses(db: &dyn SourceDatabase, uses: &var_template::VarUses) -> Vec<Entity> {
+    var_template::uses_of(uses)
+        .iter()
         .filter(|(vt, args)| !constraints::is_concept(db, *vt) && args.iter().any(|a| arg_names_local_closure(db, a, 0)))
-        .map(|(vt, args)| Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(vt), None, args)))
+        .map(|(vt, args)| Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(*vt), None, args.clone())))
         .collect()
 }
 

@@ -23,8 +23,22 @@ use crate::item_tree::{BinOp, ConstExpr};
 /// Whether the constraints of an instance are satisfied: `Some(false)` when
 /// one of them evaluates to false, `Some(true)` when all evaluate to true,
 /// `None` when some could not be evaluated.
-#[salsa::tracked(returns(clone), cycle_result = satisfied_cycle)]
 pub fn constraints_satisfied(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<bool> {
+    crate::consteval::var_template::replay(constraints_satisfied_uses(db, inst))
+}
+
+/// [`constraints_satisfied`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = constraints_satisfied_uses_cycle)]
+fn constraints_satisfied_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> (Option<bool>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| constraints_satisfied_of(db, inst))
+}
+
+fn constraints_satisfied_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, inst: FnInstanceId) -> (Option<bool>, crate::consteval::var_template::VarUses) {
+    (satisfied_cycle(db, id, inst), None)
+}
+
+fn constraints_satisfied_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<bool> {
     let decl = inst.decl(db);
     let data = decl.data(db)?;
     if data.constraints.is_empty() {
@@ -38,7 +52,7 @@ pub fn constraints_satisfied(db: &dyn SourceDatabase, inst: FnInstanceId) -> Opt
 }
 
 /// Every constraint true: false as soon as one is, unknown if one is.
-fn all_hold(cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Option<bool> {
+pub(crate) fn all_hold(cx: LowerCx<'_>, constraints: &[ConstExpr]) -> Option<bool> {
     let mut all = Some(true);
     for c in constraints {
         match truth(cx, c) {
@@ -100,7 +114,7 @@ pub(crate) fn spec_constraint_weight(db: &dyn SourceDatabase, map: &DefMap, s: c
 
 /// How constrained a candidate is: the number of atomic constraints of its
 /// normal form's conjunction (concept-ids expanded, to a bounded depth).
-pub(super) fn weight(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl) -> u32 {
+pub(crate) fn weight(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl) -> u32 {
     let Some(data) = decl.data(db) else { return 0 };
     let Some(scope) = instances::fn_scope(db, decl) else { return 0 };
     let mut n = 0;

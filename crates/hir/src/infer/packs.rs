@@ -63,40 +63,10 @@ pub(super) fn deduce_param_pack(
 /// The names a written template argument mentions (`get<I>`, `X<Ts*>`),
 /// where a pack expansion's pattern looks for the packs it expands.
 pub(super) fn template_arg_names(a: &crate::item_tree::TemplateArgRef, out: &mut Vec<String>) {
-    use crate::item_tree::{ConstExpr, TemplateArgRef};
-    fn expr(e: &ConstExpr, out: &mut Vec<String>, depth: u32) {
-        if depth > 32 {
-            return;
-        }
-        match e {
-            ConstExpr::Path(p) => {
-                if let (false, Some(s)) = (p.global, p.segments.first()) {
-                    if !out.contains(&s.name) {
-                        out.push(s.name.clone());
-                    }
-                }
-                for s in &p.segments {
-                    for a in s.args.iter().flatten() {
-                        template_arg_names(a, out);
-                    }
-                }
-            }
-            ConstExpr::Unary(_, x) | ConstExpr::Cast(_, x) => expr(x, out, depth + 1),
-            ConstExpr::Binary(_, a, b) => {
-                expr(a, out, depth + 1);
-                expr(b, out, depth + 1);
-            }
-            ConstExpr::Cond(a, b, c) => {
-                expr(a, out, depth + 1);
-                expr(b, out, depth + 1);
-                expr(c, out, depth + 1);
-            }
-            _ => {}
-        }
-    }
+    use crate::item_tree::TemplateArgRef;
     match a {
         TemplateArgRef::Type(t) => crate::instances::typeref_names(t, out),
-        TemplateArgRef::Expr(e) => expr(e, out, 0),
+        TemplateArgRef::Expr(e) => crate::instances::const_expr_names(e, out, 0),
         // An inner expansion expands its own packs.
         TemplateArgRef::Expansion(_) => {}
     }

@@ -65,10 +65,11 @@ pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Nam
     let params = crate::infer::closure_declared_params(db, c).map_err(|e| format!("closure signature: {e}"))?;
     let map = crate::def_map(db, crate::infer::owner_tu(db, owner));
     let params = declared_mangled(db, &map, &params)?;
+    let variadic = crate::infer::closure_variadic(db, c);
     let func = context_encoding(db, owner)?;
     Ok(m::Name {
         root: m::Root::Local { func: Box::new(func), disc: 0 },
-        comps: vec![m::build::comp_of(Unqualified::Lambda { params, variadic: false, index })],
+        comps: vec![m::build::comp_of(Unqualified::Lambda { params, variadic, index })],
     })
 }
 
@@ -115,7 +116,8 @@ fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Enc
         _ => (params, None),
     };
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
-    let f = m::FnType { ret, params, variadic: false, quals, ref_qual: m::RefQual::None, exception: m::ExceptionSpec::None };
+    let variadic = sig.variadic && !matches!(f.kind(db), ClosureFnKind::Conversion);
+    let f = m::FnType { ret, params, variadic, quals, ref_qual: m::RefQual::None, exception: m::ExceptionSpec::None };
     Ok(m::Encoding::Function(Box::new(name), Box::new(f)))
 }
 

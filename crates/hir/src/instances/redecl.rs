@@ -18,13 +18,15 @@ pub(super) fn same_params_renamed(db: &dyn SourceDatabase, a: FnDecl, b: FnDecl)
     if ap.is_empty() || ap.len() != bp.len() || ad.ty.params.len() != bd.ty.params.len() {
         return false;
     }
-    // The written types' debug form quotes every name (`name: "_Tp"`), so a
-    // quoted parameter name is replaced as a whole token.
-    let positional = |text: String, params: &[crate::item_tree::TemplateParam]| {
-        params.iter().enumerate().fold(text, |t, (i, p)| match &p.name {
-            Some(n) => t.replace(&format!("{n:?}"), &format!("\"#{i}\"")),
-            None => t,
-        })
-    };
-    positional(format!("{:?}", ad.ty.params), &ap) == positional(format!("{:?}", bd.ty.params), &bp)
+    positional_text(format!("{:?}", ad.ty.params), &ap) == positional_text(format!("{:?}", bd.ty.params), &bp)
+}
+
+/// The debug form of written types or arguments with each of `params`
+/// replaced by its position: the debug form quotes every name
+/// (`name: "_Tp"`), so a quoted parameter name is replaced as a whole token.
+pub(crate) fn positional_text(text: String, params: &[crate::item_tree::TemplateParam]) -> String {
+    params.iter().enumerate().fold(text, |t, (i, p)| match &p.name {
+        Some(n) => t.replace(&format!("{n:?}"), &format!("\"#{i}\"")),
+        None => t,
+    })
 }

@@ -205,8 +205,22 @@ fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> b
 }
 
 /// Whether an implicit special member is non-trivial (what g++ defines).
-#[salsa::tracked(returns(copy), cycle_result = nontrivial_cycle)]
 pub fn special_nontrivial(db: &dyn SourceDatabase, id: SpecialMemberId) -> bool {
+    crate::consteval::var_template::replay(special_nontrivial_uses(db, id))
+}
+
+/// [`special_nontrivial`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref), cycle_result = special_nontrivial_uses_cycle)]
+fn special_nontrivial_uses(db: &dyn SourceDatabase, id: SpecialMemberId) -> (bool, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| special_nontrivial_of(db, id))
+}
+
+fn special_nontrivial_uses_cycle(db: &dyn SourceDatabase, sid: salsa::Id, id: SpecialMemberId) -> (bool, crate::consteval::var_template::VarUses) {
+    (nontrivial_cycle(db, sid, id), None)
+}
+
+fn special_nontrivial_of(db: &dyn SourceDatabase, id: SpecialMemberId) -> bool {
     let c = id.class(db);
     let kind = id.kind(db);
     let Some((_, data)) = pattern_data(db, c) else { return false };

@@ -130,9 +130,40 @@ fn written_args(
                     magnitude: v.v.unsigned_abs(),
                 }))
             }
-            TemplateArgRef::Expansion(_) => Err("a pack expansion in a dependent template-id".into()),
+            // `is_invocable_r_v<_Res, _Callable, _Args...>`: a type pack
+            // expanded in place is `Dp <pattern>` (`IT_T0_DpT1_E`).
+            TemplateArgRef::Expansion(x) => match &**x {
+                TemplateArgRef::Type(t) => {
+                    // The signature's packs are one-element packs of their
+                    // placeholder (`symbols/packs.rs`): the pattern is
+                    // spelled with each bound to that element.
+                    let mut env = cx.env.cloned().unwrap_or_default();
+                    let elems: Vec<(String, TemplateArg)> = env
+                        .names
+                        .iter()
+                        .filter_map(|(n, a)| match a {
+                            TemplateArg::Pack(v) if v.len() == 1 && is_placeholder(db, &v[0]) => Some((n.clone(), v[0].clone())),
+                            _ => None,
+                        })
+                        .collect();
+                    env.names.extend(elems);
+                    let ecx = LowerCx { env: Some(&env), ..cx };
+                    Ok(m::TArg::Type(m::Type::PackExpansion(Box::new(mangle_written_in(db, map, ecx, t, names, sp, depth + 1)?))))
+                }
+                _ => Err("a pack expansion in a dependent template-id".into()),
+            },
         })
         .collect()
+}
+
+/// A signature placeholder: a template parameter of the template being
+/// mangled (depth 0).
+fn is_placeholder(db: &dyn SourceDatabase, a: &TemplateArg) -> bool {
+    match a {
+        TemplateArg::Type(t) => matches!(t.kind(db), TyKind::TemplateParam { depth: 0, .. }),
+        TemplateArg::ValueParam { depth: 0, .. } => true,
+        _ => false,
+    }
 }
 
 fn expr_arg(e: m::Expr) -> m::TArg {

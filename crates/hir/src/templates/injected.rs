@@ -30,8 +30,18 @@ pub(super) fn in_partial_specialization(db: &dyn SourceDatabase, map: &DefMap, c
 /// is ([temp.expl.spec]): inside it, `*this` and its injected-class-name
 /// have the class type, which deduction must still see as `X<void>`
 /// (`promise<void>::set_value` deducing `promise<_Res>` from `this`).
-#[salsa::tracked]
 pub fn explicit_specialization_app(db: &dyn SourceDatabase, k: ClassId) -> Option<AppId> {
+    crate::consteval::var_template::replay(explicit_specialization_app_uses(db, k))
+}
+
+/// [`explicit_specialization_app`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref))]
+fn explicit_specialization_app_uses(db: &dyn SourceDatabase, k: ClassId) -> (Option<AppId>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| explicit_specialization_app_of(db, k))
+}
+
+fn explicit_specialization_app_of(db: &dyn SourceDatabase, k: ClassId) -> Option<AppId> {
     let tree = crate::item_tree_of(db, k.item(db));
     let data = tree.classes.get(k.idx(db) as usize)?;
     if data.template != crate::item_tree::TemplateKind::Specialization || data.tparams.as_ref().is_some_and(|p| !p.is_empty()) {
@@ -55,8 +65,18 @@ pub fn explicit_specialization_app(db: &dyn SourceDatabase, k: ClassId) -> Optio
 /// do); those of a top-level partial specialization are its pattern with
 /// their arguments substituted. Classes nested in a template are no
 /// template-id.
-#[salsa::tracked]
 pub fn inst_app(db: &dyn SourceDatabase, i: super::InstId) -> Option<AppId> {
+    crate::consteval::var_template::replay(inst_app_uses(db, i))
+}
+
+/// [`inst_app`] with the variable template specializations its evaluation
+/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
+#[salsa::tracked(returns(ref))]
+fn inst_app_uses(db: &dyn SourceDatabase, i: super::InstId) -> (Option<AppId>, crate::consteval::var_template::VarUses) {
+    crate::consteval::var_template::recording(|| inst_app_of(db, i))
+}
+
+fn inst_app_of(db: &dyn SourceDatabase, i: super::InstId) -> Option<AppId> {
     let k = i.class(db);
     let tree = crate::item_tree_of(db, k.item(db));
     let data = tree.classes.get(k.idx(db) as usize)?;

@@ -27,7 +27,12 @@ pub(super) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Option<Result<Vec<T
         p.global = inner.starts_with("::");
         ConstExpr::Path(p)
     } else {
-        return Some(Ok(vec![TemplateArg::Dependent(format!("{x}..."))]));
+        // Any other operand (libcu++'s `__integer_pack(_Ep - _Sp)`) is an
+        // expression of the item's syntax, evaluated by the interpreter.
+        return Some(match consteval::text::eval_text(cx, inner) {
+            Ok(n) => elements(cx, n),
+            Err(_) => Ok(vec![TemplateArg::Dependent(format!("{x}..."))]),
+        });
     };
     // A value parameter keeps its own type (`size_t N`: `0ul, 1ul, …`).
     if let ConstExpr::Path(p) = &e {
@@ -42,12 +47,17 @@ pub(super) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Option<Result<Vec<T
         }
     }
     Some(match consteval::eval(&EvalCx::new(cx), &e) {
-        Ok(n) if (0..=MAX_ELEMS).contains(&n.v) => {
-            let ty = mk(cx.db, TyKind::Builtin(n.ty));
-            Ok((0..n.v).map(|i| TemplateArg::Value(i, ty)).collect())
-        }
-        Ok(n) => Err(format!("__integer_pack({})", n.v)),
+        Ok(n) => elements(cx, n),
         // `N` not known yet (a pattern being matched or mangled): dependent, as any unexpanded `x...`.
         Err(_) => Ok(vec![TemplateArg::Dependent(format!("{x}..."))]),
     })
+}
+
+/// `0, 1, …, n-1` of `n`'s type.
+fn elements(cx: LowerCx<'_>, n: consteval::Value) -> Result<Vec<TemplateArg>, String> {
+    if !(0..=MAX_ELEMS).contains(&n.v) {
+        return Err(format!("__integer_pack({})", n.v));
+    }
+    let ty = mk(cx.db, TyKind::Builtin(n.ty));
+    Ok((0..n.v).map(|i| TemplateArg::Value(i, ty)).collect())
 }

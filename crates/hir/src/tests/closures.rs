@@ -264,6 +264,7 @@ fn extended_lambdas() {
         error: `args`: a pack of the enclosing specialization in decltype
         _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEC1IZ4mainEUlfE0_EES3_OT_i
         _Z4callI18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEEvT_
+        _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEEC1ERKS5_
         _ZN18__nv_hdl_wrapper_tILb0ELb0ELb0E11__nv_dl_tagIPFivEXadL_Z4mainEELj3EEFffEJiEED1Ev
         _ZSt4moveIRZ4mainEUlfE_EONSt16remove_referenceIT_E4typeEOS3_
         _ZN12_GLOBAL__N_115__nv_hdl_helperI11__nv_dl_tagIPFivEXadL_Z4mainEELj2EEfJfEE18fp_noobject_callerE

@@ -194,7 +194,29 @@ fn variable_templates_and_overloads() {
             namespace: true
             namespace: true
             namespace: true
-            namespace: error: not evaluated: call to `kind`: constrained overloads (constraints are not evaluated)
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn calls_resolve_among_constrained_overloads() {
+    // g++ 12 accepts all three: a candidate whose constraints are false is
+    // not viable (`kind_of(1.0)`); of two satisfied ones the more
+    // constrained is called.
+    check(
+        "template <class T> concept Int = __is_same(T, int) || __is_same(T, long);
+         template <class T> concept Float = __is_same(T, float) || __is_same(T, double);
+         template <class T> concept Num = Int<T> || Float<T>;
+         template <Num T> constexpr int kind_of(T) { return 1; }
+         template <class T> requires Num<T> && Int<T> constexpr int kind_of(T) { return 2; }
+         static_assert(kind_of(1.0) == 1);
+         static_assert(kind_of(1) == 2);
+         static_assert(kind_of(2L) == 2);",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
         "#]],
     );
 }

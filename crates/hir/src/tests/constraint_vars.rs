@@ -99,3 +99,69 @@ fn noexcept_specifiers_of_selected_calls_emit_variable_templates_of_local_closur
         "#]],
     );
 }
+
+/// Two bodies that check the same constraints and substitute into the same
+/// signature: the constraints of `f`'s candidates (`constraints_satisfied`)
+/// and `g`'s `enable_if_t` (`signature`) are memoized queries, asked by the
+/// first body inferred and answered from memory for the second.
+const SHARED_EVALUATIONS: &str = "namespace std {
+    template<class T> inline constexpr bool is_class_v = __is_class(T);
+    template<class T> inline constexpr bool is_empty_v = __is_empty(T);
+    template<class T, class U> inline constexpr bool is_same_v = __is_same(T, U);
+    template<bool B, class T = void> struct enable_if {};
+    template<class T> struct enable_if<true, T> { using type = T; };
+    template<bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;
+    }
+    template<class T> requires std::is_same_v<T, int> int f(T) { return 0; }
+    template<class T> requires std::is_class_v<T> int f(T) { return 1; }
+    template<class T> std::enable_if_t<std::is_empty_v<T>, int> g(T) { return 2; }
+    static auto make() { return [](long x) { return x; }; }
+    int a() { return f(make()) + g(make()); }
+    int b() { return f(make()) + g(make()); }
+    int main() { return a() + b(); }";
+
+/// Each named function's `instantiated_vars` (mangled), the bodies
+/// inferred in `order` in a fresh database, listed by name.
+fn instantiated_in_order(order: &[&str]) -> String {
+    let (db, tu) = super::db_with(SHARED_EVALUATIONS);
+    let mut per_fn: Vec<(String, Vec<String>)> = Vec::new();
+    for name in order {
+        let f = super::body::fn_named(&db, tu, name).expect("function");
+        let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+        let vars = r.instantiated_vars.iter().map(|e| crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>"))).collect();
+        per_fn.push((name.to_string(), vars));
+    }
+    per_fn.sort();
+    per_fn.iter().map(|(n, v)| format!("{n}: {}\n", v.join(" "))).collect()
+}
+
+#[test]
+fn variable_template_uses_do_not_depend_on_which_body_is_inferred_first() {
+    // g++: `r _ZSt9is_same_vIZL4makevEUllE_iE`, `r _ZSt10is_class_vIZL4makevEUllE_E`
+    // and `r _ZSt10is_empty_vIZL4makevEUllE_E`; both bodies instantiate
+    // them, whichever the memoized queries were computed for.
+    let ab = instantiated_in_order(&["a", "b"]);
+    let ba = instantiated_in_order(&["b", "a"]);
+    assert_eq!(ab, ba, "the uses a body records depend on the order bodies are inferred in");
+    expect_test::expect![[r#"
+        a: _ZSt9is_same_vIZL4makevEUllE_iE _ZSt10is_class_vIZL4makevEUllE_E _ZSt10is_empty_vIZL4makevEUllE_E
+        b: _ZSt9is_same_vIZL4makevEUllE_iE _ZSt10is_class_vIZL4makevEUllE_E _ZSt10is_empty_vIZL4makevEUllE_E
+    "#]]
+    .assert_eq(&ab);
+    // The unit's closure lists each once.
+    super::closure(
+        SHARED_EVALUATIONS,
+        expect_test::expect![[r#"
+            _ZL4makev
+            _Z1av
+            _Z1bv
+            main
+            _ZZL4makevENKUllE_clEl
+            _Z1fIZL4makevEUllE_EiT_
+            _Z1gIZL4makevEUllE_ENSt9enable_ifIX10is_empty_vIT_EEiE4typeES2_
+            _ZSt9is_same_vIZL4makevEUllE_iE
+            _ZSt10is_class_vIZL4makevEUllE_E
+            _ZSt10is_empty_vIZL4makevEUllE_E
+        "#]],
+    );
+}

@@ -25,7 +25,7 @@ fn editing_a_body_reruns_no_item_tree_or_layout() {
     assert_eq!(size, 12);
     let names1 = crate::symbols::entities(&db, tu);
     let first = take(&log);
-    assert!(first.iter().any(|q| q == "layout"), "{first:?}");
+    assert!(first.iter().any(|q| q == "layout_uses"), "{first:?}");
     assert!(first.iter().any(|q| q == "mangled_name"), "{first:?}");
     assert!(first.iter().any(|q| q == "item_tree_of"), "{first:?}");
 
@@ -68,7 +68,7 @@ fn editing_a_class_reruns_its_layout() {
     let b = crate::find_class(&db, tu, "B").expect("B");
     assert_eq!(crate::layout::layout(&db, b).expect("layout").size, 16);
     let ran = take(&log);
-    assert!(ran.iter().any(|q| q == "layout"), "{ran:?}");
+    assert!(ran.iter().any(|q| q == "layout_uses"), "{ran:?}");
 }
 
 const TBEFORE: &str = "template<class T> struct P { T a; char c; };\nint f() { return 1; }\nstruct B { P<int> p; P<double> q; };\n";
@@ -83,7 +83,7 @@ fn editing_a_body_reruns_no_instantiation() {
     let b = crate::find_class(&db, tu, "B").expect("B");
     assert_eq!(crate::layout::layout(&db, b).expect("layout").size, 24);
     let first = take(&log);
-    assert!(first.iter().any(|q| q == "select") && first.iter().any(|q| q == "inst_layout"), "{first:?}");
+    assert!(first.iter().any(|q| q == "select_uses") && first.iter().any(|q| q == "inst_layout_uses"), "{first:?}");
     tu.set_text(&mut db).to(Arc::from(TAFTER));
     let b = crate::find_class(&db, tu, "B").expect("B");
     assert_eq!(crate::layout::layout(&db, b).expect("layout").size, 24);

@@ -553,3 +553,85 @@ fn defaulted_special_members_use_the_members_ones() {
         "#]],
     );
 }
+
+#[test]
+fn class_parameters_copy_or_move_their_argument() {
+    // A parameter of class type initialized from a glvalue of its class is
+    // copy- or move-constructed (`pair(piecewise_construct_t, tuple<_Args1...>,
+    // tuple<_Args2...>)` given `std::forward<tuple<string&&>>(t)`): the
+    // defaulted constructors of the instance are emitted, unless the class
+    // is trivially copyable (`Pod<int>`).
+    entities(
+        "struct I { I(I&&) {} I(const I&) {} };\n\
+         template<class T> struct Tup { I i; Tup(Tup&&) = default; Tup(const Tup&) = default; };\n\
+         template<class T> struct Pod { T a; Pod() {} Pod(const Pod&) = default; };\n\
+         void take(Tup<int> b) {}\n\
+         void take2(Tup<long> b) {}\n\
+         void take3(Pod<int> b) {}\n\
+         void user(Tup<int>& x, Tup<long>& y, Pod<int>& z) { take(static_cast<Tup<int>&&>(x)); take2(y); take3(z); }\n",
+        expect![[r#"
+            _Z4take3TupIiE
+            _Z4userR3TupIiERS_IlER3PodIiE
+            _Z5take23TupIlE
+            _Z5take33PodIiE
+            _ZN1IC1EOS_
+            _ZN1IC1ERKS_
+            _ZN3TupIiEC1EOS0_
+            _ZN3TupIlEC1ERKS0_
+        "#]],
+    );
+}
+
+#[test]
+fn pod_comparator_of_a_nested_class_template() {
+    // `_Rb_tree<…, less<string>>::_Rb_tree_impl<_Key_compare, bool =
+    // __is_pod(_Key_compare)>`: `less<T>` derives from an empty
+    // `binary_function`, which leaves it standard-layout and so a POD
+    // (`Lb1`); the implicit destructor of the member is emitted too.
+    entities(
+        "template<class A> struct bf {};\n\
+         template<class T> struct less : bf<T> { bool operator()(const T& a, const T& b) const { return a < b; } };\n\
+         struct Alloc { Alloc() {} ~Alloc() {} };\n\
+         template<class K, class C> struct Tree {\n\
+           template<class KC, bool = __is_pod(KC)> struct Impl : Alloc { Impl() : Alloc() {} };\n\
+           Impl<C> m;\n\
+           Tree() = default;\n\
+           ~Tree() {}\n\
+         };\n\
+         void user() { Tree<int, less<int>> t; }\n",
+        expect![[r#"
+            _Z4userv
+            _ZN4TreeIi4lessIiEE4ImplIS1_Lb1EEC1Ev
+            _ZN4TreeIi4lessIiEE4ImplIS1_Lb1EED1Ev
+            _ZN4TreeIi4lessIiEEC1Ev
+            _ZN4TreeIi4lessIiEED1Ev
+            _ZN5AllocC1Ev
+            _ZN5AllocD1Ev
+        "#]],
+    );
+}
+
+#[test]
+fn standard_layout_classes_with_bases() {
+    // [class.prop]/3: bases do not make a class non-standard-layout unless
+    // two classes of the hierarchy declare data members or the first
+    // member's type is a base (`K<P, N>` records each answer).
+    entities(
+        "struct E {}; struct D { int x; };\n\
+         struct A : E { int a; };\n\
+         struct B : D { int b; };\n\
+         struct C : E { E e; int c; };\n\
+         struct F : D {};\n\
+         struct G : F, E {};\n\
+         template<bool P, int N> struct K { K() {} };\n\
+         void user() { K<__is_standard_layout(A), 1> a; K<__is_standard_layout(B), 2> b; K<__is_standard_layout(C), 3> c; K<__is_standard_layout(F), 4> f; K<__is_pod(G), 5> g; }\n",
+        expect![[r#"
+            _Z4userv
+            _ZN1KILb0ELi2EEC1Ev
+            _ZN1KILb0ELi3EEC1Ev
+            _ZN1KILb1ELi1EEC1Ev
+            _ZN1KILb1ELi4EEC1Ev
+            _ZN1KILb1ELi5EEC1Ev
+        "#]],
+    );
+}

@@ -284,3 +284,83 @@ int main() { return step(1); }
         "#]],
     );
 }
+
+#[test]
+fn tuple_base_built_from_integer_pack_indices() {
+    // libcu++'s `tuple`: `_BaseT __base_` is `__tuple_impl<__tuple_indices<
+    // 0, 1>, _Tp...>`, whose indices come from `__integer_pack(_Ep - _Sp)...`
+    // (an operand that is an expression) into `template <size_t...>` (an
+    // unnamed value pack); `__tuple_impl`'s mem-initializer
+    // `__tuple_leaf<_Indx, _Tp>(forward<_Up>(__u))...` constructs one base
+    // per element.
+    closure(
+        r#"
+typedef unsigned long size_t;
+template <class T> T&& fwd(T& t) noexcept { return static_cast<T&&>(t); }
+template <size_t...> struct tindices {};
+template <class I, I... V> struct iseq {
+  template <size_t S> using to_idx = tindices<(V + S)...>;
+};
+template <size_t E, size_t S>
+using make_imp = typename iseq<size_t, __integer_pack(E - S)...>::template to_idx<S>;
+template <size_t E, size_t S = 0> struct make_idx { using type = make_imp<E, S>; };
+template <size_t E, size_t S = 0> using make_idx_t = typename make_idx<E, S>::type;
+struct vtag {};
+template <size_t I, class T> struct leaf {
+  T v;
+  template <class U> leaf(U&& u) : v(fwd<U>(u)) {}
+  T& get() { return v; }
+};
+template <class Ix, class... T> struct impl;
+template <size_t... Ix, class... T> struct impl<tindices<Ix...>, T...> : leaf<Ix, T>... {
+  template <class... U> explicit impl(vtag, U&&... u) : leaf<Ix, T>(fwd<U>(u))... {}
+};
+template <class... T> struct tup {
+  using B = impl<make_idx_t<sizeof...(T)>, T...>;
+  B base;
+  template <class... U> tup(U&&... u) : base(vtag{}, fwd<U>(u)...) {}
+};
+struct P { P() {} P(const P&) {} };
+int main() { P a; int b = 1; tup<P, int> t(a, b); }
+"#,
+        expect![[r#"
+            _ZN1PC1Ev
+            _ZN1PC1ERKS_
+            main
+            _ZN3tupIJ1PiEEC1IJRS0_RiEEEDpOT_
+            _Z3fwdIR1PEOT_RS2_
+            _Z3fwdIRiEOT_RS1_
+            _ZN4implI8tindicesIJLm0ELm1EEEJ1PiEEC1IJRS2_RiEEE4vtagDpOT_
+            _ZN4leafILm0E1PEC1IRS0_EEOT_
+            _ZN4leafILm1EiEC1IRiEEOT_
+        "#]],
+    );
+}
+
+#[test]
+fn implicit_copy_assignment_of_an_aggregate_around_a_user_assignable_member() {
+    // libcu++'s `__must_synthesize_assignment_v` asks
+    // `is_copy_assignable<_TestSynthesizeAssignment<T>>`: the implicit
+    // copy assignment of an aggregate is usable when its member's
+    // user-declared `operator=` is, deleted when the member's is.
+    closure(
+        r#"
+template <class T> struct TSA { T d; };
+struct It { It() {} It& operator=(const It&) { return *this; } };
+struct R { R() {} R& operator=(const R&) = delete; };
+template <class T, bool = __is_assignable(TSA<T>&, const TSA<T>&)> struct pick { pick() {} };
+template <class T> struct pick<T, false> { pick() {} void no() {} };
+int main() { pick<It> a; pick<R> b; b.no(); }
+"#,
+        expect![[r#"
+            _ZN2ItC1Ev
+            _ZN2ItaSERKS_
+            _ZN1RC1Ev
+            _ZN1RaSERKS_
+            main
+            _ZN4pickI2ItLb1EEC1Ev
+            _ZN4pickI1RLb0EEC1Ev
+            _ZN4pickI1RLb0EE2noEv
+        "#]],
+    );
+}

@@ -199,3 +199,182 @@ fn block_scope_using_declaration_of_a_class_template() {
         "#]],
     );
 }
+
+#[test]
+fn if_constexpr_on_pack_size_and_constant_locals() {
+    // `std::__do_visit`: `if constexpr (sizeof...(_Variants) == 0)`, then
+    // `if constexpr (sizeof...(_Variants) > 1 || __n > __max)` over two
+    // `constexpr` locals (one `auto`, from a variable template): only the
+    // selected branch is instantiated.
+    super::closure(
+        "template<class T> struct size_of { static constexpr unsigned long value = 4; };\n\
+         template<class T> inline constexpr unsigned long size_v = size_of<T>::value;\n\
+         template<class T> void many(T) {}\n\
+         template<class T> void few(T) {}\n\
+         template<class T> void none(T) {}\n\
+         template<class F, class... Vs> void visit(F f, Vs... vs) {\n\
+           if constexpr (sizeof...(Vs) == 0)\n\
+             none(f);\n\
+           else {\n\
+             constexpr unsigned long __max = 11;\n\
+             constexpr auto __n = size_v<F>;\n\
+             if constexpr (sizeof...(Vs) > 1 || __n > __max)\n\
+               many(f);\n\
+             else\n\
+               few(f);\n\
+           }\n\
+         }\n\
+         void user() { visit(1, 2); }\n",
+        expect![[r#"
+            _Z4userv
+            _Z5visitIiJiEEvT_DpT0_
+            _Z6size_vIiE
+            _Z3fewIiEvT_
+        "#]],
+    );
+}
+
+#[test]
+fn decltype_auto_return_through_nested_if_constexpr() {
+    // `std::__variant_cast<_Types...>(*this)` from a base's member: the
+    // selected `return static_cast<variant<_Types...>&>(__rhs);` makes the
+    // `decltype(auto)` return an lvalue reference, so `take` deduces `V&`.
+    super::closure(
+        "namespace std {\n\
+         template<class T> inline constexpr bool is_lvalue_reference_v = false;\n\
+         template<class T> inline constexpr bool is_lvalue_reference_v<T&> = true;\n\
+         template<class T> inline constexpr bool is_const_v = false;\n\
+         template<class T> inline constexpr bool is_const_v<const T> = true;\n\
+         template<class T> struct remove_reference { using type = T; };\n\
+         template<class T> struct remove_reference<T&> { using type = T; };\n\
+         template<class T> using remove_reference_t = typename remove_reference<T>::type;\n\
+         template<class... Ts> struct storage;\n\
+         template<class... Ts> struct variant : storage<Ts...> { ~variant() {} };\n\
+         template <typename... _Types, typename _Tp>\n\
+         decltype(auto) __variant_cast(_Tp&& __rhs) {\n\
+           if constexpr (is_lvalue_reference_v<_Tp>) {\n\
+             if constexpr (is_const_v<remove_reference_t<_Tp>>)\n\
+               return static_cast<const variant<_Types...>&>(__rhs);\n\
+             else\n\
+               return static_cast<variant<_Types...>&>(__rhs);\n\
+           } else\n\
+             return static_cast<variant<_Types...>&&>(__rhs);\n\
+         }\n\
+         template<class V> void take(V&&) {}\n\
+         template<class... Ts> struct storage {\n\
+           ~storage() {}\n\
+           void reset() { take(__variant_cast<Ts...>(*this)); }\n\
+         };\n\
+         }\n\
+         void user(std::storage<int, double>& s) { s.reset(); }\n",
+        expect![[r#"
+            _Z4userRSt7storageIJidEE
+            _ZNSt7storageIJidEE5resetEv
+            _ZSt14__variant_castIJidERSt7storageIJidEEEDcOT0_
+            _ZSt4takeIRSt7variantIJidEEEvOT_
+            _ZSt21is_lvalue_reference_vISt7storageIJidEEE
+            _ZSt10is_const_vISt7storageIJidEEE
+        "#]],
+    );
+}
+
+#[test]
+fn lambda_with_c_ellipsis() {
+    // `std::__do_visit` picks its first variant with
+    // `[](_V0& __v, ...) -> _V0& { return __v; }(__variants...)`: the
+    // ellipsis is part of the closure's name and of its `operator()`'s
+    // signature (`UlRS1_zE_clES7_z`), and takes the extra arguments.
+    super::closure(
+        "template<class T> struct box { T v; };\n\
+         template<class V, class... Vs> int first(V& v, Vs&... vs) {\n\
+           V& r = [](V& x, ...) -> V& { return x; }(v, vs...);\n\
+           return r.v;\n\
+         }\n\
+         int user() { box<int> a{1}, b{2}; return first(a, b) + first(a); }\n",
+        expect![[r#"
+            _Z4userv
+            _Z5firstI3boxIiEJS1_EEiRT_DpRT0_
+            _Z5firstI3boxIiEJEEiRT_DpRT0_
+            _ZZ5firstI3boxIiEJS1_EEiRT_DpRT0_ENKUlRS1_zE_clES7_z
+            _ZZ5firstI3boxIiEJEEiRT_DpRT0_ENKUlRS1_zE_clES7_z
+        "#]],
+    );
+}
+
+#[test]
+fn value_pack_in_a_functional_cast_pattern() {
+    // `__visit_invoke` passes `integral_constant<size_t, __indices>()...`:
+    // the pattern names the value pack only in a template argument of the
+    // type it constructs.
+    super::closure(
+        "template<class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template<unsigned long... I> struct index_sequence {};\n\
+         template<class... A> void sink(A&&...) {}\n\
+         template<class S> struct gen;\n\
+         template<unsigned long... I> struct gen<index_sequence<I...>> {\n\
+           static void run() { sink(integral_constant<unsigned long, I>()...); }\n\
+         };\n\
+         void user() { gen<index_sequence<0, 2>>::run(); }\n",
+        expect![[r#"
+            _Z4userv
+            _ZN3genI14index_sequenceIJLm0ELm2EEEE3runEv
+            _Z4sinkIJ17integral_constantImLm0EES0_ImLm2EEEEvDpOT_
+        "#]],
+    );
+}
+
+#[test]
+fn constexpr_local_from_a_class_parameter() {
+    // `_Copy_ctor_base`'s visitor: `constexpr size_t __j = __rhs_index;`
+    // converts an `integral_constant` parameter through its constexpr
+    // conversion (which reads none of the object), so `in_place_index<__j>`
+    // and `if constexpr (__j != variant_npos)` are constants.
+    super::closure(
+        "template<class T, T v> struct integral_constant {\n\
+           static constexpr T value = v;\n\
+           constexpr operator T() const noexcept { return value; }\n\
+         };\n\
+         template<unsigned long N> struct in_place_index_t { explicit in_place_index_t() = default; };\n\
+         template<unsigned long N> inline constexpr in_place_index_t<N> in_place_index{};\n\
+         template<class T, class... A> void construct(T*, A&&...) {}\n\
+         template<class F> void call(F f) { f(1, integral_constant<unsigned long, 2>()); }\n\
+         struct U { int x; };\n\
+         void user(U* u) {\n\
+           call([u](auto&& m, auto idx) {\n\
+             constexpr unsigned long j = idx;\n\
+             if constexpr (j != 7)\n\
+               construct(u, in_place_index<j>, m);\n\
+           });\n\
+         }\n",
+        expect![[r#"
+            _Z4userP1U
+            _Z4callIZ4userP1UEUlOT_T0_E_EvS2_
+            _ZZ4userP1UENKUlOT_T0_E_clIi17integral_constantImLm2EEEEDaS2_S3_
+            _Z14in_place_indexILm2EE
+            _Z9constructI1UJRK16in_place_index_tILm2EERiEEvPT_DpOT0_
+        "#]],
+    );
+}
+
+#[test]
+fn type_pack_expansion_in_a_dependent_variable_template_id() {
+    // `std::__invoke_r`'s return type
+    // `enable_if<is_invocable_r_v<_Res, _Callable, _Args...>, _Res>::type`:
+    // the expansion is spelled `Dp T1_` among the variable template's
+    // arguments.
+    super::closure(
+        "template<bool B, class T = void> struct enable_if {};\n\
+         template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<class R, class F, class... A> inline constexpr bool is_invocable_r_v = true;\n\
+         template<typename _Res, typename _Callable, typename... _Args>\n\
+         typename enable_if<is_invocable_r_v<_Res, _Callable, _Args...>, _Res>::type\n\
+         invoke_r(_Callable&& f, _Args&&... a) { f(a...); }\n\
+         void user() { invoke_r<void>([](int, double) {}, 1, 2.0); }\n",
+        expect![[r#"
+            _Z4userv
+            _ZZ4uservENKUlidE_clEid
+            _Z8invoke_rIvZ4uservEUlidE_JidEEN9enable_ifIX16is_invocable_r_vIT_T0_DpT1_EES2_E4typeEOS3_DpOS4_
+            _Z16is_invocable_r_vIvZ4uservEUlidE_JidEE
+        "#]],
+    );
+}
