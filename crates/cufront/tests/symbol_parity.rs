@@ -23,8 +23,9 @@
 //! `C5`/`D5`, count as the same entity.
 //!
 //! Asserted:
-//! - per unit, the share is at least the floor in `FLOORS` (a ratchet: what
-//!   the model reaches now, minus a small margin; the target is 95 %);
+//! - per unit, the share is at least 95 % (issue 5's acceptance) and at
+//!   least the floor in `FLOORS` (a ratchet: what the model reaches now,
+//!   minus a small margin);
 //! - no mismatch: a symbol of a non-template entity that cufront names with
 //!   another spelling (same demangled qualified name and the only one of
 //!   that name on both sides, or the same demangled signature), unless
@@ -46,11 +47,6 @@ use std::sync::Arc;
 use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_translation_unit};
 use cufront_tests::{Program, Std, cache_dir, cache_key, corpus, host_ii, par_map, toolkit};
 
-/// Minimum share (percent) of the host object's symbols that cufront
-/// lists, per program: what it reached last (with the instantiation
-/// closure over `infer`'s required entities), minus one point. A ratchet:
-/// raise it as the model grows (calls `infer` leaves unresolved, local
-/// statics and closures are most of what is missing).
 /// Template kernels (specializations registered in the stub file) that
 /// cufront does not list yet, per program: a ratchet towards none.
 const TEMPLATE_KERNEL_GAPS: &[(&str, usize)] = &[
@@ -61,6 +57,10 @@ const TEMPLATE_KERNEL_GAPS: &[(&str, usize)] = &[
     ("thrust_zip.cu", 0),
 ];
 
+/// Minimum share (percent) of the host object's symbols that cufront
+/// lists, per program: what it reached last (with the instantiation
+/// closure over `infer`'s required entities), minus one point, at most 99.
+/// A ratchet: raise it as the model grows. Never below `ACCEPTANCE_SHARE`.
 const FLOORS: &[(&str, f64)] = &[
     ("atomics_warp.cu", 99.0),
     ("bitonic_sort.cu", 99.0),
@@ -99,8 +99,9 @@ const FLOORS: &[(&str, f64)] = &[
     ("vector_add.cu", 99.0),
 ];
 
-/// The floor of a program absent from `FLOORS`.
-const DEFAULT_FLOOR: f64 = 5.0;
+/// Issue 5's acceptance: every corpus program, and any program added to
+/// the corpus (absent from `FLOORS`), reaches this share.
+const ACCEPTANCE_SHARE: f64 = 95.0;
 
 /// Same entity, different spelling, understood and accepted for now: (symbol, reason).
 const KNOWN_MISMATCHES: &[(&str, &str)] = &[];
@@ -516,7 +517,7 @@ fn host_symbols_match_the_real_build() {
         for m in o.misses.iter().take(shown) {
             report.push_str(&format!("    miss {m}\n"));
         }
-        let floor = FLOORS.iter().find(|(n, _)| *n == p.name).map_or(DEFAULT_FLOOR, |(_, f)| *f);
+        let floor = FLOORS.iter().find(|(n, _)| *n == p.name).map_or(ACCEPTANCE_SHARE, |(_, f)| f.max(ACCEPTANCE_SHARE));
         if share + 1e-9 < floor {
             failures.push(format!("{}: share {share:.1}% below the floor {floor}%", o.case));
         }

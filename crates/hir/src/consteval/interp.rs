@@ -75,8 +75,27 @@ pub struct Site<'a> {
     pub before: u32,
 }
 
-struct Frame {
-    body: Arc<Body>,
+/// A frame's body: a callee's, shared with the query that lowered it, or
+/// the caller's own (`eval_body_condition`), borrowed so that asking a
+/// condition of the body being inferred does not copy it.
+#[derive(Clone)]
+enum FrameBody<'a> {
+    Shared(Arc<Body>),
+    Borrowed(&'a Body),
+}
+
+impl std::ops::Deref for FrameBody<'_> {
+    type Target = Body;
+    fn deref(&self) -> &Body {
+        match self {
+            FrameBody::Shared(b) => b,
+            FrameBody::Borrowed(b) => b,
+        }
+    }
+}
+
+struct Frame<'a> {
+    body: FrameBody<'a>,
     text: Arc<str>,
     item: ItemId,
     scope: ScopeIdx,
@@ -100,7 +119,7 @@ struct Interp<'a> {
     db: &'a dyn SourceDatabase,
     map: &'a DefMap,
     steps: u64,
-    frames: Vec<Frame>,
+    frames: Vec<Frame<'a>>,
     /// The explicit template arguments of the call being made (`f<T>()`),
     /// with the caller's item, scope and environment to lower them in.
     explicit: Option<Explicit>,
@@ -146,7 +165,7 @@ pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, co
         named = it.enclosing_locals(f, site)?;
     }
     it.frames.push(Frame {
-        body: Arc::new(cond.clone()),
+        body: FrameBody::Borrowed(cond),
         text: site.text.clone(),
         item: site.item,
         scope: site.scope,
@@ -167,7 +186,7 @@ pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: 
     let Some(root) = cond.root_expr else { return unsupported("no expression") };
     let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
     it.frames.push(Frame {
-        body: Arc::new(cond.clone()),
+        body: FrameBody::Borrowed(cond),
         text: site.text.clone(),
         item: site.item,
         scope: site.scope,
@@ -223,7 +242,7 @@ pub fn eval_body_condition(
 impl<'a> Interp<'a> {
     /// An interpreter with one frame: `body` at its site, the locals in
     /// `known` set, the others uninitialized.
-    fn in_body(db: &'a dyn SourceDatabase, map: &'a DefMap, (item, scope, env): (ItemId, ScopeIdx, Option<&Env>), body: &Body, known: &[(LocalId, CValue)]) -> Self {
+    fn in_body(db: &'a dyn SourceDatabase, map: &'a DefMap, (item, scope, env): (ItemId, ScopeIdx, Option<&Env>), body: &'a Body, known: &[(LocalId, CValue)]) -> Self {
         let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
         let mut locals = vec![CValue::Uninit; body.locals.len()];
         for (k, v) in known {
@@ -232,7 +251,7 @@ impl<'a> Interp<'a> {
             }
         }
         it.frames.push(Frame {
-            body: Arc::new(body.clone()),
+            body: FrameBody::Borrowed(body),
             text: item_text(db, item),
             item,
             scope,
@@ -254,11 +273,11 @@ pub fn eval_function_body(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, s
 }
 
 impl<'a> Interp<'a> {
-    fn frame(&self) -> &Frame {
+    fn frame(&self) -> &Frame<'a> {
         self.frames.last().expect("a frame")
     }
 
-    fn frame_mut(&mut self) -> &mut Frame {
+    fn frame_mut(&mut self) -> &mut Frame<'a> {
         self.frames.last_mut().expect("a frame")
     }
 
@@ -293,7 +312,7 @@ impl<'a> Interp<'a> {
         };
         let env = self.bind_local_types(&body, f.item(self.db), scope, site.env.cloned());
         self.frames.push(Frame {
-            body: body.clone(),
+            body: FrameBody::Shared(body.clone()),
             text,
             item: f.item(self.db),
             scope,
@@ -363,7 +382,15 @@ impl<'a> Interp<'a> {
 
     // ---- expressions ----
 
+    /// Evaluation recurses on the Rust stack (an operand, a call's body):
+    /// 256 nested constexpr calls or a deeply nested expression must reach
+    /// their limit or their value, not overflow a thread's stack, so the
+    /// stack grows on demand as the parser's does.
     fn expr(&mut self, e: ExprId) -> R<CValue> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: ExprId) -> R<CValue> {
         let body = self.frame().body.clone();
         let x = body.expr(e);
         match x {
@@ -1154,7 +1181,7 @@ impl<'a> Interp<'a> {
         }
         let root_expr = body.root_expr.ok_or(ConstError::Cycle)?;
         self.frames.push(Frame {
-            body: body.clone(),
+            body: FrameBody::Shared(body.clone()),
             text,
             item,
             scope: parent,
@@ -1723,7 +1750,7 @@ impl<'a> Interp<'a> {
             let _ = (k, nparams);
         }
         let env = self.bind_local_types(&body, item, scope, env);
-        self.frames.push(Frame { body: body.clone(), text, item, scope, env, locals, this, named: Vec::new(), pack_index: None });
+        self.frames.push(Frame { body: FrameBody::Shared(body.clone()), text, item, scope, env, locals, this, named: Vec::new(), pack_index: None });
         CALLS.with(|c| c.set(c.get() + 1));
         let r = self.run_in_frame(&body, &pending_defaults);
         CALLS.with(|c| c.set(c.get() - 1));
