@@ -244,12 +244,12 @@ fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
         }
     }
     let is_template = matches!(decl, FnDecl::Template(_));
-    let arity = decl.tparams(db).len();
+    let head = decl.tparams(db);
     let mut best: Option<FnDecl> = None;
     let mut fits = 0;
     let mut best_out_of_line = false;
     for (i, c) in cands.into_iter().enumerate() {
-        if matches!(c, FnDecl::Template(_)) != is_template || c.tparams(db).len() != arity {
+        if matches!(c, FnDecl::Template(_)) != is_template || !redecl::same_head_kinds(&c.tparams(db), &head) {
             continue;
         }
         let Some(cd) = c.data(db) else { continue };

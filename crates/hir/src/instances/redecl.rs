@@ -30,3 +30,19 @@ pub(crate) fn positional_text(text: String, params: &[crate::item_tree::Template
         None => t,
     })
 }
+
+/// Whether two template heads can declare the same function template
+/// ([temp.over.link]/6-7): parameter for parameter, the same kind (type,
+/// value, template) and the same pack-ness. libstdc++ declares
+/// `template<size_t _Np, typename... _Types> get(variant<_Types...>&)` and
+/// defines `template<typename _Tp, typename... _Types> get(variant<_Types...>&)`
+/// before the index overload's definition: the function parameters are
+/// written alike, only the heads tell the two templates apart.
+pub(super) fn same_head_kinds(a: &[crate::item_tree::TemplateParam], b: &[crate::item_tree::TemplateParam]) -> bool {
+    use crate::item_tree::TemplateParamKind as K;
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.pack == y.pack
+                && matches!((&x.kind, &y.kind), (K::Type, K::Type) | (K::Value(_), K::Value(_)) | (K::Template, K::Template))
+        })
+}

@@ -28,7 +28,7 @@ fn check_with(text: &str, fn_instances: bool, want: Expect) {
             Context::Instance(i) => format!("instance {}", crate::templates::inst_name(&db, *i)),
             Context::Function(Some(_), _) => "function".to_string(),
             Context::Function(None, _) => "function?".to_string(),
-            Context::FnInstance(_) => "function instance".to_string(),
+            Context::FnInstance(fi) => format!("function instance <{}>", crate::templates::display_args(&db, fi.args(&db))),
             Context::Template => "template".to_string(),
             Context::Unknown => "unknown".to_string(),
         };
@@ -389,7 +389,7 @@ fn pack_expansion_of_traits_and_instance_locals() {
         expect![[r#"
             namespace: true
             template: dependent
-            function instance: true
+            function instance <int, long, int>: true
         "#]],
     );
 }
@@ -540,8 +540,8 @@ fn block_scope_decltype_alias_of_an_expression() {
         true,
         expect![[r#"
             template: dependent
-            function instance: true
-            function instance: true
+            function instance <int, int&>: true
+            function instance <int*, int*>: true
         "#]],
     );
 }
@@ -625,7 +625,7 @@ fn closure_types_are_copy_and_move_constructible() {
         true,
         expect![[r#"
             template: dependent
-            function instance: true
+            function instance <{lambda #5}>: true
         "#]],
     );
 }
@@ -773,7 +773,46 @@ fn captureless_closure_is_an_empty_class() {
         true,
         expect![[r#"
             template: dependent
-            function instance: true
+            function instance <{lambda #2}>: true
+        "#]],
+    );
+}
+
+#[test]
+fn definition_matches_the_declarations_template_head() {
+    // libstdc++'s variant: `get<size_t>` is declared, then `get<typename>`
+    // is defined with the same function parameters before `get<size_t>`'s
+    // own definition. An instance of the index overload reads the index
+    // overload's asserts (its definition is not the type overload's).
+    check_with(
+        "template <class A, class B> constexpr bool is_same_v = __is_same(A, B);
+         template <typename T, typename... Ts> constexpr unsigned long find_uniq() {
+           constexpr unsigned long n = sizeof...(Ts);
+           constexpr bool found[n] = { is_same_v<T, Ts>... };
+           unsigned long k = n;
+           for (unsigned long i = 0; i < n; ++i) { if (found[i]) { if (k < n) return n; k = i; } }
+           return k;
+         }
+         namespace d { template <typename T, typename... Ts> inline constexpr bool once = find_uniq<T, Ts...>() < sizeof...(Ts); }
+         template <typename... Ts> struct V { int i; };
+         template <unsigned long N, typename... Ts> int& get(V<Ts...>&);
+         template <typename T, typename... Ts> T& get(V<Ts...>& v) {
+           static_assert(d::once<T, Ts...>, \"T must occur exactly once\");
+           constexpr unsigned long n = find_uniq<T, Ts...>();
+           return get<n>(v);
+         }
+         template <unsigned long N, typename... Ts> int& get(V<Ts...>& v) {
+           static_assert(N < sizeof...(Ts), \"index\");
+           return v.i;
+         }
+         int use(V<int, double, bool>& v) { return get<int>(v) + get<2>(v); }",
+        true,
+        expect![[r#"
+            template: dependent
+            template: dependent
+            function instance <int, int, double, bool>: true
+            function instance <2, int, double, bool>: true
+            function instance <0, int, double, bool>: true
         "#]],
     );
 }
