@@ -459,10 +459,18 @@ impl<'a> Interp<'a> {
                 let sizeof = matches!(x, Expr::SizeofExpr(_));
                 let t = match self.static_type(*inner) {
                     Some(t) => t,
-                    None => {
-                        let v = self.expr(*inner)?;
-                        self.type_of(&v).ok_or(ConstError::Unsupported("sizeof of an expression of unknown type".into()))?
-                    }
+                    None => match self.expr(*inner) {
+                        Ok(v) => self.type_of(&v).ok_or(ConstError::Unsupported("sizeof of an expression of unknown type".into()))?,
+                        // An operand without a value (a non-static data
+                        // member, a call of a function declared only):
+                        // the operand is unevaluated, its type decides.
+                        Err(e) => {
+                            let body = self.frame().body.clone();
+                            let (item, scope, env) = self.cx();
+                            let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+                            crate::infer::unevaluated_operand_type(cx, &body, *inner).ok_or(e)?
+                        }
+                    },
                 };
                 self.size_align(t, sizeof)
             }
