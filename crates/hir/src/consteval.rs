@@ -475,6 +475,7 @@ fn var_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _v: VarId) -> Result<Valu
 
 /// The type of the expression `p` names (a variable or data member), as
 /// an unevaluated operand in `cx`; None when it names nothing typed.
+#[inline(never)]
 fn path_operand_type(cx: LowerCx<'_>, p: &crate::item_tree::Path) -> Option<ty::TyId> {
     let mut body = crate::body::Body::default();
     body.exprs.push(crate::body::Expr::Path(p.clone()));
