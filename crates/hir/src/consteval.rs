@@ -280,6 +280,14 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
         ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => {
             let db = cx.lower.db;
             let mut ty = ty::canonical(db, ty::lower(cx.lower, t));
+            // A name that is no type is an expression operand (the token
+            // reader of attribute arguments cannot tell them apart):
+            // `__aligned__(__alignof__(_Tp2::_M_t))` names a data member.
+            if let (TyKind::Error(_), crate::item_tree::TypeRef::Path(p)) = (ty.kind(db), t) {
+                if let Some(x) = path_operand_type(cx.lower, p) {
+                    ty = x;
+                }
+            }
             // `sizeof(typename T::x)` with no such member: a substitution failure.
             if let TyKind::Error(e) = ty.kind(db) {
                 if crate::templates::is_substitution_failure(e) {
@@ -463,4 +471,15 @@ fn var_value_of(db: &dyn SourceDatabase, v: VarId) -> Result<Value, ConstError> 
 
 fn var_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _v: VarId) -> Result<Value, ConstError> {
     Err(ConstError::Cycle)
+}
+
+/// The type of the expression `p` names (a variable or data member), as
+/// an unevaluated operand in `cx`; None when it names nothing typed.
+#[inline(never)]
+fn path_operand_type(cx: LowerCx<'_>, p: &crate::item_tree::Path) -> Option<ty::TyId> {
+    let mut body = crate::body::Body::default();
+    body.exprs.push(crate::body::Expr::Path(p.clone()));
+    body.expr_ranges.push(Default::default());
+    body.root_expr = Some(crate::body::ExprId(0));
+    crate::infer::unevaluated_operand_type(cx, &body, crate::body::ExprId(0))
 }

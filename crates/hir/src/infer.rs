@@ -39,7 +39,7 @@ mod decltype_body;
 mod friends;
 mod local_decls;
 pub use decltype::decltype_text;
-pub(crate) use decltype_body::decltype_bodies;
+pub(crate) use decltype_body::{decltype_bodies, unevaluated_operand_type};
 mod aliases;
 mod const_locals;
 mod const_cond;

@@ -530,6 +530,17 @@ impl<'a> Interp<'a> {
     }
 
     /// The declared type of a name expression, without evaluating it.
+    /// The type of an unevaluated operand, inferred. Out of line: `expr`'s
+    /// frame stays small for deep constexpr recursion.
+    #[inline(never)]
+    fn operand_type(&self, e: ExprId) -> Option<TyId> {
+        let body = self.frame().body.clone();
+        let (item, scope, env) = self.cx();
+        let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+        crate::infer::unevaluated_operand_type(cx, &body, e)
+    }
+
+    #[inline(never)]
     fn static_type(&self, e: ExprId) -> Option<TyId> {
         let body = self.frame().body.clone();
         match body.expr(e) {
@@ -538,6 +549,9 @@ impl<'a> Interp<'a> {
                 let t = self.lower_ty(&body.local(l).ty);
                 (!matches!(t.kind(self.db), TyKind::Dependent(_) | TyKind::Error(_))).then_some(t)
             }
+            // A qualified name (a data member: libstdc++'s
+            // `__alignof__(_Tp2::_M_t)`, which has no value) by its type.
+            Expr::Path(p) if p.segments.len() > 1 => self.operand_type(e),
             _ => None,
         }
     }

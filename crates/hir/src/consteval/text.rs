@@ -37,7 +37,9 @@ pub fn opaque_exprs(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<(String, u
             K::CALL_EXPR | K::NOEXCEPT_EXPR | K::REQUIRES_EXPR | K::FUNCTIONAL_CAST_EXPR | K::MEMBER_EXPR | K::FOLD_EXPR | K::ID_EXPR
             | K::CAST_EXPR | K::CXX_CAST_EXPR | K::INDEX_EXPR | K::CONDITIONAL_EXPR | K::BIN_EXPR | K::PREFIX_EXPR | K::PAREN_EXPR
             // `((void) _Pred, true)` lowers to its comma expression's text.
-            | K::COMMA_EXPR => {
+            | K::COMMA_EXPR
+            // `sizeof(e)`/`alignof(e)` of an expression operand.
+            | K::SIZEOF_EXPR | K::ALIGNOF_EXPR => {
                 let r = n.text_range();
                 out.push((n.text().to_string(), u32::from(r.start()), u32::from(r.end())));
             }

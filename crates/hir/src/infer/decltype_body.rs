@@ -102,6 +102,32 @@ pub(super) fn sizeof_full(cx: LowerCx<'_>, text: &str) -> Option<u64> {
     crate::layout::size_align(db, t).ok().map(|(size, _)| size)
 }
 
+/// The type (references stripped) of the unevaluated operand `e` of a
+/// body being evaluated (`sizeof(e)`, `alignof(e)`) in `cx`: what the
+/// interpreter asks of an operand it cannot evaluate, such as a
+/// non-static data member named by a qualified name (libstdc++'s
+/// `alignas(__alignof__(_Tp2::_M_t))`: the member's type). None when
+/// dependent, invalid or not modelled.
+pub(crate) fn unevaluated_operand_type(cx: LowerCx<'_>, body: &Body, e: ExprId) -> Option<TyId> {
+    let db = cx.db;
+    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+        return None;
+    }
+    let mut inf = Infer::type_level(cx, body);
+    inf.res.expr_tys = vec![None; body.exprs.len()];
+    inf.res.categories = vec![Category::PRValue; body.exprs.len()];
+    inf.res.local_tys = vec![None; body.locals.len()];
+    let t = templates::nested(|| Ok(inf.expr(e))).ok()?;
+    let mut t = canonical(db, t);
+    if let TyKind::LRef(x) | TyKind::RRef(x) = t.kind(db) {
+        t = canonical(db, *x);
+    }
+    if ty_has_error(db, t, 0) || ty_has_placeholder(db, t, 0) || matches!(t.kind(db), TyKind::Dependent(_)) {
+        return None;
+    }
+    Some(t)
+}
+
 /// The type (references stripped) and category of an operand's body in
 /// `cx` (an error type only for a substitution failure), and the declared
 /// type of a parameter named alone.

@@ -9,10 +9,12 @@
 //!
 //! Invariant: the answer is `Some` only when every call in the operand is
 //! resolved and each callee's exception specification is known: a
-//! `noexcept(<expression>)` callee, a call through a pointer or closure,
-//! or a `throw` in the operand's text make it unknown, never false.
+//! `noexcept(<expression>)` callee whose condition does not evaluate, a
+//! call through a pointer or closure, or a `throw` in the operand's text
+//! make it unknown, never false.
 
 use super::*;
+use crate::item_tree::ConstExpr;
 
 /// Whether the operand `e` of `noexcept(e)` is non-throwing, inferred in
 /// the environment of the evaluation; `None` when the model cannot tell.
@@ -70,12 +72,46 @@ fn entity_noexcept(db: &dyn SourceDatabase, x: Entity) -> Option<bool> {
     if matches!(data.name, FnName::Dtor) || data.ty.noexcept {
         return Some(true);
     }
-    // `noexcept(<expression>)`: the template's to evaluate, so the
-    // declared type says nothing either way.
-    if data.noexcept_expr.is_some() {
-        return None;
+    // `noexcept(<expression>)`: the condition decides, evaluated where
+    // the function is declared (a member of a class template instance or
+    // a function template specialization in its instance's environment:
+    // libstdc++'s `_M_bucket_index` is `noexcept(noexcept(_Hash()(k)))`).
+    if let Some(e) = &data.noexcept_expr {
+        return match x {
+            Entity::FnInst(i) => *instance_noexcept(db, i),
+            _ => {
+                let scope = instances::fn_scope(db, d)?;
+                let map = def_map(db, d.tu(db));
+                let cx = LowerCx { db, map: &map, item: d.item(db), scope, env: None };
+                condition(cx, e)
+            }
+        };
     }
     Some(false)
+}
+
+/// The value of the `noexcept(<expression>)` condition of a function
+/// template specialization or a member of a class template instance.
+#[salsa::tracked(cycle_result = instance_noexcept_cycle)]
+pub(crate) fn instance_noexcept(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<bool> {
+    let decl = inst.decl(db);
+    let e = decl.data(db)?.noexcept_expr?;
+    let env = instances::instance_env(db, inst).ok()?;
+    let scope = instances::fn_scope(db, decl)?;
+    let map = def_map(db, decl.tu(db));
+    let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    condition(cx, &e)
+}
+
+/// A condition that needs its own value (ill-formed) is not decided.
+fn instance_noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Option<bool> {
+    None
+}
+
+/// A condition evaluated one instantiation level deeper (a chain of
+/// conditions naming other conditioned functions ends at the depth limit).
+fn condition(cx: LowerCx<'_>, e: &ConstExpr) -> Option<bool> {
+    templates::nested(|| Ok(super::constraints::truth(cx, e))).ok().flatten()
 }
 
 /// Whether the callee expression has a `noexcept` function type (or is a

@@ -816,3 +816,73 @@ fn definition_matches_the_declarations_template_head() {
         "#]],
     );
 }
+
+#[test]
+fn noexcept_of_a_call_to_a_conditionally_noexcept_member() {
+    // libstdc++'s `_Hashtable::~_Hashtable` asserts that `_M_bucket_index`,
+    // `noexcept(noexcept(declval<const _Hash&>()(k)))` in `_Hash_code_base`
+    // and named through an access-declaration of a local class, is
+    // non-throwing: the callee's condition is evaluated in its instance's
+    // environment. g++ accepts every assert below.
+    check_with(
+        r#"
+template <class T> T&& declval() noexcept;
+struct quiet_hash { unsigned long operator()(int) const noexcept; };
+struct loud_hash { unsigned long operator()(int) const; };
+template <class H> struct base {
+  unsigned long index(const int&, unsigned long) const noexcept(noexcept(declval<const H&>()(0)));
+  unsigned long plain(unsigned long) const noexcept(true);
+};
+template <class H> struct table {
+  struct access : base<H> { using base<H>::index; };
+  ~table() noexcept {
+    static_assert(noexcept(declval<const access&>().index(declval<const int&>(), (unsigned long)0)), "");
+  }
+};
+void use() { table<quiet_hash> t; }
+static_assert(noexcept(declval<const base<quiet_hash>&>().index(0, 0)), "");
+static_assert(!noexcept(declval<const base<loud_hash>&>().index(0, 0)), "");
+static_assert(noexcept(declval<const table<quiet_hash>::access&>().index(0, 0)), "");
+"#,
+        true,
+        expect![[r#"
+            template: dependent
+            namespace: true
+            namespace: true
+            namespace: true
+            function instance: true
+        "#]],
+    );
+}
+
+#[test]
+fn alignof_of_a_qualified_data_member() {
+    // libstdc++'s `__aligned_membuf<_Tp>` aligns its storage with
+    // `alignas(__alignof__(_Tp2::_M_t))`, `_Tp2` a local struct holding a
+    // `_Tp`: the operand names a non-static data member (no value), its
+    // type's alignment decides. g++ accepts every assert below.
+    check(
+        r#"
+template <class T> struct membuf {
+  struct T2 { T m; };
+  alignas(__alignof__(T2::m)) unsigned char storage[sizeof(T)];
+};
+template <class T> struct attr_buf {
+  struct T2 { T m; };
+  __attribute__((__aligned__(__alignof__(T2::m)))) unsigned char storage[sizeof(T)];
+};
+struct S { double d; char c; };
+struct P { short a; char b; };
+static_assert(alignof(membuf<S>) == 8 && sizeof(membuf<S>) == 16, "");
+static_assert(alignof(membuf<char>) == 1, "");
+static_assert(alignof(attr_buf<P>) == 2 && sizeof(attr_buf<P>) == 4, "");
+static_assert(sizeof(S::d) == 8 && alignof(P) == __alignof__(P::a), "");
+"#,
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
