@@ -165,3 +165,38 @@ fn variable_template_uses_do_not_depend_on_which_body_is_inferred_first() {
         "#]],
     );
 }
+
+#[test]
+fn completing_a_class_checks_its_bases_members_and_special_members_constraints() {
+    // g++: completing `view<lambda>` (its static member `get` is used)
+    // names its base `view_base<view<lambda>>` and its member's class
+    // `box<lambda>`, whose constraints it checks: `r` symbols
+    // `is_class_v<view<lambda>>` and `is_object_v<lambda>` although nothing
+    // uses a member of the base or of `box`. Nothing constructs a `box`, so
+    // its default constructor's constraint is not checked (no
+    // `is_constructible_v<lambda>`).
+    super::closure(
+        "namespace std {
+         template<class T> inline constexpr bool is_class_v = __is_class(T);
+         template<class T> inline constexpr bool is_object_v = __is_empty(T);
+         template<class T, class... A> inline constexpr bool is_constructible_v = __is_constructible(T, A...);
+         }
+         template<class T> concept default_initializable = std::is_constructible_v<T>;
+         template<class D> requires std::is_class_v<D> struct view_base { int size() { return 0; } };
+         template<class T> requires std::is_object_v<T> struct box {
+           T t;
+           box() requires default_initializable<T> = default;
+         };
+         template<class F> struct view : view_base<view<F>> { box<F> f; static int get() { return 1; } };
+         template<class F> int use(F) { return view<F>::get(); }
+         int main() { return use([](int x) { return x; }); }",
+        expect_test::expect![[r#"
+            main
+            _ZZ4mainENKUliE_clEi
+            _Z3useIZ4mainEUliE_EiT_
+            _ZN4viewIZ4mainEUliE_E3getEv
+            _ZSt10is_class_vI4viewIZ4mainEUliE_EE
+            _ZSt11is_object_vIZ4mainEUliE_E
+        "#]],
+    );
+}
