@@ -26,7 +26,7 @@ use crate::consteval::is_integral as is_int;
 
 pub(crate) mod constraints;
 mod constraint_vars;
-pub use constraint_vars::{class_constraint_var_uses, constraint_var_uses};
+pub use constraint_vars::{class_constraint_var_uses, completion_var_uses, constraint_var_uses};
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
 mod requires;

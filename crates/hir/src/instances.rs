@@ -35,6 +35,7 @@ pub mod stub;
 
 pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
+pub(crate) use special::member_classes;
 pub use special::{class_of_object, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
 use crate::infer::{infer, InferOwner};
@@ -790,7 +791,7 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
         // Checking its constraints instantiated variable templates that
         // g++ emits unasked (`infer/constraint_vars.rs`).
         if let Entity::FnInst(i) = e {
-            let of_class = i.outer(db).map(|o| crate::infer::class_constraint_var_uses(db, o)).unwrap_or_default();
+            let of_class = i.outer(db).map(|o| crate::infer::completion_var_uses(db, o)).unwrap_or_default();
             for x in crate::infer::constraint_var_uses(db, i).into_iter().chain(of_class) {
                 if seen.insert(x) {
                     out.push(x);

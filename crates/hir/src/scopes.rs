@@ -834,15 +834,41 @@ fn resolve_path_depth(db: &dyn SourceDatabase, map: &DefMap, from: ScopeIdx, pat
         };
     }
     let first = &quals[0];
-    let d = if path.global {
-        member(db, map, ROOT, &first.name, Ns::Scope, &mut FxHashSet::default(), depth)?
-    } else {
-        lookup_depth(db, map, from, &first.name, Ns::Scope, depth)?
-    };
-    if first.args.is_some() {
+    if path.global {
+        let d = member(db, map, ROOT, &first.name, Ns::Scope, &mut FxHashSet::default(), depth)?;
+        return resolve_in(db, map, &d, path, ns, depth);
+    }
+    // The scope names have no points of declaration: the nearest namespace
+    // `first` may be one declared after the name (`std::ranges::__detail`,
+    // opened by `<ranges>` after `<concepts>` names `__detail::__class_or_enum`,
+    // which lookup at the point of definition binds to `std::__detail`). In
+    // a valid program a nearer namespace that lacks the rest of the path is
+    // such a later one, so lookup of `first` goes on outside the scope that
+    // declares it.
+    let mut start = from;
+    for _ in 0..16 {
+        let d = lookup_depth(db, map, start, &first.name, Ns::Scope, depth)?;
+        if let Some(r) = resolve_in(db, map, &d, path, ns, depth) {
+            return Some(r);
+        }
+        let Def::Namespace(n) = d else { return None };
+        let home = map.scope(n).parent?;
+        if !encloses(map, home, start) {
+            return None;
+        }
+        start = map.scope(home).parent?;
+    }
+    None
+}
+
+/// The rest of a qualified `path` (after its first segment) resolved in
+/// the scope `first` denotes.
+fn resolve_in(db: &dyn SourceDatabase, map: &DefMap, first: &Def, path: &Path, ns: Ns, depth: u32) -> Option<Def> {
+    let (last, quals) = path.segments.split_last()?;
+    if quals.first()?.args.is_some() {
         return None;
     }
-    let mut s = scope_of(db, map, &d)?;
+    let mut s = scope_of(db, map, first)?;
     for seg in &quals[1..] {
         if seg.args.is_some() {
             return None;
@@ -851,6 +877,19 @@ fn resolve_path_depth(db: &dyn SourceDatabase, map: &DefMap, from: ScopeIdx, pat
         s = scope_of(db, map, &d)?;
     }
     member(db, map, s, &last.name, ns, &mut FxHashSet::default(), depth)
+}
+
+/// Whether `outer` is `s` or one of its enclosing scopes.
+fn encloses(map: &DefMap, outer: ScopeIdx, s: ScopeIdx) -> bool {
+    let mut cur = Some(s);
+    for _ in 0..256 {
+        match cur {
+            Some(c) if c == outer => return true,
+            Some(c) => cur = map.scope(c).parent,
+            None => return false,
+        }
+    }
+    false
 }
 
 

@@ -71,6 +71,44 @@ fn class_constraint_var_uses_of(db: &dyn SourceDatabase, inst: InstId) -> Vec<En
     emitted(db, cx, &data.constraints)
 }
 
+/// As [`class_constraint_var_uses`], for everything completing `inst`
+/// names: the specializations among its bases and the classes of its
+/// non-static data members are named by its definition, so g++ checks
+/// their constraints too (`view_interface<filter_view<…, lambda>>`'s
+/// `is_class_v<filter_view<…>>`, `__box<lambda>`'s `copyable<lambda>`)
+/// although no member of theirs is used; and completing each of them
+/// names their own in turn. The class's own come first, then its bases'
+/// and its members' in declaration order, each specialization once.
+#[salsa::tracked(returns(clone), cycle_result = completion_cycle)]
+pub fn completion_var_uses(db: &dyn SourceDatabase, inst: InstId) -> Vec<Entity> {
+    var_template::isolated(|| completion_var_uses_of(db, inst))
+}
+
+fn completion_var_uses_of(db: &dyn SourceDatabase, inst: InstId) -> Vec<Entity> {
+    let mut out = class_constraint_var_uses(db, inst);
+    let class = crate::templates::ClassRefT::Inst(inst);
+    let bases = crate::templates::inst_bases(db, inst).iter().filter_map(|b| b.class).collect::<Vec<_>>();
+    let members = instances::member_classes(db, class).into_iter().map(|(c, _)| c);
+    for sub in bases.into_iter().chain(members) {
+        let crate::templates::ClassRefT::Inst(i) = sub else { continue };
+        if i == inst {
+            continue;
+        }
+        for x in completion_var_uses(db, i) {
+            if !out.contains(&x) {
+                out.push(x);
+            }
+        }
+    }
+    out
+}
+
+/// A class whose completion names itself (through a member's or a base's
+/// completion) adds nothing more.
+fn completion_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: InstId) -> Vec<Entity> {
+    Vec::new()
+}
+
 /// The variable template specializations that instantiating the
 /// `noexcept(expr)` specifier of `inst` evaluates (every one, emitted or
 /// not: the caller re-records them in its own evaluation). g++ instantiates

@@ -125,7 +125,7 @@ pub fn implicit_special(db: &dyn SourceDatabase, class: ClassRefT, kind: Special
 
 /// The class types of a class's non-static data members (arrays by
 /// element; anonymous members' members), substituted for an instance.
-fn member_classes(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<(ClassRefT, bool)> {
+pub(crate) fn member_classes(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<(ClassRefT, bool)> {
     members(db, c).into_iter().map(|(_, m, has_init)| (m, has_init)).collect()
 }
 

@@ -165,3 +165,78 @@ fn variable_template_uses_do_not_depend_on_which_body_is_inferred_first() {
         "#]],
     );
 }
+
+#[test]
+fn completing_a_class_checks_its_bases_members_and_special_members_constraints() {
+    // g++: completing `view<lambda>` (its static member `get` is used)
+    // names its base `view_base<view<lambda>>` and its member's class
+    // `box<lambda>`, whose constraints it checks: `r` symbols
+    // `is_class_v<view<lambda>>` and `is_object_v<lambda>` although nothing
+    // uses a member of the base or of `box`. Nothing constructs a `box`, so
+    // its default constructor's constraint is not checked (no
+    // `is_constructible_v<lambda>`).
+    super::closure(
+        "namespace std {
+         template<class T> inline constexpr bool is_class_v = __is_class(T);
+         template<class T> inline constexpr bool is_object_v = __is_empty(T);
+         template<class T, class... A> inline constexpr bool is_constructible_v = __is_constructible(T, A...);
+         }
+         template<class T> concept default_initializable = std::is_constructible_v<T>;
+         template<class D> requires std::is_class_v<D> struct view_base { int size() { return 0; } };
+         template<class T> requires std::is_object_v<T> struct box {
+           T t;
+           box() requires default_initializable<T> = default;
+         };
+         template<class F> struct view : view_base<view<F>> { box<F> f; static int get() { return 1; } };
+         template<class F> int use(F) { return view<F>::get(); }
+         int main() { return use([](int x) { return x; }); }",
+        expect_test::expect![[r#"
+            main
+            _ZZ4mainENKUliE_clEi
+            _Z3useIZ4mainEUliE_EiT_
+            _ZN4viewIZ4mainEUliE_E3getEv
+            _ZSt10is_class_vI4viewIZ4mainEUliE_EE
+            _ZSt11is_object_vIZ4mainEUliE_E
+        "#]],
+    );
+}
+
+#[test]
+fn a_qualified_name_skips_a_nearer_namespace_declared_after_it() {
+    // g++: `r _ZSt10is_class_vIZ4mainEUliE_E`. `__detail::class_or_enum`
+    // in `std::ranges::cs` binds at its definition to `std::__detail`:
+    // `std::ranges::__detail` is opened only after it (as `<ranges>` opens
+    // it after `<concepts>`), so `swappable<lambda>` checks `is_class_v`.
+    super::closure(
+        "namespace std {
+         template<class T> struct remove_reference { using type = T; };
+         template<class T> struct remove_reference<T&> { using type = T; };
+         template<class T> using remove_reference_t = typename remove_reference<T>::type;
+         template<class T> inline constexpr bool is_class_v = __is_class(T);
+         namespace __detail { template<class T> concept class_or_enum = is_class_v<T>; }
+         namespace ranges {
+         namespace cs {
+         template<class T> void swap(T&, T&) = delete;
+         template<class T, class U> concept adl_swap = (__detail::class_or_enum<remove_reference_t<T>> || __detail::class_or_enum<remove_reference_t<U>>) && requires(T&& t, U&& u) { swap(static_cast<T&&>(t), static_cast<U&&>(u)); };
+         struct Swap {
+           template<class T, class U> requires adl_swap<T, U> || (__is_same(T, U))
+           constexpr void operator()(T&& t, U&& u) const {}
+         };
+         }
+         inline constexpr cs::Swap swap{};
+         }
+         template<class T> concept swappable = requires(T& a, T& b) { ranges::swap(a, b); };
+         }
+         namespace std::ranges::__detail { int later; }
+         template<std::swappable T> int f(T) { return 1; }
+         int main() { auto l = [](int x) { return x; }; return f(l); }",
+        expect_test::expect![[r#"
+            _ZNSt6ranges4swapE
+            _ZNSt6ranges8__detail5laterE
+            main
+            _ZZ4mainENKUliE_clEi
+            _Z1fIZ4mainEUliE_EiT_
+            _ZSt10is_class_vIZ4mainEUliE_E
+        "#]],
+    );
+}
