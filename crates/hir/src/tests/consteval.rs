@@ -850,7 +850,7 @@ static_assert(noexcept(declval<const table<quiet_hash>::access&>().index(0, 0)),
             namespace: true
             namespace: true
             namespace: true
-            function instance: true
+            function instance <>: true
         "#]],
     );
 }
