@@ -2,7 +2,9 @@
 //! unit in a context cufront evaluates (namespace scope, non-template
 //! classes and functions, the class and function template instances the
 //! unit requires), one per line: `FILE:LINE CONTEXT OUTCOME`, where OUTCOME
-//! is `true`, `false` or `not-evaluated: REASON` (spec 50 §6). `--all` also
+//! is `true`, `false`, `discarded` (in a discarded `if constexpr`
+//! substatement of a function template instance: not instantiated) or
+//! `not-evaluated: REASON` (spec 50 §6). `--all` also
 //! lists the templated ones no instance reaches (`dependent`).
 
 use std::process::ExitCode;
@@ -37,6 +39,7 @@ pub fn run(db: &RootDatabase, tu: TranslationUnit, all: bool) -> ExitCode {
             }
             Outcome::Dependent if !all => continue,
             Outcome::Dependent => "dependent".to_string(),
+            Outcome::Discarded => "discarded".to_string(),
             Outcome::NotEvaluated(e) => format!("not-evaluated: {e}"),
         };
         let l = map.location(a.offset);

@@ -90,7 +90,11 @@ const DEFAULT_FLOOR: f64 = 0.0;
 // 982 of 988 (on its own) once noexcept(call) evaluated a callee's noexcept(<expr>) and
 // alignof read a qualified data member operand (`__aligned_membuf`).
 // 980 of 982 with both (the two left: std::visit's `__visit_rettypes_match`).
-const MIN_TRUE_TOTAL: usize = 980;
+// 962 of 962 once asserts in discarded `if constexpr` substatements of
+// instances count as not instantiated (20 of the 982: ranges::begin/end's
+// array branch, std::visit's mismatch branch) and the interpreter deduced
+// calls as overload resolution does (`__check_visitor_results`).
+const MIN_TRUE_TOTAL: usize = 962;
 
 struct Outcome {
     case: String,
@@ -126,18 +130,19 @@ fn every_static_assert_holds() {
             }
         };
         let s = &o.summary;
-        let evaluated_ctx = s.found - s.dependent;
+        let evaluated_ctx = s.found - s.dependent - s.discarded;
         let share = if evaluated_ctx == 0 { 100.0 } else { 100.0 * s.true_ as f64 / evaluated_ctx as f64 };
         all_found += evaluated_ctx;
         all_true += s.true_;
         report.push_str(&format!(
-            "{}: found {} true {} false {} not evaluated {} (dependent, not instantiated: {}) share {share:.1}%\n",
+            "{}: found {} true {} false {} not evaluated {} (not instantiated: dependent {}, discarded {}) share {share:.1}%\n",
             o.case,
             evaluated_ctx,
             s.true_,
             s.false_.len(),
             s.not_evaluated.len(),
-            s.dependent
+            s.dependent,
+            s.discarded
         ));
         // `CUFRONT_ASSERTS_ALL=1` prints every assert not evaluated.
         let shown = if std::env::var_os("CUFRONT_ASSERTS_ALL").is_some() { usize::MAX } else { 4 };

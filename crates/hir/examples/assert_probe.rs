@@ -30,6 +30,7 @@ fn main() {
             cufront_hir::static_asserts::Outcome::True => "true".to_string(),
             cufront_hir::static_asserts::Outcome::False => "false".to_string(),
             cufront_hir::static_asserts::Outcome::Dependent => "dependent".to_string(),
+            cufront_hir::static_asserts::Outcome::Discarded => "discarded".to_string(),
             cufront_hir::static_asserts::Outcome::NotEvaluated(e) => format!("not evaluated: {e}"),
         };
         let at = a.offset as usize;

@@ -54,6 +54,7 @@ mod packs;
 mod partial_order;
 mod object_param;
 mod nttp_sfinae;
+pub(crate) mod deduce_call;
 mod non_deduced;
 mod constructible;
 pub(crate) use constructible::class_constructible;
@@ -452,13 +453,20 @@ pub(crate) const DELETED: &str = "call of a deleted function";
 
 /// An argument as overload resolution sees it.
 #[derive(Clone, Copy, Debug)]
-struct Arg {
+pub(crate) struct Arg {
     ty: TyId,
     cat: Category,
     /// A literal `0` / `nullptr`-like null pointer constant.
     null: bool,
     /// A braced list (converts to classes and aggregates).
     braced: bool,
+}
+
+impl Arg {
+    /// A value of type `ty` (what the constant interpreter passes).
+    pub(crate) fn prvalue(ty: TyId) -> Arg {
+        Arg { ty, cat: Category::PRValue, null: false, braced: false }
+    }
 }
 
 /// What a name in value position denotes.
@@ -2937,153 +2945,16 @@ impl<'a> Infer<'a> {
 
     /// Explicit template arguments of a candidate (all of them given: `true`).
     fn explicit_args(&self, c: Cand, written: &[TemplateArgRef]) -> Result<(Vec<TemplateArg>, bool), String> {
-        let params = c.0.tparams(self.db);
-        // `f<T, Ts...>`: expansions expanded first, one argument per element.
-        let written = packs::expand_written(self.lcx(), written)?;
-        let lower = |p: &TemplateParam, w: &packs::Written<'_>| match w {
-            packs::Written::Ref(r) => templates::lower_arg(self.lcx(), &p.kind, r),
-            packs::Written::Done(a) => Ok(a.clone()),
-        };
-        let mut out = Vec::new();
-        let mut wi = 0;
-        for p in &params {
-            if p.pack {
-                let mut v = Vec::new();
-                while wi < written.len() {
-                    v.push(lower(p, &written[wi])?);
-                    wi += 1;
-                }
-                out.push(TemplateArg::Pack(v));
-                continue;
-            }
-            let Some(w) = written.get(wi) else { break };
-            out.push(lower(p, w)?);
-            wi += 1;
-        }
-        if wi < written.len() {
-            return Err("too many template arguments".into());
-        }
-        let complete = out.len() == params.len();
-        Ok((out, complete))
+        deduce_call::explicit_args(self.lcx(), c.0, written)
     }
 
     /// Deduces a function template's arguments from a call (explicit ones first, then defaults).
     fn deduce(&self, c: Cand, data: &crate::item_tree::FnData, targs: Option<&[TemplateArgRef]>, args: &[Arg]) -> Result<Vec<TemplateArg>, String> {
-        let db = self.db;
-        let params: Vec<TemplateParam> = c.0.tparams(db);
-        let n = params.len();
-        let mut out: Vec<Option<TemplateArg>> = vec![None; n];
-        if let Some(w) = targs {
-            let (given, _) = self.explicit_args(c, w)?;
-            for (i, a) in given.into_iter().enumerate() {
-                // A trailing pack with no explicit element is deduced, not empty.
-                if !matches!(&a, TemplateArg::Pack(v) if v.is_empty()) {
-                    out[i] = Some(a);
-                }
-            }
-        }
-        let scope = instances::fn_scope(db, c.0).ok_or("unresolved scope")?;
-        let mut env = match c.1 {
-            Some(o) => templates::inst_env(db, o)?,
+        let outer = match c.1 {
+            Some(o) => templates::inst_env(self.db, o)?,
             None => Env::default(),
         };
-        // Parameters as placeholders (explicit ones substituted).
-        for (i, p) in params.iter().enumerate() {
-            let a = match &out[i] {
-                Some(a) if !p.pack => a.clone(),
-                _ if p.pack => packs::pack_placeholder(i as u32),
-                _ => placeholder(db, p, i as u32),
-            };
-            if let Some(nm) = &p.name {
-                env.names.push((nm.clone(), a));
-            }
-        }
-        let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
-        packs::convert_explicit_values(cx, &params, &mut out);
-        let elem_env = packs::element_env(db, &env, &params);
-        let mut ai = 0;
-        let mut deferred = Vec::new();
-        for (pi, pref) in data.ty.params.iter().enumerate() {
-            let is_pack = data.pack_params.contains(&(pi as u32));
-            let pcx = if is_pack { LowerCx { env: Some(&elem_env), ..cx } } else { cx };
-            let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).map_err(|e| e.to_string())?;
-            if is_pack {
-                // A trailing function parameter pack takes the rest of the arguments.
-                let rest = args.get(ai..).unwrap_or(&[]);
-                ai = args.len();
-                let (slot, elems) = packs::deduce_param_pack(db, pt, pref, &params, rest, &out).ok_or("deduction failed (pack)")?;
-                if let Some(s) = slot {
-                    if out[s].is_none() || !targs.is_some_and(|t| !t.is_empty()) {
-                        let elems = elems.into_iter().map(|e| e.unwrap_or(TemplateArg::Dependent("?".into()))).collect();
-                        out[s] = Some(TemplateArg::Pack(elems));
-                    }
-                }
-                continue;
-            }
-            let Some(&a) = args.get(ai) else { break };
-            ai += 1;
-            // A possibly non-deduced parameter (`typename X<T>::type`): last.
-            if non_deduced::maybe_non_deduced(db, self.map, scope, pref, &params) {
-                deferred.push((pt, a));
-                continue;
-            }
-            // `T (&)[N]`: `N` from the argument's bound, then the rest with `N` known.
-            let bound = deduce_conv::deduce_array_bounds(cx, pref, a.ty, &params, &mut out);
-            let pt = if bound.is_empty() {
-                pt
-            } else {
-                let mut env2 = env.clone();
-                env2.names.extend(bound);
-                let cx2 = LowerCx { env: Some(&env2), ..cx };
-                templates::nested(|| Ok(ty::lower(cx2, pref))).map_err(|e| e.to_string())?
-            };
-            if !deduce_one(db, pt, a, &mut out) {
-                return Err("deduction failed".into());
-            }
-        }
-        for (pt, a) in deferred {
-            let mut scratch = out.clone();
-            if deduce_one(db, pt, a, &mut scratch) {
-                out = scratch;
-            }
-        }
-        // Undeduced: trailing packs are empty; defaults are substituted.
-        let mut final_args = Vec::new();
-        for (i, p) in params.iter().enumerate() {
-            let a = match out[i].clone() {
-                Some(a) => a,
-                None if p.pack && packs::in_deduced_context(p, data) => {
-                    return Err(format!("could not deduce pack `{}` from its pattern", p.name.clone().unwrap_or_default()));
-                }
-                None if p.pack => TemplateArg::Pack(Vec::new()),
-                None => {
-                    let Some(d) = &p.default else { return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default())) };
-                    let mut denv = match c.1 {
-                        Some(o) => templates::inst_env(db, o)?,
-                        None => Env::default(),
-                    };
-                    for (j, q) in params.iter().enumerate().take(i) {
-                        if let Some(nm) = &q.name {
-                            denv.names.push((nm.clone(), final_args.get(j).cloned().unwrap_or(TemplateArg::Dependent("?".into()))));
-                        }
-                    }
-                    let dcx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&denv) };
-                    let v = templates::nested(|| templates::lower_arg(dcx, &p.kind, d))?;
-                    if let TemplateArg::Type(t) = &v {
-                        if matches!(t.kind(db), TyKind::Error(_)) {
-                            return Err("substitution failure in a default argument".into());
-                        }
-                    }
-                    v
-                }
-            };
-            final_args.push(normalize(db, a));
-        }
-        if final_args.iter().any(|a| has_placeholder(db, a)) {
-            return Err("incomplete deduction".into());
-        }
-        self.nttp_types_substitute(c, &params, &final_args)?;
-        Ok(final_args)
+        deduce_call::deduce(self.lcx(), c.0, &outer, data, targs, args)
     }
 
     /// The implicit conversion sequence rank from argument `a` to parameter type `p` (None: no conversion).

@@ -59,6 +59,22 @@ pub struct ItemAssert {
     /// written before the assert (block scopes flattened), which shadow
     /// the names of the enclosing scopes.
     pub local_types: Vec<(String, crate::item_tree::TypeRef)>,
+    /// In a function body: the `if constexpr` statements the assert is a
+    /// substatement of, outermost first.
+    pub branches: Vec<Branch>,
+}
+
+/// An `if constexpr` around an assert: in an instance of a templated
+/// function, the assert exists only if `cond` is `taken_if`
+/// ([stmt.if]/2: a discarded substatement is not instantiated).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// The condition, lowered (`root_expr`); its ranges index the assert's `text`.
+    pub cond: Arc<Body>,
+    /// Whether the assert is in the `then` substatement (else: in the `else`).
+    pub taken_if: bool,
+    /// Offset of the condition in the item.
+    pub at: u32,
 }
 
 /// The `static_assert`s of one top-level item, in source order.
@@ -220,7 +236,38 @@ fn read_assert(
         None if class.is_some() => Place::Class { idx: class_idx, templated },
         None => Place::Namespace(namespaces),
     };
-    ItemAssert { at, place, cond: Arc::new(cond), text, message, local_types }
+    let branches = if matches!(place, Place::Function { .. }) { enclosing_branches(n, base) } else { Vec::new() };
+    ItemAssert { at, place, cond: Arc::new(cond), text, message, local_types, branches }
+}
+
+/// The `if constexpr` statements `n` is a substatement of, outermost first,
+/// up to the function (or lambda) body. One with an init-statement or a
+/// declaration as its condition is left out (never evaluated: the assert
+/// then counts as instantiated, as it would without the `if`).
+fn enclosing_branches(n: &SyntaxNode, base: u32) -> Vec<Branch> {
+    use cufront_syntax::ast::{self, AstNode};
+    let mut out = Vec::new();
+    let mut x = n.clone();
+    while let Some(p) = x.parent() {
+        if matches!(p.kind(), K::FUNCTION_BODY | K::LAZY_BODY | K::LAMBDA_EXPR | K::FUNCTION_DEF) {
+            break;
+        }
+        if let Some(i) = ast::IfStmt::cast(p.clone()).filter(|i| i.is_constexpr() && i.init().is_none()) {
+            let taken_if = if x.kind() == K::ELSE_BRANCH {
+                Some(false)
+            } else {
+                i.then_branch().filter(|t| *t.syntax() == x).map(|_| true)
+            };
+            let cond = i.condition().and_then(|c| c.syntax().children().find(|e| su::is_expr(e.kind())));
+            if let (Some(taken_if), Some(c)) = (taken_if, cond) {
+                let at = base + u32::from(c.text_range().start());
+                out.push(Branch { cond: Arc::new(body::lower_expr_owner(&c)), taken_if, at });
+            }
+        }
+        x = p;
+    }
+    out.reverse();
+    out
 }
 
 /// The typedefs and alias declarations of a body before `before`.
@@ -482,6 +529,9 @@ pub enum Outcome {
     False,
     /// Templated and not instantiated: nothing to evaluate.
     Dependent,
+    /// In a discarded substatement of an `if constexpr` of a function
+    /// template instance: not instantiated.
+    Discarded,
     NotEvaluated(ConstError),
 }
 
@@ -532,6 +582,17 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
         }
         Some(e)
     };
+    // Only an instance discards: outside a template, both substatements of
+    // an `if constexpr` are checked ([stmt.if]/2). A condition cufront
+    // cannot evaluate leaves the assert instantiated.
+    if matches!(a.context, Context::FnInstance(_)) {
+        for b in &ia.branches {
+            let site = Site { item, scope, env: env.as_ref(), text: ia.text.clone(), func, before: b.at };
+            if interp::eval_condition(db, &map, &site, &b.cond).is_ok_and(|v| v != b.taken_if) {
+                return Outcome::Discarded;
+            }
+        }
+    }
     let site = Site { item, scope, env: env.as_ref(), text: ia.text.clone(), func, before: ia.at };
     match interp::eval_condition(db, &map, &site, &ia.cond) {
         Ok(true) => Outcome::True,
@@ -545,6 +606,8 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
 pub struct Summary {
     pub found: usize,
     pub dependent: usize,
+    /// In a discarded `if constexpr` substatement of an instance.
+    pub discarded: usize,
     pub true_: usize,
     pub false_: Vec<String>,
     pub not_evaluated: Vec<String>,
@@ -575,6 +638,7 @@ pub fn summarize(db: &dyn SourceDatabase, tu: TranslationUnit, fn_instances: boo
             Outcome::True => s.true_ += 1,
             Outcome::False => s.false_.push(describe("false")),
             Outcome::Dependent => s.dependent += 1,
+            Outcome::Discarded => s.discarded += 1,
             Outcome::NotEvaluated(e) => s.not_evaluated.push(describe(&e.to_string())),
         }
     }

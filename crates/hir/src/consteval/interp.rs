@@ -1121,31 +1121,34 @@ impl<'a> Interp<'a> {
         {
             return Ok(CValue::Int(v));
         }
-        let lower = |kind: &TemplateParamKind, a: &W| templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported);
+        // A pack expansion supplies its elements to the parameters in
+        // order, packs or not (`__same_types<invoke_result_t<V, X<Is>>...>`
+        // binds `_Tp` to the first element); the rest are lowered by the
+        // kind of the parameter they meet.
+        enum Arg<'w> {
+            Written(&'w W),
+            Lowered(TemplateArg),
+        }
+        let mut flat = Vec::new();
+        for a in written {
+            match a {
+                W::Expansion(x) => flat.extend(templates::expand(cx, x).map_err(ConstError::Unsupported)?.into_iter().map(Arg::Lowered)),
+                a => flat.push(Arg::Written(a)),
+            }
+        }
+        let lower = |kind: &TemplateParamKind, a: Arg<'_>| match a {
+            Arg::Written(a) => templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported),
+            Arg::Lowered(a) => Ok(a),
+        };
         let mut names = Vec::new();
-        let mut w = written.iter();
+        let mut w = flat.into_iter();
         for p in &data.tparams {
             let Some(name) = p.name.clone() else {
                 w.next();
                 continue;
             };
             if p.pack {
-                let mut elems = Vec::new();
-                for a in w.by_ref() {
-                    match a {
-                        W::Expansion(x) => {
-                            let n = match &**x {
-                                W::Type(TypeRef::Path(q)) | W::Expr(crate::item_tree::ConstExpr::Path(q)) if q.segments.len() == 1 => q.segments[0].name.clone(),
-                                _ => return unsupported("pack expansion pattern in a variable template argument"),
-                            };
-                            match env.as_ref().and_then(|e| e.get(&n)) {
-                                Some(TemplateArg::Pack(v)) => elems.extend(v.iter().cloned()),
-                                _ => return unsupported(format!("pack `{n}`")),
-                            }
-                        }
-                        a => elems.push(lower(&p.kind, a)?),
-                    }
-                }
+                let elems = w.by_ref().map(|a| lower(&p.kind, a)).collect::<R<Vec<_>>>()?;
                 names.push((name, TemplateArg::Pack(elems)));
             } else if let Some(a) = w.next() {
                 names.push((name, lower(&p.kind, a)?));
@@ -1679,6 +1682,9 @@ impl<'a> Interp<'a> {
     /// Deduces a function template's arguments from call arguments: a
     /// parameter declared `T`, `const T&`, `T&&`, `Ts...` binds the argument's type.
     fn deduce(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue], explicit: Option<&Explicit>) -> R<Env> {
+        if let Some(env) = self.deduce_as_call(t, outer.clone(), args, explicit) {
+            return Ok(env);
+        }
         let db = self.db;
         let tree = item_tree_of(db, t.item(db));
         let data = tree.fn_templates.get(t.idx(db) as usize).ok_or(ConstError::Cycle)?;
@@ -1737,6 +1743,32 @@ impl<'a> Interp<'a> {
         }
         env.names.extend(bound);
         Ok(env)
+    }
+
+    /// The environment of a call of `t` with `args`, deduced as overload
+    /// resolution deduces it (`infer::deduce_call`): through alias
+    /// templates, nested template-ids and packs. `None` where an argument's
+    /// type is unknown or deduction fails; `deduce` then binds what it can
+    /// by position.
+    fn deduce_as_call(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue], explicit: Option<&Explicit>) -> Option<Env> {
+        let db = self.db;
+        let args: Vec<crate::infer::Arg> = args.iter().map(|a| self.type_of(a).map(crate::infer::Arg::prvalue)).collect::<Option<_>>()?;
+        let tree = item_tree_of(db, t.item(db));
+        let data = tree.fn_templates.get(t.idx(db) as usize)?;
+        let f = self.frame();
+        let caller = match explicit {
+            Some(x) => LowerCx { db, map: self.map, item: x.item, scope: x.scope, env: x.env.as_ref() },
+            None => LowerCx { db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() },
+        };
+        let mut env = outer.unwrap_or_default();
+        let targs = explicit.map(|x| &x.written[..]);
+        let deduced = crate::infer::deduce_call::deduce(caller, FnDecl::Template(t), &env, &data.f, targs, &args).ok()?;
+        for (p, a) in data.tparams.iter().zip(deduced) {
+            if let Some(n) = &p.name {
+                env.names.push((n.clone(), a));
+            }
+        }
+        Some(env)
     }
 
     /// Runs a function body in a new frame: the parameters bound to `args`

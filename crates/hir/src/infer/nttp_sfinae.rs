@@ -7,37 +7,32 @@
 
 use super::*;
 
-impl Infer<'_> {
-    /// Err when the type of a non-type parameter of `c` fails to substitute with `args`.
-    pub(super) fn nttp_types_substitute(&self, c: Cand, params: &[TemplateParam], args: &[TemplateArg]) -> Result<(), String> {
-        let db = self.db;
-        if !params.iter().any(|p| matches!(p.kind, TemplateParamKind::Value(_)) && !p.pack) {
-            return Ok(());
-        }
-        let Some(scope) = instances::fn_scope(db, c.0) else { return Ok(()) };
-        let mut env = match c.1 {
-            Some(o) => templates::inst_env(db, o)?,
-            None => Env::default(),
-        };
-        for (p, a) in params.iter().zip(args) {
-            if let Some(n) = &p.name {
-                env.names.push((n.clone(), a.clone()));
-            }
-        }
-        let cx = LowerCx { db, map: self.map, item: c.0.item(db), scope, env: Some(&env) };
-        for p in params {
-            let TemplateParamKind::Value(t) = &p.kind else { continue };
-            if p.pack {
-                continue;
-            }
-            // Only a failure of substitution counts: a gap of the model keeps the candidate.
-            let Ok(ty) = templates::nested(|| Ok(ty::lower(cx, t))) else { continue };
-            if let TyKind::Error(e) = canonical(db, ty).kind(db) {
-                if templates::is_substitution_failure(e) {
-                    return Err(format!("substitution failure in the type of `{}`", p.name.clone().unwrap_or_default()));
-                }
-            }
-        }
-        Ok(())
+/// Err when the type of a non-type parameter of `f` (a member of a
+/// template instance whose environment is `outer`) fails to substitute with `args`.
+pub(super) fn nttp_types_substitute(db: &dyn SourceDatabase, map: &DefMap, f: FnDecl, outer: &Env, params: &[TemplateParam], args: &[TemplateArg]) -> Result<(), String> {
+    if !params.iter().any(|p| matches!(p.kind, TemplateParamKind::Value(_)) && !p.pack) {
+        return Ok(());
     }
+    let Some(scope) = instances::fn_scope(db, f) else { return Ok(()) };
+    let mut env = outer.clone();
+    for (p, a) in params.iter().zip(args) {
+        if let Some(n) = &p.name {
+            env.names.push((n.clone(), a.clone()));
+        }
+    }
+    let cx = LowerCx { db, map, item: f.item(db), scope, env: Some(&env) };
+    for p in params {
+        let TemplateParamKind::Value(t) = &p.kind else { continue };
+        if p.pack {
+            continue;
+        }
+        // Only a failure of substitution counts: a gap of the model keeps the candidate.
+        let Ok(ty) = templates::nested(|| Ok(ty::lower(cx, t))) else { continue };
+        if let TyKind::Error(e) = canonical(db, ty).kind(db) {
+            if templates::is_substitution_failure(e) {
+                return Err(format!("substitution failure in the type of `{}`", p.name.clone().unwrap_or_default()));
+            }
+        }
+    }
+    Ok(())
 }

@@ -161,6 +161,7 @@ fn asserts(text: &str, want: Expect) {
             Outcome::True => "true".to_string(),
             Outcome::False => "FALSE".to_string(),
             Outcome::Dependent => "dependent".to_string(),
+            Outcome::Discarded => "discarded".to_string(),
             Outcome::NotEvaluated(e) => format!("error: {e}"),
         };
         out.push_str(&o);

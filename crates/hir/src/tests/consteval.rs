@@ -36,6 +36,7 @@ fn check_with(text: &str, fn_instances: bool, want: Expect) {
             Outcome::True => "true".to_string(),
             Outcome::False => "FALSE".to_string(),
             Outcome::Dependent => "dependent".to_string(),
+            Outcome::Discarded => "discarded".to_string(),
             Outcome::NotEvaluated(e) => format!("error: {e}"),
         };
         out.push_str(&format!("{ctx}: {o}\n"));
@@ -883,6 +884,76 @@ static_assert(sizeof(S::d) == 8 && alignof(P) == __alignof__(P::a), "");
             namespace: true
             namespace: true
             namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn calls_deduce_through_alias_templates_and_packs() {
+    // libstdc++'s `__check_visitor_results<_Visitor, _Vp>(make_index_sequence<N>())`:
+    // `Is...` deduced through the alias `index_sequence`, with some
+    // arguments explicit; a variable template's first parameter bound to
+    // the first element of an expansion.
+    check(
+        "template<class T, T... I> struct iseq {};
+         template<unsigned long... I> using idx = iseq<unsigned long, I...>;
+         template<unsigned long... I> constexpr unsigned long count(idx<I...>) { return sizeof...(I); }
+         template<class V, unsigned long... I> constexpr unsigned long count_v(idx<I...>) { return sizeof...(I) + sizeof(V); }
+         static_assert(count(idx<0, 1, 2>()) == 3);
+         static_assert(count_v<int>(idx<0, 1>()) == 6);
+         template<class A, class B> struct same { static constexpr bool value = false; };
+         template<class A> struct same<A, A> { static constexpr bool value = true; };
+         template<class T, class... Ts> constexpr bool all_same = (same<T, Ts>::value && ...);
+         template<unsigned long N> struct at { using type = int; };
+         template<> struct at<3> { using type = long; };
+         template<unsigned long... I> constexpr bool uniform(idx<I...>) { return all_same<typename at<I>::type...>; }
+         static_assert(uniform(idx<0, 1, 2>()));
+         static_assert(!uniform(idx<0, 3>()));",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn asserts_in_discarded_if_constexpr_branches_are_not_instantiated() {
+    // [stmt.if]/2: in an instance, the discarded substatement is not
+    // instantiated (`__visit_rettypes_match` in std::visit); outside a
+    // template both are checked.
+    check_with(
+        "template<class T> constexpr bool always_false = false;
+         template<class T> int f(T) {
+             constexpr bool four = sizeof(T) == 4;
+             if constexpr (four) {
+                 static_assert(sizeof(T) == 4);
+                 return 1;
+             } else {
+                 static_assert(sizeof(T) != 4);
+                 if constexpr (four) { static_assert(always_false<T>, \"unsupported\"); }
+                 return 0;
+             }
+         }
+         void g() {
+             if constexpr (sizeof(int) == 4) { static_assert(sizeof(int) == 4); }
+             else { static_assert(sizeof(char) == 1); }
+         }
+         int use() { return f(1) + f(1.0); }",
+        true,
+        expect![[r#"
+            template: dependent
+            template: dependent
+            template: dependent
+            function: true
+            function: true
+            function instance <int>: true
+            function instance <int>: discarded
+            function instance <int>: discarded
+            function instance <double>: discarded
+            function instance <double>: true
+            function instance <double>: discarded
         "#]],
     );
 }
