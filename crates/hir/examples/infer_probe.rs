@@ -55,7 +55,7 @@ fn main() {
             if cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == *d) {
                 let body = match owner {
                     InferOwner::Fn(f) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::FnDecl::Fn(f)),
-                    InferOwner::Inst(i) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::fn_definition(&db, i.decl(&db)).unwrap_or(i.decl(&db))),
+                    InferOwner::Inst(i) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::inst_definition(&db, i).unwrap_or(i.decl(&db))),
                     InferOwner::Closure(_) => cufront_hir::infer::owner_body(&db, owner),
                 };
                 println!("{}", cufront_hir::body::render(&body));

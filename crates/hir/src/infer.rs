@@ -230,7 +230,11 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
         // A closure's body is read where its owner's is.
         InferOwner::Closure(f) => return closure_site_info(db, f.closure(db)).map(|i| OwnerInfo { ret: None, ..i }),
     };
-    let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
+    let def = match inst {
+        Some(i) => instances::inst_definition(db, i),
+        None => instances::fn_definition(db, decl),
+    }
+    .ok_or("no definition in the unit")?;
     let data = def.data(db).ok_or("no such function")?;
     let map = def_map(db, decl.tu(db));
     let scope = instances::fn_scope(db, def).ok_or("unresolved qualifier")?;
@@ -1180,9 +1184,11 @@ impl<'a> Infer<'a> {
         if inited.iter().any(|t| self.same_class(*t, own)) {
             return;
         }
-        // A copy or move constructor copies or moves what it does not name.
+        // A defaulted copy or move constructor copies or moves its bases
+        // and members; a user-provided one default-initializes what it
+        // does not name ([class.base.init]/9, [class.copy.ctor]/14).
         let from = match body.params.as_slice() {
-            [p] => self.res.local_tys[p.0 as usize].and_then(|t| {
+            [p] if body.defaulted => self.res.local_tys[p.0 as usize].and_then(|t| {
                 let cv = |x: TyId| match canonical(db, x).kind(db) {
                     TyKind::Qualified(_, cv) => *cv,
                     _ => Cv::default(),
@@ -1204,8 +1210,8 @@ impl<'a> Infer<'a> {
                     }
                     // A member it does not name is initialized from its default
                     // member initializer, unless the constructor is a defaulted
-                    // copy or move ([class.base.init]/9, [class.copy.ctor]/14).
-                    if (from.is_none() || !body.defaulted) && self.field_has_init(class, nm) {
+                    // copy or move.
+                    if from.is_none() && self.field_has_init(class, nm) {
                         for e in nsdmi::field_init_required(db, class, nm) {
                             self.require(e);
                         }

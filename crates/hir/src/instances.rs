@@ -270,6 +270,39 @@ fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     if fits == 1 || best_out_of_line { best } else { None }
 }
 
+/// The definition an instance of `inst.decl` walks: an explicit
+/// specialization of the member for the instance's class (`template<> void
+/// S<A>::f() {}`, [temp.expl.spec]) when the unit has one, else the
+/// declaration's own definition ([`fn_definition`]).
+pub fn inst_definition(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<FnDecl> {
+    member_spec_of(db, inst).or_else(|| fn_definition(db, inst.decl(db)))
+}
+
+/// The explicit specialization of a non-template member for the class
+/// instance `inst` is a member of: its qualifier, lowered where it is
+/// written, selects that instance, and its parameters are the declaration's.
+fn member_spec_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<FnDecl> {
+    let outer = inst.outer(db)?;
+    let decl = inst.decl(db);
+    if !matches!(decl, FnDecl::Fn(_)) || !inst.args(db).is_empty() {
+        return None;
+    }
+    let data = decl.data(db)?;
+    let map = def_map(db, decl.tu(db));
+    let scope = fn_scope(db, decl)?;
+    let cands = map.member_specs.get(&(scope, scopes::fn_name_key(&data.name)))?;
+    cands.iter().copied().find(|&c| {
+        let Some(cd) = c.data(db) else { return false };
+        let Some(q) = cd.qualifier.as_ref() else { return false };
+        if !cd.linkage.is_definition || cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual {
+            return false;
+        }
+        let cx = LowerCx { db, map: &map, item: c.item(db), scope: c.parent(db, &map), env: None };
+        let t = ty::canonical(db, ty::lower(cx, &TypeRef::Path(q.clone())));
+        matches!(templates::class_of(db, t), Ok(ClassRefT::Inst(i)) if i == outer)
+    })
+}
+
 /// The substitution in effect inside an instance: the outer
 /// specialization's, plus the function's own parameters bound to `args`,
 /// plus (for an out-of-line definition) the names its template heads give
@@ -280,7 +313,7 @@ pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, 
         Some(o) => templates::inst_env(db, o)?,
         None => Env::default(),
     };
-    if let Some(def) = fn_definition(db, decl) {
+    if let Some(def) = inst_definition(db, inst) {
         if def != decl {
             if let Some(d) = def.data(db) {
                 let names: Vec<Option<String>> = d.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect();
@@ -295,7 +328,7 @@ pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, 
     bind_own(&mut env, &decl.tparams(db), inst.args(db))?;
     // A definition apart from the declaration may name its own parameters
     // differently: its body reads its names.
-    if let Some(def) = fn_definition(db, decl).filter(|d| *d != decl) {
+    if let Some(def) = inst_definition(db, inst).filter(|d| *d != decl) {
         let _ = bind_own(&mut env, &def.tparams(db), inst.args(db));
     }
     Ok(env)
@@ -686,7 +719,7 @@ pub fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             FnDecl::Template(_) => None,
         },
         Entity::FnInst(i) => {
-            fn_definition(db, i.decl(db))?;
+            inst_definition(db, i)?;
             Some(InferOwner::Inst(i))
         }
         Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),

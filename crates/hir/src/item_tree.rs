@@ -664,6 +664,33 @@ impl Lower {
             K::TEMPLATE_DECL => self.template(node, out, class, Vec::new()),
             K::DEDUCTION_GUIDE => self.guide(node, out, Vec::new()),
             K::EXPLICIT_SPECIALIZATION => {
+                // `template<> void S<A>::f() {}`: the member `f` of the
+                // instance `S<A>`, defined apart from the template's (an
+                // `Fn` with one empty outer head, `DefMap::member_specs`).
+                // Function template specializations (`f<int>`) are not kept.
+                if let Some(d) = node.children().find(|c| c.kind() == K::FUNCTION_DEF) {
+                    let before = out.len();
+                    self.templated_decl(&d, out, vec![Vec::new()], None);
+                    let keep = match out[before..] {
+                        [Item::Fn(i)] => self.tree.fns[i as usize].qualifier.as_ref().is_some_and(|q| q.segments.iter().any(|s| s.args.is_some())),
+                        _ => false,
+                    };
+                    if !keep {
+                        for it in out.drain(before..) {
+                            match it {
+                                Item::Fn(_) => {
+                                    self.tree.fns.pop();
+                                    self.fn_at.pop();
+                                }
+                                Item::FnTemplate(_) => {
+                                    self.tree.fn_templates.pop();
+                                    self.tmpl_at.pop();
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
                 // Specializations declare nothing lookup finds by a new name.
                 if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) {
                     if let Some(specs) = su::child(&d, K::DECL_SPECIFIERS) {

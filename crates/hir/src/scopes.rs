@@ -138,6 +138,11 @@ pub struct DefMap {
     /// (`template<class K> X<K, true>::f`) → that specialization's class
     /// scope: the qualifier's name alone finds the primary template.
     pub spec_qualifiers: FxHashMap<(ScopeIdx, Path), ScopeIdx>,
+    /// Explicit specializations of members of class templates (`template<>
+    /// void S<A>::f() {}`), by the primary template's class scope and name
+    /// key: the definition of `f` for the instances their qualifier selects
+    /// (`instances::inst_definition`), never for the others.
+    pub member_specs: FxHashMap<(ScopeIdx, String), Vec<FnDecl>>,
     /// Function templates and variable templates outside templated scopes,
     /// in source order (roots of nothing: listed for `inspect`).
     pub fn_templates: Vec<FnTemplateId>,
@@ -283,11 +288,23 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
             Pending::QualifiedFn(s, f, key, q) => {
                 // `S<int>::f` (a member of an explicit specialization) is
                 // not a member of the primary template's scope.
-                let templated = match f {
-                    FnDecl::Fn(x) => !item_tree_of(db, x.item(db)).fns[x.idx(db) as usize].outer_tparams.is_empty(),
-                    FnDecl::Template(x) => !item_tree_of(db, x.item(db)).fn_templates[x.idx(db) as usize].f.outer_tparams.is_empty(),
+                let outer = match f {
+                    FnDecl::Fn(x) => item_tree_of(db, x.item(db)).fns[x.idx(db) as usize].outer_tparams.clone(),
+                    FnDecl::Template(x) => item_tree_of(db, x.item(db)).fn_templates[x.idx(db) as usize].f.outer_tparams.clone(),
                 };
-                if !templated && q.segments.iter().any(|s| s.args.is_some()) {
+                let has_args = q.segments.iter().any(|s| s.args.is_some());
+                // `template<> void S<A>::f() {}`: the member of one
+                // instance, not an out-of-line definition of the template's.
+                if has_args && matches!(f, FnDecl::Fn(_)) && !outer.is_empty() && outer.iter().all(Vec::is_empty) {
+                    if let Some(t) = qualifier_scope_in_map(&map, s, &q).filter(|t| map.templated.contains(t)) {
+                        let v = map.member_specs.entry((t, key)).or_default();
+                        if !v.contains(&f) {
+                            v.push(f);
+                        }
+                    }
+                    continue;
+                }
+                if outer.is_empty() && has_args {
                     continue;
                 }
                 if let Some(t) = qualifier_scope_in_map(&map, s, &q) {

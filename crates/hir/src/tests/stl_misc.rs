@@ -1,0 +1,83 @@
+//! Small rules libstdc++'s `shared_ptr`, `future` and `once_flag` lean on
+//! (each reduced; the names checked against g++ 12 `nm`).
+
+use expect_test::expect;
+
+use super::closure;
+
+#[test]
+fn explicit_specialization_of_a_member_is_its_definition() {
+    // `template<> void S<C>::rel()` defines `rel` for `S<C>` only: an
+    // instance of that member walks this body, not the primary's
+    // out-of-line definition (`_Sp_counted_base<_S_atomic>::_M_release`).
+    closure(
+        "enum P { A, B, C };\n\
+         template<P p> struct S {\n\
+           void rel() noexcept;\n\
+           void last() noexcept { }\n\
+           void cold() noexcept { last(); }\n\
+           void other() noexcept { }\n\
+         };\n\
+         template<P p> inline void S<p>::rel() noexcept { other(); }\n\
+         template<> inline void S<A>::rel() noexcept { }\n\
+         template<> inline void S<C>::rel() noexcept {\n\
+           if constexpr (sizeof(long long) == 8) { cold(); } else { last(); }\n\
+         }\n\
+         void user(S<C>& s) { s.rel(); }",
+        expect![[r#"
+            _Z4userR1SIL1P2EE
+            _ZN1SIL1P2EE3relEv
+            _ZN1SIL1P2EE4coldEv
+            _ZN1SIL1P2EE4lastEv
+        "#]],
+    );
+}
+
+#[test]
+fn user_provided_copy_constructor_default_initializes_bases() {
+    // A copy constructor with no mem-initializer for a base or member
+    // default-initializes it (`_Copy_ctor_base(const _Copy_ctor_base&)`
+    // default-constructs `_Variant_storage`); a defaulted one copies.
+    closure(
+        "template<class T> struct B { B(); B(const B&); int x; };\n\
+         template<class T> struct M { M(); M(const M&); };\n\
+         template<class T> struct D : B<T> { M<T> m; D(); D(const D&) { } };\n\
+         template<class T> struct E : B<T> { M<T> m; E(); E(const E&) = default; };\n\
+         void user(D<int>& d, E<char>& e) { D<int> c(d); E<char> f(e); }",
+        expect![[r#"
+            _Z4userR1DIiER1EIcE
+            _ZN1DIiEC1ERKS0_
+            _ZN1EIcEC1ERKS0_
+            _ZN1BIiEC1Ev
+            _ZN1MIiEC1Ev
+            _ZN1BIcEC1ERKS0_
+            _ZN1MIcEC1ERKS0_
+        "#]],
+    );
+}
+
+#[test]
+fn base_named_through_a_member_alias_of_an_alias_template() {
+    // `_Hashtable(const allocator_type&) : __enable_default_ctor(tag{})`:
+    // the mem-initializer names the base through a member alias of an
+    // alias template whose value argument is `__and_<…>{}` converted to
+    // `bool` by the constexpr conversion function.
+    super::calls(
+        "template<class T, T v> struct integral_constant { static constexpr T value = v; constexpr operator T() const noexcept { return value; } };\n\
+         template<class...> struct __and_ : integral_constant<bool, true> {};\n\
+         struct _Enable_default_constructor_tag { explicit constexpr _Enable_default_constructor_tag() = default; };\n\
+         template<bool _Switch, typename _Tag = void> struct _Enable_default_constructor {\n\
+           constexpr _Enable_default_constructor() noexcept = default;\n\
+           constexpr explicit _Enable_default_constructor(_Enable_default_constructor_tag) { }\n\
+         };\n\
+         template<class A> using ED = _Enable_default_constructor<__and_<A>{}, int>;\n\
+         template<class A> struct H : private ED<A> {\n\
+           using __enable_default_ctor = ED<A>;\n\
+           H(int) : __enable_default_ctor(_Enable_default_constructor_tag{}) {}\n\
+         };\n\
+         void user() { H<char> h(1); }",
+        "user",
+        expect![[r#"
+        "#]],
+    );
+}
