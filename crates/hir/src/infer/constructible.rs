@@ -59,6 +59,7 @@ fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
         // Only implicit constructors: copies and moves are decided by the
         // members; default and aggregate initialization are not here.
         return match args.as_slice() {
+            [] => implicit_default_valid(cx, class),
             [a] if inf.same_class(a.ty, c) => implicit(a),
             _ => None,
         };
@@ -112,6 +113,35 @@ fn copy_or_move_ctor(inf: &Infer<'_>, cand: Cand, c: TyId) -> Option<bool> {
         },
         _ => None,
     }
+}
+
+/// The implicit default constructor is defined as deleted when a base or
+/// a member cannot be default-initialized ([class.default.ctor]/2:
+/// `is_default_constructible<equal_to<string>>`). A reference or const
+/// member, which a default member initializer may initialize, is not
+/// decided here.
+fn implicit_default_valid(cx: LowerCx<'_>, class: ClassRefT) -> Option<bool> {
+    let db = cx.db;
+    let mut parts: Vec<TyId> = templates::class_bases_of(db, class).iter().filter_map(|b| b.class).map(|b| class_ty(db, b)).collect();
+    let layout = crate::layout::layout_ref(db, class).ok()?;
+    for f in layout.fields.iter().filter(|f| !f.via_anonymous) {
+        let mut t = canonical(db, f.ty);
+        while let TyKind::Array(x, _) = t.kind(db) {
+            t = canonical(db, *x);
+        }
+        match t.kind(db) {
+            TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Qualified(..) => return None,
+            _ => parts.push(t),
+        }
+    }
+    for p in parts {
+        match crate::consteval::traits::eval_trait(cx, "is_constructible", &[p]) {
+            Ok(true) => {}
+            Ok(false) => return Some(false),
+            Err(_) => return None,
+        }
+    }
+    Some(true)
 }
 
 /// The implicit copy (`moves`: move) constructor is defined as deleted

@@ -57,27 +57,37 @@ fn user_provided_copy_constructor_default_initializes_bases() {
 }
 
 #[test]
-fn base_named_through_a_member_alias_of_an_alias_template() {
-    // `_Hashtable(const allocator_type&) : __enable_default_ctor(tag{})`:
-    // the mem-initializer names the base through a member alias of an
-    // alias template whose value argument is `__and_<…>{}` converted to
-    // `bool` by the constexpr conversion function.
-    super::calls(
+fn implicit_default_constructor_decides_is_constructible() {
+    // `_Hashtable_enable_default_ctor<_Equal, _Hash, _Alloc>` is
+    // `_Enable_default_constructor<__and_<is_default_constructible<…>…>{}, …>`:
+    // a class that declares no constructor but is not trivial (a member
+    // function, a non-trivial member) is default constructible when its
+    // bases and members are; the base named through the member alias is
+    // then constructed by the mem-initializer.
+    super::closure(
         "template<class T, T v> struct integral_constant { static constexpr T value = v; constexpr operator T() const noexcept { return value; } };\n\
-         template<class...> struct __and_ : integral_constant<bool, true> {};\n\
-         struct _Enable_default_constructor_tag { explicit constexpr _Enable_default_constructor_tag() = default; };\n\
+         template<class T> struct is_default_constructible : integral_constant<bool, __is_constructible(T)> {};\n\
+         template<class... B> struct __and_ : integral_constant<bool, (B::value && ...)> {};\n\
+         struct S { S(); };\n\
+         template<class T> struct equal_to { bool operator()(const T&, const T&) const; };\n\
+         template<class T> struct hash { S s; unsigned long operator()(const T&) const; };\n\
+         struct tag { explicit constexpr tag() = default; };\n\
          template<bool _Switch, typename _Tag = void> struct _Enable_default_constructor {\n\
            constexpr _Enable_default_constructor() noexcept = default;\n\
-           constexpr explicit _Enable_default_constructor(_Enable_default_constructor_tag) { }\n\
+           constexpr explicit _Enable_default_constructor(tag) { }\n\
          };\n\
-         template<class A> using ED = _Enable_default_constructor<__and_<A>{}, int>;\n\
-         template<class A> struct H : private ED<A> {\n\
-           using __enable_default_ctor = ED<A>;\n\
-           H(int) : __enable_default_ctor(_Enable_default_constructor_tag{}) {}\n\
+         template<class E, class H> using ED = _Enable_default_constructor<__and_<is_default_constructible<E>, is_default_constructible<H>>{}, int>;\n\
+         template<class E, class H> struct Table : private ED<E, H> {\n\
+           using __enable_default_ctor = ED<E, H>;\n\
+           Table(int) : __enable_default_ctor(tag{}) {}\n\
          };\n\
-         void user() { H<char> h(1); }",
-        "user",
+         void user() { Table<equal_to<int>, hash<int>> h(1); }",
         expect![[r#"
+            _ZN1SC1Ev
+            _ZN3tagC1Ev
+            _Z4userv
+            _ZN5TableI8equal_toIiE4hashIiEEC1Ei
+            _ZN27_Enable_default_constructorILb1EiEC1E3tag
         "#]],
     );
 }
