@@ -56,7 +56,7 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
             }
             let target = if assign { class(strip_ref(db, t0)) } else { class(t0) };
             match target {
-                None => match scalar_special(db, t0, &tys[1..], assign) {
+                None => match scalar_special(db, t0, &tys[1..], assign).or_else(|| ptr_conversion(db, t0, &tys[1..], assign)) {
                     Some(b) => b,
                     None => return Err(format!("type trait __{name} on this type not evaluated")),
                 },
@@ -276,6 +276,47 @@ fn scalar_special(db: &dyn SourceDatabase, t0: TyId, args: &[TyId], assign: bool
         (Scalar::Bool, Scalar::NullPtr) => !assign,
         (Scalar::Ptr, Scalar::NullPtr) => true,
         (Scalar::Ptr, Scalar::Ptr) => return None,
+        _ => false,
+    })
+}
+
+/// Construction (assignment) of an object pointer from one object pointer
+/// by a standard conversion ([conv.ptr], [conv.qual]): the same pointee
+/// with no qualifier lost, `void*` from any object pointer, a base class
+/// pointer from a derived one (`pair<_Base_ptr, _Base_ptr>` from
+/// `_Link_type&`). Multi-level and function pointers are not decided here.
+fn ptr_conversion(db: &dyn SourceDatabase, t0: TyId, args: &[TyId], assign: bool) -> Option<bool> {
+    let target = ty::canonical(db, t0);
+    let target = match (assign, target.kind(db)) {
+        (true, TyKind::LRef(x)) => ty::canonical(db, *x),
+        (true, _) => return None,
+        (false, _) => target,
+    };
+    let [from] = args else { return None };
+    let pointee = |t: TyId| match ty::canonical(db, t).kind(db) {
+        TyKind::Ptr(x) => Some(ty::canonical(db, *x)),
+        _ => None,
+    };
+    let (tp, fp) = (pointee(target)?, pointee(strip_ref(db, *from))?);
+    let cv = |t: TyId| match t.kind(db) {
+        TyKind::Qualified(_, cv) => (cv.c, cv.v),
+        _ => (false, false),
+    };
+    let ((tc, tv), (fc, fv)) = (cv(tp), cv(fp));
+    let (tb, fb) = (strip(db, tp), strip(db, fp));
+    let object = |t: TyId| !matches!(t.kind(db), TyKind::Ptr(_) | TyKind::Func(_) | TyKind::MemPtr { .. });
+    if !object(tb) || !object(fb) {
+        return None;
+    }
+    if (fc && !tc) || (fv && !tv) {
+        return Some(false);
+    }
+    if tb == fb || matches!(tb.kind(db), TyKind::Builtin(Builtin::Void)) {
+        return Some(true);
+    }
+    let class = |t: TyId| templates::class_of(db, t).ok();
+    Some(match (class(tb), class(fb)) {
+        (Some(b), Some(d)) => derives(db, d, b, 0),
         _ => false,
     })
 }

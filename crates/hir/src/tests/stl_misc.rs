@@ -91,3 +91,36 @@ fn implicit_default_constructor_decides_is_constructible() {
         "#]],
     );
 }
+
+#[test]
+fn pointer_conversions_decide_is_constructible() {
+    // `return _Res(__x, __y);` in `_Rb_tree::_M_get_insert_unique_pos`:
+    // `pair<_Base_ptr, _Base_ptr>(_Link_type&, _Base_ptr&)` takes the
+    // forwarding constructor, whose constraint asks whether a base class
+    // pointer is constructible from a derived class pointer.
+    super::calls(
+        "template<class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template<bool B, class T = void> struct enable_if {};\n\
+         template<class T> struct enable_if<true, T> { typedef T type; };\n\
+         template<class T, class... A> struct is_constructible : integral_constant<bool, __is_constructible(T, A...)> {};\n\
+         template<class T> T&& forward(T& t) noexcept { return static_cast<T&&>(t); }\n\
+         struct Base {}; struct Node : Base {}; struct Other {};\n\
+         template<class T1, class T2> struct pair {\n\
+           T1 first; T2 second;\n\
+           pair(const T1& a, const T2& b) : first(a), second(b) {}\n\
+           template<class U1, class U2, typename enable_if<is_constructible<T1, U1&&>::value && is_constructible<T2, U2&&>::value, bool>::type = true>\n\
+           pair(U1&& x, U2&& y) : first(forward<U1>(x)), second(forward<U2>(y)) {}\n\
+         };\n\
+         void user(Node* n, Base* b, Other* o, const Node* c) {\n\
+           pair<Base*, Base*> p(n, b);\n\
+           pair<void*, const Base*> q(o, c);\n\
+           pair<Base*, Base*> r(b, b);\n\
+         }",
+        "user",
+        expect![[r#"
+            _ZN4pairIP4BaseS1_EC1IRP4NodeRS1_Lb1EEEOT_OT0_
+            _ZN4pairIPvPK4BaseEC1IRP5OtherRPK4NodeLb1EEEOT_OT0_
+            _ZN4pairIP4BaseS1_EC1IRS1_S4_Lb1EEEOT_OT0_
+        "#]],
+    );
+}
