@@ -124,3 +124,21 @@ fn pointer_conversions_decide_is_constructible() {
         "#]],
     );
 }
+
+#[test]
+fn attributed_block_declaration_declares_a_local() {
+    // `_Sp_make_shared_tag::_S_ti()`: `alignas(type_info) static constexpr
+    // char __tag[…] = { };` is a declaration statement whose local static
+    // the returned reference odr-uses.
+    closure(
+        "struct TI { virtual ~TI(); void* p; };\n\
+         struct T { static const TI& ti() noexcept { alignas(TI) static constexpr char tag[sizeof(TI)] = { }; return reinterpret_cast<const TI&>(tag); } };\n\
+         void user() { T::ti(); }",
+        expect![[r#"
+            _ZN2TID1Ev
+            _ZN1T2tiEv
+            _Z4userv
+            _ZZN1T2tiEvE3tag
+        "#]],
+    );
+}

@@ -183,10 +183,15 @@ fn statement_inner(p: &mut Parser<'_>) {
         _ if has_attrs => {
             // `[[attr]] int x;` is a declaration with attributes, which the
             // declaration parser reads itself.
+            // It is a declaration statement like any other (`DECL_STMT`).
             m.abandon(p);
             p.rewind(cp);
             with_semi_stop(p, |p| {
-                if !block_declaration(p) {
+                let d = p.start();
+                if block_declaration(p) {
+                    d.complete(p, DECL_STMT);
+                } else {
+                    d.abandon(p);
                     let m = p.start();
                     attributes::attribute_specifier_seq(p);
                     expr_stmt(p, m, cp);
