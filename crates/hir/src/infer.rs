@@ -1492,6 +1492,11 @@ impl<'a> Infer<'a> {
                         }
                     }
                 }
+                // `__once_call = [] { … };`: a captureless closure assigned to
+                // a pointer to function converts through its conversion function.
+                if op.is_none() {
+                    self.closure_to_pointer(r.ty, strip_cv(db, canonical(db, l.ty)));
+                }
                 (l.ty, Category::LValue)
             }
             Expr::Cond { cond, then, els } => {

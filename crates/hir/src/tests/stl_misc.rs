@@ -142,3 +142,23 @@ fn attributed_block_declaration_declares_a_local() {
         "#]],
     );
 }
+
+#[test]
+fn closure_assigned_to_a_function_pointer_converts() {
+    // `once_flag::_Prepare_execution`: `__once_call = [] { … };` names the
+    // closure's conversion function and its invoker `_FUN`.
+    closure(
+        "extern void (*call)();\n\
+         struct Prep { template<class C> Prep(C&) { call = [] { }; } };\n\
+         void user() { int x = 0; auto l = [&] { ++x; }; Prep p(l); }",
+        expect![[r#"
+            call
+            _Z4userv
+            _ZZ4uservENKUlvE_clEv
+            _ZN4PrepC1IZ4uservEUlvE_EERT_
+            _ZZN4PrepC4IZ4uservEUlvE_EERT_ENKUlvE_clEv
+            _ZZN4PrepC4IZ4uservEUlvE_EERT_ENKUlvE_cvPFvvEEv
+            _ZZN4PrepC4IZ4uservEUlvE_EERT_ENUlvE_4_FUNEv
+        "#]],
+    );
+}
