@@ -544,6 +544,22 @@ pub fn lower_field_init(init: &SyntaxNode, ty: TypeRef) -> Body {
     cx.body
 }
 
+/// Lowers the definition of a variable (namespace scope, static member,
+/// variable template): `init` is its init-declarator when it has an
+/// initializer. The body is one declaration of one unnamed local of type
+/// `ty` with that initializer: inferring it is what the variable's dynamic
+/// initialization does (construction, conversions, temporaries). Unnamed:
+/// a name in the initializer is the variable itself (`int x = sizeof(x);`),
+/// never this local.
+pub fn lower_var_init(init: Option<&SyntaxNode>, ty: TypeRef) -> Body {
+    let mut cx = Lower::new(TextSize::from(0));
+    let init = init.map_or(Init::None, |n| cx.initializer(n, 0));
+    let l = cx.alloc_local(Local::plain(None, ty, init));
+    let s = cx.alloc_stmt(Stmt::Decl(vec![l]));
+    cx.body.root = Some(s);
+    cx.body
+}
+
 /// Lowers the operand of a `decltype` (`node`: its `DECLTYPE_SPECIFIER`)
 /// as a single-expression body. The parameters of the function declarator
 /// it is written in (a trailing return type, `-> decltype(t + u)`, names

@@ -690,7 +690,8 @@ pub fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             Some(InferOwner::Inst(i))
         }
         Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
-        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => None,
+        Entity::Var(_) | Entity::VarInst(_) => crate::infer::var_init::var_init_owner(db, e),
+        Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => None,
     }
 }
 
@@ -737,6 +738,12 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
         }
         // What g++ emits unasked: functions defined in the unit that are
         // neither inline nor templated (inline ones only when used).
+        // A variable defined in the unit is initialized (and destroyed)
+        // whether used or not (an inline one too: g++ emits it with its
+        // guard).
+        if matches!(e, Entity::Var(_)) && crate::infer::var_init::var_init_owner(db, e).is_some() {
+            queue.push_back((e, 0));
+        }
         if let Entity::Fn(f) = e {
             let tree = item_tree_of(db, f.item(db));
             if let Some(d) = tree.fns.get(f.idx(db) as usize) {
@@ -788,6 +795,22 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
             }
             continue;
         }
+        // A variable's initialization: what its initializer (and the
+        // destructor registered at exit) requires.
+        if let Some(owner) = crate::infer::var_init::var_init_owner(db, e) {
+            if !walked.insert(owner) {
+                continue;
+            }
+            for x in crate::infer::var_init::var_init_required(db, owner) {
+                if seen.insert(x) {
+                    out.push(x);
+                }
+                if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_) | Entity::VarInst(_)) {
+                    queue.push_back((x, depth + 1));
+                }
+            }
+            continue;
+        }
         // Checking its constraints instantiated variable templates that
         // g++ emits unasked (`infer/constraint_vars.rs`).
         if let Entity::FnInst(i) = e {
@@ -814,7 +837,7 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
             if seen.insert(x) {
                 out.push(x);
             }
-            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_)) {
+            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_) | Entity::VarInst(_)) {
                 queue.push_back((x, depth + 1));
             }
         }

@@ -127,6 +127,8 @@ pub fn owner_tu(db: &dyn SourceDatabase, owner: InferOwner) -> cufront_base_db::
         InferOwner::Fn(f) => f.item(db).tu(db),
         InferOwner::Inst(i) => i.decl(db).tu(db),
         InferOwner::Closure(f) => owner_tu(db, f.closure(db).owner(db)),
+        InferOwner::Var(v) => v.item(db).tu(db),
+        InferOwner::VarInst(i) => i.decl(db).item(db).tu(db),
     }
 }
 

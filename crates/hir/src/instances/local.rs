@@ -39,6 +39,9 @@ pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Re
         InferOwner::Fn(f) => symbols::fn_encoding(db, f)?,
         InferOwner::Inst(i) => symbols::fn_instance_encoding(db, i)?,
         InferOwner::Closure(f) => FnEncoding::Tree(closure_fn_encoding(db, f)?),
+        // g++ names a closure of a variable's initializer in the variable's
+        // context (`4lam3M`, a data-member prefix): not spelled yet.
+        InferOwner::Var(_) | InferOwner::VarInst(_) => return Err("closure in a variable's initializer".into()),
     };
     let mut e = e.into_encoding();
     // g++ names what is local to a constructor or destructor by the
