@@ -136,7 +136,9 @@ pub fn var_init_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> 
     };
     // A `constexpr` variable is constant-initialized and of a literal
     // type (a trivial destructor in C++17): nothing runs, nothing to infer.
-    decl.data(db).filter(|d| d.linkage.is_definition && !d.linkage.is_constexpr)?;
+    // A `__device__`/`__constant__`/`__managed__` variable's initializer
+    // is device code, a constant: the host initializes nothing at run time.
+    decl.data(db).filter(|d| d.linkage.is_definition && !d.linkage.is_constexpr && !d.linkage.device_var)?;
     Some(owner)
 }
 

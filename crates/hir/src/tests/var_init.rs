@@ -131,3 +131,22 @@ fn class_objects_are_constructed_and_destroyed() {
         "#]],
     );
 }
+
+#[test]
+fn device_variables_are_not_initialized_on_the_host() {
+    // A device variable's initializer is device code (a constant): the
+    // host object requires nothing for it, not even the lambda it calls;
+    // the host variable's lambda, which reads a variable (not a constant),
+    // is required (g++: `_ZNK2hvMUlvE_clEv`, not named yet).
+    closure(
+        "__attribute__((device)) int dv = [] { return 1; }();\n\
+         int use;\n\
+         int hv = [] { return use; }();",
+        expect![[r#"
+            _ZL2dv
+            use
+            hv
+            <closure in a variable's initializer>
+        "#]],
+    );
+}
