@@ -22,10 +22,9 @@
 //!   g++ at -O0 does not reference a constexpr constructor used there).
 //!   When the interpreter cannot decide, the initialization is dynamic: the
 //!   calls are kept (a superset, never a missing name).
-//! - Closures in an initializer are typed, but not named yet: g++ numbers
-//!   them in the variable's context (`_ZNK4lam3MUliE_clEi`, a data-member
-//!   prefix the mangler does not spell), so `instances::local` gives no
-//!   name for them.
+//! - Closures in an initializer are numbered in the variable's body (one
+//!   per variable) and named in the variable's context as g++ does
+//!   (`instances::local::var_context_name`: `_ZNK4lam3MUliE_clEi`).
 
 use std::sync::Arc;
 
@@ -36,9 +35,9 @@ use crate::body::{self, Body, Stmt};
 use crate::consteval::interp;
 use crate::instances::{self, VarDecl};
 use crate::item_tree::{Cv, FnName, VarData};
-use crate::scopes::{def_map, DeclKey, ScopeKind};
+use crate::scopes::{def_map, DeclKey, ScopeIdx, ScopeKind};
 use crate::templates::ClassRefT;
-use crate::{item_tree_of, Entity};
+use crate::{item_tree_of, Entity, VarId};
 
 use super::{infer, Infer, InferOwner, OwnerInfo};
 use crate::body::LocalId;
@@ -77,19 +76,59 @@ fn init_declarator_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
         .find(|n| n.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST)))
 }
 
+/// Out-of-line definitions of static data members of class templates
+/// (`template<class T> int W<T>::m = e;`): (the class template's scope,
+/// the member's name, the definition).
+#[salsa::tracked(returns(clone))]
+pub fn member_var_definitions(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> Arc<Vec<(ScopeIdx, String, VarId)>> {
+    let map = def_map(db, tu);
+    let mut out = Vec::new();
+    for (k, &parent) in &map.parent {
+        let DeclKey::Var(v) = *k else { continue };
+        let tree = item_tree_of(db, v.item(db));
+        let Some(d) = tree.vars.get(v.idx(db) as usize) else { continue };
+        if d.outer_tparams.is_empty() || d.qualifier.is_none() {
+            continue;
+        }
+        if let Some(scope) = instances::decl_scope(db, &map, v.item(db), parent, d.qualifier.as_ref()) {
+            out.push((scope, d.name.clone(), v));
+        }
+    }
+    out.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    Arc::new(out)
+}
+
+/// The declaration that defines an owner's variable, with its data: the
+/// variable itself, or for a static data member of a class template
+/// declared in the class, its out-of-line definition.
+fn definition(db: &dyn SourceDatabase, owner: InferOwner) -> Option<(VarDecl, VarData)> {
+    let decl = match owner {
+        InferOwner::Var(v) => VarDecl::Var(v),
+        InferOwner::VarInst(i) => i.decl(db),
+        _ => return None,
+    };
+    let data = decl.data(db)?;
+    if data.linkage.is_definition {
+        return Some((decl, data));
+    }
+    let (VarDecl::Var(v), InferOwner::VarInst(_)) = (decl, owner) else { return None };
+    let tu = v.item(db).tu(db);
+    let class = *def_map(db, tu).parent.get(&DeclKey::Var(v))?;
+    let defs = member_var_definitions(db, tu);
+    let &(_, _, d) = defs.iter().find(|(s, n, _)| *s == class && *n == data.name)?;
+    let dd = VarDecl::Var(d).data(db).filter(|x| x.linkage.is_definition)?;
+    Some((VarDecl::Var(d), dd))
+}
+
 /// Where a variable's initializer is inferred: the scope its name belongs
 /// to (a static member's class, without `this`), through the instance's
 /// `Env` for a specialization.
 pub(super) fn var_owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, String> {
-    let (decl, inst) = match owner {
-        InferOwner::Var(v) => (VarDecl::Var(v), None),
-        InferOwner::VarInst(i) => (i.decl(db), Some(i)),
-        _ => return Err("not a variable".into()),
+    let inst = match owner {
+        InferOwner::VarInst(i) => Some(i),
+        _ => None,
     };
-    let data = decl.data(db).ok_or("no such variable")?;
-    if !data.linkage.is_definition {
-        return Err("not a definition".into());
-    }
+    let (decl, data) = definition(db, owner).ok_or("no definition in the unit")?;
     let map = def_map(db, decl.item(db).tu(db));
     let key = match decl {
         VarDecl::Var(v) => DeclKey::Var(v),
@@ -98,7 +137,18 @@ pub(super) fn var_owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Resu
     let parent = *map.parent.get(&key).ok_or("no scope")?;
     let scope = instances::decl_scope(db, &map, decl.item(db), parent, data.qualifier.as_ref()).ok_or("unresolved qualifier")?;
     let env = match inst {
-        Some(i) => Some(instances::var_instance_env(db, i)?),
+        Some(i) => {
+            let mut env = instances::var_instance_env(db, i)?;
+            // An out-of-line definition names the class template's
+            // parameters its own way (`template<class U> int W<U>::m`).
+            let names: Vec<Option<String>> = data.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect();
+            for (n, a) in names.into_iter().zip(env.args.clone()) {
+                if let Some(n) = n {
+                    env.names.push((n, a));
+                }
+            }
+            Some(env)
+        }
         None => {
             if map.templated.contains(&scope) || !data.outer_tparams.is_empty() {
                 return Err("templated (inferred per instance)".into());
@@ -126,19 +176,24 @@ pub(super) fn var_owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Resu
     })
 }
 
+/// The scope a variable's initializer is read in (`None`: no definition).
+pub fn var_init_scope(db: &dyn SourceDatabase, owner: InferOwner) -> Option<ScopeIdx> {
+    var_owner_info(db, owner).ok().map(|i| i.scope)
+}
+
 /// The owner of variable `e`'s initialization, when the unit defines it
 /// (a variable template specialization: its template's definition).
 pub fn var_init_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
-    let (decl, owner) = match e {
-        Entity::Var(v) => (VarDecl::Var(v), InferOwner::Var(v)),
-        Entity::VarInst(i) => (i.decl(db), InferOwner::VarInst(i)),
+    let owner = match e {
+        Entity::Var(v) => InferOwner::Var(v),
+        Entity::VarInst(i) => InferOwner::VarInst(i),
         _ => return None,
     };
     // A `constexpr` variable is constant-initialized and of a literal
     // type (a trivial destructor in C++17): nothing runs, nothing to infer.
     // A `__device__`/`__constant__`/`__managed__` variable's initializer
     // is device code, a constant: the host initializes nothing at run time.
-    decl.data(db).filter(|d| d.linkage.is_definition && !d.linkage.is_constexpr && !d.linkage.device_var)?;
+    definition(db, owner).filter(|(_, d)| !d.linkage.is_constexpr && !d.linkage.device_var)?;
     Some(owner)
 }
 
@@ -161,12 +216,7 @@ pub fn var_init_required(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Enti
 /// Whether the variable is constant-initialized: declared `constexpr`, or
 /// its initializer evaluates as a constant expression.
 fn constant_initialized(db: &dyn SourceDatabase, owner: InferOwner) -> bool {
-    let data: Option<VarData> = match owner {
-        InferOwner::Var(v) => VarDecl::Var(v).data(db),
-        InferOwner::VarInst(i) => i.decl(db).data(db),
-        _ => None,
-    };
-    let Some(data) = data else { return false };
+    let Some((_, data)) = definition(db, owner) else { return false };
     if data.linkage.is_constexpr {
         return true;
     }

@@ -137,7 +137,7 @@ fn device_variables_are_not_initialized_on_the_host() {
     // A device variable's initializer is device code (a constant): the
     // host object requires nothing for it, not even the lambda it calls;
     // the host variable's lambda, which reads a variable (not a constant),
-    // is required (g++: `_ZNK2hvMUlvE_clEv`, not named yet).
+    // is required.
     closure(
         "__attribute__((device)) int dv = [] { return 1; }();\n\
          int use;\n\
@@ -146,7 +146,47 @@ fn device_variables_are_not_initialized_on_the_host() {
             _ZL2dv
             use
             hv
-            <closure in a variable's initializer>
+            _ZNK2hvMUlvE_clEv
+        "#]],
+    );
+}
+
+#[test]
+fn closures_are_named_in_the_variable() {
+    // g++ 12: `_ZNK2a1MUlvE_clEv`, `_ZNK2a1MUliE0_clEi` (numbered per
+    // variable), `_ZNKL2a3MUlvE_clEv`, `_ZNK2a4MUlvE_clEv`,
+    // `_ZNK12_GLOBAL__N_12a5MUlvE_clEv`, `_ZNK1N1WIlE1mMUlvE_clEv`,
+    // `_ZNK1SUlvE_clEv` (a class's static member: the class), and
+    // `_ZNK2vtIiEUliE_clEi` (a variable template specialization).
+    closure(
+        "int use;\n\
+         int a1 = [] { return use; }() + [](int x) { return x + use; }(1);\n\
+         static int a3 = [] { return use; }();\n\
+         inline int a4 = [] { return use; }();\n\
+         namespace { int a5 = [] { return use; }(); }\n\
+         namespace N { template<class T> struct W { static int m; }; }\n\
+         template<class T> int N::W<T>::m = [] { return use + sizeof(T); }();\n\
+         struct S { static inline int si = [] { return use; }(); };\n\
+         template<class T> T vt = [](T x) { return x + use; }(T(1));\n\
+         int q() { return N::W<long>::m + vt<int>; }",
+        expect![[r#"
+            use
+            a1
+            _ZL2a3
+            a4
+            _ZN12_GLOBAL__N_12a5E
+            _ZN1S2siE
+            _Z1qv
+            _ZNK2a1MUlvE_clEv
+            _ZNK2a1MUliE0_clEi
+            _ZNKL2a3MUlvE_clEv
+            _ZNK2a4MUlvE_clEv
+            _ZNK12_GLOBAL__N_12a5MUlvE_clEv
+            _ZNK1SUlvE_clEv
+            _ZN1N1WIlE1mE
+            _Z2vtIiE
+            _ZNK1N1WIlE1mMUlvE_clEv
+            _ZNK2vtIiEUliE_clEi
         "#]],
     );
 }
