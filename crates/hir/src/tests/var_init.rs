@@ -190,3 +190,33 @@ fn closures_are_named_in_the_variable() {
         "#]],
     );
 }
+
+#[test]
+fn static_locals_and_references_to_temporaries() {
+    // g++: a static local is constructed on first pass and destroyed at
+    // exit (`Vec<int>(int, int)`, `~Vec<int>()`); a temporary bound to a
+    // namespace-scope reference lives as long as it (`~Q<int>()`).
+    closure(
+        "template<class T> struct Vec { Vec(int a, int b) { grow(a + b); } ~Vec() {} void grow(int) {} };\n\
+         template<class T> int f(T) { return sizeof(T); }\n\
+         void g() { static Vec<int> v(1, f('c')); }\n\
+         struct Tmp { Tmp(int); ~Tmp(); };\n\
+         template<class T> struct Q { ~Q() {} };\n\
+         const Tmp& r = Tmp(f(1L));\n\
+         const Q<int>& rq = Q<int>();",
+        expect![[r#"
+            _Z1gv
+            _ZN3TmpC1Ei
+            _ZN3TmpD1Ev
+            r
+            rq
+            _ZZ1gvE1v
+            _Z1fIcEiT_
+            _ZN3VecIiEC1Eii
+            _ZN3VecIiED1Ev
+            _Z1fIlEiT_
+            _ZN1QIiED1Ev
+            _ZN3VecIiE4growEi
+        "#]],
+    );
+}
