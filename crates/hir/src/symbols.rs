@@ -796,8 +796,16 @@ pub(crate) fn var_name_tree(db: &dyn SourceDatabase, v: crate::VarId) -> Result<
                 is_const_object(db, ty::lower(cx, &data.ty))
             }));
     let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
+    let mut comp = m::build::comp_of(last);
+    // A variable with linkage gets the ABI tags of its type that its scope
+    // lacks, as a function gets its return type's (`std::string name;` is
+    // `_Z4nameB5cxx11`); an internal one needs none.
+    if !internal {
+        let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
+        comp.abi_tags = abi_tags::missing_tags(db, &map, scope, &[], ty::lower(cx, &data.ty));
+    }
     let mut name = scope_name(db, &map, scope)?;
-    name.comps.push(m::build::comp_of(last));
+    name.comps.push(comp);
     Ok(name)
 }
 
