@@ -574,7 +574,7 @@ pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
 
 /// Offsets (in `node`'s tree) of the declarator of each function and
 /// variable of an item tree, by index.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Offsets {
     pub fns: Vec<u32>,
     pub vars: Vec<u32>,

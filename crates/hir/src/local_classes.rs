@@ -102,7 +102,7 @@ pub fn item_local_classes(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Loca
             continue;
         }
         let Some(def) = b.parent().filter(|p| p.kind() == K::FUNCTION_DEF) else { continue };
-        let offs = offsets.get_or_insert_with(|| crate::item_tree::lower_with_offsets(&root, src.pack.clone()).1);
+        let offs = offsets.get_or_insert_with(|| crate::item_offsets(db, item));
         let at_def = |at: &u32| crate::body::function_def_at(&root, *at).is_some_and(|d| d == def);
         let owner = match offs.fns.iter().position(at_def) {
             Some(i) => (false, i as u32),
