@@ -105,12 +105,14 @@ impl FnDecl {
         self.item(db).tu(db)
     }
     /// The function as declared.
-    pub fn data(self, db: &dyn SourceDatabase) -> Option<FnData> {
+    pub fn data(self, db: &dyn SourceDatabase) -> Option<FnDataRef> {
         let tree = item_tree_of(db, self.item(db));
-        match self {
-            FnDecl::Fn(f) => tree.fns.get(f.idx(db) as usize).cloned(),
-            FnDecl::Template(t) => tree.fn_templates.get(t.idx(db) as usize).map(|d| d.f.clone()),
-        }
+        let (template, idx) = match self {
+            FnDecl::Fn(f) => (false, f.idx(db) as usize),
+            FnDecl::Template(t) => (true, t.idx(db) as usize),
+        };
+        let exists = if template { idx < tree.fn_templates.len() } else { idx < tree.fns.len() };
+        exists.then_some(FnDataRef { tree, template, idx })
     }
     /// Its own template parameters (empty for a function).
     pub fn tparams(self, db: &dyn SourceDatabase) -> Vec<TemplateParam> {
@@ -132,6 +134,33 @@ impl FnDecl {
     pub fn parent(self, db: &dyn SourceDatabase, map: &DefMap) -> ScopeIdx {
         let _ = db;
         map.parent.get(&self.key()).copied().unwrap_or(scopes::ROOT)
+    }
+}
+
+/// A function's `FnData`, read in place in its item tree (`FnDecl::data`):
+/// overload resolution looks at every candidate's declaration, and a copy
+/// of its types each time was a measurable share of a large unit's run.
+pub struct FnDataRef {
+    tree: Arc<crate::item_tree::ItemTree>,
+    /// Index into `fn_templates` (else into `fns`), checked on creation.
+    template: bool,
+    idx: usize,
+}
+
+impl std::ops::Deref for FnDataRef {
+    type Target = FnData;
+    fn deref(&self) -> &FnData {
+        if self.template {
+            &self.tree.fn_templates[self.idx].f
+        } else {
+            &self.tree.fns[self.idx]
+        }
+    }
+}
+
+impl std::fmt::Debug for FnDataRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        FnData::fmt(self, f)
     }
 }
 
