@@ -158,15 +158,19 @@ pub(crate) fn uses_of(uses: &VarUses) -> &[VarUse] {
 /// The value of `p` when its last segment names a variable template with
 /// arguments; `None` when it does not.
 pub(crate) fn eval_path(cx: &EvalCx<'_>, p: &Path, depth: u32) -> Option<Result<Value, ConstError>> {
-    let written = p.segments.last()?.args.clone()?;
-    let mut bare = p.clone();
-    bare.segments.last_mut()?.args = None;
+    let (last, outer) = p.segments.split_last()?;
+    let written = last.args.as_ref()?;
+    // The variable template is looked up by the path without its arguments.
+    let mut segments = Vec::with_capacity(p.segments.len());
+    segments.extend_from_slice(outer);
+    segments.push(crate::item_tree::PathSegment { name: last.name.clone(), args: None });
+    let bare = Path { global: p.global, segments };
     let lcx = cx.lower;
     let vt = match scopes::resolve_path(lcx.db, lcx.map, lcx.scope, &bare, Ns::Value) {
         Some(Def::VarTemplate(vt)) => vt,
         _ => return None,
     };
-    Some(eval_var_template(lcx, vt, &written, depth))
+    Some(eval_var_template(lcx, vt, written, depth))
 }
 
 fn eval_var_template(cx: LowerCx<'_>, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef], depth: u32) -> Result<Value, ConstError> {
@@ -193,7 +197,7 @@ fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<T
     let tree = item_tree_of(db, vt.item(db));
     let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
     let vscope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
-    let params = data.tparams.clone();
+    let params = &data.tparams;
     // A member variable template of the current instantiation sees the
     // class's parameters (`variant<_Types...>::__exactly_once<_Tp>` is
     // `__detail::__variant::__exactly_once<_Tp, _Types...>`).
@@ -302,12 +306,20 @@ pub(crate) fn select_var_template(db: &dyn cufront_base_db::SourceDatabase, map:
         Def::VarTemplate(v) => Some(*v),
         _ => None,
     }).collect();
-    let spec_of = |v: crate::VarTemplateId| item_tree_of(db, v.item(db)).var_templates.get(v.idx(db) as usize).cloned();
-    let Some(primary) = decls.iter().copied().find(|v| spec_of(*v).is_some_and(|d| d.spec_args.is_none())) else { return (vt, args.to_vec()) };
-    let Some(pdata) = spec_of(primary) else { return (vt, args.to_vec()) };
+    // Each declaration read in place in its item tree (this runs for every
+    // specialization evaluated: copying the declarations was a visible share
+    // of a large unit's run).
+    fn data_in<'t>(db: &dyn cufront_base_db::SourceDatabase, v: crate::VarTemplateId, tree: &'t crate::item_tree::ItemTree) -> Option<&'t crate::item_tree::VarTemplateData> {
+        tree.var_templates.get(v.idx(db) as usize)
+    }
+    let trees: Vec<(crate::VarTemplateId, Arc<crate::item_tree::ItemTree>)> = decls.iter().map(|&v| (v, item_tree_of(db, v.item(db)))).collect();
+    let Some((primary, ptree)) = trees.iter().find(|(v, t)| data_in(db, *v, t).is_some_and(|d| d.spec_args.is_none())) else { return (vt, args.to_vec()) };
+    let primary = *primary;
+    let Some(pdata) = data_in(db, primary, ptree) else { return (vt, args.to_vec()) };
     let mut viable: Vec<(crate::VarTemplateId, Vec<TemplateArg>, Vec<TemplateArg>, u32)> = Vec::new();
-    for s in decls {
-        let Some(sd) = spec_of(s) else { continue };
+    for (s, stree) in &trees {
+        let s = *s;
+        let Some(sd) = data_in(db, s, stree) else { continue };
         let Some(written) = &sd.spec_args else { continue };
         let n = sd.tparams.len() as u32;
         let lower_pattern = |env: &Env| -> Result<Vec<TemplateArg>, String> {
