@@ -96,7 +96,8 @@ fn leak(db: RootDatabase) {
 /// the file cannot be read, as for the other commands).
 fn load(file: &std::path::Path, cxx20: bool) -> Result<(RootDatabase, TranslationUnit), ExitCode> {
     let text = match std::fs::read(file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // Valid UTF-8 (the usual case) is taken as is, not copied.
+        Ok(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
         Err(e) => {
             eprintln!("cufront: cannot read {}: {e}", file.display());
             return Err(ExitCode::from(4));
