@@ -509,24 +509,12 @@ fn path_names(p: &crate::item_tree::Path, out: &mut Vec<String>) {
 /// Names a value expression of a template argument mentions (the first
 /// segment of each path, and the names in its template arguments).
 pub(crate) fn const_expr_names(e: &crate::item_tree::ConstExpr, out: &mut Vec<String>, depth: u32) {
-    use crate::item_tree::ConstExpr;
-    if depth > 32 {
-        return;
-    }
-    match e {
-        ConstExpr::Path(p) => path_names(p, out),
-        ConstExpr::Unary(_, x) | ConstExpr::Cast(_, x) => const_expr_names(x, out, depth + 1),
-        ConstExpr::Binary(_, a, b) => {
-            const_expr_names(a, out, depth + 1);
-            const_expr_names(b, out, depth + 1);
+    // Paths only: the types of casts, `sizeof` and traits are not read.
+    e.for_each_part(depth, 32, &mut |part, _| {
+        if let crate::item_tree::ConstPart::Path(p) = part {
+            path_names(p, out);
         }
-        ConstExpr::Cond(a, b, c) => {
-            const_expr_names(a, out, depth + 1);
-            const_expr_names(b, out, depth + 1);
-            const_expr_names(c, out, depth + 1);
-        }
-        _ => {}
-    }
+    });
 }
 
 /// The type of a variable instance.
