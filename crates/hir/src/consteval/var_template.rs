@@ -93,6 +93,12 @@ thread_local! {
 /// [`replay`], so a memoized answer contributes the same uses as a fresh
 /// one (see the module comment).
 pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, VarUses) {
+    let (r, frame) = in_frame(f);
+    (r, frame.and_then(Frame::finish))
+}
+
+/// `f()` in a fresh frame, and that frame (the caller's is put back).
+fn in_frame<R>(f: impl FnOnce() -> R) -> (R, Option<Frame>) {
     /// Puts the caller's frame back if `f` unwinds (a cancelled query).
     struct Restore(Option<Option<Frame>>);
     impl Drop for Restore {
@@ -106,15 +112,16 @@ pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, VarUses) {
     let r = f();
     let saved = restore.0.take().flatten();
     let got = FRAME.with(|u| std::mem::replace(&mut *u.borrow_mut(), saved));
-    (r, got.and_then(Frame::finish))
+    (r, got)
 }
 
 /// `f()` in a frame of its own whose uses are dropped: the body of a query
 /// that keeps what it evaluates to itself (a constraint check records its
 /// own part, a unit's static assertions answer for none), so that nothing
-/// reaches its caller's frame whether it runs or is memoized.
+/// reaches its caller's frame whether it runs or is memoized. The frame is
+/// dropped as it is, never merged into a list.
 pub(crate) fn isolated<R>(f: impl FnOnce() -> R) -> R {
-    recording(f).0
+    in_frame(f).0
 }
 
 /// The value of a query that returns its uses (`(value, uses)`, computed
