@@ -239,19 +239,13 @@ pub fn fn_scope(db: &dyn SourceDatabase, decl: FnDecl) -> Option<ScopeIdx> {
     decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())
 }
 
-/// The declaration that defines `decl` (has its body): itself when it
-/// does, else an out-of-line definition of the same name in the scope it
-/// belongs to, matched by parameter count (and written types when several
-/// match). `None`: the unit does not define it.
-pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
-    crate::consteval::var_template::replay(fn_definition_uses(db, decl))
-}
-
-/// [`fn_definition`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref))]
-fn fn_definition_uses(db: &dyn SourceDatabase, decl: FnDecl) -> (Option<FnDecl>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| fn_definition_of(db, decl))
+crate::consteval::var_template::recorded_query! {
+    /// The declaration that defines `decl` (has its body): itself when it
+    /// does, else an out-of-line definition of the same name in the scope it
+    /// belongs to, matched by parameter count (and written types when several
+    /// match). `None`: the unit does not define it.
+    pub fn fn_definition(decl: FnDecl) -> Option<FnDecl> = fn_definition_of;
+    tracked fn_definition_uses;
 }
 
 fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
@@ -368,21 +362,12 @@ fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId
     Err("signature refers to itself".into())
 }
 
-/// The parameter and return types of an instance after substitution
-/// (parameters as declared: not adjusted; pack expansions expanded).
-pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
-    crate::consteval::var_template::replay(signature_uses(db, inst))
-}
-
-/// [`signature`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = signature_uses_cycle)]
-fn signature_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| signature_of(db, inst))
-}
-
-fn signature_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
-    (signature_cycle(db, id, inst), None)
+crate::consteval::var_template::recorded_query! {
+    /// The parameter and return types of an instance after substitution
+    /// (parameters as declared: not adjusted; pack expansions expanded).
+    pub fn signature(inst: FnInstanceId) -> Result<FnSig, String> = signature_of;
+    tracked signature_uses;
+    cycle signature_uses_cycle => signature_cycle;
 }
 
 fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {

@@ -731,21 +731,12 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
     nested(|| Ok(ty::lower(LowerCx { db, map: cx.map, item, scope, env: Some(&env) }, &data.ty))).unwrap_or_else(|e| mk(db, TyKind::Error(e)))
 }
 
-/// The specialization an `AppId` names: an explicit specialization, the
-/// most specialized matching partial specialization, or the primary.
-pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
-    crate::consteval::var_template::replay(select_uses(db, app))
-}
-
-/// [`select`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = select_uses_cycle)]
-fn select_uses(db: &dyn SourceDatabase, app: AppId) -> (Result<Selected, String>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| select_of(db, app))
-}
-
-fn select_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, app: AppId) -> (Result<Selected, String>, crate::consteval::var_template::VarUses) {
-    (select_cycle(db, id, app), None)
+crate::consteval::var_template::recorded_query! {
+    /// The specialization an `AppId` names: an explicit specialization, the
+    /// most specialized matching partial specialization, or the primary.
+    pub fn select(app: AppId) -> Result<Selected, String> = select_of;
+    tracked select_uses;
+    cycle select_uses_cycle => select_cycle;
 }
 
 fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
@@ -843,21 +834,12 @@ fn spec_arity(db: &dyn SourceDatabase, s: ClassId) -> u32 {
     spec_pattern(db, s).as_ref().as_ref().map_or(0, |(n, _)| *n)
 }
 
-/// A specialization's arguments (its own level) with its parameters as
-/// placeholders of depth 1, and the number of its parameters.
-pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
-    crate::consteval::var_template::replay(spec_pattern_uses(db, s))
-}
-
-/// [`spec_pattern`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = spec_pattern_uses_cycle)]
-fn spec_pattern_uses(db: &dyn SourceDatabase, s: ClassId) -> (Arc<Result<(u32, Vec<TemplateArg>), String>>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| spec_pattern_of(db, s))
-}
-
-fn spec_pattern_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, s: ClassId) -> (Arc<Result<(u32, Vec<TemplateArg>), String>>, crate::consteval::var_template::VarUses) {
-    (spec_pattern_cycle(db, id, s), None)
+crate::consteval::var_template::recorded_query! {
+    /// A specialization's arguments (its own level) with its parameters as
+    /// placeholders of depth 1, and the number of its parameters.
+    pub fn spec_pattern(s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> = spec_pattern_of;
+    tracked spec_pattern_uses;
+    cycle spec_pattern_uses_cycle => spec_pattern_cycle;
 }
 
 fn spec_pattern_of(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
@@ -1640,20 +1622,11 @@ pub fn class_bases_of(db: &dyn SourceDatabase, c: ClassRefT) -> Arc<Vec<ty::Base
     }
 }
 
-/// The bases of an instance, substituted (pack expansions expanded).
-pub fn inst_bases(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
-    crate::consteval::var_template::replay(inst_bases_uses(db, i))
-}
-
-/// [`inst_bases`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = inst_bases_uses_cycle)]
-fn inst_bases_uses(db: &dyn SourceDatabase, i: InstId) -> (Arc<Vec<ty::BaseInfo>>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| inst_bases_of(db, i))
-}
-
-fn inst_bases_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, i: InstId) -> (Arc<Vec<ty::BaseInfo>>, crate::consteval::var_template::VarUses) {
-    (inst_bases_cycle(db, id, i), None)
+crate::consteval::var_template::recorded_query! {
+    /// The bases of an instance, substituted (pack expansions expanded).
+    pub fn inst_bases(i: InstId) -> Arc<Vec<ty::BaseInfo>> = inst_bases_of;
+    tracked inst_bases_uses;
+    cycle inst_bases_uses_cycle => inst_bases_cycle;
 }
 
 fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {

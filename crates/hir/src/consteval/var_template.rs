@@ -131,6 +131,66 @@ pub(crate) fn replay<T: Clone>(r: &(T, VarUses)) -> T {
     r.0.clone()
 }
 
+/// Declares a query that follows the invariant of this module: the public
+/// function gives the value and [`replay`]s the uses into the caller's
+/// frame; the tracked `…_uses` query computes the value under
+/// [`recording`] and memoizes it with its uses; with `cycle`, a cycle's
+/// fallback is the given function's value with no uses.
+///
+/// ```text
+/// recorded_query! {
+///     /// The type a typedef names.
+///     pub fn typedef_ty(t: TypedefId) -> TyId = typedef_ty_of;
+///     tracked typedef_ty_uses;
+///     cycle typedef_ty_uses_cycle => typedef_cycle;
+/// }
+/// ```
+///
+/// declares `pub fn typedef_ty(db, t) -> TyId`, the tracked
+/// `typedef_ty_uses(db, t) -> (TyId, VarUses)` that runs
+/// `typedef_ty_of(db, t)`, and `typedef_ty_uses_cycle(db, id, t)` that
+/// answers `(typedef_cycle(db, id, t), None)`.
+macro_rules! recorded_query {
+    (
+        $(#[$doc:meta])*
+        pub fn $name:ident($arg:ident: $arg_ty:ty) -> $ret:ty = $of:ident;
+        tracked $uses:ident;
+        cycle $uses_cycle:ident => $cycle:ident;
+    ) => {
+        $(#[$doc])*
+        pub fn $name(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> $ret {
+            $crate::consteval::var_template::replay($uses(db, $arg))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`] with the variable template specializations its evaluation instantiates.")]
+        #[salsa::tracked(returns(ref), cycle_result = $uses_cycle)]
+        fn $uses(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> ($ret, $crate::consteval::var_template::VarUses) {
+            $crate::consteval::var_template::recording(|| $of(db, $arg))
+        }
+
+        fn $uses_cycle(db: &dyn cufront_base_db::SourceDatabase, id: salsa::Id, $arg: $arg_ty) -> ($ret, $crate::consteval::var_template::VarUses) {
+            ($cycle(db, id, $arg), None)
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        pub fn $name:ident($arg:ident: $arg_ty:ty) -> $ret:ty = $of:ident;
+        tracked $uses:ident;
+    ) => {
+        $(#[$doc])*
+        pub fn $name(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> $ret {
+            $crate::consteval::var_template::replay($uses(db, $arg))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`] with the variable template specializations its evaluation instantiates.")]
+        #[salsa::tracked(returns(ref))]
+        fn $uses(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> ($ret, $crate::consteval::var_template::VarUses) {
+            $crate::consteval::var_template::recording(|| $of(db, $arg))
+        }
+    };
+}
+pub(crate) use recorded_query;
+
 /// Records a list a query returned as the current frame's.
 pub(crate) fn record_uses(uses: &VarUses) {
     let Some(l) = uses else { return };
