@@ -304,9 +304,7 @@ pub fn decl_body(db: &dyn SourceDatabase, d: FnDecl) -> Arc<Body> {
 #[salsa::tracked(returns(clone))]
 pub fn fn_template_body(db: &dyn SourceDatabase, t: crate::FnTemplateId) -> Arc<Body> {
     let item = t.item(db);
-    let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
-    let node = cufront_syntax::SyntaxNode::new_root(src.green.clone());
-    let offs = crate::item_tree::lower_with_offsets(&node, src.pack.clone()).1;
+    let offs = crate::item_offsets(db, item);
     match offs.fn_templates.get(t.idx(db) as usize) {
         Some(&at) => Arc::new(body::body_at(db, item, at).unwrap_or_default()),
         None => Arc::default(),

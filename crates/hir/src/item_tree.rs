@@ -566,6 +566,51 @@ pub enum ConstExpr {
     Unsupported(String),
 }
 
+/// What [`ConstExpr::for_each_part`] hands its visitor: the parts of an
+/// expression that name something.
+pub enum ConstPart<'a> {
+    Path(&'a Path),
+    /// The type of a cast, `sizeof`, `alignof` or a type trait.
+    Type(&'a TypeRef),
+    /// The pack of `sizeof...(P)`.
+    Pack(&'a str),
+}
+
+impl ConstExpr {
+    /// Calls `f` with each path, type and pack name of the expression, in
+    /// source order, with the depth a walker of that part continues at (one
+    /// more than its expression's). The expression itself is at `depth`;
+    /// subexpressions deeper than `max_depth` are not visited. The one walk
+    /// of the expression forms: each caller decides which parts it reads.
+    pub fn for_each_part(&self, depth: u32, max_depth: u32, f: &mut dyn FnMut(ConstPart<'_>, u32)) {
+        if depth > max_depth {
+            return;
+        }
+        let d = depth + 1;
+        match self {
+            ConstExpr::Int(..) | ConstExpr::Unsupported(_) => {}
+            ConstExpr::Path(p) => f(ConstPart::Path(p), d),
+            ConstExpr::Unary(_, x) => x.for_each_part(d, max_depth, f),
+            ConstExpr::Binary(_, x, y) => {
+                x.for_each_part(d, max_depth, f);
+                y.for_each_part(d, max_depth, f);
+            }
+            ConstExpr::Cond(c, x, y) => {
+                c.for_each_part(d, max_depth, f);
+                x.for_each_part(d, max_depth, f);
+                y.for_each_part(d, max_depth, f);
+            }
+            ConstExpr::Cast(t, x) => {
+                f(ConstPart::Type(t), d);
+                x.for_each_part(d, max_depth, f);
+            }
+            ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => f(ConstPart::Type(t), d),
+            ConstExpr::SizeofPack(n) => f(ConstPart::Pack(n), d),
+            ConstExpr::Trait(_, ts) => ts.iter().for_each(|t| f(ConstPart::Type(t), d)),
+        }
+    }
+}
+
 /// Lowers the green tree of one top-level item. `pack` is the `#pragma pack`
 /// state before it.
 pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
@@ -574,7 +619,7 @@ pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
 
 /// Offsets (in `node`'s tree) of the declarator of each function and
 /// variable of an item tree, by index.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Offsets {
     pub fns: Vec<u32>,
     pub vars: Vec<u32>,

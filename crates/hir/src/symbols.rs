@@ -494,16 +494,17 @@ pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationU
         if tree.fns.is_empty() && tree.vars.is_empty() && tree.fn_templates.is_empty() {
             continue;
         }
-        let pack = crate::item_source(db, item).as_ref().map(|s| s.pack.clone()).unwrap_or_default();
-        let (_, offs) = crate::item_tree::lower_with_offsets(&node, pack);
+        // The offsets are relative to the item; locations are in the unit.
+        let base = u32::from(node.text_range().start());
+        let offs = crate::item_offsets(db, item);
         for (i, at) in offs.fns.iter().enumerate() {
-            out.insert(Entity::Fn(crate::FnId::new(db, item, i as u32)), *at);
+            out.insert(Entity::Fn(crate::FnId::new(db, item, i as u32)), base + at);
         }
         for (i, at) in offs.vars.iter().enumerate() {
-            out.insert(Entity::Var(crate::VarId::new(db, item, i as u32)), *at);
+            out.insert(Entity::Var(crate::VarId::new(db, item, i as u32)), base + at);
         }
         for (i, at) in offs.fn_templates.iter().enumerate() {
-            templates.insert(crate::FnTemplateId::new(db, item, i as u32), *at);
+            templates.insert(crate::FnTemplateId::new(db, item, i as u32), base + at);
         }
     }
     // Instances are located at their declaration (function templates by

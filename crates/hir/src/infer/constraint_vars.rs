@@ -122,7 +122,7 @@ pub fn noexcept_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> var_tem
 
 fn noexcept_var_uses_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> var_template::VarUses {
     let decl = inst.decl(db);
-    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return None };
+    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr.clone()) else { return None };
     let Ok(env) = instances::instance_env(db, inst) else { return None };
     let Some(scope) = instances::fn_scope(db, decl) else { return None };
     let map = def_map(db, decl.tu(db));
