@@ -52,7 +52,7 @@ pub fn var_init_body(db: &dyn SourceDatabase, d: VarDecl) -> Arc<Body> {
     let item = d.item(db);
     let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
     let root = SyntaxNode::new_root(src.green.clone());
-    let offs = crate::item_tree::lower_with_offsets(&root, src.pack.clone()).1;
+    let offs = crate::item_offsets(db, item);
     let (list, idx) = match d {
         VarDecl::Var(v) => (&offs.var_inits, v.idx(db)),
         VarDecl::Template(t) => (&offs.var_template_inits, t.idx(db)),
