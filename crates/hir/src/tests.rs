@@ -33,6 +33,7 @@ mod defaulted_assign;
 mod return_copy;
 mod bindings;
 mod stl_misc;
+mod var_init;
 
 use std::sync::Arc;
 
