@@ -786,7 +786,14 @@ impl<'a> Infer<'a> {
     fn cond(&mut self, c: &Cond) -> Option<ExprId> {
         match c {
             Cond::Expr(e) => {
-                self.expr(*e);
+                // A condition of class type is contextually converted to
+                // `bool` by its (possibly explicit, possibly inherited)
+                // conversion function (`while (in >> word)`: `basic_ios::operator bool`).
+                let (t, c) = self.expr_cat(*e);
+                if self.is_class(t) {
+                    let b = self.builtin(Builtin::Bool);
+                    self.conversion(*e, t, c, b);
+                }
                 Some(*e)
             }
             Cond::Decl(l) => {

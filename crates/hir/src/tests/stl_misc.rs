@@ -162,3 +162,19 @@ fn closure_assigned_to_a_function_pointer_converts() {
         "#]],
     );
 }
+
+#[test]
+fn class_condition_converts_to_bool() {
+    // `while (in >> word)`: the condition is contextually converted by the
+    // base's explicit `operator bool` (`basic_ios::operator bool`).
+    closure(
+        "template<class C> struct ios { bool f; explicit operator bool() const { return f; } };\n\
+         template<class C> struct istream : ios<C> { istream& get(); };\n\
+         void user(istream<char>& in) { while (in.get()) { } }",
+        expect![[r#"
+            _Z4userR7istreamIcE
+            _ZN7istreamIcE3getEv
+            _ZNK3iosIcEcvbEv
+        "#]],
+    );
+}
