@@ -77,7 +77,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("histogram.cu", 99.0),
     ("host_stl.cu", 98.9),
     ("jacobi_solver.cu", 99.0),
-    ("job_scheduler.cu", 98.6),
+    ("job_scheduler.cu", 98.8),
     ("lambdas.cu", 98.5),
     ("libcudacxx.cu", 97.4),
     ("mandelbrot.cu", 99.0),

@@ -1087,6 +1087,24 @@ impl<'a> Infer<'a> {
                 Err(_) => None,
             };
         }
+        // A copy or move of a class that declares neither constructor and no
+        // constructor template: the implicit one binds the argument exactly,
+        // every declared constructor needs a conversion (`::new (__e)
+        // _Ex2(__ex)` copies a `future_error`, not `future_error(error_code)`).
+        if let [a] = args {
+            let plain = ctors.iter().all(|&cand| matches!(cand.0, FnDecl::Fn(_)) && constructible::copy_or_move_ctor(self, cand, c).is_none());
+            if !a.braced && self.same_class(a.ty, c) && plain {
+                let kind = if a.cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor };
+                match instances::implicit_special(self.db, class, kind) {
+                    Some(e) => {
+                        self.require(e);
+                        self.res.calls.push((site, Callee::Entity(e)));
+                        return Some(Callee::Entity(e));
+                    }
+                    None => return None,
+                }
+            }
+        }
         let mut converted = None;
         let callee = match self.resolve_overload(&ctors, None, args, None) {
             Ok((cand, targs, sig)) => {

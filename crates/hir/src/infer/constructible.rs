@@ -99,7 +99,7 @@ pub(super) fn declval_arg(db: &dyn SourceDatabase, u: TyId) -> Option<Arg> {
 
 /// A non-template constructor whose only parameter is `C&` (`Some(false)`)
 /// or `C&&` (`Some(true)`).
-fn copy_or_move_ctor(inf: &Infer<'_>, cand: Cand, c: TyId) -> Option<bool> {
+pub(super) fn copy_or_move_ctor(inf: &Infer<'_>, cand: Cand, c: TyId) -> Option<bool> {
     let db = inf.db;
     if !matches!(cand.0, FnDecl::Fn(_)) {
         return None;

@@ -178,3 +178,30 @@ fn class_condition_converts_to_bool() {
         "#]],
     );
 }
+
+#[test]
+fn implicit_copy_beats_converting_constructors() {
+    // `make_exception_ptr(future_error)`: `::new (p) E(e)` copies `e` with
+    // the implicit copy constructor (an exact match), not through
+    // `future_error(error_code)` and a converting constructor of `error_code`.
+    closure(
+        "struct code { template<class E> code(E) {} };\n\
+         struct logic { logic(const logic&); logic(int); virtual ~logic(); };\n\
+         struct ferr : logic { explicit ferr(code c); ferr(int e); };\n\
+         void* operator new(unsigned long, void* p) noexcept;\n\
+         template<class E> void make(E e, void* p) { ::new (p) E(e); }\n\
+         void user(ferr& f, void* p) { make(f, p); }",
+        expect![[r#"
+            _ZN5logicC1ERKS_
+            _ZN5logicC1Ei
+            _ZN5logicD1Ev
+            _ZN4ferrC1E4code
+            _ZN4ferrC1Ei
+            _ZnwmPv
+            _Z4userR4ferrPv
+            _Z4makeI4ferrEvT_Pv
+            _ZN4ferrC1ERKS_
+            _ZN4ferrD1Ev
+        "#]],
+    );
+}
