@@ -35,7 +35,7 @@ pub mod stub;
 
 pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
-pub(crate) use special::member_classes;
+pub(crate) use special::{declares_move, member_classes, move_assign_suppressed};
 pub use special::{class_of_object, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
 use crate::infer::{infer, InferOwner};

@@ -95,10 +95,24 @@ fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
     }
 }
 
+/// Whether the class declares a move constructor or a move assignment
+/// operator: its implicit copy assignment is then defined as deleted
+/// ([class.copy.assign]/2).
+pub(crate) fn declares_move(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    let Some((k, _)) = pattern_data(db, c) else { return true };
+    let map = def_map(db, k.tu(db));
+    let Some(&s) = map.class_scope.get(&k) else { return true };
+    [scopes::CTOR_KEY, "operator="].into_iter().any(|key| {
+        scopes::own_fns(db, &map, s, key).iter().any(|f| {
+            matches!(f, FnDecl::Fn(_)) && f.data(db).is_some_and(|d| d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::RRef(_)))
+        })
+    })
+}
+
 /// Whether the implicit move assignment is not declared ([class.copy.assign]/4):
 /// the class declares a copy constructor, copy assignment, move constructor
 /// or destructor (a move then uses the copy assignment).
-fn move_assign_suppressed(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+pub(crate) fn move_assign_suppressed(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
     [SpecialKind::CopyCtor, SpecialKind::MoveCtor, SpecialKind::CopyAssign, SpecialKind::Dtor].into_iter().any(|k| declares(db, c, k))
 }
 

@@ -364,3 +364,61 @@ int main() { pick<It> a; pick<R> b; b.no(); }
         "#]],
     );
 }
+
+#[test]
+fn implicit_assignment_of_a_class_with_converting_constructors() {
+    // libcu++'s `__tuple_leaf_choose` asks `is_copy_assignable` of thrust's
+    // `normal_iterator` (converting constructors, no `operator=`) and of an
+    // aggregate around it: declared constructors other than copy and move
+    // ones leave the implicit assignments as they are; a move constructor
+    // deletes the copy assignment and suppresses the move one; a copy
+    // constructor only suppresses the move one (an rvalue then copies).
+    closure(
+        r#"
+template <int I, bool B> struct pick { static void no() {} };
+template <int I> struct pick<I, true> { static void yes() {} };
+template <class T> struct ptr {
+  T* p;
+  ptr() : p(0) {}
+  template <class U> ptr(U* q) : p(q) {}
+  template <class U> ptr& operator=(U* q) { p = q; return *this; }
+};
+template <class P> struct iter {
+  P base;
+  iter() = default;
+  explicit iter(P q) : base(q) {}
+  template <class O> iter(const iter<O>& o) : base(o.base) {}
+};
+struct movable {
+  int n;
+  movable(int a) : n(a) {}
+  movable(movable&& o) : n(o.n) {}
+};
+struct copyable {
+  int n;
+  copyable(const copyable& o) : n(o.n) {}
+};
+template <class T> struct wrap { T v; };
+int main() {
+  pick<1, __is_assignable(iter<ptr<int>>&, const iter<ptr<int>>&)>::yes();
+  pick<2, __is_assignable(iter<ptr<int>>&, iter<ptr<int>>&&)>::yes();
+  pick<3, __is_assignable(wrap<iter<ptr<int>>>&, const wrap<iter<ptr<int>>>&)>::yes();
+  pick<4, __is_assignable(movable&, const movable&)>::no();
+  pick<5, __is_assignable(wrap<movable>&, wrap<movable>&&)>::no();
+  pick<6, __is_assignable(copyable&, copyable&&)>::yes();
+}
+"#,
+        expect![[r#"
+            _ZN7movableC1Ei
+            _ZN7movableC1EOS_
+            _ZN8copyableC1ERKS_
+            main
+            _ZN4pickILi1ELb1EE3yesEv
+            _ZN4pickILi2ELb1EE3yesEv
+            _ZN4pickILi3ELb1EE3yesEv
+            _ZN4pickILi4ELb0EE2noEv
+            _ZN4pickILi5ELb0EE2noEv
+            _ZN4pickILi6ELb1EE3yesEv
+        "#]],
+    );
+}
