@@ -1070,6 +1070,22 @@ impl<'a> Infer<'a> {
         }
         let mut converted = None;
         let callee = match self.resolve_overload(&ctors, None, args, None) {
+            Ok((cand, _, _)) if self.implicit_copy_beats(class, c, cand, args) => {
+                let lvalue = args[0].cat == Category::LValue;
+                let kind = if !lvalue && instances::implicitly_declared(self.db, class, instances::SpecialKind::MoveCtor) {
+                    instances::SpecialKind::MoveCtor
+                } else {
+                    instances::SpecialKind::CopyCtor
+                };
+                match instances::implicit_special(self.db, class, kind) {
+                    Some(e) => {
+                        self.require(e);
+                        Callee::Entity(e)
+                    }
+                    // Trivial: no call.
+                    None => return None,
+                }
+            }
             Ok((cand, targs, sig)) => {
                 let e = wrap(cand, self.entity_of(cand, targs));
                 self.require(e);
@@ -1098,6 +1114,25 @@ impl<'a> Infer<'a> {
             self.convert_args(site, &sig, args);
         }
         Some(callee)
+    }
+
+    /// Whether the implicitly declared copy constructor beats `cand`, the
+    /// declared constructor overload resolution chose, for one argument of
+    /// the class itself: `cand` is a non-template taking something other
+    /// than a reference to the class (`no_throw_allocator(const
+    /// BaseAllocator&)`: a derived-to-base conversion), while the implicit
+    /// one binds `const C&` directly (an exact match, [over.ics.rank]).
+    fn implicit_copy_beats(&self, class: ClassRefT, c: TyId, cand: Cand, args: &[Arg]) -> bool {
+        let [a] = args else { return false };
+        if a.braced || !self.same_class(a.ty, c) || !matches!(cand.0, FnDecl::Fn(_)) {
+            return false;
+        }
+        if !instances::implicitly_declared(self.db, class, instances::SpecialKind::CopyCtor) {
+            return false;
+        }
+        let Some(data) = cand.0.data(self.db) else { return false };
+        let params: &[TypeRef] = data.ty.params.get(..1).unwrap_or(&[]);
+        !params.is_empty() && !instances::own_ref_param(self.db, class, params, true) && !instances::own_ref_param(self.db, class, params, false)
     }
 
     /// The destructor call of an object of type `t` (classes with a declared destructor).

@@ -35,7 +35,7 @@ pub mod stub;
 
 pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
-pub(crate) use special::{declares_move, member_classes, move_assign_suppressed};
+pub(crate) use special::{declares_move, implicitly_declared, member_classes, move_assign_suppressed, own_ref_param};
 pub use special::{class_of_object, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
 use crate::infer::{infer, InferOwner};
@@ -349,7 +349,33 @@ pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, S
 /// instantiates (`consteval::var_template`: a memoized answer hands them on too).
 #[salsa::tracked(returns(ref), cycle_result = signature_uses_cycle)]
 fn signature_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| signature_of(db, inst))
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().push(inst));
+    let r = crate::consteval::var_template::recording(|| signature_of(db, inst));
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().pop());
+    r
+}
+
+thread_local! {
+    /// The instances whose signatures are being substituted on this
+    /// thread, innermost last (see [`signature_under_way`]).
+    static SIGNATURES_UNDER_WAY: std::cell::RefCell<Vec<FnInstanceId>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether the signature of some instance of `decl` is being substituted
+/// further up this thread's stack (a cheap test before deducing one).
+pub(crate) fn decl_signature_under_way(db: &dyn SourceDatabase, decl: FnDecl) -> bool {
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow().iter().any(|i| i.decl(db) == decl))
+}
+
+/// Whether `inst`'s signature is being substituted further up this
+/// thread's stack: a question asked from inside that substitution (does
+/// the argument convert, through this very constructor template?) meets
+/// the class template specializations it is instantiating while they are
+/// still incomplete, which in a SFINAE context removes the candidate
+/// ([temp.deduct.general]/8). Asking `signature` again would instead
+/// close a query cycle whose fallback poisons every query on it.
+pub(crate) fn signature_under_way(inst: FnInstanceId) -> bool {
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow().contains(&inst))
 }
 
 fn signature_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {

@@ -422,3 +422,132 @@ int main() {
         "#]],
     );
 }
+
+#[test]
+fn constructor_from_a_base_reference_is_not_a_copy_constructor() {
+    // thrust's `no_throw_allocator(const BaseAllocator& = BaseAllocator())`
+    // takes a reference to its base, not to itself: the implicit copy
+    // constructor is still declared, and copying the allocator (a member
+    // initialized from `const A&`) takes it, exactly matching.
+    closure(
+        r#"
+template <class T> struct base_alloc {
+  int* p;
+  base_alloc() : p(0) {}
+  base_alloc(const base_alloc& o) : p(o.p) {}
+};
+template <class Base> struct no_throw : Base {
+  no_throw(const Base& other = Base()) : Base(other) {}
+};
+struct plain_base { int n; plain_base() : n(0) {} plain_base(const plain_base& o) : n(o.n) {} };
+struct conv : plain_base {
+  conv(const plain_base& b) : plain_base(b) {}
+};
+template <class A> struct storage {
+  A m;
+  storage(const A& a) : m(a) {}
+};
+int main() {
+  no_throw<base_alloc<int>> a;
+  storage<no_throw<base_alloc<int>>> s(a);
+  conv c{plain_base()};
+  conv d(c);
+}
+"#,
+        expect![[r#"
+            _ZN10plain_baseC1Ev
+            _ZN10plain_baseC1ERKS_
+            _ZN4convC1ERK10plain_base
+            main
+            _ZN8no_throwI10base_allocIiEEC1ERKS1_
+            _ZN7storageI8no_throwI10base_allocIiEEEC1ERKS3_
+            _ZN4convC1ERKS_
+            _ZN10base_allocIiEC1Ev
+            _ZN10base_allocIiEC1ERKS0_
+            _ZN8no_throwI10base_allocIiEEC1ERKS2_
+        "#]],
+    );
+}
+
+#[test]
+fn converting_constructor_guarded_by_its_own_convertibility() {
+    // thrust's `AgentPlan(PtxPlan, disable_if_convertible<PtxPlan,
+    // AgentPlan>::type* = nullptr)`: asking whether the argument converts to
+    // the class reaches the same constructor template again; inside that
+    // inner question the trait is incomplete, so the candidate drops out,
+    // the trait is false, and the outer call takes the template.
+    closure(
+        r#"
+template <class T, T v> struct integral_constant { static constexpr T value = v; };
+typedef integral_constant<bool, true> true_type;
+typedef integral_constant<bool, false> false_type;
+template <bool B, class T = void> struct enable_if {};
+template <class T> struct enable_if<true, T> { typedef T type; };
+template <class T> T&& declval() noexcept;
+template <class T> void test_convert(T);
+template <class F, class T, class = void> struct is_conv_test : false_type {};
+template <class F, class T> struct is_conv_test<F, T, decltype(test_convert<T>(declval<F>()))> : true_type {};
+template <class F, class T> struct is_convertible : integral_constant<bool, is_conv_test<F, T>::value> {};
+template <bool C, class T = void> struct disable_if : enable_if<!C, T> {};
+template <class A, class B, class T = void> struct disable_if_convertible : disable_if<is_convertible<A, B>::value, T> {};
+struct Pol { enum { N = 4 }; };
+template <template <class> class P, class S> struct spec : P<S> {};
+struct sm52 {};
+struct Plan {
+  int n;
+  Plan() = default;
+  Plan(int a) : n(a) {}
+  Plan(Plan const& p) : n(p.n) {}
+  template <class X> Plan(X, typename disable_if_convertible<X, Plan>::type* = nullptr) : n(X::N) {}
+};
+struct Agent { template <class S> struct PtxPlan : Pol {}; };
+template <class A, class S> struct getter {
+  static Plan get() { return Plan(spec<A::template PtxPlan, S>()); }
+};
+int main() { Plan p = getter<Agent, sm52>::get(); return p.n; }
+"#,
+        expect![[r#"
+            _ZN4PlanC1Ev
+            _ZN4PlanC1Ei
+            _ZN4PlanC1ERKS_
+            main
+            _ZN6getterI5Agent4sm52E3getEv
+            _ZN4PlanC1I4specIN5Agent7PtxPlanE4sm52EEET_PN22disable_if_convertibleIS6_S_vE4typeE
+        "#]],
+    );
+}
+
+#[test]
+fn value_dependent_default_argument_in_a_signature() {
+    // thrust's `try_unwrap_contiguous_iterator(It) ->
+    // try_unwrap_contiguous_iterator_t<It>`: the alias names
+    // `unwrap<It>` whose second argument is the default
+    // `is_contiguous_iterator_v<It>`; g++ spells that default with the
+    // function's parameter (`X11is_contig_vIS3_EE`).
+    closure(
+        r#"
+template <class T> struct is_contig { static constexpr bool value = false; };
+template <class T> struct is_contig<T*> { static constexpr bool value = true; };
+template <class T> constexpr bool is_contig_v = is_contig<T>::value;
+namespace detail {
+template <class It, bool C = is_contig_v<It>> struct unwrap { using type = It; static type get(It i) { return i; } };
+template <class It> struct unwrap<It, true> { using type = It; static type get(It i) { return i; } };
+}
+template <class It> using unwrap_t = typename detail::unwrap<It>::type;
+template <class It> auto try_unwrap(It it) -> unwrap_t<It> { return detail::unwrap<It>::get(it); }
+struct cit { int n; };
+int main() {
+  int a[2];
+  try_unwrap(cit{1});
+  try_unwrap(&a[0]);
+}
+"#,
+        expect![[r#"
+            main
+            _Z10try_unwrapI3citEN6detail6unwrapIT_X11is_contig_vIS3_EEE4typeES3_
+            _Z10try_unwrapIPiEN6detail6unwrapIT_X11is_contig_vIS3_EEE4typeES3_
+            _ZN6detail6unwrapI3citLb0EE3getES1_
+            _ZN6detail6unwrapIPiLb1EE3getES1_
+        "#]],
+    );
+}
