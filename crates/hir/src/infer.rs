@@ -2002,6 +2002,15 @@ impl<'a> Infer<'a> {
                         return v;
                     }
                 }
+                // Then the enclosing classes' members, as members of the
+                // enclosing specializations (`policy_hub<…>::Policy900`
+                // calling `policy_hub`'s `select_agent_policy<…>`).
+                for outer in self.enclosing_classes(class) {
+                    let fns = instances::member_fns(db, outer, &name);
+                    if !fns.is_empty() {
+                        return Value::Fns(fns, last.args.clone());
+                    }
+                }
             }
             let d = scopes::lookup(db, self.map, self.scope, &name, Ns::Value);
             return match d {
@@ -2142,6 +2151,33 @@ impl<'a> Infer<'a> {
             Def::FnTemplate(f) => Value::Fns(vec![(FnDecl::Template(f), outer)], args.map(<[_]>::to_vec)),
             _ => return None,
         })
+    }
+
+    /// The classes enclosing `class`, innermost first; those of a
+    /// specialization as specializations, with the leading part of its
+    /// arguments their own chain takes.
+    fn enclosing_classes(&self, class: ClassRefT) -> Vec<ClassRefT> {
+        let db = self.db;
+        let map = self.map;
+        let mut out = Vec::new();
+        let mut cur = class;
+        for _ in 0..16 {
+            let k = match cur {
+                ClassRefT::Inst(i) => i.class(db),
+                ClassRefT::Class(k) => k,
+            };
+            let Some(&parent) = map.parent.get(&DeclKey::Class(map.class_definition(k))) else { break };
+            let ScopeKind::Class(pk) = map.scope(parent).kind else { break };
+            let pk = map.class_definition(pk);
+            let n = templates::outer_arity(db, map, parent);
+            cur = match class {
+                ClassRefT::Inst(i) if n > 0 && n <= i.args(db).len() => ClassRefT::Inst(InstId::new(db, pk, i.args(db)[..n].to_vec())),
+                _ if n > 0 => break,
+                _ => ClassRefT::Class(pk),
+            };
+            out.push(cur);
+        }
+        out
     }
 
     /// A variable as an entity: a static data member of a specialization is an instance.

@@ -551,3 +551,32 @@ int main() {
         "#]],
     );
 }
+
+#[test]
+fn nested_class_calls_a_member_template_of_the_enclosing_specialization() {
+    // CUB's `policy_hub<…, AccumT, …>::Policy900::ScanPolicyT =
+    // decltype(select_agent_policy<sm90_tuning<AccumT, …>>(0))`: the
+    // static member template named from the nested class is a member of
+    // the enclosing specialization, whose `AccumT` its return type uses.
+    closure(
+        r#"
+template <int N, class T> struct pol { static int threads() { return N; } };
+template <class T> struct tun { static constexpr int n = 128; };
+template <class A> struct hub {
+  template <class Tuning> static auto select(int) -> pol<Tuning::n, A>;
+  struct P9 {
+    using S = decltype(select<tun<A>>(0));
+  };
+};
+template <class P> struct wrap : P { static int bt() { return P::threads(); } };
+template <class H> int run() { return wrap<typename H::P9::S>::bt(); }
+int main() { return run<hub<long>>(); }
+"#,
+        expect![[r#"
+            main
+            _Z3runI3hubIlEEiv
+            _ZN4wrapI3polILi128ElEE2btEv
+            _ZN3polILi128ElE7threadsEv
+        "#]],
+    );
+}
