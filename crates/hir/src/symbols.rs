@@ -454,6 +454,14 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TAr
             n.comps.push(m::build::comp(&own));
             m::TArg::Template(n)
         }
+        // Named inside its specialization: `N <specialization> <name> E`.
+        TemplateArg::Template(TemplateRef::MemberClass(i, c)) => {
+            let tree = item_tree_of(db, c.item(db));
+            let own = tree.classes.get(c.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed template")?;
+            let mut n = inst_name(db, map, i.class(db), i.args(db), 0)?;
+            n.comps.push(m::build::comp(&own));
+            m::TArg::Template(n)
+        }
         other => return Err(format!("template argument {other:?}")),
     })
 }

@@ -580,3 +580,35 @@ int main() { return run<hub<long>>(); }
         "#]],
     );
 }
+
+#[test]
+fn member_class_template_of_a_specialization_as_template_argument() {
+    // thrust's `specialize_plan<Agent::template PtxPlan, SM>` with `Agent`
+    // a class template specialization: the argument keeps the
+    // specialization (its `T` is the outer argument of `P<S>`) and is
+    // mangled inside it (`N5AgentIlE7PtxPlanE`).
+    closure(
+        r#"
+template <template <class> class P, class S> struct spec : P<S> {};
+struct sm52 { enum { ver = 520 }; };
+struct Plan {
+  int n;
+  Plan(int a) : n(a) {}
+  template <class X> Plan(X) : n(X::N) {}
+};
+template <class T> struct Agent {
+  template <class S> struct PtxPlan { enum { N = sizeof(T) + S::ver }; };
+};
+template <class A, class S> struct getter {
+  static Plan get() { return Plan(spec<A::template PtxPlan, S>()); }
+};
+int main() { return getter<Agent<long>, sm52>::get().n; }
+"#,
+        expect![[r#"
+            _ZN4PlanC1Ei
+            main
+            _ZN6getterI5AgentIlE4sm52E3getEv
+            _ZN4PlanC1I4specIN5AgentIlE7PtxPlanE4sm52EEET_
+        "#]],
+    );
+}
