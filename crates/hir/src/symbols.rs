@@ -821,8 +821,15 @@ fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId
     let args = i.args(db);
     let comp_args = if args.is_empty() { None } else { Some(args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?) };
     let member = i.outer(db).is_some() || data.qualifier.is_some();
-    // Namespace-scope const variable templates have internal linkage like variables.
-    let internal = !member && !data.linkage.is_extern && !data.linkage.is_inline && (data.linkage.is_static || data.linkage.is_constexpr || data.is_const);
+    // A specialization of a variable template is named without `L` even
+    // when the template has internal linkage (g++ 12 `nm`: `r _Z1vIiE` for
+    // `template <class T> static constexpr bool v`); other instances of
+    // namespace-scope const variables keep it.
+    let internal = !matches!(decl, crate::instances::VarDecl::Template(_))
+        && !member
+        && !data.linkage.is_extern
+        && !data.linkage.is_inline
+        && (data.linkage.is_static || data.linkage.is_constexpr || data.is_const);
     let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
     m::symbol(&m::Encoding::Data(name))

@@ -546,6 +546,8 @@ int main() {
             main
             _Z10try_unwrapI3citEN6detail6unwrapIT_X11is_contig_vIS3_EEE4typeES3_
             _Z10try_unwrapIPiEN6detail6unwrapIT_X11is_contig_vIS3_EEE4typeES3_
+            _Z11is_contig_vI3citE
+            _Z11is_contig_vIPiE
             _ZN6detail6unwrapI3citLb0EE3getES1_
             _ZN6detail6unwrapIPiLb1EE3getES1_
         "#]],
@@ -609,6 +611,29 @@ int main() { return getter<Agent<long>, sm52>::get().n; }
             main
             _ZN6getterI5AgentIlE4sm52E3getEv
             _ZN4PlanC1I4specIN5AgentIlE7PtxPlanE4sm52EEET_
+        "#]],
+    );
+}
+
+#[test]
+fn internal_linkage_variable_template_specializations_are_emitted() {
+    // thrust's `constexpr bool is_contiguous_iterator_v` (not `inline`):
+    // namespace-scope `constexpr` gives internal linkage, and g++ emits
+    // every specialization it instantiates as a local constant, even one
+    // only read in a constant expression; an `inline` one is not emitted.
+    closure(
+        r#"
+template <class T> constexpr bool v = sizeof(T) > 1;
+template <class T> inline constexpr bool w = sizeof(T) > 1;
+template <bool B> struct pick { static int f() { return B; } };
+int main() { int a[v<char> + 1]; (void)a; return pick<v<long>>::f() + pick<w<long>>::f() + v<short>; }
+"#,
+        expect![[r#"
+            main
+            _ZN4pickILb1EE1fEv
+            _Z1vIsE
+            _Z1vIcE
+            _Z1vIlE
         "#]],
     );
 }
