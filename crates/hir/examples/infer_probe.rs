@@ -56,7 +56,7 @@ fn main() {
                 let body = match owner {
                     InferOwner::Fn(f) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::FnDecl::Fn(f)),
                     InferOwner::Inst(i) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::fn_definition(&db, i.decl(&db)).unwrap_or(i.decl(&db))),
-                    InferOwner::Closure(_) => cufront_hir::infer::owner_body(&db, owner),
+                    _ => cufront_hir::infer::owner_body(&db, owner),
                 };
                 println!("{}", cufront_hir::body::render(&body));
                 println!("{:?}", r.skipped);
@@ -245,6 +245,7 @@ fn required_of(db: &cufront_base_db::RootDatabase, e: cufront_hir::Entity) -> Ve
         Entity::Special(sp) => cufront_hir::instances::special_required(db, sp),
         Entity::Inherited(ic) => vec![cufront_hir::instances::inherited::forwarded(db, ic)],
         _ => match cufront_hir::instances::body_owner(db, e) {
+            Some(o @ (cufront_hir::infer::InferOwner::Var(_) | cufront_hir::infer::InferOwner::VarInst(_))) => cufront_hir::infer::var_init::var_init_required(db, o),
             Some(o) => cufront_hir::infer::infer(db, o).required.clone(),
             None => Vec::new(),
         },

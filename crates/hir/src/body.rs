@@ -366,16 +366,10 @@ impl Body {
 const MAX_DEPTH: u32 = 400;
 
 /// Offsets (relative to the item) of the name of each function of an
-/// item's tree, by index (`item_tree::lower_with_offsets`, cached).
+/// item's tree, by index (`crate::item_offsets`, cached).
 #[salsa::tracked(returns(clone))]
 pub fn item_fn_offsets(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<u32>> {
-    match crate::item_source(db, item) {
-        Some(src) => {
-            let node = SyntaxNode::new_root(src.green.clone());
-            Arc::new(item_tree::lower_with_offsets(&node, src.pack.clone()).1.fns)
-        }
-        None => Arc::new(Vec::new()),
-    }
+    Arc::new(crate::item_offsets(db, item).fns.clone())
 }
 
 /// How many trailing parameters of each function and function template of
@@ -385,7 +379,7 @@ pub fn item_fn_offsets(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<u32>> {
 pub fn item_param_defaults(db: &dyn SourceDatabase, item: ItemId) -> Arc<(Vec<u32>, Vec<u32>)> {
     let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
     let root = SyntaxNode::new_root(src.green.clone());
-    let offs = item_tree::lower_with_offsets(&root, src.pack.clone()).1;
+    let offs = crate::item_offsets(db, item);
     let count = |at: &u32| -> u32 {
         let Some(tok) = root.token_at_offset(TextSize::from(*at)).right_biased() else { return 0 };
         // The declarator that holds the name, then its function declarator.
@@ -538,6 +532,22 @@ pub fn lower_field_init(init: &SyntaxNode, ty: TypeRef) -> Body {
     let mut cx = Lower::new(TextSize::from(0));
     let init = cx.initializer(init, 0);
     // Unnamed: the initializer's names are the class's members, never this local.
+    let l = cx.alloc_local(Local::plain(None, ty, init));
+    let s = cx.alloc_stmt(Stmt::Decl(vec![l]));
+    cx.body.root = Some(s);
+    cx.body
+}
+
+/// Lowers the definition of a variable (namespace scope, static member,
+/// variable template): `init` is its init-declarator when it has an
+/// initializer. The body is one declaration of one unnamed local of type
+/// `ty` with that initializer: inferring it is what the variable's dynamic
+/// initialization does (construction, conversions, temporaries). Unnamed:
+/// a name in the initializer is the variable itself (`int x = sizeof(x);`),
+/// never this local.
+pub fn lower_var_init(init: Option<&SyntaxNode>, ty: TypeRef) -> Body {
+    let mut cx = Lower::new(TextSize::from(0));
+    let init = init.map_or(Init::None, |n| cx.initializer(n, 0));
     let l = cx.alloc_local(Local::plain(None, ty, init));
     let s = cx.alloc_stmt(Stmt::Decl(vec![l]));
     cx.body.root = Some(s);

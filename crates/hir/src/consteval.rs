@@ -428,20 +428,11 @@ fn enumerator_value(cx: &EvalCx<'_>, e: EnumId, k: u32) -> Result<Value, ConstEr
     }
 }
 
-/// The value of a `const`/`constexpr` integral variable.
-pub fn var_value(db: &dyn SourceDatabase, v: VarId) -> Result<Value, ConstError> {
-    crate::consteval::var_template::replay(var_value_uses(db, v))
-}
-
-/// [`var_value`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = var_value_uses_cycle)]
-fn var_value_uses(db: &dyn SourceDatabase, v: VarId) -> (Result<Value, ConstError>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| var_value_of(db, v))
-}
-
-fn var_value_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, v: VarId) -> (Result<Value, ConstError>, crate::consteval::var_template::VarUses) {
-    (var_cycle(db, id, v), None)
+crate::consteval::var_template::recorded_query! {
+    /// The value of a `const`/`constexpr` integral variable.
+    pub fn var_value(v: VarId) -> Result<Value, ConstError> = var_value_of;
+    tracked var_value_uses;
+    cycle var_value_uses_cycle => var_cycle;
 }
 
 fn var_value_of(db: &dyn SourceDatabase, v: VarId) -> Result<Value, ConstError> {

@@ -85,6 +85,7 @@ mod certain_deduction;
 mod rewritten;
 mod closure;
 mod ext_lambda;
+pub mod var_init;
 pub use closure::{closure_declared_params, closure_fn_sig, closure_variadic, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
 
 /// What `infer` runs on.
@@ -96,6 +97,11 @@ pub enum InferOwner {
     Inst(FnInstanceId),
     /// The `operator()` of a closure (`infer/closure.rs`).
     Closure(ClosureFnId),
+    /// The initialization of a variable the unit defines (`infer/var_init.rs`).
+    Var(VarId),
+    /// The initialization of a variable template specialization or a
+    /// static data member of a class template specialization.
+    VarInst(instances::VarInstanceId),
 }
 
 /// lvalue, xvalue or prvalue.
@@ -229,6 +235,7 @@ fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, S
         InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
         // A closure's body is read where its owner's is.
         InferOwner::Closure(f) => return closure_site_info(db, f.closure(db)).map(|i| OwnerInfo { ret: None, ..i }),
+        InferOwner::Var(_) | InferOwner::VarInst(_) => return var_init::var_owner_info(db, owner),
     };
     let def = instances::fn_definition(db, decl).ok_or("no definition in the unit")?;
     let data = def.data(db).ok_or("no such function")?;
@@ -297,9 +304,7 @@ pub fn decl_body(db: &dyn SourceDatabase, d: FnDecl) -> Arc<Body> {
 #[salsa::tracked(returns(clone))]
 pub fn fn_template_body(db: &dyn SourceDatabase, t: crate::FnTemplateId) -> Arc<Body> {
     let item = t.item(db);
-    let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
-    let node = cufront_syntax::SyntaxNode::new_root(src.green.clone());
-    let offs = crate::item_tree::lower_with_offsets(&node, src.pack.clone()).1;
+    let offs = crate::item_offsets(db, item);
     match offs.fn_templates.get(t.idx(db) as usize) {
         Some(&at) => Arc::new(body::body_at(db, item, at).unwrap_or_default()),
         None => Arc::default(),
@@ -339,7 +344,7 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     let decl = match owner {
         InferOwner::Fn(f) => Some(FnDecl::Fn(f)),
         InferOwner::Inst(i) => Some(i.decl(db)),
-        InferOwner::Closure(_) => None,
+        InferOwner::Closure(_) | InferOwner::Var(_) | InferOwner::VarInst(_) => None,
     };
     if let Some(dbody) = decl.and_then(|d| default_args::declared_defaults(db, d)) {
         let mut dcx = new_infer(db, &map, &dbody, &info, Some(owner));
@@ -366,6 +371,9 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     }
     if let Some(e) = body.root_expr {
         cx.expr(e);
+    }
+    if matches!(owner, InferOwner::Var(_) | InferOwner::VarInst(_)) {
+        cx.destroy_at_exit();
     }
     if matches!(info.name, FnName::Dtor) {
         cx.dtor_members();

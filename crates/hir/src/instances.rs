@@ -105,12 +105,14 @@ impl FnDecl {
         self.item(db).tu(db)
     }
     /// The function as declared.
-    pub fn data(self, db: &dyn SourceDatabase) -> Option<FnData> {
+    pub fn data(self, db: &dyn SourceDatabase) -> Option<FnDataRef> {
         let tree = item_tree_of(db, self.item(db));
-        match self {
-            FnDecl::Fn(f) => tree.fns.get(f.idx(db) as usize).cloned(),
-            FnDecl::Template(t) => tree.fn_templates.get(t.idx(db) as usize).map(|d| d.f.clone()),
-        }
+        let (template, idx) = match self {
+            FnDecl::Fn(f) => (false, f.idx(db) as usize),
+            FnDecl::Template(t) => (true, t.idx(db) as usize),
+        };
+        let exists = if template { idx < tree.fn_templates.len() } else { idx < tree.fns.len() };
+        exists.then_some(FnDataRef { tree, template, idx })
     }
     /// Its own template parameters (empty for a function).
     pub fn tparams(self, db: &dyn SourceDatabase) -> Vec<TemplateParam> {
@@ -132,6 +134,33 @@ impl FnDecl {
     pub fn parent(self, db: &dyn SourceDatabase, map: &DefMap) -> ScopeIdx {
         let _ = db;
         map.parent.get(&self.key()).copied().unwrap_or(scopes::ROOT)
+    }
+}
+
+/// A function's `FnData`, read in place in its item tree (`FnDecl::data`):
+/// overload resolution looks at every candidate's declaration, and a copy
+/// of its types each time was a measurable share of a large unit's run.
+pub struct FnDataRef {
+    tree: Arc<crate::item_tree::ItemTree>,
+    /// Index into `fn_templates` (else into `fns`), checked on creation.
+    template: bool,
+    idx: usize,
+}
+
+impl std::ops::Deref for FnDataRef {
+    type Target = FnData;
+    fn deref(&self) -> &FnData {
+        if self.template {
+            &self.tree.fn_templates[self.idx].f
+        } else {
+            &self.tree.fns[self.idx]
+        }
+    }
+}
+
+impl std::fmt::Debug for FnDataRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        FnData::fmt(self, f)
     }
 }
 
@@ -210,19 +239,13 @@ pub fn fn_scope(db: &dyn SourceDatabase, decl: FnDecl) -> Option<ScopeIdx> {
     decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())
 }
 
-/// The declaration that defines `decl` (has its body): itself when it
-/// does, else an out-of-line definition of the same name in the scope it
-/// belongs to, matched by parameter count (and written types when several
-/// match). `None`: the unit does not define it.
-pub fn fn_definition(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
-    crate::consteval::var_template::replay(fn_definition_uses(db, decl))
-}
-
-/// [`fn_definition`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref))]
-fn fn_definition_uses(db: &dyn SourceDatabase, decl: FnDecl) -> (Option<FnDecl>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| fn_definition_of(db, decl))
+crate::consteval::var_template::recorded_query! {
+    /// The declaration that defines `decl` (has its body): itself when it
+    /// does, else an out-of-line definition of the same name in the scope it
+    /// belongs to, matched by parameter count (and written types when several
+    /// match). `None`: the unit does not define it.
+    pub fn fn_definition(decl: FnDecl) -> Option<FnDecl> = fn_definition_of;
+    tracked fn_definition_uses;
 }
 
 fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
@@ -339,18 +362,18 @@ fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId
     Err("signature refers to itself".into())
 }
 
-/// The parameter and return types of an instance after substitution
-/// (parameters as declared: not adjusted; pack expansions expanded).
-pub fn signature(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
-    crate::consteval::var_template::replay(signature_uses(db, inst))
+crate::consteval::var_template::recorded_query! {
+    /// The parameter and return types of an instance after substitution
+    /// (parameters as declared: not adjusted; pack expansions expanded).
+    pub fn signature(inst: FnInstanceId) -> Result<FnSig, String> = signature_under_way_of;
+    tracked signature_uses;
+    cycle signature_uses_cycle => signature_cycle;
 }
 
-/// [`signature`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = signature_uses_cycle)]
-fn signature_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
+/// [`signature_of`] with `inst` on the stack of signatures under way.
+fn signature_under_way_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
     SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().push(inst));
-    let r = crate::consteval::var_template::recording(|| signature_of(db, inst));
+    let r = signature_of(db, inst);
     SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().pop());
     r
 }
@@ -376,10 +399,6 @@ pub(crate) fn decl_signature_under_way(db: &dyn SourceDatabase, decl: FnDecl) ->
 /// close a query cycle whose fallback poisons every query on it.
 pub(crate) fn signature_under_way(inst: FnInstanceId) -> bool {
     SIGNATURES_UNDER_WAY.with(|s| s.borrow().contains(&inst))
-}
-
-fn signature_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, inst: FnInstanceId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
-    (signature_cycle(db, id, inst), None)
 }
 
 fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
@@ -506,24 +525,12 @@ fn path_names(p: &crate::item_tree::Path, out: &mut Vec<String>) {
 /// Names a value expression of a template argument mentions (the first
 /// segment of each path, and the names in its template arguments).
 pub(crate) fn const_expr_names(e: &crate::item_tree::ConstExpr, out: &mut Vec<String>, depth: u32) {
-    use crate::item_tree::ConstExpr;
-    if depth > 32 {
-        return;
-    }
-    match e {
-        ConstExpr::Path(p) => path_names(p, out),
-        ConstExpr::Unary(_, x) | ConstExpr::Cast(_, x) => const_expr_names(x, out, depth + 1),
-        ConstExpr::Binary(_, a, b) => {
-            const_expr_names(a, out, depth + 1);
-            const_expr_names(b, out, depth + 1);
+    // Paths only: the types of casts, `sizeof` and traits are not read.
+    e.for_each_part(depth, 32, &mut |part, _| {
+        if let crate::item_tree::ConstPart::Path(p) = part {
+            path_names(p, out);
         }
-        ConstExpr::Cond(a, b, c) => {
-            const_expr_names(a, out, depth + 1);
-            const_expr_names(b, out, depth + 1);
-            const_expr_names(c, out, depth + 1);
-        }
-        _ => {}
-    }
+    });
 }
 
 /// The type of a variable instance.
@@ -716,7 +723,8 @@ pub fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
             Some(InferOwner::Inst(i))
         }
         Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
-        Entity::Var(_) | Entity::VarInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => None,
+        Entity::Var(_) | Entity::VarInst(_) => crate::infer::var_init::var_init_owner(db, e),
+        Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => None,
     }
 }
 
@@ -763,6 +771,12 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
         }
         // What g++ emits unasked: functions defined in the unit that are
         // neither inline nor templated (inline ones only when used).
+        // A variable defined in the unit is initialized (and destroyed)
+        // whether used or not (an inline one too: g++ emits it with its
+        // guard).
+        if matches!(e, Entity::Var(_)) && crate::infer::var_init::var_init_owner(db, e).is_some() {
+            queue.push_back((e, 0));
+        }
         if let Entity::Fn(f) = e {
             let tree = item_tree_of(db, f.item(db));
             if let Some(d) = tree.fns.get(f.idx(db) as usize) {
@@ -814,6 +828,22 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
             }
             continue;
         }
+        // A variable's initialization: what its initializer (and the
+        // destructor registered at exit) requires.
+        if let Some(owner) = crate::infer::var_init::var_init_owner(db, e) {
+            if !walked.insert(owner) {
+                continue;
+            }
+            for x in crate::infer::var_init::var_init_required(db, owner) {
+                if seen.insert(x) {
+                    out.push(x);
+                }
+                if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_) | Entity::VarInst(_)) {
+                    queue.push_back((x, depth + 1));
+                }
+            }
+            continue;
+        }
         // Checking its constraints instantiated variable templates that
         // g++ emits unasked (`infer/constraint_vars.rs`).
         if let Entity::FnInst(i) = e {
@@ -840,7 +870,7 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
             if seen.insert(x) {
                 out.push(x);
             }
-            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_)) {
+            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_) | Entity::VarInst(_)) {
                 queue.push_back((x, depth + 1));
             }
         }

@@ -566,6 +566,51 @@ pub enum ConstExpr {
     Unsupported(String),
 }
 
+/// What [`ConstExpr::for_each_part`] hands its visitor: the parts of an
+/// expression that name something.
+pub enum ConstPart<'a> {
+    Path(&'a Path),
+    /// The type of a cast, `sizeof`, `alignof` or a type trait.
+    Type(&'a TypeRef),
+    /// The pack of `sizeof...(P)`.
+    Pack(&'a str),
+}
+
+impl ConstExpr {
+    /// Calls `f` with each path, type and pack name of the expression, in
+    /// source order, with the depth a walker of that part continues at (one
+    /// more than its expression's). The expression itself is at `depth`;
+    /// subexpressions deeper than `max_depth` are not visited. The one walk
+    /// of the expression forms: each caller decides which parts it reads.
+    pub fn for_each_part(&self, depth: u32, max_depth: u32, f: &mut dyn FnMut(ConstPart<'_>, u32)) {
+        if depth > max_depth {
+            return;
+        }
+        let d = depth + 1;
+        match self {
+            ConstExpr::Int(..) | ConstExpr::Unsupported(_) => {}
+            ConstExpr::Path(p) => f(ConstPart::Path(p), d),
+            ConstExpr::Unary(_, x) => x.for_each_part(d, max_depth, f),
+            ConstExpr::Binary(_, x, y) => {
+                x.for_each_part(d, max_depth, f);
+                y.for_each_part(d, max_depth, f);
+            }
+            ConstExpr::Cond(c, x, y) => {
+                c.for_each_part(d, max_depth, f);
+                x.for_each_part(d, max_depth, f);
+                y.for_each_part(d, max_depth, f);
+            }
+            ConstExpr::Cast(t, x) => {
+                f(ConstPart::Type(t), d);
+                x.for_each_part(d, max_depth, f);
+            }
+            ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => f(ConstPart::Type(t), d),
+            ConstExpr::SizeofPack(n) => f(ConstPart::Pack(n), d),
+            ConstExpr::Trait(_, ts) => ts.iter().for_each(|t| f(ConstPart::Type(t), d)),
+        }
+    }
+}
+
 /// Lowers the green tree of one top-level item. `pack` is the `#pragma pack`
 /// state before it.
 pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
@@ -574,7 +619,7 @@ pub fn lower(node: &SyntaxNode, pack: Pack) -> ItemTree {
 
 /// Offsets (in `node`'s tree) of the declarator of each function and
 /// variable of an item tree, by index.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Offsets {
     pub fns: Vec<u32>,
     pub vars: Vec<u32>,
@@ -584,17 +629,30 @@ pub struct Offsets {
     /// the init-declarator), what `infer::nsdmi` lowers (kept out of the
     /// tree: an edit inside an initializer leaves the tree equal).
     pub field_inits: Vec<(u32, u32, u32)>,
+    /// Variables and variable templates with an initializer: (index, offset
+    /// of the init-declarator), what `infer::var_init` lowers (kept out of
+    /// the tree for the same reason).
+    pub var_inits: Vec<(u32, u32)>,
+    pub var_template_inits: Vec<(u32, u32)>,
 }
 
 /// [`lower`], plus where each function and variable is declared: what
 /// `inspect symbols` needs for locations, kept out of the tree so that
 /// edits before a declaration do not change it.
 pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) {
-    let mut cx = Lower { tree: ItemTree::default(), pack, extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
+    let mut cx = Lower::new(pack);
     let mut top = Vec::new();
     cx.decl(node, &mut top, None);
     cx.tree.top = top;
-    (cx.tree, Offsets { fns: cx.fn_at, vars: cx.var_at, fn_templates: cx.tmpl_at, field_inits: cx.field_init_at })
+    let offs = Offsets {
+        fns: cx.fn_at,
+        vars: cx.var_at,
+        fn_templates: cx.tmpl_at,
+        field_inits: cx.field_init_at,
+        var_inits: cx.var_init_at,
+        var_template_inits: cx.var_template_init_at,
+    };
+    (cx.tree, offs)
 }
 
 struct Lower {
@@ -609,6 +667,9 @@ struct Lower {
     var_at: Vec<u32>,
     /// `Offsets::field_inits`.
     field_init_at: Vec<(u32, u32, u32)>,
+    /// `Offsets::var_inits`, `Offsets::var_template_inits`.
+    var_init_at: Vec<(u32, u32)>,
+    var_template_init_at: Vec<(u32, u32)>,
 }
 
 /// What lowering a declaration inside a class body collects besides items.
@@ -625,6 +686,20 @@ struct ClassCx {
 }
 
 impl Lower {
+    fn new(pack: Pack) -> Lower {
+        Lower {
+            tree: ItemTree::default(),
+            pack,
+            extern_c: false,
+            fn_at: Vec::new(),
+            var_at: Vec::new(),
+            tmpl_at: Vec::new(),
+            field_init_at: Vec::new(),
+            var_init_at: Vec::new(),
+            var_template_init_at: Vec::new(),
+        }
+    }
+
     fn push_using(&mut self, out: &mut Vec<Item>, u: UsingData) {
         self.tree.usings.push(u);
         out.push(Item::Using(self.tree.usings.len() as u32 - 1));
@@ -929,6 +1004,7 @@ impl Lower {
             let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
             let init_expr = su::child(&init, K::EQUAL_INITIALIZER).and_then(|e| e.children().find(|c| su::is_expr(c.kind())));
             let has_init = su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
+            let init_at = u32::from(init.text_range().start());
             let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
             let mut linkage = self.linkage(&kws, specs.as_ref());
             linkage.is_definition = if class_name.is_some() { linkage.is_inline || linkage.is_constexpr } else { !linkage.is_extern || has_init };
@@ -938,11 +1014,17 @@ impl Lower {
                 var.outer_tparams = std::mem::take(&mut heads);
                 self.tree.vars.push(var);
                 self.var_at.push(u32::from(decl.text_range().start()));
+                if has_init {
+                    self.var_init_at.push((self.tree.vars.len() as u32 - 1, init_at));
+                }
                 out.push(Item::Var(self.tree.vars.len() as u32 - 1));
             } else if heads.len() == k + 1 {
                 let tparams = heads.pop().unwrap_or_default();
                 var.outer_tparams = std::mem::take(&mut heads);
                 let spec_args = declarator_template_args(&decl);
+                if has_init {
+                    self.var_template_init_at.push((self.tree.var_templates.len() as u32, init_at));
+                }
                 self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args, concept: false });
                 out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
             }
@@ -1148,6 +1230,7 @@ impl Lower {
                             Some(d) => declarator_qualifier(d),
                             None => (None, u32::from(init.text_range().start())),
                         };
+                        let init_at = u32::from(init.text_range().start());
                         let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
                         let mut linkage = self.linkage(&kws, specs.as_ref());
                         linkage.is_definition = if class.is_some() {
@@ -1156,6 +1239,9 @@ impl Lower {
                         } else {
                             !linkage.is_extern || has_init
                         };
+                        if has_init {
+                            self.var_init_at.push((self.tree.vars.len() as u32, init_at));
+                        }
                         self.tree.vars.push(VarData { name: n, ty, is_const, init, linkage, qualifier, outer_tparams: Vec::new() });
                         self.var_at.push(at);
                         out.push(Item::Var(self.tree.vars.len() as u32 - 1));
@@ -1949,7 +2035,7 @@ fn declarator_template_id(decl: &SyntaxNode) -> Option<SyntaxNode> {
 }
 
 pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
+    let mut cx = Lower::new(Pack::default());
     let mut out = Vec::new();
     for a in list.children().filter(|c| c.kind() == K::TEMPLATE_ARG) {
         let arg = if let Some(t) = su::child(&a, K::TYPE_ID) {
@@ -1970,14 +2056,14 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
 /// A `TYPE_ID` node as a `TypeRef` (types written in function bodies: casts,
 /// `new`, `sizeof`; `body.rs`).
 pub fn type_id_ref(t: &SyntaxNode) -> TypeRef {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
+    let mut cx = Lower::new(Pack::default());
     cx.type_id(t)
 }
 
 /// The type a declarator (or abstract declarator) declares with these
 /// decl-specifiers (locals and parameters in bodies; `body.rs`).
 pub fn declared_type(specs: Option<&SyntaxNode>, d: Option<&SyntaxNode>) -> TypeRef {
-    let mut cx = Lower { tree: ItemTree::default(), pack: Pack::default(), extern_c: false, fn_at: Vec::new(), var_at: Vec::new(), tmpl_at: Vec::new(), field_init_at: Vec::new() };
+    let mut cx = Lower::new(Pack::default());
     let base = match specs {
         Some(s) => cx.specifier_type(s),
         None => TypeRef::Opaque(String::new()),

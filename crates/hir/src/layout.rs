@@ -46,20 +46,11 @@ pub fn layout_ref(db: &dyn SourceDatabase, c: ClassRef) -> Result<Arc<Layout>, L
     }
 }
 
-/// The layout of a class of an instantiation.
-pub fn inst_layout(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
-    crate::consteval::var_template::replay(inst_layout_uses(db, i))
-}
-
-/// [`inst_layout`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = inst_layout_uses_cycle)]
-fn inst_layout_uses(db: &dyn SourceDatabase, i: crate::templates::InstId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| inst_layout_of(db, i))
-}
-
-fn inst_layout_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, i: crate::templates::InstId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
-    (inst_layout_cycle(db, id, i), None)
+crate::consteval::var_template::recorded_query! {
+    /// The layout of a class of an instantiation.
+    pub fn inst_layout(i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> = inst_layout_of;
+    tracked inst_layout_uses;
+    cycle inst_layout_uses_cycle => inst_layout_cycle;
 }
 
 fn inst_layout_of(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
@@ -287,20 +278,11 @@ fn attr_align(cx: LowerCx<'_>, attrs: &Attrs) -> Result<Option<u64>, LayoutError
     Ok(best)
 }
 
-/// The layout of a class (its definition, when `c` is a declaration).
-pub fn layout(db: &dyn SourceDatabase, c: ClassId) -> Result<Arc<Layout>, LayoutError> {
-    crate::consteval::var_template::replay(layout_uses(db, c))
-}
-
-/// [`layout`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = layout_uses_cycle)]
-fn layout_uses(db: &dyn SourceDatabase, c: ClassId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| layout_of(db, c))
-}
-
-fn layout_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, c: ClassId) -> (Result<Arc<Layout>, LayoutError>, crate::consteval::var_template::VarUses) {
-    (layout_cycle(db, id, c), None)
+crate::consteval::var_template::recorded_query! {
+    /// The layout of a class (its definition, when `c` is a declaration).
+    pub fn layout(c: ClassId) -> Result<Arc<Layout>, LayoutError> = layout_of;
+    tracked layout_uses;
+    cycle layout_uses_cycle => layout_cycle;
 }
 
 fn layout_of(db: &dyn SourceDatabase, c: ClassId) -> Result<Arc<Layout>, LayoutError> {

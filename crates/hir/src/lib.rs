@@ -273,21 +273,39 @@ pub fn item_source(db: &dyn SourceDatabase, item: ItemId) -> Option<ItemSource> 
     top_level_items(db, item.tu(db)).sources.get(&item).cloned()
 }
 
-/// What one top-level item declares.
+/// One item lowered once: its tree and the offsets of its declarations.
+/// Every reader goes through `item_tree_of` or `item_offsets`, which split
+/// the pair so that each cuts off on its own (an edit that only moves
+/// declarations changes the offsets, not the tree); lowering is costly
+/// enough that doing it once per item, not once per reader, matters.
 #[salsa::tracked(returns(clone))]
-pub fn item_tree_of(db: &dyn SourceDatabase, item: ItemId) -> Arc<ItemTree> {
+fn item_lowered(db: &dyn SourceDatabase, item: ItemId) -> (Arc<ItemTree>, Arc<item_tree::Offsets>) {
     match item_source(db, item) {
         Some(src) => {
-            let mut tree = item_tree::lower(&SyntaxNode::new_root(src.green.clone()), src.pack.clone());
+            let (mut tree, offsets) = item_tree::lower_with_offsets(&SyntaxNode::new_root(src.green.clone()), src.pack.clone());
             if local_classes::is_local_item(db, item) {
                 // The objects a local class's declaration declares are the
                 // body's locals, not items.
                 tree.top.retain(|i| !matches!(i, item_tree::Item::Var(_)));
             }
-            Arc::new(tree)
+            (Arc::new(tree), Arc::new(offsets))
         }
-        None => Arc::new(ItemTree::default()),
+        None => Default::default(),
     }
+}
+
+/// What one top-level item declares.
+#[salsa::tracked(returns(clone))]
+pub fn item_tree_of(db: &dyn SourceDatabase, item: ItemId) -> Arc<ItemTree> {
+    item_lowered(db, item).0
+}
+
+/// Where each function, variable, function template and default member
+/// initializer of an item's tree is declared, relative to the item
+/// (`item_tree::Offsets`; kept out of the tree).
+#[salsa::tracked(returns(clone))]
+pub fn item_offsets(db: &dyn SourceDatabase, item: ItemId) -> Arc<item_tree::Offsets> {
+    item_lowered(db, item).1
 }
 
 impl ClassId {

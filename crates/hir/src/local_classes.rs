@@ -73,6 +73,31 @@ fn may_define_class(text: &str) -> bool {
     })
 }
 
+/// Whether one of the outermost bodies of an item may define a class: the
+/// test `item_local_classes` applies to each body, made on the green tree
+/// first. It runs for every item of the unit and most have no local class;
+/// a green walk builds no syntax nodes, where a cursor walk allocates one
+/// per node visited.
+fn any_body_may_define_class(node: &rowan::GreenNodeData) -> bool {
+    let kind = |raw: rowan::SyntaxKind| K::from(raw.0);
+    node.children().any(|child| match child {
+        rowan::NodeOrToken::Token(_) => false,
+        rowan::NodeOrToken::Node(n) => match kind(n.kind()) {
+            K::LAZY_BODY => may_define_class(&n.to_string()),
+            K::FUNCTION_BODY => has_class_specifier(n),
+            _ => any_body_may_define_class(n),
+        },
+    })
+}
+
+/// Whether a green subtree holds a class specifier.
+fn has_class_specifier(node: &rowan::GreenNodeData) -> bool {
+    node.children().any(|child| match child {
+        rowan::NodeOrToken::Token(_) => false,
+        rowan::NodeOrToken::Node(n) => K::from(n.kind().0) == K::CLASS_SPECIFIER || has_class_specifier(n),
+    })
+}
+
 /// The local classes of a top-level item, in source order.
 #[salsa::tracked(returns(clone))]
 pub fn item_local_classes(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<LocalClass>> {
@@ -81,6 +106,9 @@ pub fn item_local_classes(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Loca
         return Arc::new(out);
     }
     let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::new(out) };
+    if !any_body_may_define_class(&src.green) {
+        return Arc::new(out);
+    }
     let root = SyntaxNode::new_root(src.green.clone());
     // The outermost bodies: parsed in place (`FUNCTION_BODY`) or left lazy.
     let mut bodies = Vec::new();
@@ -102,7 +130,7 @@ pub fn item_local_classes(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Loca
             continue;
         }
         let Some(def) = b.parent().filter(|p| p.kind() == K::FUNCTION_DEF) else { continue };
-        let offs = offsets.get_or_insert_with(|| crate::item_tree::lower_with_offsets(&root, src.pack.clone()).1);
+        let offs = offsets.get_or_insert_with(|| crate::item_offsets(db, item));
         let at_def = |at: &u32| crate::body::function_def_at(&root, *at).is_some_and(|d| d == def);
         let owner = match offs.fns.iter().position(at_def) {
             Some(i) => (false, i as u32),

@@ -86,22 +86,7 @@ fn mangled_name_of(db: &dyn SourceDatabase, e: Entity) -> Result<String, String>
             if data.linkage.extern_c && !member {
                 return Ok(data.name.clone());
             }
-            // Namespace-scope `const` (and `constexpr`) objects have internal
-            // linkage unless `extern` or `inline`; device variables' host
-            // shadows are `static` in whole-program mode (cudafe++'s output;
-            // `-rdc` keeps their linkage: not modelled yet).
-            let internal = !member
-                && (data.linkage.is_static
-                    || data.linkage.device_var
-                    || (!data.linkage.is_extern && !data.linkage.is_inline && data.linkage.is_constexpr)
-                    || (!data.linkage.is_extern && !data.linkage.is_inline && {
-                        let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
-                        is_const_object(db, ty::lower(cx, &data.ty))
-                    }));
-            let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
-            let mut name = scope_name(db, &map, scope)?;
-            name.comps.push(m::build::comp_of(last));
-            m::symbol(&m::Encoding::Data(name))
+            m::symbol(&m::Encoding::Data(var_name_tree(db, v)?))
         }
         Entity::FnInst(i) => fn_instance_name(db, i),
         Entity::VarInst(i) => var_instance_name(db, i),
@@ -517,16 +502,17 @@ pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationU
         if tree.fns.is_empty() && tree.vars.is_empty() && tree.fn_templates.is_empty() {
             continue;
         }
-        let pack = crate::item_source(db, item).as_ref().map(|s| s.pack.clone()).unwrap_or_default();
-        let (_, offs) = crate::item_tree::lower_with_offsets(&node, pack);
+        // The offsets are relative to the item; locations are in the unit.
+        let base = u32::from(node.text_range().start());
+        let offs = crate::item_offsets(db, item);
         for (i, at) in offs.fns.iter().enumerate() {
-            out.insert(Entity::Fn(crate::FnId::new(db, item, i as u32)), *at);
+            out.insert(Entity::Fn(crate::FnId::new(db, item, i as u32)), base + at);
         }
         for (i, at) in offs.vars.iter().enumerate() {
-            out.insert(Entity::Var(crate::VarId::new(db, item, i as u32)), *at);
+            out.insert(Entity::Var(crate::VarId::new(db, item, i as u32)), base + at);
         }
         for (i, at) in offs.fn_templates.iter().enumerate() {
-            templates.insert(crate::FnTemplateId::new(db, item, i as u32), *at);
+            templates.insert(crate::FnTemplateId::new(db, item, i as u32), base + at);
         }
     }
     // Instances are located at their declaration (function templates by
@@ -795,9 +781,52 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
     Ok(FnEncoding::Tree(m::Encoding::Function(Box::new(name), Box::new(f))))
 }
 
+/// The name of a variable as a tree (its scope's components, then the
+/// variable, `L` when internal): what its symbol and the closures of its
+/// initializer (`instances::local`) are named from.
+pub(crate) fn var_name_tree(db: &dyn SourceDatabase, v: crate::VarId) -> Result<m::Name, String> {
+    let item = v.item(db);
+    let tree = item_tree_of(db, item);
+    let data = tree.vars.get(v.idx(db) as usize).ok_or("no such variable")?;
+    let map = def_map(db, item.tu(db));
+    let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+    let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
+    let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
+    // Namespace-scope `const` (and `constexpr`) objects have internal
+    // linkage unless `extern` or `inline`; device variables' host
+    // shadows are `static` in whole-program mode (cudafe++'s output;
+    // `-rdc` keeps their linkage: not modelled yet).
+    let internal = !member
+        && (data.linkage.is_static
+            || data.linkage.device_var
+            || (!data.linkage.is_extern && !data.linkage.is_inline && data.linkage.is_constexpr)
+            || (!data.linkage.is_extern && !data.linkage.is_inline && {
+                let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
+                is_const_object(db, ty::lower(cx, &data.ty))
+            }));
+    let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
+    let mut comp = m::build::comp_of(last);
+    // A variable with linkage gets the ABI tags of its type that its scope
+    // lacks, as a function gets its return type's (`std::string name;` is
+    // `_Z4nameB5cxx11`); an internal one needs none.
+    if !internal {
+        let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
+        comp.abi_tags = abi_tags::missing_tags(db, &map, scope, &[], ty::lower(cx, &data.ty));
+    }
+    let mut name = scope_name(db, &map, scope)?;
+    name.comps.push(comp);
+    Ok(name)
+}
+
 /// The linkage name of a variable instance: a static data member of a
 /// class template specialization, or a variable template specialization.
 fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId) -> Result<String, String> {
+    m::symbol(&m::Encoding::Data(var_instance_name_tree(db, i)?))
+}
+
+/// The name of a variable template specialization or a static data member
+/// of a class template specialization, as a tree.
+pub(crate) fn var_instance_name_tree(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId) -> Result<m::Name, String> {
     let decl = i.decl(db);
     let data = decl.data(db).ok_or("no such variable")?;
     let item = decl.item(db);
@@ -832,7 +861,7 @@ fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId
         && (data.linkage.is_static || data.linkage.is_constexpr || data.is_const);
     let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
-    m::symbol(&m::Encoding::Data(name))
+    Ok(name)
 }
 
 /// The linkage name of an implicit special member: the class's name, the

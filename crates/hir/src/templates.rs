@@ -126,16 +126,61 @@ pub fn nested<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     r
 }
 
+/// A template parameter list read in place in its item tree: lists hold
+/// default arguments (type and expression trees), and copying them each
+/// time a template-id is lowered or an instance's environment is built was
+/// a visible share of a large unit's run.
+pub(crate) struct TParams {
+    tree: Arc<crate::item_tree::ItemTree>,
+    of: TParamsOf,
+}
+
+enum TParamsOf {
+    /// `classes[i].tparams`, checked to be `Some` on creation.
+    Class(usize),
+    /// `fn_templates[i].tparams`, checked to exist on creation.
+    FnTemplate(usize),
+}
+
+impl TParams {
+    /// A class's own parameter list (`None` when it is no template).
+    pub(crate) fn of_class(db: &dyn SourceDatabase, c: ClassId) -> Option<TParams> {
+        let tree = item_tree_of(db, c.item(db));
+        let i = c.idx(db) as usize;
+        tree.classes.get(i)?.tparams.as_ref()?;
+        Some(TParams { tree, of: TParamsOf::Class(i) })
+    }
+
+    /// A function's own parameter list (`None` for a function that is no template).
+    fn of_fn(db: &dyn SourceDatabase, f: crate::instances::FnDecl) -> Option<TParams> {
+        let crate::instances::FnDecl::Template(t) = f else { return None };
+        let tree = item_tree_of(db, t.item(db));
+        let i = t.idx(db) as usize;
+        tree.fn_templates.get(i)?;
+        Some(TParams { tree, of: TParamsOf::FnTemplate(i) })
+    }
+}
+
+impl std::ops::Deref for TParams {
+    type Target = [TemplateParam];
+    fn deref(&self) -> &[TemplateParam] {
+        match self.of {
+            TParamsOf::Class(i) => self.tree.classes[i].tparams.as_deref().unwrap_or_default(),
+            TParamsOf::FnTemplate(i) => &self.tree.fn_templates[i].tparams,
+        }
+    }
+}
+
 /// The classes of the template chain of a class scope, outermost first, with
 /// their template parameters (None for non-template levels).
-fn chain(db: &dyn SourceDatabase, map: &DefMap, class: ClassId) -> Vec<(Option<ClassId>, ScopeIdx, Option<Vec<TemplateParam>>)> {
+fn chain(db: &dyn SourceDatabase, map: &DefMap, class: ClassId) -> Vec<(Option<ClassId>, ScopeIdx, Option<TParams>)> {
     chain_from(db, map, map.class_scope.get(&class).copied())
 }
 
 /// The templated scopes from `start` outwards, outermost first: classes,
 /// and the bodies of templated functions with local classes (`None`; their
 /// parameters are the function template's own).
-fn chain_from(db: &dyn SourceDatabase, map: &DefMap, start: Option<ScopeIdx>) -> Vec<(Option<ClassId>, ScopeIdx, Option<Vec<TemplateParam>>)> {
+fn chain_from(db: &dyn SourceDatabase, map: &DefMap, start: Option<ScopeIdx>) -> Vec<(Option<ClassId>, ScopeIdx, Option<TParams>)> {
     let mut out = Vec::new();
     let mut cur = start;
     while let Some(s) = cur {
@@ -143,13 +188,8 @@ fn chain_from(db: &dyn SourceDatabase, map: &DefMap, start: Option<ScopeIdx>) ->
             break;
         }
         match map.scope(s).kind {
-            ScopeKind::Class(k) => {
-                let tree = item_tree_of(db, k.item(db));
-                let data = &tree.classes[k.idx(db) as usize];
-                let params = data.tparams.clone().filter(|p| !p.is_empty());
-                out.push((Some(k), s, params));
-            }
-            ScopeKind::Block(f) => out.push((None, s, Some(f.tparams(db)).filter(|p| !p.is_empty()))),
+            ScopeKind::Class(k) => out.push((Some(k), s, TParams::of_class(db, k).filter(|p| !p.is_empty()))),
+            ScopeKind::Block(f) => out.push((None, s, TParams::of_fn(db, f).filter(|p| !p.is_empty()))),
             _ => {}
         }
         cur = map.scope(s).parent;
@@ -162,10 +202,10 @@ fn chain_from(db: &dyn SourceDatabase, map: &DefMap, start: Option<ScopeIdx>) ->
 pub(crate) fn outer_arity(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx) -> usize {
     match map.scope(scope).kind {
         ScopeKind::Class(k) if map.templated.contains(&scope) => {
-            chain(db, map, k).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum()
+            chain(db, map, k).iter().map(|(_, _, p)| p.as_ref().map_or(0, |p| p.len())).sum()
         }
         ScopeKind::Block(_) if map.templated.contains(&scope) => {
-            chain_from(db, map, Some(scope)).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum()
+            chain_from(db, map, Some(scope)).iter().map(|(_, _, p)| p.as_ref().map_or(0, |p| p.len())).sum()
         }
         _ => 0,
     }
@@ -192,7 +232,7 @@ fn env_for(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[Templa
                 }
             }
         }
-        for p in params.iter().flatten() {
+        for p in params.iter().flat_map(|p| p.iter()) {
             let a = args.get(i).ok_or("too few template arguments for the pattern")?;
             if let Some(n) = &p.name {
                 env.names.push((n.clone(), a.clone()));
@@ -269,14 +309,10 @@ fn is_dependent_arg(a: &TemplateArg) -> bool {
 /// Normalises the arguments of a class template.
 pub(crate) fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, written: &[TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
     let db = cx.db;
-    let decls = cx.map.template_decls.get(&template).cloned().unwrap_or_else(|| vec![template]);
-    let mut levels: Vec<(ClassId, Vec<TemplateParam>)> = Vec::new();
-    for d in decls {
-        let tree = item_tree_of(db, d.item(db));
-        if let Some(p) = tree.classes.get(d.idx(db) as usize).and_then(|c| c.tparams.clone()) {
-            levels.push((d, p));
-        }
-    }
+    let single = [template];
+    let decls = cx.map.template_decls.get(&template).map_or(&single[..], Vec::as_slice);
+    // Each declaration's parameter list.
+    let levels: Vec<(ClassId, TParams)> = decls.iter().filter_map(|&d| Some((d, TParams::of_class(db, d)?))).collect();
     if levels.is_empty() {
         return Err("no template parameters".into());
     }
@@ -291,16 +327,16 @@ pub(crate) fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Ve
         },
         _ => Env::default(),
     };
-    let params = levels[0].1.clone();
+    let params = &*levels[0].1;
     let defaults: Vec<Option<(ClassId, usize)>> = (0..params.len())
         .map(|i| levels.iter().find(|(_, p)| p.get(i).is_some_and(|p| p.default.is_some())).map(|(d, _)| (*d, i)))
         .collect();
     let (pscope, pitem) = decl_cx(levels[0].0);
     let pcx = LowerCx { db, map: cx.map, item: pitem, scope: pscope, env: Some(&outer_env) };
-    let mut own = bind_in(cx, Some(pcx), &params, written, &mut |i, sofar| {
+    let mut own = bind_in(cx, Some(pcx), params, written, &mut |i, sofar| {
         let (d, _) = defaults.get(i).copied().flatten()?;
         let (scope, item) = decl_cx(d);
-        let dparams = &levels.iter().find(|(x, _)| *x == d)?.1;
+        let dparams = &*levels.iter().find(|(x, _)| *x == d)?.1;
         let mut env = outer_env.clone();
         for (k, a) in sofar.iter().enumerate() {
             if let Some(n) = dparams.get(k).and_then(|p| p.name.clone()) {
@@ -699,21 +735,12 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
     nested(|| Ok(ty::lower(LowerCx { db, map: cx.map, item, scope, env: Some(&env) }, &data.ty))).unwrap_or_else(|e| mk(db, TyKind::Error(e)))
 }
 
-/// The specialization an `AppId` names: an explicit specialization, the
-/// most specialized matching partial specialization, or the primary.
-pub fn select(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
-    crate::consteval::var_template::replay(select_uses(db, app))
-}
-
-/// [`select`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = select_uses_cycle)]
-fn select_uses(db: &dyn SourceDatabase, app: AppId) -> (Result<Selected, String>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| select_of(db, app))
-}
-
-fn select_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, app: AppId) -> (Result<Selected, String>, crate::consteval::var_template::VarUses) {
-    (select_cycle(db, id, app), None)
+crate::consteval::var_template::recorded_query! {
+    /// The specialization an `AppId` names: an explicit specialization, the
+    /// most specialized matching partial specialization, or the primary.
+    pub fn select(app: AppId) -> Result<Selected, String> = select_of;
+    tracked select_uses;
+    cycle select_uses_cycle => select_cycle;
 }
 
 fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
@@ -811,21 +838,12 @@ fn spec_arity(db: &dyn SourceDatabase, s: ClassId) -> u32 {
     spec_pattern(db, s).as_ref().as_ref().map_or(0, |(n, _)| *n)
 }
 
-/// A specialization's arguments (its own level) with its parameters as
-/// placeholders of depth 1, and the number of its parameters.
-pub fn spec_pattern(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
-    crate::consteval::var_template::replay(spec_pattern_uses(db, s))
-}
-
-/// [`spec_pattern`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = spec_pattern_uses_cycle)]
-fn spec_pattern_uses(db: &dyn SourceDatabase, s: ClassId) -> (Arc<Result<(u32, Vec<TemplateArg>), String>>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| spec_pattern_of(db, s))
-}
-
-fn spec_pattern_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, s: ClassId) -> (Arc<Result<(u32, Vec<TemplateArg>), String>>, crate::consteval::var_template::VarUses) {
-    (spec_pattern_cycle(db, id, s), None)
+crate::consteval::var_template::recorded_query! {
+    /// A specialization's arguments (its own level) with its parameters as
+    /// placeholders of depth 1, and the number of its parameters.
+    pub fn spec_pattern(s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> = spec_pattern_of;
+    tracked spec_pattern_uses;
+    cycle spec_pattern_uses_cycle => spec_pattern_cycle;
 }
 
 fn spec_pattern_of(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
@@ -1493,7 +1511,7 @@ pub fn def_to_ty(cx: LowerCx<'_>, d: Def, env: Option<&Env>, _from: ScopeIdx, _a
             let cs = map.class_scope.get(&c).copied();
             match (env, cs) {
                 (Some(e), Some(s)) if e.scopes.contains(&s) => {
-                    let n = chain(db, map, c).iter().map(|(_, _, p)| p.as_ref().map_or(0, Vec::len)).sum::<usize>();
+                    let n = chain(db, map, c).iter().map(|(_, _, p)| p.as_ref().map_or(0, |p| p.len())).sum::<usize>();
                     let args = e.args.get(..n).map(<[_]>::to_vec).unwrap_or_default();
                     TyKind::App(AppId::new(db, canonical_template(map, c), args))
                 }
@@ -1609,20 +1627,11 @@ pub fn class_bases_of(db: &dyn SourceDatabase, c: ClassRefT) -> Arc<Vec<ty::Base
     }
 }
 
-/// The bases of an instance, substituted (pack expansions expanded).
-pub fn inst_bases(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
-    crate::consteval::var_template::replay(inst_bases_uses(db, i))
-}
-
-/// [`inst_bases`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = inst_bases_uses_cycle)]
-fn inst_bases_uses(db: &dyn SourceDatabase, i: InstId) -> (Arc<Vec<ty::BaseInfo>>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| inst_bases_of(db, i))
-}
-
-fn inst_bases_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, i: InstId) -> (Arc<Vec<ty::BaseInfo>>, crate::consteval::var_template::VarUses) {
-    (inst_bases_cycle(db, id, i), None)
+crate::consteval::var_template::recorded_query! {
+    /// The bases of an instance, substituted (pack expansions expanded).
+    pub fn inst_bases(i: InstId) -> Arc<Vec<ty::BaseInfo>> = inst_bases_of;
+    tracked inst_bases_uses;
+    cycle inst_bases_uses_cycle => inst_bases_cycle;
 }
 
 fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
@@ -1801,7 +1810,7 @@ fn level_names(
             out.push_str("::");
             out.push_str(data.name.as_deref()?);
         }
-        let np = params.as_ref().map_or(0, Vec::len);
+        let np = params.as_ref().map_or(0, |p| p.len());
         let level_args = args.get(k..k + np)?.to_vec();
         k += np;
         let shown: Vec<TemplateArg> = if data.template == TemplateKind::Specialization && params.is_some() {

@@ -32,6 +32,7 @@ mod nsdmi;
 mod defaulted_assign;
 mod return_copy;
 mod bindings;
+mod var_init;
 
 use std::sync::Arc;
 

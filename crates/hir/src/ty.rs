@@ -169,20 +169,11 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
     mk(db, k)
 }
 
-/// The type a typedef names (one layer: the result may be another typedef).
-pub fn typedef_ty(db: &dyn SourceDatabase, t: TypedefId) -> TyId {
-    crate::consteval::var_template::replay(typedef_ty_uses(db, t))
-}
-
-/// [`typedef_ty`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = typedef_ty_uses_cycle)]
-fn typedef_ty_uses(db: &dyn SourceDatabase, t: TypedefId) -> (TyId, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| typedef_ty_of(db, t))
-}
-
-fn typedef_ty_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, t: TypedefId) -> (TyId, crate::consteval::var_template::VarUses) {
-    (typedef_cycle(db, id, t), None)
+crate::consteval::var_template::recorded_query! {
+    /// The type a typedef names (one layer: the result may be another typedef).
+    pub fn typedef_ty(t: TypedefId) -> TyId = typedef_ty_of;
+    tracked typedef_ty_uses;
+    cycle typedef_ty_uses_cycle => typedef_cycle;
 }
 
 fn typedef_ty_of(db: &dyn SourceDatabase, t: TypedefId) -> TyId {
@@ -208,20 +199,11 @@ fn typedef_cycle(db: &dyn SourceDatabase, _id: salsa::Id, _t: TypedefId) -> TyId
     mk(db, TyKind::Error("typedef refers to itself".into()))
 }
 
-/// The type with typedefs stripped, cv merged, cv on arrays moved to the elements.
-pub fn canonical(db: &dyn SourceDatabase, t: TyId) -> TyId {
-    crate::consteval::var_template::replay(canonical_uses(db, t))
-}
-
-/// [`canonical`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = canonical_uses_cycle)]
-fn canonical_uses(db: &dyn SourceDatabase, t: TyId) -> (TyId, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| canonical_of(db, t))
-}
-
-fn canonical_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, t: TyId) -> (TyId, crate::consteval::var_template::VarUses) {
-    (canonical_cycle(db, id, t), None)
+crate::consteval::var_template::recorded_query! {
+    /// The type with typedefs stripped, cv merged, cv on arrays moved to the elements.
+    pub fn canonical(t: TyId) -> TyId = canonical_of;
+    tracked canonical_uses;
+    cycle canonical_uses_cycle => canonical_cycle;
 }
 
 fn canonical_of(db: &dyn SourceDatabase, t: TyId) -> TyId {
@@ -291,20 +273,11 @@ pub struct BaseInfo {
     pub error: Option<String>,
 }
 
-/// The bases of a class, resolved in its enclosing scope.
-pub fn class_bases(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
-    crate::consteval::var_template::replay(class_bases_uses(db, c))
-}
-
-/// [`class_bases`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = class_bases_uses_cycle)]
-fn class_bases_uses(db: &dyn SourceDatabase, c: ClassId) -> (Arc<Vec<BaseInfo>>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| class_bases_of(db, c))
-}
-
-fn class_bases_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, c: ClassId) -> (Arc<Vec<BaseInfo>>, crate::consteval::var_template::VarUses) {
-    (bases_cycle(db, id, c), None)
+crate::consteval::var_template::recorded_query! {
+    /// The bases of a class, resolved in its enclosing scope.
+    pub fn class_bases(c: ClassId) -> Arc<Vec<BaseInfo>> = class_bases_of;
+    tracked class_bases_uses;
+    cycle class_bases_uses_cycle => bases_cycle;
 }
 
 fn class_bases_of(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
@@ -358,19 +331,10 @@ pub struct EnumInfo {
     pub values: Vec<Result<i128, ConstError>>,
 }
 
-pub fn enum_info(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
-    crate::consteval::var_template::replay(enum_info_uses(db, e))
-}
-
-/// [`enum_info`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = enum_info_uses_cycle)]
-fn enum_info_uses(db: &dyn SourceDatabase, e: EnumId) -> (Arc<EnumInfo>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| enum_info_of(db, e))
-}
-
-fn enum_info_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, e: EnumId) -> (Arc<EnumInfo>, crate::consteval::var_template::VarUses) {
-    (enum_cycle(db, id, e), None)
+crate::consteval::var_template::recorded_query! {
+    pub fn enum_info(e: EnumId) -> Arc<EnumInfo> = enum_info_of;
+    tracked enum_info_uses;
+    cycle enum_info_uses_cycle => enum_cycle;
 }
 
 fn enum_info_of(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {

@@ -474,6 +474,13 @@ impl Mangler {
                 self.source_name(&format!("_GLOBAL__N_{mid}"))?
             }
             Unqualified::Internal(mid) => self.source_name(&format!("_INTERNAL{mid}"))?,
+            Unqualified::DataMember(s, internal) => {
+                if *internal {
+                    self.out.push('L');
+                }
+                self.source_name(s)?;
+                self.out.push('M');
+            }
             Unqualified::StaticSource(s) => {
                 self.out.push('L');
                 self.source_name(s)?

@@ -213,6 +213,10 @@ pub enum Unqualified {
     /// host side (`_ZL2sfi`, `_ZN1NL2svE`); EDG's device side uses
     /// [`Unqualified::Internal`] instead (spec 50 §8.4).
     StaticSource(String),
+    /// `[L] <source-name> M`: the Itanium `<data-member-prefix>`, the
+    /// variable whose initializer a closure type is defined in
+    /// (`_ZNK4lam3MUliE_clEi`); `true`: internal (`L`, a `static` variable).
+    DataMember(String, bool),
     /// cicc's `_INTERNAL<mid>` component for internal-linkage device
     /// entities (spec 50 §8.4).
     Internal(String),

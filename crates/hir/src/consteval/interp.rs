@@ -1187,7 +1187,7 @@ impl<'a> Interp<'a> {
         }
         let Some(src) = crate::item_source(db, item) else { return Err(ConstError::Cycle) };
         let root = SyntaxNode::new_root(src.green.clone());
-        let offsets = crate::item_tree::lower_with_offsets(&root, src.pack.clone()).1;
+        let offsets = crate::item_offsets(db, item);
         let Some(&at) = offsets.vars.get(v.idx(db) as usize) else { return Err(ConstError::Cycle) };
         let Some(init) = initializer_at(&root, at) else { return Err(ConstError::NotConstant(data.name.clone())) };
         let body = Arc::new(body::lower_expr_owner(&init));

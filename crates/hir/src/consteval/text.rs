@@ -52,11 +52,25 @@ pub fn opaque_exprs(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<(String, u
     Arc::new(out)
 }
 
-/// The node of `item` whose text is `text`.
-fn find(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<SyntaxNode> {
+/// The expression `opaque_exprs(item)[k]` lowered (a default argument or
+/// a trait's condition is evaluated for every specialization that needs
+/// it; it is lowered once).
+#[salsa::tracked(returns(clone))]
+fn opaque_body(db: &dyn SourceDatabase, item: ItemId, k: u32) -> Option<Arc<body::Body>> {
+    let node = node_at(db, item, k as usize)?;
+    Some(Arc::new(body::lower_expr_owner(&node)))
+}
+
+/// The node of `item` whose text is `text`, lowered.
+fn find(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<Arc<body::Body>> {
     let idx = opaque_exprs(db, item);
     let k = idx.binary_search_by(|(t, _, _)| t.as_str().cmp(text)).ok()?;
-    let (_, s, e) = idx[k];
+    opaque_body(db, item, k as u32)
+}
+
+/// The node of `opaque_exprs(item)[k]`.
+fn node_at(db: &dyn SourceDatabase, item: ItemId, k: usize) -> Option<SyntaxNode> {
+    let (_, s, e) = *opaque_exprs(db, item).get(k)?;
     let src = crate::item_source(db, item).as_ref()?;
     let root = SyntaxNode::new_root(src.green.clone());
     let range = TextRange::new(TextSize::from(s), TextSize::from(e));
@@ -76,8 +90,7 @@ fn find(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<SyntaxNode>
 /// `cx.item`, in `cx`'s scope and environment, with the interpreter.
 pub fn eval_text(cx: LowerCx<'_>, text: &str) -> Result<Value, ConstError> {
     let not = || ConstError::Unsupported(text.trim().to_string());
-    let node = find(cx.db, cx.item, text).ok_or_else(not)?;
-    let cond = body::lower_expr_owner(&node);
+    let cond = find(cx.db, cx.item, text).ok_or_else(not)?;
     let site = Site { item: cx.item, scope: cx.scope, env: cx.env, text: interp::item_text(cx.db, cx.item), func: None, before: 0 };
     // One instantiation level deeper: a default argument whose function
     // needs the same default again ends at the nesting limit.

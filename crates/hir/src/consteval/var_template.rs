@@ -93,6 +93,12 @@ thread_local! {
 /// [`replay`], so a memoized answer contributes the same uses as a fresh
 /// one (see the module comment).
 pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, VarUses) {
+    let (r, frame) = in_frame(f);
+    (r, frame.and_then(Frame::finish))
+}
+
+/// `f()` in a fresh frame, and that frame (the caller's is put back).
+fn in_frame<R>(f: impl FnOnce() -> R) -> (R, Option<Frame>) {
     /// Puts the caller's frame back if `f` unwinds (a cancelled query).
     struct Restore(Option<Option<Frame>>);
     impl Drop for Restore {
@@ -106,15 +112,16 @@ pub(crate) fn recording<R>(f: impl FnOnce() -> R) -> (R, VarUses) {
     let r = f();
     let saved = restore.0.take().flatten();
     let got = FRAME.with(|u| std::mem::replace(&mut *u.borrow_mut(), saved));
-    (r, got.and_then(Frame::finish))
+    (r, got)
 }
 
 /// `f()` in a frame of its own whose uses are dropped: the body of a query
 /// that keeps what it evaluates to itself (a constraint check records its
 /// own part, a unit's static assertions answer for none), so that nothing
-/// reaches its caller's frame whether it runs or is memoized.
+/// reaches its caller's frame whether it runs or is memoized. The frame is
+/// dropped as it is, never merged into a list.
 pub(crate) fn isolated<R>(f: impl FnOnce() -> R) -> R {
-    recording(f).0
+    in_frame(f).0
 }
 
 /// The value of a query that returns its uses (`(value, uses)`, computed
@@ -123,6 +130,66 @@ pub(crate) fn replay<T: Clone>(r: &(T, VarUses)) -> T {
     record_uses(&r.1);
     r.0.clone()
 }
+
+/// Declares a query that follows the invariant of this module: the public
+/// function gives the value and [`replay`]s the uses into the caller's
+/// frame; the tracked `…_uses` query computes the value under
+/// [`recording`] and memoizes it with its uses; with `cycle`, a cycle's
+/// fallback is the given function's value with no uses.
+///
+/// ```text
+/// recorded_query! {
+///     /// The type a typedef names.
+///     pub fn typedef_ty(t: TypedefId) -> TyId = typedef_ty_of;
+///     tracked typedef_ty_uses;
+///     cycle typedef_ty_uses_cycle => typedef_cycle;
+/// }
+/// ```
+///
+/// declares `pub fn typedef_ty(db, t) -> TyId`, the tracked
+/// `typedef_ty_uses(db, t) -> (TyId, VarUses)` that runs
+/// `typedef_ty_of(db, t)`, and `typedef_ty_uses_cycle(db, id, t)` that
+/// answers `(typedef_cycle(db, id, t), None)`.
+macro_rules! recorded_query {
+    (
+        $(#[$doc:meta])*
+        pub fn $name:ident($arg:ident: $arg_ty:ty) -> $ret:ty = $of:ident;
+        tracked $uses:ident;
+        cycle $uses_cycle:ident => $cycle:ident;
+    ) => {
+        $(#[$doc])*
+        pub fn $name(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> $ret {
+            $crate::consteval::var_template::replay($uses(db, $arg))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`] with the variable template specializations its evaluation instantiates.")]
+        #[salsa::tracked(returns(ref), cycle_result = $uses_cycle)]
+        fn $uses(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> ($ret, $crate::consteval::var_template::VarUses) {
+            $crate::consteval::var_template::recording(|| $of(db, $arg))
+        }
+
+        fn $uses_cycle(db: &dyn cufront_base_db::SourceDatabase, id: salsa::Id, $arg: $arg_ty) -> ($ret, $crate::consteval::var_template::VarUses) {
+            ($cycle(db, id, $arg), None)
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        pub fn $name:ident($arg:ident: $arg_ty:ty) -> $ret:ty = $of:ident;
+        tracked $uses:ident;
+    ) => {
+        $(#[$doc])*
+        pub fn $name(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> $ret {
+            $crate::consteval::var_template::replay($uses(db, $arg))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`] with the variable template specializations its evaluation instantiates.")]
+        #[salsa::tracked(returns(ref))]
+        fn $uses(db: &dyn cufront_base_db::SourceDatabase, $arg: $arg_ty) -> ($ret, $crate::consteval::var_template::VarUses) {
+            $crate::consteval::var_template::recording(|| $of(db, $arg))
+        }
+    };
+}
+pub(crate) use recorded_query;
 
 /// Records a list a query returned as the current frame's.
 pub(crate) fn record_uses(uses: &VarUses) {
@@ -158,15 +225,19 @@ pub(crate) fn uses_of(uses: &VarUses) -> &[VarUse] {
 /// The value of `p` when its last segment names a variable template with
 /// arguments; `None` when it does not.
 pub(crate) fn eval_path(cx: &EvalCx<'_>, p: &Path, depth: u32) -> Option<Result<Value, ConstError>> {
-    let written = p.segments.last()?.args.clone()?;
-    let mut bare = p.clone();
-    bare.segments.last_mut()?.args = None;
+    let (last, outer) = p.segments.split_last()?;
+    let written = last.args.as_ref()?;
+    // The variable template is looked up by the path without its arguments.
+    let mut segments = Vec::with_capacity(p.segments.len());
+    segments.extend_from_slice(outer);
+    segments.push(crate::item_tree::PathSegment { name: last.name.clone(), args: None });
+    let bare = Path { global: p.global, segments };
     let lcx = cx.lower;
     let vt = match scopes::resolve_path(lcx.db, lcx.map, lcx.scope, &bare, Ns::Value) {
         Some(Def::VarTemplate(vt)) => vt,
         _ => return None,
     };
-    Some(eval_var_template(lcx, vt, &written, depth))
+    Some(eval_var_template(lcx, vt, written, depth))
 }
 
 fn eval_var_template(cx: LowerCx<'_>, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef], depth: u32) -> Result<Value, ConstError> {
@@ -193,7 +264,7 @@ fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<T
     let tree = item_tree_of(db, vt.item(db));
     let data = tree.var_templates.get(vt.idx(db) as usize).ok_or(ConstError::Cycle)?;
     let vscope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
-    let params = data.tparams.clone();
+    let params = &data.tparams;
     // A member variable template of the current instantiation sees the
     // class's parameters (`variant<_Types...>::__exactly_once<_Tp>` is
     // `__detail::__variant::__exactly_once<_Tp, _Types...>`).
@@ -302,12 +373,20 @@ pub(crate) fn select_var_template(db: &dyn cufront_base_db::SourceDatabase, map:
         Def::VarTemplate(v) => Some(*v),
         _ => None,
     }).collect();
-    let spec_of = |v: crate::VarTemplateId| item_tree_of(db, v.item(db)).var_templates.get(v.idx(db) as usize).cloned();
-    let Some(primary) = decls.iter().copied().find(|v| spec_of(*v).is_some_and(|d| d.spec_args.is_none())) else { return (vt, args.to_vec()) };
-    let Some(pdata) = spec_of(primary) else { return (vt, args.to_vec()) };
+    // Each declaration read in place in its item tree (this runs for every
+    // specialization evaluated: copying the declarations was a visible share
+    // of a large unit's run).
+    fn data_in<'t>(db: &dyn cufront_base_db::SourceDatabase, v: crate::VarTemplateId, tree: &'t crate::item_tree::ItemTree) -> Option<&'t crate::item_tree::VarTemplateData> {
+        tree.var_templates.get(v.idx(db) as usize)
+    }
+    let trees: Vec<(crate::VarTemplateId, Arc<crate::item_tree::ItemTree>)> = decls.iter().map(|&v| (v, item_tree_of(db, v.item(db)))).collect();
+    let Some((primary, ptree)) = trees.iter().find(|(v, t)| data_in(db, *v, t).is_some_and(|d| d.spec_args.is_none())) else { return (vt, args.to_vec()) };
+    let primary = *primary;
+    let Some(pdata) = data_in(db, primary, ptree) else { return (vt, args.to_vec()) };
     let mut viable: Vec<(crate::VarTemplateId, Vec<TemplateArg>, Vec<TemplateArg>, u32)> = Vec::new();
-    for s in decls {
-        let Some(sd) = spec_of(s) else { continue };
+    for (s, stree) in &trees {
+        let s = *s;
+        let Some(sd) = data_in(db, s, stree) else { continue };
         let Some(written) = &sd.spec_args else { continue };
         let n = sd.tparams.len() as u32;
         let lower_pattern = |env: &Env| -> Result<Vec<TemplateArg>, String> {

@@ -127,6 +127,8 @@ pub fn owner_tu(db: &dyn SourceDatabase, owner: InferOwner) -> cufront_base_db::
         InferOwner::Fn(f) => f.item(db).tu(db),
         InferOwner::Inst(i) => i.decl(db).tu(db),
         InferOwner::Closure(f) => owner_tu(db, f.closure(db).owner(db)),
+        InferOwner::Var(v) => v.item(db).tu(db),
+        InferOwner::VarInst(i) => i.decl(db).item(db).tu(db),
     }
 }
 
@@ -298,17 +300,11 @@ fn adjust(db: &dyn SourceDatabase, t: TyId) -> TyId {
     }
 }
 
-/// The signature of a closure member (`operator()`'s return type deduced
-/// from its body when not written: the closure's own inference).
-pub fn closure_fn_sig(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {
-    crate::consteval::var_template::replay(closure_fn_sig_uses(db, f))
-}
-
-/// [`closure_fn_sig`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref))]
-fn closure_fn_sig_uses(db: &dyn SourceDatabase, f: ClosureFnId) -> (Result<FnSig, String>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| closure_fn_sig_of(db, f))
+crate::consteval::var_template::recorded_query! {
+    /// The signature of a closure member (`operator()`'s return type deduced
+    /// from its body when not written: the closure's own inference).
+    pub fn closure_fn_sig(f: ClosureFnId) -> Result<FnSig, String> = closure_fn_sig_of;
+    tracked closure_fn_sig_uses;
 }
 
 fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {

@@ -122,7 +122,7 @@ pub fn noexcept_var_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> var_tem
 
 fn noexcept_var_uses_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> var_template::VarUses {
     let decl = inst.decl(db);
-    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr) else { return None };
+    let Some(e) = decl.data(db).and_then(|d| d.noexcept_expr.clone()) else { return None };
     let Ok(env) = instances::instance_env(db, inst) else { return None };
     let Some(scope) = instances::fn_scope(db, decl) else { return None };
     let map = def_map(db, decl.tu(db));
@@ -284,7 +284,9 @@ fn closure_has_no_linkage(db: &dyn SourceDatabase, c: ClosureId, depth: u32) -> 
         InferOwner::Fn(f) => item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).is_some_and(|d| {
             !(d.linkage.is_inline || d.linkage.is_constexpr || (d.in_class && d.qualifier.is_none()))
         }),
-        InferOwner::Inst(_) => false,
+        InferOwner::Inst(_) | InferOwner::VarInst(_) => false,
+        // A closure in a non-inline variable's initializer.
+        InferOwner::Var(v) => item_tree_of(db, v.item(db)).vars.get(v.idx(db) as usize).is_some_and(|d| !d.linkage.is_inline),
         InferOwner::Closure(cf) => closure_has_no_linkage(db, cf.closure(db), depth + 1),
     }
 }

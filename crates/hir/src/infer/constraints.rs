@@ -20,22 +20,13 @@ use super::*;
 use crate::consteval::{self, EvalCx};
 use crate::item_tree::{BinOp, ConstExpr};
 
-/// Whether the constraints of an instance are satisfied: `Some(false)` when
-/// one of them evaluates to false, `Some(true)` when all evaluate to true,
-/// `None` when some could not be evaluated.
-pub fn constraints_satisfied(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<bool> {
-    crate::consteval::var_template::replay(constraints_satisfied_uses(db, inst))
-}
-
-/// [`constraints_satisfied`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = constraints_satisfied_uses_cycle)]
-fn constraints_satisfied_uses(db: &dyn SourceDatabase, inst: FnInstanceId) -> (Option<bool>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| constraints_satisfied_of(db, inst))
-}
-
-fn constraints_satisfied_uses_cycle(db: &dyn SourceDatabase, id: salsa::Id, inst: FnInstanceId) -> (Option<bool>, crate::consteval::var_template::VarUses) {
-    (satisfied_cycle(db, id, inst), None)
+crate::consteval::var_template::recorded_query! {
+    /// Whether the constraints of an instance are satisfied: `Some(false)` when
+    /// one of them evaluates to false, `Some(true)` when all evaluate to true,
+    /// `None` when some could not be evaluated.
+    pub fn constraints_satisfied(inst: FnInstanceId) -> Option<bool> = constraints_satisfied_of;
+    tracked constraints_satisfied_uses;
+    cycle constraints_satisfied_uses_cycle => satisfied_cycle;
 }
 
 fn constraints_satisfied_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<bool> {

@@ -89,8 +89,8 @@ impl Infer<'_> {
                     item: f.item(db),
                     scope: cs,
                     tparams,
-                    params: fd.ty.params,
-                    pack_params: fd.ty.pack_params,
+                    params: fd.ty.params.clone(),
+                    pack_params: fd.ty.pack_params.clone(),
                     defaults: param_defaults(db, f) as usize,
                     target: None,
                 });

@@ -25,11 +25,7 @@ pub(crate) fn declared_defaults(db: &dyn SourceDatabase, decl: FnDecl) -> Option
     }
     let at = match decl {
         FnDecl::Fn(f) => *body::item_fn_offsets(db, f.item(db)).get(f.idx(db) as usize)?,
-        FnDecl::Template(t) => {
-            let src = crate::item_source(db, t.item(db)).as_ref()?.clone();
-            let node = cufront_syntax::SyntaxNode::new_root(src.green.clone());
-            *crate::item_tree::lower_with_offsets(&node, src.pack.clone()).1.fn_templates.get(t.idx(db) as usize)?
-        }
+        FnDecl::Template(t) => *crate::item_offsets(db, t.item(db)).fn_templates.get(t.idx(db) as usize)?,
     };
     let b = body::decl_params_at(db, decl.item(db), at)?;
     b.params.iter().any(|&p| b.local(p).default.is_some()).then(|| Arc::new(b))

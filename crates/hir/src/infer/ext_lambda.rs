@@ -31,6 +31,8 @@ impl Infer<'_> {
             InferOwner::Inst(i) => Entity::FnInst(i),
             // A lambda in a lambda: not a valid parent (spec 30 §5.3).
             InferOwner::Closure(_) => return None,
+            // A namespace-scope initializer is no enclosing function.
+            InferOwner::Var(_) | InferOwner::VarInst(_) => return None,
         };
         let tag_t = self.wrapper_template("__nv_dl_tag")?;
         let ft = self.parent_pointer_type(parent)?;

@@ -95,7 +95,7 @@ fn entity_noexcept(db: &dyn SourceDatabase, x: Entity) -> Option<bool> {
 #[salsa::tracked(cycle_result = instance_noexcept_cycle)]
 pub(crate) fn instance_noexcept(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<bool> {
     let decl = inst.decl(db);
-    let e = decl.data(db)?.noexcept_expr?;
+    let e = decl.data(db)?.noexcept_expr.clone()?;
     let env = instances::instance_env(db, inst).ok()?;
     let scope = instances::fn_scope(db, decl)?;
     let map = def_map(db, decl.tu(db));

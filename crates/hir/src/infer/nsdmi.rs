@@ -40,7 +40,7 @@ pub fn field_init_bodies(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<(u32, A
     }
     let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
     let root = SyntaxNode::new_root(src.green.clone());
-    let offs = crate::item_tree::lower_with_offsets(&root, src.pack.clone()).1;
+    let offs = crate::item_offsets(db, item);
     let mut out = Vec::new();
     for &(k, f, at) in &offs.field_inits {
         if k != c.idx(db) {

@@ -39,6 +39,9 @@ pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Re
         InferOwner::Fn(f) => symbols::fn_encoding(db, f)?,
         InferOwner::Inst(i) => symbols::fn_instance_encoding(db, i)?,
         InferOwner::Closure(f) => FnEncoding::Tree(closure_fn_encoding(db, f)?),
+        // Closures of a variable's initializer are named in the variable's
+        // context (`var_context_name`), static locals cannot be there.
+        InferOwner::Var(_) | InferOwner::VarInst(_) => return Err("no enclosing function".into()),
     };
     let mut e = e.into_encoding();
     // g++ names what is local to a constructor or destructor by the
@@ -66,11 +69,43 @@ pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Nam
     let map = crate::def_map(db, crate::infer::owner_tu(db, owner));
     let params = declared_mangled(db, &map, &params)?;
     let variadic = crate::infer::closure_variadic(db, c);
+    let lambda = m::build::comp_of(Unqualified::Lambda { params, variadic, index });
+    if let Some(mut name) = var_context_name(db, owner)? {
+        name.comps.push(lambda);
+        return Ok(name);
+    }
     let func = context_encoding(db, owner)?;
-    Ok(m::Name {
-        root: m::Root::Local { func: Box::new(func), disc: 0 },
-        comps: vec![m::build::comp_of(Unqualified::Lambda { params, variadic, index })],
-    })
+    Ok(m::Name { root: m::Root::Local { func: Box::new(func), disc: 0 }, comps: vec![lambda] })
+}
+
+/// The context of a closure defined in a variable's initializer, as g++
+/// names it (`None`: the owner is a function): a namespace-scope variable
+/// or a static data member of a class template specialization is a
+/// `<data-member-prefix>` (`4lam3M`, `L2a3M` for a `static` one,
+/// `1WIlE1mM`); a static data member of a class is its class (`1S`); a
+/// variable template specialization is itself (`2vtIiE`).
+fn var_context_name(db: &dyn SourceDatabase, owner: InferOwner) -> Result<Option<m::Name>, String> {
+    let (mut name, member, template) = match owner {
+        InferOwner::Var(v) => {
+            let name = symbols::var_name_tree(db, v)?;
+            let map = crate::def_map(db, v.item(db).tu(db));
+            let member = crate::infer::var_init::var_init_scope(db, owner).is_some_and(|s| matches!(map.scope(s).kind, crate::scopes::ScopeKind::Class(_)));
+            (name, member, false)
+        }
+        InferOwner::VarInst(i) => (symbols::var_instance_name_tree(db, i)?, false, !i.args(db).is_empty()),
+        _ => return Ok(None),
+    };
+    if member {
+        name.comps.pop();
+    } else if !template {
+        let last = name.comps.last_mut().ok_or("unnamed variable")?;
+        last.name = match &last.name {
+            Unqualified::Source(s) => Unqualified::DataMember(s.clone(), false),
+            Unqualified::StaticSource(s) => Unqualified::DataMember(s.clone(), true),
+            _ => return Err("variable name".into()),
+        };
+    }
+    Ok(Some(name))
 }
 
 /// The encoding of a closure member.

@@ -253,20 +253,11 @@ fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> b
     special_nontrivial(db, SpecialMemberId::new(db, c, kind))
 }
 
-/// Whether an implicit special member is non-trivial (what g++ defines).
-pub fn special_nontrivial(db: &dyn SourceDatabase, id: SpecialMemberId) -> bool {
-    crate::consteval::var_template::replay(special_nontrivial_uses(db, id))
-}
-
-/// [`special_nontrivial`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref), cycle_result = special_nontrivial_uses_cycle)]
-fn special_nontrivial_uses(db: &dyn SourceDatabase, id: SpecialMemberId) -> (bool, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| special_nontrivial_of(db, id))
-}
-
-fn special_nontrivial_uses_cycle(db: &dyn SourceDatabase, sid: salsa::Id, id: SpecialMemberId) -> (bool, crate::consteval::var_template::VarUses) {
-    (nontrivial_cycle(db, sid, id), None)
+crate::consteval::var_template::recorded_query! {
+    /// Whether an implicit special member is non-trivial (what g++ defines).
+    pub fn special_nontrivial(id: SpecialMemberId) -> bool = special_nontrivial_of;
+    tracked special_nontrivial_uses;
+    cycle special_nontrivial_uses_cycle => nontrivial_cycle;
 }
 
 fn special_nontrivial_of(db: &dyn SourceDatabase, id: SpecialMemberId) -> bool {

@@ -66,7 +66,7 @@ pub fn kernel_decl(db: &dyn SourceDatabase, e: Entity) -> Option<FnData> {
         return None;
     }
     super::fn_definition(db, decl)?;
-    Some(data)
+    Some(FnData::clone(&data))
 }
 
 /// What the stubs of kernel `e` require (nothing when `e` is no kernel):

@@ -26,19 +26,13 @@ pub(super) fn in_partial_specialization(db: &dyn SourceDatabase, map: &DefMap, c
     Some(TyKind::App(AppId::new(db, primary, args)))
 }
 
-/// The template-id an explicit specialization `template<> class X<void>`
-/// is ([temp.expl.spec]): inside it, `*this` and its injected-class-name
-/// have the class type, which deduction must still see as `X<void>`
-/// (`promise<void>::set_value` deducing `promise<_Res>` from `this`).
-pub fn explicit_specialization_app(db: &dyn SourceDatabase, k: ClassId) -> Option<AppId> {
-    crate::consteval::var_template::replay(explicit_specialization_app_uses(db, k))
-}
-
-/// [`explicit_specialization_app`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref))]
-fn explicit_specialization_app_uses(db: &dyn SourceDatabase, k: ClassId) -> (Option<AppId>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| explicit_specialization_app_of(db, k))
+crate::consteval::var_template::recorded_query! {
+    /// The template-id an explicit specialization `template<> class X<void>`
+    /// is ([temp.expl.spec]): inside it, `*this` and its injected-class-name
+    /// have the class type, which deduction must still see as `X<void>`
+    /// (`promise<void>::set_value` deducing `promise<_Res>` from `this`).
+    pub fn explicit_specialization_app(k: ClassId) -> Option<AppId> = explicit_specialization_app_of;
+    tracked explicit_specialization_app_uses;
 }
 
 fn explicit_specialization_app_of(db: &dyn SourceDatabase, k: ClassId) -> Option<AppId> {
@@ -57,23 +51,17 @@ fn explicit_specialization_app_of(db: &dyn SourceDatabase, k: ClassId) -> Option
     Some(AppId::new(db, canonical_template(&map, primary), args.clone()))
 }
 
-/// The template-id an instance is, in the primary template's form: inside
-/// a member of `promise<vector<float>>`, `this` has the instance's type,
-/// which deduction must still see as `promise<vector<float>>`
-/// (`__setter(promise<_Res>*, …)` called with `this`). Instances of a
-/// primary template carry its arguments (outer levels first, as template-ids
-/// do); those of a top-level partial specialization are its pattern with
-/// their arguments substituted. Classes nested in a template are no
-/// template-id.
-pub fn inst_app(db: &dyn SourceDatabase, i: super::InstId) -> Option<AppId> {
-    crate::consteval::var_template::replay(inst_app_uses(db, i))
-}
-
-/// [`inst_app`] with the variable template specializations its evaluation
-/// instantiates (`consteval::var_template`: a memoized answer hands them on too).
-#[salsa::tracked(returns(ref))]
-fn inst_app_uses(db: &dyn SourceDatabase, i: super::InstId) -> (Option<AppId>, crate::consteval::var_template::VarUses) {
-    crate::consteval::var_template::recording(|| inst_app_of(db, i))
+crate::consteval::var_template::recorded_query! {
+    /// The template-id an instance is, in the primary template's form: inside
+    /// a member of `promise<vector<float>>`, `this` has the instance's type,
+    /// which deduction must still see as `promise<vector<float>>`
+    /// (`__setter(promise<_Res>*, …)` called with `this`). Instances of a
+    /// primary template carry its arguments (outer levels first, as template-ids
+    /// do); those of a top-level partial specialization are its pattern with
+    /// their arguments substituted. Classes nested in a template are no
+    /// template-id.
+    pub fn inst_app(i: super::InstId) -> Option<AppId> = inst_app_of;
+    tracked inst_app_uses;
 }
 
 fn inst_app_of(db: &dyn SourceDatabase, i: super::InstId) -> Option<AppId> {

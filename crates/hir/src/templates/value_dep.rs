@@ -8,7 +8,7 @@
 //! context ([temp.deduct.type]/5) and `_Del` takes its default.
 
 use crate::consteval::var_template;
-use crate::item_tree::{ConstExpr, Path, TemplateArgRef, TypeRef};
+use crate::item_tree::{ConstExpr, ConstPart, Path, TemplateArgRef, TypeRef};
 use crate::templates::Env;
 use cufront_base_db::SourceDatabase;
 
@@ -23,30 +23,11 @@ pub(crate) fn is_value_dependent(db: &dyn SourceDatabase, env: &Env, e: &ConstEx
 /// The first-segment names an expression mentions, template arguments and
 /// the types of casts, `sizeof` and traits included (bounded depth).
 fn expr_names(e: &ConstExpr, out: &mut Vec<String>, depth: u32) {
-    if depth > 64 {
-        return;
-    }
-    match e {
-        ConstExpr::Int(..) | ConstExpr::Unsupported(_) => {}
-        ConstExpr::Path(p) => path_names(p, out, depth + 1),
-        ConstExpr::Unary(_, x) => expr_names(x, out, depth + 1),
-        ConstExpr::Binary(_, x, y) => {
-            expr_names(x, out, depth + 1);
-            expr_names(y, out, depth + 1);
-        }
-        ConstExpr::Cond(c, x, y) => {
-            expr_names(c, out, depth + 1);
-            expr_names(x, out, depth + 1);
-            expr_names(y, out, depth + 1);
-        }
-        ConstExpr::Cast(t, x) => {
-            type_names(t, out, depth + 1);
-            expr_names(x, out, depth + 1);
-        }
-        ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => type_names(t, out, depth + 1),
-        ConstExpr::SizeofPack(n) => out.push(n.clone()),
-        ConstExpr::Trait(_, ts) => ts.iter().for_each(|t| type_names(t, out, depth + 1)),
-    }
+    e.for_each_part(depth, 64, &mut |part, d| match part {
+        ConstPart::Path(p) => path_names(p, out, d),
+        ConstPart::Type(t) => type_names(t, out, d),
+        ConstPart::Pack(n) => out.push(n.to_string()),
+    });
 }
 
 fn path_names(p: &Path, out: &mut Vec<String>, depth: u32) {

@@ -41,6 +41,8 @@ fn editing_a_body_reruns_no_item_tree_or_layout() {
     for q in &ran {
         assert!(
             matches!(q.as_str(), "parse" | "top_level_items" | "item_ids" | "item_source" | "item_tree_of")
+                // The edited item's lowering and the offsets of its declarations.
+                || matches!(q.as_str(), "item_lowered" | "item_offsets")
                 // The split of the edited item's local classes (equal after the edit).
                 || matches!(q.as_str(), "item_local_classes" | "unit_local_classes")
                 // The edited body and the closure that reads it (`entities`
@@ -53,6 +55,7 @@ fn editing_a_body_reruns_no_item_tree_or_layout() {
     // Only the edited function's own item tree re-runs (bodies are in the
     // tree unless parsed lazily), and it comes out equal.
     assert!(ran.iter().filter(|q| *q == "item_tree_of").count() <= 1, "{ran:?}");
+    assert!(ran.iter().filter(|q| *q == "item_lowered").count() <= 1, "{ran:?}");
 }
 
 #[test]
@@ -90,7 +93,10 @@ fn editing_a_body_reruns_no_instantiation() {
     let ran = take(&log);
     for q in &ran {
         assert!(
-            matches!(q.as_str(), "parse" | "top_level_items" | "item_ids" | "item_source" | "item_tree_of" | "item_local_classes" | "unit_local_classes"),
+            matches!(
+                q.as_str(),
+                "parse" | "top_level_items" | "item_ids" | "item_source" | "item_lowered" | "item_tree_of" | "item_local_classes" | "unit_local_classes"
+            ),
             "no instantiation or layout may re-run after a body edit, ran: {ran:?}"
         );
     }

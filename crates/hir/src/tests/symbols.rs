@@ -154,6 +154,32 @@ fn elaborated_type_specifiers_declare_classes() {
 }
 
 #[test]
+fn implicit_abi_tags_of_variables() {
+    // A variable with linkage gets its type's tags (g++ 12 `nm`:
+    // `_Z4nameB5cxx11`, `_ZN1N2nnB5cxx11E`, `_ZN1S1mB5cxx11E`,
+    // `_Z1pB5cxx11`, `_Z3arrB5cxx11`); a `static` one does not (`_ZL5sname`).
+    check(
+        "namespace std { inline namespace __cxx11 __attribute__((__abi_tag__ (\"cxx11\"))) { struct str { }; } }\n\
+         std::str name;\n\
+         static std::str sname;\n\
+         namespace N { std::str nn; }\n\
+         struct S { static std::str m; };\n\
+         std::str S::m;\n\
+         const std::str* p;\n\
+         std::str arr[2];",
+        expect![[r#"
+            _Z4nameB5cxx11
+            _ZL5sname
+            _ZN1N2nnB5cxx11E
+            _ZN1S1mB5cxx11E
+            _ZN1S1mB5cxx11E
+            _Z1pB5cxx11
+            _Z3arrB5cxx11
+        "#]],
+    );
+}
+
+#[test]
 fn implicit_abi_tags_from_the_return_type() {
     // libstdc++'s `__cxx11` namespace carries `abi_tag("cxx11")`: a function
     // that is not a template and returns such a type gets the tag on its name

@@ -7,7 +7,7 @@
 //! shadows the pack (`Env::get` finds the last binding).
 
 use super::*;
-use crate::item_tree::{ConstExpr, TemplateArgRef};
+use crate::item_tree::{ConstExpr, ConstPart, TemplateArgRef};
 
 /// How deep a pattern is walked (expressions and types).
 const MAX_NODES: usize = 10_000;
@@ -130,31 +130,9 @@ fn type_names(t: &TypeRef, out: &mut Vec<String>, depth: u32) {
 }
 
 fn const_names(c: &ConstExpr, out: &mut Vec<String>, depth: u32) {
-    if depth > 64 {
-        return;
-    }
-    match c {
-        ConstExpr::Path(p) => path_names(p, out),
-        ConstExpr::Unary(_, x) => const_names(x, out, depth + 1),
-        ConstExpr::Binary(_, a, b) => {
-            const_names(a, out, depth + 1);
-            const_names(b, out, depth + 1);
-        }
-        ConstExpr::Cond(a, b, c) => {
-            const_names(a, out, depth + 1);
-            const_names(b, out, depth + 1);
-            const_names(c, out, depth + 1);
-        }
-        ConstExpr::Cast(t, x) => {
-            type_names(t, out, depth + 1);
-            const_names(x, out, depth + 1);
-        }
-        ConstExpr::SizeofType(t) | ConstExpr::AlignofType(t) => type_names(t, out, depth + 1),
-        ConstExpr::Trait(_, ts) => {
-            for t in ts {
-                type_names(t, out, depth + 1);
-            }
-        }
-        _ => {}
-    }
+    c.for_each_part(depth, 64, &mut |part, d| match part {
+        ConstPart::Path(p) => path_names(p, out),
+        ConstPart::Type(t) => type_names(t, out, d),
+        ConstPart::Pack(_) => {}
+    });
 }
