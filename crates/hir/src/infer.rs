@@ -1107,6 +1107,22 @@ impl<'a> Infer<'a> {
         }
         let mut converted = None;
         let callee = match self.resolve_overload(&ctors, None, args, None) {
+            Ok((cand, _, _)) if self.implicit_copy_beats(class, c, cand, args) => {
+                let lvalue = args[0].cat == Category::LValue;
+                let kind = if !lvalue && instances::implicitly_declared(self.db, class, instances::SpecialKind::MoveCtor) {
+                    instances::SpecialKind::MoveCtor
+                } else {
+                    instances::SpecialKind::CopyCtor
+                };
+                match instances::implicit_special(self.db, class, kind) {
+                    Some(e) => {
+                        self.require(e);
+                        Callee::Entity(e)
+                    }
+                    // Trivial: no call.
+                    None => return None,
+                }
+            }
             Ok((cand, targs, sig)) => {
                 let e = wrap(cand, self.entity_of(cand, targs));
                 self.require(e);
@@ -1135,6 +1151,25 @@ impl<'a> Infer<'a> {
             self.convert_args(site, &sig, args);
         }
         Some(callee)
+    }
+
+    /// Whether the implicitly declared copy constructor beats `cand`, the
+    /// declared constructor overload resolution chose, for one argument of
+    /// the class itself: `cand` is a non-template taking something other
+    /// than a reference to the class (`no_throw_allocator(const
+    /// BaseAllocator&)`: a derived-to-base conversion), while the implicit
+    /// one binds `const C&` directly (an exact match, [over.ics.rank]).
+    fn implicit_copy_beats(&self, class: ClassRefT, c: TyId, cand: Cand, args: &[Arg]) -> bool {
+        let [a] = args else { return false };
+        if a.braced || !self.same_class(a.ty, c) || !matches!(cand.0, FnDecl::Fn(_)) {
+            return false;
+        }
+        if !instances::implicitly_declared(self.db, class, instances::SpecialKind::CopyCtor) {
+            return false;
+        }
+        let Some(data) = cand.0.data(self.db) else { return false };
+        let params: &[TypeRef] = data.ty.params.get(..1).unwrap_or(&[]);
+        !params.is_empty() && !instances::own_ref_param(self.db, class, params, true) && !instances::own_ref_param(self.db, class, params, false)
     }
 
     /// The destructor call of an object of type `t` (classes with a declared destructor).
@@ -2011,6 +2046,15 @@ impl<'a> Infer<'a> {
                         return v;
                     }
                 }
+                // Then the enclosing classes' members, as members of the
+                // enclosing specializations (`policy_hub<…>::Policy900`
+                // calling `policy_hub`'s `select_agent_policy<…>`).
+                for outer in self.enclosing_classes(class) {
+                    let fns = instances::member_fns(db, outer, &name);
+                    if !fns.is_empty() {
+                        return Value::Fns(fns, last.args.clone());
+                    }
+                }
             }
             let d = scopes::lookup(db, self.map, self.scope, &name, Ns::Value);
             return match d {
@@ -2151,6 +2195,33 @@ impl<'a> Infer<'a> {
             Def::FnTemplate(f) => Value::Fns(vec![(FnDecl::Template(f), outer)], args.map(<[_]>::to_vec)),
             _ => return None,
         })
+    }
+
+    /// The classes enclosing `class`, innermost first; those of a
+    /// specialization as specializations, with the leading part of its
+    /// arguments their own chain takes.
+    fn enclosing_classes(&self, class: ClassRefT) -> Vec<ClassRefT> {
+        let db = self.db;
+        let map = self.map;
+        let mut out = Vec::new();
+        let mut cur = class;
+        for _ in 0..16 {
+            let k = match cur {
+                ClassRefT::Inst(i) => i.class(db),
+                ClassRefT::Class(k) => k,
+            };
+            let Some(&parent) = map.parent.get(&DeclKey::Class(map.class_definition(k))) else { break };
+            let ScopeKind::Class(pk) = map.scope(parent).kind else { break };
+            let pk = map.class_definition(pk);
+            let n = templates::outer_arity(db, map, parent);
+            cur = match class {
+                ClassRefT::Inst(i) if n > 0 && n <= i.args(db).len() => ClassRefT::Inst(InstId::new(db, pk, i.args(db)[..n].to_vec())),
+                _ if n > 0 => break,
+                _ => ClassRefT::Class(pk),
+            };
+            out.push(cur);
+        }
+        out
     }
 
     /// A variable as an entity: a static data member of a specialization is an instance.

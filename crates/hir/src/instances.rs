@@ -35,7 +35,7 @@ pub mod stub;
 
 pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
-pub(crate) use special::member_classes;
+pub(crate) use special::{declares_move, implicitly_declared, member_classes, move_assign_suppressed, own_ref_param};
 pub use special::{class_of_object, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
 use crate::infer::{infer, InferOwner};
@@ -398,9 +398,40 @@ fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId
 crate::consteval::var_template::recorded_query! {
     /// The parameter and return types of an instance after substitution
     /// (parameters as declared: not adjusted; pack expansions expanded).
-    pub fn signature(inst: FnInstanceId) -> Result<FnSig, String> = signature_of;
+    pub fn signature(inst: FnInstanceId) -> Result<FnSig, String> = signature_under_way_of;
     tracked signature_uses;
     cycle signature_uses_cycle => signature_cycle;
+}
+
+/// [`signature_of`] with `inst` on the stack of signatures under way.
+fn signature_under_way_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().push(inst));
+    let r = signature_of(db, inst);
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().pop());
+    r
+}
+
+thread_local! {
+    /// The instances whose signatures are being substituted on this
+    /// thread, innermost last (see [`signature_under_way`]).
+    static SIGNATURES_UNDER_WAY: std::cell::RefCell<Vec<FnInstanceId>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether the signature of some instance of `decl` is being substituted
+/// further up this thread's stack (a cheap test before deducing one).
+pub(crate) fn decl_signature_under_way(db: &dyn SourceDatabase, decl: FnDecl) -> bool {
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow().iter().any(|i| i.decl(db) == decl))
+}
+
+/// Whether `inst`'s signature is being substituted further up this
+/// thread's stack: a question asked from inside that substitution (does
+/// the argument convert, through this very constructor template?) meets
+/// the class template specializations it is instantiating while they are
+/// still incomplete, which in a SFINAE context removes the candidate
+/// ([temp.deduct.general]/8). Asking `signature` again would instead
+/// close a query cycle whose fallback poisons every query on it.
+pub(crate) fn signature_under_way(inst: FnInstanceId) -> bool {
+    SIGNATURES_UNDER_WAY.with(|s| s.borrow().contains(&inst))
 }
 
 fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {

@@ -439,6 +439,14 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TAr
             n.comps.push(m::build::comp(&own));
             m::TArg::Template(n)
         }
+        // Named inside its specialization: `N <specialization> <name> E`.
+        TemplateArg::Template(TemplateRef::MemberClass(i, c)) => {
+            let tree = item_tree_of(db, c.item(db));
+            let own = tree.classes.get(c.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed template")?;
+            let mut n = inst_name(db, map, i.class(db), i.args(db), 0)?;
+            n.comps.push(m::build::comp(&own));
+            m::TArg::Template(n)
+        }
         other => return Err(format!("template argument {other:?}")),
     })
 }
@@ -842,8 +850,15 @@ pub(crate) fn var_instance_name_tree(db: &dyn SourceDatabase, i: crate::instance
     let args = i.args(db);
     let comp_args = if args.is_empty() { None } else { Some(args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?) };
     let member = i.outer(db).is_some() || data.qualifier.is_some();
-    // Namespace-scope const variable templates have internal linkage like variables.
-    let internal = !member && !data.linkage.is_extern && !data.linkage.is_inline && (data.linkage.is_static || data.linkage.is_constexpr || data.is_const);
+    // A specialization of a variable template is named without `L` even
+    // when the template has internal linkage (g++ 12 `nm`: `r _Z1vIiE` for
+    // `template <class T> static constexpr bool v`); other instances of
+    // namespace-scope const variables keep it.
+    let internal = !matches!(decl, crate::instances::VarDecl::Template(_))
+        && !member
+        && !data.linkage.is_extern
+        && !data.linkage.is_inline
+        && (data.linkage.is_static || data.linkage.is_constexpr || data.is_const);
     let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
     Ok(name)

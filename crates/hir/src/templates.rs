@@ -67,6 +67,10 @@ pub enum TemplateRef {
     /// A member alias template of a specialization, read in it
     /// (`templates/member_template.rs`).
     Member(InstId, TypedefId),
+    /// A member class template of a specialization (`Agent::template
+    /// PtxPlan` with `Agent` a specialization): applied with the
+    /// specialization's arguments as its outer ones, named inside it.
+    MemberClass(InstId, ClassId),
 }
 
 /// A class template specialization as a type: the template (canonical
@@ -1257,6 +1261,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 break 'first match (a, &first.args) {
                     (TemplateArg::Type(t), None) => Resolved::Ty(*t),
                     (TemplateArg::Template(TemplateRef::Class(c)), Some(args)) => Resolved::Ty(apply(cx, *c, Vec::new(), args)),
+                    (TemplateArg::Template(TemplateRef::MemberClass(i, c)), Some(args)) => Resolved::Ty(apply(cx, *c, i.args(db).clone(), args)),
                     (TemplateArg::Template(TemplateRef::Alias(t)), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
                     (TemplateArg::Template(TemplateRef::Member(i, t)), Some(args)) => {
                         Resolved::Ty(apply_alias_in(cx, *t, args, inst_env(db, *i).ok().as_ref()))
@@ -1756,6 +1761,7 @@ fn display_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> String {
             _ => v.to_string(),
         },
         TemplateArg::Template(TemplateRef::Class(c)) => crate::layout::class_name(db, *c),
+        TemplateArg::Template(TemplateRef::MemberClass(i, c)) => format!("{}::{}", inst_name(db, *i), crate::layout::class_name(db, *c)),
         TemplateArg::Template(TemplateRef::Alias(t) | TemplateRef::Member(_, t)) => {
             let tree = item_tree_of(db, t.item(db));
             tree.typedefs.get(t.idx(db) as usize).map(|d| d.name.clone()).unwrap_or_default()

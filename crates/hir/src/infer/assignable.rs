@@ -28,8 +28,9 @@ fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
     match inf.resolve_overload(&cands, None, &[arg], Some(object)) {
         Ok(_) => Some(true),
         Err(e) if e == DELETED => Some(false),
-        // The implicit copy or move assignment may still take it.
-        Err(_) => None,
+        // The implicit copy or move assignment may still take it (it is
+        // declared beside an `operator=` template or one from another type).
+        Err(_) => implicit_assignable(cx, class, object, arg),
     }
 }
 
@@ -39,9 +40,10 @@ fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
 /// member is a reference or const, or a base or member cannot itself be
 /// assigned from the corresponding subobject (libcu++'s
 /// `is_copy_assignable<_TestSynthesizeAssignment<T>>`, an aggregate
-/// around a `T` with a user-declared `operator=`). A class that declares
-/// constructors is left undecided (a move constructor deletes the copy
-/// assignment).
+/// around a `T` with a user-declared `operator=`). Declared constructors
+/// matter only as copy or move constructors: a move constructor deletes
+/// the copy assignment and suppresses the move assignment (thrust's
+/// `normal_iterator`, with converting constructors, stays assignable).
 fn implicit_assignable(cx: LowerCx<'_>, class: ClassRefT, object: Arg, arg: Arg) -> Option<bool> {
     let db = cx.db;
     let src = strip_cv(db, canonical(db, arg.ty));
@@ -51,8 +53,11 @@ fn implicit_assignable(cx: LowerCx<'_>, class: ClassRefT, object: Arg, arg: Arg)
     let k = class.pattern(db);
     let tree = item_tree_of(db, k.item(db));
     let d = tree.classes.get(k.idx(db) as usize)?;
-    if d.user_ctor || d.user_copy_assign || !d.is_definition || d.key == crate::item_tree::ClassKey::Union {
+    if d.user_copy_assign || !d.is_definition || d.key == crate::item_tree::ClassKey::Union {
         return None;
+    }
+    if instances::declares_move(db, class) {
+        return Some(false);
     }
     let cv = |t: TyId| match canonical(db, t).kind(db) {
         TyKind::Qualified(_, cv) => *cv,
@@ -66,8 +71,8 @@ fn implicit_assignable(cx: LowerCx<'_>, class: ClassRefT, object: Arg, arg: Arg)
         return None;
     }
     // An rvalue source uses the implicit move assignment when the class
-    // has one (no user-declared destructor here), else the copy.
-    let moving = arg.cat != Category::LValue && !d.user_dtor && !cv(arg.ty).c;
+    // has one (no user-declared copy constructor or destructor), else the copy.
+    let moving = arg.cat != Category::LValue && !instances::move_assign_suppressed(db, class) && !cv(arg.ty).c;
     let mut subobjects: Vec<TyId> = Vec::new();
     for b in templates::class_bases_of(db, class).iter() {
         match b.ty {

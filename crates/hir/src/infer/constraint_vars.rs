@@ -153,9 +153,27 @@ fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) 
 pub(crate) fn emitted_uses(db: &dyn SourceDatabase, uses: &var_template::VarUses) -> Vec<Entity> {
     var_template::uses_of(uses)
         .iter()
-        .filter(|(vt, args)| !constraints::is_concept(db, *vt) && args.iter().any(|a| arg_names_local_closure(db, a, 0)))
+        .filter(|(vt, args)| !constraints::is_concept(db, *vt) && (internal_linkage(db, *vt) || args.iter().any(|a| arg_names_local_closure(db, a, 0))))
         .map(|(vt, args)| Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(*vt), None, args.clone())))
         .collect()
+}
+
+/// Whether a variable template has internal linkage: declared at namespace
+/// scope `constexpr` (or `const`, or `static`) and neither `inline` nor
+/// `extern` (thrust's `constexpr bool is_contiguous_iterator_v`). g++
+/// emits each of its specializations as a local constant wherever it is
+/// instantiated, used in a constant expression only or not (g++ 12 `nm`:
+/// `r v<int>` for `static_assert(v<int>)`); an `inline` one is not.
+fn internal_linkage(db: &dyn SourceDatabase, vt: crate::VarTemplateId) -> bool {
+    let tree = item_tree_of(db, vt.item(db));
+    let Some(d) = tree.var_templates.get(vt.idx(db) as usize) else { return false };
+    let l = d.var.linkage;
+    if d.concept || l.is_inline || l.is_extern || !(l.is_constexpr || l.is_static || d.var.is_const) {
+        return false;
+    }
+    let map = def_map(db, vt.item(db).tu(db));
+    let parent = map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
+    matches!(map.scope(parent).kind, ScopeKind::Root | ScopeKind::Namespace { .. })
 }
 
 /// The truth of a constraint, operands of `&&` and `||` evaluated in order

@@ -6,7 +6,11 @@
 //! the answer being "no" when neither exists.
 //!
 //! Constructor templates and conversion function templates are not
-//! deduced here: their presence makes the answer "possible".
+//! deduced here: their presence makes the answer "possible", except for a
+//! constructor template whose own substitution, up the stack, asks the
+//! question (thrust's `AgentPlan(P, disable_if_convertible<P,
+//! AgentPlan>::type* = 0)`): the trait it instantiates is incomplete
+//! there, so that candidate drops out and the trait comes out false.
 
 use std::cell::Cell;
 
@@ -37,7 +41,9 @@ impl Infer<'_> {
         if let Some(tc) = self.class_ref(to) {
             for (d, outer) in instances::member_fns(db, tc, scopes::CTOR_KEY) {
                 if matches!(d, FnDecl::Template(_)) {
-                    unknown = true;
+                    if !self.ctor_template_under_way((d, outer), a) {
+                        unknown = true;
+                    }
                     continue;
                 }
                 let Ok(sig) = instances::signature(db, instances::fn_instance(db, d, outer, Vec::new())) else {
@@ -75,6 +81,23 @@ impl Infer<'_> {
             }
         }
         unknown
+    }
+}
+
+impl Infer<'_> {
+    /// Whether the constructor template `c`, deduced from `a` alone, is an
+    /// instance whose signature is being substituted up the stack (see
+    /// [`instances::signature_under_way`]). Deduction runs only when some
+    /// instance of the same template is under way.
+    fn ctor_template_under_way(&self, c: Cand, a: Arg) -> bool {
+        if !instances::decl_signature_under_way(self.db, c.0) {
+            return false;
+        }
+        let Some(data) = c.0.data(self.db) else { return false };
+        match self.deduce(c, &data, None, &[a]) {
+            Ok(args) => instances::signature_under_way(instances::fn_instance(self.db, c.0, c.1, args)),
+            Err(_) => false,
+        }
     }
 }
 

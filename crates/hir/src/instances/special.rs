@@ -78,14 +78,7 @@ fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
         _ => scopes::CTOR_KEY,
     };
     let fns = scopes::own_fns(db, &map, s, key);
-    let one_ref = |lref: bool| {
-        fns.iter().any(|f| {
-            matches!(f, FnDecl::Fn(_))
-                && f.data(db).is_some_and(|d| {
-                    d.ty.params.len() == 1 && if lref { matches!(d.ty.params[0], TypeRef::LRef(_)) } else { matches!(d.ty.params[0], TypeRef::RRef(_)) }
-                })
-        })
-    };
+    let one_ref = |lref: bool| fns.iter().any(|f| matches!(f, FnDecl::Fn(_)) && f.data(db).is_some_and(|d| own_ref_param(db, c, &d.ty.params, lref)));
     match kind {
         SpecialKind::Dtor | SpecialKind::DefaultCtor => !fns.is_empty(),
         SpecialKind::CopyCtor => one_ref(true),
@@ -95,10 +88,66 @@ fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
     }
 }
 
+/// Whether the class declares a move constructor or a move assignment
+/// operator: its implicit copy assignment is then defined as deleted
+/// ([class.copy.assign]/2).
+pub(crate) fn declares_move(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    let Some((k, _)) = pattern_data(db, c) else { return true };
+    let map = def_map(db, k.tu(db));
+    let Some(&s) = map.class_scope.get(&k) else { return true };
+    [scopes::CTOR_KEY, "operator="].into_iter().any(|key| {
+        scopes::own_fns(db, &map, s, key).iter().any(|f| {
+            matches!(f, FnDecl::Fn(_)) && f.data(db).is_some_and(|d| own_ref_param(db, c, &d.ty.params, false))
+        })
+    })
+}
+
+/// Whether a parameter list is one lvalue (`lref`) or rvalue reference to
+/// the class `c` itself, as a copy (move) constructor's or assignment's
+/// is. A reference to another type (`no_throw_allocator(const
+/// BaseAllocator&)`, a converting constructor from a base) leaves the
+/// implicit copy constructor declared. The class's own name is taken on
+/// sight; another name is lowered in the class (a typedef of it), and
+/// kept as the class when it does not lower.
+pub(crate) fn own_ref_param(db: &dyn SourceDatabase, c: ClassRefT, params: &[TypeRef], lref: bool) -> bool {
+    let [p] = params else { return false };
+    let inner = match (p, lref) {
+        (TypeRef::LRef(x), true) | (TypeRef::RRef(x), false) => &**x,
+        _ => return false,
+    };
+    let mut bare = inner;
+    while let TypeRef::Cv(x, _) = bare {
+        bare = x;
+    }
+    let TypeRef::Path(path) = bare else { return true };
+    let Some((k, data)) = pattern_data(db, c) else { return true };
+    if path.segments.last().is_some_and(|l| data.name.as_deref() == Some(l.name.as_str())) {
+        return true;
+    }
+    let map = def_map(db, k.tu(db));
+    let Some(&s) = map.class_scope.get(&k) else { return true };
+    let env = match c {
+        ClassRefT::Inst(i) => templates::inst_env(db, i).ok(),
+        ClassRefT::Class(_) => None,
+    };
+    let cx = LowerCx { db, map: &map, item: k.item(db), scope: s, env: env.as_ref() };
+    let t = templates::nested(|| Ok(ty::lower(cx, bare))).unwrap_or_else(|e| ty::mk(db, TyKind::Error(e)));
+    match canonical(db, t).kind(db) {
+        TyKind::Error(_) | TyKind::Dependent(_) => true,
+        _ => class_of_object(db, t) == Some(c),
+    }
+}
+
+/// Whether the class has an implicitly declared special member `kind`
+/// (it declares none of that family).
+pub(crate) fn implicitly_declared(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
+    !declares(db, c, kind)
+}
+
 /// Whether the implicit move assignment is not declared ([class.copy.assign]/4):
 /// the class declares a copy constructor, copy assignment, move constructor
 /// or destructor (a move then uses the copy assignment).
-fn move_assign_suppressed(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+pub(crate) fn move_assign_suppressed(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
     [SpecialKind::CopyCtor, SpecialKind::MoveCtor, SpecialKind::CopyAssign, SpecialKind::Dtor].into_iter().any(|k| declares(db, c, k))
 }
 
@@ -271,15 +320,15 @@ fn sub_entity(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> Optio
         match kind {
             SpecialKind::Dtor => true,
             SpecialKind::DefaultCtor => d.ty.params.is_empty(),
-            SpecialKind::CopyCtor => d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::LRef(_)),
-            SpecialKind::MoveCtor => d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::RRef(_)),
+            SpecialKind::CopyCtor => own_ref_param(db, c, &d.ty.params, true),
+            SpecialKind::MoveCtor => own_ref_param(db, c, &d.ty.params, false),
             SpecialKind::CopyAssign | SpecialKind::MoveAssign => false,
         }
     };
     let pick = cands.iter().find(|(f, _)| fits(f)).copied();
     // A declared copy constructor serves a move.
     let pick = pick.or_else(|| {
-        (kind == SpecialKind::MoveCtor).then(|| cands.iter().find(|(f, _)| f.data(db).is_some_and(|d| d.ty.params.len() == 1 && matches!(d.ty.params[0], TypeRef::LRef(_)))).copied()).flatten()
+        (kind == SpecialKind::MoveCtor).then(|| cands.iter().find(|(f, _)| f.data(db).is_some_and(|d| own_ref_param(db, c, &d.ty.params, true))).copied()).flatten()
     });
     let (f, outer) = pick?;
     Some(match (f, outer) {

@@ -215,6 +215,19 @@ pub(super) fn template_id(
                 TemplateArgRef::Expr(e) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
                 TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
             },
+            // A default argument that depends on the arguments before it
+            // (`template <class It, bool C = is_contiguous_iterator_v<It>>`):
+            // g++ spells the default's expression with those arguments.
+            (TemplateArg::Dependent(s), None) => match params.get(i).and_then(|p| p.default.as_ref()) {
+                Some(TemplateArgRef::Expr(e)) => {
+                    let own_names: Vec<String> = params.iter().filter_map(|p| p.name.clone()).collect();
+                    let spelled: Vec<(String, m::TArg)> = params.iter().zip(out.iter()).filter_map(|(p, a)| Some((p.name.clone()?, a.clone()))).collect();
+                    let scope = map.class_scope.get(&template).copied().unwrap_or(parent);
+                    let dcx = LowerCx { db, map, item: template.item(db), scope, env: None };
+                    expr_arg(const_expr(db, map, dcx, e, &own_names, &spelled, depth + 1)?)
+                }
+                _ => return Err(format!("dependent default argument `{s}`")),
+            },
             (TemplateArg::Dependent(s), _) => return Err(format!("dependent default argument `{s}`")),
             _ => targ(db, map, a)?,
         };

@@ -4,7 +4,8 @@
 //! A member alias template of a class template specialization reads the
 //! specialization's parameters (`__type_quote<F>::__call<Ts...>` is
 //! `F<Ts...>`), so the argument keeps the specialization it was found in:
-//! `TemplateRef::Member`.
+//! `TemplateRef::Member` (`TemplateRef::MemberClass` for a member class
+//! template: thrust's `specialize_plan<Agent::template PtxPlan, SM>`).
 
 use crate::item_tree::{Path, TypeRef};
 use crate::scopes::{Def, Ns};
@@ -34,7 +35,14 @@ pub(super) fn arg(cx: LowerCx<'_>, p: &Path) -> Option<Result<TemplateArg, Strin
     };
     let (d, env, _) = member_of(db, class, &last.name, Ns::Type, 0)?;
     Some(match d {
-        Def::ClassTemplate(c) => Ok(TemplateArg::Template(TemplateRef::Class(canonical_template(cx.map, c)))),
+        // A member class template of the specialization itself keeps it
+        // (its own arguments are the outer ones of every application).
+        Def::ClassTemplate(c) => match (class, env) {
+            (ClassRefT::Inst(i), Some(e)) if e.args == super::inst_env(db, i).map(|x| x.args).unwrap_or_default() => {
+                Ok(TemplateArg::Template(TemplateRef::MemberClass(i, canonical_template(cx.map, c))))
+            }
+            _ => Ok(TemplateArg::Template(TemplateRef::Class(canonical_template(cx.map, c)))),
+        },
         // Declared in the specialization itself: read in it; found in a
         // base specialization: not kept (which one is not returned).
         Def::AliasTemplate(td) => match (class, env) {

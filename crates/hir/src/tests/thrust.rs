@@ -364,3 +364,276 @@ int main() { pick<It> a; pick<R> b; b.no(); }
         "#]],
     );
 }
+
+#[test]
+fn implicit_assignment_of_a_class_with_converting_constructors() {
+    // libcu++'s `__tuple_leaf_choose` asks `is_copy_assignable` of thrust's
+    // `normal_iterator` (converting constructors, no `operator=`) and of an
+    // aggregate around it: declared constructors other than copy and move
+    // ones leave the implicit assignments as they are; a move constructor
+    // deletes the copy assignment and suppresses the move one; a copy
+    // constructor only suppresses the move one (an rvalue then copies).
+    closure(
+        r#"
+template <int I, bool B> struct pick { static void no() {} };
+template <int I> struct pick<I, true> { static void yes() {} };
+template <class T> struct ptr {
+  T* p;
+  ptr() : p(0) {}
+  template <class U> ptr(U* q) : p(q) {}
+  template <class U> ptr& operator=(U* q) { p = q; return *this; }
+};
+template <class P> struct iter {
+  P base;
+  iter() = default;
+  explicit iter(P q) : base(q) {}
+  template <class O> iter(const iter<O>& o) : base(o.base) {}
+};
+struct movable {
+  int n;
+  movable(int a) : n(a) {}
+  movable(movable&& o) : n(o.n) {}
+};
+struct copyable {
+  int n;
+  copyable(const copyable& o) : n(o.n) {}
+};
+template <class T> struct wrap { T v; };
+int main() {
+  pick<1, __is_assignable(iter<ptr<int>>&, const iter<ptr<int>>&)>::yes();
+  pick<2, __is_assignable(iter<ptr<int>>&, iter<ptr<int>>&&)>::yes();
+  pick<3, __is_assignable(wrap<iter<ptr<int>>>&, const wrap<iter<ptr<int>>>&)>::yes();
+  pick<4, __is_assignable(movable&, const movable&)>::no();
+  pick<5, __is_assignable(wrap<movable>&, wrap<movable>&&)>::no();
+  pick<6, __is_assignable(copyable&, copyable&&)>::yes();
+}
+"#,
+        expect![[r#"
+            _ZN7movableC1Ei
+            _ZN7movableC1EOS_
+            _ZN8copyableC1ERKS_
+            main
+            _ZN4pickILi1ELb1EE3yesEv
+            _ZN4pickILi2ELb1EE3yesEv
+            _ZN4pickILi3ELb1EE3yesEv
+            _ZN4pickILi4ELb0EE2noEv
+            _ZN4pickILi5ELb0EE2noEv
+            _ZN4pickILi6ELb1EE3yesEv
+        "#]],
+    );
+}
+
+#[test]
+fn constructor_from_a_base_reference_is_not_a_copy_constructor() {
+    // thrust's `no_throw_allocator(const BaseAllocator& = BaseAllocator())`
+    // takes a reference to its base, not to itself: the implicit copy
+    // constructor is still declared, and copying the allocator (a member
+    // initialized from `const A&`) takes it, exactly matching.
+    closure(
+        r#"
+template <class T> struct base_alloc {
+  int* p;
+  base_alloc() : p(0) {}
+  base_alloc(const base_alloc& o) : p(o.p) {}
+};
+template <class Base> struct no_throw : Base {
+  no_throw(const Base& other = Base()) : Base(other) {}
+};
+struct plain_base { int n; plain_base() : n(0) {} plain_base(const plain_base& o) : n(o.n) {} };
+struct conv : plain_base {
+  conv(const plain_base& b) : plain_base(b) {}
+};
+template <class A> struct storage {
+  A m;
+  storage(const A& a) : m(a) {}
+};
+int main() {
+  no_throw<base_alloc<int>> a;
+  storage<no_throw<base_alloc<int>>> s(a);
+  conv c{plain_base()};
+  conv d(c);
+}
+"#,
+        expect![[r#"
+            _ZN10plain_baseC1Ev
+            _ZN10plain_baseC1ERKS_
+            _ZN4convC1ERK10plain_base
+            main
+            _ZN8no_throwI10base_allocIiEEC1ERKS1_
+            _ZN7storageI8no_throwI10base_allocIiEEEC1ERKS3_
+            _ZN4convC1ERKS_
+            _ZN10base_allocIiEC1Ev
+            _ZN10base_allocIiEC1ERKS0_
+            _ZN8no_throwI10base_allocIiEEC1ERKS2_
+        "#]],
+    );
+}
+
+#[test]
+fn converting_constructor_guarded_by_its_own_convertibility() {
+    // thrust's `AgentPlan(PtxPlan, disable_if_convertible<PtxPlan,
+    // AgentPlan>::type* = nullptr)`: asking whether the argument converts to
+    // the class reaches the same constructor template again; inside that
+    // inner question the trait is incomplete, so the candidate drops out,
+    // the trait is false, and the outer call takes the template.
+    closure(
+        r#"
+template <class T, T v> struct integral_constant { static constexpr T value = v; };
+typedef integral_constant<bool, true> true_type;
+typedef integral_constant<bool, false> false_type;
+template <bool B, class T = void> struct enable_if {};
+template <class T> struct enable_if<true, T> { typedef T type; };
+template <class T> T&& declval() noexcept;
+template <class T> void test_convert(T);
+template <class F, class T, class = void> struct is_conv_test : false_type {};
+template <class F, class T> struct is_conv_test<F, T, decltype(test_convert<T>(declval<F>()))> : true_type {};
+template <class F, class T> struct is_convertible : integral_constant<bool, is_conv_test<F, T>::value> {};
+template <bool C, class T = void> struct disable_if : enable_if<!C, T> {};
+template <class A, class B, class T = void> struct disable_if_convertible : disable_if<is_convertible<A, B>::value, T> {};
+struct Pol { enum { N = 4 }; };
+template <template <class> class P, class S> struct spec : P<S> {};
+struct sm52 {};
+struct Plan {
+  int n;
+  Plan() = default;
+  Plan(int a) : n(a) {}
+  Plan(Plan const& p) : n(p.n) {}
+  template <class X> Plan(X, typename disable_if_convertible<X, Plan>::type* = nullptr) : n(X::N) {}
+};
+struct Agent { template <class S> struct PtxPlan : Pol {}; };
+template <class A, class S> struct getter {
+  static Plan get() { return Plan(spec<A::template PtxPlan, S>()); }
+};
+int main() { Plan p = getter<Agent, sm52>::get(); return p.n; }
+"#,
+        expect![[r#"
+            _ZN4PlanC1Ev
+            _ZN4PlanC1Ei
+            _ZN4PlanC1ERKS_
+            main
+            _ZN6getterI5Agent4sm52E3getEv
+            _ZN4PlanC1I4specIN5Agent7PtxPlanE4sm52EEET_PN22disable_if_convertibleIS6_S_vE4typeE
+        "#]],
+    );
+}
+
+#[test]
+fn value_dependent_default_argument_in_a_signature() {
+    // thrust's `try_unwrap_contiguous_iterator(It) ->
+    // try_unwrap_contiguous_iterator_t<It>`: the alias names
+    // `unwrap<It>` whose second argument is the default
+    // `is_contiguous_iterator_v<It>`; g++ spells that default with the
+    // function's parameter (`X11is_contig_vIS3_EE`).
+    closure(
+        r#"
+template <class T> struct is_contig { static constexpr bool value = false; };
+template <class T> struct is_contig<T*> { static constexpr bool value = true; };
+template <class T> constexpr bool is_contig_v = is_contig<T>::value;
+namespace detail {
+template <class It, bool C = is_contig_v<It>> struct unwrap { using type = It; static type get(It i) { return i; } };
+template <class It> struct unwrap<It, true> { using type = It; static type get(It i) { return i; } };
+}
+template <class It> using unwrap_t = typename detail::unwrap<It>::type;
+template <class It> auto try_unwrap(It it) -> unwrap_t<It> { return detail::unwrap<It>::get(it); }
+struct cit { int n; };
+int main() {
+  int a[2];
+  try_unwrap(cit{1});
+  try_unwrap(&a[0]);
+}
+"#,
+        expect![[r#"
+            main
+            _Z10try_unwrapI3citEN6detail6unwrapIT_X11is_contig_vIS3_EEE4typeES3_
+            _Z10try_unwrapIPiEN6detail6unwrapIT_X11is_contig_vIS3_EEE4typeES3_
+            _Z11is_contig_vI3citE
+            _Z11is_contig_vIPiE
+            _ZN6detail6unwrapI3citLb0EE3getES1_
+            _ZN6detail6unwrapIPiLb1EE3getES1_
+        "#]],
+    );
+}
+
+#[test]
+fn nested_class_calls_a_member_template_of_the_enclosing_specialization() {
+    // CUB's `policy_hub<…, AccumT, …>::Policy900::ScanPolicyT =
+    // decltype(select_agent_policy<sm90_tuning<AccumT, …>>(0))`: the
+    // static member template named from the nested class is a member of
+    // the enclosing specialization, whose `AccumT` its return type uses.
+    closure(
+        r#"
+template <int N, class T> struct pol { static int threads() { return N; } };
+template <class T> struct tun { static constexpr int n = 128; };
+template <class A> struct hub {
+  template <class Tuning> static auto select(int) -> pol<Tuning::n, A>;
+  struct P9 {
+    using S = decltype(select<tun<A>>(0));
+  };
+};
+template <class P> struct wrap : P { static int bt() { return P::threads(); } };
+template <class H> int run() { return wrap<typename H::P9::S>::bt(); }
+int main() { return run<hub<long>>(); }
+"#,
+        expect![[r#"
+            main
+            _Z3runI3hubIlEEiv
+            _ZN4wrapI3polILi128ElEE2btEv
+            _ZN3polILi128ElE7threadsEv
+        "#]],
+    );
+}
+
+#[test]
+fn member_class_template_of_a_specialization_as_template_argument() {
+    // thrust's `specialize_plan<Agent::template PtxPlan, SM>` with `Agent`
+    // a class template specialization: the argument keeps the
+    // specialization (its `T` is the outer argument of `P<S>`) and is
+    // mangled inside it (`N5AgentIlE7PtxPlanE`).
+    closure(
+        r#"
+template <template <class> class P, class S> struct spec : P<S> {};
+struct sm52 { enum { ver = 520 }; };
+struct Plan {
+  int n;
+  Plan(int a) : n(a) {}
+  template <class X> Plan(X) : n(X::N) {}
+};
+template <class T> struct Agent {
+  template <class S> struct PtxPlan { enum { N = sizeof(T) + S::ver }; };
+};
+template <class A, class S> struct getter {
+  static Plan get() { return Plan(spec<A::template PtxPlan, S>()); }
+};
+int main() { return getter<Agent<long>, sm52>::get().n; }
+"#,
+        expect![[r#"
+            _ZN4PlanC1Ei
+            main
+            _ZN6getterI5AgentIlE4sm52E3getEv
+            _ZN4PlanC1I4specIN5AgentIlE7PtxPlanE4sm52EEET_
+        "#]],
+    );
+}
+
+#[test]
+fn internal_linkage_variable_template_specializations_are_emitted() {
+    // thrust's `constexpr bool is_contiguous_iterator_v` (not `inline`):
+    // namespace-scope `constexpr` gives internal linkage, and g++ emits
+    // every specialization it instantiates as a local constant, even one
+    // only read in a constant expression; an `inline` one is not emitted.
+    closure(
+        r#"
+template <class T> constexpr bool v = sizeof(T) > 1;
+template <class T> inline constexpr bool w = sizeof(T) > 1;
+template <bool B> struct pick { static int f() { return B; } };
+int main() { int a[v<char> + 1]; (void)a; return pick<v<long>>::f() + pick<w<long>>::f() + v<short>; }
+"#,
+        expect![[r#"
+            main
+            _ZN4pickILb1EE1fEv
+            _Z1vIsE
+            _Z1vIcE
+            _Z1vIlE
+        "#]],
+    );
+}
