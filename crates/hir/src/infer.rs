@@ -567,13 +567,14 @@ impl<'a> Infer<'a> {
             if let Some(s) = self.scopes.last_mut() {
                 s.push((n.clone(), l));
             }
-            // `decltype(x)` of a local in a type written later in a
-            // template's body (CUB's `ThreadReduce<decltype(array), …>`):
-            // its declared type, found by `ty::lower` under that text.
-            if let (Some(env), Some(t)) = (self.env.as_mut(), self.res.local_tys.get(l.0 as usize).copied().flatten()) {
+            // `decltype(x)` of a local in a type written later in the body
+            // (CUB's `ThreadReduce<decltype(array), …>`, `Prep<decltype(l)>
+            // p(l);` with a local lambda): its declared type, found by
+            // `ty::lower` under that text, in any body, templated or not.
+            if let Some(t) = self.res.local_tys.get(l.0 as usize).copied().flatten() {
                 let c = canonical(self.db, t);
                 if !ty_has_placeholder(self.db, c, 0) && !matches!(c.kind(self.db), TyKind::Dependent(_)) {
-                    env.names.push((format!("decltype({n})"), TemplateArg::Type(t)));
+                    self.env.get_or_insert_with(Env::default).names.push((format!("decltype({n})"), TemplateArg::Type(t)));
                 }
             }
         }

@@ -378,3 +378,18 @@ fn lambda_parameters_see_block_scope_aliases() {
         "#]],
     );
 }
+
+#[test]
+fn decltype_of_a_local_closure_in_a_non_template_body() {
+    // `Prep<decltype(l)> p(l);` in `main`: the local's type is found under
+    // its decltype text in any body, not only a template's (g++ 12 nm).
+    check(
+        "template<class F> struct Prep { F f; Prep(F g) : f(g) {} ~Prep() {} };\n\
+         int main() { int k = 2; auto l = [k](int v) { return v * k; }; Prep<decltype(l)> p(l); return p.f(3); }",
+        expect![[r#"
+            _ZZ4mainENKUliE_clEi
+            _ZN4PrepIZ4mainEUliE_EC1ES0_
+            _ZN4PrepIZ4mainEUliE_ED1Ev
+        "#]],
+    );
+}
