@@ -50,7 +50,7 @@ mod default_args;
 mod init_list;
 mod bindings;
 mod aggregate;
-mod packs;
+pub(crate) mod packs;
 mod partial_order;
 mod object_param;
 mod nttp_sfinae;

@@ -79,12 +79,14 @@ fn mangled_name_of(db: &dyn SourceDatabase, e: Entity) -> Result<String, String>
             let item = v.item(db);
             let tree = item_tree_of(db, item);
             let data = tree.vars.get(v.idx(db) as usize).ok_or("no such variable")?;
-            let map = def_map(db, item.tu(db));
-            let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
-            let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
-            let member = matches!(map.scope(scope).kind, ScopeKind::Class(_));
-            if data.linkage.extern_c && !member {
-                return Ok(data.name.clone());
+            // An `extern "C"` variable is named as written, unless it is a member.
+            if data.linkage.extern_c {
+                let map = def_map(db, item.tu(db));
+                let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+                let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
+                if !matches!(map.scope(scope).kind, ScopeKind::Class(_)) {
+                    return Ok(data.name.clone());
+                }
             }
             m::symbol(&m::Encoding::Data(var_name_tree(db, v)?))
         }

@@ -1108,7 +1108,6 @@ impl<'a> Interp<'a> {
     /// The value of a variable template specialization: its arguments
     /// lowered here, its initializer evaluated with them bound.
     fn var_template_value(&mut self, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef]) -> R<CValue> {
-        use crate::item_tree::TemplateArgRef as W;
         let db = self.db;
         let (item, scope, env) = self.cx();
         let cx = LowerCx { db, map: self.map, item, scope, env: env.as_ref() };
@@ -1125,20 +1124,11 @@ impl<'a> Interp<'a> {
         // order, packs or not (`__same_types<invoke_result_t<V, X<Is>>...>`
         // binds `_Tp` to the first element); the rest are lowered by the
         // kind of the parameter they meet.
-        enum Arg<'w> {
-            Written(&'w W),
-            Lowered(TemplateArg),
-        }
-        let mut flat = Vec::new();
-        for a in written {
-            match a {
-                W::Expansion(x) => flat.extend(templates::expand(cx, x).map_err(ConstError::Unsupported)?.into_iter().map(Arg::Lowered)),
-                a => flat.push(Arg::Written(a)),
-            }
-        }
-        let lower = |kind: &TemplateParamKind, a: Arg<'_>| match a {
-            Arg::Written(a) => templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported),
-            Arg::Lowered(a) => Ok(a),
+        use crate::infer::packs::{expand_written, Written};
+        let flat = expand_written(cx, written).map_err(ConstError::Unsupported)?;
+        let lower = |kind: &TemplateParamKind, a: Written<'_>| match a {
+            Written::Ref(a) => templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported),
+            Written::Done(a) => Ok(a),
         };
         let mut names = Vec::new();
         let mut w = flat.into_iter();
@@ -1637,46 +1627,10 @@ impl<'a> Interp<'a> {
     /// Binds a function template's parameters, in order, to the explicit
     /// arguments of a call (a pack parameter takes the rest; a pack
     /// expansion argument contributes its elements).
-    fn explicit_args(&self, tparams: &[crate::item_tree::TemplateParam], x: &Explicit) -> R<Vec<(String, TemplateArg)>> {
-        use crate::item_tree::TemplateArgRef as W;
+    fn explicit_args(&self, t: FnTemplateId, tparams: &[crate::item_tree::TemplateParam], x: &Explicit) -> R<Vec<(String, TemplateArg)>> {
         let cx = LowerCx { db: self.db, map: self.map, item: x.item, scope: x.scope, env: x.env.as_ref() };
-        let mut flat: Vec<Result<TemplateArg, &W>> = Vec::new();
-        for a in &x.written {
-            match a {
-                W::Expansion(inner) => {
-                    let n = match &**inner {
-                        W::Type(TypeRef::Path(q)) | W::Expr(crate::item_tree::ConstExpr::Path(q)) if q.segments.len() == 1 => q.segments[0].name.clone(),
-                        _ => return unsupported("pack expansion pattern in explicit template arguments"),
-                    };
-                    match x.env.as_ref().and_then(|e| e.get(&n)) {
-                        Some(TemplateArg::Pack(v)) => flat.extend(v.iter().cloned().map(Ok)),
-                        _ => return unsupported(format!("pack `{n}`")),
-                    }
-                }
-                a => flat.push(Err(a)),
-            }
-        }
-        let mut out = Vec::new();
-        let mut it = flat.into_iter();
-        for tp in tparams {
-            let lower = |a: Result<TemplateArg, &W>| match a {
-                Ok(t) => Ok(t),
-                Err(w) => templates::lower_arg(cx, &tp.kind, w).map_err(ConstError::Unsupported),
-            };
-            if tp.pack {
-                let v = it.by_ref().map(lower).collect::<R<Vec<_>>>()?;
-                if let Some(n) = &tp.name {
-                    out.push((n.clone(), TemplateArg::Pack(v)));
-                }
-                break;
-            }
-            let Some(a) = it.next() else { break };
-            let a = lower(a)?;
-            if let Some(n) = &tp.name {
-                out.push((n.clone(), a));
-            }
-        }
-        Ok(out)
+        let (args, _) = crate::infer::deduce_call::explicit_args(cx, FnDecl::Template(t), &x.written).map_err(ConstError::Unsupported)?;
+        Ok(tparams.iter().zip(args).filter_map(|(p, a)| p.name.clone().map(|n| (n, a))).collect())
     }
 
     /// Deduces a function template's arguments from call arguments: a
@@ -1690,7 +1644,7 @@ impl<'a> Interp<'a> {
         let data = tree.fn_templates.get(t.idx(db) as usize).ok_or(ConstError::Cycle)?;
         let mut env = outer.unwrap_or_default();
         let mut bound: Vec<(String, TemplateArg)> = match explicit {
-            Some(x) => self.explicit_args(&data.tparams, x)?,
+            Some(x) => self.explicit_args(t, &data.tparams, x)?,
             None => Vec::new(),
         };
         for (i, pt) in data.f.ty.params.iter().enumerate() {

@@ -122,32 +122,40 @@ pub(super) fn copy_or_move_ctor(inf: &Infer<'_>, cand: Cand, c: TyId) -> Option<
 /// decided here.
 fn implicit_default_valid(cx: LowerCx<'_>, class: ClassRefT) -> Option<bool> {
     let db = cx.db;
-    let mut parts: Vec<TyId> = templates::class_bases_of(db, class).iter().filter_map(|b| b.class).map(|b| class_ty(db, b)).collect();
-    let layout = crate::layout::layout_ref(db, class).ok()?;
-    for f in layout.fields.iter().filter(|f| !f.via_anonymous) {
-        let mut t = canonical(db, f.ty);
-        while let TyKind::Array(x, _) = t.kind(db) {
-            t = canonical(db, *x);
-        }
-        match t.kind(db) {
-            TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Qualified(..) => return None,
-            _ => parts.push(t),
-        }
+    let parts = subobject_types(db, class)?;
+    if parts.iter().any(|t| matches!(t.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Qualified(..))) {
+        return None;
     }
-    for p in parts {
-        match crate::consteval::traits::eval_trait(cx, "is_constructible", &[p]) {
-            Ok(true) => {}
-            Ok(false) => return Some(false),
-            Err(_) => return None,
-        }
-    }
-    Some(true)
+    all_constructible(cx, parts.into_iter().map(|p| vec![p]))
 }
 
 /// The implicit copy (`moves`: move) constructor is defined as deleted
 /// when a base or a member cannot be copied (moved) ([class.copy.ctor]/10).
 fn implicit_copy_valid(cx: LowerCx<'_>, class: ClassRefT, moves: bool) -> Option<bool> {
     let db = cx.db;
+    let mut parts = subobject_types(db, class)?;
+    // A reference member is copied as a reference; an rvalue one deletes the copy.
+    if parts.iter().any(|t| matches!(t.kind(db), TyKind::RRef(_))) {
+        return Some(false);
+    }
+    parts.retain(|t| !matches!(t.kind(db), TyKind::LRef(_)));
+    all_constructible(
+        cx,
+        parts.into_iter().map(|p| {
+            let from = if moves {
+                mk(db, TyKind::RRef(p))
+            } else {
+                mk(db, TyKind::LRef(mk(db, TyKind::Qualified(strip_cv(db, p), Cv { c: true, ..Cv::default() }))))
+            };
+            vec![p, from]
+        }),
+    )
+}
+
+/// The types of a class's subobjects an implicit constructor initializes:
+/// its direct bases, then its members (not those of anonymous unions or
+/// structs), arrays by their element type.
+fn subobject_types(db: &dyn SourceDatabase, class: ClassRefT) -> Option<Vec<TyId>> {
     let mut parts: Vec<TyId> = templates::class_bases_of(db, class).iter().filter_map(|b| b.class).map(|b| class_ty(db, b)).collect();
     let layout = crate::layout::layout_ref(db, class).ok()?;
     for f in layout.fields.iter().filter(|f| !f.via_anonymous) {
@@ -155,20 +163,16 @@ fn implicit_copy_valid(cx: LowerCx<'_>, class: ClassRefT, moves: bool) -> Option
         while let TyKind::Array(x, _) = t.kind(db) {
             t = canonical(db, *x);
         }
-        match t.kind(db) {
-            // A reference member is copied as a reference; an rvalue one deletes the copy.
-            TyKind::LRef(_) => {}
-            TyKind::RRef(_) => return Some(false),
-            _ => parts.push(t),
-        }
+        parts.push(t);
     }
-    for p in parts {
-        let from = if moves {
-            mk(db, TyKind::RRef(p))
-        } else {
-            mk(db, TyKind::LRef(mk(db, TyKind::Qualified(strip_cv(db, p), Cv { c: true, ..Cv::default() }))))
-        };
-        match crate::consteval::traits::eval_trait(cx, "is_constructible", &[p, from]) {
+    Some(parts)
+}
+
+/// Whether `__is_constructible` holds for every argument list (`None`: one
+/// is not decided).
+fn all_constructible(cx: LowerCx<'_>, lists: impl Iterator<Item = Vec<TyId>>) -> Option<bool> {
+    for args in lists {
+        match crate::consteval::traits::eval_trait(cx, "is_constructible", &args) {
             Ok(true) => {}
             Ok(false) => return Some(false),
             Err(_) => return None,

@@ -115,14 +115,14 @@ pub(super) fn convert_explicit_values(cx: crate::ty::LowerCx<'_>, params: &[Temp
 }
 
 /// An explicit template argument: as written, or an element of an expansion.
-pub(super) enum Written<'a> {
+pub(crate) enum Written<'a> {
     Ref(&'a crate::item_tree::TemplateArgRef),
     Done(TemplateArg),
 }
 
 /// Explicit template arguments with their pack expansions (`Ts...`)
 /// expanded over the packs of the environment.
-pub(super) fn expand_written<'a>(cx: crate::ty::LowerCx<'_>, written: &'a [crate::item_tree::TemplateArgRef]) -> Result<Vec<Written<'a>>, String> {
+pub(crate) fn expand_written<'a>(cx: crate::ty::LowerCx<'_>, written: &'a [crate::item_tree::TemplateArgRef]) -> Result<Vec<Written<'a>>, String> {
     let mut out = Vec::new();
     for w in written {
         match w {

@@ -207,8 +207,8 @@ pub fn var_init_required(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Enti
     }
     let mut required = r.required.clone();
     required.extend(r.instantiated_vars.iter().copied());
-    if required.iter().any(|&e| is_call(db, e) && !is_dtor(db, e)) && constant_initialized(db, owner) {
-        required.retain(|&e| !is_call(db, e) || is_dtor(db, e));
+    if required.iter().any(|&e| is_call(e) && !is_dtor(db, e)) && constant_initialized(db, owner) {
+        required.retain(|&e| !is_call(e) || is_dtor(db, e));
     }
     required
 }
@@ -227,14 +227,14 @@ fn constant_initialized(db: &dyn SourceDatabase, owner: InferOwner) -> bool {
 }
 
 /// A function (something run), as opposed to a variable.
-fn is_call(_db: &dyn SourceDatabase, e: Entity) -> bool {
+fn is_call(e: Entity) -> bool {
     !matches!(e, Entity::Var(_) | Entity::VarInst(_) | Entity::LocalStatic(_))
 }
 
 /// A destructor (declared or implicit).
 fn is_dtor(db: &dyn SourceDatabase, e: Entity) -> bool {
     match e {
-        Entity::Fn(f) => item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).is_some_and(|d| matches!(d.name, FnName::Dtor)),
+        Entity::Fn(f) => instances::FnDecl::Fn(f).data(db).is_some_and(|d| matches!(d.name, FnName::Dtor)),
         Entity::FnInst(i) => i.decl(db).data(db).is_some_and(|d| matches!(d.name, FnName::Dtor)),
         Entity::Special(s) => matches!(s.kind(db), instances::SpecialKind::Dtor),
         _ => false,
