@@ -35,7 +35,15 @@ pub fn name_node(declarator: &SyntaxNode) -> Option<SyntaxNode> {
     if let Some(n) = declarator.children().find(|c| {
         matches!(
             c.kind(),
-            SyntaxKind::NAME | SyntaxKind::QUALIFIED_NAME | SyntaxKind::TEMPLATE_ID
+            SyntaxKind::NAME
+                | SyntaxKind::QUALIFIED_NAME
+                | SyntaxKind::TEMPLATE_ID
+                // An unqualified special name is the declarator's child itself
+                // (`C operator*(C, C)`, `~S()` in a class).
+                | SyntaxKind::OPERATOR_NAME
+                | SyntaxKind::CONVERSION_NAME
+                | SyntaxKind::DESTRUCTOR_NAME
+                | SyntaxKind::LITERAL_OPERATOR_NAME
         )
     }) {
         return Some(n);

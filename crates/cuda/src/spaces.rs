@@ -260,6 +260,13 @@ pub fn name_parts(name: &SyntaxNode) -> (Vec<String>, String) {
 
 /// [`name_parts`] of a green node.
 pub fn green_name_parts(name: &GreenNodeData) -> (Vec<String>, String) {
+    use SyntaxKind as K;
+    if matches!(
+        green::node_kind(name),
+        K::DESTRUCTOR_NAME | K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME
+    ) {
+        return (Vec::new(), green_compact_text(name));
+    }
     let mut parts: Vec<String> = Vec::new();
     collect_parts(name, &mut parts);
     let last = parts.pop().unwrap_or_default();

@@ -36,6 +36,7 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize};
 
 use crate::items::{LazyItems, scope_key};
 
+mod array_bound;
 pub mod bodies;
 mod find;
 mod href;
@@ -627,15 +628,27 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
             .filter_map(|t| t.into_token())
             .find(|t| t.kind() == K::EXTERN_KW)
     });
+    // An explicit specialization of a variable template keeps external
+    // linkage in both modes (a storage class is not allowed on it), and
+    // templates keep their initializers: EDG prints them as declared.
+    let explicit_spec = ctx.specialization;
+    let keeps_init = const_kw || ctx.templated || explicit_spec;
+    // `extern __shared__ T buf[];` (dynamic shared memory) stays a
+    // declaration: a definition of an array of unknown bound is ill-formed.
+    let extern_shared = space == MemSpace::Shared && extern_tok.is_some();
     let mut prefix = String::new();
     if space == MemSpace::Shared {
         prefix.push_str("__attribute__((unused)) ");
     }
-    if !plan.opts.device_c {
-        if !static_kw {
+    if explicit_spec {
+        if !static_kw && plan.opts.device_hidden_visibility {
+            prefix.push_str("__attribute__((visibility(\"hidden\"))) ");
+        }
+    } else if !plan.opts.device_c {
+        if !static_kw && !extern_shared {
             prefix.push_str("static ");
         }
-        if let Some(t) = &extern_tok {
+        if let Some(t) = extern_tok.as_ref().filter(|_| !extern_shared) {
             plan.replace(t.text_range(), "");
         }
     } else if !static_kw
@@ -648,19 +661,51 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
     if !prefix.is_empty() {
         plan.insert(start, prefix);
     }
-    if !const_kw {
-        for (_, d) in &decls {
-            let Some(init) = d.parent() else { continue };
-            for c in init.children().filter(|c| {
+    for (_, d) in &decls {
+        let Some(init_decl) = d.parent().filter(|p| p.kind() == K::INIT_DECLARATOR) else {
+            continue;
+        };
+        let inits: Vec<SyntaxNode> = init_decl
+            .children()
+            .filter(|c| {
                 matches!(
                     c.kind(),
                     K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
                 )
-            }) {
+            })
+            .collect();
+        // The bound an initializer gives an array of unknown bound is written
+        // out, as EDG prints the completed type; needed where the initializer
+        // goes (`static float m[];` would not compile).
+        if let (Some(init), Some(open)) = (inits.first(), unknown_bound(d)) {
+            match array_bound::deduced_bound(specs.as_ref(), d, init) {
+                Some(n) => plan.insert(open, n.to_string()),
+                None if !keeps_init => plan.unsupported(
+                    d,
+                    "an array of unknown bound whose initializer's element count depends on types",
+                ),
+                None => {}
+            }
+        }
+        if !keeps_init {
+            for c in &inits {
                 plan.replace(c.text_range(), "");
             }
         }
     }
+}
+
+/// Where the bound of `declarator`'s outermost array derivation goes when
+/// it is written without one (`m[]`): just after its `[`.
+fn unknown_bound(declarator: &SyntaxNode) -> Option<u32> {
+    let first = declarator.children().find(|c| c.kind() == K::ARRAY_DECLARATOR)?;
+    let mut toks = first
+        .children_with_tokens()
+        .filter(|t| !t.kind().is_trivia());
+    let open = toks.next().filter(|t| t.kind() == K::L_BRACK)?;
+    toks.next()
+        .filter(|t| t.kind() == K::R_BRACK)
+        .map(|_| open.text_range().end().into())
 }
 
 /// `__managed__ T x = v;` → `__attribute__((section("__nv_managed_data__")))

@@ -260,3 +260,13 @@ fn default_template_arguments() {
         );
     }
 }
+
+/// An unqualified operator function is a declarator whose name is the
+/// `OPERATOR_NAME` itself: it is named like any other function (cudafe++
+/// keys `__device__ Cplx operator*(Cplx, Cplx) {}` on `_Zml4CplxS_`).
+#[test]
+fn operator_functions_are_keys() {
+    assert_eq!(mangled("struct C { float re; };\n__attribute__((device)) C operator*(C a, C b) { return a; }"), "_Zml1CS_");
+    assert_eq!(mangled("struct C {};\nbool operator==(const C&, const C&) { return true; }"), "_ZeqRK1CS1_");
+    assert_eq!(mangled("struct C {};\nC operator-(C a) { return a; }"), "_Zng1C");
+}
