@@ -105,13 +105,19 @@ fn keywords(specs: Option<&SyntaxNode>, kinds: &[K]) -> bool {
 
 const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
 
-/// Why a declarator is not eligible as the key, or `None` if it is.
+/// Whether default-initializing the variable whose declarator name starts
+/// at an offset runs code (a non-trivial default constructor or destructor):
+/// the semantic model's answer, `None` when it does not know.
+pub type DefaultInitRunsCode<'a> = &'a dyn Fn(u32) -> Option<bool>;
+
+/// Whether a declarator is not eligible as the key.
 fn ineligible(
     items: &Items,
     node: &SyntaxNode,
     specs: Option<&SyntaxNode>,
     d: &SyntaxNode,
     ctx: &Ctx,
+    runs_code: DefaultInitRunsCode<'_>,
 ) -> bool {
     if ctx.templated
         || ctx.specialization
@@ -170,7 +176,17 @@ fn ineligible(
                         )
                     })
             });
-            if !init || node.kind() != K::SIMPLE_DECL {
+            if node.kind() != K::SIMPLE_DECL {
+                return true;
+            }
+            // A definition without an initializer counts when its default
+            // initialization calls a non-trivial constructor or registers a
+            // non-trivial destructor (`Image img;`): EDG gives it an
+            // initializer then (found by differential testing).
+            if !init
+                && (keywords(specs, &[K::EXTERN_KW])
+                    || runs_code(u32::from(name.text_range().start())) != Some(true))
+            {
                 return true;
             }
             if keywords(specs, &[K::AUTO_KW]) {
@@ -204,9 +220,10 @@ pub fn module_key(
     root: &SyntaxNode,
     map: &SourceMap,
     device_c: bool,
+    runs_code: DefaultInitRunsCode<'_>,
 ) -> Option<Result<String, String>> {
     // Only the names the candidates' types read are indexed.
-    module_key_with(root, map, device_c, LazyItems::new(root))
+    module_key_with(root, map, device_c, LazyItems::new(root), runs_code)
 }
 
 /// [`module_key`] from the index `items`.
@@ -215,6 +232,7 @@ pub(crate) fn module_key_with(
     map: &SourceMap,
     device_c: bool,
     mut items: LazyItems<'_>,
+    runs_code: DefaultInitRunsCode<'_>,
 ) -> Option<Result<String, String>> {
     let limit = if device_c {
         let index = cufront_cuda::SpaceIndex::build(root);
@@ -236,7 +254,7 @@ pub(crate) fn module_key_with(
             return;
         }
         for (specs, d) in declarators(node) {
-            if !items.query(|items| ineligible(items, node, specs.as_ref(), &d, ctx)) {
+            if !items.query(|items| ineligible(items, node, specs.as_ref(), &d, ctx, runs_code)) {
                 found = Some(items.query(|items| linkage_name(items, specs.as_ref(), &d, ctx)));
                 return;
             }

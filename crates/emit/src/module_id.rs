@@ -62,10 +62,10 @@ pub fn module_id(i: &IdInputs<'_>) -> String {
         .collect()
 }
 
-/// The fallback key when no entity qualifies: `ctime()` of the time the
-/// output is written (cudafe++ reads the new host file's mtime, i.e. "now"),
-/// with its trailing newline. cudafe++ formats local time; we format UTC, which is
-/// just as non-deterministic.
+/// The fallback key when no entity qualifies: `ctime()` of the source
+/// file's modification time (the caller reads it), with its trailing
+/// newline. cudafe++ formats local time; this formats UTC, so ids agree
+/// where the build runs with `TZ` unset or UTC.
 pub fn ctime(unix_secs: u64) -> String {
     const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
     const MONTHS: [&str; 12] = [

@@ -36,7 +36,7 @@ pub mod stub;
 pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
 
 pub(crate) use special::{declares_move, implicitly_declared, member_classes, move_assign_suppressed, own_ref_param};
-pub use special::{class_of_object, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
+pub use special::{class_of_object, default_init_runs_code, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
 use crate::infer::{infer, InferOwner};
 use crate::{item_tree_of, Entity, FnId, FnTemplateId, ItemId, VarId, VarTemplateId};

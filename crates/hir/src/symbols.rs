@@ -140,6 +140,9 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
     let member = matches!(map.scope(scope).kind, ScopeKind::Class(_)) && !data.friend;
     let last = match &data.name {
         FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(FnEncoding::Plain(s.clone())),
+        FnName::Ident(s) if !member && c_linkage_by_redeclaration(db, &map, item, scope, f, data) => {
+            return Ok(FnEncoding::Plain(s.clone()));
+        }
         FnName::Ident(s) if s == "main" && scope == scopes::ROOT => return Ok(FnEncoding::Plain(s.clone())),
         FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
         FnName::Ident(s) => Unqualified::Source(s.clone()),
@@ -181,6 +184,40 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
         exception: m::ExceptionSpec::None,
     };
     Ok(FnEncoding::Tree(m::Encoding::Function(Box::new(name), Box::new(f))))
+}
+
+/// Whether a function declared without a linkage specification redeclares
+/// one declared `extern "C"` in the same scope ([dcl.link]/6: the later
+/// declaration keeps the earlier one's language linkage). Redeclaration is
+/// decided on the lowered parameter types, so `void f(size_t)` matches an
+/// `extern "C" void f(unsigned long)`; another overload stays C++.
+fn c_linkage_by_redeclaration(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    item: crate::ItemId,
+    scope: scopes::ScopeIdx,
+    f: crate::FnId,
+    data: &crate::item_tree::FnData,
+) -> bool {
+    let cx = ty::LowerCx { db, map, item, scope, env: None };
+    let params = |cx: ty::LowerCx<'_>, d: &crate::item_tree::FnData| -> Vec<TyId> {
+        d.ty.params.iter().map(|p| canonical(db, adjust_param(db, ty::lower(cx, p)))).collect()
+    };
+    let own = params(cx, data);
+    scopes::own_fns(db, map, scope, &scopes::fn_name_key(&data.name)).into_iter().any(|g| {
+        let crate::instances::FnDecl::Fn(g) = g else { return false };
+        if g == f {
+            return false;
+        }
+        let tree = item_tree_of(db, g.item(db));
+        let Some(gd) = tree.fns.get(g.idx(db) as usize) else { return false };
+        if !gd.linkage.extern_c || gd.ty.params.len() != data.ty.params.len() || gd.ty.variadic != data.ty.variadic {
+            return false;
+        }
+        let gscope = map.parent.get(&DeclKey::Fn(g)).copied().unwrap_or(scopes::ROOT);
+        let gcx = ty::LowerCx { db, map, item: g.item(db), scope: gscope, env: None };
+        params(gcx, gd) == own
+    })
 }
 
 /// A host name with the anonymous namespace as cudafe++'s output names it,

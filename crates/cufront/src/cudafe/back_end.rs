@@ -35,6 +35,7 @@ pub fn module_id(
     root: &SyntaxNode,
     map: &SourceMap,
     host_path: Option<&Path>,
+    runs_code: cufront_emit::key::DefaultInitRunsCode<'_>,
 ) -> String {
     if let (Some(file), false) = (&cfg.module_id_file_name, cfg.gen_module_id_file) {
         // File mode: the raw contents, a trailing newline included.
@@ -46,7 +47,7 @@ pub fn module_id(
         .orig_src_file_name
         .clone()
         .unwrap_or_else(|| cfg.input.clone());
-    let key = cufront_emit::key::module_key(root, map, cfg.emit.device_c);
+    let key = cufront_emit::key::module_key(root, map, cfg.emit.device_c, runs_code);
     match key {
         Some(Ok(key)) => module_id::module_id(&IdInputs {
             path_name: cfg.orig_src_path_name.as_deref(),
@@ -56,10 +57,15 @@ pub fn module_id(
             pid: None,
         }),
         // No eligible entity (or one cufront cannot mangle yet): cudafe++'s
-        // non-deterministic fallback, from the time, directory and process.
+        // fallback, from the source file's modification time (the file
+        // `--orig_src_file_name` names, relative to the working directory,
+        // else the input), the directory and the process; the time of the
+        // host file when the source cannot be read (spec 30 §4.1).
         _ => {
-            let now = host_path
-                .and_then(|p| std::fs::metadata(p).ok()?.modified().ok())
+            let now = std::fs::metadata(&file_name)
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .or_else(|| host_path.and_then(|p| std::fs::metadata(p).ok()?.modified().ok()))
                 .unwrap_or_else(std::time::SystemTime::now)
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
@@ -104,9 +110,10 @@ pub fn run(
     root: &SyntaxNode,
     map: &SourceMap,
     index: cufront_emit::host::HostSpaceIndex,
+    runs_code: cufront_emit::key::DefaultInitRunsCode<'_>,
 ) -> Outcome {
     let out_path = host_path(cfg);
-    let id = module_id(cfg, root, map, None);
+    let id = module_id(cfg, root, map, None, runs_code);
     let opts = HostOptions {
         gnu_version: match cfg.host_kind {
             HostKind::Gnu => Some(cfg.gnu_version),

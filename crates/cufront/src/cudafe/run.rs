@@ -126,7 +126,10 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
             Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
             None => cufront_emit::host::HostSpaceIndex::build(&root),
         };
-        match super::back_end::run(cfg, &text, &root, map, index) {
+        // Whether a class-type variable's default initialization runs code
+        // is a question for the semantic model (the module id's key).
+        let runs_code = |at: u32| cufront_hir::instances::default_init_runs_code(&db, tu, at);
+        match super::back_end::run(cfg, &text, &root, map, index, &runs_code) {
             super::back_end::Outcome::Written => back_end = Some(be_start.elapsed()),
             super::back_end::Outcome::Unsupported(list) => {
                 for (range, what) in list {

@@ -88,6 +88,18 @@ fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
     }
 }
 
+/// Whether the class's constructor without parameters is declared and
+/// defaulted (`C() = default;`), and no other constructor without
+/// parameters is (a constructor template could be the default one).
+fn defaulted_default_ctor(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
+    let Some((k, _)) = pattern_data(db, c) else { return false };
+    let map = def_map(db, k.tu(db));
+    let Some(&s) = map.class_scope.get(&k) else { return false };
+    let fns = scopes::own_fns(db, &map, s, scopes::CTOR_KEY);
+    let mut nullary = fns.iter().filter(|f| !matches!(f, FnDecl::Fn(_)) || f.data(db).is_none_or(|d| d.ty.params.is_empty()));
+    matches!((nullary.next(), nullary.next()), (Some(f @ FnDecl::Fn(_)), None) if f.data(db).is_some_and(|d| d.defaulted))
+}
+
 /// Whether the class declares a move constructor or a move assignment
 /// operator: its implicit copy assignment is then defined as deleted
 /// ([class.copy.assign]/2).
@@ -239,6 +251,9 @@ fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> b
             // trivial exactly when the implicit one would be.
             SpecialKind::Dtor if !data.user_dtor => special_nontrivial(db, SpecialMemberId::new(db, c, kind)),
             SpecialKind::Dtor => data.user_dtor,
+            // `C() = default;` on its first declaration: trivial exactly when
+            // the implicit one would be ([class.default.ctor]/3).
+            SpecialKind::DefaultCtor if defaulted_default_ctor(db, c) => special_nontrivial(db, SpecialMemberId::new(db, c, kind)),
             SpecialKind::DefaultCtor => data.user_ctor,
             // Declared copy/move constructors: taken as user-provided.
             SpecialKind::CopyCtor | SpecialKind::MoveCtor => true,
@@ -444,4 +459,32 @@ pub fn vtable_entities(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<Entity> {
         out.push(Entity::Special(SpecialMemberId::new(db, c, SpecialKind::Dtor)));
     }
     out
+}
+
+/// Whether default-initializing the namespace-scope variable whose declarator
+/// name starts at unit offset `at` runs code: its type (arrays by element) is
+/// a class whose default constructor or destructor is non-trivial. cudafe++
+/// keys the module id on such a definition written without an initializer
+/// (`Image img;` with `Image()` user-provided), not on a trivial one (spec 30
+/// §4.2). `None` when no variable is declared there or its type is not
+/// resolved: the caller must not guess.
+pub fn default_init_runs_code(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit, at: u32) -> Option<bool> {
+    let parse = cufront_base_db::parse(db, tu);
+    let root = parse.syntax_node();
+    let items = &crate::top_level_items(db, tu).items;
+    let (node, &item) = root.children().zip(items.iter()).find(|(n, _)| n.text_range().contains_inclusive(at.into()))?;
+    let base = u32::from(node.text_range().start());
+    let idx = crate::item_offsets(db, item).vars.iter().position(|&o| base + o == at)?;
+    let v = crate::VarId::new(db, item, idx as u32);
+    let tree = item_tree_of(db, item);
+    let data = tree.vars.get(idx)?;
+    let map = def_map(db, tu);
+    let scope = map.parent.get(&scopes::DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+    let cx = LowerCx { db, map: &map, item, scope, env: None };
+    let t = templates::nested(|| Ok::<_, String>(ty::lower(cx, &data.ty))).ok()?;
+    if matches!(canonical(db, t).kind(db), TyKind::Error(_)) {
+        return None;
+    }
+    let Some(c) = class_of_object(db, t) else { return Some(false) };
+    Some(sub_nontrivial(db, c, SpecialKind::DefaultCtor) || sub_nontrivial(db, c, SpecialKind::Dtor))
 }

@@ -206,3 +206,54 @@ fn implicit_abi_tags_from_the_return_type() {
         "#]],
     );
 }
+
+/// [dcl.link]/6: a later declaration without a linkage specification keeps
+/// the C linkage of an earlier `extern "C"` one (matched on the lowered
+/// parameter types); another overload of the name is a C++ function.
+#[test]
+fn c_linkage_is_kept_by_redeclarations() {
+    check(
+        "typedef unsigned long size_t; extern \"C\" void cf(); void cf() {}\n\
+         namespace N { extern \"C\" int g(unsigned long); } int N::g(size_t x) { return 0; }\n\
+         extern \"C\" void h(int); void h(double) {}",
+        expect![[r#"
+            cf
+            cf
+            g
+            g
+            h
+            _Z1hd
+        "#]],
+    );
+}
+
+/// Whether a variable's default initialization runs code: what the module
+/// id's key needs of `C c;` (spec 30 §4.2).
+#[test]
+fn default_initialization_that_runs_code() {
+    let text = "struct U { U(); }; struct T { int x; }; struct D { D() = default; int x; };\n\
+                struct N { int x = 1; }; struct M { U u; }; struct K { ~K(); }; struct V { virtual void f(); };\n\
+                struct E { E() = default; U u; };\n\
+                U gu; T t; D d; N n; M m; K k; V v; E e; U arr[2]; int i; Undeclared z;\n";
+    let (db, tu) = super::db_with(text);
+    let mut out = String::new();
+    for name in ["gu", "t", "d", "n", "m", "k", "v", "e", "arr", "i", "z"] {
+        let at = text.find(&format!(" {name};")).or_else(|| text.find(&format!(" {name}[")));
+        let at = at.expect("declared") as u32 + 1;
+        out.push_str(&format!("{name}: {:?}\n", crate::instances::default_init_runs_code(&db, tu, at)));
+    }
+    expect![[r#"
+        gu: Some(true)
+        t: Some(false)
+        d: Some(false)
+        n: Some(true)
+        m: Some(true)
+        k: Some(true)
+        v: Some(true)
+        e: Some(true)
+        arr: Some(true)
+        i: Some(false)
+        z: None
+    "#]]
+    .assert_eq(&out);
+}
