@@ -34,7 +34,7 @@ use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize};
 
-use crate::items::{LazyItems, scope_key};
+use crate::Sema;
 
 mod array_bound;
 pub mod bodies;
@@ -184,8 +184,8 @@ fn trivia_after(n: &rowan::GreenNodeData) -> Result<TextSize, TextSize> {
 }
 
 /// Prints the host file for the unit `text` (parsed as `root`).
-pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOptions) -> HostFile {
-    host_file_with(text, root, map, opts, SpaceIndex::build(root))
+pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOptions, sema: Sema<'_>) -> HostFile {
+    host_file_with(text, root, map, opts, SpaceIndex::build(root), sema)
 }
 
 /// [`host_file`] with the unit's execution-space index built already (it
@@ -197,6 +197,7 @@ pub fn host_file_with(
     map: &SourceMap,
     opts: &HostOptions,
     index: SpaceIndex,
+    sema: Sema<'_>,
 ) -> HostFile {
     let mut plan = Plan {
         text,
@@ -209,7 +210,7 @@ pub fn host_file_with(
         next_t: 0,
     };
     // Member aliases that may need a qualifier: (edit to fill, scope, name).
-    let mut aliases: Vec<(usize, Vec<String>, String)> = Vec::new();
+    let mut aliases: Vec<(usize, Vec<Option<String>>, String)> = Vec::new();
     // Filled by the same walk as the plan (neither reads the other).
     let mut refs = Refs::default();
     let mut host_refs = href::HostRefs::default();
@@ -235,7 +236,7 @@ pub fn host_file_with(
         }
     });
     plan.device_bodies.sort_by_key(|r| r.start());
-    qualify_aliases(&mut plan, root, aliases);
+    qualify_aliases(&mut plan, sema, aliases);
     let mut lambdas = Vec::new();
     // The nodes the rules below act on (the others would match no arm).
     let mut pick = |kind: K, g: &rowan::GreenNodeData| match kind {
@@ -797,7 +798,7 @@ fn managed_use(plan: &mut Plan<'_>, id: &SyntaxNode) {
 /// edits at that offset), and [`qualify_aliases`] fills it.
 fn member_alias(
     plan: &mut Plan<'_>,
-    aliases: &mut Vec<(usize, Vec<String>, String)>,
+    aliases: &mut Vec<(usize, Vec<Option<String>>, String)>,
     node: &SyntaxNode,
     ctx: &Ctx,
 ) {
@@ -824,33 +825,37 @@ fn member_alias(
     {
         return;
     }
-    let mut from = scope_key(&ctx.scope);
-    from.pop();
+    // The scopes around the class (the alias's own class excluded).
+    let from: Vec<Option<String>> = ctx.scope[..ctx.scope.len().saturating_sub(1)]
+        .iter()
+        .map(|s| match s {
+            walk::Seg::Namespace { name, .. } => name.clone(),
+            walk::Seg::Class(n) => Some(n.clone()),
+        })
+        .collect();
     aliases.push((plan.edits.len(), from, name));
     plan.insert(significant_range(&first).start().into(), String::new());
 }
 
-/// Fills the qualifiers of the member aliases (`member_alias`), from one
-/// item index of all their names; an alias whose name it does not find
-/// loses its edit.
-fn qualify_aliases(plan: &mut Plan<'_>, root: &SyntaxNode, aliases: Vec<(usize, Vec<String>, String)>) {
+/// Fills the qualifiers of the member aliases (`member_alias`): the scope
+/// that declares the name, as the semantic model finds it; an alias whose
+/// name it does not find loses its edit.
+fn qualify_aliases(plan: &mut Plan<'_>, sema: Sema<'_>, aliases: Vec<(usize, Vec<Option<String>>, String)>) {
     if aliases.is_empty() {
         return;
     }
-    let mut items = LazyItems::new(root);
-    items.prefetch(aliases.iter().map(|(_, _, n)| n.clone()));
+    let map = cufront_hir::scopes::def_map(sema.db, sema.tu);
     let mut unused = Vec::new();
     for (edit, from, name) in aliases {
-        let Some(scope) = items.query(|items| items.scope_of(&from, &name)) else {
+        let Some(scope) = cufront_hir::scopes::declaring_scope_names(sema.db, &map, &from, &name) else {
             unused.push(edit);
             continue;
         };
         let mut qual = String::from("::");
         for s in scope {
-            if s == "{anon}" {
-                qual.push_str(&plan.anon_ns);
-            } else {
-                qual.push_str(&s);
+            match s {
+                Some(n) => qual.push_str(&n),
+                None => qual.push_str(&plan.anon_ns),
             }
             qual.push_str("::");
         }

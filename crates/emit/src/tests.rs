@@ -1,18 +1,23 @@
 use cufront_syntax::ParseOptions;
 use cufront_syntax::source_map::SourceMap;
 
-use crate::items::LazyItems;
-use crate::key::{module_key, module_key_with};
+use crate::key::{Sema, module_key};
 
-fn key(src: &str) -> Option<Result<String, String>> {
+/// The key of `src` (a unit without line markers) in whole-program or
+/// `--device-c` mode, named by the semantic model of the same text.
+fn key_in(src: &str, device_c: bool) -> Option<Result<String, String>> {
     let parse = cufront_syntax::parse(src, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
     let map = SourceMap::new(src, "t.cu");
-    let root = parse.syntax_node();
-    let key = module_key(&root, &map, false, &|_| None);
-    // The index built on demand reads what the full one has.
-    assert_eq!(key, module_key_with(&root, &map, false, LazyItems::full(&root), &|_| None), "{src}");
-    key
+    let db = cufront_base_db::RootDatabase::new();
+    let lang = cufront_base_db::LangOptions { standard: cufront_base_db::LangStandard::Cxx17, ..Default::default() };
+    let opts = cufront_base_db::new_options(&db, lang);
+    let tu = cufront_base_db::new_translation_unit(&db, "t.cu".into(), std::sync::Arc::from(src), opts);
+    module_key(&parse.syntax_node(), &map, device_c, Sema { db: &db, tu })
+}
+
+fn key(src: &str) -> Option<Result<String, String>> {
+    key_in(src, false)
 }
 
 fn mangled(src: &str) -> String {
@@ -152,12 +157,7 @@ fn unresolved_types_are_errors_not_guesses() {
 /// case checked against cudafe++ 13.0).
 #[test]
 fn device_c_key_is_fixed_at_the_first_internal_host_reference() {
-    let rdc = |src: &str| {
-        let parse = cufront_syntax::parse(src, ParseOptions::default());
-        assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
-        let map = SourceMap::new(src, "t.cu");
-        module_key(&parse.syntax_node(), &map, true, &|_| None).map(|r| r.unwrap())
-    };
+    let rdc = |src: &str| key_in(src, true).map(|r| r.unwrap());
     let g = "__attribute__((global))";
     let d = "__attribute__((device))";
     let cases: Vec<(String, Option<&str>)> = vec![
@@ -269,4 +269,33 @@ fn operator_functions_are_keys() {
     assert_eq!(mangled("struct C { float re; };\n__attribute__((device)) C operator*(C a, C b) { return a; }"), "_Zml1CS_");
     assert_eq!(mangled("struct C {};\nbool operator==(const C&, const C&) { return true; }"), "_ZeqRK1CS1_");
     assert_eq!(mangled("struct C {};\nC operator-(C a) { return a; }"), "_Zng1C");
+}
+
+/// Keys whose eligibility or name needs the semantic model (each case
+/// checked against cudafe++ 13.0): a class-type variable without an
+/// initializer counts when its default initialization runs code; `const`
+/// seen through typedefs (internal linkage) and through pointers (not);
+/// C linkage kept by a redeclaration; a device variable keeps its source
+/// name (its whole-program host shadow is `static`, not the entity).
+#[test]
+fn keys_that_need_types() {
+    let d = "__attribute__((device))";
+    let cases: Vec<(String, &str)> = vec![
+        ("struct C { C(); }; C c; int main() {}".into(), "c"),
+        ("struct C { C() = default; int x; }; C c; int main() {}".into(), "main"),
+        ("struct C { int x = 1; }; C c; int main() {}".into(), "c"),
+        ("struct K { ~K(); }; K k; int main() {}".into(), "k"),
+        ("struct C { C(); }; extern C c; int main() {}".into(), "main"),
+        ("struct C { C(); }; namespace N { C c; } int main() {}".into(), "_ZN1N1cE"),
+        ("typedef const int CI; CI ci = 1; int main() {}".into(), "main"),
+        ("const int *p = 0; int main() {}".into(), "p"),
+        ("int *const p = 0; int main() {}".into(), "main"),
+        ("const volatile int cvi = 1; int main() {}".into(), "cvi"),
+        ("extern \"C\" void cf(); void cf() {}".into(), "cf"),
+        (format!("{d} float m[] = {{1.f, 2.f}}; int main() {{}}"), "m"),
+        (format!("namespace N {{ {d} int dv = 1; }} int main() {{}}"), "_ZN1N2dvE"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(key(&src), Some(Ok(want.to_string())), "{src}");
+    }
 }

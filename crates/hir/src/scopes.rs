@@ -1011,3 +1011,46 @@ fn class_base_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, name: &str,
         }
     }
 }
+
+/// Where the type name `name`, looked up from the scope that the names
+/// `from` reach from the global namespace (outermost first; `None` for an
+/// anonymous namespace), is declared: the names of that scope, outermost
+/// first (`None` for an anonymous namespace). What a printer needs to
+/// qualify the name fully. `None` when a scope or the name is not found,
+/// or the declaring scope is a templated class (whose qualifier would need
+/// template arguments).
+pub fn declaring_scope_names(db: &dyn SourceDatabase, map: &DefMap, from: &[Option<String>], name: &str) -> Option<Vec<Option<String>>> {
+    let mut cur = ROOT;
+    for seg in from {
+        cur = match seg {
+            None => *map.scope(cur).usings.iter().find(|&&u| matches!(map.scope(u).kind, ScopeKind::Namespace { name: None, .. }))?,
+            Some(n) => match lookup_member(db, map, cur, n, Ns::Scope)? {
+                Def::Namespace(s) => s,
+                Def::Class(c) | Def::ClassTemplate(c) => *map.class_scope.get(&map.class_definition(c))?,
+                _ => return None,
+            },
+        };
+    }
+    let key = match lookup(db, map, cur, name, Ns::Type)? {
+        Def::Class(c) | Def::ClassTemplate(c) => DeclKey::Class(c),
+        Def::Typedef(t) | Def::AliasTemplate(t) => DeclKey::Typedef(t),
+        Def::Enum(e) => DeclKey::Enum(e),
+        _ => return None,
+    };
+    let mut s = *map.parent.get(&key)?;
+    let mut names = Vec::new();
+    while s != ROOT {
+        if map.templated.contains(&s) {
+            return None;
+        }
+        let scope = map.scope(s);
+        names.push(match &scope.kind {
+            ScopeKind::Namespace { name, .. } => name.clone(),
+            ScopeKind::Class(c) => Some(crate::item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize)?.name.clone()?),
+            _ => return None,
+        });
+        s = scope.parent?;
+    }
+    names.reverse();
+    Some(names)
+}

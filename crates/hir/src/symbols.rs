@@ -526,6 +526,40 @@ fn builtin(b: Builtin) -> m::Builtin {
     }
 }
 
+/// The function or variable whose declarator name starts at unit offset
+/// `name_at` (namespace scope or an out-of-line member definition; what
+/// the module id's key names). Reads one top-level item's offsets only.
+pub fn entity_at(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit, name_at: u32) -> Option<Entity> {
+    let parse = cufront_base_db::parse(db, tu);
+    let root = parse.syntax_node();
+    let items = &crate::top_level_items(db, tu).items;
+    let (node, &item) = root.children().zip(items.iter()).find(|(n, _)| n.text_range().contains(name_at.into()))?;
+    let rel = name_at - u32::from(node.text_range().start());
+    let offs = crate::item_offsets(db, item);
+    if let Some(i) = offs.fns.iter().position(|&o| o == rel) {
+        return Some(Entity::Fn(crate::FnId::new(db, item, i as u32)));
+    }
+    offs.vars.iter().position(|&o| o == rel).map(|i| Entity::Var(crate::VarId::new(db, item, i as u32)))
+}
+
+/// Whether a variable's type is a non-volatile const type (arrays by
+/// element, typedefs seen through): at namespace scope, such a variable not
+/// declared `extern` has internal linkage ([basic.link]/3.2). `None` when
+/// its type is not resolved.
+pub fn var_is_const(db: &dyn SourceDatabase, v: crate::VarId) -> Option<bool> {
+    let item = v.item(db);
+    let tree = item_tree_of(db, item);
+    let data = tree.vars.get(v.idx(db) as usize)?;
+    let map = def_map(db, item.tu(db));
+    let scope = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+    let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+    let t = ty::lower(cx, &data.ty);
+    if matches!(canonical(db, t).kind(db), TyKind::Error(_)) {
+        return None;
+    }
+    Some(data.linkage.is_constexpr || is_const_object(db, t))
+}
+
 /// Where each function and variable of the unit is declared: the offset of
 /// its declarator's name in the unit's text. Re-lowers every item that
 /// declares one (offsets are kept out of the item tree so that edits before
@@ -824,6 +858,44 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
 /// variable, `L` when internal): what its symbol and the closures of its
 /// initializer (`instances::local`) are named from.
 pub(crate) fn var_name_tree(db: &dyn SourceDatabase, v: crate::VarId) -> Result<m::Name, String> {
+    var_name_tree_as(db, v, Spelling::HostObject)
+}
+
+/// Which name of an entity: the host object's (what g++ emits for the host
+/// file cudafe++ writes) or the source's (EDG's linkage name of the entity
+/// as declared, what the module id's key uses). They differ for device
+/// variables, whose whole-program host shadows are `static`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Spelling {
+    HostObject,
+    Source,
+}
+
+/// The linkage name of a function or variable as declared in the source
+/// (see [`Spelling`]); [`mangled_name`] for everything else.
+pub fn source_linkage_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+    match e {
+        Entity::Var(v) if !var_is_extern_c_plain(db, v) => {
+            crate::consteval::var_template::isolated(|| m::symbol(&m::Encoding::Data(var_name_tree_as(db, v, Spelling::Source)?)))
+        }
+        _ => mangled_name(db, e),
+    }
+}
+
+/// An `extern "C"` variable outside classes: named as written.
+fn var_is_extern_c_plain(db: &dyn SourceDatabase, v: crate::VarId) -> bool {
+    let item = v.item(db);
+    let tree = item_tree_of(db, item);
+    let Some(data) = tree.vars.get(v.idx(db) as usize) else { return false };
+    if !data.linkage.extern_c {
+        return false;
+    }
+    let map = def_map(db, item.tu(db));
+    let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+    entity_scope(db, &map, item, parent, data.qualifier.as_ref()).is_ok_and(|s| !matches!(map.scope(s).kind, ScopeKind::Class(_)))
+}
+
+fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling) -> Result<m::Name, String> {
     let item = v.item(db);
     let tree = item_tree_of(db, item);
     let data = tree.vars.get(v.idx(db) as usize).ok_or("no such variable")?;
@@ -837,7 +909,7 @@ pub(crate) fn var_name_tree(db: &dyn SourceDatabase, v: crate::VarId) -> Result<
     // `-rdc` keeps their linkage: not modelled yet).
     let internal = !member
         && (data.linkage.is_static
-            || data.linkage.device_var
+            || (data.linkage.device_var && spelling == Spelling::HostObject)
             || (!data.linkage.is_extern && !data.linkage.is_inline && data.linkage.is_constexpr)
             || (!data.linkage.is_extern && !data.linkage.is_inline && {
                 let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };

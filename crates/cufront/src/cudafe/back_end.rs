@@ -35,7 +35,7 @@ pub fn module_id(
     root: &SyntaxNode,
     map: &SourceMap,
     host_path: Option<&Path>,
-    runs_code: cufront_emit::key::DefaultInitRunsCode<'_>,
+    sema: cufront_emit::key::Sema<'_>,
 ) -> String {
     if let (Some(file), false) = (&cfg.module_id_file_name, cfg.gen_module_id_file) {
         // File mode: the raw contents, a trailing newline included.
@@ -47,7 +47,7 @@ pub fn module_id(
         .orig_src_file_name
         .clone()
         .unwrap_or_else(|| cfg.input.clone());
-    let key = cufront_emit::key::module_key(root, map, cfg.emit.device_c, runs_code);
+    let key = cufront_emit::key::module_key(root, map, cfg.emit.device_c, sema);
     match key {
         Some(Ok(key)) => module_id::module_id(&IdInputs {
             path_name: cfg.orig_src_path_name.as_deref(),
@@ -110,10 +110,10 @@ pub fn run(
     root: &SyntaxNode,
     map: &SourceMap,
     index: cufront_emit::host::HostSpaceIndex,
-    runs_code: cufront_emit::key::DefaultInitRunsCode<'_>,
+    sema: cufront_emit::key::Sema<'_>,
 ) -> Outcome {
     let out_path = host_path(cfg);
-    let id = module_id(cfg, root, map, None, runs_code);
+    let id = module_id(cfg, root, map, None, sema);
     let opts = HostOptions {
         gnu_version: match cfg.host_kind {
             HostKind::Gnu => Some(cfg.gnu_version),
@@ -128,7 +128,7 @@ pub fn run(
         stub_file_name: cfg.stub_file_name.clone().unwrap_or_default(),
         module_id: id.clone(),
     };
-    let host = host::host_file_with(text, root, map, &opts, index);
+    let host = host::host_file_with(text, root, map, &opts, index, sema);
     if !host.errors.is_empty() {
         return Outcome::Errors(host.errors);
     }

@@ -126,10 +126,9 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
             Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
             None => cufront_emit::host::HostSpaceIndex::build(&root),
         };
-        // Whether a class-type variable's default initialization runs code
-        // is a question for the semantic model (the module id's key).
-        let runs_code = |at: u32| cufront_hir::instances::default_init_runs_code(&db, tu, at);
-        match super::back_end::run(cfg, &text, &root, map, index, &runs_code) {
+        // The module id's key is named by the semantic model of the unit.
+        let sema = cufront_emit::key::Sema { db: &db, tu };
+        match super::back_end::run(cfg, &text, &root, map, index, sema) {
             super::back_end::Outcome::Written => back_end = Some(be_start.elapsed()),
             super::back_end::Outcome::Unsupported(list) => {
                 for (range, what) in list {
