@@ -677,6 +677,17 @@ fn compare(
 /// Small programs, one per host-output rule.
 const FOCUSED: &[(&str, &str)] = &[
     (
+        "device_var_templates.cu",
+        "template <class T> __device__ T unit = T(1);\n\
+         template <> __device__ double unit<double> = 2.0;\n\
+         template <> __device__ float unit<float>;\n\
+         template <class T> __constant__ T limit = T(100);\n\
+         template <> __constant__ int limit<int> = 50;\n\
+         template <class T> __device__ T table[] = {T(1), T(2), T(3)};\n\
+         __global__ void k(double *o) { o[0] = unit<double> + unit<int> + limit<int> + limit<long> + table<int>[2]; }\n\
+         int main() { k<<<1, 1>>>(0); return 0; }\n",
+    ),
+    (
         "kernel.cu",
         "__global__ void k(int *p, float f) { p[0] = (int)f; }\nint main() { k<<<1, 2>>>(0, 1.0f); }\n",
     ),
