@@ -260,8 +260,8 @@ mod tests {
         let src = "  return N + idx;";
         let ii = "  return 128 * 2 + idx;";
         assert_eq!(align_col(src, ii, 9), 9);
-        assert_eq!(align_col(src, ii, 14), 19);
+        assert_eq!(align_col(src, ii, 13), 19);
         // And back.
-        assert_eq!(align_col(ii, src, 19), 14);
+        assert_eq!(align_col(ii, src, 19), 13);
     }
 }

@@ -89,7 +89,7 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
     let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
     let Some(res) = resolve::resolve(cx, &root, offset, true) else { return Vec::new() };
     let Some(first) = res.targets.first().cloned() else { return Vec::new() };
-    let wanted = first.name_range(cx.db);
+    let wanted = first.identity(cx.db);
     let name = res.token.text().to_string();
     let mut out = Vec::new();
     for tok in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
@@ -101,7 +101,7 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
             continue;
         }
         let Some(r) = resolve::resolve_token(cx, tok.clone(), true) else { continue };
-        if r.targets.iter().any(|t| t.name_range(cx.db) == wanted) {
+        if r.targets.iter().any(|t| t.identity(cx.db) == wanted) {
             out.push(cx.file_range(tok.text_range()));
         }
     }

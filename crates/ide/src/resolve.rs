@@ -322,7 +322,26 @@ fn scope_ends_with(d: &Decl, qual: &[String]) -> bool {
     scope.len() >= qual.len() && scope[scope.len() - qual.len()..].iter().zip(qual).all(|(a, b)| *a == b)
 }
 
+/// What a target is, beyond where it is written: redeclarations of one
+/// function (same redeclaration key), class or variable (same qualified name
+/// and kind) are one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Identity {
+    Decl { kind: DeclKind, name: String, key: Option<String> },
+    Local(TextRange),
+}
+
 impl Target {
+    pub fn identity(&self, db: &dyn SourceDatabase) -> Identity {
+        match self {
+            Target::Decl { .. } => {
+                let (d, _) = self.decl(db).expect("a Decl target has a declaration");
+                Identity::Decl { kind: d.kind, name: d.qualified_name(), key: d.fn_key.clone() }
+            }
+            Target::Local { name, .. } => Identity::Local(*name),
+        }
+    }
+
     /// The declaration, for `Decl` targets.
     pub fn decl(&self, db: &dyn SourceDatabase) -> Option<(Decl, u32)> {
         match self {

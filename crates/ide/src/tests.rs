@@ -146,16 +146,14 @@ fn hover_device_function_from_kernel_body() {
     check_hover(
         &at(KERNELS, "int i = |twice(n)"),
         expect![[r#"
-            5:58-63
+            5:57-62
             ```cuda
             __device__ int twice(int x)
             ```
 
             device function (`__device__`) in `ns`
 
-            Mangled: `_ZN2ns5twiceEi`
-
-            Type: `int (int)`"#]],
+            Mangled: `_ZN2ns5twiceEi`"#]],
     );
 }
 
@@ -172,9 +170,7 @@ fn hover_constexpr_is_host_unless_relaxed() {
 
             host function (implicitly: unannotated `constexpr`, no `--expt-relaxed-constexpr`)
 
-            Mangled: `_Z2sqi`
-
-            Type: `int (int)`"#]],
+            Mangled: `_Z2sqi`"#]],
     );
     let (host, pos) = fixture_with(&f, true);
     let h = host.analysis().hover(&pos.unwrap()).unwrap().unwrap();
@@ -193,7 +189,7 @@ fn hover_variables_show_memory_space() {
 
             variable in constant memory (`__constant__`)
 
-            Mangled: `table`
+            Mangled: `_ZL5table`
 
             Type: `int[4]`"#]],
     );
@@ -207,7 +203,7 @@ fn hover_variables_show_memory_space() {
 
             variable in managed memory (`__managed__`)
 
-            Mangled: `counter`
+            Mangled: `_ZL7counter`
 
             Type: `int`"#]],
     );
@@ -227,10 +223,10 @@ fn hover_class_shows_layout() {
 
             Layout (bytes):
             ```text
-            ns::S: size 24, align 8
-              a: offset 0, size 4
-              b: offset 8, size 8
-              c: offset 16, size 1
+            ns::S: size 24 align 8
+              0: a int
+              8: b double
+              16: c char
             ```"#]],
     );
 }
@@ -253,7 +249,9 @@ fn hover_lambda_and_local() {
             auto l = [](int y) { return y + 1; };
             ```
 
-            implicitly as its enclosing function `host`: host function (implicitly: no execution space annotation)"#]],
+            implicitly as its enclosing function `host`: host function (implicitly: no execution space annotation)
+
+            Type: `{lambda #9}`"#]],
     );
 }
 
@@ -275,13 +273,13 @@ fn goto_definition_into_header_and_locals() {
     check_goto(
         &at(KERNELS, "p[|i].a"),
         expect![[r#"
-            i None /w/main.cu:5:52 []
+            i None /w/main.cu:5:53 []
         "#]],
     );
     check_goto(
         &at(KERNELS, "int i = twice(|n)"),
         expect![[r#"
-            n None /w/main.cu:5:45 []
+            n None /w/main.cu:5:44 []
         "#]],
     );
 }
@@ -343,15 +341,15 @@ fn semantic_tokens_tell_spaces_apart() {
         1:54 table Variable declaration,definition,constantMemory
         2:29 counter Variable declaration,definition,managedMemory
         3:14 sq Function declaration,definition,host
-        3:21 x Parameter declaration
-        3:35 x Parameter 
-        3:39 x Parameter 
+        3:21 x Parameter declaration,definition
+        3:33 x Parameter 
+        3:37 x Parameter 
         4:10 ns Namespace declaration,definition
         5:29 kern Function declaration,definition,kernel
         5:34 S Struct 
-        5:37 p Parameter declaration
-        5:44 n Parameter declaration
-        5:53 i Variable declaration
+        5:37 p Parameter declaration,definition
+        5:44 n Parameter declaration,definition
+        5:53 i Variable declaration,definition
         5:57 twice Function device
         5:63 n Parameter 
         5:67 p Parameter 
@@ -362,13 +360,13 @@ fn semantic_tokens_tell_spaces_apart() {
         7:5 host Function declaration,definition,host
         7:10 ns Namespace 
         7:14 S Struct 
-        7:17 p Parameter declaration
+        7:17 p Parameter declaration,definition
         8:2 ns Namespace 
         8:6 kern Function kernel
         8:11 p Parameter 
         8:14 sq Function host
-        9:7 l Variable declaration
-        9:16 y Parameter declaration
+        9:7 l Variable declaration,definition
+        9:18 y Parameter declaration,definition
         9:30 y Parameter 
         10:2 counter Variable managedMemory
         10:12 l Variable 
