@@ -205,6 +205,39 @@ impl AnalysisHost {
         Some(u.tu.text(&self.db).clone())
     }
 
+    /// The change that patches `file`'s new text into the unit that sees it
+    /// without the preprocessor (`patch`), with the file's text; an error
+    /// says why the preprocessor is needed.
+    pub fn patch_file(&self, file: &str, new_text: Arc<str>) -> Result<Change, patch::NotPatchable> {
+        let main = self.state.owner.get(file).ok_or(patch::NotPatchable::UnknownFile)?;
+        let unit = self.state.units.get(main).ok_or(patch::NotPatchable::UnknownFile)?;
+        let old = self.state.texts.get(file).ok_or(patch::NotPatchable::UnknownFile)?;
+        let lines = lines::unit_lines(&self.db, unit.tu);
+        let text = unit.tu.text(&self.db);
+        let patched = patch::patch(text, &lines, file, &old.text, &new_text, &unit.macros)?;
+        Ok(Change {
+            files: vec![(file.to_string(), new_text)],
+            units: vec![UnitChange {
+                main: main.clone(),
+                text: Arc::from(patched),
+                lang: unit.tu.options(&self.db).lang(&self.db).clone(),
+                relaxed_constexpr: unit.relaxed_constexpr,
+                macros: None,
+            }],
+            removed_units: Vec::new(),
+        })
+    }
+
+    /// The unit that sees `file`.
+    pub fn unit_of(&self, file: &str) -> Option<String> {
+        self.state.owner.get(file).cloned()
+    }
+
+    /// Whether the host has a text for `file`.
+    pub fn has_file(&self, file: &str) -> bool {
+        self.state.texts.contains_key(file)
+    }
+
     /// Lets tests and tools run queries directly.
     pub fn raw_database(&self) -> &RootDatabase {
         &self.db
@@ -226,6 +259,11 @@ impl Analysis {
     /// The unit through which `file` is seen.
     pub fn unit_of(&self, file: &str) -> Option<String> {
         self.state.owner.get(file).cloned()
+    }
+
+    /// Line `line` (0-based) of `file` as the host has it.
+    pub fn file_line(&self, file: &str, line: u32) -> Option<String> {
+        self.state.texts.get(file)?.line(line).map(str::to_string)
     }
 
     /// Files the host knows a unit for (the unit's own `.cu` files).

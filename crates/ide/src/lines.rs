@@ -219,20 +219,63 @@ pub fn align_col(from: &str, to: &str, col: u32) -> u32 {
         return to.len() as u32;
     };
     let inside = col.saturating_sub(a[idx].start);
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x.text == y.text).count();
-    let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x.text == y.text).count();
-    let suffix = suffix.min(a.len().min(b.len()) - prefix);
-    let target = if idx < prefix {
-        Some((b[idx], inside))
-    } else if idx >= a.len() - suffix {
-        Some((b[b.len() - (a.len() - idx)], inside))
-    } else {
-        b.get(prefix).map(|t| (*t, 0))
+    let pairs = matching(&a, &b);
+    // Matched: exact. Unmatched: the start of what replaced it (the ii
+    // token after the last match before it).
+    let target = match pairs[idx] {
+        Some(j) => Some((b[j], inside)),
+        None => {
+            let after = pairs[..idx].iter().rev().find_map(|m| *m).map_or(0, |j| j + 1);
+            b.get(after).map(|t| (*t, 0))
+        }
     };
     match target {
         Some((t, inside)) => t.start + inside.min(t.end - t.start),
         None => to.len() as u32,
     }
+}
+
+/// For each token of `a`, the token of `b` it is matched with: a longest
+/// common subsequence of the texts (lines are short; long ones fall back to
+/// the common prefix and suffix).
+fn matching(a: &[Tok<'_>], b: &[Tok<'_>]) -> Vec<Option<usize>> {
+    let mut out = vec![None; a.len()];
+    if a.len() * b.len() > 1 << 16 {
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x.text == y.text).count();
+        let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x.text == y.text).count().min(a.len().min(b.len()) - prefix);
+        for i in 0..prefix {
+            out[i] = Some(i);
+        }
+        for k in 1..=suffix {
+            out[a.len() - k] = Some(b.len() - k);
+        }
+        return out;
+    }
+    let (n, m) = (a.len(), b.len());
+    // len[i][j]: LCS of a[i..] and b[j..].
+    let mut len = vec![0u16; (n + 1) * (m + 1)];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            len[i * (m + 1) + j] = if a[i].text == b[j].text {
+                len[(i + 1) * (m + 1) + j + 1] + 1
+            } else {
+                len[(i + 1) * (m + 1) + j].max(len[i * (m + 1) + j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        if a[i].text == b[j].text {
+            out[i] = Some(j);
+            i += 1;
+            j += 1;
+        } else if len[(i + 1) * (m + 1) + j] >= len[i * (m + 1) + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -263,5 +306,8 @@ mod tests {
         assert_eq!(align_col(src, ii, 13), 19);
         // And back.
         assert_eq!(align_col(ii, src, 19), 13);
+        // CUDA keywords are attributes in the unit; the name after them still maps exactly.
+        assert_eq!(align_col("__constant__ int table[N];", "__attribute__((constant)) int table[4];", 17), 30);
+        assert_eq!(align_col("__attribute__((constant)) int table[4];", "__constant__ int table[N];", 30), 17);
     }
 }

@@ -180,3 +180,40 @@ pub fn lang_options(opts: &CompileOptions) -> LangOptions {
         ..LangOptions::default()
     }
 }
+
+/// A unit loaded from disk (or a buffer): the change that gives the host
+/// the unit and the texts of the files it names that `known` lacks.
+pub fn load_unit(
+    pre: &Preprocessor,
+    file: &Path,
+    flags: &FileFlags,
+    buffer: Option<&str>,
+    known: &dyn Fn(&str) -> bool,
+) -> Result<crate::Change, PreprocessError> {
+    let p = pre.preprocess(file, flags, buffer)?;
+    let main = file.to_string_lossy().into_owned();
+    let dir = file.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+    let lines = crate::lines::UnitLines::new(&p.text, &main, &dir);
+    let mut change = crate::Change::default();
+    for f in &lines.files {
+        if f.starts_with('<') || *f == main || known(f) {
+            continue;
+        }
+        if let Ok(bytes) = std::fs::read(f) {
+            change.files.push((f.clone(), std::sync::Arc::from(String::from_utf8_lossy(&bytes).as_ref())));
+        }
+    }
+    let main_text = match buffer {
+        Some(b) => b.to_string(),
+        None => std::fs::read_to_string(file).map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", file.display())))?,
+    };
+    change.files.push((main.clone(), std::sync::Arc::from(main_text)));
+    change.units.push(crate::UnitChange {
+        main,
+        text: std::sync::Arc::from(p.text),
+        lang: lang_options(&flags.options),
+        relaxed_constexpr: flags.relaxed_constexpr(),
+        macros: Some(std::sync::Arc::new(p.macros)),
+    });
+    Ok(change)
+}

@@ -157,7 +157,10 @@ fn classify(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, tok: SyntaxToken) -> Opt
         }
     }
     let (_, start, _) = cx.position(tok.text_range().start().into());
-    Some(SemanticToken { start, len: tok.text().len() as u32, kind, modifiers })
+    let (_, end, _) = cx.position(tok.text_range().end().into());
+    // A macro use spells the name differently in the file: the file's extent counts.
+    let len = if end.line == start.line && end.col > start.col { end.col - start.col } else { tok.text().len() as u32 };
+    Some(SemanticToken { start, len, kind, modifiers })
 }
 
 fn kinds_of(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, res: &Resolved) -> Vec<(TokenKind, u32)> {
