@@ -6,7 +6,7 @@
 //! `expected a "}"` carries EDG's note 3196 pointing at the brace it was to
 //! close. Errors of a header are reported on the header.
 
-use cufront_diagnostics::{catalog, DiagId};
+use cufront_diagnostics::{DiagId, catalog};
 
 use crate::{Ctx, FileRange};
 
@@ -51,7 +51,10 @@ pub(crate) fn diagnostics(cx: &Ctx<'_>) -> Vec<Diagnostic> {
         if e.msg == "expected a \"}\"" {
             let root = root.get_or_insert_with(|| parse.syntax_node());
             if let Some(open) = cufront_syntax::matching::brace_to_match(root, e.range.start()) {
-                related.push(Related { range: cx.file_range(open), message: catalog::template(MATCHING_LBRACE).to_string() });
+                related.push(Related {
+                    range: cx.file_range(open),
+                    message: catalog::template(MATCHING_LBRACE).to_string(),
+                });
             }
         }
         let mut range = cx.file_range(e.range);

@@ -64,7 +64,11 @@ pub(crate) fn document_symbols(cx: &Ctx<'_>) -> Vec<StructureNode> {
     roots
 }
 
-fn attach(stack: &mut [(cufront_syntax::TextRange, StructureNode)], roots: &mut Vec<StructureNode>, node: StructureNode) {
+fn attach(
+    stack: &mut [(cufront_syntax::TextRange, StructureNode)],
+    roots: &mut Vec<StructureNode>,
+    node: StructureNode,
+) {
     match stack.last_mut() {
         Some((_, parent)) => parent.children.push(node),
         None => roots.push(node),

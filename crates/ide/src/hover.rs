@@ -37,7 +37,12 @@ pub(crate) fn hover(cx: &Ctx<'_>, pos: LineCol) -> Option<HoverResult> {
             let d = symbols::item_decls(cx.db, *item)[*idx as usize].clone();
             decl_markdown(cx, &d, *item, &mut md);
             if res.targets.len() > 1 && !same_entity(cx, &res.targets) {
-                let _ = write!(md, "\n\n*{} declarations named `{}`*", res.targets.len(), d.name);
+                let _ = write!(
+                    md,
+                    "\n\n*{} declarations named `{}`*",
+                    res.targets.len(),
+                    d.name
+                );
             }
         }
         Target::Local { decl, .. } => {
@@ -50,25 +55,45 @@ pub(crate) fn hover(cx: &Ctx<'_>, pos: LineCol) -> Option<HoverResult> {
             }
         }
     }
-    let is_function = target.decl(cx.db).is_some_and(|(d, _)| d.kind == DeclKind::Function);
+    let is_function = target
+        .decl(cx.db)
+        .is_some_and(|(d, _)| d.kind == DeclKind::Function);
     if let Some(t) = res.expr_ty.filter(|_| !is_function) {
         let shown = cufront_hir::ty::display(cx.db, t);
         if !shown.is_empty() && !shown.contains("<error") {
             let _ = write!(md, "\n\nType: `{shown}`");
         }
     }
-    Some(HoverResult { range: cx.file_range(res.token.text_range()), markdown: md })
+    Some(HoverResult {
+        range: cx.file_range(res.token.text_range()),
+        markdown: md,
+    })
 }
 
 /// Several targets that are one function or variable redeclared.
 fn same_entity(cx: &Ctx<'_>, targets: &[Target]) -> bool {
-    let names: Vec<(String, DeclKind)> = targets.iter().filter_map(|t| t.decl(cx.db)).map(|(d, _)| (d.qualified_name(), d.kind)).collect();
+    let names: Vec<(String, DeclKind)> = targets
+        .iter()
+        .filter_map(|t| t.decl(cx.db))
+        .map(|(d, _)| (d.qualified_name(), d.kind))
+        .collect();
     names.len() == targets.len() && names.windows(2).all(|w| w[0] == w[1])
 }
 
 fn decl_markdown(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut String) {
     let _ = write!(md, "```cuda\n{}\n```\n\n", clip(&d.signature, 400));
-    let scope = d.scope.iter().map(|s| if s.is_empty() { "(anonymous namespace)" } else { s.as_str() }).collect::<Vec<_>>().join("::");
+    let scope = d
+        .scope
+        .iter()
+        .map(|s| {
+            if s.is_empty() {
+                "(anonymous namespace)"
+            } else {
+                s.as_str()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("::");
     let kind = match d.kind {
         DeclKind::Function => {
             let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
@@ -94,16 +119,18 @@ fn decl_markdown(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut Str
     if !scope.is_empty() {
         let _ = write!(md, " in `{scope}`");
     }
-    if matches!(d.kind, DeclKind::Class | DeclKind::Struct | DeclKind::Union) && d.definition && !d.templated {
-        if let Some(c) = cufront_hir::find_class(cx.db, cx.unit.tu, &d.qualified_name()) {
-            let text = cufront_hir::layout::render(cx.db, c);
-            let _ = write!(md, "\n\nLayout (bytes):\n```text\n{}\n```", text.trim_end());
-        }
+    if matches!(d.kind, DeclKind::Class | DeclKind::Struct | DeclKind::Union)
+        && d.definition
+        && !d.templated
+        && let Some(c) = cufront_hir::find_class(cx.db, cx.unit.tu, &d.qualified_name())
+    {
+        let text = cufront_hir::layout::render(cx.db, c);
+        let _ = write!(md, "\n\nLayout (bytes):\n```text\n{}\n```", text.trim_end());
     }
-    if let Some(e) = entity_of(cx, d, item) {
-        if let Ok(name) = cufront_hir::symbols::mangled_name(cx.db, e) {
-            let _ = write!(md, "\n\nMangled: `{name}`");
-        }
+    if let Some(e) = entity_of(cx, d, item)
+        && let Ok(name) = cufront_hir::symbols::mangled_name(cx.db, e)
+    {
+        let _ = write!(md, "\n\nMangled: `{name}`");
     }
 }
 
@@ -112,9 +139,13 @@ fn space_line(info: symbols::SpaceInfo) -> String {
         ExecSpace::Global => "kernel (`__global__`)",
         ExecSpace::Device => "device function (`__device__`)",
         ExecSpace::Host => "host function (`__host__`)",
-        ExecSpace::HostDevice if info.implicit => "host and device function (implicitly: `constexpr` with `--expt-relaxed-constexpr`)",
+        ExecSpace::HostDevice if info.implicit => {
+            "host and device function (implicitly: `constexpr` with `--expt-relaxed-constexpr`)"
+        }
         ExecSpace::HostDevice => "host and device function (`__host__ __device__`)",
-        ExecSpace::ImplicitHost if info.constexpr => "host function (implicitly: unannotated `constexpr`, no `--expt-relaxed-constexpr`)",
+        ExecSpace::ImplicitHost if info.constexpr => {
+            "host function (implicitly: unannotated `constexpr`, no `--expt-relaxed-constexpr`)"
+        }
         ExecSpace::ImplicitHost => "host function (implicitly: no execution space annotation)",
     };
     what.to_string()
@@ -132,22 +163,40 @@ fn entity_of(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId) -> Option<Entity
     let owner = |o: u32| {
         decls
             .iter()
-            .filter(|x| matches!(x.kind, DeclKind::Function | DeclKind::Variable | DeclKind::Field) && u32::from(x.name_range.start()) >= o)
+            .filter(|x| {
+                matches!(
+                    x.kind,
+                    DeclKind::Function | DeclKind::Variable | DeclKind::Field
+                ) && u32::from(x.name_range.start()) >= o
+            })
             .min_by_key(|x| x.name_range.start())
             .map(|x| x.name_range)
     };
-    let list = if d.kind == DeclKind::Function { &offs.fns } else { &offs.vars };
+    let list = if d.kind == DeclKind::Function {
+        &offs.fns
+    } else {
+        &offs.vars
+    };
     let idx = list.iter().position(|&o| owner(o) == Some(d.name_range))? as u32;
-    Some(if d.kind == DeclKind::Function { Entity::Fn(FnId::new(cx.db, item, idx)) } else { Entity::Var(VarId::new(cx.db, item, idx)) })
+    Some(if d.kind == DeclKind::Function {
+        Entity::Fn(FnId::new(cx.db, item, idx))
+    } else {
+        Entity::Var(VarId::new(cx.db, item, idx))
+    })
 }
 
 /// Hover on a lambda's introducer: where its body runs.
 fn lambda_hover(cx: &Ctx<'_>, root: &SyntaxNode, offset: u32) -> Option<HoverResult> {
-    let tok = root.token_at_offset(TextSize::from(offset)).right_biased()?;
+    let tok = root
+        .token_at_offset(TextSize::from(offset))
+        .right_biased()?;
     let intro = tok.parent().filter(|p| p.kind() == K::LAMBDA_INTRODUCER)?;
     let lambda = intro.parent()?;
     let md = format!("lambda\n\n{}", lambda_space_line(cx, &lambda));
-    Some(HoverResult { range: cx.file_range(intro.text_range()), markdown: md })
+    Some(HoverResult {
+        range: cx.file_range(intro.text_range()),
+        markdown: md,
+    })
 }
 
 /// A lambda runs where its enclosing function runs, unless it is an
@@ -161,22 +210,44 @@ fn lambda_space_line(cx: &Ctx<'_>, lambda: &SyntaxNode) -> String {
     }
     let space = ExecSpace::from_attrs(&own);
     if space != ExecSpace::ImplicitHost {
-        return format!("extended lambda: {}", space_line(symbols::SpaceInfo { space, implicit: false, constexpr: false }));
+        return format!(
+            "extended lambda: {}",
+            space_line(symbols::SpaceInfo {
+                space,
+                implicit: false,
+                constexpr: false
+            })
+        );
     }
-    let Some(function) = lambda.ancestors().filter(|a| a.kind() == K::FUNCTION_DEF).last() else {
+    let Some(function) = lambda
+        .ancestors()
+        .filter(|a| a.kind() == K::FUNCTION_DEF)
+        .last()
+    else {
         return "lambda at namespace scope: host".into();
     };
-    let name = function.children().find(|c| c.kind() == K::DECLARATOR).and_then(|d| {
-        d.descendants_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == K::IDENT)
-    });
+    let name = function
+        .children()
+        .find(|c| c.kind() == K::DECLARATOR)
+        .and_then(|d| {
+            d.descendants_with_tokens()
+                .filter_map(|e| e.into_token())
+                .find(|t| t.kind() == K::IDENT)
+        });
     let info = name.and_then(|t| {
         let r = resolve::resolve_token(cx, t, false)?;
         let (d, _) = r.targets.first()?.decl(cx.db)?;
         let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
-        Some((d.name.clone(), symbols::exec_space(&spaces, &d, cx.unit.relaxed_constexpr)))
+        Some((
+            d.name.clone(),
+            symbols::exec_space(&spaces, &d, cx.unit.relaxed_constexpr),
+        ))
     });
     match info {
-        Some((name, info)) => format!("implicitly as its enclosing function `{name}`: {}", space_line(info)),
+        Some((name, info)) => format!(
+            "implicitly as its enclosing function `{name}`: {}",
+            space_line(info)
+        ),
         None => "implicitly as its enclosing function".into(),
     }
 }

@@ -139,7 +139,10 @@ impl AnalysisHost {
 
     /// A snapshot for readers (any thread).
     pub fn analysis(&self) -> Analysis {
-        Analysis { db: self.db.clone(), state: self.state.clone() }
+        Analysis {
+            db: self.db.clone(),
+            state: self.state.clone(),
+        }
     }
 
     /// Applies `change`, cancelling snapshots still computing.
@@ -172,8 +175,17 @@ impl AnalysisHost {
                 }
                 None => {
                     let opts = cufront_base_db::new_options(&self.db, u.lang.clone());
-                    let tu = cufront_base_db::new_translation_unit(&self.db, u.main.clone(), u.text.clone(), opts);
-                    let unit = Unit { tu, relaxed_constexpr: u.relaxed_constexpr, macros: u.macros.unwrap_or_default() };
+                    let tu = cufront_base_db::new_translation_unit(
+                        &self.db,
+                        u.main.clone(),
+                        u.text.clone(),
+                        opts,
+                    );
+                    let unit = Unit {
+                        tu,
+                        relaxed_constexpr: u.relaxed_constexpr,
+                        macros: u.macros.unwrap_or_default(),
+                    };
                     state.units.insert(u.main.clone(), unit.clone());
                     unit
                 }
@@ -184,7 +196,10 @@ impl AnalysisHost {
                 if f.starts_with('<') {
                     continue;
                 }
-                state.owner.entry(f.clone()).or_insert_with(|| u.main.clone());
+                state
+                    .owner
+                    .entry(f.clone())
+                    .or_insert_with(|| u.main.clone());
             }
             state.owner.insert(u.main.clone(), u.main.clone());
         }
@@ -208,10 +223,26 @@ impl AnalysisHost {
     /// The change that patches `file`'s new text into the unit that sees it
     /// without the preprocessor (`patch`), with the file's text; an error
     /// says why the preprocessor is needed.
-    pub fn patch_file(&self, file: &str, new_text: Arc<str>) -> Result<Change, patch::NotPatchable> {
-        let main = self.state.owner.get(file).ok_or(patch::NotPatchable::UnknownFile)?;
-        let unit = self.state.units.get(main).ok_or(patch::NotPatchable::UnknownFile)?;
-        let old = self.state.texts.get(file).ok_or(patch::NotPatchable::UnknownFile)?;
+    pub fn patch_file(
+        &self,
+        file: &str,
+        new_text: Arc<str>,
+    ) -> Result<Change, patch::NotPatchable> {
+        let main = self
+            .state
+            .owner
+            .get(file)
+            .ok_or(patch::NotPatchable::UnknownFile)?;
+        let unit = self
+            .state
+            .units
+            .get(main)
+            .ok_or(patch::NotPatchable::UnknownFile)?;
+        let old = self
+            .state
+            .texts
+            .get(file)
+            .ok_or(patch::NotPatchable::UnknownFile)?;
         let lines = lines::unit_lines(&self.db, unit.tu);
         let text = unit.tu.text(&self.db);
         let patched = patch::patch(text, &lines, file, &old.text, &new_text, &unit.macros)?;
@@ -274,7 +305,11 @@ impl Analysis {
     }
 
     pub fn diagnostics(&self, file: &str) -> Cancellable<Vec<Diagnostic>> {
-        self.with_db(|a| a.ctx(file).map(|cx| diagnostics::diagnostics(&cx)).unwrap_or_default())
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| diagnostics::diagnostics(&cx))
+                .unwrap_or_default()
+        })
     }
 
     pub fn hover(&self, pos: &FilePosition) -> Cancellable<Option<HoverResult>> {
@@ -282,20 +317,36 @@ impl Analysis {
     }
 
     pub fn goto_definition(&self, pos: &FilePosition) -> Cancellable<Vec<NavigationTarget>> {
-        self.with_db(|a| a.ctx(&pos.file).map(|cx| navigation::goto_definition(&cx, pos.pos)).unwrap_or_default())
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .map(|cx| navigation::goto_definition(&cx, pos.pos))
+                .unwrap_or_default()
+        })
     }
 
     pub fn references(&self, pos: &FilePosition) -> Cancellable<Vec<FileRange>> {
-        self.with_db(|a| a.ctx(&pos.file).map(|cx| navigation::references(&cx, pos.pos)).unwrap_or_default())
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .map(|cx| navigation::references(&cx, pos.pos))
+                .unwrap_or_default()
+        })
     }
 
     pub fn document_symbols(&self, file: &str) -> Cancellable<Vec<StructureNode>> {
-        self.with_db(|a| a.ctx(file).map(|cx| document_symbols::document_symbols(&cx)).unwrap_or_default())
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| document_symbols::document_symbols(&cx))
+                .unwrap_or_default()
+        })
     }
 
     /// Declarations of every unit whose name contains `query` (case
     /// insensitive), at most `limit`, user files first.
-    pub fn workspace_symbols(&self, query: &str, limit: usize) -> Cancellable<Vec<NavigationTarget>> {
+    pub fn workspace_symbols(
+        &self,
+        query: &str,
+        limit: usize,
+    ) -> Cancellable<Vec<NavigationTarget>> {
         self.with_db(|a| {
             let mut out = Vec::new();
             for main in a.units() {
@@ -303,7 +354,9 @@ impl Analysis {
                     navigation::workspace_symbols(&cx, query, limit, &mut out);
                 }
             }
-            out.sort_by(|x, y| (x.system, &x.name, &x.focus_range).cmp(&(y.system, &y.name, &y.focus_range)));
+            out.sort_by(|x, y| {
+                (x.system, &x.name, &x.focus_range).cmp(&(y.system, &y.name, &y.focus_range))
+            });
             out.dedup_by(|x, y| x.focus_range == y.focus_range);
             out.truncate(limit);
             out
@@ -311,7 +364,11 @@ impl Analysis {
     }
 
     pub fn semantic_tokens(&self, file: &str) -> Cancellable<Vec<SemanticToken>> {
-        self.with_db(|a| a.ctx(file).map(|cx| semantic_tokens::semantic_tokens(&cx)).unwrap_or_default())
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| semantic_tokens::semantic_tokens(&cx))
+                .unwrap_or_default()
+        })
     }
 
     fn ctx(&self, file: &str) -> Option<Ctx<'_>> {
@@ -319,7 +376,14 @@ impl Analysis {
         let unit = self.state.units.get(main)?;
         let lines = lines::unit_lines(&self.db, unit.tu);
         let file_id = lines.file_id(file)?;
-        Some(Ctx { db: &self.db, unit, lines, file: file.to_string(), file_id, texts: &self.state.texts })
+        Some(Ctx {
+            db: &self.db,
+            unit,
+            lines,
+            file: file.to_string(),
+            file_id,
+            texts: &self.state.texts,
+        })
     }
 }
 
@@ -344,12 +408,20 @@ pub(crate) struct FileText {
 impl FileText {
     fn new(text: Arc<str>) -> FileText {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
         FileText { text, starts }
     }
     fn line(&self, line: u32) -> Option<&str> {
         let s = *self.starts.get(line as usize)? as usize;
-        let e = self.starts.get(line as usize + 1).map_or(self.text.len(), |&e| e as usize - 1);
+        let e = self
+            .starts
+            .get(line as usize + 1)
+            .map_or(self.text.len(), |&e| e as usize - 1);
         let l = &self.text[s..e.max(s)];
         Some(l.strip_suffix('\r').unwrap_or(l))
     }

@@ -52,9 +52,13 @@ fn nav(cx: &Ctx<'_>, t: &Target) -> NavigationTarget {
 }
 
 pub(crate) fn goto_definition(cx: &Ctx<'_>, pos: LineCol) -> Vec<NavigationTarget> {
-    let Some(offset) = cx.offset(pos) else { return Vec::new() };
+    let Some(offset) = cx.offset(pos) else {
+        return Vec::new();
+    };
     let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
-    let Some(res) = resolve::resolve(cx, &root, offset, true) else { return Vec::new() };
+    let Some(res) = resolve::resolve(cx, &root, offset, true) else {
+        return Vec::new();
+    };
     // On a declaration, go to the definition of what it declares.
     let mut targets = res.targets.clone();
     if res.is_declaration
@@ -65,16 +69,21 @@ pub(crate) fn goto_definition(cx: &Ctx<'_>, pos: LineCol) -> Vec<NavigationTarge
         let starts = symbols::item_starts(cx.db, cx.unit.tu);
         for &(item, idx) in index.get(&d.name).into_iter().flatten() {
             let other = &symbols::item_decls(cx.db, item)[idx as usize];
-            if other.definition && other.kind == d.kind && other.qualified_name() == d.qualified_name() {
-                if let Some(start) = starts.start_of(item) {
-                    targets = vec![Target::Decl { item, start, idx }];
-                }
+            if other.definition
+                && other.kind == d.kind
+                && other.qualified_name() == d.qualified_name()
+                && let Some(start) = starts.start_of(item)
+            {
+                targets = vec![Target::Decl { item, start, idx }];
             }
         }
     }
     // Definitions first; declarations of the same entity are kept as further targets.
     let mut navs: Vec<NavigationTarget> = targets.iter().map(|t| nav(cx, t)).collect();
-    let defined: Vec<bool> = targets.iter().map(|t| t.decl(cx.db).is_none_or(|(d, _)| d.definition)).collect();
+    let defined: Vec<bool> = targets
+        .iter()
+        .map(|t| t.decl(cx.db).is_none_or(|(d, _)| d.definition))
+        .collect();
     let mut order: Vec<usize> = (0..navs.len()).collect();
     order.sort_by_key(|&i| !defined[i]);
     navs = order.into_iter().map(|i| navs[i].clone()).collect();
@@ -85,14 +94,23 @@ pub(crate) fn goto_definition(cx: &Ctx<'_>, pos: LineCol) -> Vec<NavigationTarge
 /// Every identifier of the unit's user files (not system headers) that
 /// resolves to what the identifier at `pos` resolves to, declarations included.
 pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
-    let Some(offset) = cx.offset(pos) else { return Vec::new() };
+    let Some(offset) = cx.offset(pos) else {
+        return Vec::new();
+    };
     let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
-    let Some(res) = resolve::resolve(cx, &root, offset, true) else { return Vec::new() };
-    let Some(first) = res.targets.first().cloned() else { return Vec::new() };
+    let Some(res) = resolve::resolve(cx, &root, offset, true) else {
+        return Vec::new();
+    };
+    let Some(first) = res.targets.first().cloned() else {
+        return Vec::new();
+    };
     let wanted = first.identity(cx.db);
     let name = res.token.text().to_string();
     let mut out = Vec::new();
-    for tok in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
+    for tok in root
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+    {
         if tok.kind() != K::IDENT || tok.text() != name {
             continue;
         }
@@ -100,7 +118,9 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
         if cx.lines.lines[cx.lines.line_at(at)].system {
             continue;
         }
-        let Some(r) = resolve::resolve_token(cx, tok.clone(), true) else { continue };
+        let Some(r) = resolve::resolve_token(cx, tok.clone(), true) else {
+            continue;
+        };
         if r.targets.iter().any(|t| t.identity(cx.db) == wanted) {
             out.push(cx.file_range(tok.text_range()));
         }
@@ -110,16 +130,26 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
     out
 }
 
-pub(crate) fn workspace_symbols(cx: &Ctx<'_>, query: &str, limit: usize, out: &mut Vec<NavigationTarget>) {
+pub(crate) fn workspace_symbols(
+    cx: &Ctx<'_>,
+    query: &str,
+    limit: usize,
+    out: &mut Vec<NavigationTarget>,
+) {
     let q = query.to_lowercase();
     let index = symbols::name_index(cx.db, cx.unit.tu);
     let starts = symbols::item_starts(cx.db, cx.unit.tu);
-    let mut names: Vec<&String> = index.keys().filter(|n| n.to_lowercase().contains(&q)).collect();
+    let mut names: Vec<&String> = index
+        .keys()
+        .filter(|n| n.to_lowercase().contains(&q))
+        .collect();
     names.sort();
     let mut found = Vec::new();
     for n in names {
         for &(item, idx) in &index[n] {
-            let Some(start) = starts.start_of(item) else { continue };
+            let Some(start) = starts.start_of(item) else {
+                continue;
+            };
             found.push(nav(cx, &Target::Decl { item, start, idx }));
         }
     }

@@ -34,16 +34,33 @@ pub enum NotPatchable {
 }
 
 /// The new unit text after `old` became `new` in `file`.
-pub fn patch(unit: &str, lines: &UnitLines, file: &str, old: &str, new: &str, macros: &FxHashSet<String>) -> Result<String, NotPatchable> {
+pub fn patch(
+    unit: &str,
+    lines: &UnitLines,
+    file: &str,
+    old: &str,
+    new: &str,
+    macros: &FxHashSet<String>,
+) -> Result<String, NotPatchable> {
     if macros.is_empty() {
         return Err(NotPatchable::NoMacroSet);
     }
     let fid = lines.file_id(file).ok_or(NotPatchable::UnknownFile)?;
     let old_lines: Vec<&str> = old.split('\n').collect();
     let new_lines: Vec<&str> = new.split('\n').collect();
-    let prefix = old_lines.iter().zip(&new_lines).take_while(|(a, b)| a == b).count();
+    let prefix = old_lines
+        .iter()
+        .zip(&new_lines)
+        .take_while(|(a, b)| a == b)
+        .count();
     let max_suffix = old_lines.len().min(new_lines.len()) - prefix;
-    let suffix = old_lines.iter().rev().zip(new_lines.iter().rev()).take_while(|(a, b)| a == b).count().min(max_suffix);
+    let suffix = old_lines
+        .iter()
+        .rev()
+        .zip(new_lines.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(max_suffix);
     let old_changed = &old_lines[prefix..old_lines.len() - suffix];
     let new_changed = &new_lines[prefix..new_lines.len() - suffix];
     if old_changed.is_empty() && new_changed.is_empty() {
@@ -70,7 +87,9 @@ pub fn patch(unit: &str, lines: &UnitLines, file: &str, old: &str, new: &str, ma
                 return Err(NotPatchable::NotCopied((above - 1) as u32));
             }
         }
-        let at = unit_of(prefix).or_else(|| prefix.checked_sub(1).and_then(unit_of).map(|u| u + 1)).ok_or(NotPatchable::NotCopied(prefix as u32))?;
+        let at = unit_of(prefix)
+            .or_else(|| prefix.checked_sub(1).and_then(unit_of).map(|u| u + 1))
+            .ok_or(NotPatchable::NotCopied(prefix as u32))?;
         (at, at)
     } else {
         let first = unit_of(prefix).ok_or(NotPatchable::NotCopied(prefix as u32))?;
@@ -87,7 +106,10 @@ pub fn patch(unit: &str, lines: &UnitLines, file: &str, old: &str, new: &str, ma
         }
         (first, first + old_changed.len())
     };
-    let start = lines.lines.get(from).map_or(unit.len(), |l| l.start as usize);
+    let start = lines
+        .lines
+        .get(from)
+        .map_or(unit.len(), |l| l.start as usize);
     let end = lines.lines.get(to).map_or(unit.len(), |l| l.start as usize);
     let delta = new_changed.len() as i64 - old_changed.len() as i64;
     let mut out = String::with_capacity(unit.len() + new.len().saturating_sub(old.len()) + 64);
@@ -96,7 +118,11 @@ pub fn patch(unit: &str, lines: &UnitLines, file: &str, old: &str, new: &str, ma
         out.push_str(l);
         out.push('\n');
     }
-    if end == unit.len() && !unit.ends_with('\n') && !new_changed.is_empty() && to >= lines.lines.len() {
+    if end == unit.len()
+        && !unit.ends_with('\n')
+        && !new_changed.is_empty()
+        && to >= lines.lines.len()
+    {
         out.pop();
     }
     // Later markers that return to this file are shifted.
@@ -111,10 +137,17 @@ pub fn patch(unit: &str, lines: &UnitLines, file: &str, old: &str, new: &str, ma
             continue;
         }
         let (s, e) = lines.line_range(unit, u);
-        let Some((n, name, _)) = parse_marker(&unit[s as usize..e as usize]) else { continue };
+        let Some((n, name, _)) = parse_marker(&unit[s as usize..e as usize]) else {
+            continue;
+        };
         out.push_str(&unit[at..s as usize]);
-        let rest_at = unit[s as usize..e as usize].find(char::is_numeric).map_or(s as usize, |i| s as usize + i);
-        let digits = unit[rest_at..].bytes().take_while(u8::is_ascii_digit).count();
+        let rest_at = unit[s as usize..e as usize]
+            .find(char::is_numeric)
+            .map_or(s as usize, |i| s as usize + i);
+        let digits = unit[rest_at..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
         out.push_str(&unit[s as usize..rest_at]);
         out.push_str(&((n as i64 + delta).max(1)).to_string());
         let _ = name;
@@ -161,8 +194,19 @@ fn words(s: &str) -> Vec<&str> {
 
 fn check_line(l: &str, macros: &FxHashSet<String>) -> Result<(), NotPatchable> {
     let t = l.trim_start();
-    let quotes = l.replace("\\\\", "").replace("\\\"", "").replace("'\"'", "").matches('"').count();
-    if t.starts_with('#') || l.trim_end().ends_with('\\') || l.contains("/*") || l.contains("*/") || l.contains("R\"") || quotes % 2 == 1 {
+    let quotes = l
+        .replace("\\\\", "")
+        .replace("\\\"", "")
+        .replace("'\"'", "")
+        .matches('"')
+        .count();
+    if t.starts_with('#')
+        || l.trim_end().ends_with('\\')
+        || l.contains("/*")
+        || l.contains("*/")
+        || l.contains("R\"")
+        || quotes % 2 == 1
+    {
         return Err(NotPatchable::Directive(0));
     }
     let code = match l.find("//") {
@@ -182,7 +226,9 @@ mod tests {
     use super::*;
 
     fn macros() -> FxHashSet<String> {
-        ["N".to_string(), "__CUDACC__".to_string()].into_iter().collect()
+        ["N".to_string(), "__CUDACC__".to_string()]
+            .into_iter()
+            .collect()
     }
 
     const UNIT: &str = "# 1 \"/w/a.cu\"\nint f() {\n  int x = 1;\n# 1 \"/w/b.h\" 1\nint b;\n# 4 \"/w/a.cu\" 2\n  return x;\n}\n";
@@ -208,21 +254,36 @@ mod tests {
         // Replacing a line in place.
         let new = SRC.replace("return x;", "return x + 1;");
         let got = patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()).unwrap();
-        assert!(got.contains("# 4 \"/w/a.cu\" 2\n  return x + 1;\n}"), "{got}");
+        assert!(
+            got.contains("# 4 \"/w/a.cu\" 2\n  return x + 1;\n}"),
+            "{got}"
+        );
     }
 
     #[test]
     fn directives_and_macro_uses_need_the_preprocessor() {
         let lines = UnitLines::new(UNIT, "/w/a.cu", "/w");
         let new = SRC.replace("return x;", "return N;");
-        assert_eq!(patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()), Err(NotPatchable::MacroUse("N".into())));
+        assert_eq!(
+            patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()),
+            Err(NotPatchable::MacroUse("N".into()))
+        );
         let new = SRC.replace("  return x;", "#define M 1\n  return x;");
-        assert_eq!(patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()), Err(NotPatchable::Directive(3)));
-        assert_eq!(patch(UNIT, &lines, "/w/a.cu", SRC, SRC, &FxHashSet::default()), Err(NotPatchable::NoMacroSet));
+        assert_eq!(
+            patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()),
+            Err(NotPatchable::Directive(3))
+        );
+        assert_eq!(
+            patch(UNIT, &lines, "/w/a.cu", SRC, SRC, &FxHashSet::default()),
+            Err(NotPatchable::NoMacroSet)
+        );
         // A line the unit does not hold as written (a macro expanded there).
         let unit = UNIT.replace("int x = 1;", "int x = 128;");
         let lines = UnitLines::new(&unit, "/w/a.cu", "/w");
         let new = SRC.replace("int x = 1;", "int x = 2;");
-        assert_eq!(patch(&unit, &lines, "/w/a.cu", SRC, &new, &macros()), Err(NotPatchable::NotCopied(1)));
+        assert_eq!(
+            patch(&unit, &lines, "/w/a.cu", SRC, &new, &macros()),
+            Err(NotPatchable::NotCopied(1))
+        );
     }
 }

@@ -62,7 +62,12 @@ pub struct Preprocessor {
 impl Preprocessor {
     /// `work` is a private folder for intermediate files (created).
     pub fn new(toolkit: Toolkit, work: PathBuf) -> Preprocessor {
-        Preprocessor { toolkit, work, pipelines: Mutex::default(), runs: AtomicU64::new(0) }
+        Preprocessor {
+            toolkit,
+            work,
+            pipelines: Mutex::default(),
+            runs: AtomicU64::new(0),
+        }
     }
 
     pub fn toolkit(&self) -> &Toolkit {
@@ -71,7 +76,12 @@ impl Preprocessor {
 
     fn pipeline(&self, file: &Path, opts: &CompileOptions) -> Result<Pipeline, PreprocessError> {
         let key = (file.to_path_buf(), opts.clone());
-        if let Some(p) = self.pipelines.lock().map_err(|_| PreprocessError::Io("poisoned".into()))?.get(&key) {
+        if let Some(p) = self
+            .pipelines
+            .lock()
+            .map_err(|_| PreprocessError::Io("poisoned".into()))?
+            .get(&key)
+        {
             return Ok(p.clone());
         }
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
@@ -85,40 +95,68 @@ impl Preprocessor {
 
     /// Preprocesses `file` (absolute) with `flags`; `buffer` replaces its
     /// contents on disk when given.
-    pub fn preprocess(&self, file: &Path, flags: &FileFlags, buffer: Option<&str>) -> Result<Preprocessed, PreprocessError> {
+    pub fn preprocess(
+        &self,
+        file: &Path,
+        flags: &FileFlags,
+        buffer: Option<&str>,
+    ) -> Result<Preprocessed, PreprocessError> {
         let opts = absolute_flags(&flags.options, &flags.directory);
         let pipeline = self.pipeline(file, &opts)?;
-        let step = pipeline.step(StepKind::HostPreprocess).ok_or_else(|| PreprocessError::Tool("nvcc's pipeline has no host preprocessing step".into()))?;
+        let step = pipeline.step(StepKind::HostPreprocess).ok_or_else(|| {
+            PreprocessError::Tool("nvcc's pipeline has no host preprocessing step".into())
+        })?;
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
         let run_dir = self.work.join(format!("r{n}"));
-        std::fs::create_dir_all(&run_dir).map_err(|e| PreprocessError::Io(format!("cannot create {}: {e}", run_dir.display())))?;
+        std::fs::create_dir_all(&run_dir).map_err(|e| {
+            PreprocessError::Io(format!("cannot create {}: {e}", run_dir.display()))
+        })?;
         let result = self.run_step(&pipeline, &step.argv, file, buffer, &run_dir);
         let _ = std::fs::remove_dir_all(&run_dir);
         result
     }
 
-    fn run_step(&self, pipeline: &Pipeline, argv: &[String], file: &Path, buffer: Option<&str>, run_dir: &Path) -> Result<Preprocessed, PreprocessError> {
+    fn run_step(
+        &self,
+        pipeline: &Pipeline,
+        argv: &[String],
+        file: &Path,
+        buffer: Option<&str>,
+        run_dir: &Path,
+    ) -> Result<Preprocessed, PreprocessError> {
         let file_s = file.to_string_lossy().into_owned();
         let mut argv = argv.to_vec();
         let mut copy = None;
         if let Some(text) = buffer {
-            let name = file.file_name().ok_or_else(|| PreprocessError::Io(format!("{} has no file name", file.display())))?;
+            let name = file.file_name().ok_or_else(|| {
+                PreprocessError::Io(format!("{} has no file name", file.display()))
+            })?;
             let tmp = run_dir.join(name);
-            std::fs::write(&tmp, text).map_err(|e| PreprocessError::Io(format!("cannot write {}: {e}", tmp.display())))?;
+            std::fs::write(&tmp, text)
+                .map_err(|e| PreprocessError::Io(format!("cannot write {}: {e}", tmp.display())))?;
             let tmp_s = tmp.to_string_lossy().into_owned();
-            let at = argv.iter().position(|a| *a == file_s).ok_or_else(|| PreprocessError::Tool("the source is not on the preprocessing command line".into()))?;
+            let at = argv.iter().position(|a| *a == file_s).ok_or_else(|| {
+                PreprocessError::Tool("the source is not on the preprocessing command line".into())
+            })?;
             argv[at] = tmp_s.clone();
-            let dir = file.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+            let dir = file
+                .parent()
+                .map(|d| d.to_string_lossy().into_owned())
+                .unwrap_or_default();
             argv.insert(at, dir);
             argv.insert(at, "-iquote".into());
             copy = Some(tmp_s);
         }
-        let out_at = argv.iter().position(|a| a == "-o").ok_or_else(|| PreprocessError::Tool("no -o on the preprocessing command line".into()))? + 1;
+        let out_at = argv.iter().position(|a| a == "-o").ok_or_else(|| {
+            PreprocessError::Tool("no -o on the preprocessing command line".into())
+        })? + 1;
         let ii = run_dir.join("unit.ii");
         argv[out_at] = ii.to_string_lossy().into_owned();
         run(pipeline, &argv)?;
-        let bytes = std::fs::read(&ii).map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", ii.display())))?;
-        let mut text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let bytes = std::fs::read(&ii)
+            .map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", ii.display())))?;
+        let mut text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         if let Some(tmp) = &copy {
             text = text.replace(&format!("\"{tmp}\""), &format!("\"{file_s}\""));
         }
@@ -128,21 +166,31 @@ impl Preprocessor {
         let e_at = argv.iter().position(|a| a == "-E").map_or(1, |i| i + 1);
         argv.insert(e_at, "-dM".into());
         run(pipeline, &argv)?;
-        let defs = std::fs::read_to_string(&macros_file).map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", macros_file.display())))?;
+        let defs = std::fs::read_to_string(&macros_file).map_err(|e| {
+            PreprocessError::Io(format!("cannot read {}: {e}", macros_file.display()))
+        })?;
         let macros = defs
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
-            .map(|l| l.split(|c: char| c == '(' || c == ' ').next().unwrap_or("").to_string())
+            .map(|l| l.split(['(', ' ']).next().unwrap_or("").to_string())
             .collect();
         Ok(Preprocessed { text, macros })
     }
 }
 
 fn run(pipeline: &Pipeline, argv: &[String]) -> Result<(), PreprocessError> {
-    let step = cufront_toolkit::Step { kind: StepKind::HostPreprocess, argv: argv.to_vec() };
-    let out = pipeline.command(&step).output().map_err(|e| PreprocessError::Tool(format!("cannot run {}: {e}", argv[0])))?;
+    let step = cufront_toolkit::Step {
+        kind: StepKind::HostPreprocess,
+        argv: argv.to_vec(),
+    };
+    let out = pipeline
+        .command(&step)
+        .output()
+        .map_err(|e| PreprocessError::Tool(format!("cannot run {}: {e}", argv[0])))?;
     if !out.status.success() {
-        return Err(PreprocessError::Tool(String::from_utf8_lossy(&out.stderr).trim_end().to_string()));
+        return Err(PreprocessError::Tool(
+            String::from_utf8_lossy(&out.stderr).trim_end().to_string(),
+        ));
     }
     Ok(())
 }
@@ -151,11 +199,19 @@ fn run(pipeline: &Pipeline, argv: &[String]) -> Result<(), PreprocessError> {
 /// the server's directory, not the entry's).
 fn absolute_flags(opts: &CompileOptions, dir: &Path) -> CompileOptions {
     let mut out = opts.clone();
-    let abs = |p: &str| if Path::new(p).is_absolute() { p.to_string() } else { dir.join(p).to_string_lossy().into_owned() };
+    let abs = |p: &str| {
+        if Path::new(p).is_absolute() {
+            p.to_string()
+        } else {
+            dir.join(p).to_string_lossy().into_owned()
+        }
+    };
     let mut i = 0;
     while i < out.flags.len() {
         let f = out.flags[i].clone();
-        if matches!(f.as_str(), "-I" | "-isystem" | "-include" | "-iquote") && i + 1 < out.flags.len() {
+        if matches!(f.as_str(), "-I" | "-isystem" | "-include" | "-iquote")
+            && i + 1 < out.flags.len()
+        {
             out.flags[i + 1] = abs(&out.flags[i + 1]);
             i += 2;
             continue;
@@ -192,7 +248,10 @@ pub fn load_unit(
 ) -> Result<crate::Change, PreprocessError> {
     let p = pre.preprocess(file, flags, buffer)?;
     let main = file.to_string_lossy().into_owned();
-    let dir = file.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = file
+        .parent()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let lines = crate::lines::UnitLines::new(&p.text, &main, &dir);
     let mut change = crate::Change::default();
     for f in &lines.files {
@@ -200,14 +259,20 @@ pub fn load_unit(
             continue;
         }
         if let Ok(bytes) = std::fs::read(f) {
-            change.files.push((f.clone(), std::sync::Arc::from(String::from_utf8_lossy(&bytes).as_ref())));
+            change.files.push((
+                f.clone(),
+                std::sync::Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
+            ));
         }
     }
     let main_text = match buffer {
         Some(b) => b.to_string(),
-        None => std::fs::read_to_string(file).map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", file.display())))?,
+        None => std::fs::read_to_string(file)
+            .map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", file.display())))?,
     };
-    change.files.push((main.clone(), std::sync::Arc::from(main_text)));
+    change
+        .files
+        .push((main.clone(), std::sync::Arc::from(main_text)));
     change.units.push(crate::UnitChange {
         main,
         text: std::sync::Arc::from(p.text),

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use crate::lines::UnitLines;
 use crate::{AnalysisHost, Change, FilePosition, LineCol, UnitChange};
@@ -41,7 +41,13 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
     let pos = cursor.map(|c| {
         let i = lines.line_at(c as u32);
         let l = lines.lines[i];
-        FilePosition { file: lines.files[l.file as usize].clone(), pos: LineCol { line: l.line, col: c as u32 - l.start } }
+        FilePosition {
+            file: lines.files[l.file as usize].clone(),
+            pos: LineCol {
+                line: l.line,
+                col: c as u32 - l.start,
+            },
+        }
     });
     let mut change = Change::default();
     for (name, f) in lines.files.iter().zip(files) {
@@ -50,7 +56,10 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
     change.units.push(UnitChange {
         main: MAIN.into(),
         text: Arc::from(text),
-        lang: cufront_base_db::LangOptions { standard: cufront_base_db::LangStandard::Cxx17, ..Default::default() },
+        lang: cufront_base_db::LangOptions {
+            standard: cufront_base_db::LangStandard::Cxx17,
+            ..Default::default()
+        },
         relaxed_constexpr,
         macros: None,
     });
@@ -63,7 +72,10 @@ fn check_hover(f: &str, expect: Expect) {
     let (host, pos) = fixture(f);
     let h = host.analysis().hover(&pos.unwrap()).unwrap();
     let got = match h {
-        Some(h) => format!("{}:{}-{}\n{}", h.range.start.line, h.range.start.col, h.range.end.col, h.markdown),
+        Some(h) => format!(
+            "{}:{}-{}\n{}",
+            h.range.start.line, h.range.start.col, h.range.end.col, h.markdown
+        ),
         None => "no hover".into(),
     };
     expect.assert_eq(&got);
@@ -74,7 +86,16 @@ fn check_goto(f: &str, expect: Expect) {
     let got = host.analysis().goto_definition(&pos.unwrap()).unwrap();
     let mut s = String::new();
     for n in got {
-        let _ = writeln!(s, "{} {:?} {}:{}:{} [{}]", n.name, n.kind, n.focus_range.file, n.focus_range.start.line, n.focus_range.start.col, n.container);
+        let _ = writeln!(
+            s,
+            "{} {:?} {}:{}:{} [{}]",
+            n.name,
+            n.kind,
+            n.focus_range.file,
+            n.focus_range.start.line,
+            n.focus_range.start.col,
+            n.container
+        );
     }
     expect.assert_eq(&s);
 }
@@ -105,7 +126,10 @@ fn at(f: &str, needle: &str) -> String {
     // The cursor on the first character of `needle`'s occurrence marked by `|` inside it.
     let (before, after) = needle.split_once('|').unwrap();
     let joined = format!("{before}{after}");
-    let at = f.find(&joined).unwrap_or_else(|| panic!("{joined} not in fixture")) + before.len();
+    let at = f
+        .find(&joined)
+        .unwrap_or_else(|| panic!("{joined} not in fixture"))
+        + before.len();
     format!("{}$0{}", &f[..at], &f[at..])
 }
 
@@ -174,7 +198,13 @@ fn hover_constexpr_is_host_unless_relaxed() {
     );
     let (host, pos) = fixture_with(&f, true);
     let h = host.analysis().hover(&pos.unwrap()).unwrap().unwrap();
-    assert!(h.markdown.contains("host and device function (implicitly: `constexpr` with `--expt-relaxed-constexpr`)"), "{}", h.markdown);
+    assert!(
+        h.markdown.contains(
+            "host and device function (implicitly: `constexpr` with `--expt-relaxed-constexpr`)"
+        ),
+        "{}",
+        h.markdown
+    );
 }
 
 #[test]
@@ -288,7 +318,10 @@ fn goto_definition_into_header_and_locals() {
 fn references_of_a_kernel() {
     let (host, pos) = fixture(&at(KERNELS, "ns::|kern(p, sq(2))"));
     let refs = host.analysis().references(&pos.unwrap()).unwrap();
-    let got: Vec<String> = refs.iter().map(|r| format!("{}:{}:{}", r.file, r.start.line, r.start.col)).collect();
+    let got: Vec<String> = refs
+        .iter()
+        .map(|r| format!("{}:{}:{}", r.file, r.start.line, r.start.col))
+        .collect();
     expect![[r#"
         [
             "/w/k.cuh:2:29",
@@ -305,7 +338,16 @@ fn document_symbols_nest() {
     let syms = host.analysis().document_symbols(MAIN).unwrap();
     let mut s = String::new();
     fn render(s: &mut String, n: &crate::StructureNode, depth: usize) {
-        let _ = writeln!(s, "{}{} {:?} {}:{} `{}`", "  ".repeat(depth), n.name, n.kind, n.selection.start.line, n.selection.start.col, n.detail);
+        let _ = writeln!(
+            s,
+            "{}{} {:?} {}:{} `{}`",
+            "  ".repeat(depth),
+            n.name,
+            n.kind,
+            n.selection.start.line,
+            n.selection.start.col,
+            n.detail
+        );
         for c in &n.children {
             render(s, c, depth + 1);
         }
@@ -334,8 +376,19 @@ fn semantic_tokens_tell_spaces_apart() {
     for t in toks {
         let line = lines[t.start.line as usize];
         let text = &line[t.start.col as usize..(t.start.col + t.len) as usize];
-        let mods: Vec<&str> = crate::TokenModifier::ALL.iter().filter(|m| t.has(**m)).map(|m| m.name()).collect();
-        let _ = writeln!(s, "{}:{} {text} {:?} {}", t.start.line, t.start.col, t.kind, mods.join(","));
+        let mods: Vec<&str> = crate::TokenModifier::ALL
+            .iter()
+            .filter(|m| t.has(**m))
+            .map(|m| m.name())
+            .collect();
+        let _ = writeln!(
+            s,
+            "{}:{} {text} {:?} {}",
+            t.start.line,
+            t.start.col,
+            t.kind,
+            mods.join(",")
+        );
     }
     expect![[r#"
         1:54 table Variable declaration,definition,constantMemory
@@ -381,9 +434,17 @@ fn syntax_errors_with_edg_numbers_at_file_positions() {
     let diags = host.analysis().diagnostics(MAIN).unwrap();
     let mut s = String::new();
     for d in &diags {
-        let _ = writeln!(s, "{}:{} {:?} {:?} {}", d.range.start.line, d.range.start.col, d.severity, d.code, d.message);
+        let _ = writeln!(
+            s,
+            "{}:{} {:?} {:?} {}",
+            d.range.start.line, d.range.start.col, d.severity, d.code, d.message
+        );
         for r in &d.related {
-            let _ = writeln!(s, "  note {}:{} {}", r.range.start.line, r.range.start.col, r.message);
+            let _ = writeln!(
+                s,
+                "  note {}:{} {}",
+                r.range.start.line, r.range.start.col, r.message
+            );
         }
     }
     expect![[r#"
@@ -397,7 +458,15 @@ fn syntax_errors_with_edg_numbers_at_file_positions() {
 fn workspace_symbols_find_by_substring() {
     let (host, _) = fixture(KERNELS);
     let got = host.analysis().workspace_symbols("kern", 10).unwrap();
-    let names: Vec<String> = got.iter().map(|n| format!("{} {}:{}", n.name, n.focus_range.file, n.focus_range.start.line)).collect();
+    let names: Vec<String> = got
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {}:{}",
+                n.name, n.focus_range.file, n.focus_range.start.line
+            )
+        })
+        .collect();
     expect![[r#"
         [
             "kern /w/k.cuh:2",
@@ -417,18 +486,30 @@ fn a_change_cancels_and_updates() {
         let mut rounds = 0u32;
         loop {
             rounds += 1;
-            if before.references(&FilePosition { file: MAIN.into(), pos: LineCol { line: 5, col: 29 } }).is_err() {
+            if before
+                .references(&FilePosition {
+                    file: MAIN.into(),
+                    pos: LineCol { line: 5, col: 29 },
+                })
+                .is_err()
+            {
                 return rounds;
             }
         }
     });
     std::thread::sleep(std::time::Duration::from_millis(50));
-    let text = host.unit_text(MAIN).unwrap().replace("return x * x;", "return x * x");
+    let text = host
+        .unit_text(MAIN)
+        .unwrap()
+        .replace("return x * x;", "return x * x");
     host.apply_change(Change {
         units: vec![UnitChange {
             main: MAIN.into(),
             text: Arc::from(text),
-            lang: cufront_base_db::LangOptions { standard: cufront_base_db::LangStandard::Cxx17, ..Default::default() },
+            lang: cufront_base_db::LangOptions {
+                standard: cufront_base_db::LangStandard::Cxx17,
+                ..Default::default()
+            },
             relaxed_constexpr: false,
             macros: None,
         }],

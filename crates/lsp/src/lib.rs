@@ -22,7 +22,7 @@
 mod convert;
 mod main_loop;
 
-pub use crate::main_loop::{run, Config};
+pub use crate::main_loop::{Config, run};
 
 use lsp_server::Connection;
 

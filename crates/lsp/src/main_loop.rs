@@ -32,7 +32,10 @@ enum Task {
     Respond(Response),
     Notify(Notification),
     /// A unit was (re)preprocessed.
-    Loaded { main: String, result: Result<Change, String> },
+    Loaded {
+        main: String,
+        result: Result<Change, String>,
+    },
 }
 
 /// An open document.
@@ -67,31 +70,40 @@ struct Server {
 /// Serves `connection` until `exit`.
 pub fn run(connection: Connection, config: Config) -> Result<(), String> {
     let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    let init: lt::InitializeParams = serde_json::from_value(params).map_err(|e| format!("initialize: {e}"))?;
+    let init: lt::InitializeParams =
+        serde_json::from_value(params).map_err(|e| format!("initialize: {e}"))?;
     let caps = lt::ServerCapabilities {
-        text_document_sync: Some(lt::TextDocumentSyncCapability::Options(lt::TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(lt::TextDocumentSyncKind::INCREMENTAL),
-            ..Default::default()
-        })),
+        text_document_sync: Some(lt::TextDocumentSyncCapability::Options(
+            lt::TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(lt::TextDocumentSyncKind::INCREMENTAL),
+                ..Default::default()
+            },
+        )),
         hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
         definition_provider: Some(lt::OneOf::Left(true)),
         references_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
         workspace_symbol_provider: Some(lt::OneOf::Left(true)),
-        semantic_tokens_provider: Some(lt::SemanticTokensServerCapabilities::SemanticTokensOptions(lt::SemanticTokensOptions {
-            legend: convert::legend(),
-            full: Some(lt::SemanticTokensFullOptions::Bool(true)),
-            range: None,
-            ..Default::default()
-        })),
+        semantic_tokens_provider: Some(
+            lt::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lt::SemanticTokensOptions {
+                    legend: convert::legend(),
+                    full: Some(lt::SemanticTokensFullOptions::Bool(true)),
+                    range: None,
+                    ..Default::default()
+                },
+            ),
+        ),
         ..Default::default()
     };
     let result = serde_json::json!({
         "capabilities": caps,
         "serverInfo": { "name": "cufront", "version": env!("CARGO_PKG_VERSION") },
     });
-    connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+    connection
+        .initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
 
     #[allow(deprecated)]
     let root = init
@@ -102,16 +114,36 @@ pub fn run(connection: Connection, config: Config) -> Result<(), String> {
         .or_else(|| init.root_uri.as_ref().and_then(convert::path_of))
         .map(PathBuf::from);
     let opts = init.initialization_options.clone().unwrap_or_default();
-    let cuda_path = config.cuda_path.clone().or_else(|| opts.get("cudaPath").and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from));
+    let cuda_path = config.cuda_path.clone().or_else(|| {
+        opts.get("cudaPath")
+            .and_then(|v| v.as_str())
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+    });
     let cc = config
         .compile_commands
         .clone()
-        .or_else(|| opts.get("compileCommands").and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from))
+        .or_else(|| {
+            opts.get("compileCommands")
+                .and_then(|v| v.as_str())
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+        })
         .or_else(|| {
             let root = root.as_ref()?;
-            [root.join("compile_commands.json"), root.join("build/compile_commands.json")].into_iter().find(|p| p.is_file())
+            [
+                root.join("compile_commands.json"),
+                root.join("build/compile_commands.json"),
+            ]
+            .into_iter()
+            .find(|p| p.is_file())
         });
-    let progress_supported = init.capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+    let progress_supported = init
+        .capabilities
+        .window
+        .as_ref()
+        .and_then(|w| w.work_done_progress)
+        .unwrap_or(false);
 
     let (task_tx, task_rx) = crossbeam_channel::unbounded();
     let (pool_tx, pool_rx) = crossbeam_channel::unbounded::<Box<dyn FnOnce() + Send>>();
@@ -190,29 +222,47 @@ impl Server {
 
     fn show_message(&self, typ: lt::MessageType, message: String) {
         let params = lt::ShowMessageParams { typ, message };
-        self.send(Message::Notification(Notification::new(lt::notification::ShowMessage::METHOD.into(), params)));
+        self.send(Message::Notification(Notification::new(
+            lt::notification::ShowMessage::METHOD.into(),
+            params,
+        )));
     }
 
     fn on_notification(&mut self, n: Notification) {
         use lt::notification as ln;
         match n.method.as_str() {
             ln::DidOpenTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::DidOpenTextDocumentParams>(n.params) else { return };
-                let Some(path) = convert::path_of(&p.text_document.uri) else { return };
+                let Ok(p) = serde_json::from_value::<lt::DidOpenTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let Some(path) = convert::path_of(&p.text_document.uri) else {
+                    return;
+                };
                 let text: Arc<str> = Arc::from(p.text_document.text);
                 self.docs.insert(path.clone(), Doc { text: text.clone() });
                 if self.host.unit_of(&path).is_some() {
                     // Seen through a unit already: the buffer may differ from disk.
                     self.on_edit(&path, text);
                 } else if is_source(&path) {
-                    self.host.apply_change(Change { files: vec![(path.clone(), text)], ..Change::default() });
+                    self.host.apply_change(Change {
+                        files: vec![(path.clone(), text)],
+                        ..Change::default()
+                    });
                     self.schedule_load(&path);
                 }
             }
             ln::DidChangeTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::DidChangeTextDocumentParams>(n.params) else { return };
-                let Some(path) = convert::path_of(&p.text_document.uri) else { return };
-                let Some(doc) = self.docs.get(&path) else { return };
+                let Ok(p) = serde_json::from_value::<lt::DidChangeTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let Some(path) = convert::path_of(&p.text_document.uri) else {
+                    return;
+                };
+                let Some(doc) = self.docs.get(&path) else {
+                    return;
+                };
                 let mut text = doc.text.to_string();
                 for c in p.content_changes {
                     apply_edit(&mut text, c);
@@ -223,11 +273,23 @@ impl Server {
             }
             ln::DidSaveTextDocument::METHOD => {}
             ln::DidCloseTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::DidCloseTextDocumentParams>(n.params) else { return };
-                let Some(path) = convert::path_of(&p.text_document.uri) else { return };
+                let Ok(p) = serde_json::from_value::<lt::DidCloseTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let Some(path) = convert::path_of(&p.text_document.uri) else {
+                    return;
+                };
                 self.docs.remove(&path);
-                let params = lt::PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None };
-                self.send(Message::Notification(Notification::new(ln::PublishDiagnostics::METHOD.into(), params)));
+                let params = lt::PublishDiagnosticsParams {
+                    uri: p.text_document.uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                };
+                self.send(Message::Notification(Notification::new(
+                    ln::PublishDiagnostics::METHOD.into(),
+                    params,
+                )));
             }
             _ => {}
         }
@@ -243,7 +305,10 @@ impl Server {
         match self.host.patch_file(path, text.clone()) {
             Ok(change) => self.host.apply_change(change),
             Err(_) => {
-                self.host.apply_change(Change { files: vec![(path.to_string(), text)], ..Change::default() });
+                self.host.apply_change(Change {
+                    files: vec![(path.to_string(), text)],
+                    ..Change::default()
+                });
                 if let Some(main) = self.host.unit_of(path) {
                     self.schedule_load(&main);
                 }
@@ -254,7 +319,10 @@ impl Server {
 
     fn preprocessor(&mut self) -> Result<Arc<Preprocessor>, String> {
         if self.preprocessor.is_none() {
-            let locate = cufront_toolkit::Locate { cuda_path: self.cuda_path.clone(), require_pinned: false };
+            let locate = cufront_toolkit::Locate {
+                cuda_path: self.cuda_path.clone(),
+                require_pinned: false,
+            };
             let p = cufront_toolkit::find_or_fetch(&locate)
                 .map(|tk| Arc::new(Preprocessor::new(tk, self.work.clone())))
                 .map_err(|e| e.to_string());
@@ -277,20 +345,31 @@ impl Server {
             let create = Request::new(
                 RequestId::from(format!("cufront/create/{}", self.next_id)),
                 lt::request::WorkDoneProgressCreate::METHOD.into(),
-                lt::WorkDoneProgressCreateParams { token: lt::NumberOrString::String(token.clone()) },
+                lt::WorkDoneProgressCreateParams {
+                    token: lt::NumberOrString::String(token.clone()),
+                },
             );
             self.send(Message::Request(create));
-            let name = Path::new(main).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            self.progress(&token, lt::WorkDoneProgress::Begin(lt::WorkDoneProgressBegin {
-                title: format!("cufront: preprocessing {name}"),
-                ..Default::default()
-            }));
+            let name = Path::new(main)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            self.progress(
+                &token,
+                lt::WorkDoneProgress::Begin(lt::WorkDoneProgressBegin {
+                    title: format!("cufront: preprocessing {name}"),
+                    ..Default::default()
+                }),
+            );
             self.loading.get_mut(main).expect("inserted").progress = Some(token);
         }
         let pre = match self.preprocessor() {
             Ok(p) => p,
             Err(e) => {
-                let _ = self.tasks.send(Task::Loaded { main: main.to_string(), result: Err(e) });
+                let _ = self.tasks.send(Task::Loaded {
+                    main: main.to_string(),
+                    result: Err(e),
+                });
                 return;
             }
         };
@@ -300,15 +379,24 @@ impl Server {
         let main = main.to_string();
         let known = known_files(&self.host, &main);
         std::thread::spawn(move || {
-            let result = preprocess::load_unit(&pre, Path::new(&main), &flags, buffer.as_deref(), &|f| known.contains(f))
+            let result =
+                preprocess::load_unit(&pre, Path::new(&main), &flags, buffer.as_deref(), &|f| {
+                    known.contains(f)
+                })
                 .map_err(|e| e.to_string());
             let _ = tasks.send(Task::Loaded { main, result });
         });
     }
 
     fn progress(&self, token: &str, value: lt::WorkDoneProgress) {
-        let params = lt::ProgressParams { token: lt::NumberOrString::String(token.into()), value: lt::ProgressParamsValue::WorkDone(value) };
-        self.send(Message::Notification(Notification::new(lt::notification::Progress::METHOD.into(), params)));
+        let params = lt::ProgressParams {
+            token: lt::NumberOrString::String(token.into()),
+            value: lt::ProgressParamsValue::WorkDone(value),
+        };
+        self.send(Message::Notification(Notification::new(
+            lt::notification::Progress::METHOD.into(),
+            params,
+        )));
     }
 
     fn on_loaded(&mut self, main: String, result: Result<Change, String>) {
@@ -336,12 +424,22 @@ impl Server {
                     message: format!("cannot preprocess: {e}"),
                     ..Default::default()
                 };
-                let params = lt::PublishDiagnosticsParams { uri, diagnostics: vec![d], version: None };
-                self.send(Message::Notification(Notification::new(lt::notification::PublishDiagnostics::METHOD.into(), params)));
+                let params = lt::PublishDiagnosticsParams {
+                    uri,
+                    diagnostics: vec![d],
+                    version: None,
+                };
+                self.send(Message::Notification(Notification::new(
+                    lt::notification::PublishDiagnostics::METHOD.into(),
+                    params,
+                )));
             }
         }
         if let Some(token) = token {
-            self.progress(&token, lt::WorkDoneProgress::End(lt::WorkDoneProgressEnd { message: None }));
+            self.progress(
+                &token,
+                lt::WorkDoneProgress::End(lt::WorkDoneProgressEnd { message: None }),
+            );
         }
         if again {
             self.schedule_load(&main);
@@ -361,14 +459,19 @@ impl Server {
                 if analysis.unit_of(&path).is_none() {
                     return;
                 }
-                let Ok(diags) = analysis.diagnostics(&path) else { return };
+                let Ok(diags) = analysis.diagnostics(&path) else {
+                    return;
+                };
                 let src = SnapshotLines(&analysis);
                 let params = lt::PublishDiagnosticsParams {
                     uri: convert::uri_of(&path),
                     diagnostics: diags.iter().map(|d| convert::diagnostic(&src, d)).collect(),
                     version: None,
                 };
-                let _ = tasks.send(Task::Notify(Notification::new(lt::notification::PublishDiagnostics::METHOD.into(), params)));
+                let _ = tasks.send(Task::Notify(Notification::new(
+                    lt::notification::PublishDiagnostics::METHOD.into(),
+                    params,
+                )));
             }));
         }
     }
@@ -377,70 +480,123 @@ impl Server {
         use lt::request as lr;
         let analysis = self.host.analysis();
         let id = req.id.clone();
-        let job: Box<dyn FnOnce(&Analysis) -> Result<serde_json::Value, String> + Send> = match req.method.as_str() {
+        let job: Job = match req.method.as_str() {
             lr::HoverRequest::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::HoverParams>(req.params) else { return self.bad(id) };
+                let Ok(p) = serde_json::from_value::<lt::HoverParams>(req.params) else {
+                    return self.bad(id);
+                };
                 Box::new(move |a| {
-                    let Some(pos) = file_position(a, &p.text_document_position_params) else { return Ok(serde_json::Value::Null) };
+                    let Some(pos) = file_position(a, &p.text_document_position_params) else {
+                        return Ok(serde_json::Value::Null);
+                    };
                     let src = SnapshotLines(a);
                     let h = cancelled(a.hover(&pos))?.map(|h| lt::Hover {
-                        contents: lt::HoverContents::Markup(lt::MarkupContent { kind: lt::MarkupKind::Markdown, value: h.markdown }),
+                        contents: lt::HoverContents::Markup(lt::MarkupContent {
+                            kind: lt::MarkupKind::Markdown,
+                            value: h.markdown,
+                        }),
                         range: Some(convert::range(&src, &h.range)),
                     });
                     Ok(serde_json::to_value(h).unwrap_or_default())
                 })
             }
             lr::GotoDefinition::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::GotoDefinitionParams>(req.params) else { return self.bad(id) };
+                let Ok(p) = serde_json::from_value::<lt::GotoDefinitionParams>(req.params) else {
+                    return self.bad(id);
+                };
                 Box::new(move |a| {
-                    let Some(pos) = file_position(a, &p.text_document_position_params) else { return Ok(serde_json::Value::Null) };
+                    let Some(pos) = file_position(a, &p.text_document_position_params) else {
+                        return Ok(serde_json::Value::Null);
+                    };
                     let src = SnapshotLines(a);
                     let navs = cancelled(a.goto_definition(&pos))?;
-                    let locs: Vec<lt::Location> = navs.iter().map(|n| convert::location(&src, &n.focus_range)).collect();
-                    Ok(serde_json::to_value(lt::GotoDefinitionResponse::Array(locs)).unwrap_or_default())
+                    let locs: Vec<lt::Location> = navs
+                        .iter()
+                        .map(|n| convert::location(&src, &n.focus_range))
+                        .collect();
+                    Ok(
+                        serde_json::to_value(lt::GotoDefinitionResponse::Array(locs))
+                            .unwrap_or_default(),
+                    )
                 })
             }
             lr::References::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::ReferenceParams>(req.params) else { return self.bad(id) };
+                let Ok(p) = serde_json::from_value::<lt::ReferenceParams>(req.params) else {
+                    return self.bad(id);
+                };
                 Box::new(move |a| {
-                    let Some(pos) = file_position(a, &p.text_document_position) else { return Ok(serde_json::Value::Null) };
+                    let Some(pos) = file_position(a, &p.text_document_position) else {
+                        return Ok(serde_json::Value::Null);
+                    };
                     let src = SnapshotLines(a);
                     let refs = cancelled(a.references(&pos))?;
-                    let locs: Vec<lt::Location> = refs.iter().map(|r| convert::location(&src, r)).collect();
+                    let locs: Vec<lt::Location> =
+                        refs.iter().map(|r| convert::location(&src, r)).collect();
                     Ok(serde_json::to_value(locs).unwrap_or_default())
                 })
             }
             lr::DocumentSymbolRequest::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::DocumentSymbolParams>(req.params) else { return self.bad(id) };
+                let Ok(p) = serde_json::from_value::<lt::DocumentSymbolParams>(req.params) else {
+                    return self.bad(id);
+                };
                 Box::new(move |a| {
-                    let Some(path) = convert::path_of(&p.text_document.uri) else { return Ok(serde_json::Value::Null) };
+                    let Some(path) = convert::path_of(&p.text_document.uri) else {
+                        return Ok(serde_json::Value::Null);
+                    };
                     let src = SnapshotLines(a);
                     let syms = cancelled(a.document_symbols(&path))?;
-                    let out: Vec<lt::DocumentSymbol> = syms.iter().map(|n| convert::document_symbol(&src, n)).collect();
-                    Ok(serde_json::to_value(lt::DocumentSymbolResponse::Nested(out)).unwrap_or_default())
+                    let out: Vec<lt::DocumentSymbol> = syms
+                        .iter()
+                        .map(|n| convert::document_symbol(&src, n))
+                        .collect();
+                    Ok(
+                        serde_json::to_value(lt::DocumentSymbolResponse::Nested(out))
+                            .unwrap_or_default(),
+                    )
                 })
             }
             lr::WorkspaceSymbolRequest::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::WorkspaceSymbolParams>(req.params) else { return self.bad(id) };
+                let Ok(p) = serde_json::from_value::<lt::WorkspaceSymbolParams>(req.params) else {
+                    return self.bad(id);
+                };
                 Box::new(move |a| {
                     let src = SnapshotLines(a);
                     let syms = cancelled(a.workspace_symbols(&p.query, 128))?;
-                    let out: Vec<lt::SymbolInformation> = syms.iter().map(|n| convert::symbol_information(&src, n)).collect();
+                    let out: Vec<lt::SymbolInformation> = syms
+                        .iter()
+                        .map(|n| convert::symbol_information(&src, n))
+                        .collect();
                     Ok(serde_json::to_value(out).unwrap_or_default())
                 })
             }
             lr::SemanticTokensFullRequest::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::SemanticTokensParams>(req.params) else { return self.bad(id) };
+                let Ok(p) = serde_json::from_value::<lt::SemanticTokensParams>(req.params) else {
+                    return self.bad(id);
+                };
                 Box::new(move |a| {
-                    let Some(path) = convert::path_of(&p.text_document.uri) else { return Ok(serde_json::Value::Null) };
+                    let Some(path) = convert::path_of(&p.text_document.uri) else {
+                        return Ok(serde_json::Value::Null);
+                    };
                     let src = SnapshotLines(a);
                     let toks = cancelled(a.semantic_tokens(&path))?;
                     let data = convert::semantic_tokens(&src, &path, &toks);
-                    Ok(serde_json::to_value(lt::SemanticTokensResult::Tokens(lt::SemanticTokens { result_id: None, data })).unwrap_or_default())
+                    Ok(
+                        serde_json::to_value(lt::SemanticTokensResult::Tokens(
+                            lt::SemanticTokens {
+                                result_id: None,
+                                data,
+                            },
+                        ))
+                        .unwrap_or_default(),
+                    )
                 })
             }
             _ => {
-                let r = Response::new_err(id, ErrorCode::MethodNotFound as i32, format!("unknown request {}", req.method));
+                let r = Response::new_err(
+                    id,
+                    ErrorCode::MethodNotFound as i32,
+                    format!("unknown request {}", req.method),
+                );
                 self.send(Message::Response(r));
                 return;
             }
@@ -449,7 +605,11 @@ impl Server {
         let _ = self.pool.send(Box::new(move || {
             let r = match job(&analysis) {
                 Ok(v) => Response::new_ok(id, v),
-                Err(e) if e == CANCELLED => Response::new_err(id, ErrorCode::ContentModified as i32, "content modified".into()),
+                Err(e) if e == CANCELLED => Response::new_err(
+                    id,
+                    ErrorCode::ContentModified as i32,
+                    "content modified".into(),
+                ),
                 Err(e) => Response::new_err(id, ErrorCode::InternalError as i32, e),
             };
             drop(analysis);
@@ -458,9 +618,16 @@ impl Server {
     }
 
     fn bad(&self, id: RequestId) {
-        self.send(Message::Response(Response::new_err(id, ErrorCode::InvalidParams as i32, "invalid parameters".into())));
+        self.send(Message::Response(Response::new_err(
+            id,
+            ErrorCode::InvalidParams as i32,
+            "invalid parameters".into(),
+        )));
     }
 }
+
+/// A request's work on a snapshot.
+type Job = Box<dyn FnOnce(&Analysis) -> Result<serde_json::Value, String> + Send>;
 
 const CANCELLED: &str = "cancelled";
 
@@ -474,10 +641,19 @@ fn is_source(path: &str) -> bool {
 
 /// The files the host already has texts for that a reload of `main` need not read again.
 fn known_files(host: &AnalysisHost, main: &str) -> rustc_hash::FxHashSet<String> {
-    let Some(text) = host.unit_text(main) else { return Default::default() };
-    let dir = Path::new(main).parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+    let Some(text) = host.unit_text(main) else {
+        return Default::default();
+    };
+    let dir = Path::new(main)
+        .parent()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let lines = cufront_ide::lines::UnitLines::new(&text, main, &dir);
-    lines.files.into_iter().filter(|f| host.has_file(f)).collect()
+    lines
+        .files
+        .into_iter()
+        .filter(|f| host.has_file(f))
+        .collect()
 }
 
 fn file_position(a: &Analysis, p: &lt::TextDocumentPositionParams) -> Option<FilePosition> {
@@ -509,7 +685,9 @@ fn apply_edit(text: &mut String, c: lt::TextDocumentContentChangeEvent) {
                 None => return text.len(),
             }
         }
-        let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |i| line_start + i);
         line_start + convert::byte_col(&text[line_start..line_end], p.character) as usize
     };
     let (s, e) = (offset(range.start), offset(range.end));
