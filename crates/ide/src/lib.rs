@@ -29,6 +29,7 @@
 //! - A feature never guesses silently: an ambiguous name gives every
 //!   candidate (navigation) or nothing (tokens).
 
+mod completion;
 pub mod diagnostics;
 mod document_symbols;
 mod hover;
@@ -38,6 +39,7 @@ pub mod patch;
 pub mod preprocess;
 mod resolve;
 mod semantic_tokens;
+mod signature_help;
 pub mod symbols;
 pub mod workspace;
 
@@ -49,10 +51,12 @@ use std::sync::Arc;
 use cufront_base_db::{LangOptions, RootDatabase, Setter, TranslationUnit};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+pub use crate::completion::CompletionItem;
 pub use crate::diagnostics::{Diagnostic, Related, Severity};
 pub use crate::document_symbols::StructureNode;
 pub use crate::hover::HoverResult;
 pub use crate::navigation::NavigationTarget;
+pub use crate::signature_help::SignatureHelp;
 pub use crate::semantic_tokens::{SemanticToken, TokenKind, TokenModifier};
 pub use crate::symbols::DeclKind;
 pub use salsa::Cancelled;
@@ -361,6 +365,17 @@ impl Analysis {
             out.truncate(limit);
             out
         })
+    }
+
+    /// Names that fit at the cursor (members, scope names, locals, the
+    /// unit's declarations), callable from the cursor's execution space.
+    pub fn completions(&self, pos: &FilePosition) -> Cancellable<Vec<CompletionItem>> {
+        self.with_db(|a| a.ctx(&pos.file).map(|cx| completion::completions(&cx, pos.pos)).unwrap_or_default())
+    }
+
+    /// The signatures of the call (or `<<< >>>` launch configuration) at the cursor.
+    pub fn signature_help(&self, pos: &FilePosition) -> Cancellable<Option<SignatureHelp>> {
+        self.with_db(|a| a.ctx(&pos.file).and_then(|cx| signature_help::signature_help(&cx, pos.pos)))
     }
 
     pub fn semantic_tokens(&self, file: &str) -> Cancellable<Vec<SemanticToken>> {

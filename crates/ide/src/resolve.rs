@@ -157,7 +157,7 @@ fn declares_local(token: &SyntaxToken) -> Option<TextRange> {
     Some(decl.text_range())
 }
 
-fn is_scope(k: K) -> bool {
+pub(crate) fn is_scope(k: K) -> bool {
     matches!(
         k,
         K::COMPOUND_STMT
@@ -189,6 +189,11 @@ fn is_member_or_qualified(token: &SyntaxToken) -> bool {
         p
     });
     matches!(prev.map(|p| p.kind()), Some(K::DOT | K::ARROW | K::COLON2))
+}
+
+/// The local that `token` declares, as a target.
+pub(crate) fn local_target(_function: &SyntaxNode, token: &SyntaxToken) -> Option<Target> {
+    declares_local(token).map(|decl| Target::Local { name: token.text_range(), decl })
 }
 
 /// The nearest earlier declaration of `token`'s name in a block that encloses it.

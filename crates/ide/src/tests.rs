@@ -520,3 +520,107 @@ fn a_change_cancels_and_updates() {
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(diags[0].message, "expected a \";\"");
 }
+
+fn check_completion(f: &str, expect: Expect) {
+    let (host, pos) = fixture(f);
+    let items = host.analysis().completions(&pos.unwrap()).unwrap();
+    let mut s = String::new();
+    for i in items {
+        let _ = writeln!(s, "{} {:?} `{}`", i.label, i.kind, i.detail);
+    }
+    expect.assert_eq(&s);
+}
+
+const SPACES: &str = r#"# 1 "/w/main.cu"
+struct Vec3 { float x; float y; float z; __attribute__((device)) float norm() const; };
+__attribute__((device)) float dev_len(Vec3 v);
+float host_len(Vec3 v);
+__attribute__((host)) __attribute__((device)) float hd_len(Vec3 v);
+__attribute__((global)) void kern(Vec3 *p) {
+  Vec3 local = p[0];
+  float d = $0
+}
+void host(Vec3 *p) {
+  float h = 0;
+}
+"#;
+
+#[test]
+fn completion_respects_the_execution_space() {
+    // In a kernel: the locals, and no host-only function.
+    let f = SPACES.replace("float d = $0", "float d = d$0");
+    check_completion(
+        &f,
+        expect![[r#"
+            d None `float d = d`
+            dev_len Some(Function) `__device__ float dev_len(Vec3 v)`
+        "#]],
+    );
+    let f = SPACES.replace("float d = $0", "float d = $0").replace("  float h = 0;", "  float h = ho$0;").replacen("$0", "", 1);
+    check_completion(
+        &f,
+        expect![[r#"
+            host Some(Function) `void host(Vec3 *p)`
+            host_len Some(Function) `float host_len(Vec3 v)`
+        "#]],
+    );
+    check_completion(
+        &SPACES.replace("float d = $0", "float d = h$0"),
+        expect![[r#"
+            hd_len Some(Function) `__host__ __device__ float hd_len(Vec3 v)`
+        "#]],
+    );
+    check_completion(
+        &SPACES.replace("float d = $0", "float d = l$0"),
+        expect![[r#"
+            local None `Vec3 local = p[0];`
+        "#]],
+    );
+}
+
+#[test]
+fn completion_of_members() {
+    check_completion(
+        &SPACES.replace("float d = $0", "float d = local.$0"),
+        expect![[r#"
+            x Some(Field) `float x`
+            y Some(Field) `float y`
+            z Some(Field) `float z`
+            norm Some(Function) `__device__ float norm() const`
+        "#]],
+    );
+    check_completion(
+        &SPACES.replace("float d = $0", "float d = p->$0"),
+        expect![[r#"
+            x Some(Field) `float x`
+            y Some(Field) `float y`
+            z Some(Field) `float z`
+            norm Some(Function) `__device__ float norm() const`
+        "#]],
+    );
+}
+
+#[test]
+fn signature_help_in_calls_and_launches() {
+    let check = |f: &str, expect: Expect| {
+        let (host, pos) = fixture(f);
+        let h = host.analysis().signature_help(&pos.unwrap()).unwrap();
+        let got = match h {
+            Some(h) => format!("{} {:?}", h.active_parameter, h.signatures),
+            None => "none".into(),
+        };
+        expect.assert_eq(&got);
+    };
+    check(
+        &SPACES.replace("float d = $0", "float d = dev_len(local$0);"),
+        expect![[r#"0 [("__device__ float dev_len(Vec3 v)", ["Vec3 v"])]"#]],
+    );
+    check(
+        &SPACES.replace("  float h = 0;", "  kern<<<1, $0>>>(p);").replace("float d = $0", "float d = 0;"),
+        expect![[r#"1 [("kern<<<dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0>>>", ["dim3 gridDim", "dim3 blockDim", "size_t sharedMem = 0", "cudaStream_t stream = 0"])]"#]],
+    );
+    check(
+        &SPACES.replace("  float h = 0;", "  kern<<<1, 1>>>($0p);").replace("float d = $0", "float d = 0;"),
+        expect![[r#"0 [("__global__ void kern(Vec3 *p)", ["Vec3 *p"])]"#]],
+    );
+}
