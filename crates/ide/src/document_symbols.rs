@@ -79,5 +79,5 @@ fn attach(
 /// header) may still declare things in this one.
 fn item_touches_file(cx: &Ctx<'_>, start: u32) -> bool {
     // Items of system headers never hold user declarations.
-    !cx.lines.lines[cx.lines.line_at(start)].system
+    !cx.is_system(start)
 }

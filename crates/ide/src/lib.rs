@@ -56,8 +56,8 @@ pub use crate::diagnostics::{Diagnostic, Related, Severity};
 pub use crate::document_symbols::StructureNode;
 pub use crate::hover::HoverResult;
 pub use crate::navigation::NavigationTarget;
-pub use crate::signature_help::SignatureHelp;
 pub use crate::semantic_tokens::{SemanticToken, TokenKind, TokenModifier};
+pub use crate::signature_help::SignatureHelp;
 pub use crate::symbols::DeclKind;
 pub use salsa::Cancelled;
 
@@ -99,6 +99,9 @@ pub struct UnitChange {
     /// The macros defined at the end of preprocessing (what an edit must not
     /// use to be patched in place); `None` keeps the previous set.
     pub macros: Option<Arc<FxHashSet<String>>>,
+    /// Folders whose files count as system headers besides those gcc marks
+    /// (the toolkit's: nvcc includes it with `-I`, not `-isystem`).
+    pub system_dirs: Vec<String>,
 }
 
 /// What changed since the last [`AnalysisHost::apply_change`].
@@ -116,6 +119,7 @@ pub struct Unit {
     pub tu: TranslationUnit,
     pub relaxed_constexpr: bool,
     pub macros: Arc<FxHashSet<String>>,
+    pub system_dirs: Vec<String>,
 }
 
 /// What the host knows besides the database: the units, the files' texts
@@ -172,6 +176,7 @@ impl AnalysisHost {
                         unit.tu.set_text(&mut self.db).to(u.text.clone());
                     }
                     unit.relaxed_constexpr = u.relaxed_constexpr;
+                    unit.system_dirs = u.system_dirs.clone();
                     if let Some(m) = u.macros {
                         unit.macros = m;
                     }
@@ -189,6 +194,7 @@ impl AnalysisHost {
                         tu,
                         relaxed_constexpr: u.relaxed_constexpr,
                         macros: u.macros.unwrap_or_default(),
+                        system_dirs: u.system_dirs.clone(),
                     };
                     state.units.insert(u.main.clone(), unit.clone());
                     unit
@@ -258,6 +264,7 @@ impl AnalysisHost {
                 lang: unit.tu.options(&self.db).lang(&self.db).clone(),
                 relaxed_constexpr: unit.relaxed_constexpr,
                 macros: None,
+                system_dirs: unit.system_dirs.clone(),
             }],
             removed_units: Vec::new(),
         })
@@ -370,12 +377,19 @@ impl Analysis {
     /// Names that fit at the cursor (members, scope names, locals, the
     /// unit's declarations), callable from the cursor's execution space.
     pub fn completions(&self, pos: &FilePosition) -> Cancellable<Vec<CompletionItem>> {
-        self.with_db(|a| a.ctx(&pos.file).map(|cx| completion::completions(&cx, pos.pos)).unwrap_or_default())
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .map(|cx| completion::completions(&cx, pos.pos))
+                .unwrap_or_default()
+        })
     }
 
     /// The signatures of the call (or `<<< >>>` launch configuration) at the cursor.
     pub fn signature_help(&self, pos: &FilePosition) -> Cancellable<Option<SignatureHelp>> {
-        self.with_db(|a| a.ctx(&pos.file).and_then(|cx| signature_help::signature_help(&cx, pos.pos)))
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .and_then(|cx| signature_help::signature_help(&cx, pos.pos))
+        })
     }
 
     pub fn semantic_tokens(&self, file: &str) -> Cancellable<Vec<SemanticToken>> {
@@ -476,7 +490,11 @@ impl Ctx<'_> {
             Some(src) => lines::align_col(unit_line, src, col_in_unit),
             None => col_in_unit,
         };
-        (file.clone(), LineCol { line: l.line, col }, l.system)
+        (
+            file.clone(),
+            LineCol { line: l.line, col },
+            self.is_system(offset),
+        )
     }
 
     /// A unit range as a file range (its start's file).
@@ -487,6 +505,19 @@ impl Ctx<'_> {
             end = start;
         }
         FileRange { file, start, end }
+    }
+
+    /// Whether the unit offset is in a system header: marked so by gcc, or
+    /// under one of the unit's system folders.
+    pub fn is_system(&self, offset: u32) -> bool {
+        let l = self.lines.lines[self.lines.line_at(offset)];
+        l.system || {
+            let file = &self.lines.files[l.file as usize];
+            self.unit
+                .system_dirs
+                .iter()
+                .any(|d| file.starts_with(d.as_str()))
+        }
     }
 
     /// Whether the unit offset is in the context's file.

@@ -115,7 +115,7 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
             continue;
         }
         let at: u32 = tok.text_range().start().into();
-        if cx.lines.lines[cx.lines.line_at(at)].system {
+        if cx.is_system(at) {
             continue;
         }
         let Some(r) = resolve::resolve_token(cx, tok.clone(), true) else {

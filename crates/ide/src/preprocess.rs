@@ -279,6 +279,10 @@ pub fn load_unit(
         lang: lang_options(&flags.options),
         relaxed_constexpr: flags.relaxed_constexpr(),
         macros: Some(std::sync::Arc::new(p.macros)),
+        system_dirs: vec![format!(
+            "{}/",
+            crate::lines::normalize(&pre.toolkit().root().to_string_lossy(), "")
+        )],
     });
     Ok(change)
 }

@@ -193,7 +193,10 @@ fn is_member_or_qualified(token: &SyntaxToken) -> bool {
 
 /// The local that `token` declares, as a target.
 pub(crate) fn local_target(_function: &SyntaxNode, token: &SyntaxToken) -> Option<Target> {
-    declares_local(token).map(|decl| Target::Local { name: token.text_range(), decl })
+    declares_local(token).map(|decl| Target::Local {
+        name: token.text_range(),
+        decl,
+    })
 }
 
 /// The nearest earlier declaration of `token`'s name in a block that encloses it.

@@ -17,7 +17,12 @@ pub struct SignatureHelp {
 }
 
 /// The launch configuration's parameters (CUDA Programming Guide, "Execution Configuration").
-const LAUNCH: [&str; 4] = ["dim3 gridDim", "dim3 blockDim", "size_t sharedMem = 0", "cudaStream_t stream = 0"];
+const LAUNCH: [&str; 4] = [
+    "dim3 gridDim",
+    "dim3 blockDim",
+    "size_t sharedMem = 0",
+    "cudaStream_t stream = 0",
+];
 
 pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp> {
     let offset = cx.offset(pos)?;
@@ -33,22 +38,44 @@ pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp
     let call = list.parent()?;
     let callee = call.children().next()?;
     if list.kind() == K::LAUNCH_CONFIG {
-        let name = callee.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == K::IDENT).last();
-        let label = format!("{}<<<{}>>>", name.map_or(String::new(), |t| t.text().to_string()), LAUNCH.join(", "));
-        return Some(SignatureHelp { signatures: vec![(label, LAUNCH.iter().map(|s| s.to_string()).collect())], active_parameter: active });
+        let name = callee
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == K::IDENT)
+            .last();
+        let label = format!(
+            "{}<<<{}>>>",
+            name.map_or(String::new(), |t| t.text().to_string()),
+            LAUNCH.join(", ")
+        );
+        return Some(SignatureHelp {
+            signatures: vec![(label, LAUNCH.iter().map(|s| s.to_string()).collect())],
+            active_parameter: active,
+        });
     }
-    let name = callee.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == K::IDENT).last()?;
+    let name = callee
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| t.kind() == K::IDENT)
+        .last()?;
     let res = resolve::resolve_token(cx, name, true)?;
     let mut signatures = Vec::new();
     for t in &res.targets {
-        let Some((d, start)) = t.decl(cx.db) else { continue };
+        let Some((d, start)) = t.decl(cx.db) else {
+            continue;
+        };
         if d.kind != DeclKind::Function {
             continue;
         }
         let full = d.full_range + TextSize::from(start);
-        let Some(node) = root.covering_element(full).into_node() else { continue };
+        let Some(node) = root.covering_element(full).into_node() else {
+            continue;
+        };
         let params = params_of(&node, d.name_range + TextSize::from(start));
-        if signatures.iter().any(|(l, _): &(String, Vec<String>)| *l == d.signature) {
+        if signatures
+            .iter()
+            .any(|(l, _): &(String, Vec<String>)| *l == d.signature)
+        {
             continue;
         }
         signatures.push((d.signature.clone(), params));
@@ -59,18 +86,28 @@ pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp
         let token = res.token.text().to_string();
         for &(item, idx) in index.get(&token).into_iter().flatten() {
             let d = &symbols::item_decls(cx.db, item)[idx as usize];
-            if d.kind == DeclKind::Function && !signatures.iter().any(|(l, _)| *l == d.signature) && signatures.len() < 16 {
+            if d.kind == DeclKind::Function
+                && !signatures.iter().any(|(l, _)| *l == d.signature)
+                && signatures.len() < 16
+            {
                 let params = params_from_signature(&d.signature);
                 signatures.push((d.signature.clone(), params));
             }
         }
     }
-    (!signatures.is_empty()).then_some(SignatureHelp { signatures, active_parameter: active })
+    (!signatures.is_empty()).then_some(SignatureHelp {
+        signatures,
+        active_parameter: active,
+    })
 }
 
 fn inside(list: &SyntaxNode, at: TextSize) -> bool {
     let r = list.text_range();
-    r.start() < at && (at < r.end() || !list.last_token().is_some_and(|t| matches!(t.kind(), K::R_PAREN | K::R_ANGLE)))
+    r.start() < at
+        && (at < r.end()
+            || !list
+                .last_token()
+                .is_some_and(|t| matches!(t.kind(), K::R_PAREN | K::R_ANGLE)))
 }
 
 /// The parameters of the function declared with the name at `name`.
@@ -82,12 +119,17 @@ fn params_of(decl: &SyntaxNode, name: TextRange) -> Vec<String> {
     else {
         return Vec::new();
     };
-    list.children().filter(|c| c.kind() == K::PARAM).map(|p| symbols::cuda_spelling(&symbols::compact(&p))).collect()
+    list.children()
+        .filter(|c| c.kind() == K::PARAM)
+        .map(|p| symbols::cuda_spelling(&symbols::compact(&p)))
+        .collect()
 }
 
 /// The parameters of a signature's text (for declarations not at hand).
 fn params_from_signature(sig: &str) -> Vec<String> {
-    let Some(open) = sig.find('(') else { return Vec::new() };
+    let Some(open) = sig.find('(') else {
+        return Vec::new();
+    };
     let inner = &sig[open + 1..sig.rfind(')').unwrap_or(sig.len())];
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);

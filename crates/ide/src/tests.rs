@@ -62,6 +62,7 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
         },
         relaxed_constexpr,
         macros: None,
+        system_dirs: Vec::new(),
     });
     let mut host = AnalysisHost::new();
     host.apply_change(change);
@@ -512,6 +513,7 @@ fn a_change_cancels_and_updates() {
             },
             relaxed_constexpr: false,
             macros: None,
+            system_dirs: Vec::new(),
         }],
         ..Change::default()
     });
@@ -556,7 +558,10 @@ fn completion_respects_the_execution_space() {
             dev_len Some(Function) `__device__ float dev_len(Vec3 v)`
         "#]],
     );
-    let f = SPACES.replace("float d = $0", "float d = $0").replace("  float h = 0;", "  float h = ho$0;").replacen("$0", "", 1);
+    let f = SPACES
+        .replace("float d = $0", "float d = $0")
+        .replace("  float h = 0;", "  float h = ho$0;")
+        .replacen("$0", "", 1);
     check_completion(
         &f,
         expect![[r#"
@@ -616,11 +621,17 @@ fn signature_help_in_calls_and_launches() {
         expect![[r#"0 [("__device__ float dev_len(Vec3 v)", ["Vec3 v"])]"#]],
     );
     check(
-        &SPACES.replace("  float h = 0;", "  kern<<<1, $0>>>(p);").replace("float d = $0", "float d = 0;"),
-        expect![[r#"1 [("kern<<<dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0>>>", ["dim3 gridDim", "dim3 blockDim", "size_t sharedMem = 0", "cudaStream_t stream = 0"])]"#]],
+        &SPACES
+            .replace("  float h = 0;", "  kern<<<1, $0>>>(p);")
+            .replace("float d = $0", "float d = 0;"),
+        expect![[
+            r#"1 [("kern<<<dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0>>>", ["dim3 gridDim", "dim3 blockDim", "size_t sharedMem = 0", "cudaStream_t stream = 0"])]"#
+        ]],
     );
     check(
-        &SPACES.replace("  float h = 0;", "  kern<<<1, 1>>>($0p);").replace("float d = $0", "float d = 0;"),
+        &SPACES
+            .replace("  float h = 0;", "  kern<<<1, 1>>>($0p);")
+            .replace("float d = $0", "float d = 0;"),
         expect![[r#"0 [("__global__ void kern(Vec3 *p)", ["Vec3 *p"])]"#]],
     );
 }

@@ -117,6 +117,21 @@ pub(crate) fn symbol_kind(k: DeclKind, member: bool) -> lt::SymbolKind {
     }
 }
 
+pub(crate) fn completion_kind(k: DeclKind) -> lt::CompletionItemKind {
+    match k {
+        DeclKind::Namespace => lt::CompletionItemKind::MODULE,
+        DeclKind::Class | DeclKind::Union => lt::CompletionItemKind::CLASS,
+        DeclKind::Struct => lt::CompletionItemKind::STRUCT,
+        DeclKind::Enum => lt::CompletionItemKind::ENUM,
+        DeclKind::Enumerator => lt::CompletionItemKind::ENUM_MEMBER,
+        DeclKind::Function => lt::CompletionItemKind::FUNCTION,
+        DeclKind::Variable => lt::CompletionItemKind::VARIABLE,
+        DeclKind::Field => lt::CompletionItemKind::FIELD,
+        DeclKind::Typedef => lt::CompletionItemKind::TYPE_PARAMETER,
+        DeclKind::Concept => lt::CompletionItemKind::INTERFACE,
+    }
+}
+
 #[allow(deprecated)]
 pub(crate) fn document_symbol(src: &dyn LineSource, n: &StructureNode) -> lt::DocumentSymbol {
     lt::DocumentSymbol {

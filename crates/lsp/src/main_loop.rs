@@ -85,6 +85,14 @@ pub fn run(connection: Connection, config: Config) -> Result<(), String> {
         references_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
         workspace_symbol_provider: Some(lt::OneOf::Left(true)),
+        completion_provider: Some(lt::CompletionOptions {
+            trigger_characters: Some(vec![".".into(), ">".into(), ":".into()]),
+            ..Default::default()
+        }),
+        signature_help_provider: Some(lt::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into(), "<".into()]),
+            ..Default::default()
+        }),
         semantic_tokens_provider: Some(
             lt::SemanticTokensServerCapabilities::SemanticTokensOptions(
                 lt::SemanticTokensOptions {
@@ -567,6 +575,70 @@ impl Server {
                         .map(|n| convert::symbol_information(&src, n))
                         .collect();
                     Ok(serde_json::to_value(out).unwrap_or_default())
+                })
+            }
+            lr::Completion::METHOD => {
+                let Ok(p) = serde_json::from_value::<lt::CompletionParams>(req.params) else {
+                    return self.bad(id);
+                };
+                Box::new(move |a| {
+                    let Some(pos) = file_position(a, &p.text_document_position) else {
+                        return Ok(serde_json::Value::Null);
+                    };
+                    let items = cancelled(a.completions(&pos))?;
+                    let out: Vec<lt::CompletionItem> = items
+                        .into_iter()
+                        .map(|i| lt::CompletionItem {
+                            kind: Some(match i.kind {
+                                None => lt::CompletionItemKind::VARIABLE,
+                                Some(k) => convert::completion_kind(k),
+                            }),
+                            label: i.label,
+                            detail: (!i.detail.is_empty()).then_some(i.detail),
+                            ..Default::default()
+                        })
+                        .collect();
+                    Ok(
+                        serde_json::to_value(lt::CompletionResponse::Array(out))
+                            .unwrap_or_default(),
+                    )
+                })
+            }
+            lr::SignatureHelpRequest::METHOD => {
+                let Ok(p) = serde_json::from_value::<lt::SignatureHelpParams>(req.params) else {
+                    return self.bad(id);
+                };
+                Box::new(move |a| {
+                    let Some(pos) = file_position(a, &p.text_document_position_params) else {
+                        return Ok(serde_json::Value::Null);
+                    };
+                    let Some(h) = cancelled(a.signature_help(&pos))? else {
+                        return Ok(serde_json::Value::Null);
+                    };
+                    let signatures = h
+                        .signatures
+                        .into_iter()
+                        .map(|(label, params)| lt::SignatureInformation {
+                            label,
+                            documentation: None,
+                            parameters: Some(
+                                params
+                                    .into_iter()
+                                    .map(|p| lt::ParameterInformation {
+                                        label: lt::ParameterLabel::Simple(p),
+                                        documentation: None,
+                                    })
+                                    .collect(),
+                            ),
+                            active_parameter: None,
+                        })
+                        .collect();
+                    let help = lt::SignatureHelp {
+                        signatures,
+                        active_signature: Some(0),
+                        active_parameter: Some(h.active_parameter),
+                    };
+                    Ok(serde_json::to_value(help).unwrap_or_default())
                 })
             }
             lr::SemanticTokensFullRequest::METHOD => {

@@ -347,6 +347,39 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         .collect();
     assert_eq!(names, ["table", "scale", "main"]);
 
+    // Completion in the kernel's body offers the device function, signature
+    // help in the launch's argument list shows the kernel.
+    let mut at = pos(MAIN, "twice(p");
+    at.character += 2;
+    let r = c.request::<lt::request::Completion>(lt::CompletionParams {
+        text_document_position: tdp(at),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+        context: None,
+    });
+    let labels: Vec<String> = r
+        .result
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect();
+    assert!(labels.contains(&"twice".to_string()), "{labels:?}");
+    let mut at = pos(MAIN, "p, N);");
+    at.character += 1;
+    let r = c.request::<lt::request::SignatureHelpRequest>(lt::SignatureHelpParams {
+        text_document_position_params: tdp(at),
+        work_done_progress_params: Default::default(),
+        context: None,
+    });
+    let help: lt::SignatureHelp = serde_json::from_value(r.result.unwrap()).unwrap();
+    assert_eq!(
+        help.signatures[0].label,
+        "__global__ void scale(Pair *p, int n)"
+    );
+    assert_eq!(help.active_parameter, Some(0));
+
     c.request::<lt::request::Shutdown>(());
     c.notify::<lt::notification::Exit>(());
     server.join().unwrap().unwrap();
