@@ -29,7 +29,7 @@ pub(crate) fn completions(cx: &Ctx<'_>, pos: LineCol) -> Vec<CompletionItem> {
     let Some(offset) = cx.offset(pos) else {
         return Vec::new();
     };
-    let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
+    let root = cx.parse().syntax_node();
     let Some(left) = root.token_at_offset(TextSize::from(offset)).left_biased() else {
         return Vec::new();
     };

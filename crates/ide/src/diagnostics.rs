@@ -39,7 +39,7 @@ pub struct Diagnostic {
 const MATCHING_LBRACE: DiagId = DiagId(3196);
 
 pub(crate) fn diagnostics(cx: &Ctx<'_>) -> Vec<Diagnostic> {
-    let parse = cufront_base_db::parse(cx.db, cx.unit.tu);
+    let parse = cx.parse();
     let mut out = Vec::new();
     let mut root = None;
     for e in parse.errors() {

@@ -20,7 +20,7 @@ pub struct HoverResult {
 
 pub(crate) fn hover(cx: &Ctx<'_>, pos: LineCol) -> Option<HoverResult> {
     let offset = cx.offset(pos)?;
-    let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
+    let root = cx.parse().syntax_node();
     if let Some(h) = lambda_hover(cx, &root, offset) {
         return Some(h);
     }

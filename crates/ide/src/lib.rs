@@ -41,6 +41,7 @@ mod resolve;
 mod semantic_tokens;
 mod signature_help;
 pub mod symbols;
+pub mod user_parse;
 pub mod workspace;
 
 #[cfg(test)]
@@ -113,10 +114,21 @@ pub struct Change {
     pub removed_units: Vec<String>,
 }
 
+/// A unit as the editor sees it: the translation unit and which folders
+/// hold system headers (whose bodies stay unparsed, `user_parse`).
+#[salsa::input(debug)]
+pub struct UnitView {
+    #[returns(copy)]
+    pub tu: TranslationUnit,
+    #[returns(ref)]
+    pub system_dirs: Vec<String>,
+}
+
 /// A unit known to the host.
 #[derive(Clone, Debug)]
 pub struct Unit {
     pub tu: TranslationUnit,
+    pub view: UnitView,
     pub relaxed_constexpr: bool,
     pub macros: Arc<FxHashSet<String>>,
     pub system_dirs: Vec<String>,
@@ -164,6 +176,7 @@ impl AnalysisHost {
             state.owner.retain(|_, m| *m != main);
         }
         for u in change.units {
+            let same_files = u.macros.is_none();
             let lang_changed;
             let unit = match state.units.get_mut(&u.main) {
                 Some(unit) => {
@@ -176,7 +189,12 @@ impl AnalysisHost {
                         unit.tu.set_text(&mut self.db).to(u.text.clone());
                     }
                     unit.relaxed_constexpr = u.relaxed_constexpr;
-                    unit.system_dirs = u.system_dirs.clone();
+                    if unit.system_dirs != u.system_dirs {
+                        unit.view
+                            .set_system_dirs(&mut self.db)
+                            .to(u.system_dirs.clone());
+                        unit.system_dirs = u.system_dirs.clone();
+                    }
                     if let Some(m) = u.macros {
                         unit.macros = m;
                     }
@@ -190,8 +208,10 @@ impl AnalysisHost {
                         u.text.clone(),
                         opts,
                     );
+                    let view = UnitView::new(&self.db, tu, u.system_dirs.clone());
                     let unit = Unit {
                         tu,
+                        view,
                         relaxed_constexpr: u.relaxed_constexpr,
                         macros: u.macros.unwrap_or_default(),
                         system_dirs: u.system_dirs.clone(),
@@ -200,7 +220,11 @@ impl AnalysisHost {
                     unit
                 }
             };
-            // Files the unit sees and no other unit claimed yet.
+            // Files the unit sees and no other unit claimed yet (a patch,
+            // which keeps the macro set, names the same files as before).
+            if same_files && state.owner.contains_key(&u.main) {
+                continue;
+            }
             let lines = lines::unit_lines(&self.db, unit.tu);
             for f in &lines.files {
                 if f.starts_with('<') {
@@ -457,6 +481,11 @@ impl FileText {
 }
 
 impl Ctx<'_> {
+    /// The unit's tree, user bodies parsed (`user_parse`).
+    pub fn parse(&self) -> &cufront_syntax::Parse {
+        user_parse::user_parse(self.db, self.unit.view)
+    }
+
     pub fn text(&self) -> &str {
         self.unit.tu.text(self.db)
     }

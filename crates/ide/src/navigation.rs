@@ -55,7 +55,7 @@ pub(crate) fn goto_definition(cx: &Ctx<'_>, pos: LineCol) -> Vec<NavigationTarge
     let Some(offset) = cx.offset(pos) else {
         return Vec::new();
     };
-    let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
+    let root = cx.parse().syntax_node();
     let Some(res) = resolve::resolve(cx, &root, offset, true) else {
         return Vec::new();
     };
@@ -97,7 +97,7 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
     let Some(offset) = cx.offset(pos) else {
         return Vec::new();
     };
-    let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
+    let root = cx.parse().syntax_node();
     let Some(res) = resolve::resolve(cx, &root, offset, true) else {
         return Vec::new();
     };

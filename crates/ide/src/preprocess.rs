@@ -233,6 +233,9 @@ pub fn lang_options(opts: &CompileOptions) -> LangOptions {
             Std::Cxx17 => LangStandard::Cxx17,
             Std::Cxx20 => LangStandard::Cxx20,
         },
+        // Bodies are parsed on demand: the user's by `user_parse`, the
+        // headers' when `hir` needs one.
+        lazy_bodies: true,
         ..LangOptions::default()
     }
 }

@@ -98,7 +98,7 @@ impl SemanticToken {
 }
 
 pub(crate) fn semantic_tokens(cx: &Ctx<'_>) -> Vec<SemanticToken> {
-    let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
+    let root = cx.parse().syntax_node();
     let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
     let mut out = Vec::new();
     for (start, end) in segments(cx) {
@@ -189,7 +189,8 @@ fn kinds_of(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, res: &Resolved) -> Vec<(
             Target::Local { decl, .. } => {
                 let text = &cx.text()[*decl];
                 let _ = text;
-                let param = cufront_base_db::parse(cx.db, cx.unit.tu)
+                let param = cx
+                    .parse()
                     .syntax_node()
                     .covering_element(*decl)
                     .ancestors()

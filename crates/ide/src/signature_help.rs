@@ -26,7 +26,7 @@ const LAUNCH: [&str; 4] = [
 
 pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp> {
     let offset = cx.offset(pos)?;
-    let root = cufront_base_db::parse(cx.db, cx.unit.tu).syntax_node();
+    let root = cx.parse().syntax_node();
     let tok = root.token_at_offset(TextSize::from(offset)).left_biased()?;
     let list = tok.parent_ancestors().find(|a| {
         matches!(a.kind(), K::ARG_LIST | K::LAUNCH_CONFIG) && inside(a, TextSize::from(offset))

@@ -58,6 +58,7 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
         text: Arc::from(text),
         lang: cufront_base_db::LangOptions {
             standard: cufront_base_db::LangStandard::Cxx17,
+            lazy_bodies: true,
             ..Default::default()
         },
         relaxed_constexpr,
@@ -509,6 +510,7 @@ fn a_change_cancels_and_updates() {
             text: Arc::from(text),
             lang: cufront_base_db::LangOptions {
                 standard: cufront_base_db::LangStandard::Cxx17,
+                lazy_bodies: true,
                 ..Default::default()
             },
             relaxed_constexpr: false,
