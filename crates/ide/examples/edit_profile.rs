@@ -47,7 +47,7 @@ fn main() {
         .expect("the needle") as u32;
     for k in 0..n {
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-        lines.insert(line as usize + 1, format!("  int edit{k} = {k};"));
+        lines.insert(line as usize + 1 + k, format!("  int edit{k} = {k};"));
         text = lines.join("\n") + "\n";
         let t0 = Instant::now();
         let change = host
