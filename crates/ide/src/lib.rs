@@ -327,6 +327,21 @@ impl Analysis {
         self.state.owner.get(file).cloned()
     }
 
+    /// Computes what most requests on `file` need first (the item split,
+    /// the declarations' index, merged execution spaces, the scope graph),
+    /// so that a hover after an edit does not pay for it.
+    pub fn prime_caches(&self, file: &str) -> Cancellable<()> {
+        self.with_db(|a| {
+            if let Some(cx) = a.ctx(file) {
+                let _ = cx.parse();
+                let _ = symbols::item_starts(cx.db, cx.unit.tu);
+                let _ = symbols::name_index(cx.db, cx.unit.tu);
+                let _ = symbols::unit_spaces(cx.db, cx.unit.tu);
+                let _ = cufront_hir::def_map(cx.db, cx.unit.tu);
+            }
+        })
+    }
+
     /// Line `line` (0-based) of `file` as the host has it.
     pub fn file_line(&self, file: &str, line: u32) -> Option<String> {
         self.state.texts.get(file)?.line(line).map(str::to_string)

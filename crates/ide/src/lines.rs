@@ -85,7 +85,22 @@ impl UnitLines {
                     system,
                 });
                 let idx = out.lines.len() as u32 - 1;
-                out.by_file_line.entry((file, line)).or_insert(idx);
+                // gcc's count drifts before a marker re-syncs it (a blank line
+                // may claim the number of the line after it): a line with
+                // text wins over a blank one.
+                let blank = s.trim().is_empty();
+                match out.by_file_line.entry((file, line)) {
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(idx);
+                    }
+                    std::collections::hash_map::Entry::Occupied(mut o) => {
+                        let prev = out.lines[*o.get() as usize].start as usize;
+                        let prev_end = memchr_nl(bytes, prev);
+                        if text[prev..prev_end].trim().is_empty() && !blank {
+                            o.insert(idx);
+                        }
+                    }
+                }
                 line += 1;
             }
             if end >= bytes.len() {
@@ -349,6 +364,10 @@ mod tests {
         assert_eq!((line.file, line.line), (0, 2));
         assert_eq!(l.unit_line(1, 0), Some(3));
         assert_eq!(normalize("../x/./y.h", "/w/src"), "/w/x/y.h");
+        // A marker re-syncs the count: the line with text holds the number.
+        let text = "# 1 \"/w/a.cu\"\nint a;\n\n# 2 \"/w/a.cu\"\nint b;\n";
+        let l = UnitLines::new(text, "/w/a.cu", "/w");
+        assert_eq!(l.unit_line(0, 1), Some(4));
     }
 
     #[test]

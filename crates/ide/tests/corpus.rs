@@ -89,10 +89,16 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
             match h {
                 Some(h) if h.markdown.contains("kernel (`__global__`)") => {}
                 other => {
+                    let nav = a
+                        .goto_definition(&FilePosition {
+                            file: main.clone(),
+                            pos: t.start,
+                        })
+                        .unwrap();
                     let _ = writeln!(
                         failures,
-                        "{}: hover on kernel `{}`: {other:?}",
-                        program.name, kernel_defs[0]
+                        "{}: hover on kernel `{}` at {:?}: {other:?}; goto: {nav:?}; line: {:?}",
+                        program.name, kernel_defs[0], t.start, lines[t.start.line as usize]
                     );
                 }
             }

@@ -480,6 +480,8 @@ impl Server {
                     lt::notification::PublishDiagnostics::METHOD.into(),
                     params,
                 )));
+                // Then what the next request will need.
+                let _ = analysis.prime_caches(&path);
             }));
         }
     }
