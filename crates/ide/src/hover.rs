@@ -24,7 +24,26 @@ pub(crate) fn hover(cx: &Ctx<'_>, pos: LineCol) -> Option<HoverResult> {
     if let Some(h) = lambda_hover(cx, &root, offset) {
         return Some(h);
     }
-    let res = resolve::resolve(cx, &root, offset, true)?;
+    // A name whose declarations are one entity (a function, a class) needs
+    // no inference; locals (their deduced type) and overloads do.
+    let quick = resolve::resolve(cx, &root, offset, false)?;
+    let one_entity = !quick.targets.is_empty()
+        && quick
+            .targets
+            .iter()
+            .all(|t| matches!(t, Target::Decl { .. }))
+        && quick
+            .targets
+            .iter()
+            .all(|t| t.identity(cx.db) == quick.targets[0].identity(cx.db))
+        && quick.targets[0]
+            .decl(cx.db)
+            .is_some_and(|(d, _)| !matches!(d.kind, DeclKind::Variable | DeclKind::Field));
+    let res = if one_entity {
+        quick
+    } else {
+        resolve::resolve(cx, &root, offset, true)?
+    };
     let mut md = String::new();
     // Redeclarations: the definition speaks for all.
     let target = res

@@ -152,7 +152,7 @@ fn hover_kernel_definition() {
 }
 
 #[test]
-fn hover_call_resolves_through_inference() {
+fn hover_call_on_a_qualified_name() {
     check_hover(
         &at(KERNELS, "ns::|kern(p, sq(2))"),
         expect![[r#"
@@ -635,5 +635,26 @@ fn signature_help_in_calls_and_launches() {
             .replace("  float h = 0;", "  kern<<<1, 1>>>($0p);")
             .replace("float d = $0", "float d = 0;"),
         expect![[r#"0 [("__global__ void kern(Vec3 *p)", ["Vec3 *p"])]"#]],
+    );
+}
+
+#[test]
+fn hover_picks_the_overload_inference_selects() {
+    let f = r#"# 1 "/w/main.cu"
+int pick(int x) { return x; }
+__attribute__((device)) float pick(float x) { return x; }
+__attribute__((device)) float use_it() { return pick(1.0f); }
+"#;
+    check_hover(
+        &at(f, "return |pick(1.0f)"),
+        expect![[r#"
+            2:48-52
+            ```cuda
+            __device__ float pick(float x)
+            ```
+
+            device function (`__device__`)
+
+            Mangled: `_Z4pickf`"#]],
     );
 }

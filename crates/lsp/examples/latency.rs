@@ -288,6 +288,24 @@ fn main() {
         hover_ms.push(ms(t.elapsed()));
         assert!(h.to_string().contains("kernel"), "hover on the kernel: {h}");
     }
+    // Hover again and again on a state that no longer changes (caches warm).
+    let mut warm_ms = Vec::new();
+    let settled_line = hover_at.line + (edits as u32).div_ceil(2);
+    for _ in 0..edits {
+        let t = Instant::now();
+        let h = s.request::<lt::request::HoverRequest>(lt::HoverParams {
+            text_document_position_params: lt::TextDocumentPositionParams {
+                text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
+                position: lt::Position {
+                    line: settled_line,
+                    character: hover_at.character,
+                },
+            },
+            work_done_progress_params: Default::default(),
+        });
+        warm_ms.push(ms(t.elapsed()));
+        assert!(h.to_string().contains("kernel"), "hover on the kernel: {h}");
+    }
     let (rss1, hwm1) = s.memory();
 
     // Ten units sharing their headers.
@@ -330,6 +348,11 @@ fn main() {
         pct(&mut hover_ms.clone(), 0.5),
         pct(&mut hover_ms.clone(), 0.95),
         pct(&mut hover_ms, 1.0)
+    );
+    println!(
+        "hover without edits in between: p50 {:.1} ms, p95 {:.1} ms",
+        pct(&mut warm_ms.clone(), 0.5),
+        pct(&mut warm_ms, 0.95)
     );
     println!("memory, one unit open: RSS {rss1} MB (peak {hwm1} MB)");
     println!(
