@@ -560,10 +560,10 @@ fn completion_respects_the_execution_space() {
             dev_len Some(Function) `__device__ float dev_len(Vec3 v)`
         "#]],
     );
+    // In host code: no device-only function (the kernel's `$0` removed first).
     let f = SPACES
-        .replace("float d = $0", "float d = $0")
-        .replace("  float h = 0;", "  float h = ho$0;")
-        .replacen("$0", "", 1);
+        .replacen("$0", "", 1)
+        .replace("  float h = 0;", "  float h = ho$0;");
     check_completion(
         &f,
         expect![[r#"
