@@ -146,6 +146,9 @@ fn decl_markdown(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut Str
         let text = cufront_hir::layout::render(cx.db, c);
         let _ = write!(md, "\n\nLayout (bytes):\n```text\n{}\n```", text.trim_end());
     }
+    if d.kind == DeclKind::Function && d.templated {
+        kernel_instances(cx, d, item, md);
+    }
     if let Some(e) = entity_of(cx, d, item)
         && let Ok(name) = cufront_hir::symbols::mangled_name(cx.db, e)
     {
@@ -202,6 +205,47 @@ fn entity_of(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId) -> Option<Entity
     } else {
         Entity::Var(VarId::new(cx.db, item, idx))
     })
+}
+
+/// For a kernel template: the instantiations the unit requires (`hir`'s
+/// instantiation closure), with their linkage names.
+fn kernel_instances(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut String) {
+    let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
+    if symbols::exec_space(&spaces, d, cx.unit.relaxed_constexpr).space != ExecSpace::Global {
+        return;
+    }
+    let offs = cufront_hir::item_offsets(cx.db, item);
+    let decls = symbols::item_decls(cx.db, item);
+    let owner = |o: u32| {
+        decls
+            .iter()
+            .filter(|x| x.kind == DeclKind::Function && u32::from(x.name_range.start()) >= o)
+            .min_by_key(|x| x.name_range.start())
+            .map(|x| x.name_range)
+    };
+    let Some(idx) = offs
+        .fn_templates
+        .iter()
+        .position(|&o| owner(o) == Some(d.name_range))
+    else {
+        return;
+    };
+    let template = cufront_hir::FnTemplateId::new(cx.db, item, idx as u32);
+    let mut lines = Vec::new();
+    for e in cufront_hir::instances::required_entities(cx.db, cx.unit.tu).iter() {
+        let Entity::FnInst(i) = e else { continue };
+        if i.decl(cx.db) != cufront_hir::instances::FnDecl::Template(template) {
+            continue;
+        }
+        let args = cufront_hir::templates::display_args(cx.db, i.args(cx.db));
+        let name = cufront_hir::symbols::mangled_name(cx.db, *e).unwrap_or_default();
+        lines.push(format!("- `{}<{args}>` `{name}`", d.name));
+    }
+    if !lines.is_empty() {
+        lines.sort();
+        lines.dedup();
+        let _ = write!(md, "\n\nInstantiations:\n{}", lines.join("\n"));
+    }
 }
 
 /// Hover on a lambda's introducer: where its body runs.

@@ -658,3 +658,25 @@ __attribute__((device)) float use_it() { return pick(1.0f); }
             Mangled: `_Z4pickf`"#]],
     );
 }
+
+#[test]
+fn hover_kernel_template_lists_instantiations() {
+    let f = r#"# 1 "/w/main.cu"
+template <typename T> __attribute__((global)) void fill(T *p, T v) { p[0] = v; }
+void run(float *f, int *i) {
+  fill<float><<<1, 1>>>(f, 1.0f);
+  fill<<<1, 1>>>(i, 2);
+}
+"#;
+    check_hover(&at(f, "void |fill(T"), expect![[r#"
+        0:51-55
+        ```cuda
+        __global__ void fill(T *p, T v)
+        ```
+
+        kernel (`__global__`)
+
+        Instantiations:
+        - `fill<float>` `_Z4fillIfEvPT_S0_`
+        - `fill<int>` `_Z4fillIiEvPT_S0_`"#]]);
+}
