@@ -20,7 +20,9 @@
 //! (declaration, type, execution and memory space — implicit ones too —,
 //! class layout, mangled name), goto definition, references, document and
 //! workspace symbols, semantic tokens that tell kernels, device, host and
-//! host-device functions and device/constant/shared/managed variables apart.
+//! host-device functions and device/constant/shared/managed variables apart,
+//! completion filtered by execution space, signature help (calls and `<<< >>>`),
+//! inlay hints (template arguments deduced at kernel launches).
 //!
 //! Invariants:
 //! - No I/O in [`Analysis`]: file texts come in through [`Change`]. The
@@ -33,6 +35,7 @@ mod completion;
 pub mod diagnostics;
 mod document_symbols;
 mod hover;
+mod inlay_hints;
 pub mod lines;
 mod navigation;
 pub mod patch;
@@ -56,6 +59,7 @@ pub use crate::completion::CompletionItem;
 pub use crate::diagnostics::{Diagnostic, Related, Severity};
 pub use crate::document_symbols::StructureNode;
 pub use crate::hover::HoverResult;
+pub use crate::inlay_hints::InlayHint;
 pub use crate::navigation::NavigationTarget;
 pub use crate::semantic_tokens::{SemanticToken, TokenKind, TokenModifier};
 pub use crate::signature_help::SignatureHelp;
@@ -419,6 +423,15 @@ impl Analysis {
         self.with_db(|a| {
             a.ctx(&pos.file)
                 .map(|cx| completion::completions(&cx, pos.pos))
+                .unwrap_or_default()
+        })
+    }
+
+    /// Hints in `file`: deduced template arguments of kernel launches.
+    pub fn inlay_hints(&self, file: &str) -> Cancellable<Vec<InlayHint>> {
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| inlay_hints::inlay_hints(&cx))
                 .unwrap_or_default()
         })
     }

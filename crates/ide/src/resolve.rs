@@ -255,23 +255,9 @@ fn hir_at(
 ) {
     let db = cx.db;
     let Some(function) = function else { return };
-    // Templated bodies are inferred per instance only.
-    if function.ancestors().any(|a| a.kind() == K::TEMPLATE_DECL) {
-        return;
-    }
-    let Some(declarator) = function.children().find(|c| c.kind() == K::DECLARATOR) else {
+    let Some(f) = function_id(db, item, start, function) else {
         return;
     };
-    let base = TextSize::from(start);
-    let drange = declarator.text_range();
-    let offs = cufront_hir::item_offsets(db, item);
-    let Some(idx) = offs.fns.iter().position(|&o| {
-        let o = TextSize::from(o) + base;
-        drange.contains(o)
-    }) else {
-        return;
-    };
-    let f = FnId::new(db, item, idx as u32);
     let body = fn_body(db, f);
     let result = infer::infer(db, InferOwner::Fn(f));
     let mut best: Option<(TextRange, usize)> = None;
@@ -320,6 +306,28 @@ fn hir_at(
         }
     }
     out.entity = named.map(|(_, e)| e);
+}
+
+/// The `hir` function whose definition is `function` (a `FUNCTION_DEF` of
+/// the item at `start`); `None` for templated ones (inferred per instance).
+pub(crate) fn function_id(
+    db: &dyn SourceDatabase,
+    item: ItemId,
+    start: u32,
+    function: &SyntaxNode,
+) -> Option<FnId> {
+    if function.ancestors().any(|a| a.kind() == K::TEMPLATE_DECL) {
+        return None;
+    }
+    let declarator = function.children().find(|c| c.kind() == K::DECLARATOR)?;
+    let base = TextSize::from(start);
+    let drange = declarator.text_range();
+    let offs = cufront_hir::item_offsets(db, item);
+    let idx = offs
+        .fns
+        .iter()
+        .position(|&o| drange.contains(TextSize::from(o) + base))?;
+    Some(FnId::new(db, item, idx as u32))
 }
 
 /// Where an entity is declared.

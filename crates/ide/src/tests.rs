@@ -668,7 +668,9 @@ void run(float *f, int *i) {
   fill<<<1, 1>>>(i, 2);
 }
 "#;
-    check_hover(&at(f, "void |fill(T"), expect![[r#"
+    check_hover(
+        &at(f, "void |fill(T"),
+        expect![[r#"
         0:51-55
         ```cuda
         __global__ void fill(T *p, T v)
@@ -678,5 +680,31 @@ void run(float *f, int *i) {
 
         Instantiations:
         - `fill<float>` `_Z4fillIfEvPT_S0_`
-        - `fill<int>` `_Z4fillIiEvPT_S0_`"#]]);
+        - `fill<int>` `_Z4fillIiEvPT_S0_`"#]],
+    );
+}
+
+#[test]
+fn inlay_hints_show_deduced_kernel_arguments() {
+    let f = r#"# 1 "/w/main.cu"
+template <typename T> __attribute__((global)) void fill(T *p, T v) { p[0] = v; }
+void run(float *f, int *i) {
+  fill<float><<<1, 1>>>(f, 1.0f);
+  fill<<<1, 1>>>(i, 2);
+}
+"#;
+    let (host, _) = fixture(f);
+    let hints = host.analysis().inlay_hints(MAIN).unwrap();
+    expect![[r#"
+        [
+            InlayHint {
+                pos: LineCol {
+                    line: 3,
+                    col: 6,
+                },
+                label: "<int>",
+            },
+        ]
+    "#]]
+    .assert_debug_eq(&hints);
 }

@@ -85,6 +85,7 @@ pub fn run(connection: Connection, config: Config) -> Result<(), String> {
         references_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
         workspace_symbol_provider: Some(lt::OneOf::Left(true)),
+        inlay_hint_provider: Some(lt::OneOf::Left(true)),
         completion_provider: Some(lt::CompletionOptions {
             trigger_characters: Some(vec![".".into(), ">".into(), ":".into()]),
             ..Default::default()
@@ -577,6 +578,34 @@ impl Server {
                         .map(|n| convert::symbol_information(&src, n))
                         .collect();
                     Ok(serde_json::to_value(out).unwrap_or_default())
+                })
+            }
+            lr::InlayHintRequest::METHOD => {
+                let Ok(p) = serde_json::from_value::<lt::InlayHintParams>(req.params) else {
+                    return self.bad(id);
+                };
+                Box::new(move |a| {
+                    let Some(path) = convert::path_of(&p.text_document.uri) else {
+                        return Ok(serde_json::Value::Null);
+                    };
+                    let src = SnapshotLines(a);
+                    let hints: Vec<lt::InlayHint> = cancelled(a.inlay_hints(&path))?
+                        .into_iter()
+                        .map(|h| lt::InlayHint {
+                            position: convert::position(&src, &path, h.pos),
+                            label: lt::InlayHintLabel::String(h.label),
+                            kind: Some(lt::InlayHintKind::TYPE),
+                            text_edits: None,
+                            tooltip: Some(lt::InlayHintTooltip::String(
+                                "template arguments deduced for this launch".into(),
+                            )),
+                            padding_left: None,
+                            padding_right: None,
+                            data: None,
+                        })
+                        .filter(|h| h.position >= p.range.start && h.position <= p.range.end)
+                        .collect();
+                    Ok(serde_json::to_value(hints).unwrap_or_default())
                 })
             }
             lr::Completion::METHOD => {
