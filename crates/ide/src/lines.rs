@@ -42,8 +42,8 @@ pub struct UnitLines {
     pub files: Vec<String>,
     pub lines: Vec<UnitLine>,
     file_ids: FxHashMap<String, u32>,
-    /// (file, line) → first unit line holding it.
-    by_file_line: FxHashMap<(u32, u32), u32>,
+    /// Per file, per line: the unit line holding it (`u32::MAX`: none).
+    by_file_line: Vec<Vec<u32>>,
     len: u32,
 }
 
@@ -89,16 +89,21 @@ impl UnitLines {
                 // may claim the number of the line after it): a line with
                 // text wins over a blank one.
                 let blank = s.trim().is_empty();
-                match out.by_file_line.entry((file, line)) {
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        v.insert(idx);
-                    }
-                    std::collections::hash_map::Entry::Occupied(mut o) => {
-                        let prev = out.lines[*o.get() as usize].start as usize;
-                        let prev_end = memchr_nl(bytes, prev);
-                        if text[prev..prev_end].trim().is_empty() && !blank {
-                            o.insert(idx);
-                        }
+                if out.by_file_line.len() <= file as usize {
+                    out.by_file_line.resize(file as usize + 1, Vec::new());
+                }
+                let slots = &mut out.by_file_line[file as usize];
+                if slots.len() <= line as usize {
+                    slots.resize(line as usize + 1, u32::MAX);
+                }
+                let slot = &mut slots[line as usize];
+                if *slot == u32::MAX {
+                    *slot = idx;
+                } else {
+                    let prev = out.lines[*slot as usize].start as usize;
+                    let prev_end = memchr_nl(bytes, prev);
+                    if text[prev..prev_end].trim().is_empty() && !blank {
+                        *slot = idx;
                     }
                 }
                 line += 1;
@@ -136,7 +141,8 @@ impl UnitLines {
 
     /// The unit line that holds line `line` of `file`.
     pub fn unit_line(&self, file: u32, line: u32) -> Option<usize> {
-        self.by_file_line.get(&(file, line)).map(|&i| i as usize)
+        let i = *self.by_file_line.get(file as usize)?.get(line as usize)?;
+        (i != u32::MAX).then_some(i as usize)
     }
 
     /// The range of unit line `i` without its newline.
