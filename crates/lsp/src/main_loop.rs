@@ -63,6 +63,9 @@ struct Server {
     loading: FxHashMap<String, Loading>,
     pool: Sender<Box<dyn FnOnce() + Send>>,
     progress_supported: bool,
+    /// Headers edited in ways not patched into their unit since last saved
+    /// (the unit's preprocessing reads them from disk).
+    unpatched: rustc_hash::FxHashSet<String>,
     next_id: u64,
     work: PathBuf,
 }
@@ -178,6 +181,7 @@ pub fn run(connection: Connection, config: Config) -> Result<(), String> {
         loading: FxHashMap::default(),
         pool: pool_tx,
         progress_supported,
+        unpatched: Default::default(),
         next_id: 0,
         work: work.clone(),
     };
@@ -280,7 +284,25 @@ impl Server {
                 self.docs.insert(path.clone(), Doc { text: text.clone() });
                 self.on_edit(&path, text);
             }
-            ln::DidSaveTextDocument::METHOD => {}
+            ln::DidSaveTextDocument::METHOD => {
+                // A unit reads a header from disk when it is preprocessed
+                // again: a saved header that was not patched in needs it.
+                let Ok(p) = serde_json::from_value::<lt::DidSaveTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let Some(path) = convert::path_of(&p.text_document.uri) else {
+                    return;
+                };
+                if let Some(main) = self.host.unit_of(&path).filter(|m| *m != path)
+                    && self
+                        .loading
+                        .get(&main)
+                        .is_some_and(|l| l.in_flight || l.dirty)
+                {
+                    self.schedule_load(&main);
+                }
+            }
             ln::DidCloseTextDocument::METHOD => {
                 let Ok(p) = serde_json::from_value::<lt::DidCloseTextDocumentParams>(n.params)
                 else {
@@ -319,6 +341,9 @@ impl Server {
                     ..Change::default()
                 });
                 if let Some(main) = self.host.unit_of(path) {
+                    if main != path {
+                        self.unpatched.insert(path.to_string());
+                    }
                     self.schedule_load(&main);
                 }
             }
