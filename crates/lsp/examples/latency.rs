@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! cargo build --release -p cufront
-//! cargo run --release -p cufront-lsp --example latency -- target/release/cufront [--cuda-path DIR] [--edits 50] [--units 10]
+//! cargo run --release -p cufront-lsp --example latency -- target/release/cufront [--cuda-path DIR] [--edits 50] [--units 10] [--heavy]
 //! ```
 
 use std::io::BufReader;
@@ -145,6 +145,12 @@ fn main() {
     let edits: usize = opt("--edits").map_or(50, |v| v.parse().expect("a number"));
     let units: usize = opt("--units").map_or(10, |v| v.parse().expect("a number"));
     let cuda_path = opt("--cuda-path");
+    // `--heavy`: CUB and Thrust as well (about 320,000 lines).
+    let source = if args.iter().any(|a| a == "--heavy") {
+        SOURCE.replace("#include <vector>", "#include <cub/cub.cuh>\n#include <thrust/device_vector.h>\n#include <thrust/sort.h>\n#include <vector>")
+    } else {
+        SOURCE.to_string()
+    };
 
     let dir = std::env::temp_dir().join(format!("cufront-latency-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -152,7 +158,7 @@ fn main() {
     let files: Vec<PathBuf> = (0..units.max(1))
         .map(|k| {
             let p = dir.join(format!("unit{k}.cu"));
-            std::fs::write(&p, SOURCE.replace("host_fn", &format!("host_fn{k}"))).expect("write");
+            std::fs::write(&p, source.replace("host_fn", &format!("host_fn{k}"))).expect("write");
             p
         })
         .collect();
