@@ -29,6 +29,43 @@ pub struct Preprocessed {
     pub macros: FxHashSet<String>,
 }
 
+/// A compiler message `FILE:LINE:COL: [fatal ]error: TEXT` (gcc's form),
+/// lines and columns 1-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolMessage {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub text: String,
+}
+
+/// The errors of a preprocessing failure's output that have a position.
+pub fn tool_messages(output: &str) -> Vec<ToolMessage> {
+    let mut out = Vec::new();
+    for l in output.lines() {
+        let Some((head, text)) = l
+            .split_once(": fatal error: ")
+            .or_else(|| l.split_once(": error: "))
+        else {
+            continue;
+        };
+        let mut parts = head.rsplitn(3, ':');
+        let (Some(col), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let (Ok(line), Ok(col)) = (line.parse(), col.parse()) else {
+            continue;
+        };
+        out.push(ToolMessage {
+            file: file.to_string(),
+            line,
+            col,
+            text: text.to_string(),
+        });
+    }
+    out
+}
+
 /// Why a file could not be preprocessed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PreprocessError {
@@ -152,7 +189,13 @@ impl Preprocessor {
         })? + 1;
         let ii = run_dir.join("unit.ii");
         argv[out_at] = ii.to_string_lossy().into_owned();
-        run(pipeline, &argv)?;
+        // The compiler's messages name the copy: name the file instead.
+        run(pipeline, &argv).map_err(|e| match (&copy, e) {
+            (Some(tmp), PreprocessError::Tool(m)) => {
+                PreprocessError::Tool(m.replace(tmp.as_str(), &file_s))
+            }
+            (_, e) => e,
+        })?;
         let bytes = std::fs::read(&ii)
             .map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", ii.display())))?;
         let mut text = String::from_utf8(bytes)
@@ -288,4 +331,23 @@ pub fn load_unit(
         )],
     });
     Ok(change)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_messages_with_positions() {
+        let out = "In file included from /w/a.cu:2:\n/w/a.cu:3:10: fatal error: nope.h: No such file or directory\n    3 | #include \"nope.h\"\ncompilation terminated.";
+        assert_eq!(
+            tool_messages(out),
+            [ToolMessage {
+                file: "/w/a.cu".into(),
+                line: 3,
+                col: 10,
+                text: "nope.h: No such file or directory".into()
+            }]
+        );
+    }
 }

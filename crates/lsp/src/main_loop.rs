@@ -449,18 +449,40 @@ impl Server {
                 self.host.apply_change(change);
             }
             Err(e) => {
-                // The preprocessor's own message (a missing header…) on the file.
+                // The preprocessor's own messages (a missing header…) where
+                // they point in the file, else at its start.
                 let uri = convert::uri_of(&main);
-                let d = lt::Diagnostic {
-                    range: lt::Range::default(),
+                let diag = |range: lt::Range, message: String| lt::Diagnostic {
+                    range,
                     severity: Some(lt::DiagnosticSeverity::ERROR),
-                    source: Some("cufront".into()),
-                    message: format!("cannot preprocess: {e}"),
+                    source: Some("cufront (preprocessor)".into()),
+                    message,
                     ..Default::default()
                 };
+                let mut diagnostics: Vec<lt::Diagnostic> = preprocess::tool_messages(&e)
+                    .into_iter()
+                    .filter(|m| m.file == main)
+                    .map(|m| {
+                        let at = lt::Position {
+                            line: m.line.saturating_sub(1),
+                            character: m.col.saturating_sub(1),
+                        };
+                        let end = lt::Position {
+                            line: at.line,
+                            character: at.character + 1,
+                        };
+                        diag(lt::Range { start: at, end }, m.text)
+                    })
+                    .collect();
+                if diagnostics.is_empty() {
+                    diagnostics.push(diag(
+                        lt::Range::default(),
+                        format!("cannot preprocess: {e}"),
+                    ));
+                }
                 let params = lt::PublishDiagnosticsParams {
                     uri,
-                    diagnostics: vec![d],
+                    diagnostics,
                     version: None,
                 };
                 self.send(Message::Notification(Notification::new(

@@ -380,6 +380,33 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
     );
     assert_eq!(help.active_parameter, Some(0));
 
+    // A file whose preprocessing fails shows the compiler's message where it points.
+    let bad = dir.join("bad.cu");
+    let bad_text = "// a missing header\n#include \"nope.h\"\n__global__ void k() {}\n";
+    std::fs::write(&bad, bad_text).unwrap();
+    let bad_uri = lt::Url::from_file_path(&bad).unwrap();
+    c.notify::<lt::notification::DidOpenTextDocument>(lt::DidOpenTextDocumentParams {
+        text_document: lt::TextDocumentItem {
+            uri: bad_uri.clone(),
+            language_id: "cuda".into(),
+            version: 1,
+            text: bad_text.into(),
+        },
+    });
+    let diags = c.diagnostics_for(&bad_uri);
+    let got: Vec<String> = diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{} {}",
+                d.range.start.line + 1,
+                d.range.start.character + 1,
+                d.message
+            )
+        })
+        .collect();
+    assert_eq!(got, ["2:10 nope.h: No such file or directory"]);
+
     c.request::<lt::request::Shutdown>(());
     c.notify::<lt::notification::Exit>(());
     server.join().unwrap().unwrap();
