@@ -32,6 +32,15 @@ enum Command {
     Check(toolkit_cmd::CheckArgs),
     /// Show what the semantic model computes (`inspect layout FILE.ii [TYPE]`).
     Inspect(inspect::InspectArgs),
+    /// Run the language server (LSP) over stdin/stdout.
+    Lsp {
+        /// A CUDA installation (its root, or its bin/nvcc).
+        #[arg(long)]
+        cuda_path: Option<std::path::PathBuf>,
+        /// The compile_commands.json to read (default: the workspace root's, else its build/'s).
+        #[arg(long)]
+        compile_commands: Option<std::path::PathBuf>,
+    },
     /// Find or fetch the real CUDA toolkit (the oracle).
     Toolkit(toolkit_cmd::ToolkitArgs),
     /// Behave exactly like cudafe++ (also when the binary is named `cudafe++`).
@@ -59,6 +68,16 @@ fn main() -> ExitCode {
         Command::Toolkit(args) => toolkit_cmd::run_toolkit(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Cudafe { args } => exit_code(cudafe::main(&args)),
+        Command::Lsp { cuda_path, compile_commands } => {
+            let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+            match cufront_lsp::run_stdio(cufront_lsp::Config { cuda_path, compile_commands, threads }) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("cufront lsp: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
     }
 }
 

@@ -1,0 +1,585 @@
+//! cufront-ide: editor features over cufront's salsa database, for CUDA as
+//! nvcc sees it (rust-analyzer's `ide` crate is the model).
+//!
+//! - [`AnalysisHost`] owns the database and applies [`Change`]s (a unit's
+//!   preprocessed text, the texts of the files it came from).
+//! - [`Analysis`] is a snapshot: every method returns [`Cancellable`], and a
+//!   change applied to the host cancels snapshots still computing (salsa's
+//!   cancellation), so a reader never blocks a writer for long.
+//! - Results are plain data in user-file coordinates ([`FileRange`],
+//!   0-based lines and byte columns): the LSP layer converts them.
+//!
+//! A *unit* is one `.cu` file preprocessed for the host as nvcc does it
+//! ([`preprocess`], flags from [`workspace`]); every other file (headers) is
+//! seen through a unit that includes it. Positions are mapped between
+//! files and the unit by line markers and token alignment ([`lines`]). An
+//! edit that touches no directive and no macro use is patched into the
+//! unit's text in place ([`patch`]); anything else needs the preprocessor again.
+//!
+//! Features: [`diagnostics`] (syntax errors with their EDG numbers), hover
+//! (declaration, type, execution and memory space — implicit ones too —,
+//! class layout, mangled name), goto definition, references, document and
+//! workspace symbols, semantic tokens that tell kernels, device, host and
+//! host-device functions and device/constant/shared/managed variables apart,
+//! completion filtered by execution space, signature help (calls and `<<< >>>`),
+//! inlay hints (template arguments deduced at kernel launches).
+//!
+//! Invariants:
+//! - No I/O in [`Analysis`]: file texts come in through [`Change`]. The
+//!   [`preprocess`] and [`workspace`] modules do I/O and are called by the
+//!   driver (the LSP server), never by a query.
+//! - A feature never guesses silently: an ambiguous name gives every
+//!   candidate (navigation) or nothing (tokens).
+
+mod completion;
+pub mod diagnostics;
+mod document_symbols;
+mod hover;
+mod inlay_hints;
+pub mod lines;
+mod navigation;
+pub mod patch;
+pub mod preprocess;
+mod resolve;
+mod semantic_tokens;
+mod signature_help;
+pub mod symbols;
+pub mod user_parse;
+pub mod workspace;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use cufront_base_db::{LangOptions, RootDatabase, Setter, TranslationUnit};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub use crate::completion::CompletionItem;
+pub use crate::diagnostics::{Diagnostic, Related, Severity};
+pub use crate::document_symbols::StructureNode;
+pub use crate::hover::HoverResult;
+pub use crate::inlay_hints::InlayHint;
+pub use crate::navigation::NavigationTarget;
+pub use crate::semantic_tokens::{SemanticToken, TokenKind, TokenModifier};
+pub use crate::signature_help::SignatureHelp;
+pub use crate::symbols::DeclKind;
+pub use salsa::Cancelled;
+
+/// A result that a change may have cancelled.
+pub type Cancellable<T> = Result<T, Cancelled>;
+
+/// A position in a file: 0-based line, 0-based column in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A range in a file (paths are absolute, as the unit's line markers name them).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileRange {
+    pub file: String,
+    pub start: LineCol,
+    pub end: LineCol,
+}
+
+/// A position in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilePosition {
+    pub file: String,
+    pub pos: LineCol,
+}
+
+/// One unit's preprocessed text and how it is read.
+#[derive(Clone, Debug)]
+pub struct UnitChange {
+    /// The `.cu` file (absolute path): the unit's name.
+    pub main: String,
+    pub text: Arc<str>,
+    pub lang: LangOptions,
+    /// `--expt-relaxed-constexpr`: unannotated `constexpr` functions are
+    /// host and device.
+    pub relaxed_constexpr: bool,
+    /// The macros defined at the end of preprocessing (what an edit must not
+    /// use to be patched in place); `None` keeps the previous set.
+    pub macros: Option<Arc<FxHashSet<String>>>,
+    /// Folders whose files count as system headers besides those gcc marks
+    /// (the toolkit's: nvcc includes it with `-I`, not `-isystem`).
+    pub system_dirs: Vec<String>,
+}
+
+/// What changed since the last [`AnalysisHost::apply_change`].
+#[derive(Clone, Debug, Default)]
+pub struct Change {
+    /// New texts of files (user files as edited, headers as read).
+    pub files: Vec<(String, Arc<str>)>,
+    pub units: Vec<UnitChange>,
+    pub removed_units: Vec<String>,
+}
+
+/// A unit as the editor sees it: the translation unit and which folders
+/// hold system headers (whose bodies stay unparsed, `user_parse`).
+#[salsa::input(debug)]
+pub struct UnitView {
+    #[returns(copy)]
+    pub tu: TranslationUnit,
+    #[returns(ref)]
+    pub system_dirs: Vec<String>,
+}
+
+/// A unit known to the host.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub tu: TranslationUnit,
+    pub view: UnitView,
+    pub relaxed_constexpr: bool,
+    pub macros: Arc<FxHashSet<String>>,
+    pub system_dirs: Vec<String>,
+}
+
+/// What the host knows besides the database: the units, the files' texts
+/// and which unit sees each file. Shared with snapshots (copied on write).
+#[derive(Clone, Debug, Default)]
+struct State {
+    units: FxHashMap<String, Unit>,
+    texts: FxHashMap<String, Arc<FileText>>,
+    /// File → the unit that sees it (its own unit for a `.cu` file, else
+    /// the first unit whose markers name it: headers inherit its flags).
+    owner: FxHashMap<String, String>,
+}
+
+/// Owns the database; the one writer.
+#[derive(Default)]
+pub struct AnalysisHost {
+    db: RootDatabase,
+    state: Arc<State>,
+}
+
+impl AnalysisHost {
+    pub fn new() -> AnalysisHost {
+        AnalysisHost::default()
+    }
+
+    /// A snapshot for readers (any thread).
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            db: self.db.clone(),
+            state: self.state.clone(),
+        }
+    }
+
+    /// Applies `change`, cancelling snapshots still computing.
+    pub fn apply_change(&mut self, change: Change) {
+        let state = Arc::make_mut(&mut self.state);
+        for (path, text) in change.files {
+            state.texts.insert(path, Arc::new(FileText::new(text)));
+        }
+        for main in change.removed_units {
+            state.units.remove(&main);
+            state.owner.retain(|_, m| *m != main);
+        }
+        for u in change.units {
+            let same_files = u.macros.is_none();
+            let lang_changed;
+            let unit = match state.units.get_mut(&u.main) {
+                Some(unit) => {
+                    lang_changed = unit.tu.options(&self.db).lang(&self.db) != &u.lang;
+                    if lang_changed {
+                        let opts = unit.tu.options(&self.db);
+                        opts.set_lang(&mut self.db).to(u.lang.clone());
+                    }
+                    if unit.tu.text(&self.db).as_ref() != u.text.as_ref() {
+                        unit.tu.set_text(&mut self.db).to(u.text.clone());
+                    }
+                    unit.relaxed_constexpr = u.relaxed_constexpr;
+                    if unit.system_dirs != u.system_dirs {
+                        unit.view
+                            .set_system_dirs(&mut self.db)
+                            .to(u.system_dirs.clone());
+                        unit.system_dirs = u.system_dirs.clone();
+                    }
+                    if let Some(m) = u.macros {
+                        unit.macros = m;
+                    }
+                    unit.clone()
+                }
+                None => {
+                    let opts = cufront_base_db::new_options(&self.db, u.lang.clone());
+                    let tu = cufront_base_db::new_translation_unit(
+                        &self.db,
+                        u.main.clone(),
+                        u.text.clone(),
+                        opts,
+                    );
+                    let view = UnitView::new(&self.db, tu, u.system_dirs.clone());
+                    let unit = Unit {
+                        tu,
+                        view,
+                        relaxed_constexpr: u.relaxed_constexpr,
+                        macros: u.macros.unwrap_or_default(),
+                        system_dirs: u.system_dirs.clone(),
+                    };
+                    state.units.insert(u.main.clone(), unit.clone());
+                    unit
+                }
+            };
+            // Files the unit sees and no other unit claimed yet (a patch,
+            // which keeps the macro set, names the same files as before).
+            if same_files && state.owner.contains_key(&u.main) {
+                continue;
+            }
+            let lines = lines::unit_lines(&self.db, unit.tu);
+            for f in &lines.files {
+                if f.starts_with('<') {
+                    continue;
+                }
+                state
+                    .owner
+                    .entry(f.clone())
+                    .or_insert_with(|| u.main.clone());
+            }
+            state.owner.insert(u.main.clone(), u.main.clone());
+        }
+    }
+
+    pub fn unit(&self, main: &str) -> Option<&Unit> {
+        self.state.units.get(main)
+    }
+
+    /// The current text of `file`, if the host has it.
+    pub fn file_text(&self, file: &str) -> Option<Arc<str>> {
+        self.state.texts.get(file).map(|t| t.text.clone())
+    }
+
+    /// The unit text of `main` now.
+    pub fn unit_text(&self, main: &str) -> Option<Arc<str>> {
+        let u = self.state.units.get(main)?;
+        Some(u.tu.text(&self.db).clone())
+    }
+
+    /// The change that patches `file`'s new text into the unit that sees it
+    /// without the preprocessor (`patch`), with the file's text; an error
+    /// says why the preprocessor is needed.
+    pub fn patch_file(
+        &self,
+        file: &str,
+        new_text: Arc<str>,
+    ) -> Result<Change, patch::NotPatchable> {
+        let main = self
+            .state
+            .owner
+            .get(file)
+            .ok_or(patch::NotPatchable::UnknownFile)?;
+        let unit = self
+            .state
+            .units
+            .get(main)
+            .ok_or(patch::NotPatchable::UnknownFile)?;
+        let old = self
+            .state
+            .texts
+            .get(file)
+            .ok_or(patch::NotPatchable::UnknownFile)?;
+        let lines = lines::unit_lines(&self.db, unit.tu);
+        let text = unit.tu.text(&self.db);
+        let patched = patch::patch(text, &lines, file, &old.text, &new_text, &unit.macros)?;
+        Ok(Change {
+            files: vec![(file.to_string(), new_text)],
+            units: vec![UnitChange {
+                main: main.clone(),
+                text: Arc::from(patched),
+                lang: unit.tu.options(&self.db).lang(&self.db).clone(),
+                relaxed_constexpr: unit.relaxed_constexpr,
+                macros: None,
+                system_dirs: unit.system_dirs.clone(),
+            }],
+            removed_units: Vec::new(),
+        })
+    }
+
+    /// The unit that sees `file`.
+    pub fn unit_of(&self, file: &str) -> Option<String> {
+        self.state.owner.get(file).cloned()
+    }
+
+    /// Whether the host has a text for `file`.
+    pub fn has_file(&self, file: &str) -> bool {
+        self.state.texts.contains_key(file)
+    }
+
+    /// Lets tests and tools run queries directly.
+    pub fn raw_database(&self) -> &RootDatabase {
+        &self.db
+    }
+}
+
+/// A snapshot of the world: cheap to clone, cancelled by the next change.
+#[derive(Clone)]
+pub struct Analysis {
+    db: RootDatabase,
+    state: Arc<State>,
+}
+
+impl Analysis {
+    fn with_db<T>(&self, f: impl FnOnce(&Self) -> T) -> Cancellable<T> {
+        Cancelled::catch(std::panic::AssertUnwindSafe(|| f(self)))
+    }
+
+    /// The unit through which `file` is seen.
+    pub fn unit_of(&self, file: &str) -> Option<String> {
+        self.state.owner.get(file).cloned()
+    }
+
+    /// Computes what most requests on `file` need first (the item split,
+    /// the declarations' index, merged execution spaces, the scope graph),
+    /// so that a hover after an edit does not pay for it.
+    pub fn prime_caches(&self, file: &str) -> Cancellable<()> {
+        self.with_db(|a| {
+            if let Some(cx) = a.ctx(file) {
+                let _ = cx.parse();
+                let _ = symbols::item_starts(cx.db, cx.unit.tu);
+                let _ = symbols::name_index(cx.db, cx.unit.tu);
+                let _ = symbols::unit_spaces(cx.db, cx.unit.tu);
+                let _ = cufront_hir::def_map(cx.db, cx.unit.tu);
+            }
+        })
+    }
+
+    /// Line `line` (0-based) of `file` as the host has it.
+    pub fn file_line(&self, file: &str, line: u32) -> Option<String> {
+        self.state.texts.get(file)?.line(line).map(str::to_string)
+    }
+
+    /// Files the host knows a unit for (the unit's own `.cu` files).
+    pub fn units(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.state.units.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    pub fn diagnostics(&self, file: &str) -> Cancellable<Vec<Diagnostic>> {
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| diagnostics::diagnostics(&cx))
+                .unwrap_or_default()
+        })
+    }
+
+    pub fn hover(&self, pos: &FilePosition) -> Cancellable<Option<HoverResult>> {
+        self.with_db(|a| a.ctx(&pos.file).and_then(|cx| hover::hover(&cx, pos.pos)))
+    }
+
+    pub fn goto_definition(&self, pos: &FilePosition) -> Cancellable<Vec<NavigationTarget>> {
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .map(|cx| navigation::goto_definition(&cx, pos.pos))
+                .unwrap_or_default()
+        })
+    }
+
+    pub fn references(&self, pos: &FilePosition) -> Cancellable<Vec<FileRange>> {
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .map(|cx| navigation::references(&cx, pos.pos))
+                .unwrap_or_default()
+        })
+    }
+
+    pub fn document_symbols(&self, file: &str) -> Cancellable<Vec<StructureNode>> {
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| document_symbols::document_symbols(&cx))
+                .unwrap_or_default()
+        })
+    }
+
+    /// Declarations of every unit whose name contains `query` (case
+    /// insensitive), at most `limit`, user files first.
+    pub fn workspace_symbols(
+        &self,
+        query: &str,
+        limit: usize,
+    ) -> Cancellable<Vec<NavigationTarget>> {
+        self.with_db(|a| {
+            let mut out = Vec::new();
+            for main in a.units() {
+                if let Some(cx) = a.ctx(&main) {
+                    navigation::workspace_symbols(&cx, query, limit, &mut out);
+                }
+            }
+            out.sort_by(|x, y| {
+                (x.system, &x.name, &x.focus_range).cmp(&(y.system, &y.name, &y.focus_range))
+            });
+            out.dedup_by(|x, y| x.focus_range == y.focus_range);
+            out.truncate(limit);
+            out
+        })
+    }
+
+    /// Names that fit at the cursor (members, scope names, locals, the
+    /// unit's declarations), callable from the cursor's execution space.
+    pub fn completions(&self, pos: &FilePosition) -> Cancellable<Vec<CompletionItem>> {
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .map(|cx| completion::completions(&cx, pos.pos))
+                .unwrap_or_default()
+        })
+    }
+
+    /// Hints in `file`: deduced template arguments of kernel launches.
+    pub fn inlay_hints(&self, file: &str) -> Cancellable<Vec<InlayHint>> {
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| inlay_hints::inlay_hints(&cx))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The signatures of the call (or `<<< >>>` launch configuration) at the cursor.
+    pub fn signature_help(&self, pos: &FilePosition) -> Cancellable<Option<SignatureHelp>> {
+        self.with_db(|a| {
+            a.ctx(&pos.file)
+                .and_then(|cx| signature_help::signature_help(&cx, pos.pos))
+        })
+    }
+
+    pub fn semantic_tokens(&self, file: &str) -> Cancellable<Vec<SemanticToken>> {
+        self.with_db(|a| {
+            a.ctx(file)
+                .map(|cx| semantic_tokens::semantic_tokens(&cx))
+                .unwrap_or_default()
+        })
+    }
+
+    fn ctx(&self, file: &str) -> Option<Ctx<'_>> {
+        let main = self.state.owner.get(file)?;
+        let unit = self.state.units.get(main)?;
+        let lines = lines::unit_lines(&self.db, unit.tu);
+        let file_id = lines.file_id(file)?;
+        Some(Ctx {
+            db: &self.db,
+            unit,
+            lines,
+            file: file.to_string(),
+            file_id,
+            texts: &self.state.texts,
+        })
+    }
+}
+
+/// What a feature works with: the unit that sees the file, its line table,
+/// and the file's identity in it.
+pub(crate) struct Ctx<'a> {
+    pub db: &'a RootDatabase,
+    pub unit: &'a Unit,
+    pub lines: Arc<lines::UnitLines>,
+    pub file: String,
+    pub file_id: u32,
+    pub texts: &'a FxHashMap<String, Arc<FileText>>,
+}
+
+/// A file's text with its line starts.
+#[derive(Clone, Debug)]
+pub(crate) struct FileText {
+    text: Arc<str>,
+    starts: Vec<u32>,
+}
+
+impl FileText {
+    fn new(text: Arc<str>) -> FileText {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        FileText { text, starts }
+    }
+    fn line(&self, line: u32) -> Option<&str> {
+        let s = *self.starts.get(line as usize)? as usize;
+        let e = self
+            .starts
+            .get(line as usize + 1)
+            .map_or(self.text.len(), |&e| e as usize - 1);
+        let l = &self.text[s..e.max(s)];
+        Some(l.strip_suffix('\r').unwrap_or(l))
+    }
+}
+
+impl Ctx<'_> {
+    /// The unit's tree, user bodies parsed (`user_parse`).
+    pub fn parse(&self) -> &cufront_syntax::Parse {
+        user_parse::user_parse(self.db, self.unit.view)
+    }
+
+    pub fn text(&self) -> &str {
+        self.unit.tu.text(self.db)
+    }
+
+    /// The source line `line` of `file`, if the host has the file's text.
+    fn source_line(&self, file: &str, line: u32) -> Option<&str> {
+        self.texts.get(file)?.line(line)
+    }
+
+    /// The unit offset of a position in the context's file.
+    pub fn offset(&self, pos: LineCol) -> Option<u32> {
+        let i = self.lines.unit_line(self.file_id, pos.line)?;
+        let (start, end) = self.lines.line_range(self.text(), i);
+        let unit_line = &self.text()[start as usize..end as usize];
+        let col = match self.source_line(&self.file, pos.line) {
+            Some(src) => lines::align_col(src, unit_line, pos.col),
+            None => pos.col.min(end - start),
+        };
+        Some(start + col)
+    }
+
+    /// The file position of a unit offset.
+    pub fn position(&self, offset: u32) -> (String, LineCol, bool) {
+        let i = self.lines.line_at(offset);
+        let l = self.lines.lines[i];
+        let (start, end) = self.lines.line_range(self.text(), i);
+        let file = &self.lines.files[l.file as usize];
+        let unit_line = &self.text()[start as usize..end as usize];
+        let col_in_unit = offset.saturating_sub(start).min(end - start);
+        let col = match self.source_line(file, l.line) {
+            Some(src) => lines::align_col(unit_line, src, col_in_unit),
+            None => col_in_unit,
+        };
+        (
+            file.clone(),
+            LineCol { line: l.line, col },
+            self.is_system(offset),
+        )
+    }
+
+    /// A unit range as a file range (its start's file).
+    pub fn file_range(&self, range: cufront_syntax::TextRange) -> FileRange {
+        let (file, start, _) = self.position(range.start().into());
+        let (efile, mut end, _) = self.position(range.end().into());
+        if efile != file || end < start {
+            end = start;
+        }
+        FileRange { file, start, end }
+    }
+
+    /// Whether the unit offset is in a system header: marked so by gcc, or
+    /// under one of the unit's system folders.
+    pub fn is_system(&self, offset: u32) -> bool {
+        let l = self.lines.lines[self.lines.line_at(offset)];
+        l.system || {
+            let file = &self.lines.files[l.file as usize];
+            self.unit
+                .system_dirs
+                .iter()
+                .any(|d| file.starts_with(d.as_str()))
+        }
+    }
+
+    /// Whether the unit offset is in the context's file.
+    pub fn in_file(&self, offset: u32) -> bool {
+        let l = self.lines.lines[self.lines.line_at(offset)];
+        l.file == self.file_id && !l.marker
+    }
+}

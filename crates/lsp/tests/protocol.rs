@@ -1,0 +1,414 @@
+//! The server driven over LSP with in-memory pipes, on real `.cu` files
+//! preprocessed by the pinned toolkit's nvcc (fetched once, cached).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use lsp_types as lt;
+use lsp_types::notification::Notification as _;
+use serde_json::{Value, json};
+
+const HEADER: &str = r#"#pragma once
+struct Pair { int a; double b; };
+__global__ void scale(Pair *p, int n);
+__device__ inline int twice(int x) { return 2 * x; }
+"#;
+
+const MAIN: &str = r#"#include "k.cuh"
+#define N 4
+
+__constant__ int table[N];
+
+__global__ void scale(Pair *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i].a = twice(p[i].a) + table[0]
+}
+
+int main() {
+  Pair *p = nullptr;
+  scale<<<1, N>>>(p, N);
+  return 0;
+}
+"#;
+
+struct Client {
+    conn: Connection,
+    next: i32,
+    /// Notifications received while waiting for something else.
+    seen: Vec<Notification>,
+}
+
+impl Client {
+    fn request<R: lt::request::Request>(&mut self, params: R::Params) -> Response {
+        self.next += 1;
+        let id = RequestId::from(self.next);
+        self.conn
+            .sender
+            .send(Message::Request(Request::new(
+                id.clone(),
+                R::METHOD.into(),
+                params,
+            )))
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            match self.recv(deadline) {
+                Message::Response(r) if r.id == id => return r,
+                Message::Notification(n) => self.seen.push(n),
+                _ => {}
+            }
+        }
+    }
+
+    fn notify<N: lt::notification::Notification>(&self, params: N::Params) {
+        self.conn
+            .sender
+            .send(Message::Notification(Notification::new(
+                N::METHOD.into(),
+                params,
+            )))
+            .unwrap();
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Message {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let msg = self
+                .conn
+                .receiver
+                .recv_timeout(left)
+                .expect("the server answers in time");
+            // Server-to-client requests (progress creation) are acknowledged.
+            if let Message::Request(req) = &msg {
+                self.conn
+                    .sender
+                    .send(Message::Response(Response::new_ok(
+                        req.id.clone(),
+                        Value::Null,
+                    )))
+                    .unwrap();
+                continue;
+            }
+            return msg;
+        }
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics_for(&mut self, uri: &lt::Url) -> Vec<lt::Diagnostic> {
+        if let Some(i) = self.seen.iter().position(|n| is_diags_for(n, uri)) {
+            let n = self.seen.remove(i);
+            return serde_json::from_value::<lt::PublishDiagnosticsParams>(n.params)
+                .unwrap()
+                .diagnostics;
+        }
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            if let Message::Notification(n) = self.recv(deadline) {
+                if is_diags_for(&n, uri) {
+                    return serde_json::from_value::<lt::PublishDiagnosticsParams>(n.params)
+                        .unwrap()
+                        .diagnostics;
+                }
+                self.seen.push(n);
+            }
+        }
+    }
+}
+
+fn is_diags_for(n: &Notification, uri: &lt::Url) -> bool {
+    n.method == lt::notification::PublishDiagnostics::METHOD
+        && n.params.get("uri").and_then(Value::as_str) == Some(uri.as_str())
+}
+
+fn workspace(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cufront-lsp-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.cuh"), HEADER).unwrap();
+    std::fs::write(dir.join("main.cu"), MAIN).unwrap();
+    let cc = json!([{ "directory": dir, "file": "main.cu", "command": "nvcc -std=c++17 -arch=sm_90 -c main.cu -o main.o" }]);
+    std::fs::write(dir.join("compile_commands.json"), cc.to_string()).unwrap();
+    dir
+}
+
+fn pos(text: &str, needle: &str) -> lt::Position {
+    let at = text.find(needle).unwrap_or_else(|| panic!("{needle}"));
+    let line = text[..at].matches('\n').count() as u32;
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    lt::Position {
+        line,
+        character: col as u32,
+    }
+}
+
+#[test]
+fn diagnostics_hover_definition_and_edits_over_lsp() {
+    let tk = cufront_tests::toolkit();
+    let dir = workspace("main");
+    let (server, client) = Connection::memory();
+    let config = cufront_lsp::Config {
+        cuda_path: Some(tk.root().to_path_buf()),
+        compile_commands: None,
+        threads: 2,
+    };
+    let server = std::thread::spawn(move || cufront_lsp::run(server, config));
+    let mut c = Client {
+        conn: client,
+        next: 0,
+        seen: Vec::new(),
+    };
+
+    let root = lt::Url::from_file_path(&dir).unwrap();
+    #[allow(deprecated)]
+    let init = lt::InitializeParams {
+        root_uri: Some(root),
+        capabilities: lt::ClientCapabilities {
+            window: Some(lt::WindowClientCapabilities {
+                work_done_progress: Some(true),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let r = c.request::<lt::request::Initialize>(init);
+    let caps = r.result.unwrap();
+    assert_eq!(caps["serverInfo"]["name"], "cufront");
+    assert!(
+        caps["capabilities"]["semanticTokensProvider"]["legend"]["tokenModifiers"]
+            .to_string()
+            .contains("kernel")
+    );
+    c.notify::<lt::notification::Initialized>(lt::InitializedParams {});
+
+    let main = dir.join("main.cu");
+    let uri = lt::Url::from_file_path(&main).unwrap();
+    let t0 = Instant::now();
+    c.notify::<lt::notification::DidOpenTextDocument>(lt::DidOpenTextDocumentParams {
+        text_document: lt::TextDocumentItem {
+            uri: uri.clone(),
+            language_id: "cuda".into(),
+            version: 1,
+            text: MAIN.into(),
+        },
+    });
+    // The missing `;` of line 8, with its EDG number, at the user file's position.
+    let diags = c.diagnostics_for(&uri);
+    eprintln!("first diagnostics after {:?}", t0.elapsed());
+    let got: Vec<String> = diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{} {:?} {}",
+                d.range.start.line + 1,
+                d.range.start.character + 1,
+                d.code,
+                d.message
+            )
+        })
+        .collect();
+    assert_eq!(got, ["9:1 Some(Number(65)) expected a \";\""]);
+    // Progress was reported around the first load.
+    assert!(
+        c.seen.iter().any(|n| n.method == "$/progress"),
+        "no progress among {:?}",
+        c.seen.iter().map(|n| &n.method).collect::<Vec<_>>()
+    );
+
+    let tdp = |p: lt::Position| lt::TextDocumentPositionParams {
+        text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
+        position: p,
+    };
+    // Hover on the launch's kernel.
+    let r = c.request::<lt::request::HoverRequest>(lt::HoverParams {
+        text_document_position_params: tdp(pos(MAIN, "scale<<<")),
+        work_done_progress_params: Default::default(),
+    });
+    let hover: lt::Hover = serde_json::from_value(r.result.unwrap()).unwrap();
+    let lt::HoverContents::Markup(m) = hover.contents else {
+        panic!("markup")
+    };
+    assert!(
+        m.value.contains("__global__ void scale(Pair *p, int n)"),
+        "{}",
+        m.value
+    );
+    assert!(m.value.contains("kernel (`__global__`)"), "{}", m.value);
+    assert!(
+        m.value.contains("Mangled: `_Z5scaleP4Pairi`"),
+        "{}",
+        m.value
+    );
+
+    // Definition of `twice`: in the header.
+    let r = c.request::<lt::request::GotoDefinition>(lt::GotoDefinitionParams {
+        text_document_position_params: tdp(pos(MAIN, "twice(p")),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    let locs: Vec<lt::Location> = serde_json::from_value(r.result.unwrap()).unwrap();
+    assert_eq!(locs.len(), 1);
+    assert_eq!(
+        locs[0].uri,
+        lt::Url::from_file_path(dir.join("k.cuh")).unwrap()
+    );
+    assert_eq!(locs[0].range.start, pos(HEADER, "twice(int"));
+
+    // Fix the error with an edit inside the body: patched in place, no preprocessor.
+    let at = pos(MAIN, "\n}\n\nint main");
+    let t1 = Instant::now();
+    c.notify::<lt::notification::DidChangeTextDocument>(lt::DidChangeTextDocumentParams {
+        text_document: lt::VersionedTextDocumentIdentifier {
+            uri: uri.clone(),
+            version: 2,
+        },
+        content_changes: vec![lt::TextDocumentContentChangeEvent {
+            range: Some(lt::Range { start: at, end: at }),
+            range_length: None,
+            text: ";".into(),
+        }],
+    });
+    let diags = c.diagnostics_for(&uri);
+    eprintln!("diagnostics after the edit: {:?}", t1.elapsed());
+    assert!(diags.is_empty(), "{diags:?}");
+
+    // Semantic tokens tell the kernel and the constant variable apart.
+    let r = c.request::<lt::request::SemanticTokensFullRequest>(lt::SemanticTokensParams {
+        text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    let toks: lt::SemanticTokens = serde_json::from_value(r.result.unwrap()).unwrap();
+    let legend: Vec<String> = serde_json::from_value(
+        caps["capabilities"]["semanticTokensProvider"]["legend"]["tokenModifiers"].clone(),
+    )
+    .unwrap();
+    let (mut line, mut col) = (0, 0);
+    let mut found = Vec::new();
+    for t in &toks.data {
+        if t.delta_line > 0 {
+            line += t.delta_line;
+            col = t.delta_start;
+        } else {
+            col += t.delta_start;
+        }
+        let text = MAIN.lines().nth(line as usize).unwrap();
+        let name = &text[col as usize..(col + t.length) as usize];
+        let mods: Vec<&str> = legend
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| t.token_modifiers_bitset & (1 << i) != 0)
+            .map(|(_, m)| m.as_str())
+            .collect();
+        found.push(format!("{}:{name}:{}", line + 1, mods.join(",")));
+    }
+    assert!(
+        found.contains(&"4:table:declaration,definition,constantMemory".to_string()),
+        "{found:?}"
+    );
+    assert!(found.contains(&"13:scale:kernel".to_string()), "{found:?}");
+    assert!(found.contains(&"8:twice:device".to_string()), "{found:?}");
+
+    // An edit that uses a macro needs the preprocessor again: still answered.
+    let at = pos(MAIN, "table[0]");
+    c.notify::<lt::notification::DidChangeTextDocument>(lt::DidChangeTextDocumentParams {
+        text_document: lt::VersionedTextDocumentIdentifier {
+            uri: uri.clone(),
+            version: 3,
+        },
+        content_changes: vec![lt::TextDocumentContentChangeEvent {
+            range: Some(lt::Range {
+                start: at,
+                end: lt::Position {
+                    line: at.line,
+                    character: at.character + 8,
+                },
+            }),
+            range_length: None,
+            text: "table[N - 1]".into(),
+        }],
+    });
+    let diags = c.diagnostics_for(&uri);
+    assert!(diags.is_empty(), "{diags:?}");
+
+    let r = c.request::<lt::request::DocumentSymbolRequest>(lt::DocumentSymbolParams {
+        text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    let names: Vec<String> = r
+        .result
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["table", "scale", "main"]);
+
+    // Completion in the kernel's body offers the device function, signature
+    // help in the launch's argument list shows the kernel.
+    let mut at = pos(MAIN, "twice(p");
+    at.character += 2;
+    let r = c.request::<lt::request::Completion>(lt::CompletionParams {
+        text_document_position: tdp(at),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+        context: None,
+    });
+    let labels: Vec<String> = r
+        .result
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect();
+    assert!(labels.contains(&"twice".to_string()), "{labels:?}");
+    let mut at = pos(MAIN, "p, N);");
+    at.character += 1;
+    let r = c.request::<lt::request::SignatureHelpRequest>(lt::SignatureHelpParams {
+        text_document_position_params: tdp(at),
+        work_done_progress_params: Default::default(),
+        context: None,
+    });
+    let help: lt::SignatureHelp = serde_json::from_value(r.result.unwrap()).unwrap();
+    assert_eq!(
+        help.signatures[0].label,
+        "__global__ void scale(Pair *p, int n)"
+    );
+    assert_eq!(help.active_parameter, Some(0));
+
+    // A file whose preprocessing fails shows the compiler's message where it points.
+    let bad = dir.join("bad.cu");
+    let bad_text = "// a missing header\n#include \"nope.h\"\n__global__ void k() {}\n";
+    std::fs::write(&bad, bad_text).unwrap();
+    let bad_uri = lt::Url::from_file_path(&bad).unwrap();
+    c.notify::<lt::notification::DidOpenTextDocument>(lt::DidOpenTextDocumentParams {
+        text_document: lt::TextDocumentItem {
+            uri: bad_uri.clone(),
+            language_id: "cuda".into(),
+            version: 1,
+            text: bad_text.into(),
+        },
+    });
+    let diags = c.diagnostics_for(&bad_uri);
+    let got: Vec<String> = diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{} {}",
+                d.range.start.line + 1,
+                d.range.start.character + 1,
+                d.message
+            )
+        })
+        .collect();
+    assert_eq!(got, ["2:10 nope.h: No such file or directory"]);
+
+    c.request::<lt::request::Shutdown>(());
+    c.notify::<lt::notification::Exit>(());
+    server.join().unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
