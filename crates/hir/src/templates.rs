@@ -1320,7 +1320,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
         // A class or typedef that is (or names) a specialization: go through its type.
         if let Resolved::Def(d, env, from) = &cur {
             let conv = match d {
-                Def::ClassTemplate(c) if seg.args.is_none() || true => {
+                Def::ClassTemplate(c) => {
                     let cs = map.class_scope.get(c).copied();
                     env.as_ref().is_some_and(|e| cs.is_some_and(|s| e.scopes.contains(&s)))
                 }
