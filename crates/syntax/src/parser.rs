@@ -195,6 +195,10 @@ pub struct Parser<'t> {
     /// (it is not a greater-than). Parenthesised and bracketed
     /// sub-expressions reset it.
     pub(crate) gt_closes: bool,
+    /// Inside a launch configuration (`<<<…>>>`): with `gt_closes`, only a
+    /// `>>>` ends it; a lone `>` is greater-than and `>>` a shift, as EDG
+    /// reads `k<<<1, 1, n > 32 ? 4 : 0>>>()`.
+    launch_gt: bool,
     steps: Cell<u32>,
     /// The `LAZY_BODY`s made so far (see `grammar::statements::function_body`).
     pub(crate) lazy_bodies: Vec<LazyBodyRec>,
@@ -243,6 +247,7 @@ impl<'t> Parser<'t> {
             depth: 0,
             depth_error_reported: false,
             gt_closes: false,
+            launch_gt: false,
             steps: Cell::new(0),
             lazy_bodies: Vec::new(),
             body_level: 0,
@@ -551,11 +556,28 @@ impl<'t> Parser<'t> {
     }
 
     /// Runs `f` with `gt_closes` set to `value`, restoring it afterwards.
+    /// Keeping the current value keeps a launch configuration's reading of `>`.
     pub(crate) fn with_gt_closes<T>(&mut self, value: bool, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
-        let saved = std::mem::replace(&mut self.gt_closes, value);
+        let launch = value == self.gt_closes && self.launch_gt;
+        self.with_gt(value, launch, f)
+    }
+
+    /// Runs `f` in a launch configuration: only `>>>` ends it (see `launch_gt`).
+    pub(crate) fn with_launch_gt<T>(&mut self, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        self.with_gt(true, true, f)
+    }
+
+    fn with_gt<T>(&mut self, closes: bool, launch: bool, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        let saved = (std::mem::replace(&mut self.gt_closes, closes), std::mem::replace(&mut self.launch_gt, launch));
         let r = f(self);
-        self.gt_closes = saved;
+        (self.gt_closes, self.launch_gt) = saved;
         r
+    }
+
+    /// Does a `>` at the cursor end the enclosing list (template arguments,
+    /// or a launch configuration at its `>>>`)?
+    pub(crate) fn gt_ends_list(&self) -> bool {
+        self.gt_closes && (!self.launch_gt || self.composite_at(0, &[R_ANGLE, R_ANGLE, R_ANGLE]))
     }
 }
 

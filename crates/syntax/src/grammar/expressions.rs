@@ -9,7 +9,8 @@
 //! - Inside a template argument list (`p.gt_closes`), a top-level `>` ends the
 //!   expression, and so does the first `>` of `>>` (a composite of joint `>`
 //!   tokens); `>=` and `>>=` stay operators, as they are single tokens in
-//!   C++. Parentheses, brackets and braces reset that.
+//!   C++. Parentheses, brackets and braces reset that. In a launch
+//!   configuration only `>>>` ends it (`k<<<1, n > 32 ? 4 : 0>>>()`).
 //! - A binary operator directly followed by `...` is never consumed as a
 //!   binary operator: it belongs to an enclosing fold expression.
 //! - Every recursion goes through `p.nested`, so nesting depth is bounded.
@@ -236,7 +237,7 @@ pub(crate) fn binary_op(p: &Parser<'_>) -> Option<(SyntaxKind, u8, usize)> {
             if p.at(GTEQ) {
                 return Some((GTEQ, 9, 2));
             }
-            if p.gt_closes {
+            if p.gt_ends_list() {
                 return None;
             }
             if p.at(SHR) {
@@ -498,7 +499,7 @@ fn launch_config(p: &mut Parser<'_>) {
     let m = p.start();
     p.bump(SHL);
     p.bump(L_ANGLE);
-    p.with_gt_closes(true, |p| {
+    p.with_launch_gt(|p| {
         if !p.at(R_ANGLE) {
             loop {
                 p.nested(assign);
