@@ -18,7 +18,7 @@ use std::cell::Cell;
 use rowan::TextRange;
 
 use crate::lexer::{Lexed, LexOptions};
-use crate::names::{Names, ScopeId};
+use crate::names::{Names, ScopeId, Time};
 use crate::SyntaxKind::{self, *};
 
 mod tree;
@@ -204,6 +204,9 @@ pub struct Parser<'t> {
     pub(crate) lazy_bodies: Vec<LazyBodyRec>,
     /// 0 in the declaration pass; 1 + the level of the body being parsed after it.
     pub(crate) body_level: u32,
+    /// How many class member specifications the cursor is in (in this
+    /// input: a body parsed later starts at 0).
+    class_nesting: u32,
     /// Stop tokens for skipping after an error (`grammar::recovery`).
     pub(crate) recovery: crate::grammar::recovery::Recovery,
     /// How many events went to `stream` (0 when not streaming): they must
@@ -220,6 +223,10 @@ pub(crate) struct LazyBodyRec {
     pub(crate) raw_end: u32,
     /// The scope the body was written in (the function's parameter scope).
     pub(crate) scope: ScopeId,
+    /// The body sees the declarations made before this time (`Names::now`):
+    /// where it is written, or for a member body the end of the outermost
+    /// class it is in (its complete-class context).
+    pub(crate) horizon: Time,
     /// Nesting depth at the body, so that parsing it later keeps the global bound.
     pub(crate) depth: u32,
     /// Depth of the `LAZY_BODY` node in its tree (filled in after `build_tree`),
@@ -251,6 +258,7 @@ impl<'t> Parser<'t> {
             steps: Cell::new(0),
             lazy_bodies: Vec::new(),
             body_level: 0,
+            class_nesting: 0,
             recovery: Default::default(),
             sent: 0,
             stream: None,
@@ -357,7 +365,26 @@ impl<'t> Parser<'t> {
         let raw_start = self.inp.sig[start];
         let raw_end = self.inp.sig[self.pos - 1] + 1;
         let scope = self.names.current_scope();
-        self.lazy_bodies.push(LazyBodyRec { raw_start, raw_end, scope, depth: self.depth, tree_depth: 0 });
+        let horizon = self.names.now();
+        self.lazy_bodies.push(LazyBodyRec { raw_start, raw_end, scope, horizon, depth: self.depth, tree_depth: 0 });
+    }
+
+    /// Runs `f` (a class's member specification) and, if the class is not
+    /// nested in another one of this input, moves the horizon of every body
+    /// recorded in it to the class's end: member bodies, nested classes'
+    /// included, see the complete class ([class.mem]).
+    pub(crate) fn in_class_members<T>(&mut self, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        let first = self.lazy_bodies.len();
+        self.class_nesting += 1;
+        let r = f(self);
+        self.class_nesting -= 1;
+        if self.class_nesting == 0 {
+            let end = self.names.now();
+            for rec in self.lazy_bodies.iter_mut().skip(first) {
+                rec.horizon = end;
+            }
+        }
+        r
     }
 
     // ---- looking at tokens

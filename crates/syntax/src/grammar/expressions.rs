@@ -23,6 +23,7 @@ mod initializers;
 mod lambdas;
 mod requires;
 
+use crate::grammar::paths::NameMode;
 use crate::parser::{CompletedMarker, Marker, Parser};
 use crate::SyntaxKind::{self, *};
 
@@ -404,8 +405,9 @@ fn postfix_op(p: &mut Parser<'_>, k: SyntaxKind) -> SyntaxKind {
             INDEX_EXPR
         }
         DOT | ARROW => {
+            let object_is_this = k == ARROW && p.pos() > 0 && p.inp.kind(p.pos() - 1) == THIS_KW;
             p.bump_any();
-            member_name(p);
+            member_name(p, object_is_this);
             MEMBER_EXPR
         }
         PLUS2 | MINUS2 => {
@@ -426,7 +428,7 @@ fn postfix_op(p: &mut Parser<'_>, k: SyntaxKind) -> SyntaxKind {
 
 /// The name after `.` or `->`: an id-expression (with `template`, `~T`,
 /// `operator X`, qualified names), or a pseudo-destructor `~decltype(x)`.
-fn member_name(p: &mut Parser<'_>) {
+fn member_name(p: &mut Parser<'_>, object_is_this: bool) {
     if p.at(TILDE) && p.nth_at(1, DECLTYPE_KW) {
         let m = p.start();
         p.bump(TILDE);
@@ -447,7 +449,10 @@ fn member_name(p: &mut Parser<'_>) {
     if p.at(IDENT) && p.nth_at(1, L_ANGLE) && try_member_template_call(p) {
         return;
     }
-    if !super::paths::id_expression(p) {
+    // `this->f<…>` in a member body: ordinary lookup finds the members of
+    // the object's class first, so its answer stands.
+    let mode = if object_is_this { NameMode::Expr } else { NameMode::Member };
+    if super::paths::name(p, mode).is_none() {
         p.error("expected an identifier");
     }
 }

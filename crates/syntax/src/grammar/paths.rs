@@ -499,6 +499,14 @@ pub(crate) enum NameMode {
     /// specifier, a class-key): an unknown name followed by `<` is taken as a
     /// template (see docs/name-oracle.md).
     Type,
+    /// After `.`/`->`: the parser does not know the object's class, so the
+    /// first component is looked up in the context of the expression, and
+    /// there only a class or alias template makes `<` open arguments
+    /// ([basic.lookup.classref]/1): a function or variable template of that
+    /// name (`l.first < r.first` with `template<class T> int first(T)`)
+    /// does not. Member templates called with arguments are taken by
+    /// `expressions::try_member_template_call` before this.
+    Member,
 }
 
 /// Parses a (possibly qualified) name into `QUALIFIED_NAME` / `NAME_REF` /
@@ -595,6 +603,8 @@ pub(crate) fn name(p: &mut Parser<'_>, mode: NameMode) -> Option<NameInfo> {
             None
         } else if info.qualified {
             scope.and_then(|s| p.names.lookup_in(s, text))
+        } else if mode == NameMode::Member {
+            p.names.lookup_entry(text).filter(|e| !e.is_template() || e.type_template)
         } else {
             p.names.lookup_entry(text)
         };
