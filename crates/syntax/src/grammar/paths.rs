@@ -359,11 +359,7 @@ fn skip_angles_counting(p: &Parser<'_>, open: usize, limit: usize) -> Option<usi
     loop {
         let k = p.nth(i);
         match k {
-            L_ANGLE if brackets == 0 => {
-                if i == open || p.nth(i - 1) == IDENT || p.nth(i - 1) == TEMPLATE_KW {
-                    angles += 1;
-                }
-            }
+            L_ANGLE if brackets == 0 && (i == open || matches!(p.nth(i - 1), IDENT | TEMPLATE_KW)) => angles += 1,
             // `>=` is one operator token in C++ (our lexer splits it): not a closer.
             R_ANGLE if brackets == 0 && p.nth(i + 1) == EQ && p.nth(i + 2) != EQ && p.inp.is_joint(p.pos() + i) => {
                 i += 1;
