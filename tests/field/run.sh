@@ -38,8 +38,9 @@ packages=(
   "crate;candle-rotary;0.0.1;kernels;;;--expt-relaxed-constexpr $half --expt-extended-lambda;"
   "crate;mistralrs-quant;0.8.1;kernels;;;$half --expt-relaxed-constexpr --expt-extended-lambda --use_fast_math;"
   # CUTLASS/CuTe: the wheel carries the headers and the examples. Flags of
-  # CUTLASS's CMake (CUTLASS_CUDA_NVCC_FLAGS); the Hopper code needs sm_90a.
-  "wheel;nvidia-cutlass;4.2.0.0;$cutlass_src/examples;^(cute/tutorial/(sgemm_1|sgemm_2|sgemm_sm70|sgemm_sm80|tiled_copy|tiled_copy_if|hopper/wgmma_sm90|hopper/wgmma_tma_sm90)|00_basic_gemm/basic_gemm|05_batched_gemm/batched_gemm|14_ampere_tf32_tensorop_gemm/ampere_tf32_tensorop_gemm|48_hopper_warp_specialized_gemm/48_hopper_warp_specialized_gemm|49_hopper_gemm_with_collective_builder/49_collective_builder)\\.cu$;$cutlass_src/include $cutlass_src/tools/util/include $cutlass_src/examples/common;--expt-relaxed-constexpr -DCUTLASS_ENABLE_TENSOR_CORE_MMA=1 -DCUTLASS_DEBUG_TRACE_LEVEL=0;90a"
+  # CUTLASS's CMake (CUTLASS_CUDA_NVCC_FLAGS); the Hopper code needs sm_90a;
+  # the examples' reference code includes curand_kernel.h (nvidia-curand).
+  "wheel;nvidia-cutlass;4.2.0.0;$cutlass_src/examples;^(cute/tutorial/(sgemm_1|sgemm_2|sgemm_sm70|sgemm_sm80|tiled_copy|tiled_copy_if|hopper/wgmma_sm90|hopper/wgmma_tma_sm90)|00_basic_gemm/basic_gemm|05_batched_gemm/batched_gemm|14_ampere_tf32_tensorop_gemm/ampere_tf32_tensorop_gemm|48_hopper_warp_specialized_gemm/48_hopper_warp_specialized_gemm|49_hopper_gemm_with_collective_builder/49_collective_builder)\\.cu$;$cutlass_src/include $cutlass_src/tools/util/include $cutlass_src/examples/common @nvidia-curand-10.4.5.25/nvidia/cu13/include;--expt-relaxed-constexpr -DCUTLASS_ENABLE_TENSOR_CORE_MMA=1 -DCUTLASS_DEBUG_TRACE_LEVEL=0;90a"
   # ggml's CUDA backend (llama.cpp's, vendored by llama-cpp-python), with the
   # flags of ggml/src/ggml-cuda/CMakeLists.txt and ggml/src/CMakeLists.txt on
   # Linux; cublas_v2.h comes from the nvidia-cublas wheel.
@@ -48,6 +49,7 @@ packages=(
 # Header-only packages the ones above include (same fields, nothing built).
 header_packages=(
   "wheel;nvidia-cublas;13.10.0.20;nvidia/cu13/include;;;;"
+  "wheel;nvidia-curand;10.4.5.25;nvidia/cu13/include;;;;"
 )
 
 # --- one build and its comparison (run by the parallel workers) -------------
