@@ -32,6 +32,16 @@ jobs=2 modes="whole rdc" only="" skip="" fresh=0 quick=0
 half='-U__CUDA_NO_HALF_OPERATORS__ -U__CUDA_NO_HALF_CONVERSIONS__ -U__CUDA_NO_HALF2_OPERATORS__ -U__CUDA_NO_BFLOAT16_CONVERSIONS__'
 cutlass_src=cutlass_library/source
 ggml=vendor/llama.cpp/ggml
+# ggml/cmake/common.cmake: which FlashAttention K-V type pairs are compiled
+# (GGML_CUDA_FA_QUANTS, default q4_0-q4_0;q8_0-q8_0;f16-f16;bf16-bf16), one
+# GGML_CUDA_FA_<K>_<V>=0/1 per pair, for every file of the backend.
+ggml_fa='-DGGML_CUDA_FA_QUANTS="q4_0-q4_0,q8_0-q8_0,f16-f16,bf16-bf16"'
+for v in q4_0 q4_1 q5_0 q5_1 q8_0 bf16 f16; do
+  for k in q4_0 q4_1 q5_0 q5_1 q8_0 bf16 f16; do
+    case $k-$v in q4_0-q4_0 | q8_0-q8_0 | f16-f16 | bf16-bf16) c=1 ;; *) c=0 ;; esac
+    ggml_fa+=" -DGGML_CUDA_FA_${k^^}_${v^^}=$c"
+  done
+done
 packages=(
   "crate;candle-kernels;0.11.1;src;;;--expt-relaxed-constexpr;"
   "crate;candle-layer-norm;0.0.1;kernels;;;--expt-relaxed-constexpr $half --expt-extended-lambda;"
@@ -42,9 +52,9 @@ packages=(
   # the examples' reference code includes curand_kernel.h (nvidia-curand).
   "wheel;nvidia-cutlass;4.2.0.0;$cutlass_src/examples;^(cute/tutorial/(sgemm_1|sgemm_2|sgemm_sm70|sgemm_sm80|tiled_copy|tiled_copy_if|hopper/wgmma_sm90|hopper/wgmma_tma_sm90)|00_basic_gemm/basic_gemm|05_batched_gemm/batched_gemm|14_ampere_tf32_tensorop_gemm/ampere_tf32_tensorop_gemm|48_hopper_warp_specialized_gemm/48_hopper_warp_specialized_gemm|49_hopper_gemm_with_collective_builder/49_collective_builder)\\.cu$;$cutlass_src/include $cutlass_src/tools/util/include $cutlass_src/examples/common @nvidia-curand-10.4.5.25/nvidia/cu13/include;--expt-relaxed-constexpr -DCUTLASS_ENABLE_TENSOR_CORE_MMA=1 -DCUTLASS_DEBUG_TRACE_LEVEL=0;90a"
   # ggml's CUDA backend (llama.cpp's, vendored by llama-cpp-python), with the
-  # flags of ggml/src/ggml-cuda/CMakeLists.txt and ggml/src/CMakeLists.txt on
-  # Linux; cublas_v2.h comes from the nvidia-cublas wheel.
-  "sdist;llama-cpp-python;0.3.36;$ggml/src/ggml-cuda;^(ggml-cuda|binbcast|concat|cpy|getrows|mmq|mmvq|norm|rope|softmax|argsort|fattn)\\.cu$;$ggml/include $ggml/src @nvidia-cublas-13.10.0.20/nvidia/cu13/include;-use_fast_math -extended-lambda -DGGML_SCHED_MAX_COPIES=4 -D_GNU_SOURCE -D_XOPEN_SOURCE=600 -DGGML_BUILD -DGGML_SHARED -DGGML_CUDA_USE_GRAPHS -Xcompiler=-Wno-pedantic;"
+  # flags of ggml/src/ggml-cuda/CMakeLists.txt, ggml/src/CMakeLists.txt and
+  # ggml/cmake/common.cmake on Linux; cublas_v2.h comes from the nvidia-cublas wheel.
+  "sdist;llama-cpp-python;0.3.36;$ggml/src/ggml-cuda;^(ggml-cuda|binbcast|concat|cpy|getrows|mmq|mmvq|norm|rope|softmax|argsort|fattn)\\.cu$;$ggml/include $ggml/src @nvidia-cublas-13.10.0.20/nvidia/cu13/include;-use_fast_math -extended-lambda -DGGML_SCHED_MAX_COPIES=4 -D_GNU_SOURCE -D_XOPEN_SOURCE=600 -DGGML_BUILD -DGGML_SHARED -DGGML_CUDA_USE_GRAPHS $ggml_fa -Xcompiler=-Wno-pedantic;"
 )
 # Header-only packages the ones above include (same fields, nothing built).
 header_packages=(
