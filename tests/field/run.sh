@@ -115,7 +115,10 @@ if [[ ${1:-} == --one ]]; then
     fallback='_[0-9a-f]{8}_[0-9]+$'
     if [[ $rid =~ $fallback ]]; then
       [[ $oid =~ $fallback ]] && id=fallback || id=no
-      cmp -s <(sed "s/$rid/<id>/g" "$work/real/syms") <(sed "s/$oid/<id>/g" "$work/ours/syms") \
+      # The id is in anonymous namespaces' names too, after their length
+      # (`_ZN…51_GLOBAL__N__<id>…`), which the pid's digits change.
+      mask() { sed -E "s/[0-9]+_GLOBAL__N_$1/<len>_GLOBAL__N_<id>/g; s/$1/<id>/g" "$2"; }
+      cmp -s <(mask "$rid" "$work/real/syms") <(mask "$oid" "$work/ours/syms") \
         && syms=yes || syms=no
     else
       [[ $rid == "$oid" ]] && id=yes || id=no

@@ -112,6 +112,19 @@ struct Slot {
 
 const NO_PREV: u32 = u32::MAX;
 
+/// A using-directive (or what acts as one: an inline or unnamed namespace,
+/// `using enum`).
+#[derive(Clone, Copy, Debug)]
+struct Using {
+    /// The nominated scope.
+    ns: ScopeId,
+    time: Time,
+    /// Where unqualified lookup sees its names: the nearest enclosing
+    /// namespace that contains both the directive and `ns`
+    /// ([namespace.udir]/2), or the directive's own scope for `using enum`.
+    at: ScopeId,
+}
+
 #[derive(Debug, Clone)]
 struct Scope {
     kind: ScopeKind,
@@ -119,8 +132,8 @@ struct Scope {
     name: Box<str>,
     names: FxHashMap<Sym, Slot>,
     /// Namespaces named by using-directives here (and inline namespaces, which
-    /// behave as if nominated by one), with the time of the directive.
-    using: Vec<(ScopeId, Time)>,
+    /// behave as if nominated by one).
+    using: Vec<Using>,
     /// Non-dependent base classes (classes), or re-entered classes (reactivation).
     bases: Vec<ScopeId>,
     /// Has at least one dependent base: unqualified lookup does not look
@@ -536,7 +549,7 @@ impl Names {
             && let Some(s) = e.scope
             && self.scope(s).parent == Some(cur)
         {
-            if inline && !self.scope(cur).using.iter().any(|&(u, _)| u == s) {
+            if inline && !self.scope(cur).using.iter().any(|u| u.ns == s) {
                 self.add_using(cur, s);
             }
             return s;
@@ -557,15 +570,31 @@ impl Names {
     /// `using namespace N;` in the current scope.
     pub fn using_directive(&mut self, ns: ScopeId) {
         let cur = self.current;
-        if cur != ns && !self.scope(cur).using.iter().any(|&(u, _)| u == ns) {
+        if cur != ns && !self.scope(cur).using.iter().any(|u| u.ns == ns) {
             self.add_using(cur, ns);
         }
     }
 
     fn add_using(&mut self, scope: ScopeId, ns: ScopeId) {
-        let time = self.now();
-        self.scopes[scope.0 as usize].using.push((ns, time));
+        let using = Using { ns, time: self.now(), at: self.nominated_at(scope, ns) };
+        self.scopes[scope.0 as usize].using.push(using);
         self.journal.push(Op::Using { scope });
+    }
+
+    /// The nearest namespace enclosing both `scope` and the namespace `ns`
+    /// (`scope` itself when `ns` is not a namespace: `using enum`).
+    fn nominated_at(&self, scope: ScopeId, ns: ScopeId) -> ScopeId {
+        if self.scope(ns).kind != ScopeKind::Namespace {
+            return scope;
+        }
+        let mut a = Some(ns);
+        while let Some(x) = a {
+            if self.scope(x).kind == ScopeKind::Namespace && self.is_ancestor_or_self(x, scope) {
+                return x;
+            }
+            a = self.scope(x).parent;
+        }
+        ScopeId::GLOBAL
     }
 
     /// Makes `parent` the parent of `scope` (a class defined after its forward
@@ -630,14 +659,54 @@ impl Names {
     /// bases from each of them. The budget is per enclosing scope on purpose:
     /// a shared one would let directives in inner blocks hide the names that
     /// an outer scope's directives make visible.
+    ///
+    /// A using-directive's names are seen at the namespace it nominates them
+    /// into (`Using::at`), not where it is written: in `namespace
+    /// cutlass::gemm::collective { using namespace cute; }`, `gemm` is still
+    /// `cutlass::gemm`, found in `cutlass` before `cute::gemm` at the global
+    /// namespace. The directives met on the way wait in `pending` (each
+    /// nominated namespace once) until the walk reaches their namespace.
     pub fn lookup_entry(&self, name: &str) -> Option<Entry> {
         let name = self.sym(name)?;
+        let mut pending: Vec<Using> = Vec::new();
         let mut s = Some(self.current);
         while let Some(id) = s {
-            if let Some(e) = self.find_in(id, name, false, 0) {
-                return Some(e);
+            let sc = self.scope(id);
+            match sc.kind {
+                ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => {
+                    let own = self.get_visible(id, name);
+                    if let Some(e) = own
+                        && e.kind != NameKind::Value
+                    {
+                        return Some(e);
+                    }
+                    for u in sc.using.iter() {
+                        if !self.is_hidden(u.time) && !pending.iter().any(|p| p.ns == u.ns) {
+                            pending.push(*u);
+                        }
+                    }
+                    let mut budget = MAX_VISITS;
+                    for u in pending.iter().filter(|u| u.at == id) {
+                        match (own, self.find_in_budget(u.ns, name, false, 1, &mut budget)) {
+                            (None, Some(e)) => return Some(e),
+                            // A function here and a function template nominated
+                            // here are one overload set, which has a template
+                            // in it (`::select` and `cute::select<0,1>`).
+                            (Some(_), Some(e)) if e.kind == NameKind::Template && !e.type_template => return Some(e),
+                            _ => {}
+                        }
+                    }
+                    if own.is_some() {
+                        return own;
+                    }
+                }
+                _ => {
+                    if let Some(e) = self.find_in(id, name, false, 0) {
+                        return Some(e);
+                    }
+                }
             }
-            s = self.scope(id).parent;
+            s = sc.parent;
         }
         None
     }
@@ -679,11 +748,11 @@ impl Names {
                 }
             }
             ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => {
-                for &(s, time) in sc.using.iter() {
-                    if self.is_hidden(time) {
+                for u in sc.using.iter() {
+                    if self.is_hidden(u.time) {
                         continue;
                     }
-                    if let Some(e) = self.find_in_budget(s, name, qualified, depth + 1, budget) {
+                    if let Some(e) = self.find_in_budget(u.ns, name, qualified, depth + 1, budget) {
                         return Some(e);
                     }
                 }
