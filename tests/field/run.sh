@@ -2,8 +2,10 @@
 # Field check: real CUDA sources that this project did not write, compiled by
 # the real nvcc and by nvcc with cufront in place of cudafe++ (the overlay),
 # whole-program and with -rdc=true. Compares the host objects' symbols (nm:
-# name and type) and the module ids. Manual: it needs the network the first
-# time (the sources are fetched by package name with cargo). See README.md.
+# name and type) and the module ids, and parses the host translation unit the
+# real nvcc handed cudafe++ with `cufront parse`. Manual: it needs the network
+# the first time (the sources are fetched by package name with cargo or pip).
+# See README.md.
 #
 # usage: tests/field/run.sh [-j N] [--mode whole|rdc|both] [--only REGEX] [--skip REGEX] [--fresh] [--quick]
 #   CUFRONT=path/to/cufront   use this binary (default: cargo build --release)
@@ -13,22 +15,57 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${CUFRONT_FIELD_CACHE:-$HOME/.cache/cufront/field}
-jobs=2 modes="whole rdc" only="" skip="" fresh=0 arch=-arch=sm_90
+jobs=2 modes="whole rdc" only="" skip="" fresh=0 quick=0
 
-# The packages: crate name, version, the folder of its CUDA sources, and the
-# nvcc flags its build script passes (-O3 and -fPIC left out: they change
-# neither the front end's input nor the symbols).
+# The packages, one per line, fields separated by `;`:
+#   source    crate (cargo fetch), wheel or sdist (pip download, no dependencies)
+#   name, version
+#   dir       the folder of its CUDA sources, in the package
+#   files     an extended regex over the paths under dir of the .cu files to
+#             build (empty: all of them)
+#   includes  include folders besides dir: paths in the package, or
+#             `@other-package-version/path` for a header package below
+#   flags     the nvcc flags its build passes (-O3 and -fPIC left out: they
+#             change neither the front end's input nor the symbols)
+#   arch      the GPU architecture (default 90; 90a for sm_90a-only code)
+# The source trees are cached as $cache/src/NAME-VERSION.
+half='-U__CUDA_NO_HALF_OPERATORS__ -U__CUDA_NO_HALF_CONVERSIONS__ -U__CUDA_NO_HALF2_OPERATORS__ -U__CUDA_NO_BFLOAT16_CONVERSIONS__'
+cutlass_src=cutlass_library/source
+ggml=vendor/llama.cpp/ggml
+# ggml/cmake/common.cmake: which FlashAttention K-V type pairs are compiled
+# (GGML_CUDA_FA_QUANTS, default q4_0-q4_0;q8_0-q8_0;f16-f16;bf16-bf16), one
+# GGML_CUDA_FA_<K>_<V>=0/1 per pair, for every file of the backend.
+ggml_fa='-DGGML_CUDA_FA_QUANTS="q4_0-q4_0,q8_0-q8_0,f16-f16,bf16-bf16"'
+for v in q4_0 q4_1 q5_0 q5_1 q8_0 bf16 f16; do
+  for k in q4_0 q4_1 q5_0 q5_1 q8_0 bf16 f16; do
+    case $k-$v in q4_0-q4_0 | q8_0-q8_0 | f16-f16 | bf16-bf16) c=1 ;; *) c=0 ;; esac
+    ggml_fa+=" -DGGML_CUDA_FA_${k^^}_${v^^}=$c"
+  done
+done
 packages=(
-  "candle-kernels|0.11.1|src|--expt-relaxed-constexpr"
-  "candle-layer-norm|0.0.1|kernels|--expt-relaxed-constexpr -U__CUDA_NO_HALF_OPERATORS__ -U__CUDA_NO_HALF_CONVERSIONS__ -U__CUDA_NO_HALF2_OPERATORS__ -U__CUDA_NO_BFLOAT16_CONVERSIONS__ --expt-extended-lambda"
-  "candle-rotary|0.0.1|kernels|--expt-relaxed-constexpr -U__CUDA_NO_HALF_OPERATORS__ -U__CUDA_NO_HALF_CONVERSIONS__ -U__CUDA_NO_HALF2_OPERATORS__ -U__CUDA_NO_BFLOAT16_CONVERSIONS__ --expt-extended-lambda"
-  "mistralrs-quant|0.8.1|kernels|-U__CUDA_NO_HALF_OPERATORS__ -U__CUDA_NO_HALF_CONVERSIONS__ -U__CUDA_NO_HALF2_OPERATORS__ -U__CUDA_NO_BFLOAT16_CONVERSIONS__ --expt-relaxed-constexpr --expt-extended-lambda --use_fast_math"
+  "crate;candle-kernels;0.11.1;src;;;--expt-relaxed-constexpr;"
+  "crate;candle-layer-norm;0.0.1;kernels;;;--expt-relaxed-constexpr $half --expt-extended-lambda;"
+  "crate;candle-rotary;0.0.1;kernels;;;--expt-relaxed-constexpr $half --expt-extended-lambda;"
+  "crate;mistralrs-quant;0.8.1;kernels;;;$half --expt-relaxed-constexpr --expt-extended-lambda --use_fast_math;"
+  # CUTLASS/CuTe: the wheel carries the headers and the examples. Flags of
+  # CUTLASS's CMake (CUTLASS_CUDA_NVCC_FLAGS); the Hopper code needs sm_90a;
+  # the examples' reference code includes curand_kernel.h (nvidia-curand).
+  "wheel;nvidia-cutlass;4.2.0.0;$cutlass_src/examples;^(cute/tutorial/(sgemm_1|sgemm_2|sgemm_sm70|sgemm_sm80|tiled_copy|tiled_copy_if|hopper/wgmma_sm90|hopper/wgmma_tma_sm90)|00_basic_gemm/basic_gemm|05_batched_gemm/batched_gemm|14_ampere_tf32_tensorop_gemm/ampere_tf32_tensorop_gemm|48_hopper_warp_specialized_gemm/48_hopper_warp_specialized_gemm|49_hopper_gemm_with_collective_builder/49_collective_builder)\\.cu$;$cutlass_src/include $cutlass_src/tools/util/include $cutlass_src/examples/common @nvidia-curand-10.4.5.25/nvidia/cu13/include;--expt-relaxed-constexpr -DCUTLASS_ENABLE_TENSOR_CORE_MMA=1 -DCUTLASS_DEBUG_TRACE_LEVEL=0;90a"
+  # ggml's CUDA backend (llama.cpp's, vendored by llama-cpp-python), with the
+  # flags of ggml/src/ggml-cuda/CMakeLists.txt, ggml/src/CMakeLists.txt and
+  # ggml/cmake/common.cmake on Linux; cublas_v2.h comes from the nvidia-cublas wheel.
+  "sdist;llama-cpp-python;0.3.36;$ggml/src/ggml-cuda;^(ggml-cuda|binbcast|concat|cpy|getrows|mmq|mmvq|norm|rope|softmax|argsort|fattn)\\.cu$;$ggml/include $ggml/src @nvidia-cublas-13.10.0.20/nvidia/cu13/include;-use_fast_math -extended-lambda -DGGML_SCHED_MAX_COPIES=4 -D_GNU_SOURCE -D_XOPEN_SOURCE=600 -DGGML_BUILD -DGGML_SHARED -DGGML_CUDA_USE_GRAPHS $ggml_fa -Xcompiler=-Wno-pedantic;"
+)
+# Header-only packages the ones above include (same fields, nothing built).
+header_packages=(
+  "wheel;nvidia-cublas;13.10.0.20;nvidia/cu13/include;;;;"
+  "wheel;nvidia-curand;10.4.5.25;nvidia/cu13/include;;;;"
 )
 
 # --- one build and its comparison (run by the parallel workers) -------------
 if [[ ${1:-} == --one ]]; then
   shift
-  pkg=$1 src=$2 file=$3 mode=$4 flags=$5 real_nvcc=$6 our_nvcc=$7 arch=$8
+  pkg=$1 src=$2 file=$3 mode=$4 flags=$5 real_nvcc=$6 our_nvcc=$7 arch=$8 cufront=$9
   rel=${file#"$src"/}
   work=$cache/work/$pkg/${rel//\//__}/$mode
   extra=()
@@ -60,6 +97,16 @@ if [[ ${1:-} == --one ]]; then
   else
     mkdir -p "$work/ours" && echo skip >"$work/ours/status"
   fi
+  # The host translation unit nvcc handed the real cudafe++: does cufront
+  # parse it without a syntax error? (`-` when the real build failed.)
+  parse=-
+  ii=$(ls "$work"/real/*.cpp4.ii 2>/dev/null | head -1)
+  if [[ $(cat "$work/real/status") == ok && -n $ii ]]; then
+    std_flag=()
+    [[ " $flags " == *" -std=c++20 "* ]] && std_flag=(--cxx20)
+    errors=$("$cufront" parse "${std_flag[@]}" "$ii" 2>&1 | sed -n 's/^\([0-9]*\) syntax errors$/\1/p')
+    [[ $errors == 0 ]] && parse=yes || parse="no(${errors:-crash})"
+  fi
   r=$(cat "$work/real/status") o=$(cat "$work/ours/status") syms=- id=-
   if [[ $r == ok && $o == ok ]]; then
     rid=$(tr -d '\n' <"$work/real/id") oid=$(tr -d '\n' <"$work/ours/id")
@@ -68,14 +115,17 @@ if [[ ${1:-} == --one ]]; then
     fallback='_[0-9a-f]{8}_[0-9]+$'
     if [[ $rid =~ $fallback ]]; then
       [[ $oid =~ $fallback ]] && id=fallback || id=no
-      cmp -s <(sed "s/$rid/<id>/g" "$work/real/syms") <(sed "s/$oid/<id>/g" "$work/ours/syms") \
+      # The id is in anonymous namespaces' names too, after their length
+      # (`_ZN…51_GLOBAL__N__<id>…`), which the pid's digits change.
+      mask() { sed -E "s/[0-9]+_GLOBAL__N_$1/<len>_GLOBAL__N_<id>/g; s/$1/<id>/g" "$2"; }
+      cmp -s <(mask "$rid" "$work/real/syms") <(mask "$oid" "$work/ours/syms") \
         && syms=yes || syms=no
     else
       [[ $rid == "$oid" ]] && id=yes || id=no
       cmp -s "$work/real/syms" "$work/ours/syms" && syms=yes || syms=no
     fi
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pkg" "$rel" "$mode" "$r" "$o" "$syms" "$id"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pkg" "$rel" "$mode" "$r" "$parse" "$o" "$syms" "$id"
   exit 0
 fi
 
@@ -88,7 +138,7 @@ while (($#)); do
     --fresh) fresh=1; shift ;;
     # PTX only: no ptxas (a third of the time on big kernels); the host side,
     # what is compared, is the same as with sm_90.
-    --quick) arch="-gencode=arch=compute_90,code=compute_90"; shift ;;
+    --quick) quick=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -97,8 +147,8 @@ mkdir -p "$cache/src"
 
 # --- the sources, by package name --------------------------------------------
 # cargo fetches a crate (with its dependency graph) into its registry cache;
-# the crate's folder is then copied into our cache so later runs need no
-# network.
+# pip downloads a wheel or an sdist (no dependencies). The package's tree is
+# then copied into our cache so later runs need no network.
 fetch_crate() {
   local name=$1 version=$2 dest=$cache/src/$1-$2
   [[ -d $dest ]] && return 0
@@ -117,6 +167,44 @@ fetch_crate() {
   cp -r "$got" "$dest" && rm -rf "$tmp"
 }
 
+# A wheel's files (only those under `keep`, a path prefix in the wheel, when
+# given: the cublas wheel is mostly its library), or an sdist's tree.
+fetch_pip() {
+  local kind=$1 name=$2 version=$3 keep=${4:-} dest=$cache/src/$2-$3
+  [[ -d $dest ]] && return 0
+  local tmp
+  tmp=$(mktemp -d)
+  echo "fetching $name $version ($kind)" >&2
+  local how=(--only-binary :all:)
+  [[ $kind == sdist ]] && how=(--no-binary "$name")
+  if ! pip download -q --no-deps "${how[@]}" "$name==$version" -d "$tmp" >&2; then
+    echo "  could not fetch $name $version: skipped" >&2
+    rm -rf "$tmp"; return 1
+  fi
+  mkdir -p "$tmp/tree"
+  if [[ $kind == wheel ]]; then
+    python3 - "$tmp"/*.whl "$tmp/tree" "$keep" <<'PY' || { rm -rf "$tmp"; return 1; }
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+z.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith(sys.argv[3])])
+PY
+    mv "$tmp/tree" "$dest"
+  else
+    tar xzf "$tmp"/*.tar.gz -C "$tmp/tree" || { rm -rf "$tmp"; return 1; }
+    mv "$tmp"/tree/* "$dest"
+  fi
+  rm -rf "$tmp"
+}
+
+fetch() {
+  local kind=$1 name=$2 version=$3 keep=${4:-}
+  case $kind in
+    crate) fetch_crate "$name" "$version" ;;
+    wheel | sdist) fetch_pip "$kind" "$name" "$version" "$keep" ;;
+    *) echo "unknown source kind $kind" >&2; return 1 ;;
+  esac
+}
+
 # --- the two toolkits ---------------------------------------------------------
 if [[ -z ${CUFRONT:-} ]]; then
   (cd "$repo" && cargo build -q --release -p cufront) || exit 2
@@ -127,41 +215,60 @@ overlay=$cache/overlay
 rm -rf "$overlay"
 "$CUFRONT" toolkit overlay "$overlay" --cuda-path "$real_root" >/dev/null || exit 2
 
+for p in "${header_packages[@]}"; do
+  IFS=';' read -r kind name version sub _ <<<"$p"
+  fetch "$kind" "$name" "$version" "$sub"
+done
+
 list=$(mktemp)
 for p in "${packages[@]}"; do
-  IFS='|' read -r name version sub flags <<<"$p"
-  fetch_crate "$name" "$version" || continue
-  src=$cache/src/$name-$version/$sub
+  IFS=';' read -r kind name version sub files includes flags gpu <<<"$p"
+  fetch "$kind" "$name" "$version" || continue
+  root=$cache/src/$name-$version
+  src=$root/$sub
+  for inc in $includes; do
+    case $inc in
+      @*) flags+=" -I$cache/src/${inc#@}" ;;
+      *) flags+=" -I$root/$inc" ;;
+    esac
+  done
+  gpu=${gpu:-90}
+  if ((quick)); then arch="-gencode=arch=compute_$gpu,code=compute_$gpu"; else arch="-arch=sm_$gpu"; fi
   # Small files first: the first rows come early.
   find "$src" -name '*.cu' -printf '%s %p\n' | sort -n | cut -d' ' -f2- | while read -r f; do
+    [[ -n $files && ! ${f#"$src"/} =~ $files ]] && continue
     [[ -n $only && ! $f =~ $only ]] && continue
     [[ -n $skip && $f =~ $skip ]] && continue
     for m in $modes; do
-      printf '%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' "$name" "$src" "$f" "$m" "$flags" \
-        "$real_root/bin/nvcc" "$overlay/bin/nvcc" "$arch"
+      printf '%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' "$name" "$src" "$f" "$m" "$flags" \
+        "$real_root/bin/nvcc" "$overlay/bin/nvcc" "$arch" "$CUFRONT"
     done
   done
 done >"$list"
 
 # Rows also go to last.tsv as they come (to follow a long run).
-results=$(xargs -0 -n 8 -P "$jobs" bash "$0" --one <"$list" | tee "$cache/last.tsv" | sort)
+results=$(xargs -0 -n 9 -P "$jobs" bash "$0" --one <"$list" | tee "$cache/last.tsv" | sort)
 rm -f "$list"
 
 {
-  printf 'package\tfile\tmode\treal\tours\tsymbols=\tid=\n'
+  printf 'package\tfile\tmode\treal\tparse\tours\tsymbols=\tid=\n'
   printf '%s\n' "$results"
 } | column -t -s $'\t'
 
 echo
+# Per package and mode: files, real builds that succeed, of those how many
+# cufront parses without a syntax error and how many build the same.
 for m in $modes; do
   awk -F'\t' -v m="$m" '$3 == m {
-      n++; if ($4 == "ok") real++
-      if ($4 == "ok" && $5 == "ok" && $6 == "yes" && $7 != "no") pass++
-      if ($4 == "ok" && $5 != "ok") ours_fail++
-      if ($6 == "no" || $7 == "no") differ++
+      p = $1; pkgs[p] = 1; n[p]++; if ($4 == "ok") real[p]++
+      if ($5 == "yes") parsed[p]++
+      if ($4 == "ok" && $6 == "ok" && $7 == "yes" && $8 != "no") pass[p]++
+      if ($4 == "ok" && $6 != "ok") ours_fail[p]++
+      if ($7 == "no" || $8 == "no") differ[p]++
     } END {
-      printf "%s: %d files, real ok %d, same (ok, symbols, id) %d/%d, ours failed %d, differ %d\n",
-        m, n, real, pass, real, ours_fail, differ
-    }' <<<"$results"
+      for (p in pkgs)
+        printf "%s %s: %d files, real ok %d, parse clean %d/%d, same (ok, symbols, id) %d/%d, ours failed %d, differ %d\n",
+          m, p, n[p], real[p], parsed[p], real[p], pass[p], real[p], ours_fail[p], differ[p]
+    }' <<<"$results" | sort
 done
 echo "logs: $cache/work/<package>/<file>/<mode>/{real,ours}/log"

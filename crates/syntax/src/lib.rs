@@ -79,9 +79,22 @@ struct BodyContext {
     /// Locked only while a body is parsed; every parse rewinds it to the
     /// state the declaration pass left.
     names: Mutex<Names>,
-    /// Start offset of each `LAZY_BODY` in the tree → its scope, nesting
-    /// depth, tree depth and length.
-    lazy: FxHashMap<TextSize, (ScopeId, u32, u32, TextSize)>,
+    /// Start offset of each `LAZY_BODY` in the tree → what parsing it needs.
+    lazy: FxHashMap<TextSize, LazyBody>,
+}
+
+/// A `LAZY_BODY` of a declaration pass, as `parse_body` needs it.
+#[derive(Clone, Copy)]
+struct LazyBody {
+    /// The scope it was written in.
+    scope: ScopeId,
+    /// It sees the declarations made before this time (`LazyBodyRec::horizon`).
+    horizon: names::Time,
+    /// Nesting depth at the body.
+    depth: u32,
+    /// Depth of its node in the tree.
+    tree_depth: u32,
+    len: TextSize,
 }
 
 impl std::fmt::Debug for Parse {
@@ -138,14 +151,14 @@ impl Parse {
         if body.kind() != SyntaxKind::LAZY_BODY {
             return None;
         }
-        let &(scope, depth, tree_depth, _) = self.bodies.lazy.get(&body.text_range().start())?;
+        let &LazyBody { scope, horizon, depth, tree_depth, .. } = self.bodies.lazy.get(&body.text_range().start())?;
         let text = body.text().to_string();
         let opts = self.bodies.opts;
         let lexed = lexer::lex(&text, opts.lex);
         let sig = parser::SigTokens::new(&lexed);
         let input = parser::Input::new(&text, &lexed, &sig);
         let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
-        let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, depth, tree_depth };
+        let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, horizon, depth, tree_depth };
         let mut parsed = Vec::new();
         parse_bodies(input, &mut names, vec![rec], &mut |rec, events| parsed.push((rec, events)));
         drop(names);
@@ -167,7 +180,7 @@ impl Parse {
     /// The ranges of the bodies this parse left lazy, in no particular order
     /// (bodies nested in them not included: they are parsed with them).
     pub fn lazy_body_ranges(&self) -> impl Iterator<Item = TextRange> + '_ {
-        self.bodies.lazy.iter().map(|(&start, &(_, _, _, len))| TextRange::at(start, len))
+        self.bodies.lazy.iter().map(|(&start, body)| TextRange::at(start, body.len))
     }
 
     /// This parse with the lazy bodies at `ranges` parsed in place (each as
@@ -332,7 +345,7 @@ fn parse_lazy_streamed(
 
 /// `BodyContext::lazy` of a declaration pass's lazy bodies `recs`, given
 /// the first raw token and tree depth of each `LAZY_BODY` node.
-fn lazy_map(lexed: &Lexed, recs: &[parser::LazyBodyRec], depths: &[(u32, u32)]) -> FxHashMap<TextSize, (ScopeId, u32, u32, TextSize)> {
+fn lazy_map(lexed: &Lexed, recs: &[parser::LazyBodyRec], depths: &[(u32, u32)]) -> FxHashMap<TextSize, LazyBody> {
     // A body whose node was flattened by the depth cap has no node and
     // is never looked up; its entry is harmless.
     let by_start: FxHashMap<u32, u32> = depths.iter().copied().collect();
@@ -341,7 +354,8 @@ fn lazy_map(lexed: &Lexed, recs: &[parser::LazyBodyRec], depths: &[(u32, u32)]) 
             let tree_depth = by_start.get(&r.raw_start).copied().unwrap_or(0);
             let start = lexed.start(r.raw_start as usize);
             let len = lexed.range(r.raw_end as usize - 1).end as u32 - start;
-            (TextSize::from(start), (r.scope, r.depth, tree_depth, TextSize::from(len)))
+            let body = LazyBody { scope: r.scope, horizon: r.horizon, depth: r.depth, tree_depth, len: TextSize::from(len) };
+            (TextSize::from(start), body)
         })
         .collect()
 }
@@ -359,8 +373,12 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
 ///
 /// The table is rewound after each body of `recs` and its nested bodies
 /// (which are recorded in scopes that the body's parse creates), so every
-/// body of `recs` sees the table the declaration pass left. A worklist, not
-/// recursion: local classes in bodies in local classes … cost no stack.
+/// body of `recs` sees the table the declaration pass left, less what was
+/// declared after its horizon: the times from the horizon to the end of the
+/// pass are hidden (`Names::set_hidden`). A body nested in it (a member of a
+/// local class) also hides what its enclosing body declared after its own
+/// horizon. A worklist, not recursion: local classes in bodies in local
+/// classes … cost no stack.
 fn parse_bodies(
     input: parser::Input<'_>,
     names: &mut Names,
@@ -371,12 +389,20 @@ fn parse_bodies(
     let mut group: Vec<(parser::LazyBodyRec, u32)> = Vec::new();
     for rec in recs {
         let journal = names.journal_len();
+        let pass_end = names.now();
         let saved = names.current_scope();
         group.clear();
         group.push((rec, 1));
         let mut i = 0;
         while let Some(&(rec, level)) = group.get(i) {
             let body = input.sub(rec.raw_start as usize..rec.raw_end as usize);
+            // Levels beyond 2 are parsed in place (`MAX_LAZY_BODY_LEVEL`):
+            // a body hides at most its own window and the outermost one's.
+            let mut hidden = vec![(group[0].0.horizon, pass_end)];
+            if level > 1 {
+                hidden.push((rec.horizon, names.now()));
+            }
+            names.set_hidden(hidden);
             names.enter_scope(rec.scope);
             let mut p = parser::Parser::new(body, names);
             p.set_depth(rec.depth);
@@ -389,6 +415,7 @@ fn parse_bodies(
         }
         // Body-local names go away: the next body sees the declaration pass's table.
         names.rewind(journal);
+        names.set_hidden(Vec::new());
         names.enter_scope(saved);
     }
 }

@@ -16,6 +16,14 @@
 //! each scope it walks with a number; a name never declared anywhere is not
 //! interned, and its lookup stops at the first probe.
 //!
+//! Every declaration and using-directive carries its time (the journal
+//! length when it was made), and a redeclaration keeps the version it
+//! replaces (`Slot::prev`). A function body parsed after the declaration
+//! pass hides the times between its horizon and the end of that pass
+//! (`set_hidden`): it sees exactly the names declared before it, plus its
+//! class's members for a member body (the horizon is then the end of the
+//! outermost class), however late it is parsed.
+//!
 //! The rules and the residual heuristics are described in `docs/name-oracle.md`.
 
 use rustc_hash::FxHashMap;
@@ -89,15 +97,43 @@ impl Entry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Sym(u32);
 
+/// A point of the declaration history: the journal length when a
+/// declaration was made. Lazy bodies record theirs (`horizon`).
+pub type Time = u32;
+
+/// One version of a name in a scope: what it denotes, since when, and the
+/// version it replaced (an index into `Names::history`, `NO_PREV` if none).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    entry: Entry,
+    time: Time,
+    prev: u32,
+}
+
+const NO_PREV: u32 = u32::MAX;
+
+/// A using-directive (or what acts as one: an inline or unnamed namespace,
+/// `using enum`).
+#[derive(Clone, Copy, Debug)]
+struct Using {
+    /// The nominated scope.
+    ns: ScopeId,
+    time: Time,
+    /// Where unqualified lookup sees its names: the nearest enclosing
+    /// namespace that contains both the directive and `ns`
+    /// ([namespace.udir]/2), or the directive's own scope for `using enum`.
+    at: ScopeId,
+}
+
 #[derive(Debug, Clone)]
 struct Scope {
     kind: ScopeKind,
     parent: Option<ScopeId>,
     name: Box<str>,
-    names: FxHashMap<Sym, Entry>,
+    names: FxHashMap<Sym, Slot>,
     /// Namespaces named by using-directives here (and inline namespaces, which
     /// behave as if nominated by one).
-    using: Vec<ScopeId>,
+    using: Vec<Using>,
     /// Non-dependent base classes (classes), or re-entered classes (reactivation).
     bases: Vec<ScopeId>,
     /// Has at least one dependent base: unqualified lookup does not look
@@ -107,7 +143,7 @@ struct Scope {
 
 #[derive(Debug, Clone)]
 enum Op {
-    Declare { scope: ScopeId, name: Sym, old: Option<Entry> },
+    Declare { scope: ScopeId, name: Sym, old: Option<Slot> },
     NewScope,
     Using { scope: ScopeId },
     Base { scope: ScopeId },
@@ -124,6 +160,12 @@ pub struct Names {
     /// Every name ever declared (rewinding keeps them: a symbol without
     /// declarations is harmless).
     symbols: FxHashMap<Box<str>, Sym>,
+    /// Versions replaced by a redeclaration (`Slot::prev`); pushed and
+    /// popped with the journal's `Declare` entries that replace one.
+    history: Vec<Slot>,
+    /// Time windows `[from, to)` whose declarations and using-directives
+    /// lookup does not see (`set_hidden`).
+    hidden: Vec<(Time, Time)>,
 }
 
 impl Default for Names {
@@ -151,12 +193,18 @@ impl Names {
             bases: Vec::new(),
             dependent_bases: false,
         };
-        let mut names =
-            Names { scopes: vec![global], current: ScopeId::GLOBAL, journal: Vec::new(), symbols: FxHashMap::default() };
+        let mut names = Names {
+            scopes: vec![global],
+            current: ScopeId::GLOBAL,
+            journal: Vec::new(),
+            symbols: FxHashMap::default(),
+            history: Vec::new(),
+            hidden: Vec::new(),
+        };
         // Types the GNU dialect provides without a declaration.
         for builtin in ["__builtin_va_list", "__int128_t", "__uint128_t"] {
             let sym = names.intern(builtin);
-            names.scopes[0].names.insert(sym, Entry::new(NameKind::Type));
+            names.scopes[0].names.insert(sym, Slot { entry: Entry::new(NameKind::Type), time: 0, prev: NO_PREV });
         }
         names
     }
@@ -181,15 +229,57 @@ impl Names {
         self.journal.len()
     }
 
+    /// The current time: declarations made from now on have this time or later.
+    pub fn now(&self) -> Time {
+        self.journal.len() as Time
+    }
+
+    /// Hides the declarations and using-directives made in the windows
+    /// `[from, to)` from every lookup, until the next call (an empty list
+    /// shows everything). A body parsed after the declaration pass hides
+    /// `[its horizon, the end of the pass)`.
+    pub fn set_hidden(&mut self, windows: Vec<(Time, Time)>) {
+        self.hidden = windows;
+    }
+
+    fn is_hidden(&self, time: Time) -> bool {
+        self.hidden.iter().any(|&(from, to)| from <= time && time < to)
+    }
+
+    /// The newest version of `slot` that is not hidden.
+    fn visible(&self, slot: &Slot) -> Option<Entry> {
+        let mut s = slot;
+        loop {
+            if !self.is_hidden(s.time) {
+                return Some(s.entry);
+            }
+            if s.prev == NO_PREV {
+                return None;
+            }
+            s = &self.history[s.prev as usize];
+        }
+    }
+
+    fn get_visible(&self, scope: ScopeId, name: Sym) -> Option<Entry> {
+        let slot = self.scope(scope).names.get(&name)?;
+        if self.hidden.is_empty() { Some(slot.entry) } else { self.visible(slot) }
+    }
+
     pub fn rewind(&mut self, len: usize) {
         while self.journal.len() > len {
             match self.journal.pop().unwrap() {
                 Op::Declare { scope, name, old } => {
                     let names = &mut self.scopes[scope.0 as usize].names;
                     match old {
-                        Some(e) => names.insert(name, e),
-                        None => names.remove(&name),
-                    };
+                        Some(slot) => {
+                            names.insert(name, slot);
+                            // `set` pushed it when it was replaced.
+                            self.history.pop();
+                        }
+                        None => {
+                            names.remove(&name);
+                        }
+                    }
                 }
                 Op::NewScope => {
                     self.scopes.pop();
@@ -335,7 +425,7 @@ impl Names {
 
     /// Lookup in `scope` alone (no bases, no using-directives).
     pub fn lookup_local(&self, scope: ScopeId, name: &str) -> Option<Entry> {
-        self.scope(scope).names.get(&self.sym(name)?).copied()
+        self.get_visible(scope, self.sym(name)?)
     }
 
     /// The innermost namespace scope.
@@ -408,7 +498,8 @@ impl Names {
             return;
         }
         let name = self.intern(name);
-        let old = self.scope(scope).names.get(&name).copied();
+        let slot = self.scope(scope).names.get(&name).copied();
+        let old = self.get_visible(scope, name);
         if let Some(old) = old {
             let keep_old = match (old.kind, entry.kind) {
                 // A class/enum name (or a redeclaration of one) never hides a value.
@@ -419,7 +510,7 @@ impl Names {
                     if old.scope.is_none() {
                         // A forward-declared template gets its scope when defined.
                         let merged = Entry { scope: entry.scope, ..old };
-                        self.set(scope, name, merged, Some(old));
+                        self.set(scope, name, merged, slot);
                     }
                     true
                 }
@@ -430,11 +521,21 @@ impl Names {
                 return;
             }
         }
-        self.set(scope, name, entry, old);
+        self.set(scope, name, entry, slot);
     }
 
-    fn set(&mut self, scope: ScopeId, name: Sym, entry: Entry, old: Option<Entry>) {
-        self.scopes[scope.0 as usize].names.insert(name, entry);
+    /// Makes `entry` the newest version of `name` in `scope`, keeping `old`
+    /// (the current slot) as the one before it.
+    fn set(&mut self, scope: ScopeId, name: Sym, entry: Entry, old: Option<Slot>) {
+        let prev = match old {
+            Some(o) => {
+                self.history.push(o);
+                (self.history.len() - 1) as u32
+            }
+            None => NO_PREV,
+        };
+        let slot = Slot { entry, time: self.now(), prev };
+        self.scopes[scope.0 as usize].names.insert(name, slot);
         self.journal.push(Op::Declare { scope, name, old });
     }
 
@@ -443,12 +544,12 @@ impl Names {
         let cur = self.current;
         if !name.is_empty()
             && let Some(sym) = self.sym(name)
-            && let Some(e) = self.scope(cur).names.get(&sym).copied()
+            && let Some(e) = self.scope(cur).names.get(&sym).map(|slot| slot.entry)
             && e.kind == NameKind::Namespace
             && let Some(s) = e.scope
             && self.scope(s).parent == Some(cur)
         {
-            if inline && !self.scope(cur).using.contains(&s) {
+            if inline && !self.scope(cur).using.iter().any(|u| u.ns == s) {
                 self.add_using(cur, s);
             }
             return s;
@@ -469,14 +570,31 @@ impl Names {
     /// `using namespace N;` in the current scope.
     pub fn using_directive(&mut self, ns: ScopeId) {
         let cur = self.current;
-        if cur != ns && !self.scope(cur).using.contains(&ns) {
+        if cur != ns && !self.scope(cur).using.iter().any(|u| u.ns == ns) {
             self.add_using(cur, ns);
         }
     }
 
     fn add_using(&mut self, scope: ScopeId, ns: ScopeId) {
-        self.scopes[scope.0 as usize].using.push(ns);
+        let using = Using { ns, time: self.now(), at: self.nominated_at(scope, ns) };
+        self.scopes[scope.0 as usize].using.push(using);
         self.journal.push(Op::Using { scope });
+    }
+
+    /// The nearest namespace enclosing both `scope` and the namespace `ns`
+    /// (`scope` itself when `ns` is not a namespace: `using enum`).
+    fn nominated_at(&self, scope: ScopeId, ns: ScopeId) -> ScopeId {
+        if self.scope(ns).kind != ScopeKind::Namespace {
+            return scope;
+        }
+        let mut a = Some(ns);
+        while let Some(x) = a {
+            if self.scope(x).kind == ScopeKind::Namespace && self.is_ancestor_or_self(x, scope) {
+                return x;
+            }
+            a = self.scope(x).parent;
+        }
+        ScopeId::GLOBAL
     }
 
     /// Makes `parent` the parent of `scope` (a class defined after its forward
@@ -541,14 +659,54 @@ impl Names {
     /// bases from each of them. The budget is per enclosing scope on purpose:
     /// a shared one would let directives in inner blocks hide the names that
     /// an outer scope's directives make visible.
+    ///
+    /// A using-directive's names are seen at the namespace it nominates them
+    /// into (`Using::at`), not where it is written: in `namespace
+    /// cutlass::gemm::collective { using namespace cute; }`, `gemm` is still
+    /// `cutlass::gemm`, found in `cutlass` before `cute::gemm` at the global
+    /// namespace. The directives met on the way wait in `pending` (each
+    /// nominated namespace once) until the walk reaches their namespace.
     pub fn lookup_entry(&self, name: &str) -> Option<Entry> {
         let name = self.sym(name)?;
+        let mut pending: Vec<Using> = Vec::new();
         let mut s = Some(self.current);
         while let Some(id) = s {
-            if let Some(e) = self.find_in(id, name, false, 0) {
-                return Some(e);
+            let sc = self.scope(id);
+            match sc.kind {
+                ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => {
+                    let own = self.get_visible(id, name);
+                    if let Some(e) = own
+                        && e.kind != NameKind::Value
+                    {
+                        return Some(e);
+                    }
+                    for u in sc.using.iter() {
+                        if !self.is_hidden(u.time) && !pending.iter().any(|p| p.ns == u.ns) {
+                            pending.push(*u);
+                        }
+                    }
+                    let mut budget = MAX_VISITS;
+                    for u in pending.iter().filter(|u| u.at == id) {
+                        match (own, self.find_in_budget(u.ns, name, false, 1, &mut budget)) {
+                            (None, Some(e)) => return Some(e),
+                            // A function here and a function template nominated
+                            // here are one overload set, which has a template
+                            // in it (`::select` and `cute::select<0,1>`).
+                            (Some(_), Some(e)) if e.kind == NameKind::Template && !e.type_template => return Some(e),
+                            _ => {}
+                        }
+                    }
+                    if own.is_some() {
+                        return own;
+                    }
+                }
+                _ => {
+                    if let Some(e) = self.find_in(id, name, false, 0) {
+                        return Some(e);
+                    }
+                }
             }
-            s = self.scope(id).parent;
+            s = sc.parent;
         }
         None
     }
@@ -574,22 +732,32 @@ impl Names {
     /// using-directives or bases would otherwise be walked once per path.
     fn find_in_budget(&self, id: ScopeId, name: Sym, qualified: bool, depth: u32, budget: &mut u32) -> Option<Entry> {
         let sc = self.scope(id);
-        if let Some(e) = sc.names.get(&name) {
-            return Some(*e);
+        if let Some(e) = self.get_visible(id, name) {
+            return Some(e);
         }
         if depth >= MAX_INDIRECTION || *budget == 0 {
             return None;
         }
         *budget -= 1;
-        let next = match sc.kind {
-            ScopeKind::Class | ScopeKind::Reactivation => &sc.bases,
-            ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => &sc.using,
-            _ => return None,
-        };
-        for &s in next.iter() {
-            if let Some(e) = self.find_in_budget(s, name, qualified, depth + 1, budget) {
-                return Some(e);
+        match sc.kind {
+            ScopeKind::Class | ScopeKind::Reactivation => {
+                for &s in sc.bases.iter() {
+                    if let Some(e) = self.find_in_budget(s, name, qualified, depth + 1, budget) {
+                        return Some(e);
+                    }
+                }
             }
+            ScopeKind::Namespace | ScopeKind::Block | ScopeKind::Function => {
+                for u in sc.using.iter() {
+                    if self.is_hidden(u.time) {
+                        continue;
+                    }
+                    if let Some(e) = self.find_in_budget(u.ns, name, qualified, depth + 1, budget) {
+                        return Some(e);
+                    }
+                }
+            }
+            _ => {}
         }
         None
     }

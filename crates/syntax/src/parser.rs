@@ -18,7 +18,7 @@ use std::cell::Cell;
 use rowan::TextRange;
 
 use crate::lexer::{Lexed, LexOptions};
-use crate::names::{Names, ScopeId};
+use crate::names::{Names, ScopeId, Time};
 use crate::SyntaxKind::{self, *};
 
 mod tree;
@@ -195,11 +195,18 @@ pub struct Parser<'t> {
     /// (it is not a greater-than). Parenthesised and bracketed
     /// sub-expressions reset it.
     pub(crate) gt_closes: bool,
+    /// Inside a launch configuration (`<<<…>>>`): with `gt_closes`, only a
+    /// `>>>` ends it; a lone `>` is greater-than and `>>` a shift, as EDG
+    /// reads `k<<<1, 1, n > 32 ? 4 : 0>>>()`.
+    launch_gt: bool,
     steps: Cell<u32>,
     /// The `LAZY_BODY`s made so far (see `grammar::statements::function_body`).
     pub(crate) lazy_bodies: Vec<LazyBodyRec>,
     /// 0 in the declaration pass; 1 + the level of the body being parsed after it.
     pub(crate) body_level: u32,
+    /// How many class member specifications the cursor is in (in this
+    /// input: a body parsed later starts at 0).
+    class_nesting: u32,
     /// Stop tokens for skipping after an error (`grammar::recovery`).
     pub(crate) recovery: crate::grammar::recovery::Recovery,
     /// How many events went to `stream` (0 when not streaming): they must
@@ -216,6 +223,10 @@ pub(crate) struct LazyBodyRec {
     pub(crate) raw_end: u32,
     /// The scope the body was written in (the function's parameter scope).
     pub(crate) scope: ScopeId,
+    /// The body sees the declarations made before this time (`Names::now`):
+    /// where it is written, or for a member body the end of the outermost
+    /// class it is in (its complete-class context).
+    pub(crate) horizon: Time,
     /// Nesting depth at the body, so that parsing it later keeps the global bound.
     pub(crate) depth: u32,
     /// Depth of the `LAZY_BODY` node in its tree (filled in after `build_tree`),
@@ -243,9 +254,11 @@ impl<'t> Parser<'t> {
             depth: 0,
             depth_error_reported: false,
             gt_closes: false,
+            launch_gt: false,
             steps: Cell::new(0),
             lazy_bodies: Vec::new(),
             body_level: 0,
+            class_nesting: 0,
             recovery: Default::default(),
             sent: 0,
             stream: None,
@@ -352,7 +365,26 @@ impl<'t> Parser<'t> {
         let raw_start = self.inp.sig[start];
         let raw_end = self.inp.sig[self.pos - 1] + 1;
         let scope = self.names.current_scope();
-        self.lazy_bodies.push(LazyBodyRec { raw_start, raw_end, scope, depth: self.depth, tree_depth: 0 });
+        let horizon = self.names.now();
+        self.lazy_bodies.push(LazyBodyRec { raw_start, raw_end, scope, horizon, depth: self.depth, tree_depth: 0 });
+    }
+
+    /// Runs `f` (a class's member specification) and, if the class is not
+    /// nested in another one of this input, moves the horizon of every body
+    /// recorded in it to the class's end: member bodies, nested classes'
+    /// included, see the complete class ([class.mem]).
+    pub(crate) fn in_class_members<T>(&mut self, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        let first = self.lazy_bodies.len();
+        self.class_nesting += 1;
+        let r = f(self);
+        self.class_nesting -= 1;
+        if self.class_nesting == 0 {
+            let end = self.names.now();
+            for rec in self.lazy_bodies.iter_mut().skip(first) {
+                rec.horizon = end;
+            }
+        }
+        r
     }
 
     // ---- looking at tokens
@@ -551,11 +583,28 @@ impl<'t> Parser<'t> {
     }
 
     /// Runs `f` with `gt_closes` set to `value`, restoring it afterwards.
+    /// Keeping the current value keeps a launch configuration's reading of `>`.
     pub(crate) fn with_gt_closes<T>(&mut self, value: bool, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
-        let saved = std::mem::replace(&mut self.gt_closes, value);
+        let launch = value == self.gt_closes && self.launch_gt;
+        self.with_gt(value, launch, f)
+    }
+
+    /// Runs `f` in a launch configuration: only `>>>` ends it (see `launch_gt`).
+    pub(crate) fn with_launch_gt<T>(&mut self, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        self.with_gt(true, true, f)
+    }
+
+    fn with_gt<T>(&mut self, closes: bool, launch: bool, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        let saved = (std::mem::replace(&mut self.gt_closes, closes), std::mem::replace(&mut self.launch_gt, launch));
         let r = f(self);
-        self.gt_closes = saved;
+        (self.gt_closes, self.launch_gt) = saved;
         r
+    }
+
+    /// Does a `>` at the cursor end the enclosing list (template arguments,
+    /// or a launch configuration at its `>>>`)?
+    pub(crate) fn gt_ends_list(&self) -> bool {
+        self.gt_closes && (!self.launch_gt || self.composite_at(0, &[R_ANGLE, R_ANGLE, R_ANGLE]))
     }
 }
 

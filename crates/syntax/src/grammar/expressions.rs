@@ -9,7 +9,8 @@
 //! - Inside a template argument list (`p.gt_closes`), a top-level `>` ends the
 //!   expression, and so does the first `>` of `>>` (a composite of joint `>`
 //!   tokens); `>=` and `>>=` stay operators, as they are single tokens in
-//!   C++. Parentheses, brackets and braces reset that.
+//!   C++. Parentheses, brackets and braces reset that. In a launch
+//!   configuration only `>>>` ends it (`k<<<1, n > 32 ? 4 : 0>>>()`).
 //! - A binary operator directly followed by `...` is never consumed as a
 //!   binary operator: it belongs to an enclosing fold expression.
 //! - Every recursion goes through `p.nested`, so nesting depth is bounded.
@@ -22,6 +23,7 @@ mod initializers;
 mod lambdas;
 mod requires;
 
+use crate::grammar::paths::NameMode;
 use crate::parser::{CompletedMarker, Marker, Parser};
 use crate::SyntaxKind::{self, *};
 
@@ -236,7 +238,7 @@ pub(crate) fn binary_op(p: &Parser<'_>) -> Option<(SyntaxKind, u8, usize)> {
             if p.at(GTEQ) {
                 return Some((GTEQ, 9, 2));
             }
-            if p.gt_closes {
+            if p.gt_ends_list() {
                 return None;
             }
             if p.at(SHR) {
@@ -403,8 +405,9 @@ fn postfix_op(p: &mut Parser<'_>, k: SyntaxKind) -> SyntaxKind {
             INDEX_EXPR
         }
         DOT | ARROW => {
+            let object_is_this = k == ARROW && p.pos() > 0 && p.inp.kind(p.pos() - 1) == THIS_KW;
             p.bump_any();
-            member_name(p);
+            member_name(p, object_is_this);
             MEMBER_EXPR
         }
         PLUS2 | MINUS2 => {
@@ -425,7 +428,7 @@ fn postfix_op(p: &mut Parser<'_>, k: SyntaxKind) -> SyntaxKind {
 
 /// The name after `.` or `->`: an id-expression (with `template`, `~T`,
 /// `operator X`, qualified names), or a pseudo-destructor `~decltype(x)`.
-fn member_name(p: &mut Parser<'_>) {
+fn member_name(p: &mut Parser<'_>, object_is_this: bool) {
     if p.at(TILDE) && p.nth_at(1, DECLTYPE_KW) {
         let m = p.start();
         p.bump(TILDE);
@@ -446,7 +449,10 @@ fn member_name(p: &mut Parser<'_>) {
     if p.at(IDENT) && p.nth_at(1, L_ANGLE) && try_member_template_call(p) {
         return;
     }
-    if !super::paths::id_expression(p) {
+    // `this->f<…>` in a member body: ordinary lookup finds the members of
+    // the object's class first, so its answer stands.
+    let mode = if object_is_this { NameMode::Expr } else { NameMode::Member };
+    if super::paths::name(p, mode).is_none() {
         p.error("expected an identifier");
     }
 }
@@ -498,7 +504,7 @@ fn launch_config(p: &mut Parser<'_>) {
     let m = p.start();
     p.bump(SHL);
     p.bump(L_ANGLE);
-    p.with_gt_closes(true, |p| {
+    p.with_launch_gt(|p| {
         if !p.at(R_ANGLE) {
             loop {
                 p.nested(assign);

@@ -723,6 +723,9 @@ fn look(p: &Parser<'_>, ctx: DeclContext) -> Look {
                     IDENT | STAR | AMP | AMP2 | OPERATOR_KW => Look::Yes,
                     _ if types::is_simple_type_keyword(after) => Look::No,
                     CONST_KW | CONST2_KW | VOLATILE_KW | VOLATILE2_KW | RESTRICT2_KW | RESTRICT3_KW => Look::Yes,
+                    // Decl-specifiers come in any order (`uint32_t constexpr k = 1;`,
+                    // `T static x;`): no expression has a type name before them.
+                    _ if types::is_non_type_decl_specifier(after) => Look::Yes,
                     COLON2 if p.nth(n + s.len + 1) == STAR => Look::Yes,
                     L_PAREN => Look::Maybe,
                     L_BRACK if p.nth(n + s.len + 1) == L_BRACK => Look::Yes,
@@ -730,8 +733,12 @@ fn look(p: &Parser<'_>, ctx: DeclContext) -> Look {
                     _ => Look::No,
                 };
             }
-            // Two names in a row can only be a declaration (`unknown_t x;`, `T::type x;`).
-            if (s.is_unknown() || s.dependent) && matches!(s.last, Last::Ident | Last::TemplateId) && after == IDENT {
+            // Two names in a row can only be a declaration (`unknown_t x;`, `T::type x;`),
+            // and so is a name before a decl-specifier (`unknown_t constexpr x`).
+            if (s.is_unknown() || s.dependent)
+                && matches!(s.last, Last::Ident | Last::TemplateId)
+                && (after == IDENT || types::is_non_type_decl_specifier(after))
+            {
                 return Look::Yes;
             }
             // `X<long>::type* p;`: the parser cannot see members of a class

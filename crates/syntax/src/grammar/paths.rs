@@ -75,12 +75,32 @@ const MAX_SCAN: usize = 4096;
 /// `decltype(...)`, `template`, `~X`, `operator`). Consumes nothing.
 /// `None` if no name starts there.
 pub(crate) fn scan_name(p: &Parser<'_>, n: usize) -> Option<NameScan> {
-    scan_name_impl(p, n, true)
+    scan_name_impl(p, n, true, Scan { depth: 0, limit: n + MAX_SCAN })
 }
 
+/// Where a scan is: how many template argument lists deep (`skip_angles_at`),
+/// and the token index it must not pass (one budget for the whole scan, so
+/// that nested arguments do not multiply it).
+#[derive(Clone, Copy)]
+struct Scan {
+    depth: u32,
+    limit: usize,
+}
+
+impl Scan {
+    fn deeper(self) -> Scan {
+        Scan { depth: self.depth + 1, ..self }
+    }
+}
+
+/// Bound on the nesting of names inside template arguments that the scan
+/// resolves (`A<B<C<…>>>`); deeper arguments are skipped by counting angles.
+const MAX_SCAN_DEPTH: u32 = 32;
+
 /// `operators`: whether an `operator` name may end the name (not inside a
-/// conversion-type-id, which keeps the scan non-recursive).
-fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan> {
+/// conversion-type-id, which keeps the scan non-recursive). `depth`: how
+/// many template argument lists the scan is inside, and its end (`Scan`).
+fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool, cx: Scan) -> Option<NameScan> {
     let mut i = n;
     let mut scope: Option<ScopeId> = None; // qualifier scope
     let mut qualified = false;
@@ -110,7 +130,7 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
         }
     }
     loop {
-        if i - n > MAX_SCAN {
+        if i - n > MAX_SCAN || i > cx.limit {
             return None;
         }
         if p.nth(i) == TEMPLATE_KW && qualified {
@@ -120,7 +140,7 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
         let k = p.nth(i);
         if k == TILDE && (p.nth(i + 1) == IDENT || matches!(p.nth(i + 1), DECLTYPE_KW)) {
             let end = if p.nth(i + 1) == IDENT { i + 2 } else { skip_parens(p, i + 2)? };
-            let end = if p.nth(end) == L_ANGLE { skip_angles(p, end).unwrap_or(end) } else { end };
+            let end = if p.nth(end) == L_ANGLE { skip_angles_at(p, end, cx).unwrap_or(end) } else { end };
             return Some(NameScan {
                 len: end - n,
                 entry: None,
@@ -134,7 +154,7 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
             if !operators {
                 return None;
             }
-            let end = scan_operator(p, i)?;
+            let end = scan_operator(p, i, cx)?;
             let entry = if p.nth(end) == L_ANGLE {
                 let text = operator_key(p, i);
                 text.and_then(|t| lookup_component(p, scope, qualified, t))
@@ -142,7 +162,9 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
                 None
             };
             let (end, last) = match entry {
-                Some(e) if e.is_template() && p.nth(end) == L_ANGLE => (skip_angles(p, end).unwrap_or(end), Last::Operator),
+                Some(e) if e.is_template() && p.nth(end) == L_ANGLE => {
+                    (skip_angles_at(p, end, cx).unwrap_or(end), Last::Operator)
+                }
                 _ => (end, Last::Operator),
             };
             return Some(NameScan {
@@ -171,7 +193,7 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool) -> Option<NameScan>
                 None => template_kw,
             };
         if opens_args {
-            match skip_angles(p, i) {
+            match skip_angles_at(p, i, cx) {
                 Some(end) => {
                     i = end;
                     last = Last::TemplateId;
@@ -244,20 +266,100 @@ pub(crate) fn skip_parens(p: &Parser<'_>, open: usize) -> Option<usize> {
 }
 
 /// Index just past the `>` closing the template argument list opened at `open`.
-/// Angles count only outside brackets; a `<` counts as an opener only after
-/// an identifier or `operator`-free position where it can begin arguments.
+///
+/// Inside the arguments, each name is scanned with `scan_name`'s rules, which
+/// skip its own template arguments exactly when `name` would parse them; a
+/// `<` after a complete name is then less-than
+/// (`bool_constant<R<a,b>::num * R<x,y>::den < R<x,y>::num>`). The only `<`
+/// taken as openers besides are those the grammar also takes without the
+/// oracle: after `template`, `typename` or a class key, after a `*_cast`
+/// keyword, after an unqualified name that lookup does not find (C++20
+/// [temp.names]/2), and after `.`/`->` when the arguments are followed by
+/// `(` (`expressions::try_member_template_call`).
 pub(crate) fn skip_angles(p: &Parser<'_>, open: usize) -> Option<usize> {
+    skip_angles_at(p, open, Scan { depth: 0, limit: open + MAX_SCAN })
+}
+
+fn skip_angles_at(p: &Parser<'_>, open: usize, cx: Scan) -> Option<usize> {
+    if cx.depth >= MAX_SCAN_DEPTH {
+        return skip_angles_counting(p, open, cx.limit);
+    }
+    let mut brackets = 0usize;
+    let mut i = open + 1;
+    loop {
+        if i > cx.limit {
+            return None;
+        }
+        let k = p.nth(i);
+        match k {
+            IDENT if brackets == 0 => {
+                // A name that cannot be scanned (unclosed arguments, too long) ends the scan.
+                let s = scan_name_impl(p, i, true, cx.deeper())?;
+                let end = i + s.len;
+                if p.nth(end) == L_ANGLE && opens_args_after(p, i, &s, cx.limit) {
+                    i = skip_angles_at(p, end, cx.deeper())?;
+                } else {
+                    i = end.max(i + 1);
+                }
+                continue;
+            }
+            COLON2 if brackets == 0 => {
+                if let Some(s) = scan_name_impl(p, i, true, cx.deeper()).filter(|s| s.len > 0) {
+                    i += s.len;
+                    continue;
+                }
+            }
+            STATIC_CAST_KW | DYNAMIC_CAST_KW | CONST_CAST_KW | REINTERPRET_CAST_KW
+                if brackets == 0 && p.nth(i + 1) == L_ANGLE =>
+            {
+                i = skip_angles_at(p, i + 1, cx.deeper())?;
+                continue;
+            }
+            // `>=` is one operator token in C++ (our lexer splits it): not a closer.
+            R_ANGLE if brackets == 0 && p.nth(i + 1) == EQ && p.nth(i + 2) != EQ && p.inp.is_joint(p.pos() + i) => {
+                i += 1;
+            }
+            R_ANGLE if brackets == 0 => return Some(i + 1),
+            L_PAREN | L_BRACK | L_CURLY => brackets += 1,
+            R_PAREN | R_BRACK | R_CURLY => {
+                if brackets == 0 {
+                    return None;
+                }
+                brackets -= 1;
+            }
+            SEMI if brackets == 0 => return None,
+            EOF => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// A name scanned at `start` (as `s`) is followed by a `<` that `s` did not
+/// take as arguments: does the grammar still take it as an opener?
+fn opens_args_after(p: &Parser<'_>, start: usize, s: &NameScan, limit: usize) -> bool {
+    if s.last != Last::Ident || s.entry.is_some_and(|e| e.is_template()) {
+        return false;
+    }
+    let before = if start == 0 { EOF } else { p.nth(start - 1) };
+    match before {
+        TEMPLATE_KW | TYPENAME_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW => s.entry.is_none(),
+        // `x.get<0>()` in an argument: only before a call, as the grammar does.
+        DOT | ARROW => skip_angles_counting(p, start + s.len, limit).is_some_and(|e| p.nth(e) == L_PAREN),
+        _ => s.is_unknown() && !s.qualified,
+    }
+}
+
+/// `skip_angles` by counting: a `<` right after an identifier or `template`
+/// opens, a top-level `>` closes (for arguments nested past `MAX_SCAN_DEPTH`).
+fn skip_angles_counting(p: &Parser<'_>, open: usize, limit: usize) -> Option<usize> {
     let mut angles = 0usize;
     let mut brackets = 0usize;
     let mut i = open;
     loop {
         let k = p.nth(i);
         match k {
-            L_ANGLE if brackets == 0 => {
-                if i == open || p.nth(i - 1) == IDENT || p.nth(i - 1) == TEMPLATE_KW {
-                    angles += 1;
-                }
-            }
+            L_ANGLE if brackets == 0 && (i == open || matches!(p.nth(i - 1), IDENT | TEMPLATE_KW)) => angles += 1,
             // `>=` is one operator token in C++ (our lexer splits it): not a closer.
             R_ANGLE if brackets == 0 && p.nth(i + 1) == EQ && p.nth(i + 2) != EQ && p.inp.is_joint(p.pos() + i) => {
                 i += 1;
@@ -280,7 +382,7 @@ pub(crate) fn skip_angles(p: &Parser<'_>, open: usize) -> Option<usize> {
             _ => {}
         }
         i += 1;
-        if i - open > MAX_SCAN {
+        if i > limit {
             return None;
         }
     }
@@ -288,7 +390,7 @@ pub(crate) fn skip_angles(p: &Parser<'_>, open: usize) -> Option<usize> {
 
 /// Index just past an operator-function-id / conversion-function-id /
 /// literal-operator-id starting at `operator` (index `i`).
-fn scan_operator(p: &Parser<'_>, i: usize) -> Option<usize> {
+fn scan_operator(p: &Parser<'_>, i: usize, cx: Scan) -> Option<usize> {
     let k = p.nth(i + 1);
     let end = match k {
         NEW_KW | DELETE_KW => {
@@ -327,7 +429,7 @@ fn scan_operator(p: &Parser<'_>, i: usize) -> Option<usize> {
                     if t == TYPENAME_KW {
                         j += 1;
                     }
-                    let s = scan_name_impl(p, j, false)?;
+                    let s = scan_name_impl(p, j, false, cx)?;
                     j += s.len;
                     seen = true;
                 } else if seen && matches!(t, STAR | AMP | AMP2) {
@@ -393,6 +495,14 @@ pub(crate) enum NameMode {
     /// specifier, a class-key): an unknown name followed by `<` is taken as a
     /// template (see docs/name-oracle.md).
     Type,
+    /// After `.`/`->`: the parser does not know the object's class, so the
+    /// first component is looked up in the context of the expression, and
+    /// there only a class or alias template makes `<` open arguments
+    /// ([basic.lookup.classref]/1): a function or variable template of that
+    /// name (`l.first < r.first` with `template<class T> int first(T)`)
+    /// does not. Member templates called with arguments are taken by
+    /// `expressions::try_member_template_call` before this.
+    Member,
 }
 
 /// Parses a (possibly qualified) name into `QUALIFIED_NAME` / `NAME_REF` /
@@ -489,6 +599,8 @@ pub(crate) fn name(p: &mut Parser<'_>, mode: NameMode) -> Option<NameInfo> {
             None
         } else if info.qualified {
             scope.and_then(|s| p.names.lookup_in(s, text))
+        } else if mode == NameMode::Member {
+            p.names.lookup_entry(text).filter(|e| !e.is_template() || e.type_template)
         } else {
             p.names.lookup_entry(text)
         };

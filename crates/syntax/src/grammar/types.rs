@@ -81,6 +81,12 @@ fn is_type_trait_type(text: &str) -> bool {
 
 /// Does a decl-specifier that can only begin a declaration start here
 /// (storage class, function specifier, `typedef`, `friend`, cv, class key)?
+/// A decl-specifier that is not part of a type: a storage class, a function
+/// specifier, `constexpr`/`consteval`/`constinit`, `typedef`, `friend`.
+pub(crate) fn is_non_type_decl_specifier(k: SyntaxKind) -> bool {
+    is_storage_or_function_specifier(k) || matches!(k, TYPEDEF_KW | FRIEND_KW)
+}
+
 pub(crate) fn at_decl_only_specifier(p: &Parser<'_>) -> bool {
     let k = p.current();
     is_storage_or_function_specifier(k) || is_cv(k) || matches!(k, TYPEDEF_KW | FRIEND_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW)

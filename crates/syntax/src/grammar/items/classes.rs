@@ -175,7 +175,7 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
     if p.at(COLON) {
         base_clause(p, scope);
     }
-    member_specification(p);
+    p.in_class_members(member_specification);
     p.names.enter_scope(before_quals.unwrap_or(prev));
     attributes::gnu_attributes(p);
     let _ = key;
