@@ -851,11 +851,23 @@ fn qualify_aliases(plan: &mut Plan<'_>, sema: Sema<'_>, aliases: Vec<(usize, Vec
             unused.push(edit);
             continue;
         };
-        let mut qual = String::from("::");
+        // Inside a class template the name is a member of the current
+        // instantiation: `typename ::Outer<T>::X` (`template` before a
+        // member template of a dependent scope).
+        let dependent = scope.iter().any(|s| s.args.is_some());
+        let mut qual = String::from(if dependent { "typename ::" } else { "::" });
+        let mut seen_args = false;
         for s in scope {
-            match s {
-                Some(n) => qual.push_str(&n),
-                None => qual.push_str(&plan.anon_ns),
+            match (&s.name, &s.args) {
+                (Some(n), Some(args)) => {
+                    if seen_args {
+                        qual.push_str("template ");
+                    }
+                    qual.push_str(&format!("{n}<{}>", args.join(", ")));
+                    seen_args = true;
+                }
+                (Some(n), None) => qual.push_str(n),
+                (None, _) => qual.push_str(&plan.anon_ns),
             }
             qual.push_str("::");
         }

@@ -309,6 +309,20 @@ fn member_alias_that_changes_meaning_is_qualified() {
             namespace n { template <class T> struct X {}; struct A { using X = ::n::X<int>; }; }
         "#]],
     );
+    // A member of the enclosing class; inside a class template, a member of
+    // the current instantiation (cudafe++: `typename Collective< E> ::…`,
+    // CUTLASS's `OutputOp`).
+    check(
+        "struct Plain { using F = float; struct In { using F = F; F f; }; };\n\
+         template <class E, int... Ns> struct Collective { using Acc = E;\n\
+         struct OutputOp { using Acc = Acc; Acc v; }; };\n",
+        expect![[r##"
+            # 1 "x.cu"
+            struct Plain { using F = float; struct In { using F = ::Plain::F; F f; }; };
+            template <class E, int... Ns> struct Collective { using Acc = E;
+            struct OutputOp { using Acc = typename ::Collective<E, Ns...>::Acc; Acc v; }; };
+        "##]],
+    );
 }
 
 #[test]

@@ -1012,14 +1012,24 @@ fn class_base_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, name: &str,
     }
 }
 
+/// One scope of a qualifier as a printer writes it: a namespace (`None`
+/// for an anonymous one) or a class, with the template parameters of a
+/// class template's own definition as its arguments (`Collective<E, Ns...>`,
+/// the current instantiation inside it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QualifierSeg {
+    pub name: Option<String>,
+    pub args: Option<Vec<String>>,
+}
+
 /// Where the type name `name`, looked up from the scope that the names
 /// `from` reach from the global namespace (outermost first; `None` for an
-/// anonymous namespace), is declared: the names of that scope, outermost
-/// first (`None` for an anonymous namespace). What a printer needs to
-/// qualify the name fully. `None` when a scope or the name is not found,
-/// or the declaring scope is a templated class (whose qualifier would need
-/// template arguments).
-pub fn declaring_scope_names(db: &dyn SourceDatabase, map: &DefMap, from: &[Option<String>], name: &str) -> Option<Vec<Option<String>>> {
+/// anonymous namespace), is declared: that scope's qualifier, outermost
+/// first. What a printer needs to qualify the name fully. `None` when a
+/// scope or the name is not found, or a scope on the way is one the
+/// printer could not spell (a partial specialization, an unnamed template
+/// parameter).
+pub fn declaring_scope_names(db: &dyn SourceDatabase, map: &DefMap, from: &[Option<String>], name: &str) -> Option<Vec<QualifierSeg>> {
     let mut cur = ROOT;
     for seg in from {
         cur = match seg {
@@ -1040,13 +1050,23 @@ pub fn declaring_scope_names(db: &dyn SourceDatabase, map: &DefMap, from: &[Opti
     let mut s = *map.parent.get(&key)?;
     let mut names = Vec::new();
     while s != ROOT {
-        if map.templated.contains(&s) {
-            return None;
-        }
         let scope = map.scope(s);
         names.push(match &scope.kind {
-            ScopeKind::Namespace { name, .. } => name.clone(),
-            ScopeKind::Class(c) => Some(crate::item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize)?.name.clone()?),
+            ScopeKind::Namespace { name, .. } => QualifierSeg { name: name.clone(), args: None },
+            ScopeKind::Class(c) => {
+                let tree = crate::item_tree_of(db, c.item(db));
+                let data = tree.classes.get(c.idx(db) as usize)?;
+                let args = match (&data.tparams, &data.spec_args) {
+                    (_, Some(_)) => return None,
+                    (Some(ps), None) => Some(
+                        ps.iter()
+                            .map(|p| p.name.as_ref().map(|n| if p.pack { format!("{n}...") } else { n.clone() }))
+                            .collect::<Option<Vec<_>>>()?,
+                    ),
+                    (None, None) => None,
+                };
+                QualifierSeg { name: Some(data.name.clone()?), args }
+            }
             _ => return None,
         });
         s = scope.parent?;
