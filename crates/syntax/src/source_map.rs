@@ -103,6 +103,14 @@ impl SourceMap {
         }
     }
 
+    /// The offset where the physical line holding `offset` starts.
+    pub fn line_start(&self, offset: u32) -> u32 {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => self.line_starts[i],
+            Err(i) => self.line_starts[i - 1],
+        }
+    }
+
     /// Every file the markers name, with its id.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &str)> {
         self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f.as_str()))

@@ -13,6 +13,7 @@
 mod back_end;
 mod cmdline;
 mod flags;
+mod locate;
 mod output;
 mod run;
 
