@@ -24,29 +24,34 @@ const NOTED: &[SyntaxKind] = &[
 
 /// For an `expected a "}"` error at `at` (in the tree `root`): the range of
 /// the `{` to point the note at, if EDG gives one.
+///
+/// The tokens before `at` are walked backwards to the first `{` that opens
+/// its construct (the construct's first `{`) and is not closed before `at`:
+/// the cost is the distance to that brace, not the size of the tree (an
+/// error limit's worth of missing `}` at the end of a large unit).
 pub fn brace_to_match(root: &SyntaxNode, at: TextSize) -> Option<TextRange> {
-    let mut best: Option<(TextSize, SyntaxKind)> = None;
-    for node in root.descendants() {
-        if node.text_range().start() >= at {
-            continue;
-        }
-        let mut open = None;
-        let mut close = None;
-        for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
-            match tok.kind() {
-                SyntaxKind::L_CURLY if open.is_none() => open = Some(tok.text_range().start()),
-                SyntaxKind::R_CURLY => close = Some(tok.text_range().start()),
-                _ => {}
+    let end = root.text_range().end();
+    let mut tok = if at >= end { root.last_token() } else { root.token_at_offset(at).left_biased() };
+    while let Some(t) = tok {
+        if t.kind() == SyntaxKind::L_CURLY && t.text_range().start() < at {
+            let node = t.parent()?;
+            let mut open = None;
+            let mut close = None;
+            for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
+                match tok.kind() {
+                    SyntaxKind::L_CURLY if open.is_none() => open = Some(tok.text_range().start()),
+                    SyntaxKind::R_CURLY => close = Some(tok.text_range().start()),
+                    _ => {}
+                }
+            }
+            if open == Some(t.text_range().start()) && close.is_none_or(|c| c >= at) {
+                let kind = node.kind();
+                return NOTED.contains(&kind).then(|| TextRange::at(t.text_range().start(), TextSize::from(1)));
             }
         }
-        let Some(open) = open else { continue };
-        // Open at the error: the `{` is before it and its `}` (if any) not.
-        if open < at && close.is_none_or(|c| c >= at) && best.is_none_or(|(b, _)| open > b) {
-            best = Some((open, node.kind()));
-        }
+        tok = t.prev_token();
     }
-    let (open, kind) = best?;
-    NOTED.contains(&kind).then(|| TextRange::at(open, TextSize::from(1)))
+    None
 }
 
 #[cfg(test)]
