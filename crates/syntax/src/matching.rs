@@ -35,16 +35,21 @@ pub fn brace_to_match(root: &SyntaxNode, at: TextSize) -> Option<TextRange> {
     while let Some(t) = tok {
         if t.kind() == SyntaxKind::L_CURLY && t.text_range().start() < at {
             let node = t.parent()?;
-            let mut open = None;
-            let mut close = None;
-            for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
-                match tok.kind() {
-                    SyntaxKind::L_CURLY if open.is_none() => open = Some(tok.text_range().start()),
-                    SyntaxKind::R_CURLY => close = Some(tok.text_range().start()),
-                    _ => {}
+            let tokens = || node.children_with_tokens().filter_map(|e| e.into_token());
+            let first_open = tokens().find(|x| x.kind() == SyntaxKind::L_CURLY);
+            // The node's last `}`, looked for from its end (once per node:
+            // only its first `{` gets here).
+            let last_close = || {
+                let mut e = node.last_child_or_token();
+                while let Some(x) = e {
+                    if x.kind() == SyntaxKind::R_CURLY && x.as_token().is_some() {
+                        return Some(x.text_range().start());
+                    }
+                    e = x.prev_sibling_or_token();
                 }
-            }
-            if open == Some(t.text_range().start()) && close.is_none_or(|c| c >= at) {
+                None
+            };
+            if first_open.as_ref() == Some(&t) && last_close().is_none_or(|c| c >= at) {
                 let kind = node.kind();
                 return NOTED.contains(&kind).then(|| TextRange::at(t.text_range().start(), TextSize::from(1)));
             }
