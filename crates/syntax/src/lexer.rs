@@ -235,6 +235,9 @@ static IDENT_ASCII: [bool; 256] = {
     t
 };
 
+/// The UTF-8 encoding of U+FEFF.
+pub const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// A raw string's delimiter is at most this many bytes long.
 const MAX_RAW_DELIMITER: usize = 16;
 
@@ -320,6 +323,12 @@ impl<'a> Lexer<'a> {
     }
 
     fn next_token(&mut self) -> SyntaxKind {
+        // A UTF-8 byte order mark opening the text is whitespace (EDG skips
+        // it): a line marker after it still starts a line.
+        if self.pos == 0 && self.src.starts_with(UTF8_BOM) {
+            self.pos = UTF8_BOM.len();
+            return WHITESPACE;
+        }
         let b = self.peek(0);
         match b {
             b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.whitespace(),
@@ -406,7 +415,11 @@ impl<'a> Lexer<'a> {
         }
         let rest = &self.src[i..];
         let is_marker = rest.first().is_some_and(u8::is_ascii_digit) || rest.starts_with(b"line ");
+        let start = self.pos;
         self.skip_to_eol();
+        for e in crate::source_map::check_directive(&self.text[start..self.pos]) {
+            self.error_at(start + e.offset, e.msg);
+        }
         if is_marker { LINE_MARKER } else { PP_DIRECTIVE }
     }
 

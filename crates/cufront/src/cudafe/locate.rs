@@ -82,8 +82,23 @@ impl<'a> Locator<'a> {
         let bytes = self.text.as_bytes();
         let line_start = self.map.line_start(off as u32) as usize;
         let line_end = memchr::memchr(b'\n', &bytes[off..]).map_or(bytes.len(), |i| off + i);
-        let line = self.text[line_start..line_end].trim_end_matches('\r');
-        if line.contains('\0') { loc.with_source_line(line.replace('\0', " ")) } else { loc.with_source_line(line) }
+        let mut line = &self.text[self.shown_from(line_start)..line_end];
+        // The CRs before a LF end the line; any other CR is whitespace in a
+        // line (CR-only line endings make one line), shown as a space.
+        if line_end < bytes.len() {
+            line = line.trim_end_matches('\r');
+        }
+        if line.contains(['\0', '\r']) {
+            loc.with_source_line(line.replace(['\0', '\r'], " "))
+        } else {
+            loc.with_source_line(line)
+        }
+    }
+
+    /// Where a line's shown text starts: after a byte order mark opening
+    /// the text (EDG skips it).
+    fn shown_from(&self, line_start: usize) -> usize {
+        if line_start == 0 && self.text.starts_with('\u{feff}') { 3 } else { line_start }
     }
 
     /// 1-based column of `off` on the line starting at `line_start`, in code
@@ -92,8 +107,11 @@ impl<'a> Locator<'a> {
     /// delimiter so).
     fn column(&self, line_start: usize, off: usize) -> u32 {
         let (last_line, last_off, last_col) = self.last.get();
-        let (from, base) =
-            if last_line == line_start && last_off <= off { (last_off, last_col) } else { (line_start, 1) };
+        let (from, base) = if last_line == line_start && last_off <= off {
+            (last_off, last_col)
+        } else {
+            (self.shown_from(line_start).min(off), 1)
+        };
         let chars = self.text.as_bytes()[from..off].iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32;
         let col = base + chars;
         self.last.set((line_start, off, col));
