@@ -410,7 +410,7 @@ impl<'a> Lexer<'a> {
 
     fn directive(&mut self) -> SyntaxKind {
         let mut i = self.pos + 1;
-        while i < self.src.len() && matches!(self.src[i], b' ' | b'\t') {
+        while i < self.src.len() && matches!(self.src[i], b' ' | b'\t' | 0) {
             i += 1;
         }
         let rest = &self.src[i..];

@@ -45,6 +45,10 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
                     args.push(Arg::Str("is a directory".into()));
                     CANNOT_OPEN_BECAUSE
                 }
+                ReadError::NotRegular => {
+                    args.push(Arg::Str("not a regular file".into()));
+                    CANNOT_OPEN_BECAUSE
+                }
                 ReadError::Io => CANNOT_OPEN,
             };
             let diag = Diagnostic::new(id, Severity::Catastrophic).with_args(args);
@@ -141,6 +145,13 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     // The back end (host file, module id) runs when there are no errors and
     // no `--no_code_gen`; constructs it cannot translate yet are errors.
     let mut back_end = None;
+    // cudafe++ writes the host file and then crashes (SIGSEGV) without a
+    // stub file name; cufront reports it instead and writes nothing.
+    if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen && cfg.stub_file_name.is_none() {
+        let diag = Diagnostic::new(RAW_TEXT, Severity::HardError)
+            .with_arg(Arg::Str("cufront: no --stub_file_name: the host file cannot be written (cudafe++ crashes)".into()));
+        engine.emit(&diag);
+    }
     if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen {
         let be_start = Clock::now();
         let root = parse.syntax_node();
@@ -343,10 +354,13 @@ fn engine_options(cfg: &Config, stdin: bool) -> EngineOptions {
     }
 }
 
-/// The input text; `-` is stdin. Bytes that are not UTF-8 are replaced (the
-/// parser works on `str`).
+/// The input text; `-` is stdin. A text opening with a UTF-16 byte order
+/// mark (either order) is decoded, as cudafe++ does; other bytes that are
+/// not UTF-8 are replaced (the parser works on `str`). Only regular files
+/// are read (cudafe++ refuses `/dev/null`, a FIFO: "not a regular file").
 enum ReadError {
     IsDirectory,
+    NotRegular,
     Io,
 }
 
@@ -355,15 +369,32 @@ fn read_input(path: &str) -> Result<String, ReadError> {
     if path == "-" {
         std::io::stdin().lock().read_to_end(&mut bytes).map_err(|_| ReadError::Io)?;
     } else {
-        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-            return Err(ReadError::IsDirectory);
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => return Err(ReadError::IsDirectory),
+            Ok(m) if !m.is_file() => return Err(ReadError::NotRegular),
+            _ => {}
         }
         bytes = std::fs::read(path).map_err(|_| ReadError::Io)?;
+    }
+    if let Some(text) = decode_utf16(&bytes) {
+        return Ok(text);
     }
     Ok(match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     })
+}
+
+/// `bytes` decoded as UTF-16 when they open with its byte order mark (the
+/// mark dropped), else `None`.
+fn decode_utf16(bytes: &[u8]) -> Option<String> {
+    let unit: fn([u8; 2]) -> u16 = match bytes {
+        [0xff, 0xfe, ..] => u16::from_le_bytes,
+        [0xfe, 0xff, ..] => u16::from_be_bytes,
+        _ => return None,
+    };
+    let units = bytes[2..].chunks(2).map(|c| unit([c[0], *c.get(1).unwrap_or(&0)]));
+    Some(char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect())
 }
 
 /// `(offset of line start, line without terminator)` for each physical
@@ -409,7 +440,23 @@ fn nul_warnings<'a>(
         let token = root.token_at_offset((at as u32).into()).right_biased()?;
         let id = match token.kind() {
             K::COMMENT => return None,
-            K::STRING | K::CHAR | K::LINE_MARKER => NUL_IN_LITERAL,
+            K::STRING | K::CHAR => NUL_IN_LITERAL,
+            // In a directive, only inside its string (a line marker's file name).
+            K::LINE_MARKER | K::PP_DIRECTIVE => {
+                let before = &token.text()[..at - usize::from(token.text_range().start())];
+                let mut quoted = false;
+                let mut bytes = before.bytes();
+                while let Some(b) = bytes.next() {
+                    match b {
+                        b'\\' if quoted => {
+                            bytes.next();
+                        }
+                        b'"' => quoted = !quoted,
+                        _ => {}
+                    }
+                }
+                if quoted { NUL_IN_LITERAL } else { NUL_IGNORED }
+            }
             K::ERROR_TOKEN if token.text().contains(['"', '\'']) => NUL_IN_LITERAL,
             _ => NUL_IGNORED,
         };
