@@ -60,7 +60,8 @@ impl SourceMap {
             if line_start == 0 {
                 line_text = line_text.strip_prefix('\u{feff}').unwrap_or(line_text);
             }
-            if let Some((line, file, flags)) = parse_marker(line_text) {
+            // A marker EDG rejects (`check_directive`) changes nothing.
+            if let Some((line, file, flags)) = parse_marker(line_text).filter(|_| check_directive(line_text).is_empty()) {
                 let file = match file {
                     Some(f) => map.intern(&mut file_ids, &f),
                     None => map.segments.last().unwrap().file,
@@ -280,6 +281,10 @@ pub fn parse_marker(line: &str) -> Option<(u32, Option<String>, MarkerFlags)> {
             }
         }
         rest = &rest[end?..];
+        // EDG keeps the name as a C string: a NUL ends it.
+        if let Some(nul) = name.find('\0') {
+            name.truncate(nul);
+        }
         file = Some(name);
     }
     let mut flags = MarkerFlags::default();
