@@ -192,3 +192,48 @@ fn unclosed_braces_cost_linear_time() {
     let bound = small * 10 + Duration::from_millis(500);
     assert!(large <= bound, "{:?} with {} braces, {:?} with {}: not linear", large, N, small, N / 4);
 }
+
+/// SIGINT and SIGTERM end a cudafe++ run as they end cudafe++'s: the last
+/// stderr line is `Compilation terminated.` after a blank line, the status
+/// is 4, and no output file is left. The input keeps both busy (a warning
+/// per NUL byte under a long line) until the signal comes.
+#[test]
+fn signals_end_the_run_as_cudafe_does() {
+    let tk = cufront_tests::toolkit();
+    for signal in ["INT", "TERM"] {
+        for (who, program, first) in
+            [("cudafe++", tk.cudafe().to_path_buf(), None), ("cufront", PathBuf::from(env!("CARGO_BIN_EXE_cufront")), Some("cudafe++"))]
+        {
+            let dir = scratch(&format!("signal-{signal}-{who}"));
+            std::fs::write(dir.join("in.ii"), vec![0u8; 1 << 20]).unwrap();
+            let mut cmd = Command::new(&program);
+            cmd.args(first).args(["--stub_file_name", "s.c", "--gen_c_file_name", "o.cpp", "in.ii"]);
+            let mut child = cmd.current_dir(&dir).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+            let mut err = child.stderr.take().unwrap();
+            let tail = std::thread::spawn(move || {
+                // Keep only the end: the run writes without bound until the signal.
+                let mut last = Vec::new();
+                let mut buf = vec![0u8; 1 << 16];
+                while let Ok(n) = std::io::Read::read(&mut err, &mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    last.extend_from_slice(&buf[..n]);
+                    if last.len() > 1 << 17 {
+                        last.drain(..last.len() - 256);
+                    }
+                }
+                last
+            });
+            std::thread::sleep(Duration::from_millis(1500));
+            let status = Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status().unwrap();
+            assert!(status.success());
+            let code = child.wait().unwrap().code();
+            let last = String::from_utf8_lossy(&tail.join().unwrap()).into_owned();
+            assert_eq!(code, Some(4), "{who} on SIG{signal}");
+            assert!(last.ends_with("\nCompilation terminated.\n"), "{who} on SIG{signal}: stderr ends {last:?}");
+            assert_eq!(listing(&dir), ["in.ii"], "{who} on SIG{signal} left files");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
