@@ -88,7 +88,7 @@ impl<'a> Locator<'a> {
         if line_end < bytes.len() {
             line = line.trim_end_matches('\r');
         }
-        if line.contains(['\0', '\r']) {
+        if memchr::memchr2(0, b'\r', line.as_bytes()).is_some() {
             loc.with_source_line(line.replace(['\0', '\r'], " "))
         } else {
             loc.with_source_line(line)
