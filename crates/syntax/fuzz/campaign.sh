@@ -14,6 +14,7 @@ root=$(cd "$here/../../.." && pwd)
 cd "$here"
 # Seeds: the parser's snapshot inputs, the CLI inputs and the regressions.
 mkdir -p corpus
+cp -n ../test_data/parser/ok/*.cpp ../test_data/parser/err/*.cpp corpus/ 2>/dev/null || true
 cp -n "$root"/tests/cli/inputs/*.in corpus/ 2>/dev/null || true
 cp -n regressions/* corpus/ 2>/dev/null || true
 for target in parse check semantic cudafe; do
