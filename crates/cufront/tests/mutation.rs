@@ -39,17 +39,68 @@ impl XorShift {
 /// Tokens inserted by the mutator: openers and closers, keywords that start
 /// constructs, literals of every kind, CUDA words.
 const FRAGMENTS: &[&str] = &[
-    "(", ")", "{", "}", "[", "]", "<", ">", ">>", ";", ",", "::", "...", "template", "typename", "class", "struct",
-    "enum", "namespace", "using", "typedef", "operator", "decltype", "sizeof", "static_assert", "constexpr",
-    "__global__", "__device__", "__host__", "<<<", ">>>", "[](int x) { return x; }", "0x1p3", "'c'", "\"s\"",
-    "R\"é(x)é\"", "R\"(raw)\"", "1'000", "#", "\n# 7 \"m.cu\"\n", "\n# 0x1 \"m.cu\"\n", "\n#pragma nv_diag_suppress 177\n",
-    "@", "\\", "\u{0}", "\u{feff}", "\r", "\"unterminated\n", "'", "auto", "requires", "concept", "co_await",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    ">>",
+    ";",
+    ",",
+    "::",
+    "...",
+    "template",
+    "typename",
+    "class",
+    "struct",
+    "enum",
+    "namespace",
+    "using",
+    "typedef",
+    "operator",
+    "decltype",
+    "sizeof",
+    "static_assert",
+    "constexpr",
+    "__global__",
+    "__device__",
+    "__host__",
+    "<<<",
+    ">>>",
+    "[](int x) { return x; }",
+    "0x1p3",
+    "'c'",
+    "\"s\"",
+    "R\"é(x)é\"",
+    "R\"(raw)\"",
+    "1'000",
+    "#",
+    "\n# 7 \"m.cu\"\n",
+    "\n# 0x1 \"m.cu\"\n",
+    "\n#pragma nv_diag_suppress 177\n",
+    "@",
+    "\\",
+    "\u{0}",
+    "\u{feff}",
+    "\r",
+    "\"unterminated\n",
+    "'",
+    "auto",
+    "requires",
+    "concept",
+    "co_await",
 ];
 
 /// Byte offsets where tokens start (the mutator edits at token boundaries).
 fn token_starts(text: &str) -> Vec<usize> {
     let lexed = cufront_syntax::lexer::lex(text, LexOptions::default());
-    (0..lexed.len()).filter(|&i| !lexed.kind(i).is_trivia() || lexed.kind(i) == SyntaxKind::LINE_MARKER).map(|i| lexed.start(i) as usize).collect()
+    (0..lexed.len())
+        .filter(|&i| !lexed.kind(i).is_trivia() || lexed.kind(i) == SyntaxKind::LINE_MARKER)
+        .map(|i| lexed.start(i) as usize)
+        .collect()
 }
 
 fn line_starts(text: &str) -> Vec<usize> {
@@ -87,7 +138,14 @@ fn mutate(text: &str, tokens: &[usize], lines: &[usize], rng: &mut XorShift) -> 
             let (a, b) = (line_at(text, pick(rng, lines)), line_at(text, pick(rng, lines)));
             let (a, b) = if a.start <= b.start { (a, b) } else { (b, a) };
             if a.end <= b.start {
-                s = format!("{}{}{}{}{}", &text[..a.start], &text[b.clone()], &text[a.end..b.start], &text[a], &text[b.end..]);
+                s = format!(
+                    "{}{}{}{}{}",
+                    &text[..a.start],
+                    &text[b.clone()],
+                    &text[a.end..b.start],
+                    &text[a],
+                    &text[b.end..]
+                );
             }
             "swap lines"
         }
@@ -118,7 +176,13 @@ fn mutate(text: &str, tokens: &[usize], lines: &[usize], rng: &mut XorShift) -> 
             let markers: Vec<usize> = lines.iter().copied().filter(|&l| text[l..].starts_with("# ")).collect();
             if let Some(&l) = markers.get(rng.below(markers.len())) {
                 let r = line_at(text, l);
-                let bad = ["# +5 \"a.cu\"\n", "# 18446744073709551616 \"a.cu\"\n", "# 5 \"unterminated\n", "# 1e5 x\n", "# 21 <built-in> 2\n"];
+                let bad = [
+                    "# +5 \"a.cu\"\n",
+                    "# 18446744073709551616 \"a.cu\"\n",
+                    "# 5 \"unterminated\n",
+                    "# 1e5 x\n",
+                    "# 21 <built-in> 2\n",
+                ];
                 s.replace_range(r, bad[rng.below(bad.len())]);
             }
             "corrupt line marker"

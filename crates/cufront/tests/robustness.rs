@@ -107,7 +107,9 @@ fn survives(name: &str, text: &[u8], cudafe_extra: &[&str]) -> Vec<String> {
         let o = run_in(&dir, args);
         let what = format!("{name}: `cufront {}`", args.join(" "));
         match o.code {
-            None | Some(101) => failures.push(format!("{what}: status {:?} after {:?}\n{}", o.code, o.elapsed, o.stderr)),
+            None | Some(101) => {
+                failures.push(format!("{what}: status {:?} after {:?}\n{}", o.code, o.elapsed, o.stderr))
+            }
             Some(code) if args[0] == "cudafe++" && code != 0 && !o.created.is_empty() => {
                 failures.push(format!("{what}: failed with {code} but created {:?}", o.created))
             }
@@ -201,9 +203,10 @@ fn unclosed_braces_cost_linear_time() {
 fn signals_end_the_run_as_cudafe_does() {
     let tk = cufront_tests::toolkit();
     for signal in ["INT", "TERM"] {
-        for (who, program, first) in
-            [("cudafe++", tk.cudafe().to_path_buf(), None), ("cufront", PathBuf::from(env!("CARGO_BIN_EXE_cufront")), Some("cudafe++"))]
-        {
+        for (who, program, first) in [
+            ("cudafe++", tk.cudafe().to_path_buf(), None),
+            ("cufront", PathBuf::from(env!("CARGO_BIN_EXE_cufront")), Some("cudafe++")),
+        ] {
             let dir = scratch(&format!("signal-{signal}-{who}"));
             std::fs::write(dir.join("in.ii"), vec![0u8; 1 << 20]).unwrap();
             let mut cmd = Command::new(&program);
