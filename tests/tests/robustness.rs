@@ -85,6 +85,12 @@ fn semantic_model_survives_deep_inputs() {
         answers
     }
 
+    // A member of its own type with a braced default initializer: the
+    // initializer's aggregate initialization looked into the initializer
+    // again, without end (found by the `semantic` fuzz target; the
+    // reproducer is in crates/syntax/fuzz/regressions/).
+    everything("struct P { int x; P q = {}; };\nP p = {1};\nvoid f() { P r = {1}; }\n".to_string());
+
     const N: usize = 100_000;
     let pointers = format!("int {} p;\nint {} q;\n", "*".repeat(N), "&".repeat(N));
     assert!(everything(pointers) >= 1);
