@@ -482,6 +482,11 @@ impl Cv {
     }
 }
 
+/// At most this many pointer, reference, array and function operators in
+/// one declarator: types as written are recursive data, walked recursively.
+/// (cudafe++ has no such limit; real code stays far below it.)
+pub const MAX_DECLARATOR_OPS: usize = 1024;
+
 /// A type as written: resolved to a `TyId` by `ty::lower` in a scope.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeRef {
@@ -1660,12 +1665,27 @@ impl Lower {
 
     /// Applies a declarator (or abstract declarator) to `base`.
     fn declarator_type(&mut self, base: TypeRef, d: &SyntaxNode) -> TypeRef {
+        self.declarator_type_within(base, d, 0)
+    }
+
+    /// `declarator_type` for a declarator inside others that applied `ops`
+    /// operators already. A `TypeRef` is walked recursively (clone, drop,
+    /// hash, lowering), so a declarator with more than `MAX_DECLARATOR_OPS`
+    /// operators (`int` and 100,000 `*`) gives an unreadable type instead.
+    fn declarator_type_within(&mut self, base: TypeRef, d: &SyntaxNode, mut ops: usize) -> TypeRef {
+        let too_deep = || TypeRef::Opaque("declarator nested too deeply".into());
         let mut ty = base;
         let mut suffixes = Vec::new();
         let mut inner = None;
         for c in d.children() {
             match c.kind() {
-                K::PTR_OPERATOR => ty = self.ptr(ty, &c),
+                K::PTR_OPERATOR => {
+                    ops += 1;
+                    if ops > MAX_DECLARATOR_OPS {
+                        return too_deep();
+                    }
+                    ty = self.ptr(ty, &c)
+                }
                 K::ARRAY_DECLARATOR | K::FUNCTION_DECLARATOR => suffixes.push(c),
                 K::PAREN_DECLARATOR => {
                     inner = c.children().find(|x| matches!(x.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR))
@@ -1673,6 +1693,10 @@ impl Lower {
                 K::ABSTRACT_DECLARATOR | K::DECLARATOR => inner = Some(c),
                 _ => {}
             }
+        }
+        ops += suffixes.len();
+        if ops > MAX_DECLARATOR_OPS {
+            return too_deep();
         }
         for s in suffixes.iter().rev() {
             ty = match s.kind() {
@@ -1684,7 +1708,7 @@ impl Lower {
             };
         }
         match inner {
-            Some(i) => self.declarator_type(ty, &i),
+            Some(i) => self.declarator_type_within(ty, &i, ops),
             None => ty,
         }
     }

@@ -557,7 +557,9 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
     // Primary base: the first non-virtual dynamic base; else the first
     // nearly-empty virtual base that is not an indirect primary base.
     let vbases = virtual_bases_in_order(db, cref);
-    let indirect_primaries = indirect_primary_bases(db, &base_layouts);
+    // Only with virtual bases: the walk covers the whole hierarchy.
+    let indirect_primaries =
+        if vbases.is_empty() { FxHashSet::default() } else { indirect_primary_bases(db, &base_layouts) };
     let mut primary: Option<(ClassRef, bool)> = None;
     if dynamic {
         primary = base_layouts.iter().find(|(_, v, l)| !v && l.dynamic).map(|(bc, _, _)| (*bc, false));
@@ -771,46 +773,46 @@ fn field_out(f: &FieldIn, offset_bits: u64, size: u64) -> FieldLayout {
 }
 
 /// All virtual bases of `c`, in inheritance-graph (depth-first, left to
-/// right, pre-order) order.
+/// right, pre-order) order, looked for down to 64 levels of bases. An
+/// explicit stack, and each class expanded once (a second visit of a class
+/// adds nothing: its virtual bases are listed already), so repeated
+/// diamonds cost linear time, not exponential.
 fn virtual_bases_in_order(db: &dyn SourceDatabase, c: ClassRef) -> Vec<ClassRef> {
+    const MAX_DEPTH: u32 = 64;
     let mut out = Vec::new();
-    let mut stack_guard = FxHashSet::default();
-    visit_vbases(db, c, &mut out, &mut stack_guard, 0);
+    let mut listed = FxHashSet::default();
+    let mut expanded = FxHashSet::default();
+    let mut stack = vec![(c, false, 0)];
+    while let Some((c, is_virtual, depth)) = stack.pop() {
+        if is_virtual {
+            if !listed.insert(c) {
+                continue;
+            }
+            out.push(c);
+        }
+        if depth > MAX_DEPTH || !expanded.insert(c) {
+            continue;
+        }
+        let bases = crate::templates::class_bases_of(db, c);
+        stack.extend(bases.iter().rev().filter_map(|b| Some((b.class?, b.is_virtual, depth + 1))));
+    }
     out
 }
 
-fn visit_vbases(db: &dyn SourceDatabase, c: ClassRef, out: &mut Vec<ClassRef>, seen: &mut FxHashSet<ClassRef>, depth: u32) {
-    if depth > 64 {
-        return;
-    }
-    for b in crate::templates::class_bases_of(db, c).iter() {
-        let Some(bc) = b.class else { continue };
-        if b.is_virtual {
-            if seen.insert(bc) {
-                out.push(bc);
-            } else {
-                continue;
-            }
-        }
-        visit_vbases(db, bc, out, seen, depth + 1);
-    }
-}
-
-/// Classes that are the primary base of some base in the hierarchy.
+/// Classes that are the primary base of some base in the hierarchy (each
+/// base class looked at once).
 fn indirect_primary_bases(db: &dyn SourceDatabase, bases: &[(ClassRef, bool, Arc<Layout>)]) -> FxHashSet<ClassRef> {
     let mut out = FxHashSet::default();
+    let mut seen = FxHashSet::default();
     let mut todo: Vec<Arc<Layout>> = bases.iter().map(|(_, _, l)| l.clone()).collect();
-    let mut n = 0;
     while let Some(l) = todo.pop() {
-        n += 1;
-        if n > 4096 {
-            break;
-        }
         if let Some(p) = l.primary_base {
             out.insert(p);
         }
         for b in &l.bases {
-            if let Ok(bl) = layout_ref(db, b.class) {
+            if seen.insert(b.class)
+                && let Ok(bl) = layout_ref(db, b.class)
+            {
                 todo.push(bl);
             }
         }

@@ -29,6 +29,9 @@ impl Default for LexOptions {
 pub struct LexError {
     /// Index of the offending token.
     pub token: usize,
+    /// Where in the text, when not at the token's start (a byte of a raw
+    /// string's delimiter, possibly inside a multi-byte character).
+    pub offset: Option<u32>,
     pub msg: String,
 }
 
@@ -94,7 +97,7 @@ pub fn lex(text: &str, opts: LexOptions) -> Lexed {
 const PARALLEL_LEX_MIN_BYTES: usize = 1 << 20;
 
 /// Where to split `text` for lexing its halves apart: the start of a line
-/// near the middle that begins with neither whitespace nor a backslash.
+/// near the middle that begins with neither whitespace (NUL included) nor a backslash.
 /// Lexing is context free but for "at the start of a line" (directives),
 /// so if lexing the first half ends exactly there (the newline ends a
 /// whitespace token), the second half's tokens are the same lexed apart.
@@ -104,7 +107,7 @@ fn split_point(text: &str) -> Option<usize> {
     let window = &src[mid..src.len().min(mid + (1 << 20))];
     memchr::memchr_iter(b'\n', window)
         .map(|i| mid + i + 1)
-        .find(|&at| src.get(at).is_some_and(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b'\\')))
+        .find(|&at| src.get(at).is_some_and(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0 | b'\\')))
 }
 
 /// `lex` with the text split at `split` (see `split_point`), the second
@@ -232,6 +235,19 @@ static IDENT_ASCII: [bool; 256] = {
     t
 };
 
+/// The UTF-8 encoding of U+FEFF.
+pub const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// A raw string's delimiter is at most this many bytes long.
+const MAX_RAW_DELIMITER: usize = 16;
+
+/// May byte `b` be part of a raw string's delimiter? The basic source
+/// characters but space, `(`, `)`, `\` and the control characters; `$`,
+/// `@`, `` ` `` and every byte of a non-ASCII character are invalid.
+fn is_raw_delimiter_char(b: u8) -> bool {
+    b.is_ascii_graphic() && !matches!(b, b'(' | b')' | b'\\' | b'$' | b'@' | b'`')
+}
+
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
 }
@@ -288,9 +304,16 @@ impl<'a> Lexer<'a> {
         self.src.get(self.pos + n).copied().unwrap_or(0)
     }
 
+    /// An error at the token being lexed.
     fn error(&mut self, msg: impl Into<String>) {
         let token = self.out.kinds.len();
-        self.out.errors.push(LexError { token, msg: msg.into() });
+        self.out.errors.push(LexError { token, offset: None, msg: msg.into() });
+    }
+
+    /// An error at byte `offset` inside the token being lexed.
+    fn error_at(&mut self, offset: usize, msg: impl Into<String>) {
+        let token = self.out.kinds.len();
+        self.out.errors.push(LexError { token, offset: Some(offset as u32), msg: msg.into() });
     }
 
     /// Advances past one (possibly multi-byte) character.
@@ -300,9 +323,18 @@ impl<'a> Lexer<'a> {
     }
 
     fn next_token(&mut self) -> SyntaxKind {
+        // A UTF-8 byte order mark opening the text is whitespace (EDG skips
+        // it): a line marker after it still starts a line.
+        if self.pos == 0 && self.src.starts_with(UTF8_BOM) {
+            self.pos = UTF8_BOM.len();
+            return WHITESPACE;
+        }
         let b = self.peek(0);
         match b {
             b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.whitespace(),
+            // EDG ignores a NUL outside comments and literals (with warning
+            // 1192, which the cudafe++ mode reports): it separates tokens.
+            0 if self.pos < self.src.len() => self.whitespace(),
             // A line splice (`\` newline); a `\` before a lone `\r` is a stray backslash.
             b'\\' if self.peek(1) == b'\n' || (self.peek(1) == b'\r' && self.peek(2) == b'\n') => self.whitespace(),
             b'/' if self.peek(1) == b'/' => {
@@ -315,7 +347,7 @@ impl<'a> Lexer<'a> {
                     Some(i) => self.pos += i + 2,
                     None => {
                         self.pos = self.src.len();
-                        self.error("unterminated comment");
+                        self.error("comment unclosed at end of file");
                     }
                 }
                 COMMENT
@@ -335,6 +367,7 @@ impl<'a> Lexer<'a> {
         loop {
             match self.peek(0) {
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                0 if self.pos < self.src.len() => self.pos += 1,
                 b'\n' => {
                     newline = true;
                     self.pos += 1;
@@ -377,12 +410,16 @@ impl<'a> Lexer<'a> {
 
     fn directive(&mut self) -> SyntaxKind {
         let mut i = self.pos + 1;
-        while i < self.src.len() && matches!(self.src[i], b' ' | b'\t') {
+        while i < self.src.len() && matches!(self.src[i], b' ' | b'\t' | 0) {
             i += 1;
         }
         let rest = &self.src[i..];
         let is_marker = rest.first().is_some_and(u8::is_ascii_digit) || rest.starts_with(b"line ");
+        let start = self.pos;
         self.skip_to_eol();
+        for e in crate::source_map::check_directive(&self.text[start..self.pos]) {
+            self.error_at(start + e.offset, e.msg);
+        }
         if is_marker { LINE_MARKER } else { PP_DIRECTIVE }
     }
 
@@ -490,42 +527,50 @@ impl<'a> Lexer<'a> {
                 _ => self.pos += 1,
             }
         }
-        self.error(if quote == b'"' { "missing closing quote" } else { "missing closing quote" });
-        ERROR_TOKEN
+        // EDG reports the missing quote and goes on with the literal as
+        // written: it is a string or character literal to the parser.
+        self.error("missing closing quote");
+        if quote == b'"' { STRING } else { CHAR }
     }
 
+    /// A raw string literal, at its opening quote (the prefix is consumed).
+    /// EDG's rules (docs/malformed-input.md): the `(` must come within 16
+    /// bytes of the quote, else the raw indicator is ignored and the
+    /// literal is lexed as an ordinary string; each byte of the delimiter
+    /// that is not a basic source character is reported, each distinct byte
+    /// value once (a multi-byte UTF-8 character is reported byte by byte).
     fn raw_string(&mut self) -> SyntaxKind {
         debug_assert_eq!(self.peek(0), b'"');
-        self.pos += 1;
-        let dstart = self.pos;
-        while self.pos < self.src.len() && self.src[self.pos] != b'(' {
-            let c = self.src[self.pos];
-            if c == b'"' || c == b'\n' || c == b' ' || c == b')' || c == b'\\' || self.pos - dstart > 16 {
-                self.error("invalid raw string delimiter");
-                return ERROR_TOKEN;
+        let quote = self.pos;
+        let dstart = quote + 1;
+        let window = &self.src[dstart..self.src.len().min(dstart + MAX_RAW_DELIMITER + 1)];
+        let Some(len) = window.iter().position(|&b| b == b'(' || b == b'\n').filter(|&i| window[i] == b'(') else {
+            self.error("parenthesis terminating raw string delimiter not found within 16 characters -- raw string indicator ignored");
+            return self.quoted();
+        };
+        let delim = &self.src[dstart..dstart + len];
+        let mut reported = [false; 256];
+        for (i, &b) in delim.iter().enumerate() {
+            if !is_raw_delimiter_char(b) && !std::mem::replace(&mut reported[b as usize], true) {
+                self.error_at(dstart + i, "invalid character in raw string delimiter");
             }
-            self.pos += 1;
         }
-        if self.pos >= self.src.len() {
-            self.error("unterminated raw string");
-            return ERROR_TOKEN;
-        }
-        let delim = self.text[dstart..self.pos].to_string();
-        self.pos += 1;
-        let mut close = String::with_capacity(delim.len() + 2);
-        close.push(')');
-        close.push_str(&delim);
-        close.push('"');
-        match memchr::memmem::find(&self.src[self.pos..], close.as_bytes()) {
+        let mut close = Vec::with_capacity(len + 2);
+        close.push(b')');
+        close.extend_from_slice(delim);
+        close.push(b'"');
+        self.pos = dstart + len + 1;
+        match memchr::memmem::find(&self.src[self.pos..], &close) {
             Some(i) => {
                 self.pos += i + close.len();
                 self.udl_suffix();
                 STRING
             }
             None => {
+                // A string literal to the end of the input (as for EDG).
                 self.pos = self.src.len();
-                self.error("unterminated raw string");
-                ERROR_TOKEN
+                self.error("ending delimiter for raw string not found");
+                STRING
             }
         }
     }
@@ -635,7 +680,13 @@ mod tests {
             out.push_str(&format!("{:?} {:?}\n", lexed.kind(i), lexed.text(src, i)));
         }
         for e in &lexed.errors {
-            out.push_str(&format!("error at token {}: {}\n", e.token, e.msg));
+            match e.offset {
+                Some(at) => out.push_str(&format!(
+                    "error at token {}, byte {at}: {}\n",
+                    e.token, e.msg
+                )),
+                None => out.push_str(&format!("error at token {}: {}\n", e.token, e.msg)),
+            }
         }
         expect.assert_eq(&out);
     }
@@ -739,13 +790,82 @@ mod tests {
     fn errors_are_tokens() {
         check(
             "\"abc\n'x",
-            expect![[r##"
-                ERROR_TOKEN "\"abc"
+            expect![[r#"
+                STRING "\"abc"
                 WHITESPACE "\n"
-                ERROR_TOKEN "'x"
+                CHAR "'x"
                 error at token 0: missing closing quote
                 error at token 2: missing closing quote
-            "##]],
+            "#]],
+        );
+    }
+
+    /// Raw string delimiters as EDG reads them: multi-byte characters are
+    /// invalid byte by byte (each distinct byte once) and never split the
+    /// text; no `(` within 16 bytes makes an ordinary string literal.
+    #[test]
+    fn raw_string_delimiters() {
+        check(
+            "R\"é(x)é\" R\"@$@(x)@$@\" R\"éééééééééé(x)éééééééééé\" R\"abcdefghijklmnopq\"",
+            expect![[r#"
+                STRING "R\"é(x)é\""
+                WHITESPACE " "
+                STRING "R\"@$@(x)@$@\""
+                WHITESPACE " "
+                STRING "R\"éééééééééé(x)éééééééééé\""
+                WHITESPACE " "
+                STRING "R\"abcdefghijklmnopq\""
+                error at token 0, byte 2: invalid character in raw string delimiter
+                error at token 0, byte 3: invalid character in raw string delimiter
+                error at token 2, byte 13: invalid character in raw string delimiter
+                error at token 2, byte 14: invalid character in raw string delimiter
+                error at token 4: parenthesis terminating raw string delimiter not found within 16 characters -- raw string indicator ignored
+                error at token 6: parenthesis terminating raw string delimiter not found within 16 characters -- raw string indicator ignored
+            "#]],
+        );
+        check(
+            "R\"ab\n(x)ab\"",
+            expect![[r#"
+            STRING "R\"ab"
+            WHITESPACE "\n"
+            L_PAREN "("
+            IDENT "x"
+            R_PAREN ")"
+            IDENT "ab"
+            STRING "\""
+            error at token 0: parenthesis terminating raw string delimiter not found within 16 characters -- raw string indicator ignored
+            error at token 0: missing closing quote
+            error at token 6: missing closing quote
+        "#]],
+        );
+        check(
+            "u8R\"ab(x",
+            expect![[r#"
+            STRING "u8R\"ab(x"
+            error at token 0: ending delimiter for raw string not found
+        "#]],
+        );
+    }
+
+    /// A NUL byte outside comments and literals is whitespace (EDG ignores
+    /// it with a warning); it separates tokens and stays in literals.
+    #[test]
+    fn nul_bytes() {
+        check(
+            "in\0t x;\0\n\"a\0b\" // \0\n",
+            expect![[r#"
+            IDENT "in"
+            WHITESPACE "\0"
+            IDENT "t"
+            WHITESPACE " "
+            IDENT "x"
+            SEMI ";"
+            WHITESPACE "\0\n"
+            STRING "\"a\0b\""
+            WHITESPACE " "
+            COMMENT "// \0"
+            WHITESPACE "\n"
+        "#]],
         );
     }
 }

@@ -362,8 +362,11 @@ fn lazy_map(lexed: &Lexed, recs: &[parser::LazyBodyRec], depths: &[(u32, u32)]) 
 
 fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
     lexed.errors.iter().map(|e| {
-        let at = TextSize::from(lexed.start(e.token));
-        SyntaxError { range: TextRange::new(at, TextSize::from(lexed.range(e.token).end as u32)), msg: e.msg.clone() }
+        let range = match e.offset {
+            Some(at) => TextRange::empty(TextSize::from(at)),
+            None => TextRange::new(TextSize::from(lexed.start(e.token)), TextSize::from(lexed.range(e.token).end as u32)),
+        };
+        SyntaxError { range, msg: e.msg.clone() }
     })
 }
 

@@ -24,29 +24,39 @@ const NOTED: &[SyntaxKind] = &[
 
 /// For an `expected a "}"` error at `at` (in the tree `root`): the range of
 /// the `{` to point the note at, if EDG gives one.
+///
+/// The tokens before `at` are walked backwards to the first `{` that opens
+/// its construct (the construct's first `{`) and is not closed before `at`:
+/// the cost is the distance to that brace, not the size of the tree (an
+/// error limit's worth of missing `}` at the end of a large unit).
 pub fn brace_to_match(root: &SyntaxNode, at: TextSize) -> Option<TextRange> {
-    let mut best: Option<(TextSize, SyntaxKind)> = None;
-    for node in root.descendants() {
-        if node.text_range().start() >= at {
-            continue;
-        }
-        let mut open = None;
-        let mut close = None;
-        for tok in node.children_with_tokens().filter_map(|e| e.into_token()) {
-            match tok.kind() {
-                SyntaxKind::L_CURLY if open.is_none() => open = Some(tok.text_range().start()),
-                SyntaxKind::R_CURLY => close = Some(tok.text_range().start()),
-                _ => {}
+    let end = root.text_range().end();
+    let mut tok = if at >= end { root.last_token() } else { root.token_at_offset(at).left_biased() };
+    while let Some(t) = tok {
+        if t.kind() == SyntaxKind::L_CURLY && t.text_range().start() < at {
+            let node = t.parent()?;
+            let tokens = || node.children_with_tokens().filter_map(|e| e.into_token());
+            let first_open = tokens().find(|x| x.kind() == SyntaxKind::L_CURLY);
+            // The node's last `}`, looked for from its end (once per node:
+            // only its first `{` gets here).
+            let last_close = || {
+                let mut e = node.last_child_or_token();
+                while let Some(x) = e {
+                    if x.kind() == SyntaxKind::R_CURLY && x.as_token().is_some() {
+                        return Some(x.text_range().start());
+                    }
+                    e = x.prev_sibling_or_token();
+                }
+                None
+            };
+            if first_open.as_ref() == Some(&t) && last_close().is_none_or(|c| c >= at) {
+                let kind = node.kind();
+                return NOTED.contains(&kind).then(|| TextRange::at(t.text_range().start(), TextSize::from(1)));
             }
         }
-        let Some(open) = open else { continue };
-        // Open at the error: the `{` is before it and its `}` (if any) not.
-        if open < at && close.is_none_or(|c| c >= at) && best.is_none_or(|(b, _)| open > b) {
-            best = Some((open, node.kind()));
-        }
+        tok = t.prev_token();
     }
-    let (open, kind) = best?;
-    NOTED.contains(&kind).then(|| TextRange::at(open, TextSize::from(1)))
+    None
 }
 
 #[cfg(test)]

@@ -56,7 +56,12 @@ impl SourceMap {
         while line_start <= bytes.len() {
             map.line_starts.push(line_start as u32);
             let end = memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
-            if let Some((line, file, flags)) = parse_marker(&text[line_start..end]) {
+            let mut line_text = &text[line_start..end];
+            if line_start == 0 {
+                line_text = line_text.strip_prefix('\u{feff}').unwrap_or(line_text);
+            }
+            // A marker EDG rejects (`check_directive`) changes nothing.
+            if let Some((line, file, flags)) = parse_marker(line_text).filter(|_| check_directive(line_text).is_empty()) {
                 let file = match file {
                     Some(f) => map.intern(&mut file_ids, &f),
                     None => map.segments.last().unwrap().file,
@@ -103,6 +108,14 @@ impl SourceMap {
         }
     }
 
+    /// The offset where the physical line holding `offset` starts.
+    pub fn line_start(&self, offset: u32) -> u32 {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => self.line_starts[i],
+            Err(i) => self.line_starts[i - 1],
+        }
+    }
+
     /// Every file the markers name, with its id.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &str)> {
         self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f.as_str()))
@@ -125,6 +138,118 @@ impl SourceMap {
     }
 }
 
+
+/// A problem EDG reports in a directive line of preprocessed text (the line
+/// markers and `#line` of a `.ii`, an unknown directive name): where in the
+/// line (a byte offset) and EDG's message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DirectiveError {
+    pub offset: usize,
+    pub msg: &'static str,
+}
+
+/// The directive names EDG knows (a preprocessed unit holds few of them).
+const DIRECTIVES: &[&str] = &[
+    "define", "undef", "include", "include_next", "import", "if", "ifdef", "ifndef", "elif", "elifdef",
+    "elifndef", "else", "endif", "line", "error", "warning", "pragma", "ident", "sccs", "assert", "unassert",
+];
+
+/// Checks a directive line (`line` starts with `#`, without its newline) as
+/// EDG does (docs/malformed-input.md): a line marker's number is a run of
+/// decimal digits up to 4294967295 (`#line` also rejects 0), followed by
+/// nothing or by a string literal without a suffix, then (after `#` only)
+/// by decimal flags; an unknown directive name is an error. Other
+/// directives are not looked into. A CR is whitespace (a file with CR-only
+/// line endings is one line).
+pub fn check_directive(line: &str) -> Vec<DirectiveError> {
+    const UNRECOGNIZED: &str = "unrecognized preprocessing directive";
+    const EXPECTED_LINE: &str = "expected a line number";
+    const INVALID_LINE: &str = "invalid line number";
+    const EXPECTED_FILE: &str = "expected a file name";
+    const EXTRA: &str = "extra text after expected end of preprocessing directive";
+    let b = line.as_bytes();
+    let is_space = |c: u8| matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0);
+    let skip = |mut i: usize| {
+        while i < b.len() && is_space(b[i]) {
+            i += 1;
+        }
+        i
+    };
+    // The end of the directive: the end of the line, or a comment.
+    let at_end = |i: usize| i >= b.len() || b[i..].starts_with(b"//") || b[i..].starts_with(b"/*");
+    let err = |offset: usize, msg: &'static str| DirectiveError { offset, msg };
+    let mut out = Vec::new();
+    let mut i = skip(1);
+    if at_end(i) {
+        return out; // the null directive
+    }
+    let hash_form = b[i].is_ascii_digit();
+    if !hash_form {
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+            i += 1;
+        }
+        let name = &line[start..i];
+        if name != "line" {
+            if !DIRECTIVES.contains(&name) {
+                out.push(err(start, UNRECOGNIZED));
+            }
+            return out;
+        }
+        i = skip(i);
+        if at_end(i) || !b[i].is_ascii_digit() {
+            out.push(err(i, EXPECTED_LINE));
+            return out;
+        }
+    }
+    let start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let number = line[start..i].parse::<u64>().unwrap_or(u64::MAX);
+    if number > u32::MAX as u64 || (!hash_form && number == 0) {
+        out.push(err(start, INVALID_LINE));
+    }
+    i = skip(i);
+    if at_end(i) {
+        return out;
+    }
+    // The file name: a plain string literal, closed on this line.
+    let name_start = i;
+    let mut closed = false;
+    if b[i] == b'"' {
+        i += 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 2,
+                b'"' => {
+                    i += 1;
+                    closed = true;
+                    break;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+    let suffixed = closed && i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80);
+    if !closed || suffixed {
+        out.push(err(name_start, EXPECTED_FILE));
+        return out;
+    }
+    loop {
+        i = skip(i);
+        if at_end(i) {
+            return out;
+        }
+        if !(hash_form && b[i].is_ascii_digit()) {
+            out.push(err(i, EXTRA));
+            return out;
+        }
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+}
 
 /// `# 12 "file" 1 3` or `#line 12 "file"` → (12, Some(file), flags).
 pub fn parse_marker(line: &str) -> Option<(u32, Option<String>, MarkerFlags)> {
@@ -156,6 +281,10 @@ pub fn parse_marker(line: &str) -> Option<(u32, Option<String>, MarkerFlags)> {
             }
         }
         rest = &rest[end?..];
+        // EDG keeps the name as a C string: a NUL ends it.
+        if let Some(nul) = name.find('\0') {
+            name.truncate(nul);
+        }
         file = Some(name);
     }
     let mut flags = MarkerFlags::default();
@@ -174,6 +303,48 @@ pub fn parse_marker(line: &str) -> Option<(u32, Option<String>, MarkerFlags)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn directive_errors_are_edg_s() {
+        let check = |line: &str| -> Vec<(usize, &str)> {
+            check_directive(line).into_iter().map(|e| (e.offset, e.msg)).collect()
+        };
+        for ok in [
+            "#",
+            "# 1 \"a.cu\"",
+            "# 5 \"a.cu\" 1 3 4",
+            "# 5 \"a.cu\" 9",
+            "# 5",
+            "# 0 \"a.cu\"",
+            "#line 4294967295 \"a.cu\"",
+            "#  5 \"a.cu\" // c",
+            "# 5\"a.cu\"",
+            "# 5 \"a\\\"b.cu\"",
+            "#pragma once",
+            "#ident \"x\"",
+        ] {
+            assert_eq!(check(ok), [], "{ok:?}");
+        }
+        assert_eq!(check("# +5 \"a.cu\""), [(2, "unrecognized preprocessing directive")]);
+        assert_eq!(check("#foo"), [(1, "unrecognized preprocessing directive")]);
+        assert_eq!(check("# 0x10 \"a.cu\""), [(3, "expected a file name")]);
+        assert_eq!(check("# 1e5 \"a.cu\""), [(3, "expected a file name")]);
+        assert_eq!(check("# 18446744073709551616 \"a.cu\""), [(2, "invalid line number")]);
+        assert_eq!(check("# 4294967296 \"a.cu\""), [(2, "invalid line number")]);
+        assert_eq!(check("# 5 \"unterminated"), [(4, "expected a file name")]);
+        assert_eq!(check("# 21 <built-in> 2"), [(5, "expected a file name")]);
+        assert_eq!(check("# 5 \"a.cu\"x"), [(4, "expected a file name")]);
+        assert_eq!(check("# 5 L\"a.cu\""), [(4, "expected a file name")]);
+        assert_eq!(check("# 5 \"a.cu\" 1x"), [(12, "extra text after expected end of preprocessing directive")]);
+        assert_eq!(check("#line 5 \"a.cu\" 3"), [(15, "extra text after expected end of preprocessing directive")]);
+        assert_eq!(check("#line"), [(5, "expected a line number")]);
+        assert_eq!(check("#line 0"), [(6, "invalid line number")]);
+        assert_eq!(check("#line 0x10"), [(6, "invalid line number"), (7, "expected a file name")]);
+        assert_eq!(
+            check("# 1 \"a.cu\"\rint x;\rint y;\r"),
+            [(11, "extra text after expected end of preprocessing directive")]
+        );
+    }
 
     #[test]
     fn maps_lines_through_markers() {

@@ -13,8 +13,10 @@
 mod back_end;
 mod cmdline;
 mod flags;
+mod locate;
 mod output;
 mod run;
+mod signals;
 
 use std::io::Write;
 
@@ -40,7 +42,10 @@ pub fn main(args: &[String]) -> i32 {
     match parsed.outcome {
         cmdline::Outcome::Exit(code) => code as i32,
         cmdline::Outcome::Error(e) => command_line_error(&e, stderr.lock()),
-        cmdline::Outcome::Run(cfg) => run::run(&cfg, stderr.lock()),
+        cmdline::Outcome::Run(cfg) => {
+            signals::install();
+            run::run(&cfg, stderr.lock())
+        }
     }
 }
 

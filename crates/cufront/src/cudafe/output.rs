@@ -20,11 +20,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp_name.push(name);
     tmp_name.push(format!(".cufront-{}.tmp", std::process::id()));
     let tmp = dir.join(tmp_name);
-    let result = (|| {
+    let result = super::signals::while_writing(&tmp, || {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         std::fs::rename(&tmp, path)
-    })();
+    });
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use cufront_base_db::{self as base_db, LangOptions, RootDatabase};
 use cufront_diagnostics::{
-    catalog, parse_pragma, Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow, Location, LocationKind,
+    catalog, parse_pragma, Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow,
     OutputMode, Overrides, Palette, PragmaTimeline, Severity, TextOptions,
 };
 use cufront_emit::host::bodies::BodyNeeds;
@@ -18,6 +18,7 @@ use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{Parse, TextRange};
 
 use super::cmdline::{self, Config};
+use super::locate::Locator;
 
 /// Message 1696 `cannot open %s file %sq2`.
 const CANNOT_OPEN: DiagId = DiagId(1696);
@@ -42,6 +43,10 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
             let id = match why {
                 ReadError::IsDirectory => {
                     args.push(Arg::Str("is a directory".into()));
+                    CANNOT_OPEN_BECAUSE
+                }
+                ReadError::NotRegular => {
+                    args.push(Arg::Str("not a regular file".into()));
                     CANNOT_OPEN_BECAUSE
                 }
                 ReadError::Io => CANNOT_OPEN,
@@ -73,8 +78,10 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     let parse = with_needed_bodies(cfg, &text, lazy, map);
 
     // Diagnostic pragmas apply by position; their own problems are warnings.
+    // What is found is kept small and located only when reported (a unit
+    // can hold millions of problems; the error limit stops at the hundredth).
     let mut records = Vec::new();
-    let mut found: Vec<(u32, Diagnostic)> = Vec::new();
+    let mut found: Vec<(u32, Found)> = Vec::new();
     for (line_start, line) in pragma_lines(&text) {
         let trimmed = line.trim_start_matches([' ', '\t']);
         if !trimmed.starts_with('#') {
@@ -83,8 +90,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         let lead = line.len() - trimmed.len();
         if let Some((pragma, problems)) = parse_pragma(trimmed) {
             for p in problems {
-                let at = (line_start + lead + p.offset) as u32;
-                found.push((at, Diagnostic::new(p.id, Severity::Warning).at(location(&text, map, at, stdin))));
+                found.push(((line_start + lead + p.offset) as u32, Found::Warning(p.id)));
             }
             records.push((line_start as u32, pragma));
         }
@@ -92,26 +98,46 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     engine.set_pragmas(PragmaTimeline::new(records));
 
     let root = parse.syntax_node();
-    for e in parse.errors() {
-        let at: u32 = e.range.start().into();
-        let mut diag = match catalog::by_text(&e.msg) {
-            Some(id) => Diagnostic::new(id, Severity::HardError),
-            None => Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(e.msg.clone())),
-        };
-        diag = diag.at(location(&text, map, at, stdin));
-        // `expected a "}"` points back at the brace it was to close (EDG's note 3196).
-        if e.msg == "expected a \"}\""
-            && let Some(open) = cufront_syntax::matching::brace_to_match(&root, e.range.start())
-        {
-            let note = Diagnostic::new(MATCHING_LBRACE, Severity::Note).at(location(&text, map, open.start().into(), stdin));
-            diag = diag.with_note(note);
-        }
-        found.push((at, diag));
-    }
+    found.extend(nul_warnings(&text, &root));
+    found.extend(parse.errors().iter().enumerate().map(|(i, e)| (u32::from(e.range.start()), Found::Syntax(i))));
     // Stable: at one offset, pragma problems (found first) come first.
     found.sort_by_key(|(at, _)| *at);
-    for (_, diag) in &found {
-        if engine.emit(diag) == Flow::Stop {
+    let locator = Locator::new(&text, map, stdin);
+    for &(at, what) in &found {
+        // An error the lexer found inside a token (a byte of a raw string's
+        // delimiter) is placed as EDG places it: the token's column plus a
+        // byte count. Other positions count code points (a NUL in a string).
+        let loc = match root.token_at_offset(at.into()).right_biased() {
+            Some(t) if matches!(what, Found::Syntax(_)) && !t.kind().is_trivia() => {
+                locator.location_in_token(at, t.text_range().start().into())
+            }
+            _ => locator.location(at),
+        };
+        let diag = match what {
+            Found::Warning(id) => Diagnostic::new(id, Severity::Warning).at(loc),
+            Found::Syntax(i) => {
+                let e = &parse.errors()[i];
+                let diag = match catalog::by_text(&e.msg) {
+                    Some(id) => Diagnostic::new(id, Severity::HardError),
+                    None => Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(e.msg.clone())),
+                };
+                diag.at(loc)
+            }
+        };
+        if engine.resolve(&diag).is_none() {
+            continue;
+        }
+        let mut diag = with_source_lines(diag, &locator);
+        // `expected a "}"` points back at the brace it was to close (EDG's note 3196).
+        if let Found::Syntax(i) = what
+            && parse.errors()[i].msg == "expected a \"}\""
+            && let Some(open) = cufront_syntax::matching::brace_to_match(&root, parse.errors()[i].range.start())
+        {
+            let note = Diagnostic::new(MATCHING_LBRACE, Severity::Note)
+                .at(locator.with_source_line(locator.location(open.start().into())));
+            diag = diag.with_note(note);
+        }
+        if engine.emit(&diag) == Flow::Stop {
             break;
         }
     }
@@ -119,6 +145,13 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     // The back end (host file, module id) runs when there are no errors and
     // no `--no_code_gen`; constructs it cannot translate yet are errors.
     let mut back_end = None;
+    // cudafe++ writes the host file and then crashes (SIGSEGV) without a
+    // stub file name; cufront reports it instead and writes nothing.
+    if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen && cfg.stub_file_name.is_none() {
+        let diag = Diagnostic::new(RAW_TEXT, Severity::HardError)
+            .with_arg(Arg::Str("cufront: no --stub_file_name: the host file cannot be written (cudafe++ crashes)".into()));
+        engine.emit(&diag);
+    }
     if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen {
         let be_start = Clock::now();
         let root = parse.syntax_node();
@@ -135,7 +168,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
                     let at: u32 = range.start().into();
                     let diag = Diagnostic::new(RAW_TEXT, Severity::HardError)
                         .with_arg(Arg::Str(format!("cufront: {what}")))
-                        .at(location(&text, map, at, stdin));
+                        .at(locator.with_source_line(locator.location(at)));
                     if engine.emit(&diag) == Flow::Stop {
                         break;
                     }
@@ -147,7 +180,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
                     let id = catalog::by_display(e.id).map_or(RAW_TEXT, |en| en.id);
                     let diag = Diagnostic::new(id, Severity::Error)
                         .with_args(e.args.into_iter().map(Arg::Str).collect())
-                        .at(location(&text, map, at, stdin));
+                        .at(locator.with_source_line(locator.location(at)));
                     if engine.emit(&diag) == Flow::Stop {
                         break;
                     }
@@ -323,10 +356,13 @@ fn engine_options(cfg: &Config, stdin: bool) -> EngineOptions {
     }
 }
 
-/// The input text; `-` is stdin. Bytes that are not UTF-8 are replaced (the
-/// parser works on `str`).
+/// The input text; `-` is stdin. A text opening with a UTF-16 byte order
+/// mark (either order) is decoded, as cudafe++ does; other bytes that are
+/// not UTF-8 are replaced (the parser works on `str`). Only regular files
+/// are read (cudafe++ refuses `/dev/null`, a FIFO: "not a regular file").
 enum ReadError {
     IsDirectory,
+    NotRegular,
     Io,
 }
 
@@ -335,15 +371,32 @@ fn read_input(path: &str) -> Result<String, ReadError> {
     if path == "-" {
         std::io::stdin().lock().read_to_end(&mut bytes).map_err(|_| ReadError::Io)?;
     } else {
-        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-            return Err(ReadError::IsDirectory);
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => return Err(ReadError::IsDirectory),
+            Ok(m) if !m.is_file() => return Err(ReadError::NotRegular),
+            _ => {}
         }
         bytes = std::fs::read(path).map_err(|_| ReadError::Io)?;
+    }
+    if let Some(text) = decode_utf16(&bytes) {
+        return Ok(text);
     }
     Ok(match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     })
+}
+
+/// `bytes` decoded as UTF-16 when they open with its byte order mark (the
+/// mark dropped), else `None`.
+fn decode_utf16(bytes: &[u8]) -> Option<String> {
+    let unit: fn([u8; 2]) -> u16 = match bytes {
+        [0xff, 0xfe, ..] => u16::from_le_bytes,
+        [0xfe, 0xff, ..] => u16::from_be_bytes,
+        _ => return None,
+    };
+    let units = bytes[2..].chunks(2).map(|c| unit([c[0], *c.get(1).unwrap_or(&0)]));
+    Some(char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect())
 }
 
 /// `(offset of line start, line without terminator)` for each physical
@@ -363,28 +416,58 @@ fn pragma_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// The presumed location of `offset`, with its physical source line.
-fn location(text: &str, map: &SourceMap, offset: u32, stdin: bool) -> Location {
-    let off = (offset as usize).min(text.len());
-    // Past the last token: EDG says "At end of source".
-    // Its line (SARIF shows it) is that of the end of the last token.
-    if text[off..].trim().is_empty() {
-        let loc = map.location(text.trim_end().len() as u32);
-        let mut l = Location::new(map.file_name(loc.file), loc.line, 0).with_offset(offset);
-        l.kind = LocationKind::EndOfSource;
-        return l;
-    }
-    let loc = map.location(offset);
-    let line_start = text[..off].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[off..].find('\n').map_or(text.len(), |i| off + i);
-    let line = text[line_start..line_end].trim_end_matches('\r');
-    let column = text[line_start..off].chars().count() as u32 + 1;
-    let mut l = Location::new(map.file_name(loc.file), loc.line, column)
-        .with_source_line(line)
-        .with_offset(offset);
-    l.system_header = map.flags_at(offset).system;
-    if stdin {
-        l.kind = LocationKind::Stdin;
-    }
-    l
+/// A problem found before reporting, located only when reported.
+#[derive(Clone, Copy)]
+enum Found {
+    /// A warning of the front end (a diagnostic pragma's, a NUL byte's).
+    Warning(DiagId),
+    /// The parse's error with this index.
+    Syntax(usize),
+}
+
+/// Message 1192 `null (zero) character in input line ignored`.
+const NUL_IGNORED: DiagId = DiagId(1192);
+/// Message 1193 `null (zero) character in string or character constant`.
+const NUL_IN_LITERAL: DiagId = DiagId(1193);
+
+/// EDG's warnings for NUL bytes (the lexer takes them for whitespace): one
+/// per NUL, 1193 inside a string or character literal (or a line marker's
+/// file name), none inside a comment, 1192 elsewhere.
+fn nul_warnings<'a>(
+    text: &'a str,
+    root: &'a cufront_syntax::SyntaxNode,
+) -> impl Iterator<Item = (u32, Found)> + 'a {
+    use cufront_syntax::SyntaxKind as K;
+    memchr::memchr_iter(0, text.as_bytes()).filter_map(move |at| {
+        let token = root.token_at_offset((at as u32).into()).right_biased()?;
+        let id = match token.kind() {
+            K::COMMENT => return None,
+            K::STRING | K::CHAR => NUL_IN_LITERAL,
+            // In a directive, only inside its string (a line marker's file name).
+            K::LINE_MARKER | K::PP_DIRECTIVE => {
+                let before = &token.text()[..at - usize::from(token.text_range().start())];
+                let mut quoted = false;
+                let mut bytes = before.bytes();
+                while let Some(b) = bytes.next() {
+                    match b {
+                        b'\\' if quoted => {
+                            bytes.next();
+                        }
+                        b'"' => quoted = !quoted,
+                        _ => {}
+                    }
+                }
+                if quoted { NUL_IN_LITERAL } else { NUL_IGNORED }
+            }
+            K::ERROR_TOKEN if token.text().contains(['"', '\'']) => NUL_IN_LITERAL,
+            _ => NUL_IGNORED,
+        };
+        Some((at as u32, Found::Warning(id)))
+    })
+}
+
+/// `diag` with the source line of its location.
+fn with_source_lines(mut diag: Diagnostic, locator: &Locator<'_>) -> Diagnostic {
+    diag.location = diag.location.map(|l| locator.with_source_line(l));
+    diag
 }

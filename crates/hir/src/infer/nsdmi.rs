@@ -76,7 +76,27 @@ fn field_init_body(db: &dyn SourceDatabase, class: ClassRefT, name: &str) -> Opt
 /// What the default member initializer of `class`'s member `name` uses
 /// (none when it has none): what each constructor that does not initialize
 /// the member itself requires.
+///
+/// An initializer can lead back to itself (a class with a member of its own
+/// type whose initializer is a braced list, written or left by error
+/// recovery): past `MAX_NESTING` nested initializers, none is looked into
+/// (found by the `semantic` fuzz target, a stack overflow before).
 pub fn field_init_required(db: &dyn SourceDatabase, class: ClassRefT, name: &str) -> Vec<Entity> {
+    const MAX_NESTING: u32 = 32;
+    thread_local! {
+        static NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    let depth = NESTING.with(|n| n.get());
+    if depth >= MAX_NESTING {
+        return Vec::new();
+    }
+    NESTING.with(|n| n.set(depth + 1));
+    let r = field_init_required_inner(db, class, name);
+    NESTING.with(|n| n.set(depth));
+    r
+}
+
+fn field_init_required_inner(db: &dyn SourceDatabase, class: ClassRefT, name: &str) -> Vec<Entity> {
     let Some((c, body)) = field_init_body(db, class, name) else { return Vec::new() };
     let map = def_map(db, c.tu(db));
     let Some(&scope) = map.class_scope.get(&c) else { return Vec::new() };

@@ -2,7 +2,7 @@
 //! bodies parsed, and declarations only) re-print the input byte for byte,
 //! and each lazy body parsed on demand re-prints its text.
 //!
-//! Run: `cd crates/syntax/fuzz && cargo +nightly fuzz run parse ../test_data/parser/ok`
+//! Run: `cd crates/syntax/fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run parse ../test_data/parser/ok`
 //! (the snapshot inputs make a good seed corpus). Without cargo-fuzz, the
 //! same instrumented build is
 //! `RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4

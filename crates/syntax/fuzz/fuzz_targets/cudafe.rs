@@ -1,0 +1,46 @@
+//! Fuzz target: the cudafe++ mode end to end, without its I/O: the unit is
+//! parsed as `cufront cudafe++` parses it (declarations first, then the
+//! bodies the host file needs, `BodyNeeds`), and when it has no syntax
+//! error the back end runs: the execution-space index, the module id's key
+//! and the host file (`host_file_with`). Nothing may panic, and a host file
+//! is produced or its errors listed.
+//!
+//! Run: `cd crates/syntax/fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run cudafe CORPUS`.
+
+#![no_main]
+
+use cufront_emit::host::bodies::BodyNeeds;
+use cufront_emit::host::{self, HostOptions, HostSpaceIndex};
+use cufront_syntax::source_map::SourceMap;
+use cufront_syntax::{LexOptions, ParseOptions, TextRange, parse};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let cxx20 = data.first().is_some_and(|b| b & 1 == 1);
+    let lex = LexOptions { cxx20, digit_separators: true };
+    let lazy = parse(text, ParseOptions { lex, lazy_bodies: true });
+    let map = SourceMap::new(text, "fuzz.ii");
+    let needs = BodyNeeds::new(&lazy.syntax_node());
+    let ranges: Vec<TextRange> = lazy.lazy_body_ranges().filter(|r| needs.needs(&text[*r], lex)).collect();
+    let parse = lazy.with_bodies_parsed(&ranges);
+    if !parse.errors().is_empty() {
+        return;
+    }
+    let root = parse.syntax_node();
+    let index = HostSpaceIndex::build(&root);
+    let _ = cufront_emit::key::module_key(&root, &map, false);
+    let opts = HostOptions {
+        gnu_version: Some(120200),
+        static_host_stub: true,
+        extended_lambda: data.get(1).is_some_and(|b| b & 1 == 1),
+        cxx17: true,
+        device_hidden_visibility: true,
+        device_c: false,
+        debug_mode: false,
+        stub_file_name: "fuzz.stub.c".into(),
+        module_id: "_fuzz_module_id".into(),
+    };
+    let host = host::host_file_with(text, &root, &map, &opts, index);
+    assert!(!host.text.is_empty() || !host.errors.is_empty() || !host.unsupported.is_empty());
+});
