@@ -159,7 +159,8 @@ pub fn host_ii(program: &Program, std: Std) -> PathBuf {
         return out;
     }
     let lock_path = dir.join(format!("{stem}.{}.{key:016x}.lock", std.as_str()));
-    let lock = std::fs::File::create(&lock_path).unwrap_or_else(|e| panic!("cannot create {}: {e}", lock_path.display()));
+    let lock =
+        std::fs::File::create(&lock_path).unwrap_or_else(|e| panic!("cannot create {}: {e}", lock_path.display()));
     lock.lock().unwrap_or_else(|e| panic!("cannot lock {}: {e}", lock_path.display()));
     if out.is_file() {
         return out; // another process made it while we waited

@@ -59,7 +59,12 @@ fn check(program: &Program, std: Std) -> Outcome {
             Err("the lazy parse with every body parsed in place differs from the full parse".to_string())
         }
     });
-    Outcome { case: format!("{} ({})", program.name, std.as_str()), errors, error_count: parse.errors().len(), round_trip }
+    Outcome {
+        case: format!("{} ({})", program.name, std.as_str()),
+        errors,
+        error_count: parse.errors().len(),
+        round_trip,
+    }
 }
 
 #[test]

@@ -52,7 +52,8 @@ fn query_name(key: &str) -> &str {
 
 #[test]
 fn a_body_edit_in_a_corpus_unit_reruns_no_other_entitys_queries() {
-    let program = corpus().into_iter().find(|p| p.name == "templates_traits.cu").expect("templates_traits.cu in the corpus");
+    let program =
+        corpus().into_iter().find(|p| p.name == "templates_traits.cu").expect("templates_traits.cu in the corpus");
     let path = host_ii(&program, Std::Cxx17);
     let before = std::fs::read_to_string(&path).expect("read the host .ii");
 
@@ -90,8 +91,16 @@ fn a_body_edit_in_a_corpus_unit_reruns_no_other_entitys_queries() {
     // `infer` evaluates a block-scope constant of the edited body.
     // `item_lowered`: the one lowering of the edited item that its tree and
     // its declaration offsets (`item_offsets`) share.
-    let edited_item_only =
-        ["item_lowered", "item_tree_of", "item_offsets", "item_fn_offsets", "fn_body", "infer", "item_text", "item_local_classes"];
+    let edited_item_only = [
+        "item_lowered",
+        "item_tree_of",
+        "item_offsets",
+        "item_fn_offsets",
+        "fn_body",
+        "infer",
+        "item_text",
+        "item_local_classes",
+    ];
     for (q, n) in &per_query {
         if whole_unit.contains(q) {
             continue;

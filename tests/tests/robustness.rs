@@ -40,7 +40,10 @@ fn every_prefix_parses_and_round_trips() {
             let opts = ParseOptions { lex: LexOptions { cxx20: false, digit_separators: true }, lazy_bodies };
             let parse = cufront_syntax::parse(prefix, opts);
             let root = parse.syntax_node();
-            assert!(root.text() == prefix, "cut at byte {at} (lazy: {lazy_bodies}): the tree does not re-print the prefix");
+            assert!(
+                root.text() == prefix,
+                "cut at byte {at} (lazy: {lazy_bodies}): the tree does not re-print the prefix"
+            );
             assert_eq!(root.kind(), SyntaxKind::SOURCE_FILE);
         }
     });

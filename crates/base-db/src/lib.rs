@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 
 pub use salsa::{self, Durability, Setter};
 
-use cufront_syntax::{source_map::SourceMap, LexOptions, Parse, ParseOptions};
+use cufront_syntax::{LexOptions, Parse, ParseOptions, source_map::SourceMap};
 
 /// The language a translation unit is written in, with its standard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -181,10 +181,10 @@ impl RootDatabase {
     /// (`"parse(Id(..))"`), for incrementality tests.
     pub fn with_execution_log(sink: EventSink) -> RootDatabase {
         let callback = move |event: salsa::Event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                if let Ok(mut log) = sink.lock() {
-                    log.push(format!("{database_key:?}"));
-                }
+            if let salsa::EventKind::WillExecute { database_key } = event.kind
+                && let Ok(mut log) = sink.lock()
+            {
+                log.push(format!("{database_key:?}"));
             }
         };
         RootDatabase { storage: salsa::Storage::new(Some(Box::new(callback))) }

@@ -7,10 +7,7 @@ use super::*;
 /// Query names executed since the last call (ids stripped), in order.
 fn take(log: &EventSink) -> Vec<String> {
     let mut log = log.lock().unwrap();
-    std::mem::take(&mut *log)
-        .into_iter()
-        .map(|k| k.split('(').next().unwrap_or("").to_string())
-        .collect()
+    std::mem::take(&mut *log).into_iter().map(|k| k.split('(').next().unwrap_or("").to_string()).collect()
 }
 
 fn setup() -> (RootDatabase, EventSink, TranslationUnit, TranslationUnit, Options) {

@@ -51,9 +51,7 @@ impl CudaAttrs {
             "managed" => self.managed = true,
             "grid_constant" => self.grid_constant = true,
             "device_builtin" => self.device_builtin = true,
-            "launch_bounds" | "maxnreg" | "local_maxnreg" | "cluster_dims" | "block_size" => {
-                self.launch_config = true
-            }
+            "launch_bounds" | "maxnreg" | "local_maxnreg" | "cluster_dims" | "block_size" => self.launch_config = true,
             _ => {}
         }
     }
@@ -124,10 +122,7 @@ fn add_green_attribute(attrs: &mut CudaAttrs, gnu: &GreenNodeData) {
 /// The CUDA attributes that apply to the entity a declaration declares: those
 /// among its specifiers and those inside its declarator, but not those of its
 /// parameters or its trailing return type.
-pub fn of_declaration(
-    specifiers: Option<&SyntaxNode>,
-    declarator: Option<&SyntaxNode>,
-) -> CudaAttrs {
+pub fn of_declaration(specifiers: Option<&SyntaxNode>, declarator: Option<&SyntaxNode>) -> CudaAttrs {
     let mut attrs = CudaAttrs::default();
     if let Some(s) = specifiers {
         for c in green::child_nodes(&s.green()) {
@@ -146,12 +141,8 @@ fn collect_outside_params(node: &GreenNodeData, attrs: &mut CudaAttrs) {
     for c in green::child_nodes(node) {
         match green::node_kind(c) {
             SyntaxKind::GNU_ATTRIBUTE => add_green_attribute(attrs, c),
-            SyntaxKind::PARAM_LIST
-            | SyntaxKind::TRAILING_RETURN_TYPE
-            | SyntaxKind::NOEXCEPT_SPEC => {}
-            SyntaxKind::ARRAY_DECLARATOR
-            | SyntaxKind::INITIALIZER
-            | SyntaxKind::EQUAL_INITIALIZER => {}
+            SyntaxKind::PARAM_LIST | SyntaxKind::TRAILING_RETURN_TYPE | SyntaxKind::NOEXCEPT_SPEC => {}
+            SyntaxKind::ARRAY_DECLARATOR | SyntaxKind::INITIALIZER | SyntaxKind::EQUAL_INITIALIZER => {}
             _ => collect_outside_params(c, attrs),
         }
     }
@@ -164,10 +155,7 @@ pub fn of_class(class: &SyntaxNode) -> CudaAttrs {
         match c.kind() {
             SyntaxKind::GNU_ATTRIBUTE => add_gnu_attribute(&mut attrs, &c),
             SyntaxKind::CLASS_HEAD => {
-                for g in c
-                    .children()
-                    .filter(|g| g.kind() == SyntaxKind::GNU_ATTRIBUTE)
-                {
+                for g in c.children().filter(|g| g.kind() == SyntaxKind::GNU_ATTRIBUTE) {
                     add_gnu_attribute(&mut attrs, &g)
                 }
             }

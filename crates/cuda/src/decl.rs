@@ -23,9 +23,7 @@ fn is_declarator(k: SyntaxKind) -> bool {
 
 /// The nested declarator of a `( D )` part, if any.
 fn inner(declarator: &SyntaxNode) -> Option<SyntaxNode> {
-    let paren = declarator
-        .children()
-        .find(|c| c.kind() == SyntaxKind::PAREN_DECLARATOR)?;
+    let paren = declarator.children().find(|c| c.kind() == SyntaxKind::PAREN_DECLARATOR)?;
     paren.children().find(|c| is_declarator(c.kind()))
 }
 
@@ -65,10 +63,7 @@ pub fn derivations(declarator: &SyntaxNode) -> Vec<Deriv> {
             _ => {}
         }
     }
-    let ptrs: Vec<SyntaxNode> = declarator
-        .children()
-        .filter(|c| c.kind() == SyntaxKind::PTR_OPERATOR)
-        .collect();
+    let ptrs: Vec<SyntaxNode> = declarator.children().filter(|c| c.kind() == SyntaxKind::PTR_OPERATOR).collect();
     out.extend(ptrs.into_iter().rev().map(Deriv::Ptr));
     out
 }
@@ -104,11 +99,7 @@ pub fn params(function: &SyntaxNode) -> Vec<SyntaxNode> {
     function
         .children()
         .find(|c| c.kind() == SyntaxKind::PARAM_LIST)
-        .map(|l| {
-            l.children()
-                .filter(|p| p.kind() == SyntaxKind::PARAM)
-                .collect()
-        })
+        .map(|l| l.children().filter(|p| p.kind() == SyntaxKind::PARAM).collect())
         .unwrap_or_default()
 }
 
@@ -143,11 +134,7 @@ pub fn signature_text(function: &SyntaxNode) -> String {
                 out.push_str(t.as_token().map_or("", |t| t.text()));
                 out.push(' ');
             }
-            SyntaxKind::REF_QUALIFIER => out.push_str(
-                &t.as_node()
-                    .map(|n| n.text().to_string())
-                    .unwrap_or_default(),
-            ),
+            SyntaxKind::REF_QUALIFIER => out.push_str(&t.as_node().map(|n| n.text().to_string()).unwrap_or_default()),
             _ => {}
         }
     }
@@ -156,21 +143,13 @@ pub fn signature_text(function: &SyntaxNode) -> String {
 
 /// The type of a parameter as written, without its name, attributes or default.
 pub fn param_type_text(param: &SyntaxNode) -> String {
-    let name = param
-        .children()
-        .find(|c| c.kind() == SyntaxKind::DECLARATOR)
-        .and_then(|d| name_node(&d));
+    let name = param.children().find(|c| c.kind() == SyntaxKind::DECLARATOR).and_then(|d| name_node(&d));
     // The type is spelled by the specifiers and the declarator; a default
     // argument comes after them.
     let type_end = param
         .children()
         .filter(|c| {
-            matches!(
-                c.kind(),
-                SyntaxKind::DECL_SPECIFIERS
-                    | SyntaxKind::DECLARATOR
-                    | SyntaxKind::ABSTRACT_DECLARATOR
-            )
+            matches!(c.kind(), SyntaxKind::DECL_SPECIFIERS | SyntaxKind::DECLARATOR | SyntaxKind::ABSTRACT_DECLARATOR)
         })
         .map(|c| c.text_range().end())
         .max()
@@ -180,12 +159,8 @@ pub fn param_type_text(param: &SyntaxNode) -> String {
     // specifiers does not matter (`int const *` is `const int *`): the
     // specifiers' cv-qualifiers go first, or go when they are top-level,
     // and so do those of a pointer operator that applies to the name.
-    let declarator = param
-        .children()
-        .find(|c| is_declarator(c.kind()));
-    let specs = param
-        .children()
-        .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
+    let declarator = param.children().find(|c| is_declarator(c.kind()));
+    let specs = param.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
     let first = declarator.as_ref().and_then(first_derivation);
     let top_ptr = match &first {
         Some(Deriv::Ptr(p)) => Some(p.text_range()),

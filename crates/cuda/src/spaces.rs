@@ -104,10 +104,7 @@ impl SpaceIndex {
                 }
                 let mut a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
                 // Constructors have no specifiers: their attributes sit on the declaration.
-                for g in node
-                    .children()
-                    .filter(|c| c.kind() == SyntaxKind::GNU_ATTRIBUTE)
-                {
+                for g in node.children().filter(|c| c.kind() == SyntaxKind::GNU_ATTRIBUTE) {
                     attrs::add_gnu_attribute(&mut a, &g);
                 }
                 let constexpr = decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]);
@@ -139,9 +136,7 @@ impl SpaceIndex {
         if !self.names.contains(&key) {
             return None;
         }
-        key.push_str(&decl::signature_text(&decl::function_declarator(
-            declarator,
-        )?));
+        key.push_str(&decl::signature_text(&decl::function_declarator(declarator)?));
         Some(key)
     }
 
@@ -171,23 +166,18 @@ impl SpaceIndex {
     }
 
     pub fn function_space(&self, declarator: &SyntaxNode, ctx: &Ctx) -> ExecSpace {
-        self.function_attrs(declarator, ctx)
-            .map_or(ExecSpace::ImplicitHost, |a| ExecSpace::from_attrs(&a))
+        self.function_attrs(declarator, ctx).map_or(ExecSpace::ImplicitHost, |a| ExecSpace::from_attrs(&a))
     }
 }
 
 /// The (specifiers, declarator) pairs of a `SIMPLE_DECL` or `FUNCTION_DEF`
 /// (nothing for other nodes).
 pub fn declarators(node: &SyntaxNode) -> Vec<(Option<SyntaxNode>, SyntaxNode)> {
-    let specs = node
-        .children()
-        .find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
+    let specs = node.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
     match node.kind() {
-        SyntaxKind::FUNCTION_DEF => node
-            .children()
-            .filter(|c| c.kind() == SyntaxKind::DECLARATOR)
-            .map(|d| (specs.clone(), d))
-            .collect(),
+        SyntaxKind::FUNCTION_DEF => {
+            node.children().filter(|c| c.kind() == SyntaxKind::DECLARATOR).map(|d| (specs.clone(), d)).collect()
+        }
         SyntaxKind::SIMPLE_DECL => node
             .children()
             .filter(|c| c.kind() == SyntaxKind::INIT_DECLARATOR_LIST)
@@ -242,9 +232,8 @@ fn function_key_prefix(declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
 
 /// Whether the declaration of `declarator` is a `friend` declaration.
 fn is_friend(declarator: &SyntaxNode) -> bool {
-    let Some(d) = declarator
-        .ancestors()
-        .find(|a| matches!(a.kind(), SyntaxKind::SIMPLE_DECL | SyntaxKind::FUNCTION_DEF))
+    let Some(d) =
+        declarator.ancestors().find(|a| matches!(a.kind(), SyntaxKind::SIMPLE_DECL | SyntaxKind::FUNCTION_DEF))
     else {
         return false;
     };
@@ -283,10 +272,9 @@ fn collect_parts(node: &GreenNodeData, out: &mut Vec<String>) {
                 K::NAME => collect_parts(n, out),
                 K::TEMPLATE_ID => out.push(walk::green_last_component(n).unwrap_or_default().to_string()),
                 K::NESTED_NAME_SPECIFIER | K::QUALIFIED_NAME => collect_parts(n, out),
-                K::DESTRUCTOR_NAME
-                | K::OPERATOR_NAME
-                | K::CONVERSION_NAME
-                | K::LITERAL_OPERATOR_NAME => out.push(green_compact_text(n)),
+                K::DESTRUCTOR_NAME | K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME => {
+                    out.push(green_compact_text(n))
+                }
                 _ => {}
             },
             _ => {}

@@ -36,9 +36,7 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn in_anonymous_namespace(&self) -> bool {
-        self.scope
-            .iter()
-            .any(|s| matches!(s, Seg::Namespace { name: None, .. }))
+        self.scope.iter().any(|s| matches!(s, Seg::Namespace { name: None, .. }))
     }
     pub fn in_class(&self) -> bool {
         self.scope.iter().any(|s| matches!(s, Seg::Class(_)))
@@ -103,15 +101,13 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
                     a.extend(b);
                     a
                 });
-            let inline = node.green().children().any(|t| t.as_token().is_some_and(|t| green::token_kind(t) == K::INLINE_KW));
+            let inline =
+                node.green().children().any(|t| t.as_token().is_some_and(|t| green::token_kind(t) == K::INLINE_KW));
             match name {
                 // `namespace a::b::c {` (C++17 nested form) opens each in turn.
                 Some(parts) if !parts.is_empty() => {
                     for p in parts {
-                        ctx.scope.push(Seg::Namespace {
-                            name: Some(p),
-                            inline,
-                        });
+                        ctx.scope.push(Seg::Namespace { name: Some(p), inline });
                     }
                 }
                 _ => ctx.scope.push(Seg::Namespace { name: None, inline }),
@@ -126,21 +122,14 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
             f(node, ctx);
             let saved = save(ctx);
             let green = node.green();
-            let abi = green
-                .children()
-                .filter_map(|t| t.into_token())
-                .find(|t| green::token_kind(t) == K::STRING);
+            let abi = green.children().filter_map(|t| t.into_token()).find(|t| green::token_kind(t) == K::STRING);
             ctx.extern_c = abi.is_some_and(|t| t.text() == "\"C\"");
             for c in node.children() {
                 walk_decl(&c, ctx, f);
             }
             restore(ctx, saved);
         }
-        K::TEMPLATE_DECL
-        | K::EXPLICIT_SPECIALIZATION
-        | K::EXPLICIT_INSTANTIATION
-        | K::EXPORT_DECL
-        | K::MEMBER_DECL => {
+        K::TEMPLATE_DECL | K::EXPLICIT_SPECIALIZATION | K::EXPLICIT_INSTANTIATION | K::EXPORT_DECL | K::MEMBER_DECL => {
             f(node, ctx);
             let saved = save(ctx);
             match node.kind() {
@@ -170,14 +159,12 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
             // first, so that only class definitions make cursors.
             let defines_class = {
                 let green = node.green();
-                green::child_nodes(&green)
-                    .find(|c| green::node_kind(c) == K::DECL_SPECIFIERS)
-                    .is_some_and(|s| {
-                        green::child_nodes(s).any(|c| {
-                            green::node_kind(c) == K::CLASS_SPECIFIER
-                                && green::child_nodes(c).any(|l| green::node_kind(l) == K::MEMBER_LIST)
-                        })
+                green::child_nodes(&green).find(|c| green::node_kind(c) == K::DECL_SPECIFIERS).is_some_and(|s| {
+                    green::child_nodes(s).any(|c| {
+                        green::node_kind(c) == K::CLASS_SPECIFIER
+                            && green::child_nodes(c).any(|l| green::node_kind(l) == K::MEMBER_LIST)
                     })
+                })
             };
             if !defines_class {
                 return;
@@ -190,8 +177,7 @@ fn walk_decl(node: &SyntaxNode, ctx: &mut Ctx, f: &mut dyn FnMut(&SyntaxNode, &C
                     continue;
                 };
                 let saved = save(ctx);
-                ctx.scope
-                    .push(Seg::Class(class_name(&class).unwrap_or_default()));
+                ctx.scope.push(Seg::Class(class_name(&class).unwrap_or_default()));
                 ctx.member = true;
                 ctx.specialization = false;
                 for m in list.children() {

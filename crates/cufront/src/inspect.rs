@@ -6,9 +6,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use cufront_base_db::{
-    new_options, new_translation_unit, LangOptions, LangStandard, RootDatabase, TranslationUnit,
-};
+use cufront_base_db::{LangOptions, LangStandard, RootDatabase, TranslationUnit, new_options, new_translation_unit};
 
 #[derive(clap::Args)]
 pub struct InspectArgs {

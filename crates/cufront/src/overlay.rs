@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 /// Builds (or rebuilds) the overlay in `dir` over the toolkit at `real`,
 /// with `exe` as its cudafe++. Returns `dir/bin/nvcc`.
 pub fn build(real: &Path, dir: &Path, exe: &Path) -> Result<PathBuf, String> {
-    let io =
-        |what: &str, p: &Path, e: std::io::Error| format!("cannot {what} {}: {e}", p.display());
+    let io = |what: &str, p: &Path, e: std::io::Error| format!("cannot {what} {}: {e}", p.display());
     let real = real.canonicalize().map_err(|e| io("resolve", real, e))?;
     let exe = exe.canonicalize().map_err(|e| io("resolve", exe, e))?;
     std::fs::create_dir_all(dir.join("bin")).map_err(|e| io("create", dir, e))?;
@@ -51,10 +50,7 @@ fn link(target: &Path, at: &Path) -> Result<(), String> {
 
 /// The `cufront toolkit overlay DIR` command.
 pub fn run(dir: &Path, cuda_path: Option<PathBuf>) -> std::process::ExitCode {
-    let tk = match cufront_toolkit::find_or_fetch(&cufront_toolkit::Locate {
-        cuda_path,
-        require_pinned: false,
-    }) {
+    let tk = match cufront_toolkit::find_or_fetch(&cufront_toolkit::Locate { cuda_path, require_pinned: false }) {
         Ok(tk) => tk,
         Err(e) => {
             eprintln!("cufront: {e}");

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use cufront_syntax::{source_map::SourceMap, LexOptions, Names, Parse, ParseOptions, SyntaxKind};
+use cufront_syntax::{LexOptions, Names, Parse, ParseOptions, SyntaxKind, source_map::SourceMap};
 
 #[derive(clap::Args)]
 pub struct ParseArgs {

@@ -114,8 +114,10 @@ fn check(tk: &cufront_toolkit::Toolkit, file: &Path, opts: &CompileOptions, work
     let ii = tk.preprocess_host(file, opts, work).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(&ii).map_err(|e| format!("cannot read {}: {e}", ii.display()))?;
     let text = String::from_utf8_lossy(&bytes);
-    let parse_opts =
-        ParseOptions { lex: LexOptions { cxx20: opts.std.is_cxx20(), digit_separators: true }, ..ParseOptions::default() };
+    let parse_opts = ParseOptions {
+        lex: LexOptions { cxx20: opts.std.is_cxx20(), digit_separators: true },
+        ..ParseOptions::default()
+    };
     let parse = cufront_syntax::parse(&text, parse_opts);
     let map = SourceMap::new(&text, &file.display().to_string());
     for e in parse.errors() {

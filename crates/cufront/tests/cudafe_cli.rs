@@ -191,7 +191,8 @@ fn binary_named_cudafe_is_cudafe() {
     assert_eq!(out.status.code(), Some(4));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("Command-line error: more than one command line option matches the abbreviation \"--tim\":\n"),
+        stderr
+            .starts_with("Command-line error: more than one command line option matches the abbreviation \"--tim\":\n"),
         "{stderr}"
     );
     // Plain `cufront --help` stays clap's help.

@@ -49,9 +49,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cufront_tests::{
-    CompileOptions, Program, Std, StepKind, cache_key, cached_dir, corpus, par_map, toolkit,
-};
+use cufront_tests::{CompileOptions, Program, Std, StepKind, cache_key, cached_dir, corpus, par_map, toolkit};
 use serde_json::{Value, json};
 
 /// Corpus programs that pass: a regression here fails the test.
@@ -110,11 +108,7 @@ fn overlay() -> &'static Path {
             .arg(toolkit().root())
             .output()
             .expect("run cufront toolkit overlay");
-        assert!(
-            out.status.success(),
-            "overlay: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "overlay: {}", String::from_utf8_lossy(&out.stderr));
         dir
     })
 }
@@ -133,13 +127,7 @@ struct Build {
 
 /// Compiles `source` with `nvcc` to `dir/STEM.o`, keeping intermediates in
 /// `dir`; nvcc's stderr when it fails.
-fn nvcc_compile(
-    nvcc: &Path,
-    source: &Path,
-    std: &str,
-    flags: &[String],
-    dir: &Path,
-) -> Result<(), String> {
+fn nvcc_compile(nvcc: &Path, source: &Path, std: &str, flags: &[String], dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
     let out = Command::new(nvcc)
@@ -165,18 +153,9 @@ fn nvcc_compile(
 /// What the build in `dir` gave (`STEM.o`, `STEM.module_id`,
 /// `STEM.cudafe1.cpp`); links the object with `nvcc` and runs the program
 /// when `link`.
-fn inspect(
-    nvcc: &Path,
-    stem: &str,
-    flags: &[String],
-    dir: &Path,
-    link: bool,
-) -> Result<Build, String> {
+fn inspect(nvcc: &Path, stem: &str, flags: &[String], dir: &Path, link: bool) -> Result<Build, String> {
     let obj = dir.join(format!("{stem}.o"));
-    let nm = Command::new("nm")
-        .arg(&obj)
-        .output()
-        .map_err(|e| e.to_string())?;
+    let nm = Command::new("nm").arg(&obj).output().map_err(|e| e.to_string())?;
     if !nm.status.success() {
         return Err(format!("nm: {}", String::from_utf8_lossy(&nm.stderr)));
     }
@@ -188,31 +167,16 @@ fn inspect(
         })
         .collect();
     syms.sort();
-    let id = std::fs::read_to_string(dir.join(format!("{stem}.module_id")))
-        .map_err(|e| e.to_string())?;
-    let host = std::fs::read_to_string(dir.join(format!("{stem}.cudafe1.cpp")))
-        .map_err(|e| e.to_string())?;
+    let id = std::fs::read_to_string(dir.join(format!("{stem}.module_id"))).map_err(|e| e.to_string())?;
+    let host = std::fs::read_to_string(dir.join(format!("{stem}.cudafe1.cpp"))).map_err(|e| e.to_string())?;
     let host_refs = host
         .rsplit_once("#undef _NV_ANON_NAMESPACE\n")
         .map(|(_, arrays)| {
-            arrays
-                .lines()
-                .filter(|l| l.starts_with("/* ") || l.contains("hostRef"))
-                .map(str::to_string)
-                .collect()
+            arrays.lines().filter(|l| l.starts_with("/* ") || l.contains("hostRef")).map(str::to_string).collect()
         })
         .unwrap_or_default();
-    let run = if link {
-        Some(link_and_run(nvcc, &obj, flags, dir)?)
-    } else {
-        None
-    };
-    Ok(Build {
-        syms,
-        id,
-        host_refs,
-        run,
-    })
+    let run = if link { Some(link_and_run(nvcc, &obj, flags, dir)?) } else { None };
+    Ok(Build { syms, id, host_refs, run })
 }
 
 /// Links the object into a program (nvcc adds the device link for `-rdc`)
@@ -239,12 +203,7 @@ fn link_and_run(
     if !out.status.success() {
         return Err(format!("link: {}", String::from_utf8_lossy(&out.stderr)));
     }
-    let run = Command::new("timeout")
-        .arg("120")
-        .arg(&exe)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| e.to_string())?;
+    let run = Command::new("timeout").arg("120").arg(&exe).current_dir(dir).output().map_err(|e| e.to_string())?;
     Ok((
         run.status.code(),
         String::from_utf8_lossy(&run.stdout).into_owned(),
@@ -253,38 +212,19 @@ fn link_and_run(
 }
 
 fn build_to_json(b: &Build) -> String {
-    let run = b
-        .run
-        .as_ref()
-        .map(|(code, out, err)| json!({"code": code, "stdout": out, "stderr": err}));
+    let run = b.run.as_ref().map(|(code, out, err)| json!({"code": code, "stdout": out, "stderr": err}));
     json!({"syms": b.syms, "id": b.id, "host_refs": b.host_refs, "run": run}).to_string()
 }
 
 fn build_from_json(text: &str) -> Result<Build, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let strings = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
+        v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
     };
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let run = v["run"].as_object().map(|r| {
-        (
-            r["code"].as_i64().map(|c| c as i32),
-            text(&r["stdout"]),
-            text(&r["stderr"]),
-        )
-    });
-    Ok(Build {
-        syms: strings(&v["syms"]),
-        id: text(&v["id"]),
-        host_refs: strings(&v["host_refs"]),
-        run,
-    })
+    let run =
+        v["run"].as_object().map(|r| (r["code"].as_i64().map(|c| c as i32), text(&r["stdout"]), text(&r["stderr"])));
+    Ok(Build { syms: strings(&v["syms"]), id: text(&v["id"]), host_refs: strings(&v["host_refs"]), run })
 }
 
 /// The host compiler nvcc runs (`gcc`), as `gcc --version` names it.
@@ -294,13 +234,7 @@ fn gcc_version() -> &'static str {
         Command::new("gcc")
             .arg("--version")
             .output()
-            .map(|o| {
-                String::from_utf8_lossy(&o.stdout)
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .to_string()
-            })
+            .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string())
             .unwrap_or_default()
     })
 }
@@ -334,8 +268,7 @@ fn real_build(
             }
             return std::fs::write(dir.join("rejected"), e).map_err(|e| e.to_string());
         }
-        let build = inspect(&nvcc, &stem, flags, dir, mode.link)
-            .map_err(|e| format!("the real build failed: {e}"))?;
+        let build = inspect(&nvcc, &stem, flags, dir, mode.link).map_err(|e| format!("the real build failed: {e}"))?;
         // A run cut off by the time limit is not cached as the real result.
         if build.run.as_ref().is_some_and(|r| r.0 == Some(124)) {
             return Err("the real program ran past the time limit".into());
@@ -357,9 +290,8 @@ fn real_build(
         cached_dir(&format!("{stem}.{}.real", mode.name), key, |dir| {
             make(dir)?;
             // Keep what is compared and what a replay reads.
-            let replays = std::fs::read_to_string(dir.join("build.json")).is_ok_and(|j| {
-                mode.replay && build_from_json(&j).is_ok_and(|b| !is_fallback_id(&b.id))
-            });
+            let replays = std::fs::read_to_string(dir.join("build.json"))
+                .is_ok_and(|j| mode.replay && build_from_json(&j).is_ok_and(|b| !is_fallback_id(&b.id)));
             let kept = ["cpp4.ii", "cudafe1.stub.c", "fatbin.c", "module_id"];
             for entry in std::fs::read_dir(dir).map_err(|e| e.to_string())? {
                 let path = entry.map_err(|e| e.to_string())?.path();
@@ -400,26 +332,15 @@ fn names(word: &str, file: &Path) -> bool {
 /// `Ok(false)` when cufront's module id is not the real one: the device
 /// steps' outputs are not the ones cufront's build would get, and there is
 /// no object.
-fn replay(
-    source: &Path,
-    std: &str,
-    flags: &[String],
-    real: &Path,
-    ours: &Path,
-) -> Result<bool, String> {
+fn replay(source: &Path, std: &str, flags: &[String], real: &Path, ours: &Path) -> Result<bool, String> {
     let opts = CompileOptions {
         std: Std::parse(std).ok_or_else(|| format!("unknown standard {std}"))?,
         arch: "sm_90".into(),
         flags: flags.to_vec(),
     };
-    let pipeline = toolkit()
-        .dryrun(source, &opts, real)
-        .map_err(|e| e.to_string())?;
-    let at = pipeline
-        .steps
-        .iter()
-        .position(|s| s.kind == StepKind::Cudafe)
-        .ok_or("nvcc's pipeline has no cudafe++ step")?;
+    let pipeline = toolkit().dryrun(source, &opts, real).map_err(|e| e.to_string())?;
+    let at =
+        pipeline.steps.iter().position(|s| s.kind == StepKind::Cudafe).ok_or("nvcc's pipeline has no cudafe++ step")?;
     let cudafe = &pipeline.steps[at];
     let host_file = pipeline.intermediate("cudafe1.cpp");
     let id_file = pipeline.intermediate("module_id");
@@ -428,18 +349,11 @@ fn replay(
     // later steps only cicc reads the id and only the host compile reads
     // the host file.
     let real_prefix = format!("{}/", real.display());
-    let written: Vec<&String> = cudafe.argv[1..cudafe.argv.len() - 1]
-        .iter()
-        .filter(|a| a.starts_with(&real_prefix))
-        .collect();
-    let expected = [
-        host_file.to_string_lossy().into_owned(),
-        id_file.to_string_lossy().into_owned(),
-    ];
+    let written: Vec<&String> =
+        cudafe.argv[1..cudafe.argv.len() - 1].iter().filter(|a| a.starts_with(&real_prefix)).collect();
+    let expected = [host_file.to_string_lossy().into_owned(), id_file.to_string_lossy().into_owned()];
     if written.len() != 2 || !written.iter().all(|w| expected.contains(*w)) {
-        return Err(format!(
-            "replay: cudafe++ writes {written:?}, expected the host file and the module id"
-        ));
+        return Err(format!("replay: cudafe++ writes {written:?}, expected the host file and the module id"));
     }
     let mut host_compiles = Vec::new();
     for step in &pipeline.steps[at + 1..] {
@@ -456,11 +370,7 @@ fn replay(
         }
     }
     if host_compiles.len() != 1 {
-        return Err(format!(
-            "replay: {} host compiles of {}",
-            host_compiles.len(),
-            host_file.display()
-        ));
+        return Err(format!("replay: {} host compiles of {}", host_compiles.len(), host_file.display()));
     }
     let object = pipeline.intermediate("o");
     std::fs::create_dir_all(ours).map_err(|e| e.to_string())?;
@@ -476,9 +386,7 @@ fn replay(
     }
     let ours_prefix = format!("{}/", ours.display());
     let run = |argv: &[String], program: &Path| -> Result<(), String> {
-        let args = argv[1..]
-            .iter()
-            .map(|a| a.replace(&real_prefix, &ours_prefix));
+        let args = argv[1..].iter().map(|a| a.replace(&real_prefix, &ours_prefix));
         let out = Command::new(program)
             .args(args)
             .envs(pipeline.env.iter().map(|(k, v)| (k, v)))
@@ -490,8 +398,7 @@ fn replay(
         }
         Ok(())
     };
-    run(&cudafe.argv, &overlay().join("bin/cudafe++"))
-        .map_err(|e| format!("cufront as cudafe++ failed: {e}"))?;
+    run(&cudafe.argv, &overlay().join("bin/cudafe++")).map_err(|e| format!("cufront as cudafe++ failed: {e}"))?;
     let id = |dir: &Path| std::fs::read(dir.join(id_file.file_name().unwrap()));
     if id(real).map_err(|e| e.to_string())? != id(ours).map_err(|e| e.to_string())? {
         return Ok(false);
@@ -530,24 +437,9 @@ struct Mode {
     replay: bool,
 }
 
-const WHOLE: Mode = Mode {
-    name: "whole",
-    flags: &[],
-    link: true,
-    replay: false,
-};
-const RDC: Mode = Mode {
-    name: "rdc",
-    flags: &["-rdc=true"],
-    link: true,
-    replay: true,
-};
-const DEBUG: Mode = Mode {
-    name: "debug",
-    flags: &["-G"],
-    link: true,
-    replay: true,
-};
+const WHOLE: Mode = Mode { name: "whole", flags: &[], link: true, replay: false };
+const RDC: Mode = Mode { name: "rdc", flags: &["-rdc=true"], link: true, replay: true };
+const DEBUG: Mode = Mode { name: "debug", flags: &["-G"], link: true, replay: true };
 
 /// How cufront's side of a comparison was built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -562,19 +454,8 @@ enum Side {
 
 /// Real vs cufront for one source: how cufront's side was built when
 /// equal, else what differs.
-fn compare(
-    source: &Path,
-    std: &str,
-    flags: &[String],
-    mode: Mode,
-    cache: bool,
-    work: &Path,
-) -> Result<Side, String> {
-    let flags: Vec<String> = flags
-        .iter()
-        .cloned()
-        .chain(mode.flags.iter().map(|f| f.to_string()))
-        .collect();
+fn compare(source: &Path, std: &str, flags: &[String], mode: Mode, cache: bool, work: &Path) -> Result<Side, String> {
+    let flags: Vec<String> = flags.iter().cloned().chain(mode.flags.iter().map(|f| f.to_string())).collect();
     let stem = source.file_stem().unwrap().to_string_lossy().into_owned();
     let ours_dir = work.join("ours");
     let overlay_nvcc = overlay().join("bin/nvcc");
@@ -584,25 +465,20 @@ fn compare(
             let first = real_err.lines().find(|l| l.contains("error")).unwrap_or("");
             return match nvcc_compile(&overlay_nvcc, source, std, &flags, &ours_dir) {
                 Err(_) => Ok(Side::BothReject),
-                Ok(()) => Err(format!(
-                    "the real nvcc rejects it ({first}), nvcc through the overlay accepts it"
-                )),
+                Ok(()) => Err(format!("the real nvcc rejects it ({first}), nvcc through the overlay accepts it")),
             };
         }
     };
     let side = if mode.replay && !is_fallback_id(&real.id) {
         if !replay(source, std, &flags, &real_dir, &ours_dir)? {
-            let ours = std::fs::read_to_string(ours_dir.join(format!("{stem}.module_id")))
-                .map_err(|e| e.to_string())?;
+            let ours =
+                std::fs::read_to_string(ours_dir.join(format!("{stem}.module_id"))).map_err(|e| e.to_string())?;
             return Err(format!("module id {ours:?} != real {:?}", real.id));
         }
         Side::Replayed
     } else {
         nvcc_compile(&overlay_nvcc, source, std, &flags, &ours_dir).map_err(|e| {
-            format!(
-                "nvcc through the overlay failed: {}",
-                e.lines().take(5).collect::<Vec<_>>().join("\n")
-            )
+            format!("nvcc through the overlay failed: {}", e.lines().take(5).collect::<Vec<_>>().join("\n"))
         })?;
         Side::Overlay
     };
@@ -617,23 +493,13 @@ fn compare(
         let anon = format!("_GLOBAL__N_{id}");
         let anon = format!("{}{anon}", anon.len());
         let mask = |v: &[String]| {
-            v.iter()
-                .map(|s| mask_static_len(&s.replace(&anon, "<n>_GLOBAL__N_<id>").replace(id, "<id>")))
-                .collect()
+            v.iter().map(|s| mask_static_len(&s.replace(&anon, "<n>_GLOBAL__N_<id>").replace(id, "<id>"))).collect()
         };
-        Build {
-            syms: mask(&b.syms),
-            id: String::new(),
-            host_refs: mask(&b.host_refs),
-            run: b.run.clone(),
-        }
+        Build { syms: mask(&b.syms), id: String::new(), host_refs: mask(&b.host_refs), run: b.run.clone() }
     };
     let (real, ours) = if is_fallback_id(&real.id) {
         if !is_fallback_id(&ours.id) {
-            return Err(format!(
-                "module id {:?}: the real one is the fallback {:?}",
-                ours.id, real.id
-            ));
+            return Err(format!("module id {:?}: the real one is the fallback {:?}", ours.id, real.id));
         }
         (masked(&real), masked(&ours))
     } else {
@@ -644,32 +510,16 @@ fn compare(
     };
     let (real_syms, our_syms) = (&real.syms, &ours.syms);
     if real_syms != our_syms {
-        let only_real: Vec<&String> = real_syms
-            .iter()
-            .filter(|s| !our_syms.contains(s))
-            .take(5)
-            .collect();
-        let only_ours: Vec<&String> = our_syms
-            .iter()
-            .filter(|s| !real_syms.contains(s))
-            .take(5)
-            .collect();
-        return Err(format!(
-            "symbols differ: only real {only_real:?}, only ours {only_ours:?}"
-        ));
+        let only_real: Vec<&String> = real_syms.iter().filter(|s| !our_syms.contains(s)).take(5).collect();
+        let only_ours: Vec<&String> = our_syms.iter().filter(|s| !real_syms.contains(s)).take(5).collect();
+        return Err(format!("symbols differ: only real {only_real:?}, only ours {only_ours:?}"));
     }
     let name = source.file_name().unwrap_or_default().to_string_lossy();
     if real.host_refs != ours.host_refs && !ARRAYS_DIFFER.iter().any(|(n, _)| *n == name) {
-        return Err(format!(
-            "host-reference arrays differ:\nreal {:?}\nours {:?}",
-            real.host_refs, ours.host_refs
-        ));
+        return Err(format!("host-reference arrays differ:\nreal {:?}\nours {:?}", real.host_refs, ours.host_refs));
     }
     if real.run != ours.run {
-        return Err(format!(
-            "the linked programs behave differently:\nreal {:?}\nours {:?}",
-            real.run, ours.run
-        ));
+        return Err(format!("the linked programs behave differently:\nreal {:?}\nours {:?}", real.run, ours.run));
     }
     Ok(side)
 }
@@ -687,10 +537,7 @@ const FOCUSED: &[(&str, &str)] = &[
          __global__ void k(double *o) { o[0] = unit<double> + unit<int> + limit<int> + limit<long> + table<int>[2]; }\n\
          int main() { k<<<1, 1>>>(0); return 0; }\n",
     ),
-    (
-        "kernel.cu",
-        "__global__ void k(int *p, float f) { p[0] = (int)f; }\nint main() { k<<<1, 2>>>(0, 1.0f); }\n",
-    ),
+    ("kernel.cu", "__global__ void k(int *p, float f) { p[0] = (int)f; }\nint main() { k<<<1, 2>>>(0, 1.0f); }\n"),
     (
         "tmpl_kernel.cu",
         "template <typename T, int N> __global__ void kt(T *p, T v) { p[N] = v; }\n\
@@ -783,14 +630,7 @@ fn run_all(
 ) -> Vec<(String, Result<Side, String>)> {
     let work = std::env::temp_dir().join(format!("cufront-host-{tag}-{}", std::process::id()));
     let results = par_map(programs, |(name, path, std, flags)| {
-        compare(
-            path,
-            std,
-            flags,
-            mode,
-            cache,
-            &work.join(name.trim_end_matches(".cu")),
-        )
+        compare(path, std, flags, mode, cache, &work.join(name.trim_end_matches(".cu")))
     });
     let _ = std::fs::remove_dir_all(&work);
     programs
@@ -812,10 +652,7 @@ fn focused(mode: Mode, tag: &str) {
             (name.to_string(), src, "c++17".to_string(), Vec::new())
         })
         .collect();
-    let mode = Mode {
-        replay: false,
-        ..mode
-    };
+    let mode = Mode { replay: false, ..mode };
     let failures: Vec<String> = run_all(&programs, mode, false, tag)
         .into_iter()
         .filter_map(|(n, r)| r.err().map(|e| format!("{n}: {e}")))
@@ -844,18 +681,8 @@ fn corpus_in(mode: Mode, tag: &str) {
     let only = std::env::var("CUFRONT_HOST_PROGRAMS").ok();
     let programs: Vec<(String, PathBuf, String, Vec<String>)> = corpus()
         .into_iter()
-        .filter(|p| {
-            only.as_ref()
-                .is_none_or(|o| o.split(',').any(|n| n == p.name))
-        })
-        .map(|p: Program| {
-            (
-                p.name.clone(),
-                p.path.clone(),
-                p.stds[0].as_str().to_string(),
-                p.flags.clone(),
-            )
-        })
+        .filter(|p| only.as_ref().is_none_or(|o| o.split(',').any(|n| n == p.name)))
+        .map(|p: Program| (p.name.clone(), p.path.clone(), p.stds[0].as_str().to_string(), p.flags.clone()))
         .collect();
     let mut problems = Vec::new();
     let mut sides: Vec<Side> = Vec::new();

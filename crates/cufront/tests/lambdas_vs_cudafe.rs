@@ -61,23 +61,13 @@ fn both(std: &str, dir: &Path) -> (String, String) {
     let src = dir.join("lam.cu");
     std::fs::write(&src, PROGRAM).unwrap();
     let out = Command::new(toolkit().nvcc())
-        .args([
-            &format!("-std={std}"),
-            "-arch=sm_90",
-            "--extended-lambda",
-            "--keep",
-            "--keep-dir",
-        ])
+        .args([&format!("-std={std}"), "-arch=sm_90", "--extended-lambda", "--keep", "--keep-dir"])
         .arg(dir)
         .args(["-c", "lam.cu", "-o", "lam.o"])
         .current_dir(dir)
         .output()
         .expect("run nvcc");
-    assert!(
-        out.status.success(),
-        "nvcc: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "nvcc: {}", String::from_utf8_lossy(&out.stderr));
     let real = std::fs::read_to_string(dir.join("lam.cudafe1.cpp")).unwrap();
     let ours = Command::new(env!("CARGO_BIN_EXE_cufront"))
         .arg("cudafe++")
@@ -102,19 +92,13 @@ fn both(std: &str, dir: &Path) -> (String, String) {
         .current_dir(dir)
         .output()
         .expect("run cufront");
-    assert!(
-        ours.status.success(),
-        "cufront: {}",
-        String::from_utf8_lossy(&ours.stderr)
-    );
+    assert!(ours.status.success(), "cufront: {}", String::from_utf8_lossy(&ours.stderr));
     (real, std::fs::read_to_string(dir.join("ours.cpp")).unwrap())
 }
 
 /// The preamble: from its line directive to the sentinel's `#if 0`.
 fn preamble(host: &str) -> &str {
-    let start = host
-        .find("# 1 \"nvcc_internal_extended_lambda_implementation\"")
-        .expect("a preamble");
+    let start = host.find("# 1 \"nvcc_internal_extended_lambda_implementation\"").expect("a preamble");
     let end = start + host[start..].find("#if 0\n").expect("the sentinel's #if 0");
     &host[start..end]
 }
@@ -127,10 +111,7 @@ fn rewrites(host: &str) -> Vec<String> {
         out.push(line.split_whitespace().collect());
     }
     for (at, _) in host.match_indices("__nv_hdl_create_wrapper_t< ") {
-        let head = host[at..]
-            .split("::__nv_hdl_create_wrapper(")
-            .next()
-            .unwrap_or("");
+        let head = host[at..].split("::__nv_hdl_create_wrapper(").next().unwrap_or("");
         out.push(head.split_whitespace().collect());
     }
     out
@@ -139,10 +120,7 @@ fn rewrites(host: &str) -> Vec<String> {
 fn compare(std: &str) {
     let dir = scratch(std);
     let (real, ours) = both(std, &dir);
-    assert!(
-        preamble(&real) == preamble(&ours),
-        "{std}: the preambles differ"
-    );
+    assert!(preamble(&real) == preamble(&ours), "{std}: the preambles differ");
     let (r, o) = (rewrites(&real), rewrites(&ours));
     assert_eq!(r.len(), 17, "{std}: the real rewrites: {r:#?}");
     assert_eq!(r, o, "{std}: the lambda rewrites differ");
@@ -186,45 +164,25 @@ struct P { void h(); private: void k(); };\n\
 void P::k() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n\
 struct Q { protected: struct I { struct J { void m() { auto l = [] __attribute__((device)) (int x) { return x; }; } }; }; };\n";
 
-const NO_FLAG: &str =
-    "# 1 \"f.cu\"\nvoid f() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n";
+const NO_FLAG: &str = "# 1 \"f.cu\"\nvoid f() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n";
 
 fn errors_of(text: &str, extended: bool) {
     let dir = scratch(if extended { "restricted" } else { "no-flag" });
     std::fs::write(dir.join("in.ii"), text).unwrap();
-    let mut args = vec![
-        "--c++17",
-        "--display_error_number",
-        "--stub_file_name",
-        "s.c",
-        "--gen_c_file_name",
-        "o.cpp",
-    ];
+    let mut args = vec!["--c++17", "--display_error_number", "--stub_file_name", "s.c", "--gen_c_file_name", "o.cpp"];
     if extended {
         args.push("--extended-lambda");
     }
     args.push("in.ii");
     let run = |mut c: Command| {
-        let out = c
-            .args(&args)
-            .current_dir(&dir)
-            .env("NOCOLOR", "1")
-            .output()
-            .expect("runs");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        let out = c.args(&args).current_dir(&dir).env("NOCOLOR", "1").output().expect("runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
     };
     let real = run(Command::new(toolkit().cudafe()));
     let mut ours = Command::new(env!("CARGO_BIN_EXE_cufront"));
     ours.arg("cudafe++");
     let ours = run(ours);
-    assert!(
-        real.1.contains("error"),
-        "the real cudafe++ reports errors: {}",
-        real.1
-    );
+    assert!(real.1.contains("error"), "the real cudafe++ reports errors: {}", real.1);
     assert_eq!(real, ours);
     let _ = std::fs::remove_dir_all(&dir);
 }

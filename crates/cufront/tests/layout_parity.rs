@@ -157,10 +157,11 @@ fn check(program: &Program, std: Std) -> Outcome {
         stderr.lines().filter(|l| l.starts_with("layout-probes:") && l.contains("error")).map(str::to_string).collect();
     // Say which probe failed.
     for e in errors.iter_mut() {
-        if let Some(n) = e.split("layout-probes:").nth(1).and_then(|r| r.split(':').next()).and_then(|n| n.parse::<usize>().ok()) {
-            if let Some(l) = lines.get(n - 1) {
-                e.push_str(&format!("\n        probe: {l}"));
-            }
+        if let Some(n) =
+            e.split("layout-probes:").nth(1).and_then(|r| r.split(':').next()).and_then(|n| n.parse::<usize>().ok())
+            && let Some(l) = lines.get(n - 1)
+        {
+            e.push_str(&format!("\n        probe: {l}"));
         }
     }
     if out.status.code().is_none() {
@@ -182,7 +183,10 @@ fn probe_class(lines: &mut Vec<String>, offsets: &mut usize, name: &str, l: &cuf
                 continue;
             }
             *offsets += 1;
-            lines.push(format!("static_assert(__builtin_offsetof({name}, {field}) == {}, \"offset of {field}\");", f.offset_bits / 8));
+            lines.push(format!(
+                "static_assert(__builtin_offsetof({name}, {field}) == {}, \"offset of {field}\");",
+                f.offset_bits / 8
+            ));
         }
     }
 }
@@ -202,7 +206,10 @@ fn corpus_layouts_match_gxx() {
                 let _ = writeln!(report, "{} ({}): {panic}", p.name, s.as_str());
             }
             Ok(o) => {
-                eprintln!("{}: {} classes, {} specializations checked ({} offsets)", o.case, o.checked, o.specializations, o.offsets);
+                eprintln!(
+                    "{}: {} classes, {} specializations checked ({} offsets)",
+                    o.case, o.checked, o.specializations, o.offsets
+                );
                 total += o.checked;
                 total_specs += o.specializations;
                 total_offsets += o.offsets;
@@ -220,6 +227,9 @@ fn corpus_layouts_match_gxx() {
             }
         }
     }
-    eprintln!("layout parity: {total} classes, {total_specs} specializations, {total_offsets} offsets, {} units", cases.len());
+    eprintln!(
+        "layout parity: {total} classes, {total_specs} specializations, {total_offsets} offsets, {} units",
+        cases.len()
+    );
     assert!(failed == 0, "{failed} of {} units failed:\n{report}", cases.len());
 }

@@ -84,7 +84,10 @@ fn check(program: &Program, work: &Path) -> Result<(), String> {
             ));
         }
         if lazy.module_id != full.module_id {
-            return Err(format!("{}{mode}: module ids differ: {:?} vs {:?}", program.name, lazy.module_id, full.module_id));
+            return Err(format!(
+                "{}{mode}: module ids differ: {:?} vs {:?}",
+                program.name, lazy.module_id, full.module_id
+            ));
         }
         if lazy.host != full.host {
             let line = lazy.host.lines().zip(full.host.lines()).take_while(|(a, b)| a == b).count() + 1;

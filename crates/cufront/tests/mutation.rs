@@ -210,7 +210,7 @@ fn mutate(text: &str, tokens: &[usize], lines: &[usize], rng: &mut XorShift) -> 
         }
         _ => {
             let at = pick(rng, tokens);
-            s.insert_str(at, "\r");
+            s.insert(at, '\r');
             s = s.replacen('\n', "\r", 1 + rng.below(4));
             "carriage returns"
         }

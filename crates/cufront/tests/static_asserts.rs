@@ -30,8 +30,7 @@ use cufront_tests::{Program, Std, corpus, host_ii, par_map};
 /// `DEFAULT_FLOOR`.
 /// False results that are known cufront bugs, not yet fixed: (unit, the
 /// start of the assert's text, the bug). Any other false assert fails.
-const KNOWN_FALSE: &[(&str, &str, &str)] = &[
-];
+const KNOWN_FALSE: &[(&str, &str, &str)] = &[];
 
 const FLOORS: &[(&str, f64)] = &[
     ("atomics_warp.cu", 90.0),
@@ -151,7 +150,10 @@ fn every_static_assert_holds() {
         }
         for m in &s.false_ {
             let text = m.split_once("): ").map_or(m.as_str(), |(_, t)| t);
-            match KNOWN_FALSE.iter().find(|(u, start, _)| *u == o.program && (text.starts_with(start) || m.contains(start))) {
+            match KNOWN_FALSE
+                .iter()
+                .find(|(u, start, _)| *u == o.program && (text.starts_with(start) || m.contains(start)))
+            {
                 Some((_, _, bug)) => report.push_str(&format!("    false (known bug: {bug}) {m}\n")),
                 None => failures.push(format!("{}: false: {m}", o.case)),
             }

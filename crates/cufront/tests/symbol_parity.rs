@@ -210,7 +210,8 @@ fn is_name(name: &str) -> bool {
 /// The CUDA runtime's and cudafe++'s helpers, by the prefix of their plain names.
 /// (`____nv_dummy_param_ref` is cudafe++'s too; the stub file defines
 /// `static` `__fatDeviceText` and `__module_id_str`.)
-const PLUMBING: &[&str] = &["__cuda", "__nv", "____nv", "__device_stub_", "__fatbinwrap", "__sti", "__fatDeviceText", "__module_id_str"];
+const PLUMBING: &[&str] =
+    &["__cuda", "__nv", "____nv", "__device_stub_", "__fatbinwrap", "__sti", "__fatDeviceText", "__module_id_str"];
 
 /// The plain name under a `_ZL<n>` (internal linkage) or `_ZZ[L]<n>` (a
 /// local of an unscoped function) symbol: the `<n>` characters after the length.
@@ -237,7 +238,19 @@ fn is_special(s: &str) -> bool {
 /// `C2`/`D2`/`D0` symbols, and the `C5`/`D5` comdat group names (of
 /// constructor templates too: `C5I…`), are the entity `C1`/`D1` names.
 fn as_entity(s: &str) -> String {
-    for (from, to) in [("C2E", "C1E"), ("C5E", "C1E"), ("D2E", "D1E"), ("D0E", "D1E"), ("D5E", "D1E"), ("C2I", "C1I"), ("C5I", "C1I"), ("C2B", "C1B"), ("C5B", "C1B"), ("CI2", "CI1"), ("CI5", "CI1")] {
+    for (from, to) in [
+        ("C2E", "C1E"),
+        ("C5E", "C1E"),
+        ("D2E", "D1E"),
+        ("D0E", "D1E"),
+        ("D5E", "D1E"),
+        ("C2I", "C1I"),
+        ("C5I", "C1I"),
+        ("C2B", "C1B"),
+        ("C5B", "C1B"),
+        ("CI2", "CI1"),
+        ("CI5", "CI1"),
+    ] {
         if let Some(i) = s.find(from) {
             let mut t = s.to_string();
             t.replace_range(i..i + 3, to);
@@ -399,7 +412,17 @@ fn check(program: &Program, std: Std) -> Outcome {
             kernel_errors.push(format!("{k} ({d})"));
         }
     }
-    Outcome { case, total: syms.len(), matched, misses, mismatches, kernels, kernel_errors, template_kernels, template_kernel_misses }
+    Outcome {
+        case,
+        total: syms.len(),
+        matched,
+        misses,
+        mismatches,
+        kernels,
+        kernel_errors,
+        template_kernels,
+        template_kernel_misses,
+    }
 }
 
 /// A kernel template instantiated with an extended lambda: cicc's stub file
@@ -430,7 +453,10 @@ fn take_wrapper_instance(device: &str, listed: &BTreeSet<String>, budget: &mut B
     let left = budget.entry(prefixes[0].clone()).or_insert_with(|| {
         listed
             .iter()
-            .filter(|h| prefixes.iter().any(|p| h.starts_with(p.as_str())) && (h.contains("17__nv_dl_wrapper_t") || h.contains("18__nv_hdl_wrapper_t")))
+            .filter(|h| {
+                prefixes.iter().any(|p| h.starts_with(p.as_str()))
+                    && (h.contains("17__nv_dl_wrapper_t") || h.contains("18__nv_hdl_wrapper_t"))
+            })
             .count()
     });
     if *left == 0 {
@@ -484,11 +510,17 @@ fn last_nested_component(s: &str) -> Option<usize> {
 #[test]
 fn host_symbols_match_the_real_build() {
     // `CUFRONT_PARITY_ONLY=vector_add,scan` measures those programs alone.
-    let only: Option<Vec<String>> = std::env::var("CUFRONT_PARITY_ONLY").ok().map(|s| s.split(',').map(|x| x.trim().trim_end_matches(".cu").to_string()).collect());
-    let cases: Vec<(Program, Std)> = corpus().into_iter().filter(|p| only.as_ref().is_none_or(|o| o.iter().any(|x| *x == p.name.trim_end_matches(".cu")))).map(|p| {
-        let std = p.stds[0];
-        (p, std)
-    }).collect();
+    let only: Option<Vec<String>> = std::env::var("CUFRONT_PARITY_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(|x| x.trim().trim_end_matches(".cu").to_string()).collect());
+    let cases: Vec<(Program, Std)> = corpus()
+        .into_iter()
+        .filter(|p| only.as_ref().is_none_or(|o| o.iter().any(|x| *x == p.name.trim_end_matches(".cu"))))
+        .map(|p| {
+            let std = p.stds[0];
+            (p, std)
+        })
+        .collect();
     let outcomes = par_map(&cases, |(p, s)| check(p, *s));
     let mut failures = Vec::new();
     let mut report = String::new();
@@ -519,7 +551,8 @@ fn host_symbols_match_the_real_build() {
         for m in o.misses.iter().take(shown) {
             report.push_str(&format!("    miss {m}\n"));
         }
-        let floor = FLOORS.iter().find(|(n, _)| *n == p.name).map_or(ACCEPTANCE_SHARE, |(_, f)| f.max(ACCEPTANCE_SHARE));
+        let floor =
+            FLOORS.iter().find(|(n, _)| *n == p.name).map_or(ACCEPTANCE_SHARE, |(_, f)| f.max(ACCEPTANCE_SHARE));
         if share + 1e-9 < floor {
             failures.push(format!("{}: share {share:.1}% below the floor {floor}%", o.case));
         }
@@ -531,7 +564,11 @@ fn host_symbols_match_the_real_build() {
         }
         let allowed = TEMPLATE_KERNEL_GAPS.iter().find(|(n, _)| *n == p.name).map_or(0, |(_, n)| *n);
         if o.template_kernel_misses.len() > allowed {
-            failures.push(format!("{}: {} template kernels not listed (at most {allowed} known)", o.case, o.template_kernel_misses.len()));
+            failures.push(format!(
+                "{}: {} template kernels not listed (at most {allowed} known)",
+                o.case,
+                o.template_kernel_misses.len()
+            ));
         }
     }
     eprintln!("{report}");

@@ -77,14 +77,7 @@ fn parse_tsv() -> Catalog {
         }
         let tag = Some(col(5)).filter(|t| !t.is_empty());
         let id = DiagId(index);
-        let entry = Entry {
-            id,
-            severity,
-            discretionary,
-            tag,
-            category: col(6),
-            template: col(7),
-        };
+        let entry = Entry { id, severity, discretionary, tag, category: col(6), template: col(7) };
         if let Some(tag) = tag {
             by_tag.entry(tag).or_insert(id);
         }
@@ -92,11 +85,7 @@ fn parse_tsv() -> Catalog {
         by_text.entry(entry.template).or_insert(id);
         slots[index as usize] = Some(entry);
     }
-    Catalog {
-        slots,
-        by_tag,
-        by_text,
-    }
+    Catalog { slots, by_tag, by_text }
 }
 
 /// The entry of a table slot; `None` for unused slots.

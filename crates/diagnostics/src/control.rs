@@ -140,11 +140,7 @@ impl PragmaTimeline {
                 DiagPragma::Set(..) => {}
             }
         }
-        PragmaTimeline {
-            records,
-            matching_push,
-            first_once,
-        }
+        PragmaTimeline { records, matching_push, first_once }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -233,10 +229,7 @@ pub fn parse_pragma(line: &str) -> Option<(DiagPragma, Vec<PragmaProblem>)> {
             Some(t) if t.text == "pop" => DiagPragma::Pop,
             other => {
                 let offset = other.map_or(end, |t| t.start);
-                problems.push(PragmaProblem {
-                    id: DiagId(3184),
-                    offset,
-                });
+                problems.push(PragmaProblem { id: DiagId(3184), offset });
                 // cudafe++ ignores the pragma; an empty `Set` changes nothing.
                 return Some((DiagPragma::Set(Action::Default, Vec::new()), problems));
             }
@@ -250,46 +243,26 @@ pub fn parse_pragma(line: &str) -> Option<(DiagPragma, Vec<PragmaProblem>)> {
     loop {
         match rest.get(i) {
             Some(t) if t.kind == TokKind::Number => {
-                match t
-                    .text
-                    .parse::<u64>()
-                    .ok()
-                    .and_then(DiagId::from_user_number)
-                {
+                match t.text.parse::<u64>().ok().and_then(DiagId::from_user_number) {
                     Some(id) => ids.push(id),
-                    None => problems.push(PragmaProblem {
-                        id: DiagId(1222),
-                        offset: t.start,
-                    }),
+                    None => problems.push(PragmaProblem { id: DiagId(1222), offset: t.start }),
                 }
                 i += 1;
             }
             Some(t) if t.kind == TokKind::Ident => {
                 match crate::catalog::by_tag(t.text) {
                     Some(id) => ids.push(id),
-                    None => problems.push(PragmaProblem {
-                        id: DiagId(1223),
-                        offset: t.start,
-                    }),
+                    None => problems.push(PragmaProblem { id: DiagId(1223), offset: t.start }),
                 }
                 i += 1;
             }
             Some(t) => {
-                problems.push(PragmaProblem {
-                    id: DiagId(1224),
-                    offset: t.start,
-                });
+                problems.push(PragmaProblem { id: DiagId(1224), offset: t.start });
                 i += 1;
             }
             None => {
-                problems.push(PragmaProblem {
-                    id: DiagId(1224),
-                    offset: end,
-                });
-                problems.push(PragmaProblem {
-                    id: DiagId(253),
-                    offset: end,
-                });
+                problems.push(PragmaProblem { id: DiagId(1224), offset: end });
+                problems.push(PragmaProblem { id: DiagId(253), offset: end });
                 break;
             }
         }
@@ -297,10 +270,7 @@ pub fn parse_pragma(line: &str) -> Option<(DiagPragma, Vec<PragmaProblem>)> {
             None => break,
             Some(t) if t.text == "," => i += 1,
             Some(t) => {
-                problems.push(PragmaProblem {
-                    id: DiagId(253),
-                    offset: t.start,
-                });
+                problems.push(PragmaProblem { id: DiagId(253), offset: t.start });
                 break;
             }
         }
@@ -345,11 +315,7 @@ fn pragma_tokens(line: &str) -> Vec<PragmaToken<'_>> {
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
                 i += 1;
             }
-            if line[start..i].bytes().all(|d| d.is_ascii_digit()) {
-                TokKind::Number
-            } else {
-                TokKind::Other
-            }
+            if line[start..i].bytes().all(|d| d.is_ascii_digit()) { TokKind::Number } else { TokKind::Other }
         } else if c == b'"' || c == b'\'' {
             i += 1;
             while i < b.len() && b[i] != c {
@@ -362,11 +328,7 @@ fn pragma_tokens(line: &str) -> Vec<PragmaToken<'_>> {
             i += line[i..].chars().next().map_or(1, char::len_utf8);
             TokKind::Other
         };
-        out.push(PragmaToken {
-            kind,
-            text: &line[start..i],
-            start,
-        });
+        out.push(PragmaToken { kind, text: &line[start..i], start });
     }
     out
 }

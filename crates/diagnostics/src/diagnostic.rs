@@ -103,10 +103,7 @@ pub enum Arg {
     /// `%u`
     UInt(u64),
     /// `%t`: `"long *"`, plus ` (aka "int *")` when `aka` is given and differs.
-    Type {
-        spelling: String,
-        aka: Option<String>,
-    },
+    Type { spelling: String, aka: Option<String> },
     /// `%T`: a template argument list, rendered `"<int, float>"`; give the
     /// spellings between the angle brackets.
     TemplateArgs(String),
@@ -143,11 +140,7 @@ pub struct Entity {
 
 impl Entity {
     pub fn new(kind: EntityKind, name: impl Into<String>) -> Entity {
-        Entity {
-            kind: Some(kind),
-            name: name.into(),
-            ..Entity::default()
-        }
+        Entity { kind: Some(kind), name: name.into(), ..Entity::default() }
     }
 }
 
@@ -270,17 +263,13 @@ impl Diagnostic {
 
     /// With the catalog's usual severity for `id`.
     pub fn with_default_severity(id: DiagId) -> Diagnostic {
-        let severity =
-            crate::catalog::entry(id).map_or(Severity::HardError, |e| e.default_severity());
+        let severity = crate::catalog::entry(id).map_or(Severity::HardError, |e| e.default_severity());
         Diagnostic::new(id, severity)
     }
 
     /// A command-line error (`Command-line error: invalid option: --bogus`).
     pub fn command_line_error(id: DiagId, args: Vec<Arg>) -> Diagnostic {
-        Diagnostic {
-            args,
-            ..Diagnostic::new(id, Severity::CommandLineError)
-        }
+        Diagnostic { args, ..Diagnostic::new(id, Severity::CommandLineError) }
     }
 
     pub fn with_args(mut self, args: Vec<Arg>) -> Diagnostic {

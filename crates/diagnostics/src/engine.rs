@@ -221,11 +221,7 @@ impl<W: Write> DiagnosticEngine<W> {
         let Some(severity) = self.resolve(diag) else {
             return Flow::Continue;
         };
-        let offset = if diag.deferred {
-            None
-        } else {
-            diag.location.as_ref().and_then(|l| l.offset)
-        };
+        let offset = if diag.deferred { None } else { diag.location.as_ref().and_then(|l| l.offset) };
         let once = self.opts.overrides.once(diag.id) || self.pragmas.once_in_force(diag.id, offset);
         let first = self.shown_numbers.insert(diag.id);
         if once && !first {
@@ -237,8 +233,7 @@ impl<W: Write> DiagnosticEngine<W> {
 
         self.count(severity, promoted);
 
-        if severity == Severity::Warning && !self.hint_given && self.opts.text.display_error_number
-        {
+        if severity == Severity::Warning && !self.hint_given && self.opts.text.display_error_number {
             // The hint bypasses the remark filter but obeys overrides, with
             // the pragmas in force at the warning (checked with cudafe++:
             // `--diag_error=20252` prints `Error: The warnings …` and exits 2).
@@ -246,23 +241,13 @@ impl<W: Write> DiagnosticEngine<W> {
             let offset = diag.location.as_ref().and_then(|l| l.offset);
             if let Some(hint_severity) = self.overridden(HINT_REMARK, Severity::Remark, offset) {
                 let hint = Diagnostic::new(HINT_REMARK, hint_severity);
-                self.print(
-                    &hint,
-                    Shown {
-                        severity: hint_severity,
-                        promoted: false,
-                    },
-                );
+                self.print(&hint, Shown { severity: hint_severity, promoted: false });
                 self.count(hint_severity, false);
             }
         }
 
         if severity.is_fatal() {
-            self.stopped = Some(if severity == Severity::Internal {
-                Stopped::Internal
-            } else {
-                Stopped::Catastrophic
-            });
+            self.stopped = Some(if severity == Severity::Internal { Stopped::Internal } else { Stopped::Catastrophic });
             return Flow::Stop;
         }
         if (severity.is_error() || promoted) && self.errors >= self.opts.error_limit.max(1) {
@@ -303,11 +288,7 @@ impl<W: Write> DiagnosticEngine<W> {
                 s.into_bytes()
             }
             OutputMode::Rich => {
-                let mut buf = if self.opts.rich_color {
-                    Buffer::ansi()
-                } else {
-                    Buffer::no_color()
-                };
+                let mut buf = if self.opts.rich_color { Buffer::ansi() } else { Buffer::no_color() };
                 if rich::render(diag, shown, &mut buf).is_err() {
                     self.write_failed = true;
                 }
@@ -328,11 +309,7 @@ impl<W: Write> DiagnosticEngine<W> {
     pub fn finish(mut self) -> (Outcome, W) {
         if self.opts.mode == OutputMode::Sarif {
             self.write(sarif::FOOTER.as_bytes());
-        } else if let Some(t) = trailer(
-            self.errors,
-            self.catastrophic,
-            self.opts.source_name.as_deref(),
-        ) {
+        } else if let Some(t) = trailer(self.errors, self.catastrophic, self.opts.source_name.as_deref()) {
             self.write(t.as_bytes());
             self.write(b"\n");
             match self.stopped {
@@ -371,11 +348,9 @@ pub fn trailer(errors: u32, catastrophic: u32, source_name: Option<&str>) -> Opt
         (0, 0) => return None,
         (e, 0) => count(e, "error", "errors"),
         (0, c) => count(c, "catastrophic error", "catastrophic errors"),
-        (e, c) => format!(
-            "{} and {}",
-            count(e, "error", "errors"),
-            count(c, "catastrophic error", "catastrophic errors")
-        ),
+        (e, c) => {
+            format!("{} and {}", count(e, "error", "errors"), count(c, "catastrophic error", "catastrophic errors"))
+        }
     };
     Some(match source_name {
         Some(name) => format!("{counts} detected in the compilation of \"{name}\"."),
@@ -386,14 +361,6 @@ pub fn trailer(errors: u32, catastrophic: u32, source_name: Option<&str>) -> Opt
 /// Renders one diagnostic as cudafe++ text (for tests, the IDE, tools).
 pub fn render_text(diag: &Diagnostic, opts: &TextOptions) -> String {
     let mut s = String::new();
-    text::render(
-        diag,
-        Shown {
-            severity: diag.severity,
-            promoted: false,
-        },
-        opts,
-        &mut s,
-    );
+    text::render(diag, Shown { severity: diag.severity, promoted: false }, opts, &mut s);
     s
 }

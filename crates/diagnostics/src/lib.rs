@@ -90,20 +90,17 @@ pub mod severity;
 mod tests;
 
 pub use crate::control::{
-    Action, DiagPragma, Level, Overrides, PragmaLevel, PragmaProblem, PragmaTimeline, parse_pragma,
-    scan_pragmas,
+    Action, DiagPragma, Level, Overrides, PragmaLevel, PragmaProblem, PragmaTimeline, parse_pragma, scan_pragmas,
 };
 pub use crate::diagnostic::{
-    Arg, ContextEntry, ContextKind, Diagnostic, Entity, EntityKind, Location, LocationKind,
-    Message, Pos,
+    Arg, ContextEntry, ContextKind, Diagnostic, Entity, EntityKind, Location, LocationKind, Message, Pos,
 };
 pub use crate::engine::{
     DiagnosticEngine, EngineOptions, Flow, HINT_REMARK, Outcome, OutputMode, render_text, trailer,
 };
 pub use crate::message::check_args;
 pub use crate::number::{
-    CUDA_DISPLAY_OFFSET, DiagId, DiagListError, FIRST_CUDA_INDEX, TABLE_SIZE, parse_diag_item,
-    parse_diag_list,
+    CUDA_DISPLAY_OFFSET, DiagId, DiagListError, FIRST_CUDA_INDEX, TABLE_SIZE, parse_diag_item, parse_diag_list,
 };
 pub use crate::render::palette::Palette;
 pub use crate::render::text::{Shown, TextOptions};

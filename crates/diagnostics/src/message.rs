@@ -39,16 +39,10 @@ impl Spans {
             last.text.push_str(text);
             return;
         }
-        self.0.push(Span {
-            style,
-            text: text.to_owned(),
-        });
+        self.0.push(Span { style, text: text.to_owned() });
     }
     fn quoted(&mut self, text: &str) {
-        self.0.push(Span {
-            style: Style::Quote,
-            text: format!("\"{text}\""),
-        });
+        self.0.push(Span { style: Style::Quote, text: format!("\"{text}\"") });
     }
     pub fn plain_text(&self) -> String {
         self.0.iter().map(|s| s.text.as_str()).collect()
@@ -60,11 +54,7 @@ impl Spans {
 enum Piece<'a> {
     Text(&'a str),
     Label(&'a str),
-    Fill {
-        kind: u8,
-        options: &'a str,
-        index: usize,
-    },
+    Fill { kind: u8, options: &'a str, index: usize },
 }
 
 fn pieces(template: &str) -> Vec<Piece<'_>> {
@@ -86,9 +76,7 @@ fn pieces(template: &str) -> Vec<Piece<'_>> {
                 i += 2;
             }
             Some(b'[') => {
-                let close = template[i + 2..]
-                    .find(']')
-                    .map_or(bytes.len(), |p| i + 2 + p);
+                let close = template[i + 2..].find(']').map_or(bytes.len(), |p| i + 2 + p);
                 out.push(Piece::Label(&template[i + 2..close]));
                 i = (close + 1).min(bytes.len());
             }
@@ -104,11 +92,7 @@ fn pieces(template: &str) -> Vec<Piece<'_>> {
                     index = ((bytes[j] - b'0') as usize).max(1);
                     j += 1;
                 }
-                out.push(Piece::Fill {
-                    kind: k,
-                    options,
-                    index,
-                });
+                out.push(Piece::Fill { kind: k, options, index });
                 i = j;
             }
             // A lone `%` at the end or before punctuation is literal text.
@@ -152,11 +136,7 @@ pub fn expand(template: &str, args: &[Arg], primary_file: Option<&str>) -> Spans
             Piece::Text(t) => out.push(Style::Plain, t),
             // C++/CLI mode words; CUDA never runs in that mode, print the label.
             Piece::Label(l) => out.push(Style::Plain, l),
-            Piece::Fill {
-                kind,
-                options,
-                index,
-            } => {
+            Piece::Fill { kind, options, index } => {
                 let Some(arg) = nth_arg(args, kind, index) else {
                     continue;
                 };
@@ -250,11 +230,7 @@ pub fn check_args(template: &str, args: &[Arg]) -> Result<(), String> {
         let Piece::Fill { kind, index, .. } = piece else {
             continue;
         };
-        let found = args
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| serves(kind, a))
-            .nth(index - 1);
+        let found = args.iter().enumerate().filter(|(_, a)| serves(kind, a)).nth(index - 1);
         match found {
             Some((i, _)) => used[i] = true,
             None => return Err(format!("no fill-in for %{}{index}", kind as char)),

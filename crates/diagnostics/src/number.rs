@@ -23,25 +23,13 @@ impl DiagId {
     /// options and pragmas accept them: values above 19999 are display numbers.
     /// Returns `None` outside 1..=3794 (0, "unknown error", is not accepted).
     pub fn from_user_number(n: u64) -> Option<DiagId> {
-        let raw = if n > 19999 {
-            n - CUDA_DISPLAY_OFFSET as u64
-        } else {
-            n
-        };
-        if (1..TABLE_SIZE as u64).contains(&raw) {
-            Some(DiagId(raw as u16))
-        } else {
-            None
-        }
+        let raw = if n > 19999 { n - CUDA_DISPLAY_OFFSET as u64 } else { n };
+        if (1..TABLE_SIZE as u64).contains(&raw) { Some(DiagId(raw as u16)) } else { None }
     }
 
     /// The number users see: unchanged up to 3456, index + 16543 above.
     pub fn display(self) -> u32 {
-        if self.0 >= FIRST_CUDA_INDEX {
-            self.0 as u32 + CUDA_DISPLAY_OFFSET
-        } else {
-            self.0 as u32
-        }
+        if self.0 >= FIRST_CUDA_INDEX { self.0 as u32 + CUDA_DISPLAY_OFFSET } else { self.0 as u32 }
     }
 
     /// The raw index (SARIF `ruleId` is `EC<index>`).
@@ -81,9 +69,7 @@ impl DiagListError {
     /// The offending item (the `%s` fill-in).
     pub fn item(&self) -> &str {
         match self {
-            DiagListError::BadNumber(s)
-            | DiagListError::InvalidNumber(s)
-            | DiagListError::InvalidTag(s) => s,
+            DiagListError::BadNumber(s) | DiagListError::InvalidNumber(s) | DiagListError::InvalidTag(s) => s,
         }
     }
 }
@@ -108,11 +94,8 @@ impl fmt::Display for DiagListError {
 pub fn parse_diag_item(item: &str) -> Result<DiagId, DiagListError> {
     let item = item.trim_matches([' ', '\t']);
     if item.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
-        let n: u64 = item
-            .parse()
-            .map_err(|_| DiagListError::BadNumber(item.to_owned()))?;
-        return DiagId::from_user_number(n)
-            .ok_or_else(|| DiagListError::InvalidNumber(item.to_owned()));
+        let n: u64 = item.parse().map_err(|_| DiagListError::BadNumber(item.to_owned()))?;
+        return DiagId::from_user_number(n).ok_or_else(|| DiagListError::InvalidNumber(item.to_owned()));
     }
     catalog::by_tag(item).ok_or_else(|| DiagListError::InvalidTag(item.to_owned()))
 }

@@ -28,11 +28,11 @@ fn entity(kind: EntityKind, name: &str) -> Arg {
 
 /// `int fN() { }` at line `line`: warning 940 with the caret on the `}`.
 fn missing_return(line: u32, name: &str) -> Diagnostic {
-    Diagnostic::new(DiagId(940), Severity::Warning)
-        .with_arg(entity(EntityKind::Function, name))
-        .at(Location::new("x.ii", line, 12)
-            .with_source_line(format!("int {name}() {{ }}"))
-            .with_offset(line * 100))
+    Diagnostic::new(DiagId(940), Severity::Warning).with_arg(entity(EntityKind::Function, name)).at(Location::new(
+        "x.ii", line, 12,
+    )
+    .with_source_line(format!("int {name}() {{ }}"))
+    .with_offset(line * 100))
 }
 
 fn check_text(d: &Diagnostic, opts: &TextOptions, expect: Expect) {
@@ -65,11 +65,9 @@ fn diag_lists() {
     );
     assert_eq!(parse_diag_list("00940"), Ok(vec![DiagId(940)]));
     let err = |s: &str| parse_diag_list(s).unwrap_err().to_string();
-    expect![[r#"invalid error number in diagnostic control option: 99999"#]]
-        .assert_eq(&err("99999"));
+    expect![[r#"invalid error number in diagnostic control option: 99999"#]].assert_eq(&err("99999"));
     expect![[r#"invalid error number in diagnostic control option: 0"#]].assert_eq(&err("0"));
-    expect![[r#"invalid error tag in diagnostic control option: bogus_tag"#]]
-        .assert_eq(&err("940,bogus_tag"));
+    expect![[r#"invalid error tag in diagnostic control option: bogus_tag"#]].assert_eq(&err("940,bogus_tag"));
     expect![[r#"invalid error tag in diagnostic control option: "#]].assert_eq(&err("940,"));
     expect![[r#"invalid error tag in diagnostic control option: -1"#]].assert_eq(&err("-1"));
     expect![[r#"invalid number: 12abc"#]].assert_eq(&err("177,12abc"));
@@ -82,57 +80,23 @@ fn diag_lists() {
 
 #[test]
 fn catalog_lookups() {
-    assert_eq!(
-        catalog::by_tag("implicit_return_from_non_void_function"),
-        Some(DiagId(940))
-    );
-    assert_eq!(
-        catalog::by_tag("device_var_read_in_host"),
-        Some(DiagId(3548))
-    );
-    assert_eq!(
-        catalog::by_tag("vfunc_incompat_exec_h_d"),
-        Some(DiagId(20085 - 16543))
-    );
-    assert_eq!(
-        catalog::by_tag("d_h_illegal_call"),
-        Some(DiagId(20007 - 16543))
-    );
-    assert_eq!(
-        catalog::by_tag("Implicit_return_from_non_void_function"),
-        None
-    );
+    assert_eq!(catalog::by_tag("implicit_return_from_non_void_function"), Some(DiagId(940)));
+    assert_eq!(catalog::by_tag("device_var_read_in_host"), Some(DiagId(3548)));
+    assert_eq!(catalog::by_tag("vfunc_incompat_exec_h_d"), Some(DiagId(20085 - 16543)));
+    assert_eq!(catalog::by_tag("d_h_illegal_call"), Some(DiagId(20007 - 16543)));
+    assert_eq!(catalog::by_tag("Implicit_return_from_non_void_function"), None);
     assert_eq!(catalog::by_text("expected a \";\""), Some(DiagId(65)));
     assert_eq!(catalog::by_text("expected an expression"), Some(DiagId(29)));
-    assert_eq!(
-        catalog::by_text("expected an identifier").map(|d| d.display()),
-        Some(40)
-    );
+    assert_eq!(catalog::by_text("expected an identifier").map(|d| d.display()), Some(40));
     assert_eq!(catalog::by_display(20091).map(|e| e.id), Some(DiagId(3548)));
-    assert_eq!(
-        catalog::by_display(3548),
-        None,
-        "3548 is not a display number"
-    );
+    assert_eq!(catalog::by_display(3548), None, "3548 is not a display number");
     let e = catalog::entry(DiagId(3548)).unwrap();
-    assert_eq!(
-        e.template,
-        "a %s1 %n1 cannot be directly read in a host function"
-    );
+    assert_eq!(e.template, "a %s1 %n1 cannot be directly read in a host function");
     assert_eq!(e.severity, Some(Severity::Warning));
-    assert_eq!(
-        catalog::entry(DiagId(65)).unwrap().default_severity(),
-        Severity::HardError
-    );
-    assert_eq!(
-        catalog::entry(DiagId(175)).unwrap().default_severity(),
-        Severity::Remark
-    );
+    assert_eq!(catalog::entry(DiagId(65)).unwrap().default_severity(), Severity::HardError);
+    assert_eq!(catalog::entry(DiagId(175)).unwrap().default_severity(), Severity::Remark);
     // Significant whitespace survives (spec 60 §9.1).
-    assert_eq!(
-        catalog::template(DiagId(3510)),
-        "initializer not allowed for %s variable %s2"
-    );
+    assert_eq!(catalog::template(DiagId(3510)), "initializer not allowed for %s variable %s2");
     assert_eq!(catalog::entries().count(), 3552);
     assert_eq!(catalog::entries().filter(|e| e.tag.is_some()).count(), 3372);
 }
@@ -151,88 +115,43 @@ fn fill_ins() {
     let t = |tmpl: &str, args: Vec<Arg>| message::render_plain(tmpl, &args, Some("a.cu"));
     let f = Entity {
         with_params: Some("f(int)".into()),
-        declared_at: Some(Pos::At {
-            file: "a.cu".into(),
-            line: 1,
-        }),
+        declared_at: Some(Pos::At { file: "a.cu".into(), line: 1 }),
         ..Entity::new(EntityKind::Function, "f")
     };
-    expect![[r#"function "f(int)" (declared at line 1)"#]]
-        .assert_eq(&t("%npd", vec![Arg::Entity(f.clone())]));
+    expect![[r#"function "f(int)" (declared at line 1)"#]].assert_eq(&t("%npd", vec![Arg::Entity(f.clone())]));
     expect![[r#""f""#]].assert_eq(&t("%no", vec![Arg::Entity(f.clone())]));
     expect![[r#"function "f""#]].assert_eq(&t("%n", vec![Arg::Entity(f)]));
-    expect![[r#"a __device__ variable "dv13" cannot be directly read in a host function"#]]
-        .assert_eq(&t(
-            catalog::template(DiagId(3548)),
-            vec![
-                Arg::Str("__device__".into()),
-                entity(EntityKind::Variable, "dv13"),
-            ],
-        ));
+    expect![[r#"a __device__ variable "dv13" cannot be directly read in a host function"#]].assert_eq(&t(
+        catalog::template(DiagId(3548)),
+        vec![Arg::Str("__device__".into()), entity(EntityKind::Variable, "dv13")],
+    ));
     expect![[r#"calling a __host__ function("hfun()") from a __host__ __device__ function("hd") is not allowed"#]]
-        .assert_eq(&t("calling a __host__ function(%sq1) from a __host__ __device__ function(%sq2) is not allowed", vec![
-            Arg::Str("hfun()".into()),
-            Arg::Str("hd".into())
-        ]));
-    expect![[r#"initializer not allowed for __shared__ variable "#]].assert_eq(&t(
-        catalog::template(DiagId(3510)),
-        vec![Arg::Str("__shared__".into()), Arg::Str("".into())],
-    ));
-    expect![[r#"a value of type "double" cannot be used to initialize an entity of type "int *""#]]
         .assert_eq(&t(
-            "a value of type %t1 cannot be used to initialize an entity of type %t2",
-            vec![
-                Arg::Type {
-                    spelling: "double".into(),
-                    aka: None,
-                },
-                Arg::Type {
-                    spelling: "int *".into(),
-                    aka: None,
-                },
-            ],
+            "calling a __host__ function(%sq1) from a __host__ __device__ function(%sq2) is not allowed",
+            vec![Arg::Str("hfun()".into()), Arg::Str("hd".into())],
         ));
-    expect![[r#""P" (aka "int *")"#]].assert_eq(&t(
-        "%t",
-        vec![Arg::Type {
-            spelling: "P".into(),
-            aka: Some("int *".into()),
-        }],
+    expect![[r#"initializer not allowed for __shared__ variable "#]]
+        .assert_eq(&t(catalog::template(DiagId(3510)), vec![Arg::Str("__shared__".into()), Arg::Str("".into())]));
+    expect![[r#"a value of type "double" cannot be used to initialize an entity of type "int *""#]].assert_eq(&t(
+        "a value of type %t1 cannot be used to initialize an entity of type %t2",
+        vec![Arg::Type { spelling: "double".into(), aka: None }, Arg::Type { spelling: "int *".into(), aka: None }],
     ));
-    expect![[r#""int""#]].assert_eq(&t(
-        "%t",
-        vec![Arg::Type {
-            spelling: "int".into(),
-            aka: Some("int".into()),
-        }],
-    ));
+    expect![[r#""P" (aka "int *")"#]]
+        .assert_eq(&t("%t", vec![Arg::Type { spelling: "P".into(), aka: Some("int *".into()) }]));
+    expect![[r#""int""#]].assert_eq(&t("%t", vec![Arg::Type { spelling: "int".into(), aka: Some("int".into()) }]));
     expect![[r#"at line 5 / at line 74 / at line 3 of b.h"#]].assert_eq(&t(
         "%p / %p2 / %p3",
         vec![
-            Arg::Pos(Pos::At {
-                file: "a.cu".into(),
-                line: 5,
-            }),
-            Arg::Pos(Pos::At {
-                file: "a.cu".into(),
-                line: 74,
-            }),
-            Arg::Pos(Pos::At {
-                file: "b.h".into(),
-                line: 3,
-            }),
+            Arg::Pos(Pos::At { file: "a.cu".into(), line: 5 }),
+            Arg::Pos(Pos::At { file: "a.cu".into(), line: 74 }),
+            Arg::Pos(Pos::At { file: "b.h".into(), line: 3 }),
         ],
     ));
     expect![[r#"right operand of "%" is zero; 7 -3 "<int, float>""#]].assert_eq(&t(
         "right operand of \"%%\" is zero; %u %d %T",
-        vec![
-            Arg::UInt(7),
-            Arg::Int(-3),
-            Arg::TemplateArgs("int, float".into()),
-        ],
+        vec![Arg::UInt(7), Arg::Int(-3), Arg::TemplateArgs("int, float".into())],
     ));
-    expect![[r#"a managed class cannot be local"#]]
-        .assert_eq(&t(catalog::template(DiagId(1970)), vec![]));
+    expect![[r#"a managed class cannot be local"#]].assert_eq(&t(catalog::template(DiagId(1970)), vec![]));
     // A missing fill-in renders as nothing.
     expect![[r#"expected  here"#]].assert_eq(&t("expected %sq here", vec![]));
 }
@@ -240,16 +159,7 @@ fn fill_ins() {
 #[test]
 fn fill_in_checks() {
     let tmpl = catalog::template(DiagId(3548));
-    assert_eq!(
-        check_args(
-            tmpl,
-            &[
-                Arg::Str("__device__".into()),
-                entity(EntityKind::Variable, "v")
-            ]
-        ),
-        Ok(())
-    );
+    assert_eq!(check_args(tmpl, &[Arg::Str("__device__".into()), entity(EntityKind::Variable, "v")]), Ok(()));
     assert!(check_args(tmpl, &[Arg::Str("__device__".into())]).is_err());
     assert!(check_args("expected a \";\"", &[Arg::Int(1)]).is_err());
 }
@@ -261,32 +171,17 @@ fn text_overload_with_continuation_and_note() {
     // n1.ii: void f(int); void f(double); void f(char*); void g() { f(1L); }
     let fun = |p: &str, line: u32| {
         Arg::Entity(Entity {
-            declared_at: Some(Pos::At {
-                file: "n1.ii".into(),
-                line,
-            }),
+            declared_at: Some(Pos::At { file: "n1.ii".into(), line }),
             ..Entity::new(EntityKind::Function, p)
         })
     };
     let d = Diagnostic::new(DiagId(308), Severity::HardError)
-        .with_arg(Arg::Entity(Entity::new(
-            EntityKind::OverloadedFunction,
-            "f",
-        )))
+        .with_arg(Arg::Entity(Entity::new(EntityKind::OverloadedFunction, "f")))
         .at(Location::new("n1.ii", 4, 12).with_source_line("void g() { f(1L); }"))
         // 547 is `%nd`, the candidate-list line.
-        .with_continuation(Message::Template {
-            id: DiagId(547),
-            args: vec![fun("f(int)", 1)],
-        })
-        .with_continuation(Message::Template {
-            id: DiagId(547),
-            args: vec![fun("f(double)", 2)],
-        })
-        .with_continuation(Message::Template {
-            id: DiagId(739),
-            args: vec![Arg::Str("long".into())],
-        })
+        .with_continuation(Message::Template { id: DiagId(547), args: vec![fun("f(int)", 1)] })
+        .with_continuation(Message::Template { id: DiagId(547), args: vec![fun("f(double)", 2)] })
+        .with_continuation(Message::Template { id: DiagId(739), args: vec![Arg::Str("long".into())] })
         .with_note(
             Diagnostic::new(DiagId(3326), Severity::Note)
                 .with_args(vec![entity(EntityKind::Function, "f(char *)"), Arg::Int(1)])
@@ -294,10 +189,7 @@ fn text_overload_with_continuation_and_note() {
         );
     check_text(
         &d,
-        &TextOptions {
-            display_error_number: true,
-            ..TextOptions::default()
-        },
+        &TextOptions { display_error_number: true, ..TextOptions::default() },
         expect![[r#"
         n1.ii(4): error: more than one instance of overloaded function "f" matches the argument list:
                     function "f(int)" (declared at line 1)
@@ -313,11 +205,7 @@ fn text_overload_with_continuation_and_note() {
     );
     check_text(
         &d,
-        &TextOptions {
-            display_error_number: true,
-            brief: true,
-            ..TextOptions::default()
-        },
+        &TextOptions { display_error_number: true, brief: true, ..TextOptions::default() },
         expect![[r#"
         n1.ii(4): error: more than one instance of overloaded function "f" matches the argument list:
                     function "f(int)" (declared at line 1)
@@ -330,14 +218,9 @@ fn text_overload_with_continuation_and_note() {
 
 #[test]
 fn text_locations_and_caret() {
-    let opts = TextOptions {
-        display_error_number: true,
-        ..TextOptions::default()
-    };
-    let eos = Diagnostic::new(DiagId(29), Severity::HardError).at(Location {
-        kind: LocationKind::EndOfSource,
-        ..Location::new("eos.ii", 2, 0)
-    });
+    let opts = TextOptions { display_error_number: true, ..TextOptions::default() };
+    let eos = Diagnostic::new(DiagId(29), Severity::HardError)
+        .at(Location { kind: LocationKind::EndOfSource, ..Location::new("eos.ii", 2, 0) });
     check_text(
         &eos,
         &opts,
@@ -346,10 +229,8 @@ fn text_locations_and_caret() {
 
     "#]],
     );
-    let stdin = Diagnostic::new(DiagId(65), Severity::HardError).at(Location {
-        kind: LocationKind::Stdin,
-        ..Location::new("-", 3, 5).with_source_line("int x")
-    });
+    let stdin = Diagnostic::new(DiagId(65), Severity::HardError)
+        .at(Location { kind: LocationKind::Stdin, ..Location::new("-", 3, 5).with_source_line("int x") });
     check_text(
         &stdin,
         &opts,
@@ -361,8 +242,8 @@ fn text_locations_and_caret() {
     "#]],
     );
     // Tabs are copied into the caret line; columns count code points.
-    let tabs = Diagnostic::new(DiagId(65), Severity::HardError)
-        .at(Location::new("t.cu", 1, 7).with_source_line("\t\"éé\" x"));
+    let tabs =
+        Diagnostic::new(DiagId(65), Severity::HardError).at(Location::new("t.cu", 1, 7).with_source_line("\t\"éé\" x"));
     check_text(
         &tabs,
         &opts,
@@ -391,10 +272,7 @@ fn q_context(n: i32, line: u32) -> ContextEntry {
             with_template_args: Some(format!("Q<N> [with N={n}]")),
             ..Entity::new(EntityKind::Class, format!("Q<{n}>"))
         },
-        at: Pos::At {
-            file: "ctx.ii".into(),
-            line,
-        },
+        at: Pos::At { file: "ctx.ii".into(), line },
     }
 }
 
@@ -403,14 +281,8 @@ fn text_instantiation_context() {
     // ctx2.ii: template<class T> struct One { T x = 1.0; int *p = x; }; One<int> o;
     let mut d = Diagnostic::new(DiagId(144), Severity::HardError)
         .with_args(vec![
-            Arg::Type {
-                spelling: "int".into(),
-                aka: None,
-            },
-            Arg::Type {
-                spelling: "int *".into(),
-                aka: None,
-            },
+            Arg::Type { spelling: "int".into(), aka: None },
+            Arg::Type { spelling: "int *".into(), aka: None },
         ])
         .at(Location::new("ctx2.ii", 1, 52)
             .with_source_line("template<class T> struct One { T x = 1.0; int *p = x; };"))
@@ -422,10 +294,7 @@ fn text_instantiation_context() {
                 with_template_args: Some("One<T>::One() [with T=int]".into()),
                 ..Entity::default()
             },
-            at: Pos::At {
-                file: "ctx2.ii".into(),
-                line: 2,
-            },
+            at: Pos::At { file: "ctx2.ii".into(), line: 2 },
         });
     let opts = TextOptions::default();
     check_text(
@@ -445,10 +314,7 @@ fn text_instantiation_context() {
             with_template_args: Some("One<T> [with T=int]".into()),
             ..Entity::new(EntityKind::Class, "One<int>")
         },
-        at: Pos::At {
-            file: "ctx2.ii".into(),
-            line: 2,
-        },
+        at: Pos::At { file: "ctx2.ii".into(), line: 2 },
     });
     check_text(
         &d,
@@ -465,10 +331,7 @@ fn text_instantiation_context() {
     );
     check_text(
         &d,
-        &TextOptions {
-            brief: true,
-            ..TextOptions::default()
-        },
+        &TextOptions { brief: true, ..TextOptions::default() },
         expect![[r#"
         ctx2.ii(1): error: a value of type "int" cannot be used to initialize an entity of type "int *"
                   detected during:
@@ -487,16 +350,7 @@ fn text_context_limit() {
     for n in -185..=14 {
         d.context.push(q_context(n, if n == 14 { 6 } else { 5 }));
     }
-    let render = |limit| {
-        render_text(
-            &d,
-            &TextOptions {
-                brief: true,
-                context_limit: limit,
-                ..TextOptions::default()
-            },
-        )
-    };
+    let render = |limit| render_text(&d, &TextOptions { brief: true, context_limit: limit, ..TextOptions::default() });
     expect![[r#"
         ctx.ii(5): error: excessive recursion at instantiation of class "Q<-186>"
                   detected during:
@@ -526,43 +380,22 @@ fn text_wrap() {
     let long = "averyveryverylongfunctionnamethatisverylong_abcdefghijklmnop";
     let fun = |p: &str, line: u32| {
         Arg::Entity(Entity {
-            declared_at: Some(Pos::At {
-                file: "wrap.ii".into(),
-                line,
-            }),
+            declared_at: Some(Pos::At { file: "wrap.ii".into(), line }),
             ..Entity::new(EntityKind::Function, p)
         })
     };
-    let d =
-        Diagnostic::new(DiagId(308), Severity::HardError)
-            .with_arg(Arg::Entity(Entity::new(
-                EntityKind::OverloadedFunction,
-                long,
-            )))
-            .at(Location::new("wrap.ii", 3, 12)
-                .with_source_line(format!("void g() {{ {long}(1L); }}")));
+    let d = Diagnostic::new(DiagId(308), Severity::HardError)
+        .with_arg(Arg::Entity(Entity::new(EntityKind::OverloadedFunction, long)))
+        .at(Location::new("wrap.ii", 3, 12).with_source_line(format!("void g() {{ {long}(1L); }}")));
     let d = Diagnostic {
         continuation: vec![
-            Message::Template {
-                id: DiagId(547),
-                args: vec![fun(&format!("{long}(int)"), 1)],
-            },
-            Message::Template {
-                id: DiagId(547),
-                args: vec![fun(&format!("{long}(double)"), 2)],
-            },
-            Message::Template {
-                id: DiagId(739),
-                args: vec![Arg::Str("long".into())],
-            },
+            Message::Template { id: DiagId(547), args: vec![fun(&format!("{long}(int)"), 1)] },
+            Message::Template { id: DiagId(547), args: vec![fun(&format!("{long}(double)"), 2)] },
+            Message::Template { id: DiagId(739), args: vec![Arg::Str("long".into())] },
         ],
         ..d
     };
-    let opts = TextOptions {
-        wrap: true,
-        display_error_number: true,
-        ..TextOptions::default()
-    };
+    let opts = TextOptions { wrap: true, display_error_number: true, ..TextOptions::default() };
     check_text(
         &d,
         &opts,
@@ -583,10 +416,7 @@ fn text_wrap() {
     "#]],
     );
     // With colours (cudafe++ on a terminal), escapes move around line breaks.
-    let colored = TextOptions {
-        palette: Some(Palette::parse(render::palette::DEFAULT_PALETTE)),
-        ..opts.clone()
-    };
+    let colored = TextOptions { palette: Some(Palette::parse(render::palette::DEFAULT_PALETTE)), ..opts.clone() };
     expect![[r#"
         \e[01m\e[0m\e[01mwrap.ii(3)\e[0m: \e[01;31merror\e[0m: more than one instance of overloaded function
         \e[01m\e[0m          \e[01m"averyveryverylongfunctionnamethatisverylong_abcdefghijklmnop"\e[0m
@@ -629,57 +459,26 @@ fn text_wrap() {
 #[test]
 fn text_colors() {
     let palette = Palette::detect(false, true, |v| (v == "TERM").then(|| "xterm".to_owned()));
-    assert_eq!(
-        palette,
-        Some(Palette::parse(render::palette::DEFAULT_PALETTE))
-    );
+    assert_eq!(palette, Some(Palette::parse(render::palette::DEFAULT_PALETTE)));
     assert_eq!(Palette::detect(false, false, |_| None), None, "not a tty");
     assert_eq!(Palette::detect(true, true, |_| None), None, "--no_colors");
-    assert_eq!(
-        Palette::detect(false, true, |v| (v == "NOCOLOR").then(String::new)),
-        None
-    );
-    assert_eq!(
-        Palette::detect(false, true, |v| (v == "TERM").then(|| "dumb".to_owned())),
-        None
-    );
-    let gcc = Palette::detect(false, true, |v| {
-        (v == "GCC_COLORS").then(|| "error=01;32".to_owned())
-    })
-    .unwrap();
-    assert_eq!(
-        (gcc.error.as_deref(), gcc.warning.as_deref()),
-        (Some("01;32"), None)
-    );
+    assert_eq!(Palette::detect(false, true, |v| (v == "NOCOLOR").then(String::new)), None);
+    assert_eq!(Palette::detect(false, true, |v| (v == "TERM").then(|| "dumb".to_owned())), None);
+    let gcc = Palette::detect(false, true, |v| (v == "GCC_COLORS").then(|| "error=01;32".to_owned())).unwrap();
+    assert_eq!((gcc.error.as_deref(), gcc.warning.as_deref()), (Some("01;32"), None));
 
-    let opts = TextOptions {
-        display_error_number: true,
-        palette,
-        ..TextOptions::default()
-    };
+    let opts = TextOptions { display_error_number: true, palette, ..TextOptions::default() };
     let f = Arg::Entity(Entity {
-        declared_at: Some(Pos::At {
-            file: "n1.ii".into(),
-            line: 1,
-        }),
+        declared_at: Some(Pos::At { file: "n1.ii".into(), line: 1 }),
         ..Entity::new(EntityKind::Function, "f(int)")
     });
     let d = Diagnostic::new(DiagId(308), Severity::HardError)
-        .with_arg(Arg::Entity(Entity::new(
-            EntityKind::OverloadedFunction,
-            "f",
-        )))
+        .with_arg(Arg::Entity(Entity::new(EntityKind::OverloadedFunction, "f")))
         .at(Location::new("n1.ii", 4, 12).with_source_line("void g() { f(1L); }"))
-        .with_continuation(Message::Template {
-            id: DiagId(547),
-            args: vec![f],
-        });
+        .with_continuation(Message::Template { id: DiagId(547), args: vec![f] });
     let mut out = render_text(&d, &opts);
     out.push_str(&render_text(&missing_return(7, "f1"), &opts));
-    out.push_str(&render_text(
-        &Diagnostic::new(HINT_REMARK, Severity::Remark),
-        &opts,
-    ));
+    out.push_str(&render_text(&Diagnostic::new(HINT_REMARK, Severity::Remark), &opts));
     expect![[r#"
         \e[01m\e[0m\e[01mn1.ii(4)\e[0m: \e[01;31merror\e[0m: more than one instance of overloaded function \e[01m"f"\e[0m matches the argument list:
                     function \e[01m"f(int)"\e[0m\e[32m (declared at line 1)\e[0m
@@ -709,10 +508,7 @@ fn overrides_in_command_line_order() {
     let mut o = Overrides::default();
     o.apply(Action::Error, &[DiagId(177)]);
     o.apply(Action::Warning, &[DiagId(177)]);
-    assert_eq!(
-        o.level(DiagId(177)),
-        Some(Level::Severity(Severity::Warning))
-    );
+    assert_eq!(o.level(DiagId(177)), Some(Level::Severity(Severity::Warning)));
     o.apply(Action::Suppress, &[DiagId(177), DiagId(940)]);
     assert_eq!(o.level(DiagId(940)), Some(Level::Suppressed));
     assert!(!o.once(DiagId(940)));
@@ -741,26 +537,14 @@ fn pragma_timeline_push_pop() {
     assert_eq!(at(10), None, "a pragma applies after its own position");
     assert_eq!(at(15), Some(PragmaLevel::Set(Level::Suppressed)));
     assert_eq!(at(25), Some(PragmaLevel::Set(Level::Suppressed)));
-    assert_eq!(
-        at(35),
-        Some(PragmaLevel::Set(Level::Severity(Severity::Error)))
-    );
-    assert_eq!(
-        at(55),
-        Some(PragmaLevel::Set(Level::Severity(Severity::Remark)))
-    );
-    assert_eq!(
-        at(65),
-        Some(PragmaLevel::Set(Level::Severity(Severity::Error)))
-    );
+    assert_eq!(at(35), Some(PragmaLevel::Set(Level::Severity(Severity::Error))));
+    assert_eq!(at(55), Some(PragmaLevel::Set(Level::Severity(Severity::Remark))));
+    assert_eq!(at(65), Some(PragmaLevel::Set(Level::Severity(Severity::Error))));
     assert_eq!(at(75), Some(PragmaLevel::Set(Level::Suppressed)));
     assert_eq!(at(85), Some(PragmaLevel::Set(Level::Suppressed)));
     assert_eq!(at(95), Some(PragmaLevel::Default));
     assert_eq!(at(200), Some(PragmaLevel::Default));
-    assert_eq!(
-        t.level_at(DiagId(177), 200),
-        Some(PragmaLevel::Set(Level::Severity(Severity::Warning)))
-    );
+    assert_eq!(t.level_at(DiagId(177), 200), Some(PragmaLevel::Set(Level::Severity(Severity::Warning))));
     assert_eq!(t.unmatched_pops().collect::<Vec<_>>(), vec![80]);
 }
 
@@ -769,10 +553,7 @@ fn pragma_parsing() {
     // Problems and caret columns as cudafe++ reports them (prag.ii).
     let p = |line: &str| {
         let (pragma, problems) = parse_pragma(line)?;
-        let probs: Vec<String> = problems
-            .iter()
-            .map(|p| format!("{}@{}", p.id.display(), p.offset + 1))
-            .collect();
+        let probs: Vec<String> = problems.iter().map(|p| format!("{}@{}", p.id.display(), p.offset + 1)).collect();
         Some(format!("{pragma:?} {}", probs.join(" ")))
     };
     let mut out = String::new();
@@ -837,29 +618,19 @@ fn engine_suppression_by_flags_and_pragmas() {
     opts.text.brief = true;
     opts.overrides.apply(Action::Error, &[DiagId(940)]);
     opts.source_name = Some("x.cu".into());
-    let (p1, _) =
-        parse_pragma("#pragma nv_diag_suppress implicit_return_from_non_void_function").unwrap();
+    let (p1, _) = parse_pragma("#pragma nv_diag_suppress implicit_return_from_non_void_function").unwrap();
     let (p2, _) = parse_pragma("#pragma nv_diag_default 940").unwrap();
     let (p3, _) = parse_pragma("#pragma nv_diagnostic push").unwrap();
     let (p4, _) = parse_pragma("#pragma nv_diag_warning 940").unwrap();
     let (p5, _) = parse_pragma("#pragma nv_diagnostic pop").unwrap();
-    let mut e = tu_engine(
-        opts,
-        vec![(150, p1), (250, p2), (350, p3), (360, p4), (450, p5)],
-    );
+    let mut e = tu_engine(opts, vec![(150, p1), (250, p2), (350, p3), (360, p4), (450, p5)]);
     for line in 1..=5 {
-        assert_eq!(
-            e.emit(&missing_return(line, &format!("f{line}"))),
-            Flow::Continue
-        );
+        assert_eq!(e.emit(&missing_return(line, &format!("f{line}"))), Flow::Continue);
     }
     // Hard errors ignore every override.
-    let hard = Diagnostic::new(DiagId(65), Severity::HardError)
-        .at(Location::new("x.ii", 6, 1).with_offset(600));
+    let hard = Diagnostic::new(DiagId(65), Severity::HardError).at(Location::new("x.ii", 6, 1).with_offset(600));
     let mut with_suppress = nvcc_opts();
-    with_suppress
-        .overrides
-        .apply(Action::Suppress, &[DiagId(65)]);
+    with_suppress.overrides.apply(Action::Suppress, &[DiagId(65)]);
     assert_eq!(e.emit(&hard), Flow::Continue);
     let (o, text) = finish(e);
     expect![[r#"
@@ -875,11 +646,7 @@ fn engine_suppression_by_flags_and_pragmas() {
     assert_eq!((o.errors, o.warnings, o.exit_code), (4, 1, 2));
     let mut e = tu_engine(with_suppress, vec![]);
     assert_eq!(e.emit(&hard), Flow::Continue);
-    assert_eq!(
-        finish(e).0.errors,
-        1,
-        "--diag_suppress cannot touch a hard error"
-    );
+    assert_eq!(finish(e).0.errors, 1, "--diag_suppress cannot touch a hard error");
 }
 
 #[test]
@@ -890,16 +657,7 @@ fn engine_filters() {
             .at(Location::new("x.ii", line, 13).with_offset(line * 100))
     };
     let run = |opts: EngineOptions, diags: &[Diagnostic]| {
-        let mut e = tu_engine(
-            EngineOptions {
-                text: TextOptions {
-                    brief: true,
-                    ..opts.text.clone()
-                },
-                ..opts
-            },
-            vec![],
-        );
+        let mut e = tu_engine(EngineOptions { text: TextOptions { brief: true, ..opts.text.clone() }, ..opts }, vec![]);
         for d in diags {
             e.emit(d);
         }
@@ -914,13 +672,7 @@ fn engine_filters() {
     "#]]
     .assert_eq(&text);
     assert_eq!((o.exit_code, o.warnings), (0, 2));
-    let (_, text) = run(
-        EngineOptions {
-            remarks: true,
-            ..nvcc_opts()
-        },
-        &diags,
-    );
+    let (_, text) = run(EngineOptions { remarks: true, ..nvcc_opts() }, &diags);
     expect![[r#"
         x.ii(1): remark #177-D: function "h" was declared but never referenced
         x.ii(2): warning #940-D: missing return statement at end of non-void function "f2"
@@ -928,26 +680,9 @@ fn engine_filters() {
         x.ii(3): warning #940-D: missing return statement at end of non-void function "f3"
     "#]]
     .assert_eq(&text);
-    let (o, text) = run(
-        EngineOptions {
-            no_warnings: true,
-            remarks: true,
-            ..nvcc_opts()
-        },
-        &diags,
-    );
-    assert_eq!(
-        (text.as_str(), o.exit_code),
-        ("", 0),
-        "-w drops warnings, remarks and the hint"
-    );
-    let (o, text) = run(
-        EngineOptions {
-            promote_warnings: true,
-            ..nvcc_opts()
-        },
-        &diags,
-    );
+    let (o, text) = run(EngineOptions { no_warnings: true, remarks: true, ..nvcc_opts() }, &diags);
+    assert_eq!((text.as_str(), o.exit_code), ("", 0), "-w drops warnings, remarks and the hint");
+    let (o, text) = run(EngineOptions { promote_warnings: true, ..nvcc_opts() }, &diags);
     expect![[r#"
         x.ii(2): error #940-D: missing return statement at end of non-void function "f2"
         Remark: The warnings can be suppressed with "-diag-suppress <warning-number>"
@@ -965,8 +700,7 @@ fn engine_filters() {
     // System headers show hard errors only.
     let mut sys = missing_return(4, "f4");
     sys.location.as_mut().unwrap().system_header = true;
-    let mut sys_err =
-        Diagnostic::new(DiagId(65), Severity::HardError).at(Location::new("s.h", 9, 1));
+    let mut sys_err = Diagnostic::new(DiagId(65), Severity::HardError).at(Location::new("s.h", 9, 1));
     sys_err.location.as_mut().unwrap().system_header = true;
     let (_, text) = run(nvcc_opts(), &[sys, sys_err]);
     expect![[r#"
@@ -996,13 +730,7 @@ fn engine_once() {
     // once7.ii: a `once` at the end of the file governs diagnostics emitted
     // after the file was read, whatever their position.
     let (once, _) = parse_pragma("#pragma nv_diag_once 177").unwrap();
-    let mut e = tu_engine(
-        EngineOptions {
-            remarks: true,
-            ..opts.clone()
-        },
-        vec![(300, once)],
-    );
+    let mut e = tu_engine(EngineOptions { remarks: true, ..opts.clone() }, vec![(300, once)]);
     for (line, name) in [(1, "h1"), (2, "h2")] {
         let mut d = Diagnostic::new(DiagId(177), Severity::Remark)
             .with_arg(entity(EntityKind::Function, name))
@@ -1030,19 +758,11 @@ fn engine_once() {
 
 #[test]
 fn engine_error_limit() {
-    let err =
-        |line| Diagnostic::new(DiagId(65), Severity::HardError).at(Location::new("-", line, 1));
-    let mut opts = EngineOptions {
-        error_limit: 2,
-        ..nvcc_opts()
-    };
+    let err = |line| Diagnostic::new(DiagId(65), Severity::HardError).at(Location::new("-", line, 1));
+    let mut opts = EngineOptions { error_limit: 2, ..nvcc_opts() };
     opts.text.brief = true;
     let mut e = tu_engine(opts, vec![]);
-    assert_eq!(
-        e.emit(&missing_return(1, "f1")),
-        Flow::Continue,
-        "warnings do not count"
-    );
+    assert_eq!(e.emit(&missing_return(1, "f1")), Flow::Continue, "warnings do not count");
     assert_eq!(e.emit(&err(2)), Flow::Continue);
     assert_eq!(e.emit(&err(3)), Flow::Stop);
     assert!(e.is_stopped());
@@ -1065,13 +785,7 @@ fn engine_error_limit() {
 fn engine_catastrophic_and_command_line() {
     let mut e = tu_engine(EngineOptions::default(), vec![]);
     let err = DiagListError::InvalidTag("foo".into());
-    assert_eq!(
-        e.emit(&Diagnostic::command_line_error(
-            err.id(),
-            vec![Arg::Str(err.item().into())]
-        )),
-        Flow::Stop
-    );
+    assert_eq!(e.emit(&Diagnostic::command_line_error(err.id(), vec![Arg::Str(err.item().into())])), Flow::Stop);
     let (o, text) = finish(e);
     expect![[r#"
         Command-line error: invalid error tag in diagnostic control option: foo
@@ -1082,13 +796,7 @@ fn engine_catastrophic_and_command_line() {
     .assert_eq(&text);
     assert_eq!((o.exit_code, o.catastrophic), (4, 1));
 
-    let mut e = tu_engine(
-        EngineOptions {
-            source_name: Some("cat.cu".into()),
-            ..EngineOptions::default()
-        },
-        vec![],
-    );
+    let mut e = tu_engine(EngineOptions { source_name: Some("cat.cu".into()), ..EngineOptions::default() }, vec![]);
     e.emit(&Diagnostic::new(DiagId(65), Severity::HardError).at(Location::new("cat.cu", 1, 1)));
     let open = Diagnostic::new(DiagId(1696), Severity::Catastrophic)
         .with_args(vec![Arg::Str("source".into()), Arg::Str("x.h".into())])
@@ -1109,9 +817,8 @@ fn engine_catastrophic_and_command_line() {
     assert_eq!(o.exit_code, 4);
 
     let mut e = tu_engine(EngineOptions::default(), vec![]);
-    let ice = Diagnostic::new(DiagId(2656), Severity::Internal).with_arg(Arg::Str(
-        "assertion failed at: \"pragma.c\", line 1237 in process_immediate_pragmas\n".into(),
-    ));
+    let ice = Diagnostic::new(DiagId(2656), Severity::Internal)
+        .with_arg(Arg::Str("assertion failed at: \"pragma.c\", line 1237 in process_immediate_pragmas\n".into()));
     assert_eq!(e.emit(&ice), Flow::Stop);
     let (o, text) = finish(e);
     expect![[r#"
@@ -1128,20 +835,14 @@ fn engine_catastrophic_and_command_line() {
 #[test]
 fn trailers() {
     let t = |e, c, n| trailer(e, c, n).unwrap_or_default();
-    expect![[r#"1 error detected in the compilation of "one.cu"."#]].assert_eq(&t(
+    expect![[r#"1 error detected in the compilation of "one.cu"."#]].assert_eq(&t(1, 0, Some("one.cu")));
+    expect![[r#"4 errors detected in the compilation of "sub/bad.ii"."#]].assert_eq(&t(4, 0, Some("sub/bad.ii")));
+    expect![[r#"1 error and 1 catastrophic error detected in the compilation of "cat.cu"."#]].assert_eq(&t(
         1,
-        0,
-        Some("one.cu"),
+        1,
+        Some("cat.cu"),
     ));
-    expect![[r#"4 errors detected in the compilation of "sub/bad.ii"."#]].assert_eq(&t(
-        4,
-        0,
-        Some("sub/bad.ii"),
-    ));
-    expect![[r#"1 error and 1 catastrophic error detected in the compilation of "cat.cu"."#]]
-        .assert_eq(&t(1, 1, Some("cat.cu")));
-    expect![[r#"2 errors and 3 catastrophic errors detected in this compilation."#]]
-        .assert_eq(&t(2, 3, None));
+    expect![[r#"2 errors and 3 catastrophic errors detected in this compilation."#]].assert_eq(&t(2, 3, None));
     expect![[r#"1 catastrophic error detected in this compilation."#]].assert_eq(&t(0, 1, None));
     assert_eq!(trailer(0, 0, Some("x.cu")), None);
 }
@@ -1170,35 +871,24 @@ fn exit_codes() {
 
 #[test]
 fn sarif_is_valid_and_matches_cudafe_fields() {
-    let mut opts = EngineOptions {
-        mode: OutputMode::Sarif,
-        cwd: "/src".into(),
-        ..nvcc_opts()
-    };
+    let mut opts = EngineOptions { mode: OutputMode::Sarif, cwd: "/src".into(), ..nvcc_opts() };
     opts.source_name = Some("x.cu".into());
     let mut e = tu_engine(opts, vec![]);
     let mut w = missing_return(1, "f1");
     w.location.as_mut().unwrap().file = "sub/../x.cu".into();
     e.emit(&w);
     e.emit(
-        &Diagnostic::new(DiagId(3505), Severity::Error)
-            .at(Location::new("x.cu", 2, 24))
-            .with_note(
-                Diagnostic::new(DiagId(3326), Severity::Note)
-                    .with_args(vec![entity(EntityKind::Function, "f(char *)"), Arg::Int(1)])
-                    .at(Location::new("/inc/h.h", 3, 6)),
-            ),
+        &Diagnostic::new(DiagId(3505), Severity::Error).at(Location::new("x.cu", 2, 24)).with_note(
+            Diagnostic::new(DiagId(3326), Severity::Note)
+                .with_args(vec![entity(EntityKind::Function, "f(char *)"), Arg::Int(1)])
+                .at(Location::new("/inc/h.h", 3, 6)),
+        ),
     );
     e.emit(
-        &Diagnostic::new(DiagId(29), Severity::HardError).at(Location {
-            kind: LocationKind::EndOfSource,
-            ..Location::new("x.cu", 2, 0)
-        }),
+        &Diagnostic::new(DiagId(29), Severity::HardError)
+            .at(Location { kind: LocationKind::EndOfSource, ..Location::new("x.cu", 2, 0) }),
     );
-    e.emit(
-        &Diagnostic::new(DiagId(2656), Severity::Internal)
-            .with_arg(Arg::Str("tab\there \"q\" \\ \n".into())),
-    );
+    e.emit(&Diagnostic::new(DiagId(2656), Severity::Internal).with_arg(Arg::Str("tab\there \"q\" \\ \n".into())));
     let (o, text) = finish(e);
     assert_eq!(o.exit_code, 134);
     let pretty = text.replace("{\"ruleId\"", "\n{\"ruleId\"");
@@ -1216,13 +906,7 @@ fn sarif_is_valid_and_matches_cudafe_fields() {
 
 #[test]
 fn sarif_clean_compile() {
-    let e = tu_engine(
-        EngineOptions {
-            mode: OutputMode::Sarif,
-            ..EngineOptions::default()
-        },
-        vec![],
-    );
+    let e = tu_engine(EngineOptions { mode: OutputMode::Sarif, ..EngineOptions::default() }, vec![]);
     let (o, text) = finish(e);
     assert_eq!(o.exit_code, 0);
     assert!(text.ends_with("\"results\":[]}]}\n"));
@@ -1327,30 +1011,17 @@ fn json_check(s: &str) -> Result<(), String> {
     let mut i = 0;
     value(b, &mut i)?;
     ws(b, &mut i);
-    if i == b.len() {
-        Ok(())
-    } else {
-        Err(format!("trailing data at {i}"))
-    }
+    if i == b.len() { Ok(()) } else { Err(format!("trailing data at {i}")) }
 }
 
 // ---------------------------------------------------------------- rich
 
 #[test]
 fn rich_output() {
-    let mut e = tu_engine(
-        EngineOptions {
-            mode: OutputMode::Rich,
-            ..nvcc_opts()
-        },
-        vec![],
-    );
+    let mut e = tu_engine(EngineOptions { mode: OutputMode::Rich, ..nvcc_opts() }, vec![]);
     e.emit(
         &Diagnostic::new(DiagId(3548), Severity::Warning)
-            .with_args(vec![
-                Arg::Str("__device__".into()),
-                entity(EntityKind::Variable, "dv13"),
-            ])
+            .with_args(vec![Arg::Str("__device__".into()), entity(EntityKind::Variable, "dv13")])
             .at(Location::new("t13.cu", 2, 19).with_source_line("int main(){return dv13;}")),
     );
     let (_, text) = finish(e);
@@ -1373,19 +1044,13 @@ fn scanning_a_translation_unit_for_pragmas() {
                 #pragma nv_diagnostic pop\n\t#pragma nv_diagnostic pop\nint b;\n#pragma GCC diagnostic pop\n";
     let (timeline, problems) = scan_pragmas(text);
     let at = |needle: &str| text.find(needle).unwrap() as u32;
-    assert_eq!(
-        problems,
-        vec![(at("177"), DiagId(253)), (at("\nint b"), DiagId(3185))]
-    );
+    assert_eq!(problems, vec![(at("177"), DiagId(253)), (at("\nint b"), DiagId(3185))]);
     assert_eq!(
         timeline.level_at(DiagId(940), at("#pragma nv_diagnostic pop")),
         Some(PragmaLevel::Set(Level::Suppressed))
     );
     assert_eq!(timeline.level_at(DiagId(940), at("int b")), None);
-    assert_eq!(
-        timeline.unmatched_pops().collect::<Vec<_>>(),
-        vec![at("\t#pragma nv_diagnostic pop")]
-    );
+    assert_eq!(timeline.unmatched_pops().collect::<Vec<_>>(), vec![at("\t#pragma nv_diagnostic pop")]);
 }
 
 #[test]
@@ -1396,14 +1061,8 @@ fn text_wrap_context_lines() {
     let src = format!("template<class {t}> struct {one} {{ {t} x = 1.0; int *p = x; }};");
     let d = Diagnostic::new(DiagId(144), Severity::HardError)
         .with_args(vec![
-            Arg::Type {
-                spelling: "int".into(),
-                aka: None,
-            },
-            Arg::Type {
-                spelling: "int *".into(),
-                aka: None,
-            },
+            Arg::Type { spelling: "int".into(), aka: None },
+            Arg::Type { spelling: "int *".into(), aka: None },
         ])
         .at(Location::new("wctx.ii", 1, 152).with_source_line(src))
         .with_context(ContextEntry {
@@ -1413,10 +1072,7 @@ fn text_wrap_context_lines() {
                 with_template_args: Some(format!("{one}<{t}>::{one}() [with {t}=int]")),
                 ..Entity::default()
             },
-            at: Pos::At {
-                file: "wctx.ii".into(),
-                line: 2,
-            },
+            at: Pos::At { file: "wctx.ii".into(), line: 2 },
         })
         .with_context(ContextEntry {
             kind: ContextKind::Instantiation,
@@ -1424,16 +1080,9 @@ fn text_wrap_context_lines() {
                 with_template_args: Some(format!("{one}<{t}> [with {t}=int]")),
                 ..Entity::new(EntityKind::Class, format!("{one}<int>"))
             },
-            at: Pos::At {
-                file: "wctx.ii".into(),
-                line: 2,
-            },
+            at: Pos::At { file: "wctx.ii".into(), line: 2 },
         });
-    let opts = TextOptions {
-        wrap: true,
-        brief: true,
-        ..TextOptions::default()
-    };
+    let opts = TextOptions { wrap: true, brief: true, ..TextOptions::default() };
     check_text(
         &d,
         &opts,
@@ -1458,9 +1107,7 @@ fn text_wrap_context_lines() {
 #[test]
 fn no_panics_on_arbitrary_text() {
     let alphabet: Vec<char> =
-        "#pragma nv_diag_suppress diagnostic push pop 0123456789,()\"'\\%[]snpdtTuqo é\t\n\r"
-            .chars()
-            .collect();
+        "#pragma nv_diag_suppress diagnostic push pop 0123456789,()\"'\\%[]snpdtTuqo é\t\n\r".chars().collect();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -1475,20 +1122,17 @@ fn no_panics_on_arbitrary_text() {
     };
     for _ in 0..3000 {
         let len = (next() % 60) as usize;
-        let s: String = (0..len)
-            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
-            .collect();
+        let s: String = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
         let _ = parse_pragma(&s);
         let _ = scan_pragmas(&s);
-        let args = [
-            Arg::Str(s.clone()),
-            entity(EntityKind::Function, &s),
-            Arg::Int(1),
-        ];
+        let args = [Arg::Str(s.clone()), entity(EntityKind::Function, &s), Arg::Int(1)];
         let _ = message::render_plain(&s, &args, Some("x"));
-        let d = Diagnostic::new(DiagId(1538), Severity::Warning)
-            .with_arg(Arg::Str(s.repeat(3)))
-            .at(Location::new("x", 1, (next() % 200) as u32).with_source_line(s.clone()));
+        let d = Diagnostic::new(DiagId(1538), Severity::Warning).with_arg(Arg::Str(s.repeat(3))).at(Location::new(
+            "x",
+            1,
+            (next() % 200) as u32,
+        )
+        .with_source_line(s.clone()));
         let _ = render_text(&d, &wrap);
         let _ = parse_diag_list(&s);
     }

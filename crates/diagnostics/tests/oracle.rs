@@ -17,10 +17,7 @@ use std::process::Command;
 use cufront_diagnostics::*;
 
 fn cudafe() -> PathBuf {
-    let locate = cufront_toolkit::Locate {
-        require_pinned: true,
-        ..Default::default()
-    };
+    let locate = cufront_toolkit::Locate { require_pinned: true, ..Default::default() };
     match cufront_toolkit::find_or_fetch(&locate) {
         Ok(tk) => tk.cudafe(),
         Err(e) => panic!("the pinned CUDA toolkit is needed by the oracle tests: {e}"),
@@ -41,39 +38,24 @@ fn run_real(cudafe: &Path, dir: &Path, text: &str, flags: &[&str]) -> (String, i
     std::fs::write(dir.join("p.ii"), text).unwrap();
     let out = Command::new(cudafe)
         .current_dir(dir)
-        .args([
-            "--c++17",
-            "--gnu_version=120200",
-            "--parse_templates",
-            "--gen_c_file_name",
-        ])
+        .args(["--c++17", "--gnu_version=120200", "--parse_templates", "--gen_c_file_name"])
         .arg(dir.join("p.cpp"))
         .args(["--stub_file_name", "p.stub.c"])
         .args(flags)
         .arg("p.ii")
         .output()
         .unwrap();
-    (
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    (String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
 }
 
 /// What cufront does with the same input: the flags the test uses, mapped by
 /// hand (the real option parser lives in the `cufront` binary).
 fn run_ours(text: &str, flags: &[&str], cwd: &Path) -> (String, i32) {
     let cwd = cwd.to_str().unwrap().to_owned();
-    let mut opts = EngineOptions {
-        source_name: Some("p.ii".into()),
-        cwd,
-        ..EngineOptions::default()
-    };
+    let mut opts = EngineOptions { source_name: Some("p.ii".into()), cwd, ..EngineOptions::default() };
     let mut cl_error = None;
     for flag in flags {
-        let (name, value) = flag
-            .trim_start_matches('-')
-            .split_once('=')
-            .unwrap_or((flag.trim_start_matches('-'), ""));
+        let (name, value) = flag.trim_start_matches('-').split_once('=').unwrap_or((flag.trim_start_matches('-'), ""));
         match name {
             "display_error_number" => opts.text.display_error_number = true,
             "brief_diagnostics" => opts.text.brief = true,
@@ -84,10 +66,7 @@ fn run_ours(text: &str, flags: &[&str], cwd: &Path) -> (String, i32) {
             "error_limit" => opts.error_limit = value.parse().unwrap(),
             "output_mode" => opts.mode = OutputMode::from_option(value).unwrap(),
             _ => {
-                let action = name
-                    .strip_prefix("diag_")
-                    .and_then(Action::from_word)
-                    .expect(flag);
+                let action = name.strip_prefix("diag_").and_then(Action::from_word).expect(flag);
                 match parse_diag_list(value) {
                     Ok(ids) => opts.overrides.apply(action, &ids),
                     Err(e) => {
@@ -98,17 +77,8 @@ fn run_ours(text: &str, flags: &[&str], cwd: &Path) -> (String, i32) {
         }
     }
     if let Some(e) = cl_error {
-        let mut engine = DiagnosticEngine::new(
-            EngineOptions {
-                source_name: None,
-                ..opts
-            },
-            Vec::new(),
-        );
-        engine.emit(&Diagnostic::command_line_error(
-            e.id(),
-            vec![Arg::Str(e.item().to_owned())],
-        ));
+        let mut engine = DiagnosticEngine::new(EngineOptions { source_name: None, ..opts }, Vec::new());
+        engine.emit(&Diagnostic::command_line_error(e.id(), vec![Arg::Str(e.item().to_owned())]));
         let (o, out) = engine.finish();
         return (String::from_utf8(out).unwrap(), o.exit_code);
     }
@@ -121,9 +91,7 @@ fn run_ours(text: &str, flags: &[&str], cwd: &Path) -> (String, i32) {
             let line_no = text[..line_start].matches('\n').count() as u32 + 1;
             let line = text[line_start..].lines().next().unwrap_or("");
             let column = offset - line_start as u32 + 1;
-            let loc = Location::new("p.ii", line_no, column)
-                .with_source_line(line)
-                .with_offset(offset);
+            let loc = Location::new("p.ii", line_no, column).with_source_line(line).with_offset(offset);
             Diagnostic::new(id, Severity::Warning).at(loc)
         })
         .collect();
@@ -147,10 +115,7 @@ fn compare(cases: &[(&str, &[&str])]) {
         if flags.contains(&"--output_mode=sarif") {
             // cudafe++'s SARIF defects (spec 60 §8.4), which we do not copy:
             // missing commas between results, `Error limit reached.` inside.
-            real.0 = real
-                .0
-                .replace("}{\"ruleId\"", "},{\"ruleId\"")
-                .replace("Error limit reached.\n", "");
+            real.0 = real.0.replace("}{\"ruleId\"", "},{\"ruleId\"").replace("Error limit reached.\n", "");
         }
         let ours = run_ours(text, flags, &dir);
         if real != ours {
@@ -161,13 +126,7 @@ fn compare(cases: &[(&str, &[&str])]) {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ:\n\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n\n")
-    );
+    assert!(failures.is_empty(), "{} of {} cases differ:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
 }
 
 const N: &[&str] = &["--display_error_number"];
@@ -233,66 +192,23 @@ int x;
         (text, N),
         (text, &["--display_error_number", "--remarks"]),
         (text, &["--display_error_number", "--diag_error=1222"]),
-        (
-            text,
-            &[
-                "--display_error_number",
-                "--diag_suppress=invalid_error_number,1223",
-            ],
-        ),
-        (
-            text,
-            &[
-                "--display_error_number",
-                "--diag_error=1222",
-                "--diag_warning=1222",
-            ],
-        ),
+        (text, &["--display_error_number", "--diag_suppress=invalid_error_number,1223"]),
+        (text, &["--display_error_number", "--diag_error=1222", "--diag_warning=1222"]),
         (text, &["--display_error_number", "--diag_once=1222"]),
         (text, &["--display_error_number", "--promote_warnings"]),
         (text, &["--display_error_number", "-w"]),
-        (
-            text,
-            &[
-                "--display_error_number",
-                "--diag_error=1222,1223",
-                "--error_limit=2",
-            ],
-        ),
-        (
-            text,
-            &["--display_error_number", "--diag_remark=1222", "--remarks"],
-        ),
+        (text, &["--display_error_number", "--diag_error=1222,1223", "--error_limit=2"]),
+        (text, &["--display_error_number", "--diag_remark=1222", "--remarks"]),
         (text, &["--display_error_number", "--output_mode=sarif"]),
-        (
-            text,
-            &[
-                "--display_error_number",
-                "--output_mode=sarif",
-                "--remarks",
-                "--error_limit=1",
-            ],
-        ),
+        (text, &["--display_error_number", "--output_mode=sarif", "--remarks", "--error_limit=1"]),
         ("int x;\n", &["--output_mode=sarif"]),
         // The hint remark obeys overrides (at the first warning's position).
         (text, &["--display_error_number", "--diag_suppress=20252"]),
         (text, &["--display_error_number", "--diag_error=3709"]),
-        (
-            text,
-            &["--display_error_number", "--diag_warning=supress_warning"],
-        ),
-        (
-            "#pragma nv_diag_suppress 20252\n#pragma nv_diag_suppress 99999\n",
-            N,
-        ),
-        (
-            "#pragma nv_diag_error 20252\n#pragma nv_diag_suppress 99999\n",
-            N,
-        ),
-        (
-            "#pragma nv_diag_suppress 99999\n#pragma nv_diag_suppress 20252\n#pragma nv_diag_suppress 99998\n",
-            N,
-        ),
+        (text, &["--display_error_number", "--diag_warning=supress_warning"]),
+        ("#pragma nv_diag_suppress 20252\n#pragma nv_diag_suppress 99999\n", N),
+        ("#pragma nv_diag_error 20252\n#pragma nv_diag_suppress 99999\n", N),
+        ("#pragma nv_diag_suppress 99999\n#pragma nv_diag_suppress 20252\n#pragma nv_diag_suppress 99998\n", N),
     ]);
 }
 
@@ -320,19 +236,10 @@ fn option_list_errors() {
         "177,,940",
         "device_var_read_in_host",
     ] {
-        cases.push((
-            text,
-            vec![
-                "--display_error_number".into(),
-                format!("--diag_suppress={v}"),
-            ],
-        ));
+        cases.push((text, vec!["--display_error_number".into(), format!("--diag_suppress={v}")]));
         cases.push((text, vec![format!("--diag_error={v}")]));
     }
-    let borrowed: Vec<Vec<&str>> = cases
-        .iter()
-        .map(|(_, f)| f.iter().map(String::as_str).collect())
-        .collect();
+    let borrowed: Vec<Vec<&str>> = cases.iter().map(|(_, f)| f.iter().map(String::as_str).collect()).collect();
     let cases: Vec<(&str, &[&str])> = borrowed.iter().map(|f| (text, f.as_slice())).collect();
     compare(&cases);
 }

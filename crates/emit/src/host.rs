@@ -103,31 +103,20 @@ struct Plan<'a> {
 
 impl Plan<'_> {
     fn replace(&mut self, r: TextRange, text: impl Into<String>) {
-        self.edits.push(Edit {
-            start: r.start().into(),
-            end: r.end().into(),
-            text: text.into(),
-        });
+        self.edits.push(Edit { start: r.start().into(), end: r.end().into(), text: text.into() });
     }
     fn insert(&mut self, at: u32, text: impl Into<String>) {
-        self.edits.push(Edit {
-            start: at,
-            end: at,
-            text: text.into(),
-        });
+        self.edits.push(Edit { start: at, end: at, text: text.into() });
     }
     fn slice(&self, r: TextRange) -> &str {
         &self.text[usize::from(r.start())..usize::from(r.end())]
     }
     fn in_device_body(&self, r: TextRange) -> bool {
-        let i = self
-            .device_bodies
-            .partition_point(|b| b.start() <= r.start());
+        let i = self.device_bodies.partition_point(|b| b.start() <= r.start());
         i > 0 && self.device_bodies[i - 1].contains_range(r)
     }
     fn unsupported(&mut self, node: &SyntaxNode, what: &str) {
-        self.unsupported
-            .push((significant_range(node), what.to_string()));
+        self.unsupported.push((significant_range(node), what.to_string()));
     }
 }
 
@@ -218,21 +207,21 @@ pub fn host_file_with(
     walk::walk(root, &mut |node, ctx| {
         refs.add(node, ctx, &index);
         match node.kind() {
-        K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
-        K::SIMPLE_DECL => {
-            if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
-                size_t_done = true;
-                let end: u32 = significant_range(node).end().into();
-                plan.insert(
+            K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
+            K::SIMPLE_DECL => {
+                if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
+                    size_t_done = true;
+                    let end: u32 = significant_range(node).end().into();
+                    plan.insert(
                         end,
                         "\n#if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)\n#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n#endif\n#include \"crt/host_runtime.h\"\n",
                     );
+                }
+                simple_decl(&mut plan, &index, node, ctx);
             }
-            simple_decl(&mut plan, &index, node, ctx);
-        }
-        K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
-        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut aliases, node, ctx),
-        _ => {}
+            K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
+            K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut aliases, node, ctx),
+            _ => {}
         }
     });
     plan.device_bodies.sort_by_key(|r| r.start());
@@ -245,34 +234,27 @@ pub fn host_file_with(
         K::KERNEL_LAUNCH | K::LAMBDA_EXPR => true,
         _ => false,
     };
-    find::nodes(root, &mut pick, &mut |n| {
-        match n.kind() {
-            K::ID_EXPR => {
-                if let Some(e) = refs.resolve(&n) {
-                    if e.kind == Kind::Managed {
-                        managed_use(&mut plan, &n);
-                    }
-                    if opts.device_c && !plan.in_device_body(n.text_range()) {
-                        host_refs.add(e, &opts.module_id);
-                    }
+    find::nodes(root, &mut pick, &mut |n| match n.kind() {
+        K::ID_EXPR => {
+            if let Some(e) = refs.resolve(&n) {
+                if e.kind == Kind::Managed {
+                    managed_use(&mut plan, &n);
+                }
+                if opts.device_c && !plan.in_device_body(n.text_range()) {
+                    host_refs.add(e, &opts.module_id);
                 }
             }
-            K::KERNEL_LAUNCH => launch(&mut plan, &n),
-            K::GNU_ATTRIBUTE => strip_cuda_attributes(&mut plan, &n),
-            K::LAMBDA_EXPR => lambdas.push(n),
-            _ => {}
         }
+        K::KERNEL_LAUNCH => launch(&mut plan, &n),
+        K::GNU_ATTRIBUTE => strip_cuda_attributes(&mut plan, &n),
+        K::LAMBDA_EXPR => lambdas.push(n),
+        _ => {}
     });
     lambda::rewrite(&mut plan, root, &lambdas);
     // `__noinline__` is a macro that cudafe++ predefines (spec 20 §2).
     if text.contains("__noinline__") {
-        for t in root
-            .descendants_with_tokens()
-            .filter_map(|e| e.into_token())
-        {
-            if t.kind() == K::NOINLINE_KW
-                && !t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE)
-            {
+        for t in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
+            if t.kind() == K::NOINLINE_KW && !t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE) {
                 plan.replace(t.text_range(), "__attribute__((noinline))");
             }
         }
@@ -289,21 +271,15 @@ pub fn host_file_with(
     }
     // Only constructs in code that is printed count: the edits dropped inside
     // `#if 0` bodies have the same ranges as their reports.
-    HostFile {
-        text: out,
-        unsupported: plan.unsupported,
-        errors: plan.errors,
-    }
+    HostFile { text: out, unsupported: plan.unsupported, errors: plan.errors }
 }
 
 fn is_size_t_typedef(node: &SyntaxNode) -> bool {
     let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
     decl::has_keyword(specs.as_ref(), &[K::TYPEDEF_KW])
-        && declarators(node).iter().any(|(_, d)| {
-            decl::name_node(d)
-                .and_then(|n| walk::last_component(&n))
-                .is_some_and(|n| n == "size_t")
-        })
+        && declarators(node)
+            .iter()
+            .any(|(_, d)| decl::name_node(d).and_then(|n| walk::last_component(&n)).is_some_and(|n| n == "size_t"))
 }
 
 const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
@@ -313,10 +289,7 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
         return;
     };
     let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
-    let Some(body) = node
-        .children()
-        .find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY))
-    else {
+    let Some(body) = node.children().find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY)) else {
         return;
     };
     let mut space = index.function_space(&d, ctx);
@@ -333,12 +306,8 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
         plan.device_bodies.push(body.text_range());
     }
     match space {
-        ExecSpace::Global if ctx.templated => {
-            template_kernel(plan, node, specs.as_ref(), &d, &body)
-        }
-        ExecSpace::Global if ctx.specialization => {
-            kernel_specialization(plan, node, specs.as_ref(), &d, &body)
-        }
+        ExecSpace::Global if ctx.templated => template_kernel(plan, node, specs.as_ref(), &d, &body),
+        ExecSpace::Global if ctx.specialization => kernel_specialization(plan, node, specs.as_ref(), &d, &body),
         ExecSpace::Global => {
             if !static_kw && plan.opts.device_hidden_visibility {
                 plan.insert(start, "__attribute__((visibility(\"hidden\"))) ");
@@ -370,13 +339,8 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
             let mut voids = String::new();
             for p in f.iter().flat_map(decl::params) {
                 let pd = p.children().find(|c| c.kind() == K::DECLARATOR);
-                let is_pack = pd
-                    .as_ref()
-                    .is_some_and(|pd| pd.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
-                if let Some(n) = pd
-                    .as_ref()
-                    .and_then(decl::name_node)
-                    .and_then(|n| walk::last_component(&n))
+                let is_pack = pd.as_ref().is_some_and(|pd| pd.descendants_with_tokens().any(|t| t.kind() == K::DOT3));
+                if let Some(n) = pd.as_ref().and_then(decl::name_node).and_then(|n| walk::last_component(&n))
                     && !is_pack
                 {
                     voids.push_str(&format!("(void){n};"));
@@ -416,16 +380,10 @@ fn template_kernel(
     body: &SyntaxNode,
 ) {
     let Some(tdecl) = node.parent().filter(|p| p.kind() == K::TEMPLATE_DECL) else {
-        plan.unsupported(
-            node,
-            "this form of __global__ function template is not supported yet",
-        );
+        plan.unsupported(node, "this form of __global__ function template is not supported yet");
         return;
     };
-    let Some(tparams) = tdecl
-        .children()
-        .find(|c| c.kind() == K::TEMPLATE_PARAM_LIST)
-    else {
+    let Some(tparams) = tdecl.children().find(|c| c.kind() == K::TEMPLATE_PARAM_LIST) else {
         return;
     };
     let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else {
@@ -436,9 +394,7 @@ fn template_kernel(
     let simple_name = walk::last_component(&name).unwrap_or_default();
     let wrapper_tpl = format!("template{}", plan.slice(tparams.text_range()));
     let (tpl, targs) = kparams::template_params(&tparams, &mut plan.next_t);
-    let specs_text = specs
-        .map(|s| text_without_cuda_attrs(s))
-        .unwrap_or_default();
+    let specs_text = specs.map(text_without_cuda_attrs).unwrap_or_default();
     let static_kw = decl::has_keyword(specs, &[K::STATIC_KW]);
     let linkage = if static_kw {
         ""
@@ -475,14 +431,9 @@ fn kernel_specialization(
     d: &SyntaxNode,
     body: &SyntaxNode,
 ) {
-    let Some(tdecl) = node
-        .parent()
-        .filter(|p| matches!(p.kind(), K::TEMPLATE_DECL | K::EXPLICIT_SPECIALIZATION))
+    let Some(tdecl) = node.parent().filter(|p| matches!(p.kind(), K::TEMPLATE_DECL | K::EXPLICIT_SPECIALIZATION))
     else {
-        plan.unsupported(
-            node,
-            "this form of __global__ function template specialization is not supported yet",
-        );
+        plan.unsupported(node, "this form of __global__ function template specialization is not supported yet");
         return;
     };
     let (Some(f), Some(name)) = (decl::function_declarator(d), decl::name_node(d)) else {
@@ -521,9 +472,7 @@ fn text_without_cuda_attrs(n: &SyntaxNode) -> String {
     let mut out = String::new();
     for e in n.descendants_with_tokens() {
         let Some(t) = e.as_token() else { continue };
-        if t.parent_ancestors()
-            .any(|a| a.kind() == K::GNU_ATTRIBUTE && all_cuda(&a))
-        {
+        if t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE && all_cuda(&a)) {
             continue;
         }
         if t.kind().is_trivia() {
@@ -537,11 +486,8 @@ fn text_without_cuda_attrs(n: &SyntaxNode) -> String {
 }
 
 fn all_cuda(gnu: &SyntaxNode) -> bool {
-    let names: Vec<Option<String>> = gnu
-        .children()
-        .filter(|c| c.kind() == K::ATTRIBUTE)
-        .map(|a| attrs::attribute_name(&a))
-        .collect();
+    let names: Vec<Option<String>> =
+        gnu.children().filter(|c| c.kind() == K::ATTRIBUTE).map(|a| attrs::attribute_name(&a)).collect();
     !names.is_empty() && names.iter().all(|n| n.as_deref().is_some_and(is_cuda_only))
 }
 
@@ -551,21 +497,14 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
     // `__device_builtin__` types: host_runtime.h defines them again.
     if let Some(s) = &specs {
         let mut a = attrs::of_declaration(Some(s), None);
-        for c in s
-            .children()
-            .filter(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER))
-        {
+        for c in s.children().filter(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER)) {
             a = a.merge(attrs::of_class(&c));
         }
         // Types only: a class or enum definition, or a typedef (the builtin
         // variables `threadIdx`... stay declared).
-        let defines_type = s
-            .children()
-            .any(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER))
+        let defines_type = s.children().any(|c| matches!(c.kind(), K::CLASS_SPECIFIER | K::ENUM_SPECIFIER))
             || decl::has_keyword(Some(s), &[K::TYPEDEF_KW]);
-        let declares_function = declarators(node)
-            .iter()
-            .any(|(_, d)| decl::function_declarator(d).is_some());
+        let declares_function = declarators(node).iter().any(|(_, d)| decl::function_declarator(d).is_some());
         if a.device_builtin && defines_type && !declares_function && !ctx.member {
             let end: u32 = significant_range(node).end().into();
             plan.insert(start, "\n#if 0\n");
@@ -578,22 +517,12 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         return;
     }
     // Kernel declarations.
-    if let Some((_, d)) = decls
-        .iter()
-        .find(|(_, d)| decl::function_declarator(d).is_some())
-    {
+    if let Some((_, d)) = decls.iter().find(|(_, d)| decl::function_declarator(d).is_some()) {
         // EDG prints the merged declaration: constexpr from an earlier one stays.
-        if index.is_constexpr(d, ctx)
-            && !decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW])
-            && decls.len() == 1
-        {
-            let at = specs
-                .as_ref()
-                .map_or(start, |s| u32::from(significant_range(s).start()));
+        if index.is_constexpr(d, ctx) && !decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW]) && decls.len() == 1 {
+            let at = specs.as_ref().map_or(start, |s| u32::from(significant_range(s).start()));
             let extern_tok = specs.as_ref().and_then(|s| {
-                s.children_with_tokens()
-                    .filter_map(|t| t.into_token())
-                    .find(|t| t.kind() == K::EXTERN_KW)
+                s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW)
             });
             match extern_tok {
                 Some(t) => plan.insert(t.text_range().end().into(), " constexpr"),
@@ -624,11 +553,9 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
     }
     let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);
     let const_kw = decl::has_keyword(specs.as_ref(), &[K::CONST_KW, K::CONSTEXPR_KW]);
-    let extern_tok = specs.as_ref().and_then(|s| {
-        s.children_with_tokens()
-            .filter_map(|t| t.into_token())
-            .find(|t| t.kind() == K::EXTERN_KW)
-    });
+    let extern_tok = specs
+        .as_ref()
+        .and_then(|s| s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW));
     // An explicit specialization of a variable template keeps external
     // linkage in both modes (a storage class is not allowed on it), and
     // templates keep their initializers: EDG prints them as declared.
@@ -652,11 +579,7 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         if let Some(t) = extern_tok.as_ref().filter(|_| !extern_shared) {
             plan.replace(t.text_range(), "");
         }
-    } else if !static_kw
-        && plan.opts.device_hidden_visibility
-        && space != MemSpace::Shared
-        && !const_kw
-    {
+    } else if !static_kw && plan.opts.device_hidden_visibility && space != MemSpace::Shared && !const_kw {
         prefix.push_str("__attribute__((visibility(\"hidden\"))) ");
     }
     if !prefix.is_empty() {
@@ -668,12 +591,7 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         };
         let inits: Vec<SyntaxNode> = init_decl
             .children()
-            .filter(|c| {
-                matches!(
-                    c.kind(),
-                    K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
-                )
-            })
+            .filter(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))
             .collect();
         // The bound an initializer gives an array of unknown bound is written
         // out, as EDG prints the completed type; needed where the initializer
@@ -681,10 +599,9 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
         if let (Some(init), Some(open)) = (inits.first(), unknown_bound(d)) {
             match array_bound::deduced_bound(specs.as_ref(), d, init) {
                 Some(n) => plan.insert(open, n.to_string()),
-                None if !keeps_init => plan.unsupported(
-                    d,
-                    "an array of unknown bound whose initializer's element count depends on types",
-                ),
+                None if !keeps_init => {
+                    plan.unsupported(d, "an array of unknown bound whose initializer's element count depends on types")
+                }
                 None => {}
             }
         }
@@ -700,13 +617,9 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
 /// it is written without one (`m[]`): just after its `[`.
 fn unknown_bound(declarator: &SyntaxNode) -> Option<u32> {
     let first = declarator.children().find(|c| c.kind() == K::ARRAY_DECLARATOR)?;
-    let mut toks = first
-        .children_with_tokens()
-        .filter(|t| !t.kind().is_trivia());
+    let mut toks = first.children_with_tokens().filter(|t| !t.kind().is_trivia());
     let open = toks.next().filter(|t| t.kind() == K::L_BRACK)?;
-    toks.next()
-        .filter(|t| t.kind() == K::R_BRACK)
-        .map(|_| open.text_range().end().into())
+    toks.next().filter(|t| t.kind() == K::R_BRACK).map(|_| open.text_range().end().into())
 }
 
 /// `__managed__ T x = v;` → `__attribute__((section("__nv_managed_data__")))
@@ -724,11 +637,8 @@ fn managed_decl(
 ) {
     let start: u32 = significant_range(node).start().into();
     let static_kw = decl::has_keyword(specs, &[K::STATIC_KW]);
-    let extern_tok = specs.and_then(|s| {
-        s.children_with_tokens()
-            .filter_map(|t| t.into_token())
-            .find(|t| t.kind() == K::EXTERN_KW)
-    });
+    let extern_tok =
+        specs.and_then(|s| s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW));
     let mut prefix = String::from("__attribute__((section(\"__nv_managed_data__\"))) ");
     if !plan.opts.device_c {
         if !static_kw {
@@ -746,9 +656,8 @@ fn managed_decl(
             continue;
         };
         let r = significant_range(&name);
-        let array_or_fn = name
-            .next_sibling()
-            .is_some_and(|n| matches!(n.kind(), K::ARRAY_DECLARATOR | K::FUNCTION_DECLARATOR));
+        let array_or_fn =
+            name.next_sibling().is_some_and(|n| matches!(n.kind(), K::ARRAY_DECLARATOR | K::FUNCTION_DECLARATOR));
         if array_or_fn {
             plan.insert(r.start().into(), "(*");
             plan.insert(r.end().into(), ")");
@@ -758,19 +667,11 @@ fn managed_decl(
         let Some(init_decl) = d.parent().filter(|p| p.kind() == K::INIT_DECLARATOR) else {
             continue;
         };
-        let init = init_decl.children().find(|c| {
-            matches!(
-                c.kind(),
-                K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
-            )
-        });
+        let init =
+            init_decl.children().find(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST));
         match init {
             Some(i) => {
-                let text = if i.kind() == K::EQUAL_INITIALIZER {
-                    "= 0"
-                } else {
-                    " = 0"
-                };
+                let text = if i.kind() == K::EQUAL_INITIALIZER { "= 0" } else { " = 0" };
                 plan.replace(significant_range(&i), text);
             }
             // A declaration stays one; a definition gets its null pointer.
@@ -784,10 +685,7 @@ fn managed_decl(
 /// runtime's lazy initialization (spec 30 §2.6), in every printed context.
 fn managed_use(plan: &mut Plan<'_>, id: &SyntaxNode) {
     let r = significant_range(id);
-    plan.insert(
-        r.start().into(),
-        "(*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (",
-    );
+    plan.insert(r.start().into(), "(*( (__nv_inited_managed_rt ? (void)0: __nv_init_managed_rt()), (");
     plan.insert(r.end().into(), ")))");
 }
 
@@ -802,11 +700,7 @@ fn member_alias(
     node: &SyntaxNode,
     ctx: &Ctx,
 ) {
-    let Some(name) = node
-        .children()
-        .find(|c| c.kind() == K::NAME)
-        .and_then(|n| walk::last_component(&n))
-    else {
+    let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n)) else {
         return;
     };
     let Some(spec) = node
@@ -820,9 +714,7 @@ fn member_alias(
     let Some(first) = spec.children().next() else {
         return;
     };
-    if !matches!(first.kind(), K::NAME_REF | K::TEMPLATE_ID)
-        || walk::last_component(&first).as_deref() != Some(&name)
-    {
+    if !matches!(first.kind(), K::NAME_REF | K::TEMPLATE_ID) || walk::last_component(&first).as_deref() != Some(&name) {
         return;
     }
     // The scopes around the class (the alias's own class excluded).
@@ -883,20 +775,11 @@ fn qualify_aliases(plan: &mut Plan<'_>, sema: Sema<'_>, aliases: Vec<(usize, Vec
 }
 
 fn anonymous_namespace(plan: &mut Plan<'_>, node: &SyntaxNode) {
-    if node
-        .children()
-        .any(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
-    {
+    if node.children().any(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
         return;
     }
-    let kw = node
-        .children_with_tokens()
-        .filter_map(|t| t.into_token())
-        .find(|t| t.kind() == K::NAMESPACE_KW);
-    let brace = node
-        .children_with_tokens()
-        .filter_map(|t| t.into_token())
-        .find(|t| t.kind() == K::L_CURLY);
+    let kw = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::NAMESPACE_KW);
+    let brace = node.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::L_CURLY);
     let (Some(kw), Some(brace)) = (kw, brace) else {
         return;
     };
@@ -905,37 +788,22 @@ fn anonymous_namespace(plan: &mut Plan<'_>, node: &SyntaxNode) {
         "namespace {n} __attribute__((visibility(\"hidden\")))  {{ }}; using namespace {n}; \n\
          #pragma GCC diagnostic ignored \"-Wattributes\"\nnamespace {n} __attribute__((visibility(\"hidden\")))  {{\n"
     );
-    plan.replace(
-        TextRange::new(kw.text_range().start(), brace.text_range().end()),
-        text,
-    );
+    plan.replace(TextRange::new(kw.text_range().start(), brace.text_range().end()), text);
 }
 
 fn launch(plan: &mut Plan<'_>, n: &SyntaxNode) {
     let (Some(callee), Some(config)) = (
-        n.children()
-            .find(|c| c.kind() != K::LAUNCH_CONFIG && c.kind() != K::ARG_LIST),
+        n.children().find(|c| c.kind() != K::LAUNCH_CONFIG && c.kind() != K::ARG_LIST),
         n.children().find(|c| c.kind() == K::LAUNCH_CONFIG),
     ) else {
         return;
     };
-    let args: Vec<String> = config
-        .children()
-        .map(|c| {
-            c.text()
-                .to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
+    let args: Vec<String> =
+        config.children().map(|c| c.text().to_string().split_whitespace().collect::<Vec<_>>().join(" ")).collect();
     let whole = significant_range(n);
     plan.insert(
         significant_range(&callee).start().into(),
-        format!(
-            "((__cudaPushCallConfiguration({})) ? (void)0 : ",
-            args.join(", ")
-        ),
+        format!("((__cudaPushCallConfiguration({})) ? (void)0 : ", args.join(", ")),
     );
     plan.replace(config.text_range(), "");
     plan.insert(whole.end().into(), ")");
@@ -947,10 +815,7 @@ fn strip_cuda_attributes(plan: &mut Plan<'_>, gnu: &SyntaxNode) {
         return;
     }
     for a in gnu.children().filter(|c| c.kind() == K::ATTRIBUTE) {
-        if attrs::attribute_name(&a)
-            .as_deref()
-            .is_some_and(is_cuda_only)
-        {
+        if attrs::attribute_name(&a).as_deref().is_some_and(is_cuda_only) {
             // GCC accepts empty entries in an attribute list.
             plan.replace(a.text_range(), "");
         }
@@ -974,11 +839,7 @@ fn nv_pragmas(plan: &mut Plan<'_>) {
         let t = line.trim_start();
         if t.starts_with("#pragma nv_") || t.starts_with("# pragma nv_") {
             let end = off + line.trim_end_matches(['\n', '\r']).len();
-            plan.edits.push(Edit {
-                start: off as u32,
-                end: end as u32,
-                text: String::new(),
-            });
+            plan.edits.push(Edit { start: off as u32, end: end as u32, text: String::new() });
         }
     }
 }
@@ -1060,10 +921,7 @@ fn apply(out: &mut String, text: &str, map: &SourceMap, mut edits: Vec<Edit>) {
                 out.push('\n');
             }
             let loc = map.location(e.end);
-            let file = map
-                .file_name(loc.file)
-                .replace('\\', "\\\\")
-                .replace('"', "\\\"");
+            let file = map.file_name(loc.file).replace('\\', "\\\\").replace('"', "\\\"");
             let sys = if map.flags_at(e.end).system { " 3" } else { "" };
             out.push_str(&format!("# {} \"{file}\"{sys}\n", loc.line));
             out.push_str(&" ".repeat(loc.col.saturating_sub(1) as usize));

@@ -31,33 +31,18 @@ const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
 
 /// Whether a declarator is not eligible as the key.
 fn ineligible(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, ctx: &Ctx) -> bool {
-    if ctx.templated
-        || ctx.specialization
-        || ctx.instantiation
-        || ctx.member
-        || ctx.in_anonymous_namespace()
-    {
+    if ctx.templated || ctx.specialization || ctx.instantiation || ctx.member || ctx.in_anonymous_namespace() {
         return true;
     }
-    if keywords(
-        specs,
-        &[
-            K::STATIC_KW,
-            K::TYPEDEF_KW,
-            K::CONSTEXPR_KW,
-            K::CONSTEVAL_KW,
-            K::FRIEND_KW,
-        ],
-    ) || keywords(specs, INLINE)
+    if keywords(specs, &[K::STATIC_KW, K::TYPEDEF_KW, K::CONSTEXPR_KW, K::CONSTEVAL_KW, K::FRIEND_KW])
+        || keywords(specs, INLINE)
     {
         return true;
     }
     let Some(name) = decl::name_node(d) else {
         return true;
     };
-    if name.descendants().any(|n| n.kind() == K::TEMPLATE_ID)
-        && decl::function_declarator(d).is_some()
-    {
+    if name.descendants().any(|n| n.kind() == K::TEMPLATE_ID) && decl::function_declarator(d).is_some() {
         return true;
     }
     match decl::function_declarator(d) {
@@ -72,8 +57,7 @@ fn ineligible(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: 
             let auto = keywords(specs, &[K::AUTO_KW])
                 || specs.is_some_and(|s| {
                     s.children().any(|c| {
-                        c.kind() == K::DECLTYPE_SPECIFIER
-                            && c.text().to_string().replace(' ', "") == "decltype(auto)"
+                        c.kind() == K::DECLTYPE_SPECIFIER && c.text().to_string().replace(' ', "") == "decltype(auto)"
                     })
                 });
             auto && !trailing
@@ -81,12 +65,7 @@ fn ineligible(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: 
         None => {
             let init = d.parent().is_some_and(|i| {
                 i.kind() == K::INIT_DECLARATOR
-                    && i.children().any(|c| {
-                        matches!(
-                            c.kind(),
-                            K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST
-                        )
-                    })
+                    && i.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))
             });
             if node.kind() != K::SIMPLE_DECL {
                 return true;
@@ -101,8 +80,11 @@ fn ineligible(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: 
             };
             if !init
                 && (keywords(specs, &[K::EXTERN_KW])
-                    || cufront_hir::instances::default_init_runs_code(sema.db, sema.tu, name.text_range().start().into())
-                        != Some(true))
+                    || cufront_hir::instances::default_init_runs_code(
+                        sema.db,
+                        sema.tu,
+                        name.text_range().start().into(),
+                    ) != Some(true))
             {
                 return true;
             }
@@ -127,7 +109,12 @@ fn ineligible(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: 
 /// static or anonymous-namespace kernels and device variables, any
 /// template kernel); an eligible definition must start before that point,
 /// else the id is the fallback (found by differential testing, spec 30 §4.2).
-pub fn module_key(root: &SyntaxNode, map: &SourceMap, device_c: bool, sema: Sema<'_>) -> Option<Result<String, String>> {
+pub fn module_key(
+    root: &SyntaxNode,
+    map: &SourceMap,
+    device_c: bool,
+    sema: Sema<'_>,
+) -> Option<Result<String, String>> {
     let limit = if device_c {
         let index = cufront_cuda::SpaceIndex::build(root);
         crate::host::refs::Refs::build(root, &index).first_internal_host_ref(root, &index)

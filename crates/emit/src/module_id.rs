@@ -51,15 +51,7 @@ pub fn module_id(i: &IdInputs<'_>) -> String {
     if let Some(pid) = i.pid {
         out.push_str(&format!("_{pid}"));
     }
-    out.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                b as char
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    out.bytes().map(|b| if b.is_ascii_alphanumeric() { b as char } else { '_' }).collect()
 }
 
 /// The fallback key when no entity qualifies: `ctime()` of the source
@@ -68,9 +60,7 @@ pub fn module_id(i: &IdInputs<'_>) -> String {
 /// where the build runs with `TZ` unset or UTC.
 pub fn ctime(unix_secs: u64) -> String {
     const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
+    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
     let days = unix_secs / 86400;
     let rem = unix_secs % 86400;
     let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
@@ -84,16 +74,7 @@ pub fn ctime(unix_secs: u64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let mon = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(mon <= 2);
-    format!(
-        "{} {} {:2} {:02}:{:02}:{:02} {}\n",
-        DAYS[(days % 7) as usize],
-        MONTHS[(mon - 1) as usize],
-        d,
-        h,
-        m,
-        s,
-        y
-    )
+    format!("{} {} {:2} {:02}:{:02}:{:02} {}\n", DAYS[(days % 7) as usize], MONTHS[(mon - 1) as usize], d, h, m, s, y)
 }
 
 #[cfg(test)]
@@ -101,52 +82,24 @@ mod tests {
     use super::*;
 
     fn id(path: Option<&str>, file: &str, key: &str) -> String {
-        module_id(&IdInputs {
-            path_name: path,
-            file_name: file,
-            key,
-            extra: None,
-            pid: None,
-        })
+        module_id(&IdInputs { path_name: path, file_name: file, key, extra: None, pid: None })
     }
 
     /// The table of spec 30 §4.1 (observed from the real cudafe++).
     #[test]
     fn observed_ids() {
+        assert_eq!(id(Some("/src/k1.cu"), "k1.cu", "_Z4kernPif"), "_cc3ab7e8_5_k1_cu_b85fac86");
+        assert_eq!(id(Some("/src/plain.cu"), "plain.cu", "_Z7k_plaincPid1Ssf"), "_3921baba_8_plain_cu_9b360491");
+        assert_eq!(id(Some("/src/vars.cu"), "vars.cu", "c_dbl"), "_2b507d24_7_vars_cu_c_dbl");
+        assert_eq!(id(Some("/src/lam.cu"), "lam.cu", "_Z3runPi"), "_941d9927_6_lam_cu__Z3runPi");
         assert_eq!(
-            id(Some("/src/k1.cu"), "k1.cu", "_Z4kernPif"),
-            "_cc3ab7e8_5_k1_cu_b85fac86"
-        );
-        assert_eq!(
-            id(Some("/src/plain.cu"), "plain.cu", "_Z7k_plaincPid1Ssf"),
-            "_3921baba_8_plain_cu_9b360491"
-        );
-        assert_eq!(
-            id(Some("/src/vars.cu"), "vars.cu", "c_dbl"),
-            "_2b507d24_7_vars_cu_c_dbl"
-        );
-        assert_eq!(
-            id(Some("/src/lam.cu"), "lam.cu", "_Z3runPi"),
-            "_941d9927_6_lam_cu__Z3runPi"
-        );
-        assert_eq!(
-            id(
-                Some("/src/sub dir/x-y/my-file.v2.cu"),
-                "sub dir/x-y/my-file.v2.cu",
-                "_Z5kern2Pd"
-            ),
+            id(Some("/src/sub dir/x-y/my-file.v2.cu"), "sub dir/x-y/my-file.v2.cu", "_Z5kern2Pd"),
             "_bc08ee25_13_my_file_v2_cu_df2c5fc0"
         );
         assert_eq!(id(None, "foo.cu", "x"), "_00000000_6_foo_cu_x");
         // spec 50 §8.3
-        assert_eq!(
-            id(Some("/src/mid/a.cu"), "a.cu", "_Z1fv"),
-            "_53ba9deb_4_a_cu__Z1fv"
-        );
-        assert_eq!(
-            id(Some("/src/mid/x y/a-b+c.cu"), "a-b+c.cu", "_Z1gv"),
-            "_d1ab94e5_8_a_b_c_cu__Z1gv"
-        );
+        assert_eq!(id(Some("/src/mid/a.cu"), "a.cu", "_Z1fv"), "_53ba9deb_4_a_cu__Z1fv");
+        assert_eq!(id(Some("/src/mid/x y/a-b+c.cu"), "a-b+c.cu", "_Z1gv"), "_d1ab94e5_8_a_b_c_cu__Z1gv");
     }
 
     #[test]
@@ -162,13 +115,8 @@ mod tests {
         let key = ctime(0);
         assert_eq!(key, "Thu Jan  1 00:00:00 1970\n");
         assert_eq!(ctime(1_700_000_000), "Tue Nov 14 22:13:20 2023\n");
-        let got = module_id(&IdInputs {
-            path_name: None,
-            file_name: "c.cu",
-            key: &key,
-            extra: Some("/w"),
-            pid: Some(11621),
-        });
+        let got =
+            module_id(&IdInputs { path_name: None, file_name: "c.cu", key: &key, extra: Some("/w"), pid: Some(11621) });
         let crc = crc32(&[key.as_bytes(), b"/w"]);
         assert_eq!(got, format!("_00000000_4_c_cu_{crc:08x}_11621"));
     }

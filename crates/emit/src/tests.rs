@@ -32,32 +32,17 @@ fn mangled(src: &str) -> String {
 fn test_vectors() {
     let cases: &[(&str, &str)] = &[
         ("struct S {}; void k(int, S, float *) {}", "_Z1ki1SPf"),
-        (
-            "namespace ns { struct D {}; struct B {}; void k1(D, const B *) {} }",
-            "_ZN2ns2k1ENS_1DEPKNS_1BE",
-        ),
-        (
-            "namespace ns { namespace inner { void k1b(int) {} } }",
-            "_ZN2ns5inner3k1bEi",
-        ),
-        (
-            "struct S {}; void k2(int (*)(float, double), int S::*, void (S::*)(int)) {}",
-            "_Z2k2PFifdEM1SiMS1_FviE",
-        ),
+        ("namespace ns { struct D {}; struct B {}; void k1(D, const B *) {} }", "_ZN2ns2k1ENS_1DEPKNS_1BE"),
+        ("namespace ns { namespace inner { void k1b(int) {} } }", "_ZN2ns5inner3k1bEi"),
+        ("struct S {}; void k2(int (*)(float, double), int S::*, void (S::*)(int)) {}", "_Z2k2PFifdEM1SiMS1_FviE"),
         (
             "enum E1 {}; enum class E2 {}; void k8(E1, E2, bool, char, signed char, unsigned char, wchar_t, char16_t, \
              char32_t, short, unsigned short, long, unsigned long, long long, unsigned long long, __int128, \
              unsigned __int128, float, double, decltype(nullptr)) {}",
             "_Z2k82E12E2bcahwDsDistlmxynofdDn",
         ),
-        (
-            "void k12(const int &, volatile int *, const volatile char *, int *__restrict__) {}",
-            "_Z3k12RKiPViPVKcPi",
-        ),
-        (
-            "void k13(int[5], int (*)[3], int (&)[4]) {}",
-            "_Z3k13PiPA3_iRA4_i",
-        ),
+        ("void k12(const int &, volatile int *, const volatile char *, int *__restrict__) {}", "_Z3k12RKiPViPVKcPi"),
+        ("void k13(int[5], int (*)[3], int (&)[4]) {}", "_Z3k13PiPA3_iRA4_i"),
         (
             "namespace std { template <class A, class B> struct pair {}; template <class T, T v> struct integral_constant {}; \
              typedef unsigned long size_t; } void kstd(std::pair<int, int>, std::size_t, std::integral_constant<int, 3>) {}",
@@ -71,32 +56,17 @@ fn test_vectors() {
             "namespace outer { inline namespace v1 { struct InI {}; } } void kinl(outer::InI) {}",
             "_Z4kinlN5outer2v13InIE",
         ),
-        (
-            "void kconst(const int, const int *const) {}",
-            "_Z6kconstiPKi",
-        ),
-        (
-            "void knx(void (*)() noexcept, void (*)(int)) {}",
-            "_Z3knxPDoFvvEPFviE",
-        ),
+        ("void kconst(const int, const int *const) {}", "_Z6kconstiPKi"),
+        ("void knx(void (*)() noexcept, void (*)(int)) {}", "_Z3knxPDoFvvEPFviE"),
         ("typedef struct { int a; } TS; void kts(TS) {}", "_Z3kts2TS"),
         (
             "struct Op { Op operator+(const Op &) const; }; Op Op::operator+(const Op &o) const { return o; }",
             "_ZNK2OpplERKS_",
         ),
-        (
-            "struct Op { operator int() const; }; Op::operator int() const { return 0; }",
-            "_ZNK2OpcviEv",
-        ),
-        (
-            "struct Op { int operator()(int); }; int Op::operator()(int) { return 0; }",
-            "_ZN2OpclEi",
-        ),
+        ("struct Op { operator int() const; }; Op::operator int() const { return 0; }", "_ZNK2OpcviEv"),
+        ("struct Op { int operator()(int); }; int Op::operator()(int) { return 0; }", "_ZN2OpclEi"),
         ("struct A { A(); }; A::A() {}", "_ZN1AC1Ev"),
-        (
-            "struct A { int m(); }; int A::m() { return 1; }",
-            "_ZN1A1mEv",
-        ),
+        ("struct A { int m(); }; int A::m() { return 1; }", "_ZN1A1mEv"),
         ("namespace N { int nv = 1; }", "_ZN1N2nvE"),
         ("int x = 1;", "x"),
         ("struct A { static int s; }; int A::s = 1;", "_ZN1A1sE"),
@@ -104,18 +74,9 @@ fn test_vectors() {
         ("int main(int argc, char **argv) { return 0; }", "main"),
         ("namespace n { int main() { return 0; } }", "_ZN1n4mainEv"),
         ("extern \"C\" { int cv = 2; }", "cv"),
-        (
-            "typedef int I; typedef I *IP; void td(IP, I) {}",
-            "_Z2tdPii",
-        ),
-        (
-            "namespace a { struct T {}; } using namespace a; void u(T, T *) {}",
-            "_Z1uN1a1TEPS0_",
-        ),
-        (
-            "__attribute__((global)) void kern(int *p, float f) {}",
-            "_Z4kernPif",
-        ),
+        ("typedef int I; typedef I *IP; void td(IP, I) {}", "_Z2tdPii"),
+        ("namespace a { struct T {}; } using namespace a; void u(T, T *) {}", "_Z1uN1a1TEPS0_"),
+        ("__attribute__((global)) void kern(int *p, float f) {}", "_Z4kernPif"),
     ];
     for (src, want) in cases {
         assert_eq!(mangled(src), *want, "{src}");
@@ -134,10 +95,7 @@ fn key_eligibility() {
     assert_eq!(key(skipped), None);
     assert_eq!(mangled(&format!("{skipped}int y = 2; void z() {{}}")), "y");
     assert_eq!(mangled(&format!("{skipped}extern const int ec = 1;")), "ec");
-    assert_eq!(
-        mangled(&format!("{skipped}auto tr() -> int {{ return 1; }}")),
-        "_Z2trv"
-    );
+    assert_eq!(mangled(&format!("{skipped}auto tr() -> int {{ return 1; }}")), "_Z2trv");
     assert_eq!(mangled("const int *p = 0;"), "p");
 }
 
@@ -169,33 +127,16 @@ fn device_c_key_is_fixed_at_the_first_internal_host_reference() {
             None,
         ),
         (
-            format!(
-                "int x = 1; template<class T> {g} void k(T){{}} template<class T> void f(T t){{ k<<<1,1>>>(t); }}"
-            ),
+            format!("int x = 1; template<class T> {g} void k(T){{}} template<class T> void f(T t){{ k<<<1,1>>>(t); }}"),
             Some("x"),
         ),
         // Launched from main itself: main is already the key.
-        (
-            format!("template<class T> {g} void k(T){{}} int main(){{ k<<<1,1>>>(1); }}"),
-            Some("main"),
-        ),
-        (
-            format!("static {g} void k(int){{}} static void h(){{ k<<<1,1>>>(1); }} int x = 1;"),
-            None,
-        ),
-        (
-            format!("static {d} int v; static int *h(){{ return &v; }} int x = 1;"),
-            None,
-        ),
+        (format!("template<class T> {g} void k(T){{}} int main(){{ k<<<1,1>>>(1); }}"), Some("main")),
+        (format!("static {g} void k(int){{}} static void h(){{ k<<<1,1>>>(1); }} int x = 1;"), None),
+        (format!("static {d} int v; static int *h(){{ return &v; }} int x = 1;"), None),
         // External entities and device code do not count.
-        (
-            format!("{d} int v; static int *h(){{ return &v; }} int x = 1;"),
-            Some("x"),
-        ),
-        (
-            format!("static {d} int v; static {g} void k(){{ v = 1; }} int x = 1;"),
-            Some("x"),
-        ),
+        (format!("{d} int v; static int *h(){{ return &v; }} int x = 1;"), Some("x")),
+        (format!("static {d} int v; static {g} void k(){{ v = 1; }} int x = 1;"), Some("x")),
     ];
     for (src, want) in cases {
         assert_eq!(rdc(&src).as_deref(), want, "{src}");
@@ -254,10 +195,7 @@ fn default_template_arguments() {
         "template <class T, class U> struct P {}; void g(P<int>) {}",
     ] {
         let k = key(src);
-        assert!(
-            matches!(k, Some(Err(_))) || src.contains("struct S;"),
-            "{src}: {k:?}"
-        );
+        assert!(matches!(k, Some(Err(_))) || src.contains("struct S;"), "{src}: {k:?}");
     }
 }
 
@@ -266,7 +204,10 @@ fn default_template_arguments() {
 /// keys `__device__ Cplx operator*(Cplx, Cplx) {}` on `_Zml4CplxS_`).
 #[test]
 fn operator_functions_are_keys() {
-    assert_eq!(mangled("struct C { float re; };\n__attribute__((device)) C operator*(C a, C b) { return a; }"), "_Zml1CS_");
+    assert_eq!(
+        mangled("struct C { float re; };\n__attribute__((device)) C operator*(C a, C b) { return a; }"),
+        "_Zml1CS_"
+    );
     assert_eq!(mangled("struct C {};\nbool operator==(const C&, const C&) { return true; }"), "_ZeqRK1CS1_");
     assert_eq!(mangled("struct C {};\nC operator-(C a) { return a; }"), "_Zng1C");
 }

@@ -7,10 +7,14 @@ use cufront_syntax::ParseOptions;
 use cufront_syntax::source_map::SourceMap;
 use expect_test::{Expect, expect};
 
-
 /// The host file of `text` (parsed as `root`), with a semantic model of
 /// the same text.
-fn host_file(text: &str, root: &cufront_syntax::SyntaxNode, map: &SourceMap, o: &HostOptions) -> cufront_emit::host::HostFile {
+fn host_file(
+    text: &str,
+    root: &cufront_syntax::SyntaxNode,
+    map: &SourceMap,
+    o: &HostOptions,
+) -> cufront_emit::host::HostFile {
     let db = cufront_base_db::RootDatabase::new();
     let lang = cufront_base_db::new_options(&db, cufront_base_db::LangOptions::default());
     let tu = cufront_base_db::new_translation_unit(&db, "x.ii".into(), std::sync::Arc::from(text), lang);
@@ -37,16 +41,10 @@ fn check_with(src: &str, o: &HostOptions, want: Expect) {
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
     let map = SourceMap::new(&text, "x.ii");
     let host = host_file(&text, &parse.syntax_node(), &map, o);
-    let body = host
-        .text
-        .strip_prefix(&header(o, "x.cu"))
-        .expect("header first");
+    let body = host.text.strip_prefix(&header(o, "x.cu")).expect("header first");
     let (body, after) = body.split_once(&trailer(o)).expect("trailer");
     // Trailing spaces (the column padding after a line directive) are not shown.
-    let mut shown: String = body
-        .lines()
-        .map(|l| format!("{}\n", l.trim_end()))
-        .collect();
+    let mut shown: String = body.lines().map(|l| format!("{}\n", l.trim_end())).collect();
     if !after.is_empty() {
         shown.push_str("--- after the trailer ---\n");
         shown.push_str(after);
@@ -170,11 +168,7 @@ fn device_variables_become_host_shadows() {
 
 #[test]
 fn device_variables_with_device_c() {
-    let o = HostOptions {
-        device_c: true,
-        static_host_stub: false,
-        ..opts()
-    };
+    let o = HostOptions { device_c: true, static_host_stub: false, ..opts() };
     check_with(
         "__attribute__((device)) int d = 1;\nstatic __attribute__((device)) int s;\n",
         &o,
@@ -436,11 +430,7 @@ fn managed_variables_become_pointers_and_uses_are_wrapped() {
 
 #[test]
 fn managed_variables_with_device_c() {
-    let o = HostOptions {
-        device_c: true,
-        static_host_stub: false,
-        ..opts()
-    };
+    let o = HostOptions { device_c: true, static_host_stub: false, ..opts() };
     check_with(
         "extern __attribute__((managed)) __attribute__((device)) int x;\n\
          static __attribute__((managed)) __attribute__((device)) int s;\n\
@@ -511,11 +501,7 @@ fn noinline_is_the_gnu_attribute() {
 /// `--device-c`: the six host-reference arrays list what host code names.
 #[test]
 fn host_reference_arrays() {
-    let o = HostOptions {
-        device_c: true,
-        static_host_stub: false,
-        ..opts()
-    };
+    let o = HostOptions { device_c: true, static_host_stub: false, ..opts() };
     check_with(
         "__attribute__((global)) void zz_kernel() {}\n\
          __attribute__((global)) void unused_kernel() {}\n\
@@ -650,22 +636,9 @@ fn header_variants() {
     let h = header(&opts(), "x.cu");
     assert!(h.starts_with("# 1 \"x.cu\"\n#pragma GCC diagnostic ignored \"-Wunused-local-typedefs\"\n# 1\n\n#pragma GCC diagnostic ignored \"-Wattributes\"\n#pragma GCC diagnostic push\n"));
     assert!(h.ends_with("#endif\n\n# 1\n"));
-    let old = header(
-        &HostOptions {
-            gnu_version: Some(40100),
-            static_host_stub: false,
-            ..opts()
-        },
-        "x.cu",
-    );
+    let old = header(&HostOptions { gnu_version: Some(40100), static_host_stub: false, ..opts() }, "x.cu");
     assert!(old.starts_with("# 1 \"x.cu\"\nstatic char __nv_inited_managed_rt"));
-    let el = header(
-        &HostOptions {
-            extended_lambda: true,
-            ..opts()
-        },
-        "x.cu",
-    );
+    let el = header(&HostOptions { extended_lambda: true, ..opts() }, "x.cu");
     assert!(el.ends_with("\"-Wunused-variable\"\n\n# 1\n# 1\n"));
 }
 
@@ -717,11 +690,7 @@ fn explicit_specialization_of_a_kernel_template() {
 /// `namespace a::b {` opens both namespaces.
 #[test]
 fn host_reference_arrays_from_templates_and_nested_namespaces() {
-    let o = HostOptions {
-        device_c: true,
-        static_host_stub: false,
-        ..opts()
-    };
+    let o = HostOptions { device_c: true, static_host_stub: false, ..opts() };
     let src = "template <class T> __attribute__((global)) void kt_uninst(T) {}\n\
          template <class T> __attribute__((global)) void kt_member(T) {}\n\
          template <class T> __attribute__((global)) void kt_explicit(T) {}\n\
@@ -765,7 +734,8 @@ fn host_reference_arrays_from_templates_and_nested_namespaces() {
         hostRefConstantArrayInternalLinkage[] = {
         hostRefConstantArrayExternalLinkage[] = {
         /* _ZN1a1b1c2cn* */
-    "#]].assert_eq(&patterns);
+    "#]]
+    .assert_eq(&patterns);
 }
 
 /// Redeclarations are matched by what they declare, not by their spelling
@@ -821,11 +791,7 @@ fn redeclarations_match_what_they_declare() {
 /// (checked against cudafe++ 13.0).
 #[test]
 fn host_reference_arrays_through_usings_and_aliases() {
-    let o = HostOptions {
-        device_c: true,
-        static_host_stub: false,
-        ..opts()
-    };
+    let o = HostOptions { device_c: true, static_host_stub: false, ..opts() };
     let src = "namespace ns { __attribute__((global)) void k_using() {} __attribute__((global)) void k_dir() {} __attribute__((global)) void k_alias() {}\n\
          __attribute__((device)) int d_using; __attribute__((device)) int d_dir; __attribute__((global)) void k_nsdir() {} }\n\
          namespace nn = ns;\n\
@@ -839,12 +805,7 @@ fn host_reference_arrays_through_usings_and_aliases() {
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
     let map = SourceMap::new(&text, "x.ii");
     let host = host_file(&text, &parse.syntax_node(), &map, &o);
-    let patterns: String = host
-        .text
-        .lines()
-        .filter(|l| l.starts_with("/* "))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let patterns: String = host.text.lines().filter(|l| l.starts_with("/* ")).map(|l| format!("{l}\n")).collect();
     expect![[r#"
         /* _ZN2ns5k_dir* */
         /* _ZN2ns7k_alias* */
@@ -852,7 +813,8 @@ fn host_reference_arrays_through_usings_and_aliases() {
         /* _ZN2ns7k_using* */
         /* _ZN2ns5d_dir* */
         /* _ZN2ns7d_using* */
-    "#]].assert_eq(&patterns);
+    "#]]
+    .assert_eq(&patterns);
 }
 
 /// Explicit instantiations and specializations of a kernel template with

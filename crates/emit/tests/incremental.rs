@@ -49,9 +49,9 @@ fn back_end(db: &RootDatabase, tu: cufront_base_db::TranslationUnit) -> String {
     let map = cufront_base_db::source_map(db, tu);
     let root = parse.syntax_node();
     let sema = Sema { db, tu };
-    let key = cufront_emit::key::module_key(&root, &map, false, sema);
+    let key = cufront_emit::key::module_key(&root, map, false, sema);
     let text = tu.text(db);
-    let host = host_file(&text, &root, &map, &opts(), sema);
+    let host = host_file(text, &root, map, &opts(), sema);
     assert!(host.unsupported.is_empty(), "{:?}", host.unsupported);
     format!("{key:?}")
 }

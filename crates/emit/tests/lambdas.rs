@@ -10,10 +10,14 @@ use cufront_syntax::ParseOptions;
 use cufront_syntax::source_map::SourceMap;
 use expect_test::{Expect, expect};
 
-
 /// The host file of `text` (parsed as `root`), with a semantic model of
 /// the same text.
-fn host_file(text: &str, root: &cufront_syntax::SyntaxNode, map: &SourceMap, o: &HostOptions) -> cufront_emit::host::HostFile {
+fn host_file(
+    text: &str,
+    root: &cufront_syntax::SyntaxNode,
+    map: &SourceMap,
+    o: &HostOptions,
+) -> cufront_emit::host::HostFile {
     let db = cufront_base_db::RootDatabase::new();
     let lang = cufront_base_db::new_options(&db, cufront_base_db::LangOptions::default());
     let tu = cufront_base_db::new_translation_unit(&db, "x.ii".into(), std::sync::Arc::from(text), lang);
@@ -40,15 +44,9 @@ fn check_with(src: &str, o: &HostOptions, want: Expect) {
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
     let map = SourceMap::new(&text, "x.ii");
     let host = host_file(&text, &parse.syntax_node(), &map, o);
-    let body = host
-        .text
-        .strip_prefix(&header(o, "x.cu"))
-        .expect("header first");
+    let body = host.text.strip_prefix(&header(o, "x.cu")).expect("header first");
     let (body, _) = body.split_once(&trailer(o)).expect("trailer");
-    let mut shown: String = body
-        .lines()
-        .map(|l| format!("{}\n", l.trim_end()))
-        .collect();
+    let mut shown: String = body.lines().map(|l| format!("{}\n", l.trim_end())).collect();
     for e in host.errors {
         shown.push_str(&format!("error {} at {:?} {:?}\n", e.id, e.range, e.args));
     }
@@ -229,8 +227,7 @@ fn preamble_cxx14_has_no_noexcept_traits() {
     .assert_eq(&counted(&[], &[], false));
 }
 
-const SENTINEL: &str =
-    "struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };\n";
+const SENTINEL: &str = "struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };\n";
 
 #[test]
 fn preamble_goes_at_the_sentinel_with_the_unit_counts() {
@@ -245,13 +242,8 @@ fn preamble_goes_at_the_sentinel_with_the_unit_counts() {
     let p = preamble(&set(&[2]), &set(&[1]), true);
     let shown = host.text.replace(&p, "<preamble dl={2} hdl={1}>");
     let body = shown.strip_prefix(&header(&opts(), "x.cu")).unwrap();
-    let body: String = body
-        .split_once(&trailer(&opts()))
-        .unwrap()
-        .0
-        .lines()
-        .map(|l| format!("{}\n", l.trim_end()))
-        .collect();
+    let body: String =
+        body.split_once(&trailer(&opts())).unwrap().0.lines().map(|l| format!("{}\n", l.trim_end())).collect();
     expect![[r##"
         # 1 "x.cu"
 
@@ -618,10 +610,7 @@ fn restrictions() {
 fn annotated_lambda_without_the_flag() {
     check_with(
         "void f() { auto l = [] __attribute__((device)) (int x) { return x; }; }\n",
-        &HostOptions {
-            extended_lambda: false,
-            ..opts()
-        },
+        &HostOptions { extended_lambda: false, ..opts() },
         expect![[r##"
             # 1 "x.cu"
             void f() { auto l = []  (int x) { return x; }; typedef decltype(l) __T0; }

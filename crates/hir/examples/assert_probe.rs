@@ -19,7 +19,11 @@ fn main() {
         text.push_str(&format!("\nstatic_assert({e});\n"));
     }
     let db = cufront_base_db::RootDatabase::new();
-    let std = if path.contains("c++20") { cufront_base_db::LangStandard::Cxx20 } else { cufront_base_db::LangStandard::Cxx17 };
+    let std = if path.contains("c++20") {
+        cufront_base_db::LangStandard::Cxx20
+    } else {
+        cufront_base_db::LangStandard::Cxx17
+    };
     let opts = cufront_base_db::new_options(&db, cufront_base_db::LangOptions { standard: std, ..Default::default() });
     let tu = cufront_base_db::new_translation_unit(&db, path.clone(), std::sync::Arc::from(text.as_str()), opts);
     let all = cufront_hir::static_asserts::unit_asserts(&db, tu);
@@ -36,7 +40,9 @@ fn main() {
         let at = a.offset as usize;
         let end = text[at..].find(';').map_or(text.len(), |k| at + k);
         let ctx = match &a.context {
-            cufront_hir::static_asserts::Context::Instance(i) => format!(" (in {})", cufront_hir::templates::inst_name(&db, *i)),
+            cufront_hir::static_asserts::Context::Instance(i) => {
+                format!(" (in {})", cufront_hir::templates::inst_name(&db, *i))
+            }
             _ => String::new(),
         };
         println!("{}{ctx}: {o}", &text[at..end]);

@@ -11,15 +11,19 @@
 //! `crates/cufront/tests/symbol_parity.rs`; this is its magnifying glass.
 
 fn main() {
-    use cufront_hir::infer::{Callee, InferOwner};
     use cufront_hir::Entity;
+    use cufront_hir::infer::{Callee, InferOwner};
     let Some(path) = std::env::args().nth(1).or_else(|| std::env::var("CUFRONT_II").ok()) else {
         eprintln!("usage: infer_probe FILE.ii (or CUFRONT_II=FILE.ii)");
         std::process::exit(2);
     };
     let text = std::fs::read_to_string(&path).expect("read");
     let db = cufront_base_db::RootDatabase::new();
-    let std = if path.contains("c++20") { cufront_base_db::LangStandard::Cxx20 } else { cufront_base_db::LangStandard::Cxx17 };
+    let std = if path.contains("c++20") {
+        cufront_base_db::LangStandard::Cxx20
+    } else {
+        cufront_base_db::LangStandard::Cxx17
+    };
     let opts = cufront_base_db::new_options(&db, cufront_base_db::LangOptions { standard: std, ..Default::default() });
     let tu = cufront_base_db::new_translation_unit(&db, path.clone(), std::sync::Arc::from(text.as_str()), opts);
     let t0 = std::time::Instant::now();
@@ -41,7 +45,10 @@ fn main() {
             if dump.as_deref().is_some_and(|d| cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == d)) {
                 println!("{e:?} (no body)");
                 for x in required_of(&db, e) {
-                    println!("  req {} ", cufront_hir::symbols::mangled_name(&db, x).unwrap_or_else(|e| format!("<{e}>")));
+                    println!(
+                        "  req {} ",
+                        cufront_hir::symbols::mangled_name(&db, x).unwrap_or_else(|e| format!("<{e}>"))
+                    );
                 }
             }
             continue;
@@ -51,50 +58,53 @@ fn main() {
             continue;
         }
         let r = cufront_hir::infer::infer(&db, owner);
-        if let Some(d) = &dump {
-            if cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == *d) {
-                let body = match owner {
-                    InferOwner::Fn(f) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::FnDecl::Fn(f)),
-                    InferOwner::Inst(i) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::inst_definition(&db, i).unwrap_or(i.decl(&db))),
-                    _ => cufront_hir::infer::owner_body(&db, owner),
-                };
-                println!("{}", cufront_hir::body::render(&body));
-                println!("{:?}", r.skipped);
-                // `CUFRONT_TYS=1`: every expression's type.
-                if std::env::var_os("CUFRONT_TYS").is_some() {
-                    for (i, t) in r.expr_tys.iter().enumerate() {
-                        if let Some(t) = t {
-                            println!("  ty e{i}: {}", cufront_hir::ty::display(&db, *t));
+        if let Some(d) = &dump
+            && cufront_hir::symbols::mangled_name(&db, e).is_ok_and(|n| n == *d)
+        {
+            let body = match owner {
+                InferOwner::Fn(f) => cufront_hir::infer::decl_body(&db, cufront_hir::instances::FnDecl::Fn(f)),
+                InferOwner::Inst(i) => cufront_hir::infer::decl_body(
+                    &db,
+                    cufront_hir::instances::inst_definition(&db, i).unwrap_or(i.decl(&db)),
+                ),
+                _ => cufront_hir::infer::owner_body(&db, owner),
+            };
+            println!("{}", cufront_hir::body::render(&body));
+            println!("{:?}", r.skipped);
+            // `CUFRONT_TYS=1`: every expression's type.
+            if std::env::var_os("CUFRONT_TYS").is_some() {
+                for (i, t) in r.expr_tys.iter().enumerate() {
+                    if let Some(t) = t {
+                        println!("  ty e{i}: {}", cufront_hir::ty::display(&db, *t));
+                    }
+                }
+            }
+            for (site, c) in &r.calls {
+                let c = match c {
+                    Callee::Entity(x) => cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| match x {
+                        cufront_hir::Entity::FnInst(i) => {
+                            let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
+                            format!("<{e}> {d} <{}>", cufront_hir::templates::display_args(&db, i.args(&db)))
                         }
-                    }
+                        _ => format!("<{e}>"),
+                    }),
+                    c => format!("{c:?}"),
+                };
+                println!("  {site:?} -> {c} ");
+            }
+            // `CUFRONT_TYS=1`: the type of every expression and local too.
+            if std::env::var("CUFRONT_TYS").is_ok() {
+                for (i, t) in r.expr_tys.iter().enumerate() {
+                    let t = t.map(|t| cufront_hir::ty::display(&db, t)).unwrap_or_else(|| "-".into());
+                    println!("  ty e{i} {:?} : {t}", r.categories.get(i));
                 }
-                for (site, c) in &r.calls {
-                    let c = match c {
-                        Callee::Entity(x) => cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| match x {
-                            cufront_hir::Entity::FnInst(i) => {
-                                let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
-                                format!("<{e}> {d} <{}>", cufront_hir::templates::display_args(&db, i.args(&db)))
-                            }
-                            _ => format!("<{e}>"),
-                        }),
-                        c => format!("{c:?}"),
-                    };
-                    println!("  {site:?} -> {c} ");
+                for (i, t) in r.local_tys.iter().enumerate() {
+                    let t = t.map(|t| cufront_hir::ty::display(&db, t)).unwrap_or_else(|| "-".into());
+                    println!("  ty local{i} : {t}");
                 }
-                // `CUFRONT_TYS=1`: the type of every expression and local too.
-                if std::env::var("CUFRONT_TYS").is_ok() {
-                    for (i, t) in r.expr_tys.iter().enumerate() {
-                        let t = t.map(|t| cufront_hir::ty::display(&db, t)).unwrap_or_else(|| "-".into());
-                        println!("  ty e{i} {:?} : {t}", r.categories.get(i));
-                    }
-                    for (i, t) in r.local_tys.iter().enumerate() {
-                        let t = t.map(|t| cufront_hir::ty::display(&db, t)).unwrap_or_else(|| "-".into());
-                        println!("  ty local{i} : {t}");
-                    }
-                }
-                for x in &r.required {
-                    println!("  req {} ", cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>")));
-                }
+            }
+            for x in &r.required {
+                println!("  req {} ", cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>")));
             }
         }
         if r.skipped.is_some() {
@@ -121,7 +131,11 @@ fn main() {
             }
         }
     }
-    println!("{path}: {bodies} bodies, {calls} calls, {unresolved} unresolved, {} entities, {:?}", seen.len(), t0.elapsed());
+    println!(
+        "{path}: {bodies} bodies, {calls} calls, {unresolved} unresolved, {} entities, {:?}",
+        seen.len(),
+        t0.elapsed()
+    );
     // `CUFRONT_LIST=text`: every entity reached whose name contains it, and who requires it.
     if let Ok(pat) = std::env::var("CUFRONT_LIST") {
         for e in &seen {
@@ -132,7 +146,10 @@ fn main() {
             println!("list {n}");
             for x in &seen {
                 if required_of(&db, *x).contains(e) {
-                    println!("  from {}", cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>")));
+                    println!(
+                        "  from {}",
+                        cufront_hir::symbols::mangled_name(&db, *x).unwrap_or_else(|e| format!("<{e}>"))
+                    );
                 }
             }
         }
@@ -146,8 +163,14 @@ fn main() {
             if std::env::var("CUFRONT_UNNAMED").is_ok_and(|r| why.contains(&r)) {
                 if let Entity::FnInst(i) = e {
                     let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
-                    let outer = i.outer(&db).map(|o| cufront_hir::templates::display_args(&db, o.args(&db))).unwrap_or_default();
-                    println!("unnamed-entity {why}: {d} outer <{outer}> <{}>", cufront_hir::templates::display_args(&db, i.args(&db)));
+                    let outer = i
+                        .outer(&db)
+                        .map(|o| cufront_hir::templates::display_args(&db, o.args(&db)))
+                        .unwrap_or_default();
+                    println!(
+                        "unnamed-entity {why}: {d} outer <{outer}> <{}>",
+                        cufront_hir::templates::display_args(&db, i.args(&db))
+                    );
                 } else {
                     println!("unnamed-entity {why}: {e:?}");
                 }
@@ -159,7 +182,8 @@ fn main() {
                 match e {
                     Entity::FnInst(i) => {
                         let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
-                        let outer = i.outer(&db).map(|o| cufront_hir::templates::inst_name(&db, o) + "::").unwrap_or_default();
+                        let outer =
+                            i.outer(&db).map(|o| cufront_hir::templates::inst_name(&db, o) + "::").unwrap_or_default();
                         ent.1 = format!("{outer}{d} <{}>", cufront_hir::templates::display_args(&db, i.args(&db)));
                     }
                     Entity::Special(sp) => {
@@ -177,10 +201,10 @@ fn main() {
     // `CUFRONT_LIST=text`: every entity reached whose name contains it.
     if let Ok(want) = std::env::var("CUFRONT_LIST") {
         for e in &seen {
-            if let Ok(n) = cufront_hir::symbols::mangled_name(&db, *e) {
-                if n.contains(&want) {
-                    println!("listed {n}");
-                }
+            if let Ok(n) = cufront_hir::symbols::mangled_name(&db, *e)
+                && n.contains(&want)
+            {
+                println!("listed {n}");
             }
         }
     }
@@ -200,7 +224,17 @@ fn main() {
         let text = std::fs::read_to_string(&syms).expect("symbols");
         let norm = |s: &str| {
             let mut s = s.to_string();
-            for (a, b) in [("C2E", "C1E"), ("C5E", "C1E"), ("D2E", "D1E"), ("D0E", "D1E"), ("D5E", "D1E"), ("C2I", "C1I"), ("C5I", "C1I"), ("CI2", "CI1"), ("CI5", "CI1")] {
+            for (a, b) in [
+                ("C2E", "C1E"),
+                ("C5E", "C1E"),
+                ("D2E", "D1E"),
+                ("D0E", "D1E"),
+                ("D5E", "D1E"),
+                ("C2I", "C1I"),
+                ("C5I", "C1I"),
+                ("CI2", "CI1"),
+                ("CI5", "CI1"),
+            ] {
                 s = s.replace(a, b);
             }
             s
@@ -211,7 +245,28 @@ fn main() {
         let mut missed = Vec::new();
         for l in text.lines() {
             let Some(s) = l.strip_prefix("sym ") else { continue };
-            let special = ["_ZTV", "_ZTI", "_ZTS", "_ZTT", "_ZTC", "_ZGV", "_ZTH", "_ZTW", "__cuda", "__nv", "__device_stub_", "__fatbinwrap", "__sti", "_GLOBAL_", "_Unwind", "__cxa", "__gxx", "__dso", "DW.", "__static_init"];
+            let special = [
+                "_ZTV",
+                "_ZTI",
+                "_ZTS",
+                "_ZTT",
+                "_ZTC",
+                "_ZGV",
+                "_ZTH",
+                "_ZTW",
+                "__cuda",
+                "__nv",
+                "__device_stub_",
+                "__fatbinwrap",
+                "__sti",
+                "_GLOBAL_",
+                "_Unwind",
+                "__cxa",
+                "__gxx",
+                "__dso",
+                "DW.",
+                "__static_init",
+            ];
             if special.iter().any(|p| s.starts_with(p)) || s.contains('.') || s.contains("__device_stub") {
                 continue;
             }
@@ -245,7 +300,9 @@ fn required_of(db: &cufront_base_db::RootDatabase, e: cufront_hir::Entity) -> Ve
         Entity::Special(sp) => cufront_hir::instances::special_required(db, sp),
         Entity::Inherited(ic) => vec![cufront_hir::instances::inherited::forwarded(db, ic)],
         _ => match cufront_hir::instances::body_owner(db, e) {
-            Some(o @ (cufront_hir::infer::InferOwner::Var(_) | cufront_hir::infer::InferOwner::VarInst(_))) => cufront_hir::infer::var_init::var_init_required(db, o),
+            Some(o @ (cufront_hir::infer::InferOwner::Var(_) | cufront_hir::infer::InferOwner::VarInst(_))) => {
+                cufront_hir::infer::var_init::var_init_required(db, o)
+            }
             Some(o) => cufront_hir::infer::infer(db, o).required.clone(),
             None => Vec::new(),
         },

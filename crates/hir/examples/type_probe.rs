@@ -12,14 +12,19 @@ fn main() {
     };
     let text = std::fs::read_to_string(&path).expect("read");
     let db = cufront_base_db::RootDatabase::new();
-    let std = if path.contains("c++20") { cufront_base_db::LangStandard::Cxx20 } else { cufront_base_db::LangStandard::Cxx17 };
+    let std = if path.contains("c++20") {
+        cufront_base_db::LangStandard::Cxx20
+    } else {
+        cufront_base_db::LangStandard::Cxx17
+    };
     let opts = cufront_base_db::new_options(&db, cufront_base_db::LangOptions { standard: std, ..Default::default() });
     let tu = cufront_base_db::new_translation_unit(&db, path.clone(), std::sync::Arc::from(text.as_str()), opts);
     for t in args {
         match cufront_hir::type_named_or_error(&db, tu, &t) {
             Some(ty) => {
                 let c = cufront_hir::ty::canonical(&db, ty);
-                let m = cufront_hir::symbols::mangle_ty(&db, &cufront_hir::def_map(&db, tu), c).map(|_| "ok".to_string());
+                let m =
+                    cufront_hir::symbols::mangle_ty(&db, &cufront_hir::def_map(&db, tu), c).map(|_| "ok".to_string());
                 println!("{t}\n  = {}\n  mangles: {:?}", cufront_hir::ty::display(&db, c), m);
             }
             None => println!("{t}\n  (not read as a type)"),

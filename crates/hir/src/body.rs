@@ -20,7 +20,7 @@
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
-use cufront_syntax::{ast, ast::AstNode, SyntaxKind as K, SyntaxNode, TextRange, TextSize};
+use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize, ast, ast::AstNode};
 
 use crate::item_tree::{self, Builtin, ConstExpr, Path, TypeRef};
 use crate::syntax_util as su;
@@ -55,9 +55,11 @@ fn local_decls(decl: &SyntaxNode) -> Vec<LocalDecl> {
             if !specs.as_ref().map(su::spec_keywords).unwrap_or_default().contains(&K::TYPEDEF_KW) {
                 return Vec::new();
             }
-            su::init_declarators(decl).into_iter()
+            su::init_declarators(decl)
+                .into_iter()
                 .filter_map(|init| {
-                    let d = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+                    let d =
+                        if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
                     let name = d.as_ref().and_then(su::declarator_name)?;
                     Some(LocalDecl::Alias { name, ty: item_tree::declared_type(specs.as_ref(), d.as_ref()) })
                 })
@@ -146,7 +148,17 @@ impl Local {
     /// An ordinary automatic local (not static, not constexpr, no pack,
     /// no binding, no default argument).
     pub fn plain(name: Option<String>, ty: TypeRef, init: Init) -> Local {
-        Local { name, ty, init, is_static: false, is_thread_local: false, is_constexpr: false, pack: false, binding_of: None, default: None }
+        Local {
+            name,
+            ty,
+            init,
+            is_static: false,
+            is_thread_local: false,
+            is_constexpr: false,
+            pack: false,
+            binding_of: None,
+            default: None,
+        }
     }
 }
 
@@ -225,11 +237,20 @@ pub enum CastKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Capture {
     /// `[=]` / `[&]`.
-    Default { by_ref: bool },
-    This { by_copy: bool },
+    Default {
+        by_ref: bool,
+    },
+    This {
+        by_copy: bool,
+    },
     /// `x`, `&x`, `x = e`, `&x = e`. An init-capture declares a local of
     /// the lambda's body (`auto x = e;` / `auto& x = e;`): `local`.
-    Var { name: String, by_ref: bool, init: Option<ExprId>, local: Option<LocalId> },
+    Var {
+        name: String,
+        by_ref: bool,
+        init: Option<ExprId>,
+        local: Option<LocalId>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -241,22 +262,71 @@ pub enum Expr {
     Path(Path),
     This,
     /// `base.name` / `base->name` (the name may be qualified or a template-id).
-    Member { base: ExprId, arrow: bool, name: Path },
-    Call { callee: ExprId, args: Vec<ExprId> },
+    Member {
+        base: ExprId,
+        arrow: bool,
+        name: Path,
+    },
+    Call {
+        callee: ExprId,
+        args: Vec<ExprId>,
+    },
     /// `f<<<config>>>(args)`.
-    KernelLaunch { callee: ExprId, config: Vec<ExprId>, args: Vec<ExprId> },
+    KernelLaunch {
+        callee: ExprId,
+        config: Vec<ExprId>,
+        args: Vec<ExprId>,
+    },
     /// `T(args)` / `T{args}` (functional cast, temporary, value-initialization).
-    Construct { ty: TypeRef, args: Vec<ExprId>, braced: bool },
-    Unary { op: UnaryOp, expr: ExprId },
-    Binary { op: BinaryOp, lhs: ExprId, rhs: ExprId },
+    Construct {
+        ty: TypeRef,
+        args: Vec<ExprId>,
+        braced: bool,
+    },
+    Unary {
+        op: UnaryOp,
+        expr: ExprId,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
     /// `=` (op None) and compound assignments.
-    Assign { op: Option<BinaryOp>, lhs: ExprId, rhs: ExprId },
-    Cond { cond: ExprId, then: ExprId, els: ExprId },
-    Comma { lhs: ExprId, rhs: ExprId },
-    Cast { kind: CastKind, ty: TypeRef, expr: ExprId },
-    Index { base: ExprId, index: ExprId },
-    New { placement: Vec<ExprId>, ty: TypeRef, args: Option<Vec<ExprId>>, braced: bool, array: bool },
-    Delete { expr: ExprId, array: bool },
+    Assign {
+        op: Option<BinaryOp>,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Cond {
+        cond: ExprId,
+        then: ExprId,
+        els: ExprId,
+    },
+    Comma {
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Cast {
+        kind: CastKind,
+        ty: TypeRef,
+        expr: ExprId,
+    },
+    Index {
+        base: ExprId,
+        index: ExprId,
+    },
+    New {
+        placement: Vec<ExprId>,
+        ty: TypeRef,
+        args: Option<Vec<ExprId>>,
+        braced: bool,
+        array: bool,
+    },
+    Delete {
+        expr: ExprId,
+        array: bool,
+    },
     Throw(Option<ExprId>),
     SizeofType(TypeRef),
     SizeofExpr(ExprId),
@@ -267,7 +337,11 @@ pub enum Expr {
     TypeidExpr(ExprId),
     SizeofPack(String),
     /// A type trait or builtin (`__is_same(A, B)`, `__builtin_offsetof`), name as written.
-    Builtin { name: String, tys: Vec<TypeRef>, args: Vec<ExprId> },
+    Builtin {
+        name: String,
+        tys: Vec<TypeRef>,
+        args: Vec<ExprId>,
+    },
     /// `{a, b}` (designators dropped: `Designated`).
     InitList(Vec<ExprId>),
     Designated(ExprId),
@@ -275,14 +349,30 @@ pub enum Expr {
     /// `host`/`device`: its CUDA annotations (`__device__` alone in a
     /// function makes it an extended lambda, which cudafe++ replaces).
     /// `variadic`: the parameter list ends in a C ellipsis (`(T& v, ...)`).
-    Lambda { captures: Vec<Capture>, params: Vec<LocalId>, variadic: bool, ret: Option<TypeRef>, body: Option<StmtId>, mutable: bool, host: bool, device: bool },
+    Lambda {
+        captures: Vec<Capture>,
+        params: Vec<LocalId>,
+        variadic: bool,
+        ret: Option<TypeRef>,
+        body: Option<StmtId>,
+        mutable: bool,
+        host: bool,
+        device: bool,
+    },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
-    Fold { op: Option<BinaryOp>, lhs: Option<ExprId>, rhs: Option<ExprId> },
+    Fold {
+        op: Option<BinaryOp>,
+        lhs: Option<ExprId>,
+        rhs: Option<ExprId>,
+    },
     /// `x...` in an argument list.
     PackExpansion(ExprId),
     /// `requires (params) { requirements }`: its parameters (locals of this
     /// body) and requirements (`infer/requires.rs` checks them).
-    Requires { params: Vec<LocalId>, reqs: Vec<Requirement> },
+    Requires {
+        params: Vec<LocalId>,
+        reqs: Vec<Requirement>,
+    },
     /// GNU `({ … })`.
     StmtExpr(StmtId),
 }
@@ -314,21 +404,56 @@ pub enum Stmt {
     /// A declaration that declares no variable (local class, using, static_assert…).
     Other(String),
     Null,
-    If { init: Option<StmtId>, cond: Cond, then: StmtId, els: Option<StmtId>, constexpr: bool },
-    Switch { init: Option<StmtId>, cond: Cond, body: StmtId },
-    While { cond: Cond, body: StmtId },
-    Do { body: StmtId, cond: ExprId },
-    For { init: Option<StmtId>, cond: Option<Cond>, step: Option<ExprId>, body: StmtId },
+    If {
+        init: Option<StmtId>,
+        cond: Cond,
+        then: StmtId,
+        els: Option<StmtId>,
+        constexpr: bool,
+    },
+    Switch {
+        init: Option<StmtId>,
+        cond: Cond,
+        body: StmtId,
+    },
+    While {
+        cond: Cond,
+        body: StmtId,
+    },
+    Do {
+        body: StmtId,
+        cond: ExprId,
+    },
+    For {
+        init: Option<StmtId>,
+        cond: Option<Cond>,
+        step: Option<ExprId>,
+        body: StmtId,
+    },
     /// `for (decl : range)`: `var` is the declared local.
-    RangeFor { init: Option<StmtId>, var: Option<LocalId>, range: ExprId, body: StmtId },
+    RangeFor {
+        init: Option<StmtId>,
+        var: Option<LocalId>,
+        range: ExprId,
+        body: StmtId,
+    },
     Return(Option<ExprId>),
     Break,
     Continue,
     Goto(Option<String>),
-    Label { name: String, stmt: StmtId },
-    Case { value: ExprId, stmt: StmtId },
+    Label {
+        name: String,
+        stmt: StmtId,
+    },
+    Case {
+        value: ExprId,
+        stmt: StmtId,
+    },
     Default(StmtId),
-    Try { body: StmtId, handlers: Vec<Handler> },
+    Try {
+        body: StmtId,
+        handlers: Vec<Handler>,
+    },
     Asm(Vec<ExprId>),
 }
 
@@ -575,7 +700,9 @@ pub fn lower_operand(node: &SyntaxNode, operand: &SyntaxNode) -> Option<Body> {
                 // Only the parameters declared before the operand are in
                 // scope: one in a parameter's own type (`f(tag<As...>*,
                 // decltype(&g<As...>))`) sees those before it, never itself.
-                for p in su::function_params_of(&n).into_iter().filter(|p| p.text_range().end() <= node.text_range().start()) {
+                for p in
+                    su::function_params_of(&n).into_iter().filter(|p| p.text_range().end() <= node.text_range().start())
+                {
                     let l = cx.param(&p);
                     cx.body.params.push(l);
                 }
@@ -795,12 +922,11 @@ impl Lower {
             let e = self.alloc_expr(Expr::Missing("no condition".into()), TextRange::empty(0.into()));
             return Cond::Expr(e);
         };
-        if let Some(decl) = su::child(&n, K::SIMPLE_DECL) {
-            if let Stmt::Decl(ls) = self.decl_stmt(&decl, d) {
-                if let Some(&l) = ls.first() {
-                    return Cond::Decl(l);
-                }
-            }
+        if let Some(decl) = su::child(&n, K::SIMPLE_DECL)
+            && let Stmt::Decl(ls) = self.decl_stmt(&decl, d)
+            && let Some(&l) = ls.first()
+        {
+            return Cond::Decl(l);
         }
         let e = match n.children().find(|c| su::is_expr(c.kind())) {
             Some(e) => self.expr_node(&e, d),
@@ -868,7 +994,8 @@ impl Lower {
         if kws.contains(&K::TYPEDEF_KW) && !kws.contains(&K::FRIEND_KW) {
             let mut out = Vec::new();
             for init in su::init_declarators(decl) {
-                let decl_node = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+                let decl_node =
+                    if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
                 if let Some(name) = decl_node.as_ref().and_then(su::declarator_name) {
                     out.push((name, item_tree::declared_type(specs.as_ref(), decl_node.as_ref())));
                 }
@@ -882,18 +1009,21 @@ impl Lower {
         }
         let is_static = kws.contains(&K::STATIC_KW);
         let is_extern = kws.contains(&K::EXTERN_KW);
-        let is_thread_local = kws.contains(&K::THREAD_LOCAL_KW) || specs.as_ref().is_some_and(|s| su::tokens(s).any(|t| t.text() == "__thread"));
+        let is_thread_local = kws.contains(&K::THREAD_LOCAL_KW)
+            || specs.as_ref().is_some_and(|s| su::tokens(s).any(|t| t.text() == "__thread"));
         let is_constexpr = kws.contains(&K::CONSTEXPR_KW);
         let mut out = Vec::new();
         for init in su::init_declarators(decl) {
-            let decl_node = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+            let decl_node =
+                if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
             if is_extern || decl_node.as_ref().is_some_and(su::is_function_declarator) {
                 // A block-scope function or extern declaration: no local object.
                 continue;
             }
             let ty = item_tree::declared_type(specs.as_ref(), decl_node.as_ref());
             let init_v = self.initializer(&init, d);
-            let binding = decl_node.as_ref().and_then(|dn| dn.descendants().find(|c| c.kind() == K::STRUCTURED_BINDING));
+            let binding =
+                decl_node.as_ref().and_then(|dn| dn.descendants().find(|c| c.kind() == K::STRUCTURED_BINDING));
             match binding {
                 Some(b) => {
                     let hidden = self.alloc_local(Local {
@@ -1052,7 +1182,13 @@ impl Lower {
                 Expr::Unary { op, expr }
             }
             ast::Expr::PostfixExpr(p) => {
-                let op = match p.syntax().children_with_tokens().filter_map(|t| t.into_token()).find(|t| matches!(t.kind(), K::PLUS2 | K::MINUS2)).map(|t| t.kind()) {
+                let op = match p
+                    .syntax()
+                    .children_with_tokens()
+                    .filter_map(|t| t.into_token())
+                    .find(|t| matches!(t.kind(), K::PLUS2 | K::MINUS2))
+                    .map(|t| t.kind())
+                {
                     Some(K::PLUS2) => UnaryOp::PostInc,
                     Some(K::MINUS2) => UnaryOp::PostDec,
                     _ => UnaryOp::Other,
@@ -1136,17 +1272,17 @@ impl Lower {
                     }
                 }
                 // `x.~T()`: the destructor's name keeps its `~` (a tilde token before the name).
-                if tilde {
-                    if let Some(l) = name.segments.last_mut() {
-                        if !l.name.starts_with('~') {
-                            l.name.insert(0, '~');
-                        }
-                    }
+                if tilde
+                    && let Some(l) = name.segments.last_mut()
+                    && !l.name.starts_with('~')
+                {
+                    l.name.insert(0, '~');
                 }
                 Expr::Member { base, arrow, name }
             }
             ast::Expr::CastExpr(c) => {
-                let ty = c.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
+                let ty =
+                    c.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
                 let expr = self.sub(c.expr(), n, d);
                 Expr::Cast { kind: CastKind::CStyle, ty, expr }
             }
@@ -1158,12 +1294,14 @@ impl Lower {
                     Some(K::DYNAMIC_CAST_KW) => CastKind::Dynamic,
                     _ => CastKind::Static,
                 };
-                let ty = c.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
+                let ty =
+                    c.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
                 let expr = self.sub(c.expr(), n, d);
                 Expr::Cast { kind, ty, expr }
             }
             ast::Expr::FunctionalCastExpr(f) => {
-                let ty = f.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
+                let ty =
+                    f.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
                 let (args, braced) = match (f.args(), f.init_list()) {
                     (Some(a), _) => (self.args_d(a.syntax(), d), false),
                     (None, Some(l)) => (self.args_d(l.syntax(), d), true),
@@ -1189,8 +1327,19 @@ impl Lower {
             ast::Expr::NoexceptExpr(x) => Expr::Noexcept(self.sub(x.expr(), n, d)),
             ast::Expr::NewExpr(x) => {
                 // The placement node holds an ARG_LIST (`new_expr` in the grammar).
-                let placement = x.placement().map(|p| { let l = p.syntax().children().find(|c| c.kind() == K::ARG_LIST).unwrap_or_else(|| p.syntax().clone()); self.args_d(&l, d) }).unwrap_or_default();
-                let ty = x.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
+                let placement = x
+                    .placement()
+                    .map(|p| {
+                        let l = p
+                            .syntax()
+                            .children()
+                            .find(|c| c.kind() == K::ARG_LIST)
+                            .unwrap_or_else(|| p.syntax().clone());
+                        self.args_d(&l, d)
+                    })
+                    .unwrap_or_default();
+                let ty =
+                    x.type_id().map(|t| item_tree::type_id_ref(t.syntax())).unwrap_or(TypeRef::Opaque(String::new()));
                 let array = matches!(ty, TypeRef::Array(..));
                 let (args, braced) = match x.initializer() {
                     Some(i) => {
@@ -1210,11 +1359,8 @@ impl Lower {
             ast::Expr::ThrowExpr(t) => Expr::Throw(t.operand().map(|o| self.expr_node(o.syntax(), d))),
             ast::Expr::LambdaExpr(l) => self.lambda(&l, d),
             ast::Expr::FoldExpr(f) => {
-                let op = f
-                    .syntax()
-                    .children_with_tokens()
-                    .filter_map(|t| t.into_token())
-                    .find_map(|t| bin_op(t.kind()));
+                let op =
+                    f.syntax().children_with_tokens().filter_map(|t| t.into_token()).find_map(|t| bin_op(t.kind()));
                 let exprs: Vec<SyntaxNode> = f.syntax().children().filter(|c| su::is_expr(c.kind())).collect();
                 let dots = f.syntax().children_with_tokens().position(|t| t.kind() == K::DOT3);
                 let first_expr = f.syntax().children_with_tokens().position(|t| su::is_expr(t.kind()));
@@ -1399,7 +1545,9 @@ fn literal(t: &cufront_syntax::SyntaxToken) -> Option<Literal> {
                 Builtin::Float16
             } else if s.ends_with("bf16") {
                 Builtin::BF16
-            } else if s.ends_with('f') && !s.starts_with("0x") || s.starts_with("0x") && s.ends_with('f') && s.contains('p') {
+            } else if s.ends_with('f') && !s.starts_with("0x")
+                || s.starts_with("0x") && s.ends_with('f') && s.contains('p')
+            {
                 Builtin::Float
             } else if s.ends_with('l') {
                 Builtin::LongDouble
@@ -1511,8 +1659,12 @@ fn local_str(body: &Body, l: LocalId) -> String {
     match &loc.init {
         Init::None => {}
         Init::Assign(e) => s.push_str(&format!(" = {}", expr_str(body, *e, 0))),
-        Init::Paren(a) => s.push_str(&format!("({})", a.iter().map(|e| expr_str(body, *e, 0)).collect::<Vec<_>>().join(", "))),
-        Init::Brace(a) => s.push_str(&format!("{{{}}}", a.iter().map(|e| expr_str(body, *e, 0)).collect::<Vec<_>>().join(", "))),
+        Init::Paren(a) => {
+            s.push_str(&format!("({})", a.iter().map(|e| expr_str(body, *e, 0)).collect::<Vec<_>>().join(", ")))
+        }
+        Init::Brace(a) => {
+            s.push_str(&format!("{{{}}}", a.iter().map(|e| expr_str(body, *e, 0)).collect::<Vec<_>>().join(", ")))
+        }
     }
     if let Some(d) = loc.default {
         s.push_str(&format!(" = {}", expr_str(body, d, 0)));
@@ -1581,7 +1733,12 @@ fn stmt_str(body: &Body, s: StmtId, ind: usize, out: &mut String) {
             stmt_str(body, *b, ind + 1, out);
         }
         Stmt::RangeFor { var, range, body: b, .. } => {
-            let _ = writeln!(out, "{pad}for ({} : {})", var.map(|l| local_str(body, l)).unwrap_or_default(), expr_str(body, *range, 0));
+            let _ = writeln!(
+                out,
+                "{pad}for ({} : {})",
+                var.map(|l| local_str(body, l)).unwrap_or_default(),
+                expr_str(body, *range, 0)
+            );
             stmt_str(body, *b, ind + 1, out);
         }
         Stmt::While { cond, body: b } => {
@@ -1629,12 +1786,16 @@ fn expr_str(body: &Body, e: ExprId, depth: u32) -> String {
         }
         Expr::Unary { op, expr } => format!("{op:?}({})", s(*expr)),
         Expr::Binary { op, lhs, rhs } => format!("({} {op:?} {})", s(*lhs), s(*rhs)),
-        Expr::Assign { op, lhs, rhs } => format!("({} {}= {})", s(*lhs), op.map(|o| format!("{o:?}")).unwrap_or_default(), s(*rhs)),
+        Expr::Assign { op, lhs, rhs } => {
+            format!("({} {}= {})", s(*lhs), op.map(|o| format!("{o:?}")).unwrap_or_default(), s(*rhs))
+        }
         Expr::Cond { cond, then, els } => format!("({} ? {} : {})", s(*cond), s(*then), s(*els)),
         Expr::Comma { lhs, rhs } => format!("({}, {})", s(*lhs), s(*rhs)),
         Expr::Cast { kind, ty, expr } => format!("{kind:?}<{}>({})", type_ref_str(ty), s(*expr)),
         Expr::Index { base, index } => format!("{}[{}]", s(*base), s(*index)),
-        Expr::New { ty, args, .. } => format!("new {}({})", type_ref_str(ty), args.as_ref().map(|a| list(a)).unwrap_or_default()),
+        Expr::New { ty, args, .. } => {
+            format!("new {}({})", type_ref_str(ty), args.as_ref().map(|a| list(a)).unwrap_or_default())
+        }
         Expr::Delete { expr, .. } => format!("delete {}", s(*expr)),
         Expr::Lambda { params, body: b, .. } => {
             let ps: Vec<String> = params.iter().map(|p| local_str(body, *p)).collect();

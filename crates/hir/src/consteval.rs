@@ -17,10 +17,10 @@ use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
 
-use crate::scopes::{self, def_map, DeclKey, Def, Ns};
 use crate::item_tree::{BinOp, Builtin, ConstExpr, UnOp};
+use crate::scopes::{self, DeclKey, Def, Ns, def_map};
 use crate::ty::{self, LowerCx, TyKind};
-use crate::{item_tree_of, EnumId, VarId};
+use crate::{EnumId, VarId, item_tree_of};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Value {
@@ -91,15 +91,17 @@ pub fn max_value(b: Builtin) -> u128 {
         return 1;
     }
     let n = bits(b);
-    if is_unsigned(b) {
-        if n == 128 { u128::MAX } else { (1u128 << n) - 1 }
-    } else {
-        (1u128 << (n - 1)) - 1
-    }
+    if is_unsigned(b) { if n == 128 { u128::MAX } else { (1u128 << n) - 1 } } else { (1u128 << (n - 1)) - 1 }
 }
 
 pub fn min_value(b: Builtin) -> i128 {
-    if is_unsigned(b) { 0 } else if bits(b) == 128 { i128::MIN } else { -(1i128 << (bits(b) - 1)) }
+    if is_unsigned(b) {
+        0
+    } else if bits(b) == 128 {
+        i128::MIN
+    } else {
+        -(1i128 << (bits(b) - 1))
+    }
 }
 
 pub(crate) fn is_integral(b: Builtin) -> bool {
@@ -125,7 +127,13 @@ pub(crate) fn is_floating(b: Builtin) -> bool {
 
 /// Integral promotion.
 fn promote(b: Builtin) -> Builtin {
-    if bits(b) < 32 { Builtin::Int } else if b == Builtin::WChar || b == Builtin::Char32 { Builtin::UInt } else { b }
+    if bits(b) < 32 {
+        Builtin::Int
+    } else if b == Builtin::WChar || b == Builtin::Char32 {
+        Builtin::UInt
+    } else {
+        b
+    }
 }
 
 fn rank(b: Builtin) -> u8 {
@@ -202,12 +210,14 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
     match e {
         ConstExpr::Int(v, b) => Ok(Value { v: *v as i128, ty: *b }),
         ConstExpr::Path(p) if cx.lower.env.is_some() || p.segments.iter().any(|s| s.args.is_some()) => {
-            use crate::templates::{member_value, resolve, Resolved, TemplateArg};
+            use crate::templates::{Resolved, TemplateArg, member_value, resolve};
             if let Some(v) = var_template::eval_path(cx, p, depth) {
                 return v;
             }
             match resolve(cx.lower, p, Ns::Value) {
-                Ok(Resolved::Value(TemplateArg::Value(v, t))) => Ok(Value { v, ty: crate::templates::value_builtin(cx.lower.db, t) }),
+                Ok(Resolved::Value(TemplateArg::Value(v, t))) => {
+                    Ok(Value { v, ty: crate::templates::value_builtin(cx.lower.db, t) })
+                }
                 Ok(Resolved::Value(_)) => Err(ConstError::NotConstant(format!("{p} (dependent)"))),
                 Ok(Resolved::Def(Def::Enumerator(en, k), None, _)) => enumerator_value(cx, en, k),
                 Ok(Resolved::Def(d, env, _)) => member_value(cx.lower, &d, env.as_ref().or(cx.lower.env)),
@@ -283,16 +293,16 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             // A name that is no type is an expression operand (the token
             // reader of attribute arguments cannot tell them apart):
             // `__aligned__(__alignof__(_Tp2::_M_t))` names a data member.
-            if let (TyKind::Error(_), crate::item_tree::TypeRef::Path(p)) = (ty.kind(db), t) {
-                if let Some(x) = path_operand_type(cx.lower, p) {
-                    ty = x;
-                }
+            if let (TyKind::Error(_), crate::item_tree::TypeRef::Path(p)) = (ty.kind(db), t)
+                && let Some(x) = path_operand_type(cx.lower, p)
+            {
+                ty = x;
             }
             // `sizeof(typename T::x)` with no such member: a substitution failure.
-            if let TyKind::Error(e) = ty.kind(db) {
-                if crate::templates::is_substitution_failure(e) {
-                    return Err(ConstError::Unresolved(e.clone()));
-                }
+            if let TyKind::Error(e) = ty.kind(db)
+                && crate::templates::is_substitution_failure(e)
+            {
+                return Err(ConstError::Unresolved(e.clone()));
             }
             // sizeof(T&) is sizeof(T).
             if let TyKind::LRef(x) | TyKind::RRef(x) = ty.kind(db) {
@@ -303,10 +313,12 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             Ok(Value { v: v as i128, ty: Builtin::ULong })
         }
         // `sizeof(f<T>(0))` (the detection idiom): overload resolution decides (`infer`).
-        ConstExpr::Unsupported(s) if s.trim_start().starts_with("sizeof") => match crate::infer::sizeof_call(cx.lower, s) {
-            Some(v) => Ok(Value { v: v as i128, ty: Builtin::ULong }),
-            None => text::eval_text(cx.lower, s),
-        },
+        ConstExpr::Unsupported(s) if s.trim_start().starts_with("sizeof") => {
+            match crate::infer::sizeof_call(cx.lower, s) {
+                Some(v) => Ok(Value { v: v as i128, ty: Builtin::ULong }),
+                None => text::eval_text(cx.lower, s),
+            }
+        }
         // Calls and the rest: found again in the item's syntax and
         // evaluated by the interpreter.
         ConstExpr::Unsupported(s) if !s.is_empty() && cx.enum_override.is_none() => text::eval_text(cx.lower, s),
@@ -323,7 +335,9 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             // (through class template arguments they reach specializations
             // that other approximations then misjudge).
             let r = match crate::templates::type_trait(cx.lower.db, name, &tys) {
-                Err(e) if traits::exact(name) && e.contains("not evaluated") => traits::eval_trait(cx.lower, name, &tys),
+                Err(e) if traits::exact(name) && e.contains("not evaluated") => {
+                    traits::eval_trait(cx.lower, name, &tys)
+                }
                 r => r,
             };
             match r {
@@ -409,16 +423,18 @@ fn unevaluated_operand(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<(),
         return Ok(());
     }
     match eval_depth(cx, e, depth + 1) {
-        Err(ConstError::Unresolved(m)) if crate::templates::is_substitution_failure(&m) => Err(ConstError::Unresolved(m)),
+        Err(ConstError::Unresolved(m)) if crate::templates::is_substitution_failure(&m) => {
+            Err(ConstError::Unresolved(m))
+        }
         _ => Ok(()),
     }
 }
 
 fn enumerator_value(cx: &EvalCx<'_>, e: EnumId, k: u32) -> Result<Value, ConstError> {
-    if let Some((oe, known)) = cx.enum_override {
-        if oe == e {
-            return known.get(k as usize).map(|v| Value { v: *v, ty: Builtin::Int }).ok_or(ConstError::Cycle);
-        }
+    if let Some((oe, known)) = cx.enum_override
+        && oe == e
+    {
+        return known.get(k as usize).map(|v| Value { v: *v, ty: Builtin::Int }).ok_or(ConstError::Cycle);
     }
     let info = ty::enum_info(cx.lower.db, e);
     match info.values.get(k as usize) {

@@ -24,8 +24,8 @@
 
 use crate::consteval::is_integral as is_int;
 
-pub(crate) mod constraints;
 mod constraint_vars;
+pub(crate) mod constraints;
 pub use constraint_vars::{class_constraint_var_uses, completion_var_uses, constraint_var_uses};
 pub use constraints::constraints_satisfied;
 pub(crate) use constraints::{spec_constraint_weight, spec_constraints_satisfied};
@@ -40,53 +40,58 @@ mod friends;
 mod local_decls;
 pub use decltype::decltype_text;
 pub(crate) use decltype_body::{decltype_bodies, unevaluated_operand_type};
+mod aggregate;
 mod aliases;
-mod const_locals;
-mod const_cond;
+mod bindings;
 mod cast_call;
-mod enum_operands;
+mod const_cond;
+mod const_locals;
+mod constructible;
+pub(crate) mod deduce_call;
 mod deduce_conv;
 mod default_args;
+mod enum_operands;
 mod init_list;
-mod bindings;
-mod aggregate;
+mod non_deduced;
+mod nttp_sfinae;
+mod object_param;
 pub(crate) mod packs;
 mod partial_order;
-mod object_param;
-mod nttp_sfinae;
-pub(crate) mod deduce_call;
-mod non_deduced;
-mod constructible;
 pub(crate) use constructible::class_constructible;
 mod assignable;
-mod nsdmi;
 mod defaulted_assign;
-pub use nsdmi::{field_init_bodies, field_init_required};
-pub use defaulted_assign::implicit_assign_required;
+mod nsdmi;
 pub(crate) use assignable::class_assignable;
+pub use defaulted_assign::implicit_assign_required;
+pub use nsdmi::{field_init_bodies, field_init_required};
 mod trivially;
-pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
 use std::sync::Arc;
+pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
 
 use cufront_base_db::SourceDatabase;
 use rustc_hash::FxHashMap;
 
 use crate::body::{self, Body, Cond, Expr, ExprId, Init, Literal, LocalId, Stmt, StmtId, UnaryOp};
 use crate::instances::{self, FnDecl, FnInstanceId};
-use crate::item_tree::{Builtin, Cv, FnName, Path, PathSegment, TemplateArgRef, TemplateParam, TemplateParamKind, TypeRef};
-use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
+use crate::item_tree::{
+    Builtin, Cv, FnName, Path, PathSegment, TemplateArgRef, TemplateParam, TemplateParamKind, TypeRef,
+};
+use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind, def_map};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
-use crate::ty::{self, canonical, mk, FnSig, LowerCx, TyId, TyKind};
-use crate::{item_tree_of, Entity, FnId, ItemId, VarId};
+use crate::ty::{self, FnSig, LowerCx, TyId, TyKind, canonical, mk};
+use crate::{Entity, FnId, ItemId, VarId, item_tree_of};
 
 mod auto_ret;
-mod ctad;
 mod certain_deduction;
-mod rewritten;
 mod closure;
+mod ctad;
 mod ext_lambda;
+mod rewritten;
 pub mod var_init;
-pub use closure::{closure_declared_params, closure_fn_sig, closure_variadic, closure_written_ret, lambda_index, owner_body, owner_tu, ClosureFnId, ClosureFnKind, ClosureId};
+pub use closure::{
+    ClosureFnId, ClosureFnKind, ClosureId, closure_declared_params, closure_fn_sig, closure_variadic,
+    closure_written_ret, lambda_index, owner_body, owner_tu,
+};
 
 /// What `infer` runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
@@ -388,7 +393,13 @@ fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<Ex
     cx.res
 }
 
-fn new_infer<'a>(db: &'a dyn SourceDatabase, map: &'a DefMap, body: &'a Body, info: &OwnerInfo, owner: Option<InferOwner>) -> Infer<'a> {
+fn new_infer<'a>(
+    db: &'a dyn SourceDatabase,
+    map: &'a DefMap,
+    body: &'a Body,
+    info: &OwnerInfo,
+    owner: Option<InferOwner>,
+) -> Infer<'a> {
     Infer {
         db,
         map,
@@ -574,7 +585,10 @@ impl<'a> Infer<'a> {
             if let Some(t) = self.res.local_tys.get(l.0 as usize).copied().flatten() {
                 let c = canonical(self.db, t);
                 if !ty_has_placeholder(self.db, c, 0) && !matches!(c.kind(self.db), TyKind::Dependent(_)) {
-                    self.env.get_or_insert_with(Env::default).names.push((format!("decltype({n})"), TemplateArg::Type(t)));
+                    self.env
+                        .get_or_insert_with(Env::default)
+                        .names
+                        .push((format!("decltype({n})"), TemplateArg::Type(t)));
                 }
             }
         }
@@ -602,10 +616,10 @@ impl<'a> Infer<'a> {
                 if self.body.local(l).is_static {
                     // Local statics: destroyed at exit (still a use of the destructor).
                 }
-                if let Some(t) = self.res.local_tys[l.0 as usize] {
-                    if !matches!(canonical(self.db, t).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
-                        self.destroy(CallSite::Local(l), t);
-                    }
+                if let Some(t) = self.res.local_tys[l.0 as usize]
+                    && !matches!(canonical(self.db, t).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_))
+                {
+                    self.destroy(CallSite::Local(l), t);
                 }
             }
         }
@@ -727,14 +741,23 @@ impl<'a> Infer<'a> {
                     }
                     // Returning another type into a class: a converting construction.
                     if let Some(r) = self.ret {
-                        if self.is_class(r) && !self.same_class(r, a.ty) && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_)) {
+                        if self.is_class(r)
+                            && !self.same_class(r, a.ty)
+                            && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_))
+                        {
                             let args: Vec<Arg> = match self.body.expr(e).clone() {
                                 Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
-                                Expr::Path(p) if self.implicitly_movable(&p) => vec![Arg { cat: Category::XValue, ..a }],
+                                Expr::Path(p) if self.implicitly_movable(&p) => {
+                                    vec![Arg { cat: Category::XValue, ..a }]
+                                }
                                 _ => vec![a],
                             };
                             self.construct(CallSite::Expr(e), r, &args, a.braced);
-                        } else if self.is_class(r) && self.same_class(r, a.ty) && a.cat != Category::PRValue && self.returns.is_empty() {
+                        } else if self.is_class(r)
+                            && self.same_class(r, a.ty)
+                            && a.cat != Category::PRValue
+                            && self.returns.is_empty()
+                        {
                             // The same class from a glvalue: copied or moved
                             // (`return std::move(_M_storage);`), except a local
                             // object returned by name, which g++ constructs in
@@ -819,7 +842,9 @@ impl<'a> Infer<'a> {
                 let tys: Vec<TyId> = tys.iter().map(|t| canonical(self.db, self.lower(t))).collect();
                 templates::type_trait(self.db, name.trim_start_matches('_'), &tys).ok()
             }
-            Expr::Binary { op: body::BinaryOp::And, lhs, rhs } => Some(self.const_bool(*lhs)? && self.const_bool(*rhs)?),
+            Expr::Binary { op: body::BinaryOp::And, lhs, rhs } => {
+                Some(self.const_bool(*lhs)? && self.const_bool(*rhs)?)
+            }
             Expr::Binary { op: body::BinaryOp::Or, lhs, rhs } => Some(self.const_bool(*lhs)? || self.const_bool(*rhs)?),
             // Comparisons and arithmetic (`infer/const_cond.rs`).
             Expr::Binary { .. } | Expr::Cond { .. } => self.const_int(e, 0).map(|v| v != 0),
@@ -848,7 +873,8 @@ impl<'a> Infer<'a> {
                         // `__begin != __end` is an expression: members, then non-members and ADL
                         // (`__gnu_cxx::operator!=(const __normal_iterator&, …)`).
                         // The end may be a sentinel of another type (`take_view`'s).
-                        let ea = end.map_or(ia, |(t, _)| Arg { ty: t, cat: Category::LValue, null: false, braced: false });
+                        let ea =
+                            end.map_or(ia, |(t, _)| Arg { ty: t, cat: Category::LValue, null: false, braced: false });
                         let _ = self.operator(range, "operator!=", &[ia, ea]);
                         Some(e)
                     }
@@ -944,10 +970,10 @@ impl<'a> Infer<'a> {
                 // Copy-initialization: from a prvalue of the same class, elided.
                 if !self.same_class(t, et) || ec != Category::PRValue {
                     let braced = matches!(self.body.expr(*e), Expr::InitList(_));
-                    if let Expr::InitList(xs) = self.body.expr(*e).clone() {
-                        if self.aggregate_init(t, &xs) {
-                            return;
-                        }
+                    if let Expr::InitList(xs) = self.body.expr(*e).clone()
+                        && self.aggregate_init(t, &xs)
+                    {
+                        return;
                     }
                     let args: Vec<Arg> = if braced {
                         match self.body.expr(*e).clone() {
@@ -995,9 +1021,18 @@ impl<'a> Infer<'a> {
             Init::Paren(_) | Init::None => None,
         };
         let n = match list {
-            Some(xs) if xs.iter().any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_) | Expr::Designated(_))) => return t,
+            Some(xs)
+                if xs.iter().any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_) | Expr::Designated(_))) =>
+            {
+                return t;
+            }
             // Brace elision (`int a[][2] = {1, 2, 3}`) is not counted.
-            Some(xs) if matches!(canonical(db, *e).kind(db), TyKind::Array(..)) && xs.iter().any(|x| !matches!(self.body.expr(*x), Expr::InitList(_))) => return t,
+            Some(xs)
+                if matches!(canonical(db, *e).kind(db), TyKind::Array(..))
+                    && xs.iter().any(|x| !matches!(self.body.expr(*x), Expr::InitList(_))) =>
+            {
+                return t;
+            }
             Some(xs) => xs.len() as u64,
             None => match init_ty.map(|(it, _)| canonical(db, it).kind(db).clone()) {
                 Some(TyKind::Array(_, Some(n))) => n,
@@ -1042,9 +1077,11 @@ impl<'a> Infer<'a> {
             // (`instances::implicit_special`; hir-inst).
             let kind = match args {
                 [] if !braced => Some(instances::SpecialKind::DefaultCtor),
-                [a] if !a.braced && self.same_class(a.ty, c) => {
-                    Some(if a.cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor })
-                }
+                [a] if !a.braced && self.same_class(a.ty, c) => Some(if a.cat == Category::LValue {
+                    instances::SpecialKind::CopyCtor
+                } else {
+                    instances::SpecialKind::MoveCtor
+                }),
                 _ => None,
             };
             if let Some(e) = kind.and_then(|k| instances::implicit_special(self.db, class, k)) {
@@ -1067,13 +1104,11 @@ impl<'a> Infer<'a> {
                 Entity::Inherited(instances::inherited::InheritedCtorId::new(db, class, e))
             }
         };
-        if braced {
-            if let Some(cand) = self.init_list_ctor(&ctors, args) {
-                let e = wrap(cand, self.entity_of(cand, Vec::new()));
-                self.require(e);
-                self.res.calls.push((site, Callee::Entity(e)));
-                return Some(Callee::Entity(e));
-            }
+        if braced && let Some(cand) = self.init_list_ctor(&ctors, args) {
+            let e = wrap(cand, self.entity_of(cand, Vec::new()));
+            self.require(e);
+            self.res.calls.push((site, Callee::Entity(e)));
+            return Some(Callee::Entity(e));
         }
         if braced && args.iter().all(|a| !a.braced) {
             // Aggregates are not modelled: try constructors, quietly.
@@ -1093,9 +1128,15 @@ impl<'a> Infer<'a> {
         // every declared constructor needs a conversion (`::new (__e)
         // _Ex2(__ex)` copies a `future_error`, not `future_error(error_code)`).
         if let [a] = args {
-            let plain = ctors.iter().all(|&cand| matches!(cand.0, FnDecl::Fn(_)) && constructible::copy_or_move_ctor(self, cand, c).is_none());
+            let plain = ctors.iter().all(|&cand| {
+                matches!(cand.0, FnDecl::Fn(_)) && constructible::copy_or_move_ctor(self, cand, c).is_none()
+            });
             if !a.braced && self.same_class(a.ty, c) && plain {
-                let kind = if a.cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor };
+                let kind = if a.cat == Category::LValue {
+                    instances::SpecialKind::CopyCtor
+                } else {
+                    instances::SpecialKind::MoveCtor
+                };
                 match instances::implicit_special(self.db, class, kind) {
                     Some(e) => {
                         self.require(e);
@@ -1110,11 +1151,12 @@ impl<'a> Infer<'a> {
         let callee = match self.resolve_overload(&ctors, None, args, None) {
             Ok((cand, _, _)) if self.implicit_copy_beats(class, c, cand, args) => {
                 let lvalue = args[0].cat == Category::LValue;
-                let kind = if !lvalue && instances::implicitly_declared(self.db, class, instances::SpecialKind::MoveCtor) {
-                    instances::SpecialKind::MoveCtor
-                } else {
-                    instances::SpecialKind::CopyCtor
-                };
+                let kind =
+                    if !lvalue && instances::implicitly_declared(self.db, class, instances::SpecialKind::MoveCtor) {
+                        instances::SpecialKind::MoveCtor
+                    } else {
+                        instances::SpecialKind::CopyCtor
+                    };
                 match instances::implicit_special(self.db, class, kind) {
                     Some(e) => {
                         self.require(e);
@@ -1132,8 +1174,15 @@ impl<'a> Infer<'a> {
             }
             // The implicitly declared copy or move constructor is a candidate
             // beside the declared ones (a class that declares neither).
-            Err(e) if e != DELETED && matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) => {
-                let kind = if args[0].cat == Category::LValue { instances::SpecialKind::CopyCtor } else { instances::SpecialKind::MoveCtor };
+            Err(e)
+                if e != DELETED
+                    && matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) =>
+            {
+                let kind = if args[0].cat == Category::LValue {
+                    instances::SpecialKind::CopyCtor
+                } else {
+                    instances::SpecialKind::MoveCtor
+                };
                 match instances::implicit_special(self.db, class, kind) {
                     Some(e) => {
                         self.require(e);
@@ -1170,7 +1219,9 @@ impl<'a> Infer<'a> {
         }
         let Some(data) = cand.0.data(self.db) else { return false };
         let params: &[TypeRef] = data.ty.params.get(..1).unwrap_or(&[]);
-        !params.is_empty() && !instances::own_ref_param(self.db, class, params, true) && !instances::own_ref_param(self.db, class, params, false)
+        !params.is_empty()
+            && !instances::own_ref_param(self.db, class, params, true)
+            && !instances::own_ref_param(self.db, class, params, false)
     }
 
     /// The destructor call of an object of type `t` (classes with a declared destructor).
@@ -1305,7 +1356,13 @@ impl<'a> Infer<'a> {
                             TyKind::Qualified(_, m) => *m,
                             _ => Cv::default(),
                         };
-                        mk(db, TyKind::Qualified(strip_cv(db, canonical(db, t)), Cv { c: cv.c || own.c, v: cv.v || own.v, r: own.r }))
+                        mk(
+                            db,
+                            TyKind::Qualified(
+                                strip_cv(db, canonical(db, t)),
+                                Cv { c: cv.c || own.c, v: cv.v || own.v, r: own.r },
+                            ),
+                        )
                     } else {
                         t
                     };
@@ -1364,7 +1421,9 @@ impl<'a> Infer<'a> {
         };
         let c = self.map.class_definition(c);
         let tree = item_tree_of(self.db, c.item(self.db));
-        tree.classes.get(c.idx(self.db) as usize).is_some_and(|d| d.fields.iter().any(|f| f.name.as_deref() == Some(name) && f.has_init))
+        tree.classes
+            .get(c.idx(self.db) as usize)
+            .is_some_and(|d| d.fields.iter().any(|f| f.name.as_deref() == Some(name) && f.has_init))
     }
 
     /// The type of a non-static data member of a class (or its bases).
@@ -1404,10 +1463,10 @@ impl<'a> Infer<'a> {
             }
         }
         for b in templates::class_bases_of(self.db, class).iter() {
-            if let Some(bc) = b.class {
-                if let Some(t) = self.field_ty_depth(bc, name, depth + 1) {
-                    return Some(t);
-                }
+            if let Some(bc) = b.class
+                && let Some(t) = self.field_ty_depth(bc, name, depth + 1)
+            {
+                return Some(t);
             }
         }
         None
@@ -1506,10 +1565,10 @@ impl<'a> Infer<'a> {
                 let mut t = self.lower(&ty);
                 let a: Vec<Arg> = self.args(&args);
                 // `C(args)` naming a class template: its arguments deduced (`infer/ctad.rs`).
-                if !matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_)) {
-                    if let Some(d) = self.ctad_template(&ty).and_then(|c| self.ctad(c, &a)) {
-                        t = d;
-                    }
+                if !matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_))
+                    && let Some(d) = self.ctad_template(&ty).and_then(|c| self.ctad(c, &a))
+                {
+                    t = d;
                 }
                 // `T{}`: value-initialization (g++ calls an aggregate's
                 // implicit default constructor when it is not trivial).
@@ -1553,13 +1612,13 @@ impl<'a> Infer<'a> {
                 }
                 // No viable declared `operator=`: the class's implicit copy
                 // or move assignment, defined when not trivial.
-                if op.is_none() && self.same_class(strip_cv(db, canonical(db, r.ty)), strip_cv(db, canonical(db, l.ty))) {
-                    if let Some(class) = self.class_ref(strip_cv(db, canonical(db, l.ty))) {
-                        if let Some(ent) = instances::implicit_assign(db, class, r.cat != Category::LValue) {
-                            self.require(ent);
-                            self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
-                        }
-                    }
+                if op.is_none()
+                    && self.same_class(strip_cv(db, canonical(db, r.ty)), strip_cv(db, canonical(db, l.ty)))
+                    && let Some(class) = self.class_ref(strip_cv(db, canonical(db, l.ty)))
+                    && let Some(ent) = instances::implicit_assign(db, class, r.cat != Category::LValue)
+                {
+                    self.require(ent);
+                    self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
                 }
                 // `__once_call = [] { … };`: a captureless closure assigned to
                 // a pointer to function converts through its conversion function.
@@ -1580,10 +1639,10 @@ impl<'a> Infer<'a> {
             Expr::Comma { lhs, rhs } => {
                 let l = self.arg(lhs);
                 let r = self.arg(rhs);
-                if self.is_class(l.ty) || self.is_class(r.ty) {
-                    if let Some(res) = self.operator(e, "operator,", &[l, r]) {
-                        return res;
-                    }
+                if (self.is_class(l.ty) || self.is_class(r.ty))
+                    && let Some(res) = self.operator(e, "operator,", &[l, r])
+                {
+                    return res;
                 }
                 (r.ty, r.cat)
             }
@@ -1594,7 +1653,10 @@ impl<'a> Infer<'a> {
                 if self.class_ref(ct).is_some() && !self.same_class(ct, st) {
                     let a = Arg { ty: st, cat: sc, null: false, braced: false };
                     self.construct(CallSite::Expr(e), t, &[a], false);
-                } else if self.is_class(st) && self.class_ref(ct).is_none() && !matches!(ct.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Ptr(_)) {
+                } else if self.is_class(st)
+                    && self.class_ref(ct).is_none()
+                    && !matches!(ct.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Ptr(_))
+                {
                     // A conversion function of the operand.
                     self.conversion(e, st, sc, ct);
                 }
@@ -1603,10 +1665,10 @@ impl<'a> Infer<'a> {
             Expr::Index { base, index } => {
                 let b = self.arg(base);
                 let i = self.arg(index);
-                if self.is_class(b.ty) {
-                    if let Some(r) = self.operator(e, "operator[]", &[b, i]) {
-                        return r;
-                    }
+                if self.is_class(b.ty)
+                    && let Some(r) = self.operator(e, "operator[]", &[b, i])
+                {
+                    return r;
                 }
                 let bt = canonical(db, b.ty);
                 match strip_cv(db, bt).kind(db) {
@@ -1655,7 +1717,10 @@ impl<'a> Infer<'a> {
                 let name = if array { "operator delete[]" } else { "operator delete" };
                 let class = pointee.and_then(|p| self.class_ref(strip_cv(db, canonical(db, p))));
                 // Sized deallocation (C++14) first, as g++ does for complete types.
-                let sized = [Arg { ty: void_ptr, cat: pr, null: false, braced: false }, Arg { ty: size_t, cat: pr, null: false, braced: false }];
+                let sized = [
+                    Arg { ty: void_ptr, cat: pr, null: false, braced: false },
+                    Arg { ty: size_t, cat: pr, null: false, braced: false },
+                ];
                 if !self.global_operator(e, name, &sized, class) {
                     self.global_operator(e, name, &sized[..1], class);
                 }
@@ -1673,7 +1738,9 @@ impl<'a> Infer<'a> {
             }
             Expr::SizeofExpr(_) | Expr::AlignofExpr(_) | Expr::SizeofPack(_) => (self.builtin(Builtin::ULong), pr),
             Expr::Noexcept(_) => (self.builtin(Builtin::Bool), pr),
-            Expr::TypeidType(_) | Expr::TypeidExpr(_) => (mk(db, TyKind::Dependent("std::type_info".into())), Category::LValue),
+            Expr::TypeidType(_) | Expr::TypeidExpr(_) => {
+                (mk(db, TyKind::Dependent("std::type_info".into())), Category::LValue)
+            }
             Expr::Builtin { name, args, .. } => {
                 for a in args {
                     self.expr(a);
@@ -1768,13 +1835,13 @@ impl<'a> Infer<'a> {
         for i in 0..len.min(256) {
             let mut e2 = env.clone();
             for (n, a) in env.names.iter() {
-                if let TemplateArg::Pack(v) = a {
-                    if v.len() == len {
-                        e2.names.push((n.clone(), v[i].clone()));
-                    }
+                if let TemplateArg::Pack(v) = a
+                    && v.len() == len
+                {
+                    e2.names.push((n.clone(), v[i].clone()));
                 }
             }
-            let saved = std::mem::replace(&mut self.env, Some(e2));
+            let saved = self.env.replace(e2);
             // Function parameter packs: their element type under this binding.
             let mut packs: Vec<(LocalId, TypeRef)> = self
                 .body
@@ -1784,7 +1851,8 @@ impl<'a> Infer<'a> {
                 .map(|p| (*p, self.body.local(*p).ty.clone()))
                 .collect();
             packs.extend(self.lambda_packs.iter().cloned());
-            let saved_tys: Vec<(LocalId, Option<TyId>)> = packs.iter().map(|(p, _)| (*p, self.res.local_tys[p.0 as usize])).collect();
+            let saved_tys: Vec<(LocalId, Option<TyId>)> =
+                packs.iter().map(|(p, _)| (*p, self.res.local_tys[p.0 as usize])).collect();
             for (p, written) in &packs {
                 let t = self.lower(written);
                 self.res.local_tys[p.0 as usize] = Some(t);
@@ -1957,20 +2025,25 @@ impl<'a> Infer<'a> {
                         let ent = self.entity_of(*c, a);
                         self.require(ent);
                         self.res.resolutions.insert(e, Resolution::Entity(ent));
-                        if let Entity::Fn(_) | Entity::FnInst(_) = ent {
-                            if let Some(mut sig) = self.sig_of_entity(ent) {
-                                // `&f<A>` whose signature does not substitute names no
-                                // function ([temp.deduct.general]/8: a failure in the
-                                // return type removes the specialization).
-                                if let Some(why) = sig_substitution_failure(db, &sig) {
-                                    return (self.error(&format!("substitution failure in the signature of a function named: {why}")), Category::LValue);
-                                }
-                                // The function's type: parameters without top-level cv or `restrict`.
-                                for p in &mut sig.params {
-                                    *p = strip_cv(db, canonical(db, *p));
-                                }
-                                return (mk(db, TyKind::Func(sig)), Category::LValue);
+                        if let Entity::Fn(_) | Entity::FnInst(_) = ent
+                            && let Some(mut sig) = self.sig_of_entity(ent)
+                        {
+                            // `&f<A>` whose signature does not substitute names no
+                            // function ([temp.deduct.general]/8: a failure in the
+                            // return type removes the specialization).
+                            if let Some(why) = sig_substitution_failure(db, &sig) {
+                                return (
+                                    self.error(&format!(
+                                        "substitution failure in the signature of a function named: {why}"
+                                    )),
+                                    Category::LValue,
+                                );
                             }
+                            // The function's type: parameters without top-level cv or `restrict`.
+                            for p in &mut sig.params {
+                                *p = strip_cv(db, canonical(db, *p));
+                            }
+                            return (mk(db, TyKind::Func(sig)), Category::LValue);
                         }
                     }
                 }
@@ -2042,10 +2115,10 @@ impl<'a> Infer<'a> {
                 if !fns.is_empty() {
                     return Value::Fns(fns, last.args.clone());
                 }
-                if let Some((d, env, _)) = templates::member_of(db, class, &name, Ns::Value, 0) {
-                    if let Some(v) = self.def_value(d, env.as_ref(), class_inst(class)) {
-                        return v;
-                    }
+                if let Some((d, env, _)) = templates::member_of(db, class, &name, Ns::Value, 0)
+                    && let Some(v) = self.def_value(d, env.as_ref(), class_inst(class))
+                {
+                    return v;
                 }
                 // Then the enclosing classes' members, as members of the
                 // enclosing specializations (`policy_hub<…>::Policy900`
@@ -2063,7 +2136,9 @@ impl<'a> Infer<'a> {
                     let fns = scopes::lookup_fns(db, self.map, self.scope, &name);
                     Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone())
                 }
-                Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`{name}`"))),
+                Some(d) => self
+                    .def_value_args(d, None, None, last.args.as_deref())
+                    .unwrap_or_else(|| Value::Unknown(format!("`{name}`"))),
                 None => {
                     let mut fns = scopes::lookup_fns(db, self.map, self.scope, &name);
                     if fns.is_empty() {
@@ -2091,7 +2166,9 @@ impl<'a> Infer<'a> {
                 return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
             }
             return match scopes::lookup_member(db, self.map, scopes::ROOT, &name, Ns::Value) {
-                Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`::{name}`"))),
+                Some(d) => self
+                    .def_value_args(d, None, None, last.args.as_deref())
+                    .unwrap_or_else(|| Value::Unknown(format!("`::{name}`"))),
                 None => Value::Unknown(format!("unresolved `::{name}`")),
             };
         }
@@ -2113,7 +2190,9 @@ impl<'a> Infer<'a> {
                     return Value::Fns(fns.into_iter().map(|f| (f, None)).collect(), last.args.clone());
                 }
                 match scopes::lookup_member(db, self.map, ns, &name, Ns::Value) {
-                    Some(d) => self.def_value_args(d, None, None, last.args.as_deref()).unwrap_or_else(|| Value::Unknown(format!("`{p}`"))),
+                    Some(d) => self
+                        .def_value_args(d, None, None, last.args.as_deref())
+                        .unwrap_or_else(|| Value::Unknown(format!("`{p}`"))),
                     None => {
                         let t = self.lower(&TypeRef::Path(p.clone()));
                         if !matches!(t.kind(db), TyKind::Error(_)) {
@@ -2129,7 +2208,9 @@ impl<'a> Infer<'a> {
                     let _ = en;
                     return Value::Enumerator(c);
                 }
-                let Some(class) = self.class_ref(c) else { return Value::Unknown(format!("`{p}`: qualifier is not a class")) };
+                let Some(class) = self.class_ref(c) else {
+                    return Value::Unknown(format!("`{p}`: qualifier is not a class"));
+                };
                 let key = if name.starts_with('~') { scopes::DTOR_KEY.to_string() } else { name.clone() };
                 let fns = instances::member_fns(db, class, &key);
                 if !fns.is_empty() {
@@ -2138,7 +2219,9 @@ impl<'a> Infer<'a> {
                 if let Some(t) = self.field_ty(class, &name) {
                     return Value::Field(t);
                 }
-                match templates::member_of(db, class, &name, Ns::Value, 0).and_then(|(d, env, _)| self.def_value(d, env.as_ref(), class_inst(class))) {
+                match templates::member_of(db, class, &name, Ns::Value, 0)
+                    .and_then(|(d, env, _)| self.def_value(d, env.as_ref(), class_inst(class)))
+                {
                     Some(v) => v,
                     // A member type (`common_type<A, B>::type()`, found in a base).
                     None => {
@@ -2158,7 +2241,13 @@ impl<'a> Infer<'a> {
         self.def_value_args(d, env, outer, None)
     }
 
-    fn def_value_args(&mut self, d: Def, env: Option<&Env>, outer: Option<InstId>, args: Option<&[TemplateArgRef]>) -> Option<Value> {
+    fn def_value_args(
+        &mut self,
+        d: Def,
+        env: Option<&Env>,
+        outer: Option<InstId>,
+        args: Option<&[TemplateArgRef]>,
+    ) -> Option<Value> {
         let db = self.db;
         Some(match d {
             Def::Var(v) => {
@@ -2168,7 +2257,9 @@ impl<'a> Infer<'a> {
             }
             Def::Enumerator(en, _) => Value::Enumerator(mk(db, TyKind::Enum(en))),
             // A concept-id is a `bool` prvalue, not a variable.
-            Def::VarTemplate(vt) if constraints::is_concept(db, vt) => Value::TemplateValue(self.builtin(Builtin::Bool)),
+            Def::VarTemplate(vt) if constraints::is_concept(db, vt) => {
+                Value::TemplateValue(self.builtin(Builtin::Bool))
+            }
             Def::VarTemplate(vt) => {
                 let written = args.unwrap_or(&[]);
                 let out = match crate::consteval::var_template::var_template_args(self.lcx(), vt, written) {
@@ -2216,7 +2307,9 @@ impl<'a> Infer<'a> {
             let pk = map.class_definition(pk);
             let n = templates::outer_arity(db, map, parent);
             cur = match class {
-                ClassRefT::Inst(i) if n > 0 && n <= i.args(db).len() => ClassRefT::Inst(InstId::new(db, pk, i.args(db)[..n].to_vec())),
+                ClassRefT::Inst(i) if n > 0 && n <= i.args(db).len() => {
+                    ClassRefT::Inst(InstId::new(db, pk, i.args(db)[..n].to_vec()))
+                }
                 _ if n > 0 => break,
                 _ => ClassRefT::Class(pk),
             };
@@ -2229,7 +2322,9 @@ impl<'a> Infer<'a> {
     fn var_entity(&self, v: VarId, outer: Option<InstId>, env: Option<&Env>) -> Entity {
         let templated = self.map.parent.get(&DeclKey::Var(v)).is_some_and(|s| self.map.templated.contains(s));
         match (templated, outer.or_else(|| env.and(None))) {
-            (true, Some(o)) => Entity::VarInst(instances::var_instance(self.db, instances::VarDecl::Var(v), Some(o), Vec::new())),
+            (true, Some(o)) => {
+                Entity::VarInst(instances::var_instance(self.db, instances::VarDecl::Var(v), Some(o), Vec::new()))
+            }
             _ => Entity::Var(v),
         }
     }
@@ -2270,15 +2365,21 @@ impl<'a> Infer<'a> {
                         // Members called without an object: `this->f()`.
                         let this_arg = self.class.filter(|_| self.has_this).map(|c| {
                             let t = class_ty(db, c);
-                            let t = if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                            let t =
+                                if self.this_cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
                             Arg { ty: t, cat: Category::LValue, null: false, braced: false }
                         });
                         self.set(callee, mk(db, TyKind::Dependent("overload set".into())), Category::LValue);
                         self.finish_call(e, &cands, targs.as_deref(), &a, this_arg)
                     }
                     Value::Type(t) => {
-                        let ctad = |s: &mut Self| s.ctad_template(&TypeRef::Path(p.clone())).and_then(|c| s.ctad(c, &a));
-                        let t = if matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_)) { t } else { ctad(self).unwrap_or(t) };
+                        let ctad =
+                            |s: &mut Self| s.ctad_template(&TypeRef::Path(p.clone())).and_then(|c| s.ctad(c, &a));
+                        let t = if matches!(canonical(db, t).kind(db), TyKind::App(_) | TyKind::Inst(_)) {
+                            t
+                        } else {
+                            ctad(self).unwrap_or(t)
+                        };
                         self.res.resolutions.insert(callee, Resolution::Type(t));
                         if self.class_ref(strip_cv(db, canonical(db, t))).is_some() {
                             self.construct(CallSite::Expr(e), t, &a, false);
@@ -2353,14 +2454,18 @@ impl<'a> Infer<'a> {
         let arg0 = a.first().map(|x| strip_cv(db, canonical(db, x.ty)));
         let void_ptr = || mk(db, TyKind::Ptr(self.builtin(Builtin::Void)));
         let t = match n {
-            "addressof" => return (mk(db, TyKind::Ptr(a.first().map_or_else(|| self.error("addressof"), |x| x.ty))), pr),
+            "addressof" => {
+                return (mk(db, TyKind::Ptr(a.first().map_or_else(|| self.error("addressof"), |x| x.ty))), pr);
+            }
             "launder" | "assume_aligned" => return (arg0.unwrap_or_else(void_ptr), pr),
             "expect" | "expect_with_probability" => arg0.unwrap_or_else(|| self.builtin(Builtin::Long)),
             "unreachable" | "trap" | "abort" | "prefetch" => self.builtin(Builtin::Void),
-            "memcpy" | "memmove" | "memset" | "alloca" | "malloc" | "__memcpy_chk" | "__memmove_chk" | "__memset_chk" => void_ptr(),
+            "memcpy" | "memmove" | "memset" | "alloca" | "malloc" | "__memcpy_chk" | "__memmove_chk"
+            | "__memset_chk" => void_ptr(),
             "strlen" | "object_size" | "dynamic_object_size" => self.builtin(Builtin::ULong),
-            "constant_p" | "strcmp" | "memcmp" | "strncmp" | "clz" | "clzl" | "clzll" | "ctz" | "ctzl" | "ctzll" | "popcount"
-            | "popcountl" | "popcountll" | "ffs" | "ffsl" | "ffsll" | "parity" | "fpclassify" | "isinf_sign" => self.builtin(Builtin::Int),
+            "constant_p" | "strcmp" | "memcmp" | "strncmp" | "clz" | "clzl" | "clzll" | "ctz" | "ctzl" | "ctzll"
+            | "popcount" | "popcountl" | "popcountll" | "ffs" | "ffsl" | "ffsll" | "parity" | "fpclassify"
+            | "isinf_sign" => self.builtin(Builtin::Int),
             "is_constant_evaluated" => self.builtin(Builtin::Bool),
             _ if n.starts_with("is") || n.starts_with("signbit") => self.builtin(Builtin::Int),
             _ if n.starts_with("huge_val") || n.starts_with("inf") || n.starts_with("nan") => match n.chars().last() {
@@ -2369,9 +2474,15 @@ impl<'a> Infer<'a> {
                 _ => self.builtin(Builtin::Double),
             },
             _ if name.starts_with("__atomic_") || name.starts_with("__sync_") => {
-                if n.contains("test_and_set") || n.contains("compare_exchange") || n.contains("bool_compare") || n.contains("always_lock_free") || n.contains("is_lock_free") {
+                if n.contains("test_and_set")
+                    || n.contains("compare_exchange")
+                    || n.contains("bool_compare")
+                    || n.contains("always_lock_free")
+                    || n.contains("is_lock_free")
+                {
                     self.builtin(Builtin::Bool)
-                } else if n.ends_with("fence") || n.ends_with("clear") || n.ends_with("store") || n.ends_with("store_n") {
+                } else if n.ends_with("fence") || n.ends_with("clear") || n.ends_with("store") || n.ends_with("store_n")
+                {
                     self.builtin(Builtin::Void)
                 } else {
                     match arg0.map(|t| t.kind(db).clone()) {
@@ -2415,12 +2526,21 @@ impl<'a> Infer<'a> {
     }
 
     /// Calls member `name` of `class` on `obj`.
-    fn member_call(&mut self, site: CallSite, class: ClassRefT, obj: Arg, name: &str, a: &[Arg], targs: Option<&[TemplateArgRef]>) -> Option<(TyId, Category)> {
+    fn member_call(
+        &mut self,
+        site: CallSite,
+        class: ClassRefT,
+        obj: Arg,
+        name: &str,
+        a: &[Arg],
+        targs: Option<&[TemplateArgRef]>,
+    ) -> Option<(TyId, Category)> {
         let cands = instances::member_fns(self.db, class, name);
         if cands.is_empty() {
             return None;
         }
-        let r = match self.resolve_overload(&cands, targs, a, Some(obj)) {
+
+        match self.resolve_overload(&cands, targs, a, Some(obj)) {
             Ok((cand, ta, sig)) => {
                 let ent = self.entity_of(cand, ta);
                 self.require(ent);
@@ -2433,8 +2553,7 @@ impl<'a> Infer<'a> {
                 self.res.calls.push((site, Callee::Unresolved(err)));
                 None
             }
-        };
-        r
+        }
     }
 
     /// The result of a call returning `ret`: a class temporary is destroyed.
@@ -2446,7 +2565,14 @@ impl<'a> Infer<'a> {
         (t, c)
     }
 
-    fn finish_call(&mut self, e: ExprId, cands: &[Cand], targs: Option<&[TemplateArgRef]>, a: &[Arg], this_arg: Option<Arg>) -> (TyId, Category) {
+    fn finish_call(
+        &mut self,
+        e: ExprId,
+        cands: &[Cand],
+        targs: Option<&[TemplateArgRef]>,
+        a: &[Arg],
+        this_arg: Option<Arg>,
+    ) -> (TyId, Category) {
         match self.resolve_overload(cands, targs, a, this_arg) {
             Ok((cand, ta, sig)) => {
                 let ent = self.entity_of(cand, ta);
@@ -2475,10 +2601,10 @@ impl<'a> Infer<'a> {
             if arg.braced {
                 continue;
             }
-            if let TyKind::Closure(k) = strip_cv(db, canonical(db, arg.ty)).kind(db) {
-                if matches!(canonical(db, *p).kind(db), TyKind::Ptr(_)) {
-                    self.closure_conversion(*k);
-                }
+            if let TyKind::Closure(k) = strip_cv(db, canonical(db, arg.ty)).kind(db)
+                && matches!(canonical(db, *p).kind(db), TyKind::Ptr(_))
+            {
+                self.closure_conversion(*k);
             }
             let pc = collapse(db, canonical(db, *p));
             let target = match pc.kind(db) {
@@ -2505,7 +2631,8 @@ impl<'a> Infer<'a> {
             // (`pair<_Base_ptr, _Base_ptr>` passed by value).
             if related {
                 let trivial = self.class_ref(target).is_some_and(|c| {
-                    crate::templates::trivial::class_is(db, c, crate::templates::trivial::Trivially::Copyable, 0).unwrap_or(false)
+                    crate::templates::trivial::class_is(db, c, crate::templates::trivial::Trivially::Copyable, 0)
+                        .unwrap_or(false)
                 });
                 if trivial {
                     continue;
@@ -2629,7 +2756,9 @@ impl<'a> Infer<'a> {
 
     fn is_member(&self, f: FnDecl) -> bool {
         let Some(data) = f.data(self.db) else { return false };
-        !data.friend && (data.in_class || instances::fn_scope(self.db, f).is_some_and(|s| instances::is_class_scope(self.map, s)))
+        !data.friend
+            && (data.in_class
+                || instances::fn_scope(self.db, f).is_some_and(|s| instances::is_class_scope(self.map, s)))
     }
 
     /// Overloaded operator `name` for `args` (the first is the object for members), if any.
@@ -2660,20 +2789,20 @@ impl<'a> Infer<'a> {
         }
         // Members take the first operand as the object; try both sets together.
         let mut best: Option<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = None;
-        if !members.is_empty() {
-            if let Ok(r) = self.resolve_overload_ranked(&members, None, &args[1..], Some(args[0])) {
-                best = Some(r);
-            }
+        if !members.is_empty()
+            && let Ok(r) = self.resolve_overload_ranked(&members, None, &args[1..], Some(args[0]))
+        {
+            best = Some(r);
         }
-        if !cands.is_empty() {
-            if let Ok(r) = self.resolve_overload_ranked(&cands, None, args, None) {
-                let better = match &best {
-                    None => true,
-                    Some(b) => compare(&r.3, &b.3) == std::cmp::Ordering::Less,
-                };
-                if better {
-                    best = Some(r);
-                }
+        if !cands.is_empty()
+            && let Ok(r) = self.resolve_overload_ranked(&cands, None, args, None)
+        {
+            let better = match &best {
+                None => true,
+                Some(b) => compare(&r.3, &b.3) == std::cmp::Ordering::Less,
+            };
+            if better {
+                best = Some(r);
             }
         }
         let Some((cand, ta, sig, _)) = best else { return self.rewritten_operator(e, name, args) };
@@ -2701,7 +2830,11 @@ impl<'a> Infer<'a> {
         let exact: Vec<Cand> = cands
             .iter()
             .copied()
-            .filter(|c| c.0.data(db).is_some_and(|d| d.ty.params.len() == args.len() || (d.ty.params.len() > args.len() && args.len() > 1)))
+            .filter(|c| {
+                c.0.data(db).is_some_and(|d| {
+                    d.ty.params.len() == args.len() || (d.ty.params.len() > args.len() && args.len() > 1)
+                })
+            })
             .collect();
         if exact.is_empty() {
             return false;
@@ -2727,7 +2860,13 @@ impl<'a> Infer<'a> {
         for c in cands {
             let Ok(sig) = instances::signature(db, instances::fn_instance(db, c.0, c.1, Vec::new())) else { continue };
             let r = strip_cv(db, canonical(db, sig.ret));
-            let score = if r == to { 0 } else if is_arith(db, r) && is_arith(db, to) { 1 } else { 2 };
+            let score = if r == to {
+                0
+            } else if is_arith(db, r) && is_arith(db, to) {
+                1
+            } else {
+                2
+            };
             if best.is_none_or(|(_, s)| score < s) {
                 best = Some((c, score));
             }
@@ -2776,7 +2915,9 @@ impl<'a> Infer<'a> {
                 // Only a qualified name forms a pointer to member
                 // ([expr.unary.op]/4): `&m` in a member function is `&this->m`.
                 if let Expr::Path(p) = self.body.expr(self.inner_operand(e)) {
-                    if let (true, Some(Resolution::Field)) = (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e))) {
+                    if let (true, Some(Resolution::Field)) =
+                        (p.segments.len() > 1, self.res.resolutions.get(&self.inner_operand(e)))
+                    {
                         // `&S::m`: a pointer to member of the class the
                         // qualifier names (`std::string Measurement::*`).
                         let mut q = p.clone();
@@ -2835,10 +2976,11 @@ impl<'a> Infer<'a> {
         use body::BinaryOp as B;
         let db = self.db;
         let pr = Category::PRValue;
-        if !matches!(op, B::PtrMem | B::PtrMemArrow) && (self.is_class(l.ty) || self.is_class(r.ty) || self.is_enum(l.ty) || self.is_enum(r.ty)) {
-            if let Some(res) = self.operator(e, &format!("operator{}", bin_op_name(op)), &[l, r]) {
-                return res;
-            }
+        if !matches!(op, B::PtrMem | B::PtrMemArrow)
+            && (self.is_class(l.ty) || self.is_class(r.ty) || self.is_enum(l.ty) || self.is_enum(r.ty))
+            && let Some(res) = self.operator(e, &format!("operator{}", bin_op_name(op)), &[l, r])
+        {
+            return res;
         }
         let lt = strip_cv(db, canonical(db, l.ty));
         let rt = strip_cv(db, canonical(db, r.ty));
@@ -2866,7 +3008,13 @@ impl<'a> Infer<'a> {
 
     // ---- overload resolution
 
-    fn resolve_overload(&mut self, cands: &[Cand], targs: Option<&[TemplateArgRef]>, args: &[Arg], obj: Option<Arg>) -> Result<(Cand, Vec<TemplateArg>, FnSig), String> {
+    fn resolve_overload(
+        &mut self,
+        cands: &[Cand],
+        targs: Option<&[TemplateArgRef]>,
+        args: &[Arg],
+        obj: Option<Arg>,
+    ) -> Result<(Cand, Vec<TemplateArg>, FnSig), String> {
         self.resolve_overload_ranked(cands, targs, args, obj).map(|(c, a, s, _)| (c, a, s))
     }
 
@@ -2887,7 +3035,10 @@ impl<'a> Infer<'a> {
             let Some(data) = c.0.data(db) else { continue };
             // Non-static members need an object; static ones and non-members ignore it.
             let is_static_member = data.linkage.is_static;
-            let member = !data.friend && (data.in_class || c.1.is_some() || instances::fn_scope(db, c.0).is_some_and(|s| instances::is_class_scope(self.map, s)));
+            let member = !data.friend
+                && (data.in_class
+                    || c.1.is_some()
+                    || instances::fn_scope(db, c.0).is_some_and(|s| instances::is_class_scope(self.map, s)));
             let takes_obj = member && !is_static_member && !matches!(data.name, FnName::Ctor);
             if data.ty.params.len() < args.len() && !data.ty.variadic && data.pack_params.is_empty() {
                 continue;
@@ -2992,8 +3143,9 @@ impl<'a> Infer<'a> {
             let unsat: Vec<bool> = viable
                 .iter()
                 .map(|v| {
-                    v.0 .0.data(db).is_some_and(|d| !d.constraints.is_empty())
-                        && constraints::constraints_satisfied(db, instances::fn_instance(db, v.0 .0, v.0 .1, v.1.clone())) == Some(false)
+                    v.0.0.data(db).is_some_and(|d| !d.constraints.is_empty())
+                        && constraints::constraints_satisfied(db, instances::fn_instance(db, v.0.0, v.0.1, v.1.clone()))
+                            == Some(false)
                 })
                 .collect();
             if unsat.iter().any(|u| !u) {
@@ -3016,12 +3168,13 @@ impl<'a> Infer<'a> {
         if viable.iter().enumerate().any(|(i, v)| i != best && v.3 == viable[best].3) {
             let tied: Vec<usize> = (0..viable.len()).filter(|&i| viable[i].3 == viable[best].3).collect();
             let unsat = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| {
-                v.0 .0.data(db).is_some_and(|d| !d.constraints.is_empty())
-                    && constraints::constraints_satisfied(db, instances::fn_instance(db, v.0 .0, v.0 .1, v.1.clone())) == Some(false)
+                v.0.0.data(db).is_some_and(|d| !d.constraints.is_empty())
+                    && constraints::constraints_satisfied(db, instances::fn_instance(db, v.0.0, v.0.1, v.1.clone()))
+                        == Some(false)
             };
             let sat: Vec<usize> = tied.iter().copied().filter(|&i| !unsat(&viable[i])).collect();
             let pool = if sat.is_empty() { tied } else { sat };
-            let w = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| constraints::weight(db, self.map, v.0 .0);
+            let w = |v: &(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)| constraints::weight(db, self.map, v.0.0);
             // The partial-ordering winner stays unless a candidate is more constrained.
             best = if pool.contains(&best) { best } else { pool[0] };
             let mut bw = w(&viable[best]);
@@ -3035,7 +3188,7 @@ impl<'a> Infer<'a> {
         }
         // A deleted function takes part in overload resolution; selecting
         // it makes the call ill-formed ([dcl.fct.def.delete]/2).
-        if viable[best].0 .0.data(db).is_some_and(|d| d.deleted) {
+        if viable[best].0.0.data(db).is_some_and(|d| d.deleted) {
             return Err(DELETED.into());
         }
         Ok(viable.swap_remove(best))
@@ -3051,7 +3204,11 @@ impl<'a> Infer<'a> {
                 loop {
                     match t {
                         TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) => t = x,
-                        TypeRef::Path(p) => return p.segments.len() == 1 && p.segments[0].args.is_none() && p.segments[0].name.len() <= 2,
+                        TypeRef::Path(p) => {
+                            return p.segments.len() == 1
+                                && p.segments[0].args.is_none()
+                                && p.segments[0].name.len() <= 2;
+                        }
                         _ => return false,
                     }
                 }
@@ -3065,7 +3222,13 @@ impl<'a> Infer<'a> {
     }
 
     /// Deduces a function template's arguments from a call (explicit ones first, then defaults).
-    fn deduce(&self, c: Cand, data: &crate::item_tree::FnData, targs: Option<&[TemplateArgRef]>, args: &[Arg]) -> Result<Vec<TemplateArg>, String> {
+    fn deduce(
+        &self,
+        c: Cand,
+        data: &crate::item_tree::FnData,
+        targs: Option<&[TemplateArgRef]>,
+        args: &[Arg],
+    ) -> Result<Vec<TemplateArg>, String> {
         let outer = match c.1 {
             Some(o) => templates::inst_env(self.db, o)?,
             None => Env::default(),
@@ -3079,7 +3242,12 @@ impl<'a> Infer<'a> {
         // A parameter declared as an array or function is a pointer ([dcl.fct]/5).
         let pc = decay(db, collapse(db, canonical(db, p)));
         let at = canonical(db, a.ty);
-        let unknown = |t: TyId| matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_));
+        let unknown = |t: TyId| {
+            matches!(
+                t.kind(db),
+                TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_)
+            )
+        };
         if unknown(at) || unknown(strip_cv(db, at)) {
             return Some(Rank { major: 2, minor: 5 });
         }
@@ -3129,7 +3297,13 @@ impl<'a> Infer<'a> {
                         return None;
                     }
                     // Binding an rvalue to `&&` beats `const&`; an lvalue to `&` beats `const&`.
-                    let minor = if refk == 2 { 0 } else if a.cat == Category::LValue { 1 } else { 2 };
+                    let minor = if refk == 2 {
+                        0
+                    } else if a.cat == Category::LValue {
+                        1
+                    } else {
+                        2
+                    };
                     let minor = if same { minor } else { minor + self.base_distance_penalty(ab, tb) };
                     return Some(Rank { major: if same { 0 } else { 2 }, minor });
                 }
@@ -3211,10 +3385,12 @@ impl<'a> Infer<'a> {
                     return Some(Rank { major: 0, minor: if xcv == ycv { 0 } else { 1 } });
                 }
                 // The function pointer conversion: `noexcept` dropped (exact match rank).
-                if let (TyKind::Func(fx), TyKind::Func(fy)) = (xb.kind(db), yb.kind(db)) {
-                    if fx.noexcept && !fy.noexcept && mk(db, TyKind::Func(ty::FnSig { noexcept: false, ..fx.clone() })) == yb {
-                        return Some(Rank { major: 0, minor: 1 });
-                    }
+                if let (TyKind::Func(fx), TyKind::Func(fy)) = (xb.kind(db), yb.kind(db))
+                    && fx.noexcept
+                    && !fy.noexcept
+                    && mk(db, TyKind::Func(ty::FnSig { noexcept: false, ..fx.clone() })) == yb
+                {
+                    return Some(Rank { major: 0, minor: 1 });
                 }
                 if matches!(yb.kind(db), TyKind::Builtin(Builtin::Void)) {
                     return Some(Rank { major: 2, minor: 1 });
@@ -3224,15 +3400,23 @@ impl<'a> Infer<'a> {
                 }
                 None
             }
-            (TyKind::Builtin(Builtin::NullPtr), TyKind::Ptr(_) | TyKind::MemPtr { .. }) => Some(Rank { major: 2, minor: 0 }),
+            (TyKind::Builtin(Builtin::NullPtr), TyKind::Ptr(_) | TyKind::MemPtr { .. }) => {
+                Some(Rank { major: 2, minor: 0 })
+            }
             (TyKind::Builtin(b), TyKind::Ptr(_)) if a.null && is_int(*b) => Some(Rank { major: 2, minor: 0 }),
-            (TyKind::Ptr(_) | TyKind::MemPtr { .. }, TyKind::Builtin(Builtin::Bool)) => Some(Rank { major: 2, minor: 2 }),
-            (TyKind::Func(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => Some(Rank { major: 0, minor: 0 }),
+            (TyKind::Ptr(_) | TyKind::MemPtr { .. }, TyKind::Builtin(Builtin::Bool)) => {
+                Some(Rank { major: 2, minor: 2 })
+            }
+            (TyKind::Func(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => {
+                Some(Rank { major: 0, minor: 0 })
+            }
             (TyKind::MemPtr { .. }, TyKind::MemPtr { .. }) => Some(Rank { major: 0, minor: 1 }),
             (TyKind::Vector(..), _) | (_, TyKind::Vector(..)) => Some(Rank { major: 2, minor: 0 }),
             (TyKind::Complex(_), _) | (_, TyKind::Complex(_)) => Some(Rank { major: 2, minor: 0 }),
             // A captureless closure's conversion function.
-            (TyKind::Closure(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => Some(Rank { major: 3, minor: 0 }),
+            (TyKind::Closure(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => {
+                Some(Rank { major: 3, minor: 0 })
+            }
             _ => None,
         }
     }
@@ -3307,7 +3491,9 @@ fn ty_has_error(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
     }
     match t.kind(db) {
         TyKind::Error(_) => true,
-        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_error(db, *x, depth + 1),
+        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => {
+            ty_has_error(db, *x, depth + 1)
+        }
         _ => false,
     }
 }
@@ -3352,13 +3538,14 @@ impl<'a> Infer<'a> {
     }
 }
 
-
 /// The value of `sizeof(f<Args>(0))` written in a constant expression (the
 /// detection idiom: which overload of `f` a null pointer argument selects,
 /// substitution failures removing candidates), read from its text in the
 /// scope and environment of `cx`. None when the text is not of that shape.
 pub fn sizeof_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
-    sizeof_null_call(cx, text).or_else(|| decltype::sizeof_text(cx, text)).or_else(|| decltype_body::sizeof_full(cx, text))
+    sizeof_null_call(cx, text)
+        .or_else(|| decltype::sizeof_text(cx, text))
+        .or_else(|| decltype_body::sizeof_full(cx, text))
 }
 
 fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
@@ -3377,8 +3564,18 @@ fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
         match t.as_str() {
             ")" => break,
             "," => {}
-            "0" => args.push(Arg { ty: mk(db, TyKind::Builtin(Builtin::Int)), cat: Category::PRValue, null: true, braced: false }),
-            "nullptr" => args.push(Arg { ty: mk(db, TyKind::Builtin(Builtin::NullPtr)), cat: Category::PRValue, null: true, braced: false }),
+            "0" => args.push(Arg {
+                ty: mk(db, TyKind::Builtin(Builtin::Int)),
+                cat: Category::PRValue,
+                null: true,
+                braced: false,
+            }),
+            "nullptr" => args.push(Arg {
+                ty: mk(db, TyKind::Builtin(Builtin::NullPtr)),
+                cat: Category::PRValue,
+                null: true,
+                braced: false,
+            }),
             _ => return None,
         }
         pos += 1;
@@ -3468,9 +3665,13 @@ fn ty_has_placeholder(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
     }
     match t.kind(db) {
         TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => true,
-        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_has_placeholder(db, *x, depth + 1),
+        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => {
+            ty_has_placeholder(db, *x, depth + 1)
+        }
         TyKind::App(a) => a.args(db).iter().any(|x| has_placeholder(db, x)),
-        TyKind::Func(f) => ty_has_placeholder(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_has_placeholder(db, *p, depth + 1)),
+        TyKind::Func(f) => {
+            ty_has_placeholder(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_has_placeholder(db, *p, depth + 1))
+        }
         _ => false,
     }
 }
@@ -3523,10 +3724,10 @@ fn deduce_one(db: &dyn SourceDatabase, p: TyId, a: Arg, out: &mut [Option<Templa
     if deduce_conv::deduce_more_qualified_array(db, target, at, out) {
         return true;
     }
-    if let TyKind::Qualified(inner, _) = target.kind(db) {
-        if templates::match_ty(db, *inner, strip_cv(db, at), 1, out) {
-            return true;
-        }
+    if let TyKind::Qualified(inner, _) = target.kind(db)
+        && templates::match_ty(db, *inner, strip_cv(db, at), 1, out)
+    {
+        return true;
     }
     // A derived class deduces a base `B<T>`: try the bases.
     if let TyKind::App(_) = strip_cv(db, target).kind(db) {
@@ -3638,7 +3839,6 @@ fn is_null_ty(db: &dyn SourceDatabase, t: TyId) -> bool {
     matches!(t.kind(db), TyKind::Builtin(Builtin::NullPtr))
 }
 
-
 fn is_arith(db: &dyn SourceDatabase, t: TyId) -> bool {
     matches!(t.kind(db), TyKind::Builtin(b) if *b != Builtin::Void && *b != Builtin::NullPtr)
 }
@@ -3679,12 +3879,17 @@ fn arith(db: &dyn SourceDatabase, a: TyId, b: TyId) -> TyId {
             if fl(*x) > 0 || fl(*y) > 0 {
                 return if fl(*x) >= fl(*y) { a } else { b };
             }
-            let unsigned = |b: Builtin| matches!(b, Builtin::UInt | Builtin::ULong | Builtin::ULongLong | Builtin::UInt128);
+            let unsigned =
+                |b: Builtin| matches!(b, Builtin::UInt | Builtin::ULong | Builtin::ULongLong | Builtin::UInt128);
             match int_rank(*x).cmp(&int_rank(*y)) {
                 std::cmp::Ordering::Greater => a,
                 std::cmp::Ordering::Less => b,
                 std::cmp::Ordering::Equal => {
-                    if unsigned(*y) { b } else { a }
+                    if unsigned(*y) {
+                        b
+                    } else {
+                        a
+                    }
                 }
             }
         }
@@ -3753,4 +3958,3 @@ pub fn render_calls(db: &dyn SourceDatabase, r: &InferenceResult) -> String {
 
 #[allow(dead_code)]
 fn unused(_: PathSegment) {}
-

@@ -21,8 +21,8 @@ use std::sync::Arc;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use rustc_hash::FxHashSet;
 
-use crate::item_tree::{FnData, FnName, Path, TemplateParam, TemplateArgRef, TemplateParamKind, TypeRef, VarData};
-use crate::scopes::{self, def_map, DeclKey, Def, DefMap, ScopeIdx, ScopeKind};
+use crate::item_tree::{FnData, FnName, Path, TemplateArgRef, TemplateParam, TemplateParamKind, TypeRef, VarData};
+use crate::scopes::{self, DeclKey, Def, DefMap, ScopeIdx, ScopeKind, def_map};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
 mod auto_var;
@@ -33,13 +33,16 @@ pub(crate) use redecl::positional_text;
 mod special;
 pub mod stub;
 
-pub use local::{closure_fn_name, closure_type_name, local_static_name, LocalStaticId};
+pub use local::{LocalStaticId, closure_fn_name, closure_type_name, local_static_name};
 
+pub use special::{
+    SpecialKind, SpecialMemberId, class_of_object, default_init_runs_code, implicit_assign, implicit_special,
+    is_polymorphic, special_nontrivial, special_required, vtable_entities,
+};
 pub(crate) use special::{declares_move, implicitly_declared, member_classes, move_assign_suppressed, own_ref_param};
-pub use special::{class_of_object, default_init_runs_code, implicit_assign, implicit_special, is_polymorphic, special_nontrivial, special_required, vtable_entities, SpecialKind, SpecialMemberId};
 
-use crate::infer::{infer, InferOwner};
-use crate::{item_tree_of, Entity, FnId, FnTemplateId, ItemId, VarId, VarTemplateId};
+use crate::infer::{InferOwner, infer};
+use crate::{Entity, FnId, FnTemplateId, ItemId, VarId, VarTemplateId, item_tree_of};
 
 /// A function declaration: a function, or a function template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::Supertype)]
@@ -86,11 +89,21 @@ pub struct VarInstanceId {
 
 /// The instance of `decl` (a member of `outer` when given) with its own
 /// template arguments `args` (normalised: canonical types, packs grouped).
-pub fn fn_instance(db: &dyn SourceDatabase, decl: FnDecl, outer: Option<InstId>, args: Vec<TemplateArg>) -> FnInstanceId {
+pub fn fn_instance(
+    db: &dyn SourceDatabase,
+    decl: FnDecl,
+    outer: Option<InstId>,
+    args: Vec<TemplateArg>,
+) -> FnInstanceId {
     FnInstanceId::new(db, decl, outer, args)
 }
 
-pub fn var_instance(db: &dyn SourceDatabase, decl: VarDecl, outer: Option<InstId>, args: Vec<TemplateArg>) -> VarInstanceId {
+pub fn var_instance(
+    db: &dyn SourceDatabase,
+    decl: VarDecl,
+    outer: Option<InstId>,
+    args: Vec<TemplateArg>,
+) -> VarInstanceId {
     VarInstanceId::new(db, decl, outer, args)
 }
 
@@ -118,9 +131,11 @@ impl FnDecl {
     pub fn tparams(self, db: &dyn SourceDatabase) -> Vec<TemplateParam> {
         match self {
             FnDecl::Fn(_) => Vec::new(),
-            FnDecl::Template(t) => {
-                item_tree_of(db, t.item(db)).fn_templates.get(t.idx(db) as usize).map(|d| d.tparams.clone()).unwrap_or_default()
-            }
+            FnDecl::Template(t) => item_tree_of(db, t.item(db))
+                .fn_templates
+                .get(t.idx(db) as usize)
+                .map(|d| d.tparams.clone())
+                .unwrap_or_default(),
         }
     }
     fn key(self) -> DeclKey {
@@ -150,11 +165,7 @@ pub struct FnDataRef {
 impl std::ops::Deref for FnDataRef {
     type Target = FnData;
     fn deref(&self) -> &FnData {
-        if self.template {
-            &self.tree.fn_templates[self.idx].f
-        } else {
-            &self.tree.fns[self.idx]
-        }
+        if self.template { &self.tree.fn_templates[self.idx].f } else { &self.tree.fns[self.idx] }
     }
 }
 
@@ -181,9 +192,11 @@ impl VarDecl {
     pub fn tparams(self, db: &dyn SourceDatabase) -> Vec<TemplateParam> {
         match self {
             VarDecl::Var(_) => Vec::new(),
-            VarDecl::Template(t) => {
-                item_tree_of(db, t.item(db)).var_templates.get(t.idx(db) as usize).map(|d| d.tparams.clone()).unwrap_or_default()
-            }
+            VarDecl::Template(t) => item_tree_of(db, t.item(db))
+                .var_templates
+                .get(t.idx(db) as usize)
+                .map(|d| d.tparams.clone())
+                .unwrap_or_default(),
         }
     }
     fn key(self) -> DeclKey {
@@ -196,7 +209,13 @@ impl VarDecl {
 
 /// The scope a declaration's name belongs to: its parent, or the scope its
 /// qualifier names (`void S::f()`, `template<class T> void S<T>::f()`).
-pub fn decl_scope(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, parent: ScopeIdx, qualifier: Option<&crate::item_tree::Path>) -> Option<ScopeIdx> {
+pub fn decl_scope(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    item: ItemId,
+    parent: ScopeIdx,
+    qualifier: Option<&crate::item_tree::Path>,
+) -> Option<ScopeIdx> {
     let Some(q) = qualifier else { return Some(parent) };
     if let Some(&s) = map.spec_qualifiers.get(&(parent, q.clone())) {
         return Some(s);
@@ -207,7 +226,10 @@ pub fn decl_scope(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, parent: S
     let _ = item;
     let mut cur: Option<ScopeIdx> = None;
     for (i, seg) in q.segments.iter().enumerate() {
-        let path = crate::item_tree::Path { global: false, segments: vec![crate::item_tree::PathSegment { name: seg.name.clone(), args: None }] };
+        let path = crate::item_tree::Path {
+            global: false,
+            segments: vec![crate::item_tree::PathSegment { name: seg.name.clone(), args: None }],
+        };
         let d = if i == 0 {
             if q.global {
                 scopes::lookup_member(db, map, scopes::ROOT, &seg.name, scopes::Ns::Scope)
@@ -261,10 +283,10 @@ fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
     let mut cands: Vec<FnDecl> = map.qualified_fns.get(&(scope, key.clone())).cloned().unwrap_or_default();
     let out_of_line = cands.len();
     for d in map.scope(scope).names.get(&key).into_iter().flatten() {
-        if let Some(f) = def_fn(d) {
-            if !cands.contains(&f) {
-                cands.push(f);
-            }
+        if let Some(f) = def_fn(d)
+            && !cands.contains(&f)
+        {
+            cands.push(f);
         }
     }
     let is_template = matches!(decl, FnDecl::Template(_));
@@ -277,7 +299,11 @@ fn fn_definition_of(db: &dyn SourceDatabase, decl: FnDecl) -> Option<FnDecl> {
             continue;
         }
         let Some(cd) = c.data(db) else { continue };
-        if !cd.linkage.is_definition || cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual {
+        if !cd.linkage.is_definition
+            || cd.ty.params.len() != data.ty.params.len()
+            || cd.ty.cv != data.ty.cv
+            || cd.ty.ref_qual != data.ty.ref_qual
+        {
             continue;
         }
         if cd.ty.params == data.ty.params || redecl::same_params_renamed(db, decl, c) {
@@ -317,7 +343,11 @@ fn member_spec_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<FnDecl>
     cands.iter().copied().find(|&c| {
         let Some(cd) = c.data(db) else { return false };
         let Some(q) = cd.qualifier.as_ref() else { return false };
-        if !cd.linkage.is_definition || cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual {
+        if !cd.linkage.is_definition
+            || cd.ty.params.len() != data.ty.params.len()
+            || cd.ty.cv != data.ty.cv
+            || cd.ty.ref_qual != data.ty.ref_qual
+        {
             return false;
         }
         let cx = LowerCx { db, map: &map, item: c.item(db), scope: c.parent(db, &map), env: None };
@@ -336,15 +366,14 @@ pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, 
         Some(o) => templates::inst_env(db, o)?,
         None => Env::default(),
     };
-    if let Some(def) = inst_definition(db, inst) {
-        if def != decl {
-            if let Some(d) = def.data(db) {
-                let names: Vec<Option<String>> = d.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect();
-                for (n, a) in names.into_iter().zip(env.args.clone()) {
-                    if let Some(n) = n {
-                        env.names.push((n, a));
-                    }
-                }
+    if let Some(def) = inst_definition(db, inst)
+        && def != decl
+        && let Some(d) = def.data(db)
+    {
+        let names: Vec<Option<String>> = d.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect();
+        for (n, a) in names.into_iter().zip(env.args.clone()) {
+            if let Some(n) = n {
+                env.names.push((n, a));
             }
         }
     }
@@ -386,7 +415,8 @@ fn bind_own(env: &mut Env, params: &[TemplateParam], args: &[TemplateArg]) -> Re
 /// scope its name belongs to (a class's for members, so that member types
 /// are found).
 fn fn_lower_scope(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl, data: &FnData) -> Result<ScopeIdx, String> {
-    decl_scope(db, map, decl.item(db), decl.parent(db, map), data.qualifier.as_ref()).ok_or_else(|| "unresolved qualifier".to_string())
+    decl_scope(db, map, decl.item(db), decl.parent(db, map), data.qualifier.as_ref())
+        .ok_or_else(|| "unresolved qualifier".to_string())
 }
 
 /// A signature that needs itself (`decltype` of a call of the function in
@@ -515,9 +545,12 @@ pub(crate) fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Ve
 pub(crate) fn typeref_names(t: &TypeRef, out: &mut Vec<String>) {
     match t {
         TypeRef::Path(p) => path_names(p, out),
-        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) | TypeRef::Array(x, _) => {
-            typeref_names(x, out)
-        }
+        TypeRef::Ptr(x)
+        | TypeRef::LRef(x)
+        | TypeRef::RRef(x)
+        | TypeRef::Cv(x, _)
+        | TypeRef::Complex(x)
+        | TypeRef::Array(x, _) => typeref_names(x, out),
         TypeRef::MemPtr(p, x) => {
             path_names(p, out);
             typeref_names(x, out);
@@ -533,10 +566,11 @@ pub(crate) fn typeref_names(t: &TypeRef, out: &mut Vec<String>) {
 }
 
 fn path_names(p: &crate::item_tree::Path, out: &mut Vec<String>) {
-    if let Some(s) = p.segments.first() {
-        if !p.global && !out.contains(&s.name) {
-            out.push(s.name.clone());
-        }
+    if let Some(s) = p.segments.first()
+        && !p.global
+        && !out.contains(&s.name)
+    {
+        out.push(s.name.clone());
     }
     for s in &p.segments {
         for a in s.args.iter().flatten() {
@@ -591,7 +625,11 @@ pub fn member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str) -> Vec<(FnD
 /// `member_fns` with the class whose scope the lookup found them in (its
 /// own declarations and using-declarations): the class of their implicit
 /// object parameter ([over.match.funcs]/4).
-pub(crate) fn member_fns_found(db: &dyn SourceDatabase, c: ClassRefT, name: &str) -> Option<(ClassRefT, Vec<(FnDecl, Option<InstId>)>)> {
+pub(crate) fn member_fns_found(
+    db: &dyn SourceDatabase,
+    c: ClassRefT,
+    name: &str,
+) -> Option<(ClassRefT, Vec<(FnDecl, Option<InstId>)>)> {
     found_member_fns(db, c, name, 0)
 }
 
@@ -599,7 +637,12 @@ fn member_fns_depth(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
     found_member_fns(db, c, name, depth).map(|(_, v)| v).unwrap_or_default()
 }
 
-fn found_member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u32) -> Option<(ClassRefT, Vec<(FnDecl, Option<InstId>)>)> {
+fn found_member_fns(
+    db: &dyn SourceDatabase,
+    c: ClassRefT,
+    name: &str,
+    depth: u32,
+) -> Option<(ClassRefT, Vec<(FnDecl, Option<InstId>)>)> {
     if depth > 32 {
         return None;
     }
@@ -620,10 +663,10 @@ fn found_member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
         return Some((c, own));
     }
     for b in templates::class_bases_of(db, c).iter() {
-        if let Some(bc) = b.class {
-            if let Some(r) = found_member_fns(db, bc, name, depth + 1).filter(|r| !r.1.is_empty()) {
-                return Some(r);
-            }
+        if let Some(bc) = b.class
+            && let Some(r) = found_member_fns(db, bc, name, depth + 1).filter(|r| !r.1.is_empty())
+        {
+            return Some(r);
         }
     }
     None
@@ -632,7 +675,15 @@ fn found_member_fns(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u3
 /// `using Base<T>::f;` in class `c` (scope `s`): the base's functions `f`
 /// as members of the base specialization the derived class names (what
 /// `own_fns` found through the pattern's scope is replaced).
-fn using_declared_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassRefT, s: ScopeIdx, name: &str, depth: u32, own: &mut Vec<(FnDecl, Option<InstId>)>) {
+fn using_declared_fns(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    c: ClassRefT,
+    s: ScopeIdx,
+    name: &str,
+    depth: u32,
+    own: &mut Vec<(FnDecl, Option<InstId>)>,
+) {
     let usings: Vec<Path> = map
         .scope(s)
         .names
@@ -757,7 +808,9 @@ pub fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
         }
         Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
         Entity::Var(_) | Entity::VarInst(_) => crate::infer::var_init::var_init_owner(db, e),
-        Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => None,
+        Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => {
+            None
+        }
     }
 }
 
@@ -871,7 +924,17 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
                 if seen.insert(x) {
                     out.push(x);
                 }
-                if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_) | Entity::VarInst(_)) {
+                if depth + 1 < templates::MAX_DEPTH
+                    && matches!(
+                        x,
+                        Entity::Fn(_)
+                            | Entity::FnInst(_)
+                            | Entity::Special(_)
+                            | Entity::Closure(_)
+                            | Entity::Inherited(_)
+                            | Entity::VarInst(_)
+                    )
+                {
                     queue.push_back((x, depth + 1));
                 }
             }
@@ -903,7 +966,17 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
             if seen.insert(x) {
                 out.push(x);
             }
-            if depth + 1 < templates::MAX_DEPTH && matches!(x, Entity::Fn(_) | Entity::FnInst(_) | Entity::Special(_) | Entity::Closure(_) | Entity::Inherited(_) | Entity::VarInst(_)) {
+            if depth + 1 < templates::MAX_DEPTH
+                && matches!(
+                    x,
+                    Entity::Fn(_)
+                        | Entity::FnInst(_)
+                        | Entity::Special(_)
+                        | Entity::Closure(_)
+                        | Entity::Inherited(_)
+                        | Entity::VarInst(_)
+                )
+            {
                 queue.push_back((x, depth + 1));
             }
         }

@@ -718,7 +718,8 @@ impl Lower {
             K::LINKAGE_SPEC | K::EXPORT_DECL => {
                 let saved = self.extern_c;
                 if node.kind() == K::LINKAGE_SPEC {
-                    self.extern_c = su::tokens(node).find(|t| t.kind() == K::STRING).is_some_and(|t| t.text() == "\"C\"");
+                    self.extern_c =
+                        su::tokens(node).find(|t| t.kind() == K::STRING).is_some_and(|t| t.text() == "\"C\"");
                 }
                 self.children_decls(node, out, None);
                 self.extern_c = saved;
@@ -752,7 +753,10 @@ impl Lower {
                     let before = out.len();
                     self.templated_decl(&d, out, vec![Vec::new()], None);
                     let keep = match out[before..] {
-                        [Item::Fn(i)] => self.tree.fns[i as usize].qualifier.as_ref().is_some_and(|q| q.segments.iter().any(|s| s.args.is_some())),
+                        [Item::Fn(i)] => self.tree.fns[i as usize]
+                            .qualifier
+                            .as_ref()
+                            .is_some_and(|q| q.segments.iter().any(|s| s.args.is_some())),
                         _ => false,
                     };
                     if !keep {
@@ -772,13 +776,13 @@ impl Lower {
                     }
                 }
                 // Specializations declare nothing lookup finds by a new name.
-                if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) {
-                    if let Some(specs) = su::child(&d, K::DECL_SPECIFIERS) {
-                        for c in specs.children().filter(|c| c.kind() == K::CLASS_SPECIFIER) {
-                            let idx = self.class(&c, TemplateKind::Specialization, Access::Public);
-                            self.tree.classes[idx as usize].tparams = Some(Vec::new());
-                            out.push(Item::Class(idx));
-                        }
+                if let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL)
+                    && let Some(specs) = su::child(&d, K::DECL_SPECIFIERS)
+                {
+                    for c in specs.children().filter(|c| c.kind() == K::CLASS_SPECIFIER) {
+                        let idx = self.class(&c, TemplateKind::Specialization, Access::Public);
+                        self.tree.classes[idx as usize].tparams = Some(Vec::new());
+                        out.push(Item::Class(idx));
                     }
                 }
             }
@@ -817,8 +821,11 @@ impl Lower {
     fn namespace(&mut self, node: &SyntaxNode, out: &mut Vec<Item>) {
         let inline = node.children_with_tokens().any(|t| t.kind() == K::INLINE_KW);
         // `namespace a::b {`: the parser gives one `NAME` per component.
-        let names: Vec<String> =
-            node.children().filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)).flat_map(|n| su::idents(&n)).collect();
+        let names: Vec<String> = node
+            .children()
+            .filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+            .flat_map(|n| su::idents(&n))
+            .collect();
         let mut items = Vec::new();
         self.children_decls(node, &mut items, None);
         let names: Vec<Option<String>> =
@@ -839,7 +846,9 @@ impl Lower {
             return;
         };
         // `using E = enum E { … };` defines the enum too (libcu++'s `memory_order`).
-        let defined = su::child(node, K::TYPE_ID).and_then(|t| su::child(&t, K::DECL_SPECIFIERS)).and_then(|s| su::child(&s, K::ENUM_SPECIFIER));
+        let defined = su::child(node, K::TYPE_ID)
+            .and_then(|t| su::child(&t, K::DECL_SPECIFIERS))
+            .and_then(|s| su::child(&s, K::ENUM_SPECIFIER));
         let ty = match (su::child(node, K::TYPE_ID), defined) {
             (Some(t), Some(e)) if tparams.is_none() && su::child(&t, K::ABSTRACT_DECLARATOR).is_none() => {
                 let idx = self.enumeration(&e, Access::Public);
@@ -854,10 +863,17 @@ impl Lower {
         out.push(Item::Typedef(self.tree.typedefs.len() as u32 - 1));
     }
 
-    fn template(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, class: Option<&mut ClassCx>, mut heads: Vec<Vec<TemplateParam>>) {
-        let Some(inner) = node.children().find(|c| {
-            !matches!(c.kind(), K::TEMPLATE_PARAM_LIST | K::REQUIRES_CLAUSE) && c.kind() != K::ERROR
-        }) else {
+    fn template(
+        &mut self,
+        node: &SyntaxNode,
+        out: &mut Vec<Item>,
+        class: Option<&mut ClassCx>,
+        mut heads: Vec<Vec<TemplateParam>>,
+    ) {
+        let Some(inner) = node
+            .children()
+            .find(|c| !matches!(c.kind(), K::TEMPLATE_PARAM_LIST | K::REQUIRES_CLAUSE) && c.kind() != K::ERROR)
+        else {
             return;
         };
         let tparams = su::child(node, K::TEMPLATE_PARAM_LIST).map(|l| self.template_params(&l)).unwrap_or_default();
@@ -950,7 +966,12 @@ impl Lower {
             Some(s) => self.specifier_type(s),
             None => TypeRef::Opaque(String::new()),
         };
-        let Some(d) = su::init_declarators(node).into_iter().find_map(|i| if i.kind() == K::DECLARATOR { Some(i) } else { su::child(&i, K::DECLARATOR) }) else { return };
+        let Some(d) = su::init_declarators(node)
+            .into_iter()
+            .find_map(|i| if i.kind() == K::DECLARATOR { Some(i) } else { su::child(&i, K::DECLARATOR) })
+        else {
+            return;
+        };
         if !su::is_function_declarator(&d) {
             return;
         }
@@ -969,8 +990,22 @@ impl Lower {
     fn concept(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>) {
         let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else { return };
         let init = node.children().find(|c| su::is_expr(c.kind())).map(|e| lower_expr(&e, self));
-        let linkage = Linkage { is_inline: true, is_constexpr: true, is_definition: true, extern_c: self.extern_c, ..Linkage::default() };
-        let var = VarData { name, ty: TypeRef::Builtin(Builtin::Bool), is_const: true, init, linkage, qualifier: None, outer_tparams: Vec::new() };
+        let linkage = Linkage {
+            is_inline: true,
+            is_constexpr: true,
+            is_definition: true,
+            extern_c: self.extern_c,
+            ..Linkage::default()
+        };
+        let var = VarData {
+            name,
+            ty: TypeRef::Builtin(Builtin::Bool),
+            is_const: true,
+            init,
+            linkage,
+            qualifier: None,
+            outer_tparams: Vec::new(),
+        };
         self.tree.var_templates.push(VarTemplateData { tparams, var, spec_args: None, concept: true });
         out.push(Item::VarTemplate(self.tree.var_templates.len() as u32 - 1));
     }
@@ -980,7 +1015,13 @@ impl Lower {
     /// specializations (`S<T>::`) consumes `k` heads; with one head left the
     /// declaration is a function or variable template, with none it is an
     /// out-of-line member of a class template (templated, not an entity).
-    fn templated_decl(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, mut heads: Vec<Vec<TemplateParam>>, class_name: Option<&str>) {
+    fn templated_decl(
+        &mut self,
+        node: &SyntaxNode,
+        out: &mut Vec<Item>,
+        mut heads: Vec<Vec<TemplateParam>>,
+        class_name: Option<&str>,
+    ) {
         let specs = su::child(node, K::DECL_SPECIFIERS);
         let kws: Vec<K> = specs.as_ref().map(su::spec_keywords).unwrap_or_default();
         // Friends: only the templates a class body defines (hidden friends).
@@ -994,18 +1035,23 @@ impl Lower {
             None => TypeRef::Opaque(String::new()),
         };
         for init in su::init_declarators(node) {
-            let Some(decl) = (if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) }) else {
+            let Some(decl) =
+                (if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) })
+            else {
                 continue;
             };
             if su::is_function_declarator(&decl) {
-                let Some((mut f, at)) = self.fn_data(node, &decl, &base, &kws, specs.as_ref(), class_name) else { continue };
+                let Some((mut f, at)) = self.fn_data(node, &decl, &base, &kws, specs.as_ref(), class_name) else {
+                    continue;
+                };
                 if friend && f.qualifier.is_some() {
                     return;
                 }
                 f.friend = friend;
                 let k = f.qualifier.as_ref().map_or(0, |q| q.segments.iter().filter(|s| s.args.is_some()).count());
                 let own = if heads.len() == k + 1 { heads.last().map_or(0, Vec::len) } else { 0 };
-                let invented = if f.pack_params.is_empty() { invent_auto_params(&mut f.ty.params, own) } else { Vec::new() };
+                let invented =
+                    if f.pack_params.is_empty() { invent_auto_params(&mut f.ty.params, own) } else { Vec::new() };
                 if !invented.is_empty() && heads.len() == k {
                     heads.push(Vec::new());
                 }
@@ -1030,16 +1076,28 @@ impl Lower {
                 return;
             }
             // `v<T, T>`: a variable template partial specialization is named by a template-id.
-            let Some(name) = su::declarator_name(&decl).or_else(|| declarator_template_id(&decl).and_then(|t| t.children().find(|c| matches!(c.kind(), K::NAME | K::NAME_REF))).map(|n| n.text().to_string().trim().to_string())) else { continue };
+            let Some(name) = su::declarator_name(&decl).or_else(|| {
+                declarator_template_id(&decl)
+                    .and_then(|t| t.children().find(|c| matches!(c.kind(), K::NAME | K::NAME_REF)))
+                    .map(|n| n.text().to_string().trim().to_string())
+            }) else {
+                continue;
+            };
             let (qualifier, _) = declarator_qualifier(&decl);
             let ty = self.declarator_type(base.clone(), &decl);
             let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
-            let init_expr = su::child(&init, K::EQUAL_INITIALIZER).and_then(|e| e.children().find(|c| su::is_expr(c.kind())));
-            let has_init = su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
+            let init_expr =
+                su::child(&init, K::EQUAL_INITIALIZER).and_then(|e| e.children().find(|c| su::is_expr(c.kind())));
+            let has_init =
+                su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
             let init_at = u32::from(init.text_range().start());
             let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
             let mut linkage = self.linkage(&kws, specs.as_ref());
-            linkage.is_definition = if class_name.is_some() { linkage.is_inline || linkage.is_constexpr } else { !linkage.is_extern || has_init };
+            linkage.is_definition = if class_name.is_some() {
+                linkage.is_inline || linkage.is_constexpr
+            } else {
+                !linkage.is_extern || has_init
+            };
             let k = qualifier.as_ref().map_or(0, |q| q.segments.iter().filter(|s| s.args.is_some()).count());
             let mut var = VarData { name, ty, is_const, init, linkage, qualifier, outer_tparams: Vec::new() };
             if heads.len() == k && k > 0 {
@@ -1073,16 +1131,27 @@ impl Lower {
         while let Some(ev) = walk.next() {
             let rowan::WalkEvent::Enter(n) = ev else { continue };
             match n.kind() {
-                K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK | K::CLASS_SPECIFIER | K::ENUM_SPECIFIER => {
+                K::FUNCTION_BODY
+                | K::LAZY_BODY
+                | K::CTOR_INITIALIZER
+                | K::FUNCTION_TRY_BLOCK
+                | K::CLASS_SPECIFIER
+                | K::ENUM_SPECIFIER => {
                     walk.skip_subtree();
                 }
                 K::ELABORATED_TYPE_SPECIFIER => {
                     walk.skip_subtree();
-                    if n.children_with_tokens().any(|t| t.kind() == K::ENUM_KW) || n.children().any(|c| c.kind() == K::QUALIFIED_NAME) {
+                    if n.children_with_tokens().any(|t| t.kind() == K::ENUM_KW)
+                        || n.children().any(|c| c.kind() == K::QUALIFIED_NAME)
+                    {
                         continue;
                     }
                     let Some(p) = su::path_of(&n) else { continue };
-                    if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() || seen.contains(&p.segments[0].name) {
+                    if p.global
+                        || p.segments.len() != 1
+                        || p.segments[0].args.is_some()
+                        || seen.contains(&p.segments[0].name)
+                    {
                         continue;
                     }
                     let name = p.segments[0].name.clone();
@@ -1136,24 +1205,25 @@ impl Lower {
                     K::ELABORATED_TYPE_SPECIFIER => {
                         // `struct S;` declares S; `struct S *p;` too when S is new (lookup decides).
                         let no_declarators = su::child(node, K::INIT_DECLARATOR_LIST).is_none();
-                        if no_declarators && !c.children().any(|n| n.kind() == K::QUALIFIED_NAME) {
-                            if let Some(name) = su::path_of(&c).and_then(|p| p.last().map(str::to_string)) {
-                                if c.children_with_tokens().any(|t| t.kind() == K::ENUM_KW) {
-                                    let idx = self.push_enum(EnumData {
-                                        name: Some(name),
-                                        scoped: false,
-                                        base: None,
-                                        enumerators: Vec::new(),
-                                        is_definition: false,
-                                        packed: false,
-                                        access,
-                                    });
-                                    out.push(Item::Enum(idx));
-                                } else {
-                                    let key = su::class_key(&c);
-                                    let idx = self.push_class(empty_class(Some(name), key, access, self.pack.current()));
-                                    out.push(Item::Class(idx));
-                                }
+                        if no_declarators
+                            && !c.children().any(|n| n.kind() == K::QUALIFIED_NAME)
+                            && let Some(name) = su::path_of(&c).and_then(|p| p.last().map(str::to_string))
+                        {
+                            if c.children_with_tokens().any(|t| t.kind() == K::ENUM_KW) {
+                                let idx = self.push_enum(EnumData {
+                                    name: Some(name),
+                                    scoped: false,
+                                    base: None,
+                                    enumerators: Vec::new(),
+                                    is_definition: false,
+                                    packed: false,
+                                    access,
+                                });
+                                out.push(Item::Enum(idx));
+                            } else {
+                                let key = su::class_key(&c);
+                                let idx = self.push_class(empty_class(Some(name), key, access, self.pack.current()));
+                                out.push(Item::Class(idx));
                             }
                         }
                     }
@@ -1206,8 +1276,13 @@ impl Lower {
                 if let Some(cx) = class.as_deref_mut() {
                     self.member_function(node, d, &kws, cx);
                 }
-                if let Some((mut f, at)) = self.fn_data(node, d, &base_ty, &kws, specs.as_ref(), class_name.as_deref()) {
-                    let invented = if in_class || !f.pack_params.is_empty() { Vec::new() } else { invent_auto_params(&mut f.ty.params, 0) };
+                if let Some((mut f, at)) = self.fn_data(node, d, &base_ty, &kws, specs.as_ref(), class_name.as_deref())
+                {
+                    let invented = if in_class || !f.pack_params.is_empty() {
+                        Vec::new()
+                    } else {
+                        invent_auto_params(&mut f.ty.params, 0)
+                    };
                     if !invented.is_empty() {
                         // An abbreviated function template.
                         self.tree.fn_templates.push(FnTemplateData { tparams: invented, f });
@@ -1248,7 +1323,8 @@ impl Lower {
                         .and_then(|i| i.children().find(|c| matches!(c.kind(), K::INIT_LIST | K::ARG_LIST)))
                         .and_then(|l| l.children().find(|c| su::is_expr(c.kind())))
                 });
-            let has_init = su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
+            let has_init =
+                su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
             match class.as_deref_mut() {
                 Some(cx) if !is_static => {
                     if has_init {
@@ -1274,7 +1350,15 @@ impl Lower {
                         if has_init {
                             self.var_init_at.push((self.tree.vars.len() as u32, init_at));
                         }
-                        self.tree.vars.push(VarData { name: n, ty, is_const, init, linkage, qualifier, outer_tparams: Vec::new() });
+                        self.tree.vars.push(VarData {
+                            name: n,
+                            ty,
+                            is_const,
+                            init,
+                            linkage,
+                            qualifier,
+                            outer_tparams: Vec::new(),
+                        });
                         self.var_at.push(at);
                         out.push(Item::Var(self.tree.vars.len() as u32 - 1));
                     }
@@ -1287,13 +1371,27 @@ impl Lower {
     fn linkage(&self, kws: &[K], specs: Option<&SyntaxNode>) -> Linkage {
         Linkage {
             is_static: kws.contains(&K::STATIC_KW),
-            is_extern: kws.contains(&K::EXTERN_KW) || (self.extern_c && specs.is_some_and(|s| s.parent().is_some_and(|p| p.parent().is_some_and(|g| g.kind() == K::LINKAGE_SPEC && su::child(&g, K::L_CURLY).is_none() && !g.children_with_tokens().any(|t| t.kind() == K::L_CURLY))))),
-            is_inline: kws.iter().any(|k| matches!(k, K::INLINE_KW)) || specs.is_some_and(|s| su::tokens(s).any(|t| t.text() == "__inline__" || t.text() == "__inline")),
+            is_extern: kws.contains(&K::EXTERN_KW)
+                || (self.extern_c
+                    && specs.is_some_and(|s| {
+                        s.parent().is_some_and(|p| {
+                            p.parent().is_some_and(|g| {
+                                g.kind() == K::LINKAGE_SPEC
+                                    && su::child(&g, K::L_CURLY).is_none()
+                                    && !g.children_with_tokens().any(|t| t.kind() == K::L_CURLY)
+                            })
+                        })
+                    })),
+            is_inline: kws.iter().any(|k| matches!(k, K::INLINE_KW))
+                || specs.is_some_and(|s| su::tokens(s).any(|t| t.text() == "__inline__" || t.text() == "__inline")),
             is_constexpr: kws.contains(&K::CONSTEXPR_KW),
             extern_c: self.extern_c,
             is_definition: false,
             kernel: has_cuda_attr(specs, &["global", "__global__"]),
-            device_var: has_cuda_attr(specs, &["device", "__device__", "constant", "__constant__", "managed", "__managed__"]),
+            device_var: has_cuda_attr(
+                specs,
+                &["device", "__device__", "constant", "__constant__", "managed", "__managed__"],
+            ),
         }
     }
 
@@ -1311,7 +1409,15 @@ impl Lower {
         let TypeRef::Func(ty) = self.declarator_type(base.clone(), d) else { return None };
         let inner = su::innermost(d);
         let n = inner.children().find(|c| {
-            matches!(c.kind(), K::NAME | K::QUALIFIED_NAME | K::OPERATOR_NAME | K::DESTRUCTOR_NAME | K::CONVERSION_NAME | K::TEMPLATE_ID)
+            matches!(
+                c.kind(),
+                K::NAME
+                    | K::QUALIFIED_NAME
+                    | K::OPERATOR_NAME
+                    | K::DESTRUCTOR_NAME
+                    | K::CONVERSION_NAME
+                    | K::TEMPLATE_ID
+            )
         })?;
         if n.kind() == K::TEMPLATE_ID {
             return None; // an explicit specialization of a function template
@@ -1365,7 +1471,21 @@ impl Lower {
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
         let noexcept_expr = noexcept_operand(d).map(|e| Box::new(lower_expr(&e, self)));
         Some((
-            FnData { name, qualifier, ty: *ty, linkage, in_class: class_name.is_some(), outer_tparams: Vec::new(), pack_params, is_virtual, constraints, friend: false, deleted, defaulted, noexcept_expr },
+            FnData {
+                name,
+                qualifier,
+                ty: *ty,
+                linkage,
+                in_class: class_name.is_some(),
+                outer_tparams: Vec::new(),
+                pack_params,
+                is_virtual,
+                constraints,
+                friend: false,
+                deleted,
+                defaulted,
+                noexcept_expr,
+            },
             at,
         ))
     }
@@ -1426,7 +1546,11 @@ impl Lower {
         data.qualifier = qualifier;
         data.is_final = head.children().any(|c| c.kind() == K::VIRT_SPECIFIER);
         if let Some(n) = name_node.as_ref() {
-            let tid = if n.kind() == K::TEMPLATE_ID { Some(n.clone()) } else { n.children().filter(|c| c.kind() == K::TEMPLATE_ID).last() };
+            let tid = if n.kind() == K::TEMPLATE_ID {
+                Some(n.clone())
+            } else {
+                n.children().filter(|c| c.kind() == K::TEMPLATE_ID).last()
+            };
             if let Some(list) = tid.and_then(|t| su::child(&t, K::TEMPLATE_ARG_LIST)) {
                 data.spec_args = Some(template_args(&list));
             }
@@ -1455,7 +1579,9 @@ impl Lower {
                     .unwrap_or(if key == ClassKey::Class { Access::Private } else { Access::Public });
                 let path = b
                     .children()
-                    .find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID | K::DECLTYPE_SPECIFIER))
+                    .find(|c| {
+                        matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID | K::DECLTYPE_SPECIFIER)
+                    })
                     .and_then(|n| su::path_of(&n))
                     .unwrap_or_default();
                 let pack = b.children_with_tokens().any(|t| t.kind() == K::DOT3);
@@ -1628,9 +1754,7 @@ impl Lower {
                             None => TypeRef::Opaque(n.text().to_string()),
                         })
                     }
-                    K::TYPEOF_SPECIFIER | K::ATOMIC_SPECIFIER => {
-                        named = Some(TypeRef::Opaque(n.text().to_string()))
-                    }
+                    K::TYPEOF_SPECIFIER | K::ATOMIC_SPECIFIER => named = Some(TypeRef::Opaque(n.text().to_string())),
                     // `struct G {…} g;` in a body: the class by its name
                     // (`local_classes` makes it an item of its own).
                     K::CLASS_SPECIFIER => {
@@ -1653,7 +1777,11 @@ impl Lower {
         };
         // `Arithmetic auto`: a placeholder with a type-constraint (the
         // parser keeps `auto` inside the concept's type specifier).
-        let constrained_auto = specs.children().any(|n| n.kind() == K::SIMPLE_TYPE_SPECIFIER && n.children().next().is_some() && n.children_with_tokens().any(|t| t.kind() == K::AUTO_KW));
+        let constrained_auto = specs.children().any(|n| {
+            n.kind() == K::SIMPLE_TYPE_SPECIFIER
+                && n.children().next().is_some()
+                && n.children_with_tokens().any(|t| t.kind() == K::AUTO_KW)
+        });
         if matches!(ty, TypeRef::Path(_)) && constrained_auto {
             ty = TypeRef::Opaque("auto".into());
         }
@@ -1759,17 +1887,20 @@ impl Lower {
         if params.len() == 1 && params[0] == TypeRef::Builtin(Builtin::Void) {
             params.clear();
         }
-        let variadic = su::child(f, K::PARAM_LIST).is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
+        let variadic =
+            su::child(f, K::PARAM_LIST).is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
         let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0, pack_params };
         for e in f.children_with_tokens() {
             match e.kind() {
                 K::CONST_KW => r.cv.c = true,
                 K::VOLATILE_KW => r.cv.v = true,
                 K::REF_QUALIFIER => {
-                    r.ref_qual = if e.as_node().is_some_and(|n| su::tokens(n).any(|t| t.kind() == K::AMP2)) { 2 } else { 1 }
+                    r.ref_qual =
+                        if e.as_node().is_some_and(|n| su::tokens(n).any(|t| t.kind() == K::AMP2)) { 2 } else { 1 }
                 }
                 K::NOEXCEPT_SPEC => {
-                    let t: String = e.as_node().map(|n| su::tokens(n).map(|t| t.text().to_string()).collect()).unwrap_or_default();
+                    let t: String =
+                        e.as_node().map(|n| su::tokens(n).map(|t| t.text().to_string()).collect()).unwrap_or_default();
                     r.noexcept = t == "noexcept" || t == "noexcept(true)";
                 }
                 K::TRAILING_RETURN_TYPE => {
@@ -1839,12 +1970,20 @@ fn declarator_qualifier(d: &SyntaxNode) -> (Option<Path>, u32) {
 
 /// Whether a parameter declares a pack expansion (`Ts... xs`, `Ts&&...`).
 fn is_pack_param(p: &SyntaxNode) -> bool {
-    let mut stack: Vec<SyntaxNode> = p.children().filter(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR)).collect();
+    let mut stack: Vec<SyntaxNode> =
+        p.children().filter(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR)).collect();
     while let Some(d) = stack.pop() {
         for e in d.children_with_tokens() {
             match e {
                 rowan::NodeOrToken::Token(t) if t.kind() == K::DOT3 => return true,
-                rowan::NodeOrToken::Node(n) if matches!(n.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR | K::PAREN_DECLARATOR | K::PTR_OPERATOR) => stack.push(n),
+                rowan::NodeOrToken::Node(n)
+                    if matches!(
+                        n.kind(),
+                        K::DECLARATOR | K::ABSTRACT_DECLARATOR | K::PAREN_DECLARATOR | K::PTR_OPERATOR
+                    ) =>
+                {
+                    stack.push(n)
+                }
                 _ => {}
             }
         }
@@ -2037,7 +2176,11 @@ fn head_constraints(template: &SyntaxNode, cx: &mut Lower) -> Vec<ConstExpr> {
     if let Some(list) = su::child(template, K::TEMPLATE_PARAM_LIST) {
         for p in list.children().filter(|p| p.kind() == K::TYPE_TEMPLATE_PARAM) {
             let Some(first) = p.children_with_tokens().find(|t| !t.kind().is_trivia()) else { continue };
-            let Some(c) = first.into_node().filter(|n| matches!(n.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID)) else { continue };
+            let Some(c) =
+                first.into_node().filter(|n| matches!(n.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID))
+            else {
+                continue;
+            };
             let pack = p.children_with_tokens().any(|t| t.kind() == K::DOT3);
             let name = p.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
             let (Some(mut path), Some(name), false) = (su::path_of(&c), name, pack) else { continue };
@@ -2048,7 +2191,8 @@ fn head_constraints(template: &SyntaxNode, cx: &mut Lower) -> Vec<ConstExpr> {
             out.push(ConstExpr::Path(path));
         }
     }
-    if let Some(e) = su::child(template, K::REQUIRES_CLAUSE).and_then(|r| r.children().find(|c| su::is_expr(c.kind()))) {
+    if let Some(e) = su::child(template, K::REQUIRES_CLAUSE).and_then(|r| r.children().find(|c| su::is_expr(c.kind())))
+    {
         out.push(lower_expr(&e, cx));
     }
     out
@@ -2080,7 +2224,8 @@ fn declarator_template_id(decl: &SyntaxNode) -> Option<SyntaxNode> {
     decl.descendants().find(|n| {
         n.kind() == K::TEMPLATE_ID
             && n.ancestors().take_while(|a| a != decl).all(|a| {
-                !matches!(a.kind(), K::TEMPLATE_ARG_LIST | K::PARAM_LIST | K::FUNCTION_DECLARATOR) && !su::is_expr(a.kind())
+                !matches!(a.kind(), K::TEMPLATE_ARG_LIST | K::PARAM_LIST | K::FUNCTION_DECLARATOR)
+                    && !su::is_expr(a.kind())
             })
     })
 }
@@ -2098,7 +2243,11 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
         };
         // `Ts...`, and `Ts*...` where the `...` ends the type-id's declarator.
         let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3)
-            || a.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| !t.kind().is_trivia()).last().is_some_and(|t| t.kind() == K::DOT3);
+            || a.descendants_with_tokens()
+                .filter_map(|e| e.into_token())
+                .filter(|t| !t.kind().is_trivia())
+                .last()
+                .is_some_and(|t| t.kind() == K::DOT3);
         out.push(if expansion { TemplateArgRef::Expansion(Box::new(arg)) } else { arg });
     }
     out

@@ -11,11 +11,11 @@ use cufront_base_db::SourceDatabase;
 use rustc_hash::FxHashSet;
 
 use crate::consteval::{self, EvalCx};
-use crate::scopes::{DeclKey, ScopeKind};
 use crate::item_tree::{Access, AlignasArg, Attrs, Builtin, ClassKey, TemplateKind};
-use crate::ty::{self, LowerCx, TyId, TyKind};
 use crate::scopes::def_map;
-use crate::{item_tree_of, ClassId};
+use crate::scopes::{DeclKey, ScopeKind};
+use crate::ty::{self, LowerCx, TyId, TyKind};
+use crate::{ClassId, item_tree_of};
 
 /// `__BIGGEST_ALIGNMENT__` on x86-64: `aligned` without an argument.
 const BIGGEST_ALIGNMENT: u64 = 16;
@@ -61,7 +61,11 @@ fn inst_layout_of(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Resul
     }
 }
 
-fn inst_layout_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _i: crate::templates::InstId) -> Result<Arc<Layout>, LayoutError> {
+fn inst_layout_cycle(
+    _db: &dyn SourceDatabase,
+    _id: salsa::Id,
+    _i: crate::templates::InstId,
+) -> Result<Arc<Layout>, LayoutError> {
     Err(LayoutError::Cycle)
 }
 
@@ -224,7 +228,9 @@ fn size_align_depth(db: &dyn SourceDatabase, t: TyId, depth: u32) -> Result<(u64
             Ok((2 * s, a))
         }
         TyKind::Vector(_, n) => Ok((*n, *n)),
-        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) => Err(LayoutError::Dependent(ty::display(db, t))),
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) => {
+            Err(LayoutError::Dependent(ty::display(db, t)))
+        }
         TyKind::Specialization(s) => Err(LayoutError::Template(s.clone())),
         // A lambda without captures is an empty class ([expr.prim.lambda.closure]).
         TyKind::Closure(c) => {
@@ -305,7 +311,9 @@ pub fn class_name(db: &dyn SourceDatabase, c: ClassId) -> String {
         let scope = map.scope(cur);
         match &scope.kind {
             ScopeKind::Root => break,
-            ScopeKind::Namespace { name, .. } => parts.push(name.clone().unwrap_or_else(|| "(anonymous namespace)".into())),
+            ScopeKind::Namespace { name, .. } => {
+                parts.push(name.clone().unwrap_or_else(|| "(anonymous namespace)".into()))
+            }
             ScopeKind::Class(k) => {
                 let t = item_tree_of(db, k.item(db));
                 let d = &t.classes[k.idx(db) as usize];
@@ -313,7 +321,8 @@ pub fn class_name(db: &dyn SourceDatabase, c: ClassId) -> String {
             }
             ScopeKind::Enum(_) => {}
             // A local class: `f()::S` as g++ prints it.
-            ScopeKind::Block(f) => parts.push(format!("{}()", f.data(db).map_or_else(|| "?".into(), |d| crate::scopes::fn_name_key(&d.name)))),
+            ScopeKind::Block(f) => parts
+                .push(format!("{}()", f.data(db).map_or_else(|| "?".into(), |d| crate::scopes::fn_name_key(&d.name)))),
         }
         s = scope.parent;
     }
@@ -369,7 +378,9 @@ impl Placer {
 /// Empty subobjects of a member of type `t` (classes and arrays of them).
 fn member_empties(db: &dyn SourceDatabase, t: TyId) -> Vec<(ClassRef, u64)> {
     match ty::canonical(db, t).kind(db) {
-        TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => ty_layout(db, t).map(|l| l.empties.clone()).unwrap_or_default(),
+        TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => {
+            ty_layout(db, t).map(|l| l.empties.clone()).unwrap_or_default()
+        }
         TyKind::Qualified(x, _) => member_empties(db, *x),
         TyKind::Array(e, Some(n)) => {
             let inner = member_empties(db, *e);
@@ -401,12 +412,17 @@ fn member_class(db: &dyn SourceDatabase, t: TyId) -> Option<ClassRef> {
 /// Whether a class of layout `l` or one of its bases declares a
 /// non-static data member.
 fn declares_data(db: &dyn SourceDatabase, l: &Layout, depth: u32) -> bool {
-    !l.fields.is_empty() || (depth < 32 && l.bases.iter().any(|b| layout_ref(db, b.class).is_ok_and(|bl| declares_data(db, &bl, depth + 1))))
+    !l.fields.is_empty()
+        || (depth < 32
+            && l.bases.iter().any(|b| layout_ref(db, b.class).is_ok_and(|bl| declares_data(db, &bl, depth + 1))))
 }
 
 /// Whether `c` is a base of a class of layout `l`, at any depth.
 fn derives_from(db: &dyn SourceDatabase, l: &Layout, c: ClassRef, depth: u32) -> bool {
-    depth < 32 && l.bases.iter().any(|b| b.class == c || layout_ref(db, b.class).is_ok_and(|bl| derives_from(db, &bl, c, depth + 1)))
+    depth < 32
+        && l.bases
+            .iter()
+            .any(|b| b.class == c || layout_ref(db, b.class).is_ok_and(|bl| derives_from(db, &bl, c, depth + 1)))
 }
 
 struct FieldIn {
@@ -457,7 +473,11 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
     for b in bases.iter() {
         let Some(bc) = b.class else {
             let e = b.error.clone().unwrap_or_default();
-            return Err(if e.contains("template") || e.contains("dependent") { LayoutError::Template(e) } else { LayoutError::Invalid(e) });
+            return Err(if e.contains("template") || e.contains("dependent") {
+                LayoutError::Template(e)
+            } else {
+                LayoutError::Invalid(e)
+            });
         };
         base_layouts.push((bc, b.is_virtual, layout_ref(db, bc)?));
         base_tys.push((bc, b.ty));
@@ -503,11 +523,7 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
 
     // Facts.
     let dynamic = data.has_virtual_fn || base_layouts.iter().any(|(_, v, l)| *v || l.dynamic);
-    let mut pod = !data.user_ctor
-        && !data.user_copy_assign
-        && !data.user_dtor
-        && !dynamic
-        && base_layouts.is_empty();
+    let mut pod = !data.user_ctor && !data.user_copy_assign && !data.user_dtor && !dynamic && base_layouts.is_empty();
     let mut access_seen: Option<Access> = None;
     let mut same_access = true;
     // [class.prop]/3: standard-layout bases, the data members declared in
@@ -515,14 +531,15 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
     // member's class (an empty base beside a member of its type would have
     // to be at another address). Equal base subobjects are not checked.
     let mut standard_layout = !dynamic && base_layouts.iter().all(|(_, _, l)| l.standard_layout);
-    let data_classes = usize::from(!fields.is_empty()) + base_layouts.iter().filter(|(_, _, l)| declares_data(db, l, 0)).count();
+    let data_classes =
+        usize::from(!fields.is_empty()) + base_layouts.iter().filter(|(_, _, l)| declares_data(db, l, 0)).count();
     if data_classes > 1 {
         standard_layout = false;
     }
-    if let Some(first) = fields.first().and_then(|f| member_class(db, f.ty)) {
-        if base_layouts.iter().any(|(bc, _, l)| *bc == first || derives_from(db, l, first, 0)) {
-            standard_layout = false;
-        }
+    if let Some(first) = fields.first().and_then(|f| member_class(db, f.ty))
+        && base_layouts.iter().any(|(bc, _, l)| *bc == first || derives_from(db, l, first, 0))
+    {
+        standard_layout = false;
     }
     for f in &fields {
         if f.has_init || matches!(ty::canonical(db, f.ty).kind(db), TyKind::LRef(_) | TyKind::RRef(_)) {
@@ -568,11 +585,12 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
                 if indirect_primaries.contains(vb) {
                     continue;
                 }
-                if let Ok(l) = layout_ref(db, *vb) {
-                    if l.dynamic && l.nvsize <= 8 {
-                        primary = Some((*vb, true));
-                        break;
-                    }
+                if let Ok(l) = layout_ref(db, *vb)
+                    && l.dynamic
+                    && l.nvsize <= 8
+                {
+                    primary = Some((*vb, true));
+                    break;
                 }
             }
         }
@@ -649,7 +667,7 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
             let mut off = p.dbits;
             if !is_packed {
                 let a = (natural * 8).max(8);
-                if (off % a + w + a - 1) / a > type_bits / a {
+                if (off % a + w).div_ceil(a) > type_bits / a {
                     off = align_up(off, a);
                 }
             }
@@ -695,15 +713,15 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
         }
         p.align = p.align.max(eff_align);
         out_fields.push(field_out(f, off * 8, fsize));
-        if let Some(ac) = f.anonymous {
-            if let Ok(inner) = layout_ref(db, ac) {
-                for inf in &inner.fields {
-                    let mut x = inf.clone();
-                    x.offset_bits += off * 8;
-                    x.via_anonymous = true;
-                    x.access = f.access;
-                    out_fields.push(x);
-                }
+        if let Some(ac) = f.anonymous
+            && let Ok(inner) = layout_ref(db, ac)
+        {
+            for inf in &inner.fields {
+                let mut x = inf.clone();
+                x.offset_bits += off * 8;
+                x.via_anonymous = true;
+                x.access = f.access;
+                out_fields.push(x);
             }
         }
     }
@@ -907,7 +925,14 @@ pub fn cxx_spelling(db: &dyn SourceDatabase, c: ClassId) -> Option<String> {
     let (own, elaborate) = match (&data.name, &data.typedef_name) {
         (Some(n), _) => (n.clone(), true),
         // A typedef with its own alignment attribute is another type for alignof.
-        (None, Some(t)) if tree.typedefs.iter().any(|d| d.name == *t && (!d.attrs.aligned.is_empty() || !d.attrs.alignas.is_empty())) => return None,
+        (None, Some(t))
+            if tree
+                .typedefs
+                .iter()
+                .any(|d| d.name == *t && (!d.attrs.aligned.is_empty() || !d.attrs.alignas.is_empty())) =>
+        {
+            return None;
+        }
         (None, Some(t)) => (t.clone(), false),
         (None, None) => return None,
     };

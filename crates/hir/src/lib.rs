@@ -64,12 +64,12 @@ pub mod body;
 pub mod consteval;
 pub mod infer;
 pub mod instances;
-pub mod scopes;
-pub mod static_asserts;
 pub mod item_tree;
 pub mod lambda_wrappers;
 pub mod layout;
 pub mod local_classes;
+pub mod scopes;
+pub mod static_asserts;
 pub mod symbols;
 pub mod syntax_util;
 pub mod templates;
@@ -82,11 +82,11 @@ use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_syntax::{GreenNode, SyntaxKind as K, SyntaxNode};
 use rustc_hash::FxHashMap;
 
-pub use crate::scopes::{def_map, Def, DefMap, ScopeIdx};
 pub use crate::item_tree::ItemTree;
 pub use crate::layout::{Layout, LayoutError};
-pub use crate::ty::{TyId, TyKind};
+pub use crate::scopes::{Def, DefMap, ScopeIdx, def_map};
 use crate::syntax_util::Pack;
+pub use crate::ty::{TyId, TyKind};
 
 /// A top-level item of a translation unit: identified by a hash of its
 /// first tokens and its rank among the items with the same hash, so that
@@ -282,7 +282,8 @@ pub fn item_source(db: &dyn SourceDatabase, item: ItemId) -> Option<ItemSource> 
 fn item_lowered(db: &dyn SourceDatabase, item: ItemId) -> (Arc<ItemTree>, Arc<item_tree::Offsets>) {
     match item_source(db, item) {
         Some(src) => {
-            let (mut tree, offsets) = item_tree::lower_with_offsets(&SyntaxNode::new_root(src.green.clone()), src.pack.clone());
+            let (mut tree, offsets) =
+                item_tree::lower_with_offsets(&SyntaxNode::new_root(src.green.clone()), src.pack.clone());
             if local_classes::is_local_item(db, item) {
                 // The objects a local class's declaration declares are the
                 // body's locals, not items.
@@ -406,9 +407,12 @@ fn read_type(t: &[String], pos: &mut usize) -> Option<item_tree::TypeRef> {
             "const" => cv.c = true,
             "volatile" => cv.v = true,
             "struct" | "class" | "union" | "enum" | "typename" => {}
-            "unsigned" | "signed" | "int" | "long" | "short" | "char" | "bool" | "float" | "double" | "void" | "wchar_t"
-            | "char16_t" | "char32_t" | "char8_t" | "__int128" => words.push(w.as_str()),
-            _ if named.is_none() && words.is_empty() && (w == "::" || w.chars().next()?.is_alphabetic() || w.starts_with('_')) => {
+            "unsigned" | "signed" | "int" | "long" | "short" | "char" | "bool" | "float" | "double" | "void"
+            | "wchar_t" | "char16_t" | "char32_t" | "char8_t" | "__int128" => words.push(w.as_str()),
+            _ if named.is_none()
+                && words.is_empty()
+                && (w == "::" || w.chars().next()?.is_alphabetic() || w.starts_with('_')) =>
+            {
                 named = Some(read_path(t, pos)?);
                 continue;
             }
@@ -427,7 +431,13 @@ fn read_type(t: &[String], pos: &mut usize) -> Option<item_tree::TypeRef> {
             } else if has("bool") {
                 B::Bool
             } else if has("char") {
-                if u { B::UChar } else if has("signed") { B::SChar } else { B::Char }
+                if u {
+                    B::UChar
+                } else if has("signed") {
+                    B::SChar
+                } else {
+                    B::Char
+                }
             } else if has("wchar_t") {
                 B::WChar
             } else if has("char16_t") {
@@ -502,7 +512,8 @@ fn read_path(t: &[String], pos: &mut usize) -> Option<item_tree::Path> {
                         }
                         *pos += 1;
                     }
-                    let text: Vec<&str> = t[s..*pos].iter().map(String::as_str).filter(|x| *x != "(" && *x != ")").collect();
+                    let text: Vec<&str> =
+                        t[s..*pos].iter().map(String::as_str).filter(|x| *x != "(" && *x != ")").collect();
                     let e = match text.as_slice() {
                         ["true"] => ConstExpr::Int(1, item_tree::Builtin::Bool),
                         ["false"] => ConstExpr::Int(0, item_tree::Builtin::Bool),

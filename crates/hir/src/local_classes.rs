@@ -215,7 +215,10 @@ pub(crate) fn collect_blocks(
                     let lexical = owner.parent(db, map);
                     let b = map.new_scope(ScopeKind::Block(owner), Some(lexical));
                     // A template's body, or a member's of a class template.
-                    if map.templated.contains(&lexical) || matches!(owner, FnDecl::Template(_)) || !data.outer_tparams.is_empty() {
+                    if map.templated.contains(&lexical)
+                        || matches!(owner, FnDecl::Template(_))
+                        || !data.outer_tparams.is_empty()
+                    {
                         map.templated.insert(b);
                     }
                     map.blocks.insert(owner, b);
@@ -283,7 +286,13 @@ fn declaration_of(db: &dyn SourceDatabase, map: &DefMap, def: FnDecl) -> FnDecl 
 /// `Z <function encoding> E` (the class's own component is the caller's).
 /// `args`: the arguments of the class's template chain (the enclosing
 /// classes', then the function's own).
-pub(crate) fn local_root(db: &dyn SourceDatabase, map: &DefMap, block: ScopeIdx, class: ClassId, args: &[crate::templates::TemplateArg]) -> Result<cufront_mangle::Name, String> {
+pub(crate) fn local_root(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    block: ScopeIdx,
+    class: ClassId,
+    args: &[crate::templates::TemplateArg],
+) -> Result<cufront_mangle::Name, String> {
     use crate::infer::InferOwner;
     let ScopeKind::Block(def) = map.scope(block).kind else { return Err("not a block scope".into()) };
     let decl = declaration_of(db, map, def);
@@ -307,8 +316,13 @@ pub(crate) fn local_root(db: &dyn SourceDatabase, map: &DefMap, block: ScopeIdx,
         }
     };
     let func = crate::instances::local::context_encoding(db, owner)?;
-    let name_of = |c: ClassId| crate::item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize).and_then(|d| d.name.clone());
+    let name_of =
+        |c: ClassId| crate::item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize).and_then(|d| d.name.clone());
     let own = name_of(class);
-    let disc = map.block_classes.get(&block).map_or(0, |cs| cs.iter().take_while(|c| **c != class).filter(|c| name_of(**c) == own).count()) as u32;
+    let disc = map
+        .block_classes
+        .get(&block)
+        .map_or(0, |cs| cs.iter().take_while(|c| **c != class).filter(|c| name_of(**c) == own).count())
+        as u32;
     Ok(cufront_mangle::Name { root: cufront_mangle::Root::Local { func: Box::new(func), disc }, comps: Vec::new() })
 }

@@ -19,7 +19,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::instances::FnDecl;
 use crate::item_tree::{FnName, Item, ItemTree, Path, TemplateKind, UsingData};
-use crate::{item_ids, item_tree_of, ClassId, EnumId, FnId, FnTemplateId, ItemId, TypedefId, VarId, VarTemplateId};
+use crate::{ClassId, EnumId, FnId, FnTemplateId, ItemId, TypedefId, VarId, VarTemplateId, item_ids, item_tree_of};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ScopeIdx(pub u32);
@@ -27,7 +27,10 @@ pub struct ScopeIdx(pub u32);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScopeKind {
     Root,
-    Namespace { name: Option<String>, inline: bool },
+    Namespace {
+        name: Option<String>,
+        inline: bool,
+    },
     Class(ClassId),
     Enum(EnumId),
     /// The body of a function definition that defines local classes
@@ -232,7 +235,8 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
     let mut groups: Vec<Vec<ClassId>> = Vec::new();
     for scope in &map.scopes {
         for list in scope.names.values() {
-            let mut ts: Vec<ClassId> = list.iter().filter_map(|d| if let Def::ClassTemplate(c) = d { Some(*c) } else { None }).collect();
+            let mut ts: Vec<ClassId> =
+                list.iter().filter_map(|d| if let Def::ClassTemplate(c) = d { Some(*c) } else { None }).collect();
             ts.dedup();
             if !ts.is_empty() {
                 groups.push(ts);
@@ -290,7 +294,9 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
                 // not a member of the primary template's scope.
                 let outer = match f {
                     FnDecl::Fn(x) => item_tree_of(db, x.item(db)).fns[x.idx(db) as usize].outer_tparams.clone(),
-                    FnDecl::Template(x) => item_tree_of(db, x.item(db)).fn_templates[x.idx(db) as usize].f.outer_tparams.clone(),
+                    FnDecl::Template(x) => {
+                        item_tree_of(db, x.item(db)).fn_templates[x.idx(db) as usize].f.outer_tparams.clone()
+                    }
                 };
                 let has_args = q.segments.iter().any(|s| s.args.is_some());
                 // `template<> void S<A>::f() {}`: the member of one
@@ -328,7 +334,10 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
                     continue;
                 }
                 let mut ns = s;
-                while let Some(p) = matches!(map.scope(ns).kind, ScopeKind::Class(_) | ScopeKind::Enum(_)).then(|| map.scope(ns).parent).flatten() {
+                while let Some(p) = matches!(map.scope(ns).kind, ScopeKind::Class(_) | ScopeKind::Enum(_))
+                    .then(|| map.scope(ns).parent)
+                    .flatten()
+                {
                     ns = p;
                 }
                 map.add(ns, &name, Def::Class(c));
@@ -359,12 +368,13 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
     let mut defs = Vec::new();
     for scope in &map.scopes {
         for list in scope.names.values() {
-            let classes: Vec<ClassId> = list.iter().filter_map(|d| if let Def::Class(c) = d { Some(*c) } else { None }).collect();
-            if classes.len() > 1 {
-                if let Some(&def) = classes.iter().find(|c| map.class_scope.contains_key(c)) {
-                    for c in classes.into_iter().filter(|c| *c != def) {
-                        defs.push((c, def));
-                    }
+            let classes: Vec<ClassId> =
+                list.iter().filter_map(|d| if let Def::Class(c) = d { Some(*c) } else { None }).collect();
+            if classes.len() > 1
+                && let Some(&def) = classes.iter().find(|c| map.class_scope.contains_key(c))
+            {
+                for c in classes.into_iter().filter(|c| *c != def) {
+                    defs.push((c, def));
                 }
             }
         }
@@ -398,7 +408,8 @@ pub(crate) fn collect(
                 let child = match existing {
                     Some(c) => c,
                     None => {
-                        let c = map.new_scope(ScopeKind::Namespace { name: ns.name.clone(), inline: ns.inline }, Some(scope));
+                        let c = map
+                            .new_scope(ScopeKind::Namespace { name: ns.name.clone(), inline: ns.inline }, Some(scope));
                         map.add(scope, &key, Def::Namespace(c));
                         c
                     }
@@ -569,7 +580,11 @@ pub(crate) fn collect(
                 UsingData::Decl(p) => {
                     if let Some(last) = p.last() {
                         // `using B::operator ();` is found under `fn_name_key`'s spelling.
-                        let key: String = if last.starts_with("operator") { last.split_whitespace().collect() } else { last.to_string() };
+                        let key: String = if last.starts_with("operator") {
+                            last.split_whitespace().collect()
+                        } else {
+                            last.to_string()
+                        };
                         map.add(scope, &key, Def::UsingDecl(scope, p.clone()));
                     }
                 }
@@ -647,7 +662,13 @@ pub(crate) fn qualifier_scope_in_map(map: &DefMap, from: ScopeIdx, q: &Path) -> 
 /// V>, true>::f() {…}`): the one whose written arguments are the
 /// qualifier's once each side's template parameters are replaced by their
 /// positions ([temp.class.spec.mfunc]; the names need not agree).
-fn partial_spec_named(db: &dyn SourceDatabase, map: &DefMap, primary: ScopeIdx, q: &Path, f: FnDecl) -> Option<ScopeIdx> {
+fn partial_spec_named(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    primary: ScopeIdx,
+    q: &Path,
+    f: FnDecl,
+) -> Option<ScopeIdx> {
     let args = q.segments.last()?.args.as_ref()?;
     let ScopeKind::Class(k) = map.scope(primary).kind else { return None };
     let specs = map.specializations.get(&k)?;
@@ -662,7 +683,8 @@ fn partial_spec_named(db: &dyn SourceDatabase, map: &DefMap, primary: ScopeIdx, 
         let tree = item_tree_of(db, c.item(db));
         let d = tree.classes.get(c.idx(db) as usize)?;
         let (tparams, spec_args) = (d.tparams.as_ref()?, d.spec_args.as_ref()?);
-        (tparams.len() == head.len() && crate::instances::positional_text(format!("{spec_args:?}"), tparams) == written).then_some(scope)
+        (tparams.len() == head.len() && crate::instances::positional_text(format!("{spec_args:?}"), tparams) == written)
+            .then_some(scope)
     })
 }
 
@@ -693,7 +715,17 @@ fn type_in_map(map: &DefMap, s: ScopeIdx, name: &str) -> bool {
             return false;
         }
         let here = map.scope(s).names.get(name).is_some_and(|v| {
-            v.iter().any(|d| matches!(d, Def::Class(_) | Def::ClassTemplate(_) | Def::Enum(_) | Def::Typedef(_) | Def::AliasTemplate(_) | Def::UsingDecl(..)))
+            v.iter().any(|d| {
+                matches!(
+                    d,
+                    Def::Class(_)
+                        | Def::ClassTemplate(_)
+                        | Def::Enum(_)
+                        | Def::Typedef(_)
+                        | Def::AliasTemplate(_)
+                        | Def::UsingDecl(..)
+                )
+            })
         });
         here || map.scope(s).usings.iter().any(|&u| in_scope(map, u, name, seen))
     }
@@ -712,10 +744,10 @@ fn template_in_map(map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<S
     if !seen.insert(s) {
         return None;
     }
-    if let Some(v) = map.scope(s).names.get(name) {
-        if let Some(c) = v.iter().find_map(|d| if let Def::ClassTemplate(c) = d { Some(*c) } else { None }) {
-            return Some(c);
-        }
+    if let Some(v) = map.scope(s).names.get(name)
+        && let Some(c) = v.iter().find_map(|d| if let Def::ClassTemplate(c) = d { Some(*c) } else { None })
+    {
+        return Some(c);
     }
     for &u in &map.scope(s).usings.clone() {
         if let Some(c) = template_in_map(map, u, name, seen) {
@@ -743,10 +775,10 @@ fn pick(db: &dyn SourceDatabase, map: &DefMap, defs: &[Def], ns: Ns, depth: u32)
     };
     let mut best: Option<(u8, &Def)> = None;
     for d in defs {
-        if let Some(r) = rank(d) {
-            if best.is_none_or(|(b, _)| r < b) {
-                best = Some((r, d));
-            }
+        if let Some(r) = rank(d)
+            && best.is_none_or(|(b, _)| r < b)
+        {
+            best = Some((r, d));
         }
     }
     let (_, d) = best?;
@@ -778,10 +810,10 @@ fn member(
         return None;
     }
     let scope = map.scope(s);
-    if let Some(v) = scope.names.get(name) {
-        if let Some(d) = pick(db, map, v, ns, depth) {
-            return Some(d);
-        }
+    if let Some(v) = scope.names.get(name)
+        && let Some(d) = pick(db, map, v, ns, depth)
+    {
+        return Some(d);
     }
     for &u in &scope.usings {
         if let Some(d) = member(db, map, u, name, ns, seen, depth + 1) {
@@ -790,12 +822,11 @@ fn member(
     }
     if let ScopeKind::Class(c) = scope.kind {
         for b in crate::ty::class_bases(db, c).iter() {
-            if let Some(crate::layout::ClassRef::Class(bc)) = b.class {
-                if let Some(&bs) = map.class_scope.get(&bc) {
-                    if let Some(d) = member(db, map, bs, name, ns, seen, depth + 1) {
-                        return Some(d);
-                    }
-                }
+            if let Some(crate::layout::ClassRef::Class(bc)) = b.class
+                && let Some(&bs) = map.class_scope.get(&bc)
+                && let Some(d) = member(db, map, bs, name, ns, seen, depth + 1)
+            {
+                return Some(d);
             }
         }
     }
@@ -841,7 +872,14 @@ pub fn resolve_path(db: &dyn SourceDatabase, map: &DefMap, from: ScopeIdx, path:
     resolve_path_depth(db, map, from, path, ns, 0)
 }
 
-fn resolve_path_depth(db: &dyn SourceDatabase, map: &DefMap, from: ScopeIdx, path: &Path, ns: Ns, depth: u32) -> Option<Def> {
+fn resolve_path_depth(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    from: ScopeIdx,
+    path: &Path,
+    ns: Ns,
+    depth: u32,
+) -> Option<Def> {
     let (last, quals) = path.segments.split_last()?;
     if quals.is_empty() {
         return if path.global {
@@ -909,7 +947,6 @@ fn encloses(map: &DefMap, outer: ScopeIdx, s: ScopeIdx) -> bool {
     false
 }
 
-
 /// The functions and function templates scope `s` itself declares under
 /// `name` (`fn_name_key`), with what its using-declarations bring in and
 /// (for a namespace) what it nominates. No bases: see
@@ -920,7 +957,15 @@ pub fn own_fns(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str) -
     out
 }
 
-fn own_fns_into(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str, seen: &mut FxHashSet<ScopeIdx>, depth: u32, out: &mut Vec<FnDecl>) {
+fn own_fns_into(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    s: ScopeIdx,
+    name: &str,
+    seen: &mut FxHashSet<ScopeIdx>,
+    depth: u32,
+    out: &mut Vec<FnDecl>,
+) {
     if !seen.insert(s) || depth > 16 {
         return;
     }
@@ -941,11 +986,11 @@ fn own_fns_into(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str, 
                 if let Some(t) = target {
                     let mut inner = FxHashSet::default();
                     own_fns_into(db, map, t, &last.name, &mut inner, depth + 1, out);
-                    if out.is_empty() {
-                        if let ScopeKind::Class(_) = map.scope(t).kind {
-                            for f in lookup_fns(db, map, t, &last.name) {
-                                push_fn(out, f);
-                            }
+                    if out.is_empty()
+                        && let ScopeKind::Class(_) = map.scope(t).kind
+                    {
+                        for f in lookup_fns(db, map, t, &last.name) {
+                            push_fn(out, f);
                         }
                     }
                 }
@@ -975,10 +1020,10 @@ pub fn lookup_fns(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str
     let mut steps = 0;
     while let Some(c) = cur {
         let mut out = own_fns(db, map, c, name);
-        if out.is_empty() {
-            if let ScopeKind::Class(k) = map.scope(c).kind {
-                class_base_fns(db, map, k, name, 0, &mut out);
-            }
+        if out.is_empty()
+            && let ScopeKind::Class(k) = map.scope(c).kind
+        {
+            class_base_fns(db, map, k, name, 0, &mut out);
         }
         if !out.is_empty() {
             return out;
@@ -997,15 +1042,15 @@ fn class_base_fns(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, name: &str,
         return;
     }
     for b in crate::ty::class_bases(db, c).iter() {
-        if let Some(crate::layout::ClassRef::Class(bc)) = b.class {
-            if let Some(&bs) = map.class_scope.get(&bc) {
-                let own = own_fns(db, map, bs, name);
-                if own.is_empty() {
-                    class_base_fns(db, map, bc, name, depth + 1, out);
-                } else {
-                    for f in own {
-                        push_fn(out, f);
-                    }
+        if let Some(crate::layout::ClassRef::Class(bc)) = b.class
+            && let Some(&bs) = map.class_scope.get(&bc)
+        {
+            let own = own_fns(db, map, bs, name);
+            if own.is_empty() {
+                class_base_fns(db, map, bc, name, depth + 1, out);
+            } else {
+                for f in own {
+                    push_fn(out, f);
                 }
             }
         }
@@ -1029,11 +1074,20 @@ pub struct QualifierSeg {
 /// scope or the name is not found, or a scope on the way is one the
 /// printer could not spell (a partial specialization, an unnamed template
 /// parameter).
-pub fn declaring_scope_names(db: &dyn SourceDatabase, map: &DefMap, from: &[Option<String>], name: &str) -> Option<Vec<QualifierSeg>> {
+pub fn declaring_scope_names(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    from: &[Option<String>],
+    name: &str,
+) -> Option<Vec<QualifierSeg>> {
     let mut cur = ROOT;
     for seg in from {
         cur = match seg {
-            None => *map.scope(cur).usings.iter().find(|&&u| matches!(map.scope(u).kind, ScopeKind::Namespace { name: None, .. }))?,
+            None => *map
+                .scope(cur)
+                .usings
+                .iter()
+                .find(|&&u| matches!(map.scope(u).kind, ScopeKind::Namespace { name: None, .. }))?,
             Some(n) => match lookup_member(db, map, cur, n, Ns::Scope)? {
                 Def::Namespace(s) => s,
                 Def::Class(c) | Def::ClassTemplate(c) => *map.class_scope.get(&map.class_definition(c))?,

@@ -21,13 +21,13 @@ use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize};
 
 use crate::body::{self, Body};
-use crate::consteval::interp::{self, Site};
 use crate::consteval::ConstError;
-use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
+use crate::consteval::interp::{self, Site};
+use crate::instances::{self, FnDecl, FnInstanceId};
+use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind, def_map};
 use crate::syntax_util as su;
 use crate::templates::{self, InstId};
-use crate::instances::{self, FnDecl, FnInstanceId};
-use crate::{item_ids, item_source, item_tree_of, ClassId, Entity, FnId, ItemId};
+use crate::{ClassId, Entity, FnId, ItemId, item_ids, item_source, item_tree_of};
 
 /// Where a `static_assert` is written, as read from syntax.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -306,7 +306,10 @@ fn block_types(body: &SyntaxNode, before: TextSize) -> Vec<(String, crate::item_
 pub(crate) fn name_offset(d: &SyntaxNode) -> Option<u32> {
     let inner = su::innermost(d);
     let name = inner.children().find(|c| {
-        matches!(c.kind(), K::NAME | K::QUALIFIED_NAME | K::OPERATOR_NAME | K::DESTRUCTOR_NAME | K::CONVERSION_NAME | K::TEMPLATE_ID)
+        matches!(
+            c.kind(),
+            K::NAME | K::QUALIFIED_NAME | K::OPERATOR_NAME | K::DESTRUCTOR_NAME | K::CONVERSION_NAME | K::TEMPLATE_ID
+        )
     })?;
     Some(u32::from(name.text_range().start()))
 }
@@ -512,7 +515,9 @@ fn contains_error(db: &dyn SourceDatabase, t: crate::TyId, depth: u32) -> bool {
     }
     match crate::ty::canonical(db, t).kind(db) {
         T::Error(_) | T::Dependent(_) | T::Specialization(_) | T::TemplateParam { .. } => true,
-        T::Ptr(x) | T::LRef(x) | T::RRef(x) | T::Qualified(x, _) | T::Array(x, _) | T::Complex(x) | T::Vector(x, _) => contains_error(db, *x, depth + 1),
+        T::Ptr(x) | T::LRef(x) | T::RRef(x) | T::Qualified(x, _) | T::Array(x, _) | T::Complex(x) | T::Vector(x, _) => {
+            contains_error(db, *x, depth + 1)
+        }
         T::App(a) => a.args(db).iter().any(|x| match x {
             templates::TemplateArg::Type(t) => contains_error(db, *t, depth + 1),
             templates::TemplateArg::Dependent(_) | templates::TemplateArg::ValueParam { .. } => true,
@@ -538,7 +543,9 @@ pub enum Outcome {
 /// Evaluates one assert of the unit.
 pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) -> Outcome {
     let asserts = item_asserts(db, a.item);
-    let Some(ia) = asserts.get(a.index as usize) else { return Outcome::NotEvaluated(ConstError::Unsupported("no such assert".into())) };
+    let Some(ia) = asserts.get(a.index as usize) else {
+        return Outcome::NotEvaluated(ConstError::Unsupported("no such assert".into()));
+    };
     let map = def_map(db, tu);
     let (scope, env, item, func) = match &a.context {
         Context::Namespace(s) => (*s, None, a.item, None),
@@ -562,7 +569,9 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
             (scope, Some(env), a.item, Some(def))
         }
         Context::Template => return Outcome::Dependent,
-        Context::Unknown => return Outcome::NotEvaluated(ConstError::Unsupported("class not matched with the item tree".into())),
+        Context::Unknown => {
+            return Outcome::NotEvaluated(ConstError::Unsupported("class not matched with the item tree".into()));
+        }
     };
     // Local typedefs shadow: bound like template parameters.
     let env = if ia.local_types.is_empty() {
@@ -626,7 +635,8 @@ pub fn summarize(db: &dyn SourceDatabase, tu: TranslationUnit, fn_instances: boo
         s.found += 1;
         let describe = |why: &str| {
             let end = (a.offset as usize + 120).min(text.len());
-            let snippet: String = text[a.offset as usize..text.floor_char_boundary(end)].split_whitespace().collect::<Vec<_>>().join(" ");
+            let snippet: String =
+                text[a.offset as usize..text.floor_char_boundary(end)].split_whitespace().collect::<Vec<_>>().join(" ");
             let ctx = match &a.context {
                 Context::Instance(i) => format!(" in {}", templates::inst_name(db, *i)),
                 Context::FnInstance(fi) => format!(" in an instance of {:?}", fi.decl(db)),

@@ -22,10 +22,10 @@ use cufront_base_db::SourceDatabase;
 use cufront_mangle::{self as m, Component, Unqualified};
 
 use crate::item_tree::{Builtin, Cv, FnName, Linkage, Path, TemplateKind};
-use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
+use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind, def_map};
 use crate::templates::{TemplateArg, TemplateRef};
-use crate::ty::{self, canonical, TyId, TyKind};
-use crate::{item_tree_of, ClassId, Entity, EnumId};
+use crate::ty::{self, TyId, TyKind, canonical};
+use crate::{ClassId, Entity, EnumId, item_tree_of};
 
 mod abi_tags;
 mod decltype_ret;
@@ -57,10 +57,22 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
             EntityInfo { is_fn: true, linkage }
         }),
         Entity::VarInst(i) => i.decl(db).data(db).map(|d| EntityInfo { is_fn: false, linkage: d.linkage }),
-        Entity::Special(_) | Entity::Closure(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
-        Entity::LocalStatic(_) => Some(EntityInfo { is_fn: false, linkage: Linkage { is_static: true, is_definition: true, ..Linkage::default() } }),
-        Entity::Stub(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_static: true, is_inline: true, is_definition: true, ..Linkage::default() } }),
-        Entity::Inherited(_) => Some(EntityInfo { is_fn: true, linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() } }),
+        Entity::Special(_) | Entity::Closure(_) => Some(EntityInfo {
+            is_fn: true,
+            linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() },
+        }),
+        Entity::LocalStatic(_) => Some(EntityInfo {
+            is_fn: false,
+            linkage: Linkage { is_static: true, is_definition: true, ..Linkage::default() },
+        }),
+        Entity::Stub(_) => Some(EntityInfo {
+            is_fn: true,
+            linkage: Linkage { is_static: true, is_inline: true, is_definition: true, ..Linkage::default() },
+        }),
+        Entity::Inherited(_) => Some(EntityInfo {
+            is_fn: true,
+            linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() },
+        }),
     }
 }
 
@@ -120,7 +132,9 @@ impl FnEncoding {
     /// The encoding a local name nests in.
     pub(crate) fn into_encoding(self) -> m::Encoding {
         match self {
-            FnEncoding::Plain(s) => m::Encoding::Data(m::Name { root: m::Root::Global, comps: vec![m::build::comp(&s)] }),
+            FnEncoding::Plain(s) => {
+                m::Encoding::Data(m::Name { root: m::Root::Global, comps: vec![m::build::comp(&s)] })
+            }
             FnEncoding::Tree(e) => e,
         }
     }
@@ -249,7 +263,10 @@ pub fn with_module_id(name: &str, mid: &str) -> String {
 /// redeclarations repeat the name), then the instances and inline
 /// functions the unit's bodies require (`instances::required_entities`),
 /// each with its linkage name.
-pub fn entities(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> Vec<(Entity, Result<String, String>)> {
+pub fn entities(
+    db: &dyn SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+) -> Vec<(Entity, Result<String, String>)> {
     crate::instances::required_entities(db, tu).iter().map(|&e| (e, mangled_name(db, e))).collect()
 }
 
@@ -262,7 +279,13 @@ fn is_const_object(db: &dyn SourceDatabase, t: TyId) -> bool {
 }
 
 /// The scope a (possibly qualified) declaration belongs to.
-fn entity_scope(db: &dyn SourceDatabase, map: &DefMap, item: crate::ItemId, parent: ScopeIdx, qualifier: Option<&Path>) -> Result<ScopeIdx, String> {
+fn entity_scope(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    item: crate::ItemId,
+    parent: ScopeIdx,
+    qualifier: Option<&Path>,
+) -> Result<ScopeIdx, String> {
     let s = match qualifier {
         None => parent,
         Some(q) if q.segments.is_empty() => scopes::ROOT,
@@ -564,7 +587,10 @@ pub fn var_is_const(db: &dyn SourceDatabase, v: crate::VarId) -> Option<bool> {
 /// its declarator's name in the unit's text. Re-lowers every item that
 /// declares one (offsets are kept out of the item tree so that edits before
 /// an entity keep its tree): for `inspect`, not for incremental use.
-pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> rustc_hash::FxHashMap<Entity, u32> {
+pub fn entity_offsets(
+    db: &dyn SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+) -> rustc_hash::FxHashMap<Entity, u32> {
     let mut out = rustc_hash::FxHashMap::default();
     let mut templates: rustc_hash::FxHashMap<crate::FnTemplateId, u32> = rustc_hash::FxHashMap::default();
     let parse = cufront_base_db::parse(db, tu);
@@ -614,7 +640,13 @@ pub fn entity_offsets(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationU
 /// arguments of its template chain (outermost first). Each templated level
 /// is named by its primary template and its arguments (a partial
 /// specialization's pattern substituted).
-fn inst_name(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[TemplateArg], depth: u32) -> Result<m::Name, String> {
+fn inst_name(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    class: ClassId,
+    args: &[TemplateArg],
+    depth: u32,
+) -> Result<m::Name, String> {
     if depth > 64 {
         return Err("nesting too deep".into());
     }
@@ -651,7 +683,13 @@ fn inst_name(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[Temp
 }
 
 /// The unqualified name of a function as its declaration names it.
-fn fn_unqualified(db: &dyn SourceDatabase, map: &DefMap, data: &crate::item_tree::FnData, member: bool, cx: ty::LowerCx<'_>) -> Result<Unqualified, String> {
+fn fn_unqualified(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    data: &crate::item_tree::FnData,
+    member: bool,
+    cx: ty::LowerCx<'_>,
+) -> Result<Unqualified, String> {
     Ok(match &data.name {
         FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
         FnName::Ident(s) => Unqualified::Source(s.clone()),
@@ -684,7 +722,10 @@ fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) 
     fn_instance_encoding(db, i)?.mangle()
 }
 
-pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<FnEncoding, String> {
+pub(crate) fn fn_instance_encoding(
+    db: &dyn SourceDatabase,
+    i: crate::instances::FnInstanceId,
+) -> Result<FnEncoding, String> {
     let data = i.decl(db).data(db).ok_or("no such function")?;
     fn_instance_encoding_as(db, i, &data)
 }
@@ -693,7 +734,11 @@ pub(crate) fn fn_instance_encoding(db: &dyn SourceDatabase, i: crate::instances:
 /// scope and template parameters, other name or signature): what the
 /// functions cudafe++ derives from a function template are named by
 /// (`instances::stub`'s wrappers).
-pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId, data: &crate::item_tree::FnData) -> Result<FnEncoding, String> {
+pub(crate) fn fn_instance_encoding_as(
+    db: &dyn SourceDatabase,
+    i: crate::instances::FnInstanceId,
+    data: &crate::item_tree::FnData,
+) -> Result<FnEncoding, String> {
     use crate::instances::{self as inst, FnDecl};
     let decl = i.decl(db);
     let tu = decl.tu(db);
@@ -718,10 +763,12 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
         None => crate::templates::Env::default(),
     };
     let own_args = i.args(db);
-    if let FnName::Ident(s) = &data.name {
-        if data.linkage.extern_c && !member && own_args.is_empty() {
-            return Ok(FnEncoding::Plain(s.clone()));
-        }
+    if let FnName::Ident(s) = &data.name
+        && data.linkage.extern_c
+        && !member
+        && own_args.is_empty()
+    {
+        return Ok(FnEncoding::Plain(s.clone()));
     }
     let (tparams, is_template) = match decl {
         FnDecl::Template(_) => (decl.tparams(db), true),
@@ -731,9 +778,10 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
         // A member of a specialization: its substituted type.
         let sig = inst::signature(db, i)?;
         let cx = ty::LowerCx { db, map: &map, item, scope, env: Some(&outer_env) };
-        let last = fn_unqualified(db, &map, &data, member, cx)?;
+        let last = fn_unqualified(db, &map, data, member, cx)?;
         name.comps.push(m::build::comp_of(last));
-        let params = sig.params.iter().map(|p| mangle_ty(db, &map, adjust_param(db, *p))).collect::<Result<Vec<_>, _>>()?;
+        let params =
+            sig.params.iter().map(|p| mangle_ty(db, &map, adjust_param(db, *p))).collect::<Result<Vec<_>, _>>()?;
         let f = m::FnType {
             ret: m::Type::Builtin(m::Builtin::Void),
             params,
@@ -792,7 +840,9 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
     let ret = match &data.name {
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
         // A deduced return type is mangled as declared: `Da`, `Dc`.
-        _ if packs::placeholder_ret(&data.ty.ret).is_some() => packs::placeholder_ret(&data.ty.ret).unwrap_or(m::Type::Builtin(m::Builtin::Auto)),
+        _ if packs::placeholder_ret(&data.ty.ret).is_some() => {
+            packs::placeholder_ret(&data.ty.ret).unwrap_or(m::Type::Builtin(m::Builtin::Auto))
+        }
         _ => {
             let old = if dependent_member(db, &map, scope, &data.ty.ret, &names) {
                 mangle_written(db, &map, cx, &data.ty.ret, &names, 0)
@@ -806,8 +856,17 @@ pub(crate) fn fn_instance_encoding_as(db: &dyn SourceDatabase, i: crate::instanc
                 // named in the operand is under its `sp`: its element, `T0_`.
                 (Err(_), crate::item_tree::TypeRef::Opaque(t)) if t.starts_with("decltype(") => {
                     let elem_env = packs::element_env(db, &env, &tparams);
-                    let own_packs: Vec<String> = tparams.iter().filter(|p| p.pack).filter_map(|p| p.name.clone()).collect();
-                    decltype_ret::decltype_ret(db, &map, ty::LowerCx { env: Some(&elem_env), ..cx }, scope, t, &names, &own_packs)?
+                    let own_packs: Vec<String> =
+                        tparams.iter().filter(|p| p.pack).filter_map(|p| p.name.clone()).collect();
+                    decltype_ret::decltype_ret(
+                        db,
+                        &map,
+                        ty::LowerCx { env: Some(&elem_env), ..cx },
+                        scope,
+                        t,
+                        &names,
+                        &own_packs,
+                    )?
                 }
                 (Err(e), _) => return Err(e),
             }
@@ -875,9 +934,9 @@ pub enum Spelling {
 /// (see [`Spelling`]); [`mangled_name`] for everything else.
 pub fn source_linkage_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
     match e {
-        Entity::Var(v) if !var_is_extern_c_plain(db, v) => {
-            crate::consteval::var_template::isolated(|| m::symbol(&m::Encoding::Data(var_name_tree_as(db, v, Spelling::Source)?)))
-        }
+        Entity::Var(v) if !var_is_extern_c_plain(db, v) => crate::consteval::var_template::isolated(|| {
+            m::symbol(&m::Encoding::Data(var_name_tree_as(db, v, Spelling::Source)?))
+        }),
         _ => mangled_name(db, e),
     }
 }
@@ -892,7 +951,8 @@ fn var_is_extern_c_plain(db: &dyn SourceDatabase, v: crate::VarId) -> bool {
     }
     let map = def_map(db, item.tu(db));
     let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
-    entity_scope(db, &map, item, parent, data.qualifier.as_ref()).is_ok_and(|s| !matches!(map.scope(s).kind, ScopeKind::Class(_)))
+    entity_scope(db, &map, item, parent, data.qualifier.as_ref())
+        .is_ok_and(|s| !matches!(map.scope(s).kind, ScopeKind::Class(_)))
 }
 
 fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling) -> Result<m::Name, String> {
@@ -915,7 +975,8 @@ fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling
                 let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
                 is_const_object(db, ty::lower(cx, &data.ty))
             }));
-    let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
+    let last =
+        if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
     let mut comp = m::build::comp_of(last);
     // A variable with linkage gets the ABI tags of its type that its scope
     // lacks, as a function gets its return type's (`std::string name;` is
@@ -937,7 +998,10 @@ fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId
 
 /// The name of a variable template specialization or a static data member
 /// of a class template specialization, as a tree.
-pub(crate) fn var_instance_name_tree(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId) -> Result<m::Name, String> {
+pub(crate) fn var_instance_name_tree(
+    db: &dyn SourceDatabase,
+    i: crate::instances::VarInstanceId,
+) -> Result<m::Name, String> {
     let decl = i.decl(db);
     let data = decl.data(db).ok_or("no such variable")?;
     let item = decl.item(db);
@@ -951,7 +1015,8 @@ pub(crate) fn var_instance_name_tree(db: &dyn SourceDatabase, i: crate::instance
             }
             .copied()
             .unwrap_or(scopes::ROOT);
-            let scope = crate::instances::decl_scope(db, &map, item, parent, data.qualifier.as_ref()).ok_or("unresolved qualifier")?;
+            let scope = crate::instances::decl_scope(db, &map, item, parent, data.qualifier.as_ref())
+                .ok_or("unresolved qualifier")?;
             if map.templated.contains(&scope) {
                 return Err("member of a template without its specialization".into());
             }
@@ -959,7 +1024,11 @@ pub(crate) fn var_instance_name_tree(db: &dyn SourceDatabase, i: crate::instance
         }
     };
     let args = i.args(db);
-    let comp_args = if args.is_empty() { None } else { Some(args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?) };
+    let comp_args = if args.is_empty() {
+        None
+    } else {
+        Some(args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?)
+    };
     let member = i.outer(db).is_some() || data.qualifier.is_some();
     // A specialization of a variable template is named without `L` even
     // when the template has internal linkage (g++ 12 `nm`: `r _Z1vIiE` for
@@ -970,7 +1039,8 @@ pub(crate) fn var_instance_name_tree(db: &dyn SourceDatabase, i: crate::instance
         && !data.linkage.is_extern
         && !data.linkage.is_inline
         && (data.linkage.is_static || data.linkage.is_constexpr || data.is_const);
-    let last = if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
+    let last =
+        if internal { Unqualified::StaticSource(data.name.clone()) } else { Unqualified::Source(data.name.clone()) };
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: comp_args });
     Ok(name)
 }
@@ -979,7 +1049,11 @@ pub(crate) fn var_instance_name_tree(db: &dyn SourceDatabase, i: crate::instance
 /// complete-object constructor or destructor, and its parameter
 /// (`const C&`, `C&&`) for copy and move constructors.
 /// The name of a class or of a class template specialization.
-pub(crate) fn class_ref_name(db: &dyn SourceDatabase, map: &DefMap, c: crate::layout::ClassRef) -> Result<m::Name, String> {
+pub(crate) fn class_ref_name(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    c: crate::layout::ClassRef,
+) -> Result<m::Name, String> {
     match c {
         crate::layout::ClassRef::Class(k) => class_name(db, map, map.class_definition(k)),
         crate::layout::ClassRef::Inst(i) => inst_name(db, map, i.class(db), i.args(db), 0),
@@ -1018,7 +1092,13 @@ fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) 
 
 /// Whether a written type names a member of something that depends on
 /// `names` (`T::x`, `A<T>::x`) or applies an alias template to them.
-pub(crate) fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &crate::item_tree::TypeRef, names: &[String]) -> bool {
+pub(crate) fn dependent_member(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    scope: ScopeIdx,
+    t: &crate::item_tree::TypeRef,
+    names: &[String],
+) -> bool {
     use crate::item_tree::{TemplateArgRef, TypeRef};
     let mentions = |t: &TypeRef| -> bool {
         let mut v = Vec::new();
@@ -1028,7 +1108,9 @@ pub(crate) fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: Sco
     let arg_mentions = |a: &TemplateArgRef| -> bool {
         match a {
             TemplateArgRef::Type(t) => mentions(t),
-            TemplateArgRef::Expansion(x) => matches!(&**x, TemplateArgRef::Type(t) if mentions(t)) || matches!(&**x, TemplateArgRef::Expr(_)),
+            TemplateArgRef::Expansion(x) => {
+                matches!(&**x, TemplateArgRef::Type(t) if mentions(t)) || matches!(&**x, TemplateArgRef::Expr(_))
+            }
             // A value argument that depends on them is an expression: not modelled.
             TemplateArgRef::Expr(e) => expr_mentions(e, names),
         }
@@ -1037,11 +1119,15 @@ pub(crate) fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: Sco
         TypeRef::Path(p) => {
             let n = p.segments.len();
             for (i, seg) in p.segments.iter().enumerate() {
-                let dep = (i == 0 && !p.global && names.contains(&seg.name)) || seg.args.iter().flatten().any(arg_mentions);
+                let dep =
+                    (i == 0 && !p.global && names.contains(&seg.name)) || seg.args.iter().flatten().any(arg_mentions);
                 if dep && i + 1 < n {
                     return true;
                 }
-                if dep && i + 1 == n && dependent::has_dependent_value_arg(seg.args.as_deref().unwrap_or(&[]), names, &[]) {
+                if dep
+                    && i + 1 == n
+                    && dependent::has_dependent_value_arg(seg.args.as_deref().unwrap_or(&[]), names, &[])
+                {
                     // `X<is_x<T>::value>`: spelled as written (`symbols::dependent`).
                     return true;
                 }
@@ -1050,7 +1136,8 @@ pub(crate) fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: Sco
                     for s in &mut q.segments {
                         s.args = None;
                     }
-                    if matches!(scopes::resolve_path(db, map, scope, &q, Ns::Type), Some(Def::AliasTemplate(_)) | None) {
+                    if matches!(scopes::resolve_path(db, map, scope, &q, Ns::Type), Some(Def::AliasTemplate(_)) | None)
+                    {
                         return true;
                     }
                 }
@@ -1060,19 +1147,29 @@ pub(crate) fn dependent_member(db: &dyn SourceDatabase, map: &DefMap, scope: Sco
                         TemplateArgRef::Expansion(x) => &**x,
                         a => a,
                     };
-                    if let TemplateArgRef::Type(t) = a {
-                        if dependent_member(db, map, scope, t, names) {
-                            return true;
-                        }
+                    if let TemplateArgRef::Type(t) = a
+                        && dependent_member(db, map, scope, t, names)
+                    {
+                        return true;
                     }
                 }
             }
             false
         }
-        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) => dependent_member(db, map, scope, x, names),
-        TypeRef::Array(x, b) => dependent_member(db, map, scope, x, names) || b.as_ref().is_some_and(|b| expr_mentions(b, names)),
-        TypeRef::MemPtr(p, x) => dependent_member(db, map, scope, &TypeRef::Path(p.clone()), names) || dependent_member(db, map, scope, x, names),
-        TypeRef::Func(f) => dependent_member(db, map, scope, &f.ret, names) || f.params.iter().any(|p| dependent_member(db, map, scope, p, names)),
+        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) => {
+            dependent_member(db, map, scope, x, names)
+        }
+        TypeRef::Array(x, b) => {
+            dependent_member(db, map, scope, x, names) || b.as_ref().is_some_and(|b| expr_mentions(b, names))
+        }
+        TypeRef::MemPtr(p, x) => {
+            dependent_member(db, map, scope, &TypeRef::Path(p.clone()), names)
+                || dependent_member(db, map, scope, x, names)
+        }
+        TypeRef::Func(f) => {
+            dependent_member(db, map, scope, &f.ret, names)
+                || f.params.iter().any(|p| dependent_member(db, map, scope, p, names))
+        }
         TypeRef::Opaque(_) => true,
         _ => false,
     }
@@ -1096,13 +1193,28 @@ fn expr_mentions(e: &crate::item_tree::ConstExpr, names: &[String]) -> bool {
 /// (`names`, bound in `cx.env` to placeholders): kept as a dependent name
 /// (`typename T::x` → `NT_1xE`, `A<T>::x` → `N1AIT_E1xE`), alias
 /// templates expanded (as g++ does); everything else lowered and mangled.
-fn mangle_written(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, t: &crate::item_tree::TypeRef, names: &[String], depth: u32) -> Result<m::Type, String> {
+fn mangle_written(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: ty::LowerCx<'_>,
+    t: &crate::item_tree::TypeRef,
+    names: &[String],
+    depth: u32,
+) -> Result<m::Type, String> {
     mangle_written_in(db, map, cx, t, names, &[], depth)
 }
 
 /// [`mangle_written`] inside an alias template's expansion, `sp` spelling
 /// the alias parameters whose arguments are dependent (`dependent::Spelled`).
-fn mangle_written_in(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, t: &crate::item_tree::TypeRef, names: &[String], sp: &dependent::Spelled, depth: u32) -> Result<m::Type, String> {
+fn mangle_written_in(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: ty::LowerCx<'_>,
+    t: &crate::item_tree::TypeRef,
+    names: &[String],
+    sp: &dependent::Spelled,
+    depth: u32,
+) -> Result<m::Type, String> {
     use crate::item_tree::TypeRef;
     if depth > 32 {
         return Err("alias expansion too deep".into());
@@ -1122,7 +1234,9 @@ fn mangle_written_in(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>,
         // `T (&)[N]` with `N` a value parameter: `A` `T_` `_` (CUB's `AliasTemporaries`).
         TypeRef::Array(x, Some(b)) => {
             let bound = match &**b {
-                crate::item_tree::ConstExpr::Path(p) if p.segments.len() == 1 && !p.global => cx.env.and_then(|e| e.get(&p.segments[0].name)),
+                crate::item_tree::ConstExpr::Path(p) if p.segments.len() == 1 && !p.global => {
+                    cx.env.and_then(|e| e.get(&p.segments[0].name))
+                }
                 _ => None,
             };
             match bound {
@@ -1137,7 +1251,15 @@ fn mangle_written_in(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>,
     })
 }
 
-fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_>, p: &Path, names: &[String], sp: &dependent::Spelled, depth: u32) -> Result<m::Type, String> {
+fn mangle_written_path(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: ty::LowerCx<'_>,
+    p: &Path,
+    names: &[String],
+    sp: &dependent::Spelled,
+    depth: u32,
+) -> Result<m::Type, String> {
     use crate::item_tree::{PathSegment, TypeRef};
     let segs = &p.segments;
     // Members named after the dependent part: `::x`, `::template y<A>`.
@@ -1145,34 +1267,38 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
         segs[from..].iter().map(|s| dependent::member_comp(db, map, cx, s, names, sp, depth)).collect()
     };
     // `T::x`: rooted at the parameter.
-    if let (false, Some(first)) = (p.global, segs.first()) {
-        if names.contains(&first.name) && first.args.is_none() && segs.len() > 1 {
-            let single = TypeRef::Path(Path::single(&first.name));
-            let base = match dependent::spelled_type(&single, sp) {
-                Some(t) => t,
-                None => mangle_ty(db, map, ty::lower(cx, &single))?,
-            };
-            return match base {
-                m::Type::Param(tp) => Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(1)? })),
-                // `typename F::difference_type` with `F` an alias parameter
-                // standing for `iterator_facade<T…>`: a member of that.
-                m::Type::Named(mut n) => {
-                    n.comps.extend(rest_comps(1)?);
-                    Ok(m::Type::Named(n))
-                }
-                _ => Err("a member of a dependent type".into()),
-            };
-        }
+    if let (false, Some(first)) = (p.global, segs.first())
+        && names.contains(&first.name)
+        && first.args.is_none()
+        && segs.len() > 1
+    {
+        let single = TypeRef::Path(Path::single(&first.name));
+        let base = match dependent::spelled_type(&single, sp) {
+            Some(t) => t,
+            None => mangle_ty(db, map, ty::lower(cx, &single))?,
+        };
+        return match base {
+            m::Type::Param(tp) => Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(1)? })),
+            // `typename F::difference_type` with `F` an alias parameter
+            // standing for `iterator_facade<T…>`: a member of that.
+            m::Type::Named(mut n) => {
+                n.comps.extend(rest_comps(1)?);
+                Ok(m::Type::Named(n))
+            }
+            _ => Err("a member of a dependent type".into()),
+        };
     }
     // The first template-id whose arguments depend on the parameters.
-    let mentions = |s: &PathSegment| s.args.iter().flatten().any(|a| match a {
-        crate::item_tree::TemplateArgRef::Type(t) => {
-            let mut v = Vec::new();
-            crate::instances::typeref_names(t, &mut v);
-            v.iter().any(|n| names.contains(n))
-        }
-        _ => true,
-    });
+    let mentions = |s: &PathSegment| {
+        s.args.iter().flatten().any(|a| match a {
+            crate::item_tree::TemplateArgRef::Type(t) => {
+                let mut v = Vec::new();
+                crate::instances::typeref_names(t, &mut v);
+                v.iter().any(|n| names.contains(n))
+            }
+            _ => true,
+        })
+    };
     let Some(i) = segs.iter().position(mentions) else {
         return mangle_ty(db, map, ty::lower(cx, &TypeRef::Path(p.clone())));
     };
@@ -1211,7 +1337,9 @@ fn mangle_written_path(db: &dyn SourceDatabase, map: &DefMap, cx: ty::LowerCx<'_
                     n.comps.extend(rest_comps(i + 1)?);
                     Ok(m::Type::Named(n))
                 }
-                m::Type::Param(tp) => Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(i + 1)? })),
+                m::Type::Param(tp) => {
+                    Ok(m::Type::Named(m::Name { root: m::Root::Param(tp), comps: rest_comps(i + 1)? }))
+                }
                 _ => Err("a member of a dependent type".into()),
             }
         }

@@ -182,13 +182,17 @@ fn binding_declarator(d: &SyntaxNode) -> Option<SyntaxNode> {
     while let Some(n) = child(chain.last()?, K::PAREN_DECLARATOR).and_then(|p| child(&p, K::DECLARATOR)) {
         chain.push(n);
     }
-    chain.into_iter().rev().find(|n| n.children().any(|c| matches!(c.kind(), K::FUNCTION_DECLARATOR | K::ARRAY_DECLARATOR | K::PTR_OPERATOR)))
+    chain.into_iter().rev().find(|n| {
+        n.children().any(|c| matches!(c.kind(), K::FUNCTION_DECLARATOR | K::ARRAY_DECLARATOR | K::PTR_OPERATOR))
+    })
 }
 
 /// Whether the declarator declares a function (not a pointer to one).
 pub fn is_function_declarator(d: &SyntaxNode) -> bool {
     let Some(b) = binding_declarator(d) else { return false };
-    b.children().find(|c| matches!(c.kind(), K::FUNCTION_DECLARATOR | K::ARRAY_DECLARATOR)).is_some_and(|c| c.kind() == K::FUNCTION_DECLARATOR)
+    b.children()
+        .find(|c| matches!(c.kind(), K::FUNCTION_DECLARATOR | K::ARRAY_DECLARATOR))
+        .is_some_and(|c| c.kind() == K::FUNCTION_DECLARATOR)
 }
 
 /// The name a declarator declares (last component of a qualified name).
@@ -294,7 +298,8 @@ pub fn lower_const_expr(e: &SyntaxNode, ty: &mut dyn FnMut(&SyntaxNode) -> TypeR
             }
         }
         ast::Expr::FunctionalCastExpr(c) => {
-            let arg = c.args().and_then(|a| a.args().next()).or_else(|| c.init_list().and_then(|l| l.elements().next()));
+            let arg =
+                c.args().and_then(|a| a.args().next()).or_else(|| c.init_list().and_then(|l| l.elements().next()));
             match (c.type_id(), arg) {
                 (Some(t), Some(a)) => {
                     let t = ty(t.syntax());
@@ -311,12 +316,18 @@ pub fn lower_const_expr(e: &SyntaxNode, ty: &mut dyn FnMut(&SyntaxNode) -> TypeR
             Some(t) => ConstExpr::AlignofType(ty(t.syntax())),
             None => unsupported(),
         },
-        _ if e.kind() == K::SIZEOF_PACK_EXPR => match e.children().find(|c| c.kind() == K::NAME_REF).and_then(|n| name_text(&n)) {
-            Some(n) => ConstExpr::SizeofPack(n),
-            None => unsupported(),
-        },
+        _ if e.kind() == K::SIZEOF_PACK_EXPR => {
+            match e.children().find(|c| c.kind() == K::NAME_REF).and_then(|n| name_text(&n)) {
+                Some(n) => ConstExpr::SizeofPack(n),
+                None => unsupported(),
+            }
+        }
         _ if e.kind() == K::TYPE_TRAIT_EXPR => {
-            let Some(name) = e.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::IDENT || t.kind().is_keyword()) else {
+            let Some(name) = e
+                .children_with_tokens()
+                .filter_map(|t| t.into_token())
+                .find(|t| t.kind() == K::IDENT || t.kind().is_keyword())
+            else {
                 return unsupported();
             };
             let tys = e.children().filter(|c| c.kind() == K::TYPE_ID).map(|t| ty(&t)).collect();
@@ -364,13 +375,8 @@ pub fn literal(t: &SyntaxToken) -> Option<ConstExpr> {
 /// An integer literal with its type ([lex.icon]: the first of int, long,
 /// long long, … that holds the value; hex/octal also try the unsigned ones).
 pub fn int_literal(text: &str) -> Option<ConstExpr> {
-    let cufront_syntax::literal::IntLiteral {
-        value: v,
-        unsigned,
-        longs,
-        decimal,
-        ..
-    } = cufront_syntax::literal::IntLiteral::parse(text)?;
+    let cufront_syntax::literal::IntLiteral { value: v, unsigned, longs, decimal, .. } =
+        cufront_syntax::literal::IntLiteral::parse(text)?;
     use Builtin::*;
     let candidates: &[Builtin] = match (unsigned, longs, decimal) {
         (false, 0, true) => &[Int, Long, LongLong],

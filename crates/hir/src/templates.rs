@@ -23,18 +23,18 @@ use cufront_base_db::SourceDatabase;
 
 use crate::consteval::{self, EvalCx};
 use crate::item_tree::{Builtin, ConstExpr, TemplateArgRef, TemplateKind, TemplateParam, TemplateParamKind, TypeRef};
-use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind};
-use crate::ty::{self, mk, LowerCx, TyId, TyKind};
-use crate::{item_tree_of, ClassId, TypedefId};
+use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind, def_map};
+use crate::ty::{self, LowerCx, TyId, TyKind, mk};
+use crate::{ClassId, TypedefId, item_tree_of};
 
 mod addr_arg;
-mod base_lookup;
 pub(crate) mod alias;
+mod base_lookup;
 mod injected;
 mod integer_pack;
 mod member_template;
-mod value_dep;
 pub(crate) mod trivial;
+mod value_dep;
 
 /// The instantiation depth limit (spec 50 §4.3).
 pub const MAX_DEPTH: u32 = 200;
@@ -50,7 +50,10 @@ pub enum TemplateArg {
     /// The arguments of a parameter pack.
     Pack(Vec<TemplateArg>),
     /// A value parameter of a pattern (deduction only).
-    ValueParam { depth: u32, index: u32 },
+    ValueParam {
+        depth: u32,
+        index: u32,
+    },
     /// Something a pattern cannot say yet (matches anything in deduction).
     Dependent(String),
     /// The address of a function (`&f`, `&S::m`) for a value parameter of
@@ -63,7 +66,10 @@ pub enum TemplateArg {
 pub enum TemplateRef {
     Class(ClassId),
     Alias(TypedefId),
-    Param { depth: u32, index: u32 },
+    Param {
+        depth: u32,
+        index: u32,
+    },
     /// A member alias template of a specialization, read in it
     /// (`templates/member_template.rs`).
     Member(InstId, TypedefId),
@@ -180,7 +186,11 @@ fn chain(db: &dyn SourceDatabase, map: &DefMap, class: ClassId) -> Vec<(Option<C
 /// The templated scopes from `start` outwards, outermost first: classes,
 /// and the bodies of templated functions with local classes (`None`; their
 /// parameters are the function template's own).
-fn chain_from(db: &dyn SourceDatabase, map: &DefMap, start: Option<ScopeIdx>) -> Vec<(Option<ClassId>, ScopeIdx, Option<TParams>)> {
+fn chain_from(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    start: Option<ScopeIdx>,
+) -> Vec<(Option<ClassId>, ScopeIdx, Option<TParams>)> {
     let mut out = Vec::new();
     let mut cur = start;
     while let Some(s) = cur {
@@ -225,7 +235,10 @@ fn env_for(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[Templa
         if let (None, ScopeKind::Block(f)) = (k, &map.scope(s).kind) {
             // An out-of-line definition may name the class's parameters
             // its own way: its body (the local class's too) reads its names.
-            let names: Vec<Option<String>> = f.data(db).map(|d| d.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect()).unwrap_or_default();
+            let names: Vec<Option<String>> = f
+                .data(db)
+                .map(|d| d.outer_tparams.iter().flatten().map(|p| p.name.clone()).collect())
+                .unwrap_or_default();
             for (n, a) in names.into_iter().zip(args) {
                 if let Some(n) = n {
                     env.names.push((n, a.clone()));
@@ -307,7 +320,12 @@ fn is_dependent_arg(a: &TemplateArg) -> bool {
 }
 
 /// Normalises the arguments of a class template.
-pub(crate) fn normalize_class_args(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, written: &[TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
+pub(crate) fn normalize_class_args(
+    cx: LowerCx<'_>,
+    template: ClassId,
+    outer: Vec<TemplateArg>,
+    written: &[TemplateArgRef],
+) -> Result<Vec<TemplateArg>, String> {
     let db = cx.db;
     let single = [template];
     let decls = cx.map.template_decls.get(&template).map_or(&single[..], Vec::as_slice);
@@ -441,20 +459,32 @@ pub(crate) fn bind_in(
 /// (`template<class T, T v>`: `mersenne_twister_engine<unsigned long, …,
 /// 0xb5026f5aa96619e9ULL, …>`), converted to that parameter's argument: the
 /// written expression's own type is not the argument's ([temp.arg.nontype]).
-fn retyped_value(db: &dyn SourceDatabase, params: &[TemplateParam], i: usize, sofar: &[TemplateArg], a: TemplateArg) -> TemplateArg {
+fn retyped_value(
+    db: &dyn SourceDatabase,
+    params: &[TemplateParam],
+    i: usize,
+    sofar: &[TemplateArg],
+    a: TemplateArg,
+) -> TemplateArg {
     let TemplateArg::Value(v, _) = a else { return a };
     let Some(TemplateParamKind::Value(t)) = params.get(i).map(|p| &p.kind) else { return a };
     let name = match t {
         TypeRef::Path(p) if !p.global && p.segments.len() == 1 && p.segments[0].args.is_none() => &p.segments[0].name,
         TypeRef::Cv(x, _) => match &**x {
-            TypeRef::Path(p) if !p.global && p.segments.len() == 1 && p.segments[0].args.is_none() => &p.segments[0].name,
+            TypeRef::Path(p) if !p.global && p.segments.len() == 1 && p.segments[0].args.is_none() => {
+                &p.segments[0].name
+            }
             _ => return a,
         },
         _ => return a,
     };
-    let Some(k) = params[..i].iter().position(|p| p.name.as_deref() == Some(name.as_str()) && !p.pack) else { return a };
+    let Some(k) = params[..i].iter().position(|p| p.name.as_deref() == Some(name.as_str()) && !p.pack) else {
+        return a;
+    };
     match sofar.get(k) {
-        Some(TemplateArg::Type(pt)) if matches!(ty::canonical(db, *pt).kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) => {
+        Some(TemplateArg::Type(pt))
+            if matches!(ty::canonical(db, *pt).kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) =>
+        {
             let pt = ty::canonical(db, *pt);
             TemplateArg::Value(consteval::convert(v, value_builtin(db, pt)), pt)
         }
@@ -465,12 +495,11 @@ fn retyped_value(db: &dyn SourceDatabase, params: &[TemplateParam], i: usize, so
 /// The names used by a written argument that are packs of the environment.
 pub(crate) fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
     fn path(env: &Env, p: &crate::item_tree::Path, out: &mut Vec<(String, Vec<TemplateArg>)>) {
-        if let Some(first) = p.segments.first() {
-            if let Some(TemplateArg::Pack(v)) = env.get(&first.name) {
-                if !out.iter().any(|(n, _)| *n == first.name) {
-                    out.push((first.name.clone(), v.clone()));
-                }
-            }
+        if let Some(first) = p.segments.first()
+            && let Some(TemplateArg::Pack(v)) = env.get(&first.name)
+            && !out.iter().any(|(n, _)| *n == first.name)
+        {
+            out.push((first.name.clone(), v.clone()));
         }
         for s in &p.segments {
             for a in s.args.iter().flatten() {
@@ -483,7 +512,12 @@ pub(crate) fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec
     fn ty(env: &Env, t: &TypeRef, out: &mut Vec<(String, Vec<TemplateArg>)>) {
         match t {
             TypeRef::Path(p) => path(env, p, out),
-            TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) | TypeRef::Array(x, _) => ty(env, x, out),
+            TypeRef::Ptr(x)
+            | TypeRef::LRef(x)
+            | TypeRef::RRef(x)
+            | TypeRef::Cv(x, _)
+            | TypeRef::Complex(x)
+            | TypeRef::Array(x, _) => ty(env, x, out),
             TypeRef::MemPtr(p, x) => {
                 path(env, p, out);
                 ty(env, x, out)
@@ -520,10 +554,10 @@ pub(crate) fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec
             // the packs it names by their tokens.
             ConstExpr::Unsupported(text) => {
                 for tok in crate::type_tokens(text) {
-                    if let Some(TemplateArg::Pack(v)) = env.get(&tok) {
-                        if !out.iter().any(|(n, _)| *n == tok) {
-                            out.push((tok.clone(), v.clone()));
-                        }
+                    if let Some(TemplateArg::Pack(v)) = env.get(&tok)
+                        && !out.iter().any(|(n, _)| *n == tok)
+                    {
+                        out.push((tok.clone(), v.clone()));
                     }
                 }
             }
@@ -552,12 +586,13 @@ pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<Template
         return Err("pack expansion over packs of different lengths".into());
     }
     // `Ts...` alone: the elements themselves.
-    if let TemplateArgRef::Type(TypeRef::Path(p)) | TemplateArgRef::Expr(ConstExpr::Path(p)) = x {
-        if p.segments.len() == 1 && p.segments[0].args.is_none() && !p.global {
-            if let Some((_, v)) = packs.iter().find(|(name, _)| *name == p.segments[0].name) {
-                return Ok(v.clone());
-            }
-        }
+    if let TemplateArgRef::Type(TypeRef::Path(p)) | TemplateArgRef::Expr(ConstExpr::Path(p)) = x
+        && p.segments.len() == 1
+        && p.segments[0].args.is_none()
+        && !p.global
+        && let Some((_, v)) = packs.iter().find(|(name, _)| *name == p.segments[0].name)
+    {
+        return Ok(v.clone());
     }
     let mut out = Vec::new();
     for i in 0..n {
@@ -582,7 +617,13 @@ pub fn lower_arg(cx: LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef) 
 
 /// `lower_arg`, a value parameter's type lowered in `param_env` (the
 /// template's parameters bound so far) when given.
-fn lower_arg_in(cx: LowerCx<'_>, param_cx: Option<LowerCx<'_>>, param_env: Option<&Env>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
+fn lower_arg_in(
+    cx: LowerCx<'_>,
+    param_cx: Option<LowerCx<'_>>,
+    param_env: Option<&Env>,
+    kind: &TemplateParamKind,
+    a: &TemplateArgRef,
+) -> Result<TemplateArg, String> {
     let db = cx.db;
     if let (Some(penv), TemplateParamKind::Value(t)) = (param_env, kind) {
         let pt = ty::canonical(db, ty::lower(LowerCx { env: Some(penv), ..param_cx.unwrap_or(cx) }, t));
@@ -597,19 +638,28 @@ fn lower_arg_in(cx: LowerCx<'_>, param_cx: Option<LowerCx<'_>>, param_env: Optio
     }
     match (kind, a) {
         (TemplateParamKind::Type, TemplateArgRef::Type(t)) => Ok(type_arg(cx, t)),
-        (TemplateParamKind::Type, TemplateArgRef::Expr(ConstExpr::Path(p))) => Ok(type_arg(cx, &TypeRef::Path(p.clone()))),
+        (TemplateParamKind::Type, TemplateArgRef::Expr(ConstExpr::Path(p))) => {
+            Ok(type_arg(cx, &TypeRef::Path(p.clone())))
+        }
         (TemplateParamKind::Type, TemplateArgRef::Expr(e)) => Err(format!("a value ({e:?}) for a type parameter")),
         (TemplateParamKind::Value(t), TemplateArgRef::Expr(e)) => value_arg(cx, e, Some(t)),
-        (TemplateParamKind::Value(t), TemplateArgRef::Type(TypeRef::Path(p))) => value_arg(cx, &ConstExpr::Path(p.clone()), Some(t)),
+        (TemplateParamKind::Value(t), TemplateArgRef::Type(TypeRef::Path(p))) => {
+            value_arg(cx, &ConstExpr::Path(p.clone()), Some(t))
+        }
         (TemplateParamKind::Value(_), TemplateArgRef::Type(_)) => Err("a type for a value parameter".into()),
-        (TemplateParamKind::Template, TemplateArgRef::Type(TypeRef::Path(p)) | TemplateArgRef::Expr(ConstExpr::Path(p))) => {
-            if p.segments.len() == 1 {
-                if let Some(a @ TemplateArg::Template(_)) = cx.env.and_then(|e| e.get(&p.segments[0].name)) {
-                    return Ok(a.clone());
-                }
+        (
+            TemplateParamKind::Template,
+            TemplateArgRef::Type(TypeRef::Path(p)) | TemplateArgRef::Expr(ConstExpr::Path(p)),
+        ) => {
+            if p.segments.len() == 1
+                && let Some(a @ TemplateArg::Template(_)) = cx.env.and_then(|e| e.get(&p.segments[0].name))
+            {
+                return Ok(a.clone());
             }
             match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Type) {
-                Some(Def::ClassTemplate(c)) => Ok(TemplateArg::Template(TemplateRef::Class(canonical_template(cx.map, c)))),
+                Some(Def::ClassTemplate(c)) => {
+                    Ok(TemplateArg::Template(TemplateRef::Class(canonical_template(cx.map, c))))
+                }
                 Some(Def::AliasTemplate(t)) => Ok(TemplateArg::Template(TemplateRef::Alias(t))),
                 _ => member_template::arg(cx, p).unwrap_or_else(|| Err(format!("`{p}` is not a template"))),
             }
@@ -632,12 +682,13 @@ pub(crate) fn type_arg(cx: LowerCx<'_>, t: &TypeRef) -> TemplateArg {
 pub(crate) fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRef>) -> Result<TemplateArg, String> {
     let db = cx.db;
     // A value parameter of a pattern stands for itself.
-    if let ConstExpr::Path(p) = e {
-        if p.segments.len() == 1 && !p.global {
-            if let Some(a @ (TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_))) = cx.env.and_then(|env| env.get(&p.segments[0].name)) {
-                return Ok(a.clone());
-            }
-        }
+    if let ConstExpr::Path(p) = e
+        && p.segments.len() == 1
+        && !p.global
+        && let Some(a @ (TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_))) =
+            cx.env.and_then(|env| env.get(&p.segments[0].name))
+    {
+        return Ok(a.clone());
     }
     let ty = param_ty.map(|t| ty::canonical(db, ty::lower(cx, t)));
     value_arg_typed(cx, e, ty)
@@ -646,20 +697,21 @@ pub(crate) fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRe
 /// `value_arg` for a parameter of (lowered) type `ty`.
 fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<TemplateArg, String> {
     let db = cx.db;
-    if let ConstExpr::Path(p) = e {
-        if p.segments.len() == 1 && !p.global {
-            if let Some(a @ (TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_))) = cx.env.and_then(|env| env.get(&p.segments[0].name)) {
-                return Ok(a.clone());
-            }
-        }
+    if let ConstExpr::Path(p) = e
+        && p.segments.len() == 1
+        && !p.global
+        && let Some(a @ (TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_))) =
+            cx.env.and_then(|env| env.get(&p.segments[0].name))
+    {
+        return Ok(a.clone());
     }
     // A parameter whose type does not substitute (`template <bool B,
     // enable_if_t<B, int> = 0>` with `B` false) takes no argument at all: the
     // template-id is invalid, a substitution failure where SFINAE applies.
-    if let Some(TyKind::Error(why)) = ty.map(|t| t.kind(db)) {
-        if is_substitution_failure(why) {
-            return Err(format!("substitution failure in a template parameter's type: {why}"));
-        }
+    if let Some(TyKind::Error(why)) = ty.map(|t| t.kind(db))
+        && is_substitution_failure(why)
+    {
+        return Err(format!("substitution failure in a template parameter's type: {why}"));
     }
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
@@ -669,7 +721,13 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
     }
     let v = match consteval::eval(&EvalCx::new(cx), e) {
         Ok(v) => v,
-        Err(err) if cx.env.is_some_and(|env| env.names.iter().any(|(_, a)| matches!(a, TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_)) || has_param(db, a))) => {
+        Err(err)
+            if cx.env.is_some_and(|env| {
+                env.names.iter().any(|(_, a)| {
+                    matches!(a, TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_)) || has_param(db, a)
+                })
+            }) =>
+        {
             return Ok(TemplateArg::Dependent(format!("{err}")));
         }
         // An invalid type or expression in the argument (`!(decltype(…){})`
@@ -708,7 +766,9 @@ pub fn value_builtin(db: &dyn SourceDatabase, t: TyId) -> Builtin {
 pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) -> TyId {
     let db = cx.db;
     let tree = item_tree_of(db, t.item(db));
-    let Some(data) = tree.typedefs.get(t.idx(db) as usize) else { return mk(db, TyKind::Error("no such alias".into())) };
+    let Some(data) = tree.typedefs.get(t.idx(db) as usize) else {
+        return mk(db, TyKind::Error("no such alias".into()));
+    };
     let params = data.tparams.clone().unwrap_or_default();
     let scope = cx.map.parent.get(&DeclKey::Typedef(t)).copied().unwrap_or(scopes::ROOT);
     // A member alias template of the current instantiation sees its environment.
@@ -732,7 +792,8 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
             env.names.push((n.clone(), a));
         }
     }
-    nested(|| Ok(ty::lower(LowerCx { db, map: cx.map, item, scope, env: Some(&env) }, &data.ty))).unwrap_or_else(|e| mk(db, TyKind::Error(e)))
+    nested(|| Ok(ty::lower(LowerCx { db, map: cx.map, item, scope, env: Some(&env) }, &data.ty)))
+        .unwrap_or_else(|e| mk(db, TyKind::Error(e)))
 }
 
 crate::consteval::var_template::recorded_query! {
@@ -762,7 +823,8 @@ fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
                 }
                 // Declared, not (yet) defined: a later definition may follow.
                 if let Some(def) = map.specializations.get(&template).into_iter().flatten().find(|k| {
-                    **k != s && spec_pattern(db, **k).as_ref().as_ref().is_ok_and(|(n, p)| *n == 0 && p.as_slice() == own)
+                    **k != s
+                        && spec_pattern(db, **k).as_ref().as_ref().is_ok_and(|(n, p)| *n == 0 && p.as_slice() == own)
                         && item_tree_of(db, k.item(db)).classes[k.idx(db) as usize].is_definition
                 }) {
                     return Ok(Selected::Class(*def));
@@ -787,7 +849,8 @@ fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
     // A declaration of a partial specialization (`template <class T>
     // requires C<T> struct X<T*>;`) and its definition are one
     // specialization: of equal patterns, a declaration gives way to a definition.
-    let is_def = |c: ClassId| item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize).is_some_and(|d| d.is_definition);
+    let is_def =
+        |c: ClassId| item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize).is_some_and(|d| d.is_definition);
     let snapshot: Vec<(ClassId, Vec<TemplateArg>)> = viable.iter().map(|v| (v.0, v.1.clone())).collect();
     viable.retain(|v| is_def(v.0) || !snapshot.iter().any(|(c, p)| *c != v.0 && *p == v.1 && is_def(*c)));
     // Partial specializations need a definition to be chosen… but a
@@ -874,7 +937,11 @@ fn spec_pattern_of(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<
     Arc::new(pattern_written_args(db, &map, s, &env, true).map(|a| (params.len() as u32, a)))
 }
 
-fn spec_pattern_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
+fn spec_pattern_cycle(
+    _db: &dyn SourceDatabase,
+    _id: salsa::Id,
+    _s: ClassId,
+) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
     Arc::new(Err("the arguments of a specialization depend on themselves".into()))
 }
 
@@ -890,7 +957,13 @@ fn pattern_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env) ->
 /// `_Require<is_convertible<_Xp&&, …>>` or `__enable_if_t<is_x<_Tp>::value>`
 /// evaluate the trait on the placeholders, which is no answer. The
 /// substitution check (`substituted_pattern`) decides them.
-fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env, placeholders: bool) -> Result<Vec<TemplateArg>, String> {
+fn pattern_written_args(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    s: ClassId,
+    env: &Env,
+    placeholders: bool,
+) -> Result<Vec<TemplateArg>, String> {
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
     let mut written = data.spec_args.clone().ok_or("specialization without arguments")?;
@@ -901,10 +974,10 @@ fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: 
         builtin_alias_args(db, map, scope, &mut written);
         non_deduced_args(db, map, scope, &names, &mut written);
         for w in &mut written {
-            if let TemplateArgRef::Type(t) = w {
-                if matches!(ty::canonical(db, ty::lower(cx, t)).kind(db), TyKind::Error(_)) {
-                    *w = TemplateArgRef::Type(TypeRef::Opaque("<non-deduced>".into()));
-                }
+            if let TemplateArgRef::Type(t) = w
+                && matches!(ty::canonical(db, ty::lower(cx, t)).kind(db), TyKind::Error(_))
+            {
+                *w = TemplateArgRef::Type(TypeRef::Opaque("<non-deduced>".into()));
             }
         }
     }
@@ -927,7 +1000,7 @@ fn pattern_written_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: 
 fn builtin_alias_args(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, written: &mut [TemplateArgRef]) {
     for w in written.iter_mut() {
         let TemplateArgRef::Type(TypeRef::Path(p)) = w else { continue };
-        if !p.segments.last().is_some_and(|s| s.args.is_some()) {
+        if p.segments.last().is_none_or(|s| s.args.is_none()) {
             continue;
         }
         let mut q = p.clone();
@@ -949,16 +1022,27 @@ fn builtin_alias_args(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, wr
 /// placeholders selects a specialization of the template being matched,
 /// which needs this very pattern. Only where each parameter they name is
 /// also named by another argument, which deduces it.
-fn non_deduced_args(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, names: &[String], written: &mut [TemplateArgRef]) {
+fn non_deduced_args(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    scope: ScopeIdx,
+    names: &[String],
+    written: &mut [TemplateArgRef],
+) {
     let idents = |w: &TemplateArgRef| -> Vec<String> {
-        w.to_string().split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|x| names.iter().any(|n| n == x)).map(str::to_string).collect()
+        w.to_string()
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|x| names.iter().any(|n| n == x))
+            .map(str::to_string)
+            .collect()
     };
     let marked: Vec<bool> = written
         .iter()
         .map(|w| {
             let TemplateArgRef::Type(TypeRef::Path(p)) = w else { return false };
             let n = p.segments.len();
-            let param_rooted = n > 1 && !p.global && p.segments[0].args.is_none() && names.contains(&p.segments[0].name);
+            let param_rooted =
+                n > 1 && !p.global && p.segments[0].args.is_none() && names.contains(&p.segments[0].name);
             let member_of_id = p.segments[..n.saturating_sub(1)].iter().any(|s| s.args.is_some());
             let alias_id = p.segments.last().is_some_and(|s| s.args.is_some()) && {
                 let mut q = p.clone();
@@ -980,7 +1064,12 @@ fn non_deduced_args(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, name
 
 /// The pattern of specialization `s` with its parameters bound to `args`
 /// (outer levels first), for the substitution check.
-pub fn substituted_pattern(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, args: &[TemplateArg]) -> Result<Vec<TemplateArg>, String> {
+pub fn substituted_pattern(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    s: ClassId,
+    args: &[TemplateArg],
+) -> Result<Vec<TemplateArg>, String> {
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
     let params = data.tparams.clone().unwrap_or_default();
@@ -1021,7 +1110,13 @@ fn flat(args: &[TemplateArg]) -> Vec<TemplateArg> {
 
 /// Deduces the parameters (placeholders of `depth`) of a pattern from
 /// arguments. Every parameter must be deduced.
-pub(crate) fn deduce(db: &dyn SourceDatabase, pattern: &[TemplateArg], args: &[TemplateArg], depth: u32, n: u32) -> Option<Vec<TemplateArg>> {
+pub(crate) fn deduce(
+    db: &dyn SourceDatabase,
+    pattern: &[TemplateArg],
+    args: &[TemplateArg],
+    depth: u32,
+    n: u32,
+) -> Option<Vec<TemplateArg>> {
     let mut out: Vec<Option<TemplateArg>> = vec![None; n as usize];
     // A pack parameter in the pattern is `Pack([Dependent("pack:i")])`: it takes the rest.
     let mut pi = 0;
@@ -1029,16 +1124,16 @@ pub(crate) fn deduce(db: &dyn SourceDatabase, pattern: &[TemplateArg], args: &[T
     let fa = flat_keep_pack_marker(pattern);
     let aa = flat(args);
     while pi < fa.len() {
-        if let TemplateArg::Dependent(s) = &fa[pi] {
-            if let Some(i) = s.strip_prefix("pack:").and_then(|i| i.parse::<usize>().ok()) {
-                if pi + 1 != fa.len() {
-                    return None;
-                }
-                *out.get_mut(i)? = Some(TemplateArg::Pack(aa[ai.min(aa.len())..].to_vec()));
-                ai = aa.len();
-                pi += 1;
-                continue;
+        if let TemplateArg::Dependent(s) = &fa[pi]
+            && let Some(i) = s.strip_prefix("pack:").and_then(|i| i.parse::<usize>().ok())
+        {
+            if pi + 1 != fa.len() {
+                return None;
             }
+            *out.get_mut(i)? = Some(TemplateArg::Pack(aa[ai.min(aa.len())..].to_vec()));
+            ai = aa.len();
+            pi += 1;
+            continue;
         }
         let a = aa.get(ai)?;
         if !match_arg(db, &fa[pi], a, depth, &mut out) {
@@ -1068,11 +1163,19 @@ pub(crate) fn bind_slot(out: &mut [Option<TemplateArg>], i: u32, a: TemplateArg)
     }
 }
 
-fn match_arg(db: &dyn SourceDatabase, p: &TemplateArg, a: &TemplateArg, depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+fn match_arg(
+    db: &dyn SourceDatabase,
+    p: &TemplateArg,
+    a: &TemplateArg,
+    depth: u32,
+    out: &mut [Option<TemplateArg>],
+) -> bool {
     match (p, a) {
         (TemplateArg::Dependent(_), _) => true,
         (TemplateArg::Type(pt), TemplateArg::Type(at)) => match_ty(db, *pt, *at, depth, out),
-        (TemplateArg::ValueParam { depth: d, index }, TemplateArg::Value(..) | TemplateArg::ValueParam { .. }) if *d == depth => {
+        (TemplateArg::ValueParam { depth: d, index }, TemplateArg::Value(..) | TemplateArg::ValueParam { .. })
+            if *d == depth =>
+        {
             bind_slot(out, *index, a.clone())
         }
         (TemplateArg::Value(v, _), TemplateArg::Value(w, _)) => v == w,
@@ -1084,14 +1187,20 @@ fn match_arg(db: &dyn SourceDatabase, p: &TemplateArg, a: &TemplateArg, depth: u
     }
 }
 
-pub(crate) fn deduce_into(db: &dyn SourceDatabase, ps: &[TemplateArg], xs: &[TemplateArg], depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+pub(crate) fn deduce_into(
+    db: &dyn SourceDatabase,
+    ps: &[TemplateArg],
+    xs: &[TemplateArg],
+    depth: u32,
+    out: &mut [Option<TemplateArg>],
+) -> bool {
     let (fp, fx) = (flat(ps), flat(xs));
     let mut i = 0;
     for (k, p) in fp.iter().enumerate() {
-        if let TemplateArg::Dependent(s) = p {
-            if let Some(n) = s.strip_prefix("pack:").and_then(|n| n.parse::<u32>().ok()) {
-                return k + 1 == fp.len() && bind_slot(out, n, TemplateArg::Pack(fx[i.min(fx.len())..].to_vec()));
-            }
+        if let TemplateArg::Dependent(s) = p
+            && let Some(n) = s.strip_prefix("pack:").and_then(|n| n.parse::<u32>().ok())
+        {
+            return k + 1 == fp.len() && bind_slot(out, n, TemplateArg::Pack(fx[i.min(fx.len())..].to_vec()));
         }
         let Some(x) = fx.get(i) else { return false };
         if !match_arg(db, p, x, depth, out) {
@@ -1118,9 +1227,10 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             let a2 = if rest.is_empty() { *ai } else { mk(db, TyKind::Qualified(*ai, rest)) };
             match_ty(db, *pi, a2, depth, out)
         }
-        (TyKind::Ptr(x), TyKind::Ptr(y)) | (TyKind::LRef(x), TyKind::LRef(y)) | (TyKind::RRef(x), TyKind::RRef(y)) | (TyKind::Complex(x), TyKind::Complex(y)) => {
-            match_ty(db, *x, *y, depth, out)
-        }
+        (TyKind::Ptr(x), TyKind::Ptr(y))
+        | (TyKind::LRef(x), TyKind::LRef(y))
+        | (TyKind::RRef(x), TyKind::RRef(y))
+        | (TyKind::Complex(x), TyKind::Complex(y)) => match_ty(db, *x, *y, depth, out),
         (TyKind::Array(x, n), TyKind::Array(y, m)) => n == m && match_ty(db, *x, *y, depth, out),
         (TyKind::MemPtr { class: c1, pointee: p1 }, TyKind::MemPtr { class: c2, pointee: p2 }) => {
             match_ty(db, *c1, *c2, depth, out) && match_ty(db, *p1, *p2, depth, out)
@@ -1132,22 +1242,40 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             g.params.len() >= n
                 && f.variadic == g.variadic
                 && match_ty(db, f.ret, g.ret, depth, out)
-                && f.params[..n].iter().zip(&g.params).all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
-                && bind_slot(out, i, TemplateArg::Pack(g.params[n..].iter().map(|t| TemplateArg::Type(param_adjusted(db, *t))).collect()))
+                && f.params[..n]
+                    .iter()
+                    .zip(&g.params)
+                    .all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
+                && bind_slot(
+                    out,
+                    i,
+                    TemplateArg::Pack(
+                        g.params[n..].iter().map(|t| TemplateArg::Type(param_adjusted(db, *t))).collect(),
+                    ),
+                )
         }
         (TyKind::Func(f), TyKind::Func(g)) => {
             f.params.len() == g.params.len()
                 && f.variadic == g.variadic
                 && match_ty(db, f.ret, g.ret, depth, out)
-                && f.params.iter().zip(&g.params).all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
+                && f.params
+                    .iter()
+                    .zip(&g.params)
+                    .all(|(x, y)| match_ty(db, param_adjusted(db, *x), param_adjusted(db, *y), depth, out))
         }
-        (TyKind::App(x), TyKind::App(y)) => x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out),
+        (TyKind::App(x), TyKind::App(y)) => {
+            x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out)
+        }
         (TyKind::App(x), TyKind::Class(k)) => injected::explicit_specialization_app(db, *k)
             .is_some_and(|y| x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out)),
         (TyKind::App(x), TyKind::Inst(i)) => injected::inst_app(db, *i)
             .is_some_and(|y| x.template(db) == y.template(db) && deduce_into(db, x.args(db), y.args(db), depth, out)),
-        (TyKind::ParamApp { depth: d, index, args }, _) if *d == depth => crate::templates_params::match_param_app(db, *index, args, a, depth, out),
-        (TyKind::ParamApp { depth: d, index, args }, TyKind::ParamApp { depth: d2, index: i2, args: a2 }) if d == d2 => {
+        (TyKind::ParamApp { depth: d, index, args }, _) if *d == depth => {
+            crate::templates_params::match_param_app(db, *index, args, a, depth, out)
+        }
+        (TyKind::ParamApp { depth: d, index, args }, TyKind::ParamApp { depth: d2, index: i2, args: a2 })
+            if d == d2 =>
+        {
             index == i2 && deduce_into(db, args, a2, depth, out)
         }
         _ => false,
@@ -1185,9 +1313,13 @@ fn relabel(db: &dyn SourceDatabase, a: &TemplateArg) -> TemplateArg {
     match a {
         TemplateArg::Type(t) => TemplateArg::Type(relabel_ty(db, *t)),
         TemplateArg::ValueParam { depth: 1, index } => TemplateArg::ValueParam { depth: 2, index: *index },
-        TemplateArg::Template(TemplateRef::Param { depth: 1, index }) => TemplateArg::Template(TemplateRef::Param { depth: 2, index: *index }),
+        TemplateArg::Template(TemplateRef::Param { depth: 1, index }) => {
+            TemplateArg::Template(TemplateRef::Param { depth: 2, index: *index })
+        }
         TemplateArg::Pack(v) => TemplateArg::Pack(v.iter().map(|x| relabel(db, x)).collect()),
-        TemplateArg::Dependent(s) if s.starts_with("pack:") => TemplateArg::Pack(vec![TemplateArg::Dependent(format!("unique{s}"))]),
+        TemplateArg::Dependent(s) if s.starts_with("pack:") => {
+            TemplateArg::Pack(vec![TemplateArg::Dependent(format!("unique{s}"))])
+        }
         a => a.clone(),
     }
 }
@@ -1200,7 +1332,9 @@ fn relabel_ty(db: &dyn SourceDatabase, t: TyId) -> TyId {
         TyKind::RRef(x) => TyKind::RRef(relabel_ty(db, x)),
         TyKind::Qualified(x, cv) => TyKind::Qualified(relabel_ty(db, x), cv),
         TyKind::Array(x, n) => TyKind::Array(relabel_ty(db, x), n),
-        TyKind::MemPtr { class, pointee } => TyKind::MemPtr { class: relabel_ty(db, class), pointee: relabel_ty(db, pointee) },
+        TyKind::MemPtr { class, pointee } => {
+            TyKind::MemPtr { class: relabel_ty(db, class), pointee: relabel_ty(db, pointee) }
+        }
         // `_Multi_array<_Result_type (*)(_Visitor, _Variants...)>`: the
         // signature's parameters are the pattern's too; a trailing pack
         // becomes one unique type (no longer a pack to deduce).
@@ -1210,8 +1344,12 @@ fn relabel_ty(db: &dyn SourceDatabase, t: TyId) -> TyId {
             TyKind::Func(f)
         }
         TyKind::Dependent(s) if s.starts_with("pack:") => TyKind::Dependent(format!("unique{s}")),
-        TyKind::App(a) => TyKind::App(AppId::new(db, a.template(db), a.args(db).iter().map(|x| relabel(db, x)).collect::<Vec<_>>())),
-        TyKind::ParamApp { depth: 1, index, args } => TyKind::ParamApp { depth: 2, index, args: args.iter().map(|x| relabel(db, x)).collect() },
+        TyKind::App(a) => {
+            TyKind::App(AppId::new(db, a.template(db), a.args(db).iter().map(|x| relabel(db, x)).collect::<Vec<_>>()))
+        }
+        TyKind::ParamApp { depth: 1, index, args } => {
+            TyKind::ParamApp { depth: 2, index, args: args.iter().map(|x| relabel(db, x)).collect() }
+        }
         _ => return t,
     };
     mk(db, k)
@@ -1256,41 +1394,49 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
     let last_ns = |i: usize| if i + 1 == p.segments.len() { ns } else { Ns::Scope };
     // The first segment: a template parameter, or ordinary lookup.
     let mut cur: Resolved = 'first: {
-        if !p.global {
-            if let Some(a) = cx.env.and_then(|e| e.get(&first.name)) {
-                break 'first match (a, &first.args) {
-                    (TemplateArg::Type(t), None) => Resolved::Ty(*t),
-                    (TemplateArg::Template(TemplateRef::Class(c)), Some(args)) => Resolved::Ty(apply(cx, *c, Vec::new(), args)),
-                    (TemplateArg::Template(TemplateRef::MemberClass(i, c)), Some(args)) => Resolved::Ty(apply(cx, *c, i.args(db).clone(), args)),
-                    (TemplateArg::Template(TemplateRef::Alias(t)), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
-                    (TemplateArg::Template(TemplateRef::Member(i, t)), Some(args)) => {
-                        Resolved::Ty(apply_alias_in(cx, *t, args, inst_env(db, *i).ok().as_ref()))
+        if !p.global
+            && let Some(a) = cx.env.and_then(|e| e.get(&first.name))
+        {
+            break 'first match (a, &first.args) {
+                (TemplateArg::Type(t), None) => Resolved::Ty(*t),
+                (TemplateArg::Template(TemplateRef::Class(c)), Some(args)) => {
+                    Resolved::Ty(apply(cx, *c, Vec::new(), args))
+                }
+                (TemplateArg::Template(TemplateRef::MemberClass(i, c)), Some(args)) => {
+                    Resolved::Ty(apply(cx, *c, i.args(db).clone(), args))
+                }
+                (TemplateArg::Template(TemplateRef::Alias(t)), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
+                (TemplateArg::Template(TemplateRef::Member(i, t)), Some(args)) => {
+                    Resolved::Ty(apply_alias_in(cx, *t, args, inst_env(db, *i).ok().as_ref()))
+                }
+                (TemplateArg::Dependent(s), _) => return Err(dependent(s.clone())),
+                (TemplateArg::Template(TemplateRef::Param { depth, index }), Some(args)) => {
+                    match crate::templates_params::param_app(cx, *depth, *index, args) {
+                        Some(t) => Resolved::Ty(t),
+                        None => return Err(dependent(p.to_string())),
                     }
-                    (TemplateArg::Dependent(s), _) => return Err(dependent(s.clone())),
-                    (TemplateArg::Template(TemplateRef::Param { depth, index }), Some(args)) => {
-                        match crate::templates_params::param_app(cx, *depth, *index, args) {
-                            Some(t) => Resolved::Ty(t),
-                            None => return Err(dependent(p.to_string())),
-                        }
-                    }
-                    (TemplateArg::Template(TemplateRef::Param { .. }), _) => return Err(dependent(p.to_string())),
-                    (a @ (TemplateArg::Value(..) | TemplateArg::ValueParam { .. }), None) => Resolved::Value(a.clone()),
-                    (TemplateArg::Pack(_), _) => return Err(TyKind::Error(format!("unexpanded pack `{}`", first.name))),
-                    _ => return Err(TyKind::Error(format!("bad use of template parameter `{}`", first.name))),
-                };
-            }
+                }
+                (TemplateArg::Template(TemplateRef::Param { .. }), _) => return Err(dependent(p.to_string())),
+                (a @ (TemplateArg::Value(..) | TemplateArg::ValueParam { .. }), None) => Resolved::Value(a.clone()),
+                (TemplateArg::Pack(_), _) => {
+                    return Err(TyKind::Error(format!("unexpanded pack `{}`", first.name)));
+                }
+                _ => return Err(TyKind::Error(format!("bad use of template parameter `{}`", first.name))),
+            };
         }
         // `decltype(__test<_Tp>(12))::value` (libcu++'s detection traits).
-        if first.args.is_none() && !rest.is_empty() && first.name.starts_with("decltype(") {
-            if let Some(t) = crate::infer::decltype_text(cx, &first.name) {
-                break 'first Resolved::Ty(t);
-            }
+        if first.args.is_none()
+            && !rest.is_empty()
+            && first.name.starts_with("decltype(")
+            && let Some(t) = crate::infer::decltype_text(cx, &first.name)
+        {
+            break 'first Resolved::Ty(t);
         }
         let want = if first.args.is_some() { Ns::Type } else { last_ns(0) };
-        if base_lookup::applies(p) {
-            if let Some(r) = base_lookup::nondependent_base_member(cx, &first.name, want) {
-                break 'first r;
-            }
+        if base_lookup::applies(p)
+            && let Some(r) = base_lookup::nondependent_base_member(cx, &first.name, want)
+        {
+            break 'first r;
         }
         let d = if p.global {
             scopes::lookup_member(db, map, scopes::ROOT, &first.name, want)
@@ -1298,10 +1444,10 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
             scopes::lookup(db, map, cx.scope, &first.name, want)
         };
         let Some(d) = d else {
-            if first.args.is_none() {
-                if let Some(r) = using_of_dependent_base(cx, &first.name, want) {
-                    break 'first r;
-                }
+            if first.args.is_none()
+                && let Some(r) = using_of_dependent_base(cx, &first.name, want)
+            {
+                break 'first r;
             }
             return Err(TyKind::Error(format!("unresolved type `{p}`")));
         };
@@ -1334,8 +1480,19 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 // (`remove_reference<_Ep>::type` with `_Ep` a non-template
                 // deleter): its scope is that class's, which `scope_of`
                 // cannot see through the unsubstituted typedef.
-                let plain = matches!(d, Def::Typedef(_)) && env.is_some() && matches!(t.kind(db), TyKind::Class(_) | TyKind::Enum(_));
-                if plain || matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_) | TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) {
+                let plain = matches!(d, Def::Typedef(_))
+                    && env.is_some()
+                    && matches!(t.kind(db), TyKind::Class(_) | TyKind::Enum(_));
+                if plain
+                    || matches!(
+                        t.kind(db),
+                        TyKind::App(_)
+                            | TyKind::Inst(_)
+                            | TyKind::Dependent(_)
+                            | TyKind::Error(_)
+                            | TyKind::TemplateParam { .. }
+                    )
+                {
                     cur = Resolved::Ty(t);
                 }
             }
@@ -1361,10 +1518,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                             // `typename X<T>::type` with `T` a pattern's parameter: the
                             // member may come from a dependent base or a specialization
                             // not chosen yet, so it is a dependent type, not an error.
-                            None if matches!(t.kind(db), TyKind::App(a) if a.args(db).iter().any(|x| crate::consteval::var_template::dependent(db, x))) => {
+                            None if matches!(t.kind(db), TyKind::App(a) if a.args(db).iter().any(|x| crate::consteval::var_template::dependent(db, x))) =>
+                            {
                                 return Err(dependent(format!("{}::{}", ty::display(db, t), seg.name)));
                             }
-                            None => return Err(TyKind::Error(format!("no member `{}` in {}", seg.name, ty::display(db, t)))),
+                            None => {
+                                return Err(TyKind::Error(format!(
+                                    "no member `{}` in {}",
+                                    seg.name,
+                                    ty::display(db, t)
+                                )));
+                            }
                         }
                     }
                     TyKind::Class(c) => {
@@ -1373,7 +1537,13 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         };
                         match scopes::lookup_member(db, map, s, &seg.name, want) {
                             Some(d) => (d, None, s),
-                            None => return Err(TyKind::Error(format!("no member `{}` in {}", seg.name, ty::display(db, t)))),
+                            None => {
+                                return Err(TyKind::Error(format!(
+                                    "no member `{}` in {}",
+                                    seg.name,
+                                    ty::display(db, t)
+                                )));
+                            }
                         }
                     }
                     TyKind::Enum(e) => {
@@ -1406,7 +1576,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
             (Def::ClassTemplate(c), Some(args)) => {
                 let ecx = LowerCx { env: env.as_ref().or(cx.env), ..cx };
                 let outer = match &env {
-                    Some(e) => e.args.get(..outer_arity(db, map, map.parent.get(&DeclKey::Class(*c)).copied().unwrap_or(scopes::ROOT))).map(<[_]>::to_vec).unwrap_or_default(),
+                    Some(e) => e
+                        .args
+                        .get(
+                            ..outer_arity(
+                                db,
+                                map,
+                                map.parent.get(&DeclKey::Class(*c)).copied().unwrap_or(scopes::ROOT),
+                            ),
+                        )
+                        .map(<[_]>::to_vec)
+                        .unwrap_or_default(),
                     None => Vec::new(),
                 };
                 let _ = ecx;
@@ -1447,7 +1627,9 @@ fn apply_alias_in(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef], ins
                 .into_iter()
                 .zip(&params)
                 .map(|(r, p)| match (&p.kind, r) {
-                    (TemplateParamKind::Value(_), TemplateArgRef::Type(TypeRef::Path(x))) => TemplateArgRef::Expr(ConstExpr::Path(x)),
+                    (TemplateParamKind::Value(_), TemplateArgRef::Type(TypeRef::Path(x))) => {
+                        TemplateArgRef::Expr(ConstExpr::Path(x))
+                    }
                     (_, r) => r,
                 })
                 // A pack is bound whole: `__argk...` gives its elements.
@@ -1473,7 +1655,13 @@ fn outer_args_for(cx: LowerCx<'_>, c: ClassId) -> Vec<TemplateArg> {
 
 /// The type a declaration found by lookup denotes, substituting members of
 /// the instance `env` describes.
-pub fn def_to_ty(cx: LowerCx<'_>, d: Def, env: Option<&Env>, _from: ScopeIdx, _args: Option<&[TemplateArgRef]>) -> TyId {
+pub fn def_to_ty(
+    cx: LowerCx<'_>,
+    d: Def,
+    env: Option<&Env>,
+    _from: ScopeIdx,
+    _args: Option<&[TemplateArgRef]>,
+) -> TyId {
     let db = cx.db;
     let map = cx.map;
     let in_env = |s: Option<ScopeIdx>| -> bool { s.is_some_and(|s| env.is_some_and(|e| e.scopes.contains(&s))) };
@@ -1495,12 +1683,14 @@ pub fn def_to_ty(cx: LowerCx<'_>, d: Def, env: Option<&Env>, _from: ScopeIdx, _a
             let parent = map.parent.get(&DeclKey::Typedef(td)).copied();
             if in_env(parent) {
                 let tree = item_tree_of(db, td.item(db));
-                let Some(data) = tree.typedefs.get(td.idx(db) as usize) else { return mk(db, TyKind::Error("typedef".into())) };
+                let Some(data) = tree.typedefs.get(td.idx(db) as usize) else {
+                    return mk(db, TyKind::Error("typedef".into()));
+                };
                 let scope = parent.expect("in env");
                 let tcx = LowerCx { db, map, item: td.item(db), scope, env };
                 return nested(|| Ok(ty::lower(tcx, &data.ty))).unwrap_or_else(|e| mk(db, TyKind::Error(e)));
             } else if parent.is_some_and(|p| map.templated.contains(&p)) {
-                TyKind::Dependent(format!("member typedef of a template"))
+                TyKind::Dependent("member typedef of a template".to_string())
             } else {
                 TyKind::Typedef(td)
             }
@@ -1517,7 +1707,9 @@ pub fn def_to_ty(cx: LowerCx<'_>, d: Def, env: Option<&Env>, _from: ScopeIdx, _a
                 }
                 _ => match env.and_then(|e| injected::in_partial_specialization(db, map, c, e)) {
                     Some(k) => k,
-                    None => TyKind::Error(format!("template `{}` used without arguments", crate::layout::class_name(db, c))),
+                    None => {
+                        TyKind::Error(format!("template `{}` used without arguments", crate::layout::class_name(db, c)))
+                    }
                 },
             }
         }
@@ -1562,7 +1754,8 @@ fn using_of_dependent_base(cx: LowerCx<'_>, name: &str, ns: Ns) -> Option<Resolv
             for d in scope.names.get(name).into_iter().flatten() {
                 if let Def::UsingDecl(from, path) = d {
                     let inner = LowerCx { scope: *from, ..cx };
-                    if let Ok(r @ (Resolved::Def(..) | Resolved::Ty(_) | Resolved::Value(_))) = resolve(inner, path, ns) {
+                    if let Ok(r @ (Resolved::Def(..) | Resolved::Ty(_) | Resolved::Value(_))) = resolve(inner, path, ns)
+                    {
                         return Some(r);
                     }
                 }
@@ -1573,7 +1766,13 @@ fn using_of_dependent_base(cx: LowerCx<'_>, name: &str, ns: Ns) -> Option<Resolv
     None
 }
 
-pub fn member_of(db: &dyn SourceDatabase, c: ClassRefT, name: &str, ns: Ns, depth: u32) -> Option<(Def, Option<Env>, ScopeIdx)> {
+pub fn member_of(
+    db: &dyn SourceDatabase,
+    c: ClassRefT,
+    name: &str,
+    ns: Ns,
+    depth: u32,
+) -> Option<(Def, Option<Env>, ScopeIdx)> {
     if depth > 32 {
         return None;
     }
@@ -1589,7 +1788,16 @@ pub fn member_of(db: &dyn SourceDatabase, c: ClassRefT, name: &str, ns: Ns, dept
             .iter()
             .find(|d| match ns {
                 Ns::Value => matches!(d, Def::Var(_) | Def::Enumerator(..) | Def::Value),
-                _ => matches!(d, Def::Class(_) | Def::Typedef(_) | Def::Enum(_) | Def::ClassTemplate(_) | Def::AliasTemplate(_) | Def::Var(_) | Def::Enumerator(..)),
+                _ => matches!(
+                    d,
+                    Def::Class(_)
+                        | Def::Typedef(_)
+                        | Def::Enum(_)
+                        | Def::ClassTemplate(_)
+                        | Def::AliasTemplate(_)
+                        | Def::Var(_)
+                        | Def::Enumerator(..)
+                ),
             })
             .or_else(|| v.first())
             .cloned();
@@ -1610,10 +1818,10 @@ pub fn member_of(db: &dyn SourceDatabase, c: ClassRefT, name: &str, ns: Ns, dept
     }
     // Enumerators of unscoped enums are in the class scope already; bases next.
     for b in class_bases_of(db, c).iter() {
-        if let Some(bc) = b.class {
-            if let Some(r) = member_of(db, bc, name, ns, depth + 1) {
-                return Some(r);
-            }
+        if let Some(bc) = b.class
+            && let Some(r) = member_of(db, bc, name, ns, depth + 1)
+        {
+            return Some(r);
         }
     }
     None
@@ -1641,7 +1849,15 @@ fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
     let Some(data) = tree.classes.get(class.idx(db) as usize) else { return Arc::new(Vec::new()) };
     let env = match inst_env(db, i) {
         Ok(e) => e,
-        Err(e) => return Arc::new(vec![ty::BaseInfo { class: None, ty: None, is_virtual: false, access: crate::item_tree::Access::Public, error: Some(e) }]),
+        Err(e) => {
+            return Arc::new(vec![ty::BaseInfo {
+                class: None,
+                ty: None,
+                is_virtual: false,
+                access: crate::item_tree::Access::Public,
+                error: Some(e),
+            }]);
+        }
     };
     // Bases are looked up from inside the class (they may name members of the enclosing instance).
     let scope = map.parent.get(&DeclKey::Class(class)).copied().unwrap_or(scopes::ROOT);
@@ -1761,12 +1977,16 @@ fn display_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> String {
             _ => v.to_string(),
         },
         TemplateArg::Template(TemplateRef::Class(c)) => crate::layout::class_name(db, *c),
-        TemplateArg::Template(TemplateRef::MemberClass(i, c)) => format!("{}::{}", inst_name(db, *i), crate::layout::class_name(db, *c)),
+        TemplateArg::Template(TemplateRef::MemberClass(i, c)) => {
+            format!("{}::{}", inst_name(db, *i), crate::layout::class_name(db, *c))
+        }
         TemplateArg::Template(TemplateRef::Alias(t) | TemplateRef::Member(_, t)) => {
             let tree = item_tree_of(db, t.item(db));
             tree.typedefs.get(t.idx(db) as usize).map(|d| d.name.clone()).unwrap_or_default()
         }
-        TemplateArg::Template(TemplateRef::Param { depth, index }) | TemplateArg::ValueParam { depth, index } => format!("P{depth}_{index}"),
+        TemplateArg::Template(TemplateRef::Param { depth, index }) | TemplateArg::ValueParam { depth, index } => {
+            format!("P{depth}_{index}")
+        }
         TemplateArg::Pack(v) => display_args(db, v),
         TemplateArg::Dependent(s) => s.clone(),
         TemplateArg::Addr(e, _) => format!("&{}", crate::symbols::mangled_name(db, *e).unwrap_or_default()),
@@ -1802,7 +2022,9 @@ fn level_names(
         if n == 0 {
             // The enclosing namespaces, with the name: the primary template's.
             let named = match data.template {
-                TemplateKind::Specialization => map.specializations.iter().find(|(_, v)| v.contains(c)).map(|(p, _)| *p)?,
+                TemplateKind::Specialization => {
+                    map.specializations.iter().find(|(_, v)| v.contains(c)).map(|(p, _)| *p)?
+                }
                 _ => *c,
             };
             out.push_str(&base(db, named)?);
@@ -1857,10 +2079,7 @@ pub fn cxx_type(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
             }
             s
         }
-        TyKind::Class(c) => {
-            let s = crate::layout::cxx_spelling(db, *c)?;
-            s
-        }
+        TyKind::Class(c) => crate::layout::cxx_spelling(db, *c)?,
         TyKind::App(a) => match select(db, *a).ok()? {
             Selected::Class(_) | Selected::Inst(_) => {
                 let template = a.template(db);
@@ -1871,8 +2090,10 @@ pub fn cxx_type(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
             }
         },
         TyKind::Inst(i) if !chain_is_public(db, *i) => return None,
-        TyKind::Inst(i) => level_names(db, *i, &|db, a| cxx_arg(db, a).unwrap_or_else(|| "?".into()), &|db, c| class_path(db, c))
-            .filter(|s| !s.contains('?'))?,
+        TyKind::Inst(i) => {
+            level_names(db, *i, &|db, a| cxx_arg(db, a).unwrap_or_else(|| "?".into()), &|db, c| class_path(db, c))
+                .filter(|s| !s.contains('?'))?
+        }
         TyKind::Enum(e) => {
             let map = def_map(db, e.item(db).tu(db));
             let tree = item_tree_of(db, e.item(db));
@@ -1986,7 +2207,8 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
         }
         // A closure type is a (non-union) class type ([expr.prim.lambda.closure]/1).
         "is_class" => {
-            matches!(strip_cv(db, c0).kind(db), TyKind::Closure(_)) || class(t0).and_then(key).is_some_and(|k| k != crate::item_tree::ClassKey::Union)
+            matches!(strip_cv(db, c0).kind(db), TyKind::Closure(_))
+                || class(t0).and_then(key).is_some_and(|k| k != crate::item_tree::ClassKey::Union)
         }
         "is_union" => class(t0).and_then(key) == Some(crate::item_tree::ClassKey::Union),
         "is_enum" => matches!(c0.kind(db), TyKind::Enum(_)),
@@ -2008,7 +2230,12 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
             }
             None => false,
         },
-        "is_pod" | "is_trivial" | "is_trivially_copyable" | "is_standard_layout" | "is_trivially_destructible" | "has_trivial_destructor" => {
+        "is_pod"
+        | "is_trivial"
+        | "is_trivially_copyable"
+        | "is_standard_layout"
+        | "is_trivially_destructible"
+        | "has_trivial_destructor" => {
             // An array has its element type's properties.
             let mut e = c0;
             while let TyKind::Array(x, _) = e.kind(db) {
@@ -2017,16 +2244,22 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
             match class(e) {
                 Some(c) => {
                     use trivial::Trivially;
-                    let standard = || crate::layout::layout_ref(db, c).map(|l| l.standard_layout).map_err(|e| e.to_string());
+                    let standard =
+                        || crate::layout::layout_ref(db, c).map(|l| l.standard_layout).map_err(|e| e.to_string());
                     match name {
                         "is_standard_layout" => standard()?,
-                        "is_trivially_destructible" | "has_trivial_destructor" => trivial::class_is(db, c, Trivially::Destructible, 0)?,
+                        "is_trivially_destructible" | "has_trivial_destructor" => {
+                            trivial::class_is(db, c, Trivially::Destructible, 0)?
+                        }
                         "is_trivially_copyable" => trivial::class_is(db, c, Trivially::Copyable, 0)?,
                         "is_trivial" => trivial::class_is(db, c, Trivially::Trivial, 0)?,
                         _ => trivial::class_is(db, c, Trivially::Trivial, 0)? && standard()?,
                     }
                 }
-                None => !matches!(e.kind(db), TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Func(_) | TyKind::Dependent(_) | TyKind::Error(_)),
+                None => !matches!(
+                    e.kind(db),
+                    TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Func(_) | TyKind::Dependent(_) | TyKind::Error(_)
+                ),
             }
         }
         _ => return Err(format!("type trait __{name} not evaluated")),

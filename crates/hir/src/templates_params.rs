@@ -14,7 +14,7 @@ use cufront_base_db::SourceDatabase;
 use crate::item_tree::{ConstExpr, TemplateArgRef, TypeRef};
 use crate::scopes::{self, DeclKey};
 use crate::templates::{self, TemplateArg, TemplateRef};
-use crate::ty::{self, mk, LowerCx, TyId, TyKind};
+use crate::ty::{self, LowerCx, TyId, TyKind, mk};
 
 /// `P<args>` for the template template parameter at (`depth`, `index`), or
 /// `None` when an argument cannot be lowered.
@@ -43,7 +43,14 @@ pub(crate) fn param_app(cx: LowerCx<'_>, depth: u32, index: u32, written: &[Temp
 /// type `a`: a template-id of a namespace-scope class template binds `P` to
 /// the template and the pattern's arguments to its arguments (defaults
 /// included, as they are part of the type).
-pub(crate) fn match_param_app(db: &dyn SourceDatabase, index: u32, pattern: &[TemplateArg], a: TyId, depth: u32, out: &mut [Option<TemplateArg>]) -> bool {
+pub(crate) fn match_param_app(
+    db: &dyn SourceDatabase,
+    index: u32,
+    pattern: &[TemplateArg],
+    a: TyId,
+    depth: u32,
+    out: &mut [Option<TemplateArg>],
+) -> bool {
     match ty::canonical(db, a).kind(db) {
         TyKind::App(app) => {
             let template = app.template(db);

@@ -1,43 +1,43 @@
 //! Tests: layout vectors of spec 50 §7, item tree / lookup / type lowering,
 //! incrementality.
 
-mod body;
 mod aggregate_init;
+mod bindings;
+mod body;
+mod cccl;
 mod closures;
 mod concepts;
-mod constraint_vars;
-mod cccl;
 mod consteval;
+mod constraint_vars;
 mod ctad;
-mod dispatch;
 mod cub;
+mod decltype_ret;
+mod defaulted_assign;
+mod dispatch;
 mod incremental;
 mod infer;
 mod instances;
 mod items;
 mod layout_vectors;
 mod local_classes;
+mod nsdmi;
+mod out_of_line;
 mod packs;
+mod return_copy;
 mod stl;
+mod stl_ctors;
+mod stl_misc;
 mod stub;
 mod symbols;
-mod decltype_ret;
 mod templates;
-mod out_of_line;
 mod thrust;
 mod value_args;
-mod stl_ctors;
-mod variant;
-mod nsdmi;
-mod defaulted_assign;
-mod return_copy;
-mod bindings;
-mod stl_misc;
 mod var_init;
+mod variant;
 
 use std::sync::Arc;
 
-use cufront_base_db::{new_options, new_translation_unit, LangOptions, LangStandard, RootDatabase, TranslationUnit};
+use cufront_base_db::{LangOptions, LangStandard, RootDatabase, TranslationUnit, new_options, new_translation_unit};
 
 pub(crate) fn db_with(text: &str) -> (RootDatabase, TranslationUnit) {
     let db = RootDatabase::new();

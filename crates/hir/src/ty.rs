@@ -8,9 +8,9 @@ use std::sync::Arc;
 use cufront_base_db::SourceDatabase;
 
 use crate::consteval::{self, ConstError, EvalCx};
-use crate::scopes::{self, def_map, DeclKey, Def, DefMap, Ns, ScopeIdx};
 use crate::item_tree::{Access, Builtin, Cv, TypeRef};
-use crate::{item_tree_of, ClassId, EnumId, ItemId, TypedefId};
+use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx, def_map};
+use crate::{ClassId, EnumId, ItemId, TypedefId, item_tree_of};
 
 #[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
 pub struct TyId {
@@ -26,7 +26,10 @@ pub enum TyKind {
     Ptr(TyId),
     LRef(TyId),
     RRef(TyId),
-    MemPtr { class: TyId, pointee: TyId },
+    MemPtr {
+        class: TyId,
+        pointee: TyId,
+    },
     /// `None`: unknown bound.
     Array(TyId, Option<u64>),
     Func(FnSig),
@@ -38,10 +41,17 @@ pub enum TyKind {
     Complex(TyId),
     /// A GNU vector (`vector_size(bytes)`).
     Vector(TyId, u64),
-    TemplateParam { depth: u32, index: u32 },
+    TemplateParam {
+        depth: u32,
+        index: u32,
+    },
     /// A template template parameter applied to arguments (`Ptr<T, Tail...>`
     /// in a pattern): deduced like a template-id, substituted into one.
-    ParamApp { depth: u32, index: u32, args: Vec<crate::templates::TemplateArg> },
+    ParamApp {
+        depth: u32,
+        index: u32,
+        args: Vec<crate::templates::TemplateArg>,
+    },
     /// `decltype`, `typeof`, `auto`, `typename …`: opaque until templates are modelled.
     Dependent(String),
     /// A template-id that cannot be formed (kept for display).
@@ -114,7 +124,9 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
                         TyKind::Typedef(td)
                     }
                 }
-                Some(Def::ClassTemplate(_) | Def::AliasTemplate(_) | Def::Template) => TyKind::Specialization(p.to_string()),
+                Some(Def::ClassTemplate(_) | Def::AliasTemplate(_) | Def::Template) => {
+                    TyKind::Specialization(p.to_string())
+                }
                 // `P::type` where P is a typedef of a specialization, …
                 _ if p.segments.len() > 1 => return crate::templates::lower_path(cx, p),
                 _ => TyKind::Error(format!("unresolved type `{p}`")),
@@ -149,12 +161,17 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
         TypeRef::Cv(t, cv) => TyKind::Qualified(lower(cx, t), *cv),
         TypeRef::Complex(t) => TyKind::Complex(lower(cx, t)),
         // `__underlying_type(E)` of an enum known here (consteval::traits).
-        TypeRef::Opaque(s) if s.starts_with("__underlying_type") => match crate::consteval::traits::underlying_type_text(cx, s) {
-            Some(t) => return t,
-            None => TyKind::Dependent(s.clone()),
-        },
+        TypeRef::Opaque(s) if s.starts_with("__underlying_type") => {
+            match crate::consteval::traits::underlying_type_text(cx, s) {
+                Some(t) => return t,
+                None => TyKind::Dependent(s.clone()),
+            }
+        }
         // `decltype(x)` of a local of the body being inferred (bound by `infer`).
-        TypeRef::Opaque(s) if s.starts_with("decltype(") && matches!(cx.env.and_then(|e| e.get(s)), Some(crate::templates::TemplateArg::Type(_))) => {
+        TypeRef::Opaque(s)
+            if s.starts_with("decltype(")
+                && matches!(cx.env.and_then(|e| e.get(s)), Some(crate::templates::TemplateArg::Type(_))) =>
+        {
             match cx.env.and_then(|e| e.get(s)) {
                 Some(crate::templates::TemplateArg::Type(t)) => return *t,
                 _ => TyKind::Dependent(s.clone()),
@@ -242,7 +259,9 @@ fn canonical_of(db: &dyn SourceDatabase, t: TyId) -> TyId {
                 _ => TyKind::RRef(x),
             }
         }
-        TyKind::MemPtr { class, pointee } => TyKind::MemPtr { class: canonical(db, class), pointee: canonical(db, pointee) },
+        TyKind::MemPtr { class, pointee } => {
+            TyKind::MemPtr { class: canonical(db, class), pointee: canonical(db, pointee) }
+        }
         TyKind::Array(e, n) => TyKind::Array(canonical(db, e), n),
         TyKind::Complex(e) => TyKind::Complex(canonical(db, e)),
         TyKind::Vector(e, n) => TyKind::Vector(canonical(db, e), n),
@@ -299,13 +318,23 @@ fn class_bases_of(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
 }
 
 /// A base of `of` with type `ty`.
-pub fn base_info(db: &dyn SourceDatabase, ty: TyId, of: crate::layout::ClassRef, is_virtual: bool, access: Access) -> BaseInfo {
+pub fn base_info(
+    db: &dyn SourceDatabase,
+    ty: TyId,
+    of: crate::layout::ClassRef,
+    is_virtual: bool,
+    access: Access,
+) -> BaseInfo {
     use crate::layout::ClassRef;
     let (class, error) = match ty.kind(db) {
         TyKind::Class(k) => {
             let map = def_map(db, k.tu(db));
             let k = map.class_definition(*k);
-            if ClassRef::Class(k) == of { (None, Some("class derives from itself".to_string())) } else { (Some(ClassRef::Class(k)), None) }
+            if ClassRef::Class(k) == of {
+                (None, Some("class derives from itself".to_string()))
+            } else {
+                (Some(ClassRef::Class(k)), None)
+            }
         }
         TyKind::App(_) | TyKind::Inst(_) => match crate::templates::class_of(db, ty) {
             Ok(r) if r == of => (None, Some("class derives from itself".to_string())),
@@ -444,7 +473,9 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
         TyKind::Complex(x) => format!("_Complex {}", display(db, *x)),
         TyKind::Vector(x, n) => format!("{} __attribute__((vector_size({n})))", display(db, *x)),
         TyKind::TemplateParam { depth, index } => format!("T{depth}_{index}"),
-        TyKind::ParamApp { depth, index, args } => format!("P{depth}_{index}<{}>", crate::templates::display_args(db, args)),
+        TyKind::ParamApp { depth, index, args } => {
+            format!("P{depth}_{index}<{}>", crate::templates::display_args(db, args))
+        }
         TyKind::Dependent(s) | TyKind::Specialization(s) => s.clone(),
         TyKind::App(a) => {
             let args = crate::templates::display_args(db, a.args(db));

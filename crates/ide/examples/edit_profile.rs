@@ -17,42 +17,27 @@ fn main() {
     let file = std::fs::canonicalize(&args[0]).expect("FILE.cu");
     let needle = &args[1];
     let n: usize = args.get(2).map_or(10, |v| v.parse().unwrap());
-    let tk =
-        cufront_toolkit::find_or_fetch(&cufront_toolkit::Locate::default()).expect("a toolkit");
+    let tk = cufront_toolkit::find_or_fetch(&cufront_toolkit::Locate::default()).expect("a toolkit");
     let work = std::env::temp_dir().join(format!("cufront-edit-profile-{}", std::process::id()));
     let pre = cufront_ide::preprocess::Preprocessor::new(tk, work.clone());
     let flags = FileFlags::default_for(&file);
     let t = Instant::now();
-    let change = cufront_ide::preprocess::load_unit(&pre, &file, &flags, None, &|_| false)
-        .expect("preprocessed");
+    let change = cufront_ide::preprocess::load_unit(&pre, &file, &flags, None, &|_| false).expect("preprocessed");
     let main = file.to_string_lossy().into_owned();
-    println!(
-        "preprocess: {:?}, {} lines",
-        t.elapsed(),
-        change.units[0].text.lines().count()
-    );
+    println!("preprocess: {:?}, {} lines", t.elapsed(), change.units[0].text.lines().count());
     let mut host = AnalysisHost::new();
     let t = Instant::now();
     host.apply_change(change);
     let d = host.analysis().diagnostics(&main).unwrap();
-    println!(
-        "first diagnostics: {:?} ({} diagnostics)",
-        t.elapsed(),
-        d.len()
-    );
+    println!("first diagnostics: {:?} ({} diagnostics)", t.elapsed(), d.len());
     let mut text = host.file_text(&main).unwrap().to_string();
-    let line = text
-        .lines()
-        .position(|l| l.contains(needle.as_str()))
-        .expect("the needle") as u32;
+    let line = text.lines().position(|l| l.contains(needle.as_str())).expect("the needle") as u32;
     for k in 0..n {
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
         lines.insert(line as usize + 1 + k, format!("  int edit{k} = {k};"));
         text = lines.join("\n") + "\n";
         let t0 = Instant::now();
-        let change = host
-            .patch_file(&main, Arc::from(text.as_str()))
-            .expect("patchable");
+        let change = host.patch_file(&main, Arc::from(text.as_str())).expect("patchable");
         let t1 = Instant::now();
         host.apply_change(change);
         let t2 = Instant::now();
@@ -66,13 +51,7 @@ fn main() {
         let t5 = Instant::now();
         let _ = host.analysis().diagnostics(&main).unwrap();
         let t6 = Instant::now();
-        let pos = FilePosition {
-            file: main.clone(),
-            pos: LineCol {
-                line: line + 1,
-                col: 7,
-            },
-        };
+        let pos = FilePosition { file: main.clone(), pos: LineCol { line: line + 1, col: 7 } };
         let h = host.analysis().hover(&pos).unwrap();
         let t7 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;

@@ -33,22 +33,15 @@ pub(crate) fn completions(cx: &Ctx<'_>, pos: LineCol) -> Vec<CompletionItem> {
     let Some(left) = root.token_at_offset(TextSize::from(offset)).left_biased() else {
         return Vec::new();
     };
-    let (prefix, before) =
-        if left.kind() == K::IDENT && left.text_range().start() < TextSize::from(offset) {
-            // The cursor may be inside the word: what is before it is the prefix.
-            let upto = usize::from(TextSize::from(offset) - left.text_range().start())
-                .min(left.text().len());
-            (left.text()[..upto].to_string(), prev_significant(&left))
-        } else if left.kind().is_trivia() {
-            (
-                String::new(),
-                prev_significant(&left)
-                    .or(Some(left.clone()))
-                    .filter(|t| !t.kind().is_trivia()),
-            )
-        } else {
-            (String::new(), Some(left.clone()))
-        };
+    let (prefix, before) = if left.kind() == K::IDENT && left.text_range().start() < TextSize::from(offset) {
+        // The cursor may be inside the word: what is before it is the prefix.
+        let upto = usize::from(TextSize::from(offset) - left.text_range().start()).min(left.text().len());
+        (left.text()[..upto].to_string(), prev_significant(&left))
+    } else if left.kind().is_trivia() {
+        (String::new(), prev_significant(&left).or(Some(left.clone())).filter(|t| !t.kind().is_trivia()))
+    } else {
+        (String::new(), Some(left.clone()))
+    };
     let caller = caller_space(cx, &left);
     let mut out = match before.as_ref().map(|t| t.kind()) {
         Some(K::DOT | K::ARROW) => members(cx, before.as_ref().expect("matched"), &prefix),
@@ -100,10 +93,7 @@ fn prev_significant(t: &SyntaxToken) -> Option<SyntaxToken> {
 
 /// The execution space of the function whose body holds `t`.
 fn caller_space(cx: &Ctx<'_>, t: &SyntaxToken) -> Option<ExecSpace> {
-    let function = t
-        .parent_ancestors()
-        .filter(|a| a.kind() == K::FUNCTION_DEF)
-        .last()?;
+    let function = t.parent_ancestors().filter(|a| a.kind() == K::FUNCTION_DEF).last()?;
     let body = function.children().find(|c| c.kind() == K::FUNCTION_BODY)?;
     if !body.text_range().contains(t.text_range().start()) {
         return None;
@@ -113,11 +103,7 @@ fn caller_space(cx: &Ctx<'_>, t: &SyntaxToken) -> Option<ExecSpace> {
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
         .filter(|t| t.kind() == K::IDENT)
-        .find(|t| {
-            t.parent_ancestors()
-                .take_while(|a| *a != name)
-                .all(|a| a.kind() != K::PARAM_LIST)
-        })?;
+        .find(|t| t.parent_ancestors().take_while(|a| *a != name).all(|a| a.kind() != K::PARAM_LIST))?;
     let r = resolve::resolve_token(cx, tok, false)?;
     let (d, _) = r.targets.iter().find_map(|t| t.decl(cx.db))?;
     let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
@@ -125,11 +111,7 @@ fn caller_space(cx: &Ctx<'_>, t: &SyntaxToken) -> Option<ExecSpace> {
 }
 
 fn item(d: &Decl) -> CompletionItem {
-    CompletionItem {
-        label: d.name.clone(),
-        kind: Some(d.kind),
-        detail: d.signature.clone(),
-    }
+    CompletionItem { label: d.name.clone(), kind: Some(d.kind), detail: d.signature.clone() }
 }
 
 fn wanted(name: &str, prefix: &str) -> bool {
@@ -141,8 +123,8 @@ fn members(cx: &Ctx<'_>, op: &SyntaxToken, prefix: &str) -> Vec<(CompletionItem,
     let Some(object) = prev_significant(op) else {
         return Vec::new();
     };
-    let Some(obj_tok) = std::iter::successors(Some(object), |t: &SyntaxToken| t.prev_token())
-        .find(|t| t.kind() == K::IDENT)
+    let Some(obj_tok) =
+        std::iter::successors(Some(object), |t: &SyntaxToken| t.prev_token()).find(|t| t.kind() == K::IDENT)
     else {
         return Vec::new();
     };
@@ -172,33 +154,16 @@ fn members(cx: &Ctx<'_>, op: &SyntaxToken, prefix: &str) -> Vec<(CompletionItem,
     for &(item, idx) in index.get(&name).into_iter().flatten() {
         let decls = symbols::item_decls(cx.db, item);
         let class = &decls[idx as usize];
-        if !matches!(
-            class.kind,
-            DeclKind::Class | DeclKind::Struct | DeclKind::Union
-        ) || !class.definition
-        {
+        if !matches!(class.kind, DeclKind::Class | DeclKind::Struct | DeclKind::Union) || !class.definition {
             continue;
         }
-        let scope: Vec<&str> = class
-            .scope
-            .iter()
-            .map(String::as_str)
-            .filter(|s| !s.is_empty())
-            .collect();
-        if scope.len() < path.len()
-            || scope[scope.len() - path.len()..]
-                .iter()
-                .zip(&path)
-                .any(|(a, b)| a != b)
-        {
+        let scope: Vec<&str> = class.scope.iter().map(String::as_str).filter(|s| !s.is_empty()).collect();
+        if scope.len() < path.len() || scope[scope.len() - path.len()..].iter().zip(&path).any(|(a, b)| a != b) {
             continue;
         }
         let mut inner = class.scope.clone();
         inner.push(class.name.clone());
-        for d in decls
-            .iter()
-            .filter(|d| d.member && d.scope == inner && wanted(&d.name, prefix))
-        {
+        for d in decls.iter().filter(|d| d.member && d.scope == inner && wanted(&d.name, prefix)) {
             out.push((item_of(d), Some(d.clone())));
         }
         break;
@@ -238,18 +203,8 @@ fn scope_names(cx: &Ctx<'_>, qual: &[String], prefix: &str) -> Vec<(CompletionIt
     for n in names {
         for &(item, idx) in &index[n] {
             let d = &symbols::item_decls(cx.db, item)[idx as usize];
-            let scope: Vec<&str> = d
-                .scope
-                .iter()
-                .map(String::as_str)
-                .filter(|s| !s.is_empty())
-                .collect();
-            if scope.len() >= qual.len()
-                && scope[scope.len() - qual.len()..]
-                    .iter()
-                    .zip(qual)
-                    .all(|(a, b)| a == b)
-            {
+            let scope: Vec<&str> = d.scope.iter().map(String::as_str).filter(|s| !s.is_empty()).collect();
+            if scope.len() >= qual.len() && scope[scope.len() - qual.len()..].iter().zip(qual).all(|(a, b)| a == b) {
                 out.push((item_of(d), Some(d.clone())));
             }
         }
@@ -262,18 +217,11 @@ fn scope_names(cx: &Ctx<'_>, qual: &[String], prefix: &str) -> Vec<(CompletionIt
 
 /// Parameters and locals declared before `at` in the blocks around it.
 fn locals(at: &SyntaxToken, prefix: &str) -> Vec<(CompletionItem, Option<Decl>)> {
-    let Some(function) = at
-        .parent_ancestors()
-        .filter(|a| a.kind() == K::FUNCTION_DEF)
-        .last()
-    else {
+    let Some(function) = at.parent_ancestors().filter(|a| a.kind() == K::FUNCTION_DEF).last() else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for cand in function
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-    {
+    for cand in function.descendants_with_tokens().filter_map(|e| e.into_token()) {
         if cand.kind() != K::IDENT
             || cand.text_range().start() >= at.text_range().start()
             || !wanted(cand.text(), prefix)
@@ -283,19 +231,9 @@ fn locals(at: &SyntaxToken, prefix: &str) -> Vec<(CompletionItem, Option<Decl>)>
         if let Some(Target::Local { decl, .. }) = resolve::local_target(&function, &cand)
             && visible(&cand, at)
         {
-            let node: SyntaxNode = function
-                .covering_element(decl)
-                .into_node()
-                .unwrap_or_else(|| function.clone());
+            let node: SyntaxNode = function.covering_element(decl).into_node().unwrap_or_else(|| function.clone());
             let detail = symbols::cuda_spelling(&symbols::compact(&node));
-            out.push((
-                CompletionItem {
-                    label: cand.text().to_string(),
-                    kind: None,
-                    detail,
-                },
-                None,
-            ));
+            out.push((CompletionItem { label: cand.text().to_string(), kind: None, detail }, None));
         }
     }
     out.reverse();

@@ -28,22 +28,10 @@ pub(crate) fn hover(cx: &Ctx<'_>, pos: LineCol) -> Option<HoverResult> {
     // no inference; locals (their deduced type) and overloads do.
     let quick = resolve::resolve(cx, &root, offset, false)?;
     let one_entity = !quick.targets.is_empty()
-        && quick
-            .targets
-            .iter()
-            .all(|t| matches!(t, Target::Decl { .. }))
-        && quick
-            .targets
-            .iter()
-            .all(|t| t.identity(cx.db) == quick.targets[0].identity(cx.db))
-        && quick.targets[0]
-            .decl(cx.db)
-            .is_some_and(|(d, _)| !matches!(d.kind, DeclKind::Variable | DeclKind::Field));
-    let res = if one_entity {
-        quick
-    } else {
-        resolve::resolve(cx, &root, offset, true)?
-    };
+        && quick.targets.iter().all(|t| matches!(t, Target::Decl { .. }))
+        && quick.targets.iter().all(|t| t.identity(cx.db) == quick.targets[0].identity(cx.db))
+        && quick.targets[0].decl(cx.db).is_some_and(|(d, _)| !matches!(d.kind, DeclKind::Variable | DeclKind::Field));
+    let res = if one_entity { quick } else { resolve::resolve(cx, &root, offset, true)? };
     let mut md = String::new();
     // Redeclarations: the definition speaks for all.
     let target = res
@@ -56,12 +44,7 @@ pub(crate) fn hover(cx: &Ctx<'_>, pos: LineCol) -> Option<HoverResult> {
             let d = symbols::item_decls(cx.db, *item)[*idx as usize].clone();
             decl_markdown(cx, &d, *item, &mut md);
             if res.targets.len() > 1 && !same_entity(cx, &res.targets) {
-                let _ = write!(
-                    md,
-                    "\n\n*{} declarations named `{}`*",
-                    res.targets.len(),
-                    d.name
-                );
+                let _ = write!(md, "\n\n*{} declarations named `{}`*", res.targets.len(), d.name);
             }
         }
         Target::Local { decl, .. } => {
@@ -74,28 +57,20 @@ pub(crate) fn hover(cx: &Ctx<'_>, pos: LineCol) -> Option<HoverResult> {
             }
         }
     }
-    let is_function = target
-        .decl(cx.db)
-        .is_some_and(|(d, _)| d.kind == DeclKind::Function);
+    let is_function = target.decl(cx.db).is_some_and(|(d, _)| d.kind == DeclKind::Function);
     if let Some(t) = res.expr_ty.filter(|_| !is_function) {
         let shown = cufront_hir::ty::display(cx.db, t);
         if !shown.is_empty() && !shown.contains("<error") {
             let _ = write!(md, "\n\nType: `{shown}`");
         }
     }
-    Some(HoverResult {
-        range: cx.file_range(res.token.text_range()),
-        markdown: md,
-    })
+    Some(HoverResult { range: cx.file_range(res.token.text_range()), markdown: md })
 }
 
 /// Several targets that are one function or variable redeclared.
 fn same_entity(cx: &Ctx<'_>, targets: &[Target]) -> bool {
-    let names: Vec<(String, DeclKind)> = targets
-        .iter()
-        .filter_map(|t| t.decl(cx.db))
-        .map(|(d, _)| (d.qualified_name(), d.kind))
-        .collect();
+    let names: Vec<(String, DeclKind)> =
+        targets.iter().filter_map(|t| t.decl(cx.db)).map(|(d, _)| (d.qualified_name(), d.kind)).collect();
     names.len() == targets.len() && names.windows(2).all(|w| w[0] == w[1])
 }
 
@@ -104,13 +79,7 @@ fn decl_markdown(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut Str
     let scope = d
         .scope
         .iter()
-        .map(|s| {
-            if s.is_empty() {
-                "(anonymous namespace)"
-            } else {
-                s.as_str()
-            }
-        })
+        .map(|s| if s.is_empty() { "(anonymous namespace)" } else { s.as_str() })
         .collect::<Vec<_>>()
         .join("::");
     let kind = match d.kind {
@@ -186,19 +155,13 @@ fn entity_of(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId) -> Option<Entity
         decls
             .iter()
             .filter(|x| {
-                matches!(
-                    x.kind,
-                    DeclKind::Function | DeclKind::Variable | DeclKind::Field
-                ) && u32::from(x.name_range.start()) >= o
+                matches!(x.kind, DeclKind::Function | DeclKind::Variable | DeclKind::Field)
+                    && u32::from(x.name_range.start()) >= o
             })
             .min_by_key(|x| x.name_range.start())
             .map(|x| x.name_range)
     };
-    let list = if d.kind == DeclKind::Function {
-        &offs.fns
-    } else {
-        &offs.vars
-    };
+    let list = if d.kind == DeclKind::Function { &offs.fns } else { &offs.vars };
     let idx = list.iter().position(|&o| owner(o) == Some(d.name_range))? as u32;
     Some(if d.kind == DeclKind::Function {
         Entity::Fn(FnId::new(cx.db, item, idx))
@@ -223,11 +186,7 @@ fn kernel_instances(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut 
             .min_by_key(|x| x.name_range.start())
             .map(|x| x.name_range)
     };
-    let Some(idx) = offs
-        .fn_templates
-        .iter()
-        .position(|&o| owner(o) == Some(d.name_range))
-    else {
+    let Some(idx) = offs.fn_templates.iter().position(|&o| owner(o) == Some(d.name_range)) else {
         return;
     };
     let template = cufront_hir::FnTemplateId::new(cx.db, item, idx as u32);
@@ -250,16 +209,11 @@ fn kernel_instances(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut 
 
 /// Hover on a lambda's introducer: where its body runs.
 fn lambda_hover(cx: &Ctx<'_>, root: &SyntaxNode, offset: u32) -> Option<HoverResult> {
-    let tok = root
-        .token_at_offset(TextSize::from(offset))
-        .right_biased()?;
+    let tok = root.token_at_offset(TextSize::from(offset)).right_biased()?;
     let intro = tok.parent().filter(|p| p.kind() == K::LAMBDA_INTRODUCER)?;
     let lambda = intro.parent()?;
     let md = format!("lambda\n\n{}", lambda_space_line(cx, &lambda));
-    Some(HoverResult {
-        range: cx.file_range(intro.text_range()),
-        markdown: md,
-    })
+    Some(HoverResult { range: cx.file_range(intro.text_range()), markdown: md })
 }
 
 /// A lambda runs where its enclosing function runs, unless it is an
@@ -275,42 +229,24 @@ fn lambda_space_line(cx: &Ctx<'_>, lambda: &SyntaxNode) -> String {
     if space != ExecSpace::ImplicitHost {
         return format!(
             "extended lambda: {}",
-            space_line(symbols::SpaceInfo {
-                space,
-                implicit: false,
-                constexpr: false
-            })
+            space_line(symbols::SpaceInfo { space, implicit: false, constexpr: false })
         );
     }
-    let Some(function) = lambda
-        .ancestors()
-        .filter(|a| a.kind() == K::FUNCTION_DEF)
-        .last()
-    else {
+    let Some(function) = lambda.ancestors().filter(|a| a.kind() == K::FUNCTION_DEF).last() else {
         return "lambda at namespace scope: host".into();
     };
     let name = function
         .children()
         .find(|c| c.kind() == K::DECLARATOR)
-        .and_then(|d| {
-            d.descendants_with_tokens()
-                .filter_map(|e| e.into_token())
-                .find(|t| t.kind() == K::IDENT)
-        });
+        .and_then(|d| d.descendants_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == K::IDENT));
     let info = name.and_then(|t| {
         let r = resolve::resolve_token(cx, t, false)?;
         let (d, _) = r.targets.first()?.decl(cx.db)?;
         let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
-        Some((
-            d.name.clone(),
-            symbols::exec_space(&spaces, &d, cx.unit.relaxed_constexpr),
-        ))
+        Some((d.name.clone(), symbols::exec_space(&spaces, &d, cx.unit.relaxed_constexpr)))
     });
     match info {
-        Some((name, info)) => format!(
-            "implicitly as its enclosing function `{name}`: {}",
-            space_line(info)
-        ),
+        Some((name, info)) => format!("implicitly as its enclosing function `{name}`: {}", space_line(info)),
         None => "implicitly as its enclosing function".into(),
     }
 }

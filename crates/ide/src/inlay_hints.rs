@@ -39,26 +39,15 @@ pub(crate) fn inlay_hints(cx: &Ctx<'_>) -> Vec<InlayHint> {
     out
 }
 
-fn launch_hint(
-    cx: &Ctx<'_>,
-    item: cufront_hir::ItemId,
-    start: u32,
-    launch: &SyntaxNode,
-) -> Option<InlayHint> {
+fn launch_hint(cx: &Ctx<'_>, item: cufront_hir::ItemId, start: u32, launch: &SyntaxNode) -> Option<InlayHint> {
     let callee = launch.children().next()?;
     // Arguments written: nothing to show.
     if callee.descendants().any(|n| n.kind() == K::TEMPLATE_ID) {
         return None;
     }
-    let name = callee
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| t.kind() == K::IDENT)
-        .last()?;
-    let function = launch
-        .ancestors()
-        .filter(|a| a.kind() == K::FUNCTION_DEF)
-        .last()?;
+    let name =
+        callee.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == K::IDENT).last()?;
+    let function = launch.ancestors().filter(|a| a.kind() == K::FUNCTION_DEF).last()?;
     let f = resolve::function_id(cx.db, item, start, &function)?;
     let body = fn_body(cx.db, f);
     let result = infer::infer(cx.db, InferOwner::Fn(f));
@@ -75,10 +64,7 @@ fn launch_hint(
         }
         let (_, pos, _) = cx.position(name.text_range().end().into());
         let args = cufront_hir::templates::display_args(cx.db, i.args(cx.db));
-        return Some(InlayHint {
-            pos,
-            label: format!("<{args}>"),
-        });
+        return Some(InlayHint { pos, label: format!("<{args}>") });
     }
     None
 }

@@ -163,10 +163,7 @@ impl AnalysisHost {
 
     /// A snapshot for readers (any thread).
     pub fn analysis(&self) -> Analysis {
-        Analysis {
-            db: self.db.clone(),
-            state: self.state.clone(),
-        }
+        Analysis { db: self.db.clone(), state: self.state.clone() }
     }
 
     /// Applies `change`, cancelling snapshots still computing.
@@ -194,9 +191,7 @@ impl AnalysisHost {
                     }
                     unit.relaxed_constexpr = u.relaxed_constexpr;
                     if unit.system_dirs != u.system_dirs {
-                        unit.view
-                            .set_system_dirs(&mut self.db)
-                            .to(u.system_dirs.clone());
+                        unit.view.set_system_dirs(&mut self.db).to(u.system_dirs.clone());
                         unit.system_dirs = u.system_dirs.clone();
                     }
                     if let Some(m) = u.macros {
@@ -206,12 +201,7 @@ impl AnalysisHost {
                 }
                 None => {
                     let opts = cufront_base_db::new_options(&self.db, u.lang.clone());
-                    let tu = cufront_base_db::new_translation_unit(
-                        &self.db,
-                        u.main.clone(),
-                        u.text.clone(),
-                        opts,
-                    );
+                    let tu = cufront_base_db::new_translation_unit(&self.db, u.main.clone(), u.text.clone(), opts);
                     let view = UnitView::new(&self.db, tu, u.system_dirs.clone());
                     let unit = Unit {
                         tu,
@@ -234,10 +224,7 @@ impl AnalysisHost {
                 if f.starts_with('<') {
                     continue;
                 }
-                state
-                    .owner
-                    .entry(f.clone())
-                    .or_insert_with(|| u.main.clone());
+                state.owner.entry(f.clone()).or_insert_with(|| u.main.clone());
             }
             state.owner.insert(u.main.clone(), u.main.clone());
         }
@@ -261,26 +248,10 @@ impl AnalysisHost {
     /// The change that patches `file`'s new text into the unit that sees it
     /// without the preprocessor (`patch`), with the file's text; an error
     /// says why the preprocessor is needed.
-    pub fn patch_file(
-        &self,
-        file: &str,
-        new_text: Arc<str>,
-    ) -> Result<Change, patch::NotPatchable> {
-        let main = self
-            .state
-            .owner
-            .get(file)
-            .ok_or(patch::NotPatchable::UnknownFile)?;
-        let unit = self
-            .state
-            .units
-            .get(main)
-            .ok_or(patch::NotPatchable::UnknownFile)?;
-        let old = self
-            .state
-            .texts
-            .get(file)
-            .ok_or(patch::NotPatchable::UnknownFile)?;
+    pub fn patch_file(&self, file: &str, new_text: Arc<str>) -> Result<Change, patch::NotPatchable> {
+        let main = self.state.owner.get(file).ok_or(patch::NotPatchable::UnknownFile)?;
+        let unit = self.state.units.get(main).ok_or(patch::NotPatchable::UnknownFile)?;
+        let old = self.state.texts.get(file).ok_or(patch::NotPatchable::UnknownFile)?;
         let lines = lines::unit_lines(&self.db, unit.tu);
         let text = unit.tu.text(&self.db);
         let patched = patch::patch(text, &lines, file, &old.text, &new_text, &unit.macros)?;
@@ -359,11 +330,7 @@ impl Analysis {
     }
 
     pub fn diagnostics(&self, file: &str) -> Cancellable<Vec<Diagnostic>> {
-        self.with_db(|a| {
-            a.ctx(file)
-                .map(|cx| diagnostics::diagnostics(&cx))
-                .unwrap_or_default()
-        })
+        self.with_db(|a| a.ctx(file).map(|cx| diagnostics::diagnostics(&cx)).unwrap_or_default())
     }
 
     pub fn hover(&self, pos: &FilePosition) -> Cancellable<Option<HoverResult>> {
@@ -371,36 +338,20 @@ impl Analysis {
     }
 
     pub fn goto_definition(&self, pos: &FilePosition) -> Cancellable<Vec<NavigationTarget>> {
-        self.with_db(|a| {
-            a.ctx(&pos.file)
-                .map(|cx| navigation::goto_definition(&cx, pos.pos))
-                .unwrap_or_default()
-        })
+        self.with_db(|a| a.ctx(&pos.file).map(|cx| navigation::goto_definition(&cx, pos.pos)).unwrap_or_default())
     }
 
     pub fn references(&self, pos: &FilePosition) -> Cancellable<Vec<FileRange>> {
-        self.with_db(|a| {
-            a.ctx(&pos.file)
-                .map(|cx| navigation::references(&cx, pos.pos))
-                .unwrap_or_default()
-        })
+        self.with_db(|a| a.ctx(&pos.file).map(|cx| navigation::references(&cx, pos.pos)).unwrap_or_default())
     }
 
     pub fn document_symbols(&self, file: &str) -> Cancellable<Vec<StructureNode>> {
-        self.with_db(|a| {
-            a.ctx(file)
-                .map(|cx| document_symbols::document_symbols(&cx))
-                .unwrap_or_default()
-        })
+        self.with_db(|a| a.ctx(file).map(|cx| document_symbols::document_symbols(&cx)).unwrap_or_default())
     }
 
     /// Declarations of every unit whose name contains `query` (case
     /// insensitive), at most `limit`, user files first.
-    pub fn workspace_symbols(
-        &self,
-        query: &str,
-        limit: usize,
-    ) -> Cancellable<Vec<NavigationTarget>> {
+    pub fn workspace_symbols(&self, query: &str, limit: usize) -> Cancellable<Vec<NavigationTarget>> {
         self.with_db(|a| {
             let mut out = Vec::new();
             for main in a.units() {
@@ -408,9 +359,7 @@ impl Analysis {
                     navigation::workspace_symbols(&cx, query, limit, &mut out);
                 }
             }
-            out.sort_by(|x, y| {
-                (x.system, &x.name, &x.focus_range).cmp(&(y.system, &y.name, &y.focus_range))
-            });
+            out.sort_by(|x, y| (x.system, &x.name, &x.focus_range).cmp(&(y.system, &y.name, &y.focus_range)));
             out.dedup_by(|x, y| x.focus_range == y.focus_range);
             out.truncate(limit);
             out
@@ -420,36 +369,21 @@ impl Analysis {
     /// Names that fit at the cursor (members, scope names, locals, the
     /// unit's declarations), callable from the cursor's execution space.
     pub fn completions(&self, pos: &FilePosition) -> Cancellable<Vec<CompletionItem>> {
-        self.with_db(|a| {
-            a.ctx(&pos.file)
-                .map(|cx| completion::completions(&cx, pos.pos))
-                .unwrap_or_default()
-        })
+        self.with_db(|a| a.ctx(&pos.file).map(|cx| completion::completions(&cx, pos.pos)).unwrap_or_default())
     }
 
     /// Hints in `file`: deduced template arguments of kernel launches.
     pub fn inlay_hints(&self, file: &str) -> Cancellable<Vec<InlayHint>> {
-        self.with_db(|a| {
-            a.ctx(file)
-                .map(|cx| inlay_hints::inlay_hints(&cx))
-                .unwrap_or_default()
-        })
+        self.with_db(|a| a.ctx(file).map(|cx| inlay_hints::inlay_hints(&cx)).unwrap_or_default())
     }
 
     /// The signatures of the call (or `<<< >>>` launch configuration) at the cursor.
     pub fn signature_help(&self, pos: &FilePosition) -> Cancellable<Option<SignatureHelp>> {
-        self.with_db(|a| {
-            a.ctx(&pos.file)
-                .and_then(|cx| signature_help::signature_help(&cx, pos.pos))
-        })
+        self.with_db(|a| a.ctx(&pos.file).and_then(|cx| signature_help::signature_help(&cx, pos.pos)))
     }
 
     pub fn semantic_tokens(&self, file: &str) -> Cancellable<Vec<SemanticToken>> {
-        self.with_db(|a| {
-            a.ctx(file)
-                .map(|cx| semantic_tokens::semantic_tokens(&cx))
-                .unwrap_or_default()
-        })
+        self.with_db(|a| a.ctx(file).map(|cx| semantic_tokens::semantic_tokens(&cx)).unwrap_or_default())
     }
 
     fn ctx(&self, file: &str) -> Option<Ctx<'_>> {
@@ -457,14 +391,7 @@ impl Analysis {
         let unit = self.state.units.get(main)?;
         let lines = lines::unit_lines(&self.db, unit.tu);
         let file_id = lines.file_id(file)?;
-        Some(Ctx {
-            db: &self.db,
-            unit,
-            lines,
-            file: file.to_string(),
-            file_id,
-            texts: &self.state.texts,
-        })
+        Some(Ctx { db: &self.db, unit, lines, file: file.to_string(), file_id, texts: &self.state.texts })
     }
 }
 
@@ -489,20 +416,12 @@ pub(crate) struct FileText {
 impl FileText {
     fn new(text: Arc<str>) -> FileText {
         let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
         FileText { text, starts }
     }
     fn line(&self, line: u32) -> Option<&str> {
         let s = *self.starts.get(line as usize)? as usize;
-        let e = self
-            .starts
-            .get(line as usize + 1)
-            .map_or(self.text.len(), |&e| e as usize - 1);
+        let e = self.starts.get(line as usize + 1).map_or(self.text.len(), |&e| e as usize - 1);
         let l = &self.text[s..e.max(s)];
         Some(l.strip_suffix('\r').unwrap_or(l))
     }
@@ -547,11 +466,7 @@ impl Ctx<'_> {
             Some(src) => lines::align_col(unit_line, src, col_in_unit),
             None => col_in_unit,
         };
-        (
-            file.clone(),
-            LineCol { line: l.line, col },
-            self.is_system(offset),
-        )
+        (file.clone(), LineCol { line: l.line, col }, self.is_system(offset))
     }
 
     /// A unit range as a file range (its start's file).
@@ -570,10 +485,7 @@ impl Ctx<'_> {
         let l = self.lines.lines[self.lines.line_at(offset)];
         l.system || {
             let file = &self.lines.files[l.file as usize];
-            self.unit
-                .system_dirs
-                .iter()
-                .any(|d| file.starts_with(d.as_str()))
+            self.unit.system_dirs.iter().any(|d| file.starts_with(d.as_str()))
         }
     }
 

@@ -51,10 +51,7 @@ impl UnitLines {
     /// Scans `text`; `main` names the text before the first marker, `dir`
     /// resolves relative marker names.
     pub fn new(text: &str, main: &str, dir: &str) -> UnitLines {
-        let mut out = UnitLines {
-            len: text.len() as u32,
-            ..UnitLines::default()
-        };
+        let mut out = UnitLines { len: text.len() as u32, ..UnitLines::default() };
         let mut file = out.intern(main, dir);
         let mut line = 0u32;
         let mut system = false;
@@ -64,26 +61,14 @@ impl UnitLines {
             let end = memchr_nl(bytes, start);
             let s = &text[start..end];
             if let Some((n, name, flags)) = s.starts_with('#').then(|| parse_marker(s)).flatten() {
-                out.lines.push(UnitLine {
-                    start: start as u32,
-                    file,
-                    line,
-                    marker: true,
-                    system,
-                });
+                out.lines.push(UnitLine { start: start as u32, file, line, marker: true, system });
                 if let Some(name) = name {
                     file = out.intern(&name, dir);
                 }
                 line = n.saturating_sub(1);
                 system = flags.system;
             } else {
-                out.lines.push(UnitLine {
-                    start: start as u32,
-                    file,
-                    line,
-                    marker: false,
-                    system,
-                });
+                out.lines.push(UnitLine { start: start as u32, file, line, marker: false, system });
                 let idx = out.lines.len() as u32 - 1;
                 // gcc's count drifts before a marker re-syncs it (a blank line
                 // may claim the number of the line after it): a line with
@@ -148,29 +133,19 @@ impl UnitLines {
     /// The range of unit line `i` without its newline.
     pub fn line_range(&self, text: &str, i: usize) -> (u32, u32) {
         let start = self.lines[i].start;
-        let end = self
-            .lines
-            .get(i + 1)
-            .map_or(self.len, |l| l.start.saturating_sub(1));
+        let end = self.lines.get(i + 1).map_or(self.len, |l| l.start.saturating_sub(1));
         let end = end.max(start).min(text.len() as u32);
         (start, end)
     }
 
     /// The unit lines of `file`, in order.
     pub fn lines_of(&self, file: u32) -> impl Iterator<Item = usize> + '_ {
-        self.lines
-            .iter()
-            .enumerate()
-            .filter(move |(_, l)| l.file == file && !l.marker)
-            .map(|(i, _)| i)
+        self.lines.iter().enumerate().filter(move |(_, l)| l.file == file && !l.marker).map(|(i, _)| i)
     }
 }
 
 fn memchr_nl(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| from + i)
+    bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| from + i)
 }
 
 /// `name` made absolute against `dir` (when relative) with `.` and `..`
@@ -179,11 +154,7 @@ pub fn normalize(name: &str, dir: &str) -> String {
     if name.starts_with('<') || name.is_empty() {
         return name.to_string();
     }
-    let joined = if name.starts_with('/') || dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    };
+    let joined = if name.starts_with('/') || dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
     let mut parts: Vec<&str> = Vec::new();
     for p in joined.split('/') {
         match p {
@@ -195,11 +166,7 @@ pub fn normalize(name: &str, dir: &str) -> String {
         }
     }
     let body = parts.join("/");
-    if joined.starts_with('/') {
-        format!("/{body}")
-    } else {
-        body
-    }
+    if joined.starts_with('/') { format!("/{body}") } else { body }
 }
 
 /// The line table of a unit (the main file's directory resolves relative names).
@@ -260,11 +227,7 @@ fn tokens(line: &str) -> Vec<Tok<'_>> {
         while !line.is_char_boundary(i) {
             i += 1;
         }
-        out.push(Tok {
-            start: s as u32,
-            end: i as u32,
-            text: &line[s..i],
-        });
+        out.push(Tok { start: s as u32, end: i as u32, text: &line[s..i] });
     }
     out
 }
@@ -288,11 +251,7 @@ pub fn align_col(from: &str, to: &str, col: u32) -> u32 {
     let target = match pairs[idx] {
         Some(j) => Some((b[j], inside)),
         None => {
-            let after = pairs[..idx]
-                .iter()
-                .rev()
-                .find_map(|m| *m)
-                .map_or(0, |j| j + 1);
+            let after = pairs[..idx].iter().rev().find_map(|m| *m).map_or(0, |j| j + 1);
             b.get(after).map(|t| (*t, 0))
         }
     };
@@ -308,11 +267,7 @@ pub fn align_col(from: &str, to: &str, col: u32) -> u32 {
 fn matching(a: &[Tok<'_>], b: &[Tok<'_>]) -> Vec<Option<usize>> {
     let mut out = vec![None; a.len()];
     if a.len() * b.len() > 1 << 16 {
-        let prefix = a
-            .iter()
-            .zip(b)
-            .take_while(|(x, y)| x.text == y.text)
-            .count();
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x.text == y.text).count();
         let suffix = a
             .iter()
             .rev()
@@ -361,8 +316,7 @@ mod tests {
 
     #[test]
     fn markers_give_files_and_lines() {
-        let text =
-            "# 1 \"/w/a.cu\"\nint a;\n# 1 \"inc/b.h\" 1\nint b;\n# 3 \"/w/a.cu\" 2\nint c;\n";
+        let text = "# 1 \"/w/a.cu\"\nint a;\n# 1 \"inc/b.h\" 1\nint b;\n# 3 \"/w/a.cu\" 2\nint c;\n";
         let l = UnitLines::new(text, "/w/a.cu", "/w");
         assert_eq!(l.files, ["/w/a.cu", "/w/inc/b.h"]);
         let c = text.find("int c").unwrap() as u32;
@@ -389,21 +343,7 @@ mod tests {
         // And back.
         assert_eq!(align_col(ii, src, 19), 13);
         // CUDA keywords are attributes in the unit; the name after them still maps exactly.
-        assert_eq!(
-            align_col(
-                "__constant__ int table[N];",
-                "__attribute__((constant)) int table[4];",
-                17
-            ),
-            30
-        );
-        assert_eq!(
-            align_col(
-                "__attribute__((constant)) int table[4];",
-                "__constant__ int table[N];",
-                30
-            ),
-            17
-        );
+        assert_eq!(align_col("__constant__ int table[N];", "__attribute__((constant)) int table[4];", 17), 30);
+        assert_eq!(align_col("__attribute__((constant)) int table[4];", "__constant__ int table[N];", 30), 17);
     }
 }

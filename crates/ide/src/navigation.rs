@@ -80,10 +80,7 @@ pub(crate) fn goto_definition(cx: &Ctx<'_>, pos: LineCol) -> Vec<NavigationTarge
     }
     // Definitions first; declarations of the same entity are kept as further targets.
     let mut navs: Vec<NavigationTarget> = targets.iter().map(|t| nav(cx, t)).collect();
-    let defined: Vec<bool> = targets
-        .iter()
-        .map(|t| t.decl(cx.db).is_none_or(|(d, _)| d.definition))
-        .collect();
+    let defined: Vec<bool> = targets.iter().map(|t| t.decl(cx.db).is_none_or(|(d, _)| d.definition)).collect();
     let mut order: Vec<usize> = (0..navs.len()).collect();
     order.sort_by_key(|&i| !defined[i]);
     navs = order.into_iter().map(|i| navs[i].clone()).collect();
@@ -107,10 +104,7 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
     let wanted = first.identity(cx.db);
     let name = res.token.text().to_string();
     let mut out = Vec::new();
-    for tok in root
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-    {
+    for tok in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
         if tok.kind() != K::IDENT || tok.text() != name {
             continue;
         }
@@ -130,19 +124,11 @@ pub(crate) fn references(cx: &Ctx<'_>, pos: LineCol) -> Vec<FileRange> {
     out
 }
 
-pub(crate) fn workspace_symbols(
-    cx: &Ctx<'_>,
-    query: &str,
-    limit: usize,
-    out: &mut Vec<NavigationTarget>,
-) {
+pub(crate) fn workspace_symbols(cx: &Ctx<'_>, query: &str, limit: usize, out: &mut Vec<NavigationTarget>) {
     let q = query.to_lowercase();
     let index = symbols::name_index(cx.db, cx.unit.tu);
     let starts = symbols::item_starts(cx.db, cx.unit.tu);
-    let mut names: Vec<&String> = index
-        .keys()
-        .filter(|n| n.to_lowercase().contains(&q))
-        .collect();
+    let mut names: Vec<&String> = index.keys().filter(|n| n.to_lowercase().contains(&q)).collect();
     names.sort();
     let mut found = Vec::new();
     for n in names {

@@ -48,19 +48,9 @@ pub fn patch(
     let fid = lines.file_id(file).ok_or(NotPatchable::UnknownFile)?;
     let old_lines: Vec<&str> = old.split('\n').collect();
     let new_lines: Vec<&str> = new.split('\n').collect();
-    let prefix = old_lines
-        .iter()
-        .zip(&new_lines)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let prefix = old_lines.iter().zip(&new_lines).take_while(|(a, b)| a == b).count();
     let max_suffix = old_lines.len().min(new_lines.len()) - prefix;
-    let suffix = old_lines
-        .iter()
-        .rev()
-        .zip(new_lines.iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count()
-        .min(max_suffix);
+    let suffix = old_lines.iter().rev().zip(new_lines.iter().rev()).take_while(|(a, b)| a == b).count().min(max_suffix);
     let old_changed = &old_lines[prefix..old_lines.len() - suffix];
     let new_changed = &new_lines[prefix..new_lines.len() - suffix];
     if old_changed.is_empty() && new_changed.is_empty() {
@@ -106,10 +96,7 @@ pub fn patch(
         }
         (first, first + old_changed.len())
     };
-    let start = lines
-        .lines
-        .get(from)
-        .map_or(unit.len(), |l| l.start as usize);
+    let start = lines.lines.get(from).map_or(unit.len(), |l| l.start as usize);
     let end = lines.lines.get(to).map_or(unit.len(), |l| l.start as usize);
     let delta = new_changed.len() as i64 - old_changed.len() as i64;
     let mut out = String::with_capacity(unit.len() + new.len().saturating_sub(old.len()) + 64);
@@ -118,11 +105,7 @@ pub fn patch(
         out.push_str(l);
         out.push('\n');
     }
-    if end == unit.len()
-        && !unit.ends_with('\n')
-        && !new_changed.is_empty()
-        && to >= lines.lines.len()
-    {
+    if end == unit.len() && !unit.ends_with('\n') && !new_changed.is_empty() && to >= lines.lines.len() {
         out.pop();
     }
     // Later markers that return to this file are shifted.
@@ -141,13 +124,8 @@ pub fn patch(
             continue;
         };
         out.push_str(&unit[at..s as usize]);
-        let rest_at = unit[s as usize..e as usize]
-            .find(char::is_numeric)
-            .map_or(s as usize, |i| s as usize + i);
-        let digits = unit[rest_at..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
+        let rest_at = unit[s as usize..e as usize].find(char::is_numeric).map_or(s as usize, |i| s as usize + i);
+        let digits = unit[rest_at..].bytes().take_while(u8::is_ascii_digit).count();
         out.push_str(&unit[s as usize..rest_at]);
         out.push_str(&((n as i64 + delta).max(1)).to_string());
         let _ = name;
@@ -194,12 +172,7 @@ fn words(s: &str) -> Vec<&str> {
 
 fn check_line(l: &str, macros: &FxHashSet<String>) -> Result<(), NotPatchable> {
     let t = l.trim_start();
-    let quotes = l
-        .replace("\\\\", "")
-        .replace("\\\"", "")
-        .replace("'\"'", "")
-        .matches('"')
-        .count();
+    let quotes = l.replace("\\\\", "").replace("\\\"", "").replace("'\"'", "").matches('"').count();
     if t.starts_with('#')
         || l.trim_end().ends_with('\\')
         || l.contains("/*")
@@ -226,12 +199,11 @@ mod tests {
     use super::*;
 
     fn macros() -> FxHashSet<String> {
-        ["N".to_string(), "__CUDACC__".to_string()]
-            .into_iter()
-            .collect()
+        ["N".to_string(), "__CUDACC__".to_string()].into_iter().collect()
     }
 
-    const UNIT: &str = "# 1 \"/w/a.cu\"\nint f() {\n  int x = 1;\n# 1 \"/w/b.h\" 1\nint b;\n# 4 \"/w/a.cu\" 2\n  return x;\n}\n";
+    const UNIT: &str =
+        "# 1 \"/w/a.cu\"\nint f() {\n  int x = 1;\n# 1 \"/w/b.h\" 1\nint b;\n# 4 \"/w/a.cu\" 2\n  return x;\n}\n";
     const SRC: &str = "int f() {\n  int x = 1;\n#include \"b.h\"\n  return x;\n}\n";
 
     #[test]
@@ -254,36 +226,21 @@ mod tests {
         // Replacing a line in place.
         let new = SRC.replace("return x;", "return x + 1;");
         let got = patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()).unwrap();
-        assert!(
-            got.contains("# 4 \"/w/a.cu\" 2\n  return x + 1;\n}"),
-            "{got}"
-        );
+        assert!(got.contains("# 4 \"/w/a.cu\" 2\n  return x + 1;\n}"), "{got}");
     }
 
     #[test]
     fn directives_and_macro_uses_need_the_preprocessor() {
         let lines = UnitLines::new(UNIT, "/w/a.cu", "/w");
         let new = SRC.replace("return x;", "return N;");
-        assert_eq!(
-            patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()),
-            Err(NotPatchable::MacroUse("N".into()))
-        );
+        assert_eq!(patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()), Err(NotPatchable::MacroUse("N".into())));
         let new = SRC.replace("  return x;", "#define M 1\n  return x;");
-        assert_eq!(
-            patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()),
-            Err(NotPatchable::Directive(3))
-        );
-        assert_eq!(
-            patch(UNIT, &lines, "/w/a.cu", SRC, SRC, &FxHashSet::default()),
-            Err(NotPatchable::NoMacroSet)
-        );
+        assert_eq!(patch(UNIT, &lines, "/w/a.cu", SRC, &new, &macros()), Err(NotPatchable::Directive(3)));
+        assert_eq!(patch(UNIT, &lines, "/w/a.cu", SRC, SRC, &FxHashSet::default()), Err(NotPatchable::NoMacroSet));
         // A line the unit does not hold as written (a macro expanded there).
         let unit = UNIT.replace("int x = 1;", "int x = 128;");
         let lines = UnitLines::new(&unit, "/w/a.cu", "/w");
         let new = SRC.replace("int x = 1;", "int x = 2;");
-        assert_eq!(
-            patch(&unit, &lines, "/w/a.cu", SRC, &new, &macros()),
-            Err(NotPatchable::NotCopied(1))
-        );
+        assert_eq!(patch(&unit, &lines, "/w/a.cu", SRC, &new, &macros()), Err(NotPatchable::NotCopied(1)));
     }
 }

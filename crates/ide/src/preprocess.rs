@@ -43,10 +43,7 @@ pub struct ToolMessage {
 pub fn tool_messages(output: &str) -> Vec<ToolMessage> {
     let mut out = Vec::new();
     for l in output.lines() {
-        let Some((head, text)) = l
-            .split_once(": fatal error: ")
-            .or_else(|| l.split_once(": error: "))
-        else {
+        let Some((head, text)) = l.split_once(": fatal error: ").or_else(|| l.split_once(": error: ")) else {
             continue;
         };
         let mut parts = head.rsplitn(3, ':');
@@ -56,12 +53,7 @@ pub fn tool_messages(output: &str) -> Vec<ToolMessage> {
         let (Ok(line), Ok(col)) = (line.parse(), col.parse()) else {
             continue;
         };
-        out.push(ToolMessage {
-            file: file.to_string(),
-            line,
-            col,
-            text: text.to_string(),
-        });
+        out.push(ToolMessage { file: file.to_string(), line, col, text: text.to_string() });
     }
     out
 }
@@ -99,12 +91,7 @@ pub struct Preprocessor {
 impl Preprocessor {
     /// `work` is a private folder for intermediate files (created).
     pub fn new(toolkit: Toolkit, work: PathBuf) -> Preprocessor {
-        Preprocessor {
-            toolkit,
-            work,
-            pipelines: Mutex::default(),
-            runs: AtomicU64::new(0),
-        }
+        Preprocessor { toolkit, work, pipelines: Mutex::default(), runs: AtomicU64::new(0) }
     }
 
     pub fn toolkit(&self) -> &Toolkit {
@@ -113,12 +100,7 @@ impl Preprocessor {
 
     fn pipeline(&self, file: &Path, opts: &CompileOptions) -> Result<Pipeline, PreprocessError> {
         let key = (file.to_path_buf(), opts.clone());
-        if let Some(p) = self
-            .pipelines
-            .lock()
-            .map_err(|_| PreprocessError::Io("poisoned".into()))?
-            .get(&key)
-        {
+        if let Some(p) = self.pipelines.lock().map_err(|_| PreprocessError::Io("poisoned".into()))?.get(&key) {
             return Ok(p.clone());
         }
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
@@ -140,14 +122,13 @@ impl Preprocessor {
     ) -> Result<Preprocessed, PreprocessError> {
         let opts = absolute_flags(&flags.options, &flags.directory);
         let pipeline = self.pipeline(file, &opts)?;
-        let step = pipeline.step(StepKind::HostPreprocess).ok_or_else(|| {
-            PreprocessError::Tool("nvcc's pipeline has no host preprocessing step".into())
-        })?;
+        let step = pipeline
+            .step(StepKind::HostPreprocess)
+            .ok_or_else(|| PreprocessError::Tool("nvcc's pipeline has no host preprocessing step".into()))?;
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
         let run_dir = self.work.join(format!("r{n}"));
-        std::fs::create_dir_all(&run_dir).map_err(|e| {
-            PreprocessError::Io(format!("cannot create {}: {e}", run_dir.display()))
-        })?;
+        std::fs::create_dir_all(&run_dir)
+            .map_err(|e| PreprocessError::Io(format!("cannot create {}: {e}", run_dir.display())))?;
         let result = self.run_step(&pipeline, &step.argv, file, buffer, &run_dir);
         let _ = std::fs::remove_dir_all(&run_dir);
         result
@@ -165,41 +146,37 @@ impl Preprocessor {
         let mut argv = argv.to_vec();
         let mut copy = None;
         if let Some(text) = buffer {
-            let name = file.file_name().ok_or_else(|| {
-                PreprocessError::Io(format!("{} has no file name", file.display()))
-            })?;
+            let name =
+                file.file_name().ok_or_else(|| PreprocessError::Io(format!("{} has no file name", file.display())))?;
             let tmp = run_dir.join(name);
             std::fs::write(&tmp, text)
                 .map_err(|e| PreprocessError::Io(format!("cannot write {}: {e}", tmp.display())))?;
             let tmp_s = tmp.to_string_lossy().into_owned();
-            let at = argv.iter().position(|a| *a == file_s).ok_or_else(|| {
-                PreprocessError::Tool("the source is not on the preprocessing command line".into())
-            })?;
+            let at = argv
+                .iter()
+                .position(|a| *a == file_s)
+                .ok_or_else(|| PreprocessError::Tool("the source is not on the preprocessing command line".into()))?;
             argv[at] = tmp_s.clone();
-            let dir = file
-                .parent()
-                .map(|d| d.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let dir = file.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
             argv.insert(at, dir);
             argv.insert(at, "-iquote".into());
             copy = Some(tmp_s);
         }
-        let out_at = argv.iter().position(|a| a == "-o").ok_or_else(|| {
-            PreprocessError::Tool("no -o on the preprocessing command line".into())
-        })? + 1;
+        let out_at = argv
+            .iter()
+            .position(|a| a == "-o")
+            .ok_or_else(|| PreprocessError::Tool("no -o on the preprocessing command line".into()))?
+            + 1;
         let ii = run_dir.join("unit.ii");
         argv[out_at] = ii.to_string_lossy().into_owned();
         // The compiler's messages name the copy: name the file instead.
         run(pipeline, &argv).map_err(|e| match (&copy, e) {
-            (Some(tmp), PreprocessError::Tool(m)) => {
-                PreprocessError::Tool(m.replace(tmp.as_str(), &file_s))
-            }
+            (Some(tmp), PreprocessError::Tool(m)) => PreprocessError::Tool(m.replace(tmp.as_str(), &file_s)),
             (_, e) => e,
         })?;
-        let bytes = std::fs::read(&ii)
-            .map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", ii.display())))?;
-        let mut text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let bytes =
+            std::fs::read(&ii).map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", ii.display())))?;
+        let mut text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         if let Some(tmp) = &copy {
             text = text.replace(&format!("\"{tmp}\""), &format!("\"{file_s}\""));
         }
@@ -209,9 +186,8 @@ impl Preprocessor {
         let e_at = argv.iter().position(|a| a == "-E").map_or(1, |i| i + 1);
         argv.insert(e_at, "-dM".into());
         run(pipeline, &argv)?;
-        let defs = std::fs::read_to_string(&macros_file).map_err(|e| {
-            PreprocessError::Io(format!("cannot read {}: {e}", macros_file.display()))
-        })?;
+        let defs = std::fs::read_to_string(&macros_file)
+            .map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", macros_file.display())))?;
         let macros = defs
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
@@ -222,18 +198,11 @@ impl Preprocessor {
 }
 
 fn run(pipeline: &Pipeline, argv: &[String]) -> Result<(), PreprocessError> {
-    let step = cufront_toolkit::Step {
-        kind: StepKind::HostPreprocess,
-        argv: argv.to_vec(),
-    };
-    let out = pipeline
-        .command(&step)
-        .output()
-        .map_err(|e| PreprocessError::Tool(format!("cannot run {}: {e}", argv[0])))?;
+    let step = cufront_toolkit::Step { kind: StepKind::HostPreprocess, argv: argv.to_vec() };
+    let out =
+        pipeline.command(&step).output().map_err(|e| PreprocessError::Tool(format!("cannot run {}: {e}", argv[0])))?;
     if !out.status.success() {
-        return Err(PreprocessError::Tool(
-            String::from_utf8_lossy(&out.stderr).trim_end().to_string(),
-        ));
+        return Err(PreprocessError::Tool(String::from_utf8_lossy(&out.stderr).trim_end().to_string()));
     }
     Ok(())
 }
@@ -243,18 +212,12 @@ fn run(pipeline: &Pipeline, argv: &[String]) -> Result<(), PreprocessError> {
 fn absolute_flags(opts: &CompileOptions, dir: &Path) -> CompileOptions {
     let mut out = opts.clone();
     let abs = |p: &str| {
-        if Path::new(p).is_absolute() {
-            p.to_string()
-        } else {
-            dir.join(p).to_string_lossy().into_owned()
-        }
+        if Path::new(p).is_absolute() { p.to_string() } else { dir.join(p).to_string_lossy().into_owned() }
     };
     let mut i = 0;
     while i < out.flags.len() {
         let f = out.flags[i].clone();
-        if matches!(f.as_str(), "-I" | "-isystem" | "-include" | "-iquote")
-            && i + 1 < out.flags.len()
-        {
+        if matches!(f.as_str(), "-I" | "-isystem" | "-include" | "-iquote") && i + 1 < out.flags.len() {
             out.flags[i + 1] = abs(&out.flags[i + 1]);
             i += 2;
             continue;
@@ -294,10 +257,7 @@ pub fn load_unit(
 ) -> Result<crate::Change, PreprocessError> {
     let p = pre.preprocess(file, flags, buffer)?;
     let main = file.to_string_lossy().into_owned();
-    let dir = file
-        .parent()
-        .map(|d| d.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir = file.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
     let lines = crate::lines::UnitLines::new(&p.text, &main, &dir);
     let mut change = crate::Change::default();
     for f in &lines.files {
@@ -305,10 +265,7 @@ pub fn load_unit(
             continue;
         }
         if let Ok(bytes) = std::fs::read(f) {
-            change.files.push((
-                f.clone(),
-                std::sync::Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
-            ));
+            change.files.push((f.clone(), std::sync::Arc::from(String::from_utf8_lossy(&bytes).as_ref())));
         }
     }
     let main_text = match buffer {
@@ -316,19 +273,14 @@ pub fn load_unit(
         None => std::fs::read_to_string(file)
             .map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", file.display())))?,
     };
-    change
-        .files
-        .push((main.clone(), std::sync::Arc::from(main_text)));
+    change.files.push((main.clone(), std::sync::Arc::from(main_text)));
     change.units.push(crate::UnitChange {
         main,
         text: std::sync::Arc::from(p.text),
         lang: lang_options(&flags.options),
         relaxed_constexpr: flags.relaxed_constexpr(),
         macros: Some(std::sync::Arc::new(p.macros)),
-        system_dirs: vec![format!(
-            "{}/",
-            crate::lines::normalize(&pre.toolkit().root().to_string_lossy(), "")
-        )],
+        system_dirs: vec![format!("{}/", crate::lines::normalize(&pre.toolkit().root().to_string_lossy(), ""))],
     });
     Ok(change)
 }

@@ -47,18 +47,10 @@ pub(crate) struct Resolved {
 pub(crate) fn ident_at(root: &SyntaxNode, offset: u32) -> Option<SyntaxToken> {
     let at = root.token_at_offset(TextSize::from(offset));
     let pick = |t: &SyntaxToken| t.kind() == K::IDENT;
-    at.clone()
-        .right_biased()
-        .filter(pick)
-        .or_else(|| at.left_biased().filter(pick))
+    at.clone().right_biased().filter(pick).or_else(|| at.left_biased().filter(pick))
 }
 
-pub(crate) fn resolve(
-    cx: &Ctx<'_>,
-    root: &SyntaxNode,
-    offset: u32,
-    use_hir: bool,
-) -> Option<Resolved> {
+pub(crate) fn resolve(cx: &Ctx<'_>, root: &SyntaxNode, offset: u32, use_hir: bool) -> Option<Resolved> {
     let token = ident_at(root, offset)?;
     resolve_token(cx, token, use_hir)
 }
@@ -72,34 +64,19 @@ pub(crate) fn resolve_token(cx: &Ctx<'_>, token: SyntaxToken, use_hir: bool) -> 
         token.text_range().start() - TextSize::from(start),
         token.text_range().end() - TextSize::from(start),
     );
-    let mut out = Resolved {
-        token: token.clone(),
-        targets: Vec::new(),
-        is_declaration: false,
-        entity: None,
-        expr_ty: None,
-    };
+    let mut out =
+        Resolved { token: token.clone(), targets: Vec::new(), is_declaration: false, entity: None, expr_ty: None };
 
     // 1. A declaration's own name.
     let decls = symbols::item_decls(db, item);
     if let Some(idx) = decls.iter().position(|d| d.name_range == rel) {
-        out.targets.push(Target::Decl {
-            item,
-            start,
-            idx: idx as u32,
-        });
+        out.targets.push(Target::Decl { item, start, idx: idx as u32 });
         out.is_declaration = true;
         return Some(out);
     }
-    let function = token
-        .parent_ancestors()
-        .filter(|a| a.kind() == K::FUNCTION_DEF)
-        .last();
+    let function = token.parent_ancestors().filter(|a| a.kind() == K::FUNCTION_DEF).last();
     if let Some(decl) = declares_local(&token) {
-        out.targets.push(Target::Local {
-            name: token.text_range(),
-            decl,
-        });
+        out.targets.push(Target::Local { name: token.text_range(), decl });
         out.is_declaration = true;
         if use_hir {
             hir_at(cx, item, start, function.as_ref(), rel.start(), &mut out);
@@ -138,22 +115,15 @@ fn declares_local(token: &SyntaxToken) -> Option<TextRange> {
     let name = name_ref.parent().filter(|p| p.kind() == K::NAME)?;
     let declarator = name.parent().filter(|p| p.kind() == K::DECLARATOR)?;
     // The function's own declarator is not a local.
-    if declarator
-        .parent()
-        .is_some_and(|p| p.kind() == K::FUNCTION_DEF)
-    {
+    if declarator.parent().is_some_and(|p| p.kind() == K::FUNCTION_DEF) {
         return None;
     }
     let scope = declarator.ancestors().find(|a| is_scope(a.kind()))?;
     if scope.kind() == K::FUNCTION_DEF && !declarator.ancestors().any(|a| a.kind() == K::PARAM) {
         return None;
     }
-    let decl = declarator.ancestors().find(|a| {
-        matches!(
-            a.kind(),
-            K::SIMPLE_DECL | K::PARAM | K::CONDITION | K::FOR_INIT
-        )
-    })?;
+    let decl =
+        declarator.ancestors().find(|a| matches!(a.kind(), K::SIMPLE_DECL | K::PARAM | K::CONDITION | K::FOR_INIT))?;
     Some(decl.text_range())
 }
 
@@ -193,10 +163,7 @@ fn is_member_or_qualified(token: &SyntaxToken) -> bool {
 
 /// The local that `token` declares, as a target.
 pub(crate) fn local_target(_function: &SyntaxNode, token: &SyntaxToken) -> Option<Target> {
-    declares_local(token).map(|decl| Target::Local {
-        name: token.text_range(),
-        decl,
-    })
+    declares_local(token).map(|decl| Target::Local { name: token.text_range(), decl })
 }
 
 /// The nearest earlier declaration of `token`'s name in a block that encloses it.
@@ -206,14 +173,8 @@ fn local_decl(function: &SyntaxNode, token: &SyntaxToken) -> Option<Target> {
     }
     let use_at = token.text_range().start();
     let mut best: Option<(usize, TextSize, Target)> = None;
-    for cand in function
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-    {
-        if cand.kind() != K::IDENT
-            || cand.text() != token.text()
-            || cand.text_range().start() >= use_at
-        {
+    for cand in function.descendants_with_tokens().filter_map(|e| e.into_token()) {
+        if cand.kind() != K::IDENT || cand.text() != token.text() || cand.text_range().start() >= use_at {
             continue;
         }
         let Some(decl) = declares_local(&cand) else {
@@ -226,18 +187,10 @@ fn local_decl(function: &SyntaxNode, token: &SyntaxToken) -> Option<Target> {
             continue;
         }
         let depth = scope.ancestors().count();
-        let better = best
-            .as_ref()
-            .is_none_or(|(d, at, _)| depth > *d || depth == *d && cand.text_range().start() > *at);
+        let better =
+            best.as_ref().is_none_or(|(d, at, _)| depth > *d || depth == *d && cand.text_range().start() > *at);
         if better {
-            best = Some((
-                depth,
-                cand.text_range().start(),
-                Target::Local {
-                    name: cand.text_range(),
-                    decl,
-                },
-            ));
+            best = Some((depth, cand.text_range().start(), Target::Local { name: cand.text_range(), decl }));
         }
     }
     best.map(|(_, _, t)| t)
@@ -245,14 +198,7 @@ fn local_decl(function: &SyntaxNode, token: &SyntaxToken) -> Option<Target> {
 
 /// Runs `hir`'s inference of the non-template function around the
 /// identifier and records what it resolved it to.
-fn hir_at(
-    cx: &Ctx<'_>,
-    item: ItemId,
-    start: u32,
-    function: Option<&SyntaxNode>,
-    rel: TextSize,
-    out: &mut Resolved,
-) {
+fn hir_at(cx: &Ctx<'_>, item: ItemId, start: u32, function: Option<&SyntaxNode>, rel: TextSize, out: &mut Resolved) {
     let db = cx.db;
     let Some(function) = function else { return };
     let Some(f) = function_id(db, item, start, function) else {
@@ -297,9 +243,7 @@ fn hir_at(
                 continue;
             };
             if r.start() == range.start()
-                || r.contains_range(range)
-                    && r.start() <= rel
-                    && named.is_none_or(|(b, _)| r.len() < b.len())
+                || r.contains_range(range) && r.start() <= rel && named.is_none_or(|(b, _)| r.len() < b.len())
             {
                 named = Some((*r, *ent));
             }
@@ -310,12 +254,7 @@ fn hir_at(
 
 /// The `hir` function whose definition is `function` (a `FUNCTION_DEF` of
 /// the item at `start`); `None` for templated ones (inferred per instance).
-pub(crate) fn function_id(
-    db: &dyn SourceDatabase,
-    item: ItemId,
-    start: u32,
-    function: &SyntaxNode,
-) -> Option<FnId> {
+pub(crate) fn function_id(db: &dyn SourceDatabase, item: ItemId, start: u32, function: &SyntaxNode) -> Option<FnId> {
     if function.ancestors().any(|a| a.kind() == K::TEMPLATE_DECL) {
         return None;
     }
@@ -323,10 +262,7 @@ pub(crate) fn function_id(
     let base = TextSize::from(start);
     let drange = declarator.text_range();
     let offs = cufront_hir::item_offsets(db, item);
-    let idx = offs
-        .fns
-        .iter()
-        .position(|&o| drange.contains(TextSize::from(o) + base))?;
+    let idx = offs.fns.iter().position(|&o| drange.contains(TextSize::from(o) + base))?;
     Some(FnId::new(db, item, idx as u32))
 }
 
@@ -335,28 +271,15 @@ pub(crate) fn entity_target(cx: &Ctx<'_>, e: Entity) -> Option<Target> {
     let db = cx.db;
     let (item, off) = match e {
         Entity::Fn(f) => fn_site(db, f)?,
-        Entity::Var(v) => (
-            v.item(db),
-            *cufront_hir::item_offsets(db, v.item(db))
-                .vars
-                .get(v.idx(db) as usize)?,
-        ),
+        Entity::Var(v) => (v.item(db), *cufront_hir::item_offsets(db, v.item(db)).vars.get(v.idx(db) as usize)?),
         Entity::FnInst(i) => match i.decl(db) {
             FnDecl::Fn(f) => fn_site(db, f)?,
-            FnDecl::Template(t) => (
-                t.item(db),
-                *cufront_hir::item_offsets(db, t.item(db))
-                    .fn_templates
-                    .get(t.idx(db) as usize)?,
-            ),
+            FnDecl::Template(t) => {
+                (t.item(db), *cufront_hir::item_offsets(db, t.item(db)).fn_templates.get(t.idx(db) as usize)?)
+            }
         },
         Entity::VarInst(i) => match i.decl(db) {
-            VarDecl::Var(v) => (
-                v.item(db),
-                *cufront_hir::item_offsets(db, v.item(db))
-                    .vars
-                    .get(v.idx(db) as usize)?,
-            ),
+            VarDecl::Var(v) => (v.item(db), *cufront_hir::item_offsets(db, v.item(db)).vars.get(v.idx(db) as usize)?),
             VarDecl::Template(_) => return None,
         },
         _ => return None,
@@ -370,27 +293,16 @@ pub(crate) fn entity_target(cx: &Ctx<'_>, e: Entity) -> Option<Target> {
         .iter()
         .enumerate()
         .filter(|(_, d)| {
-            matches!(
-                d.kind,
-                DeclKind::Function | DeclKind::Variable | DeclKind::Field
-            ) && u32::from(d.name_range.start()) >= off
+            matches!(d.kind, DeclKind::Function | DeclKind::Variable | DeclKind::Field)
+                && u32::from(d.name_range.start()) >= off
         })
         .min_by_key(|(_, d)| d.name_range.start())?
         .0;
-    Some(Target::Decl {
-        item,
-        start,
-        idx: idx as u32,
-    })
+    Some(Target::Decl { item, start, idx: idx as u32 })
 }
 
 fn fn_site(db: &dyn SourceDatabase, f: FnId) -> Option<(ItemId, u32)> {
-    Some((
-        f.item(db),
-        *cufront_hir::item_offsets(db, f.item(db))
-            .fns
-            .get(f.idx(db) as usize)?,
-    ))
+    Some((f.item(db), *cufront_hir::item_offsets(db, f.item(db)).fns.get(f.idx(db) as usize)?))
 }
 
 /// The qualifiers written before the name (`a::B::f` → [a, B]).
@@ -398,10 +310,7 @@ fn written_qualifier(token: &SyntaxToken) -> Vec<String> {
     let Some(name_ref) = token.parent() else {
         return Vec::new();
     };
-    let Some(q) = name_ref
-        .parent()
-        .filter(|p| matches!(p.kind(), K::QUALIFIED_NAME | K::NESTED_NAME_SPECIFIER))
-    else {
+    let Some(q) = name_ref.parent().filter(|p| matches!(p.kind(), K::QUALIFIED_NAME | K::NESTED_NAME_SPECIFIER)) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -409,11 +318,7 @@ fn written_qualifier(token: &SyntaxToken) -> Vec<String> {
         if c == name_ref {
             break;
         }
-        if let Some(t) = c
-            .descendants_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind() == K::IDENT)
-        {
+        if let Some(t) = c.descendants_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == K::IDENT) {
             out.push(t.text().to_string());
         }
     }
@@ -429,9 +334,9 @@ fn by_name(cx: &Ctx<'_>, token: &SyntaxToken) -> Vec<Target> {
     };
     let starts = symbols::item_starts(db, cx.unit.tu);
     let qual = written_qualifier(token);
-    let member = token.parent().is_some_and(|n| {
-        n.parent().is_some_and(|p| p.kind() == K::MEMBER_EXPR) && is_member_or_qualified(token)
-    });
+    let member = token
+        .parent()
+        .is_some_and(|n| n.parent().is_some_and(|p| p.kind() == K::MEMBER_EXPR) && is_member_or_qualified(token));
     let mut out = Vec::new();
     for &(item, idx) in cands {
         let decls = symbols::item_decls(db, item);
@@ -451,17 +356,8 @@ fn by_name(cx: &Ctx<'_>, token: &SyntaxToken) -> Vec<Target> {
 }
 
 fn scope_ends_with(d: &Decl, qual: &[String]) -> bool {
-    let scope: Vec<&str> = d
-        .scope
-        .iter()
-        .map(String::as_str)
-        .filter(|s| !s.is_empty())
-        .collect();
-    scope.len() >= qual.len()
-        && scope[scope.len() - qual.len()..]
-            .iter()
-            .zip(qual)
-            .all(|(a, b)| *a == b)
+    let scope: Vec<&str> = d.scope.iter().map(String::as_str).filter(|s| !s.is_empty()).collect();
+    scope.len() >= qual.len() && scope[scope.len() - qual.len()..].iter().zip(qual).all(|(a, b)| *a == b)
 }
 
 /// What a target is, beyond where it is written: redeclarations of one
@@ -469,11 +365,7 @@ fn scope_ends_with(d: &Decl, qual: &[String]) -> bool {
 /// and kind) are one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Identity {
-    Decl {
-        kind: DeclKind,
-        name: String,
-        key: Option<String>,
-    },
+    Decl { kind: DeclKind, name: String, key: Option<String> },
     Local(TextRange),
 }
 
@@ -482,11 +374,7 @@ impl Target {
         match self {
             Target::Decl { .. } => {
                 let (d, _) = self.decl(db).expect("a Decl target has a declaration");
-                Identity::Decl {
-                    kind: d.kind,
-                    name: d.qualified_name(),
-                    key: d.fn_key.clone(),
-                }
+                Identity::Decl { kind: d.kind, name: d.qualified_name(), key: d.fn_key.clone() }
             }
             Target::Local { name, .. } => Identity::Local(*name),
         }
@@ -495,10 +383,7 @@ impl Target {
     /// The declaration, for `Decl` targets.
     pub fn decl(&self, db: &dyn SourceDatabase) -> Option<(Decl, u32)> {
         match self {
-            Target::Decl { item, start, idx } => Some((
-                symbols::item_decls(db, *item)[*idx as usize].clone(),
-                *start,
-            )),
+            Target::Decl { item, start, idx } => Some((symbols::item_decls(db, *item)[*idx as usize].clone(), *start)),
             Target::Local { .. } => None,
         }
     }

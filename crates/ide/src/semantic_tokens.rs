@@ -156,29 +156,15 @@ fn classify(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, tok: SyntaxToken) -> Opt
     };
     if res.is_declaration {
         modifiers |= 1 << TokenModifier::Declaration as u32;
-        if res
-            .targets
-            .first()
-            .and_then(|t| t.decl(cx.db))
-            .is_none_or(|(d, _)| d.definition)
-        {
+        if res.targets.first().and_then(|t| t.decl(cx.db)).is_none_or(|(d, _)| d.definition) {
             modifiers |= 1 << TokenModifier::Definition as u32;
         }
     }
     let (_, start, _) = cx.position(tok.text_range().start().into());
     let (_, end, _) = cx.position(tok.text_range().end().into());
     // A macro use spells the name differently in the file: the file's extent counts.
-    let len = if end.line == start.line && end.col > start.col {
-        end.col - start.col
-    } else {
-        tok.text().len() as u32
-    };
-    Some(SemanticToken {
-        start,
-        len,
-        kind,
-        modifiers,
-    })
+    let len = if end.line == start.line && end.col > start.col { end.col - start.col } else { tok.text().len() as u32 };
+    Some(SemanticToken { start, len, kind, modifiers })
 }
 
 fn kinds_of(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, res: &Resolved) -> Vec<(TokenKind, u32)> {
@@ -189,20 +175,8 @@ fn kinds_of(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, res: &Resolved) -> Vec<(
             Target::Local { decl, .. } => {
                 let text = &cx.text()[*decl];
                 let _ = text;
-                let param = cx
-                    .parse()
-                    .syntax_node()
-                    .covering_element(*decl)
-                    .ancestors()
-                    .any(|a| a.kind() == K::PARAM);
-                (
-                    if param {
-                        TokenKind::Parameter
-                    } else {
-                        TokenKind::Variable
-                    },
-                    0,
-                )
+                let param = cx.parse().syntax_node().covering_element(*decl).ancestors().any(|a| a.kind() == K::PARAM);
+                (if param { TokenKind::Parameter } else { TokenKind::Variable }, 0)
             }
             Target::Decl { .. } => {
                 let (d, _) = t.decl(cx.db).expect("a Decl target has a declaration");
@@ -216,14 +190,7 @@ fn kinds_of(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, res: &Resolved) -> Vec<(
                             ExecSpace::HostDevice => bit(TokenModifier::HostDevice),
                             ExecSpace::Host | ExecSpace::ImplicitHost => bit(TokenModifier::Host),
                         };
-                        (
-                            if d.member {
-                                TokenKind::Method
-                            } else {
-                                TokenKind::Function
-                            },
-                            m,
-                        )
+                        (if d.member { TokenKind::Method } else { TokenKind::Function }, m)
                     }
                     DeclKind::Variable | DeclKind::Field => {
                         let m = match d.mem_space() {
@@ -233,14 +200,7 @@ fn kinds_of(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, res: &Resolved) -> Vec<(
                             Some(MemSpace::Managed) => bit(TokenModifier::ManagedMemory),
                             _ => 0,
                         };
-                        (
-                            if d.kind == DeclKind::Field {
-                                TokenKind::Property
-                            } else {
-                                TokenKind::Variable
-                            },
-                            m,
-                        )
+                        (if d.kind == DeclKind::Field { TokenKind::Property } else { TokenKind::Variable }, m)
                     }
                     DeclKind::Namespace => (TokenKind::Namespace, 0),
                     DeclKind::Class | DeclKind::Union => (TokenKind::Class, 0),

@@ -17,20 +17,15 @@ pub struct SignatureHelp {
 }
 
 /// The launch configuration's parameters (CUDA Programming Guide, "Execution Configuration").
-const LAUNCH: [&str; 4] = [
-    "dim3 gridDim",
-    "dim3 blockDim",
-    "size_t sharedMem = 0",
-    "cudaStream_t stream = 0",
-];
+const LAUNCH: [&str; 4] = ["dim3 gridDim", "dim3 blockDim", "size_t sharedMem = 0", "cudaStream_t stream = 0"];
 
 pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp> {
     let offset = cx.offset(pos)?;
     let root = cx.parse().syntax_node();
     let tok = root.token_at_offset(TextSize::from(offset)).left_biased()?;
-    let list = tok.parent_ancestors().find(|a| {
-        matches!(a.kind(), K::ARG_LIST | K::LAUNCH_CONFIG) && inside(a, TextSize::from(offset))
-    })?;
+    let list = tok
+        .parent_ancestors()
+        .find(|a| matches!(a.kind(), K::ARG_LIST | K::LAUNCH_CONFIG) && inside(a, TextSize::from(offset)))?;
     let active = list
         .children_with_tokens()
         .filter(|e| e.kind() == K::COMMA && e.text_range().end() <= TextSize::from(offset))
@@ -38,26 +33,16 @@ pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp
     let call = list.parent()?;
     let callee = call.children().next()?;
     if list.kind() == K::LAUNCH_CONFIG {
-        let name = callee
-            .descendants_with_tokens()
-            .filter_map(|e| e.into_token())
-            .filter(|t| t.kind() == K::IDENT)
-            .last();
-        let label = format!(
-            "{}<<<{}>>>",
-            name.map_or(String::new(), |t| t.text().to_string()),
-            LAUNCH.join(", ")
-        );
+        let name =
+            callee.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == K::IDENT).last();
+        let label = format!("{}<<<{}>>>", name.map_or(String::new(), |t| t.text().to_string()), LAUNCH.join(", "));
         return Some(SignatureHelp {
             signatures: vec![(label, LAUNCH.iter().map(|s| s.to_string()).collect())],
             active_parameter: active,
         });
     }
-    let name = callee
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| t.kind() == K::IDENT)
-        .last()?;
+    let name =
+        callee.descendants_with_tokens().filter_map(|e| e.into_token()).filter(|t| t.kind() == K::IDENT).last()?;
     let res = resolve::resolve_token(cx, name, true)?;
     let mut signatures = Vec::new();
     for t in &res.targets {
@@ -72,10 +57,7 @@ pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp
             continue;
         };
         let params = params_of(&node, d.name_range + TextSize::from(start));
-        if signatures
-            .iter()
-            .any(|(l, _): &(String, Vec<String>)| *l == d.signature)
-        {
+        if signatures.iter().any(|(l, _): &(String, Vec<String>)| *l == d.signature) {
             continue;
         }
         signatures.push((d.signature.clone(), params));
@@ -95,19 +77,12 @@ pub(crate) fn signature_help(cx: &Ctx<'_>, pos: LineCol) -> Option<SignatureHelp
             }
         }
     }
-    (!signatures.is_empty()).then_some(SignatureHelp {
-        signatures,
-        active_parameter: active,
-    })
+    (!signatures.is_empty()).then_some(SignatureHelp { signatures, active_parameter: active })
 }
 
 fn inside(list: &SyntaxNode, at: TextSize) -> bool {
     let r = list.text_range();
-    r.start() < at
-        && (at < r.end()
-            || !list
-                .last_token()
-                .is_some_and(|t| matches!(t.kind(), K::R_PAREN | K::R_ANGLE)))
+    r.start() < at && (at < r.end() || !list.last_token().is_some_and(|t| matches!(t.kind(), K::R_PAREN | K::R_ANGLE)))
 }
 
 /// The parameters of the function declared with the name at `name`.
@@ -119,10 +94,7 @@ fn params_of(decl: &SyntaxNode, name: TextRange) -> Vec<String> {
     else {
         return Vec::new();
     };
-    list.children()
-        .filter(|c| c.kind() == K::PARAM)
-        .map(|p| symbols::cuda_spelling(&symbols::compact(&p)))
-        .collect()
+    list.children().filter(|c| c.kind() == K::PARAM).map(|p| symbols::cuda_spelling(&symbols::compact(&p))).collect()
 }
 
 /// The parameters of a signature's text (for declarations not at hand).

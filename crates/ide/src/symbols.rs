@@ -68,11 +68,7 @@ impl Decl {
     pub fn qualified_name(&self) -> String {
         let mut s = String::new();
         for p in &self.scope {
-            s.push_str(if p.is_empty() {
-                "(anonymous namespace)"
-            } else {
-                p
-            });
+            s.push_str(if p.is_empty() { "(anonymous namespace)" } else { p });
             s.push_str("::");
         }
         s.push_str(&self.name);
@@ -82,8 +78,7 @@ impl Decl {
         self.kind == DeclKind::Function
     }
     pub fn mem_space(&self) -> Option<MemSpace> {
-        matches!(self.kind, DeclKind::Variable | DeclKind::Field)
-            .then(|| MemSpace::from_attrs(&self.attrs))
+        matches!(self.kind, DeclKind::Variable | DeclKind::Field).then(|| MemSpace::from_attrs(&self.attrs))
     }
 }
 
@@ -101,8 +96,7 @@ pub fn item_decls(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Decl>> {
 pub fn decls_of(item: &SyntaxNode) -> Vec<Decl> {
     // `walk` visits the children of a root: give it a root that holds the item.
     let kind = rowan::SyntaxKind(K::SOURCE_FILE as u16);
-    let wrapper =
-        rowan::GreenNode::new(kind, [rowan::NodeOrToken::Node(item.green().into_owned())]);
+    let wrapper = rowan::GreenNode::new(kind, [rowan::NodeOrToken::Node(item.green().into_owned())]);
     let root = SyntaxNode::new_root(wrapper);
     let mut out = Vec::new();
     walk::walk(&root, &mut |node, ctx| collect(node, ctx, &mut out));
@@ -137,17 +131,9 @@ fn collect(node: &SyntaxNode, ctx: &Ctx, out: &mut Vec<Decl>) {
     };
     match node.kind() {
         K::NAMESPACE_DEF => {
-            for n in node
-                .children()
-                .filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
-            {
+            for n in node.children().filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
                 for t in idents(&n) {
-                    let mut d = base(
-                        t.text().to_string(),
-                        DeclKind::Namespace,
-                        t.text_range(),
-                        node,
-                    );
+                    let mut d = base(t.text().to_string(), DeclKind::Namespace, t.text_range(), node);
                     d.signature = format!("namespace {}", t.text());
                     out.push(d);
                 }
@@ -193,11 +179,7 @@ fn collect(node: &SyntaxNode, ctx: &Ctx, out: &mut Vec<Decl>) {
                 d.scope.extend(quals);
                 d.attrs = a;
                 d.constexpr = constexpr;
-                d.fn_key = if func {
-                    spaces::function_key(&declarator, ctx)
-                } else {
-                    None
-                };
+                d.fn_key = if func { spaces::function_key(&declarator, ctx) } else { None };
                 d.definition = match kind {
                     DeclKind::Function => node.kind() == K::FUNCTION_DEF,
                     DeclKind::Variable => !is_extern,
@@ -206,49 +188,24 @@ fn collect(node: &SyntaxNode, ctx: &Ctx, out: &mut Vec<Decl>) {
                 d.signature = signature(node, specs.as_ref(), &declarator);
                 if node.kind() == K::SIMPLE_DECL {
                     // One declaration may declare several names: each is its own.
-                    let init = declarator
-                        .parent()
-                        .filter(|p| p.kind() == K::INIT_DECLARATOR)
-                        .unwrap_or(declarator.clone());
-                    let start = specs
-                        .as_ref()
-                        .map_or(init.text_range().start(), |s| s.text_range().start());
-                    d.full_range = TextRange::new(
-                        start.min(init.text_range().start()),
-                        init.text_range().end(),
-                    );
+                    let init =
+                        declarator.parent().filter(|p| p.kind() == K::INIT_DECLARATOR).unwrap_or(declarator.clone());
+                    let start = specs.as_ref().map_or(init.text_range().start(), |s| s.text_range().start());
+                    d.full_range = TextRange::new(start.min(init.text_range().start()), init.text_range().end());
                 }
                 out.push(d);
             }
         }
         K::ALIAS_DECL => {
-            if let Some(tok) = node
-                .children()
-                .find(|c| c.kind() == K::NAME)
-                .and_then(|n| last_ident(&n))
-            {
-                let mut d = base(
-                    tok.text().to_string(),
-                    DeclKind::Typedef,
-                    tok.text_range(),
-                    node,
-                );
+            if let Some(tok) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| last_ident(&n)) {
+                let mut d = base(tok.text().to_string(), DeclKind::Typedef, tok.text_range(), node);
                 d.signature = compact(node);
                 out.push(d);
             }
         }
         K::CONCEPT_DEF => {
-            if let Some(tok) = node
-                .children()
-                .find(|c| c.kind() == K::NAME)
-                .and_then(|n| last_ident(&n))
-            {
-                let mut d = base(
-                    tok.text().to_string(),
-                    DeclKind::Concept,
-                    tok.text_range(),
-                    node,
-                );
+            if let Some(tok) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| last_ident(&n)) {
+                let mut d = base(tok.text().to_string(), DeclKind::Concept, tok.text_range(), node);
                 d.signature = compact(node);
                 out.push(d);
             }
@@ -259,10 +216,7 @@ fn collect(node: &SyntaxNode, ctx: &Ctx, out: &mut Vec<Decl>) {
 
 fn class_decl(class: &SyntaxNode, scope: &[String], ctx: &Ctx, out: &mut Vec<Decl>) {
     let name = class.children().find(|c| c.kind() == K::NAME).or_else(|| {
-        class
-            .children()
-            .find(|c| c.kind() == K::CLASS_HEAD)
-            .and_then(|h| h.children().find(|c| c.kind() == K::NAME))
+        class.children().find(|c| c.kind() == K::CLASS_HEAD).and_then(|h| h.children().find(|c| c.kind() == K::NAME))
     });
     let Some(tok) = name.as_ref().and_then(last_ident) else {
         return;
@@ -274,9 +228,7 @@ fn class_decl(class: &SyntaxNode, scope: &[String], ctx: &Ctx, out: &mut Vec<Dec
         _ => None,
     });
     let members = class.children().find(|c| c.kind() == K::MEMBER_LIST);
-    let head_end = members
-        .as_ref()
-        .map_or(class.text_range().end(), |m| m.text_range().start());
+    let head_end = members.as_ref().map_or(class.text_range().end(), |m| m.text_range().start());
     let head = text_between(class, class.text_range().start(), head_end);
     out.push(Decl {
         name: tok.text().to_string(),
@@ -295,16 +247,11 @@ fn class_decl(class: &SyntaxNode, scope: &[String], ctx: &Ctx, out: &mut Vec<Dec
 }
 
 fn enum_decl(e: &SyntaxNode, scope: &[String], ctx: &Ctx, out: &mut Vec<Decl>) {
-    let name = e
-        .children()
-        .find(|c| c.kind() == K::NAME)
-        .and_then(|n| last_ident(&n));
+    let name = e.children().find(|c| c.kind() == K::NAME).and_then(|n| last_ident(&n));
     let list = e.children().find(|c| c.kind() == K::ENUMERATOR_LIST);
     let mut inner = scope.to_vec();
     if let Some(tok) = &name {
-        let head_end = list
-            .as_ref()
-            .map_or(e.text_range().end(), |l| l.text_range().start());
+        let head_end = list.as_ref().map_or(e.text_range().end(), |l| l.text_range().start());
         out.push(Decl {
             name: tok.text().to_string(),
             kind: DeclKind::Enum,
@@ -319,22 +266,13 @@ fn enum_decl(e: &SyntaxNode, scope: &[String], ctx: &Ctx, out: &mut Vec<Decl>) {
             member: ctx.member,
             signature: text_between(e, e.text_range().start(), head_end),
         });
-        let scoped = e
-            .children_with_tokens()
-            .any(|t| matches!(t.kind(), K::CLASS_KW | K::STRUCT_KW));
+        let scoped = e.children_with_tokens().any(|t| matches!(t.kind(), K::CLASS_KW | K::STRUCT_KW));
         if scoped {
             inner.push(tok.text().to_string());
         }
     }
-    for en in list
-        .iter()
-        .flat_map(|l| l.children())
-        .filter(|c| c.kind() == K::ENUMERATOR)
-    {
-        let Some(tok) = en
-            .descendants_with_tokens()
-            .filter_map(|t| t.into_token())
-            .find(|t| t.kind() == K::IDENT)
+    for en in list.iter().flat_map(|l| l.children()).filter(|c| c.kind() == K::ENUMERATOR) {
+        let Some(tok) = en.descendants_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::IDENT)
         else {
             continue;
         };
@@ -356,10 +294,7 @@ fn enum_decl(e: &SyntaxNode, scope: &[String], ctx: &Ctx, out: &mut Vec<Decl>) {
 }
 
 fn idents(n: &SyntaxNode) -> Vec<cufront_syntax::SyntaxToken> {
-    n.descendants_with_tokens()
-        .filter_map(|t| t.into_token())
-        .filter(|t| t.kind() == K::IDENT)
-        .collect()
+    n.descendants_with_tokens().filter_map(|t| t.into_token()).filter(|t| t.kind() == K::IDENT).collect()
 }
 
 /// The identifier a declarator-id ends with (`A<T>::f` → `f`); `None` for
@@ -371,9 +306,7 @@ fn last_ident(name: &SyntaxNode) -> Option<cufront_syntax::SyntaxToken> {
         if let Some(t) = el.as_token()
             && t.kind() == K::IDENT
             && !t.parent_ancestors().any(|a| {
-                a.kind() == K::TEMPLATE_ARG_LIST
-                    && a.text_range().start() >= name.text_range().start()
-                    && a != *name
+                a.kind() == K::TEMPLATE_ARG_LIST && a.text_range().start() >= name.text_range().start() && a != *name
             })
         {
             last = Some(t.clone());
@@ -381,12 +314,10 @@ fn last_ident(name: &SyntaxNode) -> Option<cufront_syntax::SyntaxToken> {
     }
     let last = last?;
     // `operator+`, `~S`: the name node's own text, not an identifier.
-    if last.parent_ancestors().any(|a| {
-        matches!(
-            a.kind(),
-            K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME
-        )
-    }) {
+    if last
+        .parent_ancestors()
+        .any(|a| matches!(a.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME | K::LITERAL_OPERATOR_NAME))
+    {
         return None;
     }
     Some(last)
@@ -408,10 +339,7 @@ fn signature(node: &SyntaxNode, specs: Option<&SyntaxNode>, declarator: &SyntaxN
 /// The text of `node` between two offsets, compacted.
 fn text_between(node: &SyntaxNode, start: TextSize, end: TextSize) -> String {
     let mut s = String::new();
-    for t in node
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-    {
+    for t in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
         let r = t.text_range();
         if r.start() >= start && r.end() <= end {
             push_token(&mut s, t.kind(), t.text());
@@ -423,10 +351,7 @@ fn text_between(node: &SyntaxNode, start: TextSize, end: TextSize) -> String {
 /// The text of a node, trivia collapsed to single spaces where needed.
 pub fn compact(node: &SyntaxNode) -> String {
     let mut s = String::new();
-    for t in node
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-    {
+    for t in node.descendants_with_tokens().filter_map(|e| e.into_token()) {
         push_token(&mut s, t.kind(), t.text());
     }
     s.trim().to_string()
@@ -498,27 +423,15 @@ pub struct SpaceInfo {
 
 /// The execution space of a function declaration, merged over its redeclarations.
 pub fn exec_space(spaces: &UnitSpaces, d: &Decl, relaxed_constexpr: bool) -> SpaceInfo {
-    let (attrs, constexpr) = d
-        .fn_key
-        .as_ref()
-        .and_then(|k| spaces.functions.get(k))
-        .copied()
-        .unwrap_or((d.attrs, d.constexpr));
+    let (attrs, constexpr) =
+        d.fn_key.as_ref().and_then(|k| spaces.functions.get(k)).copied().unwrap_or((d.attrs, d.constexpr));
     let space = ExecSpace::from_attrs(&attrs);
     // Unannotated constexpr functions are host and device only with
     // --expt-relaxed-constexpr (spec 20 §6).
     if space == ExecSpace::ImplicitHost && constexpr && relaxed_constexpr {
-        return SpaceInfo {
-            space: ExecSpace::HostDevice,
-            implicit: true,
-            constexpr,
-        };
+        return SpaceInfo { space: ExecSpace::HostDevice, implicit: true, constexpr };
     }
-    SpaceInfo {
-        space,
-        implicit: space == ExecSpace::ImplicitHost,
-        constexpr,
-    }
+    SpaceInfo { space, implicit: space == ExecSpace::ImplicitHost, constexpr }
 }
 
 /// Top-level items with their start offsets in the unit.
@@ -538,10 +451,7 @@ impl ItemStarts {
 pub fn item_starts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<ItemStarts> {
     let parse = cufront_base_db::parse(db, tu);
     let items = cufront_hir::item_ids(db, tu);
-    let starts = parse
-        .syntax_node()
-        .children()
-        .map(|n| u32::from(n.text_range().start()));
+    let starts = parse.syntax_node().children().map(|n| u32::from(n.text_range().start()));
     let list: Vec<(ItemId, u32)> = items.iter().copied().zip(starts).collect();
     let map = list.iter().copied().collect();
     Arc::new(ItemStarts { list, map })
@@ -560,16 +470,11 @@ pub fn item_at(starts: &ItemStarts, offset: u32) -> Option<(ItemId, u32)> {
 
 /// Declarations by name: (item, index into `item_decls`).
 #[salsa::tracked(returns(clone))]
-pub fn name_index(
-    db: &dyn SourceDatabase,
-    tu: TranslationUnit,
-) -> Arc<FxHashMap<String, Vec<(ItemId, u32)>>> {
+pub fn name_index(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<FxHashMap<String, Vec<(ItemId, u32)>>> {
     let mut out: FxHashMap<String, Vec<(ItemId, u32)>> = FxHashMap::default();
     for &item in cufront_hir::item_ids(db, tu).iter() {
         for (i, d) in item_decls(db, item).iter().enumerate() {
-            out.entry(d.name.clone())
-                .or_default()
-                .push((item, i as u32));
+            out.entry(d.name.clone()).or_default().push((item, i as u32));
         }
     }
     Arc::new(out)

@@ -43,10 +43,7 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
         let l = lines.lines[i];
         FilePosition {
             file: lines.files[l.file as usize].clone(),
-            pos: LineCol {
-                line: l.line,
-                col: c as u32 - l.start,
-            },
+            pos: LineCol { line: l.line, col: c as u32 - l.start },
         }
     });
     let mut change = Change::default();
@@ -74,10 +71,7 @@ fn check_hover(f: &str, expect: Expect) {
     let (host, pos) = fixture(f);
     let h = host.analysis().hover(&pos.unwrap()).unwrap();
     let got = match h {
-        Some(h) => format!(
-            "{}:{}-{}\n{}",
-            h.range.start.line, h.range.start.col, h.range.end.col, h.markdown
-        ),
+        Some(h) => format!("{}:{}-{}\n{}", h.range.start.line, h.range.start.col, h.range.end.col, h.markdown),
         None => "no hover".into(),
     };
     expect.assert_eq(&got);
@@ -91,12 +85,7 @@ fn check_goto(f: &str, expect: Expect) {
         let _ = writeln!(
             s,
             "{} {:?} {}:{}:{} [{}]",
-            n.name,
-            n.kind,
-            n.focus_range.file,
-            n.focus_range.start.line,
-            n.focus_range.start.col,
-            n.container
+            n.name, n.kind, n.focus_range.file, n.focus_range.start.line, n.focus_range.start.col, n.container
         );
     }
     expect.assert_eq(&s);
@@ -128,10 +117,7 @@ fn at(f: &str, needle: &str) -> String {
     // The cursor on the first character of `needle`'s occurrence marked by `|` inside it.
     let (before, after) = needle.split_once('|').unwrap();
     let joined = format!("{before}{after}");
-    let at = f
-        .find(&joined)
-        .unwrap_or_else(|| panic!("{joined} not in fixture"))
-        + before.len();
+    let at = f.find(&joined).unwrap_or_else(|| panic!("{joined} not in fixture")) + before.len();
     format!("{}$0{}", &f[..at], &f[at..])
 }
 
@@ -201,9 +187,7 @@ fn hover_constexpr_is_host_unless_relaxed() {
     let (host, pos) = fixture_with(&f, true);
     let h = host.analysis().hover(&pos.unwrap()).unwrap().unwrap();
     assert!(
-        h.markdown.contains(
-            "host and device function (implicitly: `constexpr` with `--expt-relaxed-constexpr`)"
-        ),
+        h.markdown.contains("host and device function (implicitly: `constexpr` with `--expt-relaxed-constexpr`)"),
         "{}",
         h.markdown
     );
@@ -320,10 +304,7 @@ fn goto_definition_into_header_and_locals() {
 fn references_of_a_kernel() {
     let (host, pos) = fixture(&at(KERNELS, "ns::|kern(p, sq(2))"));
     let refs = host.analysis().references(&pos.unwrap()).unwrap();
-    let got: Vec<String> = refs
-        .iter()
-        .map(|r| format!("{}:{}:{}", r.file, r.start.line, r.start.col))
-        .collect();
+    let got: Vec<String> = refs.iter().map(|r| format!("{}:{}:{}", r.file, r.start.line, r.start.col)).collect();
     expect![[r#"
         [
             "/w/k.cuh:2:29",
@@ -378,19 +359,8 @@ fn semantic_tokens_tell_spaces_apart() {
     for t in toks {
         let line = lines[t.start.line as usize];
         let text = &line[t.start.col as usize..(t.start.col + t.len) as usize];
-        let mods: Vec<&str> = crate::TokenModifier::ALL
-            .iter()
-            .filter(|m| t.has(**m))
-            .map(|m| m.name())
-            .collect();
-        let _ = writeln!(
-            s,
-            "{}:{} {text} {:?} {}",
-            t.start.line,
-            t.start.col,
-            t.kind,
-            mods.join(",")
-        );
+        let mods: Vec<&str> = crate::TokenModifier::ALL.iter().filter(|m| t.has(**m)).map(|m| m.name()).collect();
+        let _ = writeln!(s, "{}:{} {text} {:?} {}", t.start.line, t.start.col, t.kind, mods.join(","));
     }
     expect![[r#"
         1:54 table Variable declaration,definition,constantMemory
@@ -436,17 +406,9 @@ fn syntax_errors_with_edg_numbers_at_file_positions() {
     let diags = host.analysis().diagnostics(MAIN).unwrap();
     let mut s = String::new();
     for d in &diags {
-        let _ = writeln!(
-            s,
-            "{}:{} {:?} {:?} {}",
-            d.range.start.line, d.range.start.col, d.severity, d.code, d.message
-        );
+        let _ = writeln!(s, "{}:{} {:?} {:?} {}", d.range.start.line, d.range.start.col, d.severity, d.code, d.message);
         for r in &d.related {
-            let _ = writeln!(
-                s,
-                "  note {}:{} {}",
-                r.range.start.line, r.range.start.col, r.message
-            );
+            let _ = writeln!(s, "  note {}:{} {}", r.range.start.line, r.range.start.col, r.message);
         }
     }
     expect![[r#"
@@ -460,15 +422,8 @@ fn syntax_errors_with_edg_numbers_at_file_positions() {
 fn workspace_symbols_find_by_substring() {
     let (host, _) = fixture(KERNELS);
     let got = host.analysis().workspace_symbols("kern", 10).unwrap();
-    let names: Vec<String> = got
-        .iter()
-        .map(|n| {
-            format!(
-                "{} {}:{}",
-                n.name, n.focus_range.file, n.focus_range.start.line
-            )
-        })
-        .collect();
+    let names: Vec<String> =
+        got.iter().map(|n| format!("{} {}:{}", n.name, n.focus_range.file, n.focus_range.start.line)).collect();
     expect![[r#"
         [
             "kern /w/k.cuh:2",
@@ -488,22 +443,13 @@ fn a_change_cancels_and_updates() {
         let mut rounds = 0u32;
         loop {
             rounds += 1;
-            if before
-                .references(&FilePosition {
-                    file: MAIN.into(),
-                    pos: LineCol { line: 5, col: 29 },
-                })
-                .is_err()
-            {
+            if before.references(&FilePosition { file: MAIN.into(), pos: LineCol { line: 5, col: 29 } }).is_err() {
                 return rounds;
             }
         }
     });
     std::thread::sleep(std::time::Duration::from_millis(50));
-    let text = host
-        .unit_text(MAIN)
-        .unwrap()
-        .replace("return x * x;", "return x * x");
+    let text = host.unit_text(MAIN).unwrap().replace("return x * x;", "return x * x");
     host.apply_change(Change {
         units: vec![UnitChange {
             main: MAIN.into(),
@@ -561,9 +507,7 @@ fn completion_respects_the_execution_space() {
         "#]],
     );
     // In host code: no device-only function (the kernel's `$0` removed first).
-    let f = SPACES
-        .replacen("$0", "", 1)
-        .replace("  float h = 0;", "  float h = ho$0;");
+    let f = SPACES.replacen("$0", "", 1).replace("  float h = 0;", "  float h = ho$0;");
     check_completion(
         &f,
         expect![[r#"
@@ -623,17 +567,13 @@ fn signature_help_in_calls_and_launches() {
         expect![[r#"0 [("__device__ float dev_len(Vec3 v)", ["Vec3 v"])]"#]],
     );
     check(
-        &SPACES
-            .replace("  float h = 0;", "  kern<<<1, $0>>>(p);")
-            .replace("float d = $0", "float d = 0;"),
+        &SPACES.replace("  float h = 0;", "  kern<<<1, $0>>>(p);").replace("float d = $0", "float d = 0;"),
         expect![[
             r#"1 [("kern<<<dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0>>>", ["dim3 gridDim", "dim3 blockDim", "size_t sharedMem = 0", "cudaStream_t stream = 0"])]"#
         ]],
     );
     check(
-        &SPACES
-            .replace("  float h = 0;", "  kern<<<1, 1>>>($0p);")
-            .replace("float d = $0", "float d = 0;"),
+        &SPACES.replace("  float h = 0;", "  kern<<<1, 1>>>($0p);").replace("float d = $0", "float d = 0;"),
         expect![[r#"0 [("__global__ void kern(Vec3 *p)", ["Vec3 *p"])]"#]],
     );
 }

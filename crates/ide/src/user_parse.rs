@@ -20,11 +20,8 @@ pub fn user_parse(db: &dyn SourceDatabase, view: UnitView) -> Parse {
     let base = cufront_base_db::parse(db, tu);
     let lines = lines::unit_lines(db, tu);
     let dirs = view.system_dirs(db);
-    let user: Vec<u32> = lines
-        .files
-        .iter()
-        .map(|f| u32::from(!dirs.iter().any(|d| f.starts_with(d.as_str()))))
-        .collect();
+    let user: Vec<u32> =
+        lines.files.iter().map(|f| u32::from(!dirs.iter().any(|d| f.starts_with(d.as_str())))).collect();
     let ranges: Vec<_> = base
         .lazy_body_ranges()
         .filter(|r| {

@@ -42,10 +42,7 @@ impl FileFlags {
 
     /// `--expt-relaxed-constexpr` is on.
     pub fn relaxed_constexpr(&self) -> bool {
-        self.options
-            .flags
-            .iter()
-            .any(|f| f == "--expt-relaxed-constexpr" || f == "-expt-relaxed-constexpr")
+        self.options.flags.iter().any(|f| f == "--expt-relaxed-constexpr" || f == "-expt-relaxed-constexpr")
     }
 }
 
@@ -87,18 +84,12 @@ impl CompileDb {
     }
 
     pub fn parse(text: &str) -> Result<CompileDb, WorkspaceError> {
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| WorkspaceError::Json(e.to_string()))?;
-        let entries = v
-            .as_array()
-            .ok_or_else(|| WorkspaceError::Json("not an array".into()))?;
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| WorkspaceError::Json(e.to_string()))?;
+        let entries = v.as_array().ok_or_else(|| WorkspaceError::Json("not an array".into()))?;
         let mut db = CompileDb::default();
         for (index, e) in entries.iter().enumerate() {
             let field = |name: &str| e.get(name).and_then(|x| x.as_str());
-            let err = |what: &str| WorkspaceError::Entry {
-                index,
-                what: what.into(),
-            };
+            let err = |what: &str| WorkspaceError::Entry { index, what: what.into() };
             let directory = PathBuf::from(field("directory").ok_or_else(|| err("no `directory`"))?);
             let file = field("file").ok_or_else(|| err("no `file`"))?;
             let argv: Vec<String> = match (e.get("arguments"), field("command")) {
@@ -106,11 +97,7 @@ impl CompileDb {
                     .as_array()
                     .ok_or_else(|| err("`arguments` is not a list"))?
                     .iter()
-                    .map(|a| {
-                        a.as_str()
-                            .map(str::to_string)
-                            .ok_or_else(|| err("an argument is not a string"))
-                    })
+                    .map(|a| a.as_str().map(str::to_string).ok_or_else(|| err("an argument is not a string")))
                     .collect::<Result<_, _>>()?,
                 (None, Some(cmd)) => cufront_toolkit::pipeline::split_words(cmd, &[]),
                 (None, None) => return Err(err("neither `arguments` nor `command`")),
@@ -123,24 +110,14 @@ impl CompileDb {
             }
             let path = absolute(&directory, Path::new(file));
             let options = nvcc_options(&argv[1..], &path);
-            db.files.insert(
-                path,
-                FileFlags {
-                    directory,
-                    options,
-                    from_database: true,
-                },
-            );
+            db.files.insert(path, FileFlags { directory, options, from_database: true });
         }
         Ok(db)
     }
 
     /// The flags of `file` (absolute): its entry, else the default.
     pub fn flags_for(&self, file: &Path) -> FileFlags {
-        self.files
-            .get(file)
-            .cloned()
-            .unwrap_or_else(|| FileFlags::default_for(file))
+        self.files.get(file).cloned().unwrap_or_else(|| FileFlags::default_for(file))
     }
 
     pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
@@ -149,11 +126,7 @@ impl CompileDb {
 }
 
 fn absolute(dir: &Path, p: &Path) -> PathBuf {
-    let joined = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        dir.join(p)
-    };
+    let joined = if p.is_absolute() { p.to_path_buf() } else { dir.join(p) };
     PathBuf::from(crate::lines::normalize(&joined.to_string_lossy(), ""))
 }
 
@@ -180,21 +153,8 @@ pub fn nvcc_options(args: &[String], source: &Path) -> CompileOptions {
         "-x",
         "--x",
     ];
-    const DROP: &[&str] = &[
-        "-c",
-        "--compile",
-        "-MD",
-        "-MMD",
-        "-MP",
-        "-M",
-        "-E",
-        "-dc",
-        "-rdc=true",
-        "-dlink",
-        "-G",
-        "-g",
-        "-lineinfo",
-    ];
+    const DROP: &[&str] =
+        &["-c", "--compile", "-MD", "-MMD", "-MP", "-M", "-E", "-dc", "-rdc=true", "-dlink", "-G", "-g", "-lineinfo"];
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
@@ -226,10 +186,7 @@ pub fn nvcc_options(args: &[String], source: &Path) -> CompileOptions {
             i += 1;
             continue;
         }
-        if let Some(arch) = a
-            .strip_prefix("-arch=")
-            .or_else(|| a.strip_prefix("--gpu-architecture="))
-        {
+        if let Some(arch) = a.strip_prefix("-arch=").or_else(|| a.strip_prefix("--gpu-architecture=")) {
             opts.arch = arch.to_string();
             continue;
         }
@@ -246,13 +203,7 @@ pub fn nvcc_options(args: &[String], source: &Path) -> CompileOptions {
         // Flags with a separate value keep it.
         if matches!(
             a.as_str(),
-            "-I" | "-D"
-                | "-U"
-                | "-isystem"
-                | "-include"
-                | "-Xcompiler"
-                | "--compiler-options"
-                | "-iquote"
+            "-I" | "-D" | "-U" | "-isystem" | "-include" | "-Xcompiler" | "--compiler-options" | "-iquote"
         ) {
             opts.flags.push(a.clone());
             if let Some(v) = args.get(i) {
@@ -286,10 +237,7 @@ mod tests {
         assert_eq!(a.options.arch, "sm_80");
         assert_eq!(a.options.flags, ["-DN=4", "-I/w/inc", "--extended-lambda"]);
         let b = db.flags_for(Path::new("/w/b.cu"));
-        assert_eq!(
-            b.options.flags,
-            ["-isystem", "/opt/x", "--expt-relaxed-constexpr"]
-        );
+        assert_eq!(b.options.flags, ["-isystem", "/opt/x", "--expt-relaxed-constexpr"]);
         assert!(b.relaxed_constexpr());
         let c = db.flags_for(Path::new("/w/c.cpp"));
         assert!(!c.from_database);
@@ -299,16 +247,10 @@ mod tests {
 
     #[test]
     fn bad_databases_are_errors() {
-        assert!(matches!(
-            CompileDb::parse("{"),
-            Err(WorkspaceError::Json(_))
-        ));
+        assert!(matches!(CompileDb::parse("{"), Err(WorkspaceError::Json(_))));
         assert_eq!(
             CompileDb::parse(r#"[{"directory": "/w"}]"#),
-            Err(WorkspaceError::Entry {
-                index: 0,
-                what: "no `file`".into()
-            })
+            Err(WorkspaceError::Entry { index: 0, what: "no `file`".into() })
         );
     }
 }

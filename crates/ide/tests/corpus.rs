@@ -18,14 +18,8 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
         let ii = cufront_tests::host_ii(&program, std);
         let text = std::fs::read_to_string(&ii).expect("the cached unit");
         // The unit names its main file as nvcc was given it.
-        let main = text
-            .lines()
-            .find_map(|l| parse_marker(l).and_then(|(_, f, _)| f))
-            .expect("a first marker");
-        let main = cufront_ide::lines::normalize(
-            &main,
-            &std::env::current_dir().unwrap().to_string_lossy(),
-        );
+        let main = text.lines().find_map(|l| parse_marker(l).and_then(|(_, f, _)| f)).expect("a first marker");
+        let main = cufront_ide::lines::normalize(&main, &std::env::current_dir().unwrap().to_string_lossy());
         let source = std::fs::read_to_string(&program.path).expect("the program");
         let mut host = AnalysisHost::new();
         let opts = program.options(std);
@@ -44,13 +38,7 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
         let a = host.analysis();
         let diags = a.diagnostics(&main).unwrap();
         for d in &diags {
-            let _ = writeln!(
-                failures,
-                "{}:{}: {}",
-                program.name,
-                d.range.start.line + 1,
-                d.message
-            );
+            let _ = writeln!(failures, "{}:{}: {}", program.name, d.range.start.line + 1, d.message);
         }
         // The kernels the source defines (`__global__` at the start of a declaration).
         let tokens = a.semantic_tokens(&main).unwrap();
@@ -58,10 +46,7 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
         let kernel_defs: Vec<String> = tokens
             .iter()
             .filter(|t| t.has(TokenModifier::Kernel) && t.has(TokenModifier::Definition))
-            .map(|t| {
-                lines[t.start.line as usize][t.start.col as usize..(t.start.col + t.len) as usize]
-                    .to_string()
-            })
+            .map(|t| lines[t.start.line as usize][t.start.col as usize..(t.start.col + t.len) as usize].to_string())
             .collect();
         let written = source.matches("__global__").count();
         if written > 0 && kernel_defs.is_empty() {
@@ -76,25 +61,12 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
         if outline.is_empty() {
             let _ = writeln!(failures, "{}: empty outline", program.name);
         }
-        if let Some(t) = tokens
-            .iter()
-            .find(|t| t.has(TokenModifier::Kernel) && t.has(TokenModifier::Definition))
-        {
-            let h = a
-                .hover(&FilePosition {
-                    file: main.clone(),
-                    pos: t.start,
-                })
-                .unwrap();
+        if let Some(t) = tokens.iter().find(|t| t.has(TokenModifier::Kernel) && t.has(TokenModifier::Definition)) {
+            let h = a.hover(&FilePosition { file: main.clone(), pos: t.start }).unwrap();
             match h {
                 Some(h) if h.markdown.contains("kernel (`__global__`)") => {}
                 other => {
-                    let nav = a
-                        .goto_definition(&FilePosition {
-                            file: main.clone(),
-                            pos: t.start,
-                        })
-                        .unwrap();
+                    let nav = a.goto_definition(&FilePosition { file: main.clone(), pos: t.start }).unwrap();
                     let _ = writeln!(
                         failures,
                         "{}: hover on kernel `{}` at {:?}: {other:?}; goto: {nav:?}; line: {:?}",

@@ -55,50 +55,28 @@ impl Server {
         m.write(&mut self.stdin).expect("write to the server");
     }
     fn notify<N: lt::notification::Notification>(&mut self, p: N::Params) {
-        self.send(Message::Notification(Notification::new(
-            N::METHOD.into(),
-            p,
-        )));
+        self.send(Message::Notification(Notification::new(N::METHOD.into(), p)));
     }
     fn request<R: lt::request::Request>(&mut self, p: R::Params) -> Value {
         self.next += 1;
         let id = RequestId::from(self.next);
-        self.send(Message::Request(Request::new(
-            id.clone(),
-            R::METHOD.into(),
-            p,
-        )));
+        self.send(Message::Request(Request::new(id.clone(), R::METHOD.into(), p)));
         loop {
-            match self
-                .rx
-                .recv_timeout(Duration::from_secs(300))
-                .expect("the server answers")
-            {
+            match self.rx.recv_timeout(Duration::from_secs(300)).expect("the server answers") {
                 Message::Response(r) if r.id == id => return r.result.unwrap_or(Value::Null),
-                Message::Request(r) => self.send(Message::Response(lsp_server::Response::new_ok(
-                    r.id,
-                    Value::Null,
-                ))),
+                Message::Request(r) => self.send(Message::Response(lsp_server::Response::new_ok(r.id, Value::Null))),
                 _ => {}
             }
         }
     }
     /// Waits for diagnostics of `uri` that satisfy `ok`.
-    fn wait_diagnostics(
-        &mut self,
-        uri: &lt::Url,
-        ok: impl Fn(&[lt::Diagnostic]) -> bool,
-    ) -> Vec<lt::Diagnostic> {
+    fn wait_diagnostics(&mut self, uri: &lt::Url, ok: impl Fn(&[lt::Diagnostic]) -> bool) -> Vec<lt::Diagnostic> {
         loop {
-            let m = self
-                .rx
-                .recv_timeout(Duration::from_secs(300))
-                .expect("diagnostics in time");
+            let m = self.rx.recv_timeout(Duration::from_secs(300)).expect("diagnostics in time");
             if let Message::Notification(n) = m
                 && n.method == lt::notification::PublishDiagnostics::METHOD
             {
-                let p: lt::PublishDiagnosticsParams =
-                    serde_json::from_value(n.params).expect("diagnostics");
+                let p: lt::PublishDiagnosticsParams = serde_json::from_value(n.params).expect("diagnostics");
                 if &p.uri == uri && ok(&p.diagnostics) {
                     return p.diagnostics;
                 }
@@ -106,8 +84,7 @@ impl Server {
         }
     }
     fn memory(&self) -> (u64, u64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
         let kb = |key: &str| {
             status
                 .lines()
@@ -132,22 +109,18 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let binary = PathBuf::from(
-        args.first()
-            .expect("usage: latency PATH/TO/cufront [--cuda-path DIR] [--edits N] [--units N]"),
-    );
-    let opt = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let binary =
+        PathBuf::from(args.first().expect("usage: latency PATH/TO/cufront [--cuda-path DIR] [--edits N] [--units N]"));
+    let opt = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let edits: usize = opt("--edits").map_or(50, |v| v.parse().expect("a number"));
     let units: usize = opt("--units").map_or(10, |v| v.parse().expect("a number"));
     let cuda_path = opt("--cuda-path");
     // `--heavy`: CUB and Thrust as well (about 320,000 lines).
     let source = if args.iter().any(|a| a == "--heavy") {
-        SOURCE.replace("#include <vector>", "#include <cub/cub.cuh>\n#include <thrust/device_vector.h>\n#include <thrust/sort.h>\n#include <vector>")
+        SOURCE.replace(
+            "#include <vector>",
+            "#include <cub/cub.cuh>\n#include <thrust/device_vector.h>\n#include <thrust/sort.h>\n#include <vector>",
+        )
     } else {
         SOURCE.to_string()
     };
@@ -166,17 +139,10 @@ fn main() {
         .iter()
         .map(|f| serde_json::json!({"directory": dir, "file": f, "arguments": ["nvcc", "-std=c++17", "-arch=sm_90", "-c", f]}))
         .collect();
-    std::fs::write(
-        dir.join("compile_commands.json"),
-        Value::Array(cc).to_string(),
-    )
-    .expect("write");
+    std::fs::write(dir.join("compile_commands.json"), Value::Array(cc).to_string()).expect("write");
 
     let mut cmd = Command::new(&binary);
-    cmd.arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
+    cmd.arg("lsp").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
     if let Some(p) = &cuda_path {
         cmd.arg("--cuda-path").arg(p);
     }
@@ -192,17 +158,10 @@ fn main() {
             }
         }
     });
-    let mut s = Server {
-        child,
-        stdin,
-        rx,
-        next: 0,
-    };
+    let mut s = Server { child, stdin, rx, next: 0 };
     #[allow(deprecated)]
-    let init = lt::InitializeParams {
-        root_uri: Some(lt::Url::from_file_path(&dir).expect("a path")),
-        ..Default::default()
-    };
+    let init =
+        lt::InitializeParams { root_uri: Some(lt::Url::from_file_path(&dir).expect("a path")), ..Default::default() };
     s.request::<lt::request::Initialize>(init);
     s.notify::<lt::notification::Initialized>(lt::InitializedParams {});
 
@@ -225,52 +184,26 @@ fn main() {
     let unit_lines = unit_line_count(&binary, cuda_path.as_deref(), main);
 
     // Edits inside host_fn's body, each followed by a hover on the launch's kernel.
-    let body_line = text
-        .lines()
-        .position(|l| l.contains("int acc = a;"))
-        .expect("the body") as u32
-        + 1;
+    let body_line = text.lines().position(|l| l.contains("int acc = a;")).expect("the body") as u32 + 1;
     let hover_at = {
-        let l = text
-            .lines()
-            .position(|l| l.contains("kern<<<"))
-            .expect("the launch");
-        lt::Position {
-            line: l as u32,
-            character: 2,
-        }
+        let l = text.lines().position(|l| l.contains("kern<<<")).expect("the launch");
+        lt::Position { line: l as u32, character: 2 }
     };
     let (mut diag_ms, mut hover_ms) = (Vec::new(), Vec::new());
     for (version, k) in (2..).zip(0..edits) {
         let (range, new_text, broken) = if k % 2 == 0 {
             // Add `  acc += k` (no `;` yet) as a new line of the body.
-            let at = lt::Position {
-                line: body_line,
-                character: 0,
-            };
-            (
-                lt::Range { start: at, end: at },
-                format!("  acc += {k}\n"),
-                true,
-            )
+            let at = lt::Position { line: body_line, character: 0 };
+            (lt::Range { start: at, end: at }, format!("  acc += {k}\n"), true)
         } else {
-            let line = text
-                .lines()
-                .nth(body_line as usize)
-                .expect("the added line");
-            let at = lt::Position {
-                line: body_line,
-                character: line.len() as u32,
-            };
+            let line = text.lines().nth(body_line as usize).expect("the added line");
+            let at = lt::Position { line: body_line, character: line.len() as u32 };
             (lt::Range { start: at, end: at }, ";".to_string(), false)
         };
         apply(&mut text, range, &new_text);
         let t = Instant::now();
         s.notify::<lt::notification::DidChangeTextDocument>(lt::DidChangeTextDocumentParams {
-            text_document: lt::VersionedTextDocumentIdentifier {
-                uri: uri.clone(),
-                version,
-            },
+            text_document: lt::VersionedTextDocumentIdentifier { uri: uri.clone(), version },
             content_changes: vec![lt::TextDocumentContentChangeEvent {
                 range: Some(range),
                 range_length: None,
@@ -284,10 +217,7 @@ fn main() {
         let h = s.request::<lt::request::HoverRequest>(lt::HoverParams {
             text_document_position_params: lt::TextDocumentPositionParams {
                 text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
-                position: lt::Position {
-                    line: hover_line,
-                    character: hover_at.character,
-                },
+                position: lt::Position { line: hover_line, character: hover_at.character },
             },
             work_done_progress_params: Default::default(),
         });
@@ -302,10 +232,7 @@ fn main() {
         let h = s.request::<lt::request::HoverRequest>(lt::HoverParams {
             text_document_position_params: lt::TextDocumentPositionParams {
                 text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
-                position: lt::Position {
-                    line: settled_line,
-                    character: hover_at.character,
-                },
+                position: lt::Position { line: settled_line, character: hover_at.character },
             },
             work_done_progress_params: Default::default(),
         });
@@ -320,12 +247,7 @@ fn main() {
         let u = lt::Url::from_file_path(f).expect("a path");
         let text = std::fs::read_to_string(f).expect("read");
         s.notify::<lt::notification::DidOpenTextDocument>(lt::DidOpenTextDocumentParams {
-            text_document: lt::TextDocumentItem {
-                uri: u.clone(),
-                language_id: "cuda".into(),
-                version: 1,
-                text,
-            },
+            text_document: lt::TextDocumentItem { uri: u.clone(), language_id: "cuda".into(), version: 1, text },
         });
         s.wait_diagnostics(&u, |d| d.is_empty());
     }
@@ -337,10 +259,7 @@ fn main() {
     let _ = s.child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 
-    println!(
-        "unit: {unit_lines} lines (host preprocessing of {})",
-        main.file_name().unwrap().to_string_lossy()
-    );
+    println!("unit: {unit_lines} lines (host preprocessing of {})", main.file_name().unwrap().to_string_lossy());
     println!("first diagnostics after didOpen: {first_ms:.0} ms");
     println!(
         "diagnostics after didChange ({} edits in a body): p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
@@ -370,21 +289,14 @@ fn main() {
 
 /// Lines of the host preprocessing of `file` (what the server analyses).
 fn unit_line_count(binary: &Path, cuda: Option<&str>, file: &Path) -> usize {
-    let locate = cufront_toolkit::Locate {
-        cuda_path: cuda.map(PathBuf::from),
-        require_pinned: false,
-    };
+    let locate = cufront_toolkit::Locate { cuda_path: cuda.map(PathBuf::from), require_pinned: false };
     let _ = binary;
     let Ok(tk) = cufront_toolkit::find(&locate) else {
         return 0;
     };
     let work = std::env::temp_dir().join(format!("cufront-latency-count-{}", std::process::id()));
     let n = tk
-        .preprocess_host(
-            file,
-            &cufront_toolkit::CompileOptions::new(cufront_toolkit::Std::Cxx17),
-            &work,
-        )
+        .preprocess_host(file, &cufront_toolkit::CompileOptions::new(cufront_toolkit::Std::Cxx17), &work)
         .ok()
         .and_then(|ii| std::fs::read_to_string(ii).ok())
         .map_or(0, |t| t.lines().count());
@@ -394,11 +306,7 @@ fn unit_line_count(binary: &Path, cuda: Option<&str>, file: &Path) -> usize {
 
 fn apply(text: &mut String, r: lt::Range, new: &str) {
     let offset = |p: lt::Position| {
-        let start: usize = text
-            .split_inclusive('\n')
-            .take(p.line as usize)
-            .map(str::len)
-            .sum();
+        let start: usize = text.split_inclusive('\n').take(p.line as usize).map(str::len).sum();
         start + p.character as usize
     };
     let (s, e) = (offset(r.start), offset(r.end));

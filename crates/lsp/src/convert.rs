@@ -2,8 +2,8 @@
 //! tokens) and `cufront-ide`'s (absolute paths, byte columns).
 
 use cufront_ide::{
-    DeclKind, Diagnostic, FileRange, LineCol, NavigationTarget, SemanticToken, Severity,
-    StructureNode, TokenKind, TokenModifier,
+    DeclKind, Diagnostic, FileRange, LineCol, NavigationTarget, SemanticToken, Severity, StructureNode, TokenKind,
+    TokenModifier,
 };
 use lsp_types as lt;
 
@@ -13,14 +13,11 @@ pub(crate) trait LineSource {
 }
 
 pub(crate) fn path_of(uri: &lt::Url) -> Option<String> {
-    uri.to_file_path()
-        .ok()
-        .map(|p| p.to_string_lossy().into_owned())
+    uri.to_file_path().ok().map(|p| p.to_string_lossy().into_owned())
 }
 
 pub(crate) fn uri_of(path: &str) -> lt::Url {
-    lt::Url::from_file_path(path)
-        .unwrap_or_else(|_| lt::Url::parse("file:///").expect("a valid URL"))
+    lt::Url::from_file_path(path).unwrap_or_else(|_| lt::Url::parse("file:///").expect("a valid URL"))
 }
 
 /// UTF-16 column → byte column on `line`.
@@ -49,10 +46,7 @@ pub(crate) fn position(src: &dyn LineSource, file: &str, p: LineCol) -> lt::Posi
         Some(l) => utf16_col(&l, p.col),
         None => p.col,
     };
-    lt::Position {
-        line: p.line,
-        character: col,
-    }
+    lt::Position { line: p.line, character: col }
 }
 
 pub(crate) fn line_col(src: &dyn LineSource, file: &str, p: lt::Position) -> LineCol {
@@ -64,17 +58,11 @@ pub(crate) fn line_col(src: &dyn LineSource, file: &str, p: lt::Position) -> Lin
 }
 
 pub(crate) fn range(src: &dyn LineSource, r: &FileRange) -> lt::Range {
-    lt::Range {
-        start: position(src, &r.file, r.start),
-        end: position(src, &r.file, r.end),
-    }
+    lt::Range { start: position(src, &r.file, r.start), end: position(src, &r.file, r.end) }
 }
 
 pub(crate) fn location(src: &dyn LineSource, r: &FileRange) -> lt::Location {
-    lt::Location {
-        uri: uri_of(&r.file),
-        range: range(src, r),
-    }
+    lt::Location { uri: uri_of(&r.file), range: range(src, r) }
 }
 
 pub(crate) fn diagnostic(src: &dyn LineSource, d: &Diagnostic) -> lt::Diagnostic {
@@ -147,15 +135,10 @@ pub(crate) fn document_symbol(src: &dyn LineSource, n: &StructureNode) -> lt::Do
 }
 
 #[allow(deprecated)]
-pub(crate) fn symbol_information(
-    src: &dyn LineSource,
-    n: &NavigationTarget,
-) -> lt::SymbolInformation {
+pub(crate) fn symbol_information(src: &dyn LineSource, n: &NavigationTarget) -> lt::SymbolInformation {
     lt::SymbolInformation {
         name: n.name.clone(),
-        kind: n
-            .kind
-            .map_or(lt::SymbolKind::VARIABLE, |k| symbol_kind(k, false)),
+        kind: n.kind.map_or(lt::SymbolKind::VARIABLE, |k| symbol_kind(k, false)),
         tags: None,
         deprecated: None,
         location: location(src, &n.focus_range),
@@ -196,19 +179,12 @@ pub(crate) fn legend() -> lt::SemanticTokensLegend {
     };
     lt::SemanticTokensLegend {
         token_types: TOKEN_TYPES.iter().map(name).collect(),
-        token_modifiers: TokenModifier::ALL
-            .iter()
-            .map(|m| lt::SemanticTokenModifier::new(m.name()))
-            .collect(),
+        token_modifiers: TokenModifier::ALL.iter().map(|m| lt::SemanticTokenModifier::new(m.name())).collect(),
     }
 }
 
 /// Tokens (sorted) in LSP's relative encoding.
-pub(crate) fn semantic_tokens(
-    src: &dyn LineSource,
-    file: &str,
-    toks: &[SemanticToken],
-) -> Vec<lt::SemanticToken> {
+pub(crate) fn semantic_tokens(src: &dyn LineSource, file: &str, toks: &[SemanticToken]) -> Vec<lt::SemanticToken> {
     let mut out = Vec::with_capacity(toks.len());
     let (mut prev_line, mut prev_col) = (0u32, 0u32);
     let mut cached: Option<(u32, String)> = None;

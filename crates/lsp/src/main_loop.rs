@@ -73,16 +73,13 @@ struct Server {
 /// Serves `connection` until `exit`.
 pub fn run(connection: Connection, config: Config) -> Result<(), String> {
     let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    let init: lt::InitializeParams =
-        serde_json::from_value(params).map_err(|e| format!("initialize: {e}"))?;
+    let init: lt::InitializeParams = serde_json::from_value(params).map_err(|e| format!("initialize: {e}"))?;
     let caps = lt::ServerCapabilities {
-        text_document_sync: Some(lt::TextDocumentSyncCapability::Options(
-            lt::TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(lt::TextDocumentSyncKind::INCREMENTAL),
-                ..Default::default()
-            },
-        )),
+        text_document_sync: Some(lt::TextDocumentSyncCapability::Options(lt::TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(lt::TextDocumentSyncKind::INCREMENTAL),
+            ..Default::default()
+        })),
         hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
         definition_provider: Some(lt::OneOf::Left(true)),
         references_provider: Some(lt::OneOf::Left(true)),
@@ -97,25 +94,21 @@ pub fn run(connection: Connection, config: Config) -> Result<(), String> {
             trigger_characters: Some(vec!["(".into(), ",".into(), "<".into()]),
             ..Default::default()
         }),
-        semantic_tokens_provider: Some(
-            lt::SemanticTokensServerCapabilities::SemanticTokensOptions(
-                lt::SemanticTokensOptions {
-                    legend: convert::legend(),
-                    full: Some(lt::SemanticTokensFullOptions::Bool(true)),
-                    range: None,
-                    ..Default::default()
-                },
-            ),
-        ),
+        semantic_tokens_provider: Some(lt::SemanticTokensServerCapabilities::SemanticTokensOptions(
+            lt::SemanticTokensOptions {
+                legend: convert::legend(),
+                full: Some(lt::SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                ..Default::default()
+            },
+        )),
         ..Default::default()
     };
     let result = serde_json::json!({
         "capabilities": caps,
         "serverInfo": { "name": "cufront", "version": env!("CARGO_PKG_VERSION") },
     });
-    connection
-        .initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+    connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
 
     #[allow(deprecated)]
     let root = init
@@ -126,36 +119,21 @@ pub fn run(connection: Connection, config: Config) -> Result<(), String> {
         .or_else(|| init.root_uri.as_ref().and_then(convert::path_of))
         .map(PathBuf::from);
     let opts = init.initialization_options.clone().unwrap_or_default();
-    let cuda_path = config.cuda_path.clone().or_else(|| {
-        opts.get("cudaPath")
-            .and_then(|v| v.as_str())
-            .filter(|s| !s.is_empty())
-            .map(PathBuf::from)
-    });
+    let cuda_path = config
+        .cuda_path
+        .clone()
+        .or_else(|| opts.get("cudaPath").and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from));
     let cc = config
         .compile_commands
         .clone()
-        .or_else(|| {
-            opts.get("compileCommands")
-                .and_then(|v| v.as_str())
-                .filter(|s| !s.is_empty())
-                .map(PathBuf::from)
-        })
+        .or_else(|| opts.get("compileCommands").and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from))
         .or_else(|| {
             let root = root.as_ref()?;
-            [
-                root.join("compile_commands.json"),
-                root.join("build/compile_commands.json"),
-            ]
-            .into_iter()
-            .find(|p| p.is_file())
+            [root.join("compile_commands.json"), root.join("build/compile_commands.json")]
+                .into_iter()
+                .find(|p| p.is_file())
         });
-    let progress_supported = init
-        .capabilities
-        .window
-        .as_ref()
-        .and_then(|w| w.work_done_progress)
-        .unwrap_or(false);
+    let progress_supported = init.capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
 
     let (task_tx, task_rx) = crossbeam_channel::unbounded();
     let (pool_tx, pool_rx) = crossbeam_channel::unbounded::<Box<dyn FnOnce() + Send>>();
@@ -235,18 +213,14 @@ impl Server {
 
     fn show_message(&self, typ: lt::MessageType, message: String) {
         let params = lt::ShowMessageParams { typ, message };
-        self.send(Message::Notification(Notification::new(
-            lt::notification::ShowMessage::METHOD.into(),
-            params,
-        )));
+        self.send(Message::Notification(Notification::new(lt::notification::ShowMessage::METHOD.into(), params)));
     }
 
     fn on_notification(&mut self, n: Notification) {
         use lt::notification as ln;
         match n.method.as_str() {
             ln::DidOpenTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::DidOpenTextDocumentParams>(n.params)
-                else {
+                let Ok(p) = serde_json::from_value::<lt::DidOpenTextDocumentParams>(n.params) else {
                     return;
                 };
                 let Some(path) = convert::path_of(&p.text_document.uri) else {
@@ -258,16 +232,12 @@ impl Server {
                     // Seen through a unit already: the buffer may differ from disk.
                     self.on_edit(&path, text);
                 } else if is_source(&path) {
-                    self.host.apply_change(Change {
-                        files: vec![(path.clone(), text)],
-                        ..Change::default()
-                    });
+                    self.host.apply_change(Change { files: vec![(path.clone(), text)], ..Change::default() });
                     self.schedule_load(&path);
                 }
             }
             ln::DidChangeTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::DidChangeTextDocumentParams>(n.params)
-                else {
+                let Ok(p) = serde_json::from_value::<lt::DidChangeTextDocumentParams>(n.params) else {
                     return;
                 };
                 let Some(path) = convert::path_of(&p.text_document.uri) else {
@@ -287,40 +257,29 @@ impl Server {
             ln::DidSaveTextDocument::METHOD => {
                 // A unit reads a header from disk when it is preprocessed
                 // again: a saved header that was not patched in needs it.
-                let Ok(p) = serde_json::from_value::<lt::DidSaveTextDocumentParams>(n.params)
-                else {
+                let Ok(p) = serde_json::from_value::<lt::DidSaveTextDocumentParams>(n.params) else {
                     return;
                 };
                 let Some(path) = convert::path_of(&p.text_document.uri) else {
                     return;
                 };
                 if let Some(main) = self.host.unit_of(&path).filter(|m| *m != path)
-                    && self
-                        .loading
-                        .get(&main)
-                        .is_some_and(|l| l.in_flight || l.dirty)
+                    && self.loading.get(&main).is_some_and(|l| l.in_flight || l.dirty)
                 {
                     self.schedule_load(&main);
                 }
             }
             ln::DidCloseTextDocument::METHOD => {
-                let Ok(p) = serde_json::from_value::<lt::DidCloseTextDocumentParams>(n.params)
-                else {
+                let Ok(p) = serde_json::from_value::<lt::DidCloseTextDocumentParams>(n.params) else {
                     return;
                 };
                 let Some(path) = convert::path_of(&p.text_document.uri) else {
                     return;
                 };
                 self.docs.remove(&path);
-                let params = lt::PublishDiagnosticsParams {
-                    uri: p.text_document.uri,
-                    diagnostics: Vec::new(),
-                    version: None,
-                };
-                self.send(Message::Notification(Notification::new(
-                    ln::PublishDiagnostics::METHOD.into(),
-                    params,
-                )));
+                let params =
+                    lt::PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None };
+                self.send(Message::Notification(Notification::new(ln::PublishDiagnostics::METHOD.into(), params)));
             }
             _ => {}
         }
@@ -336,10 +295,7 @@ impl Server {
         match self.host.patch_file(path, text.clone()) {
             Ok(change) => self.host.apply_change(change),
             Err(_) => {
-                self.host.apply_change(Change {
-                    files: vec![(path.to_string(), text)],
-                    ..Change::default()
-                });
+                self.host.apply_change(Change { files: vec![(path.to_string(), text)], ..Change::default() });
                 if let Some(main) = self.host.unit_of(path) {
                     if main != path {
                         self.unpatched.insert(path.to_string());
@@ -353,10 +309,7 @@ impl Server {
 
     fn preprocessor(&mut self) -> Result<Arc<Preprocessor>, String> {
         if self.preprocessor.is_none() {
-            let locate = cufront_toolkit::Locate {
-                cuda_path: self.cuda_path.clone(),
-                require_pinned: false,
-            };
+            let locate = cufront_toolkit::Locate { cuda_path: self.cuda_path.clone(), require_pinned: false };
             let p = cufront_toolkit::find_or_fetch(&locate)
                 .map(|tk| Arc::new(Preprocessor::new(tk, self.work.clone())))
                 .map_err(|e| e.to_string());
@@ -379,15 +332,10 @@ impl Server {
             let create = Request::new(
                 RequestId::from(format!("cufront/create/{}", self.next_id)),
                 lt::request::WorkDoneProgressCreate::METHOD.into(),
-                lt::WorkDoneProgressCreateParams {
-                    token: lt::NumberOrString::String(token.clone()),
-                },
+                lt::WorkDoneProgressCreateParams { token: lt::NumberOrString::String(token.clone()) },
             );
             self.send(Message::Request(create));
-            let name = Path::new(main)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = Path::new(main).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             self.progress(
                 &token,
                 lt::WorkDoneProgress::Begin(lt::WorkDoneProgressBegin {
@@ -400,10 +348,7 @@ impl Server {
         let pre = match self.preprocessor() {
             Ok(p) => p,
             Err(e) => {
-                let _ = self.tasks.send(Task::Loaded {
-                    main: main.to_string(),
-                    result: Err(e),
-                });
+                let _ = self.tasks.send(Task::Loaded { main: main.to_string(), result: Err(e) });
                 return;
             }
         };
@@ -414,10 +359,8 @@ impl Server {
         let known = known_files(&self.host, &main);
         std::thread::spawn(move || {
             let result =
-                preprocess::load_unit(&pre, Path::new(&main), &flags, buffer.as_deref(), &|f| {
-                    known.contains(f)
-                })
-                .map_err(|e| e.to_string());
+                preprocess::load_unit(&pre, Path::new(&main), &flags, buffer.as_deref(), &|f| known.contains(f))
+                    .map_err(|e| e.to_string());
             let _ = tasks.send(Task::Loaded { main, result });
         });
     }
@@ -427,10 +370,7 @@ impl Server {
             token: lt::NumberOrString::String(token.into()),
             value: lt::ProgressParamsValue::WorkDone(value),
         };
-        self.send(Message::Notification(Notification::new(
-            lt::notification::Progress::METHOD.into(),
-            params,
-        )));
+        self.send(Message::Notification(Notification::new(lt::notification::Progress::METHOD.into(), params)));
     }
 
     fn on_loaded(&mut self, main: String, result: Result<Change, String>) {
@@ -463,28 +403,15 @@ impl Server {
                     .into_iter()
                     .filter(|m| m.file == main)
                     .map(|m| {
-                        let at = lt::Position {
-                            line: m.line.saturating_sub(1),
-                            character: m.col.saturating_sub(1),
-                        };
-                        let end = lt::Position {
-                            line: at.line,
-                            character: at.character + 1,
-                        };
+                        let at = lt::Position { line: m.line.saturating_sub(1), character: m.col.saturating_sub(1) };
+                        let end = lt::Position { line: at.line, character: at.character + 1 };
                         diag(lt::Range { start: at, end }, m.text)
                     })
                     .collect();
                 if diagnostics.is_empty() {
-                    diagnostics.push(diag(
-                        lt::Range::default(),
-                        format!("cannot preprocess: {e}"),
-                    ));
+                    diagnostics.push(diag(lt::Range::default(), format!("cannot preprocess: {e}")));
                 }
-                let params = lt::PublishDiagnosticsParams {
-                    uri,
-                    diagnostics,
-                    version: None,
-                };
+                let params = lt::PublishDiagnosticsParams { uri, diagnostics, version: None };
                 self.send(Message::Notification(Notification::new(
                     lt::notification::PublishDiagnostics::METHOD.into(),
                     params,
@@ -492,10 +419,7 @@ impl Server {
             }
         }
         if let Some(token) = token {
-            self.progress(
-                &token,
-                lt::WorkDoneProgress::End(lt::WorkDoneProgressEnd { message: None }),
-            );
+            self.progress(&token, lt::WorkDoneProgress::End(lt::WorkDoneProgressEnd { message: None }));
         }
         if again {
             self.schedule_load(&main);
@@ -524,10 +448,8 @@ impl Server {
                     diagnostics: diags.iter().map(|d| convert::diagnostic(&src, d)).collect(),
                     version: None,
                 };
-                let _ = tasks.send(Task::Notify(Notification::new(
-                    lt::notification::PublishDiagnostics::METHOD.into(),
-                    params,
-                )));
+                let _ = tasks
+                    .send(Task::Notify(Notification::new(lt::notification::PublishDiagnostics::METHOD.into(), params)));
                 // Then what the next request will need.
                 let _ = analysis.prime_caches(&path);
             }));
@@ -568,14 +490,9 @@ impl Server {
                     };
                     let src = SnapshotLines(a);
                     let navs = cancelled(a.goto_definition(&pos))?;
-                    let locs: Vec<lt::Location> = navs
-                        .iter()
-                        .map(|n| convert::location(&src, &n.focus_range))
-                        .collect();
-                    Ok(
-                        serde_json::to_value(lt::GotoDefinitionResponse::Array(locs))
-                            .unwrap_or_default(),
-                    )
+                    let locs: Vec<lt::Location> =
+                        navs.iter().map(|n| convert::location(&src, &n.focus_range)).collect();
+                    Ok(serde_json::to_value(lt::GotoDefinitionResponse::Array(locs)).unwrap_or_default())
                 })
             }
             lr::References::METHOD => {
@@ -588,8 +505,7 @@ impl Server {
                     };
                     let src = SnapshotLines(a);
                     let refs = cancelled(a.references(&pos))?;
-                    let locs: Vec<lt::Location> =
-                        refs.iter().map(|r| convert::location(&src, r)).collect();
+                    let locs: Vec<lt::Location> = refs.iter().map(|r| convert::location(&src, r)).collect();
                     Ok(serde_json::to_value(locs).unwrap_or_default())
                 })
             }
@@ -603,14 +519,8 @@ impl Server {
                     };
                     let src = SnapshotLines(a);
                     let syms = cancelled(a.document_symbols(&path))?;
-                    let out: Vec<lt::DocumentSymbol> = syms
-                        .iter()
-                        .map(|n| convert::document_symbol(&src, n))
-                        .collect();
-                    Ok(
-                        serde_json::to_value(lt::DocumentSymbolResponse::Nested(out))
-                            .unwrap_or_default(),
-                    )
+                    let out: Vec<lt::DocumentSymbol> = syms.iter().map(|n| convert::document_symbol(&src, n)).collect();
+                    Ok(serde_json::to_value(lt::DocumentSymbolResponse::Nested(out)).unwrap_or_default())
                 })
             }
             lr::WorkspaceSymbolRequest::METHOD => {
@@ -620,10 +530,8 @@ impl Server {
                 Box::new(move |a| {
                     let src = SnapshotLines(a);
                     let syms = cancelled(a.workspace_symbols(&p.query, 128))?;
-                    let out: Vec<lt::SymbolInformation> = syms
-                        .iter()
-                        .map(|n| convert::symbol_information(&src, n))
-                        .collect();
+                    let out: Vec<lt::SymbolInformation> =
+                        syms.iter().map(|n| convert::symbol_information(&src, n)).collect();
                     Ok(serde_json::to_value(out).unwrap_or_default())
                 })
             }
@@ -676,10 +584,7 @@ impl Server {
                             ..Default::default()
                         })
                         .collect();
-                    Ok(
-                        serde_json::to_value(lt::CompletionResponse::Array(out))
-                            .unwrap_or_default(),
-                    )
+                    Ok(serde_json::to_value(lt::CompletionResponse::Array(out)).unwrap_or_default())
                 })
             }
             lr::SignatureHelpRequest::METHOD => {
@@ -730,23 +635,16 @@ impl Server {
                     let src = SnapshotLines(a);
                     let toks = cancelled(a.semantic_tokens(&path))?;
                     let data = convert::semantic_tokens(&src, &path, &toks);
-                    Ok(
-                        serde_json::to_value(lt::SemanticTokensResult::Tokens(
-                            lt::SemanticTokens {
-                                result_id: None,
-                                data,
-                            },
-                        ))
-                        .unwrap_or_default(),
-                    )
+                    Ok(serde_json::to_value(lt::SemanticTokensResult::Tokens(lt::SemanticTokens {
+                        result_id: None,
+                        data,
+                    }))
+                    .unwrap_or_default())
                 })
             }
             _ => {
-                let r = Response::new_err(
-                    id,
-                    ErrorCode::MethodNotFound as i32,
-                    format!("unknown request {}", req.method),
-                );
+                let r =
+                    Response::new_err(id, ErrorCode::MethodNotFound as i32, format!("unknown request {}", req.method));
                 self.send(Message::Response(r));
                 return;
             }
@@ -755,11 +653,9 @@ impl Server {
         let _ = self.pool.send(Box::new(move || {
             let r = match job(&analysis) {
                 Ok(v) => Response::new_ok(id, v),
-                Err(e) if e == CANCELLED => Response::new_err(
-                    id,
-                    ErrorCode::ContentModified as i32,
-                    "content modified".into(),
-                ),
+                Err(e) if e == CANCELLED => {
+                    Response::new_err(id, ErrorCode::ContentModified as i32, "content modified".into())
+                }
                 Err(e) => Response::new_err(id, ErrorCode::InternalError as i32, e),
             };
             drop(analysis);
@@ -794,16 +690,9 @@ fn known_files(host: &AnalysisHost, main: &str) -> rustc_hash::FxHashSet<String>
     let Some(text) = host.unit_text(main) else {
         return Default::default();
     };
-    let dir = Path::new(main)
-        .parent()
-        .map(|d| d.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir = Path::new(main).parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
     let lines = cufront_ide::lines::UnitLines::new(&text, main, &dir);
-    lines
-        .files
-        .into_iter()
-        .filter(|f| host.has_file(f))
-        .collect()
+    lines.files.into_iter().filter(|f| host.has_file(f)).collect()
 }
 
 fn file_position(a: &Analysis, p: &lt::TextDocumentPositionParams) -> Option<FilePosition> {
@@ -835,9 +724,7 @@ fn apply_edit(text: &mut String, c: lt::TextDocumentContentChangeEvent) {
                 None => return text.len(),
             }
         }
-        let line_end = text[line_start..]
-            .find('\n')
-            .map_or(text.len(), |i| line_start + i);
+        let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
         line_start + convert::byte_col(&text[line_start..line_end], p.character) as usize
     };
     let (s, e) = (offset(range.start), offset(range.end));

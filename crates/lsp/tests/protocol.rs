@@ -43,14 +43,7 @@ impl Client {
     fn request<R: lt::request::Request>(&mut self, params: R::Params) -> Response {
         self.next += 1;
         let id = RequestId::from(self.next);
-        self.conn
-            .sender
-            .send(Message::Request(Request::new(
-                id.clone(),
-                R::METHOD.into(),
-                params,
-            )))
-            .unwrap();
+        self.conn.sender.send(Message::Request(Request::new(id.clone(), R::METHOD.into(), params))).unwrap();
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
             match self.recv(deadline) {
@@ -62,32 +55,16 @@ impl Client {
     }
 
     fn notify<N: lt::notification::Notification>(&self, params: N::Params) {
-        self.conn
-            .sender
-            .send(Message::Notification(Notification::new(
-                N::METHOD.into(),
-                params,
-            )))
-            .unwrap();
+        self.conn.sender.send(Message::Notification(Notification::new(N::METHOD.into(), params))).unwrap();
     }
 
     fn recv(&mut self, deadline: Instant) -> Message {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let msg = self
-                .conn
-                .receiver
-                .recv_timeout(left)
-                .expect("the server answers in time");
+            let msg = self.conn.receiver.recv_timeout(left).expect("the server answers in time");
             // Server-to-client requests (progress creation) are acknowledged.
             if let Message::Request(req) = &msg {
-                self.conn
-                    .sender
-                    .send(Message::Response(Response::new_ok(
-                        req.id.clone(),
-                        Value::Null,
-                    )))
-                    .unwrap();
+                self.conn.sender.send(Message::Response(Response::new_ok(req.id.clone(), Value::Null))).unwrap();
                 continue;
             }
             return msg;
@@ -98,17 +75,13 @@ impl Client {
     fn diagnostics_for(&mut self, uri: &lt::Url) -> Vec<lt::Diagnostic> {
         if let Some(i) = self.seen.iter().position(|n| is_diags_for(n, uri)) {
             let n = self.seen.remove(i);
-            return serde_json::from_value::<lt::PublishDiagnosticsParams>(n.params)
-                .unwrap()
-                .diagnostics;
+            return serde_json::from_value::<lt::PublishDiagnosticsParams>(n.params).unwrap().diagnostics;
         }
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
             if let Message::Notification(n) = self.recv(deadline) {
                 if is_diags_for(&n, uri) {
-                    return serde_json::from_value::<lt::PublishDiagnosticsParams>(n.params)
-                        .unwrap()
-                        .diagnostics;
+                    return serde_json::from_value::<lt::PublishDiagnosticsParams>(n.params).unwrap().diagnostics;
                 }
                 self.seen.push(n);
             }
@@ -127,7 +100,8 @@ fn workspace(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("k.cuh"), HEADER).unwrap();
     std::fs::write(dir.join("main.cu"), MAIN).unwrap();
-    let cc = json!([{ "directory": dir, "file": "main.cu", "command": "nvcc -std=c++17 -arch=sm_90 -c main.cu -o main.o" }]);
+    let cc =
+        json!([{ "directory": dir, "file": "main.cu", "command": "nvcc -std=c++17 -arch=sm_90 -c main.cu -o main.o" }]);
     std::fs::write(dir.join("compile_commands.json"), cc.to_string()).unwrap();
     dir
 }
@@ -136,10 +110,7 @@ fn pos(text: &str, needle: &str) -> lt::Position {
     let at = text.find(needle).unwrap_or_else(|| panic!("{needle}"));
     let line = text[..at].matches('\n').count() as u32;
     let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
-    lt::Position {
-        line,
-        character: col as u32,
-    }
+    lt::Position { line, character: col as u32 }
 }
 
 #[test]
@@ -147,27 +118,16 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
     let tk = cufront_tests::toolkit();
     let dir = workspace("main");
     let (server, client) = Connection::memory();
-    let config = cufront_lsp::Config {
-        cuda_path: Some(tk.root().to_path_buf()),
-        compile_commands: None,
-        threads: 2,
-    };
+    let config = cufront_lsp::Config { cuda_path: Some(tk.root().to_path_buf()), compile_commands: None, threads: 2 };
     let server = std::thread::spawn(move || cufront_lsp::run(server, config));
-    let mut c = Client {
-        conn: client,
-        next: 0,
-        seen: Vec::new(),
-    };
+    let mut c = Client { conn: client, next: 0, seen: Vec::new() };
 
     let root = lt::Url::from_file_path(&dir).unwrap();
     #[allow(deprecated)]
     let init = lt::InitializeParams {
         root_uri: Some(root),
         capabilities: lt::ClientCapabilities {
-            window: Some(lt::WindowClientCapabilities {
-                work_done_progress: Some(true),
-                ..Default::default()
-            }),
+            window: Some(lt::WindowClientCapabilities { work_done_progress: Some(true), ..Default::default() }),
             ..Default::default()
         },
         ..Default::default()
@@ -175,11 +135,7 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
     let r = c.request::<lt::request::Initialize>(init);
     let caps = r.result.unwrap();
     assert_eq!(caps["serverInfo"]["name"], "cufront");
-    assert!(
-        caps["capabilities"]["semanticTokensProvider"]["legend"]["tokenModifiers"]
-            .to_string()
-            .contains("kernel")
-    );
+    assert!(caps["capabilities"]["semanticTokensProvider"]["legend"]["tokenModifiers"].to_string().contains("kernel"));
     c.notify::<lt::notification::Initialized>(lt::InitializedParams {});
 
     let main = dir.join("main.cu");
@@ -198,15 +154,7 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
     eprintln!("first diagnostics after {:?}", t0.elapsed());
     let got: Vec<String> = diags
         .iter()
-        .map(|d| {
-            format!(
-                "{}:{} {:?} {}",
-                d.range.start.line + 1,
-                d.range.start.character + 1,
-                d.code,
-                d.message
-            )
-        })
+        .map(|d| format!("{}:{} {:?} {}", d.range.start.line + 1, d.range.start.character + 1, d.code, d.message))
         .collect();
     assert_eq!(got, ["9:1 Some(Number(65)) expected a \";\""]);
     // Progress was reported around the first load.
@@ -226,20 +174,10 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         work_done_progress_params: Default::default(),
     });
     let hover: lt::Hover = serde_json::from_value(r.result.unwrap()).unwrap();
-    let lt::HoverContents::Markup(m) = hover.contents else {
-        panic!("markup")
-    };
-    assert!(
-        m.value.contains("__global__ void scale(Pair *p, int n)"),
-        "{}",
-        m.value
-    );
+    let lt::HoverContents::Markup(m) = hover.contents else { panic!("markup") };
+    assert!(m.value.contains("__global__ void scale(Pair *p, int n)"), "{}", m.value);
     assert!(m.value.contains("kernel (`__global__`)"), "{}", m.value);
-    assert!(
-        m.value.contains("Mangled: `_Z5scaleP4Pairi`"),
-        "{}",
-        m.value
-    );
+    assert!(m.value.contains("Mangled: `_Z5scaleP4Pairi`"), "{}", m.value);
 
     // Definition of `twice`: in the header.
     let r = c.request::<lt::request::GotoDefinition>(lt::GotoDefinitionParams {
@@ -249,20 +187,14 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
     });
     let locs: Vec<lt::Location> = serde_json::from_value(r.result.unwrap()).unwrap();
     assert_eq!(locs.len(), 1);
-    assert_eq!(
-        locs[0].uri,
-        lt::Url::from_file_path(dir.join("k.cuh")).unwrap()
-    );
+    assert_eq!(locs[0].uri, lt::Url::from_file_path(dir.join("k.cuh")).unwrap());
     assert_eq!(locs[0].range.start, pos(HEADER, "twice(int"));
 
     // Fix the error with an edit inside the body: patched in place, no preprocessor.
     let at = pos(MAIN, "\n}\n\nint main");
     let t1 = Instant::now();
     c.notify::<lt::notification::DidChangeTextDocument>(lt::DidChangeTextDocumentParams {
-        text_document: lt::VersionedTextDocumentIdentifier {
-            uri: uri.clone(),
-            version: 2,
-        },
+        text_document: lt::VersionedTextDocumentIdentifier { uri: uri.clone(), version: 2 },
         content_changes: vec![lt::TextDocumentContentChangeEvent {
             range: Some(lt::Range { start: at, end: at }),
             range_length: None,
@@ -280,10 +212,9 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         partial_result_params: Default::default(),
     });
     let toks: lt::SemanticTokens = serde_json::from_value(r.result.unwrap()).unwrap();
-    let legend: Vec<String> = serde_json::from_value(
-        caps["capabilities"]["semanticTokensProvider"]["legend"]["tokenModifiers"].clone(),
-    )
-    .unwrap();
+    let legend: Vec<String> =
+        serde_json::from_value(caps["capabilities"]["semanticTokensProvider"]["legend"]["tokenModifiers"].clone())
+            .unwrap();
     let (mut line, mut col) = (0, 0);
     let mut found = Vec::new();
     for t in &toks.data {
@@ -303,28 +234,16 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
             .collect();
         found.push(format!("{}:{name}:{}", line + 1, mods.join(",")));
     }
-    assert!(
-        found.contains(&"4:table:declaration,definition,constantMemory".to_string()),
-        "{found:?}"
-    );
+    assert!(found.contains(&"4:table:declaration,definition,constantMemory".to_string()), "{found:?}");
     assert!(found.contains(&"13:scale:kernel".to_string()), "{found:?}");
     assert!(found.contains(&"8:twice:device".to_string()), "{found:?}");
 
     // An edit that uses a macro needs the preprocessor again: still answered.
     let at = pos(MAIN, "table[0]");
     c.notify::<lt::notification::DidChangeTextDocument>(lt::DidChangeTextDocumentParams {
-        text_document: lt::VersionedTextDocumentIdentifier {
-            uri: uri.clone(),
-            version: 3,
-        },
+        text_document: lt::VersionedTextDocumentIdentifier { uri: uri.clone(), version: 3 },
         content_changes: vec![lt::TextDocumentContentChangeEvent {
-            range: Some(lt::Range {
-                start: at,
-                end: lt::Position {
-                    line: at.line,
-                    character: at.character + 8,
-                },
-            }),
+            range: Some(lt::Range { start: at, end: lt::Position { line: at.line, character: at.character + 8 } }),
             range_length: None,
             text: "table[N - 1]".into(),
         }],
@@ -337,14 +256,8 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         work_done_progress_params: Default::default(),
         partial_result_params: Default::default(),
     });
-    let names: Vec<String> = r
-        .result
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap().to_string())
-        .collect();
+    let names: Vec<String> =
+        r.result.unwrap().as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap().to_string()).collect();
     assert_eq!(names, ["table", "scale", "main"]);
 
     // Completion in the kernel's body offers the device function, signature
@@ -357,14 +270,8 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         partial_result_params: Default::default(),
         context: None,
     });
-    let labels: Vec<String> = r
-        .result
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap().to_string())
-        .collect();
+    let labels: Vec<String> =
+        r.result.unwrap().as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect();
     assert!(labels.contains(&"twice".to_string()), "{labels:?}");
     let mut at = pos(MAIN, "p, N);");
     at.character += 1;
@@ -374,10 +281,7 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         context: None,
     });
     let help: lt::SignatureHelp = serde_json::from_value(r.result.unwrap()).unwrap();
-    assert_eq!(
-        help.signatures[0].label,
-        "__global__ void scale(Pair *p, int n)"
-    );
+    assert_eq!(help.signatures[0].label, "__global__ void scale(Pair *p, int n)");
     assert_eq!(help.active_parameter, Some(0));
 
     // A file whose preprocessing fails shows the compiler's message where it points.
@@ -396,14 +300,7 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
     let diags = c.diagnostics_for(&bad_uri);
     let got: Vec<String> = diags
         .iter()
-        .map(|d| {
-            format!(
-                "{}:{} {}",
-                d.range.start.line + 1,
-                d.range.start.character + 1,
-                d.message
-            )
-        })
+        .map(|d| format!("{}:{} {}", d.range.start.line + 1, d.range.start.character + 1, d.message))
         .collect();
     assert_eq!(got, ["2:10 nope.h: No such file or directory"]);
 

@@ -23,28 +23,17 @@ impl From<Builtin> for TArg {
 
 /// A component with an identifier.
 pub fn comp(s: &str) -> Component {
-    Component {
-        name: Unqualified::Source(s.into()),
-        abi_tags: Vec::new(),
-        args: None,
-    }
+    Component { name: Unqualified::Source(s.into()), abi_tags: Vec::new(), args: None }
 }
 
 /// A component with any unqualified name.
 pub fn comp_of(name: Unqualified) -> Component {
-    Component {
-        name,
-        abi_tags: Vec::new(),
-        args: None,
-    }
+    Component { name, abi_tags: Vec::new(), args: None }
 }
 
 /// `a::b::c` from the global namespace.
 pub fn name(path: &[&str]) -> Name {
-    Name {
-        root: Root::Global,
-        comps: path.iter().map(|s| comp(s)).collect(),
-    }
+    Name { root: Root::Global, comps: path.iter().map(|s| comp(s)).collect() }
 }
 
 /// The class or enum type `a::b::c`.
@@ -69,11 +58,7 @@ impl Name {
     }
     /// Tags the last component.
     pub fn tag(mut self, t: &str) -> Name {
-        self.comps
-            .last_mut()
-            .expect("a name has a component")
-            .abi_tags
-            .push(t.into());
+        self.comps.last_mut().expect("a name has a component").abi_tags.push(t.into());
         self
     }
     pub fn ty(self) -> Type {
@@ -82,13 +67,7 @@ impl Name {
     /// A name local to the function `func`; `disc` numbers same-named local
     /// entities from 0.
     pub fn local(func: Encoding, disc: u32, comps: Vec<Component>) -> Name {
-        Name {
-            root: Root::Local {
-                func: Box::new(func),
-                disc,
-            },
-            comps,
-        }
+        Name { root: Root::Local { func: Box::new(func), disc }, comps }
     }
 }
 
@@ -125,16 +104,10 @@ impl Type {
         self.qual(Quals::CONST)
     }
     pub fn volatile(self) -> Type {
-        self.qual(Quals {
-            volatile: true,
-            ..Quals::NONE
-        })
+        self.qual(Quals { volatile: true, ..Quals::NONE })
     }
     pub fn restrict(self) -> Type {
-        self.qual(Quals {
-            restrict: true,
-            ..Quals::NONE
-        })
+        self.qual(Quals { restrict: true, ..Quals::NONE })
     }
     pub fn array(self, n: u128) -> Type {
         Type::Array(ArrayBound::Known(n), Box::new(self))
@@ -198,11 +171,7 @@ pub fn data(name: Name) -> Encoding {
 
 /// An integral literal of builtin type `b`.
 pub fn lit(b: Builtin, v: i128) -> Literal {
-    Literal {
-        ty: Type::Builtin(b),
-        negative: v < 0,
-        magnitude: v.unsigned_abs(),
-    }
+    Literal { ty: Type::Builtin(b), negative: v < 0, magnitude: v.unsigned_abs() }
 }
 
 /// An integral template argument.
@@ -213,11 +182,7 @@ pub fn int_arg(b: Builtin, v: i128) -> TArg {
 /// A reference to a function parameter of the signature being mangled
 /// (`fL0p_`: level 1, spec 50 §8.2).
 pub fn fparam(index: u32) -> Expr {
-    Expr::FnParam {
-        level: 1,
-        index,
-        quals: Quals::NONE,
-    }
+    Expr::FnParam { level: 1, index, quals: Quals::NONE }
 }
 
 pub fn unary(op: Op, e: Expr) -> Expr {
@@ -229,12 +194,7 @@ pub fn binary(op: Op, a: Expr, b: Expr) -> Expr {
 }
 
 pub fn member(object: Expr, name: &str) -> Expr {
-    Expr::Member {
-        arrow: false,
-        object: Box::new(object),
-        name: name.into(),
-        args: None,
-    }
+    Expr::Member { arrow: false, object: Box::new(object), name: name.into(), args: None }
 }
 
 pub fn decltype(e: Expr) -> Type {
@@ -246,17 +206,10 @@ pub fn decltype(e: Expr) -> Type {
 /// `(int)` → indices 0, 1, 0, 2, i.e. `UliE_`, `UliE0_`, `UlT_E_`,
 /// `UliE1_`). g++ counts all lambdas of the context together instead.
 pub fn lambda_indices(sigs: &[(Vec<Type>, bool)]) -> Vec<u32> {
-    sigs.iter()
-        .enumerate()
-        .map(|(i, s)| sigs[..i].iter().filter(|p| *p == s).count() as u32)
-        .collect()
+    sigs.iter().enumerate().map(|(i, s)| sigs[..i].iter().filter(|p| *p == s).count() as u32).collect()
 }
 
 /// A closure type's component.
 pub fn lambda(params: Vec<Type>, index: u32) -> Component {
-    comp_of(Unqualified::Lambda {
-        params,
-        variadic: false,
-        index,
-    })
+    comp_of(Unqualified::Lambda { params, variadic: false, index })
 }

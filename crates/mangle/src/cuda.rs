@@ -34,16 +34,9 @@ pub fn internal(name: &Name, mid: &str) -> Result<Name, String> {
     }
     let mut comps = vec![comp(Unqualified::Internal(mid.to_string()))];
     comps.extend(name.comps.iter().cloned());
-    Ok(Name {
-        root: Root::Global,
-        comps,
-    })
+    Ok(Name { root: Root::Global, comps })
 }
 
 fn comp(name: Unqualified) -> Component {
-    Component {
-        name,
-        abi_tags: Vec::new(),
-        args: None,
-    }
+    Component { name, abi_tags: Vec::new(), args: None }
 }

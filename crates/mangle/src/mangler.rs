@@ -69,11 +69,7 @@ fn is_std(c: &Component) -> bool {
 }
 
 fn comp_eq(a: &Component, b: &Component, strip_args: bool) -> bool {
-    if strip_args {
-        a.args.is_none() && a.name == b.name && a.abi_tags == b.abi_tags
-    } else {
-        a == b
-    }
+    if strip_args { a.args.is_none() && a.name == b.name && a.abi_tags == b.abi_tags } else { a == b }
 }
 
 /// Does `k` name the prefix `comps` of `root` (with the last component's
@@ -99,16 +95,8 @@ fn std_name(n: &str, args: Option<Vec<TArg>>) -> Type {
     Type::Named(Name {
         root: Root::Global,
         comps: vec![
-            Component {
-                name: Unqualified::Source("std".into()),
-                abi_tags: Vec::new(),
-                args: None,
-            },
-            Component {
-                name: Unqualified::Source(n.into()),
-                abi_tags: Vec::new(),
-                args,
-            },
+            Component { name: Unqualified::Source("std".into()), abi_tags: Vec::new(), args: None },
+            Component { name: Unqualified::Source(n.into()), abi_tags: Vec::new(), args },
         ],
     })
 }
@@ -133,12 +121,7 @@ fn abbreviation(root: &Root, comps: &[Component], strip: bool) -> Option<&'stati
         ("allocator", None) => Some("Sa"),
         ("basic_string", None) => Some("Sb"),
         ("basic_string", Some(a))
-            if *a
-                == [
-                    char_(),
-                    traits(),
-                    TArg::Type(std_name("allocator", Some(vec![char_()]))),
-                ] =>
+            if *a == [char_(), traits(), TArg::Type(std_name("allocator", Some(vec![char_()])))] =>
         {
             Some("Ss")
         }
@@ -166,11 +149,7 @@ fn seq_id(n: usize) -> String {
 
 /// `_` for 0, `<n-1>_` otherwise (closure and unnamed-type numbers, `T_`, `S_`).
 fn number_(n: u32) -> String {
-    if n == 0 {
-        "_".into()
-    } else {
-        format!("{}_", n - 1)
-    }
+    if n == 0 { "_".into() } else { format!("{}_", n - 1) }
 }
 
 /// Is `e` an id-expression or a class member access (`Dt`, not `DT`)?
@@ -280,7 +259,10 @@ impl Mangler {
                 let template = last.args.is_some()
                     && !matches!(
                         last.name,
-                        Unqualified::Ctor(_) | Unqualified::InheritingCtor(..) | Unqualified::Dtor(_) | Unqualified::Conversion(_)
+                        Unqualified::Ctor(_)
+                            | Unqualified::InheritingCtor(..)
+                            | Unqualified::Dtor(_)
+                            | Unqualified::Conversion(_)
                     );
                 if template {
                     self.ty(&f.ret)?;
@@ -348,16 +330,11 @@ impl Mangler {
                     }
                 }
             }
-            Root::Global
-                if !member_quals
-                    && (comps.len() == 1 || (comps.len() == 2 && is_std(&comps[0]))) =>
-            {
+            Root::Global if !member_quals && (comps.len() == 1 || (comps.len() == 2 && is_std(&comps[0]))) => {
                 if comps.len() == 2 {
                     // `St` belongs to the name, a substitution replaces both.
                     match &comps[1].args {
-                        Some(args) if self.try_name(&n.root, comps, true) => {
-                            self.template_args(args)?
-                        }
+                        Some(args) if self.try_name(&n.root, comps, true) => self.template_args(args)?,
                         _ => {
                             self.out.push_str("St");
                             self.last_component(&n.root, comps)?
@@ -391,13 +368,7 @@ impl Mangler {
         }
     }
 
-    fn nested(
-        &mut self,
-        root: &Root,
-        comps: &[Component],
-        quals: Quals,
-        rq: RefQual,
-    ) -> Result<(), String> {
+    fn nested(&mut self, root: &Root, comps: &[Component], quals: Quals, rq: RefQual) -> Result<(), String> {
         self.out.push('N');
         self.quals(quals);
         self.ref_qual(rq);
@@ -470,9 +441,7 @@ impl Mangler {
         match &c.name {
             Unqualified::Source(s) => self.source_name(s)?,
             Unqualified::AnonNamespace(None) => self.source_name("_GLOBAL__N_1")?,
-            Unqualified::AnonNamespace(Some(mid)) => {
-                self.source_name(&format!("_GLOBAL__N_{mid}"))?
-            }
+            Unqualified::AnonNamespace(Some(mid)) => self.source_name(&format!("_GLOBAL__N_{mid}"))?,
             Unqualified::Internal(mid) => self.source_name(&format!("_INTERNAL{mid}"))?,
             Unqualified::DataMember(s, internal) => {
                 if *internal {
@@ -527,11 +496,7 @@ impl Mangler {
                 self.out.push_str(&format!("v{arity}"));
                 self.source_name(s)?
             }
-            Unqualified::Lambda {
-                params,
-                variadic,
-                index,
-            } => {
+            Unqualified::Lambda { params, variadic, index } => {
                 self.out.push_str("Ul");
                 self.bare_function_type(params, *variadic)?;
                 self.out.push('E');
@@ -713,8 +678,7 @@ impl Mangler {
                 r?;
             }
             Type::Decltype(e) => {
-                self.out
-                    .push_str(if is_id_expression(e) { "Dt" } else { "DT" });
+                self.out.push_str(if is_id_expression(e) { "Dt" } else { "DT" });
                 self.expr(e)?;
                 self.out.push('E');
             }
@@ -758,9 +722,7 @@ impl Mangler {
         let ok = match op {
             Op::Pos | Op::Neg | Op::AddrOf | Op::Deref | Op::Compl | Op::Not => arity == 1,
             Op::Inc | Op::Dec | Op::PreInc | Op::PreDec => arity == 1,
-            Op::New | Op::NewArray | Op::Delete | Op::DeleteArray | Op::Call | Op::Question => {
-                false
-            }
+            Op::New | Op::NewArray | Op::Delete | Op::DeleteArray | Op::Call | Op::Question => false,
             Op::CoAwait => arity == 1,
             _ => arity == 2,
         };
@@ -779,11 +741,7 @@ impl Mangler {
                 self.encoding(enc)?;
                 self.out.push('E');
             }
-            Expr::FnParam {
-                level,
-                index,
-                quals,
-            } => {
+            Expr::FnParam { level, index, quals } => {
                 if *level == 0 {
                     self.out.push_str("fp");
                 } else {
@@ -820,12 +778,7 @@ impl Mangler {
                 }
                 self.out.push('E');
             }
-            Expr::Member {
-                arrow,
-                object,
-                name,
-                args,
-            } => {
+            Expr::Member { arrow, object, name, args } => {
                 self.out.push_str(if *arrow { "pt" } else { "dt" });
                 self.expr(object)?;
                 self.simple_id(name, args)?;
@@ -835,13 +788,8 @@ impl Mangler {
                 // g++ writes a class (template-id) qualifier as a whole
                 // type too: `srSt11__is_scalarIT_E7__value`,
                 // `srNS_6detail5is_fooIT_EE5value`.
-                if !matches!(
-                    **ty,
-                    Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_) | Type::Named(_)
-                ) {
-                    return Err(
-                        "`sr` with a qualifier other than a template parameter, class or decltype".into(),
-                    );
+                if !matches!(**ty, Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_) | Type::Named(_)) {
+                    return Err("`sr` with a qualifier other than a template parameter, class or decltype".into());
                 }
                 self.out.push_str("sr");
                 self.ty(ty)?;
@@ -902,13 +850,7 @@ impl Mangler {
                     _ => return Err(format!("`{code}` cast with {} operands", args.len())),
                 }
             }
-            Expr::New {
-                global,
-                array,
-                placement,
-                ty,
-                init,
-            } => {
+            Expr::New { global, array, placement, ty, init } => {
                 if *global {
                     self.out.push_str("gs");
                 }
@@ -939,12 +881,7 @@ impl Mangler {
                 }
                 self.out.push('E');
             }
-            Expr::Fold {
-                right,
-                op,
-                pack,
-                init,
-            } => {
+            Expr::Fold { right, op, pack, init } => {
                 let code = match (init.is_some(), right) {
                     (false, false) => "fl",
                     (false, true) => "fr",

@@ -98,16 +98,8 @@ pub struct Quals {
 }
 
 impl Quals {
-    pub const NONE: Quals = Quals {
-        restrict: false,
-        volatile: false,
-        konst: false,
-    };
-    pub const CONST: Quals = Quals {
-        restrict: false,
-        volatile: false,
-        konst: true,
-    };
+    pub const NONE: Quals = Quals { restrict: false, volatile: false, konst: false };
+    pub const CONST: Quals = Quals { restrict: false, volatile: false, konst: true };
     pub fn is_empty(self) -> bool {
         !(self.restrict || self.volatile || self.konst)
     }

@@ -20,10 +20,7 @@ struct T {
 }
 
 fn t(cpp: &str, tree: impl Into<Type>) -> T {
-    T {
-        cpp: cpp.into(),
-        tree: tree.into(),
-    }
+    T { cpp: cpp.into(), tree: tree.into() }
 }
 
 impl T {
@@ -46,10 +43,7 @@ impl T {
         t(&format!("A<{}, {n}>", self.cpp), self.tree.clone().array(n))
     }
     fn member_of(&self, class: &T) -> T {
-        t(
-            &format!("MP<{}, {}>", class.cpp, self.cpp),
-            self.tree.clone().member_of(class.tree.clone()),
-        )
+        t(&format!("MP<{}, {}>", class.cpp, self.cpp), self.tree.clone().member_of(class.tree.clone()))
     }
 }
 
@@ -61,10 +55,7 @@ fn func(alias: &str, ret: &T, params: &[T]) -> T {
         cpp.push_str(&p.cpp);
     }
     cpp.push('>');
-    let mut f = fn_type(
-        ret.tree.clone(),
-        params.iter().map(|p| p.tree.clone()).collect(),
-    );
+    let mut f = fn_type(ret.tree.clone(), params.iter().map(|p| p.tree.clone()).collect());
     match alias {
         "FN" => f = f.noexcept(),
         "FC" => f = f.konst(),
@@ -150,8 +141,7 @@ fn classes() -> Vec<T> {
     let traits = std_("char_traits").args(vec![ch()]).ty();
     let alloc = std_("allocator").args(vec![ch()]).ty();
     let mut anon = name(&["Anon"]);
-    anon.comps
-        .insert(0, comp_of(Unqualified::AnonNamespace(None)));
+    anon.comps.insert(0, comp_of(Unqualified::AnonNamespace(None)));
     vec![
         t("S", named(&["S"])),
         t("E1", named(&["E1"])),
@@ -160,72 +150,38 @@ fn classes() -> Vec<T> {
         t("ns::inner::B", named(&["ns", "inner", "B"])),
         t("ns::inner::En", named(&["ns", "inner", "En"])),
         t("ns::InI", named(&["ns", "v1", "InI"])),
-        t(
-            "ns::Pair<int, char>",
-            name(&["ns", "Pair"])
-                .args(vec![Int.into(), Char.into()])
-                .ty(),
-        ),
+        t("ns::Pair<int, char>", name(&["ns", "Pair"]).args(vec![Int.into(), Char.into()]).ty()),
         t(
             "ns::Pair<ns::D, ns::Pair<int, ns::D>>",
             name(&["ns", "Pair"])
                 .args(vec![
                     named(&["ns", "D"]).into(),
-                    name(&["ns", "Pair"])
-                        .args(vec![Int.into(), named(&["ns", "D"]).into()])
-                        .ty()
-                        .into(),
+                    name(&["ns", "Pair"]).args(vec![Int.into(), named(&["ns", "D"]).into()]).ty().into(),
                 ])
                 .ty(),
         ),
         t("std::allocator<char>", alloc.clone()),
-        t(
-            "std::allocator<int>",
-            std_("allocator").args(vec![Int.into()]).ty(),
-        ),
+        t("std::allocator<int>", std_("allocator").args(vec![Int.into()]).ty()),
         t(
             "std::basic_string<char, std::char_traits<char>, std::allocator<char>>",
-            std_("basic_string")
-                .args(vec![ch(), traits.clone().into(), alloc.into()])
-                .ty(),
+            std_("basic_string").args(vec![ch(), traits.clone().into(), alloc.into()]).ty(),
         ),
         t(
             "std::basic_ostream<char, std::char_traits<char>>",
             std_("basic_ostream").args(vec![ch(), traits.into()]).ty(),
         ),
-        t(
-            "std::pair<int, long>",
-            std_("pair").args(vec![Int.into(), Long.into()]).ty(),
-        ),
-        t(
-            "std::integral_constant<int, -3>",
-            std_("integral_constant")
-                .args(vec![Int.into(), int_arg(Int, -3)])
-                .ty(),
-        ),
+        t("std::pair<int, long>", std_("pair").args(vec![Int.into(), Long.into()]).ty()),
+        t("std::integral_constant<int, -3>", std_("integral_constant").args(vec![Int.into(), int_arg(Int, -3)]).ty()),
         t("std::plain", named(&["std", "plain"])),
         t("std::chrono::dur", named(&["std", "chrono", "dur"])),
-        t(
-            "Box<int>::In",
-            name(&["Box"]).args(vec![Int.into()]).child("In").ty(),
-        ),
+        t("Box<int>::In", name(&["Box"]).args(vec![Int.into()]).child("In").ty()),
         t(
             "Box<S>::TIn<ns::D>",
-            name(&["Box"])
-                .args(vec![named(&["S"]).into()])
-                .child("TIn")
-                .args(vec![named(&["ns", "D"]).into()])
-                .ty(),
+            name(&["Box"]).args(vec![named(&["S"]).into()]).child("TIn").args(vec![named(&["ns", "D"]).into()]).ty(),
         ),
         t(
             "Tup<int, S, int>",
-            name(&["Tup"])
-                .args(vec![TArg::Pack(vec![
-                    Int.into(),
-                    named(&["S"]).into(),
-                    Int.into(),
-                ])])
-                .ty(),
+            name(&["Tup"]).args(vec![TArg::Pack(vec![Int.into(), named(&["S"]).into(), Int.into()])]).ty(),
         ),
         t("Tup<>", name(&["Tup"]).args(vec![TArg::Pack(vec![])]).ty()),
         t("Ai<7>", name(&["Ai"]).args(vec![int_arg(Int, 7)]).ty()),
@@ -239,10 +195,7 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n
     }
 }
@@ -275,10 +228,7 @@ struct Row {
 }
 
 fn row(cpp: &str, trees: Vec<Encoding>) -> Row {
-    Row {
-        cpp: cpp.into(),
-        trees,
-    }
+    Row { cpp: cpp.into(), trees }
 }
 
 fn vfn(n: &[&str], params: Vec<Type>) -> Encoding {
@@ -302,20 +252,11 @@ fn hand_rows() -> Vec<Row> {
     let lit_e = |v| Expr::Literal(lit(Int, v));
     // In a trailing return type g++ refers to a parameter as `fp_` (level 0),
     // in the parameter list as `fL0p_` (level 1).
-    let rparam = || Expr::FnParam {
-        level: 0,
-        index: 0,
-        quals: Quals::NONE,
-    };
+    let rparam = || Expr::FnParam { level: 0, index: 0, quals: Quals::NONE };
     let mut rows = vec![
         row(
             "template<class X> void h1(X, X*, const X&) {} template void h1<ns::D>(ns::D, ns::D*, const ns::D&);",
-            vec![tfn(
-                "h1",
-                vec![d().into()],
-                Void.into(),
-                vec![ti(), ti().ptr(), ti().konst().lref()],
-            )],
+            vec![tfn("h1", vec![d().into()], Void.into(), vec![ti(), ti().ptr(), ti().konst().lref()])],
         ),
         row(
             "template<class X, class Y> X h2(Y, ns::Pair<X, Y>) { return X(); } template int h2<int, S>(S, ns::Pair<int, S>);",
@@ -323,12 +264,7 @@ fn hand_rows() -> Vec<Row> {
                 "h2",
                 vec![Int.into(), s().into()],
                 tparam(0),
-                vec![
-                    tparam(1),
-                    name(&["ns", "Pair"])
-                        .args(vec![tparam(0).into(), tparam(1).into()])
-                        .ty(),
-                ],
+                vec![tparam(1), name(&["ns", "Pair"]).args(vec![tparam(0).into(), tparam(1).into()]).ty()],
             )],
         ),
         row(
@@ -338,14 +274,8 @@ fn hand_rows() -> Vec<Row> {
                 vec![int_arg(Int, 5)],
                 Void.into(),
                 vec![
-                    name(&["Ai"])
-                        .args(vec![TArg::Expr(Expr::TParam(TParam(0)))])
-                        .ty(),
-                    Type::Array(
-                        ArrayBound::Expr(Box::new(Expr::TParam(TParam(0)))),
-                        Box::new(Int.into()),
-                    )
-                    .ptr(),
+                    name(&["Ai"]).args(vec![TArg::Expr(Expr::TParam(TParam(0)))]).ty(),
+                    Type::Array(ArrayBound::Expr(Box::new(Expr::TParam(TParam(0)))), Box::new(Int.into())).ptr(),
                 ],
             )],
         ),
@@ -358,22 +288,12 @@ fn hand_rows() -> Vec<Row> {
                     Void.into(),
                     vec![ti().pack_expansion()],
                 ),
-                tfn(
-                    "h4",
-                    vec![TArg::Pack(vec![])],
-                    Void.into(),
-                    vec![ti().pack_expansion()],
-                ),
+                tfn("h4", vec![TArg::Pack(vec![])], Void.into(), vec![ti().pack_expansion()]),
             ],
         ),
         row(
             "template<class X> auto h5(X x) -> decltype(x.a + 1) { return 0; } template int h5<S>(S);",
-            vec![tfn(
-                "h5",
-                vec![s().into()],
-                decltype(binary(Op::Plus, member(rparam(), "a"), lit_e(1))),
-                vec![ti()],
-            )],
+            vec![tfn("h5", vec![s().into()], decltype(binary(Op::Plus, member(rparam(), "a"), lit_e(1))), vec![ti()])],
         ),
         row(
             "template<class X> void h6(X x, decltype(x.a), decltype(sizeof(X))) {} template void h6<S>(S, int, unsigned long);",
@@ -381,11 +301,7 @@ fn hand_rows() -> Vec<Row> {
                 "h6",
                 vec![s().into()],
                 Void.into(),
-                vec![
-                    ti(),
-                    decltype(member(fparam(0), "a")),
-                    decltype(Expr::SizeofType(Box::new(ti()))),
-                ],
+                vec![ti(), decltype(member(fparam(0), "a")), decltype(Expr::SizeofType(Box::new(ti())))],
             )],
         ),
         row(
@@ -395,11 +311,7 @@ fn hand_rows() -> Vec<Row> {
                 vec![name(&["Box"]).args(vec![Int.into()]).ty().into()],
                 Void.into(),
                 vec![
-                    Name {
-                        root: Root::Param(TParam(0)),
-                        comps: vec![comp("In")],
-                    }
-                    .ty(),
+                    Name { root: Root::Param(TParam(0)), comps: vec![comp("In")] }.ty(),
                     name(&["Box"]).args(vec![ti().into()]).child("In").ty(),
                 ],
             )],
@@ -421,20 +333,13 @@ fn hand_rows() -> Vec<Row> {
             vec![
                 tfn(
                     "h9",
-                    vec![TArg::Expr(unary(
-                        Op::AddrOf,
-                        Expr::Entity(Box::new(data(name(&["gvar"])))),
-                    ))],
+                    vec![TArg::Expr(unary(Op::AddrOf, Expr::Entity(Box::new(data(name(&["gvar"]))))))],
                     Void.into(),
                     vec![],
                 ),
                 tfn(
                     "h9",
-                    vec![TArg::Literal(Literal {
-                        ty: Type::from(Int).ptr(),
-                        negative: false,
-                        magnitude: 0,
-                    })],
+                    vec![TArg::Literal(Literal { ty: Type::from(Int).ptr(), negative: false, magnitude: 0 })],
                     Void.into(),
                     vec![],
                 ),
@@ -444,10 +349,7 @@ fn hand_rows() -> Vec<Row> {
             "template<int S::* m> void h10() {} template void h10<&S::a>();",
             vec![tfn(
                 "h10",
-                vec![TArg::Expr(unary(
-                    Op::AddrOf,
-                    Expr::Entity(Box::new(data(name(&["S", "a"])))),
-                ))],
+                vec![TArg::Expr(unary(Op::AddrOf, Expr::Entity(Box::new(data(name(&["S", "a"]))))))],
                 Void.into(),
                 vec![],
             )],
@@ -477,12 +379,7 @@ fn hand_rows() -> Vec<Row> {
                 "h13",
                 vec![TArg::Pack(vec![Int.into(), s().into()])],
                 Void.into(),
-                vec![
-                    name(&["Ai"])
-                        .args(vec![TArg::Expr(Expr::SizeofPack(TParam(0)))])
-                        .ty(),
-                    ti().pack_expansion(),
-                ],
+                vec![name(&["Ai"]).args(vec![TArg::Expr(Expr::SizeofPack(TParam(0)))]).ty(), ti().pack_expansion()],
             )],
         ),
         row(
@@ -500,9 +397,7 @@ fn hand_rows() -> Vec<Row> {
                             Expr::Literal(lit(Int, 1)),
                         ))])
                         .ty(),
-                    name(&["Ai"])
-                        .args(vec![TArg::Expr(Expr::AlignofType(Box::new(ti())))])
-                        .ty(),
+                    name(&["Ai"]).args(vec![TArg::Expr(Expr::AlignofType(Box::new(ti())))]).ty(),
                 ],
             )],
         ),
@@ -513,13 +408,7 @@ fn hand_rows() -> Vec<Row> {
                 vec![Int.into()],
                 decltype(binary(
                     Op::Comma,
-                    Expr::New {
-                        global: false,
-                        array: false,
-                        placement: vec![],
-                        ty: Box::new(ti()),
-                        init: None,
-                    },
+                    Expr::New { global: false, array: false, placement: vec![], ty: Box::new(ti()), init: None },
                     Expr::Cast(CastKind::Static, Box::new(Long.into()), vec![rparam()]),
                 )),
                 vec![ti()],
@@ -530,11 +419,7 @@ fn hand_rows() -> Vec<Row> {
             vec![tfn(
                 "h16",
                 vec![Bool.into()],
-                decltype(Expr::Cond(
-                    Box::new(rparam()),
-                    Box::new(lit_e(1)),
-                    Box::new(Expr::Literal(lit(Long, 2))),
-                )),
+                decltype(Expr::Cond(Box::new(rparam()), Box::new(lit_e(1)), Box::new(Expr::Literal(lit(Long, 2))))),
                 vec![ti()],
             )],
         ),
@@ -550,19 +435,13 @@ fn hand_rows() -> Vec<Row> {
         row(
             "template<class X> struct TT { template<class Y> int m(Y); }; template<class X> template<class Y> int TT<X>::m(Y) { return 0; } template int TT<char>::m<short>(short);",
             vec![function(
-                name(&["TT"])
-                    .args(vec![Char.into()])
-                    .child("m")
-                    .args(vec![Short.into()]),
+                name(&["TT"]).args(vec![Char.into()]).child("m").args(vec![Short.into()]),
                 fn_type(Int, vec![ti()]),
             )],
         ),
         row(
             "template<class X> X vtmp = X(); template int vtmp<int>; template ns::D vtmp<ns::D>;",
-            vec![
-                data(name(&["vtmp"]).args(vec![Int.into()])),
-                data(name(&["vtmp"]).args(vec![d().into()])),
-            ],
+            vec![data(name(&["vtmp"]).args(vec![Int.into()])), data(name(&["vtmp"]).args(vec![d().into()]))],
         ),
         row(
             "struct Op { Op operator+(const Op&) const; Op operator-() const; bool operator<(const Op&) const; operator int() const; int operator()(int); int operator[](long); Op& operator=(const Op&); Op& operator++(); Op operator++(int); void* operator new(unsigned long); void operator delete(void*); bool operator!() const; };\n\
@@ -574,27 +453,15 @@ fn hand_rows() -> Vec<Row> {
                     m(op(Op::Plus), fn_type(o(), vec![o().konst().lref()]).konst()),
                     m(op(Op::Neg), fn_type(o(), vec![]).konst()),
                     m(op(Op::Lt), fn_type(Bool, vec![o().konst().lref()]).konst()),
-                    m(
-                        comp_of(Unqualified::Conversion(Box::new(Int.into()))),
-                        fn_type(Int, vec![]).konst(),
-                    ),
+                    m(comp_of(Unqualified::Conversion(Box::new(Int.into()))), fn_type(Int, vec![]).konst()),
                     m(op(Op::Call), fn_type(Int, vec![Int.into()])),
                     m(op(Op::Index), fn_type(Int, vec![Long.into()])),
-                    m(
-                        op(Op::Assign),
-                        fn_type(o().lref(), vec![o().konst().lref()]),
-                    ),
+                    m(op(Op::Assign), fn_type(o().lref(), vec![o().konst().lref()])),
                     m(op(Op::Inc), fn_type(o().lref(), vec![])),
                     m(op(Op::Inc), fn_type(o(), vec![Int.into()])),
-                    m(
-                        op(Op::New),
-                        fn_type(Type::from(Void).ptr(), vec![ULong.into()]),
-                    ),
+                    m(op(Op::New), fn_type(Type::from(Void).ptr(), vec![ULong.into()])),
                     data(Name::local(
-                        m(
-                            op(Op::New),
-                            fn_type(Type::from(Void).ptr(), vec![ULong.into()]),
-                        ),
+                        m(op(Op::New), fn_type(Type::from(Void).ptr(), vec![ULong.into()])),
                         0,
                         vec![comp("b")],
                     )),
@@ -611,59 +478,29 @@ fn hand_rows() -> Vec<Row> {
                     fn_type(named(&["Lit"]), vec![ULongLong.into()]),
                 ),
                 function(
-                    Name {
-                        root: Root::Global,
-                        comps: vec![op(Op::Eq)],
-                    },
-                    fn_type(
-                        Bool,
-                        vec![
-                            named(&["Lit"]).konst().lref(),
-                            named(&["Lit"]).konst().lref(),
-                        ],
-                    ),
+                    Name { root: Root::Global, comps: vec![op(Op::Eq)] },
+                    fn_type(Bool, vec![named(&["Lit"]).konst().lref(), named(&["Lit"]).konst().lref()]),
                 ),
             ],
         ),
-        row(
-            "struct Ct { Ct(int); ~Ct(); }; Ct::Ct(int) {} Ct::~Ct() {}",
-            {
-                let m = |u| function(name(&["Ct"]).push(comp_of(u)), fn_type(Void, vec![]));
-                let c = |k| {
-                    function(
-                        name(&["Ct"]).push(comp_of(Unqualified::Ctor(k))),
-                        fn_type(Void, vec![Int.into()]),
-                    )
-                };
-                vec![
-                    c(CtorKind::Complete),
-                    c(CtorKind::Base),
-                    m(Unqualified::Dtor(DtorKind::Complete)),
-                    m(Unqualified::Dtor(DtorKind::Base)),
-                ]
-            },
-        ),
+        row("struct Ct { Ct(int); ~Ct(); }; Ct::Ct(int) {} Ct::~Ct() {}", {
+            let m = |u| function(name(&["Ct"]).push(comp_of(u)), fn_type(Void, vec![]));
+            let c = |k| function(name(&["Ct"]).push(comp_of(Unqualified::Ctor(k))), fn_type(Void, vec![Int.into()]));
+            vec![
+                c(CtorKind::Complete),
+                c(CtorKind::Base),
+                m(Unqualified::Dtor(DtorKind::Complete)),
+                m(Unqualified::Dtor(DtorKind::Base)),
+            ]
+        }),
         row(
             "struct Mq { void f() &; void f() &&; void g() const volatile; }; void Mq::f() & {} void Mq::f() && {} void Mq::g() const volatile {}",
             vec![
-                function(
-                    name(&["Mq", "f"]),
-                    fn_type(Void, vec![]).ref_qual(RefQual::LValue),
-                ),
-                function(
-                    name(&["Mq", "f"]),
-                    fn_type(Void, vec![]).ref_qual(RefQual::RValue),
-                ),
+                function(name(&["Mq", "f"]), fn_type(Void, vec![]).ref_qual(RefQual::LValue)),
+                function(name(&["Mq", "f"]), fn_type(Void, vec![]).ref_qual(RefQual::RValue)),
                 function(
                     name(&["Mq", "g"]),
-                    FnType {
-                        quals: Quals {
-                            restrict: false,
-                            volatile: true,
-                            konst: true,
-                        },
-                        ..fn_type(Void, vec![])
-                    },
+                    FnType { quals: Quals { restrict: false, volatile: true, konst: true }, ..fn_type(Void, vec![]) },
                 ),
             ],
         ),
@@ -672,84 +509,45 @@ fn hand_rows() -> Vec<Row> {
             {
                 let lfun = vfn(&["lfun"], vec![Int.into()]);
                 let lfun = match lfun {
-                    Encoding::Function(n, f) => Encoding::Function(
-                        n,
-                        Box::new(FnType {
-                            ret: Int.into(),
-                            ..*f
-                        }),
-                    ),
+                    Encoding::Function(n, f) => Encoding::Function(n, Box::new(FnType { ret: Int.into(), ..*f })),
                     e => e,
                 };
                 vec![
                     function(name(&["lfun"]), fn_type(Int, vec![Int.into()])),
                     data(Name::local(lfun.clone(), 0, vec![comp("v")])),
-                    function(
-                        Name::local(lfun, 0, vec![comp("L"), comp("get")]),
-                        fn_type(Int, vec![]),
-                    ),
+                    function(Name::local(lfun, 0, vec![comp("L"), comp("get")]), fn_type(Int, vec![])),
                 ]
             },
         ),
-        row(
-            "void twolocals() { { static int w = 1; (void)w; } { static int w = 2; (void)w; } }",
-            {
-                let f = vfn(&["twolocals"], vec![]);
-                vec![
-                    f.clone(),
-                    data(Name::local(f.clone(), 0, vec![comp("w")])),
-                    data(Name::local(f, 1, vec![comp("w")])),
-                ]
-            },
-        ),
+        row("void twolocals() { { static int w = 1; (void)w; } { static int w = 2; (void)w; } }", {
+            let f = vfn(&["twolocals"], vec![]);
+            vec![f.clone(), data(Name::local(f.clone(), 0, vec![comp("w")])), data(Name::local(f, 1, vec![comp("w")]))]
+        }),
         row(
             "struct [[gnu::abi_tag(\"tg\")]] Tagged {}; void tagged(Tagged, Tagged*) {}",
-            vec![vfn(
-                &["tagged"],
-                vec![
-                    name(&["Tagged"]).tag("tg").ty(),
-                    name(&["Tagged"]).tag("tg").ty().ptr(),
-                ],
-            )],
+            vec![vfn(&["tagged"], vec![name(&["Tagged"]).tag("tg").ty(), name(&["Tagged"]).tag("tg").ty().ptr()])],
         ),
         row(
             "static void sfun(int) {} namespace ns { static int svar = 1; int* keep() { sfun(1); return &svar; } }",
             vec![
                 function(
-                    Name {
-                        root: Root::Global,
-                        comps: vec![comp_of(Unqualified::StaticSource("sfun".into()))],
-                    },
+                    Name { root: Root::Global, comps: vec![comp_of(Unqualified::StaticSource("sfun".into()))] },
                     fn_type(Void, vec![Int.into()]),
                 ),
                 data(Name {
                     root: Root::Global,
-                    comps: vec![
-                        comp("ns"),
-                        comp_of(Unqualified::StaticSource("svar".into())),
-                    ],
+                    comps: vec![comp("ns"), comp_of(Unqualified::StaticSource("svar".into()))],
                 }),
-                function(
-                    name(&["ns", "keep"]),
-                    fn_type(Type::from(Int).ptr(), vec![]),
-                ),
+                function(name(&["ns", "keep"]), fn_type(Type::from(Int).ptr(), vec![])),
             ],
         ),
         row(
             "namespace std { void sf(int) {} namespace chrono { void cf(std::plain) {} } }",
-            vec![
-                vfn(&["std", "sf"], vec![Int.into()]),
-                vfn(&["std", "chrono", "cf"], vec![named(&["std", "plain"])]),
-            ],
+            vec![vfn(&["std", "sf"], vec![Int.into()]), vfn(&["std", "chrono", "cf"], vec![named(&["std", "plain"])])],
         ),
         row("struct Vb { virtual ~Vb(); }; Vb::~Vb() {}", {
             let vb = || named(&["Vb"]);
-            let dt = |k| {
-                function(
-                    name(&["Vb"]).push(comp_of(Unqualified::Dtor(k))),
-                    fn_type(Void, vec![]),
-                )
-            };
+            let dt = |k| function(name(&["Vb"]).push(comp_of(Unqualified::Dtor(k))), fn_type(Void, vec![]));
             vec![
                 dt(DtorKind::Deleting),
                 dt(DtorKind::Complete),
@@ -762,10 +560,7 @@ fn hand_rows() -> Vec<Row> {
         row(
             "void variadic(int, ...) {} void fnref(void(&)(int), int(S::*)(int) const) {}",
             vec![
-                function(
-                    name(&["variadic"]),
-                    fn_type(Void, vec![Int.into()]).variadic(),
-                ),
+                function(name(&["variadic"]), fn_type(Void, vec![Int.into()]).variadic()),
                 vfn(
                     &["fnref"],
                     vec![
@@ -781,27 +576,13 @@ fn hand_rows() -> Vec<Row> {
         "h12",
         vec![Type::from(Int).ptr().into()],
         Void.into(),
-        vec![
-            ti(),
-            decltype(unary(Op::Pos, fparam(0))),
-            decltype(binary(Op::Index, fparam(0), lit_e(0))),
-        ],
+        vec![ti(), decltype(unary(Op::Pos, fparam(0))), decltype(binary(Op::Index, fparam(0), lit_e(0)))],
     ));
     rows[11].trees.push(tfn(
         "h12b",
         vec![s().into()],
         Void.into(),
-        vec![
-            ti(),
-            decltype(unary(
-                Op::AddrOf,
-                Expr::Scoped {
-                    ty: Box::new(ti()),
-                    name: "a".into(),
-                    args: None,
-                },
-            )),
-        ],
+        vec![ti(), decltype(unary(Op::AddrOf, Expr::Scoped { ty: Box::new(ti()), name: "a".into(), args: None }))],
     ));
     rows
 }
@@ -825,23 +606,13 @@ fn build_rows() -> Vec<Row> {
     // Every base type once, then random signatures over derived types.
     for (i, b) in base.iter().enumerate() {
         let n = format!("b{i}");
-        rows.push(row(
-            &format!("void {n}({}) {{}}", b.cpp),
-            vec![vfn(&[&n], vec![b.tree.clone()])],
-        ));
+        rows.push(row(&format!("void {n}({}) {{}}", b.cpp), vec![vfn(&[&n], vec![b.tree.clone()])]));
     }
     for i in 0..300 {
         let k = 1 + rng.next(4);
         let params: Vec<T> = (0..k).map(|_| derive(&base, &mut rng)).collect();
         let n = format!("g{i}");
-        let cpp = format!(
-            "void {n}({}) {{}}",
-            params
-                .iter()
-                .map(|p| p.cpp.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let cpp = format!("void {n}({}) {{}}", params.iter().map(|p| p.cpp.as_str()).collect::<Vec<_>>().join(", "));
         let tree = vfn(&[&n], params.into_iter().map(|p| p.tree).collect());
         rows.push(row(&cpp, vec![tree]));
     }
@@ -866,10 +637,7 @@ fn build_rows() -> Vec<Row> {
 fn mangled_names_match_gxx() {
     // g++ is the oracle (and nvcc's host compiler): without it this test
     // fails rather than passing silently.
-    Command::new("g++")
-        .arg("--version")
-        .output()
-        .expect("g++ must be on PATH: it is the oracle of this test");
+    Command::new("g++").arg("--version").output().expect("g++ must be on PATH: it is the oracle of this test");
     let rows = build_rows();
     let mut cpp = String::from(PRELUDE);
     let mut ours = BTreeSet::new();
@@ -887,18 +655,8 @@ fn mangled_names_match_gxx() {
     let src = dir.join("gen.cpp");
     let obj = dir.join("gen.o");
     std::fs::write(&src, &cpp).unwrap();
-    let out = Command::new("g++")
-        .args(["-std=c++20", "-O0", "-c"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&obj)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "g++ failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = Command::new("g++").args(["-std=c++20", "-O0", "-c"]).arg(&src).arg("-o").arg(&obj).output().unwrap();
+    assert!(out.status.success(), "g++ failed:\n{}", String::from_utf8_lossy(&out.stderr));
     let nm = Command::new("nm").arg(&obj).output().unwrap();
     let theirs: BTreeSet<String> = String::from_utf8_lossy(&nm.stdout)
         .lines()
@@ -916,16 +674,8 @@ fn mangled_names_match_gxx() {
         missing.is_empty() && extra.is_empty(),
         "{count} trees, {} symbols from g++\nours, not g++'s:\n  {}\ng++'s, not ours:\n  {}",
         theirs.len(),
-        missing
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n  "),
-        extra
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n  "),
+        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  "),
+        extra.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  "),
     );
     eprintln!("{count} trees match g++'s {} symbols", theirs.len());
 }

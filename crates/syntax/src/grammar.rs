@@ -17,8 +17,8 @@ pub(crate) mod recovery;
 pub(crate) mod statements;
 pub(crate) mod types;
 
-use crate::parser::Parser;
 use crate::SyntaxKind::*;
+use crate::parser::Parser;
 
 /// The whole translation unit.
 pub(crate) fn source_file(p: &mut Parser<'_>) {

@@ -176,8 +176,8 @@ pub fn keyword_kind(text: &str, opts: LexOptions) -> Option<SyntaxKind> {
     let kind = *keywords.table.get(text)?;
     debug_assert_eq!(Some(kind), SyntaxKind::from_keyword_text(text).or_else(|| alternative_token(text)));
     match kind {
-        CHAR8_T_KW | CONCEPT_KW | CONSTEVAL_KW | CONSTINIT_KW | CO_AWAIT_KW | CO_RETURN_KW
-        | CO_YIELD_KW | REQUIRES_KW
+        CHAR8_T_KW | CONCEPT_KW | CONSTEVAL_KW | CONSTINIT_KW | CO_AWAIT_KW | CO_RETURN_KW | CO_YIELD_KW
+        | REQUIRES_KW
             if !opts.cxx20 =>
         {
             None
@@ -681,10 +681,7 @@ mod tests {
         }
         for e in &lexed.errors {
             match e.offset {
-                Some(at) => out.push_str(&format!(
-                    "error at token {}, byte {at}: {}\n",
-                    e.token, e.msg
-                )),
+                Some(at) => out.push_str(&format!("error at token {}, byte {at}: {}\n", e.token, e.msg)),
                 None => out.push_str(&format!("error at token {}: {}\n", e.token, e.msg)),
             }
         }

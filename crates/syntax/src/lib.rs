@@ -36,7 +36,7 @@ mod tests;
 
 pub use crate::lexer::{LexOptions, Lexed};
 pub use crate::names::{NameKind, Names, ScopeId};
-pub use crate::parser::{ParseOptions, SyntaxError, MAX_NESTING, MAX_TREE_DEPTH};
+pub use crate::parser::{MAX_NESTING, MAX_TREE_DEPTH, ParseOptions, SyntaxError};
 pub use crate::syntax_kind::SyntaxKind;
 pub use rowan::{GreenNode, GreenToken, TextRange, TextSize};
 
@@ -306,7 +306,8 @@ pub(crate) fn parse_streamed(text: &str, opts: ParseOptions, chunk: usize) -> (P
     let sig = parser::SigTokens::new(&lexed);
     let input = parser::Input::new(text, &lexed, &sig);
     let before = STREAM_FALLBACKS.load(Ordering::Relaxed);
-    let parse = parse_lazy_streamed(text, &lexed, input, ParseOptions { lazy_bodies: true, ..opts }, Names::new(), chunk);
+    let parse =
+        parse_lazy_streamed(text, &lexed, input, ParseOptions { lazy_bodies: true, ..opts }, Names::new(), chunk);
     (parse, STREAM_FALLBACKS.load(Ordering::Relaxed) != before)
 }
 
@@ -354,7 +355,8 @@ fn lazy_map(lexed: &Lexed, recs: &[parser::LazyBodyRec], depths: &[(u32, u32)]) 
             let tree_depth = by_start.get(&r.raw_start).copied().unwrap_or(0);
             let start = lexed.start(r.raw_start as usize);
             let len = lexed.range(r.raw_end as usize - 1).end as u32 - start;
-            let body = LazyBody { scope: r.scope, horizon: r.horizon, depth: r.depth, tree_depth, len: TextSize::from(len) };
+            let body =
+                LazyBody { scope: r.scope, horizon: r.horizon, depth: r.depth, tree_depth, len: TextSize::from(len) };
             (TextSize::from(start), body)
         })
         .collect()
@@ -364,7 +366,9 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
     lexed.errors.iter().map(|e| {
         let range = match e.offset {
             Some(at) => TextRange::empty(TextSize::from(at)),
-            None => TextRange::new(TextSize::from(lexed.start(e.token)), TextSize::from(lexed.range(e.token).end as u32)),
+            None => {
+                TextRange::new(TextSize::from(lexed.start(e.token)), TextSize::from(lexed.range(e.token).end as u32))
+            }
         };
         SyntaxError { range, msg: e.msg.clone() }
     })
@@ -509,7 +513,9 @@ pub fn debug_tree_to(node: &SyntaxNode, out: &mut impl std::fmt::Write) -> std::
                 }
                 match &el {
                     rowan::NodeOrToken::Node(n) => writeln!(out, "{:?}@{:?}", n.kind(), n.text_range())?,
-                    rowan::NodeOrToken::Token(t) => writeln!(out, "{:?}@{:?} {:?}", t.kind(), t.text_range(), t.text())?,
+                    rowan::NodeOrToken::Token(t) => {
+                        writeln!(out, "{:?}@{:?} {:?}", t.kind(), t.text_range(), t.text())?
+                    }
                 }
                 indent += 1;
             }

@@ -62,7 +62,7 @@ pub fn brace_to_match(root: &SyntaxNode, at: TextSize) -> Option<TextRange> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse, ParseOptions};
+    use crate::{ParseOptions, parse};
 
     fn note_at(text: &str) -> Option<u32> {
         let p = parse(text, ParseOptions::default());

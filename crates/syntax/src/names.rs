@@ -457,10 +457,13 @@ impl Names {
             let sc = self.scope(id);
             match sc.kind {
                 ScopeKind::Template => return true,
-                ScopeKind::Reactivation if depth < MAX_INDIRECTION => {
-                    if sc.bases.iter().any(|&b| self.scope(b).kind != ScopeKind::Reactivation && self.in_template_at(b, depth + 1)) {
-                        return true;
-                    }
+                ScopeKind::Reactivation
+                    if depth < MAX_INDIRECTION
+                        && sc.bases.iter().any(|&b| {
+                            self.scope(b).kind != ScopeKind::Reactivation && self.in_template_at(b, depth + 1)
+                        }) =>
+                {
+                    return true;
                 }
                 _ => {}
             }

@@ -17,13 +17,13 @@ use std::cell::Cell;
 
 use rowan::TextRange;
 
-use crate::lexer::{Lexed, LexOptions};
-use crate::names::{Names, ScopeId, Time};
 use crate::SyntaxKind::{self, *};
+use crate::lexer::{LexOptions, Lexed};
+use crate::names::{Names, ScopeId, Time};
 
 mod tree;
 
-pub(crate) use tree::{build_split, build_streamed, BodyEvents, TreeBuilder};
+pub(crate) use tree::{BodyEvents, TreeBuilder, build_split, build_streamed};
 
 /// Nesting deeper than this is reported once and skipped as balanced tokens,
 /// so that the parser and every tree walk keep a bounded stack.
@@ -34,17 +34,11 @@ pub const MAX_NESTING: u32 = 400;
 /// `build_tree` flattens whatever a grammar rule nests deeper.
 pub const MAX_TREE_DEPTH: usize = 10 * MAX_NESTING as usize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ParseOptions {
     pub lex: LexOptions,
     /// Keep function bodies as `LAZY_BODY` token ranges (parse them on demand).
     pub lazy_bodies: bool,
-}
-
-impl Default for ParseOptions {
-    fn default() -> Self {
-        ParseOptions { lex: LexOptions::default(), lazy_bodies: false }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -119,13 +113,21 @@ pub(crate) enum Event {
     /// `forward_parent` (an offset to a later `Start`, 0 for none) lets a
     /// node be wrapped after the fact (`CompletedMarker::precede`); `OPEN`
     /// while the node's marker is neither completed nor abandoned.
-    Start { kind: SyntaxKind, forward_parent: u32 },
+    Start {
+        kind: SyntaxKind,
+        forward_parent: u32,
+    },
     Finish,
     /// `n_sig` significant tokens, and the trivia between them, as one token
     /// of `kind`: `>` `>` → `>>`, or a whole lazy body → `BODY_TEXT`.
-    Token { kind: SyntaxKind, n_sig: u32 },
+    Token {
+        kind: SyntaxKind,
+        n_sig: u32,
+    },
     /// An error at the next token; its message is `Events::msgs[msg]`.
-    Error { msg: u32 },
+    Error {
+        msg: u32,
+    },
 }
 
 /// `Event::Start::forward_parent` of a node still open (a streamed build
@@ -277,10 +279,10 @@ impl<'t> Parser<'t> {
     /// claims it; every change to a sent event is checked (`stream_changed`)
     /// and ends the stream, and the tree is then built after the grammar.
     pub(crate) fn publish(&mut self) {
-        if let Some(stream) = &self.stream {
-            if self.events.len() - self.sent as usize >= stream.chunk {
-                self.send(false);
-            }
+        if let Some(stream) = &self.stream
+            && self.events.len() - self.sent as usize >= stream.chunk
+        {
+            self.send(false);
         }
     }
 

@@ -61,7 +61,8 @@ impl SourceMap {
                 line_text = line_text.strip_prefix('\u{feff}').unwrap_or(line_text);
             }
             // A marker EDG rejects (`check_directive`) changes nothing.
-            if let Some((line, file, flags)) = parse_marker(line_text).filter(|_| check_directive(line_text).is_empty()) {
+            if let Some((line, file, flags)) = parse_marker(line_text).filter(|_| check_directive(line_text).is_empty())
+            {
                 let file = match file {
                     Some(f) => map.intern(&mut file_ids, &f),
                     None => map.segments.last().unwrap().file,
@@ -138,7 +139,6 @@ impl SourceMap {
     }
 }
 
-
 /// A problem EDG reports in a directive line of preprocessed text (the line
 /// markers and `#line` of a `.ii`, an unknown directive name): where in the
 /// line (a byte offset) and EDG's message.
@@ -150,8 +150,27 @@ pub struct DirectiveError {
 
 /// The directive names EDG knows (a preprocessed unit holds few of them).
 const DIRECTIVES: &[&str] = &[
-    "define", "undef", "include", "include_next", "import", "if", "ifdef", "ifndef", "elif", "elifdef",
-    "elifndef", "else", "endif", "line", "error", "warning", "pragma", "ident", "sccs", "assert", "unassert",
+    "define",
+    "undef",
+    "include",
+    "include_next",
+    "import",
+    "if",
+    "ifdef",
+    "ifndef",
+    "elif",
+    "elifdef",
+    "elifndef",
+    "else",
+    "endif",
+    "line",
+    "error",
+    "warning",
+    "pragma",
+    "ident",
+    "sccs",
+    "assert",
+    "unassert",
 ];
 
 /// Checks a directive line (`line` starts with `#`, without its newline) as

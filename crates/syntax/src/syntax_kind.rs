@@ -206,10 +206,7 @@ impl SyntaxKind {
     }
 
     pub fn is_literal(self) -> bool {
-        matches!(
-            self,
-            SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR | SyntaxKind::STRING
-        )
+        matches!(self, SyntaxKind::INT_NUMBER | SyntaxKind::FLOAT_NUMBER | SyntaxKind::CHAR | SyntaxKind::STRING)
     }
 }
 
@@ -302,8 +299,6 @@ macro_rules! T {
     [__int128] => { $crate::SyntaxKind::INT128_KW };
     [ident] => { $crate::SyntaxKind::IDENT };
 }
-
-
 
 impl From<SyntaxKind> for rowan::SyntaxKind {
     fn from(k: SyntaxKind) -> rowan::SyntaxKind {

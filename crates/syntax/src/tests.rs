@@ -11,10 +11,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::{debug_tree, parse, LexOptions, ParseOptions};
+use crate::{LexOptions, ParseOptions, debug_tree, parse};
 
 mod robustness;
-
 
 pub(crate) fn opts_for(name: &str, lazy_bodies: bool) -> ParseOptions {
     ParseOptions { lex: LexOptions { cxx20: name.contains("cxx20"), ..LexOptions::default() }, lazy_bodies }
@@ -35,7 +34,9 @@ pub(crate) fn snapshot(text: &str, opts: ParseOptions) -> (String, usize) {
 fn test_files(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/parser").join(dir);
     let mut files: Vec<PathBuf> = match fs::read_dir(&dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "cpp")).collect(),
+        Ok(rd) => {
+            rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "cpp")).collect()
+        }
         Err(_) => Vec::new(),
     };
     files.sort();

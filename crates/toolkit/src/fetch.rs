@@ -60,7 +60,9 @@ pub fn cache_root() -> Result<PathBuf, Error> {
         Some(x) => PathBuf::from(x),
         None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
             Some(h) => PathBuf::from(h).join(".cache"),
-            None => return Err(Error::NotFound("neither XDG_CACHE_HOME nor HOME is set; cannot place the cache".into())),
+            None => {
+                return Err(Error::NotFound("neither XDG_CACHE_HOME nor HOME is set; cannot place the cache".into()));
+            }
         },
     };
     Ok(base.join("cufront"))
@@ -104,9 +106,8 @@ pub fn fetch_pinned() -> Result<Toolkit, Error> {
     }
     remove_leftovers(&dir);
     let partial = dir.with_file_name(format!("{}.partial-{}", PINNED.cache_name, std::process::id()));
-    let result = download_and_unpack(&partial).and_then(|()| {
-        fs::rename(&partial, &dir).map_err(|e| io_err("cannot move the fetched toolkit to", &dir, e))
-    });
+    let result = download_and_unpack(&partial)
+        .and_then(|()| fs::rename(&partial, &dir).map_err(|e| io_err("cannot move the fetched toolkit to", &dir, e)));
     if let Err(e) = result {
         let _ = fs::remove_dir_all(&partial);
         return Err(e);
@@ -261,7 +262,12 @@ fn finish_tree(dir: &Path) -> Result<Toolkit, Error> {
     link_lib64(&root)?;
     let tk = Toolkit::open(&root)?;
     if !tk.is_pinned() {
-        return Err(Error::Invalid(format!("{} is CUDA {}, expected {}", root.display(), tk.version(), PINNED.nvcc_version)));
+        return Err(Error::Invalid(format!(
+            "{} is CUDA {}, expected {}",
+            root.display(),
+            tk.version(),
+            PINNED.nvcc_version
+        )));
     }
     let marker = dir.join(MARKER);
     fs::write(&marker, format!("{}\n", PINNED.nvcc_version)).map_err(|e| io_err("cannot write", &marker, e))?;

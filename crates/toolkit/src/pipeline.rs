@@ -133,10 +133,7 @@ impl Pipeline {
     /// stderr) when it is missing or fails.
     pub fn run(&self, kind: StepKind) -> Result<Output, Error> {
         let step = self.step(kind).ok_or_else(|| Error::Tool(format!("nvcc's pipeline has no {kind:?} step")))?;
-        let out = self
-            .command(step)
-            .output()
-            .map_err(|e| Error::Tool(format!("cannot run {}: {e}", step.argv[0])))?;
+        let out = self.command(step).output().map_err(|e| Error::Tool(format!("cannot run {}: {e}", step.argv[0])))?;
         if !out.status.success() {
             return Err(Error::Tool(format!(
                 "{} failed ({}):\n{}",
@@ -411,7 +408,10 @@ mod tests {
     #[test]
     fn shell_words() {
         let env = vec![("X".to_string(), "ex".to_string())];
-        assert_eq!(split_words(r#"a\ b "c\"d" 'e$X' $X ${X}y "$X/z" $ "#, &env), ["a b", "c\"d", "e$X", "ex", "exy", "ex/z", "$"]);
+        assert_eq!(
+            split_words(r#"a\ b "c\"d" 'e$X' $X ${X}y "$X/z" $ "#, &env),
+            ["a b", "c\"d", "e$X", "ex", "exy", "ex/z", "$"]
+        );
         assert_eq!(split_words("  ", &env), Vec::<String>::new());
         assert_eq!(split_words(r#""""#, &env), [""]);
     }

@@ -8,8 +8,14 @@ use crate::Error;
 /// Files every toolkit we can use has, relative to its root. Enough to run
 /// nvcc's host and device pipelines: the driver, both front ends, the runtime
 /// headers.
-pub const REQUIRED: &[&str] =
-    &["bin/nvcc", "bin/nvcc.profile", "bin/cudafe++", "nvvm/bin/cicc", "include/cuda_runtime.h", "include/crt/host_defines.h"];
+pub const REQUIRED: &[&str] = &[
+    "bin/nvcc",
+    "bin/nvcc.profile",
+    "bin/cudafe++",
+    "nvvm/bin/cicc",
+    "include/cuda_runtime.h",
+    "include/crt/host_defines.h",
+];
 
 /// Checks that `root` holds a toolkit and returns `nvcc`'s version
 /// (`13.0.88`). Runs `nvcc --version`, so a tree with a broken binary or a

@@ -43,10 +43,7 @@ pub fn module_id(
             return String::from_utf8_lossy(&bytes).into_owned();
         }
     }
-    let file_name = cfg
-        .orig_src_file_name
-        .clone()
-        .unwrap_or_else(|| cfg.input.clone());
+    let file_name = cfg.orig_src_file_name.clone().unwrap_or_else(|| cfg.input.clone());
     let key = cufront_emit::key::module_key(root, map, cfg.emit.device_c, sema);
     match key {
         Some(Ok(key)) => module_id::module_id(&IdInputs {
@@ -69,9 +66,7 @@ pub fn module_id(
                 .unwrap_or_else(std::time::SystemTime::now)
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            let cwd = std::env::current_dir()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
+            let cwd = std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_default();
             module_id::module_id(&IdInputs {
                 path_name: cfg.orig_src_path_name.as_deref(),
                 file_name: &file_name,
@@ -92,10 +87,7 @@ pub fn host_path(cfg: &Config) -> Option<PathBuf> {
     if let Some(p) = &cfg.gen_c_file_name {
         return Some(PathBuf::from(p));
     }
-    let base = Path::new(&cfg.input)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let base = Path::new(&cfg.input).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let stem = match base.rfind('.') {
         Some(i) if i > 0 => base[..i].to_string(),
         _ => base,
@@ -157,8 +149,6 @@ pub fn run(
 }
 
 fn cannot_open(what: &str, path: &Path) -> Diagnostic {
-    Diagnostic::new(CANNOT_OPEN, Severity::Catastrophic).with_args(vec![
-        Arg::Str(what.into()),
-        Arg::Str(path.display().to_string()),
-    ])
+    Diagnostic::new(CANNOT_OPEN, Severity::Catastrophic)
+        .with_args(vec![Arg::Str(what.into()), Arg::Str(path.display().to_string())])
 }

@@ -524,15 +524,11 @@ fn apply(
         }
 
         // Values that are validated although cufront does not use them.
-        "instantiate" => {
-            if !matches!(v.as_str(), "none" | "all" | "used" | "local") {
-                return Err(err1(576, v));
-            }
+        "instantiate" if !matches!(v.as_str(), "none" | "all" | "used" | "local") => {
+            return Err(err1(576, v));
         }
-        "unicode_source_kind" => {
-            if !matches!(v.as_str(), "UTF-8" | "UTF-16" | "UTF-16LE" | "UTF-16BE") {
-                return Err(err1(1672, v));
-            }
+        "unicode_source_kind" if !matches!(v.as_str(), "UTF-8" | "UTF-16" | "UTF-16LE" | "UTF-16BE") => {
+            return Err(err1(1672, v));
         }
         "set_flag" | "clear_flag" => return Err(err1(1157, v)),
         "pack_alignment" => {
@@ -551,20 +547,14 @@ fn apply(
         | "msvc_target_version" => {
             number(&v)?;
         }
-        "pch_dir" => {
-            if !std::path::Path::new(&v).is_dir() {
-                return Err(err1(680, v));
-            }
+        "pch_dir" if !std::path::Path::new(&v).is_dir() => {
+            return Err(err1(680, v));
         }
-        "edg_base_dir" => {
-            if !std::path::Path::new(&v).is_dir() {
-                return Err(err1(1334, v));
-            }
+        "edg_base_dir" if !std::path::Path::new(&v).is_dir() => {
+            return Err(err1(1334, v));
         }
-        "ms_header_unit" | "ms_header_unit_quote" | "ms_header_unit_angle" => {
-            if !v.contains('=') {
-                return Err(err1(3143, v));
-            }
+        "ms_header_unit" | "ms_header_unit_quote" | "ms_header_unit_angle" if !v.contains('=') => {
+            return Err(err1(3143, v));
         }
         // Every other option is accepted without effect (docs/cudafe-flags.md).
         _ => {}

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use cufront_base_db::{self as base_db, LangOptions, RootDatabase};
 use cufront_diagnostics::{
-    catalog, parse_pragma, Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow,
-    OutputMode, Overrides, Palette, PragmaTimeline, Severity, TextOptions,
+    Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow, OutputMode, Overrides, Palette, PragmaTimeline,
+    Severity, TextOptions, catalog, parse_pragma,
 };
 use cufront_emit::host::bodies::BodyNeeds;
 use cufront_syntax::source_map::SourceMap;
@@ -73,7 +73,9 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     // needed bodies are parsed and the diagnostics reported.
     let index = (!cfg.no_code_gen).then(|| {
         let green = lazy.syntax_node().green().into_owned();
-        std::thread::spawn(move || cufront_emit::host::HostSpaceIndex::build(&cufront_syntax::SyntaxNode::new_root(green)))
+        std::thread::spawn(move || {
+            cufront_emit::host::HostSpaceIndex::build(&cufront_syntax::SyntaxNode::new_root(green))
+        })
     });
     let parse = with_needed_bodies(cfg, &text, lazy, map);
 
@@ -148,8 +150,9 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
     // cudafe++ writes the host file and then crashes (SIGSEGV) without a
     // stub file name; cufront reports it instead and writes nothing.
     if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen && cfg.stub_file_name.is_none() {
-        let diag = Diagnostic::new(RAW_TEXT, Severity::HardError)
-            .with_arg(Arg::Str("cufront: no --stub_file_name: the host file cannot be written (cudafe++ crashes)".into()));
+        let diag = Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(
+            "cufront: no --stub_file_name: the host file cannot be written (cudafe++ crashes)".into(),
+        ));
         engine.emit(&diag);
     }
     if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen {
@@ -228,10 +231,7 @@ fn with_needed_bodies(cfg: &Config, text: &str, lazy: &Parse, map: &SourceMap) -
 /// its include directory with `-I`, so the markers do not flag them as
 /// system headers). By file id.
 fn toolkit_files(map: &SourceMap) -> Vec<bool> {
-    let Some(dir) = map
-        .files()
-        .find_map(|(_, f)| f.strip_suffix("cuda_runtime.h").filter(|d| d.ends_with('/')))
-    else {
+    let Some(dir) = map.files().find_map(|(_, f)| f.strip_suffix("cuda_runtime.h").filter(|d| d.ends_with('/'))) else {
         return Vec::new();
     };
     map.files().map(|(_, f)| f.starts_with(dir)).collect()
@@ -300,10 +300,7 @@ impl Clock {
         Clock { wall: Instant::now(), cpu: cpu_time() }
     }
     fn elapsed(&self) -> Duration2 {
-        Duration2 {
-            cpu: cpu_time().saturating_sub(self.cpu).as_secs_f64(),
-            wall: self.wall.elapsed().as_secs_f64(),
-        }
+        Duration2 { cpu: cpu_time().saturating_sub(self.cpu).as_secs_f64(), wall: self.wall.elapsed().as_secs_f64() }
     }
 }
 
@@ -433,10 +430,7 @@ const NUL_IN_LITERAL: DiagId = DiagId(1193);
 /// EDG's warnings for NUL bytes (the lexer takes them for whitespace): one
 /// per NUL, 1193 inside a string or character literal (or a line marker's
 /// file name), none inside a comment, 1192 elsewhere.
-fn nul_warnings<'a>(
-    text: &'a str,
-    root: &'a cufront_syntax::SyntaxNode,
-) -> impl Iterator<Item = (u32, Found)> + 'a {
+fn nul_warnings<'a>(text: &'a str, root: &'a cufront_syntax::SyntaxNode) -> impl Iterator<Item = (u32, Found)> + 'a {
     use cufront_syntax::SyntaxKind as K;
     memchr::memchr_iter(0, text.as_bytes()).filter_map(move |at| {
         let token = root.token_at_offset((at as u32).into()).right_biased()?;

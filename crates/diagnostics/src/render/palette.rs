@@ -29,8 +29,7 @@ pub struct Palette {
     pub range1: Option<String>,
 }
 
-pub const DEFAULT_PALETTE: &str =
-    "error=01;31:warning=01;35:note=01;36:locus=01:quote=01:range1=32";
+pub const DEFAULT_PALETTE: &str = "error=01;31:warning=01;35:note=01;36:locus=01:quote=01:range1=32";
 
 impl Palette {
     /// Parses `error=01;31:warning=01;35:…`; unknown names are ignored.
@@ -67,20 +66,14 @@ impl Palette {
 
     /// The palette cudafe++ would use, or `None` for no colours.
     /// `env` reads an environment variable (injected so tests need no real env).
-    pub fn detect(
-        no_colors: bool,
-        stderr_is_tty: bool,
-        env: impl Fn(&str) -> Option<String>,
-    ) -> Option<Palette> {
+    pub fn detect(no_colors: bool, stderr_is_tty: bool, env: impl Fn(&str) -> Option<String>) -> Option<Palette> {
         if no_colors || !stderr_is_tty || env("NOCOLOR").is_some() {
             return None;
         }
         if env("TERM").as_deref() == Some("dumb") {
             return None;
         }
-        let spec = env("EDG_COLORS")
-            .or_else(|| env("GCC_COLORS"))
-            .unwrap_or_else(|| DEFAULT_PALETTE.to_owned());
+        let spec = env("EDG_COLORS").or_else(|| env("GCC_COLORS")).unwrap_or_else(|| DEFAULT_PALETTE.to_owned());
         Some(Palette::parse(&spec))
     }
 }

@@ -27,32 +27,20 @@ impl<'a> Files<'a> for LineFiles {
     type Source = &'a str;
 
     fn name(&'a self, id: usize) -> Result<&'a str, Error> {
-        self.0
-            .get(id)
-            .map(|f| f.name.as_str())
-            .ok_or(Error::FileMissing)
+        self.0.get(id).map(|f| f.name.as_str()).ok_or(Error::FileMissing)
     }
     fn source(&'a self, id: usize) -> Result<&'a str, Error> {
-        self.0
-            .get(id)
-            .map(|f| f.text.as_str())
-            .ok_or(Error::FileMissing)
+        self.0.get(id).map(|f| f.text.as_str()).ok_or(Error::FileMissing)
     }
     fn line_index(&'a self, id: usize, _byte_index: usize) -> Result<usize, Error> {
-        self.0
-            .get(id)
-            .map(|f| f.line.saturating_sub(1))
-            .ok_or(Error::FileMissing)
+        self.0.get(id).map(|f| f.line.saturating_sub(1)).ok_or(Error::FileMissing)
     }
     fn line_range(&'a self, id: usize, line_index: usize) -> Result<std::ops::Range<usize>, Error> {
         let f = self.0.get(id).ok_or(Error::FileMissing)?;
         if line_index + 1 == f.line.max(1) {
             Ok(0..f.text.len())
         } else {
-            Err(Error::LineTooLarge {
-                given: line_index,
-                max: f.line,
-            })
+            Err(Error::LineTooLarge { given: line_index, max: f.line })
         }
     }
 }
@@ -76,39 +64,22 @@ fn column_range(text: &str, column: u32) -> std::ops::Range<usize> {
     }
 }
 
-fn label(
-    files: &mut LineFiles,
-    loc: &Location,
-    primary: bool,
-    message: String,
-) -> Option<Label<usize>> {
+fn label(files: &mut LineFiles, loc: &Location, primary: bool, message: String) -> Option<Label<usize>> {
     let text = loc.source_line.as_ref()?;
     if loc.kind == LocationKind::EndOfSource || loc.column == 0 {
         return None;
     }
     let id = files.0.len();
-    files.0.push(LineFile {
-        name: loc.file.clone(),
-        text: text.clone(),
-        line: loc.line as usize,
-    });
+    files.0.push(LineFile { name: loc.file.clone(), text: text.clone(), line: loc.line as usize });
     let range = column_range(text, loc.column);
-    let l = if primary {
-        Label::primary(id, range)
-    } else {
-        Label::secondary(id, range)
-    };
+    let l = if primary { Label::primary(id, range) } else { Label::secondary(id, range) };
     Some(l.with_message(message))
 }
 
 /// Renders `diag` with codespan-reporting to `writer` (colours decided by the writer).
 pub fn render(diag: &Diagnostic, shown: Shown, writer: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = LineFiles::default();
-    let severity = if shown.promoted {
-        Severity::Error
-    } else {
-        shown.severity
-    };
+    let severity = if shown.promoted { Severity::Error } else { shown.severity };
     let mut cs = CsDiagnostic::new(cs_severity(severity))
         .with_code(format!("{}", diag.id.display()))
         .with_message(diag.message());
@@ -130,32 +101,17 @@ pub fn render(diag: &Diagnostic, shown: Shown, writer: &mut dyn WriteColor) -> s
         });
     }
     for note in &diag.notes {
-        match note
-            .location
-            .as_ref()
-            .and_then(|loc| label(&mut files, loc, false, note.message()))
-        {
+        match note.location.as_ref().and_then(|loc| label(&mut files, loc, false, note.message())) {
             Some(l) => labels.push(l),
             None => notes.push(note.message()),
         }
     }
     for c in &diag.context {
-        let args = vec![
-            crate::diagnostic::Arg::Entity(c.entity.clone()),
-            crate::diagnostic::Arg::Pos(c.at.clone()),
-        ];
-        notes.push(crate::message::render_plain(
-            "detected during %nt %p",
-            &args,
-            file,
-        ));
+        let args = vec![crate::diagnostic::Arg::Entity(c.entity.clone()), crate::diagnostic::Arg::Pos(c.at.clone())];
+        notes.push(crate::message::render_plain("detected during %nt %p", &args, file));
     }
     cs = cs.with_labels(labels).with_notes(notes);
-    let config = Config {
-        before_label_lines: 0,
-        after_label_lines: 0,
-        ..Config::default()
-    };
+    let config = Config { before_label_lines: 0, after_label_lines: 0, ..Config::default() };
     term::emit(writer, &config, &files, &cs).map_err(|e| match e {
         Error::Io(io) => io,
         other => std::io::Error::other(other.to_string()),

@@ -37,11 +37,8 @@ pub fn escape_into(s: &str, out: &mut String) {
 
 /// Absolute, lexically normalised path (`sub/../inc/h.h` → `/cwd/inc/h.h`).
 pub fn normalise_path(file: &str, cwd: &str) -> String {
-    let joined = if file.starts_with('/') {
-        file.to_owned()
-    } else {
-        format!("{}/{}", cwd.trim_end_matches('/'), file)
-    };
+    let joined =
+        if file.starts_with('/') { file.to_owned() } else { format!("{}/{}", cwd.trim_end_matches('/'), file) };
     let mut parts: Vec<&str> = Vec::new();
     for part in joined.split('/') {
         match part {
@@ -71,11 +68,7 @@ fn physical_location(loc: &Location, cwd: &str, out: &mut String) {
 
 /// One result object (no separator). `cwd` makes relative file names absolute.
 pub fn result(diag: &Diagnostic, shown: Shown, cwd: &str, out: &mut String) {
-    let level = if shown.promoted {
-        Severity::Error.sarif_level()
-    } else {
-        shown.severity.sarif_level()
-    };
+    let level = if shown.promoted { Severity::Error.sarif_level() } else { shown.severity.sarif_level() };
     out.push_str(r#"{"ruleId":"EC"#);
     out.push_str(&diag.id.index().to_string());
     out.push_str(r#"","level":""#);

@@ -34,13 +34,7 @@ pub struct TextOptions {
 
 impl Default for TextOptions {
     fn default() -> TextOptions {
-        TextOptions {
-            display_error_number: false,
-            brief: false,
-            wrap: false,
-            context_limit: 10,
-            palette: None,
-        }
+        TextOptions { display_error_number: false, brief: false, wrap: false, context_limit: 10, palette: None }
     }
 }
 
@@ -60,11 +54,7 @@ pub struct Shown {
 
 /// Appends the full text of `diag` (with its trailing empty line unless brief).
 pub fn render(diag: &Diagnostic, shown: Shown, opts: &TextOptions, out: &mut String) {
-    let colors = if shown.severity == Severity::CommandLineError {
-        None
-    } else {
-        opts.palette.as_ref()
-    };
+    let colors = if shown.severity == Severity::CommandLineError { None } else { opts.palette.as_ref() };
     let w = Writer { opts, colors };
     w.primary(diag, shown, out);
     if !opts.brief {
@@ -93,11 +83,7 @@ impl Writer<'_> {
 
     /// Primary line, continuation, source + caret, context, notes.
     fn primary(&self, diag: &Diagnostic, shown: Shown, out: &mut String) {
-        let label = if shown.promoted {
-            Severity::Error
-        } else {
-            shown.severity
-        };
+        let label = if shown.promoted { Severity::Error } else { shown.severity };
         let sev_cat = severity_category(label);
         let mut head = String::new();
         let show_number = self.opts.display_error_number && shown.severity <= Severity::Warning;
@@ -112,11 +98,7 @@ impl Writer<'_> {
                 match loc.kind {
                     LocationKind::Normal => {
                         self.esc(Category::Locus, "", &mut head);
-                        self.esc(
-                            Category::Locus,
-                            &format!("{}({})", loc.file, loc.line),
-                            &mut head,
-                        );
+                        self.esc(Category::Locus, &format!("{}({})", loc.file, loc.line), &mut head);
                     }
                     LocationKind::EndOfSource => head.push_str("At end of source"),
                     LocationKind::Stdin => head.push_str(&format!("Line {}", loc.line)),
@@ -131,21 +113,12 @@ impl Writer<'_> {
         head.push_str(": ");
         let file = diag.location.as_ref().map(|l| l.file.as_str());
         let message = expand(crate::catalog::template(diag.id), &diag.args, file);
-        self.line(
-            &head,
-            visible_len(&head, self.colors.is_some()),
-            &message,
-            0,
-            out,
-        );
+        self.line(&head, visible_len(&head, self.colors.is_some()), &message, 0, out);
 
         for cont in &diag.continuation {
             let spans = match cont {
                 Message::Template { id, args } => expand(crate::catalog::template(*id), args, file),
-                Message::Text(t) => Spans(vec![Span {
-                    style: Style::Plain,
-                    text: t.clone(),
-                }]),
+                Message::Text(t) => Spans(vec![Span { style: Style::Plain, text: t.clone() }]),
             };
             self.line(&" ".repeat(12), 12, &spans, 12, out);
         }
@@ -168,14 +141,7 @@ impl Writer<'_> {
         self.context(&diag.context, file, out);
 
         for note in &diag.notes {
-            self.primary(
-                note,
-                Shown {
-                    severity: note.severity,
-                    promoted: false,
-                },
-                out,
-            );
+            self.primary(note, Shown { severity: note.severity, promoted: false }, out);
         }
     }
 
@@ -338,10 +304,7 @@ impl Writer<'_> {
 }
 
 fn plain(text: &str) -> Spans {
-    Spans(vec![Span {
-        style: Style::Plain,
-        text: text.to_owned(),
-    }])
+    Spans(vec![Span { style: Style::Plain, text: text.to_owned() }])
 }
 
 fn severity_category(s: Severity) -> Category {
@@ -374,11 +337,7 @@ fn visible_len(head: &str, has_escapes: bool) -> usize {
 /// so the caret lines up in a terminal.
 pub fn caret_indent(src: &str, column: u32) -> String {
     let want = column.saturating_sub(1) as usize;
-    let mut s: String = src
-        .chars()
-        .take(want)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
+    let mut s: String = src.chars().take(want).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
     let have = src.chars().count().min(want);
     s.extend(std::iter::repeat_n(' ', want - have));
     s
@@ -397,18 +356,9 @@ fn context_template(kind: ContextKind, single: bool) -> &'static str {
     };
     let template = crate::catalog::template(DiagId(index));
     // The list form of 685–687 drops the single-line form's "detected during ".
-    if single {
-        template
-    } else {
-        template
-            .strip_prefix("detected during ")
-            .unwrap_or(template)
-    }
+    if single { template } else { template.strip_prefix("detected during ").unwrap_or(template) }
 }
 
 fn context_args(e: &ContextEntry) -> Vec<crate::diagnostic::Arg> {
-    vec![
-        crate::diagnostic::Arg::Entity(e.entity.clone()),
-        crate::diagnostic::Arg::Pos(e.at.clone()),
-    ]
+    vec![crate::diagnostic::Arg::Entity(e.entity.clone()), crate::diagnostic::Arg::Pos(e.at.clone())]
 }

@@ -28,34 +28,25 @@ enum Units {
 /// `INITIALIZER` or `INIT_LIST`) gives the array declared by `declarator`
 /// (whose first array derivation is the unknown bound), with `specs` the
 /// declaration's specifiers.
-pub(crate) fn deduced_bound(
-    specs: Option<&SyntaxNode>,
-    declarator: &SyntaxNode,
-    init: &SyntaxNode,
-) -> Option<u64> {
-    let arrays: Vec<SyntaxNode> = declarator
-        .children()
-        .filter(|c| c.kind() == K::ARRAY_DECLARATOR)
-        .collect();
+pub(crate) fn deduced_bound(specs: Option<&SyntaxNode>, declarator: &SyntaxNode, init: &SyntaxNode) -> Option<u64> {
+    let arrays: Vec<SyntaxNode> = declarator.children().filter(|c| c.kind() == K::ARRAY_DECLARATOR).collect();
     // The element type's own bounds: every derivation after the first.
     let inner: Option<Vec<u64>> = arrays.iter().skip(1).map(literal_bound).collect();
     let pointer = declarator.children().any(|c| c.kind() == K::PTR_OPERATOR)
         || declarator.children().any(|c| c.kind() == K::DECLARATOR);
     let scalar_elements = pointer || specs.is_some_and(builtin_type);
     let value = match init.kind() {
-        K::EQUAL_INITIALIZER | K::INITIALIZER => init
-            .children()
-            .find(|c| !matches!(c.kind(), K::EQ | K::L_PAREN | K::R_PAREN))?,
+        K::EQUAL_INITIALIZER | K::INITIALIZER => {
+            init.children().find(|c| !matches!(c.kind(), K::EQ | K::L_PAREN | K::R_PAREN))?
+        }
         K::INIT_LIST => init.clone(),
         _ => return None,
     };
     match value.kind() {
         K::STRING_LITERAL if arrays.len() == 1 && !pointer => string_units(&value).map(|n| n + 1),
         K::INIT_LIST => {
-            let clauses: Vec<SyntaxNode> = value
-                .children()
-                .filter(|c| !matches!(c.kind(), K::L_CURLY | K::R_CURLY | K::COMMA))
-                .collect();
+            let clauses: Vec<SyntaxNode> =
+                value.children().filter(|c| !matches!(c.kind(), K::L_CURLY | K::R_CURLY | K::COMMA)).collect();
             if clauses.iter().any(|c| c.kind() != K::INIT_LIST && !is_plain_expr(c)) {
                 return None;
             }
@@ -97,8 +88,7 @@ fn literal_bound(a: &SyntaxNode) -> Option<u64> {
 /// An initializer-clause that is one expression (not a pack expansion or a
 /// designator, whose element counts this reader cannot know).
 fn is_plain_expr(n: &SyntaxNode) -> bool {
-    !n.descendants_with_tokens().any(|t| t.kind() == K::DOT3)
-        && !matches!(n.kind(), K::DESIGNATED_INIT)
+    !n.descendants_with_tokens().any(|t| t.kind() == K::DOT3) && !matches!(n.kind(), K::DESIGNATED_INIT)
 }
 
 /// The declared type is arithmetic (keywords only): a braced clause list
@@ -125,12 +115,9 @@ fn builtin_type(specs: &SyntaxNode) -> bool {
 }
 
 fn char_type(specs: &SyntaxNode) -> bool {
-    specs.children_with_tokens().any(|t| {
-        matches!(
-            t.kind(),
-            K::CHAR_KW | K::CHAR8_T_KW | K::CHAR16_T_KW | K::CHAR32_T_KW | K::WCHAR_T_KW
-        )
-    })
+    specs
+        .children_with_tokens()
+        .any(|t| matches!(t.kind(), K::CHAR_KW | K::CHAR8_T_KW | K::CHAR16_T_KW | K::CHAR32_T_KW | K::WCHAR_T_KW))
 }
 
 /// The code units of a (possibly concatenated) string literal, without the
@@ -232,9 +219,7 @@ fn cooked_chars(body: &str) -> Option<Vec<Char>> {
                 }
                 out.push(Char::Point(v));
             }
-            '\'' | '"' | '?' | '\\' | 'a' | 'b' | 'f' | 'n' | 'r' | 't' | 'v' | 'e' => {
-                out.push(Char::Unit)
-            }
+            '\'' | '"' | '?' | '\\' | 'a' | 'b' | 'f' | 'n' | 'r' | 't' | 'v' | 'e' => out.push(Char::Unit),
             _ => return None,
         }
     }

@@ -9,11 +9,7 @@ use rowan::{GreenNodeData, NodeOrToken};
 
 /// Calls `f`, in preorder (as `root.descendants()` visits them), on every
 /// node below `root` for which `pick(kind, green)` is true.
-pub(super) fn nodes(
-    root: &SyntaxNode,
-    pick: &mut dyn FnMut(K, &GreenNodeData) -> bool,
-    f: &mut dyn FnMut(SyntaxNode),
-) {
+pub(super) fn nodes(root: &SyntaxNode, pick: &mut dyn FnMut(K, &GreenNodeData) -> bool, f: &mut dyn FnMut(SyntaxNode)) {
     let start = root.text_range().start();
     let green = root.green();
     // The root itself, as `descendants()` yields it first.
@@ -42,12 +38,7 @@ fn visit(
             let range = TextRange::at(at, len);
             if pick(kind, n) {
                 // How many enclosing nodes have this kind and range.
-                let outer = chain
-                    .iter()
-                    .rev()
-                    .take_while(|&&(_, r)| r == range)
-                    .filter(|&&(k, _)| k == kind)
-                    .count();
+                let outer = chain.iter().rev().take_while(|&&(_, r)| r == range).filter(|&&(k, _)| k == kind).count();
                 f(materialize(root, kind, range, outer));
             }
             chain.push((kind, range));
@@ -70,11 +61,8 @@ fn materialize(root: &SyntaxNode, kind: K, range: TextRange, outer: usize) -> Sy
         && let Some(deepest) = deepest
     {
         // Innermost first.
-        let found: Vec<SyntaxNode> = deepest
-            .ancestors()
-            .take_while(|a| a.text_range() == range)
-            .filter(|a| a.kind() == kind)
-            .collect();
+        let found: Vec<SyntaxNode> =
+            deepest.ancestors().take_while(|a| a.text_range() == range).filter(|a| a.kind() == kind).collect();
         let n = found.len();
         if outer < n {
             return found[n - 1 - outer].clone();

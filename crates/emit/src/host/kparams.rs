@@ -79,26 +79,16 @@ fn site(d: &SyntaxNode) -> Site {
             rowan::NodeOrToken::Node(n) => match n.kind() {
                 K::PTR_OPERATOR if name.is_none() && inner.is_none() => ptr = Some(n),
                 K::NAME | K::QUALIFIED_NAME | K::TEMPLATE_ID => name = Some(n),
-                K::PAREN_DECLARATOR => {
-                    inner = n.children().find(|c| is_declarator(c.kind())).map(|i| site(&i))
-                }
-                K::ARRAY_DECLARATOR | K::FUNCTION_DECLARATOR if suffix.is_none() => {
-                    suffix = Some(n)
-                }
+                K::PAREN_DECLARATOR => inner = n.children().find(|c| is_declarator(c.kind())).map(|i| site(&i)),
+                K::ARRAY_DECLARATOR | K::FUNCTION_DECLARATOR if suffix.is_none() => suffix = Some(n),
                 _ => {}
             },
         }
     }
     let here = if let Some(s) = &suffix {
-        if s.kind() == K::ARRAY_DECLARATOR {
-            Binds::Array
-        } else {
-            Binds::Function
-        }
+        if s.kind() == K::ARRAY_DECLARATOR { Binds::Array } else { Binds::Function }
     } else if let Some(p) = &ptr {
-        if p.children_with_tokens()
-            .any(|t| matches!(t.kind(), K::AMP | K::AMP2))
-        {
+        if p.children_with_tokens().any(|t| matches!(t.kind(), K::AMP | K::AMP2)) {
             Binds::Reference
         } else {
             Binds::Pointer
@@ -126,13 +116,7 @@ fn site(d: &SyntaxNode) -> Site {
             (at, at)
         }
     };
-    Site {
-        amp_at,
-        name_at,
-        binds: here,
-        name: name.and_then(|n| walk::last_component(&n)),
-        pack: dot3.is_some(),
-    }
+    Site { amp_at, name_at, binds: here, name: name.and_then(|n| walk::last_component(&n)), pack: dot3.is_some() }
 }
 
 /// Prints the tokens of `n` that start before `upto`, CUDA-only attributes
@@ -147,10 +131,7 @@ fn print(n: &SyntaxNode, upto: u32, inserts: &[(u32, String)]) -> String {
     let mut space = false;
     let push = |out: &mut String, text: &str, space: bool| {
         let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        if !out.is_empty()
-            && (space || (out.ends_with(word) && text.starts_with(word)))
-            && !out.ends_with(' ')
-        {
+        if !out.is_empty() && (space || (out.ends_with(word) && text.starts_with(word))) && !out.ends_with(' ') {
             out.push(' ');
         }
         out.push_str(text);
@@ -189,11 +170,8 @@ fn spaced_amp(out: &str, text: &str) -> bool {
 }
 
 fn cuda_only(gnu: &SyntaxNode) -> bool {
-    let names: Vec<Option<String>> = gnu
-        .children()
-        .filter(|c| c.kind() == K::ATTRIBUTE)
-        .map(|a| attribute_name(&a))
-        .collect();
+    let names: Vec<Option<String>> =
+        gnu.children().filter(|c| c.kind() == K::ATTRIBUTE).map(|a| attribute_name(&a)).collect();
     !names.is_empty() && names.iter().all(|n| n.as_deref().is_some_and(is_cuda_only))
 }
 
@@ -202,17 +180,8 @@ fn param_site(p: &SyntaxNode) -> Site {
     match p.children().find(|c| is_declarator(c.kind())) {
         Some(d) => site(&d),
         None => {
-            let at = p
-                .children()
-                .find(|c| c.kind() == K::DECL_SPECIFIERS)
-                .map_or(end(p), |s| end(&s));
-            Site {
-                amp_at: at,
-                name_at: at,
-                binds: Binds::Plain,
-                name: None,
-                pack: false,
-            }
+            let at = p.children().find(|c| c.kind() == K::DECL_SPECIFIERS).map_or(end(p), |s| end(&s));
+            Site { amp_at: at, name_at: at, binds: Binds::Plain, name: None, pack: false }
         }
     }
 }
@@ -258,11 +227,7 @@ pub(super) fn kernel_params(params: &[SyntaxNode], next_t: &mut u32) -> Vec<Kern
         inserts.extend(named);
         let wrapper = print(p, type_end(p), &inserts);
         let arg = if s.pack { format!("{name}...") } else { name };
-        out.push(KernelParam {
-            wrapper,
-            forward,
-            arg,
-        });
+        out.push(KernelParam { wrapper, forward, arg });
     }
     out
 }
@@ -289,11 +254,9 @@ pub(super) fn template_params(list: &SyntaxNode, next_t: &mut u32) -> (String, V
                 (name, pack)
             }
             K::NON_TYPE_TEMPLATE_PARAM | K::PARAM => {
-                let Some(param) = (if p.kind() == K::PARAM {
-                    Some(p.clone())
-                } else {
-                    p.children().find(|c| c.kind() == K::PARAM)
-                }) else {
+                let Some(param) =
+                    (if p.kind() == K::PARAM { Some(p.clone()) } else { p.children().find(|c| c.kind() == K::PARAM) })
+                else {
                     continue;
                 };
                 let s = param_site(&param);
@@ -318,10 +281,8 @@ pub(super) fn template_params(list: &SyntaxNode, next_t: &mut u32) -> (String, V
 fn name_unnamed(list: &SyntaxNode, next_t: &mut u32, inserts: &mut Vec<(u32, String)>) {
     for p in list.children() {
         match p.kind() {
-            K::TYPE_TEMPLATE_PARAM | K::TEMPLATE_TEMPLATE_PARAM => {
-                if !p.children().any(|c| c.kind() == K::NAME) {
-                    unnamed_type_param(&p, next_t, inserts);
-                }
+            K::TYPE_TEMPLATE_PARAM | K::TEMPLATE_TEMPLATE_PARAM if !p.children().any(|c| c.kind() == K::NAME) => {
+                unnamed_type_param(&p, next_t, inserts);
             }
             K::PARAM => {
                 let s = param_site(&p);
@@ -337,11 +298,7 @@ fn name_unnamed(list: &SyntaxNode, next_t: &mut u32, inserts: &mut Vec<(u32, Str
 
 /// Names an unnamed type (or template template) parameter after its
 /// `class`/`typename`/`...`.
-fn unnamed_type_param(
-    p: &SyntaxNode,
-    next_t: &mut u32,
-    inserts: &mut Vec<(u32, String)>,
-) -> Option<String> {
+fn unnamed_type_param(p: &SyntaxNode, next_t: &mut u32, inserts: &mut Vec<(u32, String)>) -> Option<String> {
     let at = p
         .children_with_tokens()
         .filter(|t| matches!(t.kind(), K::CLASS_KW | K::TYPENAME_KW | K::DOT3))

@@ -122,23 +122,19 @@ fn declarator(l: &SyntaxNode) -> Option<SyntaxNode> {
 
 /// Where EDG points for most lambda errors: the parameter list (else the body).
 fn head_range(l: &SyntaxNode) -> TextRange {
-    declarator(l)
-        .or_else(|| body(l))
-        .map_or_else(|| significant_range(l), |n| significant_range(&n))
+    declarator(l).or_else(|| body(l)).map_or_else(|| significant_range(l), |n| significant_range(&n))
 }
 
 fn is_generic(l: &SyntaxNode) -> bool {
     if l.children().any(|c| c.kind() == K::TEMPLATE_PARAM_LIST) {
         return true;
     }
-    declarator(l)
-        .and_then(|d| d.children().find(|c| c.kind() == K::PARAM_LIST))
-        .is_some_and(|pl| {
-            pl.children().filter(|p| p.kind() == K::PARAM).any(|p| {
-                let specs = p.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
-                decl::has_keyword(specs.as_ref(), &[K::AUTO_KW])
-            })
+    declarator(l).and_then(|d| d.children().find(|c| c.kind() == K::PARAM_LIST)).is_some_and(|pl| {
+        pl.children().filter(|p| p.kind() == K::PARAM).any(|p| {
+            let specs = p.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
+            decl::has_keyword(specs.as_ref(), &[K::AUTO_KW])
         })
+    })
 }
 
 fn has_specifier(l: &SyntaxNode, kind: K) -> bool {
@@ -178,17 +174,11 @@ struct Capture {
 }
 
 fn var_capture(name: &str) -> Capture {
-    Capture {
-        ty: format!("typename __nvdl_remove_ref<decltype({name})>::type"),
-        value: name.to_string(),
-    }
+    Capture { ty: format!("typename __nvdl_remove_ref<decltype({name})>::type"), value: name.to_string() }
 }
 
 fn this_capture() -> Capture {
-    Capture {
-        ty: "decltype(this) const".into(),
-        value: "this".into(),
-    }
+    Capture { ty: "decltype(this) const".into(), value: "this".into() }
 }
 
 /// The parent function, as the tag spells it.
@@ -220,11 +210,7 @@ struct Ctx {
 /// Rewrites the lambdas of the unit (`lambdas`: every `LAMBDA_EXPR`, in
 /// document order) and prints the preamble at the sentinel.
 pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxNode]) {
-    let mut cx = Ctx {
-        index: FxHashMap::default(),
-        dl_counts: BTreeSet::new(),
-        hdl_counts: BTreeSet::new(),
-    };
+    let mut cx = Ctx { index: FxHashMap::default(), dl_counts: BTreeSet::new(), hdl_counts: BTreeSet::new() };
     // Lambdas whose text is printed under `#if 0` (device lambdas): what is
     // inside them is device code.
     let mut hidden: Vec<TextRange> = Vec::new();
@@ -240,28 +226,17 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
                 hidden.push(range);
             }
         } else if a.host && !plan.opts.extended_lambda && parent_function(l).is_some() {
-            plan.errors.push(HostError {
-                range: head_range(l),
-                id: NEEDS_FLAG,
-                args: vec![],
-            });
+            plan.errors.push(HostError { range: head_range(l), id: NEEDS_FLAG, args: vec![] });
         }
         typedef_line(plan, l);
     }
     if plan.opts.extended_lambda
         && let Some(at) = sentinel(plan.text, root)
     {
-        let text = format!(
-            "\n{}",
-            preamble::preamble(&cx.dl_counts, &cx.hdl_counts, plan.opts.cxx17)
-        );
+        let text = format!("\n{}", preamble::preamble(&cx.dl_counts, &cx.hdl_counts, plan.opts.cxx17));
         // The sentinel is a `__device_builtin__` type, already opened under
         // `#if 0` at the same offset: the preamble goes before that.
-        match plan
-            .edits
-            .iter_mut()
-            .find(|e| e.start == at && e.end == at && e.text == "\n#if 0\n")
-        {
+        match plan.edits.iter_mut().find(|e| e.start == at && e.end == at && e.text == "\n#if 0\n") {
             Some(e) => e.text = format!("{text}#if 0\n"),
             None => plan.insert(at, text),
         }
@@ -270,12 +245,9 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
 
 /// The start of the `__nv_lambda_preheader_injection` declaration.
 fn sentinel(text: &str, root: &SyntaxNode) -> Option<u32> {
-    let off =
-        text.find("struct __attribute__((device_builtin)) __nv_lambda_preheader_injection")?;
+    let off = text.find("struct __attribute__((device_builtin)) __nv_lambda_preheader_injection")?;
     let tok = root.token_at_offset((off as u32).into()).right_biased()?;
-    let decl = tok
-        .parent_ancestors()
-        .find(|a| a.kind() == K::SIMPLE_DECL)?;
+    let decl = tok.parent_ancestors().find(|a| a.kind() == K::SIMPLE_DECL)?;
     Some(significant_range(&decl).start().into())
 }
 
@@ -300,53 +272,24 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         return;
     };
     if !plan.opts.extended_lambda {
-        plan.errors.push(HostError {
-            range: head_range(l),
-            id: NEEDS_FLAG,
-            args: vec![],
-        });
+        plan.errors.push(HostError { range: head_range(l), id: NEEDS_FLAG, args: vec![] });
         return;
     }
-    let enclosing: Vec<SyntaxNode> = l
-        .ancestors()
-        .skip(1)
-        .take_while(|a| a != &parent)
-        .filter(|a| a.kind() == K::LAMBDA_EXPR)
-        .collect();
+    let enclosing: Vec<SyntaxNode> =
+        l.ancestors().skip(1).take_while(|a| a != &parent).filter(|a| a.kind() == K::LAMBDA_EXPR).collect();
     let err = |plan: &mut Plan<'_>, range: TextRange, id: u32, args: &[&str]| {
-        plan.errors.push(HostError {
-            range,
-            id,
-            args: args.iter().map(|s| s.to_string()).collect(),
-        })
+        plan.errors.push(HostError { range, id, args: args.iter().map(|s| s.to_string()).collect() })
     };
-    if sp == Space::Device
-        && enclosing
-            .iter()
-            .any(|e| space(&annotations(e)) == Some(Space::HostDevice))
-    {
-        err(
-            plan,
-            head_range(l),
-            IN_HD_LAMBDA,
-            &[sp.word(), "operator()"],
-        );
+    if sp == Space::Device && enclosing.iter().any(|e| space(&annotations(e)) == Some(Space::HostDevice)) {
+        err(plan, head_range(l), IN_HD_LAMBDA, &[sp.word(), "operator()"]);
         return;
     }
     if enclosing.iter().any(is_generic) {
-        err(
-            plan,
-            head_range(l),
-            IN_GENERIC_LAMBDA,
-            &[sp.word(), "operator()"],
-        );
+        err(plan, head_range(l), IN_GENERIC_LAMBDA, &[sp.word(), "operator()"]);
         return;
     }
     let Some(p) = parent_info(plan, &parent) else {
-        plan.unsupported(
-            l,
-            "an extended lambda in this kind of function is not supported yet",
-        );
+        plan.unsupported(l, "an extended lambda in this kind of function is not supported yet");
         return;
     };
     if let Some((id, name)) = class_restriction(&p) {
@@ -369,11 +312,7 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
     for kw in [K::CONSTEXPR_KW, K::CONSTEVAL_KW] {
         if has_specifier(l, kw) {
             let at = body(l).map_or_else(|| head_range(l), |b| significant_range(&b));
-            let word = if kw == K::CONSTEXPR_KW {
-                "constexpr"
-            } else {
-                "consteval"
-            };
+            let word = if kw == K::CONSTEXPR_KW { "constexpr" } else { "consteval" };
             err(plan, at, CONSTEXPR_LAMBDA, &[word, sp.word()]);
             return;
         }
@@ -392,11 +331,7 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         .map(|i| i.children().filter(|c| c.kind() == K::CAPTURE).collect())
         .unwrap_or_default();
     for c in &caps {
-        let toks: Vec<K> = c
-            .children_with_tokens()
-            .filter(|t| !t.kind().is_trivia())
-            .map(|t| t.kind())
-            .collect();
+        let toks: Vec<K> = c.children_with_tokens().filter(|t| !t.kind().is_trivia()).map(|t| t.kind()).collect();
         let name_node = c.children().find(|n| n.kind() == K::NAME);
         match (toks.as_slice(), &name_node) {
             ([K::EQ], None) => default_copy = true,
@@ -507,10 +442,7 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         .and_then(|t| t.children().find(|c| c.kind() == K::TYPE_ID))
         .map(|t| flat(&t, None));
     let tag = match (&trailing, sp) {
-        (Some(r), Space::Device) => format!(
-            "__nv_dl_trailing_return_tag<{},(&{}),{r}, {n}>",
-            p.pointer_type, p.name
-        ),
+        (Some(r), Space::Device) => format!("__nv_dl_trailing_return_tag<{},(&{}),{r}, {n}>", p.pointer_type, p.name),
         _ => format!("__nv_dl_tag<{},(&{}),{n}>", p.pointer_type, p.name),
     };
     let types: String = captures.iter().map(|c| format!(", {}", c.ty)).collect();
@@ -567,10 +499,7 @@ fn head_without_attributes(plan: &Plan<'_>, l: &SyntaxNode, end: u32) -> String 
     let start: u32 = significant_range(l).start().into();
     let mut out = String::new();
     let mut pos = start;
-    for g in l
-        .descendants()
-        .filter(|g| g.kind() == K::GNU_ATTRIBUTE && u32::from(g.text_range().end()) <= end)
-    {
+    for g in l.descendants().filter(|g| g.kind() == K::GNU_ATTRIBUTE && u32::from(g.text_range().end()) <= end) {
         let r = g.text_range();
         out.push_str(&plan.text[pos as usize..usize::from(r.start())]);
         pos = r.end().into();
@@ -603,21 +532,14 @@ fn typedef_line(plan: &mut Plan<'_>, l: &SyntaxNode) {
     let Some(decl) = list.parent().filter(|p| p.kind() == K::SIMPLE_DECL) else {
         return;
     };
-    if list
-        .children()
-        .filter(|c| c.kind() == K::INIT_DECLARATOR)
-        .count()
-        != 1
-    {
+    if list.children().filter(|c| c.kind() == K::INIT_DECLARATOR).count() != 1 {
         return;
     }
     let specs = decl.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
     if specs.as_ref().map(|s| flat(s, None)).as_deref() != Some("auto") {
         return;
     }
-    let in_class = decl
-        .parent()
-        .is_some_and(|p| matches!(p.kind(), K::MEMBER_LIST | K::MEMBER_DECL));
+    let in_class = decl.parent().is_some_and(|p| matches!(p.kind(), K::MEMBER_LIST | K::MEMBER_DECL));
     if in_class || decl.ancestors().any(|a| a.kind() == K::TEMPLATE_DECL) {
         return;
     }
@@ -630,17 +552,10 @@ fn typedef_line(plan: &mut Plan<'_>, l: &SyntaxNode) {
     else {
         return;
     };
-    let Some(semi) = decl
-        .children_with_tokens()
-        .filter(|t| t.kind() == K::SEMI)
-        .last()
-    else {
+    let Some(semi) = decl.children_with_tokens().filter(|t| t.kind() == K::SEMI).last() else {
         return;
     };
-    plan.insert(
-        semi.text_range().end().into(),
-        format!(" typedef decltype({name}) __T{};", plan.next_t),
-    );
+    plan.insert(semi.text_range().end().into(), format!(" typedef decltype({name}) __T{};", plan.next_t));
     plan.next_t += 1;
 }
 
@@ -664,10 +579,8 @@ const NOT_IN_TYPE: &[K] = &[
 fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     let d = f.children().find(|c| c.kind() == K::DECLARATOR)?;
     let fd = decl::function_declarator(&d)?;
-    let name = decl::name_node(&d).or_else(|| {
-        d.children()
-            .find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME))
-    })?;
+    let name = decl::name_node(&d)
+        .or_else(|| d.children().find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME)))?;
     let specs = f.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
     // Return type: the specifiers that are types, and the declarator's
     // pointer operators (`int *f()`).
@@ -677,10 +590,7 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
             if t.kind().is_trivia()
                 || NOT_IN_TYPE.contains(&t.kind())
                 || t.parent_ancestors().any(|a| {
-                    matches!(
-                        a.kind(),
-                        K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST | K::ALIGNAS_SPECIFIER | K::DECLSPEC
-                    )
+                    matches!(a.kind(), K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST | K::ALIGNAS_SPECIFIER | K::DECLSPEC)
                 })
             {
                 continue;
@@ -703,8 +613,7 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
         .find(|c| c.kind() == K::TRAILING_RETURN_TYPE)
         .and_then(|t| t.children().find(|c| c.kind() == K::TYPE_ID))
         .map(|t| flat(&t, None));
-    let deduced =
-        trailing.is_none() && (ret == "auto" || ret == "decltype(auto)" || ret.ends_with(" auto"));
+    let deduced = trailing.is_none() && (ret == "auto" || ret == "decltype(auto)" || ret.ends_with(" auto"));
     if let Some(t) = trailing {
         ret = t;
     }
@@ -717,11 +626,7 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     {
         params.push("...".into());
     }
-    let params = if params.is_empty() {
-        "void".to_string()
-    } else {
-        params.join(", ")
-    };
+    let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
     let mut quals = String::new();
     for t in fd.children_with_tokens() {
         match t.kind() {
@@ -742,11 +647,7 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     let in_class = f
         .parent()
         .filter(|p| matches!(p.kind(), K::MEMBER_LIST | K::MEMBER_DECL | K::TEMPLATE_DECL))
-        .and_then(|_| {
-            f.ancestors()
-                .skip(1)
-                .find(|a| a.kind() != K::TEMPLATE_DECL && a.kind() != K::MEMBER_DECL)
-        })
+        .and_then(|_| f.ancestors().skip(1).find(|a| a.kind() != K::TEMPLATE_DECL && a.kind() != K::MEMBER_DECL))
         .filter(|a| a.kind() == K::MEMBER_LIST)
         .and_then(|m| m.parent())
         .filter(|c| c.kind() == K::CLASS_SPECIFIER);
@@ -764,12 +665,7 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
     let (class_text, class_node) = match (&in_class, friend) {
         (Some(c), false) => (walk::class_name(c), Some(c.clone())),
         _ if !qualifiers.is_empty() && !friend => {
-            let last = qualifiers
-                .rsplit("::")
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_string();
+            let last = qualifiers.rsplit("::").next().unwrap_or("").trim().to_string();
             let base = last.split('<').next().unwrap_or("").trim().to_string();
             (Some(qualifiers.clone()), find_class(plan, f, &base))
         }
@@ -781,14 +677,10 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
         _ => (class_text, class_node),
     };
     let (pointer_type, qn) = match &class_text {
-        Some(cls) if !is_static => (
-            format!("{ret} ({cls}::*)({params}){quals}"),
-            format!("{cls}::{simple}{template_args}"),
-        ),
-        Some(cls) => (
-            format!("{ret} (*)({params}){quals}"),
-            format!("{cls}::{simple}{template_args}"),
-        ),
+        Some(cls) if !is_static => {
+            (format!("{ret} ({cls}::*)({params}){quals}"), format!("{cls}::{simple}{template_args}"))
+        }
+        Some(cls) => (format!("{ret} (*)({params}){quals}"), format!("{cls}::{simple}{template_args}")),
         None => {
             let mut path: Vec<String> = namespaces(f);
             if !qualifiers.is_empty() {
@@ -809,33 +701,19 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
         (None, Some(c)) => member_named(c, &simple),
         _ => None,
     };
-    Some(Parent {
-        pointer_type,
-        name: qn,
-        simple,
-        deduced_return: deduced,
-        no_address,
-        member,
-        class: class_node,
-    })
+    Some(Parent { pointer_type, name: qn, simple, deduced_return: deduced, no_address, member, class: class_node })
 }
 
 fn needs_space(prev: &str, next: &str) -> bool {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    prev.chars().last().is_some_and(word) && next.starts_with(word)
-        || prev.ends_with('>') && next.starts_with('>')
+    prev.chars().last().is_some_and(word) && next.starts_with(word) || prev.ends_with('>') && next.starts_with('>')
 }
 
 /// A parameter without its default argument and attributes.
 fn param_text(p: &SyntaxNode) -> String {
     let end = p
         .children()
-        .filter(|c| {
-            matches!(
-                c.kind(),
-                K::DECL_SPECIFIERS | K::DECLARATOR | K::ABSTRACT_DECLARATOR
-            )
-        })
+        .filter(|c| matches!(c.kind(), K::DECL_SPECIFIERS | K::DECLARATOR | K::ABSTRACT_DECLARATOR))
         .map(|c| u32::from(c.text_range().end()))
         .max();
     flat(p, end)
@@ -864,22 +742,15 @@ fn template_param_names(l: &SyntaxNode) -> Vec<String> {
         .filter(|p| {
             matches!(
                 p.kind(),
-                K::TYPE_TEMPLATE_PARAM
-                    | K::NON_TYPE_TEMPLATE_PARAM
-                    | K::TEMPLATE_TEMPLATE_PARAM
-                    | K::PARAM
+                K::TYPE_TEMPLATE_PARAM | K::NON_TYPE_TEMPLATE_PARAM | K::TEMPLATE_TEMPLATE_PARAM | K::PARAM
             )
         })
         .map(|p| {
-            let pack = p
-                .descendants_with_tokens()
-                .take_while(|t| t.kind() != K::EQ)
-                .any(|t| t.kind() == K::DOT3);
+            let pack = p.descendants_with_tokens().take_while(|t| t.kind() != K::EQ).any(|t| t.kind() == K::DOT3);
             let name = match p.kind() {
-                K::TYPE_TEMPLATE_PARAM | K::TEMPLATE_TEMPLATE_PARAM => p
-                    .children()
-                    .find(|c| c.kind() == K::NAME)
-                    .and_then(|n| walk::last_component(&n)),
+                K::TYPE_TEMPLATE_PARAM | K::TEMPLATE_TEMPLATE_PARAM => {
+                    p.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n))
+                }
                 _ => {
                     let param = if p.kind() == K::PARAM {
                         Some(p.clone())
@@ -941,10 +812,7 @@ fn find_class_from(n: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
 /// the class to name (`None`: the parent function is named).
 fn class_restriction(p: &Parent) -> Option<(u32, Option<String>)> {
     let class = p.class.as_ref()?;
-    if class
-        .ancestors()
-        .any(|a| matches!(a.kind(), K::COMPOUND_STMT | K::FUNCTION_BODY))
-    {
+    if class.ancestors().any(|a| matches!(a.kind(), K::COMPOUND_STMT | K::FUNCTION_BODY)) {
         return Some((PARENT_IN_LOCAL_CLASS, None));
     }
     if walk::class_name(class).is_none() {
@@ -964,26 +832,19 @@ fn class_restriction(p: &Parent) -> Option<(u32, Option<String>)> {
         if !is_public(&member) {
             return Some((IN_PRIVATE_CLASS, walk::class_name(&c)));
         }
-        c = member
-            .ancestors()
-            .find(|a| a.kind() == K::CLASS_SPECIFIER)?;
+        c = member.ancestors().find(|a| a.kind() == K::CLASS_SPECIFIER)?;
     }
 }
 
 /// Whether a member (or a node inside a member declaration) has public access.
 fn is_public(m: &SyntaxNode) -> bool {
-    let Some(member) = m
-        .ancestors()
-        .find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST))
-    else {
+    let Some(member) = m.ancestors().find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST)) else {
         return true;
     };
     let Some(list) = member.parent() else {
         return true;
     };
-    let mut public = !list
-        .parent()
-        .is_some_and(|c| c.children_with_tokens().any(|t| t.kind() == K::CLASS_KW));
+    let mut public = !list.parent().is_some_and(|c| c.children_with_tokens().any(|t| t.kind() == K::CLASS_KW));
     for c in list.children() {
         if c == member {
             break;
@@ -1003,18 +864,11 @@ fn member_named(class: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
 
 fn declares_member(m: &SyntaxNode, name: &str) -> bool {
     match m.kind() {
-        K::SIMPLE_DECL | K::FUNCTION_DEF => {
-            cufront_cuda::spaces::declarators(m).iter().any(|(_, d)| {
-                decl::name_node(d)
-                    .or_else(|| {
-                        d.children()
-                            .find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME))
-                    })
-                    .is_some_and(|nn| {
-                        split_name(&nn).is_some_and(|(q, n)| q.is_empty() && n == name)
-                    })
-            })
-        }
+        K::SIMPLE_DECL | K::FUNCTION_DEF => cufront_cuda::spaces::declarators(m).iter().any(|(_, d)| {
+            decl::name_node(d)
+                .or_else(|| d.children().find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME)))
+                .is_some_and(|nn| split_name(&nn).is_some_and(|(q, n)| q.is_empty() && n == name))
+        }),
         K::MEMBER_DECL | K::TEMPLATE_DECL => m.children().any(|c| declares_member(&c, name)),
         _ => false,
     }
@@ -1097,19 +951,13 @@ fn unevaluated(n: &SyntaxNode, stop: &SyntaxNode) -> bool {
     n.ancestors().take_while(|a| a != stop).any(|a| {
         matches!(
             a.kind(),
-            K::SIZEOF_EXPR
-                | K::ALIGNOF_EXPR
-                | K::DECLTYPE_SPECIFIER
-                | K::NOEXCEPT_EXPR
-                | K::SIZEOF_PACK_EXPR
+            K::SIZEOF_EXPR | K::ALIGNOF_EXPR | K::DECLTYPE_SPECIFIER | K::NOEXCEPT_EXPR | K::SIZEOF_PACK_EXPR
         )
     })
 }
 
 fn in_local_class(n: &SyntaxNode, stop: &SyntaxNode) -> bool {
-    n.ancestors()
-        .take_while(|a| a != stop)
-        .any(|a| a.kind() == K::MEMBER_LIST)
+    n.ancestors().take_while(|a| a != stop).any(|a| a.kind() == K::MEMBER_LIST)
 }
 
 enum Res {
@@ -1132,11 +980,7 @@ fn resolve(use_: &SyntaxNode, name: &str, l: &SyntaxNode, parent: &SyntaxNode) -
             let declared = d
                 .and_then(|d| decl::function_declarator(&d))
                 .is_some_and(|f| decl::params(&f).iter().any(|p| declares(p, name).is_some()));
-            return if declared {
-                Res::Outer { captured: true }
-            } else {
-                Res::NotLocal
-            };
+            return if declared { Res::Outer { captured: true } } else { Res::NotLocal };
         }
         if matches!(a.kind(), K::MEMBER_LIST | K::CLASS_SPECIFIER) {
             return Res::NotLocal;
@@ -1146,13 +990,7 @@ fn resolve(use_: &SyntaxNode, name: &str, l: &SyntaxNode, parent: &SyntaxNode) -
                 break;
             }
             if let Some(automatic) = declares(&s, name) {
-                return if lr.contains_range(a.text_range()) {
-                    Res::Inner
-                } else {
-                    Res::Outer {
-                        captured: automatic,
-                    }
-                };
+                return if lr.contains_range(a.text_range()) { Res::Inner } else { Res::Outer { captured: automatic } };
             }
         }
         child = a;
@@ -1215,25 +1053,14 @@ fn declares(s: &SyntaxNode, name: &str) -> Option<bool> {
 
 /// Whether the variable a declarator declares has automatic storage.
 fn automatic(d: &SyntaxNode) -> bool {
-    let Some(decl) = d
-        .ancestors()
-        .find(|a| matches!(a.kind(), K::SIMPLE_DECL | K::PARAM | K::CAPTURE))
-    else {
+    let Some(decl) = d.ancestors().find(|a| matches!(a.kind(), K::SIMPLE_DECL | K::PARAM | K::CAPTURE)) else {
         return true;
     };
     if decl.kind() != K::SIMPLE_DECL {
         return true;
     }
     let specs = decl.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
-    !decl::has_keyword(
-        specs.as_ref(),
-        &[
-            K::STATIC_KW,
-            K::THREAD_LOCAL_KW,
-            K::EXTERN_KW,
-            K::TYPEDEF_KW,
-        ],
-    )
+    !decl::has_keyword(specs.as_ref(), &[K::STATIC_KW, K::THREAD_LOCAL_KW, K::EXTERN_KW, K::TYPEDEF_KW])
 }
 
 /// Whether the class, or a base class defined in the unit, declares a
@@ -1252,20 +1079,11 @@ fn is_nonstatic_member(class: &SyntaxNode, name: &str, depth: u32) -> bool {
     let bases = class
         .children()
         .filter(|c| c.kind() == K::BASE_CLAUSE)
-        .flat_map(|b| {
-            b.children()
-                .filter(|s| s.kind() == K::BASE_SPECIFIER)
-                .collect::<Vec<_>>()
-        });
+        .flat_map(|b| b.children().filter(|s| s.kind() == K::BASE_SPECIFIER).collect::<Vec<_>>());
     for b in bases {
         let Some(base) = b
             .children()
-            .find(|c| {
-                matches!(
-                    c.kind(),
-                    K::NAME_REF | K::NAME | K::TEMPLATE_ID | K::QUALIFIED_NAME
-                )
-            })
+            .find(|c| matches!(c.kind(), K::NAME_REF | K::NAME | K::TEMPLATE_ID | K::QUALIFIED_NAME))
             .and_then(|n| walk::last_component(&n))
         else {
             continue;
@@ -1287,9 +1105,8 @@ fn member_declares(m: &SyntaxNode, name: &str) -> bool {
                 return false;
             }
             cufront_cuda::spaces::declarators(m).iter().any(|(_, d)| {
-                decl::name_node(d).is_some_and(|nn| {
-                    nn.kind() == K::NAME && walk::last_component(&nn).as_deref() == Some(name)
-                })
+                decl::name_node(d)
+                    .is_some_and(|nn| nn.kind() == K::NAME && walk::last_component(&nn).as_deref() == Some(name))
             })
         }
         K::MEMBER_DECL | K::TEMPLATE_DECL => m.children().any(|c| member_declares(&c, name)),

@@ -35,9 +35,7 @@ pub fn preamble(dl_counts: &BTreeSet<usize>, hdl_counts: &BTreeSet<usize>, cxx17
         let p = dims(r, &|d| format!(", size_t D{d}"));
         let d = dims(r, &|d| format!("[D{d}]"));
         let i = dims(r, &|d| format!("[i{d}]"));
-        let loops = dims(r, &|d| {
-            format!("\nfor(size_t i{d} = 0; i{d}  < D{d}; ++i{d})")
-        });
+        let loops = dims(r, &|d| format!("\nfor(size_t i{d} = 0; i{d}  < D{d}; ++i{d})"));
         let _ = write!(
             o,
             "\ntemplate<typename T{p}>\nstruct __nv_lambda_array_wrapper<T {d}> {{T arr{d};\n\
@@ -68,17 +66,9 @@ pub fn preamble(dl_counts: &BTreeSet<usize>, hdl_counts: &BTreeSet<usize>, cxx17
     for &n in dl_counts.iter().filter(|&&n| n > 0) {
         let tp = dims(n, &|k| format!(", typename F{k}"));
         let sp = dims(n, &|k| format!(", F{k}"));
-        let fl = dims(n, &|k| {
-            format!("typename __nv_lambda_field_type<F{k}>::type f{k};\n")
-        });
-        let ps = (1..=n)
-            .map(|k| format!("F{k} in{k}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let ini = (1..=n)
-            .map(|k| format!("f{k}(in{k})"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let fl = dims(n, &|k| format!("typename __nv_lambda_field_type<F{k}>::type f{k};\n"));
+        let ps = (1..=n).map(|k| format!("F{k} in{k}")).collect::<Vec<_>>().join(", ");
+        let ini = (1..=n).map(|k| format!("f{k}(in{k})")).collect::<Vec<_>>().join(", ");
         let _ = write!(
             o,
             "\ntemplate <typename Tag{tp}>\nstruct __nv_dl_wrapper_t<Tag{sp}> {{\n{fl}__nv_dl_wrapper_t(Tag,{ps}) : {ini} {{ }}\n\
@@ -98,10 +88,7 @@ pub fn preamble(dl_counts: &BTreeSet<usize>, hdl_counts: &BTreeSet<usize>, cxx17
          \x20 static fp_copier_t fp_copier;\n  static fp_deleter_t fp_deleter;\n  static fp_caller_t fp_caller;\n\
          \x20 static fp_noobject_caller_t fp_noobject_caller;\n};\n\n",
     );
-    for (i, m) in ["fp_copier", "fp_deleter", "fp_caller", "fp_noobject_caller"]
-        .iter()
-        .enumerate()
-    {
+    for (i, m) in ["fp_copier", "fp_deleter", "fp_caller", "fp_noobject_caller"].iter().enumerate() {
         let _ = write!(
             o,
             "template <typename Tag, typename OpFuncR, typename ...OpFuncArgs>\ntypename {H}::{m}_t {H}::{m};\n{}",
@@ -135,12 +122,7 @@ pub fn preamble(dl_counts: &BTreeSet<usize>, hdl_counts: &BTreeSet<usize>, cxx17
         b("false")
     );
     if cxx17 {
-        let _ = write!(
-            o,
-            "\n{G} const noexcept{}{G} noexcept{}",
-            a("true"),
-            b(" true")
-        );
+        let _ = write!(o, "\n{G} const noexcept{}{G} noexcept{}", a("true"), b(" true"));
     }
     const X: &str = "__nv_hdl_helper_trait_outer<IsMutable, HasFuncPtrConv, CaptureArgs...>::template __nv_hdl_helper_trait<Tag, Lambda>::get(lam, args...)";
     let _ = write!(
@@ -178,8 +160,7 @@ pub fn preamble(dl_counts: &BTreeSet<usize>, hdl_counts: &BTreeSet<usize>, cxx17
 fn hdl_specializations(o: &mut String, n: usize) {
     const H: &str = "__nv_hdl_helper<Tag, OpFuncR, OpFuncArgs...>";
     let ks = 1..=n;
-    let join =
-        |f: &dyn Fn(usize) -> String, sep: &str| ks.clone().map(f).collect::<Vec<_>>().join(sep);
+    let join = |f: &dyn Fn(usize) -> String, sep: &str| ks.clone().map(f).collect::<Vec<_>>().join(sep);
     for (fptr, mutable) in [(false, false), (false, true), (true, false), (true, true)] {
         let _ = write!(
             o,
@@ -189,10 +170,7 @@ fn hdl_specializations(o: &mut String, n: usize) {
             mutable,
             fptr,
             join(&|k| format!(", F{k}"), ""),
-            join(
-                &|k| format!("typename __nv_lambda_field_type<F{k}>::type f{k};\n"),
-                ""
-            ),
+            join(&|k| format!("typename __nv_lambda_field_type<F{k}>::type f{k};\n"), ""),
         );
         let head = format!(
             "template <typename Lambda>\n__nv_hdl_wrapper_t(Tag, Lambda &&lam{})  ",
@@ -213,21 +191,10 @@ fn hdl_specializations(o: &mut String, n: usize) {
                  __nv_hdl_wrapper_t(const __nv_hdl_wrapper_t &in) : {}data({H}::fp_copier(in.data)) {{ }}\n\n\
                  __nv_hdl_wrapper_t(__nv_hdl_wrapper_t &&in) : {}data(in.data) {{ in.data = 0; }}\n\
                  ~__nv_hdl_wrapper_t(void) {{ {H}::fp_deleter(data); }}\n",
+                if n > 0 { format!("{inits} ,") } else { String::new() },
+                if n > 0 { format!("{}  , ", join(&|k| format!("f{k}(in.f{k})"), " ,")) } else { String::new() },
                 if n > 0 {
-                    format!("{inits} ,")
-                } else {
-                    String::new()
-                },
-                if n > 0 {
-                    format!("{}  , ", join(&|k| format!("f{k}(in.f{k})"), " ,"))
-                } else {
-                    String::new()
-                },
-                if n > 0 {
-                    format!(
-                        "{}  , ",
-                        join(&|k| format!("f{k}(std::move(in.f{k}))"), " ,")
-                    )
+                    format!("{}  , ", join(&|k| format!("f{k}(std::move(in.f{k}))"), " ,"))
                 } else {
                     String::new()
                 },
@@ -238,15 +205,9 @@ fn hdl_specializations(o: &mut String, n: usize) {
                 "{head}{}{{ {H}::fp_noobject_caller = lam; }}\n\n\
                  OpFuncR operator() (OpFuncArgs... args) {cq}noexcept(NeverThrows) {{\nreturn {H}::fp_noobject_caller(std::forward<OpFuncArgs>(args)...);}}\n\
                  operator __opfunc_t * () const {{ return {H}::fp_noobject_caller; }}\n\n",
-                if n > 0 {
-                    format!(": {inits}  ")
-                } else {
-                    String::new()
-                },
+                if n > 0 { format!(": {inits}  ") } else { String::new() },
             );
         }
-        o.push_str(
-            "__nv_hdl_wrapper_t & operator=(const __nv_hdl_wrapper_t &in) = delete;\n\n};\n\n",
-        );
+        o.push_str("__nv_hdl_wrapper_t & operator=(const __nv_hdl_wrapper_t &in) = delete;\n\n};\n\n");
     }
 }

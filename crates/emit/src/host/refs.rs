@@ -71,9 +71,7 @@ fn using_of(n: &SyntaxNode) -> Option<Using> {
     match n.kind() {
         K::USING_DIRECTIVE => Some(Using::Directive(walk::identifiers(n))),
         K::USING_DECL => {
-            let name = n
-                .children()
-                .find(|c| matches!(c.kind(), K::QUALIFIED_NAME | K::NAME_REF | K::NAME))?;
+            let name = n.children().find(|c| matches!(c.kind(), K::QUALIFIED_NAME | K::NAME_REF | K::NAME))?;
             let (quals, last) = name_parts(&name);
             Some(Using::Declaration(quals, last))
         }
@@ -108,10 +106,7 @@ impl Refs {
                 return;
             }
             if node.kind() == K::NAMESPACE_ALIAS {
-                let name = node
-                    .children()
-                    .find(|c| c.kind() == K::NAME)
-                    .and_then(|n| walk::last_component(&n));
+                let name = node.children().find(|c| c.kind() == K::NAME).and_then(|n| walk::last_component(&n));
                 let target = node
                     .children()
                     .filter(|c| matches!(c.kind(), K::QUALIFIED_NAME | K::NAME_REF))
@@ -172,10 +167,7 @@ impl Refs {
                     templated: ctx.templated || ctx.specialization,
                 };
                 let slot = refs.by_name.entry(last).or_default();
-                if slot
-                    .iter()
-                    .any(|&i| refs.entities[i].path == e.path && refs.entities[i].kind == e.kind)
-                {
+                if slot.iter().any(|&i| refs.entities[i].path == e.path && refs.entities[i].kind == e.kind) {
                     continue;
                 }
                 slot.push(refs.entities.len());
@@ -205,12 +197,8 @@ impl Refs {
             let Some(d) = node.children().find(|c| c.kind() == K::DECLARATOR) else {
                 return;
             };
-            if matches!(
-                index.function_space(&d, ctx),
-                ExecSpace::Global | ExecSpace::Device
-            ) && let Some(b) = node
-                .children()
-                .find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY))
+            if matches!(index.function_space(&d, ctx), ExecSpace::Global | ExecSpace::Device)
+                && let Some(b) = node.children().find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY))
             {
                 device.push(b.text_range());
             }
@@ -234,9 +222,11 @@ impl Refs {
     /// Whether an `ID_EXPR` (green) can name one of ours: its last name
     /// component is an entity's name ([`Refs::resolve`] is `None` otherwise).
     pub fn may_name(&self, id_expr: &rowan::GreenNodeData) -> bool {
-        let Some(name) = id_expr.children().filter_map(|c| c.into_node()).find(|c| {
-            matches!(K::from(c.kind().0), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID)
-        }) else {
+        let Some(name) = id_expr
+            .children()
+            .filter_map(|c| c.into_node())
+            .find(|c| matches!(K::from(c.kind().0), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID))
+        else {
             return false;
         };
         let (_, last) = cufront_cuda::spaces::green_name_parts(name);
@@ -245,9 +235,7 @@ impl Refs {
 
     /// The entity an `ID_EXPR` names, if it is one of ours.
     pub fn resolve(&self, id_expr: &SyntaxNode) -> Option<&Entity> {
-        let name = id_expr
-            .children()
-            .find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID))?;
+        let name = id_expr.children().find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID))?;
         let (quals, last) = name_parts(&name);
         let candidates = self.by_name.get(&last)?;
         // `x.name` / `p->name`: a member, not ours.
@@ -274,9 +262,8 @@ impl Refs {
         }
         let quals: Vec<&str> = quals.iter().map(String::as_str).collect();
         // The entity `written`::name as seen from `here`.
-        let names = |p: &[&str], written: &[&str]| {
-            p.ends_with(written) && here.starts_with(&p[..p.len() - written.len()])
-        };
+        let names =
+            |p: &[&str], written: &[&str]| p.ends_with(written) && here.starts_with(&p[..p.len() - written.len()]);
         let mut best: Option<&Entity> = None;
         for &i in candidates {
             let e = &self.entities[i];
@@ -408,9 +395,8 @@ fn declared_locally(n: &SyntaxNode, name: &str) -> bool {
 fn member_declares(m: &SyntaxNode, name: &str) -> bool {
     match m.kind() {
         K::SIMPLE_DECL | K::FUNCTION_DEF => declarators(m).iter().any(|(_, d)| {
-            decl::name_node(d).is_some_and(|nn| {
-                nn.kind() == K::NAME && walk::last_component(&nn).as_deref() == Some(name)
-            })
+            decl::name_node(d)
+                .is_some_and(|nn| nn.kind() == K::NAME && walk::last_component(&nn).as_deref() == Some(name))
         }),
         K::MEMBER_DECL | K::TEMPLATE_DECL => m.children().any(|c| member_declares(&c, name)),
         _ => false,

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use cufront_base_db::SourceDatabase;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 
-use super::{binary, convert, ConstError, Value};
+use super::{ConstError, Value, binary, convert};
 use crate::body::{self, BinaryOp, Body, Cond, Expr, ExprId, Init, Literal, LocalId, Stmt, StmtId, UnaryOp};
 use crate::instances::FnDecl;
 use crate::item_tree::{BinOp, Builtin, FnName, Path, TemplateParamKind, TypeRef};
@@ -28,7 +28,7 @@ use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx};
 use crate::syntax_util as su;
 use crate::templates::{self, ClassRefT, Env, Resolved, TemplateArg};
 use crate::ty::{self, LowerCx, TyId, TyKind};
-use crate::{item_tree_of, FnTemplateId, ItemId};
+use crate::{FnTemplateId, ItemId, item_tree_of};
 
 mod pattern_packs;
 
@@ -242,7 +242,13 @@ pub fn eval_body_condition(
 impl<'a> Interp<'a> {
     /// An interpreter with one frame: `body` at its site, the locals in
     /// `known` set, the others uninitialized.
-    fn in_body(db: &'a dyn SourceDatabase, map: &'a DefMap, (item, scope, env): (ItemId, ScopeIdx, Option<&Env>), body: &'a Body, known: &[(LocalId, CValue)]) -> Self {
+    fn in_body(
+        db: &'a dyn SourceDatabase,
+        map: &'a DefMap,
+        (item, scope, env): (ItemId, ScopeIdx, Option<&Env>),
+        body: &'a Body,
+        known: &[(LocalId, CValue)],
+    ) -> Self {
         let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
         let mut locals = vec![CValue::Uninit; body.locals.len()];
         for (k, v) in known {
@@ -267,7 +273,15 @@ impl<'a> Interp<'a> {
 
 /// Evaluates a whole `Body` as a function call in a scope (for tests and
 /// `inspect`): the result of its `return`.
-pub fn eval_function_body(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, scope: ScopeIdx, body: Arc<Body>, text: Arc<str>, args: Vec<CValue>) -> R<CValue> {
+pub fn eval_function_body(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    item: ItemId,
+    scope: ScopeIdx,
+    body: Arc<Body>,
+    text: Arc<str>,
+    args: Vec<CValue>,
+) -> R<CValue> {
     let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
     it.run_body(body, text, item, scope, None, args, None).map(|(v, _)| v)
 }
@@ -399,7 +413,8 @@ impl<'a> Interp<'a> {
                 Literal::Int(v, b) => Ok(CValue::int(*v as i128, *b)),
                 Literal::Float(b) => {
                     let r = body.expr_ranges[e.0 as usize];
-                    let text = self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("").to_string();
+                    let text =
+                        self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("").to_string();
                     match parse_float(&text) {
                         Some(f) => Ok(CValue::Float(f, *b)),
                         None => unsupported(format!("float literal `{text}`")),
@@ -448,11 +463,7 @@ impl<'a> Interp<'a> {
             }
             Expr::Cond { cond, then, els } => {
                 let c = self.expr(*cond)?;
-                if self.truth(c)? {
-                    self.expr(*then)
-                } else {
-                    self.expr(*els)
-                }
+                if self.truth(c)? { self.expr(*then) } else { self.expr(*els) }
             }
             Expr::Comma { lhs, rhs } => {
                 self.expr(*lhs)?;
@@ -488,7 +499,8 @@ impl<'a> Interp<'a> {
                     Some(t) => t,
                     None => {
                         let v = self.expr(*inner)?;
-                        self.type_of(&v).ok_or(ConstError::Unsupported("sizeof of an expression of unknown type".into()))?
+                        self.type_of(&v)
+                            .ok_or(ConstError::Unsupported("sizeof of an expression of unknown type".into()))?
                     }
                 };
                 self.size_align(t, sizeof)
@@ -601,7 +613,9 @@ impl<'a> Interp<'a> {
                         if let CValue::Pack(v) = &self.frame().locals[l.0 as usize] {
                             n = Some(v.len());
                         }
-                    } else if let Some(TemplateArg::Pack(v)) = self.frame().env.as_ref().and_then(|e| e.get(&p.segments[0].name)) {
+                    } else if let Some(TemplateArg::Pack(v)) =
+                        self.frame().env.as_ref().and_then(|e| e.get(&p.segments[0].name))
+                    {
                         n = Some(v.len());
                     }
                 }
@@ -618,7 +632,9 @@ impl<'a> Interp<'a> {
                 // `__is_same(T, Ts)...`: a pack among a trait's types.
                 Expr::Builtin { tys, args, .. } => {
                     for t in tys {
-                        if let Some(TemplateArg::Pack(v)) = super::traits::pack_head(t).and_then(|h| self.frame().env.as_ref().and_then(|e| e.get(h))) {
+                        if let Some(TemplateArg::Pack(v)) =
+                            super::traits::pack_head(t).and_then(|h| self.frame().env.as_ref().and_then(|e| e.get(h)))
+                        {
                             n = Some(v.len());
                         }
                     }
@@ -706,7 +722,9 @@ impl<'a> Interp<'a> {
             UnaryOp::Neg | UnaryOp::Plus | UnaryOp::Not | UnaryOp::BitNot => {
                 let v = self.expr(e)?;
                 let v = match v {
-                    o @ CValue::Object(..) => self.object_scalar(&o)?.ok_or(ConstError::Unsupported("operator on a class object".into()))?,
+                    o @ CValue::Object(..) => {
+                        self.object_scalar(&o)?.ok_or(ConstError::Unsupported("operator on a class object".into()))?
+                    }
                     v => v,
                 };
                 match (op, v) {
@@ -777,17 +795,21 @@ impl<'a> Interp<'a> {
     }
 
     fn arith(&mut self, op: BinaryOp, a: CValue, b: CValue) -> R<CValue> {
-        if matches!(a, CValue::Object(..)) || matches!(b, CValue::Object(..)) {
-            if let Some(v) = self.overloaded_operator(op, &a, &b)? {
-                return Ok(v);
-            }
+        if (matches!(a, CValue::Object(..)) || matches!(b, CValue::Object(..)))
+            && let Some(v) = self.overloaded_operator(op, &a, &b)?
+        {
+            return Ok(v);
         }
         let a = match a {
-            o @ CValue::Object(..) => self.object_scalar(&o)?.ok_or(ConstError::Unsupported("operator on class objects".into()))?,
+            o @ CValue::Object(..) => {
+                self.object_scalar(&o)?.ok_or(ConstError::Unsupported("operator on class objects".into()))?
+            }
             v => v,
         };
         let b = match b {
-            o @ CValue::Object(..) => self.object_scalar(&o)?.ok_or(ConstError::Unsupported("operator on class objects".into()))?,
+            o @ CValue::Object(..) => {
+                self.object_scalar(&o)?.ok_or(ConstError::Unsupported("operator on class objects".into()))?
+            }
             v => v,
         };
         let bop = match op {
@@ -827,7 +849,9 @@ impl<'a> Interp<'a> {
                 BinOp::Ne => Ok(CValue::boolean(false)),
                 _ => unsupported("arithmetic on nullptr"),
             },
-            (CValue::Uninit, _) | (_, CValue::Uninit) => Err(ConstError::NotConstant("read of an uninitialized object".into())),
+            (CValue::Uninit, _) | (_, CValue::Uninit) => {
+                Err(ConstError::NotConstant("read of an uninitialized object".into()))
+            }
             _ => unsupported("operator on non-scalars"),
         }
     }
@@ -887,15 +911,15 @@ impl<'a> Interp<'a> {
             }
         }
         // Members of the left operand's class.
-        if let CValue::Object(Some(t), _) = a {
-            if let Ok(c) = templates::class_of(db, *t) {
-                let members = crate::instances::member_fns(db, c, &key);
-                if let Some((_, outer)) = members.first() {
-                    let env = outer.and_then(|i| templates::inst_env(db, i).ok());
-                    let fs: Vec<FnDecl> = members.iter().map(|(f, _)| *f).collect();
-                    let (v, _) = self.call_overloads(&fs, env, vec![b.clone()], Some(a.clone()), &path)?;
-                    return Ok(Some(v));
-                }
+        if let CValue::Object(Some(t), _) = a
+            && let Ok(c) = templates::class_of(db, *t)
+        {
+            let members = crate::instances::member_fns(db, c, &key);
+            if let Some((_, outer)) = members.first() {
+                let env = outer.and_then(|i| templates::inst_env(db, i).ok());
+                let fs: Vec<FnDecl> = members.iter().map(|(f, _)| *f).collect();
+                let (v, _) = self.call_overloads(&fs, env, vec![b.clone()], Some(a.clone()), &path)?;
+                return Ok(Some(v));
             }
         }
         Ok(None)
@@ -929,10 +953,10 @@ impl<'a> Interp<'a> {
                     v => Ok(v),
                 };
             }
-            if let Some(CValue::Object(_, fields)) = &self.frame().this {
-                if let Some((_, v)) = fields.iter().find(|(f, _)| f == n) {
-                    return Ok(v.clone());
-                }
+            if let Some(CValue::Object(_, fields)) = &self.frame().this
+                && let Some((_, v)) = fields.iter().find(|(f, _)| f == n)
+            {
+                return Ok(v.clone());
             }
             if let Some((_, v)) = self.frame().named.iter().rev().find(|(m, _)| m == n) {
                 return Ok(v.clone());
@@ -942,13 +966,15 @@ impl<'a> Interp<'a> {
             }
         }
         // A template value parameter pack element.
-        if let (Some(i), Some(TemplateArg::Pack(v))) = (self.frame().pack_index, self.frame().env.as_ref().and_then(|e| p.segments.first().and_then(|s| e.get(&s.name)))) {
-            if p.segments.len() == 1 {
-                return match v.get(i) {
-                    Some(TemplateArg::Value(v, t)) => Ok(CValue::int(*v, templates::value_builtin(self.db, *t))),
-                    _ => unsupported("pack element"),
-                };
-            }
+        if let (Some(i), Some(TemplateArg::Pack(v))) = (
+            self.frame().pack_index,
+            self.frame().env.as_ref().and_then(|e| p.segments.first().and_then(|s| e.get(&s.name))),
+        ) && p.segments.len() == 1
+        {
+            return match v.get(i) {
+                Some(TemplateArg::Value(v, t)) => Ok(CValue::int(*v, templates::value_builtin(self.db, *t))),
+                _ => unsupported("pack element"),
+            };
         }
         let (item, scope, env) = self.cx();
         // A variable template specialization (`is_same_v<A, B>`).
@@ -1004,28 +1030,28 @@ impl<'a> Interp<'a> {
     #[inline(never)]
     fn noexcept(&mut self, x: ExprId) -> R<CValue> {
         let body = self.frame().body.clone();
-        if let Expr::Call { callee, .. } = body.expr(x) {
-            if let (Expr::Member { .. }, Some(r)) = (body.expr(*callee), body.expr_ranges.get(callee.0 as usize)) {
-                // The lowered name drops the `~`: the text has it.
-                let text = self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("");
-                let compact: String = text.split_whitespace().collect();
-                if compact.contains(".~") || compact.contains("->~") {
-                    return Ok(CValue::boolean(true));
-                }
+        if let Expr::Call { callee, .. } = body.expr(x)
+            && let (Expr::Member { .. }, Some(r)) = (body.expr(*callee), body.expr_ranges.get(callee.0 as usize))
+        {
+            // The lowered name drops the `~`: the text has it.
+            let text = self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("");
+            let compact: String = text.split_whitespace().collect();
+            if compact.contains(".~") || compact.contains("->~") {
+                return Ok(CValue::boolean(true));
             }
         }
         // `noexcept(T(declval<A>()...))` (libcu++'s `is_nothrow_constructible`):
         // whether the construction is non-throwing is the builtin trait's question.
-        if let Expr::Construct { ty, args, braced: false } = body.expr(x) {
-            if let Some(mut tys) = self.declval_types(&body, args) {
-                let t = self.lower_ty(ty);
-                if !matches!(t.kind(self.db), TyKind::Dependent(_) | TyKind::Error(_)) {
-                    tys.insert(0, t);
-                    let (item, scope, env) = self.cx();
-                    let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
-                    if let Ok(b) = super::traits::eval_trait(cx, "is_nothrow_constructible", &tys) {
-                        return Ok(CValue::boolean(b));
-                    }
+        if let Expr::Construct { ty, args, braced: false } = body.expr(x)
+            && let Some(mut tys) = self.declval_types(&body, args)
+        {
+            let t = self.lower_ty(ty);
+            if !matches!(t.kind(self.db), TyKind::Dependent(_) | TyKind::Error(_)) {
+                tys.insert(0, t);
+                let (item, scope, env) = self.cx();
+                let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+                if let Ok(b) = super::traits::eval_trait(cx, "is_nothrow_constructible", &tys) {
+                    return Ok(CValue::boolean(b));
                 }
             }
         }
@@ -1033,7 +1059,9 @@ impl<'a> Interp<'a> {
         let (item, scope, env) = self.cx();
         let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
         let text = match body.expr_ranges.get(x.0 as usize) {
-            Some(r) => self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("throw").to_string(),
+            Some(r) => {
+                self.frame().text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("throw").to_string()
+            }
             None => "throw".to_string(),
         };
         let known = crate::infer::noexcept_operand(cx, &body, x, &text);
@@ -1107,7 +1135,11 @@ impl<'a> Interp<'a> {
 
     /// The value of a variable template specialization: its arguments
     /// lowered here, its initializer evaluated with them bound.
-    fn var_template_value(&mut self, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef]) -> R<CValue> {
+    fn var_template_value(
+        &mut self,
+        vt: crate::VarTemplateId,
+        written: &[crate::item_tree::TemplateArgRef],
+    ) -> R<CValue> {
         let db = self.db;
         let (item, scope, env) = self.cx();
         let cx = LowerCx { db, map: self.map, item, scope, env: env.as_ref() };
@@ -1124,7 +1156,7 @@ impl<'a> Interp<'a> {
         // order, packs or not (`__same_types<invoke_result_t<V, X<Is>>...>`
         // binds `_Tp` to the first element); the rest are lowered by the
         // kind of the parameter they meet.
-        use crate::infer::packs::{expand_written, Written};
+        use crate::infer::packs::{Written, expand_written};
         let flat = expand_written(cx, written).map_err(ConstError::Unsupported)?;
         let lower = |kind: &TemplateParamKind, a: Written<'_>| match a {
             Written::Ref(a) => templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported),
@@ -1153,7 +1185,8 @@ impl<'a> Interp<'a> {
         let vscope = self.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
         let vcx = LowerCx { db, map: self.map, item: vt.item(db), scope: vscope, env: Some(&venv) };
         let Some(init) = &data.var.init else { return Err(ConstError::NotConstant(data.var.name.clone())) };
-        let v = templates::nested(|| super::eval(&super::EvalCx::new(vcx), init).map_err(|e| e.to_string())).map_err(ConstError::Unsupported)?;
+        let v = templates::nested(|| super::eval(&super::EvalCx::new(vcx), init).map_err(|e| e.to_string()))
+            .map_err(ConstError::Unsupported)?;
         let t = ty::canonical(db, ty::lower(vcx, &data.var.ty));
         let t = match t.kind(db) {
             TyKind::Qualified(x, _) => ty::canonical(db, *x),
@@ -1218,12 +1251,11 @@ impl<'a> Interp<'a> {
                     };
                 }
                 // A static member.
-                if let Some(t) = t {
-                    if let Ok(c) = templates::class_of(self.db, *t) {
-                        if let Some((d, env, _)) = templates::member_of(self.db, c, n, Ns::Value, 0) {
-                            return self.def_value(&d, env.as_ref(), name);
-                        }
-                    }
+                if let Some(t) = t
+                    && let Ok(c) = templates::class_of(self.db, *t)
+                    && let Some((d, env, _)) = templates::member_of(self.db, c, n, Ns::Value, 0)
+                {
+                    return self.def_value(&d, env.as_ref(), name);
                 }
                 unsupported(format!("member `{n}`"))
             }
@@ -1241,10 +1273,10 @@ impl<'a> Interp<'a> {
                 if let Some(l) = self.local_by_name(n) {
                     return Ok(Place { root: PlaceRoot::Local(l), path: Vec::new() });
                 }
-                if let Some(CValue::Object(_, fields)) = &self.frame().this {
-                    if fields.iter().any(|(f, _)| f == n) {
-                        return Ok(Place { root: PlaceRoot::This, path: vec![Sel::Field(n.clone())] });
-                    }
+                if let Some(CValue::Object(_, fields)) = &self.frame().this
+                    && fields.iter().any(|(f, _)| f == n)
+                {
+                    return Ok(Place { root: PlaceRoot::This, path: vec![Sel::Field(n.clone())] });
                 }
                 Err(ConstError::NotConstant(format!("assignment to `{n}`")))
             }
@@ -1312,9 +1344,9 @@ impl<'a> Interp<'a> {
             }
         }
         let v = match v {
-            o @ CValue::Object(..) if matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) => {
-                self.object_scalar(&o)?.ok_or(ConstError::Unsupported("conversion of a class object to a scalar".into()))?
-            }
+            o @ CValue::Object(..) if matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) => self
+                .object_scalar(&o)?
+                .ok_or(ConstError::Unsupported("conversion of a class object to a scalar".into()))?,
             v => v,
         };
         match (t.kind(db), v) {
@@ -1333,7 +1365,9 @@ impl<'a> Interp<'a> {
                 let u = ty::enum_info(db, *e).underlying;
                 Ok(CValue::int(convert(x.v, u), u))
             }
-            (TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_), CValue::Object(_, f)) => Ok(CValue::Object(Some(t), f)),
+            (TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_), CValue::Object(_, f)) => {
+                Ok(CValue::Object(Some(t), f))
+            }
             (TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_), CValue::Array(args)) => self.construct(t, args),
             (TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_), v) => self.construct(t, vec![v]),
             (TyKind::Array(..), v @ CValue::Array(_)) => Ok(v),
@@ -1359,8 +1393,13 @@ impl<'a> Interp<'a> {
                     if let Some(l) = bare.segments.last_mut() {
                         l.args = None;
                     }
-                    if let Ok(Resolved::Def(d @ Def::FnTemplate(_), denv, _)) = templates::resolve(cx, &bare, Ns::Value) {
-                        let cands: Vec<FnDecl> = self.overloads(&d, &bare).into_iter().filter(|f| matches!(f, FnDecl::Template(_))).collect();
+                    if let Ok(Resolved::Def(d @ Def::FnTemplate(_), denv, _)) = templates::resolve(cx, &bare, Ns::Value)
+                    {
+                        let cands: Vec<FnDecl> = self
+                            .overloads(&d, &bare)
+                            .into_iter()
+                            .filter(|f| matches!(f, FnDecl::Template(_)))
+                            .collect();
                         let this = self.frame().this.clone();
                         let saved = self.explicit.replace(Explicit { written, item, scope, env: env.clone() });
                         let r = self.call_overloads(&cands, denv.or(env), argv, this, p);
@@ -1397,7 +1436,9 @@ impl<'a> Interp<'a> {
             Expr::Member { base, name, .. } => {
                 let obj = self.expr(*base)?;
                 let argv = self.args(args)?;
-                let Some(CValue::Object(Some(t), _)) = Some(&obj) else { return unsupported("member call on a non-object") };
+                let Some(CValue::Object(Some(t), _)) = Some(&obj) else {
+                    return unsupported("member call on a non-object");
+                };
                 let c = templates::class_of(self.db, *t).map_err(ConstError::Unsupported)?;
                 let n = name.last().unwrap_or("");
                 let Some((d, denv, _)) = templates::member_of(self.db, c, n, Ns::Value, 0) else {
@@ -1434,8 +1475,16 @@ impl<'a> Interp<'a> {
     /// constrained wins ([over.match.best]/2.6, `infer::constraints::weight`).
     /// A tie between different signatures, or constraints that cannot be
     /// evaluated, is not decided.
-    fn call_overloads(&mut self, cands: &[FnDecl], env: Option<Env>, args: Vec<CValue>, this: Option<CValue>, p: &Path) -> R<(CValue, Option<CValue>)> {
-        let mut viable: Vec<(i32, FnDecl)> = cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
+    fn call_overloads(
+        &mut self,
+        cands: &[FnDecl],
+        env: Option<Env>,
+        args: Vec<CValue>,
+        this: Option<CValue>,
+        p: &Path,
+    ) -> R<(CValue, Option<CValue>)> {
+        let mut viable: Vec<(i32, FnDecl)> =
+            cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
         let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
         let any_constrained = viable.len() > 1 && viable.iter().any(|(_, g)| constrained(g));
         if any_constrained {
@@ -1444,7 +1493,9 @@ impl<'a> Interp<'a> {
                 match self.constraints_hold(g, env.as_ref(), &args) {
                     Some(true) => kept.push((s, g)),
                     Some(false) => {}
-                    None => return unsupported(format!("call to `{p}`: constrained overloads (constraints not decided)")),
+                    None => {
+                        return unsupported(format!("call to `{p}`: constrained overloads (constraints not decided)"));
+                    }
                 }
             }
             viable = kept;
@@ -1493,7 +1544,15 @@ impl<'a> Interp<'a> {
         let n = data.ty.params.len();
         let has_pack = !data.pack_params.is_empty();
         let min = match f {
-            FnDecl::Fn(f) => n - body::fn_body(db, f).params.iter().rev().take_while(|l| body::fn_body(db, f).local(**l).default.is_some()).count().min(n),
+            FnDecl::Fn(f) => {
+                n - body::fn_body(db, f)
+                    .params
+                    .iter()
+                    .rev()
+                    .take_while(|l| body::fn_body(db, f).local(**l).default.is_some())
+                    .count()
+                    .min(n)
+            }
             FnDecl::Template(_) => n.saturating_sub(if has_pack { 1 } else { 0 }),
         };
         if args.len() < min || (args.len() > n && !has_pack && !data.ty.variadic) {
@@ -1528,14 +1587,14 @@ impl<'a> Interp<'a> {
         // `operator<` is not `time_point`'s.
         if templated {
             for (a, pt) in args.iter().zip(&data.ty.params) {
-                if let TypeRef::Path(p) = strip_ref(pt) {
-                    if p.segments.last().is_some_and(|s| s.args.is_some()) {
-                        let CValue::Object(Some(at), _) = a else { return None };
-                        if let Some(x) = self.named_template(f, p) {
-                            if !self.specializes(*at, x, 0) {
-                                return None;
-                            }
-                        }
+                if let TypeRef::Path(p) = strip_ref(pt)
+                    && p.segments.last().is_some_and(|s| s.args.is_some())
+                {
+                    let CValue::Object(Some(at), _) = a else { return None };
+                    if let Some(x) = self.named_template(f, p)
+                        && !self.specializes(*at, x, 0)
+                    {
+                        return None;
                     }
                 }
             }
@@ -1578,15 +1637,25 @@ impl<'a> Interp<'a> {
             _ => None,
         };
         let pattern = canon(c.pattern(db));
-        if own == Some(x) || pattern == x || self.map.specializations.get(&x).is_some_and(|v| v.contains(&c.pattern(db)) || v.contains(&pattern)) {
+        if own == Some(x)
+            || pattern == x
+            || self.map.specializations.get(&x).is_some_and(|v| v.contains(&c.pattern(db)) || v.contains(&pattern))
+        {
             return true;
         }
-        depth < 16 && templates::class_bases_of(db, c).iter().filter_map(|b| b.ty).any(|b| self.specializes(b, x, depth + 1))
+        depth < 16
+            && templates::class_bases_of(db, c).iter().filter_map(|b| b.ty).any(|b| self.specializes(b, x, depth + 1))
     }
 
     /// Calls `f` (its definition): binds the parameters, runs the body.
     /// Returns the result and the object `this` ended as.
-    fn invoke(&mut self, f: FnDecl, outer_env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
+    fn invoke(
+        &mut self,
+        f: FnDecl,
+        outer_env: Option<Env>,
+        args: Vec<CValue>,
+        this: Option<CValue>,
+    ) -> R<(CValue, Option<CValue>)> {
         let db = self.db;
         if calls_exhausted() {
             return Err(too_complex());
@@ -1595,7 +1664,8 @@ impl<'a> Interp<'a> {
         if !data.linkage.is_constexpr {
             return Err(ConstError::NotConstant(format!("call to non-constexpr function `{}`", fn_name(&data))));
         }
-        let (def, body) = definition(db, f).ok_or_else(|| ConstError::NotConstant(format!("`{}` is not defined", fn_name(&data))))?;
+        let (def, body) =
+            definition(db, f).ok_or_else(|| ConstError::NotConstant(format!("`{}` is not defined", fn_name(&data))))?;
         let item = def.item(db);
         let scope = decl_scope(db, def);
         // Function templates: the environment deduced from the arguments.
@@ -1627,9 +1697,15 @@ impl<'a> Interp<'a> {
     /// Binds a function template's parameters, in order, to the explicit
     /// arguments of a call (a pack parameter takes the rest; a pack
     /// expansion argument contributes its elements).
-    fn explicit_args(&self, t: FnTemplateId, tparams: &[crate::item_tree::TemplateParam], x: &Explicit) -> R<Vec<(String, TemplateArg)>> {
+    fn explicit_args(
+        &self,
+        t: FnTemplateId,
+        tparams: &[crate::item_tree::TemplateParam],
+        x: &Explicit,
+    ) -> R<Vec<(String, TemplateArg)>> {
         let cx = LowerCx { db: self.db, map: self.map, item: x.item, scope: x.scope, env: x.env.as_ref() };
-        let (args, _) = crate::infer::deduce_call::explicit_args(cx, FnDecl::Template(t), &x.written).map_err(ConstError::Unsupported)?;
+        let (args, _) = crate::infer::deduce_call::explicit_args(cx, FnDecl::Template(t), &x.written)
+            .map_err(ConstError::Unsupported)?;
         Ok(tparams.iter().zip(args).filter_map(|(p, a)| p.name.clone().map(|n| (n, a))).collect())
     }
 
@@ -1661,10 +1737,16 @@ impl<'a> Interp<'a> {
                 for (w, g) in written.iter().zip(given) {
                     use crate::item_tree::{ConstExpr, TemplateArgRef as W};
                     let name = match w {
-                        W::Type(TypeRef::Path(q)) | W::Expr(ConstExpr::Path(q)) if q.segments.len() == 1 && q.segments[0].args.is_none() => &q.segments[0].name,
+                        W::Type(TypeRef::Path(q)) | W::Expr(ConstExpr::Path(q))
+                            if q.segments.len() == 1 && q.segments[0].args.is_none() =>
+                        {
+                            &q.segments[0].name
+                        }
                         _ => continue,
                     };
-                    if data.tparams.iter().any(|tp| tp.name.as_deref() == Some(name.as_str())) && !bound.iter().any(|(n, _)| n == name) {
+                    if data.tparams.iter().any(|tp| tp.name.as_deref() == Some(name.as_str()))
+                        && !bound.iter().any(|(n, _)| n == name)
+                    {
                         bound.push((name.clone(), g));
                     }
                 }
@@ -1674,14 +1756,19 @@ impl<'a> Interp<'a> {
                 continue;
             }
             let name = &p.segments[0].name;
-            if !data.tparams.iter().any(|tp| tp.name.as_deref() == Some(name.as_str()) && tp.kind == TemplateParamKind::Type) {
+            if !data
+                .tparams
+                .iter()
+                .any(|tp| tp.name.as_deref() == Some(name.as_str()) && tp.kind == TemplateParamKind::Type)
+            {
                 continue;
             }
             if bound.iter().any(|(n, _)| n == name) {
                 continue;
             }
             if is_pack {
-                let tys: Vec<TemplateArg> = args[i.min(args.len())..].iter().filter_map(|a| self.type_of(a)).map(TemplateArg::Type).collect();
+                let tys: Vec<TemplateArg> =
+                    args[i.min(args.len())..].iter().filter_map(|a| self.type_of(a)).map(TemplateArg::Type).collect();
                 bound.push((name.clone(), TemplateArg::Pack(tys)));
             } else if let Some(a) = args.get(i) {
                 let Some(t) = self.type_of(a) else { continue };
@@ -1704,9 +1791,16 @@ impl<'a> Interp<'a> {
     /// templates, nested template-ids and packs. `None` where an argument's
     /// type is unknown or deduction fails; `deduce` then binds what it can
     /// by position.
-    fn deduce_as_call(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue], explicit: Option<&Explicit>) -> Option<Env> {
+    fn deduce_as_call(
+        &self,
+        t: FnTemplateId,
+        outer: Option<Env>,
+        args: &[CValue],
+        explicit: Option<&Explicit>,
+    ) -> Option<Env> {
         let db = self.db;
-        let args: Vec<crate::infer::Arg> = args.iter().map(|a| self.type_of(a).map(crate::infer::Arg::prvalue)).collect::<Option<_>>()?;
+        let args: Vec<crate::infer::Arg> =
+            args.iter().map(|a| self.type_of(a).map(crate::infer::Arg::prvalue)).collect::<Option<_>>()?;
         let tree = item_tree_of(db, t.item(db));
         let data = tree.fn_templates.get(t.idx(db) as usize)?;
         let f = self.frame();
@@ -1716,7 +1810,8 @@ impl<'a> Interp<'a> {
         };
         let mut env = outer.unwrap_or_default();
         let targs = explicit.map(|x| &x.written[..]);
-        let deduced = crate::infer::deduce_call::deduce(caller, FnDecl::Template(t), &env, &data.f, targs, &args).ok()?;
+        let deduced =
+            crate::infer::deduce_call::deduce(caller, FnDecl::Template(t), &env, &data.f, targs, &args).ok()?;
         for (p, a) in data.tparams.iter().zip(deduced) {
             if let Some(n) = &p.name {
                 env.names.push((n.clone(), a));
@@ -1729,7 +1824,16 @@ impl<'a> Interp<'a> {
     /// (a trailing pack parameter takes the rest), member initializers of a
     /// constructor applied to `this`.
     #[allow(clippy::too_many_arguments)]
-    fn run_body(&mut self, body: Arc<Body>, text: Arc<str>, item: ItemId, scope: ScopeIdx, env: Option<Env>, args: Vec<CValue>, this: Option<CValue>) -> R<(CValue, Option<CValue>)> {
+    fn run_body(
+        &mut self,
+        body: Arc<Body>,
+        text: Arc<str>,
+        item: ItemId,
+        scope: ScopeIdx,
+        env: Option<Env>,
+        args: Vec<CValue>,
+        this: Option<CValue>,
+    ) -> R<(CValue, Option<CValue>)> {
         if calls_exhausted() {
             return Err(too_complex());
         }
@@ -1750,7 +1854,17 @@ impl<'a> Interp<'a> {
             let _ = (k, nparams);
         }
         let env = self.bind_local_types(&body, item, scope, env);
-        self.frames.push(Frame { body: FrameBody::Shared(body.clone()), text, item, scope, env, locals, this, named: Vec::new(), pack_index: None });
+        self.frames.push(Frame {
+            body: FrameBody::Shared(body.clone()),
+            text,
+            item,
+            scope,
+            env,
+            locals,
+            this,
+            named: Vec::new(),
+            pack_index: None,
+        });
         CALLS.with(|c| c.set(c.get() + 1));
         let r = self.run_in_frame(&body, &pending_defaults);
         CALLS.with(|c| c.set(c.get() - 1));
@@ -1801,17 +1915,25 @@ impl<'a> Interp<'a> {
             let args = self.args(&m.args)?;
             let name = m.name.last().unwrap_or("").to_string();
             let field_ty = self.field_type(&name);
-            let is_field = matches!(&self.frame().this, Some(CValue::Object(_, f)) if f.iter().any(|(n, _)| *n == name));
+            let is_field =
+                matches!(&self.frame().this, Some(CValue::Object(_, f)) if f.iter().any(|(n, _)| *n == name));
             if is_field {
                 let v = match (field_ty, args.len()) {
-                    (Some(t), _) => self.convert_to(if args.len() == 1 { args.into_iter().next().unwrap_or(CValue::Void) } else { CValue::Array(args) }, t)?,
+                    (Some(t), _) => self.convert_to(
+                        if args.len() == 1 {
+                            args.into_iter().next().unwrap_or(CValue::Void)
+                        } else {
+                            CValue::Array(args)
+                        },
+                        t,
+                    )?,
                     (None, 1) => args.into_iter().next().unwrap_or(CValue::Void),
                     (None, _) => return unsupported(format!("initializer of member `{name}`")),
                 };
-                if let Some(CValue::Object(_, f)) = &mut self.frame_mut().this {
-                    if let Some(slot) = f.iter_mut().find(|(n, _)| *n == name) {
-                        slot.1 = v;
-                    }
+                if let Some(CValue::Object(_, f)) = &mut self.frame_mut().this
+                    && let Some(slot) = f.iter_mut().find(|(n, _)| *n == name)
+                {
+                    slot.1 = v;
                 }
             } else {
                 // A base class: construct it and take its fields.
@@ -1870,12 +1992,11 @@ impl<'a> Interp<'a> {
             TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => {
                 let c = templates::class_of(db, t).map_err(ConstError::Unsupported)?;
                 // Copy: one argument of the same class.
-                if args.len() == 1 {
-                    if let CValue::Object(Some(at), f) = &args[0] {
-                        if ty::canonical(db, *at) == t {
-                            return Ok(CValue::Object(Some(t), f.clone()));
-                        }
-                    }
+                if args.len() == 1
+                    && let CValue::Object(Some(at), f) = &args[0]
+                    && ty::canonical(db, *at) == t
+                {
+                    return Ok(CValue::Object(Some(t), f.clone()));
                 }
                 let layout = crate::layout::layout_ref(db, c).map_err(|e| ConstError::Layout(e.to_string()))?;
                 let mut fields: Vec<(String, CValue)> = Vec::new();
@@ -1903,9 +2024,14 @@ impl<'a> Interp<'a> {
                     ClassRefT::Inst(i) => templates::inst_env(db, i).ok(),
                     ClassRefT::Class(_) => None,
                 };
-                let class_name = item_tree_of(db, pattern.item(db)).classes.get(pattern.idx(db) as usize).and_then(|d| d.name.clone());
-                let user: Vec<FnDecl> =
-                    ctors.into_iter().filter(|f| fn_data(db, *f).is_some_and(|(d, _)| !is_copy_or_move(&d, class_name.as_deref()))).collect();
+                let class_name = item_tree_of(db, pattern.item(db))
+                    .classes
+                    .get(pattern.idx(db) as usize)
+                    .and_then(|d| d.name.clone());
+                let user: Vec<FnDecl> = ctors
+                    .into_iter()
+                    .filter(|f| fn_data(db, *f).is_some_and(|(d, _)| !is_copy_or_move(&d, class_name.as_deref())))
+                    .collect();
                 if !user.is_empty() {
                     let p = Path::single("constructor");
                     let (_, this) = self.call_overloads(&user, env, args, Some(obj), &p)?;
@@ -1956,7 +2082,9 @@ impl<'a> Interp<'a> {
             };
             return match trimmed {
                 "builtin_is_constant_evaluated" => Ok(CValue::boolean(true)),
-                "builtin_expect" | "builtin_expect_with_probability" => argv.into_iter().next().ok_or(ConstError::Unsupported(name.into())),
+                "builtin_expect" | "builtin_expect_with_probability" => {
+                    argv.into_iter().next().ok_or(ConstError::Unsupported(name.into()))
+                }
                 "builtin_clz" | "builtin_clzl" | "builtin_clzll" | "builtin_ctz" | "builtin_ctzl" | "builtin_ctzll"
                 | "builtin_popcount" | "builtin_popcountl" | "builtin_popcountll" => {
                     let bits = if trimmed.ends_with("ll") || trimmed.ends_with('l') { 64 } else { 32 };
@@ -1977,7 +2105,10 @@ impl<'a> Interp<'a> {
         let tys: Vec<TyId> = {
             let f = self.frame();
             let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
-            super::traits::lower_trait_args_at(cx, tys, f.pack_index).into_iter().map(|t| ty::canonical(self.db, t)).collect()
+            super::traits::lower_trait_args_at(cx, tys, f.pack_index)
+                .into_iter()
+                .map(|t| ty::canonical(self.db, t))
+                .collect()
         };
         let f = self.frame();
         let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
@@ -2015,10 +2146,10 @@ impl<'a> Interp<'a> {
             }
             Stmt::Other(_) | Stmt::Alias(_) | Stmt::NamespaceAlias(..) | Stmt::Null => Ok(Flow::Normal),
             Stmt::If { init, cond, then, els, .. } => {
-                if let Some(i) = init {
-                    if let f @ (Flow::Return(_) | Flow::Break | Flow::Continue) = self.stmt(*i)? {
-                        return Ok(f);
-                    }
+                if let Some(i) = init
+                    && let f @ (Flow::Return(_) | Flow::Break | Flow::Continue) = self.stmt(*i)?
+                {
+                    return Ok(f);
                 }
                 let c = self.cond(cond)?;
                 if c {
@@ -2064,10 +2195,10 @@ impl<'a> Interp<'a> {
                 }
                 loop {
                     self.step()?;
-                    if let Some(c) = cond {
-                        if !self.cond(c)? {
-                            break;
-                        }
+                    if let Some(c) = cond
+                        && !self.cond(c)?
+                    {
+                        break;
                     }
                     match self.stmt(*b)? {
                         Flow::Break => break,
@@ -2234,10 +2365,10 @@ fn collect_fields(db: &dyn SourceDatabase, c: ClassRefT, out: &mut Vec<(String, 
     }
     if let Ok(l) = crate::layout::layout_ref(db, c) {
         for f in &l.fields {
-            if let Some(n) = &f.name {
-                if !out.iter().any(|(x, _)| x == n) {
-                    out.push((n.clone(), CValue::Uninit));
-                }
+            if let Some(n) = &f.name
+                && !out.iter().any(|(x, _)| x == n)
+            {
+                out.push((n.clone(), CValue::Uninit));
             }
         }
     }
@@ -2247,7 +2378,9 @@ fn collect_fields(db: &dyn SourceDatabase, c: ClassRefT, out: &mut Vec<(String, 
 fn fn_data(db: &dyn SourceDatabase, f: FnDecl) -> Option<(crate::item_tree::FnData, bool)> {
     match f {
         FnDecl::Fn(f) => item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).cloned().map(|d| (d, false)),
-        FnDecl::Template(t) => item_tree_of(db, t.item(db)).fn_templates.get(t.idx(db) as usize).map(|d| (d.f.clone(), true)),
+        FnDecl::Template(t) => {
+            item_tree_of(db, t.item(db)).fn_templates.get(t.idx(db) as usize).map(|d| (d.f.clone(), true))
+        }
     }
 }
 
@@ -2329,7 +2462,9 @@ pub fn template_def(db: &dyn SourceDatabase, t: FnTemplateId) -> Arc<TemplateDef
         let rowan::WalkEvent::Enter(n) = ev else { continue };
         match n.kind() {
             K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK => walk.skip_subtree(),
-            K::FUNCTION_DEF | K::SIMPLE_DECL | K::MEMBER_DECL if n.parent().is_some_and(|p| p.kind() == K::TEMPLATE_DECL) => {
+            K::FUNCTION_DEF | K::SIMPLE_DECL | K::MEMBER_DECL
+                if n.parent().is_some_and(|p| p.kind() == K::TEMPLATE_DECL) =>
+            {
                 let d = su::declarators(&n).into_iter().find(su::is_function_declarator);
                 if d.as_ref().and_then(|d| syntax_fn_key(&n, d)).as_deref() == Some(name.as_str()) {
                     if k == rank {
@@ -2338,7 +2473,11 @@ pub fn template_def(db: &dyn SourceDatabase, t: FnTemplateId) -> Arc<TemplateDef
                             || su::child(&n, K::REQUIRES_CLAUSE).is_some()
                             || su::child(&head, K::TEMPLATE_PARAM_LIST).is_some_and(|l| {
                                 l.children().filter(|p| p.kind() == K::TYPE_TEMPLATE_PARAM).any(|p| {
-                                    p.children_with_tokens().find(|t| !t.kind().is_trivia()).is_some_and(|t| t.kind() == K::NAME_REF || t.kind() == K::QUALIFIED_NAME || t.kind() == K::TEMPLATE_ID)
+                                    p.children_with_tokens().find(|t| !t.kind().is_trivia()).is_some_and(|t| {
+                                        t.kind() == K::NAME_REF
+                                            || t.kind() == K::QUALIFIED_NAME
+                                            || t.kind() == K::TEMPLATE_ID
+                                    })
                                 })
                             });
                         let body = (n.kind() == K::FUNCTION_DEF).then(|| Arc::new(body::lower_function(db, item, &n)));
@@ -2359,7 +2498,8 @@ pub fn template_def(db: &dyn SourceDatabase, t: FnTemplateId) -> Arc<TemplateDef
 fn syntax_fn_key(decl: &SyntaxNode, d: &SyntaxNode) -> Option<String> {
     let inner = su::innermost(d);
     if let Some(op) = inner.descendants().find(|c| c.kind() == K::OPERATOR_NAME) {
-        let toks: String = su::tokens(&op).filter(|t| t.kind() != K::OPERATOR_KW).map(|t| t.text().to_string()).collect();
+        let toks: String =
+            su::tokens(&op).filter(|t| t.kind() != K::OPERATOR_KW).map(|t| t.text().to_string()).collect();
         return Some(format!("operator{toks}"));
     }
     let n = su::declarator_name(d)?;
@@ -2394,7 +2534,9 @@ fn initializer_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
                 return e.children().find(|c| su::is_expr(c.kind()));
             }
             if let Some(i) = su::child(&n, K::INITIALIZER) {
-                return i.children().find(|c| su::is_expr(c.kind()) || c.kind() == K::INIT_LIST || c.kind() == K::ARG_LIST);
+                return i
+                    .children()
+                    .find(|c| su::is_expr(c.kind()) || c.kind() == K::INIT_LIST || c.kind() == K::ARG_LIST);
             }
             return None;
         }
@@ -2402,7 +2544,6 @@ fn initializer_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
     }
     None
 }
-
 
 fn wider(a: Builtin, b: Builtin) -> Builtin {
     let rank = |x: Builtin| match x {

@@ -17,10 +17,10 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize};
 
 use super::interp::{self, CValue, Site};
 use super::{ConstError, Value};
+use crate::ItemId;
 use crate::body;
 use crate::syntax_util as su;
 use crate::ty::LowerCx;
-use crate::ItemId;
 
 /// The expression nodes of an item (outside function bodies) that the
 /// item-tree lowering leaves as text, by text, with their ranges.
@@ -91,10 +91,18 @@ fn node_at(db: &dyn SourceDatabase, item: ItemId, k: usize) -> Option<SyntaxNode
 pub fn eval_text(cx: LowerCx<'_>, text: &str) -> Result<Value, ConstError> {
     let not = || ConstError::Unsupported(text.trim().to_string());
     let cond = find(cx.db, cx.item, text).ok_or_else(not)?;
-    let site = Site { item: cx.item, scope: cx.scope, env: cx.env, text: interp::item_text(cx.db, cx.item), func: None, before: 0 };
+    let site = Site {
+        item: cx.item,
+        scope: cx.scope,
+        env: cx.env,
+        text: interp::item_text(cx.db, cx.item),
+        func: None,
+        before: 0,
+    };
     // One instantiation level deeper: a default argument whose function
     // needs the same default again ends at the nesting limit.
-    let v = crate::templates::nested(|| Ok(interp::eval_value(cx.db, cx.map, &site, &cond))).map_err(ConstError::Limit)??;
+    let v = crate::templates::nested(|| Ok(interp::eval_value(cx.db, cx.map, &site, &cond)))
+        .map_err(ConstError::Limit)??;
     match v {
         CValue::Int(v) => Ok(v),
         _ => Err(not()),

@@ -41,22 +41,28 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
         "has_virtual_destructor" => false,
         "is_literal_type" => true,
         "is_null_pointer" => matches!(c0.kind(db), TyKind::Builtin(Builtin::NullPtr)),
-        "is_trivially_constructible" | "is_trivially_assignable" | "is_nothrow_constructible" | "is_nothrow_assignable"
-        | "is_constructible" | "is_assignable" => {
+        "is_trivially_constructible"
+        | "is_trivially_assignable"
+        | "is_nothrow_constructible"
+        | "is_nothrow_assignable"
+        | "is_constructible"
+        | "is_assignable" => {
             let assign = name.ends_with("assignable");
             // A closure's implicit copy and move constructors (deleted only
             // for a capture that cannot be copied, which is not modelled):
             // `std::function`'s `is_copy_constructible<__decay_t<_Functor>>`.
-            if name == "is_constructible" && matches!(c0.kind(db), TyKind::Closure(_)) {
-                if let [_, from] = tys {
-                    if strip_ref(db, *from) == c0 {
-                        return Ok(true);
-                    }
-                }
+            if name == "is_constructible"
+                && matches!(c0.kind(db), TyKind::Closure(_))
+                && let [_, from] = tys
+                && strip_ref(db, *from) == c0
+            {
+                return Ok(true);
             }
             let target = if assign { class(strip_ref(db, t0)) } else { class(t0) };
             match target {
-                None => match scalar_special(db, t0, &tys[1..], assign).or_else(|| ptr_conversion(db, t0, &tys[1..], assign)) {
+                None => match scalar_special(db, t0, &tys[1..], assign)
+                    .or_else(|| ptr_conversion(db, t0, &tys[1..], assign))
+                {
                     Some(b) => b,
                     None => return Err(format!("type trait __{name} on this type not evaluated")),
                 },
@@ -87,25 +93,25 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                 Some(c) => {
                     if !trivial_class(db, c) {
                         // Construction through declared constructors: overload resolution.
-                        if name == "is_constructible" {
-                            if let Some(b) = crate::infer::class_constructible(cx, t0, &tys[1..]) {
-                                return Ok(b);
-                            }
+                        if name == "is_constructible"
+                            && let Some(b) = crate::infer::class_constructible(cx, t0, &tys[1..])
+                        {
+                            return Ok(b);
                         }
-                        if name == "is_assignable" {
-                            if let Some(b) = crate::infer::class_assignable(cx, t0, &tys[1..]) {
-                                return Ok(b);
-                            }
+                        if name == "is_assignable"
+                            && let Some(b) = crate::infer::class_assignable(cx, t0, &tys[1..])
+                        {
+                            return Ok(b);
                         }
-                        if name == "is_trivially_constructible" {
-                            if let Some(b) = crate::infer::class_trivially_constructible(cx, t0, &tys[1..]) {
-                                return Ok(b);
-                            }
+                        if name == "is_trivially_constructible"
+                            && let Some(b) = crate::infer::class_trivially_constructible(cx, t0, &tys[1..])
+                        {
+                            return Ok(b);
                         }
-                        if name == "is_trivially_assignable" {
-                            if let Some(b) = crate::infer::class_trivially_assignable(cx, t0, &tys[1..]) {
-                                return Ok(b);
-                            }
+                        if name == "is_trivially_assignable"
+                            && let Some(b) = crate::infer::class_trivially_assignable(cx, t0, &tys[1..])
+                        {
+                            return Ok(b);
                         }
                         return Err(format!("type trait __{name} on a class with special members not evaluated"));
                     }
@@ -150,7 +156,13 @@ fn trivial_class(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
     let k = c.pattern(db);
     let tree = crate::item_tree_of(db, k.item(db));
     let Some(d) = tree.classes.get(k.idx(db) as usize) else { return false };
-    if d.user_ctor || d.user_copy_assign || d.user_dtor || d.has_virtual_fn || !d.bases.is_empty() || d.fields.iter().any(|f| f.has_init) {
+    if d.user_ctor
+        || d.user_copy_assign
+        || d.user_dtor
+        || d.has_virtual_fn
+        || !d.bases.is_empty()
+        || d.fields.iter().any(|f| f.has_init)
+    {
         return false;
     }
     let Ok(l) = crate::layout::layout_ref(db, c) else { return false };
@@ -322,7 +334,16 @@ fn ptr_conversion(db: &dyn SourceDatabase, t0: TyId, args: &[TyId], assign: bool
 }
 
 fn class_like(db: &dyn SourceDatabase, t: TyId) -> bool {
-    !matches!(strip(db, t).kind(db), TyKind::Builtin(_) | TyKind::Enum(_) | TyKind::Ptr(_) | TyKind::LRef(_) | TyKind::RRef(_) | TyKind::Array(..) | TyKind::Func(_))
+    !matches!(
+        strip(db, t).kind(db),
+        TyKind::Builtin(_)
+            | TyKind::Enum(_)
+            | TyKind::Ptr(_)
+            | TyKind::LRef(_)
+            | TyKind::RRef(_)
+            | TyKind::Array(..)
+            | TyKind::Func(_)
+    )
 }
 
 /// The traits `eval_trait` decides exactly or not at all (no approximation).
@@ -360,7 +381,11 @@ pub(crate) fn pack_head(t: &crate::item_tree::TypeRef) -> Option<&str> {
 
 /// `lower_trait_args`; inside a pack expansion (`{ __is_same(T, Ts)... }`
 /// at element `index`) a pack stands for that element only.
-pub(crate) fn lower_trait_args_at(cx: ty::LowerCx<'_>, tys: &[crate::item_tree::TypeRef], index: Option<usize>) -> Vec<TyId> {
+pub(crate) fn lower_trait_args_at(
+    cx: ty::LowerCx<'_>,
+    tys: &[crate::item_tree::TypeRef],
+    index: Option<usize>,
+) -> Vec<TyId> {
     use crate::templates::TemplateArg;
     let head = pack_head;
     let mut out = Vec::new();
@@ -410,7 +435,12 @@ fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, assign: bool, depth
     let k = c.pattern(db);
     let tree = crate::item_tree_of(db, k.item(db));
     let Some(d) = tree.classes.get(k.idx(db) as usize) else { return false };
-    if d.user_copy_assign || d.user_dtor || d.has_virtual_fn || d.key == crate::item_tree::ClassKey::Union || !d.is_definition {
+    if d.user_copy_assign
+        || d.user_dtor
+        || d.has_virtual_fn
+        || d.key == crate::item_tree::ClassKey::Union
+        || !d.is_definition
+    {
         return false;
     }
     if d.user_ctor {
@@ -429,10 +459,10 @@ fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, assign: bool, depth
                     crate::item_tree::TypeRef::Cv(x, _) => &**x,
                     t => t,
                 };
-                if let crate::item_tree::TypeRef::Path(p) = t {
-                    if p.segments.last().is_some_and(|s| s.name == own) {
-                        return false;
-                    }
+                if let crate::item_tree::TypeRef::Path(p) = t
+                    && p.segments.last().is_some_and(|s| s.name == own)
+                {
+                    return false;
                 }
             }
         }
@@ -441,13 +471,17 @@ fn implicit_copy_move(db: &dyn SourceDatabase, c: ClassRefT, assign: bool, depth
     // `__half_raw`) needs a conversion where the implicit ones bind
     // directly: it leaves them the best. A template or a declared copy or
     // move assignment decides itself.
-    if assign && crate::instances::member_fns(db, c, "operator=").iter().any(|&(f, outer)| match f {
-        crate::instances::FnDecl::Template(_) => true,
-        crate::instances::FnDecl::Fn(_) => match crate::instances::signature(db, crate::instances::fn_instance(db, f, outer, Vec::new())) {
-            Ok(sig) => sig.params.len() != 1 || templates::trivial::self_param(db, c, sig.params[0]).is_some(),
-            Err(_) => true,
-        },
-    }) {
+    if assign
+        && crate::instances::member_fns(db, c, "operator=").iter().any(|&(f, outer)| match f {
+            crate::instances::FnDecl::Template(_) => true,
+            crate::instances::FnDecl::Fn(_) => {
+                match crate::instances::signature(db, crate::instances::fn_instance(db, f, outer, Vec::new())) {
+                    Ok(sig) => sig.params.len() != 1 || templates::trivial::self_param(db, c, sig.params[0]).is_some(),
+                    Err(_) => true,
+                }
+            }
+        })
+    {
         return false;
     }
     let Ok(l) = crate::layout::layout_ref(db, c) else { return false };

@@ -21,10 +21,10 @@
 //! queries that only parse (item trees, bodies, scopes) need none.
 
 use crate::item_tree::{ConstExpr, Path};
+use crate::item_tree_of;
 use crate::scopes::{self, DeclKey, Def, Ns};
 use crate::templates::{self, Env, TemplateArg};
 use crate::ty::{self, LowerCx, TyKind};
-use crate::item_tree_of;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
@@ -195,23 +195,23 @@ pub(crate) use recorded_query;
 pub(crate) fn record_uses(uses: &VarUses) {
     let Some(l) = uses else { return };
     FRAME.with(|u| {
-        if let Some(f) = u.borrow_mut().as_mut() {
-            if f.queries.insert(Arc::as_ptr(l) as *const VarUse as usize) {
-                f.entries.push(Entry::Query(l.clone()));
-            }
+        if let Some(f) = u.borrow_mut().as_mut()
+            && f.queries.insert(Arc::as_ptr(l) as *const VarUse as usize)
+        {
+            f.entries.push(Entry::Query(l.clone()));
         }
     });
 }
 
 pub(crate) fn record_use(vt: crate::VarTemplateId, args: &[TemplateArg]) {
     FRAME.with(|u| {
-        if let Some(f) = u.borrow_mut().as_mut() {
-            if f.ones.len() < MAX_USES {
-                let key = (vt, args.to_vec());
-                if !f.ones.contains(&key) {
-                    f.ones.insert(key.clone());
-                    f.entries.push(Entry::One(key));
-                }
+        if let Some(f) = u.borrow_mut().as_mut()
+            && f.ones.len() < MAX_USES
+        {
+            let key = (vt, args.to_vec());
+            if !f.ones.contains(&key) {
+                f.ones.insert(key.clone());
+                f.entries.push(Entry::One(key));
             }
         }
     });
@@ -240,7 +240,12 @@ pub(crate) fn eval_path(cx: &EvalCx<'_>, p: &Path, depth: u32) -> Option<Result<
     Some(eval_var_template(lcx, vt, written, depth))
 }
 
-fn eval_var_template(cx: LowerCx<'_>, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef], depth: u32) -> Result<Value, ConstError> {
+fn eval_var_template(
+    cx: LowerCx<'_>,
+    vt: crate::VarTemplateId,
+    written: &[crate::item_tree::TemplateArgRef],
+    depth: u32,
+) -> Result<Value, ConstError> {
     if depth > 64 {
         return Err(ConstError::Limit("variable templates nested too deeply".into()));
     }
@@ -254,7 +259,12 @@ pub(crate) fn eval_with_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Ve
     eval_var_template_args(cx, vt, args, 0).ok()
 }
 
-fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<TemplateArg>, depth: u32) -> Result<Value, ConstError> {
+fn eval_var_template_args(
+    cx: LowerCx<'_>,
+    vt: crate::VarTemplateId,
+    args: Vec<TemplateArg>,
+    depth: u32,
+) -> Result<Value, ConstError> {
     let db = cx.db;
     if args.iter().any(|a| dependent(db, a)) {
         return Err(ConstError::NotConstant("variable template (dependent)".into()));
@@ -279,7 +289,8 @@ fn eval_var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, args: Vec<T
     }
     let vcx = LowerCx { db, map: cx.map, item: vt.item(db), scope: vscope, env: Some(&env) };
     let init: &ConstExpr = data.var.init.as_ref().ok_or_else(|| ConstError::NotConstant(data.var.name.clone()))?;
-    let v = templates::nested(|| super::eval_depth(&EvalCx::new(vcx), init, depth + 1).map_err(|e| e.to_string())).map_err(ConstError::Unsupported)?;
+    let v = templates::nested(|| super::eval_depth(&EvalCx::new(vcx), init, depth + 1).map_err(|e| e.to_string()))
+        .map_err(ConstError::Unsupported)?;
     let t = ty::canonical(db, ty::lower(vcx, &data.var.ty));
     let t = match t.kind(db) {
         TyKind::Qualified(x, _) => ty::canonical(db, *x),
@@ -308,16 +319,24 @@ fn ty_dependent(db: &dyn cufront_base_db::SourceDatabase, t: crate::TyId, depth:
     }
     match t.kind(db) {
         TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) => true,
-        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => ty_dependent(db, *x, depth + 1),
+        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => {
+            ty_dependent(db, *x, depth + 1)
+        }
         TyKind::App(a) => a.args(db).iter().any(|x| dependent(db, x)),
-        TyKind::Func(f) => ty_dependent(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_dependent(db, *p, depth + 1)),
+        TyKind::Func(f) => {
+            ty_dependent(db, f.ret, depth + 1) || f.params.iter().any(|p| ty_dependent(db, *p, depth + 1))
+        }
         _ => false,
     }
 }
 
 /// The arguments of `vt<written>`: written ones lowered in `cx`, defaults
 /// filled in where the template is declared.
-pub(crate) fn var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, written: &[crate::item_tree::TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
+pub(crate) fn var_template_args(
+    cx: LowerCx<'_>,
+    vt: crate::VarTemplateId,
+    written: &[crate::item_tree::TemplateArgRef],
+) -> Result<Vec<TemplateArg>, String> {
     let db = cx.db;
     let vt = primary_var_template(db, cx.map, vt);
     let tree = item_tree_of(db, vt.item(db));
@@ -340,7 +359,11 @@ pub(crate) fn var_template_args(cx: LowerCx<'_>, vt: crate::VarTemplateId, writt
 /// The primary declaration of the variable template `vt` names (lookup
 /// may find one of its partial specializations, declared with the same
 /// name in the same scope).
-pub(crate) fn primary_var_template(db: &dyn cufront_base_db::SourceDatabase, map: &scopes::DefMap, vt: crate::VarTemplateId) -> crate::VarTemplateId {
+pub(crate) fn primary_var_template(
+    db: &dyn cufront_base_db::SourceDatabase,
+    map: &scopes::DefMap,
+    vt: crate::VarTemplateId,
+) -> crate::VarTemplateId {
     let tree = item_tree_of(db, vt.item(db));
     let Some(data) = tree.var_templates.get(vt.idx(db) as usize) else { return vt };
     if data.spec_args.is_none() {
@@ -353,7 +376,14 @@ pub(crate) fn primary_var_template(db: &dyn cufront_base_db::SourceDatabase, map
         .into_iter()
         .flatten()
         .find_map(|d| match d {
-            Def::VarTemplate(v) if item_tree_of(db, v.item(db)).var_templates.get(v.idx(db) as usize).is_some_and(|d| d.spec_args.is_none()) => Some(*v),
+            Def::VarTemplate(v)
+                if item_tree_of(db, v.item(db))
+                    .var_templates
+                    .get(v.idx(db) as usize)
+                    .is_some_and(|d| d.spec_args.is_none()) =>
+            {
+                Some(*v)
+            }
             _ => None,
         })
         .unwrap_or(vt)
@@ -363,24 +393,44 @@ pub(crate) fn primary_var_template(db: &dyn cufront_base_db::SourceDatabase, map
 /// the most specialized partial specialization whose pattern deduces from
 /// `args` and substitutes back to them, with its own arguments; else the
 /// primary with `args`.
-pub(crate) fn select_var_template(db: &dyn cufront_base_db::SourceDatabase, map: &scopes::DefMap, vt: crate::VarTemplateId, args: &[TemplateArg]) -> (crate::VarTemplateId, Vec<TemplateArg>) {
+pub(crate) fn select_var_template(
+    db: &dyn cufront_base_db::SourceDatabase,
+    map: &scopes::DefMap,
+    vt: crate::VarTemplateId,
+    args: &[TemplateArg],
+) -> (crate::VarTemplateId, Vec<TemplateArg>) {
     let tree = item_tree_of(db, vt.item(db));
     let Some(data) = tree.var_templates.get(vt.idx(db) as usize) else { return (vt, args.to_vec()) };
     let scope = map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
     let name = data.var.name.clone();
     // The primary: the declaration without arguments (its parameters give kinds).
-    let decls: Vec<crate::VarTemplateId> = map.scope(scope).names.get(&name).into_iter().flatten().filter_map(|d| match d {
-        Def::VarTemplate(v) => Some(*v),
-        _ => None,
-    }).collect();
+    let decls: Vec<crate::VarTemplateId> = map
+        .scope(scope)
+        .names
+        .get(&name)
+        .into_iter()
+        .flatten()
+        .filter_map(|d| match d {
+            Def::VarTemplate(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
     // Each declaration read in place in its item tree (this runs for every
     // specialization evaluated: copying the declarations was a visible share
     // of a large unit's run).
-    fn data_in<'t>(db: &dyn cufront_base_db::SourceDatabase, v: crate::VarTemplateId, tree: &'t crate::item_tree::ItemTree) -> Option<&'t crate::item_tree::VarTemplateData> {
+    fn data_in<'t>(
+        db: &dyn cufront_base_db::SourceDatabase,
+        v: crate::VarTemplateId,
+        tree: &'t crate::item_tree::ItemTree,
+    ) -> Option<&'t crate::item_tree::VarTemplateData> {
         tree.var_templates.get(v.idx(db) as usize)
     }
-    let trees: Vec<(crate::VarTemplateId, Arc<crate::item_tree::ItemTree>)> = decls.iter().map(|&v| (v, item_tree_of(db, v.item(db)))).collect();
-    let Some((primary, ptree)) = trees.iter().find(|(v, t)| data_in(db, *v, t).is_some_and(|d| d.spec_args.is_none())) else { return (vt, args.to_vec()) };
+    let trees: Vec<(crate::VarTemplateId, Arc<crate::item_tree::ItemTree>)> =
+        decls.iter().map(|&v| (v, item_tree_of(db, v.item(db)))).collect();
+    let Some((primary, ptree)) = trees.iter().find(|(v, t)| data_in(db, *v, t).is_some_and(|d| d.spec_args.is_none()))
+    else {
+        return (vt, args.to_vec());
+    };
     let primary = *primary;
     let Some(pdata) = data_in(db, primary, ptree) else { return (vt, args.to_vec()) };
     let mut viable: Vec<(crate::VarTemplateId, Vec<TemplateArg>, Vec<TemplateArg>, u32)> = Vec::new();
@@ -397,9 +447,13 @@ pub(crate) fn select_var_template(db: &dyn cufront_base_db::SourceDatabase, map:
         for (i, p) in sd.tparams.iter().enumerate() {
             let i = i as u32;
             let a = match p.kind {
-                crate::item_tree::TemplateParamKind::Type => TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 1, index: i })),
+                crate::item_tree::TemplateParamKind::Type => {
+                    TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 1, index: i }))
+                }
                 crate::item_tree::TemplateParamKind::Value(_) => TemplateArg::ValueParam { depth: 1, index: i },
-                crate::item_tree::TemplateParamKind::Template => TemplateArg::Template(templates::TemplateRef::Param { depth: 1, index: i }),
+                crate::item_tree::TemplateParamKind::Template => {
+                    TemplateArg::Template(templates::TemplateRef::Param { depth: 1, index: i })
+                }
             };
             let a = if p.pack { TemplateArg::Pack(vec![TemplateArg::Dependent(format!("pack:{i}"))]) } else { a };
             if let Some(nm) = &p.name {
@@ -430,4 +484,3 @@ pub(crate) fn select_var_template(db: &dyn cufront_base_db::SourceDatabase, map:
         None => (primary, args.to_vec()),
     }
 }
-

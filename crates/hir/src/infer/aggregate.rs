@@ -61,14 +61,20 @@ impl Infer<'_> {
     /// The elements an aggregate `t` list-initialized from `elems` has, with
     /// whether each has a default member initializer: None when `t` is not
     /// an aggregate or the list is not of a modelled shape.
-    fn aggregate_targets(&mut self, t: TyId, elems: &[ExprId]) -> Option<Vec<(TyId, Option<(templates::ClassRefT, String)>)>> {
+    fn aggregate_targets(
+        &mut self,
+        t: TyId,
+        elems: &[ExprId],
+    ) -> Option<Vec<(TyId, Option<(templates::ClassRefT, String)>)>> {
         let db = self.db;
         let c = strip_cv(db, canonical(db, t));
         match c.kind(db) {
             TyKind::Array(e, n) => {
                 let e = *e;
                 // Brace elision into class elements is not modelled.
-                if self.is_class(e) && elems.iter().any(|x| !self.is_braced(*x) && !self.same_class(self.stored_ty(*x).unwrap_or(e), e)) {
+                if self.is_class(e)
+                    && elems.iter().any(|x| !self.is_braced(*x) && !self.same_class(self.stored_ty(*x).unwrap_or(e), e))
+                {
                     return None;
                 }
                 let n = n.map_or(elems.len(), |n| n as usize);
@@ -242,7 +248,8 @@ impl Infer<'_> {
 /// another integral type).
 fn narrowing_conversion(from: Builtin, to: Builtin) -> bool {
     use crate::consteval::{is_floating, is_integral, max_value, min_value};
-    if from == to || matches!(from, Builtin::Void | Builtin::NullPtr) || matches!(to, Builtin::Void | Builtin::NullPtr) {
+    if from == to || matches!(from, Builtin::Void | Builtin::NullPtr) || matches!(to, Builtin::Void | Builtin::NullPtr)
+    {
         return false;
     }
     match (is_floating(from), is_floating(to)) {

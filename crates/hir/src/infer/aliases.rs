@@ -8,9 +8,9 @@
 use crate::body::Expr;
 use crate::item_tree::TypeRef;
 use crate::templates::{Env, TemplateArg};
-use crate::ty::{canonical, mk, TyId, TyKind};
+use crate::ty::{TyId, TyKind, canonical, mk};
 
-use super::{ty_has_placeholder, Category, Infer};
+use super::{Category, Infer, ty_has_placeholder};
 
 impl Infer<'_> {
     /// Binds the aliases of one declaration, in order (a later one may use an earlier one).

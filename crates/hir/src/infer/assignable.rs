@@ -34,7 +34,6 @@ fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
     }
 }
 
-
 /// Assignment from the same class through the implicitly declared copy or
 /// move `operator=` ([class.copy.assign]): defined as deleted when a
 /// member is a reference or const, or a base or member cannot itself be

@@ -11,9 +11,9 @@
 
 use std::cell::Cell;
 
-use super::{canonical, decay, infer, mk, strip_cv, Category, Infer, InferOwner, TyId, TyKind};
-use crate::instances::{fn_definition, FnDecl};
+use super::{Category, Infer, InferOwner, TyId, TyKind, canonical, decay, infer, mk, strip_cv};
 use crate::Entity;
+use crate::instances::{FnDecl, fn_definition};
 
 thread_local! {
     static NESTING: Cell<u32> = const { Cell::new(0) };
@@ -100,7 +100,9 @@ impl Infer<'_> {
         match p {
             Placeholder::Value => decay(db, strip_cv(db, canonical(db, t))),
             Placeholder::LRef(cv) if cv.is_empty() => mk(db, TyKind::LRef(t)),
-            Placeholder::LRef(cv) => mk(db, TyKind::LRef(mk(db, TyKind::Qualified(strip_cv(db, canonical(db, t)), cv)))),
+            Placeholder::LRef(cv) => {
+                mk(db, TyKind::LRef(mk(db, TyKind::Qualified(strip_cv(db, canonical(db, t)), cv))))
+            }
             // [dcl.type.decltype]: a name's declared type, else an lvalue
             // `T&`, an xvalue `T&&`, a prvalue `T`.
             Placeholder::Decltype => match r.returned_cat {

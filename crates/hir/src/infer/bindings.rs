@@ -32,10 +32,10 @@ impl Infer<'_> {
         let db = self.db;
         // The hidden object is destroyed at the end of the block like a
         // named local; the empty name is never looked up.
-        if i == 0 {
-            if let Some(s) = self.scopes.last_mut() {
-                s.push((String::new(), hidden));
-            }
+        if i == 0
+            && let Some(s) = self.scopes.last_mut()
+        {
+            s.push((String::new(), hidden));
         }
         let ht = self.res.local_tys[hidden.0 as usize].unwrap_or_else(|| self.error("structured binding"));
         let hc = collapse(db, canonical(db, ht));
@@ -74,12 +74,11 @@ impl Infer<'_> {
             return Some(with_cv(*elem));
         }
         let class = self.class_ref(bare)?;
-        if let Some(size) = self.std_trait_class("tuple_size", vec![TemplateArg::Type(ce)]) {
-            if let Some((Def::Var(v), env, _)) = templates::member_of(db, size, "value", Ns::Value, 0) {
-                if templates::member_value(self.lcx(), &Def::Var(v), env.as_ref()).is_ok() {
-                    return self.tuple_like_binding(l, class, e_ty, e_cat, ce, i);
-                }
-            }
+        if let Some(size) = self.std_trait_class("tuple_size", vec![TemplateArg::Type(ce)])
+            && let Some((Def::Var(v), env, _)) = templates::member_of(db, size, "value", Ns::Value, 0)
+            && templates::member_value(self.lcx(), &Def::Var(v), env.as_ref()).is_ok()
+        {
+            return self.tuple_like_binding(l, class, e_ty, e_cat, ce, i);
         }
         let (owner, name) = self.binding_field(class, i)?;
         let ft = self.field_ty(owner, &name)?;
@@ -89,8 +88,13 @@ impl Infer<'_> {
     /// `std::<name><args>` as a class (its selected specialization), when
     /// the unit declares the template and the specialization is defined.
     fn std_trait_class(&self, name: &str, args: Vec<TemplateArg>) -> Option<ClassRefT> {
-        let path = Path { global: true, segments: ["std", name].iter().map(|n| PathSegment { name: (*n).to_string(), args: None }).collect() };
-        let Some(Def::ClassTemplate(c)) = scopes::resolve_path(self.db, self.map, scopes::ROOT, &path, Ns::Type) else { return None };
+        let path = Path {
+            global: true,
+            segments: ["std", name].iter().map(|n| PathSegment { name: (*n).to_string(), args: None }).collect(),
+        };
+        let Some(Def::ClassTemplate(c)) = scopes::resolve_path(self.db, self.map, scopes::ROOT, &path, Ns::Type) else {
+            return None;
+        };
         let c = self.map.template_def.get(&c).copied().unwrap_or(c);
         let t = mk(self.db, TyKind::App(templates::AppId::new(self.db, c, args)));
         self.class_ref(t)
@@ -98,7 +102,15 @@ impl Infer<'_> {
 
     /// The tuple-like case: the `get<i>` call (required) and
     /// `std::tuple_element<i, E>::type` (`E` with its cv).
-    fn tuple_like_binding(&mut self, l: LocalId, class: ClassRefT, e_ty: TyId, e_cat: Category, e: TyId, i: u32) -> Option<TyId> {
+    fn tuple_like_binding(
+        &mut self,
+        l: LocalId,
+        class: ClassRefT,
+        e_ty: TyId,
+        e_cat: Category,
+        e: TyId,
+        i: u32,
+    ) -> Option<TyId> {
         let db = self.db;
         let site = CallSite::Local(l);
         let obj = Arg { ty: e_ty, cat: e_cat, null: false, braced: false };
@@ -132,7 +144,10 @@ impl Infer<'_> {
                 }
             }
         };
-        let elem = self.std_trait_class("tuple_element", vec![TemplateArg::Value(i as i128, self.builtin(Builtin::ULong)), TemplateArg::Type(e)]);
+        let elem = self.std_trait_class(
+            "tuple_element",
+            vec![TemplateArg::Value(i as i128, self.builtin(Builtin::ULong)), TemplateArg::Type(e)],
+        );
         let from_trait = elem.and_then(|c| {
             let (d, env, scope) = templates::member_of(db, c, "type", Ns::Type, 0)?;
             let t = templates::def_to_ty(self.lcx(), d, env.as_ref(), scope, None);

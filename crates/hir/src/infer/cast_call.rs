@@ -12,7 +12,13 @@ use super::*;
 impl Infer<'_> {
     /// The call `p(args)` when the cast's type `ty` is a path naming
     /// functions rather than a type; `None` leaves it a construction.
-    pub(super) fn construct_as_call(&mut self, e: ExprId, ty: &TypeRef, args: &[ExprId], braced: bool) -> Option<(TyId, Category)> {
+    pub(super) fn construct_as_call(
+        &mut self,
+        e: ExprId,
+        ty: &TypeRef,
+        args: &[ExprId],
+        braced: bool,
+    ) -> Option<(TyId, Category)> {
         let TypeRef::Path(p) = ty else { return None };
         if braced || p.segments.len() < 2 {
             return None;

@@ -100,7 +100,9 @@ fn closed_class(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool {
     if !item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).is_some_and(|d| d.is_definition) {
         return false;
     }
-    templates::class_bases_of(db, c).iter().all(|b| b.error.is_none() && b.class.is_some_and(|bc| closed_class(db, bc, depth + 1)))
+    templates::class_bases_of(db, c)
+        .iter()
+        .all(|b| b.error.is_none() && b.class.is_some_and(|bc| closed_class(db, bc, depth + 1)))
 }
 
 /// Whether class type `t` or one of its bases is a specialization of `template`.

@@ -31,12 +31,12 @@ use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
 
-use super::{owner_info, Arg, Category, Callee, CallSite, Infer, InferOwner, InferenceResult, OwnerInfo};
+use super::{Arg, CallSite, Callee, Category, Infer, InferOwner, InferenceResult, OwnerInfo, owner_info};
+use crate::Entity;
 use crate::body::{Body, Capture, Expr, ExprId, LocalId};
 use crate::item_tree::{Cv, Path, PathSegment, TypeRef};
 use crate::templates::{Env, TemplateArg};
-use crate::ty::{self, canonical, mk, FnSig, TyId, TyKind};
-use crate::Entity;
+use crate::ty::{self, FnSig, TyId, TyKind, canonical, mk};
 
 /// The closure type of one lambda expression of one owner's body.
 #[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
@@ -167,7 +167,9 @@ fn auto_name(k: usize) -> String {
 /// `t` with its `auto` replaced by the `k`-th invented parameter's name.
 fn with_auto_named(t: &TypeRef, k: usize) -> TypeRef {
     match t {
-        TypeRef::Opaque(s) if s == "auto" => TypeRef::Path(Path { global: false, segments: vec![PathSegment { name: auto_name(k), args: None }] }),
+        TypeRef::Opaque(s) if s == "auto" => {
+            TypeRef::Path(Path { global: false, segments: vec![PathSegment { name: auto_name(k), args: None }] })
+        }
         TypeRef::Ptr(x) => TypeRef::Ptr(Box::new(with_auto_named(x, k))),
         TypeRef::LRef(x) => TypeRef::LRef(Box::new(with_auto_named(x, k))),
         TypeRef::RRef(x) => TypeRef::RRef(Box::new(with_auto_named(x, k))),
@@ -190,7 +192,11 @@ pub fn lambda_index(body: &Body, e: ExprId) -> u32 {
         .filter_map(|(i, _)| Some((ExprId(i as u32), *ranges.get(i)?)))
         .collect();
     let context = |r: cufront_syntax::TextRange, id: ExprId| {
-        lambdas.iter().filter(|(o, or)| *o != id && or.contains_range(r) && *or != r).min_by_key(|(_, or)| or.len()).map(|(o, _)| *o)
+        lambdas
+            .iter()
+            .filter(|(o, or)| *o != id && or.contains_range(r) && *or != r)
+            .min_by_key(|(_, or)| or.len())
+            .map(|(o, _)| *o)
     };
     let mine = context(me, e);
     let mut n = 0;
@@ -213,7 +219,13 @@ pub fn lambda_index(body: &Body, e: ExprId) -> u32 {
 /// generic lambda, as declared with the invented parameters
 /// (`TemplateParam { depth: 0, index: k }`). `args` binds the invented
 /// parameters (empty: they stay parameters).
-pub(crate) fn closure_params(db: &dyn SourceDatabase, at: &Site, body: &Body, data: &LambdaData, args: &[TemplateArg]) -> Result<Vec<TyId>, String> {
+pub(crate) fn closure_params(
+    db: &dyn SourceDatabase,
+    at: &Site,
+    body: &Body,
+    data: &LambdaData,
+    args: &[TemplateArg],
+) -> Result<Vec<TyId>, String> {
     let marked = params_marked(db, at, body, data, args)?;
     if marked.iter().any(|(_, pack)| *pack) {
         return Err("generic pack not deduced".into());
@@ -241,7 +253,13 @@ pub fn closure_variadic(db: &dyn SourceDatabase, c: ClosureId) -> bool {
 
 /// `closure_params`, an unexpanded `auto...` pack (no arguments) given as
 /// its pattern, marked `true`.
-fn params_marked(db: &dyn SourceDatabase, at: &Site, body: &Body, data: &LambdaData, args: &[TemplateArg]) -> Result<Vec<(TyId, bool)>, String> {
+fn params_marked(
+    db: &dyn SourceDatabase,
+    at: &Site,
+    body: &Body,
+    data: &LambdaData,
+    args: &[TemplateArg],
+) -> Result<Vec<(TyId, bool)>, String> {
     let map = crate::def_map(db, at.item.tu(db));
     let mut env: Env = at.env.clone().unwrap_or_default();
     let autos = auto_params(body, &data.params);
@@ -325,14 +343,28 @@ fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, S
             r.returned.unwrap_or_else(|| mk(db, TyKind::Builtin(crate::item_tree::Builtin::Void)))
         }
     };
-    let call_sig = FnSig { ret: call_ret, params, variadic: data.variadic, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 };
+    let call_sig = FnSig {
+        ret: call_ret,
+        params,
+        variadic: data.variadic,
+        noexcept: false,
+        cv: Cv { c: !data.mutable, v: false, r: false },
+        ref_qual: 0,
+    };
     Ok(match f.kind(db) {
         ClosureFnKind::Call => call_sig,
         ClosureFnKind::Invoker => FnSig { cv: Cv::default(), ..call_sig },
         ClosureFnKind::Conversion => {
             let pointee = FnSig { cv: Cv::default(), ..call_sig };
             let fp = mk(db, TyKind::Ptr(mk(db, TyKind::Func(pointee))));
-            FnSig { ret: fp, params: Vec::new(), variadic: false, noexcept: false, cv: Cv { c: true, v: false, r: false }, ref_qual: 0 }
+            FnSig {
+                ret: fp,
+                params: Vec::new(),
+                variadic: false,
+                noexcept: false,
+                cv: Cv { c: true, v: false, r: false },
+                ref_qual: 0,
+            }
         }
     })
 }
@@ -341,7 +373,12 @@ fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, S
 /// arena, the owner's locals visible where the lambda is (with the types
 /// the owner's inference gave them), its parameters typed from the
 /// signature.
-pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: OwnerInfo, stop: Option<ExprId>) -> InferenceResult {
+pub(crate) fn infer_closure(
+    db: &dyn SourceDatabase,
+    f: ClosureFnId,
+    info: OwnerInfo,
+    stop: Option<ExprId>,
+) -> InferenceResult {
     let c = f.closure(db);
     let parent = lambda_site(db, c);
     let body = info.body.clone();
@@ -349,7 +386,10 @@ pub(crate) fn infer_closure(db: &dyn SourceDatabase, f: ClosureFnId, info: Owner
         return InferenceResult { skipped: Some("not a lambda expression".into()), ..Default::default() };
     };
     if data.is_extended_device() {
-        return InferenceResult { skipped: Some("extended __device__ lambda (device code)".into()), ..Default::default() };
+        return InferenceResult {
+            skipped: Some("extended __device__ lambda (device code)".into()),
+            ..Default::default()
+        };
     }
     let params = match closure_params(db, &Site::of(&info), &body, &data, f.args(db)) {
         Ok(p) => p,
@@ -517,10 +557,11 @@ impl Infer<'_> {
             // pointer to function of a captureless lambda (spec 30 §5).
             self.closure_conversion(closure);
         }
-        if data.host && data.device {
-            if let Some(w) = self.extended_lambda(e, &data, t) {
-                return (w, pr);
-            }
+        if data.host
+            && data.device
+            && let Some(w) = self.extended_lambda(e, &data, t)
+        {
+            return (w, pr);
         }
         (t, pr)
     }
@@ -567,7 +608,17 @@ impl Infer<'_> {
             Some(r) => self.lower(r),
             None => *self.res.closure_rets.get(&e)?,
         };
-        Some(mk(self.db, TyKind::Func(FnSig { ret, params, variadic: data.variadic, noexcept: false, cv: Cv::default(), ref_qual: 0 })))
+        Some(mk(
+            self.db,
+            TyKind::Func(FnSig {
+                ret,
+                params,
+                variadic: data.variadic,
+                noexcept: false,
+                cv: Cv::default(),
+                ref_qual: 0,
+            }),
+        ))
     }
 
     /// The conversion of a captureless closure to a pointer to function:
@@ -591,10 +642,10 @@ impl Infer<'_> {
     /// A closure converted to `to` (a pointer to function): its conversion.
     pub(super) fn closure_to_pointer(&mut self, from: TyId, to: TyId) {
         let db = self.db;
-        if let TyKind::Closure(k) = super::strip_cv(db, canonical(db, from)).kind(db) {
-            if matches!(canonical(db, to).kind(db), TyKind::Ptr(_)) {
-                self.closure_conversion(*k);
-            }
+        if let TyKind::Closure(k) = super::strip_cv(db, canonical(db, from)).kind(db)
+            && matches!(canonical(db, to).kind(db), TyKind::Ptr(_))
+        {
+            self.closure_conversion(*k);
         }
     }
 
@@ -632,15 +683,25 @@ impl Infer<'_> {
             let params = closure_params(db, &self.site(), self.body, &data, &args).unwrap_or_default();
             let ret = match &data.ret {
                 Some(r) => self.lower(r),
-                None if args.is_empty() => {
-                    self.res.closure_rets.get(&c.expr(db)).copied().unwrap_or_else(|| self.builtin(crate::item_tree::Builtin::Void))
-                }
+                None if args.is_empty() => self
+                    .res
+                    .closure_rets
+                    .get(&c.expr(db))
+                    .copied()
+                    .unwrap_or_else(|| self.builtin(crate::item_tree::Builtin::Void)),
                 None => {
                     let r = self.walk_lambda(c.expr(db), &data, &args);
                     r.unwrap_or_else(|| self.builtin(crate::item_tree::Builtin::Void))
                 }
             };
-            Ok(FnSig { ret, params, variadic: data.variadic, noexcept: false, cv: Cv { c: !data.mutable, v: false, r: false }, ref_qual: 0 })
+            Ok(FnSig {
+                ret,
+                params,
+                variadic: data.variadic,
+                noexcept: false,
+                cv: Cv { c: !data.mutable, v: false, r: false },
+                ref_qual: 0,
+            })
         } else {
             closure_fn_sig(db, f)
         };
@@ -706,7 +767,8 @@ impl Infer<'_> {
     /// placeholder (`TemplateParam { 1, k }`).
     fn invented_ty(&self, t: &TypeRef, k: usize) -> TyId {
         let mut env: Env = self.env.clone().unwrap_or_default();
-        env.names.push((auto_name(k), TemplateArg::Type(mk(self.db, TyKind::TemplateParam { depth: 1, index: k as u32 }))));
+        env.names
+            .push((auto_name(k), TemplateArg::Type(mk(self.db, TyKind::TemplateParam { depth: 1, index: k as u32 }))));
         let cx = ty::LowerCx { db: self.db, map: self.map, item: self.item, scope: self.scope, env: Some(&env) };
         crate::templates::nested(|| Ok(ty::lower(cx, t))).unwrap_or_else(|e| self.error(&e))
     }

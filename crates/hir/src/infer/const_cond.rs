@@ -22,7 +22,7 @@ impl Infer<'_> {
             Expr::Path(p) => {
                 let cx = self.lcx();
                 let ce = crate::item_tree::ConstExpr::Path(p);
-                crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v as i128)
+                crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v)
             }
             Expr::Builtin { .. } => self.const_bool(e).map(|b| b as i128),
             Expr::SizeofPack(n) => self.pack_len(&n).map(|k| k as i128),
@@ -34,7 +34,11 @@ impl Infer<'_> {
             // `static_cast<int>(N)`: the value (the comparisons this serves stay in range).
             Expr::Cast { expr, .. } => self.const_int(expr, depth + 1),
             Expr::Cond { cond, then, els } => {
-                if self.const_int(cond, depth + 1)? != 0 { self.const_int(then, depth + 1) } else { self.const_int(els, depth + 1) }
+                if self.const_int(cond, depth + 1)? != 0 {
+                    self.const_int(then, depth + 1)
+                } else {
+                    self.const_int(els, depth + 1)
+                }
             }
             Expr::Binary { op, lhs, rhs } => {
                 let a = self.const_int(lhs, depth + 1)?;
@@ -76,7 +80,15 @@ impl Infer<'_> {
     pub(super) fn const_bool_interp(&mut self, e: ExprId) -> Option<bool> {
         let env = self.env.clone();
         let known = self.const_known();
-        crate::consteval::interp::eval_body_condition(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &known, e).ok()
+        crate::consteval::interp::eval_body_condition(
+            self.db,
+            self.map,
+            (self.item, self.scope, env.as_ref()),
+            self.body,
+            &known,
+            e,
+        )
+        .ok()
     }
 
     /// `sizeof...(n)`: a template parameter pack of the environment, or a
@@ -130,6 +142,6 @@ impl Infer<'_> {
         let scope = instances::fn_scope(db, def)?;
         let map = def_map(db, decl.tu(db));
         let cx = LowerCx { db, map: &map, item: def.item(db), scope, env: env.as_ref() };
-        crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v as i128)
+        crate::consteval::eval(&crate::consteval::EvalCx::new(cx), &ce).ok().map(|v| v.v)
     }
 }

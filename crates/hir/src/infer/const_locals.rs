@@ -30,7 +30,11 @@ impl Infer<'_> {
         }
         let env = self.env.clone();
         let known = self.const_known();
-        let Ok(v) = interp::eval_local_init(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &known, l) else { return };
+        let Ok(v) =
+            interp::eval_local_init(self.db, self.map, (self.item, self.scope, env.as_ref()), self.body, &known, l)
+        else {
+            return;
+        };
         if let (CValue::Int(i), Some(_)) = (&v, scalar) {
             self.env.get_or_insert_with(Env::default).names.push((name, TemplateArg::Value(i.v, base)));
         }
@@ -49,7 +53,11 @@ impl Infer<'_> {
         let mut out = self.const_locals.clone();
         for (i, loc) in self.body.locals.iter().enumerate() {
             let l = LocalId(i as u32);
-            if !matches!(loc.init, Init::None) || loc.pack || loc.binding_of.is_some() || out.iter().any(|(k, _)| *k == l) {
+            if !matches!(loc.init, Init::None)
+                || loc.pack
+                || loc.binding_of.is_some()
+                || out.iter().any(|(k, _)| *k == l)
+            {
                 continue;
             }
             let Some(t) = self.res.local_tys.get(i).copied().flatten() else { continue };

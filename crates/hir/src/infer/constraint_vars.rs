@@ -153,8 +153,13 @@ fn emitted(db: &dyn SourceDatabase, cx: LowerCx<'_>, constraints: &[ConstExpr]) 
 pub(crate) fn emitted_uses(db: &dyn SourceDatabase, uses: &var_template::VarUses) -> Vec<Entity> {
     var_template::uses_of(uses)
         .iter()
-        .filter(|(vt, args)| !constraints::is_concept(db, *vt) && (internal_linkage(db, *vt) || args.iter().any(|a| arg_names_local_closure(db, a, 0))))
-        .map(|(vt, args)| Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(*vt), None, args.clone())))
+        .filter(|(vt, args)| {
+            !constraints::is_concept(db, *vt)
+                && (internal_linkage(db, *vt) || args.iter().any(|a| arg_names_local_closure(db, a, 0)))
+        })
+        .map(|(vt, args)| {
+            Entity::VarInst(instances::var_instance(db, instances::VarDecl::Template(*vt), None, args.clone()))
+        })
         .collect()
 }
 
@@ -205,7 +210,9 @@ fn lazy_truth(cx: LowerCx<'_>, e: &ConstExpr, depth: u32) -> Option<bool> {
             Some((env, vt)) => {
                 let db = cx.db;
                 let tree = item_tree_of(db, vt.item(db));
-                let Some(init) = tree.var_templates.get(vt.idx(db) as usize).and_then(|d| d.var.init.as_ref()) else { return None };
+                let Some(init) = tree.var_templates.get(vt.idx(db) as usize).and_then(|d| d.var.init.as_ref()) else {
+                    return None;
+                };
                 let scope = cx.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
                 let inner = LowerCx { db, map: cx.map, item: vt.item(db), scope, env: Some(&env) };
                 lazy_truth(inner, init, depth + 1)
@@ -261,9 +268,19 @@ fn ty_names_local_closure(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool 
     let d = depth + 1;
     match t.kind(db) {
         TyKind::Closure(c) => closure_has_no_linkage(db, *c, 0),
-        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) | TyKind::Complex(x) | TyKind::Vector(x, _) => ty_names_local_closure(db, *x, d),
-        TyKind::MemPtr { class, pointee } => ty_names_local_closure(db, *class, d) || ty_names_local_closure(db, *pointee, d),
-        TyKind::Func(f) => ty_names_local_closure(db, f.ret, d) || f.params.iter().any(|p| ty_names_local_closure(db, *p, d)),
+        TyKind::Ptr(x)
+        | TyKind::LRef(x)
+        | TyKind::RRef(x)
+        | TyKind::Qualified(x, _)
+        | TyKind::Array(x, _)
+        | TyKind::Complex(x)
+        | TyKind::Vector(x, _) => ty_names_local_closure(db, *x, d),
+        TyKind::MemPtr { class, pointee } => {
+            ty_names_local_closure(db, *class, d) || ty_names_local_closure(db, *pointee, d)
+        }
+        TyKind::Func(f) => {
+            ty_names_local_closure(db, f.ret, d) || f.params.iter().any(|p| ty_names_local_closure(db, *p, d))
+        }
         TyKind::App(a) => a.args(db).iter().any(|x| arg_names_local_closure(db, x, d)),
         TyKind::Inst(i) => i.args(db).iter().any(|x| arg_names_local_closure(db, x, d)),
         TyKind::Typedef(_) => {
@@ -281,13 +298,15 @@ fn closure_has_no_linkage(db: &dyn SourceDatabase, c: ClosureId, depth: u32) -> 
         return false;
     }
     match c.owner(db) {
-        InferOwner::Fn(f) => item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).is_some_and(|d| {
-            !(d.linkage.is_inline || d.linkage.is_constexpr || (d.in_class && d.qualifier.is_none()))
-        }),
+        InferOwner::Fn(f) => item_tree_of(db, f.item(db))
+            .fns
+            .get(f.idx(db) as usize)
+            .is_some_and(|d| !(d.linkage.is_inline || d.linkage.is_constexpr || (d.in_class && d.qualifier.is_none()))),
         InferOwner::Inst(_) | InferOwner::VarInst(_) => false,
         // A closure in a non-inline variable's initializer.
-        InferOwner::Var(v) => item_tree_of(db, v.item(db)).vars.get(v.idx(db) as usize).is_some_and(|d| !d.linkage.is_inline),
+        InferOwner::Var(v) => {
+            item_tree_of(db, v.item(db)).vars.get(v.idx(db) as usize).is_some_and(|d| !d.linkage.is_inline)
+        }
         InferOwner::Closure(cf) => closure_has_no_linkage(db, cf.closure(db), depth + 1),
     }
 }
-

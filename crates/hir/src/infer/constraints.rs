@@ -83,7 +83,12 @@ pub(super) fn truth(cx: LowerCx<'_>, e: &ConstExpr) -> Option<bool> {
 /// Whether the constraints of partial specialization `s` hold for the
 /// arguments `full` it deduced (outer arguments first): as
 /// `constraints_satisfied`.
-pub(crate) fn spec_constraints_satisfied(db: &dyn SourceDatabase, map: &DefMap, s: crate::ClassId, full: &[TemplateArg]) -> Option<bool> {
+pub(crate) fn spec_constraints_satisfied(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    s: crate::ClassId,
+    full: &[TemplateArg],
+) -> Option<bool> {
     let tree = item_tree_of(db, s.item(db));
     let data = tree.classes.get(s.idx(db) as usize)?;
     if data.constraints.is_empty() {
@@ -120,7 +125,9 @@ fn atoms(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, scope: ScopeIdx, e
         return 1;
     }
     match e {
-        ConstExpr::Binary(BinOp::And, l, r) => atoms(db, map, item, scope, l, depth + 1) + atoms(db, map, item, scope, r, depth + 1),
+        ConstExpr::Binary(BinOp::And, l, r) => {
+            atoms(db, map, item, scope, l, depth + 1) + atoms(db, map, item, scope, r, depth + 1)
+        }
         ConstExpr::Path(p) if p.segments.last().is_some_and(|s| s.args.is_some()) => {
             // A concept-id: itself, plus the atoms of the concept's definition.
             let mut bare = p.clone();
@@ -132,8 +139,13 @@ fn atoms(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, scope: ScopeIdx, e
                     let tree = item_tree_of(db, vt.item(db));
                     match tree.var_templates.get(vt.idx(db) as usize) {
                         Some(d) if d.concept => {
-                            let inner_scope = map.parent.get(&scopes::DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
-                            1 + d.var.init.as_ref().map_or(0, |i| atoms(db, map, vt.item(db), inner_scope, i, depth + 1))
+                            let inner_scope =
+                                map.parent.get(&scopes::DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
+                            1 + d
+                                .var
+                                .init
+                                .as_ref()
+                                .map_or(0, |i| atoms(db, map, vt.item(db), inner_scope, i, depth + 1))
                         }
                         _ => 1,
                     }

@@ -156,7 +156,8 @@ fn implicit_copy_valid(cx: LowerCx<'_>, class: ClassRefT, moves: bool) -> Option
 /// its direct bases, then its members (not those of anonymous unions or
 /// structs), arrays by their element type.
 fn subobject_types(db: &dyn SourceDatabase, class: ClassRefT) -> Option<Vec<TyId>> {
-    let mut parts: Vec<TyId> = templates::class_bases_of(db, class).iter().filter_map(|b| b.class).map(|b| class_ty(db, b)).collect();
+    let mut parts: Vec<TyId> =
+        templates::class_bases_of(db, class).iter().filter_map(|b| b.class).map(|b| class_ty(db, b)).collect();
     let layout = crate::layout::layout_ref(db, class).ok()?;
     for f in layout.fields.iter().filter(|f| !f.via_anonymous) {
         let mut t = canonical(db, f.ty);

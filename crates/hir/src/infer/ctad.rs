@@ -40,7 +40,9 @@ impl Infer<'_> {
             return None;
         }
         match templates::resolve(self.lcx(), p, Ns::Type) {
-            Ok(templates::Resolved::Def(Def::ClassTemplate(c), _, _)) => Some(self.map.template_def.get(&c).copied().unwrap_or(c)),
+            Ok(templates::Resolved::Def(Def::ClassTemplate(c), _, _)) => {
+                Some(self.map.template_def.get(&c).copied().unwrap_or(c))
+            }
             _ => None,
         }
     }
@@ -99,7 +101,9 @@ impl Infer<'_> {
         let mut best: Option<(Vec<Rank>, bool, TyId)> = None;
         let mut ambiguous = false;
         for (ci, cand) in cands.iter().enumerate() {
-            let Some((ranks, t)) = self.ctad_candidate(cand, &name, parent, class_tparams.len(), args) else { continue };
+            let Some((ranks, t)) = self.ctad_candidate(cand, &name, parent, class_tparams.len(), args) else {
+                continue;
+            };
             let is_guide = ci < guides;
             match &best {
                 None => best = Some((ranks, is_guide, t)),
@@ -112,7 +116,10 @@ impl Infer<'_> {
                         best = Some((ranks, is_guide, t));
                         ambiguous = false;
                     }
-                    std::cmp::Ordering::Equal if is_guide == *bg && canonical(db, t) != canonical(db, best.as_ref().map(|b| b.2).unwrap_or(t)) => {
+                    std::cmp::Ordering::Equal
+                        if is_guide == *bg
+                            && canonical(db, t) != canonical(db, best.as_ref().map(|b| b.2).unwrap_or(t)) =>
+                    {
                         ambiguous = true
                     }
                     _ => {}
@@ -127,7 +134,14 @@ impl Infer<'_> {
 
     /// Deduces one candidate from `args`: its conversion ranks and the
     /// class type it yields.
-    fn ctad_candidate(&self, cand: &Candidate, name: &str, parent: ScopeIdx, n_class: usize, args: &[Arg]) -> Option<(Vec<Rank>, TyId)> {
+    fn ctad_candidate(
+        &self,
+        cand: &Candidate,
+        name: &str,
+        parent: ScopeIdx,
+        n_class: usize,
+        args: &[Arg],
+    ) -> Option<(Vec<Rank>, TyId)> {
         let db = self.db;
         let has_pack = !cand.pack_params.is_empty();
         if args.len() > cand.params.len() && !has_pack {
@@ -243,7 +257,8 @@ impl Infer<'_> {
                         if p.pack { TemplateArgRef::Expansion(Box::new(r)) } else { r }
                     })
                     .collect();
-                let path = Path { global: false, segments: vec![PathSegment { name: name.to_string(), args: Some(written) }] };
+                let path =
+                    Path { global: false, segments: vec![PathSegment { name: name.to_string(), args: Some(written) }] };
                 let pcx = LowerCx { scope: parent, ..scx };
                 templates::nested(|| Ok(ty::lower(pcx, &TypeRef::Path(path)))).ok()?
             }

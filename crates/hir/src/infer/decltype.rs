@@ -15,7 +15,10 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     let db = cx.db;
     let inner = text.trim().strip_prefix("decltype")?.trim();
     let inner = inner.strip_prefix('(')?.strip_suffix(')')?;
-    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+    if cx
+        .env
+        .is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_))))
+    {
         return None;
     }
     let toks = crate::type_tokens(inner);
@@ -45,7 +48,10 @@ pub(crate) fn sizeof_text(cx: LowerCx<'_>, text: &str) -> Option<u64> {
     let db = cx.db;
     let inner = text.trim().strip_prefix("sizeof")?.trim();
     let inner = inner.strip_prefix('(')?.strip_suffix(')')?;
-    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+    if cx
+        .env
+        .is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_))))
+    {
         return None;
     }
     let toks = crate::type_tokens(inner);
@@ -88,16 +94,24 @@ fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> 
 /// pointers).
 fn conditional_type(db: &dyn SourceDatabase, a: Arg, b: Arg) -> Option<Arg> {
     let (ta, tb) = (canonical(db, a.ty), canonical(db, b.ty));
-    let unknown = |t: TyId| matches!(t.kind(db), TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Error(_));
+    let unknown =
+        |t: TyId| matches!(t.kind(db), TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Error(_));
     if unknown(ta) || unknown(tb) {
         return None;
     }
     let prvalue = |ty: TyId| Arg { ty, cat: Category::PRValue, null: false, braced: false };
     if ta == tb {
-        return Some(if a.cat == b.cat { Arg { ty: ta, cat: a.cat, null: false, braced: false } } else { prvalue(strip_cv(db, ta)) });
+        return Some(if a.cat == b.cat {
+            Arg { ty: ta, cat: a.cat, null: false, braced: false }
+        } else {
+            prvalue(strip_cv(db, ta))
+        });
     }
     let (sa, sb) = (strip_cv(db, ta), strip_cv(db, tb));
-    let arithmetic = |t: TyId| matches!(t.kind(db), TyKind::Builtin(b) if is_int(*b) || crate::consteval::is_floating(*b)) || matches!(t.kind(db), TyKind::Enum(_));
+    let arithmetic = |t: TyId| {
+        matches!(t.kind(db), TyKind::Builtin(b) if is_int(*b) || crate::consteval::is_floating(*b))
+            || matches!(t.kind(db), TyKind::Enum(_))
+    };
     if sa == sb && !arithmetic(sa) {
         return Some(prvalue(sa));
     }
@@ -115,7 +129,12 @@ fn read_primary(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) 
     let w = t.get(*pos)?;
     if w == "true" || w == "false" {
         *pos += 1;
-        return Some(Ok(Arg { ty: mk(db, TyKind::Builtin(Builtin::Bool)), cat: Category::PRValue, null: false, braced: false }));
+        return Some(Ok(Arg {
+            ty: mk(db, TyKind::Builtin(Builtin::Bool)),
+            cat: Category::PRValue,
+            null: false,
+            braced: false,
+        }));
     }
     if w == "0" || w == "nullptr" {
         *pos += 1;
@@ -169,20 +188,22 @@ fn read_primary(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) 
         return Some(Err(e));
     }
     match inf.resolve_value(&path) {
-        Value::Fns(cands, targs) if open == "(" => Some(match inf.resolve_overload(&cands, targs.as_deref(), &args, None) {
-            Ok((_, _, sig)) => {
-                let r = canonical(db, sig.ret);
-                if matches!(r.kind(db), TyKind::Dependent(_) | TyKind::TemplateParam { .. }) {
-                    return None;
+        Value::Fns(cands, targs) if open == "(" => {
+            Some(match inf.resolve_overload(&cands, targs.as_deref(), &args, None) {
+                Ok((_, _, sig)) => {
+                    let r = canonical(db, sig.ret);
+                    if matches!(r.kind(db), TyKind::Dependent(_) | TyKind::TemplateParam { .. }) {
+                        return None;
+                    }
+                    Ok(match r.kind(db) {
+                        TyKind::LRef(x) => Arg { ty: *x, cat: Category::LValue, null: false, braced: false },
+                        TyKind::RRef(x) => Arg { ty: *x, cat: Category::XValue, null: false, braced: false },
+                        _ => Arg { ty: r, cat: Category::PRValue, null: false, braced: false },
+                    })
                 }
-                Ok(match r.kind(db) {
-                    TyKind::LRef(x) => Arg { ty: *x, cat: Category::LValue, null: false, braced: false },
-                    TyKind::RRef(x) => Arg { ty: *x, cat: Category::XValue, null: false, braced: false },
-                    _ => Arg { ty: r, cat: Category::PRValue, null: false, braced: false },
-                })
-            }
-            Err(e) => Err(e),
-        }),
+                Err(e) => Err(e),
+            })
+        }
         // A call through a variable of function pointer type (libcu++'s `declval<T>()`).
         Value::Var(_, vt) if open == "(" => {
             let vt = canonical(db, vt);

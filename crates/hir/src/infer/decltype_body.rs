@@ -27,7 +27,10 @@ pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<S
     use cufront_syntax::SyntaxKind as K;
     // Not those in function bodies: they name the body's locals, which only
     // the body's own inference knows.
-    let in_body = |n: &SyntaxNode| n.ancestors().any(|a| matches!(a.kind(), K::FUNCTION_BODY | K::LAZY_BODY | K::COMPOUND_STMT | K::CTOR_INITIALIZER));
+    let in_body = |n: &SyntaxNode| {
+        n.ancestors()
+            .any(|a| matches!(a.kind(), K::FUNCTION_BODY | K::LAZY_BODY | K::COMPOUND_STMT | K::CTOR_INITIALIZER))
+    };
     for n in root.descendants().filter(|n| matches!(n.kind(), K::DECLTYPE_SPECIFIER | K::SIZEOF_EXPR) && !in_body(n)) {
         let text = operand_key(&su::tokens(&n).map(|t| t.text().to_string()).collect::<String>());
         if out.contains_key(&text) {
@@ -91,7 +94,10 @@ pub(super) fn decltype_full(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
 pub(super) fn sizeof_full(cx: LowerCx<'_>, text: &str) -> Option<u64> {
     let db = cx.db;
     // In a pattern the size is not known yet.
-    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+    if cx
+        .env
+        .is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_))))
+    {
         return None;
     }
     let body = operand_body(db, cx.item, text)?;
@@ -110,7 +116,10 @@ pub(super) fn sizeof_full(cx: LowerCx<'_>, text: &str) -> Option<u64> {
 /// dependent, invalid or not modelled.
 pub(crate) fn unevaluated_operand_type(cx: LowerCx<'_>, body: &Body, e: ExprId) -> Option<TyId> {
     let db = cx.db;
-    if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_)))) {
+    if cx
+        .env
+        .is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_))))
+    {
         return None;
     }
     let mut inf = Infer::type_level(cx, body);
@@ -158,7 +167,11 @@ fn operand_type(cx: LowerCx<'_>, body: &Body) -> Option<(TyId, Category, Option<
     if ty_has_error(db, t, 0) {
         // A failure is a substitution failure only when every part of the
         // operand is modelled; otherwise the answer is unknown.
-        if body.exprs.iter().any(|e| matches!(e, Expr::Missing(_) | Expr::Requires { .. } | Expr::StmtExpr(_) | Expr::Lambda { .. })) {
+        if body
+            .exprs
+            .iter()
+            .any(|e| matches!(e, Expr::Missing(_) | Expr::Requires { .. } | Expr::StmtExpr(_) | Expr::Lambda { .. }))
+        {
             return None;
         }
         let why = match t.kind(db) {
@@ -171,12 +184,11 @@ fn operand_type(cx: LowerCx<'_>, body: &Body) -> Option<(TyId, Category, Option<
         return Some((mk(db, TyKind::Error(format!("substitution failure in decltype: {why}"))), cat, None));
     }
     let mut declared = None;
-    if let Expr::Path(p) = body.expr(root) {
-        if let ([seg], false) = (p.segments.as_slice(), p.global) {
-            if let Some(l) = body.params.iter().find(|l| body.local(**l).name.as_deref() == Some(seg.name.as_str())) {
-                declared = inf.res.local_tys[l.0 as usize];
-            }
-        }
+    if let Expr::Path(p) = body.expr(root)
+        && let ([seg], false) = (p.segments.as_slice(), p.global)
+        && let Some(l) = body.params.iter().find(|l| body.local(**l).name.as_deref() == Some(seg.name.as_str()))
+    {
+        declared = inf.res.local_tys[l.0 as usize];
     }
     Some((t, cat, declared))
 }
@@ -193,7 +205,11 @@ fn counts_as_failure(why: &str) -> bool {
 /// the immediate context (a lambda's body or a requires-expression's
 /// requirements are not).
 fn subexpression_failure(db: &dyn SourceDatabase, body: &Body, res: &InferenceResult) -> Option<String> {
-    if body.exprs.iter().any(|e| matches!(e, Expr::Missing(_) | Expr::Requires { .. } | Expr::StmtExpr(_) | Expr::Lambda { .. })) {
+    if body
+        .exprs
+        .iter()
+        .any(|e| matches!(e, Expr::Missing(_) | Expr::Requires { .. } | Expr::StmtExpr(_) | Expr::Lambda { .. }))
+    {
         return None;
     }
     res.expr_tys.iter().flatten().find_map(|t| match t.kind(db) {

@@ -6,7 +6,11 @@
 use super::*;
 
 /// Explicit template arguments of a candidate (all of them given: `true`).
-pub(crate) fn explicit_args(caller: LowerCx<'_>, f: FnDecl, written: &[TemplateArgRef]) -> Result<(Vec<TemplateArg>, bool), String> {
+pub(crate) fn explicit_args(
+    caller: LowerCx<'_>,
+    f: FnDecl,
+    written: &[TemplateArgRef],
+) -> Result<(Vec<TemplateArg>, bool), String> {
     let params = f.tparams(caller.db);
     // `f<T, Ts...>`: expansions expanded first, one argument per element.
     let written = packs::expand_written(caller, written)?;
@@ -38,7 +42,14 @@ pub(crate) fn explicit_args(caller: LowerCx<'_>, f: FnDecl, written: &[TemplateA
 }
 
 /// Deduces a function template's arguments from a call (explicit ones first, then defaults).
-pub(crate) fn deduce(caller: LowerCx<'_>, f: FnDecl, outer: &Env, data: &crate::item_tree::FnData, targs: Option<&[TemplateArgRef]>, args: &[Arg]) -> Result<Vec<TemplateArg>, String> {
+pub(crate) fn deduce(
+    caller: LowerCx<'_>,
+    f: FnDecl,
+    outer: &Env,
+    data: &crate::item_tree::FnData,
+    targs: Option<&[TemplateArgRef]>,
+    args: &[Arg],
+) -> Result<Vec<TemplateArg>, String> {
     let db = caller.db;
     let params: Vec<TemplateParam> = f.tparams(db);
     let n = params.len();
@@ -78,12 +89,13 @@ pub(crate) fn deduce(caller: LowerCx<'_>, f: FnDecl, outer: &Env, data: &crate::
             // A trailing function parameter pack takes the rest of the arguments.
             let rest = args.get(ai..).unwrap_or(&[]);
             ai = args.len();
-            let (slot, elems) = packs::deduce_param_pack(db, pt, pref, &params, rest, &out).ok_or("deduction failed (pack)")?;
-            if let Some(s) = slot {
-                if out[s].is_none() || !targs.is_some_and(|t| !t.is_empty()) {
-                    let elems = elems.into_iter().map(|e| e.unwrap_or(TemplateArg::Dependent("?".into()))).collect();
-                    out[s] = Some(TemplateArg::Pack(elems));
-                }
+            let (slot, elems) =
+                packs::deduce_param_pack(db, pt, pref, &params, rest, &out).ok_or("deduction failed (pack)")?;
+            if let Some(s) = slot
+                && (out[s].is_none() || targs.is_none_or(|t| t.is_empty()))
+            {
+                let elems = elems.into_iter().map(|e| e.unwrap_or(TemplateArg::Dependent("?".into()))).collect();
+                out[s] = Some(TemplateArg::Pack(elems));
             }
             continue;
         }
@@ -124,19 +136,24 @@ pub(crate) fn deduce(caller: LowerCx<'_>, f: FnDecl, outer: &Env, data: &crate::
             }
             None if p.pack => TemplateArg::Pack(Vec::new()),
             None => {
-                let Some(d) = &p.default else { return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default())) };
+                let Some(d) = &p.default else {
+                    return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default()));
+                };
                 let mut denv = outer.clone();
                 for (j, q) in params.iter().enumerate().take(i) {
                     if let Some(nm) = &q.name {
-                        denv.names.push((nm.clone(), final_args.get(j).cloned().unwrap_or(TemplateArg::Dependent("?".into()))));
+                        denv.names.push((
+                            nm.clone(),
+                            final_args.get(j).cloned().unwrap_or(TemplateArg::Dependent("?".into())),
+                        ));
                     }
                 }
                 let dcx = LowerCx { db, map: caller.map, item: f.item(db), scope, env: Some(&denv) };
                 let v = templates::nested(|| templates::lower_arg(dcx, &p.kind, d))?;
-                if let TemplateArg::Type(t) = &v {
-                    if matches!(t.kind(db), TyKind::Error(_)) {
-                        return Err("substitution failure in a default argument".into());
-                    }
+                if let TemplateArg::Type(t) = &v
+                    && matches!(t.kind(db), TyKind::Error(_))
+                {
+                    return Err("substitution failure in a default argument".into());
                 }
                 v
             }

@@ -11,12 +11,17 @@ use cufront_base_db::SourceDatabase;
 
 use crate::item_tree::{ConstExpr, Cv, TemplateParam, TemplateParamKind, TypeRef};
 use crate::templates::{self, TemplateArg};
-use crate::ty::{canonical, mk, TyId, TyKind};
+use crate::ty::{TyId, TyKind, canonical, mk};
 
 /// Deduces `p` (a pointer type pattern) from `a` through a qualification
 /// conversion or a derived-to-base pointer conversion; `out` is updated only
 /// on success.
-pub(super) fn deduce_pointer_conversion(db: &dyn SourceDatabase, p: TyId, a: TyId, out: &mut [Option<TemplateArg>]) -> bool {
+pub(super) fn deduce_pointer_conversion(
+    db: &dyn SourceDatabase,
+    p: TyId,
+    a: TyId,
+    out: &mut [Option<TemplateArg>],
+) -> bool {
     if !matches!(p.kind(db), TyKind::Ptr(_)) || !matches!(a.kind(db), TyKind::Ptr(_)) {
         return false;
     }
@@ -123,24 +128,26 @@ fn walk(
     }
     let a = canonical(db, a);
     match (p, a.kind(db)) {
-        (TypeRef::LRef(x) | TypeRef::RRef(x), TyKind::LRef(y) | TyKind::RRef(y)) => walk(cx, x, *y, params, out, bound, depth + 1),
+        (TypeRef::LRef(x) | TypeRef::RRef(x), TyKind::LRef(y) | TyKind::RRef(y)) => {
+            walk(cx, x, *y, params, out, bound, depth + 1)
+        }
         // A reference parameter binds the argument itself.
         (TypeRef::LRef(x) | TypeRef::RRef(x), _) => walk(cx, x, a, params, out, bound, depth + 1),
         (TypeRef::Cv(x, _), TyKind::Qualified(y, _)) => walk(cx, x, *y, params, out, bound, depth + 1),
         (TypeRef::Cv(x, _), _) => walk(cx, x, a, params, out, bound, depth + 1),
         (TypeRef::Ptr(x), TyKind::Ptr(y)) => walk(cx, x, *y, params, out, bound, depth + 1),
         (TypeRef::Array(x, b), TyKind::Array(y, n)) => {
-            if let (Some(ConstExpr::Path(path)), Some(n)) = (b.as_deref(), n) {
-                if let ([seg], false) = (path.segments.as_slice(), path.global) {
-                    let slot = params.iter().position(|q| q.name.as_deref() == Some(seg.name.as_str()) && !q.pack);
-                    if let Some(i) = slot {
-                        if let (TemplateParamKind::Value(t), None) = (&params[i].kind, &out[i]) {
-                            let vt = canonical(db, crate::ty::lower(cx, t));
-                            let v = TemplateArg::Value(*n as i128, vt);
-                            out[i] = Some(v.clone());
-                            bound.push((seg.name.clone(), v));
-                        }
-                    }
+            if let (Some(ConstExpr::Path(path)), Some(n)) = (b.as_deref(), n)
+                && let ([seg], false) = (path.segments.as_slice(), path.global)
+            {
+                let slot = params.iter().position(|q| q.name.as_deref() == Some(seg.name.as_str()) && !q.pack);
+                if let Some(i) = slot
+                    && let (TemplateParamKind::Value(t), None) = (&params[i].kind, &out[i])
+                {
+                    let vt = canonical(db, crate::ty::lower(cx, t));
+                    let v = TemplateArg::Value(*n as i128, vt);
+                    out[i] = Some(v.clone());
+                    bound.push((seg.name.clone(), v));
                 }
             }
             // The element keeps its cv on the array (`const T (&)[N]`).
@@ -155,7 +162,12 @@ fn walk(
 /// A reference parameter to an array of cv-qualified elements (`const T
 /// (&)[N]`) binds an array of less qualified ones ([temp.deduct.call]/4.1):
 /// deduces with the parameter's element cv added to the argument's.
-pub(super) fn deduce_more_qualified_array(db: &dyn SourceDatabase, target: TyId, at: TyId, out: &mut [Option<TemplateArg>]) -> bool {
+pub(super) fn deduce_more_qualified_array(
+    db: &dyn SourceDatabase,
+    target: TyId,
+    at: TyId,
+    out: &mut [Option<TemplateArg>],
+) -> bool {
     let (TyKind::Array(pe, _), TyKind::Array(ae, m)) = (target.kind(db), at.kind(db)) else { return false };
     let (pcv, _) = split_cv(db, *pe);
     let (acv, ainner) = split_cv(db, *ae);

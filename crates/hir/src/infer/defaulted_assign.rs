@@ -14,14 +14,14 @@
 
 use cufront_base_db::SourceDatabase;
 
+use crate::Entity;
 use crate::body::Body;
 use crate::item_tree::Cv;
 use crate::scopes::def_map;
 use crate::templates::{self, ClassRefT};
-use crate::ty::{canonical, mk, LowerCx, TyKind};
-use crate::Entity;
+use crate::ty::{LowerCx, TyKind, canonical, mk};
 
-use super::{class_ty, collapse, strip_cv, Arg, CallSite, Callee, Category, Infer};
+use super::{Arg, CallSite, Callee, Category, Infer, class_ty, collapse, strip_cv};
 use crate::instances;
 
 impl Infer<'_> {

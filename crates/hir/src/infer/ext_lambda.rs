@@ -10,12 +10,12 @@
 //! the unit's `lambda_wrappers` model; without it (no `--extended-lambda`)
 //! the lambda keeps its closure type.
 
-use super::{Arg, Callee, CallSite, Category, Infer, InferOwner};
+use super::{Arg, CallSite, Callee, Category, Infer, InferOwner};
 use crate::body::{Body, Capture, Expr, ExprId, Stmt, StmtId};
 use crate::item_tree::{Builtin, Cv};
 use crate::scopes::{self, Def, Ns};
 use crate::templates::{AppId, TemplateArg};
-use crate::ty::{canonical, mk, FnSig, TyId, TyKind};
+use crate::ty::{FnSig, TyId, TyKind, canonical, mk};
 use crate::{ClassId, Entity};
 
 use super::closure::LambdaData;
@@ -38,7 +38,11 @@ impl Infer<'_> {
         let ft = self.parent_pointer_type(parent)?;
         let n = extended_index(self.body, e);
         let uint = mk(db, TyKind::Builtin(Builtin::UInt));
-        let tag = app(db, tag_t, vec![TemplateArg::Type(ft), TemplateArg::Addr(parent, ft), TemplateArg::Value(n as i128, uint)]);
+        let tag = app(
+            db,
+            tag_t,
+            vec![TemplateArg::Type(ft), TemplateArg::Addr(parent, ft), TemplateArg::Value(n as i128, uint)],
+        );
         let caps = self.capture_types(e, data);
         let pack = TemplateArg::Pack(caps.iter().map(|t| TemplateArg::Type(*t)).collect());
         let lvalue = |t: TyId| Arg { ty: t, cat: Category::LValue, null: false, braced: false };
@@ -54,7 +58,11 @@ impl Infer<'_> {
         // there is no capture-default.
         let fpc = data.captures.is_empty();
         let b = |v: bool| TemplateArg::Value(v as i128, mk(db, TyKind::Builtin(Builtin::Bool)));
-        let cw = app(db, self.wrapper_template("__nv_hdl_create_wrapper_t")?, vec![b(data.mutable), b(fpc), TemplateArg::Type(tag), pack.clone()]);
+        let cw = app(
+            db,
+            self.wrapper_template("__nv_hdl_create_wrapper_t")?,
+            vec![b(data.mutable), b(fpc), TemplateArg::Type(tag), pack.clone()],
+        );
         let class = self.class_ref(cw)?;
         let cands = crate::instances::member_fns(db, class, "__nv_hdl_create_wrapper");
         let mut args = vec![Arg { ty: closure, cat: Category::PRValue, null: false, braced: false }];
@@ -76,7 +84,10 @@ impl Infer<'_> {
             self.wrapper_template("__nv_hdl_wrapper_t")?,
             vec![b(data.mutable), b(fpc), b(false), TemplateArg::Type(tag), TemplateArg::Type(sig), pack],
         );
-        let mut args = vec![Arg { ty: tag, cat: Category::PRValue, null: false, braced: false }, Arg { ty: closure, cat: Category::XValue, null: false, braced: false }];
+        let mut args = vec![
+            Arg { ty: tag, cat: Category::PRValue, null: false, braced: false },
+            Arg { ty: closure, cat: Category::XValue, null: false, braced: false },
+        ];
         args.extend(caps.iter().map(|t| lvalue(*t)));
         self.construct(site, w, &args, false);
         Some(w)
@@ -84,7 +95,10 @@ impl Infer<'_> {
 
     /// A class template of the wrapper model, by name.
     fn wrapper_template(&self, name: &str) -> Option<ClassId> {
-        let path = crate::item_tree::Path { global: true, segments: vec![crate::item_tree::PathSegment { name: name.into(), args: None }] };
+        let path = crate::item_tree::Path {
+            global: true,
+            segments: vec![crate::item_tree::PathSegment { name: name.into(), args: None }],
+        };
         match scopes::resolve_path(self.db, self.map, scopes::ROOT, &path, Ns::Type)? {
             Def::ClassTemplate(c) => Some(self.map.template_def.get(&c).copied().unwrap_or(c)),
             _ => None,
@@ -101,7 +115,17 @@ impl Infer<'_> {
             _ => return None,
         };
         let sig = crate::instances::signature(db, inst).ok()?;
-        let f = mk(db, TyKind::Func(FnSig { ret: sig.ret, params: sig.params, variadic: sig.variadic, noexcept: sig.noexcept, cv: self.this_cv, ref_qual: sig.ref_qual }));
+        let f = mk(
+            db,
+            TyKind::Func(FnSig {
+                ret: sig.ret,
+                params: sig.params,
+                variadic: sig.variadic,
+                noexcept: sig.noexcept,
+                cv: self.this_cv,
+                ref_qual: sig.ref_qual,
+            }),
+        );
         Some(match self.class {
             Some(c) if self.has_this => mk(db, TyKind::MemPtr { class: super::class_ty(db, c), pointee: f }),
             _ => mk(db, TyKind::Ptr(f)),
@@ -132,9 +156,14 @@ impl Infer<'_> {
                     this_done = true;
                     let Some(ct) = this_class else { continue };
                     out.push(if *by_copy {
-                        if data.mutable { ct } else { mk(db, TyKind::Qualified(ct, Cv { c: true, v: false, r: false })) }
+                        if data.mutable {
+                            ct
+                        } else {
+                            mk(db, TyKind::Qualified(ct, Cv { c: true, v: false, r: false }))
+                        }
                     } else {
-                        let this = if self.this_cv.is_empty() { ct } else { mk(db, TyKind::Qualified(ct, self.this_cv)) };
+                        let this =
+                            if self.this_cv.is_empty() { ct } else { mk(db, TyKind::Qualified(ct, self.this_cv)) };
                         mk(db, TyKind::Qualified(mk(db, TyKind::Ptr(this)), Cv { c: true, v: false, r: false }))
                     });
                 }
@@ -161,8 +190,12 @@ impl Infer<'_> {
                 if !this_done {
                     this_done = true;
                     if let Some(ct) = this_class {
-                        let this = if self.this_cv.is_empty() { ct } else { mk(db, TyKind::Qualified(ct, self.this_cv)) };
-                        out.push(mk(db, TyKind::Qualified(mk(db, TyKind::Ptr(this)), Cv { c: true, v: false, r: false })));
+                        let this =
+                            if self.this_cv.is_empty() { ct } else { mk(db, TyKind::Qualified(ct, self.this_cv)) };
+                        out.push(mk(
+                            db,
+                            TyKind::Qualified(mk(db, TyKind::Ptr(this)), Cv { c: true, v: false, r: false }),
+                        ));
                     }
                 }
                 continue;
@@ -197,10 +230,10 @@ fn extended_index(body: &Body, e: ExprId) -> u32 {
     let Some(me) = body.expr_ranges.get(e.0 as usize) else { return 1 };
     let mut n = 1;
     for (i, x) in body.exprs.iter().enumerate() {
-        if let Expr::Lambda { device: true, .. } = x {
-            if body.expr_ranges.get(i).is_some_and(|r| r.start() < me.start()) {
-                n += 1;
-            }
+        if let Expr::Lambda { device: true, .. } = x
+            && body.expr_ranges.get(i).is_some_and(|r| r.start() < me.start())
+        {
+            n += 1;
         }
     }
     n

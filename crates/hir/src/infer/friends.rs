@@ -19,14 +19,14 @@ pub(super) fn with_bases(db: &dyn SourceDatabase, classes: &mut Vec<ClassRefT>) 
     let mut i = 0;
     while i < classes.len() && classes.len() < 64 {
         for b in templates::class_bases_of(db, classes[i]).iter() {
-            if let Some(bc) = b.class {
-                if !classes.contains(&bc) {
-                    classes.push(bc);
-                    added.push(match bc {
-                        ClassRefT::Class(k) => k,
-                        ClassRefT::Inst(i) => i.class(db),
-                    });
-                }
+            if let Some(bc) = b.class
+                && !classes.contains(&bc)
+            {
+                classes.push(bc);
+                added.push(match bc {
+                    ClassRefT::Class(k) => k,
+                    ClassRefT::Inst(i) => i.class(db),
+                });
             }
         }
         i += 1;
@@ -71,6 +71,7 @@ pub(super) fn adl_only_miss(inf: &Infer<'_>, name: &str, args: &[Arg]) -> Option
     if args.is_empty() || !args.iter().all(|a| known(a.ty)) {
         return None;
     }
-    let is_friend = inf.map.friends.values().flatten().any(|f| f.data(db).is_some_and(|d| scopes::fn_name_key(&d.name) == name));
+    let is_friend =
+        inf.map.friends.values().flatten().any(|f| f.data(db).is_some_and(|d| scopes::fn_name_key(&d.name) == name));
     is_friend.then(|| format!("no viable function: argument-dependent lookup finds no `{name}`"))
 }

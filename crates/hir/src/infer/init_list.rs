@@ -10,9 +10,14 @@ impl Infer<'_> {
     fn init_list_template(&self) -> Option<crate::ClassId> {
         let path = Path {
             global: true,
-            segments: ["std", "initializer_list"].iter().map(|n| PathSegment { name: (*n).to_string(), args: None }).collect(),
+            segments: ["std", "initializer_list"]
+                .iter()
+                .map(|n| PathSegment { name: (*n).to_string(), args: None })
+                .collect(),
         };
-        let Some(Def::ClassTemplate(c)) = scopes::resolve_path(self.db, self.map, scopes::ROOT, &path, Ns::Type) else { return None };
+        let Some(Def::ClassTemplate(c)) = scopes::resolve_path(self.db, self.map, scopes::ROOT, &path, Ns::Type) else {
+            return None;
+        };
         Some(self.map.template_def.get(&c).copied().unwrap_or(c))
     }
 

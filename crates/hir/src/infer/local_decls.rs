@@ -66,16 +66,19 @@ impl Infer<'_> {
             }
             _ => return None,
         };
-        if let TemplateArg::Type(t) = &arg {
-            if matches!(t.kind(self.db), TyKind::Error(_) | TyKind::Dependent(_)) {
-                return None;
-            }
+        if let TemplateArg::Type(t) = &arg
+            && matches!(t.kind(self.db), TyKind::Error(_) | TyKind::Dependent(_))
+        {
+            return None;
         }
         Some((name, arg))
     }
 
     fn in_namespace(&self, k: DeclKey) -> bool {
-        self.map.parent.get(&k).is_some_and(|&s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root))
+        self.map
+            .parent
+            .get(&k)
+            .is_some_and(|&s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root))
     }
 
     /// The functions a block-scope using-declaration of `name` brings in
@@ -91,7 +94,8 @@ impl Infer<'_> {
             let target = if q.segments.is_empty() {
                 Some(scopes::ROOT)
             } else {
-                scopes::resolve_path(self.db, self.map, self.scope, &q, Ns::Scope).and_then(|d| scopes::scope_of(self.db, self.map, &d))
+                scopes::resolve_path(self.db, self.map, self.scope, &q, Ns::Scope)
+                    .and_then(|d| scopes::scope_of(self.db, self.map, &d))
             };
             if let Some(t) = target {
                 for f in scopes::own_fns(self.db, self.map, t, name) {

@@ -15,7 +15,13 @@ use cufront_base_db::SourceDatabase;
 /// Whether the written parameter type `t` (under pointers, references,
 /// cv and arrays) names a member of a template-id that depends on the
 /// function template's parameters, or an alias template applied to them.
-pub(super) fn maybe_non_deduced(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, t: &TypeRef, params: &[TemplateParam]) -> bool {
+pub(super) fn maybe_non_deduced(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    scope: ScopeIdx,
+    t: &TypeRef,
+    params: &[TemplateParam],
+) -> bool {
     let mut t = t;
     loop {
         match t {

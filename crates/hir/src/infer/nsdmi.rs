@@ -24,9 +24,9 @@ use crate::body::{self, Body, Stmt};
 use crate::item_tree::{Cv, FnName};
 use crate::scopes::def_map;
 use crate::templates::{self, ClassRefT};
-use crate::{item_tree_of, ClassId, Entity};
+use crate::{ClassId, Entity, item_tree_of};
 
-use super::{new_infer, Infer, OwnerInfo};
+use super::{Infer, OwnerInfo, new_infer};
 
 /// The default member initializers of a class definition: (field index,
 /// its body), in declaration order.
@@ -49,9 +49,10 @@ pub fn field_init_bodies(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<(u32, A
         let Some(field) = data.fields.get(f as usize) else { continue };
         let Some(tok) = root.token_at_offset(TextSize::from(at)).right_biased() else { continue };
         // The init-declarator that starts there (the one holding the initializer).
-        let node = tok.parent_ancestors().take_while(|n| u32::from(n.text_range().start()) == at).find(|n| {
-            n.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))
-        });
+        let node = tok
+            .parent_ancestors()
+            .take_while(|n| u32::from(n.text_range().start()) == at)
+            .find(|n| n.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST)));
         if let Some(node) = node {
             out.push((f, Arc::new(body::lower_field_init(&node, field.ty.clone()))));
         }
@@ -123,7 +124,7 @@ fn field_init_required_inner(db: &dyn SourceDatabase, class: ClassRefT, name: &s
         name: FnName::Ctor,
         ret: None,
     };
-    let Some(&Stmt::Decl(ref ls)) = body.root.map(|r| body.stmt(r)) else { return Vec::new() };
+    let Some(Stmt::Decl(ls)) = body.root.map(|r| body.stmt(r)) else { return Vec::new() };
     let mut cx: Infer<'_> = new_infer(db, &map, &body, &info, None);
     for &l in ls {
         cx.local(l);

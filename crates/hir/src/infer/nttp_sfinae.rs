@@ -9,7 +9,14 @@ use super::*;
 
 /// Err when the type of a non-type parameter of `f` (a member of a
 /// template instance whose environment is `outer`) fails to substitute with `args`.
-pub(super) fn nttp_types_substitute(db: &dyn SourceDatabase, map: &DefMap, f: FnDecl, outer: &Env, params: &[TemplateParam], args: &[TemplateArg]) -> Result<(), String> {
+pub(super) fn nttp_types_substitute(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    f: FnDecl,
+    outer: &Env,
+    params: &[TemplateParam],
+    args: &[TemplateArg],
+) -> Result<(), String> {
     if !params.iter().any(|p| matches!(p.kind, TemplateParamKind::Value(_)) && !p.pack) {
         return Ok(());
     }
@@ -28,10 +35,10 @@ pub(super) fn nttp_types_substitute(db: &dyn SourceDatabase, map: &DefMap, f: Fn
         }
         // Only a failure of substitution counts: a gap of the model keeps the candidate.
         let Ok(ty) = templates::nested(|| Ok(ty::lower(cx, t))) else { continue };
-        if let TyKind::Error(e) = canonical(db, ty).kind(db) {
-            if templates::is_substitution_failure(e) {
-                return Err(format!("substitution failure in the type of `{}`", p.name.clone().unwrap_or_default()));
-            }
+        if let TyKind::Error(e) = canonical(db, ty).kind(db)
+            && templates::is_substitution_failure(e)
+        {
+            return Err(format!("substitution failure in the type of `{}`", p.name.clone().unwrap_or_default()));
         }
     }
     Ok(())

@@ -91,9 +91,13 @@ pub(super) fn in_deduced_context(p: &TemplateParam, data: &crate::item_tree::FnD
 /// Explicit value arguments converted to their parameter's type as the
 /// template declares it (`get<0>` for `size_t I` is `0ul`: the caller's
 /// scope may not even see the type's name).
-pub(super) fn convert_explicit_values(cx: crate::ty::LowerCx<'_>, params: &[TemplateParam], out: &mut [Option<TemplateArg>]) {
+pub(super) fn convert_explicit_values(
+    cx: crate::ty::LowerCx<'_>,
+    params: &[TemplateParam],
+    out: &mut [Option<TemplateArg>],
+) {
     use crate::item_tree::TemplateParamKind;
-    use crate::ty::{canonical, TyKind};
+    use crate::ty::{TyKind, canonical};
     let db = cx.db;
     for (p, slot) in params.iter().zip(out.iter_mut()) {
         let TemplateParamKind::Value(t) = &p.kind else { continue };
@@ -122,7 +126,10 @@ pub(crate) enum Written<'a> {
 
 /// Explicit template arguments with their pack expansions (`Ts...`)
 /// expanded over the packs of the environment.
-pub(crate) fn expand_written<'a>(cx: crate::ty::LowerCx<'_>, written: &'a [crate::item_tree::TemplateArgRef]) -> Result<Vec<Written<'a>>, String> {
+pub(crate) fn expand_written<'a>(
+    cx: crate::ty::LowerCx<'_>,
+    written: &'a [crate::item_tree::TemplateArgRef],
+) -> Result<Vec<Written<'a>>, String> {
     let mut out = Vec::new();
     for w in written {
         match w {

@@ -24,9 +24,14 @@ const SYNTH_DEPTH: u32 = 1000;
 /// The candidate that wins by partial ordering among the templates tied
 /// with `best` on every conversion (all ranks but the last, the crude
 /// generality tie-break). A non-template `best` is kept ([over.match.best]/2.4).
-pub(super) fn prefer_more_specialized(inf: &Infer<'_>, viable: &[(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)], best: usize, nargs: usize) -> usize {
+pub(super) fn prefer_more_specialized(
+    inf: &Infer<'_>,
+    viable: &[(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)],
+    best: usize,
+    nargs: usize,
+) -> usize {
     let conv = |r: &[Rank]| r[..r.len().saturating_sub(1)].iter().map(|x| (x.major, x.minor)).collect::<Vec<_>>();
-    let is_template = |i: usize| matches!(viable[i].0 .0, FnDecl::Template(_));
+    let is_template = |i: usize| matches!(viable[i].0.0, FnDecl::Template(_));
     if !is_template(best) {
         return best;
     }

@@ -18,7 +18,12 @@ use crate::templates::ClassRefT as Class;
 /// `Some(true)` when every requirement but the nested ones holds,
 /// `Some(false)` when one certainly does not, `None` otherwise (or when the
 /// environment is still dependent).
-pub(crate) fn requires_satisfied(cx: LowerCx<'_>, body: &Body, params: &[LocalId], reqs: &[Requirement]) -> Option<bool> {
+pub(crate) fn requires_satisfied(
+    cx: LowerCx<'_>,
+    body: &Body,
+    params: &[LocalId],
+    reqs: &[Requirement],
+) -> Option<bool> {
     let db = cx.db;
     if cx.env.is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || dependent_arg(db, a))) {
         return None;
@@ -80,7 +85,8 @@ fn expr_holds(inf: &mut Infer<'_>, e: ExprId) -> Option<bool> {
     let db = inf.db;
     let unsatisfied = |c: &Callee| match c {
         Callee::Entity(Entity::FnInst(i)) => {
-            i.decl(db).data(db).is_some_and(|d| !d.constraints.is_empty()) && constraints::constraints_satisfied(db, *i) == Some(false)
+            i.decl(db).data(db).is_some_and(|d| !d.constraints.is_empty())
+                && constraints::constraints_satisfied(db, *i) == Some(false)
         }
         _ => false,
     };
@@ -114,7 +120,10 @@ fn certainly_ill_formed(inf: &Infer<'_>, e: ExprId, depth: u32) -> bool {
                 match t.kind(db) {
                     TyKind::Ptr(x) => t = strip_cv(db, canonical(db, *x)),
                     // `operator->` of a class: not followed here.
-                    _ => return !matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) && is_concrete_scalar(db, t),
+                    _ => {
+                        return !matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_))
+                            && is_concrete_scalar(db, t);
+                    }
                 }
             }
             let Some(last) = name.last() else { return false };
@@ -124,10 +133,16 @@ fn certainly_ill_formed(inf: &Infer<'_>, e: ExprId, depth: u32) -> bool {
             }
         }
         Expr::Call { callee, args } => {
-            sub(*callee) || args.iter().any(|a| sub(*a)) || super::certain_deduction::call_certainly_fails(inf, e, *callee, args)
+            sub(*callee)
+                || args.iter().any(|a| sub(*a))
+                || super::certain_deduction::call_certainly_fails(inf, e, *callee, args)
         }
-        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::SizeofExpr(expr) | Expr::Noexcept(expr) => sub(*expr),
-        Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } | Expr::Comma { lhs, rhs } => sub(*lhs) || sub(*rhs),
+        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::SizeofExpr(expr) | Expr::Noexcept(expr) => {
+            sub(*expr)
+        }
+        Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } | Expr::Comma { lhs, rhs } => {
+            sub(*lhs) || sub(*rhs)
+        }
         Expr::Index { base, index } => sub(*base) || sub(*index),
         Expr::Cond { cond, then, els } => sub(*cond) || sub(*then) || sub(*els),
         _ => false,
@@ -139,7 +154,15 @@ fn certainly_ill_formed(inf: &Infer<'_>, e: ExprId, depth: u32) -> bool {
 /// (`__t.begin()` with `__t` an `int(&)[4]`: a range concept's member
 /// requirement on an array).
 fn is_concrete_scalar(db: &dyn SourceDatabase, t: TyId) -> bool {
-    matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Ptr(_) | TyKind::Enum(_) | TyKind::Array(..) | TyKind::Func(_) | TyKind::MemPtr { .. })
+    matches!(
+        t.kind(db),
+        TyKind::Builtin(_)
+            | TyKind::Ptr(_)
+            | TyKind::Enum(_)
+            | TyKind::Array(..)
+            | TyKind::Func(_)
+            | TyKind::MemPtr { .. }
+    )
 }
 
 /// Whether a complete class, every base of which resolves, has no member
@@ -169,7 +192,9 @@ fn closed(db: &dyn SourceDatabase, c: Class, depth: u32) -> bool {
     if !tree.classes.get(k.idx(db) as usize).is_some_and(|d| d.is_definition) {
         return false;
     }
-    templates::class_bases_of(db, c).iter().all(|b| b.error.is_none() && b.class.is_some_and(|bc| closed(db, bc, depth + 1)))
+    templates::class_bases_of(db, c)
+        .iter()
+        .all(|b| b.error.is_none() && b.class.is_some_and(|bc| closed(db, bc, depth + 1)))
 }
 
 /// `typename X::y`: false when `X` is a scalar, or a closed class without `y`.
@@ -204,7 +229,9 @@ fn concept_holds(inf: &Infer<'_>, e: ExprId, c: &Path) -> Option<bool> {
     };
     let mut bare = c.clone();
     let written = bare.segments.last_mut()?.args.take().unwrap_or_default();
-    let Some(Def::VarTemplate(vt)) = scopes::resolve_path(db, inf.map, inf.scope, &bare, Ns::Value) else { return None };
+    let Some(Def::VarTemplate(vt)) = scopes::resolve_path(db, inf.map, inf.scope, &bare, Ns::Value) else {
+        return None;
+    };
     let tree = item_tree_of(db, vt.item(db));
     let data = tree.var_templates.get(vt.idx(db) as usize)?;
     let cx = inf.lcx();

@@ -10,8 +10,8 @@
 //! is trivially copy constructible though its assignments are
 //! user-provided).
 
-use super::*;
 use super::constructible::declval_arg;
+use super::*;
 
 /// `None`: not decided here.
 pub(crate) fn class_trivially_constructible(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
@@ -96,13 +96,34 @@ enum Special {
 /// default initializer, and the same operation on every base and member
 /// is trivial ([class.default.ctor]/3, [class.copy.ctor]/11,
 /// [class.copy.assign]/9). `None`: not decided.
-fn implicit_is_trivial(cx: LowerCx<'_>, class: ClassRefT, args: &[Arg], inf: &Infer<'_>, c: TyId, assign: bool) -> Option<bool> {
+fn implicit_is_trivial(
+    cx: LowerCx<'_>,
+    class: ClassRefT,
+    args: &[Arg],
+    inf: &Infer<'_>,
+    c: TyId,
+    assign: bool,
+) -> Option<bool> {
     let db = cx.db;
-    let moves = |a: &Arg| a.cat != Category::LValue && !matches!(canonical(db, a.ty).kind(db), TyKind::Qualified(_, cv) if cv.c);
+    let moves = |a: &Arg| {
+        a.cat != Category::LValue && !matches!(canonical(db, a.ty).kind(db), TyKind::Qualified(_, cv) if cv.c)
+    };
     let which = match (args, assign) {
         ([], false) => Special::Default,
-        ([a], false) if inf.same_class(a.ty, c) => if moves(a) { Special::Move } else { Special::Copy },
-        ([a], true) if inf.same_class(a.ty, c) => if moves(a) { Special::MoveAssign } else { Special::CopyAssign },
+        ([a], false) if inf.same_class(a.ty, c) => {
+            if moves(a) {
+                Special::Move
+            } else {
+                Special::Copy
+            }
+        }
+        ([a], true) if inf.same_class(a.ty, c) => {
+            if moves(a) {
+                Special::MoveAssign
+            } else {
+                Special::CopyAssign
+            }
+        }
         _ => return None,
     };
     let layout = crate::layout::layout_ref(db, class).ok()?;
@@ -112,7 +133,8 @@ fn implicit_is_trivial(cx: LowerCx<'_>, class: ClassRefT, args: &[Arg], inf: &In
     if which == Special::Default && has_member_init(db, class) {
         return Some(false);
     }
-    let mut parts: Vec<TyId> = templates::class_bases_of(db, class).iter().filter_map(|b| b.class).map(|b| class_ty(db, b)).collect();
+    let mut parts: Vec<TyId> =
+        templates::class_bases_of(db, class).iter().filter_map(|b| b.class).map(|b| class_ty(db, b)).collect();
     for f in layout.fields.iter().filter(|f| !f.via_anonymous) {
         let mut t = canonical(db, f.ty);
         while let TyKind::Array(x, _) | TyKind::Qualified(x, _) = t.kind(db) {
@@ -146,5 +168,8 @@ fn implicit_is_trivial(cx: LowerCx<'_>, class: ClassRefT, args: &[Arg], inf: &In
 /// Whether a non-static data member of `c` has a default member initializer.
 fn has_member_init(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
     let k = c.pattern(db);
-    crate::item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).is_some_and(|d| d.fields.iter().any(|f| f.has_init))
+    crate::item_tree_of(db, k.item(db))
+        .classes
+        .get(k.idx(db) as usize)
+        .is_some_and(|d| d.fields.iter().any(|f| f.has_init))
 }

@@ -35,13 +35,13 @@ use crate::body::{self, Body, Stmt};
 use crate::consteval::interp;
 use crate::instances::{self, VarDecl};
 use crate::item_tree::{Cv, FnName, VarData};
-use crate::scopes::{def_map, DeclKey, ScopeIdx, ScopeKind};
+use crate::scopes::{DeclKey, ScopeIdx, ScopeKind, def_map};
 use crate::templates::ClassRefT;
-use crate::{item_tree_of, Entity, VarId};
+use crate::{Entity, VarId, item_tree_of};
 
-use super::{infer, Infer, InferOwner, OwnerInfo};
+use super::{Infer, InferOwner, OwnerInfo, infer};
 use crate::body::LocalId;
-use crate::ty::{canonical, TyKind};
+use crate::ty::{TyKind, canonical};
 
 /// The body of variable declaration `d`'s definition: one declaration of
 /// one unnamed local of its type with its initializer (none: default
@@ -80,7 +80,10 @@ fn init_declarator_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
 /// (`template<class T> int W<T>::m = e;`): (the class template's scope,
 /// the member's name, the definition).
 #[salsa::tracked(returns(clone))]
-pub fn member_var_definitions(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit) -> Arc<Vec<(ScopeIdx, String, VarId)>> {
+pub fn member_var_definitions(
+    db: &dyn SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+) -> Arc<Vec<(ScopeIdx, String, VarId)>> {
     let map = def_map(db, tu);
     let mut out = Vec::new();
     for (k, &parent) in &map.parent {
@@ -135,7 +138,8 @@ pub(super) fn var_owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Resu
         VarDecl::Template(t) => DeclKey::VarTemplate(t),
     };
     let parent = *map.parent.get(&key).ok_or("no scope")?;
-    let scope = instances::decl_scope(db, &map, decl.item(db), parent, data.qualifier.as_ref()).ok_or("unresolved qualifier")?;
+    let scope = instances::decl_scope(db, &map, decl.item(db), parent, data.qualifier.as_ref())
+        .ok_or("unresolved qualifier")?;
     let env = match inst {
         Some(i) => {
             let mut env = instances::var_instance_env(db, i)?;
@@ -223,7 +227,10 @@ fn constant_initialized(db: &dyn SourceDatabase, owner: InferOwner) -> bool {
     let Ok(info) = var_owner_info(db, owner) else { return false };
     let Some(l) = the_local(&info.body) else { return false };
     let map = def_map(db, info.item.tu(db));
-    crate::consteval::var_template::isolated(|| interp::eval_local_init(db, &map, (info.item, info.scope, info.env.as_ref()), &info.body, &[], l)).is_ok()
+    crate::consteval::var_template::isolated(|| {
+        interp::eval_local_init(db, &map, (info.item, info.scope, info.env.as_ref()), &info.body, &[], l)
+    })
+    .is_ok()
 }
 
 /// A function (something run), as opposed to a variable.

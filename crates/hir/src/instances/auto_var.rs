@@ -8,7 +8,7 @@
 use cufront_base_db::SourceDatabase;
 
 use crate::item_tree::{ConstExpr, Cv, TypeRef, VarData};
-use crate::ty::{self, canonical, mk, LowerCx, TyId, TyKind};
+use crate::ty::{self, LowerCx, TyId, TyKind, canonical, mk};
 
 /// The deduced type, `None` when `data` is not declared plain `auto` or
 /// the initializer is not of a modelled shape.
@@ -19,7 +19,9 @@ pub(super) fn deduced_auto_type(db: &dyn SourceDatabase, cx: LowerCx<'_>, data: 
     let t = match data.init.as_ref()? {
         // `T(x)`, `T{x}`, `static_cast<T>(x)`: a prvalue of `T`.
         ConstExpr::Cast(t, _) => ty::lower(cx, t),
-        ConstExpr::Unsupported(text) if !text.trim().is_empty() => crate::infer::decltype_text(cx, &format!("decltype({text})"))?,
+        ConstExpr::Unsupported(text) if !text.trim().is_empty() => {
+            crate::infer::decltype_text(cx, &format!("decltype({text})"))?
+        }
         _ => return None,
     };
     let mut t = canonical(db, t);

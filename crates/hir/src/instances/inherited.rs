@@ -12,12 +12,12 @@
 use cufront_base_db::SourceDatabase;
 use cufront_mangle as m;
 
-use super::{member_fns_depth, FnDecl};
+use super::{FnDecl, member_fns_depth};
+use crate::Entity;
 use crate::item_tree::{FnName, TypeRef};
-use crate::scopes::{self, def_map, Def};
+use crate::scopes::{self, Def, def_map};
 use crate::templates::{self, ClassRefT, InstId};
 use crate::ty::{self, LowerCx};
-use crate::Entity;
 
 /// The constructor of `class` that inherits the base constructor `base`
 /// (an `Entity::Fn` or `Entity::FnInst`).
@@ -133,7 +133,9 @@ pub(crate) fn inherited_ctor_name(db: &dyn SourceDatabase, id: InheritedCtorId) 
         Entity::FnInst(i) => crate::symbols::fn_instance_encoding(db, i)?,
         _ => return Err("an inherited constructor of no function".into()),
     };
-    let m::Encoding::Function(base_name, f) = enc.into_encoding() else { return Err("an inherited constructor of no function".into()) };
+    let m::Encoding::Function(base_name, f) = enc.into_encoding() else {
+        return Err("an inherited constructor of no function".into());
+    };
     let mut base_name = *base_name;
     let last = base_name.comps.pop().ok_or("empty name")?;
     let c = id.class(db);

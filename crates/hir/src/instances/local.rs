@@ -20,7 +20,7 @@ use cufront_base_db::SourceDatabase;
 use cufront_mangle::{self as m, Component, Unqualified};
 
 use crate::body::{Body, LocalId, Stmt, StmtId};
-use crate::infer::{closure_fn_sig, lambda_index, owner_body, ClosureFnId, ClosureFnKind, ClosureId, InferOwner};
+use crate::infer::{ClosureFnId, ClosureFnKind, ClosureId, InferOwner, closure_fn_sig, lambda_index, owner_body};
 use crate::symbols::{self, FnEncoding};
 use crate::templates::TemplateArg;
 
@@ -46,13 +46,13 @@ pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Re
     let mut e = e.into_encoding();
     // g++ names what is local to a constructor or destructor by the
     // unified variant (`C4`/`D4`), whichever variant is emitted.
-    if let m::Encoding::Function(name, _) = &mut e {
-        if let Some(c) = name.comps.last_mut() {
-            match &mut c.name {
-                Unqualified::Ctor(k) => *k = m::CtorKind::Unified,
-                Unqualified::Dtor(k) => *k = m::DtorKind::Unified,
-                _ => {}
-            }
+    if let m::Encoding::Function(name, _) = &mut e
+        && let Some(c) = name.comps.last_mut()
+    {
+        match &mut c.name {
+            Unqualified::Ctor(k) => *k = m::CtorKind::Unified,
+            Unqualified::Dtor(k) => *k = m::DtorKind::Unified,
+            _ => {}
         }
     }
     Ok(e)
@@ -89,7 +89,8 @@ fn var_context_name(db: &dyn SourceDatabase, owner: InferOwner) -> Result<Option
         InferOwner::Var(v) => {
             let name = symbols::var_name_tree(db, v)?;
             let map = crate::def_map(db, v.item(db).tu(db));
-            let member = crate::infer::var_init::var_init_scope(db, owner).is_some_and(|s| matches!(map.scope(s).kind, crate::scopes::ScopeKind::Class(_)));
+            let member = crate::infer::var_init::var_init_scope(db, owner)
+                .is_some_and(|s| matches!(map.scope(s).kind, crate::scopes::ScopeKind::Class(_)));
             (name, member, false)
         }
         InferOwner::VarInst(i) => (symbols::var_instance_name_tree(db, i)?, false, !i.args(db).is_empty()),
@@ -136,10 +137,16 @@ fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Enc
             };
             (Unqualified::Operator(m::Op::Call), if sig.cv.c { m::Quals::CONST } else { m::Quals::NONE }, ret)
         }
-        ClosureFnKind::Invoker => (Unqualified::Source("_FUN".into()), m::Quals::NONE, m::Type::Builtin(m::Builtin::Void)),
+        ClosureFnKind::Invoker => {
+            (Unqualified::Source("_FUN".into()), m::Quals::NONE, m::Type::Builtin(m::Builtin::Void))
+        }
         ClosureFnKind::Conversion => {
             let fp = closure_fn_sig(db, f)?.ret;
-            (Unqualified::Conversion(Box::new(symbols::mangle_ty(db, &map, fp)?)), m::Quals::CONST, m::Type::Builtin(m::Builtin::Void))
+            (
+                Unqualified::Conversion(Box::new(symbols::mangle_ty(db, &map, fp)?)),
+                m::Quals::CONST,
+                m::Type::Builtin(m::Builtin::Void),
+            )
         }
     };
     let (params, comp_args) = match f.kind(db) {
@@ -158,7 +165,11 @@ fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Enc
 
 /// Declared parameters (`closure_declared_params`) as the mangler's types:
 /// an `auto...` pack as `Dp <pattern>`.
-fn declared_mangled(db: &dyn SourceDatabase, map: &crate::DefMap, params: &[(crate::TyId, bool)]) -> Result<Vec<m::Type>, String> {
+fn declared_mangled(
+    db: &dyn SourceDatabase,
+    map: &crate::DefMap,
+    params: &[(crate::TyId, bool)],
+) -> Result<Vec<m::Type>, String> {
     params
         .iter()
         .map(|&(t, pack)| {
@@ -188,9 +199,16 @@ pub fn local_static_name(db: &dyn SourceDatabase, v: LocalStaticId) -> Result<St
     let local = v.local(db);
     let name = body.locals.get(local.0 as usize).and_then(|l| l.name.clone()).ok_or("unnamed static local")?;
     let statics = context_statics(db, owner, &body);
-    let disc = statics.iter().take_while(|l| **l != local).filter(|l| body.local(**l).name.as_deref() == Some(name.as_str())).count() as u32;
+    let disc = statics
+        .iter()
+        .take_while(|l| **l != local)
+        .filter(|l| body.local(**l).name.as_deref() == Some(name.as_str()))
+        .count() as u32;
     let func = context_encoding(db, owner)?;
-    m::symbol(&m::Encoding::Data(m::Name { root: m::Root::Local { func: Box::new(func), disc }, comps: vec![m::build::comp(&name)] }))
+    m::symbol(&m::Encoding::Data(m::Name {
+        root: m::Root::Local { func: Box::new(func), disc },
+        comps: vec![m::build::comp(&name)],
+    }))
 }
 
 /// The static locals of a context, in order of declaration: its statements
@@ -224,7 +242,9 @@ fn statics_in(body: &Body, s: StmtId, out: &mut Vec<LocalId>, depth: u32) {
         }
         Stmt::Switch { init, body: b, .. } => init.iter().chain(Some(b)).for_each(|x| sub(*x, out)),
         Stmt::While { body: b, .. } | Stmt::Do { body: b, .. } => sub(*b, out),
-        Stmt::For { init, body: b, .. } | Stmt::RangeFor { init, body: b, .. } => init.iter().chain(Some(b)).for_each(|x| sub(*x, out)),
+        Stmt::For { init, body: b, .. } | Stmt::RangeFor { init, body: b, .. } => {
+            init.iter().chain(Some(b)).for_each(|x| sub(*x, out))
+        }
         Stmt::Label { stmt, .. } | Stmt::Case { stmt, .. } | Stmt::Default(stmt) => sub(*stmt, out),
         Stmt::Try { body: b, handlers } => {
             sub(*b, out);

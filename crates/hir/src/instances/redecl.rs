@@ -43,6 +43,9 @@ pub(super) fn same_head_kinds(a: &[crate::item_tree::TemplateParam], b: &[crate:
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
             x.pack == y.pack
-                && matches!((&x.kind, &y.kind), (K::Type, K::Type) | (K::Value(_), K::Value(_)) | (K::Template, K::Template))
+                && matches!(
+                    (&x.kind, &y.kind),
+                    (K::Type, K::Type) | (K::Value(_), K::Value(_)) | (K::Template, K::Template)
+                )
         })
 }

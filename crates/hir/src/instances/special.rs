@@ -20,10 +20,10 @@ use cufront_base_db::SourceDatabase;
 use crate::item_tree::{ClassData, TypeRef};
 use crate::scopes::{self, def_map};
 use crate::templates::{self, ClassRefT};
-use crate::ty::{self, canonical, LowerCx, TyId, TyKind};
-use crate::{item_tree_of, Entity};
+use crate::ty::{self, LowerCx, TyId, TyKind, canonical};
+use crate::{Entity, item_tree_of};
 
-use super::{fn_instance, FnDecl};
+use super::{FnDecl, fn_instance};
 
 /// Which implicit special member.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,7 +78,10 @@ fn declares(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> bool {
         _ => scopes::CTOR_KEY,
     };
     let fns = scopes::own_fns(db, &map, s, key);
-    let one_ref = |lref: bool| fns.iter().any(|f| matches!(f, FnDecl::Fn(_)) && f.data(db).is_some_and(|d| own_ref_param(db, c, &d.ty.params, lref)));
+    let one_ref = |lref: bool| {
+        fns.iter()
+            .any(|f| matches!(f, FnDecl::Fn(_)) && f.data(db).is_some_and(|d| own_ref_param(db, c, &d.ty.params, lref)))
+    };
     match kind {
         SpecialKind::Dtor | SpecialKind::DefaultCtor => !fns.is_empty(),
         SpecialKind::CopyCtor => one_ref(true),
@@ -96,7 +99,8 @@ fn defaulted_default_ctor(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
     let map = def_map(db, k.tu(db));
     let Some(&s) = map.class_scope.get(&k) else { return false };
     let fns = scopes::own_fns(db, &map, s, scopes::CTOR_KEY);
-    let mut nullary = fns.iter().filter(|f| !matches!(f, FnDecl::Fn(_)) || f.data(db).is_none_or(|d| d.ty.params.is_empty()));
+    let mut nullary =
+        fns.iter().filter(|f| !matches!(f, FnDecl::Fn(_)) || f.data(db).is_none_or(|d| d.ty.params.is_empty()));
     matches!((nullary.next(), nullary.next()), (Some(f @ FnDecl::Fn(_)), None) if f.data(db).is_some_and(|d| d.defaulted))
 }
 
@@ -160,7 +164,9 @@ pub(crate) fn implicitly_declared(db: &dyn SourceDatabase, c: ClassRefT, kind: S
 /// the class declares a copy constructor, copy assignment, move constructor
 /// or destructor (a move then uses the copy assignment).
 pub(crate) fn move_assign_suppressed(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
-    [SpecialKind::CopyCtor, SpecialKind::MoveCtor, SpecialKind::CopyAssign, SpecialKind::Dtor].into_iter().any(|k| declares(db, c, k))
+    [SpecialKind::CopyCtor, SpecialKind::MoveCtor, SpecialKind::CopyAssign, SpecialKind::Dtor]
+        .into_iter()
+        .any(|k| declares(db, c, k))
 }
 
 /// The implicit assignment `x = y` uses when no declared `operator=` of
@@ -168,7 +174,8 @@ pub(crate) fn move_assign_suppressed(db: &dyn SourceDatabase, c: ClassRefT) -> b
 /// suppressed, else the copy assignment; `None` when that one is declared
 /// or trivial.
 pub fn implicit_assign(db: &dyn SourceDatabase, class: ClassRefT, rvalue: bool) -> Option<Entity> {
-    let kind = if rvalue && !move_assign_suppressed(db, class) { SpecialKind::MoveAssign } else { SpecialKind::CopyAssign };
+    let kind =
+        if rvalue && !move_assign_suppressed(db, class) { SpecialKind::MoveAssign } else { SpecialKind::CopyAssign };
     implicit_special(db, class, kind)
 }
 
@@ -253,15 +260,19 @@ fn sub_nontrivial(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> b
             SpecialKind::Dtor => data.user_dtor,
             // `C() = default;` on its first declaration: trivial exactly when
             // the implicit one would be ([class.default.ctor]/3).
-            SpecialKind::DefaultCtor if defaulted_default_ctor(db, c) => special_nontrivial(db, SpecialMemberId::new(db, c, kind)),
+            SpecialKind::DefaultCtor if defaulted_default_ctor(db, c) => {
+                special_nontrivial(db, SpecialMemberId::new(db, c, kind))
+            }
             SpecialKind::DefaultCtor => data.user_ctor,
             // Declared copy/move constructors: taken as user-provided.
             SpecialKind::CopyCtor | SpecialKind::MoveCtor => true,
             // User-provided unless every declared one is `= default`.
             SpecialKind::CopyAssign | SpecialKind::MoveAssign => {
                 let map = def_map(db, k.tu(db));
-                let own = map.class_scope.get(&k).map(|&s| scopes::own_fns(db, &map, s, "operator=")).unwrap_or_default();
-                !own.iter().all(|f| f.data(db).is_some_and(|d| d.defaulted)) || special_nontrivial(db, SpecialMemberId::new(db, c, kind))
+                let own =
+                    map.class_scope.get(&k).map(|&s| scopes::own_fns(db, &map, s, "operator=")).unwrap_or_default();
+                !own.iter().all(|f| f.data(db).is_some_and(|d| d.defaulted))
+                    || special_nontrivial(db, SpecialMemberId::new(db, c, kind))
             }
         };
     }
@@ -296,10 +307,10 @@ fn special_nontrivial_of(db: &dyn SourceDatabase, id: SpecialMemberId) -> bool {
         if b.is_virtual && kind != SpecialKind::Dtor {
             return true;
         }
-        if let Some(bc) = b.class {
-            if sub_nontrivial(db, bc, kind) {
-                return true;
-            }
+        if let Some(bc) = b.class
+            && sub_nontrivial(db, bc, kind)
+        {
+            return true;
         }
     }
     for (m, has_init) in member_classes(db, c) {
@@ -343,7 +354,14 @@ fn sub_entity(db: &dyn SourceDatabase, c: ClassRefT, kind: SpecialKind) -> Optio
     let pick = cands.iter().find(|(f, _)| fits(f)).copied();
     // A declared copy constructor serves a move.
     let pick = pick.or_else(|| {
-        (kind == SpecialKind::MoveCtor).then(|| cands.iter().find(|(f, _)| f.data(db).is_some_and(|d| own_ref_param(db, c, &d.ty.params, true))).copied()).flatten()
+        (kind == SpecialKind::MoveCtor)
+            .then(|| {
+                cands
+                    .iter()
+                    .find(|(f, _)| f.data(db).is_some_and(|d| own_ref_param(db, c, &d.ty.params, true)))
+                    .copied()
+            })
+            .flatten()
     });
     let (f, outer) = pick?;
     Some(match (f, outer) {
@@ -394,7 +412,10 @@ fn polymorphic_depth(db: &dyn SourceDatabase, c: ClassRefT, depth: u32) -> bool 
         return false;
     }
     let Some((_, data)) = pattern_data(db, c) else { return false };
-    data.has_virtual_fn || templates::class_bases_of(db, c).iter().any(|b| b.class.is_some_and(|bc| polymorphic_depth(db, bc, depth + 1)))
+    data.has_virtual_fn
+        || templates::class_bases_of(db, c)
+            .iter()
+            .any(|b| b.class.is_some_and(|bc| polymorphic_depth(db, bc, depth + 1)))
 }
 
 /// The name keys of the virtual functions a class and its bases declare.
@@ -472,7 +493,8 @@ pub fn default_init_runs_code(db: &dyn SourceDatabase, tu: cufront_base_db::Tran
     let parse = cufront_base_db::parse(db, tu);
     let root = parse.syntax_node();
     let items = &crate::top_level_items(db, tu).items;
-    let (node, &item) = root.children().zip(items.iter()).find(|(n, _)| n.text_range().contains_inclusive(at.into()))?;
+    let (node, &item) =
+        root.children().zip(items.iter()).find(|(n, _)| n.text_range().contains_inclusive(at.into()))?;
     let base = u32::from(node.text_range().start());
     let idx = crate::item_offsets(db, item).vars.iter().position(|&o| base + o == at)?;
     let v = crate::VarId::new(db, item, idx as u32);

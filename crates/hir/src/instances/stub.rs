@@ -31,8 +31,8 @@ use cufront_mangle as m;
 use crate::item_tree::{ClassKey, FnData, FnName, TypeRef};
 use crate::scopes::def_map;
 use crate::templates::ClassRefT;
-use crate::ty::{self, canonical, LowerCx, TyId, TyKind};
-use crate::{item_tree_of, Entity};
+use crate::ty::{self, LowerCx, TyId, TyKind, canonical};
+use crate::{Entity, item_tree_of};
 
 use super::{FnDecl, FnInstanceId};
 

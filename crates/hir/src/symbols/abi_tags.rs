@@ -9,7 +9,7 @@ use cufront_base_db::SourceDatabase;
 
 use crate::scopes::{DeclKey, DefMap, ScopeIdx};
 use crate::templates::TemplateArg;
-use crate::ty::{canonical, TyId, TyKind};
+use crate::ty::{TyId, TyKind, canonical};
 
 /// The tags of the namespaces enclosing `s` (itself included).
 pub(crate) fn scope_tags(map: &DefMap, s: ScopeIdx, out: &mut Vec<String>) {
@@ -92,7 +92,13 @@ pub(crate) fn ty_tags(db: &dyn SourceDatabase, map: &DefMap, t: TyId, depth: u32
 
 /// The tags `ret` carries that the rest of the signature (`scope`, where the
 /// function is declared, and `params`) does not: what its name gets, sorted.
-pub(crate) fn missing_tags(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx, params: &[TyId], ret: TyId) -> Vec<String> {
+pub(crate) fn missing_tags(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    scope: ScopeIdx,
+    params: &[TyId],
+    ret: TyId,
+) -> Vec<String> {
     if map.ns_abi_tags.is_empty() {
         return Vec::new();
     }

@@ -24,12 +24,30 @@ use cufront_base_db::SourceDatabase;
 
 /// `decltype(…)` as written in `text` (the item tree's token text), in the
 /// signature of a function template whose own parameters are `names`.
-pub(super) fn decltype_ret(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, scope: ScopeIdx, text: &str, names: &[String], own_packs: &[String]) -> Result<m::Type, String> {
+pub(super) fn decltype_ret(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    scope: ScopeIdx,
+    text: &str,
+    names: &[String],
+    own_packs: &[String],
+) -> Result<m::Type, String> {
     let bodies = crate::infer::decltype_bodies(db, cx.item);
     let body = bodies.get(text.trim()).ok_or_else(|| format!("`{text}`: operand not lowered"))?;
     let root = body.root_expr.ok_or("decltype without operand")?;
     let own_packs: Vec<String> = own_packs.to_vec();
-    let w = Writer { db, map, cx, scope, body, names, global_new: text.contains("::new"), own_packs: &own_packs, in_sp: std::cell::Cell::new(0) };
+    let w = Writer {
+        db,
+        map,
+        cx,
+        scope,
+        body,
+        names,
+        global_new: text.contains("::new"),
+        own_packs: &own_packs,
+        in_sp: std::cell::Cell::new(0),
+    };
     Ok(m::Type::Decltype(Box::new(w.expr(root, 0)?)))
 }
 
@@ -55,7 +73,11 @@ impl Writer<'_> {
         let sub = |x: ExprId| self.expr(x, depth + 1);
         let subs = |xs: &[ExprId]| xs.iter().map(|&x| sub(x)).collect::<Result<Vec<_>, _>>();
         Ok(match &self.body.exprs[e.0 as usize] {
-            Expr::Literal(Literal::Int(v, b)) => m::Expr::Literal(m::Literal { ty: mangle_ty(self.db, self.map, ty::mk(self.db, TyKind::Builtin(*b)))?, negative: false, magnitude: *v }),
+            Expr::Literal(Literal::Int(v, b)) => m::Expr::Literal(m::Literal {
+                ty: mangle_ty(self.db, self.map, ty::mk(self.db, TyKind::Builtin(*b)))?,
+                negative: false,
+                magnitude: *v,
+            }),
             Expr::Path(p) => self.path(p, false)?,
             Expr::Call { callee, args } => {
                 let f = match &self.body.exprs[callee.0 as usize] {
@@ -66,7 +88,12 @@ impl Writer<'_> {
             }
             Expr::Member { base, arrow, name } if name.segments.len() == 1 && !name.global => {
                 let seg = &name.segments[0];
-                m::Expr::Member { arrow: *arrow, object: Box::new(sub(*base)?), name: seg.name.clone(), args: self.targs(seg.args.as_deref())? }
+                m::Expr::Member {
+                    arrow: *arrow,
+                    object: Box::new(sub(*base)?),
+                    name: seg.name.clone(),
+                    args: self.targs(seg.args.as_deref())?,
+                }
             }
             Expr::Unary { op, expr } => {
                 let op = match op {
@@ -83,7 +110,9 @@ impl Writer<'_> {
                 m::Expr::Unary(op, Box::new(sub(*expr)?))
             }
             Expr::Binary { op, lhs, rhs } => m::Expr::Binary(bin_op(*op)?, Box::new(sub(*lhs)?), Box::new(sub(*rhs)?)),
-            Expr::Cond { cond, then, els } => m::Expr::Cond(Box::new(sub(*cond)?), Box::new(sub(*then)?), Box::new(sub(*els)?)),
+            Expr::Cond { cond, then, els } => {
+                m::Expr::Cond(Box::new(sub(*cond)?), Box::new(sub(*then)?), Box::new(sub(*els)?))
+            }
             Expr::Cast { kind, ty, expr } => {
                 let k = match kind {
                     CastKind::CStyle => m::CastKind::Functional,
@@ -94,7 +123,9 @@ impl Writer<'_> {
                 };
                 m::Expr::Cast(k, Box::new(self.ty(ty)?), vec![sub(*expr)?])
             }
-            Expr::Construct { ty, args, braced: false } => m::Expr::Cast(m::CastKind::Functional, Box::new(self.ty(ty)?), subs(args)?),
+            Expr::Construct { ty, args, braced: false } => {
+                m::Expr::Cast(m::CastKind::Functional, Box::new(self.ty(ty)?), subs(args)?)
+            }
             Expr::Construct { ty, args, braced: true } => m::Expr::Braced(Box::new(self.ty(ty)?), subs(args)?),
             Expr::New { placement, ty, args, braced: false, array: false } => m::Expr::New {
                 global: self.global_new,
@@ -118,7 +149,12 @@ impl Writer<'_> {
     fn path(&self, p: &Path, callee: bool) -> Result<m::Expr, String> {
         let Some((last, quals)) = p.segments.split_last() else { return Err("empty path".into()) };
         if quals.is_empty() && !p.global && last.args.is_none() {
-            if let Some(k) = self.body.params.iter().position(|&l| self.body.locals[l.0 as usize].name.as_deref() == Some(last.name.as_str())) {
+            if let Some(k) = self
+                .body
+                .params
+                .iter()
+                .position(|&l| self.body.locals[l.0 as usize].name.as_deref() == Some(last.name.as_str()))
+            {
                 // A pack of the enclosing specialization is expanded there
                 // (`get(fp, args...)` with `args` of an outer `Ts...` is
                 // `3getfp_E` when `Ts` is empty): not modelled.
@@ -141,15 +177,21 @@ impl Writer<'_> {
         if quals.is_empty() {
             // g++ writes `::f(x)` as `f` too; a non-callee global name
             // would be `L_Z…E`: not modelled.
-            return if callee { Ok(m::Expr::Id(last.name.clone(), args)) } else { Err(format!("`{}` not a callee", last.name)) };
+            return if callee {
+                Ok(m::Expr::Id(last.name.clone(), args))
+            } else {
+                Err(format!("`{}` not a callee", last.name))
+            };
         }
         let q = Path { global: p.global, segments: quals.to_vec() };
         let qt = TypeRef::Path(q.clone());
-        let dep = (!p.global && self.names.contains(&quals[0].name)) || dependent_member(self.db, self.map, self.scope, &qt, self.names);
+        let dep = (!p.global && self.names.contains(&quals[0].name))
+            || dependent_member(self.db, self.map, self.scope, &qt, self.names);
         if dep {
             return Ok(m::Expr::Scoped { ty: Box::new(self.ty(&qt)?), name: last.name.clone(), args });
         }
-        let ns = crate::scopes::qualifier_scope_in_map(self.map, self.scope, &q).is_some_and(|s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root));
+        let ns = crate::scopes::qualifier_scope_in_map(self.map, self.scope, &q)
+            .is_some_and(|s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root));
         if ns && callee {
             return Ok(m::Expr::Id(last.name.clone(), args));
         }

@@ -20,7 +20,7 @@ use crate::item_tree::{BinOp, ConstExpr, Path, PathSegment, TemplateArgRef, Temp
 use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeKind};
 use crate::templates::TemplateArg;
 use crate::ty::{self, LowerCx, TyKind};
-use crate::{item_tree_of, ClassId};
+use crate::{ClassId, item_tree_of};
 use cufront_base_db::SourceDatabase;
 
 /// What the parameters of an alias template being expanded stand for when
@@ -77,11 +77,15 @@ pub(super) fn spell_alias_args(
             // A member of a type depending on the parameters stays a
             // dependent name even where the lowering resolves it.
             TemplateArgRef::Type(t)
-                if matches!(a, TemplateArg::Dependent(_)) || type_mentions_spelled(t, sp) || super::dependent_member(db, map, cx.scope, t, names) =>
+                if matches!(a, TemplateArg::Dependent(_))
+                    || type_mentions_spelled(t, sp)
+                    || super::dependent_member(db, map, cx.scope, t, names) =>
             {
                 m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)
             }
-            TemplateArgRef::Expr(e) if dependent_arg(a, w, names, sp) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
+            TemplateArgRef::Expr(e) if dependent_arg(a, w, names, sp) => {
+                expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?)
+            }
             _ => continue,
         };
         out.push((n.clone(), spelled));
@@ -121,9 +125,12 @@ fn written_args(
     args.iter()
         .map(|a| match a {
             TemplateArgRef::Type(t) => Ok(m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)),
-            TemplateArgRef::Expr(e) if expr_mentions(e, names) => Ok(expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?)),
+            TemplateArgRef::Expr(e) if expr_mentions(e, names) => {
+                Ok(expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?))
+            }
             TemplateArgRef::Expr(e) => {
-                let v = crate::consteval::eval(&crate::consteval::EvalCx::new(cx), e).map_err(|e| format!("template argument: {e}"))?;
+                let v = crate::consteval::eval(&crate::consteval::EvalCx::new(cx), e)
+                    .map_err(|e| format!("template argument: {e}"))?;
                 Ok(m::TArg::Literal(m::Literal {
                     ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(v.ty)))?,
                     negative: v.v < 0,
@@ -142,13 +149,23 @@ fn written_args(
                         .names
                         .iter()
                         .filter_map(|(n, a)| match a {
-                            TemplateArg::Pack(v) if v.len() == 1 && is_placeholder(db, &v[0]) => Some((n.clone(), v[0].clone())),
+                            TemplateArg::Pack(v) if v.len() == 1 && is_placeholder(db, &v[0]) => {
+                                Some((n.clone(), v[0].clone()))
+                            }
                             _ => None,
                         })
                         .collect();
                     env.names.extend(elems);
                     let ecx = LowerCx { env: Some(&env), ..cx };
-                    Ok(m::TArg::Type(m::Type::PackExpansion(Box::new(mangle_written_in(db, map, ecx, t, names, sp, depth + 1)?))))
+                    Ok(m::TArg::Type(m::Type::PackExpansion(Box::new(mangle_written_in(
+                        db,
+                        map,
+                        ecx,
+                        t,
+                        names,
+                        sp,
+                        depth + 1,
+                    )?))))
                 }
                 _ => Err("a pack expansion in a dependent template-id".into()),
             },
@@ -198,30 +215,42 @@ pub(super) fn template_id(
     // Expansions only where the template's pack takes them (`tuple<typename
     // X<Ts>::type...>`): spelled there, below.
     let pack_at = params.iter().position(|p| p.pack);
-    if written.iter().enumerate().any(|(i, w)| matches!(w, TemplateArgRef::Expansion(_)) && pack_at.is_none_or(|k| i < k)) {
+    if written
+        .iter()
+        .enumerate()
+        .any(|(i, w)| matches!(w, TemplateArgRef::Expansion(_)) && pack_at.is_none_or(|k| i < k))
+    {
         return Err("a pack expansion in a dependent template-id".into());
     }
     let args = crate::templates::normalize_class_args(cx, template, Vec::new(), written)?;
     let mut out = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         let rest = written.get(i..).unwrap_or(&[]);
-        if pack_at == Some(i) && (has_dependent_element(db, a) || rest.iter().any(|w| written_member_arg(db, map, cx.scope, w, names))) {
+        if pack_at == Some(i)
+            && (has_dependent_element(db, a) || rest.iter().any(|w| written_member_arg(db, map, cx.scope, w, names)))
+        {
             out.push(m::TArg::Pack(pack_elements(db, map, cx, written.get(i..).unwrap_or(&[]), names, sp, depth)?));
             continue;
         }
         let mangled = match (a, written.get(i)) {
-            (_, Some(w)) if (dependent_arg(a, w, names, sp) || written_member_arg(db, map, cx.scope, w, names)) && !params.get(i).is_some_and(|p| p.pack) => match w {
-                TemplateArgRef::Type(t) => m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?),
-                TemplateArgRef::Expr(e) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
-                TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
-            },
+            (_, Some(w))
+                if (dependent_arg(a, w, names, sp) || written_member_arg(db, map, cx.scope, w, names))
+                    && !params.get(i).is_some_and(|p| p.pack) =>
+            {
+                match w {
+                    TemplateArgRef::Type(t) => m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?),
+                    TemplateArgRef::Expr(e) => expr_arg(const_expr(db, map, cx, e, names, sp, depth + 1)?),
+                    TemplateArgRef::Expansion(_) => return Err("a pack expansion in a dependent template-id".into()),
+                }
+            }
             // A default argument that depends on the arguments before it
             // (`template <class It, bool C = is_contiguous_iterator_v<It>>`):
             // g++ spells the default's expression with those arguments.
             (TemplateArg::Dependent(s), None) => match params.get(i).and_then(|p| p.default.as_ref()) {
                 Some(TemplateArgRef::Expr(e)) => {
                     let own_names: Vec<String> = params.iter().filter_map(|p| p.name.clone()).collect();
-                    let spelled: Vec<(String, m::TArg)> = params.iter().zip(out.iter()).filter_map(|(p, a)| Some((p.name.clone()?, a.clone()))).collect();
+                    let spelled: Vec<(String, m::TArg)> =
+                        params.iter().zip(out.iter()).filter_map(|(p, a)| Some((p.name.clone()?, a.clone()))).collect();
                     let scope = map.class_scope.get(&template).copied().unwrap_or(parent);
                     let dcx = LowerCx { db, map, item: template.item(db), scope, env: None };
                     expr_arg(const_expr(db, map, dcx, e, &own_names, &spelled, depth + 1)?)
@@ -244,7 +273,13 @@ pub(super) fn template_id(
 /// `shared_ptr<_NonArray<_Tp>>`): a dependent name, which g++ spells as
 /// written even where the lowering resolves it on the placeholders (the
 /// primary `is_array` says `false`).
-pub(super) fn written_member_arg(db: &dyn SourceDatabase, map: &DefMap, scope: crate::scopes::ScopeIdx, w: &TemplateArgRef, names: &[String]) -> bool {
+pub(super) fn written_member_arg(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    scope: crate::scopes::ScopeIdx,
+    w: &TemplateArgRef,
+    names: &[String],
+) -> bool {
     match w {
         TemplateArgRef::Type(t) => super::dependent_member(db, map, scope, t, names),
         TemplateArgRef::Expansion(x) => written_member_arg(db, map, scope, x, names),
@@ -337,7 +372,11 @@ pub(super) fn const_expr(
     }
     let sub = |x: &ConstExpr| const_expr(db, map, cx, x, names, sp, depth + 1).map(Box::new);
     Ok(match e {
-        ConstExpr::Int(v, b) => m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(*b)))?, negative: false, magnitude: *v }),
+        ConstExpr::Int(v, b) => m::Expr::Literal(m::Literal {
+            ty: mangle_ty(db, map, ty::mk(db, TyKind::Builtin(*b)))?,
+            negative: false,
+            magnitude: *v,
+        }),
         ConstExpr::Path(p) => path_expr(db, map, cx, p, names, sp, depth)?,
         ConstExpr::Unary(op, x) => m::Expr::Unary(
             match op {
@@ -350,7 +389,11 @@ pub(super) fn const_expr(
         ),
         ConstExpr::Binary(op, a, b) => m::Expr::Binary(bin_op(*op), sub(a)?, sub(b)?),
         ConstExpr::Cond(a, b, c) => m::Expr::Cond(sub(a)?, sub(b)?, sub(c)?),
-        ConstExpr::Cast(t, x) => m::Expr::Cast(m::CastKind::Functional, Box::new(written_ty(db, map, cx, t, names, sp, depth)?), vec![*sub(x)?]),
+        ConstExpr::Cast(t, x) => m::Expr::Cast(
+            m::CastKind::Functional,
+            Box::new(written_ty(db, map, cx, t, names, sp, depth)?),
+            vec![*sub(x)?],
+        ),
         ConstExpr::SizeofType(t) => m::Expr::SizeofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
         ConstExpr::AlignofType(t) => m::Expr::AlignofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
         ConstExpr::SizeofPack(_) | ConstExpr::Trait(..) | ConstExpr::Unsupported(_) => {
@@ -359,7 +402,15 @@ pub(super) fn const_expr(
     })
 }
 
-fn written_ty(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, t: &TypeRef, names: &[String], sp: &Spelled, depth: u32) -> Result<m::Type, String> {
+fn written_ty(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    t: &TypeRef,
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<m::Type, String> {
     mangle_written_in(db, map, cx, t, names, sp, depth + 1)
 }
 
@@ -367,7 +418,15 @@ fn written_ty(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, t: &TypeRe
 /// parameter, a variable template specialization (g++ writes it
 /// unqualified: `16is_convertible_vIT_T0_E`), or a member of a dependent
 /// type (`T::value`, `is_x<T>::value`: `sr <type> <name>`).
-fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, names: &[String], sp: &Spelled, depth: u32) -> Result<m::Expr, String> {
+fn path_expr(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    p: &Path,
+    names: &[String],
+    sp: &Spelled,
+    depth: u32,
+) -> Result<m::Expr, String> {
     let last = p.segments.last().ok_or("empty path")?;
     if p.segments.len() == 1 && !p.global && last.args.is_none() {
         if let Some((_, a)) = sp.iter().find(|(n, _)| *n == last.name) {
@@ -379,7 +438,11 @@ fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, n
         }
         return match cx.env.and_then(|e| e.get(&last.name)) {
             Some(TemplateArg::ValueParam { depth: 0, index }) => Ok(m::Expr::TParam(m::TParam(*index))),
-            Some(TemplateArg::Value(v, t)) => Ok(m::Expr::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })),
+            Some(TemplateArg::Value(v, t)) => Ok(m::Expr::Literal(m::Literal {
+                ty: mangle_ty(db, map, *t)?,
+                negative: *v < 0,
+                magnitude: v.unsigned_abs(),
+            })),
             _ => Err(format!("`{}` in a dependent expression", last.name)),
         };
     }
@@ -388,10 +451,10 @@ fn path_expr(db: &dyn SourceDatabase, map: &DefMap, cx: LowerCx<'_>, p: &Path, n
         for s in &mut bare.segments {
             s.args = None;
         }
-        if p.segments[..p.segments.len() - 1].iter().all(|s| s.args.is_none()) {
-            if let Some(Def::VarTemplate(_)) = scopes::resolve_path(db, map, cx.scope, &bare, Ns::Value) {
-                return Ok(m::Expr::Id(last.name.clone(), Some(written_args(db, map, cx, args, names, sp, depth)?)));
-            }
+        if p.segments[..p.segments.len() - 1].iter().all(|s| s.args.is_none())
+            && let Some(Def::VarTemplate(_)) = scopes::resolve_path(db, map, cx.scope, &bare, Ns::Value)
+        {
+            return Ok(m::Expr::Id(last.name.clone(), Some(written_args(db, map, cx, args, names, sp, depth)?)));
         }
         return Err("a dependent member template in an expression".into());
     }

@@ -48,9 +48,12 @@ pub(super) fn mark_type(t: &mut m::Type, packs: &[u32]) {
     }
     match t {
         m::Type::Named(n) => mark_name(n, packs),
-        m::Type::Qualified(_, x) | m::Type::Ptr(x) | m::Type::LRef(x) | m::Type::RRef(x) | m::Type::Array(_, x) | m::Type::PackExpansion(x) => {
-            mark_type(x, packs)
-        }
+        m::Type::Qualified(_, x)
+        | m::Type::Ptr(x)
+        | m::Type::LRef(x)
+        | m::Type::RRef(x)
+        | m::Type::Array(_, x)
+        | m::Type::PackExpansion(x) => mark_type(x, packs),
         m::Type::Func(f) => {
             mark_fn(f, packs);
             // A function type's parameter naming a pack is an expansion (`PFvDpT_E`).
@@ -108,11 +111,9 @@ fn mark_arg_elem(e: &mut m::TArg, packs: &[u32]) {
                 *t = m::Type::PackExpansion(Box::new(inner));
             }
         }
-        m::TArg::Expr(x) => {
-            if !matches!(x, m::Expr::PackExpansion(_)) && expr_mentions(x, packs) {
-                let inner = std::mem::replace(x, m::Expr::TParam(m::TParam(0)));
-                *x = m::Expr::PackExpansion(Box::new(inner));
-            }
+        m::TArg::Expr(x) if !matches!(x, m::Expr::PackExpansion(_)) && expr_mentions(x, packs) => {
+            let inner = std::mem::replace(x, m::Expr::TParam(m::TParam(0)));
+            *x = m::Expr::PackExpansion(Box::new(inner));
         }
         _ => {}
     }
@@ -127,7 +128,9 @@ fn type_mentions(t: &m::Type, packs: &[u32], depth: u32) -> bool {
         m::Type::Param(p) => packs.contains(&p.0),
         m::Type::ParamApp(p, args) => packs.contains(&p.0) || args.iter().any(|a| arg_mentions(a, packs, d)),
         m::Type::Named(n) => name_mentions(n, packs, d),
-        m::Type::Qualified(_, x) | m::Type::Ptr(x) | m::Type::LRef(x) | m::Type::RRef(x) | m::Type::Array(_, x) => type_mentions(x, packs, d),
+        m::Type::Qualified(_, x) | m::Type::Ptr(x) | m::Type::LRef(x) | m::Type::RRef(x) | m::Type::Array(_, x) => {
+            type_mentions(x, packs, d)
+        }
         // An inner expansion expands its own packs.
         m::Type::PackExpansion(_) => false,
         m::Type::Func(f) => type_mentions(&f.ret, packs, d) || f.params.iter().any(|p| type_mentions(p, packs, d)),

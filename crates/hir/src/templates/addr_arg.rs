@@ -8,12 +8,12 @@
 //! path) whose type equals the pointee are taken; templates in the set would
 //! need deduction from the target type and are skipped.
 
-use crate::item_tree::{ConstExpr, Path, PathSegment};
+use crate::Entity;
 use crate::instances::{self, FnDecl};
+use crate::item_tree::{ConstExpr, Path, PathSegment};
 use crate::scopes::{self, Def, Ns};
 use crate::templates::TemplateArg;
 use crate::ty::{self, LowerCx, TyId, TyKind};
-use crate::Entity;
 
 /// `Some` when `param` is a pointer to function and `e` names a function of
 /// that type; `None` lets the caller evaluate `e` as a constant.
@@ -51,7 +51,10 @@ fn named_function(e: &ConstExpr) -> Option<Path> {
             let mut segments = Vec::new();
             for s in rest.split("::") {
                 let s = s.trim();
-                if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || s.starts_with(|c: char| c.is_ascii_digit()) {
+                if s.is_empty()
+                    || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    || s.starts_with(|c: char| c.is_ascii_digit())
+                {
                     return None;
                 }
                 segments.push(PathSegment { name: s.to_string(), args: None });
@@ -71,7 +74,11 @@ fn overload_set(cx: LowerCx<'_>, p: &Path) -> Option<Vec<FnDecl>> {
         return None;
     }
     if p.segments.len() == 1 {
-        let fns = if p.global { scopes::own_fns(db, cx.map, scopes::ROOT, &last.name) } else { scopes::lookup_fns(db, cx.map, cx.scope, &last.name) };
+        let fns = if p.global {
+            scopes::own_fns(db, cx.map, scopes::ROOT, &last.name)
+        } else {
+            scopes::lookup_fns(db, cx.map, cx.scope, &last.name)
+        };
         return (!fns.is_empty()).then_some(fns);
     }
     let q = Path { global: p.global, segments: p.segments[..p.segments.len() - 1].to_vec() };

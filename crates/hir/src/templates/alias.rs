@@ -7,9 +7,9 @@
 use crate::item_tree::TemplateArgRef;
 use crate::scopes::{self, DeclKey};
 use crate::ty::LowerCx;
-use crate::{item_tree_of, TypedefId};
+use crate::{TypedefId, item_tree_of};
 
-use super::{bind, lower_arg, Env, TemplateArg};
+use super::{Env, TemplateArg, bind, lower_arg};
 
 /// The arguments of `t<written>`, one per parameter of the alias.
 pub(crate) fn bind_args(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {

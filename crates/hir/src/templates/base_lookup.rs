@@ -17,7 +17,7 @@ use crate::layout::ClassRef;
 use crate::scopes::{self, Ns, ScopeKind};
 use crate::ty::LowerCx;
 
-use super::{member_of, Resolved};
+use super::{Resolved, member_of};
 
 /// The member of a non-dependent specialization base of an enclosing class
 /// template that unqualified lookup of `name` from `cx.scope` finds before
@@ -65,5 +65,5 @@ pub(super) fn nondependent_base_member(cx: LowerCx<'_>, name: &str, ns: Ns) -> O
 /// Whether `p` is a single unqualified name without template arguments:
 /// the paths this lookup applies to.
 pub(super) fn applies(p: &Path) -> bool {
-    !p.global && p.segments.len() >= 1 && p.segments[0].args.is_none()
+    !p.global && !p.segments.is_empty() && p.segments[0].args.is_none()
 }

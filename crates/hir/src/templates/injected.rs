@@ -7,15 +7,20 @@
 
 use cufront_base_db::SourceDatabase;
 
+use crate::ClassId;
 use crate::scopes::DefMap;
 use crate::ty::TyKind;
-use crate::ClassId;
 
-use super::{canonical_template, substituted_pattern, AppId, Env};
+use super::{AppId, Env, canonical_template, substituted_pattern};
 
 /// The current specialization of template `c` when `env` is an instance of
 /// one of its partial specializations (top-level templates only).
-pub(super) fn in_partial_specialization(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, env: &Env) -> Option<TyKind> {
+pub(super) fn in_partial_specialization(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    c: ClassId,
+    env: &Env,
+) -> Option<TyKind> {
     if env.scopes.len() != 1 {
         return None;
     }
@@ -38,7 +43,9 @@ crate::consteval::var_template::recorded_query! {
 fn explicit_specialization_app_of(db: &dyn SourceDatabase, k: ClassId) -> Option<AppId> {
     let tree = crate::item_tree_of(db, k.item(db));
     let data = tree.classes.get(k.idx(db) as usize)?;
-    if data.template != crate::item_tree::TemplateKind::Specialization || data.tparams.as_ref().is_some_and(|p| !p.is_empty()) {
+    if data.template != crate::item_tree::TemplateKind::Specialization
+        || data.tparams.as_ref().is_some_and(|p| !p.is_empty())
+    {
         return None;
     }
     let map = crate::scopes::def_map(db, k.tu(db));
@@ -70,7 +77,9 @@ fn inst_app_of(db: &dyn SourceDatabase, i: super::InstId) -> Option<AppId> {
     let data = tree.classes.get(k.idx(db) as usize)?;
     let map = crate::scopes::def_map(db, k.tu(db));
     match data.template {
-        crate::item_tree::TemplateKind::Primary => Some(AppId::new(db, canonical_template(&map, k), i.args(db).clone())),
+        crate::item_tree::TemplateKind::Primary => {
+            Some(AppId::new(db, canonical_template(&map, k), i.args(db).clone()))
+        }
         crate::item_tree::TemplateKind::Specialization => {
             let n_own = data.tparams.as_ref().map_or(0, Vec::len);
             if n_own != i.args(db).len() {

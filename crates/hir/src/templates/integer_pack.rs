@@ -6,7 +6,7 @@
 
 use crate::consteval::{self, EvalCx};
 use crate::item_tree::{ConstExpr, Path, TemplateArgRef};
-use crate::ty::{mk, LowerCx, TyKind};
+use crate::ty::{LowerCx, TyKind, mk};
 
 use super::TemplateArg;
 
@@ -35,16 +35,15 @@ pub(super) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Option<Result<Vec<T
         });
     };
     // A value parameter keeps its own type (`size_t N`: `0ul, 1ul, …`).
-    if let ConstExpr::Path(p) = &e {
-        if let (false, [seg]) = (p.global, p.segments.as_slice()) {
-            if let Some(TemplateArg::Value(n, ty)) = cx.env.and_then(|env| env.get(&seg.name)) {
-                let (n, ty) = (*n, *ty);
-                if !(0..=MAX_ELEMS).contains(&n) {
-                    return Some(Err(format!("__integer_pack({n})")));
-                }
-                return Some(Ok((0..n).map(|i| TemplateArg::Value(i, ty)).collect()));
-            }
+    if let ConstExpr::Path(p) = &e
+        && let (false, [seg]) = (p.global, p.segments.as_slice())
+        && let Some(TemplateArg::Value(n, ty)) = cx.env.and_then(|env| env.get(&seg.name))
+    {
+        let (n, ty) = (*n, *ty);
+        if !(0..=MAX_ELEMS).contains(&n) {
+            return Some(Err(format!("__integer_pack({n})")));
         }
+        return Some(Ok((0..n).map(|i| TemplateArg::Value(i, ty)).collect()));
     }
     Some(match consteval::eval(&EvalCx::new(cx), &e) {
         Ok(n) => elements(cx, n),

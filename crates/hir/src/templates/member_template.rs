@@ -11,7 +11,7 @@ use crate::item_tree::{Path, TypeRef};
 use crate::scopes::{Def, Ns};
 use crate::ty::{self, LowerCx, TyKind};
 
-use super::{canonical_template, class_of, member_of, ClassRefT, TemplateArg, TemplateRef};
+use super::{ClassRefT, TemplateArg, TemplateRef, canonical_template, class_of, member_of};
 
 /// `X::template name` (two segments or more) as a template template
 /// argument; None when the path is not of that form.
@@ -30,7 +30,9 @@ pub(super) fn arg(cx: LowerCx<'_>, p: &Path) -> Option<Result<TemplateArg, Strin
         },
         // The qualifier depends on a pattern's parameters: so does the template.
         TyKind::Dependent(s) => return Some(Ok(TemplateArg::Dependent(format!("{s}::template {}", last.name)))),
-        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => return Some(Ok(TemplateArg::Dependent(format!("{p}")))),
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => {
+            return Some(Ok(TemplateArg::Dependent(format!("{p}"))));
+        }
         _ => return None,
     };
     let (d, env, _) = member_of(db, class, &last.name, Ns::Type, 0)?;

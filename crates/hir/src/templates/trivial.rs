@@ -21,10 +21,10 @@
 use cufront_base_db::SourceDatabase;
 
 use crate::instances::{self, FnDecl};
-use crate::scopes;
-use crate::templates::{class_of, ClassRefT};
-use crate::ty::{self, TyId, TyKind};
 use crate::item_tree_of;
+use crate::scopes;
+use crate::templates::{ClassRefT, class_of};
+use crate::ty::{self, TyId, TyKind};
 
 /// Which property is asked.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -72,7 +72,10 @@ pub(crate) fn class_is(db: &dyn SourceDatabase, c: ClassRefT, what: Trivially, d
         Trivially::Destructible => dtor_ok,
         _ if layout.dynamic || !dtor_ok => false,
         _ => {
-            let copies = not_provided(sp.copy_ctor) && not_provided(sp.move_ctor) && not_provided(sp.copy_assign) && not_provided(sp.move_assign);
+            let copies = not_provided(sp.copy_ctor)
+                && not_provided(sp.move_ctor)
+                && not_provided(sp.copy_assign)
+                && not_provided(sp.move_assign);
             let default_ok = what != Trivially::Trivial
                 || match sp.default_ctor {
                     Some(d) => d != Decl::Provided && !has_member_init(db, c),
@@ -150,19 +153,20 @@ fn specials(db: &dyn SourceDatabase, c: ClassRefT) -> Specials {
             _ => {}
         }
     }
-    if let Some((found, fns)) = instances::member_fns_found(db, c, "operator=") {
-        if found == c {
-            for (f, outer) in fns {
-                let FnDecl::Fn(_) = f else { continue };
-                let Some((how, _)) = decl(f) else { continue };
-                let Ok(sig) = instances::signature(db, instances::fn_instance(db, f, outer, Vec::new())) else { continue };
-                match sig.params.as_slice() {
-                    [p] => match self_param(db, c, *p) {
-                        Some(false) => sp.copy_assign = Some(how),
-                        Some(true) => sp.move_assign = Some(how),
-                        None => {}
-                    },
-                    _ => {}
+    if let Some((found, fns)) = instances::member_fns_found(db, c, "operator=")
+        && found == c
+    {
+        for (f, outer) in fns {
+            let FnDecl::Fn(_) = f else { continue };
+            let Some((how, _)) = decl(f) else { continue };
+            let Ok(sig) = instances::signature(db, instances::fn_instance(db, f, outer, Vec::new())) else {
+                continue;
+            };
+            if let [p] = sig.params.as_slice() {
+                match self_param(db, c, *p) {
+                    Some(false) => sp.copy_assign = Some(how),
+                    Some(true) => sp.move_assign = Some(how),
+                    None => {}
                 }
             }
         }

@@ -31,10 +31,10 @@ fn expr_names(e: &ConstExpr, out: &mut Vec<String>, depth: u32) {
 }
 
 fn path_names(p: &Path, out: &mut Vec<String>, depth: u32) {
-    if let Some(s) = p.segments.first() {
-        if !p.global {
-            out.push(s.name.clone());
-        }
+    if let Some(s) = p.segments.first()
+        && !p.global
+    {
+        out.push(s.name.clone());
     }
     for a in p.segments.iter().flat_map(|s| s.args.iter().flatten()) {
         arg_names(a, out, depth + 1);
@@ -58,7 +58,9 @@ fn type_names(t: &TypeRef, out: &mut Vec<String>, depth: u32) {
     }
     match t {
         TypeRef::Path(p) => path_names(p, out, depth + 1),
-        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) => type_names(x, out, depth + 1),
+        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) => {
+            type_names(x, out, depth + 1)
+        }
         TypeRef::Array(x, n) => {
             type_names(x, out, depth + 1);
             if let Some(n) = n {

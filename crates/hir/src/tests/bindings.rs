@@ -58,7 +58,10 @@ void ranged(const std::pair<int, double>* ps, int n) {
 
 #[test]
 fn structured_bindings_call_get_and_type_their_names() {
-    calls(SB, "use", expect![[r#"
+    calls(
+        SB,
+        "use",
+        expect![[r#"
         _ZSt3getILm0EiPKcERKNSt13tuple_elementIXT_ESt4pairIT0_T1_EE4typeERKS6_
         _ZSt3getILm1EiPKcERKNSt13tuple_elementIXT_ESt4pairIT0_T1_EE4typeERKS6_
         _Z4showi
@@ -69,12 +72,17 @@ fn structured_bindings_call_get_and_type_their_names() {
         _Z4showd
         _ZNK1M3getILm0EEEiv
         _ZNK1M3getILm1EEEiv
-    "#]]);
-    calls(SB, "ranged", expect![[r#"
+    "#]],
+    );
+    calls(
+        SB,
+        "ranged",
+        expect![[r#"
         _ZSt3getILm0EidERKNSt13tuple_elementIXT_ESt4pairIT0_T1_EE4typeERKS4_
         _ZSt3getILm1EidERKNSt13tuple_elementIXT_ESt4pairIT0_T1_EE4typeERKS4_
         _Z4showd
-    "#]]);
+    "#]],
+    );
 }
 
 /// The `get` instances the closure reaches, and what their bodies call
@@ -118,12 +126,20 @@ fn structured_bindings_of_members_and_arrays() {
         void show(const char*);\n\
         void members(const D& d) { const auto& [x, y] = d; show(y); }\n\
         void array() { double xs[2] = {1, 2}; auto& [i, j] = xs; show(j); }\n";
-    calls(T, "members", expect![[r#"
+    calls(
+        T,
+        "members",
+        expect![[r#"
         _Z4showPKc
-    "#]]);
-    calls(T, "array", expect![[r#"
+    "#]],
+    );
+    calls(
+        T,
+        "array",
+        expect![[r#"
         _Z4showd
-    "#]]);
+    "#]],
+    );
 }
 
 /// `&C::f` of a non-static member function is a pointer to member function
@@ -133,10 +149,14 @@ fn address_of_a_qualified_member_function_is_a_member_pointer() {
     const T: &str = "template<class F, class... A> void co(F&& f, A&&... a) {}\n\
         struct C { void f(int*) const; static void s(); void run() { int x; co(&C::f, this, &x); co(&C::s); } };\n\
         void g(C& c) { c.run(); }\n";
-    calls(T, "run", expect![[r#"
+    calls(
+        T,
+        "run",
+        expect![[r#"
         _ZNK1C1fEPi
         _Z2coIM1CKFvPiEJPS0_S1_EEvOT_DpOT0_
         _ZN1C1sEv
         _Z2coIPFvvEJEEvOT_DpOT0_
-    "#]]);
+    "#]],
+    );
 }

@@ -1,12 +1,16 @@
 //! Body lowering: snippets → the rendered arenas.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use crate::item_tree::FnName;
-use crate::{item_tree_of, Entity};
+use crate::{Entity, item_tree_of};
 
 /// The body of the last definition of function `name` in the unit.
-pub(crate) fn fn_named(db: &dyn cufront_base_db::SourceDatabase, tu: cufront_base_db::TranslationUnit, name: &str) -> Option<crate::FnId> {
+pub(crate) fn fn_named(
+    db: &dyn cufront_base_db::SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+    name: &str,
+) -> Option<crate::FnId> {
     let map = crate::def_map(db, tu);
     let mut found = None;
     for e in &map.entities {
@@ -83,16 +87,24 @@ fn statements_and_expressions() {
 fn ctor_initializers_and_lazy_bodies() {
     let text = "struct B { B(int); }; struct D : B { int m; D(int x) : B(x), m{x + 1} { m++; } };\n\
                 void h() { D d(2); }";
-    check(text, "h", expect![[r#"
+    check(
+        text,
+        "h",
+        expect![[r#"
         {
           let d : D(2);
         }
-    "#]]);
+    "#]],
+    );
     // The same unit parsed with lazy bodies lowers the same body.
     let db = cufront_base_db::RootDatabase::new();
     let opts = cufront_base_db::new_options(
         &db,
-        cufront_base_db::LangOptions { standard: cufront_base_db::LangStandard::Cxx20, lazy_bodies: true, ..Default::default() },
+        cufront_base_db::LangOptions {
+            standard: cufront_base_db::LangStandard::Cxx20,
+            lazy_bodies: true,
+            ..Default::default()
+        },
     );
     let tu = cufront_base_db::new_translation_unit(&db, "t.ii".into(), std::sync::Arc::from(text), opts);
     let f = fn_named(&db, tu, "h").expect("function");
@@ -100,5 +112,6 @@ fn ctor_initializers_and_lazy_bodies() {
         {
           let d : D(2);
         }
-    "#]].assert_eq(&crate::body::render(&crate::body::fn_body(&db, f)));
+    "#]]
+    .assert_eq(&crate::body::render(&crate::body::fn_body(&db, f)));
 }

@@ -2,7 +2,7 @@
 //! parameters deduced in partial specializations, variable templates in
 //! template arguments, and what they feed into mangled names.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use super::db_with;
 use crate::ty;
@@ -153,7 +153,7 @@ fn variable_template_partial_specialization() {
 
 /// One line per `static_assert` of the unit: its outcome.
 fn asserts(text: &str, want: Expect) {
-    use crate::static_asserts::{evaluate, unit_asserts, Outcome};
+    use crate::static_asserts::{Outcome, evaluate, unit_asserts};
     let (db, tu) = db_with(text);
     let mut out = String::new();
     for a in unit_asserts(&db, tu).iter() {

@@ -2,7 +2,7 @@
 //! `instances/local.rs`): every expected name below is what g++ 12 writes
 //! (`g++ -std=c++17 -c`, `nm`) for the same snippet.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 /// The names of the entities the unit requires that are local (`_ZZ…`) or
 /// involve a closure type, in order.
@@ -103,7 +103,8 @@ fn calls_of_closures() {
         _ZZ1hvENKUliE1_clEi
         _ZZ1hvENKUliE1_cvPFiiEEv
         _ZZ1hvENUliE1_4_FUNEi
-    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
+    "#]]
+    .assert_eq(&crate::infer::render_calls(&db, &r));
 }
 
 #[test]
@@ -136,7 +137,8 @@ fn closure_into_a_function_wrapper() {
         _ZN8functionIFffEEC1IZ4mainEUlfE_EEOT_
         _ZNK8functionIFffEEclEf
         _ZN8functionIFffEED1Ev
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }
 
 #[test]
@@ -157,7 +159,8 @@ fn block_scope_namespace_alias_and_redeclared_templates() {
         _ZN1a1b1fE
         _ZNK1a1b1FclIdEEiT_
         _Z3remIiET_S0_S0_
-    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
+    "#]]
+    .assert_eq(&crate::infer::render_calls(&db, &r));
     let rem = r.required.iter().find(|e| matches!(e, crate::Entity::FnInst(_))).copied();
     let defined = rem.and_then(|e| match e {
         crate::Entity::FnInst(i) => crate::instances::fn_definition(&db, i.decl(&db)),
@@ -185,7 +188,8 @@ fn init_captures() {
     expect![[r#"
         _ZNK1S1mEv
         _ZZ4mainENKUlvE_clEv
-    "#]].assert_eq(&crate::infer::render_calls(&db, &r));
+    "#]]
+    .assert_eq(&crate::infer::render_calls(&db, &r));
 }
 
 #[test]

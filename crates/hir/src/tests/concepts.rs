@@ -5,9 +5,9 @@
 //! range adaptor, hidden friend `operator|`). Mangled names checked
 //! against g++ 12 (`-std=c++20`, `nm`): constraints are not mangled.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
-use crate::infer::{infer, render_calls, InferOwner};
+use crate::infer::{InferOwner, infer, render_calls};
 
 fn check(text: &str, name: &str, want: Expect) {
     let (db, tu) = super::db_with(text);
@@ -17,7 +17,7 @@ fn check(text: &str, name: &str, want: Expect) {
 }
 
 fn asserts(text: &str, want: Expect) {
-    use crate::static_asserts::{evaluate, unit_asserts, Outcome};
+    use crate::static_asserts::{Outcome, evaluate, unit_asserts};
     let (db, tu) = super::db_with(text);
     let mut out = String::new();
     for a in unit_asserts(&db, tu).iter() {

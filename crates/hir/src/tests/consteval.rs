@@ -2,10 +2,10 @@
 //! interpreter (calls, loops, locals, class values, folds), its limits and
 //! errors as values.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use super::db_with;
-use crate::static_asserts::{evaluate, unit_asserts, Context, Outcome};
+use crate::static_asserts::{Context, Outcome, evaluate, unit_asserts};
 
 /// One line per assert of the unit: its context kind and outcome.
 fn check(text: &str, want: Expect) {
@@ -28,7 +28,9 @@ fn check_with(text: &str, fn_instances: bool, want: Expect) {
             Context::Instance(i) => format!("instance {}", crate::templates::inst_name(&db, *i)),
             Context::Function(Some(_), _) => "function".to_string(),
             Context::Function(None, _) => "function?".to_string(),
-            Context::FnInstance(fi) => format!("function instance <{}>", crate::templates::display_args(&db, fi.args(&db))),
+            Context::FnInstance(fi) => {
+                format!("function instance <{}>", crate::templates::display_args(&db, fi.args(&db)))
+            }
             Context::Template => "template".to_string(),
             Context::Unknown => "unknown".to_string(),
         };
@@ -167,7 +169,6 @@ fn errors_are_values() {
         "#]],
     );
 }
-
 
 #[test]
 fn variable_templates_and_overloads() {

@@ -128,7 +128,11 @@ fn instantiated_in_order(order: &[&str]) -> String {
     for name in order {
         let f = super::body::fn_named(&db, tu, name).expect("function");
         let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
-        let vars = r.instantiated_vars.iter().map(|e| crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>"))).collect();
+        let vars = r
+            .instantiated_vars
+            .iter()
+            .map(|e| crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| format!("<{x}>")))
+            .collect();
         per_fn.push((name.to_string(), vars));
     }
     per_fn.sort();

@@ -455,7 +455,6 @@ fn non_deduced_alias_of_an_explicit_specialization() {
     );
 }
 
-
 #[test]
 fn member_type_of_a_cv_qualified_class_parameter() {
     // libcu++'s `__atomic_load_dispatch(const _Tp*, …)` called with a

@@ -30,7 +30,9 @@ fn placement_new_with_pack() {
 
 #[test]
 fn new_without_initializer() {
-    let text = format!("{STD}template<class T> auto nn(T* p) -> decltype(new T) {{ return p; }}\nint main() {{ int x; nn(&x); }}");
+    let text = format!(
+        "{STD}template<class T> auto nn(T* p) -> decltype(new T) {{ return p; }}\nint main() {{ int x; nn(&x); }}"
+    );
     assert_eq!(names_with(&text, "2nn"), ["_Z2nnIiEDTnw_T_EEPS0_"]);
 }
 

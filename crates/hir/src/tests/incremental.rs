@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use cufront_base_db::{new_options, new_translation_unit, EventSink, LangOptions, RootDatabase, Setter};
+use cufront_base_db::{EventSink, LangOptions, RootDatabase, Setter, new_options, new_translation_unit};
 
 fn take(log: &EventSink) -> Vec<String> {
     let mut log = log.lock().unwrap();
@@ -74,7 +74,8 @@ fn editing_a_class_reruns_its_layout() {
     assert!(ran.iter().any(|q| q == "layout_uses"), "{ran:?}");
 }
 
-const TBEFORE: &str = "template<class T> struct P { T a; char c; };\nint f() { return 1; }\nstruct B { P<int> p; P<double> q; };\n";
+const TBEFORE: &str =
+    "template<class T> struct P { T a; char c; };\nint f() { return 1; }\nstruct B { P<int> p; P<double> q; };\n";
 const TAFTER: &str = "template<class T> struct P { T a; char c; };\nint f() { int y = 2; return y + 1; }\nstruct B { P<int> p; P<double> q; };\n";
 
 #[test]
@@ -95,7 +96,14 @@ fn editing_a_body_reruns_no_instantiation() {
         assert!(
             matches!(
                 q.as_str(),
-                "parse" | "top_level_items" | "item_ids" | "item_source" | "item_lowered" | "item_tree_of" | "item_local_classes" | "unit_local_classes"
+                "parse"
+                    | "top_level_items"
+                    | "item_ids"
+                    | "item_source"
+                    | "item_lowered"
+                    | "item_tree_of"
+                    | "item_local_classes"
+                    | "unit_local_classes"
             ),
             "no instantiation or layout may re-run after a body edit, ran: {ran:?}"
         );

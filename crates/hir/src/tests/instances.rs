@@ -3,13 +3,13 @@
 //! (g++'s `nm` is the oracle: each expected name below is what g++ 12
 //! emits for the same declarations), signatures, lookup.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
+use crate::Entity;
 use crate::instances::{self, FnDecl, VarDecl};
 use crate::scopes::{self, Def, ROOT};
 use crate::templates::{self, ClassRefT, TemplateArg};
 use crate::ty::{self, TyKind};
-use crate::Entity;
 
 /// What a test asks for: `f<int,char>` (a function template
 /// specialization; `[..]` groups a pack), `S<int>::f` (a member of a
@@ -19,7 +19,8 @@ fn spell(text: &str, wants: &[&str]) -> String {
     let map = crate::def_map(&db, tu);
     let arg = |s: &str| -> TemplateArg {
         if let Some(inner) = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
-            let v = if inner.is_empty() { Vec::new() } else { split(inner).iter().map(|x| ty_arg(&db, tu, x)).collect() };
+            let v =
+                if inner.is_empty() { Vec::new() } else { split(inner).iter().map(|x| ty_arg(&db, tu, x)).collect() };
             return TemplateArg::Pack(v);
         }
         ty_arg(&db, tu, s)
@@ -43,7 +44,10 @@ fn spell(text: &str, wants: &[&str]) -> String {
                 } else {
                     let fs = scopes::lookup_fns(&db, &map, ROOT, name);
                     match fs.iter().find(|f| matches!(f, FnDecl::Template(_))) {
-                        Some(&f) => crate::symbols::mangled_name(&db, Entity::FnInst(instances::fn_instance(&db, f, None, args))),
+                        Some(&f) => crate::symbols::mangled_name(
+                            &db,
+                            Entity::FnInst(instances::fn_instance(&db, f, None, args)),
+                        ),
                         None => Err(format!("no function template `{name}`")),
                     }
                 }
@@ -52,13 +56,24 @@ fn spell(text: &str, wants: &[&str]) -> String {
                 let t = crate::type_named(&db, tu, c).map(|t| ty::canonical(&db, t));
                 match t.map(|t| templates::class_of(&db, t)) {
                     Some(Ok(ClassRefT::Inst(inst))) => {
-                        let key = if name == "{ctor}" || name == "{dtor}" { name.to_string() } else { name.to_string() };
+                        let key =
+                            if name == "{ctor}" || name == "{dtor}" { name.to_string() } else { name.to_string() };
                         let fs = instances::member_fns(&db, ClassRefT::Inst(inst), &key);
                         let want_template = !args.is_empty();
-                        if let Some(&(f, outer)) = fs.iter().find(|(f, _)| matches!(f, FnDecl::Template(_)) == want_template) {
-                            crate::symbols::mangled_name(&db, Entity::FnInst(instances::fn_instance(&db, f, outer, args)))
-                        } else if let Some((Def::Var(v), _, _)) = templates::member_of(&db, ClassRefT::Inst(inst), name, scopes::Ns::Value, 0) {
-                            crate::symbols::mangled_name(&db, Entity::VarInst(instances::var_instance(&db, VarDecl::Var(v), Some(inst), args)))
+                        if let Some(&(f, outer)) =
+                            fs.iter().find(|(f, _)| matches!(f, FnDecl::Template(_)) == want_template)
+                        {
+                            crate::symbols::mangled_name(
+                                &db,
+                                Entity::FnInst(instances::fn_instance(&db, f, outer, args)),
+                            )
+                        } else if let Some((Def::Var(v), _, _)) =
+                            templates::member_of(&db, ClassRefT::Inst(inst), name, scopes::Ns::Value, 0)
+                        {
+                            crate::symbols::mangled_name(
+                                &db,
+                                Entity::VarInst(instances::var_instance(&db, VarDecl::Var(v), Some(inst), args)),
+                            )
                         } else {
                             Err(format!("no member `{name}`"))
                         }
@@ -169,7 +184,17 @@ fn function_template_specializations() {
 fn members_of_class_template_specializations() {
     check(
         O1,
-        &["S<int>::f", "S<int>::get", "S<int>::{ctor}", "S<int>::{dtor}", "S<int>::g<char>", "S<int>::{ctor}<char>", "S<int>::m", "S<ns::P>::In::q", "S<char*>::pf"],
+        &[
+            "S<int>::f",
+            "S<int>::get",
+            "S<int>::{ctor}",
+            "S<int>::{dtor}",
+            "S<int>::g<char>",
+            "S<int>::{ctor}<char>",
+            "S<int>::m",
+            "S<ns::P>::In::q",
+            "S<char*>::pf",
+        ],
         expect![[r#"
             S<int>::f: _ZN1SIiE1fEi
             S<int>::get: _ZNK1SIiE3getEv
@@ -186,10 +211,14 @@ fn members_of_class_template_specializations() {
 
 #[test]
 fn variable_template_specializations() {
-    check(O1, &["var<int>", "var<ns::P*>"], expect![[r#"
+    check(
+        O1,
+        &["var<int>", "var<ns::P*>"],
+        expect![[r#"
         var<int>: _Z3varIiE
         var<ns::P*>: _Z3varIPN2ns1PEE
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -240,7 +269,10 @@ fn implicit_special_members() {
                             .collect(),
                         _ => Vec::new(),
                     };
-                    out.push_str(&format!("{c} {k:?}: {} requires {req:?}\n", crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e)))
+                    out.push_str(&format!(
+                        "{c} {k:?}: {} requires {req:?}\n",
+                        crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e)
+                    ))
                 }
                 None => out.push_str(&format!("{c} {k:?}: trivial\n")),
             }

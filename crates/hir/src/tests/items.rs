@@ -1,9 +1,9 @@
 //! Item tree, scopes, lookup and type lowering.
 
 use super::db_with;
-use crate::scopes::{self, Def, Ns, ROOT};
-use crate::ty::{self, display, TyKind};
 use crate::item_tree::{Item, Path, PathSegment};
+use crate::scopes::{self, Def, Ns, ROOT};
+use crate::ty::{self, TyKind, display};
 
 fn path(s: &str) -> Path {
     let mut p = Path::default();
@@ -34,7 +34,8 @@ struct HasX { X<int> x; };
 
 #[test]
 fn item_tree_of_a_namespace_item() {
-    let (db, tu) = db_with("namespace n { struct A; struct A { int x : 3; static int s; }; typedef A B; enum E { X }; }");
+    let (db, tu) =
+        db_with("namespace n { struct A; struct A { int x : 3; static int s; }; typedef A B; enum E { X }; }");
     let items = crate::item_ids(&db, tu);
     assert_eq!(items.len(), 1);
     let tree = crate::item_tree_of(&db, items[0]);
@@ -59,7 +60,11 @@ fn lookup_through_inline_namespaces_usings_aliases_and_bases() {
     // In c::U, `T` comes from the using-directive, `S` from the base's injected name.
     let u = crate::find_class(&db, tu, "c::U").expect("c::U");
     let l = crate::layout::layout(&db, u).expect("layout");
-    let fields: Vec<String> = l.fields.iter().map(|f| format!("{} {}", f.name.clone().unwrap(), display(&db, ty::canonical(&db, f.ty)))).collect();
+    let fields: Vec<String> = l
+        .fields
+        .iter()
+        .map(|f| format!("{} {}", f.name.clone().unwrap(), display(&db, ty::canonical(&db, f.ty))))
+        .collect();
     assert_eq!(fields, ["t a::v1::S", "s2 a::v1::S"]);
     // Derived finds Outer's typedef `Alias` through its base.
     let d = crate::find_class(&db, tu, "Derived").expect("Derived");
@@ -100,5 +105,8 @@ fn type_lowering() {
     // A member of template type: the specialization is instantiated.
     let h = crate::find_class(&db, tu, "HasX").expect("HasX");
     assert_eq!(crate::layout::layout(&db, h).map(|l| l.size), Ok(4));
-    assert!(matches!(ty::canonical(&db, ty::mk(&db, TyKind::Builtin(crate::item_tree::Builtin::Int))).kind(&db), TyKind::Builtin(_)));
+    assert!(matches!(
+        ty::canonical(&db, ty::mk(&db, TyKind::Builtin(crate::item_tree::Builtin::Int))).kind(&db),
+        TyKind::Builtin(_)
+    ));
 }

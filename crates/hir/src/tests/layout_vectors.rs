@@ -1,7 +1,7 @@
 //! Every layout vector of spec 50 §7 (EDG's values, measured with cudafe++
 //! and cicc 13.0): the rendered layout must show them.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use super::layouts;
 
@@ -240,7 +240,10 @@ fn alignment_attributes_and_packing() {
          struct RM { int& r; };
          struct I128 { char c; __int128 i; };
          struct LD { char c; long double d; };",
-        &["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A12", "U1", "U2", "AU", "FX", "Z0", "MP", "RM", "I128", "LD"],
+        &[
+            "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A12", "U1", "U2", "AU", "FX", "Z0", "MP",
+            "RM", "I128", "LD",
+        ],
         expect![[r#"
             A1: size 16 align 16
               0: c char

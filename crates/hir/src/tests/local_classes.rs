@@ -3,7 +3,7 @@
 //! function's instance, and named `Z <function> E <class> …` as g++ does
 //! (every name below checked against g++ 12's `nm`).
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use super::db_with;
 
@@ -61,7 +61,6 @@ fn members_of_local_classes() {
     );
 }
 
-
 #[test]
 fn found_from_nested_lambdas() {
     check(
@@ -93,5 +92,6 @@ fn layout_of_local_classes() {
           0: c char
           8: d double
           16: i int
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }

@@ -3,7 +3,7 @@
 //! implicit copy constructor beside declared ones: the entities a unit
 //! requires, spelled as g++ 12 spells them (each name checked with `nm`).
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 fn check(text: &str, want: Expect) {
     let (db, tu) = super::db_with(text);

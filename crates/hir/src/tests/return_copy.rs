@@ -17,24 +17,44 @@ const H: &str = "template<class T> T&& mv(T& t) { return static_cast<T&&>(t); }\
 
 #[test]
 fn returning_a_glvalue_copies_or_moves() {
-    calls(H, "get", expect![[r#"
+    calls(
+        H,
+        "get",
+        expect![[r#"
         _ZN1UC1ERKS_
-    "#]]);
-    calls(H, "take", expect![[r#"
+    "#]],
+    );
+    calls(
+        H,
+        "take",
+        expect![[r#"
         _Z2mvI1UEOT_RS1_
         _ZN1UC1EOS_
-    "#]]);
-    calls(H, "pass", expect![[r#"
+    "#]],
+    );
+    calls(
+        H,
+        "pass",
+        expect![[r#"
         _ZN1UC1EOS_
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn returning_a_local_or_a_prvalue_constructs_in_place() {
-    calls(H, "local", expect![[r#"
+    calls(
+        H,
+        "local",
+        expect![[r#"
         _ZN1UC1Ev
-    "#]]);
-    calls(H, "pr", expect![[r#"
+    "#]],
+    );
+    calls(
+        H,
+        "pr",
+        expect![[r#"
         _ZN1UC1Ev
-    "#]]);
+    "#]],
+    );
 }

@@ -1,9 +1,9 @@
 //! libstdc++'s container idioms, reduced: SFINAE through alias templates,
 //! iterator adaptors, allocation chains (names checked against g++ `nm`).
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
-use crate::infer::{infer, render_calls, InferOwner};
+use crate::infer::{InferOwner, infer, render_calls};
 
 fn check(text: &str, name: &str, want: Expect) {
     let (db, tu) = super::db_with(text);

@@ -4,7 +4,7 @@
 //! are `nm` of the object nvcc 13.0 (cudafe++, cicc's stub, g++ 12) builds
 //! from the same source (with `__global__` for `__attribute__((global))`).
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use crate::Entity;
 
@@ -88,9 +88,6 @@ void use() { f(1); ns::g(1); ns::in::h(1); a(1); }
     "#]]
     .assert_debug_eq(&names);
 }
-
-
-
 
 #[test]
 fn kernel_template_specializations_are_static_in_a_namespace() {

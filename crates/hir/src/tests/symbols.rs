@@ -1,6 +1,6 @@
 //! Signatures → linkage names (host spelling, spec 50 §8).
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 fn check(text: &str, want: Expect) {
     let (db, tu) = super::db_with(text);
@@ -126,7 +126,10 @@ fn device_variables_main_and_module_id() {
     );
     let n = crate::symbols::with_module_id("_ZN12_GLOBAL__N_12afEv", "_a5a9e84b_6_x_cu_e72c1746");
     assert_eq!(n, "_ZN36_GLOBAL__N__a5a9e84b_6_x_cu_e72c17462afEv");
-    let n = crate::symbols::with_module_id("_ZN12_GLOBAL__N_115__nv_hdl_helperIN12_GLOBAL__N_11AEfJEE9fp_callerE", "_a5a9e84b_6_x_cu_e72c1746");
+    let n = crate::symbols::with_module_id(
+        "_ZN12_GLOBAL__N_115__nv_hdl_helperIN12_GLOBAL__N_11AEfJEE9fp_callerE",
+        "_a5a9e84b_6_x_cu_e72c1746",
+    );
     assert_eq!(n, "_ZN12_GLOBAL__N_115__nv_hdl_helperIN36_GLOBAL__N__a5a9e84b_6_x_cu_e72c17461AEfJEE9fp_callerE");
 }
 

@@ -2,7 +2,7 @@
 //! selection and ordering, dependent member types, alias templates, the
 //! depth limit.
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
 use super::db_with;
 
@@ -69,7 +69,17 @@ fn partial_specialization_selection_and_ordering() {
          template<int N> struct B { char b[N]; };
          template<> struct B<0> { };
          template<int N> struct B2 : B<N> {};",
-        &["S<float, float>", "S<float, int>", "S<float*, int>", "S<int*, long*>", "S<char, char>", "S<int*, int*>", "B<3>", "B<0>", "B2<2>"],
+        &[
+            "S<float, float>",
+            "S<float, int>",
+            "S<float*, int>",
+            "S<int*, long*>",
+            "S<char, char>",
+            "S<int*, int*>",
+            "B<3>",
+            "B<0>",
+            "B2<2>",
+        ],
         expect![[r#"
             S<float, float>: size 1 align 1
               0: c char

@@ -4,10 +4,10 @@
 //! base chain picked by `__is_trivially_*` on the alternatives (names
 //! checked against g++ 12 `nm`).
 
-use expect_test::{expect, Expect};
+use expect_test::{Expect, expect};
 
-use crate::infer::{infer, render_calls, InferOwner};
-use crate::static_asserts::{evaluate, unit_asserts, Outcome};
+use crate::infer::{InferOwner, infer, render_calls};
+use crate::static_asserts::{Outcome, evaluate, unit_asserts};
 
 fn check_calls(text: &str, name: &str, want: Expect) {
     let (db, tu) = super::db_with(text);
@@ -98,12 +98,20 @@ fn reference_member_of_const_object() {
                 struct B { A& a; void h() const; };\n\
                 void B::h() const { a.g(); }\n\
                 void user(const B& b) { b.a.g(); }";
-    check_calls(text, "h", expect![[r#"
+    check_calls(
+        text,
+        "h",
+        expect![[r#"
         _ZN1A1gEv
-    "#]]);
-    check_calls(text, "user", expect![[r#"
+    "#]],
+    );
+    check_calls(
+        text,
+        "user",
+        expect![[r#"
         _ZN1A1gEv
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! `name: children<T>` (all of them), `name: nth<T>(n)` (the n-th),
 //! `name: token(KIND)` (first direct child token of `KIND`).
 
-use super::{support, AstChildren, AstNode};
+use super::{AstChildren, AstNode, support};
 use crate::{SyntaxKind, SyntaxNode, SyntaxToken};
 
 macro_rules! accessor {

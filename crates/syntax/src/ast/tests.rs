@@ -1,5 +1,5 @@
 use super::*;
-use crate::{parse, ParseOptions, SyntaxKind};
+use crate::{ParseOptions, SyntaxKind, parse};
 
 fn file(text: &str) -> SourceFile {
     let parse = parse(text, ParseOptions::default());

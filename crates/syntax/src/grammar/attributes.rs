@@ -6,9 +6,9 @@
 //! `cuda` gives them meaning. Arguments are kept as balanced tokens
 //! (`ATTRIBUTE_ARGS`): their grammar depends on the attribute.
 
+use crate::SyntaxKind::*;
 use crate::grammar::{expressions, types};
 use crate::parser::Parser;
-use crate::SyntaxKind::*;
 
 /// Does an attribute specifier start here?
 pub(crate) fn at_attribute(p: &Parser<'_>) -> bool {

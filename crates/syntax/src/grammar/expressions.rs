@@ -23,9 +23,9 @@ mod initializers;
 mod lambdas;
 mod requires;
 
+use crate::SyntaxKind::{self, *};
 use crate::grammar::paths::NameMode;
 use crate::parser::{CompletedMarker, Marker, Parser};
-use crate::SyntaxKind::{self, *};
 
 pub(crate) use initializers::{arg_list, braced_init_list, expr_list, initializer_clause};
 pub(crate) use requires::constraint_expr;
@@ -113,14 +113,73 @@ pub(crate) fn at_expr_start(p: &Parser<'_>) -> bool {
 
 /// Keywords that cannot start an expression operand.
 const NOT_EXPR_KEYWORDS: &[SyntaxKind] = &[
-    BREAK_KW, CASE_KW, CONTINUE_KW, DEFAULT_KW, DO_KW, ELSE_KW, ENUM_KW, EXTERN_KW, FOR_KW, GOTO_KW, IF_KW,
-    REGISTER_KW, RETURN_KW, STATIC_KW, STRUCT_KW, SWITCH_KW, TYPEDEF_KW, UNION_KW, WHILE_KW, CATCH_KW,
-    CLASS_KW, EXPLICIT_KW, EXPORT_KW, FRIEND_KW, INLINE_KW, MUTABLE_KW, NAMESPACE_KW, PRIVATE_KW,
-    PROTECTED_KW, PUBLIC_KW, TEMPLATE_KW, TRY_KW, USING_KW, VIRTUAL_KW, ALIGNAS_KW, CONSTEXPR_KW,
-    STATIC_ASSERT_KW, THREAD_LOCAL_KW, CONCEPT_KW, CONSTEVAL_KW, CONSTINIT_KW, CO_RETURN_KW, THROW_KW,
-    CO_YIELD_KW, ATTRIBUTE_KW, ATTRIBUTE2_KW, ASM_KW, ASM2_KW, ASM3_KW, THREAD_KW, LABEL_KW, CONST_KW,
-    VOLATILE_KW, CONST2_KW, CONST3_KW, VOLATILE2_KW, VOLATILE3_KW, RESTRICT_KW, RESTRICT2_KW, RESTRICT3_KW,
-    INLINE2_KW, INLINE3_KW, STATIC_ASSERT_C_KW, THREAD_LOCAL_C_KW, ALIGNAS_C_KW, NORETURN_KW, DECLSPEC_KW,
+    BREAK_KW,
+    CASE_KW,
+    CONTINUE_KW,
+    DEFAULT_KW,
+    DO_KW,
+    ELSE_KW,
+    ENUM_KW,
+    EXTERN_KW,
+    FOR_KW,
+    GOTO_KW,
+    IF_KW,
+    REGISTER_KW,
+    RETURN_KW,
+    STATIC_KW,
+    STRUCT_KW,
+    SWITCH_KW,
+    TYPEDEF_KW,
+    UNION_KW,
+    WHILE_KW,
+    CATCH_KW,
+    CLASS_KW,
+    EXPLICIT_KW,
+    EXPORT_KW,
+    FRIEND_KW,
+    INLINE_KW,
+    MUTABLE_KW,
+    NAMESPACE_KW,
+    PRIVATE_KW,
+    PROTECTED_KW,
+    PUBLIC_KW,
+    TEMPLATE_KW,
+    TRY_KW,
+    USING_KW,
+    VIRTUAL_KW,
+    ALIGNAS_KW,
+    CONSTEXPR_KW,
+    STATIC_ASSERT_KW,
+    THREAD_LOCAL_KW,
+    CONCEPT_KW,
+    CONSTEVAL_KW,
+    CONSTINIT_KW,
+    CO_RETURN_KW,
+    THROW_KW,
+    CO_YIELD_KW,
+    ATTRIBUTE_KW,
+    ATTRIBUTE2_KW,
+    ASM_KW,
+    ASM2_KW,
+    ASM3_KW,
+    THREAD_KW,
+    LABEL_KW,
+    CONST_KW,
+    VOLATILE_KW,
+    CONST2_KW,
+    CONST3_KW,
+    VOLATILE2_KW,
+    VOLATILE3_KW,
+    RESTRICT_KW,
+    RESTRICT2_KW,
+    RESTRICT3_KW,
+    INLINE2_KW,
+    INLINE3_KW,
+    STATIC_ASSERT_C_KW,
+    THREAD_LOCAL_C_KW,
+    ALIGNAS_C_KW,
+    NORETURN_KW,
+    DECLSPEC_KW,
 ];
 
 /// Tokens at which a missing operand is reported without consuming anything:
@@ -527,7 +586,7 @@ fn launch_config(p: &mut Parser<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::{parse, ParseOptions};
+    use crate::{ParseOptions, parse};
 
     fn errors(text: &str) -> Vec<String> {
         let parse = parse(text, ParseOptions::default());
@@ -559,7 +618,7 @@ mod tests {
         let n = 60;
         let parens = format!("int x = {}1{};", "(".repeat(n), ")".repeat(n));
         assert_eq!(errors(&parens), Vec::<String>::new());
-        let unary = format!("int x = {}1;", "-".repeat(1).repeat(1) + &" ~".repeat(n));
+        let unary = format!("int x = {}1;", "-".to_string().clone() + &" ~".repeat(n));
         assert_eq!(errors(&unary), Vec::<String>::new());
     }
 

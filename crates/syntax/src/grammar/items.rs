@@ -14,12 +14,12 @@
 pub(crate) mod classes;
 pub(crate) mod templates;
 
+use crate::SyntaxKind::{self, *};
 use crate::grammar::paths::{self, Last, NameMode};
 use crate::grammar::types::{self, DeclMode, DeclSpecs, DeclaratorInfo, SpecCtx};
 use crate::grammar::{attributes, expressions, statements};
 use crate::names::{Entry, NameKind};
 use crate::parser::Parser;
-use crate::SyntaxKind::{self, *};
 
 pub(crate) use templates::template_param_list;
 
@@ -83,8 +83,9 @@ fn declaration_inner(p: &mut Parser<'_>, ctx: SpecCtx) {
             }
             m.complete(p, EXPORT_DECL);
         }
-        EXTENSION_KW if matches!(p.nth(1), TEMPLATE_KW | USING_KW | NAMESPACE_KW | STATIC_ASSERT_KW | EXTENSION_KW)
-            || (p.nth(1) == EXTERN_KW && p.nth(2) == STRING) =>
+        EXTENSION_KW
+            if matches!(p.nth(1), TEMPLATE_KW | USING_KW | NAMESPACE_KW | STATIC_ASSERT_KW | EXTENSION_KW)
+                || (p.nth(1) == EXTERN_KW && p.nth(2) == STRING) =>
         {
             // `__extension__` before a declaration that is not a simple one.
             let m = p.start();
@@ -560,12 +561,15 @@ pub(crate) fn ctor_initializer(p: &mut Parser<'_>) {
     p.bump(COLON);
     loop {
         let mi = p.start();
-        let ok = if matches!(p.current(), DECLTYPE_KW | DECLTYPE2_KW) && paths::scan_name(p, 0).is_some_and(|s| s.last == Last::Decltype) {
+        let ok = if matches!(p.current(), DECLTYPE_KW | DECLTYPE2_KW)
+            && paths::scan_name(p, 0).is_some_and(|s| s.last == Last::Decltype)
+        {
             types::decltype_specifier(p);
             true
         } else {
             // A mem-initializer-id names a member or a base (a type, possibly dependent).
-            let dependent_template = p.at(IDENT) && p.nth(1) == L_ANGLE && p.names.lookup_entry(p.current_text()).is_none();
+            let dependent_template =
+                p.at(IDENT) && p.nth(1) == L_ANGLE && p.names.lookup_entry(p.current_text()).is_none();
             paths::name(p, if dependent_template { NameMode::Type } else { NameMode::Expr }).is_some()
         };
         if !ok {
@@ -659,7 +663,9 @@ fn declare_declarator(p: &mut Parser<'_>, specs: &DeclSpecs, d: &DeclaratorInfo,
     let templated = p.names.at_template_declaration();
     let entry = if specs.typedef {
         match specs.type_entry {
-            Some(e) if !d.derived => Entry { kind: NameKind::Type, scope: e.scope, dependent: e.dependent, type_template: false },
+            Some(e) if !d.derived => {
+                Entry { kind: NameKind::Type, scope: e.scope, dependent: e.dependent, type_template: false }
+            }
             Some(e) => Entry { dependent: e.dependent, ..Entry::new(NameKind::Type) },
             None => Entry::new(NameKind::Type),
         }
@@ -786,7 +792,12 @@ pub(crate) fn try_simple_declaration(p: &mut Parser<'_>, ctx: DeclContext) -> bo
         if p.at(DOT3) {
             return false;
         }
-        if types::at_type_id_start(p) || types::at_decl_only_specifier(p) || attributes::at_attribute(p) || p.at(IDENT) || p.at(COLON2) {
+        if types::at_type_id_start(p)
+            || types::at_decl_only_specifier(p)
+            || attributes::at_attribute(p)
+            || p.at(IDENT)
+            || p.at(COLON2)
+        {
             types::param(p);
             return true;
         }
@@ -835,7 +846,8 @@ pub(crate) fn try_simple_declaration(p: &mut Parser<'_>, ctx: DeclContext) -> bo
     if tentative {
         let follow_ok = match ctx {
             DeclContext::Block | DeclContext::ForInit => {
-                matches!(p.current(), SEMI | COMMA | EQ | L_CURLY | L_PAREN) || (ctx == DeclContext::ForInit && p.at(COLON))
+                matches!(p.current(), SEMI | COMMA | EQ | L_CURLY | L_PAREN)
+                    || (ctx == DeclContext::ForInit && p.at(COLON))
             }
             DeclContext::Condition => matches!(p.current(), EQ | L_CURLY),
             DeclContext::ForRange => p.at(COLON),

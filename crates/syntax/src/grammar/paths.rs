@@ -13,10 +13,10 @@
 //! name, is dependent: the name is a value unless `typename` precedes it, and
 //! a template only after `template`.
 
+use crate::SyntaxKind::{self, *};
 use crate::grammar::{expressions, types};
 use crate::names::{Entry, NameKind, ScopeId};
 use crate::parser::{CompletedMarker, Parser};
-use crate::SyntaxKind::{self, *};
 
 /// How the last component of a scanned name is spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,9 +55,7 @@ impl NameScan {
             Last::Decltype => true,
             Last::Destructor | Last::Operator => false,
             Last::Ident | Last::TemplateId => match self.entry {
-                Some(e) => {
-                    e.kind == NameKind::Type || (e.kind == NameKind::Template && e.type_template)
-                }
+                Some(e) => e.kind == NameKind::Type || (e.kind == NameKind::Template && e.type_template),
                 None => false,
             },
         }
@@ -167,21 +165,15 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool, cx: Scan) -> Option
                 }
                 _ => (end, Last::Operator),
             };
-            return Some(NameScan {
-                len: end - n,
-                entry,
-                qualified,
-                dependent: dep_qual,
-                last,
-                ctor_like: false,
-            });
+            return Some(NameScan { len: end - n, entry, qualified, dependent: dep_qual, last, ctor_like: false });
         }
         if k != IDENT {
             return None;
         }
         let text = p.nth_text(i);
         let mut entry = if dep_qual { None } else { lookup_component(p, scope, qualified, text) };
-        let dependent_here = dep_qual || (qualified && entry.is_none() && scope.is_some_and(|s| p.names.is_dependent_scope(s)));
+        let dependent_here =
+            dep_qual || (qualified && entry.is_none() && scope.is_some_and(|s| p.names.is_dependent_scope(s)));
         if dependent_here && entry.is_none() && template_kw {
             entry = Some(Entry { type_template: true, dependent: true, ..Entry::new(NameKind::Template) });
         }
@@ -201,7 +193,7 @@ fn scan_name_impl(p: &Parser<'_>, n: usize, operators: bool, cx: Scan) -> Option
                 None => return None,
             }
         }
-        if p.nth(i) == COLON2 && p.nth(i + 1) != STAR && !(p.nth(i + 1) == L_PAREN) {
+        if p.nth(i) == COLON2 && p.nth(i + 1) != STAR && (p.nth(i + 1) != L_PAREN) {
             // A qualifier: move into its scope.
             qualified = true;
             template_kw = false;
@@ -458,10 +450,38 @@ fn operator_key<'a>(p: &Parser<'a>, i: usize) -> Option<&'a str> {
 fn is_overloadable_operator(k: SyntaxKind) -> bool {
     matches!(
         k,
-        PLUS | MINUS | STAR | SLASH | PERCENT | CARET | AMP | PIPE | TILDE | BANG | EQ | L_ANGLE
-            | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ | CARETEQ | AMPEQ | PIPEEQ | SHL
-            | SHLEQ | EQ2 | NEQ | LTEQ | SPACESHIP | AMP2 | PIPE2 | PLUS2 | MINUS2 | COMMA
-            | ARROW_STAR | ARROW
+        PLUS | MINUS
+            | STAR
+            | SLASH
+            | PERCENT
+            | CARET
+            | AMP
+            | PIPE
+            | TILDE
+            | BANG
+            | EQ
+            | L_ANGLE
+            | PLUSEQ
+            | MINUSEQ
+            | STAREQ
+            | SLASHEQ
+            | PERCENTEQ
+            | CARETEQ
+            | AMPEQ
+            | PIPEEQ
+            | SHL
+            | SHLEQ
+            | EQ2
+            | NEQ
+            | LTEQ
+            | SPACESHIP
+            | AMP2
+            | PIPE2
+            | PLUS2
+            | MINUS2
+            | COMMA
+            | ARROW_STAR
+            | ARROW
     )
 }
 

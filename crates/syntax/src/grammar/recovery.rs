@@ -20,8 +20,8 @@
 //!   parser skips, and the token is consumed if the skip stopped at it
 //!   (`g(1 2);` reports one error: `2` is skipped, `)` closes the call).
 
-use crate::parser::Parser;
 use crate::SyntaxKind::{self, *};
+use crate::parser::Parser;
 
 /// Parser state for recovery (held by `Parser`).
 #[derive(Default)]

@@ -10,10 +10,10 @@
 //! Each statement parser consumes at least one token, so that the loop in
 //! `compound_stmt` always progresses.
 
+use crate::SyntaxKind::{self, *};
 use crate::grammar::recovery::{self, error_and_skip, expect_or_skip, with_semi_stop};
 use crate::grammar::{attributes, expressions, items};
 use crate::parser::{Marker, Parser};
-use crate::SyntaxKind::{self, *};
 
 /// The contents of a function body parsed on its own: a compound statement
 /// or a function-try-block.
@@ -427,8 +427,6 @@ fn declaration_in(p: &mut Parser<'_>, ctx: DeclCtx) -> bool {
     };
     items::try_simple_declaration(p, ctx)
 }
-
-
 
 /// An init-statement: `;`, a simple-declaration or an expression statement,
 /// as a `FOR_INIT` node.

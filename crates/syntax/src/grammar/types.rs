@@ -9,12 +9,12 @@
 //! name oracle (`paths::scan_name`); once a type specifier has been seen, the
 //! next name is the declarator-id.
 
+use crate::SyntaxKind::{self, *};
 use crate::grammar::items::{self, templates};
 use crate::grammar::paths::{self, Last, NameInfo, NameMode};
 use crate::grammar::{attributes, expressions};
 use crate::names::{Entry, NameKind, ScopeId, ScopeKind};
 use crate::parser::Parser;
-use crate::SyntaxKind::{self, *};
 
 /// Where decl-specifiers are being parsed (what may appear, how unknown names are taken).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,24 +47,67 @@ pub(crate) struct DeclSpecs {
 pub(crate) fn is_simple_type_keyword(k: SyntaxKind) -> bool {
     matches!(
         k,
-        CHAR_KW | WCHAR_T_KW | CHAR8_T_KW | CHAR16_T_KW | CHAR32_T_KW | BOOL_KW | BOOL_C_KW
-            | SHORT_KW | INT_KW | LONG_KW | SIGNED_KW | SIGNED2_KW | SIGNED3_KW | UNSIGNED_KW
-            | FLOAT_KW | DOUBLE_KW | VOID_KW | INT128_KW | FLOAT16_KW | FLOAT32_KW | FLOAT32X_KW
-            | FLOAT64_KW | FLOAT64X_KW | FLOAT128_KW | FLOAT128_GNU_KW | FLOAT80_KW | BF16_KW
-            | AUTO_TYPE_KW | COMPLEX_KW | COMPLEX2_KW | AUTO_KW
+        CHAR_KW
+            | WCHAR_T_KW
+            | CHAR8_T_KW
+            | CHAR16_T_KW
+            | CHAR32_T_KW
+            | BOOL_KW
+            | BOOL_C_KW
+            | SHORT_KW
+            | INT_KW
+            | LONG_KW
+            | SIGNED_KW
+            | SIGNED2_KW
+            | SIGNED3_KW
+            | UNSIGNED_KW
+            | FLOAT_KW
+            | DOUBLE_KW
+            | VOID_KW
+            | INT128_KW
+            | FLOAT16_KW
+            | FLOAT32_KW
+            | FLOAT32X_KW
+            | FLOAT64_KW
+            | FLOAT64X_KW
+            | FLOAT128_KW
+            | FLOAT128_GNU_KW
+            | FLOAT80_KW
+            | BF16_KW
+            | AUTO_TYPE_KW
+            | COMPLEX_KW
+            | COMPLEX2_KW
+            | AUTO_KW
     )
 }
 
 fn is_cv(k: SyntaxKind) -> bool {
-    matches!(k, CONST_KW | CONST2_KW | CONST3_KW | VOLATILE_KW | VOLATILE2_KW | VOLATILE3_KW | RESTRICT2_KW | RESTRICT3_KW)
+    matches!(
+        k,
+        CONST_KW | CONST2_KW | CONST3_KW | VOLATILE_KW | VOLATILE2_KW | VOLATILE3_KW | RESTRICT2_KW | RESTRICT3_KW
+    )
 }
 
 fn is_storage_or_function_specifier(k: SyntaxKind) -> bool {
     matches!(
         k,
-        STATIC_KW | EXTERN_KW | REGISTER_KW | MUTABLE_KW | THREAD_LOCAL_KW | THREAD_LOCAL_C_KW | THREAD_KW
-            | INLINE_KW | INLINE2_KW | INLINE3_KW | VIRTUAL_KW | EXPLICIT_KW | CONSTEXPR_KW | CONSTEVAL_KW
-            | CONSTINIT_KW | NORETURN_KW | NOINLINE_KW
+        STATIC_KW
+            | EXTERN_KW
+            | REGISTER_KW
+            | MUTABLE_KW
+            | THREAD_LOCAL_KW
+            | THREAD_LOCAL_C_KW
+            | THREAD_KW
+            | INLINE_KW
+            | INLINE2_KW
+            | INLINE3_KW
+            | VIRTUAL_KW
+            | EXPLICIT_KW
+            | CONSTEXPR_KW
+            | CONSTEVAL_KW
+            | CONSTINIT_KW
+            | NORETURN_KW
+            | NOINLINE_KW
     )
 }
 
@@ -72,9 +115,19 @@ fn is_storage_or_function_specifier(k: SyntaxKind) -> bool {
 fn is_type_trait_type(text: &str) -> bool {
     matches!(
         text,
-        "__underlying_type" | "__remove_cv" | "__remove_cvref" | "__remove_reference" | "__remove_pointer"
-            | "__add_pointer" | "__add_lvalue_reference" | "__add_rvalue_reference" | "__decay"
-            | "__make_signed" | "__make_unsigned" | "__remove_extent" | "__remove_all_extents"
+        "__underlying_type"
+            | "__remove_cv"
+            | "__remove_cvref"
+            | "__remove_reference"
+            | "__remove_pointer"
+            | "__add_pointer"
+            | "__add_lvalue_reference"
+            | "__add_rvalue_reference"
+            | "__decay"
+            | "__make_signed"
+            | "__make_unsigned"
+            | "__remove_extent"
+            | "__remove_all_extents"
             | "__remove_reference_t"
     )
 }
@@ -89,7 +142,9 @@ pub(crate) fn is_non_type_decl_specifier(k: SyntaxKind) -> bool {
 
 pub(crate) fn at_decl_only_specifier(p: &Parser<'_>) -> bool {
     let k = p.current();
-    is_storage_or_function_specifier(k) || is_cv(k) || matches!(k, TYPEDEF_KW | FRIEND_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW)
+    is_storage_or_function_specifier(k)
+        || is_cv(k)
+        || matches!(k, TYPEDEF_KW | FRIEND_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW)
 }
 
 /// Can a type-id start here (keyword type, cv, `typename`, `decltype`, or a
@@ -104,8 +159,8 @@ pub(crate) fn at_type_id_start_nth(p: &Parser<'_>, n: usize) -> bool {
         return true;
     }
     match k {
-        TYPENAME_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW | TYPEOF_KW | TYPEOF2_KW | TYPEOF3_KW
-        | ATOMIC_KW | BITINT_KW => true,
+        TYPENAME_KW | STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW | TYPEOF_KW | TYPEOF2_KW | TYPEOF3_KW | ATOMIC_KW
+        | BITINT_KW => true,
         DECLTYPE_KW | DECLTYPE2_KW => match paths::scan_name(p, n) {
             Some(s) => s.is_type() || s.dependent,
             None => true,
@@ -598,8 +653,10 @@ fn declarator_inner(p: &mut Parser<'_>, mode: DeclMode, ctx: SpecCtx) -> Declara
             let scope = function_suffix(p);
             if let Some(cp) = cp
                 && (p.has_error_since(cp)
-                    || !(matches!(p.current(), SEMI | COMMA | EQ | L_CURLY | COLON | TRY_KW | ASM_KW | ASM2_KW | ASM3_KW)
-                        || attributes::at_attribute(p)
+                    || !(matches!(
+                        p.current(),
+                        SEMI | COMMA | EQ | L_CURLY | COLON | TRY_KW | ASM_KW | ASM2_KW | ASM3_KW
+                    ) || attributes::at_attribute(p)
                         || p.at_contextual("override")
                         || p.at_contextual("final")))
             {
@@ -746,7 +803,13 @@ pub(crate) fn param_list_look(p: &Parser<'_>, ctx: SpecCtx) -> ParamLook {
             // Unknown name: only a declaration has two names in a row.
             let two_names = after == IDENT;
             match ctx {
-                SpecCtx::Block => if two_names { Yes } else { No },
+                SpecCtx::Block => {
+                    if two_names {
+                        Yes
+                    } else {
+                        No
+                    }
+                }
                 _ => {
                     if two_names || matches!(after, STAR | AMP | AMP2 | COMMA | R_PAREN | COLON2) || is_cv(after) {
                         Yes

@@ -15,9 +15,9 @@
 use rowan::{GreenNode, GreenToken, NodeOrToken, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
-use super::{Chunk, Event, Events, Input, SyntaxError, MAX_TREE_DEPTH, OPEN};
-use crate::lexer::Lexed;
+use super::{Chunk, Event, Events, Input, MAX_TREE_DEPTH, OPEN, SyntaxError};
 use crate::SyntaxKind::{self, *};
+use crate::lexer::Lexed;
 
 type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 
@@ -133,8 +133,11 @@ impl<'t> Cache<'t> {
             whitespace: vec![None; 2 * (MAX_INDENT + 1)],
             other_tokens: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
             // `TOMBSTONE` is never a token kind: the empty entries match no token.
-            recent_tokens: vec![RecentToken { kind: TOMBSTONE, len: 0, text: [0; RECENT_TOKEN_LEN], id: 0 }; 1 << RECENT_TOKEN_BITS]
-                .into_boxed_slice(),
+            recent_tokens: vec![
+                RecentToken { kind: TOMBSTONE, len: 0, text: [0; RECENT_TOKEN_LEN], id: 0 };
+                1 << RECENT_TOKEN_BITS
+            ]
+            .into_boxed_slice(),
             node_ids: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
             // `TOMBSTONE` is never a node kind: the empty entries match no key.
             recent_nodes: vec![((TOMBSTONE, [0; MAX_SHARED_CHILDREN]), 0); 1 << RECENT_NODE_BITS].into_boxed_slice(),
@@ -152,11 +155,11 @@ impl<'t> Cache<'t> {
             let id = *self.fixed[kind as usize].get_or_insert_with(|| Cache::new_token(tokens, kind, text));
             return Child::SharedToken(id);
         }
-        if kind == WHITESPACE {
-            if let Some(slot) = whitespace_slot(text) {
-                let id = *self.whitespace[slot].get_or_insert_with(|| Cache::new_token(tokens, kind, text));
-                return Child::SharedToken(id);
-            }
+        if kind == WHITESPACE
+            && let Some(slot) = whitespace_slot(text)
+        {
+            let id = *self.whitespace[slot].get_or_insert_with(|| Cache::new_token(tokens, kind, text));
+            return Child::SharedToken(id);
         }
         if text.len() > MAX_INTERNED_LEN || kind == BODY_TEXT {
             return Child::Own(NodeOrToken::Token(GreenToken::new(kind.into(), text)));
@@ -379,7 +382,8 @@ impl<'t> TreeBuilder<'t> {
                         if !self.depth_capped {
                             self.depth_capped = true;
                             let at = TextSize::from(sig_start(&inp, sig));
-                            self.errors.push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                            self.errors
+                                .push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
                         }
                     } else {
                         if depth > 0 {
@@ -414,7 +418,8 @@ impl<'t> TreeBuilder<'t> {
                             if !self.depth_capped {
                                 self.depth_capped = true;
                                 let at = TextSize::from(sig_start(&inp, sig));
-                                self.errors.push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                                self.errors
+                                    .push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
                             }
                             depth += 1;
                             continue;
@@ -425,15 +430,15 @@ impl<'t> TreeBuilder<'t> {
                         if kind == LAZY_BODY {
                             let at_depth = (base_depth + depth) as u32;
                             // Only the innermost node of a chain can be replaced.
-                            if chain.is_empty() {
-                                if let Some(body) = bodies(raw as u32) {
-                                    let (n_sig, end) = (body.input.len(), body.raw_range.end);
-                                    self.build(body.input, body.raw_range, body.events, at_depth as usize, bodies);
-                                    raw = end;
-                                    sig += n_sig;
-                                    skip = 1;
-                                    break;
-                                }
+                            if chain.is_empty()
+                                && let Some(body) = bodies(raw as u32)
+                            {
+                                let (n_sig, end) = (body.input.len(), body.raw_range.end);
+                                self.build(body.input, body.raw_range, body.events, at_depth as usize, bodies);
+                                raw = end;
+                                sig += n_sig;
+                                skip = 1;
+                                break;
                             }
                             self.lazy_depths.push((raw as u32, at_depth));
                         }
@@ -455,12 +460,15 @@ impl<'t> TreeBuilder<'t> {
                             raw += 1;
                         }
                     }
-                    if let Some(&(parent, event)) = self.unresolved.last() {
-                        if parent + 1 == self.parents.len() {
-                            self.unresolved.pop();
-                            let kind = self.completed.remove(&event).expect("a streamed open node is completed before it finishes");
-                            self.parents[parent].0 = kind;
-                        }
+                    if let Some(&(parent, event)) = self.unresolved.last()
+                        && parent + 1 == self.parents.len()
+                    {
+                        self.unresolved.pop();
+                        let kind = self
+                            .completed
+                            .remove(&event)
+                            .expect("a streamed open node is completed before it finishes");
+                        self.parents[parent].0 = kind;
                     }
                     self.finish_node();
                 }
@@ -479,7 +487,8 @@ impl<'t> TreeBuilder<'t> {
                 Event::Error { msg } => {
                     // Point at the next significant token (or the end of input).
                     let at = TextSize::from(sig_start(&inp, sig));
-                    let msg = std::mem::replace(&mut msgs[(msg - msg_base) as usize], super::ErrorMsg::Expected(TOMBSTONE));
+                    let msg =
+                        std::mem::replace(&mut msgs[(msg - msg_base) as usize], super::ErrorMsg::Expected(TOMBSTONE));
                     self.errors.push(SyntaxError { range: TextRange::empty(at), msg: msg.into_string() });
                 }
             }

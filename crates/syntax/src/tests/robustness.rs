@@ -4,7 +4,7 @@
 //! These run on the default test thread stack on purpose: `Parser::nested`
 //! must bound the recursion whatever the input.
 
-use crate::{parse, LexOptions, Parse, ParseOptions, SyntaxKind, SyntaxNode, MAX_TREE_DEPTH};
+use crate::{LexOptions, MAX_TREE_DEPTH, Parse, ParseOptions, SyntaxKind, SyntaxNode, parse};
 
 /// Deepest node nesting in the tree (iterative walk).
 fn tree_depth(node: &SyntaxNode) -> usize {
@@ -20,7 +20,6 @@ fn tree_depth(node: &SyntaxNode) -> usize {
     }
     max
 }
-
 
 fn opts(cxx20: bool, lazy_bodies: bool) -> ParseOptions {
     ParseOptions { lex: LexOptions { cxx20, ..LexOptions::default() }, lazy_bodies }
@@ -56,8 +55,7 @@ fn check(text: &str, cxx20: bool, compare_bodies: bool) -> Parse {
         return full;
     }
     // Parsing a lazy body on demand gives exactly the tree the full parse spliced in.
-    let full_bodies: Vec<SyntaxNode> =
-        root.descendants().filter(|n| n.kind() == SyntaxKind::FUNCTION_BODY).collect();
+    let full_bodies: Vec<SyntaxNode> = root.descendants().filter(|n| n.kind() == SyntaxKind::FUNCTION_BODY).collect();
     for body in lazy_root.descendants().filter(|n| n.kind() == SyntaxKind::LAZY_BODY) {
         let parsed = lazy.parse_body(&body).expect("a lazy body of this parse");
         assert_eq!(parsed.syntax_node().text().to_string(), body.text().to_string());
@@ -87,15 +85,111 @@ impl XorShift {
 }
 
 const FRAGMENTS: &[&str] = &[
-    "int", "x", "y", "T", "f", "(", ")", "{", "}", "[", "]", "<", ">", ">>", ">=", ";", ",", "::", ":", "...", "=",
-    "+", "-", "*", "&", "&&", "~", "!", "?", ".", "->", "0", "1.5e3", "0x1p3", "1'000", "'c'", "\"s\"", "R\"(raw)\"",
-    "template", "typename", "class", "struct", "union", "enum", "namespace", "using", "typedef", "auto", "const",
-    "static", "inline", "virtual", "operator", "decltype", "sizeof", "alignof", "new", "delete", "this", "if",
-    "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return", "goto", "try",
-    "catch", "throw", "asm", "volatile", "__label__", "__extension__", "__attribute__((unused))", "[[likely]]",
-    "co_return", "co_await", "requires", "concept", "consteval", "<<<", ">>>", "void f() {", "int g(int a) {",
-    "struct S {", "template <class U>", "[](int v) { return v; }", "({ 1; })", "\n", " ", "/* c */", "// c\n",
-    "\n# 12 \"f.h\" 3\n", "\n#pragma once\n", "\\", "@", "`", "\u{e9}", "\"unterminated", "'",
+    "int",
+    "x",
+    "y",
+    "T",
+    "f",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    ">>",
+    ">=",
+    ";",
+    ",",
+    "::",
+    ":",
+    "...",
+    "=",
+    "+",
+    "-",
+    "*",
+    "&",
+    "&&",
+    "~",
+    "!",
+    "?",
+    ".",
+    "->",
+    "0",
+    "1.5e3",
+    "0x1p3",
+    "1'000",
+    "'c'",
+    "\"s\"",
+    "R\"(raw)\"",
+    "template",
+    "typename",
+    "class",
+    "struct",
+    "union",
+    "enum",
+    "namespace",
+    "using",
+    "typedef",
+    "auto",
+    "const",
+    "static",
+    "inline",
+    "virtual",
+    "operator",
+    "decltype",
+    "sizeof",
+    "alignof",
+    "new",
+    "delete",
+    "this",
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "switch",
+    "case",
+    "default",
+    "break",
+    "continue",
+    "return",
+    "goto",
+    "try",
+    "catch",
+    "throw",
+    "asm",
+    "volatile",
+    "__label__",
+    "__extension__",
+    "__attribute__((unused))",
+    "[[likely]]",
+    "co_return",
+    "co_await",
+    "requires",
+    "concept",
+    "consteval",
+    "<<<",
+    ">>>",
+    "void f() {",
+    "int g(int a) {",
+    "struct S {",
+    "template <class U>",
+    "[](int v) { return v; }",
+    "({ 1; })",
+    "\n",
+    " ",
+    "/* c */",
+    "// c\n",
+    "\n# 12 \"f.h\" 3\n",
+    "\n#pragma once\n",
+    "\\",
+    "@",
+    "`",
+    "\u{e9}",
+    "\"unterminated",
+    "'",
 ];
 
 fn random_bytes(rng: &mut XorShift) -> String {

@@ -44,7 +44,9 @@ impl Interp<'_> {
                     stack.extend(args.iter().copied());
                 }
                 Expr::Unary { expr, .. } | Expr::SizeofExpr(expr) => stack.push(*expr),
-                Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } | Expr::Comma { lhs, rhs } => stack.extend([*lhs, *rhs]),
+                Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } | Expr::Comma { lhs, rhs } => {
+                    stack.extend([*lhs, *rhs])
+                }
                 Expr::Call { callee, args } => {
                     stack.push(*callee);
                     stack.extend(args.iter().copied());
@@ -69,7 +71,12 @@ impl Interp<'_> {
 
     /// Evaluates element `i` of the expansion of `pattern` whose named
     /// template parameter packs are `packs`.
-    pub(super) fn expansion_element(&mut self, pattern: ExprId, i: usize, packs: &[(String, Vec<TemplateArg>)]) -> R<CValue> {
+    pub(super) fn expansion_element(
+        &mut self,
+        pattern: ExprId,
+        i: usize,
+        packs: &[(String, Vec<TemplateArg>)],
+    ) -> R<CValue> {
         let saved_index = self.frame_mut().pack_index.replace(i);
         let saved_env = self.frame().env.clone();
         if let Some(env) = &mut self.frame_mut().env {
@@ -113,7 +120,9 @@ fn type_names(t: &TypeRef, out: &mut Vec<String>, depth: u32) {
     }
     match t {
         TypeRef::Path(p) => path_names(p, out),
-        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) => type_names(x, out, depth + 1),
+        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Complex(x) => {
+            type_names(x, out, depth + 1)
+        }
         TypeRef::Array(x, _) => type_names(x, out, depth + 1),
         TypeRef::MemPtr(p, x) => {
             path_names(p, out);

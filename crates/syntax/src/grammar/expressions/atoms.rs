@@ -7,9 +7,9 @@ use super::{
     arg_list, assign, at_expr_start, at_fold_op, braced_init_list, builtins, expr_opt, fold_operand, lambdas,
     missing_expr, requires, unary,
 };
+use crate::SyntaxKind::{self, *};
 use crate::grammar::{paths, statements, types};
 use crate::parser::{CompletedMarker, Parser};
-use crate::SyntaxKind::{self, *};
 
 /// A primary expression; `None` after reporting an error when none starts here.
 pub(crate) fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
@@ -39,7 +39,10 @@ pub(crate) fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         STATIC_CAST_KW | DYNAMIC_CAST_KW | CONST_CAST_KW | REINTERPRET_CAST_KW => cxx_cast(p),
         TYPEID_KW => typeid_expr(p),
         REQUIRES_KW => return p.nested(requires::requires_expr),
-        BUILTIN_OFFSETOF_KW | BUILTIN_VA_ARG_KW | BUILTIN_BIT_CAST_KW | BUILTIN_TYPES_COMPATIBLE_P_KW
+        BUILTIN_OFFSETOF_KW
+        | BUILTIN_VA_ARG_KW
+        | BUILTIN_BIT_CAST_KW
+        | BUILTIN_TYPES_COMPATIBLE_P_KW
         | BUILTIN_CONVERTVECTOR_KW => builtins::builtin_call(p),
         IDENT if builtins::at_type_trait(p) => builtins::type_trait(p),
         IDENT | COLON2 | OPERATOR_KW | TYPENAME_KW | DECLTYPE_KW | DECLTYPE2_KW => return name_expr(p),
@@ -138,14 +141,12 @@ pub(crate) fn paren_or_cast(p: &mut Parser<'_>) -> (CompletedMarker, bool) {
     if p.at(DOT3) {
         // `( ... op e )`
         p.bump(DOT3);
-        p.with_gt_closes(false, |p| {
-            match at_fold_op_any(p) {
-                Some(op) => {
-                    p.bump(op);
-                    fold_operand(p, op);
-                }
-                None => p.error("expected an operator"),
+        p.with_gt_closes(false, |p| match at_fold_op_any(p) {
+            Some(op) => {
+                p.bump(op);
+                fold_operand(p, op);
             }
+            None => p.error("expected an operator"),
         });
         close_paren(p);
         return (m.complete(p, FOLD_EXPR), true);
@@ -194,8 +195,8 @@ pub(crate) fn paren_or_cast(p: &mut Parser<'_>) -> (CompletedMarker, bool) {
 /// Any operator a fold expression may use, at the cursor (composites glued).
 fn at_fold_op_any(p: &Parser<'_>) -> Option<SyntaxKind> {
     const SIMPLE: &[SyntaxKind] = &[
-        PLUS, MINUS, STAR, SLASH, PERCENT, CARET, AMP, PIPE, EQ, L_ANGLE, PLUSEQ, MINUSEQ, STAREQ, SLASHEQ,
-        PERCENTEQ, CARETEQ, AMPEQ, PIPEEQ, SHL, SHLEQ, EQ2, NEQ, LTEQ, AMP2, PIPE2, COMMA, DOT_STAR, ARROW_STAR,
+        PLUS, MINUS, STAR, SLASH, PERCENT, CARET, AMP, PIPE, EQ, L_ANGLE, PLUSEQ, MINUSEQ, STAREQ, SLASHEQ, PERCENTEQ,
+        CARETEQ, AMPEQ, PIPEEQ, SHL, SHLEQ, EQ2, NEQ, LTEQ, AMP2, PIPE2, COMMA, DOT_STAR, ARROW_STAR,
     ];
     for composite in [SHREQ, SHR, GTEQ] {
         if p.at(composite) {

@@ -3,11 +3,11 @@
 //! Builtins with only expression operands (`__builtin_expect`,
 //! `__builtin_choose_expr`) are ordinary calls.
 
-use super::atoms::{close_paren, skip_to_close, try_type_id_before_any};
 use super::assign;
+use super::atoms::{close_paren, skip_to_close, try_type_id_before_any};
+use crate::SyntaxKind::*;
 use crate::grammar::types;
 use crate::parser::{CompletedMarker, Parser};
-use crate::SyntaxKind::*;
 
 /// A keyword builtin call (at the keyword).
 pub(crate) fn builtin_call(p: &mut Parser<'_>) -> CompletedMarker {
@@ -98,8 +98,9 @@ pub(crate) fn at_type_trait(p: &Parser<'_>) -> bool {
         return false;
     }
     let text = p.current_text();
-    let trait_like = ["__is_", "__has_", "__reference_", "__nv_is_", "__array_"].iter().any(|pre| text.starts_with(pre))
-        || text == "__builtin_has_attribute";
+    let trait_like =
+        ["__is_", "__has_", "__reference_", "__nv_is_", "__array_"].iter().any(|pre| text.starts_with(pre))
+            || text == "__builtin_has_attribute";
     trait_like && p.names.lookup(text).is_none()
 }
 

@@ -2,8 +2,8 @@
 
 use super::atoms::skip_to_close;
 use super::{assign, constant_expr};
-use crate::parser::{CompletedMarker, Parser};
 use crate::SyntaxKind::*;
+use crate::parser::{CompletedMarker, Parser};
 
 /// An initializer-clause: an assignment-expression or a braced-init-list.
 pub(crate) fn initializer_clause(p: &mut Parser<'_>) {

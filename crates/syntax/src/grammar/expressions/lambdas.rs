@@ -3,10 +3,10 @@
 
 use super::atoms::{close_paren, skip_to_close};
 use super::{braced_init_list, expr_list, initializer_clause};
+use crate::SyntaxKind::*;
 use crate::grammar::{attributes, items, statements, types};
 use crate::names::NameKind;
 use crate::parser::{CompletedMarker, Parser};
-use crate::SyntaxKind::*;
 
 /// `[captures] <tparams> requires-clause attrs (params) specifiers { body }` (at `[`).
 pub(crate) fn lambda_expr(p: &mut Parser<'_>) -> CompletedMarker {
@@ -34,8 +34,10 @@ pub(crate) fn lambda_expr(p: &mut Parser<'_>) -> CompletedMarker {
 }
 
 fn at_lambda_specifier(p: &Parser<'_>) -> bool {
-    matches!(p.current(), MUTABLE_KW | CONSTEXPR_KW | CONSTEVAL_KW | STATIC_KW | NOEXCEPT_KW | THROW_KW | ARROW | REQUIRES_KW)
-        || attributes::at_attribute(p)
+    matches!(
+        p.current(),
+        MUTABLE_KW | CONSTEXPR_KW | CONSTEVAL_KW | STATIC_KW | NOEXCEPT_KW | THROW_KW | ARROW | REQUIRES_KW
+    ) || attributes::at_attribute(p)
 }
 
 /// `[=, &x, this, *this, y = e, &z = e, ...xs, ys...]`
@@ -145,4 +147,3 @@ fn lambda_declarator(p: &mut Parser<'_>) {
     }
     m.complete(p, LAMBDA_DECLARATOR);
 }
-

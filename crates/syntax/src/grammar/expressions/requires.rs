@@ -2,9 +2,9 @@
 
 use super::atoms::{self, skip_to_close};
 use super::expr_opt;
+use crate::SyntaxKind::*;
 use crate::grammar::{paths, types};
 use crate::parser::{CompletedMarker, Parser};
-use crate::SyntaxKind::*;
 
 /// `requires (params) { requirements }` (at `requires`).
 pub(crate) fn requires_expr(p: &mut Parser<'_>) -> CompletedMarker {

@@ -7,12 +7,12 @@
 //! Members of explicit and partial specializations are also made visible
 //! through the primary template's scope (see docs/name-oracle.md).
 
+use crate::SyntaxKind::*;
 use crate::grammar::paths::{self, Last, NameMode};
 use crate::grammar::types::{self, SpecCtx};
 use crate::grammar::{attributes, expressions, items};
 use crate::names::{Entry, NameKind, ScopeId, ScopeKind};
 use crate::parser::Parser;
-use crate::SyntaxKind::*;
 
 pub(crate) struct ClassResult {
     /// A body was parsed (or an opaque enum declaration with a base).
@@ -75,11 +75,8 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
             let existing = if full_decl { p.names.lookup_local(target, text) } else { p.names.lookup_entry(text) };
             let is_class = existing.is_some_and(|e| e.is_type() || e.kind == NameKind::Template);
             if !is_class {
-                let scope_at = if full_decl || ctx == SpecCtx::Member && !friend {
-                    target
-                } else {
-                    p.names.enclosing_namespace()
-                };
+                let scope_at =
+                    if full_decl || ctx == SpecCtx::Member && !friend { target } else { p.names.enclosing_namespace() };
                 let new = new_class_scope(p, scope_at, text);
                 let e = class_entry(templated, new);
                 p.names.declare_entry_in(scope_at, text, e);
@@ -209,7 +206,9 @@ fn base_clause(p: &mut Parser<'_>, class: ScopeId) {
             p.bump_any();
         }
         let in_template = p.names.in_template();
-        if matches!(p.current(), DECLTYPE_KW | DECLTYPE2_KW) && paths::scan_name(p, 0).is_some_and(|s| s.last == Last::Decltype) {
+        if matches!(p.current(), DECLTYPE_KW | DECLTYPE2_KW)
+            && paths::scan_name(p, 0).is_some_and(|s| s.last == Last::Decltype)
+        {
             types::decltype_specifier(p);
             p.names.add_dependent_base(class);
         } else {

@@ -5,13 +5,13 @@
 //! while the templated declaration is parsed; `Names::at_template_declaration`
 //! tells the declaration it is a template (so its name is declared as one).
 
+use crate::SyntaxKind::*;
+use crate::grammar::expressions;
 use crate::grammar::items::{self, expect_semi};
 use crate::grammar::paths::{self, NameMode};
 use crate::grammar::types::{self, SpecCtx};
-use crate::grammar::expressions;
 use crate::names::{Entry, NameKind, ScopeKind};
 use crate::parser::Parser;
-use crate::SyntaxKind::*;
 
 /// At `template`: a template declaration, an explicit specialization
 /// (`template<>`) or an explicit instantiation (`template class X<int>;`).
