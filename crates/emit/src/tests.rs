@@ -235,6 +235,16 @@ fn keys_that_need_types() {
         ("extern \"C\" void cf(); void cf() {}".into(), "cf"),
         (format!("{d} float m[] = {{1.f, 2.f}}; int main() {{}}"), "m"),
         (format!("namespace N {{ {d} int dv = 1; }} int main() {{}}"), "_ZN1N2dvE"),
+        // ggml: the return type is a typedef of an alias template's function
+        // pointer; it is not part of the name.
+        (
+            "typedef struct CUstream_st *cudaStream_t; typedef long int64_t; enum ggml_type { F32 };\n\
+             template <class T> using to_t_cuda_t = void (*)(const void *, T *, int64_t, cudaStream_t);\n\
+             typedef to_t_cuda_t<float> to_fp32_cuda_t; to_fp32_cuda_t get_to_fp32_cuda(ggml_type);\n\
+             to_fp32_cuda_t get_to_fp32_cuda(ggml_type t) { return nullptr; }"
+                .into(),
+            "_Z16get_to_fp32_cuda9ggml_type",
+        ),
     ];
     for (src, want) in cases {
         assert_eq!(key(&src), Some(Ok(want.to_string())), "{src}");
