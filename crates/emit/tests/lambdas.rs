@@ -10,19 +10,8 @@ use cufront_syntax::ParseOptions;
 use cufront_syntax::source_map::SourceMap;
 use expect_test::{Expect, expect};
 
-/// The host file of `text` (parsed as `root`), with a semantic model of
-/// the same text.
-fn host_file(
-    text: &str,
-    root: &cufront_syntax::SyntaxNode,
-    map: &SourceMap,
-    o: &HostOptions,
-) -> cufront_emit::host::HostFile {
-    let db = cufront_base_db::RootDatabase::new();
-    let lang = cufront_base_db::new_options(&db, cufront_base_db::LangOptions::default());
-    let tu = cufront_base_db::new_translation_unit(&db, "x.ii".into(), std::sync::Arc::from(text), lang);
-    cufront_emit::host::host_file(text, root, map, o, cufront_emit::Sema { db: &db, tu })
-}
+mod common;
+use common::host_file;
 
 fn opts() -> HostOptions {
     HostOptions {
