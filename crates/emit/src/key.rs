@@ -29,8 +29,51 @@ fn keywords(specs: Option<&SyntaxNode>, kinds: &[K]) -> bool {
 
 const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
 
-/// Whether a declarator is not eligible as the key.
-fn ineligible(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, ctx: &Ctx) -> bool {
+/// What a declarator is for the key.
+enum Candidate {
+    /// Not eligible.
+    No,
+    /// The eligible entity.
+    Entity(Entity),
+    /// Eligible by its syntax, but the semantic model declares nothing there.
+    Unnamed,
+}
+
+/// Whether a declarator is eligible as the key, and its entity if so.
+fn candidate(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, ctx: &Ctx) -> Candidate {
+    if ineligible(node, specs, d, ctx) {
+        return Candidate::No;
+    }
+    let entity = sema.entity(d);
+    if decl::function_declarator(d).is_some() {
+        return entity.map_or(Candidate::Unnamed, Candidate::Entity);
+    }
+    let Some(Entity::Var(var)) = entity else {
+        return Candidate::No;
+    };
+    let init = d.parent().is_some_and(|i| {
+        i.kind() == K::INIT_DECLARATOR
+            && i.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))
+    });
+    // A definition without an initializer counts when its default
+    // initialization calls a non-trivial constructor or registers a
+    // non-trivial destructor (`Image img;`): EDG gives it an initializer
+    // then (found by differential testing).
+    if !init
+        && (keywords(specs, &[K::EXTERN_KW])
+            || cufront_hir::instances::default_init_runs_code(sema.db, var) != Some(true))
+    {
+        return Candidate::No;
+    }
+    // Namespace-scope const without `extern` has internal linkage.
+    if !keywords(specs, &[K::EXTERN_KW]) && cufront_hir::symbols::var_is_const(sema.db, var) != Some(false) {
+        return Candidate::No;
+    }
+    Candidate::Entity(Entity::Var(var))
+}
+
+/// Whether a declarator is not eligible as the key by its syntax alone.
+fn ineligible(node: &SyntaxNode, specs: Option<&SyntaxNode>, d: &SyntaxNode, ctx: &Ctx) -> bool {
     if ctx.templated || ctx.specialization || ctx.instantiation || ctx.member || ctx.in_anonymous_namespace() {
         return true;
     }
@@ -62,41 +105,9 @@ fn ineligible(sema: Sema<'_>, node: &SyntaxNode, specs: Option<&SyntaxNode>, d: 
                 });
             auto && !trailing
         }
-        None => {
-            let init = d.parent().is_some_and(|i| {
-                i.kind() == K::INIT_DECLARATOR
-                    && i.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST))
-            });
-            if node.kind() != K::SIMPLE_DECL {
-                return true;
-            }
-            // A definition without an initializer counts when its default
-            // initialization calls a non-trivial constructor or registers a
-            // non-trivial destructor (`Image img;`): EDG gives it an
-            // initializer then (found by differential testing).
-            let var = match sema.entity(d) {
-                Some(Entity::Var(v)) => v,
-                _ => return true,
-            };
-            if !init
-                && (keywords(specs, &[K::EXTERN_KW])
-                    || cufront_hir::instances::default_init_runs_code(
-                        sema.db,
-                        sema.tu,
-                        name.text_range().start().into(),
-                    ) != Some(true))
-            {
-                return true;
-            }
-            if keywords(specs, &[K::AUTO_KW]) {
-                return true;
-            }
-            // Namespace-scope const without `extern` has internal linkage.
-            if !keywords(specs, &[K::EXTERN_KW]) && cufront_hir::symbols::var_is_const(sema.db, var) != Some(false) {
-                return true;
-            }
-            false
-        }
+        // Variables: a simple declaration that is not `auto`; the rest needs
+        // types (`candidate`).
+        None => node.kind() != K::SIMPLE_DECL || keywords(specs, &[K::AUTO_KW]),
     }
 }
 
@@ -135,12 +146,16 @@ pub fn module_key(
             return;
         }
         for (specs, d) in declarators(node) {
-            if !ineligible(sema, node, specs.as_ref(), &d, ctx) {
-                found = Some(match sema.entity(&d) {
-                    Some(e) => cufront_hir::symbols::source_linkage_name(sema.db, e),
-                    None => Err("the semantic model declares no entity here".to_string()),
-                });
-                return;
+            match candidate(sema, node, specs.as_ref(), &d, ctx) {
+                Candidate::No => {}
+                Candidate::Entity(e) => {
+                    found = Some(cufront_hir::symbols::source_linkage_name(sema.db, e));
+                    return;
+                }
+                Candidate::Unnamed => {
+                    found = Some(Err("the semantic model declares no entity here".to_string()));
+                    return;
+                }
             }
         }
     });

@@ -87,21 +87,11 @@ pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String
 fn mangled_name_of(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
     match e {
         Entity::Fn(f) => fn_encoding(db, f)?.mangle(),
-        Entity::Var(v) => {
-            let item = v.item(db);
-            let tree = item_tree_of(db, item);
-            let data = tree.vars.get(v.idx(db) as usize).ok_or("no such variable")?;
-            // An `extern "C"` variable is named as written, unless it is a member.
-            if data.linkage.extern_c {
-                let map = def_map(db, item.tu(db));
-                let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
-                let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref())?;
-                if !matches!(map.scope(scope).kind, ScopeKind::Class(_)) {
-                    return Ok(data.name.clone());
-                }
-            }
-            m::symbol(&m::Encoding::Data(var_name_tree(db, v)?))
-        }
+        // An `extern "C"` variable is named as written, unless it is a member.
+        Entity::Var(v) => match extern_c_var_name(db, v) {
+            Some(name) => Ok(name),
+            None => m::symbol(&m::Encoding::Data(var_name_tree(db, v)?)),
+        },
         Entity::FnInst(i) => fn_instance_name(db, i),
         Entity::VarInst(i) => var_instance_name(db, i),
         Entity::Special(sp) => special_name(db, sp),
@@ -213,11 +203,11 @@ fn c_linkage_by_redeclaration(
     f: crate::FnId,
     data: &crate::item_tree::FnData,
 ) -> bool {
-    let cx = ty::LowerCx { db, map, item, scope, env: None };
     let params = |cx: ty::LowerCx<'_>, d: &crate::item_tree::FnData| -> Vec<TyId> {
         d.ty.params.iter().map(|p| canonical(db, adjust_param(db, ty::lower(cx, p)))).collect()
     };
-    let own = params(cx, data);
+    // Lowered only when an `extern "C"` declaration of the name exists.
+    let mut own: Option<Vec<TyId>> = None;
     scopes::own_fns(db, map, scope, &scopes::fn_name_key(&data.name)).into_iter().any(|g| {
         let crate::instances::FnDecl::Fn(g) = g else { return false };
         if g == f {
@@ -230,7 +220,8 @@ fn c_linkage_by_redeclaration(
         }
         let gscope = map.parent.get(&DeclKey::Fn(g)).copied().unwrap_or(scopes::ROOT);
         let gcx = ty::LowerCx { db, map, item: g.item(db), scope: gscope, env: None };
-        params(gcx, gd) == own
+        let own = own.get_or_insert_with(|| params(ty::LowerCx { db, map, item, scope, env: None }, data));
+        params(gcx, gd) == *own
     })
 }
 
@@ -934,25 +925,25 @@ pub enum Spelling {
 /// (see [`Spelling`]); [`mangled_name`] for everything else.
 pub fn source_linkage_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
     match e {
-        Entity::Var(v) if !var_is_extern_c_plain(db, v) => crate::consteval::var_template::isolated(|| {
+        Entity::Var(v) if extern_c_var_name(db, v).is_none() => crate::consteval::var_template::isolated(|| {
             m::symbol(&m::Encoding::Data(var_name_tree_as(db, v, Spelling::Source)?))
         }),
         _ => mangled_name(db, e),
     }
 }
 
-/// An `extern "C"` variable outside classes: named as written.
-fn var_is_extern_c_plain(db: &dyn SourceDatabase, v: crate::VarId) -> bool {
+/// The name of an `extern "C"` variable outside classes: as written.
+fn extern_c_var_name(db: &dyn SourceDatabase, v: crate::VarId) -> Option<String> {
     let item = v.item(db);
     let tree = item_tree_of(db, item);
-    let Some(data) = tree.vars.get(v.idx(db) as usize) else { return false };
+    let data = tree.vars.get(v.idx(db) as usize)?;
     if !data.linkage.extern_c {
-        return false;
+        return None;
     }
     let map = def_map(db, item.tu(db));
     let parent = map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
-    entity_scope(db, &map, item, parent, data.qualifier.as_ref())
-        .is_ok_and(|s| !matches!(map.scope(s).kind, ScopeKind::Class(_)))
+    let scope = entity_scope(db, &map, item, parent, data.qualifier.as_ref()).ok()?;
+    (!matches!(map.scope(scope).kind, ScopeKind::Class(_))).then(|| data.name.clone())
 }
 
 fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling) -> Result<m::Name, String> {

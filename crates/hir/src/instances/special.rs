@@ -482,25 +482,17 @@ pub fn vtable_entities(db: &dyn SourceDatabase, c: ClassRefT) -> Vec<Entity> {
     out
 }
 
-/// Whether default-initializing the namespace-scope variable whose declarator
-/// name starts at unit offset `at` runs code: its type (arrays by element) is
-/// a class whose default constructor or destructor is non-trivial. cudafe++
+/// Whether default-initializing the namespace-scope variable `v` runs code:
+/// its type (arrays by element) is a class whose default constructor or
+/// destructor is non-trivial. cudafe++
 /// keys the module id on such a definition written without an initializer
 /// (`Image img;` with `Image()` user-provided), not on a trivial one (spec 30
-/// §4.2). `None` when no variable is declared there or its type is not
-/// resolved: the caller must not guess.
-pub fn default_init_runs_code(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit, at: u32) -> Option<bool> {
-    let parse = cufront_base_db::parse(db, tu);
-    let root = parse.syntax_node();
-    let items = &crate::top_level_items(db, tu).items;
-    let (node, &item) =
-        root.children().zip(items.iter()).find(|(n, _)| n.text_range().contains_inclusive(at.into()))?;
-    let base = u32::from(node.text_range().start());
-    let idx = crate::item_offsets(db, item).vars.iter().position(|&o| base + o == at)?;
-    let v = crate::VarId::new(db, item, idx as u32);
+/// §4.2). `None` when its type is not resolved: the caller must not guess.
+pub fn default_init_runs_code(db: &dyn SourceDatabase, v: crate::VarId) -> Option<bool> {
+    let item = v.item(db);
     let tree = item_tree_of(db, item);
-    let data = tree.vars.get(idx)?;
-    let map = def_map(db, tu);
+    let data = tree.vars.get(v.idx(db) as usize)?;
+    let map = def_map(db, item.tu(db));
     let scope = map.parent.get(&scopes::DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
     let cx = LowerCx { db, map: &map, item, scope, env: None };
     let t = templates::nested(|| Ok::<_, String>(ty::lower(cx, &data.ty))).ok()?;
