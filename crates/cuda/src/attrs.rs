@@ -137,6 +137,22 @@ pub fn of_declaration(specifiers: Option<&SyntaxNode>, declarator: Option<&Synta
     attrs
 }
 
+/// The CUDA attributes of the entity `declarator` declares, read where
+/// they can sit: the declaration's specifiers, the declaration itself (a
+/// constructor has no specifiers: `__device__ S();` puts the attribute on
+/// the declaration) and the declarator. The one reader of entity
+/// attributes: the semantic model and the printer both ask it.
+pub fn of_declarator(specifiers: Option<&SyntaxNode>, declarator: &SyntaxNode) -> CudaAttrs {
+    let mut attrs = of_declaration(specifiers, Some(declarator));
+    let declaration = declarator
+        .ancestors()
+        .find(|n| matches!(n.kind(), SyntaxKind::SIMPLE_DECL | SyntaxKind::FUNCTION_DEF | SyntaxKind::MEMBER_DECL));
+    for g in declaration.iter().flat_map(|d| d.children()).filter(|c| c.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+        add_gnu_attribute(&mut attrs, &g);
+    }
+    attrs
+}
+
 fn collect_outside_params(node: &GreenNodeData, attrs: &mut CudaAttrs) {
     for c in green::child_nodes(node) {
         match green::node_kind(c) {

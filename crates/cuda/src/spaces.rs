@@ -102,11 +102,7 @@ impl SpaceIndex {
                 if decl::function_declarator(&declarator).is_none() {
                     continue;
                 }
-                let mut a = attrs::of_declaration(specs.as_ref(), Some(&declarator));
-                // Constructors have no specifiers: their attributes sit on the declaration.
-                for g in node.children().filter(|c| c.kind() == SyntaxKind::GNU_ATTRIBUTE) {
-                    attrs::add_gnu_attribute(&mut a, &g);
-                }
+                let a = attrs::of_declarator(specs.as_ref(), &declarator);
                 let constexpr = decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]);
                 // Merging nothing changes nothing: only declarations that
                 // carry something are recorded.

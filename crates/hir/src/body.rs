@@ -77,6 +77,10 @@ pub struct Body {
     pub locals: Vec<Local>,
     /// Where each expression is (relative to its top-level item).
     pub expr_ranges: Vec<TextRange>,
+    /// Where the name of each local declared by a declaration statement is
+    /// (relative to its top-level item; `None` for other locals): where
+    /// diagnostics about its construction and destruction point.
+    pub local_names: Vec<Option<TextRange>>,
     /// The function's parameters (locals), in order.
     pub params: Vec<LocalId>,
     /// Member initializers of a constructor, in written order.
@@ -742,6 +746,7 @@ impl Lower {
 
     fn alloc_local(&mut self, l: Local) -> LocalId {
         self.body.locals.push(l);
+        self.body.local_names.push(None);
         LocalId(self.body.locals.len() as u32 - 1)
     }
 
@@ -1066,6 +1071,10 @@ impl Lower {
                         binding_of: None,
                         default: None,
                     });
+                    let name_node = decl_node.as_ref().and_then(|dn| {
+                        su::innermost(dn).children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+                    });
+                    self.body.local_names[l.0 as usize] = name_node.map(|n| n.text_range() + self.base);
                     out.push(l);
                 }
             }

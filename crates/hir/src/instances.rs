@@ -29,7 +29,7 @@ mod auto_var;
 pub mod inherited;
 pub(crate) mod local;
 mod redecl;
-pub(crate) use redecl::positional_text;
+pub(crate) use redecl::{positional_text, same_head_kinds, same_params_renamed};
 mod special;
 pub mod stub;
 

@@ -248,11 +248,21 @@ pub struct Linkage {
     /// A function with a body (`= default`/`= delete` included) or a
     /// variable that is not `extern` without initializer.
     pub is_definition: bool,
+    /// The CUDA attributes of this declaration (read by `cufront_cuda::attrs`,
+    /// the one attribute reader; `exec_space` merges them over redeclarations).
+    pub cuda: cufront_cuda::CudaAttrs,
+}
+
+impl Linkage {
     /// `__global__` (its stub is what the host side defines).
-    pub kernel: bool,
+    pub fn kernel(&self) -> bool {
+        self.cuda.global
+    }
     /// `__device__`, `__constant__` or `__managed__` (on a variable: a
     /// host shadow, which cudafe++ makes `static` in whole-program mode).
-    pub device_var: bool,
+    pub fn device_var(&self) -> bool {
+        self.cuda.device || self.cuda.constant || self.cuda.managed
+    }
 }
 
 /// How a function's declarator names it.
@@ -1092,7 +1102,7 @@ impl Lower {
                 su::child(&init, K::EQUAL_INITIALIZER).is_some() || su::child(&init, K::INITIALIZER).is_some();
             let init_at = u32::from(init.text_range().start());
             let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
-            let mut linkage = self.linkage(&kws, specs.as_ref());
+            let mut linkage = self.linkage(&kws, specs.as_ref(), Some(&decl));
             linkage.is_definition = if class_name.is_some() {
                 linkage.is_inline || linkage.is_constexpr
             } else {
@@ -1340,7 +1350,7 @@ impl Lower {
                         };
                         let init_at = u32::from(init.text_range().start());
                         let init = if is_const { init_expr.map(|e| lower_expr(&e, self)) } else { None };
-                        let mut linkage = self.linkage(&kws, specs.as_ref());
+                        let mut linkage = self.linkage(&kws, specs.as_ref(), decl.as_ref());
                         linkage.is_definition = if class.is_some() {
                             // In-class: a definition only when `inline` (C++17) or constexpr.
                             linkage.is_inline || linkage.is_constexpr
@@ -1368,7 +1378,7 @@ impl Lower {
     }
 
     /// The linkage facts the specifiers state.
-    fn linkage(&self, kws: &[K], specs: Option<&SyntaxNode>) -> Linkage {
+    fn linkage(&self, kws: &[K], specs: Option<&SyntaxNode>, decl: Option<&SyntaxNode>) -> Linkage {
         Linkage {
             is_static: kws.contains(&K::STATIC_KW),
             is_extern: kws.contains(&K::EXTERN_KW)
@@ -1387,10 +1397,9 @@ impl Lower {
             is_constexpr: kws.contains(&K::CONSTEXPR_KW),
             extern_c: self.extern_c,
             is_definition: false,
-            kernel: has_cuda_attr(specs, &["global", "__global__"]),
-            device_var: has_cuda_attr(
-                specs,
-                &["device", "__device__", "constant", "__constant__", "managed", "__managed__"],
+            cuda: decl.map_or_else(
+                || cufront_cuda::attrs::of_declaration(specs, None),
+                |d| cufront_cuda::attrs::of_declarator(specs, d),
             ),
         }
     }
@@ -1457,7 +1466,7 @@ impl Lower {
                 if owner.as_deref() == Some(id.as_str()) { FnName::Ctor } else { FnName::Ident(id) }
             }
         };
-        let mut linkage = self.linkage(kws, specs);
+        let mut linkage = self.linkage(kws, specs, Some(d));
         linkage.is_definition = node.kind() == K::FUNCTION_DEF || su::child(node, K::DEFAULTED_BODY).is_some();
         let deleted = su::child(node, K::DELETED_BODY).is_some();
         let defaulted = su::child(node, K::DEFAULTED_BODY).is_some();
@@ -1940,14 +1949,6 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         elaborated: false,
         constraints: Vec::new(),
     }
-}
-
-/// Whether the specifiers carry a GNU attribute named one of `names`
-/// (CUDA's `__global__` is `__attribute__((global))` once preprocessed).
-fn has_cuda_attr(specs: Option<&SyntaxNode>, names: &[&str]) -> bool {
-    specs.is_some_and(|s| {
-        s.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).any(|a| su::tokens(&a).any(|t| names.contains(&t.text())))
-    })
 }
 
 /// The qualifier of a declarator's name (`S::x` → `S`) and the offset of the name.

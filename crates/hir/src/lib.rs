@@ -62,6 +62,7 @@
 
 pub mod body;
 pub mod consteval;
+pub mod exec_space;
 pub mod infer;
 pub mod instances;
 pub mod item_tree;

@@ -823,7 +823,7 @@ pub(crate) fn fn_instance_encoding_as(
     // in whole-program mode (nvcc's default `-static-global-template-stub`;
     // `-rdc` keeps their linkage: not modelled yet), so the same rule names
     // them: `_Z2gkIiEvPT_`, `_ZN2nsL2nkIiEEvPT_` (nvcc 13's `nm`).
-    plain.linkage.is_static |= data.linkage.kernel && !member;
+    plain.linkage.is_static |= data.linkage.kernel() && !member;
     plain.linkage.is_static &= scope != scopes::ROOT;
     let last = fn_unqualified(db, &map, &plain, member, cx)?;
     let targs = own_args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;
@@ -960,7 +960,7 @@ fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling
     // `-rdc` keeps their linkage: not modelled yet).
     let internal = !member
         && (data.linkage.is_static
-            || (data.linkage.device_var && spelling == Spelling::HostObject)
+            || (data.linkage.device_var() && spelling == Spelling::HostObject)
             || (!data.linkage.is_extern && !data.linkage.is_inline && data.linkage.is_constexpr)
             || (!data.linkage.is_extern && !data.linkage.is_inline && {
                 let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };

@@ -130,6 +130,24 @@ impl SourceMap {
         }
     }
 
+    /// The toolkit's headers, by file id: the files under the directory of
+    /// the `cuda_runtime.h` that nvcc includes first into every unit (nvcc
+    /// names its include directory with `-I`, so the markers do not flag
+    /// them as system headers).
+    pub fn toolkit_files(&self) -> Vec<bool> {
+        let Some(dir) = self.files().find_map(|(_, f)| f.strip_suffix("cuda_runtime.h").filter(|d| d.ends_with('/')))
+        else {
+            return Vec::new();
+        };
+        self.files().map(|(_, f)| f.starts_with(dir)).collect()
+    }
+
+    /// Whether `offset` is in code the user wrote: neither a system header
+    /// nor one of the toolkit's headers.
+    pub fn is_user_code(&self, offset: u32, toolkit: &[bool]) -> bool {
+        !(self.flags_at(offset).system || toolkit.get(self.file_at(offset).0 as usize).is_some_and(|&t| t))
+    }
+
     /// Flags of the line marker that governs `offset` (e.g. "system header").
     pub fn flags_at(&self, offset: u32) -> MarkerFlags {
         match self.segments.binary_search_by(|s| s.start.cmp(&offset)) {

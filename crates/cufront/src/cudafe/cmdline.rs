@@ -49,6 +49,9 @@ pub struct Config {
     pub orig_src_path_name: Option<String>,
     pub no_code_gen: bool,
     pub timing: bool,
+    /// `--relaxed_constexpr` (nvcc's `--expt-relaxed-constexpr`): constexpr
+    /// functions may be called across execution spaces.
+    pub relaxed_constexpr: bool,
     pub diag: DiagOptions,
     /// Options that shape the host file (read by the emit back end).
     pub emit: EmitFlags,
@@ -192,6 +195,7 @@ fn parse_inner(args: &[String], early: &mut Vec<Early>) -> Result<Outcome, CmdEr
         orig_src_path_name: None,
         no_code_gen: false,
         timing: false,
+        relaxed_constexpr: false,
         diag: DiagOptions::default(),
         emit: EmitFlags::default(),
     };
@@ -484,6 +488,7 @@ fn apply(
         "orig_src_path_name" => cfg.orig_src_path_name = Some(v),
         "no_code_gen" => cfg.no_code_gen = true,
         "timing" => cfg.timing = true,
+        "relaxed_constexpr" => cfg.relaxed_constexpr = true,
         "static-host-stub" => cfg.emit.static_host_stub = true,
         "extended-lambda" => cfg.emit.extended_lambda = true,
         "device-hidden-visibility" => cfg.emit.device_hidden_visibility = true,

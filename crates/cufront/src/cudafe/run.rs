@@ -101,6 +101,11 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
 
     let root = parse.syntax_node();
     found.extend(nul_warnings(&text, &root));
+    // The semantic checks of the host pass (`cufront-check`).
+    let check_opts =
+        cufront_check::Options { relaxed_constexpr: cfg.relaxed_constexpr, extended_lambda: cfg.emit.extended_lambda };
+    let sema = cufront_check::host_pass(&db, tu, check_opts);
+    found.extend(sema.iter().enumerate().map(|(i, f)| (f.order, Found::Sema(i))));
     found.extend(parse.errors().iter().enumerate().map(|(i, e)| (u32::from(e.range.start()), Found::Syntax(i))));
     // Stable: at one offset, pragma problems (found first) come first.
     found.sort_by_key(|(at, _)| *at);
@@ -117,6 +122,14 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         };
         let diag = match what {
             Found::Warning(id) => Diagnostic::new(id, Severity::Warning).at(loc),
+            Found::Sema(i) => {
+                let f = &sema[i];
+                let args = match &f.args_once_erred {
+                    Some(once) if engine.has_errors() => once.clone(),
+                    _ => f.args.clone(),
+                };
+                Diagnostic::new(f.id, f.severity).with_args(args).at(locator.location(f.at))
+            }
             Found::Syntax(i) => {
                 let e = &parse.errors()[i];
                 let diag = match catalog::by_text(&e.msg) {
@@ -213,28 +226,16 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
 fn with_needed_bodies(cfg: &Config, text: &str, lazy: &Parse, map: &SourceMap) -> Parse {
     let all = std::env::var_os("CUFRONT_ALL_BODIES").is_some();
     let needs = (!all && !cfg.no_code_gen).then(|| BodyNeeds::new(&lazy.syntax_node()));
-    let toolkit = toolkit_files(map);
+    let toolkit = map.toolkit_files();
     let lex = lazy.options().lex;
     let ranges: Vec<TextRange> = lazy
         .lazy_body_ranges()
         .filter(|r| {
             let at = r.start().into();
-            all || !(map.flags_at(at).system || toolkit.get(map.file_at(at).0 as usize).is_some_and(|&t| t))
-                || needs.as_ref().is_some_and(|n| n.needs(&text[*r], lex))
+            all || map.is_user_code(at, &toolkit) || needs.as_ref().is_some_and(|n| n.needs(&text[*r], lex))
         })
         .collect();
     lazy.with_bodies_parsed(&ranges)
-}
-
-/// The toolkit's headers: the files under the directory of the
-/// `cuda_runtime.h` that nvcc includes first into every unit (nvcc names
-/// its include directory with `-I`, so the markers do not flag them as
-/// system headers). By file id.
-fn toolkit_files(map: &SourceMap) -> Vec<bool> {
-    let Some(dir) = map.files().find_map(|(_, f)| f.strip_suffix("cuda_runtime.h").filter(|d| d.ends_with('/'))) else {
-        return Vec::new();
-    };
-    map.files().map(|(_, f)| f.starts_with(dir)).collect()
 }
 
 /// One writer used by the engine and by the timing lines.
@@ -420,6 +421,8 @@ enum Found {
     Warning(DiagId),
     /// The parse's error with this index.
     Syntax(usize),
+    /// The host pass's semantic diagnostic with this index (`cufront_check::host_pass`).
+    Sema(usize),
 }
 
 /// Message 1192 `null (zero) character in input line ignored`.

@@ -46,10 +46,7 @@ impl BodyNeeds {
                 return;
             }
             for (specs, d) in declarators(node) {
-                let mut a = attrs::of_declaration(specs.as_ref(), Some(&d));
-                for g in node.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE) {
-                    attrs::add_gnu_attribute(&mut a, &g);
-                }
+                let a = attrs::of_declarator(specs.as_ref(), &d);
                 if a == CudaAttrs::default() {
                     continue;
                 }

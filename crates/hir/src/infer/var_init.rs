@@ -197,7 +197,7 @@ pub fn var_init_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> 
     // type (a trivial destructor in C++17): nothing runs, nothing to infer.
     // A `__device__`/`__constant__`/`__managed__` variable's initializer
     // is device code, a constant: the host initializes nothing at run time.
-    definition(db, owner).filter(|(_, d)| !d.linkage.is_constexpr && !d.linkage.device_var)?;
+    definition(db, owner).filter(|(_, d)| !d.linkage.is_constexpr && !d.linkage.device_var())?;
     Some(owner)
 }
 

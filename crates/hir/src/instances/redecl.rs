@@ -12,7 +12,7 @@ use super::FnDecl;
 
 /// Whether `a` and `b` write the same parameter types once each one's own
 /// template parameters are replaced by their positions.
-pub(super) fn same_params_renamed(db: &dyn SourceDatabase, a: FnDecl, b: FnDecl) -> bool {
+pub(crate) fn same_params_renamed(db: &dyn SourceDatabase, a: FnDecl, b: FnDecl) -> bool {
     let (Some(ad), Some(bd)) = (a.data(db), b.data(db)) else { return false };
     let (ap, bp) = (a.tparams(db), b.tparams(db));
     if ap.is_empty() || ap.len() != bp.len() || ad.ty.params.len() != bd.ty.params.len() {
@@ -38,7 +38,7 @@ pub(crate) fn positional_text(text: String, params: &[crate::item_tree::Template
 /// defines `template<typename _Tp, typename... _Types> get(variant<_Types...>&)`
 /// before the index overload's definition: the function parameters are
 /// written alike, only the heads tell the two templates apart.
-pub(super) fn same_head_kinds(a: &[crate::item_tree::TemplateParam], b: &[crate::item_tree::TemplateParam]) -> bool {
+pub(crate) fn same_head_kinds(a: &[crate::item_tree::TemplateParam], b: &[crate::item_tree::TemplateParam]) -> bool {
     use crate::item_tree::TemplateParamKind as K;
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {

@@ -62,7 +62,7 @@ pub fn kernel_decl(db: &dyn SourceDatabase, e: Entity) -> Option<FnData> {
         _ => return None,
     };
     let data = decl.data(db)?;
-    if !data.linkage.kernel || outer.is_some() {
+    if !data.linkage.kernel() || outer.is_some() {
         return None;
     }
     super::fn_definition(db, decl)?;
@@ -135,7 +135,7 @@ pub fn wrapper_data(kernel: &FnData) -> Result<FnData, String> {
     let mut w = kernel.clone();
     w.name = FnName::Ident(format!("__wrapper__device_stub_{name}"));
     w.linkage.is_static = true;
-    w.linkage.kernel = false;
+    w.linkage.cuda.global = false;
     w.ty.ret = TypeRef::Builtin(crate::item_tree::Builtin::Void);
     for p in &mut w.ty.params {
         if !matches!(p, TypeRef::Array(..)) {

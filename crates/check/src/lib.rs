@@ -1,0 +1,79 @@
+//! cufront-check: semantic diagnostics as queries over the semantic model
+//! (`cufront-hir`), for every consumer (the cudafe++ mode, `check`, the
+//! IDE). Today: the checks of cudafe++'s host pass on calls (spec 20 §6.1):
+//! calls of `__device__` functions from host and `__host__ __device__`
+//! bodies (3462–3465) and launch configurations (3508).
+//!
+//! - [`host_pass`]: what the host pass reports for a unit, in report order.
+//! - `calls`: the per-function query (`fn_call_findings`) and its rules.
+//! - `names`: how EDG names a callee in these messages (its declaration,
+//!   or after the unit's first error a pseudo-mangled form).
+//!
+//! Invariants:
+//! - Certainty: a finding is made only from what the model resolved (a
+//!   call `infer` resolved to an entity whose space is known, in a body
+//!   `infer` typed). Templated bodies, generic lambdas, unresolved calls
+//!   and entities without a known space give nothing: silence beats a
+//!   false positive.
+//! - Findings are plain data with byte offsets into the unit's text; the
+//!   caller places and renders them (`cufront-diagnostics`).
+//! - Only functions outside system headers and the toolkit's own headers
+//!   are checked: their bodies are what the user wrote.
+//! - No I/O, no global state; everything per function is a salsa query, so
+//!   an edit in one body re-checks that body only.
+
+mod calls;
+mod names;
+
+use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_diagnostics::{Arg, DiagId, Severity};
+
+pub use calls::fn_call_findings;
+
+/// The command-line options the checks read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// `--expt-relaxed-constexpr` (cudafe++'s `--relaxed_constexpr`):
+    /// `constexpr` functions may be called across spaces.
+    pub relaxed_constexpr: bool,
+    /// `--extended-lambda`: a lambda's `__host__`/`__device__` annotations count.
+    pub extended_lambda: bool,
+}
+
+/// One diagnostic of the host pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Where the caret goes (byte offset in the unit's text).
+    pub at: u32,
+    /// Where it sorts among the unit's other diagnostics (never before the
+    /// previous finding of the same function: EDG reports in the order it
+    /// checks, which is not always caret order).
+    pub order: u32,
+    pub id: DiagId,
+    pub severity: Severity,
+    pub args: Vec<Arg>,
+    /// The arguments once an error has been reported in the unit, when they
+    /// differ (EDG then names callees with parameters by a pseudo-mangled
+    /// form, spec 20 §6.1).
+    pub args_once_erred: Option<Vec<Arg>>,
+}
+
+/// What cudafe++'s host pass reports on the unit's calls, in report order.
+pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) -> Vec<Found> {
+    let text = tu.text(db);
+    let mut out = Vec::new();
+    for (f, item_start) in calls::user_functions(db, tu) {
+        let mut order = 0u32;
+        for finding in fn_call_findings(db, f, opts.extended_lambda).iter() {
+            if let Some(found) = finding.to_found(opts, item_start, text) {
+                order = order.max(found.at);
+                out.push(Found { order, ..found });
+            }
+        }
+    }
+    out.sort_by_key(|f| f.order);
+    out
+}
+
+#[cfg(test)]
+mod tests;

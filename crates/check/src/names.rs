@@ -1,0 +1,276 @@
+//! How EDG names a callee in the cross-space call messages (spec 20 §6.1):
+//!
+//! - its qualified name and parameter types, `"Q::S::m(int) const"`,
+//!   `"d2(const int *, float &)"`: typedefs seen through, parameters
+//!   adjusted (arrays and functions decay, top-level cv dropped), class
+//!   types fully qualified with EDG's padding (`"    ::V"` for a class of
+//!   the global namespace, `" ::N::V"` otherwise);
+//! - once the unit has an error, a callee with parameters by a
+//!   pseudo-mangled form in which every type is `1?`: `"_Z2d11?"`,
+//!   `"_ZNK1Q1S1mE1?"`, `"_ZN1DC1E1?"`, `"_Z1tI1?E1?1?"` (template
+//!   arguments, return type, parameters).
+//!
+//! A template instance's declaration form (`"void  ::t<int> (T1)"`) is
+//! not modelled: such a callee is named by the pseudo-mangled form.
+
+use cufront_base_db::SourceDatabase;
+use cufront_hir::Entity;
+use cufront_hir::exec_space;
+use cufront_hir::instances::{self, FnDecl, FnInstanceId};
+use cufront_hir::item_tree::FnName;
+use cufront_hir::scopes::{ScopeKind, def_map};
+use cufront_hir::ty::{self, TyId, TyKind, canonical};
+
+/// A callee as the messages name it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CalleeName {
+    pub display: String,
+    /// The form used once the unit has an error (callees with parameters).
+    pub once_erred: Option<String>,
+}
+
+fn decl_and_inst(db: &dyn SourceDatabase, e: Entity) -> Option<(FnDecl, FnInstanceId)> {
+    match e {
+        Entity::Fn(f) => {
+            let d = FnDecl::Fn(f);
+            Some((d, instances::fn_instance(db, d, None, Vec::new())))
+        }
+        Entity::FnInst(i) => Some((i.decl(db), i)),
+        _ => None,
+    }
+}
+
+pub(crate) fn is_destructor(db: &dyn SourceDatabase, e: Entity) -> bool {
+    decl_and_inst(db, e).and_then(|(d, _)| d.data(db)).is_some_and(|d| d.name == FnName::Dtor)
+}
+
+pub(crate) fn is_call_operator(db: &dyn SourceDatabase, e: Entity) -> bool {
+    decl_and_inst(db, e).and_then(|(d, _)| d.data(db)).is_some_and(|d| d.name == FnName::Operator("()".into()))
+}
+
+pub(crate) fn is_constexpr(db: &dyn SourceDatabase, e: Entity) -> bool {
+    decl_and_inst(db, e).is_some_and(|(d, _)| exec_space::fn_is_constexpr(db, d))
+}
+
+/// How the messages name `e`; `None` when the model cannot say (then the
+/// finding is dropped).
+pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeName> {
+    let (decl, inst) = decl_and_inst(db, e)?;
+    let data = decl.data(db)?;
+    let sig = instances::signature(db, inst).ok()?;
+    let scopes = scope_names(db, decl)?;
+    let class = scopes.last().filter(|(is_class, _)| *is_class).map(|(_, n)| n.clone());
+    let (plain, code) = match &data.name {
+        FnName::Ident(n) => (n.clone(), format!("{}{n}", n.len())),
+        FnName::Ctor => (class.clone()?, "C1".into()),
+        FnName::Dtor => (format!("~{}", class.clone()?), "D1".into()),
+        FnName::Operator(op) => {
+            let unary = sig.params.len() + usize::from(class.is_some() && !data.linkage.is_static) == 1;
+            (format!("operator {op}"), operator_code(op, unary)?.into())
+        }
+        FnName::Conversion(_) | FnName::Literal(_) => return None,
+    };
+    let targs = inst.args(db).len();
+    let templated = matches!(decl, FnDecl::Template(_)) || inst.outer(db).is_some();
+    let nested = !scopes.is_empty();
+    let once_erred = (!sig.params.is_empty() || templated).then(|| {
+        let mut s = String::from("_Z");
+        if nested {
+            s.push('N');
+            if data.ty.cv.c {
+                s.push('K');
+            }
+            if data.ty.cv.v {
+                s.push('V');
+            }
+            for (_, n) in &scopes {
+                s.push_str(&format!("{}{n}", n.len()));
+            }
+        }
+        s.push_str(&code);
+        if nested {
+            s.push('E');
+        }
+        if matches!(decl, FnDecl::Template(_)) {
+            s.push('I');
+            s.push_str(&"1?".repeat(targs));
+            s.push('E');
+            s.push_str("1?");
+        }
+        s.push_str(&"1?".repeat(sig.params.len()));
+        s
+    });
+    let display = if templated {
+        once_erred.clone()?
+    } else {
+        let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
+        let params: Vec<String> = sig.params.iter().map(|&p| param_type(db, p)).collect::<Option<_>>()?;
+        let mut s = format!("{qual}{plain}({})", params.join(", "));
+        if data.ty.cv.c {
+            s.push_str(" const");
+        }
+        if data.ty.cv.v {
+            s.push_str(" volatile");
+        }
+        match data.ty.ref_qual {
+            1 => s.push_str(" &"),
+            2 => s.push_str(" &&"),
+            _ => {}
+        }
+        s
+    };
+    // Callees without parameters keep their declaration form.
+    let once_erred = once_erred.filter(|_| !sig.params.is_empty() || templated);
+    Some(CalleeName { display, once_erred })
+}
+
+/// The names of the scopes around `decl`'s function, outermost first, each
+/// flagged when it is a class. `None` for a scope the messages cannot name.
+fn scope_names(db: &dyn SourceDatabase, decl: FnDecl) -> Option<Vec<(bool, String)>> {
+    let map = def_map(db, decl.tu(db));
+    let mut s = instances::fn_scope(db, decl)?;
+    let mut out = Vec::new();
+    loop {
+        let scope = map.scope(s);
+        match &scope.kind {
+            ScopeKind::Root => break,
+            ScopeKind::Namespace { name: Some(n), .. } => out.push((false, n.clone())),
+            ScopeKind::Namespace { name: None, .. } => {}
+            ScopeKind::Class(c) => {
+                let tree = cufront_hir::item_tree_of(db, c.item(db));
+                out.push((true, tree.classes.get(c.idx(db) as usize)?.name.clone()?));
+            }
+            ScopeKind::Enum(_) | ScopeKind::Block(_) => return None,
+        }
+        s = scope.parent?;
+    }
+    out.reverse();
+    Some(out)
+}
+
+/// Itanium's operator codes, which EDG's pseudo-mangled form uses.
+fn operator_code(op: &str, unary: bool) -> Option<&'static str> {
+    Some(match (op, unary) {
+        ("+", true) => "ps",
+        ("-", true) => "ng",
+        ("*", true) => "de",
+        ("&", true) => "ad",
+        ("+", false) => "pl",
+        ("-", false) => "mi",
+        ("*", false) => "ml",
+        ("&", false) => "an",
+        ("/", _) => "dv",
+        ("%", _) => "rm",
+        ("|", _) => "or",
+        ("^", _) => "eo",
+        ("=", _) => "aS",
+        ("+=", _) => "pL",
+        ("-=", _) => "mI",
+        ("*=", _) => "mL",
+        ("/=", _) => "dV",
+        ("%=", _) => "rM",
+        ("&=", _) => "aN",
+        ("|=", _) => "oR",
+        ("^=", _) => "eO",
+        ("<<", _) => "ls",
+        (">>", _) => "rs",
+        ("<<=", _) => "lS",
+        (">>=", _) => "rS",
+        ("==", _) => "eq",
+        ("!=", _) => "ne",
+        ("<", _) => "lt",
+        (">", _) => "gt",
+        ("<=", _) => "le",
+        (">=", _) => "ge",
+        ("<=>", _) => "ss",
+        ("!", _) => "nt",
+        ("&&", _) => "aa",
+        ("||", _) => "oo",
+        ("++", _) => "pp",
+        ("--", _) => "mm",
+        (",", _) => "cm",
+        ("->*", _) => "pm",
+        ("->", _) => "pt",
+        ("()", _) => "cl",
+        ("[]", _) => "ix",
+        ("~", _) => "co",
+        ("new", _) => "nw",
+        ("new[]", _) => "na",
+        ("delete", _) => "dl",
+        ("delete[]", _) => "da",
+        _ => return None,
+    })
+}
+
+/// A parameter's type as EDG prints it in a function's declaration form.
+fn param_type(db: &dyn SourceDatabase, p: TyId) -> Option<String> {
+    let p = canonical(db, p);
+    let p = match p.kind(db) {
+        TyKind::Array(e, _) => ty::mk(db, TyKind::Ptr(*e)),
+        TyKind::Func(_) => ty::mk(db, TyKind::Ptr(p)),
+        TyKind::Qualified(x, _) => *x,
+        _ => p,
+    };
+    type_text(db, p)
+}
+
+/// EDG's spelling of a type: `const int *`, `float &`, `int (*)(int)`,
+/// `int (*)[3]`.
+fn type_text(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
+    declarator(db, canonical(db, t), String::new())
+}
+
+/// `t` around the declarator text `inner` (what is already built from the
+/// outside in: `*`, `&`, `(*)`).
+fn declarator(db: &dyn SourceDatabase, t: TyId, inner: String) -> Option<String> {
+    let join = |base: String, inner: &str| if inner.is_empty() { base } else { format!("{base} {inner}") };
+    match t.kind(db) {
+        TyKind::Builtin(b) => Some(join(ty::builtin_name(*b).to_string(), &inner)),
+        TyKind::Class(_) | TyKind::Enum(_) | TyKind::App(_) | TyKind::Inst(_) => Some(join(class_text(db, t)?, &inner)),
+        TyKind::Qualified(x, cv) => {
+            let q = match (cv.c, cv.v) {
+                (true, true) => "const volatile",
+                (true, false) => "const",
+                (false, true) => "volatile",
+                (false, false) => "",
+            };
+            match canonical(db, *x).kind(db) {
+                // `int *const`: the qualifier follows the `*`.
+                TyKind::Ptr(_) | TyKind::MemPtr { .. } => declarator(db, *x, format!("{q}{inner}")),
+                _ => {
+                    let base = declarator(db, *x, String::new())?;
+                    Some(join(if q.is_empty() { base } else { format!("{q} {base}") }, &inner))
+                }
+            }
+        }
+        TyKind::Ptr(x) => declarator(db, *x, format!("*{inner}")),
+        TyKind::LRef(x) => declarator(db, *x, format!("&{inner}")),
+        TyKind::RRef(x) => declarator(db, *x, format!("&&{inner}")),
+        TyKind::Array(e, n) => {
+            let inner = if inner.is_empty() { inner } else { format!("({inner})") };
+            let bound = n.map_or(String::new(), |n| n.to_string());
+            declarator(db, *e, format!("{inner}[{bound}]"))
+        }
+        TyKind::Func(f) => {
+            let inner = if inner.is_empty() { inner } else { format!("({inner})") };
+            let params: Vec<String> = f.params.iter().map(|&p| param_type(db, p)).collect::<Option<_>>()?;
+            let mut ps = params.join(", ");
+            if f.variadic {
+                ps.push_str(if ps.is_empty() { "..." } else { ", ..." });
+            }
+            declarator(db, f.ret, format!("{inner}({ps})"))
+        }
+        _ => None,
+    }
+}
+
+/// A class or enum, fully qualified, with EDG's padding before the `::`.
+fn class_text(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
+    let name = match t.kind(db) {
+        TyKind::Class(c) => cufront_hir::layout::class_name(db, *c),
+        _ => ty::display(db, t),
+    };
+    let name = name.replace("(anonymous namespace)", "_NV_ANON_NAMESPACE");
+    let pad = if name.contains("::") { " " } else { "    " };
+    Some(format!("{pad}::{name}"))
+}

@@ -1,0 +1,116 @@
+use std::sync::Arc;
+
+use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_translation_unit};
+use cufront_diagnostics::Arg;
+use expect_test::{Expect, expect};
+
+use crate::{Options, host_pass};
+
+/// The host pass's findings on `text` (CUDA keywords spelt as nvcc's
+/// preprocessing leaves them), one per line: `line:col number args | once-erred args`.
+fn check(text: &str, opts: Options, want: Expect) {
+    let text = text
+        .replace("__device__", "__attribute__((device))")
+        .replace("__host__", "__attribute__((host))")
+        .replace("__global__", "__attribute__((global))");
+    let db = RootDatabase::new();
+    let lang = new_options(&db, LangOptions { standard: LangStandard::Cxx17, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(text.as_str()), lang);
+    let mut out = String::new();
+    let args = |a: &[Arg]| {
+        a.iter()
+            .map(|a| match a {
+                Arg::Str(s) => format!("\"{s}\""),
+                other => format!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for f in host_pass(&db, tu, opts) {
+        let before = &text[..f.at as usize];
+        let line = before.matches('\n').count() + 1;
+        let col = f.at as usize - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        out.push_str(&format!("{line}:{col} {} {}", f.id.display(), args(&f.args)));
+        if let Some(o) = &f.args_once_erred {
+            out.push_str(&format!(" | {}", args(o)));
+        }
+        out.push('\n');
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn device_calls_from_host_code() {
+    check(
+        r#"
+__device__ int d0() { return 1; }
+__device__ int d1(int x) { return x; }
+__device__ int d2(const int *p, float &f, unsigned long long z, const char* s) { return 0; }
+namespace Q { struct S { __device__ int m(int) const; static __device__ void sm(); }; }
+__device__ constexpr int cd(int x) { return x; }
+__global__ void k(int) {}
+__host__ __device__ int hd0() { return 0; }
+void h1() { d0(); hd0(); }
+void h2() { d1(3); d0(); }
+__host__ __device__ void hd() { d0(); int a = 0; float f; d2(&a, f, 2, ""); }
+void h3(Q::S s) { s.m(1); Q::S::sm(); cd(2); k(1); h1<<<1,1>>>(); k<<<1,1>>>(1); }
+void h4() { auto l = [] { return d0(); }; l(); }
+__device__ void dd() { d0(); auto l = [] { d0(); }; l(); k(2); }
+"#,
+        Options::default(),
+        expect![[r#"
+            9:13 20007 "d0()" "h1"
+            10:13 20007 "d1(int)" "h2" | "_Z2d11?" "h2"
+            10:20 20007 "d0()" "h2"
+            11:59 20005 "d0()" "hd"
+            11:85 20005 "d2(const int *, float &, unsigned long long, const char *)" "hd" | "_Z2d21?1?1?1?" "hd"
+            12:21 20007 "Q::S::m(int) const" "h3" | "_ZNK1Q1S1mE1?" "h3"
+            12:27 20007 "Q::S::sm()" "h3"
+            12:39 20008 "cd(int)" "h3" | "_Z2cd1?" "h3"
+            12:46 20051 "__global__" "must"
+            12:52 20051 "host" "cannot"
+            13:34 20007 "d0()" "operator()"
+            14:71 20051 "__global__" "must"
+        "#]],
+    );
+}
+
+#[test]
+fn relaxed_constexpr_allows_constexpr_callees() {
+    check(
+        "__device__ constexpr int cd(int x) { return x; }\nvoid h() { cd(2); }\n",
+        Options { relaxed_constexpr: true, extended_lambda: false },
+        expect![[""]],
+    );
+}
+
+#[test]
+fn constructors_destructors_and_operators() {
+    check(
+        r#"
+struct D { __device__ D(); __device__ D(int); __device__ ~D(); __device__ int operator+=(int); __device__ int operator()(int); __device__ int g(); };
+__device__ int operator-(D, int);
+void h1() {
+    D d;
+}
+void h2(D& d) {
+  d += 1;
+  d(2);
+  d - 3;
+}
+void h3(D* p) {
+  p->g();
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            5:7 20007 "D::~D()" "h1"
+            5:7 20007 "D::D()" "h1"
+            8:5 20007 "D::operator +=(int)" "h2" | "_ZN1DpLE1?" "h2"
+            9:4 20007 "D::operator ()(int)" "h2" | "_ZN1DclE1?" "h2"
+            9:4 20007 "D::operator ()(int)" "h2" | "_ZN1DclE1?" "h2"
+            10:5 20007 "operator -(    ::D, int)" "h2" | "_Zmi1?1?" "h2"
+            13:6 20007 "D::g()" "h3"
+        "#]],
+    );
+}
