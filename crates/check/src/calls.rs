@@ -84,27 +84,32 @@ impl Finding {
     }
 }
 
-/// The functions the unit defines outside system and toolkit headers, in
-/// source order, with the offset of their top-level item.
-pub(crate) fn user_functions(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<(FnId, u32)> {
+/// The unit's top-level items outside system and toolkit headers, in
+/// source order, with their offsets.
+pub(crate) fn user_items(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<(cufront_hir::ItemId, u32)> {
     let parse = cufront_base_db::parse(db, tu);
     let map = cufront_base_db::source_map(db, tu);
     let toolkit = map.toolkit_files();
     let items = &cufront_hir::top_level_items(db, tu).items;
-    let mut out = Vec::new();
-    for (node, &item) in parse.syntax_node().children().zip(items.iter()) {
-        let start: u32 = node.text_range().start().into();
-        if !map.is_user_code(start, &toolkit) {
-            continue;
-        }
-        let tree = cufront_hir::item_tree_of(db, item);
-        for (i, f) in tree.fns.iter().enumerate() {
-            if f.linkage.is_definition && !f.deleted && !f.defaulted {
-                out.push((FnId::new(db, item, i as u32), start));
-            }
-        }
-    }
-    out
+    parse
+        .syntax_node()
+        .children()
+        .zip(items.iter())
+        .map(|(node, &item)| (item, u32::from(node.text_range().start())))
+        .filter(|&(_, start)| map.is_user_code(start, &toolkit))
+        .collect()
+}
+
+/// The functions an item defines (bodies the checks read).
+pub(crate) fn defined_functions(db: &dyn SourceDatabase, item: cufront_hir::ItemId) -> Vec<FnId> {
+    let tree = cufront_hir::item_tree_of(db, item);
+    (0..tree.fns.len())
+        .filter(|&i| {
+            let f = &tree.fns[i];
+            f.linkage.is_definition && !f.deleted && !f.defaulted
+        })
+        .map(|i| FnId::new(db, item, i as u32))
+        .collect()
 }
 
 /// What the host pass finds on the calls of one function body (`[]` for a

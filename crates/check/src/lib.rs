@@ -23,12 +23,16 @@
 //!   an edit in one body re-checks that body only.
 
 mod calls;
+mod decls;
 mod names;
+mod overrides;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Severity};
 
 pub use calls::fn_call_findings;
+pub use decls::{fn_local_findings, item_decl_findings};
+pub use overrides::item_override_findings;
 
 /// The command-line options the checks read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -58,16 +62,42 @@ pub struct Found {
     pub args_once_erred: Option<Vec<Arg>>,
 }
 
-/// What cudafe++'s host pass reports on the unit's calls, in report order.
+/// A finding at an offset relative to its top-level item (what the
+/// per-item and per-function queries return: an edit elsewhere leaves
+/// them equal).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raw {
+    pub at: u32,
+    pub id: DiagId,
+    pub severity: Severity,
+    pub args: Vec<Arg>,
+}
+
+/// What cudafe++'s host pass reports on the unit, in report order.
 pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) -> Vec<Found> {
     let text = tu.text(db);
     let mut out = Vec::new();
-    for (f, item_start) in calls::user_functions(db, tu) {
-        let mut order = 0u32;
-        for finding in fn_call_findings(db, f, opts.extended_lambda).iter() {
-            if let Some(found) = finding.to_found(opts, item_start, text) {
-                order = order.max(found.at);
-                out.push(Found { order, ..found });
+    // A query's findings are in EDG's order: each sorts at its caret or
+    // after the one before, whichever is later.
+    let raw = |rs: &[Raw], start: u32, out: &mut Vec<Found>| {
+        let mut order = 0;
+        for r in rs {
+            order = u32::max(order, start + r.at);
+            let (id, severity, args) = (r.id, r.severity, r.args.clone());
+            out.push(Found { at: start + r.at, order, id, severity, args, args_once_erred: None });
+        }
+    };
+    for (item, start) in calls::user_items(db, tu) {
+        raw(&item_decl_findings(db, item), start, &mut out);
+        raw(&item_override_findings(db, item), start, &mut out);
+        for f in calls::defined_functions(db, item) {
+            raw(&fn_local_findings(db, f), start, &mut out);
+            let mut order = 0u32;
+            for finding in fn_call_findings(db, f, opts.extended_lambda).iter() {
+                if let Some(found) = finding.to_found(opts, start, text) {
+                    order = order.max(found.at);
+                    out.push(Found { order, ..found });
+                }
             }
         }
     }

@@ -12,7 +12,10 @@ fn check(text: &str, opts: Options, want: Expect) {
     let text = text
         .replace("__device__", "__attribute__((device))")
         .replace("__host__", "__attribute__((host))")
-        .replace("__global__", "__attribute__((global))");
+        .replace("__global__", "__attribute__((global))")
+        .replace("__shared__", "__attribute__((shared))")
+        .replace("__constant__", "__attribute__((constant))")
+        .replace("__managed__", "__attribute__((managed))");
     let db = RootDatabase::new();
     let lang = new_options(&db, LangOptions { standard: LangStandard::Cxx17, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(text.as_str()), lang);
@@ -111,6 +114,77 @@ void h3(D* p) {
             9:4 20007 "D::operator ()(int)" "h2" | "_ZN1DclE1?" "h2"
             10:5 20007 "operator -(    ::D, int)" "h2" | "_Zmi1?1?" "h2"
             13:6 20007 "D::g()" "h3"
+        "#]],
+    );
+}
+
+#[test]
+fn kernel_signatures() {
+    check(
+        r#"
+__global__ int k1() { return 0; }
+__global__ auto k2() {}
+__global__ void k3(int, ...) {}
+struct S { __global__ void m(); static __global__ void sm(); };
+struct T { __global__ void operator()(int); };
+__global__ void k4() noexcept {}
+inline __global__ void k5() {}
+struct F { friend __global__ void kf() {} };
+__global__ void k6();
+typedef void V;
+__global__ V k7() {}
+template <class T> __global__ T k8() {}
+template <class T> __global__ int k9() {}
+"#,
+        Options::default(),
+        expect![[r#"
+            2:16 20048 
+            3:16 20049 
+            4:16 20046 
+            5:27 20231 
+            5:68 20231 
+            6:27 20187 
+            6:27 20231 
+            7:16 20190 
+            8:23 20050 "__global__"
+            9:34 20050 "__global__"
+            9:12 20186 
+        "#]],
+    );
+}
+
+#[test]
+fn memory_spaces_of_variables() {
+    check(
+        r#"
+void h() {
+  __shared__ int a;
+  static __device__ int b;
+  __device__ int c;
+  __managed__ int d;
+  static __managed__ int d2;
+}
+__shared__ int e = 1;
+__shared__ __constant__ int f;
+__managed__ const int g = 1;
+__managed__ __shared__ int g2;
+__global__ void k() { __shared__ int s = 2; __shared__ int ok; }
+__host__ __device__ void hd() { __shared__ int x; }
+__device__ void dd() { __shared__ int y; static __device__ int z; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:31 20026 "a static" "__shared__"
+            4:38 20026 "a static" "__device__"
+            5:31 20026 "an automatic" "__device__"
+            6:32 20026 "an automatic" "__managed__"
+            7:39 20026 "a static" "__managed__"
+            9:29 20053 "__shared__" ""
+            10:40 20024 
+            11:36 20109 
+            12:54 20111 
+            13:64 20053 "__shared__" ""
+            14:87 20026 "a static" "__shared__"
         "#]],
     );
 }

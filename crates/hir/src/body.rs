@@ -146,6 +146,8 @@ pub struct Local {
     pub binding_of: Option<(LocalId, u32)>,
     /// The parameter's default argument.
     pub default: Option<ExprId>,
+    /// Its CUDA attributes (`__shared__ int x;` in a kernel): memory spaces.
+    pub cuda: cufront_cuda::CudaAttrs,
 }
 
 impl Local {
@@ -162,6 +164,7 @@ impl Local {
             pack: false,
             binding_of: None,
             default: None,
+            cuda: cufront_cuda::CudaAttrs::default(),
         }
     }
 }
@@ -1041,6 +1044,7 @@ impl Lower {
                         pack: false,
                         binding_of: None,
                         default: None,
+                        cuda: cufront_cuda::CudaAttrs::default(),
                     });
                     out.push(hidden);
                     for (i, nm) in b.children().filter(|c| c.kind() == K::NAME).enumerate() {
@@ -1054,6 +1058,7 @@ impl Lower {
                             pack: false,
                             binding_of: Some((hidden, i as u32)),
                             default: None,
+                            cuda: cufront_cuda::CudaAttrs::default(),
                         });
                         out.push(l);
                     }
@@ -1070,6 +1075,10 @@ impl Lower {
                         pack: false,
                         binding_of: None,
                         default: None,
+                        cuda: decl_node
+                            .as_ref()
+                            .map(|dn| cufront_cuda::attrs::of_declarator(specs.as_ref(), dn))
+                            .unwrap_or_default(),
                     });
                     let name_node = decl_node.as_ref().and_then(|dn| {
                         su::innermost(dn).children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))

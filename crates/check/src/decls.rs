@@ -1,0 +1,249 @@
+//! The host pass's rules on declarations (spec 20 §4, §8):
+//!
+//! - `__global__` functions: a `void` return type (3505), no deduced
+//!   return type (3506), no ellipsis (3503), not an operator (3644), not a
+//!   member (3688), no exception specification (3647), `inline` ignored
+//!   (warning 3507, #20050; also implicitly inline: `constexpr`, a friend
+//!   definition), not defined in a friend declaration (3643). The caret is
+//!   at the `global` attribute (at `friend` for 3643).
+//! - namespace-scope variables: `__shared__` with `__constant__` (3481, at
+//!   the later attribute), `__managed__` with either (3568), a const
+//!   `__managed__` (3566), a `__managed__` reference (3567), an initialized
+//!   `__shared__` (3510); the caret at the variable's name.
+//! - block-scope variables (`locals`): a memory space in a host or
+//!   `__host__ __device__` body (3483), an initialized `__shared__` in any
+//!   body (3510).
+//!
+//! Facts come from the item tree (declared types lowered through hir);
+//! the syntax is read only to place the caret, inside the item's own tree
+//! (offsets relative to the item, so an edit elsewhere re-runs nothing).
+
+use std::sync::Arc;
+
+use cufront_base_db::SourceDatabase;
+use cufront_diagnostics::{Arg, DiagId, Severity};
+use cufront_hir::ItemId;
+use cufront_hir::exec_space::ExecSpace;
+use cufront_hir::instances::{self, FnDecl};
+use cufront_hir::item_tree::Builtin;
+use cufront_hir::item_tree::{FnData, FnName, TypeRef};
+use cufront_hir::scopes::def_map;
+use cufront_hir::ty::{self, TyKind, canonical};
+use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextSize};
+
+use crate::Raw;
+
+const ILLEGAL_COMBINATION: DiagId = DiagId(3481);
+const GLOBAL_ELLIPSIS: DiagId = DiagId(3503);
+const GLOBAL_RETURN_TYPE: DiagId = DiagId(3505);
+const GLOBAL_DEDUCED_RETURN: DiagId = DiagId(3506);
+const GLOBAL_INLINE: DiagId = DiagId(3507);
+const ILLEGAL_INIT: DiagId = DiagId(3510);
+const ILLEGAL_LOCAL_IN_HOST: DiagId = DiagId(3483);
+const MANAGED_CONST: DiagId = DiagId(3566);
+const MANAGED_REFERENCE: DiagId = DiagId(3567);
+const MANAGED_SHARED_CONSTANT: DiagId = DiagId(3568);
+const GLOBAL_FRIEND_DEFINITION: DiagId = DiagId(3643);
+const GLOBAL_OPERATOR: DiagId = DiagId(3644);
+const GLOBAL_EXCEPTION_SPEC: DiagId = DiagId(3647);
+const GLOBAL_MEMBER: DiagId = DiagId(3688);
+
+/// What the host pass finds on the declarations of one top-level item,
+/// at offsets relative to the item.
+#[salsa::tracked(returns(clone))]
+pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>> {
+    let Some(src) = cufront_hir::item_source(db, item) else { return Arc::default() };
+    let root = SyntaxNode::new_root(src.green.clone());
+    let tree = cufront_hir::item_tree_of(db, item);
+    let offsets = cufront_hir::item_offsets(db, item);
+    let mut out = Vec::new();
+    for (i, f) in tree.fns.iter().enumerate() {
+        if f.linkage.cuda.global
+            && let Some(&at) = offsets.fns.get(i)
+        {
+            let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
+            kernel(db, decl, f, &root, at, &mut out);
+        }
+    }
+    for (i, v) in tree.vars.iter().enumerate() {
+        let a = v.linkage.cuda;
+        if !(a.shared || a.constant || a.managed) {
+            continue;
+        }
+        let Some(&at) = offsets.vars.get(i) else { continue };
+        let has_init = offsets.var_inits.iter().any(|&(vi, _)| vi == i as u32);
+        let mut push = |id, args: Vec<Arg>, at| out.push(Raw { at, id, severity: Severity::Error, args });
+        if a.shared && a.constant {
+            let later = cuda_attribute_at(&root, at, &["shared", "constant"], true).unwrap_or(at);
+            push(ILLEGAL_COMBINATION, vec![], later);
+        } else if a.managed && (a.shared || a.constant) {
+            push(MANAGED_SHARED_CONSTANT, vec![], at);
+        } else if a.managed {
+            match &v.ty {
+                TypeRef::LRef(_) | TypeRef::RRef(_) => push(MANAGED_REFERENCE, vec![], at),
+                _ if v.is_const && !v.linkage.is_constexpr => push(MANAGED_CONST, vec![], at),
+                _ => {}
+            }
+        }
+        if a.shared && has_init && !v.linkage.is_constexpr {
+            push(ILLEGAL_INIT, vec![Arg::Str("__shared__".into()), Arg::Str(String::new())], at);
+        }
+    }
+    Arc::new(out)
+}
+
+/// The `__global__` rules for one declaration of a kernel whose name is at `at`.
+fn kernel(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData, root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+    let caret = cuda_attribute_at(root, at, &["global"], false).unwrap_or(at);
+    let mut push = |id, severity, args: Vec<Arg>, at| out.push(Raw { at, id, severity, args });
+    match return_kind(db, decl, f) {
+        Return::Deduced => push(GLOBAL_DEDUCED_RETURN, Severity::Error, vec![], caret),
+        Return::NotVoid => push(GLOBAL_RETURN_TYPE, Severity::Error, vec![], caret),
+        Return::Void | Return::Unknown => {}
+    }
+    if f.ty.variadic {
+        push(GLOBAL_ELLIPSIS, Severity::Error, vec![], caret);
+    }
+    if matches!(f.name, FnName::Operator(_) | FnName::Conversion(_)) {
+        push(GLOBAL_OPERATOR, Severity::Error, vec![], caret);
+    }
+    if f.in_class && !f.friend {
+        push(GLOBAL_MEMBER, Severity::Error, vec![], caret);
+    }
+    if f.ty.noexcept || f.noexcept_expr.is_some() || has_throw_spec(root, at) {
+        push(GLOBAL_EXCEPTION_SPEC, Severity::Error, vec![], caret);
+    }
+    let friend_def = f.friend && f.linkage.is_definition;
+    if f.linkage.is_inline || f.linkage.is_constexpr || friend_def {
+        push(GLOBAL_INLINE, Severity::Warning, vec![Arg::Str("__global__".into())], caret);
+    }
+    if friend_def {
+        let friend = keyword_before(root, at, K::FRIEND_KW).unwrap_or(caret);
+        push(GLOBAL_FRIEND_DEFINITION, Severity::Error, vec![], friend);
+    }
+}
+
+enum Return {
+    Void,
+    NotVoid,
+    Deduced,
+    /// Dependent or not understood: no finding.
+    Unknown,
+}
+
+fn return_kind(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData) -> Return {
+    if let TypeRef::Opaque(t) = &f.ty.ret
+        && matches!(t.as_str(), "auto" | "decltype(auto)")
+    {
+        return Return::Deduced;
+    }
+    let map = def_map(db, decl.tu(db));
+    let Some(scope) = instances::fn_scope(db, decl) else { return Return::Unknown };
+    let cx = ty::LowerCx { db, map: &map, item: decl.item(db), scope, env: None };
+    match canonical(db, ty::lower(cx, &f.ty.ret)).kind(db) {
+        TyKind::Builtin(Builtin::Void) => Return::Void,
+        TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } => Return::Unknown,
+        _ => Return::NotVoid,
+    }
+}
+
+/// The declaration (or member declaration) whose declarator names at `at`.
+fn declaration_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
+    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    tok.parent_ancestors().find(|n| matches!(n.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF | K::MEMBER_DECL))
+}
+
+/// Where the first (`last`: the last) of the CUDA attributes `names` of
+/// the declaration at `at` is named, outside its body and parameters.
+fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last: bool) -> Option<u32> {
+    let decl = declaration_at(root, at)?;
+    let mut found = None;
+    let mut walk = decl.preorder();
+    while let Some(ev) = walk.next() {
+        let rowan::WalkEvent::Enter(n) = ev else { continue };
+        match n.kind() {
+            K::FUNCTION_BODY | K::LAZY_BODY | K::PARAM_LIST | K::CTOR_INITIALIZER | K::INITIALIZER => {
+                walk.skip_subtree()
+            }
+            K::ATTRIBUTE
+                if cufront_cuda::attrs::attribute_name(&n).is_some_and(|a| names.contains(&a.as_str()))
+                    && n.parent().is_some_and(|p| p.kind() == K::GNU_ATTRIBUTE) =>
+            {
+                let pos = n.first_token().map(|t| u32::from(t.text_range().start()))?;
+                if !last {
+                    return Some(pos);
+                }
+                found = Some(pos);
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The keyword `kind` among the tokens of the declaration at `at` and its
+/// enclosing friend declaration.
+fn keyword_before(root: &SyntaxNode, at: u32, kind: K) -> Option<u32> {
+    let decl = declaration_at(root, at)?;
+    let scope = match decl.parent() {
+        Some(p) if p.kind() == K::FRIEND_DECL => p,
+        _ => decl,
+    };
+    scope
+        .children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .chain(scope.descendants_with_tokens().filter_map(|e| e.into_token()))
+        .find(|t| t.kind() == kind)
+        .map(|t| u32::from(t.text_range().start()))
+}
+
+/// A dynamic exception specification (`throw()`) on the declarator at `at`.
+fn has_throw_spec(root: &SyntaxNode, at: u32) -> bool {
+    declaration_at(root, at).is_some_and(|d| {
+        d.descendants().any(|n| {
+            n.kind() == K::NOEXCEPT_SPEC
+                || (n.kind() == K::FUNCTION_DECLARATOR && n.children_with_tokens().any(|t| t.kind() == K::THROW_KW))
+        })
+    })
+}
+
+/// What the host pass finds on the locals of one function body: a memory
+/// space in a host or `__host__ __device__` body (3483), an initialized
+/// `__shared__` local in any body (3510). Offsets relative to the item.
+#[salsa::tracked(returns(clone))]
+pub fn fn_local_findings(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Arc<Vec<Raw>> {
+    let decl = FnDecl::Fn(f);
+    let space = cufront_hir::exec_space::fn_exec_space(db, decl);
+    let body = cufront_hir::infer::decl_body(db, decl);
+    let mut out = Vec::new();
+    for (i, l) in body.locals.iter().enumerate() {
+        let a = l.cuda;
+        if !a.has_memory_space() {
+            continue;
+        }
+        let Some(Some(range)) = body.local_names.get(i) else { continue };
+        let at = u32::from(range.start());
+        let host_body = matches!(space, ExecSpace::Host | ExecSpace::ImplicitHost | ExecSpace::HostDevice);
+        let mode = if l.is_static { "a static" } else { "an automatic" };
+        let what = if a.shared {
+            Some(("a static", "__shared__"))
+        } else if a.managed {
+            Some((mode, "__managed__"))
+        } else if a.constant {
+            Some((mode, "__constant__"))
+        } else if a.device {
+            Some((mode, "__device__"))
+        } else {
+            None
+        };
+        if host_body && let Some((mode, kind)) = what {
+            let args = vec![Arg::Str(mode.into()), Arg::Str(kind.into())];
+            out.push(Raw { at, id: ILLEGAL_LOCAL_IN_HOST, severity: Severity::Error, args });
+        }
+        if a.shared && !matches!(l.init, cufront_hir::body::Init::None) {
+            let args = vec![Arg::Str("__shared__".into()), Arg::Str(String::new())];
+            out.push(Raw { at, id: ILLEGAL_INIT, severity: Severity::Error, args });
+        }
+    }
+    Arc::new(out)
+}
