@@ -187,13 +187,13 @@ pub fn fn_call_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool)
 }
 
 /// The lambda expressions of a body: range and annotations.
-struct Lambda {
+pub(crate) struct Lambda {
     range: TextRange,
     host: bool,
     device: bool,
 }
 
-fn lambdas_of(body: &Body) -> Vec<Lambda> {
+pub(crate) fn lambdas_of(body: &Body) -> Vec<Lambda> {
     body.exprs
         .iter()
         .zip(&body.expr_ranges)
@@ -204,14 +204,14 @@ fn lambdas_of(body: &Body) -> Vec<Lambda> {
         .collect()
 }
 
-fn innermost_lambda(lambdas: &[Lambda], at: TextRange) -> Option<&Lambda> {
+pub(crate) fn innermost_lambda(lambdas: &[Lambda], at: TextRange) -> Option<&Lambda> {
     lambdas.iter().filter(|l| l.range.contains_range(at) && l.range != at).min_by_key(|l| l.range.len())
 }
 
 /// A lambda's space: its annotations with `--extended-lambda` (a device
 /// one is not host code: `None`), else the enclosing function's (without
 /// the flag cudafe++ reports the annotation and ignores it).
-fn lambda_space(l: &Lambda, enclosing: ExecSpace, extended_lambda: bool) -> Option<ExecSpace> {
+pub(crate) fn lambda_space(l: &Lambda, enclosing: ExecSpace, extended_lambda: bool) -> Option<ExecSpace> {
     if !(l.host || l.device) || !extended_lambda {
         return Some(enclosing);
     }

@@ -34,6 +34,7 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextSize};
 use crate::Raw;
 
 const ILLEGAL_COMBINATION: DiagId = DiagId(3481);
+const DEFAULTED_ANNOTATION: DiagId = DiagId(3469);
 const GLOBAL_ELLIPSIS: DiagId = DiagId(3503);
 const GLOBAL_RETURN_TYPE: DiagId = DiagId(3505);
 const GLOBAL_DEDUCED_RETURN: DiagId = DiagId(3506);
@@ -63,6 +64,17 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
         {
             let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
             kernel(db, decl, f, &root, at, &mut out);
+        }
+    }
+    for (i, f) in tree.fns.iter().enumerate() {
+        if f.in_class
+            && f.defaulted
+            && !f.is_virtual
+            && (f.linkage.cuda.host || f.linkage.cuda.device)
+            && let Some(&at) = offsets.fns.get(i)
+        {
+            let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
+            defaulted(db, decl, f, &root, at, &mut out);
         }
     }
     for (i, v) in tree.vars.iter().enumerate() {
@@ -120,6 +132,35 @@ fn kernel(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData, root: &SyntaxNode, 
     if friend_def {
         let friend = keyword_before(root, at, K::FRIEND_KW).unwrap_or(caret);
         push(GLOBAL_FRIEND_DEFINITION, Severity::Error, vec![], friend);
+    }
+}
+
+/// 3469 (#20012): an execution-space annotation on a non-virtual function
+/// explicitly defaulted on its first declaration is ignored, one warning
+/// per keyword at the keyword.
+fn defaulted(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData, root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+    let map = def_map(db, decl.tu(db));
+    let class = match map.scope(decl.parent(db, &map)).kind {
+        cufront_hir::scopes::ScopeKind::Class(c) => {
+            cufront_hir::item_tree_of(db, c.item(db)).classes.get(c.idx(db) as usize).and_then(|d| d.name.clone())
+        }
+        _ => None,
+    };
+    let name = match (&f.name, class) {
+        (FnName::Ident(n), _) => n.clone(),
+        (FnName::Ctor, Some(c)) => c,
+        (FnName::Dtor, Some(c)) => format!("~{c}"),
+        (FnName::Operator(op), _) => format!("operator{op}"),
+        _ => return,
+    };
+    for (word, attr) in [("__host__", "host"), ("__device__", "device")] {
+        let wanted = if attr == "host" { f.linkage.cuda.host } else { f.linkage.cuda.device };
+        if !wanted {
+            continue;
+        }
+        let caret = cuda_attribute_at(root, at, &[attr], false).unwrap_or(at);
+        let args = vec![Arg::Str(word.into()), Arg::Str(name.clone())];
+        out.push(Raw { at: caret, id: DEFAULTED_ANNOTATION, severity: Severity::Warning, args });
     }
 }
 

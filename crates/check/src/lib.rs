@@ -26,6 +26,7 @@ mod calls;
 mod decls;
 mod names;
 mod overrides;
+mod vars;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Severity};
@@ -33,6 +34,7 @@ use cufront_diagnostics::{Arg, DiagId, Severity};
 pub use calls::fn_call_findings;
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use overrides::item_override_findings;
+pub use vars::fn_var_findings;
 
 /// The command-line options the checks read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -92,6 +94,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_override_findings(db, item), start, &mut out);
         for f in calls::defined_functions(db, item) {
             raw(&fn_local_findings(db, f), start, &mut out);
+            raw(&fn_var_findings(db, f, opts.extended_lambda), start, &mut out);
             let mut order = 0u32;
             for finding in fn_call_findings(db, f, opts.extended_lambda).iter() {
                 if let Some(found) = finding.to_found(opts, start, text) {

@@ -24,6 +24,7 @@ fn check(text: &str, opts: Options, want: Expect) {
         a.iter()
             .map(|a| match a {
                 Arg::Str(s) => format!("\"{s}\""),
+                Arg::Entity(e) => format!("{:?} \"{}\"", e.kind, e.name),
                 other => format!("{other:?}"),
             })
             .collect::<Vec<_>>()
@@ -185,6 +186,82 @@ __device__ void dd() { __shared__ int y; static __device__ int z; }
             12:54 20111 
             13:64 20053 "__shared__" ""
             14:87 20026 "a static" "__shared__"
+        "#]],
+    );
+}
+
+#[test]
+fn device_variables_in_host_code() {
+    check(
+        r#"
+__device__ int dv;
+__device__ const int dc = 1;
+__managed__ int mv;
+__shared__ int sv;
+__constant__ int cv;
+__device__ int arr[4];
+struct P { int a; };
+__device__ P pv;
+void f(int&); void g(int); void k(const int&);
+int h() {
+  dv += 1;
+  dv++;
+  int s = sizeof(dv);
+  int y = dc + mv + cv;
+  sv = 1;
+  int z = arr[1];
+  int *q = &dv;
+  int *r = &sv;
+  int w = pv.a;
+  int& ref = dv;
+  f(dv); g(dv); k(dv);
+  int *decayed = arr;
+  arr[2] = 1;
+  if (dv) {}
+  return dv;
+}
+__host__ __device__ void hd() { int x = dv; }
+__device__ void dd() { int x = dv; }
+"#,
+        Options::default(),
+        expect![[r#"
+            12:3 20091 "__device__" Some(Variable) "dv"
+            12:3 20092 "__device__" Some(Variable) "dv"
+            13:3 20091 "__device__" Some(Variable) "dv"
+            13:3 20092 "__device__" Some(Variable) "dv"
+            15:21 20091 "__constant__" Some(Variable) "cv"
+            16:3 20092 "__shared__" Some(Variable) "sv"
+            17:11 20091 "__device__" Some(Variable) "arr"
+            19:13 20093 "__shared__" Some(Variable) "sv"
+            20:11 20091 "__device__" Some(Variable) "pv"
+            22:12 20091 "__device__" Some(Variable) "dv"
+            24:3 20092 "__device__" Some(Variable) "arr"
+            25:7 20091 "__device__" Some(Variable) "dv"
+            26:10 20091 "__device__" Some(Variable) "dv"
+            28:67 20091 "__device__" Some(Variable) "dv"
+        "#]],
+    );
+}
+
+#[test]
+fn override_spaces_and_defaulted_annotations() {
+    check(
+        r#"
+struct B { virtual void h(); __device__ virtual void d(); __host__ __device__ virtual void hd(); virtual void same(int); };
+struct D : B { __device__ void h() override; void d() override; __device__ void hd() override; void same(int); };
+struct E : D { void h(); };
+struct A { __device__ A() = default; __host__ __device__ ~A() = default; };
+struct V { __device__ virtual ~V() = default; };
+"#,
+        Options::default(),
+        expect![[r#"
+            3:45 20085 Some(Function) "B::h" Some(Function) "D::h"
+            3:64 20088 Some(Function) "B::d" Some(Function) "D::d"
+            3:107 20090 Some(Function) "B::hd" Some(Function) "D::hd"
+            4:21 20088 Some(Function) "D::h" Some(Function) "E::h"
+            5:27 20012 "__device__" "A"
+            5:66 20012 "__host__" "~A"
+            5:88 20012 "__device__" "~A"
         "#]],
     );
 }
