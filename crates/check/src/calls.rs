@@ -119,11 +119,14 @@ pub fn fn_call_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool)
     let decl = FnDecl::Fn(f);
     let Some(data) = decl.data(db) else { return Arc::default() };
     let space = exec_space::fn_exec_space(db, decl);
+    let body = infer::decl_body(db, decl);
+    if !crate::interest::worth_inferring(&crate::interest::device_names(db, decl.tu(db)), &body) {
+        return Arc::default();
+    }
     let r = infer::infer(db, InferOwner::Fn(f));
     if r.skipped.is_some() {
         return Arc::default();
     }
-    let body = infer::decl_body(db, decl);
     let caller_name = match &data.name {
         FnName::Ident(n) => Some(n.clone()),
         FnName::Operator(op) => Some(format!("operator{op}")),

@@ -24,6 +24,7 @@
 
 mod calls;
 mod decls;
+mod interest;
 mod names;
 mod overrides;
 mod vars;
@@ -33,6 +34,7 @@ use cufront_diagnostics::{Arg, DiagId, Severity};
 
 pub use calls::fn_call_findings;
 pub use decls::{fn_local_findings, item_decl_findings};
+pub use interest::device_names;
 pub use overrides::item_override_findings;
 pub use vars::fn_var_findings;
 

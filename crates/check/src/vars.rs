@@ -48,11 +48,14 @@ pub fn fn_var_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool) 
     let decl = FnDecl::Fn(f);
     let Some(data) = decl.data(db) else { return Arc::default() };
     let space = cufront_hir::exec_space::fn_exec_space(db, decl);
+    let body = infer::decl_body(db, decl);
+    if !crate::interest::worth_inferring(&crate::interest::device_names(db, decl.tu(db)), &body) {
+        return Arc::default();
+    }
     let r = infer::infer(db, InferOwner::Fn(f));
     if r.skipped.is_some() {
         return Arc::default();
     }
-    let body = infer::decl_body(db, decl);
     let returns_ref = matches!(data.ty.ret, TypeRef::LRef(_) | TypeRef::RRef(_));
     let mut uses: Vec<(ExprId, Access)> = Vec::new();
     let calls = r
