@@ -5,6 +5,11 @@
 //! reverse lookup by text, as the cudafe++ mode numbers them), and
 //! `expected a "}"` carries EDG's note 3196 pointing at the brace it was to
 //! close. Errors of a header are reported on the header.
+//!
+//! Semantic diagnostics are those of the cudafe++ mode's host pass
+//! (`cufront_check::host_pass`, the same queries), worded as nvcc prints
+//! them; `--extended-lambda` is assumed (an annotated lambda keeps its own
+//! space), which only ever silences findings.
 
 use cufront_diagnostics::{DiagId, catalog};
 
@@ -68,6 +73,28 @@ pub(crate) fn diagnostics(cx: &Ctx<'_>) -> Vec<Diagnostic> {
             code: catalog::by_text(&e.msg).map(DiagId::display),
             message: e.msg.clone(),
             related,
+        });
+    }
+    let opts = cufront_check::Options { relaxed_constexpr: cx.unit.relaxed_constexpr, extended_lambda: true };
+    let mut erred = !out.is_empty();
+    for f in cufront_check::host_pass(cx.db, cx.unit.tu, opts) {
+        if !cx.in_file(f.at) {
+            continue;
+        }
+        let args = match &f.args_once_erred {
+            Some(once) if erred => once,
+            _ => &f.args,
+        };
+        let error = f.severity >= cufront_diagnostics::severity::Severity::Error;
+        erred |= error;
+        let mut range = cx.file_range(cufront_syntax::TextRange::empty(f.at.into()));
+        range.end.col += 1;
+        out.push(Diagnostic {
+            range,
+            severity: if error { Severity::Error } else { Severity::Warning },
+            code: (!error).then(|| f.id.display()),
+            message: cufront_diagnostics::message::render_plain(catalog::template(f.id), args, None),
+            related: Vec::new(),
         });
     }
     out

@@ -419,6 +419,22 @@ fn syntax_errors_with_edg_numbers_at_file_positions() {
 }
 
 #[test]
+fn semantic_diagnostics_of_the_host_pass() {
+    let f = "__attribute__((device)) int d(int x) { return x; }\n__attribute__((device)) int dv;\nvoid h() {\n  d(1);\n  int y = dv;\n}\n";
+    let (host, _) = fixture(f);
+    let diags = host.analysis().diagnostics(MAIN).unwrap();
+    let mut s = String::new();
+    for d in &diags {
+        let _ = writeln!(s, "{}:{} {:?} {:?} {}", d.range.start.line, d.range.start.col, d.severity, d.code, d.message);
+    }
+    expect![[r#"
+        3:2 Error None calling a __device__ function("d(int)") from a __host__ function("h") is not allowed
+        4:10 Warning Some(20091) a __device__ variable "dv" cannot be directly read in a host function
+    "#]]
+    .assert_eq(&s);
+}
+
+#[test]
 fn workspace_symbols_find_by_substring() {
     let (host, _) = fixture(KERNELS);
     let got = host.analysis().workspace_symbols("kern", 10).unwrap();
