@@ -27,6 +27,7 @@ mod decls;
 mod interest;
 mod names;
 mod overrides;
+mod undefined;
 mod vars;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
@@ -36,6 +37,7 @@ pub use calls::fn_call_findings;
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use interest::device_names;
 pub use overrides::item_override_findings;
+pub use undefined::{declared_names, fn_unknown_names};
 pub use vars::fn_var_findings;
 
 /// The command-line options the checks read.
@@ -91,10 +93,12 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             out.push(Found { at: start + r.at, order, id, severity, args, args_once_erred: None });
         }
     };
+    let mut unknown = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
         raw(&item_override_findings(db, item), start, &mut out);
         for f in calls::defined_functions(db, item) {
+            unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_var_findings(db, f, opts.extended_lambda), start, &mut out);
             let mut order = 0u32;
@@ -106,6 +110,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             }
         }
     }
+    out.extend(undefined::findings(text, &unknown));
     out.sort_by_key(|f| f.order);
     out
 }

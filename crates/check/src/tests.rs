@@ -265,3 +265,33 @@ struct V { __device__ virtual ~V() = default; };
         "#]],
     );
 }
+
+#[test]
+fn undefined_identifiers() {
+    check(
+        r#"
+int declared_later();
+struct S { int member; };
+int h(S s) {
+  int a = undefined_x + 1;
+  undefined_x = 2;
+  foo(3);
+  int m = s.member + declared_later();
+  return undefined_x;
+}
+int g() { return undefined_x; }
+__global__ void k() { int q = blah; }
+void uses_a_member_name() { member = 1; }
+void labels() { goto out; out: return; }
+template <class T> void t(T x) { adl_found_later(x); }
+int declared_later() { return 0; }
+"#,
+        Options::default(),
+        expect![[r#"
+            5:11 20 "undefined_x"
+            7:3 20 "foo"
+            11:18 20 "undefined_x"
+            12:44 20 "blah"
+        "#]],
+    );
+}
