@@ -22,6 +22,7 @@
 //! - No I/O, no global state; everything per function is a salsa query, so
 //!   an edit in one body re-checks that body only.
 
+mod asserts;
 mod calls;
 mod decls;
 mod interest;
@@ -33,6 +34,7 @@ mod vars;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Severity};
 
+pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use interest::device_names;
@@ -97,6 +99,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
         raw(&item_override_findings(db, item), start, &mut out);
+        raw(&item_assert_findings(db, item), start, &mut out);
         for f in calls::defined_functions(db, item) {
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);

@@ -295,3 +295,25 @@ int declared_later() { return 0; }
         "#]],
     );
 }
+
+#[test]
+fn failing_static_asserts() {
+    check(
+        r#"
+struct S { int a; double b; };
+static_assert(sizeof(S) == 12, "S must be 12 bytes");
+static_assert(sizeof(S) == 16, "fine");
+static_assert(sizeof(int) == 8);
+void f() { static_assert(1 + 1 == 3, "math"); }
+template <class T> void g() { static_assert(sizeof(T) == 3, "dependent"); }
+struct C { static_assert(sizeof(C*) == 4, "in a class"); };
+"#,
+        Options::default(),
+        expect![[r#"
+            3:1 1574 "S must be 12 bytes"
+            5:1 2784 
+            6:12 1574 "math"
+            8:12 1574 "in a class"
+        "#]],
+    );
+}

@@ -373,37 +373,10 @@ fn unit_asserts_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Stat
         let start = parse_start.get(&item).copied().unwrap_or(0);
         for (i, a) in asserts.iter().enumerate() {
             let offset = start + a.at;
-            let context = match &a.place {
-                Place::Namespace(ns) => Context::Namespace(namespace_scope(&map, ns)),
-                Place::Class { idx: Some(idx), templated } => {
-                    let c = ClassId::new(db, item, *idx);
-                    if *templated || templates::is_templated(db, &map, c) {
-                        by_pattern.entry(c).or_default().push((item, i as u32, offset));
-                        Context::Template
-                    } else {
-                        Context::Class(c)
-                    }
-                }
-                Place::Class { idx: None, .. } => Context::Unknown,
-                Place::Function { templated: true, .. } => Context::Template,
-                Place::Function { at, class_idx, namespaces, .. } => {
-                    let class = class_idx.map(|k| ClassId::new(db, item, k));
-                    if class.is_some_and(|c| templates::is_templated(db, &map, c)) {
-                        Context::Template
-                    } else {
-                        let f = at.and_then(|at| {
-                            let offs = body::item_fn_offsets(db, item);
-                            offs.iter().position(|o| *o == at).map(|k| FnId::new(db, item, k as u32))
-                        });
-                        let scope = match (f, class) {
-                            (Some(f), _) => fn_scope(db, &map, f),
-                            (None, Some(c)) => map.class_scope.get(&c).copied().unwrap_or(scopes::ROOT),
-                            (None, None) => namespace_scope(&map, namespaces),
-                        };
-                        Context::Function(f, scope)
-                    }
-                }
-            };
+            let context = assert_context(db, &map, item, a);
+            if let (Context::Template, Place::Class { idx: Some(idx), .. }) = (&context, &a.place) {
+                by_pattern.entry(ClassId::new(db, item, *idx)).or_default().push((item, i as u32, offset));
+            }
             out.push(StaticAssert { item, index: i as u32, offset, context });
         }
     }
@@ -425,6 +398,38 @@ fn unit_asserts_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Stat
         }
     }
     Arc::new(out)
+}
+
+/// The context an assert of `item` is evaluated in, outside instances: a
+/// class template's or a templated function's own asserts are
+/// `Context::Template` (evaluated per instance, never in the pattern).
+pub fn assert_context(db: &dyn SourceDatabase, map: &DefMap, item: ItemId, a: &ItemAssert) -> Context {
+    match &a.place {
+        Place::Namespace(ns) => Context::Namespace(namespace_scope(map, ns)),
+        Place::Class { idx: Some(idx), templated } => {
+            let c = ClassId::new(db, item, *idx);
+            if *templated || templates::is_templated(db, map, c) { Context::Template } else { Context::Class(c) }
+        }
+        Place::Class { idx: None, .. } => Context::Unknown,
+        Place::Function { templated: true, .. } => Context::Template,
+        Place::Function { at, class_idx, namespaces, .. } => {
+            let class = class_idx.map(|k| ClassId::new(db, item, k));
+            if class.is_some_and(|c| templates::is_templated(db, map, c)) {
+                Context::Template
+            } else {
+                let f = at.and_then(|at| {
+                    let offs = body::item_fn_offsets(db, item);
+                    offs.iter().position(|o| *o == at).map(|k| FnId::new(db, item, k as u32))
+                });
+                let scope = match (f, class) {
+                    (Some(f), _) => fn_scope(db, map, f),
+                    (None, Some(c)) => map.class_scope.get(&c).copied().unwrap_or(scopes::ROOT),
+                    (None, None) => namespace_scope(map, namespaces),
+                };
+                Context::Function(f, scope)
+            }
+        }
+    }
 }
 
 /// The asserts of the bodies of the function template specializations and
