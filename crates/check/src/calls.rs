@@ -80,7 +80,7 @@ impl Finding {
                 (CONFIGURATION_ERROR, vec![Arg::Str(who.into()), Arg::Str("cannot".into())], None)
             }
         };
-        Some(Found { at, order: at, id, severity: Severity::Error, args, args_once_erred: once })
+        Some(Found { at, order: at, id, severity: Severity::Error, args, args_once_erred: once, late: false })
     }
 }
 
@@ -226,7 +226,7 @@ pub(crate) fn lambda_space(l: &Lambda, enclosing: ExecSpace, extended_lambda: bo
 }
 
 /// The source range a call site stands for.
-fn site_range(body: &Body, site: CallSite) -> Option<TextRange> {
+pub(crate) fn site_range(body: &Body, site: CallSite) -> Option<TextRange> {
     match site {
         CallSite::Expr(e) => body.expr_ranges.get(e.0 as usize).copied(),
         CallSite::Local(l) => body.local_names.get(l.0 as usize).copied().flatten(),
@@ -236,7 +236,7 @@ fn site_range(body: &Body, site: CallSite) -> Option<TextRange> {
 
 /// Where EDG's caret goes for a call of `callee` at `site`: the offset,
 /// whether blanks are skipped from there, whether EDG reports it twice.
-fn caret(db: &dyn SourceDatabase, body: &Body, site: CallSite, callee: Entity) -> (u32, bool, bool) {
+pub(crate) fn caret(db: &dyn SourceDatabase, body: &Body, site: CallSite, callee: Entity) -> (u32, bool, bool) {
     let start = |e: ExprId| u32::from(body.expr_ranges[e.0 as usize].start());
     let end = |e: ExprId| u32::from(body.expr_ranges[e.0 as usize].end());
     let e = match site {

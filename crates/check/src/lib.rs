@@ -25,6 +25,7 @@
 mod asserts;
 mod calls;
 mod decls;
+mod device;
 mod interest;
 mod names;
 mod overrides;
@@ -37,10 +38,11 @@ use cufront_diagnostics::{Arg, DiagId, Severity};
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use decls::{fn_local_findings, item_decl_findings};
+pub use device::{device_pass, fn_device_call_findings};
 pub use interest::device_names;
 pub use overrides::item_override_findings;
 pub use undefined::{declared_names, fn_unknown_names};
-pub use vars::fn_var_findings;
+pub use vars::{fn_device_var_findings, fn_var_findings};
 
 /// The command-line options the checks read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -68,6 +70,9 @@ pub struct Found {
     /// differ (EDG then names callees with parameters by a pseudo-mangled
     /// form, spec 20 §6.1).
     pub args_once_erred: Option<Vec<Arg>>,
+    /// Reported after the unit is parsed, without a source line (cicc's
+    /// checks of device code that run on the finished unit).
+    pub late: bool,
 }
 
 /// A finding at an offset relative to its top-level item (what the
@@ -92,7 +97,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         for r in rs {
             order = u32::max(order, start + r.at);
             let (id, severity, args) = (r.id, r.severity, r.args.clone());
-            out.push(Found { at: start + r.at, order, id, severity, args, args_once_erred: None });
+            out.push(Found { at: start + r.at, order, id, severity, args, args_once_erred: None, late: false });
         }
     };
     let mut unknown = Vec::new();

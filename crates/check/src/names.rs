@@ -25,6 +25,8 @@ use cufront_hir::ty::{self, TyId, TyKind, canonical};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CalleeName {
     pub display: String,
+    /// The qualified name alone (`H::m`, `H::H`): cicc's form in 3474 and 3525.
+    pub bare: String,
     /// The form used once the unit has an error (callees with parameters).
     pub once_erred: Option<String>,
 }
@@ -121,7 +123,9 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
     };
     // Callees without parameters keep their declaration form.
     let once_erred = once_erred.filter(|_| !sig.params.is_empty() || templated);
-    Some(CalleeName { display, once_erred })
+    let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
+    let bare = format!("{qual}{plain}");
+    Some(CalleeName { display, bare, once_erred })
 }
 
 /// The names of the scopes around `decl`'s function, outermost first, each

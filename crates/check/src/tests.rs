@@ -4,11 +4,25 @@ use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_
 use cufront_diagnostics::Arg;
 use expect_test::{Expect, expect};
 
-use crate::{Options, host_pass};
+use crate::Options;
 
 /// The host pass's findings on `text` (CUDA keywords spelt as nvcc's
 /// preprocessing leaves them), one per line: `line:col number args | once-erred args`.
 fn check(text: &str, opts: Options, want: Expect) {
+    run(text, opts, want, crate::host_pass)
+}
+
+/// The same for the device pass (cicc's front end); late findings are marked.
+fn check_device(text: &str, opts: Options, want: Expect) {
+    run(text, opts, want, crate::device_pass)
+}
+
+fn run(
+    text: &str,
+    opts: Options,
+    want: Expect,
+    pass: fn(&dyn cufront_base_db::SourceDatabase, cufront_base_db::TranslationUnit, Options) -> Vec<crate::Found>,
+) {
     let text = text
         .replace("__device__", "__attribute__((device))")
         .replace("__host__", "__attribute__((host))")
@@ -30,11 +44,12 @@ fn check(text: &str, opts: Options, want: Expect) {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    for f in host_pass(&db, tu, opts) {
+    for f in pass(&db, tu, opts) {
         let before = &text[..f.at as usize];
         let line = before.matches('\n').count() + 1;
         let col = f.at as usize - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        out.push_str(&format!("{line}:{col} {} {}", f.id.display(), args(&f.args)));
+        let late = if f.late { " late" } else { "" };
+        out.push_str(&format!("{line}:{col}{late} {} {}", f.id.display(), args(&f.args)));
         if let Some(o) = &f.args_once_erred {
             out.push_str(&format!(" | {}", args(o)));
         }
@@ -314,6 +329,45 @@ struct C { static_assert(sizeof(C*) == 4, "in a class"); };
             5:1 2784 
             6:12 1574 "math"
             8:12 1574 "in a class"
+        "#]],
+    );
+}
+
+#[test]
+fn device_pass_host_calls_and_variables() {
+    check_device(
+        r#"
+int host_fn(int x) { return x; }
+int hv;
+const int hc = 1;
+struct H { H(); int m(int); };
+__device__ int d1() { return host_fn(1); }
+__global__ void k1() { host_fn(2); }
+__host__ __device__ int hd1() { return host_fn(3); }
+__device__ int d3() { return hv + hc; }
+__device__ void d4(H* h) { h->m(1); }
+__device__ void d5() { H h; }
+"#,
+        Options::default(),
+        expect![[r#"
+            9:43 20094 Some(Variable) "hv"
+            6:43 late 20016 "host_fn(int)" "d1"
+            6:43 late 20068 "host_fn"
+            8:66 late 20011 "host_fn(int)" "hd1"
+            9:43 late 20068 "hv"
+            10:44 late 20016 "H::m(int)" "d4"
+            10:44 late 20068 "H::m"
+            11:39 late 20016 "H::H()" "d5"
+            11:39 late 20068 "H::H"
+            7:37 late 20018 "host_fn(int)" "k1"
+            7:37 late 20068 "host_fn"
+        "#]],
+    );
+    check_device(
+        "constexpr int ce_host(int x) { return x; }\nint host_fn();\n__device__ int d2() { return ce_host(4) + host_fn(); }\n",
+        Options::default(),
+        expect![[r#"
+            3:43 20017 "ce_host" "d2"
         "#]],
     );
 }

@@ -98,6 +98,7 @@ pub(crate) fn findings(text: &str, uses: &[(FnId, u32, u32, String)]) -> Vec<Fou
                 severity: Severity::Error,
                 args,
                 args_once_erred: None,
+                late: false,
             });
         }
     }

@@ -41,20 +41,22 @@ enum Access {
     Address,
 }
 
-/// What the host pass finds on one body's uses of device variables
-/// (offsets relative to the item).
-#[salsa::tracked(returns(clone))]
-pub fn fn_var_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool) -> Arc<Vec<Raw>> {
+/// The variable uses of a body that certainly read, write or take an
+/// address, in source order (`None`: the body is not inferred).
+fn var_uses(
+    db: &dyn SourceDatabase,
+    f: FnId,
+    prefilter: bool,
+) -> Option<(Arc<Body>, Arc<InferenceResult>, Vec<(ExprId, Access)>)> {
     let decl = FnDecl::Fn(f);
-    let Some(data) = decl.data(db) else { return Arc::default() };
-    let space = cufront_hir::exec_space::fn_exec_space(db, decl);
+    let data = decl.data(db)?;
     let body = infer::decl_body(db, decl);
-    if !crate::interest::worth_inferring(&crate::interest::device_names(db, decl.tu(db)), &body) {
-        return Arc::default();
+    if prefilter && !crate::interest::worth_inferring(&crate::interest::device_names(db, decl.tu(db)), &body) {
+        return None;
     }
     let r = infer::infer(db, InferOwner::Fn(f));
     if r.skipped.is_some() {
-        return Arc::default();
+        return None;
     }
     let returns_ref = matches!(data.ty.ret, TypeRef::LRef(_) | TypeRef::RRef(_));
     let mut uses: Vec<(ExprId, Access)> = Vec::new();
@@ -89,9 +91,18 @@ pub fn fn_var_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool) 
             cx.value(e);
         }
     }
-    let lambdas = lambdas_of(&body);
     uses.sort_by_key(|&(e, _)| body.expr_ranges[e.0 as usize].start());
     uses.dedup();
+    Some((body, r, uses))
+}
+
+/// What the host pass finds on one body's uses of device variables
+/// (offsets relative to the item).
+#[salsa::tracked(returns(clone))]
+pub fn fn_var_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool) -> Arc<Vec<Raw>> {
+    let space = cufront_hir::exec_space::fn_exec_space(db, FnDecl::Fn(f));
+    let Some((body, r, uses)) = var_uses(db, f, true) else { return Arc::default() };
+    let lambdas = lambdas_of(&body);
     let mut out = Vec::new();
     for (e, access) in uses {
         let range = body.expr_ranges[e.0 as usize];
@@ -243,4 +254,51 @@ impl Cx<'_> {
             matches!(cufront_hir::ty::canonical(self.db, t).kind(self.db), cufront_hir::TyKind::Array(..))
         })
     }
+}
+
+/// What cicc's front end finds on one device body's uses of host
+/// variables: warnings 3551–3553 while parsing, and (late) `identifier
+/// "v" is undefined in device code` (3525) for each variable read or
+/// written. Offsets relative to the item.
+#[salsa::tracked(returns(clone))]
+pub fn fn_device_var_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<crate::device::DeviceFinding>> {
+    let space = cufront_hir::exec_space::fn_exec_space(db, FnDecl::Fn(f));
+    if !matches!(space, ExecSpace::Device | ExecSpace::Global) {
+        return Arc::default();
+    }
+    let Some((body, r, uses)) = var_uses(db, f, false) else { return Arc::default() };
+    let lambdas = lambdas_of(&body);
+    let mut out = Vec::new();
+    let mut late = Vec::new();
+    for (e, access) in uses {
+        let range = body.expr_ranges[e.0 as usize];
+        if innermost_lambda(&lambdas, range).is_some() {
+            continue;
+        }
+        let Some(Resolution::Entity(Entity::Var(v))) = r.resolutions.get(&e) else { continue };
+        let tree = cufront_hir::item_tree_of(db, v.item(db));
+        let Some(vd) = tree.vars.get(v.idx(db) as usize) else { continue };
+        if vd.linkage.cuda.has_memory_space() || vd.is_const || vd.linkage.is_constexpr {
+            continue;
+        }
+        let entity = DiagEntity { kind: Some(EntityKind::Variable), name: vd.name.clone(), ..DiagEntity::default() };
+        let at = u32::from(range.start());
+        let id = match access {
+            Access::Read | Access::ReadWrite => DiagId(3551),
+            Access::Write => DiagId(3552),
+            Access::Address => DiagId(3553),
+        };
+        let finding = |late, id, args| crate::device::DeviceFinding {
+            at,
+            skip_blanks: false,
+            late,
+            id,
+            severity: if late { Severity::Error } else { Severity::Warning },
+            args,
+        };
+        out.push(finding(false, id, vec![Arg::Entity(entity)]));
+        late.push(finding(true, DiagId(3525), vec![Arg::Str(vd.name.clone())]));
+    }
+    out.extend(late);
+    Arc::new(out)
 }

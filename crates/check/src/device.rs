@@ -1,0 +1,158 @@
+//! What cicc's front end reports on the device preprocessing (spec 20
+//! §6.2, §7; spec 61): the device pass of `cufront check`.
+//!
+//! Two phases, as cicc prints them:
+//! - while parsing, in source order: a `constexpr` host function called
+//!   from device code without `--expt-relaxed-constexpr` (3474 from a
+//!   `__device__` body, 3476 from a kernel; the callee named without its
+//!   parameters), and host variables used in device bodies (warnings 3551
+//!   to 3553, #20094–20096);
+//! - after the unit is parsed, only when the first phase found no error,
+//!   without source lines: each call of a host function from a device body
+//!   (3473, or 3475 from a kernel) followed by `identifier "f" is
+//!   undefined in device code` (3525), from a `__host__ __device__` body
+//!   a warning (3468, #20011), and the undefined-in-device-code error of
+//!   each host variable used; device functions in source order, then
+//!   kernels.
+
+use std::sync::Arc;
+
+use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_diagnostics::{Arg, DiagId, Severity};
+use cufront_hir::FnId;
+use cufront_hir::exec_space::{self, ExecSpace};
+use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
+use cufront_hir::instances::FnDecl;
+use cufront_hir::item_tree::FnName;
+
+use crate::calls::{self, innermost_lambda, lambda_space, lambdas_of};
+use crate::{Found, Options, names};
+
+const H_HD_ILLEGAL_CALL: DiagId = DiagId(3468);
+const H_D_ILLEGAL_CALL: DiagId = DiagId(3473);
+const H_D_ILLEGAL_CALL_CONSTEXPR: DiagId = DiagId(3474);
+const H_G_ILLEGAL_CALL: DiagId = DiagId(3475);
+const H_G_ILLEGAL_CALL_CONSTEXPR: DiagId = DiagId(3476);
+const UNDEFINED_IN_DEVICE_CODE: DiagId = DiagId(3525);
+
+/// One finding of the device pass, relative to its item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceFinding {
+    pub at: u32,
+    pub skip_blanks: bool,
+    /// Reported after the unit is parsed, without a source line.
+    pub late: bool,
+    pub id: DiagId,
+    pub severity: Severity,
+    pub args: Vec<Arg>,
+}
+
+/// The device pass's findings on the calls of one body.
+#[salsa::tracked(returns(clone))]
+pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constexpr: bool) -> Arc<Vec<DeviceFinding>> {
+    let decl = FnDecl::Fn(f);
+    let Some(data) = decl.data(db) else { return Arc::default() };
+    let space = exec_space::fn_exec_space(db, decl);
+    if matches!(space, ExecSpace::Host | ExecSpace::ImplicitHost) {
+        return Arc::default();
+    }
+    let r = infer::infer(db, InferOwner::Fn(f));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    let body = infer::decl_body(db, decl);
+    let Some(caller_name) = (match &data.name {
+        FnName::Ident(n) => Some(n.clone()),
+        FnName::Operator(op) => Some(format!("operator{op}")),
+        _ => None,
+    }) else {
+        return Arc::default();
+    };
+    let lambdas = lambdas_of(&body);
+    let mut out = Vec::new();
+    for (site, callee) in &r.calls {
+        let Callee::Entity(callee) = callee else { continue };
+        let (CallSite::Expr(_) | CallSite::Local(_)) = site else { continue };
+        let Some(range) = calls::site_range(&body, *site) else { continue };
+        let (space, caller) = match innermost_lambda(&lambdas, range) {
+            None => (space, caller_name.clone()),
+            Some(l) => match lambda_space(l, space, true) {
+                Some(s) => (s, "operator()".to_string()),
+                None => continue,
+            },
+        };
+        if !matches!(exec_space::exec_space(db, *callee), Some(ExecSpace::Host | ExecSpace::ImplicitHost)) {
+            continue;
+        }
+        let Some(name) = names::callee_name(db, *callee) else { continue };
+        let constexpr = names::is_constexpr(db, *callee);
+        if constexpr && relaxed_constexpr {
+            continue;
+        }
+        let (at, skip_blanks, _) = calls::caret(db, &body, *site, *callee);
+        let mut push = |late, id, severity, args| out.push(DeviceFinding { at, skip_blanks, late, id, severity, args });
+        let caller = Arg::Str(caller);
+        match (space, constexpr) {
+            (ExecSpace::Device, true) | (ExecSpace::Global, true) => {
+                let id =
+                    if space == ExecSpace::Device { H_D_ILLEGAL_CALL_CONSTEXPR } else { H_G_ILLEGAL_CALL_CONSTEXPR };
+                push(false, id, Severity::Error, vec![Arg::Str(name.bare.clone()), caller]);
+            }
+            (ExecSpace::Device | ExecSpace::Global, false) => {
+                let id = if space == ExecSpace::Device { H_D_ILLEGAL_CALL } else { H_G_ILLEGAL_CALL };
+                push(true, id, Severity::Error, vec![Arg::Str(name.display.clone()), caller]);
+                push(true, UNDEFINED_IN_DEVICE_CODE, Severity::Error, vec![Arg::Str(name.bare.clone())]);
+            }
+            (ExecSpace::HostDevice, false) => {
+                push(true, H_HD_ILLEGAL_CALL, Severity::Warning, vec![Arg::Str(name.display.clone()), caller]);
+            }
+            _ => {}
+        }
+    }
+    Arc::new(out)
+}
+
+/// What cicc's front end reports for the unit (its device preprocessing),
+/// in report order.
+pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) -> Vec<Found> {
+    let text = tu.text(db);
+    let mut early = Vec::new();
+    let mut late_fns = Vec::new();
+    let mut late_kernels = Vec::new();
+    for (item, start) in calls::user_items(db, tu) {
+        for f in calls::defined_functions(db, item) {
+            let kernel = exec_space::fn_exec_space(db, FnDecl::Fn(f)) == ExecSpace::Global;
+            let mut order = 0;
+            let vars = crate::vars::fn_device_var_findings(db, f);
+            for d in vars.iter().chain(fn_device_call_findings(db, f, opts.relaxed_constexpr).iter()) {
+                let mut at = start + d.at;
+                if d.skip_blanks {
+                    let rest = text.as_bytes().get(at as usize..).unwrap_or_default();
+                    at += rest.iter().take_while(|b| b.is_ascii_whitespace()).count() as u32;
+                }
+                order = u32::max(order, at);
+                let found = Found {
+                    at,
+                    order,
+                    id: d.id,
+                    severity: d.severity,
+                    args: d.args.clone(),
+                    args_once_erred: None,
+                    late: d.late,
+                };
+                match (d.late, kernel) {
+                    (false, _) => early.push(found),
+                    (true, false) => late_fns.push(found),
+                    (true, true) => late_kernels.push(found),
+                }
+            }
+        }
+    }
+    early.sort_by_key(|f| f.order);
+    // The late phase runs only on a unit without errors.
+    if !early.iter().any(|f| f.severity >= Severity::Error) {
+        early.extend(late_fns);
+        early.extend(late_kernels);
+    }
+    early
+}
