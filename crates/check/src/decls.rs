@@ -34,6 +34,11 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextSize};
 use crate::Raw;
 
 const ILLEGAL_COMBINATION: DiagId = DiagId(3481);
+const ONLY_ON_GLOBAL: DiagId = DiagId(3534);
+const LAUNCH_BOUNDS_MEMBER: DiagId = DiagId(3535);
+const MAIN_ON_DEVICE: DiagId = DiagId(3538);
+const MAXNREG_ONLY_ON_GLOBAL: DiagId = DiagId(3715);
+const LAUNCH_BOUNDS_AND_MAXNREG: DiagId = DiagId(3719);
 const DEFAULTED_ANNOTATION: DiagId = DiagId(3469);
 const GLOBAL_ELLIPSIS: DiagId = DiagId(3503);
 const GLOBAL_RETURN_TYPE: DiagId = DiagId(3505);
@@ -59,11 +64,18 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
     let offsets = cufront_hir::item_offsets(db, item);
     let mut out = Vec::new();
     for (i, f) in tree.fns.iter().enumerate() {
-        if f.linkage.cuda.global
-            && let Some(&at) = offsets.fns.get(i)
-        {
+        let Some(&at) = offsets.fns.get(i) else { continue };
+        if f.linkage.cuda.global {
             let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
             kernel(db, decl, f, &root, at, &mut out);
+        }
+        if f.linkage.cuda.launch_config {
+            launch_attributes(f, &root, at, &mut out);
+        }
+        let is_main = f.name == FnName::Ident("main".into()) && !f.in_class && f.qualifier.is_none();
+        if is_main && (f.linkage.cuda.device || f.linkage.cuda.global) {
+            let caret = cuda_attribute_at(&root, at, &["device", "global"], false).unwrap_or(at);
+            out.push(Raw { at: caret, id: MAIN_ON_DEVICE, severity: Severity::Error, args: vec![] });
         }
     }
     for (i, f) in tree.fns.iter().enumerate() {
@@ -162,6 +174,50 @@ fn defaulted(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData, root: &SyntaxNod
         let args = vec![Arg::Str(word.into()), Arg::Str(name.clone())];
         out.push(Raw { at: caret, id: DEFAULTED_ANNOTATION, severity: Severity::Warning, args });
     }
+}
+
+/// The launch-configuration attributes (spec 20 §3.4): `__launch_bounds__`
+/// on a member (3535, at the attribute), then the checks EDG runs after
+/// the declaration, at its name: `__launch_bounds__`, `__cluster_dims__`
+/// or `__block_size__` (3534) and `__maxnreg__` (3715) on a non-kernel,
+/// `__maxnreg__` with `__launch_bounds__` (3719).
+fn launch_attributes(f: &FnData, root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+    let find = |name: &str| cuda_attribute_at(root, at, &[name], false);
+    let global = f.linkage.cuda.global;
+    let lb = find("launch_bounds");
+    let mut push = |id, args: Vec<Arg>, at| out.push(Raw { at, id, severity: Severity::Error, args });
+    if f.in_class
+        && let Some(lb) = lb
+    {
+        push(LAUNCH_BOUNDS_MEMBER, vec![Arg::Str("__launch_bounds__".into())], lb);
+    }
+    if !global {
+        if lb.is_some() {
+            push(ONLY_ON_GLOBAL, vec![Arg::Str("__launch_bounds__".into())], at);
+        }
+        // A `__cluster_dims__()` without arguments is accepted on any function.
+        if find("cluster_dims").is_some() && !empty_attribute(root, at, "cluster_dims") {
+            push(ONLY_ON_GLOBAL, vec![Arg::Str("__cluster_dims__".into())], at);
+        } else if find("block_size").is_some() {
+            push(ONLY_ON_GLOBAL, vec![Arg::Str("__block_size__".into())], at);
+        }
+    }
+    let mr = find("maxnreg");
+    if mr.is_some() && !global {
+        push(MAXNREG_ONLY_ON_GLOBAL, vec![Arg::Str("__maxnreg__".into())], at);
+    }
+    if mr.is_some() && lb.is_some() {
+        push(LAUNCH_BOUNDS_AND_MAXNREG, vec![Arg::Str("__launch_bounds__ and __maxnreg__".into())], at);
+    }
+}
+
+/// Whether the declaration's attribute `name` has an empty argument list.
+fn empty_attribute(root: &SyntaxNode, at: u32, name: &str) -> bool {
+    let Some(pos) = cuda_attribute_at(root, at, &[name], false) else { return false };
+    let Some(tok) = root.token_at_offset(TextSize::from(pos)).right_biased() else { return false };
+    tok.parent_ancestors()
+        .find(|n| n.kind() == K::ATTRIBUTE)
+        .is_some_and(|a| a.text().to_string().split_once('(').is_none_or(|(_, rest)| rest.trim() == ")"))
 }
 
 enum Return {

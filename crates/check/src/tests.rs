@@ -371,3 +371,29 @@ __device__ void d5() { H h; }
         "#]],
     );
 }
+
+#[test]
+fn launch_attributes_and_main() {
+    check(
+        r#"
+__device__ __attribute__((launch_bounds(128))) void d1() {}
+struct S { __global__ __attribute__((launch_bounds(64))) void m(); };
+__device__ __attribute__((maxnreg(32))) void d2() {}
+__global__ __attribute__((launch_bounds(128))) __attribute__((maxnreg(32))) void k1() {}
+__device__ __attribute__((cluster_dims(2,1,1))) void d3() {}
+__device__ __attribute__((cluster_dims())) void d4() {}
+__global__ __attribute__((launch_bounds(128, 2))) void k2() {}
+__device__ int main() { return 0; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:66 20077 "__launch_bounds__"
+            3:27 20231 
+            3:51 20078 "__launch_bounds__"
+            4:59 20258 "__maxnreg__"
+            5:95 20262 "__launch_bounds__ and __maxnreg__"
+            6:67 20077 "__cluster_dims__"
+            9:16 20081 
+        "#]],
+    );
+}
