@@ -253,6 +253,10 @@ pub struct Linkage {
     /// `__device__`, `__constant__` or `__managed__` (on a variable: a
     /// host shadow, which cudafe++ makes `static` in whole-program mode).
     pub device_var: bool,
+    /// `__constant__` / `__managed__` on a variable (with `device_var`):
+    /// what the stub's registration call and the device listing say.
+    pub constant: bool,
+    pub managed: bool,
 }
 
 /// How a function's declarator names it.
@@ -1392,6 +1396,8 @@ impl Lower {
                 specs,
                 &["device", "__device__", "constant", "__constant__", "managed", "__managed__"],
             ),
+            constant: has_cuda_attr(specs, &["constant", "__constant__"]),
+            managed: has_cuda_attr(specs, &["managed", "__managed__"]),
         }
     }
 
