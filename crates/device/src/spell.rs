@@ -1,18 +1,27 @@
 //! EDG's spellings of types and template arguments in the stub file (spec
-//! 30 §3), as cicc's C generator prints them. Two styles:
+//! 30 §3), as cicc's C generator prints them. Classes are read from the
+//! mangler's tree of the type (`hir::symbols::mangle_ty`), which holds
+//! their qualified names and normalised template arguments. Styles:
 //!
 //! - [`Style::C`]: the stub functions' parameters and the casts of
-//!   `__cudaLaunch`/`__cudaRegisterEntry` (`const float *__restrict__`,
-//!   `struct Clamp`, `size_t`); classes and typedefs outside the global
-//!   namespace (or instantiated) by their mangled names (`_ZSaIiE`);
+//!   `__cudaLaunch`/`__cudaRegisterEntry`: `const float *__restrict__`,
+//!   `struct Clamp` (a non-template class of the global namespace),
+//!   ` _Z3SumIfE` (any other class: its mangled name, declared by a
+//!   `typedef Sum<float>  _Z3SumIfE;` line the printer collects), `size_t`
+//!   (a typedef of the global namespace, unless `__device_builtin__`);
 //! - [`Style::Cxx`]: the kernel redefinitions and the template wrappers
-//!   (`struct ::S`, `::size_t`).
+//!   (`struct ::S`, `::size_t`);
+//! - template arguments ([`Speller::template_args`]): in casts
+//!   `<    ::Pair<int, float> , (int)4> ` (EDG's C++ printer: global
+//!   classes after four blanks, namespaced ones after one, a space after
+//!   every `>`, values as casts), in wrapper names `< ::Clamp,float>` and
+//!   `<32U>`.
 //!
 //! A type it cannot spell is an `Err` with the reason: the stub is then not
 //! written rather than written wrong.
 
 use cufront_base_db::SourceDatabase;
-use cufront_hir::item_tree::{Builtin, ClassKey, Cv};
+use cufront_hir::item_tree::{Builtin, ClassKey};
 use cufront_hir::templates::TemplateArg;
 use cufront_hir::{DefMap, TyId, TyKind};
 use cufront_mangle as m;
@@ -29,8 +38,7 @@ pub fn declare(ty: &str, name: &str) -> String {
     if ty.ends_with('*') || ty.ends_with('&') { format!("{ty}{name}") } else { format!("{ty} {name}") }
 }
 
-/// A kernel parameter's type as the stub passes it: arrays decay, top-level
-/// `const` stays (cicc keeps the declared type).
+/// A kernel parameter's type as the stub passes it: arrays decay.
 pub fn param(db: &dyn SourceDatabase, t: TyId) -> TyId {
     match t.kind(db) {
         TyKind::Array(e, _) => TyId::new(db, TyKind::Ptr(*e)),
@@ -38,7 +46,9 @@ pub fn param(db: &dyn SourceDatabase, t: TyId) -> TyId {
     }
 }
 
-pub fn builtin(b: Builtin) -> Result<&'static str, String> {
+/// C's spelling of a builtin type (`unsigned`), or, `long_form`, EDG's
+/// C++ printer's (`unsigned int`).
+pub fn builtin(b: Builtin, long_form: bool) -> Result<&'static str, String> {
     Ok(match b {
         Builtin::Void => "void",
         Builtin::Bool => "bool",
@@ -51,6 +61,7 @@ pub fn builtin(b: Builtin) -> Result<&'static str, String> {
         Builtin::Short => "short",
         Builtin::UShort => "unsigned short",
         Builtin::Int => "int",
+        Builtin::UInt if long_form => "unsigned int",
         Builtin::UInt => "unsigned",
         Builtin::Long => "long",
         Builtin::ULong => "unsigned long",
@@ -63,112 +74,229 @@ pub fn builtin(b: Builtin) -> Result<&'static str, String> {
     })
 }
 
-fn cv_prefix(cv: Cv) -> String {
-    let mut s = String::new();
-    if cv.c {
-        s.push_str("const ");
-    }
-    if cv.v {
-        s.push_str("volatile ");
-    }
-    s
-}
-
-/// The mangled name of a class, enum or typedef type as cicc prints it:
-/// the plain identifier for a non-template entity of the global
-/// namespace, else `_Z` + its nested name.
-fn named(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<(String, bool), String> {
-    let m::Type::Named(name) = cufront_hir::symbols::mangle_ty(db, map, t)? else {
-        return Err("not a named type".into());
-    };
-    let sym = m::symbol(&m::Encoding::Data(name))?;
-    let rest = sym.strip_prefix("_Z").unwrap_or(&sym);
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let plain = rest[..digits].parse::<usize>().ok().filter(|&n| n > 0 && rest.len() == digits + n);
-    Ok(match plain {
-        Some(_) => (rest[digits..].to_string(), true),
-        None => (sym, false),
-    })
-}
-
-fn class_keyword(db: &dyn SourceDatabase, t: TyId) -> &'static str {
-    let class = match t.kind(db) {
-        TyKind::Class(c) => Some(*c),
-        _ => None,
-    };
-    let Some(c) = class else { return "struct" };
-    let tree = cufront_hir::item_tree_of(db, c.item(db));
-    match tree.classes.get(c.idx(db) as usize).map(|k| k.key) {
-        Some(ClassKey::Union) => "union",
-        _ => "struct",
-    }
-}
-
-/// The abstract spelling of `t` (a type with no declarator name).
-pub fn spell(db: &dyn SourceDatabase, map: &DefMap, t: TyId, style: Style) -> Result<String, String> {
-    Ok(match t.kind(db) {
-        TyKind::Builtin(b) => builtin(*b)?.to_string(),
-        TyKind::Qualified(inner, cv) => match inner.kind(db) {
-            TyKind::Ptr(_) | TyKind::LRef(_) | TyKind::RRef(_) => {
-                let mut s = spell(db, map, *inner, style)?;
-                if cv.c {
-                    s.push_str("const");
-                }
-                if cv.v {
-                    s.push_str(if cv.c { " volatile" } else { "volatile" });
-                }
-                if cv.r {
-                    s.push_str("__restrict__");
-                }
-                s
-            }
-            _ => format!("{}{}", cv_prefix(*cv), spell(db, map, *inner, style)?),
-        },
-        TyKind::Ptr(p) => match p.kind(db) {
-            TyKind::Func(sig) => {
-                let params =
-                    sig.params.iter().map(|x| spell(db, map, param(db, *x), style)).collect::<Result<Vec<_>, _>>()?;
-                let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
-                format!("{} ( *)({params})", spell(db, map, sig.ret, style)?)
-            }
-            _ => format!("{} *", spell(db, map, *p, style)?),
-        },
-        TyKind::LRef(p) => match style {
-            Style::C => format!("{}&", spell(db, map, *p, style)?),
-            Style::Cxx => format!("{} &", spell(db, map, *p, style)?),
-        },
-        TyKind::RRef(p) => format!("{} &&", spell(db, map, *p, style)?),
-        TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => {
-            let (name, plain) = named(db, map, t)?;
-            let kw = class_keyword(db, t);
-            match (style, plain) {
-                (Style::Cxx, true) => format!("{kw} ::{name}"),
-                _ => format!("{kw} {name}"),
-            }
-        }
-        TyKind::Enum(_) => {
-            let (name, plain) = named(db, map, t)?;
-            match (style, plain) {
-                (Style::Cxx, true) => format!("enum ::{name}"),
-                _ => format!("enum {name}"),
-            }
-        }
-        TyKind::Typedef(_) => {
-            // A typedef of the global namespace keeps its name (`size_t`);
-            // others are named by what they stand for.
-            match typedef_name(db, t) {
-                Some(name) => match style {
-                    Style::C => name,
-                    Style::Cxx => format!("::{name}"),
-                },
-                None => spell(db, map, cufront_hir::ty::canonical(db, t), style)?,
-            }
-        }
+fn m_builtin(b: m::Builtin, long_form: bool) -> Result<&'static str, String> {
+    use m::Builtin as B;
+    Ok(match b {
+        B::Void => "void",
+        B::Bool => "bool",
+        B::Char => "char",
+        B::SChar => "signed char",
+        B::UChar => "unsigned char",
+        B::WChar => "wchar_t",
+        B::Short => "short",
+        B::UShort => "unsigned short",
+        B::Int => "int",
+        B::UInt if long_form => "unsigned int",
+        B::UInt => "unsigned",
+        B::Long => "long",
+        B::ULong => "unsigned long",
+        B::LongLong => "long long",
+        B::ULongLong => "unsigned long long",
+        B::Float => "float",
+        B::Double => "double",
+        B::LongDouble => "long double",
+        B::Char16 => "char16_t",
+        B::Char32 => "char32_t",
         other => return Err(format!("no stub spelling for {other:?}")),
     })
 }
 
-/// The name of a typedef declared in the global namespace.
+/// A literal's suffix in EDG's C++ printer.
+fn suffix(b: m::Builtin) -> &'static str {
+    use m::Builtin as B;
+    match b {
+        B::UInt | B::UShort | B::UChar => "u",
+        B::Long => "l",
+        B::ULong => "ul",
+        B::LongLong => "ll",
+        B::ULongLong => "ull",
+        _ => "",
+    }
+}
+
+/// The spellings of one stub, with the `typedef` lines its C spellings
+/// need (mangled names of classes the host code does not declare).
+pub struct Speller<'a> {
+    pub db: &'a dyn SourceDatabase,
+    pub map: &'a DefMap,
+    /// `typedef <C++ spelling> <mangled>;` lines, first use first.
+    pub typedefs: Vec<(String, String)>,
+}
+
+/// How a class or enum is named.
+enum Named {
+    /// A non-template entity of the global namespace: its identifier.
+    Plain(String),
+    /// Anything else: its name tree and mangled name.
+    Mangled(m::Name, String),
+}
+
+impl Speller<'_> {
+    fn named(&self, t: TyId) -> Result<Named, String> {
+        let m::Type::Named(name) = cufront_hir::symbols::mangle_ty(self.db, self.map, t)? else {
+            return Err("not a named type".into());
+        };
+        if name.root == m::Root::Global
+            && let [c] = name.comps.as_slice()
+            && c.args.is_none()
+            && let m::Unqualified::Source(s) = &c.name
+        {
+            return Ok(Named::Plain(s.clone()));
+        }
+        let mangled = m::mangle(&m::Encoding::Data(name.clone()))?;
+        Ok(Named::Mangled(name, mangled))
+    }
+
+    fn class_keyword(&self, t: TyId) -> &'static str {
+        let TyKind::Class(c) = t.kind(self.db) else { return "struct" };
+        let tree = cufront_hir::item_tree_of(self.db, c.item(self.db));
+        match tree.classes.get(c.idx(self.db) as usize).map(|k| k.key) {
+            Some(ClassKey::Union) => "union",
+            _ => "struct",
+        }
+    }
+
+    /// A non-plain class or enum by its mangled name, its typedef line noted.
+    fn mangled(&mut self, name: &m::Name, mangled: String) -> Result<String, String> {
+        if !self.typedefs.iter().any(|(m, _)| *m == mangled) {
+            let cxx = cxx_name(name, Ctx::Top)?;
+            self.typedefs.push((mangled.clone(), format!("typedef {cxx} {mangled};")));
+        }
+        Ok(format!(" {mangled}"))
+    }
+
+    /// The abstract spelling of `t` (a type with no declarator name).
+    pub fn spell(&mut self, t: TyId, style: Style) -> Result<String, String> {
+        let db = self.db;
+        Ok(match t.kind(db) {
+            TyKind::Builtin(b) => builtin(*b, false)?.to_string(),
+            TyKind::Qualified(inner, cv) => match inner.kind(db) {
+                TyKind::Ptr(_) | TyKind::LRef(_) | TyKind::RRef(_) => {
+                    let mut s = self.spell(*inner, style)?;
+                    if cv.c {
+                        s.push_str("const");
+                    }
+                    if cv.v {
+                        s.push_str(if cv.c { " volatile" } else { "volatile" });
+                    }
+                    if cv.r {
+                        s.push_str("__restrict__");
+                    }
+                    s
+                }
+                _ => {
+                    let mut s = String::new();
+                    if cv.c {
+                        s.push_str("const ");
+                    }
+                    if cv.v {
+                        s.push_str("volatile ");
+                    }
+                    let inner = self.spell(*inner, style)?;
+                    // ` _Z3SumIfE` already starts with its blank.
+                    format!("{}{inner}", if inner.starts_with(' ') { s.trim_end() } else { &s })
+                }
+            },
+            TyKind::Ptr(p) => match p.kind(db) {
+                TyKind::Func(sig) => {
+                    let params = sig
+                        .params
+                        .iter()
+                        .map(|x| self.spell(param(db, *x), style))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+                    format!("{} ( *)({params})", self.spell(sig.ret, style)?)
+                }
+                _ => format!("{} *", self.spell(*p, style)?),
+            },
+            TyKind::LRef(p) => {
+                let inner = self.spell(*p, style)?;
+                match style {
+                    Style::C => format!("{inner}&"),
+                    Style::Cxx if inner.ends_with('*') => format!("{inner}&"),
+                    Style::Cxx => format!("{inner} &"),
+                }
+            }
+            TyKind::RRef(p) => format!("{} &&", self.spell(*p, style)?),
+            TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) | TyKind::Closure(_) => match self.named(t)? {
+                Named::Plain(name) => {
+                    let kw = self.class_keyword(t);
+                    match style {
+                        Style::C => format!("{kw} {name}"),
+                        Style::Cxx => format!("{kw} ::{name}"),
+                    }
+                }
+                Named::Mangled(name, mangled) => self.mangled(&name, mangled)?,
+            },
+            TyKind::Enum(_) => match self.named(t)? {
+                Named::Plain(name) => match style {
+                    Style::C => format!("enum {name}"),
+                    Style::Cxx => format!("enum ::{name}"),
+                },
+                Named::Mangled(name, mangled) => self.mangled(&name, mangled)?,
+            },
+            TyKind::Typedef(_) => match typedef_name(db, t) {
+                Some(name) => match style {
+                    Style::C => name,
+                    Style::Cxx => format!("::{name}"),
+                },
+                None => self.spell(cufront_hir::ty::canonical(db, t), style)?,
+            },
+            other => return Err(format!("no stub spelling for {other:?}")),
+        })
+    }
+
+    /// A kernel instance's template arguments: as the casts print them
+    /// (`<    ::Clamp, float> `) or, `wrapper`, as the wrapper's explicit
+    /// specialization names them (`< ::Clamp,float>`).
+    pub fn template_args(&mut self, args: &[TemplateArg], wrapper: bool) -> Result<String, String> {
+        let mut parts = Vec::new();
+        let mut pack_last = false;
+        for a in args {
+            pack_last = matches!(a, TemplateArg::Pack(_));
+            self.flatten(a, wrapper, &mut parts)?;
+        }
+        Ok(if wrapper {
+            format!("<{}>", parts.join(","))
+        } else {
+            format!("<{}{}> ", parts.join(", "), if pack_last { " " } else { "" })
+        })
+    }
+
+    fn flatten(&mut self, a: &TemplateArg, wrapper: bool, out: &mut Vec<String>) -> Result<(), String> {
+        let db = self.db;
+        match a {
+            TemplateArg::Type(t) => {
+                let mt = cufront_hir::symbols::mangle_ty(db, self.map, *t)?;
+                let s = match (&mt, wrapper) {
+                    (m::Type::Named(name), true) => format!(" {}", cxx_name(name, Ctx::Top)?),
+                    (_, true) => self.spell(*t, Style::C)?,
+                    (_, false) => cxx_type(&mt)?,
+                };
+                out.push(s);
+            }
+            TemplateArg::Value(v, t) => {
+                let mt = cufront_hir::symbols::mangle_ty(db, self.map, *t)?;
+                out.push(match (&mt, wrapper) {
+                    (m::Type::Builtin(m::Builtin::Bool), true) => (if *v != 0 { "true" } else { "false" }).to_string(),
+                    (m::Type::Builtin(b), true) => format!("{v}{}", suffix(*b).to_ascii_uppercase()),
+                    (_, true) => format!("{v}"),
+                    (_, false) => literal(&mt, *v < 0, v.unsigned_abs())?,
+                });
+            }
+            TemplateArg::Pack(xs) => {
+                for x in xs {
+                    self.flatten(x, wrapper, out)?;
+                }
+            }
+            other => return Err(format!("no stub spelling for the template argument {other:?}")),
+        }
+        Ok(())
+    }
+}
+
+/// The name of a typedef declared in the global namespace, unless it is
+/// `__device_builtin__` (cicc spells those by what they stand for).
 fn typedef_name(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
     let TyKind::Typedef(td) = t.kind(db) else { return None };
     let map = cufront_hir::def_map(db, td.item(db).tu(db));
@@ -177,61 +305,64 @@ fn typedef_name(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
         return None;
     }
     let tree = cufront_hir::item_tree_of(db, td.item(db));
-    tree.typedefs.get(td.idx(db) as usize).map(|d| d.name.clone())
+    let data = tree.typedefs.get(td.idx(db) as usize)?;
+    (!data.attrs.device_builtin).then(|| data.name.clone())
 }
 
-/// A template argument list as the registration casts print it
-/// (`<    ::Clamp, float> `, `<(unsigned int)32u> `) or as the wrapper's
-/// explicit specialization does (`< ::Clamp,float>`, `<32U>`).
-pub fn template_args(
-    db: &dyn SourceDatabase,
-    map: &DefMap,
-    args: &[TemplateArg],
-    wrapper: bool,
-) -> Result<String, String> {
-    let mut parts = Vec::new();
-    for a in args {
-        flatten(db, map, a, wrapper, &mut parts)?;
+/// Where EDG's C++ printer prints a name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    /// At the top of a `typedef` line or a wrapper argument: no `::`.
+    Top,
+    /// Inside a template argument list: `    ::Global`, ` ::ns::Name`.
+    Arg,
+}
+
+/// A class or enum name as EDG's C++ printer writes it:
+/// `cub::X<int, (bool)0> ::Inner` at the top, `    ::Pair<int, float> `
+/// (global) or ` ::ns::X` (namespaced) inside template arguments.
+fn cxx_name(name: &m::Name, ctx: Ctx) -> Result<String, String> {
+    if name.root != m::Root::Global {
+        return Err("a local or dependent class in a stub".into());
     }
-    Ok(if wrapper { format!("<{}>", parts.join(",")) } else { format!("<{}> ", parts.join(", ")) })
+    let mut s = match ctx {
+        Ctx::Top => String::new(),
+        Ctx::Arg if name.comps.len() == 1 => "    ::".to_string(),
+        Ctx::Arg => " ::".to_string(),
+    };
+    for (i, c) in name.comps.iter().enumerate() {
+        if i > 0 {
+            s.push_str("::");
+        }
+        match &c.name {
+            m::Unqualified::Source(id) => s.push_str(id),
+            other => return Err(format!("no stub spelling for the name component {other:?}")),
+        }
+        if let Some(args) = &c.args {
+            s.push('<');
+            let mut parts = Vec::new();
+            let mut pack_last = false;
+            for a in args {
+                pack_last = matches!(a, m::TArg::Pack(_));
+                flatten_marg(a, &mut parts)?;
+            }
+            s.push_str(&parts.join(", "));
+            if pack_last {
+                s.push(' ');
+            }
+            s.push_str("> ");
+        }
+    }
+    Ok(s)
 }
 
-fn flatten(
-    db: &dyn SourceDatabase,
-    map: &DefMap,
-    a: &TemplateArg,
-    wrapper: bool,
-    out: &mut Vec<String>,
-) -> Result<(), String> {
+fn flatten_marg(a: &m::TArg, out: &mut Vec<String>) -> Result<(), String> {
     match a {
-        TemplateArg::Type(t) => {
-            let s = match t.kind(db) {
-                TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) | TyKind::Enum(_) => {
-                    let (name, plain) = named(db, map, *t)?;
-                    let name = if plain { format!("::{name}") } else { name };
-                    if wrapper { format!(" {name}") } else { format!("    {name}") }
-                }
-                _ => spell(db, map, *t, Style::Cxx)?,
-            };
-            out.push(s);
-        }
-        TemplateArg::Value(v, t) => {
-            let b = match cufront_hir::ty::canonical(db, *t).kind(db) {
-                TyKind::Builtin(b) => *b,
-                _ => return Err("a value argument of non-builtin type".into()),
-            };
-            let unsigned = matches!(b, Builtin::UInt | Builtin::ULong | Builtin::ULongLong | Builtin::UShort | Builtin::UChar);
-            let s = match (wrapper, b) {
-                (_, Builtin::Bool) => (if *v != 0 { "true" } else { "false" }).to_string(),
-                (true, _) => format!("{v}{}", int_suffix(b).to_ascii_uppercase()),
-                (false, Builtin::Int) => format!("{v}"),
-                (false, _) => format!("({}){v}{}", if unsigned && b == Builtin::UInt { "unsigned int" } else { builtin(b)? }, int_suffix(b)),
-            };
-            out.push(s);
-        }
-        TemplateArg::Pack(xs) => {
+        m::TArg::Type(t) => out.push(cxx_type(t)?),
+        m::TArg::Literal(l) => out.push(literal(&l.ty, l.negative, l.magnitude)?),
+        m::TArg::Pack(xs) => {
             for x in xs {
-                flatten(db, map, x, wrapper, out)?;
+                flatten_marg(x, out)?;
             }
         }
         other => return Err(format!("no stub spelling for the template argument {other:?}")),
@@ -239,13 +370,45 @@ fn flatten(
     Ok(())
 }
 
-fn int_suffix(b: Builtin) -> &'static str {
-    match b {
-        Builtin::UInt | Builtin::UShort | Builtin::UChar => "u",
-        Builtin::Long => "l",
-        Builtin::ULong => "ul",
-        Builtin::LongLong => "ll",
-        Builtin::ULongLong => "ull",
-        _ => "",
-    }
+/// A type inside a template argument list, in EDG's C++ printer.
+fn cxx_type(t: &m::Type) -> Result<String, String> {
+    Ok(match t {
+        m::Type::Builtin(b) => m_builtin(*b, true)?.to_string(),
+        m::Type::Named(n) => cxx_name(n, Ctx::Arg)?,
+        m::Type::Ptr(x) => format!("{} *", cxx_type(x)?),
+        m::Type::LRef(x) => format!("{} &", cxx_type(x)?),
+        m::Type::RRef(x) => format!("{} &&", cxx_type(x)?),
+        m::Type::Qualified(q, x) => match **x {
+            m::Type::Ptr(_) => {
+                let mut s = cxx_type(x)?;
+                if q.konst {
+                    s.push_str("const");
+                }
+                s
+            }
+            _ => {
+                let mut s = String::new();
+                if q.konst {
+                    s.push_str("const ");
+                }
+                if q.volatile {
+                    s.push_str("volatile ");
+                }
+                s.push_str(&cxx_type(x)?);
+                s
+            }
+        },
+        other => return Err(format!("no stub spelling for {other:?}")),
+    })
+}
+
+/// A template argument value: `(int)4`, `(unsigned int)32u`, `(bool)0`,
+/// `( ::ns::E)1`.
+fn literal(ty: &m::Type, negative: bool, magnitude: u128) -> Result<String, String> {
+    let sign = if negative { "-" } else { "" };
+    Ok(match ty {
+        m::Type::Builtin(b) => format!("({}){sign}{magnitude}{}", m_builtin(*b, true)?, suffix(*b)),
+        m::Type::Named(n) => format!("({}){sign}{magnitude}", cxx_name(n, Ctx::Arg)?),
+        other => return Err(format!("no stub spelling for a value of type {other:?}")),
+    })
 }

@@ -14,11 +14,11 @@
 //!   temporaries (the differential test reports both comparisons).
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
-use cufront_hir::{DefMap, TyId, TyKind, def_map};
+use cufront_hir::{TyId, TyKind, def_map};
 use cufront_mangle as m;
 
 use crate::registry::{self, DeviceVar, Kernel};
-use crate::spell::{self, Style, declare};
+use crate::spell::{self, Speller, Style, declare};
 
 /// What the stub needs from the command line.
 #[derive(Clone, Debug, Default)]
@@ -35,7 +35,7 @@ pub struct StubOptions {
 
 struct Printer<'a> {
     db: &'a dyn SourceDatabase,
-    map: &'a DefMap,
+    sp: Speller<'a>,
     out: String,
     spaced: bool,
     temps: u32,
@@ -46,7 +46,8 @@ pub fn stub_file(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &StubOption
     let map = def_map(db, tu);
     let kernels = registry::kernels(db, tu);
     let vars = registry::device_vars(db, tu);
-    let mut p = Printer { db, map: &map, out: String::new(), spaced: false, temps: 0 };
+    let sp = Speller { db, map: &map, typedefs: Vec::new() };
+    let mut p = Printer { db, sp, out: String::new(), spaced: false, temps: 0 };
     p.out.push_str(
         "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n#pragma GCC diagnostic ignored \"-Wcast-qual\"\n",
     );
@@ -66,7 +67,11 @@ pub fn stub_file(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &StubOption
     let mid = opts.module_id.as_deref().map(str::trim_end).unwrap_or("");
     let mut prepared = Vec::new();
     for k in kernels.iter() {
-        prepared.push(Prepared::new(&p, k, mid, opts.device_c)?);
+        prepared.push(Prepared::new(&mut p, k, mid, opts.device_c)?);
+    }
+    for (_, line) in &p.sp.typedefs {
+        p.out.push_str(line);
+        p.out.push('\n');
     }
     for k in &prepared {
         let params = k.c_params.join(", ");
@@ -113,8 +118,8 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(p: &Printer<'_>, k: &Kernel, mid: &str, device_c: bool) -> Result<Prepared, String> {
-        let (db, map) = (p.db, p.map);
+    fn new(p: &mut Printer<'_>, k: &Kernel, mid: &str, device_c: bool) -> Result<Prepared, String> {
+        let db = p.db;
         let host = k.host_name.clone()?;
         let host = cufront_hir::symbols::with_module_id(&host, mid);
         // The device spells a static kernel without g++'s `L`.
@@ -127,8 +132,8 @@ impl Prepared {
         }
         let device_name = if k.internal && device_c { m::cuda::nv_static(mid, &cxx) } else { cxx.clone() };
         let params: Vec<TyId> = k.params.clone()?.into_iter().map(|t| spell::param(db, t)).collect();
-        let c_params = params.iter().map(|t| stub_param(db, map, *t, Style::C)).collect::<Result<Vec<_>, _>>()?;
-        let cxx_params = params.iter().map(|t| spell::spell(db, map, *t, Style::Cxx)).collect::<Result<Vec<_>, _>>()?;
+        let c_params = params.iter().map(|t| stub_param(&mut p.sp, *t)).collect::<Result<Vec<_>, _>>()?;
+        let cxx_params = params.iter().map(|t| p.sp.spell(*t, Style::Cxx)).collect::<Result<Vec<_>, _>>()?;
         let mut offsets = Vec::new();
         let mut end = 0u64;
         for t in &params {
@@ -144,9 +149,13 @@ impl Prepared {
             _ => k.name.clone(),
         };
         let (cast_name, wrapper_name) = if k.template {
+            let base = match registry::qualified_name(&cxx) {
+                Some(q) => q.trim_start_matches("::").rsplit_once("::").map_or(String::new(), |(s, _)| format!("{s}::")),
+                None => String::new(),
+            };
             (
-                format!("{}{}", k.name, spell::template_args(db, map, &k.args, false)?),
-                format!("{}{}", k.name, spell::template_args(db, map, &k.args, true)?),
+                format!("{base}{}{}", k.name, p.sp.template_args(&k.args, false)?),
+                format!("{}{}", k.name, p.sp.template_args(&k.args, true)?),
             )
         } else {
             (base.clone(), base)
@@ -179,9 +188,9 @@ impl Prepared {
 }
 
 /// A stub parameter's C spelling: classes passed by reference.
-fn stub_param(db: &dyn SourceDatabase, map: &DefMap, t: TyId, style: Style) -> Result<String, String> {
-    let s = spell::spell(db, map, t, style)?;
-    Ok(if cufront_hir::instances::stub::setup_arg_type(db, t).is_some() { format!("{s}&") } else { s })
+fn stub_param(sp: &mut Speller<'_>, t: TyId) -> Result<String, String> {
+    let s = sp.spell(t, Style::C)?;
+    Ok(if cufront_hir::instances::stub::setup_arg_type(sp.db, t).is_some() { format!("{s}&") } else { s })
 }
 
 /// `t` without a top-level `__restrict__`.
@@ -236,7 +245,7 @@ impl Printer<'_> {
         for (i, t) in k.params.iter().enumerate() {
             let arg = if let (Some(plain), false) = (unrestricted(self.db, *t), k.by_ref[i]) {
                 let tmp = self.next_temp();
-                let ty = spell::spell(self.db, self.map, plain, Style::C).unwrap_or_default();
+                let ty = self.sp.spell(plain, Style::C).unwrap_or_default();
                 temps.push(format!(" {};\n", declare(&ty, &tmp)));
                 stmts.push(format!("{tmp} = __par{i}"));
                 tmp
@@ -280,6 +289,7 @@ impl Printer<'_> {
         let file = smap.file_name(decl.file).to_string();
         let open_line = smap.location(open as u32).line;
         let close_line = smap.location(close as u32).line;
+        let close_file = smap.file_name(smap.location(close as u32).file).to_string();
         let decls: Vec<String> = k.cxx_params.iter().enumerate().map(|(i, t)| declare(t, &format!("__cuda_{i}"))).collect();
         let params = if decls.is_empty() { "(void)".to_string() } else { format!("( {})", decls.join(",")) };
         let args: Vec<String> = (0..decls.len()).map(|i| format!("__cuda_{i}")).collect();
@@ -287,8 +297,13 @@ impl Printer<'_> {
         let storage = if k.internal { "static " } else { "" };
         self.out.push_str(&format!("# {} \"{file}\"\n{storage}void {}{params}\n", decl.line, k.cast_name));
         self.out.push_str(&format!("# {open_line} \"{file}\"\n{{{}{call};", k.stub_name));
-        for _ in open_line..close_line {
-            self.out.push('\n');
+        // EDG moves down by newlines up to five lines, else by a marker.
+        if close_file == file && close_line >= open_line && close_line - open_line <= 5 {
+            for _ in open_line..close_line {
+                self.out.push('\n');
+            }
+        } else {
+            self.out.push_str(&format!("\n# {close_line} \"{close_file}\"\n"));
         }
         self.out.push_str(&format!("}}\n# 1 \"{stub_path}\"\n"));
         self.spaced = true;
