@@ -46,12 +46,7 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
     }
     for v in registry::device_vars(db, tu).iter() {
         let Ok(name) = v.linkage_name.clone() else { continue };
-        let name = cufront_hir::symbols::with_module_id(&name, mid);
-        let name = if (v.is_static || name.contains("_GLOBAL__N_")) && device_c {
-            cufront_mangle::cuda::nv_static(mid, &name)
-        } else {
-            name
-        };
+        let name = registry::device_var_name(&cufront_hir::symbols::with_module_id(&name, mid), mid, device_c);
         out.push(Kept { entity: v.entity, kind: "variable", name, reason: KeepReason::DeviceVariable });
     }
     Arc::new(out)

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_hir::instances::{self, FnInstanceId, stub};
 use cufront_hir::templates::TemplateArg;
-use cufront_hir::{Entity, TyId, def_map, item_tree_of, symbols};
+use cufront_hir::{Entity, TyId, TyKind, def_map, item_tree_of, symbols};
 
 /// One kernel (or kernel template instance) the stub defines a stub for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +120,8 @@ fn fn_params(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Result<Vec<TyId>,
 #[salsa::tracked(returns(clone))]
 pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<DeviceVar>> {
     let map = def_map(db, tu);
+    let offsets = symbols::entity_offsets(db, tu);
+    let text = tu.text(db);
     let mut out: Vec<DeviceVar> = Vec::new();
     for &e in map.entities.iter() {
         let Entity::Var(v) = e else { continue };
@@ -138,7 +140,13 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
             Err(_) => format!("::{}", data.name),
         };
         let cx = cufront_hir::ty::LowerCx { db, map: &map, item: v.item(db), scope: parent, env: None };
-        let ty = cufront_hir::ty::lower(cx, &data.ty);
+        let mut ty = cufront_hir::ty::lower(cx, &data.ty);
+        // `T x[] = {…}`: the bound comes from the initializer.
+        if let TyKind::Array(elem, None) = ty.kind(db)
+            && let Some(n) = offsets.get(&e).and_then(|&at| initializer_len(&text, at as usize))
+        {
+            ty = TyId::new(db, TyKind::Array(*elem, Some(n)));
+        }
         let is_extern = data.linkage.is_extern && !data.linkage.is_definition;
         if let Some(prev) = out.iter_mut().find(|x| x.linkage_name == linkage_name && x.qualified == qualified) {
             prev.is_extern &= is_extern;
@@ -159,12 +167,130 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
     Arc::new(out)
 }
 
+/// The number of elements the initializer of the array declared at `at`
+/// (its name) gives its unknown bound: the top-level elements of a braced
+/// list, or a string literal's characters and its terminator. Read from
+/// the text: the item tree keeps no braced initializers (a gap of `hir`'s
+/// variable types, which should complete the bound themselves).
+fn initializer_len(text: &str, at: usize) -> Option<u64> {
+    let b = text.as_bytes();
+    let mut i = at;
+    while i < b.len() && b[i] != b'=' && b[i] != b';' && b[i] != b'{' {
+        i += 1;
+    }
+    if i < b.len() && b[i] == b'=' {
+        i += 1;
+    }
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    match b.get(i)? {
+        b'"' => {
+            let mut n = 0u64;
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+                n += 1;
+            }
+            Some(n + 1)
+        }
+        b'{' => {
+            let (mut depth, mut elems, mut pending) = (0i32, 0u64, false);
+            let mut j = i;
+            while j < b.len() {
+                match b[j] {
+                    b'{' | b'(' | b'[' => {
+                        if depth == 1 {
+                            pending = true;
+                        }
+                        depth += 1;
+                    }
+                    b'}' | b')' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(elems + u64::from(pending));
+                        }
+                    }
+                    b',' if depth == 1 => {
+                        elems += u64::from(pending);
+                        pending = false;
+                    }
+                    b'"' | b'\'' => {
+                        let q = b[j];
+                        j += 1;
+                        while j < b.len() && b[j] != q {
+                            j += if b[j] == b'\\' { 2 } else { 1 };
+                        }
+                        pending = true;
+                    }
+                    c if depth == 1 && !c.is_ascii_whitespace() => pending = true,
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The device name of a namespace-scope variable from its linkage name as
+/// the host spells internal linkage (spec 50 §8.4): g++'s `_ZL3sdv` is
+/// plain `sdv` on the device, `_ZN1XL2svE` becomes
+/// `_ZN<n>_INTERNAL<mid>1X2svE`; with `-rdc` an internal variable (an
+/// anonymous namespace's too) takes the `__nv_static_<len>_<mid>_` prefix.
+pub fn device_var_name(host: &str, mid: &str, device_c: bool) -> String {
+    let (name, internal) = if let Some(rest) = host.strip_prefix("_ZL") {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        match rest[..digits].parse::<usize>() {
+            Ok(n) if rest.len() == digits + n => (rest[digits..].to_string(), true),
+            _ => (host.to_string(), false),
+        }
+    } else if let (Some(comps), true) = (nested_components(host), host.starts_with("_ZN")) {
+        if comps.iter().any(|(l, _)| *l) {
+            let inner: String = comps.iter().map(|(_, id)| format!("{}{id}", id.len())).collect();
+            let tag = format!("_INTERNAL{mid}");
+            (format!("_ZN{}{tag}{inner}E", tag.len()), true)
+        } else {
+            (host.to_string(), false)
+        }
+    } else {
+        (host.to_string(), false)
+    };
+    let internal = internal || name.contains("_GLOBAL__N_");
+    if internal && device_c { cufront_mangle::cuda::nv_static(mid, &name) } else { name }
+}
+
+/// The components of a nested linkage name `_ZN1aL1xE` with their `L`
+/// markers: `[(false, "a"), (true, "x")]`; `None` for any other form.
+fn nested_components(mangled: &str) -> Option<Vec<(bool, String)>> {
+    let mut rest = mangled.strip_prefix("_ZN")?;
+    let mut out = Vec::new();
+    loop {
+        let l = rest.starts_with('L');
+        if l {
+            rest = &rest[1..];
+        }
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            break;
+        }
+        let n: usize = rest[..digits].parse().ok()?;
+        out.push((l, rest.get(digits..digits + n)?.to_string()));
+        rest = &rest[digits + n..];
+    }
+    (rest == "E" && !out.is_empty()).then_some(out)
+}
+
 /// `::a::b::x` from a nested linkage name `_ZN1a1b1xE` (a global one,
 /// `x`, has no components to read: `None`).
 pub fn qualified_name(mangled: &str) -> Option<String> {
     let mut rest = mangled.strip_prefix("_ZN")?;
     let mut out = String::new();
     loop {
+        if let Some(r) = rest.strip_prefix('L') {
+            rest = r;
+        }
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         if digits == 0 {
             break;
@@ -185,5 +311,25 @@ mod tests {
         assert_eq!(super::qualified_name("_ZN6detail7d_ticksE").as_deref(), Some("::detail::d_ticks"));
         assert_eq!(super::qualified_name("d_int"), None);
         assert_eq!(super::qualified_name("_ZN2ns1kIiEEvv"), None);
+        assert_eq!(super::qualified_name("_ZN6detailL1xE").as_deref(), Some("::detail::x"));
+    }
+
+    #[test]
+    fn bounds_from_initializers() {
+        use super::initializer_len as n;
+        assert_eq!(n("w[] = {0.25f, 0.5f, 0.25f};", 0), Some(3));
+        assert_eq!(n("g[][2] = {{1, 2}, {3, 4}, {5, 6},};", 0), Some(3));
+        assert_eq!(n("s[] = \"a\\\"b\";", 0), Some(4));
+        assert_eq!(n("x[];", 0), None);
+    }
+
+    #[test]
+    fn device_var_names() {
+        use super::device_var_name as n;
+        assert_eq!(n("_ZL8d_primes", "_m", false), "d_primes");
+        assert_eq!(n("_ZL8d_primes", "_m", true), "__nv_static_2__m_d_primes");
+        assert_eq!(n("_ZN6detailL1xE", "_ab", false), "_ZN12_INTERNAL_ab6detail1xE");
+        assert_eq!(n("_ZN6detail7d_ticksE", "_ab", true), "_ZN6detail7d_ticksE");
+        assert_eq!(n("d_int", "_ab", true), "d_int");
     }
 }

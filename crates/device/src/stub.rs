@@ -113,6 +113,8 @@ struct Prepared {
     params: Vec<TyId>,
     c_params: Vec<String>,
     cxx_params: Vec<String>,
+    /// `cxx_params` without a top-level `__restrict__`.
+    cxx_plain: Vec<String>,
     offsets: Vec<u64>,
     by_ref: Vec<bool>,
 }
@@ -134,6 +136,10 @@ impl Prepared {
         let params: Vec<TyId> = k.params.clone()?.into_iter().map(|t| spell::param(db, t)).collect();
         let c_params = params.iter().map(|t| stub_param(&mut p.sp, *t)).collect::<Result<Vec<_>, _>>()?;
         let cxx_params = params.iter().map(|t| p.sp.spell(*t, Style::Cxx)).collect::<Result<Vec<_>, _>>()?;
+        let cxx_plain = params
+            .iter()
+            .map(|t| p.sp.spell(unrestricted(db, *t).unwrap_or(*t), Style::Cxx))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut offsets = Vec::new();
         let mut end = 0u64;
         for t in &params {
@@ -171,6 +177,7 @@ impl Prepared {
             params,
             c_params,
             cxx_params,
+            cxx_plain,
             offsets,
             by_ref,
         })
@@ -212,22 +219,23 @@ impl Printer<'_> {
         t
     }
 
-    fn block(&self, stmts: &[String]) -> String {
-        if self.spaced {
-            let mut s = String::from(" { ");
-            for x in stmts {
-                s.push_str(&format!(" {x};"));
-            }
-            s.push_str(" }");
-            s
-        } else {
-            let mut s = String::from("{");
-            for x in stmts {
-                s.push_str(&format!("{x};"));
-            }
-            s.push('}');
-            s
+    /// A block: `{a;b;}` compact, ` {  a; b; }` spaced; `temps` (declaration
+    /// lines of temporaries) open it, and the statement after them starts
+    /// its line.
+    fn block(&self, temps: &[String], stmts: &[String]) -> String {
+        let mut s = String::from(if self.spaced { " { " } else { "{" });
+        for t in temps {
+            s.push_str(&format!(" {t};\n"));
         }
+        for (i, x) in stmts.iter().enumerate() {
+            if self.spaced && !(i == 0 && !temps.is_empty()) {
+                s.push(' ');
+            }
+            s.push_str(x);
+            s.push(';');
+        }
+        s.push_str(if self.spaced { " }" } else { "}" });
+        s
     }
 
     fn params_list(&self, decls: &[String]) -> String {
@@ -246,7 +254,7 @@ impl Printer<'_> {
             let arg = if let (Some(plain), false) = (unrestricted(self.db, *t), k.by_ref[i]) {
                 let tmp = self.next_temp();
                 let ty = self.sp.spell(plain, Style::C).unwrap_or_default();
-                temps.push(format!(" {};\n", declare(&ty, &tmp)));
+                temps.push(declare(&ty, &tmp));
                 stmts.push(format!("{tmp} = __par{i}"));
                 tmp
             } else {
@@ -257,20 +265,16 @@ impl Printer<'_> {
         }
         stmts.push(format!("__cudaLaunch(((char *){}), 0U)", k.fn_ptr_cast()));
         let head = if k.static_stub { "static void" } else { "__attribute__((visibility(\"hidden\"))) void" };
-        let mut body = self.block(&stmts);
-        if !temps.is_empty() {
-            // `{ T __T0;\n …\n<statements>}`: the temporaries' declarations open the block.
-            let open = if self.spaced { " {" } else { "{" };
-            let rest = body.trim_start().strip_prefix('{').unwrap_or(&body).trim_start().to_string();
-            body = format!("{open}{}{rest}", temps.concat());
-        }
+        let body = self.block(&temps, &stmts);
         self.out.push_str(&format!("{head} {}{}{body}\n", k.stub_name, self.params_list(&decls)));
     }
 
     fn wrapper(&mut self, k: &Prepared) -> Result<(), String> {
         let refs: Vec<String> = k.cxx_params.iter().map(|t| ref_of(t)).collect();
         let decls: Vec<String> = refs.iter().enumerate().map(|(i, t)| declare(t, &format!("__cuda_{i}"))).collect();
-        let args: Vec<String> = refs.iter().enumerate().map(|(i, t)| format!("({t})__cuda_{i}")).collect();
+        // The call casts to the parameter types without `__restrict__`.
+        let args: Vec<String> =
+            k.cxx_plain.iter().enumerate().map(|(i, t)| format!("({})__cuda_{i}", ref_of(t))).collect();
         let params = if decls.is_empty() { "(void)".to_string() } else { format!("( {})", decls.join(",")) };
         let call = if args.is_empty() { "()".to_string() } else { format!("( {})", args.join(",")) };
         self.out.push_str(&format!(
@@ -318,12 +322,7 @@ impl Printer<'_> {
         }
         for v in vars {
             let name = v.linkage_name.clone()?;
-            let name = cufront_hir::symbols::with_module_id(&name, mid);
-            let name = if (v.is_static || name.contains("_GLOBAL__N_")) && device_c {
-                m::cuda::nv_static(mid, &name)
-            } else {
-                name
-            };
+            let name = registry::device_var_name(&cufront_hir::symbols::with_module_id(&name, mid), mid, device_c);
             let (size, _) = cufront_hir::layout::size_align(self.db, v.ty).map_err(|e| format!("{e:?}"))?;
             let call = if v.managed { "__cudaRegisterManagedVariable" } else { "__cudaRegisterVariable" };
             stmts.push(format!(
@@ -334,7 +333,7 @@ impl Printer<'_> {
             ));
         }
         let param = if self.spaced { format!("( void **{h})") } else { format!("(void **{h})") };
-        let body = self.block(&stmts);
+        let body = self.block(&[], &stmts);
         self.out.push_str(&format!("static void __nv_cudaEntityRegisterCallback{param}{body}\n"));
         Ok(())
     }
