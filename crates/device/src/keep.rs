@@ -35,7 +35,8 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
     let mut out = Vec::new();
     for k in registry::kernels(db, tu).iter() {
         let Ok(name) = k.host_name.clone() else { continue };
-        let name = cufront_hir::symbols::with_module_id(&name, mid);
+        // C linkage: the plain name.
+        let name = if name.starts_with("_Z") { cufront_hir::symbols::with_module_id(&name, mid) } else { name };
         let name = match name.strip_prefix("_ZL") {
             Some(rest) => format!("_Z{rest}"),
             None => name,

@@ -18,6 +18,8 @@ pub struct Kernel {
     pub entity: Entity,
     /// The linkage name as the host object spells it (`_ZL…` for `static`).
     pub host_name: Result<String, String>,
+    /// The C++ linkage name even under C linkage (what the stub is named after).
+    pub cxx_name: Result<String, String>,
     /// The identifier (`vector_add`).
     pub name: String,
     /// `static` or in an anonymous namespace.
@@ -73,6 +75,7 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
                 plain.push(Kernel {
                     entity: Entity::Fn(def),
                     host_name: symbols::mangled_name(db, Entity::Fn(def)),
+                    cxx_name: symbols::cxx_fn_name(db, def),
                     name: name.clone(),
                     internal,
                     extern_c: data.linkage.extern_c,
@@ -95,6 +98,7 @@ fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront
     Kernel {
         entity: Entity::FnInst(i),
         host_name: symbols::mangled_name(db, Entity::FnInst(i)),
+        cxx_name: symbols::mangled_name(db, Entity::FnInst(i)),
         name: name.to_string(),
         internal: data.linkage.is_static,
         extern_c: data.linkage.extern_c,
@@ -143,7 +147,10 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
         let mut ty = cufront_hir::ty::lower(cx, &data.ty);
         // `T x[] = {…}`: the bound comes from the initializer.
         if let TyKind::Array(elem, None) = ty.kind(db)
-            && let Some(n) = offsets.get(&e).and_then(|&at| initializer_len(&text, at as usize))
+            && let Some(n) = offsets
+                .get(&e)
+                .and_then(|&at| initializer(&text, at as usize))
+                .and_then(|init| completed_bound(db, *elem, init))
         {
             ty = TyId::new(db, TyKind::Array(*elem, Some(n)));
         }
@@ -167,12 +174,20 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
     Arc::new(out)
 }
 
-/// The number of elements the initializer of the array declared at `at`
-/// (its name) gives its unknown bound: the top-level elements of a braced
-/// list, or a string literal's characters and its terminator. Read from
-/// the text: the item tree keeps no braced initializers (a gap of `hir`'s
-/// variable types, which should complete the bound themselves).
-fn initializer_len(text: &str, at: usize) -> Option<u64> {
+/// What the initializer of an array declared at `at` (its name) gives its
+/// unknown bound: [`Init::Elems`], the top-level elements of a braced list
+/// (`braced`: all of them braced themselves; brace elision otherwise), or
+/// [`Init::Chars`], a string literal's characters with its terminator
+/// (adjacent literals concatenated). Read from the text: the item tree
+/// keeps no braced initializers (a gap of `hir`'s variable types, which
+/// should complete the bound themselves).
+#[derive(Debug, PartialEq, Eq)]
+enum Init {
+    Elems { n: u64, braced: bool },
+    Chars(u64),
+}
+
+fn initializer(text: &str, at: usize) -> Option<Init> {
     let b = text.as_bytes();
     let mut i = at;
     while i < b.len() && b[i] != b'=' && b[i] != b';' && b[i] != b'{' {
@@ -181,26 +196,37 @@ fn initializer_len(text: &str, at: usize) -> Option<u64> {
     if i < b.len() && b[i] == b'=' {
         i += 1;
     }
-    while i < b.len() && b[i].is_ascii_whitespace() {
-        i += 1;
-    }
+    let skip_ws = |mut j: usize| {
+        while j < b.len() && b[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        j
+    };
+    i = skip_ws(i);
     match b.get(i)? {
         b'"' => {
             let mut n = 0u64;
-            let mut j = i + 1;
-            while j < b.len() && b[j] != b'"' {
-                j += if b[j] == b'\\' { 2 } else { 1 };
-                n += 1;
+            while b.get(i) == Some(&b'"') {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                    n += 1;
+                }
+                i = skip_ws(j + 1);
             }
-            Some(n + 1)
+            Some(Init::Chars(n + 1))
         }
         b'{' => {
-            let (mut depth, mut elems, mut pending) = (0i32, 0u64, false);
+            let (mut depth, mut elems, mut pending, mut braced) = (0i32, 0u64, false, true);
+            let mut this_braced = false;
             let mut j = i;
             while j < b.len() {
                 match b[j] {
-                    b'{' | b'(' | b'[' => {
+                    c @ (b'{' | b'(' | b'[') => {
                         if depth == 1 {
+                            if !pending {
+                                this_braced = c == b'{';
+                            }
                             pending = true;
                         }
                         depth += 1;
@@ -208,12 +234,20 @@ fn initializer_len(text: &str, at: usize) -> Option<u64> {
                     b'}' | b')' | b']' => {
                         depth -= 1;
                         if depth == 0 {
-                            return Some(elems + u64::from(pending));
+                            if pending {
+                                elems += 1;
+                                braced &= this_braced;
+                            }
+                            return Some(Init::Elems { n: elems, braced: braced && elems > 0 });
                         }
                     }
                     b',' if depth == 1 => {
-                        elems += u64::from(pending);
+                        if pending {
+                            elems += 1;
+                            braced &= this_braced;
+                        }
                         pending = false;
+                        this_braced = false;
                     }
                     b'"' | b'\'' => {
                         let q = b[j];
@@ -231,6 +265,24 @@ fn initializer_len(text: &str, at: usize) -> Option<u64> {
             None
         }
         _ => None,
+    }
+}
+
+/// The bound an initializer gives an array of `elem`: with brace elision,
+/// the scalars fill whole elements of `elem` (an array of known size).
+fn completed_bound(db: &dyn SourceDatabase, elem: TyId, init: Init) -> Option<u64> {
+    match init {
+        Init::Chars(n) => Some(n),
+        Init::Elems { n, braced: true } => Some(n),
+        Init::Elems { n, braced: false } => {
+            let mut per = 1u64;
+            let mut t = elem;
+            while let TyKind::Array(inner, bound) = cufront_hir::ty::canonical(db, t).kind(db) {
+                per *= (*bound)?;
+                t = *inner;
+            }
+            Some(n.div_ceil(per))
+        }
     }
 }
 
@@ -316,10 +368,12 @@ mod tests {
 
     #[test]
     fn bounds_from_initializers() {
-        use super::initializer_len as n;
-        assert_eq!(n("w[] = {0.25f, 0.5f, 0.25f};", 0), Some(3));
-        assert_eq!(n("g[][2] = {{1, 2}, {3, 4}, {5, 6},};", 0), Some(3));
-        assert_eq!(n("s[] = \"a\\\"b\";", 0), Some(4));
+        use super::{Init, initializer as n};
+        assert_eq!(n("w[] = {0.25f, 0.5f, 0.25f};", 0), Some(Init::Elems { n: 3, braced: false }));
+        assert_eq!(n("g[][2] = {{1, 2}, {3, 4}, {5, 6},};", 0), Some(Init::Elems { n: 3, braced: true }));
+        assert_eq!(n("f[][3] = {1, 2, 3, 4, 5, 6, 7};", 0), Some(Init::Elems { n: 7, braced: false }));
+        assert_eq!(n("s[] = \"a\\\"b\";", 0), Some(Init::Chars(4)));
+        assert_eq!(n("s[] = \"stencil\" \"-v2\";", 0), Some(Init::Chars(11)));
         assert_eq!(n("x[];", 0), None);
     }
 

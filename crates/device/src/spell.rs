@@ -269,7 +269,7 @@ impl Speller<'_> {
             TemplateArg::Type(t) => {
                 let mt = cufront_hir::symbols::mangle_ty(db, self.map, *t)?;
                 let s = match (&mt, wrapper) {
-                    (m::Type::Named(name), true) => format!(" {}", cxx_name(name, Ctx::Top)?),
+                    (m::Type::Named(name), true) => format!(" ::{}", cxx_name(name, Ctx::Top)?),
                     (_, true) => self.spell(*t, Style::C)?,
                     (_, false) => cxx_type(&mt)?,
                 };
@@ -277,6 +277,10 @@ impl Speller<'_> {
             }
             TemplateArg::Value(v, t) => {
                 let mt = cufront_hir::symbols::mangle_ty(db, self.map, *t)?;
+                if wrapper && let TyKind::Enum(e) = cufront_hir::ty::canonical(db, *t).kind(db) {
+                    out.push(self.enumerator(*e, &mt, *v)?);
+                    return Ok(());
+                }
                 out.push(match (&mt, wrapper) {
                     (m::Type::Builtin(m::Builtin::Bool), true) => (if *v != 0 { "true" } else { "false" }).to_string(),
                     (m::Type::Builtin(b), true) => format!("{v}{}", suffix(*b).to_ascii_uppercase()),
@@ -292,6 +296,27 @@ impl Speller<'_> {
             other => return Err(format!("no stub spelling for the template argument {other:?}")),
         }
         Ok(())
+    }
+}
+
+impl Speller<'_> {
+    /// An enumeration value as the wrapper names it: `( ::Fractal::Julia)`
+    /// (scoped), `( ::ns::Red)` (unscoped: the enumerator is a member of
+    /// the enclosing scope).
+    fn enumerator(&self, e: cufront_hir::EnumId, mt: &m::Type, v: i128) -> Result<String, String> {
+        let db = self.db;
+        let info = cufront_hir::ty::enum_info(db, e);
+        let i = info.values.iter().position(|x| x.as_ref().is_ok_and(|x| *x == v)).ok_or("no enumerator has the value")?;
+        let tree = cufront_hir::item_tree_of(db, e.item(db));
+        let data = tree.enums.get(e.idx(db) as usize).ok_or("no such enumeration")?;
+        let (enumerator, _) = data.enumerators.get(i).ok_or("no such enumerator")?;
+        let m::Type::Named(name) = mt else { return Err("an enumeration without a name".into()) };
+        let mut scope = name.clone();
+        if !data.scoped {
+            scope.comps.pop();
+        }
+        let prefix = if scope.comps.is_empty() { String::new() } else { format!("{}::", cxx_name(&scope, Ctx::Top)?) };
+        Ok(format!("( ::{prefix}{enumerator})"))
     }
 }
 

@@ -123,16 +123,22 @@ impl Prepared {
     fn new(p: &mut Printer<'_>, k: &Kernel, mid: &str, device_c: bool) -> Result<Prepared, String> {
         let db = p.db;
         let host = k.host_name.clone()?;
-        let host = cufront_hir::symbols::with_module_id(&host, mid);
+        // C linkage (`extern "C"`, directly or by redeclaration): registered
+        // by its plain name, its stub still named after the C++ name.
+        let c_linkage = !host.starts_with("_Z");
+        let cxx = cufront_hir::symbols::with_module_id(&k.cxx_name.clone()?, mid);
         // The device spells a static kernel without g++'s `L`.
-        let cxx = match host.strip_prefix("_ZL") {
+        let cxx = match cxx.strip_prefix("_ZL") {
             Some(rest) => format!("_Z{rest}"),
-            None => host,
+            None => cxx,
         };
-        if k.extern_c {
-            return Err(format!("extern \"C\" kernel `{}`: its stub name is not modelled", k.name));
-        }
-        let device_name = if k.internal && device_c { m::cuda::nv_static(mid, &cxx) } else { cxx.clone() };
+        let device_name = if c_linkage {
+            host
+        } else if k.internal && device_c {
+            m::cuda::nv_static(mid, &cxx)
+        } else {
+            cxx.clone()
+        };
         let params: Vec<TyId> = k.params.clone()?.into_iter().map(|t| spell::param(db, t)).collect();
         let c_params = params.iter().map(|t| stub_param(&mut p.sp, *t)).collect::<Result<Vec<_>, _>>()?;
         let cxx_params = params.iter().map(|t| p.sp.spell(*t, Style::Cxx)).collect::<Result<Vec<_>, _>>()?;
@@ -302,7 +308,9 @@ impl Printer<'_> {
         self.out.push_str(&format!("# {} \"{file}\"\n{storage}void {}{params}\n", decl.line, k.cast_name));
         self.out.push_str(&format!("# {open_line} \"{file}\"\n{{{}{call};", k.stub_name));
         // EDG moves down by newlines up to five lines, else by a marker.
-        if close_file == file && close_line >= open_line && close_line - open_line <= 5 {
+        if close_file == file && close_line == open_line {
+            self.out.push(' ');
+        } else if close_file == file && close_line >= open_line && close_line - open_line <= 5 {
             for _ in open_line..close_line {
                 self.out.push('\n');
             }
