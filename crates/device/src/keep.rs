@@ -1,15 +1,18 @@
-//! The keep set (spec 40 §4), as far as it is modelled: its roots that the
-//! stub registers — kernels defined in the unit, kernel template instances
-//! the unit's code reaches (`hir::instances::required_entities`), and
+//! The keep set (spec 40 §4), as far as it is modelled: the roots the stub
+//! registers — kernels defined in the unit, kernel template instances the
+//! unit's code reaches (`hir::instances::required_entities`), and
 //! namespace-scope device variables (kept whatever their linkage, even
-//! unreferenced). The closure over what device code references (device
-//! functions, types, local `__shared__` variables) is not computed yet.
+//! unreferenced) — then the `__device__` and `__host__ __device__`
+//! functions and instances the unit's needed code reaches ([`closure`]).
+//! Not yet: types, vtables, block-scope `__shared__` variables, implicit
+//! special members, closures' `operator()`.
 
 use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_hir::Entity;
 
+use crate::closure::device_closure;
 use crate::registry;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +20,9 @@ pub enum KeepReason {
     Kernel,
     KernelInstance,
     DeviceVariable,
+    /// Reached from the needed code: the entity whose body references it
+    /// (`None`: defined in the unit, external and not inline).
+    Reached(Option<Entity>),
 }
 
 /// One kept entity: what it is, its device name, why it is kept.
@@ -49,6 +55,22 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
         let Ok(name) = v.linkage_name.clone() else { continue };
         let name = registry::device_var_name(&cufront_hir::symbols::with_module_id(&name, mid), mid, device_c);
         out.push(Kept { entity: v.entity, kind: "variable", name, reason: KeepReason::DeviceVariable });
+    }
+    let mut names: rustc_hash::FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
+    for &(e, from) in device_closure(db, tu).iter() {
+        let data = match e {
+            Entity::Fn(f) => cufront_hir::item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).cloned(),
+            Entity::FnInst(i) => i.decl(db).data(db).map(|d| (*d).clone()),
+            _ => None,
+        };
+        // `__device__` (a function's `device_var`) or `__host__ __device__`; not kernels.
+        if !data.is_some_and(|d| d.linkage.device_var && !d.linkage.kernel) {
+            continue;
+        }
+        let Ok(name) = cufront_hir::symbols::device_linkage_name(db, e, mid) else { continue };
+        if names.insert(name.clone()) {
+            out.push(Kept { entity: e, kind: "function", name, reason: KeepReason::Reached(from) });
+        }
     }
     Arc::new(out)
 }

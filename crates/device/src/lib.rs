@@ -5,6 +5,7 @@
 //! - [`cmdline`]: cicc's command line as nvcc writes it;
 //! - [`registry`]: the kernels and device variables the stub registers, in
 //!   cicc's order (salsa queries over `hir`);
+//! - [`closure`]: what the unit's needed code references, transitively;
 //! - [`keep`]: the kept entities and why each is kept;
 //! - [`spell`]: EDG's C spellings of types and template arguments;
 //! - [`stub`]: the stub file (`--stub_file_name`);
@@ -14,6 +15,7 @@
 //! files); a stub that cannot be spelled exactly is an error value, never a
 //! guess written out; output depends only on the unit and the options.
 
+pub mod closure;
 pub mod cmdline;
 pub mod keep;
 pub mod listing;

@@ -261,6 +261,9 @@ pub struct Linkage {
     /// what the stub's registration call and the device listing say.
     pub constant: bool,
     pub managed: bool,
+    /// `__host__` (with `device_var`, which a function's `__device__`
+    /// sets: a `__host__ __device__` function).
+    pub host: bool,
 }
 
 /// How a function's declarator names it.
@@ -1402,6 +1405,7 @@ impl Lower {
             ),
             constant: has_cuda_attr(specs, &["constant", "__constant__"]),
             managed: has_cuda_attr(specs, &["managed", "__managed__"]),
+            host: has_cuda_attr(specs, &["host", "__host__"]),
         }
     }
 

@@ -30,8 +30,11 @@ use crate::{ClassId, Entity, EnumId, item_tree_of};
 mod abi_tags;
 mod decltype_ret;
 mod dependent;
+mod device;
 mod inline_home;
 mod packs;
+
+pub use device::device_linkage_name;
 
 /// What `inspect symbols` prints about an entity besides its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
