@@ -37,6 +37,11 @@ pub struct Kernel {
 /// A namespace-scope `__device__`/`__constant__`/`__managed__` variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceVar {
+    /// Where it is first declared (the registration follows source order,
+    /// not the scope graph's grouping of reopened namespaces).
+    pub at: u32,
+    /// The namespace it is declared in.
+    pub scope: cufront_hir::ScopeIdx,
     pub entity: Entity,
     pub name: String,
     /// Its linkage name as the source declares it (`_ZN6detail7d_ticksE`).
@@ -143,8 +148,14 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
             Ok(n) => qualified_name(n).unwrap_or_else(|| format!("::{}", data.name)),
             Err(_) => format!("::{}", data.name),
         };
+        // The host names an anonymous namespace by cudafe++'s macro.
+        let qualified = qualified
+            .split("::")
+            .map(|c| if c.starts_with("_GLOBAL__N_") { "_NV_ANON_NAMESPACE" } else { c })
+            .collect::<Vec<_>>()
+            .join("::");
         let cx = cufront_hir::ty::LowerCx { db, map: &map, item: v.item(db), scope: parent, env: None };
-        let mut ty = cufront_hir::ty::lower(cx, &data.ty);
+        let mut ty = instances::var_decl_type(db, cx, data);
         // `T x[] = {…}`: the bound comes from the initializer.
         if let TyKind::Array(elem, None) = ty.kind(db)
             && let Some(n) = offsets
@@ -160,6 +171,8 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
             continue;
         }
         out.push(DeviceVar {
+            scope: parent,
+            at: offsets.get(&e).copied().unwrap_or(u32::MAX),
             entity: e,
             name: data.name.clone(),
             linkage_name,
@@ -171,7 +184,41 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
             is_static: data.linkage.is_static,
         });
     }
+    // cicc registers the file scope's variables first, then each namespace
+    // after its nested namespaces (a post-order walk, namespaces in the
+    // order they were first opened), each scope's in declaration order.
+    let rank = namespace_rank(&map);
+    out.sort_by_key(|v| (rank.get(&v.scope).copied().unwrap_or(usize::MAX), v.at));
     Arc::new(out)
+}
+
+/// Each namespace's place in cicc's registration order: the file scope
+/// first, then a post-order walk (nested namespaces before their parent),
+/// siblings in the order they were first opened (scope index order).
+fn namespace_rank(map: &cufront_hir::DefMap) -> rustc_hash::FxHashMap<cufront_hir::ScopeIdx, usize> {
+    use cufront_hir::scopes::{ROOT, ScopeKind};
+    let mut children: rustc_hash::FxHashMap<cufront_hir::ScopeIdx, Vec<cufront_hir::ScopeIdx>> =
+        rustc_hash::FxHashMap::default();
+    for (i, sc) in map.scopes.iter().enumerate() {
+        if let (ScopeKind::Namespace { .. }, Some(p)) = (&sc.kind, sc.parent) {
+            children.entry(p).or_default().push(cufront_hir::ScopeIdx(i as u32));
+        }
+    }
+    let mut rank = rustc_hash::FxHashMap::default();
+    rank.insert(ROOT, 0);
+    // Iterative post-order: (scope, children visited).
+    let mut stack: Vec<(cufront_hir::ScopeIdx, bool)> =
+        children.get(&ROOT).into_iter().flatten().rev().map(|&c| (c, false)).collect();
+    while let Some((s, done)) = stack.pop() {
+        if done {
+            let n = rank.len();
+            rank.insert(s, n);
+            continue;
+        }
+        stack.push((s, true));
+        stack.extend(children.get(&s).into_iter().flatten().rev().map(|&c| (c, false)));
+    }
+    rank
 }
 
 /// What the initializer of an array declared at `at` (its name) gives its

@@ -67,7 +67,8 @@ pub fn stub_file(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &StubOption
     let mid = opts.module_id.as_deref().map(str::trim_end).unwrap_or("");
     let mut prepared = Vec::new();
     for k in kernels.iter() {
-        prepared.push(Prepared::new(&mut p, k, mid, opts.device_c)?);
+        let name = k.host_name.clone().unwrap_or_else(|_| k.name.clone());
+        prepared.push(Prepared::new(&mut p, k, mid, opts.device_c).map_err(|e| format!("kernel `{name}`: {e}"))?);
     }
     for (_, line) in &p.sp.typedefs {
         p.out.push_str(line);
