@@ -17,10 +17,14 @@
 //!   misses and extras printed.
 //!
 //! Asserted: every kernel cicc declares is listed by cufront (the kernel
-//! share is 100 % per unit); the number of units whose masked stub is
-//! identical and whose exact stub is identical is at least the floor
-//! measured (`STUB_FLOORS`, a ratchet); `cufront device` never fails on a
-//! unit cicc accepts.
+//! share is 100 % per unit that cufront writes); the number of units whose
+//! masked stub is identical and whose exact stub is identical is at least
+//! the floor measured (`STUB_FLOORS`, a ratchet); the shares of cicc's
+//! device functions and variables cufront lists are at least the floors
+//! measured (`NAME_FLOORS`); `cufront device` writes every unit except
+//! those in `KNOWN_UNSPELLED` (stubs with types the spellers do not know
+//! yet: extended-lambda wrappers), where it must refuse with status 2 and
+//! a reason, never crash or write a guess.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -30,7 +34,16 @@ use cufront_tests::{Program, cache_key, cached_dir, corpus, par_map, toolkit};
 
 /// (whole-program, rdc): units whose stub equals cicc's with `__T<n>`
 /// masked, then exactly. Measured, minus nothing: raise as it grows.
-const STUB_FLOORS: [(usize, usize); 2] = [(0, 0), (0, 0)];
+const STUB_FLOORS: [(usize, usize); 2] = [(FLOOR_MASKED, 0), (FLOOR_MASKED, 0)];
+const FLOOR_MASKED: usize = 0;
+
+/// Minimum shares (percent, all units together) of cicc's listed device
+/// functions and variables that cufront lists: measured, minus a point.
+const NAME_FLOORS: [(&str, f64); 2] = [("function", 0.0), ("variable", 0.0)];
+
+/// Units whose stub cufront refuses to write (status 2): a ratchet
+/// towards none.
+const KNOWN_UNSPELLED: &[&str] = &[];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -322,9 +335,16 @@ fn run(mode: Mode) {
     eprintln!("{} stubs: {exact}/{n} exact, {masked}/{n} equal with __T<n> masked", mode.name());
     for (i, kind) in ["kernel", "function", "variable"].iter().enumerate() {
         let (c, f, x) = totals[i];
-        eprintln!("{} {kind}s: {f}/{c} of cicc's listed, {x} extra", mode.name(), c = c);
+        let pct = 100.0 * f as f64 / c.max(1) as f64;
+        eprintln!("{} {kind}s: {f}/{c} ({pct:.1}%) of cicc's listed, {x} extra", mode.name());
+        if let Some((_, floor)) = NAME_FLOORS.iter().find(|(k, _)| k == kind) {
+            assert!(pct >= *floor, "{kind}s: {pct:.1}% of cicc's listed, floor {floor}%");
+        }
     }
-    assert!(failures.is_empty(), "cufront device failed:\n{}", failures.join("\n"));
+    let unexpected: Vec<&String> =
+        failures.iter().filter(|f| !KNOWN_UNSPELLED.iter().any(|u| f.starts_with(&format!("{u}: ")))).collect();
+    let crashed: Vec<&String> = failures.iter().filter(|f| !f.contains("(exit status: 2)")).collect();
+    assert!(unexpected.is_empty() && crashed.is_empty(), "cufront device failed:\n{}", failures.join("\n"));
     assert!(kernel_gaps.is_empty(), "kernels cicc lists and cufront does not: {kernel_gaps:?}");
     let (floor_masked, floor_exact) = STUB_FLOORS[usize::from(mode == Mode::Rdc)];
     assert!(masked >= floor_masked, "{masked} masked-equal stubs, floor {floor_masked}");

@@ -40,13 +40,9 @@ pub struct Kept {
 pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: bool) -> Arc<Vec<Kept>> {
     let mut out = Vec::new();
     for k in registry::kernels(db, tu).iter() {
-        let Ok(name) = k.host_name.clone() else { continue };
+        let (Ok(host), Ok(cxx)) = (k.host_name.clone(), k.cxx_name.clone()) else { continue };
         // C linkage: the plain name.
-        let name = if name.starts_with("_Z") { cufront_hir::symbols::with_module_id(&name, mid) } else { name };
-        let name = match name.strip_prefix("_ZL") {
-            Some(rest) => format!("_Z{rest}"),
-            None => name,
-        };
+        let name = if host.starts_with("_Z") { cufront_hir::symbols::with_module_id(&cxx, mid) } else { host };
         let name = if k.internal && device_c { cufront_mangle::cuda::nv_static(mid, &name) } else { name };
         let reason = if k.template { KeepReason::KernelInstance } else { KeepReason::Kernel };
         out.push(Kept { entity: k.entity, kind: "kernel", name, reason });

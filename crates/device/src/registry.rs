@@ -18,7 +18,8 @@ pub struct Kernel {
     pub entity: Entity,
     /// The linkage name as the host object spells it (`_ZL…` for `static`).
     pub host_name: Result<String, String>,
-    /// The C++ linkage name even under C linkage (what the stub is named after).
+    /// The C++ device name (no `L`), even under C linkage: what the stub
+    /// is named after.
     pub cxx_name: Result<String, String>,
     /// The identifier (`vector_add`).
     pub name: String,
@@ -80,7 +81,7 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
                 plain.push(Kernel {
                     entity: Entity::Fn(def),
                     host_name: symbols::mangled_name(db, Entity::Fn(def)),
-                    cxx_name: symbols::cxx_fn_name(db, def),
+                    cxx_name: kernel_cxx_name(db, Entity::Fn(def)),
                     name: name.clone(),
                     internal,
                     extern_c: data.linkage.extern_c,
@@ -103,7 +104,7 @@ fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront
     Kernel {
         entity: Entity::FnInst(i),
         host_name: symbols::mangled_name(db, Entity::FnInst(i)),
-        cxx_name: symbols::mangled_name(db, Entity::FnInst(i)),
+        cxx_name: kernel_cxx_name(db, Entity::FnInst(i)),
         name: name.to_string(),
         internal: data.linkage.is_static,
         extern_c: data.linkage.extern_c,
@@ -111,6 +112,16 @@ fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront
         template: !i.args(db).is_empty(),
         params: instances::signature(db, i).map(|s| s.params),
         name_at: None,
+    }
+}
+
+/// A kernel's C++ device name with the anonymous namespace still g++'s
+/// (`_GLOBAL__N_1`, renamed with the module id by the printer): the C++
+/// name under C linkage too (what its stub is named after).
+fn kernel_cxx_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+    match (e, symbols::mangled_name(db, e)) {
+        (Entity::Fn(f), Ok(host)) if !host.starts_with("_Z") => symbols::cxx_fn_name(db, f),
+        _ => symbols::device_kernel_name(db, e, ""),
     }
 }
 

@@ -15,6 +15,17 @@ use crate::Entity;
 /// id `mid` (other entities: their host names). Kernels are not renamed
 /// with `_INTERNAL` (cicc drops only the `L`): the caller names those.
 pub fn device_linkage_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+    device_name(db, e, mid, true)
+}
+
+/// A kernel's device name: internal linkage loses g++'s `L` and takes no
+/// `_INTERNAL<mid>` (`_ZN3cub6detail11EmptyKernelIvEEvv` for a `static`
+/// kernel template; `-rdc`'s `__nv_static_` prefix is the caller's).
+pub fn device_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+    device_name(db, e, mid, false)
+}
+
+fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: bool) -> Result<String, String> {
     // A `static` function is a C++ function of its own on the device even
     // when an `extern "C"` declaration of the name comes first (the
     // runtime's `static __device__` builtins: `cudaMalloc`), and internal.
@@ -34,20 +45,20 @@ pub fn device_linkage_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Res
         FnEncoding::Plain(s) => return Ok(s),
         FnEncoding::Tree(t) => t,
     };
-    m::mangle(&to_device(enc, mid, is_static)?)
+    m::mangle(&to_device(enc, mid, is_static && internal_prefix, internal_prefix)?)
 }
 
-fn to_device(enc: m::Encoding, mid: &str, is_static: bool) -> Result<m::Encoding, String> {
+fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Result<m::Encoding, String> {
     Ok(match enc {
         m::Encoding::Function(name, ty) => {
-            m::Encoding::Function(Box::new(name_to_device(*name, mid, is_static)?), ty)
+            m::Encoding::Function(Box::new(name_to_device(*name, mid, is_static, prefix)?), ty)
         }
-        m::Encoding::Data(name) => m::Encoding::Data(name_to_device(name, mid, is_static)?),
+        m::Encoding::Data(name) => m::Encoding::Data(name_to_device(name, mid, is_static, prefix)?),
         other => other,
     })
 }
 
-fn name_to_device(mut name: m::Name, mid: &str, is_static: bool) -> Result<m::Name, String> {
+fn name_to_device(mut name: m::Name, mid: &str, is_static: bool, prefix: bool) -> Result<m::Name, String> {
     let mut internal = is_static;
     for c in &mut name.comps {
         match &c.name {
@@ -56,11 +67,14 @@ fn name_to_device(mut name: m::Name, mid: &str, is_static: bool) -> Result<m::Na
                 internal = true;
             }
             m::Unqualified::AnonNamespace(_) => {
-                c.name = m::Unqualified::AnonNamespace(Some(mid.to_string()));
+                // An empty id keeps g++'s spelling (for callers that rename later).
+                if !mid.is_empty() {
+                    c.name = m::Unqualified::AnonNamespace(Some(mid.to_string()));
+                }
                 internal = true;
             }
             _ => {}
         }
     }
-    if internal && name.root == m::Root::Global { m::cuda::internal(&name, mid) } else { Ok(name) }
+    if internal && prefix && name.root == m::Root::Global { m::cuda::internal(&name, mid) } else { Ok(name) }
 }
