@@ -35,15 +35,16 @@ use cufront_tests::{Program, cache_key, cached_dir, corpus, par_map, toolkit};
 /// (whole-program, rdc): units whose stub equals cicc's with `__T<n>`
 /// masked, then exactly. Measured, minus nothing: raise as it grows.
 const STUB_FLOORS: [(usize, usize); 2] = [(FLOOR_MASKED, 0), (FLOOR_MASKED, 0)];
-const FLOOR_MASKED: usize = 0;
+const FLOOR_MASKED: usize = 30;
 
 /// Minimum shares (percent, all units together) of cicc's listed device
 /// functions and variables that cufront lists: measured, minus a point.
-const NAME_FLOORS: [(&str, f64); 2] = [("function", 0.0), ("variable", 0.0)];
+const NAME_FLOORS: [(&str, f64); 2] = [("function", 41.0), ("variable", 37.5)];
 
 /// Units whose stub cufront refuses to write (status 2): a ratchet
 /// towards none.
-const KNOWN_UNSPELLED: &[&str] = &[];
+const KNOWN_UNSPELLED: &[&str] =
+    &["cccl_pipeline.cu", "cxx20_device.cu", "lambdas.cu", "thrust_basics.cu", "thrust_zip.cu"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
