@@ -50,11 +50,7 @@ pub fn run(args: &[String]) -> ExitCode {
         Some(f) => match std::fs::read_to_string(f) {
             Ok(id) => Some(id),
             Err(_) => {
-                return catastrophic(
-                    &input,
-                    Some(&input),
-                    &format!("cannot open module id file \"{}\"", f.display()),
-                );
+                return catastrophic(&input, Some(&input), &format!("cannot open module id file \"{}\"", f.display()));
             }
         },
         None => None,

@@ -47,9 +47,24 @@ fn back_end_options_are_ignored_and_no_ptx_is_written() {
     let out = device(
         &dir,
         &[
-            "--c++17", "-arch", "compute_90", "-m64", "-ftz=0", "-prec_div=1", "--include_file_name", "a.fatbin.c",
-            "-tused", "--module_id_file_name", "a.module_id", "--stub_file_name", "a.stub.c",
-            "--gen_device_file_name", "a.gpu", "a.ii", "-o", "a.ptx",
+            "--c++17",
+            "-arch",
+            "compute_90",
+            "-m64",
+            "-ftz=0",
+            "-prec_div=1",
+            "--include_file_name",
+            "a.fatbin.c",
+            "-tused",
+            "--module_id_file_name",
+            "a.module_id",
+            "--stub_file_name",
+            "a.stub.c",
+            "--gen_device_file_name",
+            "a.gpu",
+            "a.ii",
+            "-o",
+            "a.ptx",
         ],
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -58,11 +73,8 @@ fn back_end_options_are_ignored_and_no_ptx_is_written() {
     assert!(stub.contains("__cudaRegisterEntry(__T0, ((void ( *)(int *))k), _Z1kPi, (-1));"), "{stub}");
     assert_eq!(std::fs::read_to_string(dir.join("a.gpu")).unwrap().lines().nth(1), Some("kernel _Z1kPi (a kernel)"));
     assert!(!dir.join("a.ptx").exists());
-    let inspect = Command::new(env!("CARGO_BIN_EXE_cufront"))
-        .args(["inspect", "device"])
-        .arg(dir.join("a.ii"))
-        .output()
-        .unwrap();
+    let inspect =
+        Command::new(env!("CARGO_BIN_EXE_cufront")).args(["inspect", "device"]).arg(dir.join("a.ii")).output().unwrap();
     assert!(inspect.status.success());
     assert!(String::from_utf8_lossy(&inspect.stdout).contains("kernel _Z1kPi (a kernel)\n"));
 }

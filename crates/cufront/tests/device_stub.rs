@@ -161,8 +161,14 @@ fn gpu_names(text: &str) -> BTreeSet<(String, String)> {
         let Some(end) = body.find(['(', '=', ';', '[']) else { continue };
         let is_fn = body[end..].starts_with('(');
         let head = body[..end].trim_end();
-        let name: String =
-            head.chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>().chars().rev().collect();
+        let name: String = head
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
         if name.is_empty() {
             continue;
         }

@@ -30,12 +30,13 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
     let mut walked = FxHashSet::default();
     let mut out: Vec<(Entity, Option<Entity>)> = Vec::new();
     let mut queue = std::collections::VecDeque::new();
-    let mut push = |e: Entity, from: Option<Entity>, out: &mut Vec<_>, queue: &mut std::collections::VecDeque<Entity>| {
-        if seen.insert(e) {
-            out.push((e, from));
-            queue.push_back(e);
-        }
-    };
+    let mut push =
+        |e: Entity, from: Option<Entity>, out: &mut Vec<_>, queue: &mut std::collections::VecDeque<Entity>| {
+            if seen.insert(e) {
+                out.push((e, from));
+                queue.push_back(e);
+            }
+        };
     for &e in map.entities.iter() {
         let Entity::Fn(f) = e else { continue };
         let tree = item_tree_of(db, f.item(db));

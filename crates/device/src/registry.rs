@@ -150,7 +150,8 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
         if !data.linkage.device_var || data.qualifier.is_some() {
             continue;
         }
-        let parent = map.parent.get(&cufront_hir::scopes::DeclKey::Var(v)).copied().unwrap_or(cufront_hir::scopes::ROOT);
+        let parent =
+            map.parent.get(&cufront_hir::scopes::DeclKey::Var(v)).copied().unwrap_or(cufront_hir::scopes::ROOT);
         if cufront_hir::instances::is_class_scope(&map, parent) {
             continue;
         }
@@ -171,7 +172,7 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
         if let TyKind::Array(elem, None) = ty.kind(db)
             && let Some(n) = offsets
                 .get(&e)
-                .and_then(|&at| initializer(&text, at as usize))
+                .and_then(|&at| initializer(text, at as usize))
                 .and_then(|init| completed_bound(db, *elem, init))
         {
             ty = TyId::new(db, TyKind::Array(*elem, Some(n)));

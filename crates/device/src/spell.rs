@@ -199,11 +199,8 @@ impl Speller<'_> {
             },
             TyKind::Ptr(p) => match p.kind(db) {
                 TyKind::Func(sig) => {
-                    let params = sig
-                        .params
-                        .iter()
-                        .map(|x| self.spell(param(db, *x), style))
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let params =
+                        sig.params.iter().map(|x| self.spell(param(db, *x), style)).collect::<Result<Vec<_>, _>>()?;
                     let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
                     format!("{} ( *)({params})", self.spell(sig.ret, style)?)
                 }
@@ -306,7 +303,8 @@ impl Speller<'_> {
     fn enumerator(&self, e: cufront_hir::EnumId, mt: &m::Type, v: i128) -> Result<String, String> {
         let db = self.db;
         let info = cufront_hir::ty::enum_info(db, e);
-        let i = info.values.iter().position(|x| x.as_ref().is_ok_and(|x| *x == v)).ok_or("no enumerator has the value")?;
+        let i =
+            info.values.iter().position(|x| x.as_ref().is_ok_and(|x| *x == v)).ok_or("no enumerator has the value")?;
         let tree = cufront_hir::item_tree_of(db, e.item(db));
         let data = tree.enums.get(e.idx(db) as usize).ok_or("no such enumeration")?;
         let (enumerator, _) = data.enumerators.get(i).ok_or("no such enumerator")?;

@@ -51,10 +51,10 @@ pub fn stub_file(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &StubOption
     p.out.push_str(
         "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n#pragma GCC diagnostic ignored \"-Wcast-qual\"\n",
     );
-    if opts.device_c {
-        if let Some(id) = &opts.module_id {
-            p.out.push_str(&format!("#define __NV_MODULE_ID {id}\n"));
-        }
+    if opts.device_c
+        && let Some(id) = &opts.module_id
+    {
+        p.out.push_str(&format!("#define __NV_MODULE_ID {id}\n"));
     }
     p.out.push_str(&format!(
         "#define __NV_CUBIN_HANDLE_STORAGE__ {}\n",
@@ -163,7 +163,9 @@ impl Prepared {
         };
         let (cast_name, wrapper_name) = if k.template {
             let base = match registry::qualified_name(&cxx) {
-                Some(q) => q.trim_start_matches("::").rsplit_once("::").map_or(String::new(), |(s, _)| format!("{s}::")),
+                Some(q) => {
+                    q.trim_start_matches("::").rsplit_once("::").map_or(String::new(), |(s, _)| format!("{s}::"))
+                }
                 None => String::new(),
             };
             (
@@ -197,7 +199,11 @@ impl Prepared {
 
     /// The parameter types as the kernel declares them (classes by value).
     fn c_params_by_value(&self) -> Vec<String> {
-        self.c_params.iter().zip(&self.by_ref).map(|(s, r)| if *r { s.trim_end_matches('&').to_string() } else { s.clone() }).collect()
+        self.c_params
+            .iter()
+            .zip(&self.by_ref)
+            .map(|(s, r)| if *r { s.trim_end_matches('&').to_string() } else { s.clone() })
+            .collect()
     }
 }
 
@@ -235,7 +241,7 @@ impl Printer<'_> {
             s.push_str(&format!(" {t};\n"));
         }
         for (i, x) in stmts.iter().enumerate() {
-            if self.spaced && !(i == 0 && !temps.is_empty()) {
+            if self.spaced && (i != 0 || temps.is_empty()) {
                 s.push(' ');
             }
             s.push_str(x);
@@ -253,8 +259,7 @@ impl Printer<'_> {
     }
 
     fn stub_definition(&mut self, k: &Prepared) {
-        let decls: Vec<String> =
-            k.c_params.iter().enumerate().map(|(i, t)| declare(t, &format!("__par{i}"))).collect();
+        let decls: Vec<String> = k.c_params.iter().enumerate().map(|(i, t)| declare(t, &format!("__par{i}"))).collect();
         let mut temps = Vec::new();
         let mut stmts = vec![format!("__cudaLaunchPrologue({})", k.params.len().max(1))];
         for (i, t) in k.params.iter().enumerate() {
@@ -295,13 +300,14 @@ impl Printer<'_> {
         let at = src.name_at.ok_or("the kernel's definition is not located")?;
         let text = tu.text(self.db);
         let smap = cufront_base_db::source_map(self.db, tu);
-        let (open, close) = body_braces(&text, at as usize).ok_or("the kernel's body is not found")?;
+        let (open, close) = body_braces(text, at as usize).ok_or("the kernel's body is not found")?;
         let decl = smap.location(at);
         let file = smap.file_name(decl.file).to_string();
         let open_line = smap.location(open as u32).line;
         let close_line = smap.location(close as u32).line;
         let close_file = smap.file_name(smap.location(close as u32).file).to_string();
-        let decls: Vec<String> = k.cxx_params.iter().enumerate().map(|(i, t)| declare(t, &format!("__cuda_{i}"))).collect();
+        let decls: Vec<String> =
+            k.cxx_params.iter().enumerate().map(|(i, t)| declare(t, &format!("__cuda_{i}"))).collect();
         let params = if decls.is_empty() { "(void)".to_string() } else { format!("( {})", decls.join(",")) };
         let args: Vec<String> = (0..decls.len()).map(|i| format!("__cuda_{i}")).collect();
         let call = if args.is_empty() { "()".to_string() } else { format!("( {})", args.join(",")) };
@@ -325,7 +331,8 @@ impl Printer<'_> {
 
     fn callback(&mut self, kernels: &[Prepared], vars: &[DeviceVar], mid: &str, device_c: bool) -> Result<(), String> {
         let h = self.next_temp();
-        let mut stmts = vec![format!("__nv_dummy_param_ref({h})"), format!("__nv_save_fatbinhandle_for_managed_rt({h})")];
+        let mut stmts =
+            vec![format!("__nv_dummy_param_ref({h})"), format!("__nv_save_fatbinhandle_for_managed_rt({h})")];
         for k in kernels.iter().rev() {
             stmts.push(format!("__cudaRegisterEntry({h}, {}, {}, (-1))", k.fn_ptr_cast(), k.device_name));
         }

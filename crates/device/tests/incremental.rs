@@ -5,7 +5,11 @@
 //! unit, host code included (spec 40 §4.1), so an edit inside a host
 //! function's body re-infers that body and re-runs the closure walk over
 //! memoized bodies; what it must not re-run is every other body's
-//! inference, the registry of kernels and variables or the scope graph.
+//! inference or the scope graph. Known gap, visible in the snapshots: the
+//! registry (`kernels`, `device_vars`) re-runs on any edit, since it reads
+//! declaration offsets (`hir::symbols::entity_offsets`, which re-lowers
+//! items) and the unit's text; its output is equal, so nothing after it
+//! changes.
 
 use std::sync::{Arc, Mutex};
 
@@ -64,8 +68,26 @@ fn edit_inside_a_host_function_body() {
     check_edit(
         unit("return x;", "p[0] = twice(1);"),
         unit("int y = x * 2; return y;", "p[0] = twice(1);"),
-        expect![[r#""#]],
-        expect![[r#""#]],
+        expect![[r#"
+            kernel _Z6kernelPi
+            variable dv
+            function _Z5twicei
+        "#]],
+        expect![[r#"
+            parse × 1
+            top_level_items × 1
+            item_ids × 1
+            item_source × 4
+            item_lowered × 1
+            item_local_classes × 1
+            fn_body × 3
+            infer × 1
+            required_entities × 1
+            kernels × 1
+            device_vars × 1
+            device_closure × 1
+            source_map × 1
+        "#]],
     );
 }
 
@@ -74,7 +96,24 @@ fn edit_inside_a_kernel_body() {
     check_edit(
         unit("return x;", "p[0] = twice(1);"),
         unit("return x;", "p[0] = twice(1); p[1] = 2;"),
-        expect![[r#""#]],
-        expect![[r#""#]],
+        expect![[r#"
+            kernel _Z6kernelPi
+            variable dv
+            function _Z5twicei
+        "#]],
+        expect![[r#"
+            parse × 1
+            top_level_items × 1
+            item_ids × 1
+            item_source × 4
+            item_lowered × 1
+            item_local_classes × 1
+            fn_body × 3
+            kernels × 1
+            device_vars × 1
+            infer × 1
+            device_closure × 1
+            source_map × 1
+        "#]],
     );
 }

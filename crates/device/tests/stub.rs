@@ -75,7 +75,8 @@ fn whole_program() {
         variable dv (a namespace-scope device variable)
         variable cv (a namespace-scope device variable)
         variable _ZN27_INTERNAL_0a1b2c3d_4_x_cu_k2ns1mE (a namespace-scope device variable)
-    "#]].assert_eq(&listing);
+    "#]]
+    .assert_eq(&listing);
 }
 
 #[test]
