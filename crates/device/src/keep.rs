@@ -67,6 +67,12 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
         if names.insert(name.clone()) {
             out.push(Kept { entity: e, kind: "function", name, reason: KeepReason::Reached(from) });
         }
+        // A constructor is emitted as its complete- and base-object variants.
+        if let Some(base) = cufront_hir::symbols::device_base_ctor_name(db, e, mid)
+            && names.insert(base.clone())
+        {
+            out.push(Kept { entity: e, kind: "function", name: base, reason: KeepReason::Reached(from) });
+        }
     }
     Arc::new(out)
 }

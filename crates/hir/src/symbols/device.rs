@@ -25,6 +25,24 @@ pub fn device_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Resu
     device_name(db, e, mid, false)
 }
 
+/// The base-object constructor's device name (`C2`) of a constructor
+/// `e`, which cicc emits beside the complete-object one (`C1`) for every
+/// kept constructor; `None` when `e` is no constructor.
+pub fn device_base_ctor_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Option<String> {
+    let enc = match e {
+        Entity::Fn(f) => super::fn_encoding(db, f).ok()?,
+        Entity::FnInst(i) => super::fn_instance_encoding(db, i).ok()?,
+        _ => return None,
+    };
+    let FnEncoding::Tree(m::Encoding::Function(mut name, ty)) = enc else { return None };
+    let last = name.comps.last_mut()?;
+    if last.name != m::Unqualified::Ctor(m::CtorKind::Complete) {
+        return None;
+    }
+    last.name = m::Unqualified::Ctor(m::CtorKind::Base);
+    m::mangle(&to_device(m::Encoding::Function(name, ty), mid, false, true).ok()?).ok()
+}
+
 fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: bool) -> Result<String, String> {
     // A `static` function is a C++ function of its own on the device even
     // when an `extern "C"` declaration of the name comes first (the
@@ -32,11 +50,12 @@ fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: b
     let (enc, is_static) = match e {
         Entity::Fn(f) => {
             let tree = crate::item_tree_of(db, f.item(db));
-            let is_static = tree.fns.get(f.idx(db) as usize).is_some_and(|d| d.linkage.is_static);
+            // `static` on a member function is no linkage.
+            let is_static = tree.fns.get(f.idx(db) as usize).is_some_and(|d| d.linkage.is_static && !d.in_class);
             (super::fn_encoding_as(db, f, is_static)?, is_static)
         }
         Entity::FnInst(i) => {
-            let is_static = i.decl(db).data(db).is_some_and(|d| d.linkage.is_static);
+            let is_static = i.decl(db).data(db).is_some_and(|d| d.linkage.is_static && !d.in_class);
             (super::fn_instance_encoding(db, i)?, is_static)
         }
         _ => return super::mangled_name(db, e),
