@@ -50,6 +50,22 @@ enum What {
         #[arg(long)]
         module_id: Option<String>,
     },
+    /// Print the entities the device side keeps (`docs/device.md`): kernels,
+    /// kernel template instances, device variables, each with its device
+    /// name and why it is kept.
+    Device {
+        /// The device preprocessing (`x.cpp1.ii`).
+        file: std::path::PathBuf,
+        /// Read the unit as C++20 (C++20 keywords).
+        #[arg(long)]
+        cxx20: bool,
+        /// The module id (as `x.module_id` holds it), for internal names.
+        #[arg(long)]
+        module_id: Option<String>,
+        /// Name entities as separate compilation (`-rdc=true`) does.
+        #[arg(long)]
+        rdc: bool,
+    },
     /// Evaluate every `static_assert` of the unit in the contexts cufront
     /// evaluates (`inspect_asserts.rs`): `FILE:LINE CONTEXT OUTCOME`.
     StaticAsserts {
@@ -71,6 +87,14 @@ pub fn run(args: InspectArgs) -> ExitCode {
     match args.what {
         What::Layout { file, r#type, cxx20, all } => layout(&file, r#type.as_deref(), cxx20, all),
         What::Symbols { file, cxx20, all, module_id } => symbols(&file, cxx20, all, module_id.as_deref()),
+        What::Device { file, cxx20, module_id, rdc } => match load(&file, cxx20) {
+            Ok((db, tu)) => {
+                print!("{}", cufront_device::listing::listing(&db, tu, module_id.as_deref().unwrap_or(""), rdc));
+                leak(db);
+                ExitCode::SUCCESS
+            }
+            Err(code) => code,
+        },
         What::StaticAsserts { file, cxx20, all } => match load(&file, cxx20) {
             Ok((db, tu)) => {
                 let code = asserts::run(&db, tu, all);

@@ -2,6 +2,7 @@
 //! `cudafe++`, the cudafe++-compatible command line.
 
 mod cudafe;
+mod device_cmd;
 mod inspect;
 mod overlay;
 mod parse_cmd;
@@ -41,6 +42,12 @@ enum Command {
         #[arg(long)]
         compile_commands: Option<std::path::PathBuf>,
     },
+    /// cicc's front end on nvcc's cicc command line: the stub file and a device listing.
+    #[command(disable_help_flag = true)]
+    Device {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Find or fetch the real CUDA toolkit (the oracle).
     Toolkit(toolkit_cmd::ToolkitArgs),
     /// Behave exactly like cudafe++ (also when the binary is named `cudafe++`).
@@ -68,6 +75,7 @@ fn main() -> ExitCode {
         Command::Toolkit(args) => toolkit_cmd::run_toolkit(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Cudafe { args } => exit_code(cudafe::main(&args)),
+        Command::Device { args } => device_cmd::run(&args),
         Command::Lsp { cuda_path, compile_commands } => {
             let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
             match cufront_lsp::run_stdio(cufront_lsp::Config { cuda_path, compile_commands, threads }) {

@@ -26,6 +26,7 @@ use crate::scopes::{self, DeclKey, Def, DefMap, ScopeIdx, ScopeKind, def_map};
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind};
 mod auto_var;
+pub use auto_var::var_decl_type;
 pub mod inherited;
 pub(crate) mod local;
 mod redecl;

@@ -94,11 +94,15 @@ pub struct Attrs {
     /// `__attribute__((vector_size(n)))`.
     pub vector_size: Option<ConstExpr>,
     pub no_unique_address: bool,
+    /// `__device_builtin__` (`__attribute__((device_builtin))`): cicc's
+    /// stub spells such a typedef by what it stands for.
+    pub device_builtin: bool,
 }
 
 impl Attrs {
     fn merge(&mut self, other: Attrs) {
         self.packed |= other.packed;
+        self.device_builtin |= other.device_builtin;
         self.aligned.extend(other.aligned);
         self.alignas.extend(other.alignas);
         if other.vector_size.is_some() {
@@ -1685,6 +1689,7 @@ impl Lower {
                         "aligned" => a.aligned.push(arg),
                         "vector_size" => a.vector_size = arg,
                         "no_unique_address" => a.no_unique_address = true,
+                        "device_builtin" => a.device_builtin = true,
                         _ => {}
                     }
                 }

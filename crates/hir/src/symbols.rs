@@ -30,8 +30,11 @@ use crate::{ClassId, Entity, EnumId, item_tree_of};
 mod abi_tags;
 mod decltype_ret;
 mod dependent;
+mod device;
 mod inline_home;
 mod packs;
+
+pub use device::{device_base_ctor_name, device_kernel_name, device_linkage_name};
 
 /// What `inspect symbols` prints about an entity besides its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +135,17 @@ impl FnEncoding {
 
 /// The encoding of a function that is not a template (`mangled_name`'s).
 pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnEncoding, String> {
+    fn_encoding_as(db, f, false)
+}
+
+/// A function's C++ linkage name even when it has C linkage: what cicc's
+/// kernel stubs are named after (`__device_stub__ZN7kernels4fillEPi` for an
+/// `extern "C"` kernel `fill`, spec 30 §3.2).
+pub fn cxx_fn_name(db: &dyn SourceDatabase, f: crate::FnId) -> Result<String, String> {
+    crate::consteval::var_template::isolated(|| fn_encoding_as(db, f, true)?.mangle())
+}
+
+fn fn_encoding_as(db: &dyn SourceDatabase, f: crate::FnId, ignore_c_linkage: bool) -> Result<FnEncoding, String> {
     let item = f.item(db);
     let tree = item_tree_of(db, item);
     let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
@@ -143,8 +157,12 @@ pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnE
     }
     let member = matches!(map.scope(scope).kind, ScopeKind::Class(_)) && !data.friend;
     let last = match &data.name {
-        FnName::Ident(s) if data.linkage.extern_c && !member => return Ok(FnEncoding::Plain(s.clone())),
-        FnName::Ident(s) if !member && c_linkage_by_redeclaration(db, &map, item, scope, f, data) => {
+        FnName::Ident(s) if data.linkage.extern_c && !member && !ignore_c_linkage => {
+            return Ok(FnEncoding::Plain(s.clone()));
+        }
+        FnName::Ident(s)
+            if !member && !ignore_c_linkage && c_linkage_by_redeclaration(db, &map, item, scope, f, data) =>
+        {
             return Ok(FnEncoding::Plain(s.clone()));
         }
         FnName::Ident(s) if s == "main" && scope == scopes::ROOT => return Ok(FnEncoding::Plain(s.clone())),

@@ -14,7 +14,7 @@ mod back_end;
 mod cmdline;
 mod flags;
 mod locate;
-mod output;
+pub(crate) mod output;
 mod run;
 mod signals;
 

@@ -34,3 +34,9 @@ pub(super) fn deduced_auto_type(db: &dyn SourceDatabase, cx: LowerCx<'_>, data: 
     }
     Some(if data.linkage.is_constexpr { mk(db, TyKind::Qualified(t, Cv { c: true, v: false, r: false })) } else { t })
 }
+
+/// The type of a variable outside templates as lowered in `cx` (its
+/// scope): as declared, `auto` deduced from its initializer.
+pub fn var_decl_type(db: &dyn SourceDatabase, cx: LowerCx<'_>, data: &VarData) -> TyId {
+    deduced_auto_type(db, cx, data).unwrap_or_else(|| ty::lower(cx, &data.ty))
+}

@@ -1,0 +1,67 @@
+//! The closure of what the unit's needed code references (spec 40 §4.1:
+//! the device-side entity set is the needed-closure of the whole unit, host
+//! code included; the execution-space filter applies when listing).
+//!
+//! Roots (§4.2): functions defined in the unit that are neither inline
+//! nor `static` (host ones included: what their bodies reference is kept),
+//! kernels, and the kernel template instances host code launches
+//! (`hir::instances::required_entities`). Edges: what a body requires
+//! (`hir::infer`'s `required`: calls resolved by overload resolution,
+//! instances, variables), through every reached definition, kernel bodies
+//! included. Each body is one `infer` query, so an edit inside a body
+//! re-infers that body only; this walk re-runs but reads memoized results.
+
+use std::sync::Arc;
+
+use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_hir::instances::{self, stub};
+use cufront_hir::{Entity, def_map, item_tree_of};
+use rustc_hash::FxHashSet;
+
+/// How many entities the walk collects at most (as `hir`'s closure).
+const MAX: usize = instances::MAX_ENTITIES;
+
+/// The reached entities, in first-reached order, each with the entity
+/// that first reached it (`None`: a root).
+#[salsa::tracked(returns(clone))]
+pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(Entity, Option<Entity>)>> {
+    let map = def_map(db, tu);
+    let mut seen: FxHashSet<Entity> = FxHashSet::default();
+    let mut walked = FxHashSet::default();
+    let mut out: Vec<(Entity, Option<Entity>)> = Vec::new();
+    let mut queue = std::collections::VecDeque::new();
+    let mut push =
+        |e: Entity, from: Option<Entity>, out: &mut Vec<_>, queue: &mut std::collections::VecDeque<Entity>| {
+            if seen.insert(e) {
+                out.push((e, from));
+                queue.push_back(e);
+            }
+        };
+    for &e in map.entities.iter() {
+        let Entity::Fn(f) = e else { continue };
+        let tree = item_tree_of(db, f.item(db));
+        let Some(d) = tree.fns.get(f.idx(db) as usize) else { continue };
+        let inline = d.linkage.is_inline || d.linkage.is_constexpr || (d.in_class && d.qualifier.is_none());
+        if d.linkage.is_definition && (d.linkage.kernel() || (!inline && !d.linkage.is_static)) {
+            push(e, None, &mut out, &mut queue);
+        }
+    }
+    for &e in instances::required_entities(db, tu).iter() {
+        if matches!(e, Entity::FnInst(_)) && stub::kernel_decl(db, e).is_some() {
+            push(e, None, &mut out, &mut queue);
+        }
+    }
+    while let Some(e) = queue.pop_front() {
+        if out.len() >= MAX {
+            break;
+        }
+        let Some(owner) = instances::body_owner(db, e) else { continue };
+        if !walked.insert(owner) {
+            continue;
+        }
+        for &x in cufront_hir::infer::infer(db, owner).required.iter() {
+            push(x, Some(e), &mut out, &mut queue);
+        }
+    }
+    Arc::new(out)
+}

@@ -1,0 +1,24 @@
+//! cufront-device: the device view of a unit, what cicc's front end
+//! computes from the device preprocessing (`x.cpp1.ii`) before its back
+//! end runs (spec 40, spec 30 §3):
+//!
+//! - [`cmdline`]: cicc's command line as nvcc writes it;
+//! - [`registry`]: the kernels and device variables the stub registers, in
+//!   cicc's order (salsa queries over `hir`);
+//! - [`closure`]: what the unit's needed code references, transitively;
+//! - [`keep`]: the kept entities and why each is kept;
+//! - [`spell`]: EDG's C spellings of types and template arguments;
+//! - [`stub`]: the stub file (`--stub_file_name`);
+//! - [`listing`]: cufront's device listing (`--gen_device_file_name`).
+//!
+//! Invariants: no I/O (the `cufront device` command reads and writes the
+//! files); a stub that cannot be spelled exactly is an error value, never a
+//! guess written out; output depends only on the unit and the options.
+
+pub mod closure;
+pub mod cmdline;
+pub mod keep;
+pub mod listing;
+pub mod registry;
+pub mod spell;
+pub mod stub;

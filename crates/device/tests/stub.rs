@@ -1,0 +1,124 @@
+//! The stub file and the listing of a small unit, as snapshots (the corpus
+//! comparison with the real cicc is `crates/cufront/tests/device_stub.rs`).
+
+use std::sync::Arc;
+
+use cufront_base_db::{LangOptions, RootDatabase, new_options, new_translation_unit};
+use cufront_device::{listing, stub};
+use expect_test::expect;
+
+const UNIT: &str = r#"# 1 "x.cu"
+struct S { int a; double b; };
+typedef unsigned long size_t;
+__attribute__((global)) void k(int *__restrict__ p, S s, size_t n)
+{
+    p[0] = s.a;
+}
+template <class T, int N> __attribute__((global)) void t(T *p) { }
+void host() { t<float, 3><<<1, 1>>>(0); }
+__attribute__((device)) int dv;
+__attribute__((constant)) float cv[] = {1, 2, 3};
+namespace ns { static __attribute__((managed)) int m; }
+"#;
+
+fn outputs(device_c: bool) -> (String, String) {
+    let db = RootDatabase::new();
+    let opts = new_options(&db, LangOptions::default());
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(UNIT), opts);
+    let sopts = stub::StubOptions {
+        stub_path: "k/x.cudafe1.stub.c".into(),
+        include_file: Some("x.fatbin.c".into()),
+        module_id: Some("_0a1b2c3d_4_x_cu_k".into()),
+        device_c,
+    };
+    let text = stub::stub_file(&db, tu, &sopts).unwrap();
+    (text, listing::listing(&db, tu, "_0a1b2c3d_4_x_cu_k", device_c))
+}
+
+#[test]
+fn whole_program() {
+    let (stub, listing) = outputs(false);
+    expect![[r##"
+        #pragma GCC diagnostic push
+        #pragma GCC diagnostic ignored "-Wunused-function"
+        #pragma GCC diagnostic ignored "-Wcast-qual"
+        #define __NV_CUBIN_HANDLE_STORAGE__ static
+        #if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)
+        #define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+        #endif
+        #include "crt/host_runtime.h"
+        #include "x.fatbin.c"
+        extern __attribute__((visibility("hidden"))) void __device_stub__Z1kPi1Sm(int *__restrict__, struct S&, size_t);
+        static void __device_stub__Z1tIfLi3EEvPT_(float *);
+        static void __nv_cudaEntityRegisterCallback(void **);
+        static void __sti____cudaRegisterAll(void) __attribute__((__constructor__));
+        __attribute__((visibility("hidden"))) void __device_stub__Z1kPi1Sm(int *__restrict__ __par0, struct S&__par1, size_t __par2){ int *__T0;
+        __cudaLaunchPrologue(3);__T0 = __par0;__cudaSetupArgSimple(__T0, 0UL);__cudaSetupArg(__par1, 8UL);__cudaSetupArgSimple(__par2, 24UL);__cudaLaunch(((char *)((void ( *)(int *__restrict__, struct S, size_t))k)), 0U);}
+        # 3 "x.cu"
+        void k( int *__restrict__ __cuda_0,struct ::S __cuda_1,::size_t __cuda_2)
+        # 4 "x.cu"
+        {__device_stub__Z1kPi1Sm( __cuda_0,__cuda_1,__cuda_2);
+
+        }
+        # 1 "k/x.cudafe1.stub.c"
+        static void __device_stub__Z1tIfLi3EEvPT_( float *__par0) {  __cudaLaunchPrologue(1); __cudaSetupArgSimple(__par0, 0UL); __cudaLaunch(((char *)((void ( *)(float *))t<float, (int)3> )), 0U); }
+        template<> __specialization_static void __wrapper__device_stub_t<float,3>( float *&__cuda_0){__device_stub__Z1tIfLi3EEvPT_( (float *&)__cuda_0);}
+        static void __nv_cudaEntityRegisterCallback( void **__T1) {  __nv_dummy_param_ref(__T1); __nv_save_fatbinhandle_for_managed_rt(__T1); __cudaRegisterEntry(__T1, ((void ( *)(float *))t<float, (int)3> ), _Z1tIfLi3EEvPT_, (-1)); __cudaRegisterEntry(__T1, ((void ( *)(int *__restrict__, struct S, size_t))k), _Z1kPi1Sm, (-1)); __cudaRegisterVariable(__T1, __shadow_var(dv,::dv), 0, 4UL, 0, 0); __cudaRegisterVariable(__T1, __shadow_var(cv,::cv), 0, 12UL, 1, 0); __cudaRegisterManagedVariable(__T1, __shadow_var(_ZN27_INTERNAL_0a1b2c3d_4_x_cu_k2ns1mE,::ns::m), 0, 4UL, 0, 0); }
+        static void __sti____cudaRegisterAll(void) {  __cudaRegisterBinary(__nv_cudaEntityRegisterCallback);  }
+
+        #pragma GCC diagnostic pop
+    "##]].assert_eq(&stub);
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPi1Sm (a kernel)
+        kernel _Z1tIfLi3EEvPT_ (a kernel template instance the unit reaches)
+        variable dv (a namespace-scope device variable)
+        variable cv (a namespace-scope device variable)
+        variable _ZN27_INTERNAL_0a1b2c3d_4_x_cu_k2ns1mE (a namespace-scope device variable)
+    "#]]
+    .assert_eq(&listing);
+}
+
+#[test]
+fn separate_compilation() {
+    let (stub, listing) = outputs(true);
+    expect![[r##"
+        #pragma GCC diagnostic push
+        #pragma GCC diagnostic ignored "-Wunused-function"
+        #pragma GCC diagnostic ignored "-Wcast-qual"
+        #define __NV_MODULE_ID _0a1b2c3d_4_x_cu_k
+        #define __NV_CUBIN_HANDLE_STORAGE__ extern
+        #if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)
+        #define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+        #endif
+        #include "crt/host_runtime.h"
+        #include "x.fatbin.c"
+        extern __attribute__((visibility("hidden"))) void __device_stub__Z1kPi1Sm(int *__restrict__, struct S&, size_t);
+        static void __device_stub__Z1tIfLi3EEvPT_(float *);
+        static void __nv_cudaEntityRegisterCallback(void **);
+        static void __sti____cudaRegisterAll(void) __attribute__((__constructor__));
+        __attribute__((visibility("hidden"))) void __device_stub__Z1kPi1Sm(int *__restrict__ __par0, struct S&__par1, size_t __par2){ int *__T0;
+        __cudaLaunchPrologue(3);__T0 = __par0;__cudaSetupArgSimple(__T0, 0UL);__cudaSetupArg(__par1, 8UL);__cudaSetupArgSimple(__par2, 24UL);__cudaLaunch(((char *)((void ( *)(int *__restrict__, struct S, size_t))k)), 0U);}
+        # 3 "x.cu"
+        void k( int *__restrict__ __cuda_0,struct ::S __cuda_1,::size_t __cuda_2)
+        # 4 "x.cu"
+        {__device_stub__Z1kPi1Sm( __cuda_0,__cuda_1,__cuda_2);
+
+        }
+        # 1 "k/x.cudafe1.stub.c"
+        static void __device_stub__Z1tIfLi3EEvPT_( float *__par0) {  __cudaLaunchPrologue(1); __cudaSetupArgSimple(__par0, 0UL); __cudaLaunch(((char *)((void ( *)(float *))t<float, (int)3> )), 0U); }
+        template<> __specialization_static void __wrapper__device_stub_t<float,3>( float *&__cuda_0){__device_stub__Z1tIfLi3EEvPT_( (float *&)__cuda_0);}
+        static void __nv_cudaEntityRegisterCallback( void **__T1) {  __nv_dummy_param_ref(__T1); __nv_save_fatbinhandle_for_managed_rt(__T1); __cudaRegisterEntry(__T1, ((void ( *)(float *))t<float, (int)3> ), _Z1tIfLi3EEvPT_, (-1)); __cudaRegisterEntry(__T1, ((void ( *)(int *__restrict__, struct S, size_t))k), _Z1kPi1Sm, (-1)); __cudaRegisterVariable(__T1, __shadow_var(dv,::dv), 0, 4UL, 0, 0); __cudaRegisterVariable(__T1, __shadow_var(cv,::cv), 0, 12UL, 1, 0); __cudaRegisterManagedVariable(__T1, __shadow_var(__nv_static_18__0a1b2c3d_4_x_cu_k__ZN27_INTERNAL_0a1b2c3d_4_x_cu_k2ns1mE,::ns::m), 0, 4UL, 0, 0); }
+        static void __sti____cudaRegisterAll(void) {  ____cudaRegisterLinkedBinary(__nv_cudaEntityRegisterCallback);  }
+
+        #pragma GCC diagnostic pop
+    "##]].assert_eq(&stub);
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPi1Sm (a kernel)
+        kernel _Z1tIfLi3EEvPT_ (a kernel template instance the unit reaches)
+        variable dv (a namespace-scope device variable)
+        variable cv (a namespace-scope device variable)
+        variable __nv_static_18__0a1b2c3d_4_x_cu_k__ZN27_INTERNAL_0a1b2c3d_4_x_cu_k2ns1mE (a namespace-scope device variable)
+    "#]].assert_eq(&listing);
+}

@@ -1,0 +1,99 @@
+//! Device linkage names (spec 50 §8.4): what cicc calls a function the
+//! host object names with g++'s internal-linkage spellings. An entity with
+//! internal linkage (a `static` function, an anonymous namespace's) gets
+//! `_INTERNAL<mid>` as its first nested component and loses g++'s `L`;
+//! anonymous namespaces are `_GLOBAL__N_<mid>`. Built on the mangler's
+//! tree of the host name, so substitutions are recounted, never patched.
+
+use cufront_base_db::SourceDatabase;
+use cufront_mangle as m;
+
+use super::FnEncoding;
+use crate::Entity;
+
+/// The device linkage name of a function or function instance with module
+/// id `mid` (other entities: their host names). Kernels are not renamed
+/// with `_INTERNAL` (cicc drops only the `L`): the caller names those.
+pub fn device_linkage_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+    device_name(db, e, mid, true)
+}
+
+/// A kernel's device name: internal linkage loses g++'s `L` and takes no
+/// `_INTERNAL<mid>` (`_ZN3cub6detail11EmptyKernelIvEEvv` for a `static`
+/// kernel template; `-rdc`'s `__nv_static_` prefix is the caller's).
+pub fn device_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+    device_name(db, e, mid, false)
+}
+
+/// The base-object constructor's device name (`C2`) of a constructor
+/// `e`, which cicc emits beside the complete-object one (`C1`) for every
+/// kept constructor; `None` when `e` is no constructor.
+pub fn device_base_ctor_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Option<String> {
+    let enc = match e {
+        Entity::Fn(f) => super::fn_encoding(db, f).ok()?,
+        Entity::FnInst(i) => super::fn_instance_encoding(db, i).ok()?,
+        _ => return None,
+    };
+    let FnEncoding::Tree(m::Encoding::Function(mut name, ty)) = enc else { return None };
+    let last = name.comps.last_mut()?;
+    if last.name != m::Unqualified::Ctor(m::CtorKind::Complete) {
+        return None;
+    }
+    last.name = m::Unqualified::Ctor(m::CtorKind::Base);
+    m::mangle(&to_device(m::Encoding::Function(name, ty), mid, false, true).ok()?).ok()
+}
+
+fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: bool) -> Result<String, String> {
+    // A `static` function is a C++ function of its own on the device even
+    // when an `extern "C"` declaration of the name comes first (the
+    // runtime's `static __device__` builtins: `cudaMalloc`), and internal.
+    let (enc, is_static) = match e {
+        Entity::Fn(f) => {
+            let tree = crate::item_tree_of(db, f.item(db));
+            // `static` on a member function is no linkage.
+            let is_static = tree.fns.get(f.idx(db) as usize).is_some_and(|d| d.linkage.is_static && !d.in_class);
+            (super::fn_encoding_as(db, f, is_static)?, is_static)
+        }
+        Entity::FnInst(i) => {
+            let is_static = i.decl(db).data(db).is_some_and(|d| d.linkage.is_static && !d.in_class);
+            (super::fn_instance_encoding(db, i)?, is_static)
+        }
+        _ => return super::mangled_name(db, e),
+    };
+    let enc = match enc {
+        FnEncoding::Plain(s) => return Ok(s),
+        FnEncoding::Tree(t) => t,
+    };
+    m::mangle(&to_device(enc, mid, is_static && internal_prefix, internal_prefix)?)
+}
+
+fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Result<m::Encoding, String> {
+    Ok(match enc {
+        m::Encoding::Function(name, ty) => {
+            m::Encoding::Function(Box::new(name_to_device(*name, mid, is_static, prefix)?), ty)
+        }
+        m::Encoding::Data(name) => m::Encoding::Data(name_to_device(name, mid, is_static, prefix)?),
+        other => other,
+    })
+}
+
+fn name_to_device(mut name: m::Name, mid: &str, is_static: bool, prefix: bool) -> Result<m::Name, String> {
+    let mut internal = is_static;
+    for c in &mut name.comps {
+        match &c.name {
+            m::Unqualified::StaticSource(s) => {
+                c.name = m::Unqualified::Source(s.clone());
+                internal = true;
+            }
+            m::Unqualified::AnonNamespace(_) => {
+                // An empty id keeps g++'s spelling (for callers that rename later).
+                if !mid.is_empty() {
+                    c.name = m::Unqualified::AnonNamespace(Some(mid.to_string()));
+                }
+                internal = true;
+            }
+            _ => {}
+        }
+    }
+    if internal && prefix && name.root == m::Root::Global { m::cuda::internal(&name, mid) } else { Ok(name) }
+}
