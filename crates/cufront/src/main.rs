@@ -2,6 +2,7 @@
 //! `cudafe++`, the cudafe++-compatible command line.
 
 mod cudafe;
+mod daemon_cmd;
 mod inspect;
 mod overlay;
 mod parse_cmd;
@@ -41,6 +42,8 @@ enum Command {
         #[arg(long)]
         compile_commands: Option<std::path::PathBuf>,
     },
+    /// The build daemon (`CUFRONT_DAEMON=1` hands cudafe++ runs to it).
+    Daemon(daemon_cmd::DaemonArgs),
     /// Find or fetch the real CUDA toolkit (the oracle).
     Toolkit(toolkit_cmd::ToolkitArgs),
     /// Behave exactly like cudafe++ (also when the binary is named `cudafe++`).
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Check(args) => toolkit_cmd::run_check(args),
         Command::Toolkit(args) => toolkit_cmd::run_toolkit(args),
         Command::Inspect(args) => inspect::run(args),
+        Command::Daemon(args) => daemon_cmd::run(args),
         Command::Cudafe { args } => exit_code(cudafe::main(&args)),
         Command::Lsp { cuda_path, compile_commands } => {
             let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));

@@ -406,7 +406,8 @@ pub fn decode_response(frame: &[u8]) -> Result<Response, DecodeError> {
 }
 
 fn split_frame(frame: &[u8], limit: u32) -> Result<(u8, &[u8]), DecodeError> {
-    let header: &[u8; HEADER_LEN] = frame.get(..HEADER_LEN).and_then(|h| h.try_into().ok()).ok_or(DecodeError::Truncated)?;
+    let header: &[u8; HEADER_LEN] =
+        frame.get(..HEADER_LEN).and_then(|h| h.try_into().ok()).ok_or(DecodeError::Truncated)?;
     let (kind, len) = decode_header(header, limit)?;
     let rest = &frame[HEADER_LEN..];
     match rest.len().cmp(&(len as usize)) {
@@ -484,7 +485,15 @@ mod tests {
         }
         let resps = [
             Response::Compiled { status: -1, stdout: b"o".to_vec(), stderr: b"e\n".to_vec() },
-            Response::Status(StatusInfo { pid: 1, build: "b".into(), uptime_ms: 2, requests: 3, units: 4, max_units: 5, rss_bytes: 6 }),
+            Response::Status(StatusInfo {
+                pid: 1,
+                build: "b".into(),
+                uptime_ms: 2,
+                requests: 3,
+                units: 4,
+                max_units: 5,
+                rss_bytes: 6,
+            }),
             Response::Stopping,
             Response::Fallback(Fallback::Panicked),
             Response::Error { kind: ErrorKind::Busy, message: "m".into() },

@@ -16,6 +16,7 @@
 
 use std::io;
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
@@ -82,6 +83,7 @@ pub fn serve(opts: Options, handler: Arc<dyn Handler>) -> Result<(), ServeError>
     paths::ensure_private_dir(&dir).map_err(ServeError::Dir)?;
     let lock_path = paths::lock_path(&dir);
     let lock = std::fs::OpenOptions::new()
+        .mode(0o600)
         .create(true)
         .truncate(false)
         .write(true)
@@ -191,6 +193,7 @@ fn connection(shared: &Shared, mut stream: UnixStream) {
         _ => {
             let refused = Response::Error { kind: ErrorKind::PeerRefused, message: "peer is another user".into() };
             let _ = protocol::write_response(&mut stream, &refused);
+            close_after_error(stream);
             return;
         }
     }
@@ -199,6 +202,7 @@ fn connection(shared: &Shared, mut stream: UnixStream) {
         Err(ReadError::Decode(e)) => {
             let malformed = Response::Error { kind: ErrorKind::Malformed, message: e.to_string() };
             let _ = protocol::write_response(&mut stream, &malformed);
+            close_after_error(stream);
             return;
         }
         // Closed, or the client died or stalled mid-frame: nobody to answer.
@@ -228,6 +232,15 @@ fn connection(shared: &Shared, mut stream: UnixStream) {
     };
     // The client may be gone (killed mid-request): nothing to do then.
     let _ = protocol::write_response(&mut stream, &response);
+}
+
+/// Closing a socket with unread input resets it, and the peer may lose the
+/// reply: the rest of what it sends is read and dropped first (bounded in
+/// bytes and time).
+fn close_after_error(mut stream: UnixStream) {
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let _ = io::copy(&mut io::Read::take(&mut stream, u64::from(protocol::MAX_REQUEST)), &mut io::sink());
 }
 
 fn status(shared: &Shared) -> StatusInfo {

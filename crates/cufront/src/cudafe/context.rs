@@ -1,0 +1,143 @@
+//! What a cudafe++ run reads of the process it runs for: the working
+//! directory (relative paths, the SARIF base, the module id's fallback),
+//! the process id (the module id's fallback), the environment (colours,
+//! `CUFRONT_ALL_BODIES`), whether stderr is a terminal, and the database.
+//!
+//! In-process ([`Context::process`]) these are the process's own, read where
+//! the run needs them, and the database is fresh and leaked at the end (the
+//! process is about to exit). For a daemon client ([`Context::client`]) they
+//! are the client's, as sent in its request: the daemon serves many clients
+//! at once, so its own working directory (process-global) is never used —
+//! relative paths are joined to the client's — and the unit's database is
+//! kept for the next run of the same input (salsa recomputes what the new
+//! text changes).
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cufront_base_db::{self as base_db, LangOptions, Options, RootDatabase, TranslationUnit};
+use salsa::{Durability, Setter};
+
+pub struct Context {
+    client: Option<Client>,
+    /// The unit this run starts from (a daemon's cache), then the one it
+    /// leaves for the next run.
+    pub unit: Option<Unit>,
+}
+
+struct Client {
+    cwd: PathBuf,
+    pid: u32,
+    env: HashMap<OsString, OsString>,
+    stderr_is_tty: bool,
+}
+
+/// A translation unit's database and inputs.
+pub struct Unit {
+    pub db: RootDatabase,
+    pub tu: TranslationUnit,
+    pub options: Options,
+}
+
+impl Unit {
+    /// The unit for this run: `prev` with its inputs set to `name`, `text`
+    /// and `lang` (only those that changed, so salsa keeps what they do not
+    /// affect), else a fresh database.
+    pub fn load(prev: Option<Unit>, name: String, text: Arc<str>, lang: LangOptions) -> Unit {
+        let Some(mut u) = prev else {
+            let db = RootDatabase::new();
+            let options = base_db::new_options(&db, lang);
+            let tu = base_db::new_translation_unit(&db, name, text, options);
+            return Unit { db, tu, options };
+        };
+        if *u.options.lang(&u.db) != lang {
+            u.options.set_lang(&mut u.db).with_durability(Durability::HIGH).to(lang);
+        }
+        if *u.tu.name(&u.db) != name {
+            u.tu.set_name(&mut u.db).to(name);
+        }
+        if **u.tu.text(&u.db) != *text {
+            u.tu.set_text(&mut u.db).to(text);
+        }
+        u
+    }
+}
+
+impl Context {
+    /// This process's own context.
+    pub fn process() -> Context {
+        Context { client: None, unit: None }
+    }
+
+    /// A daemon client's context (`cwd` absolute), starting from `unit`.
+    pub fn client(
+        cwd: PathBuf,
+        pid: u32,
+        env: impl IntoIterator<Item = (OsString, OsString)>,
+        stderr_is_tty: bool,
+        unit: Option<Unit>,
+    ) -> Context {
+        Context { client: Some(Client { cwd, pid, env: env.into_iter().collect(), stderr_is_tty }), unit }
+    }
+
+    /// `std::env::current_dir()` of the process the run is for.
+    pub fn current_dir(&self) -> std::io::Result<PathBuf> {
+        match &self.client {
+            Some(c) => Ok(c.cwd.clone()),
+            None => std::env::current_dir(),
+        }
+    }
+
+    /// `std::process::id()` of the process the run is for.
+    pub fn pid(&self) -> u32 {
+        self.client.as_ref().map_or_else(std::process::id, |c| c.pid)
+    }
+
+    /// `std::env::var_os` of the process the run is for.
+    pub fn var_os(&self, key: &str) -> Option<OsString> {
+        match &self.client {
+            Some(c) => c.env.get(std::ffi::OsStr::new(key)).cloned(),
+            None => std::env::var_os(key),
+        }
+    }
+
+    /// `std::env::var(key).ok()` of the process the run is for (a value
+    /// that is not UTF-8 is absent, as there).
+    pub fn var(&self, key: &str) -> Option<String> {
+        self.var_os(key)?.into_string().ok()
+    }
+
+    pub fn stderr_is_tty(&self) -> bool {
+        use std::io::IsTerminal;
+        self.client.as_ref().map_or_else(|| std::io::stderr().is_terminal(), |c| c.stderr_is_tty)
+    }
+
+    /// Where `path` (as the command line gives it) is opened: in-process as
+    /// given, for a client relative to the client's directory.
+    pub fn path(&self, path: impl AsRef<Path>) -> PathBuf {
+        match &self.client {
+            Some(c) => c.cwd.join(path),
+            None => path.as_ref().to_path_buf(),
+        }
+    }
+
+    /// The unit for `name` with `text` and `lang` (see [`Unit::load`]).
+    pub fn load_unit(&mut self, name: String, text: Arc<str>, lang: LangOptions) -> Unit {
+        Unit::load(self.unit.take(), name, text, lang)
+    }
+
+    /// Ends a run. In-process nothing is freed (the process exits: freeing
+    /// trees node by node, the database and the text would only cost time);
+    /// for a client the unit is kept and the rest dropped.
+    pub fn finish<T>(&mut self, unit: Unit, scratch: T) {
+        if self.client.is_some() {
+            self.unit = Some(unit);
+            drop(scratch);
+        } else {
+            std::mem::forget(unit);
+            std::mem::forget(scratch);
+        }
+    }
+}
