@@ -141,3 +141,65 @@ impl Context {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lang() -> LangOptions {
+        LangOptions { lazy_bodies: true, ..LangOptions::default() }
+    }
+
+    /// A unit whose database logs the queries it executes.
+    fn logged(text: &str) -> (Unit, base_db::EventSink) {
+        let sink = base_db::EventSink::default();
+        let db = RootDatabase::with_execution_log(sink.clone());
+        let options = base_db::new_options(&db, lang());
+        let tu = base_db::new_translation_unit(&db, "a.ii".into(), Arc::from(text), options);
+        (Unit { db, tu, options }, sink)
+    }
+
+    fn parses(sink: &base_db::EventSink) -> usize {
+        let mut log = sink.lock().unwrap();
+        let n = log.iter().filter(|e| e.starts_with("parse(")).count();
+        log.clear();
+        n
+    }
+
+    #[test]
+    fn a_reloaded_unit_recomputes_only_what_changed() {
+        let (u, sink) = logged("int f() { return 1; }\n");
+        base_db::parse(&u.db, u.tu);
+        assert_eq!(parses(&sink), 1);
+        // Same text, name and options: nothing is set, nothing re-runs.
+        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 1; }\n"), lang());
+        base_db::parse(&u.db, u.tu);
+        assert_eq!(parses(&sink), 0);
+        // An edited body: the unit's parse re-runs, with the new text.
+        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 2; }\n"), lang());
+        let p = base_db::parse(&u.db, u.tu);
+        assert_eq!(parses(&sink), 1);
+        assert!(p.syntax_node().text().to_string().contains("return 2"));
+        // Other options: the options input is set and the parse follows it.
+        let cxx20 = LangOptions { standard: base_db::LangStandard::Cxx20, ..lang() };
+        let u = Unit::load(Some(u), "b.ii".into(), Arc::from("int f() { return 2; }\n"), cxx20.clone());
+        assert_eq!(*u.options.lang(&u.db), cxx20);
+        assert_eq!(u.tu.name(&u.db), "b.ii");
+    }
+
+    #[test]
+    fn a_client_context_reads_the_client_not_the_process() {
+        let env = [(OsString::from("TERM"), OsString::from("dumb")), (OsString::from("X"), OsString::from("1"))];
+        let ctx = Context::client(PathBuf::from("/client/dir"), 4242, env, true, None);
+        assert_eq!(ctx.current_dir().unwrap(), Path::new("/client/dir"));
+        assert_eq!(ctx.pid(), 4242);
+        assert_eq!(ctx.var("TERM").as_deref(), Some("dumb"));
+        assert_eq!(ctx.var("PATH"), None);
+        assert!(ctx.stderr_is_tty());
+        assert_eq!(ctx.path("out/x.c"), Path::new("/client/dir/out/x.c"));
+        assert_eq!(ctx.path("/abs/x.c"), Path::new("/abs/x.c"));
+        let own = Context::process();
+        assert_eq!(own.path("out/x.c"), Path::new("out/x.c"));
+        assert_eq!(own.pid(), std::process::id());
+    }
+}
