@@ -87,15 +87,14 @@ pub fn run(args: DaemonArgs) -> ExitCode {
         }
         DaemonCommand::Stop => match client::request(&dir, &Request::Stop) {
             Ok(Response::Stopping) => {
-                // Returns once the socket is gone (compilations in flight end first).
-                let deadline = std::time::Instant::now() + Duration::from_secs(70);
-                while !matches!(client::connect(&dir), Err(ClientError::NotRunning))
-                    && std::time::Instant::now() < deadline
-                {
-                    std::thread::sleep(Duration::from_millis(10));
+                // Returns once the server is gone (compilations in flight
+                // end first), so that a new one can start at once.
+                if client::wait_stopped(&dir, Duration::from_secs(70)) {
+                    eprintln!("cufront: daemon stopped");
+                    ExitCode::SUCCESS
+                } else {
+                    fail("the daemon is still finishing its compilations")
                 }
-                eprintln!("cufront: daemon stopped");
-                ExitCode::SUCCESS
             }
             Ok(other) => fail(&format!("unexpected reply {other:?}")),
             Err(ClientError::NotRunning) => {

@@ -70,7 +70,7 @@ impl Drop for Daemon {
 
 /// What one cudafe++ run gives: exit status, stdout, stderr, and the
 /// contents of the files it was asked to write.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 struct Run {
     status: Option<i32>,
     stdout: String,
@@ -118,6 +118,26 @@ fn cudafe(daemon: Option<&Daemon>, cwd: &Path, args: &[String], outputs: &[&str]
         stdout: mask(String::from_utf8_lossy(&out.stdout).into_owned()),
         stderr: mask(String::from_utf8_lossy(&out.stderr).into_owned()),
         files,
+    }
+}
+
+/// Files by length and hash: a failure message stays readable.
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let files: Vec<String> = self
+            .files
+            .iter()
+            .map(|(n, t)| match t {
+                Some(t) => format!("{n}: {} bytes, hash {:016x}", t.len(), cufront_tests::cache_key(&[t.as_bytes()])),
+                None => format!("{n}: absent"),
+            })
+            .collect();
+        f.debug_struct("Run")
+            .field("status", &self.status)
+            .field("stdout", &self.stdout.chars().take(2000).collect::<String>())
+            .field("stderr", &self.stderr.chars().take(4000).collect::<String>())
+            .field("files", &files)
+            .finish()
     }
 }
 
@@ -404,6 +424,14 @@ fn killed_clients_leave_the_daemon_serving() {
         let _ = child.wait();
     }
     assert_eq!(d.status().0, 0, "the daemon survives");
+    // Runs whose client was killed write nothing (as a killed cudafe++):
+    // `stop` waits for them to end.
+    let out = d.cufront().args(["daemon", "stop"]).output().unwrap();
+    assert!(out.status.success());
+    for f in &u.outputs {
+        assert!(!u.dir.join(f).exists(), "{f} written for a killed client");
+    }
+    // The next client starts a daemon again and gets the right answer.
     assert_eq!(run_unit(Some(&d), &u), local);
     let _ = std::fs::remove_dir_all(&root);
 }

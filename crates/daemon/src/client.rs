@@ -69,6 +69,33 @@ pub fn request(dir: &Path, req: &Request) -> Result<Response, ClientError> {
     protocol::read_response(&mut stream).map_err(ClientError::Read)
 }
 
+/// Is a server holding the lock of `dir` (serving, or finishing the
+/// compilations in flight after a stop)?
+pub fn server_holds_lock(dir: &Path) -> bool {
+    let Ok(f) = std::fs::File::open(paths::lock_path(dir)) else { return false };
+    match f.try_lock_shared() {
+        Ok(()) => {
+            let _ = f.unlock();
+            false
+        }
+        Err(std::fs::TryLockError::WouldBlock) => true,
+        Err(std::fs::TryLockError::Error(_)) => false,
+    }
+}
+
+/// Waits up to `timeout` for the server of `dir` to be gone (its lock
+/// released: a new server can start); whether it is.
+pub fn wait_stopped(dir: &Path, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    while server_holds_lock(dir) {
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
+}
+
 /// Makes sure a server answers in `dir`: when none does, `start` launches
 /// one (a detached process; concurrent starters race harmlessly, the lock
 /// lets one server win) and this waits up to `wait` for it to accept.

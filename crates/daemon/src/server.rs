@@ -30,9 +30,26 @@ use crate::protocol::{self, CompileRequest, ErrorKind, Fallback, ReadError, Requ
 /// What the server computes; implemented by the cufront binary.
 pub trait Handler: Send + Sync + 'static {
     /// Runs one compilation: [`Response::Compiled`] or a [`Response::Fallback`].
-    fn compile(&self, req: CompileRequest) -> Response;
+    /// `client` tells whether the client is still connected (a run whose
+    /// client was killed or interrupted writes no outputs, as in-process).
+    fn compile(&self, req: CompileRequest, client: Liveness) -> Response;
     /// (cached units, their cap), for the status reply.
     fn units(&self) -> (u32, u32);
+}
+
+/// Whether the client of a request is still connected: its end of the
+/// socket not closed (it waits for the reply without writing, so a hang-up
+/// is the only event). Cheap (one `poll` with no wait).
+#[derive(Clone)]
+pub struct Liveness(Arc<UnixStream>);
+
+impl Liveness {
+    pub fn connected(&self) -> bool {
+        let mut p = libc::pollfd { fd: self.0.as_raw_fd(), events: libc::POLLRDHUP, revents: 0 };
+        // SAFETY: one valid pollfd; the fd stays open while `self` lives.
+        let n = unsafe { libc::poll(&mut p, 1, 0) };
+        !(n > 0 && p.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -220,8 +237,14 @@ fn connection(shared: &Shared, mut stream: UnixStream) {
             } else {
                 shared.requests.fetch_add(1, Ordering::Relaxed);
                 let handler = shared.handler.clone();
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || handler.compile(req)))
-                    .unwrap_or(Response::Fallback(Fallback::Panicked))
+                match stream.try_clone() {
+                    Ok(s) => {
+                        let client = Liveness(Arc::new(s));
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || handler.compile(req, client)))
+                            .unwrap_or(Response::Fallback(Fallback::Panicked))
+                    }
+                    Err(_) => Response::Error { kind: ErrorKind::Busy, message: "cannot watch the connection".into() },
+                }
             }
         }
         Request::Status => Response::Status(status(shared)),

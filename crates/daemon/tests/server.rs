@@ -15,13 +15,22 @@ use cufront_daemon::{client, paths, server};
 
 struct Echo;
 
+/// Slow requests whose handler saw that the client had gone.
+static GONE_SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 impl server::Handler for Echo {
-    fn compile(&self, req: CompileRequest) -> Response {
+    fn compile(&self, req: CompileRequest, client: server::Liveness) -> Response {
         if req.argv.first().is_some_and(|a| a == "panic") {
             panic!("handler panic (expected by the test)");
         }
         if req.argv.first().is_some_and(|a| a == "slow") {
             std::thread::sleep(Duration::from_millis(300));
+            // The test's clients of slow requests are gone by now.
+            if !client.connected() {
+                GONE_SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        } else {
+            assert!(client.connected());
         }
         Response::Compiled { status: req.argv.len() as i32, stdout: req.cwd, stderr: req.argv.join(" ").into_bytes() }
     }
@@ -139,6 +148,14 @@ fn malformed_and_truncated_requests_do_not_disturb_the_server() {
         drop(s);
     }
     // A panicking handler: the client is told to run in-process.
+    // (First wait for the slow requests: each saw its client gone.)
+    for _ in 0..200 {
+        if GONE_SEEN.load(std::sync::atomic::Ordering::SeqCst) == 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(GONE_SEEN.load(std::sync::atomic::Ordering::SeqCst), 3);
     assert_eq!(client::request(&dir, &compile(&["panic"])).unwrap(), Response::Fallback(Fallback::Panicked));
     // Still serving, correctly.
     let r = client::request(&dir, &compile(&["x", "y", "z"])).unwrap();

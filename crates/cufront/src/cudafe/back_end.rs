@@ -130,6 +130,9 @@ pub fn run(
     if !host.unsupported.is_empty() {
         return Outcome::Unsupported(host.unsupported);
     }
+    if ctx.client_gone() {
+        return Outcome::Failed(client_gone());
+    }
     match &out_path {
         Some(p) => {
             if write_atomically(&ctx.path(p), host.text.as_bytes()).is_err() {
@@ -142,6 +145,9 @@ pub fn run(
             let _ = so.write_all(host.text.as_bytes()).and_then(|_| so.flush());
         }
     }
+    if ctx.client_gone() {
+        return Outcome::Failed(client_gone());
+    }
     if cfg.gen_module_id_file
         && let Some(f) = &cfg.module_id_file_name
         && write_atomically(&ctx.path(f), id.as_bytes()).is_err()
@@ -149,6 +155,13 @@ pub fn run(
         return Outcome::Failed(cannot_open("module id", Path::new(f)));
     }
     Outcome::Written
+}
+
+/// A daemon's run whose client went away: nothing is written (nobody reads
+/// this diagnostic; the process it was for has ended).
+fn client_gone() -> Diagnostic {
+    Diagnostic::new(DiagId(1538), Severity::Catastrophic)
+        .with_arg(Arg::Str("cufront: the client went away; no output written".into()))
 }
 
 fn cannot_open(what: &str, path: &Path) -> Diagnostic {

@@ -28,6 +28,9 @@ pub struct Context {
 }
 
 struct Client {
+    /// Is the client still there? A run whose client is gone writes no
+    /// output (a killed or interrupted cudafe++ writes none either).
+    alive: Option<Box<dyn Fn() -> bool + Send>>,
     cwd: PathBuf,
     pid: u32,
     env: HashMap<OsString, OsString>,
@@ -79,7 +82,20 @@ impl Context {
         stderr_is_tty: bool,
         unit: Option<Unit>,
     ) -> Context {
-        Context { client: Some(Client { cwd, pid, env: env.into_iter().collect(), stderr_is_tty }), unit }
+        Context { client: Some(Client { alive: None, cwd, pid, env: env.into_iter().collect(), stderr_is_tty }), unit }
+    }
+
+    /// How to tell whether the client is still connected.
+    pub fn set_liveness(&mut self, alive: Box<dyn Fn() -> bool + Send>) {
+        if let Some(c) = &mut self.client {
+            c.alive = Some(alive);
+        }
+    }
+
+    /// The process the run is for is gone (a daemon client killed or
+    /// interrupted): its outputs must not be written.
+    pub fn client_gone(&self) -> bool {
+        self.client.as_ref().and_then(|c| c.alive.as_ref()).is_some_and(|alive| !alive())
     }
 
     /// `std::env::current_dir()` of the process the run is for.

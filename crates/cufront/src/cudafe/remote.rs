@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use cufront_daemon::client::{self, ClientError};
+use cufront_daemon::client;
 use cufront_daemon::lru::Lru;
 use cufront_daemon::paths;
 use cufront_daemon::protocol::{CompileRequest, Fallback, Request, Response};
@@ -88,13 +88,7 @@ fn try_delegate(args: &[String]) -> Result<i32, String> {
 }
 
 fn wait_gone(dir: &Path) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while std::time::Instant::now() < deadline {
-        if matches!(client::connect(dir), Err(ClientError::NotRunning)) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    client::wait_stopped(dir, Duration::from_secs(60));
 }
 
 /// The daemon's handler: cudafe++ runs for clients, units cached by path.
@@ -113,7 +107,7 @@ impl Server {
 }
 
 impl cufront_daemon::server::Handler for Server {
-    fn compile(&self, req: CompileRequest) -> Response {
+    fn compile(&self, req: CompileRequest, client: cufront_daemon::server::Liveness) -> Response {
         let parsed = cmdline::parse(&req.argv);
         // The client printed the early messages itself.
         let cmdline::Outcome::Run(cfg) = parsed.outcome else {
@@ -127,6 +121,7 @@ impl cufront_daemon::server::Handler for Server {
         let unit = self.units().take(&key);
         let env = req.env.into_iter().map(|(k, v)| (OsString::from_vec(k), OsString::from_vec(v)));
         let mut ctx = Context::client(cwd, req.pid, env, req.stderr_is_tty, unit);
+        ctx.set_liveness(Box::new(move || client.connected()));
         let mut stderr = Vec::new();
         let status = super::run::run_in(&cfg, &mut ctx, &mut stderr);
         if let Some(unit) = ctx.unit.take() {
