@@ -9,7 +9,10 @@
 //!   several source files, one nvcc per file, N at a time (default: the
 //!   number of processors); their output is printed per file as each ends,
 //!   and the exit status is the first failing file's (in command-line
-//!   order). Other commands run as one nvcc.
+//!   order). nvcc stops at its first failing file; here no file is started
+//!   after a failure, but files already compiling in parallel finish (their
+//!   objects exist where nvcc would not have made them). Other commands run
+//!   as one nvcc.
 //! - a progress line (`[done/total] file`) on stderr when it is a terminal.
 //! - `--compile-commands FILE`: adds (or replaces) an entry per source file
 //!   in the JSON compilation database FILE, under a lock.
@@ -193,6 +196,7 @@ fn try_run(args: &[String]) -> Result<i32, String> {
     let parallel = opts.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let progress = std::io::stderr().is_terminal();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let failed = std::sync::atomic::AtomicBool::new(false);
     let done = Mutex::new(0usize);
     let statuses: Vec<Mutex<Option<i32>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {
@@ -201,11 +205,17 @@ fn try_run(args: &[String]) -> Result<i32, String> {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
+                    if failed.load(std::sync::atomic::Ordering::SeqCst) {
+                        break;
+                    }
                     let (code, out, err) = match command(job).output() {
                         Ok(o) => (exit_status(o.status), o.stdout, o.stderr),
                         Err(e) => (2, Vec::new(), format!("cufront nvcc: cannot run nvcc: {e}\n").into_bytes()),
                     };
                     *statuses[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(code);
+                    if code != 0 {
+                        failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
                     let mut n = done.lock().unwrap_or_else(|p| p.into_inner());
                     *n += 1;
                     // Under the lock: one file's output at a time.
@@ -217,18 +227,18 @@ fn try_run(args: &[String]) -> Result<i32, String> {
                     let _ = e.write_all(&err);
                     if progress {
                         let _ = write!(e, "[{}/{}] {}", *n, jobs.len(), labels[i]);
-                        if *n == jobs.len() {
-                            let _ = write!(e, "\r\x1b[K");
-                        }
                     }
                     let _ = e.flush();
                 }
             });
         }
     });
-    let codes: Vec<i32> =
-        statuses.into_iter().map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()).unwrap_or(2)).collect();
-    Ok(codes.into_iter().find(|&c| c != 0).unwrap_or(0))
+    if progress {
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
+    }
+    // Files not started (after a failure) have no status.
+    let mut codes = statuses.into_iter().filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()));
+    Ok(codes.find(|&c| c != 0).unwrap_or(0))
 }
 
 fn exit_status(status: std::process::ExitStatus) -> i32 {
