@@ -2,8 +2,10 @@
 //! `cudafe++`, the cudafe++-compatible command line.
 
 mod cudafe;
+mod daemon_cmd;
 mod device_cmd;
 mod inspect;
+mod nvcc_cmd;
 mod overlay;
 mod parse_cmd;
 mod toolkit_cmd;
@@ -48,6 +50,14 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// The build daemon (`CUFRONT_DAEMON=1` hands cudafe++ runs to it).
+    Daemon(daemon_cmd::DaemonArgs),
+    /// nvcc with cufront as its cudafe++ (`-j N`, `--compile-commands FILE`, `--daemon`).
+    #[command(disable_help_flag = true)]
+    Nvcc {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Find or fetch the real CUDA toolkit (the oracle).
     Toolkit(toolkit_cmd::ToolkitArgs),
     /// Behave exactly like cudafe++ (also when the binary is named `cudafe++`).
@@ -68,12 +78,18 @@ fn main() -> ExitCode {
     if argv.get(1).is_some_and(|a| a == "cudafe++") {
         return exit_code(cudafe::main(&argv[2..]));
     }
+    // nvcc's grammar is not clap's either.
+    if argv.get(1).is_some_and(|a| a == "nvcc") {
+        return nvcc_cmd::run(&argv[2..]);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Parse(args) => parse_cmd::run(args),
         Command::Check(args) => toolkit_cmd::run_check(args),
         Command::Toolkit(args) => toolkit_cmd::run_toolkit(args),
         Command::Inspect(args) => inspect::run(args),
+        Command::Daemon(args) => daemon_cmd::run(args),
+        Command::Nvcc { args } => nvcc_cmd::run(&args),
         Command::Cudafe { args } => exit_code(cudafe::main(&args)),
         Command::Device { args } => device_cmd::run(&args),
         Command::Lsp { cuda_path, compile_commands } => {

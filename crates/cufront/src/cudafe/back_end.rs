@@ -12,6 +12,7 @@ use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxNode, TextRange};
 
 use super::cmdline::{Config, HostKind};
+use super::context::Context;
 use super::output::write_atomically;
 
 /// Message 1696 `cannot open %s file %sq2`.
@@ -32,6 +33,7 @@ pub enum Outcome {
 /// The module id of this compilation (spec 30 §4.1).
 pub fn module_id(
     cfg: &Config,
+    ctx: &Context,
     root: &SyntaxNode,
     map: &SourceMap,
     host_path: Option<&Path>,
@@ -39,7 +41,7 @@ pub fn module_id(
 ) -> String {
     if let (Some(file), false) = (&cfg.module_id_file_name, cfg.gen_module_id_file) {
         // File mode: the raw contents, a trailing newline included.
-        if let Ok(bytes) = std::fs::read(file) {
+        if let Ok(bytes) = std::fs::read(ctx.path(file)) {
             return String::from_utf8_lossy(&bytes).into_owned();
         }
     }
@@ -59,20 +61,20 @@ pub fn module_id(
         // else the input), the directory and the process; the time of the
         // host file when the source cannot be read (spec 30 §4.1).
         _ => {
-            let now = std::fs::metadata(&file_name)
+            let now = std::fs::metadata(ctx.path(&file_name))
                 .ok()
                 .and_then(|m| m.modified().ok())
-                .or_else(|| host_path.and_then(|p| std::fs::metadata(p).ok()?.modified().ok()))
+                .or_else(|| host_path.and_then(|p| std::fs::metadata(ctx.path(p)).ok()?.modified().ok()))
                 .unwrap_or_else(std::time::SystemTime::now)
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            let cwd = std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_default();
+            let cwd = ctx.current_dir().map(|p| p.display().to_string()).unwrap_or_default();
             module_id::module_id(&IdInputs {
                 path_name: cfg.orig_src_path_name.as_deref(),
                 file_name: &file_name,
                 key: &module_id::ctime(now),
                 extra: Some(&cwd),
-                pid: Some(std::process::id()),
+                pid: Some(ctx.pid()),
             })
         }
     }
@@ -98,6 +100,7 @@ pub fn host_path(cfg: &Config) -> Option<PathBuf> {
 /// Computes and writes the outputs.
 pub fn run(
     cfg: &Config,
+    ctx: &Context,
     text: &str,
     root: &SyntaxNode,
     map: &SourceMap,
@@ -105,7 +108,7 @@ pub fn run(
     sema: cufront_emit::key::Sema<'_>,
 ) -> Outcome {
     let out_path = host_path(cfg);
-    let id = module_id(cfg, root, map, None, sema);
+    let id = module_id(cfg, ctx, root, map, None, sema);
     let opts = HostOptions {
         gnu_version: match cfg.host_kind {
             HostKind::Gnu => Some(cfg.gnu_version),
@@ -127,9 +130,12 @@ pub fn run(
     if !host.unsupported.is_empty() {
         return Outcome::Unsupported(host.unsupported);
     }
+    if ctx.client_gone() {
+        return Outcome::Failed(client_gone());
+    }
     match &out_path {
         Some(p) => {
-            if write_atomically(p, host.text.as_bytes()).is_err() {
+            if write_atomically(&ctx.path(p), host.text.as_bytes()).is_err() {
                 return Outcome::Failed(cannot_open("generated C++", p));
             }
         }
@@ -139,13 +145,23 @@ pub fn run(
             let _ = so.write_all(host.text.as_bytes()).and_then(|_| so.flush());
         }
     }
+    if ctx.client_gone() {
+        return Outcome::Failed(client_gone());
+    }
     if cfg.gen_module_id_file
         && let Some(f) = &cfg.module_id_file_name
-        && write_atomically(Path::new(f), id.as_bytes()).is_err()
+        && write_atomically(&ctx.path(f), id.as_bytes()).is_err()
     {
         return Outcome::Failed(cannot_open("module id", Path::new(f)));
     }
     Outcome::Written
+}
+
+/// A daemon's run whose client went away: nothing is written (nobody reads
+/// this diagnostic; the process it was for has ended).
+fn client_gone() -> Diagnostic {
+    Diagnostic::new(DiagId(1538), Severity::Catastrophic)
+        .with_arg(Arg::Str("cufront: the client went away; no output written".into()))
 }
 
 fn cannot_open(what: &str, path: &Path) -> Diagnostic {

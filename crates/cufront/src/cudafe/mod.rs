@@ -9,14 +9,22 @@
 //!
 //! A successful run writes the host file (`--gen_c_file_name`) and the
 //! module id file (`back_end.rs`, through the emit crate).
+//!
+//! With `CUFRONT_DAEMON=1` the run happens in the user's build daemon
+//! (`remote.rs`), with this process's directory, environment and id
+//! (`context.rs`): the outputs are the same.
 
 mod back_end;
 mod cmdline;
+mod context;
 mod flags;
 mod locate;
 pub(crate) mod output;
+mod remote;
 mod run;
 mod signals;
+
+pub use remote::Server;
 
 use std::io::Write;
 
@@ -44,6 +52,9 @@ pub fn main(args: &[String]) -> i32 {
         cmdline::Outcome::Error(e) => command_line_error(&e, stderr.lock()),
         cmdline::Outcome::Run(cfg) => {
             signals::install();
+            if let Some(status) = remote::delegate(args, &cfg) {
+                return status;
+            }
             run::run(&cfg, stderr.lock())
         }
     }

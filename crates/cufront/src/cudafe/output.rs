@@ -18,7 +18,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = path.file_name().ok_or_else(|| std::io::Error::other("output path has no file name"))?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(format!(".cufront-{}.tmp", std::process::id()));
+    // Unique per write, not only per process: a daemon writes for several
+    // clients at once.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tmp_name.push(format!(".cufront-{}-{n}.tmp", std::process::id()));
     let tmp = dir.join(tmp_name);
     let result = super::signals::while_writing(&tmp, || {
         let mut f = std::fs::File::create(&tmp)?;

@@ -3,12 +3,12 @@
 //! print the trailer (and `--timing` lines), and return the exit status.
 
 use std::cell::RefCell;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cufront_base_db::{self as base_db, LangOptions, RootDatabase};
+use cufront_base_db::{self as base_db, LangOptions};
 use cufront_diagnostics::{
     Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow, OutputMode, Overrides, Palette, PragmaTimeline,
     Severity, TextOptions, catalog, parse_pragma,
@@ -18,6 +18,7 @@ use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{Parse, TextRange};
 
 use super::cmdline::{self, Config};
+use super::context::{Context, Unit};
 use super::locate::Locator;
 
 /// Message 1696 `cannot open %s file %sq2`.
@@ -30,13 +31,18 @@ const RAW_TEXT: DiagId = DiagId(1538);
 const MATCHING_LBRACE: DiagId = DiagId(3196);
 
 pub fn run(cfg: &Config, out: impl Write) -> i32 {
+    run_in(cfg, &mut Context::process(), out)
+}
+
+/// [`run`] for the process `ctx` describes (this one, or a daemon client).
+pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
     let start = Clock::now();
     let stdin = cfg.input == "-";
     // The `--timing` lines go to the same stream, some before the trailer.
     let out = Shared(Rc::new(RefCell::new(out)));
-    let mut engine = DiagnosticEngine::new(engine_options(cfg, stdin), out.clone());
+    let mut engine = DiagnosticEngine::new(engine_options(cfg, stdin, ctx), out.clone());
 
-    let text = match read_input(&cfg.input) {
+    let text = match read_input(&cfg.input, ctx) {
         Ok(t) => t,
         Err(why) => {
             let mut args = vec![Arg::Str("source".into()), Arg::Str(cfg.input.clone())];
@@ -57,15 +63,13 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         }
     };
 
-    let db = RootDatabase::new();
     let lang = LangOptions {
         standard: cfg.standard,
         host: cfg.host(),
         digit_separators: cfg.digit_separators,
         lazy_bodies: true,
     };
-    let options = base_db::new_options(&db, lang);
-    let tu = base_db::new_translation_unit(&db, cfg.input.clone(), Arc::from(text.as_str()), options);
+    let Unit { db, tu, options } = ctx.load_unit(cfg.input.clone(), Arc::from(text.as_str()), lang);
     let map = base_db::source_map(&db, tu);
     let lazy = base_db::parse(&db, tu);
     // The back end's execution-space index reads only declarations: it is
@@ -77,7 +81,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
             cufront_emit::host::HostSpaceIndex::build(&cufront_syntax::SyntaxNode::new_root(green))
         })
     });
-    let parse = with_needed_bodies(cfg, &text, lazy, map);
+    let parse = with_needed_bodies(cfg, ctx, &text, lazy, map);
 
     // Diagnostic pragmas apply by position; their own problems are warnings.
     // What is found is kept small and located only when reported (a unit
@@ -177,7 +181,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         };
         // The module id's key is named by the semantic model of the unit.
         let sema = cufront_emit::key::Sema { db: &db, tu };
-        match super::back_end::run(cfg, &text, &root, map, index, sema) {
+        match super::back_end::run(cfg, ctx, &text, &root, map, index, sema) {
             super::back_end::Outcome::Written => back_end = Some(be_start.elapsed()),
             super::back_end::Outcome::Unsupported(list) => {
                 for (range, what) in list {
@@ -208,11 +212,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
         }
     }
     let status = finish(engine, &out, cfg, &start, Some((front_end, back_end)));
-    // The process ends with this compilation: freeing the trees node by
-    // node, the database and the text would only cost time.
-    std::mem::forget(parse);
-    std::mem::forget(db);
-    std::mem::forget(text);
+    ctx.finish(Unit { db, tu, options }, (parse, text));
     status
 }
 
@@ -223,8 +223,8 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
 /// (the host compiler parses them again, cicc their device side). With
 /// `CUFRONT_ALL_BODIES` set in the environment, every body (the reference
 /// the tests compare with).
-fn with_needed_bodies(cfg: &Config, text: &str, lazy: &Parse, map: &SourceMap) -> Parse {
-    let all = std::env::var_os("CUFRONT_ALL_BODIES").is_some();
+fn with_needed_bodies(cfg: &Config, ctx: &Context, text: &str, lazy: &Parse, map: &SourceMap) -> Parse {
+    let all = ctx.var_os("CUFRONT_ALL_BODIES").is_some();
     let needs = (!all && !cfg.no_code_gen).then(|| BodyNeeds::new(&lazy.syntax_node()));
     let toolkit = map.toolkit_files();
     let lex = lazy.options().lex;
@@ -320,13 +320,13 @@ fn timing_line(label: &str, d: Duration2) -> String {
     format!("{label:<30} {:>10.2} (CPU) {:>10.2} (elapsed)\n", d.cpu, d.wall)
 }
 
-fn engine_options(cfg: &Config, stdin: bool) -> EngineOptions {
+fn engine_options(cfg: &Config, stdin: bool, ctx: &Context) -> EngineOptions {
     let d = &cfg.diag;
     let mut overrides = Overrides::default();
     for (action, ids) in &d.controls {
         overrides.apply(*action, ids);
     }
-    let palette = Palette::detect(d.colors == Some(false), std::io::stderr().is_terminal(), |k| std::env::var(k).ok());
+    let palette = Palette::detect(d.colors == Some(false), ctx.stderr_is_tty(), |k| ctx.var(k));
     EngineOptions {
         mode: match d.output_mode {
             cmdline::OutputMode::Text => OutputMode::Text,
@@ -349,7 +349,7 @@ fn engine_options(cfg: &Config, stdin: bool) -> EngineOptions {
             None if stdin => None,
             None => Some(cfg.input.clone()),
         },
-        cwd: std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| "/".into()),
+        cwd: ctx.current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| "/".into()),
         rich_color: false,
     }
 }
@@ -364,17 +364,18 @@ enum ReadError {
     Io,
 }
 
-fn read_input(path: &str) -> Result<String, ReadError> {
+fn read_input(path: &str, ctx: &Context) -> Result<String, ReadError> {
     let mut bytes = Vec::new();
     if path == "-" {
         std::io::stdin().lock().read_to_end(&mut bytes).map_err(|_| ReadError::Io)?;
     } else {
-        match std::fs::metadata(path) {
+        let path = ctx.path(path);
+        match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => return Err(ReadError::IsDirectory),
             Ok(m) if !m.is_file() => return Err(ReadError::NotRegular),
             _ => {}
         }
-        bytes = std::fs::read(path).map_err(|_| ReadError::Io)?;
+        bytes = std::fs::read(&path).map_err(|_| ReadError::Io)?;
     }
     if let Some(text) = decode_utf16(&bytes) {
         return Ok(text);
