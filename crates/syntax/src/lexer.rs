@@ -423,32 +423,26 @@ impl<'a> Lexer<'a> {
         if is_marker { LINE_MARKER } else { PP_DIRECTIVE }
     }
 
+    /// A preprocessing number (see `numbers`): digits, letters, `_`, `.`,
+    /// digit separators, and a sign after an exponent letter; its lexical
+    /// errors are EDG's (`numbers::check`).
     fn number(&mut self) -> SyntaxKind {
         let start = self.pos;
-        let hex = self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X');
-        let mut is_float = false;
-        if hex {
-            self.pos += 2;
-        }
         loop {
             let c = self.peek(0);
             if c.is_ascii_alphanumeric() || c == b'_' {
-                let exp = if hex { matches!(c, b'p' | b'P') } else { matches!(c, b'e' | b'E') };
                 self.pos += 1;
-                if exp && matches!(self.peek(0), b'+' | b'-') {
-                    // Only an exponent if it is not part of a suffix like `1_e`.
-                    let suffix_started = self.text[start..self.pos - 1].contains('_');
-                    if !suffix_started {
-                        is_float = true;
-                        self.pos += 1;
-                    }
-                } else if exp && !self.text[start..self.pos - 1].contains('_') {
-                    is_float = true;
+                // A sign after an exponent letter continues the number,
+                // unless a user-defined suffix (`1_e`) has started.
+                if matches!(c | 0x20, b'e' | b'p')
+                    && matches!(self.peek(0), b'+' | b'-')
+                    && !self.text[start..self.pos - 1].contains('_')
+                {
+                    self.pos += 1;
                 }
             } else if c == b'.' {
-                is_float = true;
                 self.pos += 1;
-            } else if c == b'\'' && self.opts.digit_separators && self.peek(1).is_ascii_alphanumeric() {
+            } else if c == b'\'' && self.opts.digit_separators {
                 self.pos += 1;
             } else if c >= 0x80 {
                 self.bump_char();
@@ -456,7 +450,15 @@ impl<'a> Lexer<'a> {
                 break;
             }
         }
-        if is_float { FLOAT_NUMBER } else { INT_NUMBER }
+        let (float, errors) = crate::numbers::check(&self.src[start..self.pos], self.opts.digit_separators);
+        for e in errors {
+            if e.offset == 0 {
+                self.error(e.msg);
+            } else {
+                self.error_at(start + e.offset, e.msg);
+            }
+        }
+        if float { FLOAT_NUMBER } else { INT_NUMBER }
     }
 
     fn ident_or_literal(&mut self) -> SyntaxKind {
@@ -715,9 +717,8 @@ mod tests {
                 WHITESPACE " "
                 STRING "\"s\"_sv"
                 WHITESPACE " "
-                INT_NUMBER "0x1e"
-                PLUS "+"
-                INT_NUMBER "1"
+                INT_NUMBER "0x1e+1"
+                error at token 22, byte 80: extra text after expected end of number
             "##]],
         );
     }

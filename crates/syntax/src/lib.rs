@@ -28,6 +28,7 @@ pub mod lexer;
 pub mod literal;
 pub mod matching;
 pub mod names;
+mod numbers;
 mod parser;
 pub mod source_map;
 mod syntax_kind;
@@ -198,7 +199,7 @@ impl Parse {
             let Some(body) = lazy_body_at(&root, r) else { continue };
             let Some((green, body_errors, _)) = self.parse_body_parts(&body) else { continue };
             // The unit's lexer errors are already in `errors`.
-            errors.extend(body_errors.into_iter().map(|e| SyntaxError { range: e.range + r.start(), msg: e.msg }));
+            errors.extend(body_errors.into_iter().map(|e| SyntaxError { range: e.range + r.start(), ..e }));
             parsed.push((r, green));
         }
         if parsed.is_empty() {
@@ -370,7 +371,7 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
                 TextRange::new(TextSize::from(lexed.start(e.token)), TextSize::from(lexed.range(e.token).end as u32))
             }
         };
-        SyntaxError { range, msg: e.msg.clone() }
+        SyntaxError { range, msg: e.msg.clone(), discretionary: false }
     })
 }
 

@@ -45,6 +45,10 @@ pub struct ParseOptions {
 pub struct SyntaxError {
     pub range: TextRange,
     pub msg: String,
+    /// EDG lets options and pragmas change this error's severity (its
+    /// `-D` kind): a `;` missing before the `}` of a member list. Other
+    /// syntax errors are hard errors.
+    pub discretionary: bool,
 }
 
 /// The significant (non-trivia) tokens of a lexed text (the lexer lists
@@ -167,14 +171,19 @@ pub(crate) enum ErrorMsg {
     Text(std::borrow::Cow<'static, str>),
     /// `expected <describe(kind)>`
     Expected(SyntaxKind),
+    /// `expected <describe(kind)>`, a discretionary error.
+    ExpectedDiscretionary(SyntaxKind),
 }
 
 impl ErrorMsg {
     fn into_string(self) -> String {
         match self {
             ErrorMsg::Text(t) => t.into_owned(),
-            ErrorMsg::Expected(kind) => format!("expected {}", describe(kind)),
+            ErrorMsg::Expected(kind) | ErrorMsg::ExpectedDiscretionary(kind) => format!("expected {}", describe(kind)),
         }
+    }
+    fn is_discretionary(&self) -> bool {
+        matches!(self, ErrorMsg::ExpectedDiscretionary(_))
     }
 }
 
@@ -499,6 +508,11 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn error(&mut self, msg: impl Into<std::borrow::Cow<'static, str>>) {
         self.push_error(ErrorMsg::Text(msg.into()));
+    }
+
+    /// `expected <kind>` as a discretionary error (see `SyntaxError::discretionary`).
+    pub(crate) fn error_expected_discretionary(&mut self, kind: SyntaxKind) {
+        self.push_error(ErrorMsg::ExpectedDiscretionary(kind));
     }
 
     fn push_error(&mut self, msg: ErrorMsg) {

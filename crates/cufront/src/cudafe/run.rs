@@ -120,6 +120,7 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
             Found::Syntax(i) => {
                 let e = &parse.errors()[i];
                 let diag = match catalog::by_text(&e.msg) {
+                    Some(id) if e.discretionary => Diagnostic::new(id, Severity::Error),
                     Some(id) => Diagnostic::new(id, Severity::HardError),
                     None => Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(e.msg.clone())),
                 };

@@ -499,6 +499,10 @@ fn declarators_rest(
     }
     list.complete(p, INIT_DECLARATOR_LIST);
     match dctx {
+        // EDG accepts a member declaration whose `;` is missing before the
+        // `}` of the class with a discretionary error (`--diag_suppress=65`
+        // silences it); everywhere else the error is hard.
+        DeclContext::Block if ctx == SpecCtx::Member && p.at(R_CURLY) => p.error_expected_discretionary(SEMI),
         DeclContext::Block | DeclContext::ForInit => expect_semi(p),
         _ => {}
     }

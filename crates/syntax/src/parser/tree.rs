@@ -382,8 +382,11 @@ impl<'t> TreeBuilder<'t> {
                         if !self.depth_capped {
                             self.depth_capped = true;
                             let at = TextSize::from(sig_start(&inp, sig));
-                            self.errors
-                                .push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                            self.errors.push(SyntaxError {
+                                range: TextRange::empty(at),
+                                msg: "nesting too deep".into(),
+                                discretionary: false,
+                            });
                         }
                     } else {
                         if depth > 0 {
@@ -418,8 +421,11 @@ impl<'t> TreeBuilder<'t> {
                             if !self.depth_capped {
                                 self.depth_capped = true;
                                 let at = TextSize::from(sig_start(&inp, sig));
-                                self.errors
-                                    .push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                                self.errors.push(SyntaxError {
+                                    range: TextRange::empty(at),
+                                    msg: "nesting too deep".into(),
+                                    discretionary: false,
+                                });
                             }
                             depth += 1;
                             continue;
@@ -489,7 +495,12 @@ impl<'t> TreeBuilder<'t> {
                     let at = TextSize::from(sig_start(&inp, sig));
                     let msg =
                         std::mem::replace(&mut msgs[(msg - msg_base) as usize], super::ErrorMsg::Expected(TOMBSTONE));
-                    self.errors.push(SyntaxError { range: TextRange::empty(at), msg: msg.into_string() });
+                    let discretionary = msg.is_discretionary();
+                    self.errors.push(SyntaxError {
+                        range: TextRange::empty(at),
+                        msg: msg.into_string(),
+                        discretionary,
+                    });
                 }
             }
         }
