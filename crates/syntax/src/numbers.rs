@@ -121,7 +121,8 @@ fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>) {
         }
         return match t.get(k) {
             None => (float, None),
-            Some(b'+' | b'-') => (float, err(k, EXTRA)),
+            // `1e+`: an integer whose exponent has no digits.
+            Some(b'+' | b'-') if !float => (float, err(k, EXTRA)),
             Some(_) => (float, err(k, UDL_CHAR)),
         };
     }
@@ -213,6 +214,7 @@ mod tests {
         assert_eq!(first("0x1p+"), Some((4, EXTRA)));
         assert_eq!(first("0x1.0"), Some((5, FLOATING)));
         assert_eq!(first("1.5_x.5"), Some((5, UDL_CHAR)));
+        assert_eq!(first("2.5E-"), Some((4, UDL_CHAR)));
         assert_eq!(first("1'"), Some((1, SEPARATOR)));
         assert_eq!(first("0x'1"), Some((2, SEPARATOR)));
         let (_, errors) = check(b"1'2''", true);
