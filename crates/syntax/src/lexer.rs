@@ -509,6 +509,10 @@ impl<'a> Lexer<'a> {
     fn quoted(&mut self) -> SyntaxKind {
         let quote = self.peek(0);
         self.pos += 1;
+        if quote == b'\'' && self.peek(0) == b'\'' {
+            // The token starts at the encoding prefix, the error at the quote.
+            self.error_at(self.pos - 1, "quoted string should contain at least one character");
+        }
         loop {
             match self.peek(0) {
                 0 if self.pos >= self.src.len() => break,
@@ -635,8 +639,15 @@ impl<'a> Lexer<'a> {
             (b'?', ..) => (QUESTION, 1),
             (b'.', ..) => (DOT, 1),
             (b'#', ..) => (POUND, 1),
-            (b'@', ..) => (AT, 1),
-            (b'\\', ..) => (BACKSLASH, 1),
+            // Tokens of no C++ construct: EDG reports them where it reads them.
+            (b'@', ..) => {
+                self.error("unrecognized token");
+                (AT, 1)
+            }
+            (b'\\', ..) => {
+                self.error("unrecognized token");
+                (BACKSLASH, 1)
+            }
             _ => {
                 self.bump_char();
                 self.error("unrecognized token");

@@ -136,7 +136,7 @@ impl Parse {
     /// parsed too. `None` if `body` is not a lazy body of this parse.
     pub fn parse_body(&self, body: &SyntaxNode) -> Option<Parse> {
         let (green, mut errors, lexed) = self.parse_body_parts(body)?;
-        errors.extend(lex_errors(&lexed));
+        errors = lex_errors(&lexed).chain(errors).collect();
         errors.sort_by_key(|e| e.range.start());
         let bodies = Arc::new(BodyContext {
             opts: self.bodies.opts,
@@ -284,7 +284,7 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     } else {
         (green, errors) = build_full(input, events, recs, &mut names);
     }
-    errors.extend(lex_errors(lexed));
+    errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
     Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
 }
@@ -340,7 +340,7 @@ fn parse_lazy_streamed(
         parser::build_split(text, lexed, input, events)
     });
     let lazy = lazy_map(lexed, &recs, &depths);
-    errors.extend(lex_errors(lexed));
+    errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
     Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
 }
