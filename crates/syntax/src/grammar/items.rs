@@ -469,6 +469,7 @@ fn declarators_rest(
                     }
                     break;
                 }
+                implicit_int(p, ctx, specs);
                 let before = p.pos();
                 let mode = if ctx == SpecCtx::Member { DeclMode::Named } else { DeclMode::NamedInit };
                 let d = types::declarator(p, mode, ctx);
@@ -507,6 +508,27 @@ fn declarators_rest(
         _ => {}
     }
     SIMPLE_DECL
+}
+
+/// C++ has no implicit `int`: a variable declared with no type specifier
+/// (`x = 1;` at namespace scope, `static k = 1;`) is an error at its name,
+/// one per declarator, as EDG reports it. Only plain names followed by what
+/// ends a variable's declarator are judged: constructors, destructors and
+/// conversion functions are declared with no type.
+fn implicit_int(p: &mut Parser<'_>, ctx: SpecCtx, specs: &DeclSpecs) {
+    let judged = matches!(ctx, SpecCtx::Namespace | SpecCtx::Member | SpecCtx::Block)
+        && !specs.has_type
+        && !specs.typedef
+        && !specs.friend
+        && p.at(IDENT)
+        && matches!(p.nth(1), EQ | SEMI | COMMA | L_BRACK);
+    if judged {
+        p.error(if specs.any {
+            "explicit type is missing (\"int\" assumed)"
+        } else {
+            "this declaration has no storage class or type specifier"
+        });
+    }
 }
 
 /// `override`, `final` (contextual keywords after a member declarator).
