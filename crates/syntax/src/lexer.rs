@@ -33,6 +33,8 @@ pub struct LexError {
     /// string's delimiter, possibly inside a multi-byte character).
     pub offset: Option<u32>,
     pub msg: String,
+    /// `Error`, or `Warning` for the lexer's warnings.
+    pub severity: crate::SyntaxSeverity,
 }
 
 /// The result of lexing: parallel arrays of kinds and start offsets.
@@ -222,6 +224,8 @@ struct Lexer<'a> {
     saw_newline: bool,
     /// The last token is significant.
     prev_sig: bool,
+    /// Where the token being lexed starts.
+    tok_start: usize,
 }
 
 /// `IDENT_ASCII[b]`: the ASCII byte `b` continues an identifier.
@@ -264,13 +268,24 @@ impl<'a> Lexer<'a> {
         out.sig.reserve(len / 6);
         out.sig_kinds.reserve(len / 6);
         out.sig_follows.reserve(len / 6);
-        Lexer { src: text.as_bytes(), text, pos, opts, out, line_start: true, saw_newline: false, prev_sig: false }
+        Lexer {
+            src: text.as_bytes(),
+            text,
+            pos,
+            opts,
+            out,
+            line_start: true,
+            saw_newline: false,
+            prev_sig: false,
+            tok_start: pos,
+        }
     }
 
     /// Lexes tokens while the next one starts before `stop`.
     fn run(&mut self, stop: usize) {
         while self.pos < stop {
             let start = self.pos;
+            self.tok_start = start;
             let kind = self.next_token();
             debug_assert!(self.pos > start, "lexer made no progress");
             let index = self.out.kinds.len() as u32;
@@ -307,13 +322,25 @@ impl<'a> Lexer<'a> {
     /// An error at the token being lexed.
     fn error(&mut self, msg: impl Into<String>) {
         let token = self.out.kinds.len();
-        self.out.errors.push(LexError { token, offset: None, msg: msg.into() });
+        self.out.errors.push(LexError { token, offset: None, msg: msg.into(), severity: crate::SyntaxSeverity::Error });
+    }
+
+    /// A warning at byte `offset` of the text, in the token being lexed.
+    fn warning_at(&mut self, offset: usize, msg: &str) {
+        let token = self.out.kinds.len();
+        let offset = (offset != self.tok_start).then_some(offset as u32);
+        self.out.errors.push(LexError { token, offset, msg: msg.into(), severity: crate::SyntaxSeverity::Warning });
     }
 
     /// An error at byte `offset` inside the token being lexed.
     fn error_at(&mut self, offset: usize, msg: impl Into<String>) {
         let token = self.out.kinds.len();
-        self.out.errors.push(LexError { token, offset: Some(offset as u32), msg: msg.into() });
+        self.out.errors.push(LexError {
+            token,
+            offset: Some(offset as u32),
+            msg: msg.into(),
+            severity: crate::SyntaxSeverity::Error,
+        });
     }
 
     /// Advances past one (possibly multi-byte) character.
@@ -458,6 +485,9 @@ impl<'a> Lexer<'a> {
                 self.error_at(start + e.offset, e.msg);
             }
         }
+        if !self.opts.digit_separators && self.peek(0) == b'\'' {
+            self.warning_at(self.pos, "digit separators not enabled, apostrophe begins a character literal");
+        }
         if float { FLOAT_NUMBER } else { INT_NUMBER }
     }
 
@@ -525,6 +555,9 @@ impl<'a> Lexer<'a> {
                 }
                 c if c == quote => {
                     self.pos += 1;
+                    if quote == b'\'' {
+                        self.char_count_warning();
+                    }
                     self.udl_suffix();
                     return if quote == b'"' { STRING } else { CHAR };
                 }
@@ -537,6 +570,45 @@ impl<'a> Lexer<'a> {
         // written: it is a string or character literal to the parser.
         self.error("missing closing quote");
         if quote == b'"' { STRING } else { CHAR }
+    }
+
+    /// EDG's warnings for a character literal of more than one character
+    /// (the token ends after its closing quote): 1422 without an encoding
+    /// prefix, 26 with one (`u8` aside). Only ASCII text is judged.
+    fn char_count_warning(&mut self) {
+        let token = &self.src[self.tok_start..self.pos];
+        let Some(open) = token.iter().position(|&b| b == b'\'') else { return };
+        let body = &token[open + 1..token.len() - 1];
+        if !body.is_ascii() || token.starts_with(b"u8") {
+            return;
+        }
+        let mut count = 0;
+        let mut i = 0;
+        while i < body.len() {
+            count += 1;
+            i += if body[i] != b'\\' {
+                1
+            } else {
+                let rest = &body[i + 1..];
+                let digits = |f: fn(&u8) -> bool, max: usize| rest[1..].iter().take(max).take_while(|b| f(b)).count();
+                1 + match rest.first() {
+                    Some(b'x') => 1 + digits(u8::is_ascii_hexdigit, usize::MAX),
+                    Some(b'u') => 1 + digits(u8::is_ascii_hexdigit, 4),
+                    Some(b'U') => 1 + digits(u8::is_ascii_hexdigit, 8),
+                    Some(b'0'..=b'7') => 1 + rest[1..].iter().take(2).take_while(|b| matches!(b, b'0'..=b'7')).count(),
+                    Some(_) => 1,
+                    None => 0,
+                }
+            };
+        }
+        if count > 1 {
+            let msg = if open == 0 {
+                "multicharacter character literal (potential portability problem)"
+            } else {
+                "too many characters in character constant"
+            };
+            self.warning_at(self.tok_start, msg);
+        }
     }
 
     /// A raw string literal, at its opening quote (the prefix is consumed).

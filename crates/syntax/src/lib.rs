@@ -37,7 +37,7 @@ mod tests;
 
 pub use crate::lexer::{LexOptions, Lexed};
 pub use crate::names::{NameKind, Names, ScopeId};
-pub use crate::parser::{MAX_NESTING, MAX_TREE_DEPTH, ParseOptions, SyntaxError};
+pub use crate::parser::{MAX_NESTING, MAX_TREE_DEPTH, ParseOptions, SyntaxError, SyntaxSeverity};
 pub use crate::syntax_kind::SyntaxKind;
 pub use rowan::{GreenNode, GreenToken, TextRange, TextSize};
 
@@ -371,7 +371,7 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
                 TextRange::new(TextSize::from(lexed.start(e.token)), TextSize::from(lexed.range(e.token).end as u32))
             }
         };
-        SyntaxError { range, msg: e.msg.clone(), discretionary: false }
+        SyntaxError { range, msg: e.msg.clone(), severity: e.severity }
     })
 }
 

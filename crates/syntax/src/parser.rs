@@ -45,10 +45,19 @@ pub struct ParseOptions {
 pub struct SyntaxError {
     pub range: TextRange,
     pub msg: String,
-    /// EDG lets options and pragmas change this error's severity (its
-    /// `-D` kind): a `;` missing before the `}` of a member list. Other
-    /// syntax errors are hard errors.
-    pub discretionary: bool,
+    pub severity: SyntaxSeverity,
+}
+
+/// How EDG classes a problem the lexer or the parser finds (spec 60 §4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SyntaxSeverity {
+    /// A hard error: options and pragmas cannot change it (most syntax errors).
+    Error,
+    /// An error options and pragmas can change (`-D`): a `;` missing
+    /// before the `}` of a member list (`--diag_suppress=65` silences it).
+    Discretionary,
+    /// A warning of the lexer (a multicharacter character literal).
+    Warning,
 }
 
 /// The significant (non-trivia) tokens of a lexed text (the lexer lists
@@ -182,8 +191,11 @@ impl ErrorMsg {
             ErrorMsg::Expected(kind) | ErrorMsg::ExpectedDiscretionary(kind) => format!("expected {}", describe(kind)),
         }
     }
-    fn is_discretionary(&self) -> bool {
-        matches!(self, ErrorMsg::ExpectedDiscretionary(_))
+    fn severity(&self) -> SyntaxSeverity {
+        match self {
+            ErrorMsg::ExpectedDiscretionary(_) => SyntaxSeverity::Discretionary,
+            _ => SyntaxSeverity::Error,
+        }
     }
 }
 
@@ -510,7 +522,7 @@ impl<'t> Parser<'t> {
         self.push_error(ErrorMsg::Text(msg.into()));
     }
 
-    /// `expected <kind>` as a discretionary error (see `SyntaxError::discretionary`).
+    /// `expected <kind>` as a discretionary error (`SyntaxSeverity::Discretionary`).
     pub(crate) fn error_expected_discretionary(&mut self, kind: SyntaxKind) {
         self.push_error(ErrorMsg::ExpectedDiscretionary(kind));
     }

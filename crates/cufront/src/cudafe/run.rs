@@ -15,7 +15,7 @@ use cufront_diagnostics::{
 };
 use cufront_emit::host::bodies::BodyNeeds;
 use cufront_syntax::source_map::SourceMap;
-use cufront_syntax::{Parse, TextRange};
+use cufront_syntax::{Parse, SyntaxSeverity, TextRange};
 
 use super::cmdline::{self, Config};
 use super::locate::Locator;
@@ -120,8 +120,14 @@ pub fn run(cfg: &Config, out: impl Write) -> i32 {
             Found::Syntax(i) => {
                 let e = &parse.errors()[i];
                 let diag = match catalog::by_text(&e.msg) {
-                    Some(id) if e.discretionary => Diagnostic::new(id, Severity::Error),
-                    Some(id) => Diagnostic::new(id, Severity::HardError),
+                    Some(id) => Diagnostic::new(
+                        id,
+                        match e.severity {
+                            SyntaxSeverity::Error => Severity::HardError,
+                            SyntaxSeverity::Discretionary => Severity::Error,
+                            SyntaxSeverity::Warning => Severity::Warning,
+                        },
+                    ),
                     None => Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(e.msg.clone())),
                 };
                 diag.at(loc)

@@ -15,7 +15,7 @@
 use rowan::{GreenNode, GreenToken, NodeOrToken, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
-use super::{Chunk, Event, Events, Input, MAX_TREE_DEPTH, OPEN, SyntaxError};
+use super::{Chunk, Event, Events, Input, MAX_TREE_DEPTH, OPEN, SyntaxError, SyntaxSeverity};
 use crate::SyntaxKind::{self, *};
 use crate::lexer::Lexed;
 
@@ -385,7 +385,7 @@ impl<'t> TreeBuilder<'t> {
                             self.errors.push(SyntaxError {
                                 range: TextRange::empty(at),
                                 msg: "nesting too deep".into(),
-                                discretionary: false,
+                                severity: SyntaxSeverity::Error,
                             });
                         }
                     } else {
@@ -424,7 +424,7 @@ impl<'t> TreeBuilder<'t> {
                                 self.errors.push(SyntaxError {
                                     range: TextRange::empty(at),
                                     msg: "nesting too deep".into(),
-                                    discretionary: false,
+                                    severity: SyntaxSeverity::Error,
                                 });
                             }
                             depth += 1;
@@ -495,12 +495,8 @@ impl<'t> TreeBuilder<'t> {
                     let at = TextSize::from(sig_start(&inp, sig));
                     let msg =
                         std::mem::replace(&mut msgs[(msg - msg_base) as usize], super::ErrorMsg::Expected(TOMBSTONE));
-                    let discretionary = msg.is_discretionary();
-                    self.errors.push(SyntaxError {
-                        range: TextRange::empty(at),
-                        msg: msg.into_string(),
-                        discretionary,
-                    });
+                    let severity = msg.severity();
+                    self.errors.push(SyntaxError { range: TextRange::empty(at), msg: msg.into_string(), severity });
                 }
             }
         }
