@@ -572,9 +572,10 @@ impl<'a> Lexer<'a> {
         if quote == b'"' { STRING } else { CHAR }
     }
 
-    /// EDG's warnings for a character literal of more than one character
-    /// (the token ends after its closing quote): 1422 without an encoding
-    /// prefix, 26 with one (`u8` aside). Only ASCII text is judged.
+    /// EDG's warnings for a character literal (the token ends after its
+    /// closing quote): 27 for an escape of a plain literal beyond a byte,
+    /// then 1422 for several characters without an encoding prefix, 26 with
+    /// one (`u8` aside). Only ASCII text is judged.
     fn char_count_warning(&mut self) {
         let token = &self.src[self.tok_start..self.pos];
         let Some(open) = token.iter().position(|&b| b == b'\'') else { return };
@@ -584,22 +585,39 @@ impl<'a> Lexer<'a> {
         }
         let mut count = 0;
         let mut i = 0;
+        let mut out_of_range = Vec::new();
         while i < body.len() {
             count += 1;
-            i += if body[i] != b'\\' {
-                1
-            } else {
-                let rest = &body[i + 1..];
-                let digits = |f: fn(&u8) -> bool, max: usize| rest[1..].iter().take(max).take_while(|b| f(b)).count();
-                1 + match rest.first() {
-                    Some(b'x') => 1 + digits(u8::is_ascii_hexdigit, usize::MAX),
-                    Some(b'u') => 1 + digits(u8::is_ascii_hexdigit, 4),
-                    Some(b'U') => 1 + digits(u8::is_ascii_hexdigit, 8),
-                    Some(b'0'..=b'7') => 1 + rest[1..].iter().take(2).take_while(|b| matches!(b, b'0'..=b'7')).count(),
-                    Some(_) => 1,
-                    None => 0,
+            if body[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            let rest = &body[i + 1..];
+            let digits = |f: fn(&u8) -> bool, max: usize| rest[1..].iter().take(max).take_while(|b| f(b)).count();
+            let (len, value) = match rest.first() {
+                Some(b'x') => {
+                    let n = digits(u8::is_ascii_hexdigit, usize::MAX);
+                    let text = std::str::from_utf8(&rest[1..1 + n]).unwrap_or("");
+                    (1 + n, u64::from_str_radix(text, 16).unwrap_or(u64::MAX))
                 }
+                Some(b'u') => (1 + digits(u8::is_ascii_hexdigit, 4), 0),
+                Some(b'U') => (1 + digits(u8::is_ascii_hexdigit, 8), 0),
+                Some(b'0'..=b'7') => {
+                    let n = rest.iter().take(3).take_while(|b| matches!(b, b'0'..=b'7')).count();
+                    let text = std::str::from_utf8(&rest[..n]).unwrap_or("");
+                    (n, u64::from_str_radix(text, 8).unwrap_or(0))
+                }
+                Some(_) => (1, 0),
+                None => (0, 0),
             };
+            // A plain character literal's escape names one byte.
+            if open == 0 && value > 0xff {
+                out_of_range.push(self.tok_start + open + 1 + i);
+            }
+            i += 1 + len;
+        }
+        for at in out_of_range {
+            self.warning_at(at, "character value is out of range");
         }
         if count > 1 {
             let msg = if open == 0 {
