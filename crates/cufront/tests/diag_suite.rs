@@ -18,6 +18,10 @@
 //! `tests/diag/known-diffs.txt` lists `MODE CASE reason` for the pairs that
 //! do not match yet: an unlisted difference fails, and so does a listed pair
 //! that now matches (the list stays true). The match rates are printed.
+//!
+//! The valid programs of `tests/corpus` (first standard, their flags) are
+//! held to the same rule by `check` (mode `corpus`): no false positive, and
+//! nvcc's own warnings, if any, printed alike.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -230,8 +234,10 @@ fn known_diffs() -> BTreeMap<(String, String), String> {
         let mut words = line.splitn(3, ' ');
         let (mode, name, reason) = (words.next().unwrap(), words.next(), words.next());
         assert!(
-            matches!(mode, "overlay" | "check") && name.is_some() && reason.is_some_and(|r| !r.trim().is_empty()),
-            "known-diffs.txt:{}: expected `overlay|check CASE reason`",
+            matches!(mode, "overlay" | "check" | "corpus")
+                && name.is_some()
+                && reason.is_some_and(|r| !r.trim().is_empty()),
+            "known-diffs.txt:{}: expected `overlay|check|corpus CASE reason`",
             i + 1
         );
         map.insert((mode.to_string(), name.unwrap().to_string()), reason.unwrap().trim().to_string());
@@ -244,7 +250,7 @@ fn diagnostics_match_nvcc() {
     let cases = cases();
     assert!(cases.len() >= 150, "the suite keeps at least 150 cases ({} now)", cases.len());
     let known = known_diffs();
-    for (mode, name) in known.keys() {
+    for (mode, name) in known.keys().filter(|(mode, _)| mode != "corpus") {
         assert!(cases.iter().any(|c| &c.name == name), "known-diffs.txt names {mode} {name}, which is no case");
     }
     let overlay_dir = std::env::temp_dir().join(format!("cufront-diag-overlay-{}", std::process::id()));
@@ -303,5 +309,58 @@ fn diagnostics_match_nvcc() {
     for (mode, m) in &matched {
         eprintln!("diag suite: {mode}: {m} of {n} cases match nvcc ({:.1}%)", 100.0 * *m as f64 / n as f64);
     }
+    assert!(failures.is_empty(), "{} problems:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn check_matches_nvcc_on_the_corpus() {
+    let cases: Vec<Case> = cufront_tests::corpus()
+        .into_iter()
+        .map(|p| {
+            let mut flags = vec![format!("-std={}", p.stds[0].as_str())];
+            flags.extend(p.flags.iter().cloned());
+            let source = std::fs::read(&p.path).unwrap();
+            Case { name: p.name.trim_end_matches(".cu").to_string(), path: p.path, flags, source }
+        })
+        .collect();
+    let known = known_diffs();
+    for (_, name) in known.keys().filter(|(mode, _)| mode == "corpus") {
+        assert!(cases.iter().any(|c| &c.name == name), "known-diffs.txt names corpus {name}, which is no program");
+    }
+    let results = cufront_tests::par_map(&cases, |case| {
+        let real = real(case);
+        let want = format!(
+            "status: {}\n{}",
+            nvcc_status(&real.steps),
+            real.steps.iter().map(|s| s.stderr.as_str()).collect::<String>()
+        );
+        let (stderr, status) = check(case);
+        (want, format!("status: {status}\n{stderr}"), render(&real.steps))
+    });
+    let mut failures = Vec::new();
+    let mut matched = 0;
+    for (case, result) in cases.iter().zip(results) {
+        let (want, got, shown) = match result {
+            Ok(r) => r,
+            Err(panic) => {
+                failures.push(format!("{}: {panic}", case.name));
+                continue;
+            }
+        };
+        let same = want == got;
+        matched += usize::from(same);
+        match (same, known.contains_key(&("corpus".to_string(), case.name.clone()))) {
+            (true, true) => {
+                failures.push(format!("corpus {}: listed in known-diffs.txt but matches now: drop the line", case.name))
+            }
+            (false, false) => failures.push(format!(
+                "corpus {} ({}) differs:\n=== nvcc\n{shown}=== cufront check\n{got}",
+                case.name,
+                case.flags.join(" ")
+            )),
+            _ => {}
+        }
+    }
+    eprintln!("diag suite: corpus: {matched} of {} programs: check prints what nvcc prints", cases.len());
     assert!(failures.is_empty(), "{} problems:\n\n{}", failures.len(), failures.join("\n\n"));
 }
