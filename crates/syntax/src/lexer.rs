@@ -467,9 +467,7 @@ impl<'a> Lexer<'a> {
                 {
                     self.pos += 1;
                 }
-            } else if c == b'.' {
-                self.pos += 1;
-            } else if c == b'\'' && self.opts.digit_separators {
+            } else if c == b'.' || (c == b'\'' && self.opts.digit_separators) {
                 self.pos += 1;
             } else if c >= 0x80 {
                 self.bump_char();

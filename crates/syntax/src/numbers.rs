@@ -103,10 +103,11 @@ fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>) {
             float = true;
             i = j;
         }
-        if !float && at(0) == b'0' {
-            if let Some(bad) = t[..i].iter().position(|&b| matches!(b, b'8' | b'9')) {
-                return (false, err(bad, OCTAL));
-            }
+        if !float
+            && at(0) == b'0'
+            && let Some(bad) = t[..i].iter().position(|&b| matches!(b, b'8' | b'9'))
+        {
+            return (false, err(bad, OCTAL));
         }
     }
     let j = i + standard_suffix(&t[i..], float);

@@ -27,11 +27,12 @@ pub fn front_end_args(args: &[String]) -> Vec<String> {
             };
             if let Lookup::Found(id) = lookup_long(name) {
                 out.push(arg.clone());
-                if FLAGS[id].takes_value && inline_value.is_none() {
-                    if let Some(v) = args.get(i) {
-                        out.push(v.clone());
-                        i += 1;
-                    }
+                if FLAGS[id].takes_value
+                    && inline_value.is_none()
+                    && let Some(v) = args.get(i)
+                {
+                    out.push(v.clone());
+                    i += 1;
                 }
             }
         } else if arg == "-w" {
