@@ -15,13 +15,15 @@
 //!
 //! Each pass prints its own block (diagnostics, `Remark:` hint, trailer) to
 //! stderr as the real tool does; a clean file prints nothing. Intermediate
-//! files live in a private temporary folder, removed at the end.
+//! files live in a private temporary folder, removed at the end. The host
+//! and device halves run side by side (see [`check`]); the output is
+//! nvcc's order all the same.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cufront_toolkit::{Locate, StepKind, Toolkit};
+use cufront_toolkit::{Locate, Pipeline, Step, StepKind, Toolkit};
 
 use crate::cudafe::{self, Pass};
 
@@ -68,8 +70,26 @@ const PREPROCESSOR_FAILED: u8 = 1;
 const CUDAFE_FAILED: u8 = 2;
 const CICC_FAILED: u8 = 1;
 
+/// One front end and the preprocessing that feeds it (or a preprocessing
+/// alone), in nvcc's order.
+struct Unit<'p> {
+    preprocess: Option<&'p Step>,
+    pass: Option<(&'p Step, Pass)>,
+}
+
+/// What a unit printed, and nvcc's status if it failed.
+struct Printed {
+    stderr: Vec<u8>,
+    failed: Option<u8>,
+}
+
 /// Runs the front-end steps of `nvcc FLAGS -c FILE` (see the module doc),
 /// writing what they print to `out`; returns nvcc's exit status.
+///
+/// nvcc runs its steps one after the other; here each preprocessing and
+/// the pass that reads it run on a thread of their own (the host's and the
+/// device's are independent), and what they print is written in nvcc's
+/// order, up to the first failure, as nvcc would have printed it.
 pub fn check(
     tk: &Toolkit,
     file: &Path,
@@ -79,31 +99,73 @@ pub fn check(
 ) -> Result<u8, cufront_toolkit::Error> {
     let cwd = std::env::current_dir().map_err(|e| cufront_toolkit::Error::Io(format!("no current directory: {e}")))?;
     let pipeline = tk.dryrun_args(&cwd, file, flags, work)?;
-    for step in &pipeline.steps {
-        let failed = match step.kind {
-            StepKind::HostPreprocess | StepKind::DevicePreprocess => {
-                let o = pipeline
-                    .command(step)
-                    .output()
-                    .map_err(|e| cufront_toolkit::Error::Tool(format!("cannot run {}: {e}", step.argv[0])))?;
-                let _ = out.write_all(&o.stderr);
-                (!o.status.success()).then_some(PREPROCESSOR_FAILED)
+    let units = units(&pipeline.steps);
+    let printed: Vec<Result<Vec<Printed>, cufront_toolkit::Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = units.iter().map(|u| scope.spawn(|| run_unit(&pipeline, u))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    for unit in printed {
+        for p in unit? {
+            let _ = out.write_all(&p.stderr);
+            if let Some(status) = p.failed {
+                let _ = out.flush();
+                return Ok(status);
             }
-            StepKind::Cudafe => {
-                // The command lines' relative paths are relative to nvcc's
-                // working directory, which is this process's.
-                (cudafe::run_pass(&step.argv[1..], Pass::Host, &mut *out) != 0).then_some(CUDAFE_FAILED)
-            }
-            StepKind::Cicc => (cudafe::run_pass(&step.argv[1..], Pass::Device, &mut *out) != 0).then_some(CICC_FAILED),
-            // The front ends are done at the first back-end step.
-            StepKind::Ptxas | StepKind::Fatbinary | StepKind::HostCompile => break,
-            StepKind::Other => None,
-        };
-        if let Some(status) = failed {
-            let _ = out.flush();
-            return Ok(status);
         }
     }
     let _ = out.flush();
     Ok(0)
+}
+
+/// The front-end steps grouped as units, up to the first back-end step.
+fn units(steps: &[Step]) -> Vec<Unit<'_>> {
+    let mut units = Vec::new();
+    let mut preprocess = None;
+    for step in steps {
+        let pass = match step.kind {
+            StepKind::HostPreprocess | StepKind::DevicePreprocess => {
+                if let Some(p) = preprocess.replace(step) {
+                    units.push(Unit { preprocess: Some(p), pass: None });
+                }
+                continue;
+            }
+            StepKind::Cudafe => Pass::Host,
+            StepKind::Cicc => Pass::Device,
+            StepKind::Ptxas | StepKind::Fatbinary | StepKind::HostCompile => break,
+            StepKind::Other => continue,
+        };
+        units.push(Unit { preprocess: preprocess.take(), pass: Some((step, pass)) });
+    }
+    if let Some(p) = preprocess {
+        units.push(Unit { preprocess: Some(p), pass: None });
+    }
+    units
+}
+
+/// Runs a unit: the preprocessing (the real command), then, if it
+/// succeeded, the pass in process (the command lines' relative paths are
+/// relative to nvcc's working directory, which is this process's).
+fn run_unit(pipeline: &Pipeline, unit: &Unit<'_>) -> Result<Vec<Printed>, cufront_toolkit::Error> {
+    let mut printed = Vec::new();
+    if let Some(step) = unit.preprocess {
+        let o = pipeline
+            .command(step)
+            .output()
+            .map_err(|e| cufront_toolkit::Error::Tool(format!("cannot run {}: {e}", step.argv[0])))?;
+        let failed = (!o.status.success()).then_some(PREPROCESSOR_FAILED);
+        printed.push(Printed { stderr: o.stderr, failed });
+        if failed.is_some() {
+            return Ok(printed);
+        }
+    }
+    if let Some((step, pass)) = unit.pass {
+        let mut stderr = Vec::new();
+        let status = cudafe::run_pass(&step.argv[1..], pass, &mut stderr);
+        let failed = (status != 0).then_some(match pass {
+            Pass::Host => CUDAFE_FAILED,
+            Pass::Device => CICC_FAILED,
+        });
+        printed.push(Printed { stderr, failed });
+    }
+    Ok(printed)
 }
