@@ -182,18 +182,22 @@ pub(crate) enum ErrorMsg {
     Expected(SyntaxKind),
     /// `expected <describe(kind)>`, a discretionary error.
     ExpectedDiscretionary(SyntaxKind),
+    /// A warning.
+    Warning(&'static str),
 }
 
 impl ErrorMsg {
     fn into_string(self) -> String {
         match self {
             ErrorMsg::Text(t) => t.into_owned(),
+            ErrorMsg::Warning(t) => t.to_string(),
             ErrorMsg::Expected(kind) | ErrorMsg::ExpectedDiscretionary(kind) => format!("expected {}", describe(kind)),
         }
     }
     fn severity(&self) -> SyntaxSeverity {
         match self {
             ErrorMsg::ExpectedDiscretionary(_) => SyntaxSeverity::Discretionary,
+            ErrorMsg::Warning(_) => SyntaxSeverity::Warning,
             _ => SyntaxSeverity::Error,
         }
     }
@@ -520,6 +524,11 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn error(&mut self, msg: impl Into<std::borrow::Cow<'static, str>>) {
         self.push_error(ErrorMsg::Text(msg.into()));
+    }
+
+    /// A warning at the current token (`SyntaxSeverity::Warning`).
+    pub(crate) fn warning(&mut self, msg: &'static str) {
+        self.push_error(ErrorMsg::Warning(msg));
     }
 
     /// `expected <kind>` as a discretionary error (`SyntaxSeverity::Discretionary`).

@@ -397,6 +397,7 @@ pub(crate) fn expect_semi(p: &mut Parser<'_>) {
 
 /// Decl-specifiers, then init-declarators or a function definition.
 pub(crate) fn simple_declaration(p: &mut Parser<'_>, ctx: SpecCtx) {
+    declares_nothing(p, ctx);
     let cp = p.checkpoint();
     let m = p.start();
     let specs = types::decl_specifiers(p, ctx);
@@ -508,6 +509,40 @@ fn declarators_rest(
         _ => {}
     }
     SIMPLE_DECL
+}
+
+/// `int;`: builtin type keywords alone declare nothing. EDG warns (64) at
+/// namespace scope and makes it an error in a class. Other forms (`const
+/// int;`, `static int;`, `struct {};`) draw other messages and are left
+/// alone, as are blocks (parsed tentatively there).
+fn declares_nothing(p: &mut Parser<'_>, ctx: SpecCtx) {
+    const MSG: &str = "declaration does not declare anything";
+    let mut n = 0;
+    while matches!(
+        p.nth(n),
+        CHAR_KW
+            | WCHAR_T_KW
+            | CHAR16_T_KW
+            | CHAR32_T_KW
+            | BOOL_KW
+            | SHORT_KW
+            | INT_KW
+            | LONG_KW
+            | SIGNED_KW
+            | UNSIGNED_KW
+            | FLOAT_KW
+            | DOUBLE_KW
+    ) {
+        n += 1;
+    }
+    if n == 0 || p.nth(n) != SEMI || !matches!(ctx, SpecCtx::Namespace | SpecCtx::Member) {
+        return;
+    }
+    if ctx == SpecCtx::Member {
+        p.error(MSG);
+    } else {
+        p.warning(MSG);
+    }
 }
 
 /// C++ has no implicit `int`: a variable declared with no type specifier
