@@ -4,10 +4,11 @@
 //! compiler version, `--display_error_number`, `--orig_src_file_name`,
 //! `--diag_*`, `-w`, `--promote_warnings`, `--extended-lambda`, …) mixed
 //! with the code generator's own (`-arch compute_90`, `-ftz=0`,
-//! `--include_file_name F`, `-o F.ptx`). The device pass of `cufront check`
-//! models cicc's front end only, so it keeps the long options cudafe++
-//! knows (with their values) and `-w`, drops the rest, and runs without
-//! code generation on cicc's input, the `.ii` file.
+//! `-o F.ptx`). The device pass of `cufront check` models cicc's front end
+//! only, so it keeps the long options cudafe++ knows (with their values;
+//! file names among them are not used without code generation) and `-w`,
+//! drops the rest, and runs without code generation on cicc's input, the
+//! `.ii` file.
 
 use super::flags::{FLAGS, Lookup, lookup_long};
 
@@ -60,8 +61,8 @@ mod tests {
         assert_eq!(
             front_end_args(&args).join(" "),
             "--c++17 --static-host-stub --gnu_version=120200 -w --diag_suppress 940 --display_error_number \
-             --orig_src_file_name a.cu --allow_managed --diag_warn=68 --module_id_file_name a.module_id \
-             --no_code_gen /k/a.cpp1.ii"
+             --orig_src_file_name a.cu --allow_managed --diag_warn=68 --include_file_name x.fatbin.c \
+             --module_id_file_name a.module_id --gen_device_file_name a.gpu --no_code_gen /k/a.cpp1.ii"
         );
     }
 }
