@@ -1,6 +1,7 @@
 //! The `cufront` binary: cufront-native commands (clap) and, when invoked as
 //! `cudafe++`, the cudafe++-compatible command line.
 
+mod check_cmd;
 mod cudafe;
 mod daemon_cmd;
 mod device_cmd;
@@ -31,8 +32,9 @@ struct Cli {
 enum Command {
     /// Parse a preprocessed translation unit and report syntax errors.
     Parse(parse_cmd::ParseArgs),
-    /// Preprocess a .cu file like nvcc, parse it, report syntax errors.
-    Check(toolkit_cmd::CheckArgs),
+    /// Print what `nvcc -c FILE [flags]` prints for its two front-end passes
+    /// (cudafe++'s, then cicc's), with nvcc's exit status.
+    Check(check_cmd::CheckArgs),
     /// Show what the semantic model computes (`inspect layout FILE.ii [TYPE]`).
     Inspect(inspect::InspectArgs),
     /// Run the language server (LSP) over stdin/stdout.
@@ -85,7 +87,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Parse(args) => parse_cmd::run(args),
-        Command::Check(args) => toolkit_cmd::run_check(args),
+        Command::Check(args) => check_cmd::run(args),
         Command::Toolkit(args) => toolkit_cmd::run_toolkit(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Daemon(args) => daemon_cmd::run(args),

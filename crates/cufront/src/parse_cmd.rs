@@ -64,7 +64,8 @@ pub fn run(args: ParseArgs) -> ExitCode {
         let map = SourceMap::new(&text, &args.file.display().to_string());
         for e in parse.errors() {
             let loc = map.location(e.range.start().into());
-            println!("{}:{}:{}: {}", map.file_name(loc.file), loc.line, loc.col, e.msg);
+            let warning = if e.severity == cufront_syntax::SyntaxSeverity::Warning { "warning: " } else { "" };
+            println!("{}:{}:{}: {warning}{}", map.file_name(loc.file), loc.line, loc.col, e.msg);
         }
     }
     if args.time {
@@ -86,8 +87,9 @@ pub fn run(args: ParseArgs) -> ExitCode {
             ms(lex + parse_t),
         );
     }
-    println!("{} syntax errors", parse.errors().len());
-    if parse.errors().is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    let errors = parse.errors().iter().filter(|e| e.severity != cufront_syntax::SyntaxSeverity::Warning).count();
+    println!("{errors} syntax errors");
+    if errors == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 fn median(times: &mut [Duration]) -> Duration {

@@ -69,7 +69,10 @@ pub(crate) fn diagnostics(cx: &Ctx<'_>) -> Vec<Diagnostic> {
         }
         out.push(Diagnostic {
             range,
-            severity: Severity::Error,
+            severity: match e.severity {
+                cufront_syntax::SyntaxSeverity::Warning => Severity::Warning,
+                _ => Severity::Error,
+            },
             code: catalog::by_text(&e.msg).map(DiagId::display),
             message: e.msg.clone(),
             related,

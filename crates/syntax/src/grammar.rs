@@ -15,6 +15,7 @@ pub(crate) mod items;
 pub(crate) mod paths;
 pub(crate) mod recovery;
 pub(crate) mod statements;
+mod type_keywords;
 pub(crate) mod types;
 
 use crate::SyntaxKind::*;

@@ -33,6 +33,8 @@ pub struct LexError {
     /// string's delimiter, possibly inside a multi-byte character).
     pub offset: Option<u32>,
     pub msg: String,
+    /// `Error`, or `Warning` for the lexer's warnings.
+    pub severity: crate::SyntaxSeverity,
 }
 
 /// The result of lexing: parallel arrays of kinds and start offsets.
@@ -222,6 +224,8 @@ struct Lexer<'a> {
     saw_newline: bool,
     /// The last token is significant.
     prev_sig: bool,
+    /// Where the token being lexed starts.
+    tok_start: usize,
 }
 
 /// `IDENT_ASCII[b]`: the ASCII byte `b` continues an identifier.
@@ -264,13 +268,24 @@ impl<'a> Lexer<'a> {
         out.sig.reserve(len / 6);
         out.sig_kinds.reserve(len / 6);
         out.sig_follows.reserve(len / 6);
-        Lexer { src: text.as_bytes(), text, pos, opts, out, line_start: true, saw_newline: false, prev_sig: false }
+        Lexer {
+            src: text.as_bytes(),
+            text,
+            pos,
+            opts,
+            out,
+            line_start: true,
+            saw_newline: false,
+            prev_sig: false,
+            tok_start: pos,
+        }
     }
 
     /// Lexes tokens while the next one starts before `stop`.
     fn run(&mut self, stop: usize) {
         while self.pos < stop {
             let start = self.pos;
+            self.tok_start = start;
             let kind = self.next_token();
             debug_assert!(self.pos > start, "lexer made no progress");
             let index = self.out.kinds.len() as u32;
@@ -307,13 +322,25 @@ impl<'a> Lexer<'a> {
     /// An error at the token being lexed.
     fn error(&mut self, msg: impl Into<String>) {
         let token = self.out.kinds.len();
-        self.out.errors.push(LexError { token, offset: None, msg: msg.into() });
+        self.out.errors.push(LexError { token, offset: None, msg: msg.into(), severity: crate::SyntaxSeverity::Error });
+    }
+
+    /// A warning at byte `offset` of the text, in the token being lexed.
+    fn warning_at(&mut self, offset: usize, msg: &str) {
+        let token = self.out.kinds.len();
+        let offset = (offset != self.tok_start).then_some(offset as u32);
+        self.out.errors.push(LexError { token, offset, msg: msg.into(), severity: crate::SyntaxSeverity::Warning });
     }
 
     /// An error at byte `offset` inside the token being lexed.
     fn error_at(&mut self, offset: usize, msg: impl Into<String>) {
         let token = self.out.kinds.len();
-        self.out.errors.push(LexError { token, offset: Some(offset as u32), msg: msg.into() });
+        self.out.errors.push(LexError {
+            token,
+            offset: Some(offset as u32),
+            msg: msg.into(),
+            severity: crate::SyntaxSeverity::Error,
+        });
     }
 
     /// Advances past one (possibly multi-byte) character.
@@ -423,32 +450,24 @@ impl<'a> Lexer<'a> {
         if is_marker { LINE_MARKER } else { PP_DIRECTIVE }
     }
 
+    /// A preprocessing number (see `numbers`): digits, letters, `_`, `.`,
+    /// digit separators, and a sign after an exponent letter; its lexical
+    /// errors are EDG's (`numbers::check`).
     fn number(&mut self) -> SyntaxKind {
         let start = self.pos;
-        let hex = self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X');
-        let mut is_float = false;
-        if hex {
-            self.pos += 2;
-        }
         loop {
             let c = self.peek(0);
             if c.is_ascii_alphanumeric() || c == b'_' {
-                let exp = if hex { matches!(c, b'p' | b'P') } else { matches!(c, b'e' | b'E') };
                 self.pos += 1;
-                if exp && matches!(self.peek(0), b'+' | b'-') {
-                    // Only an exponent if it is not part of a suffix like `1_e`.
-                    let suffix_started = self.text[start..self.pos - 1].contains('_');
-                    if !suffix_started {
-                        is_float = true;
-                        self.pos += 1;
-                    }
-                } else if exp && !self.text[start..self.pos - 1].contains('_') {
-                    is_float = true;
+                // A sign after an exponent letter continues the number,
+                // unless a user-defined suffix (`1_e`) has started.
+                if matches!(c | 0x20, b'e' | b'p')
+                    && matches!(self.peek(0), b'+' | b'-')
+                    && !self.text[start..self.pos - 1].contains('_')
+                {
+                    self.pos += 1;
                 }
-            } else if c == b'.' {
-                is_float = true;
-                self.pos += 1;
-            } else if c == b'\'' && self.opts.digit_separators && self.peek(1).is_ascii_alphanumeric() {
+            } else if c == b'.' || (c == b'\'' && self.opts.digit_separators) {
                 self.pos += 1;
             } else if c >= 0x80 {
                 self.bump_char();
@@ -456,7 +475,18 @@ impl<'a> Lexer<'a> {
                 break;
             }
         }
-        if is_float { FLOAT_NUMBER } else { INT_NUMBER }
+        let (float, errors) = crate::numbers::check(&self.src[start..self.pos], self.opts.digit_separators);
+        for e in errors {
+            if e.offset == 0 {
+                self.error(e.msg);
+            } else {
+                self.error_at(start + e.offset, e.msg);
+            }
+        }
+        if !self.opts.digit_separators && self.peek(0) == b'\'' {
+            self.warning_at(self.pos, "digit separators not enabled, apostrophe begins a character literal");
+        }
+        if float { FLOAT_NUMBER } else { INT_NUMBER }
     }
 
     fn ident_or_literal(&mut self) -> SyntaxKind {
@@ -507,6 +537,10 @@ impl<'a> Lexer<'a> {
     fn quoted(&mut self) -> SyntaxKind {
         let quote = self.peek(0);
         self.pos += 1;
+        if quote == b'\'' && self.peek(0) == b'\'' {
+            // The token starts at the encoding prefix, the error at the quote.
+            self.error_at(self.pos - 1, "quoted string should contain at least one character");
+        }
         loop {
             match self.peek(0) {
                 0 if self.pos >= self.src.len() => break,
@@ -519,6 +553,9 @@ impl<'a> Lexer<'a> {
                 }
                 c if c == quote => {
                     self.pos += 1;
+                    if quote == b'\'' {
+                        self.char_count_warning();
+                    }
                     self.udl_suffix();
                     return if quote == b'"' { STRING } else { CHAR };
                 }
@@ -531,6 +568,63 @@ impl<'a> Lexer<'a> {
         // written: it is a string or character literal to the parser.
         self.error("missing closing quote");
         if quote == b'"' { STRING } else { CHAR }
+    }
+
+    /// EDG's warnings for a character literal (the token ends after its
+    /// closing quote): 27 for an escape of a plain literal beyond a byte,
+    /// then 1422 for several characters without an encoding prefix, 26 with
+    /// one (`u8` aside). Only ASCII text is judged.
+    fn char_count_warning(&mut self) {
+        let token = &self.src[self.tok_start..self.pos];
+        let Some(open) = token.iter().position(|&b| b == b'\'') else { return };
+        let body = &token[open + 1..token.len() - 1];
+        if !body.is_ascii() || token.starts_with(b"u8") {
+            return;
+        }
+        let mut count = 0;
+        let mut i = 0;
+        let mut out_of_range = Vec::new();
+        while i < body.len() {
+            count += 1;
+            if body[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            let rest = &body[i + 1..];
+            let digits = |f: fn(&u8) -> bool, max: usize| rest[1..].iter().take(max).take_while(|b| f(b)).count();
+            let (len, value) = match rest.first() {
+                Some(b'x') => {
+                    let n = digits(u8::is_ascii_hexdigit, usize::MAX);
+                    let text = std::str::from_utf8(&rest[1..1 + n]).unwrap_or("");
+                    (1 + n, u64::from_str_radix(text, 16).unwrap_or(u64::MAX))
+                }
+                Some(b'u') => (1 + digits(u8::is_ascii_hexdigit, 4), 0),
+                Some(b'U') => (1 + digits(u8::is_ascii_hexdigit, 8), 0),
+                Some(b'0'..=b'7') => {
+                    let n = rest.iter().take(3).take_while(|b| matches!(b, b'0'..=b'7')).count();
+                    let text = std::str::from_utf8(&rest[..n]).unwrap_or("");
+                    (n, u64::from_str_radix(text, 8).unwrap_or(0))
+                }
+                Some(_) => (1, 0),
+                None => (0, 0),
+            };
+            // A plain character literal's escape names one byte.
+            if open == 0 && value > 0xff {
+                out_of_range.push(self.tok_start + open + 1 + i);
+            }
+            i += 1 + len;
+        }
+        for at in out_of_range {
+            self.warning_at(at, "character value is out of range");
+        }
+        if count > 1 {
+            let msg = if open == 0 {
+                "multicharacter character literal (potential portability problem)"
+            } else {
+                "too many characters in character constant"
+            };
+            self.warning_at(self.tok_start, msg);
+        }
     }
 
     /// A raw string literal, at its opening quote (the prefix is consumed).
@@ -633,8 +727,15 @@ impl<'a> Lexer<'a> {
             (b'?', ..) => (QUESTION, 1),
             (b'.', ..) => (DOT, 1),
             (b'#', ..) => (POUND, 1),
-            (b'@', ..) => (AT, 1),
-            (b'\\', ..) => (BACKSLASH, 1),
+            // Tokens of no C++ construct: EDG reports them where it reads them.
+            (b'@', ..) => {
+                self.error("unrecognized token");
+                (AT, 1)
+            }
+            (b'\\', ..) => {
+                self.error("unrecognized token");
+                (BACKSLASH, 1)
+            }
             _ => {
                 self.bump_char();
                 self.error("unrecognized token");
@@ -715,9 +816,8 @@ mod tests {
                 WHITESPACE " "
                 STRING "\"s\"_sv"
                 WHITESPACE " "
-                INT_NUMBER "0x1e"
-                PLUS "+"
-                INT_NUMBER "1"
+                INT_NUMBER "0x1e+1"
+                error at token 22, byte 80: extra text after expected end of number
             "##]],
         );
     }

@@ -28,6 +28,7 @@ pub mod lexer;
 pub mod literal;
 pub mod matching;
 pub mod names;
+mod numbers;
 mod parser;
 pub mod source_map;
 mod syntax_kind;
@@ -36,7 +37,7 @@ mod tests;
 
 pub use crate::lexer::{LexOptions, Lexed};
 pub use crate::names::{NameKind, Names, ScopeId};
-pub use crate::parser::{MAX_NESTING, MAX_TREE_DEPTH, ParseOptions, SyntaxError};
+pub use crate::parser::{MAX_NESTING, MAX_TREE_DEPTH, ParseOptions, SyntaxError, SyntaxSeverity};
 pub use crate::syntax_kind::SyntaxKind;
 pub use rowan::{GreenNode, GreenToken, TextRange, TextSize};
 
@@ -135,7 +136,7 @@ impl Parse {
     /// parsed too. `None` if `body` is not a lazy body of this parse.
     pub fn parse_body(&self, body: &SyntaxNode) -> Option<Parse> {
         let (green, mut errors, lexed) = self.parse_body_parts(body)?;
-        errors.extend(lex_errors(&lexed));
+        errors = lex_errors(&lexed).chain(errors).collect();
         errors.sort_by_key(|e| e.range.start());
         let bodies = Arc::new(BodyContext {
             opts: self.bodies.opts,
@@ -198,7 +199,7 @@ impl Parse {
             let Some(body) = lazy_body_at(&root, r) else { continue };
             let Some((green, body_errors, _)) = self.parse_body_parts(&body) else { continue };
             // The unit's lexer errors are already in `errors`.
-            errors.extend(body_errors.into_iter().map(|e| SyntaxError { range: e.range + r.start(), msg: e.msg }));
+            errors.extend(body_errors.into_iter().map(|e| SyntaxError { range: e.range + r.start(), ..e }));
             parsed.push((r, green));
         }
         if parsed.is_empty() {
@@ -283,7 +284,7 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     } else {
         (green, errors) = build_full(input, events, recs, &mut names);
     }
-    errors.extend(lex_errors(lexed));
+    errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
     Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
 }
@@ -339,7 +340,7 @@ fn parse_lazy_streamed(
         parser::build_split(text, lexed, input, events)
     });
     let lazy = lazy_map(lexed, &recs, &depths);
-    errors.extend(lex_errors(lexed));
+    errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
     Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
 }
@@ -370,7 +371,7 @@ fn lex_errors(lexed: &Lexed) -> impl Iterator<Item = SyntaxError> + '_ {
                 TextRange::new(TextSize::from(lexed.start(e.token)), TextSize::from(lexed.range(e.token).end as u32))
             }
         };
-        SyntaxError { range, msg: e.msg.clone() }
+        SyntaxError { range, msg: e.msg.clone(), severity: e.severity }
     })
 }
 

@@ -45,6 +45,19 @@ pub struct ParseOptions {
 pub struct SyntaxError {
     pub range: TextRange,
     pub msg: String,
+    pub severity: SyntaxSeverity,
+}
+
+/// How EDG classes a problem the lexer or the parser finds (spec 60 §4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SyntaxSeverity {
+    /// A hard error: options and pragmas cannot change it (most syntax errors).
+    Error,
+    /// An error options and pragmas can change (`-D`): a `;` missing
+    /// before the `}` of a member list (`--diag_suppress=65` silences it).
+    Discretionary,
+    /// A warning of the lexer (a multicharacter character literal).
+    Warning,
 }
 
 /// The significant (non-trivia) tokens of a lexed text (the lexer lists
@@ -167,13 +180,25 @@ pub(crate) enum ErrorMsg {
     Text(std::borrow::Cow<'static, str>),
     /// `expected <describe(kind)>`
     Expected(SyntaxKind),
+    /// `expected <describe(kind)>`, a discretionary error.
+    ExpectedDiscretionary(SyntaxKind),
+    /// A warning.
+    Warning(&'static str),
 }
 
 impl ErrorMsg {
     fn into_string(self) -> String {
         match self {
             ErrorMsg::Text(t) => t.into_owned(),
-            ErrorMsg::Expected(kind) => format!("expected {}", describe(kind)),
+            ErrorMsg::Warning(t) => t.to_string(),
+            ErrorMsg::Expected(kind) | ErrorMsg::ExpectedDiscretionary(kind) => format!("expected {}", describe(kind)),
+        }
+    }
+    fn severity(&self) -> SyntaxSeverity {
+        match self {
+            ErrorMsg::ExpectedDiscretionary(_) => SyntaxSeverity::Discretionary,
+            ErrorMsg::Warning(_) => SyntaxSeverity::Warning,
+            _ => SyntaxSeverity::Error,
         }
     }
 }
@@ -499,6 +524,16 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn error(&mut self, msg: impl Into<std::borrow::Cow<'static, str>>) {
         self.push_error(ErrorMsg::Text(msg.into()));
+    }
+
+    /// A warning at the current token (`SyntaxSeverity::Warning`).
+    pub(crate) fn warning(&mut self, msg: &'static str) {
+        self.push_error(ErrorMsg::Warning(msg));
+    }
+
+    /// `expected <kind>` as a discretionary error (`SyntaxSeverity::Discretionary`).
+    pub(crate) fn error_expected_discretionary(&mut self, kind: SyntaxKind) {
+        self.push_error(ErrorMsg::ExpectedDiscretionary(kind));
     }
 
     fn push_error(&mut self, msg: ErrorMsg) {

@@ -129,6 +129,14 @@ impl Pipeline {
         cmd
     }
 
+    /// Runs the first step of `kind` and returns its output whatever its
+    /// exit status (a step's failure is data to the caller: nvcc forwards
+    /// its stderr); an error only when the step is missing or cannot start.
+    pub fn output(&self, kind: StepKind) -> Result<Output, Error> {
+        let step = self.step(kind).ok_or_else(|| Error::Tool(format!("nvcc's pipeline has no {kind:?} step")))?;
+        self.command(step).output().map_err(|e| Error::Tool(format!("cannot run {}: {e}", step.argv[0])))
+    }
+
     /// Runs the first step of `kind`; an error (with the command and its
     /// stderr) when it is missing or fails.
     pub fn run(&self, kind: StepKind) -> Result<Output, Error> {
@@ -151,15 +159,24 @@ impl Toolkit {
     /// keeping intermediates in `keep_dir` (created if missing). Runs only
     /// `nvcc --dryrun`, in the current directory.
     pub fn dryrun(&self, source: &Path, opts: &CompileOptions, keep_dir: &Path) -> Result<Pipeline, Error> {
-        std::fs::create_dir_all(keep_dir).map_err(|e| io_err("cannot create", keep_dir, e))?;
         let cwd = std::env::current_dir().map_err(|e| Error::Io(format!("no current directory: {e}")))?;
+        self.dryrun_args(&cwd, source, &opts.nvcc_args(), keep_dir)
+    }
+
+    /// nvcc's pipeline for `nvcc ARGS -c SOURCE` run in `cwd`, with the
+    /// user's own arguments as typed (no `-std`/`-arch` added, so nvcc's
+    /// defaults stay nvcc's), intermediates kept in `keep_dir`. `source` is
+    /// passed as given: relative to `cwd`, it is the name diagnostics use.
+    pub fn dryrun_args(&self, cwd: &Path, source: &Path, args: &[String], keep_dir: &Path) -> Result<Pipeline, Error> {
+        let keep_dir = &cwd.join(keep_dir);
+        std::fs::create_dir_all(keep_dir).map_err(|e| io_err("cannot create", keep_dir, e))?;
         let stem = source
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .ok_or_else(|| Error::Tool(format!("{} has no file name", source.display())))?;
         let object = keep_dir.join(format!("{stem}.o"));
         let out = Command::new(self.nvcc())
-            .args(opts.nvcc_args())
+            .args(args)
             .arg("--keep")
             .arg("--keep-dir")
             .arg(keep_dir)
@@ -168,7 +185,7 @@ impl Toolkit {
             .arg("-o")
             .arg(&object)
             .arg("--dryrun")
-            .current_dir(&cwd)
+            .current_dir(cwd)
             .stdin(Stdio::null())
             .output()
             .map_err(|e| Error::Tool(format!("cannot run {}: {e}", self.nvcc().display())))?;
@@ -187,7 +204,7 @@ impl Toolkit {
                 Step { kind: classify(&argv), argv }
             })
             .collect();
-        Ok(Pipeline { env, steps, cwd, keep_dir: keep_dir.to_path_buf(), stem })
+        Ok(Pipeline { env, steps, cwd: cwd.to_path_buf(), keep_dir: keep_dir.to_path_buf(), stem })
     }
 
     /// Preprocesses `source` for the host exactly as nvcc does before running
@@ -198,6 +215,19 @@ impl Toolkit {
         let ii = pipeline.intermediate("cpp4.ii");
         if !ii.is_file() {
             return Err(Error::Tool(format!("host preprocessing did not write {}", ii.display())));
+        }
+        Ok(ii)
+    }
+
+    /// Preprocesses `source` for the device exactly as nvcc does before
+    /// running cicc (`__CUDA_ARCH__` defined), and returns the path of the
+    /// result (`keep_dir/stem.cpp1.ii`).
+    pub fn preprocess_device(&self, source: &Path, opts: &CompileOptions, keep_dir: &Path) -> Result<PathBuf, Error> {
+        let pipeline = self.dryrun(source, opts, keep_dir)?;
+        pipeline.run(StepKind::DevicePreprocess)?;
+        let ii = pipeline.intermediate("cpp1.ii");
+        if !ii.is_file() {
+            return Err(Error::Tool(format!("device preprocessing did not write {}", ii.display())));
         }
         Ok(ii)
     }

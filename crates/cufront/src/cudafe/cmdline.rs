@@ -55,6 +55,21 @@ pub struct Config {
     pub diag: DiagOptions,
     /// Options that shape the host file (read by the emit back end).
     pub emit: EmitFlags,
+    /// Which of nvcc's two front-end passes this run is: always `Host` on
+    /// the cudafe++ command line; `cufront check` also runs `Device`.
+    pub pass: Pass,
+}
+
+/// nvcc runs an EDG front end twice: cudafe++ on the host preprocessing
+/// and cicc on the device preprocessing (`__CUDA_ARCH__` defined). Both
+/// report the ordinary C++ diagnostics; each reports its own CUDA rules
+/// (spec 61), so a check that belongs to one pass reads this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// cudafe++'s pass (the host `.cpp4.ii`).
+    Host,
+    /// cicc's front-end pass (the device `.cpp1.ii`); it writes no file.
+    Device,
 }
 
 /// The options that change the host file (spec 30 §1).
@@ -198,6 +213,7 @@ fn parse_inner(args: &[String], early: &mut Vec<Early>) -> Result<Outcome, CmdEr
         relaxed_constexpr: false,
         diag: DiagOptions::default(),
         emit: EmitFlags::default(),
+        pass: Pass::Host,
     };
     let mut st = State::default();
     let mut i = 0;

@@ -15,6 +15,7 @@
 //! (`context.rs`): the outputs are the same.
 
 mod back_end;
+mod cicc_args;
 mod cmdline;
 mod context;
 mod flags;
@@ -56,6 +57,34 @@ pub fn main(args: &[String]) -> i32 {
                 return status;
             }
             run::run(&cfg, stderr.lock())
+        }
+    }
+}
+
+pub use cmdline::Pass;
+
+/// Runs one front-end pass of an nvcc build in process, as `cufront check`
+/// does: `args` is the pass's command line as `nvcc --dryrun` prints it
+/// (without the program): cudafe++'s arguments for [`Pass::Host`], cicc's
+/// for [`Pass::Device`] (only the front end's options of those are read,
+/// and nothing is written). Everything the pass prints goes to `out`, as
+/// the real tool prints it to stderr; returns the tool's exit status.
+pub fn run_pass(args: &[String], pass: Pass, mut out: impl Write) -> i32 {
+    let args = match pass {
+        Pass::Host => args.to_vec(),
+        Pass::Device => cicc_args::front_end_args(args),
+    };
+    let parsed = cmdline::parse(&args);
+    for early in &parsed.early {
+        let (cmdline::Early::Stderr(s) | cmdline::Early::Stdout(s)) = early;
+        let _ = out.write_all(s.as_bytes());
+    }
+    match parsed.outcome {
+        cmdline::Outcome::Exit(code) => code as i32,
+        cmdline::Outcome::Error(e) => command_line_error(&e, out),
+        cmdline::Outcome::Run(mut cfg) => {
+            cfg.pass = pass;
+            run::run(&cfg, out)
         }
     }
 }

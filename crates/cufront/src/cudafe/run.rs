@@ -15,9 +15,9 @@ use cufront_diagnostics::{
 };
 use cufront_emit::host::bodies::BodyNeeds;
 use cufront_syntax::source_map::SourceMap;
-use cufront_syntax::{Parse, TextRange};
+use cufront_syntax::{Parse, SyntaxSeverity, TextRange};
 
-use super::cmdline::{self, Config};
+use super::cmdline::{self, Config, Pass};
 use super::context::{Context, Unit};
 use super::locate::Locator;
 
@@ -105,29 +105,41 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
 
     let root = parse.syntax_node();
     found.extend(nul_warnings(&text, &root));
-    // The semantic checks of the host pass (`cufront-check`).
+    // The semantic checks of the pass (`cufront-check`): cudafe++'s on the
+    // host preprocessing, cicc's front end's on the device one. Findings
+    // of cicc's late phase come after everything else, in their order.
     let check_opts =
         cufront_check::Options { relaxed_constexpr: cfg.relaxed_constexpr, extended_lambda: cfg.emit.extended_lambda };
-    let sema = cufront_check::host_pass(&db, tu, check_opts);
-    found.extend(sema.iter().enumerate().map(|(i, f)| (f.order, Found::Sema(i))));
+    let sema = match cfg.pass {
+        Pass::Host => cufront_check::host_pass(&db, tu, check_opts),
+        Pass::Device => cufront_check::device_pass(&db, tu, check_opts),
+    };
+    found.extend(sema.iter().enumerate().map(|(i, f)| (if f.late { u32::MAX } else { f.order }, Found::Sema(i))));
     found.extend(parse.errors().iter().enumerate().map(|(i, e)| (u32::from(e.range.start()), Found::Syntax(i))));
     // Stable: at one offset, pragma problems (found first) come first.
     found.sort_by_key(|(at, _)| *at);
     let locator = Locator::new(&text, map, stdin);
+    let mut late_phase: Option<bool> = None;
     for &(at, what) in &found {
         // An error the lexer found inside a token (a byte of a raw string's
         // delimiter) is placed as EDG places it: the token's column plus a
         // byte count. Other positions count code points (a NUL in a string).
-        let loc = match root.token_at_offset(at.into()).right_biased() {
-            Some(t) if matches!(what, Found::Syntax(_)) && !t.kind().is_trivia() => {
-                locator.location_in_token(at, t.text_range().start().into())
-            }
+        let token = match what {
+            Found::Syntax(_) => root.token_at_offset(at.into()).right_biased(),
+            _ => None,
+        };
+        let loc = match token {
+            Some(t) if !t.kind().is_trivia() => locator.location_in_token(at, t.text_range().start().into()),
             _ => locator.location(at),
         };
         let diag = match what {
             Found::Warning(id) => Diagnostic::new(id, Severity::Warning).at(loc),
             Found::Sema(i) => {
                 let f = &sema[i];
+                // cicc's late phase runs only on a unit without errors.
+                if f.late && !*late_phase.get_or_insert(!engine.has_errors()) {
+                    continue;
+                }
                 let args = match &f.args_once_erred {
                     Some(once) if engine.has_errors() => once.clone(),
                     _ => f.args.clone(),
@@ -137,7 +149,14 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
             Found::Syntax(i) => {
                 let e = &parse.errors()[i];
                 let diag = match catalog::by_text(&e.msg) {
-                    Some(id) => Diagnostic::new(id, Severity::HardError),
+                    Some(id) => Diagnostic::new(
+                        id,
+                        match e.severity {
+                            SyntaxSeverity::Error => Severity::HardError,
+                            SyntaxSeverity::Discretionary => Severity::Error,
+                            SyntaxSeverity::Warning => Severity::Warning,
+                        },
+                    ),
                     None => Diagnostic::new(RAW_TEXT, Severity::HardError).with_arg(Arg::Str(e.msg.clone())),
                 };
                 diag.at(loc)
@@ -146,7 +165,18 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
         if engine.resolve(&diag).is_none() {
             continue;
         }
-        let mut diag = with_source_lines(diag, &locator);
+        // Late findings are printed without a source line or caret.
+        let late = matches!(what, Found::Sema(i) if sema[i].late);
+        let mut diag = if late {
+            let mut d = diag;
+            d.location = d.location.map(|mut l| {
+                l.column = 0;
+                l
+            });
+            d
+        } else {
+            with_source_lines(diag, &locator)
+        };
         // `expected a "}"` points back at the brace it was to close (EDG's note 3196).
         if let Found::Syntax(i) = what
             && parse.errors()[i].msg == "expected a \"}\""

@@ -397,6 +397,7 @@ pub(crate) fn expect_semi(p: &mut Parser<'_>) {
 
 /// Decl-specifiers, then init-declarators or a function definition.
 pub(crate) fn simple_declaration(p: &mut Parser<'_>, ctx: SpecCtx) {
+    declares_nothing(p, ctx);
     let cp = p.checkpoint();
     let m = p.start();
     let specs = types::decl_specifiers(p, ctx);
@@ -469,6 +470,7 @@ fn declarators_rest(
                     }
                     break;
                 }
+                implicit_int(p, ctx, specs);
                 let before = p.pos();
                 let mode = if ctx == SpecCtx::Member { DeclMode::Named } else { DeclMode::NamedInit };
                 let d = types::declarator(p, mode, ctx);
@@ -499,10 +501,69 @@ fn declarators_rest(
     }
     list.complete(p, INIT_DECLARATOR_LIST);
     match dctx {
+        // EDG accepts a member declaration whose `;` is missing before the
+        // `}` of the class with a discretionary error (`--diag_suppress=65`
+        // silences it); everywhere else the error is hard.
+        DeclContext::Block if ctx == SpecCtx::Member && p.at(R_CURLY) => p.error_expected_discretionary(SEMI),
         DeclContext::Block | DeclContext::ForInit => expect_semi(p),
         _ => {}
     }
     SIMPLE_DECL
+}
+
+/// `int;`: builtin type keywords alone declare nothing. EDG warns (64) at
+/// namespace scope and makes it an error in a class. Other forms (`const
+/// int;`, `static int;`, `struct {};`) draw other messages and are left
+/// alone, as are blocks (parsed tentatively there).
+fn declares_nothing(p: &mut Parser<'_>, ctx: SpecCtx) {
+    const MSG: &str = "declaration does not declare anything";
+    let mut n = 0;
+    while matches!(
+        p.nth(n),
+        CHAR_KW
+            | WCHAR_T_KW
+            | CHAR16_T_KW
+            | CHAR32_T_KW
+            | BOOL_KW
+            | SHORT_KW
+            | INT_KW
+            | LONG_KW
+            | SIGNED_KW
+            | UNSIGNED_KW
+            | FLOAT_KW
+            | DOUBLE_KW
+    ) {
+        n += 1;
+    }
+    if n == 0 || p.nth(n) != SEMI || !matches!(ctx, SpecCtx::Namespace | SpecCtx::Member) {
+        return;
+    }
+    if ctx == SpecCtx::Member {
+        p.error(MSG);
+    } else {
+        p.warning(MSG);
+    }
+}
+
+/// C++ has no implicit `int`: a variable declared with no type specifier
+/// (`x = 1;` at namespace scope, `static k = 1;`) is an error at its name,
+/// one per declarator, as EDG reports it. Only plain names followed by what
+/// ends a variable's declarator are judged: constructors, destructors and
+/// conversion functions are declared with no type.
+fn implicit_int(p: &mut Parser<'_>, ctx: SpecCtx, specs: &DeclSpecs) {
+    let judged = matches!(ctx, SpecCtx::Namespace | SpecCtx::Member | SpecCtx::Block)
+        && !specs.has_type
+        && !specs.typedef
+        && !specs.friend
+        && p.at(IDENT)
+        && matches!(p.nth(1), EQ | SEMI | COMMA | L_BRACK);
+    if judged {
+        p.error(if specs.any {
+            "explicit type is missing (\"int\" assumed)"
+        } else {
+            "this declaration has no storage class or type specifier"
+        });
+    }
 }
 
 /// `override`, `final` (contextual keywords after a member declarator).

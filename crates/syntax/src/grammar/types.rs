@@ -237,7 +237,15 @@ pub(crate) fn type_specifier_seq(p: &mut Parser<'_>) -> bool {
 pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: SpecCtx) -> DeclSpecs {
     let m = p.start();
     let mut s = DeclSpecs::default();
+    // A bad combination of type keywords, reported at its token.
+    let mut keyword_problem = super::type_keywords::check(p).map(|(ahead, msg)| (p.pos() + ahead, msg));
     loop {
+        if let Some((at, msg)) = keyword_problem
+            && p.pos() >= at
+        {
+            p.error(msg);
+            keyword_problem = None;
+        }
         let k = p.current();
         if attributes::at_attribute(p) {
             attributes::attribute_specifier_seq(p);

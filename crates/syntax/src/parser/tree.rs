@@ -15,7 +15,7 @@
 use rowan::{GreenNode, GreenToken, NodeOrToken, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
-use super::{Chunk, Event, Events, Input, MAX_TREE_DEPTH, OPEN, SyntaxError};
+use super::{Chunk, Event, Events, Input, MAX_TREE_DEPTH, OPEN, SyntaxError, SyntaxSeverity};
 use crate::SyntaxKind::{self, *};
 use crate::lexer::Lexed;
 
@@ -382,8 +382,11 @@ impl<'t> TreeBuilder<'t> {
                         if !self.depth_capped {
                             self.depth_capped = true;
                             let at = TextSize::from(sig_start(&inp, sig));
-                            self.errors
-                                .push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                            self.errors.push(SyntaxError {
+                                range: TextRange::empty(at),
+                                msg: "nesting too deep".into(),
+                                severity: SyntaxSeverity::Error,
+                            });
                         }
                     } else {
                         if depth > 0 {
@@ -418,8 +421,11 @@ impl<'t> TreeBuilder<'t> {
                             if !self.depth_capped {
                                 self.depth_capped = true;
                                 let at = TextSize::from(sig_start(&inp, sig));
-                                self.errors
-                                    .push(SyntaxError { range: TextRange::empty(at), msg: "nesting too deep".into() });
+                                self.errors.push(SyntaxError {
+                                    range: TextRange::empty(at),
+                                    msg: "nesting too deep".into(),
+                                    severity: SyntaxSeverity::Error,
+                                });
                             }
                             depth += 1;
                             continue;
@@ -489,7 +495,8 @@ impl<'t> TreeBuilder<'t> {
                     let at = TextSize::from(sig_start(&inp, sig));
                     let msg =
                         std::mem::replace(&mut msgs[(msg - msg_base) as usize], super::ErrorMsg::Expected(TOMBSTONE));
-                    self.errors.push(SyntaxError { range: TextRange::empty(at), msg: msg.into_string() });
+                    let severity = msg.severity();
+                    self.errors.push(SyntaxError { range: TextRange::empty(at), msg: msg.into_string(), severity });
                 }
             }
         }

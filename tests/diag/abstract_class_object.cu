@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct A { virtual void f() = 0; };
+A a;

@@ -1,0 +1,5 @@
+// nvcc-flags:
+void f(int);
+void f(double);
+void f(char *);
+void g() { f(1L); }

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int a, b;
+int &arr[2] = {a, b};

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int g();
+void host_fn() { g() = 2; }

@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct S {};
+void host_fn() { S s; if (s) {} }

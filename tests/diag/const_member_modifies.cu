@@ -1,0 +1,2 @@
+// nvcc-flags:
+struct S { int x; void set() const { x = 1; } };

@@ -1,0 +1,2 @@
+// nvcc-flags:
+const int x;

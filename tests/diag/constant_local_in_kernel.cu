@@ -1,0 +1,2 @@
+// nvcc-flags:
+__global__ void kern() { __constant__ int c; (void)c; }

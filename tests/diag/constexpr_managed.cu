@@ -1,0 +1,2 @@
+// nvcc-flags:
+constexpr __managed__ int m = 1;

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int g();
+constexpr int x = g();

@@ -1,0 +1,2 @@
+// nvcc-flags:
+x = 1;

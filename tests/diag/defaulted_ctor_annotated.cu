@@ -1,0 +1,2 @@
+// nvcc-flags:
+struct S { __device__ S() = default; int x; };

@@ -1,0 +1,2 @@
+// nvcc-flags:
+struct S { __host__ __device__ ~S() = default; };

@@ -1,0 +1,3 @@
+// nvcc-flags:
+[[deprecated]] void old_fn();
+void host_fn() { old_fn(); }

@@ -1,0 +1,3 @@
+// nvcc-flags: -Wno-deprecated-declarations
+[[deprecated]] void old_fn();
+void host_fn() { old_fn(); }

@@ -1,0 +1,3 @@
+// nvcc-flags: --expt-relaxed-constexpr
+constexpr int cf() { return 1; }
+__device__ int use_cf() { return cf(); }

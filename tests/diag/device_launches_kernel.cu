@@ -1,0 +1,3 @@
+// nvcc-flags:
+__global__ void child() {}
+__global__ void parent() { child<<<1, 1>>>(); }

@@ -1,0 +1,3 @@
+// nvcc-flags:
+__device__ int f4();
+__host__ int f4() { return 1; }

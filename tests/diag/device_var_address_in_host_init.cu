@@ -1,0 +1,3 @@
+// nvcc-flags:
+__device__ int dv;
+int *p = &dv;

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int compute() { return 3; }
+__device__ int dv = compute();

@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct S { S() {} int v; };
+__device__ S s;

@@ -1,0 +1,2 @@
+// nvcc-flags: --diag-error 940
+int host_fn() {}

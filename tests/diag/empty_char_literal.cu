@@ -1,0 +1,2 @@
+// nvcc-flags:
+char c = '';

@@ -1,0 +1,3 @@
+// nvcc-flags:
+enum E { A };
+enum E { B };

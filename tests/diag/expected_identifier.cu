@@ -1,0 +1,2 @@
+// nvcc-flags:
+int host_fn() { struct { int; } s; return 0; }

@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct S { explicit S(int); };
+S s = 1;

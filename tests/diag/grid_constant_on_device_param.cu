@@ -1,0 +1,2 @@
+// nvcc-flags:
+__device__ int dev_fn(const __grid_constant__ int x) { return x; }

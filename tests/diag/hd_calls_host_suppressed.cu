@@ -1,0 +1,3 @@
+// nvcc-flags: --diag-suppress 20011
+int host_fn() { return 1; }
+__host__ __device__ int hd_fn() { return host_fn(); }

@@ -1,0 +1,3 @@
+// nvcc-flags:
+template <class T> __device__ T twice(T x) { return x + x; }
+int host_fn() { return twice(2); }

@@ -1,0 +1,3 @@
+// nvcc-flags:
+__constant__ int cv;
+int host_fn() { return cv; }

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int i;
+double *p = &i;

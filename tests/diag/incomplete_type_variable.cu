@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct S;
+S s;

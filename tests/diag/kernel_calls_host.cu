@@ -1,0 +1,3 @@
+// nvcc-flags:
+void host_fn() {}
+__global__ void kern() { host_fn(); }

@@ -1,0 +1,2 @@
+// nvcc-flags:
+struct S { __global__ void kern(); };

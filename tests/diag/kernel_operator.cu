@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct S {};
+__global__ void operator+(S, S) {}

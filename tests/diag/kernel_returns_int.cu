@@ -1,0 +1,2 @@
+// nvcc-flags:
+__global__ int kern() { return 0; }

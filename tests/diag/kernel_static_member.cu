@@ -1,0 +1,2 @@
+// nvcc-flags:
+struct S { static __global__ void kern() {} };

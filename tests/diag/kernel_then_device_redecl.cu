@@ -1,0 +1,3 @@
+// nvcc-flags:
+__global__ void kern();
+__device__ void kern();

@@ -1,0 +1,2 @@
+// nvcc-flags:
+void host_fn() { auto l = [] __device__ (int x) { return x; }; (void)l; }

@@ -1,0 +1,2 @@
+// nvcc-flags:
+long m = 1lul;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+int d = 0b;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+int l = 1'2'';

@@ -1,0 +1,2 @@
+// nvcc-flags:
+double b = 1e+;

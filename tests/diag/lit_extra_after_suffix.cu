@@ -1,0 +1,2 @@
+// nvcc-flags:
+int e = 1u2;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+double j = 1.5e;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+int a = 0xg;

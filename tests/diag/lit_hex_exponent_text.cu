@@ -1,0 +1,2 @@
+// nvcc-flags:
+int g = 0x1e+1;

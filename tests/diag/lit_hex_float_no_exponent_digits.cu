@@ -1,0 +1,2 @@
+// nvcc-flags:
+float k = 0x1.0p;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+int c = 0778;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+int n = 1 + 019 * 2;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+int h = 09 + 0x;

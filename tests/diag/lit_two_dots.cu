@@ -1,0 +1,2 @@
+// nvcc-flags:
+double f = 1.2.3;

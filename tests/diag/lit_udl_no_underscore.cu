@@ -1,0 +1,2 @@
+// nvcc-flags:
+int i = 12abc;

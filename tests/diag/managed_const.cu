@@ -1,0 +1,2 @@
+// nvcc-flags:
+__managed__ const int m = 1;

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int g;
+__managed__ int &mr = g;

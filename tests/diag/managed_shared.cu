@@ -1,0 +1,2 @@
+// nvcc-flags:
+__managed__ __shared__ int x;

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int host_fn() {
+  return 0;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+__host__ __device__ int hd_fn(int x) { if (x) return 1; }

@@ -1,0 +1,3 @@
+// nvcc-flags: --diag-suppress 65
+struct S {}
+int x;

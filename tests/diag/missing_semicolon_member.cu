@@ -1,0 +1,2 @@
+// nvcc-flags:
+struct S { int a int b; };

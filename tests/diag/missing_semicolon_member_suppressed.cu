@@ -1,0 +1,2 @@
+// nvcc-flags: --diag-suppress 65
+struct S { int a int b; };

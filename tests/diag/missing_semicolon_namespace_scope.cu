@@ -1,0 +1,3 @@
+// nvcc-flags:
+int x = 1
+int y = 2;

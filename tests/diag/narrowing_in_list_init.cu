@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct P { int a; };
+P p{2.5};

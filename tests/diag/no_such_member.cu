@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct S { int a; };
+int host_fn(S s) { return s.b; }

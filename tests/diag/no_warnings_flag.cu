@@ -1,0 +1,3 @@
+// nvcc-flags: -w
+int host_fn() {}
+unsigned u = -1;

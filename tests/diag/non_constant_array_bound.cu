@@ -1,0 +1,3 @@
+// nvcc-flags:
+int n = 3;
+int arr[n];

@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct B { void f(); };
+struct D : B { void f() override; };

@@ -1,0 +1,2 @@
+// nvcc-flags:
+bool host_fn(unsigned u) { return u < 0; }

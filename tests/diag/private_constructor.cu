@@ -1,0 +1,3 @@
+// nvcc-flags:
+class C { C(); };
+C c;

@@ -1,0 +1,3 @@
+// nvcc-flags:
+class C { int secret; };
+int host_fn(C &c) { return c.secret; }

@@ -1,0 +1,2 @@
+// nvcc-flags: -Werror all-warnings
+int host_fn() {}

@@ -1,0 +1,3 @@
+// nvcc-flags:
+int x;
+double x;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+int *host_fn() { return 1.0; }

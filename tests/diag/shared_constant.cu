@@ -1,0 +1,2 @@
+// nvcc-flags:
+__shared__ __constant__ int x;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+void host_fn() { __shared__ int s; (void)s; }

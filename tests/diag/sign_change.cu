@@ -1,0 +1,2 @@
+// nvcc-flags:
+unsigned u = -1;

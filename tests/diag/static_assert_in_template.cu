@@ -1,0 +1,3 @@
+// nvcc-flags:
+template <class T> struct Check { static_assert(sizeof(T) > 4, "too small"); };
+Check<char> c;

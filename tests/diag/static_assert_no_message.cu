@@ -1,0 +1,2 @@
+// nvcc-flags:
+static_assert(1 + 1 == 3);

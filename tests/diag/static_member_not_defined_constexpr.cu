@@ -1,0 +1,2 @@
+// nvcc-flags:
+struct S { static constexpr int n; };

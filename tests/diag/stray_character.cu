@@ -1,0 +1,2 @@
+// nvcc-flags:
+int x = 1 @ 2;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+thread_local __device__ int t;

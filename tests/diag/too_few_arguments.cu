@@ -1,0 +1,3 @@
+// nvcc-flags:
+int add(int a, int b);
+int host_fn() { return add(1); }

@@ -1,0 +1,2 @@
+// nvcc-flags:
+Nope host_fn();

@@ -1,0 +1,2 @@
+// nvcc-flags:
+const char *s = "abc;

@@ -1,0 +1,2 @@
+// nvcc-flags:
+__device__ void dev_fn() { int unused; }

@@ -1,0 +1,2 @@
+// nvcc-flags:
+virtual void host_fn();

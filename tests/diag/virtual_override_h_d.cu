@@ -1,0 +1,3 @@
+// nvcc-flags:
+struct B { virtual void f(); };
+struct D : B { __device__ void f(); };
