@@ -148,6 +148,24 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
     }
+    // Unreferenced variables, when each function's body ends.
+    for (item, start) in calls::user_items(db, tu) {
+        for f in calls::defined_functions(db, item) {
+            let unused = crate::unused::fn_unused_locals(db, f);
+            let (raws, end) = (&unused.0, unused.1);
+            for r in raws {
+                early.push(Found {
+                    at: start + r.at,
+                    order: start + end,
+                    id: r.id,
+                    severity: r.severity,
+                    args: r.args.clone(),
+                    args_once_erred: None,
+                    late: false,
+                });
+            }
+        }
+    }
     early.sort_by_key(|f| f.order);
     // The late phase runs only on a unit without errors.
     if !early.iter().any(|f| f.severity >= Severity::Error) {

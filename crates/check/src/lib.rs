@@ -30,6 +30,7 @@ mod interest;
 mod names;
 mod overrides;
 mod undefined;
+mod unused;
 mod vars;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
@@ -42,6 +43,7 @@ pub use device::{device_pass, fn_device_call_findings};
 pub use interest::device_names;
 pub use overrides::item_override_findings;
 pub use undefined::{declared_names, fn_unknown_names};
+pub use unused::fn_unused_locals;
 pub use vars::{fn_device_var_findings, fn_var_findings};
 
 /// The command-line options the checks read.

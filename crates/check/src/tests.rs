@@ -397,3 +397,30 @@ __device__ int main() { return 0; }
         "#]],
     );
 }
+
+#[test]
+fn unreferenced_variables_in_the_device_pass() {
+    check_device(
+        r#"
+__device__ int dv;
+struct C { C(); };
+int h() {
+  int s = sizeof(dv);
+  int used = 1;
+  int *q = &used;
+  C c;
+  static int st;
+  int captured = 2;
+  auto l = [captured] { return captured; };
+  return 0;
+}
+__global__ void k() { float unused_f; }
+"#,
+        Options::default(),
+        expect![[r#"
+            5:7 177 Some(Variable) "s"
+            7:8 177 Some(Variable) "q"
+            14:42 177 Some(Variable) "unused_f"
+        "#]],
+    );
+}
