@@ -147,6 +147,12 @@ pub fn fn_call_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool)
     let mut out = Vec::new();
     for (site, mut callees) in sites {
         callees.sort_by_key(|e| !names::is_destructor(db, *e));
+        // A `__shared__` (or other memory-space) local is not constructed by the body.
+        if let CallSite::Local(l) = site
+            && body.locals.get(l.0 as usize).is_some_and(|l| l.cuda.has_memory_space())
+        {
+            continue;
+        }
         let Some(range) = site_range(&body, site) else { continue };
         // The space the site's code runs in: the function's, or that of the
         // innermost lambda around it.

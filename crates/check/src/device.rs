@@ -73,6 +73,12 @@ pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constex
     for (site, callee) in &r.calls {
         let Callee::Entity(callee) = callee else { continue };
         let (CallSite::Expr(_) | CallSite::Local(_)) = site else { continue };
+        // A `__shared__` (or other memory-space) local is not constructed by the body.
+        if let CallSite::Local(l) = site
+            && body.locals.get(l.0 as usize).is_some_and(|l| l.cuda.has_memory_space())
+        {
+            continue;
+        }
         let Some(range) = calls::site_range(&body, *site) else { continue };
         let (space, caller) = match innermost_lambda(&lambdas, range) {
             None => (space, caller_name.clone()),

@@ -48,15 +48,37 @@ pub fn fn_unused_locals(db: &dyn SourceDatabase, f: FnId) -> Arc<(Vec<Raw>, u32)
             _ => {}
         }
     }
+    // Names in written types (array bounds, `decltype`, template arguments).
+    let mut type_text = String::new();
+    for l in &body.locals {
+        type_text.push_str(&format!("{:?} ", l.ty));
+    }
+    for (_, t) in &body.local_types {
+        type_text.push_str(&format!("{t:?} "));
+    }
+    for (_, d) in &body.local_decls {
+        type_text.push_str(&format!("{d:?} "));
+    }
     let end =
         body.expr_ranges.iter().chain(body.local_names.iter().flatten()).map(|r| u32::from(r.end())).max().unwrap_or(0);
+    // The body's own text: a name written twice in it (a `static_assert`,
+    // a local class, an `asm` operand) counts as referenced.
+    let start = body.expr_ranges.iter().chain(body.local_names.iter().flatten()).map(|r| u32::from(r.start())).min();
+    let text = match (start, cufront_hir::item_source(db, f.item(db))) {
+        (Some(start), Some(src)) => {
+            let all = cufront_syntax::SyntaxNode::new_root(src.green.clone()).text().to_string();
+            all.get(start as usize..(end as usize).min(all.len())).unwrap_or_default().to_string()
+        }
+        _ => String::new(),
+    };
     let mut out = Vec::new();
     for (i, l) in body.locals.iter().enumerate() {
         let (Some(name), Some(Some(at))) = (&l.name, body.local_names.get(i)) else { continue };
         if l.is_static || l.binding_of.is_some() || l.pack || l.cuda.has_memory_space() || !scalar(&l.ty) {
             continue;
         }
-        if names.contains(name.as_str()) || mentions(&missing, name) {
+        let written = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| w == name).count();
+        if names.contains(name.as_str()) || mentions(&missing, name) || mentions(&type_text, name) || written != 1 {
             continue;
         }
         let entity = DiagEntity { kind: Some(EntityKind::Variable), name: name.clone(), ..DiagEntity::default() };
