@@ -34,7 +34,7 @@ pub fn fn_attrs(db: &dyn SourceDatabase, decl: FnDecl) -> CudaAttrs {
 
 /// Where `decl` runs.
 pub fn fn_exec_space(db: &dyn SourceDatabase, decl: FnDecl) -> ExecSpace {
-    ExecSpace::from_attrs(&fn_attrs(db, decl))
+    ExecSpace::from_attrs(fn_attrs(db, decl))
 }
 
 /// Where a function entity runs; `None` for entities whose space follows
