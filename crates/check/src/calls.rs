@@ -146,6 +146,7 @@ pub fn fn_call_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool)
     }
     let mut out = Vec::new();
     for (site, mut callees) in sites {
+        let first = callees.first().copied();
         callees.sort_by_key(|e| !names::is_destructor(db, *e));
         // A `__shared__` (or other memory-space) local is not constructed by the body.
         if let CallSite::Local(l) = site
@@ -163,10 +164,25 @@ pub fn fn_call_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool)
                 None => continue,
             },
         };
+        // The function a call or launch names (other calls at the site
+        // convert its arguments): what infer resolved the callee
+        // expression to, else the first function resolved at the site.
+        let named = match site {
+            CallSite::Expr(e) => match body.expr(e) {
+                Expr::Call { callee: c, .. } | Expr::KernelLaunch { callee: c, .. } => match r.resolutions.get(c) {
+                    Some(infer::Resolution::Entity(x)) => Some(*x),
+                    _ => first,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
         for callee in callees {
             let Some(callee_space) = exec_space::exec_space(db, callee) else { continue };
-            let launch = matches!(site, CallSite::Expr(e) if matches!(body.expr(e), Expr::KernelLaunch { .. }));
-            let plain_call = matches!(site, CallSite::Expr(e) if matches!(body.expr(e), Expr::Call { .. }));
+            let is_named = named == Some(callee);
+            let launch =
+                is_named && matches!(site, CallSite::Expr(e) if matches!(body.expr(e), Expr::KernelLaunch { .. }));
+            let plain_call = is_named && matches!(site, CallSite::Expr(e) if matches!(body.expr(e), Expr::Call { .. }));
             let kind = match (launch, callee_space) {
                 (true, ExecSpace::Global) => continue,
                 (true, ExecSpace::Host | ExecSpace::ImplicitHost) => Kind::CannotConfigure { device: false },

@@ -424,3 +424,19 @@ __global__ void k() { float unused_f; }
         "#]],
     );
 }
+
+#[test]
+fn launches_with_converted_arguments() {
+    // Arguments converted by host functions at a launch are not the
+    // launched function (extended lambdas become wrapper objects).
+    check(
+        r#"
+struct W { W(int); };
+template <typename F> __global__ void kern(F f) {}
+__global__ void kw(W w) {}
+void run() { kern<<<1, 1>>>(1); kw<<<1, 1>>>(2); }
+"#,
+        Options::default(),
+        expect![[""]],
+    );
+}
