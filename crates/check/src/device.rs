@@ -131,11 +131,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             let mut order = 0;
             let vars = crate::vars::fn_device_var_findings(db, f);
             for d in vars.iter().chain(fn_device_call_findings(db, f, opts.relaxed_constexpr).iter()) {
-                let mut at = start + d.at;
-                if d.skip_blanks {
-                    let rest = text.as_bytes().get(at as usize..).unwrap_or_default();
-                    at += rest.iter().take_while(|b| b.is_ascii_whitespace()).count() as u32;
-                }
+                let at = calls::place(text, start + d.at, d.skip_blanks);
                 order = u32::max(order, at);
                 let found = Found {
                     at,
@@ -154,12 +150,14 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
     }
-    // Unreferenced variables, when each function's body ends.
+    // Missing returns and unreferenced variables, when each function's body ends.
     for (item, start) in calls::user_items(db, tu) {
         for f in calls::defined_functions(db, item) {
             let unused = crate::unused::fn_unused_locals(db, f);
             let (raws, end) = (&unused.0, unused.1);
-            for r in raws {
+            // A missing return first, then the unreferenced variables.
+            let missing = crate::flow::fn_missing_return(db, f);
+            for r in missing.iter().chain(raws) {
                 early.push(Found {
                     at: start + r.at,
                     order: start + end,

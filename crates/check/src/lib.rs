@@ -26,6 +26,7 @@ mod asserts;
 mod calls;
 mod decls;
 mod device;
+mod flow;
 mod interest;
 mod names;
 mod overrides;
@@ -40,6 +41,7 @@ pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use device::{device_pass, fn_device_call_findings};
+pub use flow::fn_missing_return;
 pub use interest::device_names;
 pub use overrides::item_override_findings;
 pub use undefined::{declared_names, fn_unknown_names};
@@ -117,6 +119,9 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
                     order = order.max(found.at);
                     out.push(Found { order, ..found });
                 }
+            }
+            if flow::host_compiled(db, f) {
+                raw(fn_missing_return(db, f).as_slice(), start, &mut out);
             }
         }
     }

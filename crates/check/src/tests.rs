@@ -31,7 +31,9 @@ fn run(
         .replace("__constant__", "__attribute__((constant))")
         .replace("__managed__", "__attribute__((managed))");
     let db = RootDatabase::new();
-    let lang = new_options(&db, LangOptions { standard: LangStandard::Cxx17, ..LangOptions::default() });
+    // Lazy bodies, as every consumer parses.
+    let lang =
+        new_options(&db, LangOptions { standard: LangStandard::Cxx17, lazy_bodies: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(text.as_str()), lang);
     let mut out = String::new();
     let args = |a: &[Arg]| {
@@ -438,5 +440,108 @@ void run() { kern<<<1, 1>>>(1); kw<<<1, 1>>>(2); }
 "#,
         Options::default(),
         expect![[""]],
+    );
+}
+
+/// Every case checked against the real nvcc (CUDA 13.0): `missing return`
+/// where control certainly reaches the closing brace, silence where a
+/// path ends, a constant decides, or the model cannot say.
+#[test]
+fn missing_returns() {
+    let text = r#"
+int f1() {}
+__host__ __device__ int hd_fn(int x) { if (x) return 1; }
+__device__ int dev_fn() { int x = 1; }
+int f3(int x) { if (x) return 1; else return 2; }
+int f4(int x) { while (1) { } }
+int f5(int x) { for (;;) { if (x) break; } }
+int f6(int x) { switch (x) { case 1: return 1; default: return 2; } }
+int f7(int x) { switch (x) { case 1: return 1; } }
+void g();
+int f8() { g(); }
+[[noreturn]] void nr();
+int f9() { nr(); }
+extern "C" void exit(int) __attribute__((__noreturn__));
+int f10() { exit(1); }
+int f11() { throw 1; }
+int f12(int x) { do { return 1; } while (x); }
+int f13(int x) { { return 1; } }
+int f14(int x) { goto L; L: return 1; }
+int f15(int x) { L: if (x) goto L; }
+template <class T> T f16() { }
+int f17(int x) { try { return 1; } catch (...) { } }
+int f18(int x) { while (x) { return 1; } }
+int f19(int x) { if (1) return 1; }
+int f20(int x) { __builtin_unreachable(); }
+struct S { int m() { } int n() const; operator int() { } };
+int S::n() const { }
+int main() { }
+int c1(int x) { if (0) return 1; }
+int c2(int x) { if (x > 0) return 1; else if (x < 0) return 2; else return 3; }
+int c3(int x) { while (true) { if (x) return 1; } }
+int c4(int x) { do { } while (1); }
+int c5(int x) { switch (x) { default: return 1; case 2: break; } }
+int c6(int x) { switch (x) { default: return 1; case 2: ; } }
+int c7(int x) { for (;;) ; }
+int c8(int x) { while (1) { continue; } }
+int c9(int x) { { L: ; } goto L; }
+int c10(int x) { if (x) throw 1; else return 2; }
+int c11(int x) { switch (x) { case 1: { return 1; } default: { return 2; } } }
+int c12(int x) { while (x > 0 && 1) { } }
+int c13(int x) { if constexpr (true) return 1; }
+int c14(int x) { const bool b = true; while (b) { } }
+enum E { A, B };
+int c15(E e) { switch (e) { case A: return 1; case B: return 2; } }
+int c16(int x) { static_cast<void>(x); }
+namespace N { int c17(int *p) { for (int i = 0; i < 3; ++i) { if (p[i]) return i; } } }
+typedef void V;
+V c18() { }
+auto c19() { }
+int c20(int x) { unknown_fn(x); }
+"#;
+    check(
+        text,
+        Options::default(),
+        expect![[r#"
+            2:11 940 Some(Function) "f1"
+            3:83 940 Some(Function) "hd_fn"
+            7:44 940 Some(Function) "f5"
+            9:50 940 Some(Function) "f7"
+            11:17 940 Some(Function) "f8"
+            20:36 940 Some(Function) "f15"
+            22:52 940 Some(Function) "f17"
+            23:42 940 Some(Function) "f18"
+            26:22 940 Some(Function) "S::m"
+            26:56 940 Some(Function) "S::operator int"
+            27:20 940 Some(Function) "S::n"
+            29:34 940 Some(Function) "c1"
+            33:66 940 Some(Function) "c5"
+            34:61 940 Some(Function) "c6"
+            40:41 940 Some(Function) "c12"
+            44:67 940 Some(Function) "c15"
+            45:40 940 Some(Function) "c16"
+            46:85 940 Some(Function) "N::c17"
+            50:18 20 "unknown_fn"
+        "#]],
+    );
+}
+
+/// cicc reports a missing return for every function, host ones too, before
+/// the function's unreferenced variables.
+#[test]
+fn missing_returns_in_the_device_pass() {
+    check_device(
+        r#"
+int f1() {}
+__device__ int dev_fn() { int x = 1; }
+__host__ __device__ int hd_fn(int x) { if (x) return 1; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:11 940 Some(Function) "f1"
+            3:51 940 Some(Function) "dev_fn"
+            3:44 177 Some(Variable) "x"
+            4:83 940 Some(Function) "hd_fn"
+        "#]],
     );
 }

@@ -255,6 +255,9 @@ pub struct Linkage {
     /// The CUDA attributes of this declaration (read by `cufront_cuda::attrs`,
     /// the one attribute reader; `exec_space` merges them over redeclarations).
     pub cuda: cufront_cuda::CudaAttrs,
+    /// Declared not to return (`[[noreturn]]`, `__attribute__((noreturn))`,
+    /// `_Noreturn`; `cufront_cuda::attrs::is_noreturn`).
+    pub noreturn: bool,
 }
 
 impl Linkage {
@@ -1405,6 +1408,7 @@ impl Lower {
                 || cufront_cuda::attrs::of_declaration(specs, None),
                 |d| cufront_cuda::attrs::of_declarator(specs, d),
             ),
+            noreturn: decl.is_some_and(|d| cufront_cuda::attrs::is_noreturn(specs, d)),
         }
     }
 
