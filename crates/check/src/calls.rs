@@ -118,6 +118,12 @@ pub(crate) fn defined_functions(db: &dyn SourceDatabase, item: cufront_hir::Item
         .collect()
 }
 
+/// The variables an item defines with an initializer of their own
+/// (namespace-scope definitions).
+pub(crate) fn defined_variables(db: &dyn SourceDatabase, item: cufront_hir::ItemId) -> Vec<cufront_hir::VarId> {
+    cufront_hir::item_offsets(db, item).var_inits.iter().map(|&(i, _)| cufront_hir::VarId::new(db, item, i)).collect()
+}
+
 /// What the host pass finds on the calls of one function body (`[]` for a
 /// templated body: instances are not checked yet).
 #[salsa::tracked(returns(clone))]

@@ -150,9 +150,22 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
     }
-    // Missing returns and unreferenced variables, when each function's body ends.
+    // Unmodifiable operands where they are; missing returns and
+    // unreferenced variables when each function's body ends.
     for (item, start) in calls::user_items(db, tu) {
+        for v in calls::defined_variables(db, item) {
+            for r in crate::var_constant_findings(db, v).iter() {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            }
+        }
         for f in calls::defined_functions(db, item) {
+            for r in crate::fn_unmodifiable(db, f).iter().chain(crate::fn_constant_findings(db, f).iter()) {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            }
             let unused = crate::unused::fn_unused_locals(db, f);
             let (raws, end) = (&unused.0, unused.1);
             // A missing return first, then the unreferenced variables.

@@ -24,10 +24,12 @@
 
 mod asserts;
 mod calls;
+mod constants;
 mod decls;
 mod device;
 mod flow;
 mod interest;
+mod modifiable;
 mod names;
 mod overrides;
 mod undefined;
@@ -39,9 +41,11 @@ use cufront_diagnostics::{Arg, DiagId, Severity};
 
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
+pub use constants::{fn_constant_findings, var_constant_findings};
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use device::{device_pass, fn_device_call_findings};
 pub use flow::fn_missing_return;
+pub use modifiable::fn_unmodifiable;
 pub use interest::device_names;
 pub use overrides::item_override_findings;
 pub use undefined::{declared_names, fn_unknown_names};
@@ -109,9 +113,14 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_decl_findings(db, item), start, &mut out);
         raw(&item_override_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
+        for v in calls::defined_variables(db, item) {
+            raw(&var_constant_findings(db, v), start, &mut out);
+        }
         for f in calls::defined_functions(db, item) {
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
+            raw(&fn_unmodifiable(db, f), start, &mut out);
+            raw(&fn_constant_findings(db, f), start, &mut out);
             raw(&fn_var_findings(db, f, opts.extended_lambda), start, &mut out);
             let mut order = 0u32;
             for finding in fn_call_findings(db, f, opts.extended_lambda).iter() {

@@ -545,3 +545,148 @@ __host__ __device__ int hd_fn(int x) { if (x) return 1; }
         "#]],
     );
 }
+
+/// Checked against the real nvcc: every unmodifiable operand it reports,
+/// none of the modifiable ones.
+#[test]
+fn unmodifiable_operands() {
+    check(
+        r#"
+int g();
+int& gr();
+struct S { int x; mutable int m; void set() const { x = 1; } void ok() const { m = 1; } static int sx; };
+void h1() { g() = 2; }
+void h2() { const int x = 1; x = 2; }
+void h3(const int* p) { *p = 3; p[0] += 1; }
+void h4() { gr() = 1; int a = 0; (a) = 2; a++; const int c = 0; c++; --c; }
+void h5(const S& s) { s.x = 1; s.m = 2; S::sx = 3; }
+enum E { A }; void h6() { A = A; }
+void h7(int* const q) { *q = 1; q = 0; }
+void h8() { 5 = 1; int arr[2]; arr = arr; }
+void h9() { const int x = 1; x += 2; }
+__constant__ int cv;
+__device__ void dev_fn() { cv = 1; }
+"#,
+        Options::default(),
+        expect![[r#"
+            4:53 137 
+            5:13 137 
+            6:30 137 
+            7:25 137 
+            7:33 137 
+            8:65 137 
+            8:72 137 
+            9:23 137 
+            10:27 137 
+            11:33 137 
+            12:13 137 
+            12:32 137 
+            13:30 137 
+            15:41 137 
+        "#]],
+    );
+}
+
+/// Modifiable operands in their many forms: silent, as nvcc is.
+#[test]
+fn modifiable_operands() {
+    check(
+        r#"
+struct P { int m; int& ref(); int operator[](int) const; int& at(int); };
+struct Q { P p; P* pp; int arr[3]; };
+int& gr();
+void h(bool c, int* ip, P* pp, const P* cp, Q q, Q* qp, void* vp) {
+  int a = 0, b = 0;
+  int& r = a; r = 1;
+  const int* p = 0; p = ip;
+  int arr[3]; arr[0] = 1; arr[1]++;
+  (c ? a : b) = 1;
+  (a, b) = 1;
+  (++a) = 2;
+  (a = 1) = 2;
+  *ip++ = 1;
+  pp->m = 1; pp->ref() = 2; pp->at(1) = 3;
+}
+void h2(bool c, int* ip, P* pp, Q q, Q* qp, void* vp) {
+  int a = 0;
+  static_cast<int&>(a) = 1;
+  reinterpret_cast<int*>(vp)[0] = 1;
+  *(int*)vp = 1;
+  q.p.m = 1; q.pp->m = 2; q.arr[1] = 3; qp->arr[2] += 1;
+  gr() = 1; gr()++;
+  volatile int v = 0; v = 1; v++;
+  struct B { int x : 3; } bf; bf.x = 1;
+  a <<= 1; a |= 2;
+  int* const* cpp = 0; **cpp = 1;
+  enum E { X, Y } e = X; e = Y;
+  double d; d = 1; d /= 2;
+  bool flag = false; flag = true;
+  char buf[4]; buf[0] = 'a'; *buf = 'b';
+  int P::*mp = &P::m; pp->*mp = 4; q.p.*mp = 5;
+}
+__device__ void dk(int* o, int i) { __shared__ int s[4]; s[0] = 1; o[i] = s[0]; }
+"#,
+        Options::default(),
+        expect![[r#""#]],
+    );
+}
+
+/// Checked against the real nvcc (each finding, and silence elsewhere).
+#[test]
+fn constant_folding_warnings() {
+    check(
+        r#"
+unsigned u1 = -1;
+unsigned u2 = (unsigned)-1;
+unsigned u3 = 1 - 2;
+unsigned char uc = -1;
+char c1 = 1000;
+char c2 = 200;
+unsigned char uc2 = 300;
+short s1 = 70000;
+int i1 = 2147483647 + 1;
+int i2 = 1 << 40;
+int i3 = 1 / 0;
+int i4 = 3000000000;
+long l1 = 3000000000;
+unsigned u4 = 4294967296;
+void f(unsigned);
+void g(int x, unsigned v) { f(-1); unsigned a = -2; a = -3; unsigned b(-4); unsigned short us = -5; int q = x % 0; bool z = v < 0; bool y = v >= 0; bool w = 0 > v; bool k = v <= 0; }
+unsigned h() { return -1; }
+float fl = 1e40;
+int neg = -2147483648;
+unsigned long long ull = -1LL;
+typedef unsigned long size_t;
+size_t sz = -1;
+int e = 'a' * 1000000000;
+"#,
+        Options::default(),
+        expect![[r#"
+            2:15 68 
+            4:15 68 
+            5:20 68 
+            6:11 69 
+            7:11 68 
+            8:21 69 
+            9:12 69 
+            10:21 61 
+            11:15 63 
+            12:12 39 
+            13:10 68 
+            15:15 69 
+            17:31 68 
+            17:49 68 
+            17:57 68 
+            17:72 68 
+            17:97 68 
+            17:113 179 
+            17:127 186 
+            17:143 186 
+            17:160 186 
+            18:23 68 
+            21:26 68 
+            23:13 68 
+            24:13 61 
+        "#]],
+    );
+}
