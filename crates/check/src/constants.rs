@@ -79,10 +79,25 @@ pub fn var_constant_findings(db: &dyn SourceDatabase, v: VarId) -> Arc<Vec<Raw>>
     Arc::new(findings(db, v.item(db), &body, &r, None))
 }
 
-/// Only a body with an integer literal can have a finding: the others
-/// are not inferred for this.
+/// Whether the body can have a finding, read without inference (which is
+/// costly in bodies that call into template libraries): a constant that
+/// some integer conversion changes (outside `0..=127`), a constant shift
+/// count of 32 or more, a constant zero divisor, a comparison with a
+/// literal zero, or arithmetic on two constants.
 fn worth_inferring(body: &Body) -> bool {
-    body.exprs.iter().any(|e| matches!(e, Expr::Literal(Literal::Int(..))))
+    let konst = |e: ExprId| fold(body, e, 0);
+    (0..body.exprs.len() as u32).map(ExprId).any(|e| match body.expr(e) {
+        Expr::Literal(Literal::Int(..)) | Expr::Unary { .. } | Expr::Cast { .. } => {
+            konst(e).is_some_and(|c| !(0..=127).contains(&c.v))
+        }
+        Expr::Binary { op: B::Shl | B::Shr, rhs, .. } => konst(*rhs).is_some_and(|c| c.v >= 32),
+        Expr::Binary { op: B::Div | B::Rem, rhs, .. } => konst(*rhs).is_some_and(|c| c.v == 0),
+        Expr::Binary { op: B::Lt | B::Ge | B::Gt | B::Le, lhs, rhs } => {
+            [lhs, rhs].iter().any(|x| matches!(body.expr(**x), Expr::Literal(Literal::Int(0, _))))
+        }
+        Expr::Binary { op: B::Add | B::Sub | B::Mul, lhs, rhs } => konst(*lhs).is_some() && konst(*rhs).is_some(),
+        _ => false,
+    })
 }
 
 fn findings(

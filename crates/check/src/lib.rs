@@ -1,13 +1,16 @@
 //! cufront-check: semantic diagnostics as queries over the semantic model
 //! (`cufront-hir`), for every consumer (the cudafe++ mode, `check`, the
-//! IDE). Today: the checks of cudafe++'s host pass on calls (spec 20 §6.1):
-//! calls of `__device__` functions from host and `__host__ __device__`
-//! bodies (3462–3465) and launch configurations (3508).
+//! IDE): cudafe++'s host-pass rules (spec 20), cicc's device-pass rules
+//! (spec 61), and ordinary C++ diagnostics of both.
 //!
 //! - [`host_pass`]: what the host pass reports for a unit, in report order.
 //! - `calls`: the per-function query (`fn_call_findings`) and its rules.
 //! - `names`: how EDG names a callee in these messages (its declaration,
 //!   or after the unit's first error a pseudo-mangled form).
+//! - `flow`: whether control reaches a body's end (940); `modifiable`:
+//!   operands that are not modifiable lvalues (137); `constants`: the
+//!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
+//! - [`device_pass`] (`device`): what cicc's front end reports.
 //!
 //! Invariants:
 //! - Certainty: a finding is made only from what the model resolved (a
@@ -45,8 +48,8 @@ pub use constants::{fn_constant_findings, var_constant_findings};
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use device::{device_pass, fn_device_call_findings};
 pub use flow::fn_missing_return;
-pub use modifiable::fn_unmodifiable;
 pub use interest::device_names;
+pub use modifiable::fn_unmodifiable;
 pub use overrides::item_override_findings;
 pub use undefined::{declared_names, fn_unknown_names};
 pub use unused::fn_unused_locals;
