@@ -690,3 +690,23 @@ int e = 'a' * 1000000000;
         "#]],
     );
 }
+
+/// cicc repeats the declaration warnings of cudafe++ (20050, 20012) and
+/// rejects a `constexpr` kernel.
+#[test]
+fn declaration_warnings_in_the_device_pass() {
+    check_device(
+        r#"
+__global__ inline void k1() {}
+__global__ constexpr void k2() {}
+struct S { __device__ S() = default; };
+"#,
+        Options::default(),
+        expect![[r#"
+            2:16 20050 "__global__"
+            3:16 20050 "__global__"
+            3:40 20118 
+            4:27 20012 "__device__" "S"
+        "#]],
+    );
+}
