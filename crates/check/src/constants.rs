@@ -86,17 +86,19 @@ pub fn var_constant_findings(db: &dyn SourceDatabase, v: VarId) -> Arc<Vec<Raw>>
 /// literal zero, or arithmetic on two constants.
 fn worth_inferring(body: &Body) -> bool {
     let konst = |e: ExprId| fold(body, e, 0);
-    (0..body.exprs.len() as u32).map(ExprId).any(|e| match body.expr(e) {
-        Expr::Literal(Literal::Int(..)) | Expr::Unary { .. } | Expr::Cast { .. } => {
-            konst(e).is_some_and(|c| !(0..=127).contains(&c.v))
-        }
-        Expr::Binary { op: B::Shl | B::Shr, rhs, .. } => konst(*rhs).is_some_and(|c| c.v >= 32),
-        Expr::Binary { op: B::Div | B::Rem, rhs, .. } => konst(*rhs).is_some_and(|c| c.v == 0),
-        Expr::Binary { op: B::Lt | B::Ge | B::Gt | B::Le, lhs, rhs } => {
-            [lhs, rhs].iter().any(|x| matches!(body.expr(**x), Expr::Literal(Literal::Int(0, _))))
-        }
-        Expr::Binary { op: B::Add | B::Sub | B::Mul, lhs, rhs } => konst(*lhs).is_some() && konst(*rhs).is_some(),
-        _ => false,
+    (0..body.exprs.len() as u32).map(ExprId).any(|e| {
+        konst(e).is_some_and(|c| !(0..=127).contains(&c.v))
+            || match body.expr(e) {
+                Expr::Binary { op: B::Shl | B::Shr, rhs, .. } => konst(*rhs).is_some_and(|c| c.v >= 32),
+                Expr::Binary { op: B::Div | B::Rem, rhs, .. } => konst(*rhs).is_some_and(|c| c.v == 0),
+                Expr::Binary { op: B::Lt | B::Ge | B::Gt | B::Le, lhs, rhs } => {
+                    [lhs, rhs].iter().any(|x| matches!(body.expr(**x), Expr::Literal(Literal::Int(0, _))))
+                }
+                Expr::Binary { op: B::Add | B::Sub | B::Mul, lhs, rhs } => {
+                    konst(*lhs).is_some() && konst(*rhs).is_some()
+                }
+                _ => false,
+            }
     })
 }
 
@@ -114,6 +116,9 @@ fn findings(
     // Conversions of constants.
     let convert_to = |e: ExprId, target: Option<Builtin>, push: &mut dyn FnMut(u32, DiagId)| {
         let (Some(t), Some(c)) = (target, fold(body, e, 0)) else { return };
+        if bit_pattern(body, &text, e, 0) {
+            return;
+        }
         if t == Builtin::Bool || bits(t) >= 128 {
             return;
         }
@@ -224,6 +229,31 @@ fn findings(
     out
 }
 
+/// Whether a constant is written as a bit pattern: a hexadecimal, octal or
+/// binary literal, or a bitwise operator (`~0`, `(1 << 31) | 1`,
+/// `0xFFFFFFFF`), outside any cast. EDG does not warn when converting
+/// those (checked against the real front end); a shift alone is no
+/// pattern (`1 << 31` is warned), and a cast's result is an ordinary value
+/// (`(int)0x80000000` is warned).
+fn bit_pattern(body: &Body, text: &str, e: ExprId, depth: u32) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    match body.expr(e) {
+        Expr::Literal(_) => {
+            let r = body.expr_ranges[e.0 as usize];
+            let t = text.get(usize::from(r.start())..usize::from(r.end())).unwrap_or_default().as_bytes();
+            t.first() == Some(&b'0') && t.get(1).is_some_and(|c| c.is_ascii_alphanumeric())
+        }
+        Expr::Unary { op: UnaryOp::BitNot, .. } | Expr::Binary { op: B::BitAnd | B::BitOr | B::BitXor, .. } => true,
+        Expr::Unary { expr, .. } => bit_pattern(body, text, *expr, depth + 1),
+        Expr::Binary { lhs, rhs, .. } => {
+            bit_pattern(body, text, *lhs, depth + 1) || bit_pattern(body, text, *rhs, depth + 1)
+        }
+        _ => false,
+    }
+}
+
 /// An integer constant and its type.
 #[derive(Clone, Copy, Debug)]
 struct Int {
@@ -270,6 +300,11 @@ fn fold(body: &Body, e: ExprId, depth: u32) -> Option<Int> {
                 }
                 B::And => int((a.v != 0 && b.v != 0) as i128, Builtin::Bool),
                 B::Or => int((a.v != 0 || b.v != 0) as i128, Builtin::Bool),
+                // An overflowing signed operation (61) gives no constant
+                // to convert (EDG warns once).
+                B::Add | B::Sub | B::Mul => arith(*op, a, b)
+                    .filter(|&(raw, t)| is_unsigned(t) || convert(raw, t) == raw)
+                    .and_then(|(raw, t)| int(raw, t)),
                 _ => arith(*op, a, b).and_then(|(raw, t)| int(convert(raw, t), t)),
             }
         }

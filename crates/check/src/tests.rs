@@ -710,3 +710,43 @@ struct S { __device__ S() = default; };
         "#]],
     );
 }
+
+/// Bit patterns are not warned, a cast's result or a shift is; an
+/// overflowing operation warns once (61, no conversion warning).
+/// Checked against the real nvcc.
+#[test]
+fn constant_bit_patterns() {
+    check(
+        r#"
+unsigned a = 1 << 31;
+unsigned b = (1 << 31) | 1;
+unsigned c = -(1 << 3);
+unsigned d = ~0;
+unsigned e = 0x80000000 | 1;
+int f2 = 0xFFFFFFFF;
+unsigned g2 = ~0u;
+unsigned h2 = (int)0x80000000;
+unsigned i2 = (256 << 23);
+unsigned j2 = (256 << 23) | 1;
+unsigned k2 = 1 - 2 + 0;
+unsigned l2 = -1 * 1;
+unsigned m2 = 1 ? -1 : 2;
+unsigned n2 = (unsigned char)-1 - 300;
+int o2 = 1 << 32;
+long p2 = 1L << 63;
+unsigned q2 = 2147483647 * 2;
+"#,
+        Options::default(),
+        expect![[r#"
+            2:14 68 
+            4:14 68 
+            9:15 68 
+            10:16 68 
+            12:15 68 
+            13:15 68 
+            15:15 68 
+            16:15 63 
+            18:26 61 
+        "#]],
+    );
+}
