@@ -256,15 +256,15 @@ fn bit_pattern(body: &Body, text: &str, e: ExprId, depth: u32) -> bool {
 
 /// An integer constant and its type.
 #[derive(Clone, Copy, Debug)]
-struct Int {
-    v: i128,
+pub(crate) struct Int {
+    pub(crate) v: i128,
     ty: Builtin,
 }
 
 /// Maximum nesting folded (deeper gives no constant).
 const MAX_DEPTH: u32 = 64;
 
-fn fold(body: &Body, e: ExprId, depth: u32) -> Option<Int> {
+pub(crate) fn fold(body: &Body, e: ExprId, depth: u32) -> Option<Int> {
     if depth > MAX_DEPTH {
         return None;
     }

@@ -35,6 +35,8 @@ mod interest;
 mod modifiable;
 mod names;
 mod overrides;
+mod redefinition;
+mod switches;
 mod undefined;
 mod unused;
 mod vars;
@@ -51,9 +53,13 @@ pub use flow::fn_missing_return;
 pub use interest::device_names;
 pub use modifiable::fn_unmodifiable;
 pub use overrides::item_override_findings;
+pub use switches::fn_duplicate_cases;
 pub use undefined::{declared_names, fn_unknown_names};
 pub use unused::fn_unused_locals;
 pub use vars::{fn_device_var_findings, fn_var_findings};
+
+/// `case label value has already appeared in this switch %p`.
+const DUPLICATE_CASE: DiagId = DiagId(1578);
 
 /// The command-line options the checks read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -124,6 +130,12 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_constant_findings(db, f), start, &mut out);
+            for &(at, first) in fn_duplicate_cases(db, f).iter() {
+                let (at, first) = (start + at, start + first);
+                let args = vec![redefinition::position(db, tu, first)];
+                let (id, severity) = (DUPLICATE_CASE, Severity::Error);
+                out.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            }
             raw(&fn_var_findings(db, f, opts.extended_lambda), start, &mut out);
             let mut order = 0u32;
             for finding in fn_call_findings(db, f, opts.extended_lambda).iter() {
@@ -138,6 +150,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         }
     }
     out.extend(undefined::findings(text, &unknown));
+    out.extend(redefinition::findings(db, tu));
     out.sort_by_key(|f| f.order);
     out
 }

@@ -750,3 +750,52 @@ unsigned q2 = 2147483647 * 2;
         "#]],
     );
 }
+
+/// Second definitions of functions and variables; checked against the
+/// real nvcc (overloads and a declaration then a definition are no
+/// redefinitions; host and device definitions of one signature are).
+#[test]
+fn redefinitions() {
+    check(
+        r#"
+int f() { return 1; }
+int f() { return 2; }
+int x;
+double x;
+namespace N { void g(int) {} void g(int) {} void g(float) {} }
+extern int y;
+int y = 1;
+void h();
+void h() {}
+__device__ void d() {}
+__host__ void d() {}
+"#,
+        Options::default(),
+        expect![[r#"
+            3:5 3369 Some(Function) "f" Pos(At { file: "t.ii", line: 2 })
+            5:8 3369 Some(Variable) "x" Pos(At { file: "t.ii", line: 4 })
+            6:35 3369 Some(Function) "N::g" Pos(At { file: "t.ii", line: 6 })
+            12:28 3369 Some(Function) "d" Pos(At { file: "t.ii", line: 11 })
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc; enumerators are not folded (EDG reports
+/// `case A:` twice too).
+#[test]
+fn duplicate_case_labels() {
+    check(
+        r#"
+enum E { A, B };
+int host_fn(int v) { switch (v) { case 1: return 1; case 1: return 2; } return 0; }
+int g(int v) { switch (v) { case 'a': case 97: break; case 2+1: case 3: break; default: break; } switch (v) { case 1: switch (v) { case 1: break; } } return 0; }
+int h(E e) { switch (e) { case A: case B: case A: break; } return 0; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:58 1578 Pos(At { file: "t.ii", line: 3 })
+            4:44 1578 Pos(At { file: "t.ii", line: 4 })
+            4:70 1578 Pos(At { file: "t.ii", line: 4 })
+        "#]],
+    );
+}
