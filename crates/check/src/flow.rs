@@ -69,6 +69,23 @@ pub(crate) fn host_compiled(db: &dyn SourceDatabase, f: FnId) -> bool {
 }
 
 fn missing_return(db: &dyn SourceDatabase, f: FnId) -> Option<Raw> {
+    let (Reach::Yes, name) = verdict(db, f)? else { return None };
+    let at = closing_brace(db, f)?;
+    let entity = DiagEntity { kind: Some(EntityKind::Function), name, ..DiagEntity::default() };
+    Some(Raw { at, id: MISSING_RETURN, severity: Severity::Warning, args: vec![Arg::Entity(entity)] })
+}
+
+/// The closing brace of a non-void function whose end the walk could not
+/// decide (`crate::uncertain`).
+pub(crate) fn undecided_end(db: &dyn SourceDatabase, f: FnId) -> Option<u32> {
+    let (Reach::Unknown, _) = verdict(db, f)? else { return None };
+    closing_brace(db, f)
+}
+
+/// Whether control reaches the end of a function that must return a
+/// value, and the function's name as the message gives it; `None` for a
+/// function the rule does not apply to (or that the messages cannot name).
+fn verdict(db: &dyn SourceDatabase, f: FnId) -> Option<(Reach, String)> {
     let decl = FnDecl::Fn(f);
     let data = decl.data(db)?;
     let name = match &data.name {
@@ -89,25 +106,20 @@ fn missing_return(db: &dyn SourceDatabase, f: FnId) -> Option<Raw> {
     if !returns_value {
         return None;
     }
+    let qual = crate::names::scope_names(db, decl)?.into_iter().map(|(_, n)| format!("{n}::")).collect::<String>();
+    let name = format!("{qual}{name}");
     let body = infer::decl_body(db, decl);
     let root = body.root?;
     // The cheap upper bound first.
     if Flow::new(&body, None).reaches_end(root) == Reach::No {
-        return None;
+        return Some((Reach::No, name));
     }
     let r = infer::infer(db, InferOwner::Fn(f));
     if r.skipped.is_some() {
-        return None;
+        return Some((Reach::Unknown, name));
     }
     let known = Known { db, f, result: &r };
-    if Flow::new(&body, Some(&known)).reaches_end(root) != Reach::Yes {
-        return None;
-    }
-    let at = closing_brace(db, f)?;
-    let qual = crate::names::scope_names(db, decl)?.into_iter().map(|(_, n)| format!("{n}::")).collect::<String>();
-    let entity =
-        DiagEntity { kind: Some(EntityKind::Function), name: format!("{qual}{name}"), ..DiagEntity::default() };
-    Some(Raw { at, id: MISSING_RETURN, severity: Severity::Warning, args: vec![Arg::Entity(entity)] })
+    Some((Flow::new(&body, Some(&known)).reaches_end(root), name))
 }
 
 /// The offset (relative to the item) of the function body's closing

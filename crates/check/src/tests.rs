@@ -799,3 +799,21 @@ int h(E e) { switch (e) { case A: case B: case A: break; } return 0; }
         "#]],
     );
 }
+
+#[test]
+fn uncertain_places() {
+    let text = "int g(int);\ntemplate <class T> T tf(T x) { return x; }\nint f(int x) { if (x) return unknown(x); }\nint h(int x) { return g(x) + tf(x); }\n";
+    let db = RootDatabase::new();
+    let lang =
+        new_options(&db, LangOptions { standard: LangStandard::Cxx17, lazy_bodies: true, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(text), lang);
+    let got: Vec<String> = crate::uncertain(&db, tu).iter().map(|u| format!("{} {:?}", u.at, u.reason)).collect();
+    expect![[r#"
+        [
+            "33 NotInferred(\"a function template\")",
+            "84 UnresolvedCall(\"unresolved name `unknown`\")",
+            "96 UndecidedReturn",
+        ]
+    "#]]
+    .assert_debug_eq(&got);
+}
