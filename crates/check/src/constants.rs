@@ -14,6 +14,9 @@
 //!   the promoted left operand (at the count).
 //! - 39 `division by zero` (constant operands, at the operator) and 179
 //!   `right operand of "%" is zero` (a variable left operand, at the zero).
+//! - 2361 `invalid narrowing conversion from %t1 to %t2`: a floating literal
+//!   in a braced initializer of an integer variable (at the literal; a
+//!   class's aggregate initialization is not checked).
 //! - 186 `pointless comparison of unsigned integer with zero`: `u < 0`,
 //!   `u >= 0`, `0 > u`, `0 <= u` with `u` of an unsigned type of rank `int`
 //!   or above (at the operator).
@@ -46,6 +49,7 @@ const SIGN_CHANGE: DiagId = DiagId(68);
 const TRUNCATED: DiagId = DiagId(69);
 const MOD_BY_ZERO: DiagId = DiagId(179);
 const UNSIGNED_WITH_ZERO: DiagId = DiagId(186);
+const NARROWING: DiagId = DiagId(2361);
 
 /// The constant-folding warnings of one function body.
 #[salsa::tracked(returns(clone))]
@@ -80,11 +84,22 @@ pub fn var_constant_findings(db: &dyn SourceDatabase, v: VarId) -> Arc<Vec<Raw>>
 }
 
 /// Whether the body can have a finding, read without inference (which is
-/// costly in bodies that call into template libraries): a constant that
+/// costly in bodies that call into template libraries): a floating literal
+/// as a braced initializer, a constant that
 /// some integer conversion changes (outside `0..=127`), a constant shift
 /// count of 32 or more, a constant zero divisor, a comparison with a
 /// literal zero, or arithmetic on two constants.
 fn worth_inferring(body: &Body) -> bool {
+    let braced_floating = body.locals.iter().any(|l| match &l.init {
+        Init::Brace(v) => v.len() == 1 && floating_literal(body, v[0]).is_some(),
+        Init::Assign(e) => {
+            matches!(body.expr(*e), Expr::InitList(v) if v.len() == 1 && floating_literal(body, v[0]).is_some())
+        }
+        _ => false,
+    });
+    if braced_floating {
+        return true;
+    }
     let konst = |e: ExprId| fold(body, e, 0);
     (0..body.exprs.len() as u32).map(ExprId).any(|e| {
         konst(e).is_some_and(|c| !(0..=127).contains(&c.v))
@@ -111,6 +126,7 @@ fn findings(
 ) -> Vec<Raw> {
     let text = cufront_hir::consteval::interp::item_text(db, item);
     let mut out = Vec::new();
+    let mut narrowing = Vec::new();
     let mut push = |at: u32, id| out.push(Raw { at, id, severity: Severity::Warning, args: Vec::<Arg>::new() });
     let start = |e: ExprId| u32::from(body.expr_ranges[e.0 as usize].start());
     // Conversions of constants.
@@ -133,13 +149,31 @@ fn findings(
         match s {
             Stmt::Decl(locals) => {
                 for &l in locals {
-                    let init = match &body.local(l).init {
-                        Init::Assign(e) => *e,
-                        Init::Paren(v) if v.len() == 1 => v[0],
+                    // `= e`, `(e)`, `{e}`, `= {e}`: the same conversion
+                    // (EDG gives no narrowing error for an integer constant).
+                    let (init, braced) = match &body.local(l).init {
+                        Init::Assign(e) => match body.expr(*e) {
+                            Expr::InitList(v) if v.len() == 1 => (v[0], true),
+                            _ => (*e, false),
+                        },
+                        Init::Paren(v) if v.len() == 1 => (v[0], false),
+                        Init::Brace(v) if v.len() == 1 => (v[0], true),
                         _ => continue,
                     };
                     let target = r.local_tys.get(l.0 as usize).copied().flatten().and_then(|t| integer(db, t));
                     convert_to(init, target, &mut push);
+                    if braced
+                        && let Some(to) = target.filter(|&t| t != Builtin::Bool)
+                        && let Some(from) = floating_literal(body, init)
+                    {
+                        let ty = |b| Arg::Type { spelling: cufront_hir::ty::builtin_name(b).to_string(), aka: None };
+                        narrowing.push(Raw {
+                            at: start(init),
+                            id: NARROWING,
+                            severity: Severity::Warning,
+                            args: vec![ty(from), ty(to)],
+                        });
+                    }
                 }
             }
             Stmt::Return(Some(e)) => convert_to(*e, ret, &mut push),
@@ -224,9 +258,19 @@ fn findings(
             _ => {}
         }
     }
+    out.extend(narrowing);
     out.sort_by_key(|r| r.at);
     out.dedup_by_key(|r| (r.at, r.id));
     out
+}
+
+/// A floating literal (possibly negated): its type.
+fn floating_literal(body: &Body, e: ExprId) -> Option<Builtin> {
+    match body.expr(e) {
+        Expr::Literal(Literal::Float(b)) => Some(*b),
+        Expr::Unary { op: UnaryOp::Neg | UnaryOp::Plus, expr } => floating_literal(body, *expr),
+        _ => None,
+    }
 }
 
 /// Whether a constant is written as a bit pattern: a hexadecimal, octal or

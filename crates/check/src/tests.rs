@@ -817,3 +817,27 @@ fn uncertain_places() {
     "#]]
     .assert_debug_eq(&got);
 }
+
+/// Braced initializers: floating literals narrowed (2361), integer
+/// constants warned as in copy-initialization. Checked against the real
+/// nvcc (the aggregate `P p{2.5}` is not checked yet).
+#[test]
+fn braced_initializers() {
+    check(
+        r#"
+int x{1.5};
+struct P { int a; };
+P p{2.5};
+void f() { int y{2.5}; char c{300}; unsigned u{-1}; int z = {3.5}; float fl{1e300}; long l{2}; double d{1}; int w{1.0f}; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:7 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
+            5:18 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
+            5:31 69 
+            5:48 68 
+            5:62 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
+            5:115 2361 Type { spelling: "float", aka: None } Type { spelling: "int", aka: None }
+        "#]],
+    );
+}
