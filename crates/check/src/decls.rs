@@ -252,7 +252,7 @@ fn declaration_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
 
 /// Where the first (`last`: the last) of the CUDA attributes `names` of
 /// the declaration at `at` is named, outside its body and parameters.
-fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last: bool) -> Option<u32> {
+pub(crate) fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last: bool) -> Option<u32> {
     let decl = declaration_at(root, at)?;
     let mut found = None;
     let mut walk = decl.preorder();

@@ -34,6 +34,7 @@ mod flow;
 mod interest;
 mod modifiable;
 mod names;
+mod nonconstant;
 mod overrides;
 mod redefinition;
 mod switches;
@@ -153,6 +154,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
     }
     out.extend(undefined::findings(text, &unknown));
     out.extend(redefinition::findings(db, tu));
+    out.extend(nonconstant::findings(db, tu));
     out.sort_by_key(|f| f.order);
     out
 }

@@ -129,8 +129,17 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
 /// The names of the scopes around `decl`'s function, outermost first, each
 /// flagged when it is a class. `None` for a scope the messages cannot name.
 pub(crate) fn scope_names(db: &dyn SourceDatabase, decl: FnDecl) -> Option<Vec<(bool, String)>> {
-    let map = def_map(db, decl.tu(db));
-    let mut s = instances::fn_scope(db, decl)?;
+    scope_chain(db, decl.tu(db), instances::fn_scope(db, decl)?)
+}
+
+/// The names of scope `s` and the scopes around it, outermost first (the
+/// root's left out), each flagged when it is a class.
+pub(crate) fn scope_chain(
+    db: &dyn SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+    mut s: cufront_hir::scopes::ScopeIdx,
+) -> Option<Vec<(bool, String)>> {
+    let map = def_map(db, tu);
     let mut out = Vec::new();
     loop {
         let scope = map.scope(s);

@@ -119,7 +119,7 @@ fn fn_name(db: &dyn SourceDatabase, decl: FnDecl, name: &cufront_hir::item_tree:
 }
 
 /// Where each top-level item starts in the unit's text.
-fn item_starts(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<ItemId, u32> {
+pub(crate) fn item_starts(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<ItemId, u32> {
     let parse = cufront_base_db::parse(db, tu);
     let items = &cufront_hir::top_level_items(db, tu).items;
     parse

@@ -841,3 +841,33 @@ void f() { int y{2.5}; char c{300}; unsigned u{-1}; int z = {3.5}; float fl{1e30
         "#]],
     );
 }
+
+/// Checked against the real nvcc: non-constant variables where constants
+/// are required, each with its note; `const` ones are left alone.
+#[test]
+fn non_constant_operands() {
+    check(
+        r#"
+int n = 3;
+int arr[n];
+template <int N> struct A {};
+A<n> a;
+namespace Q { int m = 2; float b[m]; }
+const int c = 2; int ok[c];
+constexpr int k = 4; A<k> ak;
+__global__ void __attribute__((launch_bounds(n))) kern() {}
+__global__ void __attribute__((launch_bounds(k, c))) kern2() {}
+"#,
+        Options::default(),
+        expect![[r#"
+            3:9 28 
+            3:9 2689 Some(Variable) "n"
+            5:3 28 
+            5:3 2689 Some(Variable) "n"
+            6:34 28 
+            6:34 2689 Some(Variable) "Q::m"
+            9:59 28 
+            9:59 2689 Some(Variable) "n"
+        "#]],
+    );
+}
