@@ -14,6 +14,7 @@
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Pos, Severity};
 use cufront_hir::VarId;
+use cufront_hir::instances::FnDecl;
 use cufront_hir::item_tree::{Path, PathSegment, TypeRef};
 use cufront_hir::scopes::{DeclKey, Def, Ns, def_map, resolve_path};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextSize};
@@ -23,6 +24,7 @@ use crate::Found;
 
 const NOT_CONSTANT: DiagId = DiagId(28);
 const VARIABLE_NOT_CONSTANT: DiagId = DiagId(2689);
+const CALL_NOT_CONSTEXPR: DiagId = DiagId(2703);
 
 pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Found> {
     let map = def_map(db, tu);
@@ -86,6 +88,39 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
             }
         }
     }
+    // `constexpr` variables initialized by a call of a function that is
+    // not `constexpr`.
+    for (item, start) in crate::calls::user_items(db, tu) {
+        let tree = cufront_hir::item_tree_of(db, item);
+        for v in crate::calls::defined_variables(db, item) {
+            if !tree.vars.get(v.idx(db) as usize).is_some_and(|d| d.linkage.is_constexpr) {
+                continue;
+            }
+            if let Some((at, callee)) = non_constexpr_call(db, v) {
+                let Some(declared) = first_declaration(db, &starts, callee) else { continue };
+                let Arg::Pos(pos) = crate::redefinition::position(db, tu, declared) else { continue };
+                let declared_at = match pos {
+                    Pos::At { file, line } => Some(Pos::At { file, line }),
+                    Pos::EndOfSource => None,
+                };
+                let Some(name) = callee_name(db, callee) else { continue };
+                let entity =
+                    DiagEntity { kind: Some(EntityKind::Function), name, declared_at, ..DiagEntity::default() };
+                let at = start + at;
+                let found = |id, severity, args| Found {
+                    at,
+                    order: at,
+                    id,
+                    severity,
+                    args,
+                    args_once_erred: None,
+                    late: false,
+                };
+                out.push(found(NOT_CONSTANT, Severity::Error, vec![]));
+                out.push(found(CALL_NOT_CONSTEXPR, Severity::Note, vec![Arg::Entity(entity)]));
+            }
+        }
+    }
     for (name, at, scope) in candidates {
         let path = Path { global: false, segments: vec![PathSegment { name: name.clone(), args: None }] };
         let Some(Def::Var(w)) = resolve_path(db, &map, scope, &path, Ns::Value) else { continue };
@@ -116,6 +151,54 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
         out.push(found(VARIABLE_NOT_CONSTANT, Severity::Note, vec![Arg::Entity(entity)]));
     }
     out
+}
+
+/// The initializer of `constexpr` variable `v` when it is a call of a
+/// function that no declaration makes `constexpr`: where the call is
+/// (relative to the item) and the callee.
+fn non_constexpr_call(db: &dyn SourceDatabase, v: VarId) -> Option<(u32, FnDecl)> {
+    use cufront_hir::body::{Expr, Init, Stmt};
+    use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
+    let body = infer::var_init::var_init_body(db, cufront_hir::instances::VarDecl::Var(v));
+    let local = body.stmts.iter().find_map(|s| match s {
+        Stmt::Decl(ls) => ls.first().copied(),
+        _ => None,
+    })?;
+    let e = match &body.local(local).init {
+        Init::Assign(e) => *e,
+        Init::Paren(a) | Init::Brace(a) if a.len() == 1 => a[0],
+        _ => return None,
+    };
+    let Expr::Call { callee, .. } = body.expr(e) else { return None };
+    let r = infer::infer(db, InferOwner::Var(v));
+    let target = r.calls.iter().find_map(|(site, c)| match (site, c) {
+        (CallSite::Expr(x), Callee::Entity(cufront_hir::Entity::Fn(f))) if *x == e => Some(FnDecl::Fn(*f)),
+        _ => None,
+    })?;
+    if cufront_hir::exec_space::fn_is_constexpr(db, target) {
+        return None;
+    }
+    Some((u32::from(body.expr_ranges[callee.0 as usize].start()), target))
+}
+
+/// Where the first declaration of a function is (offset in the unit).
+fn first_declaration(
+    db: &dyn SourceDatabase,
+    starts: &rustc_hash::FxHashMap<cufront_hir::ItemId, u32>,
+    f: FnDecl,
+) -> Option<u32> {
+    let at = |d: FnDecl| {
+        let FnDecl::Fn(f) = d else { return None };
+        Some(starts.get(&f.item(db))? + cufront_hir::item_offsets(db, f.item(db)).fns.get(f.idx(db) as usize)?)
+    };
+    std::iter::once(f).chain(cufront_hir::exec_space::redeclarations(db, f)).filter_map(at).min()
+}
+
+/// A function's qualified name, as the notes give it.
+fn callee_name(db: &dyn SourceDatabase, f: FnDecl) -> Option<String> {
+    let cufront_hir::item_tree::FnName::Ident(n) = &f.data(db)?.name else { return None };
+    let qual: String = crate::names::scope_names(db, f)?.into_iter().map(|(_, n)| format!("{n}::")).collect();
+    Some(format!("{qual}{n}"))
 }
 
 /// The arguments of an attribute that are one identifier each, with their

@@ -843,7 +843,8 @@ void f() { int y{2.5}; char c{300}; unsigned u{-1}; int z = {3.5}; float fl{1e30
 }
 
 /// Checked against the real nvcc: non-constant variables where constants
-/// are required, each with its note; `const` ones are left alone.
+/// are required, each with its note (`const` ones are left alone), and a
+/// `constexpr` variable initialized by a call of a non-`constexpr` function.
 #[test]
 fn non_constant_operands() {
     check(
@@ -857,6 +858,10 @@ const int c = 2; int ok[c];
 constexpr int k = 4; A<k> ak;
 __global__ void __attribute__((launch_bounds(n))) kern() {}
 __global__ void __attribute__((launch_bounds(k, c))) kern2() {}
+int g();
+constexpr int h() { return 1; }
+constexpr int x = g();
+constexpr int y = h();
 "#,
         Options::default(),
         expect![[r#"
@@ -868,6 +873,8 @@ __global__ void __attribute__((launch_bounds(k, c))) kern2() {}
             6:34 2689 Some(Variable) "Q::m"
             9:59 28 
             9:59 2689 Some(Variable) "n"
+            13:19 28 
+            13:19 2703 Some(Function) "g"
         "#]],
     );
 }
