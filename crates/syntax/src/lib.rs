@@ -30,6 +30,7 @@ pub mod matching;
 pub mod names;
 mod numbers;
 mod parser;
+mod reparse;
 pub mod source_map;
 mod syntax_kind;
 #[cfg(test)]
@@ -78,8 +79,9 @@ pub struct Parse {
 struct BodyContext {
     opts: ParseOptions,
     /// Locked only while a body is parsed; every parse rewinds it to the
-    /// state the declaration pass left.
-    names: Mutex<Names>,
+    /// state the declaration pass left (so a reparse of an edited body,
+    /// which leaves the declaration pass's result as is, shares it).
+    names: Arc<Mutex<Names>>,
     /// Start offset of each `LAZY_BODY` in the tree → what parsing it needs.
     lazy: FxHashMap<TextSize, LazyBody>,
 }
@@ -140,7 +142,7 @@ impl Parse {
         errors.sort_by_key(|e| e.range.start());
         let bodies = Arc::new(BodyContext {
             opts: self.bodies.opts,
-            names: Mutex::new(Names::new()),
+            names: Arc::new(Mutex::new(Names::new())),
             lazy: FxHashMap::default(),
         });
         Some(Parse { green, errors, bodies })
@@ -286,7 +288,7 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     }
     errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
-    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
+    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Arc::new(Mutex::new(names)), lazy }) }
 }
 
 /// At least this many significant tokens: a declaration pass's tree is
@@ -342,7 +344,7 @@ fn parse_lazy_streamed(
     let lazy = lazy_map(lexed, &recs, &depths);
     errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
-    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
+    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Arc::new(Mutex::new(names)), lazy }) }
 }
 
 /// `BodyContext::lazy` of a declaration pass's lazy bodies `recs`, given
