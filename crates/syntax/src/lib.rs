@@ -109,8 +109,26 @@ impl std::fmt::Debug for Parse {
 /// Two parses are equal when their trees and errors are (the name tables follow from them).
 impl PartialEq for Parse {
     fn eq(&self, other: &Parse) -> bool {
-        self.green == other.green && self.errors == other.errors
+        green_eq(&self.green, &other.green) && self.errors == other.errors
     }
+}
+
+/// `a == b` for green trees, without walking the subtrees they share: after
+/// a reparse (`Parse::reparse`) all but one path of the tree is shared, and
+/// comparing the old and the new tree (salsa does it for every query whose
+/// value holds a tree) costs that path, not the unit.
+pub fn green_eq(a: &rowan::GreenNodeData, b: &rowan::GreenNodeData) -> bool {
+    if std::ptr::eq(a, b) {
+        return true;
+    }
+    if a.kind() != b.kind() || a.text_len() != b.text_len() || a.children().len() != b.children().len() {
+        return false;
+    }
+    a.children().zip(b.children()).all(|pair| match pair {
+        (rowan::NodeOrToken::Node(x), rowan::NodeOrToken::Node(y)) => green_eq(x, y),
+        (rowan::NodeOrToken::Token(x), rowan::NodeOrToken::Token(y)) => x == y,
+        _ => false,
+    })
 }
 impl Eq for Parse {}
 

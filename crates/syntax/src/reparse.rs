@@ -110,12 +110,26 @@ impl Parse {
 /// in the new one (common prefix and suffix removed, at character boundaries).
 fn changed_range(old: &str, new: &str) -> Option<(usize, usize, usize)> {
     let (o, n) = (old.as_bytes(), new.as_bytes());
-    let mut prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    // Whole chunks first (memcmp), then bytes: units are megabytes.
+    const CHUNK: usize = 4096;
+    let mut prefix = 0;
+    while prefix + CHUNK <= o.len().min(n.len()) && o[prefix..prefix + CHUNK] == n[prefix..prefix + CHUNK] {
+        prefix += CHUNK;
+    }
+    prefix += o[prefix..].iter().zip(&n[prefix..]).take_while(|(a, b)| a == b).count();
     while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
         prefix -= 1;
     }
     let max_suffix = o.len().min(n.len()) - prefix;
-    let mut suffix = o.iter().rev().zip(n.iter().rev()).take_while(|(a, b)| a == b).count().min(max_suffix);
+    let mut suffix = 0;
+    while suffix + CHUNK <= max_suffix
+        && o[o.len() - suffix - CHUNK..o.len() - suffix] == n[n.len() - suffix - CHUNK..n.len() - suffix]
+    {
+        suffix += CHUNK;
+    }
+    suffix +=
+        o[..o.len() - suffix].iter().rev().zip(n[..n.len() - suffix].iter().rev()).take_while(|(a, b)| a == b).count();
+    let mut suffix = suffix.min(max_suffix);
     while !old.is_char_boundary(o.len() - suffix) || !new.is_char_boundary(n.len() - suffix) {
         suffix -= 1;
     }
