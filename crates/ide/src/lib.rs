@@ -10,13 +10,17 @@
 //!   0-based lines and byte columns): the LSP layer converts them.
 //!
 //! A *unit* is one `.cu` file preprocessed for the host as nvcc does it
-//! ([`preprocess`], flags from [`workspace`]); every other file (headers) is
+//! ([`preprocess`], flags from [`workspace`]), with its device view (nvcc's
+//! device preprocessing, read only by the device pass's diagnostics);
+//! every other file (headers) is
 //! seen through a unit that includes it. Positions are mapped between
 //! files and the unit by line markers and token alignment ([`lines`]). An
 //! edit that touches no directive and no macro use is patched into the
-//! unit's text in place ([`patch`]); anything else needs the preprocessor again.
+//! unit's text in place ([`patch`]), in both views; anything else needs the
+//! preprocessor again. Texts are set with `base_db::edit_text`, so an edit
+//! inside a function body reparses that body only.
 //!
-//! Features: [`diagnostics`] (syntax errors with their EDG numbers), hover
+//! Features: [`diagnostics`] (both passes as nvcc composes them), hover
 //! (declaration, type, execution and memory space — implicit ones too —,
 //! class layout, mangled name), goto definition, references, document and
 //! workspace symbols, semantic tokens that tell kernels, device, host and
