@@ -375,7 +375,7 @@ fn device_pass_diagnostics_as_nvcc_reports_them() {
         diags.iter().map(|d| format!("{}: {}", d.range.start.line + 1, d.message)).collect()
     };
     // The device-only syntax error: cicc's front end stops its late phase.
-    let want = nvcc_diagnostics(&tk, &dir, "dev.cu");
+    let want = nvcc_diagnostics(tk, &dir, "dev.cu");
     assert_eq!(
         want,
         ["3: variable \"unused_local\" was declared but never referenced", "6: expected a \";\""],
@@ -398,7 +398,7 @@ fn device_pass_diagnostics_as_nvcc_reports_them() {
         }],
     });
     std::fs::write(dir.join("dev.cu"), DEVICE_ERRORS.replace("= 1\n", "= 1;\n")).unwrap();
-    let want = nvcc_diagnostics(&tk, &dir, "dev.cu");
+    let want = nvcc_diagnostics(tk, &dir, "dev.cu");
     assert_eq!(want.len(), 3, "{want:?}");
     // Diagnostics are published after each change; the last one is of the fixed text.
     let deadline = Instant::now() + Duration::from_secs(120);
