@@ -51,7 +51,8 @@ pub struct Diagnostic {
 /// EDG's note after `expected a "}"`.
 const MATCHING_LBRACE: DiagId = DiagId(3196);
 
-pub(crate) fn diagnostics(cx: &Ctx<'_>, device: Option<DeviceView<'_>>) -> Vec<Diagnostic> {
+/// `device` gives the device view (read only when the host pass found no error).
+pub(crate) fn diagnostics<'a>(cx: &Ctx<'a>, device: impl FnOnce() -> Option<DeviceView<'a>>) -> Vec<Diagnostic> {
     let opts = cufront_check::Options { relaxed_constexpr: cx.unit.relaxed_constexpr, extended_lambda: true };
     let host = cufront_check::host_pass(cx.db, cx.tu, opts);
     let (mut out, erred) = pass_diagnostics(cx, &host);
@@ -59,7 +60,7 @@ pub(crate) fn diagnostics(cx: &Ctx<'_>, device: Option<DeviceView<'_>>) -> Vec<D
         // nvcc stops after cudafe++'s failure: cicc never runs.
         return out;
     }
-    match device {
+    match device() {
         None => {}
         Some(DeviceView::Failed(messages)) => {
             out.extend(preprocessor_diagnostics(&cx.file, cx.file == cx.unit_main(), messages));

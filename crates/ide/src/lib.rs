@@ -137,6 +137,8 @@ pub struct Change {
     pub files: Vec<(String, Arc<str>)>,
     pub units: Vec<UnitChange>,
     pub removed_units: Vec<String>,
+    /// New device views of units the host has (after `units`).
+    pub devices: Vec<(String, Option<DeviceChange>)>,
 }
 
 /// A unit as the editor sees it: the translation unit and which folders
@@ -228,14 +230,21 @@ impl AnalysisHost {
                     if let Some(m) = &u.macros {
                         unit.macros = m.clone();
                     }
-                    unit.device = device_unit(&mut self.db, unit.device.take(), u.device.clone(), &u);
+                    unit.device = device_unit(
+                        &mut self.db,
+                        unit.device.take(),
+                        u.device.clone(),
+                        &u.main,
+                        &u.lang,
+                        &u.system_dirs,
+                    );
                     unit.clone()
                 }
                 None => {
                     let opts = cufront_base_db::new_options(&self.db, u.lang.clone());
                     let tu = cufront_base_db::new_translation_unit(&self.db, u.main.clone(), u.text.clone(), opts);
                     let view = UnitView::new(&self.db, tu, u.system_dirs.clone());
-                    let device = device_unit(&mut self.db, None, u.device.clone(), &u);
+                    let device = device_unit(&mut self.db, None, u.device.clone(), &u.main, &u.lang, &u.system_dirs);
                     let unit = Unit {
                         tu,
                         view,
@@ -261,6 +270,12 @@ impl AnalysisHost {
                 state.owner.entry(f.clone()).or_insert_with(|| u.main.clone());
             }
             state.owner.insert(u.main.clone(), u.main.clone());
+        }
+        for (main, device) in change.devices {
+            if let Some(unit) = state.units.get_mut(&main) {
+                let lang = unit.tu.options(&self.db).lang(&self.db).clone();
+                unit.device = device_unit(&mut self.db, unit.device.take(), device, &main, &lang, &unit.system_dirs);
+            }
         }
     }
 
@@ -317,6 +332,7 @@ impl AnalysisHost {
                 device,
             }],
             removed_units: Vec::new(),
+            devices: Vec::new(),
         })
     }
 
@@ -342,7 +358,9 @@ fn device_unit(
     db: &mut RootDatabase,
     old: Option<DeviceUnit>,
     change: Option<DeviceChange>,
-    u: &UnitChange,
+    main: &str,
+    lang: &LangOptions,
+    system_dirs: &[String],
 ) -> Option<DeviceUnit> {
     let (text, macros) = match change? {
         DeviceChange::Failed(e) => return Some(DeviceUnit::Failed(e)),
@@ -350,21 +368,21 @@ fn device_unit(
     };
     match old {
         Some(DeviceUnit::Unit { tu, view, macros: old_macros }) => {
-            if tu.options(db).lang(db) != &u.lang {
-                tu.options(db).set_lang(db).to(u.lang.clone());
+            if tu.options(db).lang(db) != lang {
+                tu.options(db).set_lang(db).to(lang.clone());
             }
             if tu.text(db).as_ref() != text.as_ref() {
                 cufront_base_db::edit_text(db, tu, text);
             }
-            if view.system_dirs(db) != &u.system_dirs {
-                view.set_system_dirs(db).to(u.system_dirs.clone());
+            if view.system_dirs(db).as_slice() != system_dirs {
+                view.set_system_dirs(db).to(system_dirs.to_vec());
             }
             Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or(old_macros) })
         }
         _ => {
-            let opts = cufront_base_db::new_options(db, u.lang.clone());
-            let tu = cufront_base_db::new_translation_unit(db, u.main.clone(), text, opts);
-            let view = UnitView::new(db, tu, u.system_dirs.clone());
+            let opts = cufront_base_db::new_options(db, lang.clone());
+            let tu = cufront_base_db::new_translation_unit(db, main.to_string(), text, opts);
+            let view = UnitView::new(db, tu, system_dirs.to_vec());
             Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or_default() })
         }
     }
@@ -418,29 +436,46 @@ impl Analysis {
     pub fn diagnostics(&self, file: &str) -> Cancellable<Vec<Diagnostic>> {
         self.with_db(|a| {
             let Some(cx) = a.ctx(file) else { return Vec::new() };
-            let device = match &cx.unit.device {
-                None => None,
-                Some(DeviceUnit::Failed(m)) => Some(diagnostics::DeviceView::Failed(m)),
-                Some(DeviceUnit::Unit { tu, view, .. }) => {
-                    let lines = lines::unit_lines(&a.db, *tu);
-                    // A file the device preprocessing did not include has no
-                    // diagnostics of its own there.
-                    lines.file_id(file).map(|file_id| {
-                        diagnostics::DeviceView::Unit(Ctx {
-                            db: &a.db,
-                            unit: cx.unit,
-                            tu: *tu,
-                            view: *view,
-                            lines: lines.clone(),
-                            file: file.to_string(),
-                            file_id,
-                            texts: &a.state.texts,
-                        })
-                    })
+            std::thread::scope(|scope| {
+                if let Some(DeviceUnit::Unit { tu, view, .. }) = &cx.unit.device {
+                    // The device view's whole-unit queries on a second
+                    // thread while the host pass runs (a change cancels it).
+                    let (db, tu, view) = (a.db.clone(), *tu, *view);
+                    scope.spawn(move || {
+                        let _ = Cancelled::catch(|| {
+                            let _ = user_parse::user_parse(&db, view);
+                            let _ = lines::unit_lines(&db, tu);
+                            let _ = cufront_base_db::source_map(&db, tu);
+                            let _ = cufront_hir::def_map(&db, tu);
+                        });
+                    });
                 }
-            };
-            diagnostics::diagnostics(&cx, device)
+                diagnostics::diagnostics(&cx, || a.device_ctx(&cx, file))
+            })
         })
+    }
+
+    /// How the device pass sees `file` of `cx`'s unit.
+    fn device_ctx<'a>(&'a self, cx: &Ctx<'a>, file: &str) -> Option<diagnostics::DeviceView<'a>> {
+        match cx.unit.device.as_ref()? {
+            DeviceUnit::Failed(m) => Some(diagnostics::DeviceView::Failed(m)),
+            DeviceUnit::Unit { tu, view, .. } => {
+                let lines = lines::unit_lines(&self.db, *tu);
+                // A file the device preprocessing did not include has no
+                // diagnostics of its own there.
+                let file_id = lines.file_id(file)?;
+                Some(diagnostics::DeviceView::Unit(Ctx {
+                    db: &self.db,
+                    unit: cx.unit,
+                    tu: *tu,
+                    view: *view,
+                    lines,
+                    file: file.to_string(),
+                    file_id,
+                    texts: &self.state.texts,
+                }))
+            }
+        }
     }
 
     pub fn hover(&self, pos: &FilePosition) -> Cancellable<Option<HoverResult>> {

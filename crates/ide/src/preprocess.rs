@@ -283,13 +283,25 @@ pub fn load_unit(
 ) -> Result<crate::Change, PreprocessError> {
     // The two preprocessings are independent (nvcc runs them one after
     // the other): side by side here.
-    let (p, device) = std::thread::scope(|scope| {
-        let device = scope.spawn(|| pre.preprocess_view(file, flags, buffer, View::Device));
-        let host = pre.preprocess(file, flags, buffer);
+    let (change, device) = std::thread::scope(|scope| {
+        let device = scope.spawn(|| load_device(pre, file, flags, buffer));
+        let host = load_host(pre, file, flags, buffer, known);
         (host, device.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
     });
-    let p = p?;
-    let device = match device {
+    let mut change = change?;
+    change.units[0].device = device?;
+    Ok(change)
+}
+
+/// The device view of `file` ([`View::Device`]): `None` when nvcc runs no
+/// device front end; the compiler's failure is the view's diagnostic.
+pub fn load_device(
+    pre: &Preprocessor,
+    file: &Path,
+    flags: &FileFlags,
+    buffer: Option<&str>,
+) -> Result<Option<crate::DeviceChange>, PreprocessError> {
+    Ok(match pre.preprocess_view(file, flags, buffer, View::Device) {
         Ok(None) => None,
         Ok(Some(d)) => Some(crate::DeviceChange::Unit {
             text: std::sync::Arc::from(d.text),
@@ -297,7 +309,19 @@ pub fn load_unit(
         }),
         Err(PreprocessError::Tool(m)) => Some(crate::DeviceChange::Failed(m)),
         Err(e) => return Err(e),
-    };
+    })
+}
+
+/// [`load_unit`] without the device view (`device: None`; a first load
+/// shows the host pass's diagnostics while the device view is made).
+pub fn load_host(
+    pre: &Preprocessor,
+    file: &Path,
+    flags: &FileFlags,
+    buffer: Option<&str>,
+    known: &dyn Fn(&str) -> bool,
+) -> Result<crate::Change, PreprocessError> {
+    let p = pre.preprocess(file, flags, buffer)?;
     let main = file.to_string_lossy().into_owned();
     let dir = file.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
     let lines = crate::lines::UnitLines::new(&p.text, &main, &dir);
@@ -323,7 +347,7 @@ pub fn load_unit(
         relaxed_constexpr: flags.relaxed_constexpr(),
         macros: Some(std::sync::Arc::new(p.macros)),
         system_dirs: vec![format!("{}/", crate::lines::normalize(&pre.toolkit().root().to_string_lossy(), ""))],
-        device,
+        device: None,
     });
     Ok(change)
 }

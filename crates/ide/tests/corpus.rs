@@ -35,6 +35,7 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
                 device: None,
             }],
             removed_units: Vec::new(),
+            devices: Vec::new(),
         });
         let a = host.analysis();
         let diags = a.diagnostics(&main).unwrap();

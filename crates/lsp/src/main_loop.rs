@@ -35,7 +35,19 @@ enum Task {
     Loaded {
         main: String,
         result: Result<Change, String>,
+        stage: Stage,
     },
+}
+
+/// Which part of a unit's load a [`Task::Loaded`] brings.
+enum Stage {
+    /// Both views (a reload).
+    Full,
+    /// A first load's host view: its diagnostics are shown while the
+    /// device view is made.
+    Host,
+    /// The device view after [`Stage::Host`], made from `buffer`.
+    Device { buffer: Option<Arc<str>> },
 }
 
 /// An open document.
@@ -200,7 +212,7 @@ impl Server {
                     match task {
                         Task::Respond(r) => self.send(Message::Response(r)),
                         Task::Notify(n) => self.send(Message::Notification(n)),
-                        Task::Loaded { main, result } => self.on_loaded(main, result),
+                        Task::Loaded { main, result, stage } => self.on_loaded(main, result, stage),
                     }
                 }
             }
@@ -348,7 +360,7 @@ impl Server {
         let pre = match self.preprocessor() {
             Ok(p) => p,
             Err(e) => {
-                let _ = self.tasks.send(Task::Loaded { main: main.to_string(), result: Err(e) });
+                let _ = self.tasks.send(Task::Loaded { main: main.to_string(), result: Err(e), stage: Stage::Full });
                 return;
             }
         };
@@ -358,10 +370,26 @@ impl Server {
         let main = main.to_string();
         let known = known_files(&self.host, &main);
         std::thread::spawn(move || {
-            let result =
-                preprocess::load_unit(&pre, Path::new(&main), &flags, buffer.as_deref(), &|f| known.contains(f))
+            let file = Path::new(&main);
+            if !first {
+                let result = preprocess::load_unit(&pre, file, &flags, buffer.as_deref(), &|f| known.contains(f))
                     .map_err(|e| e.to_string());
-            let _ = tasks.send(Task::Loaded { main, result });
+                let _ = tasks.send(Task::Loaded { main, result, stage: Stage::Full });
+                return;
+            }
+            // A first load: the host view first (its diagnostics shown at
+            // once), then the device view.
+            let host = preprocess::load_host(&pre, file, &flags, buffer.as_deref(), &|f| known.contains(f))
+                .map_err(|e| e.to_string());
+            let failed = host.is_err();
+            let _ = tasks.send(Task::Loaded { main: main.clone(), result: host, stage: Stage::Host });
+            if failed {
+                return;
+            }
+            let result = preprocess::load_device(&pre, file, &flags, buffer.as_deref())
+                .map(|d| Change { devices: vec![(main.clone(), d)], ..Change::default() })
+                .map_err(|e| e.to_string());
+            let _ = tasks.send(Task::Loaded { main, result, stage: Stage::Device { buffer } });
         });
     }
 
@@ -373,11 +401,22 @@ impl Server {
         self.send(Message::Notification(Notification::new(lt::notification::Progress::METHOD.into(), params)));
     }
 
-    fn on_loaded(&mut self, main: String, result: Result<Change, String>) {
+    fn on_loaded(&mut self, main: String, result: Result<Change, String>, stage: Stage) {
         let state = self.loading.entry(main.clone()).or_default();
-        state.in_flight = false;
-        let again = std::mem::take(&mut state.dirty);
-        let token = state.progress.take();
+        let host_only = matches!(stage, Stage::Host) && result.is_ok();
+        if !host_only {
+            state.in_flight = false;
+        }
+        let mut again = !host_only && std::mem::take(&mut state.dirty);
+        let token = if host_only { None } else { state.progress.take() };
+        let result = match stage {
+            // A device view of a buffer edited since: both views again.
+            Stage::Device { buffer } if self.docs.get(&main).map(|d| d.text.clone()) != buffer => {
+                again = true;
+                Ok(Change::default())
+            }
+            _ => result,
+        };
         match result {
             Ok(mut change) => {
                 // Open buffers win over the texts read from disk.

@@ -71,6 +71,25 @@ impl Client {
         }
     }
 
+    /// Waits for the end of a load's progress (both views loaded): the
+    /// diagnostics of `uri` published after it (those before are forgotten).
+    fn wait_loaded(&mut self, uri: &lt::Url) -> Vec<lt::Diagnostic> {
+        let is_end = |n: &Notification| n.method == "$/progress" && n.params["value"]["kind"] == "end";
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while !self.seen.iter().any(is_end) {
+            if let Message::Notification(n) = self.recv(deadline) {
+                self.seen.push(n);
+            }
+        }
+        let end = self.seen.iter().position(is_end).expect("seen");
+        let mut i = 0;
+        self.seen.retain(|n| {
+            i += 1;
+            i > end + 1 || n.method != lt::notification::PublishDiagnostics::METHOD
+        });
+        self.diagnostics_for(uri)
+    }
+
     /// The next diagnostics published for `uri`.
     fn diagnostics_for(&mut self, uri: &lt::Url) -> Vec<lt::Diagnostic> {
         if let Some(i) = self.seen.iter().position(|n| is_diags_for(n, uri)) {
@@ -163,6 +182,11 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         "no progress among {:?}",
         c.seen.iter().map(|n| &n.method).collect::<Vec<_>>()
     );
+
+    // The first load ends with the device view (the host pass's
+    // diagnostics were shown first).
+    let diags = c.wait_loaded(&uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
 
     let tdp = |p: lt::Position| lt::TextDocumentPositionParams {
         text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
@@ -381,7 +405,13 @@ fn device_pass_diagnostics_as_nvcc_reports_them() {
         ["3: variable \"unused_local\" was declared but never referenced", "6: expected a \";\""],
         "nvcc's own report changed"
     );
-    assert_eq!(shown(&c.diagnostics_for(&uri)), want);
+    // The first publication may be the host pass's alone (shown while the
+    // device view is made); the next one has both.
+    let first = shown(&c.diagnostics_for(&uri));
+    if first != want {
+        assert!(first.is_empty(), "{first:?}");
+        assert_eq!(shown(&c.diagnostics_for(&uri)), want);
+    }
 
     // Fixed in the editor (inside the `#ifdef` group: the preprocessor runs
     // again): the late phase's findings, as nvcc prints them for the fixed file.
