@@ -530,7 +530,13 @@ fn an_edit_in_a_body_patches_both_views() {
     host.apply_change(change);
     let unit = host.unit(MAIN).unwrap();
     let Some(crate::DeviceUnit::Unit { tu, .. }) = &unit.device else { panic!("a device view") };
-    assert!(tu.text(host.raw_database()).contains("int unused_local; int other;"));
+    let db = host.raw_database();
+    assert!(tu.text(db).contains("int unused_local; int other;"));
+    // Both views reparse the edited body only (`base_db::edit_text`).
+    for tu in [unit.tu, *tu] {
+        let prev = tu.previous(db).clone().expect("the text before the edit");
+        assert!(prev.parse.reparse(&prev.text, tu.text(db)).is_some());
+    }
     expect![[r#"
         2:44 Warning Some(177) variable "unused_local" was declared but never referenced
         2:62 Warning Some(177) variable "other" was declared but never referenced
