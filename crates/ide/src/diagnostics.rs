@@ -146,6 +146,23 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                     Some(once) if erred => once,
                     _ => &f.args,
                 };
+                // A note (`the value of variable "n" … cannot be used as a
+                // constant`) is the finding before it's related information.
+                if f.severity == Edg::Note {
+                    if cx.in_file(f.at)
+                        && let Some(last) = out.last_mut()
+                    {
+                        let mut range = cx.file_range(cufront_syntax::TextRange::empty(f.at.into()));
+                        range.end.col += 1;
+                        let message = cufront_diagnostics::message::render_plain(
+                            catalog::template(f.id),
+                            args,
+                            Some(&presumed_file(cx, f.at)),
+                        );
+                        last.related.push(Related { range, message });
+                    }
+                    continue;
+                }
                 let error = f.severity >= Edg::Error;
                 erred |= error;
                 if !cx.in_file(f.at) {
@@ -157,13 +174,24 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                     range,
                     severity: if error { Severity::Error } else { Severity::Warning },
                     code: (!error).then(|| f.id.display()),
-                    message: cufront_diagnostics::message::render_plain(catalog::template(f.id), args, None),
+                    message: cufront_diagnostics::message::render_plain(
+                        catalog::template(f.id),
+                        args,
+                        Some(&presumed_file(cx, f.at)),
+                    ),
                     related: Vec::new(),
                 });
             }
         }
     }
     (out, erred)
+}
+
+/// The presumed file of an offset (what `%p` and `%nd` positions in the
+/// same file leave out).
+fn presumed_file(cx: &Ctx<'_>, at: u32) -> String {
+    let map = cufront_base_db::source_map(cx.db, cx.tu);
+    map.file_name(map.location(at).file).to_string()
 }
 
 /// A failed preprocessing's errors in `file` (the compiler's `FILE:LINE:COL:

@@ -435,6 +435,25 @@ fn semantic_diagnostics_of_the_host_pass() {
     .assert_eq(&s);
 }
 
+#[test]
+fn notes_are_related_information() {
+    let f = "int n = 3;\nint arr[n];\n";
+    let (host, _) = fixture(f);
+    let diags = host.analysis().diagnostics(MAIN).unwrap();
+    let mut s = String::new();
+    for d in &diags {
+        let _ = writeln!(s, "{}:{} {:?} {}", d.range.start.line, d.range.start.col, d.severity, d.message);
+        for r in &d.related {
+            let _ = writeln!(s, "  {}:{} {}", r.range.start.line, r.range.start.col, r.message);
+        }
+    }
+    expect![[r#"
+        1:8 Error expression must have a constant value
+          1:8 the value of variable "n" (declared at line 1) cannot be used as a constant
+    "#]]
+    .assert_eq(&s);
+}
+
 /// A unit with a device view: `host` and `device` are the two
 /// preprocessings of the same files (the files' texts are the host's).
 fn fixture_views(host: &str, device: crate::DeviceChange) -> AnalysisHost {
