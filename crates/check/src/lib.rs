@@ -25,6 +25,7 @@
 //! - No I/O, no global state; everything per function is a salsa query, so
 //!   an edit in one body re-checks that body only.
 
+mod arity;
 mod asserts;
 mod calls;
 mod constants;
@@ -46,6 +47,7 @@ mod vars;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Severity};
 
+pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use constants::{fn_constant_findings, var_constant_findings};
@@ -132,6 +134,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
+            raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_constant_findings(db, f), start, &mut out);
             for &(at, first) in fn_duplicate_cases(db, f).iter() {
                 let (at, first) = (start + at, start + first);

@@ -878,3 +878,34 @@ constexpr int y = h();
         "#]],
     );
 }
+
+/// Checked against the real nvcc (member calls are not checked yet; a
+/// variadic function takes any number beyond its parameters).
+#[test]
+fn argument_counts() {
+    check(
+        r#"
+void f(int);
+void g(int, int = 2);
+struct S { void m(int); static void sm(); };
+void h(S s) { f(1, 2); f(); g(1, 2, 3); g(); s.m(1, 2); s.m(); S::sm(3); }
+void v(int, ...);
+void k() { v(1, 2, 3); v(); }
+int add(int a, int b);
+int one(int a);
+int host_fn() { return add(1) + one(1, 2); }
+void ov(int); void ov(int, int);
+void o() { ov(1, 2, 3); }
+"#,
+        Options::default(),
+        expect![[r#"
+            5:20 140 
+            5:26 165 
+            5:37 140 
+            5:43 165 
+            7:26 165 
+            10:29 165 
+            10:40 140 
+        "#]],
+    );
+}
