@@ -1537,13 +1537,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         };
                         match scopes::lookup_member(db, map, s, &seg.name, want) {
                             Some(d) => (d, None, s),
-                            None => {
-                                return Err(TyKind::Error(format!(
-                                    "no member `{}` in {}",
-                                    seg.name,
-                                    ty::display(db, t)
-                                )));
-                            }
+                            None => match member_of(db, ClassRefT::Class(*c), &seg.name, want, 0) {
+                                // In a specialization base.
+                                Some(found) => found,
+                                None => {
+                                    return Err(TyKind::Error(format!(
+                                        "no member `{}` in {}",
+                                        seg.name,
+                                        ty::display(db, t)
+                                    )));
+                                }
+                            },
                         }
                     }
                     TyKind::Enum(e) => {
@@ -1565,7 +1569,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 };
                 match scopes::lookup_member(db, map, s, &seg.name, want) {
                     Some(d2) => (d2, env.filter(|e| e.scopes.contains(&s)), s),
-                    None => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                    // A member of a specialization base of a plain class
+                    // (`struct N : bool_constant<true> {}`, `N::value`): the
+                    // scope graph knows only plain bases.
+                    None => match &d {
+                        Def::Class(k) if env.is_none() => match member_of(db, ClassRefT::Class(*k), &seg.name, want, 0)
+                        {
+                            Some(found) => found,
+                            None => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                        },
+                        _ => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                    },
                 }
             }
             Resolved::Value(_) => return Err(TyKind::Error(format!("`{p}`: a value has no members"))),
@@ -1867,7 +1881,7 @@ fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
         let mut tys = Vec::new();
         if b.pack {
             let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
-            match expand(cx, &TemplateArgRef::Type(TypeRef::Path(b.path.clone()))) {
+            match expand(cx, &TemplateArgRef::Type(b.ty.clone())) {
                 Ok(v) => {
                     for a in v {
                         match a {
@@ -1880,7 +1894,8 @@ fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
             }
         } else {
             let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
-            tys.push(ty::canonical(db, ty::lower(cx, &TypeRef::Path(b.path.clone()))));
+            let cx = LowerCx { scope: ty::base_scope(&map, class, &b.ty, scope), ..cx };
+            tys.push(ty::canonical(db, ty::lower(cx, &b.ty)));
         }
         for t in tys {
             out.push(ty::base_info(db, t, ClassRefT::Inst(i), b.is_virtual, b.access));
