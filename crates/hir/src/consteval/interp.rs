@@ -123,6 +123,10 @@ struct Interp<'a> {
     /// The explicit template arguments of the call being made (`f<T>()`),
     /// with the caller's item, scope and environment to lower them in.
     explicit: Option<Explicit>,
+    /// The call expression of the current frame's body whose overloads are
+    /// being picked (`call_overloads` takes it): where a tie of the
+    /// interpreter's ranking asks the full overload resolution.
+    call_at: Option<ExprId>,
 }
 
 #[derive(Clone)]
@@ -159,7 +163,7 @@ fn too_complex() -> ConstError {
 /// Evaluates a `static_assert` condition (contextually converted to bool).
 pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: &Body) -> Result<bool, ConstError> {
     let Some(root) = cond.root_expr else { return unsupported("no condition") };
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
     let mut named = Vec::new();
     if let Some(f) = site.func {
         named = it.enclosing_locals(f, site)?;
@@ -184,7 +188,7 @@ pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, co
 /// `consteval::text` needs for expressions the item tree keeps as text.
 pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: &Body) -> Result<CValue, ConstError> {
     let Some(root) = cond.root_expr else { return unsupported("no expression") };
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
     it.frames.push(Frame {
         body: FrameBody::Borrowed(cond),
         text: site.text.clone(),
@@ -249,7 +253,7 @@ impl<'a> Interp<'a> {
         body: &'a Body,
         known: &[(LocalId, CValue)],
     ) -> Self {
-        let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+        let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
         let mut locals = vec![CValue::Uninit; body.locals.len()];
         for (k, v) in known {
             if let Some(slot) = locals.get_mut(k.0 as usize) {
@@ -282,7 +286,7 @@ pub fn eval_function_body(
     text: Arc<str>,
     args: Vec<CValue>,
 ) -> R<CValue> {
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
     it.run_body(body, text, item, scope, None, args, None).map(|(v, _)| v)
 }
 
@@ -432,7 +436,7 @@ impl<'a> Interp<'a> {
                 let b = self.expr(*base)?;
                 self.member(b, name)
             }
-            Expr::Call { callee, args } => self.call(*callee, args),
+            Expr::Call { callee, args } => self.call(e, *callee, args),
             Expr::Construct { ty, args, braced: _ } => {
                 let t = self.lower_ty(ty);
                 let args = self.args(args)?;
@@ -550,6 +554,16 @@ impl<'a> Interp<'a> {
         let (item, scope, env) = self.cx();
         let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
         crate::infer::unevaluated_operand_type(cx, &body, e)
+    }
+
+    /// The function the call expression `e` of the current frame's body
+    /// resolves to by the full overload rules (`infer::call_target`).
+    #[inline(never)]
+    fn call_target(&self, e: ExprId) -> Option<FnDecl> {
+        let body = self.frame().body.clone();
+        let (item, scope, env) = self.cx();
+        let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+        crate::infer::call_target(cx, &body, e)
     }
 
     #[inline(never)]
@@ -1380,7 +1394,7 @@ impl<'a> Interp<'a> {
 
     // ---- calls ----
 
-    fn call(&mut self, callee: ExprId, args: &[ExprId]) -> R<CValue> {
+    fn call(&mut self, at: ExprId, callee: ExprId, args: &[ExprId]) -> R<CValue> {
         let body = self.frame().body.clone();
         let (item, scope, env) = self.cx();
         match body.expr(callee) {
@@ -1402,6 +1416,7 @@ impl<'a> Interp<'a> {
                             .collect();
                         let this = self.frame().this.clone();
                         let saved = self.explicit.replace(Explicit { written, item, scope, env: env.clone() });
+                        self.call_at = Some(at);
                         let r = self.call_overloads(&cands, denv.or(env), argv, this, p);
                         self.explicit = saved;
                         return r.map(|(v, _)| v);
@@ -1414,6 +1429,7 @@ impl<'a> Interp<'a> {
                         Def::Fn(_) | Def::FnTemplate(_) => {
                             let cands = self.overloads(&d, p);
                             let this = self.frame().this.clone();
+                            self.call_at = Some(at);
                             let (v, _) = self.call_overloads(&cands, denv.or(env), argv, this, p)?;
                             Ok(v)
                         }
@@ -1445,6 +1461,7 @@ impl<'a> Interp<'a> {
                     return Err(ConstError::Unresolved(n.to_string()));
                 };
                 let cands = self.overloads(&d, name);
+                self.call_at = Some(at);
                 let (v, this) = self.call_overloads(&cands, denv, argv, Some(obj), name)?;
                 // Write the object back (a non-const member function may change it).
                 if let (Some(this), Ok(place)) = (this, self.place(*base)) {
@@ -1483,6 +1500,7 @@ impl<'a> Interp<'a> {
         this: Option<CValue>,
         p: &Path,
     ) -> R<(CValue, Option<CValue>)> {
+        let at = self.call_at.take();
         let mut viable: Vec<(i32, FnDecl)> =
             cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
         let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
@@ -1512,10 +1530,13 @@ impl<'a> Interp<'a> {
             }
             top = top.into_iter().zip(w).filter(|(_, x)| *x == max).map(|(g, _)| g).collect();
         }
-        let f = top[0];
+        let mut f = top[0];
         let sig = |f: FnDecl| fn_data(self.db, f).map(|(d, t)| (d.ty.params, t));
         if top.iter().any(|g| sig(*g) != sig(f)) {
-            return unsupported(format!("call to `{p}`: overloads not told apart"));
+            match at.and_then(|e| self.call_target(e)).filter(|g| top.contains(g)) {
+                Some(g) => f = g,
+                None => return unsupported(format!("call to `{p}`: overloads not told apart")),
+            }
         }
         self.invoke(f, env, args, this)
     }

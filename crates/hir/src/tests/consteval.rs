@@ -958,3 +958,39 @@ fn asserts_in_discarded_if_constexpr_branches_are_not_instantiated() {
         "#]],
     );
 }
+
+/// Overloads the interpreter's ranking by argument kinds cannot tell
+/// apart are picked by the full overload resolution of the call
+/// (`infer::call_target`): reference binding (`get(tuple<T...> const&)` /
+/// `&` / `&&`, CuTe's) and partial ordering with SFINAE (CuTe's variadic
+/// `min` against the binary one).
+#[test]
+fn tied_overloads_by_full_resolution() {
+    check(
+        "template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { using type = T; };\n\
+         template <class T> struct is_arith { static constexpr bool value = true; };\n\
+         template <class T, class U, typename enable_if<is_arith<T>::value && is_arith<U>::value, int>::type = 0>\n\
+         constexpr auto min(T const& t, U const& u) { return t < u ? t : u; }\n\
+         template <class T0, class... Ts> constexpr auto min(T0 const& t0, Ts const&... ts) {\n\
+           if constexpr (sizeof...(Ts) == 0) { return t0; } else { return ::min(t0, ::min(ts...)); }\n\
+         }\n\
+         static_assert(min(3, 4) == 3, \"\");\n\
+         static_assert(min(3, 4, 2) == 2, \"\");\n\
+         static_assert(min(5) == 5, \"\");\n\
+         template <class... T> struct tuple { };\n\
+         template <int I, class... T> constexpr int get(tuple<T...> const&) { return 1; }\n\
+         template <int I, class... T> constexpr int get(tuple<T...>&) { return 2; }\n\
+         template <int I, class... T> constexpr int get(tuple<T...>&&) { return 3; }\n\
+         template <int... Is, class X> constexpr int size(X const& a) { if constexpr (sizeof...(Is) == 0) { return 0; } else { return get<Is...>(a); } }\n\
+         static_assert(size<0>(tuple<int>{}) == 1, \"\");\n\
+         static_assert(get<0>(tuple<int>{}) == 3, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
