@@ -563,7 +563,9 @@ impl<'a> Interp<'a> {
         let body = self.frame().body.clone();
         let (item, scope, env) = self.cx();
         let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
-        crate::infer::call_target(cx, &body, e)
+        // Inference evaluates constexpr conditions in turn (a nested
+        // interpreter): room for its frames before the next grow point.
+        stacker::maybe_grow(1 << 20, 16 << 20, || crate::infer::call_target(cx, &body, e))
     }
 
     #[inline(never)]
