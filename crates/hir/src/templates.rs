@@ -716,6 +716,15 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
     }
+    // `nullptr` for a pointer parameter (`enable_if_t<C>* = nullptr`,
+    // CuTe's `__CUTE_REQUIRES`): the null pointer value, not an
+    // unevaluated argument that would drop the candidate.
+    if let (ConstExpr::Unsupported(text), Some(t)) = (e, ty)
+        && text.trim() == "nullptr"
+        && matches!(ty::canonical(db, t).kind(db), TyKind::Ptr(_) | TyKind::Builtin(Builtin::NullPtr))
+    {
+        return Ok(TemplateArg::Value(0, t));
+    }
     if cx.env.is_some_and(|env| value_dep::is_value_dependent(db, env, e)) {
         return Ok(TemplateArg::Dependent("value-dependent expression".into()));
     }

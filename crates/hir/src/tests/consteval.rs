@@ -994,3 +994,34 @@ fn tied_overloads_by_full_resolution() {
         "#]],
     );
 }
+
+/// A pointer template parameter defaulted to `nullptr` (CuTe's
+/// `__CUTE_REQUIRES(c)`: `typename enable_if<c>::type* = nullptr`) takes
+/// the null pointer value: the candidate stays viable, so the binary `min`
+/// wins by partial ordering (the call's evaluation and the instance g++
+/// emits, `_Z3minIiiLPv0EEDaRKT_RKT0_`).
+#[test]
+fn null_pointer_default_template_argument() {
+    let text = "template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { using type = T; };\n\
+         template <class T> struct is_arith { static constexpr bool value = true; };\n\
+         template <class T, class U, typename enable_if<(is_arith<T>::value && is_arith<U>::value)>::type* = nullptr>\n\
+         constexpr auto min(T const& t, U const& u) { return t < u ? t : u; }\n\
+         template <class T0, class... Ts> constexpr auto min(T0 const& t0, Ts const&... ts) {\n\
+           if constexpr (sizeof...(Ts) == 0) { return t0; } else { return ::min(t0, ::min(ts...)); }\n\
+         }\n";
+    check(
+        &format!("{text}static_assert(min(3, 4) == 3, \"\");\nstatic_assert(min(3, 4, 2) == 2, \"\");"),
+        expect![[r#"
+            namespace: true
+            namespace: true
+        "#]],
+    );
+    super::closure(
+        &format!("{text}int f() {{ return min(3, 4); }}"),
+        expect![[r#"
+        _Z1fv
+        _Z3minIiiLPv0EEDaRKT_RKT0_
+    "#]],
+    );
+}
