@@ -1228,9 +1228,17 @@ impl<'a> Interp<'a> {
         let root = SyntaxNode::new_root(src.green.clone());
         let offsets = crate::item_offsets(db, item);
         let Some(&at) = offsets.vars.get(v.idx(db) as usize) else { return Err(ConstError::Cycle) };
-        let Some(init) = initializer_at(&root, at) else { return Err(ConstError::NotConstant(data.name.clone())) };
-        let body = Arc::new(body::lower_expr_owner(&init));
         let parent = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+        let Some(init) = initializer_at(&root, at) else {
+            // `static constexpr Product product;` (CuTe's function objects):
+            // a constant of class type default-initialized.
+            let t = ty::canonical(db, ty::lower(LowerCx { db, map: self.map, item, scope: parent, env }, &data.ty));
+            if data.linkage.is_constexpr && matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) {
+                return self.construct(t, Vec::new());
+            }
+            return Err(ConstError::NotConstant(data.name.clone()));
+        };
+        let body = Arc::new(body::lower_expr_owner(&init));
         let text = item_text(db, item);
         if calls_exhausted() {
             return Err(too_complex());
@@ -1402,6 +1410,16 @@ impl<'a> Interp<'a> {
         match body.expr(callee) {
             Expr::Path(p) => {
                 let argv = self.args(args)?;
+                // A local holding a class object (a function object
+                // parameter): its `operator()`.
+                if p.segments.len() == 1
+                    && !p.global
+                    && p.segments[0].args.is_none()
+                    && self.local_by_name(&p.segments[0].name).is_some()
+                {
+                    let obj = self.path_value(p)?;
+                    return self.call_object(at, obj, argv);
+                }
                 let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
                 // `f<A, B>(…)`: a function template with explicit arguments.
                 if let Some(written) = p.segments.last().and_then(|s| s.args.clone()) {
@@ -1440,6 +1458,12 @@ impl<'a> Interp<'a> {
                             self.construct(t, argv)
                         }
                         Def::Value => unsupported(format!("call to `{p}` (not modelled)")),
+                        // A function object (CuTe's `static constexpr
+                        // Product product;`): its `operator()`.
+                        Def::Var(_) => {
+                            let obj = self.def_value(&d, denv.as_ref().or(env.as_ref()), p)?;
+                            self.call_object(at, obj, argv)
+                        }
                         _ => Err(ConstError::NotConstant(format!("call of `{p}`"))),
                     },
                     Ok(Resolved::Ty(t)) => {
@@ -1473,6 +1497,22 @@ impl<'a> Interp<'a> {
             }
             _ => unsupported("call through an expression"),
         }
+    }
+
+    /// A call of a class object: its `operator()` with the object as `this`.
+    fn call_object(&mut self, at: ExprId, obj: CValue, argv: Vec<CValue>) -> R<CValue> {
+        let CValue::Object(Some(t), _) = &obj else {
+            return unsupported("call of a value that is not a class object");
+        };
+        let c = templates::class_of(self.db, *t).map_err(ConstError::Unsupported)?;
+        let name = Path::single("operator()");
+        let Some((d, denv, _)) = templates::member_of(self.db, c, "operator()", Ns::Value, 0) else {
+            return Err(ConstError::Unresolved("operator()".to_string()));
+        };
+        let cands = self.overloads(&d, &name);
+        self.call_at = Some(at);
+        let (v, _) = self.call_overloads(&cands, denv, argv, Some(obj), &name)?;
+        Ok(v)
     }
 
     /// The functions of the name `d` was found by (its overload set): the
@@ -1801,8 +1841,17 @@ impl<'a> Interp<'a> {
         for tp in &data.tparams {
             let Some(n) = &tp.name else { continue };
             if !bound.iter().any(|(b, _)| b == n) {
-                // Undeduced (a default or unused): dependent, fails only if used.
-                bound.push((n.clone(), TemplateArg::Dependent(n.clone())));
+                // A pack no function parameter deduces and no explicit
+                // argument gives is empty ([temp.arg.explicit]/4: CuTe's
+                // `size<int... Is>(a)` called as `size(x)`); anything else
+                // undeduced (a default or unused) is dependent, failing only
+                // if used.
+                let a = if tp.pack && !crate::infer::packs::in_deduced_context(tp, &data.f) {
+                    TemplateArg::Pack(Vec::new())
+                } else {
+                    TemplateArg::Dependent(n.clone())
+                };
+                bound.push((n.clone(), a));
             }
         }
         env.names.extend(bound);

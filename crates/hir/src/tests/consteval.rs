@@ -1025,3 +1025,46 @@ fn null_pointer_default_template_argument() {
     "#]],
     );
 }
+
+/// A template parameter pack that no function parameter deduces and no
+/// explicit argument gives is empty in a call the interpreter deduces by
+/// position (CuTe's `size<int... Is>(a)` recursing as `size(get<Is...>(a))`
+/// on an object whose type the full deduction does not take).
+#[test]
+fn undeduced_trailing_pack_is_empty() {
+    check(
+        "template <int v> struct C { static constexpr int value = v; constexpr operator int() const { return v; } };\n\
+         template <class... T> struct tuple { };\n\
+         template <int I, class... T> constexpr C<5> get(tuple<T...> const&) { return {}; }\n\
+         template <class X> constexpr int product(X const& a) { return 7; }\n\
+         template <int... Is, class X> constexpr auto size(X const& a) { if constexpr (sizeof...(Is) == 0) { return product(a); } else { return size(get<Is...>(a)); } }\n\
+         static_assert(size<0>(tuple<int>{}) == 7, \"\");\n\
+         static_assert(size(1) == 7, \"\");\n\
+         static_assert(size(C<3>{}) == 7, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// Calls through class objects: a constexpr function object without an
+/// initializer (CuTe's `static constexpr Product product;`, default
+/// initialized) and a function object parameter, by their `operator()`.
+#[test]
+fn calls_through_function_objects() {
+    check(
+        "struct Product { template <class T> constexpr T operator()(T const& a) const { return a * 2; } };\n\
+         static constexpr Product product;\n\
+         template <class F> constexpr int apply(F f, int x) { return f(x) + 1; }\n\
+         static_assert(product(3) == 6, \"\");\n\
+         static_assert(apply(product, 4) == 9, \"\");\n\
+         static_assert(apply(Product{}, 5) == 11, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
