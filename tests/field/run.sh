@@ -8,6 +8,10 @@
 # See README.md.
 #
 # usage: tests/field/run.sh [-j N] [--mode whole|rdc|both] [--only REGEX] [--skip REGEX] [--fresh] [--quick]
+#                           [--packages REGEX] [--strict]
+#   --packages  fetch and build only the packages whose name matches (and the
+#               header packages they include)
+#   --strict    a package that cannot be fetched is an error (exit 2), not skipped
 #   CUFRONT=path/to/cufront   use this binary (default: cargo build --release)
 #   CUFRONT_FIELD_CACHE=dir   cache (default ~/.cache/cufront/field)
 set -uo pipefail
@@ -15,7 +19,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${CUFRONT_FIELD_CACHE:-$HOME/.cache/cufront/field}
-jobs=2 modes="whole rdc" only="" skip="" fresh=0 quick=0
+jobs=2 modes="whole rdc" only="" skip="" fresh=0 quick=0 packages_re="" strict=0
 
 # The packages, one per line, fields separated by `;`:
 #   source    crate (cargo fetch), wheel or sdist (pip download, no dependencies)
@@ -139,6 +143,8 @@ while (($#)); do
     # PTX only: no ptxas (a third of the time on big kernels); the host side,
     # what is compared, is the same as with sm_90.
     --quick) quick=1; shift ;;
+    --packages) packages_re=$2; shift 2 ;;
+    --strict) strict=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -197,13 +203,26 @@ PY
 }
 
 fetch() {
-  local kind=$1 name=$2 version=$3 keep=${4:-}
+  local kind=$1 name=$2 version=$3 keep=${4:-} r=0
   case $kind in
-    crate) fetch_crate "$name" "$version" ;;
-    wheel | sdist) fetch_pip "$kind" "$name" "$version" "$keep" ;;
-    *) echo "unknown source kind $kind" >&2; return 1 ;;
+    crate) fetch_crate "$name" "$version" || r=1 ;;
+    wheel | sdist) fetch_pip "$kind" "$name" "$version" "$keep" || r=1 ;;
+    *) echo "unknown source kind $kind" >&2; r=1 ;;
   esac
+  if ((r && strict)); then
+    echo "could not fetch $name $version (--strict)" >&2
+    exit 2
+  fi
+  return $r
 }
+
+# The packages picked by --packages.
+selected=()
+for p in "${packages[@]}"; do
+  IFS=';' read -r _ name _ <<<"$p"
+  [[ -n $packages_re && ! $name =~ $packages_re ]] && continue
+  selected+=("$p")
+done
 
 # --- the two toolkits ---------------------------------------------------------
 if [[ -z ${CUFRONT:-} ]]; then
@@ -215,13 +234,15 @@ overlay=$cache/overlay
 rm -rf "$overlay"
 "$CUFRONT" toolkit overlay "$overlay" --cuda-path "$real_root" >/dev/null || exit 2
 
+# Header packages: those a selected package includes.
 for p in "${header_packages[@]}"; do
   IFS=';' read -r kind name version sub _ <<<"$p"
+  [[ " ${selected[*]} " == *"@$name-$version/"* ]] || continue
   fetch "$kind" "$name" "$version" "$sub"
 done
 
 list=$(mktemp)
-for p in "${packages[@]}"; do
+for p in "${selected[@]}"; do
   IFS=';' read -r kind name version sub files includes flags gpu <<<"$p"
   fetch "$kind" "$name" "$version" || continue
   root=$cache/src/$name-$version

@@ -70,7 +70,23 @@ enum Command {
     },
 }
 
+/// The stack of the thread that does the work. Instantiating deep template
+/// metaprograms (CuTe's collective builders: constexpr calls whose overloads
+/// are resolved by inference, which evaluates constexpr conditions in turn)
+/// nests further than the main thread's 8 MiB allow in a debug build; the
+/// depth itself is bounded by the model (instantiation depth, EDG's call
+/// depth), not by the stack. Reserved, not committed, memory.
+const STACK_SIZE: usize = 512 << 20;
+
 fn main() -> ExitCode {
+    match std::thread::Builder::new().name("cufront".into()).stack_size(STACK_SIZE).spawn(real_main) {
+        // A panic keeps its status (101), as on the main thread.
+        Ok(t) => t.join().unwrap_or(ExitCode::from(101)),
+        Err(_) => real_main(),
+    }
+}
+
+fn real_main() -> ExitCode {
     // The cudafe++ grammar is not clap's (prefix abbreviations, `-e2`, values
     // that start with `-`): hand its arguments over untouched.
     let argv: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();

@@ -527,6 +527,19 @@ fn compare(source: &Path, std: &str, flags: &[String], mode: Mode, cache: bool, 
 /// Small programs, one per host-output rule.
 const FOCUSED: &[(&str, &str)] = &[
     (
+        // Lambdas are printed without their declarator's attributes: g++
+        // would inline the empty-pack call operator (CUTLASS's
+        // `CUTLASS_LAMBDA_FUNC_INLINE`) and reject `[[…]]` before `noexcept`.
+        "lambda_attributes.cu",
+        "template <class F> auto call(F f) { return f(); }\n\
+         template <class... Ts> bool all(Ts... ts) {\n\
+         return [](auto&&... a) __attribute__((always_inline)) { return (true && ... && a); }(ts...); }\n\
+         int a() { return call([]() __attribute__((always_inline)) { return 1; }); }\n\
+         int d() { return call([] __attribute__((always_inline)) () mutable [[gnu::cold]] noexcept -> int { return 4; }); }\n\
+         int e(int x) { return call([x](int y [[maybe_unused]] = 0) __attribute__((always_inline)) { return x; }); }\n\
+         int main() { return a() + d() + e(1) + all(); }\n",
+    ),
+    (
         "device_var_templates.cu",
         "template <class T> __device__ T unit = T(1);\n\
          template <> __device__ double unit<double> = 2.0;\n\

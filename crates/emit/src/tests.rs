@@ -245,6 +245,34 @@ fn keys_that_need_types() {
                 .into(),
             "_Z16get_to_fp32_cuda9ggml_type",
         ),
+        // CUTLASS example 48's `StrideA stride_A;`: the type reaches a class
+        // with a non-trivial constructor through member typedefs of
+        // specializations, one picked by a partial specialization whose
+        // argument is CuTe's `is_tuple` (a `decltype` base). The real
+        // cudafe++ keys on it (`_4629d79a_4_k_cu_stride_A` for k.cu).
+        (
+            "template <bool B> struct bool_constant { static constexpr bool value = B; };\n\
+             using false_type = bool_constant<false>;\n\
+             template <class T> struct tuple_size;\n\
+             template <class... T> struct tuple { int v[sizeof...(T) + 1]; tuple() : v{} {} };\n\
+             template <class... T> struct tuple_size<tuple<T...>> { static constexpr int value = sizeof...(T); };\n\
+             namespace detail {\n\
+             template <class T> auto has_tuple_size(T*) -> bool_constant<(0 <= tuple_size<T>::value)>;\n\
+             auto has_tuple_size(...) -> false_type;\n\
+             }\n\
+             template <class T> struct is_tuple : decltype(detail::has_tuple_size((T*)0)) {};\n\
+             template <class T, bool = is_tuple<T>::value> struct Pick { using Stride = int; };\n\
+             template <class T> struct Pick<T, true> { using Stride = T; };\n\
+             template <class L> struct Mainloop { using StrideA = typename Pick<L>::Stride; };\n\
+             template <class M> struct Kernel { using StrideA = typename M::StrideA; };\n\
+             template <class K> struct Adapter { using GemmKernel = K; };\n\
+             using Gemm = Adapter<Kernel<Mainloop<tuple<long, int>>>>;\n\
+             using StrideA = typename Gemm::GemmKernel::StrideA;\n\
+             StrideA stride_A;\n\
+             int main() { return stride_A.v[0]; }"
+                .into(),
+            "stride_A",
+        ),
     ];
     for (src, want) in cases {
         assert_eq!(key(&src), Some(Ok(want.to_string())), "{src}");

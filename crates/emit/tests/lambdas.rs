@@ -607,3 +607,20 @@ fn annotated_lambda_without_the_flag() {
         "##]],
     );
 }
+
+/// A host lambda is printed without its declarator's attributes, wherever
+/// they are written (found by differential testing; the focused program
+/// `lambda_attributes.cu` of `host_output.rs` checks the objects); a
+/// parameter's stay (extended lambdas are printed by their own rule).
+#[test]
+fn host_lambda_attributes_are_dropped() {
+    check(
+        "int a() { auto l = [] __attribute__((always_inline)) (int y [[maybe_unused]]) mutable [[gnu::cold]] __attribute__((noinline)) noexcept -> int { return y; }; return l(1); }\n\
+         int b() { return [](auto&&... a) __attribute__((always_inline)) { return (0 + ... + a); }(); }\n",
+        expect![[r##"
+            # 1 "x.cu"
+            int a() { auto l = []  (int y [[maybe_unused]]) mutable   noexcept -> int { return y; }; typedef decltype(l) __T0; return l(1); }
+            int b() { return [](auto&&... a)  { return (0 + ... + a); }(); }
+        "##]],
+    );
+}

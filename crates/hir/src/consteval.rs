@@ -198,6 +198,26 @@ fn checked(v: i128, b: Builtin) -> Result<Value, ConstError> {
     }
 }
 
+/// The value a path names, resolved through types (`templates::resolve`):
+/// members of specializations, of typedefs of them, of `decltype(…)`.
+fn path_through_types(cx: &EvalCx<'_>, p: &crate::item_tree::Path, depth: u32) -> Result<Value, ConstError> {
+    use crate::templates::{Resolved, TemplateArg, member_value, resolve};
+    if let Some(v) = var_template::eval_path(cx, p, depth) {
+        return v;
+    }
+    match resolve(cx.lower, p, Ns::Value) {
+        Ok(Resolved::Value(TemplateArg::Value(v, t))) => {
+            Ok(Value { v, ty: crate::templates::value_builtin(cx.lower.db, t) })
+        }
+        Ok(Resolved::Value(_)) => Err(ConstError::NotConstant(format!("{p} (dependent)"))),
+        Ok(Resolved::Def(Def::Enumerator(en, k), None, _)) => enumerator_value(cx, en, k),
+        Ok(Resolved::Def(d, env, _)) => member_value(cx.lower, &d, env.as_ref().or(cx.lower.env)),
+        Ok(Resolved::Ty(_)) => Err(ConstError::NotConstant(p.to_string())),
+        Err(TyKind::Error(e)) => Err(ConstError::Unresolved(e)),
+        Err(k) => Err(ConstError::Unsupported(format!("{k:?}"))),
+    }
+}
+
 pub fn eval(cx: &EvalCx<'_>, e: &ConstExpr) -> Result<Value, ConstError> {
     eval_depth(cx, e, 0)
 }
@@ -210,21 +230,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
     match e {
         ConstExpr::Int(v, b) => Ok(Value { v: *v as i128, ty: *b }),
         ConstExpr::Path(p) if cx.lower.env.is_some() || p.segments.iter().any(|s| s.args.is_some()) => {
-            use crate::templates::{Resolved, TemplateArg, member_value, resolve};
-            if let Some(v) = var_template::eval_path(cx, p, depth) {
-                return v;
-            }
-            match resolve(cx.lower, p, Ns::Value) {
-                Ok(Resolved::Value(TemplateArg::Value(v, t))) => {
-                    Ok(Value { v, ty: crate::templates::value_builtin(cx.lower.db, t) })
-                }
-                Ok(Resolved::Value(_)) => Err(ConstError::NotConstant(format!("{p} (dependent)"))),
-                Ok(Resolved::Def(Def::Enumerator(en, k), None, _)) => enumerator_value(cx, en, k),
-                Ok(Resolved::Def(d, env, _)) => member_value(cx.lower, &d, env.as_ref().or(cx.lower.env)),
-                Ok(Resolved::Ty(_)) => Err(ConstError::NotConstant(p.to_string())),
-                Err(TyKind::Error(e)) => Err(ConstError::Unresolved(e)),
-                Err(k) => Err(ConstError::Unsupported(format!("{k:?}"))),
-            }
+            path_through_types(cx, p, depth)
         }
         ConstExpr::Path(p) => {
             let db = cx.lower.db;
@@ -232,6 +238,10 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
                 Some(Def::Enumerator(en, k)) => enumerator_value(cx, en, k),
                 Some(Def::Var(v)) => var_value(db, v),
                 Some(_) => Err(ConstError::NotConstant(p.to_string())),
+                // A qualifier that is a typedef of a specialization or a
+                // `decltype` (`T3::value`, `decltype(f(0))::value`): the
+                // scope graph does not see through types.
+                None if p.segments.len() > 1 => path_through_types(cx, p, depth),
                 None => Err(ConstError::Unresolved(p.to_string())),
             }
         }

@@ -167,7 +167,9 @@ pub struct ClassData {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseRef {
-    pub path: Path,
+    /// A class name, or `decltype(…)` (`TypeRef::Opaque`, lowered as any
+    /// `decltype` type: `is_tuple<T> : decltype(has_tuple_size((T*)0))`).
+    pub ty: TypeRef,
     /// `Bases...`: a pack expansion.
     pub pack: bool,
     pub is_virtual: bool,
@@ -1598,15 +1600,17 @@ impl Lower {
                         _ => None,
                     })
                     .unwrap_or(if key == ClassKey::Class { Access::Private } else { Access::Public });
-                let path = b
-                    .children()
-                    .find(|c| {
-                        matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID | K::DECLTYPE_SPECIFIER)
-                    })
-                    .and_then(|n| su::path_of(&n))
-                    .unwrap_or_default();
+                let name = b.children().find(|c| {
+                    matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID | K::DECLTYPE_SPECIFIER)
+                });
+                // A decltype base is a type, not a name: its operand's
+                // identifiers are no path.
+                let ty = match name {
+                    Some(n) if n.kind() == K::DECLTYPE_SPECIFIER => decltype_ref(&n),
+                    n => TypeRef::Path(n.and_then(|n| su::path_of(&n)).unwrap_or_default()),
+                };
                 let pack = b.children_with_tokens().any(|t| t.kind() == K::DOT3);
-                data.bases.push(BaseRef { path, pack, is_virtual, access });
+                data.bases.push(BaseRef { ty, pack, is_virtual, access });
             }
         }
         // Attributes after the closing brace belong to the class too.

@@ -716,6 +716,15 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
     }
+    // `nullptr` for a pointer parameter (`enable_if_t<C>* = nullptr`,
+    // CuTe's `__CUTE_REQUIRES`): the null pointer value, not an
+    // unevaluated argument that would drop the candidate.
+    if let (ConstExpr::Unsupported(text), Some(t)) = (e, ty)
+        && text.trim() == "nullptr"
+        && matches!(ty::canonical(db, t).kind(db), TyKind::Ptr(_) | TyKind::Builtin(Builtin::NullPtr))
+    {
+        return Ok(TemplateArg::Value(0, t));
+    }
     if cx.env.is_some_and(|env| value_dep::is_value_dependent(db, env, e)) {
         return Ok(TemplateArg::Dependent("value-dependent expression".into()));
     }
@@ -1537,13 +1546,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         };
                         match scopes::lookup_member(db, map, s, &seg.name, want) {
                             Some(d) => (d, None, s),
-                            None => {
-                                return Err(TyKind::Error(format!(
-                                    "no member `{}` in {}",
-                                    seg.name,
-                                    ty::display(db, t)
-                                )));
-                            }
+                            None => match member_of(db, ClassRefT::Class(*c), &seg.name, want, 0) {
+                                // In a specialization base.
+                                Some(found) => found,
+                                None => {
+                                    return Err(TyKind::Error(format!(
+                                        "no member `{}` in {}",
+                                        seg.name,
+                                        ty::display(db, t)
+                                    )));
+                                }
+                            },
                         }
                     }
                     TyKind::Enum(e) => {
@@ -1565,7 +1578,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 };
                 match scopes::lookup_member(db, map, s, &seg.name, want) {
                     Some(d2) => (d2, env.filter(|e| e.scopes.contains(&s)), s),
-                    None => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                    // A member of a specialization base of a plain class
+                    // (`struct N : bool_constant<true> {}`, `N::value`): the
+                    // scope graph knows only plain bases.
+                    None => match &d {
+                        Def::Class(k) if env.is_none() => match member_of(db, ClassRefT::Class(*k), &seg.name, want, 0)
+                        {
+                            Some(found) => found,
+                            None => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                        },
+                        _ => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                    },
                 }
             }
             Resolved::Value(_) => return Err(TyKind::Error(format!("`{p}`: a value has no members"))),
@@ -1867,7 +1890,7 @@ fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
         let mut tys = Vec::new();
         if b.pack {
             let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
-            match expand(cx, &TemplateArgRef::Type(TypeRef::Path(b.path.clone()))) {
+            match expand(cx, &TemplateArgRef::Type(b.ty.clone())) {
                 Ok(v) => {
                     for a in v {
                         match a {
@@ -1880,7 +1903,8 @@ fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
             }
         } else {
             let cx = LowerCx { db, map: &map, item: class.item(db), scope, env: Some(&env) };
-            tys.push(ty::canonical(db, ty::lower(cx, &TypeRef::Path(b.path.clone()))));
+            let cx = LowerCx { scope: ty::base_scope(&map, class, &b.ty, scope), ..cx };
+            tys.push(ty::canonical(db, ty::lower(cx, &b.ty)));
         }
         for t in tys {
             out.push(ty::base_info(db, t, ClassRefT::Inst(i), b.is_virtual, b.access));

@@ -310,11 +310,29 @@ fn class_bases_of(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<BaseInfo>> {
         .bases
         .iter()
         .map(|b| {
-            let ty = canonical(db, lower(cx, &TypeRef::Path(b.path.clone())));
+            let cx = LowerCx { scope: base_scope(&map, c, &b.ty, scope), ..cx };
+            let ty = canonical(db, lower(cx, &b.ty));
             base_info(db, ty, crate::layout::ClassRef::Class(c), b.is_virtual, b.access)
         })
         .collect();
     Arc::new(bases)
+}
+
+/// The scope a base-specifier of class `c` is lowered in, `written` being
+/// the scope its names are otherwise looked up from. A `decltype` base's
+/// operand is inferred from the enclosing scope: the class has no members
+/// yet at its base clause ([class.derived]), and searching the class as
+/// the operand's enclosing class would ask for the very bases being
+/// computed (a query cycle, whose fallback leaves the class without
+/// bases). Its template parameters and injected-class-name are still found
+/// through the environment.
+pub(crate) fn base_scope(map: &DefMap, c: ClassId, ty: &TypeRef, written: ScopeIdx) -> ScopeIdx {
+    match ty {
+        TypeRef::Opaque(s) if s.starts_with("decltype(") => {
+            map.parent.get(&DeclKey::Class(c)).copied().unwrap_or(scopes::ROOT)
+        }
+        _ => written,
+    }
 }
 
 /// A base of `of` with type `ty`.

@@ -225,8 +225,11 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
             if sp == Space::Device {
                 hidden.push(range);
             }
-        } else if a.host && !plan.opts.extended_lambda && parent_function(l).is_some() {
-            plan.errors.push(HostError { range: head_range(l), id: NEEDS_FLAG, args: vec![] });
+        } else {
+            if a.host && !plan.opts.extended_lambda && parent_function(l).is_some() {
+                plan.errors.push(HostError { range: head_range(l), id: NEEDS_FLAG, args: vec![] });
+            }
+            drop_attributes(plan, l);
         }
         typedef_line(plan, l);
     }
@@ -240,6 +243,19 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
             Some(e) => e.text = format!("{text}#if 0\n"),
             None => plan.insert(at, text),
         }
+    }
+}
+
+/// cudafe++ prints a lambda without the attributes of its declarator
+/// (`[] __attribute__((always_inline)) (…) mutable [[gnu::cold]] {…}` as
+/// `[]() mutable {…}`, found by differential testing): an `always_inline`
+/// kept would let g++ inline a generic lambda's call operator that the real
+/// build emits (CUTLASS's `CUTLASS_LAMBDA_FUNC_INLINE`, `nm` differs).
+/// Attributes of its parameters stay.
+fn drop_attributes(plan: &mut Plan<'_>, l: &SyntaxNode) {
+    let own = l.children().chain(declarator(l).into_iter().flat_map(|d| d.children().collect::<Vec<_>>()));
+    for a in own.filter(|c| matches!(c.kind(), K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST)) {
+        plan.replace(significant_range(&a), "");
     }
 }
 

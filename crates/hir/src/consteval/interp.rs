@@ -123,6 +123,10 @@ struct Interp<'a> {
     /// The explicit template arguments of the call being made (`f<T>()`),
     /// with the caller's item, scope and environment to lower them in.
     explicit: Option<Explicit>,
+    /// The call expression of the current frame's body whose overloads are
+    /// being picked (`call_overloads` takes it): where a tie of the
+    /// interpreter's ranking asks the full overload resolution.
+    call_at: Option<ExprId>,
 }
 
 #[derive(Clone)]
@@ -159,7 +163,7 @@ fn too_complex() -> ConstError {
 /// Evaluates a `static_assert` condition (contextually converted to bool).
 pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: &Body) -> Result<bool, ConstError> {
     let Some(root) = cond.root_expr else { return unsupported("no condition") };
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
     let mut named = Vec::new();
     if let Some(f) = site.func {
         named = it.enclosing_locals(f, site)?;
@@ -184,7 +188,7 @@ pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, co
 /// `consteval::text` needs for expressions the item tree keeps as text.
 pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: &Body) -> Result<CValue, ConstError> {
     let Some(root) = cond.root_expr else { return unsupported("no expression") };
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
     it.frames.push(Frame {
         body: FrameBody::Borrowed(cond),
         text: site.text.clone(),
@@ -249,7 +253,7 @@ impl<'a> Interp<'a> {
         body: &'a Body,
         known: &[(LocalId, CValue)],
     ) -> Self {
-        let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+        let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
         let mut locals = vec![CValue::Uninit; body.locals.len()];
         for (k, v) in known {
             if let Some(slot) = locals.get_mut(k.0 as usize) {
@@ -282,7 +286,7 @@ pub fn eval_function_body(
     text: Arc<str>,
     args: Vec<CValue>,
 ) -> R<CValue> {
-    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None };
+    let mut it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
     it.run_body(body, text, item, scope, None, args, None).map(|(v, _)| v)
 }
 
@@ -432,7 +436,7 @@ impl<'a> Interp<'a> {
                 let b = self.expr(*base)?;
                 self.member(b, name)
             }
-            Expr::Call { callee, args } => self.call(*callee, args),
+            Expr::Call { callee, args } => self.call(e, *callee, args),
             Expr::Construct { ty, args, braced: _ } => {
                 let t = self.lower_ty(ty);
                 let args = self.args(args)?;
@@ -550,6 +554,18 @@ impl<'a> Interp<'a> {
         let (item, scope, env) = self.cx();
         let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
         crate::infer::unevaluated_operand_type(cx, &body, e)
+    }
+
+    /// The function the call expression `e` of the current frame's body
+    /// resolves to by the full overload rules (`infer::call_target`).
+    #[inline(never)]
+    fn call_target(&self, e: ExprId) -> Option<FnDecl> {
+        let body = self.frame().body.clone();
+        let (item, scope, env) = self.cx();
+        let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
+        // Inference evaluates constexpr conditions in turn (a nested
+        // interpreter): room for its frames before the next grow point.
+        stacker::maybe_grow(1 << 20, 16 << 20, || crate::infer::call_target(cx, &body, e))
     }
 
     #[inline(never)]
@@ -1212,9 +1228,17 @@ impl<'a> Interp<'a> {
         let root = SyntaxNode::new_root(src.green.clone());
         let offsets = crate::item_offsets(db, item);
         let Some(&at) = offsets.vars.get(v.idx(db) as usize) else { return Err(ConstError::Cycle) };
-        let Some(init) = initializer_at(&root, at) else { return Err(ConstError::NotConstant(data.name.clone())) };
-        let body = Arc::new(body::lower_expr_owner(&init));
         let parent = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
+        let Some(init) = initializer_at(&root, at) else {
+            // `static constexpr Product product;` (CuTe's function objects):
+            // a constant of class type default-initialized.
+            let t = ty::canonical(db, ty::lower(LowerCx { db, map: self.map, item, scope: parent, env }, &data.ty));
+            if data.linkage.is_constexpr && matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) {
+                return self.construct(t, Vec::new());
+            }
+            return Err(ConstError::NotConstant(data.name.clone()));
+        };
+        let body = Arc::new(body::lower_expr_owner(&init));
         let text = item_text(db, item);
         if calls_exhausted() {
             return Err(too_complex());
@@ -1380,12 +1404,22 @@ impl<'a> Interp<'a> {
 
     // ---- calls ----
 
-    fn call(&mut self, callee: ExprId, args: &[ExprId]) -> R<CValue> {
+    fn call(&mut self, at: ExprId, callee: ExprId, args: &[ExprId]) -> R<CValue> {
         let body = self.frame().body.clone();
         let (item, scope, env) = self.cx();
         match body.expr(callee) {
             Expr::Path(p) => {
                 let argv = self.args(args)?;
+                // A local holding a class object (a function object
+                // parameter): its `operator()`.
+                if p.segments.len() == 1
+                    && !p.global
+                    && p.segments[0].args.is_none()
+                    && self.local_by_name(&p.segments[0].name).is_some()
+                {
+                    let obj = self.path_value(p)?;
+                    return self.call_object(at, obj, argv);
+                }
                 let cx = LowerCx { db: self.db, map: self.map, item, scope, env: env.as_ref() };
                 // `f<A, B>(…)`: a function template with explicit arguments.
                 if let Some(written) = p.segments.last().and_then(|s| s.args.clone()) {
@@ -1402,6 +1436,7 @@ impl<'a> Interp<'a> {
                             .collect();
                         let this = self.frame().this.clone();
                         let saved = self.explicit.replace(Explicit { written, item, scope, env: env.clone() });
+                        self.call_at = Some(at);
                         let r = self.call_overloads(&cands, denv.or(env), argv, this, p);
                         self.explicit = saved;
                         return r.map(|(v, _)| v);
@@ -1414,6 +1449,7 @@ impl<'a> Interp<'a> {
                         Def::Fn(_) | Def::FnTemplate(_) => {
                             let cands = self.overloads(&d, p);
                             let this = self.frame().this.clone();
+                            self.call_at = Some(at);
                             let (v, _) = self.call_overloads(&cands, denv.or(env), argv, this, p)?;
                             Ok(v)
                         }
@@ -1422,6 +1458,12 @@ impl<'a> Interp<'a> {
                             self.construct(t, argv)
                         }
                         Def::Value => unsupported(format!("call to `{p}` (not modelled)")),
+                        // A function object (CuTe's `static constexpr
+                        // Product product;`): its `operator()`.
+                        Def::Var(_) => {
+                            let obj = self.def_value(&d, denv.as_ref().or(env.as_ref()), p)?;
+                            self.call_object(at, obj, argv)
+                        }
                         _ => Err(ConstError::NotConstant(format!("call of `{p}`"))),
                     },
                     Ok(Resolved::Ty(t)) => {
@@ -1445,6 +1487,7 @@ impl<'a> Interp<'a> {
                     return Err(ConstError::Unresolved(n.to_string()));
                 };
                 let cands = self.overloads(&d, name);
+                self.call_at = Some(at);
                 let (v, this) = self.call_overloads(&cands, denv, argv, Some(obj), name)?;
                 // Write the object back (a non-const member function may change it).
                 if let (Some(this), Ok(place)) = (this, self.place(*base)) {
@@ -1454,6 +1497,22 @@ impl<'a> Interp<'a> {
             }
             _ => unsupported("call through an expression"),
         }
+    }
+
+    /// A call of a class object: its `operator()` with the object as `this`.
+    fn call_object(&mut self, at: ExprId, obj: CValue, argv: Vec<CValue>) -> R<CValue> {
+        let CValue::Object(Some(t), _) = &obj else {
+            return unsupported("call of a value that is not a class object");
+        };
+        let c = templates::class_of(self.db, *t).map_err(ConstError::Unsupported)?;
+        let name = Path::single("operator()");
+        let Some((d, denv, _)) = templates::member_of(self.db, c, "operator()", Ns::Value, 0) else {
+            return Err(ConstError::Unresolved("operator()".to_string()));
+        };
+        let cands = self.overloads(&d, &name);
+        self.call_at = Some(at);
+        let (v, _) = self.call_overloads(&cands, denv, argv, Some(obj), &name)?;
+        Ok(v)
     }
 
     /// The functions of the name `d` was found by (its overload set): the
@@ -1483,6 +1542,7 @@ impl<'a> Interp<'a> {
         this: Option<CValue>,
         p: &Path,
     ) -> R<(CValue, Option<CValue>)> {
+        let at = self.call_at.take();
         let mut viable: Vec<(i32, FnDecl)> =
             cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
         let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
@@ -1512,10 +1572,13 @@ impl<'a> Interp<'a> {
             }
             top = top.into_iter().zip(w).filter(|(_, x)| *x == max).map(|(g, _)| g).collect();
         }
-        let f = top[0];
+        let mut f = top[0];
         let sig = |f: FnDecl| fn_data(self.db, f).map(|(d, t)| (d.ty.params, t));
         if top.iter().any(|g| sig(*g) != sig(f)) {
-            return unsupported(format!("call to `{p}`: overloads not told apart"));
+            match at.and_then(|e| self.call_target(e)).filter(|g| top.contains(g)) {
+                Some(g) => f = g,
+                None => return unsupported(format!("call to `{p}`: overloads not told apart")),
+            }
         }
         self.invoke(f, env, args, this)
     }
@@ -1778,8 +1841,17 @@ impl<'a> Interp<'a> {
         for tp in &data.tparams {
             let Some(n) = &tp.name else { continue };
             if !bound.iter().any(|(b, _)| b == n) {
-                // Undeduced (a default or unused): dependent, fails only if used.
-                bound.push((n.clone(), TemplateArg::Dependent(n.clone())));
+                // A pack no function parameter deduces and no explicit
+                // argument gives is empty ([temp.arg.explicit]/4: CuTe's
+                // `size<int... Is>(a)` called as `size(x)`); anything else
+                // undeduced (a default or unused) is dependent, failing only
+                // if used.
+                let a = if tp.pack && !crate::infer::packs::in_deduced_context(tp, &data.f) {
+                    TemplateArg::Pack(Vec::new())
+                } else {
+                    TemplateArg::Dependent(n.clone())
+                };
+                bound.push((n.clone(), a));
             }
         }
         env.names.extend(bound);

@@ -137,6 +137,39 @@ pub(crate) fn unevaluated_operand_type(cx: LowerCx<'_>, body: &Body, e: ExprId) 
     Some(t)
 }
 
+/// The function a call expression `call` of `body` (a constexpr function's,
+/// evaluated by the interpreter in `cx`) resolves to by the full overload
+/// rules (value categories, reference binding, partial ordering,
+/// SFINAE): what the interpreter asks when its own ranking by argument
+/// kinds ties (`get(tuple<T...> const&)` / `&` / `&&`, a variadic
+/// `min(T0 const&, Ts const&...)` against `min(T const&, U const&)`).
+/// The body's parameters have their declared types; None when the call
+/// does not resolve to a function here.
+pub(crate) fn call_target(cx: LowerCx<'_>, body: &Body, call: ExprId) -> Option<crate::instances::FnDecl> {
+    let db = cx.db;
+    if cx
+        .env
+        .is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_))))
+    {
+        return None;
+    }
+    let mut inf = Infer::type_level(cx, body);
+    inf.res.expr_tys = vec![None; body.exprs.len()];
+    inf.res.categories = vec![Category::PRValue; body.exprs.len()];
+    inf.res.local_tys = vec![None; body.locals.len()];
+    for &p in &body.params {
+        let t = inf.local_declared_ty(p, None);
+        inf.res.local_tys[p.0 as usize] = Some(t);
+        inf.bind_local(p);
+    }
+    templates::nested(|| Ok(inf.expr(call))).ok()?;
+    inf.res.calls.iter().find_map(|(site, callee)| match (site, callee) {
+        (CallSite::Expr(e), Callee::Entity(Entity::Fn(f))) if *e == call => Some(crate::instances::FnDecl::Fn(*f)),
+        (CallSite::Expr(e), Callee::Entity(Entity::FnInst(i))) if *e == call => Some(i.decl(db)),
+        _ => None,
+    })
+}
+
 /// The type (references stripped) and category of an operand's body in
 /// `cx` (an error type only for a substitution failure), and the declared
 /// type of a parameter named alone.

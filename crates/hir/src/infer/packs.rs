@@ -76,7 +76,7 @@ pub(super) fn template_arg_names(a: &crate::item_tree::TemplateArgRef, out: &mut
 /// itself a pack (`X<Ts*...>`): left undeduced there, it is not empty but
 /// unknown (a pattern deduction the model does not do), so the candidate
 /// fails rather than naming a wrong specialization.
-pub(super) fn in_deduced_context(p: &TemplateParam, data: &crate::item_tree::FnData) -> bool {
+pub(crate) fn in_deduced_context(p: &TemplateParam, data: &crate::item_tree::FnData) -> bool {
     let Some(name) = &p.name else { return false };
     data.ty.params.iter().enumerate().any(|(k, t)| {
         if data.pack_params.contains(&(k as u32)) {

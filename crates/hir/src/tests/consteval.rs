@@ -958,3 +958,113 @@ fn asserts_in_discarded_if_constexpr_branches_are_not_instantiated() {
         "#]],
     );
 }
+
+/// Overloads the interpreter's ranking by argument kinds cannot tell
+/// apart are picked by the full overload resolution of the call
+/// (`infer::call_target`): reference binding (`get(tuple<T...> const&)` /
+/// `&` / `&&`, CuTe's) and partial ordering with SFINAE (CuTe's variadic
+/// `min` against the binary one).
+#[test]
+fn tied_overloads_by_full_resolution() {
+    check(
+        "template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { using type = T; };\n\
+         template <class T> struct is_arith { static constexpr bool value = true; };\n\
+         template <class T, class U, typename enable_if<is_arith<T>::value && is_arith<U>::value, int>::type = 0>\n\
+         constexpr auto min(T const& t, U const& u) { return t < u ? t : u; }\n\
+         template <class T0, class... Ts> constexpr auto min(T0 const& t0, Ts const&... ts) {\n\
+           if constexpr (sizeof...(Ts) == 0) { return t0; } else { return ::min(t0, ::min(ts...)); }\n\
+         }\n\
+         static_assert(min(3, 4) == 3, \"\");\n\
+         static_assert(min(3, 4, 2) == 2, \"\");\n\
+         static_assert(min(5) == 5, \"\");\n\
+         template <class... T> struct tuple { };\n\
+         template <int I, class... T> constexpr int get(tuple<T...> const&) { return 1; }\n\
+         template <int I, class... T> constexpr int get(tuple<T...>&) { return 2; }\n\
+         template <int I, class... T> constexpr int get(tuple<T...>&&) { return 3; }\n\
+         template <int... Is, class X> constexpr int size(X const& a) { if constexpr (sizeof...(Is) == 0) { return 0; } else { return get<Is...>(a); } }\n\
+         static_assert(size<0>(tuple<int>{}) == 1, \"\");\n\
+         static_assert(get<0>(tuple<int>{}) == 3, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// A pointer template parameter defaulted to `nullptr` (CuTe's
+/// `__CUTE_REQUIRES(c)`: `typename enable_if<c>::type* = nullptr`) takes
+/// the null pointer value: the candidate stays viable, so the binary `min`
+/// wins by partial ordering (the call's evaluation and the instance g++
+/// emits, `_Z3minIiiLPv0EEDaRKT_RKT0_`).
+#[test]
+fn null_pointer_default_template_argument() {
+    let text = "template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { using type = T; };\n\
+         template <class T> struct is_arith { static constexpr bool value = true; };\n\
+         template <class T, class U, typename enable_if<(is_arith<T>::value && is_arith<U>::value)>::type* = nullptr>\n\
+         constexpr auto min(T const& t, U const& u) { return t < u ? t : u; }\n\
+         template <class T0, class... Ts> constexpr auto min(T0 const& t0, Ts const&... ts) {\n\
+           if constexpr (sizeof...(Ts) == 0) { return t0; } else { return ::min(t0, ::min(ts...)); }\n\
+         }\n";
+    check(
+        &format!("{text}static_assert(min(3, 4) == 3, \"\");\nstatic_assert(min(3, 4, 2) == 2, \"\");"),
+        expect![[r#"
+            namespace: true
+            namespace: true
+        "#]],
+    );
+    super::closure(
+        &format!("{text}int f() {{ return min(3, 4); }}"),
+        expect![[r#"
+        _Z1fv
+        _Z3minIiiLPv0EEDaRKT_RKT0_
+    "#]],
+    );
+}
+
+/// A template parameter pack that no function parameter deduces and no
+/// explicit argument gives is empty in a call the interpreter deduces by
+/// position (CuTe's `size<int... Is>(a)` recursing as `size(get<Is...>(a))`
+/// on an object whose type the full deduction does not take).
+#[test]
+fn undeduced_trailing_pack_is_empty() {
+    check(
+        "template <int v> struct C { static constexpr int value = v; constexpr operator int() const { return v; } };\n\
+         template <class... T> struct tuple { };\n\
+         template <int I, class... T> constexpr C<5> get(tuple<T...> const&) { return {}; }\n\
+         template <class X> constexpr int product(X const& a) { return 7; }\n\
+         template <int... Is, class X> constexpr auto size(X const& a) { if constexpr (sizeof...(Is) == 0) { return product(a); } else { return size(get<Is...>(a)); } }\n\
+         static_assert(size<0>(tuple<int>{}) == 7, \"\");\n\
+         static_assert(size(1) == 7, \"\");\n\
+         static_assert(size(C<3>{}) == 7, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// Calls through class objects: a constexpr function object without an
+/// initializer (CuTe's `static constexpr Product product;`, default
+/// initialized) and a function object parameter, by their `operator()`.
+#[test]
+fn calls_through_function_objects() {
+    check(
+        "struct Product { template <class T> constexpr T operator()(T const& a) const { return a * 2; } };\n\
+         static constexpr Product product;\n\
+         template <class F> constexpr int apply(F f, int x) { return f(x) + 1; }\n\
+         static_assert(product(3) == 6, \"\");\n\
+         static_assert(apply(product, 4) == 9, \"\");\n\
+         static_assert(apply(Product{}, 5) == 11, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}

@@ -215,3 +215,52 @@ fn instantiation_depth_limit() {
     // Deep instantiation needs stack: as the CLI's main thread has.
     std::thread::Builder::new().stack_size(64 << 20).spawn(run).expect("thread").join().expect("no panic");
 }
+
+/// A `decltype` base ([class.derived]): the detection idiom of CuTe's
+/// `is_tuple<T> : decltype(detail::has_tuple_size((T*)0))`, whose
+/// overload (a substitution failure removing the template) decides the
+/// base; the operand's names are no path, and unqualified lookup in the
+/// base clause does not search the class's own (not yet known) bases.
+#[test]
+fn decltype_bases() {
+    check(
+        "template <bool B> struct bool_constant { static constexpr bool value = B; };
+         using false_type = bool_constant<false>;
+         template <class T> struct tuple_size;
+         template <class... T> struct tuple {};
+         template <class... T> struct tuple_size<tuple<T...>> { static constexpr int value = sizeof...(T); };
+         namespace detail {
+         template <class T> auto has_tuple_size(T*) -> bool_constant<(0 <= tuple_size<T>::value)>;
+         auto has_tuple_size(...) -> false_type;
+         }
+         template <class T> struct is_tuple : decltype(detail::has_tuple_size((T*)0)) {};
+         template <class T> auto f1(T*) -> bool_constant<true>;
+         template <class T> struct A : decltype(f1((T*)0)) {};
+         bool_constant<true> f0(int);
+         struct N : decltype(f0(0)) {};
+         struct X { char a[is_tuple<float>::value ? 2 : 3]; char b[is_tuple<tuple<int>>::value ? 2 : 3]; char c[A<float>::value ? 2 : 3]; };
+         using T3 = bool_constant<true>;
+         typedef decltype(f0(0)) T4;
+         struct Y { char a[T3::value ? 2 : 3]; char b[T4::value ? 2 : 3]; char c[decltype(f0(0))::value ? 2 : 3]; char d[N::value ? 2 : 3]; };",
+        &["is_tuple<float>", "is_tuple<tuple<int> >", "A<float>", "N", "X", "Y"],
+        expect![[r#"
+            is_tuple<float>: size 1 align 1 [empty, non-pod]
+              0: base bool_constant<false>
+            is_tuple<tuple<int> >: size 1 align 1 [empty, non-pod]
+              0: base bool_constant<true>
+            A<float>: size 1 align 1 [empty, non-pod]
+              0: base bool_constant<true>
+            N: size 1 align 1 [empty, non-pod]
+              0: base bool_constant<true>
+            X: size 7 align 1
+              0: a char[3]
+              3: b char[2]
+              5: c char[2]
+            Y: size 8 align 1
+              0: a char[2]
+              2: b char[2]
+              4: c char[2]
+              6: d char[2]
+        "#]],
+    );
+}
