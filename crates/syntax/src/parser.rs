@@ -210,6 +210,13 @@ pub(crate) struct Events {
     pub(crate) msgs: Vec<ErrorMsg>,
 }
 
+/// Counts of the enclosing loops and switches (`Parser::jumps`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Jumps {
+    loops: u32,
+    switches: u32,
+}
+
 pub struct Parser<'t> {
     pub(crate) inp: Input<'t>,
     pos: usize,
@@ -226,6 +233,10 @@ pub struct Parser<'t> {
     /// `>>>` ends it; a lone `>` is greater-than and `>>` a shift, as EDG
     /// reads `k<<<1, 1, n > 32 ? 4 : 0>>>()`.
     launch_gt: bool,
+    /// The loops and `switch`es around the cursor in the function body
+    /// being parsed (a lambda's body starts afresh): where `break` and
+    /// `continue` may go.
+    jumps: Jumps,
     steps: Cell<u32>,
     /// The `LAZY_BODY`s made so far (see `grammar::statements::function_body`).
     pub(crate) lazy_bodies: Vec<LazyBodyRec>,
@@ -280,6 +291,7 @@ impl<'t> Parser<'t> {
             names,
             depth: 0,
             depth_error_reported: false,
+            jumps: Jumps::default(),
             gt_closes: false,
             launch_gt: false,
             steps: Cell::new(0),
@@ -621,6 +633,33 @@ impl<'t> Parser<'t> {
 
     /// Runs `f` with `gt_closes` set to `value`, restoring it afterwards.
     /// Keeping the current value keeps a launch configuration's reading of `>`.
+    /// Runs `f` (a loop's or a switch's body) with one more loop or switch around.
+    pub(crate) fn in_jump_target<T>(&mut self, is_loop: bool, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        let saved = self.jumps;
+        if is_loop {
+            self.jumps.loops += 1;
+        } else {
+            self.jumps.switches += 1;
+        }
+        let r = f(self);
+        self.jumps = saved;
+        r
+    }
+
+    /// Runs `f` (a body of its own: a lambda's, a local class member's)
+    /// with no loop or switch around.
+    pub(crate) fn in_new_body<T>(&mut self, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
+        let saved = std::mem::take(&mut self.jumps);
+        let r = f(self);
+        self.jumps = saved;
+        r
+    }
+
+    /// Whether a `break` (`is_break`) or `continue` has somewhere to go.
+    pub(crate) fn jump_has_target(&self, is_break: bool) -> bool {
+        self.jumps.loops > 0 || is_break && self.jumps.switches > 0
+    }
+
     pub(crate) fn with_gt_closes<T>(&mut self, value: bool, f: impl FnOnce(&mut Parser<'t>) -> T) -> T {
         let launch = value == self.gt_closes && self.launch_gt;
         self.with_gt(value, launch, f)

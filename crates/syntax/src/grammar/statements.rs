@@ -44,7 +44,7 @@ pub(crate) fn function_body(p: &mut Parser<'_>) {
     if p.body_level >= MAX_LAZY_BODY_LEVEL {
         // A member of a local class in a member of a local class …: parsed
         // here, so that deeply nested bodies are not re-scanned once per level.
-        body_contents(p);
+        p.in_new_body(body_contents);
         m.complete(p, FUNCTION_BODY);
         return;
     }
@@ -146,7 +146,15 @@ fn statement_inner(p: &mut Parser<'_>) {
         DO_KW => do_stmt(p, m),
         FOR_KW => for_stmt(p, m),
         BREAK_KW | CONTINUE_KW => {
-            let kind = if p.at(BREAK_KW) { BREAK_STMT } else { CONTINUE_STMT };
+            let is_break = p.at(BREAK_KW);
+            let kind = if is_break { BREAK_STMT } else { CONTINUE_STMT };
+            if !p.jump_has_target(is_break) {
+                p.error(if is_break {
+                    "a break statement may only be used within a loop or switch"
+                } else {
+                    "a continue statement may only be used within a loop"
+                });
+            }
             p.bump_any();
             with_semi_stop(p, |p| stmt_end(p, cp));
             m.complete(p, kind);
@@ -282,7 +290,7 @@ fn switch_stmt(p: &mut Parser<'_>, m: Marker) {
     p.bump(SWITCH_KW);
     in_block_scope(p, |p| {
         parenthesized(p, |p| init_and_condition(p, R_PAREN));
-        statement(p);
+        p.in_jump_target(false, statement);
     });
     m.complete(p, SWITCH_STMT);
 }
@@ -292,7 +300,7 @@ fn while_stmt(p: &mut Parser<'_>, m: Marker) {
     p.bump(WHILE_KW);
     in_block_scope(p, |p| {
         parenthesized(p, |p| condition(p, R_PAREN));
-        statement(p);
+        p.in_jump_target(true, statement);
     });
     m.complete(p, WHILE_STMT);
 }
@@ -312,7 +320,7 @@ fn parenthesized(p: &mut Parser<'_>, f: impl FnOnce(&mut Parser<'_>)) {
 fn do_stmt(p: &mut Parser<'_>, m: Marker) {
     let cp = p.checkpoint();
     p.bump(DO_KW);
-    statement(p);
+    p.in_jump_target(true, statement);
     if !p.eat(WHILE_KW) {
         error_and_skip(p, "expected \"while\"");
     }
@@ -334,7 +342,7 @@ fn for_stmt(p: &mut Parser<'_>, m: Marker) {
     p.bump(FOR_KW);
     let kind = in_block_scope(p, |p| {
         if !p.expect(L_PAREN) {
-            statement(p);
+            p.in_jump_target(true, statement);
             return FOR_STMT;
         }
         // The first top-level `;` or `)` decides: a plain range-for has no `;`.
@@ -354,7 +362,7 @@ fn for_stmt(p: &mut Parser<'_>, m: Marker) {
             expressions::expr(p);
         }
         expect_or_skip(p, R_PAREN);
-        statement(p);
+        p.in_jump_target(true, statement);
         FOR_STMT
     });
     m.complete(p, kind);
@@ -400,7 +408,7 @@ fn try_range_for_rest(p: &mut Parser<'_>) -> bool {
         expressions::expr(p);
     }
     p.expect(R_PAREN);
-    statement(p);
+    p.in_jump_target(true, statement);
     true
 }
 

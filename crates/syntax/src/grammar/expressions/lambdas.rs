@@ -25,7 +25,7 @@ pub(crate) fn lambda_expr(p: &mut Parser<'_>) -> CompletedMarker {
         lambda_declarator(p);
     }
     if p.at(L_CURLY) {
-        p.with_gt_closes(false, statements::compound_stmt);
+        p.with_gt_closes(false, |p| p.in_new_body(statements::compound_stmt));
     } else {
         p.error("expected a \"{\"");
     }
