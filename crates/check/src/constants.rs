@@ -211,7 +211,7 @@ fn findings(
                     B::Add | B::Sub | B::Mul => {
                         if let (Some(a), Some(b)) = (a, b)
                             && arith(*op, a, b).is_some_and(|(raw, t)| !is_unsigned(t) && convert(raw, t) != raw)
-                            && let Some(at) = op_at(spelling(*op))
+                            && let Some(at) = op_at(op.spelling())
                         {
                             push(at, INTEGER_OVERFLOW);
                         }
@@ -227,7 +227,7 @@ fn findings(
                     }
                     B::Div | B::Rem if b.is_some_and(|b| b.v == 0) => match (a, op) {
                         (Some(_), _) => {
-                            if let Some(at) = op_at(spelling(*op)) {
+                            if let Some(at) = op_at(op.spelling()) {
                                 push(at, DIVIDE_BY_ZERO);
                             }
                         }
@@ -248,7 +248,7 @@ fn findings(
                             B::Lt | B::Ge => zero(*rhs) && unsigned_var(*lhs),
                             _ => zero(*lhs) && unsigned_var(*rhs),
                         };
-                        if pointless && let Some(at) = op_at(spelling(*op)) {
+                        if pointless && let Some(at) = op_at(op.spelling()) {
                             push(at, UNSIGNED_WITH_ZERO);
                         }
                     }
@@ -399,21 +399,6 @@ fn arith(op: B, a: Int, b: Int) -> Option<(i128, Builtin)> {
         _ => return None,
     };
     Some((raw, t))
-}
-
-fn spelling(op: B) -> &'static str {
-    match op {
-        B::Add => "+",
-        B::Sub => "-",
-        B::Mul => "*",
-        B::Div => "/",
-        B::Rem => "%",
-        B::Lt => "<",
-        B::Le => "<=",
-        B::Gt => ">",
-        B::Ge => ">=",
-        _ => "",
-    }
 }
 
 /// The offset of a binary operator: in the text between its operands,

@@ -232,6 +232,36 @@ pub enum BinaryOp {
     PtrMemArrow,
 }
 
+impl BinaryOp {
+    /// The operator's token (`+`, `<<=`'s `<<`, `->*`).
+    pub fn spelling(self) -> &'static str {
+        use BinaryOp as B;
+        match self {
+            B::Add => "+",
+            B::Sub => "-",
+            B::Mul => "*",
+            B::Div => "/",
+            B::Rem => "%",
+            B::Shl => "<<",
+            B::Shr => ">>",
+            B::BitAnd => "&",
+            B::BitOr => "|",
+            B::BitXor => "^",
+            B::And => "&&",
+            B::Or => "||",
+            B::Eq => "==",
+            B::Ne => "!=",
+            B::Lt => "<",
+            B::Le => "<=",
+            B::Gt => ">",
+            B::Ge => ">=",
+            B::Spaceship => "<=>",
+            B::PtrMem => ".*",
+            B::PtrMemArrow => "->*",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CastKind {
     CStyle,

@@ -1615,7 +1615,7 @@ impl<'a> Infer<'a> {
                 let r = self.arg(rhs);
                 let name = match op {
                     None => "operator=".to_string(),
-                    Some(o) => format!("operator{}=", bin_op_name(o)),
+                    Some(o) => format!("operator{}=", o.spelling()),
                 };
                 if let Some(r) = self.operator(e, &name, &[l, r]) {
                     return r;
@@ -2994,7 +2994,7 @@ impl<'a> Infer<'a> {
         let pr = Category::PRValue;
         if !matches!(op, B::PtrMem | B::PtrMemArrow)
             && (self.is_class(l.ty) || self.is_class(r.ty) || self.is_enum(l.ty) || self.is_enum(r.ty))
-            && let Some(res) = self.operator(e, &format!("operator{}", bin_op_name(op)), &[l, r])
+            && let Some(res) = self.operator(e, &format!("operator{}", op.spelling()), &[l, r])
         {
             return res;
         }
@@ -3911,33 +3911,6 @@ fn arith(db: &dyn SourceDatabase, a: TyId, b: TyId) -> TyId {
         }
         (TyKind::Builtin(_), _) => a,
         _ => b,
-    }
-}
-
-fn bin_op_name(op: body::BinaryOp) -> &'static str {
-    use body::BinaryOp as B;
-    match op {
-        B::Add => "+",
-        B::Sub => "-",
-        B::Mul => "*",
-        B::Div => "/",
-        B::Rem => "%",
-        B::Shl => "<<",
-        B::Shr => ">>",
-        B::BitAnd => "&",
-        B::BitOr => "|",
-        B::BitXor => "^",
-        B::And => "&&",
-        B::Or => "||",
-        B::Eq => "==",
-        B::Ne => "!=",
-        B::Lt => "<",
-        B::Le => "<=",
-        B::Gt => ">",
-        B::Ge => ">=",
-        B::Spaceship => "<=>",
-        B::PtrMem => ".*",
-        B::PtrMemArrow => "->*",
     }
 }
 
