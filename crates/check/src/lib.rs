@@ -41,6 +41,7 @@ mod redefinition;
 mod switches;
 mod uncertain;
 mod undefined;
+mod uninitialized;
 mod unused;
 mod vars;
 
@@ -60,6 +61,7 @@ pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
 pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};
 pub use undefined::{declared_names, fn_unknown_names};
+pub use uninitialized::fn_uninitialized;
 pub use unused::fn_unused_locals;
 pub use vars::{fn_device_var_findings, fn_var_findings};
 
@@ -135,6 +137,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_arity_findings(db, f), start, &mut out);
+            raw(&fn_uninitialized(db, f), start, &mut out);
             raw(&fn_constant_findings(db, f), start, &mut out);
             for &(at, first) in fn_duplicate_cases(db, f).iter() {
                 let (at, first) = (start + at, start + first);
@@ -158,6 +161,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
     out.extend(undefined::findings(text, &unknown));
     out.extend(redefinition::findings(db, tu));
     out.extend(nonconstant::findings(db, tu));
+    out.extend(uninitialized::findings(db, tu));
     out.sort_by_key(|f| f.order);
     out
 }

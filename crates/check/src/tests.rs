@@ -909,3 +909,36 @@ void o() { ov(1, 2, 3); }
         "#]],
     );
 }
+
+/// Checked against the real nvcc: uninitialized `const` scalars and
+/// references (a `const` class object has another message: left out).
+#[test]
+fn required_initializers() {
+    check(
+        r#"
+const int a;
+int& r;
+extern const int b;
+extern int& rb;
+struct S { const int m; int& rm; static const int sm; };
+void f() { const int x; int& y; static const int z; const int w = 1; int v = 0; int& u = v; (void)u; }
+struct T { int t; };
+const T ct;
+const int arr[3];
+constexpr int ce = 1;
+template <class X> void g() { const X q; }
+namespace N { const long nl; }
+void e() { extern const int ex; int a = 0, &ra = a; (void)ra; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:12 257 Some(Variable) "a"
+            3:7 252 Some(Variable) "r"
+            7:23 257 Some(Variable) "x"
+            7:31 252 Some(Variable) "y"
+            7:51 257 Some(Variable) "z"
+            10:17 257 Some(Variable) "arr"
+            13:28 257 Some(Variable) "N::nl"
+        "#]],
+    );
+}
