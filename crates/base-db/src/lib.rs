@@ -103,6 +103,20 @@ pub struct TranslationUnit {
     pub text: Arc<str>,
     #[returns(copy)]
     pub options: Options,
+    /// The text before the last edit and its parse, set by an editor with
+    /// the new text: `parse` reparses only the edited function body when it
+    /// can (`Parse::reparse`, equal to a full parse). A value, never read
+    /// for anything else.
+    #[default]
+    #[returns(ref)]
+    pub previous: Option<Previous>,
+}
+
+/// A translation unit's text and parse before an edit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Previous {
+    pub text: Arc<str>,
+    pub parse: Parse,
 }
 
 /// The databases that can answer the queries of this crate.
@@ -149,7 +163,23 @@ pub fn parse_options(db: &dyn SourceDatabase, options: Options) -> ParseOptions 
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn SourceDatabase, tu: TranslationUnit) -> Parse {
     let opts = parse_options(db, tu.options(db));
-    cufront_syntax::parse(tu.text(db), opts)
+    let text = tu.text(db);
+    if let Some(prev) = tu.previous(db)
+        && prev.parse.options() == opts
+        && let Some(p) = prev.parse.reparse(&prev.text, text)
+    {
+        return p;
+    }
+    cufront_syntax::parse(text, opts)
+}
+
+/// Sets `tu`'s text to `text` after an edit, keeping the current parse for
+/// `parse` to start from (computed now if it is not yet).
+pub fn edit_text(db: &mut dyn SourceDatabase, tu: TranslationUnit, text: Arc<str>) {
+    let old = tu.text(db).clone();
+    let parse = parse(db, tu).clone();
+    tu.set_text(db).to(text);
+    tu.set_previous(db).to(Some(Previous { text: old, parse }));
 }
 
 /// Where each offset of the translation unit came from (gcc line markers).

@@ -87,3 +87,24 @@ fn editing_text_reparses_only_that_unit() {
     parse(&db, b);
     assert_eq!(take(&log), ["parse"]);
 }
+
+#[test]
+fn an_edit_inside_a_lazy_body_reparses_from_the_previous_parse() {
+    let mut db = RootDatabase::new();
+    let lang = LangOptions { standard: LangStandard::Cxx17, lazy_bodies: true, ..LangOptions::default() };
+    let opts = new_options(&db, lang);
+    let text = "int f(int a) {\n  return a;\n}\nint g() { return 1; }\n";
+    let tu = new_translation_unit(&db, "a.ii".into(), text.into(), opts);
+    let _ = parse(&db, tu);
+    // Inside `f`'s body (reparsed), then across it (parsed in full): both
+    // give the full parse's result.
+    for (new, reparsed) in
+        [("int f(int a) {\n  a += 1\n  return a;\n}\nint g() { return 1; }\n", true), ("int f(int a) }\n", false)]
+    {
+        edit_text(&mut db, tu, new.into());
+        let prev = tu.previous(&db).clone().expect("kept");
+        assert_eq!(prev.parse.reparse(&prev.text, new).is_some(), reparsed, "{new:?}");
+        let full = cufront_syntax::parse(new, parse_options(&db, opts));
+        assert_eq!(parse(&db, tu), &full, "{new:?}");
+    }
+}

@@ -53,13 +53,19 @@ pub enum Kind {
     CannotConfigure { device: bool },
 }
 
+/// Where a caret at `at` goes: with `skip_blanks`, the first non-blank
+/// byte from there (an operator after its left operand).
+pub(crate) fn place(text: &str, at: u32, skip_blanks: bool) -> u32 {
+    if !skip_blanks {
+        return at;
+    }
+    let rest = text.as_bytes().get(at as usize..).unwrap_or_default();
+    at + rest.iter().take_while(|b| b.is_ascii_whitespace()).count() as u32
+}
+
 impl Finding {
     pub(crate) fn to_found(&self, opts: Options, item_start: u32, text: &str) -> Option<Found> {
-        let mut at = item_start + self.at;
-        if self.skip_blanks {
-            let rest = text.as_bytes().get(at as usize..).unwrap_or_default();
-            at += rest.iter().take_while(|b| b.is_ascii_whitespace()).count() as u32;
-        }
+        let at = place(text, item_start + self.at, self.skip_blanks);
         let (id, args, once) = match &self.kind {
             Kind::DeviceCall { callee, caller, from_hd, constexpr } => {
                 if *constexpr && opts.relaxed_constexpr {
@@ -110,6 +116,12 @@ pub(crate) fn defined_functions(db: &dyn SourceDatabase, item: cufront_hir::Item
         })
         .map(|i| FnId::new(db, item, i as u32))
         .collect()
+}
+
+/// The variables an item defines with an initializer of their own
+/// (namespace-scope definitions).
+pub(crate) fn defined_variables(db: &dyn SourceDatabase, item: cufront_hir::ItemId) -> Vec<cufront_hir::VarId> {
+    cufront_hir::item_offsets(db, item).var_inits.iter().map(|&(i, _)| cufront_hir::VarId::new(db, item, i)).collect()
 }
 
 /// What the host pass finds on the calls of one function body (`[]` for a

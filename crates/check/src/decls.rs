@@ -220,7 +220,7 @@ fn empty_attribute(root: &SyntaxNode, at: u32, name: &str) -> bool {
         .is_some_and(|a| a.text().to_string().split_once('(').is_none_or(|(_, rest)| rest.trim() == ")"))
 }
 
-enum Return {
+pub(crate) enum Return {
     Void,
     NotVoid,
     Deduced,
@@ -228,7 +228,7 @@ enum Return {
     Unknown,
 }
 
-fn return_kind(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData) -> Return {
+pub(crate) fn return_kind(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData) -> Return {
     if let TypeRef::Opaque(t) = &f.ty.ret
         && matches!(t.as_str(), "auto" | "decltype(auto)")
     {
@@ -252,7 +252,7 @@ fn declaration_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
 
 /// Where the first (`last`: the last) of the CUDA attributes `names` of
 /// the declaration at `at` is named, outside its body and parameters.
-fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last: bool) -> Option<u32> {
+pub(crate) fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last: bool) -> Option<u32> {
     let decl = declaration_at(root, at)?;
     let mut found = None;
     let mut walk = decl.preorder();

@@ -7,6 +7,8 @@
 //!   `__device__` body, 3476 from a kernel; the callee named without its
 //!   parameters), and host variables used in device bodies (warnings 3551
 //!   to 3553, #20094–20096);
+//! - the declaration warnings of the host pass again (20050, 20012), and
+//!   `constexpr` on a kernel (3575, an error);
 //! - after the unit is parsed, only when the first phase found no error,
 //!   without source lines: each call of a host function from a device body
 //!   (3473, or 3475 from a kernel) followed by `identifier "f" is
@@ -34,6 +36,8 @@ const H_D_ILLEGAL_CALL_CONSTEXPR: DiagId = DiagId(3474);
 const H_G_ILLEGAL_CALL: DiagId = DiagId(3475);
 const H_G_ILLEGAL_CALL_CONSTEXPR: DiagId = DiagId(3476);
 const UNDEFINED_IN_DEVICE_CODE: DiagId = DiagId(3525);
+/// `A __global__ function or function template cannot be marked constexpr`.
+const GLOBAL_CONSTEXPR: DiagId = DiagId(3575);
 
 /// One finding of the device pass, relative to its item.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,11 +135,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             let mut order = 0;
             let vars = crate::vars::fn_device_var_findings(db, f);
             for d in vars.iter().chain(fn_device_call_findings(db, f, opts.relaxed_constexpr).iter()) {
-                let mut at = start + d.at;
-                if d.skip_blanks {
-                    let rest = text.as_bytes().get(at as usize..).unwrap_or_default();
-                    at += rest.iter().take_while(|b| b.is_ascii_whitespace()).count() as u32;
-                }
+                let at = calls::place(text, start + d.at, d.skip_blanks);
                 order = u32::max(order, at);
                 let found = Found {
                     at,
@@ -154,12 +154,43 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
     }
-    // Unreferenced variables, when each function's body ends.
+    // Unmodifiable operands where they are; missing returns and
+    // unreferenced variables when each function's body ends.
     for (item, start) in calls::user_items(db, tu) {
+        // The declaration warnings cudafe++ gives are given again (spec 61:
+        // 20050, 20012), and a `constexpr` kernel is an error here.
+        for r in crate::item_decl_findings(db, item).iter().filter(|r| r.severity == Severity::Warning) {
+            let at = start + r.at;
+            let (id, severity, args) = (r.id, r.severity, r.args.clone());
+            early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+        }
+        let tree = cufront_hir::item_tree_of(db, item);
+        let offsets = cufront_hir::item_offsets(db, item);
+        for (f, &at) in tree.fns.iter().zip(offsets.fns.iter()) {
+            if f.linkage.cuda.global && f.linkage.is_constexpr {
+                let at = start + at;
+                let (id, severity) = (GLOBAL_CONSTEXPR, Severity::Error);
+                early.push(Found { at, order: at, id, severity, args: vec![], args_once_erred: None, late: false });
+            }
+        }
+        for v in calls::defined_variables(db, item) {
+            for r in crate::var_constant_findings(db, v).iter() {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            }
+        }
         for f in calls::defined_functions(db, item) {
+            for r in crate::fn_unmodifiable(db, f).iter().chain(crate::fn_constant_findings(db, f).iter()) {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            }
             let unused = crate::unused::fn_unused_locals(db, f);
             let (raws, end) = (&unused.0, unused.1);
-            for r in raws {
+            // A missing return first, then the unreferenced variables.
+            let missing = crate::flow::fn_missing_return(db, f);
+            for r in missing.iter().chain(raws) {
                 early.push(Found {
                     at: start + r.at,
                     order: start + end,

@@ -1,13 +1,16 @@
 //! cufront-check: semantic diagnostics as queries over the semantic model
 //! (`cufront-hir`), for every consumer (the cudafe++ mode, `check`, the
-//! IDE). Today: the checks of cudafe++'s host pass on calls (spec 20 §6.1):
-//! calls of `__device__` functions from host and `__host__ __device__`
-//! bodies (3462–3465) and launch configurations (3508).
+//! IDE): cudafe++'s host-pass rules (spec 20), cicc's device-pass rules
+//! (spec 61), and ordinary C++ diagnostics of both.
 //!
 //! - [`host_pass`]: what the host pass reports for a unit, in report order.
 //! - `calls`: the per-function query (`fn_call_findings`) and its rules.
 //! - `names`: how EDG names a callee in these messages (its declaration,
 //!   or after the unit's first error a pseudo-mangled form).
+//! - `flow`: whether control reaches a body's end (940); `modifiable`:
+//!   operands that are not modifiable lvalues (137); `constants`: the
+//!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
+//! - [`device_pass`] (`device`): what cicc's front end reports.
 //!
 //! Invariants:
 //! - Certainty: a finding is made only from what the model resolved (a
@@ -22,13 +25,21 @@
 //! - No I/O, no global state; everything per function is a salsa query, so
 //!   an edit in one body re-checks that body only.
 
+mod arity;
 mod asserts;
 mod calls;
+mod constants;
 mod decls;
 mod device;
+mod flow;
 mod interest;
+mod modifiable;
 mod names;
+mod nonconstant;
 mod overrides;
+mod redefinition;
+mod switches;
+mod uncertain;
 mod undefined;
 mod unused;
 mod vars;
@@ -36,15 +47,24 @@ mod vars;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Severity};
 
+pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
+pub use constants::{fn_constant_findings, var_constant_findings};
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use device::{device_pass, fn_device_call_findings};
+pub use flow::fn_missing_return;
 pub use interest::device_names;
+pub use modifiable::fn_unmodifiable;
 pub use overrides::item_override_findings;
+pub use switches::fn_duplicate_cases;
+pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};
 pub use undefined::{declared_names, fn_unknown_names};
 pub use unused::fn_unused_locals;
 pub use vars::{fn_device_var_findings, fn_var_findings};
+
+/// `case label value has already appeared in this switch %p`.
+const DUPLICATE_CASE: DiagId = DiagId(1578);
 
 /// The command-line options the checks read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -107,9 +127,21 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_decl_findings(db, item), start, &mut out);
         raw(&item_override_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
+        for v in calls::defined_variables(db, item) {
+            raw(&var_constant_findings(db, v), start, &mut out);
+        }
         for f in calls::defined_functions(db, item) {
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
+            raw(&fn_unmodifiable(db, f), start, &mut out);
+            raw(&fn_arity_findings(db, f), start, &mut out);
+            raw(&fn_constant_findings(db, f), start, &mut out);
+            for &(at, first) in fn_duplicate_cases(db, f).iter() {
+                let (at, first) = (start + at, start + first);
+                let args = vec![redefinition::position(db, tu, first)];
+                let (id, severity) = (DUPLICATE_CASE, Severity::Error);
+                out.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            }
             raw(&fn_var_findings(db, f, opts.extended_lambda), start, &mut out);
             let mut order = 0u32;
             for finding in fn_call_findings(db, f, opts.extended_lambda).iter() {
@@ -118,9 +150,14 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
                     out.push(Found { order, ..found });
                 }
             }
+            if flow::host_compiled(db, f) {
+                raw(fn_missing_return(db, f).as_slice(), start, &mut out);
+            }
         }
     }
     out.extend(undefined::findings(text, &unknown));
+    out.extend(redefinition::findings(db, tu));
+    out.extend(nonconstant::findings(db, tu));
     out.sort_by_key(|f| f.order);
     out
 }

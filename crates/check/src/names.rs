@@ -121,8 +121,6 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
         }
         s
     };
-    // Callees without parameters keep their declaration form.
-    let once_erred = once_erred.filter(|_| !sig.params.is_empty() || templated);
     let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
     let bare = format!("{qual}{plain}");
     Some(CalleeName { display, bare, once_erred })
@@ -130,9 +128,18 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
 
 /// The names of the scopes around `decl`'s function, outermost first, each
 /// flagged when it is a class. `None` for a scope the messages cannot name.
-fn scope_names(db: &dyn SourceDatabase, decl: FnDecl) -> Option<Vec<(bool, String)>> {
-    let map = def_map(db, decl.tu(db));
-    let mut s = instances::fn_scope(db, decl)?;
+pub(crate) fn scope_names(db: &dyn SourceDatabase, decl: FnDecl) -> Option<Vec<(bool, String)>> {
+    scope_chain(db, decl.tu(db), instances::fn_scope(db, decl)?)
+}
+
+/// The names of scope `s` and the scopes around it, outermost first (the
+/// root's left out), each flagged when it is a class.
+pub(crate) fn scope_chain(
+    db: &dyn SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+    mut s: cufront_hir::scopes::ScopeIdx,
+) -> Option<Vec<(bool, String)>> {
+    let map = def_map(db, tu);
     let mut out = Vec::new();
     loop {
         let scope = map.scope(s);

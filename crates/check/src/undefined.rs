@@ -106,7 +106,7 @@ pub(crate) fn findings(text: &str, uses: &[(FnId, u32, u32, String)]) -> Vec<Fou
 }
 
 /// The offsets of `word` in `text` as a whole identifier.
-fn word_offsets<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = u32> + 'a {
+pub(crate) fn word_offsets<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = u32> + 'a {
     let bytes = text.as_bytes();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     memchr::memmem::find_iter(bytes, word.as_bytes())

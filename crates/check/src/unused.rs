@@ -19,6 +19,7 @@ use cufront_hir::item_tree::TypeRef;
 use rustc_hash::FxHashSet;
 
 use crate::Raw;
+use crate::undefined::word_offsets;
 
 const DECLARED_NOT_REFERENCED: DiagId = DiagId(177);
 
@@ -77,7 +78,7 @@ pub fn fn_unused_locals(db: &dyn SourceDatabase, f: FnId) -> Arc<(Vec<Raw>, u32)
         if l.is_static || l.binding_of.is_some() || l.pack || l.cuda.has_memory_space() || !scalar(&l.ty) {
             continue;
         }
-        let written = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| w == name).count();
+        let written = word_offsets(&text, name).count();
         if names.contains(name.as_str()) || mentions(&missing, name) || mentions(&type_text, name) || written != 1 {
             continue;
         }
@@ -103,5 +104,5 @@ fn scalar(t: &TypeRef) -> bool {
 }
 
 fn mentions(text: &str, name: &str) -> bool {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == name)
+    word_offsets(text, name).next().is_some()
 }

@@ -153,6 +153,59 @@ pub fn of_declarator(specifiers: Option<&SyntaxNode>, declarator: &SyntaxNode) -
     attrs
 }
 
+/// Whether the entity `declarator` declares is declared not to return:
+/// `[[noreturn]]`, `[[gnu::noreturn]]`, `__attribute__((noreturn))`,
+/// `_Noreturn` or `__declspec(noreturn)`, read where `of_declarator`
+/// reads the CUDA attributes (not where a parameter's or a trailing return
+/// type's would be).
+pub fn is_noreturn(specifiers: Option<&SyntaxNode>, declarator: &SyntaxNode) -> bool {
+    let declaration = declarator
+        .ancestors()
+        .find(|n| matches!(n.kind(), SyntaxKind::SIMPLE_DECL | SyntaxKind::FUNCTION_DEF | SyntaxKind::MEMBER_DECL));
+    let mut holders: Vec<SyntaxNode> = Vec::new();
+    for n in specifiers.into_iter().chain(declaration.as_ref()) {
+        if n.children_with_tokens().any(|t| t.kind() == SyntaxKind::NORETURN_KW) {
+            return true;
+        }
+        holders.extend(n.children());
+    }
+    let mut stack = vec![declarator.clone()];
+    while let Some(n) = stack.pop() {
+        for c in n.children() {
+            match c.kind() {
+                SyntaxKind::PARAM_LIST | SyntaxKind::TRAILING_RETURN_TYPE | SyntaxKind::NOEXCEPT_SPEC => {}
+                SyntaxKind::ARRAY_DECLARATOR | SyntaxKind::INITIALIZER | SyntaxKind::EQUAL_INITIALIZER => {}
+                SyntaxKind::GNU_ATTRIBUTE | SyntaxKind::ATTRIBUTE_LIST | SyntaxKind::DECLSPEC => holders.push(c),
+                _ => stack.push(c),
+            }
+        }
+    }
+    holders.iter().any(|h| match h.kind() {
+        SyntaxKind::GNU_ATTRIBUTE | SyntaxKind::ATTRIBUTE_LIST => {
+            h.children().filter(|a| a.kind() == SyntaxKind::ATTRIBUTE).any(|a| names_noreturn(&a))
+        }
+        SyntaxKind::DECLSPEC => {
+            h.descendants_with_tokens().any(|t| t.as_token().is_some_and(|t| t.text() == "noreturn"))
+        }
+        _ => false,
+    })
+}
+
+/// `noreturn`, `__noreturn__`, `gnu::noreturn`, `__gnu__::__noreturn__`:
+/// the attribute's last name before its arguments.
+fn names_noreturn(attr: &SyntaxNode) -> bool {
+    let last = attr
+        .children_with_tokens()
+        .take_while(|t| t.kind() != SyntaxKind::ATTRIBUTE_ARGS && t.kind() != SyntaxKind::L_PAREN)
+        .filter_map(|t| t.into_token())
+        .filter(|t| t.kind() == SyntaxKind::IDENT || t.kind().is_keyword())
+        .last();
+    last.is_some_and(|t| {
+        let text = t.text();
+        text.strip_prefix("__").and_then(|t| t.strip_suffix("__")).unwrap_or(text) == "noreturn"
+    })
+}
+
 fn collect_outside_params(node: &GreenNodeData, attrs: &mut CudaAttrs) {
     for c in green::child_nodes(node) {
         match green::node_kind(c) {

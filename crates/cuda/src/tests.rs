@@ -63,3 +63,29 @@ fn variables_are_not_functions() {
     assert_eq!(got, [("make(int)".to_string(), ExecSpace::ImplicitHost)]);
     let _ = SyntaxKind::SOURCE_FILE;
 }
+
+#[test]
+fn noreturn_in_every_spelling() {
+    let src = "[[noreturn]] void a();\n_Noreturn void b();\nextern void c() __attribute__ ((__noreturn__));\n\
+               [[gnu::noreturn]] void d();\n__declspec(noreturn) void e();\nvoid f(void (*g)() __attribute__((noreturn)));\n\
+               [[nodiscard]] int h();\n";
+    let parse = cufront_syntax::parse(src, ParseOptions::default());
+    let root = parse.syntax_node();
+    let mut got = Vec::new();
+    for d in root.descendants().filter(|n| n.kind() == SyntaxKind::SIMPLE_DECL) {
+        let specs = d.children().find(|c| c.kind() == SyntaxKind::DECL_SPECIFIERS);
+        let Some(decl) = d.descendants().find(|c| c.kind() == SyntaxKind::DECLARATOR) else { continue };
+        let name =
+            decl.descendants_with_tokens().find_map(|t| t.into_token().filter(|t| t.kind() == SyntaxKind::IDENT));
+        got.push((
+            name.map(|t| t.text().to_string()).unwrap_or_default(),
+            crate::attrs::is_noreturn(specs.as_ref(), &decl),
+        ));
+    }
+    let want: Vec<(String, bool)> =
+        [("a", true), ("b", true), ("c", true), ("d", true), ("e", true), ("f", false), ("h", false)]
+            .iter()
+            .map(|(n, b)| (n.to_string(), *b))
+            .collect();
+    assert_eq!(got, want);
+}

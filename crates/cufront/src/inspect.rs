@@ -78,6 +78,17 @@ enum What {
         #[arg(long)]
         all: bool,
     },
+    /// List where the semantic checks stay silent because the model does
+    /// not understand enough (`cufront_check::uncertain`): bodies not
+    /// inferred, calls not resolved, returns not decided, each as
+    /// `FILE:LINE:COL: REASON`, then the count of each kind.
+    Uncertain {
+        /// The preprocessed file (`.ii`).
+        file: std::path::PathBuf,
+        /// Read the unit as C++20 (C++20 keywords).
+        #[arg(long)]
+        cxx20: bool,
+    },
 }
 
 #[path = "inspect_asserts.rs"]
@@ -95,6 +106,14 @@ pub fn run(args: InspectArgs) -> ExitCode {
             }
             Err(code) => code,
         },
+        What::Uncertain { file, cxx20 } => match load(&file, cxx20) {
+            Ok((db, tu)) => {
+                print!("{}", uncertain(&db, tu));
+                leak(db);
+                ExitCode::SUCCESS
+            }
+            Err(code) => code,
+        },
         What::StaticAsserts { file, cxx20, all } => match load(&file, cxx20) {
             Ok((db, tu)) => {
                 let code = asserts::run(&db, tu, all);
@@ -104,6 +123,29 @@ pub fn run(args: InspectArgs) -> ExitCode {
             Err(code) => code,
         },
     }
+}
+
+/// `inspect uncertain`'s text: one line per place, then the counts.
+fn uncertain(db: &RootDatabase, tu: TranslationUnit) -> String {
+    use cufront_check::Reason;
+    let map = cufront_base_db::source_map(db, tu);
+    let mut out = String::new();
+    let mut counts = [0usize; 3];
+    for u in cufront_check::uncertain(db, tu) {
+        let loc = map.location(u.at);
+        let (i, why) = match &u.reason {
+            Reason::NotInferred(why) => (0, format!("body not inferred: {why}")),
+            Reason::UnresolvedCall(name) => (1, format!("call not resolved: {name}")),
+            Reason::UndecidedReturn => (2, "end of body reached or not: undecided".to_string()),
+        };
+        counts[i] += 1;
+        out.push_str(&format!("{}:{}:{}: {why}\n", map.file_name(loc.file), loc.line, loc.col));
+    }
+    out.push_str(&format!(
+        "{} bodies not inferred, {} calls not resolved, {} returns undecided\n",
+        counts[0], counts[1], counts[2]
+    ));
+    out
 }
 
 /// Ends a command's use of its database without dropping it: the process

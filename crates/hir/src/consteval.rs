@@ -104,7 +104,7 @@ pub fn min_value(b: Builtin) -> i128 {
     }
 }
 
-pub(crate) fn is_integral(b: Builtin) -> bool {
+pub fn is_integral(b: Builtin) -> bool {
     !is_floating(b) && !matches!(b, Builtin::Void | Builtin::NullPtr)
 }
 
@@ -126,7 +126,7 @@ pub(crate) fn is_floating(b: Builtin) -> bool {
 }
 
 /// Integral promotion.
-fn promote(b: Builtin) -> Builtin {
+pub fn promote(b: Builtin) -> Builtin {
     if bits(b) < 32 {
         Builtin::Int
     } else if b == Builtin::WChar || b == Builtin::Char32 {
@@ -146,7 +146,7 @@ fn rank(b: Builtin) -> u8 {
 }
 
 /// The usual arithmetic conversions on integral types.
-fn common(a: Builtin, b: Builtin) -> Builtin {
+pub fn common(a: Builtin, b: Builtin) -> Builtin {
     let (a, b) = (promote(a), promote(b));
     if a == b {
         return a;

@@ -496,7 +496,8 @@ impl Arg {
 enum Value {
     Local(LocalId),
     Var(Entity, TyId),
-    Field(TyId),
+    /// A data member of the enclosing class: its type, and whether `mutable`.
+    Field(TyId, bool),
     Enumerator(TyId),
     TemplateValue(TyId),
     Fns(Vec<Cand>, Option<Vec<TemplateArgRef>>),
@@ -1428,10 +1429,12 @@ impl<'a> Infer<'a> {
 
     /// The type of a non-static data member of a class (or its bases).
     fn field_ty(&self, class: ClassRefT, name: &str) -> Option<TyId> {
-        self.field_ty_depth(class, name, 0)
+        self.field_decl(class, name, 0).map(|(t, _)| t)
     }
 
-    fn field_ty_depth(&self, class: ClassRefT, name: &str, depth: u32) -> Option<TyId> {
+    /// A data member's declared type, and whether it is `mutable` (a
+    /// `const` object's cv does not reach it).
+    fn field_decl(&self, class: ClassRefT, name: &str, depth: u32) -> Option<(TyId, bool)> {
         if depth > 32 {
             return None;
         }
@@ -1446,7 +1449,8 @@ impl<'a> Infer<'a> {
         for f in &data.fields {
             if f.name.as_deref() == Some(name) {
                 let cx = LowerCx { db: self.db, map: self.map, item: c.item(self.db), scope: s, env: env.as_ref() };
-                return Some(templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e)));
+                let t = templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e));
+                return Some((t, f.mutable));
             }
             // Members of anonymous structs/unions are members of the class.
             if let Some(idx) = f.anonymous {
@@ -1457,14 +1461,14 @@ impl<'a> Infer<'a> {
                     ClassRefT::Inst(i) => ClassRefT::Inst(InstId::new(self.db, inner, i.args(self.db).clone())),
                     ClassRefT::Class(_) => ClassRefT::Class(inner),
                 };
-                if let Some(t) = self.field_ty_depth(inner, name, depth + 1) {
+                if let Some(t) = self.field_decl(inner, name, depth + 1) {
                     return Some(t);
                 }
             }
         }
         for b in templates::class_bases_of(self.db, class).iter() {
             if let Some(bc) = b.class
-                && let Some(t) = self.field_ty_depth(bc, name, depth + 1)
+                && let Some(t) = self.field_decl(bc, name, depth + 1)
             {
                 return Some(t);
             }
@@ -1531,10 +1535,16 @@ impl<'a> Infer<'a> {
                     return (self.error("member of a non-class"), pr);
                 };
                 let last = name.last().unwrap_or_default().to_string();
-                if let Some(ft) = self.field_ty(class, &last) {
+                if let Some((ft, mutable)) = self.field_decl(class, &last, 0) {
                     self.res.resolutions.insert(e, Resolution::Field);
-                    // A reference member names its referee, whatever the object's cv.
-                    let cv = if is_ref(db, ft) { Cv::default() } else { cv_of(db, canonical(db, obj)) };
+                    // A reference member names its referee, whatever the
+                    // object's cv; a `mutable` one is not made `const` by it.
+                    let cv = if is_ref(db, ft) {
+                        Cv::default()
+                    } else {
+                        let cv = cv_of(db, canonical(db, obj));
+                        if mutable { Cv { c: false, ..cv } } else { cv }
+                    };
                     let (t, _) = self.of_declared(ft);
                     let t = if cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, cv)) };
                     let c = if matches!(canonical(db, ft).kind(db), TyKind::LRef(_)) { Category::LValue } else { cat };
@@ -1988,11 +1998,17 @@ impl<'a> Infer<'a> {
                 self.res.resolutions.insert(e, Resolution::Entity(ent));
                 self.of_declared(t)
             }
-            Value::Field(t) => {
+            Value::Field(t, mutable) => {
                 self.res.resolutions.insert(e, Resolution::Field);
-                let referee = is_ref(db, t);
+                // A reference member names its referee; a `mutable` one
+                // is not made `const` by `this`.
+                let cv = match (is_ref(db, t), mutable) {
+                    (true, _) => Cv::default(),
+                    (false, true) => Cv { c: false, ..self.this_cv },
+                    (false, false) => self.this_cv,
+                };
                 let (t, _) = self.of_declared(t);
-                let t = if self.this_cv.is_empty() || referee { t } else { mk(db, TyKind::Qualified(t, self.this_cv)) };
+                let t = if cv.is_empty() { t } else { mk(db, TyKind::Qualified(t, cv)) };
                 (t, Category::LValue)
             }
             Value::Enumerator(t) => {
@@ -2108,8 +2124,8 @@ impl<'a> Infer<'a> {
             }
             // Members of the class (and its bases), instances included.
             if let Some(class) = self.class {
-                if let Some(t) = self.field_ty(class, &name) {
-                    return Value::Field(t);
+                if let Some((t, mutable)) = self.field_decl(class, &name, 0) {
+                    return Value::Field(t, mutable);
                 }
                 let fns = instances::member_fns(db, class, &name);
                 if !fns.is_empty() {
@@ -2216,8 +2232,8 @@ impl<'a> Infer<'a> {
                 if !fns.is_empty() {
                     return Value::Fns(fns, last.args.clone());
                 }
-                if let Some(t) = self.field_ty(class, &name) {
-                    return Value::Field(t);
+                if let Some((t, mutable)) = self.field_decl(class, &name, 0) {
+                    return Value::Field(t, mutable);
                 }
                 match templates::member_of(db, class, &name, Ns::Value, 0)
                     .and_then(|(d, env, _)| self.def_value(d, env.as_ref(), class_inst(class)))

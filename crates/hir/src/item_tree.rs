@@ -186,6 +186,8 @@ pub struct Field {
     pub has_init: bool,
     /// An anonymous struct/union member: the class index.
     pub anonymous: Option<u32>,
+    /// Declared `mutable`: modifiable through a `const` object.
+    pub mutable: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,6 +257,9 @@ pub struct Linkage {
     /// The CUDA attributes of this declaration (read by `cufront_cuda::attrs`,
     /// the one attribute reader; `exec_space` merges them over redeclarations).
     pub cuda: cufront_cuda::CudaAttrs,
+    /// Declared not to return (`[[noreturn]]`, `__attribute__((noreturn))`,
+    /// `_Noreturn`; `cufront_cuda::attrs::is_noreturn`).
+    pub noreturn: bool,
 }
 
 impl Linkage {
@@ -1269,6 +1274,7 @@ impl Lower {
                     attrs: spec_attrs,
                     has_init: false,
                     anonymous: Some(idx),
+                    mutable: false,
                 });
             }
             return;
@@ -1344,7 +1350,8 @@ impl Lower {
                     if has_init {
                         cx.init_at.push((cx.fields.len() as u32, u32::from(init.text_range().start())));
                     }
-                    cx.fields.push(Field { name, ty, bit_width, access, attrs, has_init, anonymous: None });
+                    let mutable = kws.contains(&K::MUTABLE_KW);
+                    cx.fields.push(Field { name, ty, bit_width, access, attrs, has_init, anonymous: None, mutable });
                 }
                 _ => {
                     if let Some(n) = name {
@@ -1405,6 +1412,7 @@ impl Lower {
                 || cufront_cuda::attrs::of_declaration(specs, None),
                 |d| cufront_cuda::attrs::of_declarator(specs, d),
             ),
+            noreturn: decl.is_some_and(|d| cufront_cuda::attrs::is_noreturn(specs, d)),
         }
     }
 

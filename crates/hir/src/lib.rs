@@ -167,10 +167,18 @@ pub struct TopLevel {
 
 /// What lowering one top-level item reads: its green tree (no offsets) and
 /// the `#pragma pack` state before it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Eq)]
 pub struct ItemSource {
     pub green: GreenNode,
     pub pack: Pack,
+}
+
+/// Unchanged items share their trees with the previous parse: compared
+/// without walking what is shared (`green_eq`).
+impl PartialEq for ItemSource {
+    fn eq(&self, other: &ItemSource) -> bool {
+        self.pack == other.pack && cufront_syntax::green_eq(&self.green, &other.green)
+    }
 }
 
 /// Splits the tree of `tu` into top-level items. Re-runs on every edit; it

@@ -6,10 +6,18 @@
 //! `expected a "}"` carries EDG's note 3196 pointing at the brace it was to
 //! close. Errors of a header are reported on the header.
 //!
-//! Semantic diagnostics are those of the cudafe++ mode's host pass
-//! (`cufront_check::host_pass`, the same queries), worded as nvcc prints
-//! them; `--extended-lambda` is assumed (an annotated lambda keeps its own
-//! space), which only ever silences findings.
+//! Semantic diagnostics are those of the cudafe++ mode's passes, worded as
+//! nvcc prints them; `--extended-lambda` is assumed (an annotated lambda
+//! keeps its own space), which only ever silences findings.
+//!
+//! The two passes are composed as nvcc runs them (`cufront check`): the
+//! host pass (cudafe++: syntax errors and `cufront_check::host_pass` on the
+//! host preprocessing) first; only when it found no error anywhere in the
+//! unit, the device pass (cicc's front end: syntax errors and
+//! `cufront_check::device_pass` on the device preprocessing, its late
+//! findings only when that unit has no error either), or the device
+//! preprocessing's own failure. A diagnostic both passes report (a
+//! warning in a header parsed twice) is shown once.
 
 use cufront_diagnostics::{DiagId, catalog};
 
@@ -43,60 +51,175 @@ pub struct Diagnostic {
 /// EDG's note after `expected a "}"`.
 const MATCHING_LBRACE: DiagId = DiagId(3196);
 
-pub(crate) fn diagnostics(cx: &Ctx<'_>) -> Vec<Diagnostic> {
+/// `device` gives the device view (read only when the host pass found no error).
+pub(crate) fn diagnostics<'a>(cx: &Ctx<'a>, device: impl FnOnce() -> Option<DeviceView<'a>>) -> Vec<Diagnostic> {
+    let opts = cufront_check::Options { relaxed_constexpr: cx.unit.relaxed_constexpr, extended_lambda: true };
+    let host = cufront_check::host_pass(cx.db, cx.tu, opts);
+    let (mut out, erred) = pass_diagnostics(cx, &host);
+    if erred {
+        // nvcc stops after cudafe++'s failure: cicc never runs.
+        return out;
+    }
+    match device() {
+        None => {}
+        Some(DeviceView::Failed(messages)) => {
+            out.extend(preprocessor_diagnostics(&cx.file, cx.file == cx.unit_main(), messages));
+        }
+        Some(DeviceView::Unit(dcx)) => {
+            let found = cufront_check::device_pass(dcx.db, dcx.tu, opts);
+            for d in pass_diagnostics(&dcx, &found).0 {
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How the device pass sees the file (`Analysis::diagnostics` makes it).
+pub(crate) enum DeviceView<'a> {
+    Unit(Ctx<'a>),
+    Failed(&'a str),
+}
+
+/// The diagnostics of one pass on the context's unit that are in its file,
+/// in the pass's order, and whether the pass found an error anywhere in the
+/// unit (what stops nvcc).
+fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagnostic>, bool) {
+    use cufront_diagnostics::severity::Severity as Edg;
     let parse = cx.parse();
+    // Each diagnostic at its place in the pass's order, as the cudafe++ mode
+    // sorts them (late findings after everything else).
+    enum What<'p> {
+        Syntax(&'p cufront_syntax::SyntaxError),
+        Sema(&'p cufront_check::Found),
+    }
+    let mut all: Vec<(u32, What<'_>)> = Vec::new();
+    all.extend(found.iter().map(|f| (if f.late { u32::MAX } else { f.order }, What::Sema(f))));
+    all.extend(parse.errors().iter().map(|e| (u32::from(e.range.start()), What::Syntax(e))));
+    all.sort_by_key(|(at, _)| *at);
     let mut out = Vec::new();
     let mut root = None;
-    for e in parse.errors() {
-        let at: u32 = e.range.start().into();
-        if !cx.in_file(at) {
-            continue;
-        }
-        let mut related = Vec::new();
-        if e.msg == "expected a \"}\"" {
-            let root = root.get_or_insert_with(|| parse.syntax_node());
-            if let Some(open) = cufront_syntax::matching::brace_to_match(root, e.range.start()) {
-                related.push(Related {
-                    range: cx.file_range(open),
-                    message: catalog::template(MATCHING_LBRACE).to_string(),
+    let mut erred = false;
+    let mut late_phase = None;
+    for (_, what) in all {
+        match what {
+            What::Syntax(e) => {
+                erred |= e.severity != cufront_syntax::SyntaxSeverity::Warning;
+                let at: u32 = e.range.start().into();
+                if !cx.in_file(at) {
+                    continue;
+                }
+                let mut related = Vec::new();
+                if e.msg == "expected a \"}\"" {
+                    let root = root.get_or_insert_with(|| parse.syntax_node());
+                    if let Some(open) = cufront_syntax::matching::brace_to_match(root, e.range.start()) {
+                        related.push(Related {
+                            range: cx.file_range(open),
+                            message: catalog::template(MATCHING_LBRACE).to_string(),
+                        });
+                    }
+                }
+                let mut range = cx.file_range(e.range);
+                if range.end == range.start {
+                    // An empty range still shows: one column.
+                    range.end.col += 1;
+                }
+                out.push(Diagnostic {
+                    range,
+                    severity: match e.severity {
+                        cufront_syntax::SyntaxSeverity::Warning => Severity::Warning,
+                        _ => Severity::Error,
+                    },
+                    code: catalog::by_text(&e.msg).map(DiagId::display),
+                    message: e.msg.clone(),
+                    related,
+                });
+            }
+            What::Sema(f) => {
+                // cicc's late phase runs only on a unit without errors.
+                if f.late && !*late_phase.get_or_insert(!erred) {
+                    continue;
+                }
+                let args = match &f.args_once_erred {
+                    Some(once) if erred => once,
+                    _ => &f.args,
+                };
+                // A note (`the value of variable "n" … cannot be used as a
+                // constant`) is the finding before it's related information.
+                if f.severity == Edg::Note {
+                    if cx.in_file(f.at)
+                        && let Some(last) = out.last_mut()
+                    {
+                        let mut range = cx.file_range(cufront_syntax::TextRange::empty(f.at.into()));
+                        range.end.col += 1;
+                        let message = cufront_diagnostics::message::render_plain(
+                            catalog::template(f.id),
+                            args,
+                            Some(&presumed_file(cx, f.at)),
+                        );
+                        last.related.push(Related { range, message });
+                    }
+                    continue;
+                }
+                let error = f.severity >= Edg::Error;
+                erred |= error;
+                if !cx.in_file(f.at) {
+                    continue;
+                }
+                let mut range = cx.file_range(cufront_syntax::TextRange::empty(f.at.into()));
+                range.end.col += 1;
+                out.push(Diagnostic {
+                    range,
+                    severity: if error { Severity::Error } else { Severity::Warning },
+                    code: (!error).then(|| f.id.display()),
+                    message: cufront_diagnostics::message::render_plain(
+                        catalog::template(f.id),
+                        args,
+                        Some(&presumed_file(cx, f.at)),
+                    ),
+                    related: Vec::new(),
                 });
             }
         }
-        let mut range = cx.file_range(e.range);
-        if range.end == range.start {
-            // An empty range still shows: one column.
-            range.end.col += 1;
-        }
-        out.push(Diagnostic {
-            range,
-            severity: match e.severity {
-                cufront_syntax::SyntaxSeverity::Warning => Severity::Warning,
-                _ => Severity::Error,
-            },
-            code: catalog::by_text(&e.msg).map(DiagId::display),
-            message: e.msg.clone(),
-            related,
-        });
     }
-    let opts = cufront_check::Options { relaxed_constexpr: cx.unit.relaxed_constexpr, extended_lambda: true };
-    let mut erred = !out.is_empty();
-    for f in cufront_check::host_pass(cx.db, cx.unit.tu, opts) {
-        if !cx.in_file(f.at) {
-            continue;
-        }
-        let args = match &f.args_once_erred {
-            Some(once) if erred => once,
-            _ => &f.args,
-        };
-        let error = f.severity >= cufront_diagnostics::severity::Severity::Error;
-        erred |= error;
-        let mut range = cx.file_range(cufront_syntax::TextRange::empty(f.at.into()));
-        range.end.col += 1;
+    (out, erred)
+}
+
+/// The presumed file of an offset (what `%p` and `%nd` positions in the
+/// same file leave out).
+fn presumed_file(cx: &Ctx<'_>, at: u32) -> String {
+    let map = cufront_base_db::source_map(cx.db, cx.tu);
+    map.file_name(map.location(at).file).to_string()
+}
+
+/// A failed preprocessing's errors in `file` (the compiler's `FILE:LINE:COL:
+/// error:` lines); one at the start of the unit's own file when none has a
+/// position there.
+pub(crate) fn preprocessor_diagnostics(file: &str, is_main: bool, output: &str) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = crate::preprocess::tool_messages(output)
+        .into_iter()
+        .filter(|m| crate::lines::normalize(&m.file, "") == file)
+        .map(|m| {
+            let start = crate::LineCol { line: m.line.saturating_sub(1), col: m.col.saturating_sub(1) };
+            let end = crate::LineCol { line: start.line, col: start.col + 1 };
+            Diagnostic {
+                range: FileRange { file: file.to_string(), start, end },
+                severity: Severity::Error,
+                code: None,
+                message: m.text,
+                related: Vec::new(),
+            }
+        })
+        .collect();
+    if out.is_empty() && is_main {
+        let start = crate::LineCol::default();
         out.push(Diagnostic {
-            range,
-            severity: if error { Severity::Error } else { Severity::Warning },
-            code: (!error).then(|| f.id.display()),
-            message: cufront_diagnostics::message::render_plain(catalog::template(f.id), args, None),
+            range: FileRange { file: file.to_string(), start, end: crate::LineCol { line: 0, col: 1 } },
+            severity: Severity::Error,
+            code: None,
+            message: format!("device preprocessing failed: {}", output.lines().next().unwrap_or_default()),
             related: Vec::new(),
         });
     }

@@ -10,13 +10,17 @@
 //!   0-based lines and byte columns): the LSP layer converts them.
 //!
 //! A *unit* is one `.cu` file preprocessed for the host as nvcc does it
-//! ([`preprocess`], flags from [`workspace`]); every other file (headers) is
+//! ([`preprocess`], flags from [`workspace`]), with its device view (nvcc's
+//! device preprocessing, read only by the device pass's diagnostics);
+//! every other file (headers) is
 //! seen through a unit that includes it. Positions are mapped between
 //! files and the unit by line markers and token alignment ([`lines`]). An
 //! edit that touches no directive and no macro use is patched into the
-//! unit's text in place ([`patch`]); anything else needs the preprocessor again.
+//! unit's text in place ([`patch`]), in both views; anything else needs the
+//! preprocessor again. Texts are set with `base_db::edit_text`, so an edit
+//! inside a function body reparses that body only.
 //!
-//! Features: [`diagnostics`] (syntax errors with their EDG numbers), hover
+//! Features: [`diagnostics`] (both passes as nvcc composes them), hover
 //! (declaration, type, execution and memory space — implicit ones too —,
 //! class layout, mangled name), goto definition, references, document and
 //! workspace symbols, semantic tokens that tell kernels, device, host and
@@ -107,6 +111,23 @@ pub struct UnitChange {
     /// Folders whose files count as system headers besides those gcc marks
     /// (the toolkit's: nvcc includes it with `-I`, not `-isystem`).
     pub system_dirs: Vec<String>,
+    /// The device view (what cicc's front end reads); `None` when nvcc
+    /// runs no device front end for the unit (or it is not loaded).
+    pub device: Option<DeviceChange>,
+}
+
+/// A unit's device view as nvcc makes it: its first device preprocessing
+/// (`__CUDA_ARCH__` defined), read by cicc's front end, nvcc's second pass.
+#[derive(Clone, Debug)]
+pub enum DeviceChange {
+    Unit {
+        text: Arc<str>,
+        /// As [`UnitChange::macros`], for the device preprocessing.
+        macros: Option<Arc<FxHashSet<String>>>,
+    },
+    /// The device preprocessing failed: the compiler's messages (nvcc
+    /// reports them when the host pass had no error).
+    Failed(String),
 }
 
 /// What changed since the last [`AnalysisHost::apply_change`].
@@ -116,6 +137,8 @@ pub struct Change {
     pub files: Vec<(String, Arc<str>)>,
     pub units: Vec<UnitChange>,
     pub removed_units: Vec<String>,
+    /// New device views of units the host has (after `units`).
+    pub devices: Vec<(String, Option<DeviceChange>)>,
 }
 
 /// A unit as the editor sees it: the translation unit and which folders
@@ -136,6 +159,15 @@ pub struct Unit {
     pub relaxed_constexpr: bool,
     pub macros: Arc<FxHashSet<String>>,
     pub system_dirs: Vec<String>,
+    pub device: Option<DeviceUnit>,
+}
+
+/// The device view of a unit: its own translation unit (the device
+/// preprocessing), or why there is none.
+#[derive(Clone, Debug)]
+pub enum DeviceUnit {
+    Unit { tu: TranslationUnit, view: UnitView, macros: Arc<FxHashSet<String>> },
+    Failed(String),
 }
 
 /// What the host knows besides the database: the units, the files' texts
@@ -187,28 +219,39 @@ impl AnalysisHost {
                         opts.set_lang(&mut self.db).to(u.lang.clone());
                     }
                     if unit.tu.text(&self.db).as_ref() != u.text.as_ref() {
-                        unit.tu.set_text(&mut self.db).to(u.text.clone());
+                        // An edit inside a function body reparses that body only.
+                        cufront_base_db::edit_text(&mut self.db, unit.tu, u.text.clone());
                     }
                     unit.relaxed_constexpr = u.relaxed_constexpr;
                     if unit.system_dirs != u.system_dirs {
                         unit.view.set_system_dirs(&mut self.db).to(u.system_dirs.clone());
                         unit.system_dirs = u.system_dirs.clone();
                     }
-                    if let Some(m) = u.macros {
-                        unit.macros = m;
+                    if let Some(m) = &u.macros {
+                        unit.macros = m.clone();
                     }
+                    unit.device = device_unit(
+                        &mut self.db,
+                        unit.device.take(),
+                        u.device.clone(),
+                        &u.main,
+                        &u.lang,
+                        &u.system_dirs,
+                    );
                     unit.clone()
                 }
                 None => {
                     let opts = cufront_base_db::new_options(&self.db, u.lang.clone());
                     let tu = cufront_base_db::new_translation_unit(&self.db, u.main.clone(), u.text.clone(), opts);
                     let view = UnitView::new(&self.db, tu, u.system_dirs.clone());
+                    let device = device_unit(&mut self.db, None, u.device.clone(), &u.main, &u.lang, &u.system_dirs);
                     let unit = Unit {
                         tu,
                         view,
                         relaxed_constexpr: u.relaxed_constexpr,
                         macros: u.macros.unwrap_or_default(),
                         system_dirs: u.system_dirs.clone(),
+                        device,
                     };
                     state.units.insert(u.main.clone(), unit.clone());
                     unit
@@ -227,6 +270,12 @@ impl AnalysisHost {
                 state.owner.entry(f.clone()).or_insert_with(|| u.main.clone());
             }
             state.owner.insert(u.main.clone(), u.main.clone());
+        }
+        for (main, device) in change.devices {
+            if let Some(unit) = state.units.get_mut(&main) {
+                let lang = unit.tu.options(&self.db).lang(&self.db).clone();
+                unit.device = device_unit(&mut self.db, unit.device.take(), device, &main, &lang, &unit.system_dirs);
+            }
         }
     }
 
@@ -255,6 +304,22 @@ impl AnalysisHost {
         let lines = lines::unit_lines(&self.db, unit.tu);
         let text = unit.tu.text(&self.db);
         let patched = patch::patch(text, &lines, file, &old.text, &new_text, &unit.macros)?;
+        // The device view is patched alike (its own lines and macros), or
+        // the unit needs both preprocessings again.
+        let device = match &unit.device {
+            None => None,
+            Some(DeviceUnit::Failed(_)) => return Err(patch::NotPatchable::DeviceFailed),
+            Some(DeviceUnit::Unit { tu, macros, .. }) => {
+                let lines = lines::unit_lines(&self.db, *tu);
+                let text = tu.text(&self.db);
+                // A file the device preprocessing did not include leaves it as is.
+                let text = match lines.file_id(file) {
+                    Some(_) => Arc::from(patch::patch(text, &lines, file, &old.text, &new_text, macros)?),
+                    None => text.clone(),
+                };
+                Some(DeviceChange::Unit { text, macros: None })
+            }
+        };
         Ok(Change {
             files: vec![(file.to_string(), new_text)],
             units: vec![UnitChange {
@@ -264,8 +329,10 @@ impl AnalysisHost {
                 relaxed_constexpr: unit.relaxed_constexpr,
                 macros: None,
                 system_dirs: unit.system_dirs.clone(),
+                device,
             }],
             removed_units: Vec::new(),
+            devices: Vec::new(),
         })
     }
 
@@ -282,6 +349,42 @@ impl AnalysisHost {
     /// Lets tests and tools run queries directly.
     pub fn raw_database(&self) -> &RootDatabase {
         &self.db
+    }
+}
+
+/// The device view after a change: `change` replaces `old` (its
+/// translation unit is reused, so that an edit re-runs only what it must).
+fn device_unit(
+    db: &mut RootDatabase,
+    old: Option<DeviceUnit>,
+    change: Option<DeviceChange>,
+    main: &str,
+    lang: &LangOptions,
+    system_dirs: &[String],
+) -> Option<DeviceUnit> {
+    let (text, macros) = match change? {
+        DeviceChange::Failed(e) => return Some(DeviceUnit::Failed(e)),
+        DeviceChange::Unit { text, macros } => (text, macros),
+    };
+    match old {
+        Some(DeviceUnit::Unit { tu, view, macros: old_macros }) => {
+            if tu.options(db).lang(db) != lang {
+                tu.options(db).set_lang(db).to(lang.clone());
+            }
+            if tu.text(db).as_ref() != text.as_ref() {
+                cufront_base_db::edit_text(db, tu, text);
+            }
+            if view.system_dirs(db).as_slice() != system_dirs {
+                view.set_system_dirs(db).to(system_dirs.to_vec());
+            }
+            Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or(old_macros) })
+        }
+        _ => {
+            let opts = cufront_base_db::new_options(db, lang.clone());
+            let tu = cufront_base_db::new_translation_unit(db, main.to_string(), text, opts);
+            let view = UnitView::new(db, tu, system_dirs.to_vec());
+            Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or_default() })
+        }
     }
 }
 
@@ -329,8 +432,50 @@ impl Analysis {
         v
     }
 
+    /// The diagnostics of both passes in `file`, as nvcc reports them.
     pub fn diagnostics(&self, file: &str) -> Cancellable<Vec<Diagnostic>> {
-        self.with_db(|a| a.ctx(file).map(|cx| diagnostics::diagnostics(&cx)).unwrap_or_default())
+        self.with_db(|a| {
+            let Some(cx) = a.ctx(file) else { return Vec::new() };
+            std::thread::scope(|scope| {
+                if let Some(DeviceUnit::Unit { tu, view, .. }) = &cx.unit.device {
+                    // The device view's whole-unit queries on a second
+                    // thread while the host pass runs (a change cancels it).
+                    let (db, tu, view) = (a.db.clone(), *tu, *view);
+                    scope.spawn(move || {
+                        let _ = Cancelled::catch(|| {
+                            let _ = user_parse::user_parse(&db, view);
+                            let _ = lines::unit_lines(&db, tu);
+                            let _ = cufront_base_db::source_map(&db, tu);
+                            let _ = cufront_hir::def_map(&db, tu);
+                        });
+                    });
+                }
+                diagnostics::diagnostics(&cx, || a.device_ctx(&cx, file))
+            })
+        })
+    }
+
+    /// How the device pass sees `file` of `cx`'s unit.
+    fn device_ctx<'a>(&'a self, cx: &Ctx<'a>, file: &str) -> Option<diagnostics::DeviceView<'a>> {
+        match cx.unit.device.as_ref()? {
+            DeviceUnit::Failed(m) => Some(diagnostics::DeviceView::Failed(m)),
+            DeviceUnit::Unit { tu, view, .. } => {
+                let lines = lines::unit_lines(&self.db, *tu);
+                // A file the device preprocessing did not include has no
+                // diagnostics of its own there.
+                let file_id = lines.file_id(file)?;
+                Some(diagnostics::DeviceView::Unit(Ctx {
+                    db: &self.db,
+                    unit: cx.unit,
+                    tu: *tu,
+                    view: *view,
+                    lines,
+                    file: file.to_string(),
+                    file_id,
+                    texts: &self.state.texts,
+                }))
+            }
+        }
     }
 
     pub fn hover(&self, pos: &FilePosition) -> Cancellable<Option<HoverResult>> {
@@ -391,15 +536,27 @@ impl Analysis {
         let unit = self.state.units.get(main)?;
         let lines = lines::unit_lines(&self.db, unit.tu);
         let file_id = lines.file_id(file)?;
-        Some(Ctx { db: &self.db, unit, lines, file: file.to_string(), file_id, texts: &self.state.texts })
+        Some(Ctx {
+            db: &self.db,
+            unit,
+            tu: unit.tu,
+            view: unit.view,
+            lines,
+            file: file.to_string(),
+            file_id,
+            texts: &self.state.texts,
+        })
     }
 }
 
-/// What a feature works with: the unit that sees the file, its line table,
-/// and the file's identity in it.
+/// What a feature works with: the unit that sees the file, the view of it
+/// read (the host's, or for the device pass's diagnostics the device's),
+/// that view's line table, and the file's identity in it.
 pub(crate) struct Ctx<'a> {
     pub db: &'a RootDatabase,
     pub unit: &'a Unit,
+    pub tu: TranslationUnit,
+    pub view: UnitView,
     pub lines: Arc<lines::UnitLines>,
     pub file: String,
     pub file_id: u32,
@@ -430,11 +587,16 @@ impl FileText {
 impl Ctx<'_> {
     /// The unit's tree, user bodies parsed (`user_parse`).
     pub fn parse(&self) -> &cufront_syntax::Parse {
-        user_parse::user_parse(self.db, self.unit.view)
+        user_parse::user_parse(self.db, self.view)
     }
 
     pub fn text(&self) -> &str {
-        self.unit.tu.text(self.db)
+        self.tu.text(self.db)
+    }
+
+    /// The unit's own `.cu` file.
+    pub fn unit_main(&self) -> &str {
+        self.unit.tu.name(self.db)
     }
 
     /// The source line `line` of `file`, if the host has the file's text.

@@ -53,6 +53,8 @@ impl UnitLines {
     pub fn new(text: &str, main: &str, dir: &str) -> UnitLines {
         let mut out = UnitLines { len: text.len() as u32, ..UnitLines::default() };
         let mut file = out.intern(main, dir);
+        // Markers name few files many times: each name is normalised once.
+        let mut by_name: FxHashMap<String, u32> = FxHashMap::default();
         let mut line = 0u32;
         let mut system = false;
         let mut start = 0usize;
@@ -63,7 +65,14 @@ impl UnitLines {
             if let Some((n, name, flags)) = s.starts_with('#').then(|| parse_marker(s)).flatten() {
                 out.lines.push(UnitLine { start: start as u32, file, line, marker: true, system });
                 if let Some(name) = name {
-                    file = out.intern(&name, dir);
+                    file = match by_name.get(&name) {
+                        Some(&id) => id,
+                        None => {
+                            let id = out.intern(&name, dir);
+                            by_name.insert(name, id);
+                            id
+                        }
+                    };
                 }
                 line = n.saturating_sub(1);
                 system = flags.system;
@@ -145,7 +154,7 @@ impl UnitLines {
 }
 
 fn memchr_nl(bytes: &[u8], from: usize) -> usize {
-    bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| from + i)
+    memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i)
 }
 
 /// `name` made absolute against `dir` (when relative) with `.` and `..`

@@ -31,6 +31,9 @@ pub enum NotPatchable {
     NotCopied(u32),
     /// The file is not in the unit.
     UnknownFile,
+    /// The unit's device preprocessing failed: only running it again tells
+    /// whether the edit fixed it.
+    DeviceFailed,
 }
 
 /// The new unit text after `old` became `new` in `file`.

@@ -80,7 +80,15 @@ impl From<cufront_toolkit::Error> for PreprocessError {
     }
 }
 
-/// Runs nvcc's host preprocessing step; remembers each file's pipeline.
+/// Which of nvcc's two preprocessings: the host's (read by cudafe++) or the
+/// device's (`__CUDA_ARCH__` defined, read by cicc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum View {
+    Host,
+    Device,
+}
+
+/// Runs nvcc's preprocessing steps; remembers each file's pipeline.
 pub struct Preprocessor {
     toolkit: Toolkit,
     work: PathBuf,
@@ -112,26 +120,44 @@ impl Preprocessor {
         Ok(p)
     }
 
-    /// Preprocesses `file` (absolute) with `flags`; `buffer` replaces its
-    /// contents on disk when given.
+    /// Preprocesses `file` (absolute) with `flags` for the host; `buffer`
+    /// replaces its contents on disk when given.
     pub fn preprocess(
         &self,
         file: &Path,
         flags: &FileFlags,
         buffer: Option<&str>,
     ) -> Result<Preprocessed, PreprocessError> {
+        self.preprocess_view(file, flags, buffer, View::Host)?
+            .ok_or_else(|| PreprocessError::Tool("nvcc's pipeline has no host preprocessing step".into()))
+    }
+
+    /// Preprocesses `file` for `view`: the host's step, or the first device
+    /// preprocessing (the one whose cicc nvcc runs first; `None` when the
+    /// pipeline has none, e.g. with no device architecture).
+    pub fn preprocess_view(
+        &self,
+        file: &Path,
+        flags: &FileFlags,
+        buffer: Option<&str>,
+        view: View,
+    ) -> Result<Option<Preprocessed>, PreprocessError> {
         let opts = absolute_flags(&flags.options, &flags.directory);
         let pipeline = self.pipeline(file, &opts)?;
-        let step = pipeline
-            .step(StepKind::HostPreprocess)
-            .ok_or_else(|| PreprocessError::Tool("nvcc's pipeline has no host preprocessing step".into()))?;
+        let kind = match view {
+            View::Host => StepKind::HostPreprocess,
+            View::Device => StepKind::DevicePreprocess,
+        };
+        let Some(step) = pipeline.step(kind) else {
+            return Ok(None);
+        };
         let n = self.runs.fetch_add(1, Ordering::Relaxed);
         let run_dir = self.work.join(format!("r{n}"));
         std::fs::create_dir_all(&run_dir)
             .map_err(|e| PreprocessError::Io(format!("cannot create {}: {e}", run_dir.display())))?;
         let result = self.run_step(&pipeline, &step.argv, file, buffer, &run_dir);
         let _ = std::fs::remove_dir_all(&run_dir);
-        result
+        result.map(Some)
     }
 
     fn run_step(
@@ -255,6 +281,46 @@ pub fn load_unit(
     buffer: Option<&str>,
     known: &dyn Fn(&str) -> bool,
 ) -> Result<crate::Change, PreprocessError> {
+    // The two preprocessings are independent (nvcc runs them one after
+    // the other): side by side here.
+    let (change, device) = std::thread::scope(|scope| {
+        let device = scope.spawn(|| load_device(pre, file, flags, buffer));
+        let host = load_host(pre, file, flags, buffer, known);
+        (host, device.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
+    let mut change = change?;
+    change.units[0].device = device?;
+    Ok(change)
+}
+
+/// The device view of `file` ([`View::Device`]): `None` when nvcc runs no
+/// device front end; the compiler's failure is the view's diagnostic.
+pub fn load_device(
+    pre: &Preprocessor,
+    file: &Path,
+    flags: &FileFlags,
+    buffer: Option<&str>,
+) -> Result<Option<crate::DeviceChange>, PreprocessError> {
+    Ok(match pre.preprocess_view(file, flags, buffer, View::Device) {
+        Ok(None) => None,
+        Ok(Some(d)) => Some(crate::DeviceChange::Unit {
+            text: std::sync::Arc::from(d.text),
+            macros: Some(std::sync::Arc::new(d.macros)),
+        }),
+        Err(PreprocessError::Tool(m)) => Some(crate::DeviceChange::Failed(m)),
+        Err(e) => return Err(e),
+    })
+}
+
+/// [`load_unit`] without the device view (`device: None`; a first load
+/// shows the host pass's diagnostics while the device view is made).
+pub fn load_host(
+    pre: &Preprocessor,
+    file: &Path,
+    flags: &FileFlags,
+    buffer: Option<&str>,
+    known: &dyn Fn(&str) -> bool,
+) -> Result<crate::Change, PreprocessError> {
     let p = pre.preprocess(file, flags, buffer)?;
     let main = file.to_string_lossy().into_owned();
     let dir = file.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
@@ -281,6 +347,7 @@ pub fn load_unit(
         relaxed_constexpr: flags.relaxed_constexpr(),
         macros: Some(std::sync::Arc::new(p.macros)),
         system_dirs: vec![format!("{}/", crate::lines::normalize(&pre.toolkit().root().to_string_lossy(), ""))],
+        device: None,
     });
     Ok(change)
 }

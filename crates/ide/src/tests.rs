@@ -61,6 +61,7 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
         relaxed_constexpr,
         macros: None,
         system_dirs: Vec::new(),
+        device: None,
     });
     let mut host = AnalysisHost::new();
     host.apply_change(change);
@@ -435,6 +436,136 @@ fn semantic_diagnostics_of_the_host_pass() {
 }
 
 #[test]
+fn notes_are_related_information() {
+    let f = "int n = 3;\nint arr[n];\n";
+    let (host, _) = fixture(f);
+    let diags = host.analysis().diagnostics(MAIN).unwrap();
+    let mut s = String::new();
+    for d in &diags {
+        let _ = writeln!(s, "{}:{} {:?} {}", d.range.start.line, d.range.start.col, d.severity, d.message);
+        for r in &d.related {
+            let _ = writeln!(s, "  {}:{} {}", r.range.start.line, r.range.start.col, r.message);
+        }
+    }
+    expect![[r#"
+        1:8 Error expression must have a constant value
+          1:8 the value of variable "n" (declared at line 1) cannot be used as a constant
+    "#]]
+    .assert_eq(&s);
+}
+
+/// A unit with a device view: `host` and `device` are the two
+/// preprocessings of the same files (the files' texts are the host's).
+fn fixture_views(host: &str, device: crate::DeviceChange) -> AnalysisHost {
+    let (mut h, _) = fixture(host);
+    let mut change = Change::default();
+    let text = h.unit_text(MAIN).unwrap();
+    change.units.push(UnitChange {
+        main: MAIN.into(),
+        text,
+        lang: cufront_base_db::LangOptions {
+            standard: cufront_base_db::LangStandard::Cxx17,
+            lazy_bodies: true,
+            ..Default::default()
+        },
+        relaxed_constexpr: false,
+        macros: Some(Arc::new(["__CUDA_ARCH__".to_string()].into_iter().collect())),
+        system_dirs: Vec::new(),
+        device: Some(device),
+    });
+    h.apply_change(change);
+    h
+}
+
+fn diagnostics_text(host: &AnalysisHost, file: &str) -> String {
+    let mut s = String::new();
+    for d in &host.analysis().diagnostics(file).unwrap() {
+        let _ = writeln!(s, "{}:{} {:?} {:?} {}", d.range.start.line, d.range.start.col, d.severity, d.code, d.message);
+    }
+    s
+}
+
+/// `void h() {}` called from a device function, an unused local in a
+/// kernel, and a declaration only the device preprocessing keeps.
+const BOTH_VIEWS: &str = "# 1 \"/w/main.cu\"\nvoid h() {}\n__attribute__((device)) void d() { h(); }\n\
+                          __attribute__((global)) void k(int n) { int unused_local; d(); }\n\n\n\n\n";
+
+fn device_text(extra: &str) -> String {
+    BOTH_VIEWS.replacen("\n\n\n\n\n", &format!("\n\n{extra}\n\n\n"), 1)
+}
+
+#[test]
+fn diagnostics_of_both_passes_in_nvcc_order() {
+    // The host pass finds nothing; cicc's front end finds the unused local
+    // (177) and, in its late phase, the call of a host function.
+    let host = fixture_views(BOTH_VIEWS, crate::DeviceChange::Unit { text: Arc::from(device_text("")), macros: None });
+    expect![[r#"
+        2:44 Warning Some(177) variable "unused_local" was declared but never referenced
+        1:35 Error None calling a __host__ function("h()") from a __device__ function("d") is not allowed
+        1:35 Error None identifier "h" is undefined in device code
+    "#]]
+    .assert_eq(&diagnostics_text(&host, MAIN));
+    // A syntax error only the device preprocessing sees (under `__CUDA_ARCH__`)
+    // is the device pass's; its late phase then does not run.
+    let device = device_text("int dev_only = 1");
+    let host = fixture_views(BOTH_VIEWS, crate::DeviceChange::Unit { text: Arc::from(device), macros: None });
+    expect![[r#"
+        2:44 Warning Some(177) variable "unused_local" was declared but never referenced
+        7:0 Error Some(65) expected a ";"
+    "#]]
+    .assert_eq(&diagnostics_text(&host, MAIN));
+}
+
+#[test]
+fn an_error_of_the_host_pass_stops_before_the_device_pass() {
+    // nvcc stops after cudafe++ fails: no finding of cicc's front end.
+    let f = BOTH_VIEWS.replacen("void h() {}", "void h() { int x = }", 1);
+    let device = f.clone();
+    let host = fixture_views(&f, crate::DeviceChange::Unit { text: Arc::from(device), macros: None });
+    expect![[r#"
+        0:19 Error Some(29) expected an expression
+        0:19 Error Some(65) expected a ";"
+    "#]]
+    .assert_eq(&diagnostics_text(&host, MAIN));
+}
+
+#[test]
+fn a_failed_device_preprocessing_is_reported_after_a_clean_host_pass() {
+    let out = "/w/main.cu:5:2: error: #error device only\n    5 | #error device only\n      |  ^~~~~";
+    let host = fixture_views(BOTH_VIEWS, crate::DeviceChange::Failed(out.into()));
+    expect![[r#"
+        4:1 Error None #error device only
+    "#]]
+    .assert_eq(&diagnostics_text(&host, MAIN));
+}
+
+#[test]
+fn an_edit_in_a_body_patches_both_views() {
+    let macros = Some(Arc::new(["__CUDA_ARCH__".to_string()].into_iter().collect()));
+    let mut host = fixture_views(BOTH_VIEWS, crate::DeviceChange::Unit { text: Arc::from(device_text("")), macros });
+    let old = host.file_text(MAIN).unwrap();
+    let new = old.replacen("int unused_local;", "int unused_local; int other;", 1);
+    let change = host.patch_file(MAIN, Arc::from(new.as_str())).expect("patched in place");
+    host.apply_change(change);
+    let unit = host.unit(MAIN).unwrap();
+    let Some(crate::DeviceUnit::Unit { tu, .. }) = &unit.device else { panic!("a device view") };
+    let db = host.raw_database();
+    assert!(tu.text(db).contains("int unused_local; int other;"));
+    // Both views reparse the edited body only (`base_db::edit_text`).
+    for tu in [unit.tu, *tu] {
+        let prev = tu.previous(db).clone().expect("the text before the edit");
+        assert!(prev.parse.reparse(&prev.text, tu.text(db)).is_some());
+    }
+    expect![[r#"
+        2:44 Warning Some(177) variable "unused_local" was declared but never referenced
+        2:62 Warning Some(177) variable "other" was declared but never referenced
+        1:35 Error None calling a __host__ function("h()") from a __device__ function("d") is not allowed
+        1:35 Error None identifier "h" is undefined in device code
+    "#]]
+    .assert_eq(&diagnostics_text(&host, MAIN));
+}
+
+#[test]
 fn workspace_symbols_find_by_substring() {
     let (host, _) = fixture(KERNELS);
     let got = host.analysis().workspace_symbols("kern", 10).unwrap();
@@ -478,6 +609,7 @@ fn a_change_cancels_and_updates() {
             relaxed_constexpr: false,
             macros: None,
             system_dirs: Vec::new(),
+            device: None,
         }],
         ..Change::default()
     });

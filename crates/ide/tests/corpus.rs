@@ -32,8 +32,10 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
                 relaxed_constexpr: opts.flags.iter().any(|f| f == "--expt-relaxed-constexpr"),
                 macros: None,
                 system_dirs: vec![format!("{}/", cufront_tests::toolkit().root().display())],
+                device: None,
             }],
             removed_units: Vec::new(),
+            devices: Vec::new(),
         });
         let a = host.analysis();
         let diags = a.diagnostics(&main).unwrap();

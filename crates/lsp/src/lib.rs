@@ -9,7 +9,10 @@
 //!
 //! Units: opening a `.cu` file preprocesses it on a thread of its own with
 //! the flags `compile_commands.json` gives it (the workspace root's, or
-//! its `build/`), or the documented default (`cufront_ide::workspace`).
+//! its `build/`), or the documented default (`cufront_ide::workspace`):
+//! the host view first (its diagnostics are published at once), then the
+//! device view (nvcc's device preprocessing; dropped and both views loaded
+//! again if the buffer changed meanwhile). Later loads make both at once.
 //! A header opened on its own is seen through a unit that includes it. An
 //! edit is patched into the unit in place when it touches no directive or
 //! macro use (`cufront_ide::patch`); otherwise the unit is preprocessed

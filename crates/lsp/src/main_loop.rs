@@ -35,7 +35,21 @@ enum Task {
     Loaded {
         main: String,
         result: Result<Change, String>,
+        stage: Stage,
     },
+    /// A first load's host view is shown: make its device view.
+    LoadDevice(String),
+}
+
+/// Which part of a unit's load a [`Task::Loaded`] brings.
+enum Stage {
+    /// Both views (a reload).
+    Full,
+    /// A first load's host view: its diagnostics are shown while the
+    /// device view is made.
+    Host,
+    /// The device view after [`Stage::Host`], made from `buffer`.
+    Device { buffer: Option<Arc<str>> },
 }
 
 /// An open document.
@@ -200,7 +214,8 @@ impl Server {
                     match task {
                         Task::Respond(r) => self.send(Message::Response(r)),
                         Task::Notify(n) => self.send(Message::Notification(n)),
-                        Task::Loaded { main, result } => self.on_loaded(main, result),
+                        Task::Loaded { main, result, stage } => self.on_loaded(main, result, stage),
+                        Task::LoadDevice(main) => self.load_device(main),
                     }
                 }
             }
@@ -348,7 +363,7 @@ impl Server {
         let pre = match self.preprocessor() {
             Ok(p) => p,
             Err(e) => {
-                let _ = self.tasks.send(Task::Loaded { main: main.to_string(), result: Err(e) });
+                let _ = self.tasks.send(Task::Loaded { main: main.to_string(), result: Err(e), stage: Stage::Full });
                 return;
             }
         };
@@ -358,10 +373,39 @@ impl Server {
         let main = main.to_string();
         let known = known_files(&self.host, &main);
         std::thread::spawn(move || {
-            let result =
-                preprocess::load_unit(&pre, Path::new(&main), &flags, buffer.as_deref(), &|f| known.contains(f))
+            let file = Path::new(&main);
+            if !first {
+                let result = preprocess::load_unit(&pre, file, &flags, buffer.as_deref(), &|f| known.contains(f))
                     .map_err(|e| e.to_string());
-            let _ = tasks.send(Task::Loaded { main, result });
+                let _ = tasks.send(Task::Loaded { main, result, stage: Stage::Full });
+                return;
+            }
+            // A first load: the host view first; the device view once its
+            // diagnostics are shown (`load_device`).
+            let host = preprocess::load_host(&pre, file, &flags, buffer.as_deref(), &|f| known.contains(f))
+                .map_err(|e| e.to_string());
+            let _ = tasks.send(Task::Loaded { main, result: host, stage: Stage::Host });
+        });
+    }
+
+    /// Makes the device view of `main` (the second stage of a first load)
+    /// from the buffer as it is now.
+    fn load_device(&mut self, main: String) {
+        let pre = match self.preprocessor() {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = self.tasks.send(Task::Loaded { main, result: Err(e), stage: Stage::Full });
+                return;
+            }
+        };
+        let flags = self.compile_db.flags_for(Path::new(&main));
+        let buffer = self.docs.get(&main).map(|d| d.text.clone());
+        let tasks = self.tasks.clone();
+        std::thread::spawn(move || {
+            let result = preprocess::load_device(&pre, Path::new(&main), &flags, buffer.as_deref())
+                .map(|d| Change { devices: vec![(main.clone(), d)], ..Change::default() })
+                .map_err(|e| e.to_string());
+            let _ = tasks.send(Task::Loaded { main, result, stage: Stage::Device { buffer } });
         });
     }
 
@@ -373,11 +417,22 @@ impl Server {
         self.send(Message::Notification(Notification::new(lt::notification::Progress::METHOD.into(), params)));
     }
 
-    fn on_loaded(&mut self, main: String, result: Result<Change, String>) {
+    fn on_loaded(&mut self, main: String, result: Result<Change, String>, stage: Stage) {
         let state = self.loading.entry(main.clone()).or_default();
-        state.in_flight = false;
-        let again = std::mem::take(&mut state.dirty);
-        let token = state.progress.take();
+        let host_only = matches!(stage, Stage::Host) && result.is_ok();
+        if !host_only {
+            state.in_flight = false;
+        }
+        let mut again = !host_only && std::mem::take(&mut state.dirty);
+        let token = if host_only { None } else { state.progress.take() };
+        let result = match stage {
+            // A device view of a buffer edited since: both views again.
+            Stage::Device { buffer } if self.docs.get(&main).map(|d| d.text.clone()) != buffer => {
+                again = true;
+                Ok(Change::default())
+            }
+            _ => result,
+        };
         match result {
             Ok(mut change) => {
                 // Open buffers win over the texts read from disk.
@@ -424,22 +479,37 @@ impl Server {
         if again {
             self.schedule_load(&main);
         }
-        if self.host.unit(&main).is_some() {
+        if host_only {
+            // The host pass's diagnostics first, then the device view.
+            self.publish_diagnostics_then(Some((main.clone(), Task::LoadDevice(main))));
+        } else if self.host.unit(&main).is_some() {
             self.publish_diagnostics();
         }
     }
 
     /// Publishes the diagnostics of every open document (on the pool).
     fn publish_diagnostics(&self) {
+        self.publish_diagnostics_then(None);
+    }
+
+    /// `publish_diagnostics`, and `then.1` sent once the diagnostics of
+    /// `then.0` are published (or cancelled).
+    fn publish_diagnostics_then(&self, mut then: Option<(String, Task)>) {
         for path in self.docs.keys() {
             let analysis = self.host.analysis();
             let path = path.clone();
             let tasks = self.tasks.clone();
+            let after = then.take_if(|(p, _)| *p == path).map(|(_, t)| t);
             let _ = self.pool.send(Box::new(move || {
-                if analysis.unit_of(&path).is_none() {
-                    return;
-                }
-                let Ok(diags) = analysis.diagnostics(&path) else {
+                let diags = if analysis.unit_of(&path).is_none() {
+                    Err(())
+                } else {
+                    analysis.diagnostics(&path).map_err(|_| ())
+                };
+                let Ok(diags) = diags else {
+                    if let Some(t) = after {
+                        let _ = tasks.send(t);
+                    }
                     return;
                 };
                 let src = SnapshotLines(&analysis);
@@ -450,9 +520,15 @@ impl Server {
                 };
                 let _ = tasks
                     .send(Task::Notify(Notification::new(lt::notification::PublishDiagnostics::METHOD.into(), params)));
+                if let Some(t) = after {
+                    let _ = tasks.send(t);
+                }
                 // Then what the next request will need.
                 let _ = analysis.prime_caches(&path);
             }));
+        }
+        if let Some((_, t)) = then {
+            let _ = self.tasks.send(t);
         }
     }
 

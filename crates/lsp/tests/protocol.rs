@@ -71,6 +71,25 @@ impl Client {
         }
     }
 
+    /// Waits for the end of a load's progress (both views loaded): the
+    /// diagnostics of `uri` published after it (those before are forgotten).
+    fn wait_loaded(&mut self, uri: &lt::Url) -> Vec<lt::Diagnostic> {
+        let is_end = |n: &Notification| n.method == "$/progress" && n.params["value"]["kind"] == "end";
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while !self.seen.iter().any(is_end) {
+            if let Message::Notification(n) = self.recv(deadline) {
+                self.seen.push(n);
+            }
+        }
+        let end = self.seen.iter().position(is_end).expect("seen");
+        let mut i = 0;
+        self.seen.retain(|n| {
+            i += 1;
+            i > end + 1 || n.method != lt::notification::PublishDiagnostics::METHOD
+        });
+        self.diagnostics_for(uri)
+    }
+
     /// The next diagnostics published for `uri`.
     fn diagnostics_for(&mut self, uri: &lt::Url) -> Vec<lt::Diagnostic> {
         if let Some(i) = self.seen.iter().position(|n| is_diags_for(n, uri)) {
@@ -163,6 +182,11 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         "no progress among {:?}",
         c.seen.iter().map(|n| &n.method).collect::<Vec<_>>()
     );
+
+    // The first load ends with the device view (the host pass's
+    // diagnostics were shown first).
+    let diags = c.wait_loaded(&uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
 
     let tdp = |p: lt::Position| lt::TextDocumentPositionParams {
         text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
@@ -303,6 +327,118 @@ fn diagnostics_hover_definition_and_edits_over_lsp() {
         .map(|d| format!("{}:{} {}", d.range.start.line + 1, d.range.start.character + 1, d.message))
         .collect();
     assert_eq!(got, ["2:10 nope.h: No such file or directory"]);
+
+    c.request::<lt::request::Shutdown>(());
+    c.notify::<lt::notification::Exit>(());
+    server.join().unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
+
+/// A file the host pass accepts and cicc's front end does not: device-only
+/// code under `__CUDA_ARCH__`, a host function called from device code.
+const DEVICE_ERRORS: &str = r#"void h() {}
+__device__ void d() { h(); }
+__global__ void k(int n) { int unused_local; d(); }
+#ifdef __CUDA_ARCH__
+__device__ int dev_only = 1
+#endif
+"#;
+
+/// What `nvcc -c` prints for `file` (in `dir`): (line, text) of each error
+/// and warning, in its order; an error "At end of source" is on the file's
+/// last line (where the editor shows it).
+fn nvcc_diagnostics(tk: &cufront_toolkit::Toolkit, dir: &Path, file: &str) -> Vec<String> {
+    let last_line = std::fs::read_to_string(dir.join(file)).unwrap().lines().count();
+    let out = std::process::Command::new(tk.root().join("bin/nvcc"))
+        .args(["-std=c++17", "-arch=sm_90", "-c", file, "-o", "/dev/null"])
+        .current_dir(dir)
+        .output()
+        .expect("nvcc runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut got = Vec::new();
+    for l in stderr.lines() {
+        if let Some(text) = l.strip_prefix("At end of source: error: ") {
+            got.push(format!("{last_line}: {text}"));
+            continue;
+        }
+        let Some(rest) = l.strip_prefix(file).and_then(|r| r.strip_prefix('(')) else { continue };
+        let Some((line, rest)) = rest.split_once("): ") else { continue };
+        let text = rest
+            .strip_prefix("error: ")
+            .or_else(|| rest.strip_prefix("warning #").and_then(|w| w.split_once("-D: ").map(|(_, t)| t)));
+        if let Some(text) = text {
+            got.push(format!("{line}: {text}"));
+        }
+    }
+    got
+}
+
+#[test]
+fn device_pass_diagnostics_as_nvcc_reports_them() {
+    let tk = cufront_tests::toolkit();
+    let dir = workspace("device");
+    std::fs::write(dir.join("dev.cu"), DEVICE_ERRORS).unwrap();
+    let (server, client) = Connection::memory();
+    let config = cufront_lsp::Config { cuda_path: Some(tk.root().to_path_buf()), compile_commands: None, threads: 2 };
+    let server = std::thread::spawn(move || cufront_lsp::run(server, config));
+    let mut c = Client { conn: client, next: 0, seen: Vec::new() };
+    #[allow(deprecated)]
+    let init = lt::InitializeParams { root_uri: Some(lt::Url::from_file_path(&dir).unwrap()), ..Default::default() };
+    c.request::<lt::request::Initialize>(init);
+    c.notify::<lt::notification::Initialized>(lt::InitializedParams {});
+    let uri = lt::Url::from_file_path(dir.join("dev.cu")).unwrap();
+    c.notify::<lt::notification::DidOpenTextDocument>(lt::DidOpenTextDocumentParams {
+        text_document: lt::TextDocumentItem {
+            uri: uri.clone(),
+            language_id: "cuda".into(),
+            version: 1,
+            text: DEVICE_ERRORS.into(),
+        },
+    });
+    let shown = |diags: &[lt::Diagnostic]| -> Vec<String> {
+        diags.iter().map(|d| format!("{}: {}", d.range.start.line + 1, d.message)).collect()
+    };
+    // The device-only syntax error: cicc's front end stops its late phase.
+    let want = nvcc_diagnostics(tk, &dir, "dev.cu");
+    assert_eq!(
+        want,
+        ["3: variable \"unused_local\" was declared but never referenced", "6: expected a \";\""],
+        "nvcc's own report changed"
+    );
+    // The first publication may be the host pass's alone (shown while the
+    // device view is made); the next one has both.
+    let first = shown(&c.diagnostics_for(&uri));
+    if first != want {
+        assert!(first.is_empty(), "{first:?}");
+        assert_eq!(shown(&c.diagnostics_for(&uri)), want);
+    }
+
+    // Fixed in the editor (inside the `#ifdef` group: the preprocessor runs
+    // again): the late phase's findings, as nvcc prints them for the fixed file.
+    let at = pos(DEVICE_ERRORS, "= 1\n");
+    c.notify::<lt::notification::DidChangeTextDocument>(lt::DidChangeTextDocumentParams {
+        text_document: lt::VersionedTextDocumentIdentifier { uri: uri.clone(), version: 2 },
+        content_changes: vec![lt::TextDocumentContentChangeEvent {
+            range: Some(lt::Range {
+                start: lt::Position { line: at.line, character: at.character + 3 },
+                end: lt::Position { line: at.line, character: at.character + 3 },
+            }),
+            range_length: None,
+            text: ";".into(),
+        }],
+    });
+    std::fs::write(dir.join("dev.cu"), DEVICE_ERRORS.replace("= 1\n", "= 1;\n")).unwrap();
+    let want = nvcc_diagnostics(tk, &dir, "dev.cu");
+    assert_eq!(want.len(), 3, "{want:?}");
+    // Diagnostics are published after each change; the last one is of the fixed text.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let got = shown(&c.diagnostics_for(&uri));
+        if got == want {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{got:?} != {want:?}");
+    }
 
     c.request::<lt::request::Shutdown>(());
     c.notify::<lt::notification::Exit>(());

@@ -30,6 +30,7 @@ pub mod matching;
 pub mod names;
 mod numbers;
 mod parser;
+mod reparse;
 pub mod source_map;
 mod syntax_kind;
 #[cfg(test)]
@@ -78,8 +79,9 @@ pub struct Parse {
 struct BodyContext {
     opts: ParseOptions,
     /// Locked only while a body is parsed; every parse rewinds it to the
-    /// state the declaration pass left.
-    names: Mutex<Names>,
+    /// state the declaration pass left (so a reparse of an edited body,
+    /// which leaves the declaration pass's result as is, shares it).
+    names: Arc<Mutex<Names>>,
     /// Start offset of each `LAZY_BODY` in the tree → what parsing it needs.
     lazy: FxHashMap<TextSize, LazyBody>,
 }
@@ -107,8 +109,26 @@ impl std::fmt::Debug for Parse {
 /// Two parses are equal when their trees and errors are (the name tables follow from them).
 impl PartialEq for Parse {
     fn eq(&self, other: &Parse) -> bool {
-        self.green == other.green && self.errors == other.errors
+        green_eq(&self.green, &other.green) && self.errors == other.errors
     }
+}
+
+/// `a == b` for green trees, without walking the subtrees they share: after
+/// a reparse (`Parse::reparse`) all but one path of the tree is shared, and
+/// comparing the old and the new tree (salsa does it for every query whose
+/// value holds a tree) costs that path, not the unit.
+pub fn green_eq(a: &rowan::GreenNodeData, b: &rowan::GreenNodeData) -> bool {
+    if std::ptr::eq(a, b) {
+        return true;
+    }
+    if a.kind() != b.kind() || a.text_len() != b.text_len() || a.children().len() != b.children().len() {
+        return false;
+    }
+    a.children().zip(b.children()).all(|pair| match pair {
+        (rowan::NodeOrToken::Node(x), rowan::NodeOrToken::Node(y)) => green_eq(x, y),
+        (rowan::NodeOrToken::Token(x), rowan::NodeOrToken::Token(y)) => x == y,
+        _ => false,
+    })
 }
 impl Eq for Parse {}
 
@@ -140,7 +160,7 @@ impl Parse {
         errors.sort_by_key(|e| e.range.start());
         let bodies = Arc::new(BodyContext {
             opts: self.bodies.opts,
-            names: Mutex::new(Names::new()),
+            names: Arc::new(Mutex::new(Names::new())),
             lazy: FxHashMap::default(),
         });
         Some(Parse { green, errors, bodies })
@@ -286,7 +306,7 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     }
     errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
-    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
+    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Arc::new(Mutex::new(names)), lazy }) }
 }
 
 /// At least this many significant tokens: a declaration pass's tree is
@@ -342,7 +362,7 @@ fn parse_lazy_streamed(
     let lazy = lazy_map(lexed, &recs, &depths);
     errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
-    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Mutex::new(names), lazy }) }
+    Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Arc::new(Mutex::new(names)), lazy }) }
 }
 
 /// `BodyContext::lazy` of a declaration pass's lazy bodies `recs`, given

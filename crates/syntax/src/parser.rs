@@ -648,7 +648,7 @@ impl<'t> Parser<'t> {
 /// The end of the group `Parser::bump_balanced` consumes from significant
 /// token `start` of `kinds`: one token, or if it opens a bracket, through
 /// the matching close (or the end). Flat: uses no recursion.
-fn balanced_end(kinds: &[SyntaxKind], start: usize) -> usize {
+pub(crate) fn balanced_end(kinds: &[SyntaxKind], start: usize) -> usize {
     let mut stack: Vec<SyntaxKind> = Vec::new();
     // How many of each closer the stack holds (`)`, `]`, `}`): O(1) "is it open?".
     let mut open = [0u32; 3];

@@ -136,6 +136,10 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
             Found::Warning(id) => Diagnostic::new(id, Severity::Warning).at(loc),
             Found::Sema(i) => {
                 let f = &sema[i];
+                // A note belongs to the finding before it (attached below).
+                if f.severity == Severity::Note {
+                    continue;
+                }
                 // cicc's late phase runs only on a unit without errors.
                 if f.late && !*late_phase.get_or_insert(!engine.has_errors()) {
                     continue;
@@ -144,7 +148,12 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
                     Some(once) if engine.has_errors() => once.clone(),
                     _ => f.args.clone(),
                 };
-                Diagnostic::new(f.id, f.severity).with_args(args).at(locator.location(f.at))
+                let mut diag = Diagnostic::new(f.id, f.severity).with_args(args).at(locator.location(f.at));
+                for n in sema[i + 1..].iter().take_while(|n| n.severity == Severity::Note) {
+                    let note = Diagnostic::new(n.id, Severity::Note).with_args(n.args.clone());
+                    diag = diag.with_note(with_source_lines(note.at(locator.location(n.at)), &locator));
+                }
+                diag
             }
             Found::Syntax(i) => {
                 let e = &parse.errors()[i];

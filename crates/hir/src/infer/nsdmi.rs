@@ -80,20 +80,26 @@ fn field_init_body(db: &dyn SourceDatabase, class: ClassRefT, name: &str) -> Opt
 ///
 /// An initializer can lead back to itself (a class with a member of its own
 /// type whose initializer is a braced list, written or left by error
-/// recovery): past `MAX_NESTING` nested initializers, none is looked into
-/// (found by the `semantic` fuzz target, a stack overflow before).
+/// recovery): an initializer already being looked into is not looked into
+/// again (a cycle: the program is ill-formed), and past `MAX_NESTING`
+/// nested initializers none is. Both found by the `semantic` fuzz target:
+/// a stack overflow, then `struct P{P p{;P p{}}p`, whose two members led
+/// to 2^32 visits under the depth bound alone.
 pub fn field_init_required(db: &dyn SourceDatabase, class: ClassRefT, name: &str) -> Vec<Entity> {
-    const MAX_NESTING: u32 = 32;
+    const MAX_NESTING: usize = 32;
     thread_local! {
-        static NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+        static UNDER_WAY: std::cell::RefCell<Vec<(ClassRefT, String)>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let depth = NESTING.with(|n| n.get());
-    if depth >= MAX_NESTING {
+    let refused = UNDER_WAY.with(|u| {
+        let u = u.borrow();
+        u.len() >= MAX_NESTING || u.iter().any(|(c, n)| *c == class && n == name)
+    });
+    if refused {
         return Vec::new();
     }
-    NESTING.with(|n| n.set(depth + 1));
+    UNDER_WAY.with(|u| u.borrow_mut().push((class, name.to_string())));
     let r = field_init_required_inner(db, class, name);
-    NESTING.with(|n| n.set(depth));
+    UNDER_WAY.with(|u| u.borrow_mut().pop());
     r
 }
 

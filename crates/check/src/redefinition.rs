@@ -1,0 +1,131 @@
+//! `%n has already been defined (previous definition %p)` (EDG 3369, an
+//! error): a second definition of a function or a variable in the same
+//! namespace scope, at the second one's name.
+//!
+//! Certainty: functions are matched by `hir::exec_space::redeclarations`
+//! (same scope, name and written parameter types) and both must be
+//! namespace-scope definitions (whatever their execution spaces: nvcc
+//! rejects a `__host__` and a `__device__` definition of one signature
+//! too), neither GNU `extern inline`, neither a friend; variables are two non-`extern`
+//! definitions of one name in one namespace scope (the def map's).
+//! Members, templates and classes are not checked.
+
+use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Pos, Severity};
+use cufront_hir::exec_space;
+use cufront_hir::instances::FnDecl;
+use cufront_hir::scopes::{Def, def_map};
+use cufront_hir::{FnId, ItemId, VarId};
+use rustc_hash::FxHashMap;
+
+use crate::Found;
+
+const ALREADY_DEFINED: DiagId = DiagId(3369);
+
+/// The redefinitions among the user's namespace-scope definitions.
+pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Found> {
+    let starts = item_starts(db, tu);
+    let map = def_map(db, tu);
+    let pos = |at: u32| position(db, tu, at);
+    let mut out = Vec::new();
+    let mut push = |at: u32, kind: EntityKind, name: String, prev: u32| {
+        let entity = DiagEntity { kind: Some(kind), name, ..DiagEntity::default() };
+        let args = vec![Arg::Entity(entity), pos(prev)];
+        out.push(Found {
+            at,
+            order: at,
+            id: ALREADY_DEFINED,
+            severity: Severity::Error,
+            args,
+            args_once_erred: None,
+            late: false,
+        });
+    };
+    for (item, start) in crate::calls::user_items(db, tu) {
+        let tree = cufront_hir::item_tree_of(db, item);
+        let offsets = cufront_hir::item_offsets(db, item);
+        for (i, f) in tree.fns.iter().enumerate() {
+            let Some(&at) = offsets.fns.get(i) else { continue };
+            if !plain_definition(f) {
+                continue;
+            }
+            let here = start + at;
+            let decl = FnDecl::Fn(FnId::new(db, item, i as u32));
+            let earlier = exec_space::redeclarations(db, decl).into_iter().find_map(|d| {
+                let FnDecl::Fn(g) = d else { return None };
+                let gd = d.data(db)?;
+                if !plain_definition(&gd) {
+                    return None;
+                }
+                let at =
+                    starts.get(&g.item(db))? + cufront_hir::item_offsets(db, g.item(db)).fns.get(g.idx(db) as usize)?;
+                (at < here).then_some(at)
+            });
+            if let (Some(prev), Some(name)) = (earlier, fn_name(db, decl, &f.name)) {
+                push(here, EntityKind::Function, name, prev);
+            }
+        }
+        for (i, v) in tree.vars.iter().enumerate() {
+            let Some(&at) = offsets.vars.get(i) else { continue };
+            if !v.linkage.is_definition || v.linkage.is_extern || v.qualifier.is_some() {
+                continue;
+            }
+            let here = start + at;
+            let me = VarId::new(db, item, i as u32);
+            let Some(&scope) = map.parent.get(&cufront_hir::scopes::DeclKey::Var(me)) else { continue };
+            let earlier = map.scope(scope).names.get(&v.name).into_iter().flatten().find_map(|d| {
+                let Def::Var(w) = d else { return None };
+                let wt = cufront_hir::item_tree_of(db, w.item(db));
+                let wd = wt.vars.get(w.idx(db) as usize)?;
+                if *w == me || !wd.linkage.is_definition || wd.linkage.is_extern {
+                    return None;
+                }
+                let at =
+                    starts.get(&w.item(db))? + cufront_hir::item_offsets(db, w.item(db)).vars.get(w.idx(db) as usize)?;
+                (at < here).then_some(at)
+            });
+            if let Some(prev) = earlier {
+                push(here, EntityKind::Variable, v.name.clone(), prev);
+            }
+        }
+    }
+    out
+}
+
+/// A `%p` fill-in: the presumed file and line of an offset of the unit.
+pub(crate) fn position(db: &dyn SourceDatabase, tu: TranslationUnit, at: u32) -> Arg {
+    let source = cufront_base_db::source_map(db, tu);
+    let loc = source.location(at);
+    Arg::Pos(Pos::At { file: source.file_name(loc.file).to_string(), line: loc.line })
+}
+
+/// A namespace-scope function definition that a second one conflicts with.
+fn plain_definition(f: &cufront_hir::item_tree::FnData) -> bool {
+    f.linkage.is_definition
+        && !f.in_class
+        && !f.friend
+        && f.qualifier.is_none()
+        && f.outer_tparams.is_empty()
+        && !(f.linkage.is_extern && f.linkage.is_inline)
+}
+
+fn fn_name(db: &dyn SourceDatabase, decl: FnDecl, name: &cufront_hir::item_tree::FnName) -> Option<String> {
+    let simple = match name {
+        cufront_hir::item_tree::FnName::Ident(n) => n.clone(),
+        _ => return None,
+    };
+    let qual: String = crate::names::scope_names(db, decl)?.into_iter().map(|(_, n)| format!("{n}::")).collect();
+    Some(format!("{qual}{simple}"))
+}
+
+/// Where each top-level item starts in the unit's text.
+pub(crate) fn item_starts(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<ItemId, u32> {
+    let parse = cufront_base_db::parse(db, tu);
+    let items = &cufront_hir::top_level_items(db, tu).items;
+    parse
+        .syntax_node()
+        .children()
+        .zip(items.iter())
+        .map(|(n, &item)| (item, u32::from(n.text_range().start())))
+        .collect()
+}
