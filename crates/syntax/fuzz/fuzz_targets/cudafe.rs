@@ -9,27 +9,35 @@
 
 #![no_main]
 
+use std::sync::Arc;
+
+use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_translation_unit};
 use cufront_emit::host::bodies::BodyNeeds;
 use cufront_emit::host::{self, HostOptions, HostSpaceIndex};
-use cufront_syntax::source_map::SourceMap;
-use cufront_syntax::{LexOptions, ParseOptions, TextRange, parse};
+use cufront_emit::key::Sema;
+use cufront_syntax::TextRange;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let cxx20 = data.first().is_some_and(|b| b & 1 == 1);
-    let lex = LexOptions { cxx20, digit_separators: true };
-    let lazy = parse(text, ParseOptions { lex, lazy_bodies: true });
-    let map = SourceMap::new(text, "fuzz.ii");
+    let db = RootDatabase::new();
+    let standard = if data.first().is_some_and(|b| b & 1 == 1) { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
+    let lang = new_options(&db, LangOptions { standard, lazy_bodies: true, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, "fuzz.ii".into(), Arc::from(text), lang);
+    let lazy = cufront_base_db::parse(&db, tu);
+    let map = cufront_base_db::source_map(&db, tu);
+    let lex = lazy.options().lex;
     let needs = BodyNeeds::new(&lazy.syntax_node());
     let ranges: Vec<TextRange> = lazy.lazy_body_ranges().filter(|r| needs.needs(&text[*r], lex)).collect();
     let parse = lazy.with_bodies_parsed(&ranges);
+    // The semantic checks of the host pass run before the back end.
+    let _ = cufront_check::host_pass(&db, tu, cufront_check::Options::default());
     if !parse.errors().is_empty() {
         return;
     }
     let root = parse.syntax_node();
     let index = HostSpaceIndex::build(&root);
-    let _ = cufront_emit::key::module_key(&root, &map, false);
+    let _ = cufront_emit::key::module_key(&root, map, false, Sema { db: &db, tu });
     let opts = HostOptions {
         gnu_version: Some(120200),
         static_host_stub: true,
@@ -41,6 +49,6 @@ fuzz_target!(|data: &[u8]| {
         stub_file_name: "fuzz.stub.c".into(),
         module_id: "_fuzz_module_id".into(),
     };
-    let host = host::host_file_with(text, &root, &map, &opts, index);
+    let host = host::host_file_with(text, &root, map, &opts, index, Sema { db: &db, tu });
     assert!(!host.text.is_empty() || !host.errors.is_empty() || !host.unsupported.is_empty());
 });
