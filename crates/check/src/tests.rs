@@ -929,6 +929,8 @@ constexpr int ce = 1;
 template <class X> void g() { const X q; }
 namespace N { const long nl; }
 void e() { extern const int ex; int a = 0, &ra = a; (void)ra; }
+const long char bad;
+void e2() { const long char bad2; const unsigned long long ull; const long double ld; }
 "#,
         Options::default(),
         expect![[r#"
@@ -939,6 +941,8 @@ void e() { extern const int ex; int a = 0, &ra = a; (void)ra; }
             7:51 257 Some(Variable) "z"
             10:17 257 Some(Variable) "arr"
             13:28 257 Some(Variable) "N::nl"
+            16:63 257 Some(Variable) "ull"
+            16:85 257 Some(Variable) "ld"
         "#]],
     );
 }

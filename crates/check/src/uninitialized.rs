@@ -71,12 +71,30 @@ fn after_declarator(text: &str, end: usize) -> Option<u32> {
     matches!(b.get(i), Some(b';' | b',')).then_some(i as u32)
 }
 
-/// Whether the declaration statement a name belongs to says `extern`
-/// (looked for between the statement's start and the name).
-fn declared_extern(text: &str, name_at: usize) -> bool {
+/// Whether the declaration a name belongs to is left alone: it says
+/// `extern`, or its type keywords do not combine (`const long char v;`:
+/// EDG reports the combination, and the type is an error type after it).
+/// Read between the statement's start and the name.
+fn left_alone(text: &str, name_at: usize) -> bool {
     let before = &text[..name_at.min(text.len())];
     let start = before.rfind([';', '{', '}']).map_or(0, |i| i + 1);
-    crate::undefined::word_offsets(&before[start..], "extern").next().is_some()
+    let words: Vec<&str> = before[start..].split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+    let count = |w: &str| words.iter().filter(|x| **x == w).count();
+    let (char_, short, int, long) = (count("char"), count("short"), count("int"), count("long"));
+    let (float, double, bool_, void) = (count("float"), count("double"), count("bool"), count("void"));
+    let sign = count("signed") + count("unsigned");
+    let integral = char_ + short + int + long + sign;
+    let valid = char_ <= 1
+        && short <= 1
+        && int <= 1
+        && long <= 2
+        && sign <= 1
+        && float + double + bool_ + void <= 1
+        && !(char_ == 1 && short + long + int > 0)
+        && !(short == 1 && long > 0)
+        && (float + bool_ + void == 0 || integral == 0)
+        && (double == 0 || integral == long && long <= 1);
+    count("extern") > 0 || !valid
 }
 
 /// The uninitialized constants and references of one body.
@@ -108,7 +126,7 @@ pub fn fn_uninitialized(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     for l in declared {
         let local = body.local(l);
         let (Some(name), Some(Some(range))) = (&local.name, body.local_names.get(l.0 as usize)) else { continue };
-        if declared_extern(&text, usize::from(range.start())) {
+        if left_alone(&text, usize::from(range.start())) {
             continue;
         }
         let (Some(id), Some(at)) = (rule(&local.ty), after_declarator(&text, usize::from(range.end()))) else {
@@ -147,7 +165,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
             }
             let text = text.get_or_insert_with(|| cufront_hir::consteval::interp::item_text(db, item));
             let end = at as usize + v.name.len();
-            if text.get(at as usize..end) != Some(v.name.as_str()) || declared_extern(text, at as usize) {
+            if text.get(at as usize..end) != Some(v.name.as_str()) || left_alone(text, at as usize) {
                 continue;
             }
             let Some(caret) = after_declarator(text, end) else { continue };
