@@ -93,16 +93,20 @@ impl Finding {
 /// The unit's top-level items outside system and toolkit headers, in
 /// source order, with their offsets.
 pub(crate) fn user_items(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<(cufront_hir::ItemId, u32)> {
-    let parse = cufront_base_db::parse(db, tu);
     let map = cufront_base_db::source_map(db, tu);
     let toolkit = map.toolkit_files();
+    item_starts(db, tu).into_iter().filter(|&(_, start)| map.is_user_code(start, &toolkit)).collect()
+}
+
+/// Every top-level item of the unit and where it starts in the unit's text.
+pub(crate) fn item_starts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<(cufront_hir::ItemId, u32)> {
+    let parse = cufront_base_db::parse(db, tu);
     let items = &cufront_hir::top_level_items(db, tu).items;
     parse
         .syntax_node()
         .children()
         .zip(items.iter())
         .map(|(node, &item)| (item, u32::from(node.text_range().start())))
-        .filter(|&(_, start)| map.is_user_code(start, &toolkit))
         .collect()
 }
 

@@ -141,7 +141,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_constant_findings(db, f), start, &mut out);
             for &(at, first) in fn_duplicate_cases(db, f).iter() {
                 let (at, first) = (start + at, start + first);
-                let args = vec![redefinition::position(db, tu, first)];
+                let args = vec![Arg::Pos(redefinition::position(db, tu, first))];
                 let (id, severity) = (DUPLICATE_CASE, Severity::Error);
                 out.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
             }

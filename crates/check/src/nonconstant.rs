@@ -12,7 +12,7 @@
 //! left out). Block scope is not checked (GNU variable-length arrays).
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
-use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Pos, Severity};
+use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Severity};
 use cufront_hir::VarId;
 use cufront_hir::instances::FnDecl;
 use cufront_hir::item_tree::{Path, PathSegment, TypeRef};
@@ -28,7 +28,7 @@ const CALL_NOT_CONSTEXPR: DiagId = DiagId(2703);
 
 pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Found> {
     let map = def_map(db, tu);
-    let starts = crate::redefinition::item_starts(db, tu);
+    let starts: rustc_hash::FxHashMap<_, _> = crate::calls::item_starts(db, tu).into_iter().collect();
     let mut out = Vec::new();
     // Operands that must be constants: a name, where, and the scope it is
     // looked up from.
@@ -98,11 +98,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
             }
             if let Some((at, callee)) = non_constexpr_call(db, v) {
                 let Some(declared) = first_declaration(db, &starts, callee) else { continue };
-                let Arg::Pos(pos) = crate::redefinition::position(db, tu, declared) else { continue };
-                let declared_at = match pos {
-                    Pos::At { file, line } => Some(Pos::At { file, line }),
-                    Pos::EndOfSource => None,
-                };
+                let declared_at = Some(crate::redefinition::position(db, tu, declared));
                 let Some(name) = callee_name(db, callee) else { continue };
                 let entity =
                     DiagEntity { kind: Some(EntityKind::Function), name, declared_at, ..DiagEntity::default() };
@@ -136,11 +132,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
         else {
             continue;
         };
-        let Arg::Pos(pos) = crate::redefinition::position(db, tu, declared) else { continue };
-        let declared_at = match pos {
-            Pos::At { file, line } => Some(Pos::At { file, line }),
-            Pos::EndOfSource => None,
-        };
+        let declared_at = Some(crate::redefinition::position(db, tu, declared));
         let Some(&wscope) = map.parent.get(&DeclKey::Var(w)) else { continue };
         let Some(qual) = crate::names::scope_chain(db, tu, wscope) else { continue };
         let name: String = qual.into_iter().map(|(_, n)| format!("{n}::")).chain([name]).collect();

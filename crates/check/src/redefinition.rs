@@ -24,9 +24,9 @@ const ALREADY_DEFINED: DiagId = DiagId(3369);
 
 /// The redefinitions among the user's namespace-scope definitions.
 pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Found> {
-    let starts = item_starts(db, tu);
+    let starts: FxHashMap<ItemId, u32> = crate::calls::item_starts(db, tu).into_iter().collect();
     let map = def_map(db, tu);
-    let pos = |at: u32| position(db, tu, at);
+    let pos = |at: u32| Arg::Pos(position(db, tu, at));
     let mut out = Vec::new();
     let mut push = |at: u32, kind: EntityKind, name: String, prev: u32| {
         let entity = DiagEntity { kind: Some(kind), name, ..DiagEntity::default() };
@@ -92,11 +92,11 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
     out
 }
 
-/// A `%p` fill-in: the presumed file and line of an offset of the unit.
-pub(crate) fn position(db: &dyn SourceDatabase, tu: TranslationUnit, at: u32) -> Arg {
+/// A `%p` or `%nd` position: the presumed file and line of an offset of the unit.
+pub(crate) fn position(db: &dyn SourceDatabase, tu: TranslationUnit, at: u32) -> Pos {
     let source = cufront_base_db::source_map(db, tu);
     let loc = source.location(at);
-    Arg::Pos(Pos::At { file: source.file_name(loc.file).to_string(), line: loc.line })
+    Pos::At { file: source.file_name(loc.file).to_string(), line: loc.line }
 }
 
 /// A namespace-scope function definition that a second one conflicts with.
@@ -116,16 +116,4 @@ fn fn_name(db: &dyn SourceDatabase, decl: FnDecl, name: &cufront_hir::item_tree:
     };
     let qual: String = crate::names::scope_names(db, decl)?.into_iter().map(|(_, n)| format!("{n}::")).collect();
     Some(format!("{qual}{simple}"))
-}
-
-/// Where each top-level item starts in the unit's text.
-pub(crate) fn item_starts(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<ItemId, u32> {
-    let parse = cufront_base_db::parse(db, tu);
-    let items = &cufront_hir::top_level_items(db, tu).items;
-    parse
-        .syntax_node()
-        .children()
-        .zip(items.iter())
-        .map(|(n, &item)| (item, u32::from(n.text_range().start())))
-        .collect()
 }
