@@ -81,7 +81,11 @@ const STACK_SIZE: usize = 512 << 20;
 fn main() -> ExitCode {
     match std::thread::Builder::new().name("cufront".into()).stack_size(STACK_SIZE).spawn(real_main) {
         // A panic keeps its status (101), as on the main thread.
-        Ok(t) => t.join().unwrap_or(ExitCode::from(101)),
+        Ok(t) => {
+            // The worker writes stderr; a signal must interrupt it, not this one.
+            cudafe::signals::leave_to_the_writer();
+            t.join().unwrap_or(ExitCode::from(101))
+        }
         Err(_) => real_main(),
     }
 }

@@ -23,7 +23,7 @@ mod locate;
 pub(crate) mod output;
 mod remote;
 mod run;
-mod signals;
+pub(crate) mod signals;
 
 pub use remote::Server;
 

@@ -78,6 +78,7 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
     let index = (!cfg.no_code_gen).then(|| {
         let green = lazy.syntax_node().green().into_owned();
         std::thread::spawn(move || {
+            super::signals::leave_to_the_writer();
             cufront_emit::host::HostSpaceIndex::build(&cufront_syntax::SyntaxNode::new_root(green))
         })
     });

@@ -36,6 +36,22 @@ pub fn install() {
     }
 }
 
+/// Blocks SIGINT and SIGTERM in the calling thread, so that they are
+/// handled by the thread that writes stderr. Run on another thread, the
+/// handler's message could be followed by the rest of a diagnostic that the
+/// writing thread was still putting into a full pipe (a write larger than
+/// `PIPE_BUF` is not atomic); run on the writer, it interrupts that write.
+/// Call it at the start of every thread that does not write stderr.
+pub fn leave_to_the_writer() {
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
 /// Runs `f` with `path` as the temporary file the handler removes.
 pub fn while_writing<T>(path: &std::path::Path, f: impl FnOnce() -> T) -> T {
     use std::os::unix::ffi::OsStrExt;
