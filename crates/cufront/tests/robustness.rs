@@ -158,6 +158,10 @@ fn pathological_inputs_are_survived() {
         // initializers (error recovery): 2^32 nested initializers visited
         // before (the `semantic` fuzz target's timeout).
         ("self_member_initializers", b"struct P{P p{;P p{}}p".to_vec(), &[]),
+        // The same class with the second initializer missing: its implicit
+        // default constructor required itself twice, and the closure of
+        // required entities queued it again per occurrence (2^depth).
+        ("self_requiring_constructor", b"struct P{P p{;P p3=}p".to_vec(), &[]),
     ];
     let mut failures = Vec::new();
     for (name, text, extra) in &cases {

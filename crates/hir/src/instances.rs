@@ -874,9 +874,18 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
             }
         }
     }
+    // An entity is expanded once, at its least depth (the queue is breadth
+    // first). Without this, an implicit constructor that requires itself
+    // (a class with members of its own type whose default initializers are
+    // braced lists, as error recovery leaves them) was queued again per
+    // occurrence, doubling the queue per level up to the depth limit.
+    let mut expanded: FxHashSet<Entity> = FxHashSet::default();
     while let Some((e, depth)) = queue.pop_front() {
         if out.len() >= MAX_ENTITIES {
             break;
+        }
+        if !expanded.insert(e) {
+            continue;
         }
         if let Entity::Special(sp) = e {
             let mut required = special_required(db, sp);

@@ -1,0 +1,1 @@
+struct P{P p{;P p3=}p
