@@ -107,7 +107,7 @@ pub fn fn_arity_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
 
 /// The one function a lookup found (its redeclarations aside), when it is
 /// one and no template.
-fn only_function(db: &dyn SourceDatabase, found: Vec<FnDecl>) -> Option<FnDecl> {
+pub(crate) fn only_function(db: &dyn SourceDatabase, found: Vec<FnDecl>) -> Option<FnDecl> {
     let first = *found.first()?;
     if !matches!(first, FnDecl::Fn(_)) {
         return None;

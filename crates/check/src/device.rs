@@ -174,14 +174,16 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
         for v in calls::defined_variables(db, item) {
-            for r in crate::var_constant_findings(db, v).iter() {
+            for r in crate::var_constant_findings(db, v).iter().chain(crate::var_conversion_findings(db, v).iter()) {
                 let at = start + r.at;
                 let (id, severity, args) = (r.id, r.severity, r.args.clone());
                 early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
             }
         }
         for f in calls::defined_functions(db, item) {
-            for r in crate::fn_unmodifiable(db, f).iter().chain(crate::fn_constant_findings(db, f).iter()) {
+            let (unmodifiable, operands) = (crate::fn_unmodifiable(db, f), crate::fn_operand_findings(db, f));
+            let (conversions, constants) = (crate::fn_conversion_findings(db, f), crate::fn_constant_findings(db, f));
+            for r in unmodifiable.iter().chain(operands.iter()).chain(conversions.iter()).chain(constants.iter()) {
                 let at = start + r.at;
                 let (id, severity, args) = (r.id, r.severity, r.args.clone());
                 early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });

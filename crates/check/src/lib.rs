@@ -29,6 +29,7 @@ mod arity;
 mod asserts;
 mod calls;
 mod constants;
+mod conversions;
 mod decls;
 mod device;
 mod flow;
@@ -36,8 +37,10 @@ mod interest;
 mod modifiable;
 mod names;
 mod nonconstant;
+mod operands;
 mod overrides;
 mod redefinition;
+mod spell;
 mod switches;
 mod uncertain;
 mod undefined;
@@ -52,11 +55,13 @@ pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use constants::{fn_constant_findings, var_constant_findings};
+pub use conversions::{fn_conversion_findings, var_conversion_findings};
 pub use decls::{fn_local_findings, item_decl_findings};
 pub use device::{device_pass, fn_device_call_findings};
 pub use flow::fn_missing_return;
 pub use interest::device_names;
 pub use modifiable::fn_unmodifiable;
+pub use operands::fn_operand_findings;
 pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
 pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};
@@ -131,11 +136,14 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_assert_findings(db, item), start, &mut out);
         for v in calls::defined_variables(db, item) {
             raw(&var_constant_findings(db, v), start, &mut out);
+            raw(&var_conversion_findings(db, v), start, &mut out);
         }
         for f in calls::defined_functions(db, item) {
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
+            raw(&fn_operand_findings(db, f), start, &mut out);
+            raw(&fn_conversion_findings(db, f), start, &mut out);
             raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_uninitialized(db, f), start, &mut out);
             raw(&fn_constant_findings(db, f), start, &mut out);

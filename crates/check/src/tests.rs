@@ -946,3 +946,109 @@ void e2() { const long char bad2; const unsigned long long ull; const long doubl
         "#]],
     );
 }
+
+#[test]
+fn operands_of_the_wrong_type() {
+    check(
+        r#"
+namespace ns { typedef int T; struct S { int a; void m(); static int st; enum { E1 }; typedef int I; union { int u; }; }; }
+struct D : ns::S { using S::a; };
+struct Conv { operator int(); };
+struct DConv : Conv {};
+struct Empty {};
+union U { int a; };
+typedef unsigned long size_t;
+void f(ns::T t, const int ci, size_t z, int *p, double d, D obj, U u, D *pd, Empty e, DConv dc, void *vp) {
+  t.x; ci.x; z.x; p.x; (t + 1).x;
+  obj.a; obj.m(); obj.st; obj.E1; obj.u; obj.I; obj.nope; u.zz; pd->zz; pd->a; obj.D::a;
+  *ci; *z; *d; *p; *vp;
+  t[0]; d[1]; p[0]; 0[p]; vp[0];
+  t(); p(); d(); vp();
+  if (e) {} while (e) {} for (; e;) {} do {} while (e); int x = e ? 1 : 2;
+  if (dc) {} if (obj) {} if (p) {}
+}
+template <class T> void g(T t, Empty e) { t.x; *t; if (e) {} }
+"#,
+        Options::default(),
+        expect![[r#"
+            10:3 153 Type { spelling: "ns::T", aka: Some("int") }
+            10:8 153 Type { spelling: "const int", aka: None }
+            10:14 153 Type { spelling: "size_t", aka: Some("unsigned long") }
+            10:19 153 Type { spelling: "int *", aka: None }
+            10:24 153 Type { spelling: "int", aka: None }
+            11:53 135 Some(Class) "D" "nope"
+            11:61 135 Some(Union) "U" "zz"
+            11:69 135 Some(Class) "D" "zz"
+            12:4 75 Type { spelling: "int", aka: None }
+            12:9 75 Type { spelling: "size_t", aka: Some("unsigned long") }
+            12:13 75 Type { spelling: "double", aka: None }
+            13:5 142 Type { spelling: "int", aka: None }
+            13:9 142 Type { spelling: "double", aka: None }
+            14:3 109 
+            14:8 109 
+            14:13 109 
+            14:18 109 
+            15:7 711 
+            15:20 711 
+            15:33 711 
+            15:53 711 
+            15:65 711 
+            16:18 711 
+        "#]],
+    );
+}
+
+#[test]
+fn conversions_that_cannot_exist() {
+    check(
+        r#"
+struct A {};
+struct B { operator int(); };
+typedef unsigned long sz;
+typedef int *IP;
+void take(int);
+void takep(int *);
+void two(int *, double *);
+void td(sz *, IP);
+void over(int); void over(int *);
+int *r1() { return 1.0; }
+int *r2() { return 0; }
+int r3() { return A(); }
+int r4() { return B(); }
+const int *r5(int *p) { return p; }
+void *r6(int *p) { return p; }
+int *r7(const int *p) { return p; }
+long r8(int *p) { return p; }
+int r9() { auto l = []() -> int * { return nullptr; }; return 1; }
+void g(int *ip, double *dp, double d, int i, const int ci) {
+  take(A()); take(B()); takep(1.5); takep(0); takep(dp); two(1.5, 2.5); td(&i, &d); over(1.5);
+  double *p1 = ip; int *p2 = 1; int *p3 = 0; long l = ip; bool b = ip; int *a = i; int *c = ci; int *e = false;
+  IP g = &d; sz *h = ip; const int *k = ip; void *v = (const int *)ip; int *m = 1 - 1;
+}
+int gi; double *gp = &gi; int *gq = 0;
+"#,
+        Options::default(),
+        expect![[r#"
+            11:20 120 
+            13:19 413 Type { spelling: "A", aka: None } Type { spelling: "int", aka: None }
+            17:32 120 
+            18:26 120 
+            21:31 167 Type { spelling: "double", aka: None } Type { spelling: "int *", aka: None }
+            21:53 167 Type { spelling: "double *", aka: None } Type { spelling: "int *", aka: None }
+            21:62 167 Type { spelling: "double", aka: None } Type { spelling: "int *", aka: None }
+            21:67 167 Type { spelling: "double", aka: None } Type { spelling: "double *", aka: None }
+            21:76 167 Type { spelling: "int *", aka: None } Type { spelling: "sz *", aka: Some("unsigned long *") }
+            21:80 167 Type { spelling: "double *", aka: None } Type { spelling: "IP", aka: Some("int *") }
+            22:16 144 Type { spelling: "int *", aka: None } Type { spelling: "double *", aka: None }
+            22:30 144 Type { spelling: "int", aka: None } Type { spelling: "int *", aka: None }
+            22:55 144 Type { spelling: "int *", aka: None } Type { spelling: "long", aka: None }
+            22:81 144 Type { spelling: "int", aka: None } Type { spelling: "int *", aka: None }
+            22:93 144 Type { spelling: "int", aka: None } Type { spelling: "int *", aka: None }
+            22:106 144 Type { spelling: "bool", aka: None } Type { spelling: "int *", aka: None }
+            23:10 144 Type { spelling: "double *", aka: None } Type { spelling: "IP", aka: Some("int *") }
+            23:22 144 Type { spelling: "int *", aka: None } Type { spelling: "sz *", aka: Some("unsigned long *") }
+            23:55 144 Type { spelling: "const int *", aka: None } Type { spelling: "void *", aka: None }
+            25:22 144 Type { spelling: "int *", aka: None } Type { spelling: "double *", aka: None }
+        "#]],
+    );
+}

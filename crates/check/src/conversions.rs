@@ -1,0 +1,310 @@
+//! Implicit conversions that cannot exist, errors (checked against the real
+//! front end):
+//!
+//! - 144 `a value of type %t1 cannot be used to initialize an entity of
+//!   type %t2`: `T x = e;` of a local or a variable;
+//! - 120 `return value type does not match the function type`: `return e;`;
+//! - 167 `argument of type %t1 is incompatible with parameter of type %t2`:
+//!   an argument of a call that only one function can take (each such
+//!   argument);
+//! - 413 `no suitable conversion function from %t1 to %t2 exists`: in any
+//!   of these, from a class without conversion functions to a scalar.
+//!
+//! The caret is at the expression converted.
+//!
+//! Certainty: both types are ones whose conversions are modelled here:
+//! a pointer to a builtin from a floating value, from an integral value
+//! that is certainly not the literal `0` (a literal, a variable: EDG takes
+//! only an integer literal as a null pointer constant), or from a pointer
+//! to another builtin or that drops a qualifier; an arithmetic type other
+//! than `bool` from a pointer. Classes, enumerations, references, arrays,
+//! functions and pointers to classes are left to overload resolution. A
+//! call is checked as `arity.rs` checks one: unresolved by `infer`, its
+//! unqualified name finding a single function, non-class arguments (no
+//! argument-dependent lookup can add a candidate), as many as it takes.
+
+use std::sync::Arc;
+
+use cufront_base_db::SourceDatabase;
+use cufront_diagnostics::{DiagId, Severity};
+use cufront_hir::body::{Body, Expr, ExprId, Init, Literal, Stmt};
+use cufront_hir::infer::{self, CallSite, Callee, InferOwner, InferenceResult, Resolution};
+use cufront_hir::instances::{self, FnDecl, VarDecl};
+use cufront_hir::item_tree::{Builtin, Cv};
+use cufront_hir::scopes::{def_map, lookup_fns};
+use cufront_hir::templates::ClassRefT;
+use cufront_hir::ty::{TyId, TyKind, canonical};
+use cufront_hir::{FnId, VarId};
+
+use crate::Raw;
+use crate::spell;
+
+const BAD_RETURN: DiagId = DiagId(120);
+const BAD_INIT: DiagId = DiagId(144);
+const BAD_ARGUMENT: DiagId = DiagId(167);
+const NO_CONVERSION_FUNCTION: DiagId = DiagId(413);
+
+/// Where a value is converted, which decides the message.
+#[derive(Clone, Copy)]
+enum Site {
+    Init,
+    Return,
+    Argument,
+}
+
+/// The conversions of one body that cannot exist.
+#[salsa::tracked(returns(clone))]
+pub fn fn_conversion_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
+    let decl = FnDecl::Fn(f);
+    let body = infer::decl_body(db, decl);
+    let returns = body.stmts.iter().any(|s| matches!(s, Stmt::Return(Some(_))));
+    let calls = body.exprs.iter().any(|e| matches!(e, Expr::Call { .. }));
+    if !returns && !calls && !has_copy_init(&body) {
+        return Arc::default();
+    }
+    let r = infer::infer(db, InferOwner::Fn(f));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    let cx = Cx { db, body: &body, r: &r };
+    let mut out = cx.inits();
+    if returns {
+        let sig = instances::signature(db, instances::fn_instance(db, decl, None, Vec::new()));
+        // A lambda's returns are its own (its body shares the arenas).
+        let lambdas: Vec<_> = (body.exprs.iter().zip(&body.expr_ranges))
+            .filter(|(e, _)| matches!(e, Expr::Lambda { .. }))
+            .map(|(_, r)| *r)
+            .collect();
+        if let Ok(sig) = sig {
+            for s in &body.stmts {
+                if let Stmt::Return(Some(e)) = s
+                    && !lambdas.iter().any(|l| l.contains_range(body.expr_ranges[e.0 as usize]))
+                {
+                    out.extend(cx.convert(*e, sig.ret, Site::Return));
+                }
+            }
+        }
+    }
+    if calls && body.local_decls.is_empty() {
+        out.extend(cx.calls(decl));
+    }
+    out.sort_by_key(|r| r.at);
+    Arc::new(out)
+}
+
+/// The initialization of a variable (namespace scope or static member)
+/// that cannot convert its initializer.
+#[salsa::tracked(returns(clone))]
+pub fn var_conversion_findings(db: &dyn SourceDatabase, v: VarId) -> Arc<Vec<Raw>> {
+    let body = infer::var_init::var_init_body(db, VarDecl::Var(v));
+    if !has_copy_init(&body) {
+        return Arc::default();
+    }
+    let r = infer::infer(db, InferOwner::Var(v));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    Arc::new(Cx { db, body: &body, r: &r }.inits())
+}
+
+/// Whether a local is copy-initialized from an expression (`T x = e;`).
+fn has_copy_init(body: &Body) -> bool {
+    body.locals.iter().any(|l| matches!(l.init, Init::Assign(e) if !matches!(body.expr(e), Expr::InitList(_))))
+}
+
+struct Cx<'a> {
+    db: &'a dyn SourceDatabase,
+    body: &'a Body,
+    r: &'a InferenceResult,
+}
+
+/// How a source or target type takes part in a conversion.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Bool,
+    Integral,
+    Floating,
+    /// A pointer to a builtin type (`void` included), with its cv.
+    Pointer(Builtin, Cv),
+    /// A class (a source only).
+    Class(ClassRefT),
+    /// Anything not modelled.
+    Other,
+}
+
+impl Cx<'_> {
+    /// The copy-initializations of the body's locals.
+    fn inits(&self) -> Vec<Raw> {
+        let mut out = Vec::new();
+        for (i, l) in self.body.locals.iter().enumerate() {
+            let Init::Assign(e) = l.init else { continue };
+            if l.binding_of.is_some() || matches!(self.body.expr(e), Expr::InitList(_)) {
+                continue;
+            }
+            if let Some(Some(t)) = self.r.local_tys.get(i) {
+                out.extend(self.convert(e, *t, Site::Init));
+            }
+        }
+        out
+    }
+
+    fn shape(&self, t: TyId) -> Shape {
+        let db = self.db;
+        match strip_cv(db, canonical(db, t)).kind(db) {
+            TyKind::Builtin(Builtin::Bool) => Shape::Bool,
+            TyKind::Builtin(Builtin::Void | Builtin::NullPtr) => Shape::Other,
+            TyKind::Builtin(b) if is_floating(*b) => Shape::Floating,
+            TyKind::Builtin(b) if is_standard_integral(*b) => Shape::Integral,
+            TyKind::Ptr(p) => {
+                let p = canonical(db, *p);
+                let (cv, inner) = match p.kind(db) {
+                    TyKind::Qualified(x, cv) => (*cv, canonical(db, *x)),
+                    _ => (Cv::default(), p),
+                };
+                match *inner.kind(db) {
+                    TyKind::Builtin(b) if b == Builtin::Void || is_floating(b) || is_standard_integral(b) => {
+                        Shape::Pointer(b, cv)
+                    }
+                    TyKind::Builtin(Builtin::Bool) => Shape::Pointer(Builtin::Bool, cv),
+                    _ => Shape::Other,
+                }
+            }
+            TyKind::Class(k) => Shape::Class(ClassRefT::Class(*k)),
+            _ => Shape::Other,
+        }
+    }
+
+    /// The finding for converting `e` to `to` at `site`, when that
+    /// conversion certainly does not exist.
+    fn convert(&self, e: ExprId, to: TyId, site: Site) -> Option<Raw> {
+        let db = self.db;
+        let from = self.r.ty(e)?;
+        let at = u32::from(self.body.expr_ranges[e.0 as usize].start());
+        let (fs, ts) = (self.shape(from), self.shape(to));
+        // The value is a prvalue: its own cv goes.
+        let from = strip_cv(db, from);
+        if let Shape::Class(c) = fs {
+            let scalar = matches!(ts, Shape::Bool | Shape::Integral | Shape::Floating | Shape::Pointer(..));
+            if !scalar || crate::operands::converts(db, c, 0)? {
+                return None;
+            }
+            let args = vec![spell::type_arg(db, from)?, spell::type_arg(db, to)?];
+            return Some(Raw { at, id: NO_CONVERSION_FUNCTION, severity: Severity::Error, args });
+        }
+        let impossible = match (fs, ts) {
+            (Shape::Floating, Shape::Pointer(..)) => true,
+            (Shape::Integral | Shape::Bool, Shape::Pointer(..)) => self.certainly_not_null(e),
+            (Shape::Pointer(..), Shape::Integral | Shape::Floating) => true,
+            (Shape::Pointer(fb, fcv), Shape::Pointer(tb, tcv)) => {
+                let drops = (fcv.c && !tcv.c) || (fcv.v && !tcv.v);
+                drops || (tb != Builtin::Void && fb != tb)
+            }
+            _ => false,
+        };
+        if !impossible {
+            return None;
+        }
+        let (id, args) = match site {
+            Site::Return => (BAD_RETURN, Vec::new()),
+            Site::Init => (BAD_INIT, vec![spell::type_arg(db, from)?, spell::type_arg(db, to)?]),
+            Site::Argument => (BAD_ARGUMENT, vec![spell::type_arg(db, from)?, spell::type_arg(db, to)?]),
+        };
+        Some(Raw { at, id, severity: Severity::Error, args })
+    }
+
+    /// An integral expression that is certainly not the null pointer
+    /// constant: a literal other than integer `0`, or a variable.
+    fn certainly_not_null(&self, e: ExprId) -> bool {
+        match self.body.expr(e) {
+            Expr::Literal(Literal::Int(v, b)) => *v != 0 || *b == Builtin::Bool || is_character(*b),
+            Expr::Literal(Literal::Float(_)) => true,
+            Expr::Path(_) => {
+                matches!(
+                    self.r.resolutions.get(&e),
+                    Some(Resolution::Local(_) | Resolution::Entity(cufront_hir::Entity::Var(_)))
+                )
+            }
+            _ => false,
+        }
+    }
+
+    /// The arguments of unresolved calls that the one function their name
+    /// finds cannot take.
+    fn calls(&self, caller: FnDecl) -> Vec<Raw> {
+        let db = self.db;
+        let Some(scope) = instances::fn_scope(db, caller) else { return Vec::new() };
+        let map = def_map(db, caller.tu(db));
+        let mut out = Vec::new();
+        for (i, e) in self.body.exprs.iter().enumerate() {
+            let Expr::Call { callee, args } = e else { continue };
+            let Expr::Path(p) = self.body.expr(*callee) else { continue };
+            if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() {
+                continue;
+            }
+            let x = ExprId(i as u32);
+            let unresolved = self
+                .r
+                .calls
+                .iter()
+                .any(|(site, c)| matches!((site, c), (CallSite::Expr(s), Callee::Unresolved(_)) if *s == x));
+            if !unresolved {
+                continue;
+            }
+            // Argument-dependent lookup adds nothing for scalar arguments.
+            let shapes: Vec<Shape> =
+                args.iter().map(|a| self.r.ty(*a).map_or(Shape::Other, |t| self.shape(t))).collect();
+            if shapes.iter().any(|s| matches!(s, Shape::Class(_) | Shape::Other)) {
+                continue;
+            }
+            let Some(f) = crate::arity::only_function(db, lookup_fns(db, &map, scope, &p.segments[0].name)) else {
+                continue;
+            };
+            let Ok(sig) = instances::signature(db, instances::fn_instance(db, f, None, Vec::new())) else { continue };
+            if sig.variadic || sig.params.len() != args.len() {
+                continue;
+            }
+            for (a, t) in args.iter().zip(sig.params.iter()) {
+                out.extend(self.convert(*a, *t, Site::Argument));
+            }
+        }
+        out
+    }
+}
+
+fn is_floating(b: Builtin) -> bool {
+    matches!(b, Builtin::Float | Builtin::Double | Builtin::LongDouble)
+}
+
+/// The integral types whose conversions are modelled (`bool` apart).
+fn is_standard_integral(b: Builtin) -> bool {
+    use Builtin::*;
+    matches!(
+        b,
+        Char | SChar
+            | UChar
+            | WChar
+            | Char8
+            | Char16
+            | Char32
+            | Short
+            | UShort
+            | Int
+            | UInt
+            | Long
+            | ULong
+            | LongLong
+            | ULongLong
+    )
+}
+
+fn is_character(b: Builtin) -> bool {
+    use Builtin::*;
+    matches!(b, Char | SChar | UChar | WChar | Char8 | Char16 | Char32)
+}
+
+fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    match t.kind(db) {
+        TyKind::Qualified(x, _) => strip_cv(db, *x),
+        _ => t,
+    }
+}
