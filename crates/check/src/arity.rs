@@ -2,7 +2,8 @@
 //! in function call` (165), errors: a call of a function that is the only
 //! one its name finds, with more arguments than it has parameters (at the
 //! first extra argument) or fewer than it needs (at the closing
-//! parenthesis). Checked against the real front end.
+//! parenthesis); a launch configuration of more than four arguments (at
+//! the fifth). Checked against the real front end.
 //!
 //! Certainty: only a call `infer` could not resolve, by an unqualified
 //! name that ordinary lookup (`scopes::lookup_fns`) finds one function for
@@ -28,14 +29,28 @@ use crate::Raw;
 
 const TOO_MANY: DiagId = DiagId(140);
 const TOO_FEW: DiagId = DiagId(165);
+const LAUNCH_PARAMS: usize = 4;
 
 /// The calls of one body with a wrong number of arguments.
 #[salsa::tracked(returns(clone))]
 pub fn fn_arity_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     let decl = FnDecl::Fn(f);
     let body = infer::decl_body(db, decl);
+    // A launch configuration is the argument list of a call with four
+    // parameters (grid, block, shared memory, stream), whatever is launched.
+    let mut out: Vec<Raw> = body
+        .exprs
+        .iter()
+        .filter_map(|e| match e {
+            Expr::KernelLaunch { config, .. } if config.len() > LAUNCH_PARAMS => {
+                let at = u32::from(body.expr_ranges[config[LAUNCH_PARAMS].0 as usize].start());
+                Some(Raw { at, id: TOO_MANY, severity: Severity::Error, args: vec![] })
+            }
+            _ => None,
+        })
+        .collect();
     if !body.local_decls.is_empty() {
-        return Arc::default();
+        return Arc::new(out);
     }
     let calls: Vec<_> = body
         .exprs
@@ -52,15 +67,14 @@ pub fn fn_arity_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
         })
         .collect();
     if calls.is_empty() {
-        return Arc::default();
+        return Arc::new(out);
     }
     let r = infer::infer(db, InferOwner::Fn(f));
     if r.skipped.is_some() {
-        return Arc::default();
+        return Arc::new(out);
     }
-    let Some(scope) = instances::fn_scope(db, decl) else { return Arc::default() };
+    let Some(scope) = instances::fn_scope(db, decl) else { return Arc::new(out) };
     let map = def_map(db, decl.tu(db));
-    let mut out = Vec::new();
     for (i, name, args) in calls {
         let e = cufront_hir::body::ExprId(i as u32);
         let unresolved =

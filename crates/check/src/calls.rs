@@ -199,28 +199,37 @@ pub fn fn_call_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool)
             let launch =
                 is_named && matches!(site, CallSite::Expr(e) if matches!(body.expr(e), Expr::KernelLaunch { .. }));
             let plain_call = is_named && matches!(site, CallSite::Expr(e) if matches!(body.expr(e), Expr::Call { .. }));
-            let kind = match (launch, callee_space) {
+            // A launch of a `__device__` function is a call from the
+            // caller's space first, then a configuration error.
+            let device_call = || {
+                let from_hd = match space {
+                    ExecSpace::Host | ExecSpace::ImplicitHost => false,
+                    ExecSpace::HostDevice => true,
+                    _ => return None,
+                };
+                let (caller, callee_name) = (caller.clone()?, names::callee_name(db, callee)?);
+                let constexpr = names::is_constexpr(db, callee);
+                Some(Kind::DeviceCall { callee: callee_name, caller, from_hd, constexpr })
+            };
+            let kinds: Vec<Kind> = match (launch, callee_space) {
                 (true, ExecSpace::Global) => continue,
-                (true, ExecSpace::Host | ExecSpace::ImplicitHost) => Kind::CannotConfigure { device: false },
-                (true, _) => Kind::CannotConfigure { device: true },
-                (false, ExecSpace::Global) if plain_call => Kind::MustConfigure,
-                (false, ExecSpace::Device) => {
-                    let from_hd = match space {
-                        ExecSpace::Host | ExecSpace::ImplicitHost => false,
-                        ExecSpace::HostDevice => true,
-                        _ => continue,
-                    };
-                    let (Some(caller), Some(callee_name)) = (caller.clone(), names::callee_name(db, callee)) else {
-                        continue;
-                    };
-                    let constexpr = names::is_constexpr(db, callee);
-                    Kind::DeviceCall { callee: callee_name, caller, from_hd, constexpr }
+                (true, ExecSpace::Host | ExecSpace::ImplicitHost) => vec![Kind::CannotConfigure { device: false }],
+                (true, ExecSpace::Device) => {
+                    device_call().into_iter().chain([Kind::CannotConfigure { device: true }]).collect()
                 }
+                (true, _) => vec![Kind::CannotConfigure { device: true }],
+                (false, ExecSpace::Global) if plain_call => vec![Kind::MustConfigure],
+                (false, ExecSpace::Device) => match device_call() {
+                    Some(k) => vec![k],
+                    None => continue,
+                },
                 _ => continue,
             };
             let (at, skip_blanks, twice) = caret(db, &body, site, callee);
-            for _ in 0..if twice { 2 } else { 1 } {
-                out.push(Finding { at, skip_blanks, kind: kind.clone() });
+            for kind in kinds {
+                for _ in 0..if twice { 2 } else { 1 } {
+                    out.push(Finding { at, skip_blanks, kind: kind.clone() });
+                }
             }
         }
     }

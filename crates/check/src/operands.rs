@@ -15,7 +15,10 @@
 //!   or a pointer to member (caret at the call);
 //! - 711 `expression must have bool type (or be convertible to bool)`: a
 //!   condition (`if`, `while`, `for`, `do`, `?:`) of a class type without
-//!   conversion functions, its bases' included.
+//!   conversion functions, its bases' included;
+//! - 258 `"this" may only be used inside a nonstatic member function`:
+//!   `this` in a function at namespace scope or a friend defined in its
+//!   class (a static member defined out of its class is not recognized).
 //!
 //! Certainty: only what `infer` typed, in a body it did not skip. Class
 //! and enumeration operands of `*`, `[]` and calls are overload
@@ -31,9 +34,9 @@ use cufront_diagnostics::{Arg, DiagId, Entity, EntityKind, Severity};
 use cufront_hir::FnId;
 use cufront_hir::body::{Body, Cond, Expr, ExprId, Stmt, UnaryOp};
 use cufront_hir::infer::{self, InferOwner, InferenceResult};
-use cufront_hir::instances::FnDecl;
+use cufront_hir::instances::{self, FnDecl};
 use cufront_hir::item_tree::{Builtin, ClassKey};
-use cufront_hir::scopes::{CONV_KEY, def_map};
+use cufront_hir::scopes::{CONV_KEY, ScopeKind, def_map};
 use cufront_hir::templates::{ClassRefT, class_bases_of};
 use cufront_hir::ty::{TyId, TyKind, canonical};
 use cufront_hir::{ClassId, item_tree_of};
@@ -47,14 +50,17 @@ const NO_MEMBER: DiagId = DiagId(135);
 const NOT_POINTER_TO_OBJECT: DiagId = DiagId(142);
 const NOT_CLASS: DiagId = DiagId(153);
 const NOT_BOOL: DiagId = DiagId(711);
+const THIS_OUTSIDE_MEMBER: DiagId = DiagId(258);
 
 /// The operands of one body whose type does not allow the operation.
 #[salsa::tracked(returns(clone))]
 pub fn fn_operand_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
-    let body = infer::decl_body(db, FnDecl::Fn(f));
+    let decl = FnDecl::Fn(f);
+    let body = infer::decl_body(db, decl);
     if !body.exprs.iter().any(interesting) && !body.stmts.iter().any(|s| condition(s).is_some()) {
         return Arc::default();
     }
+    let member = is_nonstatic_member(db, decl);
     let r = infer::infer(db, InferOwner::Fn(f));
     if r.skipped.is_some() {
         return Arc::default();
@@ -69,6 +75,7 @@ pub fn fn_operand_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
             Expr::Index { base, index } => cx.index(*base, *index),
             Expr::Call { callee, .. } => cx.call(at, *callee),
             Expr::Cond { cond, .. } => cx.condition(*cond),
+            Expr::This if member == Some(false) => Some(cx.raw(at, THIS_OUTSIDE_MEMBER, Vec::new())),
             _ => None,
         };
         out.extend(finding);
@@ -90,7 +97,17 @@ fn interesting(e: &Expr) -> bool {
             | Expr::Index { .. }
             | Expr::Call { .. }
             | Expr::Cond { .. }
+            | Expr::This
     )
+}
+
+/// Whether a function is a non-static member function (None: its scope
+/// is not known).
+fn is_nonstatic_member(db: &dyn SourceDatabase, decl: FnDecl) -> Option<bool> {
+    let data = decl.data(db)?;
+    let scope = instances::fn_scope(db, decl)?;
+    let in_class = matches!(def_map(db, decl.tu(db)).scope(scope).kind, ScopeKind::Class(_));
+    Some(in_class && !data.friend && !data.linkage.is_static)
 }
 
 /// The condition of a statement that is an expression (not a declaration).

@@ -1052,3 +1052,21 @@ int gi; double *gp = &gi; int *gq = 0;
         "#]],
     );
 }
+
+#[test]
+fn this_outside_member_functions() {
+    check(
+        r#"
+int h1() { return this != 0; }
+struct S { int a; int f(); static int g(); friend int fr(S) { return this != 0; } int h() { return this->a; } };
+int S::f() { auto l = [this] { return a; }; return this->a + l(); }
+int S::g() { return 0; }
+int h2() { struct L { int m; int q() { return this->m; } }; L l; return l.q(); }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:19 258 
+            3:70 258 
+        "#]],
+    );
+}
