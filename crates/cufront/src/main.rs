@@ -90,6 +90,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// Restores SIGPIPE's default action (Rust starts with it ignored).
+fn end_on_broken_pipe() {
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn real_main() -> ExitCode {
     // The cudafe++ grammar is not clap's (prefix abbreviations, `-e2`, values
     // that start with `-`): hand its arguments over untouched.
@@ -105,6 +112,13 @@ fn real_main() -> ExitCode {
         return nvcc_cmd::run(&argv[2..]);
     }
     let cli = Cli::parse();
+    // Commands that print listings end quietly when their reader goes away
+    // (`cufront parse --tree x.ii | head`), as other Unix tools do, instead
+    // of failing on the next write. Servers keep the default (a client
+    // that disconnects must not end them).
+    if matches!(cli.command, Command::Parse(_) | Command::Inspect(_) | Command::Toolkit(_)) {
+        end_on_broken_pipe();
+    }
     match cli.command {
         Command::Parse(args) => parse_cmd::run(args),
         Command::Check(args) => check_cmd::run(args),

@@ -248,3 +248,29 @@ fn signals_end_the_run_as_cudafe_does() {
         }
     }
 }
+
+/// A listing whose reader stops early (`cufront parse --tree x.ii | head`)
+/// ends the run by the broken pipe, as other Unix tools end: no panic.
+#[test]
+fn a_closed_pipe_ends_listings_quietly() {
+    let dir = scratch("closed-pipe");
+    let unit: String = (0..20000).map(|i| format!("int v{i} = {i};\n")).collect();
+    std::fs::write(dir.join("in.ii"), unit).unwrap();
+    for args in [&["parse", "--tree", "in.ii"][..], &["inspect", "symbols", "in.ii"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cufront"))
+            .args(args)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let mut first = [0u8; 16];
+        std::io::Read::read_exact(&mut out, &mut first).unwrap();
+        drop(out);
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.code() != Some(101) && !stderr.contains("panicked"), "{args:?}: {:?}\n{stderr}", o.status);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
