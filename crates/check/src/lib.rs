@@ -65,7 +65,7 @@ pub use operands::fn_operand_findings;
 pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
 pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};
-pub use undefined::{declared_names, fn_unknown_names};
+pub use undefined::{declared_names, fn_unknown_names, item_unknown_type_names, var_unknown_names};
 pub use uninitialized::fn_uninitialized;
 pub use unused::fn_unused_locals;
 pub use vars::{fn_device_var_findings, fn_var_findings};
@@ -134,12 +134,17 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_decl_findings(db, item), start, &mut out);
         raw(&item_override_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
+        let types = item_unknown_type_names(db, item);
+        unknown.extend(types.iter().map(|(at, n)| (undefined::Owner::Type, start + at, n.clone())));
         for v in calls::defined_variables(db, item) {
             raw(&var_constant_findings(db, v), start, &mut out);
             raw(&var_conversion_findings(db, v), start, &mut out);
+            let names = var_unknown_names(db, v);
+            unknown.extend(names.iter().map(|(at, n)| (undefined::Owner::Namespace, start + at, n.clone())));
         }
         for f in calls::defined_functions(db, item) {
-            unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
+            let names = fn_unknown_names(db, f);
+            unknown.extend(names.iter().map(|(at, n)| (undefined::Owner::Fn(f), start + at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_operand_findings(db, f), start, &mut out);

@@ -1070,3 +1070,36 @@ int h2() { struct L { int m; int q() { return this->m; } }; L l; return l.q(); }
         "#]],
     );
 }
+
+#[test]
+fn undefined_names_outside_function_bodies() {
+    check(
+        r#"
+Nope host_fn();
+namespace n { Nope2 *v; }
+const Nope3 &r(int);
+Nope g2();
+void f(Nope4 x);
+struct S { Nope5 m; static int sm; };
+int S::sm = z1;
+void h() { int q = x1; }
+int a = x1 + x1;
+void g() { int q = x1; }
+int b = sizeof(w1);
+template <class T> struct W { T t; };
+"#,
+        Options::default(),
+        expect![[r#"
+            2:1 20 "Nope"
+            3:15 20 "Nope2"
+            4:7 20 "Nope3"
+            5:1 20 "Nope"
+            6:8 20 "Nope4"
+            7:12 20 "Nope5"
+            8:13 20 "z1"
+            9:20 20 "x1"
+            10:9 20 "x1"
+            12:16 20 "w1"
+        "#]],
+    );
+}
