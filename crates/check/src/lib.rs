@@ -25,6 +25,7 @@
 //! - No I/O, no global state; everything per function is a salsa query, so
 //!   an edit in one body re-checks that body only.
 
+mod access;
 mod arity;
 mod asserts;
 mod calls;
@@ -51,6 +52,7 @@ mod vars;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Severity};
 
+pub use access::{Inaccessible, fn_inaccessible};
 pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
@@ -130,6 +132,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         }
     };
     let mut unknown = Vec::new();
+    let mut inaccessible = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
         raw(&item_override_findings(db, item), start, &mut out);
@@ -149,6 +152,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_operand_findings(db, f), start, &mut out);
             raw(&fn_conversion_findings(db, f), start, &mut out);
+            inaccessible.extend(fn_inaccessible(db, f).iter().map(|u| (u.clone(), start)));
             raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_uninitialized(db, f), start, &mut out);
             raw(&fn_constant_findings(db, f), start, &mut out);
@@ -172,6 +176,11 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         }
     }
     out.extend(undefined::findings(text, &unknown));
+    if !inaccessible.is_empty() {
+        // Where members are declared (any item, system headers included).
+        let starts = calls::item_starts(db, tu).into_iter().collect();
+        out.extend(inaccessible.iter().filter_map(|(u, start)| access::finding(db, tu, &starts, u, *start)));
+    }
     out.extend(redefinition::findings(db, tu));
     out.extend(nonconstant::findings(db, tu));
     out.extend(uninitialized::findings(db, tu));

@@ -1103,3 +1103,32 @@ template <class T> struct W { T t; };
         "#]],
     );
 }
+
+#[test]
+fn inaccessible_members() {
+    check(
+        r#"
+class C { int secret; void m(); public: int pub; void pm(); protected: int prot; void pm2(); void pm2(int); };
+namespace ns { struct P { private: int x; }; }
+class F { int s; friend void fr(F &); };
+class B { int bs; };
+class D : public B { };
+struct T { int t; };
+template <class X> struct Tm { private: int tt; };
+int host_fn(C &c, C *pc, ns::P p, F f, D d, Tm<int> tm) {
+  c.m(); c.pm(); c.pm2(); pc->secret; p.x; f.s; c.pub; c.prot; tm.tt;
+  return c.secret;
+}
+void fr(F &f) { f.s = 1; }
+struct M { void mf(C &c) { c.secret; } };
+"#,
+        Options::default(),
+        expect![[r#"
+            10:5 265 Some(Function) "C::m"
+            10:31 265 Some(Member) "C::secret"
+            10:41 265 Some(Member) "ns::P::x"
+            10:58 265 Some(Member) "C::prot"
+            11:12 265 Some(Member) "C::secret"
+        "#]],
+    );
+}

@@ -148,6 +148,9 @@ pub struct ClassData {
     /// `#pragma pack` in effect at the class head.
     pub pack: Option<u32>,
     pub has_virtual_fn: bool,
+    /// The body declares a friend (or a nested class's body does): access
+    /// to its non-public members is not decided by membership alone.
+    pub has_friends: bool,
     /// Facts that make the class a non-POD for layout (spec 50 §7.2).
     pub user_ctor: bool,
     pub user_copy_assign: bool,
@@ -321,6 +324,9 @@ pub struct FnData {
     /// whose selection makes the call ill-formed (a substitution failure in
     /// SFINAE contexts, `false` for `__is_constructible`).
     pub deleted: bool,
+    /// Its access in its class (public outside classes; member templates
+    /// are public here, whatever they are declared).
+    pub access: Access,
     /// Explicitly defaulted (`= default`) where it is declared: not
     /// user-provided, so it may be trivial (`templates/trivial.rs`).
     pub defaulted: bool,
@@ -655,6 +661,9 @@ pub struct Offsets {
     /// the init-declarator), what `infer::nsdmi` lowers (kept out of the
     /// tree: an edit inside an initializer leaves the tree equal).
     pub field_inits: Vec<(u32, u32, u32)>,
+    /// Named non-static data members: (class index, field index, offset of
+    /// the init-declarator), where messages say a member is declared.
+    pub fields: Vec<(u32, u32, u32)>,
     /// Variables and variable templates with an initializer: (index, offset
     /// of the init-declarator), what `infer::var_init` lowers (kept out of
     /// the tree for the same reason).
@@ -675,6 +684,7 @@ pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) 
         vars: cx.var_at,
         fn_templates: cx.tmpl_at,
         field_inits: cx.field_init_at,
+        fields: cx.field_at,
         var_inits: cx.var_init_at,
         var_template_inits: cx.var_template_init_at,
     };
@@ -693,6 +703,7 @@ struct Lower {
     var_at: Vec<u32>,
     /// `Offsets::field_inits`.
     field_init_at: Vec<(u32, u32, u32)>,
+    field_at: Vec<(u32, u32, u32)>,
     /// `Offsets::var_inits`, `Offsets::var_template_inits`.
     var_init_at: Vec<(u32, u32)>,
     var_template_init_at: Vec<(u32, u32)>,
@@ -703,6 +714,8 @@ struct ClassCx {
     fields: Vec<Field>,
     /// (field index, offset of its init-declarator) of each default member initializer.
     init_at: Vec<(u32, u32)>,
+    /// (field index, offset of its init-declarator) of each named field.
+    field_at: Vec<(u32, u32)>,
     access: Access,
     name: Option<String>,
     has_virtual_fn: bool,
@@ -721,6 +734,7 @@ impl Lower {
             var_at: Vec::new(),
             tmpl_at: Vec::new(),
             field_init_at: Vec::new(),
+            field_at: Vec::new(),
             var_init_at: Vec::new(),
             var_template_init_at: Vec::new(),
         }
@@ -1305,6 +1319,9 @@ impl Lower {
                     } else {
                         invent_auto_params(&mut f.ty.params, 0)
                     };
+                    if let Some(cx) = class.as_deref() {
+                        f.access = cx.access;
+                    }
                     if !invented.is_empty() {
                         // An abbreviated function template.
                         self.tree.fn_templates.push(FnTemplateData { tparams: invented, f });
@@ -1353,6 +1370,7 @@ impl Lower {
                         cx.init_at.push((cx.fields.len() as u32, u32::from(init.text_range().start())));
                     }
                     let mutable = kws.contains(&K::MUTABLE_KW);
+                    cx.field_at.push((cx.fields.len() as u32, u32::from(init.text_range().start())));
                     cx.fields.push(Field { name, ty, bit_width, access, attrs, has_init, anonymous: None, mutable });
                 }
                 _ => {
@@ -1506,6 +1524,7 @@ impl Lower {
                 constraints,
                 friend: false,
                 deleted,
+                access: Access::Public,
                 defaulted,
                 noexcept_expr,
             },
@@ -1619,6 +1638,7 @@ impl Lower {
             let mut cx = ClassCx {
                 fields: Vec::new(),
                 init_at: Vec::new(),
+                field_at: Vec::new(),
                 access: if key == ClassKey::Class { Access::Private } else { Access::Public },
                 name: name.clone(),
                 has_virtual_fn: false,
@@ -1639,11 +1659,13 @@ impl Lower {
             data.fields = cx.fields;
             data.items = items;
             data.has_virtual_fn = cx.has_virtual_fn;
+            data.has_friends = list.descendants_with_tokens().any(|t| t.kind() == K::FRIEND_KW);
             data.user_ctor = cx.user_ctor;
             data.user_copy_assign = cx.user_copy_assign;
             data.user_dtor = cx.user_dtor;
             let idx = self.push_class(data);
             self.field_init_at.extend(cx.init_at.into_iter().map(|(f, at)| (idx, f, at)));
+            self.field_at.extend(cx.field_at.into_iter().map(|(f, at)| (idx, f, at)));
             return idx;
         }
         self.push_class(data)
@@ -1957,6 +1979,7 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         attrs: Attrs::default(),
         pack,
         has_virtual_fn: false,
+        has_friends: false,
         user_ctor: false,
         user_copy_assign: false,
         user_dtor: false,

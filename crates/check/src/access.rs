@@ -1,0 +1,148 @@
+//! `%nd is inaccessible` (EDG 265), an error: a function at namespace
+//! scope names a private or protected member of a class, `c.secret` or
+//! `c.m()` (caret at the member's name). Checked against the real front
+//! end.
+//!
+//! Certainty: the function is no member and no friend of anything (its
+//! scope is a namespace), the object's class is complete, no template,
+//! declares no friend, and declares the member itself (a data member, or
+//! the only function of that name; members of bases are left alone: a
+//! using-declaration can change their access).
+
+use std::sync::Arc;
+
+use cufront_base_db::SourceDatabase;
+use cufront_diagnostics::{Arg, DiagId, Entity, EntityKind, Severity};
+use cufront_hir::body::{Expr, ExprId};
+use cufront_hir::infer::{self, InferOwner};
+use cufront_hir::instances::{self, FnDecl};
+use cufront_hir::item_tree::Access;
+use cufront_hir::scopes::{Def, ScopeKind, def_map};
+use cufront_hir::ty::{TyKind, canonical};
+use cufront_hir::{ClassId, FnId, item_offsets, item_tree_of};
+
+use crate::spell;
+
+const INACCESSIBLE: DiagId = DiagId(265);
+
+/// A use of a member the function has no access to: where (relative to the
+/// function's item), and the member (its class, and the field or function).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inaccessible {
+    pub at: u32,
+    pub class: ClassId,
+    pub member: Member,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Member {
+    Field(u32),
+    Fn(FnId),
+}
+
+/// The inaccessible member uses of one body.
+#[salsa::tracked(returns(clone))]
+pub fn fn_inaccessible(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Inaccessible>> {
+    let decl = FnDecl::Fn(f);
+    let body = infer::decl_body(db, decl);
+    if !body.exprs.iter().any(|e| matches!(e, Expr::Member { .. })) {
+        return Arc::default();
+    }
+    let Some(data) = decl.data(db) else { return Arc::default() };
+    let Some(scope) = instances::fn_scope(db, decl) else { return Arc::default() };
+    let map = def_map(db, decl.tu(db));
+    if data.friend || !matches!(map.scope(scope).kind, ScopeKind::Namespace { .. } | ScopeKind::Root) {
+        return Arc::default();
+    }
+    let r = infer::infer(db, InferOwner::Fn(f));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    let mut out = Vec::new();
+    for (i, e) in body.exprs.iter().enumerate() {
+        let Expr::Member { base, arrow, name } = e else { continue };
+        let [seg] = name.segments.as_slice() else { continue };
+        if name.global || seg.args.is_some() {
+            continue;
+        }
+        let Some(t) = r.ty(*base) else { continue };
+        let mut object = strip_cv(db, canonical(db, t));
+        if *arrow {
+            let TyKind::Ptr(p) = object.kind(db) else { continue };
+            object = strip_cv(db, canonical(db, *p));
+        }
+        let TyKind::Class(k) = object.kind(db) else { continue };
+        let k = map.class_definition(*k);
+        let Some(member) = non_public_member(db, k, &seg.name) else { continue };
+        let end = u32::from(body.expr_ranges[ExprId(i as u32).0 as usize].end());
+        let Some(at) = end.checked_sub(seg.name.len() as u32) else { continue };
+        out.push(Inaccessible { at, class: k, member });
+    }
+    Arc::new(out)
+}
+
+/// The member `name` that class `k` itself declares, when it is not public
+/// and the class is one whose access this check decides.
+fn non_public_member(db: &dyn SourceDatabase, k: ClassId, name: &str) -> Option<Member> {
+    let tree = item_tree_of(db, k.item(db));
+    let data = tree.classes.get(k.idx(db) as usize)?;
+    if !data.is_definition || data.has_friends || data.tparams.is_some() || data.spec_args.is_some() {
+        return None;
+    }
+    if let Some(i) = data.fields.iter().position(|f| f.name.as_deref() == Some(name)) {
+        return (data.fields[i].access != Access::Public).then_some(Member::Field(i as u32));
+    }
+    let map = def_map(db, k.tu(db));
+    let scope = *map.class_scope.get(&k)?;
+    let [Def::Fn(f)] = map.scope(scope).names.get(name)?.as_slice() else { return None };
+    let fd = FnDecl::Fn(*f).data(db)?;
+    (fd.access != Access::Public && !fd.friend).then_some(Member::Fn(*f))
+}
+
+/// The finding for `u`, found in the item at `start`: the member named
+/// as EDG names it, with where it is declared.
+pub(crate) fn finding(
+    db: &dyn SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+    starts: &rustc_hash::FxHashMap<cufront_hir::ItemId, u32>,
+    u: &Inaccessible,
+    start: u32,
+) -> Option<crate::Found> {
+    let class = spell::spell(db, cufront_hir::ty::mk(db, TyKind::Class(u.class)))?;
+    let (kind, name, item, rel) = match u.member {
+        Member::Field(i) => {
+            let tree = item_tree_of(db, u.class.item(db));
+            let field = tree.classes.get(u.class.idx(db) as usize)?.fields.get(i as usize)?;
+            let offsets = item_offsets(db, u.class.item(db));
+            let at = offsets.fields.iter().find(|(c, f, _)| *c == u.class.idx(db) && *f == i)?.2;
+            (EntityKind::Member, field.name.clone()?, u.class.item(db), at)
+        }
+        Member::Fn(f) => {
+            let cufront_hir::item_tree::FnName::Ident(n) = &FnDecl::Fn(f).data(db)?.name else { return None };
+            let at = *item_offsets(db, f.item(db)).fns.get(f.idx(db) as usize)?;
+            (EntityKind::Function, n.clone(), f.item(db), at)
+        }
+    };
+    let declared = starts.get(&item)? + rel;
+    let entity = Entity {
+        declared_at: Some(crate::redefinition::position(db, tu, declared)),
+        ..Entity::new(kind, format!("{class}::{name}"))
+    };
+    let at = start + u.at;
+    Some(crate::Found {
+        at,
+        order: at,
+        id: INACCESSIBLE,
+        severity: Severity::Error,
+        args: vec![Arg::Entity(entity)],
+        args_once_erred: None,
+        late: false,
+    })
+}
+
+fn strip_cv(db: &dyn SourceDatabase, t: cufront_hir::ty::TyId) -> cufront_hir::ty::TyId {
+    match t.kind(db) {
+        TyKind::Qualified(x, _) => strip_cv(db, *x),
+        _ => t,
+    }
+}
