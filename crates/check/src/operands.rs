@@ -5,6 +5,10 @@
 //!   scalar or pointer (caret at the start of the member expression);
 //! - 135 `class "S" has no member "m"` (`union "U"`): `s.m` / `p->m` where
 //!   neither the complete class nor any base declares `m` (caret at `m`);
+//! - 266 `"D::v" is ambiguous`: `d.v` where `v` is a data member of more
+//!   than one base class subobject (caret at `v`);
+//! - 833 `pointer or reference to incomplete type %t is not allowed`:
+//!   `p->m` where the unit never defines `p`'s class (caret at `p`);
 //! - 75 `operand of "*" must be a pointer but has type %t`: `*x` on an
 //!   arithmetic operand, its cv dropped (caret at the operand);
 //! - 142 `expression must have pointer-to-object type but it has type %t`:
@@ -51,6 +55,8 @@ const NOT_POINTER_TO_OBJECT: DiagId = DiagId(142);
 const NOT_CLASS: DiagId = DiagId(153);
 const NOT_BOOL: DiagId = DiagId(711);
 const THIS_OUTSIDE_MEMBER: DiagId = DiagId(258);
+const AMBIGUOUS: DiagId = DiagId(266);
+const INCOMPLETE: DiagId = DiagId(833);
 
 /// The operands of one body whose type does not allow the operation.
 #[salsa::tracked(returns(clone))]
@@ -205,18 +211,29 @@ impl Cx<'_> {
                 }
                 let ClassRefT::Class(k) = c else { return None };
                 let data = item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize)?.clone();
+                let spelled = spell::spell(db, cufront_hir::ty::mk(db, TyKind::Class(k)))?;
+                // A class the unit never defines, through a pointer.
+                if definition(db, c).is_none() {
+                    let incomplete = Arg::Type { spelling: spelled, aka: None };
+                    return arrow.then(|| self.raw(at, INCOMPLETE, vec![incomplete]));
+                }
                 // The injected class name.
                 if data.name.as_deref() == Some(seg.name.as_str()) {
                     return None;
                 }
+                let end = u32::from(self.body.expr_ranges[e.0 as usize].end());
+                let name_at = end.checked_sub(seg.name.len() as u32)?;
                 if has_member(db, c, &seg.name, 0)? {
-                    return None;
+                    // Found in more than one base subobject: ambiguous.
+                    if field_subobjects(db, c, &seg.name, 0)? < 2 {
+                        return None;
+                    }
+                    let entity = Entity::new(EntityKind::Field, format!("{spelled}::{}", seg.name));
+                    return Some(self.raw(name_at, AMBIGUOUS, vec![Arg::Entity(entity)]));
                 }
                 let kind = if data.key == ClassKey::Union { EntityKind::Union } else { EntityKind::Class };
-                let spelled = spell::spell(db, cufront_hir::ty::mk(db, TyKind::Class(k)))?;
-                let end = u32::from(self.body.expr_ranges[e.0 as usize].end());
-                let at = end.checked_sub(seg.name.len() as u32)?;
-                Some(self.raw(at, NO_MEMBER, vec![Arg::Entity(Entity::new(kind, spelled)), Arg::Str(seg.name.clone())]))
+                let args = vec![Arg::Entity(Entity::new(kind, spelled)), Arg::Str(seg.name.clone())];
+                Some(self.raw(name_at, NO_MEMBER, args))
             }
             Kind::Integral | Kind::Floating | Kind::ObjectPointer | Kind::Enum if !arrow => {
                 Some(self.raw(at, NOT_CLASS, vec![spell::type_arg(db, t)?]))
@@ -295,6 +312,34 @@ fn has_member(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u32) -> 
         }
     }
     Some(false)
+}
+
+/// How many base class subobjects of `c` have `name` as a data member,
+/// each path stopping at the first class that declares the name (1 when
+/// `c` declares it itself). None when that is not certain: a virtual base
+/// (one subobject for every path), a base not resolved, or a class on the
+/// way that declares the name otherwise (a static member, a type or an
+/// enumerator found twice is no ambiguity).
+fn field_subobjects(db: &dyn SourceDatabase, c: ClassRefT, name: &str, depth: u32) -> Option<usize> {
+    if depth > 32 {
+        return None;
+    }
+    let k = definition(db, c)?;
+    let map = def_map(db, k.tu(db));
+    let scope = *map.class_scope.get(&k)?;
+    match (field_named(db, k, name, 0), map.scope(scope).names.contains_key(name)) {
+        (true, false) => return Some(1),
+        (_, true) => return None,
+        (false, false) => {}
+    }
+    let mut n = 0;
+    for b in class_bases_of(db, c).iter() {
+        if b.is_virtual {
+            return None;
+        }
+        n += field_subobjects(db, b.class?, name, depth + 1)?;
+    }
+    Some(n)
 }
 
 /// Whether a complete class or a base declares a conversion function.

@@ -1132,3 +1132,26 @@ struct M { void mf(C &c) { c.secret; } };
         "#]],
     );
 }
+
+#[test]
+fn ambiguous_and_incomplete_member_accesses() {
+    check(
+        r#"
+struct A { int v; static int sv; typedef int T; void f(); };
+struct B : A {};
+struct C : A {};
+struct D : B, C {};
+struct VB : virtual A {}; struct VC : virtual A {}; struct VD : VB, VC {};
+struct E : B { int v; };
+struct S;
+struct S2;
+int host_fn(D &d, VD &vd, E &e, S *s, S2 &r) { d.sv; vd.v; e.v; s->x; r.y; return d.v; }
+struct S2 { int y; };
+"#,
+        Options::default(),
+        expect![[r#"
+            10:65 833 Type { spelling: "S", aka: None }
+            10:85 266 Some(Field) "D::v"
+        "#]],
+    );
+}
