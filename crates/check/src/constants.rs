@@ -37,7 +37,7 @@ use cufront_hir::consteval::{bits, common, convert, is_integral, is_unsigned, mi
 use cufront_hir::infer::{self, CallSite, Callee, InferOwner, InferenceResult};
 use cufront_hir::instances::{self, FnDecl, VarDecl};
 use cufront_hir::item_tree::{Builtin, TypeRef};
-use cufront_hir::ty::{TyId, TyKind, canonical};
+use cufront_hir::ty::{TyId, TyKind, builtin_name, canonical};
 use cufront_hir::{Entity, FnId, VarId};
 
 use crate::Raw;
@@ -90,11 +90,10 @@ pub fn var_constant_findings(db: &dyn SourceDatabase, v: VarId) -> Arc<Vec<Raw>>
 /// count of 32 or more, a constant zero divisor, a comparison with a
 /// literal zero, or arithmetic on two constants.
 fn worth_inferring(body: &Body) -> bool {
+    let floating = |v: &[ExprId]| v.iter().any(|x| floating_literal(body, *x).is_some());
     let braced_floating = body.locals.iter().any(|l| match &l.init {
-        Init::Brace(v) => v.len() == 1 && floating_literal(body, v[0]).is_some(),
-        Init::Assign(e) => {
-            matches!(body.expr(*e), Expr::InitList(v) if v.len() == 1 && floating_literal(body, v[0]).is_some())
-        }
+        Init::Brace(v) => floating(v),
+        Init::Assign(e) => matches!(body.expr(*e), Expr::InitList(v) if floating(v)),
         _ => false,
     });
     if braced_floating {
@@ -151,6 +150,26 @@ fn findings(
                 for &l in locals {
                     // `= e`, `(e)`, `{e}`, `= {e}`: the same conversion
                     // (EDG gives no narrowing error for an integer constant).
+                    let list = match &body.local(l).init {
+                        Init::Assign(e) => match body.expr(*e) {
+                            Expr::InitList(v) => Some(v.as_slice()),
+                            _ => None,
+                        },
+                        Init::Brace(v) => Some(v.as_slice()),
+                        _ => None,
+                    };
+                    // An aggregate's elements from a flat list.
+                    let ty = r.local_tys.get(l.0 as usize).copied().flatten();
+                    if let (Some(list), Some(fields)) = (list, ty.and_then(|t| aggregate_fields(db, t))) {
+                        for (&x, to) in list.iter().zip(fields) {
+                            if let (Some(to), Some(from)) = (to, floating_literal(body, x)) {
+                                let ty = |b| Arg::Type { spelling: builtin_name(b).to_string(), aka: None };
+                                let args = vec![ty(from), ty(to)];
+                                narrowing.push(Raw { at: start(x), id: NARROWING, severity: Severity::Warning, args });
+                            }
+                        }
+                        continue;
+                    }
                     let (init, braced) = match &body.local(l).init {
                         Init::Assign(e) => match body.expr(*e) {
                             Expr::InitList(v) if v.len() == 1 => (v[0], true),
@@ -166,7 +185,7 @@ fn findings(
                         && let Some(to) = target.filter(|&t| t != Builtin::Bool)
                         && let Some(from) = floating_literal(body, init)
                     {
-                        let ty = |b| Arg::Type { spelling: cufront_hir::ty::builtin_name(b).to_string(), aka: None };
+                        let ty = |b| Arg::Type { spelling: builtin_name(b).to_string(), aka: None };
                         narrowing.push(Raw {
                             at: start(init),
                             id: NARROWING,
@@ -265,6 +284,36 @@ fn findings(
 }
 
 /// A floating literal (possibly negated): its type.
+/// The element types of a simple aggregate, in order: an integral field
+/// (not `bool`) as its builtin, any other as None. The class is complete,
+/// not a template, without bases, constructors, virtual functions or
+/// anonymous members; other classes are None.
+fn aggregate_fields(db: &dyn SourceDatabase, t: TyId) -> Option<Vec<Option<Builtin>>> {
+    let TyKind::Class(k) = canonical(db, t).kind(db) else { return None };
+    let k = cufront_hir::scopes::def_map(db, k.item(db).tu(db)).class_definition(*k);
+    let tree = cufront_hir::item_tree_of(db, k.item(db));
+    let data = tree.classes.get(k.idx(db) as usize)?;
+    let simple = data.is_definition
+        && data.tparams.is_none()
+        && data.spec_args.is_none()
+        && data.bases.is_empty()
+        && !data.user_ctor
+        && !data.has_virtual_fn
+        && data.fields.iter().all(|f| f.anonymous.is_none() && f.access == cufront_hir::item_tree::Access::Public);
+    if !simple {
+        return None;
+    }
+    Some(
+        data.fields
+            .iter()
+            .map(|f| match f.ty {
+                TypeRef::Builtin(b) if b != Builtin::Bool && is_integral(b) => Some(b),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
 fn floating_literal(body: &Body, e: ExprId) -> Option<Builtin> {
     match body.expr(e) {
         Expr::Literal(Literal::Float(b)) => Some(*b),

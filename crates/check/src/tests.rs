@@ -1155,3 +1155,25 @@ struct S2 { int y; };
         "#]],
     );
 }
+
+#[test]
+fn narrowing_into_aggregate_elements() {
+    check(
+        r#"
+struct P { int a; };
+P p{2.5};
+struct Q { int a; double d; char c; };
+Q q = {1.5, 2.5, 3.0};
+void f() { P lp{1.0f}; Q lq{1, 2.0, 'c'}; P pp = {7}; }
+struct R { int a; R(double); };
+R r{2.5};
+"#,
+        Options::default(),
+        expect![[r#"
+            3:5 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
+            5:8 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
+            5:18 2361 Type { spelling: "double", aka: None } Type { spelling: "char", aka: None }
+            6:17 2361 Type { spelling: "float", aka: None } Type { spelling: "int", aka: None }
+        "#]],
+    );
+}
