@@ -1,7 +1,9 @@
 //! `%nd is inaccessible` (EDG 265), an error: a function at namespace
 //! scope names a private or protected member of a class, `c.secret` or
-//! `c.m()` (caret at the member's name). Checked against the real front
-//! end.
+//! `c.m()` (caret at the member's name); `%nfd is inaccessible` (330): a
+//! variable of such a function or of a namespace is constructed by a
+//! private or protected constructor (`C c;` at the name, `C c(1, 2);` at
+//! the first argument). Checked against the real front end.
 //!
 //! Certainty: the function is no member and no friend of anything (its
 //! scope is a namespace), the object's class is complete, no template,
@@ -13,17 +15,18 @@ use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
 use cufront_diagnostics::{Arg, DiagId, Entity, EntityKind, Severity};
-use cufront_hir::body::{Expr, ExprId};
-use cufront_hir::infer::{self, InferOwner};
-use cufront_hir::instances::{self, FnDecl};
-use cufront_hir::item_tree::Access;
-use cufront_hir::scopes::{Def, ScopeKind, def_map};
+use cufront_hir::body::{Body, Expr, ExprId, Init};
+use cufront_hir::infer::{self, CallSite, Callee, InferOwner, InferenceResult};
+use cufront_hir::instances::{self, FnDecl, VarDecl};
+use cufront_hir::item_tree::{Access, FnName};
+use cufront_hir::scopes::{DeclKey, Def, ScopeKind, def_map};
 use cufront_hir::ty::{TyKind, canonical};
-use cufront_hir::{ClassId, FnId, item_offsets, item_tree_of};
+use cufront_hir::{ClassId, Entity as HirEntity, FnId, VarId, item_offsets, item_tree_of};
 
 use crate::spell;
 
 const INACCESSIBLE: DiagId = DiagId(265);
+const INACCESSIBLE_SPECIAL: DiagId = DiagId(330);
 
 /// A use of a member the function has no access to: where (relative to the
 /// function's item), and the member (its class, and the field or function).
@@ -38,6 +41,7 @@ pub struct Inaccessible {
 pub enum Member {
     Field(u32),
     Fn(FnId),
+    Ctor(FnId),
 }
 
 /// The inaccessible member uses of one body.
@@ -45,7 +49,7 @@ pub enum Member {
 pub fn fn_inaccessible(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Inaccessible>> {
     let decl = FnDecl::Fn(f);
     let body = infer::decl_body(db, decl);
-    if !body.exprs.iter().any(|e| matches!(e, Expr::Member { .. })) {
+    if !body.exprs.iter().any(|e| matches!(e, Expr::Member { .. })) && body.locals.is_empty() {
         return Arc::default();
     }
     let Some(data) = decl.data(db) else { return Arc::default() };
@@ -58,7 +62,7 @@ pub fn fn_inaccessible(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Inaccessible
     if r.skipped.is_some() {
         return Arc::default();
     }
-    let mut out = Vec::new();
+    let mut out = constructions(db, &body, &r, None);
     for (i, e) in body.exprs.iter().enumerate() {
         let Expr::Member { base, arrow, name } = e else { continue };
         let [seg] = name.segments.as_slice() else { continue };
@@ -79,6 +83,67 @@ pub fn fn_inaccessible(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Inaccessible
         out.push(Inaccessible { at, class: k, member });
     }
     Arc::new(out)
+}
+
+/// The same for the initialization of a variable at namespace scope.
+#[salsa::tracked(returns(clone))]
+pub fn var_inaccessible(db: &dyn SourceDatabase, v: VarId) -> Arc<Vec<Inaccessible>> {
+    let tree = item_tree_of(db, v.item(db));
+    let Some(data) = tree.vars.get(v.idx(db) as usize) else { return Arc::default() };
+    if !data.linkage.is_definition || data.qualifier.is_some() || !data.outer_tparams.is_empty() {
+        return Arc::default();
+    }
+    let map = def_map(db, v.item(db).tu(db));
+    let Some(&scope) = map.parent.get(&DeclKey::Var(v)) else { return Arc::default() };
+    if !matches!(map.scope(scope).kind, ScopeKind::Namespace { .. } | ScopeKind::Root) {
+        return Arc::default();
+    }
+    let body = infer::var_init::var_init_body(db, VarDecl::Var(v));
+    let r = infer::infer(db, InferOwner::Var(v));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    // The variable's local is unnamed: the caret goes to its declarator.
+    let name_at = item_offsets(db, v.item(db)).vars.get(v.idx(db) as usize).copied();
+    Arc::new(constructions(db, &body, &r, name_at))
+}
+
+/// The locals of `body` constructed by a constructor that is not public.
+fn constructions(db: &dyn SourceDatabase, body: &Body, r: &InferenceResult, name_at: Option<u32>) -> Vec<Inaccessible> {
+    let mut out = Vec::new();
+    for (site, callee) in &r.calls {
+        let (CallSite::Local(l), Callee::Entity(HirEntity::Fn(ctor))) = (site, callee) else { continue };
+        let Some(data) = FnDecl::Fn(*ctor).data(db) else { continue };
+        if !matches!(data.name, FnName::Ctor) || data.access == Access::Public {
+            continue;
+        }
+        let Some(k) = class_of(db, *ctor) else { continue };
+        let Some(cd) = item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).cloned() else { continue };
+        if cd.has_friends || cd.tparams.is_some() || cd.spec_args.is_some() {
+            continue;
+        }
+        let at = match &body.local(*l).init {
+            Init::None => {
+                body.local_names.get(l.0 as usize).copied().flatten().map(|r| u32::from(r.start())).or(name_at)
+            }
+            Init::Paren(args) => args.first().map(|a| u32::from(body.expr_ranges[a.0 as usize].start())),
+            _ => None,
+        };
+        if let Some(at) = at {
+            out.push(Inaccessible { at, class: k, member: Member::Ctor(*ctor) });
+        }
+    }
+    out
+}
+
+/// The class a member function belongs to.
+fn class_of(db: &dyn SourceDatabase, f: FnId) -> Option<ClassId> {
+    let decl = FnDecl::Fn(f);
+    let map = def_map(db, decl.tu(db));
+    match map.scope(instances::fn_scope(db, decl)?).kind {
+        ScopeKind::Class(k) => Some(map.class_definition(k)),
+        _ => None,
+    }
 }
 
 /// The member `name` that class `k` itself declares, when it is not public
@@ -115,24 +180,35 @@ pub(crate) fn finding(
             let field = tree.classes.get(u.class.idx(db) as usize)?.fields.get(i as usize)?;
             let offsets = item_offsets(db, u.class.item(db));
             let at = offsets.fields.iter().find(|(c, f, _)| *c == u.class.idx(db) && *f == i)?.2;
-            (EntityKind::Member, field.name.clone()?, u.class.item(db), at)
+            (Some(EntityKind::Member), field.name.clone()?, u.class.item(db), at)
         }
         Member::Fn(f) => {
-            let cufront_hir::item_tree::FnName::Ident(n) = &FnDecl::Fn(f).data(db)?.name else { return None };
+            let FnName::Ident(n) = &FnDecl::Fn(f).data(db)?.name else { return None };
             let at = *item_offsets(db, f.item(db)).fns.get(f.idx(db) as usize)?;
-            (EntityKind::Function, n.clone(), f.item(db), at)
+            (Some(EntityKind::Function), n.clone(), f.item(db), at)
+        }
+        // `"C::C(int, const char *)"`: no kind word, the parameter types.
+        Member::Ctor(f) => {
+            let sig = instances::signature(db, instances::fn_instance(db, FnDecl::Fn(f), None, Vec::new())).ok()?;
+            let params: Option<Vec<String>> = sig.params.iter().map(|p| spell::spell(db, *p)).collect();
+            let own = class.rsplit("::").next().unwrap_or(&class).to_string();
+            let at = *item_offsets(db, f.item(db)).fns.get(f.idx(db) as usize)?;
+            (None, format!("{own}({})", params?.join(", ")), f.item(db), at)
         }
     };
     let declared = starts.get(&item)? + rel;
     let entity = Entity {
+        kind,
+        name: format!("{class}::{name}"),
         declared_at: Some(crate::redefinition::position(db, tu, declared)),
-        ..Entity::new(kind, format!("{class}::{name}"))
+        ..Entity::default()
     };
     let at = start + u.at;
+    let id = if matches!(u.member, Member::Ctor(_)) { INACCESSIBLE_SPECIAL } else { INACCESSIBLE };
     Some(crate::Found {
         at,
         order: at,
-        id: INACCESSIBLE,
+        id,
         severity: Severity::Error,
         args: vec![Arg::Entity(entity)],
         args_once_erred: None,

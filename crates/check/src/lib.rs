@@ -52,7 +52,7 @@ mod vars;
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Severity};
 
-pub use access::{Inaccessible, fn_inaccessible};
+pub use access::{Inaccessible, fn_inaccessible, var_inaccessible};
 pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
@@ -139,6 +139,11 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_assert_findings(db, item), start, &mut out);
         let types = item_unknown_type_names(db, item);
         unknown.extend(types.iter().map(|(at, n)| (undefined::Owner::Type, start + at, n.clone())));
+        // Every variable the item defines, with an initializer or without.
+        for i in 0..cufront_hir::item_tree_of(db, item).vars.len() as u32 {
+            let v = cufront_hir::VarId::new(db, item, i);
+            inaccessible.extend(var_inaccessible(db, v).iter().map(|u| (u.clone(), start)));
+        }
         for v in calls::defined_variables(db, item) {
             raw(&var_constant_findings(db, v), start, &mut out);
             raw(&var_conversion_findings(db, v), start, &mut out);

@@ -1177,3 +1177,24 @@ R r{2.5};
         "#]],
     );
 }
+
+#[test]
+fn inaccessible_constructors() {
+    check(
+        r#"
+class C { C(); C(int, const char *); public: C(double); };
+C c;
+void f() { C l; C m(1, "x"); C n(1.5); }
+class E { E(); friend void g(); };
+void g() { E e; }
+C d(2, nullptr);
+"#,
+        Options::default(),
+        expect![[r#"
+            3:3 330 None "C::C()"
+            4:14 330 None "C::C()"
+            4:21 330 None "C::C(int, const char *)"
+            7:5 330 None "C::C(int, const char *)"
+        "#]],
+    );
+}
