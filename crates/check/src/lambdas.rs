@@ -131,6 +131,29 @@ fn needs_flag(body: &Body) -> Vec<Raw> {
     out
 }
 
+/// What the host pass finds on the lambdas of the default member
+/// initializers of an item's classes (never extended either).
+#[salsa::tracked(returns(clone))]
+pub fn item_field_lambda_findings(
+    db: &dyn SourceDatabase,
+    item: cufront_hir::ItemId,
+    extended_lambda: bool,
+) -> Arc<Vec<Raw>> {
+    if extended_lambda {
+        return Arc::default();
+    }
+    let tree = cufront_hir::item_tree_of(db, item);
+    let mut out = Vec::new();
+    for i in 0..tree.classes.len() {
+        let c = cufront_hir::ClassId::new(db, item, i as u32);
+        for (_, body) in infer::field_init_bodies(db, c).iter() {
+            out.extend(needs_flag(body));
+        }
+    }
+    out.sort_by_key(|r| r.at);
+    Arc::new(out)
+}
+
 /// What the host pass finds on the lambdas of a namespace-scope variable's
 /// initializer: such a lambda is never extended, but its annotations still
 /// need the flag.

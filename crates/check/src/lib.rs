@@ -58,7 +58,7 @@ pub use decls::{fn_local_findings, item_decl_findings};
 pub use device::{device_pass, fn_device_call_findings};
 pub use flow::fn_missing_return;
 pub use interest::device_names;
-pub use lambdas::{fn_lambda_findings, var_lambda_findings};
+pub use lambdas::{fn_lambda_findings, item_field_lambda_findings, var_lambda_findings};
 pub use modifiable::fn_unmodifiable;
 pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
@@ -132,6 +132,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_decl_findings(db, item), start, &mut out);
         raw(&item_override_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
+        raw(&item_field_lambda_findings(db, item, opts.extended_lambda), start, &mut out);
         for v in calls::defined_variables(db, item) {
             raw(&var_lambda_findings(db, v, opts.extended_lambda), start, &mut out);
             raw(&var_constant_findings(db, v), start, &mut out);

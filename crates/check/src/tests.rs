@@ -1142,3 +1142,30 @@ auto ns = [] __device__ (int x) { return x; };
         "#]],
     );
 }
+
+#[test]
+fn lambdas_in_device_code_are_not_extended() {
+    // cicc's front end: a `__device__` lambda in a `__device__` or
+    // `__global__` function keeps its closure type (no wrapper to call).
+    check_device(
+        r#"
+struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };
+__device__ void d1() { auto l = [] __device__ (int x) { return x; }; (void)l; }
+__device__ void d2() { int x = 0; auto l = [&x] __device__ (int a) { return x + a; }; (void)l; }
+__global__ void k1() { int x = 0; auto l = [&] __device__ (int a) { return x + a; }; (void)l(1); }
+"#,
+        EXTENDED,
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn annotated_lambdas_in_member_initializers_need_the_flag() {
+    check(
+        "struct N { int f = [] __device__ (int a) { return a; }(1); int g = 0; };\n",
+        Options::default(),
+        expect![[r#"
+            1:47 20155 
+        "#]],
+    );
+}
