@@ -216,7 +216,8 @@ fn parent(db: &dyn SourceDatabase, decl: FnDecl) -> Option<Parent> {
     let Some(class) = class else { return Some(p) };
     let tree = class.data(db);
     let cd = tree.classes.get(class.idx(db) as usize)?;
-    p.unnamed_class = cd.name.is_none() && cd.typedef_name.is_none();
+    // A typedef name for linkage purposes does not name it (`typedef struct {…} T;`).
+    p.unnamed_class = cd.name.is_none();
     let mut s = Some(scope);
     while let Some(i) = s {
         if matches!(map.scope(i).kind, ScopeKind::Block(_)) {
@@ -320,10 +321,12 @@ pub fn fn_lambda_findings(db: &dyn SourceDatabase, decl: FnDecl, extended_lambda
                 }
             }
             for (c, &at) in l.captures.iter().zip(&l.marks.captures) {
-                match c {
-                    Capture::Var { by_ref: true, .. } => err(&mut out, at, REFERENCE_CAPTURE, vec![word]),
-                    Capture::Var { init: Some(_), .. } if l.host => err(&mut out, at, HD_INIT_CAPTURE, vec![]),
-                    _ => {}
+                let Capture::Var { by_ref, init, .. } = c else { continue };
+                if init.is_some() && l.host {
+                    err(&mut out, at, HD_INIT_CAPTURE, vec![]);
+                }
+                if *by_ref {
+                    err(&mut out, at, REFERENCE_CAPTURE, vec![word]);
                 }
             }
             if l.captures.iter().any(|c| matches!(c, Capture::Default { by_ref: true })) {
@@ -380,9 +383,9 @@ fn implicit_by_ref(
     inside.sort_by_key(|(r, _)| r.start());
     for (r, local) in inside {
         let x = body.local(local);
-        // Statics are not captured; constants may not be odr-used: silence.
-        let constant = x.is_constexpr || matches!(&x.ty, TypeRef::Cv(_, cv) if cv.c);
-        if x.is_static || x.is_thread_local || constant || own(uses.owner[local.0 as usize]) {
+        // Statics are not captured. EDG reports `const` and `constexpr`
+        // locals too (no odr-use exemption), outside unevaluated operands.
+        if x.is_static || x.is_thread_local || own(uses.owner[local.0 as usize]) {
             continue;
         }
         if x.name.as_deref().is_some_and(|n| named.contains(&n)) || seen.contains(&local) {

@@ -1169,3 +1169,50 @@ fn annotated_lambdas_in_member_initializers_need_the_flag() {
         "#]],
     );
 }
+
+#[test]
+fn extended_lambda_edge_cases() {
+    check(
+        r#"
+template <class F> void use(F) {}
+void e1() { int v = 0; use([&r = v] __host__ __device__ (int a) { return a + r; }); }
+typedef struct { void m() { use([] __device__ (int x) { return x; }); } } TS;
+struct Op { void operator()(int) { use([] __device__ (int x) { return x; }); } operator int() { use([] __device__ (int x) { return x; }); return 0; } };
+void e2() try { int x = 0; use([&] __device__ (int a) { return a + x; }); } catch (...) {}
+template <class T> void e3() { int x = 0; if constexpr (sizeof(T) == 4) { use([&] __device__ (int a) { return a + x; }); } }
+void e4() { int x = 0; for (int i = 0; i < 2; ++i) use([&] __device__ (int a) { return a + i + x; }); }
+void e5(int n) { int arr[4] = {}; use([&] __device__ (int a) { return a + arr[0] + n; }); }
+void e6() { int x = 0; use([&] __device__ (int a) { auto in = [=] { return x; }; return a + in(); }); }
+void e7() { const int k = 3; int x = 0; use([&] __device__ (int a) { return a + k + x; }); }
+void e8() { constexpr int k = 3; const double d = 1.0; use([&] __device__ (int a) { return a + k + (int)d; }); }
+void e9() { constexpr int k = 3; use([&] __device__ (int a) { return a + sizeof(k); }); }
+void e10() { int x = 0; use([&] __device__ (int a) { return a + decltype(x)(1); }); }
+"#,
+        EXTENDED,
+        expect![[r#"
+            3:30 20158 
+            3:30 20136 "__host__ __device__"
+            4:60 20144 "__device__" "m"
+            6:60 20136 "__device__"
+            6:81 20136 "__device__"
+            7:107 20136 "__device__"
+            7:128 20136 "__device__"
+            8:84 20136 "__device__"
+            8:105 20136 "__device__"
+            8:109 20136 "__device__"
+            9:67 20136 "__device__"
+            9:88 20136 "__device__"
+            9:97 20136 "__device__"
+            10:56 20136 "__device__"
+            10:89 20136 "__device__"
+            11:73 20136 "__device__"
+            11:94 20136 "__device__"
+            11:98 20136 "__device__"
+            12:88 20136 "__device__"
+            12:109 20136 "__device__"
+            12:118 20136 "__device__"
+            13:66 20136 "__device__"
+            14:57 20136 "__device__"
+        "#]],
+    );
+}
