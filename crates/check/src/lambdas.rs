@@ -249,8 +249,7 @@ fn parent(db: &dyn SourceDatabase, decl: FnDecl) -> Option<Parent> {
     };
     // Up the nested classes: the first one that is not public in its parent.
     let mut c = (scope, class);
-    loop {
-        let Some(up) = map.scope(c.0).parent else { break };
+    while let Some(up) = map.scope(c.0).parent {
         let ScopeKind::Class(outer) = map.scope(up).kind else { break };
         let Some(d) = c.1.data(db).classes.get(c.1.idx(db) as usize).cloned() else { break };
         if d.access != Access::Public {
