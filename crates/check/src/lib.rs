@@ -10,6 +10,7 @@
 //! - `flow`: whether control reaches a body's end (940); `modifiable`:
 //!   operands that are not modifiable lvalues (137); `constants`: the
 //!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
+//! - `lambdas`: the restrictions on extended lambdas (spec 30 §5.3).
 //! - [`device_pass`] (`device`): what cicc's front end reports.
 //!
 //! Invariants:
@@ -35,6 +36,7 @@ mod decls;
 mod device;
 mod flow;
 mod interest;
+mod lambdas;
 mod modifiable;
 mod names;
 mod nonconstant;
@@ -62,6 +64,7 @@ pub use decls::{fn_local_findings, item_decl_findings};
 pub use device::{device_pass, fn_device_call_findings};
 pub use flow::fn_missing_return;
 pub use interest::device_names;
+pub use lambdas::{fn_lambda_findings, item_field_lambda_findings, var_lambda_findings};
 pub use modifiable::fn_unmodifiable;
 pub use operands::fn_operand_findings;
 pub use overrides::item_override_findings;
@@ -144,7 +147,9 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             let v = cufront_hir::VarId::new(db, item, i);
             inaccessible.extend(var_inaccessible(db, v).iter().map(|u| (u.clone(), start)));
         }
+        raw(&item_field_lambda_findings(db, item, opts.extended_lambda), start, &mut out);
         for v in calls::defined_variables(db, item) {
+            raw(&var_lambda_findings(db, v, opts.extended_lambda), start, &mut out);
             raw(&var_constant_findings(db, v), start, &mut out);
             raw(&var_conversion_findings(db, v), start, &mut out);
             let names = var_unknown_names(db, v);
@@ -178,6 +183,9 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             if flow::host_compiled(db, f) {
                 raw(fn_missing_return(db, f).as_slice(), start, &mut out);
             }
+        }
+        for (decl, at) in lambdas::lambda_owners(db, item) {
+            raw(&fn_lambda_findings(db, decl, opts.extended_lambda), start + at, &mut out);
         }
     }
     out.extend(undefined::findings(text, &unknown));

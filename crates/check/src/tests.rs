@@ -819,8 +819,8 @@ fn uncertain_places() {
 }
 
 /// Braced initializers: floating literals narrowed (2361), integer
-/// constants warned as in copy-initialization. Checked against the real
-/// nvcc (the aggregate `P p{2.5}` is not checked yet).
+/// constants warned as in copy-initialization, an aggregate's elements.
+/// Checked against the real nvcc.
 #[test]
 fn braced_initializers() {
     check(
@@ -833,6 +833,7 @@ void f() { int y{2.5}; char c{300}; unsigned u{-1}; int z = {3.5}; float fl{1e30
         Options::default(),
         expect![[r#"
             2:7 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
+            4:5 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
             5:18 2361 Type { spelling: "double", aka: None } Type { spelling: "int", aka: None }
             5:31 69 
             5:48 68 
@@ -1195,6 +1196,275 @@ C d(2, nullptr);
             4:14 330 None "C::C()"
             4:21 330 None "C::C(int, const char *)"
             7:5 330 None "C::C(int, const char *)"
+        "#]],
+    );
+}
+const EXTENDED: Options = Options { relaxed_constexpr: false, extended_lambda: true };
+
+#[test]
+fn extended_lambda_captures_by_reference() {
+    check(
+        r#"
+void f1() { int x = 0, y = 1; auto l = [&x, y] __device__ (int a) { return x + y + a; }; (void)l; }
+void f2() { int x = 0, y = 1; auto l = [&] __device__ (int a) { return x + y + a; }; (void)l; }
+void f3() { auto l = [&] __device__ (int a) { return a; }; (void)l; }
+void f4() { int x = 0; auto l = [&] __host__ __device__ (int a) { return x + a; }; (void)l; }
+void f5() { int x = 0; auto l = [&x] (int a) { return x + a; }; (void)l; }
+void a6() { int v = 0; auto l = [&r = v] __device__ (int a) { return a + r; }; (void)l; }
+void a8() { int v = 0; auto l = [=, &v] __device__ (int a) { return a + v; }; (void)l; }
+struct M { int f; void m() { auto l = [&] __device__ (int a) { return a + f; }; (void)l; } void n() { auto l = [this] __device__ (int a) { return a + f; }; (void)l; } };
+void b1() { int x = 0; static int s = 0; auto l = [&] __device__ (int a) { return a + s + sizeof(x); }; (void)l; }
+void b2() { int x = 0; auto l = [&] __device__ (int a) { int x = 1; return a + x; }; (void)l; }
+void b3() { int x = 0; auto l = [&] __device__ (int a) { return x + x + a; }; (void)l; }
+void a1() { int x = 0; auto g = [=](int q) { auto l = [&] __device__ (int a) { return x + a; }; (void)l; return q; }; (void)g; }
+template <class T> void a3(T t) { auto l = [&t] __device__ (int a) { return a; }; (void)l; }
+template <class T> struct CT { void m() { int x = 0; auto l = [&] __device__ (int a) { return a + x; }; (void)l; } };
+"#,
+        EXTENDED,
+        expect![[r#"
+            2:42 20136 "__device__"
+            3:68 20136 "__device__"
+            3:85 20136 "__device__"
+            3:89 20136 "__device__"
+            4:50 20136 "__device__"
+            5:83 20136 "__host__ __device__"
+            5:100 20136 "__host__ __device__"
+            7:35 20136 "__device__"
+            8:38 20136 "__device__"
+            9:67 20136 "__device__"
+            10:79 20136 "__device__"
+            11:61 20136 "__device__"
+            12:61 20136 "__device__"
+            12:78 20136 "__device__"
+            13:83 20136 "__device__"
+            13:100 20136 "__device__"
+            14:46 20136 "__device__"
+            15:91 20136 "__device__"
+            15:112 20136 "__device__"
+        "#]],
+    );
+}
+
+#[test]
+fn extended_lambda_enclosing_functions() {
+    check(
+        r#"
+auto g1() { auto l = [] __device__ (int x) { return x; }; (void)l; return 0; }
+decltype(auto) g2() { auto l = [] __host__ __device__ (int x) { return x; }; (void)l; return 0; }
+auto g3() -> int { auto l = [] __device__ (int x) { return x; }; (void)l; return 0; }
+struct S { S() { auto l = [] __device__ (int x) { return x; }; (void)l; } ~S() { auto l = [] __device__ (int x) { return x; }; (void)l; } };
+class C { void m() { auto l = [] __device__ (int x) { return x; }; (void)l; } protected: void n(); public: void p() { auto l = [] __device__ (int x) { return x; }; (void)l; } };
+void C::n() { auto l = [] __device__ (int x) { return x; }; (void)l; }
+struct O { private: struct I { void m() { auto l = [] __device__ (int x) { return x; }; (void)l; } }; };
+struct { void m() { auto l = [] __device__ (int x) { return x; }; (void)l; } } unnamed;
+void outer() { struct L { void m() { auto l = [] __device__ (int x) { return x; }; (void)l; } }; }
+class C1 { auto m() { auto l = [] __device__ (int x) { return x; }; (void)l; return 0; } };
+void c5() { struct L { auto m() { auto l = [] __device__ (int x) { return x; }; (void)l; return 0; } }; }
+class C6 { C6() { auto l = [] __device__ (int x) { return x; }; (void)l; } };
+struct P { protected: struct I { struct J { void m() { auto l = [] __device__ (int x) { return x; }; (void)l; } }; }; };
+struct Q { struct I { private: void m() { auto l = [] __device__ (int x) { return x; }; (void)l; } }; };
+template <class T> auto a4(T t) { auto l = [] __device__ (int a) { return a; }; (void)l; return t; }
+auto a5() { int x = 0; auto l = [&x] __device__ (int a) { return a; }; (void)l; return 0; }
+"#,
+        EXTENDED,
+        expect![[r#"
+            2:49 20156 "__device__" "g1"
+            3:81 20156 "__host__ __device__" "g2"
+            5:54 20143 "__device__" "S"
+            5:131 20143 "__device__" "~S"
+            6:58 20151 "__device__" "m"
+            7:51 20151 "__device__" "n"
+            8:79 20152 "__device__" "I"
+            9:57 20144 "__device__" "m"
+            10:74 20135 "__device__" "m"
+            11:59 20156 "__device__" "m"
+            11:59 20151 "__device__" "m"
+            12:71 20135 "__device__" "m"
+            12:71 20156 "__device__" "m"
+            13:55 20143 "__device__" "C6"
+            13:55 20151 "__device__" "C6"
+            14:92 20152 "__device__" "I"
+            15:79 20151 "__device__" "m"
+            16:71 20156 "__device__" "a4"
+            17:62 20156 "__device__" "a5"
+            17:35 20136 "__device__"
+        "#]],
+    );
+}
+
+#[test]
+fn extended_lambda_nesting_and_specifiers() {
+    check(
+        r#"
+void h1() { auto l = [] __host__ __device__ (auto x) { return x; }; (void)l; }
+void h2() { auto g = [](auto x) { auto l = [] __device__ (int y) { return y; }; (void)l; return x; }; (void)g; }
+void h3() { auto g = [] __host__ __device__ (int x) { auto l = [] __device__ (int y) { return y; }; (void)l; return x; }; (void)g; }
+void h4() { auto l = [] __device__ (int x) constexpr { return x; }; (void)l; }
+void h5() { auto l = [] __host__ __device__ (int x) constexpr { return x; }; (void)l; }
+void h6() { int a = 1; auto l = [b = a] __host__ __device__ (int x) { return x + b; }; (void)l; }
+void h7() { int a = 1; auto l = [b = a] __device__ (int x) { return x + b; }; (void)l; }
+void h8() { auto l = [] __device__ (auto x) { return x; }; (void)l; }
+void h9() { auto g = [] __host__ __device__ (int x) { auto l = [] __host__ __device__ (int y) { return y; }; (void)l; return x; }; (void)g; }
+void a2() { auto g = [] __device__ (int q) { auto l = [] __device__ (int a) { return a; }; (void)l; return q; }; (void)g; }
+void a9() { auto l = [] __host__ __device__ (auto x) constexpr { return x; }; (void)l; }
+void c2() { int x = 0; auto l = [&x, y = 1] __host__ __device__ (auto a) constexpr { return a + y; }; (void)l; }
+void c3() { auto g = [](auto q) { auto l = [&] __device__ (int a) constexpr { return a + q; }; (void)l; return 0; }; (void)g; }
+void c4() { auto g = [] __host__ __device__ (int q) { auto l = [&] __device__ (int a) { return a + q; }; (void)l; return 0; }; (void)g; }
+void c8() { auto g = [](auto q) { auto l = [] __host__ __device__ (auto a) { return a; }; (void)l; return 0; }; (void)g; }
+void d2() { int x = 0; auto g = [](auto q) { auto l = [&] __device__ (int a) { return a; }; (void)l; return q; }; (void)g; }
+auto d3() { int x = 0; auto l = [&] __device__ (int a) { return a + x; }; (void)l; return 0; }
+void d4() { int x = 0; auto l = [&] __host__ __device__ (int a) constexpr { return a + x; }; (void)l; }
+void d5() { int x = 0; auto l = [&] __host__ __device__ (auto a) { return a + x; }; (void)l; }
+"#,
+        EXTENDED,
+        expect![[r#"
+            2:22 20157 
+            3:71 20161 "__device__" "operator()"
+            4:117 20162 "__device__" "operator()"
+            5:67 20163 "constexpr" "__device__"
+            6:89 20163 "constexpr" "__host__ __device__"
+            7:34 20158 
+            10:139 20162 "__host__ __device__" "operator()"
+            12:90 20163 "constexpr" "__host__ __device__"
+            12:22 20157 
+            13:35 20136 "__host__ __device__"
+            13:38 20158 
+            13:110 20163 "constexpr" "__host__ __device__"
+            13:33 20157 
+            14:72 20161 "__device__" "operator()"
+            14:90 20163 "constexpr" "__device__"
+            14:103 20136 "__device__"
+            15:118 20162 "__device__" "operator()"
+            15:139 20136 "__device__"
+            16:93 20161 "__host__ __device__" "operator()"
+            16:44 20157 
+            17:83 20161 "__device__" "operator()"
+            18:61 20156 "__device__" "d3"
+            18:61 20136 "__device__"
+            18:82 20136 "__device__"
+            19:83 20136 "__host__ __device__"
+            19:101 20163 "constexpr" "__host__ __device__"
+            19:114 20136 "__host__ __device__"
+            20:83 20136 "__host__ __device__"
+            20:105 20136 "__host__ __device__"
+            20:33 20157 
+        "#]],
+    );
+}
+
+#[test]
+fn extended_lambdas_where_nvcc_is_silent() {
+    check(
+        r#"
+void h1() { int x = 0; auto l = [&] (int a) { return x + a; }; (void)l; }
+auto h2() { int x = 0; auto l = [&x] (int a) { return x + a; }; (void)l; return 0; }
+__device__ void d2() { int x = 0; auto l = [&x] __device__ (int a) { return x + a; }; (void)l; }
+__global__ void k1() { int x = 0; auto l = [&] __device__ (int a) { return x + a; }; (void)l; }
+auto ns = [] __device__ (int x) { return x; };
+void h3() { auto l = [] __device__ (int x) mutable { return x; }; (void)l; }
+void h4() noexcept { auto l = [] __device__ (int x) { return x; }; (void)l; }
+void h5() { auto l = [] __host__ (int x) { return x; }; (void)l; }
+"#,
+        EXTENDED,
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn annotated_lambdas_need_the_flag() {
+    check(
+        r#"
+void h1() { auto l = [] __device__ (int x) { return x; }; (void)l; }
+void h2() { auto l = [] __host__ (int x) { return x; }; (void)l; }
+void h3() { auto g = [] __host__ __device__ (int x) { auto l = [] __device__ (int y) { return y; }; (void)l; return x; }; (void)g; }
+__device__ void d1() { auto l = [] __device__ (int x) { return x; }; (void)l; }
+__global__ void k1() { int x = 0; auto l = [&] __device__ (int a) { return x + a; }; (void)l; }
+void h4() { auto l = [&] (int x) { return x; }; (void)l; }
+auto ns = [] __device__ (int x) { return x; };
+"#,
+        Options::default(),
+        expect![[r#"
+            2:49 20155 
+            3:47 20155 
+            4:71 20155 
+            4:117 20155 
+            5:73 20155 
+            6:85 20155 
+            8:38 20155 
+        "#]],
+    );
+}
+
+#[test]
+fn lambdas_in_device_code_are_not_extended() {
+    // cicc's front end: a `__device__` lambda in a `__device__` or
+    // `__global__` function keeps its closure type (no wrapper to call).
+    check_device(
+        r#"
+struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };
+__device__ void d1() { auto l = [] __device__ (int x) { return x; }; (void)l; }
+__device__ void d2() { int x = 0; auto l = [&x] __device__ (int a) { return x + a; }; (void)l; }
+__global__ void k1() { int x = 0; auto l = [&] __device__ (int a) { return x + a; }; (void)l(1); }
+"#,
+        EXTENDED,
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn annotated_lambdas_in_member_initializers_need_the_flag() {
+    check(
+        "struct N { int f = [] __device__ (int a) { return a; }(1); int g = 0; };\n",
+        Options::default(),
+        expect![[r#"
+            1:47 20155 
+        "#]],
+    );
+}
+
+#[test]
+fn extended_lambda_edge_cases() {
+    check(
+        r#"
+template <class F> void use(F) {}
+void e1() { int v = 0; use([&r = v] __host__ __device__ (int a) { return a + r; }); }
+typedef struct { void m() { use([] __device__ (int x) { return x; }); } } TS;
+struct Op { void operator()(int) { use([] __device__ (int x) { return x; }); } operator int() { use([] __device__ (int x) { return x; }); return 0; } };
+void e2() try { int x = 0; use([&] __device__ (int a) { return a + x; }); } catch (...) {}
+template <class T> void e3() { int x = 0; if constexpr (sizeof(T) == 4) { use([&] __device__ (int a) { return a + x; }); } }
+void e4() { int x = 0; for (int i = 0; i < 2; ++i) use([&] __device__ (int a) { return a + i + x; }); }
+void e5(int n) { int arr[4] = {}; use([&] __device__ (int a) { return a + arr[0] + n; }); }
+void e6() { int x = 0; use([&] __device__ (int a) { auto in = [=] { return x; }; return a + in(); }); }
+void e7() { const int k = 3; int x = 0; use([&] __device__ (int a) { return a + k + x; }); }
+void e8() { constexpr int k = 3; const double d = 1.0; use([&] __device__ (int a) { return a + k + (int)d; }); }
+void e9() { constexpr int k = 3; use([&] __device__ (int a) { return a + sizeof(k); }); }
+void e10() { int x = 0; use([&] __device__ (int a) { return a + decltype(x)(1); }); }
+"#,
+        EXTENDED,
+        expect![[r#"
+            3:30 20158 
+            3:30 20136 "__host__ __device__"
+            4:60 20144 "__device__" "m"
+            6:60 20136 "__device__"
+            6:81 20136 "__device__"
+            7:107 20136 "__device__"
+            7:128 20136 "__device__"
+            8:84 20136 "__device__"
+            8:105 20136 "__device__"
+            8:109 20136 "__device__"
+            9:67 20136 "__device__"
+            9:88 20136 "__device__"
+            9:97 20136 "__device__"
+            10:56 20136 "__device__"
+            10:89 20136 "__device__"
+            11:73 20136 "__device__"
+            11:94 20136 "__device__"
+            11:98 20136 "__device__"
+            12:88 20136 "__device__"
+            12:109 20136 "__device__"
+            12:118 20136 "__device__"
+            13:66 20136 "__device__"
+            14:57 20136 "__device__"
         "#]],
     );
 }

@@ -119,6 +119,25 @@ fn add_green_attribute(attrs: &mut CudaAttrs, gnu: &GreenNodeData) {
     }
 }
 
+/// The CUDA annotations of a lambda expression (`LAMBDA_EXPR`): its GNU
+/// attributes before the declarator and in it (`[] __device__ (int x) {…}`),
+/// not those of its parameters or its body.
+pub fn of_lambda(lambda: &SyntaxNode) -> CudaAttrs {
+    let mut a = CudaAttrs::default();
+    for c in lambda.children() {
+        match c.kind() {
+            SyntaxKind::GNU_ATTRIBUTE => add_gnu_attribute(&mut a, &c),
+            SyntaxKind::LAMBDA_DECLARATOR => {
+                for g in c.children().filter(|g| g.kind() == SyntaxKind::GNU_ATTRIBUTE) {
+                    add_gnu_attribute(&mut a, &g);
+                }
+            }
+            _ => {}
+        }
+    }
+    a
+}
+
 /// The CUDA attributes that apply to the entity a declaration declares: those
 /// among its specifiers and those inside its declarator, but not those of its
 /// parameters or its trailing return type.

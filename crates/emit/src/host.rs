@@ -21,8 +21,9 @@
 //!
 //! - extended lambdas (§5, `host/lambda.rs`): wrapper objects keyed by the
 //!   parent function, the preamble (`host/preamble.rs`) at the
-//!   `__nv_lambda_preheader_injection` sentinel, the §5.3 restrictions as
-//!   errors ([`HostFile::errors`]).
+//!   `__nv_lambda_preheader_injection` sentinel. The §5.3 restrictions are
+//!   checks of the host pass (`cufront-check`'s `lambdas`): the host file
+//!   is printed only for a unit without errors.
 //!
 //! Constructs not supported yet are reported ([`HostFile::unsupported`]),
 //! never printed wrong.
@@ -46,7 +47,6 @@ mod preamble;
 pub(crate) mod refs;
 
 pub use cufront_cuda::SpaceIndex as HostSpaceIndex;
-pub use lambda::HostError;
 pub use preamble::preamble;
 
 use refs::{Kind, Refs};
@@ -76,8 +76,6 @@ pub struct HostFile {
     pub text: String,
     /// Constructs cufront cannot translate yet, with where they are.
     pub unsupported: Vec<(TextRange, String)>,
-    /// Errors the real cudafe++ reports too (extended-lambda restrictions).
-    pub errors: Vec<HostError>,
 }
 
 #[derive(Clone, Debug)]
@@ -92,7 +90,6 @@ struct Plan<'a> {
     opts: &'a HostOptions,
     edits: Vec<Edit>,
     unsupported: Vec<(TextRange, String)>,
-    errors: Vec<HostError>,
     anon_ns: String,
     /// Bodies of kernels and device functions: not host code.
     device_bodies: Vec<TextRange>,
@@ -193,7 +190,6 @@ pub fn host_file_with(
         opts,
         edits: Vec::new(),
         unsupported: Vec::new(),
-        errors: Vec::new(),
         anon_ns: format!("_GLOBAL__N_{}", opts.module_id.trim_end_matches('\n')),
         device_bodies: Vec::new(),
         next_t: 0,
@@ -271,7 +267,7 @@ pub fn host_file_with(
     }
     // Only constructs in code that is printed count: the edits dropped inside
     // `#if 0` bodies have the same ranges as their reports.
-    HostFile { text: out, unsupported: plan.unsupported, errors: plan.errors }
+    HostFile { text: out, unsupported: plan.unsupported }
 }
 
 fn is_size_t_typedef(node: &SyntaxNode) -> bool {

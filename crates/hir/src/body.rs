@@ -104,6 +104,25 @@ pub struct Body {
     /// by the specifier's token text (what the `TypeRef::Opaque` holds): they
     /// name the body's locals, so only the body's inference can type them.
     pub alias_decltypes: Vec<(String, ExprId)>,
+    /// Where the parts of each lambda expression are written, in the
+    /// order of `exprs` (the positions diagnostics about a lambda use).
+    pub lambda_marks: Vec<LambdaMarks>,
+}
+
+/// Where a lambda expression's parts are (relative to the top-level item,
+/// each at its first significant token).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LambdaMarks {
+    pub expr: ExprId,
+    /// The lambda's `[`.
+    pub start: TextSize,
+    /// Its parameter list (the lambda declarator), else its body.
+    pub head: TextSize,
+    /// Its body's `{`.
+    pub body: Option<TextSize>,
+    /// Per capture, in `captures` order: its name (`x` of `&x`, `r` of
+    /// `&r = v`), else the capture itself.
+    pub captures: Vec<TextSize>,
 }
 
 /// A block-scope declaration of a name (`body::Body::local_decls`).
@@ -386,6 +405,8 @@ pub enum Expr {
     /// `host`/`device`: its CUDA annotations (`__device__` alone in a
     /// function makes it an extended lambda, which cudafe++ replaces).
     /// `variadic`: the parameter list ends in a C ellipsis (`(T& v, ...)`).
+    /// `constexpr`/`consteval`: its specifiers; `tparams`: an explicit
+    /// template parameter list (`[]<class T>(T x)`: generic).
     Lambda {
         captures: Vec<Capture>,
         params: Vec<LocalId>,
@@ -395,6 +416,9 @@ pub enum Expr {
         mutable: bool,
         host: bool,
         device: bool,
+        constexpr: bool,
+        consteval: bool,
+        tparams: bool,
     },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
     Fold {
@@ -1405,7 +1429,12 @@ impl Lower {
                 Expr::Delete { expr: self.sub(x.operand(), n, d), array }
             }
             ast::Expr::ThrowExpr(t) => Expr::Throw(t.operand().map(|o| self.expr_node(o.syntax(), d))),
-            ast::Expr::LambdaExpr(l) => self.lambda(&l, d),
+            ast::Expr::LambdaExpr(l) => {
+                let (e, marks) = self.lambda(&l, d);
+                let id = self.alloc_expr(e, range);
+                self.body.lambda_marks.push(LambdaMarks { expr: id, ..marks });
+                return id;
+            }
             ast::Expr::FoldExpr(f) => {
                 let op =
                     f.syntax().children_with_tokens().filter_map(|t| t.into_token()).find_map(|t| bin_op(t.kind()));
@@ -1484,10 +1513,20 @@ impl Lower {
         Expr::Requires { params, reqs }
     }
 
-    fn lambda(&mut self, l: &ast::LambdaExpr, d: u32) -> Expr {
+    fn lambda(&mut self, l: &ast::LambdaExpr, d: u32) -> (Expr, LambdaMarks) {
         let mut captures = Vec::new();
+        let at = |n: &SyntaxNode| su::tokens(n).next().map_or(n.text_range().start(), |t| t.text_range().start());
+        let mut marks = LambdaMarks {
+            expr: ExprId(0),
+            start: at(l.syntax()) + self.base,
+            head: at(l.syntax()) + self.base,
+            body: None,
+            captures: Vec::new(),
+        };
         if let Some(intro) = l.introducer() {
             for c in intro.captures() {
+                let name_at =
+                    c.syntax().children().find(|n| n.kind() == K::NAME).map_or_else(|| at(c.syntax()), |n| at(&n));
                 let toks: Vec<K> = su::tokens(c.syntax()).map(|t| t.kind()).collect();
                 let name = c.name().and_then(|n| n.text());
                 let init = c.initializer().map(|e| self.expr_node(e.syntax(), d));
@@ -1515,6 +1554,7 @@ impl Lower {
                     }
                 };
                 captures.push(c);
+                marks.captures.push(name_at + self.base);
             }
         }
         let mut params = Vec::new();
@@ -1531,30 +1571,42 @@ impl Lower {
             }
             ret = decl.trailing_return_type().and_then(|t| t.type_id()).map(|t| item_tree::type_id_ref(t.syntax()));
             mutable = decl.syntax().children_with_tokens().any(|t| t.kind() == K::MUTABLE_KW);
+            marks.head = at(decl.syntax()) + self.base;
         }
-        let body = l.body().map(|b| self.stmt(b.syntax(), d));
-        let (host, device) = lambda_spaces(l.syntax());
-        Expr::Lambda { captures, params, variadic, ret, body, mutable, host, device }
-    }
-}
-
-/// The `__host__` / `__device__` annotations of a lambda (GNU attributes
-/// before or in its declarator, `__x__` spellings folded).
-fn lambda_spaces(l: &SyntaxNode) -> (bool, bool) {
-    let (mut host, mut device) = (false, false);
-    let decl = l.children().filter(|c| c.kind() == K::LAMBDA_DECLARATOR);
-    for g in l.children().chain(decl.flat_map(|d| d.children())).filter(|c| c.kind() == K::GNU_ATTRIBUTE) {
-        for a in g.descendants().filter(|a| a.kind() == K::ATTRIBUTE) {
-            let Some(t) = su::tokens(&a).next() else { continue };
-            let text = t.text();
-            match text.strip_prefix("__").and_then(|x| x.strip_suffix("__")).unwrap_or(text) {
-                "host" => host = true,
-                "device" => device = true,
-                _ => {}
+        let (mut constexpr, mut consteval) = (false, false);
+        for t in
+            l.syntax().children().filter(|c| c.kind() == K::LAMBDA_DECLARATOR).flat_map(|d| d.children_with_tokens())
+        {
+            constexpr |= t.kind() == K::CONSTEXPR_KW;
+            consteval |= t.kind() == K::CONSTEVAL_KW;
+        }
+        let tparams = l.syntax().children().any(|c| c.kind() == K::TEMPLATE_PARAM_LIST);
+        if let Some(b) = l.body() {
+            marks.body = Some(at(b.syntax()) + self.base);
+            if l.declarator().is_none() {
+                marks.head = at(b.syntax()) + self.base;
             }
         }
+        let body = l.body().map(|b| self.stmt(b.syntax(), d));
+        let cuda = cufront_cuda::attrs::of_lambda(l.syntax());
+        let (host, device) = (cuda.host, cuda.device);
+        (
+            Expr::Lambda {
+                captures,
+                params,
+                variadic,
+                ret,
+                body,
+                mutable,
+                host,
+                device,
+                constexpr,
+                consteval,
+                tparams,
+            },
+            marks,
+        )
     }
-    (host, device)
 }
 
 fn bin_op(k: K) -> Option<BinaryOp> {

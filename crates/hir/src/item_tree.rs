@@ -303,6 +303,8 @@ pub struct FnData {
     pub linkage: Linkage,
     /// Declared in a class body (a member; static members say so in `linkage`).
     pub in_class: bool,
+    /// Its access in the class body that declares it (`Public` outside classes).
+    pub access: Access,
     /// The template heads of an out-of-line member definition of a class
     /// template (`template<class T> void S<T>::f(T) {}`), outermost first:
     /// a templated declaration, not an entity.
@@ -324,9 +326,6 @@ pub struct FnData {
     /// whose selection makes the call ill-formed (a substitution failure in
     /// SFINAE contexts, `false` for `__is_constructible`).
     pub deleted: bool,
-    /// Its access in its class (public outside classes; member templates
-    /// are public here, whatever they are declared).
-    pub access: Access,
     /// Explicitly defaulted (`= default`) where it is declared: not
     /// user-provided, so it may be trivial (`templates/trivial.rs`).
     pub defaulted: bool,
@@ -707,6 +706,9 @@ struct Lower {
     /// `Offsets::var_inits`, `Offsets::var_template_inits`.
     var_init_at: Vec<(u32, u32)>,
     var_template_init_at: Vec<(u32, u32)>,
+    /// The access of the class member being lowered (`Public` outside
+    /// class bodies): what `FnData::access` records.
+    member_access: Access,
 }
 
 /// What lowering a declaration inside a class body collects besides items.
@@ -737,6 +739,7 @@ impl Lower {
             field_at: Vec::new(),
             var_init_at: Vec::new(),
             var_template_init_at: Vec::new(),
+            member_access: Access::Public,
         }
     }
 
@@ -747,6 +750,7 @@ impl Lower {
 
     /// Lowers a declaration at namespace scope (`class` = None) or in a class body.
     fn decl(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, mut class: Option<&mut ClassCx>) {
+        self.member_access = class.as_ref().map_or(Access::Public, |c| c.access);
         match node.kind() {
             K::PP_DIRECTIVE => {}
             K::NAMESPACE_DEF => self.namespace(node, out),
@@ -1319,9 +1323,6 @@ impl Lower {
                     } else {
                         invent_auto_params(&mut f.ty.params, 0)
                     };
-                    if let Some(cx) = class.as_deref() {
-                        f.access = cx.access;
-                    }
                     if !invented.is_empty() {
                         // An abbreviated function template.
                         self.tree.fn_templates.push(FnTemplateData { tparams: invented, f });
@@ -1518,13 +1519,13 @@ impl Lower {
                 ty: *ty,
                 linkage,
                 in_class: class_name.is_some(),
+                access: self.member_access,
                 outer_tparams: Vec::new(),
                 pack_params,
                 is_virtual,
                 constraints,
                 friend: false,
                 deleted,
-                access: Access::Public,
                 defaulted,
                 noexcept_expr,
             },

@@ -69,6 +69,7 @@ pub mod item_tree;
 pub mod lambda_wrappers;
 pub mod layout;
 pub mod local_classes;
+pub mod local_uses;
 pub mod scopes;
 pub mod static_asserts;
 pub mod symbols;

@@ -50,6 +50,9 @@ pub struct LocalClass {
     /// The enclosing function: `(is a template, index into the item tree's
     /// fns or fn_templates)`.
     pub owner: (bool, u32),
+    /// Where the declaration starts in the top-level item (the local
+    /// item's offsets are relative to it).
+    pub at: u32,
 }
 
 impl LocalClass {
@@ -139,12 +142,12 @@ pub fn item_local_classes(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Loca
                 None => continue,
             },
         };
-        let body = match b.kind() {
+        let (body, base) = match b.kind() {
             K::LAZY_BODY => match crate::body::parse_lazy(db, item, &b) {
-                Some((body, _)) => body,
+                Some((body, at)) => (body, u32::from(at)),
                 None => continue,
             },
-            _ => b.clone(),
+            _ => (b.clone(), 0),
         };
         for spec in body.descendants().filter(|n| n.kind() == K::CLASS_SPECIFIER) {
             // Classes nested in a local class belong to its tree; those in
@@ -170,7 +173,8 @@ pub fn item_local_classes(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Loca
                 h.finish()
             };
             let id = ItemId::new(db, item.tu(db), key, LOCAL_BIT | n);
-            out.push(LocalClass { id, green: decl.green().into_owned(), owner });
+            let at = base + u32::from(decl.text_range().start());
+            out.push(LocalClass { id, green: decl.green().into_owned(), owner, at });
         }
     }
     Arc::new(out)

@@ -23,9 +23,6 @@ pub enum Outcome {
     Written,
     /// Constructs the host output cannot translate yet: errors at these places.
     Unsupported(Vec<(TextRange, String)>),
-    /// Errors of the real cudafe++ found while planning the host file
-    /// (extended-lambda restrictions): message number and fill-ins.
-    Errors(Vec<host::HostError>),
     /// An output could not be written (a catastrophic error).
     Failed(Diagnostic),
 }
@@ -124,9 +121,6 @@ pub fn run(
         module_id: id.clone(),
     };
     let host = host::host_file_with(text, root, map, &opts, index, sema);
-    if !host.errors.is_empty() {
-        return Outcome::Errors(host.errors);
-    }
     if !host.unsupported.is_empty() {
         return Outcome::Unsupported(host.unsupported);
     }

@@ -234,18 +234,6 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
                     }
                 }
             }
-            super::back_end::Outcome::Errors(list) => {
-                for e in list {
-                    let at: u32 = e.range.start().into();
-                    let id = catalog::by_display(e.id).map_or(RAW_TEXT, |en| en.id);
-                    let diag = Diagnostic::new(id, Severity::Error)
-                        .with_args(e.args.into_iter().map(Arg::Str).collect())
-                        .at(locator.with_source_line(locator.location(at)));
-                    if engine.emit(&diag) == Flow::Stop {
-                        break;
-                    }
-                }
-            }
             super::back_end::Outcome::Failed(diag) => {
                 engine.emit(&diag);
             }

@@ -24,7 +24,9 @@
 //! (capture counts over the whole unit), `__device__` lambdas that are not
 //! extended (`{ }` body, the real one under `#if 0`), the
 //! `; typedef decltype(v) __T<n>;` lines after `auto` variables holding a
-//! closure, and the restrictions of spec 30 §5.3 that can be decided here.
+//! closure. The restrictions of spec 30 §5.3 are not decided here: they are
+//! checks of the host pass (`cufront-check`'s `lambdas`), and the host file
+//! is printed only for a unit without errors.
 
 use std::collections::BTreeSet;
 
@@ -36,72 +38,10 @@ use rustc_hash::FxHashMap;
 
 use super::{Plan, preamble, significant_range};
 
-/// An error the host output found (spec 30 §5.3): the message number of
-/// `spec/diagnostics-catalog.tsv`, its string fill-ins, and where.
-/// cudafe++ prints these as discretionary errors (`error:`, no number).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HostError {
-    pub range: TextRange,
-    pub id: u32,
-    pub args: Vec<String>,
-}
-
-/// `An extended %s lambda cannot capture variables by reference`
-const REFERENCE_CAPTURE: u32 = 20136;
-/// `The enclosing parent function (%sq2) for an extended %s1 lambda must not be defined inside another function`
-const PARENT_IN_LOCAL_CLASS: u32 = 20135;
-/// `The enclosing parent function (%sq2) for an extended %s1 lambda cannot be a member function of a class that is unnamed`
-const PARENT_IN_UNNAMED_CLASS: u32 = 20144;
-/// `The enclosing parent function (%sq2) for an extended %s1 lambda cannot have private or protected access within its class`
-const PRIVATE_PARENT: u32 = 20151;
-/// `An extended %s1 lambda cannot be defined inside a class (%sq2) with private or protected access within another class`
-const IN_PRIVATE_CLASS: u32 = 20152;
-/// `The enclosing parent function (%sq2) for an extended %s1 lambda must allow its address to be taken`
-const NO_ADDRESS: u32 = 20143;
-/// `The enclosing parent function (%sq2) for an extended %s1 lambda must not have deduced return type`
-const DEDUCED_PARENT: u32 = 20156;
-/// `__host__ __device__ extended lambdas cannot be generic lambdas`
-const GENERIC_HD: u32 = 20157;
-/// `init-captures are not allowed for extended __host__ __device__ lambdas`
-const HD_INIT_CAPTURE: u32 = 20158;
-/// `An extended %s1 lambda cannot be defined inside a generic lambda expression(%sq2).`
-const IN_GENERIC_LAMBDA: u32 = 20161;
-/// `An extended %s1 lambda cannot be defined inside an extended __host__ __device__  lambda expression(%sq2).`
-const IN_HD_LAMBDA: u32 = 20162;
-/// `The %s1 specifier is not allowed for an extended %s2 lambda`
-const CONSTEXPR_LAMBDA: u32 = 20163;
-/// `__host__ or __device__ annotation on lambda requires --extended-lambda nvcc flag`
-const NEEDS_FLAG: u32 = 20155;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Space {
     Device,
     HostDevice,
-}
-
-impl Space {
-    fn word(self) -> &'static str {
-        match self {
-            Space::Device => "__device__",
-            Space::HostDevice => "__host__ __device__",
-        }
-    }
-}
-
-fn annotations(l: &SyntaxNode) -> CudaAttrs {
-    let mut a = CudaAttrs::default();
-    for c in l.children() {
-        match c.kind() {
-            K::GNU_ATTRIBUTE => attrs::add_gnu_attribute(&mut a, &c),
-            K::LAMBDA_DECLARATOR => {
-                for g in c.children().filter(|g| g.kind() == K::GNU_ATTRIBUTE) {
-                    attrs::add_gnu_attribute(&mut a, &g);
-                }
-            }
-            _ => {}
-        }
-    }
-    a
 }
 
 fn space(a: &CudaAttrs) -> Option<Space> {
@@ -118,23 +58,6 @@ fn body(l: &SyntaxNode) -> Option<SyntaxNode> {
 
 fn declarator(l: &SyntaxNode) -> Option<SyntaxNode> {
     l.children().find(|c| c.kind() == K::LAMBDA_DECLARATOR)
-}
-
-/// Where EDG points for most lambda errors: the parameter list (else the body).
-fn head_range(l: &SyntaxNode) -> TextRange {
-    declarator(l).or_else(|| body(l)).map_or_else(|| significant_range(l), |n| significant_range(&n))
-}
-
-fn is_generic(l: &SyntaxNode) -> bool {
-    if l.children().any(|c| c.kind() == K::TEMPLATE_PARAM_LIST) {
-        return true;
-    }
-    declarator(l).and_then(|d| d.children().find(|c| c.kind() == K::PARAM_LIST)).is_some_and(|pl| {
-        pl.children().filter(|p| p.kind() == K::PARAM).any(|p| {
-            let specs = p.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
-            decl::has_keyword(specs.as_ref(), &[K::AUTO_KW])
-        })
-    })
 }
 
 fn has_specifier(l: &SyntaxNode, kind: K) -> bool {
@@ -187,14 +110,6 @@ struct Parent {
     pointer_type: String,
     /// ` ::run`, ` ::NS::f`, ` ::tfun< T> `, `Obj::meth`.
     name: String,
-    /// The simple name, for messages.
-    simple: String,
-    deduced_return: bool,
-    /// A constructor or destructor: its address cannot be taken.
-    no_address: bool,
-    /// The member function's declaration in its class (the definition, or
-    /// the declaration an out-of-class definition matches).
-    member: Option<SyntaxNode>,
     /// The class whose members `[=]` reaches through `this`.
     class: Option<SyntaxNode>,
 }
@@ -219,16 +134,12 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
         if plan.in_device_body(range) || hidden.iter().any(|h| h.contains_range(range)) {
             continue;
         }
-        let a = annotations(l);
-        if let Some(sp) = space(&a) {
+        if let Some(sp) = space(&attrs::of_lambda(l)) {
             one_lambda(plan, &mut cx, l, sp);
             if sp == Space::Device {
                 hidden.push(range);
             }
         } else {
-            if a.host && !plan.opts.extended_lambda && parent_function(l).is_some() {
-                plan.errors.push(HostError { range: head_range(l), id: NEEDS_FLAG, args: vec![] });
-            }
             drop_attributes(plan, l);
         }
         typedef_line(plan, l);
@@ -287,52 +198,15 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         }
         return;
     };
+    // Without `--extended-lambda` an annotated lambda is an error of the
+    // host pass: there is no host file to print.
     if !plan.opts.extended_lambda {
-        plan.errors.push(HostError { range: head_range(l), id: NEEDS_FLAG, args: vec![] });
-        return;
-    }
-    let enclosing: Vec<SyntaxNode> =
-        l.ancestors().skip(1).take_while(|a| a != &parent).filter(|a| a.kind() == K::LAMBDA_EXPR).collect();
-    let err = |plan: &mut Plan<'_>, range: TextRange, id: u32, args: &[&str]| {
-        plan.errors.push(HostError { range, id, args: args.iter().map(|s| s.to_string()).collect() })
-    };
-    if sp == Space::Device && enclosing.iter().any(|e| space(&annotations(e)) == Some(Space::HostDevice)) {
-        err(plan, head_range(l), IN_HD_LAMBDA, &[sp.word(), "operator()"]);
-        return;
-    }
-    if enclosing.iter().any(is_generic) {
-        err(plan, head_range(l), IN_GENERIC_LAMBDA, &[sp.word(), "operator()"]);
         return;
     }
     let Some(p) = parent_info(plan, &parent) else {
         plan.unsupported(l, "an extended lambda in this kind of function is not supported yet");
         return;
     };
-    if let Some((id, name)) = class_restriction(&p) {
-        let name = name.unwrap_or_else(|| p.simple.clone());
-        err(plan, head_range(l), id, &[sp.word(), &name]);
-        return;
-    }
-    if p.no_address {
-        err(plan, head_range(l), NO_ADDRESS, &[sp.word(), &p.simple]);
-        return;
-    }
-    if p.deduced_return {
-        err(plan, head_range(l), DEDUCED_PARENT, &[sp.word(), &p.simple]);
-        return;
-    }
-    if sp == Space::HostDevice && is_generic(l) {
-        err(plan, significant_range(l), GENERIC_HD, &[]);
-        return;
-    }
-    for kw in [K::CONSTEXPR_KW, K::CONSTEVAL_KW] {
-        if has_specifier(l, kw) {
-            let at = body(l).map_or_else(|| head_range(l), |b| significant_range(&b));
-            let word = if kw == K::CONSTEXPR_KW { "constexpr" } else { "consteval" };
-            err(plan, at, CONSTEXPR_LAMBDA, &[word, sp.word()]);
-            return;
-        }
-    }
     let mutable = has_specifier(l, K::MUTABLE_KW);
     // Explicit captures.
     let mut captures: Vec<Capture> = Vec::new();
@@ -369,7 +243,8 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
             (_, Some(n)) => {
                 let name = flat(n, None);
                 if toks.first() == Some(&K::AMP) {
-                    err(plan, significant_range(n), REFERENCE_CAPTURE, &[sp.word()]);
+                    // An error of the host pass (20136) unless suppressed.
+                    plan.unsupported(c, "by-reference captures of extended lambdas are not supported");
                     failed = true;
                     continue;
                 }
@@ -392,11 +267,6 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
                 };
                 match init {
                     Some(e) => {
-                        if sp == Space::HostDevice {
-                            err(plan, significant_range(n), HD_INIT_CAPTURE, &[]);
-                            failed = true;
-                            continue;
-                        }
                         captures.push(Capture {
                             ty: format!(
                                 "typename __nv_lambda_trait_remove_cv<typename __nvdl_remove_ref<decltype({e})>::type>::type"
@@ -415,13 +285,12 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         }
     }
     if default_ref {
-        // A `&` default is an error even when nothing is captured; each
-        // variable it captures is reported again where it is first used.
-        err(plan, head_range(l), REFERENCE_CAPTURE, &[sp.word()]);
+        // An error of the host pass (20136) unless suppressed.
+        plan.unsupported(l, "by-reference captures of extended lambdas are not supported");
         failed = true;
     }
-    if default_copy || default_ref {
-        for (use_range, imp) in implicit_captures(cx, l, &parent, p.class.as_ref()) {
+    if default_copy {
+        for (_, imp) in implicit_captures(cx, l, &parent, p.class.as_ref()) {
             match imp {
                 Implicit::This => {
                     if !has_this {
@@ -431,11 +300,6 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
                 }
                 Implicit::Var(name) => {
                     if names.contains(&name) {
-                        continue;
-                    }
-                    if default_ref {
-                        err(plan, use_range, REFERENCE_CAPTURE, &[sp.word()]);
-                        names.push(name);
                         continue;
                     }
                     captures.push(var_capture(&name));
@@ -617,9 +481,6 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
             ret.push_str(t.text());
         }
     }
-    // Constructors and destructors (conversion functions have their type
-    // in the name).
-    let no_address = ret.is_empty() && name.kind() != K::CONVERSION_NAME;
     for p in d.children().filter(|c| c.kind() == K::PTR_OPERATOR) {
         ret.push(' ');
         ret.push_str(&flat(&p, None));
@@ -629,7 +490,6 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
         .find(|c| c.kind() == K::TRAILING_RETURN_TYPE)
         .and_then(|t| t.children().find(|c| c.kind() == K::TYPE_ID))
         .map(|t| flat(&t, None));
-    let deduced = trailing.is_none() && (ret == "auto" || ret == "decltype(auto)" || ret.ends_with(" auto"));
     if let Some(t) = trailing {
         ret = t;
     }
@@ -712,12 +572,7 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
             (format!("{ret} (*)({params}){quals}"), qn)
         }
     };
-    let member = match (&in_class, &class_node) {
-        (Some(_), _) => Some(f.clone()),
-        (None, Some(c)) => member_named(c, &simple),
-        _ => None,
-    };
-    Some(Parent { pointer_type, name: qn, simple, deduced_return: deduced, no_address, member, class: class_node })
+    Some(Parent { pointer_type, name: qn, class: class_node })
 }
 
 fn needs_space(prev: &str, next: &str) -> bool {
@@ -822,72 +677,6 @@ fn find_class_from(n: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
             && c.children().any(|m| m.kind() == K::MEMBER_LIST)
             && walk::class_name(c).as_deref() == Some(name)
     })
-}
-
-/// The restriction (spec 30 §5.3) that the parent's class breaks, with
-/// the class to name (`None`: the parent function is named).
-fn class_restriction(p: &Parent) -> Option<(u32, Option<String>)> {
-    let class = p.class.as_ref()?;
-    if class.ancestors().any(|a| matches!(a.kind(), K::COMPOUND_STMT | K::FUNCTION_BODY)) {
-        return Some((PARENT_IN_LOCAL_CLASS, None));
-    }
-    if walk::class_name(class).is_none() {
-        return Some((PARENT_IN_UNNAMED_CLASS, None));
-    }
-    if p.member.as_ref().is_some_and(|m| !is_public(m)) {
-        return Some((PRIVATE_PARENT, None));
-    }
-    // A private or protected class between the parent's class and the namespace.
-    let mut c = class.clone();
-    loop {
-        let member = c
-            .ancestors()
-            .skip(1)
-            .take_while(|a| a.kind() != K::CLASS_SPECIFIER)
-            .find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST))?;
-        if !is_public(&member) {
-            return Some((IN_PRIVATE_CLASS, walk::class_name(&c)));
-        }
-        c = member.ancestors().find(|a| a.kind() == K::CLASS_SPECIFIER)?;
-    }
-}
-
-/// Whether a member (or a node inside a member declaration) has public access.
-fn is_public(m: &SyntaxNode) -> bool {
-    let Some(member) = m.ancestors().find(|a| a.parent().is_some_and(|p| p.kind() == K::MEMBER_LIST)) else {
-        return true;
-    };
-    let Some(list) = member.parent() else {
-        return true;
-    };
-    let mut public = !list.parent().is_some_and(|c| c.children_with_tokens().any(|t| t.kind() == K::CLASS_KW));
-    for c in list.children() {
-        if c == member {
-            break;
-        }
-        if c.kind() == K::ACCESS_SPECIFIER {
-            public = c.children_with_tokens().any(|t| t.kind() == K::PUBLIC_KW);
-        }
-    }
-    public
-}
-
-/// The first member declaration of `class` that declares `name`.
-fn member_named(class: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
-    let list = class.children().find(|c| c.kind() == K::MEMBER_LIST)?;
-    list.children().find(|m| declares_member(m, name))
-}
-
-fn declares_member(m: &SyntaxNode, name: &str) -> bool {
-    match m.kind() {
-        K::SIMPLE_DECL | K::FUNCTION_DEF => cufront_cuda::spaces::declarators(m).iter().any(|(_, d)| {
-            decl::name_node(d)
-                .or_else(|| d.children().find(|c| matches!(c.kind(), K::OPERATOR_NAME | K::CONVERSION_NAME)))
-                .is_some_and(|nn| split_name(&nn).is_some_and(|(q, n)| q.is_empty() && n == name))
-        }),
-        K::MEMBER_DECL | K::TEMPLATE_DECL => m.children().any(|c| declares_member(&c, name)),
-        _ => false,
-    }
 }
 
 /// What `[=]` captures implicitly.

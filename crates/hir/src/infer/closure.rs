@@ -96,7 +96,7 @@ impl LambdaData {
 
 pub(crate) fn lambda_data(body: &Body, e: ExprId) -> Option<LambdaData> {
     match body.exprs.get(e.0 as usize)? {
-        Expr::Lambda { captures, params, variadic, ret, body: b, mutable, host, device } => Some(LambdaData {
+        Expr::Lambda { captures, params, variadic, ret, body: b, mutable, host, device, .. } => Some(LambdaData {
             captures: captures.clone(),
             params: params.clone(),
             variadic: *variadic,

@@ -26,14 +26,22 @@ impl Infer<'_> {
     /// required; `None` where the model does not apply.
     pub(super) fn extended_lambda(&mut self, e: ExprId, data: &LambdaData, closure: TyId) -> Option<TyId> {
         let db = self.db;
-        let parent = match self.owner? {
-            InferOwner::Fn(f) => Entity::Fn(f),
-            InferOwner::Inst(i) => Entity::FnInst(i),
+        let (parent, decl) = match self.owner? {
+            InferOwner::Fn(f) => (Entity::Fn(f), crate::instances::FnDecl::Fn(f)),
+            InferOwner::Inst(i) => (Entity::FnInst(i), i.decl(db)),
             // A lambda in a lambda: not a valid parent (spec 30 §5.3).
             InferOwner::Closure(_) => return None,
             // A namespace-scope initializer is no enclosing function.
             InferOwner::Var(_) | InferOwner::VarInst(_) => return None,
         };
+        // In a `__device__` or `__global__` function the lambda is device
+        // code, not extended: it keeps its closure type.
+        if matches!(
+            crate::exec_space::fn_exec_space(db, decl),
+            crate::exec_space::ExecSpace::Device | crate::exec_space::ExecSpace::Global
+        ) {
+            return None;
+        }
         let tag_t = self.wrapper_template("__nv_dl_tag")?;
         let ft = self.parent_pointer_type(parent)?;
         let n = extended_index(self.body, e);
