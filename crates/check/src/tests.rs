@@ -1468,3 +1468,25 @@ void e10() { int x = 0; use([&] __device__ (int a) { return a + decltype(x)(1); 
         "#]],
     );
 }
+
+/// glibc's declarations qualify parameters with `__restrict`, CUDA's
+/// redeclarations do not: one function, host and device (a device call of
+/// `printf` was a false "calling a __host__ function"). A constructor
+/// defaulted without annotation is callable from device code.
+#[test]
+fn redeclarations_with_qualified_parameters_and_defaulted_members() {
+    check_device(
+        r#"
+extern "C" {
+extern int printf (const char *__restrict __format, ...);
+extern void *memcpy (void *__restrict __dest, const void *__restrict __src, unsigned long __n);
+}
+extern "C" __host__ __device__ int printf(const char*, ...);
+extern "C" __host__ __device__ void *memcpy(void *, const void *, unsigned long);
+struct H { H() = default; int x; };
+__device__ void f(char *a, const char *b) { printf("x %d\n", 1); memcpy(a, b, 4); H h = H(); (void)h; }
+"#,
+        Options::default(),
+        expect![[r#""#]],
+    );
+}

@@ -41,17 +41,33 @@ pub fn fn_exec_space(db: &dyn SourceDatabase, decl: FnDecl) -> ExecSpace {
 /// from what they call (implicit special members, inherited constructors)
 /// or that are no declarations of the unit (closure members, stubs).
 pub fn exec_space(db: &dyn SourceDatabase, e: Entity) -> Option<ExecSpace> {
-    match e {
-        Entity::Fn(f) => Some(fn_exec_space(db, FnDecl::Fn(f))),
-        Entity::FnInst(i) => Some(fn_exec_space(db, i.decl(db))),
-        _ => None,
+    let decl = match e {
+        Entity::Fn(f) => FnDecl::Fn(f),
+        Entity::FnInst(i) => i.decl(db),
+        _ => return None,
+    };
+    // A function defaulted without an annotation gets its space as an
+    // implicit special member does, from what it calls (`__half2() =
+    // default;` is callable from device code).
+    let attrs = fn_attrs(db, decl);
+    if decl.data(db).is_some_and(|d| d.defaulted) && !attrs.host && !attrs.device && !attrs.global {
+        return None;
     }
+    Some(ExecSpace::from_attrs(attrs))
 }
 
 /// Whether `decl` is declared `constexpr` on any of its declarations.
 pub fn fn_is_constexpr(db: &dyn SourceDatabase, decl: FnDecl) -> bool {
     let own = decl.data(db).is_some_and(|d| d.linkage.is_constexpr);
     own || redeclarations(db, decl).into_iter().any(|o| o.data(db).is_some_and(|d| d.linkage.is_constexpr))
+}
+
+/// A parameter's written type without its top-level cv and `__restrict`.
+fn unqualified(t: &crate::item_tree::TypeRef) -> &crate::item_tree::TypeRef {
+    match t {
+        crate::item_tree::TypeRef::Cv(x, _) => unqualified(x),
+        _ => t,
+    }
 }
 
 /// The other declarations of the function `decl` declares: same scope
@@ -81,7 +97,11 @@ pub fn redeclarations(db: &dyn SourceDatabase, decl: FnDecl) -> Vec<FnDecl> {
         {
             continue;
         }
-        if cd.ty.params == data.ty.params || instances::same_params_renamed(db, decl, c) {
+        // Top-level qualifiers of a parameter are not part of the function's
+        // type: glibc's `printf(const char *__restrict, ...)` and CUDA's
+        // `__host__ __device__ printf(const char*, ...)` are one function.
+        let same = cd.ty.params.iter().zip(&data.ty.params).all(|(a, b)| unqualified(a) == unqualified(b));
+        if same || instances::same_params_renamed(db, decl, c) {
             out.push(c);
         }
     }
