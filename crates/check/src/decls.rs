@@ -23,11 +23,11 @@ use std::sync::Arc;
 use cufront_base_db::SourceDatabase;
 use cufront_diagnostics::{Arg, DiagId, Severity};
 use cufront_hir::ItemId;
-use cufront_hir::exec_space::ExecSpace;
+use cufront_hir::exec_space::{self, ExecSpace};
 use cufront_hir::instances::{self, FnDecl};
 use cufront_hir::item_tree::Builtin;
 use cufront_hir::item_tree::{FnData, FnName, TypeRef};
-use cufront_hir::scopes::def_map;
+use cufront_hir::scopes::{ScopeKind, def_map};
 use cufront_hir::ty::{self, TyKind, canonical};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextSize};
 
@@ -53,6 +53,12 @@ const GLOBAL_FRIEND_DEFINITION: DiagId = DiagId(3643);
 const GLOBAL_OPERATOR: DiagId = DiagId(3644);
 const GLOBAL_EXCEPTION_SPEC: DiagId = DiagId(3647);
 const GLOBAL_MEMBER: DiagId = DiagId(3688);
+/// `%s arguments must be positive integers` (`__cluster_dims__`).
+const NOT_POSITIVE: DiagId = DiagId(3685);
+const MAX_BLOCKS_NEGATIVE: DiagId = DiagId(3705);
+const MAXNREG_NOT_POSITIVE: DiagId = DiagId(3717);
+const GRID_CONSTANT_NOT_KERNEL: DiagId = DiagId(3702);
+const INLINE_VAR_WHOLE_PROGRAM: DiagId = DiagId(3648);
 
 /// What the host pass finds on the declarations of one top-level item,
 /// at offsets relative to the item.
@@ -70,12 +76,26 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
             kernel(db, decl, f, &root, at, &mut out);
         }
         if f.linkage.cuda.launch_config {
-            launch_attributes(f, &root, at, &mut out);
+            let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
+            launch_attributes(db, decl, f, &root, at, &mut out);
+        }
+        if !f.linkage.cuda.global {
+            grid_constant(&root, at, &mut out);
+        }
+        let a = f.linkage.cuda;
+        if a.global || a.host || a.device {
+            let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
+            space_combination(db, decl, &root, at, &mut out);
         }
         let is_main = f.name == FnName::Ident("main".into()) && !f.in_class && f.qualifier.is_none();
         if is_main && (f.linkage.cuda.device || f.linkage.cuda.global) {
             let caret = cuda_attribute_at(&root, at, &["device", "global"], false).unwrap_or(at);
             out.push(Raw { at: caret, id: MAIN_ON_DEVICE, severity: Severity::Error, args: vec![] });
+        }
+    }
+    for (t, &at) in tree.fn_templates.iter().zip(offsets.fn_templates.iter()) {
+        if !t.f.linkage.cuda.global {
+            grid_constant(&root, at, &mut out);
         }
     }
     for (i, f) in tree.fns.iter().enumerate() {
@@ -111,6 +131,50 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
         }
         if a.shared && has_init && !v.linkage.is_constexpr {
             push(ILLEGAL_INIT, vec![Arg::Str("__shared__".into()), Arg::Str(String::new())], at);
+        }
+    }
+    Arc::new(out)
+}
+
+/// 3648: in whole-program mode (`-rdc=false`), an `inline` `__device__`,
+/// `__constant__` or `__managed__` variable with external linkage (at
+/// namespace scope, not `static`, outside unnamed namespaces), at its
+/// name. A variable declared more than once in its scope is left alone
+/// (EDG reports each declaration then, at its own time).
+#[salsa::tracked(returns(clone))]
+pub fn item_inline_var_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>> {
+    let tree = cufront_hir::item_tree_of(db, item);
+    let offsets = cufront_hir::item_offsets(db, item);
+    let mut out = Vec::new();
+    for (i, v) in tree.vars.iter().enumerate() {
+        let a = v.linkage.cuda;
+        if !(v.linkage.is_inline && (a.device || a.constant || a.managed))
+            || v.linkage.is_static
+            || v.linkage.is_extern
+            || v.qualifier.is_some()
+        {
+            continue;
+        }
+        let Some(&at) = offsets.vars.get(i) else { continue };
+        let map = def_map(db, item.tu(db));
+        let me = cufront_hir::VarId::new(db, item, i as u32);
+        let Some(&scope) = map.parent.get(&cufront_hir::scopes::DeclKey::Var(me)) else { continue };
+        if map.scope(scope).names.get(&v.name).is_none_or(|d| d.len() != 1) {
+            continue;
+        }
+        // External linkage: namespace scopes up to the root, none unnamed.
+        let mut s = Some(scope);
+        let mut external = true;
+        while let Some(k) = s {
+            match &map.scope(k).kind {
+                ScopeKind::Root => break,
+                ScopeKind::Namespace { name: Some(_), .. } => {}
+                _ => external = false,
+            }
+            s = map.scope(k).parent;
+        }
+        if external {
+            out.push(Raw { at, id: INLINE_VAR_WHOLE_PROGRAM, severity: Severity::Error, args: vec![] });
         }
     }
     Arc::new(out)
@@ -176,38 +240,187 @@ fn defaulted(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData, root: &SyntaxNod
     }
 }
 
-/// The launch-configuration attributes (spec 20 §3.4): `__launch_bounds__`
-/// on a member (3535, at the attribute), then the checks EDG runs after
-/// the declaration, at its name: `__launch_bounds__`, `__cluster_dims__`
-/// or `__block_size__` (3534) and `__maxnreg__` (3715) on a non-kernel,
-/// `__maxnreg__` with `__launch_bounds__` (3719).
-fn launch_attributes(f: &FnData, root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+/// The launch-configuration attributes (spec 20 §3.4). Where each is
+/// read, at the attribute: `__launch_bounds__` on a member (3535), a
+/// non-positive `__cluster_dims__` argument (3685, one per argument) or
+/// `__maxnreg__` (3717), a negative max-blocks-per-cluster (third
+/// `__launch_bounds__` argument, 3705); an attribute with such an argument
+/// is dropped. Then the checks EDG runs after the declaration, at its
+/// name: `__launch_bounds__`, `__cluster_dims__` or `__block_size__`
+/// (3534) and `__maxnreg__` (3715) on a non-kernel, `__maxnreg__` with
+/// `__launch_bounds__` (3719).
+fn launch_attributes(
+    db: &dyn SourceDatabase,
+    decl: FnDecl,
+    f: &FnData,
+    root: &SyntaxNode,
+    at: u32,
+    out: &mut Vec<Raw>,
+) {
     let find = |name: &str| cuda_attribute_at(root, at, &[name], false);
     let global = f.linkage.cuda.global;
-    let lb = find("launch_bounds");
     let mut push = |id, args: Vec<Arg>, at| out.push(Raw { at, id, severity: Severity::Error, args });
+    // The arguments' values, in the declaration's scope (`None`: not known).
+    let values = |name: &str| -> Vec<Option<i128>> {
+        let Some(args) = attribute_args(root, at, name) else { return Vec::new() };
+        let map = def_map(db, decl.tu(db));
+        let Some(scope) = instances::fn_scope(db, decl) else { return vec![None; args.len()] };
+        let cx = ty::LowerCx { db, map: &map, item: decl.item(db), scope, env: None };
+        let cx = cufront_hir::consteval::EvalCx::new(cx);
+        args.iter()
+            .map(|toks| {
+                let e = cufront_hir::syntax_util::token_const_expr(toks);
+                cufront_hir::consteval::eval(&cx, &e).ok().map(|v| v.v)
+            })
+            .collect()
+    };
+    let mut lb = find("launch_bounds");
     if f.in_class
         && let Some(lb) = lb
     {
         push(LAUNCH_BOUNDS_MEMBER, vec![Arg::Str("__launch_bounds__".into())], lb);
+    }
+    if let Some(pos) = lb
+        && values("launch_bounds").get(2).copied().flatten().is_some_and(|v| v < 0)
+    {
+        push(MAX_BLOCKS_NEGATIVE, vec![], pos);
+        lb = None;
+    }
+    let mut cd = find("cluster_dims");
+    if let Some(pos) = cd {
+        let bad = values("cluster_dims").into_iter().filter(|v| v.is_some_and(|v| v <= 0)).count();
+        for _ in 0..bad {
+            push(NOT_POSITIVE, vec![Arg::Str("__cluster_dims__".into())], pos);
+        }
+        if bad > 0 {
+            cd = None;
+        }
+    }
+    let mut mr = find("maxnreg");
+    if let Some(pos) = mr
+        && values("maxnreg").first().copied().flatten().is_some_and(|v| v <= 0)
+    {
+        push(MAXNREG_NOT_POSITIVE, vec![], pos);
+        mr = None;
     }
     if !global {
         if lb.is_some() {
             push(ONLY_ON_GLOBAL, vec![Arg::Str("__launch_bounds__".into())], at);
         }
         // A `__cluster_dims__()` without arguments is accepted on any function.
-        if find("cluster_dims").is_some() && !empty_attribute(root, at, "cluster_dims") {
+        if cd.is_some() && !empty_attribute(root, at, "cluster_dims") {
             push(ONLY_ON_GLOBAL, vec![Arg::Str("__cluster_dims__".into())], at);
         } else if find("block_size").is_some() {
             push(ONLY_ON_GLOBAL, vec![Arg::Str("__block_size__".into())], at);
         }
     }
-    let mr = find("maxnreg");
     if mr.is_some() && !global {
         push(MAXNREG_ONLY_ON_GLOBAL, vec![Arg::Str("__maxnreg__".into())], at);
     }
     if mr.is_some() && lb.is_some() {
         push(LAUNCH_BOUNDS_AND_MAXNREG, vec![Arg::Str("__launch_bounds__ and __maxnreg__".into())], at);
+    }
+}
+
+/// The argument tokens of the declaration's attribute `name`, split at
+/// top-level commas (`None`: no such attribute or no argument list).
+fn attribute_args(root: &SyntaxNode, at: u32, name: &str) -> Option<Vec<Vec<cufront_syntax::SyntaxToken>>> {
+    let pos = cuda_attribute_at(root, at, &[name], false)?;
+    let tok = root.token_at_offset(TextSize::from(pos)).right_biased()?;
+    let attr = tok.parent_ancestors().find(|n| n.kind() == K::ATTRIBUTE)?;
+    let toks: Vec<_> = attr
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia())
+        .skip_while(|t| t.kind() != K::L_PAREN)
+        .collect();
+    let (first, rest) = toks.split_first()?;
+    if first.kind() != K::L_PAREN {
+        return None;
+    }
+    let mut args = vec![Vec::new()];
+    let mut depth = 0usize;
+    for t in rest {
+        match t.kind() {
+            K::L_PAREN | K::L_BRACK | K::L_CURLY => depth += 1,
+            K::R_PAREN | K::R_BRACK | K::R_CURLY if depth == 0 => {
+                return (!args.last().is_some_and(|a: &Vec<_>| a.is_empty())).then_some(args);
+            }
+            K::R_PAREN | K::R_BRACK | K::R_CURLY => depth -= 1,
+            K::COMMA if depth == 0 => {
+                args.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        args.last_mut()?.push(t.clone());
+    }
+    None
+}
+
+/// 3481 on functions: `__global__` with `__host__` or `__device__`. The
+/// attributes are applied in order, those of earlier declarations first;
+/// one that conflicts with what is already applied is reported at itself
+/// and dropped. An unannotated earlier declaration applies nothing.
+fn space_combination(db: &dyn SourceDatabase, decl: FnDecl, root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+    let (mut global, mut other) = (false, false);
+    let item = decl.item(db);
+    let items = &cufront_hir::top_level_items(db, item.tu(db)).items;
+    let index = |i: ItemId| items.iter().position(|&x| x == i);
+    let here = index(item);
+    for d in exec_space::redeclarations(db, decl) {
+        let FnDecl::Fn(g) = d else { continue };
+        let earlier = if g.item(db) == item {
+            cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize).is_some_and(|&o| o < at)
+        } else {
+            index(g.item(db)) < here
+        };
+        if !earlier {
+            continue;
+        }
+        let Some(gd) = d.data(db) else { continue };
+        global |= gd.linkage.cuda.global;
+        other |= gd.linkage.cuda.host || gd.linkage.cuda.device;
+    }
+    for (name, pos) in cuda_attributes(root, at, &["global", "host", "device"]) {
+        let conflict = if name == "global" { other } else { global };
+        if conflict {
+            out.push(Raw { at: pos, id: ILLEGAL_COMBINATION, severity: Severity::Error, args: vec![] });
+        } else if name == "global" {
+            global = true;
+        } else {
+            other = true;
+        }
+    }
+}
+
+/// 3702: `__grid_constant__` on a parameter of a function that is not a
+/// kernel, one error per such parameter, at the function's name (`at`).
+fn grid_constant(root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+    let Some(decl) = declaration_at(root, at) else { return };
+    let Some(tok) = root.token_at_offset(TextSize::from(at)).right_biased() else { return };
+    // The parameters of the declarator that names the function.
+    let Some(declarator) = tok.parent_ancestors().take_while(|n| n != &decl).find(|n| n.kind() == K::DECLARATOR) else {
+        return;
+    };
+    let Some(params) = declarator
+        .children()
+        .find(|n| n.kind() == K::FUNCTION_DECLARATOR)
+        .and_then(|d| d.children().find(|n| n.kind() == K::PARAM_LIST))
+    else {
+        return;
+    };
+    for p in params.children().filter(|n| n.kind() == K::PARAM) {
+        let annotated = p.children().filter(|n| n.kind() == K::DECL_SPECIFIERS).any(|specs| {
+            specs.children().filter(|n| n.kind() == K::GNU_ATTRIBUTE).any(|g| {
+                g.children()
+                    .filter(|n| n.kind() == K::ATTRIBUTE)
+                    .any(|a| cufront_cuda::attrs::attribute_name(&a).as_deref() == Some("grid_constant"))
+            })
+        });
+        if annotated {
+            out.push(Raw { at, id: GRID_CONSTANT_NOT_KERNEL, severity: Severity::Error, args: vec![] });
+        }
     }
 }
 
@@ -253,8 +466,15 @@ fn declaration_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
 /// Where the first (`last`: the last) of the CUDA attributes `names` of
 /// the declaration at `at` is named, outside its body and parameters.
 pub(crate) fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last: bool) -> Option<u32> {
-    let decl = declaration_at(root, at)?;
-    let mut found = None;
+    let all = cuda_attributes(root, at, names);
+    if last { all.last() } else { all.first() }.map(|(_, pos)| *pos)
+}
+
+/// The CUDA attributes `names` of the declaration at `at`, outside its
+/// body and parameters, in order: name and where it is written.
+fn cuda_attributes(root: &SyntaxNode, at: u32, names: &[&str]) -> Vec<(String, u32)> {
+    let Some(decl) = declaration_at(root, at) else { return Vec::new() };
+    let mut found = Vec::new();
     let mut walk = decl.preorder();
     while let Some(ev) = walk.next() {
         let rowan::WalkEvent::Enter(n) = ev else { continue };
@@ -262,15 +482,13 @@ pub(crate) fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last
             K::FUNCTION_BODY | K::LAZY_BODY | K::PARAM_LIST | K::CTOR_INITIALIZER | K::INITIALIZER => {
                 walk.skip_subtree()
             }
-            K::ATTRIBUTE
-                if cufront_cuda::attrs::attribute_name(&n).is_some_and(|a| names.contains(&a.as_str()))
-                    && n.parent().is_some_and(|p| p.kind() == K::GNU_ATTRIBUTE) =>
-            {
-                let pos = n.first_token().map(|t| u32::from(t.text_range().start()))?;
-                if !last {
-                    return Some(pos);
+            K::ATTRIBUTE if n.parent().is_some_and(|p| p.kind() == K::GNU_ATTRIBUTE) => {
+                let Some(name) = cufront_cuda::attrs::attribute_name(&n).filter(|a| names.contains(&a.as_str())) else {
+                    continue;
+                };
+                if let Some(pos) = n.first_token().map(|t| u32::from(t.text_range().start())) {
+                    found.push((name, pos));
                 }
-                found = Some(pos);
             }
             _ => {}
         }

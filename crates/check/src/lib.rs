@@ -10,6 +10,10 @@
 //! - `flow`: whether control reaches a body's end (940); `modifiable`:
 //!   operands that are not modifiable lvalues (137); `constants`: the
 //!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
+//! - `redefinition`: functions, variables, classes and enums defined twice;
+//!   `overrides`: virtual overrides (execution spaces, `override`,
+//!   `final`); `objects`: the types of declared objects (incomplete,
+//!   abstract, arrays of references, `auto` without initializer).
 //! - [`device_pass`] (`device`): what cicc's front end reports.
 //!
 //! Invariants:
@@ -36,6 +40,7 @@ mod interest;
 mod modifiable;
 mod names;
 mod nonconstant;
+mod objects;
 mod overrides;
 mod redefinition;
 mod switches;
@@ -52,11 +57,12 @@ pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use constants::{fn_constant_findings, var_constant_findings};
-pub use decls::{fn_local_findings, item_decl_findings};
+pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings};
 pub use device::{device_pass, fn_device_call_findings};
 pub use flow::fn_missing_return;
 pub use interest::device_names;
 pub use modifiable::fn_unmodifiable;
+pub use objects::{fn_object_findings, item_object_findings};
 pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
 pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};
@@ -76,6 +82,10 @@ pub struct Options {
     pub relaxed_constexpr: bool,
     /// `--extended-lambda`: a lambda's `__host__`/`__device__` annotations count.
     pub extended_lambda: bool,
+    /// Whole-program compilation (`-rdc=false`, cudafe++ without
+    /// `--device-c`): inline device variables need internal linkage. Off by
+    /// default (the rule is then not checked).
+    pub whole_program: bool,
 }
 
 /// One diagnostic of the host pass.
@@ -127,7 +137,11 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
     let mut unknown = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
+        if opts.whole_program {
+            raw(&item_inline_var_findings(db, item), start, &mut out);
+        }
         raw(&item_override_findings(db, item), start, &mut out);
+        raw(&item_object_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
         for v in calls::defined_variables(db, item) {
             raw(&var_constant_findings(db, v), start, &mut out);
@@ -135,6 +149,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         for f in calls::defined_functions(db, item) {
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
+            raw(&fn_object_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_uninitialized(db, f), start, &mut out);

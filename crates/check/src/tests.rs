@@ -100,7 +100,7 @@ __device__ void dd() { d0(); auto l = [] { d0(); }; l(); k(2); }
 fn relaxed_constexpr_allows_constexpr_callees() {
     check(
         "__device__ constexpr int cd(int x) { return x; }\nvoid h() { cd(2); }\n",
-        Options { relaxed_constexpr: true, extended_lambda: false },
+        Options { relaxed_constexpr: true, ..Options::default() },
         expect![[""]],
     );
 }
@@ -943,6 +943,331 @@ void e2() { const long char bad2; const unsigned long long ull; const long doubl
             13:28 257 Some(Variable) "N::nl"
             16:63 257 Some(Variable) "ull"
             16:85 257 Some(Variable) "ld"
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: a class, union or enum defined twice in
+/// one scope (reopened namespaces, qualified definitions, nested classes);
+/// the previous definition is the latest one before. Different scopes,
+/// blocks, templates and declarations are silent.
+#[test]
+fn class_and_enum_redefinitions() {
+    check(
+        r#"
+struct S {};
+struct S {};
+union U { int a; };
+union U { int a; };
+class C {};
+struct C {};
+enum E { A };
+enum E { B };
+enum class F : int;
+enum class F : int { X };
+enum class G { Y };
+enum class G { Y };
+namespace N { struct T {}; enum H { H1 }; }
+namespace N { struct T {}; enum H { H2 }; }
+struct T {};
+struct O { struct I {}; struct I {}; };
+struct P { struct I; };
+struct P::I {};
+struct P::I {};
+void f() { { struct L {}; } { struct L {}; } }
+template <class Q> struct Tm {};
+template <class Q> struct Tm<Q*> {};
+template <> struct Tm<int> {};
+template <class Q> struct Tm2 { struct J {}; };
+struct Fwd;
+struct Fwd {};
+struct Fwd;
+typedef struct S2 {} S2t;
+struct S2 {};
+namespace { struct A1 {}; }
+struct A1 {};
+extern "C++" { struct S {}; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:8 3369 Some(Class) "S" Pos(At { file: "t.ii", line: 2 })
+            5:7 3369 Some(Union) "U" Pos(At { file: "t.ii", line: 4 })
+            7:8 3369 Some(Class) "C" Pos(At { file: "t.ii", line: 6 })
+            9:6 3369 Some(Enum) "E" Pos(At { file: "t.ii", line: 8 })
+            13:12 3369 Some(Enum) "G" Pos(At { file: "t.ii", line: 12 })
+            15:22 3369 Some(Class) "N::T" Pos(At { file: "t.ii", line: 14 })
+            15:33 3369 Some(Enum) "N::H" Pos(At { file: "t.ii", line: 14 })
+            17:32 3369 Some(Class) "O::I" Pos(At { file: "t.ii", line: 17 })
+            20:8 3369 Some(Class) "P::I" Pos(At { file: "t.ii", line: 19 })
+            30:8 3369 Some(Class) "S2" Pos(At { file: "t.ii", line: 29 })
+            33:23 3369 Some(Class) "S" Pos(At { file: "t.ii", line: 3 })
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: non-positive `__cluster_dims__` and
+/// `__maxnreg__` arguments and a negative max-blocks-per-cluster, one
+/// error per argument, at the attribute; such an attribute is dropped (no
+/// placement error after it). Dependent arguments are not judged.
+#[test]
+fn launch_configuration_arguments() {
+    check(
+        r#"
+__global__ void __attribute__((cluster_dims(0, 1, 1))) k1() {}
+__global__ void __attribute__((cluster_dims(1, -1, 1))) k2() {}
+__global__ void __attribute__((cluster_dims(2))) k3() {}
+constexpr int Z = 0;
+__global__ void __attribute__((cluster_dims(Z))) k5() {}
+template <int N> __global__ void __attribute__((cluster_dims(N))) k6() {}
+__global__ void __attribute__((launch_bounds(128, 1, -1))) k7() {}
+__global__ void __attribute__((launch_bounds(128, 1, 0))) k8() {}
+__global__ void __attribute__((launch_bounds(-5))) k10() {}
+__global__ void __attribute__((maxnreg(0))) k11() {}
+__global__ void __attribute__((maxnreg(Z))) k13() {}
+template <int N> __global__ void __attribute__((maxnreg(N))) k14() {}
+__global__ void __attribute__((maxnreg(1000))) k15() {}
+__global__ void __attribute__((cluster_dims(0, 0, 0))) k16() {}
+__device__ void __attribute__((cluster_dims(0))) d1() {}
+__global__ void __attribute__((maxnreg(0))) __attribute__((launch_bounds(128))) k17() {}
+__device__ void __attribute__((maxnreg(0))) d2() {}
+__global__ void __attribute__((cluster_dims(1+1, 2-3))) k18() {}
+__device__ void __attribute__((maxnreg(8))) d3() {}
+"#,
+        Options::default(),
+        expect![[r#"
+            2:45 20228 "__cluster_dims__"
+            3:45 20228 "__cluster_dims__"
+            6:45 20228 "__cluster_dims__"
+            8:45 20248 
+            11:45 20260 
+            12:45 20260 
+            15:45 20228 "__cluster_dims__"
+            15:45 20228 "__cluster_dims__"
+            15:45 20228 "__cluster_dims__"
+            16:45 20228 "__cluster_dims__"
+            17:45 20260 
+            18:45 20260 
+            19:45 20228 "__cluster_dims__"
+            20:58 20258 "__maxnreg__"
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: `__grid_constant__` on a parameter of a
+/// function that is not a kernel, once per parameter, at the function's
+/// name (templates and members included).
+#[test]
+fn grid_constant_outside_kernels() {
+    check(
+        r#"
+__device__ int d1(const __attribute__((grid_constant)) int x) { return x; }
+__host__ __device__ int d2(const __attribute__((grid_constant)) int x) { return x; }
+int d3(const __attribute__((grid_constant)) int x) { return x; }
+__global__ void k1(const __attribute__((grid_constant)) int x) {}
+__device__ int d4(const __attribute__((grid_constant)) int x);
+template <class T> __device__ int d5(const __attribute__((grid_constant)) T x) { return 0; }
+struct S { __device__ void m(const __attribute__((grid_constant)) int x) {} };
+__device__ int d6(const __attribute__((grid_constant)) int x, const __attribute__((grid_constant)) int y) { return x; }
+template <class T> __global__ void k2(const __attribute__((grid_constant)) T x) {}
+"#,
+        Options::default(),
+        expect![[r#"
+            2:29 20245 
+            3:51 20245 
+            4:5 20245 
+            6:29 20245 
+            7:48 20245 
+            8:41 20245 
+            9:29 20245 
+            9:29 20245 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: `__global__` with `__host__` or
+/// `__device__`, in one declaration or across redeclarations, at each
+/// conflicting attribute; an unannotated declaration applies nothing.
+#[test]
+fn conflicting_execution_space_annotations() {
+    check(
+        r#"
+__global__ void kern();
+__device__ void kern();
+__device__ void dv();
+__global__ void dv();
+void h();
+__global__ void h();
+__global__ void k();
+void k();
+__global__ __host__ __device__ void t1();
+__host__ __device__ __global__ void t2();
+__global__ void t3();
+__global__ void t3();
+__global__ void t4();
+__host__ __device__ void t4() {}
+namespace N { __global__ void a6(); }
+__device__ void a6();
+__global__ void a7(int);
+__device__ void a7(float);
+__device__ void d7();
+__host__ void d7();
+"#,
+        Options::default(),
+        expect![[r#"
+            3:16 20024 
+            5:16 20024 
+            10:40 20024 
+            10:62 20024 
+            11:62 20024 
+            15:16 20024 
+            15:38 20024 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc (`-rdc=false`; `-rdc=true` accepts them):
+/// inline device variables need internal linkage.
+#[test]
+fn inline_device_variables_in_whole_program_mode() {
+    let text = r#"
+inline __device__ int v1 = 1;
+static inline __device__ int v2 = 1;
+namespace { inline __device__ int v3 = 1; }
+inline __constant__ int v4 = 1;
+inline __managed__ int v5 = 1;
+inline constexpr __device__ int v7 = 1;
+namespace M { inline __device__ int v10 = 1; }
+inline int v11 = 1;
+"#;
+    check(
+        text,
+        Options { whole_program: true, ..Options::default() },
+        expect![[r#"
+        2:36 20191 
+        5:38 20191 
+        6:37 20191 
+        7:46 20191 
+        8:50 20191 
+    "#]],
+    );
+    check(text, Options::default(), expect![[r#""#]]);
+}
+
+/// Checked against the real nvcc: `override` that overrides nothing, and
+/// an override of a `final` function (the first on the chain); templated
+/// classes are silent.
+#[test]
+fn override_and_final() {
+    check(
+        r#"
+struct B { void f(); virtual void g(); virtual void h() final; virtual void k(int); };
+struct D : B { void f() override; void g() override; void h(); void k(long) override; void z() override; };
+struct E : D { void h(); };
+template <class T> struct TB : T { void f() override; };
+template <class T> struct TD { void q() override; };
+struct V { virtual ~V(); };
+struct W : V { ~W() override; };
+struct X { virtual void a() final; };
+struct Y : X { virtual void a(); };
+struct Z : X { void a() const; };
+struct Q : X { int a(int); };
+struct R : B { void g() const override; void g() final; };
+"#,
+        Options::default(),
+        expect![[r#"
+            3:21 1455 
+            3:59 1850 Some(Function) "B::h"
+            3:69 1455 
+            3:92 1455 
+            4:21 1850 Some(Function) "B::h"
+            10:29 1850 Some(Function) "X::a"
+            13:21 1455 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: objects of incomplete type (`void`, a
+/// class not defined before), arrays of references, objects of abstract
+/// class type with their notes, `auto` without an initializer, a `static
+/// constexpr` member without one. Templates, pointers and `extern`
+/// declarations are silent.
+#[test]
+fn types_of_declared_objects() {
+    check(
+        r#"
+struct S;
+S s1;
+extern S s2;
+void v1;
+extern void v2;
+int a, b;
+int &arr[2] = {a, b};
+typedef int &IR;
+IR arr2[2];
+struct A { virtual void f() = 0; };
+A a1;
+struct D : A {};
+D d1;
+struct E : A { void f() override; };
+E e1;
+void host_fn() { auto x; S s3; void v3; A a2; static S s4; A *pa; S *ps; }
+struct Later;
+Later *lp;
+struct Later {};
+Later l1;
+template <class T> struct X { T t; };
+X<int> x1;
+template <class T> void tf() { S s; auto y; }
+struct M { static S ms; S *p; };
+struct N { S n; };
+namespace NS { struct S; struct A2 { virtual void f() = 0; virtual void g() = 0; }; }
+NS::S s5;
+NS::A2 a3;
+struct B2 : NS::A2 { void f() override; };
+B2 b2;
+struct C2 : B2 { void g() override; };
+C2 c2;
+struct D2 { virtual ~D2() = 0; };
+D2 d2;
+struct Q { static constexpr int n; static const int m; static constexpr double d; static constexpr int k = 1; };
+auto gx;
+const auto gy;
+auto *gp;
+auto gz = 1;
+typedef S ST;
+ST st;
+"#,
+        Options::default(),
+        expect![[r#"
+            3:3 70 Type { spelling: "S", aka: None }
+            5:6 70 Type { spelling: "void", aka: None }
+            6:13 70 Type { spelling: "void", aka: None }
+            8:6 251 
+            10:4 251 
+            12:3 322 Type { spelling: "A", aka: None }
+            12:3 858 Some(Function) "A::f"
+            14:3 322 Type { spelling: "D", aka: None }
+            14:3 859 Some(Function) "A::f"
+            17:23 1593 
+            17:28 70 Type { spelling: "S", aka: None }
+            17:37 70 Type { spelling: "void", aka: None }
+            17:43 322 Type { spelling: "A", aka: None }
+            17:43 858 Some(Function) "A::f"
+            17:56 70 Type { spelling: "S", aka: None }
+            26:14 70 Type { spelling: "S", aka: None }
+            28:7 70 Type { spelling: "NS::S", aka: None }
+            29:8 322 Type { spelling: "NS::A2", aka: None }
+            29:8 858 Some(Function) "NS::A2::f"
+            29:8 858 Some(Function) "NS::A2::g"
+            31:4 322 Type { spelling: "B2", aka: None }
+            31:4 859 Some(Function) "NS::A2::g"
+            35:4 322 Type { spelling: "D2", aka: None }
+            35:4 858 Some(Function) "D2::~D2"
+            36:33 257 Some(Member) "Q::n"
+            36:80 257 Some(Member) "Q::d"
+            37:6 1593 
+            38:12 1593 
+            39:7 1593 
         "#]],
     );
 }
