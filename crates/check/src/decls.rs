@@ -59,6 +59,9 @@ const MAX_BLOCKS_NEGATIVE: DiagId = DiagId(3705);
 const MAXNREG_NOT_POSITIVE: DiagId = DiagId(3717);
 const GRID_CONSTANT_NOT_KERNEL: DiagId = DiagId(3702);
 const INLINE_VAR_WHOLE_PROGRAM: DiagId = DiagId(3648);
+const VIRTUAL_OUTSIDE_CLASS: DiagId = DiagId(239);
+const MUTABLE_NOT_ALLOWED: DiagId = DiagId(719);
+const EXPLICIT_NOT_ALLOWED: DiagId = DiagId(771);
 
 /// What the host pass finds on the declarations of one top-level item,
 /// at offsets relative to the item.
@@ -93,6 +96,7 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
             out.push(Raw { at: caret, id: MAIN_ON_DEVICE, severity: Severity::Error, args: vec![] });
         }
     }
+    specifiers_outside_classes(&root, &mut out);
     for (t, &at) in tree.fn_templates.iter().zip(offsets.fn_templates.iter()) {
         if !t.f.linkage.cuda.global {
             grid_constant(&root, at, &mut out);
@@ -356,6 +360,34 @@ fn attribute_args(root: &SyntaxNode, at: u32, name: &str) -> Option<Vec<Vec<cufr
         args.last_mut()?.push(t.clone());
     }
     None
+}
+
+/// Specifiers that only a member declaration may have, on a declaration
+/// outside class bodies: `virtual` (239), `explicit` (771), `mutable`
+/// (719), at the keyword. Bodies are not read (block-scope declarations
+/// are left out: lazy bodies keep no tree here).
+fn specifiers_outside_classes(root: &SyntaxNode, out: &mut Vec<Raw>) {
+    let mut walk = root.preorder();
+    while let Some(ev) = walk.next() {
+        let rowan::WalkEvent::Enter(n) = ev else { continue };
+        match n.kind() {
+            K::MEMBER_LIST | K::FUNCTION_BODY | K::LAZY_BODY | K::PARAM_LIST | K::INITIALIZER => walk.skip_subtree(),
+            K::DECL_SPECIFIERS if n.parent().is_some_and(|p| matches!(p.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF)) => {
+                for t in n.children_with_tokens().filter_map(|e| e.into_token()) {
+                    let id = match t.kind() {
+                        K::VIRTUAL_KW => VIRTUAL_OUTSIDE_CLASS,
+                        K::EXPLICIT_KW => EXPLICIT_NOT_ALLOWED,
+                        K::MUTABLE_KW => MUTABLE_NOT_ALLOWED,
+                        _ => continue,
+                    };
+                    let at = u32::from(t.text_range().start());
+                    out.push(Raw { at, id, severity: Severity::Error, args: vec![] });
+                }
+                walk.skip_subtree();
+            }
+            _ => {}
+        }
+    }
 }
 
 /// 3481 on functions: `__global__` with `__host__` or `__device__`. The

@@ -13,7 +13,8 @@
 //! - `redefinition`: functions, variables, classes and enums defined twice;
 //!   `overrides`: virtual overrides (execution spaces, `override`,
 //!   `final`); `objects`: the types of declared objects (incomplete,
-//!   abstract, arrays of references, `auto` without initializer).
+//!   abstract, arrays of references, `auto` without initializer);
+//!   `literals`: user-defined literals without a literal operator.
 //! - [`device_pass`] (`device`): what cicc's front end reports.
 //!
 //! Invariants:
@@ -37,6 +38,7 @@ mod decls;
 mod device;
 mod flow;
 mod interest;
+mod literals;
 mod modifiable;
 mod names;
 mod nonconstant;
@@ -61,6 +63,7 @@ pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings}
 pub use device::{device_pass, fn_device_call_findings};
 pub use flow::fn_missing_return;
 pub use interest::device_names;
+pub use literals::{fn_literal_findings, item_literal_operator_findings, var_literal_findings};
 pub use modifiable::fn_unmodifiable;
 pub use objects::{fn_object_findings, item_object_findings};
 pub use overrides::item_override_findings;
@@ -142,14 +145,17 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         }
         raw(&item_override_findings(db, item), start, &mut out);
         raw(&item_object_findings(db, item), start, &mut out);
+        raw(&item_literal_operator_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
         for v in calls::defined_variables(db, item) {
+            raw(&var_literal_findings(db, v), start, &mut out);
             raw(&var_constant_findings(db, v), start, &mut out);
         }
         for f in calls::defined_functions(db, item) {
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_object_findings(db, f), start, &mut out);
+            raw(&fn_literal_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_uninitialized(db, f), start, &mut out);

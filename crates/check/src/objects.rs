@@ -21,7 +21,8 @@
 //! the declaration outside templates (templated bodies are skipped by
 //! `infer`); an abstract class is judged only when all its bases resolve
 //! to defined classes, when every signature compares, and when its notes
-//! are all of one kind (their order is then the declaration order).
+//! are all of one kind (their order is then the declaration order); a
+//! virtual base leaves it unjudged.
 //! "Before" compares positions in the unit: top-level items in order,
 //! offsets within an item.
 
@@ -183,14 +184,8 @@ fn check(db: &dyn SourceDatabase, tu: TranslationUnit, map: &DefMap, o: &Object<
         TypeRef::Builtin(Builtin::Void) => {
             let void = Arg::Type { spelling: "void".into(), aka: None };
             push(INCOMPLETE, Severity::Error, vec![void]);
-            return;
         }
-        t if is_auto(t) => {
-            if !o.has_init {
-                push(AUTO_REQUIRES_INIT, Severity::Error, vec![]);
-            }
-            return;
-        }
+        t if is_auto(t) && !o.has_init => push(AUTO_REQUIRES_INIT, Severity::Error, vec![]),
         TypeRef::Array(..) => {
             if let Some(t) = o.ty
                 && let TyKind::Array(elem, _) = t.kind(db)
@@ -198,7 +193,6 @@ fn check(db: &dyn SourceDatabase, tu: TranslationUnit, map: &DefMap, o: &Object<
             {
                 push(ARRAY_OF_REFERENCE, Severity::Error, vec![]);
             }
-            return;
         }
         TypeRef::Path(p) if o.defines => {
             let Some(TyKind::Class(c)) = o.ty.map(|t| t.kind(db).clone()) else { return };
@@ -329,7 +323,8 @@ fn pure_left(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, depth: u32) -> O
     let mut out: Vec<(FnDecl, bool)> =
         members.iter().filter(|f| f.data(db).is_some_and(|d| d.virt.pure)).map(|&f| (f, true)).collect();
     for b in ty::class_bases(db, c).iter() {
-        let Some(ClassRef::Class(base)) = b.class else { return None };
+        // A virtual base's final overrider may come from a sibling: not modelled.
+        let (Some(ClassRef::Class(base)), false) = (b.class, b.is_virtual) else { return None };
         for (g, _) in pure_left(db, map, base, depth + 1)? {
             let gd = g.data(db)?;
             if matches!(gd.name, FnName::Dtor) {

@@ -107,7 +107,12 @@ fn overrides(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, f: FnDecl, d
             if matches!(cand, FnDecl::Template(_)) {
                 continue;
             }
-            if sure_same_signature(db, cand, f)? && is_virtual(db, map, base, cand, depth) {
+            if !sure_same_signature(db, cand, f)? {
+                continue;
+            }
+            let virtual_ = cand.data(db).is_some_and(|d| d.is_virtual)
+                || !matches!(overrides(db, map, base, cand, depth + 1)?, Overrides::Nothing);
+            if virtual_ {
                 if cand.data(db).is_some_and(|d| d.virt.final_) {
                     return Some(Overrides::Final(cand));
                 }

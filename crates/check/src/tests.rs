@@ -1271,3 +1271,80 @@ ST st;
         "#]],
     );
 }
+
+/// Checked against the real nvcc: a user-defined literal whose literal
+/// operator is declared nowhere (the warning only for a suffix without
+/// `_`); a declared `operator""abc` makes `12abc` silent, and templated
+/// bodies are silent.
+#[test]
+fn user_defined_literals_without_operator() {
+    check(
+        r#"
+unsigned long long operator""abc(unsigned long long v) { return v; }
+int i = 12abc;
+int j = 12xyz;
+const char *s = "x"qq;
+namespace L { unsigned long long operator""_k(unsigned long long v) { return v; } }
+int k = 3_k;
+int k2 = 3_nope;
+long m = 1lul;
+void f() { int q = 5lul; float z = 1.5e; float w = 0x1.0p; }
+template <class T> void g() { int q = 6abc; }
+int ok = 12 + 0x1F + 1ul + 2.5f;
+unsigned long long operator"" sp(unsigned long long v);
+template <char...> unsigned long long operator""tpl() { return 1; }
+unsigned long long operator""_fine(unsigned long long v);
+"#,
+        Options::default(),
+        expect![[r#"
+            2:28 2506 
+            4:9 2506 
+            4:9 2486 
+            5:17 2506 
+            5:17 2486 
+            8:10 2486 
+            9:10 2506 
+            9:10 2486 
+            10:20 2506 
+            10:20 2486 
+            10:36 2506 
+            10:36 2486 
+            10:52 2506 
+            10:52 2486 
+            13:31 2506 
+            14:47 2506 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: `virtual`, `explicit` and `mutable`
+/// outside class bodies, at the keyword.
+#[test]
+fn member_specifiers_outside_classes() {
+    check(
+        r#"
+virtual void f1();
+explicit int f2();
+struct S { void m(); S(int); virtual void ok(); explicit S(long); mutable int mm; };
+virtual void S::m() {}
+explicit S::S(int) {}
+mutable int x;
+virtual int v;
+static virtual void f3();
+namespace N { extern "C" { virtual void f4(); } }
+template <class T> virtual void f5(T);
+"#,
+        Options::default(),
+        expect![[r#"
+            2:1 239 
+            3:1 771 
+            5:1 239 
+            6:1 771 
+            7:1 719 
+            8:1 239 
+            9:8 239 
+            10:28 239 
+            11:20 239 
+        "#]],
+    );
+}
