@@ -59,6 +59,8 @@ const MAX_BLOCKS_NEGATIVE: DiagId = DiagId(3705);
 const MAXNREG_NOT_POSITIVE: DiagId = DiagId(3717);
 const GRID_CONSTANT_NOT_KERNEL: DiagId = DiagId(3702);
 const INLINE_VAR_WHOLE_PROGRAM: DiagId = DiagId(3648);
+/// `A %s variable cannot be marked constexpr`.
+const CONSTEXPR_VARIABLE: DiagId = DiagId(3577);
 const VIRTUAL_OUTSIDE_CLASS: DiagId = DiagId(239);
 const MUTABLE_NOT_ALLOWED: DiagId = DiagId(719);
 const EXPLICIT_NOT_ALLOWED: DiagId = DiagId(771);
@@ -121,6 +123,11 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
         let Some(&at) = offsets.vars.get(i) else { continue };
         let has_init = offsets.var_inits.iter().any(|&(vi, _)| vi == i as u32);
         let mut push = |id, args: Vec<Arg>, at| out.push(Raw { at, id, severity: Severity::Error, args });
+        if v.linkage.is_constexpr
+            && let Some((space, pos)) = constexpr_space(&root, at, a)
+        {
+            push(CONSTEXPR_VARIABLE, vec![Arg::Str(space.into())], pos);
+        }
         if a.shared && a.constant {
             let later = cuda_attribute_at(&root, at, &["shared", "constant"], true).unwrap_or(at);
             push(ILLEGAL_COMBINATION, vec![], later);
@@ -129,11 +136,11 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
         } else if a.managed {
             match &v.ty {
                 TypeRef::LRef(_) | TypeRef::RRef(_) => push(MANAGED_REFERENCE, vec![], at),
-                _ if v.is_const && !v.linkage.is_constexpr => push(MANAGED_CONST, vec![], at),
+                _ if v.is_const => push(MANAGED_CONST, vec![], at),
                 _ => {}
             }
         }
-        if a.shared && has_init && !v.linkage.is_constexpr {
+        if a.shared && has_init {
             push(ILLEGAL_INIT, vec![Arg::Str("__shared__".into()), Arg::Str(String::new())], at);
         }
     }
@@ -182,6 +189,31 @@ pub fn item_inline_var_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Ve
         }
     }
     Arc::new(out)
+}
+
+/// Where the attribute `word` (`__attribute__((word))`) is written in the
+/// declaration whose name is at `name` (a local's: its body may be lazy,
+/// so the text is read, back to the statement's start).
+fn attribute_word_before(text: &str, name: usize, word: &str) -> Option<u32> {
+    let before = text.get(..name)?;
+    let start = before.rfind([';', '{', '}']).map_or(0, |i| i + 1);
+    let stmt = &before[start..];
+    let pattern = format!("(({word}))");
+    let k = stmt.rfind(&pattern)?;
+    Some((start + k + 2) as u32)
+}
+
+/// 3577: a `constexpr` `__managed__` or `__shared__` variable, at that
+/// attribute (EDG goes on to the const and initializer rules).
+fn constexpr_space(root: &SyntaxNode, at: u32, a: cufront_cuda::CudaAttrs) -> Option<(&'static str, u32)> {
+    let (space, attr) = if a.managed {
+        ("__managed__", "managed")
+    } else if a.shared {
+        ("__shared__", "shared")
+    } else {
+        return None;
+    };
+    Some((space, cuda_attribute_at(root, at, &[attr], false)?))
 }
 
 /// The `__global__` rules for one declaration of a kernel whose name is at `at`.
@@ -443,17 +475,21 @@ fn grid_constant(root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
         return;
     };
     for p in params.children().filter(|n| n.kind() == K::PARAM) {
-        let annotated = p.children().filter(|n| n.kind() == K::DECL_SPECIFIERS).any(|specs| {
-            specs.children().filter(|n| n.kind() == K::GNU_ATTRIBUTE).any(|g| {
-                g.children()
-                    .filter(|n| n.kind() == K::ATTRIBUTE)
-                    .any(|a| cufront_cuda::attrs::attribute_name(&a).as_deref() == Some("grid_constant"))
-            })
-        });
-        if annotated {
+        if has_grid_constant(&p) {
             out.push(Raw { at, id: GRID_CONSTANT_NOT_KERNEL, severity: Severity::Error, args: vec![] });
         }
     }
+}
+
+/// Whether a parameter's specifiers say `__grid_constant__`.
+pub(crate) fn has_grid_constant(param: &SyntaxNode) -> bool {
+    param.children().filter(|n| n.kind() == K::DECL_SPECIFIERS).any(|specs| {
+        specs.children().filter(|n| n.kind() == K::GNU_ATTRIBUTE).any(|g| {
+            g.children()
+                .filter(|n| n.kind() == K::ATTRIBUTE)
+                .any(|a| cufront_cuda::attrs::attribute_name(&a).as_deref() == Some("grid_constant"))
+        })
+    })
 }
 
 /// Whether the declaration's attribute `name` has an empty argument list.
@@ -563,6 +599,7 @@ pub fn fn_local_findings(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Arc<V
     let space = cufront_hir::exec_space::fn_exec_space(db, decl);
     let body = cufront_hir::infer::decl_body(db, decl);
     let mut out = Vec::new();
+    let mut text = None;
     for (i, l) in body.locals.iter().enumerate() {
         let a = l.cuda;
         if !a.has_memory_space() {
@@ -571,6 +608,17 @@ pub fn fn_local_findings(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Arc<V
         let Some(Some(range)) = body.local_names.get(i) else { continue };
         let at = u32::from(range.start());
         let host_body = matches!(space, ExecSpace::Host | ExecSpace::ImplicitHost | ExecSpace::HostDevice);
+        if l.is_constexpr && !host_body && (a.managed || a.shared) {
+            let text = text.get_or_insert_with(|| cufront_hir::consteval::interp::item_text(db, f.item(db)));
+            let (space, word) = if a.managed { ("__managed__", "managed") } else { ("__shared__", "shared") };
+            if let Some(pos) = attribute_word_before(text, at as usize, word) {
+                let args = vec![Arg::Str(space.into())];
+                out.push(Raw { at: pos, id: CONSTEXPR_VARIABLE, severity: Severity::Error, args });
+                if a.managed {
+                    out.push(Raw { at, id: MANAGED_CONST, severity: Severity::Error, args: vec![] });
+                }
+            }
+        }
         let mode = if l.is_static { "a static" } else { "an automatic" };
         let what = if a.shared {
             Some(("a static", "__shared__"))

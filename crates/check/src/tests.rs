@@ -1348,3 +1348,89 @@ template <class T> virtual void f5(T);
         "#]],
     );
 }
+
+/// Checked against the real nvcc: a `constexpr` `__managed__` or
+/// `__shared__` variable, at the attribute, then the const and
+/// initializer rules at the name (namespace scope and device bodies).
+#[test]
+fn constexpr_memory_space_variables() {
+    check(
+        r#"
+constexpr __managed__ int m = 1;
+constexpr __shared__ int s0 = 1;
+constexpr __device__ int d0 = 1;
+constexpr __constant__ int c0 = 1;
+__device__ void dev_fn() { constexpr __shared__ int s = 1; (void)s; static constexpr __managed__ int m2 = 2; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:26 20120 "__managed__"
+            2:40 20109 
+            3:26 20120 "__shared__"
+            3:39 20053 "__shared__" ""
+            6:66 20120 "__shared__"
+            6:79 20053 "__shared__" ""
+            6:127 20120 "__managed__"
+            6:141 20109 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc (cicc's front end): `thread_local` device
+/// variables, rvalue-reference and non-const `__grid_constant__` kernel
+/// parameters, functions redeclared with other execution spaces.
+#[test]
+fn device_pass_declaration_rules() {
+    check_device(
+        r#"
+thread_local __device__ int t;
+thread_local __constant__ int t2 = 1;
+static thread_local __device__ int t3;
+__global__ void kern(int &&r) {}
+__global__ void kern2(int &r, const int &&q, float &&s) {}
+template <class T> __global__ void kern3(T &&r) {}
+__global__ void kern4(__attribute__((grid_constant)) int x, __attribute__((grid_constant)) float y) {}
+__global__ void kern5(const __attribute__((grid_constant)) int x, __attribute__((grid_constant)) const int y) {}
+__device__ int f6();
+__host__ __device__ int f6() { return 1; }
+__device__ int f4();
+__host__ int f4() { return 1; }
+int f5();
+__device__ int f5() { return 1; }
+__host__ int f7();
+__host__ __device__ int f7() { return 1; }
+__device__ int f8();
+int f8() { return 1; }
+struct S { __device__ int m(); };
+__host__ __device__ int S::m() { return 1; }
+namespace N { __device__ int g(); }
+__host__ int N::g() { return 1; }
+__device__ int f9();
+__host__ int f9();
+__host__ __device__ int f9() { return 1; }
+__device__ int f10(int);
+__host__ int f10(float) { return 1; }
+template <class T> __device__ int tf(T);
+template <class T> __host__ int tf(T) { return 1; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:1 20113 "__device__"
+            3:1 20113 "__constant__"
+            4:1 20113 "__device__"
+            5:30 20063 
+            6:30 20063 
+            8:30 20239 
+            8:30 20239 
+            11:51 20036 Some(Function) "f6"
+            13:27 20035 Some(Function) "f4"
+            15:29 20039 Some(Function) "f5"
+            17:51 20040 Some(Function) "f7"
+            19:5 20037 Some(Function) "f8"
+            21:54 20036 Some(Function) "S::m"
+            23:30 20035 Some(Function) "N::g"
+            25:27 20035 Some(Function) "f9"
+            30:46 20035 Some(Function) "tf"
+        "#]],
+    );
+}
