@@ -67,7 +67,7 @@ pub use flow::fn_missing_return;
 pub use interest::device_names;
 pub use literals::{fn_literal_findings, item_literal_operator_findings, var_literal_findings};
 pub use modifiable::fn_unmodifiable;
-pub use objects::{fn_object_findings, item_object_findings};
+pub use objects::{fn_member_access_findings, fn_object_findings, item_object_findings};
 pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
 pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};
@@ -157,6 +157,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             unknown.extend(fn_unknown_names(db, f).iter().map(|(at, n)| (f, start, *at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
             raw(&fn_object_findings(db, f), start, &mut out);
+            raw(&fn_member_access_findings(db, f), start, &mut out);
             raw(&fn_literal_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_arity_findings(db, f), start, &mut out);

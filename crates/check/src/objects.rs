@@ -13,7 +13,10 @@
 //! - `cannot deduce "auto" type (initializer required)` (1593): `auto`,
 //!   `const auto`, `auto *` without an initializer;
 //! - `const %n requires an initializer` (257) for a `static constexpr`
-//!   data member without one (`const member "S::n"`).
+//!   data member without one (`const member "S::n"`);
+//! - a member access through a pointer to a class not defined before it
+//!   (`pointer or reference to incomplete type %t is not allowed`, 833)
+//!   or on an object of such a class (70), at the object expression.
 //!
 //! Certainty: the type must be written as the class's own name (a typedef
 //! may be spelled otherwise by EDG), the class must be outside unnamed
@@ -30,7 +33,7 @@ use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Severity};
-use cufront_hir::body::{Init, Stmt};
+use cufront_hir::body::{Expr, Init, Stmt};
 use cufront_hir::infer::{self, InferOwner};
 use cufront_hir::instances::FnDecl;
 use cufront_hir::item_tree::{Builtin, FnName, Item, TypeRef};
@@ -42,6 +45,7 @@ use cufront_hir::{ClassId, FnId, ItemId};
 use crate::Raw;
 
 const INCOMPLETE: DiagId = DiagId(70);
+const POINTER_TO_INCOMPLETE: DiagId = DiagId(833);
 const ARRAY_OF_REFERENCE: DiagId = DiagId(251);
 const CONST_REQUIRES_INIT: DiagId = DiagId(257);
 const ABSTRACT_OBJECT: DiagId = DiagId(322);
@@ -173,6 +177,52 @@ pub fn fn_object_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
         };
         check(db, item.tu(db), &map, &object, &mut out);
     }
+    Arc::new(out)
+}
+
+/// The member accesses of one body whose object's class is incomplete
+/// there (offsets relative to the item); none for a body `infer` skips.
+#[salsa::tracked(returns(clone))]
+pub fn fn_member_access_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
+    let decl = FnDecl::Fn(f);
+    let body = infer::decl_body(db, decl);
+    if !body.exprs.iter().any(|e| matches!(e, Expr::Member { .. })) {
+        return Arc::default();
+    }
+    let r = infer::infer(db, InferOwner::Fn(f));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    let item = f.item(db);
+    let tu = item.tu(db);
+    let map = def_map(db, tu);
+    let mut out = Vec::new();
+    for e in body.exprs.iter() {
+        let Expr::Member { base, arrow, .. } = e else { continue };
+        let Some(ty) = r.expr_tys.get(base.0 as usize).copied().flatten() else { continue };
+        let ty = canonical(db, ty);
+        let (class, id) = match (ty.kind(db), arrow) {
+            (TyKind::Ptr(p), true) => match canonical(db, *p).kind(db) {
+                TyKind::Class(c) => (*c, POINTER_TO_INCOMPLETE),
+                _ => continue,
+            },
+            (TyKind::Class(c), false) => (*c, INCOMPLETE),
+            (TyKind::LRef(p) | TyKind::RRef(p), false) => match canonical(db, *p).kind(db) {
+                TyKind::Class(c) => (*c, INCOMPLETE),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let Some(range) = body.expr_ranges.get(base.0 as usize) else { continue };
+        let at = u32::from(range.start());
+        if defined_before(db, &map, class, Place { item, at }) != Some(false) {
+            continue;
+        }
+        let Some(name) = class_display(db, tu, &map, class) else { continue };
+        let args = vec![Arg::Type { spelling: name, aka: None }];
+        out.push(Raw { at, id, severity: Severity::Error, args });
+    }
+    out.sort_by_key(|r| r.at);
     Arc::new(out)
 }
 

@@ -1434,3 +1434,29 @@ template <class T> __host__ int tf(T) { return 1; }
         "#]],
     );
 }
+
+/// Checked against the real nvcc: a member access through a pointer to a
+/// class, or on an object of a class, not defined before it.
+#[test]
+fn member_access_on_incomplete_classes() {
+    check(
+        r#"
+struct S;
+int host_fn(S *s) { return s->x; }
+int g2(S &r) { return r.y; }
+void g3(S *s) { s->f(); }
+struct T;
+struct U { int u; };
+int g4(T *t, U *u) { return u->u; }
+template <class X> int g6(S *s) { return s->x; }
+struct S { int x; };
+int g5(S *s) { return s->x; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:28 833 Type { spelling: "S", aka: None }
+            4:23 70 Type { spelling: "S", aka: None }
+            5:17 833 Type { spelling: "S", aka: None }
+        "#]],
+    );
+}
