@@ -36,7 +36,7 @@ use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Severit
 use cufront_hir::body::{Expr, Init, Stmt};
 use cufront_hir::infer::{self, InferOwner};
 use cufront_hir::instances::FnDecl;
-use cufront_hir::item_tree::{Builtin, FnName, Item, TypeRef};
+use cufront_hir::item_tree::{Builtin, FnName, Item, TemplateKind, TypeRef};
 use cufront_hir::layout::ClassRef;
 use cufront_hir::scopes::{self, DeclKey, DefMap, ScopeIdx, ScopeKind, def_map};
 use cufront_hir::ty::{self, TyId, TyKind, canonical};
@@ -310,7 +310,12 @@ fn class_data(db: &dyn SourceDatabase, c: ClassId) -> Option<cufront_hir::item_t
 /// `N::S`: a class's qualified name, when EDG prints exactly that (not in
 /// an unnamed namespace, a block or a template).
 fn class_display(db: &dyn SourceDatabase, tu: TranslationUnit, map: &DefMap, c: ClassId) -> Option<String> {
-    let name = class_data(db, c)?.name?;
+    let data = class_data(db, c)?;
+    // A template's specialization is printed with its arguments: not spelt here.
+    if data.template != TemplateKind::None || data.spec_args.is_some() {
+        return None;
+    }
+    let name = data.name?;
     let scope = *map.parent.get(&DeclKey::Class(c))?;
     qualified(db, tu, map, scope, &name)
 }
@@ -408,6 +413,5 @@ fn fn_display(db: &dyn SourceDatabase, tu: TranslationUnit, map: &DefMap, f: FnD
         FnName::Operator(op) => format!("operator{op}"),
         _ => return None,
     };
-    let scope = *map.parent.get(&DeclKey::Class(c))?;
-    qualified(db, tu, map, scope, &format!("{class}::{own}"))
+    Some(format!("{}::{own}", class_display(db, tu, map, c)?))
 }

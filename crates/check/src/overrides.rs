@@ -150,6 +150,14 @@ pub(crate) fn sure_same_signature(db: &dyn SourceDatabase, a: FnDecl, b: FnDecl)
 /// `function "B::f" (declared at line 2)`.
 fn declared_entity(db: &dyn SourceDatabase, map: &DefMap, f: FnDecl) -> Option<DiagEntity> {
     let FnDecl::Fn(id) = f else { return None };
+    // A specialization's name is spelt with its arguments: not done here.
+    if let ScopeKind::Class(c) = map.scope(f.parent(db, map)).kind {
+        let tree = cufront_hir::item_tree_of(db, c.item(db));
+        let data = tree.classes.get(c.idx(db) as usize)?;
+        if data.template != cufront_hir::item_tree::TemplateKind::None || data.spec_args.is_some() {
+            return None;
+        }
+    }
     let tu = f.tu(db);
     let start = crate::calls::item_starts(db, tu).into_iter().find(|&(i, _)| i == id.item(db))?.1;
     let at = start + cufront_hir::item_offsets(db, id.item(db)).fns.get(id.idx(db) as usize)?;
