@@ -23,11 +23,11 @@ use std::sync::Arc;
 use cufront_base_db::SourceDatabase;
 use cufront_diagnostics::{Arg, DiagId, Severity};
 use cufront_hir::ItemId;
-use cufront_hir::exec_space::ExecSpace;
+use cufront_hir::exec_space::{self, ExecSpace};
 use cufront_hir::instances::{self, FnDecl};
 use cufront_hir::item_tree::Builtin;
 use cufront_hir::item_tree::{FnData, FnName, TypeRef};
-use cufront_hir::scopes::def_map;
+use cufront_hir::scopes::{ScopeKind, def_map};
 use cufront_hir::ty::{self, TyKind, canonical};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextSize};
 
@@ -53,6 +53,17 @@ const GLOBAL_FRIEND_DEFINITION: DiagId = DiagId(3643);
 const GLOBAL_OPERATOR: DiagId = DiagId(3644);
 const GLOBAL_EXCEPTION_SPEC: DiagId = DiagId(3647);
 const GLOBAL_MEMBER: DiagId = DiagId(3688);
+/// `%s arguments must be positive integers` (`__cluster_dims__`).
+const NOT_POSITIVE: DiagId = DiagId(3685);
+const MAX_BLOCKS_NEGATIVE: DiagId = DiagId(3705);
+const MAXNREG_NOT_POSITIVE: DiagId = DiagId(3717);
+const GRID_CONSTANT_NOT_KERNEL: DiagId = DiagId(3702);
+const INLINE_VAR_WHOLE_PROGRAM: DiagId = DiagId(3648);
+/// `A %s variable cannot be marked constexpr`.
+const CONSTEXPR_VARIABLE: DiagId = DiagId(3577);
+const VIRTUAL_OUTSIDE_CLASS: DiagId = DiagId(239);
+const MUTABLE_NOT_ALLOWED: DiagId = DiagId(719);
+const EXPLICIT_NOT_ALLOWED: DiagId = DiagId(771);
 
 /// What the host pass finds on the declarations of one top-level item,
 /// at offsets relative to the item.
@@ -70,12 +81,27 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
             kernel(db, decl, f, &root, at, &mut out);
         }
         if f.linkage.cuda.launch_config {
-            launch_attributes(f, &root, at, &mut out);
+            let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
+            launch_attributes(db, decl, f, &root, at, &mut out);
+        }
+        if !f.linkage.cuda.global {
+            grid_constant(&root, at, &mut out);
+        }
+        let a = f.linkage.cuda;
+        if a.global || a.host || a.device {
+            let decl = FnDecl::Fn(cufront_hir::FnId::new(db, item, i as u32));
+            space_combination(db, decl, &root, at, &mut out);
         }
         let is_main = f.name == FnName::Ident("main".into()) && !f.in_class && f.qualifier.is_none();
         if is_main && (f.linkage.cuda.device || f.linkage.cuda.global) {
             let caret = cuda_attribute_at(&root, at, &["device", "global"], false).unwrap_or(at);
             out.push(Raw { at: caret, id: MAIN_ON_DEVICE, severity: Severity::Error, args: vec![] });
+        }
+    }
+    specifiers_outside_classes(&root, &mut out);
+    for (t, &at) in tree.fn_templates.iter().zip(offsets.fn_templates.iter()) {
+        if !t.f.linkage.cuda.global {
+            grid_constant(&root, at, &mut out);
         }
     }
     for (i, f) in tree.fns.iter().enumerate() {
@@ -97,6 +123,11 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
         let Some(&at) = offsets.vars.get(i) else { continue };
         let has_init = offsets.var_inits.iter().any(|&(vi, _)| vi == i as u32);
         let mut push = |id, args: Vec<Arg>, at| out.push(Raw { at, id, severity: Severity::Error, args });
+        if v.linkage.is_constexpr
+            && let Some((space, pos)) = constexpr_space(&root, at, a)
+        {
+            push(CONSTEXPR_VARIABLE, vec![Arg::Str(space.into())], pos);
+        }
         if a.shared && a.constant {
             let later = cuda_attribute_at(&root, at, &["shared", "constant"], true).unwrap_or(at);
             push(ILLEGAL_COMBINATION, vec![], later);
@@ -105,15 +136,84 @@ pub fn item_decl_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>
         } else if a.managed {
             match &v.ty {
                 TypeRef::LRef(_) | TypeRef::RRef(_) => push(MANAGED_REFERENCE, vec![], at),
-                _ if v.is_const && !v.linkage.is_constexpr => push(MANAGED_CONST, vec![], at),
+                _ if v.is_const => push(MANAGED_CONST, vec![], at),
                 _ => {}
             }
         }
-        if a.shared && has_init && !v.linkage.is_constexpr {
+        if a.shared && has_init {
             push(ILLEGAL_INIT, vec![Arg::Str("__shared__".into()), Arg::Str(String::new())], at);
         }
     }
     Arc::new(out)
+}
+
+/// 3648: in whole-program mode (`-rdc=false`), an `inline` `__device__`,
+/// `__constant__` or `__managed__` variable with external linkage (at
+/// namespace scope, not `static`, outside unnamed namespaces), at its
+/// name. A variable declared more than once in its scope is left alone
+/// (EDG reports each declaration then, at its own time).
+#[salsa::tracked(returns(clone))]
+pub fn item_inline_var_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Raw>> {
+    let tree = cufront_hir::item_tree_of(db, item);
+    let offsets = cufront_hir::item_offsets(db, item);
+    let mut out = Vec::new();
+    for (i, v) in tree.vars.iter().enumerate() {
+        let a = v.linkage.cuda;
+        if !(v.linkage.is_inline && (a.device || a.constant || a.managed))
+            || v.linkage.is_static
+            || v.linkage.is_extern
+            || v.qualifier.is_some()
+        {
+            continue;
+        }
+        let Some(&at) = offsets.vars.get(i) else { continue };
+        let map = def_map(db, item.tu(db));
+        let me = cufront_hir::VarId::new(db, item, i as u32);
+        let Some(&scope) = map.parent.get(&cufront_hir::scopes::DeclKey::Var(me)) else { continue };
+        if map.scope(scope).names.get(&v.name).is_none_or(|d| d.len() != 1) {
+            continue;
+        }
+        // External linkage: namespace scopes up to the root, none unnamed.
+        let mut s = Some(scope);
+        let mut external = true;
+        while let Some(k) = s {
+            match &map.scope(k).kind {
+                ScopeKind::Root => break,
+                ScopeKind::Namespace { name: Some(_), .. } => {}
+                _ => external = false,
+            }
+            s = map.scope(k).parent;
+        }
+        if external {
+            out.push(Raw { at, id: INLINE_VAR_WHOLE_PROGRAM, severity: Severity::Error, args: vec![] });
+        }
+    }
+    Arc::new(out)
+}
+
+/// Where the attribute `word` (`__attribute__((word))`) is written in the
+/// declaration whose name is at `name` (a local's: its body may be lazy,
+/// so the text is read, back to the statement's start).
+fn attribute_word_before(text: &str, name: usize, word: &str) -> Option<u32> {
+    let before = text.get(..name)?;
+    let start = before.rfind([';', '{', '}']).map_or(0, |i| i + 1);
+    let stmt = &before[start..];
+    let pattern = format!("(({word}))");
+    let k = stmt.rfind(&pattern)?;
+    Some((start + k + 2) as u32)
+}
+
+/// 3577: a `constexpr` `__managed__` or `__shared__` variable, at that
+/// attribute (EDG goes on to the const and initializer rules).
+fn constexpr_space(root: &SyntaxNode, at: u32, a: cufront_cuda::CudaAttrs) -> Option<(&'static str, u32)> {
+    let (space, attr) = if a.managed {
+        ("__managed__", "managed")
+    } else if a.shared {
+        ("__shared__", "shared")
+    } else {
+        return None;
+    };
+    Some((space, cuda_attribute_at(root, at, &[attr], false)?))
 }
 
 /// The `__global__` rules for one declaration of a kernel whose name is at `at`.
@@ -176,39 +276,220 @@ fn defaulted(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData, root: &SyntaxNod
     }
 }
 
-/// The launch-configuration attributes (spec 20 §3.4): `__launch_bounds__`
-/// on a member (3535, at the attribute), then the checks EDG runs after
-/// the declaration, at its name: `__launch_bounds__`, `__cluster_dims__`
-/// or `__block_size__` (3534) and `__maxnreg__` (3715) on a non-kernel,
-/// `__maxnreg__` with `__launch_bounds__` (3719).
-fn launch_attributes(f: &FnData, root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+/// The launch-configuration attributes (spec 20 §3.4). Where each is
+/// read, at the attribute: `__launch_bounds__` on a member (3535), a
+/// non-positive `__cluster_dims__` argument (3685, one per argument) or
+/// `__maxnreg__` (3717), a negative max-blocks-per-cluster (third
+/// `__launch_bounds__` argument, 3705); an attribute with such an argument
+/// is dropped. Then the checks EDG runs after the declaration, at its
+/// name: `__launch_bounds__`, `__cluster_dims__` or `__block_size__`
+/// (3534) and `__maxnreg__` (3715) on a non-kernel, `__maxnreg__` with
+/// `__launch_bounds__` (3719).
+fn launch_attributes(
+    db: &dyn SourceDatabase,
+    decl: FnDecl,
+    f: &FnData,
+    root: &SyntaxNode,
+    at: u32,
+    out: &mut Vec<Raw>,
+) {
     let find = |name: &str| cuda_attribute_at(root, at, &[name], false);
     let global = f.linkage.cuda.global;
-    let lb = find("launch_bounds");
     let mut push = |id, args: Vec<Arg>, at| out.push(Raw { at, id, severity: Severity::Error, args });
+    // The arguments' values, in the declaration's scope (`None`: not known).
+    let values = |name: &str| -> Vec<Option<i128>> {
+        let Some(args) = attribute_args(root, at, name) else { return Vec::new() };
+        let map = def_map(db, decl.tu(db));
+        let Some(scope) = instances::fn_scope(db, decl) else { return vec![None; args.len()] };
+        let cx = ty::LowerCx { db, map: &map, item: decl.item(db), scope, env: None };
+        let cx = cufront_hir::consteval::EvalCx::new(cx);
+        args.iter()
+            .map(|toks| {
+                let e = cufront_hir::syntax_util::token_const_expr(toks);
+                cufront_hir::consteval::eval(&cx, &e).ok().map(|v| v.v)
+            })
+            .collect()
+    };
+    let mut lb = find("launch_bounds");
     if f.in_class
         && let Some(lb) = lb
     {
         push(LAUNCH_BOUNDS_MEMBER, vec![Arg::Str("__launch_bounds__".into())], lb);
+    }
+    if let Some(pos) = lb
+        && values("launch_bounds").get(2).copied().flatten().is_some_and(|v| v < 0)
+    {
+        push(MAX_BLOCKS_NEGATIVE, vec![], pos);
+        lb = None;
+    }
+    let mut cd = find("cluster_dims");
+    if let Some(pos) = cd {
+        let bad = values("cluster_dims").into_iter().filter(|v| v.is_some_and(|v| v <= 0)).count();
+        for _ in 0..bad {
+            push(NOT_POSITIVE, vec![Arg::Str("__cluster_dims__".into())], pos);
+        }
+        if bad > 0 {
+            cd = None;
+        }
+    }
+    let mut mr = find("maxnreg");
+    if let Some(pos) = mr
+        && values("maxnreg").first().copied().flatten().is_some_and(|v| v <= 0)
+    {
+        push(MAXNREG_NOT_POSITIVE, vec![], pos);
+        mr = None;
     }
     if !global {
         if lb.is_some() {
             push(ONLY_ON_GLOBAL, vec![Arg::Str("__launch_bounds__".into())], at);
         }
         // A `__cluster_dims__()` without arguments is accepted on any function.
-        if find("cluster_dims").is_some() && !empty_attribute(root, at, "cluster_dims") {
+        if cd.is_some() && !empty_attribute(root, at, "cluster_dims") {
             push(ONLY_ON_GLOBAL, vec![Arg::Str("__cluster_dims__".into())], at);
         } else if find("block_size").is_some() {
             push(ONLY_ON_GLOBAL, vec![Arg::Str("__block_size__".into())], at);
         }
     }
-    let mr = find("maxnreg");
     if mr.is_some() && !global {
         push(MAXNREG_ONLY_ON_GLOBAL, vec![Arg::Str("__maxnreg__".into())], at);
     }
     if mr.is_some() && lb.is_some() {
         push(LAUNCH_BOUNDS_AND_MAXNREG, vec![Arg::Str("__launch_bounds__ and __maxnreg__".into())], at);
     }
+}
+
+/// The argument tokens of the declaration's attribute `name`, split at
+/// top-level commas (`None`: no such attribute or no argument list).
+fn attribute_args(root: &SyntaxNode, at: u32, name: &str) -> Option<Vec<Vec<cufront_syntax::SyntaxToken>>> {
+    let pos = cuda_attribute_at(root, at, &[name], false)?;
+    let tok = root.token_at_offset(TextSize::from(pos)).right_biased()?;
+    let attr = tok.parent_ancestors().find(|n| n.kind() == K::ATTRIBUTE)?;
+    let toks: Vec<_> = attr
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia())
+        .skip_while(|t| t.kind() != K::L_PAREN)
+        .collect();
+    let (first, rest) = toks.split_first()?;
+    if first.kind() != K::L_PAREN {
+        return None;
+    }
+    let mut args = vec![Vec::new()];
+    let mut depth = 0usize;
+    for t in rest {
+        match t.kind() {
+            K::L_PAREN | K::L_BRACK | K::L_CURLY => depth += 1,
+            K::R_PAREN | K::R_BRACK | K::R_CURLY if depth == 0 => {
+                return (!args.last().is_some_and(|a: &Vec<_>| a.is_empty())).then_some(args);
+            }
+            K::R_PAREN | K::R_BRACK | K::R_CURLY => depth -= 1,
+            K::COMMA if depth == 0 => {
+                args.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        args.last_mut()?.push(t.clone());
+    }
+    None
+}
+
+/// Specifiers that only a member declaration may have, on a declaration
+/// outside class bodies: `virtual` (239), `explicit` (771), `mutable`
+/// (719), at the keyword. Bodies are not read (block-scope declarations
+/// are left out: lazy bodies keep no tree here).
+fn specifiers_outside_classes(root: &SyntaxNode, out: &mut Vec<Raw>) {
+    let mut walk = root.preorder();
+    while let Some(ev) = walk.next() {
+        let rowan::WalkEvent::Enter(n) = ev else { continue };
+        match n.kind() {
+            K::MEMBER_LIST | K::FUNCTION_BODY | K::LAZY_BODY | K::PARAM_LIST | K::INITIALIZER => walk.skip_subtree(),
+            K::DECL_SPECIFIERS if n.parent().is_some_and(|p| matches!(p.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF)) => {
+                for t in n.children_with_tokens().filter_map(|e| e.into_token()) {
+                    let id = match t.kind() {
+                        K::VIRTUAL_KW => VIRTUAL_OUTSIDE_CLASS,
+                        K::EXPLICIT_KW => EXPLICIT_NOT_ALLOWED,
+                        K::MUTABLE_KW => MUTABLE_NOT_ALLOWED,
+                        _ => continue,
+                    };
+                    let at = u32::from(t.text_range().start());
+                    out.push(Raw { at, id, severity: Severity::Error, args: vec![] });
+                }
+                walk.skip_subtree();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// 3481 on functions: `__global__` with `__host__` or `__device__`. The
+/// attributes are applied in order, those of earlier declarations first;
+/// one that conflicts with what is already applied is reported at itself
+/// and dropped. An unannotated earlier declaration applies nothing.
+fn space_combination(db: &dyn SourceDatabase, decl: FnDecl, root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+    let (mut global, mut other) = (false, false);
+    let item = decl.item(db);
+    let items = &cufront_hir::top_level_items(db, item.tu(db)).items;
+    let index = |i: ItemId| items.iter().position(|&x| x == i);
+    let here = index(item);
+    for d in exec_space::redeclarations(db, decl) {
+        let FnDecl::Fn(g) = d else { continue };
+        let earlier = if g.item(db) == item {
+            cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize).is_some_and(|&o| o < at)
+        } else {
+            index(g.item(db)) < here
+        };
+        if !earlier {
+            continue;
+        }
+        let Some(gd) = d.data(db) else { continue };
+        global |= gd.linkage.cuda.global;
+        other |= gd.linkage.cuda.host || gd.linkage.cuda.device;
+    }
+    for (name, pos) in cuda_attributes(root, at, &["global", "host", "device"]) {
+        let conflict = if name == "global" { other } else { global };
+        if conflict {
+            out.push(Raw { at: pos, id: ILLEGAL_COMBINATION, severity: Severity::Error, args: vec![] });
+        } else if name == "global" {
+            global = true;
+        } else {
+            other = true;
+        }
+    }
+}
+
+/// 3702: `__grid_constant__` on a parameter of a function that is not a
+/// kernel, one error per such parameter, at the function's name (`at`).
+fn grid_constant(root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
+    let Some(decl) = declaration_at(root, at) else { return };
+    let Some(tok) = root.token_at_offset(TextSize::from(at)).right_biased() else { return };
+    // The parameters of the declarator that names the function.
+    let Some(declarator) = tok.parent_ancestors().take_while(|n| n != &decl).find(|n| n.kind() == K::DECLARATOR) else {
+        return;
+    };
+    let Some(params) = declarator
+        .children()
+        .find(|n| n.kind() == K::FUNCTION_DECLARATOR)
+        .and_then(|d| d.children().find(|n| n.kind() == K::PARAM_LIST))
+    else {
+        return;
+    };
+    for p in params.children().filter(|n| n.kind() == K::PARAM) {
+        if has_grid_constant(&p) {
+            out.push(Raw { at, id: GRID_CONSTANT_NOT_KERNEL, severity: Severity::Error, args: vec![] });
+        }
+    }
+}
+
+/// Whether a parameter's specifiers say `__grid_constant__`.
+pub(crate) fn has_grid_constant(param: &SyntaxNode) -> bool {
+    param.children().filter(|n| n.kind() == K::DECL_SPECIFIERS).any(|specs| {
+        specs.children().filter(|n| n.kind() == K::GNU_ATTRIBUTE).any(|g| {
+            g.children()
+                .filter(|n| n.kind() == K::ATTRIBUTE)
+                .any(|a| cufront_cuda::attrs::attribute_name(&a).as_deref() == Some("grid_constant"))
+        })
+    })
 }
 
 /// Whether the declaration's attribute `name` has an empty argument list.
@@ -253,8 +534,15 @@ fn declaration_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
 /// Where the first (`last`: the last) of the CUDA attributes `names` of
 /// the declaration at `at` is named, outside its body and parameters.
 pub(crate) fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last: bool) -> Option<u32> {
-    let decl = declaration_at(root, at)?;
-    let mut found = None;
+    let all = cuda_attributes(root, at, names);
+    if last { all.last() } else { all.first() }.map(|(_, pos)| *pos)
+}
+
+/// The CUDA attributes `names` of the declaration at `at`, outside its
+/// body and parameters, in order: name and where it is written.
+fn cuda_attributes(root: &SyntaxNode, at: u32, names: &[&str]) -> Vec<(String, u32)> {
+    let Some(decl) = declaration_at(root, at) else { return Vec::new() };
+    let mut found = Vec::new();
     let mut walk = decl.preorder();
     while let Some(ev) = walk.next() {
         let rowan::WalkEvent::Enter(n) = ev else { continue };
@@ -262,15 +550,13 @@ pub(crate) fn cuda_attribute_at(root: &SyntaxNode, at: u32, names: &[&str], last
             K::FUNCTION_BODY | K::LAZY_BODY | K::PARAM_LIST | K::CTOR_INITIALIZER | K::INITIALIZER => {
                 walk.skip_subtree()
             }
-            K::ATTRIBUTE
-                if cufront_cuda::attrs::attribute_name(&n).is_some_and(|a| names.contains(&a.as_str()))
-                    && n.parent().is_some_and(|p| p.kind() == K::GNU_ATTRIBUTE) =>
-            {
-                let pos = n.first_token().map(|t| u32::from(t.text_range().start()))?;
-                if !last {
-                    return Some(pos);
+            K::ATTRIBUTE if n.parent().is_some_and(|p| p.kind() == K::GNU_ATTRIBUTE) => {
+                let Some(name) = cufront_cuda::attrs::attribute_name(&n).filter(|a| names.contains(&a.as_str())) else {
+                    continue;
+                };
+                if let Some(pos) = n.first_token().map(|t| u32::from(t.text_range().start())) {
+                    found.push((name, pos));
                 }
-                found = Some(pos);
             }
             _ => {}
         }
@@ -313,6 +599,7 @@ pub fn fn_local_findings(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Arc<V
     let space = cufront_hir::exec_space::fn_exec_space(db, decl);
     let body = cufront_hir::infer::decl_body(db, decl);
     let mut out = Vec::new();
+    let mut text = None;
     for (i, l) in body.locals.iter().enumerate() {
         let a = l.cuda;
         if !a.has_memory_space() {
@@ -321,6 +608,17 @@ pub fn fn_local_findings(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Arc<V
         let Some(Some(range)) = body.local_names.get(i) else { continue };
         let at = u32::from(range.start());
         let host_body = matches!(space, ExecSpace::Host | ExecSpace::ImplicitHost | ExecSpace::HostDevice);
+        if l.is_constexpr && !host_body && (a.managed || a.shared) {
+            let text = text.get_or_insert_with(|| cufront_hir::consteval::interp::item_text(db, f.item(db)));
+            let (space, word) = if a.managed { ("__managed__", "managed") } else { ("__shared__", "shared") };
+            if let Some(pos) = attribute_word_before(text, at as usize, word) {
+                let args = vec![Arg::Str(space.into())];
+                out.push(Raw { at: pos, id: CONSTEXPR_VARIABLE, severity: Severity::Error, args });
+                if a.managed {
+                    out.push(Raw { at, id: MANAGED_CONST, severity: Severity::Error, args: vec![] });
+                }
+            }
+        }
         let mode = if l.is_static { "a static" } else { "an automatic" };
         let what = if a.shared {
             Some(("a static", "__shared__"))

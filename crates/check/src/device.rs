@@ -8,7 +8,9 @@
 //!   parameters), and host variables used in device bodies (warnings 3551
 //!   to 3553, #20094–20096);
 //! - the declaration warnings of the host pass again (20050, 20012), and
-//!   `constexpr` on a kernel (3575, an error);
+//!   `constexpr` on a kernel (3575, an error); the declaration rules of
+//!   `device_decls` (thread_local device variables, kernel parameters,
+//!   redeclarations with other execution spaces);
 //! - after the unit is parsed, only when the first phase found no error,
 //!   without source lines: each call of a host function from a device body
 //!   (3473, or 3475 from a kernel) followed by `identifier "f" is
@@ -160,6 +162,11 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
         // The declaration warnings cudafe++ gives are given again (spec 61:
         // 20050, 20012), and a `constexpr` kernel is an error here.
         for r in crate::item_decl_findings(db, item).iter().filter(|r| r.severity == Severity::Warning) {
+            let at = start + r.at;
+            let (id, severity, args) = (r.id, r.severity, r.args.clone());
+            early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+        }
+        for r in crate::device_decls::item_device_decl_findings(db, item).iter() {
             let at = start + r.at;
             let (id, severity, args) = (r.id, r.severity, r.args.clone());
             early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });

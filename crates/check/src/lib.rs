@@ -11,6 +11,11 @@
 //!   operands that are not modifiable lvalues (137); `constants`: the
 //!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
 //! - `lambdas`: the restrictions on extended lambdas (spec 30 §5.3).
+//! - `redefinition`: functions, variables, classes and enums defined twice;
+//!   `overrides`: virtual overrides (execution spaces, `override`,
+//!   `final`); `objects`: the types of declared objects (incomplete,
+//!   abstract, arrays of references, `auto` without initializer);
+//!   `literals`: user-defined literals without a literal operator.
 //! - [`device_pass`] (`device`): what cicc's front end reports.
 //!
 //! Invariants:
@@ -34,12 +39,15 @@ mod constants;
 mod conversions;
 mod decls;
 mod device;
+mod device_decls;
 mod flow;
 mod interest;
 mod lambdas;
+mod literals;
 mod modifiable;
 mod names;
 mod nonconstant;
+mod objects;
 mod operands;
 mod overrides;
 mod redefinition;
@@ -60,12 +68,15 @@ pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use constants::{fn_constant_findings, var_constant_findings};
 pub use conversions::{fn_conversion_findings, var_conversion_findings};
-pub use decls::{fn_local_findings, item_decl_findings};
+pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings};
 pub use device::{device_pass, fn_device_call_findings};
+pub use device_decls::item_device_decl_findings;
 pub use flow::fn_missing_return;
 pub use interest::device_names;
 pub use lambdas::{fn_lambda_findings, item_field_lambda_findings, var_lambda_findings};
+pub use literals::{fn_literal_findings, item_literal_operator_findings, var_literal_findings};
 pub use modifiable::fn_unmodifiable;
+pub use objects::{fn_member_access_findings, fn_object_findings, item_object_findings};
 pub use operands::fn_operand_findings;
 pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
@@ -86,6 +97,10 @@ pub struct Options {
     pub relaxed_constexpr: bool,
     /// `--extended-lambda`: a lambda's `__host__`/`__device__` annotations count.
     pub extended_lambda: bool,
+    /// Whole-program compilation (`-rdc=false`, cudafe++ without
+    /// `--device-c`): inline device variables need internal linkage. Off by
+    /// default (the rule is then not checked).
+    pub whole_program: bool,
 }
 
 /// One diagnostic of the host pass.
@@ -138,7 +153,12 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
     let mut inaccessible = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
+        if opts.whole_program {
+            raw(&item_inline_var_findings(db, item), start, &mut out);
+        }
         raw(&item_override_findings(db, item), start, &mut out);
+        raw(&item_object_findings(db, item), start, &mut out);
+        raw(&item_literal_operator_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
         let types = item_unknown_type_names(db, item);
         unknown.extend(types.iter().map(|(at, n)| (undefined::Owner::Type, start + at, n.clone())));
@@ -150,6 +170,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_field_lambda_findings(db, item, opts.extended_lambda), start, &mut out);
         for v in calls::defined_variables(db, item) {
             raw(&var_lambda_findings(db, v, opts.extended_lambda), start, &mut out);
+            raw(&var_literal_findings(db, v), start, &mut out);
             raw(&var_constant_findings(db, v), start, &mut out);
             raw(&var_conversion_findings(db, v), start, &mut out);
             let names = var_unknown_names(db, v);
@@ -159,6 +180,9 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             let names = fn_unknown_names(db, f);
             unknown.extend(names.iter().map(|(at, n)| (undefined::Owner::Fn(f), start + at, n.clone())));
             raw(&fn_local_findings(db, f), start, &mut out);
+            raw(&fn_object_findings(db, f), start, &mut out);
+            raw(&fn_member_access_findings(db, f), start, &mut out);
+            raw(&fn_literal_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_operand_findings(db, f), start, &mut out);
             raw(&fn_conversion_findings(db, f), start, &mut out);

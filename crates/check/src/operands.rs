@@ -7,8 +7,6 @@
 //!   neither the complete class nor any base declares `m` (caret at `m`);
 //! - 266 `"D::v" is ambiguous`: `d.v` where `v` is a data member of more
 //!   than one base class subobject (caret at `v`);
-//! - 833 `pointer or reference to incomplete type %t is not allowed`:
-//!   `p->m` where the unit never defines `p`'s class (caret at `p`);
 //! - 75 `operand of "*" must be a pointer but has type %t`: `*x` on an
 //!   arithmetic operand, its cv dropped (caret at the operand);
 //! - 142 `expression must have pointer-to-object type but it has type %t`:
@@ -56,7 +54,6 @@ const NOT_CLASS: DiagId = DiagId(153);
 const NOT_BOOL: DiagId = DiagId(711);
 const THIS_OUTSIDE_MEMBER: DiagId = DiagId(258);
 const AMBIGUOUS: DiagId = DiagId(266);
-const INCOMPLETE: DiagId = DiagId(833);
 
 /// The operands of one body whose type does not allow the operation.
 #[salsa::tracked(returns(clone))]
@@ -71,7 +68,7 @@ pub fn fn_operand_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     if r.skipped.is_some() {
         return Arc::default();
     }
-    let cx = Cx { db, body: &body, r: &r };
+    let cx = Cx { db, body: &body, r: &r, item: f.item(db) };
     let mut out = Vec::new();
     for (i, e) in body.exprs.iter().enumerate() {
         let at = u32::from(body.expr_ranges[i].start());
@@ -130,6 +127,7 @@ struct Cx<'a> {
     db: &'a dyn SourceDatabase,
     body: &'a Body,
     r: &'a InferenceResult,
+    item: cufront_hir::ItemId,
 }
 
 /// What kind of type an operand has.
@@ -212,10 +210,11 @@ impl Cx<'_> {
                 let ClassRefT::Class(k) = c else { return None };
                 let data = item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize)?.clone();
                 let spelled = spell::spell(db, cufront_hir::ty::mk(db, TyKind::Class(k)))?;
-                // A class the unit never defines, through a pointer.
-                if definition(db, c).is_none() {
-                    let incomplete = Arg::Type { spelling: spelled, aka: None };
-                    return arrow.then(|| self.raw(at, INCOMPLETE, vec![incomplete]));
+                // A class not defined before the use is `objects.rs`'s (833, 70).
+                definition(db, c)?;
+                let place = crate::objects::Place { item: self.item, at };
+                if !crate::objects::defined_before(db, &def_map(db, k.item(db).tu(db)), k, place)? {
+                    return None;
                 }
                 // The injected class name.
                 if data.name.as_deref() == Some(seg.name.as_str()) {

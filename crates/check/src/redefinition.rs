@@ -8,13 +8,23 @@
 //! rejects a `__host__` and a `__device__` definition of one signature
 //! too), neither GNU `extern inline`, neither a friend; variables are two non-`extern`
 //! definitions of one name in one namespace scope (the def map's).
-//! Members, templates and classes are not checked.
+//! Member functions and templates are not checked.
+//!
+//! Classes and enums (`class "S" has already been defined`, `union`,
+//! `enum`): two definitions of one name in one scope of the scope graph
+//! (namespace or class scope; reopened namespaces are one scope), neither a
+//! template nor in a templated scope, both of one kind (class or struct,
+//! union, enum); the caret at the later one's name, the previous
+//! definition the latest one before it (EDG replaces the class with each
+//! redefinition). Block scopes are left out (the graph has one per
+//! function, not per block).
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Pos, Severity};
 use cufront_hir::exec_space;
 use cufront_hir::instances::FnDecl;
-use cufront_hir::scopes::{Def, def_map};
+use cufront_hir::item_tree::{ClassKey, TemplateKind};
+use cufront_hir::scopes::{DeclKey, Def, DefMap, ScopeKind, def_map};
 use cufront_hir::{FnId, ItemId, VarId};
 use rustc_hash::FxHashMap;
 
@@ -89,7 +99,81 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
             }
         }
     }
+    types(db, tu, &map, &starts, &mut push);
     out
+}
+
+/// Redefinitions of classes and enums, through `push(at, kind, name, previous)`.
+fn types(
+    db: &dyn SourceDatabase,
+    tu: TranslationUnit,
+    map: &DefMap,
+    starts: &FxHashMap<ItemId, u32>,
+    push: &mut dyn FnMut(u32, EntityKind, String, u32),
+) {
+    let source = cufront_base_db::source_map(db, tu);
+    let toolkit = source.toolkit_files();
+    let mut found = Vec::new();
+    for (idx, scope) in map.scopes.iter().enumerate() {
+        let s = cufront_hir::scopes::ScopeIdx(idx as u32);
+        if !matches!(scope.kind, ScopeKind::Root | ScopeKind::Namespace { .. } | ScopeKind::Class(_))
+            || map.templated.contains(&s)
+        {
+            continue;
+        }
+        for (name, defs) in &scope.names {
+            // Definitions by kind, with where their names are.
+            let mut by_kind: [Vec<u32>; 3] = Default::default();
+            for d in defs {
+                let (kind, at) = match d {
+                    Def::Class(c)
+                        if map.class_scope.contains_key(c) && map.parent.get(&DeclKey::Class(*c)) == Some(&s) =>
+                    {
+                        let tree = cufront_hir::item_tree_of(db, c.item(db));
+                        let Some(data) = tree.classes.get(c.idx(db) as usize) else { continue };
+                        if data.template != TemplateKind::None || data.name.as_deref() != Some(name) {
+                            continue;
+                        }
+                        let offsets = cufront_hir::item_offsets(db, c.item(db));
+                        let Some(at) = offsets.classes.get(c.idx(db) as usize) else { continue };
+                        (usize::from(data.key == ClassKey::Union), starts.get(&c.item(db)).map(|s| s + at))
+                    }
+                    Def::Enum(e) if map.parent.get(&DeclKey::Enum(*e)) == Some(&s) => {
+                        let tree = cufront_hir::item_tree_of(db, e.item(db));
+                        let Some(data) = tree.enums.get(e.idx(db) as usize) else { continue };
+                        if !data.is_definition || data.name.as_deref() != Some(name) {
+                            continue;
+                        }
+                        let offsets = cufront_hir::item_offsets(db, e.item(db));
+                        let Some(at) = offsets.enums.get(e.idx(db) as usize) else { continue };
+                        (2, starts.get(&e.item(db)).map(|s| s + at))
+                    }
+                    _ => continue,
+                };
+                by_kind[kind].extend(at);
+            }
+            for (kind, mut ats) in by_kind.into_iter().enumerate() {
+                if ats.len() < 2 {
+                    continue;
+                }
+                ats.sort_unstable();
+                ats.dedup();
+                let Some(qual) = crate::names::scope_chain(db, tu, s) else { continue };
+                let full: String = qual.into_iter().map(|(_, n)| format!("{n}::")).chain([name.clone()]).collect();
+                let kind = [EntityKind::Class, EntityKind::Union, EntityKind::Enum][kind];
+                for w in ats.windows(2) {
+                    if source.is_user_code(w[1], &toolkit) {
+                        found.push((w[1], kind, full.clone(), w[0]));
+                    }
+                }
+            }
+        }
+    }
+    // Scopes and names are in hash order: report in source order.
+    found.sort_by_key(|f| f.0);
+    for (at, kind, name, prev) in found {
+        push(at, kind, name, prev);
+    }
 }
 
 /// A `%p` or `%nd` position: the presumed file and line of an offset of the unit.

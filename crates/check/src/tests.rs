@@ -100,7 +100,7 @@ __device__ void dd() { d0(); auto l = [] { d0(); }; l(); k(2); }
 fn relaxed_constexpr_allows_constexpr_callees() {
     check(
         "__device__ constexpr int cd(int x) { return x; }\nvoid h() { cd(2); }\n",
-        Options { relaxed_constexpr: true, extended_lambda: false },
+        Options { relaxed_constexpr: true, ..Options::default() },
         expect![[""]],
     );
 }
@@ -1152,6 +1152,7 @@ struct S2 { int y; };
         Options::default(),
         expect![[r#"
             10:65 833 Type { spelling: "S", aka: None }
+            10:71 70 Type { spelling: "S2", aka: None }
             10:85 266 Some(Field) "D::v"
         "#]],
     );
@@ -1199,7 +1200,7 @@ C d(2, nullptr);
         "#]],
     );
 }
-const EXTENDED: Options = Options { relaxed_constexpr: false, extended_lambda: true };
+const EXTENDED: Options = Options { relaxed_constexpr: false, extended_lambda: true, whole_program: false };
 
 #[test]
 fn extended_lambda_captures_by_reference() {
@@ -1470,23 +1471,536 @@ void e10() { int x = 0; use([&] __device__ (int a) { return a + decltype(x)(1); 
 }
 
 /// glibc's declarations qualify parameters with `__restrict`, CUDA's
-/// redeclarations do not: one function, host and device (a device call of
+/// (which `cuda_runtime.h` puts first) do not: one function, host and device (a device call of
 /// `printf` was a false "calling a __host__ function"). A constructor
 /// defaulted without annotation is callable from device code.
 #[test]
 fn redeclarations_with_qualified_parameters_and_defaulted_members() {
     check_device(
         r#"
+extern "C" __host__ __device__ int printf(const char*, ...);
+extern "C" __host__ __device__ void *memcpy(void *, const void *, unsigned long);
 extern "C" {
 extern int printf (const char *__restrict __format, ...);
 extern void *memcpy (void *__restrict __dest, const void *__restrict __src, unsigned long __n);
 }
-extern "C" __host__ __device__ int printf(const char*, ...);
-extern "C" __host__ __device__ void *memcpy(void *, const void *, unsigned long);
 struct H { H() = default; int x; };
 __device__ void f(char *a, const char *b) { printf("x %d\n", 1); memcpy(a, b, 4); H h = H(); (void)h; }
 "#,
         Options::default(),
         expect![[r#""#]],
+    );
+}
+/// Checked against the real nvcc: a class, union or enum defined twice in
+/// one scope (reopened namespaces, qualified definitions, nested classes);
+/// the previous definition is the latest one before. Different scopes,
+/// blocks, templates and declarations are silent.
+#[test]
+fn class_and_enum_redefinitions() {
+    check(
+        r#"
+struct S {};
+struct S {};
+union U { int a; };
+union U { int a; };
+class C {};
+struct C {};
+enum E { A };
+enum E { B };
+enum class F : int;
+enum class F : int { X };
+enum class G { Y };
+enum class G { Y };
+namespace N { struct T {}; enum H { H1 }; }
+namespace N { struct T {}; enum H { H2 }; }
+struct T {};
+struct O { struct I {}; struct I {}; };
+struct P { struct I; };
+struct P::I {};
+struct P::I {};
+void f() { { struct L {}; } { struct L {}; } }
+template <class Q> struct Tm {};
+template <class Q> struct Tm<Q*> {};
+template <> struct Tm<int> {};
+template <class Q> struct Tm2 { struct J {}; };
+struct Fwd;
+struct Fwd {};
+struct Fwd;
+typedef struct S2 {} S2t;
+struct S2 {};
+namespace { struct A1 {}; }
+struct A1 {};
+extern "C++" { struct S {}; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:8 3369 Some(Class) "S" Pos(At { file: "t.ii", line: 2 })
+            5:7 3369 Some(Union) "U" Pos(At { file: "t.ii", line: 4 })
+            7:8 3369 Some(Class) "C" Pos(At { file: "t.ii", line: 6 })
+            9:6 3369 Some(Enum) "E" Pos(At { file: "t.ii", line: 8 })
+            13:12 3369 Some(Enum) "G" Pos(At { file: "t.ii", line: 12 })
+            15:22 3369 Some(Class) "N::T" Pos(At { file: "t.ii", line: 14 })
+            15:33 3369 Some(Enum) "N::H" Pos(At { file: "t.ii", line: 14 })
+            17:32 3369 Some(Class) "O::I" Pos(At { file: "t.ii", line: 17 })
+            20:8 3369 Some(Class) "P::I" Pos(At { file: "t.ii", line: 19 })
+            30:8 3369 Some(Class) "S2" Pos(At { file: "t.ii", line: 29 })
+            33:23 3369 Some(Class) "S" Pos(At { file: "t.ii", line: 3 })
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: non-positive `__cluster_dims__` and
+/// `__maxnreg__` arguments and a negative max-blocks-per-cluster, one
+/// error per argument, at the attribute; such an attribute is dropped (no
+/// placement error after it). Dependent arguments are not judged.
+#[test]
+fn launch_configuration_arguments() {
+    check(
+        r#"
+__global__ void __attribute__((cluster_dims(0, 1, 1))) k1() {}
+__global__ void __attribute__((cluster_dims(1, -1, 1))) k2() {}
+__global__ void __attribute__((cluster_dims(2))) k3() {}
+constexpr int Z = 0;
+__global__ void __attribute__((cluster_dims(Z))) k5() {}
+template <int N> __global__ void __attribute__((cluster_dims(N))) k6() {}
+__global__ void __attribute__((launch_bounds(128, 1, -1))) k7() {}
+__global__ void __attribute__((launch_bounds(128, 1, 0))) k8() {}
+__global__ void __attribute__((launch_bounds(-5))) k10() {}
+__global__ void __attribute__((maxnreg(0))) k11() {}
+__global__ void __attribute__((maxnreg(Z))) k13() {}
+template <int N> __global__ void __attribute__((maxnreg(N))) k14() {}
+__global__ void __attribute__((maxnreg(1000))) k15() {}
+__global__ void __attribute__((cluster_dims(0, 0, 0))) k16() {}
+__device__ void __attribute__((cluster_dims(0))) d1() {}
+__global__ void __attribute__((maxnreg(0))) __attribute__((launch_bounds(128))) k17() {}
+__device__ void __attribute__((maxnreg(0))) d2() {}
+__global__ void __attribute__((cluster_dims(1+1, 2-3))) k18() {}
+__device__ void __attribute__((maxnreg(8))) d3() {}
+"#,
+        Options::default(),
+        expect![[r#"
+            2:45 20228 "__cluster_dims__"
+            3:45 20228 "__cluster_dims__"
+            6:45 20228 "__cluster_dims__"
+            8:45 20248 
+            11:45 20260 
+            12:45 20260 
+            15:45 20228 "__cluster_dims__"
+            15:45 20228 "__cluster_dims__"
+            15:45 20228 "__cluster_dims__"
+            16:45 20228 "__cluster_dims__"
+            17:45 20260 
+            18:45 20260 
+            19:45 20228 "__cluster_dims__"
+            20:58 20258 "__maxnreg__"
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: `__grid_constant__` on a parameter of a
+/// function that is not a kernel, once per parameter, at the function's
+/// name (templates and members included).
+#[test]
+fn grid_constant_outside_kernels() {
+    check(
+        r#"
+__device__ int d1(const __attribute__((grid_constant)) int x) { return x; }
+__host__ __device__ int d2(const __attribute__((grid_constant)) int x) { return x; }
+int d3(const __attribute__((grid_constant)) int x) { return x; }
+__global__ void k1(const __attribute__((grid_constant)) int x) {}
+__device__ int d4(const __attribute__((grid_constant)) int x);
+template <class T> __device__ int d5(const __attribute__((grid_constant)) T x) { return 0; }
+struct S { __device__ void m(const __attribute__((grid_constant)) int x) {} };
+__device__ int d6(const __attribute__((grid_constant)) int x, const __attribute__((grid_constant)) int y) { return x; }
+template <class T> __global__ void k2(const __attribute__((grid_constant)) T x) {}
+"#,
+        Options::default(),
+        expect![[r#"
+            2:29 20245 
+            3:51 20245 
+            4:5 20245 
+            6:29 20245 
+            7:48 20245 
+            8:41 20245 
+            9:29 20245 
+            9:29 20245 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: `__global__` with `__host__` or
+/// `__device__`, in one declaration or across redeclarations, at each
+/// conflicting attribute; an unannotated declaration applies nothing.
+#[test]
+fn conflicting_execution_space_annotations() {
+    check(
+        r#"
+__global__ void kern();
+__device__ void kern();
+__device__ void dv();
+__global__ void dv();
+void h();
+__global__ void h();
+__global__ void k();
+void k();
+__global__ __host__ __device__ void t1();
+__host__ __device__ __global__ void t2();
+__global__ void t3();
+__global__ void t3();
+__global__ void t4();
+__host__ __device__ void t4() {}
+namespace N { __global__ void a6(); }
+__device__ void a6();
+__global__ void a7(int);
+__device__ void a7(float);
+__device__ void d7();
+__host__ void d7();
+"#,
+        Options::default(),
+        expect![[r#"
+            3:16 20024 
+            5:16 20024 
+            10:40 20024 
+            10:62 20024 
+            11:62 20024 
+            15:16 20024 
+            15:38 20024 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc (`-rdc=false`; `-rdc=true` accepts them):
+/// inline device variables need internal linkage.
+#[test]
+fn inline_device_variables_in_whole_program_mode() {
+    let text = r#"
+inline __device__ int v1 = 1;
+static inline __device__ int v2 = 1;
+namespace { inline __device__ int v3 = 1; }
+inline __constant__ int v4 = 1;
+inline __managed__ int v5 = 1;
+inline constexpr __device__ int v7 = 1;
+namespace M { inline __device__ int v10 = 1; }
+inline int v11 = 1;
+"#;
+    check(
+        text,
+        Options { whole_program: true, ..Options::default() },
+        expect![[r#"
+        2:36 20191 
+        5:38 20191 
+        6:37 20191 
+        7:46 20191 
+        8:50 20191 
+    "#]],
+    );
+    check(text, Options::default(), expect![[r#""#]]);
+}
+
+/// Checked against the real nvcc: `override` that overrides nothing, and
+/// an override of a `final` function (the first on the chain); templated
+/// classes are silent.
+#[test]
+fn override_and_final() {
+    check(
+        r#"
+struct B { void f(); virtual void g(); virtual void h() final; virtual void k(int); };
+struct D : B { void f() override; void g() override; void h(); void k(long) override; void z() override; };
+struct E : D { void h(); };
+template <class T> struct TB : T { void f() override; };
+template <class T> struct TD { void q() override; };
+struct V { virtual ~V(); };
+struct W : V { ~W() override; };
+struct X { virtual void a() final; };
+struct Y : X { virtual void a(); };
+struct Z : X { void a() const; };
+struct Q : X { int a(int); };
+struct R : B { void g() const override; void g() final; };
+"#,
+        Options::default(),
+        expect![[r#"
+            3:21 1455 
+            3:59 1850 Some(Function) "B::h"
+            3:69 1455 
+            3:92 1455 
+            4:21 1850 Some(Function) "B::h"
+            10:29 1850 Some(Function) "X::a"
+            13:21 1455 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: objects of incomplete type (`void`, a
+/// class not defined before), arrays of references, objects of abstract
+/// class type with their notes, `auto` without an initializer, a `static
+/// constexpr` member without one. Templates, pointers and `extern`
+/// declarations are silent.
+#[test]
+fn types_of_declared_objects() {
+    check(
+        r#"
+struct S;
+S s1;
+extern S s2;
+void v1;
+extern void v2;
+int a, b;
+int &arr[2] = {a, b};
+typedef int &IR;
+IR arr2[2];
+struct A { virtual void f() = 0; };
+A a1;
+struct D : A {};
+D d1;
+struct E : A { void f() override; };
+E e1;
+void host_fn() { auto x; S s3; void v3; A a2; static S s4; A *pa; S *ps; }
+struct Later;
+Later *lp;
+struct Later {};
+Later l1;
+template <class T> struct X { T t; };
+X<int> x1;
+template <class T> void tf() { S s; auto y; }
+struct M { static S ms; S *p; };
+struct N { S n; };
+namespace NS { struct S; struct A2 { virtual void f() = 0; virtual void g() = 0; }; }
+NS::S s5;
+NS::A2 a3;
+struct B2 : NS::A2 { void f() override; };
+B2 b2;
+struct C2 : B2 { void g() override; };
+C2 c2;
+struct D2 { virtual ~D2() = 0; };
+D2 d2;
+struct Q { static constexpr int n; static const int m; static constexpr double d; static constexpr int k = 1; };
+auto gx;
+const auto gy;
+auto *gp;
+auto gz = 1;
+typedef S ST;
+ST st;
+"#,
+        Options::default(),
+        expect![[r#"
+            3:3 70 Type { spelling: "S", aka: None }
+            5:6 70 Type { spelling: "void", aka: None }
+            6:13 70 Type { spelling: "void", aka: None }
+            8:6 251 
+            10:4 251 
+            12:3 322 Type { spelling: "A", aka: None }
+            12:3 858 Some(Function) "A::f"
+            14:3 322 Type { spelling: "D", aka: None }
+            14:3 859 Some(Function) "A::f"
+            17:23 1593 
+            17:28 70 Type { spelling: "S", aka: None }
+            17:37 70 Type { spelling: "void", aka: None }
+            17:43 322 Type { spelling: "A", aka: None }
+            17:43 858 Some(Function) "A::f"
+            17:56 70 Type { spelling: "S", aka: None }
+            26:14 70 Type { spelling: "S", aka: None }
+            28:7 70 Type { spelling: "NS::S", aka: None }
+            29:8 322 Type { spelling: "NS::A2", aka: None }
+            29:8 858 Some(Function) "NS::A2::f"
+            29:8 858 Some(Function) "NS::A2::g"
+            31:4 322 Type { spelling: "B2", aka: None }
+            31:4 859 Some(Function) "NS::A2::g"
+            35:4 322 Type { spelling: "D2", aka: None }
+            35:4 858 Some(Function) "D2::~D2"
+            36:33 257 Some(Member) "Q::n"
+            36:80 257 Some(Member) "Q::d"
+            37:6 1593 
+            38:12 1593 
+            39:7 1593 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: a user-defined literal whose literal
+/// operator is declared nowhere (the warning only for a suffix without
+/// `_`); a declared `operator""abc` makes `12abc` silent, and templated
+/// bodies are silent.
+#[test]
+fn user_defined_literals_without_operator() {
+    check(
+        r#"
+unsigned long long operator""abc(unsigned long long v) { return v; }
+int i = 12abc;
+int j = 12xyz;
+const char *s = "x"qq;
+namespace L { unsigned long long operator""_k(unsigned long long v) { return v; } }
+int k = 3_k;
+int k2 = 3_nope;
+long m = 1lul;
+void f() { int q = 5lul; float z = 1.5e; float w = 0x1.0p; }
+template <class T> void g() { int q = 6abc; }
+int ok = 12 + 0x1F + 1ul + 2.5f;
+unsigned long long operator"" sp(unsigned long long v);
+template <char...> unsigned long long operator""tpl() { return 1; }
+unsigned long long operator""_fine(unsigned long long v);
+"#,
+        Options::default(),
+        expect![[r#"
+            2:28 2506 
+            4:9 2506 
+            4:9 2486 
+            5:17 2506 
+            5:17 2486 
+            8:10 2486 
+            9:10 2506 
+            9:10 2486 
+            10:20 2506 
+            10:20 2486 
+            10:36 2506 
+            10:36 2486 
+            10:52 2506 
+            10:52 2486 
+            13:31 2506 
+            14:47 2506 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: `virtual`, `explicit` and `mutable`
+/// outside class bodies, at the keyword.
+#[test]
+fn member_specifiers_outside_classes() {
+    check(
+        r#"
+virtual void f1();
+explicit int f2();
+struct S { void m(); S(int); virtual void ok(); explicit S(long); mutable int mm; };
+virtual void S::m() {}
+explicit S::S(int) {}
+mutable int x;
+virtual int v;
+static virtual void f3();
+namespace N { extern "C" { virtual void f4(); } }
+template <class T> virtual void f5(T);
+"#,
+        Options::default(),
+        expect![[r#"
+            2:1 239 
+            3:1 771 
+            5:1 239 
+            6:1 771 
+            7:1 719 
+            8:1 239 
+            9:8 239 
+            10:28 239 
+            11:20 239 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: a `constexpr` `__managed__` or
+/// `__shared__` variable, at the attribute, then the const and
+/// initializer rules at the name (namespace scope and device bodies).
+#[test]
+fn constexpr_memory_space_variables() {
+    check(
+        r#"
+constexpr __managed__ int m = 1;
+constexpr __shared__ int s0 = 1;
+constexpr __device__ int d0 = 1;
+constexpr __constant__ int c0 = 1;
+__device__ void dev_fn() { constexpr __shared__ int s = 1; (void)s; static constexpr __managed__ int m2 = 2; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:26 20120 "__managed__"
+            2:40 20109 
+            3:26 20120 "__shared__"
+            3:39 20053 "__shared__" ""
+            6:66 20120 "__shared__"
+            6:79 20053 "__shared__" ""
+            6:127 20120 "__managed__"
+            6:141 20109 
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc (cicc's front end): `thread_local` device
+/// variables, rvalue-reference and non-const `__grid_constant__` kernel
+/// parameters, functions redeclared with other execution spaces.
+#[test]
+fn device_pass_declaration_rules() {
+    check_device(
+        r#"
+thread_local __device__ int t;
+thread_local __constant__ int t2 = 1;
+static thread_local __device__ int t3;
+__global__ void kern(int &&r) {}
+__global__ void kern2(int &r, const int &&q, float &&s) {}
+template <class T> __global__ void kern3(T &&r) {}
+__global__ void kern4(__attribute__((grid_constant)) int x, __attribute__((grid_constant)) float y) {}
+__global__ void kern5(const __attribute__((grid_constant)) int x, __attribute__((grid_constant)) const int y) {}
+__device__ int f6();
+__host__ __device__ int f6() { return 1; }
+__device__ int f4();
+__host__ int f4() { return 1; }
+int f5();
+__device__ int f5() { return 1; }
+__host__ int f7();
+__host__ __device__ int f7() { return 1; }
+__device__ int f8();
+int f8() { return 1; }
+struct S { __device__ int m(); };
+__host__ __device__ int S::m() { return 1; }
+namespace N { __device__ int g(); }
+__host__ int N::g() { return 1; }
+__device__ int f9();
+__host__ int f9();
+__host__ __device__ int f9() { return 1; }
+__device__ int f10(int);
+__host__ int f10(float) { return 1; }
+template <class T> __device__ int tf(T);
+template <class T> __host__ int tf(T) { return 1; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:1 20113 "__device__"
+            3:1 20113 "__constant__"
+            4:1 20113 "__device__"
+            5:30 20063 
+            6:30 20063 
+            8:30 20239 
+            8:30 20239 
+            11:51 20036 Some(Function) "f6"
+            13:27 20035 Some(Function) "f4"
+            15:29 20039 Some(Function) "f5"
+            17:51 20040 Some(Function) "f7"
+            19:5 20037 Some(Function) "f8"
+            21:54 20036 Some(Function) "S::m"
+            23:30 20035 Some(Function) "N::g"
+            25:27 20035 Some(Function) "f9"
+            30:46 20035 Some(Function) "tf"
+        "#]],
+    );
+}
+
+/// Checked against the real nvcc: a member access through a pointer to a
+/// class, or on an object of a class, not defined before it.
+#[test]
+fn member_access_on_incomplete_classes() {
+    check(
+        r#"
+struct S;
+int host_fn(S *s) { return s->x; }
+int g2(S &r) { return r.y; }
+void g3(S *s) { s->f(); }
+struct T;
+struct U { int u; };
+int g4(T *t, U *u) { return u->u; }
+template <class X> int g6(S *s) { return s->x; }
+struct S { int x; };
+int g5(S *s) { return s->x; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:28 833 Type { spelling: "S", aka: None }
+            4:23 70 Type { spelling: "S", aka: None }
+            5:17 833 Type { spelling: "S", aka: None }
+        "#]],
     );
 }

@@ -7,7 +7,7 @@
 //! so editing a body, or anything before the item, leaves it equal and salsa
 //! cuts off everything that reads it.
 
-use cufront_syntax::{SyntaxKind as K, SyntaxNode, SyntaxToken};
+use cufront_syntax::{SyntaxKind as K, SyntaxNode, SyntaxToken, TextSize};
 
 use crate::syntax_util::{self as su, Pack};
 
@@ -314,6 +314,8 @@ pub struct FnData {
     /// Declared `virtual`, `override` or `final` (an overrider declared
     /// without them is found through the bases: `instances::is_virtual`).
     pub is_virtual: bool,
+    /// The virt-specifiers and pure-specifier written on this declaration.
+    pub virt: VirtSpecs,
     /// Its constraints, conjoined: the template head's requires-clause
     /// and type-constraints (`template<C T>` as `C<T>`), then the trailing
     /// requires-clause (`infer/constraints.rs` evaluates them).
@@ -334,6 +336,14 @@ pub struct FnData {
     /// (`infer/constraint_vars.rs`). Boxed: `FnData` is cloned into the
     /// interpreter's frames, whose depth the stack bounds.
     pub noexcept_expr: Option<Box<ConstExpr>>,
+}
+
+/// `override`, `final` and `= 0` on a member function declaration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct VirtSpecs {
+    pub override_: bool,
+    pub final_: bool,
+    pub pure: bool,
 }
 
 /// A function template (member or not): its own template parameters and
@@ -660,14 +670,18 @@ pub struct Offsets {
     /// the init-declarator), what `infer::nsdmi` lowers (kept out of the
     /// tree: an edit inside an initializer leaves the tree equal).
     pub field_inits: Vec<(u32, u32, u32)>,
-    /// Named non-static data members: (class index, field index, offset of
-    /// the init-declarator), where messages say a member is declared.
+    /// Named fields: (class index, field index, offset of the name).
     pub fields: Vec<(u32, u32, u32)>,
     /// Variables and variable templates with an initializer: (index, offset
     /// of the init-declarator), what `infer::var_init` lowers (kept out of
     /// the tree for the same reason).
     pub var_inits: Vec<(u32, u32)>,
     pub var_template_inits: Vec<(u32, u32)>,
+    /// Classes and enums, by index: where the name of the class (its
+    /// qualified name, if written so) or enum is, else the start of its
+    /// specifier (what redefinition errors point at).
+    pub classes: Vec<u32>,
+    pub enums: Vec<u32>,
 }
 
 /// [`lower`], plus where each function and variable is declared: what
@@ -686,6 +700,8 @@ pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) 
         fields: cx.field_at,
         var_inits: cx.var_init_at,
         var_template_inits: cx.var_template_init_at,
+        classes: cx.class_at,
+        enums: cx.enum_at,
     };
     (cx.tree, offs)
 }
@@ -700,7 +716,7 @@ struct Lower {
     fn_at: Vec<u32>,
     tmpl_at: Vec<u32>,
     var_at: Vec<u32>,
-    /// `Offsets::field_inits`.
+    /// `Offsets::field_inits`, `Offsets::fields`.
     field_init_at: Vec<(u32, u32, u32)>,
     field_at: Vec<(u32, u32, u32)>,
     /// `Offsets::var_inits`, `Offsets::var_template_inits`.
@@ -709,6 +725,9 @@ struct Lower {
     /// The access of the class member being lowered (`Public` outside
     /// class bodies): what `FnData::access` records.
     member_access: Access,
+    /// `Offsets::classes`, `Offsets::enums`.
+    class_at: Vec<u32>,
+    enum_at: Vec<u32>,
 }
 
 /// What lowering a declaration inside a class body collects besides items.
@@ -716,8 +735,8 @@ struct ClassCx {
     fields: Vec<Field>,
     /// (field index, offset of its init-declarator) of each default member initializer.
     init_at: Vec<(u32, u32)>,
-    /// (field index, offset of its init-declarator) of each named field.
-    field_at: Vec<(u32, u32)>,
+    /// (field index, offset of its declarator's name) of each named field.
+    name_at: Vec<(u32, u32)>,
     access: Access,
     name: Option<String>,
     has_virtual_fn: bool,
@@ -740,6 +759,8 @@ impl Lower {
             var_init_at: Vec::new(),
             var_template_init_at: Vec::new(),
             member_access: Access::Public,
+            class_at: Vec::new(),
+            enum_at: Vec::new(),
         }
     }
 
@@ -956,7 +977,7 @@ impl Lower {
                                 if p.segments.len() > 1 {
                                     continue;
                                 }
-                                let idx = self.push_class(data);
+                                let idx = self.push_class(data, c.text_range().start());
                                 out.push(Item::Class(idx));
                             }
                         }
@@ -1197,7 +1218,7 @@ impl Lower {
                     seen.push(name.clone());
                     let mut data = empty_class(Some(name), su::class_key(&n), Access::Public, self.pack.current());
                     data.elaborated = true;
-                    let idx = self.push_class(data);
+                    let idx = self.push_class(data, n.text_range().start());
                     out.push(Item::Class(idx));
                 }
                 _ => {}
@@ -1249,19 +1270,25 @@ impl Lower {
                             && let Some(name) = su::path_of(&c).and_then(|p| p.last().map(str::to_string))
                         {
                             if c.children_with_tokens().any(|t| t.kind() == K::ENUM_KW) {
-                                let idx = self.push_enum(EnumData {
-                                    name: Some(name),
-                                    scoped: false,
-                                    base: None,
-                                    enumerators: Vec::new(),
-                                    is_definition: false,
-                                    packed: false,
-                                    access,
-                                });
+                                let idx = self.push_enum(
+                                    EnumData {
+                                        name: Some(name),
+                                        scoped: false,
+                                        base: None,
+                                        enumerators: Vec::new(),
+                                        is_definition: false,
+                                        packed: false,
+                                        access,
+                                    },
+                                    c.text_range().start(),
+                                );
                                 out.push(Item::Enum(idx));
                             } else {
                                 let key = su::class_key(&c);
-                                let idx = self.push_class(empty_class(Some(name), key, access, self.pack.current()));
+                                let idx = self.push_class(
+                                    empty_class(Some(name), key, access, self.pack.current()),
+                                    c.text_range().start(),
+                                );
                                 out.push(Item::Class(idx));
                             }
                         }
@@ -1371,7 +1398,9 @@ impl Lower {
                         cx.init_at.push((cx.fields.len() as u32, u32::from(init.text_range().start())));
                     }
                     let mutable = kws.contains(&K::MUTABLE_KW);
-                    cx.field_at.push((cx.fields.len() as u32, u32::from(init.text_range().start())));
+                    if let Some(d) = &decl {
+                        cx.name_at.push((cx.fields.len() as u32, declarator_qualifier(d).1));
+                    }
                     cx.fields.push(Field { name, ty, bit_width, access, attrs, has_init, anonymous: None, mutable });
                 }
                 _ => {
@@ -1510,6 +1539,22 @@ impl Lower {
             .map(|(i, _)| i as u32)
             .collect();
         let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
+        let mut virt = VirtSpecs { pure: su::has_desc_kind(node, K::PURE_SPECIFIER), ..VirtSpecs::default() };
+        let mut walk = node.preorder();
+        while let Some(ev) = walk.next() {
+            let rowan::WalkEvent::Enter(n) = ev else { continue };
+            match n.kind() {
+                K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK | K::MEMBER_LIST => {
+                    walk.skip_subtree()
+                }
+                K::VIRT_SPECIFIER => match n.first_token().as_ref().map(|t| t.text()) {
+                    Some("override") => virt.override_ = true,
+                    Some(_) => virt.final_ = true,
+                    None => {}
+                },
+                _ => {}
+            }
+        }
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
         let noexcept_expr = noexcept_operand(d).map(|e| Box::new(lower_expr(&e, self)));
         Some((
@@ -1523,6 +1568,7 @@ impl Lower {
                 outer_tparams: Vec::new(),
                 pack_params,
                 is_virtual,
+                virt,
                 constraints,
                 friend: false,
                 deleted,
@@ -1559,13 +1605,16 @@ impl Lower {
         }
     }
 
-    fn push_class(&mut self, c: ClassData) -> u32 {
+    /// Adds a class whose name (or specifier) is at `at`.
+    fn push_class(&mut self, c: ClassData, at: TextSize) -> u32 {
         self.tree.classes.push(c);
+        self.class_at.push(at.into());
         self.tree.classes.len() as u32 - 1
     }
 
-    fn push_enum(&mut self, e: EnumData) -> u32 {
+    fn push_enum(&mut self, e: EnumData, at: TextSize) -> u32 {
         self.tree.enums.push(e);
+        self.enum_at.push(at.into());
         self.tree.enums.len() as u32 - 1
     }
 
@@ -1584,6 +1633,7 @@ impl Lower {
             },
             None => (None, None),
         };
+        let at = name_node.as_ref().map_or(node.text_range().start(), |n| n.text_range().start());
         let mut data = empty_class(name.clone(), key, access, self.pack.current());
         data.template = template;
         data.qualifier = qualifier;
@@ -1639,7 +1689,7 @@ impl Lower {
             let mut cx = ClassCx {
                 fields: Vec::new(),
                 init_at: Vec::new(),
-                field_at: Vec::new(),
+                name_at: Vec::new(),
                 access: if key == ClassKey::Class { Access::Private } else { Access::Public },
                 name: name.clone(),
                 has_virtual_fn: false,
@@ -1664,17 +1714,19 @@ impl Lower {
             data.user_ctor = cx.user_ctor;
             data.user_copy_assign = cx.user_copy_assign;
             data.user_dtor = cx.user_dtor;
-            let idx = self.push_class(data);
+            let idx = self.push_class(data, at);
             self.field_init_at.extend(cx.init_at.into_iter().map(|(f, at)| (idx, f, at)));
-            self.field_at.extend(cx.field_at.into_iter().map(|(f, at)| (idx, f, at)));
+            self.field_at.extend(cx.name_at.into_iter().map(|(f, at)| (idx, f, at)));
             return idx;
         }
-        self.push_class(data)
+        self.push_class(data, at)
     }
 
     fn enumeration(&mut self, node: &SyntaxNode, access: Access) -> u32 {
         let scoped = node.children_with_tokens().any(|t| matches!(t.kind(), K::CLASS_KW | K::STRUCT_KW));
-        let name = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
+        let name_node = node.children().find(|c| c.kind() == K::NAME);
+        let at = name_node.as_ref().map_or(node.text_range().start(), |n| n.text_range().start());
+        let name = name_node.and_then(|n| su::name_text(&n));
         let base = su::child(node, K::ENUM_BASE).map(|b| match su::child(&b, K::TYPE_ID) {
             Some(t) => self.type_id(&t),
             None => match su::child(&b, K::DECL_SPECIFIERS) {
@@ -1697,7 +1749,7 @@ impl Lower {
             }
         }
         let packed = node.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).any(|a| self.attrs_of(&a).packed);
-        self.push_enum(EnumData { name, scoped, base, enumerators, is_definition: list.is_some(), packed, access })
+        self.push_enum(EnumData { name, scoped, base, enumerators, is_definition: list.is_some(), packed, access }, at)
     }
 
     /// GNU attributes, `alignas` and `[[…]]` attributes of a node.

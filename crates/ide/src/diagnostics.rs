@@ -53,7 +53,11 @@ const MATCHING_LBRACE: DiagId = DiagId(3196);
 
 /// `device` gives the device view (read only when the host pass found no error).
 pub(crate) fn diagnostics<'a>(cx: &Ctx<'a>, device: impl FnOnce() -> Option<DeviceView<'a>>) -> Vec<Diagnostic> {
-    let opts = cufront_check::Options { relaxed_constexpr: cx.unit.relaxed_constexpr, extended_lambda: true };
+    let opts = cufront_check::Options {
+        relaxed_constexpr: cx.unit.relaxed_constexpr,
+        extended_lambda: true,
+        ..cufront_check::Options::default()
+    };
     let host = cufront_check::host_pass(cx.db, cx.tu, opts);
     let (mut out, erred) = pass_diagnostics(cx, &host);
     if erred {

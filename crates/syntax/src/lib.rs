@@ -38,6 +38,7 @@ mod tests;
 
 pub use crate::lexer::{LexOptions, Lexed};
 pub use crate::names::{NameKind, Names, ScopeId};
+pub use crate::numbers::user_suffix;
 pub use crate::parser::{MAX_NESTING, MAX_TREE_DEPTH, ParseOptions, SyntaxError, SyntaxSeverity};
 pub use crate::syntax_kind::SyntaxKind;
 pub use rowan::{GreenNode, GreenToken, TextRange, TextSize};

@@ -44,17 +44,29 @@ pub fn check(t: &[u8], separators: bool) -> (bool, Vec<NumberError>) {
             }
         }
     }
-    let (float, problem) = read(t, hex);
+    let (float, problem, _) = read(t, hex);
     if errors.is_empty() {
         errors.extend(problem);
     }
     (float, errors)
 }
 
+/// Where the user-defined suffix of a number token without problems
+/// starts (`12abc`: 2, `1lul`: 1, `1.5e`: 3, `0x1.0p`: 5), if it has one.
+pub fn user_suffix(t: &[u8]) -> Option<usize> {
+    let hex = t.len() >= 2 && t[0] == b'0' && t[1] | 0x20 == b'x';
+    match read(t, hex) {
+        (_, None, suffix) => suffix,
+        _ => None,
+    }
+}
+
 /// EDG's reading: digits of the radix, fraction and exponent, then a
-/// standard suffix or a user-defined one; the first problem.
-fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>) {
-    let err = |offset, msg| Some(NumberError { offset, msg });
+/// standard suffix or a user-defined one; the first problem, and where a
+/// user-defined suffix starts.
+fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>, Option<usize>) {
+    let err = |offset, msg| (Some(NumberError { offset, msg }), None);
+    let with = |float: bool, (e, s): (Option<NumberError>, Option<usize>)| (float, e, s);
     let at = |i: usize| t.get(i).copied().unwrap_or(0);
     let run = |mut i: usize, digit: fn(u8) -> bool| {
         while i < t.len() && (digit(t[i]) || t[i] == b'\'') {
@@ -74,7 +86,7 @@ fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>) {
             i = j;
         }
         if !digits {
-            return (float, err(0, HEX));
+            return with(float, err(0, HEX));
         }
         match exponent(t, i, b'p') {
             Some(j) => {
@@ -82,16 +94,16 @@ fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>) {
                 i = j;
             }
             // A hexadecimal fraction needs an exponent.
-            None if float && i == t.len() => return (true, err(i, FLOATING)),
+            None if float && i == t.len() => return with(true, err(i, FLOATING)),
             None => {}
         }
     } else if at(0) == b'0' && at(1) | 0x20 == b'b' {
         i = run(2, |b| matches!(b, b'0' | b'1'));
         if i == 2 {
-            return (false, err(0, BINARY));
+            return with(false, err(0, BINARY));
         }
         if at(i).is_ascii_digit() {
-            return (false, err(i, BINARY));
+            return with(false, err(i, BINARY));
         }
     } else {
         i = run(0, |b| b.is_ascii_digit());
@@ -107,12 +119,12 @@ fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>) {
             && at(0) == b'0'
             && let Some(bad) = t[..i].iter().position(|&b| matches!(b, b'8' | b'9'))
         {
-            return (false, err(bad, OCTAL));
+            return with(false, err(bad, OCTAL));
         }
     }
     let j = i + standard_suffix(&t[i..], float);
     if j == t.len() {
-        return (float, None);
+        return (float, None, None);
     }
     if is_ident_start(t[j]) {
         // A user-defined suffix: an identifier to the end of the token.
@@ -121,13 +133,13 @@ fn read(t: &[u8], hex: bool) -> (bool, Option<NumberError>) {
             k += 1;
         }
         return match t.get(k) {
-            None => (float, None),
+            None => (float, None, Some(i)),
             // `1e+`: an integer whose exponent has no digits.
-            Some(b'+' | b'-') if !float => (float, err(k, EXTRA)),
-            Some(_) => (float, err(k, UDL_CHAR)),
+            Some(b'+' | b'-') if !float => with(float, err(k, EXTRA)),
+            Some(_) => with(float, err(k, UDL_CHAR)),
         };
     }
-    (float, err(j, EXTRA))
+    with(float, err(j, EXTRA))
 }
 
 /// The end of an exponent (`e`, sign, digits) at `i`, if one is there
@@ -167,6 +179,15 @@ mod tests {
 
     fn first(t: &str) -> Option<(usize, &'static str)> {
         check(t.as_bytes(), true).1.first().map(|e| (e.offset, e.msg))
+    }
+
+    #[test]
+    fn user_defined_suffixes() {
+        let got: Vec<_> = ["12abc", "1lul", "1.5e", "0x1.0p", "42_km", "1ul", "1.5f", "0x1p3", "08", "1e+"]
+            .iter()
+            .map(|t| user_suffix(t.as_bytes()))
+            .collect();
+        assert_eq!(got, [Some(2), Some(1), Some(3), Some(5), Some(2), None, None, None, None, None]);
     }
 
     #[test]

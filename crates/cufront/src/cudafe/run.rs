@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use cufront_base_db::{self as base_db, LangOptions};
 use cufront_diagnostics::{
-    Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow, OutputMode, Overrides, Palette, PragmaTimeline,
-    Severity, TextOptions, catalog, parse_pragma,
+    Arg, DiagId, Diagnostic, DiagnosticEngine, EngineOptions, Flow, Message, OutputMode, Overrides, Palette,
+    PragmaTimeline, Severity, TextOptions, catalog, parse_pragma,
 };
 use cufront_emit::host::bodies::BodyNeeds;
 use cufront_syntax::source_map::SourceMap;
@@ -109,8 +109,11 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
     // The semantic checks of the pass (`cufront-check`): cudafe++'s on the
     // host preprocessing, cicc's front end's on the device one. Findings
     // of cicc's late phase come after everything else, in their order.
-    let check_opts =
-        cufront_check::Options { relaxed_constexpr: cfg.relaxed_constexpr, extended_lambda: cfg.emit.extended_lambda };
+    let check_opts = cufront_check::Options {
+        relaxed_constexpr: cfg.relaxed_constexpr,
+        extended_lambda: cfg.emit.extended_lambda,
+        whole_program: !cfg.emit.device_c,
+    };
     let sema = match cfg.pass {
         Pass::Host => cufront_check::host_pass(&db, tu, check_opts),
         Pass::Device => cufront_check::device_pass(&db, tu, check_opts),
@@ -150,7 +153,17 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
                     _ => f.args.clone(),
                 };
                 let mut diag = Diagnostic::new(f.id, f.severity).with_args(args).at(locator.location(f.at));
+                // A message that ends in `:` introduces a list: its notes are
+                // continuation lines (`object of abstract class type "A" is
+                // not allowed:` and its pure virtual functions); other notes
+                // are placed, with their source lines.
+                let list = catalog::template(f.id).ends_with(':');
                 for n in sema[i + 1..].iter().take_while(|n| n.severity == Severity::Note) {
+                    if list {
+                        let line = Message::Template { id: n.id, args: n.args.clone() };
+                        diag = diag.with_continuation(line);
+                        continue;
+                    }
                     let note = Diagnostic::new(n.id, Severity::Note).with_args(n.args.clone());
                     diag = diag.with_note(with_source_lines(note.at(locator.location(n.at)), &locator));
                 }

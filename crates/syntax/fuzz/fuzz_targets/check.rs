@@ -29,8 +29,11 @@ fuzz_target!(|data: &[u8]| {
     let standard = if cxx20 { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
     let lang = new_options(&db, LangOptions { standard, lazy_bodies: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "fuzz.ii".into(), Arc::from(text.as_ref()), lang);
-    let opts =
-        cufront_check::Options { relaxed_constexpr: data.get(1).is_some_and(|b| b & 1 == 1), extended_lambda: true };
+    let opts = cufront_check::Options {
+        relaxed_constexpr: data.get(1).is_some_and(|b| b & 1 == 1),
+        extended_lambda: true,
+        whole_program: data.get(1).is_some_and(|b| b & 2 == 2),
+    };
     for f in cufront_check::host_pass(&db, tu, opts).into_iter().chain(cufront_check::device_pass(&db, tu, opts)) {
         assert!(f.at as usize <= text.len());
     }
