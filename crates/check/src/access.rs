@@ -24,6 +24,7 @@ use cufront_hir::ty::{TyKind, canonical};
 use cufront_hir::{ClassId, Entity as HirEntity, FnId, VarId, item_offsets, item_tree_of};
 
 use crate::spell;
+use cufront_hir::infer::strip_cv;
 
 const INACCESSIBLE: DiagId = DiagId(265);
 const INACCESSIBLE_SPECIAL: DiagId = DiagId(330);
@@ -214,11 +215,4 @@ pub(crate) fn finding(
         args_once_erred: None,
         late: false,
     })
-}
-
-fn strip_cv(db: &dyn SourceDatabase, t: cufront_hir::ty::TyId) -> cufront_hir::ty::TyId {
-    match t.kind(db) {
-        TyKind::Qualified(x, _) => strip_cv(db, *x),
-        _ => t,
-    }
 }

@@ -38,6 +38,7 @@ use cufront_hir::{FnId, VarId};
 
 use crate::Raw;
 use crate::spell;
+use cufront_hir::infer::strip_cv;
 
 const BAD_RETURN: DiagId = DiagId(120);
 const BAD_INIT: DiagId = DiagId(144);
@@ -300,11 +301,4 @@ fn is_standard_integral(b: Builtin) -> bool {
 fn is_character(b: Builtin) -> bool {
     use Builtin::*;
     matches!(b, Char | SChar | UChar | WChar | Char8 | Char16 | Char32)
-}
-
-fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
-    match t.kind(db) {
-        TyKind::Qualified(x, _) => strip_cv(db, *x),
-        _ => t,
-    }
 }

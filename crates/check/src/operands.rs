@@ -45,6 +45,7 @@ use cufront_hir::{ClassId, item_tree_of};
 
 use crate::Raw;
 use crate::spell;
+use cufront_hir::infer::strip_cv;
 
 const NOT_POINTER: DiagId = DiagId(75);
 const NOT_FUNCTION: DiagId = DiagId(109);
@@ -391,11 +392,4 @@ fn is_identifier(s: &str) -> bool {
 fn is_floating(b: Builtin) -> bool {
     use Builtin::*;
     matches!(b, Float | Double | LongDouble | Float128 | Float16 | BF16 | Float32 | Float64 | Float32x | Float64x)
-}
-
-fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
-    match t.kind(db) {
-        TyKind::Qualified(x, _) => strip_cv(db, *x),
-        _ => t,
-    }
 }

@@ -3812,7 +3812,8 @@ fn class_inst(c: ClassRefT) -> Option<InstId> {
     }
 }
 
-pub(crate) fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
+/// `t` without its top-level cv-qualifiers (and `__restrict`).
+pub fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
     match t.kind(db) {
         TyKind::Qualified(x, _) => strip_cv(db, *x),
         _ => t,
