@@ -42,6 +42,7 @@ mod device;
 mod device_decls;
 mod flow;
 mod interest;
+mod jumps;
 mod lambdas;
 mod literals;
 mod modifiable;
@@ -73,6 +74,7 @@ pub use device::{device_pass, fn_device_call_findings};
 pub use device_decls::item_device_decl_findings;
 pub use flow::fn_missing_return;
 pub use interest::device_names;
+pub use jumps::fn_bypassed_initializations;
 pub use lambdas::{fn_lambda_findings, item_field_lambda_findings, var_lambda_findings};
 pub use literals::{fn_literal_findings, item_literal_operator_findings, var_literal_findings};
 pub use modifiable::fn_unmodifiable;
@@ -207,6 +209,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             if flow::host_compiled(db, f) {
                 raw(fn_missing_return(db, f).as_slice(), start, &mut out);
             }
+            out.extend(jumps::findings(db, tu, f, start));
         }
         for (decl, at) in lambdas::lambda_owners(db, item) {
             raw(&fn_lambda_findings(db, decl, opts.extended_lambda), start + at, &mut out);

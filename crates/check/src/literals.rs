@@ -134,6 +134,11 @@ fn user_suffix(src: &str, opts: LexOptions) -> Option<String> {
     let lexed = cufront_syntax::lexer::lex(src, opts);
     let tokens: Vec<usize> = (0..lexed.len()).filter(|&i| !lexed.kind(i).is_trivia()).collect();
     let [i] = tokens[..] else { return None };
+    // A literal the lexer found broken (an unclosed quote, a raw string's
+    // bad delimiter) has no suffix to judge.
+    if lexed.errors.iter().any(|e| e.token == i) {
+        return None;
+    }
     let t = lexed.text(src, i);
     match lexed.kind(i) {
         K::INT_NUMBER | K::FLOAT_NUMBER => cufront_syntax::user_suffix(t.as_bytes()).map(|k| t[k..].to_string()),

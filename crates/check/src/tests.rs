@@ -2004,3 +2004,22 @@ int g5(S *s) { return s->x; }
         "#]],
     );
 }
+
+#[test]
+fn jumps_over_initializations() {
+    check(
+        r#"
+void host_fn() { goto end; int x = 1; end: (void)0; }
+void g(int c) { if (c) goto out; int a = 1, b; static int s = 2; out: ; }
+void h() { int y = 0; goto fine; fine: y++; }
+void k() { goto later; int z; later: z = 1; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:18 546 
+            2:32 547 Some(Variable) "x"
+            3:24 546 
+            3:38 547 Some(Variable) "a"
+        "#]],
+    );
+}
