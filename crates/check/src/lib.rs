@@ -54,6 +54,7 @@ mod overrides;
 mod redefinition;
 mod spell;
 mod switches;
+mod template_args;
 mod uncertain;
 mod undefined;
 mod uninitialized;
@@ -82,6 +83,7 @@ pub use objects::{fn_member_access_findings, fn_object_findings, item_object_fin
 pub use operands::fn_operand_findings;
 pub use overrides::item_override_findings;
 pub use switches::fn_duplicate_cases;
+pub use template_args::item_template_arg_findings;
 pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};
 pub use undefined::{declared_names, fn_unknown_names, item_unknown_type_names, var_unknown_names};
 pub use uninitialized::fn_uninitialized;
@@ -162,6 +164,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_object_findings(db, item), start, &mut out);
         raw(&item_literal_operator_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
+        raw(&item_template_arg_findings(db, item), start, &mut out);
         let types = item_unknown_type_names(db, item);
         unknown.extend(types.iter().map(|(at, n)| (undefined::Owner::Type, start + at, n.clone())));
         // Every variable the item defines, with an initializer or without.

@@ -2023,3 +2023,28 @@ void k() { goto later; int z; later: z = 1; }
         "#]],
     );
 }
+
+#[test]
+fn template_argument_lists() {
+    check(
+        r#"
+template <class T> struct Box { T v; };
+Box<int, int> b;
+Box<3> c;
+Box<int> ok;
+template <class T, int N = 2> struct Arr { T v[N]; };
+Arr<int, 3, 4> d;
+Arr<int> fine;
+template <class... Ts> struct Pack {};
+Pack<int, int, int> p;
+void f(Box<int, char> x);
+"#,
+        Options::default(),
+        expect![[r#"
+            3:10 443 Some(ClassTemplate) "Box"
+            4:5 79 
+            7:13 443 Some(ClassTemplate) "Arr"
+            11:17 443 Some(ClassTemplate) "Box"
+        "#]],
+    );
+}
