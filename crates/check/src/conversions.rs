@@ -8,7 +8,10 @@
 //!   an argument of a call that only one function can take (each such
 //!   argument);
 //! - 413 `no suitable conversion function from %t1 to %t2 exists`: in any
-//!   of these, from a class without conversion functions to a scalar.
+//!   of these, from a class without conversion functions to a scalar;
+//! - 415 `no suitable constructor exists to convert from %t1 to %t2`: in
+//!   any of these, from a scalar to a class without a converting
+//!   constructor (`explicit` ones do not convert).
 //!
 //! The caret is at the expression converted.
 //!
@@ -20,21 +23,24 @@
 //! than `bool` from a pointer. Classes, enumerations, references, arrays,
 //! functions and pointers to classes are left to overload resolution. A
 //! call is checked as `arity.rs` checks one: unresolved by `infer`, its
-//! unqualified name finding a single function, non-class arguments (no
-//! argument-dependent lookup can add a candidate), as many as it takes.
+//! unqualified name finding a single function, arguments for which no
+//! argument-dependent lookup can add a candidate (scalars, classes that are
+//! no templates, have no bases and no friends, and whose namespace declares
+//! no other function of the name), as many as it takes.
 
 use std::sync::Arc;
 
 use cufront_base_db::SourceDatabase;
 use cufront_diagnostics::{DiagId, Severity};
 use cufront_hir::body::{Body, Expr, ExprId, Init, Literal, Stmt};
+use cufront_hir::exec_space;
 use cufront_hir::infer::{self, CallSite, Callee, InferOwner, InferenceResult, Resolution};
 use cufront_hir::instances::{self, FnDecl, VarDecl};
 use cufront_hir::item_tree::{Builtin, Cv};
-use cufront_hir::scopes::{def_map, lookup_fns};
-use cufront_hir::templates::ClassRefT;
+use cufront_hir::scopes::{CTOR_KEY, DeclKey, DefMap, ScopeKind, def_map, lookup_fns, own_fns};
+use cufront_hir::templates::{ClassRefT, class_bases_of};
 use cufront_hir::ty::{TyId, TyKind, canonical};
-use cufront_hir::{FnId, VarId};
+use cufront_hir::{ClassId, FnId, VarId, item_tree_of};
 
 use crate::Raw;
 use crate::spell;
@@ -44,6 +50,7 @@ const BAD_RETURN: DiagId = DiagId(120);
 const BAD_INIT: DiagId = DiagId(144);
 const BAD_ARGUMENT: DiagId = DiagId(167);
 const NO_CONVERSION_FUNCTION: DiagId = DiagId(413);
+const NO_CONSTRUCTOR: DiagId = DiagId(415);
 
 /// Where a value is converted, which decides the message.
 #[derive(Clone, Copy)]
@@ -127,7 +134,7 @@ enum Shape {
     Floating,
     /// A pointer to a builtin type (`void` included), with its cv.
     Pointer(Builtin, Cv),
-    /// A class (a source only).
+    /// A class.
     Class(ClassRefT),
     /// Anything not modelled.
     Other,
@@ -192,6 +199,15 @@ impl Cx<'_> {
             let args = vec![spell::type_arg(db, from)?, spell::type_arg(db, to)?];
             return Some(Raw { at, id: NO_CONVERSION_FUNCTION, severity: Severity::Error, args });
         }
+        // A scalar to a class that has no converting constructor: no
+        // user-defined conversion exists, whatever the site.
+        if let (Shape::Bool | Shape::Integral | Shape::Floating | Shape::Pointer(..), Shape::Class(c)) = (fs, ts) {
+            if converting_ctors(db, c)? {
+                return None;
+            }
+            let args = vec![spell::type_arg(db, from)?, spell::type_arg(db, strip_cv(db, to))?];
+            return Some(Raw { at, id: NO_CONSTRUCTOR, severity: Severity::Error, args });
+        }
         let impossible = match (fs, ts) {
             (Shape::Floating, Shape::Pointer(..)) => true,
             (Shape::Integral | Shape::Bool, Shape::Pointer(..)) => self.certainly_not_null(e),
@@ -251,15 +267,26 @@ impl Cx<'_> {
             if !unresolved {
                 continue;
             }
-            // Argument-dependent lookup adds nothing for scalar arguments.
+            let name = &p.segments[0].name;
             let shapes: Vec<Shape> =
                 args.iter().map(|a| self.r.ty(*a).map_or(Shape::Other, |t| self.shape(t))).collect();
-            if shapes.iter().any(|s| matches!(s, Shape::Class(_) | Shape::Other)) {
+            if shapes.iter().any(|s| matches!(s, Shape::Other)) {
                 continue;
             }
-            let Some(f) = crate::arity::only_function(db, lookup_fns(db, &map, scope, &p.segments[0].name)) else {
+            let Some(f) = crate::arity::only_function(db, lookup_fns(db, &map, scope, name)) else {
                 continue;
             };
+            // Argument-dependent lookup adds nothing for scalar arguments,
+            // nor for a class whose namespace declares no other function
+            // of the name.
+            let adds = |s: &Shape| match s {
+                Shape::Class(ClassRefT::Class(k)) => !adl_adds_nothing(db, &map, *k, name, f),
+                Shape::Class(ClassRefT::Inst(_)) => true,
+                _ => false,
+            };
+            if shapes.iter().any(adds) {
+                continue;
+            }
             let Ok(sig) = instances::signature(db, instances::fn_instance(db, f, None, Vec::new())) else { continue };
             if sig.variadic || sig.params.len() != args.len() {
                 continue;
@@ -270,6 +297,72 @@ impl Cx<'_> {
         }
         out
     }
+}
+
+/// Whether class `c` may convert a scalar by a constructor: `Some(false)`
+/// only for a complete class that is no template instance, has no bases
+/// (an inherited constructor would count), and whose every constructor is
+/// `explicit`, a copy or move constructor, or cannot take one argument.
+/// Implicit constructors convert nothing; an aggregate is no exception.
+fn converting_ctors(db: &dyn SourceDatabase, c: ClassRefT) -> Option<bool> {
+    let ClassRefT::Class(k) = c else { return None };
+    let map = def_map(db, k.tu(db));
+    let k = map.class_definition(k);
+    let data = item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).cloned()?;
+    if !data.is_definition || data.tparams.is_some() || !class_bases_of(db, c).is_empty() {
+        return None;
+    }
+    let class = *map.class_scope.get(&k)?;
+    for ctor in own_fns(db, &map, class, CTOR_KEY) {
+        let FnDecl::Fn(f) = ctor else { return Some(true) };
+        let fd = ctor.data(db)?;
+        if fd.explicit {
+            continue;
+        }
+        let sig = instances::signature(db, instances::fn_instance(db, ctor, None, Vec::new())).ok()?;
+        let most = if sig.variadic || !fd.pack_params.is_empty() { usize::MAX } else { sig.params.len() };
+        let least = sig.params.len().saturating_sub(infer::param_defaults(db, FnDecl::Fn(f)) as usize);
+        if least > 1 || most < 1 {
+            continue;
+        }
+        // A copy or move constructor takes the class itself: a scalar would
+        // need a second user-defined conversion.
+        let first = canonical(db, *sig.params.first()?);
+        let of_class = match first.kind(db) {
+            TyKind::LRef(x) | TyKind::RRef(x) => {
+                matches!(strip_cv(db, canonical(db, *x)).kind(db), TyKind::Class(j) if map.class_definition(*j) == k)
+            }
+            _ => false,
+        };
+        if !of_class {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+/// Whether argument-dependent lookup for `name` with an argument of class
+/// `k` finds no function beyond `f` (and its redeclarations): the class
+/// befriends nothing, has no bases (their namespaces would count), and the
+/// namespace around it declares no other function of that name.
+fn adl_adds_nothing(db: &dyn SourceDatabase, map: &DefMap, k: ClassId, name: &str, f: FnDecl) -> bool {
+    let k = map.class_definition(k);
+    let Some(data) = item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize).cloned() else { return false };
+    if data.has_friends || !class_bases_of(db, ClassRefT::Class(k)).is_empty() {
+        return false;
+    }
+    // The innermost namespace around the class (classes nested in classes
+    // have their outermost class's namespace).
+    let mut s = map.parent.get(&DeclKey::Class(k)).copied();
+    while let Some(x) = s {
+        if !matches!(map.scope(x).kind, ScopeKind::Class(_)) {
+            break;
+        }
+        s = map.scope(x).parent;
+    }
+    let Some(ns) = s else { return false };
+    let same = exec_space::redeclarations(db, f);
+    own_fns(db, map, ns, name).iter().all(|g| *g == f || same.contains(g))
 }
 
 fn is_floating(b: Builtin) -> bool {

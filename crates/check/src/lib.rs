@@ -10,6 +10,8 @@
 //! - `flow`: whether control reaches a body's end (940); `modifiable`:
 //!   operands that are not modifiable lvalues (137); `constants`: the
 //!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
+//! - `deleted`: calls that overload resolution resolved to a deleted
+//!   function (1776).
 //! - `lambdas`: the restrictions on extended lambdas (spec 30 §5.3).
 //! - `redefinition`: functions, variables, classes and enums defined twice;
 //!   `overrides`: virtual overrides (execution spaces, `override`,
@@ -38,6 +40,7 @@ mod calls;
 mod constants;
 mod conversions;
 mod decls;
+mod deleted;
 mod device;
 mod device_decls;
 mod flow;
@@ -71,6 +74,7 @@ pub use calls::fn_call_findings;
 pub use constants::{fn_constant_findings, var_constant_findings};
 pub use conversions::{fn_conversion_findings, var_conversion_findings};
 pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings};
+pub use deleted::{DeletedCall, fn_deleted_calls};
 pub use device::{device_pass, fn_device_call_findings};
 pub use device_decls::item_device_decl_findings;
 pub use flow::fn_missing_return;
@@ -155,6 +159,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
     };
     let mut unknown = Vec::new();
     let mut inaccessible = Vec::new();
+    let mut deleted = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
         if opts.whole_program {
@@ -192,6 +197,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_operand_findings(db, f), start, &mut out);
             raw(&fn_conversion_findings(db, f), start, &mut out);
             inaccessible.extend(fn_inaccessible(db, f).iter().map(|u| (u.clone(), start)));
+            deleted.extend(fn_deleted_calls(db, f).iter().map(|c| (c.clone(), start)));
             raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_uninitialized(db, f), start, &mut out);
             raw(&fn_constant_findings(db, f), start, &mut out);
@@ -219,10 +225,11 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         }
     }
     out.extend(undefined::findings(text, &unknown));
-    if !inaccessible.is_empty() {
-        // Where members are declared (any item, system headers included).
+    if !inaccessible.is_empty() || !deleted.is_empty() {
+        // Where members and functions are declared (any item, system headers included).
         let starts = calls::item_starts(db, tu).into_iter().collect();
         out.extend(inaccessible.iter().filter_map(|(u, start)| access::finding(db, tu, &starts, u, *start)));
+        out.extend(deleted.iter().filter_map(|(c, start)| deleted::finding(db, tu, &starts, c, *start)));
     }
     out.extend(redefinition::findings(db, tu));
     out.extend(nonconstant::findings(db, tu));

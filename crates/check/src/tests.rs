@@ -2025,6 +2025,89 @@ void k() { goto later; int z; later: z = 1; }
 }
 
 #[test]
+fn conversions_by_constructors_and_through_lookup() {
+    check(
+        r#"
+struct A {};
+struct S { explicit S(int); };
+struct P { P(int, int = 0); };
+struct Q { Q(const Q &); Q(); };
+template <class T> struct W { W(T); };
+struct V { template <class T> V(T); };
+struct E : A {};
+struct B { operator int() const; };
+namespace n { struct C {}; void take(C, int); }
+namespace m { struct D {}; }
+A a = 1;
+S s = 2;
+P p = 3;
+Q q = 4;
+W<int> w = 6;
+V v = 7;
+E e = 8;
+A ret() { return 1; }
+void f(A);
+void take(int);
+void h() {
+    f(1); A x = 2.0; const char *c = "x"; A y = c;
+    A a; B b; n::C nc; m::D d; E ee;
+    take(a); take(b); take(nc); take(d); take(ee);
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            12:7 415 Type { spelling: "int", aka: None } Type { spelling: "A", aka: None }
+            13:7 415 Type { spelling: "int", aka: None } Type { spelling: "S", aka: None }
+            15:7 415 Type { spelling: "int", aka: None } Type { spelling: "Q", aka: None }
+            19:18 415 Type { spelling: "int", aka: None } Type { spelling: "A", aka: None }
+            23:7 415 Type { spelling: "int", aka: None } Type { spelling: "A", aka: None }
+            23:17 415 Type { spelling: "double", aka: None } Type { spelling: "A", aka: None }
+            23:49 415 Type { spelling: "const char *", aka: None } Type { spelling: "A", aka: None }
+            25:10 413 Type { spelling: "A", aka: None } Type { spelling: "int", aka: None }
+            25:38 413 Type { spelling: "m::D", aka: None } Type { spelling: "int", aka: None }
+        "#]],
+    );
+}
+
+#[test]
+fn deleted_functions() {
+    check(
+        r#"
+struct S { S(int) = delete; S(); void g() = delete; S(int, int) = delete; };
+struct T { T(double); T(int) = delete; };
+struct U { U() = delete; U(int); };
+void f(int) = delete;
+void g(int);
+void g(double) = delete;
+template <class X> void r(X &);
+template <class X> void r(const X &&) = delete;
+void h(long);
+void h(char) = delete;
+void host_fn() {
+    f(1); S s(1); s.g(); S c(1, 2);
+    T t = 3; T z = T(1); T fine = 1.0;
+    U u; U arr[2]; U ok(1);
+    g(2.0f); g(2);
+    int i = 0; r(i);
+    h(1);
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            13:5 1776 Some(Function) "f"
+            13:15 1776 Some(Function) "S::S"
+            13:21 1776 Some(Function) "S::g"
+            13:30 1776 Some(Function) "S::S"
+            14:11 1776 Some(Function) "T::T"
+            14:20 1776 Some(Function) "T::T"
+            15:7 1790 Type { spelling: "U", aka: None }
+            15:12 1790 Type { spelling: "U", aka: None }
+            16:5 1776 Some(Function) "g"
+        "#]],
+    );
+}
+
+#[test]
 fn template_argument_lists() {
     check(
         r#"

@@ -52,7 +52,7 @@ pub fn fn_uncertain(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Uncertain>> {
         if let Callee::Unresolved(name) = callee
             && let Some(range) = crate::calls::site_range(&body, *site)
         {
-            out.push(Uncertain { at: u32::from(range.start()), reason: Reason::UnresolvedCall(name.clone()) });
+            out.push(Uncertain { at: u32::from(range.start()), reason: Reason::UnresolvedCall(name.to_string()) });
         }
     }
     if let Some(at) = crate::flow::undecided_end(db, f) {

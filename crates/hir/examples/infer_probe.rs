@@ -117,6 +117,7 @@ fn main() {
         for (_, c) in &r.calls {
             calls += 1;
             if let Callee::Unresolved(why) = c {
+                let why = why.to_string();
                 unresolved += 1;
                 // `CUFRONT_REASON=text`: every body with such a call.
                 if std::env::var("CUFRONT_REASON").is_ok_and(|r| why.contains(&r)) {

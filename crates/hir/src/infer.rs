@@ -123,7 +123,39 @@ pub enum Callee {
     Entity(Entity),
     /// A builtin operator, a call through a pointer or closure, a pseudo-destructor.
     Builtin,
-    Unresolved(String),
+    Unresolved(Unresolved),
+}
+
+/// Why a call has no callee.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// Overload resolution selected this deleted function: the call is
+    /// ill-formed ([dcl.fct.def.delete]/2), as the program wrote it.
+    Deleted(Entity),
+    /// The model could not resolve the call. The text says why for people
+    /// (probes, test output); nothing branches on it.
+    Unknown(String),
+}
+
+impl From<String> for Unresolved {
+    fn from(why: String) -> Unresolved {
+        Unresolved::Unknown(why)
+    }
+}
+
+impl From<&str> for Unresolved {
+    fn from(why: &str) -> Unresolved {
+        Unresolved::Unknown(why.to_string())
+    }
+}
+
+impl std::fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unresolved::Deleted(_) => f.write_str("call of a deleted function"),
+            Unresolved::Unknown(why) => f.write_str(why),
+        }
+    }
 }
 
 /// What a name (or member name) denotes.
@@ -470,9 +502,6 @@ struct Infer<'a> {
 
 /// A candidate function: its declaration and the specialization it is a member of.
 type Cand = (FnDecl, Option<InstId>);
-
-/// Why overload resolution fails when its best candidate is deleted.
-pub(crate) const DELETED: &str = "call of a deleted function";
 
 /// An argument as overload resolution sees it.
 #[derive(Clone, Copy, Debug)]
@@ -1176,7 +1205,7 @@ impl<'a> Infer<'a> {
             // The implicitly declared copy or move constructor is a candidate
             // beside the declared ones (a class that declares neither).
             Err(e)
-                if e != DELETED
+                if !matches!(e, Unresolved::Deleted(_))
                     && matches!(args, [a] if !a.braced && (self.same_class(a.ty, c) || self.derives(a.ty, c))) =>
             {
                 let kind = if args[0].cat == Category::LValue {
@@ -2413,7 +2442,7 @@ impl<'a> Infer<'a> {
                         let cands = self.adl(&name, &a);
                         if cands.is_empty() {
                             let why = friends::adl_only_miss(self, &name, &a).unwrap_or_else(|| why.clone());
-                            self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(why.clone())));
+                            self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(why.as_str().into())));
                             return (self.error(&why), pr);
                         }
                         let targs = p.segments[0].args.clone();
@@ -2599,8 +2628,9 @@ impl<'a> Infer<'a> {
                 self.returned(CallSite::Expr(e), ret)
             }
             Err(err) => {
-                self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err.clone())));
-                (self.error(&err), Category::PRValue)
+                let why = err.to_string();
+                self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err)));
+                (self.error(&why), Category::PRValue)
             }
         }
     }
@@ -3030,7 +3060,7 @@ impl<'a> Infer<'a> {
         targs: Option<&[TemplateArgRef]>,
         args: &[Arg],
         obj: Option<Arg>,
-    ) -> Result<(Cand, Vec<TemplateArg>, FnSig), String> {
+    ) -> Result<(Cand, Vec<TemplateArg>, FnSig), Unresolved> {
         self.resolve_overload_ranked(cands, targs, args, obj).map(|(c, a, s, _)| (c, a, s))
     }
 
@@ -3040,7 +3070,7 @@ impl<'a> Infer<'a> {
         targs: Option<&[TemplateArgRef]>,
         args: &[Arg],
         obj: Option<Arg>,
-    ) -> Result<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>), String> {
+    ) -> Result<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>), Unresolved> {
         if self.stopped() {
             return Err("stopped at a lambda".into());
         }
@@ -3146,7 +3176,7 @@ impl<'a> Infer<'a> {
             viable.push((c, targs_v, sig, ranks));
         }
         if viable.is_empty() {
-            return Err(why);
+            return Err(why.into());
         }
         // Substitution failures (error types in a signature) lose to clean candidates (SFINAE).
         if viable.iter().any(|v| !sig_has_error(db, &v.2)) {
@@ -3205,7 +3235,8 @@ impl<'a> Infer<'a> {
         // A deleted function takes part in overload resolution; selecting
         // it makes the call ill-formed ([dcl.fct.def.delete]/2).
         if viable[best].0.0.data(db).is_some_and(|d| d.deleted) {
-            return Err(DELETED.into());
+            let (cand, targs) = (viable[best].0, viable[best].1.clone());
+            return Err(Unresolved::Deleted(self.entity_of(cand, targs)));
         }
         Ok(viable.swap_remove(best))
     }
@@ -3603,7 +3634,9 @@ fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
     let mut inf = Infer::type_level(cx, &body);
     let r = templates::nested(|| {
         let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
-        inf.resolve_overload(&cands, targs.as_deref(), &args, None).map(|(_, _, sig)| sig.ret)
+        inf.resolve_overload(&cands, targs.as_deref(), &args, None)
+            .map(|(_, _, sig)| sig.ret)
+            .map_err(|e| e.to_string())
     });
     let ret = r.ok()?;
     let mut t = canonical(db, ret);

@@ -331,6 +331,9 @@ pub struct FnData {
     /// Explicitly defaulted (`= default`) where it is declared: not
     /// user-provided, so it may be trivial (`templates/trivial.rs`).
     pub defaulted: bool,
+    /// Declared with a plain `explicit` (a conditional `explicit(e)` is
+    /// not: its operand is not evaluated here).
+    pub explicit: bool,
     /// The operand of a `noexcept(expr)` specifier (a plain `noexcept` is
     /// `ty.noexcept`): instantiated when a call selects the function
     /// (`infer/constraint_vars.rs`). Boxed: `FnData` is cloned into the
@@ -1532,6 +1535,7 @@ impl Lower {
         linkage.is_definition = node.kind() == K::FUNCTION_DEF || su::child(node, K::DEFAULTED_BODY).is_some();
         let deleted = su::child(node, K::DELETED_BODY).is_some();
         let defaulted = su::child(node, K::DEFAULTED_BODY).is_some();
+        let explicit = specs.is_some_and(plain_explicit);
         let pack_params = su::function_params(d)
             .iter()
             .enumerate()
@@ -1573,6 +1577,7 @@ impl Lower {
                 friend: false,
                 deleted,
                 defaulted,
+                explicit,
                 noexcept_expr,
             },
             at,
@@ -2389,4 +2394,15 @@ fn invent_auto_params(params: &mut [TypeRef], first: usize) -> Vec<TemplateParam
         invent(p, &mut out, first);
     }
     out
+}
+
+/// Whether declaration specifiers hold `explicit` not followed by `(`.
+fn plain_explicit(specs: &SyntaxNode) -> bool {
+    let mut toks = specs.children_with_tokens().filter(|t| !t.kind().is_trivia());
+    while let Some(t) = toks.next() {
+        if t.kind() == K::EXPLICIT_KW {
+            return toks.next().is_none_or(|n| n.kind() != K::L_PAREN);
+        }
+    }
+    false
 }

@@ -27,7 +27,7 @@ fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
     }
     match inf.resolve_overload(&cands, None, &[arg], Some(object)) {
         Ok(_) => Some(true),
-        Err(e) if e == DELETED => Some(false),
+        Err(Unresolved::Deleted(_)) => Some(false),
         // The implicit copy or move assignment may still take it (it is
         // declared beside an `operator=` template or one from another type).
         Err(_) => implicit_assignable(cx, class, object, arg),

@@ -674,7 +674,7 @@ impl Infer<'_> {
         let args = match self.deduce_autos(body, &data, a) {
             Ok(x) => x,
             Err(err) => {
-                self.res.calls.push((site, Callee::Unresolved(err.clone())));
+                self.res.calls.push((site, Callee::Unresolved(err.as_str().into())));
                 return (self.error(&err), Category::PRValue);
             }
         };
@@ -714,7 +714,7 @@ impl Infer<'_> {
                 self.returned(site, sig.ret)
             }
             Err(err) => {
-                self.res.calls.push((site, Callee::Unresolved(err.clone())));
+                self.res.calls.push((site, Callee::Unresolved(err.as_str().into())));
                 (self.error(&err), Category::PRValue)
             }
         }

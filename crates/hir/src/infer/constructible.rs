@@ -66,7 +66,7 @@ fn decide(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
     }
     match inf.resolve_overload(&ctors, None, &args, None) {
         Ok(_) => Some(true),
-        Err(e) if e == DELETED => Some(false),
+        Err(Unresolved::Deleted(_)) => Some(false),
         Err(_) => match args.as_slice() {
             [a] if inf.same_class(a.ty, c) => {
                 // A declared copy constructor that did not fit (`C(C&)` from a

@@ -201,7 +201,7 @@ fn read_primary(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) 
                         _ => Arg { ty: r, cat: Category::PRValue, null: false, braced: false },
                     })
                 }
-                Err(e) => Err(e),
+                Err(e) => Err(e.to_string()),
             })
         }
         // A call through a variable of function pointer type (libcu++'s `declval<T>()`).

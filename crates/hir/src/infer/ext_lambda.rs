@@ -81,7 +81,9 @@ impl Infer<'_> {
                 self.require(ent);
                 self.res.calls.push((site, Callee::Entity(ent)));
             }
-            Err(err) => self.res.calls.push((site, Callee::Unresolved(format!("extended lambda wrapper: {err}")))),
+            Err(err) => {
+                self.res.calls.push((site, Callee::Unresolved(format!("extended lambda wrapper: {err}").into())))
+            }
         }
         // Its type, `__nv_hdl_wrapper_t<IsMutable, HasFuncPtrConv,
         // NeverThrows, TAG, R(P…), captures…>` (what the preamble's traits

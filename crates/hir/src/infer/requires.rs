@@ -74,7 +74,7 @@ fn expr_holds(inf: &mut Infer<'_>, e: ExprId) -> Option<bool> {
     // Overload resolution selected a deleted function (a poison pill such
     // as `template<class T> void swap(T&, T&) = delete;`): ill-formed, as
     // `__is_constructible` decides (`infer/constructible.rs`).
-    if inf.res.calls[before..].iter().any(|(_, c)| matches!(c, Callee::Unresolved(w) if w == DELETED)) {
+    if inf.res.calls[before..].iter().any(|(_, c)| matches!(c, Callee::Unresolved(Unresolved::Deleted(_)))) {
         return Some(false);
     }
     // A call whose selected function's constraints are false: overload

@@ -39,7 +39,7 @@ fn constructible(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
                     return Some(false);
                 }
             }
-            Err(e) if e == DELETED => return Some(false),
+            Err(Unresolved::Deleted(_)) => return Some(false),
             // The implicit copy or move constructor may still take it
             // (`__is_constructible` decides that); not here.
             Err(_) => return None,
@@ -65,7 +65,7 @@ fn assignable(cx: LowerCx<'_>, t: TyId, args: &[TyId]) -> Option<bool> {
                     return Some(false);
                 }
             }
-            Err(e) if e == DELETED => return Some(false),
+            Err(Unresolved::Deleted(_)) => return Some(false),
             Err(_) => return None,
         }
     }
