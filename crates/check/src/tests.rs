@@ -1034,6 +1034,7 @@ int gi; double *gp = &gi; int *gq = 0;
             13:19 413 Type { spelling: "A", aka: None } Type { spelling: "int", aka: None }
             17:32 120 
             18:26 120 
+            21:8 413 Type { spelling: "A", aka: None } Type { spelling: "int", aka: None }
             21:31 167 Type { spelling: "double", aka: None } Type { spelling: "int *", aka: None }
             21:53 167 Type { spelling: "double *", aka: None } Type { spelling: "int *", aka: None }
             21:62 167 Type { spelling: "double", aka: None } Type { spelling: "int *", aka: None }
