@@ -56,6 +56,7 @@ const GLOBAL_MEMBER: DiagId = DiagId(3688);
 /// `%s arguments must be positive integers` (`__cluster_dims__`).
 const NOT_POSITIVE: DiagId = DiagId(3685);
 const MAX_BLOCKS_NEGATIVE: DiagId = DiagId(3705);
+const EXPECTED_RPAREN: DiagId = DiagId(18);
 const MAXNREG_NOT_POSITIVE: DiagId = DiagId(3717);
 const GRID_CONSTANT_NOT_KERNEL: DiagId = DiagId(3702);
 const INLINE_VAR_WHOLE_PROGRAM: DiagId = DiagId(3648);
@@ -276,7 +277,9 @@ fn defaulted(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData, root: &SyntaxNod
     }
 }
 
-/// The launch-configuration attributes (spec 20 §3.4). Where each is
+/// The launch-configuration attributes (spec 20 §3.4). A fourth
+/// `__launch_bounds__` argument is a syntax error at the comma before it
+/// (18; the attribute stays). Where each is
 /// read, at the attribute: `__launch_bounds__` on a member (3535), a
 /// non-positive `__cluster_dims__` argument (3685, one per argument) or
 /// `__maxnreg__` (3717), a negative max-blocks-per-cluster (third
@@ -311,6 +314,18 @@ fn launch_attributes(
             .collect()
     };
     let mut lb = find("launch_bounds");
+    // `__launch_bounds__` takes at most three arguments: EDG's attribute
+    // parser expects the `)` at the comma after the third (and keeps the
+    // attribute).
+    if lb.is_some()
+        && let Some(args) = attribute_args(root, at, "launch_bounds")
+        && args.len() > 3
+        && let Some(comma) = args[2]
+            .last()
+            .and_then(|t| std::iter::successors(t.next_token(), |t| t.next_token()).find(|t| !t.kind().is_trivia()))
+    {
+        push(EXPECTED_RPAREN, vec![], u32::from(comma.text_range().start()));
+    }
     if f.in_class
         && let Some(lb) = lb
     {

@@ -1577,6 +1577,8 @@ __global__ void __attribute__((maxnreg(0))) __attribute__((launch_bounds(128))) 
 __device__ void __attribute__((maxnreg(0))) d2() {}
 __global__ void __attribute__((cluster_dims(1+1, 2-3))) k18() {}
 __device__ void __attribute__((maxnreg(8))) d3() {}
+__global__ void __attribute__((launch_bounds(128, 2, 1, 7))) k19() {}
+__device__ void __attribute__((launch_bounds(128, 2, 1, 7))) d4() {}
 "#,
         Options::default(),
         expect![[r#"
@@ -1594,6 +1596,9 @@ __device__ void __attribute__((maxnreg(8))) d3() {}
             18:45 20260 
             19:45 20228 "__cluster_dims__"
             20:58 20258 "__maxnreg__"
+            21:68 18 
+            22:68 18 
+            22:75 20077 "__launch_bounds__"
         "#]],
     );
 }
