@@ -206,13 +206,5 @@ pub(crate) fn finding(
     };
     let at = start + u.at;
     let id = if matches!(u.member, Member::Ctor(_)) { INACCESSIBLE_SPECIAL } else { INACCESSIBLE };
-    Some(crate::Found {
-        at,
-        order: at,
-        id,
-        severity: Severity::Error,
-        args: vec![Arg::Entity(entity)],
-        args_once_erred: None,
-        late: false,
-    })
+    Some(crate::Found::new(at, id, Severity::Error, vec![Arg::Entity(entity)]))
 }

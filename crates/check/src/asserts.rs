@@ -12,7 +12,7 @@ use cufront_base_db::SourceDatabase;
 use cufront_diagnostics::{Arg, DiagId, Severity};
 use cufront_hir::ItemId;
 use cufront_hir::scopes::def_map;
-use cufront_hir::static_asserts::{self, Context, Outcome, StaticAssert};
+use cufront_hir::static_asserts::{self, Context, ItemAssert, Outcome, StaticAssert};
 
 use crate::Raw;
 
@@ -38,13 +38,18 @@ pub fn item_assert_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Ra
         if static_asserts::evaluate(db, tu, &sa) != Outcome::False {
             continue;
         }
-        let (id, args) = match &a.message {
-            Some(m) => (FAILED_WITH, vec![Arg::Str(literal_text(m).unwrap_or_else(|| m.clone()))]),
-            None => (FAILED, Vec::new()),
-        };
+        let (id, args) = message(a);
         out.push(Raw { at: a.at, id, severity: Severity::Error, args });
     }
     Arc::new(out)
+}
+
+/// The error of a failing assert: with its message, or without one.
+pub(crate) fn message(a: &ItemAssert) -> (DiagId, Vec<Arg>) {
+    match &a.message {
+        Some(m) => (FAILED_WITH, vec![Arg::Str(literal_text(m).unwrap_or_else(|| m.clone()))]),
+        None => (FAILED, Vec::new()),
+    }
 }
 
 /// The characters of a message written as ordinary string literals,

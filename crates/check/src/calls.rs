@@ -86,7 +86,7 @@ impl Finding {
                 (CONFIGURATION_ERROR, vec![Arg::Str(who.into()), Arg::Str("cannot".into())], None)
             }
         };
-        Some(Found { at, order: at, id, severity: Severity::Error, args, args_once_erred: once, late: false })
+        Some(Found { args_once_erred: once, ..Found::new(at, id, Severity::Error, args) })
     }
 }
 

@@ -122,5 +122,5 @@ pub(crate) fn finding(
             (DELETED, vec![Arg::Entity(entity)])
         }
     };
-    Some(Found { at, order: at, id, severity: Severity::Error, args, args_once_erred: None, late: false })
+    Some(Found::new(at, id, Severity::Error, args))
 }

@@ -139,15 +139,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             for d in vars.iter().chain(fn_device_call_findings(db, f, opts.relaxed_constexpr).iter()) {
                 let at = calls::place(text, start + d.at, d.skip_blanks);
                 order = u32::max(order, at);
-                let found = Found {
-                    at,
-                    order,
-                    id: d.id,
-                    severity: d.severity,
-                    args: d.args.clone(),
-                    args_once_erred: None,
-                    late: d.late,
-                };
+                let found = Found { order, late: d.late, ..Found::new(at, d.id, d.severity, d.args.clone()) };
                 match (d.late, kernel) {
                     (false, _) => early.push(found),
                     (true, false) => late_fns.push(found),
@@ -164,12 +156,12 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
         for r in crate::item_decl_findings(db, item).iter().filter(|r| r.severity == Severity::Warning) {
             let at = start + r.at;
             let (id, severity, args) = (r.id, r.severity, r.args.clone());
-            early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            early.push(Found::new(at, id, severity, args));
         }
         for r in crate::device_decls::item_device_decl_findings(db, item).iter() {
             let at = start + r.at;
             let (id, severity, args) = (r.id, r.severity, r.args.clone());
-            early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            early.push(Found::new(at, id, severity, args));
         }
         let tree = cufront_hir::item_tree_of(db, item);
         let offsets = cufront_hir::item_offsets(db, item);
@@ -177,14 +169,14 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             if f.linkage.cuda.global && f.linkage.is_constexpr {
                 let at = start + at;
                 let (id, severity) = (GLOBAL_CONSTEXPR, Severity::Error);
-                early.push(Found { at, order: at, id, severity, args: vec![], args_once_erred: None, late: false });
+                early.push(Found::new(at, id, severity, vec![]));
             }
         }
         for v in calls::defined_variables(db, item) {
             for r in crate::var_constant_findings(db, v).iter().chain(crate::var_conversion_findings(db, v).iter()) {
                 let at = start + r.at;
                 let (id, severity, args) = (r.id, r.severity, r.args.clone());
-                early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+                early.push(Found::new(at, id, severity, args));
             }
         }
         for f in calls::defined_functions(db, item) {
@@ -193,22 +185,14 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             for r in unmodifiable.iter().chain(operands.iter()).chain(conversions.iter()).chain(constants.iter()) {
                 let at = start + r.at;
                 let (id, severity, args) = (r.id, r.severity, r.args.clone());
-                early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+                early.push(Found::new(at, id, severity, args));
             }
             let unused = crate::unused::fn_unused_locals(db, f);
             let (raws, end) = (&unused.0, unused.1);
             // A missing return first, then the unreferenced variables.
             let missing = crate::flow::fn_missing_return(db, f);
             for r in missing.iter().chain(raws) {
-                early.push(Found {
-                    at: start + r.at,
-                    order: start + end,
-                    id: r.id,
-                    severity: r.severity,
-                    args: r.args.clone(),
-                    args_once_erred: None,
-                    late: false,
-                });
+                early.push(Found { order: start + end, ..Found::new(start + r.at, r.id, r.severity, r.args.clone()) });
             }
         }
     }

@@ -99,7 +99,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit, f: FnId, st
         } else {
             order = at;
         }
-        out.push(Found { at, order, id: r.id, severity: r.severity, args, args_once_erred: None, late: false });
+        out.push(Found { order, ..Found::new(at, r.id, r.severity, args) });
     }
     out
 }

@@ -12,6 +12,8 @@
 //!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
 //! - `deleted`: calls that overload resolution resolved to a deleted
 //!   function (1776).
+//! - `instantiation`: class template instances the user's variables
+//!   need, and the asserts that fail in them (with `detected during`).
 //! - `lambdas`: the restrictions on extended lambdas (spec 30 §5.3).
 //! - `redefinition`: functions, variables, classes and enums defined twice;
 //!   `overrides`: virtual overrides (execution spaces, `override`,
@@ -44,6 +46,7 @@ mod deleted;
 mod device;
 mod device_decls;
 mod flow;
+mod instantiation;
 mod interest;
 mod jumps;
 mod lambdas;
@@ -65,7 +68,7 @@ mod unused;
 mod vars;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
-use cufront_diagnostics::{Arg, DiagId, Severity};
+use cufront_diagnostics::{Arg, ContextEntry, DiagId, Severity};
 
 pub use access::{Inaccessible, fn_inaccessible, var_inaccessible};
 pub use arity::fn_arity_findings;
@@ -78,6 +81,7 @@ pub use deleted::{DeletedCall, fn_deleted_calls};
 pub use device::{device_pass, fn_device_call_findings};
 pub use device_decls::item_device_decl_findings;
 pub use flow::fn_missing_return;
+pub use instantiation::{fn_instantiations, item_instantiations};
 pub use interest::device_names;
 pub use jumps::fn_bypassed_initializations;
 pub use lambdas::{fn_lambda_findings, item_field_lambda_findings, var_lambda_findings};
@@ -130,6 +134,16 @@ pub struct Found {
     /// Reported after the unit is parsed, without a source line (cicc's
     /// checks of device code that run on the finished unit).
     pub late: bool,
+    /// The instantiations that led to it, innermost first (`detected
+    /// during …`).
+    pub context: Vec<ContextEntry>,
+}
+
+impl Found {
+    /// A finding that sorts at its caret, with nothing else to it.
+    pub fn new(at: u32, id: DiagId, severity: Severity, args: Vec<Arg>) -> Found {
+        Found { at, order: at, id, severity, args, args_once_erred: None, late: false, context: Vec::new() }
+    }
 }
 
 /// A finding at an offset relative to its top-level item (what the
@@ -154,12 +168,13 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         for r in rs {
             order = u32::max(order, start + r.at);
             let (id, severity, args) = (r.id, r.severity, r.args.clone());
-            out.push(Found { at: start + r.at, order, id, severity, args, args_once_erred: None, late: false });
+            out.push(Found { order, ..Found::new(start + r.at, id, severity, args) });
         }
     };
     let mut unknown = Vec::new();
     let mut inaccessible = Vec::new();
     let mut deleted = Vec::new();
+    let mut points = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
         if opts.whole_program {
@@ -170,6 +185,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         raw(&item_literal_operator_findings(db, item), start, &mut out);
         raw(&item_assert_findings(db, item), start, &mut out);
         raw(&item_template_arg_findings(db, item), start, &mut out);
+        points.extend(item_instantiations(db, item).iter().map(|&(at, t)| (start + at, t)));
         let types = item_unknown_type_names(db, item);
         unknown.extend(types.iter().map(|(at, n)| (undefined::Owner::Type, start + at, n.clone())));
         // Every variable the item defines, with an initializer or without.
@@ -198,6 +214,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_conversion_findings(db, f), start, &mut out);
             inaccessible.extend(fn_inaccessible(db, f).iter().map(|u| (u.clone(), start)));
             deleted.extend(fn_deleted_calls(db, f).iter().map(|c| (c.clone(), start)));
+            points.extend(fn_instantiations(db, f).iter().map(|&(at, t)| (start + at, t)));
             raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_uninitialized(db, f), start, &mut out);
             raw(&fn_constant_findings(db, f), start, &mut out);
@@ -205,7 +222,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
                 let (at, first) = (start + at, start + first);
                 let args = vec![Arg::Pos(redefinition::position(db, tu, first))];
                 let (id, severity) = (DUPLICATE_CASE, Severity::Error);
-                out.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+                out.push(Found::new(at, id, severity, args));
             }
             raw(&fn_var_findings(db, f, opts.extended_lambda), start, &mut out);
             let mut order = 0u32;
@@ -231,6 +248,8 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         out.extend(inaccessible.iter().filter_map(|(u, start)| access::finding(db, tu, &starts, u, *start)));
         out.extend(deleted.iter().filter_map(|(c, start)| deleted::finding(db, tu, &starts, c, *start)));
     }
+    points.sort_by_key(|&(at, _)| at);
+    out.extend(instantiation::findings(db, tu, &points));
     out.extend(redefinition::findings(db, tu));
     out.extend(nonconstant::findings(db, tu));
     out.extend(uninitialized::findings(db, tu));

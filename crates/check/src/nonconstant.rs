@@ -103,15 +103,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
                 let entity =
                     DiagEntity { kind: Some(EntityKind::Function), name, declared_at, ..DiagEntity::default() };
                 let at = start + at;
-                let found = |id, severity, args| Found {
-                    at,
-                    order: at,
-                    id,
-                    severity,
-                    args,
-                    args_once_erred: None,
-                    late: false,
-                };
+                let found = |id, severity, args| Found::new(at, id, severity, args);
                 out.push(found(NOT_CONSTANT, Severity::Error, vec![]));
                 out.push(found(CALL_NOT_CONSTEXPR, Severity::Note, vec![Arg::Entity(entity)]));
             }
@@ -137,8 +129,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
         let Some(qual) = crate::names::scope_chain(db, tu, wscope) else { continue };
         let name: String = qual.into_iter().map(|(_, n)| format!("{n}::")).chain([name]).collect();
         let entity = DiagEntity { kind: Some(EntityKind::Variable), name, declared_at, ..DiagEntity::default() };
-        let found =
-            |id, severity, args| Found { at, order: at, id, severity, args, args_once_erred: None, late: false };
+        let found = |id, severity, args| Found::new(at, id, severity, args);
         out.push(found(NOT_CONSTANT, Severity::Error, vec![]));
         out.push(found(VARIABLE_NOT_CONSTANT, Severity::Note, vec![Arg::Entity(entity)]));
     }

@@ -41,15 +41,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
     let mut push = |at: u32, kind: EntityKind, name: String, prev: u32| {
         let entity = DiagEntity { kind: Some(kind), name, ..DiagEntity::default() };
         let args = vec![Arg::Entity(entity), pos(prev)];
-        out.push(Found {
-            at,
-            order: at,
-            id: ALREADY_DEFINED,
-            severity: Severity::Error,
-            args,
-            args_once_erred: None,
-            late: false,
-        });
+        out.push(Found::new(at, ALREADY_DEFINED, Severity::Error, args));
     };
     for (item, start) in crate::calls::user_items(db, tu) {
         let tree = cufront_hir::item_tree_of(db, item);

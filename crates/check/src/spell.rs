@@ -14,6 +14,7 @@ use cufront_base_db::SourceDatabase;
 use cufront_diagnostics::Arg;
 use cufront_hir::item_tree::Builtin;
 use cufront_hir::scopes::{DeclKey, ScopeKind, def_map};
+use cufront_hir::templates::{InstId, TemplateArg};
 use cufront_hir::ty::{TyId, TyKind, canonical};
 use cufront_hir::{ClassId, item_tree_of};
 
@@ -84,6 +85,38 @@ fn class(db: &dyn SourceDatabase, c: ClassId) -> Option<String> {
     }
     let name = data.name.clone()?;
     qualified(db, c.tu(db), DeclKey::Class(c), name)
+}
+
+/// How EDG names a class template instance with its arguments:
+/// `"n::Pair<A, B> [with A=int, B=char *]"`; `None` for a pack, a template
+/// argument or an argument this module cannot spell.
+pub(crate) fn instance_with_args(db: &dyn SourceDatabase, inst: InstId) -> Option<String> {
+    let pattern = inst.class(db);
+    let tree = item_tree_of(db, pattern.item(db));
+    let data = tree.classes.get(pattern.idx(db) as usize)?;
+    let params = data.tparams.as_ref()?;
+    let args = inst.args(db);
+    if params.len() != args.len() || params.iter().any(|p| p.pack) {
+        return None;
+    }
+    let name = qualified(db, pattern.tu(db), DeclKey::Class(pattern), data.name.clone()?)?;
+    let mut names = Vec::new();
+    let mut with = Vec::new();
+    for (p, a) in params.iter().zip(args) {
+        let n = p.name.clone()?;
+        let value = match a {
+            TemplateArg::Type(t) => spell(db, *t)?,
+            TemplateArg::Value(v, t) => match canonical(db, *t).kind(db) {
+                TyKind::Builtin(Builtin::Bool) => (if *v != 0 { "true" } else { "false" }).to_string(),
+                TyKind::Builtin(Builtin::Int) => v.to_string(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        with.push(format!("{n}={value}"));
+        names.push(n);
+    }
+    Some(format!("{name}<{}> [with {}]", names.join(", "), with.join(", ")))
 }
 
 /// `name` with the names of the namespaces and classes around it, when

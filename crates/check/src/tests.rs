@@ -55,6 +55,13 @@ fn run(
         if let Some(o) = &f.args_once_erred {
             out.push_str(&format!(" | {}", args(o)));
         }
+        for c in &f.context {
+            let at = match &c.at {
+                cufront_diagnostics::Pos::At { line, .. } => line.to_string(),
+                cufront_diagnostics::Pos::EndOfSource => "end".into(),
+            };
+            out.push_str(&format!(" <- {} at {at}", c.entity.with_template_args.as_deref().unwrap_or(&c.entity.name)));
+        }
         out.push('\n');
     }
     want.assert_eq(&out);
@@ -2026,6 +2033,38 @@ void k() { goto later; int z; later: z = 1; }
             2:32 547 Some(Variable) "x"
             3:24 546 
             3:38 547 Some(Variable) "a"
+        "#]],
+    );
+}
+
+#[test]
+fn asserts_in_class_template_instances() {
+    check(
+        r#"
+namespace n { template <class A, int N> struct P { static_assert(N > sizeof(A), "big"); A a[N]; }; }
+typedef n::P<int, 2> P2;
+P2 p2;
+struct U { n::P<char, 1> c; int x; };
+template <bool B> struct Q { static_assert(B); };
+Q<false> q;
+Q<true> q2;
+void f(n::P<short, 1> arg) {}
+extern n::P<long, 1> ext;
+n::P<int, 2> *ptr;
+template <class T> struct Check { static_assert(sizeof(T) > 4, "too small"); };
+template <class T> struct Holder { Check<T> c; };
+Check<char> c;
+void g() { Check<short> s; Check<char> again; }
+Holder<bool> h;
+"#,
+        Options::default(),
+        expect![[r#"
+            2:52 1574 "big" <- n::P<A, N> [with A=int, N=2] at 4
+            2:52 1574 "big" <- n::P<A, N> [with A=char, N=1] at 5
+            6:30 2784  <- Q<B> [with B=false] at 7
+            12:35 1574 "too small" <- Check<T> [with T=char] at 14
+            12:35 1574 "too small" <- Check<T> [with T=short] at 15
+            12:35 1574 "too small" <- Check<T> [with T=bool] at 13 <- Holder<T> [with T=bool] at 16
         "#]],
     );
 }

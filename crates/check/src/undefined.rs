@@ -171,15 +171,7 @@ pub(crate) fn findings(text: &str, uses: &[(Owner, u32, String)]) -> Vec<Found> 
         };
         if report {
             let args = vec![Arg::Str(name.clone())];
-            out.push(Found {
-                at: *at,
-                order: *at,
-                id: UNDEFINED_IDENTIFIER,
-                severity: Severity::Error,
-                args,
-                args_once_erred: None,
-                late: false,
-            });
+            out.push(Found::new(*at, UNDEFINED_IDENTIFIER, Severity::Error, args));
         }
     }
     out

@@ -173,15 +173,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
             let name: String = qual.into_iter().map(|(_, n)| format!("{n}::")).chain([v.name.clone()]).collect();
             let entity = DiagEntity { kind: Some(EntityKind::Variable), name, ..DiagEntity::default() };
             let at = start + caret;
-            out.push(Found {
-                at,
-                order: at,
-                id,
-                severity: Severity::Error,
-                args: vec![Arg::Entity(entity)],
-                args_once_erred: None,
-                late: false,
-            });
+            out.push(Found::new(at, id, Severity::Error, vec![Arg::Entity(entity)]));
         }
     }
     out

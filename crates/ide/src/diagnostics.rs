@@ -19,7 +19,7 @@
 //! preprocessing's own failure. A diagnostic both passes report (a
 //! warning in a header parsed twice) is shown once.
 
-use cufront_diagnostics::{DiagId, catalog};
+use cufront_diagnostics::{Arg, DiagId, catalog};
 
 use crate::{Ctx, FileRange};
 
@@ -174,15 +174,25 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                 }
                 let mut range = cx.file_range(cufront_syntax::TextRange::empty(f.at.into()));
                 range.end.col += 1;
+                let file = presumed_file(cx, f.at);
+                let mut message =
+                    cufront_diagnostics::message::render_plain(catalog::template(f.id), args, Some(&file));
+                // The instantiations that led here, one line each (EDG's
+                // single-line form: `detected during instantiation of …`).
+                for c in &f.context {
+                    let args = [Arg::Entity(c.entity.clone()), Arg::Pos(c.at.clone())];
+                    message.push('\n');
+                    message.push_str(&cufront_diagnostics::message::render_plain(
+                        catalog::template(INSTANTIATION_CONTEXT),
+                        &args,
+                        Some(&file),
+                    ));
+                }
                 out.push(Diagnostic {
                     range,
                     severity: if error { Severity::Error } else { Severity::Warning },
                     code: (!error).then(|| f.id.display()),
-                    message: cufront_diagnostics::message::render_plain(
-                        catalog::template(f.id),
-                        args,
-                        Some(&presumed_file(cx, f.at)),
-                    ),
+                    message,
                     related: Vec::new(),
                 });
             }
@@ -190,6 +200,9 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
     }
     (out, erred)
 }
+
+/// `detected during instantiation of %nt %p`.
+const INSTANTIATION_CONTEXT: DiagId = DiagId(683);
 
 /// The presumed file of an offset (what `%p` and `%nd` positions in the
 /// same file leave out).

@@ -153,6 +153,9 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
                     _ => f.args.clone(),
                 };
                 let mut diag = Diagnostic::new(f.id, f.severity).with_args(args).at(locator.location(f.at));
+                for c in &f.context {
+                    diag = diag.with_context(c.clone());
+                }
                 // A message that ends in `:` introduces a list: its notes are
                 // continuation lines (`object of abstract class type "A" is
                 // not allowed:` and its pure virtual functions); other notes
