@@ -188,6 +188,12 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
         for f in calls::defined_functions(db, item) {
+            let code = crate::device_code::fn_device_code_findings(db, f, opts.extended_lambda, opts.whole_program);
+            for r in code.iter() {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
+            }
             let (unmodifiable, operands) = (crate::fn_unmodifiable(db, f), crate::fn_operand_findings(db, f));
             let (conversions, constants) = (crate::fn_conversion_findings(db, f), crate::fn_constant_findings(db, f));
             for r in unmodifiable.iter().chain(operands.iter()).chain(conversions.iter()).chain(constants.iter()) {

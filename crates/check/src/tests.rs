@@ -2048,3 +2048,38 @@ void f(Box<int, char> x);
         "#]],
     );
 }
+
+#[test]
+fn constructs_device_code_cannot_contain() {
+    check_device(
+        r#"
+__device__ void d1() { throw 1; }
+__host__ __device__ void hd() { try { } catch (...) { } }
+__device__ void d2() try { } catch (...) { }
+__device__ bool d3(int x) { return typeid(x) == typeid(int); }
+__device__ int d4() { static thread_local int t; thread_local int u = 0; return t + u; }
+__global__ void k() { __constant__ int c; __device__ int d; static __constant__ int s; __shared__ int sh; (void)c; (void)d; (void)s; (void)sh; }
+__global__ void child() {}
+__host__ __device__ void hd2() { child<<<1, 1>>>(); }
+__device__ void d5() { auto l = [] { throw 2; }; l(); }
+void h() { throw 1; auto l = [] __device__ () { throw 3; }; auto m = [] { throw 4; }; }
+template <class T> __device__ void t() { throw 5; }
+__device__ void d6() { struct L { void m() { throw 6; } }; }
+"#,
+        Options { whole_program: true, extended_lambda: true, ..Options::default() },
+        expect![[r#"
+            2:37 20060 
+            3:59 20060 
+            4:35 20060 
+            5:49 20188 "typeid"
+            5:62 20188 "typeid"
+            6:36 20114 
+            6:63 20114 
+            7:66 20027 "an automatic" "__constant__"
+            7:97 20027 "an automatic" "__device__"
+            9:60 20023 
+            10:51 20060 
+            11:62 20060 
+        "#]],
+    );
+}
