@@ -181,7 +181,9 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
         for v in calls::defined_variables(db, item) {
-            for r in crate::var_constant_findings(db, v).iter().chain(crate::var_conversion_findings(db, v).iter()) {
+            let dynamic = crate::var_dynamic_init_findings(db, v);
+            let (constants, conversions) = (crate::var_constant_findings(db, v), crate::var_conversion_findings(db, v));
+            for r in constants.iter().chain(conversions.iter()).chain(dynamic.iter()) {
                 let at = start + r.at;
                 let (id, severity, args) = (r.id, r.severity, r.args.clone());
                 early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });

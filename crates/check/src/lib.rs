@@ -41,6 +41,7 @@ mod decls;
 mod device;
 mod device_code;
 mod device_decls;
+mod dynamic_init;
 mod flow;
 mod interest;
 mod jumps;
@@ -75,6 +76,7 @@ pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings}
 pub use device::{device_pass, fn_device_call_findings};
 pub use device_code::fn_device_code_findings;
 pub use device_decls::item_device_decl_findings;
+pub use dynamic_init::var_dynamic_init_findings;
 pub use flow::fn_missing_return;
 pub use interest::device_names;
 pub use jumps::fn_bypassed_initializations;

@@ -2083,3 +2083,39 @@ __device__ void d6() { struct L { void m() { throw 6; } }; }
         "#]],
     );
 }
+
+#[test]
+fn dynamic_initialization_of_device_variables() {
+    check_device(
+        r#"
+int compute() { return 3; }
+__device__ int dcompute() { return 3; }
+constexpr int ce() { return 3; }
+__device__ int a = compute();
+__device__ int b = dcompute();
+__constant__ int c = compute();
+__device__ int d = ce();
+struct S { S() {} };
+__device__ S s;
+__device__ int e = 1 + compute();
+__device__ int f = sizeof(compute());
+static __device__ int g = compute();
+__device__ int h[2] = { compute(), 1 };
+__managed__ int m = compute();
+namespace N { __device__ int i = compute(); }
+int plain = compute();
+template <class T> struct X { static __device__ int t; };
+"#,
+        Options::default(),
+        expect![[r#"
+            5:29 20061 "__device__"
+            6:29 20061 "__device__"
+            7:31 20061 "__constant__"
+            11:29 20061 "__device__"
+            13:36 20061 "__device__"
+            14:29 20061 "__device__"
+            15:30 20061 "__managed__"
+            16:43 20061 "__device__"
+        "#]],
+    );
+}
