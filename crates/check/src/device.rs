@@ -204,7 +204,10 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
                 early.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: false });
             }
             let unused = crate::unused::fn_unused_locals(db, f);
-            let (raws, end) = (&unused.0, unused.1);
+            // EDG reports them when the body ends: at its closing brace
+            // (after a syntax error the body's last expression may be
+            // earlier).
+            let (raws, end) = (&unused.0, crate::flow::closing_brace(db, f).unwrap_or(unused.1).max(unused.1));
             // A missing return first, then the unreferenced variables.
             let missing = crate::flow::fn_missing_return(db, f);
             for r in missing.iter().chain(raws) {
@@ -220,6 +223,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
     }
+    early.extend(undefined_names(db, tu));
     early.sort_by_key(|f| f.order);
     // The late phase runs only on a unit without errors.
     if !early.iter().any(|f| f.severity >= Severity::Error) {
@@ -227,4 +231,25 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
         early.extend(late_kernels);
     }
     early
+}
+
+/// `identifier "x" is undefined` on the device preprocessing: names the
+/// host preprocessing does not see (code under `#ifdef __CUDA_ARCH__`),
+/// by the rules of the host pass (`undefined`).
+fn undefined_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Found> {
+    use crate::undefined::{self, Owner};
+    let mut unknown = Vec::new();
+    for (item, start) in calls::user_items(db, tu) {
+        let types = crate::item_unknown_type_names(db, item);
+        unknown.extend(types.iter().map(|(at, n)| (Owner::Type, start + at, n.clone())));
+        for v in calls::defined_variables(db, item) {
+            let names = crate::var_unknown_names(db, v);
+            unknown.extend(names.iter().map(|(at, n)| (Owner::Namespace, start + at, n.clone())));
+        }
+        for f in calls::defined_functions(db, item) {
+            let names = crate::fn_unknown_names(db, f);
+            unknown.extend(names.iter().map(|(at, n)| (Owner::Fn(f), start + at, n.clone())));
+        }
+    }
+    undefined::findings(tu.text(db), &unknown)
 }

@@ -2119,3 +2119,15 @@ template <class T> struct X { static __device__ int t; };
         "#]],
     );
 }
+
+#[test]
+fn undefined_names_in_the_device_preprocessing() {
+    check_device(
+        "__device__ int f() { return nope + nope; }\n__device__ int g() { return nope; }\n",
+        Options::default(),
+        expect![[r#"
+            1:42 20 "nope"
+            2:42 20 "nope"
+        "#]],
+    );
+}
