@@ -129,11 +129,17 @@ pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constex
 pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) -> Vec<Found> {
     let text = tu.text(db);
     let mut early = Vec::new();
+    let mut late_decls = Vec::new();
     let mut late_fns = Vec::new();
     let mut late_kernels = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         for f in calls::defined_functions(db, item) {
             let kernel = exec_space::fn_exec_space(db, FnDecl::Fn(f)) == ExecSpace::Global;
+            for r in crate::device_code::fn_extern_shared_findings(db, f, opts.extended_lambda).iter() {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                late_decls.push(Found { at, order: at, id, severity, args, args_once_erred: None, late: true });
+            }
             let mut order = 0;
             let vars = crate::vars::fn_device_var_findings(db, f);
             for d in vars.iter().chain(fn_device_call_findings(db, f, opts.relaxed_constexpr).iter()) {
@@ -227,6 +233,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
     early.sort_by_key(|f| f.order);
     // The late phase runs only on a unit without errors.
     if !early.iter().any(|f| f.severity >= Severity::Error) {
+        early.extend(late_decls);
         early.extend(late_fns);
         early.extend(late_kernels);
     }

@@ -21,6 +21,13 @@
 //! `__device__` (or `__host__ __device__`) lambda in a host function; a
 //! lambda annotated `__host__` alone is host code.
 //!
+//! After the unit is parsed (cicc's late phase, without source lines, only
+//! on a unit without errors, before the late call errors of `device`):
+//! an `extern __shared__` local of complete type (not an array of unknown
+//! bound) that the body uses, `extern declaration of the entity %s is
+//! treated as a static definition` (20044, a warning;
+//! `fn_extern_shared_findings`).
+//!
 //! Certainty: templated bodies are skipped (EDG reports in instances,
 //! which are not checked yet), and so are classes defined in a body (their
 //! member functions have spaces of their own). Only explicit annotations
@@ -44,6 +51,7 @@ const ILLEGAL_LOCAL_IN_DEVICE: DiagId = DiagId(3484);
 const NO_EXCEPTIONS_ON_DEVICE: DiagId = DiagId(3517);
 const THREAD_LOCAL_IN_DEVICE_CODE: DiagId = DiagId(3571);
 const UNSUPPORTED_OPERATOR: DiagId = DiagId(3645);
+const EXTERN_TREATED_AS_STATIC: DiagId = DiagId(3501);
 
 /// What the device pass finds on the constructs of one body (offsets
 /// relative to the item), in source order. `whole_program`: `-rdc=false`.
@@ -146,6 +154,74 @@ pub fn fn_device_code_findings(
         }
     }
     out.sort_by_key(|r| r.at);
+    Arc::new(out)
+}
+
+/// The late warnings on the `extern __shared__` locals of one device body
+/// (offsets relative to the item), in source order.
+#[salsa::tracked(returns(clone))]
+pub fn fn_extern_shared_findings(db: &dyn SourceDatabase, f: FnId, extended_lambda: bool) -> Arc<Vec<Raw>> {
+    use cufront_hir::item_tree::TypeRef;
+    use cufront_hir::syntax_util as su;
+    let decl = FnDecl::Fn(f);
+    let space = exec_space::fn_exec_space(db, decl);
+    if !matches!(space, ExecSpace::Device | ExecSpace::Global | ExecSpace::HostDevice) || templated(db, decl) {
+        return Arc::default();
+    }
+    let body = cufront_hir::infer::decl_body(db, decl);
+    let lambdas = lambdas_of(&body);
+    let used: rustc_hash::FxHashSet<&str> = body
+        .exprs
+        .iter()
+        .filter_map(|e| match e {
+            cufront_hir::body::Expr::Path(p) if p.segments.len() == 1 && !p.global => Some(p.segments[0].name.as_str()),
+            _ => None,
+        })
+        .collect();
+    if used.is_empty() {
+        return Arc::default();
+    }
+    let Some((root, base)) = body_syntax(db, f) else { return Arc::default() };
+    let mut out = Vec::new();
+    for decl in root.descendants().filter(|n| n.kind() == K::SIMPLE_DECL) {
+        let Some(specs) = decl.children().find(|n| n.kind() == K::DECL_SPECIFIERS) else { continue };
+        if !specs.descendants_with_tokens().any(|t| t.kind() == K::EXTERN_KW) {
+            continue;
+        }
+        if decl.ancestors().any(|n| n.kind() == K::CLASS_SPECIFIER) {
+            continue;
+        }
+        let at = base + decl.text_range().start();
+        match innermost_lambda(&lambdas, TextRange::empty(at)) {
+            None => {}
+            Some(l) => match lambda_space(l, space, extended_lambda) {
+                Some(ExecSpace::Device | ExecSpace::Global | ExecSpace::HostDevice) | None => {}
+                Some(_) => continue,
+            },
+        }
+        for init in su::init_declarators(&decl) {
+            let Some(dn) =
+                (if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) })
+            else {
+                continue;
+            };
+            if su::is_function_declarator(&dn) || !cufront_cuda::attrs::of_declarator(Some(&specs), &dn).shared {
+                continue;
+            }
+            let Some(name) = su::declarator_name(&dn) else { continue };
+            let complete = match cufront_hir::item_tree::declared_type(Some(&specs), Some(&dn)) {
+                TypeRef::Builtin(_) | TypeRef::Ptr(_) => true,
+                TypeRef::Array(e, Some(_)) => matches!(*e, TypeRef::Builtin(_)),
+                _ => false,
+            };
+            if !complete || !used.contains(name.as_str()) {
+                continue;
+            }
+            let args = vec![Arg::Str(name)];
+            let (id, severity) = (EXTERN_TREATED_AS_STATIC, Severity::Warning);
+            out.push(Raw { at: u32::from(base + dn.text_range().start()), id, severity, args });
+        }
+    }
     Arc::new(out)
 }
 

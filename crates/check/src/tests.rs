@@ -2131,3 +2131,25 @@ fn undefined_names_in_the_device_preprocessing() {
         "#]],
     );
 }
+
+#[test]
+fn extern_shared_locals_of_complete_type() {
+    check_device(
+        r#"
+int hf() { return 1; }
+__global__ void kern() { extern __shared__ int buf[4]; buf[0] = hf(); }
+__device__ void dev() { extern __shared__ int b2; b2 = 1; }
+__device__ void dev2() { extern __shared__ int b3[]; b3[0] = 1; extern __shared__ float b4[8]; b4[0] = 1; }
+__device__ void dev3() { extern __shared__ int b5[8]; }
+void host() { extern int e; e = 1; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:74 late 20044 "buf"
+            4:73 late 20044 "b2"
+            5:128 late 20044 "b4"
+            3:91 late 20018 "hf()" "kern"
+            3:91 late 20068 "hf"
+        "#]],
+    );
+}
