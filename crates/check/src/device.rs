@@ -196,6 +196,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
         for f in calls::defined_functions(db, item) {
+            crate::deprecated::findings(db, tu, f, start, &mut early);
             let code = crate::device_code::fn_device_code_findings(db, f, opts.extended_lambda, opts.whole_program);
             for r in code.iter() {
                 let at = start + r.at;

@@ -2153,3 +2153,35 @@ void host() { extern int e; e = 1; }
         "#]],
     );
 }
+
+#[test]
+fn deprecated_functions_called_from_device_code() {
+    check_device(
+        r#"
+[[deprecated]] __device__ void old_dev();
+[[deprecated("why")]] __device__ void old2();
+__attribute__((deprecated)) __device__ void old3();
+__device__ void dev_fn() { old_dev(); old_dev(); old2(); old3(); }
+[[deprecated]] void oldh();
+void h() { oldh(); }
+struct S { [[deprecated]] __device__ void m(); };
+__device__ void d3(S s) { s.m(); }
+__device__ void later();
+__device__ void d4() { later(); }
+[[deprecated]] __device__ void later();
+"#,
+        Options::default(),
+        expect![[r#"
+            5:41 1215 Some(Function) "old_dev"
+            2:3 3287 
+            5:52 1215 Some(Function) "old_dev"
+            2:3 3287 
+            5:63 1444 Some(Function) "old2" "why"
+            3:3 3287 
+            5:71 1215 Some(Function) "old3"
+            4:16 3287 
+            9:42 1215 Some(Function) "S::m"
+            8:14 3287 
+        "#]],
+    );
+}
