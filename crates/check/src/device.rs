@@ -197,6 +197,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
         }
         for f in calls::defined_functions(db, item) {
             crate::deprecated::findings(db, tu, f, start, &mut early);
+            crate::device_vla::findings(db, tu, f, start, &mut early);
             let code = crate::device_code::fn_device_code_findings(db, f, opts.extended_lambda, opts.whole_program);
             for r in code.iter() {
                 let at = start + r.at;
@@ -214,10 +215,13 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             // EDG reports them when the body ends: at its closing brace
             // (after a syntax error the body's last expression may be
             // earlier).
-            let (raws, end) = (&unused.0, crate::flow::closing_brace(db, f).unwrap_or(unused.1).max(unused.1));
+            let end = crate::flow::closing_brace(db, f).unwrap_or(unused.1).max(unused.1);
+            let mut raws = crate::set_unused::end_of_scope_warnings(db, f, &unused.0);
+            let vlas = crate::fn_device_vlas(db, f);
+            raws.retain(|r| !vlas.iter().any(|v| v.array == r.at));
             // A missing return first, then the unreferenced variables.
             let missing = crate::flow::fn_missing_return(db, f);
-            for r in missing.iter().chain(raws) {
+            for r in missing.iter().chain(raws.iter()) {
                 early.push(Found {
                     at: start + r.at,
                     order: start + end,

@@ -2185,3 +2185,64 @@ __device__ void d4() { later(); }
         "#]],
     );
 }
+
+#[test]
+fn variables_set_but_never_used() {
+    check_device(
+        r#"
+void f1() { int x; x = 1; }
+void f2() { int x = 0; x = 1; }
+void f3() { int x = 0; x += 1; }
+void f4() { int x = 0; x++; }
+void f6() { int x = 1; }
+void f7() { int x; x = 1; x = 2; }
+void f10() { int x, y; x = y = 1; }
+void f12() { int a[2]; a[0] = 1; }
+void f13() { int *p; p = 0; *p = 1; }
+void f16() { static int s; s = 1; }
+void f18() { int x; x = 1; auto l = [x] { return 0; }; l(); }
+void g(int p) { int a; int b; b = 1; int c; p = 2; { int d; d = 3; } int e; e = 4; }
+void g2() { int x; x = 1; int y = x; }
+void g4() { int x; for (int i = 0; i < 2; i++) x = i; }
+void g5() { int x; x = 1; x = x + 1; }
+void g9() { int x; sizeof(x = 1); }
+void g11() { int x; int z = (x = 1); (void)z; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:17 550 Some(Variable) "x"
+            3:17 550 Some(Variable) "x"
+            6:17 177 Some(Variable) "x"
+            7:17 550 Some(Variable) "x"
+            8:18 550 Some(Variable) "x"
+            8:21 550 Some(Variable) "y"
+            9:18 550 Some(Variable) "a"
+            13:58 550 Some(Variable) "d"
+            13:21 177 Some(Variable) "a"
+            13:28 550 Some(Variable) "b"
+            13:42 177 Some(Variable) "c"
+            13:74 550 Some(Variable) "e"
+            14:31 177 Some(Variable) "y"
+            15:17 550 Some(Variable) "x"
+        "#]],
+    );
+}
+
+#[test]
+fn variable_length_arrays_in_device_code() {
+    check_device(
+        r#"
+__device__ void d(int n) { int a[n]; (void)a; }
+__global__ void k(int m, const int c) { int b[m]; int e[c]; (void)b; (void)e; }
+void h(int n) { int a[n]; (void)a; }
+__device__ void s(int n) { int n2 = n; { int n = 2; int a[n]; (void)a; } (void)n2; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:47 28 
+            2:47 2689 Some(Parameter) "n"
+            3:60 28 
+            3:60 2689 Some(Parameter) "m"
+        "#]],
+    );
+}

@@ -1,0 +1,272 @@
+//! `variable "x" was set but never used` (EDG 550, a warning), which nvcc
+//! prints from cicc's front end only (spec 61), for host and device
+//! functions alike, when the function's body ends, among the
+//! unreferenced-variable warnings (177, `unused`) in EDG's order
+//! ([`report_order`]). Checked against the real nvcc: every mention of the
+//! variable is the left operand of a plain assignment (`x = 1`, `a[0] = 1`
+//! for an array, `x = y = 1` for both), in a statement of its own.
+//!
+//! Certainty: as `unused`, block-scope variables of scalar, pointer or
+//! array type, not static, `const`, structured bindings or memory-space
+//! variables; every whole-word spelling of the name in the body is one of
+//! the assignments (or the declaration), none in a lambda, an unevaluated
+//! operand or unlowered text. Parameters are not judged (EDG's "parameter
+//! was set" needs the parameter's position).
+
+use std::sync::Arc;
+
+use cufront_base_db::SourceDatabase;
+use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Severity};
+use cufront_hir::FnId;
+use cufront_hir::body::{Body, Cond, Expr, ExprId, LocalId, Stmt, StmtId};
+use cufront_hir::instances::FnDecl;
+use cufront_hir::item_tree::TypeRef;
+
+use crate::Raw;
+use crate::undefined::word_offsets;
+
+const SET_NOT_USED: DiagId = DiagId(550);
+
+/// The variables of one body that are set but never used (offsets
+/// relative to the item), in declaration order.
+#[salsa::tracked(returns(clone))]
+pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
+    let body = cufront_hir::infer::decl_body(db, FnDecl::Fn(f));
+    if !body.exprs.iter().any(|e| matches!(e, Expr::Assign { op: None, .. })) {
+        return Arc::default();
+    }
+    if crate::device_code::templated(db, FnDecl::Fn(f)) {
+        return Arc::default();
+    }
+    // The assignments that are statements of their own (or the right
+    // operand of one: `x = y = 1`).
+    let mut statements: Vec<ExprId> = Vec::new();
+    for s in &body.stmts {
+        match s {
+            Stmt::Expr(e) => statements.push(*e),
+            Stmt::For { step: Some(e), .. } => statements.push(*e),
+            _ => {}
+        }
+    }
+    let mut set_sites: Vec<ExprId> = Vec::new();
+    let mut i = 0;
+    while i < statements.len() {
+        if let Expr::Assign { op: None, lhs, rhs } = body.expr(statements[i]) {
+            set_sites.push(*lhs);
+            statements.push(*rhs);
+        }
+        i += 1;
+    }
+    // Excluded regions: lambdas and unevaluated operands.
+    let excluded: Vec<_> = body
+        .exprs
+        .iter()
+        .zip(&body.expr_ranges)
+        .filter_map(|(e, r)| match e {
+            Expr::Lambda { .. } => Some(*r),
+            Expr::SizeofExpr(x) | Expr::AlignofExpr(x) | Expr::Noexcept(x) | Expr::TypeidExpr(x) => {
+                Some(body.expr_ranges[x.0 as usize])
+            }
+            _ => None,
+        })
+        .collect();
+    let mut missing = String::new();
+    for e in &body.exprs {
+        if let Expr::Missing(t) = e {
+            missing.push_str(t);
+            missing.push(' ');
+        }
+    }
+    let mut type_text = String::new();
+    for l in &body.locals {
+        type_text.push_str(&format!("{:?} ", l.ty));
+    }
+    for (_, t) in &body.local_types {
+        type_text.push_str(&format!("{t:?} "));
+    }
+    for (_, d) in &body.local_decls {
+        type_text.push_str(&format!("{d:?} "));
+    }
+    let (Some(start), Some(end)) = (
+        body.expr_ranges.iter().chain(body.local_names.iter().flatten()).map(|r| u32::from(r.start())).min(),
+        body.expr_ranges.iter().chain(body.local_names.iter().flatten()).map(|r| u32::from(r.end())).max(),
+    ) else {
+        return Arc::default();
+    };
+    let Some(src) = cufront_hir::item_source(db, f.item(db)) else { return Arc::default() };
+    let all = cufront_syntax::SyntaxNode::new_root(src.green.clone()).text().to_string();
+    let Some(text) = all.get(start as usize..(end as usize).min(all.len())) else { return Arc::default() };
+    let mut out = Vec::new();
+    for (i, l) in body.locals.iter().enumerate() {
+        let (Some(name), Some(Some(at))) = (&l.name, body.local_names.get(i)) else { continue };
+        if l.is_static || l.is_constexpr || l.binding_of.is_some() || l.pack || l.cuda.has_memory_space() {
+            continue;
+        }
+        let array = matches!(l.ty, TypeRef::Array(..));
+        if !settable(&l.ty)
+            || word_offsets(&missing, name).next().is_some()
+            || word_offsets(&type_text, name).next().is_some()
+        {
+            continue;
+        }
+        let mentions: Vec<usize> = body
+            .exprs
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e, Expr::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].name == *name))
+            .map(|(k, _)| k)
+            .collect();
+        if mentions.is_empty() || word_offsets(text, name).count() != mentions.len() + 1 {
+            continue;
+        }
+        let all_set = mentions.iter().all(|&k| {
+            let range = body.expr_ranges[k];
+            if excluded.iter().any(|x| x.contains_range(range)) {
+                return false;
+            }
+            set_sites.iter().any(|&s| {
+                s.0 as usize == k || (array && matches!(body.expr(s), Expr::Index { base, .. } if base.0 as usize == k))
+            })
+        });
+        if !all_set {
+            continue;
+        }
+        let entity = DiagEntity { kind: Some(EntityKind::Variable), name: name.clone(), ..DiagEntity::default() };
+        let args = vec![Arg::Entity(entity)];
+        out.push(Raw { at: u32::from(at.start()), id: SET_NOT_USED, severity: Severity::Warning, args });
+    }
+    Arc::new(out)
+}
+
+/// The unreferenced (`unreferenced`, 177) and set-but-unused (550)
+/// variables of a body, in EDG's order when every one is placed by
+/// [`report_order`] (else as found).
+pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenced: &[Raw]) -> Vec<Raw> {
+    let set = fn_set_but_unused(db, f);
+    let mut raws: Vec<Raw> = unreferenced.iter().chain(set.iter()).cloned().collect();
+    if raws.len() < 2 {
+        return raws;
+    }
+    let body = cufront_hir::infer::decl_body(db, FnDecl::Fn(f));
+    let order = report_order(&body);
+    let rank = |at: u32| {
+        order.iter().position(|l| {
+            body.local_names.get(l.0 as usize).copied().flatten().is_some_and(|r| u32::from(r.start()) == at)
+        })
+    };
+    let ranks: Option<Vec<usize>> = raws.iter().map(|r| rank(r.at)).collect();
+    if let Some(ranks) = ranks {
+        let mut ranked: Vec<(usize, Raw)> = ranks.into_iter().zip(raws).collect();
+        ranked.sort_by_key(|(k, _)| *k);
+        raws = ranked.into_iter().map(|(_, r)| r).collect();
+    }
+    raws
+}
+
+/// A non-`const` builtin, pointer, or array of them.
+fn settable(t: &TypeRef) -> bool {
+    match t {
+        TypeRef::Builtin(_) | TypeRef::Ptr(_) => true,
+        TypeRef::Array(x, _) => settable(x),
+        _ => false,
+    }
+}
+
+/// The locals of a body in the order EDG reports their end-of-scope
+/// warnings: a block's variables when the block closes (inner blocks
+/// first), the variables of a statement's own scope (`for`, `if`,
+/// `switch`, `while` conditions, handlers) when it ends, the outermost
+/// block's last.
+pub(crate) fn report_order(body: &Body) -> Vec<LocalId> {
+    let mut out = Vec::new();
+    if let Some(root) = body.root {
+        walk(body, root, &mut out);
+    }
+    out
+}
+
+fn walk(body: &Body, s: StmtId, out: &mut Vec<LocalId>) {
+    let cond = |c: &Cond, own: &mut Vec<LocalId>| {
+        if let Cond::Decl(l) = c {
+            own.push(*l);
+        }
+    };
+    match body.stmt(s) {
+        Stmt::Compound(children) => {
+            let mut own = Vec::new();
+            for &c in children {
+                match body.stmt(c) {
+                    Stmt::Decl(locals) => own.extend(locals.iter().copied()),
+                    _ => walk(body, c, out),
+                }
+            }
+            out.extend(own);
+        }
+        Stmt::If { init, cond: c, then, els, .. } => {
+            let mut own = Vec::new();
+            if let Some(i) = init {
+                scope_stmt(body, *i, &mut own, out);
+            }
+            cond(c, &mut own);
+            walk(body, *then, out);
+            if let Some(e) = els {
+                walk(body, *e, out);
+            }
+            out.extend(own);
+        }
+        Stmt::Switch { init, cond: c, body: b } => {
+            let mut own = Vec::new();
+            if let Some(i) = init {
+                scope_stmt(body, *i, &mut own, out);
+            }
+            cond(c, &mut own);
+            walk(body, *b, out);
+            out.extend(own);
+        }
+        Stmt::While { cond: c, body: b } => {
+            let mut own = Vec::new();
+            cond(c, &mut own);
+            walk(body, *b, out);
+            out.extend(own);
+        }
+        Stmt::For { init, cond: c, body: b, .. } => {
+            let mut own = Vec::new();
+            if let Some(i) = init {
+                scope_stmt(body, *i, &mut own, out);
+            }
+            if let Some(c) = c {
+                cond(c, &mut own);
+            }
+            walk(body, *b, out);
+            out.extend(own);
+        }
+        Stmt::RangeFor { init, var, body: b, .. } => {
+            let mut own = Vec::new();
+            if let Some(i) = init {
+                scope_stmt(body, *i, &mut own, out);
+            }
+            own.extend(var.iter().copied());
+            walk(body, *b, out);
+            out.extend(own);
+        }
+        Stmt::Do { body: b, .. } => walk(body, *b, out),
+        Stmt::Label { stmt, .. } | Stmt::Case { stmt, .. } | Stmt::Default(stmt) => walk(body, *stmt, out),
+        Stmt::Try { body: b, handlers } => {
+            walk(body, *b, out);
+            for h in handlers {
+                walk(body, h.body, out);
+                out.extend(h.param.iter().copied());
+            }
+        }
+        Stmt::Decl(locals) => out.extend(locals.iter().copied()),
+        _ => {}
+    }
+}
+
+/// An init-statement: its declarations belong to the enclosing statement's scope.
+fn scope_stmt(body: &Body, s: StmtId, own: &mut Vec<LocalId>, out: &mut Vec<LocalId>) {
+    match body.stmt(s) {
+        Stmt::Decl(locals) => own.extend(locals.iter().copied()),
+        _ => walk(body, s, out),
+    }
+}
