@@ -16,7 +16,14 @@
 //!   `final`); `objects`: the types of declared objects (incomplete,
 //!   abstract, arrays of references, `auto` without initializer);
 //!   `literals`: user-defined literals without a literal operator.
-//! - [`device_pass`] (`device`): what cicc's front end reports.
+//! - [`device_pass`] (`device`): what cicc's front end reports;
+//!   `device_decls`: its declaration rules; `device_code`: constructs
+//!   device code cannot contain (exceptions, `typeid`, `thread_local`,
+//!   automatic memory-space locals, kernel launches without `-rdc`) and
+//!   `extern __shared__` locals; `dynamic_init`: dynamically initialized
+//!   device variables; `deprecated`: deprecated callees of device code;
+//!   `device_vla`: variable-length arrays in device code; `set_unused`:
+//!   variables set but never used (550) and EDG's end-of-scope order.
 //!
 //! Invariants:
 //! - Certainty: a finding is made only from what the model resolved (a
