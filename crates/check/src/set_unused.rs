@@ -10,7 +10,8 @@
 //! array type, not static, `const`, structured bindings or memory-space
 //! variables; every whole-word spelling of the name in the body is one of
 //! the assignments (or the declaration), none in a lambda, an unevaluated
-//! operand or unlowered text. Parameters are not judged (EDG's "parameter
+//! operand or unlowered text; declared by a declaration statement (EDG
+//! leaves a range-`for` variable alone). Parameters are not judged (EDG's "parameter
 //! was set" needs the parameter's position).
 
 use std::sync::Arc;
@@ -87,17 +88,26 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     for (_, d) in &body.local_decls {
         type_text.push_str(&format!("{d:?} "));
     }
-    let (Some(start), Some(end)) = (
-        body.expr_ranges.iter().chain(body.local_names.iter().flatten()).map(|r| u32::from(r.start())).min(),
-        body.expr_ranges.iter().chain(body.local_names.iter().flatten()).map(|r| u32::from(r.end())).max(),
-    ) else {
-        return Arc::default();
-    };
-    let Some(src) = cufront_hir::item_source(db, f.item(db)) else { return Arc::default() };
-    let all = cufront_syntax::SyntaxNode::new_root(src.green.clone()).text().to_string();
-    let Some(text) = all.get(start as usize..(end as usize).min(all.len())) else { return Arc::default() };
+    // The body's whole text (an `asm` operand is not lowered).
+    let Some((root, _)) = crate::device_code::body_syntax(db, f) else { return Arc::default() };
+    let text = root.text().to_string();
+    let text = text.as_str();
+    // Variables of declaration statements (not a range-`for` variable,
+    // which EDG does not report, nor a condition's).
+    let declared: rustc_hash::FxHashSet<u32> = body
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Decl(locals) => Some(locals.iter().map(|l| l.0)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let mut out = Vec::new();
     for (i, l) in body.locals.iter().enumerate() {
+        if !declared.contains(&(i as u32)) {
+            continue;
+        }
         let (Some(name), Some(Some(at))) = (&l.name, body.local_names.get(i)) else { continue };
         if l.is_static || l.is_constexpr || l.binding_of.is_some() || l.pack || l.cuda.has_memory_space() {
             continue;
@@ -138,16 +148,31 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     Arc::new(out)
 }
 
-/// The unreferenced (`unreferenced`, 177) and set-but-unused (550)
-/// variables of a body, in EDG's order when every one is placed by
-/// [`report_order`] (else as found).
+/// The unreferenced (`unused`, 177) and set-but-unused (550) variables of
+/// a body, without those declared `[[maybe_unused]]` and (177) those whose
+/// name the body's whole text spells twice, in EDG's order when every one
+/// is placed by [`report_order`] (else as found).
 pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenced: &[Raw]) -> Vec<Raw> {
     let set = fn_set_but_unused(db, f);
     let mut raws: Vec<Raw> = unreferenced.iter().chain(set.iter()).cloned().collect();
-    if raws.len() < 2 {
+    if raws.is_empty() {
         return raws;
     }
     let body = cufront_hir::infer::decl_body(db, FnDecl::Fn(f));
+    // A variable that may be unused, or whose name the body spells
+    // elsewhere (an `asm` operand is not lowered), is not reported.
+    if let Some((root, base)) = crate::device_code::body_syntax(db, f) {
+        let text = root.text().to_string();
+        raws.retain(|r| {
+            let Some(cufront_diagnostics::Arg::Entity(e)) = r.args.first() else { return false };
+            let written = word_offsets(&text, &e.name).count();
+            let expected_once = r.id != SET_NOT_USED;
+            !maybe_unused(&root, base, r.at) && (!expected_once || written == 1)
+        });
+    }
+    if raws.len() < 2 {
+        return raws;
+    }
     let order = report_order(&body);
     let rank = |at: u32| {
         order.iter().position(|l| {
@@ -161,6 +186,20 @@ pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenc
         raws = ranked.into_iter().map(|(_, r)| r).collect();
     }
     raws
+}
+
+/// Whether the declaration of the local named at `at` (relative to the
+/// item) says it may be unused (`[[maybe_unused]]`,
+/// `__attribute__((unused))`): EDG then reports neither 177 nor 550.
+fn maybe_unused(root: &cufront_syntax::SyntaxNode, base: cufront_syntax::TextSize, at: u32) -> bool {
+    use cufront_syntax::SyntaxKind as K;
+    let Some(rel) = cufront_syntax::TextSize::from(at).checked_sub(base) else { return false };
+    let Some(tok) = root.token_at_offset(rel).right_biased() else { return false };
+    let Some(decl) = tok.parent_ancestors().find(|n| n.kind() == K::SIMPLE_DECL) else { return false };
+    decl.descendants()
+        .filter(|n| matches!(n.kind(), K::ATTRIBUTE | K::GNU_ATTRIBUTE))
+        .flat_map(|a| a.descendants_with_tokens().filter_map(|e| e.into_token()).collect::<Vec<_>>())
+        .any(|t| matches!(t.text(), "maybe_unused" | "unused" | "__unused__"))
 }
 
 /// A non-`const` builtin, pointer, or array of them.

@@ -2201,6 +2201,13 @@ void f12() { int a[2]; a[0] = 1; }
 void f13() { int *p; p = 0; *p = 1; }
 void f16() { static int s; s = 1; }
 void f18() { int x; x = 1; auto l = [x] { return 0; }; l(); }
+void r1() { for (int v : {1, 2}) v = 0; }
+void r2() { int x; while (true) { x = 1; break; } }
+void r12() { int x; x = 1; goto L; L: ; }
+void a1() { [[maybe_unused]] float f = 1.0f; }
+void a2() { __attribute__((unused)) int g; }
+void a3() { [[maybe_unused]] int h; h = 1; }
+template <int N> struct Z { __device__ Z(bool b) { int n = b ? N : 0; asm volatile("" :: "r"(n)); } };
 void g(int p) { int a; int b; b = 1; int c; p = 2; { int d; d = 3; } int e; e = 4; }
 void g2() { int x; x = 1; int y = x; }
 void g4() { int x; for (int i = 0; i < 2; i++) x = i; }
@@ -2217,13 +2224,15 @@ void g11() { int x; int z = (x = 1); (void)z; }
             8:18 550 Some(Variable) "x"
             8:21 550 Some(Variable) "y"
             9:18 550 Some(Variable) "a"
-            13:58 550 Some(Variable) "d"
-            13:21 177 Some(Variable) "a"
-            13:28 550 Some(Variable) "b"
-            13:42 177 Some(Variable) "c"
-            13:74 550 Some(Variable) "e"
-            14:31 177 Some(Variable) "y"
-            15:17 550 Some(Variable) "x"
+            14:17 550 Some(Variable) "x"
+            15:18 550 Some(Variable) "x"
+            20:58 550 Some(Variable) "d"
+            20:21 177 Some(Variable) "a"
+            20:28 550 Some(Variable) "b"
+            20:42 177 Some(Variable) "c"
+            20:74 550 Some(Variable) "e"
+            21:31 177 Some(Variable) "y"
+            22:17 550 Some(Variable) "x"
         "#]],
     );
 }
