@@ -101,8 +101,9 @@ pub fn fn_device_vlas(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Vla>> {
 }
 
 /// The name of each parameter of the function and where it is (relative
-/// to the item), in order.
-fn param_names(db: &dyn SourceDatabase, f: FnId) -> Vec<Option<(String, u32)>> {
+/// to the item), in order; `None` for an unnamed parameter or one with
+/// attributes (`[[maybe_unused]]`).
+pub(crate) fn param_names(db: &dyn SourceDatabase, f: FnId) -> Vec<Option<(String, u32)>> {
     let item = f.item(db);
     let Some(src) = cufront_hir::item_source(db, item).as_ref() else { return Vec::new() };
     let root = SyntaxNode::new_root(src.green.clone());
@@ -114,6 +115,9 @@ fn param_names(db: &dyn SourceDatabase, f: FnId) -> Vec<Option<(String, u32)>> {
     su::function_params_of(&fd)
         .iter()
         .map(|p| {
+            if p.descendants().any(|n| matches!(n.kind(), K::ATTRIBUTE | K::GNU_ATTRIBUTE)) {
+                return None;
+            }
             let dn = p.descendants().find(|n| n.kind() == K::DECLARATOR)?;
             let name = su::declarator_name(&dn)?;
             let tok = dn

@@ -11,8 +11,9 @@
 //! variables; every whole-word spelling of the name in the body is one of
 //! the assignments (or the declaration), none in a lambda, an unevaluated
 //! operand or unlowered text; declared by a declaration statement (EDG
-//! leaves a range-`for` variable alone). Parameters are not judged (EDG's "parameter
-//! was set" needs the parameter's position).
+//! leaves a range-`for` variable alone), or a parameter of builtin or
+//! pointer type without attributes (`parameter "p" was set but never
+//! used`).
 
 use std::sync::Arc;
 
@@ -113,37 +114,26 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
             continue;
         }
         let array = matches!(l.ty, TypeRef::Array(..));
-        if !settable(&l.ty)
-            || word_offsets(&missing, name).next().is_some()
-            || word_offsets(&type_text, name).next().is_some()
-        {
-            continue;
-        }
-        let mentions: Vec<usize> = body
-            .exprs
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| matches!(e, Expr::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].name == *name))
-            .map(|(k, _)| k)
-            .collect();
-        if mentions.is_empty() || word_offsets(text, name).count() != mentions.len() + 1 {
-            continue;
-        }
-        let all_set = mentions.iter().all(|&k| {
-            let range = body.expr_ranges[k];
-            if excluded.iter().any(|x| x.contains_range(range)) {
-                return false;
-            }
-            set_sites.iter().any(|&s| {
-                s.0 as usize == k || (array && matches!(body.expr(s), Expr::Index { base, .. } if base.0 as usize == k))
-            })
-        });
-        if !all_set {
+        if !settable(&l.ty) || !is_set_only(&body, name, array, 1, text, &set_sites, &excluded, &missing, &type_text) {
             continue;
         }
         let entity = DiagEntity { kind: Some(EntityKind::Variable), name: name.clone(), ..DiagEntity::default() };
         let args = vec![Arg::Entity(entity)];
         out.push(Raw { at: u32::from(at.start()), id: SET_NOT_USED, severity: Severity::Warning, args });
+    }
+    // Parameters: declared outside the body's text.
+    let params = crate::device_vla::param_names(db, f);
+    for (k, &p) in body.params.iter().enumerate() {
+        let l = body.local(p);
+        let (Some(name), Some(Some((written, at)))) = (&l.name, params.get(k)) else { continue };
+        if written != name || l.pack || !matches!(l.ty, TypeRef::Builtin(_) | TypeRef::Ptr(_)) {
+            continue;
+        }
+        if is_set_only(&body, name, false, 0, text, &set_sites, &excluded, &missing, &type_text) {
+            let entity = DiagEntity { kind: Some(EntityKind::Parameter), name: name.clone(), ..DiagEntity::default() };
+            let args = vec![Arg::Entity(entity)];
+            out.push(Raw { at: *at, id: SET_NOT_USED, severity: Severity::Warning, args });
+        }
     }
     Arc::new(out)
 }
@@ -173,12 +163,13 @@ pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenc
     if raws.len() < 2 {
         return raws;
     }
-    let order = report_order(&body);
-    let rank = |at: u32| {
-        order.iter().position(|l| {
-            body.local_names.get(l.0 as usize).copied().flatten().is_some_and(|r| u32::from(r.start()) == at)
-        })
+    let params = crate::device_vla::param_names(db, f);
+    let position = |l: &LocalId| match body.params.iter().position(|p| p == l) {
+        Some(k) => params.get(k).cloned().flatten().map(|(_, at)| at),
+        None => body.local_names.get(l.0 as usize).copied().flatten().map(|r| u32::from(r.start())),
     };
+    let order: Vec<Option<u32>> = report_order(&body).iter().map(position).collect();
+    let rank = |at: u32| order.iter().position(|p| *p == Some(at));
     let ranks: Option<Vec<usize>> = raws.iter().map(|r| rank(r.at)).collect();
     if let Some(ranks) = ranks {
         let mut ranked: Vec<(usize, Raw)> = ranks.into_iter().zip(raws).collect();
@@ -186,6 +177,44 @@ pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenc
         raws = ranked.into_iter().map(|(_, r)| r).collect();
     }
     raws
+}
+
+/// Whether every mention of `name` in the body is a set (`declarations`:
+/// how often the body's text spells it besides the mentions).
+#[allow(clippy::too_many_arguments)]
+fn is_set_only(
+    body: &Body,
+    name: &str,
+    array: bool,
+    declarations: usize,
+    text: &str,
+    set_sites: &[ExprId],
+    excluded: &[cufront_syntax::TextRange],
+    missing: &str,
+    type_text: &str,
+) -> bool {
+    if word_offsets(missing, name).next().is_some() || word_offsets(type_text, name).next().is_some() {
+        return false;
+    }
+    let mentions: Vec<usize> = body
+        .exprs
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Expr::Path(p) if p.segments.len() == 1 && !p.global && p.segments[0].name == name))
+        .map(|(k, _)| k)
+        .collect();
+    if mentions.is_empty() || word_offsets(text, name).count() != mentions.len() + declarations {
+        return false;
+    }
+    mentions.iter().all(|&k| {
+        let range = body.expr_ranges[k];
+        if excluded.iter().any(|x| x.contains_range(range)) {
+            return false;
+        }
+        set_sites.iter().any(|&s| {
+            s.0 as usize == k || (array && matches!(body.expr(s), Expr::Index { base, .. } if base.0 as usize == k))
+        })
+    })
 }
 
 /// Whether the declaration of the local named at `at` (relative to the
@@ -218,8 +247,25 @@ fn settable(t: &TypeRef) -> bool {
 /// block's last.
 pub(crate) fn report_order(body: &Body) -> Vec<LocalId> {
     let mut out = Vec::new();
-    if let Some(root) = body.root {
-        walk(body, root, &mut out);
+    match body.root.map(|r| (r, body.stmt(r))) {
+        // The parameters close with the outermost block, before its own
+        // variables.
+        Some((_, Stmt::Compound(children))) => {
+            let mut own = Vec::new();
+            for &c in children {
+                match body.stmt(c) {
+                    Stmt::Decl(locals) => own.extend(locals.iter().copied()),
+                    _ => walk(body, c, &mut out),
+                }
+            }
+            out.extend(body.params.iter().copied());
+            out.extend(own);
+        }
+        Some((root, _)) => {
+            walk(body, root, &mut out);
+            out.extend(body.params.iter().copied());
+        }
+        None => {}
     }
     out
 }

@@ -2227,6 +2227,7 @@ void g11() { int x; int z = (x = 1); (void)z; }
             14:17 550 Some(Variable) "x"
             15:18 550 Some(Variable) "x"
             20:58 550 Some(Variable) "d"
+            20:12 550 Some(Parameter) "p"
             20:21 177 Some(Variable) "a"
             20:28 550 Some(Variable) "b"
             20:42 177 Some(Variable) "c"
