@@ -139,15 +139,18 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
 }
 
 /// The unreferenced (`unused`, 177) and set-but-unused (550) variables of
-/// a body, without those declared `[[maybe_unused]]` and (177) those whose
-/// name the body's whole text spells twice, in EDG's order when every one
+/// a body (none in a member of a class template), without those declared
+/// `[[maybe_unused]]` and (177) those whose name the body's whole text
+/// spells twice, in EDG's order when every one
 /// is placed by [`report_order`] (else as found).
 pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenced: &[Raw]) -> Vec<Raw> {
+    // A member of a class template is reported only in its instances
+    // (which are not checked): silence.
     let set = fn_set_but_unused(db, f);
-    let mut raws: Vec<Raw> = unreferenced.iter().chain(set.iter()).cloned().collect();
-    if raws.is_empty() {
-        return raws;
+    if (unreferenced.is_empty() && set.is_empty()) || crate::device_code::templated(db, FnDecl::Fn(f)) {
+        return Vec::new();
     }
+    let mut raws: Vec<Raw> = unreferenced.iter().chain(set.iter()).cloned().collect();
     let body = cufront_hir::infer::decl_body(db, FnDecl::Fn(f));
     // A variable that may be unused, or whose name the body spells
     // elsewhere (an `asm` operand is not lowered), is not reported.

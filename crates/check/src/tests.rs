@@ -2208,6 +2208,7 @@ void a1() { [[maybe_unused]] float f = 1.0f; }
 void a2() { __attribute__((unused)) int g; }
 void a3() { [[maybe_unused]] int h; h = 1; }
 template <int N> struct Z { __device__ Z(bool b) { int n = b ? N : 0; asm volatile("" :: "r"(n)); } };
+template <int K> struct A { __device__ void f() const { int ldm = 1; } };
 void g(int p) { int a; int b; b = 1; int c; p = 2; { int d; d = 3; } int e; e = 4; }
 void g2() { int x; x = 1; int y = x; }
 void g4() { int x; for (int i = 0; i < 2; i++) x = i; }
@@ -2226,14 +2227,14 @@ void g11() { int x; int z = (x = 1); (void)z; }
             9:18 550 Some(Variable) "a"
             14:17 550 Some(Variable) "x"
             15:18 550 Some(Variable) "x"
-            20:58 550 Some(Variable) "d"
-            20:12 550 Some(Parameter) "p"
-            20:21 177 Some(Variable) "a"
-            20:28 550 Some(Variable) "b"
-            20:42 177 Some(Variable) "c"
-            20:74 550 Some(Variable) "e"
-            21:31 177 Some(Variable) "y"
-            22:17 550 Some(Variable) "x"
+            21:58 550 Some(Variable) "d"
+            21:12 550 Some(Parameter) "p"
+            21:21 177 Some(Variable) "a"
+            21:28 550 Some(Variable) "b"
+            21:42 177 Some(Variable) "c"
+            21:74 550 Some(Variable) "e"
+            22:31 177 Some(Variable) "y"
+            23:17 550 Some(Variable) "x"
         "#]],
     );
 }
