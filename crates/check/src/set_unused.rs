@@ -1,7 +1,8 @@
 //! `variable "x" was set but never used` (EDG 550, a warning), which nvcc
 //! prints from cicc's front end only (spec 61), for host and device
 //! functions alike, when the function's body ends, among the
-//! unreferenced-variable warnings (177, `unused`) in EDG's order
+//! unreferenced-variable warnings (177, `unused`, and here those of
+//! unreferenced closure objects: `fn_unreferenced_closures`) in EDG's order
 //! ([`report_order`]). Checked against the real nvcc: every mention of the
 //! variable is the left operand of a plain assignment (`x = 1`, `a[0] = 1`
 //! for an array, `x = y = 1` for both), in a statement of its own.
@@ -28,6 +29,7 @@ use crate::Raw;
 use crate::undefined::word_offsets;
 
 const SET_NOT_USED: DiagId = DiagId(550);
+const DECLARED_NOT_REFERENCED: DiagId = DiagId(177);
 
 /// The variables of one body that are set but never used (offsets
 /// relative to the item), in declaration order.
@@ -146,11 +148,13 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
 pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenced: &[Raw]) -> Vec<Raw> {
     // A member of a class template is reported only in its instances
     // (which are not checked): silence.
-    let set = fn_set_but_unused(db, f);
-    if (unreferenced.is_empty() && set.is_empty()) || crate::device_code::templated(db, FnDecl::Fn(f)) {
+    let (set, closures) = (fn_set_but_unused(db, f), fn_unreferenced_closures(db, f));
+    if (unreferenced.is_empty() && set.is_empty() && closures.is_empty())
+        || crate::device_code::templated(db, FnDecl::Fn(f))
+    {
         return Vec::new();
     }
-    let mut raws: Vec<Raw> = unreferenced.iter().chain(set.iter()).cloned().collect();
+    let mut raws: Vec<Raw> = unreferenced.iter().chain(set.iter()).chain(closures.iter()).cloned().collect();
     let body = cufront_hir::infer::decl_body(db, FnDecl::Fn(f));
     // A variable that may be unused, or whose name the body spells
     // elsewhere (an `asm` operand is not lowered), is not reported.
@@ -180,6 +184,62 @@ pub(crate) fn end_of_scope_warnings(db: &dyn SourceDatabase, f: FnId, unreferenc
         raws = ranked.into_iter().map(|(_, r)| r).collect();
     }
     raws
+}
+
+/// `variable "l" was declared but never referenced` (177) for a local
+/// `auto` (or `const auto`) initialized by a lambda expression that the
+/// body never names: a closure object has nothing to construct or
+/// destroy (what `unused` leaves out for class types). Offsets relative
+/// to the item, in declaration order.
+#[salsa::tracked(returns(clone))]
+pub fn fn_unreferenced_closures(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
+    let body = cufront_hir::infer::decl_body(db, FnDecl::Fn(f));
+    let is_auto = |t: &TypeRef| match t {
+        TypeRef::Opaque(a) => a == "auto",
+        TypeRef::Cv(x, cv) => !cv.v && matches!(&**x, TypeRef::Opaque(a) if a == "auto"),
+        _ => false,
+    };
+    let candidates: Vec<usize> = body
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Decl(locals) => Some(locals.iter().map(|l| l.0 as usize)),
+            _ => None,
+        })
+        .flatten()
+        .filter(|&i| {
+            let l = &body.locals[i];
+            !l.is_static
+                && l.binding_of.is_none()
+                && is_auto(&l.ty)
+                && matches!(l.init, cufront_hir::body::Init::Assign(e) if matches!(body.expr(e), Expr::Lambda { .. }))
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Arc::default();
+    }
+    let Some((root, _)) = crate::device_code::body_syntax(db, f) else { return Arc::default() };
+    let text = root.text().to_string();
+    let mut out = Vec::new();
+    for i in candidates {
+        let l = &body.locals[i];
+        let (Some(name), Some(Some(at))) = (&l.name, body.local_names.get(i)) else { continue };
+        let named = body.exprs.iter().any(|e| match e {
+            Expr::Path(p) => p.segments.iter().any(|s| s.name == *name),
+            Expr::Lambda { captures, .. } => {
+                captures.iter().any(|c| matches!(c, cufront_hir::body::Capture::Var { name: n, .. } if n == name))
+            }
+            Expr::Missing(t) => word_offsets(t, name).next().is_some(),
+            _ => false,
+        });
+        if named || word_offsets(&text, name).count() != 1 {
+            continue;
+        }
+        let entity = DiagEntity { kind: Some(EntityKind::Variable), name: name.clone(), ..DiagEntity::default() };
+        let args = vec![Arg::Entity(entity)];
+        out.push(Raw { at: u32::from(at.start()), id: DECLARED_NOT_REFERENCED, severity: Severity::Warning, args });
+    }
+    Arc::new(out)
 }
 
 /// Whether every mention of `name` in the body is a set (`declarations`:

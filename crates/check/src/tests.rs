@@ -422,6 +422,7 @@ __global__ void k() { float unused_f; }
         expect![[r#"
             5:7 177 Some(Variable) "s"
             7:8 177 Some(Variable) "q"
+            11:8 177 Some(Variable) "l"
             14:42 177 Some(Variable) "unused_f"
         "#]],
     );
@@ -2080,6 +2081,8 @@ __device__ void d6() { struct L { void m() { throw 6; } }; }
             9:60 20023 
             10:51 20060 
             11:62 20060 
+            11:26 177 Some(Variable) "l"
+            11:79 177 Some(Variable) "m"
         "#]],
     );
 }
@@ -2254,6 +2257,31 @@ __device__ void s(int n) { int n2 = n; { int n = 2; int a[n]; (void)a; } (void)n
             2:47 2689 Some(Parameter) "n"
             3:60 28 
             3:60 2689 Some(Parameter) "m"
+        "#]],
+    );
+}
+
+#[test]
+fn unreferenced_closure_objects() {
+    check_device(
+        r#"
+void h1() { auto l = [] { return 1; }; }
+void h2() { auto l = [] { return 1; }; l(); }
+void h3() { int x = 0; auto l = [&x] { x = 1; }; }
+void h4() { const auto l = [] {}; }
+void h5() { auto &&l = [] {}; }
+__device__ void d1() { auto l = [] {}; }
+template <class T> void t1() { auto l = [] {}; }
+struct S { void m() { auto l = [] {}; } };
+void h6() { auto l = [] {}; auto m = [l] {}; m(); }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:18 177 Some(Variable) "l"
+            4:29 177 Some(Variable) "l"
+            5:24 177 Some(Variable) "l"
+            7:42 177 Some(Variable) "l"
+            9:28 177 Some(Variable) "l"
         "#]],
     );
 }
