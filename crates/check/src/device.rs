@@ -129,11 +129,17 @@ pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constex
 pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) -> Vec<Found> {
     let text = tu.text(db);
     let mut early = Vec::new();
+    let mut late_decls = Vec::new();
     let mut late_fns = Vec::new();
     let mut late_kernels = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         for f in calls::defined_functions(db, item) {
             let kernel = exec_space::fn_exec_space(db, FnDecl::Fn(f)) == ExecSpace::Global;
+            for r in crate::device_code::fn_extern_shared_findings(db, f, opts.extended_lambda).iter() {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                late_decls.push(Found { late: true, ..Found::new(at, id, severity, args) });
+            }
             let mut order = 0;
             let vars = crate::vars::fn_device_var_findings(db, f);
             for d in vars.iter().chain(fn_device_call_findings(db, f, opts.relaxed_constexpr).iter()) {
@@ -173,13 +179,23 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
         for v in calls::defined_variables(db, item) {
-            for r in crate::var_constant_findings(db, v).iter().chain(crate::var_conversion_findings(db, v).iter()) {
+            let dynamic = crate::var_dynamic_init_findings(db, v);
+            let (constants, conversions) = (crate::var_constant_findings(db, v), crate::var_conversion_findings(db, v));
+            for r in constants.iter().chain(conversions.iter()).chain(dynamic.iter()) {
                 let at = start + r.at;
                 let (id, severity, args) = (r.id, r.severity, r.args.clone());
                 early.push(Found::new(at, id, severity, args));
             }
         }
         for f in calls::defined_functions(db, item) {
+            crate::deprecated::findings(db, tu, f, start, &mut early);
+            crate::device_vla::findings(db, tu, f, start, &mut early);
+            let code = crate::device_code::fn_device_code_findings(db, f, opts.extended_lambda, opts.whole_program);
+            for r in code.iter() {
+                let at = start + r.at;
+                let (id, severity, args) = (r.id, r.severity, r.args.clone());
+                early.push(Found::new(at, id, severity, args));
+            }
             let (unmodifiable, operands) = (crate::fn_unmodifiable(db, f), crate::fn_operand_findings(db, f));
             let (conversions, constants) = (crate::fn_conversion_findings(db, f), crate::fn_constant_findings(db, f));
             for r in unmodifiable.iter().chain(operands.iter()).chain(conversions.iter()).chain(constants.iter()) {
@@ -188,19 +204,48 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
                 early.push(Found::new(at, id, severity, args));
             }
             let unused = crate::unused::fn_unused_locals(db, f);
-            let (raws, end) = (&unused.0, unused.1);
+            // EDG reports them when the body ends: at its closing brace
+            // (after a syntax error the body's last expression may be
+            // earlier).
+            let end = crate::flow::closing_brace(db, f).unwrap_or(unused.1).max(unused.1);
+            let mut raws = crate::set_unused::end_of_scope_warnings(db, f, &unused.0);
+            let vlas = crate::fn_device_vlas(db, f);
+            raws.retain(|r| !vlas.iter().any(|v| v.array == r.at));
             // A missing return first, then the unreferenced variables.
             let missing = crate::flow::fn_missing_return(db, f);
-            for r in missing.iter().chain(raws) {
+            for r in missing.iter().chain(raws.iter()) {
                 early.push(Found { order: start + end, ..Found::new(start + r.at, r.id, r.severity, r.args.clone()) });
             }
         }
     }
+    early.extend(undefined_names(db, tu));
     early.sort_by_key(|f| f.order);
     // The late phase runs only on a unit without errors.
     if !early.iter().any(|f| f.severity >= Severity::Error) {
+        early.extend(late_decls);
         early.extend(late_fns);
         early.extend(late_kernels);
     }
     early
+}
+
+/// `identifier "x" is undefined` on the device preprocessing: names the
+/// host preprocessing does not see (code under `#ifdef __CUDA_ARCH__`),
+/// by the rules of the host pass (`undefined`).
+fn undefined_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Found> {
+    use crate::undefined::{self, Owner};
+    let mut unknown = Vec::new();
+    for (item, start) in calls::user_items(db, tu) {
+        let types = crate::item_unknown_type_names(db, item);
+        unknown.extend(types.iter().map(|(at, n)| (Owner::Type, start + at, n.clone())));
+        for v in calls::defined_variables(db, item) {
+            let names = crate::var_unknown_names(db, v);
+            unknown.extend(names.iter().map(|(at, n)| (Owner::Namespace, start + at, n.clone())));
+        }
+        for f in calls::defined_functions(db, item) {
+            let names = crate::fn_unknown_names(db, f);
+            unknown.extend(names.iter().map(|(at, n)| (Owner::Fn(f), start + at, n.clone())));
+        }
+    }
+    undefined::findings(tu.text(db), &unknown)
 }

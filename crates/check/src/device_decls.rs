@@ -149,7 +149,7 @@ fn qualified_name(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData) -> Option<S
 }
 
 /// Where the unqualified name of the declarator at `at` is (`m` in `S::m`).
-fn name_caret(root: &SyntaxNode, at: u32) -> Option<u32> {
+pub(crate) fn name_caret(root: &SyntaxNode, at: u32) -> Option<u32> {
     let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
     let name = tok.parent_ancestors().find(|n| matches!(n.kind(), K::NAME | K::QUALIFIED_NAME))?;
     let name = match name.parent() {

@@ -124,7 +124,7 @@ fn verdict(db: &dyn SourceDatabase, f: FnId) -> Option<(Reach, String)> {
 
 /// The offset (relative to the item) of the function body's closing
 /// brace, where EDG points.
-fn closing_brace(db: &dyn SourceDatabase, f: FnId) -> Option<u32> {
+pub(crate) fn closing_brace(db: &dyn SourceDatabase, f: FnId) -> Option<u32> {
     let src = cufront_hir::item_source(db, f.item(db)).as_ref()?;
     let root = SyntaxNode::new_root(src.green.clone());
     let at = *cufront_hir::body::item_fn_offsets(db, f.item(db)).get(f.idx(db) as usize)?;

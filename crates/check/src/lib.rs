@@ -20,7 +20,14 @@
 //!   `final`); `objects`: the types of declared objects (incomplete,
 //!   abstract, arrays of references, `auto` without initializer);
 //!   `literals`: user-defined literals without a literal operator.
-//! - [`device_pass`] (`device`): what cicc's front end reports.
+//! - [`device_pass`] (`device`): what cicc's front end reports;
+//!   `device_decls`: its declaration rules; `device_code`: constructs
+//!   device code cannot contain (exceptions, `typeid`, `thread_local`,
+//!   automatic memory-space locals, kernel launches without `-rdc`) and
+//!   `extern __shared__` locals; `dynamic_init`: dynamically initialized
+//!   device variables; `deprecated`: deprecated callees of device code;
+//!   `device_vla`: variable-length arrays in device code; `set_unused`:
+//!   variables set but never used (550) and EDG's end-of-scope order.
 //!
 //! Invariants:
 //! - Certainty: a finding is made only from what the model resolved (a
@@ -43,8 +50,12 @@ mod constants;
 mod conversions;
 mod decls;
 mod deleted;
+mod deprecated;
 mod device;
+mod device_code;
 mod device_decls;
+mod device_vla;
+mod dynamic_init;
 mod flow;
 mod instantiation;
 mod interest;
@@ -58,6 +69,7 @@ mod objects;
 mod operands;
 mod overrides;
 mod redefinition;
+mod set_unused;
 mod spell;
 mod switches;
 mod template_args;
@@ -78,8 +90,12 @@ pub use constants::{fn_constant_findings, var_constant_findings};
 pub use conversions::{fn_conversion_findings, var_conversion_findings};
 pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings};
 pub use deleted::{DeletedCall, fn_deleted_calls};
+pub use deprecated::{deprecation, fn_deprecated_calls};
 pub use device::{device_pass, fn_device_call_findings};
+pub use device_code::fn_device_code_findings;
 pub use device_decls::item_device_decl_findings;
+pub use device_vla::fn_device_vlas;
+pub use dynamic_init::var_dynamic_init_findings;
 pub use flow::fn_missing_return;
 pub use instantiation::{fn_instantiations, item_instantiations};
 pub use interest::device_names;
@@ -90,6 +106,7 @@ pub use modifiable::fn_unmodifiable;
 pub use objects::{fn_member_access_findings, fn_object_findings, item_object_findings};
 pub use operands::fn_operand_findings;
 pub use overrides::item_override_findings;
+pub use set_unused::fn_set_but_unused;
 pub use switches::fn_duplicate_cases;
 pub use template_args::item_template_arg_findings;
 pub use uncertain::{Reason, Uncertain, fn_uncertain, uncertain};

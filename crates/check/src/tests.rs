@@ -429,6 +429,7 @@ __global__ void k() { float unused_f; }
         expect![[r#"
             5:7 177 Some(Variable) "s"
             7:8 177 Some(Variable) "q"
+            11:8 177 Some(Variable) "l"
             14:42 177 Some(Variable) "unused_f"
         "#]],
     );
@@ -2173,6 +2174,242 @@ void f(Box<int, char> x);
             4:5 79 
             7:13 443 Some(ClassTemplate) "Arr"
             11:17 443 Some(ClassTemplate) "Box"
+        "#]],
+    );
+}
+
+#[test]
+fn constructs_device_code_cannot_contain() {
+    check_device(
+        r#"
+__device__ void d1() { throw 1; }
+__host__ __device__ void hd() { try { } catch (...) { } }
+__device__ void d2() try { } catch (...) { }
+__device__ bool d3(int x) { return typeid(x) == typeid(int); }
+__device__ int d4() { static thread_local int t; thread_local int u = 0; return t + u; }
+__global__ void k() { __constant__ int c; __device__ int d; static __constant__ int s; __shared__ int sh; (void)c; (void)d; (void)s; (void)sh; }
+__global__ void child() {}
+__host__ __device__ void hd2() { child<<<1, 1>>>(); }
+__device__ void d5() { auto l = [] { throw 2; }; l(); }
+void h() { throw 1; auto l = [] __device__ () { throw 3; }; auto m = [] { throw 4; }; }
+template <class T> __device__ void t() { throw 5; }
+__device__ void d6() { struct L { void m() { throw 6; } }; }
+"#,
+        Options { whole_program: true, extended_lambda: true, ..Options::default() },
+        expect![[r#"
+            2:37 20060 
+            3:59 20060 
+            4:35 20060 
+            5:49 20188 "typeid"
+            5:62 20188 "typeid"
+            6:36 20114 
+            6:63 20114 
+            7:66 20027 "an automatic" "__constant__"
+            7:97 20027 "an automatic" "__device__"
+            9:60 20023 
+            10:51 20060 
+            11:62 20060 
+            11:26 177 Some(Variable) "l"
+            11:79 177 Some(Variable) "m"
+        "#]],
+    );
+}
+
+#[test]
+fn dynamic_initialization_of_device_variables() {
+    check_device(
+        r#"
+int compute() { return 3; }
+__device__ int dcompute() { return 3; }
+constexpr int ce() { return 3; }
+__device__ int a = compute();
+__device__ int b = dcompute();
+__constant__ int c = compute();
+__device__ int d = ce();
+struct S { S() {} };
+__device__ S s;
+__device__ int e = 1 + compute();
+__device__ int f = sizeof(compute());
+static __device__ int g = compute();
+__device__ int h[2] = { compute(), 1 };
+__managed__ int m = compute();
+namespace N { __device__ int i = compute(); }
+int plain = compute();
+template <class T> struct X { static __device__ int t; };
+"#,
+        Options::default(),
+        expect![[r#"
+            5:29 20061 "__device__"
+            6:29 20061 "__device__"
+            7:31 20061 "__constant__"
+            11:29 20061 "__device__"
+            13:36 20061 "__device__"
+            14:29 20061 "__device__"
+            15:30 20061 "__managed__"
+            16:43 20061 "__device__"
+        "#]],
+    );
+}
+
+#[test]
+fn undefined_names_in_the_device_preprocessing() {
+    check_device(
+        "__device__ int f() { return nope + nope; }\n__device__ int g() { return nope; }\n",
+        Options::default(),
+        expect![[r#"
+            1:42 20 "nope"
+            2:42 20 "nope"
+        "#]],
+    );
+}
+
+#[test]
+fn extern_shared_locals_of_complete_type() {
+    check_device(
+        r#"
+int hf() { return 1; }
+__global__ void kern() { extern __shared__ int buf[4]; buf[0] = hf(); }
+__device__ void dev() { extern __shared__ int b2; b2 = 1; }
+__device__ void dev2() { extern __shared__ int b3[]; b3[0] = 1; extern __shared__ float b4[8]; b4[0] = 1; }
+__device__ void dev3() { extern __shared__ int b5[8]; }
+void host() { extern int e; e = 1; }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:74 late 20044 "buf"
+            4:73 late 20044 "b2"
+            5:128 late 20044 "b4"
+            3:91 late 20018 "hf()" "kern"
+            3:91 late 20068 "hf"
+        "#]],
+    );
+}
+
+#[test]
+fn deprecated_functions_called_from_device_code() {
+    check_device(
+        r#"
+[[deprecated]] __device__ void old_dev();
+[[deprecated("why")]] __device__ void old2();
+__attribute__((deprecated)) __device__ void old3();
+__device__ void dev_fn() { old_dev(); old_dev(); old2(); old3(); }
+[[deprecated]] void oldh();
+void h() { oldh(); }
+struct S { [[deprecated]] __device__ void m(); };
+__device__ void d3(S s) { s.m(); }
+__device__ void later();
+__device__ void d4() { later(); }
+[[deprecated]] __device__ void later();
+"#,
+        Options::default(),
+        expect![[r#"
+            5:41 1215 Some(Function) "old_dev"
+            2:3 3287 
+            5:52 1215 Some(Function) "old_dev"
+            2:3 3287 
+            5:63 1444 Some(Function) "old2" "why"
+            3:3 3287 
+            5:71 1215 Some(Function) "old3"
+            4:16 3287 
+            9:42 1215 Some(Function) "S::m"
+            8:14 3287 
+        "#]],
+    );
+}
+
+#[test]
+fn variables_set_but_never_used() {
+    check_device(
+        r#"
+void f1() { int x; x = 1; }
+void f2() { int x = 0; x = 1; }
+void f3() { int x = 0; x += 1; }
+void f4() { int x = 0; x++; }
+void f6() { int x = 1; }
+void f7() { int x; x = 1; x = 2; }
+void f10() { int x, y; x = y = 1; }
+void f12() { int a[2]; a[0] = 1; }
+void f13() { int *p; p = 0; *p = 1; }
+void f16() { static int s; s = 1; }
+void f18() { int x; x = 1; auto l = [x] { return 0; }; l(); }
+void r1() { for (int v : {1, 2}) v = 0; }
+void r2() { int x; while (true) { x = 1; break; } }
+void r12() { int x; x = 1; goto L; L: ; }
+void a1() { [[maybe_unused]] float f = 1.0f; }
+void a2() { __attribute__((unused)) int g; }
+void a3() { [[maybe_unused]] int h; h = 1; }
+template <int N> struct Z { __device__ Z(bool b) { int n = b ? N : 0; asm volatile("" :: "r"(n)); } };
+template <int K> struct A { __device__ void f() const { int ldm = 1; } };
+void g(int p) { int a; int b; b = 1; int c; p = 2; { int d; d = 3; } int e; e = 4; }
+void g2() { int x; x = 1; int y = x; }
+void g4() { int x; for (int i = 0; i < 2; i++) x = i; }
+void g5() { int x; x = 1; x = x + 1; }
+void g9() { int x; sizeof(x = 1); }
+void g11() { int x; int z = (x = 1); (void)z; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:17 550 Some(Variable) "x"
+            3:17 550 Some(Variable) "x"
+            6:17 177 Some(Variable) "x"
+            7:17 550 Some(Variable) "x"
+            8:18 550 Some(Variable) "x"
+            8:21 550 Some(Variable) "y"
+            9:18 550 Some(Variable) "a"
+            14:17 550 Some(Variable) "x"
+            15:18 550 Some(Variable) "x"
+            21:58 550 Some(Variable) "d"
+            21:12 550 Some(Parameter) "p"
+            21:21 177 Some(Variable) "a"
+            21:28 550 Some(Variable) "b"
+            21:42 177 Some(Variable) "c"
+            21:74 550 Some(Variable) "e"
+            22:31 177 Some(Variable) "y"
+            23:17 550 Some(Variable) "x"
+        "#]],
+    );
+}
+
+#[test]
+fn variable_length_arrays_in_device_code() {
+    check_device(
+        r#"
+__device__ void d(int n) { int a[n]; (void)a; }
+__global__ void k(int m, const int c) { int b[m]; int e[c]; (void)b; (void)e; }
+void h(int n) { int a[n]; (void)a; }
+__device__ void s(int n) { int n2 = n; { int n = 2; int a[n]; (void)a; } (void)n2; }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:47 28 
+            2:47 2689 Some(Parameter) "n"
+            3:60 28 
+            3:60 2689 Some(Parameter) "m"
+        "#]],
+    );
+}
+
+#[test]
+fn unreferenced_closure_objects() {
+    check_device(
+        r#"
+void h1() { auto l = [] { return 1; }; }
+void h2() { auto l = [] { return 1; }; l(); }
+void h3() { int x = 0; auto l = [&x] { x = 1; }; }
+void h4() { const auto l = [] {}; }
+void h5() { auto &&l = [] {}; }
+__device__ void d1() { auto l = [] {}; }
+template <class T> void t1() { auto l = [] {}; }
+struct S { void m() { auto l = [] {}; } };
+void h6() { auto l = [] {}; auto m = [l] {}; m(); }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:18 177 Some(Variable) "l"
+            4:29 177 Some(Variable) "l"
+            5:24 177 Some(Variable) "l"
+            7:42 177 Some(Variable) "l"
+            9:28 177 Some(Variable) "l"
         "#]],
     );
 }

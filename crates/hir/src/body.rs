@@ -679,7 +679,7 @@ pub fn lower_function(db: &dyn SourceDatabase, item: ItemId, def: &SyntaxNode) -
 
 /// Parses a `LAZY_BODY` of `item` through the unit's parse; the result's
 /// root is a `FUNCTION_BODY` and the offset of its start in the item.
-pub(crate) fn parse_lazy(db: &dyn SourceDatabase, item: ItemId, lazy: &SyntaxNode) -> Option<(SyntaxNode, TextSize)> {
+pub fn parse_lazy(db: &dyn SourceDatabase, item: ItemId, lazy: &SyntaxNode) -> Option<(SyntaxNode, TextSize)> {
     let tu = item.tu(db);
     let parse = cufront_base_db::parse(db, tu);
     let items = &crate::top_level_items(db, tu).items;
