@@ -101,8 +101,23 @@ pub fn check(
     let pipeline = tk.dryrun_args(&cwd, file, flags, work)?;
     let units = units(&pipeline.steps);
     let printed: Vec<Result<Vec<Printed>, cufront_toolkit::Error>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = units.iter().map(|u| scope.spawn(|| run_unit(&pipeline, u))).collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        // Each unit's passes recurse as deep as the main thread's (large
+        // library units need more than a default thread stack).
+        let pipeline = &pipeline;
+        let spawn = |u| {
+            std::thread::Builder::new()
+                .name("cufront-unit".into())
+                .stack_size(crate::STACK_SIZE)
+                .spawn_scoped(scope, move || run_unit(pipeline, u))
+        };
+        let handles: Vec<_> = units.iter().map(spawn).collect();
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(e) => Err(cufront_toolkit::Error::Io(format!("cannot start a thread: {e}"))),
+            })
+            .collect()
     });
     for unit in printed {
         for p in unit? {

@@ -76,7 +76,7 @@ enum Command {
 /// nests further than the main thread's 8 MiB allow in a debug build; the
 /// depth itself is bounded by the model (instantiation depth, EDG's call
 /// depth), not by the stack. Reserved, not committed, memory.
-const STACK_SIZE: usize = 512 << 20;
+pub(crate) const STACK_SIZE: usize = 512 << 20;
 
 fn main() -> ExitCode {
     match std::thread::Builder::new().name("cufront".into()).stack_size(STACK_SIZE).spawn(real_main) {
