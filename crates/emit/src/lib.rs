@@ -11,6 +11,7 @@
 pub mod host;
 pub mod key;
 pub mod module_id;
+mod sema;
 
 /// The unit being printed, as the semantic model knows it: the text of the
 /// trees `emit` walks is the unit's text, so offsets name the same places.
