@@ -7,21 +7,37 @@
 //! (the item tree's `Linkage::cuda`); redeclarations are the declarations
 //! of the same scope and name with the same parameter types, matched as
 //! `instances::fn_definition` matches a definition to its declaration.
+//! A friend declaration without a body (`friend __device__ int f(S);`)
+//! declares a function of the enclosing namespace: its attributes and
+//! `constexpr` count too (`friend_decls`), though it is no declaration the
+//! model lowers on its own.
 //!
 //! Invariants: no offsets are read (an edit inside a body re-runs nothing
 //! here); an entity the model cannot place (an implicit special member, a
 //! closure member) has no space (`None`): checks stay silent for it.
 
-use cufront_base_db::SourceDatabase;
+use cufront_base_db::{SourceDatabase, TranslationUnit};
 pub use cufront_cuda::{CudaAttrs, ExecSpace};
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::Entity;
 use crate::instances::{self, FnDecl};
-use crate::scopes::{self, def_map};
+use crate::item_tree::FnData;
+use crate::scopes::{self, ScopeIdx, ScopeKind, def_map};
+use crate::{ClassId, Entity};
 
-/// The CUDA attributes of `decl` merged over its redeclarations in the unit.
-#[salsa::tracked]
+/// The CUDA attributes of `decl` merged over its redeclarations in the
+/// unit. A function whose name no declaration marks (`marked_names`) has
+/// its own (none), without a query of its own.
 pub fn fn_attrs(db: &dyn SourceDatabase, decl: FnDecl) -> CudaAttrs {
+    let Some(data) = decl.data(db) else { return CudaAttrs::default() };
+    if !marked_names(db, decl.tu(db)).cuda.contains(&scopes::fn_name_key(&data.name)) {
+        return data.linkage.cuda;
+    }
+    *merged_attrs(db, decl)
+}
+
+#[salsa::tracked]
+fn merged_attrs(db: &dyn SourceDatabase, decl: FnDecl) -> CudaAttrs {
     let Some(data) = decl.data(db) else { return CudaAttrs::default() };
     let mut attrs = data.linkage.cuda;
     for other in redeclarations(db, decl) {
@@ -29,12 +45,13 @@ pub fn fn_attrs(db: &dyn SourceDatabase, decl: FnDecl) -> CudaAttrs {
             attrs = attrs.merge(d.linkage.cuda);
         }
     }
+    friend_redeclarations(db, decl, &mut |f| attrs = attrs.merge(f.linkage.cuda));
     attrs
 }
 
 /// Where `decl` runs.
 pub fn fn_exec_space(db: &dyn SourceDatabase, decl: FnDecl) -> ExecSpace {
-    ExecSpace::from_attrs(fn_attrs(db, decl))
+    ExecSpace::from_attrs(&fn_attrs(db, decl))
 }
 
 /// Where a function entity runs; `None` for entities whose space follows
@@ -53,13 +70,119 @@ pub fn exec_space(db: &dyn SourceDatabase, e: Entity) -> Option<ExecSpace> {
     if decl.data(db).is_some_and(|d| d.defaulted) && !attrs.host && !attrs.device && !attrs.global {
         return None;
     }
-    Some(ExecSpace::from_attrs(attrs))
+    Some(ExecSpace::from_attrs(&attrs))
 }
 
 /// Whether `decl` is declared `constexpr` on any of its declarations.
 pub fn fn_is_constexpr(db: &dyn SourceDatabase, decl: FnDecl) -> bool {
-    let own = decl.data(db).is_some_and(|d| d.linkage.is_constexpr);
-    own || redeclarations(db, decl).into_iter().any(|o| o.data(db).is_some_and(|d| d.linkage.is_constexpr))
+    let Some(data) = decl.data(db) else { return false };
+    if data.linkage.is_constexpr {
+        return true;
+    }
+    if !marked_names(db, decl.tu(db)).constexpr.contains(&scopes::fn_name_key(&data.name)) {
+        return false;
+    }
+    if redeclarations(db, decl).into_iter().any(|o| o.data(db).is_some_and(|d| d.linkage.is_constexpr)) {
+        return true;
+    }
+    let mut friend = false;
+    friend_redeclarations(db, decl, &mut |f| friend |= f.linkage.is_constexpr);
+    friend
+}
+
+/// The name keys (`scopes::fn_name_key`) of the unit's functions that
+/// some declaration gives a CUDA attribute, and of those that some
+/// declaration makes `constexpr`: a function named otherwise has nothing
+/// to merge, and its redeclarations are not matched (most functions of a
+/// unit, nearly all of its system headers').
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct MarkedNames {
+    pub cuda: FxHashSet<String>,
+    pub constexpr: FxHashSet<String>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn marked_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> MarkedNames {
+    let mut out = MarkedNames::default();
+    let mut add = |f: &FnData| {
+        if f.linkage.cuda != CudaAttrs::default() {
+            out.cuda.insert(scopes::fn_name_key(&f.name));
+        }
+        if f.linkage.is_constexpr {
+            out.constexpr.insert(scopes::fn_name_key(&f.name));
+        }
+    };
+    for &item in crate::item_ids(db, tu).iter() {
+        let tree = crate::item_tree_of(db, item);
+        tree.fns.iter().for_each(&mut add);
+        tree.fn_templates.iter().for_each(|t| add(&t.f));
+        tree.classes.iter().flat_map(|c| &c.friend_decls).for_each(&mut add);
+    }
+    out
+}
+
+/// Friend declarations without a body (`ClassData::friend_decls`) by the
+/// namespace whose function they declare (the innermost one enclosing the
+/// class) and the function's name key: (class, index into its list).
+#[salsa::tracked(returns(ref))]
+pub fn friend_decls(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<(ScopeIdx, String), Vec<(ClassId, u32)>> {
+    let map = def_map(db, tu);
+    let mut out: FxHashMap<(ScopeIdx, String), Vec<(ClassId, u32)>> = FxHashMap::default();
+    for &item in crate::item_ids(db, tu).iter() {
+        let tree = crate::item_tree_of(db, item);
+        for (i, class) in tree.classes.iter().enumerate().filter(|(_, c)| !c.friend_decls.is_empty()) {
+            let c = ClassId::new(db, item, i as u32);
+            let Some(mut ns) = map.class_scope.get(&c).copied() else { continue };
+            while let ScopeKind::Class(_) | ScopeKind::Enum(_) | ScopeKind::Block(_) = map.scope(ns).kind {
+                let Some(p) = map.scope(ns).parent else { break };
+                ns = p;
+            }
+            for (j, f) in class.friend_decls.iter().enumerate() {
+                out.entry((ns, scopes::fn_name_key(&f.name))).or_default().push((c, j as u32));
+            }
+        }
+    }
+    out
+}
+
+/// Calls `found` with each friend declaration without a body that declares
+/// the (non-template) function `decl`.
+fn friend_redeclarations(db: &dyn SourceDatabase, decl: FnDecl, found: &mut dyn FnMut(&FnData)) {
+    let FnDecl::Fn(_) = decl else { return };
+    let Some(data) = decl.data(db) else { return };
+    if data.friend {
+        return;
+    }
+    let tu = decl.tu(db);
+    let friends = friend_decls(db, tu);
+    if friends.is_empty() {
+        return;
+    }
+    let map = def_map(db, tu);
+    let Some(scope) = instances::decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())
+    else {
+        return;
+    };
+    for &(c, j) in friends.get(&(scope, scopes::fn_name_key(&data.name))).into_iter().flatten() {
+        let tree = crate::item_tree_of(db, c.item(db));
+        let Some(f) = tree.classes.get(c.idx(db) as usize).and_then(|k| k.friend_decls.get(j as usize)) else {
+            continue;
+        };
+        if same_signature(f, &data) {
+            found(f);
+        }
+    }
+}
+
+/// Whether two non-template declarations declare the same function type:
+/// parameters compared without their top-level qualifiers, which are not
+/// part of it (glibc's `printf(const char *__restrict, ...)` and CUDA's
+/// `__host__ __device__ printf(const char*, ...)` are one function).
+fn same_signature(a: &FnData, b: &FnData) -> bool {
+    a.ty.params.len() == b.ty.params.len()
+        && a.ty.cv == b.ty.cv
+        && a.ty.ref_qual == b.ty.ref_qual
+        && a.ty.params.iter().zip(&b.ty.params).all(|(x, y)| unqualified(x) == unqualified(y))
 }
 
 /// A parameter's written type without its top-level cv and `__restrict`.
@@ -97,11 +220,7 @@ pub fn redeclarations(db: &dyn SourceDatabase, decl: FnDecl) -> Vec<FnDecl> {
         {
             continue;
         }
-        // Top-level qualifiers of a parameter are not part of the function's
-        // type: glibc's `printf(const char *__restrict, ...)` and CUDA's
-        // `__host__ __device__ printf(const char*, ...)` are one function.
-        let same = cd.ty.params.iter().zip(&data.ty.params).all(|(a, b)| unqualified(a) == unqualified(b));
-        if same || instances::same_params_renamed(db, decl, c) {
+        if same_signature(&cd, &data) || instances::same_params_renamed(db, decl, c) {
             out.push(c);
         }
     }

@@ -100,3 +100,26 @@ fn explicit_specializations_are_not_located() {
         "#]],
     );
 }
+
+/// A friend declaration without a body declares a function of the
+/// enclosing namespace: its attributes and `constexpr` merge into that
+/// function's (the friend declarator itself is no declaration here).
+#[test]
+fn friend_declarations_declare_namespace_functions() {
+    check(
+        "namespace n { struct F { friend __attribute__((device)) int df(F); friend constexpr int cf(F); \
+         friend int other(F); }; }\n\
+         int n::df(n::F);\nnamespace n { int df(F) { return 1; } int df(int); constexpr int cf(F f) { return 2; } }\n\
+         int df(n::F);\n",
+        expect![[r#"
+            1 df: -
+            1 cf: -
+            1 other: -
+            2 n::df: ImplicitHost
+            3 df: Device
+            3 df: ImplicitHost
+            3 cf: ImplicitHost constexpr
+            4 df: ImplicitHost
+        "#]],
+    );
+}
