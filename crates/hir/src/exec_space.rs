@@ -206,23 +206,60 @@ pub fn redeclarations(db: &dyn SourceDatabase, decl: FnDecl) -> Vec<FnDecl> {
     let key = scopes::fn_name_key(&data.name);
     let mut cands: Vec<FnDecl> = map.qualified_fns.get(&(scope, key.clone())).cloned().unwrap_or_default();
     cands.extend(map.scope(scope).names.get(&key).into_iter().flatten().filter_map(instances::def_fn));
-    let head = decl.tparams(db);
+    let shape = redecl_shape(db, decl);
     let mut out: Vec<FnDecl> = Vec::new();
     for c in cands {
         if c == decl || out.contains(&c) || matches!(c, FnDecl::Template(_)) != matches!(decl, FnDecl::Template(_)) {
             continue;
         }
         let Some(cd) = c.data(db) else { continue };
-        if cd.ty.params.len() != data.ty.params.len()
-            || cd.ty.cv != data.ty.cv
-            || cd.ty.ref_qual != data.ty.ref_qual
-            || !instances::same_head_kinds(&c.tparams(db), &head)
+        if cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual
         {
             continue;
         }
-        if same_signature(&cd, &data) || instances::same_params_renamed(db, decl, c) {
+        let other = redecl_shape(db, c);
+        if other.head != shape.head {
+            continue;
+        }
+        let renamed = shape.positional.is_some() && other.positional == shape.positional;
+        if same_signature(&cd, &data) || renamed {
             out.push(c);
         }
     }
     out
+}
+
+/// What matching redeclarations compares of one declaration besides its
+/// signature, computed once per declaration (a name can have hundreds of
+/// overloads, each compared with each): the kinds and pack-ness of its
+/// template head (`instances::redecl::same_head_kinds`), and for a template its
+/// parameters' written types with each template parameter replaced by its
+/// position (`instances::redecl::same_params_renamed`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct RedeclShape {
+    head: Vec<(u8, bool)>,
+    positional: Option<String>,
+}
+
+#[salsa::tracked(returns(ref))]
+fn redecl_shape(db: &dyn SourceDatabase, decl: FnDecl) -> RedeclShape {
+    use crate::item_tree::TemplateParamKind as K;
+    let tparams = decl.tparams(db);
+    let head = tparams
+        .iter()
+        .map(|p| {
+            let kind = match p.kind {
+                K::Type => 0,
+                K::Value(_) => 1,
+                K::Template => 2,
+            };
+            (kind, p.pack)
+        })
+        .collect();
+    let positional = if tparams.is_empty() {
+        None
+    } else {
+        decl.data(db).map(|d| instances::positional_text(format!("{:?}", d.ty.params), &tparams))
+    };
+    RedeclShape { head, positional }
 }
