@@ -132,11 +132,8 @@ pub fn friend_decls(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<(
         let tree = crate::item_tree_of(db, item);
         for (i, class) in tree.classes.iter().enumerate().filter(|(_, c)| !c.friend_decls.is_empty()) {
             let c = ClassId::new(db, item, i as u32);
-            let Some(mut ns) = map.class_scope.get(&c).copied() else { continue };
-            while let ScopeKind::Class(_) | ScopeKind::Enum(_) | ScopeKind::Block(_) = map.scope(ns).kind {
-                let Some(p) = map.scope(ns).parent else { break };
-                ns = p;
-            }
+            let Some(&cs) = map.class_scope.get(&c) else { continue };
+            let ns = enclosing_namespace(&map, cs);
             for (j, f) in class.friend_decls.iter().enumerate() {
                 out.entry((ns, scopes::fn_name_key(&f.name))).or_default().push((c, j as u32));
             }
@@ -145,25 +142,45 @@ pub fn friend_decls(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<(
     out
 }
 
-/// Calls `found` with each friend declaration without a body that declares
-/// the (non-template) function `decl`.
+/// The innermost namespace (or the global scope) around `scope`.
+fn enclosing_namespace(map: &scopes::DefMap, mut scope: ScopeIdx) -> ScopeIdx {
+    while let ScopeKind::Class(_) | ScopeKind::Enum(_) | ScopeKind::Block(_) = map.scope(scope).kind {
+        let Some(p) = map.scope(scope).parent else { break };
+        scope = p;
+    }
+    scope
+}
+
+/// Calls `found` with each declaration of the (non-template) function
+/// `decl` that involves a friend: the friend declarations without a body
+/// that declare it, and for a friend a class body defines (a hidden
+/// friend, a member of the enclosing namespace that no scope names) the
+/// declarations of that namespace too.
 fn friend_redeclarations(db: &dyn SourceDatabase, decl: FnDecl, found: &mut dyn FnMut(&FnData)) {
     let FnDecl::Fn(_) = decl else { return };
     let Some(data) = decl.data(db) else { return };
-    if data.friend {
-        return;
-    }
     let tu = decl.tu(db);
-    let friends = friend_decls(db, tu);
-    if friends.is_empty() {
-        return;
-    }
     let map = def_map(db, tu);
-    let Some(scope) = instances::decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())
-    else {
-        return;
+    let key = scopes::fn_name_key(&data.name);
+    let scope = if data.friend {
+        let ns = enclosing_namespace(&map, decl.parent(db, &map));
+        let mut cands: Vec<FnDecl> = map.qualified_fns.get(&(ns, key.clone())).cloned().unwrap_or_default();
+        cands.extend(map.scope(ns).names.get(&key).into_iter().flatten().filter_map(instances::def_fn));
+        for c in cands.into_iter().filter(|c| matches!(c, FnDecl::Fn(_))) {
+            if let Some(cd) = c.data(db).filter(|cd| same_signature(cd, &data)) {
+                found(&cd);
+            }
+        }
+        ns
+    } else {
+        let Some(s) = instances::decl_scope(db, &map, decl.item(db), decl.parent(db, &map), data.qualifier.as_ref())
+        else {
+            return;
+        };
+        s
     };
-    for &(c, j) in friends.get(&(scope, scopes::fn_name_key(&data.name))).into_iter().flatten() {
+    let friends = friend_decls(db, tu);
+    for &(c, j) in friends.get(&(scope, key)).into_iter().flatten() {
         let tree = crate::item_tree_of(db, c.item(db));
         let Some(f) = tree.classes.get(c.idx(db) as usize).and_then(|k| k.friend_decls.get(j as usize)) else {
             continue;

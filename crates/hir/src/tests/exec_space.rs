@@ -123,3 +123,16 @@ fn friend_declarations_declare_namespace_functions() {
         "#]],
     );
 }
+
+/// A friend a class body defines is a member of the enclosing namespace:
+/// a declaration there gives it its space (and the other way round, a
+/// friend declaration without a body gives the namespace's definition).
+#[test]
+fn hidden_friends_merge_with_their_namespace() {
+    check(
+        "namespace n { struct S; __attribute__((device)) int hf(S); \
+         struct S { friend int hf(S) { return 1; } friend int g(S) { return 2; } }; }\n",
+        expect![[r#"
+        "#]],
+    );
+}
