@@ -119,11 +119,8 @@ pub fn module_key(
     device_c: bool,
     sema: Sema<'_>,
 ) -> Option<Result<String, String>> {
-    let limit = if device_c {
-        crate::host::refs::Refs::build(root, sema).first_internal_host_ref(root, sema)
-    } else {
-        None
-    };
+    let limit =
+        if device_c { crate::host::refs::Refs::build(root, sema).first_internal_host_ref(root, sema) } else { None };
     let mut found: Option<Result<String, String>> = None;
     let mut too_late = false;
     walk::walk(root, &mut |node, ctx| {

@@ -125,7 +125,10 @@ pub fn marked_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> MarkedNames
 /// namespace whose function they declare (the innermost one enclosing the
 /// class) and the function's name key: (class, index into its list).
 #[salsa::tracked(returns(ref))]
-pub fn friend_decls(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<(ScopeIdx, String), Vec<(ClassId, u32)>> {
+pub fn friend_decls(
+    db: &dyn SourceDatabase,
+    tu: TranslationUnit,
+) -> FxHashMap<(ScopeIdx, String), Vec<(ClassId, u32)>> {
     let map = def_map(db, tu);
     let mut out: FxHashMap<(ScopeIdx, String), Vec<(ClassId, u32)>> = FxHashMap::default();
     for &item in crate::item_ids(db, tu).iter() {
@@ -230,8 +233,7 @@ pub fn redeclarations(db: &dyn SourceDatabase, decl: FnDecl) -> Vec<FnDecl> {
             continue;
         }
         let Some(cd) = c.data(db) else { continue };
-        if cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual
-        {
+        if cd.ty.params.len() != data.ty.params.len() || cd.ty.cv != data.ty.cv || cd.ty.ref_qual != data.ty.ref_qual {
             continue;
         }
         let other = redecl_shape(db, c);

@@ -24,7 +24,11 @@ use crate::{Entity, FnId, FnTemplateId, ItemId, VarId};
 #[salsa::tracked(returns(ref))]
 pub fn item_ranges(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<(u32, u32)> {
     let parse = cufront_base_db::parse(db, tu);
-    parse.syntax_node().children().map(|n| (u32::from(n.text_range().start()), u32::from(n.text_range().end()))).collect()
+    parse
+        .syntax_node()
+        .children()
+        .map(|n| (u32::from(n.text_range().start()), u32::from(n.text_range().end())))
+        .collect()
 }
 
 /// The top-level item whose text holds unit offset `at`, and where it starts.
@@ -53,7 +57,10 @@ pub fn item_decls(db: &dyn SourceDatabase, item: ItemId) -> ItemDecls {
     let mut fns: Vec<(u32, FnDecl)> =
         offs.fns.iter().enumerate().map(|(i, &at)| (at, FnDecl::Fn(FnId::new(db, item, i as u32)))).collect();
     fns.extend(
-        offs.fn_templates.iter().enumerate().map(|(i, &at)| (at, FnDecl::Template(FnTemplateId::new(db, item, i as u32)))),
+        offs.fn_templates
+            .iter()
+            .enumerate()
+            .map(|(i, &at)| (at, FnDecl::Template(FnTemplateId::new(db, item, i as u32)))),
     );
     // Stable: of two declarations at one offset, the first lowered wins,
     // as a scan in index order would find it.

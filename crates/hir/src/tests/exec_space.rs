@@ -16,7 +16,8 @@ fn check(text: &str, want: Expect) {
     let mut out = String::new();
     cufront_cuda::walk::walk(&parse.syntax_node(), &mut |node, _| {
         for (_, d) in cufront_cuda::spaces::declarators(node) {
-            let (Some(_), Some(name)) = (cufront_cuda::decl::function_declarator(&d), cufront_cuda::decl::name_node(&d))
+            let (Some(_), Some(name)) =
+                (cufront_cuda::decl::function_declarator(&d), cufront_cuda::decl::name_node(&d))
             else {
                 continue;
             };
