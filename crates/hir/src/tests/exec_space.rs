@@ -134,6 +134,9 @@ fn hidden_friends_merge_with_their_namespace() {
         "namespace n { struct S; __attribute__((device)) int hf(S); \
          struct S { friend int hf(S) { return 1; } friend int g(S) { return 2; } }; }\n",
         expect![[r#"
+            1 hf: Device
+            1 hf: Device
+            1 g: ImplicitHost
         "#]],
     );
 }
