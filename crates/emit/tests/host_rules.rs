@@ -797,6 +797,28 @@ fn template_redeclarations_with_renamed_parameters() {
     );
 }
 
+/// A friend defined in a class body is a member of the enclosing
+/// namespace: a `__device__` declaration there makes it device-only, and
+/// it gets the dummy body (checked against cudafe++ 13.0).
+#[test]
+fn hidden_friend_declared_device_in_its_namespace() {
+    check(
+        "struct S;\n__attribute__((device)) int hf(S);\n\
+         struct S { int v; friend int hf(S s) { return s.v; } };\n",
+        expect![[r##"
+            # 1 "x.cu"
+            struct S;
+             int hf(S);
+            struct S { int v; friend int hf(S s) {int volatile ___ = 1;(void)s;::exit(___);}
+            #if 0
+            { return s.v; }
+            #endif
+            # 3 "x.cu"
+                                                                 };
+        "##]],
+    );
+}
+
 /// `--device-c`: host references through using-directives,
 /// using-declarations (namespace scope and blocks) and namespace aliases
 /// (checked against cudafe++ 13.0).
