@@ -111,6 +111,7 @@ fn edit_inside_a_host_function_body() {
             canonical_uses × 1
             marked_names × 1
             merged_attrs × 1
+            redecl_shape × 1
             friend_decls × 1
         "#]],
         expect![[r#"
@@ -148,6 +149,7 @@ fn edit_inside_a_kernel_body() {
             canonical_uses × 1
             marked_names × 1
             merged_attrs × 1
+            redecl_shape × 1
             friend_decls × 1
         "#]],
         expect![[r#"
@@ -185,6 +187,7 @@ fn whitespace_in_a_system_header_segment() {
             canonical_uses × 1
             marked_names × 1
             merged_attrs × 1
+            redecl_shape × 1
             friend_decls × 1
         "#]],
         expect![[r#"
