@@ -10,7 +10,11 @@
 //! A friend declaration without a body (`friend __device__ int f(S);`)
 //! declares a function of the enclosing namespace: its attributes and
 //! `constexpr` count too (`friend_decls`), though it is no declaration the
-//! model lowers on its own.
+//! model lowers on its own; a friend a class body defines merges with the
+//! declarations of that namespace. Names that no declaration marks with
+//! an attribute (or `constexpr`) skip the matching (`marked_names`), and
+//! what matching compares of a declaration is computed once
+//! (`redecl_shape`): the printer asks about every function of the unit.
 //!
 //! Invariants: no offsets are read (an edit inside a body re-runs nothing
 //! here); an entity the model cannot place (an implicit special member, a
