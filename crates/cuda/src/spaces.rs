@@ -1,13 +1,13 @@
-//! Execution spaces of functions (merged over redeclarations, spec 20 §3.1)
-//! and memory spaces of variables (spec 20 §8).
+//! Execution spaces of functions (spec 20 §3) and memory spaces of
+//! variables (spec 20 §8) as one declaration's attributes give them, and
+//! the syntactic identity of a declarator (its declarations, its name's
+//! parts, its spelled key). Merging a function's attributes over its
+//! redeclarations is semantic: `hir::exec_space` does it.
 
-use std::cell::RefCell;
-
-use cufront_syntax::{SyntaxKind, SyntaxNode, TextRange};
+use cufront_syntax::{SyntaxKind, SyntaxNode};
 use rowan::GreenNodeData;
-use rustc_hash::FxHashMap;
 
-use crate::attrs::{self, CudaAttrs};
+use crate::attrs::CudaAttrs;
 use crate::decl;
 use crate::green;
 use crate::walk::{self, Ctx, Seg};
@@ -62,107 +62,6 @@ impl MemSpace {
         } else {
             MemSpace::Host
         }
-    }
-}
-
-/// The CUDA attributes of every function of a unit, merged over its
-/// declarations (an attribute on any declaration applies to all of them).
-///
-/// An index answers for declarators of the tree it was built from (the
-/// walk's context of a declarator follows from its place), and remembers
-/// each answer: the host output asks about every function several times.
-#[derive(Clone, Debug, Default)]
-pub struct SpaceIndex {
-    functions: FxHashMap<String, CudaAttrs>,
-    /// Functions declared `constexpr` somewhere: EDG prints every
-    /// declaration of them with `constexpr` (g++ rejects a redeclaration
-    /// that differs in it).
-    constexpr: rustc_hash::FxHashSet<String>,
-    /// The keys without parameter types of every function in the maps:
-    /// most functions have no CUDA attribute, and their full keys (the
-    /// parameter types as text) are not computed.
-    names: rustc_hash::FxHashSet<String>,
-    /// Answers so far, by the declarator's range: (merged attributes, constexpr).
-    known: RefCell<FxHashMap<TextRange, (Option<CudaAttrs>, bool)>>,
-}
-
-/// Two indexes are equal when they hold the same facts (what was asked of them aside).
-impl PartialEq for SpaceIndex {
-    fn eq(&self, other: &SpaceIndex) -> bool {
-        self.functions == other.functions && self.constexpr == other.constexpr && self.names == other.names
-    }
-}
-impl Eq for SpaceIndex {}
-
-impl SpaceIndex {
-    pub fn build(root: &SyntaxNode) -> SpaceIndex {
-        let mut index = SpaceIndex::default();
-        walk::walk(root, &mut |node, ctx| {
-            for (specs, declarator) in declarators(node) {
-                if decl::function_declarator(&declarator).is_none() {
-                    continue;
-                }
-                let a = attrs::of_declarator(specs.as_ref(), &declarator);
-                let constexpr = decl::has_keyword(specs.as_ref(), &[SyntaxKind::CONSTEXPR_KW]);
-                // Merging nothing changes nothing: only declarations that
-                // carry something are recorded.
-                if a == CudaAttrs::default() && !constexpr {
-                    continue;
-                }
-                let Some(key) = function_key(&declarator, ctx) else {
-                    continue;
-                };
-                if let Some(prefix) = function_key_prefix(&declarator, ctx) {
-                    index.names.insert(prefix);
-                }
-                if constexpr {
-                    index.constexpr.insert(key.clone());
-                }
-                let slot = index.functions.entry(key).or_default();
-                *slot = slot.merge(a);
-            }
-        });
-        index
-    }
-
-    /// The key of a function that some declaration gives attributes or
-    /// `constexpr`; `None` for all others.
-    fn known_key(&self, declarator: &SyntaxNode, ctx: &Ctx) -> Option<String> {
-        let mut key = function_key_prefix(declarator, ctx)?;
-        if !self.names.contains(&key) {
-            return None;
-        }
-        key.push_str(&decl::signature_text(&decl::function_declarator(declarator)?));
-        Some(key)
-    }
-
-    /// What the index knows of the function declared by `declarator`,
-    /// computed once per declarator.
-    fn lookup(&self, declarator: &SyntaxNode, ctx: &Ctx) -> (Option<CudaAttrs>, bool) {
-        let range = declarator.text_range();
-        if let Some(&answer) = self.known.borrow().get(&range) {
-            return answer;
-        }
-        let answer = match self.known_key(declarator, ctx) {
-            Some(k) => (self.functions.get(&k).copied(), self.constexpr.contains(&k)),
-            None => (None, false),
-        };
-        self.known.borrow_mut().insert(range, answer);
-        answer
-    }
-
-    /// The merged attributes of the function declared by `declarator` in `ctx`.
-    pub fn function_attrs(&self, declarator: &SyntaxNode, ctx: &Ctx) -> Option<CudaAttrs> {
-        self.lookup(declarator, ctx).0
-    }
-
-    /// Whether any declaration of the function is `constexpr`.
-    pub fn is_constexpr(&self, declarator: &SyntaxNode, ctx: &Ctx) -> bool {
-        self.lookup(declarator, ctx).1
-    }
-
-    pub fn function_space(&self, declarator: &SyntaxNode, ctx: &Ctx) -> ExecSpace {
-        self.function_attrs(declarator, ctx).map_or(ExecSpace::ImplicitHost, |a| ExecSpace::from_attrs(&a))
     }
 }
 

@@ -1,19 +1,19 @@
 use cufront_syntax::{ParseOptions, SyntaxKind};
 
-use crate::spaces::{ExecSpace, SpaceIndex, declarators};
-use crate::walk;
+use crate::spaces::{ExecSpace, declarators, function_key};
+use crate::{attrs, walk};
 
-/// Each function declared in `src`, with its merged space, in source order.
-fn spaces(src: &str) -> Vec<(String, ExecSpace)> {
+/// Each function declared in `src`: its spelled key and the space its own
+/// attributes give, in source order.
+fn keys(src: &str) -> Vec<(String, ExecSpace)> {
     let parse = cufront_syntax::parse(src, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
     let root = parse.syntax_node();
-    let index = SpaceIndex::build(&root);
     let mut out = Vec::new();
     walk::walk(&root, &mut |node, ctx| {
-        for (_, d) in declarators(node) {
-            if let Some(key) = crate::spaces::function_key(&d, ctx) {
-                out.push((key, index.function_space(&d, ctx)));
+        for (specs, d) in declarators(node) {
+            if let Some(key) = function_key(&d, ctx) {
+                out.push((key, ExecSpace::from_attrs(&attrs::of_declarator(specs.as_ref(), &d))));
             }
         }
     });
@@ -21,27 +21,25 @@ fn spaces(src: &str) -> Vec<(String, ExecSpace)> {
 }
 
 #[test]
-fn redeclarations_merge_spaces() {
-    let got = spaces(
+fn keys_and_own_spaces() {
+    let got = keys(
         "__attribute__((device)) void f(int);\nvoid f(int x) {}\n\
-         __attribute__((host)) int g();\n__attribute__((device)) int g();\n\
-         void f(float);\n",
+         __attribute__((host)) int g();\n__attribute__((device)) __attribute__((host)) int g();\n",
     );
     assert_eq!(
         got,
         [
             ("f(int)".to_string(), ExecSpace::Device),
-            ("f(int)".to_string(), ExecSpace::Device),
+            ("f(int)".to_string(), ExecSpace::ImplicitHost),
+            ("g()".to_string(), ExecSpace::Host),
             ("g()".to_string(), ExecSpace::HostDevice),
-            ("g()".to_string(), ExecSpace::HostDevice),
-            ("f(float)".to_string(), ExecSpace::ImplicitHost),
         ]
     );
 }
 
 #[test]
 fn members_and_out_of_class_definitions() {
-    let got = spaces(
+    let got = keys(
         "namespace n { struct W { __attribute__((device)) int get() const; int get(); }; }\n\
          int n::W::get() const { return 1; }\n\
          template <class T> __attribute__((global)) void k(T *p) {}\n",
@@ -51,7 +49,7 @@ fn members_and_out_of_class_definitions() {
         [
             ("n::W::get()const ".to_string(), ExecSpace::Device),
             ("n::W::get()".to_string(), ExecSpace::ImplicitHost),
-            ("n::W::get()const ".to_string(), ExecSpace::Device),
+            ("n::W::get()const ".to_string(), ExecSpace::ImplicitHost),
             ("k<>(T *)".to_string(), ExecSpace::Global),
         ]
     );
@@ -59,7 +57,7 @@ fn members_and_out_of_class_definitions() {
 
 #[test]
 fn variables_are_not_functions() {
-    let got = spaces("__attribute__((device)) int (*fp)(int);\nint (*make(int))[4];\n");
+    let got = keys("__attribute__((device)) int (*fp)(int);\nint (*make(int))[4];\n");
     assert_eq!(got, [("make(int)".to_string(), ExecSpace::ImplicitHost)]);
     let _ = SyntaxKind::SOURCE_FILE;
 }

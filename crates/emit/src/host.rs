@@ -30,7 +30,7 @@
 
 use cufront_cuda::attrs::{self, is_cuda_only};
 use cufront_cuda::decl;
-use cufront_cuda::spaces::{ExecSpace, MemSpace, SpaceIndex, declarators, name_parts};
+use cufront_cuda::spaces::{ExecSpace, MemSpace, declarators, name_parts};
 use cufront_cuda::walk::{self, Ctx};
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize};
@@ -46,7 +46,6 @@ mod lambda;
 mod preamble;
 pub(crate) mod refs;
 
-pub use cufront_cuda::SpaceIndex as HostSpaceIndex;
 pub use preamble::preamble;
 
 use refs::{Kind, Refs};
@@ -170,21 +169,10 @@ fn trivia_after(n: &rowan::GreenNodeData) -> Result<TextSize, TextSize> {
 }
 
 /// Prints the host file for the unit `text` (parsed as `root`).
+/// Execution spaces and `constexpr` come from the semantic model `sema`
+/// (of the same text: `root` may have more bodies parsed, never other
+/// declarations).
 pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOptions, sema: Sema<'_>) -> HostFile {
-    host_file_with(text, root, map, opts, SpaceIndex::build(root), sema)
-}
-
-/// [`host_file`] with the unit's execution-space index built already (it
-/// reads only declarations, so the tree with lazy bodies gives the same
-/// index, and the caller may build it while bodies are parsed).
-pub fn host_file_with(
-    text: &str,
-    root: &SyntaxNode,
-    map: &SourceMap,
-    opts: &HostOptions,
-    index: SpaceIndex,
-    sema: Sema<'_>,
-) -> HostFile {
     let mut plan = Plan {
         text,
         opts,
@@ -201,9 +189,9 @@ pub fn host_file_with(
     let mut host_refs = href::HostRefs::default();
     let mut size_t_done = false;
     walk::walk(root, &mut |node, ctx| {
-        refs.add(node, ctx, &index);
+        refs.add(node, ctx, sema);
         match node.kind() {
-            K::FUNCTION_DEF => function_def(&mut plan, &index, node, ctx),
+            K::FUNCTION_DEF => function_def(&mut plan, sema, node, ctx),
             K::SIMPLE_DECL => {
                 if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
                     size_t_done = true;
@@ -213,7 +201,7 @@ pub fn host_file_with(
                         "\n#if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)\n#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n#endif\n#include \"crt/host_runtime.h\"\n",
                     );
                 }
-                simple_decl(&mut plan, &index, node, ctx);
+                simple_decl(&mut plan, sema, node, ctx);
             }
             K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
             K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut aliases, node, ctx),
@@ -280,7 +268,7 @@ fn is_size_t_typedef(node: &SyntaxNode) -> bool {
 
 const INLINE: &[K] = &[K::INLINE_KW, K::INLINE2_KW, K::INLINE3_KW];
 
-fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: &Ctx) {
+fn function_def(plan: &mut Plan<'_>, sema: Sema<'_>, node: &SyntaxNode, ctx: &Ctx) {
     let Some(d) = node.children().find(|c| c.kind() == K::DECLARATOR) else {
         return;
     };
@@ -288,11 +276,11 @@ fn function_def(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx:
     let Some(body) = node.children().find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY)) else {
         return;
     };
-    let mut space = index.function_space(&d, ctx);
+    let mut space = sema.function_space(specs.as_ref(), &d);
     if ctx.specialization && space == ExecSpace::ImplicitHost {
-        // An explicit specialization names the template with its arguments
-        // (`kt<float>`), which the index does not match to the primary: its
-        // own attributes tell.
+        // An explicit specialization that hir lowers as a declaration of
+        // its own (`template <> void S<int>::f()`) is no redeclaration of
+        // the primary's: its own attributes tell.
         space = ExecSpace::from_attrs(&attrs::of_declaration(specs.as_ref(), Some(&d)));
     }
     let start: u32 = significant_range(node).start().into();
@@ -487,7 +475,7 @@ fn all_cuda(gnu: &SyntaxNode) -> bool {
     !names.is_empty() && names.iter().all(|n| n.as_deref().is_some_and(is_cuda_only))
 }
 
-fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: &Ctx) {
+fn simple_decl(plan: &mut Plan<'_>, sema: Sema<'_>, node: &SyntaxNode, ctx: &Ctx) {
     let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
     let start: u32 = significant_range(node).start().into();
     // `__device_builtin__` types: host_runtime.h defines them again.
@@ -515,7 +503,7 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
     // Kernel declarations.
     if let Some((_, d)) = decls.iter().find(|(_, d)| decl::function_declarator(d).is_some()) {
         // EDG prints the merged declaration: constexpr from an earlier one stays.
-        if index.is_constexpr(d, ctx) && !decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW]) && decls.len() == 1 {
+        if sema.is_constexpr(d) && !decl::has_keyword(specs.as_ref(), &[K::CONSTEXPR_KW]) && decls.len() == 1 {
             let at = specs.as_ref().map_or(start, |s| u32::from(significant_range(s).start()));
             let extern_tok = specs.as_ref().and_then(|s| {
                 s.children_with_tokens().filter_map(|t| t.into_token()).find(|t| t.kind() == K::EXTERN_KW)
@@ -525,7 +513,7 @@ fn simple_decl(plan: &mut Plan<'_>, index: &SpaceIndex, node: &SyntaxNode, ctx: 
                 None => plan.insert(at, "constexpr "),
             }
         }
-        let space = index.function_space(d, ctx);
+        let space = sema.function_space(specs.as_ref(), d);
         // An explicit instantiation (`template void kt<int>(int *);`) adds no linkage.
         if space == ExecSpace::Global && !ctx.instantiation {
             let static_kw = decl::has_keyword(specs.as_ref(), &[K::STATIC_KW]);

@@ -16,13 +16,6 @@ pub use crate::Sema;
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 
-impl Sema<'_> {
-    fn entity(&self, d: &SyntaxNode) -> Option<Entity> {
-        let name = decl::name_node(d)?;
-        cufront_hir::symbols::entity_at(self.db, self.tu, name.text_range().start().into())
-    }
-}
-
 fn keywords(specs: Option<&SyntaxNode>, kinds: &[K]) -> bool {
     decl::has_keyword(specs, kinds)
 }
@@ -126,12 +119,8 @@ pub fn module_key(
     device_c: bool,
     sema: Sema<'_>,
 ) -> Option<Result<String, String>> {
-    let limit = if device_c {
-        let index = cufront_cuda::SpaceIndex::build(root);
-        crate::host::refs::Refs::build(root, &index).first_internal_host_ref(root, &index)
-    } else {
-        None
-    };
+    let limit =
+        if device_c { crate::host::refs::Refs::build(root, sema).first_internal_host_ref(root, sema) } else { None };
     let mut found: Option<Result<String, String>> = None;
     let mut too_late = false;
     walk::walk(root, &mut |node, ctx| {

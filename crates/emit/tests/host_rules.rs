@@ -775,6 +775,50 @@ fn redeclarations_match_what_they_declare() {
     );
 }
 
+/// A function template declared `__device__` and defined with other names
+/// for its template parameters is one template ([temp.over.link]): the
+/// definition gets the dummy body, as cudafe++ 13.0 prints it (hir matches
+/// the parameters by position; a match by spelling missed it).
+#[test]
+fn template_redeclarations_with_renamed_parameters() {
+    check(
+        "template <class T> __attribute__((device)) T twice(T x);\n\
+         template <class U> U twice(U y) { return y + y; }\n",
+        expect![[r##"
+            # 1 "x.cu"
+            template <class T>  T twice(T x);
+            template <class U> __attribute__((unused)) U twice(U y) {int volatile ___ = 1;(void)y;::exit(___);}
+            #if 0
+            { return y + y; }
+            #endif
+            # 2 "x.cu"
+
+        "##]],
+    );
+}
+
+/// A friend defined in a class body is a member of the enclosing
+/// namespace: a `__device__` declaration there makes it device-only, and
+/// it gets the dummy body (checked against cudafe++ 13.0).
+#[test]
+fn hidden_friend_declared_device_in_its_namespace() {
+    check(
+        "struct S;\n__attribute__((device)) int hf(S);\n\
+         struct S { int v; friend int hf(S s) { return s.v; } };\n",
+        expect![[r##"
+            # 1 "x.cu"
+            struct S;
+             int hf(S);
+            struct S { int v; friend int hf(S s) {int volatile ___ = 1;(void)s;::exit(___);}
+            #if 0
+            { return s.v; }
+            #endif
+            # 3 "x.cu"
+                                                                 };
+        "##]],
+    );
+}
+
 /// `--device-c`: host references through using-directives,
 /// using-declarations (namespace scope and blocks) and namespace aliases
 /// (checked against cudafe++ 13.0).

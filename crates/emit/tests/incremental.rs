@@ -2,9 +2,12 @@
 //! snapshotted exactly with their counts (rust-analyzer's `incremental.rs`
 //! style): a test fails when a query starts to re-run, runs twice, or stops
 //! being cached. The work is what the back end asks of the database: the
-//! module id's key (`emit::key`, named by `hir`) and the host file's member
-//! aliases (`emit::host`). The host file itself is not a query yet, so it is
-//! printed again in full; what is snapshotted is the semantic work under it.
+//! module id's key (`emit::key`, named by `hir`), the host file's member
+//! aliases and every function's execution space and `constexpr`
+//! (`emit::host`, asked of `hir::exec_space` through `hir::locate`; only
+//! `item_ranges`, which reads offsets, runs again after an edit). The host
+//! file itself is not a query yet, so it is printed again in full; what is
+//! snapshotted is the semantic work under it.
 
 use std::sync::{Arc, Mutex};
 
@@ -95,8 +98,10 @@ fn edit_inside_a_host_function_body() {
             parse × 1
             parse_options × 1
             source_map × 1
+            item_ranges × 1
             top_level_items × 1
-            item_offsets × 1
+            item_decls × 3
+            item_offsets × 3
             item_lowered × 6
             item_source × 6
             item_tree_of × 6
@@ -104,10 +109,15 @@ fn edit_inside_a_host_function_body() {
             item_ids × 1
             item_local_classes × 6
             canonical_uses × 1
+            marked_names × 1
+            merged_attrs × 1
+            redecl_shape × 1
+            friend_decls × 1
         "#]],
         expect![[r#"
             parse × 1
             source_map × 1
+            item_ranges × 1
             top_level_items × 1
             item_source × 6
             item_ids × 1
@@ -126,8 +136,10 @@ fn edit_inside_a_kernel_body() {
             parse × 1
             parse_options × 1
             source_map × 1
+            item_ranges × 1
             top_level_items × 1
-            item_offsets × 1
+            item_decls × 3
+            item_offsets × 3
             item_lowered × 6
             item_source × 6
             item_tree_of × 6
@@ -135,10 +147,15 @@ fn edit_inside_a_kernel_body() {
             item_ids × 1
             item_local_classes × 6
             canonical_uses × 1
+            marked_names × 1
+            merged_attrs × 1
+            redecl_shape × 1
+            friend_decls × 1
         "#]],
         expect![[r#"
             parse × 1
             source_map × 1
+            item_ranges × 1
             top_level_items × 1
             item_source × 6
             item_ids × 1
@@ -157,8 +174,10 @@ fn whitespace_in_a_system_header_segment() {
             parse × 1
             parse_options × 1
             source_map × 1
+            item_ranges × 1
             top_level_items × 1
-            item_offsets × 1
+            item_decls × 3
+            item_offsets × 3
             item_lowered × 6
             item_source × 6
             item_tree_of × 6
@@ -166,10 +185,15 @@ fn whitespace_in_a_system_header_segment() {
             item_ids × 1
             item_local_classes × 6
             canonical_uses × 1
+            marked_names × 1
+            merged_attrs × 1
+            redecl_shape × 1
+            friend_decls × 1
         "#]],
         expect![[r#"
             parse × 1
             source_map × 1
+            item_ranges × 1
             top_level_items × 1
             item_source × 6
             item_ids × 1

@@ -30,7 +30,7 @@ pub use auto_var::var_decl_type;
 pub mod inherited;
 pub(crate) mod local;
 mod redecl;
-pub(crate) use redecl::{positional_text, same_head_kinds, same_params_renamed};
+pub(crate) use redecl::positional_text;
 mod special;
 pub mod stub;
 

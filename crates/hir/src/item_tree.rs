@@ -166,6 +166,13 @@ pub struct ClassData {
     /// A primary template's too (`infer/constraint_vars.rs` checks them
     /// as naming a specialization does).
     pub constraints: Vec<ConstExpr>,
+    /// The functions that friend declarations without a body name
+    /// (`friend __device__ int f(S);`, unqualified, not templates): each
+    /// declares a function of the innermost enclosing namespace, yet no
+    /// scope gets the name (ordinary lookup does not find it) and it is no
+    /// declaration of its own here; `exec_space` merges its CUDA attributes
+    /// and `constexpr` into the function's, as EDG does.
+    pub friend_decls: Vec<FnData>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -746,6 +753,8 @@ struct ClassCx {
     user_ctor: bool,
     user_copy_assign: bool,
     user_dtor: bool,
+    /// `ClassData::friend_decls`.
+    friend_decls: Vec<FnData>,
 }
 
 impl Lower {
@@ -1049,6 +1058,30 @@ impl Lower {
         out.push(Item::Fn(self.tree.fns.len() as u32 - 1));
     }
 
+    /// The functions a friend declaration without a body names
+    /// (`ClassData::friend_decls`): unqualified ones only (a qualified name
+    /// names a member of another scope, declared there).
+    fn friend_decls(&mut self, node: &SyntaxNode, specs: Option<&SyntaxNode>, kws: &[K], cx: &mut ClassCx) {
+        let base = match specs {
+            Some(s) => self.specifier_type(s),
+            None => TypeRef::Opaque(String::new()),
+        };
+        for init in su::init_declarators(node) {
+            let Some(d) = (if init.kind() == K::DECLARATOR { Some(init) } else { su::child(&init, K::DECLARATOR) })
+            else {
+                continue;
+            };
+            if !su::is_function_declarator(&d) {
+                continue;
+            }
+            let Some((mut f, _)) = self.fn_data(node, &d, &base, kws, specs, None) else { continue };
+            if f.qualifier.is_none() {
+                f.friend = true;
+                cx.friend_decls.push(f);
+            }
+        }
+    }
+
     /// `concept C = e;`: a `bool` variable template whose value is `e`.
     fn concept(&mut self, node: &SyntaxNode, out: &mut Vec<Item>, tparams: Vec<TemplateParam>) {
         let Some(name) = node.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else { return };
@@ -1238,8 +1271,10 @@ impl Lower {
         let is_const = kws.iter().any(|k| matches!(k, K::CONST_KW | K::CONST2_KW | K::CONST3_KW | K::CONSTEXPR_KW));
         let access = class.as_ref().map_or(Access::Public, |c| c.access);
         if is_friend {
-            if class.is_some() && node.kind() == K::FUNCTION_DEF {
-                self.friend_fn(node, specs.as_ref(), &kws, out);
+            match class {
+                Some(_) if node.kind() == K::FUNCTION_DEF => self.friend_fn(node, specs.as_ref(), &kws, out),
+                Some(cx) => self.friend_decls(node, specs.as_ref(), &kws, cx),
+                None => {}
             }
             return;
         }
@@ -1701,6 +1736,7 @@ impl Lower {
                 user_ctor: false,
                 user_copy_assign: false,
                 user_dtor: false,
+                friend_decls: Vec::new(),
             };
             let mut items = Vec::new();
             let saved_pack = self.pack.clone();
@@ -1719,6 +1755,7 @@ impl Lower {
             data.user_ctor = cx.user_ctor;
             data.user_copy_assign = cx.user_copy_assign;
             data.user_dtor = cx.user_dtor;
+            data.friend_decls = cx.friend_decls;
             let idx = self.push_class(data, at);
             self.field_init_at.extend(cx.init_at.into_iter().map(|(f, at)| (idx, f, at)));
             self.field_at.extend(cx.name_at.into_iter().map(|(f, at)| (idx, f, at)));
@@ -2046,6 +2083,7 @@ fn empty_class(name: Option<String>, key: ClassKey, access: Access, pack: Option
         is_final: false,
         elaborated: false,
         constraints: Vec::new(),
+        friend_decls: Vec::new(),
     }
 }
 

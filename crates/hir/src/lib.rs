@@ -70,6 +70,7 @@ pub mod lambda_wrappers;
 pub mod layout;
 pub mod local_classes;
 pub mod local_uses;
+pub mod locate;
 pub mod scopes;
 pub mod static_asserts;
 pub mod symbols;

@@ -558,22 +558,6 @@ fn builtin(b: Builtin) -> m::Builtin {
     }
 }
 
-/// The function or variable whose declarator name starts at unit offset
-/// `name_at` (namespace scope or an out-of-line member definition; what
-/// the module id's key names). Reads one top-level item's offsets only.
-pub fn entity_at(db: &dyn SourceDatabase, tu: cufront_base_db::TranslationUnit, name_at: u32) -> Option<Entity> {
-    let parse = cufront_base_db::parse(db, tu);
-    let root = parse.syntax_node();
-    let items = &crate::top_level_items(db, tu).items;
-    let (node, &item) = root.children().zip(items.iter()).find(|(n, _)| n.text_range().contains(name_at.into()))?;
-    let rel = name_at - u32::from(node.text_range().start());
-    let offs = crate::item_offsets(db, item);
-    if let Some(i) = offs.fns.iter().position(|&o| o == rel) {
-        return Some(Entity::Fn(crate::FnId::new(db, item, i as u32)));
-    }
-    offs.vars.iter().position(|&o| o == rel).map(|i| Entity::Var(crate::VarId::new(db, item, i as u32)))
-}
-
 /// Whether a variable's type is a non-volatile const type (arrays by
 /// element, typedefs seen through): at namespace scope, such a variable not
 /// declared `extern` has internal linkage ([basic.link]/3.2). `None` when

@@ -14,6 +14,7 @@ mod cub;
 mod decltype_ret;
 mod defaulted_assign;
 mod dispatch;
+mod exec_space;
 mod incremental;
 mod infer;
 mod instances;

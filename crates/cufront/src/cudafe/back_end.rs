@@ -101,8 +101,7 @@ pub fn run(
     text: &str,
     root: &SyntaxNode,
     map: &SourceMap,
-    index: cufront_emit::host::HostSpaceIndex,
-    sema: cufront_emit::key::Sema<'_>,
+    sema: cufront_emit::Sema<'_>,
 ) -> Outcome {
     let out_path = host_path(cfg);
     let id = module_id(cfg, ctx, root, map, None, sema);
@@ -120,7 +119,7 @@ pub fn run(
         stub_file_name: cfg.stub_file_name.clone().unwrap_or_default(),
         module_id: id.clone(),
     };
-    let host = host::host_file_with(text, root, map, &opts, index, sema);
+    let host = host::host_file(text, root, map, &opts, sema);
     if !host.unsupported.is_empty() {
         return Outcome::Unsupported(host.unsupported);
     }

@@ -72,16 +72,6 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
     let Unit { db, tu, options } = ctx.load_unit(cfg.input.clone(), Arc::from(text.as_str()), lang);
     let map = base_db::source_map(&db, tu);
     let lazy = base_db::parse(&db, tu);
-    // The back end's execution-space index reads only declarations: it is
-    // built from the declarations-only tree on a second thread while the
-    // needed bodies are parsed and the diagnostics reported.
-    let index = (!cfg.no_code_gen).then(|| {
-        let green = lazy.syntax_node().green().into_owned();
-        std::thread::spawn(move || {
-            super::signals::leave_to_the_writer();
-            cufront_emit::host::HostSpaceIndex::build(&cufront_syntax::SyntaxNode::new_root(green))
-        })
-    });
     let parse = with_needed_bodies(cfg, ctx, &text, lazy, map);
 
     // Diagnostic pragmas apply by position; their own problems are warnings.
@@ -231,13 +221,10 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
     if !engine.has_errors() && !engine.is_stopped() && !cfg.no_code_gen {
         let be_start = Clock::now();
         let root = parse.syntax_node();
-        let index = match index {
-            Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            None => cufront_emit::host::HostSpaceIndex::build(&root),
-        };
-        // The module id's key is named by the semantic model of the unit.
-        let sema = cufront_emit::key::Sema { db: &db, tu };
-        match super::back_end::run(cfg, ctx, &text, &root, map, index, sema) {
+        // The module id's key, the execution spaces and the host file's
+        // member aliases come from the semantic model of the unit.
+        let sema = cufront_emit::Sema { db: &db, tu };
+        match super::back_end::run(cfg, ctx, &text, &root, map, sema) {
             super::back_end::Outcome::Written => back_end = Some(be_start.elapsed()),
             super::back_end::Outcome::Unsupported(list) => {
                 for (range, what) in list {

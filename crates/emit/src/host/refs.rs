@@ -16,10 +16,12 @@
 
 use cufront_cuda::attrs;
 use cufront_cuda::decl;
-use cufront_cuda::spaces::{ExecSpace, MemSpace, SpaceIndex, declarators, name_parts};
+use cufront_cuda::spaces::{ExecSpace, MemSpace, declarators, name_parts};
 use cufront_cuda::walk::{self, Seg};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 use rustc_hash::FxHashMap;
+
+use crate::Sema;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -80,14 +82,14 @@ fn using_of(n: &SyntaxNode) -> Option<Using> {
 }
 
 impl Refs {
-    pub fn build(root: &SyntaxNode, index: &SpaceIndex) -> Refs {
+    pub fn build(root: &SyntaxNode, sema: Sema<'_>) -> Refs {
         let mut refs = Refs::default();
-        walk::walk(root, &mut |node, ctx| refs.add(node, ctx, index));
+        walk::walk(root, &mut |node, ctx| refs.add(node, ctx, sema));
         refs
     }
 
     /// Adds what the declaration `node` of the walk (in `ctx`) declares.
-    pub fn add(&mut self, node: &SyntaxNode, ctx: &walk::Ctx, index: &SpaceIndex) {
+    pub fn add(&mut self, node: &SyntaxNode, ctx: &walk::Ctx, sema: Sema<'_>) {
         let refs = self;
         {
             if ctx.member || ctx.in_class() {
@@ -125,7 +127,7 @@ impl Refs {
             let anon = ctx.in_anonymous_namespace();
             for (specs, d) in declarators(node) {
                 let kind = if decl::function_declarator(&d).is_some() {
-                    if index.function_space(&d, ctx) != ExecSpace::Global {
+                    if sema.function_space(specs.as_ref(), &d) != ExecSpace::Global {
                         continue;
                     }
                     Kind::Kernel
@@ -185,19 +187,20 @@ impl Refs {
 
     /// Where host code first names an entity with an internal-linkage
     /// host-reference entry (templates and system headers included).
-    pub fn first_internal_host_ref(&self, root: &SyntaxNode, index: &SpaceIndex) -> Option<u32> {
+    pub fn first_internal_host_ref(&self, root: &SyntaxNode, sema: Sema<'_>) -> Option<u32> {
         if !self.entities.iter().any(Refs::internal_entry) {
             return None;
         }
         let mut device = Vec::new();
-        walk::walk(root, &mut |node, ctx| {
+        walk::walk(root, &mut |node, _| {
             if node.kind() != K::FUNCTION_DEF {
                 return;
             }
             let Some(d) = node.children().find(|c| c.kind() == K::DECLARATOR) else {
                 return;
             };
-            if matches!(index.function_space(&d, ctx), ExecSpace::Global | ExecSpace::Device)
+            let specs = node.children().find(|c| c.kind() == K::DECL_SPECIFIERS);
+            if matches!(sema.function_space(specs.as_ref(), &d), ExecSpace::Global | ExecSpace::Device)
                 && let Some(b) = node.children().find(|c| matches!(c.kind(), K::FUNCTION_BODY | K::LAZY_BODY))
             {
                 device.push(b.text_range());

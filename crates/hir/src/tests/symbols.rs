@@ -243,7 +243,7 @@ fn default_initialization_that_runs_code() {
     for name in ["gu", "t", "d", "n", "m", "k", "v", "e", "arr", "i", "z"] {
         let at = text.find(&format!(" {name};")).or_else(|| text.find(&format!(" {name}[")));
         let at = at.expect("declared") as u32 + 1;
-        let runs = match crate::symbols::entity_at(&db, tu, at) {
+        let runs = match crate::locate::entity_at(&db, tu, at) {
             Some(crate::Entity::Var(v)) => crate::instances::default_init_runs_code(&db, v),
             _ => None,
         };
