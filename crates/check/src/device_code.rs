@@ -233,16 +233,8 @@ pub(crate) fn templated(db: &dyn SourceDatabase, decl: FnDecl) -> bool {
         return true;
     }
     let map = def_map(db, decl.tu(db));
-    let Some(mut s) = instances::fn_scope(db, decl) else { return true };
-    loop {
-        if map.templated.contains(&s) {
-            return true;
-        }
-        match map.scope(s).parent {
-            Some(p) => s = p,
-            None => return false,
-        }
-    }
+    let Some(s) = instances::fn_scope(db, decl) else { return true };
+    crate::objects::in_template(&map, s)
 }
 
 /// The parsed body of a function definition and the offset its nodes'

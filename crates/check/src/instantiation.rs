@@ -27,13 +27,14 @@ use cufront_diagnostics::{ContextEntry, ContextKind, Entity, EntityKind, Severit
 use cufront_hir::infer::{self, InferOwner};
 use cufront_hir::instances::FnDecl;
 use cufront_hir::item_tree::TypeRef;
-use cufront_hir::scopes::{DeclKey, DefMap, ScopeIdx, ScopeKind, def_map};
+use cufront_hir::scopes::{DeclKey, ScopeKind, def_map};
 use cufront_hir::static_asserts::{self, Context, Outcome, Place, StaticAssert};
 use cufront_hir::templates::{self, ClassRefT, InstId};
 use cufront_hir::ty::{self, TyId, TyKind, canonical};
 use cufront_hir::{ClassId, FnId, ItemId, item_offsets, item_tree_of};
 use rustc_hash::FxHashSet;
 
+use crate::objects::in_template;
 use crate::{Found, asserts, spell};
 
 /// The class template specializations one item's variables need complete:
@@ -77,11 +78,6 @@ pub fn item_instantiations(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<(u3
     }
     out.sort_by_key(|&(at, _)| at);
     Arc::new(out)
-}
-
-/// Whether scope `s` is inside a template.
-fn in_template(map: &DefMap, s: ScopeIdx) -> bool {
-    std::iter::successors(Some(s), |&x| map.scope(x).parent).any(|x| map.templated.contains(&x))
 }
 
 /// The same for the locals of one body (offsets relative to its item).

@@ -291,7 +291,7 @@ fn is_auto(t: &TypeRef) -> bool {
 }
 
 /// Whether a scope is a template's or inside one.
-fn in_template(map: &DefMap, mut s: ScopeIdx) -> bool {
+pub(crate) fn in_template(map: &DefMap, mut s: ScopeIdx) -> bool {
     loop {
         if map.templated.contains(&s) {
             return true;
