@@ -31,10 +31,9 @@ use cufront_hir::scopes::{DeclKey, ScopeKind, def_map};
 use cufront_hir::static_asserts::{self, Context, Outcome, Place, StaticAssert};
 use cufront_hir::templates::{self, ClassRefT, InstId};
 use cufront_hir::ty::{self, TyId, TyKind, canonical};
-use cufront_hir::{ClassId, FnId, ItemId, item_offsets, item_tree_of};
+use cufront_hir::{FnId, ItemId, item_offsets, item_tree_of};
 use rustc_hash::FxHashSet;
 
-use crate::objects::in_template;
 use crate::{Found, asserts, spell};
 
 /// The class template specializations one item's variables need complete:
@@ -64,15 +63,8 @@ pub fn item_instantiations(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<(u3
         }
     }
     // The data members of classes that are no templates.
-    for &(ci, fi, at) in &offsets.fields {
-        let c = ClassId::new(db, item, ci);
-        let Some(&scope) = map.class_scope.get(&c) else { continue };
-        if in_template(&map, scope) {
-            continue;
-        }
-        let Some(field) = tree.classes.get(ci as usize).and_then(|d| d.fields.get(fi as usize)) else { continue };
-        let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
-        if let Some(t) = specialization(db, ty::lower(cx, &field.ty)) {
+    for (at, _, ty) in crate::objects::concrete_fields(db, item) {
+        if let Some(t) = specialization(db, ty) {
             out.push((at, t));
         }
     }

@@ -117,17 +117,10 @@ pub fn item_object_findings(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Ra
         };
         check(db, item.tu(db), &map, &object, &mut out);
     }
-    for &(ci, fi, at) in &offsets.fields {
-        let c = ClassId::new(db, item, ci);
-        let Some(&scope) = map.class_scope.get(&c) else { continue };
-        if in_template(&map, scope) {
-            continue;
-        }
-        let Some(field) = tree.classes.get(ci as usize).and_then(|d| d.fields.get(fi as usize)) else { continue };
-        let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+    for (at, field, ty) in concrete_fields(db, item) {
         let object = Object {
             written: &field.ty,
-            ty: Some(canonical(db, ty::lower(cx, &field.ty))),
+            ty: Some(ty),
             defines: true,
             // A default member initializer does not make `auto` a type.
             has_init: true,
@@ -288,6 +281,29 @@ fn is_auto(t: &TypeRef) -> bool {
         TypeRef::Cv(inner, _) | TypeRef::Ptr(inner) => auto(inner),
         t => auto(t),
     }
+}
+
+/// The data members of an item's classes that are no templates (nor in
+/// one): where each is declared (relative to the item), and its type.
+pub(crate) fn concrete_fields(
+    db: &dyn SourceDatabase,
+    item: ItemId,
+) -> Vec<(u32, cufront_hir::item_tree::Field, TyId)> {
+    let tree = cufront_hir::item_tree_of(db, item);
+    let offsets = cufront_hir::item_offsets(db, item);
+    let map = def_map(db, item.tu(db));
+    let mut out = Vec::new();
+    for &(ci, fi, at) in &offsets.fields {
+        let c = ClassId::new(db, item, ci);
+        let Some(&scope) = map.class_scope.get(&c) else { continue };
+        if in_template(&map, scope) {
+            continue;
+        }
+        let Some(field) = tree.classes.get(ci as usize).and_then(|d| d.fields.get(fi as usize)) else { continue };
+        let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+        out.push((at, field.clone(), canonical(db, ty::lower(cx, &field.ty))));
+    }
+    out
 }
 
 /// Whether a scope is a template's or inside one.
