@@ -377,7 +377,7 @@ fn launch_attributes(
 /// top-level commas (`None`: no such attribute or no argument list).
 fn attribute_args(root: &SyntaxNode, at: u32, name: &str) -> Option<Vec<Vec<cufront_syntax::SyntaxToken>>> {
     let pos = cuda_attribute_at(root, at, &[name], false)?;
-    let tok = root.token_at_offset(TextSize::from(pos)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(pos))?;
     let attr = tok.parent_ancestors().find(|n| n.kind() == K::ATTRIBUTE)?;
     let toks: Vec<_> = attr
         .descendants_with_tokens()
@@ -477,7 +477,7 @@ fn space_combination(db: &dyn SourceDatabase, decl: FnDecl, root: &SyntaxNode, a
 /// kernel, one error per such parameter, at the function's name (`at`).
 fn grid_constant(root: &SyntaxNode, at: u32, out: &mut Vec<Raw>) {
     let Some(decl) = declaration_at(root, at) else { return };
-    let Some(tok) = root.token_at_offset(TextSize::from(at)).right_biased() else { return };
+    let Some(tok) = cufront_syntax::green::token_at(root, TextSize::from(at)) else { return };
     // The parameters of the declarator that names the function.
     let Some(declarator) = tok.parent_ancestors().take_while(|n| n != &decl).find(|n| n.kind() == K::DECLARATOR) else {
         return;
@@ -510,7 +510,7 @@ pub(crate) fn has_grid_constant(param: &SyntaxNode) -> bool {
 /// Whether the declaration's attribute `name` has an empty argument list.
 fn empty_attribute(root: &SyntaxNode, at: u32, name: &str) -> bool {
     let Some(pos) = cuda_attribute_at(root, at, &[name], false) else { return false };
-    let Some(tok) = root.token_at_offset(TextSize::from(pos)).right_biased() else { return false };
+    let Some(tok) = cufront_syntax::green::token_at(root, TextSize::from(pos)) else { return false };
     tok.parent_ancestors()
         .find(|n| n.kind() == K::ATTRIBUTE)
         .is_some_and(|a| a.text().to_string().split_once('(').is_none_or(|(_, rest)| rest.trim() == ")"))
@@ -542,7 +542,7 @@ pub(crate) fn return_kind(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData) -> 
 
 /// The declaration (or member declaration) whose declarator names at `at`.
 fn declaration_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(at))?;
     tok.parent_ancestors().find(|n| matches!(n.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF | K::MEMBER_DECL))
 }
 

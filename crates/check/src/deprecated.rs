@@ -87,7 +87,7 @@ pub fn deprecation(db: &dyn SourceDatabase, g: FnId) -> Option<(ItemId, u32, Opt
 /// `at`: where its name is, and its message (`Some("")` stands for a
 /// message the model does not read: the finding is then dropped).
 fn deprecated_attribute(root: &SyntaxNode, at: u32) -> Option<(u32, Option<String>)> {
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(at))?;
     let decl =
         tok.parent_ancestors().find(|n| matches!(n.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF | K::MEMBER_DECL))?;
     for attr in decl.descendants().filter(|n| matches!(n.kind(), K::ATTRIBUTE | K::GNU_ATTRIBUTE)) {

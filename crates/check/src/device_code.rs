@@ -263,7 +263,7 @@ fn in_local_class(tok: &cufront_syntax::SyntaxToken) -> bool {
 /// `thread_local`).
 fn declaration_start(root: &SyntaxNode, base: TextSize, name: TextRange) -> Option<u32> {
     let rel = name.start().checked_sub(base)?;
-    let tok = root.token_at_offset(rel).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, rel)?;
     let decl = tok.parent_ancestors().find(|n| n.kind() == K::SIMPLE_DECL)?;
     let first = decl.descendants_with_tokens().filter_map(|e| e.into_token()).find(|t| !t.kind().is_trivia())?;
     (first.kind().is_keyword() && first.kind() != K::ATTRIBUTE_KW).then(|| u32::from(base + first.text_range().start()))

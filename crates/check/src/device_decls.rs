@@ -150,7 +150,7 @@ fn qualified_name(db: &dyn SourceDatabase, decl: FnDecl, f: &FnData) -> Option<S
 
 /// Where the unqualified name of the declarator at `at` is (`m` in `S::m`).
 pub(crate) fn name_caret(root: &SyntaxNode, at: u32) -> Option<u32> {
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(at))?;
     let name = tok.parent_ancestors().find(|n| matches!(n.kind(), K::NAME | K::QUALIFIED_NAME))?;
     let name = match name.parent() {
         Some(p) if p.kind() == K::QUALIFIED_NAME => p,
@@ -163,7 +163,7 @@ pub(crate) fn name_caret(root: &SyntaxNode, at: u32) -> Option<u32> {
 /// The start of the declaration of the variable named at `at` when its
 /// specifiers say `thread_local` and it starts with a keyword.
 fn thread_local_declaration(root: &SyntaxNode, at: u32) -> Option<u32> {
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(at))?;
     let decl = tok.parent_ancestors().find(|n| n.kind() == K::SIMPLE_DECL)?;
     let specs = decl.children().find(|n| n.kind() == K::DECL_SPECIFIERS)?;
     if !specs.children_with_tokens().any(|t| t.kind() == K::THREAD_LOCAL_KW) {
@@ -176,7 +176,7 @@ fn thread_local_declaration(root: &SyntaxNode, at: u32) -> Option<u32> {
 /// The indices of the parameters annotated `__grid_constant__` in their
 /// specifiers, of the function declarator named at `at`.
 fn grid_constant_params(root: &SyntaxNode, at: u32) -> Vec<usize> {
-    let Some(tok) = root.token_at_offset(TextSize::from(at)).right_biased() else { return Vec::new() };
+    let Some(tok) = cufront_syntax::green::token_at(root, TextSize::from(at)) else { return Vec::new() };
     let Some(declarator) = tok.parent_ancestors().find(|n| n.kind() == K::DECLARATOR) else { return Vec::new() };
     let Some(params) = declarator
         .children()

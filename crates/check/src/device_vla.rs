@@ -60,7 +60,7 @@ pub fn fn_device_vlas(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Vla>> {
             continue;
         }
         let Some(rel) = name.start().checked_sub(base) else { continue };
-        let Some(tok) = root.token_at_offset(rel).right_biased() else { continue };
+        let Some(tok) = cufront_syntax::green::token_at(&root, rel) else { continue };
         let Some(declarator) = tok.parent_ancestors().find(|n| n.kind() == K::DECLARATOR) else { continue };
         if declarator.ancestors().any(|n| n.kind() == K::CLASS_SPECIFIER) {
             continue;

@@ -128,7 +128,7 @@ pub(crate) fn closing_brace(db: &dyn SourceDatabase, f: FnId) -> Option<u32> {
     let src = cufront_hir::item_source(db, f.item(db)).as_ref()?;
     let root = SyntaxNode::new_root(src.green.clone());
     let at = *cufront_hir::body::item_fn_offsets(db, f.item(db)).get(f.idx(db) as usize)?;
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(&root, TextSize::from(at))?;
     let def = tok.parent_ancestors().find(|n| n.kind() == K::FUNCTION_DEF)?;
     let last = def.last_token()?;
     let last = if last.kind().is_trivia() {

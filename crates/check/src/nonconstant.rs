@@ -41,7 +41,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
         let mut seen_specifiers: FxHashSet<u32> = FxHashSet::default();
         for (i, _) in tree.vars.iter().enumerate() {
             let Some(&at) = offsets.vars.get(i) else { continue };
-            let Some(tok) = root.token_at_offset(TextSize::from(at)).right_biased() else { continue };
+            let Some(tok) = cufront_syntax::green::token_at(&root, TextSize::from(at)) else { continue };
             let Some(declarator) = tok.parent_ancestors().find(|n| n.kind() == K::DECLARATOR) else { continue };
             let Some(decl) = declarator.ancestors().find(|n| n.kind() == K::SIMPLE_DECL) else { continue };
             // Namespace scope only: not in a class or a function.
@@ -80,7 +80,7 @@ pub(crate) fn findings(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Foun
             let Some(scope) = cufront_hir::instances::fn_scope(db, decl) else { continue };
             for attr in ["launch_bounds", "maxnreg", "cluster_dims"] {
                 let Some(pos) = crate::decls::cuda_attribute_at(&root, at, &[attr], false) else { continue };
-                let Some(tok) = root.token_at_offset(TextSize::from(pos)).right_biased() else { continue };
+                let Some(tok) = cufront_syntax::green::token_at(&root, TextSize::from(pos)) else { continue };
                 let Some(node) = tok.parent_ancestors().find(|n| n.kind() == K::ATTRIBUTE) else { continue };
                 for (name, off) in attribute_operands(&node) {
                     candidates.push((name, start + off, scope));

@@ -286,7 +286,7 @@ fn is_set_only(
 fn maybe_unused(root: &cufront_syntax::SyntaxNode, base: cufront_syntax::TextSize, at: u32) -> bool {
     use cufront_syntax::SyntaxKind as K;
     let Some(rel) = cufront_syntax::TextSize::from(at).checked_sub(base) else { return false };
-    let Some(tok) = root.token_at_offset(rel).right_biased() else { return false };
+    let Some(tok) = cufront_syntax::green::token_at(root, rel) else { return false };
     let Some(decl) = tok.parent_ancestors().find(|n| n.kind() == K::SIMPLE_DECL) else { return false };
     decl.descendants()
         .filter(|n| matches!(n.kind(), K::ATTRIBUTE | K::GNU_ATTRIBUTE))

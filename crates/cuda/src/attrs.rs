@@ -5,7 +5,7 @@
 use cufront_syntax::{SyntaxKind, SyntaxNode};
 use rowan::GreenNodeData;
 
-use crate::green;
+use cufront_syntax::green;
 
 /// The CUDA attributes found on one declaration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

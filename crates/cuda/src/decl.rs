@@ -4,7 +4,7 @@
 
 use cufront_syntax::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
-use crate::green;
+use cufront_syntax::green;
 
 /// One step of a declarator, from the declared name outwards.
 #[derive(Clone, Debug, PartialEq, Eq)]

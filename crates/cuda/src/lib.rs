@@ -25,7 +25,6 @@
 
 pub mod attrs;
 pub mod decl;
-mod green;
 pub mod spaces;
 pub mod walk;
 

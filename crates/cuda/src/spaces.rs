@@ -9,8 +9,8 @@ use rowan::GreenNodeData;
 
 use crate::attrs::CudaAttrs;
 use crate::decl;
-use crate::green;
 use crate::walk::{self, Ctx, Seg};
+use cufront_syntax::green;
 
 /// Where a function runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,7 +4,7 @@
 use cufront_syntax::{SyntaxKind, SyntaxNode};
 use rowan::GreenNodeData;
 
-use crate::green;
+use cufront_syntax::green;
 
 /// One enclosing scope.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -32,6 +32,7 @@ use cufront_cuda::attrs::{self, is_cuda_only};
 use cufront_cuda::decl;
 use cufront_cuda::spaces::{ExecSpace, MemSpace, declarators, name_parts};
 use cufront_cuda::walk::{self, Ctx};
+use cufront_syntax::green;
 use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange, TextSize};
 
@@ -237,10 +238,10 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
     lambda::rewrite(&mut plan, root, &lambdas);
     // `__noinline__` is a macro that cudafe++ predefines (spec 20 §2).
     if text.contains("__noinline__") {
-        for t in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
-            if t.kind() == K::NOINLINE_KW && !t.parent_ancestors().any(|a| a.kind() == K::GNU_ATTRIBUTE) {
-                plan.replace(t.text_range(), "__attribute__((noinline))");
-            }
+        let mut at = Vec::new();
+        noinline_keywords(&root.green(), root.text_range().start(), &mut at);
+        for range in at {
+            plan.replace(range, "__attribute__((noinline))");
         }
     }
     nv_pragmas(&mut plan);
@@ -256,6 +257,28 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
     // Only constructs in code that is printed count: the edits dropped inside
     // `#if 0` bodies have the same ranges as their reports.
     HostFile { text: out, unsupported: plan.unsupported }
+}
+
+/// The ranges of the `__noinline__` keywords outside GNU attributes under
+/// `n` (whose text starts at `at`). On the green tree: the CUDA headers
+/// define `__noinline__`, so this walks every unit whole.
+fn noinline_keywords(n: &rowan::GreenNodeData, mut at: TextSize, out: &mut Vec<TextRange>) {
+    for c in n.children() {
+        match c {
+            rowan::NodeOrToken::Token(t) => {
+                if green::token_kind(t) == K::NOINLINE_KW {
+                    out.push(TextRange::at(at, t.text_len()));
+                }
+                at += t.text_len();
+            }
+            rowan::NodeOrToken::Node(c) => {
+                if green::node_kind(c) != K::GNU_ATTRIBUTE {
+                    noinline_keywords(c, at, out);
+                }
+                at += c.text_len();
+            }
+        }
+    }
 }
 
 fn is_size_t_typedef(node: &SyntaxNode) -> bool {

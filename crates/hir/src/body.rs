@@ -567,7 +567,7 @@ pub fn item_param_defaults(db: &dyn SourceDatabase, item: ItemId) -> Arc<(Vec<u3
     let root = SyntaxNode::new_root(src.green.clone());
     let offs = crate::item_offsets(db, item);
     let count = |at: &u32| -> u32 {
-        let Some(tok) = root.token_at_offset(TextSize::from(*at)).right_biased() else { return 0 };
+        let Some(tok) = cufront_syntax::green::token_at(&root, TextSize::from(*at)) else { return 0 };
         // The declarator that holds the name, then its function declarator.
         let Some(d) = tok.parent_ancestors().find(|n| n.kind() == K::DECLARATOR) else { return 0 };
         let params = su::function_params(&d);
@@ -601,7 +601,7 @@ pub fn body_at(db: &dyn SourceDatabase, item: ItemId, at: u32) -> Option<Body> {
 pub fn decl_params_at(db: &dyn SourceDatabase, item: ItemId, at: u32) -> Option<Body> {
     let src = crate::item_source(db, item).as_ref()?.clone();
     let root = SyntaxNode::new_root(src.green.clone());
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(&root, TextSize::from(at))?;
     let d = tok.parent_ancestors().find(|n| n.kind() == K::DECLARATOR)?;
     let mut cx = Lower::new(TextSize::from(0));
     for p in su::function_params(&d) {
@@ -613,7 +613,7 @@ pub fn decl_params_at(db: &dyn SourceDatabase, item: ItemId, at: u32) -> Option<
 
 /// The `FUNCTION_DEF` (or declaration) whose declarator name starts at `at`.
 pub fn function_def_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(at))?;
     let mut cur = tok.parent();
     while let Some(n) = cur {
         match n.kind() {

@@ -7,6 +7,7 @@
 //! so editing a body, or anything before the item, leaves it equal and salsa
 //! cuts off everything that reads it.
 
+use cufront_syntax::green::{self, Visit};
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, SyntaxToken, TextSize};
 
 use crate::syntax_util::{self as su, Pack};
@@ -1222,6 +1223,21 @@ impl Lower {
     /// declaration with declarators, outside bodies and class definitions:
     /// a possible first declaration of `X` (`ClassData::elaborated`).
     fn elaborated_uses(&mut self, node: &SyntaxNode, out: &mut Vec<Item>) {
+        // Most declarations have none: asked of the green tree first.
+        let skipped = |k| {
+            matches!(
+                k,
+                K::FUNCTION_BODY
+                    | K::LAZY_BODY
+                    | K::CTOR_INITIALIZER
+                    | K::FUNCTION_TRY_BLOCK
+                    | K::CLASS_SPECIFIER
+                    | K::ENUM_SPECIFIER
+            )
+        };
+        if !green::has_node(&node.green(), K::ELABORATED_TYPE_SPECIFIER, &skipped) {
+            return;
+        }
         let mut walk = node.preorder();
         let mut seen: Vec<String> = Vec::new();
         while let Some(ev) = walk.next() {
@@ -1492,7 +1508,9 @@ impl Lower {
                         })
                     })),
             is_inline: kws.iter().any(|k| matches!(k, K::INLINE_KW))
-                || specs.is_some_and(|s| su::tokens(s).any(|t| t.text() == "__inline__" || t.text() == "__inline")),
+                || specs.is_some_and(|s| {
+                    green::any_token(&s.green(), &mut |t| matches!(t.text(), "__inline__" | "__inline"))
+                }),
             is_constexpr: kws.contains(&K::CONSTEXPR_KW),
             extern_c: self.extern_c,
             is_definition: false,
@@ -1577,23 +1595,29 @@ impl Lower {
             .filter(|(_, p)| is_pack_param(p))
             .map(|(i, _)| i as u32)
             .collect();
-        let is_virtual = kws.contains(&K::VIRTUAL_KW) || su::has_desc_kind(node, K::VIRT_SPECIFIER);
-        let mut virt = VirtSpecs { pure: su::has_desc_kind(node, K::PURE_SPECIFIER), ..VirtSpecs::default() };
-        let mut walk = node.preorder();
-        while let Some(ev) = walk.next() {
-            let rowan::WalkEvent::Enter(n) = ev else { continue };
-            match n.kind() {
-                K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK | K::MEMBER_LIST => {
-                    walk.skip_subtree()
-                }
-                K::VIRT_SPECIFIER => match n.first_token().as_ref().map(|t| t.text()) {
+        let mut is_virtual = kws.contains(&K::VIRTUAL_KW);
+        let mut virt = VirtSpecs::default();
+        // One walk of the green tree (bodies skipped) for `override`,
+        // `final` and `= 0`.
+        green::visit_nodes(&node.green(), &mut |n| match green::node_kind(n) {
+            K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK | K::MEMBER_LIST => {
+                Visit::Skip
+            }
+            K::VIRT_SPECIFIER => {
+                is_virtual = true;
+                match green::first_significant(n).map(|t| t.text()) {
                     Some("override") => virt.override_ = true,
                     Some(_) => virt.final_ = true,
                     None => {}
-                },
-                _ => {}
+                }
+                Visit::Enter
             }
-        }
+            K::PURE_SPECIFIER => {
+                virt.pure = true;
+                Visit::Enter
+            }
+            _ => Visit::Enter,
+        });
         let constraints = trailing_requires(d).map(|e| lower_expr(&e, self)).into_iter().collect();
         let noexcept_expr = noexcept_operand(d).map(|e| Box::new(lower_expr(&e, self)));
         Some((
@@ -2107,25 +2131,19 @@ fn declarator_qualifier(d: &SyntaxNode) -> (Option<Path>, u32) {
 
 /// Whether a parameter declares a pack expansion (`Ts... xs`, `Ts&&...`).
 fn is_pack_param(p: &SyntaxNode) -> bool {
-    let mut stack: Vec<SyntaxNode> =
-        p.children().filter(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR)).collect();
-    while let Some(d) = stack.pop() {
-        for e in d.children_with_tokens() {
-            match e {
-                rowan::NodeOrToken::Token(t) if t.kind() == K::DOT3 => return true,
-                rowan::NodeOrToken::Node(n)
-                    if matches!(
-                        n.kind(),
-                        K::DECLARATOR | K::ABSTRACT_DECLARATOR | K::PAREN_DECLARATOR | K::PTR_OPERATOR
-                    ) =>
-                {
-                    stack.push(n)
-                }
-                _ => {}
+    fn dot3_in(d: &rowan::GreenNodeData) -> bool {
+        d.children().any(|e| match e {
+            rowan::NodeOrToken::Token(t) => green::token_kind(t) == K::DOT3,
+            rowan::NodeOrToken::Node(n) => {
+                matches!(
+                    green::node_kind(n),
+                    K::DECLARATOR | K::ABSTRACT_DECLARATOR | K::PAREN_DECLARATOR | K::PTR_OPERATOR
+                ) && dot3_in(n)
             }
-        }
+        })
     }
-    false
+    green::child_nodes(&p.green())
+        .any(|c| matches!(green::node_kind(c), K::DECLARATOR | K::ABSTRACT_DECLARATOR) && dot3_in(c))
 }
 
 fn with_cv(t: TypeRef, cv: Cv) -> TypeRef {
@@ -2258,10 +2276,14 @@ impl Lower {
             // `class... Ts`, `int... Ns`, and the unnamed `size_t...`
             // (libcu++'s `template <size_t...> struct __tuple_indices`),
             // whose `...` is an abstract declarator.
-            let pack = p.children_with_tokens().any(|t| t.kind() == K::DOT3)
-                || p.children()
-                    .filter(|c| matches!(c.kind(), K::DECLARATOR | K::ABSTRACT_DECLARATOR))
-                    .any(|d| d.children_with_tokens().any(|t| t.kind() == K::DOT3));
+            let g = p.green();
+            let has_dot3 = |n: &rowan::GreenNodeData| {
+                n.children().any(|t| t.as_token().is_some_and(|t| green::token_kind(t) == K::DOT3))
+            };
+            let pack = has_dot3(&g)
+                || green::child_nodes(&g)
+                    .filter(|c| matches!(green::node_kind(c), K::DECLARATOR | K::ABSTRACT_DECLARATOR))
+                    .any(has_dot3);
             let eq = su::child(&p, K::EQUAL_INITIALIZER);
             let name = p.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n));
             let param = match p.kind() {
@@ -2379,12 +2401,9 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
             TemplateArgRef::Expr(ConstExpr::Unsupported(a.text().to_string()))
         };
         // `Ts...`, and `Ts*...` where the `...` ends the type-id's declarator.
-        let expansion = a.children_with_tokens().any(|t| t.kind() == K::DOT3)
-            || a.descendants_with_tokens()
-                .filter_map(|e| e.into_token())
-                .filter(|t| !t.kind().is_trivia())
-                .last()
-                .is_some_and(|t| t.kind() == K::DOT3);
+        let green = a.green();
+        let expansion = green.children().any(|t| t.as_token().is_some_and(|t| green::token_kind(t) == K::DOT3))
+            || green::last_significant(&green).is_some_and(|t| green::token_kind(t) == K::DOT3);
         out.push(if expansion { TemplateArgRef::Expansion(Box::new(arg)) } else { arg });
     }
     out

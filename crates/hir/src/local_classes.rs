@@ -24,6 +24,7 @@
 use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_syntax::green;
 use cufront_syntax::{GreenNode, SyntaxKind as K, SyntaxNode};
 use rustc_hash::FxHashMap;
 
@@ -64,14 +65,19 @@ impl LocalClass {
     }
 }
 
-/// Whether a body's text may define a class (a class key as a word).
-fn may_define_class(text: &str) -> bool {
-    ["struct", "class", "union"].iter().any(|k| {
-        text.match_indices(k).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + k.len()..].chars().next();
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            !word(before) && !word(after)
+/// Whether an unparsed body may define a class: a class key as a word in
+/// its text (one `BODY_TEXT` token). `template <class T>` and elaborated
+/// type specifiers pass too; the parse decides.
+fn may_define_class(lazy: &rowan::GreenNodeData) -> bool {
+    green::any_token(lazy, &mut |t| {
+        let text = t.text();
+        ["struct", "class", "union"].iter().any(|k| {
+            text.match_indices(k).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + k.len()..].chars().next();
+                let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+                !word(before) && !word(after)
+            })
         })
     })
 }
@@ -86,7 +92,7 @@ fn any_body_may_define_class(node: &rowan::GreenNodeData) -> bool {
     node.children().any(|child| match child {
         rowan::NodeOrToken::Token(_) => false,
         rowan::NodeOrToken::Node(n) => match kind(n.kind()) {
-            K::LAZY_BODY => may_define_class(&n.to_string()),
+            K::LAZY_BODY => may_define_class(n),
             K::FUNCTION_BODY => has_class_specifier(n),
             _ => any_body_may_define_class(n),
         },
@@ -126,7 +132,7 @@ pub fn item_local_classes(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<Loca
     let mut offsets = None;
     for b in bodies {
         let may = match b.kind() {
-            K::LAZY_BODY => may_define_class(&b.text().to_string()),
+            K::LAZY_BODY => may_define_class(&b.green()),
             _ => b.descendants().any(|n| n.kind() == K::CLASS_SPECIFIER),
         };
         if !may {

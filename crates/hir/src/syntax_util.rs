@@ -4,6 +4,7 @@
 //! body.
 
 use cufront_syntax::ast::{self, AstNode};
+use cufront_syntax::green;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, SyntaxToken};
 
 use crate::item_tree::{BinOp, Builtin, ConstExpr, Path, PathSegment, TypeRef, UnOp};
@@ -88,48 +89,46 @@ pub fn path_of(node: &SyntaxNode) -> Option<Path> {
 }
 
 fn collect_path(node: &SyntaxNode, p: &mut Path, first: &mut bool) {
-    for e in node.children_with_tokens() {
-        match e {
-            rowan::NodeOrToken::Token(t) => match t.kind() {
-                K::COLON2 if *first => {
-                    p.global = true;
-                    *first = false;
+    green::for_each_child(node, &mut |e| match e {
+        rowan::NodeOrToken::Token(t) => match green::token_kind(t) {
+            K::COLON2 if *first => {
+                p.global = true;
+                *first = false;
+            }
+            K::IDENT => {
+                p.segments.push(PathSegment { name: t.text().to_string(), args: None });
+                *first = false;
+            }
+            k if !k.is_trivia() => *first = false,
+            _ => {}
+        },
+        rowan::NodeOrToken::Node(n) => match n.kind() {
+            K::TEMPLATE_ARG_LIST => {
+                if let Some(last) = p.segments.last_mut() {
+                    last.args = Some(crate::item_tree::template_args(&n));
                 }
-                K::IDENT => {
-                    p.segments.push(PathSegment { name: t.text().to_string(), args: None });
-                    *first = false;
-                }
-                k if !k.is_trivia() => *first = false,
-                _ => {}
-            },
-            rowan::NodeOrToken::Node(n) => match n.kind() {
-                K::TEMPLATE_ARG_LIST => {
-                    if let Some(last) = p.segments.last_mut() {
-                        last.args = Some(crate::item_tree::template_args(&n));
-                    }
-                    *first = false;
-                }
-                K::DECLTYPE_SPECIFIER | K::OPERATOR_NAME | K::CONVERSION_NAME | K::DESTRUCTOR_NAME => {
-                    p.segments.push(PathSegment { name: n.text().to_string(), args: None });
-                    *first = false;
-                }
-                K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST | K::ALIGNAS_SPECIFIER | K::BASE_CLAUSE | K::MEMBER_LIST => {}
-                _ => collect_path(&n, p, first),
-            },
-        }
-    }
+                *first = false;
+            }
+            K::DECLTYPE_SPECIFIER | K::OPERATOR_NAME | K::CONVERSION_NAME | K::DESTRUCTOR_NAME => {
+                p.segments.push(PathSegment { name: green::text(&n.green()), args: None });
+                *first = false;
+            }
+            K::GNU_ATTRIBUTE | K::ATTRIBUTE_LIST | K::ALIGNAS_SPECIFIER | K::BASE_CLAUSE | K::MEMBER_LIST => {}
+            _ => collect_path(&n, p, first),
+        },
+    })
 }
 
 /// The keywords among decl-specifiers (storage, cv, type words).
 pub fn spec_keywords(specs: &SyntaxNode) -> Vec<K> {
-    specs.children_with_tokens().filter_map(|e| e.into_token()).map(|t| t.kind()).filter(|k| k.is_keyword()).collect()
+    specs.green().children().filter_map(|e| e.into_token()).map(green::token_kind).filter(|k| k.is_keyword()).collect()
 }
 
 pub fn class_key(node: &SyntaxNode) -> crate::item_tree::ClassKey {
     use crate::item_tree::ClassKey;
     let head = child(node, K::CLASS_HEAD).unwrap_or_else(|| node.clone());
-    for t in head.children_with_tokens().filter_map(|e| e.into_token()) {
-        match t.kind() {
+    for t in head.green().children().filter_map(|e| e.into_token()) {
+        match green::token_kind(t) {
             K::UNION_KW => return ClassKey::Union,
             K::CLASS_KW => return ClassKey::Class,
             K::STRUCT_KW => return ClassKey::Struct,
@@ -222,21 +221,11 @@ pub fn function_params_of(f: &SyntaxNode) -> Vec<SyntaxNode> {
 
 /// Whether a node of `kind` is under `node`, bodies and initializers skipped.
 pub fn has_desc_kind(node: &SyntaxNode, kind: K) -> bool {
-    let mut stack = vec![node.clone()];
-    while let Some(n) = stack.pop() {
-        for c in n.children() {
-            if c.kind() == kind {
-                return true;
-            }
-            if !matches!(
-                c.kind(),
-                K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK | K::MEMBER_LIST
-            ) {
-                stack.push(c);
-            }
-        }
-    }
-    false
+    // Through the green tree: every declaration asks this, and a cursor
+    // walk allocates at each node it visits.
+    green::has_node(&node.green(), kind, &|k| {
+        matches!(k, K::FUNCTION_BODY | K::LAZY_BODY | K::CTOR_INITIALIZER | K::FUNCTION_TRY_BLOCK | K::MEMBER_LIST)
+    })
 }
 
 pub fn is_expr(kind: K) -> bool {

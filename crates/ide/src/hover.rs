@@ -209,7 +209,7 @@ fn kernel_instances(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut 
 
 /// Hover on a lambda's introducer: where its body runs.
 fn lambda_hover(cx: &Ctx<'_>, root: &SyntaxNode, offset: u32) -> Option<HoverResult> {
-    let tok = root.token_at_offset(TextSize::from(offset)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(offset))?;
     let intro = tok.parent().filter(|p| p.kind() == K::LAMBDA_INTRODUCER)?;
     let lambda = intro.parent()?;
     let md = format!("lambda\n\n{}", lambda_space_line(cx, &lambda));

@@ -102,7 +102,7 @@ pub(crate) fn semantic_tokens(cx: &Ctx<'_>) -> Vec<SemanticToken> {
     let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
     let mut out = Vec::new();
     for (start, end) in segments(cx) {
-        let Some(mut tok) = root.token_at_offset(TextSize::from(start)).right_biased() else {
+        let Some(mut tok) = cufront_syntax::green::token_at(&root, TextSize::from(start)) else {
             continue;
         };
         loop {

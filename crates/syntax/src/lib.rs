@@ -24,6 +24,7 @@
 
 pub mod ast;
 mod grammar;
+pub mod green;
 pub mod lexer;
 pub mod literal;
 pub mod matching;

@@ -37,7 +37,7 @@ impl Parse {
         }
         // The body whose interior holds the change.
         let root = self.syntax_node();
-        let token = root.token_at_offset(TextSize::from(start as u32)).right_biased()?;
+        let token = crate::green::token_at(&root, TextSize::from(start as u32))?;
         let body = token.text_range();
         let (b_start, b_end) = (usize::from(body.start()), usize::from(body.end()));
         if token.kind() != BODY_TEXT || start <= b_start || old_end >= b_end {

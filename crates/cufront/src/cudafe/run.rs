@@ -119,7 +119,7 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
         // delimiter) is placed as EDG places it: the token's column plus a
         // byte count. Other positions count code points (a NUL in a string).
         let token = match what {
-            Found::Syntax(_) => root.token_at_offset(at.into()).right_biased(),
+            Found::Syntax(_) => cufront_syntax::green::token_at(&root, at.into()),
             _ => None,
         };
         let loc = match token {
@@ -468,7 +468,7 @@ const NUL_IN_LITERAL: DiagId = DiagId(1193);
 fn nul_warnings<'a>(text: &'a str, root: &'a cufront_syntax::SyntaxNode) -> impl Iterator<Item = (u32, Found)> + 'a {
     use cufront_syntax::SyntaxKind as K;
     memchr::memchr_iter(0, text.as_bytes()).filter_map(move |at| {
-        let token = root.token_at_offset((at as u32).into()).right_biased()?;
+        let token = cufront_syntax::green::token_at(root, (at as u32).into())?;
         let id = match token.kind() {
             K::COMMENT => return None,
             K::STRING | K::CHAR => NUL_IN_LITERAL,

@@ -173,7 +173,7 @@ fn drop_attributes(plan: &mut Plan<'_>, l: &SyntaxNode) {
 /// The start of the `__nv_lambda_preheader_injection` declaration.
 fn sentinel(text: &str, root: &SyntaxNode) -> Option<u32> {
     let off = text.find("struct __attribute__((device_builtin)) __nv_lambda_preheader_injection")?;
-    let tok = root.token_at_offset((off as u32).into()).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, (off as u32).into())?;
     let decl = tok.parent_ancestors().find(|a| a.kind() == K::SIMPLE_DECL)?;
     Some(significant_range(&decl).start().into())
 }

@@ -2591,14 +2591,14 @@ fn syntax_fn_key(decl: &SyntaxNode, d: &SyntaxNode) -> Option<String> {
 #[salsa::tracked(returns(clone))]
 pub fn item_text(db: &dyn SourceDatabase, item: ItemId) -> Arc<str> {
     match crate::item_source(db, item) {
-        Some(src) => Arc::from(SyntaxNode::new_root(src.green.clone()).text().to_string()),
+        Some(src) => Arc::from(cufront_syntax::green::text(&src.green)),
         None => Arc::from(""),
     }
 }
 
 /// The initializer expression of the variable whose declarator is at `at`.
 fn initializer_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
-    let tok = root.token_at_offset(cufront_syntax::TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, cufront_syntax::TextSize::from(at))?;
     let mut cur = tok.parent();
     while let Some(n) = cur {
         if n.kind() == K::INIT_DECLARATOR {

@@ -47,7 +47,7 @@ pub fn field_init_bodies(db: &dyn SourceDatabase, c: ClassId) -> Arc<Vec<(u32, A
             continue;
         }
         let Some(field) = data.fields.get(f as usize) else { continue };
-        let Some(tok) = root.token_at_offset(TextSize::from(at)).right_biased() else { continue };
+        let Some(tok) = cufront_syntax::green::token_at(&root, TextSize::from(at)) else { continue };
         // The init-declarator that starts there (the one holding the initializer).
         let node = tok
             .parent_ancestors()

@@ -70,7 +70,7 @@ pub fn var_init_body(db: &dyn SourceDatabase, d: VarDecl) -> Arc<Body> {
 
 /// The init-declarator starting at `at` that holds an initializer.
 fn init_declarator_at(root: &SyntaxNode, at: u32) -> Option<SyntaxNode> {
-    let tok = root.token_at_offset(TextSize::from(at)).right_biased()?;
+    let tok = cufront_syntax::green::token_at(root, TextSize::from(at))?;
     tok.parent_ancestors()
         .take_while(|n| u32::from(n.text_range().start()) == at)
         .find(|n| n.children().any(|c| matches!(c.kind(), K::EQUAL_INITIALIZER | K::INITIALIZER | K::INIT_LIST)))
