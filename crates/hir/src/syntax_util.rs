@@ -54,7 +54,7 @@ impl Pack {
 }
 
 pub fn child(node: &SyntaxNode, kind: K) -> Option<SyntaxNode> {
-    node.children().find(|c| c.kind() == kind)
+    green::child(node, kind)
 }
 
 /// The significant tokens under `node`, in order.

@@ -197,3 +197,28 @@ pub fn last_significant(n: &GreenNodeData) -> Option<&GreenTokenData> {
     }
     None
 }
+
+/// The first child node of `node` of kind `kind`: found on the green
+/// children, then made a cursor by a binary search on its range (rowan's
+/// `children().find(…)` makes a cursor for every child before it).
+pub fn child(node: &crate::SyntaxNode, kind: SyntaxKind) -> Option<crate::SyntaxNode> {
+    let green = node.green();
+    let mut at = node.text_range().start();
+    for c in green.children() {
+        let len = c.text_len();
+        if let NodeOrToken::Node(n) = c {
+            if node_kind(n) == kind {
+                if len == 0.into() {
+                    // An empty node shares its offset with its neighbours.
+                    return node.children().find(|c| c.kind() == kind);
+                }
+                return match node.child_or_token_at_range(rowan::TextRange::at(at, len)) {
+                    Some(NodeOrToken::Node(n)) => Some(n),
+                    _ => None,
+                };
+            }
+        }
+        at += len;
+    }
+    None
+}
