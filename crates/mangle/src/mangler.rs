@@ -20,6 +20,9 @@ const MAX_DEPTH: u32 = 1024;
 
 /// `_Z <encoding>`: the mangled name of `e`.
 pub fn mangle(e: &Encoding) -> Result<String, String> {
+    if crate::depth::exceeds(e, MAX_DEPTH) {
+        return Err(too_deep());
+    }
     let mut m = Mangler::default();
     m.out.push_str("_Z");
     m.encoding(e)?;
@@ -40,6 +43,10 @@ pub fn symbol(e: &Encoding) -> Result<String, String> {
         return Ok(s.clone());
     }
     mangle(e)
+}
+
+fn too_deep() -> String {
+    format!("types nested deeper than {MAX_DEPTH} levels")
 }
 
 /// A substitution candidate.
@@ -242,7 +249,7 @@ impl Mangler {
     /// Runs `f` one type or expression deeper, failing past `MAX_DEPTH`.
     fn deeper(&mut self, f: impl FnOnce(&mut Self) -> Result<(), String>) -> Result<(), String> {
         if self.depth >= MAX_DEPTH {
-            return Err(format!("types nested deeper than {MAX_DEPTH} levels"));
+            return Err(too_deep());
         }
         self.depth += 1;
         let r = f(self);
