@@ -22,9 +22,7 @@ impl Walk {
             Encoding::Function(n, f) => self.name(n, d) || self.fn_type(f, d),
             Encoding::Data(n) => self.name(n, d),
             Encoding::Special(s) => match &**s {
-                Special::Vtable(t) | Special::Vtt(t) | Special::TypeInfo(t) | Special::TypeInfoName(t) => {
-                    self.ty(t, d)
-                }
+                Special::Vtable(t) | Special::Vtt(t) | Special::TypeInfo(t) | Special::TypeInfoName(t) => self.ty(t, d),
                 Special::Guard(n) | Special::TlsInit(n) | Special::TlsWrapper(n) => self.name(n, d),
                 Special::ConstructionVtable { complete, base } => self.ty(complete, d) || self.ty(base, d),
             },
