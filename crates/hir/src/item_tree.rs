@@ -739,6 +739,10 @@ struct Lower {
     /// `Offsets::classes`, `Offsets::enums`.
     class_at: Vec<u32>,
     enum_at: Vec<u32>,
+    /// The offsets of the `friend` keywords of the tree being lowered (its
+    /// root with them), found once: a scan of each class body was
+    /// quadratic in nested classes (100,000 took minutes).
+    friend_kws: Option<(SyntaxNode, Vec<TextSize>)>,
 }
 
 /// What lowering a declaration inside a class body collects besides items.
@@ -774,7 +778,25 @@ impl Lower {
             member_access: Access::Public,
             class_at: Vec::new(),
             enum_at: Vec::new(),
+            friend_kws: None,
         }
+    }
+
+    /// Does `node` hold a `friend` keyword (its own or a nested class's)?
+    fn has_friend_kw(&mut self, node: &SyntaxNode) -> bool {
+        let root = node.ancestors().last().unwrap_or_else(|| node.clone());
+        if self.friend_kws.as_ref().is_none_or(|(r, _)| *r != root) {
+            let at = root
+                .descendants_with_tokens()
+                .filter(|t| t.kind() == K::FRIEND_KW)
+                .map(|t| t.text_range().start())
+                .collect();
+            self.friend_kws = Some((root, at));
+        }
+        let at = self.friend_kws.as_ref().map_or(&[][..], |(_, at)| at);
+        let range = node.text_range();
+        let i = at.partition_point(|&o| o < range.start());
+        at.get(i).is_some_and(|&o| o < range.end())
     }
 
     fn push_using(&mut self, out: &mut Vec<Item>, u: UsingData) {
@@ -1775,7 +1797,7 @@ impl Lower {
             data.fields = cx.fields;
             data.items = items;
             data.has_virtual_fn = cx.has_virtual_fn;
-            data.has_friends = list.descendants_with_tokens().any(|t| t.kind() == K::FRIEND_KW);
+            data.has_friends = self.has_friend_kw(&list);
             data.user_ctor = cx.user_ctor;
             data.user_copy_assign = cx.user_copy_assign;
             data.user_dtor = cx.user_dtor;

@@ -408,8 +408,44 @@ fn quals(cv: Cv) -> m::Quals {
     m::Quals { restrict: cv.r, volatile: cv.v, konst: cv.c }
 }
 
+/// Bounds of the tree of one type ([`mangle_ty`]): deeper than the mangler
+/// accepts, or larger than any real signature. Types are shared, trees are
+/// not: a chain of aliases that each name the previous one twice
+/// (`using T2 = P<T1, T1>;`) doubles the tree at each line, 2^40 nodes from
+/// 40 lines; a chain of 100,000 pointer aliases nests as deep.
+const MAX_TY_DEPTH: u32 = 1024;
+const MAX_TY_NODES: u32 = 1 << 20;
+
+thread_local! {
+    /// (depth, nodes so far) of the tree [`mangle_ty`] is building on this
+    /// thread; the outermost call starts the count. A recursion guard
+    /// only: what it stops is an `Err` whoever asks first.
+    static BUILDING: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
+}
+
 /// A type as the mangler's tree (typedefs resolved).
 pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Type, String> {
+    /// Puts the depth back, also when a query unwinds (cancellation).
+    struct Level(u32);
+    impl Drop for Level {
+        fn drop(&mut self) {
+            BUILDING.with(|b| b.set((self.0, b.get().1)));
+        }
+    }
+    let (depth, nodes) = BUILDING.with(|b| b.get());
+    let nodes = if depth == 0 { 0 } else { nodes };
+    if depth >= MAX_TY_DEPTH {
+        return Err(format!("types nested deeper than {MAX_TY_DEPTH} levels"));
+    }
+    if nodes >= MAX_TY_NODES {
+        return Err(format!("a type of more than {MAX_TY_NODES} parts"));
+    }
+    BUILDING.with(|b| b.set((depth + 1, nodes + 1)));
+    let _level = Level(depth);
+    mangle_ty_tree(db, map, t)
+}
+
+fn mangle_ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Type, String> {
     let t = canonical(db, t);
     Ok(match t.kind(db) {
         TyKind::Builtin(b) => m::Type::Builtin(builtin(*b)),

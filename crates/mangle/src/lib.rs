@@ -22,12 +22,16 @@
 //! - Substitution candidates are identified structurally: two equal subtrees
 //!   are the same candidate (so callers must give canonical trees: typedefs
 //!   resolved, parameter types adjusted).
+//! - Work is linear in the tree for bounded depth: candidates are found by
+//!   hash, and a tree that nests types or expressions deeper than
+//!   `mangler::MAX_DEPTH` (1024) is an `Err` before any work (`depth`).
 //! - Where EDG and g++ differ (spec 50 §8.2) EDG's choice is the one made;
 //!   the CUDA-specific spellings (`_INTERNAL<mid>`, `__nv_static_`, stubs,
 //!   spec 50 §8.4–§8.6) are in [`cuda`].
 
 pub mod build;
 pub mod cuda;
+mod depth;
 mod mangler;
 mod ops;
 pub mod tree;

@@ -5,11 +5,24 @@
 //! template-parameter type) and looked up structurally: a candidate is a
 //! name prefix (its root and components) or a type.
 
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use crate::ops::Op;
 use crate::tree::*;
 
+/// Types and expressions nested deeper than this are not mangled (an
+/// `Err`): the grammar recurses over them, and candidates are compared and
+/// cloned whole, so depth multiplies the work. No template instantiation
+/// reaches it (the instantiation depth is bounded far below); a chain of
+/// aliases (`using T1 = T0*; using T2 = T1*; …`) would.
+const MAX_DEPTH: u32 = 1024;
+
 /// `_Z <encoding>`: the mangled name of `e`.
 pub fn mangle(e: &Encoding) -> Result<String, String> {
+    if crate::depth::exceeds(e, MAX_DEPTH) {
+        return Err(too_deep());
+    }
     let mut m = Mangler::default();
     m.out.push_str("_Z");
     m.encoding(e)?;
@@ -30,6 +43,10 @@ pub fn symbol(e: &Encoding) -> Result<String, String> {
         return Ok(s.clone());
     }
     mangle(e)
+}
+
+fn too_deep() -> String {
+    format!("types nested deeper than {MAX_DEPTH} levels")
 }
 
 /// A substitution candidate.
@@ -60,8 +77,14 @@ enum Use {
 struct Mangler {
     out: String,
     subs: Vec<Key>,
+    /// The candidates by hash ([`key_hash`]): a lookup compares only the
+    /// candidates of its hash, not every candidate (a signature with
+    /// thousands of types would be quadratic).
+    by_hash: HashMap<u64, Vec<usize>>,
     /// Nesting of `Dp` (pack expansions) being written.
     pack_depth: u32,
+    /// Nesting of types and expressions being written (`MAX_DEPTH`).
+    depth: u32,
 }
 
 fn is_std(c: &Component) -> bool {
@@ -165,17 +188,73 @@ fn is_id_expression(e: &Expr) -> bool {
     )
 }
 
+/// The hash of a name prefix as [`key_is`] compares it: the last
+/// component without its template arguments when `strip`.
+fn name_hash(root: &Root, comps: &[Component], strip: bool) -> u64 {
+    let mut h = DefaultHasher::new();
+    0u8.hash(&mut h);
+    root.hash(&mut h);
+    if let Some((last, init)) = comps.split_last() {
+        init.hash(&mut h);
+        last.name.hash(&mut h);
+        last.abi_tags.hash(&mut h);
+        if strip { None } else { last.args.as_ref() }.hash(&mut h);
+    }
+    h.finish()
+}
+
+fn type_hash(t: &Type) -> u64 {
+    let mut h = DefaultHasher::new();
+    1u8.hash(&mut h);
+    t.hash(&mut h);
+    h.finish()
+}
+
+fn pack_param_hash(p: TParam) -> u64 {
+    let mut h = DefaultHasher::new();
+    2u8.hash(&mut h);
+    p.hash(&mut h);
+    h.finish()
+}
+
+fn key_hash(k: &Key) -> u64 {
+    match k {
+        Key::Name(r, c) => name_hash(r, c, false),
+        Key::Type(t) => type_hash(t),
+        Key::PackParam(p) => pack_param_hash(*p),
+    }
+}
+
 impl Mangler {
     fn add(&mut self, k: Key) {
-        let dup = self.subs.iter().any(|s| match (s, &k) {
+        let h = key_hash(&k);
+        let same = self.by_hash.get(&h).into_iter().flatten().any(|&i| match (&self.subs[i], &k) {
             (Key::Name(r, c), Key::Name(r2, c2)) => r == r2 && c == c2,
             (Key::Type(a), Key::Type(b)) => a == b,
             (Key::PackParam(a), Key::PackParam(b)) => a == b,
             _ => false,
         });
-        if !dup {
+        if !same {
+            self.by_hash.entry(h).or_default().push(self.subs.len());
             self.subs.push(k);
         }
+    }
+
+    /// The first candidate of hash `h` that `is` accepts (candidates are
+    /// never duplicated, so it is the only one).
+    fn find(&self, h: u64, is: impl Fn(&Key) -> bool) -> Option<usize> {
+        self.by_hash.get(&h)?.iter().copied().find(|&i| is(&self.subs[i]))
+    }
+
+    /// Runs `f` one type or expression deeper, failing past `MAX_DEPTH`.
+    fn deeper(&mut self, f: impl FnOnce(&mut Self) -> Result<(), String>) -> Result<(), String> {
+        if self.depth >= MAX_DEPTH {
+            return Err(too_deep());
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
     }
 
     fn emit_sub(&mut self, i: usize) {
@@ -195,7 +274,7 @@ impl Mangler {
             self.out.push_str(a);
             return true;
         }
-        match self.subs.iter().position(|k| key_is(k, root, comps, strip)) {
+        match self.find(name_hash(root, comps, strip), |k| key_is(k, root, comps, strip)) {
             Some(i) => {
                 self.emit_sub(i);
                 true
@@ -209,7 +288,8 @@ impl Mangler {
             Type::Param(p) if self.pack_depth > 0 => Some(*p),
             _ => None,
         };
-        match self.subs.iter().position(|k| match (k, pack_param) {
+        let h = pack_param.map_or_else(|| type_hash(t), pack_param_hash);
+        match self.find(h, |k| match (k, pack_param) {
             (Key::PackParam(q), Some(p)) => *q == p,
             (Key::Type(x), None) => x == t,
             _ => false,
@@ -602,6 +682,10 @@ impl Mangler {
     }
 
     fn ty(&mut self, t: &Type) -> Result<(), String> {
+        self.deeper(|m| m.ty_inner(t))
+    }
+
+    fn ty_inner(&mut self, t: &Type) -> Result<(), String> {
         match t {
             Type::Builtin(b) => {
                 self.out.push_str(b.code());
@@ -734,6 +818,10 @@ impl Mangler {
     }
 
     fn expr(&mut self, e: &Expr) -> Result<(), String> {
+        self.deeper(|m| m.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Result<(), String> {
         match e {
             Expr::Literal(l) => self.literal(l)?,
             Expr::Entity(enc) => {

@@ -536,3 +536,28 @@ fn unspellable_is_an_error() {
     assert_eq!(mangle(&tf("f", vec![e(sr)], vec![])).unwrap(), "_Z1fIXsr1A1mEEvv");
     assert!(mangle(&vf(&["A"], vec![]).clone_with(name(&["A"]).push(op(Op::PreInc)))).is_err());
 }
+
+/// Depth and breadth cost linear work (issue 22): a chain of 1000 pointers
+/// (a candidate per level) and a signature of 10000 class types mangle
+/// quickly; a type nested past `MAX_DEPTH` is an error, not a stack
+/// overflow or cubic work. (On a thread with cufront's stack: the mangler
+/// and the drop of a deep tree recurse.)
+#[test]
+fn deep_and_wide_signatures() {
+    std::thread::Builder::new().stack_size(512 << 20).spawn(deep_and_wide).unwrap().join().unwrap();
+}
+
+fn deep_and_wide() {
+    let chain = |n: usize| (0..n).fold(t(Int), |x, _| x.ptr());
+    let want = format!("_Z1f{}i", "P".repeat(1000));
+    check(&vf(&["f"], vec![chain(1000)]), &want);
+    assert_eq!(mangle(&vf(&["f"], vec![chain(100_000)])), Err("types nested deeper than 1024 levels".into()));
+    // Nested template arguments count as well.
+    let nested = (0..2000).fold(t(Int), |x, _| Type::Named(name(&["W"]).args(vec![x.into()])));
+    assert!(mangle(&vf(&["f"], vec![nested])).is_err());
+    let wide: Vec<Type> = (0..5000).map(|i| named(&[&format!("C{i}")]).ptr()).collect();
+    let out = mangle(&vf(&["f"], wide.iter().chain(&wide).cloned().collect())).unwrap();
+    // The second half repeats the first: `S0_`, `S2_`… up to the
+    // 10000th candidate, `S7PQ_` (base 36).
+    assert!(out.contains("5C4999S0_S2_") && out.ends_with("S7PQ_"), "{}", &out[out.len() - 40..]);
+}

@@ -238,6 +238,11 @@ pub struct Parser<'t> {
     /// `continue` may go.
     jumps: Jumps,
     steps: Cell<u32>,
+    /// For each token, the index of the bracket closing it when it opens
+    /// one (`u32::MAX` otherwise), all kinds counted alike: made on first
+    /// use, so that a lookahead over a bracketed group is not a scan (a scan
+    /// at each of 100,000 nested groups was quadratic).
+    closers: std::cell::OnceCell<Vec<u32>>,
     /// The `LAZY_BODY`s made so far (see `grammar::statements::function_body`).
     pub(crate) lazy_bodies: Vec<LazyBodyRec>,
     /// 0 in the declaration pass; 1 + the level of the body being parsed after it.
@@ -295,6 +300,7 @@ impl<'t> Parser<'t> {
             gt_closes: false,
             launch_gt: false,
             steps: Cell::new(0),
+            closers: std::cell::OnceCell::new(),
             lazy_bodies: Vec::new(),
             body_level: 0,
             class_nesting: 0,
@@ -441,6 +447,32 @@ impl<'t> Parser<'t> {
 
     pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
         self.nth_at(0, kind)
+    }
+
+    /// The index (relative, as `nth`'s) of the bracket that closes the one
+    /// at `n`, `(`, `[` and `{` counted alike; `None` if `n` opens none or
+    /// nothing closes it.
+    pub(crate) fn closer(&self, n: usize) -> Option<usize> {
+        let closers = self.closers.get_or_init(|| {
+            let mut out = vec![u32::MAX; self.inp.len()];
+            let mut open = Vec::new();
+            for i in 0..self.inp.len() {
+                match self.inp.kind(i) {
+                    L_PAREN | L_BRACK | L_CURLY => open.push(i),
+                    R_PAREN | R_BRACK | R_CURLY => {
+                        if let Some(o) = open.pop() {
+                            out[o] = i as u32;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            out
+        });
+        match closers.get(self.pos + n) {
+            Some(&c) if c != u32::MAX => Some(c as usize - self.pos),
+            _ => None,
+        }
     }
 
     /// `kind` may be a composite (`>>`, `>=`, `>>=`) made of joint `>` tokens.

@@ -109,7 +109,11 @@ fn in_frame<R>(f: impl FnOnce() -> R) -> (R, Option<Frame>) {
         }
     }
     let mut restore = Restore(Some(FRAME.with(|u| u.borrow_mut().replace(Frame::default()))));
-    let r = f();
+    // Every recorded query runs here, so chains of queries that recurse
+    // through one another (a typedef of a typedef of … 100,000 deep, each
+    // `canonical` of the next) grow the stack on demand instead of
+    // overflowing it.
+    let r = stacker::maybe_grow(1 << 20, 16 << 20, f);
     let saved = restore.0.take().flatten();
     let got = FRAME.with(|u| std::mem::replace(&mut *u.borrow_mut(), saved));
     (r, got)

@@ -231,30 +231,14 @@ fn lookup_component(p: &Parser<'_>, scope: Option<ScopeId>, qualified: bool, tex
     p.names.lookup_in(s, text)
 }
 
-/// Index just past the `)` matching the `(` at `open`.
+/// Index just past the `)` matching the `(` at `open` (brackets of all
+/// kinds counted alike), if it is at most `4 * MAX_SCAN` tokens ahead.
 pub(crate) fn skip_parens(p: &Parser<'_>, open: usize) -> Option<usize> {
     if p.nth(open) != L_PAREN {
         return None;
     }
-    let mut depth = 0usize;
-    let mut i = open;
-    loop {
-        match p.nth(i) {
-            L_PAREN | L_BRACK | L_CURLY => depth += 1,
-            R_PAREN | R_BRACK | R_CURLY => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            EOF => return None,
-            _ => {}
-        }
-        i += 1;
-        if i - open > MAX_SCAN * 4 {
-            return None;
-        }
-    }
+    let close = p.closer(open)?;
+    (close - open <= MAX_SCAN * 4).then_some(close + 1)
 }
 
 /// Index just past the `>` closing the template argument list opened at `open`.
