@@ -1384,6 +1384,9 @@ impl<'a> Interp<'a> {
             (TyKind::Builtin(b), CValue::Int(x)) if is_float(*b) => Ok(CValue::Float(round_to(int_to_f64(x), *b), *b)),
             (TyKind::Builtin(b), CValue::Float(f, _)) if is_float(*b) => Ok(CValue::Float(round_to(f, *b), *b)),
             (TyKind::Builtin(Builtin::Void), _) => Ok(CValue::Void),
+            // `int x = {};`, a parameter `S = {}` with `S` an integer:
+            // list-initialization of a scalar from at most one element.
+            (TyKind::Builtin(_) | TyKind::Enum(_), CValue::Array(v)) if v.len() <= 1 => self.construct(t, v),
             (TyKind::Builtin(Builtin::Bool), CValue::NullPtr) => Ok(CValue::boolean(false)),
             (TyKind::Enum(e), CValue::Int(x)) => {
                 let u = ty::enum_info(db, *e).underlying;
@@ -1616,7 +1619,11 @@ impl<'a> Interp<'a> {
                     .count()
                     .min(n)
             }
-            FnDecl::Template(_) => n.saturating_sub(if has_pack { 1 } else { 0 }),
+            // A template's trailing defaults too (`template <int M, class
+            // S> bool is_major(S = {})` called as `is_major<1, S>()`).
+            FnDecl::Template(_) => n
+                .saturating_sub(if has_pack { 1 } else { 0 })
+                .saturating_sub(crate::infer::param_defaults(db, f) as usize),
         };
         if args.len() < min || (args.len() > n && !has_pack && !data.ty.variadic) {
             return None;
@@ -1747,9 +1754,26 @@ impl<'a> Interp<'a> {
             r => {
                 let cx = LowerCx { db, map: self.map, item, scope, env: ret_env.as_ref() };
                 let t = ty::canonical(db, ty::lower(cx, r));
+                let class = |t: TyId| matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_));
                 match t.kind(db) {
                     TyKind::Builtin(_) | TyKind::Enum(_) => self.convert_to(v, t)?,
                     TyKind::Qualified(x, _) if matches!(x.kind(db), TyKind::Builtin(_)) => self.convert_to(v, t)?,
+                    // `return {};` / `return {a, b};` / `return 3;` in a
+                    // function returning a class: copy-list- or
+                    // copy-initialization of the returned object (CuTe's
+                    // `getv_cr` returns an empty `C<N>` as `{}`). An object
+                    // keeps its fields (the copy or the slicing is the same
+                    // value to the interpreter).
+                    TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)
+                        if matches!(v, CValue::Array(_) | CValue::Int(_) | CValue::Float(..)) =>
+                    {
+                        self.convert_to(v, t)?
+                    }
+                    TyKind::Qualified(x, _)
+                        if class(*x) && matches!(v, CValue::Array(_) | CValue::Int(_) | CValue::Float(..)) =>
+                    {
+                        self.convert_to(v, t)?
+                    }
                     _ => v,
                 }
             }

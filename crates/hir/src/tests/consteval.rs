@@ -1068,3 +1068,39 @@ fn calls_through_function_objects() {
         "#]],
     );
 }
+
+/// A function returning a class by `return {…};` (or a scalar its class
+/// converts from) returns an object of that class: CuTe's `getv_cr`
+/// returns an empty `C<N>` as `return {};`, so `get<0>(Shape{}) == 128`
+/// converts it by its `operator int`, and a call taking the result deduces
+/// its type (`product`'s `is_tuple<X>`). Each assert holds with g++.
+#[test]
+fn braced_return_of_a_class_type() {
+    check(
+        "template <bool B> struct bool_constant { static constexpr bool value = B; };\n\
+         template <int v> struct C { static constexpr int value = v; constexpr operator int() const { return v; } };\n\
+         struct E { constexpr operator int() const { return 3; } };\n\
+         constexpr E e() { return {}; }\n\
+         template <class... T> struct tuple { };\n\
+         template <class T> struct is_tuple : bool_constant<false> {};\n\
+         template <class... T> struct is_tuple<tuple<T...>> : bool_constant<true> {};\n\
+         template <int I, class... T> constexpr C<128> get(tuple<T...> const&) { return {}; }\n\
+         template <class X> constexpr int product(X const& a) { if constexpr (is_tuple<X>::value) { return 0; } else { return a; } }\n\
+         struct P { int a, b; };\n\
+         constexpr P mk() { return {1, 2}; }\n\
+         struct W { int v; constexpr W(int x) : v(x * 2) {} };\n\
+         constexpr W w() { return 4; }\n\
+         static_assert(e() == 3, \"\");\n\
+         static_assert(get<0>(tuple<C<128>>{}) == 128, \"\");\n\
+         static_assert(product(get<0>(tuple<C<128>>{})) == 128, \"\");\n\
+         static_assert(mk().b == 2, \"\");\n\
+         static_assert(w().v == 8, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
