@@ -59,6 +59,7 @@ packages=(
   # ggml's CUDA backend (llama.cpp's, vendored by llama-cpp-python), with the
   # flags of ggml/src/ggml-cuda/CMakeLists.txt, ggml/src/CMakeLists.txt and
   # ggml/cmake/common.cmake on Linux; cublas_v2.h comes from the nvidia-cublas wheel.
+  "sdist;llama-cpp-python;0.3.36;$ggml/src/ggml-cuda;^(ggml-cuda|binbcast|concat|cpy|getrows|mmq|mmvq|norm|rope|softmax|argsort|fattn)\\.cu$;$ggml/include $ggml/src @nvidia-cublas-13.10.0.20/nvidia/cu13/include;-use_fast_math -extended-lambda -DGGML_SCHED_MAX_COPIES=4 -D_GNU_SOURCE -D_XOPEN_SOURCE=600 -DGGML_BUILD -DGGML_SHARED -DGGML_CUDA_USE_GRAPHS $ggml_fa -Xcompiler=-Wno-pedantic;"
   # thrust's examples: no PyPI package carries them (cuda-cccl and
   # nvidia-cuda-cccl are wheels with the headers only, no sdist); Debian's
   # libthrust-dev (thrust 1.17.2) ships them as documentation. Built against
@@ -68,7 +69,6 @@ packages=(
   # its CMake does, alone; cmake/add_subdir/dummy.cu is CMake's test of the
   # package, not an example.
   "deb;libthrust-dev;1.17.2-2;usr/share/doc/libthrust-dev/examples;^([a-z_0-9]+|cuda/[a-z_]+|cpp_integration/device)\\.cu$;;;"
-  "sdist;llama-cpp-python;0.3.36;$ggml/src/ggml-cuda;^(ggml-cuda|binbcast|concat|cpy|getrows|mmq|mmvq|norm|rope|softmax|argsort|fattn)\\.cu$;$ggml/include $ggml/src @nvidia-cublas-13.10.0.20/nvidia/cu13/include;-use_fast_math -extended-lambda -DGGML_SCHED_MAX_COPIES=4 -D_GNU_SOURCE -D_XOPEN_SOURCE=600 -DGGML_BUILD -DGGML_SHARED -DGGML_CUDA_USE_GRAPHS $ggml_fa -Xcompiler=-Wno-pedantic;"
 )
 # Header-only packages the ones above include (same fields, nothing built).
 header_packages=(
@@ -220,6 +220,7 @@ fetch_deb() {
   local tmp
   tmp=$(mktemp -d)
   echo "fetching $name $version (deb)" >&2
+  chmod 755 "$tmp"
   if ! (cd "$tmp" && apt-get download -q "$name=$version") >&2; then
     echo "  could not fetch $name $version: skipped (apt-get update first?)" >&2
     rm -rf "$tmp"; return 1
@@ -259,8 +260,12 @@ if [[ -z ${CUFRONT:-} ]]; then
   CUFRONT=${CARGO_TARGET_DIR:-$repo/target}/release/cufront
 fi
 real_root=$("$CUFRONT" toolkit path) || exit 2
-overlay=$cache/overlay
-rm -rf "$overlay"
+# One overlay per run (it names this run's binary): runs of other files
+# can go on side by side (the CI subset while a full run works on others).
+mkdir -p "$cache/overlays"
+overlay=$(mktemp -d "$cache/overlays/run.XXXXXX")
+trap 'rm -rf "$overlay"' EXIT
+rmdir "$overlay"
 "$CUFRONT" toolkit overlay "$overlay" --cuda-path "$real_root" >/dev/null || exit 2
 
 # Header packages: those a selected package includes.
