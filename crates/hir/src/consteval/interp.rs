@@ -2128,12 +2128,19 @@ impl<'a> Interp<'a> {
                     .into_iter()
                     .filter(|f| fn_data(db, *f).is_some_and(|(d, _)| !is_copy_or_move(&d, class_name.as_deref())))
                     .collect();
-                if !user.is_empty() {
+                // `X() = default;` is constexpr when it can be ([dcl.fct.def.default]):
+                // value-initialization below, not a call (CUTLASS's
+                // `StageCountAutoCarveout<N>{}` beside an explicit `X(Int<N>)`).
+                let defaulted_default = args.is_empty()
+                    && user.iter().any(|f| fn_data(db, *f).is_some_and(|(d, _)| d.defaulted && d.ty.params.is_empty()));
+                if !user.is_empty() && !defaulted_default {
                     let p = Path::single("constructor");
                     let (_, this) = self.call_overloads(&user, env, args, Some(obj), &p)?;
                     return this.ok_or(ConstError::Cycle);
                 }
                 // An aggregate (or value-initialization): fields in order.
+                let mut with_init = Vec::new();
+                fields_with_init(db, c, &mut with_init, 0);
                 let mut args = args.into_iter();
                 let mut out = Vec::new();
                 for (n, _) in fields {
@@ -2145,6 +2152,9 @@ impl<'a> Interp<'a> {
                                 None => v,
                             }
                         }
+                        // A default member initializer is not evaluated
+                        // here: unknown rather than a wrong zero.
+                        None if with_init.contains(&n) => return unsupported("default member initializer"),
                         None => {
                             let ft = layout.fields.iter().find(|f| f.name.as_deref() == Some(n.as_str())).map(|f| f.ty);
                             match ft {
@@ -2450,6 +2460,23 @@ struct Place {
 }
 
 /// The fields of a class, its bases' first (by name; unnamed ones left out).
+/// The names of the data members of `c` and its bases that have a default
+/// member initializer.
+fn fields_with_init(db: &dyn SourceDatabase, c: ClassRefT, out: &mut Vec<String>, depth: u32) {
+    if depth > 32 {
+        return;
+    }
+    for b in templates::class_bases_of(db, c).iter() {
+        if let Some(bc) = b.class {
+            fields_with_init(db, bc, out, depth + 1);
+        }
+    }
+    let pattern = c.pattern(db);
+    if let Some(d) = item_tree_of(db, pattern.item(db)).classes.get(pattern.idx(db) as usize) {
+        out.extend(d.fields.iter().filter(|f| f.has_init).filter_map(|f| f.name.clone()));
+    }
+}
+
 fn collect_fields(db: &dyn SourceDatabase, c: ClassRefT, out: &mut Vec<(String, CValue)>, depth: u32) {
     if depth > 32 {
         return;

@@ -1154,3 +1154,26 @@ fn decltype_of_deduced_return_calls_in_template_bodies() {
         "#]],
     );
 }
+
+/// A class whose default constructor is defaulted (`X() = default;`, so
+/// constexpr when it can be) beside a user-provided one is
+/// value-initialized by `X{}` in a constant expression (CUTLASS's
+/// `StageCountAutoCarveout<N>{}`, whose other constructor is
+/// `explicit X(Int<N>)`). Each assert holds with g++.
+#[test]
+fn defaulted_default_constructor_beside_a_user_one() {
+    check(
+        "template <int N> struct Carveout { static constexpr int bytes = N; Carveout() = default; explicit Carveout(int) {} };\n\
+         template <int C, int N> constexpr int stages(Carveout<N>) { return C / (N + 1); }\n\
+         static_assert(stages<100, 4>(Carveout<4>{}) == 20, \"\");\n\
+         struct D { int x = 3; D() = default; D(int, int) {} };\n\
+         static_assert(D{}.x == 3, \"\");\n\
+         struct A { int x = 3; };\n\
+         static_assert(A{}.x == 3, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: error: not evaluated: default member initializer
+            namespace: error: not evaluated: default member initializer
+        "#]],
+    );
+}
