@@ -1361,11 +1361,8 @@ impl<'a> Interp<'a> {
     fn convert_to(&mut self, v: CValue, t: TyId) -> R<CValue> {
         let db = self.db;
         let mut t = ty::canonical(db, t);
-        loop {
-            match t.kind(db) {
-                TyKind::Qualified(x, _) | TyKind::LRef(x) | TyKind::RRef(x) => t = ty::canonical(db, *x),
-                _ => break,
-            }
+        while let TyKind::Qualified(x, _) | TyKind::LRef(x) | TyKind::RRef(x) = t.kind(db) {
+            t = ty::canonical(db, *x);
         }
         let v = match v {
             o @ CValue::Object(..) if matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) => self
