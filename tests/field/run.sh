@@ -22,7 +22,8 @@ cache=${CUFRONT_FIELD_CACHE:-$HOME/.cache/cufront/field}
 jobs=2 modes="whole rdc" only="" skip="" fresh=0 quick=0 packages_re="" strict=0
 
 # The packages, one per line, fields separated by `;`:
-#   source    crate (cargo fetch), wheel or sdist (pip download, no dependencies)
+#   source    crate (cargo fetch), wheel or sdist (pip download, no dependencies),
+#             deb (apt-get download: Debian's archive)
 #   name, version
 #   dir       the folder of its CUDA sources, in the package
 #   files     an extended regex over the paths under dir of the .cu files to
@@ -59,6 +60,15 @@ packages=(
   # flags of ggml/src/ggml-cuda/CMakeLists.txt, ggml/src/CMakeLists.txt and
   # ggml/cmake/common.cmake on Linux; cublas_v2.h comes from the nvidia-cublas wheel.
   "sdist;llama-cpp-python;0.3.36;$ggml/src/ggml-cuda;^(ggml-cuda|binbcast|concat|cpy|getrows|mmq|mmvq|norm|rope|softmax|argsort|fattn)\\.cu$;$ggml/include $ggml/src @nvidia-cublas-13.10.0.20/nvidia/cu13/include;-use_fast_math -extended-lambda -DGGML_SCHED_MAX_COPIES=4 -D_GNU_SOURCE -D_XOPEN_SOURCE=600 -DGGML_BUILD -DGGML_SHARED -DGGML_CUDA_USE_GRAPHS $ggml_fa -Xcompiler=-Wno-pedantic;"
+  # thrust's examples: no PyPI package carries them (cuda-cccl and
+  # nvidia-cuda-cccl are wheels with the headers only, no sdist); Debian's
+  # libthrust-dev (thrust 1.17.2) ships them as documentation. Built against
+  # the toolkit's own CCCL (nvcc's default include path: the package's
+  # thrust 1.17 headers are not put on it); thrust's example CMake adds no
+  # flags that reach the front end. cpp_integration/device.cu is built as
+  # its CMake does, alone; cmake/add_subdir/dummy.cu is CMake's test of the
+  # package, not an example.
+  "deb;libthrust-dev;1.17.2-2;usr/share/doc/libthrust-dev/examples;^([a-z_0-9]+|cuda/[a-z_]+|cpp_integration/device)\\.cu$;;;"
 )
 # Header-only packages the ones above include (same fields, nothing built).
 header_packages=(
@@ -202,10 +212,30 @@ PY
   rm -rf "$tmp"
 }
 
+# A Debian package's files (`apt-get download`: the archive apt is set up
+# with; the version must be one it offers).
+fetch_deb() {
+  local name=$1 version=$2 dest=$cache/src/$1-$2
+  [[ -d $dest ]] && return 0
+  local tmp
+  tmp=$(mktemp -d)
+  echo "fetching $name $version (deb)" >&2
+  chmod 755 "$tmp"
+  if ! (cd "$tmp" && apt-get download -q "$name=$version") >&2; then
+    echo "  could not fetch $name $version: skipped (apt-get update first?)" >&2
+    rm -rf "$tmp"; return 1
+  fi
+  mkdir -p "$tmp/tree"
+  dpkg-deb -x "$tmp"/*.deb "$tmp/tree" || { rm -rf "$tmp"; return 1; }
+  mv "$tmp/tree" "$dest"
+  rm -rf "$tmp"
+}
+
 fetch() {
   local kind=$1 name=$2 version=$3 keep=${4:-} r=0
   case $kind in
     crate) fetch_crate "$name" "$version" || r=1 ;;
+    deb) fetch_deb "$name" "$version" || r=1 ;;
     wheel | sdist) fetch_pip "$kind" "$name" "$version" "$keep" || r=1 ;;
     *) echo "unknown source kind $kind" >&2; r=1 ;;
   esac
@@ -230,8 +260,12 @@ if [[ -z ${CUFRONT:-} ]]; then
   CUFRONT=${CARGO_TARGET_DIR:-$repo/target}/release/cufront
 fi
 real_root=$("$CUFRONT" toolkit path) || exit 2
-overlay=$cache/overlay
-rm -rf "$overlay"
+# One overlay per run (it names this run's binary): runs of other files
+# can go on side by side (the CI subset while a full run works on others).
+mkdir -p "$cache/overlays"
+overlay=$(mktemp -d "$cache/overlays/run.XXXXXX")
+trap 'rm -rf "$overlay"' EXIT
+rmdir "$overlay"
 "$CUFRONT" toolkit overlay "$overlay" --cuda-path "$real_root" >/dev/null || exit 2
 
 # Header packages: those a selected package includes.

@@ -274,6 +274,26 @@ fn keys_that_need_types() {
             "stride_A",
         ),
     ];
+    // CUTLASS 48's schedule pick: `conditional<size<0>(TileShape{}) == 64, …>`
+    // where CuTe's `get` returns an empty `C<N>` by `return {};`. The real
+    // cudafe++ keys on `stride_A` when the condition is false (a class with
+    // a user-provided constructor) and on `main` when true (`int`):
+    // `_1880f6e2_4_k_cu_stride_A` / `_1880f6e2_4_k_cu_main` for k.cu.
+    let pick = |n: u32| {
+        format!(
+            "template <int v> struct C {{ static constexpr int value = v; constexpr operator int() const {{ return v; }} }};\n\
+             template <class... T> struct tuple {{ constexpr tuple() {{}} }};\n\
+             template <int I, class... T> constexpr C<128> get(tuple<T...> const&) {{ return {{}}; }}\n\
+             template <bool B, class T, class F> struct conditional {{ using type = T; }};\n\
+             template <class T, class F> struct conditional<false, T, F> {{ using type = F; }};\n\
+             struct Coop {{ using Stride = tuple<long, int>; }};\n\
+             struct Ping {{ using Stride = int; }};\n\
+             using Sched = typename conditional<get<0>(tuple<int>{{}}) == {n}, Ping, Coop>::type;\n\
+             typename Sched::Stride stride_A;\n\
+             int main() {{}}"
+        )
+    };
+    let cases = cases.into_iter().chain([(pick(64), "stride_A"), (pick(128), "main")]);
     for (src, want) in cases {
         assert_eq!(key(&src), Some(Ok(want.to_string())), "{src}");
     }

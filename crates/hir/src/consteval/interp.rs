@@ -1361,11 +1361,8 @@ impl<'a> Interp<'a> {
     fn convert_to(&mut self, v: CValue, t: TyId) -> R<CValue> {
         let db = self.db;
         let mut t = ty::canonical(db, t);
-        loop {
-            match t.kind(db) {
-                TyKind::Qualified(x, _) | TyKind::LRef(x) | TyKind::RRef(x) => t = ty::canonical(db, *x),
-                _ => break,
-            }
+        while let TyKind::Qualified(x, _) | TyKind::LRef(x) | TyKind::RRef(x) = t.kind(db) {
+            t = ty::canonical(db, *x);
         }
         let v = match v {
             o @ CValue::Object(..) if matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Enum(_)) => self
@@ -1384,6 +1381,9 @@ impl<'a> Interp<'a> {
             (TyKind::Builtin(b), CValue::Int(x)) if is_float(*b) => Ok(CValue::Float(round_to(int_to_f64(x), *b), *b)),
             (TyKind::Builtin(b), CValue::Float(f, _)) if is_float(*b) => Ok(CValue::Float(round_to(f, *b), *b)),
             (TyKind::Builtin(Builtin::Void), _) => Ok(CValue::Void),
+            // `int x = {};`, a parameter `S = {}` with `S` an integer:
+            // list-initialization of a scalar from at most one element.
+            (TyKind::Builtin(_) | TyKind::Enum(_), CValue::Array(v)) if v.len() <= 1 => self.construct(t, v),
             (TyKind::Builtin(Builtin::Bool), CValue::NullPtr) => Ok(CValue::boolean(false)),
             (TyKind::Enum(e), CValue::Int(x)) => {
                 let u = ty::enum_info(db, *e).underlying;
@@ -1616,7 +1616,11 @@ impl<'a> Interp<'a> {
                     .count()
                     .min(n)
             }
-            FnDecl::Template(_) => n.saturating_sub(if has_pack { 1 } else { 0 }),
+            // A template's trailing defaults too (`template <int M, class
+            // S> bool is_major(S = {})` called as `is_major<1, S>()`).
+            FnDecl::Template(_) => n
+                .saturating_sub(if has_pack { 1 } else { 0 })
+                .saturating_sub(crate::infer::param_defaults(db, f) as usize),
         };
         if args.len() < min || (args.len() > n && !has_pack && !data.ty.variadic) {
             return None;
@@ -1747,9 +1751,26 @@ impl<'a> Interp<'a> {
             r => {
                 let cx = LowerCx { db, map: self.map, item, scope, env: ret_env.as_ref() };
                 let t = ty::canonical(db, ty::lower(cx, r));
+                let class = |t: TyId| matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_));
                 match t.kind(db) {
                     TyKind::Builtin(_) | TyKind::Enum(_) => self.convert_to(v, t)?,
                     TyKind::Qualified(x, _) if matches!(x.kind(db), TyKind::Builtin(_)) => self.convert_to(v, t)?,
+                    // `return {};` / `return {a, b};` / `return 3;` in a
+                    // function returning a class: copy-list- or
+                    // copy-initialization of the returned object (CuTe's
+                    // `getv_cr` returns an empty `C<N>` as `{}`). An object
+                    // keeps its fields (the copy or the slicing is the same
+                    // value to the interpreter).
+                    TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)
+                        if matches!(v, CValue::Array(_) | CValue::Int(_) | CValue::Float(..)) =>
+                    {
+                        self.convert_to(v, t)?
+                    }
+                    TyKind::Qualified(x, _)
+                        if class(*x) && matches!(v, CValue::Array(_) | CValue::Int(_) | CValue::Float(..)) =>
+                    {
+                        self.convert_to(v, t)?
+                    }
                     _ => v,
                 }
             }
@@ -2104,12 +2125,19 @@ impl<'a> Interp<'a> {
                     .into_iter()
                     .filter(|f| fn_data(db, *f).is_some_and(|(d, _)| !is_copy_or_move(&d, class_name.as_deref())))
                     .collect();
-                if !user.is_empty() {
+                // `X() = default;` is constexpr when it can be ([dcl.fct.def.default]):
+                // value-initialization below, not a call (CUTLASS's
+                // `StageCountAutoCarveout<N>{}` beside an explicit `X(Int<N>)`).
+                let defaulted_default = args.is_empty()
+                    && user.iter().any(|f| fn_data(db, *f).is_some_and(|(d, _)| d.defaulted && d.ty.params.is_empty()));
+                if !user.is_empty() && !defaulted_default {
                     let p = Path::single("constructor");
                     let (_, this) = self.call_overloads(&user, env, args, Some(obj), &p)?;
                     return this.ok_or(ConstError::Cycle);
                 }
                 // An aggregate (or value-initialization): fields in order.
+                let mut with_init = Vec::new();
+                fields_with_init(db, c, &mut with_init, 0);
                 let mut args = args.into_iter();
                 let mut out = Vec::new();
                 for (n, _) in fields {
@@ -2121,6 +2149,9 @@ impl<'a> Interp<'a> {
                                 None => v,
                             }
                         }
+                        // A default member initializer is not evaluated
+                        // here: unknown rather than a wrong zero.
+                        None if with_init.contains(&n) => return unsupported("default member initializer"),
                         None => {
                             let ft = layout.fields.iter().find(|f| f.name.as_deref() == Some(n.as_str())).map(|f| f.ty);
                             match ft {
@@ -2426,6 +2457,23 @@ struct Place {
 }
 
 /// The fields of a class, its bases' first (by name; unnamed ones left out).
+/// The names of the data members of `c` and its bases that have a default
+/// member initializer.
+fn fields_with_init(db: &dyn SourceDatabase, c: ClassRefT, out: &mut Vec<String>, depth: u32) {
+    if depth > 32 {
+        return;
+    }
+    for b in templates::class_bases_of(db, c).iter() {
+        if let Some(bc) = b.class {
+            fields_with_init(db, bc, out, depth + 1);
+        }
+    }
+    let pattern = c.pattern(db);
+    if let Some(d) = item_tree_of(db, pattern.item(db)).classes.get(pattern.idx(db) as usize) {
+        out.extend(d.fields.iter().filter(|f| f.has_init).filter_map(|f| f.name.clone()));
+    }
+}
+
 fn collect_fields(db: &dyn SourceDatabase, c: ClassRefT, out: &mut Vec<(String, CValue)>, depth: u32) {
     if depth > 32 {
         return;

@@ -190,8 +190,11 @@ fn read_primary(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) 
     match inf.resolve_value(&path) {
         Value::Fns(cands, targs) if open == "(" => {
             Some(match inf.resolve_overload(&cands, targs.as_deref(), &args, None) {
-                Ok((_, _, sig)) => {
-                    let r = canonical(db, sig.ret);
+                Ok((cand, ta, sig)) => {
+                    // A deduced return type (`auto`, `decltype(auto)`:
+                    // CuTe's `get`, `front`): the callee's body says.
+                    let ent = inf.entity_of(cand, ta);
+                    let r = canonical(db, inf.deduced_return(ent, sig.ret));
                     if matches!(r.kind(db), TyKind::Dependent(_) | TyKind::TemplateParam { .. }) {
                         return None;
                     }

@@ -1068,3 +1068,112 @@ fn calls_through_function_objects() {
         "#]],
     );
 }
+
+/// A function returning a class by `return {…};` (or a scalar its class
+/// converts from) returns an object of that class: CuTe's `getv_cr`
+/// returns an empty `C<N>` as `return {};`, so `get<0>(Shape{}) == 128`
+/// converts it by its `operator int`, and a call taking the result deduces
+/// its type (`product`'s `is_tuple<X>`). Each assert holds with g++.
+#[test]
+fn braced_return_of_a_class_type() {
+    check(
+        "template <bool B> struct bool_constant { static constexpr bool value = B; };\n\
+         template <int v> struct C { static constexpr int value = v; constexpr operator int() const { return v; } };\n\
+         template <class... T> struct tuple { };\n\
+         template <class T> struct is_tuple : bool_constant<false> {};\n\
+         template <class... T> struct is_tuple<tuple<T...>> : bool_constant<true> {};\n\
+         template <int I, class... T> constexpr C<128> get(tuple<T...> const&) { return {}; }\n\
+         template <class X> constexpr int product(X const& a) { if constexpr (is_tuple<X>::value) { return 0; } else { return a; } }\n\
+         struct P { int a, b; };\n\
+         constexpr P mk() { return {1, 2}; }\n\
+         struct W { int v; constexpr W(int x) : v(x * 2) {} };\n\
+         constexpr W w() { return 4; }\n\
+         static_assert(get<0>(tuple<C<128>>{}) == 128, \"\");\n\
+         static_assert(product(get<0>(tuple<C<128>>{})) == 128, \"\");\n\
+         static_assert(mk().b == 2, \"\");\n\
+         static_assert(w().v == 8, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// A function template's trailing default arguments make it viable with
+/// fewer arguments (CUTLASS's `is_major<1, Stride>()` for `template <int
+/// M, class S> bool is_major(S = {})`), and a scalar parameter takes `{}`.
+/// Each assert holds with g++.
+#[test]
+fn function_template_default_arguments() {
+    check(
+        "template <int M, class S> constexpr bool is_major(S = {}) { return M == 1; }\n\
+         template <class S> constexpr bool is_k() { return is_major<1, S>(); }\n\
+         struct P { int a; };\n\
+         namespace d { template <int M, class S> constexpr bool is_major(S = {}) { return M == 1; } }\n\
+         namespace e { template <int M, class S> constexpr bool is_major(S = {}) { return ::d::is_major<M>(S{}); } }\n\
+         static_assert(is_major<1, int>(), \"\");\n\
+         static_assert(is_k<int>(), \"\");\n\
+         static_assert(is_major<1, P>(), \"\");\n\
+         static_assert(e::is_major<1, P>(), \"\");\n\
+         static_assert(!is_major<0, P>(P{}), \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// `decltype` of a call of a function with a deduced return type, in the
+/// body of a function template the interpreter runs (CUTLASS's
+/// `is_constant<1, decltype(front(get<M>(S{})))>::value`). Each assert
+/// holds with g++.
+#[test]
+fn decltype_of_deduced_return_calls_in_template_bodies() {
+    check(
+        "template <int v> struct C { static constexpr int value = v; };\n\
+         template <class T> constexpr decltype(auto) fr(T&& t) { return static_cast<T&&>(t); }\n\
+         template <class T> constexpr auto fa(T const& t) { return t; }\n\
+         template <class T> constexpr T fp(T const& t) { return t; }\n\
+         template <class S> constexpr bool p1() { return __is_same(decltype(fa(S{})), C<1>); }\n\
+         template <class S> constexpr bool p2() { return __is_same(decltype(fr(S{})), C<1>&&); }\n\
+         template <class S> constexpr bool p3() { return __is_same(decltype(fp(S{})), C<1>); }\n\
+         static_assert(p1<C<1>>(), \"\");\n\
+         static_assert(p2<C<1>>(), \"\");\n\
+         static_assert(p3<C<1>>(), \"\");\n\
+         static_assert(__is_same(decltype(fa(C<1>{})), C<1>), \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// A class whose default constructor is defaulted (`X() = default;`, so
+/// constexpr when it can be) beside a user-provided one is
+/// value-initialized by `X{}` in a constant expression (CUTLASS's
+/// `StageCountAutoCarveout<N>{}`, whose other constructor is
+/// `explicit X(Int<N>)`). Each assert holds with g++.
+#[test]
+fn defaulted_default_constructor_beside_a_user_one() {
+    check(
+        "template <int N> struct Carveout { static constexpr int bytes = N; Carveout() = default; explicit Carveout(int) {} };\n\
+         template <int C, int N> constexpr int stages(Carveout<N>) { return C / (N + 1); }\n\
+         static_assert(stages<100, 4>(Carveout<4>{}) == 20, \"\");\n\
+         struct D { int x = 3; D() = default; D(int, int) {} };\n\
+         static_assert(D{}.x == 3, \"\");\n\
+         struct A { int x = 3; };\n\
+         static_assert(A{}.x == 3, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: error: not evaluated: default member initializer
+            namespace: error: not evaluated: default member initializer
+        "#]],
+    );
+}
