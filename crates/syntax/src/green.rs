@@ -206,17 +206,17 @@ pub fn child(node: &crate::SyntaxNode, kind: SyntaxKind) -> Option<crate::Syntax
     let mut at = node.text_range().start();
     for c in green.children() {
         let len = c.text_len();
-        if let NodeOrToken::Node(n) = c {
-            if node_kind(n) == kind {
-                if len == 0.into() {
-                    // An empty node shares its offset with its neighbours.
-                    return node.children().find(|c| c.kind() == kind);
-                }
-                return match node.child_or_token_at_range(rowan::TextRange::at(at, len)) {
-                    Some(NodeOrToken::Node(n)) => Some(n),
-                    _ => None,
-                };
+        if let NodeOrToken::Node(n) = c
+            && node_kind(n) == kind
+        {
+            if len == 0.into() {
+                // An empty node shares its offset with its neighbours.
+                return node.children().find(|c| c.kind() == kind);
             }
+            return match node.child_or_token_at_range(rowan::TextRange::at(at, len)) {
+                Some(NodeOrToken::Node(n)) => Some(n),
+                _ => None,
+            };
         }
         at += len;
     }
