@@ -1,0 +1,34 @@
+struct S { in.t a; }!
+voint *p, **pp, *const cp = 0, &r = *p,  T;
+T * tp;
+T(x);
+T(y), z;
+int (w) = 3;
+auto [k, v] = pair;
+decltype(a)p,  T;
+T * up;
+T(x);
+T(y), z;
+int (w) = 3;
+auto [k, v = ] = pair;
+decltype(a)p,  T;
+T * up;
+T(x);
+T(y), z;
+int (w) = 3;
+auto [k, v] = pair;
+decltype(a) da;
+decltype(auto) dd = a;
+__typeof__(a) ta;
+__typ_(int*) itb;
+__int(x);
+T(y), z;
+int (w) = 3;
+auto [k, v = ] = pair;
+decltype(a)p, a) ta;
+__typeof(f__(int*) tb;
+__int128 i12) 8;
+unsign{ed __int128 u128;
+}
+) at;
+long long ing int lli;
