@@ -65,6 +65,7 @@ pub(crate) use assignable::class_assignable;
 pub use defaulted_assign::implicit_assign_required;
 pub use nsdmi::{field_init_bodies, field_init_required};
 mod trivially;
+use std::cell::RefCell;
 use std::sync::Arc;
 pub(crate) use trivially::{class_trivially_assignable, class_trivially_constructible};
 
@@ -80,6 +81,14 @@ use crate::scopes::{self, DeclKey, Def, DefMap, Ns, ScopeIdx, ScopeKind, def_map
 use crate::templates::{self, ClassRefT, Env, InstId, TemplateArg, TemplateRef};
 use crate::ty::{self, FnSig, LowerCx, TyId, TyKind, canonical, mk};
 use crate::{Entity, FnId, ItemId, VarId, item_tree_of};
+
+thread_local! {
+    /// The variables whose declared types `Infer::var_ty` is lowering on
+    /// this thread, innermost last: the cycle guard (as `templates::nested`
+    /// keeps the instantiation depth). Empty again whenever no lowering is
+    /// under way, so no query's answer depends on another's.
+    static VAR_TYS_UNDER_WAY: RefCell<Vec<VarId>> = const { RefCell::new(Vec::new()) };
+}
 
 mod auto_ret;
 mod certain_deduction;
@@ -2377,6 +2386,24 @@ impl<'a> Infer<'a> {
     fn var_ty(&self, v: VarId, env: Option<&Env>) -> TyId {
         let tree = item_tree_of(self.db, v.item(self.db));
         let Some(data) = tree.vars.get(v.idx(self.db) as usize) else { return self.error("var") };
+        // `decltype(a) a;` (with `a` found again, or by other variables that
+        // name each other): a type that depends on itself is an error, found
+        // on the way in. Without the guard each level retried its operand
+        // (short reader, then the full inference) down to the depth limit:
+        // time exponential in that limit.
+        if VAR_TYS_UNDER_WAY.with(|u| u.borrow().contains(&v)) {
+            return self.error("a variable's type that depends on itself");
+        }
+        // Popped on every way out, unwinding included (salsa cancels queries
+        // by unwinding; a stale entry would make later lowerings fail).
+        struct UnderWay;
+        impl Drop for UnderWay {
+            fn drop(&mut self) {
+                VAR_TYS_UNDER_WAY.with(|u| u.borrow_mut().pop());
+            }
+        }
+        VAR_TYS_UNDER_WAY.with(|u| u.borrow_mut().push(v));
+        let _under_way = UnderWay;
         let scope = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
         let cx = LowerCx { db: self.db, map: self.map, item: v.item(self.db), scope, env };
         let t = templates::nested(|| Ok(ty::lower(cx, &data.ty))).unwrap_or_else(|e| self.error(&e));
