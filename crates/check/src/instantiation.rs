@@ -17,13 +17,18 @@
 //! Certainty: an instance is followed only when its pattern is a class
 //! template at namespace scope (no partial or member class template), its
 //! arguments are spelled as EDG spells them (`spell.rs`), and an assert
-//! only when the interpreter evaluates it to `false`. Bases are not
-//! followed (where EDG places their point is not checked).
+//! only when the interpreter evaluates it to `false`. Bases are followed
+//! as data members are, their point the base's name.
+//!
+//! EDG's limit: an instantiation needed below 200 others is "excessive
+//! recursion" (456), and the class stays incomplete (70), both at the
+//! point that needed it, with the 200 as context. The walk therefore
+//! never nests deeper than that, whatever the input.
 
 use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
-use cufront_diagnostics::{ContextEntry, ContextKind, Entity, EntityKind, Severity};
+use cufront_diagnostics::{Arg, ContextEntry, ContextKind, DiagId, Entity, EntityKind, Severity};
 use cufront_hir::infer::{self, InferOwner};
 use cufront_hir::instances::FnDecl;
 use cufront_hir::item_tree::TypeRef;
@@ -118,6 +123,11 @@ fn specialization(db: &dyn SourceDatabase, t: TyId) -> Option<TyId> {
     }
 }
 
+/// "excessive recursion at instantiation of %n"
+const EXCESSIVE_RECURSION: DiagId = DiagId(456);
+/// "incomplete type %t is not allowed"
+const INCOMPLETE_TYPE: DiagId = DiagId(70);
+
 /// One instantiation on the way to an assert: the instance and the offset
 /// (in the unit) of the point that needed it.
 type Step = (InstId, u32);
@@ -162,6 +172,10 @@ impl Walk<'_> {
         if data.tparams.is_none() || data.spec_args.is_some() || !at_namespace || !data.is_definition {
             return;
         }
+        if outer.len() >= templates::MAX_DEPTH as usize {
+            self.too_deep(inst, point, order, outer);
+            return;
+        }
         let mut steps = outer.to_vec();
         steps.push((inst, point));
         let Some(&class_scope) = map.class_scope.get(&pattern) else { return };
@@ -179,6 +193,16 @@ impl Walk<'_> {
         }
         let mut members: Vec<(u32, Member)> = Vec::new();
         let offsets = item_offsets(db, item);
+        for &(ci, bi, at) in &offsets.bases {
+            if ci != pattern.idx(db) {
+                continue;
+            }
+            let Some(base) = data.bases.get(bi as usize).filter(|b| !b.pack) else { continue };
+            let cx = ty::LowerCx { db, map: &map, item, scope: class_scope, env: Some(&env) };
+            if let Some(bt) = specialization(db, ty::lower(cx, &base.ty)) {
+                members.push((start + at, Member::Field(bt)));
+            }
+        }
         for &(ci, fi, at) in &offsets.fields {
             if ci != pattern.idx(db) {
                 continue;
@@ -210,12 +234,36 @@ impl Walk<'_> {
         }
     }
 
+    /// EDG's "excessive recursion at instantiation of class" and the
+    /// incomplete type it leaves, where `inst` is needed below `steps`.
+    fn too_deep(&mut self, inst: InstId, point: u32, order: u32, steps: &[Step]) {
+        let db = self.db;
+        let (Some(name), Some(context)) = (spell::instance(db, inst), self.context(steps)) else { return };
+        let class = Entity { kind: Some(EntityKind::Class), name: name.clone(), ..Entity::default() };
+        let incomplete = Arg::Type { spelling: name, aka: None };
+        for (id, arg) in [(EXCESSIVE_RECURSION, Arg::Entity(class)), (INCOMPLETE_TYPE, incomplete)] {
+            let mut found = Found::new(point, id, Severity::Error, vec![arg]);
+            found.order = order;
+            found.context = context.clone();
+            self.out.push(found);
+        }
+    }
+
     /// The finding for assert `index` of `item` failing in the innermost of `steps`.
     fn failed(&self, item: ItemId, index: u32, at: u32, order: u32, steps: &[Step]) -> Option<Found> {
         let db = self.db;
         let asserts = static_asserts::item_asserts(db, item);
         let a = asserts.get(index as usize)?;
         let (id, args) = asserts::message(a);
+        let mut found = Found::new(at, id, Severity::Error, args);
+        found.order = order;
+        found.context = self.context(steps)?;
+        Some(found)
+    }
+
+    /// EDG's `detected during:` list for `steps`, innermost first.
+    fn context(&self, steps: &[Step]) -> Option<Vec<ContextEntry>> {
+        let db = self.db;
         let mut context = Vec::new();
         for &(inst, point) in steps.iter().rev() {
             let with = spell::instance_with_args(db, inst)?;
@@ -230,9 +278,6 @@ impl Walk<'_> {
                 at: crate::redefinition::position(db, self.tu, point),
             });
         }
-        let mut found = Found::new(at, id, Severity::Error, args);
-        found.order = order;
-        found.context = context;
-        Some(found)
+        Some(context)
     }
 }

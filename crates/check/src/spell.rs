@@ -91,6 +91,29 @@ fn class(db: &dyn SourceDatabase, c: ClassId) -> Option<String> {
 /// `"n::Pair<A, B> [with A=int, B=char *]"`; `None` for a pack, a template
 /// argument or an argument this module cannot spell.
 pub(crate) fn instance_with_args(db: &dyn SourceDatabase, inst: InstId) -> Option<String> {
+    let (name, args) = instance_parts(db, inst)?;
+    let names: Vec<&str> = args.iter().map(|(n, _)| n.as_str()).collect();
+    let with: Vec<String> = args.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    Some(format!("{name}<{}> [with {}]", names.join(", "), with.join(", ")))
+}
+
+/// How EDG names a class template instance by its arguments alone:
+/// `"n::Pair<int, char *>"`, `"S<1800>"` (`None` as for
+/// [`instance_with_args`]).
+pub(crate) fn instance(db: &dyn SourceDatabase, inst: InstId) -> Option<String> {
+    let (name, args) = instance_parts(db, inst)?;
+    let values: Vec<&str> = args.iter().map(|(_, v)| v.as_str()).collect();
+    let list = values.join(", ");
+    // Whether EDG separates closing brackets (`A<B<int> >`) is not checked.
+    if list.ends_with('>') {
+        return None;
+    }
+    Some(format!("{name}<{list}>"))
+}
+
+/// The qualified name of an instance's pattern and (parameter name,
+/// spelled argument) per parameter.
+fn instance_parts(db: &dyn SourceDatabase, inst: InstId) -> Option<(String, Vec<(String, String)>)> {
     let pattern = inst.class(db);
     let tree = item_tree_of(db, pattern.item(db));
     let data = tree.classes.get(pattern.idx(db) as usize)?;
@@ -100,8 +123,7 @@ pub(crate) fn instance_with_args(db: &dyn SourceDatabase, inst: InstId) -> Optio
         return None;
     }
     let name = qualified(db, pattern.tu(db), DeclKey::Class(pattern), data.name.clone()?)?;
-    let mut names = Vec::new();
-    let mut with = Vec::new();
+    let mut out = Vec::new();
     for (p, a) in params.iter().zip(args) {
         let n = p.name.clone()?;
         let value = match a {
@@ -113,10 +135,9 @@ pub(crate) fn instance_with_args(db: &dyn SourceDatabase, inst: InstId) -> Optio
             },
             _ => return None,
         };
-        with.push(format!("{n}={value}"));
-        names.push(n);
+        out.push((n, value));
     }
-    Some(format!("{name}<{}> [with {}]", names.join(", "), with.join(", ")))
+    Some((name, out))
 }
 
 /// `name` with the names of the namespaces and classes around it, when

@@ -194,9 +194,10 @@ fn semantic_shapes() -> Vec<(&'static str, String)> {
                  template <> struct S<0> {{ static const int v = 0; }};\nstatic_assert(S<{N}>::v == {N}, \"\");\n"
             ),
         ),
-        // Each base is instantiated when asked for, and the walks over
-        // bases (triviality, layout) follow the whole chain: no depth limit
-        // stops it as EDG's does, so the cost is linear in the argument.
+        // EDG stops at 200 nested instantiations ("excessive recursion",
+        // `check`'s instantiation walk); the model's own walks over bases
+        // (triviality, layout, symbols) follow the whole chain, each base
+        // instantiated when asked for: linear in the argument.
         (
             "inherited_instantiation_chain",
             format!("template <int N> struct S : S<N - 1> {{}};\ntemplate <> struct S<0> {{}};\nS<{n}> s;\n"),

@@ -683,6 +683,9 @@ pub struct Offsets {
     pub field_inits: Vec<(u32, u32, u32)>,
     /// Named fields: (class index, field index, offset of the name).
     pub fields: Vec<(u32, u32, u32)>,
+    /// Base specifiers: (class index, base index, offset of the base's
+    /// name: where a base's instantiation is needed).
+    pub bases: Vec<(u32, u32, u32)>,
     /// Variables and variable templates with an initializer: (index, offset
     /// of the init-declarator), what `infer::var_init` lowers (kept out of
     /// the tree for the same reason).
@@ -709,6 +712,7 @@ pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) 
         fn_templates: cx.tmpl_at,
         field_inits: cx.field_init_at,
         fields: cx.field_at,
+        bases: cx.base_at,
         var_inits: cx.var_init_at,
         var_template_inits: cx.var_template_init_at,
         classes: cx.class_at,
@@ -730,6 +734,7 @@ struct Lower {
     /// `Offsets::field_inits`, `Offsets::fields`.
     field_init_at: Vec<(u32, u32, u32)>,
     field_at: Vec<(u32, u32, u32)>,
+    base_at: Vec<(u32, u32, u32)>,
     /// `Offsets::var_inits`, `Offsets::var_template_inits`.
     var_init_at: Vec<(u32, u32)>,
     var_template_init_at: Vec<(u32, u32)>,
@@ -773,6 +778,7 @@ impl Lower {
             tmpl_at: Vec::new(),
             field_init_at: Vec::new(),
             field_at: Vec::new(),
+            base_at: Vec::new(),
             var_init_at: Vec::new(),
             var_template_init_at: Vec::new(),
             member_access: Access::Public,
@@ -1745,6 +1751,7 @@ impl Lower {
                 data.attrs.merge(self.attrs_of(&c));
             }
         }
+        let mut base_at = Vec::new();
         if let Some(bc) = head.children().find(|c| c.kind() == K::BASE_CLAUSE) {
             for b in bc.children().filter(|c| c.kind() == K::BASE_SPECIFIER) {
                 let is_virtual = b.children_with_tokens().any(|t| t.kind() == K::VIRTUAL_KW);
@@ -1759,6 +1766,7 @@ impl Lower {
                 let name = b.children().find(|c| {
                     matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID | K::DECLTYPE_SPECIFIER)
                 });
+                let at = name.as_ref().map_or(b.text_range().start(), |n| n.text_range().start());
                 // A decltype base is a type, not a name: its operand's
                 // identifiers are no path.
                 let ty = match name {
@@ -1766,6 +1774,7 @@ impl Lower {
                     n => TypeRef::Path(n.and_then(|n| su::path_of(&n)).unwrap_or_default()),
                 };
                 let pack = b.children_with_tokens().any(|t| t.kind() == K::DOT3);
+                base_at.push((data.bases.len() as u32, u32::from(at)));
                 data.bases.push(BaseRef { ty, pack, is_virtual, access });
             }
         }
@@ -1805,9 +1814,12 @@ impl Lower {
             let idx = self.push_class(data, at);
             self.field_init_at.extend(cx.init_at.into_iter().map(|(f, at)| (idx, f, at)));
             self.field_at.extend(cx.name_at.into_iter().map(|(f, at)| (idx, f, at)));
+            self.base_at.extend(base_at.into_iter().map(|(b, at)| (idx, b, at)));
             return idx;
         }
-        self.push_class(data, at)
+        let idx = self.push_class(data, at);
+        self.base_at.extend(base_at.into_iter().map(|(b, at)| (idx, b, at)));
+        idx
     }
 
     fn enumeration(&mut self, node: &SyntaxNode, access: Access) -> u32 {

@@ -185,7 +185,7 @@ fn fn_encoding_as(db: &dyn SourceDatabase, f: crate::FnId, ignore_c_linkage: boo
     let params = param_tys.iter().map(|p| mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?;
     // A hidden friend is named in the class's namespace.
     let name_scope = if data.friend { crate::instances::enclosing_namespace(&map, scope) } else { scope };
-    let mut name = scope_name(db, &map, name_scope)?;
+    let mut name = scope_name(db, &map, name_scope, &mut Budget::default())?;
     let tagged = matches!(data.name, FnName::Ident(_) | FnName::Operator(_) | FnName::Literal(_));
     let mut comp = m::build::comp_of(last);
     if tagged {
@@ -329,7 +329,7 @@ fn entity_scope(
 }
 
 /// The name of a scope (namespaces and classes), rooted at the global namespace.
-fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Result<m::Name, String> {
+fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, b: &mut Budget) -> Result<m::Name, String> {
     let mut comps: Vec<Component> = Vec::new();
     let mut root = m::Root::Global;
     let mut cur = Some(s);
@@ -340,7 +340,7 @@ fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Result<m::N
             ScopeKind::Namespace { name: Some(n), .. } => comps.push(m::build::comp(n)),
             ScopeKind::Namespace { name: None, .. } => comps.push(m::build::comp_of(Unqualified::AnonNamespace(None))),
             ScopeKind::Class(k) => {
-                let mut n = class_name(db, map, *k)?;
+                let mut n = class_name(db, map, *k, b)?;
                 comps.push(n.comps.pop().expect("a class name has a component"));
                 comps.extend(n.comps.into_iter().rev());
                 // A local class's: `Z <function> E`.
@@ -357,7 +357,7 @@ fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx) -> Result<m::N
 }
 
 /// The name of a class that is not a template.
-fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId) -> Result<m::Name, String> {
+fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, b: &mut Budget) -> Result<m::Name, String> {
     let tree = item_tree_of(db, c.item(db));
     let data = tree.classes.get(c.idx(db) as usize).ok_or("no such class")?;
     let own = data.name.clone().or_else(|| data.typedef_name.clone()).ok_or("unnamed class")?;
@@ -369,23 +369,23 @@ fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId) -> Result<m::Na
         TemplateKind::Specialization if data.tparams.as_ref().is_some_and(Vec::is_empty) => {
             let pattern = crate::templates::spec_pattern(db, c);
             let (_, args) = pattern.as_ref().as_ref().map_err(Clone::clone)?;
-            Some(args.iter().map(|a| targ(db, map, a)).collect::<Result<Vec<_>, _>>()?)
+            Some(args.iter().map(|a| targ(db, map, a, b)).collect::<Result<Vec<_>, _>>()?)
         }
         TemplateKind::Specialization => return Err("a partial specialization".into()),
     };
     let mut n = match map.scope(parent).kind {
         ScopeKind::Block(_) => crate::local_classes::local_root(db, map, parent, c, &[])?,
-        _ => scope_name(db, map, parent)?,
+        _ => scope_name(db, map, parent, b)?,
     };
     n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args });
     Ok(n)
 }
 
-fn enum_name(db: &dyn SourceDatabase, map: &DefMap, e: EnumId) -> Result<m::Name, String> {
+fn enum_name(db: &dyn SourceDatabase, map: &DefMap, e: EnumId, b: &mut Budget) -> Result<m::Name, String> {
     let tree = item_tree_of(db, e.item(db));
     let own = tree.enums.get(e.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed enum")?;
     let parent = map.parent.get(&DeclKey::Enum(e)).copied().unwrap_or(scopes::ROOT);
-    let mut n = scope_name(db, map, parent)?;
+    let mut n = scope_name(db, map, parent, b)?;
     n.comps.push(m::build::comp(&own));
     Ok(n)
 }
@@ -416,60 +416,60 @@ fn quals(cv: Cv) -> m::Quals {
 const MAX_TY_DEPTH: u32 = 1024;
 const MAX_TY_NODES: u32 = 1 << 20;
 
-thread_local! {
-    /// (depth, nodes so far) of the tree [`mangle_ty`] is building on this
-    /// thread; the outermost call starts the count. A recursion guard
-    /// only: what it stops is an `Err` whoever asks first.
-    static BUILDING: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
+/// How far the tree of one type has grown ([`MAX_TY_DEPTH`],
+/// [`MAX_TY_NODES`]). Each tree has its own: a type's mangling never
+/// depends on who asked, or on what was being built when it was asked.
+#[derive(Default)]
+pub(crate) struct Budget {
+    depth: u32,
+    nodes: u32,
 }
 
 /// A type as the mangler's tree (typedefs resolved).
 pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Type, String> {
-    /// Puts the depth back, also when a query unwinds (cancellation).
-    struct Level(u32);
-    impl Drop for Level {
-        fn drop(&mut self) {
-            BUILDING.with(|b| b.set((self.0, b.get().1)));
-        }
-    }
-    let (depth, nodes) = BUILDING.with(|b| b.get());
-    let nodes = if depth == 0 { 0 } else { nodes };
-    if depth >= MAX_TY_DEPTH {
-        return Err(format!("types nested deeper than {MAX_TY_DEPTH} levels"));
-    }
-    if nodes >= MAX_TY_NODES {
-        return Err(format!("a type of more than {MAX_TY_NODES} parts"));
-    }
-    BUILDING.with(|b| b.set((depth + 1, nodes + 1)));
-    let _level = Level(depth);
-    mangle_ty_tree(db, map, t)
+    ty_tree(db, map, t, &mut Budget::default())
 }
 
-fn mangle_ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Type, String> {
+/// [`mangle_ty`], a part of a tree under construction.
+fn ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Result<m::Type, String> {
+    if b.depth >= MAX_TY_DEPTH {
+        return Err(format!("types nested deeper than {MAX_TY_DEPTH} levels"));
+    }
+    if b.nodes >= MAX_TY_NODES {
+        return Err(format!("a type of more than {MAX_TY_NODES} parts"));
+    }
+    b.depth += 1;
+    b.nodes += 1;
+    let r = ty_node(db, map, t, b);
+    b.depth -= 1;
+    r
+}
+
+fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Result<m::Type, String> {
     let t = canonical(db, t);
     Ok(match t.kind(db) {
         TyKind::Builtin(b) => m::Type::Builtin(builtin(*b)),
-        TyKind::Ptr(x) => mangle_ty(db, map, *x)?.ptr(),
-        TyKind::LRef(x) => mangle_ty(db, map, *x)?.lref(),
-        TyKind::RRef(x) => mangle_ty(db, map, *x)?.rref(),
+        TyKind::Ptr(x) => ty_tree(db, map, *x, b)?.ptr(),
+        TyKind::LRef(x) => ty_tree(db, map, *x, b)?.lref(),
+        TyKind::RRef(x) => ty_tree(db, map, *x, b)?.rref(),
         TyKind::MemPtr { class, pointee } => {
             let p = match pointee.kind(db) {
                 // A member function's type: params adjusted, quals kept.
-                TyKind::Func(_) => mangle_ty(db, map, *pointee)?,
-                _ => mangle_ty(db, map, *pointee)?,
+                TyKind::Func(_) => ty_tree(db, map, *pointee, b)?,
+                _ => ty_tree(db, map, *pointee, b)?,
             };
-            p.member_of(mangle_ty(db, map, *class)?)
+            p.member_of(ty_tree(db, map, *class, b)?)
         }
         TyKind::Array(e, n) => m::Type::Array(
             match n {
                 Some(n) => m::ArrayBound::Known(u128::from(*n)),
                 None => m::ArrayBound::Unknown,
             },
-            Box::new(mangle_ty(db, map, *e)?),
+            Box::new(ty_tree(db, map, *e, b)?),
         ),
         TyKind::Func(f) => m::FnType {
-            ret: mangle_ty(db, map, f.ret)?,
-            params: f.params.iter().map(|p| mangle_ty(db, map, adjust_param(db, *p))).collect::<Result<_, _>>()?,
+            ret: ty_tree(db, map, f.ret, b)?,
+            params: f.params.iter().map(|p| ty_tree(db, map, adjust_param(db, *p), b)).collect::<Result<_, _>>()?,
             variadic: f.variadic,
             quals: quals(f.cv),
             ref_qual: match f.ref_qual {
@@ -480,9 +480,9 @@ fn mangle_ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::T
             exception: if f.noexcept { m::ExceptionSpec::Noexcept } else { m::ExceptionSpec::None },
         }
         .ty(),
-        TyKind::Class(c) => m::Type::Named(class_name(db, map, map.class_definition(*c))?),
-        TyKind::Enum(e) => m::Type::Named(enum_name(db, map, *e)?),
-        TyKind::Qualified(x, cv) => mangle_ty(db, map, *x)?.qual(quals(*cv)),
+        TyKind::Class(c) => m::Type::Named(class_name(db, map, map.class_definition(*c), b)?),
+        TyKind::Enum(e) => m::Type::Named(enum_name(db, map, *e, b)?),
+        TyKind::Qualified(x, cv) => ty_tree(db, map, *x, b)?.qual(quals(*cv)),
         TyKind::App(a) => {
             let template = a.template(db);
             let parent = map.parent.get(&DeclKey::Class(template)).copied().unwrap_or(scopes::ROOT);
@@ -494,16 +494,16 @@ fn mangle_ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::T
             let (outer, own_args) = all.split_at(all.len() - n_own);
             // A member template of a class template: nested in the outer specialization.
             let mut n = match map.scope(parent).kind {
-                ScopeKind::Class(k) if map.templated.contains(&parent) => inst_name(db, map, k, outer, 0)?,
+                ScopeKind::Class(k) if map.templated.contains(&parent) => inst_name(db, map, k, outer, 0, b)?,
                 _ if !outer.is_empty() => return Err("outer arguments of a template outside a class".into()),
-                _ => scope_name(db, map, parent)?,
+                _ => scope_name(db, map, parent, b)?,
             };
-            let args = own_args.iter().map(|x| targ(db, map, x)).collect::<Result<Vec<_>, _>>()?;
+            let args = own_args.iter().map(|x| targ(db, map, x, b)).collect::<Result<Vec<_>, _>>()?;
             n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args: Some(args) });
             m::Type::Named(n)
         }
         TyKind::Typedef(_) => unreachable!("canonical strips typedefs"),
-        TyKind::Inst(i) => m::Type::Named(inst_name(db, map, i.class(db), i.args(db), 0)?),
+        TyKind::Inst(i) => m::Type::Named(inst_name(db, map, i.class(db), i.args(db), 0, b)?),
         TyKind::Closure(c) => m::Type::Named(crate::instances::closure_type_name(db, *c)?),
         TyKind::Complex(_) => return Err("_Complex".into()),
         TyKind::Vector(..) => return Err("GNU vector type".into()),
@@ -511,7 +511,7 @@ fn mangle_ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::T
         // (`instances`' mangling environment binds them at depth 0).
         TyKind::TemplateParam { depth: 0, index } => m::Type::Param(m::TParam(*index)),
         TyKind::ParamApp { depth: 0, index, args } => {
-            m::Type::ParamApp(m::TParam(*index), args.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?)
+            m::Type::ParamApp(m::TParam(*index), args.iter().map(|x| targ(db, map, x, b)).collect::<Result<_, _>>()?)
         }
         TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
             return Err(format!("dependent type `{}`", ty::display(db, t)));
@@ -520,13 +520,13 @@ fn mangle_ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::T
     })
 }
 
-fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TArg, String> {
+fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg, b: &mut Budget) -> Result<m::TArg, String> {
     Ok(match a {
-        TemplateArg::Type(t) => m::TArg::Type(mangle_ty(db, map, *t)?),
+        TemplateArg::Type(t) => m::TArg::Type(ty_tree(db, map, *t, b)?),
         TemplateArg::Value(v, t) => {
-            m::TArg::Literal(m::Literal { ty: mangle_ty(db, map, *t)?, negative: *v < 0, magnitude: v.unsigned_abs() })
+            m::TArg::Literal(m::Literal { ty: ty_tree(db, map, *t, b)?, negative: *v < 0, magnitude: v.unsigned_abs() })
         }
-        TemplateArg::Pack(v) => m::TArg::Pack(v.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?),
+        TemplateArg::Pack(v) => m::TArg::Pack(v.iter().map(|x| targ(db, map, x, b)).collect::<Result<_, _>>()?),
         // `&f`: `XadL_Z <encoding> EE`, the encoding's substitutions shared with the name's.
         TemplateArg::Addr(e, _) => {
             let enc = match e {
@@ -542,7 +542,7 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TAr
             let parent = map.parent.get(&DeclKey::Class(*c)).copied().unwrap_or(scopes::ROOT);
             let tree = item_tree_of(db, c.item(db));
             let own = tree.classes.get(c.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed template")?;
-            let mut n = scope_name(db, map, parent)?;
+            let mut n = scope_name(db, map, parent, b)?;
             n.comps.push(m::build::comp(&own));
             m::TArg::Template(n)
         }
@@ -550,7 +550,7 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg) -> Result<m::TAr
         TemplateArg::Template(TemplateRef::MemberClass(i, c)) => {
             let tree = item_tree_of(db, c.item(db));
             let own = tree.classes.get(c.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed template")?;
-            let mut n = inst_name(db, map, i.class(db), i.args(db), 0)?;
+            let mut n = inst_name(db, map, i.class(db), i.args(db), 0, b)?;
             n.comps.push(m::build::comp(&own));
             m::TArg::Template(n)
         }
@@ -675,6 +675,7 @@ fn inst_name(
     class: ClassId,
     args: &[TemplateArg],
     depth: u32,
+    b: &mut Budget,
 ) -> Result<m::Name, String> {
     if depth > 64 {
         return Err("nesting too deep".into());
@@ -689,21 +690,21 @@ fn inst_name(
     let (outer, own) = args.split_at(args.len() - n_own);
     let parent = map.parent.get(&DeclKey::Class(class)).copied().unwrap_or(scopes::ROOT);
     let mut n = match map.scope(parent).kind {
-        ScopeKind::Class(k) if map.templated.contains(&parent) => inst_name(db, map, k, outer, depth + 1)?,
+        ScopeKind::Class(k) if map.templated.contains(&parent) => inst_name(db, map, k, outer, depth + 1, b)?,
         ScopeKind::Block(_) => crate::local_classes::local_root(db, map, parent, class, outer)?,
         _ if !outer.is_empty() => return Err("outer arguments of a class outside a template".into()),
-        _ => scope_name(db, map, parent)?,
+        _ => scope_name(db, map, parent, b)?,
     };
     let comp_args = match data.template {
-        TemplateKind::Primary => Some(own.iter().map(|a| targ(db, map, a)).collect::<Result<Vec<_>, _>>()?),
+        TemplateKind::Primary => Some(own.iter().map(|a| targ(db, map, a, b)).collect::<Result<Vec<_>, _>>()?),
         TemplateKind::Specialization if n_own > 0 => {
             let app = crate::templates::substituted_pattern(db, map, class, args)?;
-            Some(app.iter().map(|a| targ(db, map, a)).collect::<Result<Vec<_>, _>>()?)
+            Some(app.iter().map(|a| targ(db, map, a, b)).collect::<Result<Vec<_>, _>>()?)
         }
         TemplateKind::Specialization => {
             let pattern = crate::templates::spec_pattern(db, class);
             let (_, a) = pattern.as_ref().as_ref().map_err(Clone::clone)?;
-            Some(a.iter().map(|x| targ(db, map, x)).collect::<Result<Vec<_>, _>>()?)
+            Some(a.iter().map(|x| targ(db, map, x, b)).collect::<Result<Vec<_>, _>>()?)
         }
         TemplateKind::None => None,
     };
@@ -777,14 +778,14 @@ pub(crate) fn fn_instance_encoding_as(
     let member = matches!(map.scope(scope).kind, ScopeKind::Class(_)) && !data.friend;
     let mut name = match i.outer(db) {
         // A hidden friend of a specialization is named in its namespace.
-        Some(_) if data.friend => scope_name(db, &map, inst::enclosing_namespace(&map, scope))?,
-        Some(o) => inst_name(db, &map, o.class(db), o.args(db), 0)?,
-        None if data.friend => scope_name(db, &map, inst::enclosing_namespace(&map, scope))?,
+        Some(_) if data.friend => scope_name(db, &map, inst::enclosing_namespace(&map, scope), &mut Budget::default())?,
+        Some(o) => inst_name(db, &map, o.class(db), o.args(db), 0, &mut Budget::default())?,
+        None if data.friend => scope_name(db, &map, inst::enclosing_namespace(&map, scope), &mut Budget::default())?,
         None => {
             if map.templated.contains(&scope) {
                 return Err("member of a template without its specialization".into());
             }
-            scope_name(db, &map, scope)?
+            scope_name(db, &map, scope, &mut Budget::default())?
         }
     };
     let outer_env = match i.outer(db) {
@@ -864,7 +865,7 @@ pub(crate) fn fn_instance_encoding_as(
     plain.linkage.is_static |= data.linkage.kernel() && !member;
     plain.linkage.is_static &= scope != scopes::ROOT;
     let last = fn_unqualified(db, &map, &plain, member, cx)?;
-    let targs = own_args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?;
+    let targs = own_args.iter().map(|a| targ(db, &map, a, &mut Budget::default())).collect::<Result<Vec<_>, _>>()?;
     name.comps.push(Component { name: last, abi_tags: Vec::new(), args: Some(targs) });
     let ret = match &data.name {
         FnName::Ctor | FnName::Dtor | FnName::Conversion(_) => m::Type::Builtin(m::Builtin::Void),
@@ -1014,7 +1015,7 @@ fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling
         let cx = ty::LowerCx { db, map: &map, item, scope: parent, env: None };
         comp.abi_tags = abi_tags::missing_tags(db, &map, scope, &[], ty::lower(cx, &data.ty));
     }
-    let mut name = scope_name(db, &map, scope)?;
+    let mut name = scope_name(db, &map, scope, &mut Budget::default())?;
     name.comps.push(comp);
     Ok(name)
 }
@@ -1036,7 +1037,7 @@ pub(crate) fn var_instance_name_tree(
     let item = decl.item(db);
     let map = def_map(db, item.tu(db));
     let mut name = match i.outer(db) {
-        Some(o) => inst_name(db, &map, o.class(db), o.args(db), 0)?,
+        Some(o) => inst_name(db, &map, o.class(db), o.args(db), 0, &mut Budget::default())?,
         None => {
             let parent = match decl {
                 crate::instances::VarDecl::Var(v) => map.parent.get(&DeclKey::Var(v)),
@@ -1049,14 +1050,14 @@ pub(crate) fn var_instance_name_tree(
             if map.templated.contains(&scope) {
                 return Err("member of a template without its specialization".into());
             }
-            scope_name(db, &map, scope)?
+            scope_name(db, &map, scope, &mut Budget::default())?
         }
     };
     let args = i.args(db);
     let comp_args = if args.is_empty() {
         None
     } else {
-        Some(args.iter().map(|a| targ(db, &map, a)).collect::<Result<Vec<_>, _>>()?)
+        Some(args.iter().map(|a| targ(db, &map, a, &mut Budget::default())).collect::<Result<Vec<_>, _>>()?)
     };
     let member = i.outer(db).is_some() || data.qualifier.is_some();
     // A specialization of a variable template is named without `L` even
@@ -1084,8 +1085,8 @@ pub(crate) fn class_ref_name(
     c: crate::layout::ClassRef,
 ) -> Result<m::Name, String> {
     match c {
-        crate::layout::ClassRef::Class(k) => class_name(db, map, map.class_definition(k)),
-        crate::layout::ClassRef::Inst(i) => inst_name(db, map, i.class(db), i.args(db), 0),
+        crate::layout::ClassRef::Class(k) => class_name(db, map, map.class_definition(k), &mut Budget::default()),
+        crate::layout::ClassRef::Inst(i) => inst_name(db, map, i.class(db), i.args(db), 0, &mut Budget::default()),
     }
 }
 
@@ -1095,8 +1096,8 @@ fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) 
     let k = c.pattern(db);
     let map = def_map(db, k.tu(db));
     let mut name = match c {
-        crate::layout::ClassRef::Class(k) => class_name(db, &map, map.class_definition(k))?,
-        crate::layout::ClassRef::Inst(i) => inst_name(db, &map, i.class(db), i.args(db), 0)?,
+        crate::layout::ClassRef::Class(k) => class_name(db, &map, map.class_definition(k), &mut Budget::default())?,
+        crate::layout::ClassRef::Inst(i) => inst_name(db, &map, i.class(db), i.args(db), 0, &mut Budget::default())?,
     };
     let class_ty = m::Type::Named(name.clone());
     let (last, params) = match sp.kind(db) {

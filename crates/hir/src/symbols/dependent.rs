@@ -258,11 +258,11 @@ pub(super) fn template_id(
                 _ => return Err(format!("dependent default argument `{s}`")),
             },
             (TemplateArg::Dependent(s), _) => return Err(format!("dependent default argument `{s}`")),
-            _ => targ(db, map, a)?,
+            _ => targ(db, map, a, &mut super::Budget::default())?,
         };
         out.push(mangled);
     }
-    let mut n = scope_name(db, map, parent)?;
+    let mut n = scope_name(db, map, parent, &mut super::Budget::default())?;
     n.comps.push(Component { name: m::Unqualified::Source(own), abi_tags: Vec::new(), args: Some(out) });
     Ok(n)
 }
