@@ -6,8 +6,9 @@
 //!
 //! The mechanism is the points of instantiation of the user's code: a
 //! variable defined at namespace scope or in a body (not a reference, not
-//! `extern`) or a data member of a class that is no template, whose type
-//! is a class template specialization, needs that class complete there.
+//! `extern`), a data member or a base of a class that is no template,
+//! whose type is a class template specialization, needs that class
+//! complete there.
 //! (A parameter of a function definition does too; the body does not
 //! record where parameters are named, so they are left out.) Instantiating it evaluates the pattern's asserts
 //! in the instance and instantiates the specializations its non-static
@@ -47,7 +48,7 @@ use crate::{Found, asserts, spell};
 pub fn item_instantiations(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<(u32, TyId)>> {
     let tree = item_tree_of(db, item);
     let offsets = item_offsets(db, item);
-    if tree.vars.is_empty() && offsets.fields.is_empty() {
+    if tree.vars.is_empty() && offsets.fields.is_empty() && offsets.bases.is_empty() {
         return Arc::default();
     }
     let map = def_map(db, item.tu(db));
@@ -67,7 +68,19 @@ pub fn item_instantiations(db: &dyn SourceDatabase, item: ItemId) -> Arc<Vec<(u3
             out.push((at, t));
         }
     }
-    // The data members of classes that are no templates.
+    // The bases and data members of classes that are no templates.
+    for &(ci, bi, at) in &offsets.bases {
+        let c = cufront_hir::ClassId::new(db, item, ci);
+        let Some(&scope) = map.class_scope.get(&c) else { continue };
+        let Some(base) = tree.classes.get(ci as usize).and_then(|d| d.bases.get(bi as usize)) else { continue };
+        if base.pack || crate::objects::in_template(&map, scope) {
+            continue;
+        }
+        let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
+        if let Some(t) = specialization(db, ty::lower(cx, &base.ty)) {
+            out.push((at, t));
+        }
+    }
     for (at, _, ty) in crate::objects::concrete_fields(db, item) {
         if let Some(t) = specialization(db, ty) {
             out.push((at, t));

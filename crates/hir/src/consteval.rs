@@ -345,14 +345,14 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             // (through class template arguments they reach specializations
             // that other approximations then misjudge).
             let r = match crate::templates::type_trait(cx.lower.db, name, &tys) {
-                Err(e) if traits::exact(name) && e.contains("not evaluated") => {
+                Err(crate::templates::TraitError::NotEvaluated(_)) if traits::exact(name) => {
                     traits::eval_trait(cx.lower, name, &tys)
                 }
                 r => r,
             };
             match r {
                 Ok(b) => Ok(Value { v: b as i128, ty: Builtin::Bool }),
-                Err(e) => Err(ConstError::Unsupported(e)),
+                Err(e) => Err(ConstError::Unsupported(e.to_string())),
             }
         }
     }

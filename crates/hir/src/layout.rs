@@ -472,11 +472,10 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
     let mut base_tys = Vec::new();
     for b in bases.iter() {
         let Some(bc) = b.class else {
-            let e = b.error.clone().unwrap_or_default();
-            return Err(if e.contains("template") || e.contains("dependent") {
-                LayoutError::Template(e)
-            } else {
-                LayoutError::Invalid(e)
+            return Err(match b.error.clone() {
+                Some(crate::ty::BaseError::Template(e)) => LayoutError::Template(e),
+                Some(crate::ty::BaseError::Invalid(e)) => LayoutError::Invalid(e),
+                None => LayoutError::Invalid(String::new()),
             });
         };
         base_layouts.push((bc, b.is_virtual, layout_ref(db, bc)?));

@@ -1878,7 +1878,7 @@ fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
                 ty: None,
                 is_virtual: false,
                 access: crate::item_tree::Access::Public,
-                error: Some(e),
+                error: Some(ty::BaseError::Template(e)),
             }]);
         }
     };
@@ -2205,8 +2205,39 @@ fn strip_cv(db: &dyn SourceDatabase, t: TyId) -> TyId {
     }
 }
 
+/// Why a type trait builtin has no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraitError {
+    /// This evaluator does not decide the trait, or not on these types:
+    /// another one may (`consteval::traits`).
+    NotEvaluated(String),
+    /// The trait is decided here, and its arguments failed (a layout, an
+    /// instantiation).
+    Failed(String),
+}
+
+impl std::fmt::Display for TraitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TraitError::NotEvaluated(s) | TraitError::Failed(s) => f.write_str(s),
+        }
+    }
+}
+
+impl From<String> for TraitError {
+    fn from(s: String) -> TraitError {
+        TraitError::Failed(s)
+    }
+}
+
+impl From<&str> for TraitError {
+    fn from(s: &str) -> TraitError {
+        TraitError::Failed(s.to_string())
+    }
+}
+
 /// A type trait builtin on types (spec 50 §1).
-pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<bool, String> {
+pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<bool, TraitError> {
     let class = |t: TyId| -> Option<ClassRefT> {
         let t = ty::canonical(db, t);
         let t = match t.kind(db) {
@@ -2286,7 +2317,7 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
                 ),
             }
         }
-        _ => return Err(format!("type trait __{name} not evaluated")),
+        _ => return Err(TraitError::NotEvaluated(format!("type trait __{name} not evaluated"))),
     })
 }
 

@@ -289,7 +289,24 @@ pub struct BaseInfo {
     pub is_virtual: bool,
     pub access: Access,
     /// Why `class` is None.
-    pub error: Option<String>,
+    pub error: Option<BaseError>,
+}
+
+/// Why a base specifier names no class the model can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BaseError {
+    /// A template base the model could not instantiate (or a dependent one).
+    Template(String),
+    /// No class: a name that is not one, or the class itself.
+    Invalid(String),
+}
+
+impl std::fmt::Display for BaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BaseError::Template(s) | BaseError::Invalid(s) => f.write_str(s),
+        }
+    }
 }
 
 crate::consteval::var_template::recorded_query! {
@@ -344,25 +361,24 @@ pub fn base_info(
     access: Access,
 ) -> BaseInfo {
     use crate::layout::ClassRef;
+    let itself = || Some(BaseError::Invalid("class derives from itself".to_string()));
     let (class, error) = match ty.kind(db) {
         TyKind::Class(k) => {
             let map = def_map(db, k.tu(db));
             let k = map.class_definition(*k);
-            if ClassRef::Class(k) == of {
-                (None, Some("class derives from itself".to_string()))
-            } else {
-                (Some(ClassRef::Class(k)), None)
-            }
+            if ClassRef::Class(k) == of { (None, itself()) } else { (Some(ClassRef::Class(k)), None) }
         }
         TyKind::App(_) | TyKind::Inst(_) => match crate::templates::class_of(db, ty) {
-            Ok(r) if r == of => (None, Some("class derives from itself".to_string())),
+            Ok(r) if r == of => (None, itself()),
             Ok(r) => (Some(r), None),
-            Err(e) => (None, Some(format!("template base: {e}"))),
+            Err(e) => (None, Some(BaseError::Template(format!("template base: {e}")))),
         },
-        TyKind::Specialization(s) => (None, Some(format!("template base `{s}` (not instantiated)"))),
-        TyKind::Dependent(s) => (None, Some(format!("template base: dependent `{s}`"))),
-        TyKind::Error(e) => (None, Some(e.clone())),
-        k => (None, Some(format!("base is not a class: {k:?}"))),
+        TyKind::Specialization(s) => {
+            (None, Some(BaseError::Template(format!("template base `{s}` (not instantiated)"))))
+        }
+        TyKind::Dependent(s) => (None, Some(BaseError::Template(format!("template base: dependent `{s}`")))),
+        TyKind::Error(e) => (None, Some(BaseError::Invalid(e.clone()))),
+        k => (None, Some(BaseError::Invalid(format!("base is not a class: {k:?}")))),
     };
     BaseInfo { class, ty: Some(ty), is_virtual, access, error }
 }

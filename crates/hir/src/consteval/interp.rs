@@ -2217,7 +2217,7 @@ impl<'a> Interp<'a> {
         let cx = LowerCx { db: self.db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() };
         match super::traits::eval_trait(cx, trimmed, &tys) {
             Ok(b) => Ok(CValue::boolean(b)),
-            Err(e) => unsupported(e),
+            Err(e) => unsupported(e.to_string()),
         }
     }
 

@@ -6,16 +6,16 @@
 use cufront_base_db::SourceDatabase;
 
 use crate::item_tree::Builtin;
-use crate::templates::{self, ClassRefT};
+use crate::templates::{self, ClassRefT, TraitError};
 use crate::ty::{self, TyId, TyKind};
 
 /// Evaluates the trait `name` (without underscores) on `tys`.
-pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool, String> {
+pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool, TraitError> {
     let db = cx.db;
     match templates::type_trait(db, name, tys) {
         Ok(b) => return Ok(b),
-        Err(e) if !e.contains("not evaluated") => return Err(e),
-        Err(_) => {}
+        Err(e @ TraitError::Failed(_)) => return Err(e),
+        Err(TraitError::NotEvaluated(_)) => {}
     }
     let t0 = *tys.first().ok_or("trait without a type")?;
     let c0 = strip(db, t0);
@@ -64,7 +64,9 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                     .or_else(|| ptr_conversion(db, t0, &tys[1..], assign))
                 {
                     Some(b) => b,
-                    None => return Err(format!("type trait __{name} on this type not evaluated")),
+                    None => {
+                        return Err(TraitError::NotEvaluated(format!("type trait __{name} on this type not evaluated")));
+                    }
                 },
                 Some(c)
                     if !name.contains("trivially")
@@ -113,7 +115,9 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                         {
                             return Ok(b);
                         }
-                        return Err(format!("type trait __{name} on a class with special members not evaluated"));
+                        return Err(TraitError::NotEvaluated(format!(
+                            "type trait __{name} on a class with special members not evaluated"
+                        )));
                     }
                     // Default construction, or copy/move from the same class.
                     let same = tys[1..].len() == 1 && tys[1..].iter().all(|t| class(strip_ref(db, *t)) == Some(c));
@@ -125,16 +129,18 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                     if (tys.len() == 1 && !assign) || (same && ok_target) {
                         true
                     } else {
-                        return Err(format!("type trait __{name} with other argument types not evaluated"));
+                        return Err(TraitError::NotEvaluated(format!(
+                            "type trait __{name} with other argument types not evaluated"
+                        )));
                     }
                 }
             }
         }
         "has_unique_object_representations" => match c0.kind(db) {
             TyKind::Builtin(b) => !matches!(b, Builtin::Float | Builtin::Double | Builtin::LongDouble | Builtin::Bool),
-            _ => return Err(format!("type trait __{name} not evaluated")),
+            _ => return Err(TraitError::NotEvaluated(format!("type trait __{name} not evaluated"))),
         },
-        _ => return Err(format!("type trait __{name} not evaluated")),
+        _ => return Err(TraitError::NotEvaluated(format!("type trait __{name} not evaluated"))),
     })
 }
 
