@@ -10,8 +10,13 @@
 //!   `"_ZNK1Q1S1mE1?"`, `"_ZN1DC1E1?"`, `"_Z1tI1?E1?1?"` (template
 //!   arguments, return type, parameters).
 //!
-//! A template instance's declaration form (`"void  ::t<int> (T1)"`) is
-//! not modelled: such a callee is named by the pseudo-mangled form.
+//! A function template's specialization is named by the template's
+//! declaration with its parameters numbered and the arguments after the
+//! name: `"T1  ::twice<int> (T1)"`, `"T1 *  ::h<float> (T1 *, int)"`,
+//! `"T1 n::f<(int)3> ()"`, `"void  ::f<    ::P,  ::q::R> (const T1 &, T2 *)"`
+//! (the global scope is `" ::"`). Shapes not checked against EDG (packs,
+//! members of class templates, template-ids among the declared types,
+//! other kinds of value arguments) fall back to the pseudo-mangled form.
 
 use cufront_base_db::SourceDatabase;
 use cufront_hir::Entity;
@@ -103,7 +108,10 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
         s
     });
     let display = if templated {
-        once_erred.clone()?
+        match template_form(db, decl, inst, &scopes, &plain) {
+            Some(s) => s,
+            None => once_erred.clone()?,
+        }
     } else {
         let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
         let params: Vec<String> = sig.params.iter().map(|&p| param_type(db, p)).collect::<Option<_>>()?;
@@ -124,6 +132,104 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
     let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
     let bare = format!("{qual}{plain}");
     Some(CalleeName { display, bare, once_erred })
+}
+
+/// A function template specialization's declaration form (see the module
+/// comment); `None` for a shape not checked.
+fn template_form(
+    db: &dyn SourceDatabase,
+    decl: FnDecl,
+    inst: FnInstanceId,
+    scopes: &[(bool, String)],
+    plain: &str,
+) -> Option<String> {
+    use cufront_hir::item_tree::TemplateParamKind;
+    use cufront_hir::templates::{Env, TemplateArg};
+    let FnDecl::Template(_) = decl else { return None };
+    let data = decl.data(db)?;
+    let tparams = decl.tparams(db);
+    let args = inst.args(db);
+    if inst.outer(db).is_some()
+        || !matches!(data.name, FnName::Ident(_))
+        || data.ty.cv.c
+        || data.ty.cv.v
+        || data.ty.ref_qual != 0
+        || data.ty.variadic
+        || !data.pack_params.is_empty()
+        || args.len() != tparams.len()
+    {
+        return None;
+    }
+    let mut env = Env::default();
+    for (k, p) in tparams.iter().enumerate() {
+        let a = match p.kind {
+            TemplateParamKind::Type if !p.pack => {
+                TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 0, index: k as u32 }))
+            }
+            TemplateParamKind::Value(_) if !p.pack => TemplateArg::ValueParam { depth: 0, index: k as u32 },
+            _ => return None,
+        };
+        env.names.push((p.name.clone()?, a));
+    }
+    let map = def_map(db, decl.tu(db));
+    let scope = instances::fn_scope(db, decl)?;
+    let cx = ty::LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    let ret = declared_type_text(db, ty::lower(cx, &data.ty.ret))?;
+    let params: Vec<String> = data
+        .ty
+        .params
+        .iter()
+        .map(|p| {
+            let t = ty::lower(cx, p);
+            declared_type_text(db, t)?;
+            param_type(db, t)
+        })
+        .collect::<Option<_>>()?;
+    let targs: Vec<String> = args.iter().map(|a| template_arg_text(db, a)).collect::<Option<_>>()?;
+    let qual = if scopes.is_empty() {
+        " ::".to_string()
+    } else {
+        scopes.iter().map(|(_, n)| format!("{n}::")).collect()
+    };
+    Some(format!("{ret} {qual}{plain}<{}> ({})", targs.join(", "), params.join(", ")))
+}
+
+/// A declared type of a function template, its own type parameters
+/// `T1`, `T2`…, when it is built of shapes checked (no template-id, no
+/// value parameter, no dependent name).
+fn declared_type_text(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
+    fn checked(db: &dyn SourceDatabase, t: TyId) -> bool {
+        match canonical(db, t).kind(db) {
+            TyKind::Builtin(_) | TyKind::Class(_) | TyKind::Enum(_) | TyKind::TemplateParam { depth: 0, .. } => true,
+            TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => {
+                checked(db, *x)
+            }
+            _ => false,
+        }
+    }
+    if !checked(db, t) {
+        return None;
+    }
+    type_text(db, t)
+}
+
+/// A template argument in the declaration form: a type as in parameter
+/// lists, a value cast to its type (`(int)3`, `(bool)1`, `(char)65`,
+/// `(unsigned int)7u`).
+fn template_arg_text(db: &dyn SourceDatabase, a: &cufront_hir::templates::TemplateArg) -> Option<String> {
+    use cufront_hir::item_tree::Builtin;
+    use cufront_hir::templates::TemplateArg;
+    match a {
+        TemplateArg::Type(t) => type_text(db, *t),
+        TemplateArg::Value(v, t) => match canonical(db, *t).kind(db) {
+            TyKind::Builtin(Builtin::Bool) => Some(format!("(bool){}", i32::from(*v != 0))),
+            TyKind::Builtin(Builtin::Int) => Some(format!("(int){v}")),
+            TyKind::Builtin(Builtin::Char) => Some(format!("(char){v}")),
+            TyKind::Builtin(Builtin::UInt) => Some(format!("(unsigned int){v}u")),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The names of the scopes around `decl`'s function, outermost first, each
@@ -237,6 +343,8 @@ fn declarator(db: &dyn SourceDatabase, t: TyId, inner: String) -> Option<String>
     let join = |base: String, inner: &str| if inner.is_empty() { base } else { format!("{base} {inner}") };
     match t.kind(db) {
         TyKind::Builtin(b) => Some(join(ty::builtin_name(*b).to_string(), &inner)),
+        // A function template's own parameter in its declaration form.
+        TyKind::TemplateParam { depth: 0, index } => Some(join(format!("T{}", index + 1), &inner)),
         TyKind::Class(_) | TyKind::Enum(_) | TyKind::App(_) | TyKind::Inst(_) => Some(join(class_text(db, t)?, &inner)),
         TyKind::Qualified(x, cv) => {
             let q = match (cv.c, cv.v) {
