@@ -12,6 +12,8 @@
 //!   and `cicc` command lines), for differential tests and benchmarks.
 //! - [`cached_dir`]: a folder of generated files (e.g. a real build's
 //!   outputs), made once and cached like the `.ii` files.
+//! - [`limited`]: a command run under memory and time limits, with what it
+//!   left behind (the robustness tests).
 //!
 //! Invariants:
 //! - Generated `.ii` files (and other real tool outputs) live only under
@@ -25,6 +27,8 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+pub mod limited;
 
 pub use cufront_toolkit::{CompileOptions, Pipeline, Std, StepKind, Toolkit};
 

@@ -186,11 +186,8 @@ fn template_form(
         })
         .collect::<Option<_>>()?;
     let targs: Vec<String> = args.iter().map(|a| template_arg_text(db, a)).collect::<Option<_>>()?;
-    let qual = if scopes.is_empty() {
-        " ::".to_string()
-    } else {
-        scopes.iter().map(|(_, n)| format!("{n}::")).collect()
-    };
+    let qual =
+        if scopes.is_empty() { " ::".to_string() } else { scopes.iter().map(|(_, n)| format!("{n}::")).collect() };
     Some(format!("{ret} {qual}{plain}<{}> ({})", targs.join(", "), params.join(", ")))
 }
 

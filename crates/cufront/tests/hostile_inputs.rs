@@ -26,8 +26,9 @@
 //! by the semantic, `check` and cudafe++ targets.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use cufront_tests::limited;
 
 /// Address-space limit of each run, in KiB: a bound on runaway growth.
 const MEMORY_LIMIT_KIB: u64 = 4 << 20;
@@ -220,77 +221,10 @@ fn semantic_shapes() -> Vec<(&'static str, String)> {
     ]
 }
 
-struct Outcome {
-    code: Option<i32>,
-    stderr: String,
-    elapsed: Duration,
-    created: Vec<String>,
-}
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    v.sort();
-    v
-}
-
-/// `cufront ARGS` in `dir` under the memory limit, with a timeout.
-fn run_in(dir: &Path, args: &[&str]) -> Outcome {
-    let before = listing(dir);
-    let mut script = format!("ulimit -v {MEMORY_LIMIT_KIB}; exec \"$0\"");
-    for i in 0..args.len() {
-        script.push_str(&format!(" \"${}\"", i + 1));
-    }
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_cufront"))
-        .args(args)
-        .current_dir(dir)
-        .env("NOCOLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    // Drain stderr on a thread (a diagnostic quotes its source line, which
-    // is long here); keep the end, where a panic or a signal shows.
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut last = Vec::new();
-        let mut buf = vec![0u8; 1 << 16];
-        while let Ok(n) = std::io::Read::read(&mut err, &mut buf) {
-            if n == 0 {
-                break;
-            }
-            last.extend_from_slice(&buf[..n]);
-            if last.len() > 1 << 16 {
-                last.drain(..last.len() - 2000);
-            }
-        }
-        let start = last.len().saturating_sub(2000);
-        String::from_utf8_lossy(&last[start..]).into_owned()
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break Some(s);
-        }
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let elapsed = start.elapsed();
-    let stderr = reader.join().unwrap_or_default();
-    let after = listing(dir);
-    let created = after.into_iter().filter(|f| !before.contains(f)).collect();
-    match status {
-        Some(s) => Outcome { code: s.code(), stderr, elapsed, created },
-        None => Outcome { code: None, stderr: format!("timed out after {TIME_LIMIT:?}\n{stderr}"), elapsed, created },
-    }
+/// `cufront ARGS` in `dir` under the limits.
+fn run_in(dir: &Path, args: &[&str]) -> limited::Outcome {
+    let limits = limited::Limits { memory_kib: MEMORY_LIMIT_KIB, time: TIME_LIMIT };
+    limited::run(Path::new(env!("CARGO_BIN_EXE_cufront")), dir, args, limits)
 }
 
 /// Runs every command on `text`; returns the failures.

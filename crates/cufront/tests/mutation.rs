@@ -11,11 +11,10 @@
 //! campaign (`crates/syntax/fuzz/campaign.sh`) runs it with many more.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cufront_syntax::{LexOptions, SyntaxKind};
-use cufront_tests::{Std, corpus, host_ii, par_map};
+use cufront_tests::{Std, corpus, host_ii, limited, par_map};
 
 const UNITS: &[&str] = &["vector_add.cu", "templates_traits.cu", "reduction.cu"];
 const MEMORY_LIMIT_KIB: u64 = 4 << 20;
@@ -218,47 +217,26 @@ fn mutate(text: &str, tokens: &[usize], lines: &[usize], rng: &mut XorShift) -> 
     (s, what)
 }
 
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    v.sort();
-    v
-}
-
-/// Runs `cufront cudafe++` on `dir/in.ii`: (status, time, files created).
+/// Runs `cufront cudafe++` on `dir/in.ii`: (status, time, files created),
+/// the files removed.
 fn run(dir: &Path, limit: Duration) -> (Option<i32>, Duration, Vec<String>) {
-    let before = listing(dir);
-    let script = format!(
-        "ulimit -v {MEMORY_LIMIT_KIB}; exec \"$0\" cudafe++ --stub_file_name s.c --gen_c_file_name o.cpp --module_id_file_name m.id --gen_module_id_file in.ii"
-    );
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_cufront"))
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s.code();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let elapsed = start.elapsed();
-    let created: Vec<String> = listing(dir).into_iter().filter(|f| !before.contains(f)).collect();
-    for f in &created {
+    let args = [
+        "cudafe++",
+        "--stub_file_name",
+        "s.c",
+        "--gen_c_file_name",
+        "o.cpp",
+        "--module_id_file_name",
+        "m.id",
+        "--gen_module_id_file",
+        "in.ii",
+    ];
+    let limits = limited::Limits { memory_kib: MEMORY_LIMIT_KIB, time: limit };
+    let o = limited::run(Path::new(env!("CARGO_BIN_EXE_cufront")), dir, &args, limits);
+    for f in &o.created {
         let _ = std::fs::remove_file(dir.join(f));
     }
-    (status, elapsed, created)
+    (o.code, o.elapsed, o.created)
 }
 
 #[test]

@@ -8,7 +8,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use cufront_tests::limited::{self, listing};
 
 /// Address-space limit of each run, in KiB (the allocator reserves more than
 /// it touches: this is a bound on runaway growth, not a measurement).
@@ -25,66 +27,10 @@ fn scratch(tag: &str) -> PathBuf {
     dir
 }
 
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    v.sort();
-    v
-}
-
-struct Outcome {
-    code: Option<i32>,
-    stderr: String,
-    elapsed: Duration,
-    created: Vec<String>,
-}
-
-/// Runs `cufront ARGS` in `dir` under the memory limit, with a timeout.
-fn run_in(dir: &Path, args: &[&str]) -> Outcome {
-    let before = listing(dir);
-    let mut script = format!("ulimit -v {MEMORY_LIMIT_KIB}; exec \"$0\"");
-    for i in 0..args.len() {
-        script.push_str(&format!(" \"${}\"", i + 1));
-    }
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_cufront"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    // Drain stderr on a thread: a run that writes much must not block.
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut err, &mut buf).ok();
-        buf.truncate(4000);
-        String::from_utf8_lossy(&buf).into_owned()
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break Some(s);
-        }
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let elapsed = start.elapsed();
-    let stderr = reader.join().unwrap_or_default();
-    let after = listing(dir);
-    let created = after.into_iter().filter(|f| !before.contains(f)).collect();
-    match status {
-        Some(s) => Outcome { code: s.code(), stderr, elapsed, created },
-        None => Outcome { code: None, stderr: format!("timed out after {TIME_LIMIT:?}\n{stderr}"), elapsed, created },
-    }
+/// Runs `cufront ARGS` in `dir` under the limits.
+fn run_in(dir: &Path, args: &[&str]) -> limited::Outcome {
+    let limits = limited::Limits { memory_kib: MEMORY_LIMIT_KIB, time: TIME_LIMIT };
+    limited::run(Path::new(env!("CARGO_BIN_EXE_cufront")), dir, args, limits)
 }
 
 /// Every command on `text`: each ends with a status (not a signal, not a

@@ -431,6 +431,18 @@ pub struct TemplateParam {
     pub default: Option<TemplateArgRef>,
 }
 
+impl TypeRef {
+    /// A function parameter's written type as the function's type holds it
+    /// ([dcl.fct]/5): `T x[N]` is `T *x` (its bound is no part of the
+    /// type, and need not be known to lower it).
+    pub fn decayed_param(&self) -> std::borrow::Cow<'_, TypeRef> {
+        match self {
+            TypeRef::Array(elem, _) => std::borrow::Cow::Owned(TypeRef::Ptr(elem.clone())),
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
+}
+
 impl Path {
     pub fn single(name: &str) -> Path {
         Path { global: false, segments: vec![PathSegment { name: name.to_string(), args: None }] }

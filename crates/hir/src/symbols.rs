@@ -181,7 +181,7 @@ fn fn_encoding_as(db: &dyn SourceDatabase, f: crate::FnId, ignore_c_linkage: boo
         FnName::Literal(s) => Unqualified::Literal(s.clone()),
     };
     let cx = ty::LowerCx { db, map: &map, item, scope, env: None };
-    let param_tys: Vec<TyId> = data.ty.params.iter().map(|p| adjust_param(db, ty::lower(cx, p))).collect();
+    let param_tys: Vec<TyId> = data.ty.params.iter().map(|p| ty::adjust_param(db, ty::lower(cx, p))).collect();
     let params = param_tys.iter().map(|p| mangle_ty(db, &map, *p)).collect::<Result<Vec<_>, _>>()?;
     // A hidden friend is named in the class's namespace.
     let name_scope = if data.friend { crate::instances::enclosing_namespace(&map, scope) } else { scope };
@@ -222,7 +222,7 @@ fn c_linkage_by_redeclaration(
     data: &crate::item_tree::FnData,
 ) -> bool {
     let params = |cx: ty::LowerCx<'_>, d: &crate::item_tree::FnData| -> Vec<TyId> {
-        d.ty.params.iter().map(|p| canonical(db, adjust_param(db, ty::lower(cx, p)))).collect()
+        d.ty.params.iter().map(|p| canonical(db, ty::adjust_param(db, ty::lower(cx, p)))).collect()
     };
     // Lowered only when an `extern "C"` declaration of the name exists.
     let mut own: Option<Vec<TyId>> = None;
@@ -390,20 +390,6 @@ fn enum_name(db: &dyn SourceDatabase, map: &DefMap, e: EnumId, b: &mut Budget) -
     Ok(n)
 }
 
-/// A parameter's type as the function type holds it: top-level cv dropped,
-/// arrays and functions decayed to pointers.
-fn adjust_param(db: &dyn SourceDatabase, t: TyId) -> TyId {
-    let mut t = canonical(db, t);
-    if let TyKind::Qualified(inner, _) = t.kind(db) {
-        t = *inner;
-    }
-    match t.kind(db).clone() {
-        TyKind::Array(e, _) => ty::mk(db, TyKind::Ptr(e)),
-        TyKind::Func(_) => ty::mk(db, TyKind::Ptr(t)),
-        _ => t,
-    }
-}
-
 fn quals(cv: Cv) -> m::Quals {
     m::Quals { restrict: cv.r, volatile: cv.v, konst: cv.c }
 }
@@ -469,7 +455,7 @@ fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Re
         ),
         TyKind::Func(f) => m::FnType {
             ret: ty_tree(db, map, f.ret, b)?,
-            params: f.params.iter().map(|p| ty_tree(db, map, adjust_param(db, *p), b)).collect::<Result<_, _>>()?,
+            params: f.params.iter().map(|p| ty_tree(db, map, ty::adjust_param(db, *p), b)).collect::<Result<_, _>>()?,
             variadic: f.variadic,
             quals: quals(f.cv),
             ref_qual: match f.ref_qual {
@@ -811,7 +797,7 @@ pub(crate) fn fn_instance_encoding_as(
         let last = fn_unqualified(db, &map, data, member, cx)?;
         name.comps.push(m::build::comp_of(last));
         let params =
-            sig.params.iter().map(|p| mangle_ty(db, &map, adjust_param(db, *p))).collect::<Result<Vec<_>, _>>()?;
+            sig.params.iter().map(|p| mangle_ty(db, &map, ty::adjust_param(db, *p))).collect::<Result<Vec<_>, _>>()?;
         let f = m::FnType {
             ret: m::Type::Builtin(m::Builtin::Void),
             params,
@@ -915,11 +901,12 @@ pub(crate) fn fn_instance_encoding_as(
             // A pack of the enclosing specialization (`Ts... in` in a member
             // template of `X<Ts...>`): its elements, substituted.
             for t in crate::instances::expand_param(cx, &env, p)? {
-                params.push(mangle_ty(db, &map, adjust_param(db, t))?);
+                params.push(mangle_ty(db, &map, ty::adjust_param(db, t))?);
             }
             continue;
         }
         let cx = if is_pack { ty::LowerCx { env: Some(&elem_env), ..cx } } else { cx };
+        let p = &*p.decayed_param();
         let t = if dependent_member(db, &map, scope, p, &names) {
             // Top-level cv is not part of a parameter's type.
             match mangle_written(db, &map, cx, p, &names, 0)? {
@@ -927,7 +914,7 @@ pub(crate) fn fn_instance_encoding_as(
                 t => t,
             }
         } else {
-            mangle_ty(db, &map, adjust_param(db, ty::lower(cx, p)))?
+            mangle_ty(db, &map, ty::adjust_param(db, ty::lower(cx, p)))?
         };
         params.push(if is_pack { m::Type::PackExpansion(Box::new(t)) } else { t });
     }

@@ -556,3 +556,18 @@ pub fn builtin_name(b: Builtin) -> &'static str {
         NullPtr => "decltype(nullptr)",
     }
 }
+
+/// A parameter's type as the function type holds it ([dcl.fct]/5): top-level
+/// cv dropped, arrays and functions decayed to pointers. Also what a
+/// function template's parameter is before deduction ([temp.deduct.call]/1).
+pub fn adjust_param(db: &dyn SourceDatabase, t: TyId) -> TyId {
+    let mut t = canonical(db, t);
+    if let TyKind::Qualified(inner, _) = t.kind(db) {
+        t = *inner;
+    }
+    match t.kind(db).clone() {
+        TyKind::Array(e, _) => mk(db, TyKind::Ptr(e)),
+        TyKind::Func(_) => mk(db, TyKind::Ptr(t)),
+        _ => t,
+    }
+}

@@ -65,7 +65,9 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                 {
                     Some(b) => b,
                     None => {
-                        return Err(TraitError::NotEvaluated(format!("type trait __{name} on this type not evaluated")));
+                        return Err(TraitError::NotEvaluated(format!(
+                            "type trait __{name} on this type not evaluated"
+                        )));
                     }
                 },
                 Some(c)

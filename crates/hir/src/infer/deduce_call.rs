@@ -84,6 +84,8 @@ pub(crate) fn deduce(
     for (pi, pref) in data.ty.params.iter().enumerate() {
         let is_pack = data.pack_params.contains(&(pi as u32));
         let pcx = if is_pack { LowerCx { env: Some(&elem_env), ..cx } } else { cx };
+        // `T x[N]` is `T *x` before deduction sees it.
+        let pref = &*pref.decayed_param();
         let pt = templates::nested(|| Ok(ty::lower(pcx, pref))).map_err(|e| e.to_string())?;
         if is_pack {
             // A trailing function parameter pack takes the rest of the arguments.
@@ -101,6 +103,11 @@ pub(crate) fn deduce(
         }
         let Some(&a) = args.get(ai) else { break };
         ai += 1;
+        // A function parameter is a pointer to function (`R f(A)`).
+        let pt = match ty::canonical(db, pt).kind(db) {
+            TyKind::Func(_) => ty::adjust_param(db, pt),
+            _ => pt,
+        };
         // A possibly non-deduced parameter (`typename X<T>::type`): last.
         if non_deduced::maybe_non_deduced(db, caller.map, scope, pref, &params) {
             deferred.push((pt, a));

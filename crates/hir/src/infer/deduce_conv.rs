@@ -109,7 +109,10 @@ pub(super) fn deduce_array_bounds(
     out: &mut [Option<TemplateArg>],
 ) -> Vec<(String, TemplateArg)> {
     let mut bound = Vec::new();
-    walk(cx, p, a, params, out, &mut bound, 0);
+    // `T x[N]` is `T *x`: its bound is no deduced context.
+    if !matches!(p, TypeRef::Array(..)) {
+        walk(cx, p, a, params, out, &mut bound, 0);
+    }
     bound
 }
 

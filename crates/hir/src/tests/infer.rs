@@ -172,6 +172,27 @@ fn explicit_arguments_braced_lists_and_array_parameters() {
 }
 
 #[test]
+fn deduction_from_array_and_function_parameters() {
+    // `T x[]` and `T x[N]` are `T *x`, `R f(A)` is `R (*f)(A)` before
+    // deduction ([dcl.fct]/5): an array argument decays to match, and the
+    // bound of an array parameter is no deduced context.
+    check(
+        "template<class T> T *h(T x[], int n);\n\
+         template<class T, int N = 2> void b(T x[N]);\n\
+         template<class R, class A> R call(R f(A), A a);\n\
+         int twice(int);\n\
+         void user() { float a[3]; h(a, 3); b(a); call(twice, 1); }",
+        "user",
+        expect![[r#"
+            _Z1hIfEPT_S1_i
+            _Z1bIfLi2EEvPT_
+            _Z5twicei
+            _Z4callIiiET_PFS0_T0_ES1_
+        "#]],
+    );
+}
+
+#[test]
 fn runtime_template_overloads() {
     // The CUDA runtime's template overloads beside its C functions (as
     // cuda_runtime.h declares them): a reference to `const T` binds an
