@@ -13,6 +13,13 @@
 //!   any of these, from a scalar to a class without a converting
 //!   constructor (`explicit` ones do not convert).
 //!
+//! - 304 `no instance of overloaded function %n matches the argument
+//!   list`, with `argument types are: (…)` under it and a note for each
+//!   function of the overload set, last declared first: 3322 `number of
+//!   parameters of %n does not match the call`, or 3326 `%n does not
+//!   match because argument #%d does not match parameter` (the first such
+//!   argument); the caret is at the name called.
+//!
 //! The caret is at the expression converted.
 //!
 //! Certainty: both types are ones whose conversions are modelled here:
@@ -26,7 +33,11 @@
 //! unqualified name finding a single function, arguments for which no
 //! argument-dependent lookup can add a candidate (scalars, classes that are
 //! no templates, have no bases and no friends, and whose namespace declares
-//! no other function of the name), as many as it takes.
+//! no other function of the name), as many as it takes. An overload set is
+//! reported when its name finds two or more functions, none a template, a
+//! member, variadic or declared twice, the arguments are scalars, and each
+//! function certainly cannot take them: too few or too many, or one
+//! argument converts to its parameter (a scalar too) by no conversion.
 
 use std::sync::Arc;
 
@@ -42,8 +53,7 @@ use cufront_hir::templates::{ClassRefT, class_bases_of};
 use cufront_hir::ty::{TyId, TyKind, canonical};
 use cufront_hir::{ClassId, FnId, VarId, item_tree_of};
 
-use crate::Raw;
-use crate::spell;
+use crate::{Found, Raw, names, spell};
 use cufront_hir::infer::strip_cv;
 
 const BAD_RETURN: DiagId = DiagId(120);
@@ -51,6 +61,11 @@ const BAD_INIT: DiagId = DiagId(144);
 const BAD_ARGUMENT: DiagId = DiagId(167);
 const NO_CONVERSION_FUNCTION: DiagId = DiagId(413);
 const NO_CONSTRUCTOR: DiagId = DiagId(415);
+const NO_MATCH: DiagId = DiagId(304);
+/// `argument types are: (%s)`
+const ARGUMENT_TYPES: DiagId = DiagId(739);
+const WRONG_COUNT: DiagId = DiagId(3322);
+const ARGUMENT_MISMATCH: DiagId = DiagId(3326);
 
 /// Where a value is converted, which decides the message.
 #[derive(Clone, Copy)]
@@ -98,6 +113,97 @@ pub fn fn_conversion_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>>
     }
     out.sort_by_key(|r| r.at);
     Arc::new(out)
+}
+
+/// A call that no function of its overload set can take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoMatch {
+    /// The name called, relative to the caller's item.
+    pub at: u32,
+    /// The arguments' types as EDG spells them.
+    pub arg_types: Vec<String>,
+    /// Each function of the set and why it does not match.
+    pub candidates: Vec<(FnId, Mismatch)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Too few or too many arguments.
+    Count,
+    /// The argument (from 1) converts to its parameter by no conversion.
+    Argument(u32),
+}
+
+/// The calls of one body that no function of their overload set can take.
+#[salsa::tracked(returns(clone))]
+pub fn fn_no_match_calls(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<NoMatch>> {
+    let decl = FnDecl::Fn(f);
+    let body = infer::decl_body(db, decl);
+    if !body.local_decls.is_empty() || !body.exprs.iter().any(|e| matches!(e, Expr::Call { .. })) {
+        return Arc::default();
+    }
+    let r = infer::infer(db, InferOwner::Fn(f));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    Arc::new(Cx { db, body: &body, r: &r }.no_match_calls(decl))
+}
+
+/// The error of a call no function can take, then its notes (the
+/// functions, last declared first, where each is declared).
+pub(crate) fn no_match_findings(
+    db: &dyn SourceDatabase,
+    starts: &rustc_hash::FxHashMap<cufront_hir::ItemId, u32>,
+    call: &NoMatch,
+    start: u32,
+) -> Option<Vec<Found>> {
+    use cufront_diagnostics::{Arg, Entity, EntityKind, Message};
+    let at = start + call.at;
+    let mut notes = Vec::new();
+    for &(g, why) in &call.candidates {
+        let name = names::callee_name(db, cufront_hir::Entity::Fn(g))?.display;
+        let item = g.item(db);
+        let declared = starts.get(&item)? + cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize)?;
+        let function = Arg::Entity(Entity::new(EntityKind::Function, &name));
+        let (id, args) = match why {
+            Mismatch::Count => (WRONG_COUNT, vec![function]),
+            Mismatch::Argument(k) => (ARGUMENT_MISMATCH, vec![function, Arg::Int(i64::from(k))]),
+        };
+        notes.push(Found { order: at, ..Found::new(declared, id, Severity::Note, args) });
+    }
+    notes.sort_by_key(|n| std::cmp::Reverse(n.at));
+    // The set is named as its functions are, with their scopes (`n::f`).
+    let bare: Vec<String> = call
+        .candidates
+        .iter()
+        .map(|&(g, _)| Some(names::callee_name(db, cufront_hir::Entity::Fn(g))?.bare))
+        .collect::<Option<_>>()?;
+    if bare.iter().any(|b| *b != bare[0]) {
+        return None;
+    }
+    let set = Arg::Entity(Entity::new(EntityKind::OverloadedFunction, &bare[0]));
+    let mut error = Found::new(at, NO_MATCH, Severity::Error, vec![set]);
+    let types = Arg::Str(call.arg_types.join(", "));
+    error.continuation = vec![Message::Template { id: ARGUMENT_TYPES, args: vec![types] }];
+    Some(std::iter::once(error).chain(notes).collect())
+}
+
+/// The functions an unqualified name finds when they form an overload set
+/// whose notes are certain: two or more, each a plain function (no
+/// template, no member or friend) declared once.
+fn overload_set(db: &dyn SourceDatabase, found: Vec<FnDecl>) -> Option<Vec<FnId>> {
+    let mut out = Vec::new();
+    for d in found {
+        let FnDecl::Fn(g) = d else { return None };
+        let data = d.data(db)?;
+        if data.in_class || data.friend || exec_space::redeclarations(db, d).iter().any(|x| *x != d) {
+            return None;
+        }
+        if !out.contains(&g) {
+            out.push(g);
+        }
+    }
+    (out.len() >= 2).then_some(out)
 }
 
 /// The initialization of a variable (namespace scope or static member)
@@ -208,17 +314,7 @@ impl Cx<'_> {
             let args = vec![spell::type_arg(db, from)?, spell::type_arg(db, strip_cv(db, to))?];
             return Some(Raw { at, id: NO_CONSTRUCTOR, severity: Severity::Error, args });
         }
-        let impossible = match (fs, ts) {
-            (Shape::Floating, Shape::Pointer(..)) => true,
-            (Shape::Integral | Shape::Bool, Shape::Pointer(..)) => self.certainly_not_null(e),
-            (Shape::Pointer(..), Shape::Integral | Shape::Floating) => true,
-            (Shape::Pointer(fb, fcv), Shape::Pointer(tb, tcv)) => {
-                let drops = (fcv.c && !tcv.c) || (fcv.v && !tcv.v);
-                drops || (tb != Builtin::Void && fb != tb)
-            }
-            _ => false,
-        };
-        if !impossible {
+        if !self.impossible(e, fs, ts) {
             return None;
         }
         let (id, args) = match site {
@@ -227,6 +323,103 @@ impl Cx<'_> {
             Site::Argument => (BAD_ARGUMENT, vec![spell::type_arg(db, from)?, spell::type_arg(db, to)?]),
         };
         Some(Raw { at, id, severity: Severity::Error, args })
+    }
+
+    /// Whether no standard conversion takes `e` (of shape `fs`) to a
+    /// scalar of shape `ts` (and, the shapes being scalars, no
+    /// user-defined one either).
+    fn impossible(&self, e: ExprId, fs: Shape, ts: Shape) -> bool {
+        match (fs, ts) {
+            (Shape::Floating, Shape::Pointer(..)) => true,
+            (Shape::Integral | Shape::Bool, Shape::Pointer(..)) => self.certainly_not_null(e),
+            (Shape::Pointer(..), Shape::Integral | Shape::Floating) => true,
+            (Shape::Pointer(fb, fcv), Shape::Pointer(tb, tcv)) => {
+                let drops = (fcv.c && !tcv.c) || (fcv.v && !tcv.v);
+                drops || (tb != Builtin::Void && fb != tb)
+            }
+            _ => false,
+        }
+    }
+
+    /// The calls by an unqualified name that `infer` left unresolved: the
+    /// call, the name, the arguments.
+    fn unresolved_calls(&self) -> Vec<(ExprId, &str, &[ExprId])> {
+        let mut out = Vec::new();
+        for (i, e) in self.body.exprs.iter().enumerate() {
+            let Expr::Call { callee, args } = e else { continue };
+            let Expr::Path(p) = self.body.expr(*callee) else { continue };
+            if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() {
+                continue;
+            }
+            let x = ExprId(i as u32);
+            let unresolved = self
+                .r
+                .calls
+                .iter()
+                .any(|(site, c)| matches!((site, c), (CallSite::Expr(s), Callee::Unresolved(_)) if *s == x));
+            if unresolved {
+                out.push((*callee, p.segments[0].name.as_str(), args.as_slice()));
+            }
+        }
+        out
+    }
+
+    /// The unresolved calls whose overload set certainly has no function
+    /// that takes their arguments.
+    fn no_match_calls(&self, caller: FnDecl) -> Vec<NoMatch> {
+        let db = self.db;
+        let Some(scope) = instances::fn_scope(db, caller) else { return Vec::new() };
+        let map = def_map(db, caller.tu(db));
+        let mut out = Vec::new();
+        for (callee, name, args) in self.unresolved_calls() {
+            let shapes: Vec<Shape> =
+                args.iter().map(|a| self.r.ty(*a).map_or(Shape::Other, |t| self.shape(t))).collect();
+            if shapes.iter().any(|s| matches!(s, Shape::Other | Shape::Class(_))) {
+                continue;
+            }
+            let Some(set) = overload_set(db, lookup_fns(db, &map, scope, name)) else { continue };
+            let Some(candidates) =
+                set.iter().map(|&g| Some((g, self.mismatch(g, args, &shapes)?))).collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            // A prvalue's type; EDG's spelling of a qualified one is not checked.
+            let spelled = |a: &ExprId| {
+                let t = self.r.ty(*a)?;
+                if matches!(canonical(db, t).kind(db), TyKind::Qualified(..)) {
+                    return None;
+                }
+                spell::spell(db, t)
+            };
+            let Some(arg_types) = args.iter().map(spelled).collect::<Option<Vec<_>>>() else { continue };
+            let at = u32::from(self.body.expr_ranges[callee.0 as usize].start());
+            out.push(NoMatch { at, arg_types, candidates });
+        }
+        out
+    }
+
+    /// Why function `g` certainly cannot take `args`; `None` when it may.
+    fn mismatch(&self, g: FnId, args: &[ExprId], shapes: &[Shape]) -> Option<Mismatch> {
+        let db = self.db;
+        let d = FnDecl::Fn(g);
+        let sig = instances::signature(db, instances::fn_instance(db, d, None, Vec::new())).ok()?;
+        if sig.variadic {
+            return None;
+        }
+        let least = sig.params.len().saturating_sub(infer::param_defaults(db, d) as usize);
+        if args.len() < least || args.len() > sig.params.len() {
+            return Some(Mismatch::Count);
+        }
+        for (k, ((a, fs), p)) in args.iter().zip(shapes).zip(&sig.params).enumerate() {
+            let ts = self.shape(*p);
+            if matches!(ts, Shape::Other | Shape::Class(_)) {
+                return None;
+            }
+            if self.impossible(*a, *fs, ts) {
+                return Some(Mismatch::Argument(k as u32 + 1));
+            }
+        }
+        None
     }
 
     /// An integral expression that is certainly not the null pointer
@@ -252,22 +445,7 @@ impl Cx<'_> {
         let Some(scope) = instances::fn_scope(db, caller) else { return Vec::new() };
         let map = def_map(db, caller.tu(db));
         let mut out = Vec::new();
-        for (i, e) in self.body.exprs.iter().enumerate() {
-            let Expr::Call { callee, args } = e else { continue };
-            let Expr::Path(p) = self.body.expr(*callee) else { continue };
-            if p.global || p.segments.len() != 1 || p.segments[0].args.is_some() {
-                continue;
-            }
-            let x = ExprId(i as u32);
-            let unresolved = self
-                .r
-                .calls
-                .iter()
-                .any(|(site, c)| matches!((site, c), (CallSite::Expr(s), Callee::Unresolved(_)) if *s == x));
-            if !unresolved {
-                continue;
-            }
-            let name = &p.segments[0].name;
+        for (_, name, args) in self.unresolved_calls() {
             let shapes: Vec<Shape> =
                 args.iter().map(|a| self.r.ty(*a).map_or(Shape::Other, |t| self.shape(t))).collect();
             if shapes.iter().any(|s| matches!(s, Shape::Other)) {

@@ -87,7 +87,7 @@ pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use constants::{fn_constant_findings, var_constant_findings};
-pub use conversions::{fn_conversion_findings, var_conversion_findings};
+pub use conversions::{Mismatch, NoMatch, fn_conversion_findings, fn_no_match_calls, var_conversion_findings};
 pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings};
 pub use deleted::{DeletedCall, fn_deleted_calls};
 pub use deprecated::{deprecation, fn_deprecated_calls};
@@ -154,12 +154,24 @@ pub struct Found {
     /// The instantiations that led to it, innermost first (`detected
     /// during …`).
     pub context: Vec<ContextEntry>,
+    /// Lines printed under the message (`argument types are: (double)`).
+    pub continuation: Vec<cufront_diagnostics::Message>,
 }
 
 impl Found {
     /// A finding that sorts at its caret, with nothing else to it.
     pub fn new(at: u32, id: DiagId, severity: Severity, args: Vec<Arg>) -> Found {
-        Found { at, order: at, id, severity, args, args_once_erred: None, late: false, context: Vec::new() }
+        Found {
+            at,
+            order: at,
+            id,
+            severity,
+            args,
+            args_once_erred: None,
+            late: false,
+            context: Vec::new(),
+            continuation: Vec::new(),
+        }
     }
 }
 
@@ -191,6 +203,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
     let mut unknown = Vec::new();
     let mut inaccessible = Vec::new();
     let mut deleted = Vec::new();
+    let mut no_match = Vec::new();
     let mut points = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         raw(&item_decl_findings(db, item), start, &mut out);
@@ -231,6 +244,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_conversion_findings(db, f), start, &mut out);
             inaccessible.extend(fn_inaccessible(db, f).iter().map(|u| (u.clone(), start)));
             deleted.extend(fn_deleted_calls(db, f).iter().map(|c| (c.clone(), start)));
+            no_match.extend(fn_no_match_calls(db, f).iter().map(|c| (c.clone(), start)));
             points.extend(fn_instantiations(db, f).iter().map(|&(at, t)| (start + at, t)));
             raw(&fn_arity_findings(db, f), start, &mut out);
             raw(&fn_uninitialized(db, f), start, &mut out);
@@ -259,11 +273,14 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         }
     }
     out.extend(undefined::findings(text, &unknown));
-    if !inaccessible.is_empty() || !deleted.is_empty() {
+    if !inaccessible.is_empty() || !deleted.is_empty() || !no_match.is_empty() {
         // Where members and functions are declared (any item, system headers included).
         let starts = calls::item_starts(db, tu).into_iter().collect();
         out.extend(inaccessible.iter().filter_map(|(u, start)| access::finding(db, tu, &starts, u, *start)));
         out.extend(deleted.iter().filter_map(|(c, start)| deleted::finding(db, tu, &starts, c, *start)));
+        for (c, start) in &no_match {
+            out.extend(conversions::no_match_findings(db, &starts, c, *start).unwrap_or_default());
+        }
     }
     points.sort_by_key(|&(at, _)| at);
     out.extend(instantiation::findings(db, tu, &points));

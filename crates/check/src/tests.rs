@@ -915,6 +915,9 @@ void o() { ov(1, 2, 3); }
             7:26 165 
             10:29 165 
             10:40 140 
+            12:12 304 Some(OverloadedFunction) "ov"
+            11:20 3322 Some(Function) "ov(int, int)"
+            11:6 3322 Some(Function) "ov(int)"
         "#]],
     );
 }

@@ -177,6 +177,17 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                 let file = presumed_file(cx, f.at);
                 let mut message =
                     cufront_diagnostics::message::render_plain(catalog::template(f.id), args, Some(&file));
+                // Lines under the message (`argument types are: (double)`).
+                for line in &f.continuation {
+                    if let cufront_diagnostics::Message::Template { id, args } = line {
+                        message.push('\n');
+                        message.push_str(&cufront_diagnostics::message::render_plain(
+                            catalog::template(*id),
+                            args,
+                            Some(&file),
+                        ));
+                    }
+                }
                 // The instantiations that led here, one line each (EDG's
                 // single-line form: `detected during instantiation of …`).
                 for c in &f.context {

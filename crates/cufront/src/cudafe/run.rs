@@ -146,6 +146,9 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
                 for c in &f.context {
                     diag = diag.with_context(c.clone());
                 }
+                for line in &f.continuation {
+                    diag = diag.with_continuation(line.clone());
+                }
                 // A message that ends in `:` introduces a list: its notes are
                 // continuation lines (`object of abstract class type "A" is
                 // not allowed:` and its pure virtual functions); other notes

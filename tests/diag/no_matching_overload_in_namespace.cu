@@ -1,0 +1,3 @@
+// nvcc-flags:
+namespace n { void f(int *); void f(float *);
+void g() { double d; f(&d); } }
