@@ -83,11 +83,43 @@ use crate::ty::{self, FnSig, LowerCx, TyId, TyKind, canonical, mk};
 use crate::{Entity, FnId, ItemId, VarId, item_tree_of};
 
 thread_local! {
-    /// The variables whose declared types `Infer::var_ty` is lowering on
-    /// this thread, innermost last: the cycle guard (as `templates::nested`
-    /// keeps the instantiation depth). Empty again whenever no lowering is
-    /// under way, so no query's answer depends on another's.
-    static VAR_TYS_UNDER_WAY: RefCell<Vec<VarId>> = const { RefCell::new(Vec::new()) };
+    /// The variables and data members whose declared types are being
+    /// lowered on this thread (`Infer::var_ty`, `Infer::field_decl`),
+    /// innermost last: the cycle guard (as `templates::nested` keeps the
+    /// instantiation depth). Empty again whenever no lowering is under way,
+    /// so no query's answer depends on another's.
+    static DECLARED_TYS_UNDER_WAY: RefCell<Vec<Declared>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A declaration whose written type is being lowered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Declared {
+    Var(VarId),
+    /// A class (or specialization) and the index of its data member.
+    Field(ClassRefT, usize),
+}
+
+/// Runs `f`, the lowering of `d`'s declared type, unless that lowering is
+/// already under way on this thread: `decltype(a) a;` (with `a` found
+/// again, or by declarations that name each other) is a type that depends
+/// on itself, an error found on the way in. Without the guard each level
+/// retried its operand (short reader, then the full inference) down to the
+/// depth limit: time exponential in that limit.
+fn lowering_declared<T>(d: Declared, f: impl FnOnce() -> T) -> Option<T> {
+    if DECLARED_TYS_UNDER_WAY.with(|u| u.borrow().contains(&d)) {
+        return None;
+    }
+    // Popped on every way out, unwinding included (salsa cancels queries
+    // by unwinding; a stale entry would make later lowerings fail).
+    struct UnderWay;
+    impl Drop for UnderWay {
+        fn drop(&mut self) {
+            DECLARED_TYS_UNDER_WAY.with(|u| u.borrow_mut().pop());
+        }
+    }
+    DECLARED_TYS_UNDER_WAY.with(|u| u.borrow_mut().push(d));
+    let _under_way = UnderWay;
+    Some(f())
 }
 
 mod auto_ret;
@@ -1484,10 +1516,13 @@ impl<'a> Infer<'a> {
         let s = *self.map.class_scope.get(&c)?;
         let tree = item_tree_of(self.db, c.item(self.db));
         let data = tree.classes.get(c.idx(self.db) as usize)?;
-        for f in &data.fields {
+        for (k, f) in data.fields.iter().enumerate() {
             if f.name.as_deref() == Some(name) {
                 let cx = LowerCx { db: self.db, map: self.map, item: c.item(self.db), scope: s, env: env.as_ref() };
-                let t = templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e));
+                let t = lowering_declared(Declared::Field(class, k), || {
+                    templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e))
+                })
+                .unwrap_or_else(|| self.error("a data member's type that depends on itself"));
                 return Some((t, f.mutable));
             }
             // Members of anonymous structs/unions are members of the class.
@@ -2386,27 +2421,12 @@ impl<'a> Infer<'a> {
     fn var_ty(&self, v: VarId, env: Option<&Env>) -> TyId {
         let tree = item_tree_of(self.db, v.item(self.db));
         let Some(data) = tree.vars.get(v.idx(self.db) as usize) else { return self.error("var") };
-        // `decltype(a) a;` (with `a` found again, or by other variables that
-        // name each other): a type that depends on itself is an error, found
-        // on the way in. Without the guard each level retried its operand
-        // (short reader, then the full inference) down to the depth limit:
-        // time exponential in that limit.
-        if VAR_TYS_UNDER_WAY.with(|u| u.borrow().contains(&v)) {
-            return self.error("a variable's type that depends on itself");
-        }
-        // Popped on every way out, unwinding included (salsa cancels queries
-        // by unwinding; a stale entry would make later lowerings fail).
-        struct UnderWay;
-        impl Drop for UnderWay {
-            fn drop(&mut self) {
-                VAR_TYS_UNDER_WAY.with(|u| u.borrow_mut().pop());
-            }
-        }
-        VAR_TYS_UNDER_WAY.with(|u| u.borrow_mut().push(v));
-        let _under_way = UnderWay;
         let scope = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
         let cx = LowerCx { db: self.db, map: self.map, item: v.item(self.db), scope, env };
-        let t = templates::nested(|| Ok(ty::lower(cx, &data.ty))).unwrap_or_else(|e| self.error(&e));
+        let t = lowering_declared(Declared::Var(v), || {
+            templates::nested(|| Ok(ty::lower(cx, &data.ty))).unwrap_or_else(|e| self.error(&e))
+        })
+        .unwrap_or_else(|| self.error("a variable's type that depends on itself"));
         const_locals::constexpr_object_ty(self.db, t, data)
     }
 
