@@ -703,7 +703,13 @@ pub fn parse_lazy(db: &dyn SourceDatabase, item: ItemId, lazy: &SyntaxNode) -> O
 /// Lowers one expression (a `static_assert` condition, an initializer):
 /// `node` is in the tree of `item` (ranges relative to it).
 pub fn lower_expr_owner(node: &SyntaxNode) -> Body {
-    let mut cx = Lower::new(TextSize::from(0));
+    lower_expr_at(node, TextSize::from(0))
+}
+
+/// `lower_expr_owner` for a node of a tree that starts at `base` in its
+/// item (a lazily parsed body).
+pub fn lower_expr_at(node: &SyntaxNode, base: TextSize) -> Body {
+    let mut cx = Lower::new(base);
     let e = cx.expr_node(node, 0);
     cx.body.root_expr = Some(e);
     cx.body
