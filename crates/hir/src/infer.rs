@@ -1543,6 +1543,9 @@ impl<'a> Infer<'a> {
     fn expr_inner(&mut self, e: ExprId) -> (TyId, Category) {
         let db = self.db;
         let body = self.body;
+        if !body.expr_decltypes.is_empty() {
+            self.bind_expr_decltypes(e);
+        }
         let pr = Category::PRValue;
         match body.expr(e).clone() {
             Expr::Missing(s) => (self.error(&format!("not lowered: {s}")), pr),

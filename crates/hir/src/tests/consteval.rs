@@ -1288,3 +1288,33 @@ fn bare_template_parameters_of_any_name_are_generic() {
         "#]],
     );
 }
+
+/// `decltype` of an expression naming the body's parameters or locals,
+/// written in an expression's type (`decltype(rank(t))::value`,
+/// `decltype(rank(t)){}`, a template argument of a functional cast): typed
+/// by the body's inference (CuTe's `transform_layout` reads `constexpr int
+/// R0 = decltype(rank(t0))::value;`). Each assert holds with g++.
+#[test]
+fn decltype_of_locals_in_expression_types() {
+    check(
+        "template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         template <int v> struct C { static constexpr int value = v; };\n\
+         template <class... T> struct tuple {};\n\
+         template <class... T> constexpr C<sizeof...(T)> rank(tuple<T...> const&) { return {}; }\n\
+         template <class T> constexpr auto e1(T const& t) { constexpr int R0 = decltype(rank(t))::value; return C<R0 * 10>{}; }\n\
+         template <class T> constexpr auto e2(T const& t) { return decltype(rank(t)){}; }\n\
+         template <class T> constexpr auto e3(T const& t) { return C<decltype(rank(t))::value + 1>{}; }\n\
+         constexpr auto n1() { tuple<int, int, int> t; return C<decltype(rank(t))::value>{}; }\n\
+         static_assert(same<decltype(e1(tuple<int, int>{})), C<20>>::value, \"\");\n\
+         static_assert(same<decltype(e2(tuple<int, int>{})), C<2>>::value, \"\");\n\
+         static_assert(same<decltype(e3(tuple<int>{})), C<2>>::value, \"\");\n\
+         static_assert(same<decltype(n1()), C<3>>::value, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
