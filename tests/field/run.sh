@@ -132,7 +132,9 @@ if [[ ${1:-} == --one ]]; then
       # The id is in anonymous namespaces' names too, after their length
       # (`_ZN…51_GLOBAL__N__<id>…`), which the pid's digits change.
       mask() { sed -E "s/[0-9]+_GLOBAL__N_$1/<len>_GLOBAL__N_<id>/g; s/$1/<id>/g" "$2"; }
-      cmp -s <(mask "$rid" "$work/real/syms") <(mask "$oid" "$work/ours/syms") \
+      # Sorted again after masking: the pid's digits move a symbol in the
+      # sorted list.
+      cmp -s <(mask "$rid" "$work/real/syms" | sort) <(mask "$oid" "$work/ours/syms" | sort) \
         && syms=yes || syms=no
     else
       [[ $rid == "$oid" ]] && id=yes || id=no

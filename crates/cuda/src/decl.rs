@@ -49,6 +49,30 @@ pub fn name_node(declarator: &SyntaxNode) -> Option<SyntaxNode> {
     name_node(&inner(declarator)?)
 }
 
+/// Where the declared entity is, as EDG places it: the start of the
+/// declarator-id's last component (`f` in `N::f`, `operator` in
+/// `operator+`), not the start of the declaration. Whether an entity is in
+/// a system header is decided there (checked against cudafe++ 13.0: a
+/// definition whose attributes come from a macro defined outside the system
+/// header keeps its name's system flag).
+pub fn name_start(declarator: &SyntaxNode) -> Option<TextSize> {
+    let name = name_node(declarator)?;
+    let last = match name.kind() {
+        SyntaxKind::QUALIFIED_NAME => name.children().last().unwrap_or(name),
+        _ => name,
+    };
+    let first_token = last.first_token()?;
+    let mut t = Some(first_token);
+    // Skip leading trivia inside the node, if any.
+    while let Some(tok) = t {
+        if !tok.kind().is_trivia() {
+            return Some(tok.text_range().start());
+        }
+        t = tok.next_token();
+    }
+    None
+}
+
 /// The derivations from the declared name outwards. `int *a[3]` → [Array, Ptr];
 /// `int (*f)(int)` → [Ptr, Function]; `int (*fp(int))[4]` → [Function, Ptr, Array].
 pub fn derivations(declarator: &SyntaxNode) -> Vec<Deriv> {

@@ -1,5 +1,6 @@
 //! The module id's key: the linkage name of the first eligible definition
-//! outside system headers (spec 30 §4.2).
+//! outside system headers (spec 30 §4.2), where a definition is in a system
+//! header when its declarator-id's last component is.
 //!
 //! Eligibility is read from the declaration's syntax (specifiers, context,
 //! initializer); what needs types — the linkage name, whether a variable's
@@ -131,10 +132,13 @@ pub fn module_key(
             too_late = true;
             return;
         }
-        if map.flags_at(node.text_range().start().into()).system {
-            return;
-        }
         for (specs, d) in declarators(node) {
+            // A system header's entity is one whose name is there, however
+            // the declaration starts (`HD int f()` with `HD` from a user
+            // header, spec 30 §4.2).
+            if decl::name_start(&d).is_none_or(|at| map.flags_at(at.into()).system) {
+                continue;
+            }
             match candidate(sema, node, specs.as_ref(), &d, ctx) {
                 Candidate::No => {}
                 Candidate::Entity(e) => {

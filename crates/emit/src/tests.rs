@@ -103,6 +103,14 @@ fn key_eligibility() {
 fn system_headers_do_not_count() {
     let src = "# 1 \"/usr/include/x.h\" 1 3\nint sys = 1;\n# 2 \"t.cu\" 2\nint user = 2;\n";
     assert_eq!(mangled(src), "user");
+    // Placed at the declarator-id's last component (checked against
+    // cudafe++ 13.0 in `crates/cufront/tests/module_id_vs_cudafe.rs`): the
+    // attributes on a user line do not make the definition a user one, a
+    // name on a user line does.
+    let attrs = "# 1 \"s.h\" 1 3\n# 5 \"s.h\"\n__attribute__((host))\n# 5 \"s.h\" 3\nint f() { return 0; }\n# 2 \"t.cu\" 2\nint user = 2;\n";
+    assert_eq!(mangled(attrs), "user");
+    let name = "# 1 \"s.h\" 1 3\nnamespace N { int f(); } int N::\n# 5 \"s.h\"\nf() { return 0; }\n# 2 \"t.cu\" 2\nint user = 2;\n";
+    assert_eq!(mangled(name), "_ZN1N1fEv");
 }
 
 #[test]

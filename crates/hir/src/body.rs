@@ -104,6 +104,12 @@ pub struct Body {
     /// by the specifier's token text (what the `TypeRef::Opaque` holds): they
     /// name the body's locals, so only the body's inference can type them.
     pub alias_decltypes: Vec<(String, ExprId)>,
+    /// The `decltype(…)` specifiers written in the types of expressions
+    /// (`decltype(rank(t)){}`, `decltype(rank(t))::value`,
+    /// `C<decltype(x)::value>{}`), by the expression whose type holds them,
+    /// in the order of `exprs`: the operand is in `alias_decltypes` under
+    /// the same text; inference types it when it reaches the expression.
+    pub expr_decltypes: Vec<(ExprId, String)>,
     /// Where the parts of each lambda expression are written, in the
     /// order of `exprs` (the positions diagnostics about a lambda use).
     pub lambda_marks: Vec<LambdaMarks>,
@@ -703,7 +709,13 @@ pub fn parse_lazy(db: &dyn SourceDatabase, item: ItemId, lazy: &SyntaxNode) -> O
 /// Lowers one expression (a `static_assert` condition, an initializer):
 /// `node` is in the tree of `item` (ranges relative to it).
 pub fn lower_expr_owner(node: &SyntaxNode) -> Body {
-    let mut cx = Lower::new(TextSize::from(0));
+    lower_expr_at(node, TextSize::from(0))
+}
+
+/// `lower_expr_owner` for a node of a tree that starts at `base` in its
+/// item (a lazily parsed body).
+pub fn lower_expr_at(node: &SyntaxNode, base: TextSize) -> Body {
+    let mut cx = Lower::new(base);
     let e = cx.expr_node(node, 0);
     cx.body.root_expr = Some(e);
     cx.body
@@ -1012,15 +1024,46 @@ impl Lower {
         }
         let specs: Vec<SyntaxNode> = scope.descendants().filter(|n| n.kind() == K::DECLTYPE_SPECIFIER).collect();
         for n in specs {
-            let Some(operand) = n.children().next() else { continue };
-            // The key is the text the item tree's `TypeRef::Opaque` holds
-            // (`__decltype` spelled `decltype`).
-            let TypeRef::Opaque(text) = item_tree::decltype_ref(&n) else { continue };
-            if self.body.alias_decltypes.iter().any(|(t, _)| *t == text) {
-                continue;
-            }
+            self.decltype_operand(&n, d);
+        }
+    }
+
+    /// Lowers the operand of the `decltype` specifier `n` into
+    /// `alias_decltypes` (once per text): its key, the text the item tree's
+    /// `TypeRef::Opaque` holds (`__decltype` spelled `decltype`).
+    fn decltype_operand(&mut self, n: &SyntaxNode, d: u32) -> Option<String> {
+        let operand = n.children().next()?;
+        let TypeRef::Opaque(text) = item_tree::decltype_ref(n) else { return None };
+        if !self.body.alias_decltypes.iter().any(|(t, _)| *t == text) {
             let e = self.expr_node(&operand, d + 1);
-            self.body.alias_decltypes.push((text, e));
+            self.body.alias_decltypes.push((text.clone(), e));
+        }
+        Some(text)
+    }
+
+    /// The `decltype` specifiers in the types an expression writes (its
+    /// own, not those of a lambda's body or inside another `decltype`),
+    /// recorded for expression `e` (`expr_decltypes`).
+    fn expr_decltypes(&mut self, n: &SyntaxNode, e: ExprId, d: u32) {
+        let mut walk = n.preorder();
+        let mut found = Vec::new();
+        while let Some(ev) = walk.next() {
+            let rowan::WalkEvent::Enter(c) = ev else { continue };
+            match c.kind() {
+                K::LAMBDA_EXPR | K::REQUIRES_EXPR => walk.skip_subtree(),
+                K::DECLTYPE_SPECIFIER => {
+                    found.push(c);
+                    walk.skip_subtree();
+                }
+                _ => {}
+            }
+        }
+        for c in found {
+            if let Some(text) = self.decltype_operand(&c, d)
+                && !self.body.expr_decltypes.iter().any(|(x, t)| *x == e && *t == text)
+            {
+                self.body.expr_decltypes.push((e, text));
+            }
         }
     }
 
@@ -1192,6 +1235,28 @@ impl Lower {
     }
 
     fn expr_node(&mut self, n: &SyntaxNode, depth: u32) -> ExprId {
+        let e = self.expr_node_inner(n, depth);
+        // Expressions that write a type: its `decltype`s name the body's
+        // locals, typed by the body's inference (`expr_decltypes`).
+        if depth <= MAX_DEPTH
+            && matches!(
+                n.kind(),
+                K::ID_EXPR
+                    | K::FUNCTIONAL_CAST_EXPR
+                    | K::CAST_EXPR
+                    | K::CXX_CAST_EXPR
+                    | K::SIZEOF_EXPR
+                    | K::ALIGNOF_EXPR
+                    | K::NEW_EXPR
+            )
+            && n.descendants().any(|c| c.kind() == K::DECLTYPE_SPECIFIER)
+        {
+            self.expr_decltypes(n, e, depth + 1);
+        }
+        e
+    }
+
+    fn expr_node_inner(&mut self, n: &SyntaxNode, depth: u32) -> ExprId {
         if depth > MAX_DEPTH {
             return self.missing(n);
         }

@@ -1578,6 +1578,9 @@ impl<'a> Infer<'a> {
     fn expr_inner(&mut self, e: ExprId) -> (TyId, Category) {
         let db = self.db;
         let body = self.body;
+        if !body.expr_decltypes.is_empty() {
+            self.bind_expr_decltypes(e);
+        }
         let pr = Category::PRValue;
         match body.expr(e).clone() {
             Expr::Missing(s) => (self.error(&format!("not lowered: {s}")), pr),
@@ -3215,7 +3218,7 @@ impl<'a> Infer<'a> {
             }
             // Tie-breaks: defaults used, templates, generality.
             let generic = match c.0 {
-                FnDecl::Template(_) => 1 + self.generic_params(&data) as u16,
+                FnDecl::Template(_) => 1 + self.generic_params(c.0, &data) as u16,
                 FnDecl::Fn(_) => 0,
             };
             ranks.push(Rank { major: 0, minor: missing as u16 });
@@ -3288,8 +3291,13 @@ impl<'a> Infer<'a> {
         Ok(viable.swap_remove(best))
     }
 
-    /// Parameters whose written type is a bare template parameter (`T`, `T&&`, `const T&`): less specialized.
-    fn generic_params(&self, data: &crate::item_tree::FnData) -> usize {
+    /// Parameters whose written type is a bare template parameter of the
+    /// candidate itself (`T`, `T&&`, `const Shape&`): less specialized.
+    fn generic_params(&self, f: FnDecl, data: &crate::item_tree::FnData) -> usize {
+        let tparams = f.tparams(self.db);
+        let is_type_param = |name: &str| {
+            tparams.iter().any(|p| matches!(p.kind, TemplateParamKind::Type) && p.name.as_deref() == Some(name))
+        };
         data.ty
             .params
             .iter()
@@ -3299,9 +3307,10 @@ impl<'a> Infer<'a> {
                     match t {
                         TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) => t = x,
                         TypeRef::Path(p) => {
-                            return p.segments.len() == 1
+                            return !p.global
+                                && p.segments.len() == 1
                                 && p.segments[0].args.is_none()
-                                && p.segments[0].name.len() <= 2;
+                                && is_type_param(&p.segments[0].name);
                         }
                         _ => return false,
                     }

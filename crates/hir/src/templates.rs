@@ -1433,13 +1433,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 _ => return Err(TyKind::Error(format!("bad use of template parameter `{}`", first.name))),
             };
         }
-        // `decltype(__test<_Tp>(12))::value` (libcu++'s detection traits).
-        if first.args.is_none()
-            && !rest.is_empty()
-            && first.name.starts_with("decltype(")
-            && let Some(t) = crate::infer::decltype_text(cx, &first.name)
-        {
-            break 'first Resolved::Ty(t);
+        // `decltype(__test<_Tp>(12))::value` (libcu++'s detection traits);
+        // one naming a body's locals is bound in the environment by the
+        // body's inference, under its token text (`bind_expr_decltypes`).
+        if first.args.is_none() && !rest.is_empty() && first.name.starts_with("decltype(") {
+            let key: String = first.name.chars().filter(|c| !c.is_whitespace()).collect();
+            if let Some(TemplateArg::Type(t)) = cx.env.and_then(|e| e.get(&key)) {
+                break 'first Resolved::Ty(*t);
+            }
+            if let Some(t) = crate::infer::decltype_text(cx, &first.name) {
+                break 'first Resolved::Ty(t);
+            }
         }
         let want = if first.args.is_some() { Ns::Type } else { last_ns(0) };
         if base_lookup::applies(p)

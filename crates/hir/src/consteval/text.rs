@@ -61,11 +61,60 @@ fn opaque_body(db: &dyn SourceDatabase, item: ItemId, k: u32) -> Option<Arc<body
     Some(Arc::new(body::lower_expr_owner(&node)))
 }
 
-/// The node of `item` whose text is `text`, lowered.
+/// The node of `item` whose text is `text`, lowered: one outside function
+/// bodies, else the first one inside a body (`body_expr`).
 fn find(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<Arc<body::Body>> {
     let idx = opaque_exprs(db, item);
-    let k = idx.binary_search_by(|(t, _, _)| t.as_str().cmp(text)).ok()?;
-    opaque_body(db, item, k as u32)
+    match idx.binary_search_by(|(t, _, _)| t.as_str().cmp(text)) {
+        Ok(k) => opaque_body(db, item, k as u32),
+        Err(_) => find_in_bodies(db, item, text),
+    }
+}
+
+/// An expression written in a function body (a call in a template argument
+/// of a type the body names: `return C<signum(t)>{};`): found by its text
+/// in the item's text, then as the expression node at that place, parsing
+/// the lazy body that holds it. Searched only when no expression outside
+/// bodies has the text, so bodies are parsed only for what needs them.
+fn find_in_bodies(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<Arc<body::Body>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let item_text = interp::item_text(db, item);
+    item_text.match_indices(text).find_map(|(s, _)| body_expr(db, item, s as u32, (s + text.len()) as u32))
+}
+
+/// The expression node of a function body of `item` that spans exactly
+/// `start..end` (offsets in the item), lowered with item offsets.
+#[salsa::tracked(returns(clone))]
+fn body_expr(db: &dyn SourceDatabase, item: ItemId, start: u32, end: u32) -> Option<Arc<body::Body>> {
+    let src = crate::item_source(db, item).as_ref()?.clone();
+    let root = SyntaxNode::new_root(src.green.clone());
+    let range = TextRange::new(TextSize::from(start), TextSize::from(end));
+    let tok = cufront_syntax::green::token_at(&root, TextSize::from(start))?;
+    let holder = tok.parent_ancestors().find(|n| matches!(n.kind(), K::FUNCTION_BODY | K::LAZY_BODY))?;
+    let (tree, base) = match holder.kind() {
+        K::LAZY_BODY => body::parse_lazy(db, item, &holder)?,
+        _ => (root, TextSize::from(0)),
+    };
+    let local = range.checked_sub(base)?;
+    if !tree.text_range().contains_range(local) {
+        return None;
+    }
+    let mut n = match tree.covering_element(local) {
+        rowan::NodeOrToken::Node(n) => n,
+        rowan::NodeOrToken::Token(t) => t.parent()?,
+    };
+    loop {
+        if n.text_range() == local && su::is_expr(n.kind()) {
+            return Some(Arc::new(body::lower_expr_at(&n, base)));
+        }
+        if n.text_range().len() > local.len() {
+            return None;
+        }
+        n = n.parent()?;
+    }
 }
 
 /// The node of `opaque_exprs(item)[k]`.

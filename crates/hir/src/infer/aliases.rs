@@ -52,6 +52,23 @@ impl Infer<'_> {
         })
     }
 
+    /// The `decltype`s written in the types of expression `e`
+    /// (`decltype(rank(t))::value`, `decltype(x){}`), typed here, where the
+    /// body's locals are in scope, and bound by their text like a local's
+    /// `decltype(x)` (`bind_local`): `ty::lower` and qualified names find
+    /// them there until the end of the block.
+    pub(super) fn bind_expr_decltypes(&mut self, e: super::ExprId) {
+        let body = self.body;
+        for (owner, text) in &body.expr_decltypes {
+            if *owner != e || self.env.as_ref().is_some_and(|env| env.get(text).is_some()) {
+                continue;
+            }
+            if let Some(ty) = self.alias_decltype(&TypeRef::Opaque(text.clone())) {
+                self.env.get_or_insert_with(Env::default).names.push((text.clone(), TemplateArg::Type(ty)));
+            }
+        }
+    }
+
     /// What `alias_release` restores at the end of a block.
     pub(super) fn alias_mark(&self) -> Option<usize> {
         self.env.as_ref().map(|e| e.names.len())

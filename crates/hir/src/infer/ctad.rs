@@ -170,8 +170,7 @@ impl Infer<'_> {
             if is_pack {
                 let rest = args.get(ai..).unwrap_or(&[]);
                 ai = args.len();
-                let (slot, elems) = packs::deduce_param_pack(db, pt, pref, &cand.tparams, rest, &out)?;
-                if let Some(s) = slot {
+                for (s, elems) in packs::deduce_param_pack(db, pt, pref, &cand.tparams, rest, &out)? {
                     out[s] = Some(TemplateArg::Pack(elems.into_iter().collect::<Option<Vec<_>>>()?));
                 }
                 continue;

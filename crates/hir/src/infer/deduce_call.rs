@@ -91,13 +91,12 @@ pub(crate) fn deduce(
             // A trailing function parameter pack takes the rest of the arguments.
             let rest = args.get(ai..).unwrap_or(&[]);
             ai = args.len();
-            let (slot, elems) =
-                packs::deduce_param_pack(db, pt, pref, &params, rest, &out).ok_or("deduction failed (pack)")?;
-            if let Some(s) = slot
-                && (out[s].is_none() || targs.is_none_or(|t| t.is_empty()))
-            {
-                let elems = elems.into_iter().map(|e| e.unwrap_or(TemplateArg::Dependent("?".into()))).collect();
-                out[s] = Some(TemplateArg::Pack(elems));
+            let packs = packs::deduce_param_pack(db, pt, pref, &params, rest, &out).ok_or("deduction failed (pack)")?;
+            for (s, elems) in packs {
+                if out[s].is_none() || targs.is_none_or(|t| t.is_empty()) {
+                    let elems = elems.into_iter().map(|e| e.unwrap_or(TemplateArg::Dependent("?".into()))).collect();
+                    out[s] = Some(TemplateArg::Pack(elems));
+                }
             }
             continue;
         }

@@ -30,11 +30,13 @@ pub(super) fn element_env(db: &dyn SourceDatabase, env: &Env, params: &[Template
 
 /// Deduces a trailing function parameter pack (written `pref`, lowered to
 /// `pt` with its packs bound to their element placeholders) from every
-/// argument left: the index of the template parameter pack it expands, if
-/// any, and that pack's element deduced from each argument (`None` where
-/// the argument deduces only other parameters). `None` overall when an
-/// argument does not match the pattern. Each argument is deduced on its
-/// own against what is deduced so far (`out`), the pack's slot cleared.
+/// argument left: for each template parameter pack the pattern expands
+/// (`L<Ss, Ds> const&...` expands two), its index and its element deduced
+/// from each argument (`None` where the argument does not deduce it).
+/// `None` overall when an argument does not match the pattern. Each
+/// argument is deduced on its own against what is deduced so far (`out`),
+/// the packs' slots cleared ([temp.deduct.call]/1: every pack of the
+/// pattern gets one element per argument).
 pub(super) fn deduce_param_pack(
     db: &dyn SourceDatabase,
     pt: crate::ty::TyId,
@@ -42,22 +44,30 @@ pub(super) fn deduce_param_pack(
     tparams: &[TemplateParam],
     args: &[super::Arg],
     out: &[Option<TemplateArg>],
-) -> Option<(Option<usize>, Vec<Option<TemplateArg>>)> {
+) -> Option<Vec<(usize, Vec<Option<TemplateArg>>)>> {
     let mut names = Vec::new();
     crate::instances::typeref_names(pref, &mut names);
-    let slot = tparams.iter().position(|p| p.pack && p.name.as_ref().is_some_and(|n| names.contains(n)));
-    let mut elems = Vec::with_capacity(args.len());
+    let slots: Vec<usize> = tparams
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.pack && p.name.as_ref().is_some_and(|n| names.contains(n)))
+        .map(|(i, _)| i)
+        .collect();
+    let mut packs: Vec<(usize, Vec<Option<TemplateArg>>)> =
+        slots.iter().map(|&s| (s, Vec::with_capacity(args.len()))).collect();
     for &a in args {
         let mut scratch = out.to_vec();
-        if let Some(s) = slot {
+        for &s in &slots {
             scratch[s] = None;
         }
         if !super::deduce_one(db, pt, a, &mut scratch) {
             return None;
         }
-        elems.push(slot.and_then(|s| scratch[s].take()));
+        for (s, elems) in &mut packs {
+            elems.push(scratch[*s].take());
+        }
     }
-    Some((slot, elems))
+    Some(packs)
 }
 
 /// The names a written template argument mentions (`get<I>`, `X<Ts*>`),

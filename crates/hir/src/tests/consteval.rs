@@ -16,25 +16,47 @@ fn check(text: &str, want: Expect) {
 /// requires after the unit's own.
 fn check_with(text: &str, fn_instances: bool, want: Expect) {
     let (db, tu) = db_with(text);
+    check_in(&db, tu, fn_instances, want)
+}
+
+/// `check` with function bodies parsed lazily (as the cudafe++ mode does).
+fn check_lazy(text: &str, want: Expect) {
+    let db = cufront_base_db::RootDatabase::new();
+    let lang = cufront_base_db::LangOptions {
+        standard: cufront_base_db::LangStandard::Cxx20,
+        lazy_bodies: true,
+        ..Default::default()
+    };
+    let opts = cufront_base_db::new_options(&db, lang);
+    let tu = cufront_base_db::new_translation_unit(&db, "t.ii".into(), std::sync::Arc::from(text), opts);
+    check_in(&db, tu, false, want)
+}
+
+fn check_in(
+    db: &cufront_base_db::RootDatabase,
+    tu: cufront_base_db::TranslationUnit,
+    fn_instances: bool,
+    want: Expect,
+) {
     let mut out = String::new();
-    let mut all = unit_asserts(&db, tu).to_vec();
+    let mut all = unit_asserts(db, tu).to_vec();
     if fn_instances {
-        all.extend(crate::static_asserts::instance_asserts(&db, tu).iter().cloned());
+        all.extend(crate::static_asserts::instance_asserts(db, tu).iter().cloned());
     }
     for a in all.iter() {
         let ctx = match &a.context {
             Context::Namespace(_) => "namespace".to_string(),
             Context::Class(_) => "class".to_string(),
-            Context::Instance(i) => format!("instance {}", crate::templates::inst_name(&db, *i)),
+            Context::Instance(i) => format!("instance {}", crate::templates::inst_name(db, *i)),
             Context::Function(Some(_), _) => "function".to_string(),
             Context::Function(None, _) => "function?".to_string(),
             Context::FnInstance(fi) => {
-                format!("function instance <{}>", crate::templates::display_args(&db, fi.args(&db)))
+                format!("function instance <{}>", crate::templates::display_args(db, fi.args(db)))
             }
             Context::Template => "template".to_string(),
             Context::Unknown => "unknown".to_string(),
         };
-        let o = match evaluate(&db, tu, a) {
+        let o = match evaluate(db, tu, a) {
             Outcome::True => "true".to_string(),
             Outcome::False => "FALSE".to_string(),
             Outcome::Dependent => "dependent".to_string(),
@@ -1174,6 +1196,125 @@ fn defaulted_default_constructor_beside_a_user_one() {
             namespace: true
             namespace: error: not evaluated: default member initializer
             namespace: error: not evaluated: default member initializer
+        "#]],
+    );
+}
+
+/// A call in a template argument of a type named in a function body
+/// (CuTe's `signum(C<t>)`, `return C<signum(t)>{};`) is evaluated: the
+/// item tree keeps it as text, found again in the body (parsed eagerly or
+/// lazily). Each assert holds with g++.
+#[test]
+fn calls_in_template_arguments_inside_bodies() {
+    let text = "template <auto v> struct C { static constexpr auto value = v; };\n\
+         template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         template <class T> constexpr int signum(T const& x) { return (T(0) < x) - (x < T(0)); }\n\
+         template <auto t> constexpr auto signum(C<t>) { return C<signum(t)>{}; }\n\
+         constexpr int g(int x) { return x + 1; }\n\
+         constexpr auto n() { return C<g(1)>{}; }\n\
+         template <int t> constexpr auto local() { C<g(t)> c{}; return c; }\n\
+         template <int t> constexpr auto alias() { using R = C<(g(t) * 2)>; return R{}; }\n\
+         static_assert(same<decltype(signum(C<-5>{})), C<-1>>::value, \"\");\n\
+         static_assert(same<decltype(n()), C<2>>::value, \"\");\n\
+         static_assert(same<decltype(local<3>()), C<4>>::value, \"\");\n\
+         static_assert(same<decltype(alias<3>()), C<8>>::value, \"\");";
+    check(
+        text,
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+    check_lazy(
+        text,
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// A function parameter pack whose pattern names several template
+/// parameter packs (`L<Ss, Ds> const&...`, CuTe's variadic `make_layout`)
+/// deduces one element of each per argument. Each assert holds with g++.
+#[test]
+fn function_parameter_pack_deduces_every_pack_of_its_pattern() {
+    check(
+        "template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         template <class... T> struct tuple {};\n\
+         template <class S, class D> struct L {};\n\
+         template <class... Ss, class... Ds> constexpr auto f1(L<Ss, Ds> const&...) { return tuple<Ds...>{}; }\n\
+         template <class X, class... Ss, class... Ds> constexpr auto f2(X const&, L<Ss, Ds> const&...) { return tuple<Ss...>{}; }\n\
+         template <class... Ss, class... Ds> constexpr int f3(L<Ss, Ds> const&...) { return sizeof...(Ds) * 10 + sizeof...(Ss); }\n\
+         static_assert(same<decltype(f1(L<int, char>{}, L<long, short>{})), tuple<char, short>>::value, \"\");\n\
+         static_assert(same<decltype(f2(1, L<int, char>{})), tuple<int>>::value, \"\");\n\
+         static_assert(f3(L<int, char>{}, L<long, short>{}) == 22, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// A parameter whose type is a bare template parameter of its template is
+/// the generic one whatever the parameter is called: CuTe's
+/// `make_layout(Shape const&, Stride const&)` loses to the variadic
+/// `make_layout(Layout<…> const&, Layout<…> const&, Layout<…> const&...)`
+/// for two layouts. Each assert holds with g++.
+#[test]
+fn bare_template_parameters_of_any_name_are_generic() {
+    check(
+        "template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         template <class S, class D> struct L {};\n\
+         template <class Shape, class Stride> constexpr auto c1(Shape const&, Stride const&) { return 1L; }\n\
+         template <class Shape0, class Stride0, class Shape1, class Stride1, class... Shapes, class... Strides>\n\
+         constexpr auto c1(L<Shape0, Stride0> const&, L<Shape1, Stride1> const&, L<Shapes, Strides> const&...) { return 3; }\n\
+         static_assert(same<decltype(c1(L<int, int>{}, L<int, char>{})), int>::value, \"\");\n\
+         struct Shape {};\n\
+         template <class T> constexpr int c2(T const&, Shape const&) { return 1; }\n\
+         template <class T, class U> constexpr int c2(T const&, U const&) { return 2; }\n\
+         static_assert(c2(1, Shape{}) == 1, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+/// `decltype` of an expression naming the body's parameters or locals,
+/// written in an expression's type (`decltype(rank(t))::value`,
+/// `decltype(rank(t)){}`, a template argument of a functional cast): typed
+/// by the body's inference (CuTe's `transform_layout` reads `constexpr int
+/// R0 = decltype(rank(t0))::value;`). Each assert holds with g++.
+#[test]
+fn decltype_of_locals_in_expression_types() {
+    check(
+        "template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         template <int v> struct C { static constexpr int value = v; };\n\
+         template <class... T> struct tuple {};\n\
+         template <class... T> constexpr C<sizeof...(T)> rank(tuple<T...> const&) { return {}; }\n\
+         template <class T> constexpr auto e1(T const& t) { constexpr int R0 = decltype(rank(t))::value; return C<R0 * 10>{}; }\n\
+         template <class T> constexpr auto e2(T const& t) { return decltype(rank(t)){}; }\n\
+         template <class T> constexpr auto e3(T const& t) { return C<decltype(rank(t))::value + 1>{}; }\n\
+         constexpr auto n1() { tuple<int, int, int> t; return C<decltype(rank(t))::value>{}; }\n\
+         static_assert(same<decltype(e1(tuple<int, int>{})), C<20>>::value, \"\");\n\
+         static_assert(same<decltype(e2(tuple<int, int>{})), C<2>>::value, \"\");\n\
+         static_assert(same<decltype(e3(tuple<int>{})), C<2>>::value, \"\");\n\
+         static_assert(same<decltype(n1()), C<3>>::value, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
         "#]],
     );
 }
