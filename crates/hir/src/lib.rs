@@ -387,13 +387,16 @@ fn type_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut i = 0;
+    // Bytes, not chars: a byte of a multi-byte character continues a name
+    // (extended identifiers), so no slice ends inside one.
+    let name = |x: u8| x.is_ascii_alphanumeric() || x == b'_' || !x.is_ascii();
     while i < b.len() {
         let c = b[i] as char;
-        if c.is_whitespace() {
+        if b[i].is_ascii_whitespace() {
             i += 1;
-        } else if c.is_alphanumeric() || c == '_' {
+        } else if name(b[i]) {
             let s = i;
-            while i < b.len() && ((b[i] as char).is_alphanumeric() || b[i] == b'_') {
+            while i < b.len() && name(b[i]) {
                 i += 1;
             }
             out.push(text[s..i].to_string());

@@ -216,6 +216,21 @@ fn instantiation_depth_limit() {
     std::thread::Builder::new().stack_size(64 << 20).spawn(run).expect("thread").join().expect("no panic");
 }
 
+/// `decltype` text read by the short reader (`type_tokens`) splits at
+/// bytes, never inside a multi-byte character (the fuzz campaign's check
+/// target panicked on `decltype(aut…)` followed by non-ASCII bytes).
+#[test]
+fn decltype_text_with_multibyte_characters() {
+    check(
+        "struct X { decltype(aut\u{e9}\u{e9}) a; int b; };\nstruct Y { decltype(\u{e9}) a; char c; };",
+        &["X", "Y"],
+        expect![[r#"
+            X: not laid out: dependent type decltype(autéé)
+            Y: not laid out: dependent type decltype(é)
+        "#]],
+    );
+}
+
 /// A `decltype` base ([class.derived]): the detection idiom of CuTe's
 /// `is_tuple<T> : decltype(detail::has_tuple_size((T*)0))`, whose
 /// overload (a substitution failure removing the template) decides the
