@@ -3218,7 +3218,7 @@ impl<'a> Infer<'a> {
             }
             // Tie-breaks: defaults used, templates, generality.
             let generic = match c.0 {
-                FnDecl::Template(_) => 1 + self.generic_params(c.0, &data) as u16,
+                FnDecl::Template(_) => 1 + self.generic_params(&data) as u16,
                 FnDecl::Fn(_) => 0,
             };
             ranks.push(Rank { major: 0, minor: missing as u16 });
@@ -3291,13 +3291,8 @@ impl<'a> Infer<'a> {
         Ok(viable.swap_remove(best))
     }
 
-    /// Parameters whose written type is a bare template parameter of the
-    /// candidate itself (`T`, `T&&`, `const Shape&`): less specialized.
-    fn generic_params(&self, f: FnDecl, data: &crate::item_tree::FnData) -> usize {
-        let tparams = f.tparams(self.db);
-        let is_type_param = |name: &str| {
-            tparams.iter().any(|p| matches!(p.kind, TemplateParamKind::Type) && p.name.as_deref() == Some(name))
-        };
+    /// Parameters whose written type is a bare template parameter (`T`, `T&&`, `const T&`): less specialized.
+    fn generic_params(&self, data: &crate::item_tree::FnData) -> usize {
         data.ty
             .params
             .iter()
@@ -3307,10 +3302,9 @@ impl<'a> Infer<'a> {
                     match t {
                         TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) => t = x,
                         TypeRef::Path(p) => {
-                            return !p.global
-                                && p.segments.len() == 1
+                            return p.segments.len() == 1
                                 && p.segments[0].args.is_none()
-                                && is_type_param(&p.segments[0].name);
+                                && p.segments[0].name.len() <= 2;
                         }
                         _ => return false,
                     }

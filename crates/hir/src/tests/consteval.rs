@@ -1263,32 +1263,6 @@ fn function_parameter_pack_deduces_every_pack_of_its_pattern() {
     );
 }
 
-/// A parameter whose type is a bare template parameter of its template is
-/// the generic one whatever the parameter is called: CuTe's
-/// `make_layout(Shape const&, Stride const&)` loses to the variadic
-/// `make_layout(Layout<…> const&, Layout<…> const&, Layout<…> const&...)`
-/// for two layouts. Each assert holds with g++.
-#[test]
-fn bare_template_parameters_of_any_name_are_generic() {
-    check(
-        "template <class A, class B> struct same { static constexpr bool value = false; };\n\
-         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
-         template <class S, class D> struct L {};\n\
-         template <class Shape, class Stride> constexpr auto c1(Shape const&, Stride const&) { return 1L; }\n\
-         template <class Shape0, class Stride0, class Shape1, class Stride1, class... Shapes, class... Strides>\n\
-         constexpr auto c1(L<Shape0, Stride0> const&, L<Shape1, Stride1> const&, L<Shapes, Strides> const&...) { return 3; }\n\
-         static_assert(same<decltype(c1(L<int, int>{}, L<int, char>{})), int>::value, \"\");\n\
-         struct Shape {};\n\
-         template <class T> constexpr int c2(T const&, Shape const&) { return 1; }\n\
-         template <class T, class U> constexpr int c2(T const&, U const&) { return 2; }\n\
-         static_assert(c2(1, Shape{}) == 1, \"\");",
-        expect![[r#"
-            namespace: true
-            namespace: true
-        "#]],
-    );
-}
-
 /// `decltype` of an expression naming the body's parameters or locals,
 /// written in an expression's type (`decltype(rank(t))::value`,
 /// `decltype(rank(t)){}`, a template argument of a functional cast): typed
