@@ -33,17 +33,44 @@ pub struct CheckArgs {
     /// nvcc on PATH, else the pinned toolkit (fetched on first use).
     #[arg(long)]
     cuda_path: Option<PathBuf>,
-    /// The CUDA source file.
-    file: PathBuf,
-    /// nvcc flags, as on nvcc's command line (`-std=c++20`, `--extended-lambda`,
-    /// `-DNAME`, `-Idir`, `-arch=sm_90`, `--diag-suppress 940`).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    nvcc_flags: Vec<String>,
+    /// The CUDA source file and nvcc flags, in any order as on nvcc's command
+    /// line (`-std=c++20`, `--extended-lambda`, `-DNAME`, `-Idir`,
+    /// `-arch=sm_90`, `--diag-suppress 940`). The source file is the one
+    /// argument that is not an option and ends in a source extension.
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "FILE.cu [NVCC_FLAGS]")]
+    args: Vec<String>,
+}
+
+/// The extensions nvcc compiles as CUDA or C++ sources.
+const SOURCE_EXTENSIONS: &[&str] = &["cu", "cpp", "cc", "cxx", "c++", "cp", "c"];
+
+/// Splits nvcc's arguments into the one source file and the flags around it.
+fn split_source(args: &[String]) -> Result<(PathBuf, Vec<String>), String> {
+    let is_source = |a: &String| {
+        !a.starts_with('-')
+            && Path::new(a).extension().and_then(|e| e.to_str()).is_some_and(|e| SOURCE_EXTENSIONS.contains(&e))
+    };
+    let sources: Vec<usize> = (0..args.len()).filter(|&i| is_source(&args[i])).collect();
+    match sources[..] {
+        [i] => {
+            let flags = args.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, a)| a.clone()).collect();
+            Ok((PathBuf::from(&args[i]), flags))
+        }
+        [] => Err("no source file (FILE.cu) among the arguments".to_string()),
+        _ => Err("more than one source file among the arguments; `check` takes one".to_string()),
+    }
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    if !args.file.is_file() {
-        eprintln!("cufront: cannot read {}", args.file.display());
+    let (file, flags) = match split_source(&args.args) {
+        Ok(split) => split,
+        Err(e) => {
+            eprintln!("cufront check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !file.is_file() {
+        eprintln!("cufront: cannot read {}", file.display());
         return ExitCode::from(2);
     }
     let tk = match cufront_toolkit::find_or_fetch(&Locate { cuda_path: args.cuda_path, require_pinned: false }) {
@@ -54,7 +81,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     };
     let work = std::env::temp_dir().join(format!("cufront-check-{}", std::process::id()));
-    let result = check(&tk, &args.file, &args.nvcc_flags, &work, &mut std::io::stderr().lock());
+    let result = check(&tk, &file, &flags, &work, &mut std::io::stderr().lock());
     let _ = std::fs::remove_dir_all(&work);
     match result {
         Ok(status) => ExitCode::from(status),
@@ -183,4 +210,24 @@ fn run_unit(pipeline: &Pipeline, unit: &Unit<'_>) -> Result<Vec<Printed>, cufron
         printed.push(Printed { stderr, failed });
     }
     Ok(printed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_source;
+
+    fn split(args: &[&str]) -> Result<(String, Vec<String>), String> {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        split_source(&args).map(|(f, flags)| (f.display().to_string(), flags))
+    }
+
+    #[test]
+    fn the_source_file_is_found_among_flags_in_any_order() {
+        let flags = vec!["-std=c++20".to_string(), "--diag-suppress".to_string(), "940".to_string()];
+        assert_eq!(split(&["-std=c++20", "x.cu", "--diag-suppress", "940"]), Ok(("x.cu".to_string(), flags.clone())));
+        assert_eq!(split(&["-std=c++20", "--diag-suppress", "940", "x.cu"]), Ok(("x.cu".to_string(), flags)));
+        assert_eq!(split(&["-I", "inc", "dir/y.cpp"]), Ok(("dir/y.cpp".to_string(), vec!["-I".into(), "inc".into()])));
+        assert!(split(&["-std=c++20"]).is_err());
+        assert!(split(&["a.cu", "b.cu"]).is_err());
+    }
 }

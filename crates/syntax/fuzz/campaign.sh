@@ -24,7 +24,7 @@ RUSTC_BOOTSTRAP=1 nice -n 19 cargo fuzz build -O -a -s none
 for target in parse check semantic cudafe; do
     mkdir -p "corpus-$target" "artifacts/$target"
     RUSTC_BOOTSTRAP=1 nice -n 19 cargo fuzz run -O -a -s none "$target" "corpus-$target" corpus -- \
-        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=4096 -print_final_stats=1 \
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=60 -max_len=4096 -print_final_stats=1 \
         -artifact_prefix="artifacts/$target/" \
         2>&1 | tail -n 20 | grep -E 'stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|ERROR' | sed "s/^/$target: /"
 done
