@@ -62,6 +62,7 @@ const BAD_ARGUMENT: DiagId = DiagId(167);
 const NO_CONVERSION_FUNCTION: DiagId = DiagId(413);
 const NO_CONSTRUCTOR: DiagId = DiagId(415);
 const NO_MATCH: DiagId = DiagId(304);
+const NO_MATCHING_CONSTRUCTOR: DiagId = DiagId(289);
 /// `argument types are: (%s)`
 const ARGUMENT_TYPES: DiagId = DiagId(739);
 const WRONG_COUNT: DiagId = DiagId(3322);
@@ -118,12 +119,32 @@ pub fn fn_conversion_findings(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>>
 /// A call that no function of its overload set can take.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoMatch {
-    /// The name called, relative to the caller's item.
+    /// The caret (the name called, or where a construction points),
+    /// relative to the caller's item.
     pub at: u32,
     /// The arguments' types as EDG spells them.
     pub arg_types: Vec<String>,
+    pub set: SetKind,
     /// Each function of the set and why it does not match.
-    pub candidates: Vec<(FnId, Mismatch)>,
+    pub candidates: Vec<(Candidate, Mismatch)>,
+}
+
+/// What a call no function matches calls.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SetKind {
+    /// An overload set, named by its functions' name (304).
+    Functions,
+    /// The constructors of a class, EDG's spelling of the class (289).
+    Constructor(String),
+}
+
+/// A function of a set: declared, or a class's implicit copy or move
+/// constructor (noted at the class's name).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Candidate {
+    Fn(FnId),
+    ImplicitCopy { class: ClassId, spelled: String },
+    ImplicitMove { class: ClassId, spelled: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,14 +160,43 @@ pub enum Mismatch {
 pub fn fn_no_match_calls(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<NoMatch>> {
     let decl = FnDecl::Fn(f);
     let body = infer::decl_body(db, decl);
-    if !body.local_decls.is_empty() || !body.exprs.iter().any(|e| matches!(e, Expr::Call { .. })) {
+    // Local classes and functions: their names are not modelled here.
+    if !body.local_decls.is_empty() || !body.exprs.iter().any(|e| matches!(e, Expr::Call { .. })) && !constructs(&body)
+    {
         return Arc::default();
     }
     let r = infer::infer(db, InferOwner::Fn(f));
     if r.skipped.is_some() {
         return Arc::default();
     }
-    Arc::new(Cx { db, body: &body, r: &r }.no_match_calls(decl))
+    let cx = Cx { db, body: &body, r: &r };
+    let mut out = cx.no_match_calls(decl);
+    out.extend(cx.no_match_constructions(&cufront_hir::consteval::interp::item_text(db, f.item(db))));
+    out.sort_by_key(|m| m.at);
+    Arc::new(out)
+}
+
+/// The same for the initializer of a namespace-scope variable: the
+/// constructions in it.
+#[salsa::tracked(returns(clone))]
+pub fn var_no_match_calls(db: &dyn SourceDatabase, v: VarId) -> Arc<Vec<NoMatch>> {
+    let body = infer::var_init::var_init_body(db, VarDecl::Var(v));
+    if !constructs(&body) {
+        return Arc::default();
+    }
+    let r = infer::infer(db, InferOwner::Var(v));
+    if r.skipped.is_some() {
+        return Arc::default();
+    }
+    let text = cufront_hir::consteval::interp::item_text(db, v.item(db));
+    Arc::new(Cx { db, body: &body, r: &r }.no_match_constructions(&text))
+}
+
+/// Whether a body initializes anything with arguments (`S s(1)`, `S{1}`,
+/// `new S(1)`).
+fn constructs(body: &Body) -> bool {
+    body.locals.iter().any(|l| matches!(&l.init, Init::Paren(a) | Init::Brace(a) if !a.is_empty()))
+        || body.exprs.iter().any(|e| matches!(e, Expr::Construct { .. } | Expr::New { .. }))
 }
 
 /// The error of a call no function can take, then its notes (the
@@ -159,30 +209,58 @@ pub(crate) fn no_match_findings(
 ) -> Option<Vec<Found>> {
     use cufront_diagnostics::{Arg, Entity, EntityKind, Message};
     let at = start + call.at;
-    let mut notes = Vec::new();
-    for &(g, why) in &call.candidates {
-        let name = names::callee_name(db, cufront_hir::Entity::Fn(g))?.display;
-        let item = g.item(db);
-        let declared = starts.get(&item)? + cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize)?;
+    // The implicit constructors first, then the declared functions, last
+    // declared first.
+    let mut implicit = Vec::new();
+    let mut declared = Vec::new();
+    let mut bare = Vec::new();
+    for (c, why) in &call.candidates {
+        let (name, pos) = match c {
+            Candidate::Fn(g) => {
+                let name = names::callee_name(db, cufront_hir::Entity::Fn(*g))?;
+                bare.push(name.bare);
+                let item = g.item(db);
+                (name.ordinary?, starts.get(&item)? + cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize)?)
+            }
+            Candidate::ImplicitCopy { class, spelled } | Candidate::ImplicitMove { class, spelled } => {
+                let short = spelled.rsplit("::").next().unwrap_or(spelled);
+                let param = match c {
+                    Candidate::ImplicitCopy { .. } => format!("const {spelled} &"),
+                    _ => format!("{spelled} &&"),
+                };
+                let item = class.item(db);
+                let pos =
+                    starts.get(&item)? + cufront_hir::item_offsets(db, item).classes.get(class.idx(db) as usize)?;
+                (format!("{spelled}::{short}({param})"), pos)
+            }
+        };
         let function = Arg::Entity(Entity::new(EntityKind::Function, &name));
         let (id, args) = match why {
             Mismatch::Count => (WRONG_COUNT, vec![function]),
-            Mismatch::Argument(k) => (ARGUMENT_MISMATCH, vec![function, Arg::Int(i64::from(k))]),
+            Mismatch::Argument(k) => (ARGUMENT_MISMATCH, vec![function, Arg::Int(i64::from(*k))]),
         };
-        notes.push(Found { order: at, ..Found::new(declared, id, Severity::Note, args) });
+        let note = Found { order: at, ..Found::new(pos, id, Severity::Note, args) };
+        match c {
+            Candidate::Fn(_) => declared.push(note),
+            _ => implicit.push(note),
+        }
     }
-    notes.sort_by_key(|n| std::cmp::Reverse(n.at));
-    // The set is named as its functions are, with their scopes (`n::f`).
-    let bare: Vec<String> = call
-        .candidates
-        .iter()
-        .map(|&(g, _)| Some(names::callee_name(db, cufront_hir::Entity::Fn(g))?.bare))
-        .collect::<Option<_>>()?;
-    if bare.iter().any(|b| *b != bare[0]) {
-        return None;
-    }
-    let set = Arg::Entity(Entity::new(EntityKind::OverloadedFunction, &bare[0]));
-    let mut error = Found::new(at, NO_MATCH, Severity::Error, vec![set]);
+    declared.sort_by_key(|n| std::cmp::Reverse(n.at));
+    let notes = implicit.into_iter().chain(declared);
+    let (id, set) = match &call.set {
+        // The set is named as its functions are, with their scopes (`n::f`).
+        SetKind::Functions => {
+            if bare.is_empty() || bare.iter().any(|b| *b != bare[0]) {
+                return None;
+            }
+            (NO_MATCH, Arg::Entity(Entity::new(EntityKind::OverloadedFunction, &bare[0])))
+        }
+        SetKind::Constructor(class) => {
+            let short = class.rsplit("::").next().unwrap_or(class);
+            (NO_MATCHING_CONSTRUCTOR, Arg::Entity(Entity::new(EntityKind::Function, format!("{class}::{short}"))))
+        }
+    };
+    let mut error = Found::new(at, id, Severity::Error, vec![set]);
     let types = Arg::Str(call.arg_types.join(", "));
     error.continuation = vec![Message::Template { id: ARGUMENT_TYPES, args: vec![types] }];
     Some(std::iter::once(error).chain(notes).collect())
@@ -226,15 +304,15 @@ fn has_copy_init(body: &Body) -> bool {
     body.locals.iter().any(|l| matches!(l.init, Init::Assign(e) if !matches!(body.expr(e), Expr::InitList(_))))
 }
 
-struct Cx<'a> {
-    db: &'a dyn SourceDatabase,
-    body: &'a Body,
-    r: &'a InferenceResult,
+pub(crate) struct Cx<'a> {
+    pub(crate) db: &'a dyn SourceDatabase,
+    pub(crate) body: &'a Body,
+    pub(crate) r: &'a InferenceResult,
 }
 
 /// How a source or target type takes part in a conversion.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Shape {
+pub(crate) enum Shape {
     Bool,
     Integral,
     Floating,
@@ -262,7 +340,7 @@ impl Cx<'_> {
         out
     }
 
-    fn shape(&self, t: TyId) -> Shape {
+    pub(crate) fn shape(&self, t: TyId) -> Shape {
         let db = self.db;
         match strip_cv(db, canonical(db, t)).kind(db) {
             TyKind::Builtin(Builtin::Bool) => Shape::Bool,
@@ -383,23 +461,26 @@ impl Cx<'_> {
             else {
                 continue;
             };
-            // A prvalue's type; EDG's spelling of a qualified one is not checked.
-            let spelled = |a: &ExprId| {
-                let t = self.r.ty(*a)?;
-                if matches!(canonical(db, t).kind(db), TyKind::Qualified(..)) {
-                    return None;
-                }
-                spell::spell(db, t)
-            };
-            let Some(arg_types) = args.iter().map(spelled).collect::<Option<Vec<_>>>() else { continue };
+            let Some(arg_types) = args.iter().map(|a| self.arg_type(*a)).collect::<Option<Vec<_>>>() else { continue };
             let at = u32::from(self.body.expr_ranges[callee.0 as usize].start());
-            out.push(NoMatch { at, arg_types, candidates });
+            let candidates = candidates.into_iter().map(|(g, m)| (Candidate::Fn(g), m)).collect();
+            out.push(NoMatch { at, arg_types, set: SetKind::Functions, candidates });
         }
         out
     }
 
+    /// An argument's type as `argument types are` spells it: a prvalue's
+    /// (EDG's spelling of a qualified one is not checked).
+    pub(crate) fn arg_type(&self, a: ExprId) -> Option<String> {
+        let t = self.r.ty(a)?;
+        if matches!(canonical(self.db, t).kind(self.db), TyKind::Qualified(..)) {
+            return None;
+        }
+        spell::spell(self.db, t)
+    }
+
     /// Why function `g` certainly cannot take `args`; `None` when it may.
-    fn mismatch(&self, g: FnId, args: &[ExprId], shapes: &[Shape]) -> Option<Mismatch> {
+    pub(crate) fn mismatch(&self, g: FnId, args: &[ExprId], shapes: &[Shape]) -> Option<Mismatch> {
         let db = self.db;
         let d = FnDecl::Fn(g);
         let sig = instances::signature(db, instances::fn_instance(db, d, None, Vec::new())).ok()?;

@@ -19,7 +19,9 @@
 //!   `overrides`: virtual overrides (execution spaces, `override`,
 //!   `final`); `objects`: the types of declared objects (incomplete,
 //!   abstract, arrays of references, `auto` without initializer);
-//!   `literals`: user-defined literals without a literal operator.
+//!   `literals`: user-defined literals without a literal operator;
+//!   `designators`: designated initializers out of order, duplicated or
+//!   mixed with plain ones.
 //! - [`device_pass`] (`device`): what cicc's front end reports;
 //!   `device_decls`: its declaration rules; `device_code`: constructs
 //!   device code cannot contain (exceptions, `typeid`, `thread_local`,
@@ -47,10 +49,12 @@ mod arity;
 mod asserts;
 mod calls;
 mod constants;
+mod constructors;
 mod conversions;
 mod decls;
 mod deleted;
 mod deprecated;
+mod designators;
 mod device;
 mod device_code;
 mod device_decls;
@@ -87,10 +91,14 @@ pub use arity::fn_arity_findings;
 pub use asserts::item_assert_findings;
 pub use calls::fn_call_findings;
 pub use constants::{fn_constant_findings, var_constant_findings};
-pub use conversions::{Mismatch, NoMatch, fn_conversion_findings, fn_no_match_calls, var_conversion_findings};
+pub use conversions::{
+    Candidate, Mismatch, NoMatch, SetKind, fn_conversion_findings, fn_no_match_calls, var_conversion_findings,
+    var_no_match_calls,
+};
 pub use decls::{fn_local_findings, item_decl_findings, item_inline_var_findings};
 pub use deleted::{DeletedCall, fn_deleted_calls};
 pub use deprecated::{deprecation, fn_deprecated_calls};
+pub use designators::{fn_designation_findings, var_designation_findings};
 pub use device::{device_pass, fn_device_call_findings};
 pub use device_code::fn_device_code_findings;
 pub use device_decls::item_device_decl_findings;
@@ -227,6 +235,8 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
         for v in calls::defined_variables(db, item) {
             raw(&var_lambda_findings(db, v, opts.extended_lambda), start, &mut out);
             raw(&var_literal_findings(db, v), start, &mut out);
+            raw(&var_designation_findings(db, v), start, &mut out);
+            no_match.extend(var_no_match_calls(db, v).iter().map(|c| (c.clone(), start)));
             raw(&var_constant_findings(db, v), start, &mut out);
             raw(&var_conversion_findings(db, v), start, &mut out);
             let names = var_unknown_names(db, v);
@@ -239,6 +249,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_object_findings(db, f), start, &mut out);
             raw(&fn_member_access_findings(db, f), start, &mut out);
             raw(&fn_literal_findings(db, f), start, &mut out);
+            raw(&fn_designation_findings(db, f), start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_operand_findings(db, f), start, &mut out);
             raw(&fn_conversion_findings(db, f), start, &mut out);

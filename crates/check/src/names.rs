@@ -34,6 +34,11 @@ pub struct CalleeName {
     pub bare: String,
     /// The form used once the unit has an error (callees with parameters).
     pub once_erred: Option<String>,
+    /// The declaration with its types spelt as elsewhere in messages
+    /// (`U::U(const U &)`, not the declaration form's `const     ::U &`):
+    /// what overload-resolution notes print. Functions that are no
+    /// template specializations only.
+    pub ordinary: Option<String>,
 }
 
 fn decl_and_inst(db: &dyn SourceDatabase, e: Entity) -> Option<(FnDecl, FnInstanceId)> {
@@ -107,14 +112,10 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
         s.push_str(&"1?".repeat(sig.params.len()));
         s
     });
-    let display = if templated {
-        match template_form(db, decl, inst, &scopes, &plain) {
-            Some(s) => s,
-            None => once_erred.clone()?,
-        }
-    } else {
-        let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
-        let params: Vec<String> = sig.params.iter().map(|&p| param_type(db, p)).collect::<Option<_>>()?;
+    let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
+    // `qual plain(params) cv ref` with each parameter spelt by `spell`.
+    let declaration = |spell: &dyn Fn(TyId) -> Option<String>| {
+        let params: Vec<String> = sig.params.iter().map(|&p| spell(p)).collect::<Option<_>>()?;
         let mut s = format!("{qual}{plain}({})", params.join(", "));
         if data.ty.cv.c {
             s.push_str(" const");
@@ -127,11 +128,20 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
             2 => s.push_str(" &&"),
             _ => {}
         }
-        s
+        Some(s)
     };
-    let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
+    let (display, ordinary) = if templated {
+        let display = match template_form(db, decl, inst, &scopes, &plain) {
+            Some(s) => s,
+            None => once_erred.clone()?,
+        };
+        (display, None)
+    } else {
+        let ordinary = declaration(&|p| crate::spell::spell(db, decayed(db, p)));
+        (declaration(&|p| param_type(db, p))?, ordinary)
+    };
     let bare = format!("{qual}{plain}");
-    Some(CalleeName { display, bare, once_erred })
+    Some(CalleeName { display, bare, once_erred, ordinary })
 }
 
 /// A function template specialization's declaration form (see the module
@@ -318,14 +328,19 @@ fn operator_code(op: &str, unary: bool) -> Option<&'static str> {
 
 /// A parameter's type as EDG prints it in a function's declaration form.
 fn param_type(db: &dyn SourceDatabase, p: TyId) -> Option<String> {
+    type_text(db, decayed(db, p))
+}
+
+/// A parameter's type as the function's type has it: arrays and functions
+/// decayed to pointers, top-level cv gone.
+fn decayed(db: &dyn SourceDatabase, p: TyId) -> TyId {
     let p = canonical(db, p);
-    let p = match p.kind(db) {
+    match p.kind(db) {
         TyKind::Array(e, _) => ty::mk(db, TyKind::Ptr(*e)),
         TyKind::Func(_) => ty::mk(db, TyKind::Ptr(p)),
         TyKind::Qualified(x, _) => *x,
         _ => p,
-    };
-    type_text(db, p)
+    }
 }
 
 /// EDG's spelling of a type: `const int *`, `float &`, `int (*)(int)`,

@@ -2416,3 +2416,112 @@ void h6() { auto l = [] {}; auto m = [l] {}; m(); }
         "#]],
     );
 }
+
+#[test]
+fn designated_initializers_out_of_order_duplicated_or_mixed() {
+    // Per list, EDG's walk: a designator before the member after the last
+    // one initialized is out of order (2904), a member designated twice or
+    // a second one in a union is a duplicate (2906, first); before C++20
+    // (as here) mixing designated and plain elements is allowed. Bodies
+    // of templates are silent, instantiated or not; lists with too many
+    // values or an unknown member are not judged.
+    check(
+        r#"
+struct P { int a; int b; int c; };
+P p{.c = 1, .b = 2, .a = 3};
+P q = {.a = 1, .c = 2};
+P r{.a = 1, .b = 2, .a = 3};
+P s{1, 2, .b = 3};
+union U { int i; float f; };
+U u{.f = 1, .i = 2};
+struct Q { P p; int z; };
+Q t{.z = 1, .p = {.b = 1, .a = 2}};
+P g() { return {.c = 1, .a = 2}; }
+void k(P);
+void m() { k({.b = 1, .a = 2}); P l{.c = 1, 2}; P n{.x = 1, .a = 2}; }
+template <class T> T h() { return T{.b = 1, .a = 2}; }
+P w = h<P>();
+"#,
+        Options::default(),
+        expect![[r#"
+            3:14 2904 
+            3:22 2904 
+            5:22 2906 
+            6:12 2904 
+            8:14 2906 
+            10:14 2904 
+            10:28 2904 
+            11:26 2904 
+            13:24 2904 
+        "#]],
+    );
+}
+
+#[test]
+fn constructions_no_constructor_matches() {
+    // 289 with `argument types are`, then the implicit copy and move
+    // constructors (at the class), then the declared ones, last first.
+    // Left alone: a constructor that may take the argument (a class
+    // parameter), a class with a move constructor, class templates,
+    // aggregates. A destructor suppresses the implicit move constructor.
+    check(
+        r#"
+struct S { S(int, int); };
+S s1(1);
+S s2{1, 2, 3};
+void f() { S a(2.5); S b = S(3); S *p = new S(4); }
+struct T { T(int *); T(const char *, int = 0); };
+T t1(1.5);
+struct U { U(int *); U(const U &); };
+U u1(1.0);
+struct V { V(int *); V &operator=(const V &); };
+V v1(2.0);
+struct C { C(S); };
+C c1(1);
+struct D { D(int *); ~D(); };
+D d1(1.0);
+struct M { M(int *); M(M &&); };
+M m1(1.0);
+template <class X> struct E { E(int *); };
+E<int> e1(1.0);
+struct A { int x; };
+"#,
+        Options::default(),
+        expect![[r#"
+            3:6 289 Some(Function) "S::S"
+            2:8 3326 Some(Function) "S::S(const S &)" Int(1)
+            2:8 3326 Some(Function) "S::S(S &&)" Int(1)
+            2:12 3322 Some(Function) "S::S(int, int)"
+            4:5 289 Some(Function) "S::S"
+            2:8 3322 Some(Function) "S::S(const S &)"
+            2:8 3322 Some(Function) "S::S(S &&)"
+            2:12 3322 Some(Function) "S::S(int, int)"
+            5:16 289 Some(Function) "S::S"
+            2:8 3326 Some(Function) "S::S(const S &)" Int(1)
+            2:8 3326 Some(Function) "S::S(S &&)" Int(1)
+            2:12 3322 Some(Function) "S::S(int, int)"
+            5:28 289 Some(Function) "S::S"
+            2:8 3326 Some(Function) "S::S(const S &)" Int(1)
+            2:8 3326 Some(Function) "S::S(S &&)" Int(1)
+            2:12 3322 Some(Function) "S::S(int, int)"
+            5:46 289 Some(Function) "S::S"
+            2:8 3326 Some(Function) "S::S(const S &)" Int(1)
+            2:8 3326 Some(Function) "S::S(S &&)" Int(1)
+            2:12 3322 Some(Function) "S::S(int, int)"
+            7:6 289 Some(Function) "T::T"
+            6:8 3326 Some(Function) "T::T(const T &)" Int(1)
+            6:8 3326 Some(Function) "T::T(T &&)" Int(1)
+            6:22 3326 Some(Function) "T::T(const char *, int)" Int(1)
+            6:12 3326 Some(Function) "T::T(int *)" Int(1)
+            9:6 289 Some(Function) "U::U"
+            8:22 3326 Some(Function) "U::U(const U &)" Int(1)
+            8:12 3326 Some(Function) "U::U(int *)" Int(1)
+            11:6 289 Some(Function) "V::V"
+            10:8 3326 Some(Function) "V::V(const V &)" Int(1)
+            10:12 3326 Some(Function) "V::V(int *)" Int(1)
+            15:6 289 Some(Function) "D::D"
+            14:8 3326 Some(Function) "D::D(const D &)" Int(1)
+            14:12 3326 Some(Function) "D::D(int *)" Int(1)
+        "#]],
+    );
+}

@@ -154,6 +154,29 @@ pub enum Init {
     Brace(Vec<ExprId>),
 }
 
+/// The designation of an initializer-list element ([dcl.init.aggr]/3.1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Designator {
+    /// `.m`: a direct member of the aggregate, by name.
+    Member(String),
+    /// An array designator, a chained one (`.a.b`) or GNU's `m:`: not C++.
+    Other,
+}
+
+/// The designator of a `DESIGNATED_INIT` node: `.m` followed by `=` or `{`
+/// is a member's, anything else is not C++'s.
+fn designator(n: &SyntaxNode) -> Designator {
+    let mut parts = n.children_with_tokens().filter(|e| !e.kind().is_trivia());
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(dot), Some(name), Some(next))
+            if dot.kind() == K::DOT && name.kind() == K::NAME_REF && matches!(next.kind(), K::EQ | K::INIT_LIST) =>
+        {
+            Designator::Member(name.as_node().map(|n| n.text().to_string().trim().to_string()).unwrap_or_default())
+        }
+        _ => Designator::Other,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Local {
     /// None: an unnamed parameter.
@@ -404,9 +427,14 @@ pub enum Expr {
         tys: Vec<TypeRef>,
         args: Vec<ExprId>,
     },
-    /// `{a, b}` (designators dropped: `Designated`).
+    /// `{a, b}`; an element with a designator is a `Designated`.
     InitList(Vec<ExprId>),
-    Designated(ExprId),
+    /// `.m = v` or `.m{v}` (`designator`: the member), or a designation
+    /// C++ does not have (`[i] = v`, `.a.b = v`, GNU's `m: v`), and its value.
+    Designated {
+        designator: Designator,
+        value: ExprId,
+    },
     /// A lambda: its own parameters (locals of this body) and body statement.
     /// `host`/`device`: its CUDA annotations (`__device__` alone in a
     /// function makes it an extended lambda, which cudafe++ replaces).
@@ -1520,7 +1548,12 @@ impl Lower {
                 None => return self.missing(n),
             },
             ast::Expr::InitList(l) => Expr::InitList(self.args_d(l.syntax(), d)),
-            ast::Expr::DesignatedInit(x) => Expr::Designated(self.sub(x.value(), n, d)),
+            ast::Expr::DesignatedInit(x) => {
+                // The value is the last expression: an array designator's
+                // index (`[2] = v`) is one too.
+                let value = self.sub(x.syntax().children().filter_map(ast::Expr::cast).last(), n, d);
+                Expr::Designated { designator: designator(x.syntax()), value }
+            }
             ast::Expr::BuiltinCallExpr(b) => {
                 let name = b.syntax().first_token().map(|t| t.text().to_string()).unwrap_or_default();
                 let tys = b.type_ids().map(|t| item_tree::type_id_ref(t.syntax())).collect();

@@ -248,6 +248,25 @@ pub struct InferenceResult {
     /// not, requires-expressions, traits) and that g++ emits unasked
     /// (`infer/constraint_vars.rs`).
     pub instantiated_vars: Vec<Entity>,
+    /// Elements of aggregate braced lists whose designation breaks EDG's
+    /// rules (`infer/aggregate.rs`), in the order met: the `Designated`
+    /// element, or for `Mixed` the value EDG points at.
+    pub designation_errors: Vec<(ExprId, DesignationError)>,
+}
+
+/// What is wrong with a designated element of an aggregate's braced list
+/// (C++20's rules, which EDG applies in every mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DesignationError {
+    /// `{.b = 1, .a = 2}`: a member before one already initialized
+    /// (2904, at the designator's name).
+    OutOfOrder,
+    /// `{.a = 1, .a = 2}`, or a second designator in a union's list (2906,
+    /// at the name).
+    Duplicate,
+    /// `{.a = 1, 2}`, `{1, .b = 2}`: designated and plain elements mixed
+    /// (2903, at the value of the first element unlike the first one).
+    Mixed,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -816,6 +835,12 @@ impl<'a> Infer<'a> {
                             && !self.same_class(r, a.ty)
                             && !matches!(canonical(self.db, r).kind(self.db), TyKind::LRef(_) | TyKind::RRef(_))
                         {
+                            // `return {…};` of an aggregate: aggregate initialization.
+                            if let Expr::InitList(xs) = self.body.expr(e).clone()
+                                && self.aggregate_init(r, &xs)
+                            {
+                                return;
+                            }
                             let args: Vec<Arg> = match self.body.expr(e).clone() {
                                 Expr::InitList(xs) => xs.iter().map(|x| self.arg(*x)).collect(),
                                 Expr::Path(p) if self.implicitly_movable(&p) => {
@@ -1093,7 +1118,9 @@ impl<'a> Infer<'a> {
         };
         let n = match list {
             Some(xs)
-                if xs.iter().any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_) | Expr::Designated(_))) =>
+                if xs
+                    .iter()
+                    .any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_) | Expr::Designated { .. })) =>
             {
                 return t;
             }
@@ -1846,7 +1873,7 @@ impl<'a> Infer<'a> {
                 }
                 (mk(db, TyKind::Dependent("init-list".into())), pr)
             }
-            Expr::Designated(x) => self.expr_cat(x),
+            Expr::Designated { value, .. } => self.expr_cat(value),
             Expr::Lambda { .. } => self.lambda_expr(e),
             Expr::Fold { lhs, rhs, .. } => {
                 for x in [lhs, rhs].into_iter().flatten() {
@@ -2001,7 +2028,7 @@ impl<'a> Infer<'a> {
                 sub(*lhs, out);
                 sub(*rhs, out);
             }
-            Expr::SizeofExpr(x) | Expr::Designated(x) => sub(*x, out),
+            Expr::SizeofExpr(x) | Expr::Designated { value: x, .. } => sub(*x, out),
             Expr::InitList(xs) => {
                 for a in xs {
                     sub(*a, out);
@@ -2674,6 +2701,7 @@ impl<'a> Infer<'a> {
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
                 self.convert_args(CallSite::Expr(e), &sig, a);
+                self.braced_aggregate_args(e, &sig);
                 let ret = self.deduced_return(ent, sig.ret);
                 self.returned(CallSite::Expr(e), ret)
             }
@@ -2681,6 +2709,28 @@ impl<'a> Infer<'a> {
                 let why = err.to_string();
                 self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err)));
                 (self.error(&why), Category::PRValue)
+            }
+        }
+    }
+
+    /// Braced arguments of call `e` that initialize an aggregate class
+    /// parameter (by value or by reference to a temporary): aggregate
+    /// initialization (`k({.b = 1})`). Other braced arguments are left alone.
+    fn braced_aggregate_args(&mut self, e: ExprId, sig: &FnSig) {
+        let db = self.db;
+        let Expr::Call { args, .. } = self.body.expr(e).clone() else { return };
+        if args.iter().any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_))) {
+            return;
+        }
+        for (x, p) in args.iter().zip(&sig.params) {
+            let Expr::InitList(xs) = self.body.expr(*x).clone() else { continue };
+            let pc = collapse(db, canonical(db, *p));
+            let target = match pc.kind(db) {
+                TyKind::LRef(t) | TyKind::RRef(t) => strip_cv(db, canonical(db, *t)),
+                _ => strip_cv(db, pc),
+            };
+            if self.class_ref(target).is_some() {
+                self.aggregate_init(target, &xs);
             }
         }
     }

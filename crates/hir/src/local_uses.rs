@@ -200,7 +200,7 @@ impl<'a> Walk<'a> {
             }
             Expr::Construct { args, .. } | Expr::Builtin { args, .. } | Expr::InitList(args) => each(self, args),
             Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::Delete { expr, .. } => self.expr(*expr, d),
-            Expr::Designated(x) | Expr::PackExpansion(x) => self.expr(*x, d),
+            Expr::Designated { value: x, .. } | Expr::PackExpansion(x) => self.expr(*x, d),
             Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } | Expr::Comma { lhs, rhs } => {
                 self.expr(*lhs, d);
                 self.expr(*rhs, d);

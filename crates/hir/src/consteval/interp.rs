@@ -526,7 +526,7 @@ impl<'a> Interp<'a> {
                 let vals = self.args(v)?;
                 Ok(CValue::Array(vals))
             }
-            Expr::Designated(x) => self.expr(*x),
+            Expr::Designated { value, .. } => self.expr(*value),
             Expr::Fold { op, lhs, rhs } => self.fold(*op, *lhs, *rhs),
             Expr::PackExpansion(_) => unsupported("pack expansion outside an argument list"),
             Expr::Noexcept(x) => self.noexcept(*x),

@@ -8,11 +8,17 @@
 //! element initializations call (`{"copy", f, false}` for a struct with a
 //! `std::string` member constructs the string from `const char*`).
 //!
-//! Brace elision (`int a[2][2] = {1, 2, 3, 4}`) and designated
-//! initializers are not modelled: such a list is left alone (no call is
-//! guessed).
+//! Designated initializers (`{.b = 1, .c = x}`, C++20, which EDG also
+//! takes before C++20) name the members they initialize; the others are
+//! initialized as if not named. EDG's rules on designations
+//! ([`DesignationError`]) are recorded where the list breaks them. Lists
+//! with designations C++ does not have (array, chained), designators that
+//! name no direct member, aggregates with bases, and brace elision
+//! (`int a[2][2] = {1, 2, 3, 4}`) are not modelled: such a list is left
+//! alone (no call is guessed).
 
 use super::*;
+use crate::body::Designator;
 
 /// Nested braced lists deeper than this are not followed.
 const MAX_AGGREGATE_DEPTH: u32 = 32;
@@ -30,8 +36,11 @@ impl Infer<'_> {
         if depth > MAX_AGGREGATE_DEPTH || self.stopped() {
             return false;
         }
-        if elems.iter().any(|x| matches!(self.body.expr(*x), Expr::Designated(_) | Expr::PackExpansion(_))) {
+        if elems.iter().any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_))) {
             return false;
+        }
+        if elems.iter().any(|x| matches!(self.body.expr(*x), Expr::Designated { .. })) {
+            return self.designated_init(t, elems, depth);
         }
         let Some(targets) = self.aggregate_targets(t, elems) else { return false };
         for (k, (ft, init)) in targets.into_iter().enumerate() {
@@ -56,6 +65,99 @@ impl Infer<'_> {
             }
         }
         true
+    }
+
+    /// Initializes the aggregate class `t` from a list with designated
+    /// elements, walking it as EDG does: a designator moves to the member it
+    /// names, a plain element to the member after the one before. False
+    /// (nothing initialized, nothing recorded) for a list of a shape not
+    /// modelled, or one with more elements than members.
+    fn designated_init(&mut self, t: TyId, elems: &[ExprId], depth: u32) -> bool {
+        let db = self.db;
+        let Some(class) = self.class_ref(strip_cv(db, canonical(db, t))) else { return false };
+        if !self.is_aggregate(class) || !templates::class_bases_of(db, class).is_empty() {
+            return false;
+        }
+        let members = self.fields_and_bases(class);
+        let union = self.is_union(class);
+        // Each element: its value and the member its designator names.
+        let mut plan: Vec<(ExprId, ExprId, Option<usize>)> = Vec::new();
+        for &x in elems {
+            match self.body.expr(x) {
+                Expr::Designated { designator: Designator::Member(m), value } => {
+                    let Some(i) = members.iter().position(|(n, _)| n.as_deref() == Some(m.as_str())) else {
+                        return false;
+                    };
+                    plan.push((x, *value, Some(i)));
+                }
+                Expr::Designated { .. } => return false,
+                _ => plan.push((x, x, None)),
+            }
+        }
+        let mut errors = Vec::new();
+        let first_designated = plan.first().is_some_and(|p| p.2.is_some());
+        if let Some(&(_, value, _)) = plan.iter().find(|p| p.2.is_some() != first_designated) {
+            errors.push((value, DesignationError::Mixed));
+        }
+        let mut inits: Vec<Option<ExprId>> = vec![None; members.len()];
+        let mut designated = vec![false; members.len()];
+        let mut next = 0;
+        for &(x, value, d) in &plan {
+            let i = match d {
+                Some(i) => {
+                    if designated[i] || (union && designated.contains(&true)) {
+                        errors.push((x, DesignationError::Duplicate));
+                    } else if i < next {
+                        errors.push((x, DesignationError::OutOfOrder));
+                    }
+                    designated[i] = true;
+                    i
+                }
+                None => next,
+            };
+            // Too many initializer values: not modelled.
+            if i >= members.len() {
+                return false;
+            }
+            inits[i] = Some(value);
+            // A union's list initializes one member.
+            next = if union { members.len() } else { i + 1 };
+        }
+        self.res.designation_errors.extend(errors);
+        for (k, (name, ft)) in members.into_iter().enumerate() {
+            match (inits[k], name) {
+                (Some(v), _) => self.init_element(v, ft, depth),
+                (None, _) if union => {}
+                (None, Some(name)) if self.field_has_init(class, &name) => {
+                    for e in super::nsdmi::field_init_required(db, class, &name) {
+                        self.require(e);
+                    }
+                }
+                (None, _) => {
+                    if self.is_class(ft) {
+                        let before = self.res.calls.len();
+                        self.construct(CallSite::Expr(elems.last().copied().unwrap_or(ExprId(0))), ft, &[], false);
+                        if let Some((_, Callee::Unresolved(_))) = self.res.calls.get(before) {
+                            self.res.calls.truncate(before);
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn is_union(&self, class: templates::ClassRefT) -> bool {
+        let db = self.db;
+        let c = match class {
+            templates::ClassRefT::Class(c) => c,
+            templates::ClassRefT::Inst(i) => i.class(db),
+        };
+        let c = self.map.class_definition(c);
+        item_tree_of(db, c.item(db))
+            .classes
+            .get(c.idx(db) as usize)
+            .is_some_and(|d| d.key == crate::item_tree::ClassKey::Union)
     }
 
     /// The elements an aggregate `t` list-initialized from `elems` has, with
@@ -125,6 +227,10 @@ impl Infer<'_> {
                 },
                 _ => false,
             };
+        }
+        // Designated elements do not initialize the members in order.
+        if elems.iter().any(|x| matches!(self.body.expr(*x), Expr::Designated { .. })) {
+            return false;
         }
         let Some(targets) = self.aggregate_targets(c, elems) else { return false };
         for (&x, (ft, _)) in elems.iter().zip(targets) {

@@ -46,3 +46,27 @@ fn empty_braces_value_initialize() {
         "#]],
     );
 }
+
+#[test]
+fn designated_members_are_initialized_by_name() {
+    // `.name = "a"` constructs `Str<char>` from `const char*`; `.k` skips
+    // `mid`, value-initialized (`Str<short>()`); `.u = 2` constructs the
+    // union's named member only.
+    super::closure(
+        "template<class C> struct Str { Str() {} Str(const C* p) {} Str(int) {} };\n\
+         struct B { Str<char> name; Str<short> mid; int k; };\n\
+         union U { int i; Str<unsigned> u; };\n\
+         struct A { Str<long> xs[2]; };\n\
+         void user() {\n\
+           B b{.name = \"a\", .k = 3};\n\
+           U u = {.u = 2};\n\
+           A a{.xs = {[1] = 4}};\n\
+         }\n",
+        expect![[r#"
+            _Z4userv
+            _ZN3StrIcEC1EPKc
+            _ZN3StrIsEC1Ev
+            _ZN3StrIjEC1Ei
+        "#]],
+    );
+}

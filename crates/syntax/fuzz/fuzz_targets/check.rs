@@ -15,7 +15,10 @@ use cufront_syntax::source_map::SourceMap;
 use cufront_syntax::{LexOptions, ParseOptions, parse};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
+#[path = "common/alt_stack.rs"]
+mod alt_stack;
+
+fuzz_target!(init: alt_stack::install(), |data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let cxx20 = data.first().is_some_and(|b| b & 1 == 1);
     let p = parse(&text, ParseOptions { lex: LexOptions { cxx20, digit_separators: true }, lazy_bodies: false });

@@ -17,7 +17,10 @@
 use cufront_syntax::{LexOptions, ParseOptions, SyntaxKind, parse};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
+#[path = "common/alt_stack.rs"]
+mod alt_stack;
+
+fuzz_target!(init: alt_stack::install(), |data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     // The first byte picks the language options, so both are explored.
     let cxx20 = data.first().is_some_and(|b| b & 1 == 1);

@@ -16,7 +16,10 @@ use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_
 use cufront_hir::static_asserts;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
+#[path = "common/alt_stack.rs"]
+mod alt_stack;
+
+fuzz_target!(init: alt_stack::install(), |data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let db = RootDatabase::new();
     let standard = if data.first().is_some_and(|b| b & 1 == 1) { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
