@@ -132,7 +132,13 @@ impl Cx<'_> {
         }
         notes.extend(candidates);
         let arg_types = args.iter().map(|a| self.arg_type(*a)).collect::<Option<Vec<_>>>()?;
-        Some(NoMatch { at, arg_types, set: SetKind::Constructor(set.spelled), candidates: notes })
+        Some(NoMatch {
+            at,
+            arg_types,
+            set: SetKind::Constructor(set.spelled),
+            candidates: notes,
+            ambiguous: Vec::new(),
+        })
     }
 }
 

@@ -63,6 +63,9 @@ const NO_CONVERSION_FUNCTION: DiagId = DiagId(413);
 const NO_CONSTRUCTOR: DiagId = DiagId(415);
 const NO_MATCH: DiagId = DiagId(304);
 const NO_MATCHING_CONSTRUCTOR: DiagId = DiagId(289);
+const AMBIGUOUS: DiagId = DiagId(308);
+/// `%nd`: a function of an ambiguous call, where it is declared.
+const DECLARED_AT: DiagId = DiagId(547);
 /// `argument types are: (%s)`
 const ARGUMENT_TYPES: DiagId = DiagId(739);
 const WRONG_COUNT: DiagId = DiagId(3322);
@@ -125,8 +128,19 @@ pub struct NoMatch {
     /// The arguments' types as EDG spells them.
     pub arg_types: Vec<String>,
     pub set: SetKind,
-    /// Each function of the set and why it does not match.
+    /// Each function of the set that cannot take the arguments and why.
     pub candidates: Vec<(Candidate, Mismatch)>,
+    /// The functions that can, none better than another (an ambiguous
+    /// call, 308); empty when none can (304, 289).
+    pub ambiguous: Vec<FnId>,
+}
+
+/// The rank of an implicit conversion sequence ([over.ics.scs], Table 19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Exact,
+    Promotion,
+    Conversion,
 }
 
 /// What a call no function matches calls.
@@ -220,7 +234,13 @@ pub(crate) fn no_match_findings(
                 let name = names::callee_name(db, cufront_hir::Entity::Fn(*g))?;
                 bare.push(name.bare);
                 let item = g.item(db);
-                (name.ordinary?, starts.get(&item)? + cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize)?)
+                let pos = starts.get(&item)? + cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize)?;
+                // Declared after the call: no candidate there (the model's
+                // set is the scope's whole set).
+                if pos > at {
+                    return None;
+                }
+                (name.ordinary?, pos)
             }
             Candidate::ImplicitCopy { class, spelled } | Candidate::ImplicitMove { class, spelled } => {
                 let short = spelled.rsplit("::").next().unwrap_or(spelled);
@@ -247,13 +267,32 @@ pub(crate) fn no_match_findings(
     }
     declared.sort_by_key(|n| std::cmp::Reverse(n.at));
     let notes = implicit.into_iter().chain(declared);
+    // An ambiguous call lists the functions it cannot choose between, in
+    // declaration order, under the error (`function "f(int)" (declared at
+    // line 2)`).
+    let mut listed = Vec::new();
+    for &g in &call.ambiguous {
+        let name = names::callee_name(db, cufront_hir::Entity::Fn(g))?;
+        bare.push(name.bare);
+        let item = g.item(db);
+        let pos = starts.get(&item)? + cufront_hir::item_offsets(db, item).fns.get(g.idx(db) as usize)?;
+        if pos > at {
+            return None;
+        }
+        let declared_at = Some(crate::redefinition::position(db, item.tu(db), pos));
+        let function =
+            Entity { kind: Some(EntityKind::Function), name: name.ordinary?, declared_at, ..Entity::default() };
+        listed.push((pos, Message::Template { id: DECLARED_AT, args: vec![Arg::Entity(function)] }));
+    }
+    listed.sort_by_key(|(pos, _)| *pos);
     let (id, set) = match &call.set {
         // The set is named as its functions are, with their scopes (`n::f`).
         SetKind::Functions => {
             if bare.is_empty() || bare.iter().any(|b| *b != bare[0]) {
                 return None;
             }
-            (NO_MATCH, Arg::Entity(Entity::new(EntityKind::OverloadedFunction, &bare[0])))
+            let id = if call.ambiguous.is_empty() { NO_MATCH } else { AMBIGUOUS };
+            (id, Arg::Entity(Entity::new(EntityKind::OverloadedFunction, &bare[0])))
         }
         SetKind::Constructor(class) => {
             let short = class.rsplit("::").next().unwrap_or(class);
@@ -262,7 +301,8 @@ pub(crate) fn no_match_findings(
     };
     let mut error = Found::new(at, id, Severity::Error, vec![set]);
     let types = Arg::Str(call.arg_types.join(", "));
-    error.continuation = vec![Message::Template { id: ARGUMENT_TYPES, args: vec![types] }];
+    error.continuation = listed.into_iter().map(|(_, m)| m).collect();
+    error.continuation.push(Message::Template { id: ARGUMENT_TYPES, args: vec![types] });
     Some(std::iter::once(error).chain(notes).collect())
 }
 
@@ -422,6 +462,13 @@ impl Cx<'_> {
     /// The calls by an unqualified name that `infer` left unresolved: the
     /// call, the name, the arguments.
     fn unresolved_calls(&self) -> Vec<(ExprId, &str, &[ExprId])> {
+        self.calls_by_name().into_iter().filter(|c| !c.3).map(|(x, n, a, _)| (x, n, a)).collect()
+    }
+
+    /// The calls by an unqualified name: the callee, the name, the
+    /// arguments, and whether `infer` resolved the call (it chooses among
+    /// candidates it cannot tell apart, so an ambiguous call is resolved).
+    fn calls_by_name(&self) -> Vec<(ExprId, &str, &[ExprId], bool)> {
         let mut out = Vec::new();
         for (i, e) in self.body.exprs.iter().enumerate() {
             let Expr::Call { callee, args } = e else { continue };
@@ -435,9 +482,7 @@ impl Cx<'_> {
                 .calls
                 .iter()
                 .any(|(site, c)| matches!((site, c), (CallSite::Expr(s), Callee::Unresolved(_)) if *s == x));
-            if unresolved {
-                out.push((*callee, p.segments[0].name.as_str(), args.as_slice()));
-            }
+            out.push((*callee, p.segments[0].name.as_str(), args.as_slice(), !unresolved));
         }
         out
     }
@@ -449,22 +494,42 @@ impl Cx<'_> {
         let Some(scope) = instances::fn_scope(db, caller) else { return Vec::new() };
         let map = def_map(db, caller.tu(db));
         let mut out = Vec::new();
-        for (callee, name, args) in self.unresolved_calls() {
+        for (callee, name, args, resolved) in self.calls_by_name() {
             let shapes: Vec<Shape> =
                 args.iter().map(|a| self.r.ty(*a).map_or(Shape::Other, |t| self.shape(t))).collect();
             if shapes.iter().any(|s| matches!(s, Shape::Other | Shape::Class(_))) {
                 continue;
             }
             let Some(set) = overload_set(db, lookup_fns(db, &map, scope, name)) else { continue };
-            let Some(candidates) =
-                set.iter().map(|&g| Some((g, self.mismatch(g, args, &shapes)?))).collect::<Option<Vec<_>>>()
-            else {
+            // Each function: why it cannot take the arguments, or the rank
+            // of each argument's conversion; a function neither is undecided.
+            let mut candidates = Vec::new();
+            let mut viable = Vec::new();
+            for &g in &set {
+                match self.mismatch(g, args, &shapes) {
+                    Some(m) => candidates.push((Candidate::Fn(g), m)),
+                    None => match self.arithmetic_ranks(g, args) {
+                        Some(ranks) => viable.push((g, ranks)),
+                        None => break,
+                    },
+                }
+            }
+            if candidates.len() + viable.len() != set.len() {
                 continue;
-            };
+            }
+            // No function, or several none better than another: with
+            // arithmetic conversions alone, one is better than another when
+            // no argument converts worse and one converts better.
+            let better = |a: &[Rank], b: &[Rank]| a.iter().zip(b).all(|(x, y)| x <= y) && a != b;
+            let incomparable = viable.iter().all(|(g, a)| viable.iter().all(|(h, b)| g == h || !better(a, b)));
+            // A call `infer` resolved is reported only as ambiguous.
+            if viable.len() == 1 || !incomparable || (resolved && viable.is_empty()) {
+                continue;
+            }
             let Some(arg_types) = args.iter().map(|a| self.arg_type(*a)).collect::<Option<Vec<_>>>() else { continue };
             let at = u32::from(self.body.expr_ranges[callee.0 as usize].start());
-            let candidates = candidates.into_iter().map(|(g, m)| (Candidate::Fn(g), m)).collect();
-            out.push(NoMatch { at, arg_types, set: SetKind::Functions, candidates });
+            let ambiguous = viable.into_iter().map(|(g, _)| g).collect();
+            out.push(NoMatch { at, arg_types, set: SetKind::Functions, candidates, ambiguous });
         }
         out
     }
@@ -477,6 +542,40 @@ impl Cx<'_> {
             return None;
         }
         spell::spell(self.db, t)
+    }
+
+    /// The rank of each argument's implicit conversion to its parameter of
+    /// `g` when each is an arithmetic type converted to one ([over.ics.scs]:
+    /// exact match, promotion, conversion); `None` for any other shape.
+    fn arithmetic_ranks(&self, g: FnId, args: &[ExprId]) -> Option<Vec<Rank>> {
+        let db = self.db;
+        let sig = instances::signature(db, instances::fn_instance(db, FnDecl::Fn(g), None, Vec::new())).ok()?;
+        if sig.variadic || args.len() > sig.params.len() {
+            return None;
+        }
+        let arithmetic = |t: TyId| match *strip_cv(db, canonical(db, t)).kind(db) {
+            TyKind::Builtin(b) if is_floating(b) || is_standard_integral(b) || b == Builtin::Bool => Some(b),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for (a, p) in args.iter().zip(&sig.params) {
+            let (from, to) = (arithmetic(self.r.ty(*a)?)?, arithmetic(*p)?);
+            let promoted = matches!(
+                (from, to),
+                (
+                    Builtin::Bool | Builtin::Char | Builtin::SChar | Builtin::UChar | Builtin::Short | Builtin::UShort,
+                    Builtin::Int
+                ) | (Builtin::Float, Builtin::Double)
+            );
+            out.push(if from == to {
+                Rank::Exact
+            } else if promoted {
+                Rank::Promotion
+            } else {
+                Rank::Conversion
+            });
+        }
+        Some(out)
     }
 
     /// Why function `g` certainly cannot take `args`; `None` when it may.

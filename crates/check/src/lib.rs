@@ -21,7 +21,8 @@
 //!   abstract, arrays of references, `auto` without initializer);
 //!   `literals`: user-defined literals without a literal operator;
 //!   `designators`: designated initializers out of order, duplicated or
-//!   mixed with plain ones.
+//!   mixed with plain ones; `immediate`: calls of `consteval` functions
+//!   that are no constant expressions.
 //! - [`device_pass`] (`device`): what cicc's front end reports;
 //!   `device_decls`: its declaration rules; `device_code`: constructs
 //!   device code cannot contain (exceptions, `typeid`, `thread_local`,
@@ -61,6 +62,7 @@ mod device_decls;
 mod device_vla;
 mod dynamic_init;
 mod flow;
+mod immediate;
 mod instantiation;
 mod interest;
 mod jumps;
@@ -105,6 +107,7 @@ pub use device_decls::item_device_decl_findings;
 pub use device_vla::fn_device_vlas;
 pub use dynamic_init::var_dynamic_init_findings;
 pub use flow::fn_missing_return;
+pub use immediate::{NonConstantCall, fn_nonconstant_immediate_calls};
 pub use instantiation::{fn_instantiations, item_instantiations};
 pub use interest::device_names;
 pub use jumps::fn_bypassed_initializations;
@@ -250,6 +253,7 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             raw(&fn_member_access_findings(db, f), start, &mut out);
             raw(&fn_literal_findings(db, f), start, &mut out);
             raw(&fn_designation_findings(db, f), start, &mut out);
+            immediate::findings(db, tu, f, start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_operand_findings(db, f), start, &mut out);
             raw(&fn_conversion_findings(db, f), start, &mut out);

@@ -9,16 +9,22 @@ use crate::Options;
 /// The host pass's findings on `text` (CUDA keywords spelt as nvcc's
 /// preprocessing leaves them), one per line: `line:col number args | once-erred args`.
 fn check(text: &str, opts: Options, want: Expect) {
-    run(text, opts, want, crate::host_pass)
+    run(text, LangStandard::Cxx17, opts, want, crate::host_pass)
+}
+
+/// `check` in C++20 (`consteval`, `concept`, designated initializers' rules).
+fn check20(text: &str, opts: Options, want: Expect) {
+    run(text, LangStandard::Cxx20, opts, want, crate::host_pass)
 }
 
 /// The same for the device pass (cicc's front end); late findings are marked.
 fn check_device(text: &str, opts: Options, want: Expect) {
-    run(text, opts, want, crate::device_pass)
+    run(text, LangStandard::Cxx17, opts, want, crate::device_pass)
 }
 
 fn run(
     text: &str,
+    standard: LangStandard,
     opts: Options,
     want: Expect,
     pass: fn(&dyn cufront_base_db::SourceDatabase, cufront_base_db::TranslationUnit, Options) -> Vec<crate::Found>,
@@ -32,8 +38,7 @@ fn run(
         .replace("__managed__", "__attribute__((managed))");
     let db = RootDatabase::new();
     // Lazy bodies, as every consumer parses.
-    let lang =
-        new_options(&db, LangOptions { standard: LangStandard::Cxx17, lazy_bodies: true, ..LangOptions::default() });
+    let lang = new_options(&db, LangOptions { standard, lazy_bodies: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(text.as_str()), lang);
     let mut out = String::new();
     let args = |a: &[Arg]| {
@@ -2522,6 +2527,75 @@ struct A { int x; };
             15:6 289 Some(Function) "D::D"
             14:8 3326 Some(Function) "D::D(const D &)" Int(1)
             14:12 3326 Some(Function) "D::D(int *)" Int(1)
+        "#]],
+    );
+}
+
+#[test]
+fn consteval_calls_that_are_no_constant_expressions() {
+    // 2933 at the call's `(`, note 2689 at the first read of a parameter or
+    // a non-const local; the outer call of nested ones. Left alone: const
+    // locals, reference parameters (another note), immediate functions,
+    // constexpr callers, calls in lambdas, templates.
+    check20(
+        r#"
+consteval int sq(int x) { return x * x; }
+consteval int zero(int) { return 0; }
+consteval int twice(const int &r) { return 2 * r; }
+int a(int y) { return sq(y); }
+int b(int y) { int z = y; return sq(z) + sq(y + 1); }
+int c(int y) { return zero(y); }
+int d(int y) { const int k = 3; return sq(k); }
+int f(int y) { return twice(y); }
+consteval int g(int y) { return sq(y); }
+int h(int y) { return sq(sq(y)); }
+constexpr int i(int y) { return sq(y); }
+int j(int y) { return [](int w) { return sq(w); }(y); }
+template <class T> int t(T y) { return sq(y); }
+"#,
+        Options::default(),
+        expect![[r#"
+            5:25 2933 Some(Function) "sq"
+            5:26 2689 Some(Parameter) "y"
+            6:36 2933 Some(Function) "sq"
+            6:37 2689 Some(Variable) "z"
+            6:44 2933 Some(Function) "sq"
+            6:45 2689 Some(Parameter) "y"
+            7:27 2933 Some(Function) "zero"
+            7:28 2689 Some(Parameter) "y"
+            11:25 2933 Some(Function) "sq"
+            11:29 2689 Some(Parameter) "y"
+        "#]],
+    );
+}
+
+#[test]
+fn ambiguous_calls_of_arithmetic_overloads() {
+    // 308 with the functions it cannot choose between (547 lines) and the
+    // argument types, then a note per function that cannot take them. A
+    // promotion beats a conversion (`f(x)` with a float picks `f(double)`);
+    // a function declared after the call is no candidate there.
+    check(
+        r#"
+void f(int);
+void f(double);
+void f(char *);
+void h(int, double);
+void h(double, int);
+void late(int);
+void calls(float x) {
+  f(1L);
+  h(1, 2);
+  f(x);
+  late(2.0);
+}
+void late(long);
+"#,
+        Options::default(),
+        expect![[r#"
+            9:3 308 Some(OverloadedFunction) "f"
+            4:6 3326 Some(Function) "f(char *)" Int(1)
+            10:3 308 Some(OverloadedFunction) "h"
         "#]],
     );
 }

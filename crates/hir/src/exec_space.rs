@@ -34,10 +34,19 @@ use crate::{ClassId, Entity};
 /// its own (none), without a query of its own.
 pub fn fn_attrs(db: &dyn SourceDatabase, decl: FnDecl) -> CudaAttrs {
     let Some(data) = decl.data(db) else { return CudaAttrs::default() };
-    if !marked_names(db, decl.tu(db)).cuda.contains(&scopes::fn_name_key(&data.name)) {
-        return data.linkage.cuda;
+    let mut attrs = if !marked_names(db, decl.tu(db)).cuda.contains(&scopes::fn_name_key(&data.name)) {
+        data.linkage.cuda
+    } else {
+        *merged_attrs(db, decl)
+    };
+    // A `consteval` function runs only at compile time: EDG lets either
+    // side call it (checked against the real nvcc: a kernel calling one is
+    // accepted by both passes).
+    if data.linkage.is_consteval && !attrs.host && !attrs.device && !attrs.global {
+        attrs.host = true;
+        attrs.device = true;
     }
-    *merged_attrs(db, decl)
+    attrs
 }
 
 #[salsa::tracked]

@@ -262,6 +262,9 @@ pub struct Linkage {
     pub is_extern: bool,
     pub is_inline: bool,
     pub is_constexpr: bool,
+    /// `consteval`: a call outside an immediate function context must be a
+    /// constant expression (`is_constexpr` stays false).
+    pub is_consteval: bool,
     /// Inside `extern "C"` (braced or not).
     pub extern_c: bool,
     /// A function with a body (`= default`/`= delete` included) or a
@@ -1552,6 +1555,7 @@ impl Lower {
                     green::any_token(&s.green(), &mut |t| matches!(t.text(), "__inline__" | "__inline"))
                 }),
             is_constexpr: kws.contains(&K::CONSTEXPR_KW),
+            is_consteval: kws.contains(&K::CONSTEVAL_KW),
             extern_c: self.extern_c,
             is_definition: false,
             cuda: decl.map_or_else(

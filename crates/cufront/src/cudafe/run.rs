@@ -151,9 +151,11 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
                 }
                 // A message that ends in `:` introduces a list: its notes are
                 // continuation lines (`object of abstract class type "A" is
-                // not allowed:` and its pure virtual functions); other notes
+                // not allowed:` and its pure virtual functions) unless the
+                // finding carries its list (`more than one instance of … :`
+                // and the functions it cannot choose between); other notes
                 // are placed, with their source lines.
-                let list = catalog::template(f.id).ends_with(':');
+                let list = catalog::template(f.id).ends_with(':') && f.continuation.is_empty();
                 for n in sema[i + 1..].iter().take_while(|n| n.severity == Severity::Note) {
                     if list {
                         let line = Message::Template { id: n.id, args: n.args.clone() };
