@@ -2157,6 +2157,7 @@ void host_fn() {
             15:7 1790 Type { spelling: "U", aka: None }
             15:12 1790 Type { spelling: "U", aka: None }
             16:5 1776 Some(Function) "g"
+            18:5 308 Some(OverloadedFunction) "h"
         "#]],
     );
 }
