@@ -64,6 +64,8 @@ const NO_CONSTRUCTOR: DiagId = DiagId(415);
 const NO_MATCH: DiagId = DiagId(304);
 const NO_MATCHING_CONSTRUCTOR: DiagId = DiagId(289);
 const AMBIGUOUS: DiagId = DiagId(308);
+/// `candidate %n failed deduction`
+const DEDUCTION_FAILED: DiagId = DiagId(3327);
 /// `%nd`: a function of an ambiguous call, where it is declared.
 const DECLARED_AT: DiagId = DiagId(547);
 /// `argument types are: (%s)`
@@ -148,6 +150,8 @@ enum Rank {
 pub enum SetKind {
     /// An overload set, named by its functions' name (304).
     Functions,
+    /// A function template alone (304, `function template "f"`).
+    FunctionTemplate,
     /// The constructors of a class, EDG's spelling of the class (289).
     Constructor(String),
 }
@@ -157,14 +161,26 @@ pub enum SetKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Candidate {
     Fn(FnId),
-    ImplicitCopy { class: ClassId, spelled: String },
-    ImplicitMove { class: ClassId, spelled: String },
+    /// A function template, with one specialization (named as EDG names
+    /// the template: its qualified name).
+    Template(cufront_hir::instances::FnInstanceId),
+    ImplicitCopy {
+        class: ClassId,
+        spelled: String,
+    },
+    ImplicitMove {
+        class: ClassId,
+        spelled: String,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mismatch {
     /// Too few or too many arguments.
     Count,
+    /// A function template whose deduction fails (its constraints false
+    /// for the deduced arguments).
+    Deduction,
     /// The argument (from 1) converts to its parameter by no conversion.
     Argument(u32),
 }
@@ -242,6 +258,21 @@ pub(crate) fn no_match_findings(
                 }
                 (name.ordinary?, pos)
             }
+            Candidate::Template(inst) => {
+                let name = names::callee_name(db, cufront_hir::Entity::FnInst(*inst))?;
+                bare.push(name.bare.clone());
+                let FnDecl::Template(t) = inst.decl(db) else { return None };
+                let item = t.item(db);
+                let pos =
+                    starts.get(&item)? + cufront_hir::item_offsets(db, item).fn_templates.get(t.idx(db) as usize)?;
+                // A library's constraints are the model's weakest point:
+                // only templates the user wrote are judged.
+                let map = cufront_base_db::source_map(db, item.tu(db));
+                if pos > at || !map.is_user_code(pos, &map.toolkit_files()) {
+                    return None;
+                }
+                (name.bare, pos)
+            }
             Candidate::ImplicitCopy { class, spelled } | Candidate::ImplicitMove { class, spelled } => {
                 let short = spelled.rsplit("::").next().unwrap_or(spelled);
                 let param = match c {
@@ -256,6 +287,9 @@ pub(crate) fn no_match_findings(
         };
         let function = Arg::Entity(Entity::new(EntityKind::Function, &name));
         let (id, args) = match why {
+            Mismatch::Deduction => {
+                (DEDUCTION_FAILED, vec![Arg::Entity(Entity::new(EntityKind::FunctionTemplate, &name))])
+            }
             Mismatch::Count => (WRONG_COUNT, vec![function]),
             Mismatch::Argument(k) => (ARGUMENT_MISMATCH, vec![function, Arg::Int(i64::from(*k))]),
         };
@@ -293,6 +327,10 @@ pub(crate) fn no_match_findings(
             }
             let id = if call.ambiguous.is_empty() { NO_MATCH } else { AMBIGUOUS };
             (id, Arg::Entity(Entity::new(EntityKind::OverloadedFunction, &bare[0])))
+        }
+        SetKind::FunctionTemplate => {
+            let [name] = &bare[..] else { return None };
+            (NO_MATCH, Arg::Entity(Entity::new(EntityKind::FunctionTemplate, name)))
         }
         SetKind::Constructor(class) => {
             let short = class.rsplit("::").next().unwrap_or(class);
@@ -500,7 +538,15 @@ impl Cx<'_> {
             if shapes.iter().any(|s| matches!(s, Shape::Other | Shape::Class(_))) {
                 continue;
             }
-            let Some(set) = overload_set(db, lookup_fns(db, &map, scope, name)) else { continue };
+            let found = lookup_fns(db, &map, scope, name);
+            // `infer` keeps a lone candidate whose constraints are false (its
+            // model more likely wrong than the program); here they are
+            // certainly false for scalar arguments.
+            if let Some(m) = self.unsatisfied_template(&found, callee, args) {
+                out.push(m);
+                continue;
+            }
+            let Some(set) = overload_set(db, found) else { continue };
             // Each function: why it cannot take the arguments, or the rank
             // of each argument's conversion; a function neither is undecided.
             let mut candidates = Vec::new();
@@ -542,6 +588,65 @@ impl Cx<'_> {
             return None;
         }
         spell::spell(self.db, t)
+    }
+
+    /// A call no function template can take because the one its name
+    /// finds has constraints that are false for the arguments it deduces:
+    /// a template (no member, declared once) whose parameters are its type
+    /// parameters taken by value, each deduced from a scalar argument as
+    /// its type (`template <Small T> void f(T)` called as `f(1.0)`).
+    fn unsatisfied_template(&self, found: &[FnDecl], callee: ExprId, args: &[ExprId]) -> Option<NoMatch> {
+        use cufront_hir::item_tree::{TemplateParamKind, TypeRef};
+        use cufront_hir::templates::TemplateArg;
+        let db = self.db;
+        let [decl @ FnDecl::Template(_)] = found else { return None };
+        let data = decl.data(db)?;
+        if data.constraints.is_empty()
+            || data.in_class
+            || data.friend
+            || data.ty.variadic
+            || !data.pack_params.is_empty()
+            || !data.outer_tparams.is_empty()
+            || data.ty.params.len() != args.len()
+        {
+            return None;
+        }
+        let tparams = decl.tparams(db);
+        if tparams.iter().any(|p| p.pack || p.default.is_some() || !matches!(p.kind, TemplateParamKind::Type)) {
+            return None;
+        }
+        let mut deduced: Vec<Option<TyId>> = vec![None; tparams.len()];
+        for (p, a) in data.ty.params.iter().zip(args) {
+            let TypeRef::Path(path) = p else { return None };
+            let [seg] = &path.segments[..] else { return None };
+            if path.global || seg.args.is_some() {
+                return None;
+            }
+            let j = tparams.iter().position(|t| t.name.as_deref() == Some(seg.name.as_str()))?;
+            let t = strip_cv(db, canonical(db, self.r.ty(*a)?));
+            if !matches!(t.kind(db), TyKind::Builtin(b) if *b != Builtin::Void) && !matches!(t.kind(db), TyKind::Ptr(_))
+            {
+                return None;
+            }
+            match deduced[j] {
+                Some(d) if d != t => return None,
+                _ => deduced[j] = Some(t),
+            }
+        }
+        let targs = deduced.into_iter().map(|t| t.map(TemplateArg::Type)).collect::<Option<Vec<_>>>()?;
+        let inst = instances::fn_instance(db, *decl, None, targs);
+        if infer::constraints_satisfied(db, inst) != Some(false) {
+            return None;
+        }
+        let arg_types = args.iter().map(|a| self.arg_type(*a)).collect::<Option<Vec<_>>>()?;
+        let at = u32::from(self.body.expr_ranges[callee.0 as usize].start());
+        Some(NoMatch {
+            at,
+            arg_types,
+            set: SetKind::FunctionTemplate,
+            candidates: vec![(Candidate::Template(inst), Mismatch::Deduction)],
+            ambiguous: Vec::new(),
+        })
     }
 
     /// The rank of each argument's implicit conversion to its parameter of

@@ -2600,3 +2600,30 @@ void late(long);
         "#]],
     );
 }
+
+#[test]
+fn function_templates_whose_constraints_fail() {
+    // 304 naming the function template, note 3327 at its name: the
+    // arguments deduced from scalars make its constraints false. A
+    // satisfied call, and a template whose parameter is no bare type
+    // parameter, are left alone.
+    check20(
+        r#"
+template <class T> concept Small = sizeof(T) <= 2;
+template <Small T> void f(T) {}
+template <class T> requires (sizeof(T) > 4) void g(T) {}
+template <class T> void h(T) requires Small<T> {}
+template <Small T> void p(T *) {}
+void host_fn() { f(1.0); g('c'); h(1); f((short)1); p((double *)0); }
+"#,
+        Options::default(),
+        expect![[r#"
+            7:18 304 Some(FunctionTemplate) "f"
+            3:25 3327 Some(FunctionTemplate) "f"
+            7:26 304 Some(FunctionTemplate) "g"
+            4:50 3327 Some(FunctionTemplate) "g"
+            7:34 304 Some(FunctionTemplate) "h"
+            5:25 3327 Some(FunctionTemplate) "h"
+        "#]],
+    );
+}
