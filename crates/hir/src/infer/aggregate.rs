@@ -32,7 +32,6 @@ impl Infer<'_> {
     }
 
     fn aggregate_init_depth(&mut self, t: TyId, elems: &[ExprId], depth: u32) -> bool {
-        let db = self.db;
         if depth > MAX_AGGREGATE_DEPTH || self.stopped() {
             return false;
         }
@@ -44,24 +43,9 @@ impl Infer<'_> {
         }
         let Some(targets) = self.aggregate_targets(t, elems) else { return false };
         for (k, (ft, init)) in targets.into_iter().enumerate() {
-            match (elems.get(k), init) {
-                (Some(&x), _) => self.init_element(x, ft, depth),
-                // Not named: the default member initializer (`infer/nsdmi.rs`),
-                // else value-initialized (`{}`).
-                (None, Some((class, name))) => {
-                    for e in super::nsdmi::field_init_required(db, class, &name) {
-                        self.require(e);
-                    }
-                }
-                (None, None) => {
-                    if self.is_class(ft) {
-                        let before = self.res.calls.len();
-                        self.construct(CallSite::Expr(elems.last().copied().unwrap_or(ExprId(0))), ft, &[], false);
-                        if let Some((_, Callee::Unresolved(_))) = self.res.calls.get(before) {
-                            self.res.calls.truncate(before);
-                        }
-                    }
-                }
+            match elems.get(k) {
+                Some(&x) => self.init_element(x, ft, depth),
+                None => self.init_unnamed(ft, init, elems),
             }
         }
         true
@@ -128,23 +112,35 @@ impl Infer<'_> {
             match (inits[k], name) {
                 (Some(v), _) => self.init_element(v, ft, depth),
                 (None, _) if union => {}
-                (None, Some(name)) if self.field_has_init(class, &name) => {
-                    for e in super::nsdmi::field_init_required(db, class, &name) {
-                        self.require(e);
-                    }
-                }
-                (None, _) => {
-                    if self.is_class(ft) {
-                        let before = self.res.calls.len();
-                        self.construct(CallSite::Expr(elems.last().copied().unwrap_or(ExprId(0))), ft, &[], false);
-                        if let Some((_, Callee::Unresolved(_))) = self.res.calls.get(before) {
-                            self.res.calls.truncate(before);
-                        }
-                    }
+                (None, name) => {
+                    let init = name.filter(|n| self.field_has_init(class, n)).map(|n| (class, n));
+                    self.init_unnamed(ft, init, elems);
                 }
             }
         }
         true
+    }
+
+    /// A member of type `ft` the list `elems` does not name: from its
+    /// default member initializer (`init`, `infer/nsdmi.rs`), else
+    /// value-initialized (`{}`).
+    fn init_unnamed(&mut self, ft: TyId, init: Option<(templates::ClassRefT, String)>, elems: &[ExprId]) {
+        match init {
+            Some((class, name)) => {
+                for e in super::nsdmi::field_init_required(self.db, class, &name) {
+                    self.require(e);
+                }
+            }
+            None => {
+                if self.is_class(ft) {
+                    let before = self.res.calls.len();
+                    self.construct(CallSite::Expr(elems.last().copied().unwrap_or(ExprId(0))), ft, &[], false);
+                    if let Some((_, Callee::Unresolved(_))) = self.res.calls.get(before) {
+                        self.res.calls.truncate(before);
+                    }
+                }
+            }
+        }
     }
 
     fn is_union(&self, class: templates::ClassRefT) -> bool {
