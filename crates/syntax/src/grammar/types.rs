@@ -41,6 +41,8 @@ pub(crate) struct DeclSpecs {
     pub elaborated: bool,
     /// What the named type is (for `typedef X Y;`, so that `Y::z` looks into `X`).
     pub type_entry: Option<Entry>,
+    /// The type so far is sign and size keywords alone (`unsigned`, `long`).
+    pub modifiers_only: bool,
 }
 
 /// Builtin type keywords and modifiers.
@@ -310,6 +312,8 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: SpecCtx) -> DeclSpecs {
             _ if is_simple_type_keyword(k) => {
                 p.bump_any();
                 if k != COMPLEX_KW && k != COMPLEX2_KW {
+                    let modifier = matches!(k, SIGNED_KW | UNSIGNED_KW | SHORT_KW | LONG_KW);
+                    s.modifiers_only = modifier && (s.modifiers_only || !s.has_type);
                     s.has_type = true;
                 }
             }
@@ -336,8 +340,16 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: SpecCtx) -> DeclSpecs {
                 s.has_type = true;
             }
             STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW => {
-                if s.has_type {
+                // After a class definition the keyword starts the next
+                // declaration (a missing `;`); after another type specifier
+                // EDG reports the pair and reads the class specifier all the
+                // same (`int class = 1;`).
+                // (After `unsigned` alone EDG points elsewhere: not claimed.)
+                if s.class_def || s.modifiers_only {
                     break;
+                }
+                if s.has_type {
+                    p.error("invalid combination of type specifiers");
                 }
                 let r = items::classes::class_or_enum_specifier(p, ctx, s.friend);
                 s.has_type = true;

@@ -67,6 +67,11 @@ fn class_specifier(p: &mut Parser<'_>, ctx: SpecCtx, friend: bool) -> ClassResul
         }
     }
     attributes::attribute_specifier_seq(p);
+    if info.is_none() && !at_class_body(p) {
+        // `int class = 1;`: neither a name nor a body; EDG skips the rest
+        // of the declaration.
+        super::super::recovery::error_and_skip(p, "expected either a definition or a tag name");
+    }
     if !at_class_body(p) {
         // Elaborated type specifier: `struct X`, `class N::Y`, `struct X<int>`.
         let mut entry = info.and_then(|i| i.entry);
