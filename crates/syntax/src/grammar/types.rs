@@ -310,6 +310,11 @@ pub(crate) fn decl_specifiers(p: &mut Parser<'_>, ctx: SpecCtx) -> DeclSpecs {
             // declaration (`struct S {} int b;` lacks a `;`, as EDG reports).
             _ if is_simple_type_keyword(k) && s.class_def => break,
             _ if is_simple_type_keyword(k) => {
+                // `struct S int x;`: no keyword combines with a named class.
+                if s.elaborated {
+                    p.error("invalid combination of type specifiers");
+                    s.elaborated = false;
+                }
                 p.bump_any();
                 if k != COMPLEX_KW && k != COMPLEX2_KW {
                     let modifier = matches!(k, SIGNED_KW | UNSIGNED_KW | SHORT_KW | LONG_KW);

@@ -38,6 +38,10 @@ pub(crate) fn template_declaration(p: &mut Parser<'_>, ctx: SpecCtx) {
     }
     if p.at(CONCEPT_KW) {
         concept_def(p);
+    } else if p.at(SEMI) {
+        // `template <…> ;` (or a parameter list cut short before the `;`).
+        p.error("expected a declaration");
+        p.bump(SEMI);
     } else {
         items::declaration(p, ctx);
     }
@@ -97,7 +101,7 @@ pub(crate) fn template_param_list(p: &mut Parser<'_>) {
         }
     });
     if !p.eat(R_ANGLE) {
-        p.error("expected a \">\"");
+        p.error("expected a \",\" or \">\"");
     }
     m.complete(p, TEMPLATE_PARAM_LIST);
 }
@@ -108,6 +112,17 @@ fn template_param(p: &mut Parser<'_>) {
             // `typename T::type N` is a non-type parameter.
             let qualified = p.nth(1) == COLON2 || (p.nth(1) == IDENT && matches!(p.nth(2), COLON2 | L_ANGLE));
             if p.at(TYPENAME_KW) && qualified {
+                types::param(p);
+                return;
+            }
+            // `class T void f()`, `class T struct S {}`: EDG reads `class T`
+            // as an elaborated type of a non-type parameter, and reports
+            // the type specifier after it.
+            let k = p.nth(2);
+            if p.at(CLASS_KW)
+                && p.nth(1) == IDENT
+                && (types::is_simple_type_keyword(k) || matches!(k, STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW))
+            {
                 types::param(p);
                 return;
             }

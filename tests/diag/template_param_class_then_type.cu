@@ -1,0 +1,2 @@
+// nvcc-flags:
+template <class T void f();
