@@ -13,7 +13,7 @@ use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_hir::Entity;
 
 use crate::closure::device_closure;
-use crate::registry;
+use crate::{registry, space};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeepReason {
@@ -54,13 +54,12 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
     }
     let mut names: rustc_hash::FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
     for &(e, from) in device_closure(db, tu).iter() {
-        let data = match e {
-            Entity::Fn(f) => cufront_hir::item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).cloned(),
-            Entity::FnInst(i) => i.decl(db).data(db).map(|d| (*d).clone()),
-            _ => None,
-        };
-        // `__device__` (a function's `device_var`) or `__host__ __device__`; not kernels.
-        if !data.is_some_and(|d| d.linkage.device_var() && !d.linkage.kernel()) {
+        if std::env::var_os("CUFRONT_DEVICE_DEBUG").is_some() {
+            let sp = cufront_hir::exec_space::exec_space(db, e);
+            let n = cufront_hir::symbols::device_linkage_name(db, e, mid);
+            eprintln!("CLOSURE {:?} {:?} {:?}", n, sp, e);
+        }
+        if !space::is_device_fn(db, e) {
             continue;
         }
         let Ok(name) = cufront_hir::symbols::device_linkage_name(db, e, mid) else { continue };

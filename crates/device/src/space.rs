@@ -1,0 +1,60 @@
+//! Whether cicc emits a function on the device (spec 40 §4.1's
+//! execution-space filter): `__device__` or `__host__ __device__` over
+//! all its declarations (`hir::exec_space`: the CUDA headers redeclare
+//! `printf`, `<cmath>`'s `std::sin(float)`, the global `operator new` and
+//! `operator delete` with `__host__ __device__`), kernels excepted (they
+//! are listed as kernels), and the functions the CUDA front end treats as
+//! `__host__ __device__` without the attribute (CUDA C++ Programming
+//! Guide, "C++11 language features"): the `std::move` and `std::forward`
+//! function templates and the member functions of `std::initializer_list`.
+
+use cufront_base_db::SourceDatabase;
+use cufront_hir::Entity;
+use cufront_hir::exec_space::{self, ExecSpace};
+use cufront_hir::instances::{self, FnDecl};
+use cufront_hir::item_tree::FnName;
+use cufront_hir::scopes::{ScopeKind, def_map};
+
+/// Whether the function entity `e` is a device (or host-device) function
+/// other than a kernel.
+pub fn is_device_fn(db: &dyn SourceDatabase, e: Entity) -> bool {
+    match exec_space::exec_space(db, e) {
+        Some(ExecSpace::Device | ExecSpace::HostDevice) => true,
+        Some(ExecSpace::Host | ExecSpace::ImplicitHost) => implicitly_host_device(db, e),
+        Some(ExecSpace::Global) | None => false,
+    }
+}
+
+/// The functions cicc treats as `__host__ __device__` without the
+/// attribute: `std::move(T&&)`, `std::forward<T>(…)` and the members of
+/// `std::initializer_list<E>`.
+fn implicitly_host_device(db: &dyn SourceDatabase, e: Entity) -> bool {
+    let decl = match e {
+        Entity::Fn(f) => FnDecl::Fn(f),
+        Entity::FnInst(i) => i.decl(db),
+        _ => return false,
+    };
+    let Some(data) = decl.data(db) else { return false };
+    let map = def_map(db, decl.tu(db));
+    let Some(scope) = instances::fn_scope(db, decl) else { return false };
+    let in_std = |s| {
+        let s = map.scope(s);
+        matches!(&s.kind, ScopeKind::Namespace { name: Some(n), .. } if n == "std")
+            && s.parent.is_some_and(|p| matches!(map.scope(p).kind, ScopeKind::Root))
+    };
+    match &map.scope(scope).kind {
+        // The utilities, not `<algorithm>`'s three-argument `std::move`.
+        ScopeKind::Namespace { .. } => {
+            matches!(decl, FnDecl::Template(_))
+                && matches!(&data.name, FnName::Ident(n) if n == "move" || n == "forward")
+                && data.ty.params.len() == 1
+                && in_std(scope)
+        }
+        ScopeKind::Class(c) => {
+            let tree = c.data(db);
+            tree.classes.get(c.idx(db) as usize).and_then(|k| k.name.as_deref()) == Some("initializer_list")
+                && map.scope(scope).parent.is_some_and(in_std)
+        }
+        _ => false,
+    }
+}
