@@ -35,9 +35,23 @@ pub struct Kept {
     pub reason: KeepReason,
 }
 
-/// The kept entities with their device names (`mid`: the module id, for
-/// anonymous namespaces and `-rdc`'s `__nv_static_` prefixes).
-pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: bool) -> Arc<Vec<Kept>> {
+/// What the kept set and its names depend on besides the unit: cicc's
+/// options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeepOptions {
+    /// The module id, for anonymous namespaces, internal names and
+    /// `-rdc`'s `__nv_static_` prefixes.
+    pub module_id: String,
+    /// `--device-c` (`-rdc=true`).
+    pub device_c: bool,
+    /// `--relaxed_constexpr` (nvcc's `--expt-relaxed-constexpr`):
+    /// unannotated `constexpr` functions are `__host__ __device__`.
+    pub relaxed_constexpr: bool,
+}
+
+/// The kept entities with their device names.
+pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) -> Arc<Vec<Kept>> {
+    let (mid, device_c) = (opts.module_id.as_str(), opts.device_c);
     let mut out = Vec::new();
     for k in registry::kernels(db, tu).iter() {
         let (Ok(host), Ok(cxx)) = (k.host_name.clone(), k.cxx_name.clone()) else { continue };
@@ -59,7 +73,7 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
             let n = cufront_hir::symbols::device_linkage_name(db, e, mid);
             eprintln!("CLOSURE {:?} {:?} {:?}", n, sp, e);
         }
-        if !space::is_device_fn(db, e) {
+        if !space::is_device_fn(db, e, opts.relaxed_constexpr) {
             continue;
         }
         let Ok(name) = cufront_hir::symbols::device_linkage_name(db, e, mid) else { continue };

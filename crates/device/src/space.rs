@@ -6,7 +6,9 @@
 //! are listed as kernels), and the functions the CUDA front end treats as
 //! `__host__ __device__` without the attribute (CUDA C++ Programming
 //! Guide, "C++11 language features"): the `std::move` and `std::forward`
-//! function templates and the member functions of `std::initializer_list`.
+//! function templates and the member functions of `std::initializer_list`;
+//! with `--relaxed_constexpr` (`--expt-relaxed-constexpr`), every
+//! unannotated `constexpr` function.
 
 use cufront_base_db::SourceDatabase;
 use cufront_hir::Entity;
@@ -17,11 +19,22 @@ use cufront_hir::scopes::{ScopeKind, def_map};
 
 /// Whether the function entity `e` is a device (or host-device) function
 /// other than a kernel.
-pub fn is_device_fn(db: &dyn SourceDatabase, e: Entity) -> bool {
+pub fn is_device_fn(db: &dyn SourceDatabase, e: Entity, relaxed_constexpr: bool) -> bool {
     match exec_space::exec_space(db, e) {
         Some(ExecSpace::Device | ExecSpace::HostDevice) => true,
+        Some(ExecSpace::ImplicitHost) if relaxed_constexpr && is_constexpr(db, e) => true,
         Some(ExecSpace::Host | ExecSpace::ImplicitHost) => implicitly_host_device(db, e),
         Some(ExecSpace::Global) | None => false,
+    }
+}
+
+/// Whether the function entity `e` is declared `constexpr` (or
+/// `consteval`) on any of its declarations.
+fn is_constexpr(db: &dyn SourceDatabase, e: Entity) -> bool {
+    match e {
+        Entity::Fn(f) => exec_space::fn_is_constexpr(db, FnDecl::Fn(f)),
+        Entity::FnInst(i) => exec_space::fn_is_constexpr(db, i.decl(db)),
+        _ => false,
     }
 }
 
