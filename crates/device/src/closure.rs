@@ -8,12 +8,14 @@
 //! (`hir::instances::required_entities`). Edges: what a body requires
 //! (`hir::infer`'s `required`: calls resolved by overload resolution,
 //! instances, variables), through every reached definition, kernel bodies
-//! included. Each body is one `infer` query, so an edit inside a body
+//! included; a call EDG folds to its value (a `constexpr` function called
+//! with constant arguments) is no edge. Each body is one `infer` query, so an edit inside a body
 //! re-infers that body only; this walk re-runs but reads memoized results.
 
 use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
 use cufront_hir::instances::{self, stub};
 use cufront_hir::{Entity, def_map, item_tree_of};
 use rustc_hash::FxHashSet;
@@ -59,9 +61,41 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
         if !walked.insert(owner) {
             continue;
         }
-        for &x in cufront_hir::infer::infer(db, owner).required.iter() {
+        for x in references(db, owner) {
             push(x, Some(e), &mut out, &mut queue);
         }
     }
     Arc::new(out)
+}
+
+/// What a body references on the device: what it requires
+/// (`hir::infer`), less the functions whose every call there EDG folds to
+/// its value (`hir::infer::folded_calls`) and that it does not otherwise
+/// name.
+fn references(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Entity> {
+    let r = infer::infer(db, owner);
+    let folded = infer::folded_calls(db, owner);
+    if folded.is_empty() {
+        return r.required.clone();
+    }
+    let folded: FxHashSet<(CallSite, Entity)> = folded.iter().copied().collect();
+    let mut called: FxHashSet<Entity> = FxHashSet::default();
+    let mut live: FxHashSet<Entity> = FxHashSet::default();
+    for (site, callee) in &r.calls {
+        if let Callee::Entity(x) = callee {
+            called.insert(*x);
+            if !folded.contains(&(*site, *x)) {
+                live.insert(*x);
+            }
+        }
+    }
+    let named: FxHashSet<Entity> = r
+        .resolutions
+        .values()
+        .filter_map(|res| match res {
+            infer::Resolution::Entity(x) => Some(*x),
+            _ => None,
+        })
+        .collect();
+    r.required.iter().copied().filter(|x| !called.contains(x) || live.contains(x) || named.contains(x)).collect()
 }

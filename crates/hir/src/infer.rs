@@ -127,6 +127,8 @@ mod certain_deduction;
 mod closure;
 mod ctad;
 mod ext_lambda;
+mod folded;
+pub use folded::folded_calls;
 mod rewritten;
 pub mod var_init;
 pub use closure::{
@@ -1638,10 +1640,9 @@ impl<'a> Infer<'a> {
             }
             Expr::Call { callee, args } => self.call(e, callee, &args),
             Expr::KernelLaunch { callee, config, args } => {
-                for c in config {
-                    self.expr(c);
-                }
-                self.call(e, callee, &args)
+                let r = self.call(e, callee, &args);
+                self.launch_configuration(&config);
+                r
             }
             Expr::Construct { ty, args, braced } => {
                 // `X::template f<N>(op)` parsed as a functional cast (`infer/cast_call.rs`).
@@ -2682,6 +2683,31 @@ impl<'a> Infer<'a> {
                 self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(err)));
                 (self.error(&why), Category::PRValue)
             }
+        }
+    }
+
+    /// A launch's configuration (`k<<<grid, block, shmem, stream>>>(…)`):
+    /// cudafe++ and cicc rewrite the launch as
+    /// `(__cudaPushCallConfiguration(grid, block, shmem, stream)) ? (void)0 : k(…)`
+    /// (spec 20 §9), so the configuration is that call's arguments: the
+    /// function is required and the integers converted to `dim3` by its
+    /// constructor. Without the declaration (no CUDA runtime header) the
+    /// expressions are only typed.
+    fn launch_configuration(&mut self, config: &[ExprId]) {
+        let a = self.args(config);
+        let push = Path {
+            global: true,
+            segments: vec![PathSegment { name: "__cudaPushCallConfiguration".into(), args: None }],
+        };
+        let Value::Fns(cands, _) = self.resolve_value(&push) else { return };
+        let Ok((cand, ta, sig)) = self.resolve_overload(&cands, None, &a, None) else { return };
+        let ent = self.entity_of(cand, ta);
+        self.require(ent);
+        // Each argument's conversion at its own expression (`folded_calls`
+        // folds those of constant arguments).
+        for ((&c, arg), &p) in config.iter().zip(&a).zip(&sig.params) {
+            let one = FnSig { params: vec![p], ..sig.clone() };
+            self.convert_args(CallSite::Expr(c), &one, std::slice::from_ref(arg));
         }
     }
 
