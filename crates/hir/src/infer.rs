@@ -2939,6 +2939,8 @@ impl<'a> Infer<'a> {
     /// `operator new`/`operator delete`: the class's own, else the global ones.
     fn global_operator(&mut self, e: ExprId, name: &str, args: &[Arg], class: Option<ClassRefT>) -> bool {
         let db = self.db;
+        // Scopes know operators by their name keys (`operatornew`).
+        let name = &norm_name(name);
         let mut cands: Vec<Cand> = Vec::new();
         if let Some(c) = class {
             cands = instances::member_fns(db, c, name);

@@ -388,3 +388,26 @@ fn value_dependent_arguments_through_alias_templates() {
         "#]],
     );
 }
+
+/// A new-expression calls the allocation function its arguments select
+/// (the placement form too, declared twice as the CUDA headers do), a
+/// delete-expression the sized deallocation function first.
+#[test]
+fn new_and_delete_expressions_call_their_operators() {
+    check(
+        "namespace std { typedef unsigned long size_t; }\n\
+         void* operator new(std::size_t);\n\
+         void operator delete(void*, std::size_t) noexcept;\n\
+         inline void* operator new(std::size_t, void* p) noexcept { return p; }\n\
+         extern __attribute__((host)) __attribute__((device)) void* operator new(std::size_t, void*) throw();\n\
+         struct S { int a; S(int x) : a(x) {} };\n\
+         void user(S* p) { ::new((void*)p) S(1); S* q = new S(2); delete q; }",
+        "user",
+        expect![[r#"
+            _ZnwmPv
+            _ZN1SC1Ei
+            _Znwm
+            _ZdlPvm
+        "#]],
+    );
+}
