@@ -11,6 +11,9 @@ use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_hir::Entity;
+use cufront_hir::body::LocalId;
+use cufront_hir::instances::LocalStaticId;
+use rustc_hash::FxHashSet;
 
 use crate::closure::device_closure;
 use crate::{registry, space};
@@ -66,14 +69,23 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) ->
         let name = registry::device_var_name(&cufront_hir::symbols::with_module_id(&name, mid), mid, device_c);
         out.push(Kept { entity: v.entity, kind: "variable", name, reason: KeepReason::DeviceVariable });
     }
-    let mut names: rustc_hash::FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
+    let mut names: FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
     for &(e, from) in device_closure(db, tu).iter() {
         if std::env::var_os("CUFRONT_DEVICE_DEBUG").is_some() {
             let sp = cufront_hir::exec_space::exec_space(db, e);
             let n = cufront_hir::symbols::device_linkage_name(db, e, mid);
             eprintln!("CLOSURE {:?} {:?} {:?}", n, sp, e);
         }
-        if !space::is_device_fn(db, e, opts.relaxed_constexpr) {
+        let is_kernel = cufront_hir::exec_space::exec_space(db, e) == Some(cufront_hir::exec_space::ExecSpace::Global);
+        if is_kernel || space::is_device_fn(db, e, opts.relaxed_constexpr) {
+            for (v, name) in block_scope_device_vars(db, e, mid, is_kernel) {
+                let name = registry::device_var_name(&name, mid, device_c);
+                if names.insert(name.clone()) {
+                    out.push(Kept { entity: v, kind: "variable", name, reason: KeepReason::Reached(Some(e)) });
+                }
+            }
+        }
+        if is_kernel || !space::is_device_fn(db, e, opts.relaxed_constexpr) {
             continue;
         }
         let Ok(name) = cufront_hir::symbols::device_linkage_name(db, e, mid) else { continue };
@@ -88,4 +100,61 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) ->
         }
     }
     Arc::new(out)
+}
+
+/// The block-scope variables of device function (or kernel) `e` that cicc
+/// hoists to file scope (spec 40 §4.2): its `__shared__` variables and
+/// its `static` ones with a device memory space, when the body refers to
+/// them (an unreferenced `__shared__` is dropped), under their local
+/// linkage names (`_ZZ1kPiE2sh`), nested in the function's device name
+/// (a `static` kernel's without g++'s `L`). `extern __shared__` arrays
+/// declare no local of the body and are not found here.
+fn block_scope_device_vars(db: &dyn SourceDatabase, e: Entity, mid: &str, kernel: bool) -> Vec<(Entity, String)> {
+    let Some(owner) = cufront_hir::instances::body_owner(db, e) else { return Vec::new() };
+    let body = cufront_hir::infer::owner_body(db, owner);
+    let spaced: Vec<LocalId> = (0..body.locals.len() as u32)
+        .map(LocalId)
+        .filter(|&l| {
+            let c = &body.local(l).cuda;
+            c.shared || c.device || c.constant || c.managed
+        })
+        .collect();
+    if spaced.is_empty() {
+        return Vec::new();
+    }
+    // The host encoding of the function, and the device's.
+    let host = cufront_hir::symbols::mangled_name(db, e).ok();
+    let device = if kernel {
+        cufront_hir::symbols::device_kernel_name(db, e, mid)
+    } else {
+        cufront_hir::symbols::device_linkage_name(db, e, mid)
+    };
+    let encodings = host
+        .zip(device.ok())
+        .and_then(|(h, d)| Some((h.strip_prefix("_Z")?.to_string(), d.strip_prefix("_Z")?.to_string())));
+    let r = cufront_hir::infer::infer(db, owner);
+    let used: FxHashSet<LocalId> = r
+        .resolutions
+        .values()
+        .filter_map(|res| match res {
+            cufront_hir::infer::Resolution::Local(l) => Some(*l),
+            _ => None,
+        })
+        .collect();
+    spaced
+        .into_iter()
+        .filter(|l| used.contains(l))
+        .filter_map(|l| {
+            let v = LocalStaticId::new(db, owner, l);
+            let name = cufront_hir::instances::local_static_name(db, v).ok()?;
+            let name = match &encodings {
+                Some((h, d)) if h != d => match name.strip_prefix("_ZZ").and_then(|r| r.strip_prefix(h.as_str())) {
+                    Some(rest) => format!("_ZZ{d}{rest}"),
+                    None => name,
+                },
+                _ => name,
+            };
+            Some((Entity::LocalStatic(v), name))
+        })
+        .collect()
 }
