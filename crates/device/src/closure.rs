@@ -8,7 +8,9 @@
 //! (`hir::instances::required_entities`). Edges: what a body requires
 //! (`hir::infer`'s `required`: calls resolved by overload resolution,
 //! instances, variables), through every reached definition, kernel bodies
-//! included; a call EDG folds to its value (a `constexpr` function called
+//! included, implicit special members and inheriting constructors through
+//! what they call, constructors through their class's virtual functions
+//! (the device ones in the vtable they store); a call EDG folds to its value (a `constexpr` function called
 //! with constant arguments) is no edge. Each body is one `infer` query, so an edit inside a body
 //! re-infers that body only; this walk re-runs but reads memoized results.
 
@@ -16,7 +18,7 @@ use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
-use cufront_hir::instances::{self, stub};
+use cufront_hir::instances::{self, SpecialKind, stub};
 use cufront_hir::{Entity, def_map, item_tree_of};
 use rustc_hash::FxHashSet;
 
@@ -56,6 +58,26 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
     while let Some(e) = queue.pop_front() {
         if out.len() >= MAX {
             break;
+        }
+        // What an implicit special member or an inheriting constructor
+        // calls (it has no body of its own); a constructor also refers to
+        // its class's vtable, whose device copy holds the addresses of the
+        // device virtual functions only (the host ones are zeros).
+        let device_virtuals =
+            |c| instances::vtable_entities(db, c).into_iter().filter(|&v| crate::space::is_device_fn(db, v, false));
+        let implicit: Vec<Entity> = match e {
+            Entity::Special(sp) => {
+                let mut r = instances::special_required(db, sp);
+                if matches!(sp.kind(db), SpecialKind::DefaultCtor | SpecialKind::CopyCtor | SpecialKind::MoveCtor) {
+                    r.extend(device_virtuals(sp.class(db)));
+                }
+                r
+            }
+            Entity::Inherited(ic) => vec![instances::inherited::forwarded(db, ic)],
+            _ => instances::ctor_class(db, e).map(|c| device_virtuals(c).collect()).unwrap_or_default(),
+        };
+        for x in implicit {
+            push(x, Some(e), &mut out, &mut queue);
         }
         let Some(owner) = instances::body_owner(db, e) else { continue };
         if !walked.insert(owner) {

@@ -71,11 +71,6 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) ->
     }
     let mut names: FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
     for &(e, from) in device_closure(db, tu).iter() {
-        if std::env::var_os("CUFRONT_DEVICE_DEBUG").is_some() {
-            let sp = cufront_hir::exec_space::exec_space(db, e);
-            let n = cufront_hir::symbols::device_linkage_name(db, e, mid);
-            eprintln!("CLOSURE {:?} {:?} {:?}", n, sp, e);
-        }
         let is_kernel = cufront_hir::exec_space::exec_space(db, e) == Some(cufront_hir::exec_space::ExecSpace::Global);
         if is_kernel || space::is_device_fn(db, e, opts.relaxed_constexpr) {
             for (v, name) in block_scope_device_vars(db, e, mid, is_kernel) {
