@@ -16,13 +16,16 @@ use cufront_hir::instances::LocalStaticId;
 use rustc_hash::FxHashSet;
 
 use crate::closure::device_closure;
-use crate::{registry, space};
+use crate::{registry, space, vtables};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeepReason {
     Kernel,
     KernelInstance,
     DeviceVariable,
+    /// A virtual table (or VTT, or a type-information class's vtable) of
+    /// a class this constructor constructs.
+    Vtable(Entity),
     /// Reached from the needed code: the entity whose body references it
     /// (`None`: defined in the unit, external and not inline).
     Reached(Option<Entity>),
@@ -70,7 +73,8 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) ->
         out.push(Kept { entity: v.entity, kind: "variable", name, reason: KeepReason::DeviceVariable });
     }
     let mut names: FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
-    for &(e, from) in device_closure(db, tu).iter() {
+    let closure = device_closure(db, tu);
+    for &(e, from) in closure.iter() {
         let is_kernel = cufront_hir::exec_space::exec_space(db, e) == Some(cufront_hir::exec_space::ExecSpace::Global);
         if is_kernel || space::is_device_fn(db, e, opts.relaxed_constexpr) {
             for (v, name) in block_scope_device_vars(db, e, mid, is_kernel) {
@@ -92,6 +96,16 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) ->
             && names.insert(base.clone())
         {
             out.push(Kept { entity: e, kind: "function", name: base, reason: KeepReason::Reached(from) });
+        }
+    }
+    // The vtables of the polymorphic classes needed code constructs.
+    for &(e, _) in closure.iter() {
+        let Some(c) = vtables::constructed_class(db, e) else { continue };
+        for name in vtables::class_tables(db, c) {
+            let name = cufront_hir::symbols::with_module_id(&name, mid);
+            if names.insert(name.clone()) {
+                out.push(Kept { entity: e, kind: "variable", name, reason: KeepReason::Vtable(e) });
+            }
         }
     }
     Arc::new(out)

@@ -10,6 +10,7 @@
 //! - [`space`]: which functions cicc emits on the device;
 //! - [`spell`]: EDG's C spellings of types and template arguments;
 //! - [`stub`]: the stub file (`--stub_file_name`);
+//! - [`vtables`]: the virtual tables kept with the classes needed code constructs;
 //! - [`listing`]: cufront's device listing (`--gen_device_file_name`).
 //!
 //! Invariants: no I/O (the `cufront device` command reads and writes the
@@ -24,3 +25,4 @@ pub mod registry;
 pub mod space;
 pub mod spell;
 pub mod stub;
+pub mod vtables;

@@ -18,6 +18,10 @@ pub fn listing(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions)
             KeepReason::Kernel => "a kernel".to_string(),
             KeepReason::KernelInstance => "a kernel template instance the unit reaches".to_string(),
             KeepReason::DeviceVariable => "a namespace-scope device variable".to_string(),
+            KeepReason::Vtable(ctor) => match cufront_hir::symbols::device_linkage_name(db, *ctor, mid) {
+                Ok(n) => format!("a virtual table of the class {n} constructs"),
+                Err(_) => "a virtual table of a class needed code constructs".to_string(),
+            },
             KeepReason::Reached(None) => "defined in the unit, external, not inline".to_string(),
             KeepReason::Reached(Some(from)) => match cufront_hir::symbols::device_linkage_name(db, *from, mid) {
                 Ok(n) => format!("referenced by {n}"),
