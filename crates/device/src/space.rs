@@ -7,12 +7,16 @@
 //! `__host__ __device__` without the attribute (CUDA C++ Programming
 //! Guide, "C++11 language features"): the `std::move` and `std::forward`
 //! function templates and the member functions of `std::initializer_list`;
+//! a lambda's members run where its annotation (an extended lambda) or
+//! else its enclosing function says;
 //! with `--relaxed_constexpr` (`--expt-relaxed-constexpr`), every
 //! unannotated `constexpr` function.
 
 use cufront_base_db::SourceDatabase;
 use cufront_hir::Entity;
+use cufront_hir::body::Expr;
 use cufront_hir::exec_space::{self, ExecSpace};
+use cufront_hir::infer::{self, InferOwner};
 use cufront_hir::instances::{self, FnDecl};
 use cufront_hir::item_tree::FnName;
 use cufront_hir::scopes::{ScopeKind, def_map};
@@ -20,6 +24,9 @@ use cufront_hir::scopes::{ScopeKind, def_map};
 /// Whether the function entity `e` is a device (or host-device) function
 /// other than a kernel.
 pub fn is_device_fn(db: &dyn SourceDatabase, e: Entity, relaxed_constexpr: bool) -> bool {
+    if let Entity::Closure(f) = e {
+        return closure_on_device(db, f, relaxed_constexpr);
+    }
     match exec_space::exec_space(db, e) {
         Some(ExecSpace::Device | ExecSpace::HostDevice) => true,
         Some(ExecSpace::ImplicitHost) if relaxed_constexpr && is_constexpr(db, e) => true,
@@ -70,4 +77,25 @@ fn implicitly_host_device(db: &dyn SourceDatabase, e: Entity) -> bool {
         }
         _ => false,
     }
+}
+
+/// Where a closure's member functions run: an extended lambda's
+/// (`[] __device__ (…) {…}`) where its annotation says, any other lambda's
+/// where the function it is written in runs (a kernel's on the device).
+fn closure_on_device(db: &dyn SourceDatabase, f: infer::ClosureFnId, relaxed_constexpr: bool) -> bool {
+    let c = f.closure(db);
+    let owner = c.owner(db);
+    let body = infer::owner_body(db, owner);
+    if let Some(Expr::Lambda { host, device, .. }) = body.exprs.get(c.expr(db).0 as usize)
+        && (*host || *device)
+    {
+        return *device;
+    }
+    let enclosing = match owner {
+        InferOwner::Fn(g) => Entity::Fn(g),
+        InferOwner::Inst(i) => Entity::FnInst(i),
+        InferOwner::Closure(g) => return closure_on_device(db, g, relaxed_constexpr),
+        InferOwner::Var(_) | InferOwner::VarInst(_) => return false,
+    };
+    exec_space::exec_space(db, enclosing) == Some(ExecSpace::Global) || is_device_fn(db, enclosing, relaxed_constexpr)
 }
