@@ -91,14 +91,15 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
 }
 
 /// What a body references on the device: what it requires
-/// (`hir::infer`), less the functions whose every call there EDG folds to
+/// (`hir::infer`) and the `std::initializer_list` constructors EDG calls
+/// for its braced lists, less the functions whose every call there EDG folds to
 /// its value (`hir::infer::folded_calls`) and that it does not otherwise
 /// name.
 fn references(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Entity> {
     let r = infer::infer(db, owner);
     let folded = infer::folded_calls(db, owner);
     if folded.is_empty() {
-        return r.required.clone();
+        return r.required.iter().chain(&r.init_list_ctors).copied().collect();
     }
     let folded: FxHashSet<(CallSite, Entity)> = folded.iter().copied().collect();
     let mut called: FxHashSet<Entity> = FxHashSet::default();
@@ -119,5 +120,10 @@ fn references(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Entity> {
             _ => None,
         })
         .collect();
-    r.required.iter().copied().filter(|x| !called.contains(x) || live.contains(x) || named.contains(x)).collect()
+    r.required
+        .iter()
+        .copied()
+        .filter(|x| !called.contains(x) || live.contains(x) || named.contains(x))
+        .chain(r.init_list_ctors.iter().copied())
+        .collect()
 }

@@ -250,6 +250,12 @@ pub struct InferenceResult {
     /// not, requires-expressions, traits) and that g++ emits unasked
     /// (`infer/constraint_vars.rs`).
     pub instantiated_vars: Vec<Entity>,
+    /// The constructors `std::initializer_list<E>::initializer_list(const
+    /// E*, size_t)` of the lists the body makes from braced lists (a
+    /// range-for over `{a, b}`, an initializer-list constructor or
+    /// parameter): EDG calls it, cicc's device listing keeps it; g++ builds
+    /// the object in place, so it is not in `required`.
+    pub init_list_ctors: Vec<Entity>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -783,7 +789,10 @@ impl<'a> Infer<'a> {
                 let (rt, rc) = cx.expr_cat(range);
                 // `for (x : {a, b})`: the list is a `std::initializer_list<E>`.
                 let (rt, rc) = match cx.braced_list_ty(range) {
-                    Some(t) => (t, Category::PRValue),
+                    Some(t) => {
+                        cx.materialized_init_list(t);
+                        (t, Category::PRValue)
+                    }
                     None => (rt, rc),
                 };
                 let elem = cx.range_elem(range, rt, rc);
@@ -1178,6 +1187,11 @@ impl<'a> Infer<'a> {
             }
         };
         if braced && let Some(cand) = self.init_list_ctor(&ctors, args) {
+            if let Ok(sig) = instances::signature(db, instances::fn_instance(db, cand.0, cand.1, Vec::new()))
+                && let Some(&first) = sig.params.first()
+            {
+                self.materialized_init_list(first);
+            }
             let e = wrap(cand, self.entity_of(cand, Vec::new()));
             self.require(e);
             self.res.calls.push((site, Callee::Entity(e)));
@@ -2674,6 +2688,11 @@ impl<'a> Infer<'a> {
                 let ent = self.entity_of(cand, ta);
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+                for (arg, &p) in a.iter().zip(&sig.params) {
+                    if arg.braced && self.init_list_elem(p).is_some() {
+                        self.materialized_init_list(p);
+                    }
+                }
                 self.convert_args(CallSite::Expr(e), &sig, a);
                 let ret = self.deduced_return(ent, sig.ret);
                 self.returned(CallSite::Expr(e), ret)
