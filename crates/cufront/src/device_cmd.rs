@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_translation_unit};
-use cufront_device::{cmdline, listing, stub};
+use cufront_device::{cmdline, keep, listing, stub};
 
 use crate::cudafe::output::write_atomically;
 
@@ -78,7 +78,12 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     }
     if let Some(p) = &cfg.device_file {
-        outputs.push((p, listing::listing(&db, tu, &mid, cfg.device_c)));
+        let kopts = keep::KeepOptions {
+            module_id: mid.clone(),
+            device_c: cfg.device_c,
+            relaxed_constexpr: cfg.relaxed_constexpr,
+        };
+        outputs.push((p, listing::listing(&db, tu, &kopts)));
     }
     // The database is dropped by the process's exit (see `inspect::leak`).
     std::mem::forget(db);

@@ -65,6 +65,10 @@ enum What {
         /// Name entities as separate compilation (`-rdc=true`) does.
         #[arg(long)]
         rdc: bool,
+        /// Unannotated `constexpr` functions are `__host__ __device__`
+        /// (nvcc's `--expt-relaxed-constexpr`).
+        #[arg(long)]
+        relaxed_constexpr: bool,
     },
     /// Evaluate every `static_assert` of the unit in the contexts cufront
     /// evaluates (`inspect_asserts.rs`): `FILE:LINE CONTEXT OUTCOME`.
@@ -98,9 +102,14 @@ pub fn run(args: InspectArgs) -> ExitCode {
     match args.what {
         What::Layout { file, r#type, cxx20, all } => layout(&file, r#type.as_deref(), cxx20, all),
         What::Symbols { file, cxx20, all, module_id } => symbols(&file, cxx20, all, module_id.as_deref()),
-        What::Device { file, cxx20, module_id, rdc } => match load(&file, cxx20) {
+        What::Device { file, cxx20, module_id, rdc, relaxed_constexpr } => match load(&file, cxx20) {
             Ok((db, tu)) => {
-                print!("{}", cufront_device::listing::listing(&db, tu, module_id.as_deref().unwrap_or(""), rdc));
+                let opts = cufront_device::keep::KeepOptions {
+                    module_id: module_id.unwrap_or_default(),
+                    device_c: rdc,
+                    relaxed_constexpr,
+                };
+                print!("{}", cufront_device::listing::listing(&db, tu, &opts));
                 leak(db);
                 ExitCode::SUCCESS
             }

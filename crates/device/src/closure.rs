@@ -8,13 +8,17 @@
 //! (`hir::instances::required_entities`). Edges: what a body requires
 //! (`hir::infer`'s `required`: calls resolved by overload resolution,
 //! instances, variables), through every reached definition, kernel bodies
-//! included. Each body is one `infer` query, so an edit inside a body
+//! included, implicit special members and inheriting constructors through
+//! what they call, constructors through their class's virtual functions
+//! (the device ones in the vtable they store); a call EDG folds to its value (a `constexpr` function called
+//! with constant arguments) is no edge. Each body is one `infer` query, so an edit inside a body
 //! re-infers that body only; this walk re-runs but reads memoized results.
 
 use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
-use cufront_hir::instances::{self, stub};
+use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
+use cufront_hir::instances::{self, SpecialKind, stub};
 use cufront_hir::{Entity, def_map, item_tree_of};
 use rustc_hash::FxHashSet;
 
@@ -55,13 +59,71 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
         if out.len() >= MAX {
             break;
         }
+        // What an implicit special member or an inheriting constructor
+        // calls (it has no body of its own); a constructor also refers to
+        // its class's vtable, whose device copy holds the addresses of the
+        // device virtual functions only (the host ones are zeros).
+        let device_virtuals =
+            |c| instances::vtable_entities(db, c).into_iter().filter(|&v| crate::space::is_device_fn(db, v, false));
+        let implicit: Vec<Entity> = match e {
+            Entity::Special(sp) => {
+                let mut r = instances::special_required(db, sp);
+                if matches!(sp.kind(db), SpecialKind::DefaultCtor | SpecialKind::CopyCtor | SpecialKind::MoveCtor) {
+                    r.extend(device_virtuals(sp.class(db)));
+                }
+                r
+            }
+            Entity::Inherited(ic) => vec![instances::inherited::forwarded(db, ic)],
+            _ => instances::ctor_class(db, e).map(|c| device_virtuals(c).collect()).unwrap_or_default(),
+        };
+        for x in implicit {
+            push(x, Some(e), &mut out, &mut queue);
+        }
         let Some(owner) = instances::body_owner(db, e) else { continue };
         if !walked.insert(owner) {
             continue;
         }
-        for &x in cufront_hir::infer::infer(db, owner).required.iter() {
+        for x in references(db, owner) {
             push(x, Some(e), &mut out, &mut queue);
         }
     }
     Arc::new(out)
+}
+
+/// What a body references on the device: what it requires
+/// (`hir::infer`) and the `std::initializer_list` constructors EDG calls
+/// for its braced lists, less the functions whose every call there EDG folds to
+/// its value (`hir::infer::folded_calls`) and that it does not otherwise
+/// name.
+fn references(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Entity> {
+    let r = infer::infer(db, owner);
+    let folded = infer::folded_calls(db, owner);
+    if folded.is_empty() {
+        return r.required.iter().chain(&r.init_list_ctors).copied().collect();
+    }
+    let folded: FxHashSet<(CallSite, Entity)> = folded.iter().copied().collect();
+    let mut called: FxHashSet<Entity> = FxHashSet::default();
+    let mut live: FxHashSet<Entity> = FxHashSet::default();
+    for (site, callee) in &r.calls {
+        if let Callee::Entity(x) = callee {
+            called.insert(*x);
+            if !folded.contains(&(*site, *x)) {
+                live.insert(*x);
+            }
+        }
+    }
+    let named: FxHashSet<Entity> = r
+        .resolutions
+        .values()
+        .filter_map(|res| match res {
+            infer::Resolution::Entity(x) => Some(*x),
+            _ => None,
+        })
+        .collect();
+    r.required
+        .iter()
+        .copied()
+        .filter(|x| !called.contains(x) || live.contains(x) || named.contains(x))
+        .chain(r.init_list_ctors.iter().copied())
+        .collect()
 }

@@ -24,6 +24,8 @@ pub struct CiccArgs {
     pub orig_src_path_name: Option<String>,
     /// `--device-c` (`-rdc=true`): separate compilation.
     pub device_c: bool,
+    /// `--relaxed_constexpr` (nvcc's `--expt-relaxed-constexpr`).
+    pub relaxed_constexpr: bool,
     /// `--c++20` or later: C++20 keywords.
     pub cxx20: bool,
     /// `--device_il FILE` (cufront's own): the device IL's text form.
@@ -72,6 +74,7 @@ pub fn parse(args: &[String]) -> Result<CiccArgs, ArgError> {
             "--orig_src_path_name" => out.orig_src_path_name = Some(value(a)?),
             "--device_il" => out.device_il = Some(value(a)?.into()),
             "--device-c" => out.device_c = true,
+            "--relaxed_constexpr" => out.relaxed_constexpr = true,
             "--c++20" | "--c++23" => out.cxx20 = true,
             o if IGNORED_WITH_VALUE.contains(&o) => {
                 value(a)?;
@@ -112,7 +115,8 @@ mod tests {
         assert_eq!(a.stub_file, Some("k/v.cudafe1.stub.c".into()));
         assert_eq!(a.include_file.as_deref(), Some("v.fatbin.c"));
         assert_eq!(a.module_id_file, Some("k/v.module_id".into()));
-        assert!(!a.device_c && !a.cxx20);
+        assert!(!a.device_c && !a.cxx20 && !a.relaxed_constexpr);
+        assert!(parse(&words("--relaxed_constexpr x.ii")).unwrap().relaxed_constexpr);
     }
 
     #[test]

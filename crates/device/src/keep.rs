@@ -11,15 +11,21 @@ use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_hir::Entity;
+use cufront_hir::body::LocalId;
+use cufront_hir::instances::LocalStaticId;
+use rustc_hash::FxHashSet;
 
 use crate::closure::device_closure;
-use crate::registry;
+use crate::{registry, space, vtables};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeepReason {
     Kernel,
     KernelInstance,
     DeviceVariable,
+    /// A virtual table (or VTT, or a type-information class's vtable) of
+    /// a class this constructor constructs.
+    Vtable(Entity),
     /// Reached from the needed code: the entity whose body references it
     /// (`None`: defined in the unit, external and not inline).
     Reached(Option<Entity>),
@@ -35,9 +41,23 @@ pub struct Kept {
     pub reason: KeepReason,
 }
 
-/// The kept entities with their device names (`mid`: the module id, for
-/// anonymous namespaces and `-rdc`'s `__nv_static_` prefixes).
-pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: bool) -> Arc<Vec<Kept>> {
+/// What the kept set and its names depend on besides the unit: cicc's
+/// options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeepOptions {
+    /// The module id, for anonymous namespaces, internal names and
+    /// `-rdc`'s `__nv_static_` prefixes.
+    pub module_id: String,
+    /// `--device-c` (`-rdc=true`).
+    pub device_c: bool,
+    /// `--relaxed_constexpr` (nvcc's `--expt-relaxed-constexpr`):
+    /// unannotated `constexpr` functions are `__host__ __device__`.
+    pub relaxed_constexpr: bool,
+}
+
+/// The kept entities with their device names.
+pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) -> Arc<Vec<Kept>> {
+    let (mid, device_c) = (opts.module_id.as_str(), opts.device_c);
     let mut out = Vec::new();
     for k in registry::kernels(db, tu).iter() {
         let (Ok(host), Ok(cxx)) = (k.host_name.clone(), k.cxx_name.clone()) else { continue };
@@ -52,15 +72,19 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
         let name = registry::device_var_name(&cufront_hir::symbols::with_module_id(&name, mid), mid, device_c);
         out.push(Kept { entity: v.entity, kind: "variable", name, reason: KeepReason::DeviceVariable });
     }
-    let mut names: rustc_hash::FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
-    for &(e, from) in device_closure(db, tu).iter() {
-        let data = match e {
-            Entity::Fn(f) => cufront_hir::item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).cloned(),
-            Entity::FnInst(i) => i.decl(db).data(db).map(|d| (*d).clone()),
-            _ => None,
-        };
-        // `__device__` (a function's `device_var`) or `__host__ __device__`; not kernels.
-        if !data.is_some_and(|d| d.linkage.device_var() && !d.linkage.kernel()) {
+    let mut names: FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
+    let closure = device_closure(db, tu);
+    for &(e, from) in closure.iter() {
+        let is_kernel = cufront_hir::exec_space::exec_space(db, e) == Some(cufront_hir::exec_space::ExecSpace::Global);
+        if is_kernel || space::is_device_fn(db, e, opts.relaxed_constexpr) {
+            for (v, name) in block_scope_device_vars(db, e, mid, is_kernel) {
+                let name = registry::device_var_name(&name, mid, device_c);
+                if names.insert(name.clone()) {
+                    out.push(Kept { entity: v, kind: "variable", name, reason: KeepReason::Reached(Some(e)) });
+                }
+            }
+        }
+        if is_kernel || !space::is_device_fn(db, e, opts.relaxed_constexpr) {
             continue;
         }
         let Ok(name) = cufront_hir::symbols::device_linkage_name(db, e, mid) else { continue };
@@ -74,5 +98,72 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, mid: &str, device_c: b
             out.push(Kept { entity: e, kind: "function", name: base, reason: KeepReason::Reached(from) });
         }
     }
+    // The vtables of the polymorphic classes needed code constructs.
+    for &(e, _) in closure.iter() {
+        let Some(c) = vtables::constructed_class(db, e) else { continue };
+        for name in vtables::class_tables(db, c) {
+            let name = cufront_hir::symbols::with_module_id(&name, mid);
+            if names.insert(name.clone()) {
+                out.push(Kept { entity: e, kind: "variable", name, reason: KeepReason::Vtable(e) });
+            }
+        }
+    }
     Arc::new(out)
+}
+
+/// The block-scope variables of device function (or kernel) `e` that cicc
+/// hoists to file scope (spec 40 §4.2): its `__shared__` variables and
+/// its `static` ones with a device memory space, when the body refers to
+/// them (an unreferenced `__shared__` is dropped), under their local
+/// linkage names (`_ZZ1kPiE2sh`), nested in the function's device name
+/// (a `static` kernel's without g++'s `L`). `extern __shared__` arrays
+/// declare no local of the body and are not found here.
+fn block_scope_device_vars(db: &dyn SourceDatabase, e: Entity, mid: &str, kernel: bool) -> Vec<(Entity, String)> {
+    let Some(owner) = cufront_hir::instances::body_owner(db, e) else { return Vec::new() };
+    let body = cufront_hir::infer::owner_body(db, owner);
+    let spaced: Vec<LocalId> = (0..body.locals.len() as u32)
+        .map(LocalId)
+        .filter(|&l| {
+            let c = &body.local(l).cuda;
+            c.shared || c.device || c.constant || c.managed
+        })
+        .collect();
+    if spaced.is_empty() {
+        return Vec::new();
+    }
+    // The host encoding of the function, and the device's.
+    let host = cufront_hir::symbols::mangled_name(db, e).ok();
+    let device = if kernel {
+        cufront_hir::symbols::device_kernel_name(db, e, mid)
+    } else {
+        cufront_hir::symbols::device_linkage_name(db, e, mid)
+    };
+    let encodings = host
+        .zip(device.ok())
+        .and_then(|(h, d)| Some((h.strip_prefix("_Z")?.to_string(), d.strip_prefix("_Z")?.to_string())));
+    let r = cufront_hir::infer::infer(db, owner);
+    let used: FxHashSet<LocalId> = r
+        .resolutions
+        .values()
+        .filter_map(|res| match res {
+            cufront_hir::infer::Resolution::Local(l) => Some(*l),
+            _ => None,
+        })
+        .collect();
+    spaced
+        .into_iter()
+        .filter(|l| used.contains(l))
+        .filter_map(|l| {
+            let v = LocalStaticId::new(db, owner, l);
+            let name = cufront_hir::instances::local_static_name(db, v).ok()?;
+            let name = match &encodings {
+                Some((h, d)) if h != d => match name.strip_prefix("_ZZ").and_then(|r| r.strip_prefix(h.as_str())) {
+                    Some(rest) => format!("_ZZ{d}{rest}"),
+                    None => name,
+                },
+                _ => name,
+            };
+            Some((Entity::LocalStatic(v), name))
+        })
+        .collect()
 }

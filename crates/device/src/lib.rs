@@ -7,8 +7,10 @@
 //!   cicc's order (salsa queries over `hir`);
 //! - [`closure`]: what the unit's needed code references, transitively;
 //! - [`keep`]: the kept entities and why each is kept;
+//! - [`space`]: which functions cicc emits on the device;
 //! - [`spell`]: EDG's C spellings of types and template arguments;
 //! - [`stub`]: the stub file (`--stub_file_name`);
+//! - [`vtables`]: the virtual tables kept with the classes needed code constructs;
 //! - [`listing`]: cufront's device listing (`--gen_device_file_name`).
 //!
 //! Invariants: no I/O (the `cufront device` command reads and writes the
@@ -20,5 +22,7 @@ pub mod cmdline;
 pub mod keep;
 pub mod listing;
 pub mod registry;
+pub mod space;
 pub mod spell;
 pub mod stub;
+pub mod vtables;

@@ -29,7 +29,7 @@ fn unit(host_body: &str, kernel_body: &str) -> String {
 
 /// The device view's work: the kept set and the stub.
 fn device_view(db: &RootDatabase, tu: cufront_base_db::TranslationUnit) -> String {
-    let kept = keep::kept(db, tu, "_0_4_x_cu_k", false);
+    let kept = keep::kept(db, tu, &keep::KeepOptions { module_id: "_0_4_x_cu_k".into(), ..Default::default() });
     let opts = stub::StubOptions { stub_path: "x.stub.c".into(), ..Default::default() };
     stub::stub_file(db, tu, &opts).unwrap();
     kept.iter().map(|k| format!("{} {}\n", k.kind, k.name)).collect()
@@ -86,6 +86,7 @@ fn edit_inside_a_host_function_body() {
             kernels × 1
             device_vars × 1
             device_closure × 1
+            folded_calls × 1
             source_map × 1
         "#]],
     );
@@ -113,6 +114,7 @@ fn edit_inside_a_kernel_body() {
             device_vars × 1
             infer × 1
             device_closure × 1
+            folded_calls × 1
             source_map × 1
         "#]],
     );

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use cufront_base_db::{LangOptions, RootDatabase, new_options, new_translation_unit};
-use cufront_device::{listing, stub};
+use cufront_device::{keep, listing, stub};
 use expect_test::expect;
 
 const UNIT: &str = r#"# 1 "x.cu"
@@ -32,7 +32,8 @@ fn outputs(device_c: bool) -> (String, String) {
         device_c,
     };
     let text = stub::stub_file(&db, tu, &sopts).unwrap();
-    (text, listing::listing(&db, tu, "_0a1b2c3d_4_x_cu_k", device_c))
+    let kopts = keep::KeepOptions { module_id: "_0a1b2c3d_4_x_cu_k".into(), device_c, ..Default::default() };
+    (text, listing::listing(&db, tu, &kopts))
 }
 
 #[test]

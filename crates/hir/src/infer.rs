@@ -127,6 +127,8 @@ mod certain_deduction;
 mod closure;
 mod ctad;
 mod ext_lambda;
+mod folded;
+pub use folded::folded_calls;
 mod rewritten;
 pub mod var_init;
 pub use closure::{
@@ -252,6 +254,12 @@ pub struct InferenceResult {
     /// rules (`infer/aggregate.rs`), in the order met: the `Designated`
     /// element, or for `Mixed` the value EDG points at.
     pub designation_errors: Vec<(ExprId, DesignationError)>,
+    /// The constructors `std::initializer_list<E>::initializer_list(const
+    /// E*, size_t)` of the lists the body makes from braced lists (a
+    /// range-for over `{a, b}`, an initializer-list constructor or
+    /// parameter): EDG calls it, cicc's device listing keeps it; g++ builds
+    /// the object in place, so it is not in `required`.
+    pub init_list_ctors: Vec<Entity>,
 }
 
 /// What is wrong with a designated element of an aggregate's braced list
@@ -800,7 +808,10 @@ impl<'a> Infer<'a> {
                 let (rt, rc) = cx.expr_cat(range);
                 // `for (x : {a, b})`: the list is a `std::initializer_list<E>`.
                 let (rt, rc) = match cx.braced_list_ty(range) {
-                    Some(t) => (t, Category::PRValue),
+                    Some(t) => {
+                        cx.materialized_init_list(t);
+                        (t, Category::PRValue)
+                    }
                     None => (rt, rc),
                 };
                 let elem = cx.range_elem(range, rt, rc);
@@ -1203,6 +1214,11 @@ impl<'a> Infer<'a> {
             }
         };
         if braced && let Some(cand) = self.init_list_ctor(&ctors, args) {
+            if let Ok(sig) = instances::signature(db, instances::fn_instance(db, cand.0, cand.1, Vec::new()))
+                && let Some(&first) = sig.params.first()
+            {
+                self.materialized_init_list(first);
+            }
             let e = wrap(cand, self.entity_of(cand, Vec::new()));
             self.require(e);
             self.res.calls.push((site, Callee::Entity(e)));
@@ -1665,10 +1681,9 @@ impl<'a> Infer<'a> {
             }
             Expr::Call { callee, args } => self.call(e, callee, &args),
             Expr::KernelLaunch { callee, config, args } => {
-                for c in config {
-                    self.expr(c);
-                }
-                self.call(e, callee, &args)
+                let r = self.call(e, callee, &args);
+                self.launch_configuration(&config);
+                r
             }
             Expr::Construct { ty, args, braced } => {
                 // `X::template f<N>(op)` parsed as a functional cast (`infer/cast_call.rs`).
@@ -2700,6 +2715,11 @@ impl<'a> Infer<'a> {
                 let ent = self.entity_of(cand, ta);
                 self.require(ent);
                 self.res.calls.push((CallSite::Expr(e), Callee::Entity(ent)));
+                for (arg, &p) in a.iter().zip(&sig.params) {
+                    if arg.braced && self.init_list_elem(p).is_some() {
+                        self.materialized_init_list(p);
+                    }
+                }
                 self.convert_args(CallSite::Expr(e), &sig, a);
                 self.braced_aggregate_args(e, &sig);
                 let ret = self.deduced_return(ent, sig.ret);
@@ -2732,6 +2752,31 @@ impl<'a> Infer<'a> {
             if self.class_ref(target).is_some() {
                 self.aggregate_init(target, &xs);
             }
+        }
+    }
+
+    /// A launch's configuration (`k<<<grid, block, shmem, stream>>>(…)`):
+    /// cudafe++ and cicc rewrite the launch as
+    /// `(__cudaPushCallConfiguration(grid, block, shmem, stream)) ? (void)0 : k(…)`
+    /// (spec 20 §9), so the configuration is that call's arguments: the
+    /// function is required and the integers converted to `dim3` by its
+    /// constructor. Without the declaration (no CUDA runtime header) the
+    /// expressions are only typed.
+    fn launch_configuration(&mut self, config: &[ExprId]) {
+        let a = self.args(config);
+        let push = Path {
+            global: true,
+            segments: vec![PathSegment { name: "__cudaPushCallConfiguration".into(), args: None }],
+        };
+        let Value::Fns(cands, _) = self.resolve_value(&push) else { return };
+        let Ok((cand, ta, sig)) = self.resolve_overload(&cands, None, &a, None) else { return };
+        let ent = self.entity_of(cand, ta);
+        self.require(ent);
+        // Each argument's conversion at its own expression (`folded_calls`
+        // folds those of constant arguments).
+        for ((&c, arg), &p) in config.iter().zip(&a).zip(&sig.params) {
+            let one = FnSig { params: vec![p], ..sig.clone() };
+            self.convert_args(CallSite::Expr(c), &one, std::slice::from_ref(arg));
         }
     }
 
@@ -2963,6 +3008,8 @@ impl<'a> Infer<'a> {
     /// `operator new`/`operator delete`: the class's own, else the global ones.
     fn global_operator(&mut self, e: ExprId, name: &str, args: &[Arg], class: Option<ClassRefT>) -> bool {
         let db = self.db;
+        // Scopes know operators by their name keys (`operatornew`).
+        let name = &norm_name(name);
         let mut cands: Vec<Cand> = Vec::new();
         if let Some(c) = class {
             cands = instances::member_fns(db, c, name);

@@ -816,7 +816,7 @@ pub fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
 }
 
 /// The class whose constructor `e` is.
-fn ctor_class(db: &dyn SourceDatabase, e: Entity) -> Option<ClassRefT> {
+pub fn ctor_class(db: &dyn SourceDatabase, e: Entity) -> Option<ClassRefT> {
     let (decl, outer) = match e {
         Entity::Fn(f) => (FnDecl::Fn(f), None),
         Entity::FnInst(i) => (i.decl(db), i.outer(db)),

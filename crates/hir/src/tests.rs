@@ -15,6 +15,7 @@ mod decltype_ret;
 mod defaulted_assign;
 mod dispatch;
 mod exec_space;
+mod folded;
 mod incremental;
 mod infer;
 mod instances;

@@ -106,8 +106,20 @@ fn key_is(k: &Key, root: &Root, comps: &[Component], strip: bool) -> bool {
     c[..n - 1] == comps[..n - 1] && comp_eq(&c[n - 1], &comps[n - 1], strip)
 }
 
+/// The components that identify a prefix as a substitution candidate: a
+/// device name's leading `_INTERNAL<mid>` is a candidate of its own, but
+/// the namespaces after it are the unit's namespaces, which EDG matches by
+/// entity: `_ZN…_INTERNAL…4cuda3std3__419__cuda_atomic_fenceENS2_25__thread_scope_device_tagE`
+/// names `cuda::std::__4::__thread_scope_device_tag` by `S2_`.
+fn entity_comps(comps: &[Component]) -> &[Component] {
+    match comps {
+        [first, rest @ ..] if !rest.is_empty() && matches!(first.name, Unqualified::Internal(_)) => rest,
+        _ => comps,
+    }
+}
+
 fn prefix_key(root: &Root, comps: &[Component], strip: bool) -> Key {
-    let mut c = comps.to_vec();
+    let mut c = entity_comps(comps).to_vec();
     if strip && let Some(last) = c.last_mut() {
         last.args = None;
     }
@@ -274,6 +286,7 @@ impl Mangler {
             self.out.push_str(a);
             return true;
         }
+        let comps = entity_comps(comps);
         match self.find(name_hash(root, comps, strip), |k| key_is(k, root, comps, strip)) {
             Some(i) => {
                 self.emit_sub(i);

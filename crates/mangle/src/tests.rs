@@ -462,6 +462,13 @@ fn vectors_cuda_internal() {
     assert_eq!(sv, format!("_ZN33_INTERNAL{mid}1X2svE"));
     assert_eq!(cuda::nv_static(mid, &sv), format!("__nv_static_24_{mid}__ZN33_INTERNAL{mid}1X2svE"));
     check(&data(internal(anon(&["X", "av"]))), &format!("_ZN33_INTERNAL{mid}35_GLOBAL__N_{mid}1X2avE"));
+    // The namespaces after `_INTERNAL` are candidates as the unit's own
+    // (EDG matches them by entity): `ns::T` in the parameters is `S0_`
+    // (cicc: `…4cuda3std3__419__cuda_atomic_fenceENS2_25__thread_scope_device_tagE`).
+    check(
+        &function(internal(name(&["ns", "f"])), fn_type(Void, vec![name(&["ns", "T"]).ty()])),
+        &format!("_ZN33_INTERNAL{mid}2ns1fENS0_1TE"),
+    );
     // §8.7 k5b: a 25-character id gives `36_GLOBAL__N_`.
     let mid25 = "_53ba9deb_4_a_cu_abcdefgh";
     let mut anon_t = name(&["Anon"]);

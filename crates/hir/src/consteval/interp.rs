@@ -243,6 +243,20 @@ pub fn eval_body_condition(
     it.truth(v)
 }
 
+/// Evaluates expression `e` of `body`, a function body being inferred, to
+/// its value: whether a call there is a constant expression (EDG folds it,
+/// `infer::folded_calls`). `known` as for `eval_body_condition`.
+pub fn eval_body_expr(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    site: (ItemId, ScopeIdx, Option<&Env>),
+    body: &Body,
+    known: &[(LocalId, CValue)],
+    e: crate::body::ExprId,
+) -> R<CValue> {
+    Interp::in_body(db, map, site, body, known).expr(e)
+}
+
 impl<'a> Interp<'a> {
     /// An interpreter with one frame: `body` at its site, the locals in
     /// `known` set, the others uninitialized.

@@ -45,6 +45,25 @@ impl Infer<'_> {
         }
     }
 
+    /// A `std::initializer_list` object of type `t` (cv- or
+    /// reference-qualified) made from a braced list: its constructor from
+    /// the backing array and length (`InferenceResult::init_list_ctors`).
+    pub(super) fn materialized_init_list(&mut self, t: TyId) {
+        let db = self.db;
+        let c = strip_cv(db, canonical(db, t));
+        let c = match c.kind(db) {
+            TyKind::LRef(x) | TyKind::RRef(x) => strip_cv(db, canonical(db, *x)),
+            _ => c,
+        };
+        let Some(class) = self.class_ref(c) else { return };
+        let ctors = instances::member_fns(db, class, scopes::CTOR_KEY);
+        let Some(&cand) = ctors.iter().find(|c| c.0.data(db).is_some_and(|d| d.ty.params.len() == 2)) else { return };
+        let e = self.entity_of(cand, Vec::new());
+        if !self.res.init_list_ctors.contains(&e) {
+            self.res.init_list_ctors.push(e);
+        }
+    }
+
     /// The elements of braced list `e` (already inferred) as arguments.
     pub(super) fn braced_elems(&self, e: ExprId) -> Option<Vec<Arg>> {
         let Expr::InitList(xs) = self.body.expr(e) else { return None };

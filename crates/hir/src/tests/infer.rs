@@ -388,3 +388,55 @@ fn value_dependent_arguments_through_alias_templates() {
         "#]],
     );
 }
+
+/// A new-expression calls the allocation function its arguments select
+/// (the placement form too, declared twice as the CUDA headers do), a
+/// delete-expression the sized deallocation function first.
+#[test]
+fn new_and_delete_expressions_call_their_operators() {
+    check(
+        "namespace std { typedef unsigned long size_t; }\n\
+         void* operator new(std::size_t);\n\
+         void operator delete(void*, std::size_t) noexcept;\n\
+         inline void* operator new(std::size_t, void* p) noexcept { return p; }\n\
+         extern __attribute__((host)) __attribute__((device)) void* operator new(std::size_t, void*) throw();\n\
+         struct S { int a; S(int x) : a(x) {} };\n\
+         void user(S* p) { ::new((void*)p) S(1); S* q = new S(2); delete q; }",
+        "user",
+        expect![[r#"
+            _ZnwmPv
+            _ZN1SC1Ei
+            _Znwm
+            _ZdlPvm
+        "#]],
+    );
+}
+
+/// The `std::initializer_list` objects a body makes from braced lists (a
+/// range-for, an initializer-list constructor, a parameter): their
+/// constructor from array and length, which EDG calls and g++ does not
+/// (`init_list_ctors`, not `required`).
+#[test]
+fn braced_lists_make_initializer_lists() {
+    let (db, tu) = super::db_with(
+        "namespace std { typedef unsigned long size_t;\n\
+           template<class E> class initializer_list { const E* _M_array; size_t _M_len;\n\
+             constexpr initializer_list(const E* a, size_t l) : _M_array(a), _M_len(l) {}\n\
+           public: constexpr initializer_list() noexcept : _M_array(0), _M_len(0) {}\n\
+             constexpr size_t size() const noexcept { return _M_len; }\n\
+             constexpr const E* begin() const noexcept { return _M_array; }\n\
+             constexpr const E* end() const noexcept { return begin() + size(); } }; }\n\
+         struct V { V(std::initializer_list<double> l); };\n\
+         int sum(std::initializer_list<long> l);\n\
+         int user() { int s = 0; for (int n : {1, 2, 3}) s += n; V v{1.0, 2.0}; return s + sum({1L, 2L}); }",
+    );
+    let f = super::body::fn_named(&db, tu, "user").expect("function");
+    let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
+    let names: Vec<String> =
+        r.init_list_ctors.iter().map(|e| crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| x)).collect();
+    assert_eq!(
+        names,
+        ["_ZNSt16initializer_listIiEC1EPKim", "_ZNSt16initializer_listIdEC1EPKdm", "_ZNSt16initializer_listIlEC1EPKlm"]
+    );
+    assert!(!r.required.iter().any(|e| r.init_list_ctors.contains(e)));
+}

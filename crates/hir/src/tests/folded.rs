@@ -1,0 +1,102 @@
+//! The calls EDG folds (`infer::folded_calls`): snippet → each folded
+//! callee, mangled, in call order. Checked against cicc's device listing:
+//! a folded `constexpr` function is not listed.
+
+use expect_test::expect;
+
+use super::body::fn_named;
+use super::db_with;
+use crate::infer::{InferOwner, folded_calls};
+
+fn folded(text: &str, name: &str, want: expect_test::Expect) {
+    let (db, tu) = db_with(text);
+    let f = fn_named(&db, tu, name).expect("function");
+    let out: String = folded_calls(&db, InferOwner::Fn(f))
+        .iter()
+        .map(|(_, e)| format!("{}\n", crate::symbols::mangled_name(&db, *e).unwrap_or_else(|e| e)))
+        .collect();
+    want.assert_eq(&out);
+}
+
+#[test]
+fn constant_arguments_fold() {
+    folded(
+        "constexpr int sq(int x) { return x * x; }\n\
+         constexpr int cube(int x) { return x * x * x; }\n\
+         int runtime(int x) { return x; }\n\
+         struct Q { int a; constexpr Q(int x) : a(x) {} };\n\
+         struct R { int a; constexpr R(int x) : a(x) {} };\n\
+         int user(int argc) {\n\
+           const int n = 4;\n\
+           int v = sq(argc);\n\
+           int w = cube(2) + argc + sq(n / 2);\n\
+           Q q(argc);\n\
+           R r(3);\n\
+           return v + w + q.a + r.a + runtime(3);\n\
+         }",
+        "user",
+        expect![[r#"
+            _Z4cubei
+            _Z2sqi
+            _ZN1RC1Ei
+        "#]],
+    );
+}
+
+#[test]
+fn members_of_unknown_objects_do_not_fold() {
+    folded(
+        "struct L { const int* p; unsigned long n;\n\
+           constexpr const int* begin() const { return p; }\n\
+           constexpr const int* end() const { return p + n; } };\n\
+         int user(L l) { int s = 0; for (const int* i = l.begin(); i != l.end(); ++i) s += *i; return s; }",
+        "user",
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn range_for_over_a_braced_list_does_not_fold() {
+    folded(
+        "namespace std { typedef unsigned long size_t;\n\
+           template<class E> class initializer_list { const E* _M_array; size_t _M_len;\n\
+             constexpr initializer_list(const E* a, size_t l) : _M_array(a), _M_len(l) {}\n\
+           public: constexpr initializer_list() noexcept : _M_array(0), _M_len(0) {}\n\
+             constexpr size_t size() const noexcept { return _M_len; }\n\
+             constexpr const E* begin() const noexcept { return _M_array; }\n\
+             constexpr const E* end() const noexcept { return begin() + size(); } }; }\n\
+         int user() { int s = 0; for (int n : {1, 2, 3}) s += n; return s; }",
+        "user",
+        expect![[r#""#]],
+    );
+}
+
+/// A launch's configuration is `__cudaPushCallConfiguration`'s arguments:
+/// the integers converted to `dim3`, each at its own expression, folded
+/// where constant.
+#[test]
+fn launch_configuration() {
+    let text = "struct dim3 { unsigned x, y, z;\n\
+           constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {} };\n\
+         extern \"C\" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, unsigned long s = 0, void* st = 0);\n\
+         __attribute__((global)) void k(int);\n\
+         void user(int n) { const int c = 64; k<<<n, c / 2>>>(1); k<<<1, 2>>>(n); }";
+    super::calls(
+        text,
+        "user",
+        expect![[r#"
+            _Z1ki
+            __cudaPushCallConfiguration
+            _ZN4dim3C1Ejjj
+        "#]],
+    );
+    folded(
+        text,
+        "user",
+        expect![[r#"
+            _ZN4dim3C1Ejjj
+            _ZN4dim3C1Ejjj
+            _ZN4dim3C1Ejjj
+        "#]],
+    );
+}
