@@ -5,7 +5,11 @@
 //! unreferenced closure objects: `fn_unreferenced_closures`) in EDG's order
 //! ([`report_order`]). Checked against the real nvcc: every mention of the
 //! variable is the left operand of a plain assignment (`x = 1`, `a[0] = 1`
-//! for an array, `x = y = 1` for both), in a statement of its own.
+//! for an array, `x = y = 1` for both), in a statement of its own, or the
+//! operand of a statement that casts it to `void` (`(void)x;`, which EDG
+//! does not count as a use: `int *p = &s; (void)p;` is set but never
+//! used), and the variable is set (an assignment, or for a local its
+//! initializer).
 //!
 //! Certainty: as `unused`, block-scope variables of scalar, pointer or
 //! array type, not static, `const`, structured bindings or memory-space
@@ -21,9 +25,9 @@ use std::sync::Arc;
 use cufront_base_db::SourceDatabase;
 use cufront_diagnostics::{Arg, DiagId, Entity as DiagEntity, EntityKind, Severity};
 use cufront_hir::FnId;
-use cufront_hir::body::{Body, Cond, Expr, ExprId, LocalId, Stmt, StmtId};
+use cufront_hir::body::{Body, CastKind, Cond, Expr, ExprId, Init, LocalId, Stmt, StmtId, UnaryOp};
 use cufront_hir::instances::FnDecl;
-use cufront_hir::item_tree::TypeRef;
+use cufront_hir::item_tree::{Builtin, TypeRef};
 
 use crate::Raw;
 use crate::undefined::word_offsets;
@@ -36,7 +40,23 @@ const DECLARED_NOT_REFERENCED: DiagId = DiagId(177);
 #[salsa::tracked(returns(clone))]
 pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     let body = cufront_hir::infer::decl_body(db, FnDecl::Fn(f));
-    if !body.exprs.iter().any(|e| matches!(e, Expr::Assign { op: None, .. })) {
+    // `(void)x;` statements: their operand is a mention that is no use.
+    let discarded: Vec<ExprId> = body
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Expr(e) => match body.expr(*e) {
+                Expr::Cast { kind: CastKind::CStyle | CastKind::Static, ty: TypeRef::Builtin(Builtin::Void), expr }
+                    if matches!(body.expr(*expr), Expr::Path(_)) =>
+                {
+                    Some(*expr)
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    if discarded.is_empty() && !body.exprs.iter().any(|e| matches!(e, Expr::Assign { op: None, .. })) {
         return Arc::default();
     }
     if crate::device_code::templated(db, FnDecl::Fn(f)) {
@@ -116,7 +136,8 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
             continue;
         }
         let array = matches!(l.ty, TypeRef::Array(..));
-        if !settable(&l.ty) || !is_set_only(&body, name, array, 1, text, &set_sites, &excluded, &missing, &type_text) {
+        let sites = Sites { set: &set_sites, discarded: &discarded, init: init_kind(&body, &l.init) };
+        if !settable(&l.ty) || !is_set_only(&body, name, array, 1, text, &sites, &excluded, &missing, &type_text) {
             continue;
         }
         let entity = DiagEntity { kind: Some(EntityKind::Variable), name: name.clone(), ..DiagEntity::default() };
@@ -131,7 +152,8 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
         if written != name || l.pack || !matches!(l.ty, TypeRef::Builtin(_) | TypeRef::Ptr(_)) {
             continue;
         }
-        if is_set_only(&body, name, false, 0, text, &set_sites, &excluded, &missing, &type_text) {
+        let sites = Sites { set: &set_sites, discarded: &discarded, init: InitKind::None };
+        if is_set_only(&body, name, false, 0, text, &sites, &excluded, &missing, &type_text) {
             let entity = DiagEntity { kind: Some(EntityKind::Parameter), name: name.clone(), ..DiagEntity::default() };
             let args = vec![Arg::Entity(entity)];
             out.push(Raw { at: *at, id: SET_NOT_USED, severity: Severity::Warning, args });
@@ -245,13 +267,69 @@ pub fn fn_unreferenced_closures(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw
 /// Whether every mention of `name` in the body is a set (`declarations`:
 /// how often the body's text spells it besides the mentions).
 #[allow(clippy::too_many_arguments)]
+/// Where a variable is mentioned without being used.
+struct Sites<'a> {
+    /// Left operands of plain assignment statements.
+    set: &'a [ExprId],
+    /// Operands of `(void)x;` statements.
+    discarded: &'a [ExprId],
+    init: InitKind,
+}
+
+/// How a local is initialized, as far as 550 with `(void)x;` is concerned:
+/// a constant or a copy of another local is a set (`int *p = 0; (void)p;`,
+/// `int *q = p; (void)q;` are reported, checked against the real nvcc);
+/// an initializer with a side effect is not (`int z = (x = 1); (void)z;`
+/// is silent), and others are not claimed (`int n2 = n; (void)n2;` of a
+/// parameter is reported alone but not in a unit with errors).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum InitKind {
+    None,
+    Constant,
+    Computed,
+}
+
+fn init_kind(body: &Body, init: &Init) -> InitKind {
+    let e = match init {
+        Init::None => return InitKind::None,
+        Init::Assign(e) => *e,
+        Init::Paren(xs) | Init::Brace(xs) => match xs[..] {
+            [e] => e,
+            _ => return InitKind::Computed,
+        },
+    };
+    // A name of the body's locals (`params`: its parameters too).
+    let local = |x: ExprId, params: bool| {
+        matches!(body.expr(x), Expr::Path(p) if p.segments.len() == 1
+        && body.locals.iter().enumerate().any(|(i, l)| {
+            l.name.as_deref() == Some(p.segments[0].name.as_str())
+                && (params || !body.params.iter().any(|q| q.0 as usize == i))
+        }))
+    };
+    let param_named = |x: ExprId| {
+        matches!(body.expr(x), Expr::Path(p) if body.params.iter().any(|q| {
+            body.locals[q.0 as usize].name.as_deref() == Some(p.segments[0].name.as_str())
+        }))
+    };
+    let constant = match body.expr(e) {
+        Expr::Literal(_) => true,
+        Expr::Unary { op: UnaryOp::Neg | UnaryOp::Plus, expr } => matches!(body.expr(*expr), Expr::Literal(_)),
+        // The address of a variable that is not a local of the body.
+        Expr::Unary { op: UnaryOp::AddrOf, expr } => matches!(body.expr(*expr), Expr::Path(_)) && !local(*expr, true),
+        // A local's name that no parameter has (shadowing is not resolved here).
+        Expr::Path(_) => local(e, false) && !param_named(e),
+        _ => false,
+    };
+    if constant { InitKind::Constant } else { InitKind::Computed }
+}
+
 fn is_set_only(
     body: &Body,
     name: &str,
     array: bool,
     declarations: usize,
     text: &str,
-    set_sites: &[ExprId],
+    sites: &Sites<'_>,
     excluded: &[cufront_syntax::TextRange],
     missing: &str,
     type_text: &str,
@@ -269,15 +347,21 @@ fn is_set_only(
     if mentions.is_empty() || word_offsets(text, name).count() != mentions.len() + declarations {
         return false;
     }
-    mentions.iter().all(|&k| {
-        let range = body.expr_ranges[k];
-        if excluded.iter().any(|x| x.contains_range(range)) {
-            return false;
-        }
-        set_sites.iter().any(|&s| {
+    let is_set = |k: usize| {
+        sites.set.iter().any(|&s| {
             s.0 as usize == k || (array && matches!(body.expr(s), Expr::Index { base, .. } if base.0 as usize == k))
         })
-    })
+    };
+    let discarded = |k: usize| sites.discarded.iter().any(|s| s.0 as usize == k);
+    let no_use = mentions.iter().all(|&k| {
+        let range = body.expr_ranges[k];
+        !excluded.iter().any(|x| x.contains_range(range)) && (is_set(k) || discarded(k))
+    });
+    // A `(void)x;` of a variable whose initializer computes: not claimed.
+    if mentions.iter().any(|&k| discarded(k)) && sites.init == InitKind::Computed {
+        return false;
+    }
+    no_use && (sites.init == InitKind::Constant || mentions.iter().any(|&k| is_set(k)))
 }
 
 /// Whether the declaration of the local named at `at` (relative to the
