@@ -989,7 +989,10 @@ fn own_fns_into(
                     if out.is_empty()
                         && let ScopeKind::Class(_) = map.scope(t).kind
                     {
-                        for f in lookup_fns(db, map, t, &last.name) {
+                        // The depth goes on: a using-declaration that names
+                        // its own class (or a cycle of them) would recurse
+                        // without end.
+                        for f in lookup_fns_depth(db, map, t, &last.name, depth + 1) {
                             push_fn(out, f);
                         }
                     }
@@ -1016,10 +1019,19 @@ fn push_fn(out: &mut Vec<FnDecl>, f: FnDecl) {
 /// scopes with their non-template bases). Argument-dependent lookup is the
 /// caller's (`own_fns` in the associated namespaces).
 pub fn lookup_fns(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str) -> Vec<FnDecl> {
+    lookup_fns_depth(db, map, s, name, 0)
+}
+
+/// `lookup_fns` inside a using-declaration's lookup `depth` levels deep.
+fn lookup_fns_depth(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, name: &str, depth: u32) -> Vec<FnDecl> {
+    if depth > 16 {
+        return Vec::new();
+    }
     let mut cur = Some(s);
     let mut steps = 0;
     while let Some(c) = cur {
-        let mut out = own_fns(db, map, c, name);
+        let mut out = Vec::new();
+        own_fns_into(db, map, c, name, &mut FxHashSet::default(), depth, &mut out);
         if out.is_empty()
             && let ScopeKind::Class(k) = map.scope(c).kind
         {
