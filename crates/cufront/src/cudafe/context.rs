@@ -55,14 +55,22 @@ impl Unit {
             let tu = base_db::new_translation_unit(&db, name, text, options);
             return Unit { db, tu, options };
         };
-        if *u.options.lang(&u.db) != lang {
+        let same_lang = *u.options.lang(&u.db) == lang;
+        if !same_lang {
             u.options.set_lang(&mut u.db).with_durability(Durability::HIGH).to(lang);
         }
         if *u.tu.name(&u.db) != name {
             u.tu.set_name(&mut u.db).to(name);
         }
         if **u.tu.text(&u.db) != *text {
-            u.tu.set_text(&mut u.db).to(text);
+            // An edit under the same options starts from the last parse
+            // (`parse` reparses only an edited function body when it can);
+            // under other options the text is parsed anew anyway.
+            if same_lang {
+                base_db::edit_text(&mut u.db, u.tu, text);
+            } else {
+                u.tu.set_text(&mut u.db).to(text);
+            }
         }
         u
     }
@@ -191,11 +199,18 @@ mod tests {
         let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 1; }\n"), lang());
         base_db::parse(&u.db, u.tu);
         assert_eq!(parses(&sink), 0);
-        // An edited body: the unit's parse re-runs, with the new text.
-        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 2; }\n"), lang());
-        let p = base_db::parse(&u.db, u.tu);
+        // An edited body: the unit's parse re-runs, with the new text, from
+        // the last parse (the other function's body is the same green node).
+        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 2; }\nint g() { return 3; }\n"), lang());
+        let p = base_db::parse(&u.db, u.tu).clone();
         assert_eq!(parses(&sink), 1);
         assert!(p.syntax_node().text().to_string().contains("return 2"));
+        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 4; }\nint g() { return 3; }\n"), lang());
+        let q = base_db::parse(&u.db, u.tu);
+        assert_eq!(parses(&sink), 1);
+        assert_eq!(q.syntax_node().text().to_string(), "int f() { return 4; }\nint g() { return 3; }\n");
+        let g = |p: &cufront_syntax::Parse| p.syntax_node().children().nth(1).unwrap().green().into_owned();
+        assert!(std::ptr::eq(&*g(&p), &*g(q)), "the unedited function's tree is shared with the last parse");
         // Other options: the options input is set and the parse follows it.
         let cxx20 = LangOptions { standard: base_db::LangStandard::Cxx20, ..lang() };
         let u = Unit::load(Some(u), "b.ii".into(), Arc::from("int f() { return 2; }\n"), cxx20.clone());
