@@ -29,7 +29,8 @@ use std::sync::{Arc, Mutex};
 
 pub use salsa::{self, Durability, Setter};
 
-use cufront_syntax::{LexOptions, Parse, ParseOptions, source_map::SourceMap};
+use cufront_syntax::source_map::{FileId, SourceMap};
+use cufront_syntax::{LexOptions, Parse, ParseOptions};
 
 /// The language a translation unit is written in, with its standard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -117,6 +118,9 @@ pub struct TranslationUnit {
 pub struct Previous {
     pub text: Arc<str>,
     pub parse: Parse,
+    /// The old text's source map, which an edit between line markers
+    /// patches ([`SourceMap::edited`]) instead of scanning the unit again.
+    pub map: SourceMap,
 }
 
 /// The databases that can answer the queries of this crate.
@@ -178,14 +182,22 @@ pub fn parse(db: &dyn SourceDatabase, tu: TranslationUnit) -> Parse {
 pub fn edit_text(db: &mut dyn SourceDatabase, tu: TranslationUnit, text: Arc<str>) {
     let old = tu.text(db).clone();
     let parse = parse(db, tu).clone();
+    let map = source_map(db, tu).clone();
     tu.set_text(db).to(text);
-    tu.set_previous(db).to(Some(Previous { text: old, parse }));
+    tu.set_previous(db).to(Some(Previous { text: old, parse, map }));
 }
 
 /// Where each offset of the translation unit came from (gcc line markers).
 #[salsa::tracked(returns(ref))]
 pub fn source_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> SourceMap {
-    SourceMap::new(tu.text(db), tu.name(db))
+    let (text, name) = (tu.text(db), tu.name(db));
+    if let Some(prev) = tu.previous(db)
+        && prev.map.file_name(FileId(0)) == name
+        && let Some(map) = prev.map.edited(&prev.text, text)
+    {
+        return map;
+    }
+    SourceMap::new(text, name)
 }
 
 /// Receives salsa events (e.g. to record which queries executed).

@@ -100,13 +100,13 @@ pub(crate) fn user_items(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<(c
 
 /// Every top-level item of the unit and where it starts in the unit's text.
 pub(crate) fn item_starts(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<(cufront_hir::ItemId, u32)> {
-    let parse = cufront_base_db::parse(db, tu);
+    // From the memoized ranges: no walk over the tree (this is asked by
+    // many checks, on every rebuild).
     let items = &cufront_hir::top_level_items(db, tu).items;
-    parse
-        .syntax_node()
-        .children()
+    cufront_hir::locate::item_ranges(db, tu)
+        .iter()
         .zip(items.iter())
-        .map(|(node, &item)| (item, u32::from(node.text_range().start())))
+        .map(|(&(start, _), &item)| (item, start))
         .collect()
 }
 

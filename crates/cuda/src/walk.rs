@@ -54,6 +54,12 @@ pub fn walk(root: &SyntaxNode, f: &mut dyn FnMut(&SyntaxNode, &Ctx)) {
     }
 }
 
+/// [`walk`] over one top-level declaration `node` (a child of the root),
+/// for callers that pass over some of the unit's declarations.
+pub fn walk_top_level(node: &SyntaxNode, f: &mut dyn FnMut(&SyntaxNode, &Ctx)) {
+    walk_decl(node, &mut Ctx::default(), f);
+}
+
 /// The parts of a `Ctx` that a container changes (the scope is pushed and truncated).
 #[derive(Clone, Copy)]
 struct Flags {

@@ -124,33 +124,44 @@ pub fn module_key(
         if device_c { crate::host::refs::Refs::build(root, sema).first_internal_host_ref(root, sema) } else { None };
     let mut found: Option<Result<String, String>> = None;
     let mut too_late = false;
-    walk::walk(root, &mut |node, ctx| {
-        if found.is_some() || too_late || !matches!(node.kind(), K::FUNCTION_DEF | K::SIMPLE_DECL) {
-            return;
+    // Top-level declarations wholly inside system headers hold no
+    // candidate: not entered (most of a unit's text).
+    for item in root.children() {
+        let range = item.text_range();
+        if map.all_system(range.start().into(), range.end().into()) {
+            continue;
         }
-        if limit.is_some_and(|l| u32::from(node.text_range().start()) > l) {
-            too_late = true;
-            return;
-        }
-        for (specs, d) in declarators(node) {
-            // A system header's entity is one whose name is there, however
-            // the declaration starts (`HD int f()` with `HD` from a user
-            // header, spec 30 §4.2).
-            if decl::name_start(&d).is_none_or(|at| map.flags_at(at.into()).system) {
-                continue;
+        walk::walk_top_level(&item, &mut |node, ctx| {
+            if found.is_some() || too_late || !matches!(node.kind(), K::FUNCTION_DEF | K::SIMPLE_DECL) {
+                return;
             }
-            match candidate(sema, node, specs.as_ref(), &d, ctx) {
-                Candidate::No => {}
-                Candidate::Entity(e) => {
-                    found = Some(cufront_hir::symbols::source_linkage_name(sema.db, e));
-                    return;
+            if limit.is_some_and(|l| u32::from(node.text_range().start()) > l) {
+                too_late = true;
+                return;
+            }
+            for (specs, d) in declarators(node) {
+                // A system header's entity is one whose name is there, however
+                // the declaration starts (`HD int f()` with `HD` from a user
+                // header, spec 30 §4.2).
+                if decl::name_start(&d).is_none_or(|at| map.flags_at(at.into()).system) {
+                    continue;
                 }
-                Candidate::Unnamed => {
-                    found = Some(Err("the semantic model declares no entity here".to_string()));
-                    return;
+                match candidate(sema, node, specs.as_ref(), &d, ctx) {
+                    Candidate::No => {}
+                    Candidate::Entity(e) => {
+                        found = Some(cufront_hir::symbols::source_linkage_name(sema.db, e));
+                        return;
+                    }
+                    Candidate::Unnamed => {
+                        found = Some(Err("the semantic model declares no entity here".to_string()));
+                        return;
+                    }
                 }
             }
+        });
+        if found.is_some() || too_late {
+            break;
         }
-    });
+    }
     found
 }

@@ -108,7 +108,7 @@ impl Parse {
 
 /// The changed byte range: its start, its end in the old text and its end
 /// in the new one (common prefix and suffix removed, at character boundaries).
-fn changed_range(old: &str, new: &str) -> Option<(usize, usize, usize)> {
+pub(crate) fn changed_range(old: &str, new: &str) -> Option<(usize, usize, usize)> {
     let (o, n) = (old.as_bytes(), new.as_bytes());
     // Whole chunks first (memcmp), then bytes: units are megabytes.
     const CHUNK: usize = 4096;

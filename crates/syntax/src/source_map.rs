@@ -77,6 +77,50 @@ impl SourceMap {
         map
     }
 
+    /// The map of `new`, the text `old` (whose map this is) after an edit,
+    /// when the edit leaves every line marker as it was: the lines the
+    /// edit touches are scanned again and later offsets shifted, so a
+    /// keystroke in a function body costs its lines, not the unit's.
+    /// `None` when a changed line is, or was, a directive (or is the first
+    /// line, which may hold a byte-order mark): then [`SourceMap::new`].
+    pub fn edited(&self, old: &str, new: &str) -> Option<SourceMap> {
+        if self.line_starts.last().is_none_or(|&l| l as usize > old.len()) {
+            return None;
+        }
+        let (start, old_end, new_end) = crate::reparse::changed_range(old, new)?;
+        // Whole lines: from the start of the first changed line to the end
+        // of the last (its newline excluded).
+        let first = self.line_starts.partition_point(|&l| l as usize <= start) - 1;
+        let from = self.line_starts[first] as usize;
+        if from == 0 {
+            return None;
+        }
+        let line_end =
+            |text: &str, at: usize| memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i);
+        let (old_to, new_to) = (line_end(old, old_end), line_end(new, new_end));
+        // Any line that starts with `#` after blanks may be a directive.
+        let directive = |region: &str| region.split('\n').any(|l| l.trim_start_matches([' ', '\t']).starts_with('#'));
+        if directive(&old[from..old_to]) || directive(&new[from..new_to]) {
+            return None;
+        }
+        let delta = new.len() as i64 - old.len() as i64;
+        let shift = |l: u32| (l as i64 + delta) as u32;
+        // Line starts after the region: those of the old text past its end.
+        let after = self.line_starts.partition_point(|&l| l as usize <= old_to);
+        let mut line_starts = Vec::with_capacity(self.line_starts.len() + 16);
+        line_starts.extend_from_slice(&self.line_starts[..=first]);
+        line_starts.extend(memchr::memchr_iter(b'\n', &new.as_bytes()[from..new_to]).map(|i| (from + i + 1) as u32));
+        line_starts.extend(self.line_starts[after..].iter().map(|&l| shift(l)));
+        // No segment starts inside the region (a segment starts on the line
+        // after a marker, and the region holds none).
+        let segments = self
+            .segments
+            .iter()
+            .map(|s| if s.start as usize > from { Segment { start: shift(s.start), ..s.clone() } } else { s.clone() })
+            .collect();
+        Some(SourceMap { files: self.files.clone(), segments, line_starts })
+    }
+
     fn intern(&mut self, ids: &mut FxHashMap<String, FileId>, name: &str) -> FileId {
         *ids.entry(name.to_string()).or_insert_with(|| {
             self.files.push(name.to_string());
@@ -150,9 +194,20 @@ impl SourceMap {
 
     /// Flags of the line marker that governs `offset` (e.g. "system header").
     pub fn flags_at(&self, offset: u32) -> MarkerFlags {
+        self.segments[self.segment_index(offset)].flags
+    }
+
+    /// Whether every offset of `start..end` is in a system header.
+    pub fn all_system(&self, start: u32, end: u32) -> bool {
+        let first = self.segment_index(start);
+        let last = self.segments.partition_point(|s| s.start < end).max(first + 1);
+        self.segments[first..last].iter().all(|s| s.flags.system)
+    }
+
+    fn segment_index(&self, offset: u32) -> usize {
         match self.segments.binary_search_by(|s| s.start.cmp(&offset)) {
-            Ok(i) => self.segments[i].flags,
-            Err(i) => self.segments[i - 1].flags,
+            Ok(i) => i,
+            Err(i) => i - 1,
         }
     }
 }
@@ -384,6 +439,29 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_between_markers_patches_the_map() {
+        let old = "int a;\n# 5 \"x.h\" 1 3\nint b;\nvoid f() {\n  g();\n}\n# 2 \"m.cu\" 2\nint d;\n";
+        let map = SourceMap::new(old, "m.ii");
+        let edits = [
+            ("  g();", "  g();\n  h();\n"),
+            ("  g();\n", ""),
+            ("void f() {\n  g();\n}", "void f() { }"),
+            ("int d;\n", "int d; int e;\n\n"),
+            ("int d;\n", "int d;"),
+            ("int b;", "int b = 1;"),
+        ];
+        for (from, to) in edits {
+            let new = old.replacen(from, to, 1);
+            let patched = map.edited(old, &new).unwrap_or_else(|| panic!("{from:?} -> {to:?} falls back"));
+            assert_eq!(patched, SourceMap::new(&new, "m.ii"), "{from:?} -> {to:?}");
+        }
+        // Edits that touch a directive (or could add one), or the first line, rescan.
+        for (from, to) in [("# 2 \"m.cu\" 2", "# 3 \"m.cu\" 2"), ("  g();", "# 9 \"y.h\""), ("int a;", "int a2;")] {
+            assert_eq!(map.edited(old, &old.replacen(from, to, 1)), None, "{from:?} -> {to:?}");
+        }
+    }
+
+    #[test]
     fn maps_lines_through_markers() {
         let text = "int a;\n# 5 \"x.h\" 1 3\nint b;\n\nint c;\n# 2 \"m.cu\" 2\nint d;\n";
         let map = SourceMap::new(text, "m.ii");
@@ -396,5 +474,11 @@ mod tests {
         assert_eq!(at("int c"), ("x.h".into(), 7, 1));
         assert_eq!(at("int d"), ("m.cu".into(), 2, 1));
         assert!(map.flags_at(text.find("int b").unwrap() as u32).system);
+        let span = |a: &str, b: &str| (text.find(a).unwrap() as u32, (text.find(b).unwrap() + b.len()) as u32);
+        let system = |(a, b)| map.all_system(a, b);
+        assert!(system(span("int b", "int c;")));
+        assert!(!system(span("int a", "int b;")));
+        assert!(!system(span("int c", "int d;")));
+        assert!(!system(span("int d", "int d;")));
     }
 }
