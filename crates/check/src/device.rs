@@ -218,6 +218,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
             }
         }
     }
+    early.extend(closure_launches(db, tu, opts));
     early.extend(undefined_names(db, tu));
     early.sort_by_key(|f| f.order);
     // The late phase runs only on a unit without errors.
@@ -248,4 +249,64 @@ fn undefined_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<Found> {
         }
     }
     undefined::findings(tu.text(db), &unknown)
+}
+
+/// Message 3582: a closure type among a kernel instance's template arguments.
+const GLOBAL_LAMBDA_TEMPLATE_ARG: DiagId = DiagId(3582);
+
+/// Kernel template instances whose arguments hold a closure type that may
+/// not be there (`closure_args`), each at its first launch in the unit.
+fn closure_launches(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) -> Vec<Found> {
+    use cufront_diagnostics::{ContextEntry, ContextKind, Entity};
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    let starts = calls::item_starts(db, tu);
+    for (item, start) in calls::user_items(db, tu) {
+        for f in calls::defined_functions(db, item) {
+            for l in crate::closure_args::fn_closure_launches(db, f, opts.extended_lambda).iter() {
+                if !seen.insert(l.inst) {
+                    continue;
+                }
+                let at = start + l.at;
+                let Some(found) = (|| {
+                    let spelling = crate::closure_args::closure(db, l.closure)?;
+                    let lambda_item = match l.closure.owner(db) {
+                        cufront_hir::infer::InferOwner::Fn(g) => g.item(db),
+                        _ => return None,
+                    };
+                    let lambda_start = starts.iter().find(|(i, _)| *i == lambda_item)?.1;
+                    let body = cufront_hir::infer::owner_body(db, l.closure.owner(db));
+                    let lambda_at =
+                        lambda_start + u32::from(body.expr_ranges.get(l.closure.expr(db).0 as usize)?.start());
+                    let cufront_diagnostics::Pos::At { file, line } = crate::redefinition::position(db, tu, lambda_at)
+                    else {
+                        return None;
+                    };
+                    let args = l.inst.args(db);
+                    let list: Vec<String> =
+                        args.iter().map(|a| crate::closure_args::template_arg(db, a)).collect::<Option<_>>()?;
+                    let name = crate::names::callee_name(db, cufront_hir::Entity::FnInst(l.inst))?.bare;
+                    let entity = Entity {
+                        kind: None,
+                        name,
+                        based_on: Some((args.len(), format!("<{}>", list.join(", ")))),
+                        ..Entity::default()
+                    };
+                    let context = ContextEntry {
+                        kind: ContextKind::InstantiationBasedOn,
+                        entity,
+                        at: crate::redefinition::position(db, tu, at),
+                    };
+                    let args = vec![Arg::Type { spelling, aka: None }, Arg::Str(format!(", defined at {file}:{line}"))];
+                    let mut found = Found::new(at, GLOBAL_LAMBDA_TEMPLATE_ARG, Severity::Error, args);
+                    found.context.push(context);
+                    Some(found)
+                })() else {
+                    continue;
+                };
+                out.push(found);
+            }
+        }
+    }
+    out
 }

@@ -49,6 +49,7 @@ mod access;
 mod arity;
 mod asserts;
 mod calls;
+mod closure_args;
 mod constants;
 mod constructors;
 mod conversions;

@@ -128,16 +128,33 @@ fn instance_parts(db: &dyn SourceDatabase, inst: InstId) -> Option<(String, Vec<
         let n = p.name.clone()?;
         let value = match a {
             TemplateArg::Type(t) => spell(db, *t)?,
-            TemplateArg::Value(v, t) => match canonical(db, *t).kind(db) {
-                TyKind::Builtin(Builtin::Bool) => (if *v != 0 { "true" } else { "false" }).to_string(),
-                TyKind::Builtin(Builtin::Int) => v.to_string(),
-                _ => return None,
-            },
+            TemplateArg::Value(v, t) => value(db, *v, *t)?,
             _ => return None,
         };
         out.push((n, value));
     }
     Some((name, out))
+}
+
+/// A value template argument of type `bool` or `int` as EDG prints it.
+pub(crate) fn value(db: &dyn SourceDatabase, v: i128, t: TyId) -> Option<String> {
+    match canonical(db, t).kind(db) {
+        TyKind::Builtin(Builtin::Bool) => Some((if v != 0 { "true" } else { "false" }).to_string()),
+        TyKind::Builtin(Builtin::Int) => Some(v.to_string()),
+        _ => None,
+    }
+}
+
+/// The qualified name of a class template at namespace scope (`ns::W`)
+/// and how many parameters it has; `None` when one is a pack.
+pub(crate) fn template_name(db: &dyn SourceDatabase, c: ClassId) -> Option<(String, usize)> {
+    let tree = item_tree_of(db, c.item(db));
+    let data = tree.classes.get(c.idx(db) as usize)?;
+    let params = data.tparams.as_ref()?;
+    if params.iter().any(|p| p.pack) {
+        return None;
+    }
+    Some((qualified(db, c.tu(db), DeclKey::Class(c), data.name.clone()?)?, params.len()))
 }
 
 /// `name` with the names of the namespaces and classes around it, when

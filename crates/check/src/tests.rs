@@ -2627,3 +2627,32 @@ void host_fn() { f(1.0); g('c'); h(1); f((short)1); p((double *)0); }
         "#]],
     );
 }
+
+#[test]
+fn closure_types_as_kernel_template_arguments() {
+    check_device(
+        r#"template <class T> struct W { T t; };
+template <class F> __global__ void kern(F f) { }
+template <class T, class F> __global__ void kern2(T t, F f) { }
+namespace ns { template <class F> __global__ void k3(F f) { } }
+void host_fn() {
+  int y = 1;
+  auto a = [=](int p, float q) { return p + q + y; };
+  kern<<<1, 1>>>(a);
+  kern<<<1, 1>>>(a);
+  auto b = [](int) mutable noexcept -> long { return 1; };
+  kern2<<<1, 1>>>(1, W<decltype(b)>{b});
+  ns::k3<<<1, 1>>>(b);
+  auto g = [](auto x) { };
+  kern<<<1, 1>>>(g);
+}
+__device__ void dev() { }
+"#,
+        Options::default(),
+        expect![[r#"
+            8:3 20125 Type { spelling: "lambda [](int, float)->float", aka: None } ", defined at t.ii:7" <- kern at 8
+            11:3 20125 Type { spelling: "lambda [](int) mutable->long noexcept", aka: None } ", defined at t.ii:10" <- kern2 at 11
+            12:3 20125 Type { spelling: "lambda [](int) mutable->long noexcept", aka: None } ", defined at t.ii:10" <- ns::k3 at 12
+        "#]],
+    );
+}

@@ -440,7 +440,9 @@ pub enum Expr {
     /// function makes it an extended lambda, which cudafe++ replaces).
     /// `variadic`: the parameter list ends in a C ellipsis (`(T& v, ...)`).
     /// `constexpr`/`consteval`: its specifiers; `tparams`: an explicit
-    /// template parameter list (`[]<class T>(T x)`: generic).
+    /// template parameter list (`[]<class T>(T x)`: generic). `noexcept`:
+    /// `Some(true)` for a bare `noexcept`, `Some(false)` without one,
+    /// `None` for a `noexcept(…)` with an operand (not evaluated here).
     Lambda {
         captures: Vec<Capture>,
         params: Vec<LocalId>,
@@ -453,6 +455,7 @@ pub enum Expr {
         constexpr: bool,
         consteval: bool,
         tparams: bool,
+        noexcept: Option<bool>,
     },
     /// `(pack op ...)`, `(... op pack)`, `(a op ... op b)`: operands as written.
     Fold {
@@ -1679,6 +1682,18 @@ impl Lower {
             consteval |= t.kind() == K::CONSTEVAL_KW;
         }
         let tparams = l.syntax().children().any(|c| c.kind() == K::TEMPLATE_PARAM_LIST);
+        let noexcept = match l
+            .syntax()
+            .children()
+            .filter(|c| c.kind() == K::LAMBDA_DECLARATOR)
+            .flat_map(|d| d.children())
+            .find(|c| c.kind() == K::NOEXCEPT_SPEC)
+        {
+            None => Some(false),
+            Some(spec) => (spec.children().next().is_none()
+                && spec.children_with_tokens().filter(|t| !t.kind().is_trivia()).count() == 1)
+                .then_some(true),
+        };
         if let Some(b) = l.body() {
             marks.body = Some(at(b.syntax()) + self.base);
             if l.declarator().is_none() {
@@ -1701,6 +1716,7 @@ impl Lower {
                 constexpr,
                 consteval,
                 tparams,
+                noexcept,
             },
             marks,
         )
