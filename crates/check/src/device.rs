@@ -58,15 +58,6 @@ pub struct DeviceFinding {
 pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constexpr: bool) -> Arc<Vec<DeviceFinding>> {
     let decl = FnDecl::Fn(f);
     let Some(data) = decl.data(db) else { return Arc::default() };
-    let space = exec_space::fn_exec_space(db, decl);
-    if matches!(space, ExecSpace::Host | ExecSpace::ImplicitHost) {
-        return Arc::default();
-    }
-    let r = infer::infer(db, InferOwner::Fn(f));
-    if r.skipped.is_some() {
-        return Arc::default();
-    }
-    let body = infer::decl_body(db, decl);
     let Some(caller_name) = (match &data.name {
         FnName::Ident(n) => Some(n.clone()),
         FnName::Operator(op) => Some(format!("operator{op}")),
@@ -74,6 +65,45 @@ pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constex
     }) else {
         return Arc::default();
     };
+    Arc::new(call_findings(db, InferOwner::Fn(f), decl, caller_name, relaxed_constexpr))
+}
+
+/// The late findings on the calls of a function template specialization
+/// that device code reaches (`reached_instances`): EDG checks the
+/// instance's body, dependent calls and others alike, and names the caller
+/// by the instance (`"kern<    ::Fn> "`, `names::instance_caller_name`).
+/// The early messages (a `constexpr` host callee) are left out: EDG gives
+/// those of non-dependent calls on the template, once, and the others per
+/// instance, twice (checked), which is not modelled.
+#[salsa::tracked(returns(clone))]
+pub fn inst_device_call_findings(
+    db: &dyn SourceDatabase,
+    inst: cufront_hir::instances::FnInstanceId,
+) -> Arc<Vec<DeviceFinding>> {
+    let Some(caller_name) = names::instance_caller_name(db, inst) else { return Arc::default() };
+    let mut out = call_findings(db, InferOwner::Inst(inst), inst.decl(db), caller_name, true);
+    out.retain(|f| f.late);
+    Arc::new(out)
+}
+
+/// The device pass's findings on the calls `infer` records for `owner`,
+/// the body of `decl`, whose messages name it `caller_name`.
+fn call_findings(
+    db: &dyn SourceDatabase,
+    owner: InferOwner,
+    decl: FnDecl,
+    caller_name: String,
+    relaxed_constexpr: bool,
+) -> Vec<DeviceFinding> {
+    let space = exec_space::fn_exec_space(db, decl);
+    if matches!(space, ExecSpace::Host | ExecSpace::ImplicitHost) {
+        return Vec::new();
+    }
+    let r = infer::infer(db, owner);
+    if r.skipped.is_some() {
+        return Vec::new();
+    }
+    let body = infer::decl_body(db, decl);
     let lambdas = lambdas_of(&body);
     let mut out = Vec::new();
     for (site, callee) in &r.calls {
@@ -113,7 +143,7 @@ pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constex
             (ExecSpace::Device | ExecSpace::Global, false) => {
                 let id = if space == ExecSpace::Device { H_D_ILLEGAL_CALL } else { H_G_ILLEGAL_CALL };
                 push(true, id, Severity::Error, vec![Arg::Str(name.display.clone()), caller]);
-                push(true, UNDEFINED_IN_DEVICE_CODE, Severity::Error, vec![Arg::Str(name.bare.clone())]);
+                push(true, UNDEFINED_IN_DEVICE_CODE, Severity::Error, vec![Arg::Str(name.undefined.clone())]);
             }
             (ExecSpace::HostDevice, false) => {
                 push(true, H_HD_ILLEGAL_CALL, Severity::Warning, vec![Arg::Str(name.display.clone()), caller]);
@@ -121,7 +151,58 @@ pub fn fn_device_call_findings(db: &dyn SourceDatabase, f: FnId, relaxed_constex
             _ => {}
         }
     }
-    Arc::new(out)
+    out
+}
+
+/// The function template specializations in device code that the unit
+/// reaches, in the order met: kernel instances the unit's own functions
+/// launch or call, then what their bodies call, transitively (device and
+/// host-device instances, kernels). Bounded like EDG's instantiation depth.
+fn reached_instances(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<cufront_hir::instances::FnInstanceId> {
+    use cufront_hir::Entity;
+    let device_side = |i: cufront_hir::instances::FnInstanceId| {
+        !i.args(db).is_empty()
+            && matches!(
+                exec_space::fn_exec_space(db, i.decl(db)),
+                ExecSpace::Global | ExecSpace::Device | ExecSpace::HostDevice
+            )
+    };
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::new();
+    // Roots: what the unit's non-template functions call, where the
+    // callee is a kernel instance (device bodies reach device instances
+    // through the kernels, or are checked as templates).
+    for (item, _) in calls::user_items(db, tu) {
+        for f in calls::defined_functions(db, item) {
+            let r = infer::infer(db, InferOwner::Fn(f));
+            for (_, callee) in &r.calls {
+                if let Callee::Entity(Entity::FnInst(i)) = callee
+                    && exec_space::fn_exec_space(db, i.decl(db)) == ExecSpace::Global
+                    && device_side(*i)
+                    && seen.insert(*i)
+                {
+                    queue.push_back((*i, 0u32));
+                }
+            }
+        }
+    }
+    while let Some((i, depth)) = queue.pop_front() {
+        out.push(i);
+        if depth >= 200 {
+            continue;
+        }
+        let r = infer::infer(db, InferOwner::Inst(i));
+        for (_, callee) in &r.calls {
+            if let Callee::Entity(Entity::FnInst(j)) = callee
+                && device_side(*j)
+                && seen.insert(*j)
+            {
+                queue.push_back((*j, depth + 1));
+            }
+        }
+    }
+    out
 }
 
 /// What cicc's front end reports for the unit (its device preprocessing),
@@ -132,6 +213,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
     let mut late_decls = Vec::new();
     let mut late_fns = Vec::new();
     let mut late_kernels = Vec::new();
+    let mut late_members = Vec::new();
     for (item, start) in calls::user_items(db, tu) {
         for f in calls::defined_functions(db, item) {
             let kernel = exec_space::fn_exec_space(db, FnDecl::Fn(f)) == ExecSpace::Global;
@@ -151,6 +233,31 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
                     (true, false) => late_fns.push(found),
                     (true, true) => late_kernels.push(found),
                 }
+            }
+        }
+    }
+    // Function template specializations in device code: their host calls,
+    // with the unit's other late findings (the template's item places them).
+    let starts = calls::item_starts(db, tu);
+    for inst in reached_instances(db, tu) {
+        let findings = inst_device_call_findings(db, inst);
+        if findings.is_empty() {
+            continue;
+        }
+        let item = inst.decl(db).item(db);
+        let Some(&(_, start)) = starts.iter().find(|(i, _)| *i == item) else { continue };
+        let kernel = exec_space::fn_exec_space(db, inst.decl(db)) == ExecSpace::Global;
+        // cicc reports the instances of member templates after the
+        // kernels (checked with one; the order among scopes is not known
+        // in general).
+        let member = names::scope_names(db, inst.decl(db)).and_then(|s| s.last().map(|(class, _)| *class));
+        for d in findings.iter() {
+            let at = calls::place(text, start + d.at, d.skip_blanks);
+            let found = Found { order: at, late: true, ..Found::new(at, d.id, d.severity, d.args.clone()) };
+            match (member, kernel) {
+                (Some(true), _) => late_members.push(found),
+                (_, true) => late_kernels.push(found),
+                (_, false) => late_fns.push(found),
             }
         }
     }
@@ -226,6 +333,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
         early.extend(late_decls);
         early.extend(late_fns);
         early.extend(late_kernels);
+        early.extend(late_members);
     }
     early
 }

@@ -30,8 +30,11 @@ use cufront_hir::ty::{self, TyId, TyKind, canonical};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CalleeName {
     pub display: String,
-    /// The qualified name alone (`H::m`, `H::H`): cicc's form in 3474 and 3525.
+    /// The qualified name alone (`H::m`, `H::H`): cicc's form in 3474.
     pub bare: String,
+    /// The name in `identifier "…" is undefined in device code` (3525):
+    /// `bare` with a member function's qualifiers (`"A::g const"`, checked).
+    pub undefined: String,
     /// The form used once the unit has an error (callees with parameters).
     pub once_erred: Option<String>,
     /// The declaration with its types spelt as elsewhere in messages
@@ -141,7 +144,32 @@ pub(crate) fn callee_name(db: &dyn SourceDatabase, e: Entity) -> Option<CalleeNa
         (declaration(&|p| param_type(db, p))?, ordinary)
     };
     let bare = format!("{qual}{plain}");
-    Some(CalleeName { display, bare, once_erred, ordinary })
+    let mut undefined = bare.clone();
+    if data.ty.cv.c {
+        undefined.push_str(" const");
+    }
+    if data.ty.cv.v {
+        undefined.push_str(" volatile");
+    }
+    Some(CalleeName { display, bare, undefined, once_erred, ordinary })
+}
+
+/// How cicc's late messages name a function template specialization that
+/// calls: `"kern<int> "`, `"kern<    ::G> "`, `"q::k3<unsigned int> "`,
+/// `"k2<float, (int)3> "`, `"S::m<char> "` (the arguments in the
+/// declaration form's spelling, a space after the list; checked). `None`
+/// for a member of a class template specialization, an operator, or
+/// arguments not spelled.
+pub(crate) fn instance_caller_name(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<String> {
+    let decl = inst.decl(db);
+    let FnDecl::Template(_) = decl else { return None };
+    if inst.outer(db).is_some() {
+        return None;
+    }
+    let FnName::Ident(plain) = &decl.data(db)?.name else { return None };
+    let qual: String = scope_names(db, decl)?.iter().map(|(_, n)| format!("{n}::")).collect();
+    let args: Vec<String> = inst.args(db).iter().map(|a| template_arg_text(db, a)).collect::<Option<_>>()?;
+    Some(format!("{qual}{plain}<{}> ", args.join(", ")))
 }
 
 /// A function template specialization's declaration form (see the module
@@ -397,8 +425,24 @@ fn declarator(db: &dyn SourceDatabase, t: TyId, inner: String) -> Option<String>
 
 /// A class or enum, fully qualified, with EDG's padding before the `::`.
 fn class_text(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
+    use cufront_hir::templates::TemplateArg;
     let name = match t.kind(db) {
         TyKind::Class(c) => cufront_hir::layout::class_name(db, *c),
+        // A specialization is followed by a space (`" ::ns::Y<int> "`,
+        // checked); only with arguments of builtin types or values (how
+        // EDG pads a class among them is not checked).
+        TyKind::App(app) => {
+            let builtin = |a: &TemplateArg| match a {
+                TemplateArg::Type(x) => matches!(canonical(db, *x).kind(db), TyKind::Builtin(_)),
+                TemplateArg::Value(..) => true,
+                _ => false,
+            };
+            if !app.args(db).iter().all(builtin) {
+                return None;
+            }
+            format!("{} ", ty::display(db, t))
+        }
+        TyKind::Inst(_) => return None,
         _ => ty::display(db, t),
     };
     let name = name.replace("(anonymous namespace)", "_NV_ANON_NAMESPACE");
