@@ -137,7 +137,12 @@ pub fn fn_set_but_unused(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
         }
         let array = matches!(l.ty, TypeRef::Array(..));
         let sites = Sites { set: &set_sites, discarded: &discarded, init: init_kind(&body, &l.init) };
-        if !settable(&l.ty) || !is_set_only(&body, name, array, 1, text, &sites, &excluded, &missing, &type_text) {
+        // `auto f = [...] {...};`: a closure object (checked).
+        let closure = matches!(&l.ty, TypeRef::Opaque(t) if t == "auto")
+            && matches!(&l.init, Init::Assign(e) if matches!(body.expr(*e), Expr::Lambda { .. }));
+        if !(settable(&l.ty) || closure)
+            || !is_set_only(&body, name, array, 1, text, &sites, &excluded, &missing, &type_text)
+        {
             continue;
         }
         let entity = DiagEntity { kind: Some(EntityKind::Variable), name: name.clone(), ..DiagEntity::default() };
@@ -318,6 +323,9 @@ fn init_kind(body: &Body, init: &Init) -> InitKind {
         Expr::Unary { op: UnaryOp::AddrOf, expr } => matches!(body.expr(*expr), Expr::Path(_)) && !local(*expr, true),
         // A local's name that no parameter has (shadowing is not resolved here).
         Expr::Path(_) => local(e, false) && !param_named(e),
+        // A closure object, whatever it captures (checked: by copy, by
+        // reference, a parameter): making one has no other effect.
+        Expr::Lambda { .. } => true,
         _ => false,
     };
     if constant { InitKind::Constant } else { InitKind::Computed }
