@@ -33,3 +33,17 @@ fn value_pack_expansion_in_template_arguments() {
          __attribute__((global)) void k() { Soa<int, float> s; scale(s, integer_sequence<unsigned long, 0, 1>{}); }\n",
     ));
 }
+
+#[test]
+fn recursion_without_a_selected_end_stops_at_the_pending_limit() {
+    // `r<N>` calls `r<N + 1>` with no end (EDG stops such a program at 200
+    // pending instantiations of one template): the walk lists 200 instances
+    // of `r`, not as many as the walk holds.
+    let text = listing_of(
+        "template <int N> __attribute__((device)) void r() { r<N + 1>(); }\n\
+         __attribute__((global)) void k() { r<0>(); }\n",
+    );
+    let instances: Vec<&str> = text.lines().filter(|l| l.starts_with("function _Z1rILi")).collect();
+    assert_eq!(instances.len(), 200, "{text}");
+    assert!(instances.last().is_some_and(|l| l.starts_with("function _Z1rILi199EEvv ")), "{text}");
+}
