@@ -1551,6 +1551,22 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 Resolved::Ty(apply(cx, *c, outer, args))
             }
             (Def::AliasTemplate(t), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
+            // A member alias named after the template it names (CUB's `using
+            // BlockRakingLayout = BlockRakingLayout<T, BLOCK_THREADS>;`): it
+            // is declared only after its type-id ([basic.scope.pdecl]/3), so
+            // there the name is the enclosing scope's template; the
+            // arguments are still read here.
+            (Def::Typedef(td), Some(args)) => {
+                let outer = map.parent.get(&DeclKey::Typedef(*td)).and_then(|&s| map.scope(s).parent);
+                match outer.and_then(|o| scopes::lookup(db, map, o, &first.name, Ns::Type)) {
+                    Some(Def::ClassTemplate(c)) => {
+                        let outer = outer_args_for(cx, c);
+                        Resolved::Ty(apply(cx, c, outer, args))
+                    }
+                    Some(Def::AliasTemplate(t)) => Resolved::Ty(apply_alias(cx, t, args)),
+                    _ => return Err(TyKind::Error(format!("`{}` is not a template", first.name))),
+                }
+            }
             _ => return Err(TyKind::Error(format!("`{}` is not a template", first.name))),
         }
     };

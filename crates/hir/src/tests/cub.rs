@@ -544,3 +544,29 @@ fn const_reference_to_an_array_deduces_the_unqualified_array() {
         "#]],
     );
 }
+
+#[test]
+fn member_alias_named_after_the_template_it_names() {
+    // CUB's `BlockScanRaking`: `using BlockRakingLayout =
+    // BlockRakingLayout<T, BLOCK_THREADS>;` with `BLOCK_THREADS` a member:
+    // in its own type-id the name is still the namespace's class template
+    // ([basic.scope.pdecl]/3), the arguments are read in the class.
+    expect![[r#"
+        _Z4useri
+        _ZN6LayoutIiLi128EE3SEGE
+        _ZN6LayoutIiLi128EE3ptrEi
+        _ZN6RakingIiLi64ELi2EE2upEi
+        _ZN6RakingIiLi64ELi2EE4copyILi4EEEiv
+    "#]]
+    .assert_eq(&entities(
+        "template <class T, int N> struct Layout { static constexpr int SEG = N / 32; static int ptr(int x) { return x + SEG; } };\n\
+         template <class T, int X, int Y> struct Raking {\n\
+           static constexpr int BLOCK_THREADS = X * Y;\n\
+           using Layout = Layout<T, BLOCK_THREADS>;\n\
+           static constexpr int SEG = Layout::SEG;\n\
+           template <int I> static int copy() { return I; }\n\
+           static int up(int t) { return Layout::ptr(t) + copy<SEG>(); }\n\
+         };\n\
+         int user(int t) { return Raking<int, 64, 2>::up(t); }",
+    ));
+}
