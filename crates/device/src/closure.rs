@@ -20,10 +20,19 @@ use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
 use cufront_hir::instances::{self, SpecialKind, stub};
 use cufront_hir::{Entity, def_map, item_tree_of};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// How many entities the walk collects at most (as `hir`'s closure).
 const MAX: usize = instances::MAX_ENTITIES;
+
+/// How many instances of one function template a chain of references may
+/// hold, each reached from the one before (EDG's default limit on pending
+/// instantiations of one template, `--pending_instantiations=200`): a
+/// recursion whose end the model does not select (CUB's
+/// `CopySegment<ITERATION + 1>` when the `constant_t<SEGMENT_LENGTH>`
+/// overload's bound is not evaluated) stops there instead of filling the
+/// walk up to `MAX`.
+const MAX_PENDING: usize = 200;
 
 /// The reached entities, in first-reached order, each with the entity
 /// that first reached it (`None`: a root).
@@ -34,6 +43,9 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
     let mut walked = FxHashSet::default();
     let mut out: Vec<(Entity, Option<Entity>)> = Vec::new();
     let mut queue = std::collections::VecDeque::new();
+    // The entity that first reached each instance reached from a body (what
+    // `pending` walks up).
+    let mut parent: FxHashMap<Entity, Entity> = FxHashMap::default();
     let mut push =
         |e: Entity, from: Option<Entity>, out: &mut Vec<_>, queue: &mut std::collections::VecDeque<Entity>| {
             if seen.insert(e) {
@@ -84,10 +96,42 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
             continue;
         }
         for x in references(db, owner) {
+            if let Entity::FnInst(i) = x
+                && pending(db, &parent, e, i.decl(db)) >= MAX_PENDING
+            {
+                continue;
+            }
+            parent.entry(x).or_insert(e);
             push(x, Some(e), &mut out, &mut queue);
         }
     }
     Arc::new(out)
+}
+
+/// How many instances of the function template `decl` the chain of first
+/// reachers ending at `e` holds.
+fn pending(
+    db: &dyn SourceDatabase,
+    parent: &FxHashMap<Entity, Entity>,
+    e: Entity,
+    decl: cufront_hir::instances::FnDecl,
+) -> usize {
+    let mut n = 0;
+    let mut cur = Some(e);
+    let mut steps = 0;
+    while let Some(c) = cur {
+        if let Entity::FnInst(i) = c
+            && i.decl(db) == decl
+        {
+            n += 1;
+        }
+        steps += 1;
+        if steps > 4 * MAX_PENDING {
+            break;
+        }
+        cur = parent.get(&c).copied();
+    }
+    n
 }
 
 /// What a body references on the device: what it requires

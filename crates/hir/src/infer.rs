@@ -3860,7 +3860,7 @@ fn ty_has_placeholder(db: &dyn SourceDatabase, t: TyId, depth: u32) -> bool {
         return false;
     }
     match t.kind(db) {
-        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } => true,
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::ParamArray { .. } => true,
         TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => {
             ty_has_placeholder(db, *x, depth + 1)
         }

@@ -228,7 +228,7 @@ fn size_align_depth(db: &dyn SourceDatabase, t: TyId, depth: u32) -> Result<(u64
             Ok((2 * s, a))
         }
         TyKind::Vector(_, n) => Ok((*n, *n)),
-        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) => {
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::ParamArray { .. } | TyKind::Dependent(_) => {
             Err(LayoutError::Dependent(ty::display(db, t)))
         }
         TyKind::Specialization(s) => Err(LayoutError::Template(s.clone())),

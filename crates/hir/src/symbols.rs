@@ -453,6 +453,12 @@ fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Re
             },
             Box::new(ty_tree(db, map, *e, b)?),
         ),
+        // `T (&)[N]` in a function template's declared signature.
+        TyKind::ParamArray { elem, depth: 0, index } => m::Type::Array(
+            m::ArrayBound::Expr(Box::new(m::Expr::TParam(m::TParam(*index)))),
+            Box::new(ty_tree(db, map, *elem, b)?),
+        ),
+        TyKind::ParamArray { .. } => return Err("an array whose bound is a template parameter".into()),
         TyKind::Func(f) => m::FnType {
             ret: ty_tree(db, map, f.ret, b)?,
             params: f.params.iter().map(|p| ty_tree(db, map, ty::adjust_param(db, *p), b)).collect::<Result<_, _>>()?,
@@ -1261,6 +1267,18 @@ fn mangle_written_in(
                     m::ArrayBound::Expr(Box::new(m::Expr::TParam(m::TParam(*index)))),
                     Box::new(mangle_written_in(db, map, cx, x, names, sp, depth)?),
                 ),
+                _ => return Err("a dependent type the model does not spell".into()),
+            }
+        }
+        // `decltype(V)` of a value parameter (CUB's `constant_t<V>`, that
+        // is `integral_constant<decltype(V), V>`): `Dt` `T_` `E`.
+        TypeRef::Opaque(s) => {
+            let operand =
+                s.strip_prefix("decltype").map(str::trim).and_then(|x| x.strip_prefix('(')?.strip_suffix(')'));
+            match operand.and_then(|n| cx.env.and_then(|e| e.get(n.trim()))) {
+                Some(crate::templates::TemplateArg::ValueParam { depth: 0, index }) => {
+                    m::Type::Decltype(Box::new(m::Expr::TParam(m::TParam(*index))))
+                }
                 _ => return Err("a dependent type the model does not spell".into()),
             }
         }

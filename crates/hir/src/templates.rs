@@ -746,10 +746,38 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
     };
     let ty = match ty {
         Some(t) if !matches!(t.kind(db), TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) => t,
-        _ => mk(db, TyKind::Builtin(v.ty)),
+        _ => auto_arg_type(cx, e).unwrap_or_else(|| mk(db, TyKind::Builtin(v.ty))),
     };
     let b = value_builtin(db, ty);
     Ok(TemplateArg::Value(consteval::convert(v.v, b), ty))
+}
+
+/// The type an `auto` value parameter takes from its argument where the
+/// value's builtin would lose it ([temp.arg.nontype]/1, deduced as for
+/// `auto x = e;`): an enumerator is of its enumeration (`constant_v<LOAD_CS>`
+/// is `constant_v<(CacheLoadModifier)5>`, not `<5u>`), a cast of its
+/// type, a name bound to a value argument of that argument's type.
+fn auto_arg_type(cx: LowerCx<'_>, e: &ConstExpr) -> Option<TyId> {
+    let db = cx.db;
+    match e {
+        ConstExpr::Path(p) => {
+            if let ([seg], false, Some(TemplateArg::Value(_, t))) =
+                (p.segments.as_slice(), p.global, cx.env.and_then(|env| env.get(&p.segments[0].name)))
+                && seg.args.is_none()
+            {
+                return Some(*t);
+            }
+            match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Value) {
+                Some(Def::Enumerator(en, _)) => Some(mk(db, TyKind::Enum(en))),
+                _ => None,
+            }
+        }
+        ConstExpr::Cast(t, _) => {
+            let t = ty::canonical(db, ty::lower(cx, t));
+            matches!(t.kind(db), TyKind::Enum(_) | TyKind::Builtin(_)).then_some(t)
+        }
+        _ => None,
+    }
 }
 
 fn has_param(db: &dyn SourceDatabase, a: &TemplateArg) -> bool {
@@ -769,6 +797,24 @@ pub fn value_builtin(db: &dyn SourceDatabase, t: TyId) -> Builtin {
         TyKind::Enum(e) => ty::enum_info(db, *e).underlying,
         _ => Builtin::Long,
     }
+}
+
+/// The declared type of a value parameter placeholder, where deduction
+/// bound it (`decltype(NAME)` in `env`, NAME bound to the placeholder):
+/// the type an alias's `decltype(V)` of it names while the template's
+/// arguments are deduced, so that `integral_constant<decltype(V), V>` stays
+/// a pattern (`V` deduced from it) instead of a dependent type.
+pub(crate) fn placeholder_decltype(env: &Env, a: &TemplateArg) -> Option<TyId> {
+    if !matches!(a, TemplateArg::ValueParam { .. }) {
+        return None;
+    }
+    env.names.iter().rev().find_map(|(k, v)| {
+        let name = k.strip_prefix("decltype(")?.strip_suffix(')')?;
+        match v {
+            TemplateArg::Type(t) if env.get(name) == Some(a) => Some(*t),
+            _ => None,
+        }
+    })
 }
 
 /// Lowers `alias<written>` (an alias template) in `cx`.
@@ -798,6 +844,11 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
     }
     for (p, a) in params.iter().zip(args) {
         if let Some(n) = &p.name {
+            // A value placeholder keeps its declared type under the alias's
+            // name for it (`constant_t<MODIFIER>`'s `decltype(Value)`).
+            if let Some(t) = cx.env.and_then(|e| placeholder_decltype(e, &a)) {
+                env.names.push((format!("decltype({n})"), TemplateArg::Type(t)));
+            }
             env.names.push((n.clone(), a));
         }
     }
@@ -1236,11 +1287,40 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             let a2 = if rest.is_empty() { *ai } else { mk(db, TyKind::Qualified(*ai, rest)) };
             match_ty(db, *pi, a2, depth, out)
         }
+        // `const T` from `const int[9]`: the cv of an array type is its
+        // elements' ([basic.type.qualifier]/3), so `T = int[9]`.
+        (TyKind::Qualified(pi, pcv), TyKind::Array(e, n)) => {
+            let (acv, inner) = match ty::canonical(db, *e).kind(db) {
+                TyKind::Qualified(i, cv) => (*cv, *i),
+                _ => (crate::item_tree::Cv::default(), *e),
+            };
+            if (pcv.c && !acv.c) || (pcv.v && !acv.v) || (pcv.r && !acv.r) {
+                return false;
+            }
+            let rest = crate::item_tree::Cv { c: acv.c && !pcv.c, v: acv.v && !pcv.v, r: acv.r && !pcv.r };
+            let e2 = if rest.is_empty() { inner } else { mk(db, TyKind::Qualified(inner, rest)) };
+            match_ty(db, *pi, mk(db, TyKind::Array(e2, *n)), depth, out)
+        }
         (TyKind::Ptr(x), TyKind::Ptr(y))
         | (TyKind::LRef(x), TyKind::LRef(y))
         | (TyKind::RRef(x), TyKind::RRef(y))
         | (TyKind::Complex(x), TyKind::Complex(y)) => match_ty(db, *x, *y, depth, out),
         (TyKind::Array(x, n), TyKind::Array(y, m)) => n == m && match_ty(db, *x, *y, depth, out),
+        // `T[N]` from `int[3]`: `N = 3`, as a `size_t` (the type of an
+        // array bound; the parameter's own type converts it where the
+        // instance is formed).
+        (TyKind::ParamArray { elem, depth: d, index }, TyKind::Array(y, Some(m))) if *d == depth => {
+            let bound = match out.get(*index as usize) {
+                // Deduced already (from another bound, `T (&)[N]` and `U (&)[N]`,
+                // or given): the values must agree, whatever their types.
+                Some(Some(TemplateArg::Value(v, _))) => *v == *m as i128,
+                _ => {
+                    let size_t = mk(db, TyKind::Builtin(crate::item_tree::Builtin::ULong));
+                    bind_slot(out, *index, TemplateArg::Value(*m as i128, size_t))
+                }
+            };
+            bound && match_ty(db, *elem, *y, depth, out)
+        }
         (TyKind::MemPtr { class: c1, pointee: p1 }, TyKind::MemPtr { class: c2, pointee: p2 }) => {
             match_ty(db, *c1, *c2, depth, out) && match_ty(db, *p1, *p2, depth, out)
         }
@@ -1471,6 +1551,22 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 Resolved::Ty(apply(cx, *c, outer, args))
             }
             (Def::AliasTemplate(t), Some(args)) => Resolved::Ty(apply_alias(cx, *t, args)),
+            // A member alias named after the template it names (CUB's `using
+            // BlockRakingLayout = BlockRakingLayout<T, BLOCK_THREADS>;`): it
+            // is declared only after its type-id ([basic.scope.pdecl]/3), so
+            // there the name is the enclosing scope's template; the
+            // arguments are still read here.
+            (Def::Typedef(td), Some(args)) => {
+                let outer = map.parent.get(&DeclKey::Typedef(*td)).and_then(|&s| map.scope(s).parent);
+                match outer.and_then(|o| scopes::lookup(db, map, o, &first.name, Ns::Type)) {
+                    Some(Def::ClassTemplate(c)) => {
+                        let outer = outer_args_for(cx, c);
+                        Resolved::Ty(apply(cx, c, outer, args))
+                    }
+                    Some(Def::AliasTemplate(t)) => Resolved::Ty(apply_alias(cx, t, args)),
+                    _ => return Err(TyKind::Error(format!("`{}` is not a template", first.name))),
+                }
+            }
             _ => return Err(TyKind::Error(format!("`{}` is not a template", first.name))),
         }
     };

@@ -32,6 +32,17 @@ pub enum TyKind {
     },
     /// `None`: unknown bound.
     Array(TyId, Option<u64>),
+    /// An array whose bound is a value template parameter still to be
+    /// deduced (`T[N]` in a partial specialization's pattern, `T (&)[N]`
+    /// in a function template's parameter): matching an array deduces the
+    /// parameter from its bound ([temp.deduct.type]/8, the `type[i]`
+    /// form); once the parameter is known the type is lowered again as an
+    /// `Array`.
+    ParamArray {
+        elem: TyId,
+        depth: u32,
+        index: u32,
+    },
     Func(FnSig),
     Class(ClassId),
     Enum(EnumId),
@@ -91,6 +102,20 @@ pub struct LowerCx<'a> {
 }
 
 /// Lowers a syntactic type in a scope.
+/// The value template parameter (depth, index) an array bound is, when
+/// it is one's name and the parameter is still a placeholder.
+fn value_param_bound(cx: LowerCx<'_>, b: &crate::item_tree::ConstExpr) -> Option<(u32, u32)> {
+    let crate::item_tree::ConstExpr::Path(p) = b else { return None };
+    let ([seg], false) = (p.segments.as_slice(), p.global) else { return None };
+    if seg.args.is_some() {
+        return None;
+    }
+    match cx.env?.get(&seg.name)? {
+        crate::templates::TemplateArg::ValueParam { depth, index } => Some((*depth, *index)),
+        _ => None,
+    }
+}
+
 pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
     let db = cx.db;
     let k = match t {
@@ -143,6 +168,9 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
             let elem = lower(cx, e);
             match bound {
                 None => TyKind::Array(elem, None),
+                Some(b) if let Some((depth, index)) = value_param_bound(cx, b) => {
+                    TyKind::ParamArray { elem, depth, index }
+                }
                 Some(b) => match consteval::eval(&EvalCx::new(cx), b) {
                     Ok(v) if v.v >= 0 => TyKind::Array(elem, Some(v.v as u64)),
                     Ok(v) => TyKind::Error(format!("negative array bound {}", v.v)),
@@ -234,6 +262,10 @@ fn canonical_of(db: &dyn SourceDatabase, t: TyId) -> TyId {
                     let e = canonical(db, mk(db, TyKind::Qualified(e, cv)));
                     mk(db, TyKind::Array(e, n))
                 }
+                TyKind::ParamArray { elem, depth, index } => {
+                    let elem = canonical(db, mk(db, TyKind::Qualified(elem, cv)));
+                    mk(db, TyKind::ParamArray { elem, depth, index })
+                }
                 _ if cv.is_empty() => inner,
                 // cv applied to a reference through a typedef or a
                 // template argument is ignored ([dcl.ref]/1).
@@ -263,6 +295,7 @@ fn canonical_of(db: &dyn SourceDatabase, t: TyId) -> TyId {
             TyKind::MemPtr { class: canonical(db, class), pointee: canonical(db, pointee) }
         }
         TyKind::Array(e, n) => TyKind::Array(canonical(db, e), n),
+        TyKind::ParamArray { elem, depth, index } => TyKind::ParamArray { elem: canonical(db, elem), depth, index },
         TyKind::Complex(e) => TyKind::Complex(canonical(db, e)),
         TyKind::Vector(e, n) => TyKind::Vector(canonical(db, e), n),
         TyKind::Func(f) => TyKind::Func(FnSig {
@@ -474,6 +507,9 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
         TyKind::MemPtr { class, pointee } => format!("{} {}::*", display(db, *pointee), display(db, *class)),
         TyKind::Array(e, Some(n)) => format!("{}[{n}]", display(db, *e)),
         TyKind::Array(e, None) => format!("{}[]", display(db, *e)),
+        TyKind::ParamArray { elem, depth, index } => {
+            format!("{}[<value parameter {depth}.{index}>]", display(db, *elem))
+        }
         TyKind::Func(f) => {
             let mut ps: Vec<String> = f.params.iter().map(|p| display(db, *p)).collect();
             if f.variadic {

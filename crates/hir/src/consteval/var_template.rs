@@ -322,7 +322,9 @@ fn ty_dependent(db: &dyn cufront_base_db::SourceDatabase, t: crate::TyId, depth:
         return true;
     }
     match t.kind(db) {
-        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) => true,
+        TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::ParamArray { .. } | TyKind::Dependent(_) => {
+            true
+        }
         TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => {
             ty_dependent(db, *x, depth + 1)
         }

@@ -77,6 +77,23 @@ pub(crate) fn deduce(
         }
     }
     let cx = LowerCx { db, map: caller.map, item: f.item(db), scope, env: Some(&env) };
+    // The declared type of each value parameter still to be deduced, as
+    // `decltype(NAME)`: an alias of it (`constant_t<MODIFIER>`, that is
+    // `integral_constant<decltype(MODIFIER), MODIFIER>`) stays a pattern
+    // that deduces it (`templates::placeholder_decltype`).
+    let typed: Vec<(String, TemplateArg)> = params
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| out[*i].is_none() && !p.pack)
+        .filter_map(|(_, p)| {
+            let (TemplateParamKind::Value(t), Some(nm)) = (&p.kind, &p.name) else { return None };
+            let t = ty::canonical(db, ty::lower(cx, t));
+            (!ty_has_placeholder(db, t, 0) && !matches!(t.kind(db), TyKind::Dependent(_) | TyKind::Error(_)))
+                .then(|| (format!("decltype({nm})"), TemplateArg::Type(t)))
+        })
+        .collect();
+    env.names.extend(typed);
+    let cx = LowerCx { db, map: caller.map, item: f.item(db), scope, env: Some(&env) };
     packs::convert_explicit_values(cx, &params, &mut out);
     let elem_env = packs::element_env(db, &env, &params);
     let mut ai = 0;

@@ -171,7 +171,11 @@ pub(super) fn deduce_more_qualified_array(
     at: TyId,
     out: &mut [Option<TemplateArg>],
 ) -> bool {
-    let (TyKind::Array(pe, _), TyKind::Array(ae, m)) = (target.kind(db), at.kind(db)) else { return false };
+    let pe = match target.kind(db) {
+        TyKind::Array(pe, _) | TyKind::ParamArray { elem: pe, .. } => pe,
+        _ => return false,
+    };
+    let TyKind::Array(ae, m) = at.kind(db) else { return false };
     let (pcv, _) = split_cv(db, *pe);
     let (acv, ainner) = split_cv(db, *ae);
     if pcv.is_empty() || !acv.subset_of(pcv) {

@@ -41,6 +41,9 @@ pub fn folded_calls(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<Vec<(Call
             folded.insert(CallSite::Expr(*range), false);
         }
     }
+    let manifest = manifestly_constant(body);
+    let within =
+        |x: ExprId| body.expr_ranges.get(x.0 as usize).is_some_and(|r| manifest.iter().any(|m| m.contains_range(*r)));
     let mut out = Vec::new();
     for (s, callee) in &r.calls {
         let Callee::Entity(e) = callee else { continue };
@@ -48,6 +51,13 @@ pub fn folded_calls(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<Vec<(Call
             continue;
         }
         let is_folded = *folded.entry(*s).or_insert_with(|| {
+            // A constant expression by the program's own rules: folded
+            // whether or not the interpreter models the call.
+            match *s {
+                CallSite::Expr(x) if within(x) => return true,
+                CallSite::Local(l) if body.locals.get(l.0 as usize).is_some_and(|l| l.is_constexpr) => return true,
+                _ => {}
+            }
             let known = known.get_or_insert_with(|| constant_locals(db, &map, site, body, &r));
             let value = match *s {
                 CallSite::Expr(x) => interp::eval_body_expr(db, &map, site, body, known, x),
@@ -61,6 +71,29 @@ pub fn folded_calls(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<Vec<(Call
         }
     }
     Arc::new(out)
+}
+
+/// Where the body's manifestly constant-evaluated expressions are
+/// ([expr.const]/20): the conditions of `if constexpr` and the
+/// initializers of `constexpr` locals (`constexpr auto length =
+/// static_size_v<Input>();`, `if constexpr (is_one_of<Op, …>())`). EDG
+/// evaluates them, so the calls there are folded, as cicc's listing shows.
+fn manifestly_constant(body: &Body) -> Vec<cufront_syntax::TextRange> {
+    let range = |x: &ExprId| body.expr_ranges.get(x.0 as usize).copied();
+    let mut out = Vec::new();
+    for s in &body.stmts {
+        if let Stmt::If { cond: Cond::Expr(c), constexpr: true, .. } = s {
+            out.extend(range(c));
+        }
+    }
+    for l in body.locals.iter().filter(|l| l.is_constexpr) {
+        match &l.init {
+            Init::None => {}
+            Init::Assign(x) => out.extend(range(x)),
+            Init::Paren(xs) | Init::Brace(xs) => out.extend(xs.iter().filter_map(range)),
+        }
+    }
+    out
 }
 
 /// Whether `e` is a function declared `constexpr` (or `consteval`).

@@ -40,7 +40,9 @@ pub fn device_base_ctor_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> O
         return None;
     }
     last.name = m::Unqualified::Ctor(m::CtorKind::Base);
-    m::mangle(&to_device(m::Encoding::Function(name, ty), mid, false, true).ok()?).ok()
+    m::mangle(&to_device(m::Encoding::Function(name, ty), mid, false, true).ok()?)
+        .ok()
+        .map(|s| edg_value_expansions(&s))
 }
 
 fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: bool) -> Result<String, String> {
@@ -64,7 +66,28 @@ fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: b
         FnEncoding::Plain(s) => return Ok(s),
         FnEncoding::Tree(t) => t,
     };
-    m::mangle(&to_device(enc, mid, is_static && internal_prefix, internal_prefix)?)
+    m::mangle(&to_device(enc, mid, is_static && internal_prefix, internal_prefix)?).map(|s| edg_value_expansions(&s))
+}
+
+/// A value parameter pack expanded as a template argument
+/// (`integer_sequence<size_t, Is...>`) as cicc spells it: `JXT0_EE`, where
+/// g++ writes `JXspT0_EE` (every such name in cicc's listings of the
+/// corpus, none with `sp`). Only the expansion of the bare parameter is
+/// rewritten; `sp` is no substitution candidate, so the rest of the name
+/// is unchanged.
+fn edg_value_expansions(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("XspT") {
+        let after = &rest[i + 4..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let bare_param = after[digits..].starts_with("_E");
+        out.push_str(&rest[..i]);
+        out.push_str(if bare_param { "XT" } else { "XspT" });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Result<m::Encoding, String> {

@@ -471,3 +471,102 @@ fn member_type_of_a_cv_qualified_class_parameter() {
         "#]],
     );
 }
+
+#[test]
+fn partial_specialization_deduces_an_array_bound() {
+    // CUB's `static_size<T[N]> : integral_constant<int, N>` (the length of
+    // `ThreadReduce`'s input, read into a local that a template argument
+    // names): `N` is deduced from the argument's bound, `T` keeps the
+    // element's cv.
+    expect![[r#"
+        _Z3lenIA3_iEiv
+        _Z3lenIA5_KcEiv
+        _Z4pickILi3EiEiPT0_
+        _Z4pickILi5EKcEiPT0_
+        _Z4userv
+        _ZN11static_sizeIA3_ivE5valueE
+        _ZN11static_sizeIA5_KcvE5valueE
+    "#]]
+    .assert_eq(&entities(
+        "template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <class T, class = void> struct static_size {};\n\
+         template <class T, unsigned long N> struct static_size<T[N], void> : integral_constant<int, N> {};\n\
+         template <class T> struct elem {};\n\
+         template <class T, unsigned long N> struct elem<T[N]> { using type = T; };\n\
+         template <int N, class E> int pick(E*) { return N; }\n\
+         template <class T> int len() { constexpr auto n = static_size<T>::value; return pick<n>((typename elem<T>::type*)0); }\n\
+         int user() { return len<int[3]>() + len<const char[5]>(); }",
+    ));
+}
+
+#[test]
+fn value_parameter_deduced_through_an_auto_alias() {
+    // CUB's `ThreadLoad(itr, constant_v<MODIFIER>, …)` picking
+    // `ThreadLoad(const T*, constant_t<MODIFIER>, true_type)`, where
+    // `constant_t<V>` is `integral_constant<decltype(V), V>`: `MODIFIER`
+    // is deduced from the argument's value; the overload for one
+    // enumerator is more specialized.
+    expect![[r#"
+        _Z10constant_vIL3Mod0EE
+        _Z10constant_vIL3Mod2EE
+        _Z4loadIL3Mod0EPiEiT0_
+        _Z4loadIL3Mod2EPiEiT0_
+        _Z4loadIiET_PKS0_17integral_constantI3ModLS4_0EES3_IbLb1EE
+        _Z4loadIiL3Mod2EET_PKS1_17integral_constantIDtT0_EXT0_EES4_IbLb1EE
+        _Z4userPi
+    "#]]
+    .assert_eq(&entities(
+        "template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <bool B> using bool_constant = integral_constant<bool, B>;\n\
+         using true_type = bool_constant<true>;\n\
+         template <auto V> using constant_t = integral_constant<decltype(V), V>;\n\
+         template <auto V> inline constexpr auto constant_v = constant_t<V>{};\n\
+         enum Mod { A, B, C };\n\
+         template <class T> T load(const T* p, constant_t<A>, true_type) { return *p; }\n\
+         template <class T, Mod M> T load(const T* p, constant_t<M>, true_type) { return *p + M; }\n\
+         template <Mod M, class It> int load(It it) { return load(it, constant_v<M>, true_type{}); }\n\
+         int user(int* x) { return load<C>(x) + load<A>(x); }",
+    ));
+}
+
+#[test]
+fn const_reference_to_an_array_deduces_the_unqualified_array() {
+    // `ThreadReduce(const Input& input, …)` with a `const unsigned[9]`
+    // argument: the array's cv is its elements', so `Input` is
+    // `unsigned[9]` (cicc's `ThreadReduce<unsigned int [9], …>`).
+    check(
+        "template <class In> int red(const In& in) { return sizeof(In); }\n\
+         int user() { const unsigned a[9] = {}; unsigned b[2] = {}; return red(a) + red(b); }",
+        "user",
+        expect![[r#"
+            _Z3redIA9_jEiRKT_
+            _Z3redIA2_jEiRKT_
+        "#]],
+    );
+}
+
+#[test]
+fn member_alias_named_after_the_template_it_names() {
+    // CUB's `BlockScanRaking`: `using BlockRakingLayout =
+    // BlockRakingLayout<T, BLOCK_THREADS>;` with `BLOCK_THREADS` a member:
+    // in its own type-id the name is still the namespace's class template
+    // ([basic.scope.pdecl]/3), the arguments are read in the class.
+    expect![[r#"
+        _Z4useri
+        _ZN6LayoutIiLi128EE3SEGE
+        _ZN6LayoutIiLi128EE3ptrEi
+        _ZN6RakingIiLi64ELi2EE2upEi
+        _ZN6RakingIiLi64ELi2EE4copyILi4EEEiv
+    "#]]
+    .assert_eq(&entities(
+        "template <class T, int N> struct Layout { static constexpr int SEG = N / 32; static int ptr(int x) { return x + SEG; } };\n\
+         template <class T, int X, int Y> struct Raking {\n\
+           static constexpr int BLOCK_THREADS = X * Y;\n\
+           using Layout = Layout<T, BLOCK_THREADS>;\n\
+           static constexpr int SEG = Layout::SEG;\n\
+           template <int I> static int copy() { return I; }\n\
+           static int up(int t) { return Layout::ptr(t) + copy<SEG>(); }\n\
+         };\n\
+         int user(int t) { return Raking<int, 64, 2>::up(t); }",
+    ));
+}

@@ -100,3 +100,30 @@ fn launch_configuration() {
         "#]],
     );
 }
+
+#[test]
+fn manifestly_constant_sites_fold() {
+    // CUB's `if constexpr (enable_simd_reduction<Input, Op, PromT>())` and
+    // `constexpr auto length = static_size_v<Input>();`: the condition of
+    // an `if constexpr` and a `constexpr` local's initializer are constant
+    // expressions by the program's rules, so EDG folds their calls (cicc
+    // lists neither function), even where the interpreter does not
+    // evaluate the site (here: the callee is named through a block-scope
+    // using-declaration). A plain `if`'s call is not such a site.
+    folded(
+        "namespace in { constexpr bool wide(int x) { return x > 4; } constexpr unsigned long size() { return 8; } }\n\
+         int user(int argc) {\n\
+           using in::wide;\n\
+           using in::size;\n\
+           constexpr auto n = size();\n\
+           if constexpr (wide(n)) { argc += n; }\n\
+           if (wide(argc)) { argc += 1; }\n\
+           return argc;\n\
+         }",
+        "user",
+        expect![[r#"
+            _ZN2in4sizeEv
+            _ZN2in4wideEi
+        "#]],
+    );
+}

@@ -1,0 +1,49 @@
+//! Device listings of small units, as snapshots: names spelled as cicc
+//! spells them where g++ differs.
+
+use std::sync::Arc;
+
+use cufront_base_db::{LangOptions, RootDatabase, new_options, new_translation_unit};
+use cufront_device::{keep, listing};
+use expect_test::expect;
+
+fn listing_of(text: &str) -> String {
+    let db = RootDatabase::new();
+    let opts = new_options(&db, LangOptions::default());
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(text), opts);
+    let kopts = keep::KeepOptions { module_id: "_0a1b2c3d_4_x_cu_k".into(), ..Default::default() };
+    listing::listing(&db, tu, &kopts)
+}
+
+#[test]
+fn value_pack_expansion_in_template_arguments() {
+    // `integer_sequence<size_t, Is...>` in a device function template's
+    // signature: cicc writes `JXT0_EE` (g++: `JXspT0_EE`); a type pack keeps
+    // its `Dp` (`JDpT_E`) on both.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kv (a kernel)
+        function _Z5scaleIJifEJLm0ELm1EEEvR3SoaIJDpT_EE16integer_sequenceImJXT0_EEE (referenced by _Z1kv)
+    "#]]
+    .assert_eq(&listing_of(
+        "template <class T, T... Is> struct integer_sequence {};\n\
+         template <class... Ts> struct Soa {};\n\
+         template <class... Ts, unsigned long... Is>\n\
+         __attribute__((device)) void scale(Soa<Ts...>& s, integer_sequence<unsigned long, Is...>) {}\n\
+         __attribute__((global)) void k() { Soa<int, float> s; scale(s, integer_sequence<unsigned long, 0, 1>{}); }\n",
+    ));
+}
+
+#[test]
+fn recursion_without_a_selected_end_stops_at_the_pending_limit() {
+    // `r<N>` calls `r<N + 1>` with no end (EDG stops such a program at 200
+    // pending instantiations of one template): the walk lists 200 instances
+    // of `r`, not as many as the walk holds.
+    let text = listing_of(
+        "template <int N> __attribute__((device)) void r() { r<N + 1>(); }\n\
+         __attribute__((global)) void k() { r<0>(); }\n",
+    );
+    let instances: Vec<&str> = text.lines().filter(|l| l.starts_with("function _Z1rILi")).collect();
+    assert_eq!(instances.len(), 200, "{text}");
+    assert!(instances.last().is_some_and(|l| l.starts_with("function _Z1rILi199EEvv ")), "{text}");
+}
