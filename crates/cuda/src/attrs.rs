@@ -181,6 +181,25 @@ pub fn is_noreturn(specifiers: Option<&SyntaxNode>, declarator: &SyntaxNode) -> 
     let declaration = declarator
         .ancestors()
         .find(|n| matches!(n.kind(), SyntaxKind::SIMPLE_DECL | SyntaxKind::FUNCTION_DEF | SyntaxKind::MEMBER_DECL));
+    // Every spelling has `noreturn` in a token (or is `_Noreturn`): most
+    // declarations have none, and the green tree answers that without the
+    // cursor walk below.
+    let mentions = |n: &SyntaxNode| {
+        !cufront_syntax::green::tokens(
+            n.green().as_ref(),
+            &mut |c| cufront_syntax::green::node_kind(c) == SyntaxKind::FUNCTION_BODY,
+            &mut |t| {
+                !(cufront_syntax::green::token_kind(t) == SyntaxKind::NORETURN_KW || t.text().contains("noreturn"))
+            },
+        )
+    };
+    let mentioned = match &declaration {
+        Some(d) => mentions(d),
+        None => specifiers.is_some_and(mentions) || mentions(declarator),
+    };
+    if !mentioned {
+        return false;
+    }
     let mut holders: Vec<SyntaxNode> = Vec::new();
     for n in specifiers.into_iter().chain(declaration.as_ref()) {
         if n.children_with_tokens().any(|t| t.kind() == SyntaxKind::NORETURN_KW) {

@@ -19,6 +19,12 @@
 //! do not match yet: an unlisted difference fails, and so does a listed pair
 //! that now matches (the list stays true). The match rates are printed.
 //!
+//! - **ide**: what the editor shows (`cufront-ide`, as `cufront lsp`
+//!   publishes it: nvcc's two preprocessings of the file, both passes): each
+//!   error and warning in the case's own file, by line, severity and first
+//!   line of text, against those nvcc prints for that file (as sets: the
+//!   editor shows once what both passes report).
+//!
 //! The valid programs of `tests/corpus` (first standard, their flags) are
 //! held to the same rule by `check` (mode `corpus`): no false positive, and
 //! nvcc's own warnings, if any, printed alike.
@@ -50,6 +56,12 @@ fn cases() -> Vec<Case> {
         .filter(|p| p.extension().is_some_and(|x| x == "cu"))
         .collect();
     paths.sort();
+    // `CUFRONT_DIAG_CASES=a,b` runs only those cases (to try a change; the
+    // suite's figures and known-diffs checks need them all).
+    if let Ok(only) = std::env::var("CUFRONT_DIAG_CASES") {
+        let only: Vec<&str> = only.split(',').collect();
+        paths.retain(|p| p.file_stem().is_some_and(|s| only.contains(&s.to_string_lossy().as_ref())));
+    }
     paths
         .into_iter()
         .map(|path| {
@@ -222,6 +234,88 @@ fn check(case: &Case) -> (String, i32) {
     (String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
 }
 
+/// The errors and warnings nvcc's steps print for the case's own file, as
+/// `LINE: error|warning: TEXT` (first line of each; EDG's `NAME.cu(LINE):
+/// …` and gcc's `NAME.cu:LINE:COL: …`), sorted.
+fn nvcc_file_diagnostics(case: &Case, steps: &[Step]) -> String {
+    let file = format!("{}.cu", case.name);
+    let mut out = Vec::new();
+    for line in steps.iter().flat_map(|s| s.stderr.lines()) {
+        let (at, rest) = if let Some(rest) = line.strip_prefix(&format!("{file}(")) {
+            let Some((at, rest)) = rest.split_once("): ") else { continue };
+            (at, rest)
+        } else if let Some(rest) = line.strip_prefix(&format!("{file}:")) {
+            let mut parts = rest.splitn(3, ':');
+            let (Some(at), Some(_col), Some(rest)) = (parts.next(), parts.next(), parts.next()) else { continue };
+            (at, rest.trim_start())
+        } else {
+            continue;
+        };
+        let Ok(at) = at.parse::<u32>() else { continue };
+        let (severity, text) =
+            if let Some(t) = rest.strip_prefix("error: ").or_else(|| rest.strip_prefix("fatal error: ")) {
+                ("error", t)
+            } else if let Some(t) = rest.strip_prefix("warning") {
+                // `warning #177-D: …` or gcc's `warning: …`.
+                let Some((_, t)) = t.split_once(": ") else { continue };
+                ("warning", t)
+            } else {
+                continue;
+            };
+        out.push(format!("{at}: {severity}: {text}"));
+    }
+    out.sort();
+    out.dedup();
+    out.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// What the editor shows for the case's file (`cufront-ide`: nvcc's
+/// preprocessings, then both passes, as `cufront lsp` publishes them), in
+/// `nvcc_file_diagnostics`' form.
+fn ide(case: &Case) -> String {
+    use cufront_ide::{Severity, preprocess, workspace};
+    let dir = scratch(case, "ide");
+    let file = dir.join(format!("{}.cu", case.name));
+    let flags = workspace::FileFlags {
+        directory: dir.clone(),
+        options: workspace::nvcc_options(&case.flags, &file),
+        from_database: true,
+    };
+    let pre = preprocess::Preprocessor::new(cufront_tests::toolkit().clone(), dir.join("work"));
+    let file_s = file.to_string_lossy().into_owned();
+    let mut out = Vec::new();
+    match preprocess::load_unit(&pre, &file, &flags, None, &|_| false) {
+        // The preprocessor's own messages, as the server publishes them.
+        Err(preprocess::PreprocessError::Tool(m)) => {
+            for m in preprocess::tool_messages(&m).into_iter().filter(|m| m.file == file_s) {
+                out.push(format!("{}: error: {}", m.line, m.text));
+            }
+        }
+        Err(e) => panic!("{}: cannot preprocess: {e}", case.name),
+        Ok(change) => {
+            let mut host = cufront_ide::AnalysisHost::new();
+            host.apply_change(change);
+            let diags = host.analysis().diagnostics(&file_s).unwrap_or_else(|_| panic!("{}: cancelled", case.name));
+            for d in diags.iter().filter(|d| d.range.file == file_s) {
+                let severity = match d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Note => continue,
+                };
+                // Files named in a message as nvcc was given them (the case
+                // relative to its folder; the editor names files absolutely).
+                let text = d.message.lines().next().unwrap_or("").replace(&format!("{}/", dir.display()), "");
+                out.push(format!("{}: {severity}: {text}", d.range.start.line + 1));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    out.sort();
+    // What both passes report is shown once.
+    out.dedup();
+    out.iter().map(|l| format!("{l}\n")).collect()
+}
+
 /// `known-diffs.txt`: (mode, case) → reason.
 fn known_diffs() -> BTreeMap<(String, String), String> {
     let text = std::fs::read_to_string(diag_dir().join("known-diffs.txt")).unwrap_or_default();
@@ -234,10 +328,10 @@ fn known_diffs() -> BTreeMap<(String, String), String> {
         let mut words = line.splitn(3, ' ');
         let (mode, name, reason) = (words.next().unwrap(), words.next(), words.next());
         assert!(
-            matches!(mode, "overlay" | "check" | "corpus")
+            matches!(mode, "overlay" | "check" | "corpus" | "ide")
                 && name.is_some()
                 && reason.is_some_and(|r| !r.trim().is_empty()),
-            "known-diffs.txt:{}: expected `overlay|check|corpus CASE reason`",
+            "known-diffs.txt:{}: expected `overlay|check|corpus|ide CASE reason`",
             i + 1
         );
         map.insert((mode.to_string(), name.unwrap().to_string()), reason.unwrap().trim().to_string());
@@ -248,9 +342,10 @@ fn known_diffs() -> BTreeMap<(String, String), String> {
 #[test]
 fn diagnostics_match_nvcc() {
     let cases = cases();
-    assert!(cases.len() >= 150, "the suite keeps at least 150 cases ({} now)", cases.len());
+    let filtered = std::env::var_os("CUFRONT_DIAG_CASES").is_some();
+    assert!(filtered || cases.len() >= 150, "the suite keeps at least 150 cases ({} now)", cases.len());
     let known = known_diffs();
-    for (mode, name) in known.keys().filter(|(mode, _)| mode != "corpus") {
+    for (mode, name) in known.keys().filter(|(mode, _)| mode != "corpus" && !filtered) {
         assert!(cases.iter().any(|c| &c.name == name), "known-diffs.txt names {mode} {name}, which is no case");
     }
     let overlay_dir = std::env::temp_dir().join(format!("cufront-diag-overlay-{}", std::process::id()));
@@ -275,8 +370,14 @@ fn diagnostics_match_nvcc() {
         );
         let (stderr, status) = check(case);
         let got_check = format!("status: {status}\n{stderr}");
+        let want_ide = nvcc_file_diagnostics(case, &real.steps);
+        let got_ide = ide(case);
         // A difference is shown with nvcc's output step by step (which pass said what).
-        [("overlay", want.clone(), got_overlay, want.clone()), ("check", want_check, got_check, want)]
+        [
+            ("overlay", want.clone(), got_overlay, want.clone()),
+            ("check", want_check, got_check, want.clone()),
+            ("ide", want_ide.clone(), got_ide, want_ide),
+        ]
     });
     let _ = std::fs::remove_dir_all(&overlay_dir);
 

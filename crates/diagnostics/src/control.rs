@@ -377,3 +377,89 @@ pub fn scan_pragmas(text: &str) -> (PragmaTimeline, Vec<(u32, DiagId)>) {
     problems.sort_by_key(|(offset, _)| *offset);
     (timeline, problems)
 }
+
+/// What a front end's command line says about which diagnostics are shown
+/// and how: `--diag_suppress` … `--diag_once` (in order), `--no_warnings`
+/// (`-w`), `--promote_warnings`, `--error_limit`. nvcc gives cudafe++ and
+/// cicc the same ones. The cudafe++ mode parses its whole command line
+/// (with its errors for bad values); a reader that only has the line nvcc
+/// built (the editor, from `nvcc --dryrun`) takes these from it, and leaves
+/// out what it cannot read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownFlags {
+    pub overrides: Overrides,
+    pub no_warnings: bool,
+    pub promote_warnings: bool,
+    /// At least 1.
+    pub error_limit: u32,
+}
+
+impl Default for ShownFlags {
+    fn default() -> ShownFlags {
+        ShownFlags { overrides: Overrides::default(), no_warnings: false, promote_warnings: false, error_limit: 100 }
+    }
+}
+
+impl ShownFlags {
+    /// The flags of `args`, a front end's arguments (`--name=value` or
+    /// `--name value`); other options are skipped.
+    pub fn from_args(args: &[String]) -> ShownFlags {
+        let mut out = ShownFlags::default();
+        let mut i = 0;
+        while i < args.len() {
+            let arg = args[i].as_str();
+            i += 1;
+            let (name, inline) = match arg.strip_prefix("--") {
+                Some(rest) => match rest.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (rest, None),
+                },
+                None if arg == "-w" => ("no_warnings", None),
+                None => continue,
+            };
+            let takes_value = matches!(
+                name,
+                "error_limit" | "diag_suppress" | "diag_remark" | "diag_warning" | "diag_error" | "diag_once"
+            );
+            let value = match (takes_value, inline) {
+                (false, _) => None,
+                (true, Some(v)) => Some(v),
+                (true, None) => {
+                    i += 1;
+                    args.get(i - 1).map(String::as_str)
+                }
+            };
+            match (name, value) {
+                ("no_warnings", _) => out.no_warnings = true,
+                ("promote_warnings", _) => out.promote_warnings = true,
+                ("error_limit", Some(v)) => {
+                    if let Ok(n) = v.parse::<u32>()
+                        && n > 0
+                    {
+                        out.error_limit = n;
+                    }
+                }
+                (_, Some(v)) => {
+                    let action = Action::from_word(&name["diag_".len()..]);
+                    if let (Some(action), Ok(ids)) = (action, crate::number::parse_diag_list(v)) {
+                        out.overrides.apply(action, &ids);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The engine options these flags give (text output, everything else
+    /// as by default).
+    pub fn engine_options(&self) -> crate::engine::EngineOptions {
+        crate::engine::EngineOptions {
+            error_limit: self.error_limit,
+            no_warnings: self.no_warnings,
+            promote_warnings: self.promote_warnings,
+            overrides: self.overrides.clone(),
+            ..Default::default()
+        }
+    }
+}

@@ -90,7 +90,8 @@ pub mod severity;
 mod tests;
 
 pub use crate::control::{
-    Action, DiagPragma, Level, Overrides, PragmaLevel, PragmaProblem, PragmaTimeline, parse_pragma, scan_pragmas,
+    Action, DiagPragma, Level, Overrides, PragmaLevel, PragmaProblem, PragmaTimeline, ShownFlags, parse_pragma,
+    scan_pragmas,
 };
 pub use crate::diagnostic::{
     Arg, ContextEntry, ContextKind, Diagnostic, Entity, EntityKind, Location, LocationKind, Message, Pos,

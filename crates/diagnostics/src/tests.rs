@@ -1137,3 +1137,36 @@ fn no_panics_on_arbitrary_text() {
         let _ = parse_diag_list(&s);
     }
 }
+
+#[test]
+fn shown_flags_from_a_front_end_command_line() {
+    // As nvcc writes cudafe++'s line for `-diag-suppress 177,550 -diag-error
+    // 940 -w -Werror all-warnings` (other options skipped, values too).
+    let args: Vec<String> = [
+        "--c++17",
+        "--orig_src_file_name",
+        "/w/a.cu",
+        "--promote_warnings",
+        "-w",
+        "--diag_suppress",
+        "177,550",
+        "--diag_error=940",
+        "--error_limit",
+        "7",
+        "--diag_suppress",
+        "not-a-number",
+        "--display_error_number",
+        "a.cpp4.ii",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let flags = ShownFlags::from_args(&args);
+    assert!(flags.no_warnings && flags.promote_warnings);
+    assert_eq!(flags.error_limit, 7);
+    assert_eq!(flags.overrides.level(DiagId(177)), Some(Level::Suppressed));
+    assert_eq!(flags.overrides.level(DiagId(550)), Some(Level::Suppressed));
+    assert_eq!(flags.overrides.level(DiagId(940)), Some(Level::Severity(Severity::Error)));
+    assert_eq!(flags.overrides.level(DiagId(68)), None);
+    assert_eq!(ShownFlags::from_args(&[]), ShownFlags::default());
+}

@@ -46,6 +46,15 @@ impl Sema<'_> {
         }
     }
 
+    /// Whether the function `d` declares is a kernel
+    /// (`function_space(..) == Global`, answered more cheaply).
+    pub(crate) fn is_kernel(&self, specs: Option<&SyntaxNode>, d: &SyntaxNode) -> bool {
+        match self.fn_decl(d) {
+            Some(f) => cufront_hir::exec_space::fn_is_kernel(self.db, f),
+            None => ExecSpace::from_attrs(&attrs::of_declarator(specs, d)) == ExecSpace::Global,
+        }
+    }
+
     /// Whether any declaration of the function that `d` declares is
     /// `constexpr` (`false` where hir has no declaration: the declarator's
     /// own keyword is printed as written).

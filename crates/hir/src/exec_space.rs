@@ -67,6 +67,15 @@ pub fn fn_exec_space(db: &dyn SourceDatabase, decl: FnDecl) -> ExecSpace {
     ExecSpace::from_attrs(&fn_attrs(db, decl))
 }
 
+/// Whether `decl` is a kernel (`fn_exec_space` is `Global`), without
+/// merging the attributes of a function no declaration of whose name is
+/// `__global__`.
+pub fn fn_is_kernel(db: &dyn SourceDatabase, decl: FnDecl) -> bool {
+    let Some(data) = decl.data(db) else { return false };
+    marked_names(db, decl.tu(db)).global.contains(&scopes::fn_name_key(&data.name))
+        && fn_exec_space(db, decl) == ExecSpace::Global
+}
+
 /// Where a function entity runs; `None` for entities whose space follows
 /// from what they call (implicit special members, inherited constructors)
 /// or that are no declarations of the unit (closure members, stubs).
@@ -111,6 +120,9 @@ pub fn fn_is_constexpr(db: &dyn SourceDatabase, decl: FnDecl) -> bool {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct MarkedNames {
     pub cuda: FxHashSet<String>,
+    /// Those that some declaration makes `__global__`: a kernel is one of
+    /// them, and the printer asks of every function whether it is one.
+    pub global: FxHashSet<String>,
     pub constexpr: FxHashSet<String>,
 }
 
@@ -120,6 +132,9 @@ pub fn marked_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> MarkedNames
     let mut add = |f: &FnData| {
         if f.linkage.cuda != CudaAttrs::default() {
             out.cuda.insert(scopes::fn_name_key(&f.name));
+        }
+        if f.linkage.cuda.global {
+            out.global.insert(scopes::fn_name_key(&f.name));
         }
         if f.linkage.is_constexpr {
             out.constexpr.insert(scopes::fn_name_key(&f.name));

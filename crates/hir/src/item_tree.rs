@@ -721,7 +721,8 @@ pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) 
     let mut top = Vec::new();
     cx.decl(node, &mut top, None);
     cx.tree.top = top;
-    let offs = Offsets {
+    cx.tree.shrink_to_fit();
+    let mut offs = Offsets {
         fns: cx.fn_at,
         vars: cx.var_at,
         fn_templates: cx.tmpl_at,
@@ -733,7 +734,77 @@ pub fn lower_with_offsets(node: &SyntaxNode, pack: Pack) -> (ItemTree, Offsets) 
         classes: cx.class_at,
         enums: cx.enum_at,
     };
+    offs.shrink_to_fit();
     (cx.tree, offs)
+}
+
+impl ItemTree {
+    /// Gives back what the lowering's pushes reserved beyond the lengths:
+    /// the trees of every item of a unit are kept (per view, per unit in
+    /// the editor and the daemon), and a grown vector holds a quarter more
+    /// than it needs on average.
+    fn shrink_to_fit(&mut self) {
+        let ItemTree {
+            top,
+            namespaces,
+            classes,
+            enums,
+            typedefs,
+            vars,
+            usings,
+            fns,
+            fn_templates,
+            var_templates,
+            guides,
+        } = self;
+        top.shrink_to_fit();
+        namespaces.shrink_to_fit();
+        for n in namespaces.iter_mut() {
+            n.items.shrink_to_fit();
+        }
+        classes.shrink_to_fit();
+        for c in classes.iter_mut() {
+            c.bases.shrink_to_fit();
+            c.fields.shrink_to_fit();
+            c.items.shrink_to_fit();
+            c.friend_decls.shrink_to_fit();
+        }
+        enums.shrink_to_fit();
+        typedefs.shrink_to_fit();
+        vars.shrink_to_fit();
+        usings.shrink_to_fit();
+        fns.shrink_to_fit();
+        fn_templates.shrink_to_fit();
+        var_templates.shrink_to_fit();
+        guides.shrink_to_fit();
+    }
+}
+
+impl Offsets {
+    fn shrink_to_fit(&mut self) {
+        let Offsets {
+            fns,
+            vars,
+            fn_templates,
+            field_inits,
+            fields,
+            bases,
+            var_inits,
+            var_template_inits,
+            classes,
+            enums,
+        } = self;
+        fns.shrink_to_fit();
+        vars.shrink_to_fit();
+        fn_templates.shrink_to_fit();
+        field_inits.shrink_to_fit();
+        fields.shrink_to_fit();
+        bases.shrink_to_fit();
+        var_inits.shrink_to_fit();
+        var_template_inits.shrink_to_fit();
+        classes.shrink_to_fit();
+        enums.shrink_to_fit();
+    }
 }
 
 struct Lower {
@@ -807,11 +878,16 @@ impl Lower {
     fn has_friend_kw(&mut self, node: &SyntaxNode) -> bool {
         let root = node.ancestors().last().unwrap_or_else(|| node.clone());
         if self.friend_kws.as_ref().is_none_or(|(r, _)| *r != root) {
-            let at = root
-                .descendants_with_tokens()
-                .filter(|t| t.kind() == K::FRIEND_KW)
-                .map(|t| t.text_range().start())
-                .collect();
+            // On the green tree: a cursor walk allocates at every token.
+            let mut at = Vec::new();
+            let mut offset = root.text_range().start();
+            cufront_syntax::green::tokens(root.green().as_ref(), &mut |_| false, &mut |t| {
+                if cufront_syntax::green::token_kind(t) == K::FRIEND_KW {
+                    at.push(offset);
+                }
+                offset += t.text_len();
+                true
+            });
             self.friend_kws = Some((root, at));
         }
         let at = self.friend_kws.as_ref().map_or(&[][..], |(_, at)| at);
@@ -2104,6 +2180,7 @@ impl Lower {
         if params.len() == 1 && params[0] == TypeRef::Builtin(Builtin::Void) {
             params.clear();
         }
+        params.shrink_to_fit();
         let variadic =
             su::child(f, K::PARAM_LIST).is_some_and(|l| l.children_with_tokens().any(|t| t.kind() == K::DOT3));
         let mut r = FnRef { ret, params, variadic, noexcept: false, cv: Cv::default(), ref_qual: 0, pack_params };
@@ -2373,6 +2450,7 @@ impl Lower {
             };
             out.push(param);
         }
+        out.shrink_to_fit();
         out
     }
 }
@@ -2456,6 +2534,7 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
             || green::last_significant(&green).is_some_and(|t| green::token_kind(t) == K::DOT3);
         out.push(if expansion { TemplateArgRef::Expansion(Box::new(arg)) } else { arg });
     }
+    out.shrink_to_fit();
     out
 }
 

@@ -380,6 +380,13 @@ pub fn def_map(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<DefMap> {
         }
     }
     map.definition.extend(defs);
+    // The map lives as long as the unit: most names have one declaration,
+    // and a vector pushed once holds four.
+    for scope in &mut map.scopes {
+        scope.names.values_mut().for_each(Vec::shrink_to_fit);
+        scope.usings.shrink_to_fit();
+    }
+    map.scopes.shrink_to_fit();
     Arc::new(map)
 }
 

@@ -85,6 +85,9 @@ pub fn path_of(node: &SyntaxNode) -> Option<Path> {
     let mut p = Path::default();
     let mut first = true;
     collect_path(node, &mut p, &mut first);
+    // Paths are kept in every item tree, and most have one segment (a
+    // pushed vector holds four).
+    p.segments.shrink_to_fit();
     (!p.segments.is_empty()).then_some(p)
 }
 

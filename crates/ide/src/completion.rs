@@ -55,7 +55,7 @@ pub(crate) fn completions(cx: &Ctx<'_>, pos: LineCol) -> Vec<CompletionItem> {
     let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
     out.retain(|(_, d)| match (d, caller) {
         (Some(d), Some(caller)) if d.kind == DeclKind::Function => {
-            let callee = symbols::exec_space(&spaces, d, cx.unit.relaxed_constexpr).space;
+            let callee = symbols::exec_space(&spaces, d, cx.unit.checks.relaxed_constexpr).space;
             callable(caller, callee)
         }
         _ => true,
@@ -107,7 +107,7 @@ fn caller_space(cx: &Ctx<'_>, t: &SyntaxToken) -> Option<ExecSpace> {
     let r = resolve::resolve_token(cx, tok, false)?;
     let (d, _) = r.targets.iter().find_map(|t| t.decl(cx.db))?;
     let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
-    Some(symbols::exec_space(&spaces, &d, cx.unit.relaxed_constexpr).space)
+    Some(symbols::exec_space(&spaces, &d, cx.unit.checks.relaxed_constexpr).space)
 }
 
 fn item(d: &Decl) -> CompletionItem {

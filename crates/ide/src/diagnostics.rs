@@ -7,8 +7,8 @@
 //! close. Errors of a header are reported on the header.
 //!
 //! Semantic diagnostics are those of the cudafe++ mode's passes, worded as
-//! nvcc prints them; `--extended-lambda` is assumed (an annotated lambda
-//! keeps its own space), which only ever silences findings.
+//! nvcc prints them, with the options the file's nvcc flags give the
+//! checks (`workspace::FileFlags::checks`).
 //!
 //! The two passes are composed as nvcc runs them (`cufront check`): the
 //! host pass (cudafe++: syntax errors and `cufront_check::host_pass` on the
@@ -53,11 +53,7 @@ const MATCHING_LBRACE: DiagId = DiagId(3196);
 
 /// `device` gives the device view (read only when the host pass found no error).
 pub(crate) fn diagnostics<'a>(cx: &Ctx<'a>, device: impl FnOnce() -> Option<DeviceView<'a>>) -> Vec<Diagnostic> {
-    let opts = cufront_check::Options {
-        relaxed_constexpr: cx.unit.relaxed_constexpr,
-        extended_lambda: true,
-        ..cufront_check::Options::default()
-    };
+    let opts = cx.unit.checks;
     let host = cufront_check::host_pass(cx.db, cx.tu, opts);
     let (mut out, erred) = pass_diagnostics(cx, &host);
     if erred {
@@ -89,29 +85,66 @@ pub(crate) enum DeviceView<'a> {
 
 /// The diagnostics of one pass on the context's unit that are in its file,
 /// in the pass's order, and whether the pass found an error anywhere in the
-/// unit (what stops nvcc).
+/// unit (what stops nvcc). Each is shown as the front end would show it:
+/// the unit's `#pragma nv_diag_*` and the flags (`Unit::shown`) may drop
+/// it or change its severity (`DiagnosticEngine::resolve`), warnings may be
+/// promoted, and nothing after the error limit is shown.
 fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagnostic>, bool) {
     use cufront_diagnostics::severity::Severity as Edg;
     let parse = cx.parse();
+    let text = cx.tu.text(cx.db);
+    let flags = &cx.unit.shown;
+    let (pragmas, pragma_problems) = cufront_diagnostics::scan_pragmas(text);
+    let mut engine = cufront_diagnostics::DiagnosticEngine::new(flags.engine_options(), std::io::sink());
+    engine.set_pragmas(pragmas);
+    let map = cufront_base_db::source_map(cx.db, cx.tu);
+    // The severity `id` (`severity` by default) is shown with at `at`.
+    let shown = |id: Option<DiagId>, severity: Edg, at: u32| -> Option<Edg> {
+        let Some(id) = id else { return Some(severity) };
+        let location = cufront_diagnostics::Location {
+            system_header: map.flags_at(at).system,
+            ..cufront_diagnostics::Location::new("", 0, 0).with_offset(at)
+        };
+        let s = engine.resolve(&cufront_diagnostics::Diagnostic::new(id, severity).at(location))?;
+        Some(if flags.promote_warnings && s == Edg::Warning { Edg::Error } else { s })
+    };
     // Each diagnostic at its place in the pass's order, as the cudafe++ mode
     // sorts them (late findings after everything else).
     enum What<'p> {
         Syntax(&'p cufront_syntax::SyntaxError),
         Sema(&'p cufront_check::Found),
+        /// A pragma's own problem (`invalid error number`).
+        Pragma(DiagId),
     }
-    let mut all: Vec<(u32, What<'_>)> = Vec::new();
-    all.extend(found.iter().map(|f| (if f.late { u32::MAX } else { f.order }, What::Sema(f))));
-    all.extend(parse.errors().iter().map(|e| (u32::from(e.range.start()), What::Syntax(e))));
-    all.sort_by_key(|(at, _)| *at);
+    let mut all: Vec<(u32, u32, What<'_>)> = Vec::new();
+    all.extend(found.iter().map(|f| (if f.late { u32::MAX } else { f.order }, f.at, What::Sema(f))));
+    all.extend(
+        parse.errors().iter().map(|e| (u32::from(e.range.start()), u32::from(e.range.start()), What::Syntax(e))),
+    );
+    all.extend(pragma_problems.iter().map(|&(at, id)| (at, at, What::Pragma(id))));
+    all.sort_by_key(|(order, _, _)| *order);
     let mut out = Vec::new();
     let mut root = None;
-    let mut erred = false;
+    let mut errors = 0;
     let mut late_phase = None;
-    for (_, what) in all {
+    for (_, at, what) in all {
+        let erred = errors > 0;
+        // The first error past the limit ends the pass (EDG's catastrophic
+        // "error limit reached").
+        if errors >= flags.error_limit {
+            break;
+        }
         match what {
             What::Syntax(e) => {
-                erred |= e.severity != cufront_syntax::SyntaxSeverity::Warning;
-                let at: u32 = e.range.start().into();
+                // As the cudafe++ mode reports them.
+                let default = match e.severity {
+                    cufront_syntax::SyntaxSeverity::Error => Edg::HardError,
+                    cufront_syntax::SyntaxSeverity::Discretionary => Edg::Error,
+                    cufront_syntax::SyntaxSeverity::Warning => Edg::Warning,
+                };
+                let code = catalog::by_text(&e.msg);
+                let Some(severity) = shown(code, default, at) else { continue };
+                errors += u32::from(severity >= Edg::Error);
                 if !cx.in_file(at) {
                     continue;
                 }
@@ -132,13 +165,27 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                 }
                 out.push(Diagnostic {
                     range,
-                    severity: match e.severity {
-                        cufront_syntax::SyntaxSeverity::Warning => Severity::Warning,
-                        _ => Severity::Error,
-                    },
-                    code: catalog::by_text(&e.msg).map(DiagId::display),
+                    severity: if severity >= Edg::Error { Severity::Error } else { Severity::Warning },
+                    code: code.map(DiagId::display),
                     message: e.msg.clone(),
                     related,
+                });
+            }
+            What::Pragma(id) => {
+                let Some(severity) = shown(Some(id), Edg::Warning, at) else { continue };
+                let error = severity >= Edg::Error;
+                errors += u32::from(error);
+                if !cx.in_file(at) {
+                    continue;
+                }
+                let mut range = cx.file_range(cufront_syntax::TextRange::empty(at.into()));
+                range.end.col += 1;
+                out.push(Diagnostic {
+                    range,
+                    severity: if error { Severity::Error } else { Severity::Warning },
+                    code: (!error).then(|| id.display()),
+                    message: catalog::template(id).to_string(),
+                    related: Vec::new(),
                 });
             }
             What::Sema(f) => {
@@ -167,8 +214,9 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                     }
                     continue;
                 }
-                let error = f.severity >= Edg::Error;
-                erred |= error;
+                let Some(severity) = shown(Some(f.id), f.severity, f.at) else { continue };
+                let error = severity >= Edg::Error;
+                errors += u32::from(error);
                 if !cx.in_file(f.at) {
                     continue;
                 }
@@ -209,7 +257,7 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
             }
         }
     }
-    (out, erred)
+    (out, errors > 0)
 }
 
 /// `detected during instantiation of %nt %p`.

@@ -85,7 +85,7 @@ fn decl_markdown(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut Str
     let kind = match d.kind {
         DeclKind::Function => {
             let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
-            let info = symbols::exec_space(&spaces, d, cx.unit.relaxed_constexpr);
+            let info = symbols::exec_space(&spaces, d, cx.unit.checks.relaxed_constexpr);
             space_line(info)
         }
         DeclKind::Variable | DeclKind::Field => match d.mem_space() {
@@ -174,7 +174,7 @@ fn entity_of(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId) -> Option<Entity
 /// instantiation closure), with their linkage names.
 fn kernel_instances(cx: &Ctx<'_>, d: &Decl, item: cufront_hir::ItemId, md: &mut String) {
     let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
-    if symbols::exec_space(&spaces, d, cx.unit.relaxed_constexpr).space != ExecSpace::Global {
+    if symbols::exec_space(&spaces, d, cx.unit.checks.relaxed_constexpr).space != ExecSpace::Global {
         return;
     }
     let offs = cufront_hir::item_offsets(cx.db, item);
@@ -243,7 +243,7 @@ fn lambda_space_line(cx: &Ctx<'_>, lambda: &SyntaxNode) -> String {
         let r = resolve::resolve_token(cx, t, false)?;
         let (d, _) = r.targets.first()?.decl(cx.db)?;
         let spaces = symbols::unit_spaces(cx.db, cx.unit.tu);
-        Some((d.name.clone(), symbols::exec_space(&spaces, &d, cx.unit.relaxed_constexpr)))
+        Some((d.name.clone(), symbols::exec_space(&spaces, &d, cx.unit.checks.relaxed_constexpr)))
     });
     match info {
         Some((name, info)) => format!("implicitly as its enclosing function `{name}`: {}", space_line(info)),

@@ -102,9 +102,13 @@ pub struct UnitChange {
     pub main: String,
     pub text: Arc<str>,
     pub lang: LangOptions,
-    /// `--expt-relaxed-constexpr`: unannotated `constexpr` functions are
-    /// host and device.
-    pub relaxed_constexpr: bool,
+    /// What nvcc's flags tell the checks (`--expt-relaxed-constexpr`,
+    /// `--extended-lambda`, whole-program or separate compilation).
+    pub checks: cufront_check::Options,
+    /// What nvcc's flags say about which diagnostics are shown (`--diag_*`,
+    /// `-w`, `--promote_warnings`, the error limit); the pragmas in the
+    /// text are read with them.
+    pub shown: cufront_diagnostics::ShownFlags,
     /// The macros defined at the end of preprocessing (what an edit must not
     /// use to be patched in place); `None` keeps the previous set.
     pub macros: Option<Arc<FxHashSet<String>>>,
@@ -156,7 +160,8 @@ pub struct UnitView {
 pub struct Unit {
     pub tu: TranslationUnit,
     pub view: UnitView,
-    pub relaxed_constexpr: bool,
+    pub checks: cufront_check::Options,
+    pub shown: cufront_diagnostics::ShownFlags,
     pub macros: Arc<FxHashSet<String>>,
     pub system_dirs: Vec<String>,
     pub device: Option<DeviceUnit>,
@@ -222,7 +227,8 @@ impl AnalysisHost {
                         // An edit inside a function body reparses that body only.
                         cufront_base_db::edit_text(&mut self.db, unit.tu, u.text.clone());
                     }
-                    unit.relaxed_constexpr = u.relaxed_constexpr;
+                    unit.checks = u.checks;
+                    unit.shown = u.shown.clone();
                     if unit.system_dirs != u.system_dirs {
                         unit.view.set_system_dirs(&mut self.db).to(u.system_dirs.clone());
                         unit.system_dirs = u.system_dirs.clone();
@@ -248,7 +254,8 @@ impl AnalysisHost {
                     let unit = Unit {
                         tu,
                         view,
-                        relaxed_constexpr: u.relaxed_constexpr,
+                        checks: u.checks,
+                        shown: u.shown.clone(),
                         macros: u.macros.unwrap_or_default(),
                         system_dirs: u.system_dirs.clone(),
                         device,
@@ -326,7 +333,8 @@ impl AnalysisHost {
                 main: main.clone(),
                 text: Arc::from(patched),
                 lang: unit.tu.options(&self.db).lang(&self.db).clone(),
-                relaxed_constexpr: unit.relaxed_constexpr,
+                checks: unit.checks,
+                shown: unit.shown.clone(),
                 macros: None,
                 system_dirs: unit.system_dirs.clone(),
                 device,

@@ -16,6 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use cufront_base_db::{LangOptions, LangStandard};
+use cufront_diagnostics::ShownFlags;
 use cufront_toolkit::{CompileOptions, Pipeline, Std, StepKind, Toolkit};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -120,6 +121,14 @@ impl Preprocessor {
         Ok(p)
     }
 
+    /// What the command line nvcc gives the front ends for `file` says
+    /// about which diagnostics are shown (`--diag_*`, `-w`, …: the same for
+    /// cudafe++ and cicc).
+    pub fn shown_flags(&self, file: &Path, flags: &FileFlags) -> Result<ShownFlags, PreprocessError> {
+        let pipeline = self.pipeline(file, &absolute_flags(&flags.options, &flags.directory))?;
+        Ok(pipeline.step(StepKind::Cudafe).map(|s| ShownFlags::from_args(&s.argv)).unwrap_or_default())
+    }
+
     /// Preprocesses `file` (absolute) with `flags` for the host; `buffer`
     /// replaces its contents on disk when given.
     pub fn preprocess(
@@ -195,23 +204,31 @@ impl Preprocessor {
             + 1;
         let ii = run_dir.join("unit.ii");
         argv[out_at] = ii.to_string_lossy().into_owned();
-        // The compiler's messages name the copy: name the file instead.
-        run(pipeline, &argv).map_err(|e| match (&copy, e) {
-            (Some(tmp), PreprocessError::Tool(m)) => PreprocessError::Tool(m.replace(tmp.as_str(), &file_s)),
-            (_, e) => e,
-        })?;
+        // The macros defined at the end: the same command with -dM, run
+        // beside the preprocessing (it reads the same files; both are on
+        // the way to an opened file's first diagnostics).
+        let macros_file = run_dir.join("macros.h");
+        let mut macro_argv = argv.clone();
+        macro_argv[out_at] = macros_file.to_string_lossy().into_owned();
+        let e_at = macro_argv.iter().position(|a| a == "-E").map_or(1, |i| i + 1);
+        macro_argv.insert(e_at, "-dM".into());
+        let (unit, defined) = std::thread::scope(|scope| {
+            let defined = scope.spawn(|| run(pipeline, &macro_argv));
+            // The compiler's messages name the copy: name the file instead.
+            let unit = run(pipeline, &argv).map_err(|e| match (&copy, e) {
+                (Some(tmp), PreprocessError::Tool(m)) => PreprocessError::Tool(m.replace(tmp.as_str(), &file_s)),
+                (_, e) => e,
+            });
+            (unit, defined.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        });
+        unit?;
         let bytes =
             std::fs::read(&ii).map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", ii.display())))?;
         let mut text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         if let Some(tmp) = &copy {
             text = text.replace(&format!("\"{tmp}\""), &format!("\"{file_s}\""));
         }
-        // The macros defined at the end: the same command with -dM.
-        let macros_file = run_dir.join("macros.h");
-        argv[out_at] = macros_file.to_string_lossy().into_owned();
-        let e_at = argv.iter().position(|a| a == "-E").map_or(1, |i| i + 1);
-        argv.insert(e_at, "-dM".into());
-        run(pipeline, &argv)?;
+        defined?;
         let defs = std::fs::read_to_string(&macros_file)
             .map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", macros_file.display())))?;
         let macros = defs
@@ -344,7 +361,8 @@ pub fn load_host(
         main,
         text: std::sync::Arc::from(p.text),
         lang: lang_options(&flags.options),
-        relaxed_constexpr: flags.relaxed_constexpr(),
+        checks: flags.checks(),
+        shown: pre.shown_flags(file, flags)?,
         macros: Some(std::sync::Arc::new(p.macros)),
         system_dirs: vec![format!("{}/", crate::lines::normalize(&pre.toolkit().root().to_string_lossy(), ""))],
         device: None,

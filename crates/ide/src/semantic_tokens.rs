@@ -183,7 +183,7 @@ fn kinds_of(cx: &Ctx<'_>, spaces: &symbols::UnitSpaces, res: &Resolved) -> Vec<(
                 let bit = |m: TokenModifier| 1u32 << m as u32;
                 match d.kind {
                     DeclKind::Function => {
-                        let info = symbols::exec_space(spaces, &d, cx.unit.relaxed_constexpr);
+                        let info = symbols::exec_space(spaces, &d, cx.unit.checks.relaxed_constexpr);
                         let m = match info.space {
                             ExecSpace::Global => bit(TokenModifier::Kernel),
                             ExecSpace::Device => bit(TokenModifier::Device),

@@ -58,7 +58,10 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
             lazy_bodies: true,
             ..Default::default()
         },
-        relaxed_constexpr,
+        // As an editor without flags for the file, but `--extended-lambda`
+        // (annotated lambdas keep their own spaces in these fixtures).
+        checks: cufront_check::Options { relaxed_constexpr, extended_lambda: true, ..Default::default() },
+        shown: Default::default(),
         macros: None,
         system_dirs: Vec::new(),
         device: None,
@@ -468,7 +471,8 @@ fn fixture_views(host: &str, device: crate::DeviceChange) -> AnalysisHost {
             lazy_bodies: true,
             ..Default::default()
         },
-        relaxed_constexpr: false,
+        checks: cufront_check::Options { extended_lambda: true, ..Default::default() },
+        shown: Default::default(),
         macros: Some(Arc::new(["__CUDA_ARCH__".to_string()].into_iter().collect())),
         system_dirs: Vec::new(),
         device: Some(device),
@@ -606,7 +610,8 @@ fn a_change_cancels_and_updates() {
                 lazy_bodies: true,
                 ..Default::default()
             },
-            relaxed_constexpr: false,
+            checks: cufront_check::Options { extended_lambda: true, ..Default::default() },
+            shown: Default::default(),
             macros: None,
             system_dirs: Vec::new(),
             device: None,

@@ -42,7 +42,37 @@ impl FileFlags {
 
     /// `--expt-relaxed-constexpr` is on.
     pub fn relaxed_constexpr(&self) -> bool {
-        self.options.flags.iter().any(|f| f == "--expt-relaxed-constexpr" || f == "-expt-relaxed-constexpr")
+        self.has_flag(&["--expt-relaxed-constexpr", "-expt-relaxed-constexpr"])
+    }
+
+    /// What the flags tell the checks, as nvcc passes them to cudafe++ and
+    /// cicc: `--extended-lambda` (or its old `--expt-extended-lambda`
+    /// spelling), and whole-program mode unless relocatable device code is
+    /// asked for (`-rdc=true`, `-dc`).
+    pub fn checks(&self) -> cufront_check::Options {
+        let rdc = self.options.flags.iter().any(|f| {
+            matches!(
+                f.as_str(),
+                "-rdc=true" | "--relocatable-device-code=true" | "-dc" | "--device-c" | "-rdc=1" | "-rdc=yes"
+            )
+        }) || self.options.flags.windows(2).any(|w| {
+            matches!(w[0].as_str(), "-rdc" | "--relocatable-device-code")
+                && matches!(w[1].as_str(), "true" | "1" | "yes")
+        });
+        cufront_check::Options {
+            relaxed_constexpr: self.relaxed_constexpr(),
+            extended_lambda: self.has_flag(&[
+                "--extended-lambda",
+                "-extended-lambda",
+                "--expt-extended-lambda",
+                "-expt-extended-lambda",
+            ]),
+            whole_program: !rdc,
+        }
+    }
+
+    fn has_flag(&self, spellings: &[&str]) -> bool {
+        self.options.flags.iter().any(|f| spellings.contains(&f.as_str()))
     }
 }
 

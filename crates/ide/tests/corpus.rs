@@ -29,7 +29,13 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
                 main: main.clone(),
                 text: Arc::from(text),
                 lang: cufront_ide::preprocess::lang_options(&opts),
-                relaxed_constexpr: opts.flags.iter().any(|f| f == "--expt-relaxed-constexpr"),
+                checks: cufront_ide::workspace::FileFlags {
+                    directory: std::env::current_dir().unwrap(),
+                    options: opts.clone(),
+                    from_database: true,
+                }
+                .checks(),
+                shown: Default::default(),
                 macros: None,
                 system_dirs: vec![format!("{}/", cufront_tests::toolkit().root().display())],
                 device: None,

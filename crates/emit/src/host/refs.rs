@@ -127,7 +127,7 @@ impl Refs {
             let anon = ctx.in_anonymous_namespace();
             for (specs, d) in declarators(node) {
                 let kind = if decl::function_declarator(&d).is_some() {
-                    if sema.function_space(specs.as_ref(), &d) != ExecSpace::Global {
+                    if !sema.is_kernel(specs.as_ref(), &d) {
                         continue;
                     }
                     Kind::Kernel
