@@ -239,9 +239,14 @@ fn check(case: &Case) -> (String, i32) {
 /// …` and gcc's `NAME.cu:LINE:COL: …`), sorted.
 fn nvcc_file_diagnostics(case: &Case, steps: &[Step]) -> String {
     let file = format!("{}.cu", case.name);
+    // EDG's `At end of source:` is the end of the unit: the editor shows it
+    // on the file's last line.
+    let last_line = String::from_utf8_lossy(&case.source).lines().count().max(1).to_string();
     let mut out = Vec::new();
     for line in steps.iter().flat_map(|s| s.stderr.lines()) {
-        let (at, rest) = if let Some(rest) = line.strip_prefix(&format!("{file}(")) {
+        let (at, rest) = if let Some(rest) = line.strip_prefix("At end of source: ") {
+            (last_line.as_str(), rest)
+        } else if let Some(rest) = line.strip_prefix(&format!("{file}(")) {
             let Some((at, rest)) = rest.split_once("): ") else { continue };
             (at, rest)
         } else if let Some(rest) = line.strip_prefix(&format!("{file}:")) {
@@ -252,16 +257,20 @@ fn nvcc_file_diagnostics(case: &Case, steps: &[Step]) -> String {
             continue;
         };
         let Ok(at) = at.parse::<u32>() else { continue };
-        let (severity, text) =
-            if let Some(t) = rest.strip_prefix("error: ").or_else(|| rest.strip_prefix("fatal error: ")) {
-                ("error", t)
-            } else if let Some(t) = rest.strip_prefix("warning") {
-                // `warning #177-D: …` or gcc's `warning: …`.
-                let Some((_, t)) = t.split_once(": ") else { continue };
-                ("warning", t)
-            } else {
-                continue;
-            };
+        // `error: …`, `error #940-D: …` (a promoted warning), gcc's `fatal
+        // error: …`; `warning #177-D: …`, gcc's `warning: …`.
+        let rest = rest.strip_prefix("fatal ").unwrap_or(rest);
+        let (severity, tail) = if let Some(t) = rest.strip_prefix("error") {
+            ("error", t)
+        } else if let Some(t) = rest.strip_prefix("warning") {
+            ("warning", t)
+        } else {
+            continue;
+        };
+        let Some((number, text)) = tail.split_once(": ") else { continue };
+        if !(number.is_empty() || number.starts_with(" #")) {
+            continue;
+        }
         out.push(format!("{at}: {severity}: {text}"));
     }
     out.sort();

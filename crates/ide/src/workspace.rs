@@ -183,12 +183,17 @@ pub fn nvcc_options(args: &[String], source: &Path) -> CompileOptions {
         "-x",
         "--x",
     ];
-    const DROP: &[&str] =
-        &["-c", "--compile", "-MD", "-MMD", "-MP", "-M", "-E", "-dc", "-rdc=true", "-dlink", "-G", "-g", "-lineinfo"];
+    const DROP: &[&str] = &["-c", "--compile", "-MD", "-MMD", "-MP", "-M", "-E", "-dlink", "-G", "-g", "-lineinfo"];
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
         i += 1;
+        // `-dc` is `-rdc=true -c`: separate compilation defines
+        // `__CUDACC_RDC__` and changes what the front ends check.
+        if a == "-dc" || a == "--device-c" {
+            opts.flags.push("-rdc=true".into());
+            continue;
+        }
         if DROP.contains(&a.as_str())
             || a.starts_with("-O")
             || a.starts_with("--generate-code")
