@@ -308,6 +308,7 @@ pub fn parse_lexed(text: &str, lexed: &Lexed, opts: ParseOptions, mut names: Nam
     }
     errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
+    names.shrink_to_fit();
     Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Arc::new(Mutex::new(names)), lazy }) }
 }
 
@@ -364,6 +365,7 @@ fn parse_lazy_streamed(
     let lazy = lazy_map(lexed, &recs, &depths);
     errors = lex_errors(lexed).chain(errors).collect();
     errors.sort_by_key(|e| e.range.start());
+    names.shrink_to_fit();
     Parse { green, errors, bodies: Arc::new(BodyContext { opts, names: Arc::new(Mutex::new(names)), lazy }) }
 }
 

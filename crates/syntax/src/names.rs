@@ -183,6 +183,19 @@ const MAX_INDIRECTION: u32 = 12;
 const MAX_VISITS: u32 = 256;
 
 impl Names {
+    /// Gives back what growing reserved beyond the lengths: a parse keeps
+    /// its table for the bodies parsed later, as long as the unit lives.
+    pub fn shrink_to_fit(&mut self) {
+        self.scopes.shrink_to_fit();
+        for s in &mut self.scopes {
+            s.using.shrink_to_fit();
+            s.bases.shrink_to_fit();
+        }
+        self.journal.shrink_to_fit();
+        self.history.shrink_to_fit();
+        self.hidden.shrink_to_fit();
+    }
+
     pub fn new() -> Names {
         let global = Scope {
             kind: ScopeKind::Namespace,
