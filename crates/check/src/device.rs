@@ -271,6 +271,93 @@ fn template_param_names(db: &dyn SourceDatabase, inst: cufront_hir::instances::F
 /// unit) of the call that first referred to it.
 type Step = (cufront_hir::instances::FnInstanceId, u32);
 
+/// `expression must have class type but it has type %t`.
+const NOT_CLASS: DiagId = DiagId(153);
+
+/// The class template specialization `t` is (references and cv aside).
+fn class_instance(db: &dyn SourceDatabase, t: cufront_hir::ty::TyId) -> Option<cufront_hir::templates::InstId> {
+    use cufront_hir::ty::{TyKind, canonical};
+    let mut t = canonical(db, t);
+    while let TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) = t.kind(db) {
+        t = canonical(db, *x);
+    }
+    if !matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_)) {
+        return None;
+    }
+    match cufront_hir::templates::class_of(db, t) {
+        Ok(cufront_hir::templates::ClassRefT::Inst(i)) => Some(i),
+        _ => None,
+    }
+}
+
+/// The member accesses `x.m` of an instance's body whose object is a
+/// local, parameter or data member declared of a template parameter's
+/// type (`T x`, `const T &x`: dependent, so EDG checks them in the
+/// instance only) and is no class there: a scalar, an enumeration or a
+/// pointer to an object (checked). `T *p; p.m` is an error of the
+/// template itself, not modelled here.
+fn dependent_non_class_members(
+    db: &dyn SourceDatabase,
+    inst: cufront_hir::instances::FnInstanceId,
+    body: &cufront_hir::body::Body,
+    r: &infer::InferenceResult,
+    names: &[String],
+) -> Vec<cufront_hir::body::ExprId> {
+    use cufront_hir::body::{Expr, ExprId};
+    use cufront_hir::item_tree::{Builtin, TypeRef};
+    use cufront_hir::ty::{TyKind, canonical};
+    fn is_param(t: &TypeRef, names: &[String]) -> bool {
+        match t {
+            TypeRef::Cv(x, _) | TypeRef::LRef(x) | TypeRef::RRef(x) => is_param(x, names),
+            TypeRef::Path(p) => {
+                !p.global && matches!(p.segments.as_slice(), [s] if s.args.is_none() && names.contains(&s.name))
+            }
+            _ => false,
+        }
+    }
+    let mut out = Vec::new();
+    for (i, e) in body.exprs.iter().enumerate() {
+        let Expr::Member { base, arrow: false, .. } = e else { continue };
+        let Some(Expr::Path(p)) = body.exprs.get(base.0 as usize) else { continue };
+        let declared = match r.resolutions.get(base) {
+            Some(infer::Resolution::Local(l)) => body.locals.get(l.0 as usize).map(|l| l.ty.clone()),
+            Some(infer::Resolution::Field) => {
+                let ([seg], Some(outer)) = (p.segments.as_slice(), inst.outer(db)) else { continue };
+                let pattern = outer.class(db);
+                let tree = cufront_hir::item_tree_of(db, pattern.item(db));
+                tree.classes
+                    .get(pattern.idx(db) as usize)
+                    .and_then(|c| c.fields.iter().find(|f| f.name.as_deref() == Some(seg.name.as_str())))
+                    .map(|f| f.ty.clone())
+            }
+            _ => None,
+        };
+        if !declared.is_some_and(|t| is_param(&t, names)) {
+            continue;
+        }
+        let Some(t) = r.ty(*base) else { continue };
+        let mut c = canonical(db, t);
+        if let TyKind::Qualified(x, _) = c.kind(db) {
+            c = canonical(db, *x);
+        }
+        let scalar = match c.kind(db) {
+            TyKind::Builtin(b) => !matches!(b, Builtin::Void | Builtin::NullPtr),
+            TyKind::Enum(_) => true,
+            TyKind::Ptr(x) => {
+                matches!(
+                    canonical(db, *x).kind(db),
+                    TyKind::Builtin(b) if !matches!(b, Builtin::Void)
+                ) || matches!(canonical(db, *x).kind(db), TyKind::Class(_) | TyKind::Enum(_) | TyKind::Ptr(_))
+            }
+            _ => false,
+        };
+        if scalar {
+            out.push(ExprId(i as u32));
+        }
+    }
+    out
+}
+
 /// Whether `f` is the `operator()` of a lambda that EDG makes an
 /// implicitly `constexpr` host function: one of a host function, without
 /// annotations or captures, whose body is empty (`[] { }`, checked; what
@@ -313,7 +400,8 @@ struct Walk<'a> {
     db: &'a dyn SourceDatabase,
     tu: TranslationUnit,
     opts: Options,
-    starts: Vec<(cufront_hir::ItemId, u32)>,
+    /// Where each item outside system and toolkit headers starts.
+    user_starts: rustc_hash::FxHashMap<cufront_hir::ItemId, u32>,
     seen: rustc_hash::FxHashSet<cufront_hir::instances::FnInstanceId>,
     /// The non-dependent calls reported (once per template).
     reported: rustc_hash::FxHashSet<(FnDecl, cufront_hir::body::ExprId)>,
@@ -328,27 +416,68 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn run(&mut self) {
         use cufront_hir::Entity;
+        use cufront_hir::templates::InstId;
         let db = self.db;
-        let mut roots = Vec::new();
+        // (order, point, instance): the first reference to each instance,
+        // ordered where EDG resolves it (the end of the call: arguments
+        // first), and where each class template specialization is first
+        // instantiated (a variable, data member or base of its type, an
+        // expression of its type).
+        let templates = user_template_names(db, self.tu);
+        let mut refs: Vec<(u32, u32, cufront_hir::instances::FnInstanceId)> = Vec::new();
+        let mut classes: rustc_hash::FxHashMap<InstId, u32> = Default::default();
+        let mut class_at = |t: cufront_hir::ty::TyId, at: u32| {
+            if let Some(i) = class_instance(db, t) {
+                let e = classes.entry(i).or_insert(at);
+                *e = (*e).min(at);
+            }
+        };
         for (item, start) in calls::user_items(db, self.tu) {
+            for &(at, t) in crate::instantiation::item_instantiations(db, item).iter() {
+                class_at(t, start + at);
+            }
             for f in calls::defined_functions(db, item) {
+                let body = infer::decl_body(db, FnDecl::Fn(f));
+                if !crate::interest::worth_inferring(&templates, &body) {
+                    continue;
+                }
                 let r = infer::infer(db, InferOwner::Fn(f));
                 if r.skipped.is_some() {
                     continue;
                 }
-                let body = infer::decl_body(db, FnDecl::Fn(f));
+                for (i, t) in r.expr_tys.iter().enumerate() {
+                    if let (Some(t), Some(range)) = (t, body.expr_ranges.get(i)) {
+                        class_at(*t, start + u32::from(range.end()));
+                    }
+                }
+                for (i, t) in r.local_tys.iter().enumerate() {
+                    if let (Some(t), Some(Some(name))) = (t, body.local_names.get(i)) {
+                        class_at(*t, start + u32::from(name.end()));
+                    }
+                }
                 for (site, callee) in &r.calls {
                     if let Callee::Entity(Entity::FnInst(i)) = callee
-                        && self.seen.insert(*i)
+                        && let Some(range) = calls::site_range(&body, *site)
                     {
-                        let at = calls::site_range(&body, *site).map_or(start, |r| start + u32::from(r.start()));
-                        roots.push((*i, at));
+                        refs.push((start + u32::from(range.end()), start + u32::from(range.start()), *i));
                     }
                 }
             }
         }
-        for (i, at) in roots {
-            self.instantiate(i, at, &[]);
+        refs.sort_by_key(|&(order, _, _)| order);
+        let mut roots = Vec::new();
+        for (order, point, i) in refs {
+            if self.seen.insert(i) {
+                // A member of a class template specialization is pending
+                // from its class's instantiation on (checked: `Out<int> o;
+                // k<<<…>>>(…); o.g();` instantiates `Out<int>::g` first).
+                let order = i.outer(db).and_then(|o| classes.get(&o)).map_or(order, |&c| c.min(order));
+                roots.push((order, point, i));
+            }
+        }
+        roots.sort_by_key(|&(order, _, _)| order);
+        for (_, point, i) in roots {
+            self.instantiate(i, point, &[]);
         }
     }
 
@@ -360,39 +489,75 @@ impl Walk<'_> {
         }
         self.budget -= 1;
         self.order.push(inst);
+        let decl = inst.decl(db);
+        let start = self.user_starts.get(&decl.item(db)).copied();
+        // The instances of system and toolkit headers are not walked: what
+        // they instantiate is the library's (inferring them all costs
+        // several times the rest of the check on a Thrust or CUB program).
+        // A user template first referred to from one is then not seen
+        // there (missed, or placed at its next reference).
+        let Some(start) = start else { return };
+        let space = exec_space::fn_exec_space(db, decl);
+        let device = matches!(space, ExecSpace::Global | ExecSpace::Device | ExecSpace::HostDevice);
+        let body = infer::decl_body(db, decl);
         let mut steps = outer.to_vec();
         steps.push((inst, point));
         let r = infer::infer(db, InferOwner::Inst(inst));
         if r.skipped.is_some() {
             return;
         }
-        let decl = inst.decl(db);
-        let body = infer::decl_body(db, decl);
-        let start = self.starts.iter().find(|(i, _)| *i == decl.item(db)).map(|&(_, s)| s);
-        let user = start.is_some_and(|s| {
-            let map = cufront_base_db::source_map(db, self.tu);
-            map.is_user_code(s, &map.toolkit_files())
-        });
-        let space = exec_space::fn_exec_space(db, decl);
-        let device = matches!(space, ExecSpace::Global | ExecSpace::Device | ExecSpace::HostDevice);
         let lambdas = lambdas_of(&body);
-        let names = if device && user { template_param_names(db, inst) } else { None };
+        let names = template_param_names(db, inst);
+        // The body in the order EDG substitutes it: each call and member
+        // access where it ends.
+        enum Event {
+            Call(CallSite, Entity),
+            NotClass(cufront_hir::body::ExprId),
+        }
+        let end = |e: cufront_hir::body::ExprId| body.expr_ranges.get(e.0 as usize).map_or(0, |r| u32::from(r.end()));
+        let mut events = Vec::new();
         for (site, callee) in &r.calls {
-            let Callee::Entity(callee) = callee else { continue };
+            if let Callee::Entity(callee) = callee {
+                let at = calls::site_range(&body, *site).map_or(0, |r| u32::from(r.end()));
+                events.push((at, Event::Call(*site, *callee)));
+            }
+        }
+        if let Some(names) = &names {
+            for e in dependent_non_class_members(db, inst, &body, &r, names) {
+                events.push((end(e), Event::NotClass(e)));
+            }
+        }
+        events.sort_by_key(|&(at, _)| at);
+        for (_, event) in events {
+            let (site, callee) = match event {
+                Event::Call(site, callee) => (site, callee),
+                Event::NotClass(e) => {
+                    if let Some(context) = self.context(&steps) {
+                        let base = match body.expr(e) {
+                            cufront_hir::body::Expr::Member { base, .. } => *base,
+                            _ => continue,
+                        };
+                        let Some(arg) = r.ty(base).and_then(|t| crate::spell::type_arg(db, t)) else { continue };
+                        let at = start + body.expr_ranges.get(e.0 as usize).map_or(0, |r| u32::from(r.start()));
+                        let mut found = Found::new(at, NOT_CLASS, Severity::Error, vec![arg]);
+                        found.order = u32::MAX - 1;
+                        found.context = context;
+                        self.out.push(found);
+                    }
+                    continue;
+                }
+            };
             if device
-                && user
                 && !self.opts.relaxed_constexpr
-                && let Some(start) = start
                 && let Some(names) = &names
             {
-                self.constexpr_call(inst, &body, &r, &lambdas, names, start, *site, *callee, &steps);
+                self.constexpr_call(inst, &body, &r, &lambdas, names, start, site, callee, &steps);
             }
             if let Entity::FnInst(j) = callee
-                && self.seen.insert(*j)
+                && self.seen.insert(j)
             {
-                let start = start.unwrap_or(0);
-                let at = calls::site_range(&body, *site).map_or(start, |r| start + u32::from(r.start()));
-                self.instantiate(*j, at, &steps);
+                let at = calls::site_range(&body, site).map_or(start, |r| start + u32::from(r.start()));
+                self.instantiate(j, at, &steps);
             }
         }
     }
@@ -495,6 +660,28 @@ impl Walk<'_> {
     }
 }
 
+/// The names of the function and class templates the user's code
+/// defines (headers outside the system and the toolkit's included): a
+/// body that names none of them (and launches no kernel) refers to no
+/// instance the walk follows, and is not inferred for it (inferring a
+/// host body that calls into a template library costs much).
+#[salsa::tracked(returns(clone))]
+pub fn user_template_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<rustc_hash::FxHashSet<String>> {
+    let mut out = rustc_hash::FxHashSet::default();
+    for (item, _) in calls::user_items(db, tu) {
+        let tree = cufront_hir::item_tree_of(db, item);
+        for t in &tree.fn_templates {
+            if let FnName::Ident(n) = &t.f.name {
+                out.insert(n.clone());
+            }
+        }
+        for c in tree.classes.iter().filter(|c| c.tparams.is_some()) {
+            out.extend(c.name.clone());
+        }
+    }
+    Arc::new(out)
+}
+
 /// The instantiation walk of the unit (`Walk`): the findings on
 /// `constexpr` host callees of device instances, and the instances in
 /// the order instantiated.
@@ -507,7 +694,7 @@ fn instantiate_unit(
         db,
         tu,
         opts,
-        starts: calls::item_starts(db, tu),
+        user_starts: calls::user_items(db, tu).into_iter().collect(),
         seen: Default::default(),
         reported: Default::default(),
         order: Vec::new(),

@@ -2728,3 +2728,39 @@ void h() { k<int><<<1,1>>>(); }
         expect![[""]],
     );
 }
+
+#[test]
+fn instances_in_pending_order_and_member_access_on_scalars() {
+    // A member of a class template specialization is pending from its
+    // class's instantiation (`A<int> x;`), a pointer's class is not
+    // instantiated; `x.m` on an object of a template parameter's type is
+    // checked per instance, host ones included.
+    check_device(
+        r#"
+template <class T> constexpr T cft() { return T(1); }
+template <class T> struct A { __host__ __device__ T a() { return cft<T>(); } };
+template <class T> __host__ __device__ T f() { return cft<T>(); }
+template <class T> struct B { __host__ __device__ static T b() { return cft<T>(); } };
+template <class T> int m(T x) { return x.m; }
+template <class T> struct In { T t; int g() { return t.nope; } };
+void h() {
+  A<int> x;
+  f<int>();
+  B<long> *p = 0;
+  m(2.0);
+  x.a();
+  B<long>::b();
+  In<char>().g();
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            11:12 177 Some(Variable) "p"
+            3:92 20013 "cft" "a" <- T A<T>::a() [with T=int] at 13
+            4:81 20013 "cft" "f" <- T f<T>() [with T=int] at 10
+            6:40 153 Type { spelling: "double", aka: None } <- int m(T) [with T=double] at 12
+            5:99 20013 "cft" "b" <- T B<T>::b() [with T=long] at 14
+            7:54 153 Type { spelling: "char", aka: None } <- int In<T>::g() [with T=char] at 15
+        "#]],
+    );
+}
