@@ -33,6 +33,8 @@ use crate::calls::{self, innermost_lambda, lambda_space, lambdas_of};
 use crate::{Found, Options, names};
 
 const H_HD_ILLEGAL_CALL: DiagId = DiagId(3468);
+/// `calling a constexpr __host__ function from a __host__ __device__ function`.
+const H_HD_ILLEGAL_CALL_CONSTEXPR: DiagId = DiagId(3470);
 const H_D_ILLEGAL_CALL: DiagId = DiagId(3473);
 const H_D_ILLEGAL_CALL_CONSTEXPR: DiagId = DiagId(3474);
 const H_G_ILLEGAL_CALL: DiagId = DiagId(3475);
@@ -116,10 +118,10 @@ fn call_findings(
             continue;
         }
         let Some(range) = calls::site_range(&body, *site) else { continue };
-        let (space, caller) = match innermost_lambda(&lambdas, range) {
-            None => (space, caller_name.clone()),
+        let (space, caller, in_lambda) = match innermost_lambda(&lambdas, range) {
+            None => (space, caller_name.clone(), false),
             Some(l) => match lambda_space(l, space, true) {
-                Some(s) => (s, "operator()".to_string()),
+                Some(s) => (s, "operator()".to_string(), true),
                 None => continue,
             },
         };
@@ -128,6 +130,13 @@ fn call_findings(
         }
         let Some(name) = names::callee_name(db, *callee) else { continue };
         let constexpr = names::is_constexpr(db, *callee);
+        // cicc's early messages name the callee unqualified (`"cf"` for
+        // `ns::cf`, `"sm"` for `S::sm`; checked).
+        let plain = match *callee {
+            cufront_hir::Entity::Fn(f) => names::plain_name(db, FnDecl::Fn(f)),
+            cufront_hir::Entity::FnInst(i) => names::plain_name(db, i.decl(db)),
+            _ => None,
+        };
         if constexpr && relaxed_constexpr {
             continue;
         }
@@ -138,7 +147,13 @@ fn call_findings(
             (ExecSpace::Device, true) | (ExecSpace::Global, true) => {
                 let id =
                     if space == ExecSpace::Device { H_D_ILLEGAL_CALL_CONSTEXPR } else { H_G_ILLEGAL_CALL_CONSTEXPR };
-                push(false, id, Severity::Error, vec![Arg::Str(name.bare.clone()), caller]);
+                push(false, id, Severity::Error, vec![Arg::Str(plain.unwrap_or_else(|| name.bare.clone())), caller]);
+            }
+            // Checked outside lambdas only.
+            (ExecSpace::HostDevice, true) if !in_lambda => {
+                if let Some(plain) = plain {
+                    push(false, H_HD_ILLEGAL_CALL_CONSTEXPR, Severity::Warning, vec![Arg::Str(plain), caller]);
+                }
             }
             (ExecSpace::Device | ExecSpace::Global, false) => {
                 let id = if space == ExecSpace::Device { H_D_ILLEGAL_CALL } else { H_G_ILLEGAL_CALL };
@@ -154,55 +169,540 @@ fn call_findings(
     out
 }
 
-/// The function template specializations in device code that the unit
-/// reaches, in the order met: kernel instances the unit's own functions
-/// launch or call, then what their bodies call, transitively (device and
-/// host-device instances, kernels). Bounded like EDG's instantiation depth.
-fn reached_instances(db: &dyn SourceDatabase, tu: TranslationUnit) -> Vec<cufront_hir::instances::FnInstanceId> {
-    use cufront_hir::Entity;
-    let device_side = |i: cufront_hir::instances::FnInstanceId| {
-        !i.args(db).is_empty()
-            && matches!(
-                exec_space::fn_exec_space(db, i.decl(db)),
-                ExecSpace::Global | ExecSpace::Device | ExecSpace::HostDevice
-            )
-    };
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut out = Vec::new();
-    let mut queue = std::collections::VecDeque::new();
-    // Roots: what the unit's non-template functions call, where the
-    // callee is a kernel instance (device bodies reach device instances
-    // through the kernels, or are checked as templates).
-    for (item, _) in calls::user_items(db, tu) {
-        for f in calls::defined_functions(db, item) {
-            let r = infer::infer(db, InferOwner::Fn(f));
-            for (_, callee) in &r.calls {
-                if let Callee::Entity(Entity::FnInst(i)) = callee
-                    && exec_space::fn_exec_space(db, i.decl(db)) == ExecSpace::Global
-                    && device_side(*i)
-                    && seen.insert(*i)
-                {
-                    queue.push_back((*i, 0u32));
-                }
+/// Whether a call in a template depends on its parameters, as far as the
+/// model is sure (`None` otherwise): how EDG reports a `constexpr` host
+/// callee of device code in instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dependence {
+    /// Not dependent (`cf()`, `ns::cf()`, `S::sm()` without arguments):
+    /// reported once per template, at its first instantiation, in the
+    /// context of what instantiated it (the instance itself left out).
+    None,
+    /// A dependent name (`cft<T>()`, `std::numeric_limits<T>::lowest()`,
+    /// `C<T>::cm()`): once per instance, the instance in the context.
+    Name,
+    /// `f()` on a local or parameter of a dependent type: the same,
+    /// reported twice (checked with a class and a closure type).
+    Object,
+}
+
+/// Whether a written type or name mentions one of `names`; `None` when
+/// the model cannot say (expression arguments, `decltype`, array bounds).
+fn type_mentions(t: &cufront_hir::item_tree::TypeRef, names: &[String]) -> Option<bool> {
+    use cufront_hir::item_tree::TypeRef;
+    match t {
+        TypeRef::Builtin(_) | TypeRef::LocalClass(_) | TypeRef::LocalEnum(_) => Some(false),
+        TypeRef::Ptr(x)
+        | TypeRef::LRef(x)
+        | TypeRef::RRef(x)
+        | TypeRef::Cv(x, _)
+        | TypeRef::Complex(x)
+        | TypeRef::Array(x, None) => type_mentions(x, names),
+        TypeRef::Path(p) => path_mentions(p, names),
+        _ => None,
+    }
+}
+
+fn path_mentions(p: &cufront_hir::item_tree::Path, names: &[String]) -> Option<bool> {
+    use cufront_hir::item_tree::TemplateArgRef;
+    let mut unsure = false;
+    for seg in &p.segments {
+        if names.contains(&seg.name) {
+            return Some(true);
+        }
+        for a in seg.args.iter().flatten() {
+            match a {
+                TemplateArgRef::Type(t) => match type_mentions(t, names) {
+                    Some(true) => return Some(true),
+                    Some(false) => {}
+                    None => unsure = true,
+                },
+                _ => unsure = true,
             }
         }
     }
-    while let Some((i, depth)) = queue.pop_front() {
-        out.push(i);
-        if depth >= 200 {
+    if unsure { None } else { Some(false) }
+}
+
+/// How the call `e` of a template's body depends on `names`, its
+/// template parameters.
+fn dependence(
+    body: &cufront_hir::body::Body,
+    r: &infer::InferenceResult,
+    e: cufront_hir::body::ExprId,
+    names: &[String],
+) -> Option<Dependence> {
+    use cufront_hir::body::Expr;
+    let Some(Expr::Call { callee, args }) = body.exprs.get(e.0 as usize) else { return None };
+    let Some(Expr::Path(p)) = body.exprs.get(callee.0 as usize) else { return None };
+    if let Some(infer::Resolution::Local(l)) = r.resolutions.get(callee) {
+        let local = body.locals.get(l.0 as usize)?;
+        return type_mentions(&local.ty, names)?.then_some(Dependence::Object);
+    }
+    match path_mentions(p, names)? {
+        true => Some(Dependence::Name),
+        false if args.is_empty() => Some(Dependence::None),
+        false => None,
+    }
+}
+
+/// The names of the template parameters in scope in an instance's
+/// pattern: the function template's own and its class's; `None` for a
+/// class nested in a class template (whose outer parameters are not read).
+fn template_param_names(db: &dyn SourceDatabase, inst: cufront_hir::instances::FnInstanceId) -> Option<Vec<String>> {
+    let decl = inst.decl(db);
+    let mut out: Vec<String> = decl.tparams(db).iter().filter_map(|p| p.name.clone()).collect();
+    if let Some(data) = decl.data(db) {
+        out.extend(data.outer_tparams.iter().flatten().filter_map(|p| p.name.clone()));
+    }
+    if let Some(o) = inst.outer(db) {
+        let pattern = o.class(db);
+        let tree = cufront_hir::item_tree_of(db, pattern.item(db));
+        let c = tree.classes.get(pattern.idx(db) as usize)?;
+        if c.tparams.as_ref().map_or(0, Vec::len) != o.args(db).len() {
+            return None;
+        }
+        out.extend(c.tparams.iter().flatten().filter_map(|p| p.name.clone()));
+    }
+    Some(out)
+}
+
+/// One instantiation of the walk: the instance and the offset (in the
+/// unit) of the call that first referred to it.
+type Step = (cufront_hir::instances::FnInstanceId, u32);
+
+/// `expression must have class type but it has type %t`.
+const NOT_CLASS: DiagId = DiagId(153);
+
+/// The class template specialization `t` is (references and cv aside).
+fn class_instance(db: &dyn SourceDatabase, t: cufront_hir::ty::TyId) -> Option<cufront_hir::templates::InstId> {
+    use cufront_hir::ty::{TyKind, canonical};
+    let mut t = canonical(db, t);
+    while let TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) = t.kind(db) {
+        t = canonical(db, *x);
+    }
+    if !matches!(t.kind(db), TyKind::App(_) | TyKind::Inst(_)) {
+        return None;
+    }
+    match cufront_hir::templates::class_of(db, t) {
+        Ok(cufront_hir::templates::ClassRefT::Inst(i)) => Some(i),
+        _ => None,
+    }
+}
+
+/// The member accesses `x.m` of an instance's body whose object is a
+/// local, parameter or data member declared of a template parameter's
+/// type (`T x`, `const T &x`: dependent, so EDG checks them in the
+/// instance only) and is no class there: a scalar, an enumeration or a
+/// pointer to an object (checked). `T *p; p.m` is an error of the
+/// template itself, not modelled here.
+fn dependent_non_class_members(
+    db: &dyn SourceDatabase,
+    inst: cufront_hir::instances::FnInstanceId,
+    body: &cufront_hir::body::Body,
+    r: &infer::InferenceResult,
+    names: &[String],
+) -> Vec<cufront_hir::body::ExprId> {
+    use cufront_hir::body::{Expr, ExprId};
+    use cufront_hir::item_tree::{Builtin, TypeRef};
+    use cufront_hir::ty::{TyKind, canonical};
+    fn is_param(t: &TypeRef, names: &[String]) -> bool {
+        match t {
+            TypeRef::Cv(x, _) | TypeRef::LRef(x) | TypeRef::RRef(x) => is_param(x, names),
+            TypeRef::Path(p) => {
+                !p.global && matches!(p.segments.as_slice(), [s] if s.args.is_none() && names.contains(&s.name))
+            }
+            _ => false,
+        }
+    }
+    let mut out = Vec::new();
+    for (i, e) in body.exprs.iter().enumerate() {
+        let Expr::Member { base, arrow: false, .. } = e else { continue };
+        let Some(Expr::Path(p)) = body.exprs.get(base.0 as usize) else { continue };
+        let declared = match r.resolutions.get(base) {
+            Some(infer::Resolution::Local(l)) => body.locals.get(l.0 as usize).map(|l| l.ty.clone()),
+            Some(infer::Resolution::Field) => {
+                let ([seg], Some(outer)) = (p.segments.as_slice(), inst.outer(db)) else { continue };
+                let pattern = outer.class(db);
+                let tree = cufront_hir::item_tree_of(db, pattern.item(db));
+                tree.classes
+                    .get(pattern.idx(db) as usize)
+                    .and_then(|c| c.fields.iter().find(|f| f.name.as_deref() == Some(seg.name.as_str())))
+                    .map(|f| f.ty.clone())
+            }
+            _ => None,
+        };
+        if !declared.is_some_and(|t| is_param(&t, names)) {
             continue;
         }
-        let r = infer::infer(db, InferOwner::Inst(i));
-        for (_, callee) in &r.calls {
-            if let Callee::Entity(Entity::FnInst(j)) = callee
-                && device_side(*j)
-                && seen.insert(*j)
-            {
-                queue.push_back((*j, depth + 1));
+        let Some(t) = r.ty(*base) else { continue };
+        let mut c = canonical(db, t);
+        if let TyKind::Qualified(x, _) = c.kind(db) {
+            c = canonical(db, *x);
+        }
+        let scalar = match c.kind(db) {
+            TyKind::Builtin(b) => !matches!(b, Builtin::Void | Builtin::NullPtr),
+            TyKind::Enum(_) => true,
+            TyKind::Ptr(x) => {
+                matches!(
+                    canonical(db, *x).kind(db),
+                    TyKind::Builtin(b) if !matches!(b, Builtin::Void)
+                ) || matches!(canonical(db, *x).kind(db), TyKind::Class(_) | TyKind::Enum(_) | TyKind::Ptr(_))
             }
+            _ => false,
+        };
+        if scalar {
+            out.push(ExprId(i as u32));
         }
     }
     out
+}
+
+/// Whether `f` is the `operator()` of a lambda that EDG makes an
+/// implicitly `constexpr` host function: one of a host function, without
+/// annotations or captures, whose body is empty (`[] { }`, checked; what
+/// else EDG finds constexpr-suitable is not modelled).
+fn constexpr_host_closure(db: &dyn SourceDatabase, f: infer::ClosureFnId) -> bool {
+    use cufront_hir::body::{Expr, Stmt};
+    let c = f.closure(db);
+    if f.kind(db) != infer::ClosureFnKind::Call || !f.args(db).is_empty() {
+        return false;
+    }
+    let InferOwner::Fn(owner) = c.owner(db) else { return false };
+    if !matches!(exec_space::fn_exec_space(db, FnDecl::Fn(owner)), ExecSpace::Host | ExecSpace::ImplicitHost) {
+        return false;
+    }
+    let body = infer::owner_body(db, c.owner(db));
+    let Some(Expr::Lambda {
+        captures,
+        host: false,
+        device: false,
+        consteval: false,
+        tparams: false,
+        body: Some(s),
+        ..
+    }) = body.exprs.get(c.expr(db).0 as usize)
+    else {
+        return false;
+    };
+    captures.is_empty() && matches!(body.stmts.get(s.0 as usize), Some(Stmt::Compound(v)) if v.is_empty())
+}
+
+/// EDG's instantiation of the function template specializations (and
+/// members of class template specializations) the unit uses, after the
+/// unit is parsed: those its non-template functions call, in the order
+/// first referred to, each instantiated with what its body calls and
+/// nobody referred to before, at once, depth first (checked: a callee
+/// already referred to by the unit is instantiated as its own root).
+/// Host instances are walked too: cicc instantiates them, and they
+/// launch kernels.
+struct Walk<'a> {
+    db: &'a dyn SourceDatabase,
+    tu: TranslationUnit,
+    opts: Options,
+    /// Where each item outside system and toolkit headers starts.
+    user_starts: rustc_hash::FxHashMap<cufront_hir::ItemId, u32>,
+    seen: rustc_hash::FxHashSet<cufront_hir::instances::FnInstanceId>,
+    /// The non-dependent calls reported (once per template).
+    reported: rustc_hash::FxHashSet<(FnDecl, cufront_hir::body::ExprId)>,
+    /// Instances in the order instantiated.
+    order: Vec<cufront_hir::instances::FnInstanceId>,
+    /// Findings on `constexpr` host callees, with their context.
+    out: Vec<Found>,
+    /// Instances left to follow (a bound on runaway instantiation).
+    budget: u32,
+}
+
+impl Walk<'_> {
+    fn run(&mut self) {
+        use cufront_hir::Entity;
+        use cufront_hir::templates::InstId;
+        let db = self.db;
+        // (order, point, instance): the first reference to each instance,
+        // ordered where EDG resolves it (the end of the call: arguments
+        // first), and where each class template specialization is first
+        // instantiated (a variable, data member or base of its type, an
+        // expression of its type).
+        let templates = user_template_names(db, self.tu);
+        let mut refs: Vec<(u32, u32, cufront_hir::instances::FnInstanceId)> = Vec::new();
+        let mut classes: rustc_hash::FxHashMap<InstId, u32> = Default::default();
+        let mut class_at = |t: cufront_hir::ty::TyId, at: u32| {
+            if let Some(i) = class_instance(db, t) {
+                let e = classes.entry(i).or_insert(at);
+                *e = (*e).min(at);
+            }
+        };
+        for (item, start) in calls::user_items(db, self.tu) {
+            for &(at, t) in crate::instantiation::item_instantiations(db, item).iter() {
+                class_at(t, start + at);
+            }
+            for f in calls::defined_functions(db, item) {
+                let body = infer::decl_body(db, FnDecl::Fn(f));
+                if !crate::interest::worth_inferring(&templates, &body) {
+                    continue;
+                }
+                let r = infer::infer(db, InferOwner::Fn(f));
+                if r.skipped.is_some() {
+                    continue;
+                }
+                for (i, t) in r.expr_tys.iter().enumerate() {
+                    if let (Some(t), Some(range)) = (t, body.expr_ranges.get(i)) {
+                        class_at(*t, start + u32::from(range.end()));
+                    }
+                }
+                for (i, t) in r.local_tys.iter().enumerate() {
+                    if let (Some(t), Some(Some(name))) = (t, body.local_names.get(i)) {
+                        class_at(*t, start + u32::from(name.end()));
+                    }
+                }
+                for (site, callee) in &r.calls {
+                    if let Callee::Entity(Entity::FnInst(i)) = callee
+                        && let Some(range) = calls::site_range(&body, *site)
+                    {
+                        refs.push((start + u32::from(range.end()), start + u32::from(range.start()), *i));
+                    }
+                }
+            }
+        }
+        refs.sort_by_key(|&(order, _, _)| order);
+        let mut roots = Vec::new();
+        for (order, point, i) in refs {
+            if self.seen.insert(i) {
+                // A member of a class template specialization is pending
+                // from its class's instantiation on (checked: `Out<int> o;
+                // k<<<…>>>(…); o.g();` instantiates `Out<int>::g` first).
+                let order = i.outer(db).and_then(|o| classes.get(&o)).map_or(order, |&c| c.min(order));
+                roots.push((order, point, i));
+            }
+        }
+        roots.sort_by_key(|&(order, _, _)| order);
+        for (_, point, i) in roots {
+            self.instantiate(i, point, &[]);
+        }
+    }
+
+    fn instantiate(&mut self, inst: cufront_hir::instances::FnInstanceId, point: u32, outer: &[Step]) {
+        use cufront_hir::Entity;
+        let db = self.db;
+        if self.budget == 0 || outer.len() >= 200 {
+            return;
+        }
+        self.budget -= 1;
+        self.order.push(inst);
+        let decl = inst.decl(db);
+        let start = self.user_starts.get(&decl.item(db)).copied();
+        // The instances of system and toolkit headers are not walked: what
+        // they instantiate is the library's (inferring them all costs
+        // several times the rest of the check on a Thrust or CUB program).
+        // A user template first referred to from one is then not seen
+        // there (missed, or placed at its next reference).
+        let Some(start) = start else { return };
+        let space = exec_space::fn_exec_space(db, decl);
+        let device = matches!(space, ExecSpace::Global | ExecSpace::Device | ExecSpace::HostDevice);
+        let body = infer::decl_body(db, decl);
+        let mut steps = outer.to_vec();
+        steps.push((inst, point));
+        let r = infer::infer(db, InferOwner::Inst(inst));
+        if r.skipped.is_some() {
+            return;
+        }
+        let lambdas = lambdas_of(&body);
+        let names = template_param_names(db, inst);
+        // The body in the order EDG substitutes it: each call and member
+        // access where it ends.
+        enum Event {
+            Call(CallSite, Entity),
+            NotClass(cufront_hir::body::ExprId),
+        }
+        let end = |e: cufront_hir::body::ExprId| body.expr_ranges.get(e.0 as usize).map_or(0, |r| u32::from(r.end()));
+        let mut events = Vec::new();
+        for (site, callee) in &r.calls {
+            if let Callee::Entity(callee) = callee {
+                let at = calls::site_range(&body, *site).map_or(0, |r| u32::from(r.end()));
+                events.push((at, Event::Call(*site, *callee)));
+            }
+        }
+        if let Some(names) = &names {
+            for e in dependent_non_class_members(db, inst, &body, &r, names) {
+                events.push((end(e), Event::NotClass(e)));
+            }
+        }
+        events.sort_by_key(|&(at, _)| at);
+        for (_, event) in events {
+            let (site, callee) = match event {
+                Event::Call(site, callee) => (site, callee),
+                Event::NotClass(e) => {
+                    if let Some(context) = self.context(&steps) {
+                        let base = match body.expr(e) {
+                            cufront_hir::body::Expr::Member { base, .. } => *base,
+                            _ => continue,
+                        };
+                        let Some(arg) = r.ty(base).and_then(|t| crate::spell::type_arg(db, t)) else { continue };
+                        let at = start + body.expr_ranges.get(e.0 as usize).map_or(0, |r| u32::from(r.start()));
+                        let mut found = Found::new(at, NOT_CLASS, Severity::Error, vec![arg]);
+                        found.order = u32::MAX - 1;
+                        found.context = context;
+                        self.out.push(found);
+                    }
+                    continue;
+                }
+            };
+            if device
+                && !self.opts.relaxed_constexpr
+                && let Some(names) = &names
+            {
+                self.constexpr_call(inst, &body, &r, &lambdas, names, start, site, callee, &steps);
+            }
+            if let Entity::FnInst(j) = callee
+                && self.seen.insert(j)
+            {
+                let at = calls::site_range(&body, site).map_or(start, |r| start + u32::from(r.start()));
+                self.instantiate(j, at, &steps);
+            }
+        }
+    }
+
+    /// A `constexpr` host function called at `site` of `inst`, a device
+    /// instance (3470 from a `__host__ __device__` one, a warning; 3474
+    /// and 3476 errors).
+    #[allow(clippy::too_many_arguments)]
+    fn constexpr_call(
+        &mut self,
+        inst: cufront_hir::instances::FnInstanceId,
+        body: &cufront_hir::body::Body,
+        r: &infer::InferenceResult,
+        lambdas: &[calls::Lambda],
+        names: &[String],
+        start: u32,
+        site: CallSite,
+        callee: cufront_hir::Entity,
+        steps: &[Step],
+    ) {
+        let db = self.db;
+        let CallSite::Expr(e) = site else { return };
+        let Some(range) = calls::site_range(body, site) else { return };
+        if innermost_lambda(lambdas, range).is_some() {
+            return; // a lambda's calls are not modelled here
+        }
+        let callee_name = match callee {
+            cufront_hir::Entity::Closure(f) if constexpr_host_closure(db, f) => "operator()".to_string(),
+            cufront_hir::Entity::Fn(_) | cufront_hir::Entity::FnInst(_) => {
+                if !matches!(exec_space::exec_space(db, callee), Some(ExecSpace::Host | ExecSpace::ImplicitHost))
+                    || !names::is_constexpr(db, callee)
+                {
+                    return;
+                }
+                let callee_decl = match callee {
+                    cufront_hir::Entity::Fn(f) => FnDecl::Fn(f),
+                    cufront_hir::Entity::FnInst(i) => i.decl(db),
+                    _ => return,
+                };
+                let Some(n) = names::plain_name(db, callee_decl) else { return };
+                n
+            }
+            _ => return,
+        };
+        let decl = inst.decl(db);
+        let Some(caller) = names::plain_name(db, decl) else { return };
+        let Some(dep) = dependence(body, r, e, names) else { return };
+        let (context_steps, times) = match dep {
+            Dependence::None => {
+                if !self.reported.insert((decl, e)) {
+                    return;
+                }
+                (&steps[..steps.len() - 1], 1)
+            }
+            Dependence::Name => (steps, 1),
+            Dependence::Object => (steps, 2),
+        };
+        let Some(context) = self.context(context_steps) else { return };
+        let (id, severity) = match exec_space::fn_exec_space(db, decl) {
+            ExecSpace::HostDevice => (H_HD_ILLEGAL_CALL_CONSTEXPR, Severity::Warning),
+            ExecSpace::Device => (H_D_ILLEGAL_CALL_CONSTEXPR, Severity::Error),
+            ExecSpace::Global => (H_G_ILLEGAL_CALL_CONSTEXPR, Severity::Error),
+            _ => return,
+        };
+        let (at, skip_blanks) = match (callee, body.expr(e)) {
+            // A closure object called: at the `(`, as a class object's
+            // `operator()` (checked).
+            (cufront_hir::Entity::Closure(_), cufront_hir::body::Expr::Call { callee: c, .. }) => {
+                (u32::from(body.expr_ranges[c.0 as usize].end()), true)
+            }
+            _ => {
+                let (at, skip_blanks, _) = calls::caret(db, body, site, callee);
+                (at, skip_blanks)
+            }
+        };
+        let at = calls::place(self.tu.text(db), start + at, skip_blanks);
+        for _ in 0..times {
+            let mut found = Found::new(at, id, severity, vec![Arg::Str(callee_name.clone()), Arg::Str(caller.clone())]);
+            // After everything the parse reports (EDG instantiates at the
+            // end of the unit), before the late phase.
+            found.order = u32::MAX - 1;
+            found.context = context.clone();
+            self.out.push(found);
+        }
+    }
+
+    /// EDG's `detected during` entries for `steps`, innermost first.
+    fn context(&self, steps: &[Step]) -> Option<Vec<cufront_diagnostics::ContextEntry>> {
+        use cufront_diagnostics::{ContextEntry, ContextKind, Entity};
+        let mut out = Vec::new();
+        for &(inst, point) in steps.iter().rev() {
+            let with = names::instance_context_name(self.db, inst)?;
+            out.push(ContextEntry {
+                kind: ContextKind::Instantiation,
+                entity: Entity { kind: None, name: with.clone(), with_template_args: Some(with), ..Entity::default() },
+                at: crate::redefinition::position(self.db, self.tu, point),
+            });
+        }
+        Some(out)
+    }
+}
+
+/// The names of the function and class templates the user's code
+/// defines (headers outside the system and the toolkit's included): a
+/// body that names none of them (and launches no kernel) refers to no
+/// instance the walk follows, and is not inferred for it (inferring a
+/// host body that calls into a template library costs much).
+#[salsa::tracked(returns(clone))]
+pub fn user_template_names(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<rustc_hash::FxHashSet<String>> {
+    let mut out = rustc_hash::FxHashSet::default();
+    for (item, _) in calls::user_items(db, tu) {
+        let tree = cufront_hir::item_tree_of(db, item);
+        for t in &tree.fn_templates {
+            if let FnName::Ident(n) = &t.f.name {
+                out.insert(n.clone());
+            }
+        }
+        for c in tree.classes.iter().filter(|c| c.tparams.is_some()) {
+            out.extend(c.name.clone());
+        }
+    }
+    Arc::new(out)
+}
+
+/// The instantiation walk of the unit (`Walk`): the findings on
+/// `constexpr` host callees of device instances, and the instances in
+/// the order instantiated.
+fn instantiate_unit(
+    db: &dyn SourceDatabase,
+    tu: TranslationUnit,
+    opts: Options,
+) -> (Vec<Found>, Vec<cufront_hir::instances::FnInstanceId>) {
+    let mut walk = Walk {
+        db,
+        tu,
+        opts,
+        user_starts: calls::user_items(db, tu).into_iter().collect(),
+        seen: Default::default(),
+        reported: Default::default(),
+        order: Vec::new(),
+        out: Vec::new(),
+        budget: 20_000,
+    };
+    walk.run();
+    (walk.out, walk.order)
 }
 
 /// What cicc's front end reports for the unit (its device preprocessing),
@@ -239,7 +739,15 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
     // Function template specializations in device code: their host calls,
     // with the unit's other late findings (the template's item places them).
     let starts = calls::item_starts(db, tu);
-    for inst in reached_instances(db, tu) {
+    let (instance_findings, instances) = instantiate_unit(db, tu, opts);
+    let device_side = |i: cufront_hir::instances::FnInstanceId| {
+        !i.args(db).is_empty()
+            && matches!(
+                exec_space::fn_exec_space(db, i.decl(db)),
+                ExecSpace::Global | ExecSpace::Device | ExecSpace::HostDevice
+            )
+    };
+    for inst in instances.into_iter().filter(|i| device_side(*i)) {
         let findings = inst_device_call_findings(db, inst);
         if findings.is_empty() {
             continue;
@@ -328,6 +836,7 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
     early.extend(closure_launches(db, tu, opts));
     early.extend(undefined_names(db, tu));
     early.sort_by_key(|f| f.order);
+    early.extend(instance_findings);
     // The late phase runs only on a unit without errors.
     if !early.iter().any(|f| f.severity >= Severity::Error) {
         early.extend(late_decls);

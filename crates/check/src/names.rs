@@ -449,3 +449,222 @@ fn class_text(db: &dyn SourceDatabase, t: TyId) -> Option<String> {
     let pad = if name.contains("::") { " " } else { "    " };
     Some(format!("{pad}::{name}"))
 }
+
+/// The unqualified name cicc's early messages give a callee or a caller
+/// (`"cf"` for `ns::cf`, `"sm"` for `S::sm`, `"lowest"` for
+/// `std::numeric_limits<float>::lowest`, `"operator()"`; checked).
+pub(crate) fn plain_name(db: &dyn SourceDatabase, decl: FnDecl) -> Option<String> {
+    match &decl.data(db)?.name {
+        FnName::Ident(n) => Some(n.clone()),
+        FnName::Operator(op) if op == "()" => Some("operator()".into()),
+        _ => None,
+    }
+}
+
+/// How EDG names a function instance in its instantiation context
+/// (`instantiation of "…" at line N`): the pattern's declaration with
+/// the template parameters' names, then their arguments (checked):
+///
+/// - `"void k(T *) [with T=float]"`: a function template whose
+///   parameters are all deduced from its parameter types;
+/// - `"void k2<B,T>(T *) [with B=3, T=double]"`: the parameter list,
+///   without blanks, when one is not (`f5<T>()`);
+/// - `"T ns::P<T, N>::v(const T *, unsigned int) [with T=char, N=3]"`: a
+///   member of a class template specialization;
+/// - types as in `%t` (typedefs by name: `size_t`), class template
+///   specializations with every argument (`const std::vector<T,
+///   std::allocator<T>> &`), arguments as `closure_args` spells them
+///   (`Max<float>`, `lambda []()->void`, `256`).
+///
+/// `None` for other shapes (member templates of class templates, packs,
+/// qualified or variadic functions, arguments not spelled).
+pub(crate) fn instance_context_name(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<String> {
+    use cufront_hir::item_tree::TemplateParamKind;
+    use cufront_hir::templates::{Env, TemplateArg};
+    let decl = inst.decl(db);
+    let data = decl.data(db)?;
+    let FnName::Ident(plain) = &data.name else { return None };
+    if data.ty.cv.c || data.ty.cv.v || data.ty.ref_qual != 0 || data.ty.variadic || !data.pack_params.is_empty() {
+        return None;
+    }
+    // The parameters and arguments named: the class's for a member of a
+    // class template specialization, else the function template's own.
+    let (params, args, qual) = match (decl, inst.outer(db)) {
+        (FnDecl::Template(_), None) => {
+            let scopes = scope_names(db, decl)?;
+            if scopes.iter().any(|(class, _)| *class) {
+                return None;
+            }
+            let qual: String = scopes.iter().map(|(_, n)| format!("{n}::")).collect();
+            (decl.tparams(db), inst.args(db).clone(), qual)
+        }
+        (FnDecl::Fn(_), Some(outer)) => {
+            let pattern = outer.class(db);
+            let tree = cufront_hir::item_tree_of(db, pattern.item(db));
+            let class = tree.classes.get(pattern.idx(db) as usize)?;
+            if class.spec_args.is_some() {
+                return None;
+            }
+            let map = def_map(db, decl.tu(db));
+            let scope = instances::fn_scope(db, decl)?;
+            let ScopeKind::Class(c) = map.scope(scope).kind else { return None };
+            if c != pattern {
+                return None;
+            }
+            let (name, _) = crate::spell::template_name(db, pattern)?;
+            let params = class.tparams.clone()?;
+            let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect::<Option<_>>()?;
+            (params, outer.args(db).clone(), format!("{name}<{}>::", names.join(", ")))
+        }
+        _ => return None,
+    };
+    if params.len() != args.len() || params.iter().any(|p| p.pack) {
+        return None;
+    }
+    let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect::<Option<_>>()?;
+    let mut env = Env::default();
+    for (k, (p, n)) in params.iter().zip(&names).enumerate() {
+        let a = match p.kind {
+            TemplateParamKind::Type => {
+                TemplateArg::Type(ty::mk(db, TyKind::TemplateParam { depth: 0, index: k as u32 }))
+            }
+            TemplateParamKind::Value(_) => TemplateArg::ValueParam { depth: 0, index: k as u32 },
+            TemplateParamKind::Template => return None,
+        };
+        env.names.push((n.clone(), a));
+    }
+    let map = def_map(db, decl.tu(db));
+    let scope = instances::fn_scope(db, decl)?;
+    let cx = ty::LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    let ret = pattern_type_text(db, ty::lower(cx, &data.ty.ret), &names)?;
+    if ret.ends_with('*') || ret.ends_with('&') {
+        return None; // where EDG puts the name after a declarator is not checked
+    }
+    let fn_params: Vec<String> = data
+        .ty
+        .params
+        .iter()
+        .map(|p| pattern_type_text(db, decayed_pattern(db, ty::lower(cx, p)), &names))
+        .collect::<Option<_>>()?;
+    // A function template lists its parameters when one is not deduced
+    // from the parameter types.
+    let mut list = String::new();
+    if matches!(decl, FnDecl::Template(_)) {
+        let mut all_deduced = true;
+        for n in &names {
+            let mut deduced = false;
+            for p in &data.ty.params {
+                deduced |= deducible(p, n)?;
+            }
+            all_deduced &= deduced;
+        }
+        if !all_deduced {
+            list = format!("<{}>", names.join(","));
+        }
+    }
+    let with: Vec<String> = names
+        .iter()
+        .zip(&args)
+        .map(|(n, a)| Some(format!("{n}={}", crate::closure_args::template_arg(db, a)?)))
+        .collect::<Option<_>>()?;
+    Some(format!("{ret} {qual}{plain}{list}({}) [with {}]", fn_params.join(", "), with.join(", ")))
+}
+
+/// A parameter's type in the function's type: arrays and functions
+/// decayed, top-level cv gone (on the pattern's types, typedefs kept).
+fn decayed_pattern(db: &dyn SourceDatabase, p: TyId) -> TyId {
+    match p.kind(db) {
+        TyKind::Array(e, _) => ty::mk(db, TyKind::Ptr(*e)),
+        TyKind::Func(_) => ty::mk(db, TyKind::Ptr(p)),
+        TyKind::Qualified(x, _) => *x,
+        _ => p,
+    }
+}
+
+/// Whether template parameter `name` is deduced from a parameter of type
+/// `t` as written; `None` when the model cannot say (a qualified name
+/// with arguments, an expression argument, `decltype`, an array bound).
+fn deducible(t: &cufront_hir::item_tree::TypeRef, name: &str) -> Option<bool> {
+    use cufront_hir::item_tree::{TemplateArgRef, TypeRef};
+    match t {
+        TypeRef::Builtin(_) | TypeRef::LocalClass(_) | TypeRef::LocalEnum(_) => Some(false),
+        TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Array(x, None) => {
+            deducible(x, name)
+        }
+        TypeRef::Path(p) => {
+            let (last, qualifier) = p.segments.split_last()?;
+            if qualifier.iter().any(|s| s.args.is_some()) {
+                return None;
+            }
+            if p.segments.len() == 1 && last.name == name && last.args.is_none() {
+                return Some(true);
+            }
+            let mut found = false;
+            for a in last.args.iter().flatten() {
+                match a {
+                    TemplateArgRef::Type(x) => found |= deducible(x, name)?,
+                    _ => return None,
+                }
+            }
+            Some(found)
+        }
+        _ => None,
+    }
+}
+
+/// A type of a pattern's declaration as EDG prints it there: its own
+/// template parameters by name (`const T *`), typedefs by name, class
+/// template specializations with all their arguments and no blank
+/// between closing brackets (`std::vector<T, std::allocator<T>>`).
+fn pattern_type_text(db: &dyn SourceDatabase, t: TyId, names: &[String]) -> Option<String> {
+    use cufront_hir::templates::TemplateArg;
+    let sigil = |inner: TyId, s: &str| {
+        let x = pattern_type_text(db, inner, names)?;
+        // Pointers to functions, arrays and members put the name inside.
+        if matches!(canonical(db, inner).kind(db), TyKind::Func(_) | TyKind::Array(..) | TyKind::MemPtr { .. }) {
+            return None;
+        }
+        Some(if x.ends_with('*') || x.ends_with('&') { format!("{x}{s}") } else { format!("{x} {s}") })
+    };
+    match t.kind(db) {
+        TyKind::TemplateParam { depth: 0, index } => names.get(*index as usize).cloned(),
+        TyKind::Ptr(x) => sigil(*x, "*"),
+        TyKind::LRef(x) => sigil(*x, "&"),
+        TyKind::RRef(x) => sigil(*x, "&&"),
+        TyKind::Qualified(x, cv) => {
+            if cv.r || !(cv.c || cv.v) {
+                return None;
+            }
+            let q = match (cv.c, cv.v) {
+                (true, true) => "const volatile",
+                (true, false) => "const",
+                _ => "volatile",
+            };
+            let inner = pattern_type_text(db, *x, names)?;
+            if matches!(x.kind(db), TyKind::Ptr(_)) {
+                Some(format!("{inner}{q}"))
+            } else {
+                Some(format!("{q} {inner}"))
+            }
+        }
+        TyKind::App(app) => {
+            let (template, count) = crate::spell::template_name(db, app.template(db))?;
+            if app.args(db).len() != count {
+                return None;
+            }
+            let args: Vec<String> = app
+                .args(db)
+                .iter()
+                .map(|a| match a {
+                    TemplateArg::Type(x) => pattern_type_text(db, *x, names),
+                    TemplateArg::ValueParam { depth: 0, index } => names.get(*index as usize).cloned(),
+                    TemplateArg::Value(v, vt) => crate::spell::value(db, *v, *vt),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            Some(format!("{template}<{}>", args.join(", ")))
+        }
+        TyKind::Builtin(_) | TyKind::Class(_) | TyKind::Enum(_) | TyKind::Typedef(_) => crate::spell::spell(db, t),
+        _ => None,
+    }
+}

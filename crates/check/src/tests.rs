@@ -2660,3 +2660,107 @@ __device__ void dev() { }
         "#]],
     );
 }
+
+#[test]
+fn constexpr_host_calls_in_instances_with_their_context() {
+    // A dependent call is reported per instance with the chain that
+    // instantiated it (host instances included: one launches the kernel);
+    // a callee referred to first inside an instance is instantiated there,
+    // at once, between the caller's own findings.
+    check_device(
+        r#"
+template <class T> constexpr T cft() { return T(1); }
+template <class T> struct M { __host__ __device__ static T id() { return cft<T>(); } };
+template <int B, class T> __global__ void k(T *p) { *p = M<T>::id(); }
+template <class T> void run(T *p) { k<4><<<1,1>>>(p); }
+template <class T> void run2(T *p) { run(p); }
+template <class T> __host__ __device__ T g() { return cft<T>(); }
+template <class T> __host__ __device__ T f() { T a = cft<T>(); a += g<T>(); return a; }
+int main() { run2((float*)0); run((double*)0); f<int>(); }
+"#,
+        Options::default(),
+        expect![[r#"
+            3:100 20013 "cft" "id" <- T M<T>::id() [with T=float] at 4 <- void k<B,T>(T *) [with B=4, T=float] at 5 <- void run(T *) [with T=float] at 6 <- void run2(T *) [with T=float] at 9
+            3:100 20013 "cft" "id" <- T M<T>::id() [with T=double] at 4 <- void k<B,T>(T *) [with B=4, T=double] at 5 <- void run(T *) [with T=double] at 9
+            8:80 20013 "cft" "f" <- T f<T>() [with T=int] at 9
+            7:81 20013 "cft" "g" <- T g<T>() [with T=int] at 8 <- T f<T>() [with T=int] at 9
+        "#]],
+    );
+}
+
+#[test]
+fn constexpr_host_calls_by_dependence() {
+    // Not dependent: once per template, in the context of what
+    // instantiated it; a call on an object of a dependent type: twice per
+    // instance; callees and callers named unqualified.
+    check_device(
+        r#"
+namespace ns { constexpr int cf() { return 1; } }
+struct F { constexpr int operator()() const { return 1; } };
+__host__ __device__ int hd() { return ns::cf(); }
+template <class T> __device__ T d2() { return ns::cf(); }
+template <class G> __global__ void k1(G g) { g(); d2<int>(); }
+template <class T> __global__ void k2() { d2<T>(); }
+void h() { k1<<<1,1>>>(F{}); k2<char><<<1,1>>>(); k2<long><<<1,1>>>(); }
+"#,
+        Options::default(),
+        expect![[r#"
+            4:65 20013 "cf" "hd"
+            6:60 20019 "operator()" "k1" <- void k1(G) [with G=F] at 8
+            6:60 20019 "operator()" "k1" <- void k1(G) [with G=F] at 8
+            5:60 20017 "cf" "d2" <- void k1(G) [with G=F] at 8
+        "#]],
+    );
+}
+
+#[test]
+fn constexpr_host_calls_in_instances_relaxed() {
+    check_device(
+        r#"
+constexpr int cf() { return 1; }
+template <class T> constexpr T cft() { return T(1); }
+__host__ __device__ int hd() { return cf(); }
+template <class T> __device__ T d1() { return cft<T>() + cf(); }
+template <class T> __global__ void k() { d1<T>(); }
+void h() { k<int><<<1,1>>>(); }
+"#,
+        Options { relaxed_constexpr: true, ..Options::default() },
+        expect![[""]],
+    );
+}
+
+#[test]
+fn instances_in_pending_order_and_member_access_on_scalars() {
+    // A member of a class template specialization is pending from its
+    // class's instantiation (`A<int> x;`), a pointer's class is not
+    // instantiated; `x.m` on an object of a template parameter's type is
+    // checked per instance, host ones included.
+    check_device(
+        r#"
+template <class T> constexpr T cft() { return T(1); }
+template <class T> struct A { __host__ __device__ T a() { return cft<T>(); } };
+template <class T> __host__ __device__ T f() { return cft<T>(); }
+template <class T> struct B { __host__ __device__ static T b() { return cft<T>(); } };
+template <class T> int m(T x) { return x.m; }
+template <class T> struct In { T t; int g() { return t.nope; } };
+void h() {
+  A<int> x;
+  f<int>();
+  B<long> *p = 0;
+  m(2.0);
+  x.a();
+  B<long>::b();
+  In<char>().g();
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            11:12 177 Some(Variable) "p"
+            3:92 20013 "cft" "a" <- T A<T>::a() [with T=int] at 13
+            4:81 20013 "cft" "f" <- T f<T>() [with T=int] at 10
+            6:40 153 Type { spelling: "double", aka: None } <- int m(T) [with T=double] at 12
+            5:99 20013 "cft" "b" <- T B<T>::b() [with T=long] at 14
+            7:54 153 Type { spelling: "char", aka: None } <- int In<T>::g() [with T=char] at 15
+        "#]],
+    );
+}
