@@ -240,8 +240,8 @@ fn check(case: &Case) -> (String, i32) {
 fn nvcc_file_diagnostics(case: &Case, steps: &[Step]) -> String {
     let file = format!("{}.cu", case.name);
     // EDG's `At end of source:` is the end of the unit: the editor shows it
-    // on the file's last line.
-    let last_line = String::from_utf8_lossy(&case.source).lines().count().max(1).to_string();
+    // on the file's last line that is not blank.
+    let last_line = String::from_utf8_lossy(&case.source).trim_end().lines().count().max(1).to_string();
     let mut out = Vec::new();
     for line in steps.iter().flat_map(|s| s.stderr.lines()) {
         let (at, rest) = if let Some(rest) = line.strip_prefix("At end of source: ") {
@@ -297,7 +297,8 @@ fn ide(case: &Case) -> String {
         // The preprocessor's own messages, as the server publishes them.
         Err(preprocess::PreprocessError::Tool(m)) => {
             for m in preprocess::tool_messages(&m).into_iter().filter(|m| m.file == file_s) {
-                out.push(format!("{}: error: {}", m.line, m.text));
+                let severity = if m.severity == Severity::Warning { "warning" } else { "error" };
+                out.push(format!("{}: {severity}: {}", m.line, m.text));
             }
         }
         Err(e) => panic!("{}: cannot preprocess: {e}", case.name),

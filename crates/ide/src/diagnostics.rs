@@ -54,8 +54,11 @@ const MATCHING_LBRACE: DiagId = DiagId(3196);
 /// `device` gives the device view (read only when the host pass found no error).
 pub(crate) fn diagnostics<'a>(cx: &Ctx<'a>, device: impl FnOnce() -> Option<DeviceView<'a>>) -> Vec<Diagnostic> {
     let opts = cx.unit.checks;
+    // The preprocessor's warnings come first, as nvcc runs it first.
+    let mut out = tool_diagnostics(&cx.file, cx.preprocessor_messages());
     let host = cufront_check::host_pass(cx.db, cx.tu, opts);
-    let (mut out, erred) = pass_diagnostics(cx, &host);
+    let (host, erred) = pass_diagnostics(cx, &host);
+    out.extend(host);
     if erred {
         // nvcc stops after cudafe++'s failure: cicc never runs.
         return out;
@@ -67,7 +70,9 @@ pub(crate) fn diagnostics<'a>(cx: &Ctx<'a>, device: impl FnOnce() -> Option<Devi
         }
         Some(DeviceView::Unit(dcx)) => {
             let found = cufront_check::device_pass(dcx.db, dcx.tu, opts);
-            for d in pass_diagnostics(&dcx, &found).0 {
+            let mut device = tool_diagnostics(&dcx.file, dcx.preprocessor_messages());
+            device.extend(pass_diagnostics(&dcx, &found).0);
+            for d in device {
                 if !out.contains(&d) {
                     out.push(d);
                 }
@@ -123,6 +128,22 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
     );
     all.extend(pragma_problems.iter().map(|&(at, id)| (at, at, What::Pragma(id))));
     all.sort_by_key(|(order, _, _)| *order);
+    // Where a diagnostic at `range` shows in the context's file, if it does;
+    // an empty range still shows: one column.
+    let eos = cx.end_of_source();
+    let place = |range: cufront_syntax::TextRange| -> Option<FileRange> {
+        if u32::from(range.start()) >= eos {
+            return cx.end_of_file();
+        }
+        if !cx.in_file(range.start().into()) {
+            return None;
+        }
+        let mut r = cx.file_range(range);
+        if r.end == r.start {
+            r.end.col += 1;
+        }
+        Some(r)
+    };
     let mut out = Vec::new();
     let mut root = None;
     let mut errors = 0;
@@ -145,9 +166,7 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                 let code = catalog::by_text(&e.msg);
                 let Some(severity) = shown(code, default, at) else { continue };
                 errors += u32::from(severity >= Edg::Error);
-                if !cx.in_file(at) {
-                    continue;
-                }
+                let Some(range) = place(e.range) else { continue };
                 let mut related = Vec::new();
                 if e.msg == "expected a \"}\"" {
                     let root = root.get_or_insert_with(|| parse.syntax_node());
@@ -157,11 +176,6 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                             message: catalog::template(MATCHING_LBRACE).to_string(),
                         });
                     }
-                }
-                let mut range = cx.file_range(e.range);
-                if range.end == range.start {
-                    // An empty range still shows: one column.
-                    range.end.col += 1;
                 }
                 out.push(Diagnostic {
                     range,
@@ -175,11 +189,7 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                 let Some(severity) = shown(Some(id), Edg::Warning, at) else { continue };
                 let error = severity >= Edg::Error;
                 errors += u32::from(error);
-                if !cx.in_file(at) {
-                    continue;
-                }
-                let mut range = cx.file_range(cufront_syntax::TextRange::empty(at.into()));
-                range.end.col += 1;
+                let Some(range) = place(cufront_syntax::TextRange::empty(at.into())) else { continue };
                 out.push(Diagnostic {
                     range,
                     severity: if error { Severity::Error } else { Severity::Warning },
@@ -217,11 +227,7 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
                 let Some(severity) = shown(Some(f.id), f.severity, f.at) else { continue };
                 let error = severity >= Edg::Error;
                 errors += u32::from(error);
-                if !cx.in_file(f.at) {
-                    continue;
-                }
-                let mut range = cx.file_range(cufront_syntax::TextRange::empty(f.at.into()));
-                range.end.col += 1;
+                let Some(range) = place(cufront_syntax::TextRange::empty(f.at.into())) else { continue };
                 let file = presumed_file(cx, f.at);
                 let mut message =
                     cufront_diagnostics::message::render_plain(catalog::template(f.id), args, Some(&file));
@@ -270,11 +276,10 @@ fn presumed_file(cx: &Ctx<'_>, at: u32) -> String {
     map.file_name(map.location(at).file).to_string()
 }
 
-/// A failed preprocessing's errors in `file` (the compiler's `FILE:LINE:COL:
-/// error:` lines); one at the start of the unit's own file when none has a
-/// position there.
-pub(crate) fn preprocessor_diagnostics(file: &str, is_main: bool, output: &str) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = crate::preprocess::tool_messages(output)
+/// The errors and warnings in `file` of a preprocessor's output (the
+/// compiler's `FILE:LINE:COL: error|warning:` lines).
+fn tool_diagnostics(file: &str, output: &str) -> Vec<Diagnostic> {
+    crate::preprocess::tool_messages(output)
         .into_iter()
         .filter(|m| crate::lines::normalize(&m.file, "") == file)
         .map(|m| {
@@ -282,14 +287,20 @@ pub(crate) fn preprocessor_diagnostics(file: &str, is_main: bool, output: &str) 
             let end = crate::LineCol { line: start.line, col: start.col + 1 };
             Diagnostic {
                 range: FileRange { file: file.to_string(), start, end },
-                severity: Severity::Error,
+                severity: m.severity,
                 code: None,
                 message: m.text,
                 related: Vec::new(),
             }
         })
-        .collect();
-    if out.is_empty() && is_main {
+        .collect()
+}
+
+/// A failed preprocessing's errors and warnings in `file`; an error at the
+/// start of the unit's own file when none has a position there.
+pub(crate) fn preprocessor_diagnostics(file: &str, is_main: bool, output: &str) -> Vec<Diagnostic> {
+    let mut out = tool_diagnostics(file, output);
+    if !out.iter().any(|d| d.severity == Severity::Error) && is_main {
         let start = crate::LineCol::default();
         out.push(Diagnostic {
             range: FileRange { file: file.to_string(), start, end: crate::LineCol { line: 0, col: 1 } },

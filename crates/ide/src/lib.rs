@@ -112,6 +112,9 @@ pub struct UnitChange {
     /// The macros defined at the end of preprocessing (what an edit must not
     /// use to be patched in place); `None` keeps the previous set.
     pub macros: Option<Arc<FxHashSet<String>>>,
+    /// What the preprocessor printed (gcc's warnings: `missing terminating
+    /// ' character`, `#warning`), shown as nvcc shows them.
+    pub messages: Arc<str>,
     /// Folders whose files count as system headers besides those gcc marks
     /// (the toolkit's: nvcc includes it with `-I`, not `-isystem`).
     pub system_dirs: Vec<String>,
@@ -128,6 +131,8 @@ pub enum DeviceChange {
         text: Arc<str>,
         /// As [`UnitChange::macros`], for the device preprocessing.
         macros: Option<Arc<FxHashSet<String>>>,
+        /// As [`UnitChange::messages`], for the device preprocessing.
+        messages: Arc<str>,
     },
     /// The device preprocessing failed: the compiler's messages (nvcc
     /// reports them when the host pass had no error).
@@ -163,6 +168,7 @@ pub struct Unit {
     pub checks: cufront_check::Options,
     pub shown: cufront_diagnostics::ShownFlags,
     pub macros: Arc<FxHashSet<String>>,
+    pub messages: Arc<str>,
     pub system_dirs: Vec<String>,
     pub device: Option<DeviceUnit>,
 }
@@ -171,7 +177,7 @@ pub struct Unit {
 /// preprocessing), or why there is none.
 #[derive(Clone, Debug)]
 pub enum DeviceUnit {
-    Unit { tu: TranslationUnit, view: UnitView, macros: Arc<FxHashSet<String>> },
+    Unit { tu: TranslationUnit, view: UnitView, macros: Arc<FxHashSet<String>>, messages: Arc<str> },
     Failed(String),
 }
 
@@ -236,6 +242,7 @@ impl AnalysisHost {
                     if let Some(m) = &u.macros {
                         unit.macros = m.clone();
                     }
+                    unit.messages = u.messages.clone();
                     unit.device = device_unit(
                         &mut self.db,
                         unit.device.take(),
@@ -257,6 +264,7 @@ impl AnalysisHost {
                         checks: u.checks,
                         shown: u.shown.clone(),
                         macros: u.macros.unwrap_or_default(),
+                        messages: u.messages.clone(),
                         system_dirs: u.system_dirs.clone(),
                         device,
                     };
@@ -310,13 +318,23 @@ impl AnalysisHost {
         let old = self.state.texts.get(file).ok_or(patch::NotPatchable::UnknownFile)?;
         let lines = lines::unit_lines(&self.db, unit.tu);
         let text = unit.tu.text(&self.db);
+        // Only the preprocessor tells whether its messages about the file
+        // still hold (and where, once lines moved).
+        let names_file =
+            |messages: &str| preprocess::tool_messages(messages).iter().any(|m| lines::normalize(&m.file, "") == file);
+        if names_file(&unit.messages) {
+            return Err(patch::NotPatchable::PreprocessorMessages);
+        }
         let patched = patch::patch(text, &lines, file, &old.text, &new_text, &unit.macros)?;
         // The device view is patched alike (its own lines and macros), or
         // the unit needs both preprocessings again.
         let device = match &unit.device {
             None => None,
             Some(DeviceUnit::Failed(_)) => return Err(patch::NotPatchable::DeviceFailed),
-            Some(DeviceUnit::Unit { tu, macros, .. }) => {
+            Some(DeviceUnit::Unit { tu, macros, messages, .. }) => {
+                if names_file(messages) {
+                    return Err(patch::NotPatchable::PreprocessorMessages);
+                }
                 let lines = lines::unit_lines(&self.db, *tu);
                 let text = tu.text(&self.db);
                 // A file the device preprocessing did not include leaves it as is.
@@ -324,7 +342,7 @@ impl AnalysisHost {
                     Some(_) => Arc::from(patch::patch(text, &lines, file, &old.text, &new_text, macros)?),
                     None => text.clone(),
                 };
-                Some(DeviceChange::Unit { text, macros: None })
+                Some(DeviceChange::Unit { text, macros: None, messages: messages.clone() })
             }
         };
         Ok(Change {
@@ -336,6 +354,7 @@ impl AnalysisHost {
                 checks: unit.checks,
                 shown: unit.shown.clone(),
                 macros: None,
+                messages: unit.messages.clone(),
                 system_dirs: unit.system_dirs.clone(),
                 device,
             }],
@@ -370,12 +389,12 @@ fn device_unit(
     lang: &LangOptions,
     system_dirs: &[String],
 ) -> Option<DeviceUnit> {
-    let (text, macros) = match change? {
+    let (text, macros, messages) = match change? {
         DeviceChange::Failed(e) => return Some(DeviceUnit::Failed(e)),
-        DeviceChange::Unit { text, macros } => (text, macros),
+        DeviceChange::Unit { text, macros, messages } => (text, macros, messages),
     };
     match old {
-        Some(DeviceUnit::Unit { tu, view, macros: old_macros }) => {
+        Some(DeviceUnit::Unit { tu, view, macros: old_macros, .. }) => {
             if tu.options(db).lang(db) != lang {
                 tu.options(db).set_lang(db).to(lang.clone());
             }
@@ -385,13 +404,13 @@ fn device_unit(
             if view.system_dirs(db).as_slice() != system_dirs {
                 view.set_system_dirs(db).to(system_dirs.to_vec());
             }
-            Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or(old_macros) })
+            Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or(old_macros), messages })
         }
         _ => {
             let opts = cufront_base_db::new_options(db, lang.clone());
             let tu = cufront_base_db::new_translation_unit(db, main.to_string(), text, opts);
             let view = UnitView::new(db, tu, system_dirs.to_vec());
-            Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or_default() })
+            Some(DeviceUnit::Unit { tu, view, macros: macros.unwrap_or_default(), messages })
         }
     }
 }
@@ -610,6 +629,36 @@ impl Ctx<'_> {
     /// The source line `line` of `file`, if the host has the file's text.
     fn source_line(&self, file: &str, line: u32) -> Option<&str> {
         self.texts.get(file)?.line(line)
+    }
+
+    /// What the preprocessing of the context's unit printed.
+    pub fn preprocessor_messages(&self) -> &str {
+        match &self.unit.device {
+            Some(DeviceUnit::Unit { tu, messages, .. }) if *tu == self.tu => messages,
+            _ => &self.unit.messages,
+        }
+    }
+
+    /// Offsets at or past this are EDG's "At end of source": only
+    /// whitespace follows.
+    pub fn end_of_source(&self) -> u32 {
+        self.text().trim_end().len() as u32
+    }
+
+    /// Where the editor shows a diagnostic "At end of source": the last
+    /// character of the unit's own file (the end of the unit is the end of
+    /// its main file; what the preprocessing left of it may end earlier, as
+    /// before a final `#endif`). `None` in another file, or without its text.
+    pub fn end_of_file(&self) -> Option<FileRange> {
+        if self.file != self.unit_main() {
+            return None;
+        }
+        let text = self.texts.get(&self.file)?;
+        let content = text.text.trim_end();
+        let line = content.bytes().filter(|&b| b == b'\n').count() as u32;
+        let col = self.source_line(&self.file, line)?.len() as u32;
+        let start = LineCol { line, col: col.saturating_sub(1) };
+        Some(FileRange { file: self.file.clone(), start, end: LineCol { line, col: col.max(1) } })
     }
 
     /// The unit offset of a position in the context's file.

@@ -34,6 +34,9 @@ pub enum NotPatchable {
     /// The unit's device preprocessing failed: only running it again tells
     /// whether the edit fixed it.
     DeviceFailed,
+    /// The preprocessor warned about the file: only running it again tells
+    /// whether the warning still holds, and on which line.
+    PreprocessorMessages,
 }
 
 /// The new unit text after `old` became `new` in `file`.

@@ -28,23 +28,32 @@ pub struct Preprocessed {
     /// The unit (`.cpp4.ii`), markers naming the real file.
     pub text: String,
     pub macros: FxHashSet<String>,
+    /// What the compiler printed (its warnings: nvcc shows them).
+    pub messages: String,
 }
 
-/// A compiler message `FILE:LINE:COL: [fatal ]error: TEXT` (gcc's form),
-/// lines and columns 1-based.
+/// A compiler message `FILE:LINE:COL: [fatal ]error|warning: TEXT` (gcc's
+/// form), lines and columns 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolMessage {
     pub file: String,
     pub line: u32,
     pub col: u32,
+    /// `Error` or `Warning`.
+    pub severity: crate::Severity,
     pub text: String,
 }
 
-/// The errors of a preprocessing failure's output that have a position.
+/// The errors and warnings of a preprocessor's output that have a position.
 pub fn tool_messages(output: &str) -> Vec<ToolMessage> {
+    use crate::Severity;
     let mut out = Vec::new();
     for l in output.lines() {
-        let Some((head, text)) = l.split_once(": fatal error: ").or_else(|| l.split_once(": error: ")) else {
+        let split =
+            [(": fatal error: ", Severity::Error), (": error: ", Severity::Error), (": warning: ", Severity::Warning)]
+                .into_iter()
+                .find_map(|(kind, severity)| l.split_once(kind).map(|(head, text)| (head, severity, text)));
+        let Some((head, severity, text)) = split else {
             continue;
         };
         let mut parts = head.rsplitn(3, ':');
@@ -54,7 +63,7 @@ pub fn tool_messages(output: &str) -> Vec<ToolMessage> {
         let (Ok(line), Ok(col)) = (line.parse(), col.parse()) else {
             continue;
         };
-        out.push(ToolMessage { file: file.to_string(), line, col, text: text.to_string() });
+        out.push(ToolMessage { file: file.to_string(), line, col, severity, text: text.to_string() });
     }
     out
 }
@@ -219,9 +228,13 @@ impl Preprocessor {
                 (Some(tmp), PreprocessError::Tool(m)) => PreprocessError::Tool(m.replace(tmp.as_str(), &file_s)),
                 (_, e) => e,
             });
+            let unit = unit.map(|m| match &copy {
+                Some(tmp) => m.replace(tmp.as_str(), &file_s),
+                None => m,
+            });
             (unit, defined.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
         });
-        unit?;
+        let messages = unit?;
         let bytes =
             std::fs::read(&ii).map_err(|e| PreprocessError::Io(format!("cannot read {}: {e}", ii.display())))?;
         let mut text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -236,18 +249,19 @@ impl Preprocessor {
             .filter_map(|l| l.strip_prefix("#define "))
             .map(|l| l.split(['(', ' ']).next().unwrap_or("").to_string())
             .collect();
-        Ok(Preprocessed { text, macros })
+        Ok(Preprocessed { text, macros, messages })
     }
 }
 
-fn run(pipeline: &Pipeline, argv: &[String]) -> Result<(), PreprocessError> {
+/// Runs a preprocessing; what it printed when it succeeded.
+fn run(pipeline: &Pipeline, argv: &[String]) -> Result<String, PreprocessError> {
     let step = cufront_toolkit::Step { kind: StepKind::HostPreprocess, argv: argv.to_vec() };
     let out =
         pipeline.command(&step).output().map_err(|e| PreprocessError::Tool(format!("cannot run {}: {e}", argv[0])))?;
     if !out.status.success() {
         return Err(PreprocessError::Tool(String::from_utf8_lossy(&out.stderr).trim_end().to_string()));
     }
-    Ok(())
+    Ok(String::from_utf8_lossy(&out.stderr).trim_end().to_string())
 }
 
 /// Paths in preprocessor flags made absolute against `dir` (nvcc runs in
@@ -323,6 +337,7 @@ pub fn load_device(
         Ok(Some(d)) => Some(crate::DeviceChange::Unit {
             text: std::sync::Arc::from(d.text),
             macros: Some(std::sync::Arc::new(d.macros)),
+            messages: std::sync::Arc::from(d.messages),
         }),
         Err(PreprocessError::Tool(m)) => Some(crate::DeviceChange::Failed(m)),
         Err(e) => return Err(e),
@@ -364,6 +379,7 @@ pub fn load_host(
         checks: flags.checks(),
         shown: pre.shown_flags(file, flags)?,
         macros: Some(std::sync::Arc::new(p.macros)),
+        messages: std::sync::Arc::from(p.messages),
         system_dirs: vec![format!("{}/", crate::lines::normalize(&pre.toolkit().root().to_string_lossy(), ""))],
         device: None,
     });
@@ -376,15 +392,25 @@ mod tests {
 
     #[test]
     fn compiler_messages_with_positions() {
-        let out = "In file included from /w/a.cu:2:\n/w/a.cu:3:10: fatal error: nope.h: No such file or directory\n    3 | #include \"nope.h\"\ncompilation terminated.";
+        let out = "/w/a.cu:2:10: warning: missing terminating ' character\n    2 | char c = 'a;\n      |          ^\nIn file included from /w/a.cu:2:\n/w/a.cu:3:10: fatal error: nope.h: No such file or directory\n    3 | #include \"nope.h\"\ncompilation terminated.";
         assert_eq!(
             tool_messages(out),
-            [ToolMessage {
-                file: "/w/a.cu".into(),
-                line: 3,
-                col: 10,
-                text: "nope.h: No such file or directory".into()
-            }]
+            [
+                ToolMessage {
+                    file: "/w/a.cu".into(),
+                    line: 2,
+                    col: 10,
+                    severity: crate::Severity::Warning,
+                    text: "missing terminating ' character".into()
+                },
+                ToolMessage {
+                    file: "/w/a.cu".into(),
+                    line: 3,
+                    col: 10,
+                    severity: crate::Severity::Error,
+                    text: "nope.h: No such file or directory".into()
+                }
+            ]
         );
     }
 }

@@ -63,6 +63,7 @@ fn fixture_with(fixture: &str, relaxed_constexpr: bool) -> (AnalysisHost, Option
         checks: cufront_check::Options { relaxed_constexpr, extended_lambda: true, ..Default::default() },
         shown: Default::default(),
         macros: None,
+        messages: Arc::from(""),
         system_dirs: Vec::new(),
         device: None,
     });
@@ -474,6 +475,7 @@ fn fixture_views(host: &str, device: crate::DeviceChange) -> AnalysisHost {
         checks: cufront_check::Options { extended_lambda: true, ..Default::default() },
         shown: Default::default(),
         macros: Some(Arc::new(["__CUDA_ARCH__".to_string()].into_iter().collect())),
+        messages: Arc::from(""),
         system_dirs: Vec::new(),
         device: Some(device),
     });
@@ -502,7 +504,10 @@ fn device_text(extra: &str) -> String {
 fn diagnostics_of_both_passes_in_nvcc_order() {
     // The host pass finds nothing; cicc's front end finds the unused local
     // (177) and, in its late phase, the call of a host function.
-    let host = fixture_views(BOTH_VIEWS, crate::DeviceChange::Unit { text: Arc::from(device_text("")), macros: None });
+    let host = fixture_views(
+        BOTH_VIEWS,
+        crate::DeviceChange::Unit { text: Arc::from(device_text("")), macros: None, messages: Arc::from("") },
+    );
     expect![[r#"
         2:44 Warning Some(177) variable "unused_local" was declared but never referenced
         1:35 Error None calling a __host__ function("h()") from a __device__ function("d") is not allowed
@@ -512,10 +517,13 @@ fn diagnostics_of_both_passes_in_nvcc_order() {
     // A syntax error only the device preprocessing sees (under `__CUDA_ARCH__`)
     // is the device pass's; its late phase then does not run.
     let device = device_text("int dev_only = 1");
-    let host = fixture_views(BOTH_VIEWS, crate::DeviceChange::Unit { text: Arc::from(device), macros: None });
+    let host = fixture_views(
+        BOTH_VIEWS,
+        crate::DeviceChange::Unit { text: Arc::from(device), macros: None, messages: Arc::from("") },
+    );
     expect![[r#"
         2:44 Warning Some(177) variable "unused_local" was declared but never referenced
-        7:0 Error Some(65) expected a ";"
+        2:63 Error Some(65) expected a ";"
     "#]]
     .assert_eq(&diagnostics_text(&host, MAIN));
 }
@@ -525,7 +533,8 @@ fn an_error_of_the_host_pass_stops_before_the_device_pass() {
     // nvcc stops after cudafe++ fails: no finding of cicc's front end.
     let f = BOTH_VIEWS.replacen("void h() {}", "void h() { int x = }", 1);
     let device = f.clone();
-    let host = fixture_views(&f, crate::DeviceChange::Unit { text: Arc::from(device), macros: None });
+    let host =
+        fixture_views(&f, crate::DeviceChange::Unit { text: Arc::from(device), macros: None, messages: Arc::from("") });
     expect![[r#"
         0:19 Error Some(29) expected an expression
         0:19 Error Some(65) expected a ";"
@@ -544,9 +553,50 @@ fn a_failed_device_preprocessing_is_reported_after_a_clean_host_pass() {
 }
 
 #[test]
+fn the_preprocessors_warnings_are_shown_and_need_it_again_after_an_edit() {
+    // gcc's warning in the device preprocessing (a `#warning` under
+    // `__CUDA_ARCH__`), shown with the device pass's diagnostics.
+    let warned = "/w/main.cu:5:2: warning: #warning device only\n    5 | #warning device only\n      |  ^~~~~~~";
+    let device = crate::DeviceChange::Unit {
+        text: Arc::from(device_text("")),
+        macros: Some(Arc::new(["__CUDA_ARCH__".to_string()].into_iter().collect())),
+        messages: Arc::from(warned),
+    };
+    let host = fixture_views(BOTH_VIEWS, device);
+    expect![[r#"
+        4:1 Warning None #warning device only
+        2:44 Warning Some(177) variable "unused_local" was declared but never referenced
+        1:35 Error None calling a __host__ function("h()") from a __device__ function("d") is not allowed
+        1:35 Error None identifier "h" is undefined in device code
+    "#]]
+    .assert_eq(&diagnostics_text(&host, MAIN));
+    // Whether the warning still holds after an edit, and on which line,
+    // only the preprocessor can tell.
+    let old = host.file_text(MAIN).unwrap();
+    let new = old.replacen("int unused_local;", "int unused_local; int other;", 1);
+    assert_eq!(
+        host.patch_file(MAIN, Arc::from(new.as_str())).err(),
+        Some(crate::patch::NotPatchable::PreprocessorMessages)
+    );
+}
+
+#[test]
+fn an_error_at_the_end_of_source_is_on_the_files_last_line() {
+    // EDG's "At end of source": past the last token, whatever blank lines follow.
+    let (host, _) = fixture("# 1 \"/w/main.cu\"\nint a;\nint x = 1\n\n\n");
+    expect![[r#"
+        1:8 Error Some(65) expected a ";"
+    "#]]
+    .assert_eq(&diagnostics_text(&host, MAIN));
+}
+
+#[test]
 fn an_edit_in_a_body_patches_both_views() {
     let macros = Some(Arc::new(["__CUDA_ARCH__".to_string()].into_iter().collect()));
-    let mut host = fixture_views(BOTH_VIEWS, crate::DeviceChange::Unit { text: Arc::from(device_text("")), macros });
+    let mut host = fixture_views(
+        BOTH_VIEWS,
+        crate::DeviceChange::Unit { text: Arc::from(device_text("")), macros, messages: Arc::from("") },
+    );
     let old = host.file_text(MAIN).unwrap();
     let new = old.replacen("int unused_local;", "int unused_local; int other;", 1);
     let change = host.patch_file(MAIN, Arc::from(new.as_str())).expect("patched in place");
@@ -613,6 +663,7 @@ fn a_change_cancels_and_updates() {
             checks: cufront_check::Options { extended_lambda: true, ..Default::default() },
             shown: Default::default(),
             macros: None,
+            messages: Arc::from(""),
             system_dirs: Vec::new(),
             device: None,
         }],

@@ -37,6 +37,7 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
                 .checks(),
                 shown: Default::default(),
                 macros: None,
+                messages: Arc::from(""),
                 system_dirs: vec![format!("{}/", cufront_tests::toolkit().root().display())],
                 device: None,
             }],

@@ -447,9 +447,9 @@ impl Server {
                 // The preprocessor's own messages (a missing header…) where
                 // they point in the file, else at its start.
                 let uri = convert::uri_of(&main);
-                let diag = |range: lt::Range, message: String| lt::Diagnostic {
+                let diag = |range: lt::Range, severity, message: String| lt::Diagnostic {
                     range,
-                    severity: Some(lt::DiagnosticSeverity::ERROR),
+                    severity: Some(severity),
                     source: Some("cufront (preprocessor)".into()),
                     message,
                     ..Default::default()
@@ -460,11 +460,16 @@ impl Server {
                     .map(|m| {
                         let at = lt::Position { line: m.line.saturating_sub(1), character: m.col.saturating_sub(1) };
                         let end = lt::Position { line: at.line, character: at.character + 1 };
-                        diag(lt::Range { start: at, end }, m.text)
+                        let severity = match m.severity {
+                            cufront_ide::Severity::Warning => lt::DiagnosticSeverity::WARNING,
+                            _ => lt::DiagnosticSeverity::ERROR,
+                        };
+                        diag(lt::Range { start: at, end }, severity, m.text)
                     })
                     .collect();
-                if diagnostics.is_empty() {
-                    diagnostics.push(diag(lt::Range::default(), format!("cannot preprocess: {e}")));
+                if !diagnostics.iter().any(|d| d.severity == Some(lt::DiagnosticSeverity::ERROR)) {
+                    let message = format!("cannot preprocess: {e}");
+                    diagnostics.push(diag(lt::Range::default(), lt::DiagnosticSeverity::ERROR, message));
                 }
                 let params = lt::PublishDiagnosticsParams { uri, diagnostics, version: None };
                 self.send(Message::Notification(Notification::new(
