@@ -239,10 +239,40 @@ fn dependence(
         let local = body.locals.get(l.0 as usize)?;
         return type_mentions(&local.ty, names)?.then_some(Dependence::Object);
     }
-    match path_mentions(p, names)? {
-        true => Some(Dependence::Name),
-        false if args.is_empty() => Some(Dependence::None),
-        false => None,
+    if path_mentions(p, names)? {
+        return Some(Dependence::Name);
+    }
+    // A type-dependent argument makes the call dependent (checked: `cf(t)`
+    // with `T t` is reported once per instance, `cf(1)`, `cf(1 + 2)`,
+    // `cf(x)` and `cf(-x)` with `int x` once per template).
+    let mut dependent = false;
+    for &a in args {
+        dependent |= type_dependent(body, r, a, names)?;
+    }
+    Some(if dependent { Dependence::Name } else { Dependence::None })
+}
+
+/// Whether the expression `e` of a template's body has a type that
+/// depends on `names`; `None` where the model cannot say (only literals,
+/// locals and built-in operators over them are read).
+fn type_dependent(
+    body: &cufront_hir::body::Body,
+    r: &infer::InferenceResult,
+    e: cufront_hir::body::ExprId,
+    names: &[String],
+) -> Option<bool> {
+    use cufront_hir::body::Expr;
+    match body.exprs.get(e.0 as usize)? {
+        Expr::Literal(_) => Some(false),
+        Expr::Path(_) => match r.resolutions.get(&e)? {
+            infer::Resolution::Local(l) => type_mentions(&body.locals.get(l.0 as usize)?.ty, names),
+            _ => None,
+        },
+        Expr::Unary { expr, .. } => type_dependent(body, r, *expr, names),
+        Expr::Binary { lhs, rhs, .. } => {
+            Some(type_dependent(body, r, *lhs, names)? | type_dependent(body, r, *rhs, names)?)
+        }
+        _ => None,
     }
 }
 
@@ -266,6 +296,16 @@ fn template_param_names(db: &dyn SourceDatabase, inst: cufront_hir::instances::F
     }
     Some(out)
 }
+
+/// An instance with its pattern's body, inference, lambdas and template
+/// parameter names.
+type InstanceBody<'a> = (
+    cufront_hir::instances::FnInstanceId,
+    &'a cufront_hir::body::Body,
+    &'a infer::InferenceResult,
+    &'a [calls::Lambda],
+    &'a [String],
+);
 
 /// One instantiation of the walk: the instance and the offset (in the
 /// unit) of the call that first referred to it.
@@ -464,6 +504,13 @@ impl Walk<'_> {
                 }
             }
         }
+        // An explicit instantiation refers to its specialization where it
+        // is written.
+        for &(item, at, i) in infer::explicit_instances(db, self.tu).iter() {
+            if let Some(&start) = self.user_starts.get(&item) {
+                refs.push((start + at, start + at, i));
+            }
+        }
         refs.sort_by_key(|&(order, _, _)| order);
         let mut roots = Vec::new();
         for (order, point, i) in refs {
@@ -528,6 +575,21 @@ impl Walk<'_> {
             }
         }
         events.sort_by_key(|&(at, _)| at);
+        // The template's non-dependent calls are checked when it is first
+        // instantiated, before its body is substituted (checked: `cf(2)`
+        // after `cf(t)` is reported first, and not at all without an
+        // instantiation).
+        if device
+            && !self.opts.relaxed_constexpr
+            && let Some(names) = &names
+        {
+            for (_, event) in &events {
+                if let Event::Call(site, callee) = event {
+                    let args = (inst, &*body, &*r, &lambdas[..], &names[..]);
+                    self.constexpr_call(args, start, *site, *callee, &steps, true);
+                }
+            }
+        }
         for (_, event) in events {
             let (site, callee) = match event {
                 Event::Call(site, callee) => (site, callee),
@@ -551,7 +613,8 @@ impl Walk<'_> {
                 && !self.opts.relaxed_constexpr
                 && let Some(names) = &names
             {
-                self.constexpr_call(inst, &body, &r, &lambdas, names, start, site, callee, &steps);
+                let args = (inst, &*body, &*r, &lambdas[..], &names[..]);
+                self.constexpr_call(args, start, site, callee, &steps, false);
             }
             if let Entity::FnInst(j) = callee
                 && self.seen.insert(j)
@@ -564,19 +627,16 @@ impl Walk<'_> {
 
     /// A `constexpr` host function called at `site` of `inst`, a device
     /// instance (3470 from a `__host__ __device__` one, a warning; 3474
-    /// and 3476 errors).
-    #[allow(clippy::too_many_arguments)]
+    /// and 3476 errors): the calls that do not depend on the template's
+    /// parameters when `non_dependent`, else the others.
     fn constexpr_call(
         &mut self,
-        inst: cufront_hir::instances::FnInstanceId,
-        body: &cufront_hir::body::Body,
-        r: &infer::InferenceResult,
-        lambdas: &[calls::Lambda],
-        names: &[String],
+        (inst, body, r, lambdas, names): InstanceBody<'_>,
         start: u32,
         site: CallSite,
         callee: cufront_hir::Entity,
         steps: &[Step],
+        non_dependent: bool,
     ) {
         let db = self.db;
         let CallSite::Expr(e) = site else { return };
@@ -605,6 +665,9 @@ impl Walk<'_> {
         let decl = inst.decl(db);
         let Some(caller) = names::plain_name(db, decl) else { return };
         let Some(dep) = dependence(body, r, e, names) else { return };
+        if non_dependent != matches!(dep, Dependence::None) {
+            return;
+        }
         let (context_steps, times) = match dep {
             Dependence::None => {
                 if !self.reported.insert((decl, e)) {

@@ -200,9 +200,13 @@ impl<'a> Flow<'a> {
         match body.stmt(s) {
             Stmt::Compound(v) => v.iter().fold(reach, |r, &c| self.stmt(c, r)),
             Stmt::Expr(e) => reach.and(self.expr_completes(*e)),
-            Stmt::Decl(_) | Stmt::Alias(_) | Stmt::NamespaceAlias(..) | Stmt::Other(_) | Stmt::Null | Stmt::Asm(_) => {
-                reach
-            }
+            Stmt::Decl(_)
+            | Stmt::Alias(_)
+            | Stmt::NamespaceAlias(..)
+            | Stmt::StaticAssert(_)
+            | Stmt::Other(_)
+            | Stmt::Null
+            | Stmt::Asm(_) => reach,
             Stmt::Return(_) | Stmt::Goto(_) => Reach::No,
             Stmt::Break => {
                 match self.targets.last_mut() {

@@ -499,7 +499,10 @@ pub enum Stmt {
     Alias(Vec<(String, TypeRef)>),
     /// `namespace n = a::b;` at block scope.
     NamespaceAlias(String, Path),
-    /// A declaration that declares no variable (local class, using, static_assert…).
+    /// `static_assert(cond, message)` at block scope: the condition (a
+    /// constant expression; its calls are calls of the function).
+    StaticAssert(ExprId),
+    /// A declaration that declares no variable (local class, using, …).
     Other(String),
     Null,
     If {
@@ -1121,6 +1124,10 @@ impl Lower {
                 }
                 _ => Stmt::Other("alias".into()),
             };
+        }
+        if decl.kind() == K::STATIC_ASSERT_DECL {
+            let cond = decl.children().find(|c| su::is_expr(c.kind()));
+            return Stmt::StaticAssert(self.expr_opt(cond, decl, d));
         }
         if decl.kind() != K::SIMPLE_DECL {
             return Stmt::Other(format!("{:?}", decl.kind()));

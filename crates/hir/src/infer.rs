@@ -48,6 +48,8 @@ mod const_cond;
 mod const_locals;
 mod constructible;
 pub(crate) mod deduce_call;
+mod explicit_inst;
+pub use explicit_inst::explicit_instances;
 mod deduce_conv;
 mod default_args;
 mod enum_operands;
@@ -741,7 +743,7 @@ impl<'a> Infer<'a> {
                     cx.stmt(x);
                 }
             }),
-            Stmt::Expr(e) => {
+            Stmt::Expr(e) | Stmt::StaticAssert(e) => {
                 self.expr(e);
             }
             Stmt::Decl(ls) => {

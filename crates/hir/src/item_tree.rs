@@ -32,6 +32,23 @@ pub struct ItemTree {
     pub var_templates: Vec<VarTemplateData>,
     /// Deduction guides (`infer/ctad.rs`).
     pub guides: Vec<GuideData>,
+    /// Explicit instantiations of function template specializations
+    /// (`infer/explicit_inst.rs` resolves them).
+    pub explicit_insts: Vec<ExplicitFnInst>,
+}
+
+/// `template void f<int>(int *);` (or `extern template …`, which only
+/// declares that the specialization is instantiated elsewhere).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplicitFnInst {
+    /// The declarator-id as written (`f<int>`, `ns::f`): its last segment
+    /// names the template, with the explicit template arguments if any.
+    pub name: Path,
+    /// The declared function type (deduction and the match read it).
+    pub ty: FnRef,
+    pub extern_: bool,
+    /// Offset of the declarator-id in the item.
+    pub at: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,6 +65,9 @@ pub enum Item {
     /// A deduction guide: no name of its own; `DefMap::guides` lists it
     /// under the template it names.
     Guide(u32),
+    /// An explicit instantiation: declares nothing; `DefMap::explicit_insts`
+    /// lists it with its scope.
+    ExplicitInst(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -756,7 +776,9 @@ impl ItemTree {
             fn_templates,
             var_templates,
             guides,
+            explicit_insts,
         } = self;
+        explicit_insts.shrink_to_fit();
         top.shrink_to_fit();
         namespaces.shrink_to_fit();
         for n in namespaces.iter_mut() {
@@ -979,6 +1001,7 @@ impl Lower {
                 }
             }
             K::SIMPLE_DECL | K::FUNCTION_DEF => self.simple(node, out, class.as_deref_mut()),
+            K::EXPLICIT_INSTANTIATION if class.is_none() => self.explicit_instantiation(node, out),
             K::ACCESS_SPECIFIER => {
                 if let Some(cx) = class {
                     for t in su::tokens(node) {
@@ -1394,6 +1417,32 @@ impl Lower {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// `[extern] template DECL;` of functions (class instantiations,
+    /// `template struct S<int>;`, are not modelled).
+    fn explicit_instantiation(&mut self, node: &SyntaxNode, out: &mut Vec<Item>) {
+        let extern_ = node.first_token().is_some_and(|t| t.kind() == K::EXTERN_KW);
+        let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) else { return };
+        let specs = su::child(&d, K::DECL_SPECIFIERS);
+        let base = match &specs {
+            Some(s) => self.specifier_type(s),
+            None => TypeRef::Opaque(String::new()),
+        };
+        for init in su::init_declarators(&d) {
+            let decl = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+            let Some(decl) = decl.filter(su::is_function_declarator) else { continue };
+            let TypeRef::Func(ty) = self.declarator_type(base.clone(), &decl) else { continue };
+            let inner = su::innermost(&decl);
+            let Some(n) = inner.children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME | K::TEMPLATE_ID))
+            else {
+                continue;
+            };
+            let Some(name) = su::path_of(&n) else { continue };
+            let at = u32::from(n.text_range().start());
+            self.tree.explicit_insts.push(ExplicitFnInst { name, ty: *ty, extern_, at });
+            out.push(Item::ExplicitInst(self.tree.explicit_insts.len() as u32 - 1));
         }
     }
 

@@ -108,7 +108,7 @@ impl<'a> Walk<'a> {
         let Some(st) = body.stmts.get(s.0 as usize) else { return };
         match st {
             Stmt::Compound(ss) => self.scoped(|w| ss.iter().for_each(|x| w.stmt(*x, d))),
-            Stmt::Expr(e) => self.expr(*e, d),
+            Stmt::Expr(e) | Stmt::StaticAssert(e) => self.expr(*e, d),
             Stmt::Decl(ls) => ls.iter().for_each(|l| self.local(*l, d)),
             Stmt::If { init, cond, then, els, .. } => self.scoped(|w| {
                 init.iter().for_each(|x| w.stmt(*x, d));

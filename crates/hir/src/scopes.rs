@@ -161,6 +161,10 @@ pub struct DefMap {
     /// (`local_classes`), and the local classes of each, in order.
     pub blocks: FxHashMap<FnDecl, ScopeIdx>,
     pub block_classes: FxHashMap<ScopeIdx, Vec<ClassId>>,
+    /// Explicit instantiations of function templates (item, index into its
+    /// `explicit_insts`) with the namespace they are declared in, in source
+    /// order (`infer/explicit_inst.rs`).
+    pub explicit_insts: Vec<(ScopeIdx, ItemId, u32)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -581,6 +585,7 @@ pub(crate) fn collect(
                 let name = tree.guides[i as usize].template.clone();
                 map.guides.entry((scope, name)).or_default().push((item, i));
             }
+            Item::ExplicitInst(i) => map.explicit_insts.push((scope, item, i)),
             Item::Using(i) => match &tree.usings[i as usize] {
                 UsingData::Directive(p) => pending.push(Pending::Directive(scope, p.clone())),
                 UsingData::NamespaceAlias(n, p) => pending.push(Pending::Alias(scope, n.clone(), p.clone())),

@@ -2261,7 +2261,10 @@ impl<'a> Interp<'a> {
                 }
                 Ok(Flow::Normal)
             }
-            Stmt::Other(_) | Stmt::Alias(_) | Stmt::NamespaceAlias(..) | Stmt::Null => Ok(Flow::Normal),
+            // Checked where the function is defined, not when it runs.
+            Stmt::StaticAssert(_) | Stmt::Other(_) | Stmt::Alias(_) | Stmt::NamespaceAlias(..) | Stmt::Null => {
+                Ok(Flow::Normal)
+            }
             Stmt::If { init, cond, then, els, .. } => {
                 if let Some(i) = init
                     && let f @ (Flow::Return(_) | Flow::Break | Flow::Continue) = self.stmt(*i)?

@@ -352,3 +352,43 @@ fn templates_declared_before_their_definition() {
     "#]]
     .assert_debug_eq(&names);
 }
+
+#[test]
+fn explicit_instantiations_name_their_specializations() {
+    // The linkage names are g++'s for the same explicit instantiations
+    // (`nm` of the object); `extern template` instantiates nothing here,
+    // and a member of a class template is not resolved.
+    let text = "\
+template <class T> void f(T *) {}
+template <class T> void g(T) {}
+template <class T> void g(T, int) {}
+namespace ns { template <class T, int N> T h(const T &) { return T(); } }
+template <class T> struct S { void m() {} };
+template void f<int>(int *);
+template void f(float *);
+template void g<char>(char);
+template void g(double, int);
+template int ns::h<int, 3>(const int &);
+extern template void f<long>(long *);
+template void S<int>::m();
+namespace ns { template short h<short, 1>(const short &); }
+";
+    let (db, tu) = super::db_with(text);
+    let got: Vec<String> = crate::infer::explicit_instances(&db, tu)
+        .iter()
+        .map(|&(_, at, i)| {
+            format!("{at} {}", crate::symbols::mangled_name(&db, Entity::FnInst(i)).unwrap_or_else(|e| e))
+        })
+        .collect();
+    expect![[r#"
+        [
+            "14 _Z1fIiEvPT_",
+            "14 _Z1fIfEvPT_",
+            "14 _Z1gIcEvT_",
+            "14 _Z1gIdEvT_i",
+            "13 _ZN2ns1hIiLi3EEET_RKS1_",
+            "30 _ZN2ns1hIsLi1EEET_RKS1_",
+        ]
+    "#]]
+    .assert_debug_eq(&got);
+}
