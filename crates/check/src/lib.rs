@@ -144,6 +144,20 @@ pub struct Options {
     pub whole_program: bool,
 }
 
+impl Options {
+    /// The options of a front end's command line as nvcc writes it for
+    /// cudafe++ and cicc (`--relaxed_constexpr`, `--extended-lambda`,
+    /// `--device-c`: nvcc has already read its own spellings of them).
+    pub fn from_front_end_args(args: &[String]) -> Options {
+        let has = |name: &str| args.iter().any(|a| a == name);
+        Options {
+            relaxed_constexpr: has("--relaxed_constexpr"),
+            extended_lambda: has("--extended-lambda"),
+            whole_program: !has("--device-c"),
+        }
+    }
+}
+
 /// One diagnostic of the host pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {

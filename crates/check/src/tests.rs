@@ -2764,3 +2764,18 @@ void h() {
         "#]],
     );
 }
+
+#[test]
+fn options_from_a_front_end_command_line() {
+    // As nvcc writes cudafe++'s and cicc's arguments for
+    // `-rdc=true --expt-relaxed-constexpr --extended-lambda`.
+    let args: Vec<String> =
+        ["--c++17", "--extended-lambda", "--relaxed_constexpr", "--device-c", "--gen_c_file_name", "x"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+    let o = crate::Options::from_front_end_args(&args);
+    assert_eq!(o, crate::Options { relaxed_constexpr: true, extended_lambda: true, whole_program: false });
+    let o = crate::Options::from_front_end_args(&args[..1]);
+    assert_eq!(o, crate::Options { relaxed_constexpr: false, extended_lambda: false, whole_program: true });
+}

@@ -67,6 +67,13 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
             push(e, None, &mut out, &mut queue);
         }
     }
+    // An explicit instantiation definition of a device function defines it.
+    for &(_, _, i) in cufront_hir::infer::explicit_instances(db, tu).iter() {
+        let e = Entity::FnInst(i);
+        if crate::space::is_device_fn(db, e, false) {
+            push(e, None, &mut out, &mut queue);
+        }
+    }
     while let Some(e) = queue.pop_front() {
         if out.len() >= MAX {
             break;

@@ -123,3 +123,41 @@ fn separate_compilation() {
         variable __nv_static_18__0a1b2c3d_4_x_cu_k__ZN27_INTERNAL_0a1b2c3d_4_x_cu_k2ns1mE (a namespace-scope device variable)
     "#]].assert_eq(&listing);
 }
+
+#[test]
+fn explicit_instantiations_are_registered_and_kept() {
+    // As cicc: each explicitly instantiated kernel is stubbed (in source
+    // order) and registered (in reverse), a device function instance is
+    // listed.
+    const EXPLICIT: &str = r#"# 1 "x.cu"
+template <class T> __attribute__((global)) void kt(T) { }
+template __attribute__((global)) void kt<float>(float);
+template __attribute__((global)) void kt(char);
+template <class T> __attribute__((device)) T dv(T t) { return t; }
+template __attribute__((device)) double dv(double);
+extern template __attribute__((device)) int dv(int);
+"#;
+    let db = RootDatabase::new();
+    let opts = new_options(&db, LangOptions::default());
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(EXPLICIT), opts);
+    let sopts = stub::StubOptions {
+        stub_path: "k/x.cudafe1.stub.c".into(),
+        include_file: Some("x.fatbin.c".into()),
+        module_id: Some("_0a1b2c3d_4_x_cu_kt".into()),
+        device_c: false,
+    };
+    let text = stub::stub_file(&db, tu, &sopts).unwrap();
+    let kopts = keep::KeepOptions { module_id: "_0a1b2c3d_4_x_cu_kt".into(), ..Default::default() };
+    let listing = listing::listing(&db, tu, &kopts);
+    let mut got: Vec<&str> = text.lines().filter(|l| l.contains("__device_stub__Z") && l.ends_with(");")).collect();
+    got.extend(text.lines().filter(|l| l.contains("__cudaRegisterEntry")));
+    got.extend(listing.lines().filter(|l| l.contains("_Z2dv")));
+    expect![[r#"
+        [
+            "static void __device_stub__Z2ktIfEvT_(float);",
+            "static void __device_stub__Z2ktIcEvT_(char);",
+            "static void __nv_cudaEntityRegisterCallback(void **__T0){__nv_dummy_param_ref(__T0);__nv_save_fatbinhandle_for_managed_rt(__T0);__cudaRegisterEntry(__T0, ((void ( *)(char))kt<char> ), _Z2ktIcEvT_, (-1));__cudaRegisterEntry(__T0, ((void ( *)(float))kt<float> ), _Z2ktIfEvT_, (-1));}",
+            "function _Z2dvIdET_S0_ (defined in the unit, external, not inline)",
+        ]
+    "#]].assert_debug_eq(&got);
+}

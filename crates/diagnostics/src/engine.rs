@@ -193,6 +193,17 @@ impl<W: Write> DiagnosticEngine<W> {
         Some(s)
     }
 
+    /// The severity `diag` counts with once shown: [`Self::resolve`]'s, a
+    /// warning counting as an error under `--promote_warnings`.
+    pub fn resolve_counted(&self, diag: &Diagnostic) -> Option<Severity> {
+        let s = self.resolve(diag)?;
+        Some(if self.promotes(s) { Severity::Error } else { s })
+    }
+
+    fn promotes(&self, s: Severity) -> bool {
+        self.opts.promote_warnings && s == Severity::Warning
+    }
+
     /// Step 1: the pragma in force at `offset`, else the command-line
     /// override, else `s`; `None` when suppressed. Only discretionary
     /// severities can change.
@@ -227,7 +238,7 @@ impl<W: Write> DiagnosticEngine<W> {
         if once && !first {
             return Flow::Continue;
         }
-        let promoted = self.opts.promote_warnings && severity == Severity::Warning;
+        let promoted = self.promotes(severity);
         let shown = Shown { severity, promoted };
         self.print(diag, shown);
 

@@ -874,6 +874,14 @@ fn required_entities_of(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec
             }
         }
     }
+    // An explicit instantiation definition emits its specialization.
+    for &(_, _, i) in crate::infer::explicit_instances(db, tu).iter() {
+        let e = Entity::FnInst(i);
+        if seen.insert(e) {
+            out.push(e);
+        }
+        queue.push_back((e, 0));
+    }
     // An entity is expanded once, at its least depth (the queue is breadth
     // first). Without this, an implicit constructor that requires itself
     // (a class with members of its own type whose default initializers are

@@ -8,7 +8,8 @@
 //!
 //! Semantic diagnostics are those of the cudafe++ mode's passes, worded as
 //! nvcc prints them, with the options the file's nvcc flags give the
-//! checks (`workspace::FileFlags::checks`).
+//! checks (`cufront_check::Options::from_front_end_args` over the cudafe++
+//! command line nvcc builds for the file).
 //!
 //! The two passes are composed as nvcc runs them (`cufront check`): the
 //! host pass (cudafe++: syntax errors and `cufront_check::host_pass` on the
@@ -97,11 +98,11 @@ pub(crate) enum DeviceView<'a> {
 fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagnostic>, bool) {
     use cufront_diagnostics::severity::Severity as Edg;
     let parse = cx.parse();
-    let text = cx.tu.text(cx.db);
     let flags = &cx.unit.shown;
-    let (pragmas, pragma_problems) = cufront_diagnostics::scan_pragmas(text);
+    let pragmas = unit_pragmas(cx.db, cx.tu);
+    let (pragmas, pragma_problems) = &*pragmas;
     let mut engine = cufront_diagnostics::DiagnosticEngine::new(flags.engine_options(), std::io::sink());
-    engine.set_pragmas(pragmas);
+    engine.set_pragmas(pragmas.clone());
     let map = cufront_base_db::source_map(cx.db, cx.tu);
     // The severity `id` (`severity` by default) is shown with at `at`.
     let shown = |id: Option<DiagId>, severity: Edg, at: u32| -> Option<Edg> {
@@ -110,8 +111,7 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
             system_header: map.flags_at(at).system,
             ..cufront_diagnostics::Location::new("", 0, 0).with_offset(at)
         };
-        let s = engine.resolve(&cufront_diagnostics::Diagnostic::new(id, severity).at(location))?;
-        Some(if flags.promote_warnings && s == Edg::Warning { Edg::Error } else { s })
+        engine.resolve_counted(&cufront_diagnostics::Diagnostic::new(id, severity).at(location))
     };
     // Each diagnostic at its place in the pass's order, as the cudafe++ mode
     // sorts them (late findings after everything else).
@@ -264,6 +264,16 @@ fn pass_diagnostics(cx: &Ctx<'_>, found: &[cufront_check::Found]) -> (Vec<Diagno
         }
     }
     (out, errors > 0)
+}
+
+/// The unit's `#pragma nv_diag_*` timeline and the pragmas' own problems:
+/// scanned once per text, not per request.
+#[salsa::tracked(returns(clone))]
+fn unit_pragmas(
+    db: &dyn cufront_base_db::SourceDatabase,
+    tu: cufront_base_db::TranslationUnit,
+) -> std::sync::Arc<(cufront_diagnostics::PragmaTimeline, Vec<(u32, DiagId)>)> {
+    std::sync::Arc::new(cufront_diagnostics::scan_pragmas(tu.text(db)))
 }
 
 /// `detected during instantiation of %nt %p`.

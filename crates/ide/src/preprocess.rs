@@ -134,8 +134,20 @@ impl Preprocessor {
     /// about which diagnostics are shown (`--diag_*`, `-w`, …: the same for
     /// cudafe++ and cicc).
     pub fn shown_flags(&self, file: &Path, flags: &FileFlags) -> Result<ShownFlags, PreprocessError> {
+        Ok(ShownFlags::from_args(&self.front_end_args(file, flags)?))
+    }
+
+    /// What the command line nvcc gives the front ends for `file` tells
+    /// the checks (relaxed constexpr, extended lambdas, whole-program or
+    /// separate compilation), however the nvcc flags spelled it.
+    pub fn check_options(&self, file: &Path, flags: &FileFlags) -> Result<cufront_check::Options, PreprocessError> {
+        Ok(cufront_check::Options::from_front_end_args(&self.front_end_args(file, flags)?))
+    }
+
+    /// cudafe++'s arguments in nvcc's pipeline for `file` (none without one).
+    fn front_end_args(&self, file: &Path, flags: &FileFlags) -> Result<Vec<String>, PreprocessError> {
         let pipeline = self.pipeline(file, &absolute_flags(&flags.options, &flags.directory))?;
-        Ok(pipeline.step(StepKind::Cudafe).map(|s| ShownFlags::from_args(&s.argv)).unwrap_or_default())
+        Ok(pipeline.step(StepKind::Cudafe).map(|s| s.argv.clone()).unwrap_or_default())
     }
 
     /// Preprocesses `file` (absolute) with `flags` for the host; `buffer`
@@ -376,7 +388,7 @@ pub fn load_host(
         main,
         text: std::sync::Arc::from(p.text),
         lang: lang_options(&flags.options),
-        checks: flags.checks(),
+        checks: pre.check_options(file, flags)?,
         shown: pre.shown_flags(file, flags)?,
         macros: Some(std::sync::Arc::new(p.macros)),
         messages: std::sync::Arc::from(p.messages),

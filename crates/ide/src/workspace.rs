@@ -39,41 +39,6 @@ impl FileFlags {
             from_database: false,
         }
     }
-
-    /// `--expt-relaxed-constexpr` is on.
-    pub fn relaxed_constexpr(&self) -> bool {
-        self.has_flag(&["--expt-relaxed-constexpr", "-expt-relaxed-constexpr"])
-    }
-
-    /// What the flags tell the checks, as nvcc passes them to cudafe++ and
-    /// cicc: `--extended-lambda` (or its old `--expt-extended-lambda`
-    /// spelling), and whole-program mode unless relocatable device code is
-    /// asked for (`-rdc=true`, `-dc`).
-    pub fn checks(&self) -> cufront_check::Options {
-        let rdc = self.options.flags.iter().any(|f| {
-            matches!(
-                f.as_str(),
-                "-rdc=true" | "--relocatable-device-code=true" | "-dc" | "--device-c" | "-rdc=1" | "-rdc=yes"
-            )
-        }) || self.options.flags.windows(2).any(|w| {
-            matches!(w[0].as_str(), "-rdc" | "--relocatable-device-code")
-                && matches!(w[1].as_str(), "true" | "1" | "yes")
-        });
-        cufront_check::Options {
-            relaxed_constexpr: self.relaxed_constexpr(),
-            extended_lambda: self.has_flag(&[
-                "--extended-lambda",
-                "-extended-lambda",
-                "--expt-extended-lambda",
-                "-expt-extended-lambda",
-            ]),
-            whole_program: !rdc,
-        }
-    }
-
-    fn has_flag(&self, spellings: &[&str]) -> bool {
-        self.options.flags.iter().any(|f| spellings.contains(&f.as_str()))
-    }
 }
 
 /// Why `compile_commands.json` could not be read.
@@ -273,7 +238,6 @@ mod tests {
         assert_eq!(a.options.flags, ["-DN=4", "-I/w/inc", "--extended-lambda"]);
         let b = db.flags_for(Path::new("/w/b.cu"));
         assert_eq!(b.options.flags, ["-isystem", "/opt/x", "--expt-relaxed-constexpr"]);
-        assert!(b.relaxed_constexpr());
         let c = db.flags_for(Path::new("/w/c.cpp"));
         assert!(!c.from_database);
         assert_eq!(c.options, CompileOptions::new(Std::Cxx17));

@@ -13,6 +13,8 @@ use cufront_syntax::source_map::parse_marker;
 fn corpus_programs_have_no_diagnostics_and_known_kernels() {
     let mut failures = String::new();
     let mut kernels_total = 0;
+    let work = std::env::temp_dir().join(format!("cufront-ide-corpus-{}", std::process::id()));
+    let pre = cufront_ide::preprocess::Preprocessor::new(cufront_tests::toolkit().clone(), work.clone());
     for program in cufront_tests::corpus() {
         let std = program.stds[0];
         let ii = cufront_tests::host_ii(&program, std);
@@ -29,12 +31,16 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
                 main: main.clone(),
                 text: Arc::from(text),
                 lang: cufront_ide::preprocess::lang_options(&opts),
-                checks: cufront_ide::workspace::FileFlags {
-                    directory: std::env::current_dir().unwrap(),
-                    options: opts.clone(),
-                    from_database: true,
-                }
-                .checks(),
+                checks: pre
+                    .check_options(
+                        &program.path,
+                        &cufront_ide::workspace::FileFlags {
+                            directory: std::env::current_dir().unwrap(),
+                            options: opts.clone(),
+                            from_database: true,
+                        },
+                    )
+                    .expect("nvcc's front-end options"),
                 shown: Default::default(),
                 macros: None,
                 messages: Arc::from(""),
@@ -86,6 +92,7 @@ fn corpus_programs_have_no_diagnostics_and_known_kernels() {
         }
     }
     eprintln!("{kernels_total} kernel definitions found as kernel tokens");
+    let _ = std::fs::remove_dir_all(&work);
     assert!(failures.is_empty(), "{failures}");
     assert!(kernels_total > 30);
 }
