@@ -192,6 +192,9 @@ impl Cx<'_> {
         e: ExprId,
     ) -> Option<Raw> {
         let db = self.db;
+        if crate::operators::guessed_type(db, self.body, self.r, base) {
+            return None;
+        }
         let t = self.ty(base)?;
         let object = if arrow {
             match strip_cv(db, canonical(db, t)).kind(db) {

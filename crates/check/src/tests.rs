@@ -68,6 +68,14 @@ fn run(
             out.push_str(&format!(" <- {} at {at}", c.entity.with_template_args.as_deref().unwrap_or(&c.entity.name)));
         }
         out.push('\n');
+        if f.id.0 == 349 {
+            // `operand types are: S + int`.
+            for line in &f.continuation {
+                if let cufront_diagnostics::Message::Template { args: a, .. } = line {
+                    out.push_str(&format!("    {}\n", args(a)));
+                }
+            }
+        }
     }
     want.assert_eq(&out);
 }
@@ -2761,6 +2769,118 @@ void h() {
             6:40 153 Type { spelling: "double", aka: None } <- int m(T) [with T=double] at 12
             5:99 20013 "cft" "b" <- T B<T>::b() [with T=long] at 14
             7:54 153 Type { spelling: "char", aka: None } <- int In<T>::g() [with T=char] at 15
+        "#]],
+    );
+}
+
+#[test]
+fn operators_no_candidate_takes() {
+    // (`W`'s operator is found by argument-dependent lookup, `C` converts,
+    // `M` has a member, `F` a friend: silence.) Built-in candidates only (no operator function anywhere lookup or
+    // argument-dependent lookup looks, no conversion function): 349 with
+    // `operand types are` and a 3328 note per candidate, at the operator.
+    check(
+        r#"
+struct S {};
+namespace ns { struct T {}; enum E { e }; typedef int myint; }
+enum class SE { x };
+namespace w { struct W {}; W operator+(W, int); }
+using w::W;
+struct C { operator int() const; };
+struct M { M operator-(int) const; };
+struct F { friend F operator*(F, F); };
+void f(S s, const S &cr, int *p, ns::E en, ns::myint mi, SE se, W w, C c, M m, F fr, double d) {
+  s + 1;
+  1 + cr;
+  (s) <  (p);
+  en == s;
+  s - mi;
+  se && s;
+  -s;
+  1 + (-s);
+  s += d;
+  !s;
+  w + 1;
+  c + 1;
+  m - 1;
+  fr * fr;
+  s + ns::T();
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            11:5 349 "+"
+                "S + int"
+            11:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            11:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            11:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+            12:5 349 "+"
+                "int + const S"
+            12:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(2)
+            12:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            12:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(2)
+            13:7 349 "<"
+                "S < int *"
+            13:7 3328 "<(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            13:7 3328 "<(<pointer>, <pointer>)" Int(1)
+            13:7 3328 "<(<nullptr>, <nullptr>)" Int(1)
+            14:6 349 "=="
+                "ns::E == S"
+            14:6 3328 "==(<promoted arithmetic>, <promoted arithmetic>)" Int(2)
+            14:6 3328 "==(<nullptr>, <nullptr>)" Int(1)
+            14:6 3328 "==(<enum>, <enum>)" Int(2)
+            15:5 349 "-"
+                "S - ns::myint"
+            15:5 3328 "-(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            15:5 3328 "-(<pointer to object>, <ptrdiff_t>)" Int(1)
+            16:6 349 "&&"
+                "SE && S"
+            16:6 3328 "&&(<bool>, <bool>)" Int(2)
+            17:3 349 "-"
+                "- S"
+            17:3 3328 "-(<promoted arithmetic>)" Int(1)
+            18:8 349 "-"
+                "- S"
+            18:8 3328 "-(<promoted arithmetic>)" Int(1)
+            19:5 349 "+="
+                "S += double"
+            19:5 3328 "+=(<arithmetic>, <promoted arithmetic>)" Int(1)
+            19:5 3328 "+=(<pointer to object>, <ptrdiff_t>)" Int(1)
+            20:3 349 "!"
+                "! S"
+            20:3 3328 "!(<bool>)" Int(1)
+            25:5 349 "+"
+                "S + ns::T"
+            25:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            25:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            25:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+        "#]],
+    );
+}
+
+#[test]
+fn operators_in_instances() {
+    // An operand declared of a template parameter's type: resolved per
+    // instance, host ones included, with the instance as context; `y + 1`
+    // (not dependent) and `int` instances give nothing.
+    check_device(
+        r#"
+template <class T> T add_one(T x) { return x + 1; }
+template <class T> bool neg(const T &x) { int y = 0; return !x && y + 1; }
+struct S {};
+S host_fn() { return add_one(S()); }
+int g() { return add_one(1) + neg(S()) + neg(2); }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:46 349 "+" <- T add_one(T) [with T=S] at 5
+                "S + int"
+            2:46 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            2:46 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            2:46 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+            3:61 349 "!" <- bool neg(const T &) [with T=S] at 6
+                "! const S"
+            3:61 3328 "!(<bool>)" Int(1)
         "#]],
     );
 }
