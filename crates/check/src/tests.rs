@@ -2878,7 +2878,7 @@ int g() { return add_one(1) + neg(S()) + neg(2); }
             2:46 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
             2:46 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
             2:46 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
-            3:61 349 "!" <- bool neg(const T &) [with T=S] at 6
+            3:61 349 "!" <- __nv_bool neg(const T &) [with T=S] at 6
                 "! const S"
             3:61 3328 "!(<bool>)" Int(1)
         "#]],
