@@ -40,7 +40,8 @@
 //!
 //! Operand types are spelled as EDG writes them: typedef names kept, no
 //! `aka`, references dropped, cv kept (`const ns::S + int`), unary ones as
-//! `- S`. Not modelled (silence): class templates, nested and local
+//! `- S`. Not modelled (silence): class templates with class or enum
+//! arguments, partial and explicit specializations, nested and local
 //! classes, enumerations in classes, arrays, pointers to members, `++`,
 //! `--`, `[]`, an enumeration on the left of a compound assignment, a
 //! body with a block-scope using-declaration or directive.
@@ -189,6 +190,16 @@ pub(crate) fn body_findings(
     out.into_iter().map(|(_, f)| f).collect()
 }
 
+/// The class (or class template specialization) `t` is.
+fn class_ref(db: &dyn SourceDatabase, t: TyId) -> Option<ClassRefT> {
+    let t = strip_cv(db, canonical(db, t));
+    match t.kind(db) {
+        TyKind::Class(k) => Some(ClassRefT::Class(*k)),
+        TyKind::App(_) | TyKind::Inst(_) => cufront_hir::templates::class_of(db, t).ok(),
+        _ => None,
+    }
+}
+
 /// Whether `infer`'s type of `e` is a guess: an operator expression with
 /// an operand of class type that no operator function was resolved for
 /// (`S() + 1` is typed as the built-in `+` would type it). A conversion or
@@ -206,7 +217,7 @@ pub(crate) fn guessed_type(db: &dyn SourceDatabase, body: &Body, r: &InferenceRe
             while let TyKind::LRef(x) | TyKind::RRef(x) = t.kind(db) {
                 t = canonical(db, *x);
             }
-            matches!(strip_cv(db, t).kind(db), TyKind::Class(_) | TyKind::Inst(_))
+            matches!(strip_cv(db, t).kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_))
         })
     };
     operands.into_iter().any(class)
@@ -429,6 +440,21 @@ impl Cx<'_> {
         if matches!(t.kind(db), TyKind::Builtin(Builtin::NullPtr)) {
             return Some("std::nullptr_t".into());
         }
+        // A class template specialization by its arguments (`A<int>`,
+        // `const A<int>`; checked), which `spell` leaves out.
+        let (inner, cv) = match t.kind(db) {
+            TyKind::Qualified(x, cv) => (*x, Some(*cv)),
+            _ => (t, None),
+        };
+        if let TyKind::App(_) | TyKind::Inst(_) = inner.kind(db) {
+            let Some(ClassRefT::Inst(i)) = class_ref(db, inner) else { return None };
+            let name = crate::spell::instance(db, i)?;
+            return match cv {
+                None => Some(name),
+                Some(cv) if cv.c && !cv.v && !cv.r => Some(format!("const {name}")),
+                Some(_) => None,
+            };
+        }
         crate::spell::spell(db, t)
     }
 
@@ -448,7 +474,7 @@ impl Cx<'_> {
                 let data = item_tree_of(db, k.item(db)).enums.get(k.idx(db) as usize)?.clone();
                 Shape::Enum { scoped: data.scoped }
             }
-            TyKind::Class(_) => {
+            TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => {
                 self.class_is_plain(t, self.start(at))?;
                 Shape::Class
             }
@@ -467,36 +493,68 @@ impl Cx<'_> {
     /// friends or conversion functions, with bases that are the same.
     fn class_is_plain(&self, t: TyId, at: u32) -> Option<()> {
         let db = self.db;
-        let TyKind::Class(k) = t.kind(db) else { return None };
-        let k = self.map.class_definition(*k);
+        let c = class_ref(db, t)?;
+        let k = match c {
+            ClassRefT::Class(k) => self.map.class_definition(k),
+            ClassRefT::Inst(i) => i.class(db),
+        };
         if !(self.complete)(k, at) {
             return None;
         }
-        if crate::operands::converts(db, ClassRefT::Class(k), 0)? {
+        if crate::operands::converts(db, c, 0)? {
             return None;
         }
-        self.classes_of(k, 0).map(|_| ())
+        self.classes_of(c, 0).map(|_| ())
     }
 
-    /// The class and its bases, each plain (see `class_is_plain`).
-    fn classes_of(&self, k: ClassId, depth: u32) -> Option<Vec<ClassId>> {
+    /// The class and its bases (their definitions; a class template
+    /// specialization's pattern), each plain: not nested, without
+    /// friends, not an explicit or partial specialization, a template's
+    /// arguments scalars (their classes and namespaces would be searched
+    /// too).
+    fn classes_of(&self, c: ClassRefT, depth: u32) -> Option<Vec<ClassId>> {
         let db = self.db;
         if depth > 16 {
             return None;
         }
-        let k = self.map.class_definition(k);
+        let k = match c {
+            ClassRefT::Class(k) => self.map.class_definition(k),
+            ClassRefT::Inst(i) => i.class(db),
+        };
         let data = item_tree_of(db, k.item(db)).classes.get(k.idx(db) as usize)?.clone();
-        if !data.is_definition || data.has_friends || data.tparams.is_some() || data.spec_args.is_some() {
+        if !data.is_definition || data.has_friends || data.spec_args.is_some() {
             return None;
+        }
+        match c {
+            ClassRefT::Class(_) if data.tparams.is_some() => return None,
+            ClassRefT::Class(_) => {}
+            ClassRefT::Inst(i) => {
+                data.tparams.as_ref()?;
+                for a in i.args(db) {
+                    match a {
+                        cufront_hir::templates::TemplateArg::Type(t) => {
+                            let t = strip_cv(db, canonical(db, *t));
+                            let t = match t.kind(db) {
+                                TyKind::Ptr(p) => strip_cv(db, canonical(db, *p)),
+                                _ => t,
+                            };
+                            if !matches!(t.kind(db), TyKind::Builtin(_)) {
+                                return None;
+                            }
+                        }
+                        cufront_hir::templates::TemplateArg::Value(..) => {}
+                        _ => return None,
+                    }
+                }
+            }
         }
         let parent = *self.map.parent.get(&DeclKey::Class(k))?;
         if !plain_namespace(&self.map.scope(parent).kind) {
             return None;
         }
         let mut out = vec![k];
-        for b in class_bases_of(db, ClassRefT::Class(k)).iter() {
-            let ClassRefT::Class(bk) = b.class? else { return None };
-            out.extend(self.classes_of(bk, depth + 1)?);
+        for b in class_bases_of(db, c).iter() {
+            out.extend(self.classes_of(b.class?, depth + 1)?);
         }
         Some(out)
     }
@@ -515,8 +573,8 @@ impl Cx<'_> {
                 _ => t,
             };
             match t.kind(db) {
-                TyKind::Class(k) => {
-                    for c in self.classes_of(*k, 0)? {
+                TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => {
+                    for c in self.classes_of(class_ref(db, t)?, 0)? {
                         scopes.push(*self.map.class_scope.get(&c)?);
                         scopes.push(*self.map.parent.get(&DeclKey::Class(c))?);
                     }

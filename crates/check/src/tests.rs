@@ -2884,3 +2884,47 @@ int g() { return add_one(1) + neg(S()) + neg(2); }
         "#]],
     );
 }
+
+#[test]
+fn operators_on_class_template_specializations() {
+    // By their arguments (`const A<float>`); a class argument (`E<P>`:
+    // its namespace would be searched), an operator template in the
+    // template's namespace (`q::C`) or a hidden friend (`D`): silence.
+    check(
+        r#"
+template <class T> struct A { T v; };
+template <class T, int N> struct B : A<T> {};
+namespace q { template <class T> struct C {}; template <class T> C<T> operator+(C<T>, int); }
+template <class T> struct D { friend D operator-(D, D) { return D(); } };
+struct P {};
+template <class T> struct E {};
+void f(A<int> a, const A<float> &ca, B<double, 3> b, q::C<int> c, D<int> d, E<P> e) {
+  a + 1;
+  2 * ca;
+  b == a;
+  !b;
+  c + 1;
+  d - d;
+  e + 1;
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            9:5 349 "+"
+                "A<int> + int"
+            9:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            9:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            9:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+            10:5 349 "*"
+                "int * const A<float>"
+            10:5 3328 "*(<promoted arithmetic>, <promoted arithmetic>)" Int(2)
+            11:5 349 "=="
+                "B<double, 3> == A<int>"
+            11:5 3328 "==(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            11:5 3328 "==(<nullptr>, <nullptr>)" Int(1)
+            12:3 349 "!"
+                "! B<double, 3>"
+            12:3 3328 "!(<bool>)" Int(1)
+        "#]],
+    );
+}
