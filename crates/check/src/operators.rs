@@ -25,6 +25,10 @@
 //! | unary `-` | (P) |
 //! | `!` | (`<bool>`) |
 //! | `~` | (I) |
+//! | prefix `++` `--` | (`<non-bool arithmetic>`), (ptr) |
+//! | postfix `++` `--` | (`<non-bool arithmetic>`, `<integral>`), (ptr, `<integral>`) |
+//! | unary `*` | (ptr), (`<pointer to function>`) |
+//! | `[]` | (ptr, pd), (pd, ptr) |
 //! | `+=` `-=` (class on the left) | (`<arithmetic>`, P), (ptr, pd) |
 //! | `*=` `/=` (class on the left) | (`<arithmetic>`, P) |
 //! | `%=` `<<=` `>>=` `&=` `\|=` `^=` (class on the left) | (`<integral>`, I) |
@@ -40,10 +44,11 @@
 //!
 //! Operand types are spelled as EDG writes them: typedef names kept, no
 //! `aka`, references dropped, cv kept (`const ns::S + int`), unary ones as
-//! `- S`. Not modelled (silence): class templates with class or enum
+//! `- S`, `S ++`, `S [ int ]` (caret at the `[`). Not modelled (silence): class templates with class or enum
 //! arguments, partial and explicit specializations, nested and local
-//! classes, enumerations in classes, arrays, pointers to members, `++`,
-//! `--`, `[]`, an enumeration on the left of a compound assignment, a
+//! classes, enumerations in classes, arrays, pointers to members,
+//! `++`/`--` of a const object, a scalar on the left of a compound
+//! assignment, a
 //! body with a block-scope using-declaration or directive.
 
 use std::sync::Arc;
@@ -71,11 +76,15 @@ const BUILTIN_MISMATCH: DiagId = DiagId(3328);
 /// One operator expression no operator takes, relative to its item.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoOperator {
-    /// The operator's spelling (`+`, `<<=`, `!`).
+    /// The operator's spelling (`+`, `<<=`, `!`, `[]`).
     pub op: &'static str,
+    /// Its token in the text (`[` of `[]`).
+    pub token: &'static str,
     /// Where to look for the operator token: from `from` (the end of the
-    /// left operand; a unary operator's own start) to `to` (the start of
-    /// the right operand; equal to `from` for a unary operator).
+    /// left operand; a prefix operator's own start; a postfix operator's
+    /// operand's end) to `to` (the start of the right operand; equal to
+    /// `from` for a prefix operator; the expression's end for a postfix
+    /// one).
     pub from: u32,
     pub to: u32,
     /// The end of the expression (where EDG checks it in an instance).
@@ -94,15 +103,15 @@ impl NoOperator {
     pub(crate) fn to_found(&self, text: &str, start: u32) -> Option<Vec<Found>> {
         let at = if self.from == self.to {
             let at = (start + self.from) as usize;
-            text.get(at..)?.starts_with(self.op).then_some(at)?
+            text.get(at..)?.starts_with(self.token).then_some(at)?
         } else {
             let (from, to) = ((start + self.from) as usize, (start + self.to) as usize);
             let between = text.get(from..to)?;
             let rest: String = between.chars().filter(|c| !c.is_whitespace() && *c != '(' && *c != ')').collect();
-            if rest != self.op {
+            if rest != self.token {
                 return None;
             }
-            from + between.find(self.op)?
+            from + between.find(self.token)?
         } as u32;
         let mut error = Found::new(at, NO_OPERATOR, Severity::Error, vec![Arg::Str(self.op.to_string())]);
         error.continuation.push(Message::Template { id: OPERAND_TYPES, args: vec![Arg::Str(self.types.clone())] });
@@ -139,6 +148,9 @@ fn is_operator(e: &Expr) -> bool {
         Expr::Binary { .. }
             | Expr::Assign { op: Some(_), .. }
             | Expr::Unary { op: UnaryOp::Neg | UnaryOp::Plus | UnaryOp::Not | UnaryOp::BitNot, .. }
+            | Expr::Unary { op: UnaryOp::Deref | UnaryOp::PreInc | UnaryOp::PreDec, .. }
+            | Expr::Unary { op: UnaryOp::PostInc | UnaryOp::PostDec, .. }
+            | Expr::Index { .. }
     )
 }
 
@@ -172,6 +184,7 @@ pub(crate) fn body_findings(
             Expr::Binary { op, lhs, rhs } if wanted(lhs) || wanted(rhs) => cx.binary(id, op, lhs, rhs),
             Expr::Assign { op: Some(op), lhs, rhs } if wanted(lhs) || wanted(rhs) => cx.compound(id, op, lhs, rhs),
             Expr::Unary { op, expr } if wanted(expr) => cx.unary(id, op, expr),
+            Expr::Index { base, index } if wanted(base) || wanted(index) => cx.index(id, base, index),
             _ => None,
         };
         out.extend(found.map(|f| (id, f)));
@@ -183,6 +196,7 @@ pub(crate) fn body_findings(
         let operands = match *body.expr(*e) {
             Expr::Binary { lhs, rhs, .. } | Expr::Assign { lhs, rhs, .. } => vec![lhs, rhs],
             Expr::Unary { expr, .. } => vec![expr],
+            Expr::Index { base, index } => vec![base, index],
             _ => vec![],
         };
         !operands.iter().any(|o| erroneous.contains(o))
@@ -208,7 +222,9 @@ fn class_ref(db: &dyn SourceDatabase, t: TyId) -> Option<ClassRefT> {
 pub(crate) fn guessed_type(db: &dyn SourceDatabase, body: &Body, r: &InferenceResult, e: ExprId) -> bool {
     let operands = match *body.expr(e) {
         Expr::Binary { lhs, rhs, .. } | Expr::Assign { op: Some(_), lhs, rhs } => vec![lhs, rhs],
-        Expr::Unary { op: UnaryOp::Neg | UnaryOp::Plus | UnaryOp::Not | UnaryOp::BitNot, expr } => vec![expr],
+        Expr::Unary { op: UnaryOp::AddrOf | UnaryOp::Other, .. } => return false,
+        Expr::Unary { expr, .. } => vec![expr],
+        Expr::Index { base, index } => vec![base, index],
         _ => return false,
     };
     let class = |o: ExprId| {
@@ -255,6 +271,8 @@ enum Param {
     Enum,
     NullPtr,
     Bool,
+    NonBoolArithmetic,
+    FunctionPointer,
 }
 
 impl Param {
@@ -270,6 +288,8 @@ impl Param {
             Param::Enum => "<enum>",
             Param::NullPtr => "<nullptr>",
             Param::Bool => "<bool>",
+            Param::NonBoolArithmetic => "<non-bool arithmetic>",
+            Param::FunctionPointer => "<pointer to function>",
         }
     }
 
@@ -285,8 +305,11 @@ impl Param {
             Param::Enum => matches!(s, S::Enum { .. }),
             Param::NullPtr => s == S::NullPtr,
             Param::Bool => !matches!(s, S::Class | S::NullPtr),
-            // Only a class on the left of a compound assignment is modelled.
-            Param::Arithmetic | Param::Integral => false,
+            // The postfix `int` of `++`/`--`.
+            Param::Integral => s == S::Integral,
+            // Only a class on the left of a compound assignment and a class
+            // operand of `++`/`--` and `*` are modelled.
+            Param::Arithmetic | Param::NonBoolArithmetic | Param::FunctionPointer => false,
         }
     }
 }
@@ -346,12 +369,24 @@ fn compound_candidates(op: BinaryOp) -> Option<Vec<[Param; 2]>> {
     })
 }
 
-fn unary_candidates(op: UnaryOp) -> Option<(&'static str, Vec<Param>)> {
+/// A unary operator's candidates (a postfix `++`/`--` has a second,
+/// `<integral>` parameter).
+fn unary_candidates(op: UnaryOp) -> Option<(&'static str, Vec<Vec<Param>>)> {
+    use Param as P;
+    let inc = |postfix: bool| {
+        let second: &[Param] = if postfix { &[P::Integral] } else { &[] };
+        vec![[&[P::NonBoolArithmetic][..], second].concat(), [&[P::ObjectPointer][..], second].concat()]
+    };
     Some(match op {
-        UnaryOp::Plus => ("+", vec![Param::PromotedArithmetic, Param::Pointer]),
-        UnaryOp::Neg => ("-", vec![Param::PromotedArithmetic]),
-        UnaryOp::Not => ("!", vec![Param::Bool]),
-        UnaryOp::BitNot => ("~", vec![Param::PromotedIntegral]),
+        UnaryOp::Plus => ("+", vec![vec![P::PromotedArithmetic], vec![P::Pointer]]),
+        UnaryOp::Neg => ("-", vec![vec![P::PromotedArithmetic]]),
+        UnaryOp::Not => ("!", vec![vec![P::Bool]]),
+        UnaryOp::BitNot => ("~", vec![vec![P::PromotedIntegral]]),
+        UnaryOp::Deref => ("*", vec![vec![P::ObjectPointer], vec![P::FunctionPointer]]),
+        UnaryOp::PreInc => ("++", inc(false)),
+        UnaryOp::PreDec => ("--", inc(false)),
+        UnaryOp::PostInc => ("++", inc(true)),
+        UnaryOp::PostDec => ("--", inc(true)),
         _ => return None,
     })
 }
@@ -396,7 +431,8 @@ impl Cx<'_> {
         let candidates = notes(spelling, &binary_candidates(op, l, r)?, &[l, r])?;
         self.nothing_found(op_names(spelling), &[lhs, rhs])?;
         let types = format!("{} {spelling} {}", self.spelled(lhs)?, self.spelled(rhs)?);
-        Some(NoOperator { op: spelling, from: self.end(lhs), to: self.start(rhs), end: self.end(e), types, candidates })
+        let (from, to, end) = (self.end(lhs), self.start(rhs), self.end(e));
+        Some(NoOperator { op: spelling, token: spelling, from, to, end, types, candidates })
     }
 
     fn compound(&self, e: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Option<NoOperator> {
@@ -408,19 +444,46 @@ impl Cx<'_> {
         let candidates = notes(spelling, &compound_candidates(op)?, &[l, r])?;
         self.nothing_found(vec![format!("operator{spelling}")], &[lhs, rhs])?;
         let types = format!("{} {spelling} {}", self.spelled(lhs)?, self.spelled(rhs)?);
-        Some(NoOperator { op: spelling, from: self.end(lhs), to: self.start(rhs), end: self.end(e), types, candidates })
+        let (from, to, end) = (self.end(lhs), self.start(rhs), self.end(e));
+        Some(NoOperator { op: spelling, token: spelling, from, to, end, types, candidates })
     }
 
     fn unary(&self, e: ExprId, op: UnaryOp, operand: ExprId) -> Option<NoOperator> {
+        let db = self.db;
         let (spelling, params) = unary_candidates(op)?;
         if self.shape(operand, e)? != Shape::Class {
             return None;
         }
-        let candidates = params.iter().map(|p| note(spelling, &[*p], &[Shape::Class])).collect::<Option<Vec<_>>>()?;
+        // `++`/`--` of a const object: not probed.
+        let increment = matches!(op, UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec);
+        if increment && matches!(canonical(db, self.operand_ty(operand)?).kind(db), TyKind::Qualified(..)) {
+            return None;
+        }
+        let postfix = matches!(op, UnaryOp::PostInc | UnaryOp::PostDec);
+        let shapes: &[Shape] = if postfix { &[Shape::Class, Shape::Integral] } else { &[Shape::Class] };
+        let candidates = params.iter().map(|p| note(spelling, p, shapes)).collect::<Option<Vec<_>>>()?;
         self.nothing_found(vec![format!("operator{spelling}")], &[operand])?;
-        let types = format!("{spelling} {}", self.spelled(operand)?);
-        let at = self.start(e);
-        Some(NoOperator { op: spelling, from: at, to: at, end: self.end(e), types, candidates })
+        let operand_type = self.spelled(operand)?;
+        let end = self.end(e);
+        if postfix {
+            let (from, types) = (self.end(operand), format!("{operand_type} {spelling}"));
+            return Some(NoOperator { op: spelling, token: spelling, from, to: end, end, types, candidates });
+        }
+        let (at, types) = (self.start(e), format!("{spelling} {operand_type}"));
+        Some(NoOperator { op: spelling, token: spelling, from: at, to: at, end, types, candidates })
+    }
+
+    fn index(&self, e: ExprId, base: ExprId, index: ExprId) -> Option<NoOperator> {
+        let (l, r) = (self.shape(base, e)?, self.shape(index, e)?);
+        if l != Shape::Class && r != Shape::Class {
+            return None;
+        }
+        let candidates = [[Param::ObjectPointer, Param::PtrDiff], [Param::PtrDiff, Param::ObjectPointer]];
+        let candidates = notes("[]", &candidates, &[l, r])?;
+        self.nothing_found(vec!["operator[]".to_string()], &[base, index])?;
+        let types = format!("{} [ {} ]", self.spelled(base)?, self.spelled(index)?);
+        let (from, to, end) = (self.end(base), self.start(index), self.end(e));
+        Some(NoOperator { op: "[]", token: "[", from, to, end, types, candidates })
     }
 
     /// The operand's type with its references dropped (what `operand

@@ -2928,3 +2928,46 @@ void f(A<int> a, const A<float> &ca, B<double, 3> b, q::C<int> c, D<int> d, E<P>
         "#]],
     );
 }
+
+#[test]
+fn operators_increments_dereference_and_subscripts() {
+    // `S ++` at the operator after the operand, `S [ int ]` at the `[`;
+    // `++` of a const object (not probed) and `&s` (built in) are silent.
+    check(
+        r#"
+struct S {};
+void f(S s, const S cs, int *p) {
+  ++s;
+  s  --;
+  *s;
+  s[1];
+  p[s];
+  ++cs;
+  &s;
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            4:3 349 "++"
+                "++ S"
+            4:3 3328 "++(<non-bool arithmetic>)" Int(1)
+            4:3 3328 "++(<pointer to object>)" Int(1)
+            5:6 349 "--"
+                "S --"
+            5:6 3328 "--(<non-bool arithmetic>, <integral>)" Int(1)
+            5:6 3328 "--(<pointer to object>, <integral>)" Int(1)
+            6:3 349 "*"
+                "* S"
+            6:3 3328 "*(<pointer to object>)" Int(1)
+            6:3 3328 "*(<pointer to function>)" Int(1)
+            7:4 349 "[]"
+                "S [ int ]"
+            7:4 3328 "[](<pointer to object>, <ptrdiff_t>)" Int(1)
+            7:4 3328 "[](<ptrdiff_t>, <pointer to object>)" Int(1)
+            8:4 349 "[]"
+                "int * [ S ]"
+            8:4 3328 "[](<pointer to object>, <ptrdiff_t>)" Int(2)
+            8:4 3328 "[](<ptrdiff_t>, <pointer to object>)" Int(1)
+        "#]],
+    );
+}
