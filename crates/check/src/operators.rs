@@ -29,9 +29,9 @@
 //! | postfix `++` `--` | (`<non-bool arithmetic>`, `<integral>`), (ptr, `<integral>`) |
 //! | unary `*` | (ptr), (`<pointer to function>`) |
 //! | `[]` | (ptr, pd), (pd, ptr) |
-//! | `+=` `-=` (class on the left) | (`<arithmetic>`, P), (ptr, pd) |
-//! | `*=` `/=` (class on the left) | (`<arithmetic>`, P) |
-//! | `%=` `<<=` `>>=` `&=` `\|=` `^=` (class on the left) | (`<integral>`, I) |
+//! | `+=` `-=` | (`<arithmetic>`, P), (ptr, pd) |
+//! | `*=` `/=` | (`<arithmetic>`, P) |
+//! | `%=` `<<=` `>>=` `&=` `\|=` `^=` | (`<integral>`, I) |
 //!
 //! Which argument does not match (the first of the two that does not):
 //! P takes integers (`bool` and characters too), floating types and
@@ -40,15 +40,17 @@
 //! any pointer; `<enum>` any enumeration (scoped ones too); `<nullptr>`
 //! only `std::nullptr_t`; `<bool>` anything scalar but `std::nullptr_t`
 //! (a scoped enumeration too, as observed); a class without conversion
-//! functions nothing.
+//! functions nothing; on the left of a compound assignment (a class, or
+//! a modifiable scalar with a class on the right) `<arithmetic>` takes
+//! integers and floating types, `<integral>` integers.
 //!
 //! Operand types are spelled as EDG writes them: typedef names kept, no
 //! `aka`, references dropped, cv kept (`const ns::S + int`), unary ones as
 //! `- S`, `S ++`, `S [ int ]` (caret at the `[`). Not modelled (silence): class templates with class or enum
 //! arguments, partial and explicit specializations, nested and local
 //! classes, enumerations in classes, arrays, pointers to members,
-//! `++`/`--` of a const object, a scalar on the left of a compound
-//! assignment, a
+//! `++`/`--` of a const object, an enumeration or a prvalue on the left
+//! of a compound assignment, a
 //! body with a block-scope using-declaration or directive.
 
 use std::sync::Arc;
@@ -305,11 +307,11 @@ impl Param {
             Param::Enum => matches!(s, S::Enum { .. }),
             Param::NullPtr => s == S::NullPtr,
             Param::Bool => !matches!(s, S::Class | S::NullPtr),
-            // The postfix `int` of `++`/`--`.
+            // The left of a compound assignment; the postfix `int` of `++`/`--`.
+            Param::Arithmetic => matches!(s, S::Integral | S::Floating),
             Param::Integral => s == S::Integral,
-            // Only a class on the left of a compound assignment and a class
-            // operand of `++`/`--` and `*` are modelled.
-            Param::Arithmetic | Param::NonBoolArithmetic | Param::FunctionPointer => false,
+            // Only a class operand of `++`/`--` and `*` is modelled.
+            Param::NonBoolArithmetic | Param::FunctionPointer => false,
         }
     }
 }
@@ -438,7 +440,12 @@ impl Cx<'_> {
     fn compound(&self, e: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Option<NoOperator> {
         let spelling = compound_spelling(op)?;
         let (l, r) = (self.shape(lhs, e)?, self.shape(rhs, e)?);
-        if l != Shape::Class {
+        // A scalar lvalue on the left (probed with `int`, `const int`,
+        // `bool`, `double` and `int *`).
+        let scalar = matches!(l, Shape::Integral | Shape::Floating | Shape::ObjectPointer)
+            && r == Shape::Class
+            && self.r.categories.get(lhs.0 as usize) == Some(&infer::Category::LValue);
+        if l != Shape::Class && !scalar {
             return None;
         }
         let candidates = notes(spelling, &compound_candidates(op)?, &[l, r])?;

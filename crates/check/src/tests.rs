@@ -2971,3 +2971,46 @@ void f(S s, const S cs, int *p) {
         "#]],
     );
 }
+
+#[test]
+fn operators_compound_assignments_to_scalars() {
+    // A scalar lvalue on the left, a class on the right: a const one too
+    // (not 137: overload resolution comes first).
+    check(
+        r#"
+struct S {};
+void f(S s, int i, double d, int *p, bool b, const int ci) {
+  i += s;
+  d %= s;
+  p -= s;
+  b *= s;
+  i <<= s;
+  ci += s;
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            4:5 349 "+="
+                "int += S"
+            4:5 3328 "+=(<arithmetic>, <promoted arithmetic>)" Int(2)
+            4:5 3328 "+=(<pointer to object>, <ptrdiff_t>)" Int(1)
+            5:5 349 "%="
+                "double %= S"
+            5:5 3328 "%=(<integral>, <promoted integral>)" Int(1)
+            6:5 349 "-="
+                "int * -= S"
+            6:5 3328 "-=(<arithmetic>, <promoted arithmetic>)" Int(1)
+            6:5 3328 "-=(<pointer to object>, <ptrdiff_t>)" Int(2)
+            7:5 349 "*="
+                "bool *= S"
+            7:5 3328 "*=(<arithmetic>, <promoted arithmetic>)" Int(2)
+            8:5 349 "<<="
+                "int <<= S"
+            8:5 3328 "<<=(<integral>, <promoted integral>)" Int(2)
+            9:6 349 "+="
+                "const int += S"
+            9:6 3328 "+=(<arithmetic>, <promoted arithmetic>)" Int(2)
+            9:6 3328 "+=(<pointer to object>, <ptrdiff_t>)" Int(1)
+        "#]],
+    );
+}
