@@ -448,6 +448,9 @@ impl Cx<'_> {
     /// conversion certainly does not exist.
     fn convert(&self, e: ExprId, to: TyId, site: Site) -> Option<Raw> {
         let db = self.db;
+        if crate::operators::guessed_type(db, self.body, self.r, e) {
+            return None;
+        }
         let from = self.r.ty(e)?;
         let at = u32::from(self.body.expr_ranges[e.0 as usize].start());
         let (fs, ts) = (self.shape(from), self.shape(to));

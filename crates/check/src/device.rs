@@ -398,6 +398,42 @@ fn dependent_non_class_members(
     out
 }
 
+/// A type or name as cicc's front end spells it: `bool` is `__nv_bool`
+/// there (checked in `detected during` names, template arguments, `%t`
+/// and `operand types are`), a whole word only.
+fn nv_bool(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let bytes = s.as_bytes();
+    let ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+    let mut i = 0;
+    while i < s.len() {
+        if s[i..].starts_with("bool") && (i == 0 || !ident(bytes[i - 1])) && bytes.get(i + 4).is_none_or(|b| !ident(*b))
+        {
+            out.push_str("__nv_bool");
+            i += 4;
+            continue;
+        }
+        let c = s[i..].chars().next().unwrap_or_default();
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Whether `e` names a local or parameter declared of a type that
+/// mentions one of `names`, the template parameters (`T x`, `const T &x`):
+/// an operand whose operators EDG resolves in each instance.
+fn dependent_object(
+    body: &cufront_hir::body::Body,
+    r: &infer::InferenceResult,
+    e: cufront_hir::body::ExprId,
+    names: &[String],
+) -> bool {
+    let Some(cufront_hir::body::Expr::Path(_)) = body.exprs.get(e.0 as usize) else { return false };
+    let Some(infer::Resolution::Local(l)) = r.resolutions.get(&e) else { return false };
+    body.locals.get(l.0 as usize).is_some_and(|l| type_mentions(&l.ty, names) == Some(true))
+}
+
 /// Whether `f` is the `operator()` of a lambda that EDG makes an
 /// implicitly `constexpr` host function: one of a host function, without
 /// annotations or captures, whose body is empty (`[] { }`, checked; what
@@ -560,6 +596,7 @@ impl Walk<'_> {
         enum Event {
             Call(CallSite, Entity),
             NotClass(cufront_hir::body::ExprId),
+            NoOperator(crate::operators::NoOperator),
         }
         let end = |e: cufront_hir::body::ExprId| body.expr_ranges.get(e.0 as usize).map_or(0, |r| u32::from(r.end()));
         let mut events = Vec::new();
@@ -572,6 +609,13 @@ impl Walk<'_> {
         if let Some(names) = &names {
             for e in dependent_non_class_members(db, inst, &body, &r, names) {
                 events.push((end(e), Event::NotClass(e)));
+            }
+            // Operators with an operand declared of a dependent type: EDG
+            // resolves them in the instance (the classes are complete by
+            // then: it instantiates at the end of the unit).
+            let wanted = |o: cufront_hir::body::ExprId| dependent_object(&body, &r, o, names);
+            for n in crate::operators::body_findings(db, decl, &body, &r, &wanted, &|_, _| true) {
+                events.push((n.end, Event::NoOperator(n)));
             }
         }
         events.sort_by_key(|&(at, _)| at);
@@ -593,6 +637,22 @@ impl Walk<'_> {
         for (_, event) in events {
             let (site, callee) = match event {
                 Event::Call(site, callee) => (site, callee),
+                Event::NoOperator(mut n) => {
+                    n.types = nv_bool(&n.types);
+                    if let Some(context) = self.context(&steps)
+                        && let Some(found) = n.to_found(self.tu.text(db), start)
+                    {
+                        // The context is printed after the notes.
+                        for (i, mut f) in found.into_iter().enumerate() {
+                            f.order = u32::MAX - 1;
+                            if i == 0 {
+                                f.context = context.clone();
+                            }
+                            self.out.push(f);
+                        }
+                    }
+                    continue;
+                }
                 Event::NotClass(e) => {
                     if let Some(context) = self.context(&steps) {
                         let base = match body.expr(e) {
@@ -600,6 +660,12 @@ impl Walk<'_> {
                             _ => continue,
                         };
                         let Some(arg) = r.ty(base).and_then(|t| crate::spell::type_arg(db, t)) else { continue };
+                        let arg = match arg {
+                            Arg::Type { spelling, aka } => {
+                                Arg::Type { spelling: nv_bool(&spelling), aka: aka.map(|a| nv_bool(&a)) }
+                            }
+                            other => other,
+                        };
                         let at = start + body.expr_ranges.get(e.0 as usize).map_or(0, |r| u32::from(r.start()));
                         let mut found = Found::new(at, NOT_CLASS, Severity::Error, vec![arg]);
                         found.order = u32::MAX - 1;
@@ -712,7 +778,7 @@ impl Walk<'_> {
         use cufront_diagnostics::{ContextEntry, ContextKind, Entity};
         let mut out = Vec::new();
         for &(inst, point) in steps.iter().rev() {
-            let with = names::instance_context_name(self.db, inst)?;
+            let with = nv_bool(&names::instance_context_name(self.db, inst)?);
             out.push(ContextEntry {
                 kind: ContextKind::Instantiation,
                 entity: Entity { kind: None, name: with.clone(), with_template_args: Some(with), ..Entity::default() },
@@ -880,6 +946,10 @@ pub fn device_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) 
                 let at = start + r.at;
                 let (id, severity, args) = (r.id, r.severity, r.args.clone());
                 early.push(Found::new(at, id, severity, args));
+            }
+            for n in crate::operators::fn_no_operator_findings(db, f).iter() {
+                let n = crate::operators::NoOperator { types: nv_bool(&n.types), ..n.clone() };
+                early.extend(n.to_found(text, start).unwrap_or_default());
             }
             let unused = crate::unused::fn_unused_locals(db, f);
             // EDG reports them when the body ends: at its closing brace

@@ -11,7 +11,9 @@
 //!   operands that are not modifiable lvalues (137); `constants`: the
 //!   warnings of integer constant folding (68, 69, 61, 63, 39, 179, 186).
 //! - `deleted`: calls that overload resolution resolved to a deleted
-//!   function (1776).
+//!   function (1776); `operators`: operator expressions only built-in
+//!   candidates could take, and none does (349 with 3328 notes; in
+//!   plain bodies and, in the device pass, in template instances).
 //! - `instantiation`: class template instances the user's variables
 //!   need, and the asserts that fail in them (with `detected during`).
 //! - `lambdas`: the restrictions on extended lambdas (spec 30 §5.3).
@@ -74,6 +76,7 @@ mod names;
 mod nonconstant;
 mod objects;
 mod operands;
+mod operators;
 mod overrides;
 mod redefinition;
 mod set_unused;
@@ -117,6 +120,7 @@ pub use literals::{fn_literal_findings, item_literal_operator_findings, var_lite
 pub use modifiable::fn_unmodifiable;
 pub use objects::{fn_member_access_findings, fn_object_findings, item_object_findings};
 pub use operands::fn_operand_findings;
+pub use operators::{NoOperator, fn_no_operator_findings};
 pub use overrides::item_override_findings;
 pub use set_unused::fn_set_but_unused;
 pub use switches::fn_duplicate_cases;
@@ -271,6 +275,9 @@ pub fn host_pass(db: &dyn SourceDatabase, tu: TranslationUnit, opts: Options) ->
             immediate::findings(db, tu, f, start, &mut out);
             raw(&fn_unmodifiable(db, f), start, &mut out);
             raw(&fn_operand_findings(db, f), start, &mut out);
+            for n in operators::fn_no_operator_findings(db, f).iter() {
+                out.extend(n.to_found(text, start).unwrap_or_default());
+            }
             raw(&fn_conversion_findings(db, f), start, &mut out);
             inaccessible.extend(fn_inaccessible(db, f).iter().map(|u| (u.clone(), start)));
             deleted.extend(fn_deleted_calls(db, f).iter().map(|c| (c.clone(), start)));

@@ -34,13 +34,13 @@ const NOT_MODIFIABLE: DiagId = DiagId(137);
 pub fn fn_unmodifiable(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     let decl = FnDecl::Fn(f);
     let body = infer::decl_body(db, decl);
-    let operands: Vec<ExprId> = body
+    let operands: Vec<(ExprId, Option<ExprId>)> = body
         .exprs
         .iter()
         .filter_map(|e| match e {
-            Expr::Assign { lhs, .. } => Some(*lhs),
+            Expr::Assign { lhs, rhs, .. } => Some((*lhs, Some(*rhs))),
             Expr::Unary { op: UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec, expr } => {
-                Some(*expr)
+                Some((*expr, None))
             }
             _ => None,
         })
@@ -54,7 +54,16 @@ pub fn fn_unmodifiable(db: &dyn SourceDatabase, f: FnId) -> Arc<Vec<Raw>> {
     }
     let device = matches!(exec_space::fn_exec_space(db, decl), ExecSpace::Device | ExecSpace::Global);
     let mut out = Vec::new();
-    for e in operands {
+    for (e, rhs) in operands {
+        // A class on the right: overload resolution's (`ci += s` is `no
+        // operator "+=" matches these operands`, checked; operators.rs).
+        let class = |t: TyId| {
+            let t = cufront_hir::infer::strip_cv(db, canonical(db, t));
+            matches!(t.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_))
+        };
+        if rhs.and_then(|x| r.ty(x)).is_some_and(class) {
+            continue;
+        }
         let (Some(Some(ty)), Some(cat)) = (r.expr_tys.get(e.0 as usize), r.categories.get(e.0 as usize)) else {
             continue;
         };

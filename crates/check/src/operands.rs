@@ -24,10 +24,10 @@
 //!
 //! Certainty: only what `infer` typed, in a body it did not skip. Class
 //! and enumeration operands of `*`, `[]` and calls are overload
-//! resolution's (`no operator "*" matches these operands`), not reported
-//! here; a class with a base that did not resolve, or that is not
-//! complete, is not looked into; a type this crate cannot spell as EDG does
-//! (`spell.rs`) gives no finding.
+//! resolution's (`no operator "*" matches these operands`, `operators.rs`
+//! for classes), not reported here; a class with a base that did not
+//! resolve, or that is not complete, is not looked into; a type this
+//! crate cannot spell as EDG does (`spell.rs`) gives no finding.
 
 use std::sync::Arc;
 
@@ -192,6 +192,9 @@ impl Cx<'_> {
         e: ExprId,
     ) -> Option<Raw> {
         let db = self.db;
+        if crate::operators::guessed_type(db, self.body, self.r, base) {
+            return None;
+        }
         let t = self.ty(base)?;
         let object = if arrow {
             match strip_cv(db, canonical(db, t)).kind(db) {

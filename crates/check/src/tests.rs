@@ -68,6 +68,14 @@ fn run(
             out.push_str(&format!(" <- {} at {at}", c.entity.with_template_args.as_deref().unwrap_or(&c.entity.name)));
         }
         out.push('\n');
+        if f.id.0 == 349 {
+            // `operand types are: S + int`.
+            for line in &f.continuation {
+                if let cufront_diagnostics::Message::Template { args: a, .. } = line {
+                    out.push_str(&format!("    {}\n", args(a)));
+                }
+            }
+        }
     }
     want.assert_eq(&out);
 }
@@ -2778,4 +2786,246 @@ fn options_from_a_front_end_command_line() {
     assert_eq!(o, crate::Options { relaxed_constexpr: true, extended_lambda: true, whole_program: false });
     let o = crate::Options::from_front_end_args(&args[..1]);
     assert_eq!(o, crate::Options { relaxed_constexpr: false, extended_lambda: false, whole_program: true });
+}
+
+#[test]
+fn operators_no_candidate_takes() {
+    // (`W`'s operator is found by argument-dependent lookup, `C` converts,
+    // `M` has a member, `F` a friend: silence.) Built-in candidates only (no operator function anywhere lookup or
+    // argument-dependent lookup looks, no conversion function): 349 with
+    // `operand types are` and a 3328 note per candidate, at the operator.
+    check(
+        r#"
+struct S {};
+namespace ns { struct T {}; enum E { e }; typedef int myint; }
+enum class SE { x };
+namespace w { struct W {}; W operator+(W, int); }
+using w::W;
+struct C { operator int() const; };
+struct M { M operator-(int) const; };
+struct F { friend F operator*(F, F); };
+void f(S s, const S &cr, int *p, ns::E en, ns::myint mi, SE se, W w, C c, M m, F fr, double d) {
+  s + 1;
+  1 + cr;
+  (s) <  (p);
+  en == s;
+  s - mi;
+  se && s;
+  -s;
+  1 + (-s);
+  s += d;
+  !s;
+  w + 1;
+  c + 1;
+  m - 1;
+  fr * fr;
+  s + ns::T();
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            11:5 349 "+"
+                "S + int"
+            11:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            11:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            11:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+            12:5 349 "+"
+                "int + const S"
+            12:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(2)
+            12:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            12:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(2)
+            13:7 349 "<"
+                "S < int *"
+            13:7 3328 "<(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            13:7 3328 "<(<pointer>, <pointer>)" Int(1)
+            13:7 3328 "<(<nullptr>, <nullptr>)" Int(1)
+            14:6 349 "=="
+                "ns::E == S"
+            14:6 3328 "==(<promoted arithmetic>, <promoted arithmetic>)" Int(2)
+            14:6 3328 "==(<nullptr>, <nullptr>)" Int(1)
+            14:6 3328 "==(<enum>, <enum>)" Int(2)
+            15:5 349 "-"
+                "S - ns::myint"
+            15:5 3328 "-(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            15:5 3328 "-(<pointer to object>, <ptrdiff_t>)" Int(1)
+            16:6 349 "&&"
+                "SE && S"
+            16:6 3328 "&&(<bool>, <bool>)" Int(2)
+            17:3 349 "-"
+                "- S"
+            17:3 3328 "-(<promoted arithmetic>)" Int(1)
+            18:8 349 "-"
+                "- S"
+            18:8 3328 "-(<promoted arithmetic>)" Int(1)
+            19:5 349 "+="
+                "S += double"
+            19:5 3328 "+=(<arithmetic>, <promoted arithmetic>)" Int(1)
+            19:5 3328 "+=(<pointer to object>, <ptrdiff_t>)" Int(1)
+            20:3 349 "!"
+                "! S"
+            20:3 3328 "!(<bool>)" Int(1)
+            25:5 349 "+"
+                "S + ns::T"
+            25:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            25:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            25:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+        "#]],
+    );
+}
+
+#[test]
+fn operators_in_instances() {
+    // An operand declared of a template parameter's type: resolved per
+    // instance, host ones included, with the instance as context; `y + 1`
+    // (not dependent) and `int` instances give nothing.
+    check_device(
+        r#"
+template <class T> T add_one(T x) { return x + 1; }
+template <class T> bool neg(const T &x) { int y = 0; return !x && y + 1; }
+struct S {};
+S host_fn() { return add_one(S()); }
+int g() { return add_one(1) + neg(S()) + neg(2); }
+"#,
+        Options::default(),
+        expect![[r#"
+            2:46 349 "+" <- T add_one(T) [with T=S] at 5
+                "S + int"
+            2:46 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            2:46 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            2:46 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+            3:61 349 "!" <- __nv_bool neg(const T &) [with T=S] at 6
+                "! const S"
+            3:61 3328 "!(<bool>)" Int(1)
+        "#]],
+    );
+}
+
+#[test]
+fn operators_on_class_template_specializations() {
+    // By their arguments (`const A<float>`); a class argument (`E<P>`:
+    // its namespace would be searched), an operator template in the
+    // template's namespace (`q::C`) or a hidden friend (`D`): silence.
+    check(
+        r#"
+template <class T> struct A { T v; };
+template <class T, int N> struct B : A<T> {};
+namespace q { template <class T> struct C {}; template <class T> C<T> operator+(C<T>, int); }
+template <class T> struct D { friend D operator-(D, D) { return D(); } };
+struct P {};
+template <class T> struct E {};
+void f(A<int> a, const A<float> &ca, B<double, 3> b, q::C<int> c, D<int> d, E<P> e) {
+  a + 1;
+  2 * ca;
+  b == a;
+  !b;
+  c + 1;
+  d - d;
+  e + 1;
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            9:5 349 "+"
+                "A<int> + int"
+            9:5 3328 "+(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            9:5 3328 "+(<pointer to object>, <ptrdiff_t>)" Int(1)
+            9:5 3328 "+(<ptrdiff_t>, <pointer to object>)" Int(1)
+            10:5 349 "*"
+                "int * const A<float>"
+            10:5 3328 "*(<promoted arithmetic>, <promoted arithmetic>)" Int(2)
+            11:5 349 "=="
+                "B<double, 3> == A<int>"
+            11:5 3328 "==(<promoted arithmetic>, <promoted arithmetic>)" Int(1)
+            11:5 3328 "==(<nullptr>, <nullptr>)" Int(1)
+            12:3 349 "!"
+                "! B<double, 3>"
+            12:3 3328 "!(<bool>)" Int(1)
+        "#]],
+    );
+}
+
+#[test]
+fn operators_increments_dereference_and_subscripts() {
+    // `S ++` at the operator after the operand, `S [ int ]` at the `[`;
+    // `++` of a const object (not probed) and `&s` (built in) are silent.
+    check(
+        r#"
+struct S {};
+void f(S s, const S cs, int *p) {
+  ++s;
+  s  --;
+  *s;
+  s[1];
+  p[s];
+  ++cs;
+  &s;
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            4:3 349 "++"
+                "++ S"
+            4:3 3328 "++(<non-bool arithmetic>)" Int(1)
+            4:3 3328 "++(<pointer to object>)" Int(1)
+            5:6 349 "--"
+                "S --"
+            5:6 3328 "--(<non-bool arithmetic>, <integral>)" Int(1)
+            5:6 3328 "--(<pointer to object>, <integral>)" Int(1)
+            6:3 349 "*"
+                "* S"
+            6:3 3328 "*(<pointer to object>)" Int(1)
+            6:3 3328 "*(<pointer to function>)" Int(1)
+            7:4 349 "[]"
+                "S [ int ]"
+            7:4 3328 "[](<pointer to object>, <ptrdiff_t>)" Int(1)
+            7:4 3328 "[](<ptrdiff_t>, <pointer to object>)" Int(1)
+            8:4 349 "[]"
+                "int * [ S ]"
+            8:4 3328 "[](<pointer to object>, <ptrdiff_t>)" Int(2)
+            8:4 3328 "[](<ptrdiff_t>, <pointer to object>)" Int(1)
+        "#]],
+    );
+}
+
+#[test]
+fn operators_compound_assignments_to_scalars() {
+    // A scalar lvalue on the left, a class on the right: a const one too
+    // (not 137: overload resolution comes first).
+    check(
+        r#"
+struct S {};
+void f(S s, int i, double d, int *p, bool b, const int ci) {
+  i += s;
+  d %= s;
+  p -= s;
+  b *= s;
+  i <<= s;
+  ci += s;
+}
+"#,
+        Options::default(),
+        expect![[r#"
+            4:5 349 "+="
+                "int += S"
+            4:5 3328 "+=(<arithmetic>, <promoted arithmetic>)" Int(2)
+            4:5 3328 "+=(<pointer to object>, <ptrdiff_t>)" Int(1)
+            5:5 349 "%="
+                "double %= S"
+            5:5 3328 "%=(<integral>, <promoted integral>)" Int(1)
+            6:5 349 "-="
+                "int * -= S"
+            6:5 3328 "-=(<arithmetic>, <promoted arithmetic>)" Int(1)
+            6:5 3328 "-=(<pointer to object>, <ptrdiff_t>)" Int(2)
+            7:5 349 "*="
+                "bool *= S"
+            7:5 3328 "*=(<arithmetic>, <promoted arithmetic>)" Int(2)
+            8:5 349 "<<="
+                "int <<= S"
+            8:5 3328 "<<=(<integral>, <promoted integral>)" Int(2)
+            9:6 349 "+="
+                "const int += S"
+            9:6 3328 "+=(<arithmetic>, <promoted arithmetic>)" Int(2)
+            9:6 3328 "+=(<pointer to object>, <ptrdiff_t>)" Int(1)
+        "#]],
+    );
 }

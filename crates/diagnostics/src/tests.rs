@@ -342,6 +342,51 @@ fn text_instantiation_context() {
 }
 
 #[test]
+fn text_context_after_notes() {
+    // instantiation_error.cu: the operator's notes, then `detected during`.
+    let src = "template <class T> T add_one(T x) { return x + 1; }";
+    let note = |cand: &str| {
+        Diagnostic::new(DiagId(3328), Severity::Note)
+            .with_args(vec![Arg::Str(cand.into()), Arg::Int(1)])
+            .at(Location::new("i.cu", 2, 46).with_source_line(src))
+    };
+    let d = Diagnostic::new(DiagId(349), Severity::Error)
+        .with_arg(Arg::Str("+".into()))
+        .at(Location::new("i.cu", 2, 46).with_source_line(src))
+        .with_continuation(Message::Template { id: DiagId(740), args: vec![Arg::Str("S + int".into())] })
+        .with_note(note("+(<promoted arithmetic>, <promoted arithmetic>)"))
+        .with_note(note("+(<pointer to object>, <ptrdiff_t>)"))
+        .with_context(ContextEntry {
+            kind: ContextKind::Instantiation,
+            entity: Entity {
+                kind: None,
+                name: "T add_one(T) [with T=S]".into(),
+                with_template_args: Some("T add_one(T) [with T=S]".into()),
+                ..Entity::default()
+            },
+            at: Pos::At { file: "i.cu".into(), line: 4 },
+        });
+    check_text(
+        &d,
+        &TextOptions { display_error_number: true, ..TextOptions::default() },
+        expect![[r#"
+            i.cu(2): error: no operator "+" matches these operands
+                        operand types are: S + int
+              template <class T> T add_one(T x) { return x + 1; }
+                                                           ^
+            i.cu(2): note #3328-D: built-in operator+(<promoted arithmetic>, <promoted arithmetic>) does not match because argument #1 does not match parameter
+              template <class T> T add_one(T x) { return x + 1; }
+                                                           ^
+            i.cu(2): note #3328-D: built-in operator+(<pointer to object>, <ptrdiff_t>) does not match because argument #1 does not match parameter
+              template <class T> T add_one(T x) { return x + 1; }
+                                                           ^
+                      detected during instantiation of "T add_one(T) [with T=S]" at line 4
+
+        "#]],
+    );
+}
+
+#[test]
 fn text_context_limit() {
     // ctx.ii: 200 nested instantiations of Q<N>, N = -185 … 14.
     let mut d = Diagnostic::new(DiagId(456), Severity::HardError)

@@ -5,8 +5,8 @@
 //!             function "f(int)" (declared at line 1)          <- continuation, 12 spaces
 //!   void g() { f(1L); }                                        <- source line, 2 spaces
 //!              ^                                               <- caret (tabs copied)
-//!           detected during instantiation of … at line 5      <- context, 10 spaces
 //! n1.cc(3): note #3326-D: …                                    <- notes, no blank line before
+//!           detected during instantiation of … at line 5      <- context (after the notes), 10 spaces
 //!                                                              <- one empty line
 //! ```
 //!
@@ -138,11 +138,14 @@ impl Writer<'_> {
             }
         }
 
-        self.context(&diag.context, file, out);
-
+        // EDG prints the instantiation context after the notes (checked:
+        // `no instance of overloaded function` and `no operator` in an
+        // instance, their 3326/3328 notes, then `detected during`).
         for note in &diag.notes {
             self.primary(note, Shown { severity: note.severity, promoted: false }, out);
         }
+
+        self.context(&diag.context, file, out);
     }
 
     fn context(&self, entries: &[ContextEntry], file: Option<&str>, out: &mut String) {
