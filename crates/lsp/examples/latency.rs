@@ -310,9 +310,10 @@ fn main() {
         pct(&mut warm_ms.clone(), 0.5),
         pct(&mut warm_ms, 0.95)
     );
-    println!("memory, one unit open: RSS {rss1} MB (peak {hwm1} MB)");
+    // MiB (2^20 bytes): the 1.5 GB for ten units is 1430 MiB.
+    println!("memory, one unit open: RSS {rss1} MiB (peak {hwm1} MiB)");
     println!(
-        "memory, {} units open: RSS {rss_n} MB (peak {hwm_n} MB); opening the other {} took {open_all_ms:.0} ms [load {load_all}]",
+        "memory, {} units open: RSS {rss_n} MiB (peak {hwm_n} MiB); opening the other {} took {open_all_ms:.0} ms [load {load_all}]",
         files.len(),
         files.len() - 1
     );
