@@ -21,6 +21,10 @@ if [[ -z ${CUFRONT:-} ]]; then
     CUFRONT=${CARGO_TARGET_DIR:-$root/target}/release/cufront
 fi
 
+# Both run in a scratch folder: a relative path would name nothing there.
+CUFRONT=$(realpath "$CUFRONT")
+[[ -x $CUFRONT ]] || { echo "no cufront binary at $CUFRONT" >&2; exit 2; }
+
 if [[ $# -gt 0 ]]; then
     programs=()
     for p in "$@"; do programs+=("$root/tests/corpus/$(basename "$p")"); done
