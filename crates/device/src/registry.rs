@@ -96,8 +96,51 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
         }
     }
     plain.sort_by_key(|k| k.name_at.unwrap_or(u32::MAX));
+    // Instances in the order EDG first refers to them (checked: `kt<float>`
+    // explicitly instantiated at line 3, `kt<int>` launched at line 4,
+    // `kt<char>` explicit at line 5 are stubbed in that order). The sort is
+    // stable: instances reached only through other instances keep the
+    // closure's order, after the others.
+    let first = first_references(db, tu, &required, &offsets);
+    insts.sort_by_key(|k| first.get(&k.entity).copied().unwrap_or(u32::MAX));
     plain.extend(insts);
     Arc::new(plain)
+}
+
+/// Where the unit first refers to each entity, approximated by the place
+/// of what refers to it: an explicit instantiation at its declarator-id,
+/// an entity a function of the unit requires directly at that function's
+/// name (`required` holds the functions whose bodies the closure walked).
+fn first_references(
+    db: &dyn SourceDatabase,
+    tu: TranslationUnit,
+    required: &[Entity],
+    offsets: &rustc_hash::FxHashMap<Entity, u32>,
+) -> rustc_hash::FxHashMap<Entity, u32> {
+    let mut out: rustc_hash::FxHashMap<Entity, u32> = Default::default();
+    let mut note = |e: Entity, at: u32| {
+        let x = out.entry(e).or_insert(at);
+        *x = (*x).min(at);
+    };
+    let explicit = cufront_hir::infer::explicit_instances(db, tu);
+    if !explicit.is_empty() {
+        let items = &cufront_hir::top_level_items(db, tu).items;
+        let starts: rustc_hash::FxHashMap<cufront_hir::ItemId, u32> =
+            items.iter().zip(cufront_hir::locate::item_ranges(db, tu)).map(|(&i, &(start, _))| (i, start)).collect();
+        for &(item, at, i) in explicit.iter() {
+            if let Some(start) = starts.get(&item) {
+                note(Entity::FnInst(i), start + at);
+            }
+        }
+    }
+    for &e in required {
+        let (Entity::Fn(_), Some(&at)) = (e, offsets.get(&e)) else { continue };
+        let Some(owner) = instances::body_owner(db, e) else { continue };
+        for &x in cufront_hir::infer::infer(db, owner).required.iter() {
+            note(x, at);
+        }
+    }
+    out
 }
 
 fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront_hir::item_tree::FnData) -> Kernel {

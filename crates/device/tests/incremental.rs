@@ -111,8 +111,8 @@ fn edit_inside_a_kernel_body() {
             item_local_classes × 1
             fn_body × 3
             kernels × 1
-            device_vars × 1
             infer × 1
+            device_vars × 1
             device_closure × 1
             folded_calls × 1
             source_map × 1

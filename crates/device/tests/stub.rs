@@ -126,12 +126,14 @@ fn separate_compilation() {
 
 #[test]
 fn explicit_instantiations_are_registered_and_kept() {
-    // As cicc: each explicitly instantiated kernel is stubbed (in source
-    // order) and registered (in reverse), a device function instance is
-    // listed.
+    // As cicc: the kernel instances are stubbed in the order of their first
+    // reference (the one launched between two explicit instantiations is
+    // stubbed between them) and registered in reverse; an explicitly
+    // instantiated device function is listed.
     const EXPLICIT: &str = r#"# 1 "x.cu"
 template <class T> __attribute__((global)) void kt(T) { }
 template __attribute__((global)) void kt<float>(float);
+void h() { kt<<<1, 1>>>(1); }
 template __attribute__((global)) void kt(char);
 template <class T> __attribute__((device)) T dv(T t) { return t; }
 template __attribute__((device)) double dv(double);
@@ -155,8 +157,9 @@ extern template __attribute__((device)) int dv(int);
     expect![[r#"
         [
             "static void __device_stub__Z2ktIfEvT_(float);",
+            "static void __device_stub__Z2ktIiEvT_(int);",
             "static void __device_stub__Z2ktIcEvT_(char);",
-            "static void __nv_cudaEntityRegisterCallback(void **__T0){__nv_dummy_param_ref(__T0);__nv_save_fatbinhandle_for_managed_rt(__T0);__cudaRegisterEntry(__T0, ((void ( *)(char))kt<char> ), _Z2ktIcEvT_, (-1));__cudaRegisterEntry(__T0, ((void ( *)(float))kt<float> ), _Z2ktIfEvT_, (-1));}",
+            "static void __nv_cudaEntityRegisterCallback(void **__T0){__nv_dummy_param_ref(__T0);__nv_save_fatbinhandle_for_managed_rt(__T0);__cudaRegisterEntry(__T0, ((void ( *)(char))kt<char> ), _Z2ktIcEvT_, (-1));__cudaRegisterEntry(__T0, ((void ( *)(int))kt<int> ), _Z2ktIiEvT_, (-1));__cudaRegisterEntry(__T0, ((void ( *)(float))kt<float> ), _Z2ktIfEvT_, (-1));}",
             "function _Z2dvIdET_S0_ (defined in the unit, external, not inline)",
         ]
     "#]].assert_debug_eq(&got);
