@@ -8,9 +8,10 @@
 //! each function template found is deduced as for a call whose arguments
 //! have the declared parameter types (an lvalue of `U` for `U&`, an xvalue
 //! for `U&&`), and kept only when the specialization's substituted type
-//! equals the declared one. Exactly one must remain. Members of class
-//! templates (`template void S<int>::f();`) and class instantiations
-//! (`template struct S<int>;`) are not resolved.
+//! equals the declared one. Exactly one must remain. A qualifier that
+//! names a class template specialization (`template void S<int>::f();`)
+//! looks in its members. Class instantiations (`template struct S<int>;`)
+//! are not resolved.
 
 use super::*;
 use crate::item_tree::{ExplicitFnInst, Path};
@@ -44,16 +45,24 @@ fn resolve(
     e: &ExplicitFnInst,
 ) -> Option<FnInstanceId> {
     let last = e.name.segments.last()?;
-    let fns = if e.name.segments.len() == 1 && !e.name.global {
-        scopes::lookup_fns(db, map, scope, &last.name)
+    let cx = LowerCx { db, map, item, scope, env: None };
+    // The candidates, each with the class template specialization it is a
+    // member of.
+    let fns: Vec<(FnDecl, Option<InstId>)> = if e.name.segments.len() == 1 && !e.name.global {
+        scopes::lookup_fns(db, map, scope, &last.name).into_iter().map(|f| (f, None)).collect()
     } else {
         let q = Path { global: e.name.global, segments: e.name.segments[..e.name.segments.len() - 1].to_vec() };
         match scopes::resolve_path(db, map, scope, &q, Ns::Scope)? {
-            scopes::Def::Namespace(s) => scopes::own_fns(db, map, s, &last.name),
-            _ => return None,
+            scopes::Def::Namespace(s) => {
+                scopes::own_fns(db, map, s, &last.name).into_iter().map(|f| (f, None)).collect()
+            }
+            // `template void S<int>::f();`: a member of a specialization.
+            _ => match templates::class_of(db, ty::canonical(db, templates::lower_path(cx, &q))).ok()? {
+                c @ ClassRefT::Inst(_) => instances::member_fns(db, c, &last.name),
+                ClassRefT::Class(_) => return None,
+            },
         }
     };
-    let cx = LowerCx { db, map, item, scope, env: None };
     let declared: Vec<TyId> = e.ty.params.iter().map(|p| ty::canonical(db, ty::lower(cx, p))).collect();
     if declared.iter().any(|&t| ty_has_error(db, t)) {
         return None;
@@ -70,13 +79,24 @@ fn resolve(
         })
         .collect();
     let mut found = None;
-    for f in fns {
-        let FnDecl::Template(_) = f else { continue };
+    for (f, outer) in fns {
         let Some(data) = f.data(db) else { continue };
-        let Ok(targs) = deduce_call::deduce(cx, f, &Env::default(), &data, last.args.as_deref(), &args) else {
-            continue;
+        let targs = match f {
+            FnDecl::Template(_) => {
+                let env = match outer {
+                    Some(o) => templates::inst_env(db, o).ok()?,
+                    None => Env::default(),
+                };
+                let Ok(targs) = deduce_call::deduce(cx, f, &env, &data, last.args.as_deref(), &args) else {
+                    continue;
+                };
+                targs
+            }
+            // A member function of a specialization (not a template itself).
+            FnDecl::Fn(_) if outer.is_some() && last.args.is_none() => Vec::new(),
+            FnDecl::Fn(_) => continue,
         };
-        let inst = instances::fn_instance(db, f, None, targs);
+        let inst = instances::fn_instance(db, f, outer, targs);
         let Ok(sig) = instances::signature(db, inst) else { continue };
         let params: Vec<TyId> = sig.params.iter().map(|&p| strip_cv(db, ty::adjust_param(db, p))).collect();
         if params != want || ty::canonical(db, sig.ret) != want_ret || sig.variadic != e.ty.variadic {

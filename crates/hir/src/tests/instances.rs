@@ -356,14 +356,14 @@ fn templates_declared_before_their_definition() {
 #[test]
 fn explicit_instantiations_name_their_specializations() {
     // The linkage names are g++'s for the same explicit instantiations
-    // (`nm` of the object); `extern template` instantiates nothing here,
-    // and a member of a class template is not resolved.
+    // (`nm` of the object); `extern template` instantiates nothing here.
     let text = "\
 template <class T> void f(T *) {}
 template <class T> void g(T) {}
 template <class T> void g(T, int) {}
 namespace ns { template <class T, int N> T h(const T &) { return T(); } }
-template <class T> struct S { void m() {} };
+template <class T> struct S { void m() {} template <class U> U g(U u) { return u; } int n(T); };
+template <class T> int S<T>::n(T) { return 0; }
 template void f<int>(int *);
 template void f(float *);
 template void g<char>(char);
@@ -372,6 +372,9 @@ template int ns::h<int, 3>(const int &);
 extern template void f<long>(long *);
 template void S<int>::m();
 namespace ns { template short h<short, 1>(const short &); }
+template char S<int>::g<char>(char);
+template double S<long>::g(double);
+template int S<float>::n(float);
 ";
     let (db, tu) = super::db_with(text);
     let got: Vec<String> = crate::infer::explicit_instances(&db, tu)
@@ -387,7 +390,11 @@ namespace ns { template short h<short, 1>(const short &); }
             "14 _Z1gIcEvT_",
             "14 _Z1gIdEvT_i",
             "13 _ZN2ns1hIiLi3EEET_RKS1_",
+            "14 _ZN1SIiE1mEv",
             "30 _ZN2ns1hIsLi1EEET_RKS1_",
+            "14 _ZN1SIiE1gIcEET_S2_",
+            "16 _ZN1SIlE1gIdEET_S2_",
+            "13 _ZN1SIfE1nEf",
         ]
     "#]]
     .assert_debug_eq(&got);
