@@ -22,17 +22,22 @@ namespace ns { static __attribute__((managed)) int m; }
 "#;
 
 fn outputs(device_c: bool) -> (String, String) {
+    outputs_of(UNIT, "_0a1b2c3d_4_x_cu_k", device_c)
+}
+
+/// The stub file and the listing of `unit` (`x.ii`) with module id `mid`.
+fn outputs_of(unit: &str, mid: &str, device_c: bool) -> (String, String) {
     let db = RootDatabase::new();
     let opts = new_options(&db, LangOptions::default());
-    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(UNIT), opts);
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(unit), opts);
     let sopts = stub::StubOptions {
         stub_path: "k/x.cudafe1.stub.c".into(),
         include_file: Some("x.fatbin.c".into()),
-        module_id: Some("_0a1b2c3d_4_x_cu_k".into()),
+        module_id: Some(mid.into()),
         device_c,
     };
     let text = stub::stub_file(&db, tu, &sopts).unwrap();
-    let kopts = keep::KeepOptions { module_id: "_0a1b2c3d_4_x_cu_k".into(), device_c, ..Default::default() };
+    let kopts = keep::KeepOptions { module_id: mid.into(), device_c, ..Default::default() };
     (text, listing::listing(&db, tu, &kopts))
 }
 
@@ -139,18 +144,7 @@ template <class T> __attribute__((device)) T dv(T t) { return t; }
 template __attribute__((device)) double dv(double);
 extern template __attribute__((device)) int dv(int);
 "#;
-    let db = RootDatabase::new();
-    let opts = new_options(&db, LangOptions::default());
-    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(EXPLICIT), opts);
-    let sopts = stub::StubOptions {
-        stub_path: "k/x.cudafe1.stub.c".into(),
-        include_file: Some("x.fatbin.c".into()),
-        module_id: Some("_0a1b2c3d_4_x_cu_kt".into()),
-        device_c: false,
-    };
-    let text = stub::stub_file(&db, tu, &sopts).unwrap();
-    let kopts = keep::KeepOptions { module_id: "_0a1b2c3d_4_x_cu_kt".into(), ..Default::default() };
-    let listing = listing::listing(&db, tu, &kopts);
+    let (text, listing) = outputs_of(EXPLICIT, "_0a1b2c3d_4_x_cu_kt", false);
     let mut got: Vec<&str> = text.lines().filter(|l| l.contains("__device_stub__Z") && l.ends_with(");")).collect();
     got.extend(text.lines().filter(|l| l.contains("__cudaRegisterEntry")));
     got.extend(listing.lines().filter(|l| l.contains("_Z2dv")));
