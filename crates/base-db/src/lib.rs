@@ -15,8 +15,15 @@
 //! does not change how the text is parsed (e.g. `--gnu_version`) does not
 //! re-run `parse`.
 //!
+//! A database may hold a [`GreenPool`] ([`RootDatabase::with_green_pool`]:
+//! the editor, which holds many units over the same headers): `parse`
+//! shares each top-level item's tree with the other units that have an
+//! equal one, and `hir` shares what it lowers from such an item.
+//!
 //! Invariants:
-//! - No I/O, no global state: every fact is an input or a query.
+//! - No I/O, no global state: every fact is an input or a query. The green
+//!   pool is no fact: it decides which allocation holds a tree, never what
+//!   the tree is (`green_pool`'s invariants).
 //! - Query results are cheap to compare (green nodes compare structurally,
 //!   errors are a short list), so an unchanged result cuts off its readers.
 //!
@@ -25,8 +32,11 @@
 //! system-header/toolkit segments with HIGH durability and user segments with
 //! LOW, and re-set only the segments whose text changed.
 
+mod green_pool;
+
 use std::sync::{Arc, Mutex};
 
+pub use crate::green_pool::{Derived, GreenPool, PoolStats};
 pub use salsa::{self, Durability, Setter};
 
 use cufront_syntax::source_map::{FileId, SourceMap};
@@ -125,10 +135,10 @@ pub struct Previous {
 
 /// The databases that can answer the queries of this crate.
 #[salsa::db]
-pub trait SourceDatabase: salsa::Database {}
-
-#[salsa::db]
-impl<Db: salsa::Database> SourceDatabase for Db {}
+pub trait SourceDatabase: salsa::Database {
+    /// The pool that shares trees across this database's units, if any.
+    fn green_pool(&self) -> Option<&GreenPool>;
+}
 
 /// Creates the options input with HIGH durability.
 pub fn new_options(db: &dyn SourceDatabase, lang: LangOptions) -> Options {
@@ -174,7 +184,22 @@ pub fn parse(db: &dyn SourceDatabase, tu: TranslationUnit) -> Parse {
     {
         return p;
     }
-    cufront_syntax::parse(text, opts)
+    let p = cufront_syntax::parse(text, opts);
+    match db.green_pool() {
+        Some(pool) => {
+            let green = pool.share(salsa::plumbing::AsId::as_id(&tu).as_bits(), p.green());
+            p.with_equal_green(green)
+        }
+        None => p,
+    }
+}
+
+/// Tells the database's green pool that `tu` is gone (its trees are no
+/// longer a reason to keep pooled ones).
+pub fn release_trees(db: &dyn SourceDatabase, tu: TranslationUnit) {
+    if let Some(pool) = db.green_pool() {
+        pool.release(salsa::plumbing::AsId::as_id(&tu).as_bits());
+    }
 }
 
 /// Sets `tu`'s text to `text` after an edit, keeping the current parse for
@@ -209,10 +234,19 @@ pub type EventSink = Arc<Mutex<Vec<String>>>;
 #[derive(Clone, Default)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
+    /// Shared by the database's clones (snapshots).
+    pool: Option<Arc<GreenPool>>,
 }
 
 #[salsa::db]
 impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl SourceDatabase for RootDatabase {
+    fn green_pool(&self) -> Option<&GreenPool> {
+        self.pool.as_deref()
+    }
+}
 
 impl RootDatabase {
     pub fn new() -> RootDatabase {
@@ -229,7 +263,18 @@ impl RootDatabase {
                 log.push(format!("{database_key:?}"));
             }
         };
-        RootDatabase { storage: salsa::Storage::new(Some(Box::new(callback))) }
+        RootDatabase { storage: salsa::Storage::new(Some(Box::new(callback))), pool: None }
+    }
+
+    /// A database whose units share equal trees ([`GreenPool`]): for a
+    /// driver that holds many units over the same headers (the editor).
+    pub fn with_green_pool() -> RootDatabase {
+        RootDatabase { pool: Some(Arc::new(GreenPool::new())), ..RootDatabase::default() }
+    }
+
+    /// [`RootDatabase::with_green_pool`] with an execution log (`with_execution_log`).
+    pub fn with_green_pool_and_log(sink: EventSink) -> RootDatabase {
+        RootDatabase { pool: Some(Arc::new(GreenPool::new())), ..RootDatabase::with_execution_log(sink) }
     }
 }
 

@@ -291,19 +291,43 @@ pub fn item_source(db: &dyn SourceDatabase, item: ItemId) -> Option<ItemSource> 
 /// enough that doing it once per item, not once per reader, matters.
 #[salsa::tracked(returns(clone))]
 fn item_lowered(db: &dyn SourceDatabase, item: ItemId) -> (Arc<ItemTree>, Arc<item_tree::Offsets>) {
-    match item_source(db, item) {
-        Some(src) => {
-            let (mut tree, offsets) =
-                item_tree::lower_with_offsets(&SyntaxNode::new_root(src.green.clone()), src.pack.clone());
-            if local_classes::is_local_item(db, item) {
-                // The objects a local class's declaration declares are the
-                // body's locals, not items.
-                tree.top.retain(|i| !matches!(i, item_tree::Item::Var(_)));
-            }
-            (Arc::new(tree), Arc::new(offsets))
-        }
-        None => Default::default(),
+    let Some(src) = item_source(db, item) else { return Default::default() };
+    let lower = || {
+        let (tree, offsets) = item_tree::lower_with_offsets(&SyntaxNode::new_root(src.green.clone()), src.pack.clone());
+        (Arc::new(tree), Arc::new(offsets))
+    };
+    if local_classes::is_local_item(db, item) {
+        let (mut tree, offsets) = lower();
+        // The objects a local class's declaration declares are the
+        // body's locals, not items.
+        Arc::make_mut(&mut tree).top.retain(|i| !matches!(i, item_tree::Item::Var(_)));
+        return (tree, offsets);
     }
+    // A top-level item's tree is a function of its green and the pack state
+    // alone: units that share the green (the database's pool) share it.
+    let Some(pool) = db.green_pool() else { return lower() };
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        src.pack.hash(&mut h);
+        h.finish()
+    };
+    let shared = pool.derived(&src.green, key, || {
+        let (tree, offsets) = lower();
+        Arc::new(SharedLowering { pack: src.pack.clone(), tree, offsets })
+    });
+    match shared.downcast_ref::<SharedLowering>() {
+        Some(s) if s.pack == src.pack => (s.tree.clone(), s.offsets.clone()),
+        // Another pack state with the same hash: not shared.
+        _ => lower(),
+    }
+}
+
+/// What the green pool keeps of a lowered top-level item.
+struct SharedLowering {
+    pack: Pack,
+    tree: Arc<ItemTree>,
+    offsets: Arc<item_tree::Offsets>,
 }
 
 /// What one top-level item declares.

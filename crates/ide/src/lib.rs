@@ -193,10 +193,18 @@ struct State {
 }
 
 /// Owns the database; the one writer.
-#[derive(Default)]
 pub struct AnalysisHost {
     db: RootDatabase,
     state: Arc<State>,
+}
+
+impl Default for AnalysisHost {
+    /// The units of an editor share the trees of their common headers
+    /// (`RootDatabase::with_green_pool`): ten units cost little more
+    /// memory than one.
+    fn default() -> AnalysisHost {
+        AnalysisHost { db: RootDatabase::with_green_pool(), state: Arc::default() }
+    }
 }
 
 impl AnalysisHost {
@@ -216,7 +224,12 @@ impl AnalysisHost {
             state.texts.insert(path, Arc::new(FileText::new(text)));
         }
         for main in change.removed_units {
-            state.units.remove(&main);
+            if let Some(unit) = state.units.remove(&main) {
+                cufront_base_db::release_trees(&self.db, unit.tu);
+                if let Some(DeviceUnit::Unit { tu, .. }) = unit.device {
+                    cufront_base_db::release_trees(&self.db, tu);
+                }
+            }
             state.owner.retain(|_, m| *m != main);
         }
         for u in change.units {
@@ -389,9 +402,17 @@ fn device_unit(
     lang: &LangOptions,
     system_dirs: &[String],
 ) -> Option<DeviceUnit> {
-    let (text, macros, messages) = match change? {
-        DeviceChange::Failed(e) => return Some(DeviceUnit::Failed(e)),
-        DeviceChange::Unit { text, macros, messages } => (text, macros, messages),
+    let (text, macros, messages) = match change {
+        Some(DeviceChange::Unit { text, macros, messages }) => (text, macros, messages),
+        gone => {
+            if let Some(DeviceUnit::Unit { tu, .. }) = old {
+                cufront_base_db::release_trees(db, tu);
+            }
+            return match gone {
+                Some(DeviceChange::Failed(e)) => Some(DeviceUnit::Failed(e)),
+                _ => None,
+            };
+        }
     };
     match old {
         Some(DeviceUnit::Unit { tu, view, macros: old_macros, .. }) => {

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use expect_test::{Expect, expect};
 
+use cufront_base_db::SourceDatabase;
+
 use crate::lines::UnitLines;
 use crate::{AnalysisHost, Change, FilePosition, LineCol, UnitChange};
 
@@ -853,4 +855,65 @@ void run(float *f, int *i) {
         ]
     "#]]
     .assert_debug_eq(&hints);
+}
+
+/// A unit `main` that includes `/w/h.h` (`HEADER_H`), then has `own`.
+fn unit_over_header(main: &str, own: &str) -> UnitChange {
+    UnitChange {
+        main: main.into(),
+        text: Arc::from(format!("# 1 \"{main}\"\n# 1 \"/w/h.h\" 1\n{HEADER_H}# 2 \"{main}\" 2\n{own}")),
+        lang: cufront_base_db::LangOptions {
+            standard: cufront_base_db::LangStandard::Cxx17,
+            lazy_bodies: true,
+            ..Default::default()
+        },
+        checks: Default::default(),
+        shown: Default::default(),
+        macros: None,
+        messages: Arc::from(""),
+        system_dirs: Vec::new(),
+        device: None,
+    }
+}
+
+const HEADER_H: &str = "struct Vec3 { float x; float y; float z; };\n\
+__attribute__((device)) inline float len(Vec3 v) { return v.x + v.y + v.z; }\n";
+
+#[test]
+fn units_over_the_same_header_share_its_trees() {
+    let mut host = AnalysisHost::new();
+    let a = "__attribute__((global)) void ka(Vec3 *p) { p[0].x = len(p[0]); }\n";
+    let b = "void hb(Vec3 v) { len(v); }\n";
+    host.apply_change(Change {
+        units: vec![unit_over_header("/w/a.cu", a), unit_over_header("/w/b.cu", b)],
+        ..Change::default()
+    });
+    let analysis = host.analysis();
+    assert_eq!(diagnostics_text(&host, "/w/a.cu"), "");
+    // Each unit's own diagnostics, computed on the shared trees.
+    let diags = analysis.diagnostics("/w/b.cu").unwrap();
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["calling a __device__ function(\"len(    ::Vec3)\") from a __host__ function(\"hb\") is not allowed"]
+    );
+    let db = host.raw_database();
+    let trees = |main: &str| {
+        let tu = host.unit(main).unwrap().tu;
+        cufront_hir::item_ids(db, tu).iter().map(|&i| cufront_hir::item_tree_of(db, i)).collect::<Vec<_>>()
+    };
+    let (ta, tb) = (trees("/w/a.cu"), trees("/w/b.cu"));
+    assert_eq!((ta.len(), tb.len()), (3, 3));
+    // The header's struct and function: one lowered tree each for both units.
+    assert!(Arc::ptr_eq(&ta[0], &tb[0]) && Arc::ptr_eq(&ta[1], &tb[1]));
+    assert!(!Arc::ptr_eq(&ta[2], &tb[2]));
+    let pool = db.green_pool().unwrap();
+    assert_eq!(pool.stats(), cufront_base_db::PoolStats { entries: 4, owners: 2, derived: 4 });
+    // Closing a unit releases what only it used.
+    drop(analysis);
+    host.apply_change(Change { removed_units: vec!["/w/a.cu".into()], ..Change::default() });
+    assert_eq!(host.raw_database().green_pool().unwrap().stats().entries, 3);
+    let hover = host.analysis().hover(&FilePosition { file: "/w/b.cu".into(), pos: LineCol { line: 1, col: 19 } });
+    let markdown = hover.unwrap().expect("a hover on `len`").markdown;
+    assert!(markdown.contains("float len(Vec3 v)") && markdown.contains("__device__"), "{markdown}");
 }

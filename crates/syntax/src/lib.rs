@@ -141,6 +141,13 @@ impl Parse {
     pub fn syntax_node(&self) -> SyntaxNode {
         SyntaxNode::new_root(self.green.clone())
     }
+
+    /// This parse with its tree replaced by `green`, an equal tree held in
+    /// other allocations (the tree shared across units by `base_db`'s pool).
+    pub fn with_equal_green(&self, green: GreenNode) -> Parse {
+        debug_assert!(green_eq(&self.green, &green));
+        Parse { green, errors: self.errors.clone(), bodies: self.bodies.clone() }
+    }
     pub fn errors(&self) -> &[SyntaxError] {
         &self.errors
     }

@@ -151,6 +151,12 @@ pub(crate) fn at_decl_only_specifier(p: &Parser<'_>) -> bool {
 
 /// Can a type-id start here (keyword type, cv, `typename`, `decltype`, or a
 /// name the oracle calls a type)?
+/// At `struct`, `class`, `union` or `enum`: what follows is a type, never
+/// an expression.
+pub(crate) fn at_class_key(p: &Parser<'_>) -> bool {
+    matches!(p.current(), STRUCT_KW | CLASS_KW | UNION_KW | ENUM_KW)
+}
+
 pub(crate) fn at_type_id_start(p: &Parser<'_>) -> bool {
     at_type_id_start_nth(p, 0)
 }

@@ -375,3 +375,22 @@ fn unclosed_openers() {
         check(&text, false, false);
     }
 }
+
+/// A type-id that starts with a class key is parsed once: when each
+/// speculation rewound it, the class body (holding all the lines after it)
+/// was parsed again per level, three times per line (a fuzz target's
+/// timeout: 14 lines took 10 s).
+#[test]
+fn unclosed_class_bodies_in_type_id_groups() {
+    for line in [
+        "int x = sizeof(struct B {",
+        "int f() noexcept(sizeof(struct B {= 2);",
+        "int y = (struct C {",
+        "void *p = new (struct D {",
+        "bool b = __is_same(union E {, int);",
+        "int z = alignof(enum F {",
+    ] {
+        let text = format!("{line}\n").repeat(2_000);
+        check(&text, false, false);
+    }
+}

@@ -115,7 +115,17 @@ pub(crate) fn try_type_id_before(p: &mut Parser<'_>, close: SyntaxKind) -> bool 
 }
 
 /// Tentatively parses a type-id that must be followed by one of `follow`.
+///
+/// A type-id that starts with a class key is one however it ends (no
+/// expression starts with `struct`): parsed once, never rewound, so the
+/// caller must expect its follower. Rewinding there would parse a class
+/// body twice, once per nesting level: `sizeof(struct B {` repeated takes
+/// time exponential in the repetitions.
 pub(crate) fn try_type_id_before_any(p: &mut Parser<'_>, follow: &[SyntaxKind]) -> bool {
+    if types::at_class_key(p) {
+        types::type_id(p);
+        return true;
+    }
     if !types::at_type_id_start(p) {
         return false;
     }
@@ -150,6 +160,19 @@ pub(crate) fn paren_or_cast(p: &mut Parser<'_>) -> (CompletedMarker, bool) {
         });
         close_paren(p);
         return (m.complete(p, FOLD_EXPR), true);
+    }
+    if types::at_class_key(p) {
+        // A cast (`(struct S *)p`) however it ends: parsed once, as
+        // `try_type_id_before_any` does.
+        p.with_gt_closes(false, types::type_id);
+        if p.expect(R_PAREN) && p.at(L_CURLY) {
+            braced_init_list(p);
+            return (m.complete(p, CAST_EXPR), true);
+        }
+        if at_expr_start(p) {
+            p.nested(unary);
+        }
+        return (m.complete(p, CAST_EXPR), false);
     }
     if types::at_type_id_start(p) {
         let cp = p.checkpoint();
@@ -265,7 +288,8 @@ fn type_in_parens_or_unary(p: &mut Parser<'_>) {
         let cp = p.checkpoint();
         p.bump(L_PAREN);
         if p.with_gt_closes(false, |p| try_type_id_before(p, R_PAREN)) {
-            p.bump(R_PAREN);
+            // At `)` unless the type-id began with a class key (then committed).
+            p.expect(R_PAREN);
             // `sizeof(T){...}` would be a compound literal; we do not special-case it.
             return;
         }
@@ -330,9 +354,12 @@ pub(crate) fn new_expr(p: &mut Parser<'_>) -> CompletedMarker {
         // followed by something that is not a type is the former.
         let cp = p.checkpoint();
         p.bump(L_PAREN);
+        // No placement argument starts with a class key: `new (struct S)` is
+        // a parenthesized type however it ends (parsed once, not rewound).
+        let committed = types::at_class_key(p);
         let parenthesized_type = p.with_gt_closes(false, |p| try_type_id_before(p, R_PAREN)) && {
-            p.bump(R_PAREN);
-            !types::at_type_id_start(p) && !p.at(L_PAREN)
+            p.expect(R_PAREN);
+            committed || (!types::at_type_id_start(p) && !p.at(L_PAREN))
         };
         if parenthesized_type {
             new_initializer(p);
