@@ -13,8 +13,8 @@
 //!   made through the pool is equal to the parse it was made from, and a
 //!   derived value is what its reader would have computed. Queries read the
 //!   pool; their results do not depend on its state.
-//! - An entry lives while an owner (a translation unit, by its salsa id) whose
-//!   last full parse used it exists: [`GreenPool::share`] replaces the
+//! - An entry lives while an owner (a translation unit: its database's
+//!   [`GreenPool::new_space`] and its salsa id) whose last full parse used it exists: [`GreenPool::share`] replaces the
 //!   owner's set, [`GreenPool::release`] drops it. Trees outside the pool
 //!   hold their subtrees by reference counts, so dropping an entry never
 //!   invalidates a tree.
@@ -31,9 +31,15 @@ use rustc_hash::{FxHashMap, FxHasher};
 /// below the crates whose values it keeps).
 pub type Derived = Arc<dyn Any + Send + Sync>;
 
+/// A translation unit of a database that uses the pool: the database's
+/// space ([`GreenPool::new_space`]; several databases may share one pool)
+/// and the unit's salsa id.
+pub type Owner = (u64, u64);
+
 #[derive(Default)]
 pub struct GreenPool {
     inner: Mutex<Inner>,
+    spaces: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for GreenPool {
@@ -50,7 +56,7 @@ struct Inner {
     /// Address → entry. The entry holds the node, so the address is not reused.
     entries: FxHashMap<usize, Entry>,
     /// Owner → the addresses its last full parse used (each once).
-    owners: FxHashMap<u64, Vec<usize>>,
+    owners: FxHashMap<Owner, Vec<usize>>,
 }
 
 struct Entry {
@@ -104,6 +110,11 @@ impl GreenPool {
         GreenPool::default()
     }
 
+    /// A fresh owner space for a database that uses this pool.
+    pub fn new_space(&self) -> u64 {
+        self.spaces.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A panic while the lock was held left the maps consistent (every
         // update is a single insert or remove), so a poisoned lock is usable.
@@ -112,7 +123,7 @@ impl GreenPool {
 
     /// `root` with each child node replaced by the pooled node equal to it
     /// (pooled now if there is none); `owner`'s set becomes those nodes.
-    pub fn share(&self, owner: u64, root: &GreenNode) -> GreenNode {
+    pub fn share(&self, owner: Owner, root: &GreenNode) -> GreenNode {
         let mut inner = self.lock();
         let mut used = Vec::new();
         let mut replaced = false;
@@ -142,7 +153,7 @@ impl GreenPool {
     }
 
     /// Forgets `owner`'s set (its unit is gone); entries no owner names are dropped.
-    pub fn release(&self, owner: u64) {
+    pub fn release(&self, owner: Owner) {
         let mut inner = self.lock();
         if let Some(old) = inner.owners.remove(&owner) {
             inner.unuse(&old);

@@ -36,7 +36,7 @@ mod green_pool;
 
 use std::sync::{Arc, Mutex};
 
-pub use crate::green_pool::{Derived, GreenPool, PoolStats};
+pub use crate::green_pool::{Derived, GreenPool, Owner, PoolStats};
 pub use salsa::{self, Durability, Setter};
 
 use cufront_syntax::source_map::{FileId, SourceMap};
@@ -136,8 +136,12 @@ pub struct Previous {
 /// The databases that can answer the queries of this crate.
 #[salsa::db]
 pub trait SourceDatabase: salsa::Database {
-    /// The pool that shares trees across this database's units, if any.
+    /// The pool that shares trees across this database's units (and
+    /// maybe other databases'), if any.
     fn green_pool(&self) -> Option<&GreenPool>;
+
+    /// How the pool names `tu` of this database.
+    fn pool_owner(&self, tu: TranslationUnit) -> Owner;
 }
 
 /// Creates the options input with HIGH durability.
@@ -187,7 +191,7 @@ pub fn parse(db: &dyn SourceDatabase, tu: TranslationUnit) -> Parse {
     let p = cufront_syntax::parse(text, opts);
     match db.green_pool() {
         Some(pool) => {
-            let green = pool.share(salsa::plumbing::AsId::as_id(&tu).as_bits(), p.green());
+            let green = pool.share(db.pool_owner(tu), p.green());
             p.with_equal_green(green)
         }
         None => p,
@@ -198,7 +202,7 @@ pub fn parse(db: &dyn SourceDatabase, tu: TranslationUnit) -> Parse {
 /// longer a reason to keep pooled ones).
 pub fn release_trees(db: &dyn SourceDatabase, tu: TranslationUnit) {
     if let Some(pool) = db.green_pool() {
-        pool.release(salsa::plumbing::AsId::as_id(&tu).as_bits());
+        pool.release(db.pool_owner(tu));
     }
 }
 
@@ -234,8 +238,9 @@ pub type EventSink = Arc<Mutex<Vec<String>>>;
 #[derive(Clone, Default)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
-    /// Shared by the database's clones (snapshots).
-    pool: Option<Arc<GreenPool>>,
+    /// Shared by the database's clones (snapshots), with the database's
+    /// owner space in it.
+    pool: Option<(Arc<GreenPool>, u64)>,
 }
 
 #[salsa::db]
@@ -244,7 +249,11 @@ impl salsa::Database for RootDatabase {}
 #[salsa::db]
 impl SourceDatabase for RootDatabase {
     fn green_pool(&self) -> Option<&GreenPool> {
-        self.pool.as_deref()
+        self.pool.as_ref().map(|(p, _)| &**p)
+    }
+
+    fn pool_owner(&self, tu: TranslationUnit) -> Owner {
+        (self.pool.as_ref().map_or(0, |(_, space)| *space), salsa::plumbing::AsId::as_id(&tu).as_bits())
     }
 }
 
@@ -269,12 +278,14 @@ impl RootDatabase {
     /// A database whose units share equal trees ([`GreenPool`]): for a
     /// driver that holds many units over the same headers (the editor).
     pub fn with_green_pool() -> RootDatabase {
-        RootDatabase { pool: Some(Arc::new(GreenPool::new())), ..RootDatabase::default() }
+        RootDatabase::sharing(Arc::new(GreenPool::new()))
     }
 
-    /// [`RootDatabase::with_green_pool`] with an execution log (`with_execution_log`).
-    pub fn with_green_pool_and_log(sink: EventSink) -> RootDatabase {
-        RootDatabase { pool: Some(Arc::new(GreenPool::new())), ..RootDatabase::with_execution_log(sink) }
+    /// A database whose units share equal trees with each other and with
+    /// the other databases of `pool` (the daemon's: one database per unit).
+    pub fn sharing(pool: Arc<GreenPool>) -> RootDatabase {
+        let space = pool.new_space();
+        RootDatabase { pool: Some((pool, space)), ..RootDatabase::default() }
     }
 }
 

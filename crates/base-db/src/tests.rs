@@ -202,3 +202,19 @@ fn databases_without_a_pool_parse_as_before() {
     assert!(db.green_pool().is_none());
     assert_eq!(parse(&db, a).syntax_node().to_string(), "int concept = 1;\n");
 }
+
+#[test]
+fn databases_that_share_a_pool_keep_their_units_apart() {
+    let pool = Arc::new(GreenPool::new());
+    let (db1, db2) = (RootDatabase::sharing(pool.clone()), RootDatabase::sharing(pool.clone()));
+    let unit = |db: &RootDatabase, own: &str| {
+        let opts = new_options(db, LangOptions::default());
+        new_translation_unit(db, "u.ii".into(), format!("{HEADER}{own}").into(), opts)
+    };
+    // The first unit of each database: the same salsa id in both.
+    let (a, b) = (unit(&db1, "int a;\n"), unit(&db2, "int b;\n"));
+    assert_eq!(item_addrs(parse(&db1, a))[..2], item_addrs(parse(&db2, b))[..2]);
+    assert_eq!(pool.stats(), PoolStats { entries: 4, owners: 2, derived: 0 });
+    release_trees(&db1, a);
+    assert_eq!(pool.stats(), PoolStats { entries: 3, owners: 1, derived: 0 });
+}

@@ -35,6 +35,8 @@ struct Client {
     pid: u32,
     env: HashMap<OsString, OsString>,
     stderr_is_tty: bool,
+    /// The daemon's pool: its units share the trees of equal header items.
+    pool: Option<Arc<base_db::GreenPool>>,
 }
 
 /// A translation unit's database and inputs.
@@ -42,18 +44,44 @@ pub struct Unit {
     pub db: RootDatabase,
     pub tu: TranslationUnit,
     pub options: Options,
+    /// Gives the unit's trees back to the daemon's pool when the unit goes.
+    pub pooled: PoolRelease,
+}
+
+/// Releases a unit from the green pool its database shares with the
+/// daemon's other units ([`base_db::GreenPool`]) when dropped: evicted,
+/// replaced, or dropped by a run that failed.
+#[derive(Default)]
+pub struct PoolRelease(Option<(Arc<base_db::GreenPool>, base_db::Owner)>);
+
+impl Drop for PoolRelease {
+    fn drop(&mut self) {
+        if let Some((pool, owner)) = &self.0 {
+            pool.release(*owner);
+        }
+    }
 }
 
 impl Unit {
     /// The unit for this run: `prev` with its inputs set to `name`, `text`
     /// and `lang` (only those that changed, so salsa keeps what they do not
-    /// affect), else a fresh database.
-    pub fn load(prev: Option<Unit>, name: String, text: Arc<str>, lang: LangOptions) -> Unit {
+    /// affect), else a fresh database (sharing trees through `pool`).
+    pub fn load(
+        prev: Option<Unit>,
+        name: String,
+        text: Arc<str>,
+        lang: LangOptions,
+        pool: Option<&Arc<base_db::GreenPool>>,
+    ) -> Unit {
         let Some(mut u) = prev else {
-            let db = RootDatabase::new();
+            let db = match pool {
+                Some(pool) => RootDatabase::sharing(pool.clone()),
+                None => RootDatabase::new(),
+            };
             let options = base_db::new_options(&db, lang);
             let tu = base_db::new_translation_unit(&db, name, text, options);
-            return Unit { db, tu, options };
+            let pooled = PoolRelease(pool.map(|p| (p.clone(), base_db::SourceDatabase::pool_owner(&db, tu))));
+            return Unit { db, tu, options, pooled };
         };
         let same_lang = *u.options.lang(&u.db) == lang;
         if !same_lang {
@@ -90,7 +118,15 @@ impl Context {
         stderr_is_tty: bool,
         unit: Option<Unit>,
     ) -> Context {
-        Context { client: Some(Client { alive: None, cwd, pid, env: env.into_iter().collect(), stderr_is_tty }), unit }
+        let env = env.into_iter().collect();
+        Context { client: Some(Client { alive: None, cwd, pid, env, stderr_is_tty, pool: None }), unit }
+    }
+
+    /// A new unit of this client's shares trees through `pool`.
+    pub fn set_pool(&mut self, pool: Arc<base_db::GreenPool>) {
+        if let Some(c) = &mut self.client {
+            c.pool = Some(pool);
+        }
     }
 
     /// How to tell whether the client is still connected.
@@ -149,7 +185,8 @@ impl Context {
 
     /// The unit for `name` with `text` and `lang` (see [`Unit::load`]).
     pub fn load_unit(&mut self, name: String, text: Arc<str>, lang: LangOptions) -> Unit {
-        Unit::load(self.unit.take(), name, text, lang)
+        let pool = self.client.as_ref().and_then(|c| c.pool.as_ref());
+        Unit::load(self.unit.take(), name, text, lang, pool)
     }
 
     /// Ends a run. In-process nothing is freed (the process exits: freeing
@@ -180,7 +217,7 @@ mod tests {
         let db = RootDatabase::with_execution_log(sink.clone());
         let options = base_db::new_options(&db, lang());
         let tu = base_db::new_translation_unit(&db, "a.ii".into(), Arc::from(text), options);
-        (Unit { db, tu, options }, sink)
+        (Unit { db, tu, options, pooled: PoolRelease::default() }, sink)
     }
 
     fn parses(sink: &base_db::EventSink) -> usize {
@@ -196,16 +233,28 @@ mod tests {
         base_db::parse(&u.db, u.tu);
         assert_eq!(parses(&sink), 1);
         // Same text, name and options: nothing is set, nothing re-runs.
-        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 1; }\n"), lang());
+        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 1; }\n"), lang(), None);
         base_db::parse(&u.db, u.tu);
         assert_eq!(parses(&sink), 0);
         // An edited body: the unit's parse re-runs, with the new text, from
         // the last parse (the other function's body is the same green node).
-        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 2; }\nint g() { return 3; }\n"), lang());
+        let u = Unit::load(
+            Some(u),
+            "a.ii".into(),
+            Arc::from("int f() { return 2; }\nint g() { return 3; }\n"),
+            lang(),
+            None,
+        );
         let p = base_db::parse(&u.db, u.tu).clone();
         assert_eq!(parses(&sink), 1);
         assert!(p.syntax_node().text().to_string().contains("return 2"));
-        let u = Unit::load(Some(u), "a.ii".into(), Arc::from("int f() { return 4; }\nint g() { return 3; }\n"), lang());
+        let u = Unit::load(
+            Some(u),
+            "a.ii".into(),
+            Arc::from("int f() { return 4; }\nint g() { return 3; }\n"),
+            lang(),
+            None,
+        );
         let q = base_db::parse(&u.db, u.tu);
         assert_eq!(parses(&sink), 1);
         assert_eq!(q.syntax_node().text().to_string(), "int f() { return 4; }\nint g() { return 3; }\n");
@@ -213,7 +262,7 @@ mod tests {
         assert!(std::ptr::eq(&*g(&p), &*g(q)), "the unedited function's tree is shared with the last parse");
         // Other options: the options input is set and the parse follows it.
         let cxx20 = LangOptions { standard: base_db::LangStandard::Cxx20, ..lang() };
-        let u = Unit::load(Some(u), "b.ii".into(), Arc::from("int f() { return 2; }\n"), cxx20.clone());
+        let u = Unit::load(Some(u), "b.ii".into(), Arc::from("int f() { return 2; }\n"), cxx20.clone(), None);
         assert_eq!(*u.options.lang(&u.db), cxx20);
         assert_eq!(u.tu.name(&u.db), "b.ii");
     }

@@ -19,9 +19,10 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use cufront_base_db::GreenPool;
 use cufront_daemon::client;
 use cufront_daemon::lru::Lru;
 use cufront_daemon::paths;
@@ -94,11 +95,14 @@ fn wait_gone(dir: &Path) {
 /// The daemon's handler: cudafe++ runs for clients, units cached by path.
 pub struct Server {
     units: Mutex<Lru<Unit>>,
+    /// Shared by the units' databases: the trees of the headers they have
+    /// in common, and what `hir` lowers from them, are held once.
+    pool: Arc<GreenPool>,
 }
 
 impl Server {
     pub fn new(max_units: usize) -> Server {
-        Server { units: Mutex::new(Lru::new(max_units)) }
+        Server { units: Mutex::new(Lru::new(max_units)), pool: Arc::default() }
     }
 
     fn units(&self) -> std::sync::MutexGuard<'_, Lru<Unit>> {
@@ -122,6 +126,7 @@ impl cufront_daemon::server::Handler for Server {
         let env = req.env.into_iter().map(|(k, v)| (OsString::from_vec(k), OsString::from_vec(v)));
         let mut ctx = Context::client(cwd, req.pid, env, req.stderr_is_tty, unit);
         ctx.set_liveness(Box::new(move || client.connected()));
+        ctx.set_pool(self.pool.clone());
         let mut stderr = Vec::new();
         let status = super::run::run_in(&cfg, &mut ctx, &mut stderr);
         if let Some(unit) = ctx.unit.take() {

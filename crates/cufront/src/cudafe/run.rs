@@ -69,7 +69,7 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
         digit_separators: cfg.digit_separators,
         lazy_bodies: true,
     };
-    let Unit { db, tu, options } = ctx.load_unit(cfg.input.clone(), Arc::from(text.as_str()), lang);
+    let Unit { db, tu, options, pooled } = ctx.load_unit(cfg.input.clone(), Arc::from(text.as_str()), lang);
     let map = base_db::source_map(&db, tu);
     let lazy = base_db::parse(&db, tu);
     let parse = with_needed_bodies(cfg, ctx, &text, lazy, map);
@@ -248,7 +248,7 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
         }
     }
     let status = finish(engine, &out, cfg, &start, Some((front_end, back_end)));
-    ctx.finish(Unit { db, tu, options }, (parse, text));
+    ctx.finish(Unit { db, tu, options, pooled }, (parse, text));
     status
 }
 
