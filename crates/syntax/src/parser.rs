@@ -252,6 +252,9 @@ pub struct Parser<'t> {
     class_nesting: u32,
     /// Stop tokens for skipping after an error (`grammar::recovery`).
     pub(crate) recovery: crate::grammar::recovery::Recovery,
+    /// How many `{` were consumed, speculations that were rewound included
+    /// (never decreases): see `must_keep`.
+    braces: u32,
     /// How many events went to `stream` (0 when not streaming): they must
     /// not change any more, but for the kinds of nodes still open.
     sent: u32,
@@ -284,6 +287,7 @@ pub(crate) struct Checkpoint {
     msgs: usize,
     names: usize,
     bodies: usize,
+    braces: u32,
 }
 
 impl<'t> Parser<'t> {
@@ -305,6 +309,7 @@ impl<'t> Parser<'t> {
             body_level: 0,
             class_nesting: 0,
             recovery: Default::default(),
+            braces: 0,
             sent: 0,
             stream: None,
         }
@@ -545,6 +550,9 @@ impl<'t> Parser<'t> {
     }
 
     fn do_bump(&mut self, kind: SyntaxKind, n_sig: u32) {
+        if kind == L_CURLY {
+            self.braces += 1;
+        }
         self.pos += n_sig as usize;
         self.steps.set(0);
         self.events.push(Event::Token { kind, n_sig });
@@ -621,7 +629,19 @@ impl<'t> Parser<'t> {
             msgs: self.msgs.len(),
             names: self.names.journal_len(),
             bodies: self.lazy_bodies.len(),
+            braces: self.braces,
         }
+    }
+
+    /// Must what was parsed since `cp` stand, errors and all? So when it
+    /// went through a braced group (a class or enum body, a lambda body, a
+    /// braced initializer) and found an error: rewound for another reading,
+    /// the group and every speculation in it would be parsed again, once per
+    /// nesting level — time exponential in the nesting (`sizeof(struct B {`
+    /// or `sizeof(V<decltype([]{` repeated). A speculation without an error
+    /// (valid code read another way) is rewound as before.
+    pub(crate) fn must_keep(&self, cp: Checkpoint) -> bool {
+        self.braces > cp.braces && self.has_error_since(cp)
     }
 
     pub(crate) fn rewind(&mut self, cp: Checkpoint) {

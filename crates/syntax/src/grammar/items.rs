@@ -889,7 +889,11 @@ pub(crate) fn try_simple_declaration(p: &mut Parser<'_>, ctx: DeclContext) -> bo
     let cp = p.checkpoint();
     let m = p.start();
     let specs = types::decl_specifiers(p, SpecCtx::Block);
-    if tentative && (!specs.has_type || p.has_error_since(cp)) {
+    // A declaration that went through a braced group (`struct S {…}`) and
+    // found an error stands: parsed again as an expression, the group and
+    // every speculation in it would be parsed once more per nesting level
+    // (`Parser::must_keep`).
+    if tentative && (!specs.has_type || p.has_error_since(cp)) && !p.must_keep(cp) {
         m.abandon(p);
         p.rewind(cp);
         return false;
@@ -904,7 +908,7 @@ pub(crate) fn try_simple_declaration(p: &mut Parser<'_>, ctx: DeclContext) -> bo
     let idm = p.start();
     let before = p.pos();
     let d = types::declarator(p, DeclMode::NamedInit, SpecCtx::Block);
-    if tentative {
+    if tentative && !p.must_keep(cp) {
         let follow_ok = match ctx {
             DeclContext::Block | DeclContext::ForInit => {
                 matches!(p.current(), SEMI | COMMA | EQ | L_CURLY | L_PAREN)

@@ -760,6 +760,8 @@ fn template_arg(p: &mut Parser<'_>) {
     p.nested(|p| {
         if types::at_type_id_start(p) {
             let cp = p.checkpoint();
+            // A reading that went through a braced group and found an error
+            // stands: not parsed again another way (`Parser::must_keep`).
             if types::type_id(p) && !p.has_error_since(cp) {
                 if matches!(p.current(), COMMA | R_ANGLE | DOT3) {
                     return;
@@ -768,11 +770,14 @@ fn template_arg(p: &mut Parser<'_>) {
                 // argument if one parses, else the type (and a missing `>`).
                 p.rewind(cp);
                 expressions::assignment_expr(p);
-                if !p.has_error_since(cp) {
+                if !p.has_error_since(cp) || p.must_keep(cp) {
                     return;
                 }
                 p.rewind(cp);
                 types::type_id(p);
+                return;
+            }
+            if p.must_keep(cp) {
                 return;
             }
             p.rewind(cp);

@@ -498,7 +498,7 @@ fn typeof_specifier(p: &mut Parser<'_>) {
         p.with_gt_closes(false, |p| {
             let cp = p.checkpoint();
             let is_type = at_type_id_start(p) && type_id(p) && !p.has_error_since(cp) && p.at(R_PAREN);
-            if !is_type {
+            if !is_type && !p.must_keep(cp) {
                 p.rewind(cp);
                 expressions::expr(p);
             }
@@ -682,7 +682,10 @@ fn declarator_inner(p: &mut Parser<'_>, mode: DeclMode, ctx: SpecCtx) -> Declara
                 }
             }
             let scope = function_suffix(p);
+            // A parameter list that went through a braced group with an
+            // error stands (`Parser::must_keep`).
             if let Some(cp) = cp
+                && !p.must_keep(cp)
                 && (p.has_error_since(cp)
                     || !(matches!(
                         p.current(),

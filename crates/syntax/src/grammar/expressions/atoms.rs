@@ -79,8 +79,10 @@ fn name_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         if has_type && (p.at(L_PAREN) || p.at(L_CURLY)) && !p.has_error_since(cp) {
             return Some(functional_cast_args(p, m));
         }
-        if !matches!(first, IDENT | COLON2 | DECLTYPE_KW | DECLTYPE2_KW) {
+        if !matches!(first, IDENT | COLON2 | DECLTYPE_KW | DECLTYPE2_KW) || p.must_keep(cp) {
             // A type keyword or `typename`: only a functional cast can follow.
+            // (And a type that went through a braced group with an error
+            // stands: `Parser::must_keep`.)
             return Some(functional_cast_args(p, m));
         }
         m.abandon(p);
@@ -131,6 +133,11 @@ pub(crate) fn try_type_id_before_any(p: &mut Parser<'_>, follow: &[SyntaxKind]) 
     }
     let cp = p.checkpoint();
     if types::type_id(p) && p.at_any(follow) && !p.has_error_since(cp) {
+        return true;
+    }
+    if p.must_keep(cp) {
+        // It stands, not parsed again as an expression (`Parser::must_keep`;
+        // the caller expects the follower).
         return true;
     }
     p.rewind(cp);
@@ -192,6 +199,12 @@ pub(crate) fn paren_or_cast(p: &mut Parser<'_>) -> (CompletedMarker, bool) {
             // missing its `)`. EDG reports the `)`, then the missing operand.
             crate::grammar::recovery::expect_or_skip(p, R_PAREN);
             p.nested(unary);
+            return (m.complete(p, CAST_EXPR), false);
+        } else if p.must_keep(cp) {
+            // Kept as a cast (`Parser::must_keep`).
+            if p.expect(R_PAREN) && at_expr_start(p) {
+                p.nested(unary);
+            }
             return (m.complete(p, CAST_EXPR), false);
         }
         p.rewind(cp);
@@ -355,11 +368,14 @@ pub(crate) fn new_expr(p: &mut Parser<'_>) -> CompletedMarker {
         let cp = p.checkpoint();
         p.bump(L_PAREN);
         // No placement argument starts with a class key: `new (struct S)` is
-        // a parenthesized type however it ends (parsed once, not rewound).
-        let committed = types::at_class_key(p);
-        let parenthesized_type = p.with_gt_closes(false, |p| try_type_id_before(p, R_PAREN)) && {
+        // a parenthesized type however it ends, as is one that went through
+        // a braced group with an error (not rewound: `try_type_id_before_any`).
+        let class_key = types::at_class_key(p);
+        let typed = p.with_gt_closes(false, |p| try_type_id_before(p, R_PAREN));
+        let kept = typed && (class_key || p.must_keep(cp));
+        let parenthesized_type = typed && {
             p.expect(R_PAREN);
-            committed || (!types::at_type_id_start(p) && !p.at(L_PAREN))
+            kept || (!types::at_type_id_start(p) && !p.at(L_PAREN))
         };
         if parenthesized_type {
             new_initializer(p);
