@@ -2,7 +2,8 @@
 //! registers — kernels defined in the unit, kernel template instances the
 //! unit's code reaches (`hir::instances::required_entities`), and
 //! namespace-scope device variables (kept whatever their linkage, even
-//! unreferenced) — then the `__device__` and `__host__ __device__`
+//! unreferenced; `__shared__` ones as cicc keeps them: definitions with
+//! external linkage always, `extern` and internal ones when referenced) — then the `__device__` and `__host__ __device__`
 //! functions and instances the unit's needed code reaches ([`closure`]).
 //! Not yet: types, vtables, block-scope `__shared__` variables, implicit
 //! special members, closures' `operator()`.
@@ -74,6 +75,12 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) ->
     }
     let mut names: FxHashSet<String> = out.iter().map(|k: &Kept| k.name.clone()).collect();
     let closure = device_closure(db, tu);
+    for (e, name) in namespace_shared_vars(db, tu, &closure) {
+        let name = registry::device_var_name(&cufront_hir::symbols::with_module_id(&name, mid), mid, device_c);
+        if names.insert(name.clone()) {
+            out.push(Kept { entity: e, kind: "variable", name, reason: KeepReason::DeviceVariable });
+        }
+    }
     for &(e, from) in closure.iter() {
         let is_kernel = cufront_hir::exec_space::exec_space(db, e) == Some(cufront_hir::exec_space::ExecSpace::Global);
         if is_kernel || space::is_device_fn(db, e, opts.relaxed_constexpr) {
@@ -109,6 +116,46 @@ pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) ->
         }
     }
     Arc::new(out)
+}
+
+/// The namespace-scope `__shared__` variables cicc keeps: a definition
+/// with external linkage always (as the other memory spaces), an `extern`
+/// declaration or an internal one only when the needed code references it
+/// (checked against cicc: `extern __shared__ float a[];` unreferenced is
+/// dropped, `__shared__ int b;` unreferenced is kept).
+fn namespace_shared_vars(
+    db: &dyn SourceDatabase,
+    tu: TranslationUnit,
+    closure: &[(Entity, Option<Entity>)],
+) -> Vec<(Entity, String)> {
+    let referenced: FxHashSet<Entity> = closure.iter().map(|&(e, _)| e).collect();
+    let map = cufront_hir::def_map(db, tu);
+    let mut out: Vec<(Entity, String)> = Vec::new();
+    for &e in map.entities.iter() {
+        let Entity::Var(v) = e else { continue };
+        let tree = cufront_hir::item_tree_of(db, v.item(db));
+        let Some(data) = tree.vars.get(v.idx(db) as usize) else { continue };
+        if !data.linkage.cuda.shared || data.qualifier.is_some() {
+            continue;
+        }
+        let parent =
+            map.parent.get(&cufront_hir::scopes::DeclKey::Var(v)).copied().unwrap_or(cufront_hir::scopes::ROOT);
+        if cufront_hir::instances::is_class_scope(&map, parent) {
+            continue;
+        }
+        let Ok(name) = cufront_hir::symbols::source_linkage_name(db, e) else { continue };
+        let declaration_only = data.linkage.is_extern && !data.linkage.is_definition;
+        let internal = data.linkage.is_static || name.starts_with("_ZL") || name.contains("_GLOBAL__N_");
+        if (declaration_only || internal) && !referenced.contains(&e) {
+            continue;
+        }
+        // A variable declared again: once, under its first declaration.
+        if out.iter().any(|(_, n)| *n == name) {
+            continue;
+        }
+        out.push((e, name));
+    }
+    out
 }
 
 /// The block-scope variables of device function (or kernel) `e` that cicc

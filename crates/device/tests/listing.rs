@@ -47,3 +47,25 @@ fn recursion_without_a_selected_end_stops_at_the_pending_limit() {
     assert_eq!(instances.len(), 200, "{text}");
     assert!(instances.last().is_some_and(|l| l.starts_with("function _Z1rILi199EEvv ")), "{text}");
 }
+
+#[test]
+fn namespace_scope_shared_variables() {
+    // As cicc keeps them (checked with nvcc --keep's .cudafe1.gpu): a
+    // definition with external linkage always; an `extern` declaration
+    // or a `static` one only when needed code refers to it.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPf (a kernel)
+        variable ext_used (a namespace-scope device variable)
+        variable def_unused (a namespace-scope device variable)
+        variable _ZN2ns11ns_ext_usedE (a namespace-scope device variable)
+    "#]]
+    .assert_eq(&listing_of(
+        "extern __attribute__((shared)) float ext_used[];\n\
+         extern __attribute__((shared)) float ext_unused[];\n\
+         __attribute__((shared)) int def_unused;\n\
+         static __attribute__((shared)) int sdef_unused;\n\
+         namespace ns { extern __attribute__((shared)) char ns_ext_used[]; }\n\
+         __attribute__((global)) void k(float *p) { p[0] = ext_used[0] + ns::ns_ext_used[1]; }\n",
+    ));
+}
