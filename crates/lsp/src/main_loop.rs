@@ -161,7 +161,11 @@ pub fn run(connection: Connection, config: Config) -> Result<(), String> {
             }
         }));
     }
-    let work = std::env::temp_dir().join(format!("cufront-lsp-{}", std::process::id()));
+    // Private to this server: several servers of one process (tests) must
+    // not share it, since each removes its own when it ends.
+    static SERVERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let work = std::env::temp_dir().join(format!("cufront-lsp-{}-{n}", std::process::id()));
     let mut server = Server {
         sender: connection.sender.clone(),
         tasks: task_tx,
@@ -295,6 +299,7 @@ impl Server {
                 let params =
                     lt::PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None };
                 self.send(Message::Notification(Notification::new(ln::PublishDiagnostics::METHOD.into(), params)));
+                self.drop_unit_if_closed(&path);
             }
             _ => {}
         }
@@ -417,7 +422,30 @@ impl Server {
         self.send(Message::Notification(Notification::new(lt::notification::Progress::METHOD.into(), params)));
     }
 
+    /// Is a file of unit `main` (its `.cu` file or a header it owns) open?
+    fn unit_is_open(&self, main: &str) -> bool {
+        self.docs.contains_key(main) || self.docs.keys().any(|d| self.host.unit_of(d).as_deref() == Some(main))
+    }
+
+    /// Drops the unit of `path` when none of its files is open any more:
+    /// its trees and queries go (the shared ones back to the pool), so a
+    /// session that opens and closes files does not grow without bound.
+    /// A load of it still in flight is dropped when it lands (`on_loaded`).
+    fn drop_unit_if_closed(&mut self, path: &str) {
+        let Some(main) = self.host.unit_of(path) else { return };
+        if !self.unit_is_open(&main) {
+            self.host.apply_change(Change { removed_units: vec![main], ..Change::default() });
+        }
+    }
+
     fn on_loaded(&mut self, main: String, result: Result<Change, String>, stage: Stage) {
+        if !self.unit_is_open(&main) {
+            // Closed while it loaded: nothing to apply, nothing to load again.
+            if let Some(token) = self.loading.remove(&main).and_then(|l| l.progress) {
+                self.progress(&token, lt::WorkDoneProgress::End(lt::WorkDoneProgressEnd { message: None }));
+            }
+            return;
+        }
         let state = self.loading.entry(main.clone()).or_default();
         let host_only = matches!(stage, Stage::Host) && result.is_ok();
         if !host_only {

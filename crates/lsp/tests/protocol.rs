@@ -445,3 +445,58 @@ fn device_pass_diagnostics_as_nvcc_reports_them() {
     server.join().unwrap().unwrap();
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
+
+/// Closing the last open file of a unit drops the unit (an editor session
+/// that opens and closes files does not grow without bound); opening it
+/// again loads it again.
+#[test]
+fn closing_a_units_files_drops_it() {
+    let tk = cufront_tests::toolkit();
+    let dir = workspace("close");
+    let (server, client) = Connection::memory();
+    let config = cufront_lsp::Config { cuda_path: Some(tk.root().to_path_buf()), compile_commands: None, threads: 2 };
+    let server = std::thread::spawn(move || cufront_lsp::run(server, config));
+    let mut c = Client { conn: client, next: 0, seen: Vec::new() };
+    #[allow(deprecated)]
+    let init = lt::InitializeParams {
+        root_uri: Some(lt::Url::from_file_path(&dir).unwrap()),
+        capabilities: lt::ClientCapabilities {
+            window: Some(lt::WindowClientCapabilities { work_done_progress: Some(true), ..Default::default() }),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    c.request::<lt::request::Initialize>(init);
+    c.notify::<lt::notification::Initialized>(lt::InitializedParams {});
+    let uri = lt::Url::from_file_path(dir.join("main.cu")).unwrap();
+    let open = |c: &mut Client| {
+        // `wait_loaded` waits for a progress end: not an earlier load's.
+        c.seen.clear();
+        c.notify::<lt::notification::DidOpenTextDocument>(lt::DidOpenTextDocumentParams {
+            text_document: lt::TextDocumentItem {
+                uri: uri.clone(),
+                language_id: "cuda".into(),
+                version: 1,
+                text: MAIN.into(),
+            },
+        });
+        c.wait_loaded(&uri);
+    };
+    let kernels = |c: &mut Client| -> usize {
+        let params = lt::WorkspaceSymbolParams { query: "scale".into(), ..Default::default() };
+        let r = c.request::<lt::request::WorkspaceSymbolRequest>(params);
+        r.result.unwrap().as_array().map_or(0, |a| a.len())
+    };
+    open(&mut c);
+    assert!(kernels(&mut c) > 0, "the unit's kernel is a workspace symbol");
+    c.notify::<lt::notification::DidCloseTextDocument>(lt::DidCloseTextDocumentParams {
+        text_document: lt::TextDocumentIdentifier { uri: uri.clone() },
+    });
+    assert_eq!(kernels(&mut c), 0, "the closed unit is gone");
+    open(&mut c);
+    assert!(kernels(&mut c) > 0, "opened again, loaded again");
+    c.request::<lt::request::Shutdown>(());
+    c.notify::<lt::notification::Exit>(());
+    server.join().unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
