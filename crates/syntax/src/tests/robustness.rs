@@ -401,3 +401,21 @@ fn speculations_over_braced_groups_stay_linear() {
         check(&text, false, false);
     }
 }
+
+/// Readings that fail deep inside nested parentheses, with no braced group
+/// to cut them (the fuzzer's `(int(o(int((i%(int(…`: each group read as a
+/// type-id or a declarator's parameters and then as an expression): past
+/// the rewind budget, an erroneous speculation stands (`Parser::must_keep`).
+#[test]
+fn speculations_over_parenthesized_groups_stay_linear() {
+    let input = include_str!("../../fuzz/regressions/timeout-nested-paren-type-id-speculation.cpp");
+    for text in [
+        input.to_string(),
+        input.repeat(50),
+        format!("void f() {{ {} }}", input.repeat(20)),
+        format!("int x = {};", "(int(o(int((i%(int(".repeat(40)),
+        format!("void g() {{ T (p)[sizeof({}", "int(o(i[t((int(".repeat(40)),
+    ] {
+        check(&text, true, false);
+    }
+}
