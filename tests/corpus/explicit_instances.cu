@@ -3,7 +3,9 @@
 // templates once per type in their own translation units do (ggml's
 // template instances): kernels, device and host function templates
 // instantiated by macro for several types, an `extern template`
-// declaration, and a host dispatch table over the instantiated kernels.
+// declaration, a host dispatch table over the instantiated kernels, and a
+// class template instantiated explicitly whose members launch kernel
+// instances that nothing else names.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -53,6 +55,31 @@ template __global__ void fill_kernel(float *, int, float);
 template __global__ void fill_kernel<int>(int *, int, int);
 template float host_checksum(const float *, int);
 extern template int host_checksum<int>(const int *, int);
+
+// A launcher class instantiated once per type, as libraries do: every
+// member it defines is instantiated, one defined after the instantiation
+// too, and so are its member class's; its member template is not.
+template <typename T>
+struct Launcher {
+    void fill(T *data, int n, T value);
+    void clamp(T *data, int n) { clamp_kernel<T, 64><<<(n + 63) / 64, 64>>>(data, n, T(0), T(1)); }
+    __device__ T twice(T v) const { return v + v; }
+    struct Stats {
+        __host__ __device__ T zero() const { return T(0); }
+        void reset(T *data, int n) { clamp_kernel<T, 32><<<(n + 31) / 32, 32>>>(data, n, T(0), T(0)); }
+    };
+    template <typename U>
+    void convert(U *out, int n) { fill_kernel<U><<<1, 32>>>(out, n, U(1)); }
+};
+
+template struct Launcher<double>;
+template struct Launcher<int>::Stats;
+
+template <typename T>
+void Launcher<T>::fill(T *data, int n, T value)
+{
+    fill_kernel<T><<<(n + 127) / 128, 128>>>(data, n, value);
+}
 
 using clamp_fn = void (*)(float *, int, float, float);
 

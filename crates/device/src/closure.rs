@@ -67,12 +67,13 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
             push(e, None, &mut out, &mut queue);
         }
     }
-    // An explicit instantiation definition of a device function defines it.
+    // An explicit instantiation definition defines its specialization: a
+    // device one is kept, a host one is needed as a host function defined
+    // in the unit is (what its body references is kept: the `__host__
+    // __device__` constructor of a launch's `dim3` in a launcher class's
+    // member).
     for &(_, _, i) in cufront_hir::infer::explicit_instances(db, tu).iter() {
-        let e = Entity::FnInst(i);
-        if crate::space::is_device_fn(db, e, false) {
-            push(e, None, &mut out, &mut queue);
-        }
+        push(Entity::FnInst(i), None, &mut out, &mut queue);
     }
     while let Some(e) = queue.pop_front() {
         if out.len() >= MAX {

@@ -32,20 +32,23 @@ pub struct ItemTree {
     pub var_templates: Vec<VarTemplateData>,
     /// Deduction guides (`infer/ctad.rs`).
     pub guides: Vec<GuideData>,
-    /// Explicit instantiations of function template specializations
-    /// (`infer/explicit_inst.rs` resolves them).
-    pub explicit_insts: Vec<ExplicitFnInst>,
+    /// Explicit instantiations of function and class template
+    /// specializations (`infer/explicit_inst.rs` resolves them).
+    pub explicit_insts: Vec<ExplicitInst>,
 }
 
-/// `template void f<int>(int *);` (or `extern template …`, which only
-/// declares that the specialization is instantiated elsewhere).
+/// `template void f<int>(int *);` or `template struct S<int>;` (or `extern
+/// template …`, which only declares that the specialization is
+/// instantiated elsewhere).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExplicitFnInst {
-    /// The declarator-id as written (`f<int>`, `ns::f`): its last segment
-    /// names the template, with the explicit template arguments if any.
+pub struct ExplicitInst {
+    /// A function's declarator-id as written (`f<int>`, `ns::f`): its last
+    /// segment names the template, with the explicit template arguments if
+    /// any. A class's name (`S<int>`, `S<int>::Inner`).
     pub name: Path,
-    /// The declared function type (deduction and the match read it).
-    pub ty: FnRef,
+    /// A function's declared type (deduction and the match read it);
+    /// `None` for a class.
+    pub fn_ty: Option<FnRef>,
     pub extern_: bool,
     /// Offset of the declarator-id in the item.
     pub at: u32,
@@ -1420,12 +1423,22 @@ impl Lower {
         }
     }
 
-    /// `[extern] template DECL;` of functions (class instantiations,
-    /// `template struct S<int>;`, are not modelled).
+    /// `[extern] template DECL;` of functions, and of classes
+    /// (`template struct S<int>;`: a class key, a name and nothing else).
     fn explicit_instantiation(&mut self, node: &SyntaxNode, out: &mut Vec<Item>) {
         let extern_ = node.first_token().is_some_and(|t| t.kind() == K::EXTERN_KW);
         let Some(d) = node.children().find(|c| c.kind() == K::SIMPLE_DECL) else { return };
         let specs = su::child(&d, K::DECL_SPECIFIERS);
+        if su::init_declarators(&d).is_empty()
+            && let Some(e) = specs.as_ref().and_then(|s| su::child(s, K::ELABORATED_TYPE_SPECIFIER))
+            && let Some(name) = su::path_of(&e)
+        {
+            let at = e.children().find(|c| matches!(c.kind(), K::NAME_REF | K::QUALIFIED_NAME | K::TEMPLATE_ID));
+            let at = u32::from(at.map_or(e.text_range().start(), |n| n.text_range().start()));
+            self.tree.explicit_insts.push(ExplicitInst { name, fn_ty: None, extern_, at });
+            out.push(Item::ExplicitInst(self.tree.explicit_insts.len() as u32 - 1));
+            return;
+        }
         let base = match &specs {
             Some(s) => self.specifier_type(s),
             None => TypeRef::Opaque(String::new()),
@@ -1441,7 +1454,7 @@ impl Lower {
             };
             let Some(name) = su::path_of(&n) else { continue };
             let at = u32::from(n.text_range().start());
-            self.tree.explicit_insts.push(ExplicitFnInst { name, ty: *ty, extern_, at });
+            self.tree.explicit_insts.push(ExplicitInst { name, fn_ty: Some(*ty), extern_, at });
             out.push(Item::ExplicitInst(self.tree.explicit_insts.len() as u32 - 1));
         }
     }

@@ -10,16 +10,23 @@
 //! for `U&&`), and kept only when the specialization's substituted type
 //! equals the declared one. Exactly one must remain. A qualifier that
 //! names a class template specialization (`template void S<int>::f();`)
-//! looks in its members. Class instantiations (`template struct S<int>;`)
-//! are not resolved.
+//! looks in its members.
+//!
+//! A class (`template struct S<int>;`, `template struct S<int>::Inner;`)
+//! instantiates every member function it declares that the unit defines,
+//! anywhere in the unit (cicc's stub registers the kernels launched by a
+//! member defined after the instantiation too), and so the members of its
+//! member classes; not its member templates and not the implicit special
+//! members ([temp.explicit]/10–12).
 
 use super::*;
-use crate::item_tree::{ExplicitFnInst, Path};
-use crate::scopes::{DefMap, Ns, ScopeIdx};
+use crate::item_tree::{FnRef, Path, PathSegment};
+use crate::scopes::{Def, DefMap, Ns, ScopeIdx};
 
 /// The function template specializations the unit instantiates explicitly
 /// (`extern template` declarations are not), each with its declarator-id
-/// (item, offset in the item), in source order.
+/// (item, offset in the item; a class's name for the members of a class
+/// instantiation), in source order.
 #[salsa::tracked(returns(clone))]
 pub fn explicit_instances(
     db: &dyn SourceDatabase,
@@ -30,11 +37,60 @@ pub fn explicit_instances(
     for &(scope, item, i) in &map.explicit_insts {
         let tree = item_tree_of(db, item);
         let Some(e) = tree.explicit_insts.get(i as usize).filter(|e| !e.extern_) else { continue };
-        if let Some(inst) = resolve(db, &map, scope, item, e) {
-            out.push((item, e.at, inst));
+        match &e.fn_ty {
+            Some(ty) => out.extend(resolve(db, &map, scope, item, &e.name, ty).map(|inst| (item, e.at, inst))),
+            None => {
+                let cx = LowerCx { db, map: &map, item, scope, env: None };
+                let mut members = Vec::new();
+                class_members(cx, &e.name, 0, &mut members);
+                out.extend(members.into_iter().map(|inst| (item, e.at, inst)));
+            }
         }
     }
     Arc::new(out)
+}
+
+/// The member functions a class instantiation defines (see the module's
+/// comment): those of the specialization `name` names, then those of its
+/// member classes, each class's in declaration order.
+fn class_members(cx: LowerCx<'_>, name: &Path, depth: u32, out: &mut Vec<FnInstanceId>) {
+    let db = cx.db;
+    if depth > 16 {
+        return;
+    }
+    let Ok(ClassRefT::Inst(outer)) = templates::class_of(db, ty::canonical(db, templates::lower_path(cx, name))) else {
+        return;
+    };
+    let map = def_map(db, outer.class(db).tu(db));
+    let class = map.class_definition(outer.class(db));
+    let Some(&s) = map.class_scope.get(&class) else { return };
+    let mut fns = Vec::new();
+    let mut classes = Vec::new();
+    for defs in map.scope(s).names.values() {
+        for d in defs {
+            match d {
+                Def::Fn(f) => fns.push(*f),
+                Def::Class(k) if map.class_definition(*k) != class => classes.push(*k),
+                _ => {}
+            }
+        }
+    }
+    fns.sort_by_key(|f| (f.item(db).ordinal(db), f.idx(db)));
+    fns.dedup();
+    for f in fns {
+        let inst = instances::fn_instance(db, FnDecl::Fn(f), Some(outer), Vec::new());
+        if instances::inst_definition(db, inst).is_some() {
+            out.push(inst);
+        }
+    }
+    classes.sort_by_key(|k| (k.item(db).ordinal(db), k.idx(db)));
+    classes.dedup();
+    for k in classes {
+        let Some(member) = k.data(db).classes.get(k.idx(db) as usize).and_then(|d| d.name.clone()) else { continue };
+        let mut path = name.clone();
+        path.segments.push(PathSegment { name: member, args: None });
+        class_members(cx, &path, depth + 1, out);
+    }
 }
 
 fn resolve(
@@ -42,16 +98,17 @@ fn resolve(
     map: &DefMap,
     scope: ScopeIdx,
     item: ItemId,
-    e: &ExplicitFnInst,
+    name: &Path,
+    ty: &FnRef,
 ) -> Option<FnInstanceId> {
-    let last = e.name.segments.last()?;
+    let last = name.segments.last()?;
     let cx = LowerCx { db, map, item, scope, env: None };
     // The candidates, each with the class template specialization it is a
     // member of.
-    let fns: Vec<(FnDecl, Option<InstId>)> = if e.name.segments.len() == 1 && !e.name.global {
+    let fns: Vec<(FnDecl, Option<InstId>)> = if name.segments.len() == 1 && !name.global {
         scopes::lookup_fns(db, map, scope, &last.name).into_iter().map(|f| (f, None)).collect()
     } else {
-        let q = Path { global: e.name.global, segments: e.name.segments[..e.name.segments.len() - 1].to_vec() };
+        let q = Path { global: name.global, segments: name.segments[..name.segments.len() - 1].to_vec() };
         match scopes::resolve_path(db, map, scope, &q, Ns::Scope)? {
             scopes::Def::Namespace(s) => {
                 scopes::own_fns(db, map, s, &last.name).into_iter().map(|f| (f, None)).collect()
@@ -63,12 +120,12 @@ fn resolve(
             },
         }
     };
-    let declared: Vec<TyId> = e.ty.params.iter().map(|p| ty::canonical(db, ty::lower(cx, p))).collect();
+    let declared: Vec<TyId> = ty.params.iter().map(|p| ty::canonical(db, ty::lower(cx, p))).collect();
     if declared.iter().any(|&t| ty_has_error(db, t)) {
         return None;
     }
     let want: Vec<TyId> = declared.iter().map(|&t| strip_cv(db, ty::adjust_param(db, t))).collect();
-    let want_ret = ty::canonical(db, ty::lower(cx, &e.ty.ret));
+    let want_ret = ty::canonical(db, ty::lower(cx, &ty.ret));
     // The declared parameters as a call's arguments.
     let args: Vec<Arg> = declared
         .iter()
@@ -99,7 +156,7 @@ fn resolve(
         let inst = instances::fn_instance(db, f, outer, targs);
         let Ok(sig) = instances::signature(db, inst) else { continue };
         let params: Vec<TyId> = sig.params.iter().map(|&p| strip_cv(db, ty::adjust_param(db, p))).collect();
-        if params != want || ty::canonical(db, sig.ret) != want_ret || sig.variadic != e.ty.variadic {
+        if params != want || ty::canonical(db, sig.ret) != want_ret || sig.variadic != ty.variadic {
             continue;
         }
         if found.replace(inst).is_some_and(|other| other != inst) {

@@ -354,6 +354,55 @@ fn templates_declared_before_their_definition() {
 }
 
 #[test]
+fn class_explicit_instantiations_define_their_members() {
+    // g++'s `nm` of the same file names these members (and the C5/D5
+    // comdat aliases of the constructor and destructor): the members the
+    // unit defines, one defined after the instantiation included, and the
+    // member class's; not a member declared only, a member template, a
+    // member class template, or an `extern template` class.
+    let text = "\
+template <class T> struct V {
+    void a() {}
+    int b(T);
+    void c();
+    template <class U> void t(U) {}
+    V() {}
+    ~V() {}
+    struct In { void d() {} static int e() { return 1; } };
+    template <class U> struct Tm { void f() {} };
+};
+template struct V<int>;
+template <class T> int V<T>::b(T) { return 0; }
+template struct V<char>::In;
+extern template struct V<long>;
+namespace ns { template <class T> struct W { void w() {} }; }
+template struct ns::W<double>;
+";
+    let (db, tu) = super::db_with(text);
+    let mut got: Vec<String> = crate::infer::explicit_instances(&db, tu)
+        .iter()
+        .map(|&(_, at, i)| {
+            format!("{at} {}", crate::symbols::mangled_name(&db, Entity::FnInst(i)).unwrap_or_else(|e| e))
+        })
+        .collect();
+    got.sort();
+    expect![[r#"
+        [
+            "16 _ZN1VIcE2In1dEv",
+            "16 _ZN1VIcE2In1eEv",
+            "16 _ZN1VIiE1aEv",
+            "16 _ZN1VIiE1bEi",
+            "16 _ZN1VIiE2In1dEv",
+            "16 _ZN1VIiE2In1eEv",
+            "16 _ZN1VIiEC1Ev",
+            "16 _ZN1VIiED1Ev",
+            "16 _ZN2ns1WIdE1wEv",
+        ]
+    "#]]
+    .assert_debug_eq(&got);
+}
+
+#[test]
 fn explicit_instantiations_name_their_specializations() {
     // The linkage names are g++'s for the same explicit instantiations
     // (`nm` of the object); `extern template` instantiates nothing here.
