@@ -120,6 +120,35 @@ thread_local! {
     static DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
+thread_local! {
+    /// How many member using-declarations are being resolved on this thread.
+    static USING_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Resolves what a member using-declaration names (`f`), or `None` past 64
+/// using-declarations resolved one inside the other: a class whose
+/// using-declaration names its own member (`using typename A<T>::e;` in
+/// `A`), or a member of ever new specializations (`A<A<T>>::e`), would
+/// resolve itself without end. Real code chains a few (a base's
+/// using-declaration naming its own base's member).
+fn through_using<T>(f: impl FnOnce() -> T) -> Option<T> {
+    const MAX_USING_DEPTH: u32 = 64;
+    let d = USING_DEPTH.with(Cell::get);
+    if d >= MAX_USING_DEPTH {
+        return None;
+    }
+    // Restored on every way out, unwinding included (salsa cancels queries by unwinding).
+    struct Restore(u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            USING_DEPTH.with(|x| x.set(self.0));
+        }
+    }
+    USING_DEPTH.with(|x| x.set(d + 1));
+    let _restore = Restore(d);
+    Some(f())
+}
+
 /// Runs `f` one instantiation level deeper, or fails past `MAX_DEPTH`.
 pub fn nested<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     let d = DEPTH.with(|d| d.get());
@@ -1929,10 +1958,10 @@ pub fn member_of(
                 Def::UsingDecl(from, p) => {
                     // `using Base::type;`: resolve in the instance.
                     let cx = LowerCx { db, map: &map, item: class.item(db), scope: from, env: env.as_ref() };
-                    match resolve(cx, &p, ns) {
-                        Ok(Resolved::Def(d, e, sc)) => return Some((d, e, sc)),
-                        _ => return None,
-                    }
+                    return match through_using(|| resolve(cx, &p, ns)) {
+                        Some(Ok(Resolved::Def(d, e, sc))) => Some((d, e, sc)),
+                        _ => None,
+                    };
                 }
                 d => d,
             };
