@@ -170,7 +170,7 @@ fn alignas_specifier(p: &mut Parser<'_>) {
                 && types::type_id(p)
                 && !p.has_error_since(cp)
                 && matches!(p.current(), R_PAREN | DOT3);
-            if !is_type && !p.must_keep(cp) {
+            if !is_type {
                 p.rewind(cp);
                 expressions::assignment_expr(p);
             }

@@ -530,7 +530,7 @@ fn try_member_template_call(p: &mut Parser<'_>) -> bool {
     p.bump(IDENT);
     n.complete(p, NAME_REF);
     super::paths::template_arg_list(p);
-    if !p.has_error_since(cp) && p.at(L_PAREN) || p.must_keep(cp) {
+    if !p.has_error_since(cp) && p.at(L_PAREN) {
         m.complete(p, TEMPLATE_ID);
         return true;
     }

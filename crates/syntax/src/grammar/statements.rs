@@ -395,14 +395,13 @@ fn header_has_semi(p: &Parser<'_>) -> bool {
 fn try_range_for_rest(p: &mut Parser<'_>) -> bool {
     let cp = p.checkpoint();
     let d = p.start();
-    let decl = declaration_in(p, DeclCtx::ForRange);
-    if !(decl && p.at(COLON) && !p.has_error_since(cp)) && !(decl && p.must_keep(cp)) {
+    if !(declaration_in(p, DeclCtx::ForRange) && p.at(COLON) && !p.has_error_since(cp)) {
         d.abandon(p);
         p.rewind(cp);
         return false;
     }
     d.complete(p, FOR_INIT);
-    p.expect(COLON);
+    p.bump(COLON);
     if p.at(L_CURLY) {
         expressions::braced_init_list(p);
     } else {
@@ -446,7 +445,7 @@ fn init_statement(p: &mut Parser<'_>) {
         m.complete(p, FOR_INIT);
         return;
     }
-    if declaration_in(p, DeclCtx::ForInit) && (!p.has_error_since(cp) || p.must_keep(cp)) {
+    if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
         m.complete(p, FOR_INIT);
         return;
     }
@@ -467,7 +466,7 @@ fn init_and_condition(p: &mut Parser<'_>, end: SyntaxKind) {
         condition(p, end);
         return;
     }
-    if declaration_in(p, DeclCtx::ForInit) && (!p.has_error_since(cp) || p.must_keep(cp)) {
+    if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
         m.complete(p, FOR_INIT);
         condition(p, end);
         return;
@@ -501,8 +500,7 @@ fn condition(p: &mut Parser<'_>, end: SyntaxKind) {
 fn try_condition_decl(p: &mut Parser<'_>, end: SyntaxKind) -> bool {
     let cp = p.checkpoint();
     let m = p.start();
-    let decl = declaration_in(p, DeclCtx::Condition);
-    if decl && (p.at(end) && !p.has_error_since(cp) || p.must_keep(cp)) {
+    if declaration_in(p, DeclCtx::Condition) && p.at(end) && !p.has_error_since(cp) {
         m.complete(p, CONDITION);
         return true;
     }

@@ -395,6 +395,9 @@ fn speculations_over_braced_groups_stay_linear() {
         "void f() { T (*p)[sizeof(struct C {",
         "void f() { T (g)(T (*)(struct D {",
         "int x = __typeof__(V<decltype([]{",
+        "void f() { if (T x{[]{",
+        "void f() { for (T x{[]{",
+        "void f() { switch (T x{[]{",
     ] {
         let text =
             format!("struct T {{ int a; }}; template <class U> struct V {{}};\n{}", format!("{line}\n").repeat(2_000));
