@@ -69,3 +69,36 @@ fn namespace_scope_shared_variables() {
          __attribute__((global)) void k(float *p) { p[0] = ext_used[0] + ns::ns_ext_used[1]; }\n",
     ));
 }
+
+#[test]
+fn launches_in_lambdas_fold_constant_configurations() {
+    // As cicc lists them: `dim3`'s constexpr constructor is folded for a
+    // launch configuration of constants, in a function or in a lambda's
+    // body alike, and called (so kept for the device) for a runtime one.
+    let unit = |launches: &str| {
+        format!(
+            "struct dim3 {{ unsigned x, y, z;\n\
+             __attribute__((host)) __attribute__((device)) constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1)\n\
+             : x(a), y(b), z(c) {{}} }};\n\
+             extern \"C\" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, unsigned long s = 0, void* st = 0);\n\
+             __attribute__((global)) void k() {{}}\n\
+             template <class F> void run(F f) {{ f(); }}\n\
+             {launches}\n"
+        )
+    };
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kv (a kernel)
+    "#]]
+    .assert_eq(&listing_of(&unit(
+        "void direct() { k<<<1, 32>>>(); }\n\
+         void lambda() { run([] { k<<<1, 32>>>(); }); }",
+    )));
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kv (a kernel)
+        function _ZN4dim3C1Ejjj (referenced by _Z6lambdai)
+        function _ZN4dim3C2Ejjj (referenced by _Z6lambdai)
+    "#]]
+    .assert_eq(&listing_of(&unit("void lambda(int n) { run([n] { k<<<n, 32>>>(); }); }")));
+}

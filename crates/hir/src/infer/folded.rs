@@ -19,13 +19,11 @@ use crate::consteval::interp::{self, CValue};
 
 /// The calls of `owner`'s body that EDG folds: each `constexpr` callee at
 /// a folded site, in the order of `infer(owner).calls` (a destructor at a
-/// folded declaration is still called). Closure bodies fold nothing here
-/// (their sites are read in the enclosing body's frame).
+/// folded declaration is still called). A closure's body is read in the
+/// enclosing body's frame (`owner_info`), where its captures are not
+/// constants: `k<<<1, 32>>>` in a lambda folds, `k<<<n, 32>>>` does not.
 #[salsa::tracked(returns(clone))]
 pub fn folded_calls(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<Vec<(CallSite, Entity)>> {
-    if matches!(owner, InferOwner::Closure(_)) {
-        return Arc::default();
-    }
     let r = infer(db, owner);
     let Ok(info) = owner_info(db, owner) else { return Arc::default() };
     let map = def_map(db, info.item.tu(db));
