@@ -1451,7 +1451,8 @@ impl<'a> Interp<'a> {
                         let this = self.frame().this.clone();
                         let saved = self.explicit.replace(Explicit { written, item, scope, env: env.clone() });
                         self.call_at = Some(at);
-                        let r = self.call_overloads(&cands, denv.or(env), argv, this, p);
+                        let callee_env = self.callee_env(&d, denv, env);
+                        let r = self.call_overloads(&cands, callee_env, argv, this, p);
                         self.explicit = saved;
                         return r.map(|(v, _)| v);
                     }
@@ -1464,7 +1465,8 @@ impl<'a> Interp<'a> {
                             let cands = self.overloads(&d, p);
                             let this = self.frame().this.clone();
                             self.call_at = Some(at);
-                            let (v, _) = self.call_overloads(&cands, denv.or(env), argv, this, p)?;
+                            let callee_env = self.callee_env(&d, denv, env);
+                            let (v, _) = self.call_overloads(&cands, callee_env, argv, this, p)?;
                             Ok(v)
                         }
                         Def::Class(_) | Def::ClassTemplate(_) | Def::Typedef(_) => {
@@ -1527,6 +1529,23 @@ impl<'a> Interp<'a> {
         self.call_at = Some(at);
         let (v, _) = self.call_overloads(&cands, denv, argv, Some(obj), &name)?;
         Ok(v)
+    }
+
+    /// The environment a call of the function(s) `d` runs in: the one its
+    /// lookup found or the caller's (a member of the class being run,
+    /// called without `this->`; a hidden friend). A
+    /// namespace-scope function sees none of the caller's template
+    /// parameters: `ceil_div(BLOCK_THREADS, 32)` evaluated while a member
+    /// template's `Op` is still being deduced must not read as dependent.
+    fn callee_env(&self, d: &Def, denv: Option<Env>, env: Option<Env>) -> Option<Env> {
+        let env = denv.or(env);
+        let Some(f) = crate::instances::def_fn(d) else { return env };
+        // A hidden friend's scope is its class's.
+        let friend = fn_data(self.db, f).is_some_and(|(data, _)| data.friend);
+        match self.map.scope(f.parent(self.db, self.map)).kind {
+            scopes::ScopeKind::Root | scopes::ScopeKind::Namespace { .. } if !friend => None,
+            _ => env,
+        }
     }
 
     /// The functions of the name `d` was found by (its overload set): the
@@ -1989,7 +2008,16 @@ impl<'a> Interp<'a> {
         let mut e = env.unwrap_or_default();
         for (name, t) in &body.local_types {
             let cx = LowerCx { db, map: self.map, item, scope, env: Some(&e) };
-            let ty = ty::canonical(db, ty::lower(cx, t));
+            // `using _Prom = decltype(_Tp{} / _Up{});`: the operand typed
+            // as the body's (`ty::lower` reads only namespace-scope
+            // operands).
+            let operand = match t {
+                TypeRef::Opaque(text) if text.starts_with("decltype(") => {
+                    crate::infer::alias_operand_decltype(cx, body, text)
+                }
+                _ => None,
+            };
+            let ty = ty::canonical(db, operand.unwrap_or_else(|| ty::lower(cx, t)));
             let arg = match ty.kind(db) {
                 TyKind::Dependent(_) | TyKind::Error(_) => TemplateArg::Dependent(name.clone()),
                 _ => TemplateArg::Type(ty),

@@ -116,36 +116,56 @@ pub(super) fn sizeof_full(cx: LowerCx<'_>, text: &str) -> Option<u64> {
 /// dependent, invalid or not modelled.
 pub(crate) fn unevaluated_operand_type(cx: LowerCx<'_>, body: &Body, e: ExprId) -> Option<TyId> {
     let db = cx.db;
-    if cx
-        .env
-        .is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_))))
-    {
-        return None;
-    }
-    let mut inf = Infer::type_level(cx, body);
-    inf.res.expr_tys = vec![None; body.exprs.len()];
-    inf.res.categories = vec![Category::PRValue; body.exprs.len()];
-    inf.res.local_tys = vec![None; body.locals.len()];
-    let t = templates::nested(|| Ok(inf.expr(e))).ok()?;
-    let mut t = canonical(db, t);
-    if let TyKind::LRef(x) | TyKind::RRef(x) = t.kind(db) {
-        t = canonical(db, *x);
-    }
-    if ty_has_error(db, t, 0) || ty_has_placeholder(db, t, 0) || matches!(t.kind(db), TyKind::Dependent(_)) {
-        return None;
-    }
-    Some(t)
+    let (t, _) = typed_operand(cx, body, e)?;
+    let t = canonical(db, t);
+    Some(match t.kind(db) {
+        TyKind::LRef(x) | TyKind::RRef(x) => canonical(db, *x),
+        _ => t,
+    })
 }
 
-/// The function a call expression `call` of `body` (a constexpr function's,
-/// evaluated by the interpreter in `cx`) resolves to by the full overload
-/// rules (value categories, reference binding, partial ordering,
-/// SFINAE): what the interpreter asks when its own ranking by argument
-/// kinds ties (`get(tuple<T...> const&)` / `&` / `&&`, a variadic
-/// `min(T0 const&, Ts const&...)` against `min(T const&, U const&)`).
-/// The body's parameters have their declared types; None when the call
-/// does not resolve to a function here.
-pub(crate) fn call_target(cx: LowerCx<'_>, body: &Body, call: ExprId) -> Option<crate::instances::FnDecl> {
+/// `decltype(e)` for the operand `e` of a block-scope alias of `body`
+/// (`using _Prom = decltype(_Tp{} / _Up{});` in libcu++'s `ceil_div`),
+/// in `cx`: what the interpreter binds the alias to when it runs the body.
+/// An operand that names a local other than a parameter is left alone
+/// (the body's own inference types it; here its name could find an
+/// entity the local hides). None when dependent, invalid or not modelled.
+pub(crate) fn alias_operand_decltype(cx: LowerCx<'_>, body: &Body, text: &str) -> Option<TyId> {
+    let db = cx.db;
+    let &(_, e) = body.alias_decltypes.iter().find(|(s, _)| s == text.trim())?;
+    let names: rustc_hash::FxHashSet<String> = crate::type_tokens(text).into_iter().collect();
+    let names_local = body.locals.iter().enumerate().any(|(i, l)| {
+        !body.params.iter().any(|p| p.0 as usize == i) && l.name.as_ref().is_some_and(|n| names.contains(n))
+    });
+    if names_local {
+        return None;
+    }
+    let (t, cat) = typed_operand(cx, body, e)?;
+    Some(match cat {
+        Category::LValue => mk(db, TyKind::LRef(t)),
+        Category::XValue => mk(db, TyKind::RRef(t)),
+        Category::PRValue => t,
+    })
+}
+
+/// The type and category of the unevaluated operand `e` of `body` in
+/// `cx`, inferred at type level with the body's parameters of their
+/// declared types. None when dependent, invalid or not modelled.
+fn typed_operand(cx: LowerCx<'_>, body: &Body, e: ExprId) -> Option<(TyId, Category)> {
+    let db = cx.db;
+    let mut inf = type_level_with_params(cx, body)?;
+    let (t, cat) = templates::nested(|| Ok(inf.expr_cat(e))).ok()?;
+    let c = canonical(db, t);
+    if ty_has_error(db, c, 0) || ty_has_placeholder(db, c, 0) || matches!(c.kind(db), TyKind::Dependent(_)) {
+        return None;
+    }
+    Some((t, cat))
+}
+
+/// A type-level inference of `body` in `cx` with its parameters bound to
+/// their declared types; None in a pattern (the environment still holds
+/// placeholders or dependent arguments).
+fn type_level_with_params<'a>(cx: LowerCx<'a>, body: &'a Body) -> Option<Infer<'a>> {
     let db = cx.db;
     if cx
         .env
@@ -162,6 +182,20 @@ pub(crate) fn call_target(cx: LowerCx<'_>, body: &Body, call: ExprId) -> Option<
         inf.res.local_tys[p.0 as usize] = Some(t);
         inf.bind_local(p);
     }
+    Some(inf)
+}
+
+/// The function a call expression `call` of `body` (a constexpr function's,
+/// evaluated by the interpreter in `cx`) resolves to by the full overload
+/// rules (value categories, reference binding, partial ordering,
+/// SFINAE): what the interpreter asks when its own ranking by argument
+/// kinds ties (`get(tuple<T...> const&)` / `&` / `&&`, a variadic
+/// `min(T0 const&, Ts const&...)` against `min(T const&, U const&)`).
+/// The body's parameters have their declared types; None when the call
+/// does not resolve to a function here.
+pub(crate) fn call_target(cx: LowerCx<'_>, body: &Body, call: ExprId) -> Option<crate::instances::FnDecl> {
+    let db = cx.db;
+    let mut inf = type_level_with_params(cx, body)?;
     templates::nested(|| Ok(inf.expr(call))).ok()?;
     inf.res.calls.iter().find_map(|(site, callee)| match (site, callee) {
         (CallSite::Expr(e), Callee::Entity(Entity::Fn(f))) if *e == call => Some(crate::instances::FnDecl::Fn(*f)),

@@ -570,3 +570,45 @@ fn member_alias_named_after_the_template_it_names() {
          int user(int t) { return Raking<int, 64, 2>::up(t); }",
     ));
 }
+
+#[test]
+fn recursion_ends_at_a_member_evaluated_through_a_block_scope_alias() {
+    // CUB's `BlockScanWarpScans::ApplyWarpAggregates<ScanOp, WARP>` recurses
+    // to `WARP + 1` until the `constant_t<WARPS>` overload, with `WARPS =
+    // cuda::ceil_div(BLOCK_THREADS, WARP_THREADS)`; libcu++'s `ceil_div`
+    // branches on `is_signed_v<_Prom>` with `using _Prom = decltype(_Tp{} /
+    // _Up{});` in its body. The member is evaluated while the candidate's
+    // `Op` is still being deduced: the call of the namespace-scope function
+    // does not see it, and the alias's operand is typed as the body's.
+    // (g++ writes the recursion's `decltype(V)` as `i`; these are EDG's
+    // names, as cicc lists them.)
+    expect![[r#"
+        _Z10constant_vILi1EE
+        _Z10constant_vILi2EE
+        _Z10constant_vILi3EE
+        _Z10constant_vILi4EE
+        _Z4userv
+        _ZN1SILi128EE1AI1PEEvRiT_17integral_constantIiLi4EE
+        _ZN1SILi128EE1AI1PLi1EEEvRiT_17integral_constantIDtT0_EXT0_EE
+        _ZN1SILi128EE1AI1PLi2EEEvRiT_17integral_constantIDtT0_EXT0_EE
+        _ZN1SILi128EE1AI1PLi3EEEvRiT_17integral_constantIDtT0_EXT0_EE
+        _ZNK1PclEii
+    "#]]
+    .assert_eq(&entities(
+        "template <class T> inline constexpr bool is_signed_v = T(-1) < T(0);\n\
+         template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <class T, class U> constexpr T ceil_div(const T a, const U b) {\n\
+           using P = decltype(T{} / U{});\n\
+           if constexpr (is_signed_v<P>) { return (a + b - 1) / b; } else { return a; }\n\
+         }\n\
+         template <int V> using constant_t = integral_constant<decltype(V), V>;\n\
+         template <int V> inline constexpr constant_t<V> constant_v{};\n\
+         template <int X> struct S {\n\
+           static constexpr int WARPS = ceil_div(X, 32);\n\
+           template <class Op, int W> void A(int& a, Op op, constant_t<W>) { a = op(a, a); A(a, op, constant_v<W + 1>); }\n\
+           template <class Op> void A(int&, Op, constant_t<WARPS>) {}\n\
+         };\n\
+         struct P { int operator()(int a, int b) const { return a + b; } };\n\
+         void user() { int x = 0; S<128> s; s.A(x, P{}, constant_v<1>); }",
+    ));
+}
