@@ -3295,13 +3295,13 @@ impl<'a> Infer<'a> {
                     }
                     ranks.push(self.object_rank(c, o, sig.cv));
                 } else {
-                    ranks.push(Rank { major: 0, minor: 0 });
+                    ranks.push(Rank { reference: false, major: 0, minor: 0 });
                 }
             }
             for (i, a) in args.iter().enumerate() {
                 let r = match sig.params.get(i) {
                     Some(p) => self.conv_rank(*a, *p),
-                    None => Some(Rank { major: 4, minor: 0 }),
+                    None => Some(Rank { reference: false, major: 4, minor: 0 }),
                 };
                 match r {
                     Some(r) => ranks.push(r),
@@ -3320,8 +3320,8 @@ impl<'a> Infer<'a> {
                 FnDecl::Template(_) => 1 + self.generic_params(&data) as u16,
                 FnDecl::Fn(_) => 0,
             };
-            ranks.push(Rank { major: 0, minor: missing as u16 });
-            ranks.push(Rank { major: 0, minor: generic });
+            ranks.push(Rank { reference: false, major: 0, minor: missing as u16 });
+            ranks.push(Rank { reference: false, major: 0, minor: generic });
             viable.push((c, targs_v, sig, ranks));
         }
         if viable.is_empty() {
@@ -3445,7 +3445,7 @@ impl<'a> Infer<'a> {
             )
         };
         if unknown(at) || unknown(strip_cv(db, at)) {
-            return Some(Rank { major: 2, minor: 5 });
+            return Some(Rank { reference: false, major: 2, minor: 5 });
         }
         // Reference parameters.
         let (target, refk) = match pc.kind(db) {
@@ -3454,7 +3454,7 @@ impl<'a> Infer<'a> {
             _ => (pc, 0),
         };
         if unknown(target) || unknown(strip_cv(db, target)) {
-            return Some(Rank { major: 2, minor: 5 });
+            return Some(Rank { reference: false, major: 2, minor: 5 });
         }
         // The cv of an array is its elements' ([basic.type.qualifier]/3):
         // a reference to `const T[N]` binds a `T[N]` lvalue directly.
@@ -3462,9 +3462,9 @@ impl<'a> Infer<'a> {
         let (acv, ab) = array_cv(db, at);
         if a.braced {
             return if self.class_ref(tb).is_some() || matches!(tb.kind(db), TyKind::Array(..)) {
-                Some(Rank { major: 3, minor: 0 })
+                Some(Rank { reference: false, major: 3, minor: 0 })
             } else {
-                Some(Rank { major: 2, minor: 0 })
+                Some(Rank { reference: false, major: 2, minor: 0 })
             };
         }
         let same = tb == ab || self.same_class(tb, ab);
@@ -3476,10 +3476,10 @@ impl<'a> Infer<'a> {
                     return None;
                 }
                 if same {
-                    return Some(Rank { major: 0, minor: 0 });
+                    return Some(Rank { reference: true, major: 0, minor: 0 });
                 }
                 if derived {
-                    return Some(Rank { major: 2, minor: self.base_distance_penalty(ab, tb) });
+                    return Some(Rank { reference: false, major: 2, minor: self.base_distance_penalty(ab, tb) });
                 }
                 return None;
             }
@@ -3501,14 +3501,14 @@ impl<'a> Infer<'a> {
                         2
                     };
                     let minor = if same { minor } else { minor + self.base_distance_penalty(ab, tb) };
-                    return Some(Rank { major: if same { 0 } else { 2 }, minor });
+                    return Some(Rank { reference: true, major: if same { 0 } else { 2 }, minor });
                 }
                 // A temporary is made: the rank of the value conversion. The
                 // temporary is an rvalue: binding it to `&&` beats `const&`
                 // ([over.ics.rank]/3.2.3; `unique_ptr(p, D&&)` over
                 // `unique_ptr(p, const D&)` from a lambda).
                 let r = self.value_rank(a, ab, tb)?;
-                return Some(Rank { major: r.major, minor: r.minor + 3 + u16::from(refk == 1) });
+                return Some(Rank { reference: false, major: r.major, minor: r.minor + 3 + u16::from(refk == 1) });
             }
             _ => {}
         }
@@ -3518,13 +3518,13 @@ impl<'a> Infer<'a> {
             // reference bindings, [over.ics.rank]/3.2.6, do not prefer a
             // copy), so `template<class P> S(P)` does not beat `S(const S&)`.
             if a.cat == Category::LValue && acv.c && self.class_ref(tb).is_some() {
-                return Some(Rank { major: 0, minor: 1 });
+                return Some(Rank { reference: false, major: 0, minor: 1 });
             }
-            return Some(Rank { major: 0, minor: 0 });
+            return Some(Rank { reference: false, major: 0, minor: 0 });
         }
         if derived && self.class_ref(tb).is_some() {
             // Copying a derived object into a base parameter (slicing, via the copy constructor).
-            return Some(Rank { major: 2, minor: self.base_distance_penalty(ab, tb) });
+            return Some(Rank { reference: false, major: 2, minor: self.base_distance_penalty(ab, tb) });
         }
         self.value_rank(a, ab, tb)
     }
@@ -3532,43 +3532,47 @@ impl<'a> Infer<'a> {
     fn value_rank(&self, a: Arg, from: TyId, to: TyId) -> Option<Rank> {
         let db = self.db;
         if from == to || self.same_class(from, to) {
-            return Some(Rank { major: 0, minor: 0 });
+            return Some(Rank { reference: false, major: 0, minor: 0 });
         }
         let to_class = self.class_ref(to).is_some();
         let from_class = self.class_ref(from).is_some();
         if to_class || from_class {
             if to_class && from_class && self.derives(from, to) {
-                return Some(Rank { major: 2, minor: 0 });
+                return Some(Rank { reference: false, major: 2, minor: 0 });
             }
             // A user-defined conversion (constructor or conversion function).
-            return self.user_conversion_possible(a, from, to).then_some(Rank { major: 3, minor: 0 });
+            return self.user_conversion_possible(a, from, to).then_some(Rank { reference: false, major: 3, minor: 0 });
         }
         let f = decay(db, from);
         match (f.kind(db), to.kind(db)) {
             (TyKind::Builtin(x), TyKind::Builtin(y)) => {
                 if x == y {
-                    return Some(Rank { major: 0, minor: 0 });
+                    return Some(Rank { reference: false, major: 0, minor: 0 });
                 }
                 if *y == Builtin::NullPtr {
                     return None;
                 }
                 if *x == Builtin::NullPtr {
-                    return if *y == Builtin::Bool { Some(Rank { major: 2, minor: 0 }) } else { None };
+                    return if *y == Builtin::Bool {
+                        Some(Rank { reference: false, major: 2, minor: 0 })
+                    } else {
+                        None
+                    };
                 }
                 if *x == Builtin::Void || *y == Builtin::Void {
                     return None;
                 }
                 let promo = matches!((x, y), (Builtin::Float, Builtin::Double))
                     || (int_rank(*x) < int_rank(Builtin::Int) && *y == Builtin::Int && is_int(*x));
-                Some(Rank { major: if promo { 1 } else { 2 }, minor: 0 })
+                Some(Rank { reference: false, major: if promo { 1 } else { 2 }, minor: 0 })
             }
             (TyKind::Enum(_), TyKind::Builtin(y)) => {
                 if *y == Builtin::NullPtr || *y == Builtin::Void {
                     return None;
                 }
-                Some(Rank { major: if *y == Builtin::Int { 1 } else { 2 }, minor: 0 })
+                Some(Rank { reference: false, major: if *y == Builtin::Int { 1 } else { 2 }, minor: 0 })
             }
-            (TyKind::Enum(x), TyKind::Enum(y)) => (x == y).then_some(Rank { major: 0, minor: 0 }),
+            (TyKind::Enum(x), TyKind::Enum(y)) => (x == y).then_some(Rank { reference: false, major: 0, minor: 0 }),
             (TyKind::Builtin(_), TyKind::Enum(_)) => None,
             (TyKind::Ptr(x), TyKind::Ptr(y)) => {
                 let (x, y) = (canonical(db, *x), canonical(db, *y));
@@ -3578,7 +3582,7 @@ impl<'a> Infer<'a> {
                     return None;
                 }
                 if xb == yb || self.same_class(xb, yb) {
-                    return Some(Rank { major: 0, minor: if xcv == ycv { 0 } else { 1 } });
+                    return Some(Rank { reference: false, major: 0, minor: if xcv == ycv { 0 } else { 1 } });
                 }
                 // The function pointer conversion: `noexcept` dropped (exact match rank).
                 if let (TyKind::Func(fx), TyKind::Func(fy)) = (xb.kind(db), yb.kind(db))
@@ -3586,32 +3590,34 @@ impl<'a> Infer<'a> {
                     && !fy.noexcept
                     && mk(db, TyKind::Func(ty::FnSig { noexcept: false, ..fx.clone() })) == yb
                 {
-                    return Some(Rank { major: 0, minor: 1 });
+                    return Some(Rank { reference: false, major: 0, minor: 1 });
                 }
                 if matches!(yb.kind(db), TyKind::Builtin(Builtin::Void)) {
-                    return Some(Rank { major: 2, minor: 1 });
+                    return Some(Rank { reference: false, major: 2, minor: 1 });
                 }
                 if self.derives(xb, yb) {
-                    return Some(Rank { major: 2, minor: 0 });
+                    return Some(Rank { reference: false, major: 2, minor: 0 });
                 }
                 None
             }
             (TyKind::Builtin(Builtin::NullPtr), TyKind::Ptr(_) | TyKind::MemPtr { .. }) => {
-                Some(Rank { major: 2, minor: 0 })
+                Some(Rank { reference: false, major: 2, minor: 0 })
             }
-            (TyKind::Builtin(b), TyKind::Ptr(_)) if a.null && is_int(*b) => Some(Rank { major: 2, minor: 0 }),
+            (TyKind::Builtin(b), TyKind::Ptr(_)) if a.null && is_int(*b) => {
+                Some(Rank { reference: false, major: 2, minor: 0 })
+            }
             (TyKind::Ptr(_) | TyKind::MemPtr { .. }, TyKind::Builtin(Builtin::Bool)) => {
-                Some(Rank { major: 2, minor: 2 })
+                Some(Rank { reference: false, major: 2, minor: 2 })
             }
             (TyKind::Func(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => {
-                Some(Rank { major: 0, minor: 0 })
+                Some(Rank { reference: false, major: 0, minor: 0 })
             }
-            (TyKind::MemPtr { .. }, TyKind::MemPtr { .. }) => Some(Rank { major: 0, minor: 1 }),
-            (TyKind::Vector(..), _) | (_, TyKind::Vector(..)) => Some(Rank { major: 2, minor: 0 }),
-            (TyKind::Complex(_), _) | (_, TyKind::Complex(_)) => Some(Rank { major: 2, minor: 0 }),
+            (TyKind::MemPtr { .. }, TyKind::MemPtr { .. }) => Some(Rank { reference: false, major: 0, minor: 1 }),
+            (TyKind::Vector(..), _) | (_, TyKind::Vector(..)) => Some(Rank { reference: false, major: 2, minor: 0 }),
+            (TyKind::Complex(_), _) | (_, TyKind::Complex(_)) => Some(Rank { reference: false, major: 2, minor: 0 }),
             // A captureless closure's conversion function.
             (TyKind::Closure(_), TyKind::Ptr(y)) if matches!(canonical(db, *y).kind(db), TyKind::Func(_)) => {
-                Some(Rank { major: 3, minor: 0 })
+                Some(Rank { reference: false, major: 3, minor: 0 })
             }
             _ => None,
         }
@@ -3810,8 +3816,40 @@ pub fn param_defaults(db: &dyn SourceDatabase, d: FnDecl) -> u32 {
 /// conversion 2 / user-defined 3 / ellipsis 4, `minor` the tie-breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Rank {
+    /// A direct reference binding of the argument (same or derived type):
+    /// its `minor` (`T&` over `const T&` for an lvalue, `&&` over
+    /// `const&` for an rvalue) orders it against other reference bindings
+    /// only ([over.ics.rank]/3.2.3, /3.2.6; `conversion_keys`).
+    reference: bool,
     major: u8,
     minor: u16,
+}
+
+/// The keys two candidates' conversions of one argument compare by: their
+/// `(major, minor)`, except that an identity conversion by value and a
+/// direct reference binding of the same type are indistinguishable
+/// ([over.ics.rank]/3.2 orders reference bindings among themselves):
+/// CUB's `ExclusiveScan(T, T&, const T&, ScanOp)` and `ExclusiveScan(T,
+/// T&, ScanOp, CB&)` tie on an lvalue `T` initial value, and partial
+/// ordering picks the first.
+fn conversion_keys(a: &Rank, b: &Rank) -> ((u8, u16), (u8, u16)) {
+    if a.major == 0 && b.major == 0 && a.reference != b.reference {
+        let by_value = if a.reference { b } else { a };
+        if by_value.minor == 0 {
+            return ((0, 0), (0, 0));
+        }
+    }
+    ((a.major, a.minor), (b.major, b.minor))
+}
+
+/// Whether two candidates' conversions of every argument (all ranks but
+/// the last `tail`, the tie-breaks) are indistinguishable.
+fn same_conversions(a: &[Rank], b: &[Rank], tail: usize) -> bool {
+    a.len() == b.len()
+        && (0..a.len().saturating_sub(tail)).all(|i| {
+            let (x, y) = conversion_keys(&a[i], &b[i]);
+            x == y
+        })
 }
 
 /// `Less`: `a` is the better candidate (lexicographic on major ranks summed, then the tie-breaks).
@@ -3825,9 +3863,14 @@ fn compare(a: &[Rank], b: &[Rank]) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     if a.len() == b.len() && a.len() >= 2 {
         let n = a.len() - 2;
-        let key = |r: &Rank| (r.major, r.minor);
-        let a_better = (0..n).any(|i| key(&a[i]) < key(&b[i]));
-        let b_better = (0..n).any(|i| key(&b[i]) < key(&a[i]));
+        let a_better = (0..n).any(|i| {
+            let (x, y) = conversion_keys(&a[i], &b[i]);
+            x < y
+        });
+        let b_better = (0..n).any(|i| {
+            let (x, y) = conversion_keys(&a[i], &b[i]);
+            y < x
+        });
         match (a_better, b_better) {
             (true, false) => return Ordering::Less,
             (false, true) => return Ordering::Greater,
@@ -3835,8 +3878,19 @@ fn compare(a: &[Rank], b: &[Rank]) -> std::cmp::Ordering {
         }
     }
     let worst = |r: &[Rank]| r.iter().map(|x| x.major).max().unwrap_or(0);
-    let sum = |r: &[Rank]| r.iter().map(|x| x.major as u32 * 100 + x.minor as u32).sum::<u32>();
-    worst(a).cmp(&worst(b)).then(sum(a).cmp(&sum(b)))
+    // The totals count each argument by the keys it compares by.
+    let (mut sa, mut sb) = (0u32, 0u32);
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = match (a.get(i), b.get(i)) {
+            (Some(p), Some(q)) => conversion_keys(p, q),
+            (Some(p), None) => ((p.major, p.minor), (0, 0)),
+            (None, Some(q)) => ((0, 0), (q.major, q.minor)),
+            (None, None) => ((0, 0), (0, 0)),
+        };
+        sa += x.0 as u32 * 100 + x.1 as u32;
+        sb += y.0 as u32 * 100 + y.1 as u32;
+    }
+    worst(a).cmp(&worst(b)).then(sa.cmp(&sb))
 }
 
 fn placeholder(db: &dyn SourceDatabase, p: &TemplateParam, i: u32) -> TemplateArg {

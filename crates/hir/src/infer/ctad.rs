@@ -226,7 +226,7 @@ impl Infer<'_> {
             if cand.pack_params.contains(&(pi as u32)) {
                 let _ = &selem;
                 while ai < args.len() {
-                    ranks.push(Rank { major: 0, minor: 0 });
+                    ranks.push(Rank { reference: false, major: 0, minor: 0 });
                     ai += 1;
                 }
                 continue;
@@ -241,8 +241,8 @@ impl Infer<'_> {
         }
         // The two tie-break slots `compare` reads: no defaults used, and
         // generality (guides and constructors alike here).
-        ranks.push(Rank { major: 0, minor: 0 });
-        ranks.push(Rank { major: 0, minor: 0 });
+        ranks.push(Rank { reference: false, major: 0, minor: 0 });
+        ranks.push(Rank { reference: false, major: 0, minor: 0 });
         let t = match &cand.target {
             Some(target) => {
                 let pcx = LowerCx { scope: cand.scope, ..scx };

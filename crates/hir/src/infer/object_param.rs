@@ -35,9 +35,9 @@ impl Infer<'_> {
         };
         match owner {
             Some(b) if !self.same_class(obj.ty, b) && self.derives(obj.ty, b) => {
-                Rank { major: 2, minor: qual + self.base_distance_penalty(obj.ty, b) }
+                Rank { reference: false, major: 2, minor: qual + self.base_distance_penalty(obj.ty, b) }
             }
-            _ => Rank { major: 0, minor: qual },
+            _ => Rank { reference: false, major: 0, minor: qual },
         }
     }
 }

@@ -30,13 +30,12 @@ pub(super) fn prefer_more_specialized(
     best: usize,
     nargs: usize,
 ) -> usize {
-    let conv = |r: &[Rank]| r[..r.len().saturating_sub(1)].iter().map(|x| (x.major, x.minor)).collect::<Vec<_>>();
     let is_template = |i: usize| matches!(viable[i].0.0, FnDecl::Template(_));
     if !is_template(best) {
         return best;
     }
-    let key = conv(&viable[best].3);
-    let tied: Vec<usize> = (0..viable.len()).filter(|&i| is_template(i) && conv(&viable[i].3) == key).collect();
+    let tied: Vec<usize> =
+        (0..viable.len()).filter(|&i| is_template(i) && same_conversions(&viable[i].3, &viable[best].3, 1)).collect();
     if tied.len() < 2 || tied.len() > 8 {
         return best;
     }

@@ -612,3 +612,26 @@ fn recursion_ends_at_a_member_evaluated_through_a_block_scope_alias() {
          void user() { int x = 0; S<128> s; s.A(x, P{}, constant_v<1>); }",
     ));
 }
+
+#[test]
+fn reference_binding_and_identity_by_value_tie() {
+    // CUB's `BlockScanRaking::ExclusiveScan(input, output, initial_value,
+    // scan_op)` with an lvalue `T` initial value: `(T, T&, const T&,
+    // ScanOp)` binds it to `const T&`, `(T, T&, ScanOp, CB&)` takes it by
+    // value as `ScanOp = T`. [over.ics.rank]/3.2 orders reference bindings
+    // among themselves only, so the conversions tie and partial ordering
+    // picks the first (g++ 12's `nm`: `Ex<plus>(…, unsigned const&, plus)`).
+    check(
+        "template <class T> struct R {\n\
+           template <class ScanOp> int Ex(T input, T& output, const T& init, ScanOp op) { return 1; }\n\
+           template <class ScanOp> int Ex(T input, T& output, ScanOp op, T& agg) { return 2; }\n\
+           template <class ScanOp, class CB> int Ex(T input, T& output, ScanOp op, CB& cb) { return 3; }\n\
+         };\n\
+         struct plus { unsigned operator()(unsigned a, unsigned b) const { return a + b; } };\n\
+         int user(unsigned input, unsigned& output, unsigned init, plus op) { return R<unsigned>().Ex(input, output, init, op); }",
+        "user",
+        expect![[r#"
+            _ZN1RIjE2ExI4plusEEijRjRKjT_
+        "#]],
+    );
+}
