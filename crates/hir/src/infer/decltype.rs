@@ -25,6 +25,21 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     let mut pos = 0;
     let body = Body::default();
     let mut inf = Infer::type_level(cx, &body);
+    // An unparenthesized name of a variable (a variable template's
+    // specialization included): its declared type, no reference added
+    // ([dcl.type.decltype]/1.3; libcu++'s `__apply_cvref_fn<_Tp> =
+    // decltype(__apply_cvref<_Tp>)`, a class by value).
+    if let Some(path) = crate::read_path(&toks, &mut pos)
+        && pos == toks.len()
+        && let Value::Var(_, vt) = inf.resolve_value(&path)
+    {
+        let vt = canonical(db, vt);
+        return match vt.kind(db) {
+            TyKind::Dependent(_) | TyKind::TemplateParam { .. } => None,
+            _ => Some(vt),
+        };
+    }
+    pos = 0;
     let r = templates::nested(|| Ok(read_expr(&mut inf, &toks, &mut pos, 0)));
     // Shapes the reader does not model: the operand inferred as a body.
     let r = match r.ok().flatten() {

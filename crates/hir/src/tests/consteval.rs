@@ -1292,3 +1292,67 @@ fn decltype_of_locals_in_expression_types() {
         "#]],
     );
 }
+
+#[test]
+fn decltype_of_a_named_variable_and_block_scope_decltype_aliases() {
+    // `decltype` of an unparenthesized variable name is its declared type,
+    // no reference added ([dcl.type.decltype]/1.3): libcu++'s
+    // `__copy_cvref_t` goes through `decltype(__apply_cvref<_Tp>)`, a
+    // variable template whose partial specializations have other types.
+    check(
+        "template <class A, class B> struct is_same { static constexpr bool value = false; };\n\
+         template <class A> struct is_same<A, A> { static constexpr bool value = true; };\n\
+         struct P { template <class T> using call = T; };\n\
+         struct L { template <class T> using call = T&; };\n\
+         template <class> extern P ap;\n\
+         template <class T> extern L ap<T&>;\n\
+         template <class T> using fn = decltype(ap<T>);\n\
+         template <class F, class T> using copy_t = typename fn<F>::template call<T>;\n\
+         static_assert(is_same<copy_t<int, unsigned>, unsigned>::value, \"a\");\n\
+         static_assert(is_same<copy_t<int&, unsigned>, unsigned&>::value, \"b\");\n\
+         struct S { static int x; static int& r; };\n\
+         static_assert(is_same<decltype(S::x), int>::value, \"c\");\n\
+         static_assert(is_same<decltype(S::r), int&>::value, \"d\");\n\
+         static_assert(!is_same<decltype(S::x), int&>::value, \"e\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+    // A constexpr function's `using P = decltype(…);` in its body, then
+    // `is_signed_v<P>` (libcu++'s `ceil_div`): the operand is typed with
+    // the function's arguments.
+    check(
+        "namespace s { template<class T> inline constexpr bool is_signed_v = T(-1) < T(0); }\n\
+         template <class T, class U> constexpr int c1(T a, U b) {\n\
+           using P = T;\n\
+           if constexpr (s::is_signed_v<P>) { return (a + b - 1) / b; } else { return a; }\n\
+         }\n\
+         template <class T, class U> constexpr int c2(T a, U b) {\n\
+           using P = decltype(a / b);\n\
+           if constexpr (s::is_signed_v<P>) { return (a + b - 1) / b; } else { return a; }\n\
+         }\n\
+         template <class T, class U> constexpr int c3(T a, U b) {\n\
+           using P = decltype(T{} / U{});\n\
+           P x = a;\n\
+           return (x + b - 1) / b;\n\
+         }\n\
+         template <class T, class U> constexpr int c4(T a, U b) {\n\
+           typedef T P;\n\
+           if constexpr (s::is_signed_v<P>) { return (a + b - 1) / b; } else { return a; }\n\
+         }\n\
+         static_assert(c1(10, 3) == 4, \"a\");\n\
+         static_assert(c2(10, 3) == 4, \"b\");\n\
+         static_assert(c3(10, 3) == 4, \"c\");\n\
+         static_assert(c4(10, 3) == 4, \"c\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
