@@ -102,3 +102,28 @@ fn launches_in_lambdas_fold_constant_configurations() {
     "#]]
     .assert_eq(&listing_of(&unit("void lambda(int n) { run([n] { k<<<n, 32>>>(); }); }")));
 }
+
+#[test]
+fn qualified_overloaded_callees_in_decltype_keep_their_qualifiers() {
+    // libcu++'s `plus<void>::operator()` returns `decltype(::cuda::std::
+    // __4::forward<_T1>(__t) + …)`: cicc writes the overloaded callee with
+    // its qualifiers (`gssr4cuda3std3__4E7forwardIT_E`) where g++ (the
+    // host name) writes `7forwardIT_E` (checked with the real nvcc).
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPi (a kernel)
+        function _ZNK4plusclIRiS1_EEDTplclgssr2nsE7forwardIT_Efp_Eclgssr2nsE7forwardIT0_Efp0_EEOS2_OS3_ (referenced by _Z1kPi)
+        function _ZN2ns7forwardIRiEEOT_RNS_2rrIS2_E4typeE (referenced by _ZNK4plusclIRiS1_EEDTplclgssr2nsE7forwardIT_Efp_Eclgssr2nsE7forwardIT0_Efp0_EEOS2_OS3_)
+    "#]]
+    .assert_eq(&listing_of(
+        "namespace ns {\n\
+         template <class T> struct rr { typedef T type; };\n\
+         template <class T> struct rr<T&> { typedef T type; };\n\
+         template <class T> __attribute__((host)) __attribute__((device)) constexpr T&& forward(typename rr<T>::type& t) { return static_cast<T&&>(t); }\n\
+         template <class T> __attribute__((host)) __attribute__((device)) constexpr T&& forward(typename rr<T>::type&& t) { return static_cast<T&&>(t); }\n\
+         }\n\
+         struct plus { template <class A, class B> __attribute__((device)) auto operator()(A&& a, B&& b) const\n\
+           -> decltype(::ns::forward<A>(a) + ::ns::forward<B>(b)) { return ::ns::forward<A>(a) + ::ns::forward<B>(b); } };\n\
+         __attribute__((global)) void k(int* p) { p[0] = plus{}(p[1], p[2]); }\n",
+    ));
+}

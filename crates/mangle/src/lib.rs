@@ -36,7 +36,7 @@ mod mangler;
 mod ops;
 pub mod tree;
 
-pub use mangler::{mangle, symbol};
+pub use mangler::{mangle, mangle_edg, symbol};
 pub use ops::Op;
 pub use tree::*;
 

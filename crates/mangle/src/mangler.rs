@@ -20,10 +20,20 @@ const MAX_DEPTH: u32 = 1024;
 
 /// `_Z <encoding>`: the mangled name of `e`.
 pub fn mangle(e: &Encoding) -> Result<String, String> {
+    mangle_in(e, false)
+}
+
+/// [`mangle`] as EDG writes names (cicc's device names): a namespace-
+/// qualified callee in an expression keeps its qualifiers (`Expr::NsId`).
+pub fn mangle_edg(e: &Encoding) -> Result<String, String> {
+    mangle_in(e, true)
+}
+
+fn mangle_in(e: &Encoding, edg: bool) -> Result<String, String> {
     if crate::depth::exceeds(e, MAX_DEPTH) {
         return Err(too_deep());
     }
-    let mut m = Mangler::default();
+    let mut m = Mangler { edg, ..Mangler::default() };
     m.out.push_str("_Z");
     m.encoding(e)?;
     Ok(m.out)
@@ -85,6 +95,8 @@ struct Mangler {
     pack_depth: u32,
     /// Nesting of types and expressions being written (`MAX_DEPTH`).
     depth: u32,
+    /// EDG's spellings where they differ from g++'s (`mangle_edg`).
+    edg: bool,
 }
 
 fn is_std(c: &Component) -> bool {
@@ -194,6 +206,7 @@ fn is_id_expression(e: &Expr) -> bool {
         Expr::FnParam { .. }
             | Expr::TParam(_)
             | Expr::Id(..)
+            | Expr::NsId { .. }
             | Expr::Scoped { .. }
             | Expr::Member { .. }
             | Expr::Entity(_)
@@ -885,6 +898,19 @@ impl Mangler {
                 self.simple_id(name, args)?;
             }
             Expr::Id(name, args) => self.simple_id(name, args)?,
+            Expr::NsId { global, quals, name, args } => {
+                if self.edg && !quals.is_empty() {
+                    if *global {
+                        self.out.push_str("gs");
+                    }
+                    self.out.push_str("sr");
+                    for q in quals {
+                        self.source_name(q)?;
+                    }
+                    self.out.push('E');
+                }
+                self.simple_id(name, args)?;
+            }
             Expr::Scoped { ty, name, args } => {
                 // g++ writes a class (template-id) qualifier as a whole
                 // type too: `srSt11__is_scalarIT_E7__value`,

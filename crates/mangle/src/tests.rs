@@ -568,3 +568,14 @@ fn deep_and_wide() {
     // 10000th candidate, `S7PQ_` (base 36).
     assert!(out.contains("5C4999S0_S2_") && out.ends_with("S7PQ_"), "{}", &out[out.len() - 40..]);
 }
+
+#[test]
+fn namespace_qualified_callee_g_plus_plus_and_edg() {
+    // `decltype(::ns::f<T>(x))`: g++ writes the callee's name alone, EDG
+    // (cicc) with its qualifiers, none of them a substitution candidate.
+    let callee = Expr::NsId { global: true, quals: vec!["ns".into()], name: "f".into(), args: None };
+    let ret = decltype(Expr::Call(Box::new(callee), vec![]));
+    let e = function(name(&["g"]).args(vec![TArg::Type(Int.into())]), fn_type(ret, vec![Int.into()]));
+    check(&e, "_Z1gIiEDTcl1fEEi");
+    assert_eq!(mangle_edg(&e).as_deref(), Ok("_Z1gIiEDTclgssr2nsE1fEEi"));
+}

@@ -335,6 +335,17 @@ pub enum Expr {
     },
     /// An unresolved unqualified name (a call's callee): `<source-name> [<template-args>]`.
     Id(String, Option<Vec<TArg>>),
+    /// A callee named through namespaces (`::cuda::std::__4::forward<_T1>`):
+    /// g++ writes only its name, as `Id`; EDG (cicc's device names,
+    /// [`crate::mangle_edg`]) the qualifiers too, `[gs] sr <source-name>+ E
+    /// <name>` (`gssr4cuda3std3__4E7forwardIT_E`), none a substitution
+    /// candidate.
+    NsId {
+        global: bool,
+        quals: Vec<String>,
+        name: String,
+        args: Option<Vec<TArg>>,
+    },
     /// `T::name` with a dependent `T`: `sr <type> <name>`.
     Scoped {
         ty: Box<Type>,

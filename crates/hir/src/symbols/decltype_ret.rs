@@ -190,9 +190,20 @@ impl Writer<'_> {
         if dep {
             return Ok(m::Expr::Scoped { ty: Box::new(self.ty(&qt)?), name: last.name.clone(), args });
         }
-        let ns = crate::scopes::qualifier_scope_in_map(self.map, self.scope, &q)
-            .is_some_and(|s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root));
-        if ns && callee {
+        let qscope = crate::scopes::qualifier_scope_in_map(self.map, self.scope, &q)
+            .filter(|&s| matches!(self.map.scope(s).kind, ScopeKind::Namespace { .. } | ScopeKind::Root));
+        if let Some(qs) = qscope
+            && callee
+        {
+            // An overload set: EDG keeps the qualifiers (cicc's device
+            // names: `gssr4cuda3std3__4E7forwardIT_E`); g++ does not. EDG
+            // names a single function template as the entity
+            // (`clL_ZNS1_7declvalEEE`): not modelled, g++'s form stays.
+            let overloaded = crate::scopes::own_fns(self.db, self.map, qs, &last.name).len() > 1;
+            if overloaded && quals.iter().all(|q| q.args.is_none()) {
+                let quals = quals.iter().map(|q| q.name.clone()).collect();
+                return Ok(m::Expr::NsId { global: p.global, quals, name: last.name.clone(), args });
+            }
             return Ok(m::Expr::Id(last.name.clone(), args));
         }
         Err(format!("qualified name `{}` in decltype not mangled", last.name))

@@ -40,7 +40,7 @@ pub fn device_base_ctor_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> O
         return None;
     }
     last.name = m::Unqualified::Ctor(m::CtorKind::Base);
-    m::mangle(&to_device(m::Encoding::Function(name, ty), mid, false, true).ok()?)
+    m::mangle_edg(&to_device(m::Encoding::Function(name, ty), mid, false, true).ok()?)
         .ok()
         .map(|s| edg_value_expansions(&s))
 }
@@ -66,7 +66,8 @@ fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: b
         FnEncoding::Plain(s) => return Ok(s),
         FnEncoding::Tree(t) => t,
     };
-    m::mangle(&to_device(enc, mid, is_static && internal_prefix, internal_prefix)?).map(|s| edg_value_expansions(&s))
+    m::mangle_edg(&to_device(enc, mid, is_static && internal_prefix, internal_prefix)?)
+        .map(|s| edg_value_expansions(&s))
 }
 
 /// A value parameter pack expanded as a template argument
