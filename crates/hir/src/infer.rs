@@ -1121,34 +1121,13 @@ impl<'a> Infer<'a> {
         let db = self.db;
         let c = canonical(db, t);
         let TyKind::Array(e, None) = c.kind(db) else { return t };
-        let list = match init {
-            Init::Brace(xs) => Some(xs.clone()),
-            Init::Assign(x) => match self.body.expr(*x) {
-                Expr::InitList(xs) => Some(xs.clone()),
-                _ => None,
-            },
-            Init::Paren(_) | Init::None => None,
-        };
-        let n = match list {
-            Some(xs)
-                if xs
-                    .iter()
-                    .any(|x| matches!(self.body.expr(*x), Expr::PackExpansion(_) | Expr::Designated { .. })) =>
-            {
-                return t;
-            }
-            // Brace elision (`int a[][2] = {1, 2, 3}`) is not counted.
-            Some(xs)
-                if matches!(canonical(db, *e).kind(db), TyKind::Array(..))
-                    && xs.iter().any(|x| !matches!(self.body.expr(*x), Expr::InitList(_))) =>
-            {
-                return t;
-            }
-            Some(xs) => xs.len() as u64,
-            None => match init_ty.map(|(it, _)| canonical(db, it).kind(db).clone()) {
+        let n = match list_bound(db, self.body, *e, init) {
+            Ok(Some(n)) => n,
+            Ok(None) => match init_ty.map(|(it, _)| canonical(db, it).kind(db).clone()) {
                 Some(TyKind::Array(_, Some(n))) => n,
                 _ => return t,
             },
+            Err(()) => return t,
         };
         mk(db, TyKind::Array(*e, Some(n)))
     }
@@ -4184,3 +4163,28 @@ pub fn render_calls(db: &dyn SourceDatabase, r: &InferenceResult) -> String {
 
 #[allow(dead_code)]
 fn unused(_: PathSegment) {}
+
+/// The bound an array of unknown bound with element type `elem` takes from
+/// a braced initializer `init` (its element count; [dcl.init.aggr]/7):
+/// `Ok(None)` when `init` is not braced, `Err` when the count is not the
+/// bound (a pack expansion, designators, brace elision in
+/// `int a[][2] = {1, 2, 3}`).
+pub(crate) fn list_bound(db: &dyn SourceDatabase, body: &Body, elem: TyId, init: &Init) -> Result<Option<u64>, ()> {
+    let xs = match init {
+        Init::Brace(xs) => xs,
+        Init::Assign(x) => match body.expr(*x) {
+            Expr::InitList(xs) => xs,
+            _ => return Ok(None),
+        },
+        Init::Paren(_) | Init::None => return Ok(None),
+    };
+    if xs.iter().any(|x| matches!(body.expr(*x), Expr::PackExpansion(_) | Expr::Designated { .. })) {
+        return Err(());
+    }
+    if matches!(canonical(db, elem).kind(db), TyKind::Array(..))
+        && xs.iter().any(|x| !matches!(body.expr(*x), Expr::InitList(_)))
+    {
+        return Err(());
+    }
+    Ok(Some(xs.len() as u64))
+}

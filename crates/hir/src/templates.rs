@@ -108,11 +108,21 @@ pub struct Env {
     pub scopes: Vec<ScopeIdx>,
     /// The arguments of the chain (`InstId::args` of its classes).
     pub args: Vec<TemplateArg>,
+    /// The block-scope using-declarations in effect in the body being
+    /// inferred or run, that name no type (`using cub::internal::enable_promotion;`),
+    /// in order: unqualified lookup of their name finds what they name,
+    /// also from the template arguments of the body's aliases.
+    pub usings: Vec<crate::item_tree::Path>,
 }
 
 impl Env {
     pub fn get(&self, name: &str) -> Option<&TemplateArg> {
         self.names.iter().rev().find(|(n, _)| n == name).map(|(_, a)| a)
+    }
+
+    /// The latest block-scope using-declaration of `name`.
+    pub fn using(&self, name: &str) -> Option<&crate::item_tree::Path> {
+        self.usings.iter().rev().find(|p| p.segments.last().is_some_and(|s| s.name == name))
     }
 }
 
@@ -1542,6 +1552,20 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 _ => return Err(TyKind::Error(format!("bad use of template parameter `{}`", first.name))),
             };
         }
+        // A name a block-scope using-declaration brought in: what it
+        // names, looked up as written there (that lookup sees no
+        // using-declaration of the block, so `using a::a;` ends).
+        if !p.global
+            && let Some(u) = cx.env.and_then(|e| e.using(&first.name))
+        {
+            let mut q = u.clone();
+            if let Some(l) = q.segments.last_mut() {
+                l.args = first.args.clone();
+            }
+            q.segments.extend(rest.iter().cloned());
+            let outer = cx.env.map(|e| Env { usings: Vec::new(), ..e.clone() });
+            return resolve(LowerCx { env: outer.as_ref(), ..cx }, &q, ns);
+        }
         // `decltype(__test<_Tp>(12))::value` (libcu++'s detection traits);
         // one naming a body's locals is bound in the environment by the
         // body's inference, under its token text (`bind_expr_decltypes`).
@@ -1567,6 +1591,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
         };
         let Some(d) = d else {
             if first.args.is_none()
+                && !p.global
                 && let Some(r) = using_of_dependent_base(cx, &first.name, want)
             {
                 break 'first r;
@@ -1906,7 +1931,10 @@ fn using_of_dependent_base(cx: LowerCx<'_>, name: &str, ns: Ns) -> Option<Resolv
             for d in scope.names.get(name).into_iter().flatten() {
                 if let Def::UsingDecl(from, path) = d {
                     let inner = LowerCx { scope: *from, ..cx };
-                    if let Ok(r @ (Resolved::Def(..) | Resolved::Ty(_) | Resolved::Value(_))) = resolve(inner, path, ns)
+                    // Bounded: a declaration that names itself
+                    // (`using typename B<T>::e;` in `B`) ends.
+                    if let Some(Ok(r @ (Resolved::Def(..) | Resolved::Ty(_) | Resolved::Value(_)))) =
+                        through_using(|| resolve(inner, path, ns))
                     {
                         return Some(r);
                     }

@@ -106,6 +106,10 @@ struct Frame<'a> {
     named: Vec<(String, CValue)>,
     /// While a pack expansion is evaluated: the element index.
     pack_index: Option<usize>,
+    /// How many of `env`'s names the frame was entered with: the rest are
+    /// the body's own (aliases, `constexpr` locals), which a member it
+    /// calls does not see.
+    outer_names: usize,
 }
 
 enum Flow {
@@ -174,6 +178,7 @@ pub fn eval_condition(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, co
         item: site.item,
         scope: site.scope,
         env: site.env.cloned(),
+        outer_names: site.env.map_or(0, |e| e.names.len()),
         locals: vec![CValue::Uninit; cond.locals.len()],
         this: None,
         named,
@@ -195,6 +200,7 @@ pub fn eval_value(db: &dyn SourceDatabase, map: &DefMap, site: &Site<'_>, cond: 
         item: site.item,
         scope: site.scope,
         env: site.env.cloned(),
+        outer_names: site.env.map_or(0, |e| e.names.len()),
         locals: vec![CValue::Uninit; cond.locals.len()],
         this: None,
         named: Vec::new(),
@@ -243,6 +249,21 @@ pub fn eval_body_condition(
     it.truth(v)
 }
 
+/// The environment a whole body's constant evaluations see: `env` with
+/// the body's aliases, typedefs and using-declarations bound, as a called
+/// body's are (`if (enable_ternary_reduction<Input, Op, PromT>())` names
+/// the block-scope `PromT`). For evaluations after the body's inference
+/// (`infer::folded_calls`); inference binds them as it goes.
+pub fn body_env(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    (item, scope, env): (ItemId, ScopeIdx, Option<&Env>),
+    body: &Body,
+) -> Option<Env> {
+    let it = Interp { db, map, steps: 0, frames: Vec::new(), explicit: None, call_at: None };
+    it.bind_local_types(body, item, scope, env.cloned())
+}
+
 /// Evaluates expression `e` of `body`, a function body being inferred, to
 /// its value: whether a call there is a constant expression (EDG folds it,
 /// `infer::folded_calls`). `known` as for `eval_body_condition`.
@@ -280,6 +301,7 @@ impl<'a> Interp<'a> {
             item,
             scope,
             env: env.cloned(),
+            outer_names: env.map_or(0, |e| e.names.len()),
             locals,
             this: None,
             named: Vec::new(),
@@ -342,8 +364,10 @@ impl<'a> Interp<'a> {
             FnDecl::Fn(f) => crate::static_asserts::fn_scope(self.db, self.map, f),
             FnDecl::Template(_) => site.scope,
         };
+        let outer_names = site.env.map_or(0, |e| e.names.len());
         let env = self.bind_local_types(&body, f.item(self.db), scope, site.env.cloned());
         self.frames.push(Frame {
+            outer_names,
             body: FrameBody::Shared(body.clone()),
             text,
             item: f.item(self.db),
@@ -589,6 +613,13 @@ impl<'a> Interp<'a> {
             Expr::Path(p) if p.segments.len() == 1 && p.segments[0].args.is_none() => {
                 let l = self.local_by_name(&p.segments[0].name)?;
                 let t = self.lower_ty(&body.local(l).ty);
+                // An array of unknown bound has its initializer's
+                // (`size_t sizes[] = {a, b, c}; sizeof(sizes)`), as
+                // inference types the local.
+                if let TyKind::Array(elem, None) = ty::canonical(self.db, t).kind(self.db) {
+                    let n = crate::infer::list_bound(self.db, &body, *elem, &body.local(l).init).ok()??;
+                    return Some(ty::mk(self.db, TyKind::Array(*elem, Some(n))));
+                }
                 (!matches!(t.kind(self.db), TyKind::Dependent(_) | TyKind::Error(_))).then_some(t)
             }
             // A qualified name (a data member: libstdc++'s
@@ -1211,7 +1242,7 @@ impl<'a> Interp<'a> {
         if names.iter().any(|(_, a)| matches!(a, TemplateArg::Dependent(_))) {
             return Err(ConstError::NotConstant(format!("{} (dependent)", data.var.name)));
         }
-        let venv = Env { names, scopes: Vec::new(), args: Vec::new() };
+        let venv = Env { names, ..Env::default() };
         let vscope = self.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
         let vcx = LowerCx { db, map: self.map, item: vt.item(db), scope: vscope, env: Some(&venv) };
         let Some(init) = &data.var.init else { return Err(ConstError::NotConstant(data.var.name.clone())) };
@@ -1264,6 +1295,7 @@ impl<'a> Interp<'a> {
             item,
             scope: parent,
             env: env.cloned(),
+            outer_names: env.map_or(0, |e| e.names.len()),
             locals: vec![CValue::Uninit; body.locals.len()],
             this: None,
             named: Vec::new(),
@@ -1538,7 +1570,15 @@ impl<'a> Interp<'a> {
     /// parameters: `ceil_div(BLOCK_THREADS, 32)` evaluated while a member
     /// template's `Op` is still being deduced must not read as dependent.
     fn callee_env(&self, d: &Def, denv: Option<Env>, env: Option<Env>) -> Option<Env> {
-        let env = denv.or(env);
+        // The caller's environment without its body's own names.
+        let outer = self.frame().outer_names;
+        let env = denv.or_else(|| {
+            env.map(|mut e| {
+                e.names.truncate(outer);
+                e.usings.clear();
+                e
+            })
+        });
         let Some(f) = crate::instances::def_fn(d) else { return env };
         // A hidden friend's scope is its class's.
         let friend = fn_data(self.db, f).is_some_and(|(data, _)| data.friend);
@@ -1979,8 +2019,10 @@ impl<'a> Interp<'a> {
             }
             let _ = (k, nparams);
         }
+        let outer_names = env.as_ref().map_or(0, |e| e.names.len());
         let env = self.bind_local_types(&body, item, scope, env);
         self.frames.push(Frame {
+            outer_names,
             body: FrameBody::Shared(body.clone()),
             text,
             item,
@@ -1999,13 +2041,22 @@ impl<'a> Interp<'a> {
     }
 
     /// A body's typedefs and alias declarations bound by name, like
-    /// template parameters (a type cufront cannot compute stays unknown).
+    /// template parameters (a type cufront cannot compute stays unknown),
+    /// and its using-declarations.
     fn bind_local_types(&self, body: &Body, item: ItemId, scope: ScopeIdx, env: Option<Env>) -> Option<Env> {
-        if body.local_types.is_empty() {
+        let usings = body.local_decls.iter().filter_map(|(_, d)| match d {
+            crate::body::LocalDecl::Using(p) => Some(p.clone()),
+            _ => None,
+        });
+        let usings: Vec<_> = usings.collect();
+        if body.local_types.is_empty() && usings.is_empty() {
             return env;
         }
         let db = self.db;
         let mut e = env.unwrap_or_default();
+        // Block-scope using-declarations (`using cub::detail::is_one_of;`)
+        // are in effect for the whole body, as its aliases are.
+        e.usings.extend(usings);
         for (name, t) in &body.local_types {
             let cx = LowerCx { db, map: self.map, item, scope, env: Some(&e) };
             // `using _Prom = decltype(_Tp{} / _Up{});`: the operand typed
@@ -2285,6 +2336,21 @@ impl<'a> Interp<'a> {
             Stmt::Decl(ls) => {
                 for l in ls {
                     let v = self.init_local(*l)?;
+                    // A `constexpr` integral local is a constant in later
+                    // template arguments (`constexpr auto length = …;`
+                    // then `enable_sm90_simd_reduction<T, Op, length>()`),
+                    // as inference binds it (`const_locals`).
+                    let local = self.frame().body.local(*l).clone();
+                    if local.is_constexpr
+                        && let (Some(name), CValue::Int(i)) = (local.name, &v)
+                    {
+                        let t = ty::mk(self.db, TyKind::Builtin(i.ty));
+                        self.frame_mut()
+                            .env
+                            .get_or_insert_with(Env::default)
+                            .names
+                            .push((name, TemplateArg::Value(i.v, t)));
+                    }
                     self.frame_mut().locals[l.0 as usize] = v;
                 }
                 Ok(Flow::Normal)

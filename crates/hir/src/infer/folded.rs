@@ -28,7 +28,8 @@ pub fn folded_calls(db: &dyn SourceDatabase, owner: InferOwner) -> Arc<Vec<(Call
     let Ok(info) = owner_info(db, owner) else { return Arc::default() };
     let map = def_map(db, info.item.tu(db));
     let body = &info.body;
-    let site = (info.item, info.scope, info.env.as_ref());
+    let env = interp::body_env(db, &map, (info.item, info.scope, info.env.as_ref()), body);
+    let site = (info.item, info.scope, env.as_ref());
     let mut known: Option<Vec<(LocalId, CValue)>> = None;
     let mut folded: FxHashMap<CallSite, bool> = FxHashMap::default();
     // A range-based `for` calls `begin()` and `end()` at its range

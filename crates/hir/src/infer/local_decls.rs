@@ -10,10 +10,10 @@
 use super::*;
 use crate::body::LocalDecl;
 
-/// The using-declarations and using-directives seen so far.
+/// The using-directives seen so far (using-declarations are in the
+/// environment, `Env::usings`, where type lowering sees them too).
 #[derive(Default)]
 pub(super) struct LocalNames {
-    usings: Vec<Path>,
     directives: Vec<ScopeIdx>,
 }
 
@@ -28,12 +28,17 @@ impl Infer<'_> {
                     self.env.get_or_insert_with(Env::default).names.push((name.clone(), TemplateArg::Type(t)));
                 }
                 LocalDecl::Using(p) => {
-                    self.local_names.usings.push(p.clone());
                     // `using core::detail::AgentLauncher;`: a type or class
                     // template is bound like an alias, so that later types
                     // (`AgentLauncher<A>`, `get_plan<A>::type`) name it.
-                    if let Some((name, arg)) = self.using_type(p) {
-                        self.env.get_or_insert_with(Env::default).names.push((name, arg));
+                    // Anything else is looked up through the declaration
+                    // (`templates::resolve`), also from the template
+                    // arguments of later aliases (`_If<enable_promotion<…>(), int, AccumT>`).
+                    let bound = self.using_type(p);
+                    let env = self.env.get_or_insert_with(Env::default);
+                    match bound {
+                        Some((name, arg)) => env.names.push((name, arg)),
+                        None => env.usings.push(p.clone()),
                     }
                 }
                 LocalDecl::UsingNamespace(p) => {
@@ -85,7 +90,8 @@ impl Infer<'_> {
     /// (`None` when none names it).
     pub(super) fn local_using_fns(&self, name: &str) -> Option<Vec<FnDecl>> {
         let mut out = Vec::new();
-        for p in self.local_names.usings.iter().rev() {
+        let usings = self.env.as_ref().map(|e| e.usings.as_slice()).unwrap_or_default();
+        for p in usings.iter().rev() {
             if p.segments.last().is_none_or(|s| s.name != name) {
                 continue;
             }

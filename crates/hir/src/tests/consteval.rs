@@ -1356,3 +1356,49 @@ fn decltype_of_a_named_variable_and_block_scope_decltype_aliases() {
         "#]],
     );
 }
+
+#[test]
+fn block_scope_using_declarations_and_constexpr_locals_in_template_arguments() {
+    // CUB's `enable_simd_reduction`: `using cub::detail::is_one_of;`, then
+    // `constexpr auto length = static_size_v<Input>();` named by a later
+    // call's template argument (`enable_sm90_simd_reduction<T, Op, length>()`).
+    check(
+        "namespace d { template <class T, class... Ts> constexpr bool one_of() { return (__is_same(T, Ts) || ...); }\n\
+           template <class T> constexpr int size_v() { return sizeof(T) / sizeof(int); } }\n\
+         template <class T, int N> constexpr bool fits() { return N >= 4; }\n\
+         template <class In, class T> constexpr bool simd() {\n\
+           using d::one_of;\n\
+           constexpr auto length = d::size_v<In>();\n\
+           return one_of<T, int, unsigned>() && fits<T, length>();\n\
+         }\n\
+         struct A4 { int a[4]; };\n\
+         struct A2 { int a[2]; };\n\
+         static_assert(simd<A4, int>(), \"\");\n\
+         static_assert(!simd<A2, int>(), \"\");\n\
+         static_assert(!simd<A4, float>(), \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn sizeof_an_array_whose_bound_comes_from_its_initializer() {
+    // CUB's `DispatchRadixSort`: `size_t allocation_sizes[] = {…};` then
+    // `constexpr int NUM_ALLOCATIONS = sizeof(allocation_sizes) /
+    // sizeof(allocation_sizes[0]);` named by a template argument.
+    check(
+        "template <int N> struct W { static constexpr int n = N; };\n\
+         constexpr int f(unsigned long a) {\n\
+           unsigned long sizes[] = {a, a * 2, 3};\n\
+           constexpr int k = sizeof(sizes) / sizeof(sizes[0]);\n\
+           return W<k>::n;\n\
+         }\n\
+         static_assert(f(1) == 3, \"\");",
+        expect![[r#"
+            namespace: true
+        "#]],
+    );
+}

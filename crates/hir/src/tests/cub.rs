@@ -635,3 +635,31 @@ fn reference_binding_and_identity_by_value_tie() {
         "#]],
     );
 }
+
+#[test]
+fn block_scope_using_declarations_name_functions_in_alias_template_arguments() {
+    // CUB's `ThreadReduce`: `using cub::internal::enable_promotion;` then
+    // `using PromT = _If<enable_promotion<Input, Op, AccumT>(), int, AccumT>;`.
+    // The template argument is a call of the function template the
+    // using-declaration brought into the block.
+    expect![[r#"
+        _Z1fIdEiT_
+        _Z1fIsEiT_
+        _Z1gIdET_S0_
+        _Z1gIiET_S0_
+        _Z4userv
+    "#]]
+    .assert_eq(&entities(
+        "namespace ns { namespace internal { template <class T> constexpr bool enable() { return sizeof(T) <= 2; } } }\n\
+         template <bool B, class T, class F> struct If_ { using type = T; };\n\
+         template <class T, class F> struct If_<false, T, F> { using type = F; };\n\
+         template <bool B, class T, class F> using If = typename If_<B, T, F>::type;\n\
+         template <class T> T g(T t) { return t; }\n\
+         template <class T> int f(T t) {\n\
+           using ns::internal::enable;\n\
+           using P = If<enable<T>(), int, T>;\n\
+           return g<P>(t);\n\
+         }\n\
+         void user() { f<short>(1); f<double>(1.0); }",
+    ));
+}

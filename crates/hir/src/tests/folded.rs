@@ -127,3 +127,34 @@ fn manifestly_constant_sites_fold() {
         "#]],
     );
 }
+
+#[test]
+fn calls_naming_block_scope_aliases_and_using_declarations_fold() {
+    // CUB's `ThreadReduce`: `using PromT = _If<enable_promotion<…>(), int,
+    // AccumT>;` then `if (enable_ternary_reduction<Input, Op, PromT>())`,
+    // a plain `if` whose constant call cicc folds (not in its listing). The
+    // callee's own body names a block-scope using-declaration and a
+    // `constexpr` local in a template argument.
+    folded(
+        "namespace ns { template <class T, class... Ts> constexpr bool one_of() { return (sizeof(T) == sizeof(Ts) || ...); }\n\
+           template <class T, int N> constexpr bool wide() { return N * sizeof(T) > 8; }\n\
+           template <class T> constexpr bool promote() { return sizeof(T) <= 2; }\n\
+           template <class T, int N> constexpr bool ternary() {\n\
+             using ns::one_of;\n\
+             constexpr int length = N;\n\
+             return one_of<T, int, unsigned>() && wide<T, length>();\n\
+           } }\n\
+         template <bool B, class T, class F> struct If_ { using type = T; };\n\
+         template <class T, class F> struct If_<false, T, F> { using type = F; };\n\
+         int user(int argc) {\n\
+           using ns::promote;\n\
+           using P = If_<promote<short>(), int, short>::type;\n\
+           if (ns::ternary<P, 4>()) { return argc; }\n\
+           return 0;\n\
+         }",
+        "user",
+        expect![[r#"
+            _ZN2ns7ternaryIiLi4EEEbv
+        "#]],
+    );
+}

@@ -1,0 +1,2 @@
+template <class T> struct B { using typename ::e; };
+B<int>::e y;
