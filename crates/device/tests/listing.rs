@@ -127,3 +127,24 @@ fn qualified_overloaded_callees_in_decltype_keep_their_qualifiers() {
          __attribute__((global)) void k(int* p) { p[0] = plus{}(p[1], p[2]); }\n",
     ));
 }
+
+#[test]
+fn calls_in_template_arguments_of_return_types_keep_their_qualifiers() {
+    // CUB's `to_array` returns `::cuda::std::array<CastType,
+    // cub::detail::static_size_v<Input>()>`: cicc writes the call in the
+    // template argument with the callee qualified as written
+    // (`clsr1dE2szIT0_EE`, checked with the real nvcc); `d::sz` itself is
+    // evaluated, not referenced.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPi (a kernel)
+        function _Z1fIi1PE1AIT_Xclsr1dE2szIT0_EEEERKS3_ (referenced by _Z1kPi)
+    "#]]
+    .assert_eq(&listing_of(
+        "namespace d { template <class T> __attribute__((device)) constexpr unsigned long sz() { return sizeof(T) / 4; } }\n\
+         template <class T, unsigned long N> struct A { T v[N]; };\n\
+         template <class C, class In> __attribute__((device)) A<C, d::sz<In>()> f(const In& x) { return A<C, d::sz<In>()>{}; }\n\
+         struct P { int a, b; };\n\
+         __attribute__((global)) void k(int* p) { P q{1, 2}; p[0] = f<int>(q).v[0]; }\n",
+    ));
+}

@@ -52,18 +52,23 @@ fn local_decls(decl: &SyntaxNode) -> Vec<LocalDecl> {
         K::USING_DIRECTIVE => su::path_in(decl).map(LocalDecl::UsingNamespace).into_iter().collect(),
         K::SIMPLE_DECL => {
             let specs = su::child(decl, K::DECL_SPECIFIERS);
-            if !specs.as_ref().map(su::spec_keywords).unwrap_or_default().contains(&K::TYPEDEF_KW) {
-                return Vec::new();
+            let mut out = Vec::new();
+            // `enum { BLOCK_THREADS = Policy::BLOCK_THREADS, … };`
+            if let Some(e) = specs.as_ref().and_then(|s| su::child(s, K::ENUM_SPECIFIER)) {
+                let enumerators = item_tree::block_enumerators(&e);
+                if !enumerators.is_empty() {
+                    out.push(LocalDecl::Enumerators(enumerators));
+                }
             }
-            su::init_declarators(decl)
-                .into_iter()
-                .filter_map(|init| {
-                    let d =
-                        if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
-                    let name = d.as_ref().and_then(su::declarator_name)?;
-                    Some(LocalDecl::Alias { name, ty: item_tree::declared_type(specs.as_ref(), d.as_ref()) })
-                })
-                .collect()
+            if !specs.as_ref().map(su::spec_keywords).unwrap_or_default().contains(&K::TYPEDEF_KW) {
+                return out;
+            }
+            out.extend(su::init_declarators(decl).into_iter().filter_map(|init| {
+                let d = if init.kind() == K::DECLARATOR { Some(init.clone()) } else { su::child(&init, K::DECLARATOR) };
+                let name = d.as_ref().and_then(su::declarator_name)?;
+                Some(LocalDecl::Alias { name, ty: item_tree::declared_type(specs.as_ref(), d.as_ref()) })
+            }));
+            out
         }
         _ => Vec::new(),
     }
@@ -140,6 +145,9 @@ pub enum LocalDecl {
     Using(Path),
     /// `using namespace N;`.
     UsingNamespace(Path),
+    /// The enumerators of an unscoped `enum` defined in the block, with
+    /// their written values.
+    Enumerators(Vec<(String, Option<ConstExpr>)>),
 }
 
 /// How a local is initialized.

@@ -1989,21 +1989,25 @@ impl Lower {
             },
         });
         let list = su::child(node, K::ENUMERATOR_LIST);
-        let mut enumerators = Vec::new();
-        if let Some(list) = &list {
-            for e in list.children().filter(|c| c.kind() == K::ENUMERATOR) {
-                let Some(n) = e.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else {
-                    continue;
-                };
-                let v = su::child(&e, K::EQUAL_INITIALIZER)
-                    .and_then(|i| i.children().find(|c| su::is_expr(c.kind())))
-                    .or_else(|| e.children().find(|c| su::is_expr(c.kind())))
-                    .map(|x| lower_expr(&x, self));
-                enumerators.push((n, v));
-            }
-        }
+        let enumerators = list.as_ref().map(|l| self.enumerators(l)).unwrap_or_default();
         let packed = node.children().filter(|c| c.kind() == K::GNU_ATTRIBUTE).any(|a| self.attrs_of(&a).packed);
         self.push_enum(EnumData { name, scoped, base, enumerators, is_definition: list.is_some(), packed, access }, at)
+    }
+
+    /// The enumerators of an `ENUMERATOR_LIST`, with their written values.
+    fn enumerators(&mut self, list: &SyntaxNode) -> Vec<(String, Option<ConstExpr>)> {
+        let mut out = Vec::new();
+        for e in list.children().filter(|c| c.kind() == K::ENUMERATOR) {
+            let Some(n) = e.children().find(|c| c.kind() == K::NAME).and_then(|n| su::name_text(&n)) else {
+                continue;
+            };
+            let v = su::child(&e, K::EQUAL_INITIALIZER)
+                .and_then(|i| i.children().find(|c| su::is_expr(c.kind())))
+                .or_else(|| e.children().find(|c| su::is_expr(c.kind())))
+                .map(|x| lower_expr(&x, self));
+            out.push((n, v));
+        }
+        out
     }
 
     /// GNU attributes, `alignas` and `[[…]]` attributes of a node.
@@ -2598,6 +2602,18 @@ pub(crate) fn template_args(list: &SyntaxNode) -> Vec<TemplateArgRef> {
     }
     out.shrink_to_fit();
     out
+}
+
+/// The enumerators an unscoped enumeration defined in a function body
+/// brings into its block (`enum { BLOCK_THREADS = Policy::BLOCK_THREADS, … };`
+/// in CUB's kernels; `body.rs`), with their written values; empty for a
+/// scoped one or a declaration without a list.
+pub fn block_enumerators(specifier: &SyntaxNode) -> Vec<(String, Option<ConstExpr>)> {
+    let scoped = specifier.children_with_tokens().any(|t| matches!(t.kind(), K::CLASS_KW | K::STRUCT_KW));
+    match su::child(specifier, K::ENUMERATOR_LIST) {
+        Some(list) if !scoped => Lower::new(Pack::default()).enumerators(&list),
+        _ => Vec::new(),
+    }
 }
 
 /// A `TYPE_ID` node as a `TypeRef` (types written in function bodies: casts,

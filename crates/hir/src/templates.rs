@@ -733,6 +733,33 @@ pub(crate) fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRe
     value_arg_typed(cx, e, ty)
 }
 
+/// Binds in `env` the enumerators an enumeration defined in a function body
+/// brings into its block (`body::LocalDecl::Enumerators`), each as a value
+/// in `cx`'s scope with the enumerators before it bound: CUB's kernels
+/// name `enum { BLOCK_THREADS = Policy::BLOCK_THREADS, … };` in the template
+/// arguments of their block-scope aliases. One whose value cannot be
+/// computed (a pattern's, or not modelled) is bound as dependent, so that
+/// no outer entity of its name is found instead; so are those after it
+/// without a value of their own.
+pub(crate) fn bind_enumerators(cx: LowerCx<'_>, env: &mut Env, enumerators: &[(String, Option<ConstExpr>)]) {
+    let mut next = Some((0i128, mk(cx.db, TyKind::Builtin(Builtin::Int))));
+    for (name, v) in enumerators {
+        let value = match v {
+            Some(e) => match value_arg(LowerCx { env: Some(env), ..cx }, e, None) {
+                Ok(TemplateArg::Value(v, t)) => Some((v, t)),
+                _ => None,
+            },
+            None => next,
+        };
+        let arg = match value {
+            Some((v, t)) => TemplateArg::Value(v, t),
+            None => TemplateArg::Dependent(name.clone()),
+        };
+        env.names.push((name.clone(), arg));
+        next = value.map(|(v, t)| (v + 1, t));
+    }
+}
+
 /// `value_arg` for a parameter of (lowered) type `ty`.
 fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<TemplateArg, String> {
     let db = cx.db;

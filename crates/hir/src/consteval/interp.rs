@@ -2049,14 +2049,23 @@ impl<'a> Interp<'a> {
             _ => None,
         });
         let usings: Vec<_> = usings.collect();
-        if body.local_types.is_empty() && usings.is_empty() {
+        let enums = body.local_decls.iter().filter_map(|(_, d)| match d {
+            crate::body::LocalDecl::Enumerators(list) => Some(list),
+            _ => None,
+        });
+        let enums: Vec<_> = enums.collect();
+        if body.local_types.is_empty() && usings.is_empty() && enums.is_empty() {
             return env;
         }
         let db = self.db;
         let mut e = env.unwrap_or_default();
         // Block-scope using-declarations (`using cub::detail::is_one_of;`)
-        // are in effect for the whole body, as its aliases are.
+        // and enumerators are in effect for the whole body, as its aliases are.
         e.usings.extend(usings);
+        for list in enums {
+            let cx = LowerCx { db, map: self.map, item, scope, env: None };
+            templates::bind_enumerators(cx, &mut e, list);
+        }
         for (name, t) in &body.local_types {
             let cx = LowerCx { db, map: self.map, item, scope, env: Some(&e) };
             // `using _Prom = decltype(_Tp{} / _Up{});`: the operand typed

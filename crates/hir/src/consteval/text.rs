@@ -63,7 +63,7 @@ fn opaque_body(db: &dyn SourceDatabase, item: ItemId, k: u32) -> Option<Arc<body
 
 /// The node of `item` whose text is `text`, lowered: one outside function
 /// bodies, else the first one inside a body (`body_expr`).
-fn find(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<Arc<body::Body>> {
+pub(crate) fn find(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<Arc<body::Body>> {
     let idx = opaque_exprs(db, item);
     match idx.binary_search_by(|(t, _, _)| t.as_str().cmp(text)) {
         Ok(k) => opaque_body(db, item, k as u32),

@@ -41,6 +41,12 @@ impl Infer<'_> {
                         None => env.usings.push(p.clone()),
                     }
                 }
+                LocalDecl::Enumerators(list) => {
+                    let mut env = self.env.take().unwrap_or_default();
+                    let cx = LowerCx { db: self.db, map: self.map, item: self.item, scope: self.scope, env: None };
+                    templates::bind_enumerators(cx, &mut env, list);
+                    self.env = Some(env);
+                }
                 LocalDecl::UsingNamespace(p) => {
                     if let Some(Def::Namespace(n)) = scopes::resolve_path(self.db, self.map, self.scope, p, Ns::Scope) {
                         self.local_names.directives.push(n);

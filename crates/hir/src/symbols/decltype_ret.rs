@@ -51,6 +51,33 @@ pub(super) fn decltype_ret(
     Ok(m::Type::Decltype(Box::new(w.expr(root, 0)?)))
 }
 
+/// A constant expression of a signature that the item tree keeps as text
+/// (a call in a template argument: CUB's `to_array` returns
+/// `::cuda::std::array<CastType, cub::detail::static_size_v<Input>()>`),
+/// written as the expressions of `decltype` are.
+pub(super) fn written_expr(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    cx: LowerCx<'_>,
+    text: &str,
+    names: &[String],
+) -> Result<m::Expr, String> {
+    let body = crate::consteval::text::find(db, cx.item, text).ok_or_else(|| format!("`{text}`: not lowered"))?;
+    let root = body.root_expr.ok_or("no expression")?;
+    let w = Writer {
+        db,
+        map,
+        cx,
+        scope: cx.scope,
+        body: &body,
+        names,
+        global_new: text.contains("::new"),
+        own_packs: &[],
+        in_sp: std::cell::Cell::new(0),
+    };
+    w.expr(root, 0)
+}
+
 struct Writer<'a> {
     db: &'a dyn SourceDatabase,
     map: &'a DefMap,
@@ -195,12 +222,15 @@ impl Writer<'_> {
         if let Some(qs) = qscope
             && callee
         {
-            // An overload set: EDG keeps the qualifiers (cicc's device
-            // names: `gssr4cuda3std3__4E7forwardIT_E`); g++ does not. EDG
-            // names a single function template as the entity
-            // (`clL_ZNS1_7declvalEEE`): not modelled, g++'s form stays.
+            // EDG keeps the qualifiers of an overload set and of a name
+            // qualified from the enclosing scopes (cicc's device names:
+            // `gssr4cuda3std3__4E7forwardIT_E`,
+            // `sr3cub6detailE13static_size_vIT0_E`); g++ does not. EDG
+            // names a single function template qualified from the global
+            // scope as the entity (`clL_ZNS1_7declvalEEE`): not modelled,
+            // g++'s form stays.
             let overloaded = crate::scopes::own_fns(self.db, self.map, qs, &last.name).len() > 1;
-            if overloaded && quals.iter().all(|q| q.args.is_none()) {
+            if (overloaded || !p.global) && quals.iter().all(|q| q.args.is_none()) {
                 let quals = quals.iter().map(|q| q.name.clone()).collect();
                 return Ok(m::Expr::NsId { global: p.global, quals, name: last.name.clone(), args });
             }

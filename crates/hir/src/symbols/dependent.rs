@@ -396,7 +396,8 @@ pub(super) fn const_expr(
         ),
         ConstExpr::SizeofType(t) => m::Expr::SizeofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
         ConstExpr::AlignofType(t) => m::Expr::AlignofType(Box::new(written_ty(db, map, cx, t, names, sp, depth)?)),
-        ConstExpr::SizeofPack(_) | ConstExpr::Trait(..) | ConstExpr::Unsupported(_) => {
+        ConstExpr::Unsupported(text) => super::decltype_ret::written_expr(db, map, cx, text, names)?,
+        ConstExpr::SizeofPack(_) | ConstExpr::Trait(..) => {
             return Err("an expression the model does not mangle".into());
         }
     })

@@ -663,3 +663,28 @@ fn block_scope_using_declarations_name_functions_in_alias_template_arguments() {
          void user() { f<short>(1); f<double>(1.0); }",
     ));
 }
+
+#[test]
+fn block_scope_enumerators_in_alias_template_arguments() {
+    // CUB's `DeviceRadixSortSingleTileKernel`: `enum { BLOCK_THREADS =
+    // Policy::BLOCK_THREADS, ITEMS_PER_THREAD = …, KEYS_ONLY = … };` then
+    // `using BlockRadixSortT = BlockRadixSort<KeyT, BLOCK_THREADS, …>;` and
+    // `BlockRadixSortT(temp_storage.sort).SortBlockedToStriped(…)`.
+    expect![[r#"
+        _Z1kI1PEvv
+        _Z4userv
+        _ZN1BILi256EE3runEv
+        _ZN1BILi256EEC1Ei
+        _ZN1P1TE
+    "#]]
+    .assert_eq(&entities(
+        "template <int N> struct B { B(int) {} void run() {} };\n\
+         template <class P> void k() {\n\
+           enum { T = P::T, I = 2, K = T * I };\n\
+           using BT = B<K>;\n\
+           BT(1).run();\n\
+         }\n\
+         struct P { static constexpr int T = 128; };\n\
+         void user() { k<P>(); }",
+    ));
+}

@@ -264,3 +264,21 @@ fn default_initialization_that_runs_code() {
     "#]]
     .assert_eq(&out);
 }
+
+#[test]
+fn calls_in_template_arguments_of_return_types() {
+    // g++ writes the callee of a call in a signature by its name alone
+    // (checked with g++ 12's `nm`); cicc keeps a relative qualifier
+    // (`crates/device/tests/listing.rs`).
+    check(
+        "namespace d { template <class T> constexpr unsigned long sz() { return sizeof(T) / 4; } }\n\
+         template <class T, unsigned long N> struct A { T v[N]; };\n\
+         template <class C, class In> A<C, d::sz<In>()> f(const In& x) { return A<C, d::sz<In>()>{}; }\n\
+         struct P { int a, b; };\n\
+         int k(int* p) { P q{1, 2}; return f<int>(q).v[0]; }",
+        expect![[r#"
+            _Z1kPi
+            _Z1fIi1PE1AIT_Xcl2szIT0_EEEERKS3_
+        "#]],
+    );
+}
