@@ -15,6 +15,14 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
     let db = cx.db;
     let inner = text.trim().strip_prefix("decltype")?.trim();
     let inner = inner.strip_prefix('(')?.strip_suffix(')')?;
+    // A value template parameter whose argument is known: the argument's
+    // type, whatever the environment still deduces (libcu++'s
+    // `__type_case<_Label, _Value>` is `__type_case_<integral_constant<
+    // decltype(_Label), _Label>, _Value>`, `_Label` given explicitly and
+    // `_Value` deduced from a base class).
+    if let Some(TemplateArg::Value(_, t)) = cx.env.and_then(|e| e.get(inner.trim())) {
+        return Some(*t);
+    }
     if cx
         .env
         .is_some_and(|e| e.names.iter().any(|(_, a)| has_placeholder(db, a) || matches!(a, TemplateArg::Dependent(_))))

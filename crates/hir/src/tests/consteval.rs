@@ -1402,3 +1402,33 @@ fn sizeof_an_array_whose_bound_comes_from_its_initializer() {
         "#]],
     );
 }
+
+#[test]
+fn decltype_of_an_explicit_value_argument_while_others_are_deduced() {
+    // libcu++'s `__type_switch`: `__type_switch_fn<_Label::value>(ptr, 0)`
+    // picks the base `__type_case<_Label, _Value>` = `__type_case_<
+    // integral_constant<decltype(_Label), _Label>, _Value>` of the switch
+    // (the cases rebound to the label's type), `_Label` given and `_Value`
+    // deduced; the default case takes `long` (g++ agrees on every assert).
+    check(
+        "template <class T, T v> struct integral_constant { static constexpr T value = v; };\n\
+         template <class A, class B> struct is_same { static constexpr bool value = false; };\n\
+         template <class A> struct is_same<A, A> { static constexpr bool value = true; };\n\
+         template <class L, class V> struct case_ {\n\
+           template <class O> using rebind = case_<integral_constant<O, L::value>, V>;\n\
+           using type = V;\n\
+         };\n\
+         template <auto L, class V> using case_t = case_<integral_constant<decltype(L), L>, V>;\n\
+         template <class V> struct dflt { template <class O> using rebind = dflt; using type = V; };\n\
+         template <auto L, class V> auto pick(case_t<L, V>*, int) -> case_t<L, V>;\n\
+         template <auto L, class V> auto pick(dflt<V>*, long) -> dflt<V>;\n\
+         template <class T, class... Cs> struct sw : Cs::template rebind<T>... {};\n\
+         using S = sw<unsigned long, case_t<1, char>, case_t<4, int>, dflt<double>>;\n\
+         static_assert(is_same<decltype(pick<4ul>(static_cast<S*>(nullptr), 0))::type, int>::value, \"case\");\n\
+         static_assert(is_same<decltype(pick<8ul>(static_cast<S*>(nullptr), 0))::type, double>::value, \"default\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
