@@ -39,7 +39,7 @@ mod decltype_body;
 mod friends;
 mod local_decls;
 pub use decltype::decltype_text;
-pub(crate) use decltype_body::{alias_operand_decltype, call_target, decltype_bodies, unevaluated_operand_type};
+pub(crate) use decltype_body::{alias_operand_decltype, call_target, operand_body_for, unevaluated_operand_type};
 mod aggregate;
 mod aliases;
 mod bindings;

@@ -886,6 +886,7 @@ pub(crate) fn fn_instance_encoding_as(
                         ty::LowerCx { env: Some(&elem_env), ..cx },
                         scope,
                         t,
+                        &data.ty.params,
                         &names,
                         &own_packs,
                     )?

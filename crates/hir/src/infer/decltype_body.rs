@@ -17,13 +17,16 @@ use cufront_syntax::SyntaxNode;
 
 /// The operands of `decltype` and of `sizeof` applied to an expression in
 /// one top-level item (outside function bodies), by the text of the whole
-/// operator with whitespace removed (`operand_key`), as bodies (first
-/// occurrence wins).
+/// operator with whitespace removed (`operand_key`), as bodies: each
+/// different body once, in order. One text can have several (a namespace
+/// is one item: cooperative groups' `-> decltype(op(val, val))` trails
+/// functions whose parameter lists differ); `operand_body` gives the first,
+/// `operand_body_for` the one of a given parameter list.
 #[salsa::tracked(returns(clone))]
-pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<String, Arc<Body>>> {
+pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<String, Vec<Arc<Body>>>> {
     let Some(src) = crate::item_source(db, item).as_ref().cloned() else { return Arc::default() };
     let root = SyntaxNode::new_root(src.green.clone());
-    let mut out: FxHashMap<String, Arc<Body>> = FxHashMap::default();
+    let mut out: FxHashMap<String, Vec<Arc<Body>>> = FxHashMap::default();
     use cufront_syntax::SyntaxKind as K;
     // Not those in function bodies: they name the body's locals, which only
     // the body's own inference knows.
@@ -33,9 +36,6 @@ pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<S
     };
     for n in root.descendants().filter(|n| matches!(n.kind(), K::DECLTYPE_SPECIFIER | K::SIZEOF_EXPR) && !in_body(n)) {
         let text = operand_key(&su::tokens(&n).map(|t| t.text().to_string()).collect::<String>());
-        if out.contains_key(&text) {
-            continue;
-        }
         let b = if n.kind() == K::DECLTYPE_SPECIFIER {
             body::lower_decltype(&n)
         } else {
@@ -47,7 +47,10 @@ pub fn decltype_bodies(db: &dyn SourceDatabase, item: ItemId) -> Arc<FxHashMap<S
             }
         };
         if let Some(b) = b {
-            out.insert(text, Arc::new(b));
+            let bodies = out.entry(text).or_default();
+            if !bodies.iter().any(|x| **x == b) {
+                bodies.push(Arc::new(b));
+            }
         }
     }
     Arc::new(out)
@@ -62,7 +65,46 @@ fn operand_key(text: &str) -> String {
 
 /// The body of the `decltype`/`sizeof` operand written as `text` in `item`.
 pub(crate) fn operand_body(db: &dyn SourceDatabase, item: ItemId, text: &str) -> Option<Arc<Body>> {
-    decltype_bodies(db, item).get(&operand_key(text)).cloned()
+    decltype_bodies(db, item).get(&operand_key(text)).and_then(|v| v.first().cloned())
+}
+
+/// The body of the operand written as `text` in the signature of a
+/// function whose parameters are of the written types `params`, for
+/// writing it (`symbols/decltype_ret.rs`, which reads only where each
+/// parameter is): the first when every body of that text names the same
+/// parameters in the same places, else the only one whose parameters are
+/// those types, else the first of those with as many parameters when they
+/// agree on the names; None when that does not tell them apart.
+pub(crate) fn operand_body_for(
+    db: &dyn SourceDatabase,
+    item: ItemId,
+    text: &str,
+    params: &[crate::item_tree::TypeRef],
+) -> Option<Arc<Body>> {
+    let bodies = decltype_bodies(db, item);
+    let all = bodies.get(&operand_key(text))?;
+    let names = |b: &Body| b.params.iter().map(|l| b.locals[l.0 as usize].name.clone()).collect::<Vec<_>>();
+    let same_names = |bs: &[&Arc<Body>]| bs.windows(2).all(|w| names(w[0]) == names(w[1]));
+    let every: Vec<&Arc<Body>> = all.iter().collect();
+    if same_names(&every) {
+        return all.first().cloned();
+    }
+    let fits = |b: &Body| {
+        b.params.len() == params.len()
+            && b.params
+                .iter()
+                .zip(params)
+                .all(|(l, t)| *b.locals[l.0 as usize].ty.decayed_param() == *t.decayed_param())
+    };
+    let mut fit = all.iter().filter(|b| fits(b));
+    if let (Some(b), None) = (fit.next(), fit.next()) {
+        return Some(b.clone());
+    }
+    let counted: Vec<&Arc<Body>> = all.iter().filter(|b| b.params.len() == params.len()).collect();
+    match counted.first() {
+        Some(b) if same_names(&counted) => Some((*b).clone()),
+        _ => None,
+    }
 }
 
 /// The type `decltype(…)` (`text`, as the item tree keeps it) denotes in

@@ -30,11 +30,13 @@ pub(super) fn decltype_ret(
     cx: LowerCx<'_>,
     scope: ScopeIdx,
     text: &str,
+    params: &[TypeRef],
     names: &[String],
     own_packs: &[String],
 ) -> Result<m::Type, String> {
-    let bodies = crate::infer::decltype_bodies(db, cx.item);
-    let body = bodies.get(text.trim()).ok_or_else(|| format!("`{text}`: operand not lowered"))?;
+    let body = crate::infer::operand_body_for(db, cx.item, text, params)
+        .ok_or_else(|| format!("`{text}`: operand not lowered, or not told apart from another of that text"))?;
+    let body = &*body;
     let root = body.root_expr.ok_or("decltype without operand")?;
     let own_packs: Vec<String> = own_packs.to_vec();
     let w = Writer {

@@ -282,3 +282,25 @@ fn calls_in_template_arguments_of_return_types() {
         "#]],
     );
 }
+
+#[test]
+fn one_decltype_text_over_different_parameter_lists() {
+    // A namespace is one item: CUDA's cooperative groups trail functions
+    // of different parameter lists with the same `-> decltype(op(val,
+    // val))`; each is written with its own parameters' places (g++ 12's
+    // `nm`; `b`'s was `fp1_`, the first function's).
+    check(
+        "namespace n {\n\
+         template <class G, class V, class F> auto a(const G& g, V&& v, F&& f) -> decltype(f(v, v)) { return f(v, v); }\n\
+         template <class G, class R, class V, class F> auto b(const G& g, R& r, V&& v, F&& f) -> decltype(f(v, v)) { return f(v, v); }\n\
+         }\n\
+         struct P { int operator()(int a, int b) const { return a + b; } };\n\
+         int user() { int x = 1, r = 0; return n::a(0, x, P{}) + n::b(0, r, x, P{}); }",
+        expect![[r#"
+            _ZNK1PclEii
+            _Z4userv
+            _ZN1n1aIiRi1PEEDTclfp1_fp0_fp0_EERKT_OT0_OT1_
+            _ZN1n1bIiiRi1PEEDTclfp2_fp1_fp1_EERKT_RT0_OT1_OT2_
+        "#]],
+    );
+}
