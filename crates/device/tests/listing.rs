@@ -148,3 +148,21 @@ fn calls_in_template_arguments_of_return_types_keep_their_qualifiers() {
          __attribute__((global)) void k(int* p) { P q{1, 2}; p[0] = f<int>(q).v[0]; }\n",
     ));
 }
+
+#[test]
+fn nvvm_builtins_called_without_a_declaration_are_listed() {
+    // The toolkit's `__all_sync` returns `__nvvm_vote_all_sync(mask, pred)`,
+    // a builtin cicc's front end declares itself; its listing declares
+    // each one used (`__device_builtin__ … int __nvvm_vote_all_sync(unsigned,
+    // int);`) under its C name.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPi (a kernel)
+        function _ZN27_INTERNAL_0a1b2c3d_4_x_cu_k8all_syncEji (referenced by _Z1kPi)
+        function __nvvm_vote_all_sync (referenced by _ZN27_INTERNAL_0a1b2c3d_4_x_cu_k8all_syncEji)
+    "#]]
+    .assert_eq(&listing_of(
+        "static __inline__ __attribute__((device)) int all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p); }\n\
+         __attribute__((global)) void k(int* p) { p[0] = all_sync(~0u, p[1]); }\n",
+    ));
+}

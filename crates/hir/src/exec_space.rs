@@ -83,6 +83,7 @@ pub fn exec_space(db: &dyn SourceDatabase, e: Entity) -> Option<ExecSpace> {
     let decl = match e {
         Entity::Fn(f) => FnDecl::Fn(f),
         Entity::FnInst(i) => i.decl(db),
+        Entity::Intrinsic(_) => return Some(ExecSpace::Device),
         _ => return None,
     };
     // A function defaulted without an annotation gets its space as an

@@ -2505,6 +2505,14 @@ impl<'a> Infer<'a> {
                         }
                         self.of_return(t)
                     }
+                    Value::Unknown(_)
+                        if p.segments.len() == 1 && !p.global && is_nvvm_intrinsic(&p.segments[0].name) =>
+                    {
+                        let x = Entity::Intrinsic(IntrinsicId::new(db, p.segments[0].name.clone()));
+                        self.res.calls.push((CallSite::Expr(e), Callee::Entity(x)));
+                        self.require(x);
+                        (self.error("the result of an NVVM builtin"), pr)
+                    }
                     Value::Unknown(_) if p.segments.len() == 1 && is_builtin_fn(&p.segments[0].name) => {
                         self.res.calls.push((CallSite::Expr(e), Callee::Builtin));
                         self.builtin_call(&p.segments[0].name, &a)
@@ -4128,6 +4136,22 @@ fn arith(db: &dyn SourceDatabase, a: TyId, b: TyId) -> TyId {
         (TyKind::Builtin(_), _) => a,
         _ => b,
     }
+}
+
+/// A builtin function of cicc's front end, called by name in device code
+/// without any declaration (`__nvvm_vote_all_sync` in the toolkit's
+/// `__all_sync`): its listing declares each one it uses
+/// (`__device_builtin__ … int __nvvm_vote_all_sync(unsigned, int);`). Its
+/// type is not modelled: a call has an unknown result.
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+pub struct IntrinsicId {
+    #[returns(ref)]
+    pub name: String,
+}
+
+/// Whether an undeclared name is one of cicc's NVVM builtins.
+fn is_nvvm_intrinsic(name: &str) -> bool {
+    name.starts_with("__nvvm_")
 }
 
 fn is_builtin_fn(name: &str) -> bool {

@@ -809,9 +809,12 @@ pub fn body_owner(db: &dyn SourceDatabase, e: Entity) -> Option<InferOwner> {
         }
         Entity::Closure(f) if f.kind(db) == crate::infer::ClosureFnKind::Call => Some(InferOwner::Closure(f)),
         Entity::Var(_) | Entity::VarInst(_) => crate::infer::var_init::var_init_owner(db, e),
-        Entity::Special(_) | Entity::Closure(_) | Entity::LocalStatic(_) | Entity::Stub(_) | Entity::Inherited(_) => {
-            None
-        }
+        Entity::Special(_)
+        | Entity::Closure(_)
+        | Entity::LocalStatic(_)
+        | Entity::Stub(_)
+        | Entity::Inherited(_)
+        | Entity::Intrinsic(_) => None,
     }
 }
 

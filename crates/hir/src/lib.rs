@@ -158,6 +158,9 @@ pub enum Entity {
     /// A constructor a class inherits (`using B::B;`,
     /// `instances::inherited`).
     Inherited(instances::inherited::InheritedCtorId),
+    /// A builtin function cicc's front end declares itself (`__nvvm_*`,
+    /// `infer::IntrinsicId`): named in device code without a declaration.
+    Intrinsic(infer::IntrinsicId),
 }
 
 /// The top-level items of a unit, in order, with their sources.

@@ -76,6 +76,7 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
             is_fn: true,
             linkage: Linkage { is_inline: true, is_definition: true, ..Linkage::default() },
         }),
+        Entity::Intrinsic(_) => Some(EntityInfo { is_fn: true, linkage: Linkage::default() }),
     }
 }
 
@@ -102,6 +103,8 @@ fn mangled_name_of(db: &dyn SourceDatabase, e: Entity) -> Result<String, String>
         Entity::LocalStatic(v) => crate::instances::local_static_name(db, v),
         Entity::Stub(s) => crate::instances::stub::stub_entity_name(db, s),
         Entity::Inherited(i) => crate::instances::inherited::inherited_ctor_name(db, i),
+        // C names, as cicc declares them.
+        Entity::Intrinsic(i) => Ok(i.name(db).clone()),
     }
 }
 
