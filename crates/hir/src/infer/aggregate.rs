@@ -175,10 +175,13 @@ impl Infer<'_> {
                 {
                     return None;
                 }
-                let n = n.map_or(elems.len(), |n| n as usize);
-                if n < elems.len() {
+                let n = n.map_or(elems.len() as u64, |n| n);
+                if n < elems.len() as u64 {
                     return None;
                 }
+                // The elements written, and one for all the value-initialized
+                // rest (`int a[1ull << 60] = {1};` allocates nothing here).
+                let n = n.min(elems.len() as u64 + 1) as usize;
                 Some((0..n).map(|_| (e, None)).collect())
             }
             _ => {
