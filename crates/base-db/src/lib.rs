@@ -85,6 +85,10 @@ pub struct LangOptions {
     pub digit_separators: Option<bool>,
     /// Keep function bodies as unparsed token ranges.
     pub lazy_bodies: bool,
+    /// The unit is the device preprocessing cicc compiles (`x.cpp1.ii`):
+    /// extended lambdas keep their closure types there (cudafe++ replaces
+    /// them by wrapper objects only in the host file, spec 30 §5).
+    pub device_view: bool,
 }
 
 impl Default for LangOptions {
@@ -95,6 +99,7 @@ impl Default for LangOptions {
             host: HostCompiler::Gnu(80100),
             digit_separators: None,
             lazy_bodies: false,
+            device_view: false,
         }
     }
 }

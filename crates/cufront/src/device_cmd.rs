@@ -57,7 +57,7 @@ pub fn run(args: &[String]) -> ExitCode {
     };
     let db = RootDatabase::new();
     let standard = if cfg.cxx20 { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
-    let opts = new_options(&db, LangOptions { standard, ..LangOptions::default() });
+    let opts = new_options(&db, LangOptions { standard, device_view: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, input.clone(), Arc::from(text), opts);
     let mid = module_id.as_deref().map(str::trim_end).unwrap_or("").to_string();
     let mut outputs: Vec<(&Path, String)> = Vec::new();

@@ -102,7 +102,7 @@ pub fn run(args: InspectArgs) -> ExitCode {
     match args.what {
         What::Layout { file, r#type, cxx20, all } => layout(&file, r#type.as_deref(), cxx20, all),
         What::Symbols { file, cxx20, all, module_id } => symbols(&file, cxx20, all, module_id.as_deref()),
-        What::Device { file, cxx20, module_id, rdc, relaxed_constexpr } => match load(&file, cxx20) {
+        What::Device { file, cxx20, module_id, rdc, relaxed_constexpr } => match load_view(&file, cxx20, true) {
             Ok((db, tu)) => {
                 let opts = cufront_device::keep::KeepOptions {
                     module_id: module_id.unwrap_or_default(),
@@ -168,6 +168,15 @@ fn leak(db: RootDatabase) {
 /// A database holding `file` as its one translation unit (exit status 4 when
 /// the file cannot be read, as for the other commands).
 fn load(file: &std::path::Path, cxx20: bool) -> Result<(RootDatabase, TranslationUnit), ExitCode> {
+    load_view(file, cxx20, false)
+}
+
+/// [`load`], as the device view (`device_view`: a `.cpp1.ii`) or the host's.
+fn load_view(
+    file: &std::path::Path,
+    cxx20: bool,
+    device_view: bool,
+) -> Result<(RootDatabase, TranslationUnit), ExitCode> {
     let text = match std::fs::read(file) {
         // Valid UTF-8 (the usual case) is taken as is, not copied.
         Ok(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
@@ -178,7 +187,7 @@ fn load(file: &std::path::Path, cxx20: bool) -> Result<(RootDatabase, Translatio
     };
     let db = RootDatabase::new();
     let standard = if cxx20 { LangStandard::Cxx20 } else { LangStandard::Cxx17 };
-    let opts = new_options(&db, LangOptions { standard, ..LangOptions::default() });
+    let opts = new_options(&db, LangOptions { standard, device_view, ..LangOptions::default() });
     let tu = new_translation_unit(&db, file.display().to_string(), Arc::from(text), opts);
     Ok((db, tu))
 }

@@ -40,12 +40,13 @@ const FLOOR_MASKED: usize = 30;
 
 /// Minimum shares (percent, all units together) of cicc's listed device
 /// functions and variables that cufront lists: measured, minus a point.
-const NAME_FLOORS: [(&str, f64); 2] = [("function", 95.5), ("variable", 64.0)];
+/// (The thrust and cccl units, written since their extended lambdas are
+/// spelled, brought the function share from 96.0% to 87.2%.)
+const NAME_FLOORS: [(&str, f64); 2] = [("function", 86.5), ("variable", 64.0)];
 
 /// Units whose stub cufront refuses to write (status 2): a ratchet
 /// towards none.
-const KNOWN_UNSPELLED: &[&str] =
-    &["cccl_pipeline.cu", "cxx20_device.cu", "lambdas.cu", "thrust_basics.cu", "thrust_zip.cu"];
+const KNOWN_UNSPELLED: &[&str] = &[];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {

@@ -21,6 +21,9 @@ pub struct Kernel {
     /// The C++ device name (no `L`), even under C linkage: what the stub
     /// is named after.
     pub cxx_name: Result<String, String>,
+    /// What the stub function is named after: `cxx_name`, with extended
+    /// lambdas' closure types in cicc's vendor form (`Unvdl…`).
+    pub stub_cxx_name: Result<String, String>,
     /// The identifier (`vector_add`).
     pub name: String,
     /// `static` or in an anonymous namespace.
@@ -82,6 +85,7 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
                     entity: Entity::Fn(def),
                     host_name: symbols::mangled_name(db, Entity::Fn(def)),
                     cxx_name: kernel_cxx_name(db, Entity::Fn(def)),
+                    stub_cxx_name: kernel_cxx_name(db, Entity::Fn(def)),
                     name: name.clone(),
                     internal,
                     extern_c: data.linkage.extern_c,
@@ -148,6 +152,7 @@ fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront
         entity: Entity::FnInst(i),
         host_name: symbols::mangled_name(db, Entity::FnInst(i)),
         cxx_name: kernel_cxx_name(db, Entity::FnInst(i)),
+        stub_cxx_name: symbols::stub_kernel_name(db, Entity::FnInst(i), ""),
         name: name.to_string(),
         internal: data.linkage.is_static,
         extern_c: data.linkage.extern_c,

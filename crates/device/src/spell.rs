@@ -215,7 +215,11 @@ impl Speller<'_> {
                 }
             }
             TyKind::RRef(p) => format!("{} &&", self.spell(*p, style)?),
-            TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) | TyKind::Closure(_) => match self.named(t)? {
+            TyKind::Closure(c) => {
+                let (mangled, _) = self.closure(*c)?;
+                format!(" {mangled}")
+            }
+            TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => match self.named(t)? {
                 Named::Plain(name) => {
                     let kw = self.class_keyword(t);
                     match style {
@@ -263,6 +267,10 @@ impl Speller<'_> {
     fn flatten(&mut self, a: &TemplateArg, wrapper: bool, out: &mut Vec<String>) -> Result<(), String> {
         let db = self.db;
         match a {
+            TemplateArg::Type(t) if let TyKind::Closure(c) = cufront_hir::ty::canonical(db, *t).kind(db) => {
+                let (mangled, wrapper_ty) = self.closure(*c)?;
+                out.push(if wrapper { mangled } else { format!(" ::{wrapper_ty}") });
+            }
             TemplateArg::Type(t) => {
                 let mt = cufront_hir::symbols::mangle_ty(db, self.map, *t)?;
                 let s = match (&mt, wrapper) {
@@ -297,6 +305,64 @@ impl Speller<'_> {
 }
 
 impl Speller<'_> {
+    /// An extended lambda's closure type: its mangled name (what the stub's
+    /// C code calls it, through a `typedef` of the wrapper type it notes)
+    /// and cudafe++'s wrapper type for it, as the casts' template arguments
+    /// spell it. Any other closure type cannot be a kernel's argument.
+    fn closure(&mut self, c: cufront_hir::infer::ClosureId) -> Result<(String, String), String> {
+        let db = self.db;
+        let x = cufront_hir::infer::extended_lambda_of(db, c).ok_or("a closure type that is no extended lambda")?;
+        let name = cufront_hir::instances::closure_type_name(db, c)?;
+        let mangled = m::mangle(&m::Encoding::Data(name.clone()))?;
+        let m::Root::Local { func, .. } = &name.root else {
+            return Err("an extended lambda outside a function".into());
+        };
+        let wrapper_ty = self.wrapper_type(&x, func)?;
+        if !self.typedefs.iter().any(|(m, _)| *m == mangled) {
+            self.typedefs.push((mangled.clone(), format!("typedef {wrapper_ty} {mangled};")));
+        }
+        Ok((mangled, wrapper_ty))
+    }
+
+    /// cudafe++'s wrapper type of an extended lambda as cicc prints it
+    /// (checked with the real nvcc):
+    /// `__nv_dl_wrapper_t<__nv_dl_tag<void (*)(int *, float),(& :: ns::run), 1> ,int *, ::ns::Pt,float>`,
+    /// `__nv_hdl_wrapper_t<true,false,false,<tag> ,void (int),int *>`.
+    fn wrapper_type(&self, x: &cufront_hir::infer::ExtLambda, func: &m::Encoding) -> Result<String, String> {
+        use cufront_hir::infer::ExtLambdaKind;
+        let db = self.db;
+        let ty = |t: TyId| -> Result<String, String> { cxx_type(&cufront_hir::symbols::mangle_ty(db, self.map, t)?) };
+        let fname = match func {
+            m::Encoding::Function(name, _) => &**name,
+            // `main` and C functions: the encoding is the plain name.
+            m::Encoding::Data(name) => name,
+            m::Encoding::Special(_) => return Err("an extended lambda outside a function".into()),
+        };
+        let fn_ptr = ty(x.parent_ptr)?;
+        let addr = address_of(fname)?;
+        let tag = match &x.kind {
+            ExtLambdaKind::Trailing(r) => {
+                format!("__nv_dl_trailing_return_tag<{fn_ptr},{addr}, {}, {}>", ty(*r)?, x.index)
+            }
+            _ => format!("__nv_dl_tag<{fn_ptr},{addr}, {}>", x.index),
+        };
+        let mut caps = String::new();
+        for (i, t) in x.captures.iter().enumerate() {
+            caps.push(',');
+            if x.this_copy == Some(i as u32) {
+                caps.push_str(&this_copy(&cufront_hir::symbols::mangle_ty(db, self.map, *t)?)?);
+            } else {
+                caps.push_str(&ty(*t)?);
+            }
+        }
+        Ok(match &x.kind {
+            ExtLambdaKind::HostDevice { mutable, fptr_conv, noexcept, sig } => {
+                format!("__nv_hdl_wrapper_t<{mutable},{fptr_conv},{noexcept},{tag} ,{}{caps}>", ty(*sig)?)
+            }
+            _ => format!("__nv_dl_wrapper_t<{tag} {caps}>"),
+        })
+    }
+
     /// An enumeration value as the wrapper names it: `( ::Fractal::Julia)`
     /// (scoped), `( ::ns::Red)` (unscoped: the enumerator is a member of
     /// the enclosing scope).
@@ -398,6 +464,22 @@ fn cxx_type(t: &m::Type) -> Result<String, String> {
     Ok(match t {
         m::Type::Builtin(b) => m_builtin(*b, true)?.to_string(),
         m::Type::Named(n) => cxx_name(n, Ctx::Arg)?,
+        m::Type::Ptr(f) if let m::Type::Func(f) = &**f => format!("{} (*)({})", cxx_type(&f.ret)?, cxx_params(f)?),
+        m::Type::MemPtr(c, f) if let (m::Type::Named(c), m::Type::Func(f)) = (&**c, &**f) => {
+            let mut cv = String::new();
+            if f.quals.konst {
+                cv.push_str(" const");
+            }
+            if f.quals.volatile {
+                cv.push_str(" volatile");
+            }
+            format!("{} ( :: {}::*)({}){cv}", cxx_type(&f.ret)?, cxx_name(c, Ctx::Top)?, cxx_params(f)?)
+        }
+        m::Type::Func(f) => format!("{} ({})", cxx_type(&f.ret)?, cxx_params(f)?),
+        m::Type::Array(m::ArrayBound::Known(n), x) => format!("{} [{n}]", cxx_type(x)?),
+        m::Type::LRef(a) if let m::Type::Array(m::ArrayBound::Known(n), x) = &**a => {
+            format!("{} (&)[{n}]", cxx_type(x)?)
+        }
         m::Type::Ptr(x) => format!("{} *", cxx_type(x)?),
         m::Type::LRef(x) => format!("{} &", cxx_type(x)?),
         m::Type::RRef(x) => format!("{} &&", cxx_type(x)?),
@@ -423,6 +505,67 @@ fn cxx_type(t: &m::Type) -> Result<String, String> {
         },
         other => return Err(format!("no stub spelling for {other:?}")),
     })
+}
+
+/// A function type's parameters in EDG's C++ printer: `int *, float`
+/// (`()` for none).
+fn cxx_params(f: &m::FnType) -> Result<String, String> {
+    let mut ps = f.params.iter().map(cxx_type).collect::<Result<Vec<_>, _>>()?;
+    if f.variadic {
+        ps.push("...".into());
+    }
+    Ok(ps.join(", "))
+}
+
+/// `(&f)` as cicc prints the enclosing function in an extended lambda's
+/// tag: `(&     ::main)` in the global namespace, `(&    ::outer::_NV_ANON_NAMESPACE::f2)`
+/// inside an anonymous namespace, `(& :: ns::W<float, (int)3> ::f3<int> )`
+/// otherwise (every form checked with the real nvcc).
+fn address_of(name: &m::Name) -> Result<String, String> {
+    if name.root != m::Root::Global {
+        return Err("an extended lambda in a local function".into());
+    }
+    let mut path = String::new();
+    let mut anon = false;
+    for (i, c) in name.comps.iter().enumerate() {
+        if i > 0 {
+            path.push_str("::");
+        }
+        match &c.name {
+            m::Unqualified::Source(id) | m::Unqualified::StaticSource(id) => path.push_str(id),
+            m::Unqualified::AnonNamespace(_) => {
+                anon = true;
+                path.push_str("_NV_ANON_NAMESPACE");
+            }
+            other => return Err(format!("no stub spelling for the name component {other:?}")),
+        }
+        if let Some(args) = &c.args {
+            let mut parts = Vec::new();
+            for a in args {
+                flatten_marg(a, &mut parts)?;
+            }
+            path.push_str(&format!("<{}> ", parts.join(", ")));
+        }
+    }
+    Ok(if anon {
+        format!("(&    ::{path})")
+    } else if name.comps.len() == 1 {
+        format!("(&     ::{path})")
+    } else {
+        format!("(& :: {path})")
+    })
+}
+
+/// A `*this` capture's type as the wrapper's arguments print it: the class
+/// without the global qualifier (`const Gl`, `const ns::Runner`).
+fn this_copy(t: &m::Type) -> Result<String, String> {
+    match t {
+        m::Type::Qualified(q, x) if let m::Type::Named(n) = &**x => {
+            Ok(format!("{}{}", if q.konst { "const " } else { "" }, cxx_name(n, Ctx::Top)?.trim_end()))
+        }
+        m::Type::Named(n) => Ok(cxx_name(n, Ctx::Top)?.trim_end().to_string()),
+        other => Err(format!("no stub spelling for a `*this` capture of type {other:?}")),
+    }
 }
 
 /// A template argument value: `(int)4`, `(unsigned int)32u`, `(bool)0`,

@@ -127,12 +127,16 @@ impl Prepared {
         // C linkage (`extern "C"`, directly or by redeclaration): registered
         // by its plain name, its stub still named after the C++ name.
         let c_linkage = !host.starts_with("_Z");
-        let cxx = cufront_hir::symbols::with_module_id(&k.cxx_name.clone()?, mid);
         // The device spells a static kernel without g++'s `L`.
-        let cxx = match cxx.strip_prefix("_ZL") {
-            Some(rest) => format!("_Z{rest}"),
-            None => cxx,
+        let device_cxx = |name: &Result<String, String>| -> Result<String, String> {
+            let cxx = cufront_hir::symbols::with_module_id(&name.clone()?, mid);
+            Ok(match cxx.strip_prefix("_ZL") {
+                Some(rest) => format!("_Z{rest}"),
+                None => cxx,
+            })
         };
+        let cxx = device_cxx(&k.cxx_name)?;
+        let stub_cxx = device_cxx(&k.stub_cxx_name)?;
         let device_name = if c_linkage {
             host
         } else if k.internal && device_c {
@@ -150,7 +154,7 @@ impl Prepared {
         let mut offsets = Vec::new();
         let mut end = 0u64;
         for t in &params {
-            let (size, align) = cufront_hir::layout::size_align(db, *t).map_err(|e| format!("{e:?}"))?;
+            let (size, align) = host_size_align(db, *t)?;
             let at = end.div_ceil(align.max(1)) * align.max(1);
             offsets.push(at);
             end = at + size;
@@ -176,7 +180,7 @@ impl Prepared {
             (base.clone(), base)
         };
         Ok(Prepared {
-            stub_name: m::cuda::device_stub(&cxx),
+            stub_name: m::cuda::device_stub(&stub_cxx),
             device_name,
             cast_name,
             wrapper_name,
@@ -205,6 +209,33 @@ impl Prepared {
             .map(|(s, r)| if *r { s.trim_end_matches('&').to_string() } else { s.clone() })
             .collect()
     }
+}
+
+/// The size and alignment of a kernel parameter's type as the host object
+/// lays it out. An extended lambda's closure type is cudafe++'s wrapper
+/// there (spec 30 §5): its captures as fields in order (an array as
+/// `__nv_lambda_array_wrapper`, the same layout), then, for a
+/// `__host__ __device__` lambda without the conversion to a pointer to
+/// function, `void *data` (the preamble's definitions). An empty wrapper
+/// has size 1.
+fn host_size_align(db: &dyn SourceDatabase, t: TyId) -> Result<(u64, u64), String> {
+    let layout = |t: TyId| cufront_hir::layout::size_align(db, t).map_err(|e| format!("{e:?}"));
+    let TyKind::Closure(c) = cufront_hir::ty::canonical(db, t).kind(db) else { return layout(t) };
+    let Some(x) = cufront_hir::infer::extended_lambda_of(db, *c) else { return layout(t) };
+    let mut fields = Vec::new();
+    for &cap in &x.captures {
+        fields.push(layout(cap)?);
+    }
+    if let cufront_hir::infer::ExtLambdaKind::HostDevice { fptr_conv: false, .. } = x.kind {
+        fields.push((8, 8));
+    }
+    let (mut end, mut align) = (0u64, 1u64);
+    for (size, a) in fields {
+        let a = a.max(1);
+        end = end.div_ceil(a) * a + size;
+        align = align.max(a);
+    }
+    Ok(((end.div_ceil(align) * align).max(1), align))
 }
 
 /// A stub parameter's C spelling: classes passed by reference.

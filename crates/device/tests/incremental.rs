@@ -53,7 +53,7 @@ fn executed(log: &EventSink) -> String {
 fn check_edit(before: String, after: String, kept: Expect, warm: Expect) {
     let log: EventSink = Arc::new(Mutex::new(Vec::new()));
     let mut db = RootDatabase::with_execution_log(log.clone());
-    let lang = new_options(&db, LangOptions { lazy_bodies: true, ..LangOptions::default() });
+    let lang = new_options(&db, LangOptions { lazy_bodies: true, device_view: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(before.as_str()), lang);
     let first = device_view(&db, tu);
     kept.assert_eq(&first);

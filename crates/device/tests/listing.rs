@@ -9,7 +9,7 @@ use expect_test::expect;
 
 fn listing_of(text: &str) -> String {
     let db = RootDatabase::new();
-    let opts = new_options(&db, LangOptions::default());
+    let opts = new_options(&db, LangOptions { device_view: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(text), opts);
     let kopts = keep::KeepOptions { module_id: "_0a1b2c3d_4_x_cu_k".into(), ..Default::default() };
     listing::listing(&db, tu, &kopts)

@@ -28,7 +28,7 @@ fn outputs(device_c: bool) -> (String, String) {
 /// The stub file and the listing of `unit` (`x.ii`) with module id `mid`.
 fn outputs_of(unit: &str, mid: &str, device_c: bool) -> (String, String) {
     let db = RootDatabase::new();
-    let opts = new_options(&db, LangOptions::default());
+    let opts = new_options(&db, LangOptions { device_view: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(unit), opts);
     let sopts = stub::StubOptions {
         stub_path: "k/x.cudafe1.stub.c".into(),
@@ -157,4 +157,84 @@ extern template __attribute__((device)) int dv(int);
             "function _Z2dvIdET_S0_ (defined in the unit, external, not inline)",
         ]
     "#]].assert_debug_eq(&got);
+}
+
+/// Extended lambdas handed to kernels: the device view keeps their closure
+/// types (the listing names them as cicc does, `Z4mainEUliE_`), the stub
+/// spells each by a `typedef` of cudafe++'s wrapper type for it and names
+/// the stub functions with cicc's vendor form of the closure type
+/// (`Unvdl…`, `Unvdtl…`, `Unvhdl…`). Every name and wrapper spelling below
+/// was checked against the real nvcc's stub file for the same shapes.
+#[test]
+fn extended_lambdas() {
+    let unit = r#"# 1 "x.cu"
+struct __attribute__((device_builtin)) __nv_lambda_preheader_injection { };
+template <class F> __attribute__((global)) void kern(int n, F f) { f(n); }
+template <class T, class F> __attribute__((global)) void kern2(T *p, F f) { p[0] = f(p[0]); }
+namespace ns {
+struct Pt { int x, y; };
+void run(int *out, float s) {
+  Pt pt{1, 2};
+  kern<<<1, 1>>>(3, [=] __attribute__((device)) (int i) { out[i] = pt.x + s; });
+  kern<<<1, 1>>>(3, [=] __attribute__((host)) __attribute__((device)) (int i) mutable { out[i] = i; });
+  kern<<<1, 1>>>(3, [=] __attribute__((device)) (int i) -> float { return out[i] * s; });
+}
+template <class T> void tmpl(T *p, T v) {
+  kern2<<<1, 1>>>(p, [v] __attribute__((device)) (T a) { return a + v; });
+  kern2<<<1, 1>>>(p, [=] __attribute__((host)) __attribute__((device)) (T a) noexcept { return a * v; });
+}
+struct Runner {
+  int k;
+  void go(int *p) const { kern<<<1,1>>>(k, [=, *this] __attribute__((device)) (int i) { p[i] = k; }); }
+};
+}
+int main() {
+  int *d = nullptr;
+  ns::run(d, 2.0f);
+  ns::tmpl(d, 3);
+  ns::Runner r{4}; r.go(d);
+  int arr[3] = {1,2,3};
+  kern<<<1,1>>>(1, [=] __attribute__((device)) (int i) { d[i] = arr[i]; });
+  kern<<<1,1>>>(1, [] __attribute__((host)) __attribute__((device)) (float x) { return x; });
+  return 0;
+}
+"#;
+    let (stub, listing) = outputs_of(unit, "_0a1b2c3d_4_x_cu_k", false);
+    let lines: String =
+        stub.lines().filter(|l| l.starts_with("typedef") || l.ends_with(");")).map(|l| format!("{l}\n")).collect();
+    expect![[r#"
+        typedef __nv_dl_wrapper_t<__nv_dl_tag<void (*)(int *, float),(& :: ns::run), 1> ,int *, ::ns::Pt,float> _ZZN2ns3runEPifEUliE_;
+        typedef __nv_hdl_wrapper_t<true,false,false,__nv_dl_tag<void (*)(int *, float),(& :: ns::run), 2> ,void (int),int *> _ZZN2ns3runEPifEUliE0_;
+        typedef __nv_dl_wrapper_t<__nv_dl_trailing_return_tag<void (*)(int *, float),(& :: ns::run), float, 3> ,int *,float> _ZZN2ns3runEPifEUliE1_;
+        typedef __nv_dl_wrapper_t<__nv_dl_tag<void ( :: ns::Runner::*)(int *) const,(& :: ns::Runner::go), 1> ,const ns::Runner,int *> _ZZNK2ns6Runner2goEPiEUliE_;
+        typedef __nv_dl_wrapper_t<__nv_dl_tag<int (*)(),(&     ::main), 1> ,int *,int [3]> _ZZ4mainEUliE_;
+        typedef __nv_hdl_wrapper_t<false,true,false,__nv_dl_tag<int (*)(),(&     ::main), 2> ,float (float)> _ZZ4mainEUlfE_;
+        typedef __nv_dl_wrapper_t<__nv_dl_tag<void (*)(int *, int),(& :: ns::tmpl<int> ), 1> ,int> _ZZN2ns4tmplIiEEvPT_S1_EUliE_;
+        typedef __nv_hdl_wrapper_t<false,false,true,__nv_dl_tag<void (*)(int *, int),(& :: ns::tmpl<int> ), 2> ,int (int),int> _ZZN2ns4tmplIiEEvPT_S1_EUliE0_;
+        static void __device_stub__Z4kernIZN2ns3runEPifEUnvdl3_PFvS1_fENS0_3runE1_S1_NS0_2PtEfEviT_(int,  _ZZN2ns3runEPifEUliE_&);
+        static void __device_stub__Z4kernIZN2ns3runEPifEUnvhdl1_0_0_1_PFvS1_fENS0_3runE2_viES1_EviT_(int,  _ZZN2ns3runEPifEUliE0_&);
+        static void __device_stub__Z4kernIZN2ns3runEPifEUnvdtl2_PFvS1_fENS0_3runEf3_S1_fEviT_(int,  _ZZN2ns3runEPifEUliE1_&);
+        static void __device_stub__Z4kernIZNK2ns6Runner2goEPiEUnvdl2_MS1_KFvS2_ENKS1_2goE1_KS1_S2_EviT_(int,  _ZZNK2ns6Runner2goEPiEUliE_&);
+        static void __device_stub__Z4kernIZ4mainEUnvdl2_PFivE4main1_PiA3_iEviT_(int,  _ZZ4mainEUliE_&);
+        static void __device_stub__Z4kernIZ4mainEUnvhdl0_1_0_0_PFivE4main2_ffEEviT_(int,  _ZZ4mainEUlfE_&);
+        static void __device_stub__Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUnvdl1_PFvPiiES1_IiE1_iEvS3_T0_(int *,  _ZZN2ns4tmplIiEEvPT_S1_EUliE_&);
+        static void __device_stub__Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUnvhdl0_0_1_1_PFvPiiES1_IiE2_iiEiEvS3_T0_(int *,  _ZZN2ns4tmplIiEEvPT_S1_EUliE0_&);
+        static void __nv_cudaEntityRegisterCallback(void **);
+        static void __sti____cudaRegisterAll(void) __attribute__((__constructor__));
+    "#]].assert_eq(&lines);
+    let kernels: String = listing.lines().filter(|l| l.contains("kern")).map(|l| format!("{l}\n")).collect();
+    expect![[r#"
+        kernel _Z4kernIZN2ns3runEPifEUliE_EviT_ (a kernel template instance the unit reaches)
+        kernel _Z4kernIZN2ns3runEPifEUliE0_EviT_ (a kernel template instance the unit reaches)
+        kernel _Z4kernIZN2ns3runEPifEUliE1_EviT_ (a kernel template instance the unit reaches)
+        kernel _Z4kernIZNK2ns6Runner2goEPiEUliE_EviT_ (a kernel template instance the unit reaches)
+        kernel _Z4kernIZ4mainEUliE_EviT_ (a kernel template instance the unit reaches)
+        kernel _Z4kernIZ4mainEUlfE_EviT_ (a kernel template instance the unit reaches)
+        kernel _Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUliE_EvS3_T0_ (a kernel template instance the unit reaches)
+        kernel _Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUliE0_EvS3_T0_ (a kernel template instance the unit reaches)
+        function _ZZN2ns4tmplIiEEvPT_S1_ENKUliE_clEi (referenced by _Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUliE_EvS3_T0_)
+        function _ZZN2ns4tmplIiEEvPT_S1_ENKUliE0_clEi (referenced by _Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUliE0_EvS3_T0_)
+        function _ZZNK2ns6Runner2goEPiENKUliE_clEi (referenced by _Z4kernIZNK2ns6Runner2goEPiEUliE_EviT_)
+    "#]]
+    .assert_eq(&kernels);
 }

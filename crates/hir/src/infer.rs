@@ -129,13 +129,14 @@ mod certain_deduction;
 mod closure;
 mod ctad;
 mod ext_lambda;
+pub use ext_lambda::{ExtLambda, ExtLambdaKind, extended_lambda_of};
 mod folded;
 pub use folded::folded_calls;
 mod rewritten;
 pub mod var_init;
 pub use closure::{
     ClosureFnId, ClosureFnKind, ClosureId, closure_declared_params, closure_fn_sig, closure_variadic,
-    closure_written_ret, lambda_index, owner_body, owner_tu,
+    closure_written_ret, lambda_index, lambda_predecessors, owner_body, owner_tu,
 };
 
 /// What `infer` runs on.
@@ -240,6 +241,10 @@ pub struct InferenceResult {
     /// The deduced return type of each non-generic lambda without a
     /// trailing return type (walked in place).
     pub closure_rets: FxHashMap<ExprId, TyId>,
+    /// What cudafe++'s wrapper type of each extended lambda is made of, in
+    /// both views (the host's lambda has the wrapper's type; the device's
+    /// keeps its closure type, and the stub spells the wrapper).
+    pub ext_lambdas: FxHashMap<ExprId, ExtLambda>,
     /// The type of the owner's first `return` with a value (what `auto`
     /// return type deduction starts from).
     pub returned: Option<TyId>,

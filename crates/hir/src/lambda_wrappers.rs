@@ -46,9 +46,12 @@ pub fn wrapper_parse(db: &dyn SourceDatabase, options: Options) -> Parse {
     cufront_syntax::parse_lexed(MODEL, &lexed, opts, names)
 }
 
-/// The model's parse for `tu`, if it is compiled with `--extended-lambda`.
+/// The model's parse for `tu`, if it is compiled with `--extended-lambda`
+/// as a host unit (the device view keeps closure types: its stub names
+/// the wrappers through [`crate::infer::extended_lambda_info`]).
 pub fn unit_wrapper_parse(db: &dyn SourceDatabase, tu: TranslationUnit) -> Option<&Parse> {
-    enabled(tu.text(db)).then(|| wrapper_parse(db, tu.options(db)))
+    let options = tu.options(db);
+    (enabled(tu.text(db)) && !options.lang(db).device_view).then(|| wrapper_parse(db, options))
 }
 
 /// The model (see the module comment).

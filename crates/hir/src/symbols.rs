@@ -34,7 +34,7 @@ mod device;
 mod inline_home;
 mod packs;
 
-pub use device::{device_base_ctor_name, device_kernel_name, device_linkage_name};
+pub use device::{device_base_ctor_name, device_kernel_name, device_linkage_name, stub_kernel_name};
 
 /// What `inspect symbols` prints about an entity besides its name.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -42,6 +42,16 @@ impl Walk {
         let name = match &c.name {
             Unqualified::InheritingCtor(_, t) | Unqualified::Conversion(t) => self.ty(t, d),
             Unqualified::Lambda { params, .. } => params.iter().any(|t| self.ty(t, d)),
+            Unqualified::VendorLambda(v) => {
+                let kind = match &v.kind {
+                    VendorLambdaKind::Device => false,
+                    VendorLambdaKind::Trailing(r) => self.ty(r, d),
+                    VendorLambdaKind::HostDevice { ret, params, .. } => {
+                        self.ty(ret, d) || params.iter().any(|t| self.ty(t, d))
+                    }
+                };
+                kind || self.ty(&v.fn_ptr, d) || self.encoding(&v.func, d) || v.captures.iter().any(|t| self.ty(t, d))
+            }
             _ => false,
         };
         name || self.args(c.args.as_deref(), d)

@@ -35,6 +35,7 @@ mod depth;
 mod mangler;
 mod ops;
 pub mod tree;
+pub mod walk;
 
 pub use mangler::{mangle, mangle_edg, symbol};
 pub use ops::Op;

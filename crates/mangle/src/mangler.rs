@@ -612,12 +612,70 @@ impl Mangler {
                 self.out.push_str("Ut");
                 self.out.push_str(&number_(*i));
             }
+            Unqualified::VendorLambda(v) => self.vendor_lambda(v)?,
         }
         for t in &c.abi_tags {
             self.out.push('B');
             self.source_name(t)?;
         }
         Ok(())
+    }
+
+    /// cicc's form of an extended lambda's closure type (checked with the
+    /// real nvcc: `Z4mainEUnvhdl0_1_0_0_PFivE4main2_ffEE`,
+    /// `ZN2ns3runEPifEUnvdtl2_PFvS1_fENS0_3runEf3_S1_fE`).
+    fn vendor_lambda(&mut self, v: &VendorLambda) -> Result<(), String> {
+        let flag = |b: bool| if b { "1_" } else { "0_" };
+        match &v.kind {
+            VendorLambdaKind::Device => self.out.push_str("Unvdl"),
+            VendorLambdaKind::Trailing(_) => self.out.push_str("Unvdtl"),
+            VendorLambdaKind::HostDevice { mutable, fptr_conv, noexcept, .. } => {
+                self.out.push_str("Unvhdl");
+                for b in [*mutable, *fptr_conv, *noexcept] {
+                    self.out.push_str(flag(b));
+                }
+            }
+        }
+        self.out.push_str(&format!("{}_", v.captures.len()));
+        self.ty(&v.fn_ptr)?;
+        self.enclosing_name(&v.func)?;
+        if let VendorLambdaKind::Trailing(ret) = &v.kind {
+            self.ty(ret)?;
+        }
+        self.out.push_str(&format!("{}_", v.index));
+        if let VendorLambdaKind::HostDevice { ret, params, .. } = &v.kind {
+            self.ty(ret)?;
+            for t in params {
+                self.ty(t)?;
+            }
+            self.out.push('E');
+        }
+        for t in &v.captures {
+            self.ty(t)?;
+        }
+        Ok(())
+    }
+
+    /// The name of a function whose encoding was just written: a template
+    /// instance whose template prefix is a substitution is that
+    /// substitution and its arguments, without `N…E` (`S1_IiE`, as cicc
+    /// writes it); anything else as the encoding wrote it (`NKS1_2goE`).
+    fn enclosing_name(&mut self, e: &Encoding) -> Result<(), String> {
+        let (name, f) = match e {
+            Encoding::Function(name, f) => (&**name, &**f),
+            // `main` and C functions: the encoding is the plain name.
+            Encoding::Data(name) => return self.name(name, Use::Entity(Quals::NONE, RefQual::None)),
+            Encoding::Special(_) => return Err("an extended lambda outside a function".into()),
+        };
+        let comps = name.comps.as_slice();
+        if f.quals.is_empty()
+            && f.ref_qual == RefQual::None
+            && let Some(args) = comps.last().and_then(|c| c.args.as_ref())
+            && self.try_name(&name.root, comps, true)
+        {
+            return self.template_args(args);
+        }
+        self.name(name, Use::Entity(f.quals, f.ref_qual))
     }
 
     fn template_args(&mut self, args: &[TArg]) -> Result<(), String> {

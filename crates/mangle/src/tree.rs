@@ -234,6 +234,37 @@ pub enum Unqualified {
     },
     /// An unnamed class or enum without a typedef name: `Ut [<n>] _`.
     Unnamed(u32),
+    /// An extended lambda's closure type as cicc names it in the stub
+    /// file's function names (`Unvdl…`, `Unvdtl…`, `Unvhdl…`): the parts of
+    /// cudafe++'s wrapper type for it (spec 30 §5.2), not its signature.
+    VendorLambda(Box<VendorLambda>),
+}
+
+/// The parts of [`Unqualified::VendorLambda`]. Written as
+/// `Unvdl <captures>_ <fn_ptr> <func's name> <index>_ <captures…>` (no end marker);
+/// `Unvdtl` puts the return type before the index; `Unvhdl` starts with
+/// its three flags (`0_`/`1_`) and puts `<ret> <params…> E` after the index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VendorLambda {
+    pub kind: VendorLambdaKind,
+    /// The type of `&func` (`PFvPifE`, `MS0_KFvS1_E`).
+    pub fn_ptr: Type,
+    /// The enclosing function (only its name is written).
+    pub func: Encoding,
+    /// 1-based, among the function's extended lambdas.
+    pub index: u32,
+    pub captures: Vec<Type>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VendorLambdaKind {
+    /// A `__device__` lambda.
+    Device,
+    /// A `__device__` lambda with a trailing return type.
+    Trailing(Type),
+    /// A `__host__ __device__` lambda: `IsMutable`, `HasFuncPtrConv`,
+    /// `NeverThrows` and the call operator's signature.
+    HostDevice { mutable: bool, fptr_conv: bool, noexcept: bool, ret: Type, params: Vec<Type> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

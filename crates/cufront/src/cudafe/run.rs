@@ -68,6 +68,7 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
         host: cfg.host(),
         digit_separators: cfg.digit_separators,
         lazy_bodies: true,
+        device_view: false,
     };
     let Unit { db, tu, options, pooled } = ctx.load_unit(cfg.input.clone(), Arc::from(text.as_str()), lang);
     let map = base_db::source_map(&db, tu);

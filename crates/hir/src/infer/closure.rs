@@ -181,9 +181,18 @@ fn with_auto_named(t: &TypeRef, k: usize) -> TypeRef {
 /// The position in the numbering of `e`'s context, as g++ numbers closures:
 /// the lambdas whose innermost enclosing lambda is the same as `e`'s (or
 /// none), extended `__device__` lambdas left out, in order of appearance.
-pub fn lambda_index(body: &Body, e: ExprId) -> u32 {
+///
+/// `device_view`: the unit is the device's, where extended `__device__`
+/// lambdas are closures too and count (on the host cudafe++ has replaced
+/// them by wrapper objects, so g++ does not count them).
+pub fn lambda_index(body: &Body, e: ExprId, device_view: bool) -> u32 {
+    lambda_predecessors(body, e, device_view).len() as u32
+}
+
+/// The lambdas numbered before `e` in its context (see [`lambda_index`]).
+pub fn lambda_predecessors(body: &Body, e: ExprId, device_view: bool) -> Vec<ExprId> {
     let ranges = &body.expr_ranges;
-    let Some(&me) = ranges.get(e.0 as usize) else { return 0 };
+    let Some(&me) = ranges.get(e.0 as usize) else { return Vec::new() };
     let lambdas: Vec<(ExprId, cufront_syntax::TextRange)> = body
         .exprs
         .iter()
@@ -199,19 +208,19 @@ pub fn lambda_index(body: &Body, e: ExprId) -> u32 {
             .map(|(o, _)| *o)
     };
     let mine = context(me, e);
-    let mut n = 0;
+    let mut out = Vec::new();
     for &(o, r) in &lambdas {
         if o == e || r.start() >= me.start() {
             continue;
         }
-        if lambda_data(body, o).is_some_and(|d| d.is_extended_device()) {
+        if !device_view && lambda_data(body, o).is_some_and(|d| d.is_extended_device()) {
             continue;
         }
         if context(r, o) == mine {
-            n += 1;
+            out.push(o);
         }
     }
-    n
+    out
 }
 
 /// The parameter types of a closure's `operator()` (adjusted: top-level
@@ -538,8 +547,13 @@ impl Infer<'_> {
             self.depth = STOPPED;
             return (t, pr);
         }
-        if data.is_extended_device() {
-            return (self.extended_lambda(e, &data, t).unwrap_or(t), pr);
+        // An extended `__device__` lambda of host code has its wrapper's
+        // type; without the wrapper model (the device view) it is an
+        // ordinary closure, walked and called as one.
+        if data.is_extended_device()
+            && let Some(w) = self.extended_lambda(e, &data, t)
+        {
+            return (w, pr);
         }
         if is_generic(self.body, &data.params) {
             return (t, pr);
@@ -552,7 +566,8 @@ impl Infer<'_> {
         // it here keeps what its body calls reachable when the call is in
         // code the model does not follow.
         self.require(Entity::Closure(ClosureFnId::new(db, closure, ClosureFnKind::Call, Vec::new())));
-        if data.host && data.device && data.captureless() {
+        let device_view = self.owner.is_some_and(|o| owner_tu(db, o).options(db).lang(db).device_view);
+        if data.host && data.device && data.captureless() && !device_view {
             // cudafe++'s host-device wrapper keeps the conversion to a
             // pointer to function of a captureless lambda (spec 30 §5).
             self.closure_conversion(closure);

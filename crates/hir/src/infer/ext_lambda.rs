@@ -20,6 +20,43 @@ use crate::{ClassId, Entity};
 
 use super::closure::LambdaData;
 
+/// An extended lambda as cudafe++'s wrapper type for it names it:
+/// `__nv_dl_wrapper_t<__nv_dl_tag<decltype(&parent), &parent, index>,
+/// captures…>`, `__nv_dl_trailing_return_tag<…, R, index>` for a trailing
+/// return type, `__nv_hdl_wrapper_t<mutable, fptr_conv, noexcept, TAG,
+/// R(P…), captures…>` for a host-device one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtLambda {
+    pub kind: ExtLambdaKind,
+    /// The enclosing function (`Fn` or `FnInst`).
+    pub parent: Entity,
+    /// The type of `&parent`.
+    pub parent_ptr: TyId,
+    /// 1-based, among the enclosing function's extended lambdas.
+    pub index: u32,
+    pub captures: Vec<TyId>,
+    /// Which capture is `*this` (cicc spells its type apart: `const Gl`).
+    pub this_copy: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExtLambdaKind {
+    Device,
+    /// A `__device__` lambda with a trailing return type.
+    Trailing(TyId),
+    HostDevice {
+        mutable: bool,
+        fptr_conv: bool,
+        noexcept: bool,
+        sig: TyId,
+    },
+}
+
+/// The wrapper parts of closure `c`'s lambda, if it is an extended one.
+pub fn extended_lambda_of(db: &dyn cufront_base_db::SourceDatabase, c: crate::infer::ClosureId) -> Option<ExtLambda> {
+    super::infer(db, c.owner(db)).ext_lambdas.get(&c.expr(db)).cloned()
+}
+
 impl Infer<'_> {
     /// The type of cudafe++'s replacement of the extended lambda `e`
     /// (closure type `closure`), its constructor or creation call
@@ -42,16 +79,34 @@ impl Infer<'_> {
         ) {
             return None;
         }
-        let tag_t = self.wrapper_template("__nv_dl_tag")?;
         let ft = self.parent_pointer_type(parent)?;
         let n = extended_index(self.body, e);
+        let (caps, this_copy) = self.capture_types(e, data);
+        let kind = if data.is_extended_device() {
+            Some(match &data.ret {
+                Some(r) => ExtLambdaKind::Trailing(self.lower(r)),
+                None => ExtLambdaKind::Device,
+            })
+        } else {
+            self.closure_call_type(e, data).map(|sig| ExtLambdaKind::HostDevice {
+                mutable: data.mutable,
+                fptr_conv: data.captures.is_empty(),
+                noexcept: matches!(self.body.exprs.get(e.0 as usize), Some(Expr::Lambda { noexcept: Some(true), .. })),
+                sig,
+            })
+        };
+        if let Some(kind) = kind {
+            self.res
+                .ext_lambdas
+                .insert(e, ExtLambda { kind, parent, parent_ptr: ft, index: n, captures: caps.clone(), this_copy });
+        }
+        let tag_t = self.wrapper_template("__nv_dl_tag")?;
         let uint = mk(db, TyKind::Builtin(Builtin::UInt));
         let tag = app(
             db,
             tag_t,
             vec![TemplateArg::Type(ft), TemplateArg::Addr(parent, ft), TemplateArg::Value(n as i128, uint)],
         );
-        let caps = self.capture_types(e, data);
         let pack = TemplateArg::Pack(caps.iter().map(|t| TemplateArg::Type(*t)).collect());
         let lvalue = |t: TyId| Arg { ty: t, cat: Category::LValue, null: false, braced: false };
         let site = CallSite::Expr(e);
@@ -147,7 +202,8 @@ impl Infer<'_> {
     /// order of first use (spec 30 §5.2's table: a variable's declared
     /// type without reference, `this` as `C* const`, `*this` as `C const`
     /// unless `mutable`, an init-capture's initializer without reference and cv).
-    fn capture_types(&self, e: ExprId, data: &LambdaData) -> Vec<TyId> {
+    /// The index of a `*this` capture comes with them.
+    fn capture_types(&self, e: ExprId, data: &LambdaData) -> (Vec<TyId>, Option<u32>) {
         let db = self.db;
         let visible = self.res.lambda_scopes.get(&e).cloned().unwrap_or_default();
         let local_ty = |name: &str| -> Option<TyId> {
@@ -159,12 +215,16 @@ impl Infer<'_> {
         let mut named: Vec<String> = Vec::new();
         let mut default = false;
         let mut this_done = false;
+        let mut this_copy = None;
         for c in &data.captures {
             match c {
                 Capture::Default { .. } => default = true,
                 Capture::This { by_copy } => {
                     this_done = true;
                     let Some(ct) = this_class else { continue };
+                    if *by_copy {
+                        this_copy = Some(out.len() as u32);
+                    }
                     out.push(if *by_copy {
                         if data.mutable {
                             ct
@@ -192,7 +252,7 @@ impl Infer<'_> {
             }
         }
         if !default {
-            return out;
+            return (out, this_copy);
         }
         let own = own_names(self.body, data);
         for (name, is_this) in used_names(self.body, e) {
@@ -218,7 +278,7 @@ impl Infer<'_> {
                 out.push(strip_ref(db, t));
             }
         }
-        out
+        (out, this_copy)
     }
 }
 

@@ -62,13 +62,29 @@ pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Re
 pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Name, String> {
     let owner = c.owner(db);
     let body = owner_body(db, owner);
-    let index = lambda_index(&body, c.expr(db));
+    let device_view = crate::infer::owner_tu(db, owner).options(db).lang(db).device_view;
     // The declared parameters: a generic lambda's `auto`s are its
     // invented template parameters (`UlT_E_`).
-    let params = crate::infer::closure_declared_params(db, c).map_err(|e| format!("closure signature: {e}"))?;
     let map = crate::def_map(db, crate::infer::owner_tu(db, owner));
-    let params = declared_mangled(db, &map, &params)?;
-    let variadic = crate::infer::closure_variadic(db, c);
+    let signature = |c: ClosureId| -> Result<(Vec<m::Type>, bool), String> {
+        let params = crate::infer::closure_declared_params(db, c).map_err(|e| format!("closure signature: {e}"))?;
+        Ok((declared_mangled(db, &map, &params)?, crate::infer::closure_variadic(db, c)))
+    };
+    let (params, variadic) = signature(c)?;
+    // The device's names are EDG's, which numbers the closures of a context
+    // per signature (spec 50 §8.2); g++ numbers them all together.
+    let index = if device_view {
+        let mut n = 0;
+        for o in crate::infer::lambda_predecessors(&body, c.expr(db), true) {
+            // A signature the model cannot write differs from this one.
+            if signature(ClosureId::new(db, owner, o)).is_ok_and(|s| s == (params.clone(), variadic)) {
+                n += 1;
+            }
+        }
+        n
+    } else {
+        lambda_index(&body, c.expr(db), false)
+    };
     let lambda = m::build::comp_of(Unqualified::Lambda { params, variadic, index });
     if let Some(mut name) = var_context_name(db, owner)? {
         name.comps.push(lambda);

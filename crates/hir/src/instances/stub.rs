@@ -114,6 +114,11 @@ pub fn setup_arg_type(db: &dyn SourceDatabase, p: TyId) -> Option<TyId> {
         TyKind::Qualified(x, _) => canonical(db, *x),
         _ => t,
     };
+    // A closure type is a class (the device view's extended lambdas: the
+    // host has their wrapper classes).
+    if matches!(bare.kind(db), TyKind::Closure(_)) {
+        return Some(t);
+    }
     if !matches!(bare.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_)) {
         return None;
     }

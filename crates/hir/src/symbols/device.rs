@@ -45,7 +45,120 @@ pub fn device_base_ctor_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> O
         .map(|s| edg_value_expansions(&s))
 }
 
+/// A kernel's name as cicc's stub file names the kernel's stub function
+/// (`__device_stub_` + this): [`device_kernel_name`], except that the
+/// closure type of an extended lambda among a kernel instance's template
+/// arguments is written in cicc's vendor form (`Unvdl…`, from the parts of
+/// cudafe++'s wrapper type for it), where the device name has `Ul…E_`.
+pub fn stub_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+    let Entity::FnInst(i) = e else { return device_kernel_name(db, e, mid) };
+    let mut closures = Vec::new();
+    for a in i.args(db) {
+        closures_in_arg(db, a, &mut closures);
+    }
+    let mut vendor: Vec<(m::Name, m::Unqualified)> = Vec::new();
+    for c in closures {
+        let Some(x) = crate::infer::extended_lambda_of(db, c) else { continue };
+        let name = crate::instances::closure_type_name(db, c)?;
+        let v = vendor_lambda(db, c, &x, &name)?;
+        vendor.push((name, m::Unqualified::VendorLambda(Box::new(v))));
+    }
+    if vendor.is_empty() {
+        return device_kernel_name(db, e, mid);
+    }
+    let mut rewrite = |enc: &mut m::Encoding| {
+        m::walk::names_mut(enc, &mut |n: &mut m::Name| {
+            if let Some((_, v)) = vendor.iter().find(|(k, _)| k == n)
+                && let Some(last) = n.comps.last_mut()
+            {
+                last.name = v.clone();
+            }
+        })
+    };
+    device_name_with(db, e, mid, false, &mut rewrite)
+}
+
+/// The closure types among a template argument's types, outermost first.
+fn closures_in_arg(db: &dyn SourceDatabase, a: &crate::templates::TemplateArg, out: &mut Vec<crate::infer::ClosureId>) {
+    use crate::templates::TemplateArg;
+    match a {
+        TemplateArg::Type(t) => closures_in_ty(db, *t, out, 0),
+        TemplateArg::Pack(xs) => xs.iter().for_each(|x| closures_in_arg(db, x, out)),
+        _ => {}
+    }
+}
+
+fn closures_in_ty(db: &dyn SourceDatabase, t: crate::TyId, out: &mut Vec<crate::infer::ClosureId>, depth: u32) {
+    use crate::ty::TyKind;
+    // Template arguments nest as deep as instantiation allows; a closure
+    // deeper than this is not looked for (its stub is then named as the
+    // device names it).
+    if depth > 64 {
+        return;
+    }
+    match crate::ty::canonical(db, t).kind(db) {
+        TyKind::Closure(c) if !out.contains(c) => out.push(*c),
+        TyKind::Ptr(x) | TyKind::LRef(x) | TyKind::RRef(x) | TyKind::Qualified(x, _) | TyKind::Array(x, _) => {
+            closures_in_ty(db, *x, out, depth + 1)
+        }
+        TyKind::App(app) => {
+            for a in app.args(db) {
+                if let crate::templates::TemplateArg::Type(x) = a {
+                    closures_in_ty(db, *x, out, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The vendor form's parts of closure `c` named `name` (`Z <func> E Ul…`).
+fn vendor_lambda(
+    db: &dyn SourceDatabase,
+    c: crate::infer::ClosureId,
+    x: &crate::infer::ExtLambda,
+    name: &m::Name,
+) -> Result<m::VendorLambda, String> {
+    use crate::infer::ExtLambdaKind;
+    let m::Root::Local { func, .. } = &name.root else {
+        return Err("an extended lambda outside a function".into());
+    };
+    let map = crate::def_map(db, crate::infer::owner_tu(db, c.owner(db)));
+    let ty = |t: crate::TyId| super::mangle_ty(db, &map, t);
+    let kind = match &x.kind {
+        ExtLambdaKind::Device => m::VendorLambdaKind::Device,
+        ExtLambdaKind::Trailing(r) => m::VendorLambdaKind::Trailing(ty(*r)?),
+        ExtLambdaKind::HostDevice { mutable, fptr_conv, noexcept, sig } => {
+            let crate::ty::TyKind::Func(f) = sig.kind(db) else { return Err("a lambda signature".into()) };
+            m::VendorLambdaKind::HostDevice {
+                mutable: *mutable,
+                fptr_conv: *fptr_conv,
+                noexcept: *noexcept,
+                ret: ty(f.ret)?,
+                params: f.params.iter().map(|p| ty(*p)).collect::<Result<_, _>>()?,
+            }
+        }
+    };
+    Ok(m::VendorLambda {
+        kind,
+        fn_ptr: ty(x.parent_ptr)?,
+        func: (**func).clone(),
+        index: x.index,
+        captures: x.captures.iter().map(|t| ty(*t)).collect::<Result<_, _>>()?,
+    })
+}
+
 fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: bool) -> Result<String, String> {
+    device_name_with(db, e, mid, internal_prefix, &mut |_| {})
+}
+
+fn device_name_with(
+    db: &dyn SourceDatabase,
+    e: Entity,
+    mid: &str,
+    internal_prefix: bool,
+    rewrite: &mut dyn FnMut(&mut m::Encoding),
+) -> Result<String, String> {
     // A `static` function is a C++ function of its own on the device even
     // when an `extern "C"` declaration of the name comes first (the
     // runtime's `static __device__` builtins: `cudaMalloc`), and internal.
@@ -66,8 +179,9 @@ fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: b
         FnEncoding::Plain(s) => return Ok(s),
         FnEncoding::Tree(t) => t,
     };
-    m::mangle_edg(&to_device(enc, mid, is_static && internal_prefix, internal_prefix)?)
-        .map(|s| edg_value_expansions(&s))
+    let mut enc = to_device(enc, mid, is_static && internal_prefix, internal_prefix)?;
+    rewrite(&mut enc);
+    m::mangle_edg(&enc).map(|s| edg_value_expansions(&s))
 }
 
 /// A value parameter pack expanded as a template argument
