@@ -36,7 +36,7 @@ use cufront_tests::{Program, cache_key, cached_dir, corpus, par_map, toolkit};
 /// (whole-program, rdc): units whose stub equals cicc's with `__T<n>`
 /// masked, then exactly. Measured, minus nothing: raise as it grows.
 const STUB_FLOORS: [(usize, usize); 2] = [(FLOOR_MASKED, 0), (FLOOR_MASKED, 0)];
-const FLOOR_MASKED: usize = 30;
+const FLOOR_MASKED: usize = 33;
 
 /// Minimum shares (percent, all units together) of cicc's listed device
 /// functions and variables that cufront lists: measured, minus a point.

@@ -100,32 +100,33 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
         }
     }
     plain.sort_by_key(|k| k.name_at.unwrap_or(u32::MAX));
-    // Instances in the order EDG first refers to them (checked: `kt<float>`
-    // explicitly instantiated at line 3, `kt<int>` launched at line 4,
-    // `kt<char>` explicit at line 5 are stubbed in that order). The sort is
-    // stable: instances reached only through other instances keep the
-    // closure's order, after the others.
-    let first = first_references(db, tu, &required, &offsets);
+    // Instances in the order EDG first refers to them; the sort is stable
+    // (instances the walk does not reach keep the closure's order, last).
+    let first = reference_order(db, tu);
     insts.sort_by_key(|k| first.get(&k.entity).copied().unwrap_or(u32::MAX));
     plain.extend(insts);
     Arc::new(plain)
 }
 
-/// Where the unit first refers to each entity, approximated by the place
-/// of what refers to it: an explicit instantiation at its declarator-id,
-/// an entity a function of the unit requires directly at that function's
-/// name (`required` holds the functions whose bodies the closure walked).
-fn first_references(
-    db: &dyn SourceDatabase,
-    tu: TranslationUnit,
-    required: &[Entity],
-    offsets: &rustc_hash::FxHashMap<Entity, u32>,
-) -> rustc_hash::FxHashMap<Entity, u32> {
-    let mut out: rustc_hash::FxHashMap<Entity, u32> = Default::default();
-    let mut note = |e: Entity, at: u32| {
-        let x = out.entry(e).or_insert(at);
-        *x = (*x).min(at);
-    };
+/// The order in which EDG first refers to each entity: the unit's
+/// non-template functions are processed in source order (each referring
+/// to what its body requires, first use first; an explicit instantiation
+/// refers to its instance where it stands), then the template instances
+/// they need, in order of first reference, each referring in turn to what
+/// its own body requires (EDG instantiates pending templates at the end of
+/// the unit, first needed first). Checked with the real nvcc: `kt<float>`
+/// explicitly instantiated at line 3, `kt<int>` launched at line 4,
+/// `kt<char>` explicit at line 5 are stubbed in that order; a kernel
+/// launched from a function template instance comes after those launched
+/// directly, in the order the instances were first needed.
+pub fn reference_order(db: &dyn SourceDatabase, tu: TranslationUnit) -> rustc_hash::FxHashMap<Entity, u32> {
+    let required = instances::required_entities(db, tu);
+    let offsets = symbols::entity_offsets(db, tu);
+    enum Event {
+        Body(Entity),
+        Explicit(Entity),
+    }
+    let mut events: Vec<(u32, Event)> = Vec::new();
     let explicit = cufront_hir::infer::explicit_instances(db, tu);
     if !explicit.is_empty() {
         let items = &cufront_hir::top_level_items(db, tu).items;
@@ -133,18 +134,49 @@ fn first_references(
             items.iter().zip(cufront_hir::locate::item_ranges(db, tu)).map(|(&i, &(start, _))| (i, start)).collect();
         for &(item, at, i) in explicit.iter() {
             if let Some(start) = starts.get(&item) {
-                note(Entity::FnInst(i), start + at);
+                events.push((start + at, Event::Explicit(Entity::FnInst(i))));
             }
         }
     }
-    for &e in required {
-        let (Entity::Fn(_), Some(&at)) = (e, offsets.get(&e)) else { continue };
-        let Some(owner) = instances::body_owner(db, e) else { continue };
-        for &x in cufront_hir::infer::infer(db, owner).required.iter() {
-            note(x, at);
+    for &e in required.iter() {
+        if let (Entity::Fn(_), Some(&at)) = (e, offsets.get(&e)) {
+            events.push((at, Event::Body(e)));
         }
     }
-    out
+    events.sort_by_key(|(at, _)| *at);
+    // Only what the closure holds is walked: it bounds runaway recursion
+    // (EDG's pending-instantiation limit) where bodies alone would not.
+    let walked: rustc_hash::FxHashSet<Entity> = required.iter().copied().collect();
+    let mut rank: rustc_hash::FxHashMap<Entity, u32> = Default::default();
+    let mut pending = std::collections::VecDeque::new();
+    let note =
+        |e: Entity, rank: &mut rustc_hash::FxHashMap<Entity, u32>, pending: &mut std::collections::VecDeque<Entity>| {
+            let next = rank.len() as u32;
+            if rank.insert(e, next).is_none() && matches!(e, Entity::FnInst(_)) && walked.contains(&e) {
+                pending.push_back(e);
+            }
+        };
+    let walk =
+        |e: Entity, rank: &mut rustc_hash::FxHashMap<Entity, u32>, pending: &mut std::collections::VecDeque<Entity>| {
+            if let Some(owner) = instances::body_owner(db, e) {
+                for &x in cufront_hir::infer::infer(db, owner).required.iter() {
+                    if !rank.contains_key(&x) {
+                        note(x, rank, pending);
+                    }
+                }
+            }
+        };
+    for (_, ev) in events {
+        match ev {
+            Event::Body(e) => walk(e, &mut rank, &mut pending),
+            Event::Explicit(e) if !rank.contains_key(&e) => note(e, &mut rank, &mut pending),
+            Event::Explicit(_) => {}
+        }
+    }
+    while let Some(e) = pending.pop_front() {
+        walk(e, &mut rank, &mut pending);
+    }
+    rank
 }
 
 fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront_hir::item_tree::FnData) -> Kernel {

@@ -121,6 +121,10 @@ pub struct Speller<'a> {
     pub map: &'a DefMap,
     /// `typedef <C++ spelling> <mangled>;` lines, first use first.
     pub typedefs: Vec<(String, String)>,
+    /// The closure types among them, by mangled name.
+    pub closures: Vec<(String, cufront_hir::infer::ClosureId)>,
+    /// The module id (device names of what is local to internal functions).
+    pub mid: String,
 }
 
 /// How a class or enum is named.
@@ -313,13 +317,14 @@ impl Speller<'_> {
         let db = self.db;
         let x = cufront_hir::infer::extended_lambda_of(db, c).ok_or("a closure type that is no extended lambda")?;
         let name = cufront_hir::instances::closure_type_name(db, c)?;
-        let mangled = m::mangle(&m::Encoding::Data(name.clone()))?;
+        let mangled = cufront_hir::symbols::device_type_name(&name, &self.mid)?;
         let m::Root::Local { func, .. } = &name.root else {
             return Err("an extended lambda outside a function".into());
         };
         let wrapper_ty = self.wrapper_type(&x, func)?;
         if !self.typedefs.iter().any(|(m, _)| *m == mangled) {
             self.typedefs.push((mangled.clone(), format!("typedef {wrapper_ty} {mangled};")));
+            self.closures.push((mangled.clone(), c));
         }
         Ok((mangled, wrapper_ty))
     }

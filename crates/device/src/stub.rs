@@ -46,7 +46,13 @@ pub fn stub_file(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &StubOption
     let map = def_map(db, tu);
     let kernels = registry::kernels(db, tu);
     let vars = registry::device_vars(db, tu);
-    let sp = Speller { db, map: &map, typedefs: Vec::new() };
+    let sp = Speller {
+        db,
+        map: &map,
+        typedefs: Vec::new(),
+        closures: Vec::new(),
+        mid: opts.module_id.as_deref().map(str::trim_end).unwrap_or("").to_string(),
+    };
     let mut p = Printer { db, sp, out: String::new(), spaced: false, temps: 0 };
     p.out.push_str(
         "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n#pragma GCC diagnostic ignored \"-Wcast-qual\"\n",
@@ -70,6 +76,7 @@ pub fn stub_file(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &StubOption
         let name = k.host_name.clone().unwrap_or_else(|_| k.name.clone());
         prepared.push(Prepared::new(&mut p, k, mid, opts.device_c).map_err(|e| format!("kernel `{name}`: {e}"))?);
     }
+    closure_typedefs_first(db, tu, &mut p.sp);
     for (_, line) in &p.sp.typedefs {
         p.out.push_str(line);
         p.out.push('\n');
@@ -209,6 +216,49 @@ impl Prepared {
             .map(|(s, r)| if *r { s.trim_end_matches('&').to_string() } else { s.clone() })
             .collect()
     }
+}
+
+/// Puts the `typedef`s of extended lambdas' closure types first, in the
+/// order cicc's IL lists their enclosing functions: the unit's
+/// namespace-scope functions in source order, then the template instances
+/// in the order they were first needed ([`registry::reference_order`]),
+/// then member functions defined in their class; within a function, in
+/// source order. Checked with the real nvcc on units with lambdas in
+/// `main`, in namespace functions, function template instances and member
+/// functions (`__cudafe1.stub.c` of `tests/corpus/lambdas.cu`,
+/// `cxx20_device.cu`). The other `typedef`s keep their first-use order.
+fn closure_typedefs_first(db: &dyn SourceDatabase, tu: TranslationUnit, sp: &mut Speller<'_>) {
+    if sp.closures.is_empty() {
+        return;
+    }
+    let order = registry::reference_order(db, tu);
+    let offsets = cufront_hir::symbols::entity_offsets(db, tu);
+    let key = |c: cufront_hir::infer::ClosureId| -> (u8, u32, u32) {
+        let Some(x) = cufront_hir::infer::extended_lambda_of(db, c) else { return (4, 0, 0) };
+        let at = |e: cufront_hir::Entity| offsets.get(&e).copied().unwrap_or(u32::MAX);
+        let (decl, rank) = match x.parent {
+            cufront_hir::Entity::FnInst(i) => (i.decl(db), order.get(&x.parent).copied().unwrap_or(u32::MAX)),
+            cufront_hir::Entity::Fn(f) => (cufront_hir::instances::FnDecl::Fn(f), at(x.parent)),
+            _ => return (4, 0, x.index),
+        };
+        let instance = matches!(x.parent, cufront_hir::Entity::FnInst(_));
+        // A function defined in its class comes after the others, by where
+        // it stands, then the instances of templates defined in a class.
+        if decl.data(db).is_some_and(|d| d.in_class) {
+            return (if instance { 3 } else { 2 }, rank, x.index);
+        }
+        (if instance { 1 } else { 0 }, rank, x.index)
+    };
+    let mut closures: Vec<(String, (u8, u32, u32))> = sp.closures.iter().map(|(m, c)| (m.clone(), key(*c))).collect();
+    closures.sort_by_key(|(_, k)| *k);
+    let mut lines: Vec<(String, String)> = Vec::with_capacity(sp.typedefs.len());
+    for (m, _) in &closures {
+        if let Some(l) = sp.typedefs.iter().find(|(n, _)| n == m) {
+            lines.push(l.clone());
+        }
+    }
+    lines.extend(sp.typedefs.iter().filter(|(n, _)| !closures.iter().any(|(m, _)| m == n)).cloned());
+    sp.typedefs = lines;
 }
 
 /// The size and alignment of a kernel parameter's type as the host object

@@ -188,8 +188,10 @@ struct Runner {
   void go(int *p) const { kern<<<1,1>>>(k, [=, *this] __attribute__((device)) (int i) { p[i] = k; }); }
 };
 }
+namespace { void anon(int *p) { kern<<<1,1>>>(1, [p] __attribute__((device)) (int i) { p[i] = 0; }); } }
 int main() {
   int *d = nullptr;
+  anon(d);
   ns::run(d, 2.0f);
   ns::tmpl(d, 3);
   ns::Runner r{4}; r.go(d);
@@ -206,15 +208,17 @@ int main() {
         typedef __nv_dl_wrapper_t<__nv_dl_tag<void (*)(int *, float),(& :: ns::run), 1> ,int *, ::ns::Pt,float> _ZZN2ns3runEPifEUliE_;
         typedef __nv_hdl_wrapper_t<true,false,false,__nv_dl_tag<void (*)(int *, float),(& :: ns::run), 2> ,void (int),int *> _ZZN2ns3runEPifEUliE0_;
         typedef __nv_dl_wrapper_t<__nv_dl_trailing_return_tag<void (*)(int *, float),(& :: ns::run), float, 3> ,int *,float> _ZZN2ns3runEPifEUliE1_;
-        typedef __nv_dl_wrapper_t<__nv_dl_tag<void ( :: ns::Runner::*)(int *) const,(& :: ns::Runner::go), 1> ,const ns::Runner,int *> _ZZNK2ns6Runner2goEPiEUliE_;
+        typedef __nv_dl_wrapper_t<__nv_dl_tag<void (*)(int *),(&    ::_NV_ANON_NAMESPACE::anon), 1> ,int *> _ZZN27_INTERNAL_0a1b2c3d_4_x_cu_k29_GLOBAL__N__0a1b2c3d_4_x_cu_k4anonEPiEUliE_;
         typedef __nv_dl_wrapper_t<__nv_dl_tag<int (*)(),(&     ::main), 1> ,int *,int [3]> _ZZ4mainEUliE_;
         typedef __nv_hdl_wrapper_t<false,true,false,__nv_dl_tag<int (*)(),(&     ::main), 2> ,float (float)> _ZZ4mainEUlfE_;
         typedef __nv_dl_wrapper_t<__nv_dl_tag<void (*)(int *, int),(& :: ns::tmpl<int> ), 1> ,int> _ZZN2ns4tmplIiEEvPT_S1_EUliE_;
         typedef __nv_hdl_wrapper_t<false,false,true,__nv_dl_tag<void (*)(int *, int),(& :: ns::tmpl<int> ), 2> ,int (int),int> _ZZN2ns4tmplIiEEvPT_S1_EUliE0_;
+        typedef __nv_dl_wrapper_t<__nv_dl_tag<void ( :: ns::Runner::*)(int *) const,(& :: ns::Runner::go), 1> ,const ns::Runner,int *> _ZZNK2ns6Runner2goEPiEUliE_;
         static void __device_stub__Z4kernIZN2ns3runEPifEUnvdl3_PFvS1_fENS0_3runE1_S1_NS0_2PtEfEviT_(int,  _ZZN2ns3runEPifEUliE_&);
         static void __device_stub__Z4kernIZN2ns3runEPifEUnvhdl1_0_0_1_PFvS1_fENS0_3runE2_viES1_EviT_(int,  _ZZN2ns3runEPifEUliE0_&);
         static void __device_stub__Z4kernIZN2ns3runEPifEUnvdtl2_PFvS1_fENS0_3runEf3_S1_fEviT_(int,  _ZZN2ns3runEPifEUliE1_&);
         static void __device_stub__Z4kernIZNK2ns6Runner2goEPiEUnvdl2_MS1_KFvS2_ENKS1_2goE1_KS1_S2_EviT_(int,  _ZZNK2ns6Runner2goEPiEUliE_&);
+        static void __device_stub__Z4kernIZN27_INTERNAL_0a1b2c3d_4_x_cu_k29_GLOBAL__N__0a1b2c3d_4_x_cu_k4anonEPiEUnvdl1_PFvS2_ENS1_4anonE1_S2_EviT_(int,  _ZZN27_INTERNAL_0a1b2c3d_4_x_cu_k29_GLOBAL__N__0a1b2c3d_4_x_cu_k4anonEPiEUliE_&);
         static void __device_stub__Z4kernIZ4mainEUnvdl2_PFivE4main1_PiA3_iEviT_(int,  _ZZ4mainEUliE_&);
         static void __device_stub__Z4kernIZ4mainEUnvhdl0_1_0_0_PFivE4main2_ffEEviT_(int,  _ZZ4mainEUlfE_&);
         static void __device_stub__Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUnvdl1_PFvPiiES1_IiE1_iEvS3_T0_(int *,  _ZZN2ns4tmplIiEEvPT_S1_EUliE_&);
@@ -228,6 +232,7 @@ int main() {
         kernel _Z4kernIZN2ns3runEPifEUliE0_EviT_ (a kernel template instance the unit reaches)
         kernel _Z4kernIZN2ns3runEPifEUliE1_EviT_ (a kernel template instance the unit reaches)
         kernel _Z4kernIZNK2ns6Runner2goEPiEUliE_EviT_ (a kernel template instance the unit reaches)
+        kernel _Z4kernIZN27_INTERNAL_0a1b2c3d_4_x_cu_k29_GLOBAL__N__0a1b2c3d_4_x_cu_k4anonEPiEUliE_EviT_ (a kernel template instance the unit reaches)
         kernel _Z4kernIZ4mainEUliE_EviT_ (a kernel template instance the unit reaches)
         kernel _Z4kernIZ4mainEUlfE_EviT_ (a kernel template instance the unit reaches)
         kernel _Z5kern2IiZN2ns4tmplIiEEvPT_S2_EUliE_EvS3_T0_ (a kernel template instance the unit reaches)

@@ -34,7 +34,7 @@ mod device;
 mod inline_home;
 mod packs;
 
-pub use device::{device_base_ctor_name, device_kernel_name, device_linkage_name, stub_kernel_name};
+pub use device::{device_base_ctor_name, device_kernel_name, device_linkage_name, device_type_name, stub_kernel_name};
 
 /// What `inspect symbols` prints about an entity besides its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -259,6 +259,23 @@ pub fn with_module_id(name: &str, mid: &str) -> String {
     }
     let anon = format!("_GLOBAL__N_{mid}");
     let renamed = format!("{}{anon}", anon.len());
+    // cicc's `_INTERNAL<mid>` of a name mangled without the module id
+    // (`9_INTERNAL`: device names of functions local entities are in).
+    let internal = format!("_INTERNAL{mid}");
+    let mut patched = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find("9_INTERNAL") {
+        let digit_before = rest[..at].ends_with(|c: char| c.is_ascii_digit());
+        patched.push_str(&rest[..at]);
+        if digit_before {
+            patched.push_str("9_INTERNAL");
+        } else {
+            patched.push_str(&format!("{}{internal}", internal.len()));
+        }
+        rest = &rest[at + "9_INTERNAL".len()..];
+    }
+    patched.push_str(rest);
+    let name = patched.as_str();
     let mut out = String::with_capacity(name.len());
     let mut rest = name;
     while let Some(at) = rest.find("12_GLOBAL__N_1") {

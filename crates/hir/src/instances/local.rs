@@ -126,7 +126,7 @@ fn var_context_name(db: &dyn SourceDatabase, owner: InferOwner) -> Result<Option
 }
 
 /// The encoding of a closure member.
-fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Encoding, String> {
+pub(crate) fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Encoding, String> {
     let c = f.closure(db);
     let map = crate::def_map(db, crate::infer::owner_tu(db, c.owner(db)));
     let mut name = closure_type_name(db, c)?;

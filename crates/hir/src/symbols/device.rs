@@ -59,7 +59,11 @@ pub fn stub_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result
     let mut vendor: Vec<(m::Name, m::Unqualified)> = Vec::new();
     for c in closures {
         let Some(x) = crate::infer::extended_lambda_of(db, c) else { continue };
-        let name = crate::instances::closure_type_name(db, c)?;
+        // As the kernel's name holds it: with the device names of the
+        // functions it is local to.
+        let mut enc = m::Encoding::Data(crate::instances::closure_type_name(db, c)?);
+        locals_to_device(&mut enc, mid);
+        let m::Encoding::Data(name) = enc else { continue };
         let v = vendor_lambda(db, c, &x, &name)?;
         vendor.push((name, m::Unqualified::VendorLambda(Box::new(v))));
     }
@@ -166,12 +170,41 @@ fn device_name_with(
         Entity::Fn(f) => {
             let tree = crate::item_tree_of(db, f.item(db));
             // `static` on a member function is no linkage.
-            let is_static = tree.fns.get(f.idx(db) as usize).is_some_and(|d| d.linkage.is_static && !d.in_class);
+            let data = tree.fns.get(f.idx(db) as usize);
+            let is_static = data.is_some_and(|d| d.linkage.is_static && !d.in_class);
+            // A function first declared `static` keeps internal linkage
+            // through later `extern` declarations ([dcl.stc]), and cicc
+            // names it by that first declaration: the runtime declares
+            // `static __device__ cudaMalloc(void **, size_t)` for the device
+            // before `extern "C" __host__ cudaMalloc(…)` (and
+            // `cudaEventRecord`, `cudaFree`…), and a call that resolves to
+            // the host declaration names `_ZN<_INTERNAL…>10cudaMallocEPPvm`.
+            if !is_static
+                && data.is_some_and(|d| !d.in_class && d.qualifier.is_none())
+                && let Some(g) = crate::exec_space::redeclarations(db, crate::instances::FnDecl::Fn(f))
+                    .into_iter()
+                    .find_map(|r| match r {
+                        crate::instances::FnDecl::Fn(g)
+                            if r.data(db).is_some_and(|d| d.linkage.is_static && !d.in_class) =>
+                        {
+                            Some(g)
+                        }
+                        _ => None,
+                    })
+            {
+                return device_name_with(db, Entity::Fn(g), mid, internal_prefix, rewrite);
+            }
             (super::fn_encoding_as(db, f, is_static)?, is_static)
         }
         Entity::FnInst(i) => {
             let is_static = i.decl(db).data(db).is_some_and(|d| d.linkage.is_static && !d.in_class);
             (super::fn_instance_encoding(db, i)?, is_static)
+        }
+        Entity::Closure(f) => {
+            let mut enc = crate::instances::local::closure_fn_encoding(db, f)?;
+            locals_to_device(&mut enc, mid);
+            rewrite(&mut enc);
+            return m::mangle_edg(&enc).map(|s| edg_value_expansions(&s));
         }
         _ => return super::mangled_name(db, e),
     };
@@ -180,6 +213,7 @@ fn device_name_with(
         FnEncoding::Tree(t) => t,
     };
     let mut enc = to_device(enc, mid, is_static && internal_prefix, internal_prefix)?;
+    locals_to_device(&mut enc, mid);
     rewrite(&mut enc);
     m::mangle_edg(&enc).map(|s| edg_value_expansions(&s))
 }
@@ -203,6 +237,31 @@ fn edg_value_expansions(s: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The device name of a type named `name` (a closure type in a stub's
+/// `typedef`): the functions its local names are in take their device
+/// names.
+pub fn device_type_name(name: &m::Name, mid: &str) -> Result<String, String> {
+    let mut enc = m::Encoding::Data(name.clone());
+    locals_to_device(&mut enc, mid);
+    m::mangle_edg(&enc)
+}
+
+/// Gives every function a local name is rooted in its device name: an
+/// internal one (`static`, in an anonymous namespace) takes
+/// `_INTERNAL<mid>` and `_GLOBAL__N_<mid>` as cicc writes it
+/// (`_ZZN34_INTERNAL_…36_GLOBAL__N__…4anonEPiENKUliE_clEi`, checked with
+/// the real nvcc). An empty `mid` leaves `_INTERNAL` and `_GLOBAL__N_1`
+/// for [`super::with_module_id`] to complete.
+fn locals_to_device(enc: &mut m::Encoding, mid: &str) {
+    m::walk::names_mut(enc, &mut |n: &mut m::Name| {
+        if let m::Root::Local { func, .. } = &mut n.root
+            && let Ok(dev) = to_device((**func).clone(), mid, false, true)
+        {
+            **func = dev;
+        }
+    });
 }
 
 fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Result<m::Encoding, String> {
