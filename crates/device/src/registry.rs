@@ -81,11 +81,12 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
                 }
                 let def_data = item_tree_of(db, def.item(db)).fns.get(def.idx(db) as usize).cloned();
                 let internal = def_data.as_ref().is_some_and(|d| d.linkage.is_static) || data.linkage.is_static;
+                let cxx = kernel_cxx_name(db, Entity::Fn(def));
                 plain.push(Kernel {
                     entity: Entity::Fn(def),
                     host_name: symbols::mangled_name(db, Entity::Fn(def)),
-                    cxx_name: kernel_cxx_name(db, Entity::Fn(def)),
-                    stub_cxx_name: kernel_cxx_name(db, Entity::Fn(def)),
+                    cxx_name: cxx.clone(),
+                    stub_cxx_name: cxx,
                     name: name.clone(),
                     internal,
                     extern_c: data.linkage.extern_c,
