@@ -45,9 +45,14 @@ fn run(cwd: &Path, args: &[String], all_bodies: bool) -> Run {
     // the process id: equal when both runs fall back.
     let id = run.module_id.trim_end().to_string();
     if is_fallback_id(&id) {
-        // Also as the byte lists of the host-reference arrays.
-        let bytes: Vec<String> = id.bytes().map(|b| format!("{b:#x}")).collect();
-        run.host = run.host.replace(&id, "<fallback id>").replace(&bytes.join(","), "<fallback id bytes>");
+        // Static entities are named `__nv_static_<length of the id>_<id>`:
+        // the length changes with the number of digits of the pid. Both
+        // spellings go, also as the byte lists of the host-reference arrays.
+        let prefixed = format!("__nv_static_{}_{id}", id.len());
+        for (from, to) in [(prefixed.as_str(), "__nv_static_<n>_<fallback id>"), (id.as_str(), "<fallback id>")] {
+            let bytes: Vec<String> = from.bytes().map(|b| format!("{b:#x}")).collect();
+            run.host = run.host.replace(from, to).replace(&bytes.join(","), &format!("<bytes of {to}>"));
+        }
         run.module_id = "<fallback id>".into();
     }
     run

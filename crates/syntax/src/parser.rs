@@ -258,6 +258,9 @@ pub struct Parser<'t> {
     /// How many tokens speculations parsed and then gave back (never
     /// decreases): see `must_keep`.
     rewound: usize,
+    /// Readings that failed after going through a braced group, by where
+    /// they began: see `failed_before`.
+    failed_readings: rustc_hash::FxHashSet<(Reading, usize)>,
     /// How many events went to `stream` (0 when not streaming): they must
     /// not change any more, but for the kinds of nodes still open.
     sent: u32,
@@ -271,6 +274,16 @@ pub struct Parser<'t> {
 /// in the worst single body; this parse reaches the budget only on inputs
 /// whose speculations nest without end.
 const REWIND_BUDGET: (usize, usize) = (8, 65_536);
+
+/// The tentative readings a statement tries before falling back to an
+/// expression (`Parser::failed_before`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Reading {
+    /// A simple-declaration as an init-statement (`if (int i = 0; …)`).
+    InitDecl,
+    /// A declaration as a condition (`if (auto x = f())`).
+    ConditionDecl,
+}
 
 /// A function body kept as tokens: where it is and what it needs to be parsed later.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,6 +335,7 @@ impl<'t> Parser<'t> {
             recovery: Default::default(),
             braces: 0,
             rewound: 0,
+            failed_readings: Default::default(),
             sent: 0,
             stream: None,
         }
@@ -673,6 +687,29 @@ impl<'t> Parser<'t> {
         self.msgs.truncate(cp.msgs);
         self.names.rewind(cp.names);
         self.lazy_bodies.truncate(cp.bodies);
+    }
+
+    /// Has `reading`, begun here, already failed? A condition or an
+    /// init-statement is read as a declaration, then (after a failure) as
+    /// another declaration or an expression; each reading parses the braced
+    /// groups in it (lambda bodies, class bodies) and every condition inside
+    /// them, which tries its readings again: time exponential in the
+    /// nesting, on valid code (`if (auto x = [] { if (auto y = [] { …
+    /// }()) … }())`) as on broken code. A reading that failed on the same
+    /// tokens fails again, so it is remembered (`rewind_failed`) and not
+    /// tried twice: each condition is read at most once per reading.
+    pub(crate) fn failed_before(&self, reading: Reading) -> bool {
+        self.failed_readings.contains(&(reading, self.pos))
+    }
+
+    /// Rewinds to `cp` after `reading` failed there, remembering the failure
+    /// when the reading went through a braced group (only then can a
+    /// condition be nested in it: `failed_before`).
+    pub(crate) fn rewind_failed(&mut self, reading: Reading, cp: Checkpoint) {
+        if self.braces > cp.braces {
+            self.failed_readings.insert((reading, cp.pos));
+        }
+        self.rewind(cp);
     }
 
     /// Did anything since `cp` report an error?

@@ -13,7 +13,7 @@
 use crate::SyntaxKind::{self, *};
 use crate::grammar::recovery::{self, error_and_skip, expect_or_skip, with_semi_stop};
 use crate::grammar::{attributes, expressions, items};
-use crate::parser::{Marker, Parser};
+use crate::parser::{Marker, Parser, Reading};
 
 /// The contents of a function body parsed on its own: a compound statement
 /// or a function-try-block.
@@ -445,12 +445,15 @@ fn init_statement(p: &mut Parser<'_>) {
         m.complete(p, FOR_INIT);
         return;
     }
-    if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
+    if p.failed_before(Reading::InitDecl) {
+        m.abandon(p);
+    } else if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
         m.complete(p, FOR_INIT);
         return;
+    } else {
+        m.abandon(p);
+        p.rewind_failed(Reading::InitDecl, cp);
     }
-    m.abandon(p);
-    p.rewind(cp);
     let m = p.start();
     expressions::expr(p);
     p.expect(SEMI);
@@ -466,13 +469,16 @@ fn init_and_condition(p: &mut Parser<'_>, end: SyntaxKind) {
         condition(p, end);
         return;
     }
-    if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
+    if p.failed_before(Reading::InitDecl) {
+        m.abandon(p);
+    } else if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
         m.complete(p, FOR_INIT);
         condition(p, end);
         return;
+    } else {
+        m.abandon(p);
+        p.rewind_failed(Reading::InitDecl, cp);
     }
-    m.abandon(p);
-    p.rewind(cp);
     if try_condition_decl(p, end) {
         return;
     }
@@ -498,6 +504,9 @@ fn condition(p: &mut Parser<'_>, end: SyntaxKind) {
 }
 
 fn try_condition_decl(p: &mut Parser<'_>, end: SyntaxKind) -> bool {
+    if p.failed_before(Reading::ConditionDecl) {
+        return false;
+    }
     let cp = p.checkpoint();
     let m = p.start();
     if declaration_in(p, DeclCtx::Condition) && p.at(end) && !p.has_error_since(cp) {
@@ -505,7 +514,7 @@ fn try_condition_decl(p: &mut Parser<'_>, end: SyntaxKind) -> bool {
         return true;
     }
     m.abandon(p);
-    p.rewind(cp);
+    p.rewind_failed(Reading::ConditionDecl, cp);
     false
 }
 
