@@ -1618,6 +1618,28 @@ impl<'a> Interp<'a> {
         let at = self.call_at.take();
         let mut viable: Vec<(i32, FnDecl)> =
             cands.iter().filter_map(|c| self.viability(*c, &args, env.as_ref()).map(|s| (s, *c))).collect();
+        // A template whose deduction ends in a substitution failure is not a
+        // candidate ([temp.deduct]/8): CuTe's `operator*(U, C<t>)` with
+        // `enable_if<is_std_integral<U> && t == 0>` is not `32 * C<128>{}`'s
+        // (a lone operator candidate competes with the built-in one).
+        if viable.len() > 1 || p.segments.last().is_some_and(|s| s.name.starts_with("operator")) {
+            viable.retain(|(_, g)| match g {
+                FnDecl::Template(t) => !self.deduction_fails(*t, env.clone(), &args),
+                FnDecl::Fn(_) => true,
+            });
+        }
+        // The interpreter's ranking by argument kinds prefers a non-template
+        // on a tie of kinds, which is wrong where the template is the better
+        // match (`f(C<128>{})` against `f(long)`: the non-template needs a
+        // user-defined conversion; `g(D<0>{})` against `g(...)`): where both
+        // kinds compete, the full overload rules decide when they can.
+        let templated = |g: &FnDecl| fn_data(self.db, *g).is_some_and(|(_, t)| t);
+        if viable.iter().any(|(_, g)| templated(g))
+            && viable.iter().any(|(_, g)| !templated(g))
+            && let Some(g) = at.and_then(|e| self.call_target(e)).filter(|g| viable.iter().any(|(_, v)| v == g))
+        {
+            return self.invoke(g, env, args, this);
+        }
         let constrained = |f: &FnDecl| matches!(f, FnDecl::Template(t) if template_def(self.db, *t).constrained);
         let any_constrained = viable.len() > 1 && viable.iter().any(|(_, g)| constrained(g));
         if any_constrained {
@@ -1950,6 +1972,31 @@ impl<'a> Interp<'a> {
         }
         env.names.extend(bound);
         Ok(env)
+    }
+
+    /// Whether deducing `t` from `args` certainly fails by a substitution
+    /// failure (every argument's type known; a gap of the model is no failure).
+    fn deduction_fails(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue]) -> bool {
+        let db = self.db;
+        let Some(args) =
+            args.iter().map(|a| self.type_of(a).map(crate::infer::Arg::prvalue)).collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        let tree = item_tree_of(db, t.item(db));
+        let Some(data) = tree.fn_templates.get(t.idx(db) as usize) else { return false };
+        let f = self.frame();
+        let explicit = self.explicit.as_ref();
+        let caller = match explicit {
+            Some(x) => LowerCx { db, map: self.map, item: x.item, scope: x.scope, env: x.env.as_ref() },
+            None => LowerCx { db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() },
+        };
+        let env = outer.unwrap_or_default();
+        let targs = explicit.map(|x| &x.written[..]);
+        match crate::infer::deduce_call::deduce(caller, FnDecl::Template(t), &env, &data.f, targs, &args) {
+            Err(e) => templates::is_substitution_failure(&e),
+            Ok(_) => false,
+        }
     }
 
     /// The environment of a call of `t` with `args`, deduced as overload

@@ -35,7 +35,13 @@ pub(super) fn nttp_types_substitute(
         }
         // Only a failure of substitution counts: a gap of the model keeps the candidate.
         let Ok(ty) = templates::nested(|| Ok(ty::lower(cx, t))) else { continue };
-        if let TyKind::Error(e) = canonical(db, ty).kind(db)
+        // The failure may be under a declarator: CuTe's
+        // `typename enable_if<cond>::type* = nullptr`.
+        let mut ty = canonical(db, ty);
+        while let TyKind::Ptr(t) | TyKind::LRef(t) | TyKind::RRef(t) | TyKind::Qualified(t, _) = ty.kind(db) {
+            ty = canonical(db, *t);
+        }
+        if let TyKind::Error(e) = ty.kind(db)
             && templates::is_substitution_failure(e)
         {
             return Err(format!("substitution failure in the type of `{}`", p.name.clone().unwrap_or_default()));

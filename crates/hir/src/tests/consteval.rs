@@ -1432,3 +1432,73 @@ fn decltype_of_an_explicit_value_argument_while_others_are_deduced() {
         "#]],
     );
 }
+
+#[test]
+fn sfinae_under_a_pointer_declarator_removes_an_operator_template() {
+    // CuTe's mixed static-dynamic `operator*(U, C<t>)`, enabled by
+    // `typename enable_if<is_std_integral<U> && t == 0>::type* = nullptr`:
+    // for `32 * C<128>{}` it is removed, and the built-in `int * int` (C<128>
+    // converted) is used; the failure is under the parameter type's `*`.
+    // CUTLASS's collective builder computes its pipeline stage count so
+    // (`a_bits * size<0>(TileShape{})`); g++ agrees on every assert.
+    check(
+        "template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { using type = T; };\n\
+         template <class T> struct is_int { static constexpr bool value = false; };\n\
+         template <> struct is_int<int> { static constexpr bool value = true; };\n\
+         template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         template <auto v> struct C {\n\
+           static constexpr auto value = v;\n\
+           using value_type = decltype(v);\n\
+           constexpr operator value_type() const noexcept { return value; }\n\
+         };\n\
+         template <class U, auto t, typename enable_if<(is_int<U>::value && t == 0)>::type* = nullptr>\n\
+         constexpr C<0> operator*(U, C<t>) { return {}; }\n\
+         static_assert(32 * C<128>{} == 4096, \"\");\n\
+         static_assert(same<decltype(32 * C<128>{}), int>::value, \"\");\n\
+         static_assert(same<decltype(32 * C<0>{}), C<0>>::value, \"\");\n\
+         template <auto t, typename enable_if<(t == 0)>::type* = nullptr>\n\
+         constexpr char f(C<t>) { return 1; }\n\
+         constexpr long f(long) { return 2; }\n\
+         static_assert(same<decltype(f(C<128>{})), long>::value, \"\");\n\
+         static_assert(f(C<128>{}) == 2, \"\");\n\
+         static_assert(f(C<0>{}) == 1, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
+
+#[test]
+fn a_template_that_matches_better_beats_a_non_template_in_constant_evaluation() {
+    // The interpreter ranked by argument kinds and let a non-template win
+    // ties; a template taking the class argument as it is beats a
+    // non-template that needs a user-defined conversion or an ellipsis.
+    check(
+        "template <int v> struct D { constexpr operator int() const { return v; } };\n\
+         template <int t> constexpr char g(D<t>) { return 1; }\n\
+         constexpr long g(...) { return 2; }\n\
+         static_assert(g(D<0>{}) == 1, \"\");\n\
+         template <class T> constexpr char h(T) { return 1; }\n\
+         constexpr long h(...) { return 2; }\n\
+         static_assert(h(3) == 1, \"\");\n\
+         template <int t> constexpr char k(D<t>) { return 1; }\n\
+         constexpr long k(long) { return 2; }\n\
+         static_assert(k(D<5>{}) == 1, \"\");\n\
+         constexpr char m(int) { return 1; }\n\
+         template <class T> constexpr long m(T*) { return 2; }\n\
+         static_assert(m(3) == 1, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
