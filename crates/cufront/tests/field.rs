@@ -2,8 +2,9 @@
 //! CUDA code this project did not write, built by the real nvcc and by nvcc
 //! with this binary as its cudafe++, whole-program, device code as PTX only
 //! (`--quick`: the host side, what is compared, is unchanged). One unit of
-//! ggml's CUDA backend (llama.cpp's, from the `llama-cpp-python` sdist) and
-//! one CuTe tutorial (the `nvidia-cutlass` wheel). The sources come from
+//! ggml's CUDA backend (llama.cpp's, from the `llama-cpp-python` sdist),
+//! one CuTe tutorial and CUTLASS's Hopper example 48 (the `nvidia-cutlass`
+//! wheel). The sources come from
 //! PyPI by package name at pinned versions (`--strict`: a package that
 //! cannot be fetched fails the test) and are cached with the real builds
 //! under `~/.cache/cufront/field` (`CUFRONT_FIELD_CACHE`), so a warm run
@@ -14,7 +15,14 @@ use std::process::Command;
 use cufront_tests::{toolkit, workspace_root};
 
 /// The units, as `run.sh` names them (package, path under its sources).
-const UNITS: &[(&str, &str)] = &[("llama-cpp-python", "concat.cu"), ("nvidia-cutlass", "cute/tutorial/tiled_copy.cu")];
+/// CUTLASS's example 48 is the sm90 collective-builder path (automatic
+/// schedule and stage count, CuTe's compile-time arithmetic): its module
+/// id is keyed on a global whose type only that path computes.
+const UNITS: &[(&str, &str)] = &[
+    ("llama-cpp-python", "concat.cu"),
+    ("nvidia-cutlass", "cute/tutorial/tiled_copy.cu"),
+    ("nvidia-cutlass", "48_hopper_warp_specialized_gemm/48_hopper_warp_specialized_gemm.cu"),
+];
 
 #[test]
 fn field_subset_builds_like_the_real_nvcc() {

@@ -200,10 +200,12 @@ fn read_assert(
             K::TEMPLATE_DECL => templated = true,
             K::CLASS_SPECIFIER if class.is_none() => class = Some(x.clone()),
             K::NAMESPACE_DEF => {
-                let names: Vec<String> = match x.children().find(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME)) {
-                    Some(nn) => su::idents(&nn),
-                    None => Vec::new(),
-                };
+                // `namespace a::b {` has one NAME per component.
+                let names: Vec<String> = x
+                    .children()
+                    .filter(|c| matches!(c.kind(), K::NAME | K::QUALIFIED_NAME))
+                    .flat_map(|nn| su::idents(&nn))
+                    .collect();
                 if names.is_empty() {
                     namespaces.push(None);
                 } else {

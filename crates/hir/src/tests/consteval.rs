@@ -1502,3 +1502,20 @@ fn a_template_that_matches_better_beats_a_non_template_in_constant_evaluation() 
         "#]],
     );
 }
+
+#[test]
+fn static_asserts_in_a_nested_namespace_definition() {
+    // `namespace a::b { … }` opens both: an assert inside sees b's names
+    // (it was evaluated in `a`, where `k` is not declared).
+    check(
+        "namespace a::b {\n\
+         constexpr int k = 32;\n\
+         static_assert(k == 32, \"\");\n\
+         }\n\
+         namespace a::b { static_assert(k + 1 == 33, \"\"); }",
+        expect![[r#"
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
