@@ -1977,26 +1977,8 @@ impl<'a> Interp<'a> {
     /// Whether deducing `t` from `args` certainly fails by a substitution
     /// failure (every argument's type known; a gap of the model is no failure).
     fn deduction_fails(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue]) -> bool {
-        let db = self.db;
-        let Some(args) =
-            args.iter().map(|a| self.type_of(a).map(crate::infer::Arg::prvalue)).collect::<Option<Vec<_>>>()
-        else {
-            return false;
-        };
-        let tree = item_tree_of(db, t.item(db));
-        let Some(data) = tree.fn_templates.get(t.idx(db) as usize) else { return false };
-        let f = self.frame();
-        let explicit = self.explicit.as_ref();
-        let caller = match explicit {
-            Some(x) => LowerCx { db, map: self.map, item: x.item, scope: x.scope, env: x.env.as_ref() },
-            None => LowerCx { db, map: self.map, item: f.item, scope: f.scope, env: f.env.as_ref() },
-        };
-        let env = outer.unwrap_or_default();
-        let targs = explicit.map(|x| &x.written[..]);
-        match crate::infer::deduce_call::deduce(caller, FnDecl::Template(t), &env, &data.f, targs, &args) {
-            Err(e) => templates::is_substitution_failure(&e),
-            Ok(_) => false,
-        }
+        matches!(self.deduce_typed(t, outer, args, self.explicit.as_ref()),
+            Some(Err(e)) if templates::is_substitution_failure(&e))
     }
 
     /// The environment of a call of `t` with `args`, deduced as overload
@@ -2011,6 +1993,18 @@ impl<'a> Interp<'a> {
         args: &[CValue],
         explicit: Option<&Explicit>,
     ) -> Option<Env> {
+        self.deduce_typed(t, outer, args, explicit)?.ok()
+    }
+
+    /// `infer::deduce_call` on the arguments' types: `None` where one is
+    /// unknown, else what deduction says (the deduction error's text).
+    fn deduce_typed(
+        &self,
+        t: FnTemplateId,
+        outer: Option<Env>,
+        args: &[CValue],
+        explicit: Option<&Explicit>,
+    ) -> Option<Result<Env, String>> {
         let db = self.db;
         let args: Vec<crate::infer::Arg> =
             args.iter().map(|a| self.type_of(a).map(crate::infer::Arg::prvalue)).collect::<Option<_>>()?;
@@ -2023,14 +2017,17 @@ impl<'a> Interp<'a> {
         };
         let mut env = outer.unwrap_or_default();
         let targs = explicit.map(|x| &x.written[..]);
-        let deduced =
-            crate::infer::deduce_call::deduce(caller, FnDecl::Template(t), &env, &data.f, targs, &args).ok()?;
+        let deduced = match crate::infer::deduce_call::deduce(caller, FnDecl::Template(t), &env, &data.f, targs, &args)
+        {
+            Ok(d) => d,
+            Err(e) => return Some(Err(e)),
+        };
         for (p, a) in data.tparams.iter().zip(deduced) {
             if let Some(n) = &p.name {
                 env.names.push((n.clone(), a));
             }
         }
-        Some(env)
+        Some(Ok(env))
     }
 
     /// Runs a function body in a new frame: the parameters bound to `args`
