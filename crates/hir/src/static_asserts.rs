@@ -497,7 +497,11 @@ pub fn fn_scope(db: &dyn SourceDatabase, map: &DefMap, f: FnId) -> ScopeIdx {
 fn namespace_scope(map: &DefMap, names: &[Option<String>]) -> ScopeIdx {
     let mut s = scopes::ROOT;
     for n in names {
-        let next = map.scope(s).usings.iter().copied().chain(std::iter::once(s)).find_map(|u| match n {
+        // The namespace's own member first: `namespace cutlass::gemm::
+        // collective::detail` is collective's `detail`, not `cute::detail`
+        // of a using-directive in it (inline and anonymous namespaces are
+        // reached through its using-directives).
+        let next = std::iter::once(s).chain(map.scope(s).usings.iter().copied()).find_map(|u| match n {
             Some(n) => map.scope(u).names.get(n).and_then(|v| {
                 v.iter().find_map(|d| match d {
                     Def::Namespace(x) => Some(*x),

@@ -1512,8 +1512,12 @@ fn static_asserts_in_a_nested_namespace_definition() {
          constexpr int k = 32;\n\
          static_assert(k == 32, \"\");\n\
          }\n\
-         namespace a::b { static_assert(k + 1 == 33, \"\"); }",
+         namespace a::b { static_assert(k + 1 == 33, \"\"); }\n\
+         namespace u { namespace detail { constexpr int k = 1; } }\n\
+         namespace v { using namespace u; namespace detail { constexpr int k = 2; } }\n\
+         namespace v::detail { static_assert(k == 2, \"\"); }",
         expect![[r#"
+            namespace: true
             namespace: true
             namespace: true
         "#]],
