@@ -2454,8 +2454,10 @@ impl<'a> Infer<'a> {
         let Some(data) = tree.vars.get(v.idx(self.db) as usize) else { return self.error("var") };
         let scope = self.map.parent.get(&DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
         let cx = LowerCx { db: self.db, map: self.map, item: v.item(self.db), scope, env };
+        // `auto` is deduced from the initializer (`decltype(x)` of
+        // `constexpr auto x = sizeof_bits_v<T>;`).
         let t = lowering_declared(Declared::Var(v), || {
-            templates::nested(|| Ok(ty::lower(cx, &data.ty))).unwrap_or_else(|e| self.error(&e))
+            templates::nested(|| Ok(instances::var_decl_type(self.db, cx, data))).unwrap_or_else(|e| self.error(&e))
         })
         .unwrap_or_else(|| self.error("a variable's type that depends on itself"));
         const_locals::constexpr_object_ty(self.db, t, data)

@@ -22,6 +22,15 @@ pub(super) fn deduced_auto_type(db: &dyn SourceDatabase, cx: LowerCx<'_>, data: 
         ConstExpr::Unsupported(text) if !text.trim().is_empty() => {
             crate::infer::decltype_text(cx, &format!("decltype({text})"))?
         }
+        // A literal has its type; `sizeof`/`alignof` are `size_t`.
+        ConstExpr::Int(_, b) => mk(db, TyKind::Builtin(*b)),
+        ConstExpr::SizeofType(_) | ConstExpr::AlignofType(_) | ConstExpr::SizeofPack(_) => {
+            mk(db, TyKind::Builtin(crate::item_tree::Builtin::ULong))
+        }
+        // A name (`constexpr auto a = sizeof_bits_v<T>;`): its declared
+        // type, through the one `decltype` reader, where the path prints
+        // as written.
+        ConstExpr::Path(p) if prints_as_written(p) => crate::infer::decltype_text(cx, &format!("decltype({p})"))?,
         _ => return None,
     };
     let mut t = canonical(db, t);
@@ -39,4 +48,19 @@ pub(super) fn deduced_auto_type(db: &dyn SourceDatabase, cx: LowerCx<'_>, data: 
 /// scope): as declared, `auto` deduced from its initializer.
 pub fn var_decl_type(db: &dyn SourceDatabase, cx: LowerCx<'_>, data: &VarData) -> TyId {
     deduced_auto_type(db, cx, data).unwrap_or_else(|| ty::lower(cx, &data.ty))
+}
+
+/// Whether a path's `Display` is C++ that reads back as the same path: its
+/// template arguments are names, builtin types and integers only.
+fn prints_as_written(p: &crate::item_tree::Path) -> bool {
+    use crate::item_tree::TemplateArgRef as A;
+    p.segments.iter().all(|s| {
+        s.args.as_ref().is_none_or(|args| {
+            args.iter().all(|a| match a {
+                A::Type(TypeRef::Path(q)) | A::Expr(ConstExpr::Path(q)) => prints_as_written(q),
+                A::Type(TypeRef::Builtin(_)) | A::Expr(ConstExpr::Int(..)) => true,
+                _ => false,
+            })
+        })
+    })
 }

@@ -1523,3 +1523,32 @@ fn static_asserts_in_a_nested_namespace_definition() {
         "#]],
     );
 }
+
+#[test]
+fn decltype_of_a_variable_declared_auto() {
+    // `auto` deduced from a literal, a `sizeof` or a name, as by-value
+    // deduction does, then `const` again for `constexpr`: CUTLASS's
+    // `constexpr auto a_bits = cute::sizeof_bits_v<ElementA>;` (g++ agrees
+    // on every assert).
+    check(
+        "template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         constexpr auto a1 = 3;\n\
+         static_assert(same<decltype(a1), const int>::value, \"\");\n\
+         constexpr auto a2 = sizeof(int);\n\
+         static_assert(same<decltype(a2), const unsigned long>::value, \"\");\n\
+         template <class T> struct sb { static constexpr int value = 8; };\n\
+         template <class T> constexpr auto sb_v = sb<T>::value;\n\
+         constexpr auto a3 = sb_v<float>;\n\
+         static_assert(same<decltype(a3), const int>::value, \"\");\n\
+         static_assert(same<decltype(sb_v<float>), const int>::value, \"\");\n\
+         static_assert(same<decltype(a3 * 2u), unsigned int>::value, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
