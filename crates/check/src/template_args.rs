@@ -14,6 +14,8 @@
 
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
+
 use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_diagnostics::{Arg, DiagId, Entity, EntityKind, Severity};
 use cufront_hir::item_tree::TemplateParamKind;
@@ -82,17 +84,29 @@ fn template_id(db: &dyn SourceDatabase, tu: TranslationUnit, id: &SyntaxNode) ->
 /// The class template every declaration of `name` in the unit declares
 /// (its definition), when there is no other entity of that name.
 fn only_class_template(db: &dyn SourceDatabase, tu: TranslationUnit, name: &str) -> Option<ClassId> {
+    sole_class_templates(db, tu).get(name).copied().flatten()
+}
+
+/// Every name the unit declares, with the one class template all its
+/// declarations declare (`None`: something else, or two templates). One
+/// pass over the scopes: each template-id of every item asks it.
+#[salsa::tracked(returns(clone))]
+fn sole_class_templates(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<FxHashMap<String, Option<ClassId>>> {
     let map = def_map(db, tu);
-    let mut found = None;
+    let mut out: FxHashMap<String, Option<ClassId>> = FxHashMap::default();
     for s in &map.scopes {
-        for d in s.names.get(name).into_iter().flatten() {
-            let Def::ClassTemplate(c) = d else { return None };
-            let c = map.class_definition(*c);
-            if found.is_some_and(|f| f != c) {
-                return None;
+        for (name, defs) in &s.names {
+            for d in defs {
+                let this = match d {
+                    Def::ClassTemplate(c) => Some(map.class_definition(*c)),
+                    _ => None,
+                };
+                let slot = out.entry(name.clone()).or_insert(this);
+                if *slot != this {
+                    *slot = None;
+                }
             }
-            found = Some(c);
         }
     }
-    found
+    Arc::new(out)
 }

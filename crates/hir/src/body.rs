@@ -743,7 +743,13 @@ pub fn parse_lazy(db: &dyn SourceDatabase, item: ItemId, lazy: &SyntaxNode) -> O
     };
     let abs = item_node.text_range().start() + lazy.text_range().start();
     let range = TextRange::at(abs, lazy.text_range().len());
-    let node = item_node.descendants().find(|n| n.kind() == K::LAZY_BODY && n.text_range() == range)?;
+    // Down by position, not by a walk of the item: a namespace item holds
+    // thousands of bodies, and each is looked up here.
+    let start = match item_node.covering_element(range) {
+        rowan::NodeOrToken::Node(n) => n,
+        rowan::NodeOrToken::Token(t) => t.parent()?,
+    };
+    let node = start.ancestors().find(|n| n.kind() == K::LAZY_BODY && n.text_range() == range)?;
     let body = parse.parse_body(&node)?;
     Some((body.syntax_node(), lazy.text_range().start()))
 }
