@@ -17,7 +17,6 @@
 use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
-use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
 use cufront_hir::instances::{self, SpecialKind, stub};
 use cufront_hir::{Entity, def_map, item_tree_of};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -103,7 +102,7 @@ pub fn device_closure(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<(
         if !walked.insert(owner) {
             continue;
         }
-        for x in references(db, owner) {
+        for &x in crate::registry::body_refs(db, owner).live.iter() {
             if let Entity::FnInst(i) = x
                 && pending(db, &parent, e, i.decl(db)) >= MAX_PENDING
             {
@@ -140,42 +139,4 @@ fn pending(
         cur = parent.get(&c).copied();
     }
     n
-}
-
-/// What a body references on the device: what it requires
-/// (`hir::infer`) and the `std::initializer_list` constructors EDG calls
-/// for its braced lists, less the functions whose every call there EDG folds to
-/// its value (`hir::infer::folded_calls`) and that it does not otherwise
-/// name.
-fn references(db: &dyn SourceDatabase, owner: InferOwner) -> Vec<Entity> {
-    let r = infer::infer(db, owner);
-    let folded = infer::folded_calls(db, owner);
-    if folded.is_empty() {
-        return r.required.iter().chain(&r.init_list_ctors).copied().collect();
-    }
-    let folded: FxHashSet<(CallSite, Entity)> = folded.iter().copied().collect();
-    let mut called: FxHashSet<Entity> = FxHashSet::default();
-    let mut live: FxHashSet<Entity> = FxHashSet::default();
-    for (site, callee) in &r.calls {
-        if let Callee::Entity(x) = callee {
-            called.insert(*x);
-            if !folded.contains(&(*site, *x)) {
-                live.insert(*x);
-            }
-        }
-    }
-    let named: FxHashSet<Entity> = r
-        .resolutions
-        .values()
-        .filter_map(|res| match res {
-            infer::Resolution::Entity(x) => Some(*x),
-            _ => None,
-        })
-        .collect();
-    r.required
-        .iter()
-        .copied()
-        .filter(|x| !called.contains(x) || live.contains(x) || named.contains(x))
-        .chain(r.init_list_ctors.iter().copied())
-        .collect()
 }

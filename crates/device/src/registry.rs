@@ -8,9 +8,11 @@
 use std::sync::Arc;
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
+use cufront_hir::infer::{self, CallSite, Callee, InferOwner};
 use cufront_hir::instances::{self, FnInstanceId, stub};
 use cufront_hir::templates::TemplateArg;
 use cufront_hir::{Entity, TyId, TyKind, def_map, item_tree_of, symbols};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One kernel (or kernel template instance) the stub defines a stub for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,8 +36,89 @@ pub struct Kernel {
     pub template: bool,
     /// The parameter types, substituted.
     pub params: Result<Vec<TyId>, String>,
-    /// Offset of the declarator's name in the unit (non-template kernels).
-    pub name_at: Option<u32>,
+    /// Where the declarator's name stands (non-template kernels).
+    pub name_at: Option<Pos>,
+}
+
+/// Where a declaration's name stands: (index of its top-level item, offset
+/// in that item). Ordered as the unit's offsets are, and equal after an
+/// edit that moves declarations without reordering them (an edit inside a
+/// body), so that the registry's queries cut off there; the printer finds
+/// the unit offset again ([`unit_offset`]).
+pub type Pos = (u32, u32);
+
+/// Every located function and variable of the unit (as
+/// `hir::symbols::entity_offsets` locates them) by [`Pos`]. Re-runs on
+/// every edit (it reads the tree's offsets) and cuts off when no
+/// declaration moved relative to its item: the firewall between the text
+/// and the registry.
+#[salsa::tracked(returns(ref))]
+pub fn positions(db: &dyn SourceDatabase, tu: TranslationUnit) -> FxHashMap<Entity, Pos> {
+    let ranges = cufront_hir::locate::item_ranges(db, tu);
+    symbols::entity_offsets(db, tu)
+        .into_iter()
+        .filter_map(|(e, at)| {
+            let i = ranges.partition_point(|&(start, _)| start <= at).checked_sub(1)?;
+            Some((e, (i as u32, at - ranges[i].0)))
+        })
+        .collect()
+}
+
+/// The unit offset of `pos`.
+pub fn unit_offset(db: &dyn SourceDatabase, tu: TranslationUnit, pos: Pos) -> Option<u32> {
+    let ranges = cufront_hir::locate::item_ranges(db, tu);
+    ranges.get(pos.0 as usize).map(|&(start, _)| start + pos.1)
+}
+
+/// What a body requires (`hir::infer`'s `required`), and what it references
+/// on the device (`live`): what it requires and the `std::initializer_list`
+/// constructors EDG calls for its braced lists, less the functions whose
+/// every call there EDG folds to its value (`hir::infer::folded_calls`) and
+/// that it does not otherwise name. A query per body: an edit inside a body re-infers
+/// it, and when what it requires is unchanged this cuts off every
+/// unit-wide query of the device view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BodyRefs {
+    pub required: Vec<Entity>,
+    pub live: Vec<Entity>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn body_refs(db: &dyn SourceDatabase, owner: InferOwner) -> BodyRefs {
+    let r = infer::infer(db, owner);
+    let folded = infer::folded_calls(db, owner);
+    let required: Vec<Entity> = r.required.clone();
+    if folded.is_empty() {
+        let live = r.required.iter().chain(&r.init_list_ctors).copied().collect();
+        return BodyRefs { required, live };
+    }
+    let folded: FxHashSet<(CallSite, Entity)> = folded.iter().copied().collect();
+    let mut called: FxHashSet<Entity> = FxHashSet::default();
+    let mut live: FxHashSet<Entity> = FxHashSet::default();
+    for (site, callee) in &r.calls {
+        if let Callee::Entity(x) = callee {
+            called.insert(*x);
+            if !folded.contains(&(*site, *x)) {
+                live.insert(*x);
+            }
+        }
+    }
+    let named: FxHashSet<Entity> = r
+        .resolutions
+        .values()
+        .filter_map(|res| match res {
+            infer::Resolution::Entity(x) => Some(*x),
+            _ => None,
+        })
+        .collect();
+    let live = r
+        .required
+        .iter()
+        .copied()
+        .filter(|x| !called.contains(x) || live.contains(x) || named.contains(x))
+        .chain(r.init_list_ctors.iter().copied())
+        .collect();
+    BodyRefs { required, live }
 }
 
 /// A namespace-scope `__device__`/`__constant__`/`__managed__` variable.
@@ -43,7 +126,7 @@ pub struct Kernel {
 pub struct DeviceVar {
     /// Where it is first declared (the registration follows source order,
     /// not the scope graph's grouping of reopened namespaces).
-    pub at: u32,
+    pub at: Pos,
     /// The namespace it is declared in.
     pub scope: cufront_hir::ScopeIdx,
     pub entity: Entity,
@@ -63,7 +146,7 @@ pub struct DeviceVar {
 #[salsa::tracked(returns(clone))]
 pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>> {
     let required = instances::required_entities(db, tu);
-    let offsets = symbols::entity_offsets(db, tu);
+    let offsets = positions(db, tu);
     let mut plain = Vec::new();
     let mut insts = Vec::new();
     let mut seen_defs = rustc_hash::FxHashSet::default();
@@ -100,7 +183,7 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
             _ => {}
         }
     }
-    plain.sort_by_key(|k| k.name_at.unwrap_or(u32::MAX));
+    plain.sort_by_key(|k| k.name_at.unwrap_or((u32::MAX, u32::MAX)));
     // Instances in the order EDG first refers to them; the sort is stable
     // (instances the walk does not reach keep the closure's order, last).
     let first = reference_order(db, tu);
@@ -122,20 +205,19 @@ pub fn kernels(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Kernel>>
 /// directly, in the order the instances were first needed.
 pub fn reference_order(db: &dyn SourceDatabase, tu: TranslationUnit) -> rustc_hash::FxHashMap<Entity, u32> {
     let required = instances::required_entities(db, tu);
-    let offsets = symbols::entity_offsets(db, tu);
+    let offsets = positions(db, tu);
     enum Event {
         Body(Entity),
         Explicit(Entity),
     }
-    let mut events: Vec<(u32, Event)> = Vec::new();
+    let mut events: Vec<(Pos, Event)> = Vec::new();
     let explicit = cufront_hir::infer::explicit_instances(db, tu);
     if !explicit.is_empty() {
-        let items = &cufront_hir::top_level_items(db, tu).items;
-        let starts: rustc_hash::FxHashMap<cufront_hir::ItemId, u32> =
-            items.iter().zip(cufront_hir::locate::item_ranges(db, tu)).map(|(&i, &(start, _))| (i, start)).collect();
+        let index: FxHashMap<cufront_hir::ItemId, u32> =
+            cufront_hir::item_ids(db, tu).iter().enumerate().map(|(n, &i)| (i, n as u32)).collect();
         for &(item, at, i) in explicit.iter() {
-            if let Some(start) = starts.get(&item) {
-                events.push((start + at, Event::Explicit(Entity::FnInst(i))));
+            if let Some(&n) = index.get(&item) {
+                events.push(((n, at), Event::Explicit(Entity::FnInst(i))));
             }
         }
     }
@@ -160,7 +242,7 @@ pub fn reference_order(db: &dyn SourceDatabase, tu: TranslationUnit) -> rustc_ha
     let walk =
         |e: Entity, rank: &mut rustc_hash::FxHashMap<Entity, u32>, pending: &mut std::collections::VecDeque<Entity>| {
             if let Some(owner) = instances::body_owner(db, e) {
-                for &x in cufront_hir::infer::infer(db, owner).required.iter() {
+                for &x in body_refs(db, owner).required.iter() {
                     if !rank.contains_key(&x) {
                         note(x, rank, pending);
                     }
@@ -221,8 +303,7 @@ fn fn_params(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Result<Vec<TyId>,
 #[salsa::tracked(returns(clone))]
 pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<DeviceVar>> {
     let map = def_map(db, tu);
-    let offsets = symbols::entity_offsets(db, tu);
-    let text = tu.text(db);
+    let offsets = positions(db, tu);
     let mut out: Vec<DeviceVar> = Vec::new();
     for &e in map.entities.iter() {
         let Entity::Var(v) = e else { continue };
@@ -253,7 +334,11 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
         if let TyKind::Array(elem, None) = ty.kind(db)
             && let Some(n) = offsets
                 .get(&e)
-                .and_then(|&at| initializer(text, at as usize))
+                .and_then(|&(_, at)| {
+                    // The initializer is in the variable's own item.
+                    let source = cufront_hir::item_source(db, v.item(db)).as_ref()?;
+                    initializer(&source.green.to_string(), at as usize)
+                })
                 .and_then(|init| completed_bound(db, *elem, init))
         {
             ty = TyId::new(db, TyKind::Array(*elem, Some(n)));
@@ -265,7 +350,7 @@ pub fn device_vars(db: &dyn SourceDatabase, tu: TranslationUnit) -> Arc<Vec<Devi
         }
         out.push(DeviceVar {
             scope: parent,
-            at: offsets.get(&e).copied().unwrap_or(u32::MAX),
+            at: offsets.get(&e).copied().unwrap_or((u32::MAX, u32::MAX)),
             entity: e,
             name: data.name.clone(),
             linkage_name,

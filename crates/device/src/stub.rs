@@ -232,14 +232,14 @@ fn closure_typedefs_first(db: &dyn SourceDatabase, tu: TranslationUnit, sp: &mut
         return;
     }
     let order = registry::reference_order(db, tu);
-    let offsets = cufront_hir::symbols::entity_offsets(db, tu);
-    let key = |c: cufront_hir::infer::ClosureId| -> (u8, u32, u32) {
-        let Some(x) = cufront_hir::infer::extended_lambda_of(db, c) else { return (4, 0, 0) };
-        let at = |e: cufront_hir::Entity| offsets.get(&e).copied().unwrap_or(u32::MAX);
+    let offsets = registry::positions(db, tu);
+    let key = |c: cufront_hir::infer::ClosureId| -> (u8, registry::Pos, u32) {
+        let Some(x) = cufront_hir::infer::extended_lambda_of(db, c) else { return (4, (0, 0), 0) };
+        let at = |e: cufront_hir::Entity| offsets.get(&e).copied().unwrap_or((u32::MAX, u32::MAX));
         let (decl, rank) = match x.parent {
-            cufront_hir::Entity::FnInst(i) => (i.decl(db), order.get(&x.parent).copied().unwrap_or(u32::MAX)),
+            cufront_hir::Entity::FnInst(i) => (i.decl(db), (order.get(&x.parent).copied().unwrap_or(u32::MAX), 0)),
             cufront_hir::Entity::Fn(f) => (cufront_hir::instances::FnDecl::Fn(f), at(x.parent)),
-            _ => return (4, 0, x.index),
+            _ => return (4, (0, 0), x.index),
         };
         let instance = matches!(x.parent, cufront_hir::Entity::FnInst(_));
         // A function defined in its class comes after the others, by where
@@ -249,7 +249,8 @@ fn closure_typedefs_first(db: &dyn SourceDatabase, tu: TranslationUnit, sp: &mut
         }
         (if instance { 1 } else { 0 }, rank, x.index)
     };
-    let mut closures: Vec<(String, (u8, u32, u32))> = sp.closures.iter().map(|(m, c)| (m.clone(), key(*c))).collect();
+    let mut closures: Vec<(String, (u8, registry::Pos, u32))> =
+        sp.closures.iter().map(|(m, c)| (m.clone(), key(*c))).collect();
     closures.sort_by_key(|(_, k)| *k);
     let mut lines: Vec<(String, String)> = Vec::with_capacity(sp.typedefs.len());
     for (m, _) in &closures {
@@ -378,7 +379,10 @@ impl Printer<'_> {
     }
 
     fn redefinition(&mut self, tu: TranslationUnit, k: &Prepared, src: &Kernel, stub_path: &str) -> Result<(), String> {
-        let at = src.name_at.ok_or("the kernel's definition is not located")?;
+        let at = src
+            .name_at
+            .and_then(|pos| registry::unit_offset(self.db, tu, pos))
+            .ok_or("the kernel's definition is not located")?;
         let text = tu.text(self.db);
         let smap = cufront_base_db::source_map(self.db, tu);
         let (open, close) = body_braces(text, at as usize).ok_or("the kernel's body is not found")?;

@@ -2,14 +2,14 @@
 //! exactly with their counts (as `crates/emit/tests/incremental.rs`): a
 //! test fails when a query starts to re-run, runs twice or stops being
 //! cached. The device view's entity set is the needed-closure of the whole
-//! unit, host code included (spec 40 §4.1), so an edit inside a host
-//! function's body re-infers that body and re-runs the closure walk over
-//! memoized bodies; what it must not re-run is every other body's
-//! inference or the scope graph. Known gap, visible in the snapshots: the
-//! registry (`kernels`, `device_vars`) re-runs on any edit, since it reads
-//! declaration offsets (`hir::symbols::entity_offsets`, which re-lowers
-//! items) and the unit's text; its output is equal, so nothing after it
-//! changes.
+//! unit, host code included (spec 40 §4.1), so an edit inside any body
+//! re-infers that body and asks again what it requires
+//! (`registry::body_refs`); while that is unchanged, the unit-wide queries
+//! of the device view (`kernels`, `device_vars`, `device_closure`) do not
+//! re-run. Declarations are ordered by their place in their item
+//! (`registry::positions`), which an edit inside a body does not move.
+//! Still re-run on every edit, in `hir`: `required_entities` after a host
+//! body edit (it reads every body's inference; its result is equal).
 
 use std::sync::{Arc, Mutex};
 
@@ -83,9 +83,9 @@ fn edit_inside_a_host_function_body() {
             fn_body × 3
             infer × 1
             required_entities × 1
-            kernels × 1
-            device_vars × 1
-            device_closure × 1
+            item_ranges × 1
+            positions × 1
+            body_refs × 1
             folded_calls × 1
             source_map × 1
         "#]],
@@ -110,12 +110,64 @@ fn edit_inside_a_kernel_body() {
             item_lowered × 1
             item_local_classes × 1
             fn_body × 3
-            kernels × 1
+            item_ranges × 1
+            positions × 1
             infer × 1
-            device_vars × 1
-            device_closure × 1
+            body_refs × 1
             folded_calls × 1
             source_map × 1
         "#]],
     );
+}
+
+/// The cut-offs above hold only while what a body requires is unchanged:
+/// an edit that makes a kernel call another device function re-runs the
+/// closure, and the kept set trades one function for the other (`static`
+/// functions are no roots: only what is called is kept).
+#[test]
+fn edit_that_changes_what_a_kernel_calls() {
+    let text = |call: &str| {
+        format!(
+            "# 1 \"x.cu\"\n\
+             static __attribute__((device)) int once(int x) {{ return x; }}\n\
+             static __attribute__((device)) int twice(int x) {{ return 2 * x; }}\n\
+             __attribute__((global)) void kernel(int *p) {{ p[0] = {call}(1); }}\n"
+        )
+    };
+    let log: EventSink = Arc::new(Mutex::new(Vec::new()));
+    let mut db = RootDatabase::with_execution_log(log.clone());
+    let lang = new_options(&db, LangOptions { lazy_bodies: true, device_view: true, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(text("twice").as_str()), lang);
+    expect![[r#"
+        kernel _Z6kernelPi
+        function _ZN20_INTERNAL_0_4_x_cu_k5twiceEi
+    "#]]
+    .assert_eq(&device_view(&db, tu));
+    executed(&log);
+    tu.set_text(&mut db).to(Arc::from(text("once").as_str()));
+    expect![[r#"
+        kernel _Z6kernelPi
+        function _ZN20_INTERNAL_0_4_x_cu_k4onceEi
+    "#]]
+    .assert_eq(&device_view(&db, tu));
+    expect![[r#"
+        parse × 1
+        top_level_items × 1
+        item_ids × 1
+        item_source × 3
+        item_lowered × 1
+        item_local_classes × 1
+        fn_body × 3
+        item_ranges × 1
+        positions × 1
+        infer × 1
+        body_refs × 1
+        folded_calls × 1
+        kernels × 1
+        device_closure × 1
+        merged_attrs × 1
+        redecl_shape × 1
+        source_map × 1
+    "#]]
+    .assert_eq(&executed(&log));
 }
