@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use cufront_base_db::{LangOptions, LangStandard, RootDatabase, new_options, new_translation_unit};
-use cufront_device::{cmdline, keep, listing, stub};
+use cufront_device::{cmdline, il_binary, il_lower, keep, listing, stub};
 
 use crate::cudafe::output::write_atomically;
 
@@ -60,7 +60,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let opts = new_options(&db, LangOptions { standard, device_view: true, ..LangOptions::default() });
     let tu = new_translation_unit(&db, input.clone(), Arc::from(text), opts);
     let mid = module_id.as_deref().map(str::trim_end).unwrap_or("").to_string();
-    let mut outputs: Vec<(&Path, String)> = Vec::new();
+    let mut outputs: Vec<(&Path, Vec<u8>)> = Vec::new();
     if let Some(p) = &cfg.stub_file {
         let sopts = stub::StubOptions {
             stub_path: p.display().to_string(),
@@ -69,7 +69,7 @@ pub fn run(args: &[String]) -> ExitCode {
             device_c: cfg.device_c,
         };
         match stub::stub_file(&db, tu, &sopts) {
-            Ok(text) => outputs.push((p, text)),
+            Ok(text) => outputs.push((p, text.into_bytes())),
             Err(why) => {
                 eprintln!("cufront device: {input}: the stub file cannot be written: {why}");
                 std::mem::forget(db);
@@ -77,18 +77,24 @@ pub fn run(args: &[String]) -> ExitCode {
             }
         }
     }
+    let kopts =
+        keep::KeepOptions { module_id: mid.clone(), device_c: cfg.device_c, relaxed_constexpr: cfg.relaxed_constexpr };
     if let Some(p) = &cfg.device_file {
-        let kopts = keep::KeepOptions {
-            module_id: mid.clone(),
-            device_c: cfg.device_c,
-            relaxed_constexpr: cfg.relaxed_constexpr,
-        };
-        outputs.push((p, listing::listing(&db, tu, &kopts)));
+        outputs.push((p, listing::listing(&db, tu, &kopts).into_bytes()));
+    }
+    if cfg.device_il.is_some() || cfg.device_il_binary.is_some() {
+        let module = il_lower::device_il(&db, tu, &kopts);
+        if let Some(p) = &cfg.device_il {
+            outputs.push((p, module.to_string().into_bytes()));
+        }
+        if let Some(p) = &cfg.device_il_binary {
+            outputs.push((p, il_binary::encode(&module)));
+        }
     }
     // The database is dropped by the process's exit (see `inspect::leak`).
     std::mem::forget(db);
     for (path, text) in outputs {
-        if write_atomically(path, text.as_bytes()).is_err() {
+        if write_atomically(path, &text).is_err() {
             return catastrophic(&input, None, &format!("cannot open output file \"{}\"", path.display()));
         }
     }

@@ -86,3 +86,19 @@ fn a_missing_option_value_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`--stub_file_name` needs a value"));
 }
+
+#[test]
+fn the_device_il_is_written_in_both_forms() {
+    let dir = scratch("il");
+    std::fs::write(dir.join("a.ii"), UNIT).unwrap();
+    let out = device(&dir, &["--device_il", "a.il", "--device_il_binary", "a.ilb", "a.ii", "-o", "a.ptx"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(dir.join("a.il")).unwrap();
+    assert_eq!(text, "; cufront device IL v1\nkernel _Z1kPi($0 p: int*) -> void\n  {\n  }\n");
+    let module = cufront_device::il_binary::decode(&std::fs::read(dir.join("a.ilb")).unwrap()).unwrap();
+    assert_eq!(module.to_string(), text);
+    // An unwritable IL file is a catastrophic error, as cicc reports one.
+    let out = device(&dir, &["--stub_file_name", "s.c", "--device_il", "no/such/dir/a.il", "a.ii"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open output file \"no/such/dir/a.il\""));
+}

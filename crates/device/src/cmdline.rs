@@ -30,6 +30,8 @@ pub struct CiccArgs {
     pub cxx20: bool,
     /// `--device_il FILE` (cufront's own): the device IL's text form.
     pub device_il: Option<PathBuf>,
+    /// `--device_il_binary FILE` (cufront's own): its binary form.
+    pub device_il_binary: Option<PathBuf>,
 }
 
 /// Why a command line is not accepted.
@@ -73,6 +75,7 @@ pub fn parse(args: &[String]) -> Result<CiccArgs, ArgError> {
             "--orig_src_file_name" => out.orig_src_file_name = Some(value(a)?),
             "--orig_src_path_name" => out.orig_src_path_name = Some(value(a)?),
             "--device_il" => out.device_il = Some(value(a)?.into()),
+            "--device_il_binary" => out.device_il_binary = Some(value(a)?.into()),
             "--device-c" => out.device_c = true,
             "--relaxed_constexpr" => out.relaxed_constexpr = true,
             "--c++20" | "--c++23" => out.cxx20 = true,

@@ -11,7 +11,9 @@
 //! - [`spell`]: EDG's C spellings of types and template arguments;
 //! - [`stub`]: the stub file (`--stub_file_name`);
 //! - [`vtables`]: the virtual tables kept with the classes needed code constructs;
-//! - [`listing`]: cufront's device listing (`--gen_device_file_name`).
+//! - [`listing`]: cufront's device listing (`--gen_device_file_name`);
+//! - [`il`]: the device IL (data and text form), [`il_lower`]: the kept
+//!   entities lowered to it, [`il_binary`]: its binary form.
 //!
 //! Invariants: no I/O (the `cufront device` command reads and writes the
 //! files); a stub that cannot be spelled exactly is an error value, never a
@@ -19,6 +21,9 @@
 
 pub mod closure;
 pub mod cmdline;
+pub mod il;
+pub mod il_binary;
+pub mod il_lower;
 pub mod keep;
 pub mod listing;
 pub mod registry;

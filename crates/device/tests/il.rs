@@ -1,0 +1,141 @@
+//! The device IL of small units (text form snapshots) and its binary form
+//! (round trip, and hostile bytes refused without a panic).
+
+use std::sync::Arc;
+
+use cufront_base_db::{LangOptions, RootDatabase, new_options, new_translation_unit};
+use cufront_device::il_binary::{self, DecodeError};
+use cufront_device::{il, il_lower, keep};
+use expect_test::{Expect, expect};
+
+fn module(text: &str) -> il::Module {
+    let db = RootDatabase::new();
+    let lang = new_options(&db, LangOptions { device_view: true, ..LangOptions::default() });
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(text), lang);
+    il_lower::device_il(&db, tu, &keep::KeepOptions { module_id: "_0_4_x_cu_k".into(), ..Default::default() })
+}
+
+fn check(text: &str, want: Expect) {
+    let m = module(text);
+    want.assert_eq(&m.to_string());
+    let bytes = il_binary::encode(&m);
+    assert_eq!(il_binary::decode(&bytes), Ok(m), "the binary form reads back equal");
+}
+
+#[test]
+fn kernel_with_launch_bounds_calls_and_conversions() {
+    check(
+        "# 1 \"x.cu\"\n\
+         struct Pair { char tag; double value; };\n\
+         __attribute__((constant)) float scale = 2;\n\
+         static __attribute__((device)) double widen(double x) { return x; }\n\
+         __attribute__((global)) __attribute__((launch_bounds(256, 2))) void k(Pair *out, int n) {\n\
+           __attribute__((shared)) float tile[32];\n\
+           if (int i = n) { out[i].value = widen(n) * scale; }\n\
+           tile[0] = n;\n\
+         }\n",
+        expect![[r#"
+            ; cufront device IL v1
+            class %0 _Z4Pair ; Pair
+              size 16 align 8
+              field tag: char @0
+              field value: double @8
+            var constant scale: float = (conv:float 2:int)
+            var shared _ZZ1kP4PairiE4tile: float[32]
+            kernel _Z1kP4Pairi($0 out: %0*, $1 n: int) -> void launch_bounds(256, 2)
+              local $2 tile: float[32] shared
+              local $3 i: int
+              {
+                init $2
+                {
+                  init $3 = $1(n):int&
+                  if $3(i):int&
+                    {
+                      (assign:double& (field:double& (index:%0& $0(out):%0*& $3(i):int&) .value) (mul:double (call:double _ZN20_INTERNAL_0_4_x_cu_k5widenEd [(conv:double $1(n):int&)]) (conv:double @scale:float&)))
+                    }
+                }
+                (assign:float& (index:float& $2(tile):float[32]& 0:int) (conv:float $1(n):int&))
+              }
+            func _ZN20_INTERNAL_0_4_x_cu_k5widenEd($0 x: double) -> double
+              {
+                return $0(x):double&
+              }
+        "#]],
+    );
+}
+
+#[test]
+fn template_instances_constructors_and_enumerators() {
+    check(
+        "# 1 \"x.cu\"\n\
+         enum Mode { Fast = 3, Slow = 7 };\n\
+         struct V { int a, b; __attribute__((device)) V(int x) : a(x), b(x + 1) {} \
+           __attribute__((device)) int sum() const { return a + b; } };\n\
+         template <int N> __attribute__((global)) void t(int *p) { V v(N); p[0] = v.sum() + Slow; }\n\
+         void launch(int *p) { t<4><<<1, 1>>>(p); }\n",
+        expect![[r#"
+            ; cufront device IL v1
+            class %0 _Z1V ; V
+              size 8 align 4
+              field a: int @0
+              field b: int @4
+            kernel _Z1tILi4EEvPi($0 p: int*) -> void
+              local $1 v: %0
+              {
+                init $1 = construct _ZN1VC1Ei (4:int)
+                (assign:int& (index:int& $0(p):int*& 0:int) (conv:int (add:uint (conv:uint (call:int _ZNK1V3sumEv [$1(v):%0&])) (conv:uint 7:enum Mode:uint))))
+              }
+            func _ZN1VC1Ei($0 x: int) -> void
+              {
+                meminit a = $0(x):int&
+                meminit b = (add:int $0(x):int& 1:int)
+              }
+            func _ZN1VC2Ei($0 x: int) -> void
+              {
+                meminit a = $0(x):int&
+                meminit b = (add:int $0(x):int& 1:int)
+              }
+            func _ZNK1V3sumEv() -> int
+              {
+                return (add:int (field:const int& this:?(this) ->a) (field:const int& this:?(this) ->b))
+              }
+        "#]],
+    );
+}
+
+#[test]
+fn hostile_bytes_are_refused_without_a_panic() {
+    let m = module(
+        "# 1 \"x.cu\"\n\
+         struct S { int x; };\n\
+         __attribute__((device)) S g;\n\
+         __attribute__((global)) void k(S *s, float f) { s->x = f; g.x = -1; }\n",
+    );
+    let bytes = il_binary::encode(&m);
+    assert_eq!(il_binary::decode(b"ELF!"), Err(DecodeError::NotIl));
+    let mut newer = b"CFIL".to_vec();
+    newer.push(il::VERSION as u8 + 1);
+    assert_eq!(il_binary::decode(&newer), Err(DecodeError::Version(il::VERSION + 1)));
+    let mut trailing = bytes.clone();
+    trailing.push(0);
+    assert_eq!(il_binary::decode(&trailing), Err(DecodeError::Trailing { at: bytes.len() }));
+    // Every prefix is an error; every one-byte change is an error or a
+    // module (never a panic or an allocation the file cannot back).
+    for n in 0..bytes.len() {
+        assert!(il_binary::decode(&bytes[..n]).is_err(), "prefix of {n} bytes");
+    }
+    for i in 4..bytes.len() {
+        for v in [0x00, 0x7f, 0x80, 0xff] {
+            let mut b = bytes.clone();
+            b[i] = v;
+            let _ = il_binary::decode(&b);
+        }
+    }
+    // Nesting deeper than the reader allows: an error, not a stack overflow.
+    let mut deep = b"CFIL".to_vec();
+    deep.push(il::VERSION as u8);
+    deep.extend([0, 1]); // no classes, one variable
+    deep.extend([1, b'v']); // its name
+    deep.extend(std::iter::repeat_n(1u8, 100_000)); // Type::Ptr(Type::Ptr(…
+    assert!(il_binary::decode(&deep).is_err());
+}
