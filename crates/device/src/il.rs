@@ -18,7 +18,8 @@ pub const VERSION: u32 = 1;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Module {
-    /// Classes the other parts name, by index (`Type::Class`).
+    /// The classes the other parts name (`Type::Class`), each once, in
+    /// first-use order.
     pub classes: Vec<Class>,
     pub vars: Vec<Var>,
     pub funcs: Vec<Func>,
@@ -43,7 +44,7 @@ pub struct ClassLayout {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Base {
-    pub class: u32,
+    pub class: String,
     pub offset: u64,
     pub is_virtual: bool,
 }
@@ -159,8 +160,8 @@ pub enum Type {
     /// `None`: unknown bound.
     Array(Box<Type>, Option<u64>),
     Func(Box<FnType>),
-    /// An index into [`Module::classes`].
-    Class(u32),
+    /// A class, by its mangled name (a [`Module::classes`] entry).
+    Class(String),
     Enum {
         name: String,
         underlying: Prim,
@@ -595,8 +596,8 @@ struct Printer<'a> {
 impl Printer<'_> {
     fn module(&self) -> String {
         let mut o = format!("; cufront device IL v{VERSION}\n");
-        for (i, c) in self.m.classes.iter().enumerate() {
-            let _ = write!(o, "class %{i} {} ; {}", c.mangled, c.name);
+        for c in &self.m.classes {
+            let _ = write!(o, "class %{} ; {}", c.mangled, c.name);
             match &c.layout {
                 None => o.push_str(" (no layout)\n"),
                 Some(l) => {
@@ -702,7 +703,7 @@ impl Printer<'_> {
                 }
                 format!("fn({}) -> {}", ps.join(", "), self.ty(&f.ret))
             }
-            Type::Class(i) => format!("%{i}"),
+            Type::Class(m) => format!("%{m}"),
             Type::Enum { name, underlying } => format!("enum {name}:{}", underlying.name()),
             Type::Qual(x, q) => {
                 let mut s = String::new();

@@ -20,50 +20,121 @@ use cufront_hir::item_tree::Builtin;
 use cufront_hir::templates::TemplateArg;
 use cufront_hir::{DefMap, Entity, ItemId, TyId, TyKind, def_map, item_tree_of, symbols};
 use cufront_syntax::SyntaxKind as K;
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::il::{self, Cat, ExprKind, Init, Stmt, Type};
 use crate::keep::{self, KeepOptions};
 use crate::registry;
 
-/// The device IL of the unit's device view.
+/// The device IL of the unit's device view: the kept entities in the
+/// listing's order, each function and variable from its own query (an
+/// edit inside one body re-lowers that body only), then the classes they
+/// name, in first-use order, and the classes those name.
 pub fn device_il(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) -> il::Module {
     let kept = keep::kept(db, tu, opts);
-    let map = def_map(db, tu);
-    // An entity listed twice (a constructor's complete-object and
-    // base-object names) is called by its first, complete-object, name.
-    let mut names: FxHashMap<Entity, String> = FxHashMap::default();
-    for k in kept.iter() {
-        names.entry(k.entity).or_insert_with(|| k.name.clone());
-    }
-    let mut cx = Cx { db, map: &map, names: &names, classes: FxHashMap::default(), module: il::Module::default() };
+    let mut module = il::Module::default();
+    let mut named: Vec<TyId> = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut note = |ts: &[TyId], named: &mut Vec<TyId>| {
+        for &t in ts {
+            if seen.insert(t) {
+                named.push(t);
+            }
+        }
+    };
     for k in kept.iter() {
         match k.kind {
             "variable" => {
-                let v = cx.var(k.entity, &k.name);
-                cx.module.vars.push(v);
+                let v = var_il(db, tu, k.entity, opts.clone());
+                note(&v.classes, &mut named);
+                module.vars.push(il::Var { name: k.name.clone(), ..v.var.clone() });
             }
             "kernel" | "function" => {
-                let kind = if k.kind == "kernel" { il::FuncKind::Kernel } else { il::FuncKind::Device };
-                let mut f = cx.func(k.entity, &k.name, kind);
-                if kind == il::FuncKind::Kernel {
-                    f.attrs = kernel_attrs(db, tu, k.entity);
+                let f = func_il(db, tu, k.entity, opts.clone());
+                note(&f.classes, &mut named);
+                let mut func = f.func.clone();
+                func.name = k.name.clone();
+                if k.kind == "kernel" {
+                    func.kind = il::FuncKind::Kernel;
+                    func.attrs = kernel_attrs(db, tu, k.entity);
                 }
-                cx.module.funcs.push(f);
+                module.funcs.push(func);
             }
             _ => {}
         }
     }
-    cx.module
+    // The classes, each once (by mangled name), with those their bases
+    // and fields name after them.
+    let map = def_map(db, tu);
+    let names = device_names(db, tu, opts.clone());
+    let mut cx = Cx { db, map: &map, names: &names, named: Vec::new() };
+    let mut mangled_seen = rustc_hash::FxHashSet::default();
+    let mut i = 0;
+    while i < named.len() {
+        let t = named[i];
+        i += 1;
+        let class = cx.class_def(t);
+        if mangled_seen.insert(class.mangled.clone()) {
+            module.classes.push(class);
+        }
+        let more = std::mem::take(&mut cx.named);
+        note(&more, &mut named);
+    }
+    module
+}
+
+/// Each kept entity's device name (an entity listed twice, a
+/// constructor's complete-object and base-object names, is called by its
+/// first, complete-object, name).
+#[salsa::tracked(returns(clone))]
+fn device_names(db: &dyn SourceDatabase, tu: TranslationUnit, opts: KeepOptions) -> Arc<FxHashMap<Entity, String>> {
+    let mut names: FxHashMap<Entity, String> = FxHashMap::default();
+    for k in keep::kept(db, tu, &opts).iter() {
+        names.entry(k.entity).or_insert_with(|| k.name.clone());
+    }
+    Arc::new(names)
+}
+
+/// One function lowered (its name and kind are the assembly's), with the
+/// class types it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FuncIl {
+    func: il::Func,
+    classes: Vec<TyId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct VarIl {
+    var: il::Var,
+    classes: Vec<TyId>,
+}
+
+#[salsa::tracked(returns(clone))]
+fn func_il(db: &dyn SourceDatabase, tu: TranslationUnit, e: Entity, opts: KeepOptions) -> Arc<FuncIl> {
+    let map = def_map(db, tu);
+    let names = device_names(db, tu, opts);
+    let mut cx = Cx { db, map: &map, names: &names, named: Vec::new() };
+    let func = cx.func(e);
+    Arc::new(FuncIl { func, classes: cx.named })
+}
+
+#[salsa::tracked(returns(clone))]
+fn var_il(db: &dyn SourceDatabase, tu: TranslationUnit, e: Entity, opts: KeepOptions) -> Arc<VarIl> {
+    let map = def_map(db, tu);
+    let names = device_names(db, tu, opts);
+    let mut cx = Cx { db, map: &map, names: &names, named: Vec::new() };
+    let var = cx.var(e);
+    Arc::new(VarIl { var, classes: cx.named })
 }
 
 struct Cx<'a> {
     db: &'a dyn SourceDatabase,
     map: &'a DefMap,
     names: &'a FxHashMap<Entity, String>,
-    /// Each class type lowered, by its canonical type.
-    classes: FxHashMap<TyId, u32>,
-    module: il::Module,
+    /// The class types named, in first-use order.
+    named: Vec<TyId>,
 }
 
 impl Cx<'_> {
@@ -100,43 +171,32 @@ impl Cx<'_> {
             TyKind::MemPtr { class, pointee } => {
                 Type::MemPtr { class: Box::new(self.ty(*class)), pointee: Box::new(self.ty(*pointee)) }
             }
-            TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => Type::Class(self.class(t)),
-            TyKind::Closure(_) => match symbols::mangle_ty(db, self.map, t).and_then(|mt| match mt {
-                cufront_mangle::Type::Named(n) => cufront_mangle::mangle(&cufront_mangle::Encoding::Data(n)),
-                _ => Err("not a named type".into()),
-            }) {
-                Ok(m) => Type::Closure(m),
-                Err(why) => Type::Unknown(why),
-            },
+            TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => {
+                let t = cufront_hir::ty::canonical(db, t);
+                if !self.named.contains(&t) {
+                    self.named.push(t);
+                }
+                Type::Class(class_mangled(db, self.map, t))
+            }
+            TyKind::Closure(_) => Type::Closure(class_mangled(db, self.map, t)),
             _ => Type::Unknown(cufront_hir::ty::display(db, t)),
         }
     }
 
-    /// The index of a class type, lowered (with its layout) the first time.
-    fn class(&mut self, t: TyId) -> u32 {
+    /// A class with its layout (the classes its bases and fields name are
+    /// noted in `named`).
+    fn class_def(&mut self, t: TyId) -> il::Class {
         let db = self.db;
-        let t = cufront_hir::ty::canonical(db, t);
-        if let Some(&i) = self.classes.get(&t) {
-            return i;
-        }
-        let i = self.module.classes.len() as u32;
-        self.classes.insert(t, i);
-        let mangled = match symbols::mangle_ty(db, self.map, t) {
-            Ok(cufront_mangle::Type::Named(n)) => {
-                cufront_mangle::mangle(&cufront_mangle::Encoding::Data(n)).unwrap_or_default()
-            }
-            _ => String::new(),
-        };
-        self.module.classes.push(il::Class { mangled, name: cufront_hir::ty::display(db, t), layout: None });
-        // Members may name the class again (through pointers): the entry
-        // exists before they are lowered.
+        let mut class =
+            il::Class { mangled: class_mangled(db, self.map, t), name: cufront_hir::ty::display(db, t), layout: None };
         if let Ok(l) = cufront_hir::layout::ty_layout(db, t) {
             let bases = l
                 .bases
                 .iter()
                 .filter_map(|b| {
                     let ty = b.ty?;
-                    Some(il::Base { class: self.class(ty), offset: b.offset, is_virtual: b.is_virtual })
+                    let Type::Class(name) = self.ty(ty) else { return None };
+                    Some(il::Base { class: name, offset: b.offset, is_virtual: b.is_virtual })
                 })
                 .collect();
             let fields = l
@@ -149,19 +209,18 @@ impl Cx<'_> {
                     bit_width: f.bit_width,
                 })
                 .collect();
-            self.module.classes[i as usize].layout =
-                Some(il::ClassLayout { size: l.size, align: l.align, bases, fields });
+            class.layout = Some(il::ClassLayout { size: l.size, align: l.align, bases, fields });
         }
-        i
+        class
     }
 
-    fn var(&mut self, e: Entity, name: &str) -> il::Var {
+    fn var(&mut self, e: Entity) -> il::Var {
         let db = self.db;
         let (ty, space, external, init) = match e {
             Entity::Var(v) => {
                 let tree = item_tree_of(db, v.item(db));
                 let Some(data) = tree.vars.get(v.idx(db) as usize) else {
-                    return unknown_var(name, "no such variable");
+                    return unknown_var("no such variable");
                 };
                 let scope = self
                     .map
@@ -201,7 +260,7 @@ impl Cx<'_> {
                 let r = infer::infer(db, ls.owner(db));
                 let body = infer::owner_body(db, ls.owner(db));
                 let Some(ty) = r.local_tys.get(ls.local(db).0 as usize).copied().flatten() else {
-                    return unknown_var(name, "the local's type");
+                    return unknown_var("the local's type");
                 };
                 let space = match body.locals.get(ls.local(db).0 as usize).map(|l| l.cuda) {
                     Some(c) if c.shared => il::Space::Shared,
@@ -212,19 +271,19 @@ impl Cx<'_> {
             }
             Entity::VarInst(i) => match instances::var_type(db, i) {
                 Ok(ty) => (ty, il::Space::Device, false, None),
-                Err(why) => return unknown_var(name, &why),
+                Err(why) => return unknown_var(&why),
             },
-            _ => return unknown_var(name, "not a namespace-scope variable"),
+            _ => return unknown_var("not a namespace-scope variable"),
         };
-        il::Var { name: name.to_string(), ty: self.ty(ty), space, external, init }
+        il::Var { name: String::new(), ty: self.ty(ty), space, external, init }
     }
 
-    fn func(&mut self, e: Entity, name: &str, kind: il::FuncKind) -> il::Func {
+    fn func(&mut self, e: Entity) -> il::Func {
         let db = self.db;
         let ret_ty = fn_ret(db, e);
         let mut func = il::Func {
-            name: name.to_string(),
-            kind,
+            name: String::new(),
+            kind: il::FuncKind::Device,
             ret: ret_ty.map_or_else(|| Type::Unknown("return type".into()), |t| self.ty(t)),
             params: Vec::new(),
             locals: Vec::new(),
@@ -276,13 +335,25 @@ impl Cx<'_> {
     }
 }
 
-fn unknown_var(name: &str, why: &str) -> il::Var {
+fn unknown_var(why: &str) -> il::Var {
     il::Var {
-        name: name.to_string(),
+        name: String::new(),
         ty: Type::Unknown(why.to_string()),
         space: il::Space::Device,
         external: false,
         init: None,
+    }
+}
+
+/// A class type's name mangled as a data name (`_Z4Pair`), the key the IL
+/// names it by.
+fn class_mangled(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> String {
+    match symbols::mangle_ty(db, map, t) {
+        Ok(cufront_mangle::Type::Named(n)) => {
+            cufront_mangle::mangle(&cufront_mangle::Encoding::Data(n)).unwrap_or_else(|why| format!("<unnamed: {why}>"))
+        }
+        Ok(_) => "<not a named type>".to_string(),
+        Err(why) => format!("<unnamed: {why}>"),
     }
 }
 

@@ -44,7 +44,7 @@ pub struct Kept {
 
 /// What the kept set and its names depend on besides the unit: cicc's
 /// options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct KeepOptions {
     /// The module id, for anonymous namespaces, internal names and
     /// `-rdc`'s `__nv_static_` prefixes.
@@ -58,6 +58,12 @@ pub struct KeepOptions {
 
 /// The kept entities with their device names.
 pub fn kept(db: &dyn SourceDatabase, tu: TranslationUnit, opts: &KeepOptions) -> Arc<Vec<Kept>> {
+    kept_with(db, tu, opts.clone())
+}
+
+/// [`kept`] as a query (the device IL's per-function queries read it).
+#[salsa::tracked(returns(clone))]
+fn kept_with(db: &dyn SourceDatabase, tu: TranslationUnit, opts: KeepOptions) -> Arc<Vec<Kept>> {
     let (mid, device_c) = (opts.module_id.as_str(), opts.device_c);
     let mut out = Vec::new();
     for k in registry::kernels(db, tu).iter() {

@@ -36,13 +36,13 @@ fn kernel_with_launch_bounds_calls_and_conversions() {
          }\n",
         expect![[r#"
             ; cufront device IL v1
-            class %0 _Z4Pair ; Pair
+            class %_Z4Pair ; Pair
               size 16 align 8
               field tag: char @0
               field value: double @8
             var constant scale: float = (conv:float 2:int)
             var shared _ZZ1kP4PairiE4tile: float[32]
-            kernel _Z1kP4Pairi($0 out: %0*, $1 n: int) -> void launch_bounds(256, 2)
+            kernel _Z1kP4Pairi($0 out: %_Z4Pair*, $1 n: int) -> void launch_bounds(256, 2)
               local $2 tile: float[32] shared
               local $3 i: int
               {
@@ -51,7 +51,7 @@ fn kernel_with_launch_bounds_calls_and_conversions() {
                   init $3 = $1(n):int&
                   if $3(i):int&
                     {
-                      (assign:double& (field:double& (index:%0& $0(out):%0*& $3(i):int&) .value) (mul:double (call:double _ZN20_INTERNAL_0_4_x_cu_k5widenEd [(conv:double $1(n):int&)]) (conv:double @scale:float&)))
+                      (assign:double& (field:double& (index:%_Z4Pair& $0(out):%_Z4Pair*& $3(i):int&) .value) (mul:double (call:double _ZN20_INTERNAL_0_4_x_cu_k5widenEd [(conv:double $1(n):int&)]) (conv:double @scale:float&)))
                     }
                 }
                 (assign:float& (index:float& $2(tile):float[32]& 0:int) (conv:float $1(n):int&))
@@ -75,15 +75,15 @@ fn template_instances_constructors_and_enumerators() {
          void launch(int *p) { t<4><<<1, 1>>>(p); }\n",
         expect![[r#"
             ; cufront device IL v1
-            class %0 _Z1V ; V
+            class %_Z1V ; V
               size 8 align 4
               field a: int @0
               field b: int @4
             kernel _Z1tILi4EEvPi($0 p: int*) -> void
-              local $1 v: %0
+              local $1 v: %_Z1V
               {
                 init $1 = construct _ZN1VC1Ei (4:int)
-                (assign:int& (index:int& $0(p):int*& 0:int) (conv:int (add:uint (conv:uint (call:int _ZNK1V3sumEv [$1(v):%0&])) (conv:uint 7:enum Mode:uint))))
+                (assign:int& (index:int& $0(p):int*& 0:int) (conv:int (add:uint (conv:uint (call:int _ZNK1V3sumEv [$1(v):%_Z1V&])) (conv:uint 7:enum Mode:uint))))
               }
             func _ZN1VC1Ei($0 x: int) -> void
               {

@@ -115,6 +115,7 @@ fn edit_inside_a_kernel_body() {
             infer × 1
             body_refs × 1
             folded_calls × 1
+            kept_with × 1
             source_map × 1
         "#]],
     );
@@ -165,9 +166,48 @@ fn edit_that_changes_what_a_kernel_calls() {
         folded_calls × 1
         kernels × 1
         device_closure × 1
+        kept_with × 1
         merged_attrs × 1
         redecl_shape × 1
         source_map × 1
+    "#]]
+    .assert_eq(&executed(&log));
+}
+
+/// The device IL is assembled from one query per kept function: after an
+/// edit inside the kernel's body only the kernel is lowered again. The
+/// kept set is recomputed (it reads the kernel's locals, for block-scope
+/// `__shared__` variables) from memoized queries and is equal, so the
+/// names and the device function's IL are reused.
+#[test]
+fn device_il_after_a_kernel_body_edit() {
+    let log: EventSink = Arc::new(Mutex::new(Vec::new()));
+    let mut db = RootDatabase::with_execution_log(log.clone());
+    let lang = new_options(&db, LangOptions { lazy_bodies: true, device_view: true, ..LangOptions::default() });
+    let before = unit("return x;", "p[0] = twice(1);");
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(before.as_str()), lang);
+    let opts = keep::KeepOptions { module_id: "_0_4_x_cu_k".into(), ..Default::default() };
+    let first = cufront_device::il_lower::device_il(&db, tu, &opts);
+    executed(&log);
+    tu.set_text(&mut db).to(Arc::from(unit("return x;", "p[0] = twice(1); p[1] = 2;").as_str()));
+    let second = cufront_device::il_lower::device_il(&db, tu, &opts);
+    assert_eq!(first.funcs.iter().find(|f| f.name == "_Z5twicei"), second.funcs.iter().find(|f| f.name == "_Z5twicei"));
+    assert_ne!(first, second);
+    expect![[r#"
+        parse × 1
+        top_level_items × 1
+        item_ids × 1
+        item_source × 4
+        item_lowered × 1
+        item_local_classes × 1
+        fn_body × 3
+        item_ranges × 1
+        positions × 1
+        infer × 1
+        body_refs × 1
+        folded_calls × 1
+        kept_with × 1
+        func_il × 1
     "#]]
     .assert_eq(&executed(&log));
 }
