@@ -379,6 +379,22 @@ fn entity_params(db: &dyn SourceDatabase, e: Entity) -> Option<Vec<TyId>> {
     }
 }
 
+/// The type of `this` in a member function of a class that is not a
+/// template instance (`const C*` in a `const` member function); `None`
+/// elsewhere (instances, lambdas: not modelled yet).
+fn this_ty(db: &dyn SourceDatabase, map: &DefMap, owner: InferOwner) -> Option<TyId> {
+    let InferOwner::Fn(f) = owner else { return None };
+    let scope = instances::fn_scope(db, FnDecl::Fn(f))?;
+    let cufront_hir::scopes::ScopeKind::Class(c) = map.scope(scope).kind else { return None };
+    let tree = item_tree_of(db, f.item(db));
+    let cv = tree.fns.get(f.idx(db) as usize)?.ty.cv;
+    let mut class = TyId::new(db, TyKind::Class(map.class_definition(c)));
+    if cv.c || cv.v {
+        class = TyId::new(db, TyKind::Qualified(class, cv));
+    }
+    Some(TyId::new(db, TyKind::Ptr(class)))
+}
+
 fn is_ctor_or_dtor(db: &dyn SourceDatabase, e: Entity) -> bool {
     let name = match e {
         Entity::Fn(f) => item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize).map(|d| d.name.clone()),
@@ -669,7 +685,11 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 Some(Resolution::Entity(x)) => ExprKind::Global(self.cx.name(*x)),
                 Some(Resolution::Field) => {
                     let name = p.segments.last().map(|s| s.name.to_string()).unwrap_or_default();
-                    let this = il::Expr { ty: Type::Unknown("this".into()), cat: Cat::PRValue, kind: ExprKind::This };
+                    let ty = match this_ty(self.cx.db, self.cx.map, self.owner) {
+                        Some(t) => self.cx.ty(t),
+                        None => Type::Unknown("this".into()),
+                    };
+                    let this = il::Expr { ty, cat: Cat::PRValue, kind: ExprKind::This };
                     ExprKind::Field { base: Box::new(this), arrow: true, name }
                 }
                 Some(Resolution::Enumerator) => {

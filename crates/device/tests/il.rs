@@ -97,7 +97,7 @@ fn template_instances_constructors_and_enumerators() {
               }
             func _ZNK1V3sumEv() -> int
               {
-                return (add:int (field:const int& this:?(this) ->a) (field:const int& this:?(this) ->b))
+                return (add:int (field:const int& this:const %_Z1V* ->a) (field:const int& this:const %_Z1V* ->b))
               }
         "#]],
     );
