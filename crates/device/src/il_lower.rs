@@ -9,7 +9,7 @@
 //! its first argument); an argument, an initializer, a returned value or
 //! an assigned value whose type differs from its target's (references and
 //! top-level qualifiers aside) is wrapped in a `Conv` to the target type;
-//! `sizeof`/`alignof` of an expression is folded from `hir`'s layout. What
+//! `sizeof`/`alignof` of an expression or a type is folded from `hir`'s layout. What
 //! the model does not lower yet is an `Unsupported` node that says what.
 
 use cufront_base_db::{SourceDatabase, TranslationUnit};
@@ -18,7 +18,7 @@ use cufront_hir::infer::{self, CallSite, Category, InferOwner, InferenceResult, 
 use cufront_hir::instances::{self, FnDecl};
 use cufront_hir::item_tree::Builtin;
 use cufront_hir::templates::TemplateArg;
-use cufront_hir::{DefMap, Entity, ItemId, TyId, TyKind, def_map, item_tree_of, symbols};
+use cufront_hir::{DefMap, Entity, EnumId, ItemId, TyId, TyKind, def_map, item_tree_of, symbols};
 use cufront_syntax::SyntaxKind as K;
 use std::sync::Arc;
 
@@ -433,6 +433,58 @@ fn enumerator_value(db: &dyn SourceDatabase, t: TyId, name: &str) -> Option<i128
     cufront_hir::ty::enum_info(db, e).values.get(i)?.clone().ok()
 }
 
+/// The values of the enumerators of an enumeration declared in the class
+/// template whose specialization `owner` is a member of (`BLOCK_THREADS`
+/// in a member function of CUB's `AgentReduce<…>`).
+fn instance_enumerators(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    owner: InferOwner,
+    e: EnumId,
+) -> Option<Arc<Vec<(String, i128)>>> {
+    let mut owner = owner;
+    while let InferOwner::Closure(c) = owner {
+        owner = c.closure(db).owner(db);
+    }
+    let InferOwner::Inst(i) = owner else { return None };
+    let outer = i.outer(db)?;
+    let scope = *map.parent.get(&cufront_hir::scopes::DeclKey::Enum(e))?;
+    // Only an enumeration of the specialization's own class.
+    let cufront_hir::scopes::ScopeKind::Class(c) = map.scope(scope).kind else { return None };
+    if map.class_definition(c) != map.class_definition(outer.class(db)) {
+        return None;
+    }
+    enum_values_in(db, outer, e)
+}
+
+/// The values of the enumerators of `e`, a member of the class template
+/// whose specialization `outer` is, evaluated with its arguments (`hir`
+/// evaluates them only for the pattern, where they are dependent). A query:
+/// every member function of the specialization asks for the same values.
+#[salsa::tracked(returns(clone))]
+fn enum_values_in(
+    db: &dyn SourceDatabase,
+    outer: cufront_hir::templates::InstId,
+    e: EnumId,
+) -> Option<Arc<Vec<(String, i128)>>> {
+    let map = def_map(db, e.item(db).tu(db));
+    let scope = *map.parent.get(&cufront_hir::scopes::DeclKey::Enum(e))?;
+    let env = cufront_hir::templates::inst_env(db, outer).ok()?;
+    let tree = item_tree_of(db, e.item(db));
+    let data = tree.enums.get(e.idx(db) as usize)?;
+    let mut values: Vec<i128> = Vec::new();
+    for (_, init) in &data.enumerators {
+        let lower = cufront_hir::ty::LowerCx { db, map: &map, item: e.item(db), scope, env: Some(&env) };
+        let cx = cufront_hir::consteval::EvalCx { lower, enum_override: Some((e, &values)) };
+        let v = match init {
+            Some(x) => cufront_hir::consteval::eval(&cx, x).ok()?.v,
+            None => values.last().map_or(0, |p| p + 1),
+        };
+        values.push(v);
+    }
+    Some(Arc::new(data.enumerators.iter().map(|(n, _)| n.clone()).zip(values).collect()))
+}
+
 /// The value of the template parameter `name` in the instance `owner`
 /// infers: a parameter of the function template, or of the class template
 /// specialization it is a member of.
@@ -522,21 +574,28 @@ struct FnCx<'c, 'a> {
     /// The calls of the body by site.
     calls: FxHashMap<CallSite, &'c infer::Callee>,
     /// The item's text, for literals' spellings.
-    text: Option<String>,
+    /// The item's tree, for literals' spellings (read by range: an item
+    /// may be a whole namespace).
+    item: Option<cufront_syntax::SyntaxNode>,
     ret: Option<TyId>,
     owner: InferOwner,
+    /// The template arguments of the instance, for types written in it.
+    env: Option<Option<cufront_hir::templates::Env>>,
+    /// The values of class template enumerations in this instance.
+    enums: FxHashMap<EnumId, Option<Arc<Vec<(String, i128)>>>>,
 }
 
 impl<'c, 'a> FnCx<'c, 'a> {
     fn new(cx: &'c mut Cx<'a>, owner: InferOwner, body: &'c Body, r: &'c InferenceResult) -> Self {
         let db = cx.db;
-        let text = owner_item(db, owner)
-            .and_then(|item| cufront_hir::item_source(db, item).as_ref().map(|s| s.green.to_string()));
+        let item = owner_item(db, owner).and_then(|item| {
+            cufront_hir::item_source(db, item).as_ref().map(|s| cufront_syntax::SyntaxNode::new_root(s.green.clone()))
+        });
         let mut calls = FxHashMap::default();
         for (site, callee) in &r.calls {
             calls.entry(*site).or_insert(callee);
         }
-        FnCx { cx, body, r, calls, text, ret: None, owner }
+        FnCx { cx, body, r, calls, item, ret: None, owner, env: None, enums: FxHashMap::default() }
     }
 
     fn local(&mut self, i: usize) -> il::Local {
@@ -559,8 +618,11 @@ impl<'c, 'a> FnCx<'c, 'a> {
 
     fn spelling(&self, e: ExprId) -> String {
         let range = self.body.expr_ranges.get(e.0 as usize);
-        match (&self.text, range) {
-            (Some(t), Some(r)) => t.get(usize::from(r.start())..usize::from(r.end())).unwrap_or("?").trim().to_string(),
+        match (&self.item, range) {
+            (Some(item), Some(&r)) if item.text_range().contains_range(r) => {
+                let text = item.covering_element(r).to_string();
+                text.trim().to_string()
+            }
             _ => "?".to_string(),
         }
     }
@@ -694,7 +756,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
                 }
                 Some(Resolution::Enumerator) => {
                     let name = p.segments.last().map(|s| s.name.to_string()).unwrap_or_default();
-                    match self.r.ty(e).and_then(|t| enumerator_value(self.cx.db, t, &name)) {
+                    let value = self.r.ty(e).and_then(|t| {
+                        enumerator_value(self.cx.db, t, &name).or_else(|| self.instance_enumerator(t, &name))
+                    });
+                    match value {
                         Some(v) => ExprKind::Int(v),
                         None => ExprKind::Unsupported(format!("enumerator {name}")),
                     }
@@ -831,8 +896,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     _ => ExprKind::Unsupported("sizeof or alignof of an expression without a layout".into()),
                 }
             }
-            hb::Expr::SizeofType(_) | hb::Expr::AlignofType(_) => {
-                ExprKind::Unsupported("sizeof or alignof of a type".into())
+            hb::Expr::SizeofType(t) | hb::Expr::AlignofType(t) => {
+                let sizeof = matches!(x, hb::Expr::SizeofType(_));
+                match self.lower_type(t).map(|t| cufront_hir::layout::size_align(self.cx.db, t)) {
+                    Some(Ok((size, align))) => ExprKind::Size(if sizeof { size } else { align }),
+                    _ => ExprKind::Unsupported("sizeof or alignof of a type without a layout".into()),
+                }
             }
             hb::Expr::Lambda { .. } => ExprKind::Unsupported("lambda expression".into()),
             hb::Expr::New { .. } => ExprKind::Unsupported("new-expression".into()),
@@ -860,6 +929,45 @@ impl<'c, 'a> FnCx<'c, 'a> {
             (None, _, _) => Init::List(args),
         };
         Stmt::MemberInit { name, init }
+    }
+
+    /// A type written in the body, lowered where the function is declared
+    /// (in an instance, with its template arguments).
+    fn lower_type(&mut self, t: &cufront_hir::item_tree::TypeRef) -> Option<TyId> {
+        let db = self.cx.db;
+        let mut owner = self.owner;
+        while let InferOwner::Closure(c) = owner {
+            owner = c.closure(db).owner(db);
+        }
+        let decl = match owner {
+            InferOwner::Fn(f) => FnDecl::Fn(f),
+            InferOwner::Inst(i) => {
+                if self.env.is_none() {
+                    self.env = Some(instances::instance_env(db, i).ok());
+                }
+                i.decl(db)
+            }
+            _ => return None,
+        };
+        let env = match (owner, &self.env) {
+            (InferOwner::Inst(_), Some(None)) => return None,
+            (InferOwner::Inst(_), Some(Some(env))) => Some(env),
+            _ => None,
+        };
+        let scope = instances::fn_scope(db, decl)?;
+        let item = owner_item(db, owner)?;
+        let cx = cufront_hir::ty::LowerCx { db, map: self.cx.map, item, scope, env };
+        let t = cufront_hir::ty::lower(cx, t);
+        (!matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_))).then_some(t)
+    }
+
+    /// [`instance_enumerators`], once per enumeration and body.
+    fn instance_enumerator(&mut self, t: TyId, name: &str) -> Option<i128> {
+        let db = self.cx.db;
+        let TyKind::Enum(e) = cufront_hir::ty::canonical(db, t).kind(db).clone() else { return None };
+        let (map, owner) = (self.cx.map, self.owner);
+        let values = self.enums.entry(e).or_insert_with(|| instance_enumerators(db, map, owner, e));
+        values.as_ref()?.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
     }
 
     fn init(&mut self, l: hb::LocalId) -> Option<Init> {

@@ -71,19 +71,28 @@ fn template_instances_constructors_and_enumerators() {
          enum Mode { Fast = 3, Slow = 7 };\n\
          struct V { int a, b; __attribute__((device)) V(int x) : a(x), b(x + 1) {} \
            __attribute__((device)) int sum() const { return a + b; } };\n\
-         template <int N> __attribute__((global)) void t(int *p) { V v(N); p[0] = v.sum() + Slow; }\n\
-         void launch(int *p) { t<4><<<1, 1>>>(p); }\n",
+         template <int B> struct Agent { enum { THREADS = B * 2, ITEMS }; \
+           __attribute__((device)) int run() const { return THREADS + ITEMS; } };\n\
+         template <int N, class T> __attribute__((global)) void t(int *p) {\n\
+           V v(N); p[0] = v.sum() + Slow; p[1] = sizeof(T); Agent<N> a; p[2] = a.run(); }\n\
+         void launch(int *p) { t<4, double><<<1, 1>>>(p); }\n",
         expect![[r#"
             ; cufront device IL v1
             class %_Z1V ; V
               size 8 align 4
               field a: int @0
               field b: int @4
-            kernel _Z1tILi4EEvPi($0 p: int*) -> void
+            class %_Z5AgentILi4EE ; Agent<4>
+              size 1 align 1
+            kernel _Z1tILi4EdEvPi($0 p: int*) -> void
               local $1 v: %_Z1V
+              local $2 a: %_Z5AgentILi4EE
               {
                 init $1 = construct _ZN1VC1Ei (4:int)
                 (assign:int& (index:int& $0(p):int*& 0:int) (conv:int (add:uint (conv:uint (call:int _ZNK1V3sumEv [$1(v):%_Z1V&])) (conv:uint 7:enum Mode:uint))))
+                (assign:int& (index:int& $0(p):int*& 1:int) (conv:int 8:ulong))
+                init $2
+                (assign:int& (index:int& $0(p):int*& 2:int) (call:int _ZNK5AgentILi4EE3runEv [$2(a):%_Z5AgentILi4EE&]))
               }
             func _ZN1VC1Ei($0 x: int) -> void
               {
@@ -98,6 +107,10 @@ fn template_instances_constructors_and_enumerators() {
             func _ZNK1V3sumEv() -> int
               {
                 return (add:int (field:const int& this:const %_Z1V* ->a) (field:const int& this:const %_Z1V* ->b))
+              }
+            func _ZNK5AgentILi4EE3runEv() -> int
+              {
+                return (conv:int (add:uint (conv:uint 8:enum (anonymous enum):uint) (conv:uint 9:enum (anonymous enum):uint)))
               }
         "#]],
     );
