@@ -362,18 +362,8 @@ fn entity_params(db: &dyn SourceDatabase, e: Entity) -> Option<Vec<TyId>> {
     match e {
         Entity::FnInst(i) => instances::signature(db, i).ok().map(|s| s.params),
         Entity::Fn(f) => {
-            let map = def_map(db, f.item(db).tu(db));
-            let scope = instances::fn_scope(db, FnDecl::Fn(f))?;
-            let tree = item_tree_of(db, f.item(db));
-            let data = tree.fns.get(f.idx(db) as usize)?;
-            let cx = cufront_hir::ty::LowerCx { db, map: &map, item: f.item(db), scope, env: None };
-            Some(
-                data.ty
-                    .params
-                    .iter()
-                    .map(|p| cufront_hir::ty::adjust_param(db, cufront_hir::ty::lower(cx, p)))
-                    .collect(),
-            )
+            let (_, params) = registry::declared_signature(db, f).ok()?;
+            Some(params.into_iter().map(|p| cufront_hir::ty::adjust_param(db, p)).collect())
         }
         _ => None,
     }
@@ -409,12 +399,7 @@ fn fn_ret(db: &dyn SourceDatabase, e: Entity) -> Option<TyId> {
     match e {
         Entity::FnInst(i) => instances::signature(db, i).ok().map(|s| s.ret),
         Entity::Fn(f) => {
-            let map = def_map(db, f.item(db).tu(db));
-            let scope = instances::fn_scope(db, FnDecl::Fn(f))?;
-            let tree = item_tree_of(db, f.item(db));
-            let data = tree.fns.get(f.idx(db) as usize)?;
-            let cx = cufront_hir::ty::LowerCx { db, map: &map, item: f.item(db), scope, env: None };
-            let t = cufront_hir::ty::lower(cx, &data.ty.ret);
+            let (t, _) = registry::declared_signature(db, f).ok()?;
             // `auto`: what the body returns.
             match t.kind(db) {
                 TyKind::Dependent(_) => instances::body_owner(db, e).and_then(|o| infer::infer(db, o).returned),

@@ -289,12 +289,21 @@ fn kernel_cxx_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String>
 }
 
 fn fn_params(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Result<Vec<TyId>, String> {
+    declared_signature(db, f).map(|(_, params)| params)
+}
+
+/// A function's return and parameter types as declared, lowered where it
+/// is declared (parameters not adjusted: arrays stay arrays).
+pub fn declared_signature(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Result<(TyId, Vec<TyId>), String> {
     let map = def_map(db, f.item(db).tu(db));
-    let scope = instances::fn_scope(db, instances::FnDecl::Fn(f)).ok_or("the kernel has no scope")?;
+    let scope = instances::fn_scope(db, instances::FnDecl::Fn(f)).ok_or("the function has no scope")?;
     let tree = item_tree_of(db, f.item(db));
     let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
     let cx = cufront_hir::ty::LowerCx { db, map: &map, item: f.item(db), scope, env: None };
-    Ok(data.ty.params.iter().map(|p| cufront_hir::ty::lower(cx, p)).collect())
+    Ok((
+        cufront_hir::ty::lower(cx, &data.ty.ret),
+        data.ty.params.iter().map(|p| cufront_hir::ty::lower(cx, p)).collect(),
+    ))
 }
 
 /// The namespace-scope device variables, in declaration order (each

@@ -13,7 +13,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use cufront_base_db::{EventSink, LangOptions, RootDatabase, Setter, new_options, new_translation_unit};
+use cufront_base_db::{
+    EventSink, LangOptions, RootDatabase, Setter, TranslationUnit, new_options, new_translation_unit,
+};
 use cufront_device::{keep, stub};
 use expect_test::{Expect, expect};
 
@@ -28,7 +30,7 @@ fn unit(host_body: &str, kernel_body: &str) -> String {
 }
 
 /// The device view's work: the kept set and the stub.
-fn device_view(db: &RootDatabase, tu: cufront_base_db::TranslationUnit) -> String {
+fn device_view(db: &RootDatabase, tu: TranslationUnit) -> String {
     let kept = keep::kept(db, tu, &keep::KeepOptions { module_id: "_0_4_x_cu_k".into(), ..Default::default() });
     let opts = stub::StubOptions { stub_path: "x.stub.c".into(), ..Default::default() };
     stub::stub_file(db, tu, &opts).unwrap();
@@ -50,11 +52,17 @@ fn executed(log: &EventSink) -> String {
     counts.into_iter().map(|(n, c)| format!("{n} × {c}\n")).collect()
 }
 
-fn check_edit(before: String, after: String, kept: Expect, warm: Expect) {
+/// A database that logs executed queries, holding `text` as a unit.
+fn logged(text: &str) -> (RootDatabase, EventSink, TranslationUnit) {
     let log: EventSink = Arc::new(Mutex::new(Vec::new()));
-    let mut db = RootDatabase::with_execution_log(log.clone());
+    let db = RootDatabase::with_execution_log(log.clone());
     let lang = new_options(&db, LangOptions { lazy_bodies: true, device_view: true, ..LangOptions::default() });
-    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(before.as_str()), lang);
+    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(text), lang);
+    (db, log, tu)
+}
+
+fn check_edit(before: String, after: String, kept: Expect, warm: Expect) {
+    let (mut db, log, tu) = logged(&before);
     let first = device_view(&db, tu);
     kept.assert_eq(&first);
     executed(&log);
@@ -135,10 +143,7 @@ fn edit_that_changes_what_a_kernel_calls() {
              __attribute__((global)) void kernel(int *p) {{ p[0] = {call}(1); }}\n"
         )
     };
-    let log: EventSink = Arc::new(Mutex::new(Vec::new()));
-    let mut db = RootDatabase::with_execution_log(log.clone());
-    let lang = new_options(&db, LangOptions { lazy_bodies: true, device_view: true, ..LangOptions::default() });
-    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(text("twice").as_str()), lang);
+    let (mut db, log, tu) = logged(&text("twice"));
     expect![[r#"
         kernel _Z6kernelPi
         function _ZN20_INTERNAL_0_4_x_cu_k5twiceEi
@@ -181,11 +186,7 @@ fn edit_that_changes_what_a_kernel_calls() {
 /// names and the device function's IL are reused.
 #[test]
 fn device_il_after_a_kernel_body_edit() {
-    let log: EventSink = Arc::new(Mutex::new(Vec::new()));
-    let mut db = RootDatabase::with_execution_log(log.clone());
-    let lang = new_options(&db, LangOptions { lazy_bodies: true, device_view: true, ..LangOptions::default() });
-    let before = unit("return x;", "p[0] = twice(1);");
-    let tu = new_translation_unit(&db, "x.ii".into(), Arc::from(before.as_str()), lang);
+    let (mut db, log, tu) = logged(&unit("return x;", "p[0] = twice(1);"));
     let opts = keep::KeepOptions { module_id: "_0_4_x_cu_k".into(), ..Default::default() };
     let first = cufront_device::il_lower::device_il(&db, tu, &opts);
     executed(&log);
