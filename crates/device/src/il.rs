@@ -439,6 +439,13 @@ impl CastKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capture {
+    pub name: String,
+    pub by_ref: bool,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Callee {
     /// A function, by its device name.
     Direct(String),
@@ -525,6 +532,9 @@ pub enum ExprKind {
     InitList(Vec<Expr>),
     /// `sizeof`/`alignof` folded to its value.
     Size(u64),
+    /// A lambda expression: its closure object (the expression's type),
+    /// made of its captures in order, each by name, by reference or by copy.
+    Closure(Vec<Capture>),
     Unsupported(String),
 }
 
@@ -797,6 +807,13 @@ impl Printer<'_> {
             }
             ExprKind::InitList(es) => format!("(list:{t} [{}])", self.exprs(es, locals)),
             ExprKind::Size(n) => format!("{n}:{t}"),
+            ExprKind::Closure(caps) => {
+                let caps: Vec<String> = caps
+                    .iter()
+                    .map(|c| format!("{}{} = {}", if c.by_ref { "&" } else { "" }, c.name, x(&c.value)))
+                    .collect();
+                format!("(closure:{t} [{}])", caps.join(", "))
+            }
             ExprKind::Unsupported(why) => format!("(unsupported:{t} \"{why}\")"),
         }
     }

@@ -342,6 +342,7 @@ struct_codec!(Func { name, kind, ret, params, locals, attrs, body });
 struct_codec!(Local { name, ty, space, is_static, grid_constant });
 struct_codec!(KernelAttrs { launch_bounds, cluster_dims, maxnreg });
 struct_codec!(Expr { ty, cat, kind });
+struct_codec!(Capture { name, by_ref, value });
 
 /// Sum types: a tag (the variant's index) and its fields in order.
 macro_rules! sum_codec {
@@ -423,6 +424,7 @@ sum_codec!(ExprKind {
     19 => InitList(a),
     20 => Size(a),
     21 => Unsupported(a),
+    22 => Closure(a),
 });
 
 sum_codec!(Stmt {

@@ -312,12 +312,21 @@ impl Cx<'_> {
         };
         let mut f = FnCx::new(self, owner, &body, &r);
         f.ret = ret_ty;
-        let locals: Vec<il::Local> = (0..body.locals.len()).map(|i| f.local(i)).collect();
+        // A lambda's `operator()` shares its enclosing function's body: its
+        // locals are its parameters, its init-captures and those declared
+        // inside it; the enclosing ones it names are its captures.
+        let lambda = match owner {
+            InferOwner::Closure(c) => Some(c.closure(db).expr(db)),
+            _ => None,
+        };
+        f.own = Some(owned_locals(&body, lambda));
+        let own: Vec<usize> = f.own.iter().flatten().map(|l| l.0 as usize).collect();
+        let locals: Vec<il::Local> = own.iter().map(|&i| f.local(i)).collect();
         // `f(void)` declares no parameter.
         let void_list = matches!(params.as_slice(), [p] if body.locals.get(p.0 as usize).is_some_and(|l| l.name.is_none())
-            && matches!(&locals.get(p.0 as usize).map(|l| &l.ty), Some(Type::Prim(il::Prim::Void))));
+            && matches!(&locals.get(f.lid(*p) as usize).map(|l| &l.ty), Some(Type::Prim(il::Prim::Void))));
         if !void_list {
-            func.params = params.iter().map(|p| p.0).collect();
+            func.params = params.iter().map(|&p| f.lid(p)).collect();
         }
         func.body = match root {
             Some(root) => {
@@ -361,12 +370,60 @@ fn class_mangled(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> String {
 fn entity_params(db: &dyn SourceDatabase, e: Entity) -> Option<Vec<TyId>> {
     match e {
         Entity::FnInst(i) => instances::signature(db, i).ok().map(|s| s.params),
+        Entity::Closure(c) => infer::closure_fn_sig(db, c).ok().map(|s| s.params),
         Entity::Fn(f) => {
             let (_, params) = registry::declared_signature(db, f).ok()?;
             Some(params.into_iter().map(|p| cufront_hir::ty::adjust_param(db, p)).collect())
         }
         _ => None,
     }
+}
+
+/// The locals of a function (`lambda`: `None`) or of a lambda's
+/// `operator()` that are its own, in order: not those of the lambdas
+/// inside it.
+fn owned_locals(body: &Body, lambda: Option<ExprId>) -> Vec<hb::LocalId> {
+    let mut own: Vec<hb::LocalId> = match lambda {
+        Some(e) => lambda_locals(body, e),
+        None => (0..body.locals.len() as u32).map(hb::LocalId).collect(),
+    };
+    let range = lambda.and_then(|e| body.expr_ranges.get(e.0 as usize).copied());
+    for (i, x) in body.exprs.iter().enumerate() {
+        let inner = ExprId(i as u32);
+        if !matches!(x, hb::Expr::Lambda { .. }) || Some(inner) == lambda {
+            continue;
+        }
+        let nested = match (range, body.expr_ranges.get(i)) {
+            (Some(outer), Some(r)) => outer.contains_range(*r),
+            (None, _) => true,
+            _ => false,
+        };
+        if nested {
+            let theirs = lambda_locals(body, inner);
+            own.retain(|l| !theirs.contains(l));
+        }
+    }
+    own
+}
+
+/// A lambda's own locals, in order: its parameters, its init-captures and
+/// the locals declared inside it.
+fn lambda_locals(body: &Body, lambda: ExprId) -> Vec<hb::LocalId> {
+    let Some(hb::Expr::Lambda { params, captures, .. }) = body.exprs.get(lambda.0 as usize) else { return Vec::new() };
+    let mut own = params.clone();
+    own.extend(captures.iter().filter_map(|c| match c {
+        hb::Capture::Var { local, .. } => *local,
+        _ => None,
+    }));
+    if let Some(&range) = body.expr_ranges.get(lambda.0 as usize) {
+        for (i, n) in body.local_names.iter().enumerate() {
+            let l = hb::LocalId(i as u32);
+            if n.is_some_and(|n| range.contains_range(n)) && !own.contains(&l) {
+                own.push(l);
+            }
+        }
+    }
+    own
 }
 
 /// The type of `this` in a member function of a class that is not a
@@ -406,6 +463,7 @@ fn fn_ret(db: &dyn SourceDatabase, e: Entity) -> Option<TyId> {
                 _ => Some(t),
             }
         }
+        Entity::Closure(c) => infer::closure_fn_sig(db, c).ok().map(|s| s.ret),
         _ => instances::body_owner(db, e).and_then(|o| infer::infer(db, o).returned),
     }
 }
@@ -568,6 +626,9 @@ struct FnCx<'c, 'a> {
     env: Option<Option<cufront_hir::templates::Env>>,
     /// The values of class template enumerations in this instance.
     enums: FxHashMap<EnumId, Option<Arc<Vec<(String, i128)>>>>,
+    /// A lambda's own locals (`None`: every local of the body is the
+    /// function's); the IL numbers them in this order.
+    own: Option<Vec<hb::LocalId>>,
 }
 
 impl<'c, 'a> FnCx<'c, 'a> {
@@ -580,7 +641,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         for (site, callee) in &r.calls {
             calls.entry(*site).or_insert(callee);
         }
-        FnCx { cx, body, r, calls, item, ret: None, owner, env: None, enums: FxHashMap::default() }
+        FnCx { cx, body, r, calls, item, ret: None, owner, env: None, enums: FxHashMap::default(), own: None }
     }
 
     fn local(&mut self, i: usize) -> il::Local {
@@ -728,7 +789,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
             hb::Expr::Literal(hb::Literal::String(..)) => ExprKind::Str(self.spelling(e)),
             hb::Expr::Literal(hb::Literal::Nullptr) => ExprKind::Nullptr,
             hb::Expr::Path(p) => match self.r.resolutions.get(&e) {
-                Some(Resolution::Local(l)) => ExprKind::Local(l.0),
+                Some(Resolution::Local(l)) => self.local_ref(*l),
                 Some(Resolution::Entity(x)) => ExprKind::Global(self.cx.name(*x)),
                 Some(Resolution::Field) => {
                     let name = p.segments.last().map(|s| s.name.to_string()).unwrap_or_default();
@@ -769,9 +830,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
             },
             hb::Expr::Call { callee, args } => {
                 let params = self.params_of(site, *callee);
-                // A member function's object is its first argument.
+                // A member function's object is its first argument: the
+                // object of `o.f(…)`, or `o` itself in `o(…)` (a call
+                // operator, a closure's included).
                 let object = match body.exprs.get(callee.0 as usize) {
                     Some(hb::Expr::Member { base, .. }) if self.callee_entity(site).is_some() => Some(*base),
+                    _ if self.callee_entity(site).is_some() && self.is_object(*callee) => Some(*callee),
                     _ => None,
                 };
                 let callee_il = self.callee(site, Some(*callee));
@@ -888,7 +952,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     _ => ExprKind::Unsupported("sizeof or alignof of a type without a layout".into()),
                 }
             }
-            hb::Expr::Lambda { .. } => ExprKind::Unsupported("lambda expression".into()),
+            hb::Expr::Lambda { captures, params, .. } => self.closure(e, captures, params),
             hb::Expr::New { .. } => ExprKind::Unsupported("new-expression".into()),
             hb::Expr::Delete { .. } => ExprKind::Unsupported("delete-expression".into()),
             hb::Expr::Throw(_) => ExprKind::Unsupported("throw-expression".into()),
@@ -946,6 +1010,130 @@ impl<'c, 'a> FnCx<'c, 'a> {
         (!matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_))).then_some(t)
     }
 
+    /// A local named in the body: in a lambda, an enclosing function's
+    /// local is its capture, a member of the closure object.
+    fn local_ref(&mut self, l: hb::LocalId) -> ExprKind {
+        match &self.own {
+            Some(own) if !own.contains(&l) && self.closure_ty().is_some() => {
+                let name = self.body.locals.get(l.0 as usize).and_then(|d| d.name.clone()).unwrap_or_default();
+                let ty = match self.closure_ty() {
+                    Some(t) => self.cx.ty(TyId::new(self.cx.db, TyKind::Ptr(t))),
+                    None => Type::Unknown("closure".into()),
+                };
+                let this = il::Expr { ty, cat: Cat::PRValue, kind: ExprKind::This };
+                ExprKind::Field { base: Box::new(this), arrow: true, name }
+            }
+            _ => ExprKind::Local(self.lid(l)),
+        }
+    }
+
+    /// The IL's number of a local.
+    fn lid(&self, l: hb::LocalId) -> u32 {
+        match &self.own {
+            Some(own) => own.iter().position(|&o| o == l).map_or(u32::MAX, |i| i as u32),
+            None => l.0,
+        }
+    }
+
+    /// The closure type whose `operator()` is lowered.
+    fn closure_ty(&self) -> Option<TyId> {
+        let InferOwner::Closure(c) = self.owner else { return None };
+        Some(TyId::new(self.cx.db, TyKind::Closure(c.closure(self.cx.db))))
+    }
+
+    /// Whether `e` is an object of class or closure type (not a function).
+    fn is_object(&self, e: ExprId) -> bool {
+        let db = self.cx.db;
+        self.r.ty(e).is_some_and(|t| {
+            matches!(
+                cufront_hir::ty::canonical(db, t).kind(db),
+                TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) | TyKind::Closure(_)
+            )
+        })
+    }
+
+    /// A lambda's closure object: its explicit captures, then what a
+    /// capture-default captures — the enclosing locals its body names
+    /// (non-generic lambdas are inferred in place, so the names inside are
+    /// resolved in this body), in first-use order.
+    fn closure(&mut self, e: ExprId, captures: &[hb::Capture], params: &[hb::LocalId]) -> ExprKind {
+        let body = self.body;
+        let local = |this: &mut Self, l: hb::LocalId| {
+            let ty = match this.r.local_tys.get(l.0 as usize).copied().flatten() {
+                Some(t) => this.cx.ty(t),
+                None => Type::Unknown("local's type".into()),
+            };
+            il::Expr { ty, cat: Cat::LValue, kind: this.local_ref(l) }
+        };
+        let this_expr = |this: &mut Self| {
+            let ty = match this_ty(this.cx.db, this.cx.map, this.owner) {
+                Some(t) => this.cx.ty(t),
+                None => Type::Unknown("this".into()),
+            };
+            il::Expr { ty, cat: Cat::PRValue, kind: ExprKind::This }
+        };
+        let visible = self.r.lambda_scopes.get(&e).cloned().unwrap_or_default();
+        let mut out = Vec::new();
+        let mut own: Vec<hb::LocalId> = params.to_vec();
+        let mut default = None;
+        for c in captures {
+            match c {
+                hb::Capture::Default { by_ref } => default = Some(*by_ref),
+                hb::Capture::This { by_copy } => {
+                    let value = this_expr(self);
+                    out.push(il::Capture { name: "this".into(), by_ref: !by_copy, value });
+                }
+                hb::Capture::Var { name, by_ref, init, local: init_local } => {
+                    own.extend(init_local);
+                    let value = match init {
+                        Some(x) => self.expr(*x),
+                        None => match visible.iter().rev().find(|(n, _)| n == name) {
+                            Some(&(_, l)) => local(self, l),
+                            None => il::Expr {
+                                ty: Type::Unknown("capture".into()),
+                                cat: Cat::LValue,
+                                kind: ExprKind::Unsupported(format!("capture of {name}")),
+                            },
+                        },
+                    };
+                    out.push(il::Capture { name: name.clone(), by_ref: *by_ref, value });
+                }
+            }
+        }
+        if let Some(by_ref) = default
+            && let Some(&range) = body.expr_ranges.get(e.0 as usize)
+        {
+            let inside = |r: Option<&cufront_syntax::TextRange>| r.is_some_and(|r| range.contains_range(*r));
+            let mut seen: Vec<hb::LocalId> = out
+                .iter()
+                .filter_map(|c| match c.value.kind {
+                    ExprKind::Local(l) => Some(hb::LocalId(l)),
+                    _ => None,
+                })
+                .collect();
+            for (i, r) in body.expr_ranges.iter().enumerate() {
+                let x = ExprId(i as u32);
+                if x == e || !range.contains_range(*r) {
+                    continue;
+                }
+                let Some(Resolution::Local(l)) = self.r.resolutions.get(&x) else { continue };
+                // A local of the lambda (a parameter, an init-capture, one
+                // declared in its body) is no capture.
+                if own.contains(l)
+                    || seen.contains(l)
+                    || inside(body.local_names.get(l.0 as usize).and_then(|n| n.as_ref()))
+                {
+                    continue;
+                }
+                seen.push(*l);
+                let name = body.locals.get(l.0 as usize).and_then(|d| d.name.clone()).unwrap_or_default();
+                let value = local(self, *l);
+                out.push(il::Capture { name, by_ref, value });
+            }
+        }
+        ExprKind::Closure(out)
+    }
+
     /// [`instance_enumerators`], once per enumeration and body.
     fn instance_enumerator(&mut self, t: TyId, name: &str) -> Option<i128> {
         let db = self.cx.db;
@@ -993,12 +1181,12 @@ impl<'c, 'a> FnCx<'c, 'a> {
             hb::Cond::Expr(x) => self.expr(*x),
             hb::Cond::Decl(l) => {
                 let init = self.init(*l);
-                out.push(Stmt::Decl(vec![(l.0, init)]));
+                out.push(Stmt::Decl(vec![(self.lid(*l), init)]));
                 let ty = match self.r.local_tys.get(l.0 as usize).copied().flatten() {
                     Some(t) => self.cx.ty(t),
                     None => Type::Unknown("local's type".into()),
                 };
-                il::Expr { ty, cat: Cat::LValue, kind: ExprKind::Local(l.0) }
+                il::Expr { ty, cat: Cat::LValue, kind: ExprKind::Local(self.lid(*l)) }
             }
         }
     }
@@ -1022,7 +1210,7 @@ impl<'c, 'a> FnCx<'c, 'a> {
         match x {
             hb::Stmt::Compound(ss) => Stmt::Block(ss.iter().map(|&s| self.stmt(s)).collect()),
             hb::Stmt::Expr(e) => Stmt::Expr(self.expr(*e)),
-            hb::Stmt::Decl(ls) => Stmt::Decl(ls.iter().map(|&l| (l.0, self.init(l))).collect()),
+            hb::Stmt::Decl(ls) => Stmt::Decl(ls.iter().map(|&l| (self.lid(l), self.init(l))).collect()),
             hb::Stmt::Alias(_)
             | hb::Stmt::NamespaceAlias(..)
             | hb::Stmt::StaticAssert(_)

@@ -117,6 +117,44 @@ fn template_instances_constructors_and_enumerators() {
 }
 
 #[test]
+fn lambdas_are_closure_objects_with_their_captures() {
+    check(
+        "# 1 \"x.cu\"\n\
+         __attribute__((global)) void k(float *p, float a, int n) {\n\
+           int base = 2;\n\
+           auto scale = [=](int i) { return a * p[i] + base; };\n\
+           auto bump = [&, a](int i) { int t = i; p[t] += a; n--; };\n\
+           bump(0); p[1] = scale(1);\n\
+         }\n",
+        expect![[r#"
+            ; cufront device IL v1
+            kernel _Z1kPffi($0 p: float*, $1 a: float, $2 n: int) -> void
+              local $3 base: int
+              local $4 scale: closure _ZZ1kPffiEUliE_
+              local $5 bump: closure _ZZ1kPffiEUliE0_
+              {
+                init $3 = 2:int
+                init $4 = (closure:closure _ZZ1kPffiEUliE_ [a = $1(a):float&, p = $0(p):float*&, base = $3(base):int&])
+                init $5 = (closure:closure _ZZ1kPffiEUliE0_ [a = $1(a):float&, &p = $0(p):float*&, &n = $2(n):int&])
+                (call:void _ZZ1kPffiENKUliE0_clEi [$5(bump):closure _ZZ1kPffiEUliE0_&, 0:int])
+                (assign:float& (index:float& $0(p):float*& 1:int) (call:float _ZZ1kPffiENKUliE_clEi [$4(scale):closure _ZZ1kPffiEUliE_&, 1:int]))
+              }
+            func _ZZ1kPffiENKUliE_clEi($0 i: int) -> float
+              {
+                return (add:float (mul:float (field:float& this:closure _ZZ1kPffiEUliE_* ->a) (index:float& (field:float*& this:closure _ZZ1kPffiEUliE_* ->p) $0(i):int&)) (conv:float (field:int& this:closure _ZZ1kPffiEUliE_* ->base)))
+              }
+            func _ZZ1kPffiENKUliE0_clEi($0 i: int) -> void
+              local $1 t: int
+              {
+                init $1 = $0(i):int&
+                (assign.add:float& (index:float& (field:float*& this:closure _ZZ1kPffiEUliE0_* ->p) $1(t):int&) (field:float& this:closure _ZZ1kPffiEUliE0_* ->a))
+                (postdec:int (field:int& this:closure _ZZ1kPffiEUliE0_* ->n))
+              }
+        "#]],
+    );
+}
+
+#[test]
 fn hostile_bytes_are_refused_without_a_panic() {
     let m = module(
         "# 1 \"x.cu\"\n\
