@@ -572,6 +572,16 @@ pub enum Stmt {
         step: Option<Expr>,
         body: Box<Stmt>,
     },
+    /// `for (var : range) body`: `iteration` names the functions the
+    /// loop calls to iterate (`begin`, `end`, the iterator's operators),
+    /// empty for an array.
+    RangeFor {
+        init: Option<Box<Stmt>>,
+        var: u32,
+        range: Expr,
+        iteration: Vec<String>,
+        body: Box<Stmt>,
+    },
     Return(Option<Expr>),
     Break,
     Continue,
@@ -884,6 +894,13 @@ impl Printer<'_> {
                 if let Some(s) = step {
                     let _ = writeln!(o, "{pad}  step {}", x(s));
                 }
+                self.stmt(o, body, depth + 1, locals);
+            }
+            Stmt::RangeFor { init, var, range, iteration, body } => {
+                if let Some(init) = init {
+                    self.stmt(o, init, depth, locals);
+                }
+                let _ = writeln!(o, "{pad}for ${var} in {} [{}]", x(range), iteration.join(", "));
                 self.stmt(o, body, depth + 1, locals);
             }
             Stmt::Return(None) => {

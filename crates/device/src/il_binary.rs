@@ -446,4 +446,5 @@ sum_codec!(Stmt {
     15 => Null,
     16 => Unsupported(a),
     17 => MemberInit { name, init },
+    18 => RangeFor { init, var, range, iteration, body },
 });

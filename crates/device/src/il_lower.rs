@@ -690,7 +690,10 @@ impl<'c, 'a> FnCx<'c, 'a> {
     /// and top-level qualifiers aside).
     fn conv(&mut self, value: il::Expr, target: TyId) -> il::Expr {
         let t = self.cx.ty(target);
-        if strip(&t) == strip(&value.ty) || matches!(strip(&t), Type::Unknown(_)) {
+        if strip(&t) == strip(&value.ty)
+            || matches!(strip(&t), Type::Unknown(_))
+            || matches!(strip(&value.ty), Type::Unknown(_))
+        {
             return value;
         }
         il::Expr { ty: strip(&t).clone(), cat: Cat::PRValue, kind: ExprKind::Conv(Box::new(value)) }
@@ -1149,6 +1152,13 @@ impl<'c, 'a> FnCx<'c, 'a> {
         let ctor = self.callee_entity(CallSite::Local(l)).map(|f| self.cx.name(f));
         match &local.init {
             hb::Init::None => ctor.map(|c| Init::Construct { ctor: Some(c), args: Vec::new() }),
+            // `T x = {a, b}`: list-initialization.
+            hb::Init::Assign(x)
+                if ctor.is_none() && matches!(self.body.exprs.get(x.0 as usize), Some(hb::Expr::InitList(_))) =>
+            {
+                let Some(hb::Expr::InitList(es)) = self.body.exprs.get(x.0 as usize) else { return None };
+                Some(Init::List(es.iter().map(|&e| self.expr(e)).collect()))
+            }
             hb::Init::Assign(x) if ctor.is_none() => {
                 let v = self.expr(*x);
                 Some(Init::Expr(match target {
@@ -1255,7 +1265,31 @@ impl<'c, 'a> FnCx<'c, 'a> {
                     false => Stmt::Unsupported("for statement whose condition declares a variable".into()),
                 }
             }
-            hb::Stmt::RangeFor { .. } => Stmt::Unsupported("range-based for".into()),
+            hb::Stmt::RangeFor { init, var: Some(var), range, body } => {
+                let init = init.map(|i| b(self, i));
+                let iteration = self
+                    .r
+                    .calls
+                    .iter()
+                    .filter(|(s, _)| *s == CallSite::Expr(*range))
+                    .filter_map(|(_, c)| match c {
+                        infer::Callee::Entity(e) => Some(self.cx.name(*e)),
+                        _ => None,
+                    })
+                    .collect();
+                let decl = self.init(*var);
+                let range = self.expr(*range);
+                let var = self.lid(*var);
+                let body = b(self, *body);
+                // The loop variable is initialized from the iterator each
+                // time: its initializer in the body is that (a `Decl` first).
+                let body = match decl {
+                    Some(init) => Box::new(Stmt::Block(vec![Stmt::Decl(vec![(var, Some(init))]), *body])),
+                    None => body,
+                };
+                Stmt::RangeFor { init, var, range, iteration, body }
+            }
+            hb::Stmt::RangeFor { var: None, .. } => Stmt::Unsupported("range-based for without a variable".into()),
             hb::Stmt::Return(None) => Stmt::Return(None),
             hb::Stmt::Return(Some(e)) => {
                 let v = self.expr(*e);

@@ -155,6 +155,46 @@ fn lambdas_are_closure_objects_with_their_captures() {
 }
 
 #[test]
+fn range_based_for_over_an_array_and_a_range() {
+    check(
+        "# 1 \"x.cu\"\n\
+         struct R { int *b, *e; __attribute__((device)) int *begin() const { return b; } \
+           __attribute__((device)) int *end() const { return e; } };\n\
+         __attribute__((global)) void k(int *p, R r) {\n\
+           int a[4] = {1, 2, 3, 4};\n\
+           for (int x : a) p[0] += x;\n\
+           for (int &y : r) y = 0;\n\
+         }\n",
+        expect![[r#"
+            ; cufront device IL v1
+            class %_Z1R ; R
+              size 16 align 8
+              field b: int* @0
+              field e: int* @8
+            kernel _Z1kPi1R($0 p: int*, $1 r: %_Z1R) -> void
+              local $2 a: int[4]
+              local $3 x: int
+              local $4 y: int&
+              {
+                init $2 = {1:int, 2:int, 3:int, 4:int}
+                for $3 in $2(a):int[4]& []
+                  (assign.add:int& (index:int& $0(p):int*& 0:int) $3(x):int&)
+                for $4 in $1(r):%_Z1R& [_ZNK1R5beginEv, _ZNK1R3endEv]
+                  (assign:int& $4(y):int& 0:int)
+              }
+            func _ZNK1R5beginEv() -> int*
+              {
+                return (field:const int*& this:const %_Z1R* ->b)
+              }
+            func _ZNK1R3endEv() -> int*
+              {
+                return (field:const int*& this:const %_Z1R* ->e)
+              }
+        "#]],
+    );
+}
+
+#[test]
 fn hostile_bytes_are_refused_without_a_panic() {
     let m = module(
         "# 1 \"x.cu\"\n\
