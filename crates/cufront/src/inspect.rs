@@ -69,6 +69,10 @@ enum What {
         /// (nvcc's `--expt-relaxed-constexpr`).
         #[arg(long)]
         relaxed_constexpr: bool,
+        /// Print the device IL of the kept entities (`docs/device-il.md`)
+        /// instead of their list.
+        #[arg(long)]
+        il: bool,
     },
     /// Evaluate every `static_assert` of the unit in the contexts cufront
     /// evaluates (`inspect_asserts.rs`): `FILE:LINE CONTEXT OUTCOME`.
@@ -102,14 +106,18 @@ pub fn run(args: InspectArgs) -> ExitCode {
     match args.what {
         What::Layout { file, r#type, cxx20, all } => layout(&file, r#type.as_deref(), cxx20, all),
         What::Symbols { file, cxx20, all, module_id } => symbols(&file, cxx20, all, module_id.as_deref()),
-        What::Device { file, cxx20, module_id, rdc, relaxed_constexpr } => match load_view(&file, cxx20, true) {
+        What::Device { file, cxx20, module_id, rdc, relaxed_constexpr, il } => match load_view(&file, cxx20, true) {
             Ok((db, tu)) => {
                 let opts = cufront_device::keep::KeepOptions {
                     module_id: module_id.unwrap_or_default(),
                     device_c: rdc,
                     relaxed_constexpr,
                 };
-                print!("{}", cufront_device::listing::listing(&db, tu, &opts));
+                if il {
+                    print!("{}", cufront_device::il_lower::device_il(&db, tu, &opts));
+                } else {
+                    print!("{}", cufront_device::listing::listing(&db, tu, &opts));
+                }
                 leak(db);
                 ExitCode::SUCCESS
             }

@@ -97,6 +97,13 @@ fn the_device_il_is_written_in_both_forms() {
     assert_eq!(text, "; cufront device IL v1\nkernel _Z1kPi($0 p: int*) -> void\n  {\n  }\n");
     let module = cufront_device::il_binary::decode(&std::fs::read(dir.join("a.ilb")).unwrap()).unwrap();
     assert_eq!(module.to_string(), text);
+    let inspect = Command::new(env!("CARGO_BIN_EXE_cufront"))
+        .args(["inspect", "device", "--il"])
+        .arg(dir.join("a.ii"))
+        .output()
+        .unwrap();
+    assert!(inspect.status.success());
+    assert_eq!(String::from_utf8_lossy(&inspect.stdout), text);
     // An unwritable IL file is a catastrophic error, as cicc reports one.
     let out = device(&dir, &["--stub_file_name", "s.c", "--device_il", "no/such/dir/a.il", "a.ii"]);
     assert_eq!(out.status.code(), Some(1));
