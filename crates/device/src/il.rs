@@ -225,6 +225,52 @@ pub struct Var {
     /// Declared `extern` and not defined in the unit.
     pub external: bool,
     pub init: Option<Init>,
+    /// The initializer's value, when it is a constant expression (as the
+    /// constant interpreter evaluates it).
+    pub value: Option<Const>,
+}
+
+/// A constant value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Const {
+    Int(i128),
+    /// A floating value, printed exactly (Rust's shortest round-trip form).
+    Float(String),
+    Null,
+    /// An array's elements, in order.
+    Array(Vec<Const>),
+    /// A class object's members, by name, in order.
+    Object(Vec<(String, Const)>),
+}
+
+impl fmt::Display for Const {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Const::Int(v) => write!(f, "{v}"),
+            Const::Float(s) => f.write_str(s),
+            Const::Null => f.write_str("null"),
+            Const::Array(es) => {
+                f.write_str("[")?;
+                for (i, e) in es.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                f.write_str("]")
+            }
+            Const::Object(ms) => {
+                f.write_str("{")?;
+                for (i, (n, v)) in ms.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, ".{n} = {v}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -643,6 +689,9 @@ impl Printer<'_> {
             let _ = write!(o, "var {} {}{ext}: {}", v.space.name(), v.name, self.ty(&v.ty));
             if let Some(init) = &v.init {
                 let _ = write!(o, " = {}", self.init(init, &[]));
+            }
+            if let Some(value) = &v.value {
+                let _ = write!(o, " ; value {value}");
             }
             o.push('\n');
         }

@@ -337,7 +337,7 @@ struct_codec!(Base { class, offset, is_virtual });
 struct_codec!(Field { name, ty, offset_bits, bit_width });
 struct_codec!(FnType { ret, params, variadic });
 struct_codec!(Quals { c, v, r });
-struct_codec!(Var { name, ty, space, external, init });
+struct_codec!(Var { name, ty, space, external, init, value });
 struct_codec!(Func { name, kind, ret, params, locals, attrs, body });
 struct_codec!(Local { name, ty, space, is_static, grid_constant });
 struct_codec!(KernelAttrs { launch_bounds, cluster_dims, maxnreg });
@@ -385,6 +385,14 @@ sum_codec!(Type {
     10 => MemPtr { class, pointee },
     11 => Closure(a),
     12 => Unknown(a),
+});
+
+sum_codec!(Const {
+    0 => Int(a),
+    1 => Float(a),
+    2 => Null,
+    3 => Array(a),
+    4 => Object(a),
 });
 
 sum_codec!(Init {

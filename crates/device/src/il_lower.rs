@@ -245,14 +245,23 @@ impl Cx<'_> {
                 // initialization body (`hir::infer::var_init`).
                 let owner = InferOwner::Var(v);
                 let body = infer::owner_body(db, owner);
-                let init = match body.root.and_then(|s| body.stmts.get(s.0 as usize)) {
+                let (init, value) = match body.root.and_then(|s| body.stmts.get(s.0 as usize)) {
                     Some(hb::Stmt::Decl(ls)) if ls.len() == 1 => {
                         let r = infer::infer(db, owner);
-                        FnCx::new(self, owner, &body, &r).init(ls[0])
+                        let init = FnCx::new(self, owner, &body, &r).init(ls[0]);
+                        // The value, by the one constant interpreter.
+                        let value = infer::var_init::var_init_scope(db, owner).and_then(|scope| {
+                            let site = (v.item(db), scope, None);
+                            cufront_hir::consteval::interp::eval_local_init(db, self.map, site, &body, &[], ls[0])
+                                .ok()
+                                .and_then(|v| constant(&v))
+                                .and_then(|c| complete(db, ty, c))
+                        });
+                        (init, value)
                     }
-                    _ => None,
+                    _ => (None, None),
                 };
-                (ty, space, external, init)
+                return il::Var { name: String::new(), ty: self.ty(ty), space, external, init, value };
             }
             // A block-scope `__shared__` or `static` variable: a local of
             // the function that declares it (its initializer is there).
@@ -275,7 +284,7 @@ impl Cx<'_> {
             },
             _ => return unknown_var("not a namespace-scope variable"),
         };
-        il::Var { name: String::new(), ty: self.ty(ty), space, external, init }
+        il::Var { name: String::new(), ty: self.ty(ty), space, external, init, value: None }
     }
 
     fn func(&mut self, e: Entity) -> il::Func {
@@ -351,7 +360,55 @@ fn unknown_var(why: &str) -> il::Var {
         space: il::Space::Device,
         external: false,
         init: None,
+        value: None,
     }
+}
+
+/// A value of the constant interpreter as an IL constant (`None`: not a
+/// value, or one the IL does not hold: a pack, an uninitialized object).
+fn constant(v: &cufront_hir::consteval::interp::CValue) -> Option<il::Const> {
+    use cufront_hir::consteval::interp::CValue;
+    Some(match v {
+        CValue::Int(x) => il::Const::Int(x.v),
+        CValue::Float(f, _) => il::Const::Float(format!("{f:?}")),
+        CValue::NullPtr => il::Const::Null,
+        CValue::Array(es) => il::Const::Array(es.iter().map(constant).collect::<Option<_>>()?),
+        CValue::Object(_, ms) => {
+            il::Const::Object(ms.iter().map(|(n, v)| Some((n.clone(), constant(v)?))).collect::<Option<_>>()?)
+        }
+        CValue::Pack(_) | CValue::Void | CValue::Uninit => return None,
+    })
+}
+
+/// A constant of type `t` with the elements a short braced list leaves
+/// out (value-initialized: zero) written, for arrays of arithmetic type;
+/// `None` when it cannot be completed that surely (an array of classes).
+fn complete(db: &dyn SourceDatabase, t: TyId, c: il::Const) -> Option<il::Const> {
+    let t = cufront_hir::ty::canonical(db, t);
+    let TyKind::Array(elem, Some(n)) = t.kind(db).clone() else { return Some(c) };
+    let il::Const::Array(mut es) = c else { return Some(c) };
+    let zero = match cufront_hir::ty::canonical(db, elem).kind(db) {
+        TyKind::Builtin(b)
+            if !cufront_hir::consteval::is_integral(*b) && !matches!(b, Builtin::Void | Builtin::NullPtr) =>
+        {
+            il::Const::Float("0.0".into())
+        }
+        TyKind::Builtin(_) | TyKind::Enum(_) => il::Const::Int(0),
+        TyKind::Ptr(_) => il::Const::Null,
+        TyKind::Array(..) => {
+            es = es.into_iter().map(|e| complete(db, elem, e)).collect::<Option<_>>()?;
+            if es.len() as u64 == n {
+                return Some(il::Const::Array(es));
+            }
+            return None;
+        }
+        _ if es.len() as u64 == n => return Some(il::Const::Array(es)),
+        _ => return None,
+    };
+    while (es.len() as u64) < n {
+        es.push(zero.clone());
+    }
+    Some(il::Const::Array(es))
 }
 
 /// A class type's name mangled as a data name (`_Z4Pair`), the key the IL

@@ -28,6 +28,8 @@ fn kernel_with_launch_bounds_calls_and_conversions() {
         "# 1 \"x.cu\"\n\
          struct Pair { char tag; double value; };\n\
          __attribute__((constant)) float scale = 2;\n\
+         __attribute__((device)) int table[3] = {1, 2 * 3};\n\
+         __attribute__((device)) Pair origin = {'o', 0.5};\n\
          static __attribute__((device)) double widen(double x) { return x; }\n\
          __attribute__((global)) __attribute__((launch_bounds(256, 2))) void k(Pair *out, int n) {\n\
            __attribute__((shared)) float tile[32];\n\
@@ -40,7 +42,9 @@ fn kernel_with_launch_bounds_calls_and_conversions() {
               size 16 align 8
               field tag: char @0
               field value: double @8
-            var constant scale: float = (conv:float 2:int)
+            var constant scale: float = (conv:float 2:int) ; value 2.0
+            var device table: int[3] = {1:int, (mul:int 2:int 3:int)} ; value [1, 6, 0]
+            var device origin: %_Z4Pair = {111:char, 0.5:double} ; value {.tag = 111, .value = 0.5}
             var shared _ZZ1kP4PairiE4tile: float[32]
             kernel _Z1kP4Pairi($0 out: %_Z4Pair*, $1 n: int) -> void launch_bounds(256, 2)
               local $2 tile: float[32] shared
