@@ -483,19 +483,30 @@ fn lambda_locals(body: &Body, lambda: ExprId) -> Vec<hb::LocalId> {
     own
 }
 
-/// The type of `this` in a member function of a class that is not a
-/// template instance (`const C*` in a `const` member function); `None`
-/// elsewhere (instances, lambdas: not modelled yet).
+/// The type of `this` in a member function (`const C*` in a `const`
+/// member function; in a member of a class template specialization, a
+/// pointer to the specialization), as inference types it; in a lambda, the
+/// enclosing function's (the `this` it captures).
 fn this_ty(db: &dyn SourceDatabase, map: &DefMap, owner: InferOwner) -> Option<TyId> {
-    let InferOwner::Fn(f) = owner else { return None };
-    let scope = instances::fn_scope(db, FnDecl::Fn(f))?;
-    let cufront_hir::scopes::ScopeKind::Class(c) = map.scope(scope).kind else { return None };
-    let tree = item_tree_of(db, f.item(db));
-    let cv = tree.fns.get(f.idx(db) as usize)?.ty.cv;
-    let mut class = TyId::new(db, TyKind::Class(map.class_definition(c)));
-    if cv.c || cv.v {
-        class = TyId::new(db, TyKind::Qualified(class, cv));
+    let (class, data) = match owner {
+        InferOwner::Closure(c) => return this_ty(db, map, c.closure(db).owner(db)),
+        InferOwner::Fn(f) => {
+            let scope = instances::fn_scope(db, FnDecl::Fn(f))?;
+            let cufront_hir::scopes::ScopeKind::Class(c) = map.scope(scope).kind else { return None };
+            let data = item_tree_of(db, f.item(db)).fns.get(f.idx(db) as usize)?.clone();
+            (TyId::new(db, TyKind::Class(map.class_definition(c))), data)
+        }
+        InferOwner::Inst(i) => {
+            let outer = i.outer(db)?;
+            (TyId::new(db, TyKind::Inst(outer)), i.decl(db).data(db)?.clone())
+        }
+        _ => return None,
+    };
+    if data.linkage.is_static {
+        return None;
     }
+    let cv = data.ty.cv;
+    let class = if cv.c || cv.v { TyId::new(db, TyKind::Qualified(class, cv)) } else { class };
     Some(TyId::new(db, TyKind::Ptr(class)))
 }
 

@@ -76,7 +76,7 @@ fn template_instances_constructors_and_enumerators() {
          struct V { int a, b; __attribute__((device)) V(int x) : a(x), b(x + 1) {} \
            __attribute__((device)) int sum() const { return a + b; } };\n\
          template <int B> struct Agent { enum { THREADS = B * 2, ITEMS }; \
-           __attribute__((device)) int run() const { return THREADS + ITEMS; } };\n\
+           int base; __attribute__((device)) int run() const { return THREADS + ITEMS + base; } };\n\
          template <int N, class T> __attribute__((global)) void t(int *p) {\n\
            V v(N); p[0] = v.sum() + Slow; p[1] = sizeof(T); Agent<N> a; p[2] = a.run(); }\n\
          void launch(int *p) { t<4, double><<<1, 1>>>(p); }\n",
@@ -87,7 +87,8 @@ fn template_instances_constructors_and_enumerators() {
               field a: int @0
               field b: int @4
             class %_Z5AgentILi4EE ; Agent<4>
-              size 1 align 1
+              size 4 align 4
+              field base: int @0
             kernel _Z1tILi4EdEvPi($0 p: int*) -> void
               local $1 v: %_Z1V
               local $2 a: %_Z5AgentILi4EE
@@ -114,7 +115,7 @@ fn template_instances_constructors_and_enumerators() {
               }
             func _ZNK5AgentILi4EE3runEv() -> int
               {
-                return (conv:int (add:uint (conv:uint 8:enum (anonymous enum):uint) (conv:uint 9:enum (anonymous enum):uint)))
+                return (conv:int (add:uint (add:uint (conv:uint 8:enum (anonymous enum):uint) (conv:uint 9:enum (anonymous enum):uint)) (conv:uint (field:const int& this:const %_Z5AgentILi4EE* ->base))))
               }
         "#]],
     );
