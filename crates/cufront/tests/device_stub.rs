@@ -17,7 +17,14 @@
 //!   misses and extras printed (the first five per unit; all of them, one
 //!   file per unit, into the folder `CUFRONT_DEVICE_NAMES` names).
 //!
-//! Asserted: every kernel cicc declares is listed by cufront (the kernel
+//! - the host object: cufront's host file (`cufront cudafe++`) and
+//!   cufront's stub (`cufront device`, from cufront's module id) compiled
+//!   by nvcc's own host compiler command line, against the real object's
+//!   symbols (`nm`: name and type; the module id masked where cudafe++
+//!   used its time/process fallback).
+//!
+//! Asserted: every host object built from cufront's host file and stub has
+//! the real object's symbols; every kernel cicc declares is listed by cufront (the kernel
 //! share is 100 % per unit that cufront writes); the number of units whose
 //! masked stub is identical and whose exact stub is identical is at least
 //! the floor measured (`STUB_FLOORS`, a ratchet); the shares of cicc's
@@ -77,7 +84,7 @@ fn real(program: &Program, mode: Mode) -> Result<PathBuf, String> {
     let stem = program.name.trim_end_matches(".cu").to_string();
     let text = std::fs::read(&program.path).map_err(|e| e.to_string())?;
     let key = cache_key(&[
-        b"device real v1",
+        b"device real v3",
         tk.version().as_bytes(),
         program.path.to_string_lossy().as_bytes(),
         args.join("\0").as_bytes(),
@@ -108,7 +115,20 @@ fn real(program: &Program, mode: Mode) -> Result<PathBuf, String> {
             .find(|c| c[0].ends_with("/cicc") || c[0] == "cicc")
             .ok_or("no cicc step in nvcc --dryrun")?;
         std::fs::write(dir.join("cicc.args"), cicc[1..].join("\n")).map_err(|e| e.to_string())?;
-        let kept = ["cpp1.ii", "module_id", "cudafe1.stub.c", "cudafe1.gpu", "cudafe1.c"];
+        // The host compiler's step (it compiles cudafe++'s host file, which
+        // includes the stub) and the symbols of the object it made.
+        let host_cc = commands
+            .iter()
+            .find(|c| c.iter().any(|a| a == "-c") && c.iter().any(|a| a.ends_with(".cudafe1.cpp")))
+            .ok_or("no host compilation in nvcc --dryrun")?;
+        std::fs::write(dir.join("hostcc.args"), host_cc.join("\n")).map_err(|e| e.to_string())?;
+        let cudafe = commands
+            .iter()
+            .find(|c| c[0].ends_with("/cudafe++") || c[0] == "cudafe++")
+            .ok_or("no cudafe++ step in nvcc --dryrun")?;
+        std::fs::write(dir.join("cudafe.args"), cudafe[1..].join("\n")).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("host.nm"), nm(&dir.join(format!("k/{stem}.o")))?).map_err(|e| e.to_string())?;
+        let kept = ["cpp1.ii", "cpp4.ii", "module_id", "cudafe1.stub.c", "cudafe1.gpu", "cudafe1.c", "fatbin.c"];
         for entry in std::fs::read_dir(dir.join("k")).map_err(|e| e.to_string())? {
             let path = entry.map_err(|e| e.to_string())?.path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -118,6 +138,121 @@ fn real(program: &Program, mode: Mode) -> Result<PathBuf, String> {
         }
         Ok(())
     })
+}
+
+/// `nm` of an object: "name type" lines, sorted.
+fn nm(obj: &Path) -> Result<String, String> {
+    let out = Command::new("nm").arg(obj).output().map_err(|e| format!("nm: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("nm {}: {}", obj.display(), String::from_utf8_lossy(&out.stderr)));
+    }
+    let mut syms: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace().rev();
+            let name = f.next()?;
+            let kind = f.next()?;
+            Some(format!("{name} {kind}"))
+        })
+        .collect();
+    syms.sort();
+    Ok(syms.join("\n") + "\n")
+}
+
+/// The host object as nvcc builds it with cufront in both front-end
+/// places: `cufront cudafe++` (cudafe++'s command line) writes the host file
+/// and the module id, `cufront device` (cicc's) the stub from that id, and
+/// nvcc's own host compiler command line compiles them, in `work`. Its
+/// symbols against the real object's (`None`: equal, with the module id
+/// masked where cudafe++ used its time/process fallback; else the first
+/// differences).
+fn host_object_with_our_outputs(
+    real: &Path,
+    work: &Path,
+    stem: &str,
+    cicc: &[String],
+) -> Result<Option<String>, String> {
+    std::fs::create_dir_all(work.join("k")).map_err(|e| e.to_string())?;
+    for suffix in ["cpp4.ii", "cpp1.ii", "fatbin.c"] {
+        let name = format!("k/{stem}.{suffix}");
+        std::fs::copy(real.join(&name), work.join(&name)).map_err(|e| format!("{name}: {e}"))?;
+    }
+    let lines = |f: &str| -> Result<Vec<String>, String> {
+        Ok(std::fs::read_to_string(real.join(f))
+            .map_err(|e| format!("{f}: {e}"))?
+            .lines()
+            .map(str::to_string)
+            .collect())
+    };
+    let cufront = |args: &[String]| -> Result<(), String> {
+        let out = Command::new(env!("CARGO_BIN_EXE_cufront"))
+            .args(args)
+            .current_dir(work)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!("cufront {} failed: {}", args[0], String::from_utf8_lossy(&out.stderr)));
+        }
+        Ok(())
+    };
+    cufront(&[vec!["cudafe++".to_string()], lines("cudafe.args")?].concat())?;
+    cufront(&[vec!["device".to_string()], cicc.to_vec()].concat())?;
+    let argv = lines("hostcc.args")?;
+    let out = Command::new(&argv[0]).args(&argv[1..]).current_dir(work).output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "the host compilation of cufront's outputs failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let mut ours = nm(&work.join(format!("k/{stem}.o")))?;
+    let mut theirs = std::fs::read_to_string(real.join("host.nm")).map_err(|e| e.to_string())?;
+    // cudafe++'s fallback id (`…_<crc>_<pid>`) cannot repeat: both must
+    // use one, and the symbols that embed it are compared without it.
+    let read_id =
+        |dir: &Path| std::fs::read_to_string(dir.join(format!("k/{stem}.module_id"))).map(|s| s.trim().to_string());
+    let (real_id, our_id) = (read_id(real).map_err(|e| e.to_string())?, read_id(work).map_err(|e| e.to_string())?);
+    let fallback = |id: &str| {
+        let mut parts = id.rsplit('_');
+        let pid = parts.next().unwrap_or("");
+        let crc = parts.next().unwrap_or("");
+        !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && crc.len() == 8
+            && crc.bytes().all(|b| b.is_ascii_hexdigit())
+    };
+    if real_id != our_id {
+        if !(fallback(&real_id) && fallback(&our_id)) {
+            return Ok(Some(format!("module id {our_id}, the real one {real_id}")));
+        }
+        let mask = |text: &str, id: &str| {
+            let mut lines: Vec<String> = text
+                .lines()
+                .map(|l| {
+                    // `<len>_GLOBAL__N_<id>`: the length counts the id's digits.
+                    let l = l.replace(id, "<id>");
+                    match l.find("_GLOBAL__N_<id>") {
+                        Some(at) => {
+                            let digits = l[..at].bytes().rev().take_while(u8::is_ascii_digit).count();
+                            format!("{}<len>{}", &l[..at - digits], &l[at..])
+                        }
+                        None => l,
+                    }
+                })
+                .collect();
+            lines.sort();
+            lines.join("\n") + "\n"
+        };
+        ours = mask(&ours, &our_id);
+        theirs = mask(&theirs, &real_id);
+    }
+    if ours == theirs {
+        return Ok(None);
+    }
+    let (o, t): (BTreeSet<&str>, BTreeSet<&str>) = (ours.lines().collect(), theirs.lines().collect());
+    let diff: Vec<String> =
+        t.difference(&o).map(|s| format!("- {s}")).chain(o.difference(&t).map(|s| format!("+ {s}"))).take(6).collect();
+    Ok(Some(diff.join("\n")))
 }
 
 /// cicc's temporaries' numbers masked: `__T12` → `__T#`.
@@ -230,6 +365,9 @@ struct Outcome {
     kinds: Vec<(String, usize, usize, usize)>,
     misses: Vec<String>,
     extras: Vec<String>,
+    /// How the host object built from cufront's host file and stub differs
+    /// from the real one (`nm`), if it does.
+    host_nm: Option<String>,
 }
 
 fn first_diff(a: &str, b: &str) -> String {
@@ -271,6 +409,8 @@ fn check(program: &Program, mode: Mode) -> Result<Outcome, String> {
     let (real_stub, our_stub) = (read(&real, "cudafe1.stub.c")?, read(&work, "cudafe1.stub.c")?);
     let (real_gpu, our_gpu) = (read(&real, "cudafe1.gpu")?, read(&work, "cudafe1.gpu")?);
     let _ = std::fs::remove_dir_all(&work);
+    let host_nm = host_object_with_our_outputs(&real, &work, stem, &args)?;
+    let _ = std::fs::remove_dir_all(&work);
     let (cicc, ours) = (gpu_names(&real_gpu), listing_names(&our_gpu));
     let mut kinds = Vec::new();
     for kind in ["kernel", "function", "variable"] {
@@ -288,6 +428,7 @@ fn check(program: &Program, mode: Mode) -> Result<Outcome, String> {
         kinds,
         misses: cn.difference(&on).cloned().collect(),
         extras: on.difference(&cn).cloned().collect(),
+        host_nm,
     })
 }
 
@@ -297,6 +438,7 @@ fn run(mode: Mode) {
     let (mut exact, mut masked) = (0, 0);
     let mut failures = Vec::new();
     let mut kernel_gaps = Vec::new();
+    let mut nm_differs = Vec::new();
     let mut totals = [(0usize, 0usize, 0usize); 3];
     for (p, r) in programs.iter().zip(results) {
         let o = match r {
@@ -329,7 +471,12 @@ fn run(mode: Mode) {
                 kernel_gaps.push(o.unit.clone());
             }
         }
+        line.push_str(if o.host_nm.is_none() { "  host nm equal" } else { "  host nm DIFFERS" });
         eprintln!("{line}");
+        if let Some(d) = &o.host_nm {
+            eprintln!("    host object from cufront's host file and stub:\n    {}", d.replace('\n', "\n    "));
+            nm_differs.push(o.unit.clone());
+        }
         if !o.stub_masked {
             eprintln!("    first stub difference ({})", o.stub_diff.replace('\n', "\n    "));
         }
@@ -366,6 +513,10 @@ fn run(mode: Mode) {
     let crashed: Vec<&String> = failures.iter().filter(|f| !f.contains("(exit status: 2)")).collect();
     assert!(unexpected.is_empty() && crashed.is_empty(), "cufront device failed:\n{}", failures.join("\n"));
     assert!(kernel_gaps.is_empty(), "kernels cicc lists and cufront does not: {kernel_gaps:?}");
+    assert!(
+        nm_differs.is_empty(),
+        "host objects from cufront's host file and stub whose symbols differ: {nm_differs:?}"
+    );
     let (floor_masked, floor_exact) = STUB_FLOORS[usize::from(mode == Mode::Rdc)];
     assert!(masked >= floor_masked, "{masked} masked-equal stubs, floor {floor_masked}");
     assert!(exact >= floor_exact, "{exact} exact stubs, floor {floor_exact}");

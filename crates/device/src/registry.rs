@@ -571,6 +571,17 @@ fn nested_components(mangled: &str) -> Option<Vec<(bool, String)>> {
 /// `::a::b::x` from a nested linkage name `_ZN1a1b1xE` (a global one,
 /// `x`, has no components to read: `None`).
 pub fn qualified_name(mangled: &str) -> Option<String> {
+    nested_name(mangled, false)
+}
+
+/// The qualified name of a function template specialization's template
+/// (`_ZN3cub6detail11EmptyKernelIvEEvv` → `::cub::detail::EmptyKernel`):
+/// its nested name up to the template arguments.
+pub fn template_qualified_name(mangled: &str) -> Option<String> {
+    nested_name(mangled, true)
+}
+
+fn nested_name(mangled: &str, template: bool) -> Option<String> {
     let mut rest = mangled.strip_prefix("_ZN")?;
     let mut out = String::new();
     loop {
@@ -587,7 +598,8 @@ pub fn qualified_name(mangled: &str) -> Option<String> {
         out.push_str(id);
         rest = &rest[digits + n..];
     }
-    (rest.starts_with('E') && !out.is_empty()).then_some(out)
+    let end = if template { 'I' } else { 'E' };
+    (rest.starts_with(end) && !out.is_empty()).then_some(out)
 }
 
 #[cfg(test)]
@@ -598,6 +610,11 @@ mod tests {
         assert_eq!(super::qualified_name("d_int"), None);
         assert_eq!(super::qualified_name("_ZN2ns1kIiEEvv"), None);
         assert_eq!(super::qualified_name("_ZN6detailL1xE").as_deref(), Some("::detail::x"));
+        assert_eq!(
+            super::template_qualified_name("_ZN3cub6detail11EmptyKernelIvEEvv").as_deref(),
+            Some("::cub::detail::EmptyKernel")
+        );
+        assert_eq!(super::template_qualified_name("_Z1kIiEvv"), None);
     }
 
     #[test]

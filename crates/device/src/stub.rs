@@ -124,7 +124,41 @@ struct Prepared {
     /// `cxx_params` without a top-level `__restrict__`.
     cxx_plain: Vec<String>,
     offsets: Vec<u64>,
+    /// Set up by `__cudaSetupArg` (else `__cudaSetupArgSimple`).
     by_ref: Vec<bool>,
+    /// Taken by the stub function by reference (`stub_by_reference`).
+    stub_by_ref: Vec<bool>,
+    /// The namespaces a kernel template is declared in, outermost first,
+    /// each with whether it is `inline`: cicc defines the wrapper's
+    /// specialization inside them (`None`: an unnamed one among them).
+    namespaces: Option<Vec<(String, bool)>>,
+}
+
+/// The namespaces enclosing a function template's declaration.
+fn template_namespaces(
+    db: &dyn SourceDatabase,
+    map: &cufront_hir::DefMap,
+    e: cufront_hir::Entity,
+) -> Option<Vec<(String, bool)>> {
+    use cufront_hir::scopes::{DeclKey, ScopeKind};
+    let cufront_hir::Entity::FnInst(i) = e else { return Some(Vec::new()) };
+    let key = match i.decl(db) {
+        cufront_hir::instances::FnDecl::Template(t) => DeclKey::FnTemplate(t),
+        cufront_hir::instances::FnDecl::Fn(f) => DeclKey::Fn(f),
+    };
+    let mut scope = map.parent.get(&key).copied();
+    let mut out = Vec::new();
+    while let Some(s) = scope {
+        let sc = map.scope(s);
+        match &sc.kind {
+            ScopeKind::Namespace { name: Some(n), inline } => out.push((n.clone(), *inline)),
+            ScopeKind::Namespace { name: None, .. } => return None,
+            _ => {}
+        }
+        scope = sc.parent;
+    }
+    out.reverse();
+    Some(out)
 }
 
 impl Prepared {
@@ -167,13 +201,14 @@ impl Prepared {
             end = at + size;
         }
         let by_ref = params.iter().map(|t| cufront_hir::instances::stub::setup_arg_type(db, *t).is_some()).collect();
+        let stub_by_ref = params.iter().map(|t| stub_by_reference(db, *t)).collect();
         let scope = registry::qualified_name(&cxx).map(|q| q.trim_start_matches("::").to_string());
         let base = match scope {
             Some(q) if !k.template => q,
             _ => k.name.clone(),
         };
         let (cast_name, wrapper_name) = if k.template {
-            let base = match registry::qualified_name(&cxx) {
+            let base = match registry::template_qualified_name(&cxx) {
                 Some(q) => {
                     q.trim_start_matches("::").rsplit_once("::").map_or(String::new(), |(s, _)| format!("{s}::"))
                 }
@@ -200,6 +235,8 @@ impl Prepared {
             cxx_plain,
             offsets,
             by_ref,
+            stub_by_ref,
+            namespaces: if k.template { template_namespaces(db, p.sp.map, k.entity) } else { Some(Vec::new()) },
         })
     }
 
@@ -212,7 +249,7 @@ impl Prepared {
     fn c_params_by_value(&self) -> Vec<String> {
         self.c_params
             .iter()
-            .zip(&self.by_ref)
+            .zip(&self.stub_by_ref)
             .map(|(s, r)| if *r { s.trim_end_matches('&').to_string() } else { s.clone() })
             .collect()
     }
@@ -290,9 +327,23 @@ fn host_size_align(db: &dyn SourceDatabase, t: TyId) -> Result<(u64, u64), Strin
 }
 
 /// A stub parameter's C spelling: classes passed by reference.
+/// A stub function's parameter: an object of class type (a union
+/// included, which `__cudaSetupArgSimple` still sets up) is passed by
+/// reference.
 fn stub_param(sp: &mut Speller<'_>, t: TyId) -> Result<String, String> {
     let s = sp.spell(t, Style::C)?;
-    Ok(if cufront_hir::instances::stub::setup_arg_type(sp.db, t).is_some() { format!("{s}&") } else { s })
+    Ok(if stub_by_reference(sp.db, t) { format!("{s}&") } else { s })
+}
+
+/// Whether the stub function takes a parameter of type `t` by reference:
+/// an object of class type, a union included.
+fn stub_by_reference(db: &dyn SourceDatabase, t: TyId) -> bool {
+    let bare = match cufront_hir::ty::canonical(db, t).kind(db) {
+        TyKind::Qualified(x, _) => cufront_hir::ty::canonical(db, *x),
+        _ => cufront_hir::ty::canonical(db, t),
+    };
+    matches!(bare.kind(db), TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) | TyKind::Closure(_))
+        || cufront_hir::instances::stub::setup_arg_type(db, t).is_some()
 }
 
 /// `t` without a top-level `__restrict__`.
@@ -371,9 +422,24 @@ impl Printer<'_> {
             k.cxx_plain.iter().enumerate().map(|(i, t)| format!("({})__cuda_{i}", ref_of(t))).collect();
         let params = if decls.is_empty() { "(void)".to_string() } else { format!("( {})", decls.join(",")) };
         let call = if args.is_empty() { "()".to_string() } else { format!("( {})", args.join(",")) };
+        // Inside the kernel template's namespaces, opened right after the
+        // stub's definition (on its line) and closed at the end of the
+        // specialization's.
+        let namespaces = k.namespaces.as_ref().ok_or("a kernel template in an unnamed namespace")?;
+        if !namespaces.is_empty() {
+            if self.out.ends_with('\n') {
+                self.out.pop();
+            }
+            for (n, inline) in namespaces {
+                self.out.push_str(&format!("{}namespace {n}{{\n", if *inline { "inline " } else { "" }));
+            }
+            self.out.push('\n');
+        }
         self.out.push_str(&format!(
-            "template<> __specialization_static void __wrapper__device_stub_{}{params}{{{}{call};}}\n",
-            k.wrapper_name, k.stub_name
+            "template<> __specialization_static void __wrapper__device_stub_{}{params}{{{}{call};}}{}\n",
+            k.wrapper_name,
+            k.stub_name,
+            "}".repeat(namespaces.len())
         ));
         Ok(())
     }

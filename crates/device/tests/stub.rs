@@ -243,3 +243,44 @@ int main() {
     "#]]
     .assert_eq(&kernels);
 }
+
+/// A kernel template in namespaces (an inline one among them): the casts
+/// name it qualified, and the wrapper's specialization is defined inside
+/// its namespaces, opened after the stub's definition and closed at the
+/// end of its line (cicc's form, seen on CUB's kernels). A union parameter
+/// is passed to the stub by reference, set up by `__cudaSetupArgSimple`.
+#[test]
+fn kernel_templates_in_namespaces_and_union_parameters() {
+    let unit = r#"# 1 "x.cu"
+union U { int i; float f; };
+namespace lib { inline namespace v1 { namespace detail {
+template <class T> __attribute__((global)) void empty(T x, U u) { }
+} } }
+void host() { lib::detail::empty<int><<<1, 1>>>(0, U{}); }
+"#;
+    let (stub, _) = outputs_of(unit, "_0a1b2c3d_4_x_cu_k", false);
+    expect![[r##"
+        #pragma GCC diagnostic push
+        #pragma GCC diagnostic ignored "-Wunused-function"
+        #pragma GCC diagnostic ignored "-Wcast-qual"
+        #define __NV_CUBIN_HANDLE_STORAGE__ static
+        #if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)
+        #define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
+        #endif
+        #include "crt/host_runtime.h"
+        #include "x.fatbin.c"
+        static void __device_stub__ZN3lib2v16detail5emptyIiEEvT_1U(int, union U&);
+        static void __nv_cudaEntityRegisterCallback(void **);
+        static void __sti____cudaRegisterAll(void) __attribute__((__constructor__));
+        static void __device_stub__ZN3lib2v16detail5emptyIiEEvT_1U(int __par0, union U&__par1){__cudaLaunchPrologue(2);__cudaSetupArgSimple(__par0, 0UL);__cudaSetupArgSimple(__par1, 4UL);__cudaLaunch(((char *)((void ( *)(int, union U))lib::v1::detail::empty<int> )), 0U);}namespace lib{
+        inline namespace v1{
+        namespace detail{
+
+        template<> __specialization_static void __wrapper__device_stub_empty<int>( int &__cuda_0,union ::U &__cuda_1){__device_stub__ZN3lib2v16detail5emptyIiEEvT_1U( (int &)__cuda_0,(union ::U &)__cuda_1);}}}}
+        static void __nv_cudaEntityRegisterCallback(void **__T0){__nv_dummy_param_ref(__T0);__nv_save_fatbinhandle_for_managed_rt(__T0);__cudaRegisterEntry(__T0, ((void ( *)(int, union U))lib::v1::detail::empty<int> ), _ZN3lib2v16detail5emptyIiEEvT_1U, (-1));}
+        static void __sti____cudaRegisterAll(void){__cudaRegisterBinary(__nv_cudaEntityRegisterCallback);}
+
+        #pragma GCC diagnostic pop
+    "##]]
+    .assert_eq(&stub);
+}
