@@ -326,7 +326,6 @@ fn host_size_align(db: &dyn SourceDatabase, t: TyId) -> Result<(u64, u64), Strin
     Ok(((end.div_ceil(align) * align).max(1), align))
 }
 
-/// A stub parameter's C spelling: classes passed by reference.
 /// A stub function's parameter: an object of class type (a union
 /// included, which `__cudaSetupArgSimple` still sets up) is passed by
 /// reference.
