@@ -671,9 +671,11 @@ fn owner_item(db: &dyn SourceDatabase, owner: InferOwner) -> Option<ItemId> {
             FnDecl::Fn(f) => Some(f.item(db)),
             FnDecl::Template(t) => Some(t.item(db)),
         },
+        InferOwner::VarInst(i) => match i.decl(db) {
+            instances::VarDecl::Var(v) => Some(v.item(db)),
+            instances::VarDecl::Template(t) => Some(t.item(db)),
+        },
         InferOwner::Closure(c) => owner_item(db, c.closure(db).owner(db)),
-        #[allow(unreachable_patterns)]
-        _ => None,
     }
 }
 
