@@ -283,6 +283,8 @@ pub(crate) enum Reading {
     InitDecl,
     /// A declaration as a condition (`if (auto x = f())`).
     ConditionDecl,
+    /// A for-range-declaration (`for (auto& x : v)`).
+    RangeDecl,
 }
 
 /// A function body kept as tokens: where it is and what it needs to be parsed later.
@@ -673,8 +675,19 @@ impl<'t> Parser<'t> {
     /// times the input. A speculation without an error (valid code read
     /// another way) is always rewound.
     pub(crate) fn must_keep(&self, cp: Checkpoint) -> bool {
-        self.has_error_since(cp)
-            && (self.braces > cp.braces || self.rewound > REWIND_BUDGET.0 * self.inp.len() + REWIND_BUDGET.1)
+        self.has_error_since(cp) && (self.braces > cp.braces || self.budget_spent())
+    }
+
+    /// Have the speculations of this parse given back more tokens than
+    /// `REWIND_BUDGET`? From then on an erroneous reading stands wherever
+    /// another reading would parse the same tokens again, braced group or
+    /// not: a statement's tentative readings (`for (decl : range)`, an
+    /// init-statement, a condition) are each tried once per position
+    /// (`failed_before`), but a region nested in N of them is still parsed
+    /// once per enclosing reading given back — N times, up to the nesting
+    /// bound — unless the readings stop being given back.
+    pub(crate) fn budget_spent(&self) -> bool {
+        self.rewound > REWIND_BUDGET.0 * self.inp.len() + REWIND_BUDGET.1
     }
 
     pub(crate) fn rewind(&mut self, cp: Checkpoint) {

@@ -346,13 +346,20 @@ fn for_stmt(p: &mut Parser<'_>, m: Marker) {
             return FOR_STMT;
         }
         // The first top-level `;` or `)` decides: a plain range-for has no `;`.
-        if !header_has_semi(p) && try_range_for_rest(p) {
-            return RANGE_FOR_STMT;
-        }
-        init_statement(p);
-        // C++20: `for (init; decl : range)`.
-        if !header_has_semi(p) && try_range_for_rest(p) {
-            return RANGE_FOR_STMT;
+        let range = if header_has_semi(p) { RangeFor::No } else { try_range_for_rest(p) };
+        match range {
+            RangeFor::Yes => return RANGE_FOR_STMT,
+            RangeFor::StoodAsInit => {}
+            RangeFor::No => {
+                init_statement(p);
+                // C++20: `for (init; decl : range)`.
+                if !header_has_semi(p) {
+                    match try_range_for_rest(p) {
+                        RangeFor::Yes => return RANGE_FOR_STMT,
+                        RangeFor::StoodAsInit | RangeFor::No => {}
+                    }
+                }
+            }
         }
         if !p.at(SEMI) {
             condition(p, SEMI);
@@ -390,15 +397,34 @@ fn header_has_semi(p: &Parser<'_>) -> bool {
     }
 }
 
+/// What `try_range_for_rest` found.
+enum RangeFor {
+    /// A range-based for, parsed to its end.
+    Yes,
+    /// No declaration followed by `:`; rewound.
+    No,
+    /// An erroneous declaration that stands as the init-statement
+    /// (`Parser::budget_spent`).
+    StoodAsInit,
+}
+
 /// At the for-range-declaration: `decl : range) stmt`. Rewinds and returns
-/// `false` if no declaration followed by `:` is here.
-fn try_range_for_rest(p: &mut Parser<'_>) -> bool {
+/// `No` if no declaration followed by `:` is here.
+fn try_range_for_rest(p: &mut Parser<'_>) -> RangeFor {
+    if p.failed_before(Reading::RangeDecl) {
+        return RangeFor::No;
+    }
     let cp = p.checkpoint();
     let d = p.start();
-    if !(declaration_in(p, DeclCtx::ForRange) && p.at(COLON) && !p.has_error_since(cp)) {
+    let declared = declaration_in(p, DeclCtx::ForRange);
+    if !(declared && p.at(COLON) && !p.has_error_since(cp)) {
+        if declared && p.has_error_since(cp) && p.budget_spent() {
+            d.complete(p, FOR_INIT);
+            return RangeFor::StoodAsInit;
+        }
         d.abandon(p);
-        p.rewind(cp);
-        return false;
+        p.rewind_failed(Reading::RangeDecl, cp);
+        return RangeFor::No;
     }
     d.complete(p, FOR_INIT);
     p.bump(COLON);
@@ -409,7 +435,7 @@ fn try_range_for_rest(p: &mut Parser<'_>) -> bool {
     }
     p.expect(R_PAREN);
     p.in_jump_target(true, statement);
-    true
+    RangeFor::Yes
 }
 
 /// The contexts in which a statement asks for a declaration.
@@ -447,7 +473,7 @@ fn init_statement(p: &mut Parser<'_>) {
     }
     if p.failed_before(Reading::InitDecl) {
         m.abandon(p);
-    } else if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
+    } else if declaration_in(p, DeclCtx::ForInit) && (!p.has_error_since(cp) || p.budget_spent()) {
         m.complete(p, FOR_INIT);
         return;
     } else {
@@ -471,7 +497,7 @@ fn init_and_condition(p: &mut Parser<'_>, end: SyntaxKind) {
     }
     if p.failed_before(Reading::InitDecl) {
         m.abandon(p);
-    } else if declaration_in(p, DeclCtx::ForInit) && !p.has_error_since(cp) {
+    } else if declaration_in(p, DeclCtx::ForInit) && (!p.has_error_since(cp) || p.budget_spent()) {
         m.complete(p, FOR_INIT);
         condition(p, end);
         return;
@@ -509,7 +535,8 @@ fn try_condition_decl(p: &mut Parser<'_>, end: SyntaxKind) -> bool {
     }
     let cp = p.checkpoint();
     let m = p.start();
-    if declaration_in(p, DeclCtx::Condition) && p.at(end) && !p.has_error_since(cp) {
+    let declared = declaration_in(p, DeclCtx::Condition);
+    if declared && if p.has_error_since(cp) { p.budget_spent() } else { p.at(end) } {
         m.complete(p, CONDITION);
         return true;
     }

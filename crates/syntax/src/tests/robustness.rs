@@ -431,6 +431,30 @@ fn nested_conditions_are_read_once_per_reading() {
     assert_eq!(declared, LEVELS, "each condition is a declaration");
 }
 
+/// A `for` header without `;` is read as a range-based for, then as an
+/// init-statement, then as an expression; a class body in it holding a
+/// function holding the next `for (` was parsed twice per level (the
+/// fuzzer's `for (struct { f(M {` repeated: 20 levels took 1.7 s). Each
+/// reading is tried once per position (`Parser::failed_before`), and past the
+/// rewind budget an erroneous one stands (`Parser::budget_spent`), so a
+/// region nested in many readings is not parsed once per enclosing reading.
+#[test]
+fn range_for_readings_through_class_bodies_stay_linear() {
+    let min = include_str!("../../fuzz/regressions/timeout-range-for-reading-through-class-bodies.cpp");
+    for open in ["for (struct P { void g() { ", "for (struct P { int x, y; void f(M m, int (&a)[3]) { "] {
+        check(&format!("void f() {{ {}", open.repeat(60)), true, true);
+        check(&format!("void f() {{ {}", open.repeat(3_000)), false, false);
+    }
+    check(&min.repeat(40), false, true);
+    // Valid range-based fors, with and without an init-statement, nested in
+    // class bodies of for headers, are still read as such.
+    let valid = "void f(int (&a)[3]) { for (struct P { void g(int (&a)[3]) { for (int& x : a) x = 0; for (int i = 0; int& y : a) y = i; } } p; ;) {} }";
+    let parse = check(valid, true, true);
+    assert!(parse.errors().is_empty(), "{:?}", parse.errors());
+    let range_fors = parse.syntax_node().descendants().filter(|n| n.kind() == SyntaxKind::RANGE_FOR_STMT).count();
+    assert_eq!(range_fors, 2);
+}
+
 /// Readings that fail deep inside nested parentheses, with no braced group
 /// to cut them (the fuzzer's `(int(o(int((i%(int(…`: each group read as a
 /// type-id or a declarator's parameters and then as an expression): past
