@@ -3560,11 +3560,22 @@ impl<'a> Infer<'a> {
                     || (int_rank(*x) < int_rank(Builtin::Int) && *y == Builtin::Int && is_int(*x));
                 Some(Rank { reference: false, major: if promo { 1 } else { 2 }, minor: 0 })
             }
-            (TyKind::Enum(_), TyKind::Builtin(y)) => {
+            (TyKind::Enum(e), TyKind::Builtin(y)) => {
                 if *y == Builtin::NullPtr || *y == Builtin::Void {
                     return None;
                 }
-                Some(Rank { reference: false, major: if *y == Builtin::Int { 1 } else { 2 }, minor: 0 })
+                // [conv.prom]/3–4: to the promoted type, or to a fixed
+                // underlying type, which is the better of the two
+                // ([over.ics.rank]/4.2); any other integral type is a
+                // conversion.
+                let info = ty::enum_info(db, *e);
+                Some(if info.fixed && *y == info.underlying {
+                    Rank { reference: false, major: 1, minor: 0 }
+                } else if *y == info.promoted {
+                    Rank { reference: false, major: 1, minor: u16::from(info.fixed) }
+                } else {
+                    Rank { reference: false, major: 2, minor: 0 }
+                })
             }
             (TyKind::Enum(x), TyKind::Enum(y)) => (x == y).then_some(Rank { reference: false, major: 0, minor: 0 }),
             (TyKind::Builtin(_), TyKind::Enum(_)) => None,
@@ -4107,7 +4118,7 @@ fn int_rank(b: Builtin) -> u8 {
 fn promote(db: &dyn SourceDatabase, t: TyId) -> TyId {
     match t.kind(db) {
         TyKind::Builtin(b) if is_int(*b) && int_rank(*b) < 3 => mk(db, TyKind::Builtin(Builtin::Int)),
-        TyKind::Enum(e) => mk(db, TyKind::Builtin(ty::enum_info(db, *e).underlying)),
+        TyKind::Enum(e) => mk(db, TyKind::Builtin(ty::enum_info(db, *e).promoted)),
         _ => t,
     }
 }

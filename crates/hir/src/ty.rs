@@ -424,6 +424,16 @@ fn bases_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _c: ClassId) -> Arc<Vec
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnumInfo {
     pub underlying: Builtin,
+    /// The type an operand of the enumeration's type is promoted to
+    /// ([conv.prom]): for an unscoped enumeration without a fixed type, the
+    /// first of `int`, `unsigned int`, `long`, … that holds all its values
+    /// (`enum { A = 3, B = 7 }` has underlying type `unsigned int` in the
+    /// Itanium ABI but promotes to `int`); with a fixed type, that type
+    /// promoted (`enum : char` promotes to `int`).
+    pub promoted: Builtin,
+    /// Was the underlying type written (`enum E : short`)? Then conversion
+    /// to it is a promotion too.
+    pub fixed: bool,
     pub values: Vec<Result<i128, ConstError>>,
 }
 
@@ -438,7 +448,12 @@ fn enum_info_of(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
     let map = def_map(db, item.tu(db));
     let tree = item_tree_of(db, item);
     let Some(data) = tree.enums.get(e.idx(db) as usize) else {
-        return Arc::new(EnumInfo { underlying: Builtin::Int, values: Vec::new() });
+        return Arc::new(EnumInfo {
+            underlying: Builtin::Int,
+            promoted: Builtin::Int,
+            fixed: false,
+            values: Vec::new(),
+        });
     };
     let scope = map.enum_scope.get(&e).copied().unwrap_or(scopes::ROOT);
     let cx = LowerCx { db, map: &map, item, scope, env: None };
@@ -489,11 +504,36 @@ fn enum_info_of(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
         };
         order.iter().copied().find(|b| fits(*b)).unwrap_or(Builtin::Long)
     });
-    Arc::new(EnumInfo { underlying, values })
+    let promoted = match fixed {
+        Some(b) => promoted_builtin(b),
+        None if data.scoped => Builtin::Int,
+        None => {
+            let ok = values.iter().filter_map(|v| v.clone().ok());
+            let (min, max) = ok.fold((0i128, 0i128), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            let fits =
+                |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
+            [Builtin::Int, Builtin::UInt, Builtin::Long, Builtin::ULong, Builtin::LongLong, Builtin::ULongLong]
+                .into_iter()
+                .find(|b| fits(*b))
+                .unwrap_or(underlying)
+        }
+    };
+    Arc::new(EnumInfo { underlying, promoted, fixed: fixed.is_some(), values })
+}
+
+/// The integral promotion of a builtin type ([conv.prom]/1–2): the types
+/// ranked below `int` (`bool`, the character types but `char32_t`, `short`)
+/// become `int`, which holds all their values; the rest are unchanged.
+pub fn promoted_builtin(b: Builtin) -> Builtin {
+    use Builtin::*;
+    match b {
+        Bool | Char | SChar | UChar | Char8 | Short | UShort | Char16 | WChar => Int,
+        _ => b,
+    }
 }
 
 fn enum_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _e: EnumId) -> Arc<EnumInfo> {
-    Arc::new(EnumInfo { underlying: Builtin::Int, values: Vec::new() })
+    Arc::new(EnumInfo { underlying: Builtin::Int, promoted: Builtin::Int, fixed: false, values: Vec::new() })
 }
 
 /// A readable spelling of a type (for `inspect` and test output).

@@ -1552,3 +1552,54 @@ fn decltype_of_a_variable_declared_auto() {
         "#]],
     );
 }
+
+#[test]
+fn an_unscoped_enumeration_promotes_by_its_values() {
+    // [conv.prom]/3–4 and [over.ics.rank]/4.2, every assert checked with
+    // g++: `enum { 3, 7 }` has underlying type `unsigned int` but promotes
+    // to `int` (hir said `unsigned int`); a fixed type promotes further
+    // (`enum : unsigned char` to `int`), and conversion to the fixed type
+    // beats conversion to its promotion.
+    check(
+        "template <class A, class B> struct same { static constexpr bool value = false; };\n\
+         template <class A> struct same<A, A> { static constexpr bool value = true; };\n\
+         enum Slow { S3 = 3, S7 = 7 };\n\
+         enum Neg { N = -1, P = 5 };\n\
+         enum Big { B0 = 0, B1 = 0x80000000u };\n\
+         enum Huge { H = 0x100000000 };\n\
+         enum Small : unsigned char { SC = 1 };\n\
+         enum Wide : unsigned long { W = 1 };\n\
+         static_assert(same<decltype(1 + S7), int>::value, \"\");\n\
+         static_assert(same<decltype(+S7), int>::value, \"\");\n\
+         static_assert(same<decltype(N + P), int>::value, \"\");\n\
+         static_assert(same<decltype(+B1), unsigned int>::value, \"\");\n\
+         static_assert(same<decltype(+H), long>::value, \"\");\n\
+         static_assert(same<decltype(+SC), int>::value, \"\");\n\
+         static_assert(same<decltype(SC + SC), int>::value, \"\");\n\
+         static_assert(same<decltype(+W), unsigned long>::value, \"\");\n\
+         static_assert(same<decltype(1u + S7), unsigned int>::value, \"\");\n\
+         int f(int);\n\
+         char f(unsigned);\n\
+         static_assert(same<decltype(f(S7)), int>::value, \"\");\n\
+         long g(long);\n\
+         char g(unsigned);\n\
+         static_assert(same<decltype(g(B1)), char>::value, \"\");\n\
+         short h(unsigned char);\n\
+         char h(int);\n\
+         static_assert(same<decltype(h(SC)), short>::value, \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
