@@ -94,7 +94,7 @@ fn template_instances_constructors_and_enumerators() {
               local $2 a: %_Z5AgentILi4EE
               {
                 init $1 = construct _ZN1VC1Ei (4:int)
-                (assign:int& (index:int& $0(p):int*& 0:int) (conv:int (add:uint (conv:uint (call:int _ZNK1V3sumEv [$1(v):%_Z1V&])) (conv:uint 7:enum Mode:uint))))
+                (assign:int& (index:int& $0(p):int*& 0:int) (add:int (call:int _ZNK1V3sumEv [$1(v):%_Z1V&]) (conv:int 7:enum Mode:uint)))
                 (assign:int& (index:int& $0(p):int*& 1:int) (conv:int 8:ulong))
                 init $2
                 (assign:int& (index:int& $0(p):int*& 2:int) (call:int _ZNK5AgentILi4EE3runEv [$2(a):%_Z5AgentILi4EE&]))
@@ -115,7 +115,7 @@ fn template_instances_constructors_and_enumerators() {
               }
             func _ZNK5AgentILi4EE3runEv() -> int
               {
-                return (conv:int (add:uint (add:uint (conv:uint 8:enum (anonymous enum):uint) (conv:uint 9:enum (anonymous enum):uint)) (conv:uint (field:const int& this:const %_Z5AgentILi4EE* ->base))))
+                return (add:int (add:int (conv:int 8:enum (anonymous enum):uint) (conv:int 9:enum (anonymous enum):uint)) (field:const int& this:const %_Z5AgentILi4EE* ->base))
               }
         "#]],
     );

@@ -166,3 +166,34 @@ fn nvvm_builtins_called_without_a_declaration_are_listed() {
          __attribute__((global)) void k(int* p) { p[0] = all_sync(~0u, p[1]); }\n",
     ));
 }
+
+#[test]
+fn variable_templates_and_qualified_classes_in_dependent_expressions() {
+    // In a dependent return type EDG writes a variable template
+    // specialization as its template, an entity without arguments
+    // (`L_ZNS_6is_a_vEE`, an expr-primary: no `X … E` around it alone),
+    // and a namespace-qualified class qualifier under `sr` level by level,
+    // none a substitution candidate (`sr2ns6detail3canIT_EE5value`); g++
+    // writes `6is_a_vIT_E` and `srNS_6detail3canIT_EE5value`. Both names
+    // are cicc's (`nvcc --keep`, CUDA 13.0).
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kv (a kernel)
+        function _ZN2ns1fIiEENS_9enable_ifIXaasr2ns6detail3canIT_EE5valueL_ZNS_6is_a_vEEEvE4typeERS2_ (referenced by _Z1kv)
+        function _ZN2ns1gIiEENS_2IfIL_ZNS_6is_a_vEEEET_ (referenced by _Z1kv)
+    "#]]
+    .assert_eq(&listing_of(
+        "namespace ns {\n\
+         template <class T> constexpr bool is_a_v = true;\n\
+         template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { typedef T type; };\n\
+         namespace detail { template <class T> struct can { static constexpr bool value = true; }; }\n\
+         template <class T>\n\
+         __attribute__((device)) typename enable_if<detail::can<T>::value && is_a_v<T>>::type f(T&) {}\n\
+         template <bool B> struct If {};\n\
+         template <class T>\n\
+         __attribute__((device)) If<is_a_v<T>> g(T) { return {}; }\n\
+         }\n\
+         __attribute__((global)) void k() { int x; ns::f(x); ns::g(x); }\n",
+    ));
+}

@@ -118,6 +118,7 @@ impl Walk {
             Expr::Call(f, a) => self.expr(f, d) || exprs(a),
             Expr::Member { object, args, .. } => self.expr(object, d) || self.args(args.as_deref(), d),
             Expr::Id(_, args) | Expr::NsId { args, .. } => self.args(args.as_deref(), d),
+            Expr::VarTemplateId { template, args } => self.name(template, d) || self.args(Some(args), d),
             Expr::Scoped { ty, args, .. } => self.ty(ty, d) || self.args(args.as_deref(), d),
             Expr::SizeofType(t) | Expr::AlignofType(t) => self.ty(t, d),
             Expr::Cast(_, t, a) | Expr::Braced(t, a) => self.ty(t, d) || exprs(a),

@@ -207,6 +207,7 @@ fn is_id_expression(e: &Expr) -> bool {
             | Expr::TParam(_)
             | Expr::Id(..)
             | Expr::NsId { .. }
+            | Expr::VarTemplateId { .. }
             | Expr::Scoped { .. }
             | Expr::Member { .. }
             | Expr::Entity(_)
@@ -693,6 +694,8 @@ impl Mangler {
             TArg::Literal(l) => self.literal(l),
             TArg::Expr(Expr::Literal(l)) => self.literal(l),
             TArg::Expr(Expr::Entity(e)) => self.expr(&Expr::Entity(e.clone())),
+            // EDG's `L_Z <template> E` is an expr-primary: no `X … E`.
+            TArg::Expr(e @ Expr::VarTemplateId { .. }) if self.edg => self.expr(e),
             TArg::Expr(e) => {
                 self.out.push('X');
                 self.expr(e)?;
@@ -956,6 +959,20 @@ impl Mangler {
                 self.simple_id(name, args)?;
             }
             Expr::Id(name, args) => self.simple_id(name, args)?,
+            Expr::VarTemplateId { template, args } => {
+                if self.edg {
+                    self.out.push_str("L_Z");
+                    self.encoding(&Encoding::Data(template.clone()))?;
+                    self.out.push('E');
+                } else {
+                    let last = template.comps.last().ok_or("a variable template without a name")?;
+                    let Unqualified::Source(n) = &last.name else {
+                        return Err("a variable template with an unusual name".into());
+                    };
+                    self.source_name(n)?;
+                    self.template_args(args)?;
+                }
+            }
             Expr::NsId { global, quals, name, args } => {
                 if self.edg && !quals.is_empty() {
                     if *global {
@@ -977,7 +994,28 @@ impl Mangler {
                     return Err("`sr` with a qualifier other than a template parameter, class or decltype".into());
                 }
                 self.out.push_str("sr");
-                self.ty(ty)?;
+                // EDG spells a qualified class qualifier level by level,
+                // none of them a substitution candidate (their template
+                // arguments are mangled as usual):
+                // `sr4cuda3std3__417__detect_adl_swap17__can_define_swapIT_EE5value`
+                // where g++ writes `srNS1_17__detect_adl_swap…IT_EE5value`.
+                match &**ty {
+                    Type::Named(n)
+                        if self.edg
+                            && n.root == Root::Global
+                            && n.comps.len() > 1
+                            && n.comps
+                                .iter()
+                                .all(|c| matches!(c.name, Unqualified::Source(_)) && c.abi_tags.is_empty()) =>
+                    {
+                        for c in &n.comps {
+                            let Unqualified::Source(level) = &c.name else { unreachable!("checked above") };
+                            self.simple_id(level, &c.args)?;
+                        }
+                        self.out.push('E');
+                    }
+                    _ => self.ty(ty)?,
+                }
                 self.simple_id(name, args)?;
             }
             Expr::SizeofType(t) => {

@@ -377,6 +377,15 @@ pub enum Expr {
         name: String,
         args: Option<Vec<TArg>>,
     },
+    /// A variable template specialization named in a dependent expression
+    /// (`is_convertible_v<T, U>`): g++ writes its unqualified name with the
+    /// arguments (`16is_convertible_vIT_T0_E`); EDG (cicc's device names,
+    /// [`crate::mangle_edg`]) the template itself as an entity, qualified
+    /// and without arguments (`L_ZNS1_16is_convertible_vEE`).
+    VarTemplateId {
+        template: Name,
+        args: Vec<TArg>,
+    },
     /// `T::name` with a dependent `T`: `sr <type> <name>`.
     Scoped {
         ty: Box<Type>,

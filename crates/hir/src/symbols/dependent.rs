@@ -453,9 +453,20 @@ fn path_expr(
             s.args = None;
         }
         if p.segments[..p.segments.len() - 1].iter().all(|s| s.args.is_none())
-            && let Some(Def::VarTemplate(_)) = scopes::resolve_path(db, map, cx.scope, &bare, Ns::Value)
+            && let Some(Def::VarTemplate(v)) = scopes::resolve_path(db, map, cx.scope, &bare, Ns::Value)
         {
-            return Ok(m::Expr::Id(last.name.clone(), Some(written_args(db, map, cx, args, names, sp, depth)?)));
+            let args = written_args(db, map, cx, args, names, sp, depth)?;
+            // The template's qualified name, for EDG's spelling; g++'s needs
+            // only the written name (a member of a class template has no
+            // name of its own here: g++'s form then).
+            let parent = map.parent.get(&DeclKey::VarTemplate(v)).copied().unwrap_or(scopes::ROOT);
+            return Ok(match scope_name(db, map, parent, &mut super::Budget::default()) {
+                Ok(mut template) => {
+                    template.comps.push(m::build::comp(&last.name));
+                    m::Expr::VarTemplateId { template, args }
+                }
+                Err(_) => m::Expr::Id(last.name.clone(), Some(args)),
+            });
         }
         return Err("a dependent member template in an expression".into());
     }
