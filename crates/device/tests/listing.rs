@@ -197,3 +197,26 @@ fn variable_templates_and_qualified_classes_in_dependent_expressions() {
          __attribute__((global)) void k() { int x; ns::f(x); ns::g(x); }\n",
     ));
 }
+
+#[test]
+fn pack_expansions_in_the_class_of_a_qualified_name() {
+    // `detail::can<T, A...>::value` in a dependent return type: the pack
+    // argument is an expansion (`JDpT0_E`; it was `JT0_E`), and `T0_` is a
+    // substitution candidate for the parameter pack after it (`DpOS3_`).
+    // cicc's name (`nvcc --keep`, CUDA 13.0).
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kv (a kernel)
+        function _ZN2ns1hIiJidEEENS_9enable_ifIXsr2ns6detail3canIT_JDpT0_EEE5valueEvE4typeEPS2_DpOS3_ (referenced by _Z1kv)
+    "#]]
+    .assert_eq(&listing_of(
+        "namespace ns {\n\
+         namespace detail { template <class T, class... A> struct can { static constexpr bool value = true; }; }\n\
+         template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { typedef T type; };\n\
+         template <class T, class... A>\n\
+         __attribute__((device)) typename enable_if<detail::can<T, A...>::value>::type h(T*, A&&...) {}\n\
+         }\n\
+         __attribute__((global)) void k() { int x; ns::h(&x, 1, 2.0); }\n",
+    ));
+}

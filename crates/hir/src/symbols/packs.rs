@@ -69,6 +69,50 @@ pub(super) fn mark_type(t: &mut m::Type, packs: &[u32]) {
             mark_type(b, packs);
         }
         m::Type::ParamApp(_, args) => mark_args(args, packs),
+        m::Type::Decltype(x) => mark_expr(x, packs),
+        _ => {}
+    }
+}
+
+/// `mark_type` through an expression: the types and template arguments
+/// written in it (`sr …can_optimize_construct_atIT_JDpT0_EEE5value`, the
+/// class of a qualified name in a dependent return type).
+fn mark_expr(x: &mut m::Expr, packs: &[u32]) {
+    match x {
+        m::Expr::Unary(_, a) | m::Expr::SizeofExpr(a) | m::Expr::AlignofExpr(a) | m::Expr::Noexcept(a) => {
+            mark_expr(a, packs)
+        }
+        m::Expr::Binary(_, a, b) => {
+            mark_expr(a, packs);
+            mark_expr(b, packs);
+        }
+        m::Expr::Cond(a, b, c) => {
+            mark_expr(a, packs);
+            mark_expr(b, packs);
+            mark_expr(c, packs);
+        }
+        m::Expr::Call(f, args) => {
+            mark_expr(f, packs);
+            args.iter_mut().for_each(|a| mark_expr(a, packs));
+        }
+        m::Expr::Scoped { ty, args, .. } => {
+            mark_type(ty, packs);
+            if let Some(args) = args {
+                mark_args(args, packs);
+            }
+        }
+        m::Expr::Id(_, Some(args))
+        | m::Expr::NsId { args: Some(args), .. }
+        | m::Expr::Member { args: Some(args), .. } => mark_args(args, packs),
+        m::Expr::VarTemplateId { template, args } => {
+            mark_name(template, packs);
+            mark_args(args, packs);
+        }
+        m::Expr::SizeofType(t) | m::Expr::AlignofType(t) => mark_type(t, packs),
+        m::Expr::Cast(_, t, args) | m::Expr::Braced(t, args) => {
+            mark_type(t, packs);
+            args.iter_mut().for_each(|a| mark_expr(a, packs));
+        }
         _ => {}
     }
 }
@@ -97,6 +141,7 @@ fn mark_args(args: &mut [m::TArg], packs: &[u32]) {
                     mark_arg_elem(e, packs);
                 }
             }
+            m::TArg::Expr(x) => mark_expr(x, packs),
             _ => {}
         }
     }
