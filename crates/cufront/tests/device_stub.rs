@@ -48,8 +48,10 @@ const FLOOR_MASKED: usize = 33;
 /// Minimum shares (percent, all units together) of cicc's listed device
 /// functions and variables that cufront lists: measured, minus a point.
 /// (The thrust and cccl units, written since their extended lambdas are
-/// spelled, brought the function share from 96.0% to 87.2%.)
-const NAME_FLOORS: [(&str, f64); 2] = [("function", 86.5), ("variable", 64.0)];
+/// spelled, brought the function share from 96.0% to 87.2%; EDG's
+/// spelling of variable templates in dependent expressions raised it to
+/// 89.1% whole, 90.4% rdc.)
+const NAME_FLOORS: [(&str, f64); 2] = [("function", 88.0), ("variable", 64.0)];
 
 /// Units whose stub cufront refuses to write (status 2): a ratchet
 /// towards none.
