@@ -220,3 +220,32 @@ fn pack_expansions_in_the_class_of_a_qualified_name() {
          __attribute__((global)) void k() { int x; ns::h(&x, 1, 2.0); }\n",
     ));
 }
+
+#[test]
+fn the_implicit_copy_constructor_beats_a_constructor_template() {
+    // thrust's `normal_iterator(const normal_iterator<O>&, enable_if<…>* = 0)`
+    // deduced to `const NI<int*>&` for a copy: the same conversion as the
+    // implicit copy constructor, which wins as a non-template (cicc lists
+    // no instance of the template; `nvcc --keep`, CUDA 13.0).
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPi (a kernel)
+        function _Z4pass2NIIPiE (defined in the unit, external, not inline)
+        function _ZN2NIIPiEC1ES0_ (referenced by _Z1kPi)
+        function _ZN2NIIPiEC2ES0_ (referenced by _Z1kPi)
+    "#]]
+    .assert_eq(&listing_of(
+        "template <bool B, class T = void> struct enable_if {};\n\
+         template <class T> struct enable_if<true, T> { typedef T type; };\n\
+         template <class A, class B> struct is_conv { static constexpr bool value = true; };\n\
+         template <class It> struct NI {\n\
+           It b;\n\
+           __attribute__((host, device)) NI() {}\n\
+           __attribute__((host, device)) explicit NI(It x) : b(x) {}\n\
+           template <class O>\n\
+           __attribute__((host, device)) NI(const NI<O>& o, typename enable_if<is_conv<O, It>::value>::type* = 0) : b(o.b) {}\n\
+         };\n\
+         __attribute__((device)) NI<int*> pass(NI<int*> v) { return v; }\n\
+         __attribute__((global)) void k(int* p) { NI<int*> a(p); NI<int*> c(a); NI<int*> d = pass(c); (void)d; }\n",
+    ));
+}

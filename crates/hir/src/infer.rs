@@ -1249,7 +1249,7 @@ impl<'a> Infer<'a> {
         }
         let mut converted = None;
         let callee = match self.resolve_overload(&ctors, None, args, None) {
-            Ok((cand, _, _)) if self.implicit_copy_beats(class, c, cand, args) => {
+            Ok((cand, _, sig)) if self.implicit_copy_beats(class, c, cand, &sig, args) => {
                 let lvalue = args[0].cat == Category::LValue;
                 let kind =
                     if !lvalue && instances::implicitly_declared(self.db, class, instances::SpecialKind::MoveCtor) {
@@ -1308,14 +1308,26 @@ impl<'a> Infer<'a> {
     /// the class itself: `cand` is a non-template taking something other
     /// than a reference to the class (`no_throw_allocator(const
     /// BaseAllocator&)`: a derived-to-base conversion), while the implicit
-    /// one binds `const C&` directly (an exact match, [over.ics.rank]).
-    fn implicit_copy_beats(&self, class: ClassRefT, c: TyId, cand: Cand, args: &[Arg]) -> bool {
+    /// one binds `const C&` directly (an exact match, [over.ics.rank]); or
+    /// `cand` is a constructor template whose deduced first parameter is
+    /// `const C&` (thrust's `normal_iterator(const normal_iterator<O>&,
+    /// enable_if<…>* = 0)` with `O` the class's own argument): the same
+    /// conversions, and a non-template beats a template specialization
+    /// ([over.match.best]/2.4); for an rvalue the implicit move
+    /// constructor's `C&&` is the better binding anyway.
+    fn implicit_copy_beats(&self, class: ClassRefT, c: TyId, cand: Cand, sig: &FnSig, args: &[Arg]) -> bool {
         let [a] = args else { return false };
-        if a.braced || !self.same_class(a.ty, c) || !matches!(cand.0, FnDecl::Fn(_)) {
+        if a.braced || !self.same_class(a.ty, c) {
             return false;
         }
         if !instances::implicitly_declared(self.db, class, instances::SpecialKind::CopyCtor) {
             return false;
+        }
+        if !matches!(cand.0, FnDecl::Fn(_)) {
+            let Some(&first) = sig.params.first() else { return false };
+            let TyKind::LRef(inner) = canonical(self.db, first).kind(self.db) else { return false };
+            let inner = canonical(self.db, *inner);
+            return cv_of(self.db, inner).c && !cv_of(self.db, inner).v && self.same_class(inner, c);
         }
         let Some(data) = cand.0.data(self.db) else { return false };
         let params: &[TypeRef] = data.ty.params.get(..1).unwrap_or(&[]);
