@@ -59,18 +59,38 @@ pub(crate) fn noexcept_operand(cx: LowerCx<'_>, body: &Body, e: ExprId, text: &s
 
 /// A function's declared exception specification: destructors are
 /// non-throwing unless they say otherwise ([class.dtor]/4, taken as never
-/// said), others only with `noexcept`/`noexcept(true)`; an implicit special
-/// member or a conditional specification is not decided here.
+/// said), others only with `noexcept`/`noexcept(true)`; an implicit copy or
+/// move constructor or assignment is non-throwing when every special member
+/// of a subobject it calls is ([except.spec]/8: thrust's `zip_iterator`
+/// copies, which make libcu++'s `__tuple_impl` pick its
+/// `__all_nothrow_constructible`).
 fn entity_noexcept(db: &dyn SourceDatabase, x: Entity) -> Option<bool> {
     let d = match x {
         Entity::Fn(f) => FnDecl::Fn(f),
         Entity::FnInst(i) => i.decl(db),
         Entity::Inherited(ic) => return entity_noexcept(db, ic.base(db)),
+        Entity::Special(s) => return *special_noexcept(db, s),
         _ => return None,
     };
     let data = d.data(db)?;
     if matches!(data.name, FnName::Dtor) || data.ty.noexcept {
         return Some(true);
+    }
+    // A copy or move constructor defaulted where it is declared, with no
+    // exception specification of its own, has the implicit one's
+    // (libcu++'s `tuple(const tuple&) = default;`).
+    if data.defaulted
+        && data.noexcept_expr.is_none()
+        && let Some(class) = instances::ctor_class(db, x)
+    {
+        let kind = if instances::own_ref_param(db, class, &data.ty.params, true) {
+            instances::SpecialKind::CopyCtor
+        } else if instances::own_ref_param(db, class, &data.ty.params, false) {
+            instances::SpecialKind::MoveCtor
+        } else {
+            return None;
+        };
+        return *special_noexcept(db, instances::SpecialMemberId::new(db, class, kind));
     }
     // `noexcept(<expression>)`: the condition decides, evaluated where
     // the function is declared (a member of a class template instance or
@@ -88,6 +108,34 @@ fn entity_noexcept(db: &dyn SourceDatabase, x: Entity) -> Option<bool> {
         };
     }
     Some(false)
+}
+
+/// Whether an implicit special member is non-throwing: the destructor
+/// always; a copy or move constructor or assignment when every subobject's
+/// special member it uses is (a trivial one is no call); a default
+/// constructor, whose default member initializers may throw, is not
+/// decided.
+#[salsa::tracked(cycle_result = special_noexcept_cycle)]
+pub(crate) fn special_noexcept(db: &dyn SourceDatabase, s: instances::SpecialMemberId) -> Option<bool> {
+    use instances::SpecialKind as K;
+    match s.kind(db) {
+        K::Dtor => return Some(true),
+        K::DefaultCtor => return None,
+        K::CopyCtor | K::MoveCtor | K::CopyAssign | K::MoveAssign => {}
+    }
+    let mut known = true;
+    for e in instances::special_required(db, s) {
+        match entity_noexcept(db, e) {
+            Some(true) => {}
+            Some(false) => return Some(false),
+            None => known = false,
+        }
+    }
+    known.then_some(true)
+}
+
+fn special_noexcept_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _s: instances::SpecialMemberId) -> Option<bool> {
+    None
 }
 
 /// The value of the `noexcept(<expression>)` condition of a function

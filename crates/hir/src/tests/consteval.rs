@@ -1603,3 +1603,35 @@ fn an_unscoped_enumeration_promotes_by_its_values() {
         "#]],
     );
 }
+
+#[test]
+fn implicit_and_defaulted_copy_constructors_are_noexcept_as_their_subobjects() {
+    // [except.spec]: an implicit copy constructor, and one defaulted where
+    // it is declared, is non-throwing when every subobject's copy it calls
+    // is (libcu++'s `__tuple_impl` picks `__all_nothrow_constructible` from
+    // such copies of thrust's `zip_iterator`); g++ agrees on every assert.
+    check(
+        "template <class T> T&& declval() noexcept;\n\
+         struct A { A(const A&) noexcept; A(); };\n\
+         struct B { B(const B&); B(); };\n\
+         struct C { A a; int x; };\n\
+         struct D { B b; };\n\
+         struct E { A a; E() {} E(const E&) = default; };\n\
+         struct F { B b; F() {} F(const F&) = default; };\n\
+         template <class T> struct W { T t; W() {} W(const W&) = default; };\n\
+         static_assert(noexcept(C(declval<C&>())), \"\");\n\
+         static_assert(!noexcept(D(declval<D&>())), \"\");\n\
+         static_assert(noexcept(E(declval<E&>())), \"\");\n\
+         static_assert(!noexcept(F(declval<F&>())), \"\");\n\
+         static_assert(noexcept(W<A>(declval<W<A>&>())), \"\");\n\
+         static_assert(!noexcept(W<B>(declval<W<B>&>())), \"\");",
+        expect![[r#"
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+            namespace: true
+        "#]],
+    );
+}
