@@ -484,13 +484,14 @@ fn enum_info_of(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
         next = v.clone().map(|v| v + 1);
         values.push(v);
     }
+    // The range of the enumerator values, and which types hold it.
+    let ok: Vec<i128> = values.iter().filter_map(|v| v.clone().ok()).collect();
+    let (min, max) = (ok.iter().copied().min().unwrap_or(0), ok.iter().copied().max().unwrap_or(0));
+    let fits = |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
     let underlying = fixed.unwrap_or_else(|| {
         if data.scoped {
             return Builtin::Int;
         }
-        let ok: Vec<i128> = values.iter().filter_map(|v| v.clone().ok()).collect();
-        let (min, max) = (ok.iter().copied().min().unwrap_or(0), ok.iter().copied().max().unwrap_or(0));
-        let fits = |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
         let order: &[Builtin] = if data.packed {
             if min < 0 {
                 &[Builtin::SChar, Builtin::Short, Builtin::Int, Builtin::Long]
@@ -507,16 +508,10 @@ fn enum_info_of(db: &dyn SourceDatabase, e: EnumId) -> Arc<EnumInfo> {
     let promoted = match fixed {
         Some(b) => promoted_builtin(b),
         None if data.scoped => Builtin::Int,
-        None => {
-            let ok = values.iter().filter_map(|v| v.clone().ok());
-            let (min, max) = ok.fold((0i128, 0i128), |(lo, hi), v| (lo.min(v), hi.max(v)));
-            let fits =
-                |b: Builtin| min >= consteval::min_value(b) && (max < 0 || (max as u128) <= consteval::max_value(b));
-            [Builtin::Int, Builtin::UInt, Builtin::Long, Builtin::ULong, Builtin::LongLong, Builtin::ULongLong]
-                .into_iter()
-                .find(|b| fits(*b))
-                .unwrap_or(underlying)
-        }
+        None => [Builtin::Int, Builtin::UInt, Builtin::Long, Builtin::ULong, Builtin::LongLong, Builtin::ULongLong]
+            .into_iter()
+            .find(|b| fits(*b))
+            .unwrap_or(underlying),
     };
     Arc::new(EnumInfo { underlying, promoted, fixed: fixed.is_some(), values })
 }
