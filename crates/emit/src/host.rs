@@ -45,14 +45,16 @@ mod href;
 mod kparams;
 mod lambda;
 mod preamble;
+mod queries;
 pub(crate) mod refs;
 
 pub use preamble::preamble;
+pub use queries::host_file;
 
 use refs::{Kind, Refs};
 
 /// The options of the cudafe++ command line that shape the host file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HostOptions {
     /// `--gnu_version`; `None` behaves as a recent gcc.
     pub gnu_version: Option<u32>,
@@ -68,6 +70,9 @@ pub struct HostOptions {
     /// `--stub_file_name`, copied byte for byte into the trailer.
     pub stub_file_name: String,
     pub module_id: String,
+    /// Parse every function body, not only those a rule looks into
+    /// (`bodies::BodyNeeds`): the reference the tests compare with.
+    pub all_bodies: bool,
 }
 
 /// The host file, or why it cannot be written.
@@ -78,7 +83,7 @@ pub struct HostFile {
     pub unsupported: Vec<(TextRange, String)>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Edit {
     start: u32,
     end: u32,
@@ -96,6 +101,9 @@ struct Plan<'a> {
     /// The unit's `__T<n>` counter (unnamed template parameters of kernels,
     /// the typedefs after closure variables).
     next_t: u32,
+    /// The unit's first definition of a class by its name (the lambda
+    /// rules' syntactic lookup), maybe in another item's tree.
+    classes: &'a dyn Fn(&str) -> Option<SyntaxNode>,
 }
 
 impl Plan<'_> {
@@ -169,11 +177,52 @@ fn trivia_after(n: &rowan::GreenNodeData) -> Result<TextSize, TextSize> {
     Err(len)
 }
 
-/// Prints the host file for the unit `text` (parsed as `root`).
-/// Execution spaces and `constexpr` come from the semantic model `sema`
-/// (of the same text: `root` may have more bodies parsed, never other
-/// declarations).
-pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOptions, sema: Sema<'_>) -> HostFile {
+/// What the host file does at and inside one top-level item: its edits
+/// (offsets relative to the item's start) by the phase that made them, and
+/// what the unit's parts are merged from. A function of the item's tree and
+/// of unit facts that an edit inside a body leaves equal (`queries.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ItemPlan {
+    /// The unit applies its edits phase by phase, each over all items in
+    /// order (edits at one offset keep that order): declarations, nodes
+    /// (launches, managed uses, CUDA attributes), lambdas, `__noinline__`.
+    edits: [Vec<Edit>; 4],
+    /// Where this item holds a global `size_t` typedef: the runtime
+    /// header's insertion, kept only for the unit's first one.
+    size_t: Option<u32>,
+    unsupported: Vec<(TextRange, String)>,
+    host_refs: href::HostRefs,
+    /// Extended lambdas' capture counts (the preamble's wrapper templates).
+    dl_counts: std::collections::BTreeSet<usize>,
+    hdl_counts: std::collections::BTreeSet<usize>,
+    /// `__T<n>` names used by the declaration phase and by the lambda phase.
+    t_decls: u32,
+    t_lambdas: u32,
+}
+
+impl ItemPlan {
+    /// Whether the `__T<n>` numbering before this item changes its edits.
+    pub(crate) fn uses_t(&self) -> bool {
+        self.t_decls > 0 || self.t_lambdas > 0
+    }
+}
+
+const RUNTIME_INCLUDE: &str = "\n#if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)\n#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n#endif\n#include \"crt/host_runtime.h\"\n";
+
+/// The plan of one top-level item, `root` (its text `text`, with the bodies
+/// the rules read parsed), given the unit's CUDA entities `refs` and the
+/// `__T<n>` numbers the earlier items used in each phase. Execution spaces
+/// and `constexpr` come from `sema`, for this item.
+pub(crate) fn plan_item(
+    text: &str,
+    root: &SyntaxNode,
+    opts: &HostOptions,
+    sema: Sema<'_>,
+    refs: &Refs,
+    classes: &dyn Fn(&str) -> Option<SyntaxNode>,
+    t_decls: u32,
+    t_lambdas: u32,
+) -> ItemPlan {
     let mut plan = Plan {
         text,
         opts,
@@ -181,36 +230,31 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         unsupported: Vec::new(),
         anon_ns: format!("_GLOBAL__N_{}", opts.module_id.trim_end_matches('\n')),
         device_bodies: Vec::new(),
-        next_t: 0,
+        next_t: t_decls,
+        classes,
     };
     // Member aliases that may need a qualifier: (edit to fill, scope, name).
     let mut aliases: Vec<(usize, Vec<Option<String>>, String)> = Vec::new();
-    // Filled by the same walk as the plan (neither reads the other).
-    let mut refs = Refs::default();
     let mut host_refs = href::HostRefs::default();
-    let mut size_t_done = false;
-    walk::walk(root, &mut |node, ctx| {
-        refs.add(node, ctx, sema);
-        match node.kind() {
-            K::FUNCTION_DEF => function_def(&mut plan, sema, node, ctx),
-            K::SIMPLE_DECL => {
-                if !size_t_done && ctx.scope.is_empty() && is_size_t_typedef(node) {
-                    size_t_done = true;
-                    let end: u32 = significant_range(node).end().into();
-                    plan.insert(
-                        end,
-                        "\n#if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)\n#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n#endif\n#include \"crt/host_runtime.h\"\n",
-                    );
-                }
-                simple_decl(&mut plan, sema, node, ctx);
+    let mut size_t = None;
+    walk::walk_top_level(root, &mut |node, ctx| match node.kind() {
+        K::FUNCTION_DEF => function_def(&mut plan, sema, node, ctx),
+        K::SIMPLE_DECL => {
+            if size_t.is_none() && ctx.scope.is_empty() && is_size_t_typedef(node) {
+                let end: u32 = significant_range(node).end().into();
+                size_t = Some(end);
+                plan.insert(end, RUNTIME_INCLUDE);
             }
-            K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
-            K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut aliases, node, ctx),
-            _ => {}
+            simple_decl(&mut plan, sema, node, ctx);
         }
+        K::NAMESPACE_DEF => anonymous_namespace(&mut plan, node),
+        K::ALIAS_DECL if ctx.member => member_alias(&mut plan, &mut aliases, node, ctx),
+        _ => {}
     });
+    let t_decls_used = plan.next_t - t_decls;
     plan.device_bodies.sort_by_key(|r| r.start());
     qualify_aliases(&mut plan, sema, aliases);
+    let decls_end = plan.edits.len();
     let mut lambdas = Vec::new();
     // The nodes the rules below act on (the others would match no arm).
     let mut pick = |kind: K, g: &rowan::GreenNodeData| match kind {
@@ -235,28 +279,102 @@ pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, opts: &HostOpti
         K::LAMBDA_EXPR => lambdas.push(n),
         _ => {}
     });
-    lambda::rewrite(&mut plan, root, &lambdas);
+    let nodes_end = plan.edits.len();
+    plan.next_t = t_lambdas;
+    let (dl_counts, hdl_counts) = lambda::rewrite(&mut plan, &lambdas);
+    let t_lambdas_used = plan.next_t - t_lambdas;
+    let lambdas_end = plan.edits.len();
     // `__noinline__` is a macro that cudafe++ predefines (spec 20 §2).
-    if text.contains("__noinline__") {
-        let mut at = Vec::new();
-        noinline_keywords(&root.green(), root.text_range().start(), &mut at);
-        for range in at {
-            plan.replace(range, "__attribute__((noinline))");
+    let mut at = Vec::new();
+    noinline_keywords(&root.green(), root.text_range().start(), &mut at);
+    for range in at {
+        plan.replace(range, "__attribute__((noinline))");
+    }
+    let mut edits = plan.edits;
+    let noinline = edits.split_off(lambdas_end);
+    let lambda_edits = edits.split_off(nodes_end);
+    let node_edits = edits.split_off(decls_end);
+    ItemPlan {
+        edits: [edits, node_edits, lambda_edits, noinline],
+        size_t,
+        unsupported: plan.unsupported,
+        host_refs,
+        dl_counts,
+        hdl_counts,
+        t_decls: t_decls_used,
+        t_lambdas: t_lambdas_used,
+    }
+}
+
+/// The host file of the unit: its items' plans (`plans`, with each item's
+/// start), merged and applied to `text`; `sentinel` is where the extended
+/// lambdas' preamble goes.
+pub(crate) fn merge(
+    text: &str,
+    map: &SourceMap,
+    opts: &HostOptions,
+    plans: &[(u32, &ItemPlan)],
+    sentinel: Option<u32>,
+) -> HostFile {
+    let shifted = |e: &Edit, at: u32| Edit { start: e.start + at, end: e.end + at, text: e.text.clone() };
+    let first_size_t = plans.iter().find_map(|(at, p)| p.size_t.map(|s| (*at, s)));
+    let mut edits = Vec::new();
+    for phase in 0..4 {
+        for &(at, p) in plans {
+            for e in &p.edits[phase] {
+                // Only the unit's first global `size_t` typedef is followed
+                // by the runtime header.
+                if phase == 0
+                    && p.size_t == Some(e.start)
+                    && e.start == e.end
+                    && e.text == RUNTIME_INCLUDE
+                    && first_size_t != Some((at, e.start))
+                {
+                    continue;
+                }
+                edits.push(shifted(e, at));
+            }
+        }
+        if phase == 2
+            && opts.extended_lambda
+            && let Some(at) = sentinel
+        {
+            let mut dl = std::collections::BTreeSet::new();
+            let mut hdl = std::collections::BTreeSet::new();
+            for (_, p) in plans {
+                dl.extend(p.dl_counts.iter().copied());
+                hdl.extend(p.hdl_counts.iter().copied());
+            }
+            let text = format!("\n{}", preamble::preamble(&dl, &hdl, opts.cxx17));
+            // The sentinel is a `__device_builtin__` type, already opened under
+            // `#if 0` at the same offset: the preamble goes before that.
+            match edits.iter_mut().find(|e| e.start == at && e.end == at && e.text == "\n#if 0\n") {
+                Some(e) => e.text = format!("{text}#if 0\n"),
+                None => edits.push(Edit { start: at, end: at, text }),
+            }
         }
     }
-    nv_pragmas(&mut plan);
+    nv_pragmas(text, &mut edits);
     let mut out = header(opts, &primary_name(text));
-    apply(&mut out, text, map, plan.edits);
+    apply(&mut out, text, map, edits);
     if !out.ends_with('\n') {
         out.push('\n');
     }
     out.push_str(&trailer(opts));
     if opts.device_c {
-        out.push_str(&host_refs.print());
+        let mut refs = href::HostRefs::default();
+        for (_, p) in plans {
+            refs.extend(&p.host_refs);
+        }
+        out.push_str(&refs.print());
     }
     // Only constructs in code that is printed count: the edits dropped inside
     // `#if 0` bodies have the same ranges as their reports.
-    HostFile { text: out, unsupported: plan.unsupported }
+    let unsupported = plans
+        .iter()
+        .flat_map(|&(at, p)| p.unsupported.iter().map(move |(r, w)| (*r + TextSize::from(at), w.clone())))
+        .collect();
+    HostFile { text: out, unsupported }
 }
 
 /// The ranges of the `__noinline__` keywords outside GNU attributes under
@@ -831,8 +949,7 @@ fn strip_cuda_attributes(plan: &mut Plan<'_>, gnu: &SyntaxNode) {
 
 /// `#pragma nv_...` lines are cudafe++'s, not the host compiler's. Only
 /// the lines that contain `pragma nv_` are looked at.
-fn nv_pragmas(plan: &mut Plan<'_>) {
-    let text = plan.text;
+fn nv_pragmas(text: &str, edits: &mut Vec<Edit>) {
     let bytes = text.as_bytes();
     let mut last_line = None;
     for at in memchr::memmem::find_iter(bytes, b"pragma nv_") {
@@ -846,7 +963,7 @@ fn nv_pragmas(plan: &mut Plan<'_>) {
         let t = line.trim_start();
         if t.starts_with("#pragma nv_") || t.starts_with("# pragma nv_") {
             let end = off + line.trim_end_matches(['\n', '\r']).len();
-            plan.edits.push(Edit { start: off as u32, end: end as u32, text: String::new() });
+            edits.push(Edit { start: off as u32, end: end as u32, text: String::new() });
         }
     }
 }

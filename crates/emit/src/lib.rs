@@ -28,6 +28,9 @@ mod sema;
 pub struct Sema<'a> {
     pub db: &'a dyn cufront_base_db::SourceDatabase,
     pub tu: cufront_base_db::TranslationUnit,
+    /// The top-level item whose tree is walked (its offsets are relative
+    /// to the item), or `None` for the unit's tree.
+    item: Option<cufront_hir::ItemId>,
 }
 
 #[cfg(test)]

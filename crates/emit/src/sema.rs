@@ -8,26 +8,45 @@
 use cufront_cuda::attrs;
 use cufront_cuda::decl;
 use cufront_cuda::spaces::ExecSpace;
-use cufront_hir::Entity;
 use cufront_hir::instances::FnDecl;
+use cufront_hir::{Entity, ItemId};
 use cufront_syntax::SyntaxNode;
 
 use crate::Sema;
 
-impl Sema<'_> {
-    /// Where the name of the declarator `d` starts, in the unit.
+impl<'a> Sema<'a> {
+    /// Where the name of the declarator `d` starts, in the tree walked.
     fn name_at(d: &SyntaxNode) -> Option<u32> {
         Some(decl::name_node(d)?.text_range().start().into())
     }
 
+    /// The model of the unit `tu`, for trees of the whole unit.
+    pub fn new(db: &'a dyn cufront_base_db::SourceDatabase, tu: cufront_base_db::TranslationUnit) -> Sema<'a> {
+        Sema { db, tu, item: None }
+    }
+
+    /// The model for the tree of one top-level item of `tu` (offsets
+    /// relative to the item's start).
+    pub(crate) fn of_item(&self, item: ItemId) -> Sema<'a> {
+        Sema { item: Some(item), ..*self }
+    }
+
     /// The function or variable the declarator `d` declares.
     pub(crate) fn entity(&self, d: &SyntaxNode) -> Option<Entity> {
-        cufront_hir::locate::entity_at(self.db, self.tu, Sema::name_at(d)?)
+        let at = Sema::name_at(d)?;
+        match self.item {
+            Some(item) => cufront_hir::locate::entity_in(self.db, item, at),
+            None => cufront_hir::locate::entity_at(self.db, self.tu, at),
+        }
     }
 
     /// The function or function template the declarator `d` declares.
     pub(crate) fn fn_decl(&self, d: &SyntaxNode) -> Option<FnDecl> {
-        cufront_hir::locate::fn_decl_at(self.db, self.tu, Sema::name_at(d)?)
+        let at = Sema::name_at(d)?;
+        match self.item {
+            Some(item) => cufront_hir::locate::fn_decl_in(self.db, item, at),
+            None => cufront_hir::locate::fn_decl_at(self.db, self.tu, at),
+        }
     }
 
     /// Where the function that the declarator `d` (with specifiers `specs`)

@@ -13,7 +13,7 @@ fn key_in(src: &str, device_c: bool) -> Option<Result<String, String>> {
     let lang = cufront_base_db::LangOptions { standard: cufront_base_db::LangStandard::Cxx17, ..Default::default() };
     let opts = cufront_base_db::new_options(&db, lang);
     let tu = cufront_base_db::new_translation_unit(&db, "t.cu".into(), std::sync::Arc::from(src), opts);
-    module_key(&parse.syntax_node(), &map, device_c, Sema { db: &db, tu })
+    module_key(&parse.syntax_node(), &map, device_c, Sema::new(&db, tu))
 }
 
 fn key(src: &str) -> Option<Result<String, String>> {

@@ -4,7 +4,6 @@
 
 use cufront_emit::host::{HostOptions, header, trailer};
 use cufront_syntax::ParseOptions;
-use cufront_syntax::source_map::SourceMap;
 use expect_test::{Expect, expect};
 
 mod common;
@@ -19,6 +18,7 @@ fn opts() -> HostOptions {
         device_hidden_visibility: true,
         device_c: false,
         debug_mode: false,
+        all_bodies: false,
         stub_file_name: "x.cudafe1.stub.c".into(),
         module_id: "_0_4_x_cu_k".into(),
     }
@@ -28,8 +28,7 @@ fn check_with(src: &str, o: &HostOptions, want: Expect) {
     let text = format!("# 1 \"x.cu\"\n{src}");
     let parse = cufront_syntax::parse(&text, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
-    let map = SourceMap::new(&text, "x.ii");
-    let host = host_file(&text, &parse.syntax_node(), &map, o);
+    let host = host_file(&text, o);
     let body = host.text.strip_prefix(&header(o, "x.cu")).expect("header first");
     let (body, after) = body.split_once(&trailer(o)).expect("trailer");
     // Trailing spaces (the column padding after a line directive) are not shown.
@@ -696,8 +695,7 @@ fn host_reference_arrays_from_templates_and_nested_namespaces() {
     let text = format!("# 1 \"x.cu\"\n{src}");
     let parse = cufront_syntax::parse(&text, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
-    let map = SourceMap::new(&text, "x.ii");
-    let host = host_file(&text, &parse.syntax_node(), &map, &o);
+    let host = host_file(&text, &o);
     // Only the patterns are shown.
     let patterns: String = host
         .text
@@ -836,8 +834,7 @@ fn host_reference_arrays_through_usings_and_aliases() {
     let text = format!("# 1 \"x.cu\"\n{src}");
     let parse = cufront_syntax::parse(&text, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
-    let map = SourceMap::new(&text, "x.ii");
-    let host = host_file(&text, &parse.syntax_node(), &map, &o);
+    let host = host_file(&text, &o);
     let patterns: String = host.text.lines().filter(|l| l.starts_with("/* ")).map(|l| format!("{l}\n")).collect();
     expect![[r#"
         /* _ZN2ns5k_dir* */

@@ -6,12 +6,12 @@
 //! aliases and every function's execution space and `constexpr`
 //! (`emit::host`, asked of `hir::exec_space` through `hir::locate`; only
 //! `item_ranges`, which reads offsets, runs again after an edit). The host
-//! file itself is not a query yet, so it is printed again in full; what is
-//! snapshotted is the semantic work under it.
+//! file is a query over per-item plans (`emit::host::queries`): an edit
+//! inside a body plans that item again and merges.
 
 use std::sync::{Arc, Mutex};
 
-use cufront_base_db::{EventSink, LangOptions, RootDatabase, Setter, new_options, new_translation_unit};
+use cufront_base_db::{EventSink, LangOptions, RootDatabase, new_options, new_translation_unit};
 use cufront_emit::Sema;
 use cufront_emit::host::{HostOptions, host_file};
 use expect_test::{Expect, expect};
@@ -43,6 +43,7 @@ fn opts() -> HostOptions {
         debug_mode: false,
         stub_file_name: "x.cudafe1.stub.c".into(),
         module_id: "_0_4_x_cu_k".into(),
+        all_bodies: false,
     }
 }
 
@@ -51,10 +52,9 @@ fn back_end(db: &RootDatabase, tu: cufront_base_db::TranslationUnit) -> String {
     let parse = cufront_base_db::parse(db, tu);
     let map = cufront_base_db::source_map(db, tu);
     let root = parse.syntax_node();
-    let sema = Sema { db, tu };
+    let sema = Sema::new(db, tu);
     let key = cufront_emit::key::module_key(&root, map, false, sema);
-    let text = tu.text(db);
-    let host = host_file(text, &root, map, &opts(), sema);
+    let host = host_file(db, tu, &opts());
     assert!(host.unsupported.is_empty(), "{:?}", host.unsupported);
     format!("{key:?}")
 }
@@ -84,7 +84,8 @@ fn check_edit(before: String, after: String, cold: Expect, warm: Expect) {
     let key = back_end(&db, tu);
     assert_eq!(key, "Some(Ok(\"registry\"))");
     cold.assert_eq(&executed(&log));
-    tu.set_text(&mut db).to(Arc::from(after.as_str()));
+    // As the daemon sets a new text under the same options.
+    cufront_base_db::edit_text(&mut db, tu, Arc::from(after.as_str()));
     assert_eq!(back_end(&db, tu), key, "the edit changes no key");
     warm.assert_eq(&executed(&log));
 }
@@ -109,6 +110,13 @@ fn edit_inside_a_host_function_body() {
             item_ids × 1
             item_local_classes × 6
             canonical_uses × 1
+            host_file_of × 1
+            item_needed_bodies × 6
+            unit_needs × 1
+            item_needs × 6
+            item_plan × 6
+            unit_refs × 1
+            item_refs × 6
             marked_names × 1
             merged_attrs × 1
             redecl_shape × 1
@@ -123,6 +131,13 @@ fn edit_inside_a_host_function_body() {
             item_ids × 1
             item_lowered × 1
             item_local_classes × 1
+            host_file_of × 1
+            item_needed_bodies × 1
+            unit_needs × 1
+            item_needs × 1
+            unit_refs × 1
+            item_refs × 1
+            item_plan × 1
         "#]],
     );
 }
@@ -147,6 +162,13 @@ fn edit_inside_a_kernel_body() {
             item_ids × 1
             item_local_classes × 6
             canonical_uses × 1
+            host_file_of × 1
+            item_needed_bodies × 6
+            unit_needs × 1
+            item_needs × 6
+            item_plan × 6
+            unit_refs × 1
+            item_refs × 6
             marked_names × 1
             merged_attrs × 1
             redecl_shape × 1
@@ -161,6 +183,13 @@ fn edit_inside_a_kernel_body() {
             item_ids × 1
             item_lowered × 1
             item_local_classes × 1
+            host_file_of × 1
+            unit_needs × 1
+            item_needs × 1
+            item_needed_bodies × 1
+            unit_refs × 1
+            item_refs × 1
+            item_plan × 1
         "#]],
     );
 }
@@ -185,6 +214,13 @@ fn whitespace_in_a_system_header_segment() {
             item_ids × 1
             item_local_classes × 6
             canonical_uses × 1
+            host_file_of × 1
+            item_needed_bodies × 6
+            unit_needs × 1
+            item_needs × 6
+            item_plan × 6
+            unit_refs × 1
+            item_refs × 6
             marked_names × 1
             merged_attrs × 1
             redecl_shape × 1
@@ -199,6 +235,13 @@ fn whitespace_in_a_system_header_segment() {
             item_ids × 1
             item_lowered × 1
             item_local_classes × 1
+            host_file_of × 1
+            item_needed_bodies × 1
+            unit_needs × 1
+            item_needs × 1
+            item_plan × 1
+            unit_refs × 1
+            item_refs × 1
         "#]],
     );
 }

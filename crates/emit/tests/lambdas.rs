@@ -9,7 +9,6 @@ use std::collections::BTreeSet;
 
 use cufront_emit::host::{HostOptions, header, preamble, trailer};
 use cufront_syntax::ParseOptions;
-use cufront_syntax::source_map::SourceMap;
 use expect_test::{Expect, expect};
 
 mod common;
@@ -24,6 +23,7 @@ fn opts() -> HostOptions {
         device_hidden_visibility: true,
         device_c: false,
         debug_mode: false,
+        all_bodies: false,
         stub_file_name: "x.cudafe1.stub.c".into(),
         module_id: "_0_4_x_cu_k".into(),
     }
@@ -33,8 +33,7 @@ fn check_with(src: &str, o: &HostOptions, want: Expect) {
     let text = format!("# 1 \"x.cu\"\n{src}");
     let parse = cufront_syntax::parse(&text, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{:?}", parse.errors());
-    let map = SourceMap::new(&text, "x.ii");
-    let host = host_file(&text, &parse.syntax_node(), &map, o);
+    let host = host_file(&text, o);
     let body = host.text.strip_prefix(&header(o, "x.cu")).expect("header first");
     let (body, _) = body.split_once(&trailer(o)).expect("trailer");
     let mut shown: String = body.lines().map(|l| format!("{}\n", l.trim_end())).collect();
@@ -224,9 +223,7 @@ fn preamble_goes_at_the_sentinel_with_the_unit_counts() {
          auto h = [a] __attribute__((host)) __attribute__((device)) (int x) {{ return x + a; }}; }}\n"
     );
     let text = format!("# 1 \"x.cu\"\n{src}");
-    let parse = cufront_syntax::parse(&text, ParseOptions::default());
-    let map = SourceMap::new(&text, "x.ii");
-    let host = host_file(&text, &parse.syntax_node(), &map, &opts());
+    let host = host_file(&text, &opts());
     let p = preamble(&set(&[2]), &set(&[1]), true);
     let shown = host.text.replace(&p, "<preamble dl={2} hdl={1}>");
     let body = shown.strip_prefix(&header(&opts(), "x.cu")).unwrap();

@@ -81,15 +81,26 @@ fn find<T: Copy>(list: &[(u32, T)], at: u32) -> Option<T> {
 /// members, out-of-line definitions).
 pub fn fn_decl_at(db: &dyn SourceDatabase, tu: TranslationUnit, name_at: u32) -> Option<FnDecl> {
     let (item, start) = item_at(db, tu, name_at)?;
-    find(&item_decls(db, item).fns, name_at - start)
+    fn_decl_in(db, item, name_at - start)
 }
 
 /// The function or variable whose declarator name starts at unit offset
 /// `name_at` (a function template is no entity: `None`).
 pub fn entity_at(db: &dyn SourceDatabase, tu: TranslationUnit, name_at: u32) -> Option<Entity> {
     let (item, start) = item_at(db, tu, name_at)?;
+    entity_in(db, item, name_at - start)
+}
+
+/// [`fn_decl_at`] for an offset `rel` relative to the start of `item`
+/// (a client that walks one item's tree: offsets that do not move when
+/// other items do).
+pub fn fn_decl_in(db: &dyn SourceDatabase, item: ItemId, rel: u32) -> Option<FnDecl> {
+    find(&item_decls(db, item).fns, rel)
+}
+
+/// [`entity_at`] for an offset relative to the start of `item`.
+pub fn entity_in(db: &dyn SourceDatabase, item: ItemId, rel: u32) -> Option<Entity> {
     let decls = item_decls(db, item);
-    let rel = name_at - start;
     match find(&decls.fns, rel) {
         Some(FnDecl::Fn(f)) => Some(Entity::Fn(f)),
         Some(FnDecl::Template(_)) => None,

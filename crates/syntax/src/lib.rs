@@ -89,7 +89,7 @@ struct BodyContext {
 }
 
 /// A `LAZY_BODY` of a declaration pass, as `parse_body` needs it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct LazyBody {
     /// The scope it was written in.
     scope: ScopeId,
@@ -181,26 +181,102 @@ impl Parse {
         if body.kind() != SyntaxKind::LAZY_BODY {
             return None;
         }
-        let &LazyBody { scope, horizon, depth, tree_depth, .. } = self.bodies.lazy.get(&body.text_range().start())?;
-        let text = body.text().to_string();
-        let opts = self.bodies.opts;
-        let lexed = lexer::lex(&text, opts.lex);
-        let sig = parser::SigTokens::new(&lexed);
-        let input = parser::Input::new(&text, &lexed, &sig);
-        let mut names = self.bodies.names.lock().unwrap_or_else(|e| e.into_inner());
-        let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, horizon, depth, tree_depth };
-        let mut parsed = Vec::new();
-        parse_bodies(input, &mut names, vec![rec], &mut |rec, events| parsed.push((rec, events)));
-        drop(names);
-        let mut parsed = parsed.into_iter();
-        let (_, events) = parsed.next()?;
-        let mut source = BodySource::new(input, parsed);
-        let mut builder = parser::TreeBuilder::new(&text, &lexed);
-        builder.build(input, 0..lexed.len(), events, tree_depth as usize, &mut |start| source.take(start));
-        let (green, errors, _) = builder.finish();
-        Some((green, errors, lexed))
+        let lazy = *self.bodies.lazy.get(&body.text_range().start())?;
+        Some(parse_lazy(&self.bodies.opts, &self.bodies.names, lazy, &body.text().to_string()))
     }
 
+    /// What parsing the lazy body that starts at `start` needs besides its
+    /// text and the unit's [`BodyParser`]; `None` if no lazy body starts there.
+    pub fn lazy_body_context(&self, start: TextSize) -> Option<LazyBodyContext> {
+        self.bodies.lazy.get(&start).map(|&b| LazyBodyContext(b))
+    }
+
+    /// The unit's body parser: its options and the declaration pass's name
+    /// table (shared by the parses an edit inside a body gives).
+    pub fn body_parser(&self) -> BodyParser {
+        BodyParser { opts: self.bodies.opts, names: self.bodies.names.clone() }
+    }
+}
+
+/// One lazy body parsed as the full parse would have (`Parse::parse_body`):
+/// its tree, the parser's errors (relative to the body) and its tokens.
+fn parse_lazy(
+    opts: &ParseOptions,
+    names: &Mutex<Names>,
+    body: LazyBody,
+    text: &str,
+) -> (GreenNode, Vec<SyntaxError>, Lexed) {
+    let LazyBody { scope, horizon, depth, tree_depth, .. } = body;
+    let lexed = lexer::lex(text, opts.lex);
+    let sig = parser::SigTokens::new(&lexed);
+    let input = parser::Input::new(text, &lexed, &sig);
+    let mut names = names.lock().unwrap_or_else(|e| e.into_inner());
+    let rec = parser::LazyBodyRec { raw_start: 0, raw_end: lexed.len() as u32, scope, horizon, depth, tree_depth };
+    let mut parsed = Vec::new();
+    parse_bodies(input, &mut names, vec![rec], &mut |rec, events| parsed.push((rec, events)));
+    drop(names);
+    let mut parsed = parsed.into_iter();
+    let mut builder = parser::TreeBuilder::new(text, &lexed);
+    // `parse_bodies` yields the body it is given first.
+    if let Some((_, events)) = parsed.next() {
+        let mut source = BodySource::new(input, parsed);
+        builder.build(input, 0..lexed.len(), events, tree_depth as usize, &mut |start| source.take(start));
+    }
+    let (green, errors, _) = builder.finish();
+    (green, errors, lexed)
+}
+
+/// Where a lazy body was written, as parsing it needs: plain data, equal
+/// for the same body before and after an edit elsewhere in the unit.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LazyBodyContext(LazyBody);
+
+impl std::fmt::Debug for LazyBodyContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyBodyContext").field("depth", &self.0.depth).finish_non_exhaustive()
+    }
+}
+
+/// Parses the lazy bodies of one unit outside its `Parse` (a client that
+/// keeps per-item results: the host printer's queries). Two parsers are
+/// equal when they share the declaration pass's name table, as the parses
+/// before and after an edit inside a body do.
+#[derive(Clone)]
+pub struct BodyParser {
+    opts: ParseOptions,
+    names: Arc<Mutex<Names>>,
+}
+
+impl PartialEq for BodyParser {
+    fn eq(&self, other: &BodyParser) -> bool {
+        self.opts == other.opts && Arc::ptr_eq(&self.names, &other.names)
+    }
+}
+impl Eq for BodyParser {}
+
+impl std::fmt::Debug for BodyParser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyParser").field("names", &Arc::as_ptr(&self.names)).finish_non_exhaustive()
+    }
+}
+
+impl BodyParser {
+    /// The tree of the lazy body `text` written where `cx` says (a
+    /// `FUNCTION_BODY`, offsets relative to the body), as `Parse::parse_body`
+    /// gives it; its syntax errors are not kept.
+    pub fn parse(&self, cx: LazyBodyContext, text: &str) -> GreenNode {
+        parse_lazy(&self.opts, &self.names, cx.0, text).0
+    }
+}
+
+/// The green tree of `node` with the `LAZY_BODY` nodes at `replacements`
+/// (ranges in `node`'s offsets; sorted by start, not overlapping) replaced
+/// by their parsed trees.
+pub fn splice_bodies(node: &SyntaxNode, replacements: &[(TextRange, GreenNode)]) -> GreenNode {
+    splice(node, replacements)
+}
+
+impl Parse {
     /// The options this unit was parsed with (a caller that scans the
     /// tokens of a lazy body lexes its text with `self.options().lex`).
     pub fn options(&self) -> ParseOptions {

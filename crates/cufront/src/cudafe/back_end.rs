@@ -95,14 +95,7 @@ pub fn host_path(cfg: &Config) -> Option<PathBuf> {
 }
 
 /// Computes and writes the outputs.
-pub fn run(
-    cfg: &Config,
-    ctx: &Context,
-    text: &str,
-    root: &SyntaxNode,
-    map: &SourceMap,
-    sema: cufront_emit::Sema<'_>,
-) -> Outcome {
+pub fn run(cfg: &Config, ctx: &Context, root: &SyntaxNode, map: &SourceMap, sema: cufront_emit::Sema<'_>) -> Outcome {
     let out_path = host_path(cfg);
     let id = module_id(cfg, ctx, root, map, None, sema);
     let opts = HostOptions {
@@ -118,10 +111,11 @@ pub fn run(
         debug_mode: cfg.emit.debug_mode,
         stub_file_name: cfg.stub_file_name.clone().unwrap_or_default(),
         module_id: id.clone(),
+        all_bodies: ctx.var_os("CUFRONT_ALL_BODIES").is_some(),
     };
-    let host = host::host_file(text, root, map, &opts, sema);
+    let host = host::host_file(sema.db, sema.tu, &opts);
     if !host.unsupported.is_empty() {
-        return Outcome::Unsupported(host.unsupported);
+        return Outcome::Unsupported(host.unsupported.clone());
     }
     if ctx.client_gone() {
         return Outcome::Failed(client_gone());

@@ -229,8 +229,8 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
         let root = parse.syntax_node();
         // The module id's key, the execution spaces and the host file's
         // member aliases come from the semantic model of the unit.
-        let sema = cufront_emit::Sema { db: &db, tu };
-        match super::back_end::run(cfg, ctx, &text, &root, map, sema) {
+        let sema = cufront_emit::Sema::new(&db, tu);
+        match super::back_end::run(cfg, ctx, &root, map, sema) {
             super::back_end::Outcome::Written => back_end = Some(be_start.elapsed()),
             super::back_end::Outcome::Unsupported(list) => {
                 for (range, what) in list {
@@ -255,14 +255,16 @@ pub fn run_in(cfg: &Config, ctx: &mut Context, out: impl Write) -> i32 {
 
 /// The declarations-only parse with the bodies that are needed parsed in
 /// place (DESIGN decision 3): those of the user's code, whose syntax errors
-/// are reported, and those the host file looks into (`BodyNeeds`). The
-/// bodies of system headers and of the toolkit's own headers are trusted
+/// are reported, and with `--device-c` those the module id's key looks into
+/// (`BodyNeeds`: host code naming a kernel or device variable). The host
+/// file parses the bodies it reads itself, per item (`emit::host::host_file`).
+/// The bodies of system headers and of the toolkit's own headers are trusted
 /// (the host compiler parses them again, cicc their device side). With
 /// `CUFRONT_ALL_BODIES` set in the environment, every body (the reference
 /// the tests compare with).
 fn with_needed_bodies(cfg: &Config, ctx: &Context, text: &str, lazy: &Parse, map: &SourceMap) -> Parse {
     let all = ctx.var_os("CUFRONT_ALL_BODIES").is_some();
-    let needs = (!all && !cfg.no_code_gen).then(|| BodyNeeds::new(&lazy.syntax_node()));
+    let needs = (!all && !cfg.no_code_gen && cfg.emit.device_c).then(|| BodyNeeds::new(&lazy.syntax_node()));
     let toolkit = map.toolkit_files();
     let lex = lazy.options().lex;
     let ranges: Vec<TextRange> = lazy

@@ -29,7 +29,7 @@ use cufront_syntax::{SyntaxKind as K, SyntaxNode};
 use rustc_hash::FxHashSet;
 
 /// What makes a body worth parsing for the host file.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BodyNeeds {
     /// Last components of the entities that `refs::Refs` may record: every
     /// declaration whose own attributes make it a kernel or a device,
@@ -40,8 +40,17 @@ pub struct BodyNeeds {
 impl BodyNeeds {
     /// The needs of the unit whose declarations are `root` (bodies may be lazy).
     pub fn new(root: &SyntaxNode) -> BodyNeeds {
+        let mut needs = BodyNeeds::default();
+        for c in root.children() {
+            needs.extend(BodyNeeds::of_item(&c));
+        }
+        needs
+    }
+
+    /// The needs that one top-level item (a child of the root) declares.
+    pub fn of_item(item: &SyntaxNode) -> BodyNeeds {
         let mut names = FxHashSet::default();
-        walk::walk(root, &mut |node, _| {
+        walk::walk_top_level(item, &mut |node, _| {
             if !matches!(node.kind(), K::SIMPLE_DECL | K::FUNCTION_DEF) {
                 return;
             }
@@ -61,6 +70,11 @@ impl BodyNeeds {
             }
         });
         BodyNeeds { names }
+    }
+
+    /// Adds the needs of another item.
+    pub fn extend(&mut self, other: BodyNeeds) {
+        self.names.extend(other.names);
     }
 
     /// Whether some rule reads inside the body whose text is `body`

@@ -6,7 +6,7 @@
 use super::refs::{Entity, Kind, Refs};
 
 /// The patterns found so far, per array (KI, KE, DI, DE, CI, CE).
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct HostRefs {
     arrays: [Vec<String>; 6],
 }
@@ -67,6 +67,13 @@ impl HostRefs {
         }
         if !e.internal {
             self.arrays[base + 1].push(external());
+        }
+    }
+
+    /// Adds the patterns `other` found (the arrays are sets).
+    pub fn extend(&mut self, other: &HostRefs) {
+        for (mine, theirs) in self.arrays.iter_mut().zip(&other.arrays) {
+            mine.extend(theirs.iter().cloned());
         }
     }
 

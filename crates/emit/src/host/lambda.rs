@@ -36,7 +36,7 @@ use cufront_cuda::walk;
 use cufront_syntax::{SyntaxKind as K, SyntaxNode, TextRange};
 use rustc_hash::FxHashMap;
 
-use super::{Plan, preamble, significant_range};
+use super::{Plan, significant_range};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Space {
@@ -123,8 +123,9 @@ struct Ctx {
 }
 
 /// Rewrites the lambdas of the unit (`lambdas`: every `LAMBDA_EXPR`, in
-/// document order) and prints the preamble at the sentinel.
-pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxNode]) {
+/// document order); returns the capture counts of the extended lambdas'
+/// wrappers (`dl`, `hdl`), which the preamble defines.
+pub(super) fn rewrite(plan: &mut Plan<'_>, lambdas: &[SyntaxNode]) -> (BTreeSet<usize>, BTreeSet<usize>) {
     let mut cx = Ctx { index: FxHashMap::default(), dl_counts: BTreeSet::new(), hdl_counts: BTreeSet::new() };
     // Lambdas whose text is printed under `#if 0` (device lambdas): what is
     // inside them is device code.
@@ -144,17 +145,7 @@ pub(super) fn rewrite(plan: &mut Plan<'_>, root: &SyntaxNode, lambdas: &[SyntaxN
         }
         typedef_line(plan, l);
     }
-    if plan.opts.extended_lambda
-        && let Some(at) = sentinel(plan.text, root)
-    {
-        let text = format!("\n{}", preamble::preamble(&cx.dl_counts, &cx.hdl_counts, plan.opts.cxx17));
-        // The sentinel is a `__device_builtin__` type, already opened under
-        // `#if 0` at the same offset: the preamble goes before that.
-        match plan.edits.iter_mut().find(|e| e.start == at && e.end == at && e.text == "\n#if 0\n") {
-            Some(e) => e.text = format!("{text}#if 0\n"),
-            None => plan.insert(at, text),
-        }
-    }
+    (cx.dl_counts, cx.hdl_counts)
 }
 
 /// cudafe++ prints a lambda without the attributes of its declarator
@@ -170,8 +161,9 @@ fn drop_attributes(plan: &mut Plan<'_>, l: &SyntaxNode) {
     }
 }
 
-/// The start of the `__nv_lambda_preheader_injection` declaration.
-fn sentinel(text: &str, root: &SyntaxNode) -> Option<u32> {
+/// The start of the `__nv_lambda_preheader_injection` declaration, where
+/// the unit's preamble goes (printed when the items' plans are merged).
+pub(super) fn sentinel(text: &str, root: &SyntaxNode) -> Option<u32> {
     let off = text.find("struct __attribute__((device_builtin)) __nv_lambda_preheader_injection")?;
     let tok = cufront_syntax::green::token_at(root, (off as u32).into())?;
     let decl = tok.parent_ancestors().find(|a| a.kind() == K::SIMPLE_DECL)?;
@@ -290,7 +282,7 @@ fn one_lambda(plan: &mut Plan<'_>, cx: &mut Ctx, l: &SyntaxNode, sp: Space) {
         failed = true;
     }
     if default_copy {
-        for (_, imp) in implicit_captures(cx, l, &parent, p.class.as_ref()) {
+        for (_, imp) in implicit_captures(plan, l, &parent, p.class.as_ref()) {
             match imp {
                 Implicit::This => {
                     if !has_this {
@@ -543,13 +535,13 @@ fn parent_info(plan: &Plan<'_>, f: &SyntaxNode) -> Option<Parent> {
         _ if !qualifiers.is_empty() && !friend => {
             let last = qualifiers.rsplit("::").next().unwrap_or("").trim().to_string();
             let base = last.split('<').next().unwrap_or("").trim().to_string();
-            (Some(qualifiers.clone()), find_class(plan, f, &base))
+            (Some(qualifiers.clone()), find_class(plan, &base))
         }
         _ => (None, None),
     };
     // A qualified name that names a namespace, not a class.
     let (class_text, class_node) = match (&class_text, &class_node, &in_class) {
-        (Some(_), None, None) if !is_class_qualifier(plan, f, &qualifiers) => (None, None),
+        (Some(_), None, None) if !is_class_qualifier(plan, &qualifiers) => (None, None),
         _ => (class_text, class_node),
     };
     let (pointer_type, qn) = match &class_text {
@@ -658,25 +650,16 @@ fn namespaces(n: &SyntaxNode) -> Vec<String> {
 
 /// Whether the qualifier of an out-of-class definition names a class (a
 /// class of that name is defined in the unit) rather than a namespace.
-fn is_class_qualifier(plan: &Plan<'_>, f: &SyntaxNode, qualifiers: &str) -> bool {
+fn is_class_qualifier(plan: &Plan<'_>, qualifiers: &str) -> bool {
     let last = qualifiers.rsplit("::").next().unwrap_or("").trim();
     let base = last.split('<').next().unwrap_or("").trim();
-    find_class(plan, f, base).is_some()
+    find_class(plan, base).is_some()
 }
 
-/// The definition of the class `name` (for out-of-class member definitions).
-fn find_class(_plan: &Plan<'_>, f: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
-    find_class_from(f, name)
-}
-
-/// The first definition of a class named `name` in the tree of `n`.
-fn find_class_from(n: &SyntaxNode, name: &str) -> Option<SyntaxNode> {
-    let root = n.ancestors().last()?;
-    root.descendants().find(|c| {
-        c.kind() == K::CLASS_SPECIFIER
-            && c.children().any(|m| m.kind() == K::MEMBER_LIST)
-            && walk::class_name(c).as_deref() == Some(name)
-    })
+/// The definition of the class `name` (for out-of-class member definitions
+/// and base classes): the unit's first, maybe in another item.
+fn find_class(plan: &Plan<'_>, name: &str) -> Option<SyntaxNode> {
+    (plan.classes)(name)
 }
 
 /// What `[=]` captures implicitly.
@@ -687,7 +670,7 @@ enum Implicit {
 
 /// The implicit captures of `l`, in order of first use, with where each is used.
 fn implicit_captures(
-    _cx: &Ctx,
+    plan: &Plan<'_>,
     l: &SyntaxNode,
     parent: &SyntaxNode,
     class: Option<&SyntaxNode>,
@@ -723,7 +706,7 @@ fn implicit_captures(
                     }
                     Res::Outer { captured: false } => {}
                     Res::NotLocal => {
-                        if !this_seen && class.is_some_and(|c| is_nonstatic_member(c, &name, 0)) {
+                        if !this_seen && class.is_some_and(|c| is_nonstatic_member(plan, c, &name, 0)) {
                             this_seen = true;
                             out.push((significant_range(&n), Implicit::This));
                         }
@@ -871,7 +854,7 @@ fn automatic(d: &SyntaxNode) -> bool {
 /// Whether the class, or a base class defined in the unit, declares a
 /// non-static data member or member function `name` (then `[=]` reaches it
 /// through `this`).
-fn is_nonstatic_member(class: &SyntaxNode, name: &str, depth: u32) -> bool {
+fn is_nonstatic_member(plan: &Plan<'_>, class: &SyntaxNode, name: &str, depth: u32) -> bool {
     let Some(list) = class.children().find(|c| c.kind() == K::MEMBER_LIST) else {
         return false;
     };
@@ -893,8 +876,8 @@ fn is_nonstatic_member(class: &SyntaxNode, name: &str, depth: u32) -> bool {
         else {
             continue;
         };
-        if let Some(c) = find_class_from(class, &base)
-            && is_nonstatic_member(&c, name, depth + 1)
+        if let Some(c) = find_class(plan, &base)
+            && is_nonstatic_member(plan, &c, name, depth + 1)
         {
             return true;
         }

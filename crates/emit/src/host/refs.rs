@@ -49,7 +49,7 @@ impl Entity {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Refs {
     entities: Vec<Entity>,
     by_name: FxHashMap<String, Vec<usize>>,
@@ -62,7 +62,7 @@ pub(crate) struct Refs {
 
 /// A using-directive (`using namespace a::b;`: the names) or a
 /// using-declaration (`using a::k;`: the qualifiers and the name).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Using {
     Directive(Vec<String>),
     Declaration(Vec<String>, String),
@@ -86,6 +86,30 @@ impl Refs {
         let mut refs = Refs::default();
         walk::walk(root, &mut |node, ctx| refs.add(node, ctx, sema));
         refs
+    }
+
+    /// The entities of one top-level item (`node`, a child of the root).
+    pub fn of_item(node: &SyntaxNode, sema: Sema<'_>) -> Refs {
+        let mut refs = Refs::default();
+        walk::walk_top_level(node, &mut |node, ctx| refs.add(node, ctx, sema));
+        refs
+    }
+
+    /// Appends what `other` (a later item's) declares, as one walk over
+    /// both would have.
+    pub fn append(&mut self, other: &Refs) {
+        for e in &other.entities {
+            let slot = self.by_name.entry(e.name.clone()).or_default();
+            if slot.iter().any(|&i| self.entities[i].path == e.path && self.entities[i].kind == e.kind) {
+                continue;
+            }
+            slot.push(self.entities.len());
+            self.entities.push(e.clone());
+        }
+        self.usings.extend(other.usings.iter().cloned());
+        for (k, v) in &other.aliases {
+            self.aliases.insert(k.clone(), v.clone());
+        }
     }
 
     /// Adds what the declaration `node` of the walk (in `ctx`) declares.

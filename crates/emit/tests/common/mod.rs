@@ -1,14 +1,11 @@
 //! Helpers shared by the host-file tests.
 
 use cufront_emit::host::{HostFile, HostOptions};
-use cufront_syntax::SyntaxNode;
-use cufront_syntax::source_map::SourceMap;
 
-/// The host file of `text` (parsed as `root`), with a semantic model of
-/// the same text.
-pub fn host_file(text: &str, root: &SyntaxNode, map: &SourceMap, o: &HostOptions) -> HostFile {
+/// The host file of `text`, with a semantic model of the same text.
+pub fn host_file(text: &str, o: &HostOptions) -> HostFile {
     let db = cufront_base_db::RootDatabase::new();
     let lang = cufront_base_db::new_options(&db, cufront_base_db::LangOptions::default());
     let tu = cufront_base_db::new_translation_unit(&db, "x.ii".into(), std::sync::Arc::from(text), lang);
-    cufront_emit::host::host_file(text, root, map, o, cufront_emit::Sema { db: &db, tu })
+    cufront_emit::host::host_file(&db, tu, o).clone()
 }

@@ -39,7 +39,7 @@ fuzz_target!(init: alt_stack::install(), |data: &[u8]| {
         return;
     }
     let root = parse.syntax_node();
-    let _ = cufront_emit::key::module_key(&root, map, false, Sema { db: &db, tu });
+    let _ = cufront_emit::key::module_key(&root, map, false, Sema::new(&db, tu));
     let opts = HostOptions {
         gnu_version: Some(120200),
         static_host_stub: true,
@@ -50,7 +50,8 @@ fuzz_target!(init: alt_stack::install(), |data: &[u8]| {
         debug_mode: false,
         stub_file_name: "fuzz.stub.c".into(),
         module_id: "_fuzz_module_id".into(),
+        all_bodies: false,
     };
-    let host = host::host_file(text, &root, map, &opts, Sema { db: &db, tu });
+    let host = host::host_file(&db, tu, &opts);
     assert!(!host.text.is_empty() || !host.unsupported.is_empty());
 });
