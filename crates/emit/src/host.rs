@@ -83,6 +83,14 @@ pub struct HostFile {
     pub unsupported: Vec<(TextRange, String)>,
 }
 
+/// An edit of the unit's text, placed (offsets in the unit).
+#[derive(Clone, Copy, Debug)]
+struct Placed<'a> {
+    start: u32,
+    end: u32,
+    text: &'a str,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Edit {
     start: u32,
@@ -316,9 +324,22 @@ pub(crate) fn merge(
     plans: &[(u32, &ItemPlan)],
     sentinel: Option<u32>,
 ) -> HostFile {
-    let shifted = |e: &Edit, at: u32| Edit { start: e.start + at, end: e.end + at, text: e.text.clone() };
     let first_size_t = plans.iter().find_map(|(at, p)| p.size_t.map(|s| (*at, s)));
-    let mut edits = Vec::new();
+    // The preamble of the extended lambdas' wrappers, alone and before the
+    // `#if 0` that the sentinel (a `__device_builtin__` type) opens.
+    let preamble = sentinel.filter(|_| opts.extended_lambda).map(|at| {
+        let mut dl = std::collections::BTreeSet::new();
+        let mut hdl = std::collections::BTreeSet::new();
+        for (_, p) in plans {
+            dl.extend(p.dl_counts.iter().copied());
+            hdl.extend(p.hdl_counts.iter().copied());
+        }
+        let text = format!("\n{}", preamble::preamble(&dl, &hdl, opts.cxx17));
+        let before_if0 = format!("{text}#if 0\n");
+        (at, text, before_if0)
+    });
+    let mut edits: Vec<Placed<'_>> =
+        Vec::with_capacity(plans.iter().map(|(_, p)| p.edits.iter().map(Vec::len).sum::<usize>()).sum());
     for phase in 0..4 {
         for &(at, p) in plans {
             for e in &p.edits[phase] {
@@ -332,30 +353,21 @@ pub(crate) fn merge(
                 {
                     continue;
                 }
-                edits.push(shifted(e, at));
+                edits.push(Placed { start: e.start + at, end: e.end + at, text: &e.text });
             }
         }
         if phase == 2
-            && opts.extended_lambda
-            && let Some(at) = sentinel
+            && let Some((at, text, before_if0)) = &preamble
         {
-            let mut dl = std::collections::BTreeSet::new();
-            let mut hdl = std::collections::BTreeSet::new();
-            for (_, p) in plans {
-                dl.extend(p.dl_counts.iter().copied());
-                hdl.extend(p.hdl_counts.iter().copied());
-            }
-            let text = format!("\n{}", preamble::preamble(&dl, &hdl, opts.cxx17));
-            // The sentinel is a `__device_builtin__` type, already opened under
-            // `#if 0` at the same offset: the preamble goes before that.
-            match edits.iter_mut().find(|e| e.start == at && e.end == at && e.text == "\n#if 0\n") {
-                Some(e) => e.text = format!("{text}#if 0\n"),
-                None => edits.push(Edit { start: at, end: at, text }),
+            match edits.iter_mut().find(|e| e.start == *at && e.end == *at && e.text == "\n#if 0\n") {
+                Some(e) => e.text = before_if0,
+                None => edits.push(Placed { start: *at, end: *at, text }),
             }
         }
     }
     nv_pragmas(text, &mut edits);
     let mut out = header(opts, &primary_name(text));
+    out.reserve(text.len() + edits.iter().map(|e| e.text.len()).sum::<usize>() + 4096);
     apply(&mut out, text, map, edits);
     if !out.ends_with('\n') {
         out.push('\n');
@@ -949,7 +961,7 @@ fn strip_cuda_attributes(plan: &mut Plan<'_>, gnu: &SyntaxNode) {
 
 /// `#pragma nv_...` lines are cudafe++'s, not the host compiler's. Only
 /// the lines that contain `pragma nv_` are looked at.
-fn nv_pragmas(text: &str, edits: &mut Vec<Edit>) {
+fn nv_pragmas(text: &str, edits: &mut Vec<Placed<'_>>) {
     let bytes = text.as_bytes();
     let mut last_line = None;
     for at in memchr::memmem::find_iter(bytes, b"pragma nv_") {
@@ -963,7 +975,7 @@ fn nv_pragmas(text: &str, edits: &mut Vec<Edit>) {
         let t = line.trim_start();
         if t.starts_with("#pragma nv_") || t.starts_with("# pragma nv_") {
             let end = off + line.trim_end_matches(['\n', '\r']).len();
-            edits.push(Edit { start: off as u32, end: end as u32, text: String::new() });
+            edits.push(Placed { start: off as u32, end: end as u32, text: "" });
         }
     }
 }
@@ -1029,7 +1041,7 @@ pub fn trailer(opts: &HostOptions) -> String {
 
 /// Applies the edits (outer ones win over edits inside them) and resyncs
 /// lines after each edit that moved them.
-fn apply(out: &mut String, text: &str, map: &SourceMap, mut edits: Vec<Edit>) {
+fn apply(out: &mut String, text: &str, map: &SourceMap, mut edits: Vec<Placed<'_>>) {
     edits.sort_by_key(|e| (e.start, e.start != e.end, std::cmp::Reverse(e.end)));
     let mut pos = 0u32;
     for e in edits {
@@ -1039,7 +1051,7 @@ fn apply(out: &mut String, text: &str, map: &SourceMap, mut edits: Vec<Edit>) {
         out.push_str(&text[pos as usize..e.start as usize]);
         let removed = &text[e.start as usize..e.end as usize];
         let old_lines = removed.matches('\n').count();
-        out.push_str(&e.text);
+        out.push_str(e.text);
         if e.text.contains('\n') {
             if !out.ends_with('\n') {
                 out.push('\n');
