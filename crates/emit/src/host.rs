@@ -99,7 +99,9 @@ struct Edit {
 }
 
 struct Plan<'a> {
-    text: &'a str,
+    /// The item's tree; its text is made on first use (most items need none).
+    root: &'a SyntaxNode,
+    text: std::cell::OnceCell<String>,
     opts: &'a HostOptions,
     edits: Vec<Edit>,
     unsupported: Vec<(TextRange, String)>,
@@ -121,8 +123,11 @@ impl Plan<'_> {
     fn insert(&mut self, at: u32, text: impl Into<String>) {
         self.edits.push(Edit { start: at, end: at, text: text.into() });
     }
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| green::text(&self.root.green()))
+    }
     fn slice(&self, r: TextRange) -> &str {
-        &self.text[usize::from(r.start())..usize::from(r.end())]
+        &self.text()[usize::from(r.start())..usize::from(r.end())]
     }
     fn in_device_body(&self, r: TextRange) -> bool {
         let i = self.device_bodies.partition_point(|b| b.start() <= r.start());
@@ -217,12 +222,11 @@ impl ItemPlan {
 
 const RUNTIME_INCLUDE: &str = "\n#if !defined(__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__)\n#define __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__\n#endif\n#include \"crt/host_runtime.h\"\n";
 
-/// The plan of one top-level item, `root` (its text `text`, with the bodies
-/// the rules read parsed), given the unit's CUDA entities `refs` and the
+/// The plan of one top-level item, `root` (with the bodies the rules read
+/// parsed), given the unit's CUDA entities `refs` and the
 /// `__T<n>` numbers the earlier items used in each phase. Execution spaces
 /// and `constexpr` come from `sema`, for this item.
 pub(crate) fn plan_item(
-    text: &str,
     root: &SyntaxNode,
     opts: &HostOptions,
     sema: Sema<'_>,
@@ -232,7 +236,8 @@ pub(crate) fn plan_item(
     t_lambdas: u32,
 ) -> ItemPlan {
     let mut plan = Plan {
-        text,
+        root,
+        text: std::cell::OnceCell::new(),
         opts,
         edits: Vec::new(),
         unsupported: Vec::new(),

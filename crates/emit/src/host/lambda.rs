@@ -373,10 +373,10 @@ fn head_without_attributes(plan: &Plan<'_>, l: &SyntaxNode, end: u32) -> String 
     let mut pos = start;
     for g in l.descendants().filter(|g| g.kind() == K::GNU_ATTRIBUTE && u32::from(g.text_range().end()) <= end) {
         let r = g.text_range();
-        out.push_str(&plan.text[pos as usize..usize::from(r.start())]);
+        out.push_str(&plan.text()[pos as usize..usize::from(r.start())]);
         pos = r.end().into();
     }
-    out.push_str(&plan.text[pos as usize..end as usize]);
+    out.push_str(&plan.text()[pos as usize..end as usize]);
     out.trim_end().to_string()
 }
 

@@ -111,12 +111,18 @@ fn item_plan(db: &dyn SourceDatabase, key: PlanKey) -> ItemPlan {
         return ItemPlan::default();
     };
     let mut root = SyntaxNode::new_root(src.green.clone());
-    // Parsing bodies changes the tree, not its text.
-    let text = cufront_syntax::green::text(&src.green);
     let bodies = key.bodies(db);
     if !bodies.is_empty() {
         let parser = body_parser(db, tu);
-        let parsed: Vec<_> = bodies.iter().map(|&(r, cx)| (r, parser.parse(cx, &text[r]))).collect();
+        let mut lazy = Vec::new();
+        lazy_bodies(&src.green, TextSize::from(0), &mut lazy);
+        let parsed: Vec<_> = bodies
+            .iter()
+            .filter_map(|&(r, cx)| {
+                let (_, g) = lazy.iter().find(|(lr, _)| *lr == r)?;
+                Some((r, parser.parse(cx, &lazy_text(g))))
+            })
+            .collect();
         root = SyntaxNode::new_root(cufront_syntax::splice_bodies(&root, &parsed));
     }
     let sema = Sema::new(db, tu).of_item(item);
@@ -134,7 +140,7 @@ fn item_plan(db: &dyn SourceDatabase, key: PlanKey) -> ItemPlan {
         n.ancestors().take_while(|a| a.text_range() == range).find(|a| a.kind() == K::CLASS_SPECIFIER)
     };
     let (t_decls, t_lambdas) = (key.t_decls(db), key.t_lambdas(db));
-    super::plan_item(&text, &root, host.opts(db), sema, unit_refs(db, tu), &classes, t_decls, t_lambdas)
+    super::plan_item(&root, host.opts(db), sema, unit_refs(db, tu), &classes, t_decls, t_lambdas)
 }
 
 /// The class definitions of one item by name (the first of each name, in
@@ -232,7 +238,15 @@ fn item_needed_bodies(db: &dyn SourceDatabase, item: ItemId, key: HostKey) -> Ve
     let tu = item.tu(db);
     let needs = unit_needs(db, tu);
     let lex = cufront_base_db::parse_options(db, tu.options(db)).lex;
-    lazy.into_iter().filter(|(_, g)| needs.needs(&cufront_syntax::green::text(g), lex)).map(|(r, _)| r).collect()
+    lazy.into_iter().filter(|(_, g)| needs.needs(&lazy_text(g), lex)).map(|(r, _)| r).collect()
+}
+
+/// The text of a `LAZY_BODY` (one token: borrowed).
+fn lazy_text(g: &GreenNodeData) -> std::borrow::Cow<'_, str> {
+    match g.children().next() {
+        Some(rowan::NodeOrToken::Token(t)) if g.children().len() == 1 => std::borrow::Cow::Borrowed(t.text()),
+        _ => std::borrow::Cow::Owned(green::text(g)),
+    }
 }
 
 /// The `LAZY_BODY` nodes under `n` (whose text starts at `at`), with their ranges.
