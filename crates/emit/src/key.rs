@@ -122,46 +122,90 @@ pub fn module_key(
 ) -> Option<Result<String, String>> {
     let limit =
         if device_c { crate::host::refs::Refs::build(root, sema).first_internal_host_ref(root, sema) } else { None };
-    let mut found: Option<Result<String, String>> = None;
-    let mut too_late = false;
-    // Top-level declarations wholly inside system headers hold no
-    // candidate: not entered (most of a unit's text).
-    for item in root.children() {
-        let range = item.text_range();
-        if map.all_system(range.start().into(), range.end().into()) {
+    let (db, tu) = (sema.db, sema.tu);
+    let items = &cufront_hir::top_level_items(db, tu).items;
+    for (&item, &(start, end)) in items.iter().zip(cufront_hir::locate::item_ranges(db, tu)) {
+        // Top-level declarations wholly inside system headers hold no
+        // candidate: not entered (most of a unit's text).
+        if map.all_system(start, end) {
             continue;
         }
-        walk::walk_top_level(&item, &mut |node, ctx| {
-            if found.is_some() || too_late || !matches!(node.kind(), K::FUNCTION_DEF | K::SIMPLE_DECL) {
-                return;
-            }
-            if limit.is_some_and(|l| u32::from(node.text_range().start()) > l) {
-                too_late = true;
-                return;
-            }
-            for (specs, d) in declarators(node) {
-                // A system header's entity is one whose name is there, however
-                // the declaration starts (`HD int f()` with `HD` from a user
-                // header, spec 30 §4.2).
-                if decl::name_start(&d).is_none_or(|at| map.flags_at(at.into()).system) {
-                    continue;
-                }
-                match candidate(sema, node, specs.as_ref(), &d, ctx) {
-                    Candidate::No => {}
-                    Candidate::Entity(e) => {
-                        found = Some(cufront_hir::symbols::source_linkage_name(sema.db, e));
-                        return;
-                    }
-                    Candidate::Unnamed => {
-                        found = Some(Err("the semantic model declares no entity here".to_string()));
-                        return;
-                    }
-                }
-            }
-        });
-        if found.is_some() || too_late {
-            break;
+        let limit = match limit {
+            Some(l) if l < start => return None,
+            l => l.map(|l| l - start),
+        };
+        match item_key(db, ItemKeyArgs::new(db, item, map.system_spans(start, end), limit)) {
+            ItemKey::Found(key) => return Some(key.clone()),
+            ItemKey::TooLate => return None,
+            ItemKey::None => {}
         }
     }
-    found
+    None
+}
+
+/// One item's part of the key: the item, the parts of it in system headers
+/// and the `--device-c` limit (relative to the item's start).
+#[salsa::interned(unsafe(no_lifetime), revisions = usize::MAX, debug)]
+struct ItemKeyArgs {
+    #[returns(copy)]
+    item: cufront_hir::ItemId,
+    #[returns(ref)]
+    system: Vec<(u32, u32)>,
+    #[returns(copy)]
+    limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ItemKey {
+    /// The first eligible definition of the item (or why it has no name).
+    Found(Result<String, String>),
+    /// A definition starts after the limit first.
+    TooLate,
+    None,
+}
+
+/// The key as one item gives it (equal after an edit in another item).
+#[salsa::tracked(returns(ref))]
+fn item_key(db: &dyn cufront_base_db::SourceDatabase, args: ItemKeyArgs) -> ItemKey {
+    let item = args.item(db);
+    let Some(src) = cufront_hir::item_source(db, item) else {
+        return ItemKey::None;
+    };
+    let sema = Sema::new(db, item.tu(db)).of_item(item);
+    let system = args.system(db);
+    let in_system = |at: u32| {
+        let i = system.partition_point(|&(s, _)| s <= at);
+        i > 0 && at < system[i - 1].1
+    };
+    let limit = args.limit(db);
+    let mut out = ItemKey::None;
+    walk::walk_top_level(&SyntaxNode::new_root(src.green.clone()), &mut |node, ctx| {
+        if out != ItemKey::None || !matches!(node.kind(), K::FUNCTION_DEF | K::SIMPLE_DECL) {
+            return;
+        }
+        if limit.is_some_and(|l| u32::from(node.text_range().start()) > l) {
+            out = ItemKey::TooLate;
+            return;
+        }
+        for (specs, d) in declarators(node) {
+            // A system header's entity is one whose name is there, however
+            // the declaration starts (`HD int f()` with `HD` from a user
+            // header, spec 30 §4.2).
+            if decl::name_start(&d).is_none_or(|at| in_system(at.into())) {
+                continue;
+            }
+            match candidate(sema, node, specs.as_ref(), &d, ctx) {
+                Candidate::No => {}
+                Candidate::Entity(e) => {
+                    out = ItemKey::Found(cufront_hir::symbols::source_linkage_name(sema.db, e));
+                    return;
+                }
+                Candidate::Unnamed => {
+                    out = ItemKey::Found(Err("the semantic model declares no entity here".to_string()));
+                    return;
+                }
+            }
+        }
+    });
+    out
 }

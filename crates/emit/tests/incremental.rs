@@ -99,12 +99,13 @@ fn edit_inside_a_host_function_body() {
             parse × 1
             parse_options × 1
             source_map × 1
-            item_ranges × 1
             top_level_items × 1
+            item_ranges × 1
+            item_key × 2
+            item_source × 6
             item_decls × 3
             item_offsets × 3
             item_lowered × 6
-            item_source × 6
             item_tree_of × 6
             def_map × 1
             item_ids × 1
@@ -125,8 +126,8 @@ fn edit_inside_a_host_function_body() {
         expect![[r#"
             parse × 1
             source_map × 1
-            item_ranges × 1
             top_level_items × 1
+            item_ranges × 1
             item_source × 6
             item_ids × 1
             item_lowered × 1
@@ -151,12 +152,13 @@ fn edit_inside_a_kernel_body() {
             parse × 1
             parse_options × 1
             source_map × 1
-            item_ranges × 1
             top_level_items × 1
+            item_ranges × 1
+            item_key × 2
+            item_source × 6
             item_decls × 3
             item_offsets × 3
             item_lowered × 6
-            item_source × 6
             item_tree_of × 6
             def_map × 1
             item_ids × 1
@@ -177,8 +179,8 @@ fn edit_inside_a_kernel_body() {
         expect![[r#"
             parse × 1
             source_map × 1
-            item_ranges × 1
             top_level_items × 1
+            item_ranges × 1
             item_source × 6
             item_ids × 1
             item_lowered × 1
@@ -203,12 +205,13 @@ fn whitespace_in_a_system_header_segment() {
             parse × 1
             parse_options × 1
             source_map × 1
-            item_ranges × 1
             top_level_items × 1
+            item_ranges × 1
+            item_key × 2
+            item_source × 6
             item_decls × 3
             item_offsets × 3
             item_lowered × 6
-            item_source × 6
             item_tree_of × 6
             def_map × 1
             item_ids × 1
@@ -229,8 +232,8 @@ fn whitespace_in_a_system_header_segment() {
         expect![[r#"
             parse × 1
             source_map × 1
-            item_ranges × 1
             top_level_items × 1
+            item_ranges × 1
             item_source × 6
             item_ids × 1
             item_lowered × 1

@@ -204,6 +204,26 @@ impl SourceMap {
         self.segments[first..last].iter().all(|s| s.flags.system)
     }
 
+    /// The parts of `start..end` that are in system headers, relative to
+    /// `start` (sorted, not overlapping).
+    pub fn system_spans(&self, start: u32, end: u32) -> Vec<(u32, u32)> {
+        let first = self.segment_index(start);
+        let last = self.segments.partition_point(|s| s.start < end).max(first + 1);
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for (i, s) in self.segments.iter().enumerate().take(last).skip(first) {
+            if !s.flags.system {
+                continue;
+            }
+            let from = s.start.max(start) - start;
+            let to = self.segments.get(i + 1).map_or(end, |n| n.start.min(end)) - start;
+            match out.last_mut() {
+                Some(prev) if prev.1 == from => prev.1 = to,
+                _ => out.push((from, to)),
+            }
+        }
+        out
+    }
+
     fn segment_index(&self, offset: u32) -> usize {
         match self.segments.binary_search_by(|s| s.start.cmp(&offset)) {
             Ok(i) => i,
