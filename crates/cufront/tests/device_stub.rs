@@ -50,8 +50,10 @@ const FLOOR_MASKED: usize = 33;
 /// (The thrust and cccl units, written since their extended lambdas are
 /// spelled, brought the function share from 96.0% to 87.2%; EDG's
 /// spelling of variable templates in dependent expressions raised it to
-/// 89.1% whole, 90.4% rdc.)
-const NAME_FLOORS: [(&str, f64); 2] = [("function", 88.0), ("variable", 64.0)];
+/// 89.1% whole, 90.4% rdc; a member class template named inside its
+/// specialization as a template template argument, thrust's agents'
+/// `specialize_plan<PtxPlan>`, to 94.0% whole, 94.7% rdc.)
+const NAME_FLOORS: [(&str, f64); 2] = [("function", 93.0), ("variable", 64.0)];
 
 /// Units whose stub cufront refuses to write (status 2): a ratchet
 /// towards none.

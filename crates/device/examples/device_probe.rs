@@ -48,6 +48,19 @@ fn main() {
             println!("skipped: {:?}", r.skipped);
             for (site, c) in &r.calls {
                 let c = match c {
+                    // An instance without a name: what it is an instance of.
+                    Callee::Entity(x @ Entity::FnInst(fi)) if symbols::mangled_name(&db, *x).is_err() => {
+                        let outer = fi.outer(&db).map(|o| {
+                            let class = cufront_hir::layout::class_name(&db, o.class(&db));
+                            format!("{class} with {} arguments", o.args(&db).len())
+                        });
+                        format!(
+                            "{} ({:?}, outer {outer:?}, {} own arguments)",
+                            name(*x),
+                            fi.decl(&db),
+                            fi.args(&db).len()
+                        )
+                    }
                     Callee::Entity(x) => name(*x),
                     c => format!("{c:?}"),
                 };

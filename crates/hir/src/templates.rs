@@ -697,7 +697,8 @@ fn lower_arg_in(
             }
             match scopes::resolve_path(db, cx.map, cx.scope, p, Ns::Type) {
                 Some(Def::ClassTemplate(c)) => {
-                    Ok(TemplateArg::Template(TemplateRef::Class(canonical_template(cx.map, c))))
+                    let c = canonical_template(cx.map, c);
+                    Ok(TemplateArg::Template(member_of_current(cx, c).unwrap_or(TemplateRef::Class(c))))
                 }
                 Some(Def::AliasTemplate(t)) => Ok(TemplateArg::Template(TemplateRef::Alias(t))),
                 _ => member_template::arg(cx, p).unwrap_or_else(|| Err(format!("`{p}` is not a template"))),
@@ -1843,6 +1844,22 @@ fn apply_alias_in(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef], ins
             apply_alias(LowerCx { env: Some(&env), ..cx }, t, &refs)
         }
     }
+}
+
+/// A member class template of the current instantiation named by its own
+/// name (`specialize_plan<PtxPlan>` inside `ReduceByKeyAgent<…>`): the
+/// template of that specialization, applied later with its arguments as
+/// the outer ones (as `Agent::template PtxPlan` is, `member_template.rs`).
+fn member_of_current(cx: LowerCx<'_>, c: ClassId) -> Option<TemplateRef> {
+    let env = cx.env?;
+    let parent = cx.map.parent.get(&DeclKey::Class(c)).copied()?;
+    let ScopeKind::Class(k) = cx.map.scope(parent).kind else { return None };
+    if !env.scopes.contains(&parent) {
+        return None;
+    }
+    let n = outer_arity(cx.db, cx.map, parent);
+    let args = env.args.get(..n).filter(|a| !a.is_empty())?;
+    Some(TemplateRef::MemberClass(InstId::new(cx.db, k, args.to_vec()), c))
 }
 
 /// The outer arguments for a class template found by lookup from `cx`: those

@@ -616,6 +616,45 @@ int main() { return getter<Agent<long>, sm52>::get().n; }
 }
 
 #[test]
+fn member_class_template_named_inside_its_specialization_as_template_argument() {
+    // thrust's `ReduceByKeyAgent<…>`: `using ptx_plan = typename
+    // specialize_plan_msvc10_war<PtxPlan>::type::type;` names its member
+    // template unqualified; the argument is the template of the current
+    // specialization (its `T` the outer argument of `P<S>`), so the types
+    // read through it (`TempStorage&` of `impl`'s constructor, called from
+    // `entry`) resolve. Names as g++ gives them (`nm`).
+    closure(
+        r#"
+template <template <class> class P, class S> struct spec : P<S> {};
+struct sm52 { enum { ver = 520 }; };
+struct Plan {
+  int n;
+  Plan(int a) : n(a) {}
+  template <class X> Plan(X) : n(X::N) {}
+};
+template <class T> struct Agent {
+  template <class S> struct PtxPlan { enum { N = sizeof(T) + S::ver }; using storage = T; };
+  using plan = spec<PtxPlan, sm52>;
+  using storage = typename plan::storage;
+  struct impl {
+    storage& s;
+    impl(storage& st, int) : s(st) { s += 1; }
+  };
+  static int entry(storage v) { impl(v, 0); return Plan(plan()).n; }
+};
+int main() { return Agent<long>::entry(1); }
+"#,
+        expect![[r#"
+            _ZN4PlanC1Ei
+            main
+            _ZN5AgentIlE5entryEl
+            _ZN5AgentIlE4implC1ERli
+            _ZN4PlanC1I4specIN5AgentIlE7PtxPlanE4sm52EEET_
+        "#]],
+    );
+}
+
+#[test]
 fn internal_linkage_variable_template_specializations_are_emitted() {
     // thrust's `constexpr bool is_contiguous_iterator_v` (not `inline`):
     // namespace-scope `constexpr` gives internal linkage, and g++ emits
