@@ -249,3 +249,30 @@ fn the_implicit_copy_constructor_beats_a_constructor_template() {
          __attribute__((global)) void k(int* p) { NI<int*> a(p); NI<int*> c(a); NI<int*> d = pass(c); (void)d; }\n",
     ));
 }
+
+#[test]
+fn generic_lambda_parameters_are_the_lambdas_own() {
+    // A generic lambda's `auto` parameters are template parameters of its
+    // own: cicc never substitutes them by the enclosing template's `T_`,
+    // `T0_` (`UlT_DpT0_E_`, and the call operator's `DaS5_S7_` names them
+    // as new candidates), where g++ writes `UlS1_DpS2_E_` and `DaS1_S5_`.
+    // Names checked against cicc's `.cudafe1.gpu`.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPfPi (a kernel)
+        function _Z3runI2opJfiEEvT_DpPT0_ (referenced by _Z1kPfPi)
+        function _ZZ3runI2opJfiEEvT_DpPT0_ENKUlT_DpT0_E_clIbJPfPiEEEDaS5_S7_ (referenced by _Z3runI2opJfiEEvT_DpPT0_)
+        function _Z2idIfERT_S1_ (referenced by _ZZ3runI2opJfiEEvT_DpPT0_ENKUlT_DpT0_E_clIbJPfPiEEEDaS5_S7_)
+        function _Z2idIiERT_S1_ (referenced by _ZZ3runI2opJfiEEvT_DpPT0_ENKUlT_DpT0_E_clIbJPfPiEEEDaS5_S7_)
+        function _ZNK2opclEfi (referenced by _ZZ3runI2opJfiEEvT_DpPT0_ENKUlT_DpT0_E_clIbJPfPiEEEDaS5_S7_)
+    "#]]
+    .assert_eq(&listing_of(
+        "template <class T> __attribute__((device)) T& id(T& x) { return x; }\n\
+         template <class F, class... T> __attribute__((device)) void run(F f, T*... ins) {\n\
+           auto p = [&](auto full, auto... ins2) { if (full) f(id(ins2[0])...); };\n\
+           p(true, ins...);\n\
+         }\n\
+         struct op { __attribute__((device)) float operator()(float a, int b) const { return a + b; } };\n\
+         __attribute__((global)) void k(float* a, int* b) { run(op{}, a, b); }\n",
+    ));
+}

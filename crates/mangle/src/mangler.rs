@@ -64,14 +64,15 @@ fn too_deep() -> String {
 enum Key {
     /// A name prefix: the root and the components up to this one.
     Name(Root, Vec<Component>),
-    /// Any other type.
-    Type(Type),
+    /// Any other type, with the generic lambda it belongs to (EDG only,
+    /// `Mangler::lambda_level`: 0 outside one).
+    Type(Type, u32),
     /// A template parameter inside a pack expansion (`T_` of `DpT_`): g++
     /// compares parameters with their pack-ness, so it is not the same
     /// candidate as a `T_` outside one (a generic lambda's `auto...` in
     /// the closure's name vs the enclosing template's `F`:
     /// `_Z1aIZ1hvEUlDpT_E_EvT_`, but `_Z1aIZ1hvEUlT_E_EvS0_`).
-    PackParam(TParam),
+    PackParam(TParam, u32),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -97,6 +98,10 @@ struct Mangler {
     depth: u32,
     /// EDG's spellings where they differ from g++'s (`mangle_edg`).
     edg: bool,
+    /// Generic lambdas entered: their closure type's parameters and the
+    /// signature of a member of the closure (EDG keeps their template
+    /// parameters apart from the enclosing ones, `level_of`).
+    lambda_level: u32,
 }
 
 fn is_std(c: &Component) -> bool {
@@ -246,8 +251,8 @@ fn pack_param_hash(p: TParam) -> u64 {
 fn key_hash(k: &Key) -> u64 {
     match k {
         Key::Name(r, c) => name_hash(r, c, false),
-        Key::Type(t) => type_hash(t),
-        Key::PackParam(p) => pack_param_hash(*p),
+        Key::Type(t, l) => type_hash(t) ^ u64::from(*l),
+        Key::PackParam(p, l) => pack_param_hash(*p) ^ u64::from(*l),
     }
 }
 
@@ -256,8 +261,8 @@ impl Mangler {
         let h = key_hash(&k);
         let same = self.by_hash.get(&h).into_iter().flatten().any(|&i| match (&self.subs[i], &k) {
             (Key::Name(r, c), Key::Name(r2, c2)) => r == r2 && c == c2,
-            (Key::Type(a), Key::Type(b)) => a == b,
-            (Key::PackParam(a), Key::PackParam(b)) => a == b,
+            (Key::Type(a, l), Key::Type(b, m)) => a == b && l == m,
+            (Key::PackParam(a, l), Key::PackParam(b, m)) => a == b && l == m,
             _ => false,
         });
         if !same {
@@ -310,15 +315,24 @@ impl Mangler {
         }
     }
 
+    /// The generic lambda whose template parameters `t` names (EDG: a
+    /// generic lambda's `auto` parameters are its own template parameters,
+    /// never the same candidate as the enclosing template's `T_`); 0 for a
+    /// type that names none or outside a lambda.
+    fn level_of(&self, t: &Type) -> u32 {
+        if self.edg && self.lambda_level > 0 && names_param(t) { self.lambda_level } else { 0 }
+    }
+
     fn try_type(&mut self, t: &Type) -> bool {
         let pack_param = match t {
             Type::Param(p) if self.pack_depth > 0 => Some(*p),
             _ => None,
         };
-        let h = pack_param.map_or_else(|| type_hash(t), pack_param_hash);
+        let level = self.level_of(t);
+        let h = pack_param.map_or_else(|| type_hash(t), pack_param_hash) ^ u64::from(level);
         match self.find(h, |k| match (k, pack_param) {
-            (Key::PackParam(q), Some(p)) => *q == p,
-            (Key::Type(x), None) => x == t,
+            (Key::PackParam(q, l), Some(p)) => *q == p && *l == level,
+            (Key::Type(x, l), None) => x == t && *l == level,
             _ => false,
         }) {
             Some(i) => {
@@ -371,10 +385,18 @@ impl Mangler {
                             | Unqualified::Dtor(_)
                             | Unqualified::Conversion(_)
                     );
-                if template {
-                    self.ty(&f.ret)?;
-                }
-                self.bare_function_type(&f.params, f.variadic)
+                // A member of a closure type: its signature names the
+                // lambda's template parameters.
+                let closure = name.comps.iter().any(|c| matches!(c.name, Unqualified::Lambda { .. }));
+                self.lambda_level += u32::from(closure);
+                let r = (|| {
+                    if template {
+                        self.ty(&f.ret)?;
+                    }
+                    self.bare_function_type(&f.params, f.variadic)
+                })();
+                self.lambda_level -= u32::from(closure);
+                r
             }
             Encoding::Data(name) => self.name(name, Use::Entity(Quals::NONE, RefQual::None)),
             Encoding::Special(s) => match &**s {
@@ -605,7 +627,10 @@ impl Mangler {
             }
             Unqualified::Lambda { params, variadic, index } => {
                 self.out.push_str("Ul");
-                self.bare_function_type(params, *variadic)?;
+                self.lambda_level += 1;
+                let r = self.bare_function_type(params, *variadic);
+                self.lambda_level -= 1;
+                r?;
                 self.out.push('E');
                 self.out.push_str(&number_(*index));
             }
@@ -854,9 +879,10 @@ impl Mangler {
                 self.out.push('E');
             }
         }
+        let level = self.level_of(t);
         match t {
-            Type::Param(p) if self.pack_depth > 0 => self.add(Key::PackParam(*p)),
-            _ => self.add(Key::Type(t.clone())),
+            Type::Param(p) if self.pack_depth > 0 => self.add(Key::PackParam(*p, level)),
+            _ => self.add(Key::Type(t.clone(), level)),
         }
         Ok(())
     }
@@ -1128,5 +1154,33 @@ impl Mangler {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether `t` names a template parameter (at any depth outside
+/// expressions; a `decltype` counts).
+fn names_param(t: &Type) -> bool {
+    match t {
+        Type::Builtin(_) | Type::Vendor(_) => false,
+        Type::Param(_) | Type::ParamApp(..) | Type::Decltype(_) => true,
+        Type::Named(n) => name_names_param(n),
+        Type::Qualified(_, i) | Type::Ptr(i) | Type::LRef(i) | Type::RRef(i) | Type::Array(_, i) => names_param(i),
+        Type::PackExpansion(i) => names_param(i),
+        Type::Func(f) => names_param(&f.ret) || f.params.iter().any(names_param),
+        Type::MemPtr(c, m) => names_param(c) || names_param(m),
+    }
+}
+
+fn name_names_param(n: &Name) -> bool {
+    matches!(n.root, Root::Param(_) | Root::Decltype(_))
+        || n.comps.iter().flat_map(|c| c.args.iter().flatten()).any(targ_names_param)
+}
+
+fn targ_names_param(a: &TArg) -> bool {
+    match a {
+        TArg::Type(t) => names_param(t),
+        TArg::Pack(p) => p.iter().any(targ_names_param),
+        TArg::Expr(_) => true,
+        TArg::Literal(_) | TArg::Template(_) => false,
     }
 }
