@@ -276,3 +276,21 @@ fn generic_lambda_parameters_are_the_lambdas_own() {
          __attribute__((global)) void k(float* a, int* b) { run(op{}, a, b); }\n",
     ));
 }
+
+#[test]
+fn generic_lambda_parameters_as_later_candidates() {
+    // The lambda's `T_` is a candidate of its own, written in full even
+    // where the enclosing kernel's `T_` is one (`UlT_E_`); a later `T_`
+    // names the latest (`EvS3_S4_T0_`, `DaS4_`). Checked against cicc.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kIfEvPKT_PS0_ (a kernel template instance the unit reaches)
+        function _Z5applyIfZ1kIfEvPKT_PS1_EUlT_E_EvS3_S4_T0_ (referenced by _Z1kIfEvPKT_PS0_)
+        function _ZZ1kIfEvPKT_PS0_ENKUlT_E_clIfEEDaS4_ (referenced by _Z5applyIfZ1kIfEvPKT_PS1_EUlT_E_EvS3_S4_T0_)
+    "#]]
+    .assert_eq(&listing_of(
+        "template <class T, class F> __attribute__((device)) void apply(const T* a, T* b, F f) { b[0] = f(a[0]); }\n\
+         template <class T> __attribute__((global)) void k(const T* a, T* b) { apply(a, b, [](auto x) { return x * 2; }); }\n\
+         template __attribute__((global)) void k<float>(const float*, float*);\n",
+    ));
+}

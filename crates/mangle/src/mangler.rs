@@ -64,15 +64,14 @@ fn too_deep() -> String {
 enum Key {
     /// A name prefix: the root and the components up to this one.
     Name(Root, Vec<Component>),
-    /// Any other type, with the generic lambda it belongs to (EDG only,
-    /// `Mangler::lambda_level`: 0 outside one).
-    Type(Type, u32),
+    /// Any other type.
+    Type(Type),
     /// A template parameter inside a pack expansion (`T_` of `DpT_`): g++
     /// compares parameters with their pack-ness, so it is not the same
     /// candidate as a `T_` outside one (a generic lambda's `auto...` in
     /// the closure's name vs the enclosing template's `F`:
     /// `_Z1aIZ1hvEUlDpT_E_EvT_`, but `_Z1aIZ1hvEUlT_E_EvS0_`).
-    PackParam(TParam, u32),
+    PackParam(TParam),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -98,9 +97,7 @@ struct Mangler {
     depth: u32,
     /// EDG's spellings where they differ from g++'s (`mangle_edg`).
     edg: bool,
-    /// Generic lambdas entered: their closure type's parameters and the
-    /// signature of a member of the closure (EDG keeps their template
-    /// parameters apart from the enclosing ones, `level_of`).
+    /// Closure types' parameter lists being written (`fresh_params`).
     lambda_level: u32,
 }
 
@@ -251,30 +248,42 @@ fn pack_param_hash(p: TParam) -> u64 {
 fn key_hash(k: &Key) -> u64 {
     match k {
         Key::Name(r, c) => name_hash(r, c, false),
-        Key::Type(t, l) => type_hash(t) ^ u64::from(*l),
-        Key::PackParam(p, l) => pack_param_hash(*p) ^ u64::from(*l),
+        Key::Type(t) => type_hash(t),
+        Key::PackParam(p) => pack_param_hash(*p),
     }
 }
 
 impl Mangler {
     fn add(&mut self, k: Key) {
         let h = key_hash(&k);
-        let same = self.by_hash.get(&h).into_iter().flatten().any(|&i| match (&self.subs[i], &k) {
-            (Key::Name(r, c), Key::Name(r2, c2)) => r == r2 && c == c2,
-            (Key::Type(a, l), Key::Type(b, m)) => a == b && l == m,
-            (Key::PackParam(a, l), Key::PackParam(b, m)) => a == b && l == m,
-            _ => false,
-        });
+        let same = !self.fresh_params()
+            && self.by_hash.get(&h).into_iter().flatten().any(|&i| match (&self.subs[i], &k) {
+                (Key::Name(r, c), Key::Name(r2, c2)) => r == r2 && c == c2,
+                (Key::Type(a), Key::Type(b)) => a == b,
+                (Key::PackParam(a), Key::PackParam(b)) => a == b,
+                _ => false,
+            });
         if !same {
             self.by_hash.entry(h).or_default().push(self.subs.len());
             self.subs.push(k);
         }
     }
 
-    /// The first candidate of hash `h` that `is` accepts (candidates are
-    /// never duplicated, so it is the only one).
+    /// The latest candidate of hash `h` that `is` accepts (only EDG's
+    /// generic lambdas duplicate candidates, `fresh_params`; a later
+    /// reference names the latest).
     fn find(&self, h: u64, is: impl Fn(&Key) -> bool) -> Option<usize> {
-        self.by_hash.get(&h)?.iter().copied().find(|&i| is(&self.subs[i]))
+        self.by_hash.get(&h)?.iter().rev().copied().find(|&i| is(&self.subs[i]))
+    }
+
+    /// Whether a type that names template parameters is written in full
+    /// and made a new candidate, equal ones before it notwithstanding: EDG
+    /// inside a generic lambda's closure type, whose `auto` parameters are
+    /// its own (cicc: `_ZZ3runI2opJfiEEvT_DpPT0_ENKUlT_DpT0_E_clIbJPfPiEEEDaS5_S7_`,
+    /// g++: `…UlS1_DpS2_E_…DaS1_S5_`); a later reference names the latest
+    /// (`_Z10map_kernelIfZ4mainEUlT_E_EvPKS0_PS0_iT0_` on both).
+    fn fresh_params(&self) -> bool {
+        self.edg && self.lambda_level > 0
     }
 
     /// Runs `f` one type or expression deeper, failing past `MAX_DEPTH`.
@@ -315,24 +324,18 @@ impl Mangler {
         }
     }
 
-    /// The generic lambda whose template parameters `t` names (EDG: a
-    /// generic lambda's `auto` parameters are its own template parameters,
-    /// never the same candidate as the enclosing template's `T_`); 0 for a
-    /// type that names none or outside a lambda.
-    fn level_of(&self, t: &Type) -> u32 {
-        if self.edg && self.lambda_level > 0 && names_param(t) { self.lambda_level } else { 0 }
-    }
-
     fn try_type(&mut self, t: &Type) -> bool {
+        if self.fresh_params() && names_param(t) {
+            return false;
+        }
         let pack_param = match t {
             Type::Param(p) if self.pack_depth > 0 => Some(*p),
             _ => None,
         };
-        let level = self.level_of(t);
-        let h = pack_param.map_or_else(|| type_hash(t), pack_param_hash) ^ u64::from(level);
+        let h = pack_param.map_or_else(|| type_hash(t), pack_param_hash);
         match self.find(h, |k| match (k, pack_param) {
-            (Key::PackParam(q, l), Some(p)) => *q == p && *l == level,
-            (Key::Type(x, l), None) => x == t && *l == level,
+            (Key::PackParam(q), Some(p)) => *q == p,
+            (Key::Type(x), None) => x == t,
             _ => false,
         }) {
             Some(i) => {
@@ -385,18 +388,10 @@ impl Mangler {
                             | Unqualified::Dtor(_)
                             | Unqualified::Conversion(_)
                     );
-                // A member of a closure type: its signature names the
-                // lambda's template parameters.
-                let closure = name.comps.iter().any(|c| matches!(c.name, Unqualified::Lambda { .. }));
-                self.lambda_level += u32::from(closure);
-                let r = (|| {
-                    if template {
-                        self.ty(&f.ret)?;
-                    }
-                    self.bare_function_type(&f.params, f.variadic)
-                })();
-                self.lambda_level -= u32::from(closure);
-                r
+                if template {
+                    self.ty(&f.ret)?;
+                }
+                self.bare_function_type(&f.params, f.variadic)
             }
             Encoding::Data(name) => self.name(name, Use::Entity(Quals::NONE, RefQual::None)),
             Encoding::Special(s) => match &**s {
@@ -879,10 +874,9 @@ impl Mangler {
                 self.out.push('E');
             }
         }
-        let level = self.level_of(t);
         match t {
-            Type::Param(p) if self.pack_depth > 0 => self.add(Key::PackParam(*p, level)),
-            _ => self.add(Key::Type(t.clone(), level)),
+            Type::Param(p) if self.pack_depth > 0 => self.add(Key::PackParam(*p)),
+            _ => self.add(Key::Type(t.clone())),
         }
         Ok(())
     }
