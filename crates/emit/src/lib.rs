@@ -3,7 +3,9 @@
 //! - [`module_id`]: the module id (spec 30 §4), byte-identical to cudafe++'s.
 //! - [`key`]: the id's key entity (spec 30 §4.2), named by the semantic
 //!   model (`hir::symbols`).
-//! - [`host`]: the host file (spec 30 §2), an edit plan over the unit's text.
+//! - [`host`]: the host file (spec 30 §2), an edit plan over the unit's text,
+//!   planned per top-level item as salsa queries (`host/queries.rs`) and
+//!   merged, so that an edit inside one body plans one item again.
 //!
 //! `emit` prints: it has no item model, evaluator, lookup or mangler of its
 //! own. What needs more than one declaration's syntax — a function's
