@@ -294,3 +294,23 @@ fn generic_lambda_parameters_as_later_candidates() {
          template __attribute__((global)) void k<float>(const float*, float*);\n",
     ));
 }
+
+#[test]
+fn pack_expansions_in_a_generic_lambdas_parameters() {
+    // EDG: `OT_` written in the lambda's `DpOT_` is no candidate for a
+    // later `OT_` (`EvOS2_OT0_`: the `T_` alone is, from `DpT_`); the
+    // call operator names its own `DpOT_` (`DaS6_`). Checked against cicc.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kv (a kernel)
+        function _Z3rrcIJifEE3tupIJDpT_EES3_ (referenced by _Z1kv)
+        function _Z10apply_implIZ3rrcIJifEE3tupIJDpT_EES4_EUlDpOT_E_RS1_IJifEEEvOS2_OT0_ (referenced by _Z3rrcIJifEE3tupIJDpT_EES3_)
+        function _ZZ3rrcIJifEE3tupIJDpT_EES3_ENKUlDpOT_E_clIJifEEEDaS6_ (referenced by _Z10apply_implIZ3rrcIJifEE3tupIJDpT_EES4_EUlDpOT_E_RS1_IJifEEEvOS2_OT0_)
+    "#]]
+    .assert_eq(&listing_of(
+        "template <class... Ts> struct tup {};\n\
+         template <class Fn, class Tp> __attribute__((device)) void apply_impl(Fn&& f, Tp&& t) { f(1, 2.0f); }\n\
+         template <class... Ts> __attribute__((device)) tup<Ts...> rrc(tup<Ts...> t) { apply_impl([](auto&&... xs) { return 0; }, t); return t; }\n\
+         __attribute__((global)) void k() { rrc(tup<int, float>{}); }\n",
+    ));
+}

@@ -64,8 +64,10 @@ fn too_deep() -> String {
 enum Key {
     /// A name prefix: the root and the components up to this one.
     Name(Root, Vec<Component>),
-    /// Any other type.
-    Type(Type),
+    /// Any other type; for EDG, whether it names template parameters of
+    /// a pack expansion it is written in (`OT_` in `DpOT_` is not the `OT_`
+    /// of a parameter outside one).
+    Type(Type, bool),
     /// A template parameter inside a pack expansion (`T_` of `DpT_`): g++
     /// compares parameters with their pack-ness, so it is not the same
     /// candidate as a `T_` outside one (a generic lambda's `auto...` in
@@ -99,6 +101,8 @@ struct Mangler {
     edg: bool,
     /// Closure types' parameter lists being written (`fresh_params`).
     lambda_level: u32,
+    /// The signature of a member of a closure type is being written (`find`).
+    closure_member: bool,
 }
 
 fn is_std(c: &Component) -> bool {
@@ -248,7 +252,7 @@ fn pack_param_hash(p: TParam) -> u64 {
 fn key_hash(k: &Key) -> u64 {
     match k {
         Key::Name(r, c) => name_hash(r, c, false),
-        Key::Type(t) => type_hash(t),
+        Key::Type(t, p) => type_hash(t) ^ u64::from(*p),
         Key::PackParam(p) => pack_param_hash(*p),
     }
 }
@@ -259,7 +263,7 @@ impl Mangler {
         let same = !self.fresh_params()
             && self.by_hash.get(&h).into_iter().flatten().any(|&i| match (&self.subs[i], &k) {
                 (Key::Name(r, c), Key::Name(r2, c2)) => r == r2 && c == c2,
-                (Key::Type(a), Key::Type(b)) => a == b,
+                (Key::Type(a, p), Key::Type(b, q)) => a == b && p == q,
                 (Key::PackParam(a), Key::PackParam(b)) => a == b,
                 _ => false,
             });
@@ -269,11 +273,17 @@ impl Mangler {
         }
     }
 
-    /// The latest candidate of hash `h` that `is` accepts (only EDG's
-    /// generic lambdas duplicate candidates, `fresh_params`; a later
-    /// reference names the latest).
+    /// The candidate of hash `h` that `is` accepts. Only EDG's generic
+    /// lambdas duplicate candidates (`fresh_params`): a reference names the
+    /// first, except in the signature of a member of the closure type,
+    /// which names the lambda's own (the latest).
     fn find(&self, h: u64, is: impl Fn(&Key) -> bool) -> Option<usize> {
-        self.by_hash.get(&h)?.iter().rev().copied().find(|&i| is(&self.subs[i]))
+        let list = self.by_hash.get(&h)?;
+        if self.closure_member {
+            list.iter().rev().copied().find(|&i| is(&self.subs[i]))
+        } else {
+            list.iter().copied().find(|&i| is(&self.subs[i]))
+        }
     }
 
     /// Whether a type that names template parameters is written in full
@@ -282,6 +292,15 @@ impl Mangler {
     /// its own (cicc: `_ZZ3runI2opJfiEEvT_DpPT0_ENKUlT_DpT0_E_clIbJPfPiEEEDaS5_S7_`,
     /// g++: `…UlS1_DpS2_E_…DaS1_S5_`); a later reference names the latest
     /// (`_Z10map_kernelIfZ4mainEUlT_E_EvPKS0_PS0_iT0_` on both).
+    /// EDG: a compound type naming template parameters of the pack
+    /// expansion it is written in is not the same candidate as that type
+    /// outside one (`OT_` of `DpOT_` vs a later `OT_`:
+    /// `…EUlDpOT_E_…EEDcOSB_OT0_`); a bare parameter is (`DpT_`'s `T_` is
+    /// `SB_` there). g++ tells bare parameters apart instead (`PackParam`).
+    fn in_pack(&self, t: &Type) -> bool {
+        self.edg && self.pack_depth > 0 && !matches!(t, Type::Param(_)) && names_param(t)
+    }
+
     fn fresh_params(&self) -> bool {
         self.edg && self.lambda_level > 0
     }
@@ -329,13 +348,14 @@ impl Mangler {
             return false;
         }
         let pack_param = match t {
-            Type::Param(p) if self.pack_depth > 0 => Some(*p),
+            Type::Param(p) if self.pack_depth > 0 && !self.edg => Some(*p),
             _ => None,
         };
-        let h = pack_param.map_or_else(|| type_hash(t), pack_param_hash);
+        let in_pack = self.in_pack(t);
+        let h = pack_param.map_or_else(|| type_hash(t) ^ u64::from(in_pack), pack_param_hash);
         match self.find(h, |k| match (k, pack_param) {
             (Key::PackParam(q), Some(p)) => *q == p,
-            (Key::Type(x), None) => x == t,
+            (Key::Type(x, p), None) => x == t && *p == in_pack,
             _ => false,
         }) {
             Some(i) => {
@@ -388,10 +408,17 @@ impl Mangler {
                             | Unqualified::Dtor(_)
                             | Unqualified::Conversion(_)
                     );
-                if template {
-                    self.ty(&f.ret)?;
-                }
-                self.bare_function_type(&f.params, f.variadic)
+                let saved = self.closure_member;
+                self.closure_member =
+                    self.edg && name.comps.iter().any(|c| matches!(c.name, Unqualified::Lambda { .. }));
+                let r = (|| {
+                    if template {
+                        self.ty(&f.ret)?;
+                    }
+                    self.bare_function_type(&f.params, f.variadic)
+                })();
+                self.closure_member = saved;
+                r
             }
             Encoding::Data(name) => self.name(name, Use::Entity(Quals::NONE, RefQual::None)),
             Encoding::Special(s) => match &**s {
@@ -875,8 +902,8 @@ impl Mangler {
             }
         }
         match t {
-            Type::Param(p) if self.pack_depth > 0 => self.add(Key::PackParam(*p)),
-            _ => self.add(Key::Type(t.clone())),
+            Type::Param(p) if self.pack_depth > 0 && !self.edg => self.add(Key::PackParam(*p)),
+            _ => self.add(Key::Type(t.clone(), self.in_pack(t))),
         }
         Ok(())
     }
