@@ -280,7 +280,7 @@ impl Cx<'_> {
             }
             Entity::VarInst(i) => match instances::var_type(db, i) {
                 Ok(ty) => (ty, il::Space::Device, false, None),
-                Err(why) => return unknown_var(&why),
+                Err(why) => return unknown_var(why.why()),
             },
             _ => return unknown_var("not a namespace-scope variable"),
         };

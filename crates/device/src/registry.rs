@@ -19,13 +19,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub struct Kernel {
     pub entity: Entity,
     /// The linkage name as the host object spells it (`_ZL…` for `static`).
-    pub host_name: Result<String, String>,
+    pub host_name: Result<String, cufront_hir::SemaError>,
     /// The C++ device name (no `L`), even under C linkage: what the stub
     /// is named after.
-    pub cxx_name: Result<String, String>,
+    pub cxx_name: Result<String, cufront_hir::SemaError>,
     /// What the stub function is named after: `cxx_name`, with extended
     /// lambdas' closure types in cicc's vendor form (`Unvdl…`).
-    pub stub_cxx_name: Result<String, String>,
+    pub stub_cxx_name: Result<String, cufront_hir::SemaError>,
     /// The identifier (`vector_add`).
     pub name: String,
     /// `static` or in an anonymous namespace.
@@ -35,7 +35,7 @@ pub struct Kernel {
     pub args: Vec<TemplateArg>,
     pub template: bool,
     /// The parameter types, substituted.
-    pub params: Result<Vec<TyId>, String>,
+    pub params: Result<Vec<TyId>, cufront_hir::SemaError>,
     /// Where the declarator's name stands (non-template kernels).
     pub name_at: Option<Pos>,
 }
@@ -132,7 +132,7 @@ pub struct DeviceVar {
     pub entity: Entity,
     pub name: String,
     /// Its linkage name as the source declares it (`_ZN6detail7d_ticksE`).
-    pub linkage_name: Result<String, String>,
+    pub linkage_name: Result<String, cufront_hir::SemaError>,
     /// `::ns::name`.
     pub qualified: String,
     pub ty: TyId,
@@ -273,7 +273,7 @@ fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront
         extern_c: data.linkage.extern_c,
         args: i.args(db).clone(),
         template: !i.args(db).is_empty(),
-        params: instances::signature(db, i).map(|s| s.params),
+        params: instances::declared_params(db, i),
         name_at: None,
     }
 }
@@ -281,20 +281,23 @@ fn instance(db: &dyn SourceDatabase, i: FnInstanceId, name: &str, data: &cufront
 /// A kernel's C++ device name with the anonymous namespace still g++'s
 /// (`_GLOBAL__N_1`, renamed with the module id by the printer): the C++
 /// name under C linkage too (what its stub is named after).
-fn kernel_cxx_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+fn kernel_cxx_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, cufront_hir::SemaError> {
     match (e, symbols::mangled_name(db, e)) {
         (Entity::Fn(f), Ok(host)) if !host.starts_with("_Z") => symbols::cxx_fn_name(db, f),
         _ => symbols::device_kernel_name(db, e, ""),
     }
 }
 
-fn fn_params(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Result<Vec<TyId>, String> {
+fn fn_params(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Result<Vec<TyId>, cufront_hir::SemaError> {
     declared_signature(db, f).map(|(_, params)| params)
 }
 
 /// A function's return and parameter types as declared, lowered where it
 /// is declared (parameters not adjusted: arrays stay arrays).
-pub fn declared_signature(db: &dyn SourceDatabase, f: cufront_hir::FnId) -> Result<(TyId, Vec<TyId>), String> {
+pub fn declared_signature(
+    db: &dyn SourceDatabase,
+    f: cufront_hir::FnId,
+) -> Result<(TyId, Vec<TyId>), cufront_hir::SemaError> {
     let map = def_map(db, f.item(db).tu(db));
     let scope = instances::fn_scope(db, instances::FnDecl::Fn(f)).ok_or("the function has no scope")?;
     let tree = item_tree_of(db, f.item(db));

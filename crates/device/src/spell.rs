@@ -8,7 +8,11 @@
 //!   `struct Clamp` (a non-template class of the global namespace),
 //!   ` _Z3SumIfE` (any other class: its mangled name, declared by a
 //!   `typedef Sum<float>  _Z3SumIfE;` line the printer collects), `size_t`
-//!   (a typedef of the global namespace, unless `__device_builtin__`);
+//!   (a typedef of the global namespace, unless `__device_builtin__`),
+//!   `_ZN4meta6elem_tIiEE` (an alias template specialization as written in
+//!   a kernel template's parameter: its mangled name without the blank,
+//!   declared by `typedef long _ZN4meta6elem_tIiEE;` when it denotes a
+//!   builtin type, else by `typedef meta::ptr_t<int>  _ZN4meta5ptr_tIiEE;`);
 //! - [`Style::Cxx`]: the kernel redefinitions and the template wrappers
 //!   (`struct ::S`, `::size_t`);
 //! - template arguments ([`Speller::template_args`]): in casts
@@ -240,6 +244,23 @@ impl Speller<'_> {
                 },
                 Named::Mangled(name, mangled) => self.mangled(&name, mangled)?,
             },
+            // An alias template specialization EDG keeps: by its name as
+            // data (`_ZN4meta11scalar_of_tI6float4EE`, no leading blank),
+            // declared by a typedef of the builtin type it denotes (`typedef
+            // float _ZN4meta…;`) or else of itself in C++ (`typedef
+            // meta::ptr_t<int>  _ZN4meta5ptr_tIiEE;`).
+            TyKind::AliasSpec { alias, args, ty } => {
+                let name = cufront_hir::symbols::alias_spec_name(db, self.map, *alias, args)?;
+                let mangled = m::mangle(&m::Encoding::Data(name.clone()))?;
+                if !self.typedefs.iter().any(|(m, _)| *m == mangled) {
+                    let denoted = match cufront_hir::ty::canonical(db, *ty).kind(db) {
+                        TyKind::Builtin(b) => builtin(*b, false)?.to_string(),
+                        _ => cxx_name(&name, Ctx::Top)?,
+                    };
+                    self.typedefs.push((mangled.clone(), format!("typedef {denoted} {mangled};")));
+                }
+                mangled
+            }
             TyKind::Typedef(_) => match typedef_name(db, t) {
                 Some(name) => match style {
                     Style::C => name,

@@ -169,7 +169,7 @@ impl Prepared {
         // by its plain name, its stub still named after the C++ name.
         let c_linkage = !host.starts_with("_Z");
         // The device spells a static kernel without g++'s `L`.
-        let device_cxx = |name: &Result<String, String>| -> Result<String, String> {
+        let device_cxx = |name: &Result<String, cufront_hir::SemaError>| -> Result<String, String> {
             let cxx = cufront_hir::symbols::with_module_id(&name.clone()?, mid);
             Ok(match cxx.strip_prefix("_ZL") {
                 Some(rest) => format!("_Z{rest}"),

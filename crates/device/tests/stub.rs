@@ -284,3 +284,44 @@ void host() { lib::detail::empty<int><<<1, 1>>>(0, U{}); }
     "##]]
     .assert_eq(&stub);
 }
+
+/// Alias template specializations written in a kernel template's
+/// parameters stay as EDG's sugar: each named by its mangled name and
+/// declared by a typedef of the builtin type it denotes, or else of itself
+/// (checked against cicc: the stub cicc writes for this unit, as a `.cu`,
+/// has the same lines).
+#[test]
+fn alias_template_specializations_in_kernel_parameters() {
+    let unit = r#"# 1 "x.cu"
+namespace meta {
+template <class T> struct elem { typedef float type; };
+template <> struct elem<int> { typedef long type; };
+template <class T> using elem_t = typename elem<T>::type;
+template <class T> using ptr_t = T *;
+template <class T> struct box { T v; };
+template <class T> using box_t = box<T>;
+}
+template <class T> __attribute__((global)) void k(meta::elem_t<T> *out, meta::elem_t<T> v, meta::ptr_t<T> in, meta::box_t<T> b) {}
+void host() { k<int><<<1, 1>>>(0, 0, 0, {}); k<double><<<1, 1>>>(0, 0, 0, {}); }
+"#;
+    let (stub, _) = outputs_of(unit, "_0a1b2c3d_4_x_cu_k", false);
+    let lines: String = stub
+        .lines()
+        .filter(|l| l.starts_with("typedef") || l.contains("__device_stub__Z1k"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        typedef long _ZN4meta6elem_tIiEE;
+        typedef meta::ptr_t<int>  _ZN4meta5ptr_tIiEE;
+        typedef meta::box_t<int>  _ZN4meta5box_tIiEE;
+        typedef float _ZN4meta6elem_tIdEE;
+        typedef meta::ptr_t<double>  _ZN4meta5ptr_tIdEE;
+        typedef meta::box_t<double>  _ZN4meta5box_tIdEE;
+        static void __device_stub__Z1kIiEvPN4meta4elemIT_E4typeES4_PS2_NS0_3boxIS2_EE(_ZN4meta6elem_tIiEE *, _ZN4meta6elem_tIiEE, _ZN4meta5ptr_tIiEE, _ZN4meta5box_tIiEE&);
+        static void __device_stub__Z1kIdEvPN4meta4elemIT_E4typeES4_PS2_NS0_3boxIS2_EE(_ZN4meta6elem_tIdEE *, _ZN4meta6elem_tIdEE, _ZN4meta5ptr_tIdEE, _ZN4meta5box_tIdEE&);
+        static void __device_stub__Z1kIiEvPN4meta4elemIT_E4typeES4_PS2_NS0_3boxIS2_EE(_ZN4meta6elem_tIiEE *__par0, _ZN4meta6elem_tIiEE __par1, _ZN4meta5ptr_tIiEE __par2, _ZN4meta5box_tIiEE&__par3){__cudaLaunchPrologue(4);__cudaSetupArgSimple(__par0, 0UL);__cudaSetupArgSimple(__par1, 8UL);__cudaSetupArgSimple(__par2, 16UL);__cudaSetupArg(__par3, 24UL);__cudaLaunch(((char *)((void ( *)(_ZN4meta6elem_tIiEE *, _ZN4meta6elem_tIiEE, _ZN4meta5ptr_tIiEE, _ZN4meta5box_tIiEE))k<int> )), 0U);}
+        template<> __specialization_static void __wrapper__device_stub_k<int>( _ZN4meta6elem_tIiEE *&__cuda_0,_ZN4meta6elem_tIiEE &__cuda_1,_ZN4meta5ptr_tIiEE &__cuda_2,_ZN4meta5box_tIiEE &__cuda_3){__device_stub__Z1kIiEvPN4meta4elemIT_E4typeES4_PS2_NS0_3boxIS2_EE( (_ZN4meta6elem_tIiEE *&)__cuda_0,(_ZN4meta6elem_tIiEE &)__cuda_1,(_ZN4meta5ptr_tIiEE &)__cuda_2,(_ZN4meta5box_tIiEE &)__cuda_3);}
+        static void __device_stub__Z1kIdEvPN4meta4elemIT_E4typeES4_PS2_NS0_3boxIS2_EE(_ZN4meta6elem_tIdEE *__par0, _ZN4meta6elem_tIdEE __par1, _ZN4meta5ptr_tIdEE __par2, _ZN4meta5box_tIdEE&__par3){__cudaLaunchPrologue(4);__cudaSetupArgSimple(__par0, 0UL);__cudaSetupArgSimple(__par1, 8UL);__cudaSetupArgSimple(__par2, 16UL);__cudaSetupArg(__par3, 24UL);__cudaLaunch(((char *)((void ( *)(_ZN4meta6elem_tIdEE *, _ZN4meta6elem_tIdEE, _ZN4meta5ptr_tIdEE, _ZN4meta5box_tIdEE))k<double> )), 0U);}
+        template<> __specialization_static void __wrapper__device_stub_k<double>( _ZN4meta6elem_tIdEE *&__cuda_0,_ZN4meta6elem_tIdEE &__cuda_1,_ZN4meta5ptr_tIdEE &__cuda_2,_ZN4meta5box_tIdEE &__cuda_3){__device_stub__Z1kIdEvPN4meta4elemIT_E4typeES4_PS2_NS0_3boxIS2_EE( (_ZN4meta6elem_tIdEE *&)__cuda_0,(_ZN4meta6elem_tIdEE &)__cuda_1,(_ZN4meta5ptr_tIdEE &)__cuda_2,(_ZN4meta5box_tIdEE &)__cuda_3);}
+    "#]].assert_eq(&lines);
+}

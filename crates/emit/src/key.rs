@@ -119,7 +119,7 @@ pub fn module_key(
     map: &SourceMap,
     device_c: bool,
     sema: Sema<'_>,
-) -> Option<Result<String, String>> {
+) -> Option<Result<String, cufront_hir::SemaError>> {
     let limit =
         if device_c { crate::host::refs::Refs::build(root, sema).first_internal_host_ref(root, sema) } else { None };
     let (db, tu) = (sema.db, sema.tu);
@@ -158,7 +158,7 @@ struct ItemKeyArgs {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum ItemKey {
     /// The first eligible definition of the item (or why it has no name).
-    Found(Result<String, String>),
+    Found(Result<String, cufront_hir::SemaError>),
     /// A definition starts after the limit first.
     TooLate,
     None,
@@ -201,7 +201,8 @@ fn item_key(db: &dyn cufront_base_db::SourceDatabase, args: ItemKeyArgs) -> Item
                     return;
                 }
                 Candidate::Unnamed => {
-                    out = ItemKey::Found(Err("the semantic model declares no entity here".to_string()));
+                    out =
+                        ItemKey::Found(Err(cufront_hir::SemaError::gap("the semantic model declares no entity here")));
                     return;
                 }
             }

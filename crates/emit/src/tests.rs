@@ -5,7 +5,7 @@ use crate::key::{Sema, module_key};
 
 /// The key of `src` (a unit without line markers) in whole-program or
 /// `--device-c` mode, named by the semantic model of the same text.
-fn key_in(src: &str, device_c: bool) -> Option<Result<String, String>> {
+fn key_in(src: &str, device_c: bool) -> Option<Result<String, cufront_hir::SemaError>> {
     let parse = cufront_syntax::parse(src, ParseOptions::default());
     assert!(parse.errors().is_empty(), "{src}: {:?}", parse.errors());
     let map = SourceMap::new(src, "t.cu");
@@ -16,7 +16,7 @@ fn key_in(src: &str, device_c: bool) -> Option<Result<String, String>> {
     module_key(&parse.syntax_node(), &map, device_c, Sema::new(&db, tu))
 }
 
-fn key(src: &str) -> Option<Result<String, String>> {
+fn key(src: &str) -> Option<Result<String, cufront_hir::SemaError>> {
     key_in(src, false)
 }
 

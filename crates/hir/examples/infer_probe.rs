@@ -161,7 +161,7 @@ fn main() {
     for e in &seen {
         if let Err(why) = cufront_hir::symbols::mangled_name(&db, *e) {
             // `CUFRONT_UNNAMED=text`: every entity whose name fails so.
-            if std::env::var("CUFRONT_UNNAMED").is_ok_and(|r| why.contains(&r)) {
+            if std::env::var("CUFRONT_UNNAMED").is_ok_and(|r| why.why().contains(&r)) {
                 if let Entity::FnInst(i) = e {
                     let d = i.decl(&db).data(&db).map(|d| format!("{:?}", d.name)).unwrap_or_default();
                     let outer = i
@@ -176,7 +176,7 @@ fn main() {
                     println!("unnamed-entity {why}: {e:?}");
                 }
             }
-            let key: String = why.chars().take(60).collect();
+            let key: String = why.why().chars().take(60).collect();
             let ent = unnamed.entry(key).or_insert((0, String::new()));
             ent.0 += 1;
             if ent.1.is_empty() {

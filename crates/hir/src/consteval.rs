@@ -33,13 +33,27 @@ pub enum ConstError {
     /// "integer operation result is out of range" (EDG note 61) / 2707.
     OutOfRange,
     DivByZero,
-    Unresolved(String),
+    Unresolved(crate::SemaError),
     NotConstant(String),
     Unsupported(String),
     Layout(String),
     Cycle,
     /// A limit of spec 50 §6.2 (call depth, cost): EDG's note 2431.
     Limit(String),
+}
+
+impl ConstError {
+    /// A semantic error met while evaluating, as the reason evaluation
+    /// stops short (only its text is kept: no substitution decision is made
+    /// from an unsupported evaluation).
+    pub(crate) fn unsupported(why: impl std::fmt::Display) -> ConstError {
+        ConstError::Unsupported(why.to_string())
+    }
+
+    /// An implementation limit met while evaluating.
+    pub(crate) fn limit(why: impl std::fmt::Display) -> ConstError {
+        ConstError::Limit(why.to_string())
+    }
 }
 
 impl std::fmt::Display for ConstError {
@@ -242,7 +256,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
                 // `decltype` (`T3::value`, `decltype(f(0))::value`): the
                 // scope graph does not see through types.
                 None if p.segments.len() > 1 => path_through_types(cx, p, depth),
-                None => Err(ConstError::Unresolved(p.to_string())),
+                None => Err(ConstError::Unresolved(crate::SemaError::gap(p.to_string()))),
             }
         }
         ConstExpr::Unary(op, x) => unary(*op, rec(x)?),
@@ -310,7 +324,7 @@ fn eval_depth(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<Value, Const
             }
             // `sizeof(typename T::x)` with no such member: a substitution failure.
             if let TyKind::Error(e) = ty.kind(db)
-                && crate::templates::is_substitution_failure(e)
+                && e.is_substitution_failure()
             {
                 return Err(ConstError::Unresolved(e.clone()));
             }
@@ -433,9 +447,7 @@ fn unevaluated_operand(cx: &EvalCx<'_>, e: &ConstExpr, depth: u32) -> Result<(),
         return Ok(());
     }
     match eval_depth(cx, e, depth + 1) {
-        Err(ConstError::Unresolved(m)) if crate::templates::is_substitution_failure(&m) => {
-            Err(ConstError::Unresolved(m))
-        }
+        Err(ConstError::Unresolved(m)) if m.is_substitution_failure() => Err(ConstError::Unresolved(m)),
         _ => Ok(()),
     }
 }

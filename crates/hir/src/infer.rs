@@ -333,7 +333,7 @@ struct OwnerInfo {
 /// The owner's info as the lambda of closure `c` sees it: its `Env`
 /// with the block-scope aliases declared before the lambda expression
 /// (`using KV = Pair<int, float>;` then `[](const KV& a, …)`).
-fn closure_site_info(db: &dyn SourceDatabase, c: closure::ClosureId) -> Result<OwnerInfo, String> {
+fn closure_site_info(db: &dyn SourceDatabase, c: closure::ClosureId) -> Result<OwnerInfo, crate::SemaError> {
     let mut info = owner_info(db, c.owner(db))?;
     if let Some(env) = closure::lambda_env(db, c) {
         info.env = Some(env);
@@ -341,7 +341,7 @@ fn closure_site_info(db: &dyn SourceDatabase, c: closure::ClosureId) -> Result<O
     Ok(info)
 }
 
-fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, String> {
+fn owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, crate::SemaError> {
     let (decl, outer, inst) = match owner {
         InferOwner::Fn(f) => (FnDecl::Fn(f), None, None),
         InferOwner::Inst(i) => (i.decl(db), i.outer(db), Some(i)),
@@ -436,7 +436,7 @@ fn infer_owner(db: &dyn SourceDatabase, owner: InferOwner) -> InferenceResult {
 fn infer_owner_until(db: &dyn SourceDatabase, owner: InferOwner, stop: Option<ExprId>) -> InferenceResult {
     let info = match owner_info(db, owner) {
         Ok(i) => i,
-        Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
+        Err(e) => return InferenceResult { skipped: Some(e.to_string()), ..Default::default() },
     };
     if let InferOwner::Closure(f) = owner {
         return closure::infer_closure(db, f, info, stop);
@@ -606,7 +606,9 @@ enum Value {
     TemplateValue(TyId),
     Fns(Vec<Cand>, Option<Vec<TemplateArgRef>>),
     Type(TyId),
-    Unknown(String),
+    /// The name denotes nothing the model knows (why; a substitution
+    /// failure when the name is a member that does not exist).
+    Unknown(crate::SemaError),
 }
 
 const MAX_EXPR_DEPTH: u32 = 300;
@@ -616,8 +618,8 @@ impl<'a> Infer<'a> {
         LowerCx { db: self.db, map: self.map, item: self.item, scope: self.scope, env: self.env.as_ref() }
     }
 
-    fn error(&self, s: &str) -> TyId {
-        mk(self.db, TyKind::Error(s.to_string()))
+    fn error(&self, why: impl Into<crate::SemaError>) -> TyId {
+        mk(self.db, TyKind::Error(why.into()))
     }
 
     fn builtin(&self, b: Builtin) -> TyId {
@@ -625,7 +627,7 @@ impl<'a> Infer<'a> {
     }
 
     fn lower(&self, t: &TypeRef) -> TyId {
-        templates::nested(|| Ok(ty::lower(self.lcx(), t))).unwrap_or_else(|e| self.error(&e))
+        templates::nested(|| Ok(ty::lower(self.lcx(), t))).unwrap_or_else(|e| self.error(e))
     }
 
     fn require(&mut self, e: Entity) {
@@ -1519,7 +1521,7 @@ impl<'a> Infer<'a> {
         let cx = LowerCx { db: self.db, map: self.map, item: c.item(self.db), scope: s, env: env.as_ref() };
         for f in &data.fields {
             if f.name.is_some() {
-                let t = templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e));
+                let t = templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(e));
                 out.push((f.name.clone(), t));
             }
         }
@@ -1561,7 +1563,7 @@ impl<'a> Infer<'a> {
             if f.name.as_deref() == Some(name) {
                 let cx = LowerCx { db: self.db, map: self.map, item: c.item(self.db), scope: s, env: env.as_ref() };
                 let t = lowering_declared(Declared::Field(class, k), || {
-                    templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(&e))
+                    templates::nested(|| Ok(ty::lower(cx, &f.ty))).unwrap_or_else(|e| self.error(e))
                 })
                 .unwrap_or_else(|| self.error("a data member's type that depends on itself"));
                 return Some((t, f.mutable));
@@ -1624,7 +1626,7 @@ impl<'a> Infer<'a> {
         }
         let pr = Category::PRValue;
         match body.expr(e).clone() {
-            Expr::Missing(s) => (self.error(&format!("not lowered: {s}")), pr),
+            Expr::Missing(s) => (self.error(format!("not lowered: {s}")), pr),
             Expr::Literal(l) => match l {
                 Literal::Int(_, b) | Literal::Float(b) => (self.builtin(b), pr),
                 Literal::String(b, n) => {
@@ -2164,12 +2166,8 @@ impl<'a> Infer<'a> {
                             // function ([temp.deduct.general]/8: a failure in the
                             // return type removes the specialization).
                             if let Some(why) = sig_substitution_failure(db, &sig) {
-                                return (
-                                    self.error(&format!(
-                                        "substitution failure in the signature of a function named: {why}"
-                                    )),
-                                    Category::LValue,
-                                );
+                                let why = why.within("substitution failure in the signature of a function named");
+                                return (mk(db, TyKind::Error(why)), Category::LValue);
                             }
                             // The function's type: parameters without top-level cv or `restrict`.
                             for p in &mut sig.params {
@@ -2181,7 +2179,7 @@ impl<'a> Infer<'a> {
                 }
                 (mk(db, TyKind::Dependent("overload set".into())), Category::LValue)
             }
-            Value::Unknown(s) => (self.error(&s), Category::LValue),
+            Value::Unknown(s) => (mk(db, TyKind::Error(s)), Category::LValue),
         }
     }
 
@@ -2216,7 +2214,7 @@ impl<'a> Infer<'a> {
         let expanded = self.expand_ns_alias(p);
         let p = expanded.as_ref().unwrap_or(p);
         let db = self.db;
-        let Some(last) = p.segments.last() else { return Value::Unknown("empty path".into()) };
+        let Some(last) = p.segments.last() else { return Value::Unknown(crate::SemaError::gap("empty path")) };
         let name = norm_name(&last.name);
         if p.segments.len() == 1 && !p.global {
             if last.args.is_none() {
@@ -2270,7 +2268,7 @@ impl<'a> Infer<'a> {
                 }
                 Some(d) => self
                     .def_value_args(d, None, None, last.args.as_deref())
-                    .unwrap_or_else(|| Value::Unknown(format!("`{name}`"))),
+                    .unwrap_or_else(|| Value::Unknown(crate::error::gap!("`{name}`"))),
                 None => {
                     let mut fns = scopes::lookup_fns(db, self.map, self.scope, &name);
                     if fns.is_empty() {
@@ -2284,7 +2282,7 @@ impl<'a> Infer<'a> {
                     if !matches!(t.kind(db), TyKind::Error(_)) {
                         return Value::Type(t);
                     }
-                    Value::Unknown(format!("unresolved name `{name}`"))
+                    Value::Unknown(crate::SemaError::not_found(format!("unresolved name `{name}`")))
                 }
             };
         }
@@ -2300,12 +2298,12 @@ impl<'a> Infer<'a> {
             return match scopes::lookup_member(db, self.map, scopes::ROOT, &name, Ns::Value) {
                 Some(d) => self
                     .def_value_args(d, None, None, last.args.as_deref())
-                    .unwrap_or_else(|| Value::Unknown(format!("`::{name}`"))),
-                None => Value::Unknown(format!("unresolved `::{name}`")),
+                    .unwrap_or_else(|| Value::Unknown(crate::error::gap!("`::{name}`"))),
+                None => Value::Unknown(crate::error::gap!("unresolved `::{name}`")),
             };
         }
         let r = templates::resolve(self.lcx(), &q, Ns::Scope);
-        let target: Result<Result<ScopeIdx, TyId>, String> = match r {
+        let target: Result<Result<ScopeIdx, TyId>, crate::SemaError> = match r {
             Ok(templates::Resolved::Def(Def::Namespace(s), _, _)) => Ok(Ok(s)),
             Ok(templates::Resolved::Def(d, env, from)) => {
                 let t = templates::def_to_ty(self.lcx(), d, env.as_ref(), from, None);
@@ -2313,7 +2311,7 @@ impl<'a> Infer<'a> {
             }
             Ok(templates::Resolved::Ty(t)) => Ok(Err(t)),
             Ok(templates::Resolved::Value(_)) => Err("a value as qualifier".into()),
-            Err(k) => Err(format!("qualifier: {k:?}")),
+            Err(k) => Err(crate::error::gap!("qualifier: {k:?}")),
         };
         match target {
             Ok(Ok(ns)) => {
@@ -2324,13 +2322,13 @@ impl<'a> Infer<'a> {
                 match scopes::lookup_member(db, self.map, ns, &name, Ns::Value) {
                     Some(d) => self
                         .def_value_args(d, None, None, last.args.as_deref())
-                        .unwrap_or_else(|| Value::Unknown(format!("`{p}`"))),
+                        .unwrap_or_else(|| Value::Unknown(crate::error::gap!("`{p}`"))),
                     None => {
                         let t = self.lower(&TypeRef::Path(p.clone()));
                         if !matches!(t.kind(db), TyKind::Error(_)) {
                             return Value::Type(t);
                         }
-                        Value::Unknown(format!("unresolved `{p}`"))
+                        Value::Unknown(crate::error::gap!("unresolved `{p}`"))
                     }
                 }
             }
@@ -2341,7 +2339,7 @@ impl<'a> Infer<'a> {
                     return Value::Enumerator(c);
                 }
                 let Some(class) = self.class_ref(c) else {
-                    return Value::Unknown(format!("`{p}`: qualifier is not a class"));
+                    return Value::Unknown(crate::error::subst_failure!("`{p}`: qualifier is not a class"));
                 };
                 let key = if name.starts_with('~') { scopes::DTOR_KEY.to_string() } else { name.clone() };
                 let fns = instances::member_fns(db, class, &key);
@@ -2361,7 +2359,7 @@ impl<'a> Infer<'a> {
                         if !matches!(t.kind(db), TyKind::Error(_)) {
                             return Value::Type(t);
                         }
-                        Value::Unknown(format!("no member `{name}`"))
+                        Value::Unknown(crate::error::subst_failure!("no member `{name}`"))
                     }
                 }
             }
@@ -2398,7 +2396,7 @@ impl<'a> Infer<'a> {
                     Ok(out) => out,
                     // `requires_<false>` with `template <bool B, enable_if_t<B, int> = 0>`:
                     // the template-id names no specialization (libcu++'s concept emulation).
-                    Err(e) if templates::is_substitution_failure(&e) => return Some(Value::Unknown(e)),
+                    Err(e) if e.is_substitution_failure() => return Some(Value::Unknown(e)),
                     Err(_) => return None,
                 };
                 // A partial specialization when one matches (`declval<T>` of libcu++).
@@ -2408,7 +2406,7 @@ impl<'a> Infer<'a> {
                 };
                 let decl = instances::VarDecl::Template(vt);
                 let inst = instances::var_instance(db, decl, outer, out);
-                let t = instances::var_type(db, inst).unwrap_or_else(|e| self.error(&e));
+                let t = instances::var_type(db, inst).unwrap_or_else(|e| self.error(e));
                 let t = match inst.decl(db).data(db) {
                     Some(d) => const_locals::constexpr_object_ty(db, t, &d),
                     None => t,
@@ -2469,7 +2467,7 @@ impl<'a> Infer<'a> {
         // `auto` is deduced from the initializer (`decltype(x)` of
         // `constexpr auto x = sizeof_bits_v<T>;`).
         let t = lowering_declared(Declared::Var(v), || {
-            templates::nested(|| Ok(instances::var_decl_type(self.db, cx, data))).unwrap_or_else(|e| self.error(&e))
+            templates::nested(|| Ok(instances::var_decl_type(self.db, cx, data))).unwrap_or_else(|e| self.error(e))
         })
         .unwrap_or_else(|| self.error("a variable's type that depends on itself"));
         const_locals::constexpr_object_ty(self.db, t, data)
@@ -2541,9 +2539,10 @@ impl<'a> Infer<'a> {
                         let name = norm_name(&p.segments[0].name);
                         let cands = self.adl(&name, &a);
                         if cands.is_empty() {
-                            let why = friends::adl_only_miss(self, &name, &a).unwrap_or_else(|| why.clone());
-                            self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(why.as_str().into())));
-                            return (self.error(&why), pr);
+                            let why = friends::adl_only_miss(self, &name, &a)
+                                .map_or_else(|| why.clone(), crate::SemaError::gap);
+                            self.res.calls.push((CallSite::Expr(e), Callee::Unresolved(why.to_string().into())));
+                            return (self.error(why), pr);
                         }
                         let targs = p.segments[0].args.clone();
                         self.finish_call(e, &cands, targs.as_deref(), &a, None)
@@ -3231,7 +3230,7 @@ impl<'a> Infer<'a> {
         }
         let db = self.db;
         let mut viable: Vec<(Cand, Vec<TemplateArg>, FnSig, Vec<Rank>)> = Vec::new();
-        let mut why = String::from("no viable candidate");
+        let mut why = crate::SemaError::gap("no viable candidate");
         for &c in cands.iter().take(256) {
             let Some(data) = c.0.data(db) else { continue };
             // Non-static members need an object; static ones and non-members ignore it.
@@ -3331,7 +3330,7 @@ impl<'a> Infer<'a> {
             viable.push((c, targs_v, sig, ranks));
         }
         if viable.is_empty() {
-            return Err(why.into());
+            return Err(why.to_string().into());
         }
         // Substitution failures (error types in a signature) lose to clean candidates (SFINAE).
         if viable.iter().any(|v| !sig_has_error(db, &v.2)) {
@@ -3419,7 +3418,7 @@ impl<'a> Infer<'a> {
     }
 
     /// Explicit template arguments of a candidate (all of them given: `true`).
-    fn explicit_args(&self, c: Cand, written: &[TemplateArgRef]) -> Result<(Vec<TemplateArg>, bool), String> {
+    fn explicit_args(&self, c: Cand, written: &[TemplateArgRef]) -> Result<(Vec<TemplateArg>, bool), crate::SemaError> {
         deduce_call::explicit_args(self.lcx(), c.0, written)
     }
 
@@ -3430,7 +3429,7 @@ impl<'a> Infer<'a> {
         data: &crate::item_tree::FnData,
         targs: Option<&[TemplateArgRef]>,
         args: &[Arg],
-    ) -> Result<Vec<TemplateArg>, String> {
+    ) -> Result<Vec<TemplateArg>, crate::SemaError> {
         let outer = match c.1 {
             Some(o) => templates::inst_env(self.db, o)?,
             None => Env::default(),
@@ -3697,9 +3696,9 @@ fn sig_has_error(db: &dyn SourceDatabase, s: &FnSig) -> bool {
 
 /// The reason a signature's parameter or return type failed to substitute,
 /// when one did (an error that is a substitution failure, not a gap).
-fn sig_substitution_failure(db: &dyn SourceDatabase, s: &FnSig) -> Option<String> {
+fn sig_substitution_failure(db: &dyn SourceDatabase, s: &FnSig) -> Option<crate::SemaError> {
     s.params.iter().chain(std::iter::once(&s.ret)).find_map(|t| match canonical(db, *t).kind(db) {
-        TyKind::Error(e) if templates::is_substitution_failure(e) => Some(e.clone()),
+        TyKind::Error(e) if e.is_substitution_failure() => Some(e.clone()),
         _ => None,
     })
 }
@@ -3805,10 +3804,12 @@ fn sizeof_null_call(cx: LowerCx<'_>, text: &str) -> Option<u64> {
     let body = Body::default();
     let mut inf = Infer::type_level(cx, &body);
     let r = templates::nested(|| {
-        let Value::Fns(cands, targs) = inf.resolve_value(&path) else { return Err("not a function".to_string()) };
+        let Value::Fns(cands, targs) = inf.resolve_value(&path) else {
+            return Err(crate::SemaError::gap("not a function"));
+        };
         inf.resolve_overload(&cands, targs.as_deref(), &args, None)
             .map(|(_, _, sig)| sig.ret)
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::SemaError::gap(e.to_string()))
     });
     let ret = r.ok()?;
     let mut t = canonical(db, ret);

@@ -361,7 +361,7 @@ fn member_spec_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Option<FnDecl>
 /// specialization's, plus the function's own parameters bound to `args`,
 /// plus (for an out-of-line definition) the names its template heads give
 /// the outer parameters.
-pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, String> {
+pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, crate::SemaError> {
     let decl = inst.decl(db);
     let mut env = match inst.outer(db) {
         Some(o) => templates::inst_env(db, o)?,
@@ -388,7 +388,7 @@ pub fn instance_env(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Env, 
 }
 
 /// The environment of a variable instance.
-pub fn var_instance_env(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<Env, String> {
+pub fn var_instance_env(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<Env, crate::SemaError> {
     let mut env = match inst.outer(db) {
         Some(o) => templates::inst_env(db, o)?,
         None => Env::default(),
@@ -397,7 +397,7 @@ pub fn var_instance_env(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<
     Ok(env)
 }
 
-fn bind_own(env: &mut Env, params: &[TemplateParam], args: &[TemplateArg]) -> Result<(), String> {
+fn bind_own(env: &mut Env, params: &[TemplateParam], args: &[TemplateArg]) -> Result<(), crate::SemaError> {
     if args.len() > params.len() {
         return Err("too many template arguments".into());
     }
@@ -407,7 +407,7 @@ fn bind_own(env: &mut Env, params: &[TemplateParam], args: &[TemplateArg]) -> Re
         }
     }
     if args.len() < params.len() {
-        return Err(format!("too few template arguments ({} of {})", args.len(), params.len()));
+        return Err(crate::error::gap!("too few template arguments ({} of {})", args.len(), params.len()));
     }
     Ok(())
 }
@@ -415,27 +415,32 @@ fn bind_own(env: &mut Env, params: &[TemplateParam], args: &[TemplateArg]) -> Re
 /// Where the types of a function's declaration are read: its item, and the
 /// scope its name belongs to (a class's for members, so that member types
 /// are found).
-fn fn_lower_scope(db: &dyn SourceDatabase, map: &DefMap, decl: FnDecl, data: &FnData) -> Result<ScopeIdx, String> {
+fn fn_lower_scope(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    decl: FnDecl,
+    data: &FnData,
+) -> Result<ScopeIdx, crate::SemaError> {
     decl_scope(db, map, decl.item(db), decl.parent(db, map), data.qualifier.as_ref())
-        .ok_or_else(|| "unresolved qualifier".to_string())
+        .ok_or_else(|| crate::SemaError::gap("unresolved qualifier"))
 }
 
 /// A signature that needs itself (`decltype` of a call of the function in
 /// its own return type).
-fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Result<FnSig, String> {
+fn signature_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _inst: FnInstanceId) -> Result<FnSig, crate::SemaError> {
     Err("signature refers to itself".into())
 }
 
 crate::consteval::var_template::recorded_query! {
     /// The parameter and return types of an instance after substitution
     /// (parameters as declared: not adjusted; pack expansions expanded).
-    pub fn signature(inst: FnInstanceId) -> Result<FnSig, String> = signature_under_way_of;
+    pub fn signature(inst: FnInstanceId) -> Result<FnSig, crate::SemaError> = signature_under_way_of;
     tracked signature_uses;
     cycle signature_uses_cycle => signature_cycle;
 }
 
 /// [`signature_of`] with `inst` on the stack of signatures under way.
-fn signature_under_way_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
+fn signature_under_way_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, crate::SemaError> {
     SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().push(inst));
     let r = signature_of(db, inst);
     SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().pop());
@@ -465,7 +470,7 @@ pub(crate) fn signature_under_way(inst: FnInstanceId) -> bool {
     SIGNATURES_UNDER_WAY.with(|s| s.borrow().contains(&inst))
 }
 
-fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, String> {
+fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, crate::SemaError> {
     let decl = inst.decl(db);
     let data = decl.data(db).ok_or("no such function")?;
     let map = def_map(db, decl.tu(db));
@@ -497,6 +502,78 @@ fn signature_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, St
     })
 }
 
+/// An instance's parameter types as EDG keeps them: alias template
+/// specializations written in the declaration stay as sugar
+/// (`TyKind::AliasSpec`, under pointers, references and cv), where
+/// [`signature`] has the types they denote. cicc's stub spells a kernel
+/// instance's parameters so (`_ZN4meta11scalar_of_tI6float4EE *` for
+/// `meta::scalar_of_t<T> *`). Each type is canonically the signature's;
+/// pack expansions are the signature's.
+pub fn declared_params(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<Vec<TyId>, crate::SemaError> {
+    let sig = signature(db, inst)?;
+    let decl = inst.decl(db);
+    let data = decl.data(db).ok_or("no such function")?;
+    if !data.pack_params.is_empty() || data.ty.params.len() != sig.params.len() {
+        return Ok(sig.params);
+    }
+    let map = def_map(db, decl.tu(db));
+    let scope = fn_lower_scope(db, &map, decl, &data)?;
+    let env = instance_env(db, inst)?;
+    let cx = LowerCx { db, map: &map, item: decl.item(db), scope, env: Some(&env) };
+    let params = templates::nested(|| Ok(data.ty.params.iter().map(|p| sugared(cx, p)).collect::<Vec<_>>()))?;
+    Ok(params
+        .into_iter()
+        .zip(sig.params)
+        .map(|(sugared, plain)| if ty::canonical(db, sugared) == ty::canonical(db, plain) { sugared } else { plain })
+        .collect())
+}
+
+/// `t` lowered with the alias template specializations it is written with
+/// kept as sugar (see [`declared_params`]).
+fn sugared(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
+    let db = cx.db;
+    match t {
+        TypeRef::Ptr(x) => ty::mk(db, TyKind::Ptr(sugared(cx, x))),
+        TypeRef::LRef(x) => ty::mk(db, TyKind::LRef(sugared(cx, x))),
+        TypeRef::RRef(x) => ty::mk(db, TyKind::RRef(sugared(cx, x))),
+        TypeRef::Cv(x, cv) => ty::mk(db, TyKind::Qualified(sugared(cx, x), *cv)),
+        TypeRef::Path(p) => {
+            let ty = ty::lower(cx, t);
+            match alias_spec(cx, p) {
+                Some((alias, args)) if !matches!(ty.kind(db), TyKind::Error(_) | TyKind::Dependent(_)) => {
+                    ty::mk(db, TyKind::AliasSpec { alias, args, ty })
+                }
+                _ => ty,
+            }
+        }
+        _ => ty::lower(cx, t),
+    }
+}
+
+/// The alias template of a namespace and its arguments, when `p` names a
+/// specialization of one (`meta::scalar_of_t<T>`, arguments substituted).
+fn alias_spec(cx: LowerCx<'_>, p: &crate::item_tree::Path) -> Option<(crate::TypedefId, Vec<TemplateArg>)> {
+    let (last, front) = p.segments.split_last()?;
+    let written = last.args.as_ref()?;
+    if front.iter().any(|s| s.args.is_some()) {
+        return None;
+    }
+    let mut bare = p.clone();
+    bare.segments.last_mut()?.args = None;
+    let Some(crate::scopes::Def::AliasTemplate(alias)) =
+        crate::scopes::resolve_path(cx.db, cx.map, cx.scope, &bare, crate::scopes::Ns::Type)
+    else {
+        return None;
+    };
+    let args = templates::alias::bind_args(cx, alias, written).ok()?;
+    let concrete = args.iter().all(|a| match a {
+        TemplateArg::Type(t) => !matches!(t.kind(cx.db), TyKind::Error(_) | TyKind::Dependent(_)),
+        TemplateArg::Dependent(_) | TemplateArg::ValueParam { .. } => false,
+        _ => true,
+    });
+    concrete.then_some((alias, args))
+}
+
 /// The parameter types of a function type as written, pack expansions
 /// (`Args...`) expanded over the packs of the environment (kept as one
 /// parameter when it binds none).
@@ -515,7 +592,7 @@ pub(crate) fn lower_fn_type_params(cx: LowerCx<'_>, f: &crate::item_tree::FnRef)
 }
 
 /// A parameter `P...` expanded: one type per element of the packs it names.
-pub(crate) fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, String> {
+pub(crate) fn expand_param(cx: LowerCx<'_>, env: &Env, p: &TypeRef) -> Result<Vec<TyId>, crate::SemaError> {
     let mut names = Vec::new();
     typeref_names(p, &mut names);
     let packs: Vec<(String, Vec<TemplateArg>)> = names
@@ -602,7 +679,7 @@ pub(crate) fn const_expr_names(e: &crate::item_tree::ConstExpr, out: &mut Vec<St
 }
 
 /// The type of a variable instance.
-pub fn var_type(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<TyId, String> {
+pub fn var_type(db: &dyn SourceDatabase, inst: VarInstanceId) -> Result<TyId, crate::SemaError> {
     let decl = inst.decl(db);
     let data = decl.data(db).ok_or("no such variable")?;
     let map = def_map(db, decl.item(db).tu(db));

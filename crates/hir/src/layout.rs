@@ -57,7 +57,7 @@ fn inst_layout_of(db: &dyn SourceDatabase, i: crate::templates::InstId) -> Resul
     let r = crate::templates::nested(|| Ok(compute(db, ClassRef::Inst(i))));
     match r {
         Ok(r) => r.map(Arc::new),
-        Err(e) => Err(LayoutError::Template(e)),
+        Err(e) => Err(LayoutError::Template(e.to_string())),
     }
 }
 
@@ -75,7 +75,7 @@ pub fn ty_layout(db: &dyn SourceDatabase, t: TyId) -> Result<Arc<Layout>, Layout
     match crate::templates::class_of(db, t) {
         Ok(c) => layout_ref(db, c),
         Err(e) => Err(match t.kind(db) {
-            TyKind::App(_) => LayoutError::Template(e),
+            TyKind::App(_) => LayoutError::Template(e.to_string()),
             _ => LayoutError::Invalid(format!("{} is not a class", ty::display(db, t))),
         }),
     }
@@ -185,7 +185,7 @@ fn size_align_depth(db: &dyn SourceDatabase, t: TyId, depth: u32) -> Result<(u64
         return Err(LayoutError::Invalid("type nesting too deep".into()));
     }
     match t.kind(db) {
-        TyKind::Error(e) => Err(LayoutError::Invalid(e.clone())),
+        TyKind::Error(e) => Err(LayoutError::Invalid(e.to_string())),
         TyKind::Builtin(b) => builtin_size_align(*b).ok_or_else(|| LayoutError::Incomplete("void".into())),
         TyKind::Ptr(_) | TyKind::LRef(_) | TyKind::RRef(_) => Ok((8, 8)),
         TyKind::MemPtr { pointee, .. } => match ty::canonical(db, *pointee).kind(db) {
@@ -214,6 +214,7 @@ fn size_align_depth(db: &dyn SourceDatabase, t: TyId, depth: u32) -> Result<(u64
             let u = ty::enum_info(db, *e).underlying;
             Ok(builtin_size_align(u).unwrap_or((4, 4)))
         }
+        TyKind::AliasSpec { ty, .. } => size_align_depth(db, *ty, depth + 1),
         TyKind::Typedef(td) => {
             let (s, a) = size_align_depth(db, ty::typedef_ty(db, *td), depth + 1)?;
             // `typedef T X __attribute__((aligned(n)))` sets the alignment.
@@ -457,7 +458,7 @@ fn compute(db: &dyn SourceDatabase, cref: ClassRef) -> Result<Layout, LayoutErro
             }
             None
         }
-        ClassRef::Inst(i) => Some(crate::templates::inst_env(db, i).map_err(LayoutError::Template)?),
+        ClassRef::Inst(i) => Some(crate::templates::inst_env(db, i).map_err(|e| LayoutError::Template(e.to_string()))?),
     };
     if !data.is_definition {
         return Err(LayoutError::Incomplete(name()));

@@ -24,7 +24,10 @@
 //!   a body re-runs `parse` and `top_level_items`, then stops (tested in
 //!   `tests/incremental.rs`).
 //! - Errors are values (`TyKind::Error`, `ConstError`, `LayoutError`); no
-//!   input makes a query panic. Cycles (a class containing itself, a
+//!   input makes a query panic. They are typed (`error::SemaError`): SFINAE
+//!   and every other decision branches on an error's kind (a substitution
+//!   failure, a name not found, a limit, a gap of the model), never on its
+//!   text. Cycles (a class containing itself, a
 //!   self-referential constant) end in an error value through salsa's cycle
 //!   fallback.
 //! - No I/O, no global state.
@@ -62,6 +65,7 @@
 
 pub mod body;
 pub mod consteval;
+pub mod error;
 pub mod exec_space;
 pub mod infer;
 pub mod instances;
@@ -85,6 +89,7 @@ use cufront_base_db::{SourceDatabase, TranslationUnit};
 use cufront_syntax::{GreenNode, SyntaxKind as K, SyntaxNode};
 use rustc_hash::FxHashMap;
 
+pub use crate::error::{ErrorKind, SemaError};
 pub use crate::item_tree::ItemTree;
 pub use crate::layout::{Layout, LayoutError};
 pub use crate::scopes::{Def, DefMap, ScopeIdx, def_map};

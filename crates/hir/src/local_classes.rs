@@ -302,7 +302,7 @@ pub(crate) fn local_root(
     block: ScopeIdx,
     class: ClassId,
     args: &[crate::templates::TemplateArg],
-) -> Result<cufront_mangle::Name, String> {
+) -> Result<cufront_mangle::Name, crate::SemaError> {
     use crate::infer::InferOwner;
     let ScopeKind::Block(def) = map.scope(block).kind else { return Err("not a block scope".into()) };
     let decl = declaration_of(db, map, def);

@@ -565,7 +565,7 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
             let class = map.class_definition(i.class(db));
             let env = match templates::inst_env(db, *i) {
                 Ok(e) => e,
-                Err(e) => return Outcome::NotEvaluated(ConstError::Unsupported(e)),
+                Err(e) => return Outcome::NotEvaluated(ConstError::unsupported(e)),
             };
             (map.class_scope.get(&class).copied().unwrap_or(scopes::ROOT), Some(env), a.item, None)
         }
@@ -573,7 +573,7 @@ pub fn evaluate(db: &dyn SourceDatabase, tu: TranslationUnit, a: &StaticAssert) 
         Context::FnInstance(fi) => {
             let env = match instances::instance_env(db, *fi) {
                 Ok(e) => e,
-                Err(e) => return Outcome::NotEvaluated(ConstError::Unsupported(e)),
+                Err(e) => return Outcome::NotEvaluated(ConstError::unsupported(e)),
             };
             let def = instances::fn_definition(db, fi.decl(db)).unwrap_or(fi.decl(db));
             let scope = instances::fn_scope(db, def).unwrap_or(scopes::ROOT);

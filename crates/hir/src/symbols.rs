@@ -82,19 +82,19 @@ pub fn entity_info(db: &dyn SourceDatabase, e: Entity) -> Option<EntityInfo> {
 
 /// The linkage name of a function or variable, as the host object spells it.
 #[salsa::tracked(returns(clone))]
-pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+pub fn mangled_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, crate::SemaError> {
     // Naming instantiates nothing: what the queries it asks evaluate is
     // theirs, not a caller's (`consteval::var_template`).
     crate::consteval::var_template::isolated(|| mangled_name_of(db, e))
 }
 
-fn mangled_name_of(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+fn mangled_name_of(db: &dyn SourceDatabase, e: Entity) -> Result<String, crate::SemaError> {
     match e {
         Entity::Fn(f) => fn_encoding(db, f)?.mangle(),
         // An `extern "C"` variable is named as written, unless it is a member.
         Entity::Var(v) => match extern_c_var_name(db, v) {
             Some(name) => Ok(name),
-            None => m::symbol(&m::Encoding::Data(var_name_tree(db, v)?)),
+            None => m::symbol(&m::Encoding::Data(var_name_tree(db, v)?)).map_err(crate::SemaError::from),
         },
         Entity::FnInst(i) => fn_instance_name(db, i),
         Entity::VarInst(i) => var_instance_name(db, i),
@@ -119,10 +119,10 @@ pub(crate) enum FnEncoding {
 }
 
 impl FnEncoding {
-    pub(crate) fn mangle(self) -> Result<String, String> {
+    pub(crate) fn mangle(self) -> Result<String, crate::SemaError> {
         match self {
             FnEncoding::Plain(s) => Ok(s),
-            FnEncoding::Tree(e) => m::mangle(&e),
+            FnEncoding::Tree(e) => m::mangle(&e).map_err(crate::SemaError::from),
         }
     }
     /// The encoding a local name nests in.
@@ -137,18 +137,22 @@ impl FnEncoding {
 }
 
 /// The encoding of a function that is not a template (`mangled_name`'s).
-pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnEncoding, String> {
+pub(crate) fn fn_encoding(db: &dyn SourceDatabase, f: crate::FnId) -> Result<FnEncoding, crate::SemaError> {
     fn_encoding_as(db, f, false)
 }
 
 /// A function's C++ linkage name even when it has C linkage: what cicc's
 /// kernel stubs are named after (`__device_stub__ZN7kernels4fillEPi` for an
 /// `extern "C"` kernel `fill`, spec 30 §3.2).
-pub fn cxx_fn_name(db: &dyn SourceDatabase, f: crate::FnId) -> Result<String, String> {
+pub fn cxx_fn_name(db: &dyn SourceDatabase, f: crate::FnId) -> Result<String, crate::SemaError> {
     crate::consteval::var_template::isolated(|| fn_encoding_as(db, f, true)?.mangle())
 }
 
-fn fn_encoding_as(db: &dyn SourceDatabase, f: crate::FnId, ignore_c_linkage: bool) -> Result<FnEncoding, String> {
+fn fn_encoding_as(
+    db: &dyn SourceDatabase,
+    f: crate::FnId,
+    ignore_c_linkage: bool,
+) -> Result<FnEncoding, crate::SemaError> {
     let item = f.item(db);
     let tree = item_tree_of(db, item);
     let data = tree.fns.get(f.idx(db) as usize).ok_or("no such function")?;
@@ -295,7 +299,7 @@ pub fn with_module_id(name: &str, mid: &str) -> String {
 pub fn entities(
     db: &dyn SourceDatabase,
     tu: cufront_base_db::TranslationUnit,
-) -> Vec<(Entity, Result<String, String>)> {
+) -> Vec<(Entity, Result<String, crate::SemaError>)> {
     crate::instances::required_entities(db, tu).iter().map(|&e| (e, mangled_name(db, e))).collect()
 }
 
@@ -314,7 +318,7 @@ fn entity_scope(
     item: crate::ItemId,
     parent: ScopeIdx,
     qualifier: Option<&Path>,
-) -> Result<ScopeIdx, String> {
+) -> Result<ScopeIdx, crate::SemaError> {
     let s = match qualifier {
         None => parent,
         Some(q) if q.segments.is_empty() => scopes::ROOT,
@@ -334,12 +338,12 @@ fn entity_scope(
                             .get(&map.class_definition(c))
                             .copied()
                             .ok_or_else(|| format!("`{q}` is not defined"))?,
-                        _ => return Err(format!("`{q}` is not an explicit specialization")),
+                        _ => return Err(crate::error::gap!("`{q}` is not an explicit specialization")),
                     },
-                    _ => return Err(format!("unresolved scope `{q}`")),
+                    _ => return Err(crate::error::gap!("unresolved scope `{q}`")),
                 }
             }
-            _ => return Err(format!("unresolved scope `{q}`")),
+            _ => return Err(crate::error::gap!("unresolved scope `{q}`")),
         },
     };
     if map.templated.contains(&s) {
@@ -349,7 +353,7 @@ fn entity_scope(
 }
 
 /// The name of a scope (namespaces and classes), rooted at the global namespace.
-fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, b: &mut Budget) -> Result<m::Name, String> {
+fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, b: &mut Budget) -> Result<m::Name, crate::SemaError> {
     let mut comps: Vec<Component> = Vec::new();
     let mut root = m::Root::Global;
     let mut cur = Some(s);
@@ -377,7 +381,7 @@ fn scope_name(db: &dyn SourceDatabase, map: &DefMap, s: ScopeIdx, b: &mut Budget
 }
 
 /// The name of a class that is not a template.
-fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, b: &mut Budget) -> Result<m::Name, String> {
+fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, b: &mut Budget) -> Result<m::Name, crate::SemaError> {
     let tree = item_tree_of(db, c.item(db));
     let data = tree.classes.get(c.idx(db) as usize).ok_or("no such class")?;
     let own = data.name.clone().or_else(|| data.typedef_name.clone()).ok_or("unnamed class")?;
@@ -401,7 +405,7 @@ fn class_name(db: &dyn SourceDatabase, map: &DefMap, c: ClassId, b: &mut Budget)
     Ok(n)
 }
 
-fn enum_name(db: &dyn SourceDatabase, map: &DefMap, e: EnumId, b: &mut Budget) -> Result<m::Name, String> {
+fn enum_name(db: &dyn SourceDatabase, map: &DefMap, e: EnumId, b: &mut Budget) -> Result<m::Name, crate::SemaError> {
     let tree = item_tree_of(db, e.item(db));
     let own = tree.enums.get(e.idx(db) as usize).and_then(|d| d.name.clone()).ok_or("unnamed enum")?;
     let parent = map.parent.get(&DeclKey::Enum(e)).copied().unwrap_or(scopes::ROOT);
@@ -432,17 +436,41 @@ pub(crate) struct Budget {
 }
 
 /// A type as the mangler's tree (typedefs resolved).
-pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Type, String> {
+pub fn mangle_ty(db: &dyn SourceDatabase, map: &DefMap, t: TyId) -> Result<m::Type, crate::SemaError> {
     ty_tree(db, map, t, &mut Budget::default())
 }
 
+/// The name EDG gives an alias template specialization it keeps as sugar
+/// (`ty::TyKind::AliasSpec`): the alias's namespace, its name and its
+/// arguments, as a class template specialization's would be
+/// (`meta::scalar_of_t<float4>`; as data `_ZN4meta11scalar_of_tI6float4EE`,
+/// the name cicc's stub gives it). Aliases of a namespace only.
+pub fn alias_spec_name(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    alias: crate::TypedefId,
+    args: &[TemplateArg],
+) -> Result<m::Name, crate::SemaError> {
+    let tree = item_tree_of(db, alias.item(db));
+    let data = tree.typedefs.get(alias.idx(db) as usize).ok_or("no such alias")?;
+    let parent = map.parent.get(&DeclKey::Typedef(alias)).copied().unwrap_or(scopes::ROOT);
+    if !matches!(map.scope(parent).kind, ScopeKind::Root | ScopeKind::Namespace { .. }) {
+        return Err("an alias template that is a member".into());
+    }
+    let b = &mut Budget::default();
+    let mut n = scope_name(db, map, parent, b)?;
+    let args = args.iter().map(|x| targ(db, map, x, b)).collect::<Result<Vec<_>, _>>()?;
+    n.comps.push(Component { name: Unqualified::Source(data.name.clone()), abi_tags: Vec::new(), args: Some(args) });
+    Ok(n)
+}
+
 /// [`mangle_ty`], a part of a tree under construction.
-fn ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Result<m::Type, String> {
+fn ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Result<m::Type, crate::SemaError> {
     if b.depth >= MAX_TY_DEPTH {
-        return Err(format!("types nested deeper than {MAX_TY_DEPTH} levels"));
+        return Err(crate::error::gap!("types nested deeper than {MAX_TY_DEPTH} levels"));
     }
     if b.nodes >= MAX_TY_NODES {
-        return Err(format!("a type of more than {MAX_TY_NODES} parts"));
+        return Err(crate::error::gap!("a type of more than {MAX_TY_NODES} parts"));
     }
     b.depth += 1;
     b.nodes += 1;
@@ -451,7 +479,7 @@ fn ty_tree(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Re
     r
 }
 
-fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Result<m::Type, String> {
+fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Result<m::Type, crate::SemaError> {
     let t = canonical(db, t);
     Ok(match t.kind(db) {
         TyKind::Builtin(b) => m::Type::Builtin(builtin(*b)),
@@ -514,7 +542,7 @@ fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Re
             n.comps.push(Component { name: Unqualified::Source(own), abi_tags: Vec::new(), args: Some(args) });
             m::Type::Named(n)
         }
-        TyKind::Typedef(_) => unreachable!("canonical strips typedefs"),
+        TyKind::Typedef(_) | TyKind::AliasSpec { .. } => unreachable!("canonical strips sugar"),
         TyKind::Inst(i) => m::Type::Named(inst_name(db, map, i.class(db), i.args(db), 0, b)?),
         TyKind::Closure(c) => m::Type::Named(crate::instances::closure_type_name(db, *c)?),
         TyKind::Complex(_) => return Err("_Complex".into()),
@@ -526,13 +554,13 @@ fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Re
             m::Type::ParamApp(m::TParam(*index), args.iter().map(|x| targ(db, map, x, b)).collect::<Result<_, _>>()?)
         }
         TyKind::TemplateParam { .. } | TyKind::ParamApp { .. } | TyKind::Dependent(_) | TyKind::Specialization(_) => {
-            return Err(format!("dependent type `{}`", ty::display(db, t)));
+            return Err(crate::error::gap!("dependent type `{}`", ty::display(db, t)));
         }
         TyKind::Error(e) => return Err(e.clone()),
     })
 }
 
-fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg, b: &mut Budget) -> Result<m::TArg, String> {
+fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg, b: &mut Budget) -> Result<m::TArg, crate::SemaError> {
     Ok(match a {
         TemplateArg::Type(t) => m::TArg::Type(ty_tree(db, map, *t, b)?),
         TemplateArg::Value(v, t) => {
@@ -544,7 +572,7 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg, b: &mut Budget) 
             let enc = match e {
                 Entity::Fn(f) => fn_encoding(db, *f)?.into_encoding(),
                 Entity::FnInst(i) => fn_instance_encoding(db, *i)?.into_encoding(),
-                other => return Err(format!("the address of {other:?} as a template argument")),
+                other => return Err(crate::error::gap!("the address of {other:?} as a template argument")),
             };
             m::TArg::Expr(m::Expr::Unary(m::Op::AddrOf, Box::new(m::Expr::Entity(Box::new(enc)))))
         }
@@ -566,7 +594,7 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg, b: &mut Budget) 
             n.comps.push(m::build::comp(&own));
             m::TArg::Template(n)
         }
-        other => return Err(format!("template argument {other:?}")),
+        other => return Err(crate::error::gap!("template argument {other:?}")),
     })
 }
 
@@ -688,7 +716,7 @@ fn inst_name(
     args: &[TemplateArg],
     depth: u32,
     b: &mut Budget,
-) -> Result<m::Name, String> {
+) -> Result<m::Name, crate::SemaError> {
     if depth > 64 {
         return Err("nesting too deep".into());
     }
@@ -731,7 +759,7 @@ fn fn_unqualified(
     data: &crate::item_tree::FnData,
     member: bool,
     cx: ty::LowerCx<'_>,
-) -> Result<Unqualified, String> {
+) -> Result<Unqualified, crate::SemaError> {
     Ok(match &data.name {
         FnName::Ident(s) if data.linkage.is_static && !member => Unqualified::StaticSource(s.clone()),
         FnName::Ident(s) => Unqualified::Source(s.clone()),
@@ -760,14 +788,14 @@ fn ref_qual(r: u8) -> m::RefQual {
 /// specialization carries its arguments (`I…E`) and mangles its *declared*
 /// signature, return type first, its own parameters as `T_`, `T0_`, …
 /// (pack expansions `Dp`).
-fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<String, String> {
+fn fn_instance_name(db: &dyn SourceDatabase, i: crate::instances::FnInstanceId) -> Result<String, crate::SemaError> {
     fn_instance_encoding(db, i)?.mangle()
 }
 
 pub(crate) fn fn_instance_encoding(
     db: &dyn SourceDatabase,
     i: crate::instances::FnInstanceId,
-) -> Result<FnEncoding, String> {
+) -> Result<FnEncoding, crate::SemaError> {
     let data = i.decl(db).data(db).ok_or("no such function")?;
     fn_instance_encoding_as(db, i, &data)
 }
@@ -780,7 +808,7 @@ pub(crate) fn fn_instance_encoding_as(
     db: &dyn SourceDatabase,
     i: crate::instances::FnInstanceId,
     data: &crate::item_tree::FnData,
-) -> Result<FnEncoding, String> {
+) -> Result<FnEncoding, crate::SemaError> {
     use crate::instances::{self as inst, FnDecl};
     let decl = i.decl(db);
     let tu = decl.tu(db);
@@ -960,7 +988,7 @@ pub(crate) fn fn_instance_encoding_as(
 /// The name of a variable as a tree (its scope's components, then the
 /// variable, `L` when internal): what its symbol and the closures of its
 /// initializer (`instances::local`) are named from.
-pub(crate) fn var_name_tree(db: &dyn SourceDatabase, v: crate::VarId) -> Result<m::Name, String> {
+pub(crate) fn var_name_tree(db: &dyn SourceDatabase, v: crate::VarId) -> Result<m::Name, crate::SemaError> {
     var_name_tree_as(db, v, Spelling::HostObject)
 }
 
@@ -976,10 +1004,10 @@ pub enum Spelling {
 
 /// The linkage name of a function or variable as declared in the source
 /// (see [`Spelling`]); [`mangled_name`] for everything else.
-pub fn source_linkage_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, String> {
+pub fn source_linkage_name(db: &dyn SourceDatabase, e: Entity) -> Result<String, crate::SemaError> {
     match e {
         Entity::Var(v) if extern_c_var_name(db, v).is_none() => crate::consteval::var_template::isolated(|| {
-            m::symbol(&m::Encoding::Data(var_name_tree_as(db, v, Spelling::Source)?))
+            m::symbol(&m::Encoding::Data(var_name_tree_as(db, v, Spelling::Source)?)).map_err(crate::SemaError::from)
         }),
         _ => mangled_name(db, e),
     }
@@ -999,7 +1027,7 @@ fn extern_c_var_name(db: &dyn SourceDatabase, v: crate::VarId) -> Option<String>
     (!matches!(map.scope(scope).kind, ScopeKind::Class(_))).then(|| data.name.clone())
 }
 
-fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling) -> Result<m::Name, String> {
+fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling) -> Result<m::Name, crate::SemaError> {
     let item = v.item(db);
     let tree = item_tree_of(db, item);
     let data = tree.vars.get(v.idx(db) as usize).ok_or("no such variable")?;
@@ -1036,8 +1064,8 @@ fn var_name_tree_as(db: &dyn SourceDatabase, v: crate::VarId, spelling: Spelling
 
 /// The linkage name of a variable instance: a static data member of a
 /// class template specialization, or a variable template specialization.
-fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId) -> Result<String, String> {
-    m::symbol(&m::Encoding::Data(var_instance_name_tree(db, i)?))
+fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId) -> Result<String, crate::SemaError> {
+    m::symbol(&m::Encoding::Data(var_instance_name_tree(db, i)?)).map_err(crate::SemaError::from)
 }
 
 /// The name of a variable template specialization or a static data member
@@ -1045,7 +1073,7 @@ fn var_instance_name(db: &dyn SourceDatabase, i: crate::instances::VarInstanceId
 pub(crate) fn var_instance_name_tree(
     db: &dyn SourceDatabase,
     i: crate::instances::VarInstanceId,
-) -> Result<m::Name, String> {
+) -> Result<m::Name, crate::SemaError> {
     let decl = i.decl(db);
     let data = decl.data(db).ok_or("no such variable")?;
     let item = decl.item(db);
@@ -1097,14 +1125,14 @@ pub(crate) fn class_ref_name(
     db: &dyn SourceDatabase,
     map: &DefMap,
     c: crate::layout::ClassRef,
-) -> Result<m::Name, String> {
+) -> Result<m::Name, crate::SemaError> {
     match c {
         crate::layout::ClassRef::Class(k) => class_name(db, map, map.class_definition(k), &mut Budget::default()),
         crate::layout::ClassRef::Inst(i) => inst_name(db, map, i.class(db), i.args(db), 0, &mut Budget::default()),
     }
 }
 
-fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) -> Result<String, String> {
+fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) -> Result<String, crate::SemaError> {
     use crate::instances::SpecialKind as S;
     let c = sp.class(db);
     let k = c.pattern(db);
@@ -1131,7 +1159,7 @@ fn special_name(db: &dyn SourceDatabase, sp: crate::instances::SpecialMemberId) 
         ref_qual: m::RefQual::None,
         exception: m::ExceptionSpec::None,
     };
-    m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)))
+    m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f))).map_err(crate::SemaError::from)
 }
 
 /// Whether a written type names a member of something that depends on
@@ -1244,7 +1272,7 @@ fn mangle_written(
     t: &crate::item_tree::TypeRef,
     names: &[String],
     depth: u32,
-) -> Result<m::Type, String> {
+) -> Result<m::Type, crate::SemaError> {
     mangle_written_in(db, map, cx, t, names, &[], depth)
 }
 
@@ -1258,7 +1286,7 @@ fn mangle_written_in(
     names: &[String],
     sp: &dependent::Spelled,
     depth: u32,
-) -> Result<m::Type, String> {
+) -> Result<m::Type, crate::SemaError> {
     use crate::item_tree::TypeRef;
     if depth > 32 {
         return Err("alias expansion too deep".into());
@@ -1315,11 +1343,11 @@ fn mangle_written_path(
     names: &[String],
     sp: &dependent::Spelled,
     depth: u32,
-) -> Result<m::Type, String> {
+) -> Result<m::Type, crate::SemaError> {
     use crate::item_tree::{PathSegment, TypeRef};
     let segs = &p.segments;
     // Members named after the dependent part: `::x`, `::template y<A>`.
-    let rest_comps = |from: usize| -> Result<Vec<Component>, String> {
+    let rest_comps = |from: usize| -> Result<Vec<Component>, crate::SemaError> {
         segs[from..].iter().map(|s| dependent::member_comp(db, map, cx, s, names, sp, depth)).collect()
     };
     // `T::x`: rooted at the parameter.

@@ -160,15 +160,23 @@ fn through_using<T>(f: impl FnOnce() -> T) -> Option<T> {
 }
 
 /// Runs `f` one instantiation level deeper, or fails past `MAX_DEPTH`.
-pub fn nested<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+pub fn nested<T>(f: impl FnOnce() -> Result<T, crate::SemaError>) -> Result<T, crate::SemaError> {
     let d = DEPTH.with(|d| d.get());
     if d >= MAX_DEPTH {
-        return Err(format!("instantiation depth exceeds {MAX_DEPTH}"));
+        return Err(crate::SemaError::limit(format!("instantiation depth exceeds {MAX_DEPTH}")));
+    }
+    // Restored on every way out: a query cancelled by an edit (the daemon,
+    // the editor) unwinds through here, and the thread serves the next
+    // request at the depth it started from.
+    struct Restore(u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DEPTH.with(|x| x.set(self.0));
+        }
     }
     DEPTH.with(|x| x.set(d + 1));
-    let r = f();
-    DEPTH.with(|x| x.set(d));
-    r
+    let _restore = Restore(d);
+    f()
 }
 
 /// A template parameter list read in place in its item tree: lists hold
@@ -261,12 +269,17 @@ pub(crate) fn outer_arity(db: &dyn SourceDatabase, map: &DefMap, scope: ScopeIdx
 }
 
 /// The environment of an instance.
-pub fn inst_env(db: &dyn SourceDatabase, inst: InstId) -> Result<Env, String> {
+pub fn inst_env(db: &dyn SourceDatabase, inst: InstId) -> Result<Env, crate::SemaError> {
     let map = def_map(db, inst.class(db).tu(db));
     env_for(db, &map, inst.class(db), inst.args(db))
 }
 
-fn env_for(db: &dyn SourceDatabase, map: &DefMap, class: ClassId, args: &[TemplateArg]) -> Result<Env, String> {
+fn env_for(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    class: ClassId,
+    args: &[TemplateArg],
+) -> Result<Env, crate::SemaError> {
     let mut env = Env { args: args.to_vec(), ..Env::default() };
     let mut i = 0;
     for (k, s, params) in chain(db, map, class) {
@@ -325,7 +338,9 @@ pub fn apply(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, writte
             // that failure is what removes a candidate. Errors that only
             // say the model stops short (an unsupported argument) are kept
             // inside, so the rest of the type stays usable.
-            if let Some(e) = args.iter().find_map(|a| error_arg(db, a)).filter(|e| is_substitution_failure(e)) {
+            if let Some(e) =
+                args.iter().find_map(|a| error_arg(db, a)).filter(crate::SemaError::is_substitution_failure)
+            {
                 return mk(db, TyKind::Error(e));
             }
             mk(db, TyKind::App(AppId::new(db, template, args)))
@@ -335,7 +350,7 @@ pub fn apply(cx: LowerCx<'_>, template: ClassId, outer: Vec<TemplateArg>, writte
 }
 
 /// The error an argument is (a pack's first erroneous element).
-fn error_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> Option<String> {
+fn error_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> Option<crate::SemaError> {
     match a {
         TemplateArg::Type(t) => match t.kind(db) {
             TyKind::Error(e) => Some(e.clone()),
@@ -344,13 +359,6 @@ fn error_arg(db: &dyn SourceDatabase, a: &TemplateArg) -> Option<String> {
         TemplateArg::Pack(v) => v.iter().find_map(|x| error_arg(db, x)),
         _ => None,
     }
-}
-
-/// Whether an error is what substitution reports for an invalid type or
-/// expression ([temp.deduct.general]/8: a member that does not exist, a
-/// member of a non-class), as opposed to a gap of the model.
-pub(crate) fn is_substitution_failure(e: &str) -> bool {
-    e.starts_with("no member `") || e.ends_with("is not a class") || e.starts_with("substitution failure")
 }
 
 /// Whether an argument still mentions a pattern's parameters.
@@ -364,7 +372,7 @@ pub(crate) fn normalize_class_args(
     template: ClassId,
     outer: Vec<TemplateArg>,
     written: &[TemplateArgRef],
-) -> Result<Vec<TemplateArg>, String> {
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     let db = cx.db;
     let single = [template];
     let decls = cx.map.template_decls.get(&template).map_or(&single[..], Vec::as_slice);
@@ -415,8 +423,8 @@ pub(crate) fn bind(
     cx: LowerCx<'_>,
     params: &[TemplateParam],
     written: &[TemplateArgRef],
-    default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, String>>,
-) -> Result<Vec<TemplateArg>, String> {
+    default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, crate::SemaError>>,
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     bind_in(cx, None, params, written, default)
 }
 
@@ -429,8 +437,8 @@ pub(crate) fn bind_in(
     param_cx: Option<LowerCx<'_>>,
     params: &[TemplateParam],
     written: &[TemplateArgRef],
-    default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, String>>,
-) -> Result<Vec<TemplateArg>, String> {
+    default: &mut dyn FnMut(usize, &[TemplateArg]) -> Option<Result<TemplateArg, crate::SemaError>>,
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     // Expand `X...` first: each yields finished arguments.
     enum W<'a> {
         Ref(&'a TemplateArgRef),
@@ -482,7 +490,9 @@ pub(crate) fn bind_in(
             Some(W::Ref(r)) => lower_arg_in(cx, param_cx, penv.as_ref(), &p.kind, r)?,
             None => match default(i, &out) {
                 Some(r) => r?,
-                None => return Err(format!("too few template arguments ({} of {})", out.len(), params.len())),
+                None => {
+                    return Err(crate::error::gap!("too few template arguments ({} of {})", out.len(), params.len()));
+                }
             },
         };
         let a = retyped_value(cx.db, params, i, &out, a);
@@ -611,7 +621,7 @@ pub(crate) fn packs_in(env: &Env, a: &TemplateArgRef, out: &mut Vec<(String, Vec
 }
 
 /// Expands `x...` over the packs of the environment it names.
-pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<TemplateArg>, String> {
+pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<TemplateArg>, crate::SemaError> {
     if let Some(r) = integer_pack::expand(cx, x) {
         return r;
     }
@@ -650,7 +660,11 @@ pub(crate) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Result<Vec<Template
 }
 
 /// Lowers one written argument for a parameter of kind `kind`.
-pub fn lower_arg(cx: LowerCx<'_>, kind: &TemplateParamKind, a: &TemplateArgRef) -> Result<TemplateArg, String> {
+pub fn lower_arg(
+    cx: LowerCx<'_>,
+    kind: &TemplateParamKind,
+    a: &TemplateArgRef,
+) -> Result<TemplateArg, crate::SemaError> {
     lower_arg_in(cx, None, None, kind, a)
 }
 
@@ -662,7 +676,7 @@ fn lower_arg_in(
     param_env: Option<&Env>,
     kind: &TemplateParamKind,
     a: &TemplateArgRef,
-) -> Result<TemplateArg, String> {
+) -> Result<TemplateArg, crate::SemaError> {
     let db = cx.db;
     if let (Some(penv), TemplateParamKind::Value(t)) = (param_env, kind) {
         let pt = ty::canonical(db, ty::lower(LowerCx { env: Some(penv), ..param_cx.unwrap_or(cx) }, t));
@@ -680,7 +694,9 @@ fn lower_arg_in(
         (TemplateParamKind::Type, TemplateArgRef::Expr(ConstExpr::Path(p))) => {
             Ok(type_arg(cx, &TypeRef::Path(p.clone())))
         }
-        (TemplateParamKind::Type, TemplateArgRef::Expr(e)) => Err(format!("a value ({e:?}) for a type parameter")),
+        (TemplateParamKind::Type, TemplateArgRef::Expr(e)) => {
+            Err(crate::error::gap!("a value ({e:?}) for a type parameter"))
+        }
         (TemplateParamKind::Value(t), TemplateArgRef::Expr(e)) => value_arg(cx, e, Some(t)),
         (TemplateParamKind::Value(t), TemplateArgRef::Type(TypeRef::Path(p))) => {
             value_arg(cx, &ConstExpr::Path(p.clone()), Some(t))
@@ -701,7 +717,7 @@ fn lower_arg_in(
                     Ok(TemplateArg::Template(member_of_current(cx, c).unwrap_or(TemplateRef::Class(c))))
                 }
                 Some(Def::AliasTemplate(t)) => Ok(TemplateArg::Template(TemplateRef::Alias(t))),
-                _ => member_template::arg(cx, p).unwrap_or_else(|| Err(format!("`{p}` is not a template"))),
+                _ => member_template::arg(cx, p).unwrap_or_else(|| Err(crate::error::gap!("`{p}` is not a template"))),
             }
         }
         (TemplateParamKind::Template, _) => Err("not a template".into()),
@@ -719,7 +735,11 @@ pub(crate) fn type_arg(cx: LowerCx<'_>, t: &TypeRef) -> TemplateArg {
 }
 
 /// Evaluates a value argument, converted to the parameter's type.
-pub(crate) fn value_arg(cx: LowerCx<'_>, e: &ConstExpr, param_ty: Option<&TypeRef>) -> Result<TemplateArg, String> {
+pub(crate) fn value_arg(
+    cx: LowerCx<'_>,
+    e: &ConstExpr,
+    param_ty: Option<&TypeRef>,
+) -> Result<TemplateArg, crate::SemaError> {
     let db = cx.db;
     // A value parameter of a pattern stands for itself.
     if let ConstExpr::Path(p) = e
@@ -762,7 +782,7 @@ pub(crate) fn bind_enumerators(cx: LowerCx<'_>, env: &mut Env, enumerators: &[(S
 }
 
 /// `value_arg` for a parameter of (lowered) type `ty`.
-fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<TemplateArg, String> {
+fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<TemplateArg, crate::SemaError> {
     let db = cx.db;
     if let ConstExpr::Path(p) = e
         && p.segments.len() == 1
@@ -776,9 +796,9 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
     // enable_if_t<B, int> = 0>` with `B` false) takes no argument at all: the
     // template-id is invalid, a substitution failure where SFINAE applies.
     if let Some(TyKind::Error(why)) = ty.map(|t| t.kind(db))
-        && is_substitution_failure(why)
+        && why.is_substitution_failure()
     {
-        return Err(format!("substitution failure in a template parameter's type: {why}"));
+        return Err(crate::error::subst_failure!("substitution failure in a template parameter's type: {why}"));
     }
     if let Some(a) = ty.and_then(|t| addr_arg::function_address(cx, e, t)) {
         return Ok(a);
@@ -808,8 +828,8 @@ fn value_arg_typed(cx: LowerCx<'_>, e: &ConstExpr, ty: Option<TyId>) -> Result<T
         }
         // An invalid type or expression in the argument (`!(decltype(…){})`
         // whose operand does not substitute): the template-id is invalid.
-        Err(consteval::ConstError::Unresolved(m)) if is_substitution_failure(&m) => return Err(m),
-        Err(err) => return Err(format!("template argument: {err}")),
+        Err(consteval::ConstError::Unresolved(m)) if m.is_substitution_failure() => return Err(m),
+        Err(err) => return Err(crate::error::gap!("template argument: {err}")),
     };
     let ty = match ty {
         Some(t) if !matches!(t.kind(db), TyKind::Dependent(_) | TyKind::Error(_) | TyKind::TemplateParam { .. }) => t,
@@ -906,7 +926,7 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
     // An ill-formed argument makes the alias-id ill-formed even where the
     // alias does not use it (`__void_t<typename _Ep::pointer>` is a
     // substitution failure, not `void`: the detection idiom).
-    if let Some(e) = args.iter().find_map(|a| error_arg(db, a)).filter(|e| is_substitution_failure(e)) {
+    if let Some(e) = args.iter().find_map(|a| error_arg(db, a)).filter(crate::SemaError::is_substitution_failure) {
         return mk(db, TyKind::Error(e));
     }
     for (p, a) in params.iter().zip(args) {
@@ -926,12 +946,12 @@ pub fn apply_alias(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) ->
 crate::consteval::var_template::recorded_query! {
     /// The specialization an `AppId` names: an explicit specialization, the
     /// most specialized matching partial specialization, or the primary.
-    pub fn select(app: AppId) -> Result<Selected, String> = select_of;
+    pub fn select(app: AppId) -> Result<Selected, crate::SemaError> = select_of;
     tracked select_uses;
     cycle select_uses_cycle => select_cycle;
 }
 
-fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
+fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, crate::SemaError> {
     let template = app.template(db);
     let map = def_map(db, template.tu(db));
     let args = app.args(db);
@@ -956,7 +976,10 @@ fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
                 }) {
                     return Ok(Selected::Class(*def));
                 }
-                return Err(format!("incomplete explicit specialization {}", crate::layout::class_name(db, s)));
+                return Err(crate::error::gap!(
+                    "incomplete explicit specialization {}",
+                    crate::layout::class_name(db, s)
+                ));
             }
             continue;
         }
@@ -1004,7 +1027,7 @@ fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
                 Some(b) => Some(b),
                 None => {
                     let names: Vec<String> = viable.iter().map(|v| display_pattern(db, v.0)).collect();
-                    return Err(format!("ambiguous partial specializations: {}", names.join(", ")));
+                    return Err(crate::error::gap!("ambiguous partial specializations: {}", names.join(", ")));
                 }
             }
         }
@@ -1015,12 +1038,12 @@ fn select_of(db: &dyn SourceDatabase, app: AppId) -> Result<Selected, String> {
     }
     let tree = item_tree_of(db, template.item(db));
     if !tree.classes[template.idx(db) as usize].is_definition {
-        return Err(format!("incomplete class template {}", crate::layout::class_name(db, template)));
+        return Err(crate::error::gap!("incomplete class template {}", crate::layout::class_name(db, template)));
     }
     Ok(Selected::Inst(InstId::new(db, template, args.to_vec())))
 }
 
-fn select_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _app: AppId) -> Result<Selected, String> {
+fn select_cycle(_db: &dyn SourceDatabase, _id: salsa::Id, _app: AppId) -> Result<Selected, crate::SemaError> {
     Err("specialization selection refers to itself".into())
 }
 
@@ -1031,12 +1054,12 @@ fn spec_arity(db: &dyn SourceDatabase, s: ClassId) -> u32 {
 crate::consteval::var_template::recorded_query! {
     /// A specialization's arguments (its own level) with its parameters as
     /// placeholders of depth 1, and the number of its parameters.
-    pub fn spec_pattern(s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> = spec_pattern_of;
+    pub fn spec_pattern(s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), crate::SemaError>> = spec_pattern_of;
     tracked spec_pattern_uses;
     cycle spec_pattern_uses_cycle => spec_pattern_cycle;
 }
 
-fn spec_pattern_of(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
+fn spec_pattern_of(db: &dyn SourceDatabase, s: ClassId) -> Arc<Result<(u32, Vec<TemplateArg>), crate::SemaError>> {
     let map = def_map(db, s.tu(db));
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
@@ -1068,13 +1091,18 @@ fn spec_pattern_cycle(
     _db: &dyn SourceDatabase,
     _id: salsa::Id,
     _s: ClassId,
-) -> Arc<Result<(u32, Vec<TemplateArg>), String>> {
+) -> Arc<Result<(u32, Vec<TemplateArg>), crate::SemaError>> {
     Arc::new(Err("the arguments of a specialization depend on themselves".into()))
 }
 
 /// The specialization's written arguments lowered in `env`, normalised
 /// against the primary template (own level only).
-fn pattern_args(db: &dyn SourceDatabase, map: &DefMap, s: ClassId, env: &Env) -> Result<Vec<TemplateArg>, String> {
+fn pattern_args(
+    db: &dyn SourceDatabase,
+    map: &DefMap,
+    s: ClassId,
+    env: &Env,
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     pattern_written_args(db, map, s, env, false)
 }
 
@@ -1090,7 +1118,7 @@ fn pattern_written_args(
     s: ClassId,
     env: &Env,
     placeholders: bool,
-) -> Result<Vec<TemplateArg>, String> {
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
     let mut written = data.spec_args.clone().ok_or("specialization without arguments")?;
@@ -1196,7 +1224,7 @@ pub fn substituted_pattern(
     map: &DefMap,
     s: ClassId,
     args: &[TemplateArg],
-) -> Result<Vec<TemplateArg>, String> {
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     let tree = item_tree_of(db, s.item(db));
     let data = &tree.classes[s.idx(db) as usize];
     let params = data.tparams.clone().unwrap_or_default();
@@ -1218,7 +1246,7 @@ pub fn substituted_pattern(
     }
     let r = pattern_args(db, map, s, &env)?;
     if r.iter().any(|a| matches!(a, TemplateArg::Dependent(_))) {
-        return Err("substitution failure".into());
+        return Err(crate::SemaError::substitution("substitution failure"));
     }
     Ok(r)
 }
@@ -1524,7 +1552,7 @@ pub fn lower_path(cx: LowerCx<'_>, p: &crate::item_tree::Path) -> TyId {
     match resolve(cx, p, Ns::Type) {
         Ok(Resolved::Ty(t)) => t,
         Ok(Resolved::Def(d, env, scope)) => def_to_ty(cx, d, env.as_ref(), scope, None),
-        Ok(Resolved::Value(_)) => mk(cx.db, TyKind::Error(format!("`{p}` is a value"))),
+        Ok(Resolved::Value(_)) => mk(cx.db, TyKind::Error(crate::error::gap!("`{p}` is a value"))),
         Err(e) => mk(cx.db, e),
     }
 }
@@ -1575,9 +1603,9 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 (TemplateArg::Template(TemplateRef::Param { .. }), _) => return Err(dependent(p.to_string())),
                 (a @ (TemplateArg::Value(..) | TemplateArg::ValueParam { .. }), None) => Resolved::Value(a.clone()),
                 (TemplateArg::Pack(_), _) => {
-                    return Err(TyKind::Error(format!("unexpanded pack `{}`", first.name)));
+                    return Err(TyKind::Error(crate::error::gap!("unexpanded pack `{}`", first.name)));
                 }
-                _ => return Err(TyKind::Error(format!("bad use of template parameter `{}`", first.name))),
+                _ => return Err(TyKind::Error(crate::error::gap!("bad use of template parameter `{}`", first.name))),
             };
         }
         // A name a block-scope using-declaration brought in: what it
@@ -1624,7 +1652,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
             {
                 break 'first r;
             }
-            return Err(TyKind::Error(format!("unresolved type `{p}`")));
+            return Err(TyKind::Error(crate::SemaError::not_found(format!("unresolved type `{p}`"))));
         };
         match (&d, &first.args) {
             (_, None) => Resolved::Def(d, cx.env.cloned(), cx.scope),
@@ -1646,10 +1674,10 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         Resolved::Ty(apply(cx, c, outer, args))
                     }
                     Some(Def::AliasTemplate(t)) => Resolved::Ty(apply_alias(cx, t, args)),
-                    _ => return Err(TyKind::Error(format!("`{}` is not a template", first.name))),
+                    _ => return Err(TyKind::Error(crate::error::gap!("`{}` is not a template", first.name))),
                 }
             }
-            _ => return Err(TyKind::Error(format!("`{}` is not a template", first.name))),
+            _ => return Err(TyKind::Error(crate::error::gap!("`{}` is not a template", first.name))),
         }
     };
     for (i, seg) in rest.iter().enumerate() {
@@ -1714,7 +1742,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                                 return Err(dependent(format!("{}::{}", ty::display(db, t), seg.name)));
                             }
                             None => {
-                                return Err(TyKind::Error(format!(
+                                return Err(TyKind::Error(crate::error::subst_failure!(
                                     "no member `{}` in {}",
                                     seg.name,
                                     ty::display(db, t)
@@ -1724,7 +1752,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                     }
                     TyKind::Class(c) => {
                         let Some(&s) = map.class_scope.get(&map.class_definition(*c)) else {
-                            return Err(TyKind::Error(format!("incomplete {}", ty::display(db, t))));
+                            return Err(TyKind::Error(crate::error::gap!("incomplete {}", ty::display(db, t))));
                         };
                         match scopes::lookup_member(db, map, s, &seg.name, want) {
                             Some(d) => (d, None, s),
@@ -1732,7 +1760,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                                 // In a specialization base.
                                 Some(found) => found,
                                 None => {
-                                    return Err(TyKind::Error(format!(
+                                    return Err(TyKind::Error(crate::error::subst_failure!(
                                         "no member `{}` in {}",
                                         seg.name,
                                         ty::display(db, t)
@@ -1745,18 +1773,23 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         let Some(&s) = map.enum_scope.get(e) else { return Err(TyKind::Error("enum".into())) };
                         match scopes::lookup_member(db, map, s, &seg.name, want) {
                             Some(d) => (d, None, s),
-                            None => return Err(TyKind::Error(format!("no enumerator `{}`", seg.name))),
+                            None => return Err(TyKind::Error(crate::error::gap!("no enumerator `{}`", seg.name))),
                         }
                     }
                     TyKind::Dependent(s) => return Err(dependent(format!("{s}::{}", seg.name))),
                     TyKind::TemplateParam { .. } => return Err(dependent(p.to_string())),
                     TyKind::Error(e) => return Err(TyKind::Error(e.clone())),
-                    _ => return Err(TyKind::Error(format!("`{}` is not a class", ty::display(db, t)))),
+                    _ => {
+                        return Err(TyKind::Error(crate::error::subst_failure!(
+                            "`{}` is not a class",
+                            ty::display(db, t)
+                        )));
+                    }
                 }
             }
             Resolved::Def(d, env, _from) => {
                 let Some(s) = scopes::scope_of(db, map, &d) else {
-                    return Err(TyKind::Error(format!("`{}` is not a scope", p)));
+                    return Err(TyKind::Error(crate::error::gap!("`{}` is not a scope", p)));
                 };
                 match scopes::lookup_member(db, map, s, &seg.name, want) {
                     Some(d2) => (d2, env.filter(|e| e.scopes.contains(&s)), s),
@@ -1767,13 +1800,17 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                         Def::Class(k) if env.is_none() => match member_of(db, ClassRefT::Class(*k), &seg.name, want, 0)
                         {
                             Some(found) => found,
-                            None => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                            None => {
+                                return Err(TyKind::Error(crate::SemaError::not_found(format!(
+                                    "unresolved type `{p}`"
+                                ))));
+                            }
                         },
-                        _ => return Err(TyKind::Error(format!("unresolved type `{p}`"))),
+                        _ => return Err(TyKind::Error(crate::SemaError::not_found(format!("unresolved type `{p}`")))),
                     },
                 }
             }
-            Resolved::Value(_) => return Err(TyKind::Error(format!("`{p}`: a value has no members"))),
+            Resolved::Value(_) => return Err(TyKind::Error(crate::error::gap!("`{p}`: a value has no members"))),
         };
         let _ = scope;
         cur = match (&d, &seg.args) {
@@ -1802,7 +1839,7 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                 // the alias sees the instance's environment.
                 Resolved::Ty(apply_alias_in(cx, *t, args, env.as_ref()))
             }
-            _ => return Err(TyKind::Error(format!("`{}` is not a template", seg.name))),
+            _ => return Err(TyKind::Error(crate::error::gap!("`{}` is not a template", seg.name))),
         };
     }
     Ok(cur)
@@ -1928,9 +1965,10 @@ pub fn def_to_ty(
                 }
                 _ => match env.and_then(|e| injected::in_partial_specialization(db, map, c, e)) {
                     Some(k) => k,
-                    None => {
-                        TyKind::Error(format!("template `{}` used without arguments", crate::layout::class_name(db, c)))
-                    }
+                    None => TyKind::Error(crate::error::gap!(
+                        "template `{}` used without arguments",
+                        crate::layout::class_name(db, c)
+                    )),
                 },
             }
         }
@@ -1941,7 +1979,7 @@ pub fn def_to_ty(
 }
 
 /// The class a (canonical) App or Inst type denotes.
-pub fn class_of(db: &dyn SourceDatabase, t: TyId) -> Result<ClassRefT, String> {
+pub fn class_of(db: &dyn SourceDatabase, t: TyId) -> Result<ClassRefT, crate::SemaError> {
     match t.kind(db) {
         TyKind::App(a) => match select(db, *a)? {
             Selected::Class(c) => Ok(ClassRefT::Class(c)),
@@ -2079,7 +2117,7 @@ fn inst_bases_of(db: &dyn SourceDatabase, i: InstId) -> Arc<Vec<ty::BaseInfo>> {
                 ty: None,
                 is_virtual: false,
                 access: crate::item_tree::Access::Public,
-                error: Some(ty::BaseError::Template(e)),
+                error: Some(ty::BaseError::Template(e.to_string())),
             }]);
         }
     };
@@ -2136,8 +2174,9 @@ pub fn member_value(cx: LowerCx<'_>, d: &Def, env: Option<&Env>) -> Result<const
                 return Err(consteval::ConstError::NotConstant(data.name.clone()));
             };
             let vcx = LowerCx { db, map, item: v.item(db), scope: parent, env };
-            let val = nested(|| consteval::eval(&EvalCx::new(vcx), init).map_err(|e| e.to_string()))
-                .map_err(consteval::ConstError::Unsupported)?;
+            let val =
+                nested(|| consteval::eval(&EvalCx::new(vcx), init).map_err(|e| crate::SemaError::gap(e.to_string())))
+                    .map_err(consteval::ConstError::unsupported)?;
             let t = ty::canonical(db, ty::lower(vcx, &data.ty));
             let b = match t.kind(db) {
                 TyKind::Builtin(_) | TyKind::Qualified(..) | TyKind::Enum(_) => value_builtin(db, t),
@@ -2428,6 +2467,12 @@ impl std::fmt::Display for TraitError {
 impl From<String> for TraitError {
     fn from(s: String) -> TraitError {
         TraitError::Failed(s)
+    }
+}
+
+impl From<crate::SemaError> for TraitError {
+    fn from(e: crate::SemaError) -> TraitError {
+        TraitError::Failed(e.to_string())
     }
 }
 

@@ -21,7 +21,7 @@ pub struct TyId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TyKind {
     /// Error recovery: the reason.
-    Error(String),
+    Error(crate::SemaError),
     Builtin(Builtin),
     Ptr(TyId),
     LRef(TyId),
@@ -48,6 +48,16 @@ pub enum TyKind {
     Enum(EnumId),
     /// Sugar: a typedef name (`canonical` strips it).
     Typedef(TypedefId),
+    /// Sugar: an alias template specialization as written
+    /// (`meta::scalar_of_t<float4>`), `ty` the type it denotes. Only
+    /// [`crate::instances::declared_params`] makes it (EDG keeps it in a
+    /// kernel instance's parameter types, and cicc's stub names it);
+    /// `canonical` strips it.
+    AliasSpec {
+        alias: TypedefId,
+        args: Vec<crate::templates::TemplateArg>,
+        ty: TyId,
+    },
     Qualified(TyId, Cv),
     Complex(TyId),
     /// A GNU vector (`vector_size(bytes)`).
@@ -154,7 +164,7 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
                 }
                 // `P::type` where P is a typedef of a specialization, …
                 _ if p.segments.len() > 1 => return crate::templates::lower_path(cx, p),
-                _ => TyKind::Error(format!("unresolved type `{p}`")),
+                _ => TyKind::Error(crate::SemaError::not_found(format!("unresolved type `{p}`"))),
             }
         }
         TypeRef::Ptr(t) => TyKind::Ptr(lower(cx, t)),
@@ -173,8 +183,11 @@ pub fn lower(cx: LowerCx<'_>, t: &TypeRef) -> TyId {
                 }
                 Some(b) => match consteval::eval(&EvalCx::new(cx), b) {
                     Ok(v) if v.v >= 0 => TyKind::Array(elem, Some(v.v as u64)),
-                    Ok(v) => TyKind::Error(format!("negative array bound {}", v.v)),
-                    Err(e) => TyKind::Error(format!("array bound: {e}")),
+                    Ok(v) => TyKind::Error(crate::error::gap!("negative array bound {}", v.v)),
+                    Err(ConstError::Unresolved(e)) if e.is_substitution_failure() => {
+                        TyKind::Error(e.within("array bound"))
+                    }
+                    Err(e) => TyKind::Error(crate::error::gap!("array bound: {e}")),
                 },
             }
         }
@@ -254,6 +267,7 @@ crate::consteval::var_template::recorded_query! {
 fn canonical_of(db: &dyn SourceDatabase, t: TyId) -> TyId {
     let k = match t.kind(db).clone() {
         TyKind::Typedef(td) => return canonical(db, typedef_ty(db, td)),
+        TyKind::AliasSpec { ty, .. } => return canonical(db, ty),
         TyKind::Qualified(inner, cv) => {
             let inner = canonical(db, inner);
             return match inner.kind(db).clone() {
@@ -410,7 +424,7 @@ pub fn base_info(
             (None, Some(BaseError::Template(format!("template base `{s}` (not instantiated)"))))
         }
         TyKind::Dependent(s) => (None, Some(BaseError::Template(format!("template base: dependent `{s}`")))),
-        TyKind::Error(e) => (None, Some(BaseError::Invalid(e.clone()))),
+        TyKind::Error(e) => (None, Some(BaseError::Invalid(e.to_string()))),
         k => (None, Some(BaseError::Invalid(format!("base is not a class: {k:?}")))),
     };
     BaseInfo { class, ty: Some(ty), is_virtual, access, error }
@@ -560,6 +574,11 @@ pub fn display(db: &dyn SourceDatabase, t: TyId) -> String {
         TyKind::Typedef(td) => {
             let tree = item_tree_of(db, td.item(db));
             tree.typedefs.get(td.idx(db) as usize).map(|d| d.name.clone()).unwrap_or_default()
+        }
+        TyKind::AliasSpec { alias, args, .. } => {
+            let tree = item_tree_of(db, alias.item(db));
+            let name = tree.typedefs.get(alias.idx(db) as usize).map(|d| d.name.clone()).unwrap_or_default();
+            format!("{name}<{}>", crate::templates::display_args(db, args))
         }
         TyKind::Qualified(x, cv) => {
             let mut s = String::new();

@@ -160,6 +160,21 @@ fn calls_exhausted() -> bool {
     CALLS.with(|c| c.get()) >= MAX_CALL_DEPTH
 }
 
+/// Runs `f` as one more call in progress. The count is restored on every
+/// way out: a query cancelled by an edit unwinds through here, and the
+/// thread's next evaluation starts from the count it had.
+fn one_call_deeper<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CALLS.with(|c| c.set(c.get() - 1));
+        }
+    }
+    CALLS.with(|c| c.set(c.get() + 1));
+    let _restore = Restore;
+    f()
+}
+
 fn too_complex() -> ConstError {
     ConstError::Limit("expression not folded to a constant due to excessive constexpr function call complexity".into())
 }
@@ -1218,9 +1233,9 @@ impl<'a> Interp<'a> {
         // binds `_Tp` to the first element); the rest are lowered by the
         // kind of the parameter they meet.
         use crate::infer::packs::{Written, expand_written};
-        let flat = expand_written(cx, written).map_err(ConstError::Unsupported)?;
+        let flat = expand_written(cx, written).map_err(ConstError::unsupported)?;
         let lower = |kind: &TemplateParamKind, a: Written<'_>| match a {
-            Written::Ref(a) => templates::lower_arg(cx, kind, a).map_err(ConstError::Unsupported),
+            Written::Ref(a) => templates::lower_arg(cx, kind, a).map_err(ConstError::unsupported),
             Written::Done(a) => Ok(a),
         };
         let mut names = Vec::new();
@@ -1246,8 +1261,10 @@ impl<'a> Interp<'a> {
         let vscope = self.map.parent.get(&DeclKey::VarTemplate(vt)).copied().unwrap_or(scopes::ROOT);
         let vcx = LowerCx { db, map: self.map, item: vt.item(db), scope: vscope, env: Some(&venv) };
         let Some(init) = &data.var.init else { return Err(ConstError::NotConstant(data.var.name.clone())) };
-        let v = templates::nested(|| super::eval(&super::EvalCx::new(vcx), init).map_err(|e| e.to_string()))
-            .map_err(ConstError::Unsupported)?;
+        let v = templates::nested(|| {
+            super::eval(&super::EvalCx::new(vcx), init).map_err(|e| crate::SemaError::gap(e.to_string()))
+        })
+        .map_err(ConstError::unsupported)?;
         let t = ty::canonical(db, ty::lower(vcx, &data.var.ty));
         let t = match t.kind(db) {
             TyKind::Qualified(x, _) => ty::canonical(db, *x),
@@ -1301,9 +1318,7 @@ impl<'a> Interp<'a> {
             named: Vec::new(),
             pack_index: None,
         });
-        CALLS.with(|c| c.set(c.get() + 1));
-        let r = self.expr(root_expr);
-        CALLS.with(|c| c.set(c.get() - 1));
+        let r = one_call_deeper(|| self.expr(root_expr));
         let t = self.lower_ty(&data.ty);
         let r = r.and_then(|v| self.convert_to(v, t));
         self.frames.pop();
@@ -1529,10 +1544,10 @@ impl<'a> Interp<'a> {
                 let Some(CValue::Object(Some(t), _)) = Some(&obj) else {
                     return unsupported("member call on a non-object");
                 };
-                let c = templates::class_of(self.db, *t).map_err(ConstError::Unsupported)?;
+                let c = templates::class_of(self.db, *t).map_err(ConstError::unsupported)?;
                 let n = name.last().unwrap_or("");
                 let Some((d, denv, _)) = templates::member_of(self.db, c, n, Ns::Value, 0) else {
-                    return Err(ConstError::Unresolved(n.to_string()));
+                    return Err(ConstError::Unresolved(crate::SemaError::gap(n.to_string())));
                 };
                 let cands = self.overloads(&d, name);
                 self.call_at = Some(at);
@@ -1552,10 +1567,10 @@ impl<'a> Interp<'a> {
         let CValue::Object(Some(t), _) = &obj else {
             return unsupported("call of a value that is not a class object");
         };
-        let c = templates::class_of(self.db, *t).map_err(ConstError::Unsupported)?;
+        let c = templates::class_of(self.db, *t).map_err(ConstError::unsupported)?;
         let name = Path::single("operator()");
         let Some((d, denv, _)) = templates::member_of(self.db, c, "operator()", Ns::Value, 0) else {
-            return Err(ConstError::Unresolved("operator()".to_string()));
+            return Err(ConstError::Unresolved(crate::SemaError::gap("operator()")));
         };
         let cands = self.overloads(&d, &name);
         self.call_at = Some(at);
@@ -1656,7 +1671,7 @@ impl<'a> Interp<'a> {
             viable = kept;
         }
         let Some(best) = viable.iter().map(|(s, _)| *s).max() else {
-            return Err(ConstError::Unresolved(format!("no viable function `{p}`")));
+            return Err(ConstError::Unresolved(crate::error::gap!("no viable function `{p}`")));
         };
         let mut top: Vec<FnDecl> = viable.iter().filter(|(s, _)| *s == best).map(|(_, f)| *f).collect();
         if any_constrained && top.len() > 1 {
@@ -1884,7 +1899,7 @@ impl<'a> Interp<'a> {
     ) -> R<Vec<(String, TemplateArg)>> {
         let cx = LowerCx { db: self.db, map: self.map, item: x.item, scope: x.scope, env: x.env.as_ref() };
         let (args, _) = crate::infer::deduce_call::explicit_args(cx, FnDecl::Template(t), &x.written)
-            .map_err(ConstError::Unsupported)?;
+            .map_err(ConstError::unsupported)?;
         Ok(tparams.iter().zip(args).filter_map(|(p, a)| p.name.clone().map(|n| (n, a))).collect())
     }
 
@@ -1978,7 +1993,7 @@ impl<'a> Interp<'a> {
     /// failure (every argument's type known; a gap of the model is no failure).
     fn deduction_fails(&self, t: FnTemplateId, outer: Option<Env>, args: &[CValue]) -> bool {
         matches!(self.deduce_typed(t, outer, args, self.explicit.as_ref()),
-            Some(Err(e)) if templates::is_substitution_failure(&e))
+            Some(Err(e)) if e.is_substitution_failure())
     }
 
     /// The environment of a call of `t` with `args`, deduced as overload
@@ -2004,7 +2019,7 @@ impl<'a> Interp<'a> {
         outer: Option<Env>,
         args: &[CValue],
         explicit: Option<&Explicit>,
-    ) -> Option<Result<Env, String>> {
+    ) -> Option<Result<Env, crate::SemaError>> {
         let db = self.db;
         let args: Vec<crate::infer::Arg> =
             args.iter().map(|a| self.type_of(a).map(crate::infer::Arg::prvalue)).collect::<Option<_>>()?;
@@ -2077,9 +2092,7 @@ impl<'a> Interp<'a> {
             named: Vec::new(),
             pack_index: None,
         });
-        CALLS.with(|c| c.set(c.get() + 1));
-        let r = self.run_in_frame(&body, &pending_defaults);
-        CALLS.with(|c| c.set(c.get() - 1));
+        let r = one_call_deeper(|| self.run_in_frame(&body, &pending_defaults));
         let frame = self.frames.pop().expect("frame");
         r.map(|v| (v, frame.this))
     }
@@ -2229,7 +2242,7 @@ impl<'a> Interp<'a> {
                 None => self.convert_to(CValue::int(0, Builtin::Int), t),
             },
             TyKind::Class(_) | TyKind::App(_) | TyKind::Inst(_) => {
-                let c = templates::class_of(db, t).map_err(ConstError::Unsupported)?;
+                let c = templates::class_of(db, t).map_err(ConstError::unsupported)?;
                 // Copy: one argument of the same class.
                 if args.len() == 1
                     && let CValue::Object(Some(at), f) = &args[0]

@@ -151,7 +151,7 @@ pub fn eval_text(cx: LowerCx<'_>, text: &str) -> Result<Value, ConstError> {
     // One instantiation level deeper: a default argument whose function
     // needs the same default again ends at the nesting limit.
     let v = crate::templates::nested(|| Ok(interp::eval_value(cx.db, cx.map, &site, &cond)))
-        .map_err(ConstError::Limit)??;
+        .map_err(ConstError::limit)??;
     match v {
         CValue::Int(v) => Ok(v),
         _ => Err(not()),

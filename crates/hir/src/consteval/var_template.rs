@@ -253,7 +253,7 @@ fn eval_var_template(
     if depth > 64 {
         return Err(ConstError::Limit("variable templates nested too deeply".into()));
     }
-    let args = var_template_args(cx, vt, written).map_err(ConstError::Unsupported)?;
+    let args = var_template_args(cx, vt, written).map_err(ConstError::unsupported)?;
     eval_var_template_args(cx, vt, args, depth)
 }
 
@@ -293,8 +293,10 @@ fn eval_var_template_args(
     }
     let vcx = LowerCx { db, map: cx.map, item: vt.item(db), scope: vscope, env: Some(&env) };
     let init: &ConstExpr = data.var.init.as_ref().ok_or_else(|| ConstError::NotConstant(data.var.name.clone()))?;
-    let v = templates::nested(|| super::eval_depth(&EvalCx::new(vcx), init, depth + 1).map_err(|e| e.to_string()))
-        .map_err(ConstError::Unsupported)?;
+    let v = templates::nested(|| {
+        super::eval_depth(&EvalCx::new(vcx), init, depth + 1).map_err(|e| crate::SemaError::gap(e.to_string()))
+    })
+    .map_err(ConstError::unsupported)?;
     let t = ty::canonical(db, ty::lower(vcx, &data.var.ty));
     let t = match t.kind(db) {
         TyKind::Qualified(x, _) => ty::canonical(db, *x),
@@ -342,7 +344,7 @@ pub(crate) fn var_template_args(
     cx: LowerCx<'_>,
     vt: crate::VarTemplateId,
     written: &[crate::item_tree::TemplateArgRef],
-) -> Result<Vec<TemplateArg>, String> {
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     let db = cx.db;
     let vt = primary_var_template(db, cx.map, vt);
     let tree = item_tree_of(db, vt.item(db));
@@ -445,7 +447,7 @@ pub(crate) fn select_var_template(
         let Some(sd) = data_in(db, s, stree) else { continue };
         let Some(written) = &sd.spec_args else { continue };
         let n = sd.tparams.len() as u32;
-        let lower_pattern = |env: &Env| -> Result<Vec<TemplateArg>, String> {
+        let lower_pattern = |env: &Env| -> Result<Vec<TemplateArg>, crate::SemaError> {
             let cx = LowerCx { db, map, item: s.item(db), scope, env: Some(env) };
             templates::bind(cx, &pdata.tparams, written, &mut |_, _| None)
         };

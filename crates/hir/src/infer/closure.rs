@@ -234,7 +234,7 @@ pub(crate) fn closure_params(
     body: &Body,
     data: &LambdaData,
     args: &[TemplateArg],
-) -> Result<Vec<TyId>, String> {
+) -> Result<Vec<TyId>, crate::SemaError> {
     let marked = params_marked(db, at, body, data, args)?;
     if marked.iter().any(|(_, pack)| *pack) {
         return Err("generic pack not deduced".into());
@@ -246,7 +246,7 @@ pub(crate) fn closure_params(
 /// names: a generic lambda's `auto`s as its invented parameters, and an
 /// `auto...` pack as its pattern marked `true` (mangled `Dp <pattern>`,
 /// `UlDpT_E_`), which `closure_params` cannot expand without arguments.
-pub fn closure_declared_params(db: &dyn SourceDatabase, c: ClosureId) -> Result<Vec<(TyId, bool)>, String> {
+pub fn closure_declared_params(db: &dyn SourceDatabase, c: ClosureId) -> Result<Vec<(TyId, bool)>, crate::SemaError> {
     let info = super::closure_site_info(db, c)?;
     let body = owner_body(db, c.owner(db));
     let data = lambda_data(&body, c.expr(db)).ok_or("not a lambda expression")?;
@@ -268,7 +268,7 @@ fn params_marked(
     body: &Body,
     data: &LambdaData,
     args: &[TemplateArg],
-) -> Result<Vec<(TyId, bool)>, String> {
+) -> Result<Vec<(TyId, bool)>, crate::SemaError> {
     let map = crate::def_map(db, at.item.tu(db));
     let mut env: Env = at.env.clone().unwrap_or_default();
     let autos = auto_params(body, &data.params);
@@ -330,11 +330,11 @@ fn adjust(db: &dyn SourceDatabase, t: TyId) -> TyId {
 crate::consteval::var_template::recorded_query! {
     /// The signature of a closure member (`operator()`'s return type deduced
     /// from its body when not written: the closure's own inference).
-    pub fn closure_fn_sig(f: ClosureFnId) -> Result<FnSig, String> = closure_fn_sig_of;
+    pub fn closure_fn_sig(f: ClosureFnId) -> Result<FnSig, crate::SemaError> = closure_fn_sig_of;
     tracked closure_fn_sig_uses;
 }
 
-fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, String> {
+fn closure_fn_sig_of(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<FnSig, crate::SemaError> {
     let c = f.closure(db);
     let info = super::closure_site_info(db, c)?;
     let body = owner_body(db, c.owner(db));
@@ -402,7 +402,7 @@ pub(crate) fn infer_closure(
     }
     let params = match closure_params(db, &Site::of(&info), &body, &data, f.args(db)) {
         Ok(p) => p,
-        Err(e) => return InferenceResult { skipped: Some(e), ..Default::default() },
+        Err(e) => return InferenceResult { skipped: Some(e.to_string()), ..Default::default() },
     };
     let tu = info.item.tu(db);
     let map = crate::def_map(db, tu);
@@ -689,8 +689,8 @@ impl Infer<'_> {
         let args = match self.deduce_autos(body, &data, a) {
             Ok(x) => x,
             Err(err) => {
-                self.res.calls.push((site, Callee::Unresolved(err.as_str().into())));
-                return (self.error(&err), Category::PRValue);
+                self.res.calls.push((site, Callee::Unresolved(err.to_string().into())));
+                return (self.error(err), Category::PRValue);
             }
         };
         let f = ClosureFnId::new(db, c, ClosureFnKind::Call, args.clone());
@@ -729,15 +729,15 @@ impl Infer<'_> {
                 self.returned(site, sig.ret)
             }
             Err(err) => {
-                self.res.calls.push((site, Callee::Unresolved(err.as_str().into())));
-                (self.error(&err), Category::PRValue)
+                self.res.calls.push((site, Callee::Unresolved(err.to_string().into())));
+                (self.error(err), Category::PRValue)
             }
         }
     }
 
     /// The invented template arguments of a generic lambda's call with `a`
     /// (deduced like a function template's, [temp.deduct.call]).
-    fn deduce_autos(&self, body: &Body, data: &LambdaData, a: &[Arg]) -> Result<Vec<TemplateArg>, String> {
+    fn deduce_autos(&self, body: &Body, data: &LambdaData, a: &[Arg]) -> Result<Vec<TemplateArg>, crate::SemaError> {
         let db = self.db;
         let autos = auto_params(body, &data.params);
         if autos.is_empty() {
@@ -775,7 +775,9 @@ impl Infer<'_> {
             }
             out[k] = one[k].clone();
         }
-        out.into_iter().map(|x| x.ok_or_else(|| "generic lambda parameter not deduced".to_string())).collect()
+        out.into_iter()
+            .map(|x| x.ok_or_else(|| crate::SemaError::gap("generic lambda parameter not deduced")))
+            .collect()
     }
 
     /// A parameter type with the `k`-th invented parameter as deduction's
@@ -785,7 +787,7 @@ impl Infer<'_> {
         env.names
             .push((auto_name(k), TemplateArg::Type(mk(self.db, TyKind::TemplateParam { depth: 1, index: k as u32 }))));
         let cx = ty::LowerCx { db: self.db, map: self.map, item: self.item, scope: self.scope, env: Some(&env) };
-        crate::templates::nested(|| Ok(ty::lower(cx, t))).unwrap_or_else(|e| self.error(&e))
+        crate::templates::nested(|| Ok(ty::lower(cx, t))).unwrap_or_else(|e| self.error(e))
     }
 }
 

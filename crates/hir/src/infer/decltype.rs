@@ -60,7 +60,7 @@ pub fn decltype_text(cx: LowerCx<'_>, text: &str) -> Option<TyId> {
             Category::XValue => mk(db, TyKind::RRef(a.ty)),
             Category::PRValue => a.ty,
         },
-        Err(e) => mk(db, TyKind::Error(format!("substitution failure in decltype: {e}"))),
+        Err(e) => mk(db, TyKind::Error(crate::error::subst_failure!("substitution failure in decltype: {e}"))),
     })
 }
 
@@ -92,7 +92,7 @@ pub(crate) fn sizeof_text(cx: LowerCx<'_>, text: &str) -> Option<u64> {
 /// `Some(Err)` when it is but does not resolve. A conditional `c ? a : b`
 /// (common_type's `true ? declval<T>() : declval<U>()`) is typed by
 /// `conditional_type`.
-fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> Option<Result<Arg, String>> {
+fn read_expr(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> Option<Result<Arg, crate::SemaError>> {
     let first = read_primary(inf, t, pos, depth)?;
     if t.get(*pos).map(String::as_str) != Some("?") {
         return Some(first);
@@ -144,7 +144,12 @@ fn conditional_type(db: &dyn SourceDatabase, a: Arg, b: Arg) -> Option<Arg> {
     None
 }
 
-fn read_primary(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) -> Option<Result<Arg, String>> {
+fn read_primary(
+    inf: &mut Infer<'_>,
+    t: &[String],
+    pos: &mut usize,
+    depth: u32,
+) -> Option<Result<Arg, crate::SemaError>> {
     if depth > 16 {
         return None;
     }
@@ -227,7 +232,7 @@ fn read_primary(inf: &mut Infer<'_>, t: &[String], pos: &mut usize, depth: u32) 
                         _ => Arg { ty: r, cat: Category::PRValue, null: false, braced: false },
                     })
                 }
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(crate::SemaError::gap(e.to_string())),
             })
         }
         // A call through a variable of function pointer type (libcu++'s `declval<T>()`).

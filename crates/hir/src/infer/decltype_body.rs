@@ -271,7 +271,11 @@ fn operand_type(cx: LowerCx<'_>, body: &Body) -> Option<(TyId, Category, Option<
     // comma's left operand; libcu++'s concept emulation) is a substitution
     // failure, not `bool`.
     if let Some(why) = subexpression_failure(db, body, &inf.res) {
-        return Some((mk(db, TyKind::Error(format!("substitution failure in decltype: {why}"))), cat, None));
+        return Some((
+            mk(db, TyKind::Error(crate::error::subst_failure!("substitution failure in decltype: {why}"))),
+            cat,
+            None,
+        ));
     }
     if ty_has_error(db, t, 0) {
         // A failure is a substitution failure only when every part of the
@@ -285,12 +289,16 @@ fn operand_type(cx: LowerCx<'_>, body: &Body) -> Option<(TyId, Category, Option<
         }
         let why = match t.kind(db) {
             TyKind::Error(e) => e.clone(),
-            _ => String::new(),
+            _ => crate::SemaError::gap(""),
         };
         if !counts_as_failure(&why) {
             return None;
         }
-        return Some((mk(db, TyKind::Error(format!("substitution failure in decltype: {why}"))), cat, None));
+        return Some((
+            mk(db, TyKind::Error(crate::error::subst_failure!("substitution failure in decltype: {why}"))),
+            cat,
+            None,
+        ));
     }
     let mut declared = None;
     if let Expr::Path(p) = body.expr(root)
@@ -305,15 +313,15 @@ fn operand_type(cx: LowerCx<'_>, body: &Body) -> Option<(TyId, Category, Option<
 /// Whether an error in an operand whose every part is modelled is a
 /// substitution failure: a name not found is a gap of the model more often
 /// than SFINAE.
-fn counts_as_failure(why: &str) -> bool {
-    !(why.contains("unresolved name") || why.contains("unresolved type"))
+fn counts_as_failure(why: &crate::SemaError) -> bool {
+    why.kind() != crate::ErrorKind::NotFound
 }
 
 /// The first failure among the operand's subexpressions (by the rule of
 /// `counts_as_failure`), in operands whose every part is modelled and in
 /// the immediate context (a lambda's body or a requires-expression's
 /// requirements are not).
-fn subexpression_failure(db: &dyn SourceDatabase, body: &Body, res: &InferenceResult) -> Option<String> {
+fn subexpression_failure(db: &dyn SourceDatabase, body: &Body, res: &InferenceResult) -> Option<crate::SemaError> {
     if body
         .exprs
         .iter()

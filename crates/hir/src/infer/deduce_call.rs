@@ -10,7 +10,7 @@ pub(crate) fn explicit_args(
     caller: LowerCx<'_>,
     f: FnDecl,
     written: &[TemplateArgRef],
-) -> Result<(Vec<TemplateArg>, bool), String> {
+) -> Result<(Vec<TemplateArg>, bool), crate::SemaError> {
     let params = f.tparams(caller.db);
     // `f<T, Ts...>`: expansions expanded first, one argument per element.
     let written = packs::expand_written(caller, written)?;
@@ -49,7 +49,7 @@ pub(crate) fn deduce(
     data: &crate::item_tree::FnData,
     targs: Option<&[TemplateArgRef]>,
     args: &[Arg],
-) -> Result<Vec<TemplateArg>, String> {
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     let db = caller.db;
     let params: Vec<TemplateParam> = f.tparams(db);
     let n = params.len();
@@ -155,12 +155,15 @@ pub(crate) fn deduce(
         let a = match out[i].clone() {
             Some(a) => a,
             None if p.pack && packs::in_deduced_context(p, data) => {
-                return Err(format!("could not deduce pack `{}` from its pattern", p.name.clone().unwrap_or_default()));
+                return Err(crate::error::gap!(
+                    "could not deduce pack `{}` from its pattern",
+                    p.name.clone().unwrap_or_default()
+                ));
             }
             None if p.pack => TemplateArg::Pack(Vec::new()),
             None => {
                 let Some(d) = &p.default else {
-                    return Err(format!("could not deduce `{}`", p.name.clone().unwrap_or_default()));
+                    return Err(crate::error::gap!("could not deduce `{}`", p.name.clone().unwrap_or_default()));
                 };
                 let mut denv = outer.clone();
                 for (j, q) in params.iter().enumerate().take(i) {
@@ -176,7 +179,7 @@ pub(crate) fn deduce(
                 if let TemplateArg::Type(t) = &v
                     && matches!(t.kind(db), TyKind::Error(_))
                 {
-                    return Err("substitution failure in a default argument".into());
+                    return Err(crate::SemaError::substitution("substitution failure in a default argument"));
                 }
                 v
             }

@@ -16,7 +16,7 @@ pub(super) fn nttp_types_substitute(
     outer: &Env,
     params: &[TemplateParam],
     args: &[TemplateArg],
-) -> Result<(), String> {
+) -> Result<(), crate::SemaError> {
     if !params.iter().any(|p| matches!(p.kind, TemplateParamKind::Value(_)) && !p.pack) {
         return Ok(());
     }
@@ -42,9 +42,12 @@ pub(super) fn nttp_types_substitute(
             ty = canonical(db, *t);
         }
         if let TyKind::Error(e) = ty.kind(db)
-            && templates::is_substitution_failure(e)
+            && e.is_substitution_failure()
         {
-            return Err(format!("substitution failure in the type of `{}`", p.name.clone().unwrap_or_default()));
+            return Err(crate::error::subst_failure!(
+                "substitution failure in the type of `{}`",
+                p.name.clone().unwrap_or_default()
+            ));
         }
     }
     Ok(())

@@ -139,7 +139,7 @@ pub(crate) enum Written<'a> {
 pub(crate) fn expand_written<'a>(
     cx: crate::ty::LowerCx<'_>,
     written: &'a [crate::item_tree::TemplateArgRef],
-) -> Result<Vec<Written<'a>>, String> {
+) -> Result<Vec<Written<'a>>, crate::SemaError> {
     let mut out = Vec::new();
     for w in written {
         match w {

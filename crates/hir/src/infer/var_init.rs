@@ -126,7 +126,7 @@ fn definition(db: &dyn SourceDatabase, owner: InferOwner) -> Option<(VarDecl, Va
 /// Where a variable's initializer is inferred: the scope its name belongs
 /// to (a static member's class, without `this`), through the instance's
 /// `Env` for a specialization.
-pub(super) fn var_owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, String> {
+pub(super) fn var_owner_info(db: &dyn SourceDatabase, owner: InferOwner) -> Result<OwnerInfo, crate::SemaError> {
     let inst = match owner {
         InferOwner::VarInst(i) => Some(i),
         _ => None,

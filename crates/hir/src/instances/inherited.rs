@@ -126,7 +126,7 @@ fn is_copy_or_move(db: &dyn SourceDatabase, f: FnDecl, class_name: &str) -> bool
 
 /// `_ZN <derived> CI1 <base type> [<template-args>] E <params>`: the base
 /// constructor's name and signature, moved under the derived class.
-pub(crate) fn inherited_ctor_name(db: &dyn SourceDatabase, id: InheritedCtorId) -> Result<String, String> {
+pub(crate) fn inherited_ctor_name(db: &dyn SourceDatabase, id: InheritedCtorId) -> Result<String, crate::SemaError> {
     let base = id.base(db);
     let enc = match base {
         Entity::Fn(f) => crate::symbols::fn_encoding(db, f)?,
@@ -147,5 +147,5 @@ pub(crate) fn inherited_ctor_name(db: &dyn SourceDatabase, id: InheritedCtorId) 
         abi_tags: Vec::new(),
         args: last.args,
     });
-    m::mangle(&m::Encoding::Function(Box::new(name), f))
+    m::mangle(&m::Encoding::Function(Box::new(name), f)).map_err(crate::SemaError::from)
 }

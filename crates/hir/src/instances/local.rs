@@ -34,7 +34,7 @@ pub struct LocalStaticId {
 }
 
 /// The encoding of the function a local entity is declared in.
-pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Result<m::Encoding, String> {
+pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Result<m::Encoding, crate::SemaError> {
     let e = match owner {
         InferOwner::Fn(f) => symbols::fn_encoding(db, f)?,
         InferOwner::Inst(i) => symbols::fn_instance_encoding(db, i)?,
@@ -59,14 +59,14 @@ pub(crate) fn context_encoding(db: &dyn SourceDatabase, owner: InferOwner) -> Re
 }
 
 /// The name of a closure type: `Z <function> E Ul <params> E <n> _`.
-pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Name, String> {
+pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Name, crate::SemaError> {
     let owner = c.owner(db);
     let body = owner_body(db, owner);
     let device_view = crate::infer::owner_tu(db, owner).options(db).lang(db).device_view;
     // The declared parameters: a generic lambda's `auto`s are its
     // invented template parameters (`UlT_E_`).
     let map = crate::def_map(db, crate::infer::owner_tu(db, owner));
-    let signature = |c: ClosureId| -> Result<(Vec<m::Type>, bool), String> {
+    let signature = |c: ClosureId| -> Result<(Vec<m::Type>, bool), crate::SemaError> {
         let params = crate::infer::closure_declared_params(db, c).map_err(|e| format!("closure signature: {e}"))?;
         Ok((declared_mangled(db, &map, &params)?, crate::infer::closure_variadic(db, c)))
     };
@@ -100,7 +100,7 @@ pub fn closure_type_name(db: &dyn SourceDatabase, c: ClosureId) -> Result<m::Nam
 /// `<data-member-prefix>` (`4lam3M`, `L2a3M` for a `static` one,
 /// `1WIlE1mM`); a static data member of a class is its class (`1S`); a
 /// variable template specialization is itself (`2vtIiE`).
-fn var_context_name(db: &dyn SourceDatabase, owner: InferOwner) -> Result<Option<m::Name>, String> {
+fn var_context_name(db: &dyn SourceDatabase, owner: InferOwner) -> Result<Option<m::Name>, crate::SemaError> {
     let (mut name, member, template) = match owner {
         InferOwner::Var(v) => {
             let name = symbols::var_name_tree(db, v)?;
@@ -126,7 +126,7 @@ fn var_context_name(db: &dyn SourceDatabase, owner: InferOwner) -> Result<Option
 }
 
 /// The encoding of a closure member.
-pub(crate) fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Encoding, String> {
+pub(crate) fn closure_fn_encoding(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<m::Encoding, crate::SemaError> {
     let c = f.closure(db);
     let map = crate::def_map(db, crate::infer::owner_tu(db, c.owner(db)));
     let mut name = closure_type_name(db, c)?;
@@ -185,7 +185,7 @@ fn declared_mangled(
     db: &dyn SourceDatabase,
     map: &crate::DefMap,
     params: &[(crate::TyId, bool)],
-) -> Result<Vec<m::Type>, String> {
+) -> Result<Vec<m::Type>, crate::SemaError> {
     params
         .iter()
         .map(|&(t, pack)| {
@@ -195,21 +195,21 @@ fn declared_mangled(
         .collect()
 }
 
-fn targ(db: &dyn SourceDatabase, map: &crate::DefMap, a: &TemplateArg) -> Result<m::TArg, String> {
+fn targ(db: &dyn SourceDatabase, map: &crate::DefMap, a: &TemplateArg) -> Result<m::TArg, crate::SemaError> {
     Ok(match a {
         TemplateArg::Type(t) => m::TArg::Type(symbols::mangle_ty(db, map, *t)?),
         TemplateArg::Pack(xs) => m::TArg::Pack(xs.iter().map(|x| targ(db, map, x)).collect::<Result<_, _>>()?),
-        other => return Err(format!("generic lambda argument {other:?}")),
+        other => return Err(crate::error::gap!("generic lambda argument {other:?}")),
     })
 }
 
 /// The linkage name of a closure member.
-pub fn closure_fn_name(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<String, String> {
-    m::mangle(&closure_fn_encoding(db, f)?)
+pub fn closure_fn_name(db: &dyn SourceDatabase, f: ClosureFnId) -> Result<String, crate::SemaError> {
+    m::mangle(&closure_fn_encoding(db, f)?).map_err(crate::SemaError::from)
 }
 
 /// The linkage name of a static local: `Z <function> E <name> [_<n>]`.
-pub fn local_static_name(db: &dyn SourceDatabase, v: LocalStaticId) -> Result<String, String> {
+pub fn local_static_name(db: &dyn SourceDatabase, v: LocalStaticId) -> Result<String, crate::SemaError> {
     let owner = v.owner(db);
     let body = owner_body(db, owner);
     let local = v.local(db);
@@ -225,6 +225,7 @@ pub fn local_static_name(db: &dyn SourceDatabase, v: LocalStaticId) -> Result<St
         root: m::Root::Local { func: Box::new(func), disc },
         comps: vec![m::build::comp(&name)],
     }))
+    .map_err(crate::SemaError::from)
 }
 
 /// The static locals of a context, in order of declaration: its statements

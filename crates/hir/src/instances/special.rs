@@ -495,7 +495,7 @@ pub fn default_init_runs_code(db: &dyn SourceDatabase, v: crate::VarId) -> Optio
     let map = def_map(db, item.tu(db));
     let scope = map.parent.get(&scopes::DeclKey::Var(v)).copied().unwrap_or(scopes::ROOT);
     let cx = LowerCx { db, map: &map, item, scope, env: None };
-    let t = templates::nested(|| Ok::<_, String>(ty::lower(cx, &data.ty))).ok()?;
+    let t = templates::nested(|| Ok::<_, crate::SemaError>(ty::lower(cx, &data.ty))).ok()?;
     if matches!(canonical(db, t).kind(db), TyKind::Error(_)) {
         return None;
     }

@@ -135,7 +135,7 @@ pub fn setup_arg_type(db: &dyn SourceDatabase, p: TyId) -> Option<TyId> {
 /// The declaration cudafe++ gives a kernel template's wrapper: the
 /// kernel's, renamed, `static`, returning `void`, each parameter an lvalue
 /// reference to its declared type (arrays kept: they decay).
-pub fn wrapper_data(kernel: &FnData) -> Result<FnData, String> {
+pub fn wrapper_data(kernel: &FnData) -> Result<FnData, crate::SemaError> {
     let FnName::Ident(name) = &kernel.name else { return Err("a kernel is named by an identifier".into()) };
     let mut w = kernel.clone();
     w.name = FnName::Ident(format!("__wrapper__device_stub_{name}"));
@@ -151,7 +151,7 @@ pub fn wrapper_data(kernel: &FnData) -> Result<FnData, String> {
 }
 
 /// The linkage name of a stub entity, as g++ spells it.
-pub fn stub_entity_name(db: &dyn SourceDatabase, id: StubEntityId) -> Result<String, String> {
+pub fn stub_entity_name(db: &dyn SourceDatabase, id: StubEntityId) -> Result<String, crate::SemaError> {
     match id.kind(db) {
         StubKind::Wrapper(i) => {
             let data = i.decl(db).data(db).ok_or("no such function")?;
@@ -177,13 +177,13 @@ pub fn stub_entity_name(db: &dyn SourceDatabase, id: StubEntityId) -> Result<Str
                 ref_qual: m::RefQual::None,
                 exception: m::ExceptionSpec::None,
             };
-            m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f)))
+            m::mangle(&m::Encoding::Function(Box::new(name), Box::new(f))).map_err(crate::SemaError::from)
         }
     }
 }
 
 /// The unit a class type belongs to (for its scope graph).
-fn address_of_unit(db: &dyn SourceDatabase, t: TyId) -> Result<cufront_base_db::TranslationUnit, String> {
+fn address_of_unit(db: &dyn SourceDatabase, t: TyId) -> Result<cufront_base_db::TranslationUnit, crate::SemaError> {
     let bare = match canonical(db, t).kind(db) {
         TyKind::Qualified(x, _) => canonical(db, *x),
         _ => canonical(db, t),

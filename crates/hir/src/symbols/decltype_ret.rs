@@ -33,7 +33,7 @@ pub(super) fn decltype_ret(
     params: &[TypeRef],
     names: &[String],
     own_packs: &[String],
-) -> Result<m::Type, String> {
+) -> Result<m::Type, crate::SemaError> {
     let body = crate::infer::operand_body_for(db, cx.item, text, params)
         .ok_or_else(|| format!("`{text}`: operand not lowered, or not told apart from another of that text"))?;
     let body = &*body;
@@ -63,7 +63,7 @@ pub(super) fn written_expr(
     cx: LowerCx<'_>,
     text: &str,
     names: &[String],
-) -> Result<m::Expr, String> {
+) -> Result<m::Expr, crate::SemaError> {
     let body = crate::consteval::text::find(db, cx.item, text).ok_or_else(|| format!("`{text}`: not lowered"))?;
     let root = body.root_expr.ok_or("no expression")?;
     let w = Writer {
@@ -95,7 +95,7 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn expr(&self, e: ExprId, depth: u32) -> Result<m::Expr, String> {
+    fn expr(&self, e: ExprId, depth: u32) -> Result<m::Expr, crate::SemaError> {
         if depth > 32 {
             return Err("decltype operand too deep".into());
         }
@@ -175,7 +175,7 @@ impl Writer<'_> {
 
     /// A name: a parameter of the signature, a template parameter, or an
     /// unresolved name (`callee`: the function of a call).
-    fn path(&self, p: &Path, callee: bool) -> Result<m::Expr, String> {
+    fn path(&self, p: &Path, callee: bool) -> Result<m::Expr, crate::SemaError> {
         let Some((last, quals)) = p.segments.split_last() else { return Err("empty path".into()) };
         if quals.is_empty() && !p.global && last.args.is_none() {
             if let Some(k) = self
@@ -191,14 +191,17 @@ impl Writer<'_> {
                     let mut v = Vec::new();
                     crate::instances::typeref_names(&self.body.locals[self.body.params[k].0 as usize].ty, &mut v);
                     if !v.iter().any(|n| self.own_packs.contains(n)) {
-                        return Err(format!("`{}`: a pack of the enclosing specialization in decltype", last.name));
+                        return Err(crate::error::gap!(
+                            "`{}`: a pack of the enclosing specialization in decltype",
+                            last.name
+                        ));
                     }
                 }
                 return Ok(m::Expr::FnParam { level: 0, index: k as u32, quals: m::Quals::default() });
             }
             match self.cx.env.and_then(|e| e.get(&last.name)) {
                 Some(TemplateArg::ValueParam { depth: 0, index }) => return Ok(m::Expr::TParam(m::TParam(*index))),
-                Some(_) => return Err(format!("`{}` names a template argument used as a value", last.name)),
+                Some(_) => return Err(crate::error::gap!("`{}` names a template argument used as a value", last.name)),
                 None => {}
             }
         }
@@ -209,7 +212,7 @@ impl Writer<'_> {
             return if callee {
                 Ok(m::Expr::Id(last.name.clone(), args))
             } else {
-                Err(format!("`{}` not a callee", last.name))
+                Err(crate::error::gap!("`{}` not a callee", last.name))
             };
         }
         let q = Path { global: p.global, segments: quals.to_vec() };
@@ -238,10 +241,10 @@ impl Writer<'_> {
             }
             return Ok(m::Expr::Id(last.name.clone(), args));
         }
-        Err(format!("qualified name `{}` in decltype not mangled", last.name))
+        Err(crate::error::gap!("qualified name `{}` in decltype not mangled", last.name))
     }
 
-    fn targs(&self, args: Option<&[TemplateArgRef]>) -> Result<Option<Vec<m::TArg>>, String> {
+    fn targs(&self, args: Option<&[TemplateArgRef]>) -> Result<Option<Vec<m::TArg>>, crate::SemaError> {
         let Some(args) = args else { return Ok(None) };
         args.iter()
             .map(|a| match a {
@@ -256,7 +259,7 @@ impl Writer<'_> {
             .map(Some)
     }
 
-    fn ty(&self, t: &TypeRef) -> Result<m::Type, String> {
+    fn ty(&self, t: &TypeRef) -> Result<m::Type, crate::SemaError> {
         if dependent_member(self.db, self.map, self.scope, t, self.names) {
             mangle_written(self.db, self.map, self.cx, t, self.names, 0)
         } else {
@@ -265,7 +268,7 @@ impl Writer<'_> {
     }
 }
 
-fn bin_op(op: BinaryOp) -> Result<Op, String> {
+fn bin_op(op: BinaryOp) -> Result<Op, crate::SemaError> {
     Ok(match op {
         BinaryOp::Add => Op::Plus,
         BinaryOp::Sub => Op::Minus,

@@ -66,7 +66,7 @@ pub(super) fn spell_alias_args(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<Vec<(String, m::TArg)>, String> {
+) -> Result<Vec<(String, m::TArg)>, crate::SemaError> {
     let mut out = Vec::new();
     if params.iter().any(|p| p.pack) || written.iter().any(|w| matches!(w, TemplateArgRef::Expansion(_))) {
         return Ok(out);
@@ -103,7 +103,7 @@ pub(super) fn member_comp(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<Component, String> {
+) -> Result<Component, crate::SemaError> {
     let Some(args) = &seg.args else { return Ok(m::build::comp(&seg.name)) };
     let args = written_args(db, map, cx, args, names, sp, depth)?;
     Ok(Component { name: m::Unqualified::Source(seg.name.clone()), abi_tags: Vec::new(), args: Some(args) })
@@ -121,7 +121,7 @@ fn written_args(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<Vec<m::TArg>, String> {
+) -> Result<Vec<m::TArg>, crate::SemaError> {
     args.iter()
         .map(|a| match a {
             TemplateArgRef::Type(t) => Ok(m::TArg::Type(mangle_written_in(db, map, cx, t, names, sp, depth + 1)?)),
@@ -202,7 +202,7 @@ pub(super) fn template_id(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<m::Name, String> {
+) -> Result<m::Name, crate::SemaError> {
     let template = map.template_def.get(&template).copied().unwrap_or(template);
     let parent = map.parent.get(&DeclKey::Class(template)).copied().unwrap_or(scopes::ROOT);
     if matches!(map.scope(parent).kind, ScopeKind::Class(_)) && map.templated.contains(&parent) {
@@ -255,9 +255,9 @@ pub(super) fn template_id(
                     let dcx = LowerCx { db, map, item: template.item(db), scope, env: None };
                     expr_arg(const_expr(db, map, dcx, e, &own_names, &spelled, depth + 1)?)
                 }
-                _ => return Err(format!("dependent default argument `{s}`")),
+                _ => return Err(crate::error::gap!("dependent default argument `{s}`")),
             },
-            (TemplateArg::Dependent(s), _) => return Err(format!("dependent default argument `{s}`")),
+            (TemplateArg::Dependent(s), _) => return Err(crate::error::gap!("dependent default argument `{s}`")),
             _ => targ(db, map, a, &mut super::Budget::default())?,
         };
         out.push(mangled);
@@ -308,7 +308,7 @@ fn pack_elements(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<Vec<m::TArg>, String> {
+) -> Result<Vec<m::TArg>, crate::SemaError> {
     let mut env = cx.env.cloned().unwrap_or_default();
     let elems: Vec<(String, TemplateArg)> = env
         .names
@@ -366,7 +366,7 @@ pub(super) fn const_expr(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<m::Expr, String> {
+) -> Result<m::Expr, crate::SemaError> {
     if depth > 32 {
         return Err("expression too deep".into());
     }
@@ -411,7 +411,7 @@ fn written_ty(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<m::Type, String> {
+) -> Result<m::Type, crate::SemaError> {
     mangle_written_in(db, map, cx, t, names, sp, depth + 1)
 }
 
@@ -427,14 +427,14 @@ fn path_expr(
     names: &[String],
     sp: &Spelled,
     depth: u32,
-) -> Result<m::Expr, String> {
+) -> Result<m::Expr, crate::SemaError> {
     let last = p.segments.last().ok_or("empty path")?;
     if p.segments.len() == 1 && !p.global && last.args.is_none() {
         if let Some((_, a)) = sp.iter().find(|(n, _)| *n == last.name) {
             return match a {
                 m::TArg::Expr(e) => Ok(e.clone()),
                 m::TArg::Literal(l) => Ok(m::Expr::Literal(l.clone())),
-                _ => Err(format!("type `{}` in an expression", last.name)),
+                _ => Err(crate::error::gap!("type `{}` in an expression", last.name)),
             };
         }
         return match cx.env.and_then(|e| e.get(&last.name)) {
@@ -444,7 +444,7 @@ fn path_expr(
                 negative: *v < 0,
                 magnitude: v.unsigned_abs(),
             })),
-            _ => Err(format!("`{}` in a dependent expression", last.name)),
+            _ => Err(crate::error::gap!("`{}` in a dependent expression", last.name)),
         };
     }
     if let Some(args) = &last.args {

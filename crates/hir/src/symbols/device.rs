@@ -14,14 +14,14 @@ use crate::Entity;
 /// The device linkage name of a function or function instance with module
 /// id `mid` (other entities: their host names). Kernels are not renamed
 /// with `_INTERNAL` (cicc drops only the `L`): the caller names those.
-pub fn device_linkage_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+pub fn device_linkage_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, crate::SemaError> {
     device_name(db, e, mid, true)
 }
 
 /// A kernel's device name: internal linkage loses g++'s `L` and takes no
 /// `_INTERNAL<mid>` (`_ZN3cub6detail11EmptyKernelIvEEvv` for a `static`
 /// kernel template; `-rdc`'s `__nv_static_` prefix is the caller's).
-pub fn device_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+pub fn device_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, crate::SemaError> {
     device_name(db, e, mid, false)
 }
 
@@ -50,7 +50,7 @@ pub fn device_base_ctor_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> O
 /// closure type of an extended lambda among a kernel instance's template
 /// arguments is written in cicc's vendor form (`Unvdl…`, from the parts of
 /// cudafe++'s wrapper type for it), where the device name has `Ul…E_`.
-pub fn stub_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, String> {
+pub fn stub_kernel_name(db: &dyn SourceDatabase, e: Entity, mid: &str) -> Result<String, crate::SemaError> {
     let Entity::FnInst(i) = e else { return device_kernel_name(db, e, mid) };
     let mut closures = Vec::new();
     for a in i.args(db) {
@@ -122,7 +122,7 @@ fn vendor_lambda(
     c: crate::infer::ClosureId,
     x: &crate::infer::ExtLambda,
     name: &m::Name,
-) -> Result<m::VendorLambda, String> {
+) -> Result<m::VendorLambda, crate::SemaError> {
     use crate::infer::ExtLambdaKind;
     let m::Root::Local { func, .. } = &name.root else {
         return Err("an extended lambda outside a function".into());
@@ -152,7 +152,12 @@ fn vendor_lambda(
     })
 }
 
-fn device_name(db: &dyn SourceDatabase, e: Entity, mid: &str, internal_prefix: bool) -> Result<String, String> {
+fn device_name(
+    db: &dyn SourceDatabase,
+    e: Entity,
+    mid: &str,
+    internal_prefix: bool,
+) -> Result<String, crate::SemaError> {
     device_name_with(db, e, mid, internal_prefix, &mut |_| {})
 }
 
@@ -162,7 +167,7 @@ fn device_name_with(
     mid: &str,
     internal_prefix: bool,
     rewrite: &mut dyn FnMut(&mut m::Encoding),
-) -> Result<String, String> {
+) -> Result<String, crate::SemaError> {
     // A `static` function is a C++ function of its own on the device even
     // when an `extern "C"` declaration of the name comes first (the
     // runtime's `static __device__` builtins: `cudaMalloc`), and internal.
@@ -204,7 +209,7 @@ fn device_name_with(
             let mut enc = crate::instances::local::closure_fn_encoding(db, f)?;
             locals_to_device(&mut enc, mid);
             rewrite(&mut enc);
-            return m::mangle_edg(&enc).map(|s| edg_value_expansions(&s));
+            return m::mangle_edg(&enc).map(|s| edg_value_expansions(&s)).map_err(crate::SemaError::from);
         }
         _ => return super::mangled_name(db, e),
     };
@@ -215,7 +220,7 @@ fn device_name_with(
     let mut enc = to_device(enc, mid, is_static && internal_prefix, internal_prefix)?;
     locals_to_device(&mut enc, mid);
     rewrite(&mut enc);
-    m::mangle_edg(&enc).map(|s| edg_value_expansions(&s))
+    m::mangle_edg(&enc).map(|s| edg_value_expansions(&s)).map_err(crate::SemaError::from)
 }
 
 /// A value parameter pack expanded as a template argument
@@ -242,10 +247,10 @@ fn edg_value_expansions(s: &str) -> String {
 /// The device name of a type named `name` (a closure type in a stub's
 /// `typedef`): the functions its local names are in take their device
 /// names.
-pub fn device_type_name(name: &m::Name, mid: &str) -> Result<String, String> {
+pub fn device_type_name(name: &m::Name, mid: &str) -> Result<String, crate::SemaError> {
     let mut enc = m::Encoding::Data(name.clone());
     locals_to_device(&mut enc, mid);
-    m::mangle_edg(&enc)
+    m::mangle_edg(&enc).map_err(crate::SemaError::from)
 }
 
 /// Gives every function a local name is rooted in its device name: an
@@ -264,7 +269,7 @@ fn locals_to_device(enc: &mut m::Encoding, mid: &str) {
     });
 }
 
-fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Result<m::Encoding, String> {
+fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Result<m::Encoding, crate::SemaError> {
     Ok(match enc {
         m::Encoding::Function(name, ty) => {
             m::Encoding::Function(Box::new(name_to_device(*name, mid, is_static, prefix)?), ty)
@@ -274,7 +279,7 @@ fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Resu
     })
 }
 
-fn name_to_device(mut name: m::Name, mid: &str, is_static: bool, prefix: bool) -> Result<m::Name, String> {
+fn name_to_device(mut name: m::Name, mid: &str, is_static: bool, prefix: bool) -> Result<m::Name, crate::SemaError> {
     let mut internal = is_static;
     for c in &mut name.comps {
         match &c.name {
@@ -292,5 +297,9 @@ fn name_to_device(mut name: m::Name, mid: &str, is_static: bool, prefix: bool) -
             _ => {}
         }
     }
-    if internal && prefix && name.root == m::Root::Global { m::cuda::internal(&name, mid) } else { Ok(name) }
+    if internal && prefix && name.root == m::Root::Global {
+        m::cuda::internal(&name, mid).map_err(crate::SemaError::from)
+    } else {
+        Ok(name)
+    }
 }

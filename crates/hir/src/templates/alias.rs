@@ -12,7 +12,11 @@ use crate::{TypedefId, item_tree_of};
 use super::{Env, TemplateArg, bind, lower_arg};
 
 /// The arguments of `t<written>`, one per parameter of the alias.
-pub(crate) fn bind_args(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef]) -> Result<Vec<TemplateArg>, String> {
+pub(crate) fn bind_args(
+    cx: LowerCx<'_>,
+    t: TypedefId,
+    written: &[TemplateArgRef],
+) -> Result<Vec<TemplateArg>, crate::SemaError> {
     let db = cx.db;
     let tree = item_tree_of(db, t.item(db));
     let data = tree.typedefs.get(t.idx(db) as usize).ok_or("no such alias")?;
@@ -23,7 +27,7 @@ pub(crate) fn bind_args(cx: LowerCx<'_>, t: TypedefId, written: &[TemplateArgRef
         _ => Env::default(),
     };
     let item = t.item(db);
-    let mut defaults = |i: usize, sofar: &[TemplateArg]| -> Option<Result<TemplateArg, String>> {
+    let mut defaults = |i: usize, sofar: &[TemplateArg]| -> Option<Result<TemplateArg, crate::SemaError>> {
         let p = params.get(i)?;
         let d = p.default.as_ref()?;
         let mut e = env.clone();

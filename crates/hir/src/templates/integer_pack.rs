@@ -14,7 +14,7 @@ use super::TemplateArg;
 const MAX_ELEMS: i128 = 1 << 16;
 
 /// The elements of `x...` when `x` is `__integer_pack(N)`; None otherwise.
-pub(super) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Option<Result<Vec<TemplateArg>, String>> {
+pub(super) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Option<Result<Vec<TemplateArg>, crate::SemaError>> {
     let TemplateArgRef::Expr(ConstExpr::Unsupported(text)) = x else { return None };
     let inner = text.trim().strip_prefix("__integer_pack")?.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
     let e = if inner.chars().next()?.is_ascii_digit() {
@@ -41,7 +41,7 @@ pub(super) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Option<Result<Vec<T
     {
         let (n, ty) = (*n, *ty);
         if !(0..=MAX_ELEMS).contains(&n) {
-            return Some(Err(format!("__integer_pack({n})")));
+            return Some(Err(crate::error::gap!("__integer_pack({n})")));
         }
         return Some(Ok((0..n).map(|i| TemplateArg::Value(i, ty)).collect()));
     }
@@ -53,9 +53,9 @@ pub(super) fn expand(cx: LowerCx<'_>, x: &TemplateArgRef) -> Option<Result<Vec<T
 }
 
 /// `0, 1, …, n-1` of `n`'s type.
-fn elements(cx: LowerCx<'_>, n: consteval::Value) -> Result<Vec<TemplateArg>, String> {
+fn elements(cx: LowerCx<'_>, n: consteval::Value) -> Result<Vec<TemplateArg>, crate::SemaError> {
     if !(0..=MAX_ELEMS).contains(&n.v) {
-        return Err(format!("__integer_pack({})", n.v));
+        return Err(crate::error::gap!("__integer_pack({})", n.v));
     }
     let ty = mk(cx.db, TyKind::Builtin(n.ty));
     Ok((0..n.v).map(|i| TemplateArg::Value(i, ty)).collect())

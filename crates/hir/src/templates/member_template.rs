@@ -15,7 +15,7 @@ use super::{ClassRefT, TemplateArg, TemplateRef, canonical_template, class_of, m
 
 /// `X::template name` (two segments or more) as a template template
 /// argument; None when the path is not of that form.
-pub(super) fn arg(cx: LowerCx<'_>, p: &Path) -> Option<Result<TemplateArg, String>> {
+pub(super) fn arg(cx: LowerCx<'_>, p: &Path) -> Option<Result<TemplateArg, crate::SemaError>> {
     let db = cx.db;
     let (last, prefix) = p.segments.split_last()?;
     if prefix.is_empty() || last.args.is_some() {
@@ -52,8 +52,8 @@ pub(super) fn arg(cx: LowerCx<'_>, p: &Path) -> Option<Result<TemplateArg, Strin
             (ClassRefT::Inst(i), Some(e)) if e.args == super::inst_env(db, i).map(|x| x.args).unwrap_or_default() => {
                 Ok(TemplateArg::Template(TemplateRef::Member(i, td)))
             }
-            _ => Err(format!("`{p}`: a member alias template of a base")),
+            _ => Err(crate::error::gap!("`{p}`: a member alias template of a base")),
         },
-        _ => Err(format!("`{p}` is not a template")),
+        _ => Err(crate::error::gap!("`{p}` is not a template")),
     })
 }

@@ -60,7 +60,12 @@ struct Specials {
 
 /// Whether class `c` has the property. Errors: a class whose layout (and
 /// so whose members) the model cannot compute.
-pub(crate) fn class_is(db: &dyn SourceDatabase, c: ClassRefT, what: Trivially, depth: u32) -> Result<bool, String> {
+pub(crate) fn class_is(
+    db: &dyn SourceDatabase,
+    c: ClassRefT,
+    what: Trivially,
+    depth: u32,
+) -> Result<bool, crate::SemaError> {
     if depth > 32 {
         return Err("classes nested too deeply for a triviality trait".into());
     }
@@ -102,7 +107,7 @@ pub(crate) fn class_is(db: &dyn SourceDatabase, c: ClassRefT, what: Trivially, d
 
 /// A non-static data member's type: scalars and references are trivial
 /// members, arrays are their elements, classes are asked.
-fn member_is(db: &dyn SourceDatabase, t: TyId, what: Trivially, depth: u32) -> Result<bool, String> {
+fn member_is(db: &dyn SourceDatabase, t: TyId, what: Trivially, depth: u32) -> Result<bool, crate::SemaError> {
     let mut t = ty::canonical(db, t);
     loop {
         match t.kind(db) {

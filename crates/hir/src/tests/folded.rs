@@ -13,7 +13,7 @@ fn folded(text: &str, name: &str, want: expect_test::Expect) {
     let f = fn_named(&db, tu, name).expect("function");
     let out: String = folded_calls(&db, InferOwner::Fn(f))
         .iter()
-        .map(|(_, e)| format!("{}\n", crate::symbols::mangled_name(&db, *e).unwrap_or_else(|e| e)))
+        .map(|(_, e)| format!("{}\n", crate::symbols::mangled_name(&db, *e).unwrap_or_else(|e| e.to_string())))
         .collect();
     want.assert_eq(&out);
 }

@@ -432,8 +432,11 @@ fn braced_lists_make_initializer_lists() {
     );
     let f = super::body::fn_named(&db, tu, "user").expect("function");
     let r = crate::infer::infer(&db, crate::infer::InferOwner::Fn(f));
-    let names: Vec<String> =
-        r.init_list_ctors.iter().map(|e| crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| x)).collect();
+    let names: Vec<String> = r
+        .init_list_ctors
+        .iter()
+        .map(|e| crate::symbols::mangled_name(&db, *e).unwrap_or_else(|x| x.to_string()))
+        .collect();
     assert_eq!(
         names,
         ["_ZNSt16initializer_listIiEC1EPKim", "_ZNSt16initializer_listIdEC1EPKdm", "_ZNSt16initializer_listIlEC1EPKlm"]

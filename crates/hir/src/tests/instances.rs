@@ -48,7 +48,7 @@ fn spell(text: &str, wants: &[&str]) -> String {
                             &db,
                             Entity::FnInst(instances::fn_instance(&db, f, None, args)),
                         ),
-                        None => Err(format!("no function template `{name}`")),
+                        None => Err(format!("no function template `{name}`").into()),
                     }
                 }
             }
@@ -75,10 +75,10 @@ fn spell(text: &str, wants: &[&str]) -> String {
                                 Entity::VarInst(instances::var_instance(&db, VarDecl::Var(v), Some(inst), args)),
                             )
                         } else {
-                            Err(format!("no member `{name}`"))
+                            Err(format!("no member `{name}`").into())
                         }
                     }
-                    other => Err(format!("`{c}` is not a specialization: {other:?}")),
+                    other => Err(format!("`{c}` is not a specialization: {other:?}").into()),
                 }
             }
         };
@@ -93,7 +93,7 @@ fn spell(text: &str, wants: &[&str]) -> String {
 fn ty_arg(db: &dyn cufront_base_db::SourceDatabase, tu: cufront_base_db::TranslationUnit, s: &str) -> TemplateArg {
     match crate::type_named(db, tu, s) {
         Some(t) => TemplateArg::Type(ty::canonical(db, t)),
-        None => TemplateArg::Type(ty::mk(db, TyKind::Error(format!("bad type `{s}`")))),
+        None => TemplateArg::Type(ty::mk(db, TyKind::Error(format!("bad type `{s}`").into()))),
     }
 }
 
@@ -265,13 +265,13 @@ fn implicit_special_members() {
                     let req: Vec<String> = match e {
                         Entity::Special(s) => instances::special_required(&db, s)
                             .into_iter()
-                            .map(|x| crate::symbols::mangled_name(&db, x).unwrap_or_else(|e| e))
+                            .map(|x| crate::symbols::mangled_name(&db, x).unwrap_or_else(|e| e.to_string()))
                             .collect(),
                         _ => Vec::new(),
                     };
                     out.push_str(&format!(
                         "{c} {k:?}: {} requires {req:?}\n",
-                        crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e)
+                        crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e.to_string())
                     ))
                 }
                 None => out.push_str(&format!("{c} {k:?}: trivial\n")),
@@ -305,7 +305,7 @@ fn constructors_and_destructors_are_not_inherited() {
     );
     let mut names: Vec<String> = instances::required_entities(&db, tu)
         .iter()
-        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e))
+        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e.to_string()))
         .collect();
     names.sort();
     expect![[r#"
@@ -340,7 +340,7 @@ fn templates_declared_before_their_definition() {
     );
     let mut names: Vec<String> = instances::required_entities(&db, tu)
         .iter()
-        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e))
+        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e.to_string()))
         .collect();
     names.sort();
     expect![[r#"
@@ -382,7 +382,7 @@ template struct ns::W<double>;
     let mut got: Vec<String> = crate::infer::explicit_instances(&db, tu)
         .iter()
         .map(|&(_, at, i)| {
-            format!("{at} {}", crate::symbols::mangled_name(&db, Entity::FnInst(i)).unwrap_or_else(|e| e))
+            format!("{at} {}", crate::symbols::mangled_name(&db, Entity::FnInst(i)).unwrap_or_else(|e| e.to_string()))
         })
         .collect();
     got.sort();
@@ -429,7 +429,7 @@ template int S<float>::n(float);
     let got: Vec<String> = crate::infer::explicit_instances(&db, tu)
         .iter()
         .map(|&(_, at, i)| {
-            format!("{at} {}", crate::symbols::mangled_name(&db, Entity::FnInst(i)).unwrap_or_else(|e| e))
+            format!("{at} {}", crate::symbols::mangled_name(&db, Entity::FnInst(i)).unwrap_or_else(|e| e.to_string()))
         })
         .collect();
     expect![[r#"

@@ -75,7 +75,7 @@ void use() { f(1); ns::g(1); ns::in::h(1); a(1); }
     let mut names: Vec<String> = crate::instances::required_entities(&db, tu)
         .iter()
         .filter(|e| matches!(e, Entity::FnInst(_)))
-        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e))
+        .map(|&e| crate::symbols::mangled_name(&db, e).unwrap_or_else(|e| e.to_string()))
         .collect();
     names.sort();
     expect![[r#"

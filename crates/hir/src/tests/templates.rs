@@ -279,3 +279,23 @@ fn decltype_bases() {
         "#]],
     );
 }
+
+/// A query cancelled by an edit unwinds through the instantiation levels it
+/// was in: the thread's depth is back where it was, so the next request
+/// (the daemon and the editor reuse their threads) has the whole limit.
+#[test]
+fn an_unwinding_instantiation_gives_its_levels_back() {
+    use crate::templates::{MAX_DEPTH, nested};
+    fn down(n: u32) -> Result<u32, crate::SemaError> {
+        if n == 0 { Ok(0) } else { nested(|| down(n - 1)) }
+    }
+    for _ in 0..3 {
+        let unwound = std::panic::catch_unwind(|| {
+            nested(|| nested(|| -> Result<(), crate::SemaError> { std::panic::resume_unwind(Box::new("cancelled")) }))
+        });
+        assert!(unwound.is_err());
+    }
+    assert_eq!(down(MAX_DEPTH), Ok(0));
+    let past = down(MAX_DEPTH + 1).unwrap_err();
+    assert_eq!(past.kind(), crate::ErrorKind::Limit);
+}
