@@ -130,6 +130,7 @@ mod closure;
 mod ctad;
 mod ext_lambda;
 pub use ext_lambda::{ExtLambda, ExtLambdaKind, extended_lambda_of};
+mod fold;
 mod folded;
 pub use folded::folded_calls;
 mod rewritten;
@@ -1890,12 +1891,7 @@ impl<'a> Infer<'a> {
             }
             Expr::Designated { value, .. } => self.expr_cat(value),
             Expr::Lambda { .. } => self.lambda_expr(e),
-            Expr::Fold { lhs, rhs, .. } => {
-                for x in [lhs, rhs].into_iter().flatten() {
-                    self.pack_elems(x);
-                }
-                (mk(db, TyKind::Dependent("fold".into())), pr)
-            }
+            Expr::Fold { op, lhs, rhs } => self.fold(e, op, lhs, rhs),
             Expr::PackExpansion(x) => {
                 self.pack_elems(x);
                 (mk(db, TyKind::Dependent("pack expansion".into())), pr)

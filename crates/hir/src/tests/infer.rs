@@ -443,3 +443,30 @@ fn braced_lists_make_initializer_lists() {
     );
     assert!(!r.required.iter().any(|e| r.init_list_ctors.contains(e)));
 }
+
+/// A fold expression in an instance has the type of its operator applied
+/// across the pack's elements as the expansion nests them (a right fold from
+/// the last, a left fold from the first), so a deduced return type that is
+/// a fold picks the overload g++ picks; an empty `&&` fold is `bool`.
+#[test]
+fn fold_expressions_type_their_expansion() {
+    check(
+        "template <class... Ts> constexpr auto rsum(Ts... xs) { return (xs + ... + 0); }\n\
+         template <class... Ts> constexpr auto lsum(Ts... xs) { return (0 + ... + xs); }\n\
+         template <class... Ts> constexpr auto all(Ts... xs) { return (xs && ...); }\n\
+         void pick(int); void pick(long); void pick(double); void pick(bool);\n\
+         void user() { pick(rsum(1, 2L)); pick(lsum(1, 2.0)); pick(rsum(1)); pick(all()); pick(all(1, 2)); }",
+        "user",
+        expect![[r#"
+            _Z4rsumIJilEEDaDpT_
+            _Z4pickl
+            _Z4lsumIJidEEDaDpT_
+            _Z4pickd
+            _Z4rsumIJiEEDaDpT_
+            _Z4picki
+            _Z3allIJEEDaDpT_
+            _Z4pickb
+            _Z3allIJiiEEDaDpT_
+        "#]],
+    );
+}
