@@ -1438,7 +1438,14 @@ fn mangle_written_path(
             let dependent = matches!(lowered.kind(db), TyKind::Dependent(_))
                 || matches!(lowered.kind(db), TyKind::App(a) if a.args(db).iter().any(|x| dependent::has_dependent_element(db, x)))
                 || dependent::has_dependent_value_arg(written, names, sp)
-                || written.iter().any(|w| dependent::written_member_arg(db, map, cx.scope, w, names));
+                || written.iter().any(|w| dependent::written_member_arg(db, map, cx.scope, w, names))
+                // An alias parameter spelled where the alias is used
+                // (`rv_t<rc_t<T>>`: `rv`'s `_Tp` is `typename rc<T>::type`,
+                // which the lowering would resolve through `rc`'s primary).
+                || written.iter().any(|w| match w {
+                    crate::item_tree::TemplateArgRef::Type(t) => dependent::type_mentions_spelled(t, sp),
+                    _ => false,
+                });
             let named = if dependent && segs[..i].iter().all(|s| s.args.is_none()) {
                 m::Type::Named(dependent::template_id(db, map, cx, c, written, names, sp, depth)?)
             } else {

@@ -340,6 +340,8 @@ fn dependent_arg(a: &TemplateArg, w: &TemplateArgRef, names: &[String], sp: &Spe
     match w {
         TemplateArgRef::Expr(e) if alone(e, sp) => matches!(a, TemplateArg::Dependent(_)),
         TemplateArgRef::Expr(e) => expr_mentions(e, names) && !matches!(a, TemplateArg::ValueParam { .. }),
+        // A type naming a spelled alias parameter: spelled as that parameter's argument was.
+        TemplateArgRef::Type(t) if type_mentions_spelled(t, sp) => true,
         _ => matches!(a, TemplateArg::Dependent(_)),
     }
 }

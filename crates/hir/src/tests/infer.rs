@@ -470,3 +470,29 @@ fn fold_expressions_type_their_expansion() {
         "#]],
     );
 }
+
+/// An alias template whose argument is another alias of the parameters
+/// (`rv_t<rc_t<T>>`, libcu++'s `remove_cv_t` as `remove_volatile_t<
+/// remove_const_t<T>>`) is mangled as written in a signature: the inner
+/// alias stays `typename rc<T>::type`, not `rc`'s primary's `T` (names
+/// checked with g++).
+#[test]
+fn alias_of_an_alias_in_a_signature_is_spelled_as_written() {
+    check(
+        "namespace n {\n\
+         template <class T> struct rc { typedef T type; };\n\
+         template <class T> struct rv { typedef T type; };\n\
+         template <class T> using rc_t = typename rc<T>::type;\n\
+         template <class T> using rv_t = typename rv<T>::type;\n\
+         template <class T> using rcv_t = rv_t<rc_t<T>>;\n\
+         template <class T> auto f(T* p) -> rcv_t<T> { return *p; }\n\
+         template <class T> auto h(T* p) -> rv_t<rc_t<T>> { return *p; }\n\
+         }\n\
+         int user(const int* p) { return n::f(p) + n::h(p); }",
+        "user",
+        expect![[r#"
+            _ZN1n1fIKiEENS_2rvINS_2rcIT_E4typeEE4typeEPS4_
+            _ZN1n1hIKiEENS_2rvINS_2rcIT_E4typeEE4typeEPS4_
+        "#]],
+    );
+}
