@@ -441,10 +441,7 @@ crate::consteval::var_template::recorded_query! {
 
 /// [`signature_of`] with `inst` on the stack of signatures under way.
 fn signature_under_way_of(db: &dyn SourceDatabase, inst: FnInstanceId) -> Result<FnSig, crate::SemaError> {
-    SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().push(inst));
-    let r = signature_of(db, inst);
-    SIGNATURES_UNDER_WAY.with(|s| s.borrow_mut().pop());
-    r
+    crate::guard::with_pushed(&SIGNATURES_UNDER_WAY, inst, || signature_of(db, inst))
 }
 
 thread_local! {

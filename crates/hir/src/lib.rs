@@ -67,6 +67,7 @@ pub mod body;
 pub mod consteval;
 pub mod error;
 pub mod exec_space;
+mod guard;
 pub mod infer;
 pub mod instances;
 pub mod item_tree;

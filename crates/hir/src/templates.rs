@@ -147,16 +147,7 @@ fn through_using<T>(f: impl FnOnce() -> T) -> Option<T> {
     if d >= MAX_USING_DEPTH {
         return None;
     }
-    // Restored on every way out, unwinding included (salsa cancels queries by unwinding).
-    struct Restore(u32);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            USING_DEPTH.with(|x| x.set(self.0));
-        }
-    }
-    USING_DEPTH.with(|x| x.set(d + 1));
-    let _restore = Restore(d);
-    Some(f())
+    Some(crate::guard::with_cell(&USING_DEPTH, d + 1, f))
 }
 
 /// Runs `f` one instantiation level deeper, or fails past `MAX_DEPTH`.
@@ -165,18 +156,9 @@ pub fn nested<T>(f: impl FnOnce() -> Result<T, crate::SemaError>) -> Result<T, c
     if d >= MAX_DEPTH {
         return Err(crate::SemaError::limit(format!("instantiation depth exceeds {MAX_DEPTH}")));
     }
-    // Restored on every way out: a query cancelled by an edit (the daemon,
-    // the editor) unwinds through here, and the thread serves the next
-    // request at the depth it started from.
-    struct Restore(u32);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            DEPTH.with(|x| x.set(self.0));
-        }
-    }
-    DEPTH.with(|x| x.set(d + 1));
-    let _restore = Restore(d);
-    f()
+    // Restored on every way out (`guard`): a query cancelled by an edit
+    // unwinds through here.
+    crate::guard::with_cell(&DEPTH, d + 1, f)
 }
 
 /// A template parameter list read in place in its item tree: lists hold

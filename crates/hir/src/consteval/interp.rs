@@ -160,19 +160,10 @@ fn calls_exhausted() -> bool {
     CALLS.with(|c| c.get()) >= MAX_CALL_DEPTH
 }
 
-/// Runs `f` as one more call in progress. The count is restored on every
-/// way out: a query cancelled by an edit unwinds through here, and the
-/// thread's next evaluation starts from the count it had.
+/// Runs `f` as one more call in progress (restored on every way out:
+/// `guard`).
 fn one_call_deeper<R>(f: impl FnOnce() -> R) -> R {
-    struct Restore;
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            CALLS.with(|c| c.set(c.get() - 1));
-        }
-    }
-    CALLS.with(|c| c.set(c.get() + 1));
-    let _restore = Restore;
-    f()
+    crate::guard::with_cell(&CALLS, CALLS.with(|c| c.get()) + 1, f)
 }
 
 fn too_complex() -> ConstError {

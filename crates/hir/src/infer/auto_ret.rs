@@ -84,9 +84,7 @@ impl Infer<'_> {
         if Some(owner) == self.owner || NESTING.with(|n| n.get()) >= MAX_NESTING {
             return ret;
         }
-        NESTING.with(|n| n.set(n.get() + 1));
-        let r = infer(db, owner);
-        NESTING.with(|n| n.set(n.get() - 1));
+        let r = crate::guard::with_cell(&NESTING, NESTING.with(Cell::get) + 1, || infer(db, owner));
         if r.skipped.is_some() {
             return ret;
         }

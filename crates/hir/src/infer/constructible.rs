@@ -25,10 +25,7 @@ pub(super) fn nested_trait(f: impl FnOnce() -> Option<bool>) -> Option<bool> {
     if depth >= 8 {
         return None;
     }
-    DEPTH.with(|d| d.set(depth + 1));
-    let r = f();
-    DEPTH.with(|d| d.set(depth));
-    r
+    crate::guard::with_cell(&DEPTH, depth + 1, f)
 }
 
 /// `None`: not decided here (no declared constructor, a type the model

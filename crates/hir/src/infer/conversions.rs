@@ -29,10 +29,7 @@ impl Infer<'_> {
         if IN_USER_CONVERSION.with(Cell::get) {
             return false;
         }
-        IN_USER_CONVERSION.with(|c| c.set(true));
-        let r = self.user_conversion_inner(a, from, to);
-        IN_USER_CONVERSION.with(|c| c.set(false));
-        r
+        crate::guard::with_cell(&IN_USER_CONVERSION, true, || self.user_conversion_inner(a, from, to))
     }
 
     fn user_conversion_inner(&self, a: Arg, from: TyId, to: TyId) -> bool {

@@ -97,10 +97,7 @@ pub fn field_init_required(db: &dyn SourceDatabase, class: ClassRefT, name: &str
     if refused {
         return Vec::new();
     }
-    UNDER_WAY.with(|u| u.borrow_mut().push((class, name.to_string())));
-    let r = field_init_required_inner(db, class, name);
-    UNDER_WAY.with(|u| u.borrow_mut().pop());
-    r
+    crate::guard::with_pushed(&UNDER_WAY, (class, name.to_string()), || field_init_required_inner(db, class, name))
 }
 
 fn field_init_required_inner(db: &dyn SourceDatabase, class: ClassRefT, name: &str) -> Vec<Entity> {

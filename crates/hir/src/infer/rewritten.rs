@@ -32,15 +32,9 @@ impl Infer<'_> {
             tries.push([*a, *b]);
         }
         tries.push([*b, *a]);
-        REWRITING.with(|r| r.set(true));
-        let mut found = false;
-        for t in tries {
-            if self.operator(e, target, &t).is_some() {
-                found = true;
-                break;
-            }
-        }
-        REWRITING.with(|r| r.set(false));
+        let found = crate::guard::with_cell(&REWRITING, true, || {
+            tries.into_iter().any(|t| self.operator(e, target, &t).is_some())
+        });
         found.then(|| (self.builtin(Builtin::Bool), Category::PRValue))
     }
 }
