@@ -111,17 +111,9 @@ fn lowering_declared<T>(d: Declared, f: impl FnOnce() -> T) -> Option<T> {
     if DECLARED_TYS_UNDER_WAY.with(|u| u.borrow().contains(&d)) {
         return None;
     }
-    // Popped on every way out, unwinding included (salsa cancels queries
-    // by unwinding; a stale entry would make later lowerings fail).
-    struct UnderWay;
-    impl Drop for UnderWay {
-        fn drop(&mut self) {
-            DECLARED_TYS_UNDER_WAY.with(|u| u.borrow_mut().pop());
-        }
-    }
-    DECLARED_TYS_UNDER_WAY.with(|u| u.borrow_mut().push(d));
-    let _under_way = UnderWay;
-    Some(f())
+    // Popped on every way out, unwinding included (a stale entry would
+    // make later lowerings fail).
+    Some(crate::guard::with_pushed(&DECLARED_TYS_UNDER_WAY, d, f))
 }
 
 mod auto_ret;
