@@ -45,6 +45,72 @@ pub(super) fn call_certainly_fails(inf: &Infer<'_>, e: ExprId, callee: ExprId, a
     cands.into_iter().all(|c| candidate_certainly_fails(inf, c, &a))
 }
 
+/// Whether member call `e` (`base.name(args)`, `base->name(args)`)
+/// certainly finds no viable function: the object's class is closed (every
+/// base resolves), has no data member of that name, and every member
+/// function of that name is certainly not viable for the object or the
+/// arguments — it takes another number of arguments, the object is const
+/// and the function is a non-static member that is not, or it is a member
+/// of a class template specialization whose constraints are false there
+/// (`view_interface<D>::size() requires forward_range<D> && …` for a
+/// `filter_view`, so `sized_range<filter_view<…>>` is false).
+pub(super) fn member_call_certainly_fails(inf: &Infer<'_>, e: ExprId, callee: ExprId, args: &[ExprId]) -> bool {
+    let db = inf.db;
+    let Expr::Member { base, arrow, name } = inf.body.expr(callee).clone() else { return false };
+    if name.segments.len() != 1 || name.segments[0].args.is_some() {
+        return false;
+    }
+    if !inf.res.calls.iter().any(|(s, c)| *s == CallSite::Expr(e) && matches!(c, Callee::Unresolved(_))) {
+        return false;
+    }
+    let Some(bt) = inf.res.ty(base) else { return false };
+    let mut t = canonical(db, bt);
+    if arrow {
+        match t.kind(db) {
+            TyKind::Ptr(x) => t = canonical(db, *x),
+            _ => return false,
+        }
+    }
+    if let TyKind::LRef(x) | TyKind::RRef(x) = t.kind(db) {
+        t = canonical(db, *x);
+    }
+    let object_const = matches!(t.kind(db), TyKind::Qualified(_, cv) if cv.c);
+    let Some(class) = inf.class_ref(strip_cv(db, t)) else { return false };
+    if !closed_class(db, class, 0) {
+        return false;
+    }
+    let name = norm_name(&name.segments[0].name);
+    if inf.field_ty(class, &name).is_some() {
+        return false;
+    }
+    for &x in args {
+        let Some(t) = inf.res.ty(x) else { return false };
+        if ty_has_error(db, t, 0) || matches!(canonical(db, t).kind(db), TyKind::Dependent(_)) {
+            return false;
+        }
+    }
+    let cands = instances::member_fns(db, class, &name);
+    !cands.is_empty()
+        && cands.into_iter().all(|(c, outer)| {
+            let Some(data) = c.data(db) else { return false };
+            let n = data.ty.params.len();
+            let fixed = !data.ty.variadic && data.ty.pack_params.is_empty() && data.pack_params.is_empty();
+            if fixed && (args.len() > n || args.len() + (param_defaults(db, c) as usize) < n) {
+                return true;
+            }
+            if object_const && !data.linkage.is_static && !data.ty.cv.c {
+                return true;
+            }
+            match (c, outer) {
+                (FnDecl::Fn(_), Some(outer)) if !data.constraints.is_empty() => {
+                    let inst = instances::fn_instance(db, c, Some(outer), Vec::new());
+                    constraints::constraints_satisfied(db, inst) == Some(false)
+                }
+                _ => false,
+            }
+        })
+}
+
 fn candidate_certainly_fails(inf: &Infer<'_>, c: FnDecl, args: &[Arg]) -> bool {
     let db = inf.db;
     let Some(data) = c.data(db) else { return false };

@@ -216,7 +216,23 @@ fn read_primary(
         return Some(Err(e));
     }
     match inf.resolve_value(&path) {
-        Value::Fns(cands, targs) if open == "(" => {
+        Value::Fns(mut cands, targs) if open == "(" => {
+            // Unqualified non-member calls also look in the arguments'
+            // namespaces and classes, as a body's calls do (`infer::call`):
+            // hidden friends, and functions beside a poison pill that
+            // ordinary lookup finds (ranges' `iter_move(declval<_Tp>())`).
+            if path.segments.len() == 1
+                && !path.global
+                && cands.iter().all(|c| c.1.is_none())
+                && !cands.first().is_some_and(|c| inf.is_member(c.0))
+            {
+                let name = norm_name(&path.segments[0].name);
+                for c in inf.adl(&name, &args) {
+                    if !cands.contains(&c) {
+                        cands.push(c);
+                    }
+                }
+            }
             Some(match inf.resolve_overload(&cands, targs.as_deref(), &args, None) {
                 Ok((cand, ta, sig)) => {
                     // A deduced return type (`auto`, `decltype(auto)`:

@@ -126,7 +126,9 @@ pub(crate) fn deduce(
         };
         // A possibly non-deduced parameter (`typename X<T>::type`): last.
         if non_deduced::maybe_non_deduced(db, caller.map, scope, pref, &params) {
-            deferred.push((pt, a));
+            if !non_deduced::certainly_non_deduced(db, caller.map, scope, pref, &params) {
+                deferred.push((pt, a));
+            }
             continue;
         }
         // `T (&)[N]`: `N` from the argument's bound, then the rest with `N` known.

@@ -136,6 +136,7 @@ fn certainly_ill_formed(inf: &Infer<'_>, e: ExprId, depth: u32) -> bool {
             sub(*callee)
                 || args.iter().any(|a| sub(*a))
                 || super::certain_deduction::call_certainly_fails(inf, e, *callee, args)
+                || super::certain_deduction::member_call_certainly_fails(inf, e, *callee, args)
         }
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::SizeofExpr(expr) | Expr::Noexcept(expr) => {
             sub(*expr)

@@ -403,3 +403,84 @@ fn requirement_calling_an_unsatisfied_function_is_false() {
         "#]],
     );
 }
+
+/// An unqualified call in `decltype` looks in the arguments' namespaces
+/// and classes even when ordinary lookup finds a function that cannot be
+/// called (a poison pill, as ranges' customization points declare:
+/// `void iter_move();` beside `iter_move(declval<_Tp>())`): hidden friends
+/// and namespace functions are candidates. Checked with g++ 12.
+#[test]
+fn adl_beside_a_poison_pill_in_decltype() {
+    asserts(
+        "namespace lib { template<class T> struct box { struct it { friend int&& mv(const it&); }; }; struct plain {}; long mv(plain); }
+         namespace cpo {
+           void mv();
+           template<class T> T&& declval();
+           template<class T> struct res { using type = int; };
+           template<class T> requires requires(T&& t) { mv(static_cast<T&&>(t)); } struct res<T> { using type = decltype(mv(declval<T>())); };
+           using A = decltype(mv(declval<lib::plain>()));
+         }
+         static_assert(__is_same(cpo::res<lib::box<int>::it&>::type, int&&), \"\");
+         static_assert(__is_same(cpo::res<lib::plain>::type, long), \"\");
+         static_assert(__is_same(cpo::res<int>::type, int), \"\");
+         static_assert(__is_same(cpo::A, long), \"\");",
+        expect![[r#"
+            FALSE
+            true
+            true
+            true
+        "#]],
+    );
+}
+
+/// A member call in a requirement that no member function of that name
+/// can take is certainly ill-formed: each is non-const on a const object,
+/// takes another number of arguments, or is a member of a specialization
+/// whose constraints are false (`view_interface<D>::size()` of a view that
+/// is not sized: `sized_range<filter_view<…>>` is false). Checked with g++ 12.
+#[test]
+fn a_member_call_no_candidate_can_take_is_ill_formed() {
+    asserts(
+        "template<class T> concept has_size = requires(T& t) { t.size(); };
+         template<class D> struct iface { int size() requires (sizeof(D) > 100) { return 0; } int size() const requires (sizeof(D) > 200) { return 0; } };
+         struct small : iface<small> { int x; };
+         struct big : iface<big> { char b[300]; };
+         struct only_mutable { int size(); };
+         struct takes_one { int size(int); };
+         static_assert(!has_size<small>, \"\");
+         static_assert(has_size<big>, \"\");
+         static_assert(!has_size<const only_mutable>, \"\");
+         static_assert(has_size<only_mutable>, \"\");
+         static_assert(!has_size<takes_one>, \"\");
+         static_assert(has_size<const big>, \"\");",
+        expect![[r#"
+            true
+            true
+            true
+            true
+            true
+            true
+        "#]],
+    );
+}
+
+/// A parameter whose type is a non-deduced context (`typename X<D>::type`,
+/// or an alias template that is one: `type_identity_t<D>`) deduces nothing
+/// from its argument: `D` takes its default (ranges' `views::take(r, n)`,
+/// `_Take::operator()<_Range, range_difference_t<_Range>>`). Names from g++ 12.
+#[test]
+fn a_non_deduced_parameter_leaves_its_template_parameter_to_the_default() {
+    check(
+        "template<class T> struct type_identity { using type = T; };
+         template<class T> using type_identity_t = typename type_identity<T>::type;
+         template<class R, class D = long> void take(R r, type_identity_t<D> n) {}
+         template<class R, class D = long> void take2(R r, typename type_identity<D>::type n) {}
+         void user() { take(1, 2); take2(1, 2); take<int, short>(1, 2); }",
+        "user",
+        expect![[r#"
+            _Z4takeIilEvT_N13type_identityIT0_E4typeE
+            _Z5take2IilEvT_N13type_identityIT0_E4typeE
+            _Z4takeIisEvT_N13type_identityIT0_E4typeE
+        "#]],
+    );
+}
