@@ -314,3 +314,31 @@ fn pack_expansions_in_a_generic_lambdas_parameters() {
          __attribute__((global)) void k() { rrc(tup<int, float>{}); }\n",
     ));
 }
+
+#[test]
+fn internal_functions_named_by_template_arguments() {
+    // A function named only by a template argument is kept (`F(x)` calls
+    // it), and an internal-linkage one is spelled with its device name in
+    // the argument too; a `static` function with C language linkage that
+    // comes before an `extern "C"` redeclaration (the runtime's device
+    // `cudaMalloc`) is internal there, with its C++ encoding. Checked with
+    // nvcc --keep's .cudafe1.gpu.
+    expect![[r#"
+        # cufront device listing v1: KIND NAME (why kept)
+        kernel _Z1kPi (a kernel)
+        function _ZN3resIXadL_ZN27_INTERNAL_0a1b2c3d_4_x_cu_k10cudaMallocEPPvmEEE3getEm (referenced by _Z1kPi)
+        function _ZN3appIXadL_ZN27_INTERNAL_0a1b2c3d_4_x_cu_k6helperEiEEE3runEi (referenced by _Z1kPi)
+        function _ZN27_INTERNAL_0a1b2c3d_4_x_cu_k10cudaMallocEPPvm (referenced by _ZN3resIXadL_ZN27_INTERNAL_0a1b2c3d_4_x_cu_k10cudaMallocEPPvmEEE3getEm)
+        function _ZN27_INTERNAL_0a1b2c3d_4_x_cu_k6helperEi (referenced by _ZN3appIXadL_ZN27_INTERNAL_0a1b2c3d_4_x_cu_k6helperEiEEE3runEi)
+    "#]]
+    .assert_eq(&listing_of(
+        "extern \"C\" { static __attribute__((device)) int cudaMalloc(void **p, unsigned long n) { *p = 0; return (int)n; } }\n\
+         extern \"C\" __attribute__((host)) int cudaMalloc(void **p, unsigned long n);\n\
+         template <int (*Alloc)(void **, unsigned long)> struct res {\n\
+           __attribute__((host)) __attribute__((device)) void *get(unsigned long n) { void *p = 0; Alloc(&p, n); return p; }\n\
+         };\n\
+         static __attribute__((device)) int helper(int x) { return x + 1; }\n\
+         template <int (*F)(int)> struct app { __attribute__((device)) int run(int x) { return F(x); } };\n\
+         __attribute__((global)) void k(int *out) { res<cudaMalloc> r; out[0] = r.get(4) != 0; app<helper> a; out[1] = a.run(2); }\n",
+    ));
+}

@@ -2211,7 +2211,14 @@ impl<'a> Infer<'a> {
                 }
                 if let Some(a) = self.env.as_ref().and_then(|e| e.get(&name)).cloned() {
                     match a {
-                        TemplateArg::Value(_, t) | TemplateArg::Addr(_, t) => return Value::TemplateValue(t),
+                        TemplateArg::Value(_, t) => return Value::TemplateValue(t),
+                        // `F(x)` with `F` bound to `&helper`: naming the
+                        // parameter names the function (odr-uses it), so the
+                        // instantiation closure and the device view keep it.
+                        TemplateArg::Addr(ent, t) => {
+                            self.require(ent);
+                            return Value::TemplateValue(t);
+                        }
                         TemplateArg::Type(t) => return Value::Type(t),
                         TemplateArg::ValueParam { .. } | TemplateArg::Dependent(_) | TemplateArg::Pack(_) => {
                             return Value::TemplateValue(self.builtin(Builtin::Int));

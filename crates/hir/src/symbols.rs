@@ -233,9 +233,16 @@ fn c_linkage_by_redeclaration(
     };
     // Lowered only when an `extern "C"` declaration of the name exists.
     let mut own: Option<Vec<TyId>> = None;
+    // Only an earlier declaration gives its linkage ([dcl.link]/5): the
+    // device view's `static __device__ cudaMalloc(void**, size_t)` keeps
+    // C++ (internal) linkage before the runtime's `extern "C"` one, as EDG
+    // names it (`_ZN…_INTERNAL…10cudaMallocEPPvm`).
+    let items = &crate::top_level_items(db, item.tu(db)).items;
+    let rank = |g: crate::FnId| (items.iter().position(|&i| i == g.item(db)).unwrap_or(usize::MAX), g.idx(db));
+    let here = rank(f);
     scopes::own_fns(db, map, scope, &scopes::fn_name_key(&data.name)).into_iter().any(|g| {
         let crate::instances::FnDecl::Fn(g) = g else { return false };
-        if g == f {
+        if g == f || rank(g) > here {
             return false;
         }
         let tree = item_tree_of(db, g.item(db));
@@ -560,6 +567,13 @@ fn ty_node(db: &dyn SourceDatabase, map: &DefMap, t: TyId, b: &mut Budget) -> Re
     })
 }
 
+/// A non-member `static` function of a device-view unit.
+fn is_device_static(db: &dyn SourceDatabase, f: crate::FnId) -> bool {
+    let tree = item_tree_of(db, f.item(db));
+    tree.fns.get(f.idx(db) as usize).is_some_and(|d| d.linkage.is_static && !d.in_class)
+        && f.item(db).tu(db).options(db).lang(db).device_view
+}
+
 fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg, b: &mut Budget) -> Result<m::TArg, crate::SemaError> {
     Ok(match a {
         TemplateArg::Type(t) => m::TArg::Type(ty_tree(db, map, *t, b)?),
@@ -570,6 +584,12 @@ fn targ(db: &dyn SourceDatabase, map: &DefMap, a: &TemplateArg, b: &mut Budget) 
         // `&f`: `XadL_Z <encoding> EE`, the encoding's substitutions shared with the name's.
         TemplateArg::Addr(e, _) => {
             let enc = match e {
+                // In the device view a `static` function keeps its C++
+                // encoding even with C language linkage (the runtime's
+                // `extern "C" { static __device__ cudaMalloc(…) }`): EDG
+                // names it `_INTERNAL…10cudaMallocEPPvm` there
+                // (`symbols/device.rs`), where g++ writes `L_Z10cudaMallocE`.
+                Entity::Fn(f) if is_device_static(db, *f) => fn_encoding_as(db, *f, true)?.into_encoding(),
                 Entity::Fn(f) => fn_encoding(db, *f)?.into_encoding(),
                 Entity::FnInst(i) => fn_instance_encoding(db, *i)?.into_encoding(),
                 other => return Err(crate::error::gap!("the address of {other:?} as a template argument")),

@@ -67,3 +67,32 @@ fn ty(t: &mut Type, f: &mut dyn FnMut(&mut Name)) {
         Type::Builtin(_) | Type::Vendor(_) | Type::Param(_) | Type::Decltype(_) => {}
     }
 }
+
+/// Calls `f` on every entity a template argument names, by address or by
+/// name (`&h` in `app<&h>`: `XadL_ZL1hiEE`; a reference parameter's `L_Z1xE`),
+/// in every name of `e`, outermost first, then on the entities its own
+/// template arguments name: how the device names of kept instances spell an
+/// internal-linkage argument as cicc does (`symbols/device.rs`).
+pub fn targ_entities_mut(e: &mut Encoding, f: &mut dyn FnMut(&mut Encoding)) {
+    names_mut(e, &mut |n: &mut Name| {
+        for c in &mut n.comps {
+            for a in c.args.iter_mut().flatten() {
+                targ_entity(a, f);
+            }
+        }
+    });
+}
+
+fn targ_entity(a: &mut TArg, f: &mut dyn FnMut(&mut Encoding)) {
+    let entity = match a {
+        TArg::Pack(v) => return v.iter_mut().for_each(|a| targ_entity(a, f)),
+        TArg::Expr(Expr::Entity(enc)) => enc,
+        TArg::Expr(Expr::Unary(_, x)) => match &mut **x {
+            Expr::Entity(enc) => enc,
+            _ => return,
+        },
+        _ => return,
+    };
+    f(entity);
+    targ_entities_mut(entity, f);
+}

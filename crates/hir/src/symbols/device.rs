@@ -270,6 +270,28 @@ fn locals_to_device(enc: &mut m::Encoding, mid: &str) {
 }
 
 fn to_device(enc: m::Encoding, mid: &str, is_static: bool, prefix: bool) -> Result<m::Encoding, crate::SemaError> {
+    let mut enc = enc;
+    // An internal-linkage function or variable named by a template argument
+    // (`app<&helper>` with `static int helper(int)`) is spelled with its
+    // device name there too: `XadL_ZN…_INTERNAL…6helperEiEE`, not g++'s
+    // `XadL_ZL6helperiEE`.
+    let mut failed = None;
+    m::walk::targ_entities_mut(&mut enc, &mut |e: &mut m::Encoding| {
+        let renamed = match e.clone() {
+            m::Encoding::Function(name, ty) => {
+                name_to_device(*name, mid, false, true).map(|n| m::Encoding::Function(Box::new(n), ty))
+            }
+            m::Encoding::Data(name) => name_to_device(name, mid, false, true).map(m::Encoding::Data),
+            other => Ok(other),
+        };
+        match renamed {
+            Ok(x) => *e = x,
+            Err(err) => failed = Some(err),
+        }
+    });
+    if let Some(err) = failed {
+        return Err(err);
+    }
     Ok(match enc {
         m::Encoding::Function(name, ty) => {
             m::Encoding::Function(Box::new(name_to_device(*name, mid, is_static, prefix)?), ty)

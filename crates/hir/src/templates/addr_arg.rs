@@ -25,14 +25,24 @@ pub(crate) fn function_address(cx: LowerCx<'_>, e: &ConstExpr, param: TyId) -> O
     let path = named_function(e)?;
     let fns = overload_set(cx, &path)?;
     let want = adjusted(db, &want);
-    let mut found = fns.into_iter().filter_map(|f| match f {
+    let found = fns.into_iter().filter_map(|f| match f {
         FnDecl::Fn(f) => {
             let sig = instances::signature(db, instances::fn_instance(db, FnDecl::Fn(f), None, Vec::new())).ok()?;
             (adjusted(db, &sig) == want).then_some(f)
         }
         FnDecl::Template(_) => None,
     });
-    let f = found.next()?;
+    // Redeclarations of one function: the first declaration is the one its
+    // linkage comes from ([dcl.link]/5, [dcl.stc]/3), as EDG names it: the
+    // device view's `static __device__ cudaMalloc(void**, size_t)` of
+    // `cuda_device_runtime_api.h`, then the runtime's `extern "C"` one.
+    let mut all: Vec<crate::FnId> = found.collect();
+    if all.len() > 1 {
+        let items = &crate::top_level_items(db, cx.item.tu(db)).items;
+        let rank = |f: &crate::FnId| (items.iter().position(|&i| i == f.item(db)).unwrap_or(usize::MAX), f.idx(db));
+        all.sort_by_key(rank);
+    }
+    let f = *all.first()?;
     Some(TemplateArg::Addr(Entity::Fn(f), param))
 }
 
