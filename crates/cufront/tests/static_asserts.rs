@@ -93,7 +93,10 @@ const DEFAULT_FLOOR: f64 = 0.0;
 // instances count as not instantiated (20 of the 982: ranges::begin/end's
 // array branch, std::visit's mismatch branch) and the interpreter deduced
 // calls as overload resolution does (`__check_visitor_results`).
-const MIN_TRUE_TOTAL: usize = 962;
+// 960 of 960 once requirements decide member calls no candidate can take
+// (`sized_range<filter_view<…>>`, `forward_range<const filter_view<…>>`):
+// two more ranges branches are discarded, their asserts not instantiated.
+const MIN_TRUE_TOTAL: usize = 960;
 
 struct Outcome {
     case: String,

@@ -237,7 +237,7 @@ fn c_linkage_by_redeclaration(
     // device view's `static __device__ cudaMalloc(void**, size_t)` keeps
     // C++ (internal) linkage before the runtime's `extern "C"` one, as EDG
     // names it (`_ZN…_INTERNAL…10cudaMallocEPPvm`).
-    let items = &crate::top_level_items(db, item.tu(db)).items;
+    let items = crate::item_ids(db, item.tu(db));
     let rank = |g: crate::FnId| (items.iter().position(|&i| i == g.item(db)).unwrap_or(usize::MAX), g.idx(db));
     let here = rank(f);
     scopes::own_fns(db, map, scope, &scopes::fn_name_key(&data.name)).into_iter().any(|g| {

@@ -635,3 +635,26 @@ fn standard_layout_classes_with_bases() {
         "#]],
     );
 }
+
+/// Partial ordering of member templates of a class template
+/// specialization: a parameter of the class's type (`T&`, `T = int`) is
+/// more specialized than a deduced one (`Op&`): CUB's
+/// `BlockScan<int, …>::ExclusiveSum(T (&)[N], T (&)[N], T& aggregate)`
+/// over `ExclusiveSum(…, BlockPrefixCallbackOp&)`. Names from g++ 12.
+#[test]
+fn partial_ordering_with_the_class_template_parameter_substituted() {
+    check(
+        "template<class T> struct BS {
+           template<int N> void sum(T (&in)[N], T (&out)[N], T& agg) {}
+           template<int N, class Op> void sum(T (&in)[N], T (&out)[N], Op& op) {}
+           template<class Op> void scan2(T in, T& out, T init, Op op) {}
+           template<class Op> void scan2(T in, T& out, Op op, T& agg) {}
+         };
+         void user() { BS<int> b; int in[4], out[4]; int agg; b.sum(in, out, agg); int o; b.scan2(1, o, 2, 3); }",
+        "user",
+        expect![[r#"
+            _ZN2BSIiE3sumILi4EEEvRAT__iS3_Ri
+            _ZN2BSIiE5scan2IiEEviRiiT_
+        "#]],
+    );
+}
