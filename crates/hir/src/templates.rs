@@ -1398,6 +1398,22 @@ pub fn match_ty(db: &dyn SourceDatabase, p: TyId, a: TyId, depth: u32, out: &mut
             };
             bound && match_ty(db, *elem, *y, depth, out)
         }
+        // `T[N]` from an array whose bound is another template's value
+        // parameter (partial ordering's synthesized `N'`, [temp.deduct.partial]):
+        // `N = N'`; the same parameter of the same template otherwise.
+        (TyKind::ParamArray { elem, depth: d, index }, TyKind::ParamArray { elem: y, depth: dy, index: iy })
+            if *d == depth =>
+        {
+            let arg = TemplateArg::ValueParam { depth: *dy, index: *iy };
+            let bound = match out.get(*index as usize) {
+                Some(Some(a)) => *a == arg,
+                _ => bind_slot(out, *index, arg),
+            };
+            bound && match_ty(db, *elem, *y, depth, out)
+        }
+        (TyKind::ParamArray { elem, depth: d, index }, TyKind::ParamArray { elem: y, depth: dy, index: iy }) => {
+            d == dy && index == iy && match_ty(db, *elem, *y, depth, out)
+        }
         (TyKind::MemPtr { class: c1, pointee: p1 }, TyKind::MemPtr { class: c2, pointee: p2 }) => {
             match_ty(db, *c1, *c2, depth, out) && match_ty(db, *p1, *p2, depth, out)
         }

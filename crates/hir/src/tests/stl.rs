@@ -658,3 +658,27 @@ fn partial_ordering_with_the_class_template_parameter_substituted() {
         "#]],
     );
 }
+
+/// Partial ordering with array bounds that are value parameters: the
+/// synthesized bound of one template deduces the other's (`T (&)[N]`
+/// against `T (&)[N']`), so `h(T (&)[N], T (&)[N])` is more specialized
+/// than `h(T (&)[N], U (&)[N])`, and CUB's `BlockScan<int>::ExclusiveSum(T
+/// (&)[N], T (&)[N], T&)` than its `(…, BlockPrefixCallbackOp&)`. Names
+/// from g++ 12.
+#[test]
+fn partial_ordering_through_value_parameter_array_bounds() {
+    check(
+        "template<class T, int N> void h(T (&a)[N], T (&b)[N]) {}
+         template<class T, class U, int N> void h(T (&a)[N], U (&b)[N]) {}
+         template<class T> struct BS {
+           template<int N> void sum(T (&in)[N], T& agg) {}
+           template<int N, class PrefixOp> void sum(T (&in)[N], PrefixOp& op) {}
+         };
+         void user() { int x[4], y[4]; h(x, y); BS<int> b; int agg; b.sum(x, agg); }",
+        "user",
+        expect![[r#"
+            _Z1hIiLi4EEvRAT0__T_S2_
+            _ZN2BSIiE3sumILi4EEEvRAT__iRi
+        "#]],
+    );
+}
