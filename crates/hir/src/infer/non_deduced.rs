@@ -22,14 +22,7 @@ pub(super) fn maybe_non_deduced(
     t: &TypeRef,
     params: &[TemplateParam],
 ) -> bool {
-    let mut t = t;
-    loop {
-        match t {
-            TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Array(x, _) => t = x,
-            TypeRef::Path(_) => break,
-            _ => return false,
-        }
-    }
+    let Some(t) = named_under_compounds(t) else { return false };
     let names: Vec<String> = params.iter().filter_map(|p| p.name.clone()).collect();
     !names.is_empty() && crate::symbols::dependent_member(db, map, scope, t, &names)
 }
@@ -62,15 +55,7 @@ fn qualified_by(
     depth: u32,
 ) -> bool {
     use crate::item_tree::TemplateArgRef;
-    let mut t = t;
-    loop {
-        match t {
-            TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Array(x, _) => t = x,
-            TypeRef::Path(_) => break,
-            _ => return false,
-        }
-    }
-    let TypeRef::Path(p) = t else { return false };
+    let Some(TypeRef::Path(p)) = named_under_compounds(t) else { return false };
     let mentions = |a: &TemplateArgRef| match a {
         TemplateArgRef::Type(t) => {
             let mut v = Vec::new();
@@ -106,4 +91,16 @@ fn qualified_by(
     let Some(alias) = tree.typedefs.get(td.idx(db) as usize) else { return false };
     let own: Vec<String> = alias.tparams.iter().flatten().filter_map(|p| p.name.clone()).collect();
     !own.is_empty() && qualified_by(db, map, scope, &alias.ty, &own, depth + 1)
+}
+
+/// The named type under pointers, references, cv and arrays (`None` when
+/// there is none: a function type, a builtin, an opaque type).
+fn named_under_compounds(mut t: &TypeRef) -> Option<&TypeRef> {
+    loop {
+        match t {
+            TypeRef::Ptr(x) | TypeRef::LRef(x) | TypeRef::RRef(x) | TypeRef::Cv(x, _) | TypeRef::Array(x, _) => t = x,
+            TypeRef::Path(_) => return Some(t),
+            _ => return None,
+        }
+    }
 }
