@@ -107,3 +107,13 @@ pub fn entity_in(db: &dyn SourceDatabase, item: ItemId, rel: u32) -> Option<Enti
         None => find(&decls.vars, rel).map(Entity::Var),
     }
 }
+
+/// Where function `f` is declared in the unit's declaration order: its
+/// item's rank among the unit's items (`item_ids`, unchanged by body edits),
+/// then its index in the item. What decides which of two redeclarations is
+/// the first, whose linkage counts ([dcl.link]/5).
+pub(crate) fn fn_order(db: &dyn SourceDatabase, f: FnId) -> (usize, u32) {
+    let item = f.item(db);
+    let rank = crate::item_ids(db, item.tu(db)).iter().position(|&i| i == item).unwrap_or(usize::MAX);
+    (rank, f.idx(db))
+}

@@ -237,17 +237,18 @@ fn c_linkage_by_redeclaration(
     // device view's `static __device__ cudaMalloc(void**, size_t)` keeps
     // C++ (internal) linkage before the runtime's `extern "C"` one, as EDG
     // names it (`_ZN…_INTERNAL…10cudaMallocEPPvm`).
-    let items = crate::item_ids(db, item.tu(db));
-    let rank = |g: crate::FnId| (items.iter().position(|&i| i == g.item(db)).unwrap_or(usize::MAX), g.idx(db));
-    let here = rank(f);
+    // Ranked only when an `extern "C"` redeclaration exists.
     scopes::own_fns(db, map, scope, &scopes::fn_name_key(&data.name)).into_iter().any(|g| {
         let crate::instances::FnDecl::Fn(g) = g else { return false };
-        if g == f || rank(g) > here {
+        if g == f {
             return false;
         }
         let tree = item_tree_of(db, g.item(db));
         let Some(gd) = tree.fns.get(g.idx(db) as usize) else { return false };
         if !gd.linkage.extern_c || gd.ty.params.len() != data.ty.params.len() || gd.ty.variadic != data.ty.variadic {
+            return false;
+        }
+        if crate::locate::fn_order(db, g) > crate::locate::fn_order(db, f) {
             return false;
         }
         let gscope = map.parent.get(&DeclKey::Fn(g)).copied().unwrap_or(scopes::ROOT);

@@ -38,9 +38,7 @@ pub(crate) fn function_address(cx: LowerCx<'_>, e: &ConstExpr, param: TyId) -> O
     // `cuda_device_runtime_api.h`, then the runtime's `extern "C"` one.
     let mut all: Vec<crate::FnId> = found.collect();
     if all.len() > 1 {
-        let items = crate::item_ids(db, cx.item.tu(db));
-        let rank = |f: &crate::FnId| (items.iter().position(|&i| i == f.item(db)).unwrap_or(usize::MAX), f.idx(db));
-        all.sort_by_key(rank);
+        all.sort_by_key(|&f| crate::locate::fn_order(db, f));
     }
     let f = *all.first()?;
     Some(TemplateArg::Addr(Entity::Fn(f), param))
