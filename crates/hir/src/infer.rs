@@ -2465,6 +2465,12 @@ impl<'a> Infer<'a> {
             templates::nested(|| Ok(instances::var_decl_type(self.db, cx, data))).unwrap_or_else(|e| self.error(e))
         })
         .unwrap_or_else(|| self.error("a variable's type that depends on itself"));
+        let t = match t.kind(self.db) {
+            TyKind::Error(_) | TyKind::Dependent(_) if env.is_none() => {
+                var_init::deduced_from_inference(self.db, v, data).unwrap_or(t)
+            }
+            _ => t,
+        };
         const_locals::constexpr_object_ty(self.db, t, data)
     }
 

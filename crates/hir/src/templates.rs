@@ -2499,6 +2499,11 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
     };
     let t0 = *tys.first().ok_or("trait without a type")?;
     let c0 = ty::canonical(db, t0);
+    if let TyKind::Closure(cl) = strip_cv(db, c0).kind(db)
+        && let Some(v) = closure_trait(db, *cl, name)
+    {
+        return v;
+    }
     Ok(match name {
         "is_same" => {
             let t1 = *tys.get(1).ok_or("is_same needs two types")?;
@@ -2563,6 +2568,37 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
         }
         _ => return Err(TraitError::NotEvaluated(format!("type trait __{name} not evaluated"))),
     })
+}
+
+/// The class properties of a closure type ([expr.prim.lambda.closure]) as
+/// g++ answers them: a lambda without captures is an empty, standard-layout,
+/// trivially copyable class; it is trivial (so POD) only from C++20 on, where
+/// it gets a defaulted default constructor (before, it has none). A closure
+/// with captures is left to other evaluators (`None`): its members are not
+/// laid out. Traits that do not depend on the members are `None` too.
+fn closure_trait(db: &dyn SourceDatabase, c: crate::infer::ClosureId, name: &str) -> Option<Result<bool, TraitError>> {
+    let body = crate::infer::owner_body(db, c.owner(db));
+    let captureless = matches!(
+        body.exprs.get(c.expr(db).0 as usize),
+        Some(crate::body::Expr::Lambda { captures, .. }) if captures.is_empty()
+    );
+    let default_ctor = || {
+        let lang = crate::infer::owner_tu(db, c.owner(db)).options(db).lang(db);
+        lang.standard >= cufront_base_db::LangStandard::Cxx20
+    };
+    let v = match name {
+        "is_empty"
+        | "is_standard_layout"
+        | "is_trivially_copyable"
+        | "is_trivially_destructible"
+        | "has_trivial_destructor" => true,
+        "is_trivial" | "is_pod" => default_ctor(),
+        _ => return None,
+    };
+    if !captureless {
+        return Some(Err(TraitError::NotEvaluated(format!("type trait __{name} of a closure with captures"))));
+    }
+    Some(Ok(v))
 }
 
 /// `sizeof...(name)` in an environment.

@@ -42,8 +42,12 @@ use std::sync::Arc;
 use cufront_base_db::{LangOptions, LangStandard, RootDatabase, TranslationUnit, new_options, new_translation_unit};
 
 pub(crate) fn db_with(text: &str) -> (RootDatabase, TranslationUnit) {
+    db_with_standard(text, LangStandard::Cxx20)
+}
+
+pub(crate) fn db_with_standard(text: &str, standard: LangStandard) -> (RootDatabase, TranslationUnit) {
     let db = RootDatabase::new();
-    let opts = new_options(&db, LangOptions { standard: LangStandard::Cxx20, ..LangOptions::default() });
+    let opts = new_options(&db, LangOptions { standard, ..LangOptions::default() });
     let tu = new_translation_unit(&db, "t.ii".into(), Arc::from(text), opts);
     (db, tu)
 }

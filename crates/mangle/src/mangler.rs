@@ -583,7 +583,12 @@ impl Mangler {
                 self.add(prefix_key(root, &comps[..=j], true));
                 self.template_args(args)?;
             }
-            self.add(prefix_key(root, &comps[..=j], false));
+            // g++ (12) makes no candidate of a `<data-member-prefix>`:
+            // `g<cmp's closure>(T, T)` is `_Z1gIN3cmpMUliE_EEvT_S1_`
+            // (`S0_` the closure).
+            if !matches!(c.name, Unqualified::DataMember(..)) {
+                self.add(prefix_key(root, &comps[..=j], false));
+            }
         }
         Ok(())
     }

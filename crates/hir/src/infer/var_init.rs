@@ -41,7 +41,7 @@ use crate::{Entity, VarId, item_tree_of};
 
 use super::{Infer, InferOwner, OwnerInfo, infer};
 use crate::body::LocalId;
-use crate::ty::{TyKind, canonical};
+use crate::ty::{TyId, TyKind, canonical};
 
 /// The body of variable declaration `d`'s definition: one declaration of
 /// one unnamed local of its type with its initializer (none: default
@@ -266,4 +266,18 @@ impl Infer<'_> {
             self.destroy(super::CallSite::Local(l), t);
         }
     }
+}
+
+/// The type of `auto` variable `v` as its initializer's own inference
+/// deduces it, for the initializers the declaration readers cannot type
+/// (a lambda: `auto cmp = [](int a, int b) { … };` has a closure type of
+/// its own, which only the body's inference creates).
+pub(crate) fn deduced_from_inference(db: &dyn SourceDatabase, v: VarId, data: &VarData) -> Option<TyId> {
+    if !matches!(&data.ty, crate::item_tree::TypeRef::Opaque(s) if s == "auto") {
+        return None;
+    }
+    let local = the_local(&var_init_body(db, VarDecl::Var(v)))?;
+    let r = infer(db, InferOwner::Var(v));
+    let t = (*r.local_tys.get(local.0 as usize)?)?;
+    (!matches!(t.kind(db), TyKind::Error(_) | TyKind::Dependent(_))).then_some(t)
 }

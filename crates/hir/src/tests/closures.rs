@@ -7,7 +7,11 @@ use expect_test::{Expect, expect};
 /// The names of the entities the unit requires that are local (`_ZZ…`) or
 /// involve a closure type, in order.
 fn check(text: &str, want: Expect) {
-    let (db, tu) = super::db_with(text);
+    check_in(cufront_base_db::LangStandard::Cxx20, text, want)
+}
+
+fn check_in(standard: cufront_base_db::LangStandard, text: &str, want: Expect) {
+    let (db, tu) = super::db_with_standard(text, standard);
     let mut out = String::new();
     for (_, name) in crate::symbols::entities(&db, tu) {
         match name {
@@ -17,6 +21,41 @@ fn check(text: &str, want: Expect) {
         }
     }
     want.assert_eq(&out);
+}
+
+/// A variable at namespace scope initialized by a lambda has the closure
+/// type (`decltype(cmp)`, calls through it); its `<data-member-prefix>`
+/// (`3cmpM`) is no substitution candidate for g++ 12 (`S1_` below is `T_`);
+/// a captureless closure is trivial, and so POD, only from C++20 on (the
+/// `bool = __is_pod(KC)` argument of libstdc++'s `_Rb_tree_impl`).
+#[test]
+fn lambdas_initializing_namespace_scope_variables() {
+    let text = "template<class KC, bool = __is_pod(KC)> struct Impl { Impl(const KC&) {} };\n\
+                template<class T> void g(T, T) {}\n\
+                auto cmp = [](int a, int b) { return a > b; };\n\
+                namespace N { auto h = [](int x) { return x; }; }\n\
+                void user() { Impl<decltype(cmp)> s(cmp); g(cmp, cmp); g(N::h, N::h); N::h(2); }\n";
+    check_in(
+        cufront_base_db::LangStandard::Cxx17,
+        text,
+        expect![[r#"
+            _ZNK3cmpMUliiE_clEii
+            _ZNK1N1hMUliE_clEi
+            _ZN4ImplIN3cmpMUliiE_ELb0EEC1ERKS0_
+            _Z1gIN3cmpMUliiE_EEvT_S1_
+            _Z1gIN1N1hMUliE_EEvT_S2_
+        "#]],
+    );
+    check(
+        text,
+        expect![[r#"
+            _ZNK3cmpMUliiE_clEii
+            _ZNK1N1hMUliE_clEi
+            _ZN4ImplIN3cmpMUliiE_ELb1EEC1ERKS0_
+            _Z1gIN3cmpMUliiE_EEvT_S1_
+            _Z1gIN1N1hMUliE_EEvT_S2_
+        "#]],
+    );
 }
 
 #[test]
