@@ -127,6 +127,7 @@ mod folded;
 pub use folded::folded_calls;
 mod rewritten;
 pub mod var_init;
+pub(crate) use closure::closure_shape;
 pub use closure::{
     ClosureFnId, ClosureFnKind, ClosureId, closure_declared_params, closure_fn_sig, closure_variadic,
     closure_written_ret, lambda_index, lambda_predecessors, owner_body, owner_tu,
@@ -1015,6 +1016,7 @@ impl<'a> Infer<'a> {
         if let Some(t) = self.alias_decltype(&loc.ty) {
             return t;
         }
+        self.bind_nested_decltypes(&loc.ty);
         self.lower(&loc.ty)
     }
 

@@ -1693,13 +1693,13 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
             };
             if conv {
                 let t = ty::canonical(db, def_to_ty(cx, d.clone(), env.as_ref(), *from, None));
-                // A member typedef of an instance naming a plain class
-                // (`remove_reference<_Ep>::type` with `_Ep` a non-template
-                // deleter): its scope is that class's, which `scope_of`
-                // cannot see through the unsubstituted typedef.
-                let plain = matches!(d, Def::Typedef(_))
-                    && env.is_some()
-                    && matches!(t.kind(db), TyKind::Class(_) | TyKind::Enum(_));
+                // A member typedef of an instance (`remove_reference<_Ep>::type`)
+                // names what its substituted type is: a plain class (a
+                // non-template deleter), whose scope `scope_of` cannot see
+                // through the unsubstituted typedef, or a type without
+                // members (a closure, a pointer: `::pointer` is then a
+                // substitution failure, as `unique_ptr`'s `_Ptr` asks).
+                let plain = matches!(d, Def::Typedef(_)) && env.is_some();
                 if plain
                     || matches!(
                         t.kind(db),
@@ -1777,6 +1777,14 @@ pub fn resolve(cx: LowerCx<'_>, p: &crate::item_tree::Path, ns: Ns) -> Result<Re
                     TyKind::Dependent(s) => return Err(dependent(format!("{s}::{}", seg.name))),
                     TyKind::TemplateParam { .. } => return Err(dependent(p.to_string())),
                     TyKind::Error(e) => return Err(TyKind::Error(e.clone())),
+                    // A closure type declares no member types
+                    // ([expr.prim.lambda.closure]).
+                    TyKind::Closure(_) => {
+                        return Err(TyKind::Error(crate::error::subst_failure!(
+                            "no member `{}` in a closure type",
+                            seg.name
+                        )));
+                    }
                     _ => {
                         return Err(TyKind::Error(crate::error::subst_failure!(
                             "`{}` is not a class",
@@ -2574,28 +2582,24 @@ pub fn type_trait(db: &dyn SourceDatabase, name: &str, tys: &[TyId]) -> Result<b
 /// g++ answers them: a lambda without captures is an empty, standard-layout,
 /// trivially copyable class; it is trivial (so POD) only from C++20 on, where
 /// it gets a defaulted default constructor (before, it has none). A closure
-/// with captures is left to other evaluators (`None`): its members are not
-/// laid out. Traits that do not depend on the members are `None` too.
+/// that captures a variable or `this` by name is not empty (g++ gives each
+/// a member); its other properties are not decided here (its members are
+/// not laid out), nor are traits that do not depend on the members (`None`).
 fn closure_trait(db: &dyn SourceDatabase, c: crate::infer::ClosureId, name: &str) -> Option<Result<bool, TraitError>> {
-    let body = crate::infer::owner_body(db, c.owner(db));
-    let captureless = matches!(
-        body.exprs.get(c.expr(db).0 as usize),
-        Some(crate::body::Expr::Lambda { captures, .. }) if captures.is_empty()
-    );
-    let default_ctor = || {
-        let lang = crate::infer::owner_tu(db, c.owner(db)).options(db).lang(db);
-        lang.standard >= cufront_base_db::LangStandard::Cxx20
-    };
+    let shape = crate::infer::closure_shape(db, c);
+    if name == "is_empty" && shape.named_captures {
+        return Some(Ok(false));
+    }
     let v = match name {
         "is_empty"
         | "is_standard_layout"
         | "is_trivially_copyable"
         | "is_trivially_destructible"
         | "has_trivial_destructor" => true,
-        "is_trivial" | "is_pod" => default_ctor(),
+        "is_trivial" | "is_pod" => shape.defaulted,
         _ => return None,
     };
-    if !captureless {
+    if !shape.captureless {
         return Some(Err(TraitError::NotEvaluated(format!("type trait __{name} of a closure with captures"))));
     }
     Some(Ok(v))

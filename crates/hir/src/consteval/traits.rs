@@ -48,6 +48,15 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
         | "is_constructible"
         | "is_assignable" => {
             let assign = name.ends_with("assignable");
+            // Binding a reference to a reference-related object is valid
+            // (and trivial, and noexcept) or not by the value category and
+            // cv-qualification alone ([dcl.init.ref]/5).
+            if !assign
+                && let [to, from] = tys
+                && let Some(b) = reference_binding(db, *to, *from)
+            {
+                return Ok(b);
+            }
             // A closure's implicit copy and move constructors (deleted only
             // for a capture that cannot be copied, which is not modelled):
             // `std::function`'s `is_copy_constructible<__decay_t<_Functor>>`.
@@ -57,6 +66,38 @@ pub fn eval_trait(cx: ty::LowerCx<'_>, name: &str, tys: &[TyId]) -> Result<bool,
                 && strip_ref(db, *from) == c0
             {
                 return Ok(true);
+            }
+            // Default construction and assignment of a closure: only a
+            // captureless one from C++20 on (`closure_shape`); there is
+            // no other constructor or assignment (`unique_ptr`'s
+            // `__uniq_ptr_data<…, is_move_assignable<_Dp>::value>`).
+            let closure = |t: TyId| match ty::canonical(db, t).kind(db) {
+                TyKind::Closure(c) => Some(*c),
+                TyKind::Qualified(x, _) => match ty::canonical(db, *x).kind(db) {
+                    TyKind::Closure(c) => Some(*c),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if !assign
+                && tys.len() == 1
+                && let Some(c) = closure(t0)
+            {
+                return Ok(crate::infer::closure_shape(db, c).defaulted);
+            }
+            if assign
+                && let [to, from] = tys
+                && let Some(c) = closure(strip_ref(db, *to))
+            {
+                // The defaulted `operator=` is a non-const member: any
+                // non-const object expression.
+                let referee = match ty::canonical(db, *to).kind(db) {
+                    TyKind::LRef(x) | TyKind::RRef(x) => ty::canonical(db, *x),
+                    _ => ty::canonical(db, *to),
+                };
+                let non_const = !matches!(referee.kind(db), TyKind::Qualified(_, cv) if cv.c);
+                let same = closure(strip_ref(db, *from)) == Some(c);
+                return Ok(same && non_const && crate::infer::closure_shape(db, c).defaulted);
             }
             let target = if assign { class(strip_ref(db, t0)) } else { class(t0) };
             match target {
@@ -181,6 +222,44 @@ fn trivial_class(db: &dyn SourceDatabase, c: ClassRefT) -> bool {
         }
         matches!(t.kind(db), TyKind::Builtin(_) | TyKind::Enum(_) | TyKind::Ptr(_))
     })
+}
+
+/// Whether a reference of type `to` can be initialized by an expression
+/// `declval<from>()`, when the two are reference-related (the same type
+/// or `from` derived from it, cv aside): an lvalue reference to an lvalue
+/// whose cv-qualification it keeps, an rvalue to a `const` (not
+/// `volatile`) lvalue reference, an rvalue reference to an rvalue.
+/// `None` when `to` is no reference or the types are not related
+/// (a conversion function or a temporary may then decide).
+fn reference_binding(db: &dyn SourceDatabase, to: TyId, from: TyId) -> Option<bool> {
+    let (target, lvalue_ref) = match ty::canonical(db, to).kind(db) {
+        TyKind::LRef(x) => (*x, true),
+        TyKind::RRef(x) => (*x, false),
+        _ => return None,
+    };
+    let (source, lvalue) = match ty::canonical(db, from).kind(db) {
+        TyKind::LRef(x) => (*x, true),
+        TyKind::RRef(x) => (*x, false),
+        _ => (from, false),
+    };
+    let split = |t: TyId| {
+        let t = ty::canonical(db, t);
+        match t.kind(db) {
+            TyKind::Qualified(x, cv) => (ty::canonical(db, *x), *cv),
+            _ => (t, crate::item_tree::Cv::default()),
+        }
+    };
+    let ((t, tcv), (u, ucv)) = (split(target), split(source));
+    let related = t == u
+        || match (templates::class_of(db, t), templates::class_of(db, u)) {
+            (Ok(b), Ok(d)) => derives(db, d, b, 0),
+            _ => false,
+        };
+    if !related || matches!(t.kind(db), TyKind::Func(_) | TyKind::Error(_) | TyKind::Dependent(_)) {
+        return None;
+    }
+    let keeps_cv = (tcv.c || !ucv.c) && (tcv.v || !ucv.v);
+    Some(keeps_cv && if lvalue_ref { lvalue || (tcv.c && !tcv.v) } else { !lvalue })
 }
 
 fn strip_ref(db: &dyn SourceDatabase, t: TyId) -> TyId {

@@ -18,7 +18,10 @@ impl Infer<'_> {
         for (name, t) in aliases {
             let ty = match self.alias_decltype(t) {
                 Some(ty) => ty,
-                None => self.lower(t),
+                None => {
+                    self.bind_nested_decltypes(t);
+                    self.lower(t)
+                }
             };
             self.env.get_or_insert_with(Env::default).names.push((name.clone(), TemplateArg::Type(ty)));
         }
@@ -52,6 +55,24 @@ impl Infer<'_> {
         })
     }
 
+    /// The `decltype`s nested in a type written in the body
+    /// (`std::unique_ptr<float, decltype(&cudaFree)> p(…);`), typed here and
+    /// bound by their text as `bind_expr_decltypes` does, so that `ty::lower`
+    /// finds them: their operands are the body's expressions
+    /// (`alias_decltypes`), which no item-level reader sees.
+    pub(super) fn bind_nested_decltypes(&mut self, t: &TypeRef) {
+        let mut texts = Vec::new();
+        nested_decltypes(t, &mut texts);
+        for text in texts {
+            if self.env.as_ref().is_some_and(|env| env.get(text).is_some()) {
+                continue;
+            }
+            if let Some(ty) = self.alias_decltype(&TypeRef::Opaque(text.to_string())) {
+                self.env.get_or_insert_with(Env::default).names.push((text.to_string(), TemplateArg::Type(ty)));
+            }
+        }
+    }
+
     /// The `decltype`s written in the types of expression `e`
     /// (`decltype(rank(t))::value`, `decltype(x){}`), typed here, where the
     /// body's locals are in scope, and bound by their text like a local's
@@ -83,5 +104,50 @@ impl Infer<'_> {
             }
             None => self.env = None,
         }
+    }
+}
+
+/// The `decltype(…)` texts below the top of type `t` (in template
+/// arguments, pointees, parameter types).
+fn nested_decltypes<'a>(t: &'a TypeRef, out: &mut Vec<&'a str>) {
+    use crate::item_tree::{Path, TemplateArgRef};
+    fn path<'a>(p: &'a Path, out: &mut Vec<&'a str>) {
+        for seg in &p.segments {
+            for a in seg.args.iter().flatten() {
+                arg(a, out);
+            }
+        }
+    }
+    fn arg<'a>(a: &'a TemplateArgRef, out: &mut Vec<&'a str>) {
+        match a {
+            TemplateArgRef::Type(TypeRef::Opaque(s)) if s.starts_with("decltype(") => out.push(s),
+            TemplateArgRef::Type(t) => nested_decltypes(t, out),
+            TemplateArgRef::Expansion(x) => arg(x, out),
+            TemplateArgRef::Expr(_) => {}
+        }
+    }
+    let inner = |t: &'a TypeRef, out: &mut Vec<&'a str>| match t {
+        TypeRef::Opaque(s) if s.starts_with("decltype(") => out.push(s),
+        _ => nested_decltypes(t, out),
+    };
+    match t {
+        TypeRef::Path(p) => path(p, out),
+        TypeRef::Ptr(x)
+        | TypeRef::LRef(x)
+        | TypeRef::RRef(x)
+        | TypeRef::Cv(x, _)
+        | TypeRef::Complex(x)
+        | TypeRef::Array(x, _) => inner(x, out),
+        TypeRef::MemPtr(p, x) => {
+            path(p, out);
+            inner(x, out);
+        }
+        TypeRef::Func(f) => {
+            inner(&f.ret, out);
+            for p in &f.params {
+                inner(p, out);
+            }
+        }
+        TypeRef::Builtin(_) | TypeRef::LocalClass(_) | TypeRef::LocalEnum(_) | TypeRef::Opaque(_) => {}
     }
 }

@@ -94,6 +94,32 @@ impl LambdaData {
     }
 }
 
+/// The class properties of a closure type that its lambda's captures
+/// and the standard decide.
+#[derive(Clone, Copy)]
+pub(crate) struct ClosureShape {
+    /// No lambda-capture at all.
+    pub captureless: bool,
+    /// A defaulted default constructor and defaulted copy and move
+    /// assignments ([expr.prim.lambda.closure]/13): a captureless lambda
+    /// from C++20 on. Before C++20, and with captures, a closure has no
+    /// default constructor and a deleted copy assignment.
+    pub defaulted: bool,
+    /// A variable or `this` captured by name: g++ gives it a non-static
+    /// data member, so the closure is not empty.
+    pub named_captures: bool,
+}
+
+pub(crate) fn closure_shape(db: &dyn SourceDatabase, c: ClosureId) -> ClosureShape {
+    let body = owner_body(db, c.owner(db));
+    let data = lambda_data(&body, c.expr(db));
+    let captureless = data.as_ref().is_some_and(|d| d.captureless());
+    let named_captures =
+        data.is_some_and(|d| d.captures.iter().any(|c| matches!(c, Capture::Var { .. } | Capture::This { .. })));
+    let cxx20 = owner_tu(db, c.owner(db)).options(db).lang(db).standard >= cufront_base_db::LangStandard::Cxx20;
+    ClosureShape { captureless, defaulted: captureless && cxx20, named_captures }
+}
+
 pub(crate) fn lambda_data(body: &Body, e: ExprId) -> Option<LambdaData> {
     match body.exprs.get(e.0 as usize)? {
         Expr::Lambda { captures, params, variadic, ret, body: b, mutable, host, device, .. } => Some(LambdaData {

@@ -58,6 +58,76 @@ fn lambdas_initializing_namespace_scope_variables() {
     );
 }
 
+/// A closure as a class template argument, `unique_ptr`-style: the
+/// deleter's `rr<D>::type::pointer` is a substitution failure for a closure
+/// (no member types), so the primary `Ptr` is chosen; a closure is never
+/// move-assignable before C++20 and, from C++20 on, only without captures;
+/// it is empty unless it captures by name; binding `L&` to an `L&` is
+/// valid. A `decltype` nested in a local's declared type names the body's
+/// expression (`UP<float, decltype(&cf)>`). Names as g++ 12 writes them
+/// (`-std=c++17` and `-std=c++20`).
+#[test]
+fn closures_as_deleters() {
+    let text = "template<class T> struct rr { using type = T; };\n\
+         template<class T> struct rr<T&> { using type = T; };\n\
+         template<class...> using void_t = void;\n\
+         template<class T, class D, class = void> struct Ptr { using type = T*; };\n\
+         template<class T, class D> struct Ptr<T, D, void_t<typename rr<D>::type::pointer>> { using type = typename rr<D>::type::pointer; };\n\
+         template<bool B> struct bc { static constexpr bool value = B; };\n\
+         template<class T> struct is_move_assignable : bc<__is_assignable(T&, T&&)> {};\n\
+         template<class T, class D, bool = is_move_assignable<D>::value, bool = __is_empty(D)> struct Data { Data(typename Ptr<T, D>::type, const D&) {} };\n\
+         template<class T, class D> struct UP { Data<T, D> d; UP(typename Ptr<T, D>::type p, const D& x) : d(p, x) {} };\n\
+         template<class T> struct K { K() {} };\n\
+         extern \"C\" int cf(void*);\n\
+         void user() {\n\
+           auto freer = [](float* p) { (void)p; };\n\
+           int n = 0;\n\
+           auto counting = [&n](float*) { ++n; };\n\
+           UP<float, decltype(freer)> a(nullptr, freer);\n\
+           UP<float, decltype(counting)> b(nullptr, counting);\n\
+           UP<float, decltype(&cf)> c(nullptr, &cf);\n\
+           K<bc<__is_constructible(decltype(freer)&, decltype(freer)&)>> k;\n\
+         }\n";
+    let all = |standard| {
+        let (db, tu) = super::db_with_standard(text, standard);
+        let mut names: Vec<String> = crate::symbols::entities(&db, tu)
+            .into_iter()
+            .map(|(_, n)| n.unwrap_or_else(|e| format!("error: {e}")))
+            .collect();
+        names.sort();
+        names.dedup();
+        names.join("\n") + "\n"
+    };
+    expect![[r#"
+        _Z4userv
+        _ZN1KI2bcILb1EEEC1Ev
+        _ZN2UPIfPFiPvEEC1EPfRKS2_
+        _ZN2UPIfZ4uservEUlPfE0_EC1ES0_RKS1_
+        _ZN2UPIfZ4uservEUlPfE_EC1ES0_RKS1_
+        _ZN4DataIfPFiPvELb1ELb0EEC1EPfRKS2_
+        _ZN4DataIfZ4uservEUlPfE0_Lb0ELb0EEC1ES0_RKS1_
+        _ZN4DataIfZ4uservEUlPfE_Lb0ELb1EEC1ES0_RKS1_
+        _ZZ4uservENKUlPfE0_clES_
+        _ZZ4uservENKUlPfE_clES_
+        cf
+    "#]]
+    .assert_eq(&all(cufront_base_db::LangStandard::Cxx17));
+    expect![[r#"
+        _Z4userv
+        _ZN1KI2bcILb1EEEC1Ev
+        _ZN2UPIfPFiPvEEC1EPfRKS2_
+        _ZN2UPIfZ4uservEUlPfE0_EC1ES0_RKS1_
+        _ZN2UPIfZ4uservEUlPfE_EC1ES0_RKS1_
+        _ZN4DataIfPFiPvELb1ELb0EEC1EPfRKS2_
+        _ZN4DataIfZ4uservEUlPfE0_Lb0ELb0EEC1ES0_RKS1_
+        _ZN4DataIfZ4uservEUlPfE_Lb1ELb1EEC1ES0_RKS1_
+        _ZZ4uservENKUlPfE0_clES_
+        _ZZ4uservENKUlPfE_clES_
+        cf
+    "#]]
+    .assert_eq(&all(cufront_base_db::LangStandard::Cxx20));
+}
+
 #[test]
 fn closures_numbered_per_function() {
     check(
