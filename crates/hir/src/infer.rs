@@ -3452,9 +3452,6 @@ impl<'a> Infer<'a> {
                 TyKind::Error(_) | TyKind::Dependent(_) | TyKind::TemplateParam { .. } | TyKind::Specialization(_)
             )
         };
-        if unknown(at) || unknown(strip_cv(db, at)) {
-            return Some(Rank { reference: false, major: 2, minor: 5 });
-        }
         // Reference parameters.
         let (target, refk) = match pc.kind(db) {
             TyKind::LRef(x) => (canonical(db, *x), 1),
@@ -3467,14 +3464,23 @@ impl<'a> Infer<'a> {
         // The cv of an array is its elements' ([basic.type.qualifier]/3):
         // a reference to `const T[N]` binds a `T[N]` lvalue directly.
         let (tcv, tb) = array_cv(db, target);
-        let (acv, ab) = array_cv(db, at);
+        // A braced list has no type of its own (ranked before `unknown`).
         if a.braced {
+            // The list initializes a temporary, an rvalue: binding it to
+            // `&&` beats `const&` as for any temporary (`unordered_map::
+            // operator[](key_type&&)` over `(const key_type&)` for
+            // `grid[{3, 4}]`, [over.ics.rank]/3.3 with /3.2.3).
+            let minor = u16::from(refk == 1);
             return if self.class_ref(tb).is_some() || matches!(tb.kind(db), TyKind::Array(..)) {
-                Some(Rank { reference: false, major: 3, minor: 0 })
+                Some(Rank { reference: false, major: 3, minor })
             } else {
-                Some(Rank { reference: false, major: 2, minor: 0 })
+                Some(Rank { reference: false, major: 2, minor })
             };
         }
+        if unknown(at) || unknown(strip_cv(db, at)) {
+            return Some(Rank { reference: false, major: 2, minor: 5 });
+        }
+        let (acv, ab) = array_cv(db, at);
         let same = tb == ab || self.same_class(tb, ab);
         let derived = !same && self.derives(ab, tb);
         match refk {

@@ -496,3 +496,21 @@ fn alias_of_an_alias_in_a_signature_is_spelled_as_written() {
         "#]],
     );
 }
+
+/// A braced list initializes a temporary: binding it to `K&&` beats
+/// `const K&` ([over.ics.rank]/3.3 with /3.2.3; g++ calls `_ZN1MixEO1K`
+/// and `_Z1fO1K`), as `unordered_map::operator[]` on `grid[{3, 4}]` needs.
+#[test]
+fn braced_list_arguments_prefer_rvalue_references() {
+    check(
+        "struct K { int a, b; K(int x, int y) : a(x), b(y) {} };\n\
+         struct M { int& operator[](const K& k); int& operator[](K&& k); };\n\
+         void f(const K&); void f(K&&);\n\
+         void user() { M m; m[{3, 4}] = 1; f({1, 2}); }\n",
+        "user",
+        expect![[r#"
+            _ZN1MixEO1K
+            _Z1fO1K
+        "#]],
+    );
+}
