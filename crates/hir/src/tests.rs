@@ -52,6 +52,18 @@ pub(crate) fn db_with_standard(text: &str, standard: LangStandard) -> (RootDatab
     (db, tu)
 }
 
+/// Every entity a unit lists (its own and the instantiation closure), by
+/// linkage name, sorted, one per line.
+pub(crate) fn entity_names(db: &RootDatabase, tu: TranslationUnit) -> String {
+    let mut names: Vec<String> = crate::symbols::entities(db, tu)
+        .into_iter()
+        .map(|(_, n)| n.unwrap_or_else(|e| format!("error: {e}")))
+        .collect();
+    names.sort();
+    names.dedup();
+    names.join("\n") + "\n"
+}
+
 /// The instantiation closure of a unit: every entity named, in order.
 pub(crate) fn closure(text: &str, want: expect_test::Expect) {
     let (db, tu) = db_with(text);

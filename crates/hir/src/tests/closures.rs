@@ -90,13 +90,7 @@ fn closures_as_deleters() {
          }\n";
     let all = |standard| {
         let (db, tu) = super::db_with_standard(text, standard);
-        let mut names: Vec<String> = crate::symbols::entities(&db, tu)
-            .into_iter()
-            .map(|(_, n)| n.unwrap_or_else(|e| format!("error: {e}")))
-            .collect();
-        names.sort();
-        names.dedup();
-        names.join("\n") + "\n"
+        super::entity_names(&db, tu)
     };
     expect![[r#"
         _Z4userv

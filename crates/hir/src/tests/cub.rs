@@ -27,13 +27,7 @@ fn deduction_through_pointer_conversions() {
 /// Every entity the unit lists (its own and the instantiation closure), sorted.
 fn entities(text: &str) -> String {
     let (db, tu) = super::db_with(text);
-    let mut names: Vec<String> = crate::symbols::entities(&db, tu)
-        .into_iter()
-        .map(|(_, n)| n.unwrap_or_else(|e| format!("error: {e}")))
-        .collect();
-    names.sort();
-    names.dedup();
-    names.join("\n") + "\n"
+    super::entity_names(&db, tu)
 }
 
 #[test]

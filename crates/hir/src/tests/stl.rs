@@ -60,13 +60,7 @@ fn require_input_iter_rejects_integers() {
 /// Every name the unit's symbol list holds (sorted; errors as `error: …`).
 fn entities(text: &str, want: Expect) {
     let (db, tu) = super::db_with(text);
-    let mut names: Vec<String> = crate::symbols::entities(&db, tu)
-        .into_iter()
-        .map(|(_, n)| n.unwrap_or_else(|e| format!("error: {e}")))
-        .collect();
-    names.sort();
-    names.dedup();
-    want.assert_eq(&(names.join("\n") + "\n"));
+    want.assert_eq(&super::entity_names(&db, tu));
 }
 
 #[test]
